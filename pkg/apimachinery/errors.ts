@@ -1,0 +1,100 @@
+// Typed API errors. Everything thrown inside the apiserver that a client should see is a StatusError;
+// it renders itself as a metav1.Status with upstream's reason, code and message wording.
+
+export type StatusReason =
+  | 'BadRequest' | 'Unauthorized' | 'Forbidden' | 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Gone'
+  | 'Invalid' | 'ServerTimeout' | 'Timeout' | 'TooManyRequests' | 'MethodNotAllowed' | 'NotAcceptable'
+  | 'RequestEntityTooLarge' | 'UnsupportedMediaType' | 'InternalError' | 'Expired' | 'ServiceUnavailable' | '';
+
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+export interface Status {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, unknown>;
+  status: 'Success' | 'Failure';
+  message?: string;
+  reason?: StatusReason;
+  details?: StatusDetails;
+  code: number;
+}
+
+export class StatusError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: StatusReason,
+    message: string,
+    readonly details?: StatusDetails,
+  ) {
+    super(message);
+    this.name = 'StatusError';
+  }
+
+  toStatus(): Status {
+    const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
+    if (this.details) s.details = this.details;
+    return s;
+  }
+}
+
+export const isStatusError = (e: unknown): e is StatusError => e instanceof StatusError;
+
+/** "pods" in core, "deployments.apps" elsewhere: upstream's qualified resource in messages. */
+export interface GroupResource {
+  group: string;
+  resource: string;
+}
+const qualified = (gr: GroupResource): string => (gr.group ? `${gr.resource}.${gr.group}` : gr.resource);
+
+export const notFound = (gr: GroupResource, name: string): StatusError =>
+  new StatusError(404, 'NotFound', `${qualified(gr)} "${name}" not found`, { name, group: gr.group || undefined, kind: gr.resource });
+
+export const alreadyExists = (gr: GroupResource, name: string): StatusError =>
+  new StatusError(409, 'AlreadyExists', `${qualified(gr)} "${name}" already exists`, { name, group: gr.group || undefined, kind: gr.resource });
+
+export const conflict = (gr: GroupResource, name: string, why: string): StatusError =>
+  new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${why}`, { name, group: gr.group || undefined, kind: gr.resource });
+
+/** 422 with field causes; `kind` is the Kind ("Pod"), as upstream's NewInvalid words it. */
+export const invalid = (group: string, kind: string, name: string, causes: StatusCause[]): StatusError => {
+  const list = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message ?? '')).filter(Boolean);
+  const what = `${kind}${group ? `.${group}` : ''} "${name}" is invalid`;
+  const message = list.length === 0 ? what : list.length === 1 ? `${what}: ${list[0]}` : `${what}: [${list.join(', ')}]`;
+  return new StatusError(422, 'Invalid', message, { name, group: group || undefined, kind, causes });
+};
+
+/** One field cause, with upstream's reason names (FieldValueRequired, FieldValueInvalid, ...). */
+export const fieldCause = (
+  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTypeInvalid',
+  field: string,
+  message: string,
+): StatusCause => ({ reason: type, field, message });
+
+export const badRequest = (message: string): StatusError => new StatusError(400, 'BadRequest', message);
+export const methodNotAllowed = (message: string): StatusError => new StatusError(405, 'MethodNotAllowed', message);
+export const notAcceptable = (message: string): StatusError => new StatusError(406, 'NotAcceptable', message);
+export const unsupportedMediaType = (contentType: string): StatusError =>
+  new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/apply-patch+yaml, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got ${contentType})`);
+export const gone = (message: string): StatusError => new StatusError(410, 'Expired', message);
+export const tooLarge = (message = 'Request entity too large: limit is 3145728'): StatusError => new StatusError(413, 'RequestEntityTooLarge', message);
+export const tooManyRequests = (message: string, retryAfterSeconds: number): StatusError =>
+  new StatusError(429, 'TooManyRequests', message, { retryAfterSeconds });
+export const forbidden = (message: string, details?: StatusDetails): StatusError => new StatusError(403, 'Forbidden', message, details);
+export const unauthorized = (message = 'Unauthorized'): StatusError => new StatusError(401, 'Unauthorized', message);
+export const internalError = (message: string): StatusError =>
+  new StatusError(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
+export const serviceUnavailable = (message: string): StatusError => new StatusError(503, 'ServiceUnavailable', message);
+export const timeout = (message: string): StatusError => new StatusError(504, 'Timeout', message);
