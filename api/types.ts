@@ -75,15 +75,21 @@ export interface ResourceType {
   subresources?: Subresource[];
   /** upstream name of the kind's definition: "io.k8s.api.core.v1.Pod" */
   definition: string;
-  /** Sets the defaults upstream's SetDefaults_* set that a schema `default` cannot express (computed ones). */
-  defaults?: (obj: KubeObject) => void;
 }
+
+/**
+ * Computed defaults (upstream's SetDefaults_* that a constant schema `default` cannot express), keyed by the
+ * definition name they apply to. The defaulting walk calls them wherever that definition occurs (a PodSpec inside
+ * a Deployment's template too), parent before children, after the constant schema defaults of that node.
+ */
+export type Defaulter = (value: Record<string, any>) => void;
 
 export interface GroupVersion {
   group: string;
   version: string;
   resources: ResourceType[];
   definitions: Definitions;
+  defaulters?: Record<string, Defaulter>;
 }
 
 export const apiVersionOf = (group: string, version: string): string => (group ? `${group}/${version}` : version);
