@@ -1,0 +1,55 @@
+// Everything the apiserver is started with; cmd/apiserver.ts fills it from kube-apiserver-named flags.
+import type { Logger } from 'pino';
+
+export interface ApiServerConfig {
+  /** Where the store lives (`<dataDir>/store`) and where generated PKI is found (`<dataDir>/pki`). */
+  dataDir: string;
+  bindAddress: string;
+  /** 0 = a random free port (tests). */
+  securePort: number;
+  tlsCertFile: string;
+  tlsPrivateKeyFile: string;
+  /** CA that signs client certificates; empty = no client-certificate authentication. */
+  clientCaFile?: string;
+  tokenAuthFile?: string;
+  basicAuthFile?: string;
+  /** In order; the first allow or deny decides. */
+  authorizationModes: string[];
+  authorizationPolicyFile?: string;
+  anonymousAuth: boolean;
+  enableAdmissionPlugins: string[];
+  disableAdmissionPlugins: string[];
+  storageBackend: 'leveldb' | 'memory';
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  /** Service ClusterIPs come from here. */
+  serviceClusterIpRange: string;
+  featureGates: Record<string, boolean>;
+  logger: Logger;
+}
+
+export const defaultApiServerConfig = (dataDir: string, logger: Logger): ApiServerConfig => ({
+  dataDir,
+  bindAddress: '127.0.0.1',
+  securePort: 6443,
+  tlsCertFile: '',
+  tlsPrivateKeyFile: '',
+  authorizationModes: ['AlwaysAllow'],
+  anonymousAuth: true,
+  enableAdmissionPlugins: [],
+  disableAdmissionPlugins: [],
+  storageBackend: 'leveldb',
+  maxRequestsInflight: 400,
+  maxMutatingRequestsInflight: 200,
+  serviceClusterIpRange: '10.96.0.0/12',
+  featureGates: {},
+  logger,
+});
+
+/** A running apiserver. */
+export interface RunningApiServer {
+  /** The port actually bound (useful with securePort 0). */
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
