@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
-import { refName, type Schema } from '../../schema.js';
 import { definitions } from './index.js';
+import { danglingRefs } from './refs.js';
 
 const M = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
 
-const refsOf = (s: Schema): string[] => {
-  const own = refName(s);
-  const nested = [
-    ...Object.values(s.properties ?? {}), ...(s.items ? [s.items] : []),
-    ...(typeof s.additionalProperties === 'object' ? [s.additionalProperties] : []),
-    ...(s.allOf ?? []), ...(s.oneOf ?? []), ...(s.anyOf ?? []),
-  ];
-  return [...(own ? [own] : []), ...nested.flatMap(refsOf)];
-};
-
 describe('meta/v1 definitions', () => {
   it('resolve every $ref inside meta', () => {
-    const dangling = Object.values(definitions).flatMap(refsOf).filter((n) => !definitions[n]);
-    expect(dangling).toEqual([]);
+    expect(danglingRefs(definitions, definitions)).toEqual([]);
   });
 
   it('merge ownerReferences by uid and finalizers as a set', () => {
