@@ -1,0 +1,144 @@
+// The cluster's TLS material under one directory: created where missing, never overwritten, checked for coherence.
+import { X509Certificate as NodeX509, createPublicKey } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { x509 } from './x509.js';
+import { createCa, issueCertificate, type CertificateAuthority, type LeafRequest, type Subject } from './certificates.js';
+import { generateKey, loadKey, privateKeyPem, publicKeyPem } from './keys.js';
+
+export interface CertKeyPaths {
+  cert: string;
+  key: string;
+}
+
+export interface PkiPaths {
+  dir: string;
+  ca: CertKeyPaths;
+  apiserver: CertKeyPaths;
+  /** kubernetes-admin in system:masters: the admin kubeconfig. */
+  admin: CertKeyPaths;
+  controllerManager: CertKeyPaths;
+  scheduler: CertKeyPaths;
+  /** The apiserver's identity towards kubelets (logs, exec). */
+  apiserverKubeletClient: CertKeyPaths;
+  /** system:node:NAME per node, keyed by node name. */
+  nodes: Record<string, CertKeyPaths>;
+  /** Service-account token signing pair. */
+  serviceAccount: { key: string; pub: string };
+}
+
+export interface EnsurePkiOptions {
+  nodes: string[];
+  /** Extra DNS names / IPs for the serving certificate (only used when it is created). */
+  serverSans?: string[];
+}
+
+const caDays = 3650;
+const leafDays = 365;
+/** Node names become file names and CNs: hold them to a DNS-1123 subdomain as Kubernetes does. */
+const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+const apiserverSans = (extra: string[]): string[] => [...new Set([
+  '127.0.0.1', '::1', 'localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc',
+  'kubernetes.default.svc.cluster.local', '10.96.0.1', hostname().toLowerCase(), ...extra,
+])];
+
+const pair = (dir: string, base: string): CertKeyPaths => ({ cert: join(dir, `${base}.crt`), key: join(dir, `${base}.key`) });
+
+const readIfExists = async (path: string): Promise<string | undefined> => {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+};
+
+/** 'wx': a file someone else wrote in the meantime is an error, never silently replaced. */
+const writeNew = (path: string, data: string, mode: number): Promise<void> => writeFile(path, data, { flag: 'wx', mode });
+const writeKey = (path: string, pem: string): Promise<void> => writeNew(path, pem, 0o600);
+const writeCert = (path: string, pem: string): Promise<void> => writeNew(path, pem, 0o644);
+
+const orphanError = (have: string, missing: string): Error =>
+  new Error(`${have} exists but ${missing} does not; remove ${have} to have both generated again`);
+
+const ensureCa = async (paths: CertKeyPaths): Promise<CertificateAuthority> => {
+  const [certPem, keyPem] = await Promise.all([readIfExists(paths.cert), readIfExists(paths.key)]);
+  if (certPem !== undefined && keyPem !== undefined) {
+    return { cert: new x509.X509Certificate(certPem), key: await loadKey(keyPem) };
+  }
+  if (certPem !== undefined) throw orphanError(paths.cert, paths.key);
+  const key = keyPem !== undefined ? await loadKey(keyPem) : await generateKey();
+  const ca = await createCa('mini-kube-ca', caDays, key);
+  if (keyPem === undefined) await writeKey(paths.key, await privateKeyPem(key.keys.privateKey));
+  await writeCert(paths.cert, ca.cert.toString('pem'));
+  return ca;
+};
+
+const ensureLeaf = async (ca: CertificateAuthority, caNode: NodeX509, paths: CertKeyPaths, req: Omit<LeafRequest, 'days' | 'key'>): Promise<void> => {
+  const [certPem, keyPem] = await Promise.all([readIfExists(paths.cert), readIfExists(paths.key)]);
+  if (certPem !== undefined && keyPem !== undefined) {
+    const leaf = new NodeX509(certPem);
+    if (!leaf.checkIssued(caNode) || !leaf.verify(caNode.publicKey)) {
+      throw new Error(`${paths.cert} was not issued by the cluster CA; remove it and its key to have them generated again`);
+    }
+    return;
+  }
+  if (certPem !== undefined) throw orphanError(paths.cert, paths.key);
+  const key = keyPem !== undefined ? await loadKey(keyPem) : undefined;
+  const issued = await issueCertificate(ca, { ...req, days: leafDays, key });
+  if (keyPem === undefined) await writeKey(paths.key, issued.keyPem);
+  await writeCert(paths.cert, issued.certPem);
+};
+
+const ensureServiceAccountKey = async (paths: { key: string; pub: string }): Promise<void> => {
+  const [keyPem, pubPem] = await Promise.all([readIfExists(paths.key), readIfExists(paths.pub)]);
+  if (keyPem !== undefined && pubPem !== undefined) return;
+  if (pubPem !== undefined) throw orphanError(paths.pub, paths.key);
+  if (keyPem !== undefined) {
+    await writeNew(paths.pub, createPublicKey(keyPem).export({ type: 'spki', format: 'pem' }).toString(), 0o644);
+    return;
+  }
+  const { keys } = await generateKey();
+  await writeKey(paths.key, await privateKeyPem(keys.privateKey));
+  await writeNew(paths.pub, await publicKeyPem(keys.publicKey), 0o644);
+};
+
+const client = (commonName: string, ...organizations: string[]): { subject: Subject; usage: 'client' } =>
+  ({ subject: { commonName, organizations }, usage: 'client' });
+
+/** Creates what is missing under `dir` and returns where everything is. */
+export const ensurePki = async (dir: string, opts: EnsurePkiOptions): Promise<PkiPaths> => {
+  for (const n of opts.nodes) {
+    if (n.length > 253 || !dns1123Subdomain.test(n)) throw new Error(`invalid node name "${n}": must be a DNS-1123 subdomain`);
+  }
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const paths: PkiPaths = {
+    dir,
+    ca: pair(dir, 'ca'),
+    apiserver: pair(dir, 'apiserver'),
+    admin: pair(dir, 'admin'),
+    controllerManager: pair(dir, 'controller-manager'),
+    scheduler: pair(dir, 'scheduler'),
+    apiserverKubeletClient: pair(dir, 'apiserver-kubelet-client'),
+    nodes: Object.fromEntries(opts.nodes.map((n) => [n, pair(dir, `kubelet-${n}`)])),
+    serviceAccount: { key: join(dir, 'sa.key'), pub: join(dir, 'sa.pub') },
+  };
+  const ca = await ensureCa(paths.ca);
+  const caNode = new NodeX509(ca.cert.toString('pem'));
+  const leaves: [CertKeyPaths, Omit<LeafRequest, 'days' | 'key'>][] = [
+    [paths.apiserver, { subject: { commonName: 'kube-apiserver' }, usage: 'server', sans: apiserverSans(opts.serverSans ?? []) }],
+    [paths.admin, client('kubernetes-admin', 'system:masters')],
+    [paths.controllerManager, client('system:kube-controller-manager')],
+    [paths.scheduler, client('system:kube-scheduler')],
+    [paths.apiserverKubeletClient, client('kube-apiserver-kubelet-client', 'system:masters')],
+    ...opts.nodes.map((n): [CertKeyPaths, Omit<LeafRequest, 'days' | 'key'>] =>
+      [paths.nodes[n] as CertKeyPaths, client(`system:node:${n}`, 'system:nodes')]),
+  ];
+  await Promise.all([
+    ...leaves.map(([p, req]) => ensureLeaf(ca, caNode, p, req)),
+    ensureServiceAccountKey(paths.serviceAccount),
+  ]);
+  return paths;
+};
