@@ -1,0 +1,41 @@
+// Cluster plumbing: leases, priority classes, pod disruption budgets, runtime classes and
+// admission webhook configurations.
+import { ageColumn, column, nameColumn, type Printer, simplePrinter } from './types.js';
+import { age } from './duration.js';
+
+export const leasePrinter = simplePrinter([column('Holder', 'The identity that holds the lease.')], (lease) => [
+  lease.spec?.holderIdentity ?? '',
+]);
+
+export const priorityClassPrinter: Printer = {
+  columns: [
+    nameColumn,
+    column('Value', 'The priority pods of this class get.', 'integer'),
+    column('Global-Default', 'Whether pods without a class get this one.', 'boolean'),
+    ageColumn,
+    column('PreemptionPolicy', 'Whether pods of this class may preempt lower-priority pods.'),
+  ],
+  cells: (pc, now) => [pc.metadata?.name ?? '', pc.value ?? 0, pc.globalDefault ?? false, age(pc, now), pc.preemptionPolicy ?? ''],
+};
+
+export const podDisruptionBudgetPrinter = simplePrinter(
+  [
+    column('Min Available', 'The minimum number of pods that must be available.'),
+    column('Max Unavailable', 'The maximum number of pods that may be unavailable.'),
+    column('Allowed Disruptions', 'How many pods may be disrupted right now.', 'integer'),
+  ],
+  (pdb) => [
+    pdb.spec?.minAvailable !== undefined ? String(pdb.spec.minAvailable) : 'N/A',
+    pdb.spec?.maxUnavailable !== undefined ? String(pdb.spec.maxUnavailable) : 'N/A',
+    pdb.status?.disruptionsAllowed ?? 0,
+  ],
+);
+
+export const runtimeClassPrinter = simplePrinter([column('Handler', 'The CRI handler that runs pods of this class.')], (rc) => [
+  rc.handler ?? '',
+]);
+
+export const webhookConfigurationPrinter = simplePrinter(
+  [column('Webhooks', 'How many webhooks the configuration registers.', 'integer')],
+  (cfg) => [(cfg.webhooks ?? []).length],
+);

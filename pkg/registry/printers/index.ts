@@ -1,0 +1,85 @@
+// The table printers of the built-in resources, looked up by API group and plural resource name.
+// Resources upstream prints with the default convertor (roles, cluster roles, limit ranges, ...) are absent
+// here on purpose and get the default NAME / CREATED AT table.
+import {
+  controllerRevisionPrinter,
+  daemonSetPrinter,
+  deploymentPrinter,
+  replicaSetPrinter,
+  replicationControllerPrinter,
+  statefulSetPrinter,
+} from './apps.js';
+import { cronJobPrinter, jobPrinter } from './batch.js';
+import {
+  leasePrinter,
+  podDisruptionBudgetPrinter,
+  priorityClassPrinter,
+  runtimeClassPrinter,
+  webhookConfigurationPrinter,
+} from './cluster.js';
+import { configMapPrinter, namespacePrinter, resourceQuotaPrinter, secretPrinter, serviceAccountPrinter } from './core.js';
+import { defaultPrinter } from './default.js';
+import { eventPrinter, eventsV1Printer } from './event.js';
+import { ingressClassPrinter, ingressPrinter, networkPolicyPrinter } from './networking.js';
+import { nodePrinter } from './node.js';
+import { podPrinter, podTemplatePrinter } from './pod.js';
+import { roleBindingPrinter } from './rbac.js';
+import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
+import {
+  csiDriverPrinter,
+  csiNodePrinter,
+  persistentVolumeClaimPrinter,
+  persistentVolumePrinter,
+  storageClassPrinter,
+  volumeAttachmentPrinter,
+} from './storage.js';
+import type { Printer } from './types.js';
+
+export type { Printer, TableColumnDefinition, TableRowCondition } from './types.js';
+export { humanDuration } from './duration.js';
+
+const printers: Record<string, Printer> = {
+  '/pods': podPrinter,
+  '/podtemplates': podTemplatePrinter,
+  '/nodes': nodePrinter,
+  '/namespaces': namespacePrinter,
+  '/services': servicePrinter,
+  '/endpoints': endpointsPrinter,
+  '/configmaps': configMapPrinter,
+  '/secrets': secretPrinter,
+  '/serviceaccounts': serviceAccountPrinter,
+  '/events': eventPrinter,
+  '/resourcequotas': resourceQuotaPrinter,
+  '/persistentvolumes': persistentVolumePrinter,
+  '/persistentvolumeclaims': persistentVolumeClaimPrinter,
+  '/replicationcontrollers': replicationControllerPrinter,
+  'apps/deployments': deploymentPrinter,
+  'apps/replicasets': replicaSetPrinter,
+  'apps/statefulsets': statefulSetPrinter,
+  'apps/daemonsets': daemonSetPrinter,
+  'apps/controllerrevisions': controllerRevisionPrinter,
+  'batch/jobs': jobPrinter,
+  'batch/cronjobs': cronJobPrinter,
+  'coordination.k8s.io/leases': leasePrinter,
+  'events.k8s.io/events': eventsV1Printer,
+  'rbac.authorization.k8s.io/rolebindings': roleBindingPrinter,
+  'rbac.authorization.k8s.io/clusterrolebindings': roleBindingPrinter,
+  'discovery.k8s.io/endpointslices': endpointSlicePrinter,
+  'scheduling.k8s.io/priorityclasses': priorityClassPrinter,
+  'policy/poddisruptionbudgets': podDisruptionBudgetPrinter,
+  'networking.k8s.io/ingresses': ingressPrinter,
+  'networking.k8s.io/ingressclasses': ingressClassPrinter,
+  'networking.k8s.io/networkpolicies': networkPolicyPrinter,
+  'storage.k8s.io/storageclasses': storageClassPrinter,
+  'storage.k8s.io/csidrivers': csiDriverPrinter,
+  'storage.k8s.io/csinodes': csiNodePrinter,
+  'storage.k8s.io/volumeattachments': volumeAttachmentPrinter,
+  'node.k8s.io/runtimeclasses': runtimeClassPrinter,
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations': webhookConfigurationPrinter,
+  'admissionregistration.k8s.io/validatingwebhookconfigurations': webhookConfigurationPrinter,
+};
+
+/** The printer of a resource ("" is the core group), or the default NAME / CREATED AT printer. */
+export function printerFor(group: string, plural: string): Printer {
+  return printers[`${group}/${plural}`] ?? defaultPrinter;
+}
