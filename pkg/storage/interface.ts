@@ -42,6 +42,11 @@ export interface WatchOptions {
 export interface Watcher {
   onEvent: (ev: StoreEvent) => void;
   onClose: (err?: Error) => void;
+  /**
+   * Progress notify (etcd's): after each durable batch, the store revision the watcher is now complete up to,
+   * even when no event matched its prefix. Lets a watch cache know it is fresh for writes elsewhere.
+   */
+  onProgress?: (revision: number) => void;
 }
 
 export interface Store {

@@ -1,0 +1,83 @@
+// The store's watchers: replay from the kept log, then live fan-out of durable events.
+// Replay and going live happen in one synchronous step (a microtask after watch()), and events are
+// dispatched synchronously once durable, so nothing can slip between the two: no gap, no duplicate.
+import { StorageError } from '../errors.js';
+import type { StoreEvent, Watcher } from '../interface.js';
+import type { EventLog } from './event-log.js';
+
+interface Subscription {
+  prefix: string;
+  watcher: Watcher;
+  /** Deliver only events with a higher revision. */
+  after: number;
+  /** Replayed and receiving live events. */
+  live: boolean;
+  done: boolean;
+  detach?: () => void;
+}
+
+export class WatchHub {
+  private readonly subs = new Set<Subscription>();
+
+  /**
+   * Subscribe from `after` (already validated against compaction). `compacted` is read again when the
+   * replay runs, as a compaction may have happened in between.
+   */
+  subscribe(prefix: string, after: number, signal: AbortSignal, watcher: Watcher, log: EventLog, compacted: () => number): void {
+    const sub: Subscription = { prefix, watcher, after, live: false, done: false };
+    this.subs.add(sub);
+    const onAbort = (): void => this.close(sub);
+    signal.addEventListener('abort', onAbort, { once: true });
+    sub.detach = () => signal.removeEventListener('abort', onAbort);
+    queueMicrotask(() => {
+      if (sub.done) return;
+      if (signal.aborted) return this.close(sub);
+      if (after < compacted()) {
+        return this.close(sub, new StorageError('Compacted', prefix, `revision ${after} has been compacted`, compacted()));
+      }
+      for (const ev of log.since(after)) {
+        if (ev.key.startsWith(prefix)) this.deliver(sub, ev);
+        if (sub.done) return;
+      }
+      sub.live = true;
+    });
+  }
+
+  dispatch(ev: StoreEvent): void {
+    for (const sub of this.subs) {
+      if (sub.live && ev.revision > sub.after && ev.key.startsWith(sub.prefix)) this.deliver(sub, ev);
+    }
+  }
+
+  progress(revision: number): void {
+    for (const sub of this.subs) {
+      if (!sub.live || !sub.watcher.onProgress) continue;
+      try {
+        sub.watcher.onProgress(revision);
+      } catch (err) {
+        this.close(sub, err as Error);
+      }
+    }
+  }
+
+  closeAll(err?: Error): void {
+    for (const sub of [...this.subs]) this.close(sub, err);
+  }
+
+  private deliver(sub: Subscription, ev: StoreEvent): void {
+    try {
+      sub.watcher.onEvent(ev);
+    } catch (err) {
+      // A failing watcher is cut off; the others keep their stream.
+      this.close(sub, err as Error);
+    }
+  }
+
+  private close(sub: Subscription, err?: Error): void {
+    if (sub.done) return;
+    sub.done = true;
+    this.subs.delete(sub);
+    sub.detach?.();
+    sub.watcher.onClose(err);
+  }
+}

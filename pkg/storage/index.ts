@@ -1,0 +1,5 @@
+// pkg/storage: the Store interface, its errors, the backends and the watch cache.
+export * from './interface.js';
+export * from './errors.js';
+export type { CompactionOptions } from './core/journal.js';
+export { createMemoryStore } from './memory/store.js';
