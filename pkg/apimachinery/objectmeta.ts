@@ -74,7 +74,6 @@ export const validateOwnerReferences = (refs: OwnerReference[] | undefined, fldP
 export const validateFieldManager = (manager: string | undefined, fldPath: string): StatusCause[] => {
   if (!manager) return [];
   if (manager.length > FIELD_MANAGER_MAX_LENGTH) return [tooLong(fldPath, FIELD_MANAGER_MAX_LENGTH)];
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(manager)) return [invalidValue(fldPath, manager, 'must only contain printable characters')];
   return [];
 };
