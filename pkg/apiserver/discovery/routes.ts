@@ -1,0 +1,94 @@
+// Discovery routes on the apiserver's fastify instance. Documents are serialized once per served set and
+// reused until the set changes (custom resources come and go).
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { stringify as toYaml } from 'yaml';
+import { StatusError } from '../../apimachinery/errors.js';
+import { buildAggregatedApis, buildAggregatedCore, type AggregatedVersion } from './aggregated.js';
+import { findGroupVersion } from './groups.js';
+import { buildApiGroup, buildApiGroupList, buildApiResourceList, buildApiVersions } from './legacy.js';
+import { negotiateDiscovery } from './negotiate.js';
+import { cachedBySource, keyedCacheBySource, type GroupVersionSource } from './source.js';
+
+export interface DiscoveryOptions {
+  /** The address /api advertises for 0.0.0.0/0; defaults to the local address the request came in on. */
+  serverAddress?: (req: FastifyRequest) => string;
+}
+
+interface Serialized {
+  body: string;
+  /** Quoted, as it travels in ETag / If-None-Match. */
+  etag: string;
+}
+
+const serialize = (doc: unknown): Serialized => {
+  const body = JSON.stringify(doc);
+  return { body, etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"` };
+};
+
+const localAddress = (req: FastifyRequest): string => {
+  const { localAddress: host = '127.0.0.1', localPort = 443 } = req.socket;
+  const bare = host.startsWith('::ffff:') ? host.slice(7) : host;
+  return bare.includes(':') ? `[${bare}]:${localPort}` : `${bare}:${localPort}`;
+};
+
+const notFound = (reply: FastifyReply) =>
+  reply.code(404).type('application/json')
+    .send(new StatusError(404, 'NotFound', 'the server could not find the requested resource', {}).toStatus());
+
+const sendLegacy = (reply: FastifyReply, contentType: string, doc: unknown) =>
+  contentType === 'application/yaml'
+    ? reply.type('application/yaml').send(toYaml(doc))
+    : reply.type('application/json').send(JSON.stringify(doc));
+
+export const registerDiscovery = (app: FastifyInstance, source: GroupVersionSource, options: DiscoveryOptions = {}) => {
+  const serverAddress = options.serverAddress ?? localAddress;
+  const aggregated = keyedCacheBySource(source, (gvs, key) => {
+    const [scope, version] = key.split('/') as ['api' | 'apis', AggregatedVersion];
+    return serialize(scope === 'api' ? buildAggregatedCore(gvs, version) : buildAggregatedApis(gvs, version));
+  });
+  const groupList = cachedBySource(source, buildApiGroupList);
+  const resourceLists = keyedCacheBySource(source, (gvs, key) => {
+    const [group = '', version = ''] = key.split('/');
+    const gv = findGroupVersion(gvs, group, version);
+    return gv && serialize(buildApiResourceList(gv));
+  });
+
+  const root = (scope: 'api' | 'apis') => async (req: FastifyRequest, reply: FastifyReply) => {
+    const format = negotiateDiscovery(req.headers.accept);
+    reply.header('Vary', 'Accept');
+    if (format.kind === 'legacy') {
+      return sendLegacy(reply, format.contentType,
+        scope === 'api' ? buildApiVersions(source(), serverAddress(req)) : groupList());
+    }
+    // As upstream's aggregated handler: ETag over the document, 304 when the client already has it.
+    const doc = aggregated(`${scope}/${format.version}`);
+    reply.header('ETag', doc.etag).header('Cache-Control', 'public');
+    if (req.headers['if-none-match'] === doc.etag) return reply.code(304).send();
+    // A Buffer keeps fastify from rewriting the media type (it would quote the parameters and add a charset).
+    return reply.header('Content-Type', format.contentType).send(Buffer.from(doc.body));
+  };
+
+  const resourceList = (group: string, version: string, req: FastifyRequest, reply: FastifyReply) => {
+    const doc = resourceLists(`${group}/${version}`);
+    if (!doc) return notFound(reply);
+    const { contentType } = negotiateDiscovery(req.headers.accept);
+    if (contentType === 'application/yaml') return sendLegacy(reply, contentType, JSON.parse(doc.body));
+    return reply.type('application/json').send(doc.body);
+  };
+
+  for (const path of ['/api', '/api/']) app.get(path, root('api'));
+  for (const path of ['/apis', '/apis/']) app.get(path, root('apis'));
+
+  app.get<{ Params: { version: string } }>('/api/:version', async (req, reply) =>
+    resourceList('', req.params.version, req, reply));
+
+  app.get<{ Params: { group: string } }>('/apis/:group', async (req, reply) => {
+    const doc = buildApiGroup(source(), req.params.group);
+    if (!doc) return notFound(reply);
+    return sendLegacy(reply, negotiateDiscovery(req.headers.accept).contentType, doc);
+  });
+
+  app.get<{ Params: { group: string; version: string } }>('/apis/:group/:version', async (req, reply) =>
+    resourceList(req.params.group, req.params.version, req, reply));
+};
