@@ -43,8 +43,9 @@ export interface Watcher {
   onEvent: (ev: StoreEvent) => void;
   onClose: (err?: Error) => void;
   /**
-   * Progress notify (etcd's): after each durable batch, the store revision the watcher is now complete up to,
-   * even when no event matched its prefix. Lets a watch cache know it is fresh for writes elsewhere.
+   * Progress notify (etcd's): the store revision the watcher is now complete up to, even when no event matched
+   * its prefix; sent once the watch is live (after its replay) and after each durable batch. Lets a watch cache
+   * know it is fresh for writes elsewhere.
    */
   onProgress?: (revision: number) => void;
 }

@@ -7,7 +7,7 @@ import { stampKeyValue } from '../keyvalue.js';
 import { EventLog } from './event-log.js';
 import { GroupCommit } from './group-commit.js';
 import type { CompactionOptions, Journal, RecoveredState } from './journal.js';
-import { WatchHub } from './watch-hub.js';
+import { type ReplaySource, WatchHub } from './watch-hub.js';
 
 interface DurableWaiter {
   revision: number;
@@ -25,6 +25,7 @@ export class RevisionedStore implements Store {
   private compacted: number;
   private readonly log: EventLog;
   private readonly hub = new WatchHub();
+  private readonly replaySource: ReplaySource;
   private readonly commits: GroupCommit;
   private durableWaiters: DurableWaiter[] = [];
   private failure: Error | undefined;
@@ -41,6 +42,7 @@ export class RevisionedStore implements Store {
     this.lastAssigned = this.durableRevision = state.revision;
     this.compacted = state.compacted;
     this.log = new EventLog(state.events);
+    this.replaySource = { log: this.log, compacted: () => this.compacted, revision: () => this.durableRevision };
     this.commits = new GroupCommit(
       (batch) => this.journal.append(batch),
       (batch) => this.applyDurable(batch),
@@ -111,7 +113,7 @@ export class RevisionedStore implements Store {
     }
     // "From now on" means after what is durable at this call, even if the replay step runs a little later.
     const after = opts.fromRevision > 0 ? opts.fromRevision : this.durableRevision;
-    this.hub.subscribe(prefix, after, opts.signal, watcher, this.log, () => this.compacted);
+    this.hub.subscribe(prefix, after, opts.signal, watcher, this.replaySource);
   }
 
   revision(): number {

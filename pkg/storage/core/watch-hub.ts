@@ -5,6 +5,13 @@ import { StorageError } from '../errors.js';
 import type { StoreEvent, Watcher } from '../interface.js';
 import type { EventLog } from './event-log.js';
 
+/** What a new subscription replays from, read when the replay runs. */
+export interface ReplaySource {
+  log: EventLog;
+  compacted(): number;
+  revision(): number;
+}
+
 interface Subscription {
   prefix: string;
   watcher: Watcher;
@@ -20,10 +27,10 @@ export class WatchHub {
   private readonly subs = new Set<Subscription>();
 
   /**
-   * Subscribe from `after` (already validated against compaction). `compacted` is read again when the
-   * replay runs, as a compaction may have happened in between.
+   * Subscribe from `after` (already validated against compaction; checked again when the replay runs, as a
+   * compaction may have happened in between). Once live, the watcher gets a progress notify at once.
    */
-  subscribe(prefix: string, after: number, signal: AbortSignal, watcher: Watcher, log: EventLog, compacted: () => number): void {
+  subscribe(prefix: string, after: number, signal: AbortSignal, watcher: Watcher, source: ReplaySource): void {
     const sub: Subscription = { prefix, watcher, after, live: false, done: false };
     this.subs.add(sub);
     const onAbort = (): void => this.close(sub);
@@ -32,14 +39,16 @@ export class WatchHub {
     queueMicrotask(() => {
       if (sub.done) return;
       if (signal.aborted) return this.close(sub);
-      if (after < compacted()) {
-        return this.close(sub, new StorageError('Compacted', prefix, `revision ${after} has been compacted`, compacted()));
+      const compacted = source.compacted();
+      if (after < compacted) {
+        return this.close(sub, new StorageError('Compacted', prefix, `revision ${after} has been compacted`, compacted));
       }
-      for (const ev of log.since(after)) {
+      for (const ev of source.log.since(after)) {
         if (ev.key.startsWith(prefix)) this.deliver(sub, ev);
         if (sub.done) return;
       }
       sub.live = true;
+      this.notify(sub, source.revision());
     });
   }
 
@@ -50,14 +59,7 @@ export class WatchHub {
   }
 
   progress(revision: number): void {
-    for (const sub of this.subs) {
-      if (!sub.live || !sub.watcher.onProgress) continue;
-      try {
-        sub.watcher.onProgress(revision);
-      } catch (err) {
-        this.close(sub, err as Error);
-      }
-    }
+    for (const sub of this.subs) if (sub.live) this.notify(sub, revision);
   }
 
   closeAll(err?: Error): void {
@@ -69,6 +71,15 @@ export class WatchHub {
       sub.watcher.onEvent(ev);
     } catch (err) {
       // A failing watcher is cut off; the others keep their stream.
+      this.close(sub, err as Error);
+    }
+  }
+
+  private notify(sub: Subscription, revision: number): void {
+    if (!sub.watcher.onProgress) return;
+    try {
+      sub.watcher.onProgress(revision);
+    } catch (err) {
       this.close(sub, err as Error);
     }
   }

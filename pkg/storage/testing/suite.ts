@@ -205,6 +205,29 @@ export function storeSuite(name: string, backend: StoreBackend): void {
       await store.close();
     });
 
+    it('progress notify: once live, then after every batch, also for writes under other prefixes', async () => {
+      const store = await backend.open();
+      await store.create(podKey('a'), pod('a'));
+      const progress: number[] = [];
+      let live!: () => void;
+      const isLive = new Promise<void>((resolve) => (live = resolve));
+      const controller = new AbortController();
+      store.watch('/registry/pods/', { fromRevision: 0, signal: controller.signal }, {
+        onEvent: () => {},
+        onClose: () => {},
+        onProgress: (rev) => {
+          progress.push(rev);
+          live();
+        },
+      });
+      await isLive;
+      expect(progress).toEqual([1]);
+      const s = await store.create('/registry/services/default/s', { kind: 'Service', metadata: { name: 's' } });
+      expect(progress).toEqual([1, s.modRevision]);
+      controller.abort();
+      await store.close();
+    });
+
     it('compaction: older watches fail synchronously with Compacted; newer ones replay', async () => {
       const store = await backend.open();
       for (let i = 0; i < 10; i++) await store.create(podKey(`p${i}`), pod(`p${i}`));
