@@ -32,7 +32,7 @@ describe('unionAuthenticator', () => {
 
   it('a rejected credential is 401 even with anonymous on, with the reasons kept as the cause', async () => {
     const u = unionAuthenticator([fixed('a', 'reject'), fixed('b', 'null')], anonymousAuthenticator);
-    const err = await u.authenticate(noCredential).catch((e: unknown) => e as StatusError);
+    const err = (await u.authenticate(noCredential).catch((e: unknown) => e)) as StatusError;
     expect(err).toBeInstanceOf(StatusError);
     expect(err.toStatus()).toMatchObject({ code: 401, reason: 'Unauthorized', message: 'Unauthorized' });
     expect(String((err.cause as Error).message)).toBe('a: a says no');
