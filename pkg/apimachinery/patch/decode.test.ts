@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { StatusError } from '../errors.js';
+import { decodeJson, decodeObjectPatch } from './decode.js';
+
+const failure = (fn: () => unknown): StatusError => {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof StatusError) return e;
+    throw e;
+  }
+  throw new Error('expected a StatusError');
+};
+
+describe('decode', () => {
+  it('words JSON errors as Go does', () => {
+    expect(failure(() => decodeJson('{"a":')).message).toBe('unexpected end of JSON input');
+    expect(failure(() => decodeJson('xyz')).message).toBe("invalid character 'x' looking for beginning of value");
+    expect(failure(() => decodeObjectPatch('[1]')).message).toBe('json: cannot unmarshal array into Go value of type map[string]interface {}');
+    expect(decodeObjectPatch(Buffer.from('{"a":1}'))).toEqual({ a: 1 });
+  });
+});
