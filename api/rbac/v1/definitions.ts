@@ -36,7 +36,7 @@ export const definitions: Definitions = {
     apiGroup: str('Group of the referenced role.', { default: '' }),
     kind: str('Role or ClusterRole.', { default: '' }),
     name: str('Name of the role.', { default: '' }),
-  }, 'The role a binding grants.', { required: ['kind', 'name'], 'x-kubernetes-map-type': 'atomic' }),
+  }, 'The role a binding grants.', { required: ['apiGroup', 'kind', 'name'], 'x-kubernetes-map-type': 'atomic' }),
   [`${R}Subject`]: obj({
     apiGroup: str('Group of the subject: "" for ServiceAccount, rbac.authorization.k8s.io for User and Group.'),
     kind: str('User, Group or ServiceAccount.', { default: '' }),
