@@ -9,7 +9,9 @@ import {
   replicationControllerPrinter,
   statefulSetPrinter,
 } from './apps.js';
+import { horizontalPodAutoscalerPrinter } from './autoscaling.js';
 import { cronJobPrinter, jobPrinter } from './batch.js';
+import { certificateSigningRequestPrinter } from './certificates.js';
 import {
   leasePrinter,
   podDisruptionBudgetPrinter,
@@ -58,8 +60,10 @@ const printers: Record<string, Printer> = {
   'apps/statefulsets': statefulSetPrinter,
   'apps/daemonsets': daemonSetPrinter,
   'apps/controllerrevisions': controllerRevisionPrinter,
+  'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerPrinter,
   'batch/jobs': jobPrinter,
   'batch/cronjobs': cronJobPrinter,
+  'certificates.k8s.io/certificatesigningrequests': certificateSigningRequestPrinter,
   'coordination.k8s.io/leases': leasePrinter,
   'events.k8s.io/events': eventsV1Printer,
   'rbac.authorization.k8s.io/rolebindings': roleBindingPrinter,
