@@ -1,0 +1,302 @@
+// The watch cache of one resource prefix (upstream's cacher + watchCache): filled by a list, kept current by a
+// store watch, it serves get, list (with limit/continue) and watch so that thousands of watchers never touch
+// the store. Everything is synchronous after start: an event updates the cache and reaches every watcher in
+// one step, and watchers are never buffered (the HTTP layer closes the slow ones).
+import { StorageError } from '../errors.js';
+import type { KeyValue, Store, StoreEvent } from '../interface.js';
+import { EventRing } from './event-ring.js';
+import { SortedKeys } from './sorted-keys.js';
+import { filterEvent, initialEvent, type Predicate } from './watch-filter.js';
+
+export interface CacherOptions {
+  /** Events kept for watches resuming from an older revision (default 10,000). */
+  historySize?: number;
+}
+
+export interface CacheListOptions {
+  prefix: string;
+  predicate?: Predicate;
+  limit?: number;
+  /** Start after this key (the nextKey of the previous page). */
+  continueKey?: string;
+}
+
+export interface CacheListResult {
+  items: KeyValue[];
+  revision: number;
+  /** Set when more items match: the last returned key, to continue from. */
+  nextKey?: string;
+  /** Set with nextKey: how many more items match. */
+  remaining?: number;
+}
+
+export interface CacheWatchOptions {
+  prefix: string;
+  /** Deliver events after this revision; 0 = from now on. Ignored with sendInitialEvents. */
+  fromRevision: number;
+  predicate?: Predicate;
+  /** First an ADDED for every current matching object, then live events. */
+  sendInitialEvents?: boolean;
+}
+
+export interface CacheWatchSink {
+  onEvent(ev: StoreEvent): void;
+  /** Called once when the cacher ends the watch (stop, store gone, sink threw); not on unsubscribe. */
+  onClose(err?: Error): void;
+  /** With sendInitialEvents: the initial state has been sent, consistent at `revision` (the initial-events-end bookmark). */
+  onInitialEventsEnd?(revision: number): void;
+}
+
+interface Subscription {
+  prefix: string;
+  predicate?: Predicate;
+  sink: CacheWatchSink;
+  after: number;
+  live: boolean;
+  done: boolean;
+}
+
+interface FreshWaiter {
+  revision: number;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+export class Cacher {
+  private readonly objects = new Map<string, KeyValue>();
+  private readonly keys = new SortedKeys();
+  private readonly historySize: number;
+  private ring: EventRing;
+  private rev = 0;
+  private readonly subs = new Set<Subscription>();
+  private readonly waiters = new Set<FreshWaiter>();
+  private storeWatch: AbortController | undefined;
+  private ended: Error | undefined;
+
+  constructor(
+    private readonly store: Store,
+    readonly prefix: string,
+    opts: CacherOptions = {},
+  ) {
+    this.historySize = opts.historySize ?? 10_000;
+    this.ring = new EventRing(this.historySize, 0);
+  }
+
+  /** Lists the prefix, then watches the store from that revision; resolves once the cache is live. */
+  async start(): Promise<void> {
+    let listed = await this.store.list(this.prefix);
+    // A watch from 0 means "from now": if writes landed after an empty store's list, list again.
+    while (listed.revision === 0 && this.store.revision() !== 0) listed = await this.store.list(this.prefix);
+    for (const kv of listed.items) {
+      this.objects.set(kv.key, kv);
+      this.keys.insert(kv.key);
+    }
+    this.rev = listed.revision;
+    this.ring = new EventRing(this.historySize, listed.revision);
+    this.storeWatch = new AbortController();
+    await new Promise<void>((resolve, reject) => {
+      this.store.watch(this.prefix, { fromRevision: listed.revision, signal: this.storeWatch!.signal }, {
+        onEvent: (ev) => this.apply(ev),
+        onProgress: (revision) => {
+          this.advance(revision);
+          resolve();
+        },
+        onClose: (err) => {
+          reject(err ?? new StorageError('Unavailable', this.prefix, 'store watch closed'));
+          this.end(err ?? new StorageError('Unavailable', this.prefix, 'store watch closed'));
+        },
+      });
+    });
+  }
+
+  /** Ends every watch (cleanly) and stops following the store. */
+  stop(): void {
+    this.end(undefined);
+  }
+
+  /** The newest store revision the cache is complete up to (a bookmark's resourceVersion). */
+  revision(): number {
+    return this.rev;
+  }
+
+  get(key: string): KeyValue | undefined {
+    return this.objects.get(key);
+  }
+
+  list(opts: CacheListOptions): CacheListResult {
+    this.assertCovers(opts.prefix);
+    const { prefix, predicate } = opts;
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
+    let i = this.keys.lowerBound(prefix);
+    if (opts.continueKey !== undefined) i = Math.max(i, this.keys.upperBound(opts.continueKey));
+    const items: KeyValue[] = [];
+    for (; i < this.keys.length && items.length < limit; i++) {
+      const key = this.keys.at(i);
+      if (!key.startsWith(prefix)) return { items, revision: this.rev };
+      const kv = this.objects.get(key)!;
+      if (!predicate || predicate(kv.object)) items.push(kv);
+    }
+    const remaining = this.countMatching(i, prefix, predicate);
+    if (remaining === 0) return { items, revision: this.rev };
+    return { items, revision: this.rev, nextKey: items[items.length - 1].key, remaining };
+  }
+
+  /** Resolves once the cache has seen `revision`; rejects with the signal's reason if aborted first. */
+  waitUntilFresh(revision: number, signal: AbortSignal): Promise<void> {
+    if (this.ended) return Promise.reject(this.ended);
+    if (this.rev >= revision) return Promise.resolve();
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.waiters.delete(waiter);
+        reject(signal.reason as Error);
+      };
+      const waiter: FreshWaiter = {
+        revision,
+        resolve: () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        reject: (err) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(err);
+        },
+      };
+      this.waiters.add(waiter);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * Watches the cache. Throws StorageError 'Compacted' (with the oldest resumable revision) when fromRevision
+   * is older than the history kept. Replay or initial events run in a microtask, then the watch is live.
+   * Returns the unsubscribe function.
+   */
+  watch(opts: CacheWatchOptions, sink: CacheWatchSink): () => void {
+    this.assertCovers(opts.prefix);
+    if (this.ended) throw this.ended;
+    if (!opts.sendInitialEvents && opts.fromRevision > 0) this.assertResumable(opts.prefix, opts.fromRevision);
+    const from = opts.fromRevision > 0 ? opts.fromRevision : this.rev;
+    const sub: Subscription = { prefix: opts.prefix, predicate: opts.predicate, sink, after: from, live: false, done: false };
+    this.subs.add(sub);
+    queueMicrotask(() => {
+      if (sub.done) return;
+      if (opts.sendInitialEvents) this.sendInitial(sub);
+      else this.replay(sub, from);
+      sub.live = !sub.done;
+    });
+    return () => {
+      sub.done = true;
+      this.subs.delete(sub);
+    };
+  }
+
+  private sendInitial(sub: Subscription): void {
+    for (let i = this.keys.lowerBound(sub.prefix); i < this.keys.length && !sub.done; i++) {
+      const key = this.keys.at(i);
+      if (!key.startsWith(sub.prefix)) break;
+      const kv = this.objects.get(key)!;
+      if (!sub.predicate || sub.predicate(kv.object)) this.deliver(sub, initialEvent(kv));
+    }
+    sub.after = this.rev;
+    if (!sub.done && sub.sink.onInitialEventsEnd) this.guard(sub, () => sub.sink.onInitialEventsEnd!(this.rev));
+  }
+
+  private replay(sub: Subscription, from: number): void {
+    // The window may have moved past `from` since watch() checked it.
+    if (from < this.ring.oldestResumable) return this.close(sub, this.compacted(sub.prefix, from));
+    for (const ev of this.ring.since(from)) {
+      if (sub.done) return;
+      this.offer(sub, ev);
+    }
+  }
+
+  private apply(ev: StoreEvent): void {
+    if (ev.type === 'DELETED') {
+      this.objects.delete(ev.key);
+      this.keys.remove(ev.key);
+    } else {
+      if (!this.objects.has(ev.key)) this.keys.insert(ev.key);
+      this.objects.set(ev.key, ev.kv);
+    }
+    this.ring.push(ev);
+    for (const sub of this.subs) if (sub.live) this.offer(sub, ev);
+    this.advance(ev.revision);
+  }
+
+  private offer(sub: Subscription, ev: StoreEvent): void {
+    if (ev.revision <= sub.after || !ev.key.startsWith(sub.prefix)) return;
+    const out = filterEvent(ev, sub.predicate);
+    if (out) this.deliver(sub, out);
+  }
+
+  private deliver(sub: Subscription, ev: StoreEvent): void {
+    this.guard(sub, () => sub.sink.onEvent(ev));
+  }
+
+  /** A sink that throws is cut off; the others keep their stream. */
+  private guard(sub: Subscription, call: () => void): void {
+    try {
+      call();
+    } catch (err) {
+      this.close(sub, err as Error);
+    }
+  }
+
+  private advance(revision: number): void {
+    if (revision <= this.rev && this.waiters.size === 0) return;
+    this.rev = Math.max(this.rev, revision);
+    for (const w of this.waiters) {
+      if (w.revision <= this.rev) {
+        this.waiters.delete(w);
+        w.resolve();
+      }
+    }
+  }
+
+  private countMatching(from: number, prefix: string, predicate: Predicate | undefined): number {
+    // Without a predicate every key under the prefix matches: the prefix's end is a binary search away.
+    if (!predicate) return Math.max(0, this.keys.lowerBound(prefixEnd(prefix)) - from);
+    let n = 0;
+    for (let i = from; i < this.keys.length; i++) {
+      const key = this.keys.at(i);
+      if (!key.startsWith(prefix)) break;
+      if (predicate(this.objects.get(key)!.object)) n++;
+    }
+    return n;
+  }
+
+  private assertResumable(prefix: string, from: number): void {
+    if (from < this.ring.oldestResumable) throw this.compacted(prefix, from);
+  }
+
+  private compacted(prefix: string, from: number): StorageError {
+    const oldest = this.ring.oldestResumable;
+    return new StorageError('Compacted', prefix, `too old resource version: ${from} (${oldest})`, oldest);
+  }
+
+  private assertCovers(prefix: string): void {
+    if (!prefix.startsWith(this.prefix)) throw new Error(`cacher for ${this.prefix} cannot serve ${prefix}`);
+  }
+
+  private close(sub: Subscription, err?: Error): void {
+    if (sub.done) return;
+    sub.done = true;
+    this.subs.delete(sub);
+    sub.sink.onClose(err);
+  }
+
+  private end(err: Error | undefined): void {
+    if (this.ended) return;
+    this.ended = err ?? new StorageError('Unavailable', this.prefix, 'watch cache stopped');
+    this.storeWatch?.abort();
+    for (const sub of [...this.subs]) this.close(sub, err);
+    for (const w of this.waiters) w.reject(this.ended);
+    this.waiters.clear();
+  }
+}
+
+/** The smallest string greater than every string starting with `prefix`. */
+function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
