@@ -41,7 +41,11 @@ export const deploymentPrinter = withTemplateColumns(
     column('Up-to-date', 'Replicas that run the latest pod template.'),
     column('Available', 'Replicas available to serve for at least minReadySeconds.'),
   ],
-  (d) => [`${int(d.status?.readyReplicas)}/${int(d.spec?.replicas)}`, int(d.status?.updatedReplicas), int(d.status?.availableReplicas)],
+  (d) => [
+    `${int(d.status?.readyReplicas)}/${int(d.spec?.replicas)}`,
+    int(d.status?.updatedReplicas),
+    int(d.status?.availableReplicas),
+  ],
   // unlike the others, deployments print an empty selector as "" and a broken one as "<invalid>"
   (d) => selectorString(d.spec?.selector) ?? '<invalid>',
 );

@@ -76,7 +76,9 @@ function formatMetric(spec: Metric, status: Metric | undefined): string {
 function metricsOf(hpa: KubeObject): { specs: Metric[]; statuses: Metric[] } {
   if (hpa.apiVersion !== 'autoscaling/v1') return { specs: hpa.spec?.metrics ?? [], statuses: hpa.status?.currentMetrics ?? [] };
   const cpu = (side: 'target' | 'current', utilization: number | undefined): Metric[] =>
-    typeof utilization === 'number' ? [{ type: 'Resource', resource: { name: 'cpu', [side]: { averageUtilization: utilization } } }] : [];
+    typeof utilization === 'number'
+      ? [{ type: 'Resource', resource: { name: 'cpu', [side]: { averageUtilization: utilization } } }]
+      : [];
   return {
     specs: cpu('target', hpa.spec?.targetCPUUtilizationPercentage),
     statuses: cpu('current', hpa.status?.currentCPUUtilizationPercentage),

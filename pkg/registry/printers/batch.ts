@@ -2,7 +2,7 @@
 import type { KubeObject } from '../../../api/types.js';
 import { ageColumn, column, containerColumns, nameColumn, type Printer, selectorColumn } from './types.js';
 import { age, humanDuration, parseTime, since } from './duration.js';
-import { boolPtr, containerCells, formatLabelSelector, templateContainerCells } from './format.js';
+import { boolPtr, formatLabelSelector, templateContainerCells } from './format.js';
 
 /** True when the first condition of that type has status True. */
 const hasCondition = (job: KubeObject, type: string): boolean =>
@@ -76,7 +76,7 @@ export const cronJobPrinter: Printer = {
       (cj.status?.active ?? []).length,
       cj.status?.lastScheduleTime ? since(cj.status.lastScheduleTime, now) : '<none>',
       age(cj, now),
-      ...containerCells(jobSpec?.template?.spec?.containers),
+      ...templateContainerCells(jobSpec),
       formatLabelSelector(jobSpec?.selector),
     ];
   },

@@ -15,7 +15,13 @@ export const priorityClassPrinter: Printer = {
     ageColumn,
     column('PreemptionPolicy', 'Whether pods of this class may preempt lower-priority pods.'),
   ],
-  cells: (pc, now) => [pc.metadata?.name ?? '', pc.value ?? 0, pc.globalDefault ?? false, age(pc, now), pc.preemptionPolicy ?? ''],
+  cells: (pc, now) => [
+    pc.metadata?.name ?? '',
+    pc.value ?? 0,
+    pc.globalDefault ?? false,
+    age(pc, now),
+    pc.preemptionPolicy ?? '',
+  ],
 };
 
 export const podDisruptionBudgetPrinter = simplePrinter(

@@ -1,7 +1,6 @@
 // Role bindings and cluster role bindings: ROLE AGE, wide USERS GROUPS SERVICEACCOUNTS.
 // Roles and cluster roles have no printer upstream and get the default table.
-import type { Printer } from './types.js';
-import { ageColumn, column, nameColumn, wideColumn } from './types.js';
+import { ageColumn, column, nameColumn, type Printer, wideColumn } from './types.js';
 import { age } from './duration.js';
 
 interface Subject {
