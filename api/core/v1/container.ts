@@ -69,11 +69,11 @@ export const containerDefinitions: Definitions = {
     secretRef: ref(core('SecretEnvSource'), 'The Secret to take variables from.'),
   }, 'A source of a set of environment variables.'),
   [core('ConfigMapEnvSource')]: obj({
-    name: str('Name of the referent.'),
+    name: str('Name of the referent.', { default: '' }),
     optional: bool('Whether the ConfigMap may be absent.'),
   }, 'A ConfigMap whose data become environment variables.'),
   [core('SecretEnvSource')]: obj({
-    name: str('Name of the referent.'),
+    name: str('Name of the referent.', { default: '' }),
     optional: bool('Whether the Secret may be absent.'),
   }, 'A Secret whose data become environment variables.'),
   [core('VolumeMount')]: obj({

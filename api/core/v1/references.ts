@@ -13,7 +13,7 @@ export const referenceDefinitions: Definitions = {
     uid: str('UID of the referent.'),
   }, 'Enough information to inspect or change the object it refers to.', { 'x-kubernetes-map-type': 'atomic' }),
   [core('LocalObjectReference')]: obj({
-    name: str('Name of the referent.'),
+    name: str('Name of the referent.', { default: '' }),
   }, 'Names an object in the same namespace.', { 'x-kubernetes-map-type': 'atomic' }),
   [core('TypedLocalObjectReference')]: obj({
     apiGroup: str('API group of the referent; empty for the core group.'),
@@ -41,12 +41,12 @@ export const referenceDefinitions: Definitions = {
   }, 'Selects a resource of a container: limits.cpu, requests.memory and the like.', { required: ['resource'], 'x-kubernetes-map-type': 'atomic' }),
   [core('ConfigMapKeySelector')]: obj({
     key: str('The key to select.'),
-    name: str('Name of the referent.'),
+    name: str('Name of the referent.', { default: '' }),
     optional: bool('Whether the ConfigMap or its key may be absent.'),
   }, 'Selects a key of a ConfigMap.', { required: ['key'], 'x-kubernetes-map-type': 'atomic' }),
   [core('SecretKeySelector')]: obj({
     key: str('Key of the secret to select from; must be a valid secret key.'),
-    name: str('Name of the referent.'),
+    name: str('Name of the referent.', { default: '' }),
     optional: bool('Whether the Secret or its key may be absent.'),
   }, 'Selects a key of a Secret.', { required: ['key'], 'x-kubernetes-map-type': 'atomic' }),
 };

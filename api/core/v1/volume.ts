@@ -58,7 +58,7 @@ export const volumeDefinitions: Definitions = {
   [core('ConfigMapVolumeSource')]: obj({
     defaultMode: int32('Permission bits (octal 0000-0777 or decimal 0-511) for created files, unless an item sets its own.', { default: 420 }),
     items: arr(ref(core('KeyToPath')), 'Keys to project into files, each with its relative path; all keys if empty.'),
-    name: str('Name of the referent.'),
+    name: str('Name of the referent.', { default: '' }),
     optional: bool('Whether the ConfigMap or its keys may be absent.'),
   }, 'A ConfigMap whose keys become files in the volume.'),
   [core('DownwardAPIVolumeSource')]: obj({
@@ -84,12 +84,12 @@ export const volumeDefinitions: Definitions = {
   }, 'One source of a projected volume; exactly one member is set.'),
   [core('ConfigMapProjection')]: obj({
     items: arr(ref(core('KeyToPath')), 'Keys to project into files, each with its relative path; all keys if empty.'),
-    name: str('Name of the referent.'),
+    name: str('Name of the referent.', { default: '' }),
     optional: bool('Whether the ConfigMap or its keys may be absent.'),
   }, 'A ConfigMap projected into a projected volume.'),
   [core('SecretProjection')]: obj({
     items: arr(ref(core('KeyToPath')), 'Keys to project into files, each with its relative path; all keys if empty.'),
-    name: str('Name of the referent.'),
+    name: str('Name of the referent.', { default: '' }),
     optional: bool('Whether the Secret or its keys may be absent.'),
   }, 'A Secret projected into a projected volume.'),
   [core('DownwardAPIProjection')]: obj({
