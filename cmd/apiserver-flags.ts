@@ -1,0 +1,78 @@
+// kube-apiserver's flags (the ones mini-kube serves, and the ones it accepts by name for later) and their checks.
+import { isIP } from 'node:net';
+import { flag, FlagError, type FlagValues } from './flags.js';
+
+export const apiServerFlags = {
+  'data-dir': flag.string('./.mini-kube', 'Directory of the store (store/) and of generated certificates (pki/)'),
+  'secure-port': flag.int(6443, 'The port on which to serve HTTPS with authentication and authorization (0 = any free port)'),
+  'bind-address': flag.string('127.0.0.1', 'The IP address on which to listen for the --secure-port port'),
+  'tls-cert-file': flag.string('', 'Serving certificate (PEM); generated under --data-dir/pki when not given'),
+  'tls-private-key-file': flag.string('', 'Private key of --tls-cert-file'),
+  'client-ca-file': flag.string('', 'CA bundle that client certificates must chain to; the generated cluster CA when not given'),
+  'token-auth-file': flag.string('', 'Static bearer tokens, CSV: token,user,uid,"group1,group2"'),
+  'basic-auth-file': flag.string('', 'HTTP Basic passwords, CSV: password,user,uid,"group1,group2"'),
+  'authorization-mode': flag.list(['AlwaysAllow'], 'Ordered list of authorizers: AlwaysAllow, AlwaysDeny, ABAC, RBAC, Node, Webhook'),
+  'authorization-policy-file': flag.string('', 'ABAC policy, one JSON object per line (with --authorization-mode=ABAC)'),
+  'anonymous-auth': flag.bool(true, 'Requests without credentials are system:anonymous in group system:unauthenticated'),
+  'enable-admission-plugins': flag.list([], 'Admission plugins to enable in addition to the default ones'),
+  'disable-admission-plugins': flag.list([], 'Admission plugins to disable, even default ones'),
+  'storage-backend': flag.string('leveldb', 'Storage backend (memory keeps nothing across restarts)', ['leveldb', 'memory', 'etcd3']),
+  'max-requests-inflight': flag.int(400, 'Maximum non-mutating requests in flight (0 = no limit)'),
+  'max-mutating-requests-inflight': flag.int(200, 'Maximum mutating requests in flight (0 = no limit)'),
+  'service-cluster-ip-range': flag.string('10.96.0.0/12', 'CIDR from which Service ClusterIPs are allocated'),
+  'feature-gates': flag.boolMap('Feature gates, key=true|false pairs'),
+  v: flag.int(0, 'Log verbosity: 4 and up adds debug, 6 and up trace'),
+  'authorization-webhook-config-file': flag.notYet('Kubeconfig of the authorization webhook'),
+  'authentication-token-webhook-config-file': flag.notYet('Kubeconfig of the token review webhook'),
+  'admission-control-config-file': flag.notYet('AdmissionConfiguration file'),
+  'service-account-issuer': flag.notYet('Issuer of service account tokens'),
+  'service-account-key-file': flag.notYet('Keys that verify service account tokens'),
+  'service-account-signing-key-file': flag.notYet('Key that signs service account tokens'),
+  'oidc-issuer-url': flag.notYet('OpenID issuer URL'),
+  'oidc-client-id': flag.notYet('OpenID client ID'),
+  'oidc-ca-file': flag.notYet('CA of the OpenID provider'),
+  'oidc-username-claim': flag.notYet('Claim to use as the user name'),
+  'oidc-username-prefix': flag.notYet('Prefix of user names from OpenID'),
+  'oidc-groups-claim': flag.notYet('Claim to use as the groups'),
+  'oidc-groups-prefix': flag.notYet('Prefix of groups from OpenID'),
+  'oidc-required-claim': flag.notYet('Claims that must be present, key=value'),
+  'oidc-signing-algs': flag.notYet('Accepted JOSE signing algorithms'),
+  'encryption-provider-config': flag.notYet('EncryptionConfiguration for data at rest'),
+  'audit-policy-file': flag.notYet('Audit policy'),
+  'audit-log-path': flag.notYet('Audit log file'),
+  'audit-log-maxage': flag.notYet('Days to keep old audit logs'),
+  'audit-log-maxbackup': flag.notYet('Number of old audit logs to keep'),
+  'audit-log-maxsize': flag.notYet('Megabytes of an audit log before rotation'),
+  'audit-log-format': flag.notYet('Audit log format'),
+  'audit-webhook-config-file': flag.notYet('Kubeconfig of the audit webhook'),
+  'etcd-servers': flag.notYet('etcd endpoints (with --storage-backend=etcd3)'),
+};
+
+export type ApiServerFlagValues = FlagValues<typeof apiServerFlags>;
+
+const authorizationModes = new Set(['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC', 'Node', 'Webhook']);
+
+const isCidr = (s: string): boolean => {
+  const [ip = '', bits, ...rest] = s.split('/');
+  const family = isIP(ip);
+  const n = Number(bits);
+  return family !== 0 && rest.length === 0 && /^\d+$/.test(bits ?? '') && n <= (family === 4 ? 32 : 128);
+};
+
+/** What kube-apiserver refuses at start, refused the same way (a FlagError: exit 2). */
+export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
+  const fail = (m: string): never => { throw new FlagError(m); };
+  if (v['secure-port'] < 0 || v['secure-port'] > 65535) fail(`--secure-port ${v['secure-port']} must be between 0 and 65535`);
+  if (!isIP(v['bind-address'])) fail(`--bind-address "${v['bind-address']}" is not an IP address`);
+  if (!v['tls-cert-file'] !== !v['tls-private-key-file']) fail('--tls-cert-file and --tls-private-key-file must be given together');
+  if (v['authorization-mode'].length === 0) fail('at least one --authorization-mode must be given');
+  for (const m of v['authorization-mode']) {
+    if (!authorizationModes.has(m)) fail(`--authorization-mode "${m}" is not one of ${[...authorizationModes].join(', ')}`);
+  }
+  if (new Set(v['authorization-mode']).size !== v['authorization-mode'].length) fail('--authorization-mode has a mode more than once');
+  if (v['authorization-mode'].includes('ABAC') && !v['authorization-policy-file']) fail('--authorization-mode ABAC needs --authorization-policy-file');
+  if (v['authorization-mode'].includes('Webhook')) fail('--authorization-mode Webhook needs --authorization-webhook-config-file, which is not supported yet');
+  if (v['storage-backend'] === 'etcd3') fail('--storage-backend=etcd3 is not supported yet');
+  if (v['max-requests-inflight'] < 0 || v['max-mutating-requests-inflight'] < 0) fail('--max-requests-inflight and --max-mutating-requests-inflight must not be negative');
+  if (!isCidr(v['service-cluster-ip-range'])) fail(`--service-cluster-ip-range "${v['service-cluster-ip-range']}" is not a CIDR`);
+};

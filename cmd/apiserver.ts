@@ -1,0 +1,70 @@
+// `mini-kube apiserver`: kube-apiserver's flags in, ApiServerConfig out, then serve until SIGINT/SIGTERM.
+import { join, resolve } from 'node:path';
+import { pino, type Logger } from 'pino';
+import { defaultApiServerConfig, type ApiServerConfig } from '../pkg/apiserver/config.js';
+import { startApiServer } from '../pkg/apiserver/server.js';
+import { ensurePki } from '../pkg/pki/index.js';
+import { apiServerFlags, validateApiServerFlags, type ApiServerFlagValues } from './apiserver-flags.js';
+import { exitWithFlagError, FlagError, parseOrExit } from './flags.js';
+import { onShutdownSignal } from './signals.js';
+
+const summary = 'Runs the Kubernetes API server: REST over HTTPS for every resource, backed by its own store.';
+
+const logLevel = (v: number): string => (v >= 6 ? 'trace' : v >= 4 ? 'debug' : 'info');
+
+/** Fills in generated TLS material for whatever the flags leave out. */
+export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): Promise<ApiServerConfig> => {
+  const dataDir = resolve(v['data-dir']);
+  let tlsCertFile = v['tls-cert-file'];
+  let tlsPrivateKeyFile = v['tls-private-key-file'];
+  let clientCaFile = v['client-ca-file'];
+  if (!tlsCertFile || !clientCaFile) {
+    const wildcard = v['bind-address'] === '0.0.0.0' || v['bind-address'] === '::';
+    const pki = await ensurePki(join(dataDir, 'pki'), { nodes: [], serverSans: wildcard ? [] : [v['bind-address']] });
+    if (!tlsCertFile) ({ cert: tlsCertFile, key: tlsPrivateKeyFile } = pki.apiserver);
+    clientCaFile ||= pki.ca.cert;
+  }
+  return {
+    ...defaultApiServerConfig(dataDir, logger),
+    bindAddress: v['bind-address'],
+    securePort: v['secure-port'],
+    tlsCertFile,
+    tlsPrivateKeyFile,
+    clientCaFile,
+    tokenAuthFile: v['token-auth-file'] || undefined,
+    basicAuthFile: v['basic-auth-file'] || undefined,
+    authorizationModes: v['authorization-mode'],
+    authorizationPolicyFile: v['authorization-policy-file'] || undefined,
+    anonymousAuth: v['anonymous-auth'],
+    enableAdmissionPlugins: v['enable-admission-plugins'],
+    disableAdmissionPlugins: v['disable-admission-plugins'],
+    storageBackend: v['storage-backend'] === 'memory' ? 'memory' : 'leveldb',
+    maxRequestsInflight: v['max-requests-inflight'],
+    maxMutatingRequestsInflight: v['max-mutating-requests-inflight'],
+    serviceClusterIpRange: v['service-cluster-ip-range'],
+    featureGates: v['feature-gates'],
+  };
+};
+
+export const main = async (argv: readonly string[]): Promise<void> => {
+  const { values } = parseOrExit('apiserver', summary, argv, apiServerFlags);
+  try {
+    validateApiServerFlags(values);
+  } catch (e) {
+    if (e instanceof FlagError) exitWithFlagError('apiserver', e);
+    throw e;
+  }
+  const logger = pino({ name: 'apiserver', level: logLevel(values.v) }, pino.destination(2));
+  try {
+    const server = await startApiServer(await apiServerConfig(values, logger));
+    logger.info({ url: server.url }, 'serving');
+    onShutdownSignal(async (signal) => {
+      logger.info({ signal }, 'shutting down');
+      await server.close();
+    });
+  } catch (e) {
+    logger.fatal({ err: e }, 'apiserver failed to start');
+    logger.flush();
+    process.exit(1);
+  }
+};

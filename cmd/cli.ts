@@ -1,0 +1,56 @@
+// `mini-kube <command>`: each command's module is loaded only when chosen, so one never pays for another.
+import { packageVersion } from './package-info.js';
+
+interface Command {
+  summary: string;
+  run?: (argv: readonly string[]) => Promise<void>;
+}
+
+const commands: Record<string, Command> = {
+  up: { summary: 'Start the whole control plane (apiserver, controllers, scheduler, kubelets)', run: async (a) => (await import('./up.js')).main(a) },
+  apiserver: { summary: 'Run the API server alone', run: async (a) => (await import('./apiserver.js')).main(a) },
+  'controller-manager': { summary: 'Run the controllers' },
+  scheduler: { summary: 'Run the scheduler' },
+  kubelet: { summary: 'Run a node agent' },
+};
+
+const usage = (): string => [
+  'mini-kube: a Kubernetes control plane in TypeScript.',
+  '',
+  'Usage:',
+  '  mini-kube <command> [flags]',
+  '',
+  'Commands:',
+  ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(20)}${c.summary}`),
+  '',
+  'Flags:',
+  '  -h, --help       help for mini-kube',
+  '      --version    print the version',
+  '',
+  'Use "mini-kube <command> --help" for the flags of a command.',
+  '',
+].join('\n');
+
+/** Returns the exit code when the command is done at once; a running server keeps the process alive itself. */
+export const runCli = async (argv: readonly string[]): Promise<number | undefined> => {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage());
+    return 0;
+  }
+  if (name === '--version' || name === 'version') {
+    process.stdout.write(`mini-kube v${packageVersion()}\n`);
+    return 0;
+  }
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!command) {
+    process.stderr.write(`Error: unknown command "${name}" for "mini-kube"\nRun 'mini-kube --help' for usage.\n`);
+    return 2;
+  }
+  if (!command.run) {
+    process.stderr.write(`mini-kube ${name} arrives in a later release.\n`);
+    return 1;
+  }
+  await command.run(rest);
+  return undefined;
+};

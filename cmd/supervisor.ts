@@ -1,0 +1,66 @@
+// The children of `mini-kube up`: each with its output in its own log, stopped together, watched for early death.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+
+export interface ChildExit {
+  name: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  logFile: string;
+}
+
+interface Running {
+  name: string;
+  logFile: string;
+  proc: ChildProcess;
+  exited: Promise<void>;
+}
+
+const describeExit = (e: ChildExit): string =>
+  e.signal ? `was killed by ${e.signal}` : `exited with code ${String(e.code)}`;
+
+export const unexpectedExitMessage = (e: ChildExit): string => `${e.name} ${describeExit(e)}; see its log: ${e.logFile}`;
+
+export class Supervisor {
+  private readonly children: Running[] = [];
+  private stopping = false;
+  /** Aborted, with the ChildExit as reason, when a child dies before stop() was asked for. */
+  readonly failure = new AbortController();
+
+  /** `command` and `prefix` start every child, e.g. node and the compiled main.js. */
+  constructor(private readonly command: string, private readonly prefix: string[]) {}
+
+  start(name: string, args: string[], logFile: string): void {
+    const fd = openSync(logFile, 'a', 0o600);
+    let proc: ChildProcess;
+    try {
+      proc = spawn(this.command, [...this.prefix, ...args], { stdio: ['ignore', fd, fd] });
+    } finally {
+      closeSync(fd); // the child holds its own copy
+    }
+    const exited = new Promise<void>((resolve) => {
+      const done = (code: number | null, signal: NodeJS.Signals | null): void => {
+        resolve();
+        if (!this.stopping && !this.failure.signal.aborted) this.failure.abort({ name, code, signal, logFile } satisfies ChildExit);
+      };
+      proc.once('exit', done);
+      proc.once('error', () => done(null, null));
+    });
+    this.children.push({ name, logFile, proc, exited });
+  }
+
+  /** Forwards the signal to every child still running and waits; a child that lingers past the grace gets SIGKILL. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM', graceMs = 15_000): Promise<void> {
+    this.stopping = true;
+    const alive = this.children.filter((c) => c.proc.exitCode === null && c.proc.signalCode === null);
+    for (const c of alive) c.proc.kill(signal);
+    const all = Promise.all(alive.map((c) => c.exited));
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), graceMs); });
+    if ((await Promise.race([all, grace])) === 'late') {
+      for (const c of alive) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+      await all;
+    }
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,81 @@
+// `mini-kube up`: certificates, then every component as its own OS process, then one line once the cluster answers.
+import { mkdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { ensurePki, writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.js';
+import { controlPlane } from './components.js';
+import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
+import { compiledMain } from './package-info.js';
+import { waitForReady } from './readiness.js';
+import { onShutdownSignal } from './signals.js';
+import { Supervisor, unexpectedExitMessage, type ChildExit } from './supervisor.js';
+
+const summary = 'Starts the control plane, each component a separate process, and prints how to reach it.';
+const readyTimeoutMs = 60_000;
+
+export const upFlags = {
+  'data-dir': flag.string('./.mini-kube', 'Directory of all state: store, certificates, kubeconfigs, logs/'),
+  'secure-port': flag.int(6443, 'Port of the apiserver (0 = any free port)'),
+  'bind-address': flag.string('127.0.0.1', 'Address the apiserver listens on (0.0.0.0 for every interface)'),
+  nodes: flag.int(1, 'Number of nodes, named node-1..node-N'),
+  runtime: flag.string('process', 'Container runtime of the kubelets', ['process', 'fake']),
+};
+
+const freePort = (host: string): Promise<number> => new Promise((res, rej) => {
+  const s = createServer().once('error', rej).listen(0, host, () => {
+    const { port } = s.address() as { port: number };
+    s.close(() => res(port));
+  });
+});
+
+/** Clients reach a wildcard listener over loopback, which the serving certificate names. */
+const clientHost = (bind: string): string =>
+  bind === '0.0.0.0' ? '127.0.0.1' : bind === '::' ? '[::1]' : bind.includes(':') ? `[${bind}]` : bind;
+
+const read = (p: CertKeyPaths): Promise<[string, string]> => Promise.all([readFile(p.cert, 'utf8'), readFile(p.key, 'utf8')]);
+
+export const main = async (argv: readonly string[]): Promise<void> => {
+  const { values: v } = parseOrExit('up', summary, argv, upFlags);
+  if (v.nodes < 0) exitWithFlagError('up', new FlagError(`--nodes ${v.nodes} must not be negative`));
+  if (v['secure-port'] < 0 || v['secure-port'] > 65535) exitWithFlagError('up', new FlagError(`--secure-port ${v['secure-port']} must be between 0 and 65535`));
+  const dataDir = resolve(v['data-dir']);
+  const bind = v['bind-address'];
+  const wildcard = bind === '0.0.0.0' || bind === '::';
+  const nodes = Array.from({ length: v.nodes }, (_, i) => `node-${i + 1}`);
+  const pki = await ensurePki(join(dataDir, 'pki'), { nodes, serverSans: wildcard ? [] : [bind] });
+  await mkdir(join(dataDir, 'logs'), { recursive: true });
+  const port = v['secure-port'] === 0 ? await freePort(bind) : v['secure-port'];
+  const server = `https://${clientHost(bind)}:${port}`;
+  const caPem = await readFile(pki.ca.cert, 'utf8');
+
+  const supervisor = new Supervisor(process.execPath, [compiledMain()]);
+  onShutdownSignal((signal) => supervisor.stop(signal));
+  for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki })) {
+    const args = [...c.args];
+    if (c.identity) {
+      const kubeconfig = join(dataDir, `${c.name}.kubeconfig`);
+      const [certPem, keyPem] = await read(c.identity.pair);
+      await writeKubeconfig(kubeconfig, { server, caPem, certPem, keyPem, user: c.identity.user });
+      args.push('--kubeconfig', kubeconfig);
+    }
+    supervisor.start(c.name, args, join(dataDir, 'logs', `${c.name}.log`));
+  }
+
+  const fail = async (message: string): Promise<never> => {
+    process.stderr.write(`Error: ${message}\n`);
+    await supervisor.stop();
+    process.exit(1);
+  };
+  supervisor.failure.signal.addEventListener('abort', () => void fail(unexpectedExitMessage(supervisor.failure.signal.reason as ChildExit)));
+
+  const [certPem, keyPem] = await read(pki.admin);
+  try {
+    await waitForReady({ url: `${server}/readyz`, ca: caPem, cert: certPem, key: keyPem, timeoutMs: readyTimeoutMs, signal: supervisor.failure.signal });
+  } catch (e) {
+    if (supervisor.failure.signal.aborted) return; // the abort listener reports which child died
+    await fail(`${(e as Error).message}; see ${join(dataDir, 'logs', 'apiserver.log')}`);
+  }
+  const adminKubeconfig = join(dataDir, 'admin.kubeconfig');
+  await writeKubeconfig(adminKubeconfig, { server, caPem, certPem, keyPem, user: 'kubernetes-admin' });
+  process.stdout.write(`ready: export KUBECONFIG=${adminKubeconfig}\n`);
+};
