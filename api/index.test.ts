@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { allDefaulters, allDefinitions, builtinGroupVersions, findResource } from './index.js';
+import { danglingRefs } from './meta/v1/refs.js';
+import { apiVersionOf } from './types.js';
+
+const resources = builtinGroupVersions.flatMap((gv) => gv.resources);
+
+describe('api table', () => {
+  it('resolves every $ref of every definition', () => {
+    expect(danglingRefs(allDefinitions, allDefinitions)).toEqual([]);
+  });
+
+  it('defines every resource kind, the list kind of listable ones and every subresource kind', () => {
+    const missing = resources.flatMap((r) => [r.definition, ...(r.verbs.includes('list') ? [`${r.definition}List`] : [])])
+      .filter((d) => !allDefinitions[d]);
+    expect(missing).toEqual([]);
+    const kinds = new Set(Object.values(allDefinitions).flatMap((s) =>
+      (s['x-kubernetes-group-version-kind'] ?? []).map((g) => `${apiVersionOf(g.group, g.version)}/${g.kind}`)));
+    // connect subresources (exec, attach, proxy, ...) name query-option kinds that have no schema upstream either
+    const subKinds = resources.flatMap((r) => r.subresources ?? []).filter((s) => !s.kind.endsWith('Options'))
+      .map((s) => `${apiVersionOf(s.group, s.version)}/${s.kind}`);
+    expect(subKinds.filter((k) => !kinds.has(k))).toEqual([]);
+  });
+
+  it('names each resource definition after its kind and group-version', () => {
+    const wrong = resources.filter((r) => {
+      const gvks = allDefinitions[r.definition]?.['x-kubernetes-group-version-kind'] ?? [];
+      return !gvks.some((g) => g.group === r.group && g.version === r.version && g.kind === r.kind);
+    });
+    expect(wrong.map((r) => r.plural)).toEqual([]);
+  });
+
+  it('has no duplicate plural within a group-version', () => {
+    for (const gv of builtinGroupVersions) {
+      const plurals = gv.resources.map((r) => r.plural);
+      expect(new Set(plurals).size, `${gv.group}/${gv.version}`).toBe(plurals.length);
+      expect(gv.resources.every((r) => r.group === gv.group && r.version === gv.version)).toBe(true);
+    }
+  });
+
+  it('keys defaulters by existing definitions', () => {
+    expect(Object.keys(allDefaulters).filter((d) => !allDefinitions[d])).toEqual([]);
+  });
+
+  it('lists core first, then groups in apiserver priority order', () => {
+    expect(builtinGroupVersions.map((gv) => apiVersionOf(gv.group, gv.version))).toEqual([
+      'v1', 'apps/v1', 'events.k8s.io/v1', 'autoscaling/v1', 'batch/v1', 'networking.k8s.io/v1', 'policy/v1',
+      'rbac.authorization.k8s.io/v1', 'storage.k8s.io/v1', 'scheduling.k8s.io/v1', 'coordination.k8s.io/v1',
+      'discovery.k8s.io/v1',
+    ]);
+  });
+
+  it('finds resources by group, version and plural', () => {
+    expect(findResource('apps', 'v1', 'deployments')?.kind).toBe('Deployment');
+    expect(findResource('', 'v1', 'pods')?.kind).toBe('Pod');
+    expect(findResource('apps', 'v1beta1', 'deployments')).toBeUndefined();
+    expect(findResource('apps', 'v1', 'pods')).toBeUndefined();
+  });
+});
