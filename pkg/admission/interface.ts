@@ -1,0 +1,36 @@
+// Admission: every mutating plugin runs, then every validating one (upstream: apiserver/pkg/admission).
+// Plugins see objects, never HTTP; they get what they need to look up through injected getters.
+import type { KubeObject, ResourceType } from '../../api/types.js';
+import type { UserInfo } from '../authentication/interface.js';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export interface AdmissionAttributes {
+  operation: Operation;
+  resource: ResourceType;
+  subresource?: string;
+  namespace?: string;
+  name: string;
+  /** The object after the change (CREATE, UPDATE); mutating plugins change it in place. */
+  object?: KubeObject;
+  oldObject?: KubeObject;
+  user?: UserInfo;
+  dryRun: boolean;
+}
+
+export interface MutatingPlugin {
+  readonly name: string;
+  admit(attrs: AdmissionAttributes): Promise<void> | void;
+}
+
+export interface ValidatingPlugin {
+  readonly name: string;
+  validate(attrs: AdmissionAttributes): Promise<void> | void;
+}
+
+export type AdmissionPlugin = MutatingPlugin | ValidatingPlugin | (MutatingPlugin & ValidatingPlugin);
+
+export interface Admission {
+  mutate(attrs: AdmissionAttributes): Promise<void>;
+  validate(attrs: AdmissionAttributes): Promise<void>;
+}

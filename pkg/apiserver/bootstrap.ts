@@ -1,0 +1,45 @@
+// What a fresh cluster has before anyone asks: the system namespaces and the kubernetes service
+// in default, pointing at this apiserver (upstream: the bootstrap controller).
+import type { KubeObject } from '../../api/types.js';
+import { isStatusError } from '../apimachinery/errors.js';
+import type { RequestContext } from '../registry/context.js';
+import { create } from '../registry/generic/create.js';
+import type { RegistrySet } from '../registry/index.js';
+
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+const systemContext = (namespace?: string): RequestContext => ({
+  namespace,
+  user: { name: 'system:apiserver', groups: ['system:masters'] },
+  dryRun: false,
+  fieldManager: 'kube-apiserver',
+  fieldValidation: 'Strict',
+  warnings: [],
+  now: new Date(),
+});
+
+async function ensure(regs: RegistrySet, group: string, plural: string, namespace: string | undefined, obj: KubeObject): Promise<void> {
+  const reg = regs.get(group, 'v1', plural);
+  if (!reg || reg.peek(namespace, obj.metadata!.name!)) return;
+  try {
+    await create(reg, systemContext(namespace), obj);
+  } catch (err) {
+    if (!(isStatusError(err) && err.reason === 'AlreadyExists')) throw err;
+  }
+}
+
+export async function bootstrap(regs: RegistrySet, address: { ip: string; port: number }): Promise<void> {
+  for (const name of SYSTEM_NAMESPACES) {
+    await ensure(regs, '', 'namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+  await ensure(regs, '', 'services', 'default', {
+    apiVersion: 'v1', kind: 'Service',
+    metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: { clusterIP: regs.ips.first(), ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: address.port }], sessionAffinity: 'None', type: 'ClusterIP' },
+  });
+  await ensure(regs, '', 'endpoints', 'default', {
+    apiVersion: 'v1', kind: 'Endpoints',
+    metadata: { name: 'kubernetes', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+    subsets: [{ addresses: [{ ip: address.ip }], ports: [{ name: 'https', port: address.port, protocol: 'TCP' }] }],
+  });
+}

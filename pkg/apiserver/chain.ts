@@ -1,0 +1,106 @@
+// The request chain, in order, in one place (upstream: DefaultBuildHandlerChain). Everything here
+// runs in fastify's onRequest, before the body is read: a request that fails authentication,
+// authorization or the in-flight limit never has its body parsed.
+//
+//   panic recovery  -> the error handler (errors.ts) turns anything thrown into a Status
+//   request info    -> request.info
+//   authentication  -> request.user, credential headers removed
+//   audit           -> audit.ts, one record per request at completion
+//   authorization   -> 403 Forbidden with upstream's message
+//   max-in-flight   -> 429 TooManyRequests with Retry-After
+//   (admission runs inside the registry, on the decoded object)
+import type { X509Certificate } from 'node:crypto';
+import type { TLSSocket } from 'node:tls';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden, tooManyRequests } from '../apimachinery/errors.js';
+import type { RequestAuthenticator } from '../authentication/index.js';
+import type { Authorizer } from '../authorization/index.js';
+import type { Audit } from './audit.js';
+import { requestInfo } from './request-info.js';
+
+export interface ChainOptions {
+  authenticator: RequestAuthenticator;
+  authorizer: Authorizer;
+  audit: Audit;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+}
+
+/** Verbs the in-flight limit does not count: they hold a connection open by design. */
+const LONG_RUNNING = new Set(['watch']);
+const READONLY = new Set(['get', 'list', 'watch']);
+
+export function installChain(app: FastifyInstance, o: ChainOptions): void {
+  let readonlyInflight = 0;
+  let mutatingInflight = 0;
+
+  app.addHook('onRequest', async (request) => {
+    request.info = requestInfo(request.method, request.url, request.query as Record<string, unknown>);
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const socket = tlsSocketOf(request);
+    const peer = socket?.getPeerX509Certificate?.();
+    const { user, consumedHeaders } = await o.authenticator.authenticate({ headers: request.headers, peerCertificate: peer as X509Certificate | undefined });
+    request.user = user;
+    for (const h of consumedHeaders ?? []) delete request.headers[h.toLowerCase()];
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    o.audit.begin(request, reply);
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const i = request.info;
+    const user = request.user!;
+    const r = await o.authorizer.authorize({
+      user, verb: i.verb, isResourceRequest: i.isResourceRequest, path: i.path, namespace: i.namespace,
+      apiGroup: i.apiGroup, apiVersion: i.apiVersion, resource: i.resource, subresource: i.subresource, name: i.name,
+    });
+    if (r.decision === 'allow') return;
+    throw forbiddenFor(request, r.reason);
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const verb = request.info.verb;
+    if (LONG_RUNNING.has(verb) || !request.info.isResourceRequest) return;
+    const readonly = READONLY.has(verb);
+    if (readonly ? readonlyInflight >= o.maxRequestsInflight : mutatingInflight >= o.maxMutatingRequestsInflight) {
+      reply.header('retry-after', '1');
+      throw tooManyRequests('Too many requests, please try again later.', 1);
+    }
+    if (readonly) readonlyInflight++;
+    else mutatingInflight++;
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      if (readonly) readonlyInflight--;
+      else mutatingInflight--;
+    };
+    reply.raw.once('finish', release);
+    reply.raw.once('close', release);
+  });
+}
+
+function tlsSocketOf(request: FastifyRequest): TLSSocket | undefined {
+  // HTTP/2 streams share their session's socket; HTTP/1.1 requests have their own.
+  const raw = request.raw as unknown as { stream?: { session?: { socket?: TLSSocket } }; socket?: TLSSocket };
+  return raw.stream?.session?.socket ?? raw.socket;
+}
+
+/** Upstream's wording: `pods "x" is forbidden: User "u" cannot get resource "pods" in API group "" in the namespace "ns"`. */
+function forbiddenFor(request: FastifyRequest, reason: string): Error {
+  const i = request.info;
+  const user = request.user?.name ?? '';
+  const suffix = reason ? `: ${reason}` : '';
+  if (!i.isResourceRequest) {
+    return forbidden(`forbidden: User "${user}" cannot ${i.verb} path "${i.path}"${suffix}`);
+  }
+  const resource = i.subresource ? `${i.resource}/${i.subresource}` : i.resource;
+  const gr = i.apiGroup ? `${i.resource}.${i.apiGroup}` : i.resource;
+  const what = i.name ? `${gr} "${i.name}"` : gr;
+  const scope = i.namespace ? ` in the namespace "${i.namespace}"` : ' at the cluster scope';
+  return forbidden(`${what} is forbidden: User "${user}" cannot ${i.verb} resource "${resource}" in API group "${i.apiGroup}"${scope}${suffix}`,
+    { name: i.name || undefined, group: i.apiGroup || undefined, kind: i.resource });
+}

@@ -1,0 +1,29 @@
+// Panic recovery: whatever a handler or hook throws leaves as a Status with upstream's reason and
+// code. StatusErrors render themselves; fastify's own errors map to their Kubernetes twins; any
+// other error is a bug, logged with its stack and answered 500 without taking the server down.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { badRequest, internalError, isStatusError, StatusError, tooLarge, unsupportedMediaType } from '../apimachinery/errors.js';
+
+function toStatusError(err: FastifyError | Error): StatusError {
+  if (isStatusError(err)) return err;
+  const code = (err as FastifyError).code;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return tooLarge();
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return unsupportedMediaType(String((err as FastifyError).message));
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return badRequest(err.message);
+  const status = (err as FastifyError).statusCode;
+  if (status && status >= 400 && status < 500) return new StatusError(status, status === 404 ? 'NotFound' : 'BadRequest', err.message);
+  return internalError(err.message);
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => {
+    const se = toStatusError(err as FastifyError);
+    if (se.code >= 500) request.log.error({ err, url: request.url }, 'request failed');
+    if (se.details?.retryAfterSeconds !== undefined) reply.header('retry-after', String(se.details.retryAfterSeconds));
+    if (reply.sent || reply.raw.headersSent) return;
+    void reply.code(se.code).type('application/json').send(JSON.stringify(se.toStatus()));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).type('application/json').send(JSON.stringify(new StatusError(404, 'NotFound', 'the server could not find the requested resource', {}).toStatus()));
+  });
+}

@@ -1,0 +1,75 @@
+// pods/binding (what the scheduler posts) and pods/eviction (what kubectl drain posts), as
+// upstream's registry/core/pod/storage does them.
+import type { KubeObject } from '../../../api/types.js';
+import { badRequest, conflict, isStatusError, StatusError } from '../../apimachinery/errors.js';
+import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
+import type { DeleteOptions, RequestContext } from '../../registry/context.js';
+import { deleteObject } from '../../registry/generic/delete.js';
+import type { Registry } from '../../registry/generic/registry.js';
+import { update } from '../../registry/generic/update.js';
+import { rfc3339 } from '../../registry/meta.js';
+
+const success = (code: number): KubeObject => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code });
+
+/** Assigns the pod to binding.target (a Node); only an unassigned pod can be bound. */
+export async function bindPod(pods: Registry, ctx: RequestContext, name: string, body: unknown): Promise<KubeObject> {
+  const binding = body as KubeObject;
+  if (binding?.metadata?.name && binding.metadata.name !== name) throw badRequest(`the name of the object (${binding.metadata.name}) does not match the name on the URL (${name})`);
+  const target = binding?.target as { kind?: string; name?: string } | undefined;
+  if (!target?.name) throw pods.invalid(name, [{ reason: 'FieldValueRequired', field: 'target.name', message: 'Required value' }]);
+  if (target.kind && target.kind !== 'Node') throw pods.invalid(name, [{ reason: 'FieldValueNotSupported', field: 'target.kind', message: `Unsupported value: "${target.kind}": supported values: "Node"` }]);
+  await update(pods, ctx, {
+    name,
+    build: (current) => {
+      const pod = structuredClone(current!);
+      if (pod.metadata?.deletionTimestamp) throw conflict(pods.gr, name, `pod ${name} is being deleted, cannot be assigned to a host`);
+      if (pod.spec?.nodeName) throw conflict(pods.gr, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+      pod.spec.nodeName = target.name;
+      for (const [k, v] of Object.entries((binding.metadata?.annotations ?? {}) as Record<string, string>)) {
+        pod.metadata!.annotations = { ...pod.metadata!.annotations, [k]: v };
+      }
+      const conditions = ((pod.status ??= {}).conditions ??= []) as KubeObject[];
+      const scheduled = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(ctx.now) };
+      const i = conditions.findIndex((c) => c.type === 'PodScheduled');
+      if (i >= 0) conditions[i] = scheduled;
+      else conditions.push(scheduled);
+      return pod;
+    },
+    subresource: 'binding',
+  });
+  return success(201);
+}
+
+/** Deletes the pod unless a PodDisruptionBudget covering it allows no disruption (429). */
+export async function evictPod(pods: Registry, ctx: RequestContext, name: string, body: unknown): Promise<KubeObject> {
+  const eviction = (body ?? {}) as KubeObject;
+  if (eviction.metadata?.name && eviction.metadata.name !== name) throw badRequest(`name in URL does not match name in Eviction object`);
+  const pod = (await pods.get(ctx, name)).object;
+  const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed' || pod.status?.phase === 'Pending';
+  const pdbs = terminal || pod.metadata?.deletionTimestamp ? [] : await coveringBudgets(pods, ctx, pod);
+  if (pdbs.length > 1) {
+    throw new StatusError(500, 'InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+  }
+  const pdb = pdbs[0];
+  if (pdb && (pdb.status?.disruptionsAllowed ?? 0) < 1) {
+    throw new StatusError(429, 'TooManyRequests', 'Cannot evict pod as it would violate the pod\'s disruption budget.', {
+      causes: [{ reason: 'DisruptionBudget', message: `The disruption budget ${pdb.metadata?.name} needs ${pdb.status?.desiredHealthy ?? 0} healthy pods and has ${pdb.status?.currentHealthy ?? 0} currently` }],
+    });
+  }
+  try {
+    await deleteObject(pods, ctx, name, (eviction.deleteOptions ?? {}) as DeleteOptions);
+  } catch (err) {
+    if (!(isStatusError(err) && err.code === 404)) throw err;
+  }
+  return success(201);
+}
+
+async function coveringBudgets(pods: Registry, ctx: RequestContext, pod: KubeObject): Promise<KubeObject[]> {
+  const budgets = pods.deps.peer('policy', 'poddisruptionbudgets');
+  if (!budgets) return [];
+  const list = await budgets.list(ctx, {});
+  return list.items.map((kv) => kv.object).filter((pdb) => {
+    const sel = labelSelectorAsSelector(pdb.spec?.selector);
+    return !sel.empty && sel.matches(pod.metadata?.labels);
+  });
+}

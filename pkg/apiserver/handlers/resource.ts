@@ -1,0 +1,128 @@
+// The resource endpoints: one handler per verb, each a few lines over the registry. Which registry
+// and verb come from RequestInfo, worked out by the chain before authorization.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { KubeObject } from '../../../api/types.js';
+import { badRequest, isStatusError, methodNotAllowed, notFound } from '../../apimachinery/errors.js';
+import type { DeleteOptions, ListOptions } from '../../registry/context.js';
+import { create } from '../../registry/generic/create.js';
+import { deleteObject } from '../../registry/generic/delete.js';
+import type { Registry } from '../../registry/generic/registry.js';
+import { update } from '../../registry/generic/update.js';
+import { patchBuilder } from '../../registry/generic/patch.js';
+import { decodeObject, targetOf } from '../../registry/generic/decode.js';
+import { requestContext } from '../context.js';
+import { decodeBody, patchTypeOf } from '../negotiation.js';
+import { sendList, sendObject, successStatus, type Responder } from '../respond.js';
+import type { RequestInfo } from '../request-info.js';
+import { isTrue } from '../request-info.js';
+import { serveWatch } from './watch.js';
+import { subresourceHandler } from './subresources.js';
+
+export interface ResourceLookup {
+  registry(group: string, version: string, resource: string): Registry | undefined;
+}
+
+type Query = Record<string, string | undefined>;
+
+export async function handleResource(lookup: ResourceLookup, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const info = request.info;
+  const reg = lookup.registry(info.apiGroup, info.apiVersion, info.resource);
+  if (!reg) throw notFound({ group: info.apiGroup, resource: info.resource }, info.name || info.resource);
+  if (!reg.rt.namespaced && info.namespace && info.resource !== 'namespaces') {
+    throw notFound({ group: info.apiGroup, resource: info.resource }, info.name || info.resource);
+  }
+  if (info.subresource) return subresourceHandler(reg, request, reply);
+  const ctx = requestContext(request, info);
+  const r: Responder = { rt: reg.rt, request, reply, warnings: ctx.warnings, now: ctx.now };
+  const q = request.query as Query;
+  checkVerb(reg, info);
+
+  switch (info.verb) {
+    case 'get': {
+      const kv = await reg.get(ctx, info.name);
+      return sendObject(r, { object: kv.object, bytes: kv.bytes });
+    }
+    case 'list': {
+      const list = await reg.list(ctx, listOptions(q));
+      return sendList(r, list.items, { resourceVersion: list.resourceVersion, continue: list.continue, remainingItemCount: list.remainingItemCount });
+    }
+    case 'watch':
+      return serveWatch(reg, ctx, request, reply, { ...listOptions(q), allowWatchBookmarks: isTrue(q.allowWatchBookmarks), sendInitialEvents: q.sendInitialEvents === undefined ? undefined : isTrue(q.sendInitialEvents) }, info.name, q.timeoutSeconds);
+    case 'create': {
+      if (info.name) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
+      const res = await create(reg, ctx, decodeBody(request.body as Buffer, request.headers['content-type']));
+      return sendObject(r, res, 201);
+    }
+    case 'update': {
+      const body = decodeBody(request.body as Buffer, request.headers['content-type']);
+      const res = await update(reg, ctx, {
+        name: info.name,
+        createIfMissing: reg.strategy.allowCreateOnUpdate,
+        build: () => decodeObject(reg.deps.decoder, structuredClone(body), targetOf(reg.rt), ctx),
+      });
+      return sendObject(r, res, res.created ? 201 : 200);
+    }
+    case 'patch': {
+      const type = patchTypeOf(request.headers['content-type']);
+      const patch = decodeBody(request.body as Buffer, request.headers['content-type']);
+      const res = await update(reg, ctx, patchBuilder(reg, ctx, info.name, type, patch, isTrue(q.force)));
+      return sendObject(r, res, res.created ? 201 : 200);
+    }
+    case 'delete': {
+      const opts = deleteOptions(request, q);
+      if (opts.dryRun?.includes('All')) ctx.dryRun = true;
+      const res = await deleteObject(reg, ctx, info.name, opts);
+      const body: KubeObject = res.deleted && !reg.strategy.returnDeletedObject ? successStatus(reg.rt, res.object) : res.object;
+      return sendObject(r, body === res.object ? res : { object: body }, 200);
+    }
+    case 'deletecollection': {
+      const opts = deleteOptions(request, q);
+      if (opts.dryRun?.includes('All')) ctx.dryRun = true;
+      const list = await reg.list(ctx, listOptions(q));
+      const deleted: KubeObject[] = [];
+      for (const kv of list.items) {
+        const c = { ...ctx, namespace: kv.object.metadata?.namespace };
+        try {
+          deleted.push((await deleteObject(reg, c, kv.object.metadata!.name!, opts)).object);
+        } catch (err) {
+          if (!(isStatusError(err) && err.code === 404)) throw err; // deleted meanwhile
+        }
+      }
+      return sendList(r, deleted.map((object) => ({ key: '', object, bytes: Buffer.from(JSON.stringify(object)), modRevision: 0, createRevision: 0 })), { resourceVersion: list.resourceVersion });
+    }
+    default:
+      throw methodNotAllowed(`the server does not allow this method on the requested resource`);
+  }
+}
+
+function checkVerb(reg: Registry, info: RequestInfo): void {
+  if (!(reg.rt.verbs as string[]).includes(info.verb)) {
+    throw methodNotAllowed('the server does not allow this method on the requested resource');
+  }
+}
+
+export function listOptions(q: Query): ListOptions {
+  const limit = q.limit === undefined || q.limit === '' ? undefined : Number(q.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw badRequest(`limit: Invalid value: ${JSON.stringify(q.limit)}: must be a non-negative integer`);
+  const match = q.resourceVersionMatch ?? '';
+  if (!['', 'Exact', 'NotOlderThan'].includes(match)) {
+    throw badRequest(`resourceVersionMatch: Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan"`);
+  }
+  if (match && !q.resourceVersion) throw badRequest(`resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided`);
+  return { labelSelector: q.labelSelector, fieldSelector: q.fieldSelector, limit, continue: q.continue, resourceVersion: q.resourceVersion, resourceVersionMatch: match as ListOptions['resourceVersionMatch'] };
+}
+
+/** DeleteOptions from the body (kubectl sends one) and from query parameters. */
+function deleteOptions(request: FastifyRequest, q: Query): DeleteOptions {
+  const raw = request.body as Buffer | undefined;
+  const body = raw && raw.length ? (decodeBody(raw, request.headers['content-type'] ?? 'application/json') as DeleteOptions) : {};
+  const opts: DeleteOptions = { ...body };
+  if (q.gracePeriodSeconds !== undefined) opts.gracePeriodSeconds = Number(q.gracePeriodSeconds);
+  if (q.propagationPolicy !== undefined) opts.propagationPolicy = q.propagationPolicy as DeleteOptions['propagationPolicy'];
+  if (q.orphanDependents !== undefined) opts.orphanDependents = isTrue(q.orphanDependents);
+  if (opts.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
+    throw badRequest(`propagationPolicy: Unsupported value: ${JSON.stringify(opts.propagationPolicy)}: supported values: "Foreground", "Background", "Orphan"`);
+  }
+  if (opts.gracePeriodSeconds !== undefined && !Number.isInteger(opts.gracePeriodSeconds)) throw badRequest('gracePeriodSeconds must be an integer');
+  return opts;
+}

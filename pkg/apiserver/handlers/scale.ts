@@ -1,0 +1,40 @@
+// The scale subresource: an autoscaling/v1 Scale view of spec.replicas and the selector, what
+// `kubectl scale` and autoscalers read and write (upstream: registry/apps/deployment ScaleREST).
+import type { KubeObject } from '../../../api/types.js';
+import { badRequest } from '../../apimachinery/errors.js';
+import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
+import type { PatchType } from '../../registry/context.js';
+import type { Registry } from '../../registry/generic/registry.js';
+import { patchScale } from '../../registry/generic/patch.js';
+import type { UpdateRequest } from '../../registry/generic/update.js';
+
+export function getScale(reg: Registry, obj: KubeObject): KubeObject {
+  const m = obj.metadata ?? {};
+  const selector = obj.spec?.selector;
+  // replicationcontrollers keep a plain map selector; the apps kinds a LabelSelector.
+  const selectorString = reg.rt.group === '' ? Object.entries(selector ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(',') : labelSelectorAsSelector(selector).toString();
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    spec: { replicas: obj.spec?.replicas ?? 0 },
+    status: { replicas: obj.status?.replicas ?? 0, selector: selectorString },
+  };
+}
+
+/** PUT or PATCH of a Scale: its spec.replicas goes to the object; a resourceVersion in it is a precondition. */
+export function scaleUpdate(reg: Registry, name: string, body: unknown, patchType: PatchType | undefined): UpdateRequest {
+  return {
+    name,
+    build: (current) => {
+      const scale = patchType ? patchScale(reg, getScale(reg, current!), patchType, body) : (body as KubeObject);
+      const replicas: unknown = scale?.spec?.replicas;
+      if (typeof replicas !== 'number' || !Number.isInteger(replicas)) throw badRequest('Scale.spec.replicas: must be an integer');
+      if (replicas < 0) throw reg.invalid(name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
+      const next = structuredClone(current!);
+      next.spec = { ...next.spec, replicas };
+      next.metadata = { ...next.metadata, resourceVersion: scale.metadata?.resourceVersion || undefined };
+      return next;
+    },
+  };
+}

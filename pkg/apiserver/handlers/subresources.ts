@@ -1,0 +1,71 @@
+// Subresources: status (the object, status only), scale (autoscaling/v1 Scale over spec.replicas),
+// pods/binding, pods/eviction and namespaces/finalize. The node-facing ones (log, exec, attach,
+// portforward, proxy) need a kubelet and answer as upstream does for a pod without one.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { KubeObject } from '../../../api/types.js';
+import { badRequest, methodNotAllowed, notFound, serviceUnavailable } from '../../apimachinery/errors.js';
+import { decodeObject, targetOf } from '../../registry/generic/decode.js';
+import { patchBuilder } from '../../registry/generic/patch.js';
+import type { Registry } from '../../registry/generic/registry.js';
+import { update, type UpdateRequest } from '../../registry/generic/update.js';
+import { requestContext } from '../context.js';
+import { decodeBody, patchTypeOf } from '../negotiation.js';
+import { sendObject, type Responder } from '../respond.js';
+import { isTrue } from '../request-info.js';
+import { bindPod, evictPod } from './pod-subresources.js';
+import { getScale, scaleUpdate } from './scale.js';
+
+export async function subresourceHandler(reg: Registry, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const info = request.info;
+  const sub = reg.rt.subresources?.find((s) => s.name === info.subresource);
+  if (!sub) throw notFound({ group: reg.rt.group, resource: `${reg.rt.plural}/${info.subresource}` }, info.name);
+  if (!(sub.verbs as string[]).includes(info.verb)) throw methodNotAllowed('the server does not allow this method on the requested resource');
+  const ctx = requestContext(request, info);
+  const r: Responder = { rt: reg.rt, request, reply, warnings: ctx.warnings, now: ctx.now };
+  const q = request.query as Record<string, string | undefined>;
+  const body = (): unknown => decodeBody(request.body as Buffer, request.headers['content-type']);
+
+  switch (info.subresource) {
+    case 'status':
+    case 'finalize': {
+      if (info.verb === 'get') {
+        const kv = await reg.get(ctx, info.name);
+        return sendObject(r, { object: kv.object, bytes: kv.bytes });
+      }
+      const req: UpdateRequest = info.verb === 'patch'
+        ? { ...patchBuilder(reg, ctx, info.name, patchTypeOf(request.headers['content-type']), body(), isTrue(q.force)), subresource: info.subresource }
+        : { name: info.name, subresource: info.subresource, build: () => decodeObject(reg.deps.decoder, structuredClone(body()), targetOf(reg.rt), ctx) };
+      const res = await update(reg, ctx, info.subresource === 'finalize' ? finalizeRequest(req) : req);
+      return sendObject(r, res);
+    }
+    case 'scale': {
+      const scaleRt = { ...reg.rt, group: sub.group, version: sub.version, kind: sub.kind };
+      const rs: Responder = { ...r, rt: scaleRt };
+      if (info.verb === 'get') return sendObject(rs, { object: getScale(reg, (await reg.get(ctx, info.name)).object) });
+      const patchType = info.verb === 'patch' ? patchTypeOf(request.headers['content-type']) : undefined;
+      const res = await update(reg, ctx, scaleUpdate(reg, info.name, body(), patchType));
+      return sendObject(rs, { object: getScale(reg, res.object) });
+    }
+    case 'binding':
+      return sendObject(r, { object: await bindPod(reg, ctx, info.name, body()) }, 201);
+    case 'eviction':
+      return sendObject(r, { object: await evictPod(reg, ctx, info.name, body()) }, 201);
+    default: {
+      const pod = (await reg.get(ctx, info.name)).object as KubeObject;
+      if (reg.rt.plural === 'pods' && !pod.spec?.nodeName) throw badRequest(`pod ${info.name} does not have a host assigned`);
+      throw serviceUnavailable(`no kubelet serves ${reg.rt.plural}/${info.subresource} yet: the node agent arrives with the kubelet`);
+    }
+  }
+}
+
+/** namespaces/finalize changes only spec.finalizers (upstream: namespace finalize strategy). */
+function finalizeRequest(req: UpdateRequest): UpdateRequest {
+  return {
+    ...req,
+    subresource: 'finalize',
+    build: async (current) => {
+      const next = await req.build(current);
+      return { ...current!, spec: { ...(current!.spec ?? {}), finalizers: next.spec?.finalizers ?? [] } };
+    },
+  };
+}

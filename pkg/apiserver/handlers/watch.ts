@@ -1,0 +1,110 @@
+// Watch over HTTP: a chunked stream of JSON lines {"type","object"}. The plain-JSON frame of each
+// store event is built once and written to every watcher; a watcher whose connection cannot take
+// more is closed rather than buffered without bound (the client re-lists).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { KubeObject } from '../../../api/types.js';
+import { badRequest, isStatusError } from '../../apimachinery/errors.js';
+import type { StoreEvent } from '../../storage/interface.js';
+import type { RequestContext, WatchOptions } from '../../registry/context.js';
+import type { Registry } from '../../registry/generic/registry.js';
+import { negotiateOutput, type OutputFormat } from '../negotiation.js';
+import { includeObjectOf, partialObjectMetadata, toTable } from '../transform.js';
+
+/** Bytes a watcher may have queued unsent before it is cut off. */
+const MAX_BUFFERED = 8 * 1024 * 1024;
+/** Bookmarks are sent about this often when asked for (upstream: about once a minute). */
+const BOOKMARK_INTERVAL_MS = 60_000;
+/** The default watch length when the client sets none: upstream's 30 minutes, spread up to twice that. */
+const DEFAULT_TIMEOUT_S = 1800;
+
+const frames = new WeakMap<StoreEvent, Buffer>();
+
+/** The plain JSON frame of an event, shared by all watchers of it. */
+function jsonFrame(ev: StoreEvent): Buffer {
+  let f = frames.get(ev);
+  if (!f) {
+    f = Buffer.concat([Buffer.from(`{"type":"${ev.type}","object":`), ev.kv.bytes, Buffer.from('}\n')]);
+    frames.set(ev, f);
+  }
+  return f;
+}
+
+export function serveWatch(reg: Registry, ctx: RequestContext, request: FastifyRequest, reply: FastifyReply, opts: WatchOptions, name: string, timeoutParam: string | undefined): void {
+  const format = negotiateOutput(request.headers.accept, false);
+  if (format.encoding === 'yaml') throw badRequest('watch is not supported in YAML; ask for application/json');
+  const includeObject = includeObjectOf((request.query as Record<string, string>).includeObject);
+  const timeoutS = timeoutParam === undefined || timeoutParam === '' ? DEFAULT_TIMEOUT_S * (1 + Math.random()) : Number(timeoutParam);
+  if (!Number.isFinite(timeoutS) || timeoutS < 0) throw badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(timeoutParam)}`);
+  if (name) opts = { ...opts, fieldSelector: [opts.fieldSelector, `metadata.name=${name}`].filter(Boolean).join(',') };
+
+  const res = reply.raw;
+  let headersSent = false;
+  let closed = false;
+  let tableHeaderSent = false;
+  const timers: NodeJS.Timeout[] = [];
+  let unsubscribe: (() => void) | undefined;
+
+  const finish = (): void => {
+    if (closed) return;
+    closed = true;
+    timers.forEach(clearTimeout);
+    unsubscribe?.();
+    if (!res.writableEnded && !res.destroyed) res.end();
+  };
+  const start = (): void => {
+    if (headersSent) return;
+    headersSent = true;
+    reply.hijack();
+    // HTTP/1.1 chunks on its own when no length is set; HTTP/2 frames by itself.
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+  };
+  const write = (buf: Buffer | string): void => {
+    if (closed) return;
+    start();
+    res.write(buf);
+    if (res.writableLength > MAX_BUFFERED) finish(); // too slow: cut off, the client re-lists
+  };
+  const encodeEvent = (type: string, obj: KubeObject): string => {
+    let body: KubeObject = obj;
+    if (format.as === 'Table') {
+      body = toTable(reg.rt, [obj], { resourceVersion: obj.metadata?.resourceVersion }, format as OutputFormat, { includeObject, noHeaders: tableHeaderSent, now: new Date() });
+      tableHeaderSent = true;
+    } else if (format.as === 'PartialObjectMetadata') {
+      body = partialObjectMetadata(obj, format.asVersion);
+    }
+    return `{"type":"${type}","object":${JSON.stringify(body)}}\n`;
+  };
+  const bookmark = (annotations?: Record<string, string>): void => {
+    const meta: Record<string, unknown> = { resourceVersion: String(reg.deps.cacher.revision()) };
+    if (annotations) meta.annotations = annotations;
+    const apiVersion = reg.rt.group ? `${reg.rt.group}/${reg.rt.version}` : reg.rt.version;
+    write(`{"type":"BOOKMARK","object":${JSON.stringify({ kind: reg.rt.kind, apiVersion, metadata: meta })}}\n`);
+  };
+
+  let initialEventsPending = opts.sendInitialEvents === true;
+  try {
+    unsubscribe = reg.watch(ctx, opts, {
+      onEvent: (ev) => {
+        if (format.as) write(encodeEvent(ev.type, ev.kv.object));
+        else write(jsonFrame(ev));
+      },
+      onClose: () => finish(),
+    });
+  } catch (err) {
+    // A revision too old to resume from is reported in the stream, as upstream's watch cache does.
+    if (!(isStatusError(err) && err.code === 410)) throw err;
+    write(`{"type":"ERROR","object":${JSON.stringify(err.toStatus())}}\n`);
+    finish();
+    return;
+  }
+  // With sendInitialEvents the initial state has been delivered synchronously: mark its end.
+  if (initialEventsPending) {
+    initialEventsPending = false;
+    if (opts.allowWatchBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
+  }
+  start();
+  if (opts.allowWatchBookmarks) timers.push(setInterval(() => bookmark(), BOOKMARK_INTERVAL_MS));
+  timers.push(setTimeout(finish, timeoutS * 1000));
+  res.on('close', finish);
+  request.raw.on('close', finish);
+}

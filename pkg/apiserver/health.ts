@@ -1,0 +1,40 @@
+// /healthz, /livez, /readyz with their named checks (?verbose lists them, /readyz/<check> asks
+// one), and /version with the Kubernetes release we serve.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export type Check = { name: string; check: () => boolean | Promise<boolean> };
+
+/** The release kubectl's version dispatcher picks its client by. */
+export const VERSION_INFO = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.3+mini-kube',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2026-11-01T00:00:00Z',
+  goVersion: 'go1.23.6',
+  compiler: 'gc',
+  platform: `${process.platform === 'win32' ? 'windows' : process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+};
+
+export function registerHealth(app: FastifyInstance, checks: { live: Check[]; ready: Check[] }): void {
+  const serve = (endpoint: string, list: Check[]) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const only = (request.params as { check?: string }).check;
+    const selected = only ? list.filter((c) => c.name === only) : list;
+    if (only && selected.length === 0) return reply.code(404).type('text/plain').send('404 page not found\n');
+    const excluded = new Set(([] as string[]).concat((request.query as { exclude?: string | string[] }).exclude ?? []));
+    const results = await Promise.all(selected.map(async (c) => ({ name: c.name, ok: excluded.has(c.name) || (await c.check()) })));
+    const ok = results.every((r) => r.ok);
+    const verbose = (request.query as Record<string, unknown>).verbose !== undefined || !ok;
+    reply.code(ok ? 200 : 500).type('text/plain; charset=utf-8').header('x-content-type-options', 'nosniff');
+    if (only) return reply.send(ok ? 'ok' : `[-]${only} failed: reason withheld\n`);
+    if (!verbose) return reply.send('ok');
+    const lines = results.map((r) => (r.ok ? `[+]${r.name} ok` : `[-]${r.name} failed: reason withheld`));
+    return reply.send(`${lines.join('\n')}\n${endpoint} check ${ok ? 'passed' : 'failed'}\n`);
+  };
+  for (const [endpoint, list] of [['healthz', checks.ready], ['livez', checks.live], ['readyz', checks.ready]] as const) {
+    app.get(`/${endpoint}`, serve(endpoint, list));
+    app.get(`/${endpoint}/:check`, serve(endpoint, list));
+  }
+  app.get('/version', async (_req, reply) => reply.type('application/json').send(JSON.stringify(VERSION_INFO, null, 2)));
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { requestInfo } from './request-info.js';
+
+const ri = (method: string, url: string, query: Record<string, string> = {}) => requestInfo(method, url, query);
+
+describe('requestInfo', () => {
+  it('reads namespaced resources, names and subresources', () => {
+    expect(ri('GET', '/api/v1/namespaces/ns/pods/web/status')).toMatchObject({
+      isResourceRequest: true, verb: 'get', apiGroup: '', apiVersion: 'v1', namespace: 'ns', resource: 'pods', name: 'web', subresource: 'status',
+    });
+    expect(ri('GET', '/apis/apps/v1/namespaces/ns/deployments')).toMatchObject({ verb: 'list', apiGroup: 'apps', resource: 'deployments', name: '' });
+    expect(ri('DELETE', '/api/v1/namespaces/ns/configmaps')).toMatchObject({ verb: 'deletecollection' });
+  });
+
+  it('treats the namespaces resource and its subresources as upstream does', () => {
+    expect(ri('GET', '/api/v1/namespaces/kube-system')).toMatchObject({ resource: 'namespaces', name: 'kube-system', namespace: 'kube-system', verb: 'get' });
+    expect(ri('PUT', '/api/v1/namespaces/x/finalize')).toMatchObject({ resource: 'namespaces', name: 'x', subresource: 'finalize', verb: 'update' });
+    expect(ri('GET', '/api/v1/namespaces')).toMatchObject({ resource: 'namespaces', verb: 'list' });
+  });
+
+  it('recognises watches by query and by the legacy /watch/ path', () => {
+    expect(ri('GET', '/api/v1/pods', { watch: 'true' }).verb).toBe('watch');
+    expect(ri('GET', '/api/v1/watch/namespaces/ns/pods').verb).toBe('watch');
+    expect(ri('GET', '/api/v1/watch/namespaces/ns/pods/p')).toMatchObject({ verb: 'watch', name: 'p' });
+  });
+
+  it('leaves discovery and other paths as non-resource requests', () => {
+    expect(ri('GET', '/apis/apps/v1').isResourceRequest).toBe(false);
+    expect(ri('GET', '/api').isResourceRequest).toBe(false);
+    expect(ri('GET', '/healthz')).toMatchObject({ isResourceRequest: false, verb: 'get' });
+  });
+});

@@ -1,0 +1,74 @@
+// Request info: what a URL and method mean in Kubernetes terms (upstream:
+// apiserver/pkg/endpoints/request/requestinfo.go). Authorization, audit, admission and the handlers
+// all read this, so it is worked out once, before anything else.
+
+export interface RequestInfo {
+  isResourceRequest: boolean;
+  path: string;
+  /** get, list, watch, create, update, patch, delete, deletecollection; or the lower-case HTTP method for non-resource paths. */
+  verb: string;
+  apiPrefix: string;
+  apiGroup: string;
+  apiVersion: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  parts: string[];
+}
+
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+
+const VERB_BY_METHOD: Record<string, string> = {
+  GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete',
+};
+
+/** `query` is the parsed query string; `watch=true` or a /watch/ path makes a watch. */
+export function requestInfo(method: string, url: string, query: Record<string, unknown>): RequestInfo {
+  const path = url.split('?')[0]!;
+  const segments = path.split('/').filter((s) => s !== '');
+  const info: RequestInfo = {
+    isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
+    namespace: '', resource: '', subresource: '', name: '', parts: [],
+  };
+  if (segments[0] !== 'api' && segments[0] !== 'apis') return info;
+  info.apiPrefix = segments[0];
+  let rest = segments.slice(1);
+  if (info.apiPrefix === 'apis') {
+    if (rest.length < 2) return info; // /apis, /apis/<group>: discovery
+    info.apiGroup = rest[0]!;
+    rest = rest.slice(1);
+  } else if (rest.length < 1) {
+    return info; // /api
+  }
+  info.apiVersion = rest[0]!;
+  rest = rest.slice(1);
+  if (rest.length === 0) return info; // /api/v1, /apis/g/v: discovery
+
+  info.isResourceRequest = true;
+  info.verb = VERB_BY_METHOD[method] ?? method.toLowerCase();
+  let watchPath = false;
+  if (rest[0] === 'watch') {
+    watchPath = true;
+    rest = rest.slice(1);
+  }
+  // /namespaces/<ns>/<resource>... except the namespaces resource itself (/namespaces/<name>[/status|/finalize]).
+  if (rest[0] === 'namespaces' && rest.length > 1) {
+    info.namespace = rest[1]!;
+    if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2]!)) rest = rest.slice(2);
+  }
+  info.parts = rest;
+  info.resource = rest[0] ?? '';
+  info.name = rest[1] ?? '';
+  info.subresource = rest[2] ?? '';
+
+  if (!info.name) {
+    if (info.verb === 'get') info.verb = isTrue(query.watch) || watchPath ? 'watch' : 'list';
+    else if (info.verb === 'delete') info.verb = 'deletecollection';
+  } else if (info.verb === 'get' && (isTrue(query.watch) || watchPath)) {
+    info.verb = 'watch';
+  }
+  return info;
+}
+
+export const isTrue = (v: unknown): boolean => v === 'true' || v === '1' || v === true;

@@ -1,0 +1,76 @@
+// Writing responses: one object, a list, or a Status, in the negotiated representation. Objects
+// from storage carry their JSON bytes, serialized once at write time; plain JSON reuses them.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { stringify as toYaml } from 'yaml';
+import type { KubeObject, ResourceType } from '../../api/types.js';
+import type { KeyValue } from '../storage/interface.js';
+import type { Result } from '../registry/generic/registry.js';
+import { contentTypeOf, negotiateOutput, type OutputFormat } from './negotiation.js';
+import { includeObjectOf, partialObjectMetadata, partialObjectMetadataList, toTable, type ListMeta } from './transform.js';
+
+export interface Responder {
+  rt: ResourceType;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  warnings: string[];
+  now: Date;
+}
+
+const query = (r: FastifyRequest): Record<string, string | undefined> => r.query as Record<string, string | undefined>;
+
+/** Upstream's Warning header: `299 - "text"`, one value per warning. */
+export function setWarnings(reply: FastifyReply, warnings: string[]): void {
+  if (warnings.length) reply.header('warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+}
+
+function encode(reply: FastifyReply, format: OutputFormat, body: KubeObject | Buffer, status: number): FastifyReply {
+  reply.code(status).type(contentTypeOf(format));
+  if (format.encoding === 'yaml') return reply.send(toYaml(Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body));
+  return reply.send(Buffer.isBuffer(body) ? body : JSON.stringify(body));
+}
+
+export function sendObject(r: Responder, result: Result, status = 200): FastifyReply {
+  const format = negotiateOutput(r.request.headers.accept, false);
+  setWarnings(r.reply, r.warnings);
+  if (format.as === 'Table') {
+    const table = toTable(r.rt, [result.object], { resourceVersion: result.object.metadata?.resourceVersion }, format, { includeObject: includeObjectOf(query(r.request).includeObject), now: r.now });
+    return encode(r.reply, format, table, status);
+  }
+  if (format.as === 'PartialObjectMetadata') return encode(r.reply, format, partialObjectMetadata(result.object, format.asVersion), status);
+  return encode(r.reply, format, result.bytes ?? result.object, status);
+}
+
+export function sendList(r: Responder, items: KeyValue[], meta: ListMeta): FastifyReply {
+  const format = negotiateOutput(r.request.headers.accept, true);
+  setWarnings(r.reply, r.warnings);
+  if (format.as === 'Table') {
+    return encode(r.reply, format, toTable(r.rt, items.map((kv) => kv.object), meta, format, { includeObject: includeObjectOf(query(r.request).includeObject), now: r.now }), 200);
+  }
+  if (format.as === 'PartialObjectMetadataList') {
+    return encode(r.reply, format, partialObjectMetadataList(items.map((kv) => kv.object), meta, format.asVersion), 200);
+  }
+  const listKind = `${r.rt.kind}List`;
+  const apiVersion = r.rt.group ? `${r.rt.group}/${r.rt.version}` : r.rt.version;
+  if (format.encoding === 'yaml') {
+    return encode(r.reply, format, { apiVersion, items: items.map((kv) => kv.object), kind: listKind, metadata: meta }, 200);
+  }
+  // The items are already JSON: splice their bytes into the list instead of re-serializing them.
+  const parts: Buffer[] = [Buffer.from(`{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`)];
+  items.forEach((kv, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(kv.bytes);
+  });
+  parts.push(CLOSE);
+  return r.reply.code(200).type('application/json').send(Buffer.concat(parts));
+}
+
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');
+
+/** A Status of success (upstream's answer to a delete that removed an object of most kinds). */
+export function successStatus(rt: ResourceType, obj: KubeObject): KubeObject {
+  return {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+    details: { name: obj.metadata?.name, group: rt.group || undefined, kind: rt.plural, uid: obj.metadata?.uid },
+  };
+}

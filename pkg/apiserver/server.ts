@@ -1,0 +1,116 @@
+// The apiserver: fastify over TLS (HTTP/2 with HTTP/1.1 fallback), the request chain, discovery,
+// OpenAPI, health, and every resource path, over registries backed by the store.
+import { mkdir, readFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { allDefaulters, allDefinitions, builtinGroupVersions } from '../../api/index.js';
+import type { GroupVersion } from '../../api/types.js';
+import { buildAdmission } from '../admission/registry.js';
+import { NamespaceLifecycle } from '../admission/namespace-lifecycle.js';
+import { buildAuthenticator } from '../authentication/index.js';
+import { buildAuthorizer } from '../authorization/index.js';
+import { createRegistries, type RegistrySet } from '../registry/index.js';
+import { openLevelStore } from '../storage/leveldb/store.js';
+import { createMemoryStore } from '../storage/memory/store.js';
+import type { Store } from '../storage/interface.js';
+import { createAudit } from './audit.js';
+import { installChain } from './chain.js';
+import type { ApiServerConfig, RunningApiServer } from './config.js';
+import { registerDiscovery } from './discovery/routes.js';
+import { installErrorHandler } from './errors.js';
+import './fastify-types.js';
+import { handleResource } from './handlers/resource.js';
+import { registerHealth } from './health.js';
+import { registerOpenApiV3 } from './openapi/v3-routes.js';
+import { bootstrap } from './bootstrap.js';
+
+/** Upstream's limit on a request body. */
+const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export async function startApiServer(config: ApiServerConfig): Promise<RunningApiServer> {
+  const log = config.logger;
+  const started = Date.now();
+  const store = await openStore(config);
+  const registries = await createRegistries({
+    store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters,
+    serviceClusterIpRange: config.serviceClusterIpRange,
+  });
+  registries.setAdmission(buildAdmission(
+    { NamespaceLifecycle: () => new NamespaceLifecycle((name) => registries.get('', 'v1', 'namespaces')?.peek(undefined, name)?.object) },
+    ['NamespaceLifecycle'],
+    { enable: config.enableAdmissionPlugins, disable: config.disableAdmissionPlugins },
+  ));
+
+  const [key, cert, ca] = await Promise.all([
+    readFile(config.tlsPrivateKeyFile), readFile(config.tlsCertFile), config.clientCaFile ? readFile(config.clientCaFile) : undefined,
+  ]);
+  const app = Fastify({
+    http2: true,
+    https: { allowHTTP1: true, key, cert, ca, requestCert: Boolean(ca), rejectUnauthorized: false },
+    bodyLimit: MAX_BODY_BYTES,
+    loggerInstance: log,
+    disableRequestLogging: true,
+    // Kubernetes names may hold characters fastify would otherwise reject in a route.
+    routerOptions: { maxParamLength: 2048 },
+  }) as unknown as FastifyInstance;
+  installErrorHandler(app);
+  const audit = createAudit(undefined);
+  installChain(app, {
+    authenticator: buildAuthenticator({ clientCaFile: config.clientCaFile, tokenAuthFile: config.tokenAuthFile, basicAuthFile: config.basicAuthFile, anonymous: config.anonymousAuth }),
+    authorizer: buildAuthorizer(config.authorizationModes),
+    audit,
+    maxRequestsInflight: config.maxRequestsInflight,
+    maxMutatingRequestsInflight: config.maxMutatingRequestsInflight,
+  });
+  // Bodies are read raw and decoded by the handlers, after authorization, as JSON or YAML.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  const source = (): GroupVersion[] => builtinGroupVersions;
+  registerDiscovery(app, source);
+  registerOpenApiV3(app, source);
+  let ready = false;
+  registerHealth(app, {
+    live: [{ name: 'ping', check: () => true }, { name: 'etcd', check: () => true }],
+    ready: [{ name: 'ping', check: () => true }, { name: 'etcd', check: () => true }, { name: 'poststarthook/bootstrap-controller', check: () => ready }],
+  });
+  const lookup = { registry: (g: string, v: string, r: string) => registries.get(g, v, r) };
+  app.all('/api/*', (request, reply) => handleResource(lookup, request, reply));
+  app.all('/apis/*', (request, reply) => handleResource(lookup, request, reply));
+
+  const sockets = new Set<Socket>();
+  app.server.on('secureConnection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await app.listen({ host: config.bindAddress, port: config.securePort });
+  const port = (app.server.address() as { port: number }).port;
+  const advertised = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
+  await bootstrap(registries, { ip: advertised, port });
+  ready = true;
+  log.info({ port, ms: Date.now() - started }, 'apiserver ready');
+
+  return {
+    port,
+    url: `https://${advertised.includes(':') ? `[${advertised}]` : advertised}:${port}`,
+    close: () => closeAll(app, sockets, registries, store, audit.close),
+  };
+}
+
+async function openStore(config: ApiServerConfig): Promise<Store> {
+  if (config.storageBackend === 'memory') return createMemoryStore();
+  const dir = join(config.dataDir, 'store');
+  await mkdir(dir, { recursive: true });
+  return openLevelStore(dir);
+}
+
+async function closeAll(app: FastifyInstance, sockets: Set<Socket>, registries: RegistrySet, store: Store, closeAudit: () => Promise<void>): Promise<void> {
+  // Watches are long-lived: cut every connection rather than wait for clients to hang up.
+  const closing = app.close();
+  for (const s of sockets) s.destroy();
+  await closing;
+  registries.stop();
+  await store.close();
+  await closeAudit();
+}

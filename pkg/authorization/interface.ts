@@ -1,0 +1,29 @@
+// Authorization: each authorizer answers allow, deny or no opinion; a union asks them in order
+// and the first allow or deny decides (upstream: apiserver/pkg/authorization/union).
+import type { UserInfo } from '../authentication/interface.js';
+
+export interface Attributes {
+  user: UserInfo;
+  verb: string;
+  isResourceRequest: boolean;
+  path: string;
+  namespace: string;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  subresource: string;
+  name: string;
+}
+
+export type Decision = 'allow' | 'deny' | 'noopinion';
+
+export interface AuthorizationResult {
+  decision: Decision;
+  /** Why, for the 403 message and audit; names the authorizer. */
+  reason: string;
+}
+
+export interface Authorizer {
+  readonly name: string;
+  authorize(a: Attributes): Promise<AuthorizationResult> | AuthorizationResult;
+}

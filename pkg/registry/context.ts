@@ -1,0 +1,42 @@
+// What a registry call knows about the request that made it. Built by the apiserver's handlers;
+// the registry never sees HTTP.
+import type { UserInfo } from '../authentication/interface.js';
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export interface RequestContext {
+  namespace?: string;
+  user?: UserInfo;
+  userAgent?: string;
+  dryRun: boolean;
+  /** The manager recorded in managedFields (fieldManager or derived from the user agent). */
+  fieldManager: string;
+  fieldValidation: FieldValidation;
+  /** Warnings for the `Warning` response header, appended by any layer. */
+  warnings: string[];
+  now: Date;
+}
+
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan' | '';
+}
+
+export interface WatchOptions extends ListOptions {
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+}
+
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  orphanDependents?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: string[];
+}
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';

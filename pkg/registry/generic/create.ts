@@ -1,0 +1,73 @@
+// Create (upstream: Store.Create + rest.BeforeCreate): decode, mutating admission, metadata the
+// server owns, validation, validating admission, then one durable write.
+import type { KubeObject } from '../../../api/types.js';
+import { badRequest, isStatusError } from '../../apimachinery/errors.js';
+import { isStorageError } from '../../storage/errors.js';
+import type { RequestContext } from '../context.js';
+import { newUid, rfc3339 } from '../meta.js';
+import { toApiError } from '../storage-errors.js';
+import { decodeObject, targetOf } from './decode.js';
+import type { Registry, Result } from './registry.js';
+import { validateForCreate } from './validate.js';
+import { generateName } from '../../apimachinery/names.js';
+
+/** How many times a generateName collision is retried with a fresh suffix before giving up. */
+const GENERATE_NAME_ATTEMPTS = 8;
+
+export async function create(reg: Registry, ctx: RequestContext, body: unknown, opts: { managedFieldsSet?: boolean } = {}): Promise<Result> {
+  const obj = decodeObject(reg.deps.decoder, body, targetOf(reg.rt), ctx);
+  const meta = (obj.metadata ??= {});
+  checkNamespace(reg, ctx, obj);
+  if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
+  const named = Boolean(meta.name);
+  if (!named && meta.generateName) meta.name = generateName(meta.generateName);
+
+  await reg.admission('mutate', 'CREATE', ctx, obj, undefined, meta.name ?? '');
+  prepareForCreate(reg, ctx, obj);
+  const causes = validateForCreate(reg, obj, ctx);
+  if (causes.length) throw reg.invalid(meta.name ?? '', causes);
+  await reg.admission('validate', 'CREATE', ctx, obj, undefined, meta.name ?? '');
+  if (!opts.managedFieldsSet) reg.deps.fieldManager.update(undefined, obj, ctx);
+  if (ctx.dryRun) return { object: obj };
+
+  await reg.strategy.beforeCreate?.(obj, ctx);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const kv = await reg.deps.store.create(reg.key(ctx.namespace, meta.name!), obj);
+      return { object: kv.object, bytes: kv.bytes };
+    } catch (err) {
+      if (!named && meta.generateName && isStorageError(err, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) {
+        meta.name = generateName(meta.generateName);
+        continue;
+      }
+      reg.strategy.afterDelete?.(obj);
+      throw isStatusError(err) ? err : toApiError(err, reg.gr, meta.name!);
+    }
+  }
+}
+
+/** The namespace in the body must match the URL's; an absent one is taken from the URL. */
+export function checkNamespace(reg: Registry, ctx: RequestContext, obj: KubeObject): void {
+  const meta = (obj.metadata ??= {});
+  if (!reg.rt.namespaced) {
+    delete meta.namespace;
+    return;
+  }
+  if (meta.namespace && meta.namespace !== ctx.namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  meta.namespace = ctx.namespace;
+}
+
+function prepareForCreate(reg: Registry, ctx: RequestContext, obj: KubeObject): void {
+  const meta = obj.metadata!;
+  meta.uid = newUid();
+  meta.creationTimestamp = rfc3339(ctx.now);
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  if (reg.strategy.generation) meta.generation = 1;
+  else delete meta.generation;
+  if (reg.rt.subresources?.some((s) => s.name === 'status')) delete obj.status;
+  reg.strategy.prepareForCreate?.(obj, ctx);
+}

@@ -1,0 +1,55 @@
+// Turning a client's JSON into an object of the resource's kind, as upstream's decoder does:
+// kind/apiVersion checked and filled in, JSON types checked, unknown fields dropped (reported per
+// fieldValidation), then defaults applied.
+import { apiVersionOf, type KubeObject, type ResourceType } from '../../../api/types.js';
+import { ref } from '../../../api/schema.js';
+import { badRequest } from '../../apimachinery/errors.js';
+import type { RequestContext } from '../context.js';
+import { applyDefaults } from '../schema/defaults.js';
+import type { SchemaIndex } from '../schema/index.js';
+import { isPlainObject } from '../schema/index.js';
+import { pruneUnknown } from '../schema/prune.js';
+import type { TypeChecker } from '../schema/typecheck.js';
+
+export interface Decoder {
+  index: SchemaIndex;
+  types: TypeChecker;
+}
+
+/** The gvk a body must carry to be stored as `rt` (or, for subresources, as their kind). */
+export interface Target {
+  group: string;
+  version: string;
+  kind: string;
+  definition: string;
+}
+
+export const targetOf = (rt: ResourceType): Target => ({ group: rt.group, version: rt.version, kind: rt.kind, definition: rt.definition });
+
+export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: RequestContext): KubeObject {
+  if (!isPlainObject(body)) throw badRequest(`Object '${target.kind}' is invalid: the body must be a JSON object`);
+  const obj = body as KubeObject;
+  const apiVersion = apiVersionOf(target.group, target.version);
+  if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion) {
+    throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersion})`);
+  }
+  if (obj.kind !== undefined && obj.kind !== target.kind) {
+    throw badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${target.kind})`);
+  }
+  obj.apiVersion = apiVersion;
+  obj.kind = target.kind;
+  d.types.check(obj, target.definition, target.kind, target.version);
+  const unknown = pruneUnknown(d.index, obj, ref(target.definition));
+  reportUnknown(unknown, ctx);
+  applyDefaults(d.index, obj, ref(target.definition));
+  return obj;
+}
+
+/** Unknown fields: an error with Strict, warnings with Warn, silence with Ignore (upstream's wording). */
+export function reportUnknown(paths: string[], ctx: RequestContext): void {
+  if (paths.length === 0) return;
+  if (ctx.fieldValidation === 'Strict') {
+    throw badRequest(`strict decoding error: ${paths.map((p) => `unknown field "${p}"`).join(', ')}`);
+  }
+  if (ctx.fieldValidation === 'Warn') for (const p of paths) ctx.warnings.push(`unknown field "${p}"`);
+}

@@ -1,0 +1,126 @@
+// Update, patch and apply share one path (upstream: Store.Update with an UpdatedObjectInfo): the
+// caller builds the desired object from the current one; this runs admission, the strategy and
+// validation on it inside the store's compare-and-swap, so a concurrent write re-runs the build.
+import type { KubeObject } from '../../../api/types.js';
+import { badRequest, conflict, fieldCause, isStatusError, notFound } from '../../apimachinery/errors.js';
+import type { KeyValue } from '../../storage/interface.js';
+import { isStorageError } from '../../storage/errors.js';
+import type { RequestContext } from '../context.js';
+import { semanticallyEqual, specChanged } from '../meta.js';
+import { toApiError } from '../storage-errors.js';
+import { create } from './create.js';
+import type { Registry, Result } from './registry.js';
+import { validateForUpdate } from './validate.js';
+
+export interface UpdateRequest {
+  name: string;
+  subresource?: string;
+  /** The desired object given the current one (a fresh object each call: it is changed in place). */
+  build(current: KubeObject | undefined): KubeObject | Promise<KubeObject>;
+  /** When the object is missing: create it from build(undefined) (PUT with allowCreateOnUpdate, apply). */
+  createIfMissing?: boolean;
+  /** Managed fields were already set by the builder (server-side apply). */
+  managedFieldsSet?: boolean;
+}
+
+export interface UpdateResult extends Result {
+  created: boolean;
+}
+
+const SERVER_OWNED = ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'selfLink'] as const;
+
+export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequest): Promise<UpdateResult> {
+  const key = reg.key(ctx.namespace, req.name);
+  for (;;) {
+    const current = (await reg.get(ctx, req.name).catch((e: unknown) => (isStatusError(e) && e.code === 404 ? undefined : Promise.reject(e)))) as KeyValue | undefined;
+    if (!current) {
+      if (!req.createIfMissing || req.subresource) throw notFound(reg.gr, req.name);
+      try {
+        const r = await create(reg, ctx, await req.build(undefined), { managedFieldsSet: req.managedFieldsSet });
+        return { ...r, created: true };
+      } catch (err) {
+        if (isStatusError(err) && err.reason === 'AlreadyExists') continue; // raced with another create: update it
+        throw err;
+      }
+    }
+    if (ctx.dryRun) return { object: await computeNext(reg, ctx, req, current.object), created: false };
+    try {
+      const kv = await reg.deps.store.guaranteedUpdate(key, async (cur) => {
+        if (!cur) throw notFound(reg.gr, req.name);
+        const next = await computeNext(reg, ctx, req, cur.object);
+        if (next === cur.object) return cur.object;
+        await reg.strategy.beforeUpdate?.(next, cur.object, ctx);
+        return next;
+      });
+      const finalized = await deleteIfFinalized(reg, kv);
+      return finalized ?? { object: kv.object, bytes: kv.bytes, created: false };
+    } catch (err) {
+      if (isStorageError(err, 'KeyNotFound')) continue;
+      throw isStatusError(err) ? err : toApiError(err, reg.gr, req.name);
+    }
+  }
+}
+
+/** The object to write, or `current` itself when nothing would change (no write, no new revision). */
+async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateRequest, current: KubeObject): Promise<KubeObject> {
+  let next = await req.build(current);
+  const meta = (next.metadata ??= {});
+  const curMeta = current.metadata!;
+  if (meta.name !== undefined && meta.name !== req.name) {
+    throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${req.name})`);
+  }
+  if (reg.rt.namespaced && meta.namespace !== undefined && meta.namespace !== ctx.namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  if (meta.resourceVersion && meta.resourceVersion !== curMeta.resourceVersion) {
+    throw conflict(reg.gr, req.name, 'the object has been modified; please apply your changes to the latest version and try again');
+  }
+  if (!meta.resourceVersion && reg.strategy.allowUnconditionalUpdate === false) {
+    throw reg.invalid(req.name, [fieldCause('FieldValueInvalid', 'metadata.resourceVersion', 'Invalid value: 0x0: must be specified for an update')]);
+  }
+  meta.name = req.name;
+  meta.resourceVersion = curMeta.resourceVersion;
+  if (reg.rt.namespaced) meta.namespace = ctx.namespace;
+  else delete meta.namespace;
+  for (const f of SERVER_OWNED) {
+    if (curMeta[f] === undefined) delete meta[f];
+    else (meta as Record<string, unknown>)[f] = curMeta[f];
+  }
+
+  if (req.subresource === 'status') {
+    // Only status changes through /status; everything else stays as stored.
+    next = { ...current, metadata: { ...curMeta, managedFields: meta.managedFields ?? curMeta.managedFields }, status: next.status };
+    reg.strategy.prepareForStatusUpdate?.(next, current);
+  } else if (!req.subresource) {
+    if (reg.rt.subresources?.some((s) => s.name === 'status')) {
+      if (current.status === undefined) delete next.status;
+      else next.status = current.status;
+    }
+    reg.strategy.prepareForUpdate?.(next, current, ctx);
+  }
+  // Other subresources (binding, scale, namespaces/finalize) shape the whole object in their builder.
+  if (reg.strategy.generation && specChanged(current, next)) next.metadata!.generation = (curMeta.generation ?? 1) + 1;
+
+  await reg.admission('mutate', 'UPDATE', ctx, next, current, req.name, req.subresource);
+  const causes = validateForUpdate(reg, next, current, ctx);
+  if (causes.length) throw reg.invalid(req.name, causes);
+  await reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource);
+  if (!req.managedFieldsSet) reg.deps.fieldManager.update(current, next, ctx, req.subresource);
+  delete next.metadata!.resourceVersion;
+  return semanticallyEqual(current, next) ? current : next;
+}
+
+/** An object being deleted whose last finalizer just went is deleted for real (upstream: Store.Update). */
+async function deleteIfFinalized(reg: Registry, kv: KeyValue): Promise<UpdateResult | undefined> {
+  const meta = kv.object.metadata!;
+  if (!meta.deletionTimestamp || (meta.deletionGracePeriodSeconds ?? 0) > 0) return undefined;
+  if (reg.strategy.hasPendingFinalizers ? reg.strategy.hasPendingFinalizers(kv.object) : (meta.finalizers?.length ?? 0) > 0) return undefined;
+  try {
+    const gone = await reg.deps.store.delete(kv.key, { expectedRevision: kv.modRevision });
+    reg.strategy.afterDelete?.(gone.object);
+    return { object: gone.object, bytes: gone.bytes, created: false };
+  } catch (err) {
+    if (isStorageError(err, 'KeyNotFound') || isStorageError(err, 'Conflict')) return undefined;
+    throw err;
+  }
+}

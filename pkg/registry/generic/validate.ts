@@ -1,0 +1,27 @@
+// Validation shared by every resource: object metadata (upstream's ValidateObjectMeta),
+// the schema's required fields, then the strategy's own rules.
+import { ref } from '../../../api/schema.js';
+import type { KubeObject } from '../../../api/types.js';
+import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery/objectmeta.js';
+import type { RequestContext } from '../context.js';
+import { missingRequired } from '../schema/required.js';
+import type { Registry } from './registry.js';
+
+export function validateMeta(reg: Registry, obj: KubeObject): StatusCause[] {
+  return validateObjectMeta(obj.metadata, { namespaced: reg.rt.namespaced, nameFn: reg.strategy.nameFn });
+}
+
+function validateSchemaRequired(reg: Registry, obj: KubeObject): StatusCause[] {
+  return missingRequired(reg.deps.decoder.index, obj, ref(reg.rt.definition)).map((f) => fieldCause('FieldValueRequired', f, 'Required value'));
+}
+
+export function validateForCreate(reg: Registry, obj: KubeObject, ctx: RequestContext): StatusCause[] {
+  return [...validateMeta(reg, obj), ...validateSchemaRequired(reg, obj), ...(reg.strategy.validate?.(obj, ctx) ?? [])];
+}
+
+export function validateForUpdate(reg: Registry, obj: KubeObject, old: KubeObject, ctx: RequestContext): StatusCause[] {
+  const causes = [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...validateSchemaRequired(reg, obj)];
+  causes.push(...(reg.strategy.validate?.(obj, ctx) ?? []), ...(reg.strategy.validateUpdate?.(obj, old, ctx) ?? []));
+  return causes;
+}

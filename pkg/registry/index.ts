@@ -1,0 +1,77 @@
+// Builds one Registry per served resource over a Store: a watch cache each, the shared schema
+// index, the strategies, and the admission chain (built later, once the registries exist, since
+// admission plugins look objects up through them).
+import { apiVersionOf, type Defaulter, type GroupVersion, type ResourceType } from '../../api/types.js';
+import type { Definitions } from '../../api/schema.js';
+import type { Admission } from '../admission/interface.js';
+import { Cacher } from '../storage/cacher/cacher.js';
+import type { Store } from '../storage/interface.js';
+import { createFieldManager } from './generic/managed-fields.js';
+import { Registry } from './generic/registry.js';
+import { resourcePrefix } from './keys.js';
+import { SchemaIndex } from './schema/index.js';
+import { TypeChecker } from './schema/typecheck.js';
+import { strategyFor } from './strategies/index.js';
+import { IpAllocator, PortAllocator } from './strategies/ip-allocator.js';
+import { reserveExisting, serviceStrategy } from './strategies/services.js';
+
+export interface RegistrySet {
+  get(group: string, version: string, plural: string): Registry | undefined;
+  all(): Registry[];
+  /** Admission is wired in after construction: its plugins read through the registries. */
+  setAdmission(admission: Admission): void;
+  ips: IpAllocator;
+  stop(): void;
+}
+
+export interface RegistryOptions {
+  store: Store;
+  groupVersions: GroupVersion[];
+  definitions: Definitions;
+  defaulters: Record<string, Defaulter>;
+  serviceClusterIpRange: string;
+}
+
+export async function createRegistries(o: RegistryOptions): Promise<RegistrySet> {
+  const index = new SchemaIndex(o.definitions, o.defaulters);
+  const decoder = { index, types: new TypeChecker(index) };
+  const fieldManager = createFieldManager(index);
+  const ips = new IpAllocator(o.serviceClusterIpRange);
+  const ports = new PortAllocator();
+  const extra = { '/services': serviceStrategy(ips, ports) };
+  let admission: Admission = { mutate: async () => {}, validate: async () => {} };
+  const byKey = new Map<string, Registry>();
+  const byGroupPlural = new Map<string, Registry>();
+  const cachers: Cacher[] = [];
+
+  const resources: ResourceType[] = o.groupVersions.flatMap((gv) => gv.resources);
+  await Promise.all(resources.map(async (rt) => {
+    const cacher = new Cacher(o.store, resourcePrefix(rt));
+    await cacher.start();
+    cachers.push(cacher);
+    const reg = new Registry(rt, {
+      store: o.store,
+      cacher,
+      decoder,
+      strategy: strategyFor(rt, extra),
+      admission: { mutate: (a) => admission.mutate(a), validate: (a) => admission.validate(a) },
+      fieldManager,
+      peer: (group, plural) => byGroupPlural.get(`${group}/${plural}`),
+    });
+    byKey.set(`${apiVersionOf(rt.group, rt.version)}/${rt.plural}`, reg);
+    byGroupPlural.set(`${rt.group}/${rt.plural}`, reg);
+  }));
+
+  const services = byGroupPlural.get('/services');
+  if (services) reserveExisting(services.deps.cacher.list({ prefix: resourcePrefix(services.rt) }).items.map((kv) => kv.object), ips, ports);
+
+  return {
+    get: (group, version, plural) => byKey.get(`${apiVersionOf(group, version)}/${plural}`),
+    all: () => [...byKey.values()],
+    setAdmission: (a) => {
+      admission = a;
+    },
+    ips,
+    stop: () => cachers.forEach((c) => c.stop()),
+  };
+}

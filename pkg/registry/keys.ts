@@ -1,0 +1,13 @@
+// Storage keys: /registry/<group>/<resource>/<namespace>/<name>, core without a group segment,
+// as upstream lays out etcd.
+import type { ResourceType } from '../../api/types.js';
+
+export const resourcePrefix = (rt: ResourceType): string =>
+  rt.group ? `/registry/${rt.group}/${rt.plural}/` : `/registry/${rt.plural}/`;
+
+/** The prefix of one namespace, or of everything when namespace is empty. */
+export const listPrefix = (rt: ResourceType, namespace?: string): string =>
+  rt.namespaced && namespace ? `${resourcePrefix(rt)}${namespace}/` : resourcePrefix(rt);
+
+export const objectKey = (rt: ResourceType, namespace: string | undefined, name: string): string =>
+  rt.namespaced ? `${resourcePrefix(rt)}${namespace}/${name}` : `${resourcePrefix(rt)}${name}`;

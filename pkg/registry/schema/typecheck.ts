@@ -1,0 +1,55 @@
+// JSON type checking with ajv over the published definitions. A wrong JSON type is a decoding
+// error upstream (400 BadRequest "... cannot be handled as a Pod: json: cannot unmarshal ..."),
+// not a validation error, so that is what we answer.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { REF_PREFIX } from '../../../api/schema.js';
+import { badRequest } from '../../apimachinery/errors.js';
+import type { SchemaIndex } from './index.js';
+
+export class TypeChecker {
+  private readonly ajv: Ajv;
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  constructor(private readonly index: SchemaIndex) {
+    // strict off: the x-kubernetes-* extensions are annotations, not keywords. Formats are not
+    // checked by decoding upstream either (a bad date fails in its own decoder, below).
+    this.ajv = new Ajv({ strict: false, validateFormats: false, allErrors: false, verbose: true });
+    this.ajv.addSchema({ $id: 'k8s', components: { schemas: typesOnly(index.definitions) } });
+  }
+
+  private validatorFor(definition: string): ValidateFunction {
+    let v = this.compiled.get(definition);
+    if (!v) {
+      v = this.ajv.compile({ $ref: `k8s${REF_PREFIX}${definition}` });
+      this.compiled.set(definition, v);
+    }
+    return v;
+  }
+
+  /** Throws 400 BadRequest worded like upstream's decoder when `obj` does not have the definition's shape. */
+  check(obj: unknown, definition: string, kind: string, version: string): void {
+    const validate = this.validatorFor(definition);
+    if (validate(obj)) return;
+    const err = validate.errors?.[0];
+    throw badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${describe(err)}`);
+  }
+}
+
+/** Required fields and enums are validation (422), checked elsewhere; the decoder sees only types. */
+function typesOnly(defs: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(defs), (key, value: unknown) => (key === 'required' || key === 'enum' || key === 'default' ? undefined : value)) as Record<string, unknown>;
+}
+
+const jsonType = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v;
+
+function describe(err: ErrorObject | undefined): string {
+  if (!err) return 'invalid object';
+  const field = err.instancePath.replace(/^\//, '').replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.');
+  if (err.keyword === 'type') {
+    const want = String((err.params as { type: string }).type);
+    return `json: cannot unmarshal ${jsonType(err.data)} into Go struct field ${field || '.'} of type ${want}`;
+  }
+  if (err.keyword === 'enum') return `${field}: Unsupported value: ${JSON.stringify(err.data)}`;
+  return `${field ? `${field}: ` : ''}${err.message ?? 'invalid value'}`;
+}

@@ -1,0 +1,35 @@
+// Which strategy each built-in resource gets. Kinds not listed use the generic behaviour, with
+// metadata.generation for the kinds that have a spec a controller reconciles.
+import type { ResourceType } from '../../../api/types.js';
+import type { Strategy } from '../strategy.js';
+import { namespaceStrategy } from './namespaces.js';
+import { podStrategy } from './pods.js';
+
+/** Kinds whose metadata.generation tracks spec changes (upstream strategies that bump it). */
+const GENERATION = new Set([
+  '/replicationcontrollers', 'apps/deployments', 'apps/replicasets', 'apps/statefulsets', 'apps/daemonsets',
+  'batch/jobs', 'batch/cronjobs', 'policy/poddisruptionbudgets', 'networking.k8s.io/ingresses',
+  'networking.k8s.io/networkpolicies', 'networking.k8s.io/ingressclasses', 'scheduling.k8s.io/priorityclasses',
+]);
+
+/** Kinds a PUT may create (upstream: AllowCreateOnUpdate true). */
+const CREATE_ON_UPDATE = new Set([
+  '/endpoints', '/events', 'events.k8s.io/events', 'coordination.k8s.io/leases', 'rbac.authorization.k8s.io/roles',
+  'rbac.authorization.k8s.io/rolebindings', 'rbac.authorization.k8s.io/clusterroles', 'rbac.authorization.k8s.io/clusterrolebindings',
+]);
+
+const SPECIFIC: Record<string, Strategy> = {
+  '/pods': podStrategy,
+  '/namespaces': namespaceStrategy,
+};
+
+/** `extra` supplies strategies that need server state (services need the IP allocator). */
+export function strategyFor(rt: ResourceType, extra: Record<string, Strategy> = {}): Strategy {
+  const key = `${rt.group}/${rt.plural}`;
+  const base = extra[key] ?? SPECIFIC[key] ?? {};
+  return {
+    generation: GENERATION.has(key),
+    allowCreateOnUpdate: CREATE_ON_UPDATE.has(key),
+    ...base,
+  };
+}

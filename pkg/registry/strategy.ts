@@ -1,0 +1,44 @@
+// A strategy is what makes one resource different from the generic store (upstream:
+// pkg/registry/<group>/<resource>/strategy.go). Everything is optional; the defaults are the
+// generic behaviour.
+import type { KubeObject } from '../../api/types.js';
+import type { StatusCause } from '../apimachinery/errors.js';
+import type { NameValidator } from '../apimachinery/names.js';
+import type { DeleteOptions, RequestContext } from './context.js';
+
+export interface Strategy {
+  /** metadata.generation starts at 1 and rises with every change outside metadata and status. */
+  generation?: boolean;
+  /** A PUT of a missing object creates it. */
+  allowCreateOnUpdate?: boolean;
+  /** A PUT without metadata.resourceVersion overwrites (default true). */
+  allowUnconditionalUpdate?: boolean;
+  /** The DELETE response is the object (true) or a Status (false). */
+  returnDeletedObject?: boolean;
+  /** GC policy when the client gives none (extensions-era kinds orphan). */
+  defaultGarbageCollectionPolicy?: 'Background' | 'Orphan';
+  /** Resets fields on create (status to its initial value, ...). */
+  prepareForCreate?(obj: KubeObject, ctx: RequestContext): void;
+  /** Resets fields a main-resource update may not change (status is handled generically). */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): void;
+  /** Resets fields a status update may not change, beyond the generic "everything but status". */
+  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject): void;
+  /** How names are checked (default: DNS-1123 subdomain). */
+  nameFn?: NameValidator;
+  validate?(obj: KubeObject, ctx: RequestContext): StatusCause[];
+  validateUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): StatusCause[];
+  /** Side effects that must happen before the write (ClusterIP allocation); may throw. */
+  beforeCreate?(obj: KubeObject, ctx: RequestContext): Promise<void> | void;
+  beforeUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): Promise<void> | void;
+  /** Releases what beforeCreate took, once the object is gone (or the create failed). */
+  afterDelete?(obj: KubeObject): void;
+  /**
+   * Graceful deletion: the seconds to wait, or undefined to delete at once. Called with the
+   * current object and the client's options (pods: terminationGracePeriodSeconds, 0 if unscheduled).
+   */
+  gracePeriod?(obj: KubeObject, opts: DeleteOptions): number | undefined;
+  /** Whether a marked object must stay (default: metadata.finalizers non-empty; namespaces add spec.finalizers). */
+  hasPendingFinalizers?(obj: KubeObject): boolean;
+  /** Deletion that only marks the object (namespaces: phase Terminating until finalized). */
+  beforeDelete?(obj: KubeObject, ctx: RequestContext): KubeObject | undefined;
+}
