@@ -21,6 +21,8 @@ export interface TestApiServer {
   /** JSON request as the admin; returns status, headers and the parsed (or raw) body. */
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }>;
   kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** kubectl with `input` on its stdin (for `apply -f -`). */
+  kubectlWithInput(input: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   stop(): Promise<void>;
   /** Stops and removes the data dir. */
   close(): Promise<void>;
@@ -63,6 +65,7 @@ export async function startTestApiServer(overrides: Partial<ApiServerConfig> & {
       return { status: res.statusCode, headers: res.headers, body: parsed };
     },
     kubectl: (...args) => kubectl(kubeconfig, args),
+    kubectlWithInput: (input, ...args) => kubectl(kubeconfig, args, input),
     stop,
     async close() {
       await stop();
