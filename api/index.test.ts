@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Ajv } from 'ajv';
 import { allDefaulters, allDefinitions, builtinGroupVersions, findResource } from './index.js';
 import { danglingRefs } from './meta/v1/refs.js';
 import { apiVersionOf } from './types.js';
@@ -48,6 +49,27 @@ describe('api table', () => {
       'rbac.authorization.k8s.io/v1', 'storage.k8s.io/v1', 'scheduling.k8s.io/v1', 'coordination.k8s.io/v1',
       'discovery.k8s.io/v1',
     ]);
+  });
+
+  it('validates real manifests against the whole table', () => {
+    const ajv = new Ajv({ strict: false, validateFormats: false });
+    for (const [name, schema] of Object.entries(allDefinitions)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+    const valid = (definition: string, value: unknown) => ajv.validate({ $ref: `#/components/schemas/${definition}` }, value);
+    const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80 }] }] } };
+    const deployment = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
+      spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, strategy: { rollingUpdate: { maxSurge: 1, maxUnavailable: '10%' } }, template },
+    };
+    expect(valid('io.k8s.api.apps.v1.Deployment', deployment)).toBe(true);
+    expect(valid('io.k8s.api.apps.v1.Deployment', { ...deployment, spec: { ...deployment.spec, replicas: 'three' } })).toBe(false);
+    expect(valid('io.k8s.api.batch.v1.CronJob', {
+      spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template, backoffLimit: 2 } } },
+    })).toBe(true);
+    expect(valid('io.k8s.api.rbac.v1.RoleBinding', { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' }, subjects: [{ kind: 'User', name: 'u' }] })).toBe(true);
+    expect(valid('io.k8s.api.networking.v1.Ingress', {
+      spec: { rules: [{ host: 'a.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 's', port: { number: 80 } } } }] } }] },
+    })).toBe(true);
+    expect(valid('io.k8s.api.networking.v1.Ingress', { spec: { rules: [{ http: { paths: [{ path: '/' }] } }] } })).toBe(false);
   });
 
   it('finds resources by group, version and plural', () => {
