@@ -2,7 +2,6 @@
 import { join, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { defaultApiServerConfig, type ApiServerConfig } from '../pkg/apiserver/config.js';
-import { startApiServer } from '../pkg/apiserver/server.js';
 import { ensurePki } from '../pkg/pki/index.js';
 import { apiServerFlags, validateApiServerFlags, type ApiServerFlagValues } from './apiserver-flags.js';
 import { exitWithFlagError, FlagError, parseOrExit } from './flags.js';
@@ -56,6 +55,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   }
   const logger = pino({ name: 'apiserver', level: logLevel(values.v) }, pino.destination(2));
   try {
+    // Loaded only once the flags are good: --help and flag errors answer without starting the server's module graph.
+    const { startApiServer } = await import('../pkg/apiserver/server.js');
     const server = await startApiServer(await apiServerConfig(values, logger));
     logger.info({ url: server.url }, 'serving');
     onShutdownSignal(async (signal) => {

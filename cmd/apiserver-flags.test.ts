@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { apiServerFlags, validateApiServerFlags } from './apiserver-flags.js';
+import { parseFlags } from './flags.js';
+
+const check = (...argv: string[]) => () => validateApiServerFlags(parseFlags(argv, apiServerFlags).values);
+
+describe('apiserver flags', () => {
+  it('defaults to what the contract names', () => {
+    const v = parseFlags([], apiServerFlags).values;
+    expect(v).toMatchObject({
+      'data-dir': './.mini-kube', 'secure-port': 6443, 'bind-address': '127.0.0.1', 'authorization-mode': ['AlwaysAllow'],
+      'anonymous-auth': true, 'storage-backend': 'leveldb', 'max-requests-inflight': 400, 'max-mutating-requests-inflight': 200,
+      'service-cluster-ip-range': '10.96.0.0/12', 'feature-gates': {},
+    });
+    expect(check()).not.toThrow();
+  });
+
+  it('refuses what kube-apiserver refuses', () => {
+    expect(check('--secure-port=70000')).toThrow('must be between 0 and 65535');
+    expect(check('--bind-address=localhost')).toThrow('is not an IP address');
+    expect(check('--tls-cert-file=a.crt')).toThrow('must be given together');
+    expect(check('--authorization-mode=Node,Magic')).toThrow('"Magic" is not one of');
+    expect(check('--authorization-mode=RBAC,RBAC')).toThrow('more than once');
+    expect(check('--authorization-mode=ABAC')).toThrow('needs --authorization-policy-file');
+    expect(check('--storage-backend=etcd3')).toThrow('--storage-backend=etcd3 is not supported yet');
+    expect(check('--service-cluster-ip-range=10.96.0.0/33')).toThrow('is not a CIDR');
+    expect(check('--service-cluster-ip-range=fd00::/108', '--authorization-mode=Node,RBAC', '--bind-address=0.0.0.0')).not.toThrow();
+  });
+
+  it('accepts later work by name, and refuses it when given', () => {
+    for (const f of ['--oidc-issuer-url', '--audit-policy-file', '--encryption-provider-config', '--etcd-servers', '--service-account-issuer', '--authorization-webhook-config-file']) {
+      expect(() => parseFlags([`${f}=x`], apiServerFlags)).toThrow(`${f} is not supported yet`);
+    }
+  });
+});

@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runCli } from './cli.js';
+
+const capture = () => {
+  const out: string[] = [];
+  const err: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => { out.push(String(s)); return true; });
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => { err.push(String(s)); return true; });
+  return { out: () => out.join(''), err: () => err.join('') };
+};
+afterEach(() => { vi.restoreAllMocks(); });
+
+describe('runCli', () => {
+  it('prints the version from package.json', async () => {
+    const io = capture();
+    expect(await runCli(['--version'])).toBe(0);
+    expect(io.out()).toMatch(/^mini-kube v\d+\.\d+\.\d+\n$/);
+  });
+
+  it('lists the commands on --help and with no command', async () => {
+    const io = capture();
+    expect(await runCli(['--help'])).toBe(0);
+    expect(await runCli([])).toBe(0);
+    for (const c of ['up', 'apiserver', 'controller-manager', 'scheduler', 'kubelet']) expect(io.out()).toContain(`  ${c} `);
+  });
+
+  it('refuses an unknown command with exit 2', async () => {
+    const io = capture();
+    expect(await runCli(['frobnicate'])).toBe(2);
+    expect(io.err()).toContain('unknown command "frobnicate" for "mini-kube"');
+  });
+
+  it('says the components of later releases are not there yet, exit 1', async () => {
+    const io = capture();
+    for (const c of ['controller-manager', 'scheduler', 'kubelet']) expect(await runCli([c, '--kubeconfig', 'x'])).toBe(1);
+    expect(io.err()).toContain('mini-kube scheduler arrives in a later release.');
+  });
+});

@@ -1,0 +1,72 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Supervisor, unexpectedExitMessage, type ChildExit } from './supervisor.js';
+
+let dir: string;
+beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'sup-')); });
+afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+
+/** Children are `node -e <script>`: the script is the component. */
+const node = (): Supervisor => new Supervisor(process.execPath, ['-e']);
+
+const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(10);
+  }
+};
+const logHas = (file: string, text: string) => async () => (await readFile(file, 'utf8').catch(() => '')).includes(text);
+
+describe('Supervisor', () => {
+  it('reports which child died unexpectedly and where its log is', async () => {
+    const s = node();
+    const log = join(dir, 'apiserver.log');
+    s.start('apiserver', ['console.log("to stdout"); console.error("to stderr"); process.exit(3)'], log);
+    await until('the failure', async () => s.failure.signal.aborted);
+    const exit = s.failure.signal.reason as ChildExit;
+    expect(exit).toEqual({ name: 'apiserver', code: 3, signal: null, logFile: log });
+    expect(unexpectedExitMessage(exit)).toBe(`apiserver exited with code 3; see its log: ${log}`);
+    const text = await readFile(log, 'utf8');
+    expect(text).toContain('to stdout');
+    expect(text).toContain('to stderr');
+  });
+
+  it('forwards the signal, waits for every child, and does not call that a failure', async () => {
+    const s = node();
+    const logs = [join(dir, 'a.log'), join(dir, 'b.log')];
+    const script = 'process.on("SIGTERM", () => { console.log("got SIGTERM"); process.exit(0); }); console.log("up"); setInterval(() => {}, 1000);';
+    s.start('a', [script], logs[0]!);
+    s.start('b', [script], logs[1]!);
+    for (const l of logs) await until(`${l} up`, logHas(l, 'up'));
+    await s.stop('SIGTERM');
+    for (const l of logs) expect(await readFile(l, 'utf8')).toContain('got SIGTERM');
+    expect(s.failure.signal.aborted).toBe(false);
+  });
+
+  it('kills a child that ignores the signal once the grace period is over', async () => {
+    const s = node();
+    const log = join(dir, 'stubborn.log');
+    s.start('stubborn', ['process.on("SIGTERM", () => console.log("ignoring")); console.log("up"); setInterval(() => {}, 1000);'], log);
+    await until('up', logHas(log, 'up'));
+    const t0 = Date.now();
+    await s.stop('SIGTERM', 300);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+    expect(await readFile(log, 'utf8')).toContain('ignoring');
+    expect(s.failure.signal.aborted).toBe(false);
+  });
+
+  it('appends to an existing log across restarts', async () => {
+    const log = join(dir, 'x.log');
+    for (const word of ['first', 'second']) {
+      const s = node();
+      s.start('x', [`console.log("${word}")`], log);
+      await until(word, logHas(log, word));
+      await s.stop();
+    }
+    expect(await readFile(log, 'utf8')).toBe('first\nsecond\n');
+  });
+});
