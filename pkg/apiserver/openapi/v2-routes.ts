@@ -1,0 +1,44 @@
+// /openapi/v2. kubectl 1.29+ works from /openapi/v3 alone, but 1.27 and 1.28 build their client-side validator
+// from client-go's OpenAPISchema() before every create/apply/replace (unless --validate=false) and fail the
+// command when that request fails; it asks for protobuf only (proto-openapi.spec.v2). kubectl 1.29-1.33 still
+// read it for `explain --output plaintext-openapiv2` and as apply's fallback for strategic-merge metadata.
+// So: JSON for curl and other tools, protobuf for client-go, negotiated as kube-openapi's handler does.
+import type { FastifyInstance } from 'fastify';
+import { parseAccept } from '../discovery/negotiate.js';
+import { cachedBySource, type GroupVersionSource } from '../discovery/source.js';
+import type { OpenApiOptions } from './documents.js';
+import { sendDocument, serializeDocument, type SerializedDocument } from './http.js';
+import { buildSwagger } from './v2.js';
+import { encodeSwaggerProtobuf } from './v2-protobuf.js';
+
+const PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+const PROTOBUF_DEPRECATED = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+
+/** The first acceptable clause decides, by type and subtype alone (parameters are ignored, as upstream). */
+export const negotiateV2 = (accept: string | undefined): 'json' | 'protobuf' | undefined => {
+  for (const { type } of parseAccept(accept)) {
+    if (type === 'application/json' || type === 'application/*' || type === '*/*') return 'json';
+    if (type === PROTOBUF || type === PROTOBUF_DEPRECATED) return 'protobuf';
+  }
+  return undefined;
+};
+
+export const registerOpenApiV2 = (app: FastifyInstance, source: GroupVersionSource, options: OpenApiOptions = {}) => {
+  const current = cachedBySource(source, (gvs) => {
+    const swagger = buildSwagger(gvs, options);
+    const json = serializeDocument(swagger);
+    // Both forms share the JSON's hash as ETag, as kube-openapi's cache does.
+    const protobuf: SerializedDocument = { ...json, body: encodeSwaggerProtobuf(swagger) };
+    return { json, protobuf };
+  });
+
+  app.get('/openapi/v2', async (req, reply) => {
+    reply.header('Vary', 'Accept');
+    const format = negotiateV2(req.headers.accept);
+    if (!format) return reply.code(406).send();
+    const docs = current();
+    return format === 'json'
+      ? sendDocument(req, reply, docs.json, 'application/json')
+      : sendDocument(req, reply, docs.protobuf, PROTOBUF);
+  });
+};
