@@ -55,3 +55,12 @@ describe('basicFileAuthenticator', () => {
     expect(() => basicFileAuthenticator(p)).toThrow(`password file ${p}: line 1: must have at least 3 columns (password, user name, user uid), found 2`);
   });
 });
+
+describe('the shipped examples in config/examples', () => {
+  it('parse', async () => {
+    const examples = join(import.meta.dirname, '..', '..', 'config', 'examples');
+    expect((await tokenFileAuthenticator(join(examples, 'token-auth.csv')).authenticate(bearer('31ada4fd-adec-460c-809a-9e56ceb75269')))?.user)
+      .toEqual({ name: 'alice', uid: '1001', groups: ['developers', 'qa'] });
+    expect((await basicFileAuthenticator(join(examples, 'basic-auth.csv')).authenticate(basic('admin', 'change-me')))?.user.groups).toEqual(['system:masters']);
+  });
+});

@@ -1,0 +1,35 @@
+# mini-kube: build once with the dev toolchain, ship only dist/ and production dependencies.
+# docker build -t mini-kube . && docker run --rm -p 6443:6443 -v mini-kube:/data mini-kube
+# then: docker cp <container>:/data/admin.kubeconfig . && KUBECONFIG=admin.kubeconfig kubectl get ns
+
+FROM node:20-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+# Scripts off: "prepare" would compile before the sources are here. level's native addon ships prebuilds for linux.
+RUN npm ci --ignore-scripts
+COPY tsconfig.json ./
+COPY api ./api
+COPY pkg ./pkg
+COPY cmd ./cmd
+RUN npm run build && find dist -name '*.test.js*' -delete
+
+FROM node:20-slim AS deps
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+
+FROM node:20-slim
+ENV NODE_ENV=production
+WORKDIR /opt/mini-kube
+COPY --from=deps /src/node_modules ./node_modules
+COPY --from=build /src/dist ./dist
+COPY package.json ./
+COPY config ./config
+RUN ln -s /opt/mini-kube/dist/cmd/main.js /usr/local/bin/mini-kube && chmod +x dist/cmd/main.js \
+  && mkdir /data && chown node:node /data
+USER node
+VOLUME /data
+EXPOSE 6443
+# Bound to every interface inside the container; the serving certificate names 127.0.0.1 and localhost for -p 6443:6443.
+ENTRYPOINT ["mini-kube"]
+CMD ["up", "--data-dir", "/data", "--bind-address", "0.0.0.0"]
