@@ -3,7 +3,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { allDefaulters, allDefinitions, builtinGroupVersions } from '../../api/index.js';
 import type { GroupVersion } from '../../api/types.js';
 import { buildAdmission } from '../admission/registry.js';
@@ -50,7 +50,8 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     https: { allowHTTP1: true, key, cert, ca, requestCert: Boolean(ca), rejectUnauthorized: false },
     bodyLimit: MAX_BODY_BYTES,
     loggerInstance: log,
-    disableRequestLogging: true,
+    // Requests are recorded by audit, not logged one by one.
+    logController: new LogController({ disableRequestLogging: true }),
     // Kubernetes names may hold characters fastify would otherwise reject in a route.
     routerOptions: { maxParamLength: 2048 },
   }) as unknown as FastifyInstance;

@@ -23,7 +23,7 @@ export const statefulSetDefinitions: Definitions = {
     template: podTemplate('Template of the pods to create.'),
     updateStrategy: ref(`${A}StatefulSetUpdateStrategy`, 'How pods are updated when the template changes.'),
     volumeClaimTemplates: arr(ref('io.k8s.api.core.v1.PersistentVolumeClaim'), 'Claims every pod gets its own copy of.'),
-  }, 'Desired state of a StatefulSet.', { required: ['selector', 'template', 'serviceName'] }),
+  }, 'Desired state of a StatefulSet.', { required: ['selector', 'template'] }),
   [`${A}StatefulSetOrdinals`]: obj({
     start: int32('Index of the first replica (default 0).', { default: 0 }),
   }, 'How replica indices are assigned.'),

@@ -1,5 +1,5 @@
 // Required fields per the schema: missing ones are 422 Invalid "Required value", as upstream's
-// validation words them.
+// validation words them. Status is the controllers' report, not user input: it is not checked.
 import type { Schema } from '../../../api/schema.js';
 import { isPlainObject, type SchemaIndex } from './index.js';
 
@@ -15,6 +15,7 @@ export function missingRequired(index: SchemaIndex, value: unknown, schema: Sche
     if (value[key] === undefined || value[key] === null || value[key] === '') missing.push(path ? `${path}.${key}` : key);
   }
   for (const [key, prop] of Object.entries(s.properties ?? {})) {
+    if (path === '' && key === 'status') continue;
     if (value[key] !== undefined) missing.push(...missingRequired(index, value[key], prop, path ? `${path}.${key}` : key));
   }
   return missing;
