@@ -104,6 +104,10 @@ describe('routes', () => {
     const list = (await app.inject({ url: '/apis/apps/v1' })).json();
     expect(list.resources.map((r: { name: string }) => r.name)).toContain('deployments/scale');
     expect((await app.inject({ url: '/api/v1' })).json().groupVersion).toBe('v1');
+    // Generated clients add a trailing slash.
+    expect((await app.inject({ url: '/api/v1/' })).json().groupVersion).toBe('v1');
+    expect((await app.inject({ url: '/apis/apps/' })).json().name).toBe('apps');
+    expect((await app.inject({ url: '/apis/apps/v1/' })).json().groupVersion).toBe('apps/v1');
     for (const url of ['/apis/nope', '/apis/apps/v9', '/api/v2', '/apis/autoscaling/v1']) {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(404);

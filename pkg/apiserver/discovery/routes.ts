@@ -80,15 +80,18 @@ export const registerDiscovery = (app: FastifyInstance, source: GroupVersionSour
   for (const path of ['/api', '/api/']) app.get(path, root('api'));
   for (const path of ['/apis', '/apis/']) app.get(path, root('apis'));
 
-  app.get<{ Params: { version: string } }>('/api/:version', async (req, reply) =>
-    resourceList('', req.params.version, req, reply));
+  // Generated clients (@kubernetes/client-node, Python) call these with a trailing slash; upstream serves both.
+  for (const slash of ['', '/']) {
+    app.get<{ Params: { version: string } }>(`/api/:version${slash}`, async (req, reply) =>
+      resourceList('', req.params.version, req, reply));
 
-  app.get<{ Params: { group: string } }>('/apis/:group', async (req, reply) => {
-    const doc = buildApiGroup(source(), req.params.group);
-    if (!doc) return notFound(reply);
-    return sendLegacy(reply, negotiateDiscovery(req.headers.accept).contentType, doc);
-  });
+    app.get<{ Params: { group: string } }>(`/apis/:group${slash}`, async (req, reply) => {
+      const doc = buildApiGroup(source(), req.params.group);
+      if (!doc) return notFound(reply);
+      return sendLegacy(reply, negotiateDiscovery(req.headers.accept).contentType, doc);
+    });
 
-  app.get<{ Params: { group: string; version: string } }>('/apis/:group/:version', async (req, reply) =>
-    resourceList(req.params.group, req.params.version, req, reply));
+    app.get<{ Params: { group: string; version: string } }>(`/apis/:group/:version${slash}`, async (req, reply) =>
+      resourceList(req.params.group, req.params.version, req, reply));
+  }
 };
