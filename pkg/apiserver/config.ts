@@ -25,6 +25,12 @@ export interface ApiServerConfig {
   /** Service ClusterIPs come from here. */
   serviceClusterIpRange: string;
   featureGates: Record<string, boolean>;
+  /** Events each resource's watch cache keeps for watches resuming from an older resourceVersion (default 10,000). */
+  watchCacheHistorySize?: number;
+  /** The store keeps event records of this many latest revisions (default 10,000); older ones are compacted. */
+  compactionKeepRevisions?: number;
+  /** How often the store compacts (default 60 s). */
+  compactionIntervalMs?: number;
   logger: Logger;
 }
 

@@ -34,7 +34,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const store = await openStore(config);
   const registries = await createRegistries({
     store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters,
-    serviceClusterIpRange: config.serviceClusterIpRange,
+    serviceClusterIpRange: config.serviceClusterIpRange, watchCacheHistorySize: config.watchCacheHistorySize,
   });
   registries.setAdmission(buildAdmission(
     { NamespaceLifecycle: () => new NamespaceLifecycle((name) => registries.get('', 'v1', 'namespaces')?.peek(undefined, name)?.object) },
@@ -100,10 +100,12 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
 }
 
 async function openStore(config: ApiServerConfig): Promise<Store> {
-  if (config.storageBackend === 'memory') return createMemoryStore();
+  const compaction = config.compactionKeepRevisions === undefined && config.compactionIntervalMs === undefined ? undefined
+    : { keepRevisions: config.compactionKeepRevisions ?? 10_000, intervalMs: config.compactionIntervalMs ?? 60_000 };
+  if (config.storageBackend === 'memory') return createMemoryStore({ compaction });
   const dir = join(config.dataDir, 'store');
   await mkdir(dir, { recursive: true });
-  return openLevelStore(dir);
+  return openLevelStore(dir, { compaction });
 }
 
 async function closeAll(app: FastifyInstance, sockets: Set<Socket>, registries: RegistrySet, store: Store, closeAudit: () => Promise<void>): Promise<void> {

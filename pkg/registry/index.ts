@@ -30,6 +30,8 @@ export interface RegistryOptions {
   definitions: Definitions;
   defaulters: Record<string, Defaulter>;
   serviceClusterIpRange: string;
+  /** Events each watch cache keeps for resuming watches (the Cacher's default when unset). */
+  watchCacheHistorySize?: number;
 }
 
 export async function createRegistries(o: RegistryOptions): Promise<RegistrySet> {
@@ -46,7 +48,7 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
 
   const resources: ResourceType[] = o.groupVersions.flatMap((gv) => gv.resources);
   await Promise.all(resources.map(async (rt) => {
-    const cacher = new Cacher(o.store, resourcePrefix(rt));
+    const cacher = new Cacher(o.store, resourcePrefix(rt), { historySize: o.watchCacheHistorySize });
     await cacher.start();
     cachers.push(cacher);
     const reg = new Registry(rt, {
