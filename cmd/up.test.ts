@@ -1,0 +1,80 @@
+// `mini-kube up` as a user runs it: the compiled binary, real child processes, a real TLS client.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { packageRoot } from './package-info.js';
+
+const main = join(packageRoot, 'dist', 'cmd', 'main.js');
+
+let dir: string;
+let up: ChildProcess | undefined;
+beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'up-')); });
+afterEach(async () => {
+  if (up && up.exitCode === null && up.signalCode === null) {
+    up.kill('SIGKILL');
+    await new Promise((r) => up?.once('exit', r));
+  }
+  up = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+const run = (...args: string[]) => {
+  const child = spawn(process.execPath, [main, 'up', '--data-dir', dir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  up = child;
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  /** Created on demand so that a test expecting a failure leaves no dangling rejection. */
+  const line = (): Promise<string> => new Promise<string>((resolve, reject) => {
+    if (out.includes('\n')) resolve(out);
+    child.stdout.on('data', () => { if (out.includes('\n')) resolve(out); });
+    void exited.then((code) => reject(new Error(`up exited ${String(code)}: ${err}`)));
+  });
+  return { child, exited, line, stderr: () => err, stdout: () => out };
+};
+
+describe.skipIf(!existsSync(main))('mini-kube up (compiled)', () => {
+  it('prints one ready line, serves the admin kubeconfig, and stops cleanly on SIGTERM', async () => {
+    const u = run('--secure-port', '0');
+    expect(await u.line()).toBe(`ready: export KUBECONFIG=${join(dir, 'admin.kubeconfig')}\n`);
+    expect((await stat(join(dir, 'admin.kubeconfig'))).mode & 0o777).toBe(0o600);
+
+    const kc = parse(await readFile(join(dir, 'admin.kubeconfig'), 'utf8'));
+    const user = kc.users[0].user;
+    const b64 = (s: string) => Buffer.from(s, 'base64').toString();
+    const agent = new Agent({ connect: { ca: b64(kc.clusters[0].cluster['certificate-authority-data']), cert: b64(user['client-certificate-data']), key: b64(user['client-key-data']) } });
+    const res = await request(`${kc.clusters[0].cluster.server}/api/v1/namespaces/default`, { dispatcher: agent });
+    expect(res.statusCode).toBe(200);
+    expect((await res.body.json() as { metadata: { name: string } }).metadata.name).toBe('default');
+    await agent.close();
+
+    u.child.kill('SIGTERM');
+    expect(await u.exited).toBe(0);
+    expect(await readFile(join(dir, 'logs', 'apiserver.log'), 'utf8')).toContain('shutting down');
+  });
+
+  it('says which child died and where its log is, and exits 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as { port: number }).port;
+    const u = run('--secure-port', String(port));
+    expect(await u.exited).toBe(1);
+    blocker.close();
+    expect(u.stdout()).toBe('');
+    expect(u.stderr()).toContain(`apiserver exited with code 1; see its log: ${join(dir, 'logs', 'apiserver.log')}`);
+  });
+
+  it('refuses a bad flag with exit 2', async () => {
+    const u = run('--nodes', 'many');
+    expect(await u.exited).toBe(2);
+    expect(u.stderr()).toContain('invalid argument "many" for "--nodes" flag');
+  });
+});
