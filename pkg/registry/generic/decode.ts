@@ -38,8 +38,9 @@ export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: Req
   }
   obj.apiVersion = apiVersion;
   obj.kind = target.kind;
-  d.types.check(obj, target.definition, target.kind, target.version);
+  // Unknown fields and nulls go first: a null is Go's zero value, never a type error.
   const unknown = pruneUnknown(d.index, obj, ref(target.definition));
+  d.types.check(obj, target.definition, target.kind, target.version);
   reportUnknown(unknown, ctx);
   applyDefaults(d.index, obj, ref(target.definition));
   return obj;
