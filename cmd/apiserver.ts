@@ -62,6 +62,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     onShutdownSignal(async (signal) => {
       logger.info({ signal }, 'shutting down');
       await server.close();
+      logger.info('stopped');
     });
   } catch (e) {
     logger.fatal({ err: e }, 'apiserver failed to start');

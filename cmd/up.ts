@@ -1,6 +1,6 @@
 // `mini-kube up`: certificates, then every component as its own OS process, then one line once the cluster answers.
 import { mkdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { ensurePki, writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.js';
 import { controlPlane } from './components.js';
@@ -38,8 +38,9 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const { values: v } = parseOrExit('up', summary, argv, upFlags);
   if (v.nodes < 0) exitWithFlagError('up', new FlagError(`--nodes ${v.nodes} must not be negative`));
   if (v['secure-port'] < 0 || v['secure-port'] > 65535) exitWithFlagError('up', new FlagError(`--secure-port ${v['secure-port']} must be between 0 and 65535`));
-  const dataDir = resolve(v['data-dir']);
   const bind = v['bind-address'];
+  if (!isIP(bind)) exitWithFlagError('up', new FlagError(`--bind-address "${bind}" is not an IP address`));
+  const dataDir = resolve(v['data-dir']);
   const wildcard = bind === '0.0.0.0' || bind === '::';
   const nodes = Array.from({ length: v.nodes }, (_, i) => `node-${i + 1}`);
   const pki = await ensurePki(join(dataDir, 'pki'), { nodes, serverSans: wildcard ? [] : [bind] });
