@@ -159,7 +159,13 @@ export const resourcePaths = (r: ResourceType, ctx: OperationContext): Record<st
   }
 
   for (const s of r.subresources ?? []) {
-    paths[`${item}/${s.name}`] = subresourcePath(r, s, { op, scope, ctx, pathParams: [nameParam, ...nsParams] });
+    const sub: SubContext = { op, scope, ctx, pathParams: [nameParam, ...nsParams] };
+    paths[`${item}/${s.name}`] = subresourcePath(r, s, sub);
+    // Proxies also take the rest of the URL: ".../proxy/{path}", operations suffixed "WithPath".
+    if (s.name === 'proxy') {
+      paths[`${item}/proxy/{path}`] = subresourcePath(r, s, { ...sub, withPath: true,
+        pathParams: [...sub.pathParams, pathParam('path', `path to the resource`)] });
+    }
   }
   return paths;
 };
@@ -170,16 +176,19 @@ interface SubContext {
   scope: string;
   ctx: OperationContext;
   pathParams: Parameter[];
+  withPath?: boolean;
 }
 
-const subresourcePath = (r: ResourceType, s: Subresource, { op, scope, ctx, pathParams }: SubContext): PathItem => {
+const subresourcePath = (r: ResourceType, s: Subresource,
+  { op, scope, ctx, pathParams, withPath }: SubContext): PathItem => {
   const kind: GroupVersionKind = { group: s.group, version: s.version, kind: s.kind };
-  const rest = `${scope}${r.kind}${subresourceWord(s.name)}`;
+  const rest = `${scope}${r.kind}${subresourceWord(s.name)}${withPath ? 'WithPath' : ''}`;
   const verbs = s.verbs as string[];
   const item: PathItem = {};
 
   if (CONNECT.has(s.name)) {
-    const query = SUBRESOURCE_QUERY[s.name] ?? [];
+    // The WithPath form carries the path in the URL, not in ?path=.
+    const query = (SUBRESOURCE_QUERY[s.name] ?? []).filter((p) => !(withPath && p.name === 'path'));
     for (const [verb, method] of CONNECT_METHODS) {
       if (!verbs.includes(verb)) continue;
       const word = method.charAt(0).toUpperCase() + method.slice(1);

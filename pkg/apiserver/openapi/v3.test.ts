@@ -96,6 +96,21 @@ describe('group-version document', () => {
       ['gracePeriodSeconds', 'propagationPolicy', 'orphanDependents', 'labelSelector']));
   });
 
+  it('publishes proxies with and without a trailing path', () => {
+    const gv = { ...coreV1, resources: [{ ...coreV1.resources[1]!, plural: 'nodes', kind: 'Node', subresources: [
+      { name: 'proxy', group: '', version: 'v1', kind: 'NodeProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
+    ] }] };
+    const doc = groupVersionDocument(gv, pool);
+    const plain = doc.paths['/api/v1/nodes/{name}/proxy']!;
+    const withPath = doc.paths['/api/v1/nodes/{name}/proxy/{path}']!;
+    expect(plain.get!.operationId).toBe('connectCoreV1GetNodeProxy');
+    expect(plain.get!.parameters!.map((p) => p.name)).toEqual(['path']);
+    expect(withPath.put!.operationId).toBe('connectCoreV1PutNodeProxyWithPath');
+    expect(withPath.get!.parameters ?? []).toEqual([]);
+    expect(withPath.parameters!.map((p) => p.name)).toEqual(['name', 'path']);
+    expect(withPath.delete!['x-kubernetes-action']).toBe('connect');
+  });
+
   it('offers strategic merge patch to built-in kinds only', () => {
     const custom = groupVersionDocument(widgetsV1, definitionPool(fixture()));
     const patch = custom.paths['/apis/stable.example.com/v1/namespaces/{namespace}/widgets/{name}']!.patch!;
