@@ -18,6 +18,8 @@ export interface Operation {
   'x-kubernetes-group-version-kind'?: GroupVersionKind;
 }
 
+type OperationFields = Pick<Operation, 'responses'> & Partial<Pick<Operation, 'parameters' | 'requestBody'>>;
+
 export type PathItem = Partial<Record<'get' | 'put' | 'post' | 'delete' | 'patch', Operation>> & {
   parameters?: Parameter[];
 };
@@ -88,10 +90,10 @@ export const resourcePaths = (r: ResourceType, ctx: OperationContext): Record<st
   const status = refTo(`${META}Status`);
   const watchEvent = refTo(`${META}WatchEvent`);
   const op = (verb: string, action: string, rest: string, description: string,
-    fields: Partial<Operation>, kind: GroupVersionKind = gvk): Operation => ({
+    fields: OperationFields, kind: GroupVersionKind = gvk): Operation => ({
     description, operationId: `${verb}${infix}${rest}`, ...fields, tags,
     'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': kind,
-  } as Operation); // fields carries the responses
+  });
   const paths: Record<string, PathItem> = {};
 
   const coll: PathItem = {};
@@ -171,7 +173,7 @@ export const resourcePaths = (r: ResourceType, ctx: OperationContext): Record<st
 };
 
 interface SubContext {
-  op: (verb: string, action: string, rest: string, description: string, fields: Partial<Operation>,
+  op: (verb: string, action: string, rest: string, description: string, fields: OperationFields,
     kind?: GroupVersionKind) => Operation;
   scope: string;
   ctx: OperationContext;
