@@ -1,7 +1,7 @@
 // Create (upstream: Store.Create + rest.BeforeCreate): decode, mutating admission, metadata the
 // server owns, validation, validating admission, then one durable write.
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, isStatusError } from '../../apimachinery/errors.js';
+import { alreadyExists, badRequest, isStatusError } from '../../apimachinery/errors.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { RequestContext } from '../context.js';
 import { newUid, rfc3339 } from '../meta.js';
@@ -28,7 +28,12 @@ export async function create(reg: Registry, ctx: RequestContext, body: unknown, 
   if (causes.length) throw reg.invalid(meta.name ?? '', causes);
   await reg.admission('validate', 'CREATE', ctx, obj, undefined, meta.name ?? '');
   if (!opts.managedFieldsSet) reg.deps.fieldManager.update(undefined, obj, ctx);
-  if (ctx.dryRun) return { object: obj };
+  if (ctx.dryRun) {
+    // Nothing is stored, but the answer is the one the write would give (upstream: DryRunnableStorage.Create).
+    const existing = await reg.get(ctx, meta.name!).catch((e: unknown) => (isStatusError(e) && e.code === 404 ? undefined : Promise.reject(e)));
+    if (existing) throw alreadyExists(reg.gr, meta.name!);
+    return { object: obj };
+  }
 
   await reg.strategy.beforeCreate?.(obj, ctx);
   for (let attempt = 1; ; attempt++) {

@@ -4,6 +4,7 @@ import type { ResourceType } from '../../../api/types.js';
 import type { Strategy } from '../strategy.js';
 import { namespaceStrategy } from './namespaces.js';
 import { podStrategy } from './pods.js';
+import { secretStrategy } from './secrets.js';
 
 /** Kinds whose metadata.generation tracks spec changes (upstream strategies that bump it). */
 const GENERATION = new Set([
@@ -21,6 +22,7 @@ const CREATE_ON_UPDATE = new Set([
 const SPECIFIC: Record<string, Strategy> = {
   '/pods': podStrategy,
   '/namespaces': namespaceStrategy,
+  '/secrets': secretStrategy,
 };
 
 /** `extra` supplies strategies that need server state (services need the IP allocator). */

@@ -1,7 +1,7 @@
 // Pods: status starts Pending with its QoS class; graceful deletion waits for the kubelet unless
 // the pod never reached a node or already finished (upstream: registry/core/pod/strategy.go).
 import type { KubeObject } from '../../../api/types.js';
-import { invalidValue } from '../../apimachinery/field.js';
+import { forbidden } from '../../apimachinery/field.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import type { Strategy } from '../strategy.js';
 
@@ -36,7 +36,7 @@ export const podStrategy: Strategy = {
       return JSON.stringify(spec);
     };
     if (mutable(pod) !== mutable(old)) {
-      return [invalidValue('spec', '', 'Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)')];
+      return [forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)')];
     }
     return [];
   },
