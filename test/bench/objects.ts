@@ -1,0 +1,66 @@
+// The objects the bench writes: ~1 KB ConfigMaps, ~1.5 KB pods shaped like a real Deployment's, and
+// small ConfigMaps as watch events. Deterministic, so every run sends the same bytes.
+
+/** Filler text of exactly n characters. */
+const filler = (n: number, seed: number): string => {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  let s = '';
+  for (let i = 0; i < n; i++) s += alphabet[(i * 7 + seed) % alphabet.length];
+  return s;
+};
+
+const CM_VALUE = filler(230, 3);
+
+/** A ConfigMap whose JSON is about 1 KB. */
+export function configMap(namespace: string, name: string): string {
+  return JSON.stringify({
+    apiVersion: 'v1', kind: 'ConfigMap',
+    metadata: { name, namespace, labels: { app: 'bench', tier: 'config' } },
+    data: { 'a.conf': CM_VALUE, 'b.conf': CM_VALUE, 'c.conf': CM_VALUE, 'd.conf': CM_VALUE.slice(0, 120) },
+  });
+}
+
+/** A small ConfigMap carrying the event's index, used as a watch event. */
+export function eventConfigMap(namespace: string, name: string): string {
+  return JSON.stringify({
+    apiVersion: 'v1', kind: 'ConfigMap',
+    metadata: { name, namespace, labels: { app: 'bench-watch' } },
+    data: { payload: filler(200, 5) },
+  });
+}
+
+/** A pod as a ReplicaSet would create it: labels, owner, one container with env, ports, probes, resources, mounts. */
+export function pod(namespace: string, name: string): string {
+  return JSON.stringify({
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: {
+      name, namespace,
+      labels: { app: 'web', 'pod-template-hash': '7d9f8c6b5d', tier: 'frontend', release: 'stable' },
+      annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9090', 'kubectl.kubernetes.io/restartedAt': '2026-01-01T00:00:00Z' },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9f8c6b5d', uid: '4b1e9a52-5d0c-4f57-9d5e-2a7c1f0b8e11', controller: true, blockOwnerDeletion: true }],
+    },
+    spec: {
+      containers: [{
+        name: 'web', image: 'registry.example.com/team/web:1.27.3',
+        args: ['--port=8080', '--metrics-port=9090', '--log-level=info'],
+        ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }, { name: 'metrics', containerPort: 9090, protocol: 'TCP' }],
+        env: [
+          { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+          { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+          { name: 'LOG_FORMAT', value: 'json' },
+          { name: 'CACHE_URL', value: 'redis://cache.default.svc.cluster.local:6379' },
+        ],
+        resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
+        readinessProbe: { httpGet: { path: '/healthz', port: 8080 }, initialDelaySeconds: 2, periodSeconds: 5 },
+        livenessProbe: { httpGet: { path: '/livez', port: 8080 }, initialDelaySeconds: 10, periodSeconds: 10 },
+        volumeMounts: [{ name: 'config', mountPath: '/etc/web', readOnly: true }, { name: 'cache', mountPath: '/var/cache/web' }],
+      }],
+      volumes: [{ name: 'config', configMap: { name: 'web-config' } }, { name: 'cache', emptyDir: {} }],
+      nodeSelector: { 'kubernetes.io/os': 'linux' },
+      tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
+      terminationGracePeriodSeconds: 30,
+    },
+  });
+}
+
+export const namespace = (name: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });

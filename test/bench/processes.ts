@@ -1,0 +1,113 @@
+// Server processes under test: spawn, time to first good /readyz, resident memory, stop.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+
+export interface Tls {
+  ca: Buffer;
+  cert: Buffer;
+  key: Buffer;
+}
+
+export interface ServerProcess {
+  name: string;
+  child: ChildProcess;
+  pid: number;
+  origin: string;
+  /** Milliseconds from spawn to the first 200 from /readyz. */
+  readyMs: number;
+  /** The last lines the process wrote to stderr (for failures). */
+  stderrTail(): string;
+  stop(): Promise<void>;
+}
+
+/** A free port on 127.0.0.1 (closed again before it is used; fine on a machine that is not racing us for ports). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Spawns `node <args>` and polls https://127.0.0.1:<port>/readyz every 5 ms until it answers 200.
+ * `tls` may be a function: with a fresh data dir the client certificate only exists once the server made it.
+ */
+export async function startServer(name: string, nodeArgs: string[], port: number, tls: () => Promise<Tls | undefined>, timeoutMs = 60_000): Promise<ServerProcess> {
+  const started = performance.now();
+  const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let tail = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    tail = (tail + d.toString('utf8')).slice(-8192);
+  });
+  let exited: string | undefined;
+  const exitPromise = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
+    exited = `exited with ${signal ?? code}`;
+    resolve();
+  }));
+  const origin = `https://127.0.0.1:${port}`;
+  let agent: Agent | undefined;
+  let readyMs = -1;
+  try {
+    while (readyMs < 0) {
+      if (exited) throw new Error(`${name} ${exited} before it was ready:\n${tail}`);
+      if (performance.now() - started > timeoutMs) throw new Error(`${name} not ready after ${timeoutMs} ms:\n${tail}`);
+      if (!agent) {
+        const t = await tls();
+        if (t) agent = new Agent({ connect: { ...t, rejectUnauthorized: true } });
+      }
+      if (agent) {
+        try {
+          const res = await request(`${origin}/readyz`, { dispatcher: agent });
+          const body = await res.body.text();
+          if (res.statusCode === 200 && body === 'ok') readyMs = performance.now() - started;
+        } catch (e) {
+          // Refused: not listening yet. Anything else (a certificate read while half written): start over.
+          if ((e as { code?: string }).code !== 'ECONNREFUSED') {
+            await agent.destroy();
+            agent = undefined;
+          }
+        }
+      }
+      if (readyMs < 0) await sleep(5);
+    }
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  } finally {
+    await agent?.destroy();
+  }
+  return {
+    name, child, pid: child.pid!, origin, readyMs,
+    stderrTail: () => tail,
+    async stop() {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exitPromise;
+      clearTimeout(killer);
+    },
+  };
+}
+
+/** Resident set size (VmRSS) and its peak (VmHWM) of a process, in MB. */
+export async function memoryOf(pid: number): Promise<{ rssMb: number; peakMb: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+export async function readTls(pkiDir: string): Promise<Tls | undefined> {
+  try {
+    const [ca, cert, key] = await Promise.all(['ca.crt', 'admin.crt', 'admin.key'].map((f) => readFile(`${pkiDir}/${f}`)));
+    return { ca: ca!, cert: cert!, key: key! };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,233 @@
+// `npm run bench` (after `npm run build`): the apiserver as a child process (`mini-kube apiserver`) against a
+// bare fastify HTTPS child with the same TLS setup, the same load from this process, on 127.0.0.1 only.
+// Prints a table and the same as markdown. Options: --quick (smaller counts, for trying changes);
+// BENCH_CPU_PROF=<dir> runs the measured apiserver with `node --cpu-prof` (profile written when it stops).
+import { cpus, tmpdir } from 'node:os';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Pool } from 'undici';
+import { call, closedLoop, median, pool, type RunResult } from './load.js';
+import { configMap, eventConfigMap, namespace, pod } from './objects.js';
+import { freePort, memoryOf, readTls, startServer, type ServerProcess, type Tls } from './processes.js';
+import { watchFanout, type FanoutResult } from './watch.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const MAIN = resolve(here, '../../cmd/main.js');
+const BARE = resolve(here, 'bare-server.js');
+const quick = process.argv.includes('--quick');
+
+const N = {
+  warmStarts: quick ? 2 : 3,
+  pods: quick ? 2_000 : 10_000,
+  listRuns: 5,
+  create1: { maxOps: quick ? 1_000 : 5_000, maxMs: quick ? 2_000 : 4_000 },
+  create64: { maxOps: quick ? 10_000 : 60_000, maxMs: quick ? 2_000 : 5_000 },
+  get64: { maxOps: 1_000_000, maxMs: quick ? 2_000 : 5_000 },
+  watchers: quick ? 100 : 1_000,
+  events: quick ? 200 : 1_000,
+  eventRate: 100,
+};
+
+const log = (msg: string): void => {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+};
+
+interface Row {
+  metric: string;
+  mk: number;
+  bare?: number;
+  unit: string;
+  /** 'rate': higher is better, ratio in %; 'cost': lower is better, ratio as a multiple. */
+  kind: 'rate' | 'cost';
+  target: string;
+  ok?: boolean;
+  digits?: number;
+}
+
+const fmt = (v: number | undefined, digits = 0): string =>
+  v === undefined || Number.isNaN(v) ? '—' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+const ratioOf = (r: Row): string => {
+  if (r.bare === undefined || !r.bare) return '—';
+  return r.kind === 'rate' ? `${Math.round((r.mk / r.bare) * 100)}%` : `×${(r.mk / r.bare).toFixed(1)}`;
+};
+
+function table(rows: Row[]): { text: string; markdown: string } {
+  const header = ['metric', 'mini-kube', 'bare fastify', 'ratio', 'target', 'ok?'];
+  const cells = rows.map((r) => [
+    r.metric, `${fmt(r.mk, r.digits)} ${r.unit}`, r.bare === undefined ? '—' : `${fmt(r.bare, r.digits)} ${r.unit}`,
+    ratioOf(r), r.target, r.ok === undefined ? '' : r.ok ? 'yes' : 'NO',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]): string => c.map((x, i) => (i === 0 || i === 4 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join(' | ');
+  const text = [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.map(line)].join('\n');
+  const markdown = [`| ${header.join(' | ')} |`, '| --- | ---: | ---: | ---: | --- | --- |', ...cells.map((c) => `| ${c.join(' | ')} |`)].join('\n');
+  return { text, markdown };
+}
+
+async function machine(): Promise<string> {
+  const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => '');
+  const model = /^model name\s*:\s*(.*)$/m.exec(cpuinfo)?.[1] ?? cpus()[0]?.model ?? 'unknown';
+  const memKb = Number(/^MemTotal:\s+(\d+)/m.exec(await readFile('/proc/meminfo', 'utf8').catch(() => ''))?.[1] ?? NaN);
+  return `${cpus().length} CPUs (nproc), ${model}, ${fmt(memKb / 1024 / 1024, 1)} GB RAM, node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`;
+}
+
+const ok = (r: RunResult, what: string): RunResult => {
+  if (r.errors) log(`${what}: ${r.errors} errors, first: ${r.firstError}`);
+  return r;
+};
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const work = await mkdtemp(join(tmpdir(), 'mini-kube-bench-'));
+  const dataDir = join(work, 'data');
+  const pki = join(dataDir, 'pki');
+  const tls = (): Promise<Tls | undefined> => readTls(pki);
+  const servers: ServerProcess[] = [];
+  const pools: Pool[] = [];
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const startMk = async (prof: boolean): Promise<ServerProcess> => {
+    const port = await freePort();
+    const profArgs = prof && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
+    const s = await startServer('apiserver', [...profArgs, MAIN, 'apiserver', '--data-dir', dataDir, '--secure-port', String(port)], port, tls);
+    servers.push(s);
+    return s;
+  };
+  try {
+    // 1. Start-up. Cold: empty data dir (PKI generated, store created). Warm: the same data dir again.
+    log('start-up: cold');
+    const cold = await startMk(false);
+    await cold.stop();
+    const warmMs: number[] = [];
+    let mk: ServerProcess | undefined;
+    for (let i = 0; i < N.warmStarts; i++) {
+      log(`start-up: warm ${i + 1}/${N.warmStarts}`);
+      mk = await startMk(i === N.warmStarts - 1);
+      warmMs.push(mk.readyMs);
+      if (i < N.warmStarts - 1) await mk.stop();
+    }
+    const t = (await tls())!;
+    const bareMs: number[] = [];
+    let bare: ServerProcess | undefined;
+    for (let i = 0; i < N.warmStarts; i++) {
+      log(`start-up: bare ${i + 1}/${N.warmStarts}`);
+      const port = await freePort();
+      bare = await startServer('bare fastify', [BARE, String(port), join(pki, 'apiserver.crt'), join(pki, 'apiserver.key'), join(pki, 'ca.crt')], port, tls);
+      servers.push(bare);
+      bareMs.push(bare.readyMs);
+      if (i < N.warmStarts - 1) await bare.stop();
+    }
+    rows.push({ metric: 'start to /readyz, cold (new data dir, PKI made)', mk: cold.readyMs, bare: median(bareMs), unit: 'ms', kind: 'cost', target: 'report' });
+    rows.push({ metric: `start to /readyz, warm (median of ${N.warmStarts})`, mk: median(warmMs), bare: median(bareMs), unit: 'ms', kind: 'cost', target: '< 500 ms', ok: median(warmMs) < 500 });
+    mk = mk!;
+    bare = bare!;
+
+    const mk64 = pool(mk.origin, t, 64);
+    const bare64 = pool(bare.origin, t, 64);
+    const mk1 = pool(mk.origin, t, 1);
+    const bare1 = pool(bare.origin, t, 1);
+    pools.push(mk64, bare64, mk1, bare1);
+    for (const ns of ['bench', 'bench-pods', 'bench-watch']) await call(mk64, 'POST', '/api/v1/namespaces', namespace(ns));
+
+    // 4 + 6. 10,000 pods: create (64 clients), list, then the resident memory of each server.
+    log(`pods: creating ${N.pods}`);
+    const podPath = '/api/v1/namespaces/bench-pods/pods';
+    const mkPods = ok(await closedLoop({ concurrency: 64, maxOps: N.pods, maxMs: 120_000 }, (i) => call(mk64, 'POST', podPath, pod('bench-pods', `web-${i}`))), 'mini-kube pod creates');
+    const barePods = ok(await closedLoop({ concurrency: 64, maxOps: N.pods, maxMs: 120_000 }, (i) => call(bare64, 'POST', '/objects/pods', pod('bench-pods', `web-${i}`))), 'bare pod creates');
+    const podBytes = (await call(mk1, 'GET', `${podPath}/web-0`)).length;
+    rows.push({ metric: `pod creates/s (~${(podBytes / 1024).toFixed(1)} KB stored), 64 clients`, mk: mkPods.rate, bare: barePods.rate, unit: '/s', kind: 'rate', target: 'report' });
+    log('pods: list');
+    const listMs = async (d: Pool, path: string): Promise<{ ms: number; bytes: number; items: number }> => {
+      const runs: number[] = [];
+      let bytes = 0;
+      let items = 0;
+      for (let i = 0; i < N.listRuns; i++) {
+        const t0 = performance.now();
+        const body = await call(d, 'GET', path);
+        runs.push(performance.now() - t0);
+        bytes = body.length;
+        if (i === 0) items = (JSON.parse(body.toString('utf8')) as { items: unknown[] }).items.length;
+      }
+      return { ms: median(runs), bytes, items };
+    };
+    const mkList = await listMs(mk1, podPath);
+    const bareList = await listMs(bare1, '/objects/pods');
+    if (mkList.items !== N.pods) log(`mini-kube list returned ${mkList.items} pods, expected ${N.pods}`);
+    rows.push({ metric: `list ${fmt(mkList.items)} pods, JSON (${(mkList.bytes / 1048576).toFixed(1)} MB, median of ${N.listRuns})`, mk: mkList.ms, bare: bareList.ms, unit: 'ms', kind: 'cost', target: '< 150 ms', ok: mkList.ms < 150 });
+    const mkMem = await memoryOf(mk.pid);
+    const bareMem = await memoryOf(bare.pid);
+    rows.push({ metric: `RSS with ${fmt(N.pods)} pods`, mk: mkMem.rssMb, bare: bareMem.rssMb, unit: 'MB', kind: 'cost', target: '< 300 MB', ok: mkMem.rssMb < 300 });
+
+    // 2. ConfigMap creates, ~1 KB: one client, then 64. Warm both servers up first.
+    const cmPath = '/api/v1/namespaces/bench/configmaps';
+    const cmBytes = Buffer.byteLength(configMap('bench', 'cm-0000000'));
+    let mkNext = 0;
+    let bareNext = 0;
+    const mkCreate = (): Promise<Buffer> => call(mkCreatePool, 'POST', cmPath, configMap('bench', `cm-${mkNext++}`));
+    const bareCreate = (): Promise<Buffer> => call(mkCreatePool === mk1 ? bare1 : bare64, 'POST', '/objects/configmaps', configMap('bench', `cm-${bareNext++}`));
+    let mkCreatePool: Pool = mk64;
+    log('configmaps: warm-up');
+    ok(await closedLoop({ concurrency: 16, maxOps: 2_000, maxMs: 3_000 }, mkCreate), 'warm-up');
+    ok(await closedLoop({ concurrency: 16, maxOps: 2_000, maxMs: 3_000 }, bareCreate), 'warm-up');
+    log('configmaps: 1 client');
+    mkCreatePool = mk1;
+    const mkC1 = ok(await closedLoop({ concurrency: 1, ...N.create1 }, mkCreate), 'mini-kube creates, 1 client');
+    const bareC1 = ok(await closedLoop({ concurrency: 1, ...N.create1 }, bareCreate), 'bare POSTs, 1 client');
+    rows.push({ metric: `ConfigMap creates/s (${(cmBytes / 1024).toFixed(1)} KB), 1 client`, mk: mkC1.rate, bare: bareC1.rate, unit: '/s', kind: 'rate', target: 'report' });
+    log('configmaps: 64 clients');
+    mkCreatePool = mk64;
+    const mkC64 = ok(await closedLoop({ concurrency: 64, ...N.create64 }, mkCreate), 'mini-kube creates, 64 clients');
+    const bareC64 = ok(await closedLoop({ concurrency: 64, ...N.create64 }, bareCreate), 'bare POSTs, 64 clients');
+    rows.push({
+      metric: `ConfigMap creates/s (${(cmBytes / 1024).toFixed(1)} KB), 64 clients`, mk: mkC64.rate, bare: bareC64.rate, unit: '/s', kind: 'rate',
+      target: '≥ 5,000/s and ≥ 35%', ok: mkC64.rate >= 5000 && mkC64.rate / bareC64.rate >= 0.35,
+    });
+
+    // 3. Gets of those ConfigMaps, 64 clients.
+    log('configmaps: gets, 64 clients');
+    const mkCount = mkNext;
+    const bareCount = bareNext;
+    const mkG = ok(await closedLoop({ concurrency: 64, ...N.get64 }, (i) => call(mk64, 'GET', `${cmPath}/cm-${(i * 7919) % mkCount}`)), 'mini-kube gets');
+    const bareG = ok(await closedLoop({ concurrency: 64, ...N.get64 }, (i) => call(bare64, 'GET', `/objects/configmaps/cm-${(i * 7919) % bareCount}`)), 'bare gets');
+    rows.push({ metric: 'gets/s (ConfigMap by name), 64 clients', mk: mkG.rate, bare: bareG.rate, unit: '/s', kind: 'rate', target: '≥ 15,000/s and ≥ 55%', ok: mkG.rate >= 15000 && mkG.rate / bareG.rate >= 0.55 });
+
+    // 5. Watch fan-out.
+    const fanout = async (name: string, origin: string, watchPath: string, writePath: string): Promise<FanoutResult> => {
+      log(`watch: ${name}, ${N.watchers} watchers x ${N.events} events at ${N.eventRate}/s`);
+      const r = await watchFanout({
+        origin, tls: t, watchPath, writePath, event: (i) => eventConfigMap('bench-watch', `ev-${i}`),
+        watchers: N.watchers, events: N.events, rate: N.eventRate, drainMs: 30_000,
+      });
+      if (r.delivered < r.expected || r.writeErrors) log(`${name}: delivered ${r.delivered}/${r.expected}, write errors ${r.writeErrors} ${r.firstError ?? ''}`);
+      return r;
+    };
+    const rv = (JSON.parse((await call(mk1, 'GET', '/api/v1/namespaces/bench-watch/configmaps')).toString('utf8')) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const mkW = await fanout('mini-kube', mk.origin, `/api/v1/namespaces/bench-watch/configmaps?watch=true&resourceVersion=${rv}`, '/api/v1/namespaces/bench-watch/configmaps');
+    const bareW = await fanout('bare', bare.origin, '/watch', '/events');
+    const wl = `${fmt(N.watchers)} watchers × ${fmt(N.events)} events @ ${N.eventRate}/s`;
+    rows.push({ metric: `watch delivery p50 from write ack, ${wl}`, mk: mkW.fromAck.p50, bare: bareW.fromAck.p50, unit: 'ms', kind: 'cost', target: 'report', digits: 1 });
+    rows.push({ metric: `watch delivery p99 from write ack, ${wl}`, mk: mkW.fromAck.p99, bare: bareW.fromAck.p99, unit: 'ms', kind: 'cost', target: '< 100 ms', ok: mkW.fromAck.p99 < 100 && mkW.delivered === mkW.expected, digits: 1 });
+    rows.push({ metric: 'watch delivery p99 from write sent', mk: mkW.fromSend.p99, bare: bareW.fromSend.p99, unit: 'ms', kind: 'cost', target: 'report', digits: 1 });
+    notes.push(`watch: mini-kube delivered ${fmt(mkW.delivered)}/${fmt(mkW.expected)} (${(mkW.beforeAck * 100).toFixed(0)}% before the writer's ack), max ${fmt(mkW.fromAck.max, 1)} ms from ack; streams opened in ${fmt(mkW.connectMs)} ms; writes at ${fmt(mkW.writeRate)}/s. bare delivered ${fmt(bareW.delivered)}/${fmt(bareW.expected)}, max ${fmt(bareW.fromAck.max, 1)} ms; opened in ${fmt(bareW.connectMs)} ms.`);
+
+    const mkEnd = await memoryOf(mk.pid);
+    const bareEnd = await memoryOf(bare.pid);
+    rows.push({ metric: 'RSS at the end (peak)', mk: mkEnd.peakMb, bare: bareEnd.peakMb, unit: 'MB', kind: 'cost', target: 'report' });
+    notes.push(`objects stored by mini-kube at the end: ${fmt(N.pods)} pods, ${fmt(mkCount)} ConfigMaps of ~${(cmBytes / 1024).toFixed(1)} KB, ${fmt(N.events)} watch events.`);
+
+    const { text, markdown } = table(rows);
+    const desc = await machine();
+    process.stdout.write(`\nmini-kube bench${quick ? ' (--quick)' : ''}: ${desc}\n\n${text}\n\n${notes.join('\n')}\n\nMarkdown:\n\n${markdown}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\nMachine: ${desc}; bench took ${fmt((performance.now() - started) / 1000)} s.\n`);
+  } finally {
+    await Promise.all(pools.map((p) => p.destroy()));
+    await Promise.all(servers.map((s) => s.stop()));
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
