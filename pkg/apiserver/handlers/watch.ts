@@ -57,6 +57,8 @@ export function serveWatch(reg: Registry, ctx: RequestContext, request: FastifyR
     reply.hijack();
     // HTTP/1.1 chunks on its own when no length is set; HTTP/2 frames by itself.
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+    // HTTP/1.1 holds headers back until the first write: send them now, as a client waits for them before any event.
+    res.flushHeaders();
   };
   const write = (buf: Buffer | string): void => {
     if (closed) return;
