@@ -36,7 +36,7 @@ export const definitions: Definitions = {
     nodeSelector: strMap(undefined, { 'x-kubernetes-map-type': 'atomic' }),
     restartPolicy: enumStr(['Always', 'OnFailure', 'Never']),
     nodeName: str(),
-  }),
+  }, undefined, { required: ['containers'] }),
   'io.k8s.api.core.v1.PodTemplateSpec': obj({ metadata: ref(META), spec: ref('io.k8s.api.core.v1.PodSpec', 'Pod spec.') }),
   'io.k8s.api.apps.v1.DeploymentStrategy': obj({ type: str(), rollingUpdate: obj({ maxSurge: str(), maxUnavailable: str() }) }),
   'io.k8s.api.apps.v1.DeploymentSpec': obj({

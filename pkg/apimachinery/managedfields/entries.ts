@@ -1,0 +1,102 @@
+// metadata.managedFields entries: decoding, identity, ordering and encoding as upstream's fieldmanager
+// does, plus the conflict error and the manager name derived from a user agent.
+//
+//   defaultManager(userAgent: string): string        // "kubectl/v1.32.0 (linux/amd64)" -> "kubectl"
+//   Entry, decodeEntries(list), encodeEntries(entries): ManagedFieldsEntry[] | undefined
+//   sameManager(a, b): boolean                       // manager + operation (+ apiVersion for Update) + subresource
+//   conflictError(conflicts): StatusError            // 409 as upstream's NewApplyConflict words it
+//   IGNORED_PATHS                                    // metadata fields nobody owns
+import type { ManagedFieldsEntry } from '../../../api/types.js';
+import { StatusError } from '../errors.js';
+import { decodeFieldsV1, encodeFieldsV1, fieldPE, pathString, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
+
+export const defaultManager = (userAgent: string): string => userAgent.split('/')[0];
+
+export interface Entry {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  time?: string;
+  subresource?: string;
+  set: FieldSet;
+}
+
+/** Fields the server owns: never recorded for anyone (upstream's stripMeta). */
+const META_FIELDS = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'];
+export const IGNORED_PATHS: Path[] = [
+  [fieldPE('apiVersion')], [fieldPE('kind')],
+  ...META_FIELDS.map((f) => [fieldPE('metadata'), fieldPE(f)]),
+];
+const METADATA_NODE = JSON.stringify([fieldPE('metadata')]);
+
+export const stripIgnored = (set: FieldSet, extra: Path[] = []): FieldSet => {
+  const out = withoutSubtrees(set, [...IGNORED_PATHS, ...extra]);
+  out.delete(METADATA_NODE);
+  return out;
+};
+
+export const decodeEntries = (list: ManagedFieldsEntry[] | undefined): Entry[] =>
+  (list ?? []).filter((e) => e.manager !== undefined || e.operation !== undefined).map((e) => ({
+    manager: e.manager ?? '',
+    operation: e.operation === 'Apply' ? 'Apply' : 'Update',
+    apiVersion: e.apiVersion ?? '',
+    time: e.time,
+    subresource: e.subresource || undefined,
+    set: decodeFieldsV1(e.fieldsV1),
+  }));
+
+/** Upstream's manager identifier: appliers are one manager whatever apiVersion they apply with. */
+export const sameManager = (a: Pick<Entry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>, b: typeof a): boolean =>
+  a.manager === b.manager && a.operation === b.operation && (a.subresource ?? '') === (b.subresource ?? '') &&
+  (a.operation === 'Apply' || a.apiVersion === b.apiVersion);
+
+const seconds = (t?: string): number => (t ? Math.floor(Date.parse(t) / 1000) : 0);
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Apply before Update, then oldest first, then by manager, apiVersion and subresource. */
+const order = (p: Entry, q: Entry): number =>
+  cmp(p.operation, q.operation) || seconds(p.time) - seconds(q.time) || cmp(p.manager, q.manager) ||
+  cmp(p.apiVersion, q.apiVersion) || cmp(p.subresource ?? '', q.subresource ?? '');
+
+export const encodeEntries = (entries: Entry[]): ManagedFieldsEntry[] | undefined => {
+  const live = entries.filter((e) => e.set.size > 0).sort(order);
+  if (live.length === 0) return undefined;
+  return live.map((e) => {
+    const out: ManagedFieldsEntry = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };
+    if (e.time) out.time = e.time;
+    out.fieldsType = 'FieldsV1';
+    out.fieldsV1 = encodeFieldsV1(e.set);
+    if (e.subresource) out.subresource = e.subresource;
+    return out;
+  });
+};
+
+export interface Conflict {
+  entry: Entry;
+  path: Path;
+}
+
+const describeManager = (e: Entry): string => {
+  let s = JSON.stringify(e.manager);
+  if (e.subresource) s += ` with subresource ${JSON.stringify(e.subresource)}`;
+  return e.operation === 'Update' ? `${s} using ${e.apiVersion}` : s;
+};
+
+export const conflictError = (conflicts: Conflict[]): StatusError => {
+  const sorted = [...conflicts].sort((a, b) => cmp(describeManager(a.entry), describeManager(b.entry)) || cmp(pathString(a.path), pathString(b.path)));
+  const causes = sorted.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${describeManager(c.entry)}`, field: pathString(c.path) }));
+  let message: string;
+  if (sorted.length === 1) {
+    message = `Apply failed with 1 conflict: conflict with ${describeManager(sorted[0].entry)}: ${pathString(sorted[0].path)}`;
+  } else {
+    const lines: string[] = [];
+    let last = '';
+    for (const c of sorted) {
+      const m = describeManager(c.entry);
+      if (m !== last) { lines.push(`conflicts with ${m}:`); last = m; }
+      lines.push(`- ${pathString(c.path)}`);
+    }
+    message = `Apply failed with ${sorted.length} conflicts: ${lines.join('\n')}`;
+  }
+  return new StatusError(409, 'Conflict', message, { causes });
+};

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { decodeFieldsV1, encodeFieldsV1, fieldPE, hasDescendant, keyPE, pathKey, pathString, valuePE } from './fieldpath.js';
+
+describe('FieldsV1', () => {
+  const fields = {
+    'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+    'f:spec': {
+      'f:replicas': {},
+      'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"nginx"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } },
+    },
+  };
+
+  it('round-trips, writing "." for nodes that are members with children', () => {
+    const set = decodeFieldsV1(fields);
+    expect(set.has(pathKey(['f:metadata', 'f:labels']))).toBe(true);
+    expect(set.has(pathKey(['f:metadata']))).toBe(false);
+    expect(set.has(pathKey(['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"nginx"}', 'f:image']))).toBe(true);
+    expect(encodeFieldsV1(set)).toEqual(fields);
+    expect(JSON.stringify(encodeFieldsV1(set))).toBe(JSON.stringify(fields));
+  });
+
+  it('writes keys sorted and prints paths as conflict messages do', () => {
+    expect(keyPE({ protocol: 'TCP', containerPort: 80 })).toBe('k:{"containerPort":80,"protocol":"TCP"}');
+    expect(pathString([fieldPE('spec'), fieldPE('replicas')])).toBe('.spec.replicas');
+    expect(pathString([fieldPE('spec'), fieldPE('ports'), keyPE({ port: 80, protocol: 'TCP' })])).toBe('.spec.ports[port=80,protocol="TCP"]');
+    expect(pathString([fieldPE('metadata'), fieldPE('finalizers'), valuePE('a/b')])).toBe('.metadata.finalizers[="a/b"]');
+  });
+
+  it('finds descendants', () => {
+    const set = new Set([pathKey(['f:a', 'f:b'])]);
+    expect(hasDescendant(set, ['f:a'])).toBe(true);
+    expect(hasDescendant(set, ['f:a', 'f:b'])).toBe(false);
+  });
+});

@@ -1,0 +1,93 @@
+// Field paths and field sets as sigs.k8s.io/structured-merge-diff writes them in managedFields (FieldsV1).
+// A path is a list of path elements: "f:<field>", "k:<json of key fields>" (an item of a map-list),
+// "v:<json value>" (an item of a set), "i:<index>". A set is a set of paths; in FieldsV1 a node that is
+// itself in the set and has children carries ".": {}.
+//
+//   fieldPE(name), keyPE(keys), valuePE(v), indexPE(i): string
+//   FieldSet (a Set of encoded paths): pathKey(path), pathOf(key), union, difference, intersect, hasDescendant
+//   decodeFieldsV1(fields): FieldSet     encodeFieldsV1(set): Record<string, unknown>
+//   pathString(path): string            // ".spec.containers[name=\"c\"].image", as conflict messages print it
+
+export type Path = string[];
+export type FieldSet = Set<string>;
+
+export const fieldPE = (name: string): string => `f:${name}`;
+export const valuePE = (v: unknown): string => `v:${JSON.stringify(v)}`;
+export const indexPE = (i: number): string => `i:${i}`;
+/** Key fields are written sorted by name, as structured-merge-diff sorts them. */
+export const keyPE = (keys: Record<string, unknown>): string =>
+  `k:${JSON.stringify(Object.fromEntries(Object.keys(keys).sort().map((k) => [k, keys[k]])))}`;
+
+export const pathKey = (path: Path): string => JSON.stringify(path);
+export const pathOf = (key: string): Path => JSON.parse(key) as Path;
+
+export const union = (...sets: FieldSet[]): FieldSet => new Set(sets.flatMap((s) => [...s]));
+export const difference = (a: FieldSet, b: FieldSet): FieldSet => new Set([...a].filter((k) => !b.has(k)));
+export const intersect = (a: FieldSet, b: FieldSet): FieldSet => new Set([...a].filter((k) => b.has(k)));
+
+const isPrefix = (prefix: Path, path: Path): boolean => prefix.length <= path.length && prefix.every((pe, i) => path[i] === pe);
+
+/** Whether `set` holds a path strictly below `path`. */
+export const hasDescendant = (set: FieldSet, path: Path): boolean =>
+  [...set].some((k) => {
+    const p = pathOf(k);
+    return p.length > path.length && isPrefix(path, p);
+  });
+
+/** Drops `paths` and everything below them from `set`. */
+export const withoutSubtrees = (set: FieldSet, paths: Path[]): FieldSet =>
+  new Set([...set].filter((k) => !paths.some((p) => isPrefix(p, pathOf(k)))));
+
+type Obj = Record<string, unknown>;
+
+export const decodeFieldsV1 = (fields: Obj | undefined): FieldSet => {
+  const out: FieldSet = new Set();
+  const walk = (node: Obj, path: Path): void => {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '.') { out.add(pathKey(path)); continue; }
+      const child = [...path, k];
+      if (v && typeof v === 'object' && Object.keys(v).length > 0) walk(v as Obj, child);
+      else out.add(pathKey(child));
+    }
+  };
+  walk(fields ?? {}, []);
+  return out;
+};
+
+interface Trie { member: boolean; children: Map<string, Trie> }
+
+/** "." first, then children by element ("f:" < "i:" < "k:" < "v:"), as structured-merge-diff orders them. */
+export const encodeFieldsV1 = (set: FieldSet): Obj => {
+  const root: Trie = { member: false, children: new Map() };
+  for (const k of set) {
+    let node = root;
+    for (const pe of pathOf(k)) {
+      let next = node.children.get(pe);
+      if (!next) { next = { member: false, children: new Map() }; node.children.set(pe, next); }
+      node = next;
+    }
+    node.member = true;
+  }
+  const render = (node: Trie): Obj => {
+    const out: Obj = {};
+    if (node.member && node.children.size > 0) out['.'] = {};
+    for (const pe of [...node.children.keys()].sort()) out[pe] = render(node.children.get(pe)!);
+    return out;
+  };
+  return render(root);
+};
+
+const valueString = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? 'null');
+
+const peString = (pe: string): string => {
+  const body = pe.slice(2);
+  switch (pe.slice(0, 2)) {
+    case 'f:': return `.${body}`;
+    case 'k:': return `[${Object.entries(JSON.parse(body) as Obj).map(([k, v]) => `${k}=${valueString(v)}`).join(',')}]`;
+    case 'v:': return `[=${valueString(JSON.parse(body))}]`;
+    case 'i:': return `[${body}]`;
+    default: return '{{invalid path element}}';
+  }
+};
+
+export const pathString = (path: Path): string => path.map(peString).join('');

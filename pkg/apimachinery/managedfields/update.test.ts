@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../api/types.js';
+import { DEPLOYMENT, lookup } from '../testdata/schemas.js';
+import { defaultManager } from './entries.js';
+import { updateManagedFields } from './update.js';
+
+const T1 = '2026-01-02T03:04:05Z';
+const T2 = '2026-01-02T03:05:00Z';
+const opts = (now = T1, extra: Record<string, unknown> = {}) => ({ lookup, rootDefinition: DEPLOYMENT, apiVersion: 'apps/v1', now, ...extra });
+
+const deploy = (replicas = 1): KubeObject => ({
+  apiVersion: 'apps/v1', kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'default', uid: 'u', resourceVersion: '1', labels: { app: 'web' } },
+  spec: { replicas, template: { spec: { containers: [{ name: 'nginx', image: 'nginx' }] } } },
+  status: { replicas: 0 },
+});
+
+const entry = (o: KubeObject, manager: string) => o.metadata?.managedFields?.find((e) => e.manager === manager);
+
+describe('updateManagedFields', () => {
+  it('records every field a create sets, maps and list items as members', () => {
+    const out = updateManagedFields(undefined, deploy(), 'kubectl-create', opts());
+    expect(out.metadata?.managedFields).toEqual([{
+      manager: 'kubectl-create', operation: 'Update', apiVersion: 'apps/v1', time: T1, fieldsType: 'FieldsV1',
+      fieldsV1: {
+        'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+        'f:spec': { 'f:replicas': {}, 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"nginx"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } } },
+        'f:status': { 'f:replicas': {} },
+      },
+    }]);
+  });
+
+  it('moves ownership of changed fields to the writer and keeps the rest', () => {
+    const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts());
+    const scaled = updateManagedFields(created, { ...created, spec: { ...created.spec, replicas: 3 } }, 'kubectl-scale', opts(T2));
+    expect((entry(scaled, 'kubectl-create')?.fieldsV1 as any)['f:spec']['f:replicas']).toBeUndefined();
+    expect(entry(scaled, 'kubectl-scale')?.fieldsV1).toEqual({ 'f:spec': { 'f:replicas': {} } });
+    expect(scaled.metadata?.managedFields?.map((e) => e.manager)).toEqual(['kubectl-create', 'kubectl-scale']);
+  });
+
+  it('merges into the same manager entry and only touches its time when something changed', () => {
+    const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts());
+    const first = updateManagedFields(created, { ...created, spec: { ...created.spec, replicas: 2 } }, 'ctl', opts(T1));
+    const second = updateManagedFields(first, { ...first, metadata: { ...first.metadata, labels: { app: 'web', x: 'y' } } }, 'ctl', opts(T2));
+    expect(entry(second, 'ctl')?.time).toBe(T2);
+    expect(entry(second, 'ctl')?.fieldsV1).toEqual({ 'f:metadata': { 'f:labels': { 'f:x': {} } }, 'f:spec': { 'f:replicas': {} } });
+    const noop = updateManagedFields(second, second, 'ctl', opts('2026-02-01T00:00:00Z'));
+    expect(entry(noop, 'ctl')?.time).toBe(T2);
+  });
+
+  it('drops removed fields from every manager and empty entries altogether', () => {
+    const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts());
+    const { labels: _l, ...meta } = created.metadata!;
+    const out = updateManagedFields(created, { ...created, metadata: meta }, 'editor', opts());
+    expect((entry(out, 'kubectl-create')?.fieldsV1 as any)['f:metadata']).toBeUndefined();
+    expect(entry(out, 'editor')).toBeUndefined();
+  });
+
+  it('lets a request reset managedFields with [{}] and leaves untracked objects untracked', () => {
+    const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts());
+    const reset = updateManagedFields(created, { ...created, metadata: { ...created.metadata, managedFields: [{}] } }, 'kubectl-patch', opts());
+    expect(reset.metadata?.managedFields).toBeUndefined();
+    const later = updateManagedFields(reset, { ...reset, spec: { ...reset.spec, replicas: 5 } }, 'kubectl-edit', opts());
+    expect(later.metadata?.managedFields).toBeUndefined();
+  });
+
+  it('keeps the live entries when the request sends none', () => {
+    const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts());
+    const { managedFields: _m, ...meta } = created.metadata!;
+    const out = updateManagedFields(created, { ...created, metadata: meta, spec: { ...created.spec, replicas: 2 } }, 'client', opts());
+    expect(out.metadata?.managedFields?.map((e) => e.manager)).toEqual(['client', 'kubectl-create']);
+  });
+
+  it('records subresource writes separately and ignores reset paths', () => {
+    const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts(T1, { ignore: [['f:status']] }));
+    expect((entry(created, 'kubectl-create')?.fieldsV1 as any)['f:status']).toBeUndefined();
+    const status = updateManagedFields(created, { ...created, status: { replicas: 1 } }, 'kube-controller-manager', opts(T2, { subresource: 'status' }));
+    expect(entry(status, 'kube-controller-manager')).toEqual({
+      manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'apps/v1', time: T2, fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:status': { 'f:replicas': {} } }, subresource: 'status',
+    });
+  });
+});
+
+describe('defaultManager', () => {
+  it('takes the user agent up to the first slash', () => {
+    expect(defaultManager('kubectl/v1.32.0 (linux/amd64) kubernetes/abc')).toBe('kubectl');
+    expect(defaultManager('OpenAPI-Generator/31.0.0/python')).toBe('OpenAPI-Generator');
+    expect(defaultManager('curl')).toBe('curl');
+  });
+});

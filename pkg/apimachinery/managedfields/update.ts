@@ -1,0 +1,63 @@
+// Ownership for ordinary writes (create, update, patch): the writer owns what it changed, other managers
+// lose it, removed fields leave every set (upstream's Updater.Update under the managedFieldsUpdater).
+// Creates are always tracked; an existing object without managedFields stays without.
+//
+//   updateManagedFields(old: KubeObject | undefined, next: KubeObject, manager: string, opts: UpdateOptions): KubeObject
+//     returns `next` (a shallow copy) with metadata.managedFields recomputed
+import type { KubeObject, ManagedFieldsEntry } from '../../../api/types.js';
+import { resolveSchema, type SchemaLookup } from '../schema-lookup.js';
+import { compareObjects, withoutManagedFields } from './compare.js';
+import { decodeEntries, encodeEntries, sameManager, type Entry } from './entries.js';
+import { difference, union, type Path } from './fieldpath.js';
+
+export interface UpdateOptions {
+  lookup: SchemaLookup;
+  /** The kind's definition name: "io.k8s.api.apps.v1.Deployment". */
+  rootDefinition: string;
+  /** The version the request spoke: "apps/v1". */
+  apiVersion: string;
+  /** RFC 3339 seconds, as meta.now() gives. */
+  now: string;
+  subresource?: string;
+  /** Paths this endpoint resets and nobody may own through it ([['f:status']] on the main resource). */
+  ignore?: Path[];
+}
+
+/** `managedFields: [{}]` in a request clears them. */
+const isReset = (list: ManagedFieldsEntry[] | undefined): boolean =>
+  list?.length === 1 && Object.keys(list[0]).length === 0;
+
+/**
+ * Which entries an update starts from: the request's own (clients may edit managedFields), unless it
+ * sent none, or writes a subresource; then the live object's.
+ */
+const startingEntries = (old: KubeObject | undefined, next: KubeObject, subresource?: string): Entry[] => {
+  const live = decodeEntries(old?.metadata?.managedFields);
+  if (subresource) return live;
+  const sent = next.metadata?.managedFields;
+  if (isReset(sent)) return [];
+  const decoded = decodeEntries(sent);
+  return decoded.length > 0 ? decoded : live;
+};
+
+export const updateManagedFields = (old: KubeObject | undefined, next: KubeObject, manager: string, opts: UpdateOptions): KubeObject => {
+  const entries = startingEntries(old, next, opts.subresource);
+  // An existing object nobody tracks stays untracked until someone applies (upstream's skipNonApplied).
+  if (old && entries.length === 0) return withoutManagedFields(next)!;
+  const schema = resolveSchema(opts.lookup(opts.rootDefinition), opts.lookup);
+  const { changed, removed } = compareObjects(old, next, schema, opts.lookup, opts.ignore);
+  const me = { manager, operation: 'Update' as const, apiVersion: opts.apiVersion, subresource: opts.subresource };
+  const others = entries.filter((e) => !sameManager(e, me)).map((e) => ({ ...e, set: difference(difference(e.set, changed), removed) }));
+  const previous = entries.find((e) => sameManager(e, me));
+  const result: Entry[] = [...others];
+  if (changed.size > 0) {
+    result.push({ ...me, time: opts.now, set: union(difference(previous?.set ?? new Set(), removed), changed) });
+  } else if (previous) {
+    result.push({ ...previous, set: difference(previous.set, removed) });
+  }
+  const metadata = { ...next.metadata };
+  const encoded = encodeEntries(result);
+  if (encoded) metadata.managedFields = encoded;
+  else delete metadata.managedFields;
+  return { ...next, metadata };
+};
