@@ -33,8 +33,12 @@ function sink(cacher: Cacher, opts: CacheWatchOptions) {
     onClose: (err) => closes.push(err),
     onInitialEventsEnd: (rev) => ends.push(rev),
   });
+  // A missing event fails fast instead of hanging until the test timeout.
   const until = (n: number): Promise<void> =>
-    events.length >= n ? Promise.resolve() : new Promise((resolve) => (waiting = { n, resolve }));
+    events.length >= n ? Promise.resolve() : new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`got ${events.length} of ${n} events`)), 2_000);
+      waiting = { n, resolve: () => { clearTimeout(timer); resolve(); } };
+    });
   const summary = () => events.map((e) => `${e.type} ${e.kv.object.metadata?.name}@${e.revision}`);
   return { events, closes, ends, until, unsubscribe, summary };
 }

@@ -33,8 +33,12 @@ export function collect(store: Store, prefix: string, fromRevision: number) {
     },
     onClose: (err) => closes.push(err),
   });
+  // A missing event fails fast instead of hanging until the test timeout.
   const until = (n: number): Promise<void> =>
-    events.length >= n ? Promise.resolve() : new Promise((resolve) => (waiting = { n, resolve }));
+    events.length >= n ? Promise.resolve() : new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`got ${events.length} of ${n} events`)), 2_000);
+      waiting = { n, resolve: () => { clearTimeout(timer); resolve(); } };
+    });
   return { events, closes, until, stop: () => controller.abort() };
 }
 
