@@ -31,6 +31,7 @@ export class RevisionedStore implements Store {
   private failure: Error | undefined;
   private closed = false;
   private readonly compactor: NodeJS.Timeout | undefined;
+  private readonly keepRevisions: number | undefined;
 
   constructor(
     private readonly journal: Journal,
@@ -49,7 +50,8 @@ export class RevisionedStore implements Store {
       (err) => this.fail(err),
     );
     if (compaction) {
-      this.compactor = setInterval(() => this.autoCompact(compaction.keepRevisions), compaction.intervalMs);
+      this.keepRevisions = compaction.keepRevisions;
+      this.compactor = setInterval(() => this.autoCompact(), compaction.intervalMs);
       this.compactor.unref();
     }
   }
@@ -162,6 +164,8 @@ export class RevisionedStore implements Store {
       this.hub.dispatch(ev);
     }
     this.hub.progress(this.durableRevision);
+    // Kept events live in memory too: under a heavy write rate, do not wait for the timer to bound them.
+    if (this.keepRevisions !== undefined && this.durableRevision - this.compacted > 2 * this.keepRevisions) this.autoCompact();
     if (this.durableWaiters.length > 0) {
       const waiting: DurableWaiter[] = [];
       for (const w of this.durableWaiters) {
@@ -189,8 +193,8 @@ export class RevisionedStore implements Store {
     if (this.closed) throw new StorageError('Unavailable', key, 'store is closed');
   }
 
-  private autoCompact(keepRevisions: number): void {
-    const target = this.durableRevision - keepRevisions;
+  private autoCompact(): void {
+    const target = this.durableRevision - this.keepRevisions!;
     // A failed compaction leaves the records in place; the next interval tries again.
     if (target > this.compacted) this.compact(target).catch(() => undefined);
   }

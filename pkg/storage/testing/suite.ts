@@ -262,6 +262,13 @@ export function storeSuite(name: string, backend: StoreBackend): void {
       await store.close();
     });
 
+    it('automatic compaction does not wait for the timer when history grows past twice what is kept', async () => {
+      const store = await backend.open({ compaction: { keepRevisions: 5, intervalMs: 3_600_000 } });
+      for (let i = 0; i < 11; i++) await store.create(podKey(`p${i}`), pod(`p${i}`));
+      expect(store.compactedRevision()).toBe(6);
+      await store.close();
+    });
+
     it('close ends watches and refuses writes', async () => {
       const store = await backend.open();
       const w = collect(store, '/registry/', 0);
