@@ -11,28 +11,40 @@ import { childOf, classify, isObj, itemPE, type Node } from './walk.js';
 type Obj = Record<string, unknown>;
 
 /**
- * Merges two lists by item identity: shared items take the config's order and content (merged into the
- * live item), config-only items go where the config puts them, live-only items stay where they were.
+ * Merges two lists by item identity, as structured-merge-diff orders them: live-only items keep their
+ * place, shared items follow the config's order (merged into the live item), config-only items go where
+ * the config puts them.
  */
 const mergeLists = (live: unknown[], config: unknown[], node: Node, lookup: SchemaLookup): unknown[] => {
   const id = (x: unknown): string => itemPE(x, node, lookup);
-  const liveById = new Map(live.map((x) => [id(x), x]));
-  const configIds = new Set(config.map(id));
-  const mergeItem = (c: unknown): unknown => {
-    const l = liveById.get(id(c));
-    return node.kind === 'mapList' && l !== undefined ? mergeApplied(l, c, node.item, lookup) : structuredClone(c);
-  };
+  const lIds = live.map(id);
+  const rIds = config.map(id);
+  const liveById = new Map(live.map((x, i) => [lIds[i], x]));
+  const inConfig = new Set(rIds);
+  const shared = rIds.filter((k) => liveById.has(k));
+  let nextShared = shared.shift();
+  const done = new Set<string>();
   const out: unknown[] = [];
-  let j = 0;
-  for (const l of live) {
-    if (!configIds.has(id(l))) { out.push(l); continue; }
-    while (j < config.length) {
-      const c = config[j++];
-      out.push(mergeItem(c));
-      if (liveById.has(id(c))) break;
+  const take = (k: string, c: unknown): void => {
+    done.add(k);
+    const l = liveById.get(k);
+    out.push(node.kind === 'mapList' && l !== undefined ? mergeApplied(l, c, node.item, lookup) : structuredClone(c));
+    if (k === nextShared) nextShared = shared.shift();
+  };
+  let l = 0;
+  let r = 0;
+  while (l < live.length || r < config.length) {
+    if (l < live.length && r < config.length) {
+      if (lIds[l] === rIds[r]) { take(rIds[r], config[r]); l++; r++; continue; }
+      // a shared item, but not the one due now: it comes when the config reaches it
+      if (inConfig.has(lIds[l]) && nextShared !== undefined && nextShared !== lIds[l]) { l++; continue; }
     }
+    if (l < live.length) {
+      if (!inConfig.has(lIds[l])) { out.push(live[l++]); continue; }
+      if (done.has(lIds[l])) { l++; continue; }
+    }
+    if (r < config.length) { take(rIds[r], config[r]); r++; }
   }
-  while (j < config.length) out.push(mergeItem(config[j++]));
   return out;
 };
 
