@@ -19,6 +19,11 @@ export interface CacheListOptions {
   limit?: number;
   /** Start after this key (the nextKey of the previous page). */
   continueKey?: string;
+  /**
+   * List the state as of this revision (a paged list's snapshot, resourceVersionMatch=Exact), rebuilt from the
+   * history; throws StorageError 'Compacted' when it is older than the history kept. Default: the current state.
+   */
+  revision?: number;
 }
 
 export interface CacheListResult {
@@ -125,6 +130,7 @@ export class Cacher {
 
   list(opts: CacheListOptions): CacheListResult {
     this.assertCovers(opts.prefix);
+    if (opts.revision !== undefined && opts.revision < this.rev) return this.listAt(opts, opts.revision);
     const { prefix, predicate } = opts;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
     let i = this.keys.lowerBound(prefix);
@@ -139,6 +145,52 @@ export class Cacher {
     const remaining = this.countMatching(i, prefix, predicate);
     if (remaining === 0) return { items, revision: this.rev };
     return { items, revision: this.rev, nextKey: items[items.length - 1].key, remaining };
+  }
+
+  /** The oldest revision whose state a list can still be served at (and a watch resumed from). */
+  oldestRevision(): number {
+    return this.ring.oldestResumable;
+  }
+
+  /**
+   * The state at an older revision: the current objects with every change after `at` undone. The first event of
+   * a key after `at` holds the key's state at `at` (its previous state, or none for an ADDED).
+   */
+  private listAt(opts: CacheListOptions, at: number): CacheListResult {
+    if (at < this.ring.oldestResumable) throw this.compacted(opts.prefix, at);
+    const { prefix, predicate, continueKey } = opts;
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
+    const past = new Map<string, KeyValue | undefined>();
+    for (const ev of this.ring.since(at)) {
+      if (ev.key.startsWith(prefix) && !past.has(ev.key)) past.set(ev.key, ev.type === 'ADDED' ? undefined : ev.prev);
+    }
+    const after = (key: string): boolean => continueKey === undefined || key > continueKey;
+    // Keys gone since `at` are not in the sorted index: merge them in.
+    const removed = [...past.keys()].filter((k) => !this.objects.has(k) && after(k)).sort();
+    let i = this.keys.lowerBound(prefix);
+    if (continueKey !== undefined) i = Math.max(i, this.keys.upperBound(continueKey));
+    let j = 0;
+    const items: KeyValue[] = [];
+    let remaining = 0;
+    for (;;) {
+      const cur = i < this.keys.length && this.keys.at(i).startsWith(prefix) ? this.keys.at(i) : undefined;
+      const old = j < removed.length ? removed[j] : undefined;
+      if (cur === undefined && old === undefined) break;
+      let key: string;
+      if (old === undefined || (cur !== undefined && cur < old)) {
+        key = cur!;
+        i++;
+      } else {
+        key = old;
+        j++;
+      }
+      const kv = past.has(key) ? past.get(key) : this.objects.get(key);
+      if (!kv || (predicate && !predicate(kv.object))) continue;
+      if (items.length < limit) items.push(kv);
+      else remaining++;
+    }
+    if (remaining === 0) return { items, revision: at };
+    return { items, revision: at, nextKey: items[items.length - 1].key, remaining };
   }
 
   /** Resolves once the cache has seen `revision`; rejects with the signal's reason if aborted first. */
