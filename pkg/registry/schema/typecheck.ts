@@ -7,14 +7,20 @@ import { badRequest } from '../../apimachinery/errors.js';
 import type { SchemaIndex } from './index.js';
 
 export class TypeChecker {
-  private readonly ajv: Ajv;
+  private ajvInstance: Ajv | undefined;
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(private readonly index: SchemaIndex) {
-    // strict off: the x-kubernetes-* extensions are annotations, not keywords. Formats are not
-    // checked by decoding upstream either (a bad date fails in its own decoder, below).
-    this.ajv = new Ajv({ strict: false, validateFormats: false, allErrors: false, verbose: true });
-    this.ajv.addSchema({ $id: 'k8s', components: { schemas: typesOnly(index.definitions) } });
+  constructor(private readonly index: SchemaIndex) {}
+
+  /** Built on first use, not at start-up: loading every definition into ajv takes tens of milliseconds. */
+  private get ajv(): Ajv {
+    if (!this.ajvInstance) {
+      // strict off: the x-kubernetes-* extensions are annotations, not keywords. Formats are not
+      // checked by decoding upstream either (a bad date fails in its own decoder, below).
+      this.ajvInstance = new Ajv({ strict: false, validateFormats: false, allErrors: false, verbose: true });
+      this.ajvInstance.addSchema({ $id: 'k8s', components: { schemas: typesOnly(this.index.definitions) } });
+    }
+    return this.ajvInstance;
   }
 
   private validatorFor(definition: string): ValidateFunction {
