@@ -81,4 +81,30 @@ describe('RevisionedStore group commit', () => {
     expect(closes[0]?.message).toContain('disk full');
     expect(store.revision()).toBe(0);
   });
+
+  it('compactions reach the journal one at a time, in order', async () => {
+    const calls: string[] = [];
+    const gates: (() => void)[] = [];
+    const journal: Journal = {
+      append: async () => undefined,
+      compact: (from, to) => {
+        calls.push(`${from}-${to}`);
+        return new Promise<void>((resolve) => gates.push(resolve));
+      },
+      close: async () => undefined,
+    };
+    const store = new RevisionedStore(journal, empty());
+    for (let i = 0; i < 6; i++) await store.create(`/k${i}`, obj(`k${i}`));
+    const first = store.compact(2);
+    const second = store.compact(5);
+    expect(store.compactedRevision()).toBe(5);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual(['0-2']);
+    gates[0]();
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual(['0-2', '2-5']);
+    gates[1]();
+    await second;
+  });
 });

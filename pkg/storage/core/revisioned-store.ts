@@ -30,6 +30,8 @@ export class RevisionedStore implements Store {
   private durableWaiters: DurableWaiter[] = [];
   private failure: Error | undefined;
   private closed = false;
+  /** Compactions reach the journal one after another, so the persisted compacted revision only grows. */
+  private compacting: Promise<void> = Promise.resolve();
   private readonly compactor: NodeJS.Timeout | undefined;
   private readonly keepRevisions: number | undefined;
 
@@ -133,7 +135,9 @@ export class RevisionedStore implements Store {
     // Raised before the records go, so that no new watch starts inside the range being deleted.
     this.compacted = target;
     this.log.compact(target);
-    await this.journal.compact(from, target);
+    const run = this.compacting.catch(() => undefined).then(() => this.journal.compact(from, target));
+    this.compacting = run;
+    await run;
   }
 
   async close(): Promise<void> {
@@ -141,6 +145,7 @@ export class RevisionedStore implements Store {
     this.closed = true;
     if (this.compactor) clearInterval(this.compactor);
     await this.commits.idle();
+    await this.compacting.catch(() => undefined);
     this.hub.closeAll();
     await this.journal.close();
   }
