@@ -39,7 +39,7 @@ export const apiServerFlags = {
   'oidc-signing-algs': flag.notYet('Accepted JOSE signing algorithms'),
   'encryption-provider-config': flag.notYet('EncryptionConfiguration for data at rest'),
   'audit-policy-file': flag.notYet('Audit policy'),
-  'audit-log-path': flag.notYet('Audit log file'),
+  'audit-log-path': flag.string('', 'Audit log file: one audit.k8s.io/v1 Event per request at Metadata level, JSON lines (policies arrive later)'),
   'audit-log-maxage': flag.notYet('Days to keep old audit logs'),
   'audit-log-maxbackup': flag.notYet('Number of old audit logs to keep'),
   'audit-log-maxsize': flag.notYet('Megabytes of an audit log before rotation'),

@@ -42,6 +42,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     maxMutatingRequestsInflight: v['max-mutating-requests-inflight'],
     serviceClusterIpRange: v['service-cluster-ip-range'],
     featureGates: v['feature-gates'],
+    auditLogPath: v['audit-log-path'] || undefined,
   };
 };
 

@@ -24,6 +24,8 @@ export interface ChainOptions {
   audit: Audit;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
+  /** Reports the in-flight counts (readOnly, mutating) as they change. */
+  onInflight?: (readonly: number, mutating: number) => void;
 }
 
 /** Verbs the in-flight limit does not count: they hold a connection open by design. */
@@ -65,18 +67,22 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
     const verb = request.info.verb;
     if (LONG_RUNNING.has(verb) || !request.info.isResourceRequest) return;
     const readonly = READONLY.has(verb);
-    if (readonly ? readonlyInflight >= o.maxRequestsInflight : mutatingInflight >= o.maxMutatingRequestsInflight) {
+    const limit = readonly ? o.maxRequestsInflight : o.maxMutatingRequestsInflight;
+    // 0 means no limit, as upstream's flags have it.
+    if (limit > 0 && (readonly ? readonlyInflight : mutatingInflight) >= limit) {
       reply.header('retry-after', '1');
       throw tooManyRequests('Too many requests, please try again later.', 1);
     }
     if (readonly) readonlyInflight++;
     else mutatingInflight++;
+    o.onInflight?.(readonlyInflight, mutatingInflight);
     let released = false;
     const release = (): void => {
       if (released) return;
       released = true;
       if (readonly) readonlyInflight--;
       else mutatingInflight--;
+      o.onInflight?.(readonlyInflight, mutatingInflight);
     };
     reply.raw.once('finish', release);
     reply.raw.once('close', release);

@@ -31,6 +31,8 @@ export interface ApiServerConfig {
   compactionKeepRevisions?: number;
   /** How often the store compacts (default 60 s). */
   compactionIntervalMs?: number;
+  /** Audit events (JSON lines) go here; none when unset. */
+  auditLogPath?: string;
   logger: Logger;
 }
 

@@ -22,6 +22,7 @@ import { installErrorHandler } from './errors.js';
 import './fastify-types.js';
 import { handleResource } from './handlers/resource.js';
 import { registerHealth } from './health.js';
+import { registerMetrics } from './metrics.js';
 import { registerOpenApiV3 } from './openapi/v3-routes.js';
 import { bootstrap } from './bootstrap.js';
 
@@ -56,13 +57,18 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     routerOptions: { maxParamLength: 2048 },
   }) as unknown as FastifyInstance;
   installErrorHandler(app);
-  const audit = createAudit(undefined);
+  const audit = createAudit(config.auditLogPath);
+  const metrics = registerMetrics(app);
   installChain(app, {
     authenticator: buildAuthenticator({ clientCaFile: config.clientCaFile, tokenAuthFile: config.tokenAuthFile, basicAuthFile: config.basicAuthFile, anonymous: config.anonymousAuth }),
     authorizer: buildAuthorizer(config.authorizationModes),
     audit,
     maxRequestsInflight: config.maxRequestsInflight,
     maxMutatingRequestsInflight: config.maxMutatingRequestsInflight,
+    onInflight: (readonly, mutating) => {
+      metrics.inflight.set({ request_kind: 'readOnly' }, readonly);
+      metrics.inflight.set({ request_kind: 'mutating' }, mutating);
+    },
   });
   // Bodies are read raw and decoded by the handlers, after authorization, as JSON or YAML.
   app.removeAllContentTypeParsers();

@@ -1,0 +1,38 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+
+let s: TestApiServer;
+let auditLog: string;
+beforeAll(async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'mini-kube-obs-'));
+  auditLog = join(dataDir, 'audit.log');
+  s = await startTestApiServer({ storageBackend: 'memory', dataDir, auditLogPath: auditLog });
+});
+afterAll(async () => { await s?.close(); });
+
+describe('metrics, health and audit', () => {
+  it('counts requests by verb, resource and code in /metrics', async () => {
+    await s.api('GET', '/api/v1/namespaces/default/configmaps/missing');
+    const m = await s.api('GET', '/metrics');
+    expect(m.status).toBe(200);
+    expect(m.body).toMatch(/apiserver_request_total\{verb="GET",group="",version="v1",resource="configmaps",subresource="",code="404"\} 1/);
+    expect(m.body).toMatch(/apiserver_current_inflight_requests\{request_kind="readOnly"\}/);
+  });
+
+  it('lists its checks on /readyz?verbose and answers one check alone', async () => {
+    const r = await s.api('GET', '/readyz?verbose');
+    expect(r.body).toMatch(/\[\+\]ping ok\n[\s\S]*readyz check passed/);
+    expect((await s.api('GET', '/livez/ping')).body).toBe('ok');
+  });
+
+  it('writes one audit event per request', async () => {
+    await s.api('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'audited' } });
+    const lines = (await readFile(auditLog, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const create = lines.find((e) => e.verb === 'create' && e.objectRef?.resource === 'configmaps');
+    expect(create).toMatchObject({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', stage: 'ResponseComplete', level: 'Metadata', user: { name: 'kubernetes-admin' }, responseStatus: { code: 201 } });
+  });
+});
