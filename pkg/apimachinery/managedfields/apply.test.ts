@@ -140,4 +140,15 @@ describe('apply', () => {
     bad.metadata!.managedFields = [{ manager: 'x' }];
     expect(failure(() => apply(undefined, bad, 'kubectl', opts())).message).toBe('metadata.managedFields must be nil');
   });
+
+  it('keeps the client-side apply annotation in step when kubectl applies', () => {
+    const annotated = updateManagedFields(undefined, { ...config(1), metadata: { name: 'web', labels: { app: 'web' }, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' } } }, 'kubectl-client-side-apply', opts());
+    const out = apply(annotated, config(1), 'kubectl', opts());
+    const last = out.metadata?.annotations?.['kubectl.kubernetes.io/last-applied-configuration'] ?? '';
+    expect(last.endsWith('}\n')).toBe(true);
+    expect(JSON.parse(last)).toEqual(config(1));
+    expect(last.startsWith('{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"labels"')).toBe(true);
+    const other = apply(annotated, config(1), 'my-tool', opts());
+    expect(other.metadata?.annotations?.['kubectl.kubernetes.io/last-applied-configuration']).toBe('{}');
+  });
 });

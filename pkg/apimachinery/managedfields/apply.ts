@@ -21,6 +21,23 @@ export interface ApplyOptions extends UpdateOptions {
 
 /** The owner of an object's fields before anyone applied, as upstream names it. */
 export const BEFORE_FIRST_APPLY = 'before-first-apply';
+export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** Go's json.Marshal of a map: keys sorted; the encoder ends with a newline. */
+const sortedJson = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) =>
+  x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, (x as Record<string, unknown>)[k]])) : x);
+
+/**
+ * kubectl's server-side apply keeps a client-side apply annotation, if the object has one, in step with
+ * what it applied (upstream's lastAppliedUpdater), so that a later client-side apply diffs correctly.
+ */
+const syncLastApplied = (merged: KubeObject, applied: KubeObject, manager: string): KubeObject => {
+  if (manager !== 'kubectl' || merged.metadata?.annotations?.[LAST_APPLIED_ANNOTATION] === undefined) return merged;
+  const copy = structuredClone(applied);
+  if (copy.metadata?.annotations) delete copy.metadata.annotations[LAST_APPLIED_ANNOTATION];
+  const annotations = { ...merged.metadata.annotations, [LAST_APPLIED_ANNOTATION]: `${sortedJson(copy)}\n` };
+  return { ...merged, metadata: { ...merged.metadata, annotations } };
+};
 
 const entriesKey = (entries: Entry[]): string => JSON.stringify((encodeEntries(entries) ?? []).map(({ time: _t, ...e }) => e));
 
@@ -52,10 +69,13 @@ export const apply = (live: KubeObject | undefined, applied: KubeObject, manager
   const result: Entry[] = others.map((e) => ({ ...e, set: difference(difference(e.set, changed), removed) }));
   result.push({ ...me, time: opts.now, set: appliedSet });
 
-  if (live && changed.size === 0 && removed.size === 0 && entriesKey(result) === entriesKey(entries)) return live;
-  const metadata = { ...merged.metadata };
+  // the annotation follows the apply without being part of it: it neither conflicts nor changes owners
+  const synced = syncLastApplied(merged, applied, manager);
+  const lastAppliedKept = synced.metadata?.annotations?.[LAST_APPLIED_ANNOTATION] === live?.metadata?.annotations?.[LAST_APPLIED_ANNOTATION];
+  if (live && changed.size === 0 && removed.size === 0 && lastAppliedKept && entriesKey(result) === entriesKey(entries)) return live;
+  const metadata = { ...synced.metadata };
   const encoded = encodeEntries(result);
   if (encoded) metadata.managedFields = encoded;
   else delete metadata.managedFields;
-  return { ...merged, metadata };
+  return { ...synced, metadata };
 };

@@ -2,6 +2,8 @@
 //
 //   decodeJson(body: string | Uint8Array): unknown        // throws BadRequest "invalid character ..."
 //   decodeObjectPatch(body): Record<string, unknown>      // a JSON object, or BadRequest as json.Unmarshal into a map
+//   decodeApplyPatch(body): Record<string, unknown>       // application/apply-patch+yaml (YAML 1.1, as sigs.k8s.io/yaml)
+import { parse as parseYaml } from 'yaml';
 import { badRequest } from '../errors.js';
 
 const goTypeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'object' ? 'object' : typeof v);
@@ -28,6 +30,21 @@ export const decodeObjectPatch = (body: string | Uint8Array): Record<string, unk
   if (v === null) return {};
   if (typeof v !== 'object' || Array.isArray(v)) {
     throw badRequest(`json: cannot unmarshal ${goTypeOf(v)} into Go value of type map[string]interface {}`);
+  }
+  return v as Record<string, unknown>;
+};
+
+export const decodeApplyPatch = (body: string | Uint8Array): Record<string, unknown> => {
+  const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+  let v: unknown;
+  try {
+    v = parseYaml(text, { version: '1.1' }) as unknown;
+  } catch (e) {
+    throw badRequest(`error decoding YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (v === null || v === undefined) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    throw badRequest(`error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goTypeOf(v)} into Go value of type map[string]interface {}`);
   }
   return v as Record<string, unknown>;
 };
