@@ -2,7 +2,7 @@
 // bare fastify HTTPS child with the same TLS setup, the same load from this process, on 127.0.0.1 only.
 // Prints a table and the same as markdown. Options: --quick (smaller counts, for trying changes);
 // BENCH_CPU_PROF=<dir> runs the measured apiserver with `node --cpu-prof` (profile written when it stops).
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,8 @@ const N = {
   get64: { maxOps: 1_000_000, maxMs: quick ? 2_000 : 5_000 },
   watchers: quick ? 100 : 1_000,
   events: quick ? 200 : 1_000,
-  eventRate: 100,
+  /** Writes per second during the fan-out: 1,000 watchers make it 1,000× as many deliveries. */
+  eventRate: Number(process.env.BENCH_EVENT_RATE ?? 50),
 };
 
 const log = (msg: string): void => {
@@ -70,7 +71,8 @@ async function machine(): Promise<string> {
   const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => '');
   const model = /^model name\s*:\s*(.*)$/m.exec(cpuinfo)?.[1] ?? cpus()[0]?.model ?? 'unknown';
   const memKb = Number(/^MemTotal:\s+(\d+)/m.exec(await readFile('/proc/meminfo', 'utf8').catch(() => ''))?.[1] ?? NaN);
-  return `${cpus().length} CPUs (nproc), ${model}, ${fmt(memKb / 1024 / 1024, 1)} GB RAM, node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}`;
+  const load = loadavg().map((l) => l.toFixed(1)).join(' ');
+  return `${cpus().length} CPUs (nproc), ${model}, ${fmt(memKb / 1024 / 1024, 1)} GB RAM, node ${process.version}, ${process.platform}/${process.arch}, ${new Date().toISOString()}, load average ${load}`;
 }
 
 const ok = (r: RunResult, what: string): RunResult => {
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
     servers.push(s);
     return s;
   };
+  const loadBefore = loadavg()[0]!.toFixed(1);
   try {
     // 1. Start-up. Cold: empty data dir (PKI generated, store created). Warm: the same data dir again.
     log('start-up: cold');
@@ -217,6 +220,8 @@ async function main(): Promise<void> {
     rows.push({ metric: 'RSS at the end (peak)', mk: mkEnd.peakMb, bare: bareEnd.peakMb, unit: 'MB', kind: 'cost', target: 'report' });
     notes.push(`objects stored by mini-kube at the end: ${fmt(N.pods)} pods, ${fmt(mkCount)} ConfigMaps of ~${(cmBytes / 1024).toFixed(1)} KB, ${fmt(N.events)} watch events.`);
 
+    notes.push(`load average (1 min) at the start ${loadBefore}, at the end ${loadavg()[0]!.toFixed(1)}: other work on the machine slows both servers; compare the ratios.`);
+    if (process.env.BENCH_CPU_PROF) notes.push('the last warm start ran with --cpu-prof: its start-up time is inflated.');
     const { text, markdown } = table(rows);
     const desc = await machine();
     process.stdout.write(`\nmini-kube bench${quick ? ' (--quick)' : ''}: ${desc}\n\n${text}\n\n${notes.join('\n')}\n\nMarkdown:\n\n${markdown}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\nMachine: ${desc}; bench took ${fmt((performance.now() - started) / 1000)} s.\n`);

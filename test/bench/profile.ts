@@ -1,0 +1,113 @@
+// One bench step against an apiserver child run with `node --cpu-prof`, then the top frames of its profile.
+//   node dist/test/bench/profile.js <creates|creates1|gets|pods|list|watch|startup> [seconds]
+// The profile is kept (its path is printed) for Chrome DevTools or speedscope.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { call, closedLoop, pool } from './load.js';
+import { configMap, eventConfigMap, namespace, pod } from './objects.js';
+import { freePort, readTls, startServer } from './processes.js';
+import { watchFanout } from './watch.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const MAIN = resolve(here, '../../cmd/main.js');
+const [step = 'gets', secondsArg = '8'] = process.argv.slice(2);
+const ms = Number(secondsArg) * 1000;
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self and inclusive time per function, idle excluded, as shares of the busy time. */
+export function topFrames(p: Profile, n = 30): string {
+  const byId = new Map(p.nodes.map((x) => [x.id, x]));
+  const parent = new Map<number, number>();
+  for (const x of p.nodes) for (const c of x.children ?? []) parent.set(c, x.id);
+  const key = (x: ProfileNode): string =>
+    `${x.callFrame.functionName || '(anonymous)'} ${x.callFrame.url.replace(/^.*\/(node_modules|dist)\//, '$1/')}:${x.callFrame.lineNumber + 1}`;
+  const perNode = new Map<number, number>();
+  p.samples.forEach((id, i) => perNode.set(id, (perNode.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)));
+  const self = new Map<string, number>();
+  const incl = new Map<string, number>();
+  let busy = 0;
+  for (const [id, t] of perNode) {
+    const node = byId.get(id)!;
+    if (node.callFrame.functionName === '(idle)') continue;
+    busy += t;
+    self.set(key(node), (self.get(key(node)) ?? 0) + t);
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const k = key(byId.get(cur)!);
+      if (seen.has(k) || k.startsWith('(root)')) continue;
+      seen.add(k);
+      incl.set(k, (incl.get(k) ?? 0) + t);
+    }
+  }
+  const list = (m: Map<string, number>): string => [...m].sort((a, b) => b[1] - a[1]).slice(0, n)
+    .map(([k, t]) => `${((t / busy) * 100).toFixed(1).padStart(5)}%  ${k}`).join('\n');
+  return `busy ${(busy / 1e6).toFixed(2)} s\n== self\n${list(self)}\n== inclusive\n${list(incl)}`;
+}
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'mini-kube-profile-'));
+  const dataDir = join(work, 'data');
+  const profDir = join(work, 'prof');
+  const tls = () => readTls(join(dataDir, 'pki'));
+  const start = async (prof: boolean) => {
+    const port = await freePort();
+    return startServer('apiserver', [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), MAIN, 'apiserver', '--data-dir', dataDir, '--secure-port', String(port)], port, tls);
+  };
+  await (await start(false)).stop(); // PKI and store made: the profiled start is a warm one
+  const s = await start(true);
+  const t = (await tls())!;
+  const p64 = pool(s.origin, t, 64);
+  const p1 = pool(s.origin, t, 1);
+  try {
+    for (const ns of ['bench', 'bench-pods', 'bench-watch']) await call(p64, 'POST', '/api/v1/namespaces', namespace(ns));
+    const cm = (i: number): Promise<Buffer> => call(p64, 'POST', '/api/v1/namespaces/bench/configmaps', configMap('bench', `cm-${i}`));
+    let r;
+    switch (step) {
+      case 'startup': break;
+      case 'creates': r = await closedLoop({ concurrency: 64, maxOps: 1e6, maxMs: ms }, cm); break;
+      case 'creates1': r = await closedLoop({ concurrency: 1, maxOps: 1e6, maxMs: ms }, (i) => call(p1, 'POST', '/api/v1/namespaces/bench/configmaps', configMap('bench', `cm-${i}`))); break;
+      case 'gets':
+        await closedLoop({ concurrency: 64, maxOps: 2_000, maxMs: 60_000 }, cm);
+        r = await closedLoop({ concurrency: 64, maxOps: 1e7, maxMs: ms }, (i) => call(p64, 'GET', `/api/v1/namespaces/bench/configmaps/cm-${i % 2_000}`));
+        break;
+      case 'pods': r = await closedLoop({ concurrency: 64, maxOps: 10_000, maxMs: ms }, (i) => call(p64, 'POST', '/api/v1/namespaces/bench-pods/pods', pod('bench-pods', `web-${i}`))); break;
+      case 'list':
+        await closedLoop({ concurrency: 64, maxOps: 10_000, maxMs: 120_000 }, (i) => call(p64, 'POST', '/api/v1/namespaces/bench-pods/pods', pod('bench-pods', `web-${i}`)));
+        r = await closedLoop({ concurrency: 1, maxOps: 1e6, maxMs: ms }, () => call(p1, 'GET', '/api/v1/namespaces/bench-pods/pods'));
+        break;
+      case 'watch': {
+        const w = await watchFanout({ origin: s.origin, tls: t, watchPath: '/api/v1/namespaces/bench-watch/configmaps?watch=true', writePath: '/api/v1/namespaces/bench-watch/configmaps', event: (i) => eventConfigMap('bench-watch', `ev-${i}`), watchers: 1000, events: 1000, rate: Number(process.env.BENCH_EVENT_RATE ?? 50), drainMs: 30_000 });
+        process.stdout.write(`${JSON.stringify(w)}\n`);
+        break;
+      }
+      default: throw new Error(`unknown step ${step}`);
+    }
+    if (r) process.stdout.write(`${step}: ${r.ops} ops in ${r.ms.toFixed(0)} ms = ${r.rate.toFixed(0)}/s, ${r.errors} errors ${r.firstError ?? ''}\n`);
+  } finally {
+    await Promise.all([p64.destroy(), p1.destroy()]);
+    await s.stop();
+  }
+  const [file] = await readdir(profDir);
+  const kept = join(tmpdir(), `mini-kube-${step}-${Date.now()}.cpuprofile`);
+  const text = await readFile(join(profDir, file!), 'utf8');
+  await writeFile(kept, text);
+  process.stdout.write(`${topFrames(JSON.parse(text) as Profile)}\nprofile: ${kept}\n`);
+  await rm(work, { recursive: true, force: true });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`profile failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
