@@ -1,5 +1,42 @@
+// The field manager over the schema index: binds apimachinery's managed-fields algorithms to the
+// definition of the object being written.
+import type { KubeObject } from '../../../api/types.js';
+import { apply } from '../../apimachinery/managedfields/apply.js';
+import { updateManagedFields } from '../../apimachinery/managedfields/update.js';
+import { rfc3339 } from '../meta.js';
 import type { SchemaIndex } from '../schema/index.js';
 import type { FieldManager } from './field-manager.js';
-export function createFieldManager(_index: SchemaIndex): FieldManager {
-  return { update() {}, apply(_live, applied) { return applied; } };
+
+/** The definition of each kind, found once by its x-kubernetes-group-version-kind. */
+function kindIndex(index: SchemaIndex): Map<string, string> {
+  const byKind = new Map<string, string>();
+  for (const [name, s] of Object.entries(index.definitions)) {
+    for (const gvk of s['x-kubernetes-group-version-kind'] ?? []) {
+      byKind.set(`${gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version}/${gvk.kind}`, name);
+    }
+  }
+  return byKind;
+}
+
+export function createFieldManager(index: SchemaIndex): FieldManager {
+  let byKind: Map<string, string> | undefined;
+  const rootOf = (obj: KubeObject): string => {
+    byKind ??= kindIndex(index);
+    const def = byKind.get(`${obj.apiVersion}/${obj.kind}`);
+    if (!def) throw new Error(`no schema for ${obj.apiVersion}/${obj.kind}`);
+    return def;
+  };
+  return {
+    update(old, next, ctx, subresource) {
+      const out = updateManagedFields(old, next, ctx.fieldManager, {
+        lookup: index.lookup, rootDefinition: rootOf(next), apiVersion: next.apiVersion!, now: rfc3339(ctx.now), subresource,
+      });
+      next.metadata = out.metadata;
+    },
+    apply(live, applied, ctx, force) {
+      return apply(live, applied, ctx.fieldManager, {
+        force, lookup: index.lookup, rootDefinition: rootOf(applied), apiVersion: applied.apiVersion!, now: rfc3339(ctx.now),
+      });
+    },
+  };
 }

@@ -48,6 +48,11 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
   if (!ctx.fieldManager || ctx.fieldManager === 'unknown') throw badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('error decoding YAML: the applied configuration must be an object');
   const applied = patch as KubeObject;
+  if (!applied.apiVersion) throw badRequest('apiVersion must be set in the applied configuration');
+  if (!applied.kind) throw badRequest('kind must be set in the applied configuration');
+  if (applied.apiVersion !== reg.apiVersion || applied.kind !== reg.rt.kind) {
+    throw badRequest(`the applied configuration is a ${String(applied.kind)} of ${String(applied.apiVersion)}, not a ${reg.rt.kind} of ${reg.apiVersion}`);
+  }
   if (applied.metadata?.name !== undefined && applied.metadata.name !== name) {
     throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
   }
