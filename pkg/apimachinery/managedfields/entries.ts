@@ -5,10 +5,11 @@
 //   Entry, decodeEntries(list), encodeEntries(entries): ManagedFieldsEntry[] | undefined
 //   sameManager(a, b): boolean                       // manager + operation (+ apiVersion for Update) + subresource
 //   conflictError(conflicts): StatusError            // 409 as upstream's NewApplyConflict words it
+//   capUpdateManagers(entries, max = 10): Entry[]    // oldest Update entries folded into "ancient-changes"
 //   IGNORED_PATHS                                    // metadata fields nobody owns
 import type { ManagedFieldsEntry } from '../../../api/types.js';
 import { StatusError } from '../errors.js';
-import { decodeFieldsV1, encodeFieldsV1, fieldPE, pathString, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
+import { decodeFieldsV1, encodeFieldsV1, fieldPE, pathString, union, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
 
 export const defaultManager = (userAgent: string): string => userAgent.split('/')[0];
 
@@ -69,6 +70,36 @@ export const encodeEntries = (entries: Entry[]): ManagedFieldsEntry[] | undefine
     if (e.subresource) out.subresource = e.subresource;
     return out;
   });
+};
+
+export const MAX_UPDATE_MANAGERS = 10;
+export const ANCIENT_CHANGES = 'ancient-changes';
+
+/**
+ * Keeps at most `max` Update entries: from the oldest on, each entry whose apiVersion an older one already
+ * had is folded, with that older one, into one "ancient-changes" entry per apiVersion (upstream's capManagers).
+ */
+export const capUpdateManagers = (entries: Entry[], max = MAX_UPDATE_MANAGERS): Entry[] => {
+  const updaters = entries.filter((e) => e.operation === 'Update').sort((a, b) => seconds(a.time) - seconds(b.time));
+  let count = updaters.length;
+  if (count <= max) return entries;
+  const result = [...entries];
+  const firstOfVersion = new Map<string, Entry>();
+  for (const e of updaters) {
+    if (count <= max) break;
+    const first = firstOfVersion.get(e.apiVersion);
+    if (!first) { firstOfVersion.set(e.apiVersion, e); continue; }
+    let bucket = result.find((x) => x.manager === ANCIENT_CHANGES && x.operation === 'Update' && x.apiVersion === e.apiVersion && !x.subresource);
+    if (!bucket) {
+      bucket = { manager: ANCIENT_CHANGES, operation: 'Update', apiVersion: e.apiVersion, set: first.set };
+      result.splice(result.indexOf(first), 1, bucket);
+    }
+    bucket.set = union(bucket.set, e.set);
+    bucket.time = e.time;
+    result.splice(result.indexOf(e), 1);
+    count--;
+  }
+  return result;
 };
 
 export interface Conflict {

@@ -82,6 +82,25 @@ describe('updateManagedFields', () => {
   });
 });
 
+describe('capUpdateManagers', () => {
+  it('folds the oldest update managers into ancient-changes past ten', () => {
+    let obj = updateManagedFields(undefined, deploy(1), 'creator', opts('2026-01-01T00:00:00Z'));
+    for (let i = 0; i < 11; i++) {
+      const next = { ...obj, metadata: { ...obj.metadata, labels: { ...obj.metadata?.labels, [`l${i}`]: 'v' } } };
+      obj = updateManagedFields(obj, next, `writer-${i}`, opts(`2026-01-01T00:00:${String(10 + i)}Z`));
+    }
+    const names = obj.metadata?.managedFields?.map((e) => e.manager) ?? [];
+    expect(names).toHaveLength(10);
+    expect(names[0]).toBe('ancient-changes');
+    expect(names).not.toContain('creator');
+    expect(names).not.toContain('writer-0');
+    expect(names).not.toContain('writer-1');
+    const ancient = obj.metadata?.managedFields?.[0].fieldsV1 as any;
+    expect(ancient['f:spec']['f:replicas']).toEqual({});
+    expect(ancient['f:metadata']['f:labels']['f:l1']).toEqual({});
+  });
+});
+
 describe('defaultManager', () => {
   it('takes the user agent up to the first slash', () => {
     expect(defaultManager('kubectl/v1.32.0 (linux/amd64) kubernetes/abc')).toBe('kubectl');

@@ -1,13 +1,14 @@
 // Ownership for ordinary writes (create, update, patch): the writer owns what it changed, other managers
 // lose it, removed fields leave every set (upstream's Updater.Update under the managedFieldsUpdater).
-// Creates are always tracked; an existing object without managedFields stays without.
+// Creates are always tracked; an existing object without managedFields stays without; past ten Update
+// entries the oldest are folded into "ancient-changes".
 //
 //   updateManagedFields(old: KubeObject | undefined, next: KubeObject, manager: string, opts: UpdateOptions): KubeObject
 //     returns `next` (a shallow copy) with metadata.managedFields recomputed
 import type { KubeObject, ManagedFieldsEntry } from '../../../api/types.js';
 import { resolveSchema, type SchemaLookup } from '../schema-lookup.js';
 import { compareObjects, withoutManagedFields } from './compare.js';
-import { decodeEntries, encodeEntries, sameManager, type Entry } from './entries.js';
+import { capUpdateManagers, decodeEntries, encodeEntries, sameManager, type Entry } from './entries.js';
 import { difference, union, type Path } from './fieldpath.js';
 
 export interface UpdateOptions {
@@ -56,7 +57,7 @@ export const updateManagedFields = (old: KubeObject | undefined, next: KubeObjec
     result.push({ ...previous, set: difference(previous.set, removed) });
   }
   const metadata = { ...next.metadata };
-  const encoded = encodeEntries(result);
+  const encoded = encodeEntries(capUpdateManagers(result));
   if (encoded) metadata.managedFields = encoded;
   else delete metadata.managedFields;
   return { ...next, metadata };
