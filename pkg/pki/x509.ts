@@ -1,5 +1,6 @@
-// The one entry to @peculiar/x509: the metadata shim must load before it, and it signs with Node's WebCrypto.
-import './reflect-metadata.js';
+// The one entry to @peculiar/x509: it signs with Node's WebCrypto.
+// @peculiar/x509 wires itself with tsyringe, which needs the Reflect metadata API first.
+import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 
