@@ -106,13 +106,12 @@ const aggregate = (errs: string[]): string => {
   return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
 };
 
-/** upstream's NewRequirement: the error (if any) is an aggregate of field errors under `path`. */
-const newRequirement = (key: string, operator: Operator, values: string[], path: string): Requirement => {
-  const at = (child: string): string => (path ? `${path}.${child}` : child);
+/** upstream's NewRequirement (no field path given): the error, if any, aggregates its field errors. */
+const newRequirement = (key: string, operator: Operator, values: string[]): Requirement => {
   const errs: string[] = [];
   const keyErrs = isQualifiedName(key);
-  if (keyErrs.length) errs.push(`${at('key')}: ${invalidValue('', key, keyErrs.join('; ')).message}`);
-  const bad = (detail: string): void => { errs.push(`${at('values')}: ${invalidValue('', values, detail).message}`); };
+  if (keyErrs.length) errs.push(`key: ${invalidValue('', key, keyErrs.join('; ')).message}`);
+  const bad = (detail: string): void => { errs.push(`values: ${invalidValue('', values, detail).message}`); };
   switch (operator) {
     case 'in': case 'notin':
       if (values.length === 0) bad("for 'in', 'notin' operators, values set can't be empty");
@@ -126,13 +125,13 @@ const newRequirement = (key: string, operator: Operator, values: string[], path:
     case 'gt': case 'lt':
       if (values.length !== 1) bad("for 'Gt', 'Lt' operators, exactly one value is required");
       values.forEach((v, i) => {
-        if (!/^[-+]?\d+$/.test(v)) errs.push(`${at(`values[${i}]`)}: ${invalidValue('', v, "for 'Gt', 'Lt' operators, the value must be an integer").message}`);
+        if (!/^[-+]?\d+$/.test(v)) errs.push(`values[${i}]: ${invalidValue('', v, "for 'Gt', 'Lt' operators, the value must be an integer").message}`);
       });
       break;
   }
   values.forEach((v, i) => {
     const msgs = isValidLabelValue(v);
-    if (msgs.length) errs.push(`${at(`values[${i}][${key}]`)}: ${invalidValue('', v, msgs.join('; ')).message}`);
+    if (msgs.length) errs.push(`values[${i}][${key}]: ${invalidValue('', v, msgs.join('; ')).message}`);
   });
   if (errs.length) throw new Error(aggregate(errs));
   return { key, operator, values };
@@ -220,10 +219,10 @@ class Parser {
     const keyErrs = isQualifiedName(key);
     if (keyErrs.length) throw new Error(`<nil>: ${invalidValue('', key, keyErrs.join('; ')).message}`);
     const after = this.peek(true).tok;
-    if (after === 'eos' || after === ',') return newRequirement(key, notExists ? '!' : 'exists', [], '');
+    if (after === 'eos' || after === ',') return newRequirement(key, notExists ? '!' : 'exists', []);
     const op = this.operator();
     const values = op === 'in' || op === 'notin' ? this.valueSet() : this.exactValue();
-    return newRequirement(key, op, [...new Set(values)].sort(), '');
+    return newRequirement(key, op, [...new Set(values)].sort());
   }
 
   private operator(): Operator {
@@ -289,11 +288,11 @@ export const labelSelectorAsSelector = (ls: LabelSelector | null | undefined): S
   const exprs = ls.matchExpressions ?? [];
   const reqs: Requirement[] = [];
   try {
-    for (const [k, v] of Object.entries(ls.matchLabels ?? {})) reqs.push(newRequirement(k, '=', [v], ''));
+    for (const [k, v] of Object.entries(ls.matchLabels ?? {})) reqs.push(newRequirement(k, '=', [v]));
     for (const e of exprs) {
       const op = SELECTOR_OPS[e.operator];
       if (!op) throw new Error(`${JSON.stringify(e.operator)} is not a valid label selector operator`);
-      reqs.push(newRequirement(e.key, op, [...(e.values ?? [])], ''));
+      reqs.push(newRequirement(e.key, op, [...(e.values ?? [])]));
     }
   } catch (e) {
     throw badRequest((e as Error).message);
