@@ -90,6 +90,13 @@ describe('applyStrategicMergePatch', () => {
     expect(none.metadata).toEqual({});
   });
 
+  it('reorders and deletes primitive list items as kubectl apply sends them', () => {
+    const out = smp({ metadata: { finalizers: ['a/a', 'b/b', 'c/c'] } }, {
+      metadata: { '$setElementOrder/finalizers': ['c/c', 'a/a'], '$deleteFromPrimitiveList/finalizers': ['b/b'] },
+    });
+    expect(out.metadata.finalizers).toEqual(['c/c', 'a/a']);
+  });
+
   it('applies $retainKeys to a retainKeys field (kubectl apply switching strategy type)', () => {
     const out = smp(live(), { spec: { strategy: { $retainKeys: ['type'], type: 'Recreate' } } });
     expect(out.spec.strategy).toEqual({ type: 'Recreate' });
