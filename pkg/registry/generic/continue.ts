@@ -1,8 +1,10 @@
-// The continue token of a paged list: base64 JSON, as upstream encodes it, holding the revision of
-// the first page and the key after which the next page starts.
-import { badRequest } from '../../apimachinery/errors.js';
+// The continue token of a paged list: base64url JSON, as upstream encodes it, holding the revision of
+// the first page (every page is served at it) and the key after which the next page starts. A token
+// with revision -1 continues at the latest state (what an expired token's 410 hands back).
+import { badRequest, StatusError } from '../../apimachinery/errors.js';
 
 export interface ContinueToken {
+  /** The snapshot every page is read at; -1 = the latest state. */
   resourceVersion: number;
   startKey: string;
 }
@@ -11,11 +13,31 @@ export const encodeContinue = (t: ContinueToken): string =>
   Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: t.resourceVersion, start: t.startKey })).toString('base64url');
 
 export function decodeContinue(s: string): ContinueToken {
+  let raw: { v?: string; rv?: number; start?: string };
   try {
-    const raw = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as { v?: string; rv?: number; start?: string };
-    if (raw.v !== 'meta.k8s.io/v1' || typeof raw.rv !== 'number' || typeof raw.start !== 'string') throw new Error('bad token');
-    return { resourceVersion: raw.rv, startKey: raw.start };
-  } catch {
-    throw badRequest('continue key is not valid: the token is malformed');
+    raw = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as typeof raw;
+  } catch (err) {
+    throw badRequest(`invalid continue token: continue key is not valid: ${(err as Error).message}`);
+  }
+  if (raw === null || typeof raw !== 'object') throw badRequest('invalid continue token: continue key is not valid');
+  if (raw.v !== 'meta.k8s.io/v1') throw badRequest(`invalid continue token: continue key is not valid: server does not recognize this encoded version ${raw.v ?? ''}`);
+  if (typeof raw.rv !== 'number' || raw.rv === 0 || !Number.isSafeInteger(raw.rv) || raw.rv < -1) {
+    throw badRequest('invalid continue token: continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  }
+  if (typeof raw.start !== 'string' || raw.start === '') throw badRequest('invalid continue token: continue key is not valid: encoded start key empty (version meta.k8s.io/v1)');
+  return { resourceVersion: raw.rv, startKey: raw.start };
+}
+
+/** Upstream's wording when the snapshot of a continue token has been compacted away. */
+const INCONSISTENT_CONTINUE = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+/** 410 Expired whose Status carries a token that continues the same list at the latest state (upstream etcd3's answer). */
+export class ExpiredContinue extends StatusError {
+  constructor(readonly continueToken: string) {
+    super(410, 'Expired', INCONSISTENT_CONTINUE);
+  }
+
+  override toStatus(): ReturnType<StatusError['toStatus']> {
+    return { ...super.toStatus(), metadata: { continue: this.continueToken } };
   }
 }

@@ -27,7 +27,7 @@ export async function create(reg: Registry, ctx: RequestContext, body: unknown, 
   const causes = validateForCreate(reg, obj, ctx);
   if (causes.length) throw reg.invalid(meta.name ?? '', causes);
   await reg.admission('validate', 'CREATE', ctx, obj, undefined, meta.name ?? '');
-  if (!opts.managedFieldsSet) reg.deps.fieldManager.update(undefined, obj, ctx);
+  if (!opts.managedFieldsSet) reg.deps.fieldManager.update(undefined, obj, ctx, undefined, reg.hasStatus);
   if (ctx.dryRun) {
     // Nothing is stored, but the answer is the one the write would give (upstream: DryRunnableStorage.Create).
     const existing = await reg.get(ctx, meta.name!).catch((e: unknown) => (isStatusError(e) && e.code === 404 ? undefined : Promise.reject(e)));
@@ -73,6 +73,6 @@ function prepareForCreate(reg: Registry, ctx: RequestContext, obj: KubeObject): 
   delete meta.selfLink;
   if (reg.strategy.generation) meta.generation = 1;
   else delete meta.generation;
-  if (reg.rt.subresources?.some((s) => s.name === 'status')) delete obj.status;
+  if (reg.hasStatus) delete obj.status;
   reg.strategy.prepareForCreate?.(obj, ctx);
 }

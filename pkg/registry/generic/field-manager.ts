@@ -5,7 +5,7 @@ import type { RequestContext } from '../context.js';
 
 export interface FieldManager {
   /** Records in next.metadata.managedFields the fields ctx.fieldManager changed from `old`. */
-  update(old: KubeObject | undefined, next: KubeObject, ctx: RequestContext, subresource?: string): void;
+  update(old: KubeObject | undefined, next: KubeObject, ctx: RequestContext, subresource?: string, hasStatus?: boolean): void;
   /** The live object with the applied configuration merged in, managedFields updated; 409 on conflicts unless force. */
-  apply(live: KubeObject | undefined, applied: KubeObject, ctx: RequestContext, force: boolean): KubeObject;
+  apply(live: KubeObject | undefined, applied: KubeObject, ctx: RequestContext, force: boolean, hasStatus?: boolean): KubeObject;
 }

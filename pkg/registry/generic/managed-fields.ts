@@ -18,6 +18,13 @@ function kindIndex(index: SchemaIndex): Map<string, string> {
   return byKind;
 }
 
+/**
+ * Fields a write cannot own: the main resource does not write status, /status writes nothing else
+ * (upstream's reset fields of the status strategies).
+ */
+const ignoredFor = (subresource: string | undefined, hasStatus: boolean): string[][] =>
+  subresource === 'status' ? [['f:spec']] : !subresource && hasStatus ? [['f:status']] : [];
+
 export function createFieldManager(index: SchemaIndex): FieldManager {
   let byKind: Map<string, string> | undefined;
   const rootOf = (obj: KubeObject): string => {
@@ -27,15 +34,17 @@ export function createFieldManager(index: SchemaIndex): FieldManager {
     return def;
   };
   return {
-    update(old, next, ctx, subresource) {
+    update(old, next, ctx, subresource, hasStatus = false) {
       const out = updateManagedFields(old, next, ctx.fieldManager, {
         lookup: index.lookup, rootDefinition: rootOf(next), apiVersion: next.apiVersion!, now: rfc3339(ctx.now), subresource,
+        ignore: ignoredFor(subresource, hasStatus),
       });
       next.metadata = out.metadata;
     },
-    apply(live, applied, ctx, force) {
+    apply(live, applied, ctx, force, hasStatus = false) {
       return apply(live, applied, ctx.fieldManager, {
         force, lookup: index.lookup, rootDefinition: rootOf(applied), apiVersion: applied.apiVersion!, now: rfc3339(ctx.now),
+        ignore: ignoredFor(undefined, hasStatus),
       });
     },
   };

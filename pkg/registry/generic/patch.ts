@@ -63,7 +63,7 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
     build: (current) => {
       const config = structuredClone(applied);
       reportUnknown(pruneUnknown(reg.deps.decoder.index, config, ref(reg.rt.definition)), ctx);
-      const merged = reg.deps.fieldManager.apply(current, config, ctx, force);
+      const merged = reg.deps.fieldManager.apply(current, config, ctx, force, reg.hasStatus);
       const out = decodeObject(reg.deps.decoder, merged, targetOf(reg.rt), ctx);
       if (!current) out.metadata = { ...out.metadata, name };
       return out;

@@ -5,13 +5,14 @@ import { apiVersionOf, type KubeObject, type ResourceType } from '../../../api/t
 import { badRequest, gone, invalid, notFound, StatusError, type GroupResource, type StatusCause } from '../../apimachinery/errors.js';
 import type { Admission, Operation } from '../../admission/interface.js';
 import type { Cacher } from '../../storage/cacher/cacher.js';
+import { isStorageError } from '../../storage/errors.js';
 import type { KeyValue, Store, StoreEvent } from '../../storage/interface.js';
 import type { ListOptions, RequestContext, WatchOptions } from '../context.js';
 import { listPrefix, objectKey } from '../keys.js';
 import { selectionPredicate } from '../predicate.js';
 import { toApiError } from '../storage-errors.js';
 import type { Strategy } from '../strategy.js';
-import { decodeContinue, encodeContinue } from './continue.js';
+import { decodeContinue, encodeContinue, ExpiredContinue } from './continue.js';
 import type { Decoder } from './decode.js';
 import type { FieldManager } from './field-manager.js';
 
@@ -30,8 +31,9 @@ export interface ListResult {
 
 export interface WatchSink {
   onEvent(ev: StoreEvent): void;
-  /** The cacher's revision, for bookmarks. */
   onClose(err?: Error): void;
+  /** With sendInitialEvents: every initial ADDED has been delivered, the state being that at `revision`. */
+  onInitialEventsEnd?(revision: number): void;
 }
 
 export interface RegistryDeps {
@@ -63,6 +65,11 @@ export class Registry {
     return objectKey(this.rt, namespace, name);
   }
 
+  /** Status is written only through /status. */
+  get hasStatus(): boolean {
+    return this.rt.subresources?.some((s) => s.name === 'status') ?? false;
+  }
+
   get apiVersion(): string {
     return apiVersionOf(this.rt.group, this.rt.version);
   }
@@ -84,22 +91,46 @@ export class Registry {
     return this.deps.cacher.get(this.key(namespace, name));
   }
 
+  /**
+   * A list as upstream 1.32 serves it. No resourceVersion: consistent (the cache caught up with the store).
+   * "0": whatever the cache holds, all of it (the watch cache ignores limit). N: not older than N, except
+   * Exact (or the legacy N with a limit), which is the state at N. Pages are read at the first page's
+   * revision, so a paged list is one consistent snapshot.
+   */
   async list(ctx: RequestContext, opts: ListOptions): Promise<ListResult> {
+    validateListOptions(opts, false);
     const predicate = selectionPredicate(this.rt, opts.labelSelector, opts.fieldSelector);
     const { cacher, store } = this.deps;
-    let continueKey: string | undefined;
-    if (opts.continue) {
-      const token = decodeContinue(opts.continue);
-      if (token.resourceVersion <= store.compactedRevision()) {
-        throw gone('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
-      }
-      continueKey = token.startKey;
-    } else {
-      await this.waitForListRevision(opts);
-    }
     const prefix = listPrefix(this.rt, ctx.namespace);
-    if (continueKey !== undefined && !continueKey.startsWith(prefix)) throw badRequest('continue key is not valid for this list');
-    const res = cacher.list({ prefix, predicate, limit: opts.limit && opts.limit > 0 ? opts.limit : undefined, continueKey });
+    let limit = opts.limit && opts.limit > 0 ? opts.limit : undefined;
+    let continueKey: string | undefined;
+    let at: number | undefined;
+    const rv = opts.resourceVersion ?? '';
+    if (opts.continue) {
+      if (rv !== '' && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+      const token = decodeContinue(opts.continue);
+      if (!token.startKey.startsWith(prefix)) throw badRequest('invalid continue token: continue key is not valid: key does not match the list');
+      continueKey = token.startKey;
+      if (token.resourceVersion > 0) {
+        at = token.resourceVersion;
+        if (at < store.compactedRevision() || at < cacher.oldestRevision()) {
+          throw new ExpiredContinue(encodeContinue({ resourceVersion: -1, startKey: token.startKey }));
+        }
+      }
+      await this.fresh();
+    } else if (rv === '') {
+      await this.fresh();
+    } else if (rv === '0') {
+      limit = undefined;
+    } else {
+      const n = parseResourceVersion(rv);
+      await this.waitFor(n);
+      if (opts.resourceVersionMatch === 'Exact' || (!opts.resourceVersionMatch && limit !== undefined)) {
+        at = n;
+        if (n < store.compactedRevision() || n < cacher.oldestRevision()) throw gone('The resourceVersion for the provided list is too old.');
+      }
+    }
+    const res = cacher.list({ prefix, predicate, limit, continueKey, revision: at });
     const out: ListResult = { items: res.items, resourceVersion: String(res.revision) };
     if (res.nextKey !== undefined) {
       out.continue = encodeContinue({ resourceVersion: res.revision, startKey: res.nextKey });
@@ -108,26 +139,24 @@ export class Registry {
     return out;
   }
 
-  private async waitForListRevision(opts: ListOptions): Promise<void> {
-    const rv = opts.resourceVersion;
-    if (rv === undefined || rv === '') return this.fresh();
-    if (rv === '0') return;
-    const n = parseResourceVersion(rv);
-    if (opts.resourceVersionMatch === 'Exact' && n !== this.deps.cacher.revision() && n < this.deps.store.revision()) {
-      throw gone(`too old resource version: ${n} (${this.deps.cacher.revision()})`);
-    }
+  /** Waits until the cache has seen revision n; a revision the store has not reached is too large (upstream: after 3 s). */
+  private async waitFor(n: number): Promise<void> {
     if (n > this.deps.store.revision()) {
       throw new StatusError(504, 'Timeout', `Too large resource version: ${n}, current: ${this.deps.store.revision()}`, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
     }
     await this.deps.cacher.waitUntilFresh(n, AbortSignal.timeout(10_000));
   }
 
+  /**
+   * Unset or "0": the current state first as ADDED events (unless sendInitialEvents=false), then changes.
+   * N: every change after N (410 Expired, reported in the stream, when N is older than the history).
+   * sendInitialEvents=true: the state (not older than N) as ADDED, the end bookmark, then changes.
+   */
   watch(ctx: RequestContext, opts: WatchOptions, sink: WatchSink): () => void {
+    validateListOptions(opts, true);
     const predicate = selectionPredicate(this.rt, opts.labelSelector, opts.fieldSelector);
-    const rv = opts.resourceVersion;
-    // "" and "0" start from now with the current state as ADDED events (upstream's legacy
-    // behaviour); an explicit revision resumes after it; sendInitialEvents asks for the state first.
-    const fromNow = rv === undefined || rv === '' || rv === '0';
+    const rv = opts.resourceVersion ?? '';
+    const fromNow = rv === '' || rv === '0';
     const sendInitialEvents = opts.sendInitialEvents ?? fromNow;
     const fromRevision = fromNow ? this.deps.cacher.revision() : parseResourceVersion(rv);
     try {
@@ -136,6 +165,7 @@ export class Registry {
         sink,
       );
     } catch (err) {
+      if (isStorageError(err, 'Compacted')) throw gone(err.message);
       throw toApiError(err, this.gr, '');
     }
   }
@@ -149,6 +179,29 @@ export class Registry {
   invalid(name: string, causes: StatusCause[]): Error {
     return invalid(this.rt.group, this.rt.kind, name, causes);
   }
+}
+
+/** Upstream's ValidateListOptions: a 422 on ListOptions.meta.k8s.io. */
+export function validateListOptions(opts: WatchOptions, watch: boolean): void {
+  const causes: StatusCause[] = [];
+  const forbidden = (field: string, message: string): number => causes.push({ reason: 'FieldValueForbidden', field, message: `Forbidden: ${message}` });
+  const match = opts.resourceVersionMatch ?? '';
+  if (watch) {
+    if (opts.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+      forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+    }
+    if (match) {
+      if (opts.sendInitialEvents === undefined) forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+      if (match !== 'NotOlderThan') causes.push({ reason: 'FieldValueNotSupported', field: 'resourceVersionMatch', message: `Unsupported value: "${match}": supported values: "NotOlderThan"` });
+      if (opts.continue) forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
+    }
+  } else if (match) {
+    if (!opts.resourceVersion) forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
+    if (opts.continue) forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
+    if (match !== 'Exact' && match !== 'NotOlderThan') causes.push({ reason: 'FieldValueNotSupported', field: 'resourceVersionMatch', message: `Unsupported value: "${match}": supported values: "Exact", "NotOlderThan", ""` });
+    if (match === 'Exact' && opts.resourceVersion === '0') forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  }
+  if (causes.length > 0) throw invalid('meta.k8s.io', 'ListOptions', '', causes);
 }
 
 export function parseResourceVersion(rv: string): number {

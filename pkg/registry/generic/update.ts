@@ -43,7 +43,13 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
         throw err;
       }
     }
-    if (ctx.dryRun) return { object: await computeNext(reg, ctx, req, current.object), created: false };
+    if (ctx.dryRun) {
+      // Nothing is written, so the answer keeps the stored revision (upstream: DryRunnableStorage.GuaranteedUpdate).
+      const next = await computeNext(reg, ctx, req, current.object);
+      if (next === current.object) return { object: current.object, bytes: current.bytes, created: false };
+      next.metadata = { ...next.metadata, resourceVersion: current.object.metadata?.resourceVersion };
+      return { object: next, created: false };
+    }
     try {
       const kv = await reg.deps.store.guaranteedUpdate(key, async (cur) => {
         if (!cur) throw notFound(reg.gr, req.name);
@@ -92,7 +98,7 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
     next = { ...current, metadata: { ...curMeta, managedFields: meta.managedFields ?? curMeta.managedFields }, status: next.status };
     reg.strategy.prepareForStatusUpdate?.(next, current);
   } else if (!req.subresource) {
-    if (reg.rt.subresources?.some((s) => s.name === 'status')) {
+    if (reg.hasStatus) {
       if (current.status === undefined) delete next.status;
       else next.status = current.status;
     }
@@ -105,7 +111,7 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
   const causes = validateForUpdate(reg, next, current, ctx);
   if (causes.length) throw reg.invalid(req.name, causes);
   await reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource);
-  if (!req.managedFieldsSet) reg.deps.fieldManager.update(current, next, ctx, req.subresource);
+  if (!req.managedFieldsSet) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
   delete next.metadata!.resourceVersion;
   return semanticallyEqual(current, next) ? current : next;
 }
