@@ -15,15 +15,16 @@ function toStatusError(err: FastifyError | Error): StatusError {
   return internalError(err.message);
 }
 
+// Bodies go out as Buffers: a string would make fastify add "; charset=utf-8", which upstream never sends.
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const se = toStatusError(err as FastifyError);
     if (se.code >= 500) request.log.error({ err, url: request.url }, 'request failed');
     if (se.details?.retryAfterSeconds !== undefined) reply.header('retry-after', String(se.details.retryAfterSeconds));
     if (reply.sent || reply.raw.headersSent) return;
-    void reply.code(se.code).type('application/json').send(JSON.stringify(se.toStatus()));
+    void reply.code(se.code).type('application/json').send(Buffer.from(JSON.stringify(se.toStatus())));
   });
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).type('application/json').send(JSON.stringify(new StatusError(404, 'NotFound', 'the server could not find the requested resource', {}).toStatus()));
+    void reply.code(404).type('application/json').send(Buffer.from(JSON.stringify(new StatusError(404, 'NotFound', 'the server could not find the requested resource', {}).toStatus())));
   });
 }

@@ -36,5 +36,5 @@ export function registerHealth(app: FastifyInstance, checks: { live: Check[]; re
     app.get(`/${endpoint}`, serve(endpoint, list));
     app.get(`/${endpoint}/:check`, serve(endpoint, list));
   }
-  app.get('/version', async (_req, reply) => reply.type('application/json').send(JSON.stringify(VERSION_INFO, null, 2)));
+  app.get('/version', async (_req, reply) => reply.type('application/json').send(Buffer.from(JSON.stringify(VERSION_INFO, null, 2))));
 }

@@ -25,8 +25,9 @@ export function setWarnings(reply: FastifyReply, warnings: string[]): void {
 
 function encode(reply: FastifyReply, format: OutputFormat, body: KubeObject | Buffer, status: number): FastifyReply {
   reply.code(status).type(contentTypeOf(format));
-  if (format.encoding === 'yaml') return reply.send(toYaml(Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body));
-  return reply.send(Buffer.isBuffer(body) ? body : JSON.stringify(body));
+  // Buffers, not strings: fastify would add "; charset=utf-8" to a string's type, which upstream never sends.
+  if (format.encoding === 'yaml') return reply.send(Buffer.from(toYaml(Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body)));
+  return reply.send(Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body)));
 }
 
 export function sendObject(r: Responder, result: Result, status = 200): FastifyReply {

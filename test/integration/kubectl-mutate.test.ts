@@ -182,6 +182,35 @@ describe('kubectl apply (client-side)', () => {
   });
 });
 
+describe('kubectl diff (server-side dry run)', () => {
+  it('shows the change without storing it, keeping the stored resourceVersion', async () => {
+    const before = await json('cm', 'cfg');
+    const r = await s.kubectlWithInput(CM2.replace('a: "10"', 'a: "11"'), 'diff', '-f', '-');
+    expect(r.code).toBe(1); // 1: differences found
+    expect(r.stdout).toMatch(/^-  a: "10"\n\+  a: "11"$/m);
+    expect(r.stdout).not.toMatch(/resourceVersion/);
+    expect(r.stderr).toBe('');
+    const after = await json('cm', 'cfg');
+    expect(after.data).toEqual(before.data);
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    const same = await s.kubectlWithInput(CM2, 'diff', '-f', '-');
+    expect(same).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+});
+
+describe('response media types', () => {
+  it('answers application/json without a charset, for objects and for errors', async () => {
+    const got = await s.api('GET', '/api/v1/namespaces/default/configmaps/cfg');
+    expect(got.headers['content-type']).toBe('application/json');
+    const missing = await s.api('GET', '/api/v1/namespaces/default/configmaps/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toBe('application/json');
+    const table = await s.api('GET', '/api/v1/namespaces/default/configmaps', undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+    expect(table.headers['content-type']).toBe('application/json');
+    expect(table.body.kind).toBe('Table');
+  });
+});
+
 const SSA_A = `apiVersion: v1
 kind: ConfigMap
 metadata: {name: ssa}
