@@ -104,11 +104,8 @@ function checkVerb(reg: Registry, info: RequestInfo): void {
 export function listOptions(q: Query): ListOptions {
   const limit = q.limit === undefined || q.limit === '' ? undefined : Number(q.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw badRequest(`limit: Invalid value: ${JSON.stringify(q.limit)}: must be a non-negative integer`);
+  // resourceVersionMatch is checked by the registry, whose rules differ for list and watch.
   const match = q.resourceVersionMatch ?? '';
-  if (!['', 'Exact', 'NotOlderThan'].includes(match)) {
-    throw badRequest(`resourceVersionMatch: Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan"`);
-  }
-  if (match && !q.resourceVersion) throw badRequest(`resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided`);
   return { labelSelector: q.labelSelector, fieldSelector: q.fieldSelector, limit, continue: q.continue, resourceVersion: q.resourceVersion, resourceVersionMatch: match as ListOptions['resourceVersionMatch'] };
 }
 

@@ -14,6 +14,8 @@ import { includeObjectOf, partialObjectMetadata, toTable } from '../transform.js
 const MAX_BUFFERED = 8 * 1024 * 1024;
 /** Bookmarks are sent about this often when asked for (upstream: about once a minute). */
 const BOOKMARK_INTERVAL_MS = 60_000;
+/** The last bookmark is sent this long before the watch's deadline. */
+const PRE_TIMEOUT_BOOKMARK_S = 2;
 /** The default watch length when the client sets none: upstream's 30 minutes, spread up to twice that. */
 const DEFAULT_TIMEOUT_S = 1800;
 
@@ -76,14 +78,13 @@ export function serveWatch(reg: Registry, ctx: RequestContext, request: FastifyR
     }
     return `{"type":"${type}","object":${JSON.stringify(body)}}\n`;
   };
-  const bookmark = (annotations?: Record<string, string>): void => {
-    const meta: Record<string, unknown> = { resourceVersion: String(reg.deps.cacher.revision()) };
+  const bookmark = (revision: number, annotations?: Record<string, string>): void => {
+    const meta: Record<string, unknown> = { resourceVersion: String(revision) };
     if (annotations) meta.annotations = annotations;
     const apiVersion = reg.rt.group ? `${reg.rt.group}/${reg.rt.version}` : reg.rt.version;
     write(`{"type":"BOOKMARK","object":${JSON.stringify({ kind: reg.rt.kind, apiVersion, metadata: meta })}}\n`);
   };
 
-  let initialEventsPending = opts.sendInitialEvents === true;
   try {
     unsubscribe = reg.watch(ctx, opts, {
       onEvent: (ev) => {
@@ -91,6 +92,11 @@ export function serveWatch(reg: Registry, ctx: RequestContext, request: FastifyR
         else write(jsonFrame(ev));
       },
       onClose: () => finish(),
+      // The initial state (sent in a step after watch() returns) is complete: mark its end, as a watch-list
+      // client (client-go's reflector with WatchListClient) waits for this bookmark.
+      onInitialEventsEnd: (revision) => {
+        if (opts.sendInitialEvents && opts.allowWatchBookmarks) bookmark(revision, { 'k8s.io/initial-events-end': 'true' });
+      },
     });
   } catch (err) {
     // A revision too old to resume from is reported in the stream, as upstream's watch cache does.
@@ -99,13 +105,13 @@ export function serveWatch(reg: Registry, ctx: RequestContext, request: FastifyR
     finish();
     return;
   }
-  // With sendInitialEvents the initial state has been delivered synchronously: mark its end.
-  if (initialEventsPending) {
-    initialEventsPending = false;
-    if (opts.allowWatchBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
-  }
   start();
-  if (opts.allowWatchBookmarks) timers.push(setInterval(() => bookmark(), BOOKMARK_INTERVAL_MS));
+  if (opts.allowWatchBookmarks) {
+    // Upstream's cache watcher sends a bookmark about every minute and one right before the watch times out,
+    // 2 s before its deadline, so that the client resumes from the newest revision.
+    timers.push(setInterval(() => bookmark(reg.deps.cacher.revision()), BOOKMARK_INTERVAL_MS));
+    if (timeoutS > PRE_TIMEOUT_BOOKMARK_S) timers.push(setTimeout(() => bookmark(reg.deps.cacher.revision()), (timeoutS - PRE_TIMEOUT_BOOKMARK_S) * 1000));
+  }
   timers.push(setTimeout(finish, timeoutS * 1000));
   res.on('close', finish);
   request.raw.on('close', finish);
