@@ -108,7 +108,7 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
   if (reg.strategy.generation && specChanged(current, next)) next.metadata!.generation = (curMeta.generation ?? 1) + 1;
 
   await reg.admission('mutate', 'UPDATE', ctx, next, current, req.name, req.subresource);
-  const causes = validateForUpdate(reg, next, current, ctx);
+  const causes = validateForUpdate(reg, next, current, ctx, req.subresource);
   if (causes.length) throw reg.invalid(req.name, causes);
   await reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource);
   if (!req.managedFieldsSet) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);

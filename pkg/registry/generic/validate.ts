@@ -20,8 +20,12 @@ export function validateForCreate(reg: Registry, obj: KubeObject, ctx: RequestCo
   return [...validateMeta(reg, obj), ...validateSchemaRequired(reg, obj), ...(reg.strategy.validate?.(obj, ctx) ?? [])];
 }
 
-export function validateForUpdate(reg: Registry, obj: KubeObject, old: KubeObject, ctx: RequestContext): StatusCause[] {
+/**
+ * The strategy's rules guard the main resource; a subresource changes only what its own handler
+ * allows (status, or spec.nodeName through pods/binding), so they do not apply there.
+ */
+export function validateForUpdate(reg: Registry, obj: KubeObject, old: KubeObject, ctx: RequestContext, subresource?: string): StatusCause[] {
   const causes = [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...validateSchemaRequired(reg, obj)];
-  causes.push(...(reg.strategy.validate?.(obj, ctx) ?? []), ...(reg.strategy.validateUpdate?.(obj, old, ctx) ?? []));
+  if (!subresource) causes.push(...(reg.strategy.validate?.(obj, ctx) ?? []), ...(reg.strategy.validateUpdate?.(obj, old, ctx) ?? []));
   return causes;
 }
