@@ -39,6 +39,14 @@ app.post<{ Params: { coll: string } }>('/objects/:coll', async (request, reply) 
   return reply.code(201).send(obj);
 });
 
+// Replaces a collection with a List's items: loads the objects exactly as the apiserver stored them (defaults,
+// managedFields), so that the list and memory figures compare the same data.
+app.put<{ Params: { coll: string } }>('/objects/:coll', { bodyLimit: 512 * 1024 * 1024 }, async (request, reply) => {
+  const items = (request.body as { items: Obj[] }).items;
+  collections.set(request.params.coll, new Map(items.map((o) => [o.metadata!.name!, o])));
+  return reply.code(200).send({ count: items.length });
+});
+
 app.get<{ Params: { coll: string; name: string } }>('/objects/:coll/:name', async (request, reply) => {
   const obj = collection(request.params.coll).get(request.params.name);
   if (!obj) return reply.code(404).send({ message: 'not found' });

@@ -5,6 +5,7 @@
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { Pool } from 'undici';
 import { call, closedLoop, median, pool, type RunResult } from './load.js';
@@ -140,28 +141,32 @@ async function main(): Promise<void> {
     const mkPods = ok(await closedLoop({ concurrency: 64, maxOps: N.pods, maxMs: 120_000 }, (i) => call(mk64, 'POST', podPath, pod('bench-pods', `web-${i}`))), 'mini-kube pod creates');
     const barePods = ok(await closedLoop({ concurrency: 64, maxOps: N.pods, maxMs: 120_000 }, (i) => call(bare64, 'POST', '/objects/pods', pod('bench-pods', `web-${i}`))), 'bare pod creates');
     const podBytes = (await call(mk1, 'GET', `${podPath}/web-0`)).length;
-    rows.push({ metric: `pod creates/s (~${(podBytes / 1024).toFixed(1)} KB stored), 64 clients`, mk: mkPods.rate, bare: barePods.rate, unit: '/s', kind: 'rate', target: 'report' });
+    rows.push({ metric: `pod creates/s (${(Buffer.byteLength(pod('bench-pods', 'web-0')) / 1024).toFixed(1)} KB posted, ${(podBytes / 1024).toFixed(1)} KB stored), 64 clients`, mk: mkPods.rate, bare: barePods.rate, unit: '/s', kind: 'rate', target: 'report' });
+    await sleep(1_000); // let the last responses go and the heap settle
+    const mkMemCreated = await memoryOf(mk.pid);
+    const bareMemCreated = await memoryOf(bare.pid);
     log('pods: list');
-    const listMs = async (d: Pool, path: string): Promise<{ ms: number; bytes: number; items: number }> => {
+    const listMs = async (d: Pool, path: string): Promise<{ ms: number; body: Buffer; items: number }> => {
       const runs: number[] = [];
-      let bytes = 0;
-      let items = 0;
+      let body: Buffer = Buffer.alloc(0);
       for (let i = 0; i < N.listRuns; i++) {
         const t0 = performance.now();
-        const body = await call(d, 'GET', path);
+        body = await call(d, 'GET', path);
         runs.push(performance.now() - t0);
-        bytes = body.length;
-        if (i === 0) items = (JSON.parse(body.toString('utf8')) as { items: unknown[] }).items.length;
       }
-      return { ms: median(runs), bytes, items };
+      return { ms: median(runs), body, items: (JSON.parse(body.toString('utf8')) as { items: unknown[] }).items.length };
     };
     const mkList = await listMs(mk1, podPath);
+    // The bare server then holds the very objects the apiserver stored (with defaults and managedFields).
+    await call(bare1, 'PUT', '/objects/pods', mkList.body.toString('utf8'));
     const bareList = await listMs(bare1, '/objects/pods');
+    notes.push(`list: ${fmt(mkList.items)} pods of ${fmt(mkList.body.length / mkList.items / 1024, 1)} KB each as stored (defaults and managedFields added to the ${fmt(Buffer.byteLength(pod('bench-pods', 'web-0')) / 1024, 1)} KB posted); the bare server lists the same objects (${(bareList.body.length / 1048576).toFixed(1)} MB) with JSON.stringify.`);
     if (mkList.items !== N.pods) log(`mini-kube list returned ${mkList.items} pods, expected ${N.pods}`);
-    rows.push({ metric: `list ${fmt(mkList.items)} pods, JSON (${(mkList.bytes / 1048576).toFixed(1)} MB, median of ${N.listRuns})`, mk: mkList.ms, bare: bareList.ms, unit: 'ms', kind: 'cost', target: '< 150 ms', ok: mkList.ms < 150 });
+    rows.push({ metric: `list ${fmt(mkList.items)} pods, JSON (${(mkList.body.length / 1048576).toFixed(1)} MB, median of ${N.listRuns})`, mk: mkList.ms, bare: bareList.ms, unit: 'ms', kind: 'cost', target: '< 150 ms', ok: mkList.ms < 150 });
     const mkMem = await memoryOf(mk.pid);
     const bareMem = await memoryOf(bare.pid);
-    rows.push({ metric: `RSS with ${fmt(N.pods)} pods`, mk: mkMem.rssMb, bare: bareMem.rssMb, unit: 'MB', kind: 'cost', target: '< 300 MB', ok: mkMem.rssMb < 300 });
+    rows.push({ metric: `RSS with ${fmt(N.pods)} pods, once created`, mk: mkMemCreated.rssMb, bare: bareMemCreated.rssMb, unit: 'MB', kind: 'cost', target: '< 300 MB', ok: mkMemCreated.rssMb < 300 });
+    rows.push({ metric: `RSS with ${fmt(N.pods)} pods, after ${N.listRuns} lists`, mk: mkMem.rssMb, bare: bareMem.rssMb, unit: 'MB', kind: 'cost', target: '< 300 MB', ok: mkMem.rssMb < 300 });
 
     // 2. ConfigMap creates, ~1 KB: one client, then 64. Warm both servers up first.
     const cmPath = '/api/v1/namespaces/bench/configmaps';
