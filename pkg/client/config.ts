@@ -1,0 +1,39 @@
+// RestConfig: where the apiserver is and how to talk to it (client-go's rest.Config).
+import type { Clock } from './clock.js';
+import type { RateLimiter } from './flowcontrol.js';
+import type { ClientMetrics } from './metrics.js';
+
+export interface RestConfig {
+  /** https://host:port (a path prefix is kept). */
+  host: string;
+  /** PEM of the certificate authority to trust; the system roots when unset. */
+  caData?: string;
+  /** PEM client certificate and key (mutual TLS). */
+  certData?: string;
+  keyData?: string;
+  bearerToken?: string;
+  /** A file holding the token, re-read at most once a minute (projected service-account tokens rotate). */
+  bearerTokenFile?: string;
+  username?: string;
+  password?: string;
+  insecureSkipTLSVerify?: boolean;
+  /** SNI / the name the server certificate must carry, when it differs from the host. */
+  tlsServerName?: string;
+  /** Client-side rate limit: requests per second (default 5; <= 0 or Infinity: unlimited) and burst (default 10). */
+  qps?: number;
+  burst?: number;
+  /** Replaces the qps/burst limiter (share one between clients). */
+  rateLimiter?: RateLimiter;
+  /** Default "mini-kube-client/0.1.0 (<platform>/<arch>)". */
+  userAgent?: string;
+  /** Per-request timeout in ms for everything but watches (default none). */
+  timeoutMs?: number;
+  /** Retries of one request on 429 / 5xx / connection loss (default 10 as client-go's maxRetries). */
+  maxRetries?: number;
+  metrics?: ClientMetrics;
+  clock?: Clock;
+}
+
+export const DEFAULT_QPS = 5;
+export const DEFAULT_BURST = 10;
+export const defaultUserAgent = (): string => `mini-kube-client/0.1.0 (${process.platform}/${process.arch})`;

@@ -1,0 +1,274 @@
+// The dynamic client: every verb for any group/version/resource, namespaced or not, with subresources, all patch
+// types and server-side apply. Typed helpers (client.ts) are this with a fixed resource and a type parameter.
+import type { KubeObject } from '../../api/types.js';
+import type { Status } from '../apimachinery/errors.js';
+import { decodeWatch, type Watch, type WatchEvent } from './watch.js';
+import type { HttpMethod, QueryValue, RestClient } from './rest.js';
+
+/** Which resource a client speaks to (client-go's GroupVersionResource plus scope). */
+export interface ResourceRef {
+  group: string;
+  version: string;
+  /** Lower-case plural: "pods". */
+  resource: string;
+  namespaced: boolean;
+  /** The Kind, filled into created objects that lack one. */
+  kind?: string;
+}
+
+export interface KubeList<T extends KubeObject = KubeObject> {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  items: T[];
+}
+
+export type Format = 'json' | 'yaml';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Wire format of the request and response bodies (default JSON); objects are still returned parsed. */
+  format?: Format;
+  timeoutMs?: number;
+}
+
+export interface GetOptions extends CallOptions { resourceVersion?: string }
+
+export interface ListOptions extends CallOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'NotOlderThan' | 'Exact';
+  timeoutSeconds?: number;
+}
+
+export interface WatchOptions extends ListOptions {
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+}
+
+export interface WriteOptions extends CallOptions {
+  dryRun?: boolean;
+  fieldManager?: string;
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+}
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+export const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
+  json: 'application/json-patch+json',
+  merge: 'application/merge-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+};
+
+export interface PatchOptions extends WriteOptions {
+  /** Server-side apply only: take fields that other managers own. */
+  force?: boolean;
+  subresource?: string;
+}
+
+export interface ApplyOptions extends WriteOptions {
+  fieldManager: string;
+  force?: boolean;
+  subresource?: string;
+}
+
+export interface DeleteOptions extends CallOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+const contentTypeOf = (format: Format | undefined): string => (format === 'yaml' ? 'application/yaml' : 'application/json');
+
+export const apiPrefix = (group: string, version: string): string => (group ? `/apis/${group}/${version}` : `/api/${version}`);
+
+/** The objects of one resource, in one namespace (or all namespaces / cluster-scoped when `namespace` is unset). */
+export class ResourceClient<T extends KubeObject = KubeObject> {
+  constructor(readonly rest: RestClient, readonly ref: ResourceRef, readonly ns?: string) {}
+
+  /** The same resource in another namespace. */
+  namespace(ns: string | undefined): ResourceClient<T> {
+    return new ResourceClient<T>(this.rest, this.ref, ns);
+  }
+
+  get apiVersion(): string { return this.ref.group ? `${this.ref.group}/${this.ref.version}` : this.ref.version; }
+
+  /** The path of the collection or of one object (and its subresource). */
+  path(name?: string, subresource?: string, namespace = this.ns): string {
+    let p = apiPrefix(this.ref.group, this.ref.version);
+    if (this.ref.namespaced && namespace) p += `/namespaces/${encodeURIComponent(namespace)}`;
+    p += `/${this.ref.resource}`;
+    if (name !== undefined) {
+      if (!name) throw new Error(`${this.ref.resource}: a name is required`);
+      p += `/${encodeURIComponent(name)}`;
+      if (subresource) p += `/${subresource}`;
+    }
+    return p;
+  }
+
+  private namespaceFor(obj: KubeObject): string | undefined {
+    if (!this.ref.namespaced) return undefined;
+    const ns = obj.metadata?.namespace ?? this.ns;
+    if (!ns) throw new Error(`${this.ref.resource}: a namespace is required (on the object or the client)`);
+    if (this.ns && obj.metadata?.namespace && obj.metadata.namespace !== this.ns) {
+      throw new Error(`${this.ref.resource}: the object's namespace "${obj.metadata.namespace}" does not match the client's "${this.ns}"`);
+    }
+    return ns;
+  }
+
+  private call<R>(method: HttpMethod, path: string, o: CallOptions, query?: Record<string, QueryValue>, body?: unknown, contentType?: string): Promise<R> {
+    const ct = contentTypeOf(o.format);
+    return this.rest.request<R>({
+      method, path, query, body, signal: o.signal, timeoutMs: o.timeoutMs,
+      contentType: body === undefined ? undefined : contentType ?? ct,
+      accept: ct,
+    });
+  }
+
+  private withKind(obj: T): T {
+    if (obj.apiVersion && obj.kind) return obj;
+    return { ...obj, apiVersion: obj.apiVersion ?? this.apiVersion, ...(this.ref.kind && !obj.kind ? { kind: this.ref.kind } : {}) };
+  }
+
+  get(name: string, o: GetOptions = {}): Promise<T> {
+    return this.call('GET', this.path(name), o, { resourceVersion: o.resourceVersion });
+  }
+
+  list(o: ListOptions = {}): Promise<KubeList<T>> {
+    return this.call('GET', this.path(), o, listQuery(o));
+  }
+
+  /** Every page of a list (limit/continue), as one list at the first page's resourceVersion. */
+  async listAll(o: ListOptions = {}): Promise<KubeList<T>> {
+    const first = await this.list({ limit: 500, ...o });
+    const items = [...first.items];
+    let next = first.metadata.continue;
+    while (next) {
+      const page = await this.list({ ...o, limit: o.limit ?? 500, continue: next, resourceVersion: undefined, resourceVersionMatch: undefined });
+      items.push(...page.items);
+      next = page.metadata.continue;
+    }
+    return { ...first, metadata: { resourceVersion: first.metadata.resourceVersion }, items };
+  }
+
+  create(obj: T, o: WriteOptions = {}): Promise<T> {
+    return this.call('POST', this.path(undefined, undefined, this.namespaceFor(obj)), o, writeQuery(o), this.withKind(obj));
+  }
+
+  update(obj: T, o: WriteOptions = {}): Promise<T> {
+    return this.call('PUT', this.path(nameOf(obj), undefined, this.namespaceFor(obj)), o, writeQuery(o), this.withKind(obj));
+  }
+
+  /** PUT to the status subresource (only .status changes). */
+  updateStatus(obj: T, o: WriteOptions = {}): Promise<T> {
+    return this.call('PUT', this.path(nameOf(obj), 'status', this.namespaceFor(obj)), o, writeQuery(o), this.withKind(obj));
+  }
+
+  /** A patch of any type; a JSON patch is an array of operations, the others objects (or YAML/JSON text). */
+  patch(name: string, type: PatchType, patch: unknown, o: PatchOptions = {}): Promise<T> {
+    if (type === 'apply' && !o.fieldManager) throw new Error('server-side apply needs a fieldManager');
+    const query = { ...writeQuery(o), force: type === 'apply' && o.force ? true : undefined };
+    const body = typeof patch === 'string' ? patch : JSON.stringify(patch);
+    return this.call('PATCH', this.path(name, o.subresource), o, query, body, PATCH_CONTENT_TYPES[type]);
+  }
+
+  /** Server-side apply of a (partial) object: the fields it sets become `fieldManager`'s. */
+  apply(obj: T, o: ApplyOptions): Promise<T> {
+    const full = this.withKind(obj);
+    return this.namespace(this.ref.namespaced ? this.namespaceFor(obj) : undefined).patch(nameOf(obj), 'apply', full, o);
+  }
+
+  /** Server-side apply to the status subresource. */
+  applyStatus(obj: T, o: ApplyOptions): Promise<T> {
+    return this.apply(obj, { ...o, subresource: 'status' });
+  }
+
+  /** Deletes one object; returns the object (graceful deletion, finalizers) or a Success Status. */
+  delete(name: string, o: DeleteOptions = {}): Promise<T | Status> {
+    return this.call('DELETE', this.path(name), o, { dryRun: o.dryRun ? 'All' : undefined }, deleteBody(o));
+  }
+
+  deleteCollection(o: DeleteOptions & ListOptions = {}): Promise<KubeList<T> | Status> {
+    return this.call('DELETE', this.path(), o, { ...listQuery(o), dryRun: o.dryRun ? 'All' : undefined }, deleteBody(o));
+  }
+
+  /** GET a subresource (scale, status, ...). */
+  getSubresource<R = unknown>(name: string, subresource: string, o: CallOptions = {}): Promise<R> {
+    return this.call('GET', this.path(name, subresource), o);
+  }
+
+  /** POST to a subresource (binding, eviction, token). */
+  createSubresource<R = unknown>(name: string, subresource: string, body: unknown, o: WriteOptions = {}): Promise<R> {
+    return this.call('POST', this.path(name, subresource), o, writeQuery(o), body);
+  }
+
+  /** PUT to a subresource (scale, status). */
+  updateSubresource<R = unknown>(name: string, subresource: string, body: unknown, o: WriteOptions = {}): Promise<R> {
+    return this.call('PUT', this.path(name, subresource), o, writeQuery(o), body);
+  }
+
+  /** The autoscaling/v1 Scale of a scalable resource. */
+  getScale(name: string, o: CallOptions = {}): Promise<Scale> {
+    return this.getSubresource<Scale>(name, 'scale', o);
+  }
+
+  /** Sets spec.replicas through the scale subresource (a merge patch: no read-modify-write race). */
+  scale(name: string, replicas: number, o: WriteOptions = {}): Promise<Scale> {
+    return this.patch(name, 'merge', { spec: { replicas } }, { ...o, subresource: 'scale' }) as unknown as Promise<Scale>;
+  }
+
+  /** Opens a watch; iterate it for events, stop() it to end. Errors from the server arrive as ERROR events. */
+  async watch(o: WatchOptions = {}): Promise<Watch<T>> {
+    const res = await this.rest.stream({
+      method: 'GET', path: this.path(), signal: o.signal, accept: 'application/json',
+      query: { ...listQuery(o), watch: true, allowWatchBookmarks: o.allowWatchBookmarks || undefined, sendInitialEvents: o.sendInitialEvents },
+    });
+    let stopped = false;
+    const events = decodeWatch<T>(res.body);
+    return {
+      stop: () => { stopped = true; res.close(); },
+      async *[Symbol.asyncIterator](): AsyncGenerator<WatchEvent<T>> {
+        try {
+          for await (const ev of events) yield ev;
+        } catch (e) {
+          if (!stopped) throw e;
+        } finally {
+          res.close();
+        }
+      },
+    };
+  }
+}
+
+export interface Scale extends KubeObject {
+  spec?: { replicas?: number };
+  status?: { replicas: number; selector?: string };
+}
+
+export const nameOf = (obj: KubeObject): string => {
+  const n = obj.metadata?.name;
+  if (!n) throw new Error('the object has no metadata.name');
+  return n;
+};
+
+const listQuery = (o: ListOptions): Record<string, QueryValue> => ({
+  labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, limit: o.limit, continue: o.continue,
+  resourceVersion: o.resourceVersion, resourceVersionMatch: o.resourceVersionMatch, timeoutSeconds: o.timeoutSeconds,
+});
+
+const writeQuery = (o: WriteOptions): Record<string, QueryValue> => ({
+  dryRun: o.dryRun ? 'All' : undefined, fieldManager: o.fieldManager, fieldValidation: o.fieldValidation,
+});
+
+const deleteBody = (o: DeleteOptions): Record<string, unknown> | undefined => {
+  const b: Record<string, unknown> = {};
+  if (o.gracePeriodSeconds !== undefined) b.gracePeriodSeconds = o.gracePeriodSeconds;
+  if (o.propagationPolicy) b.propagationPolicy = o.propagationPolicy;
+  if (o.preconditions) b.preconditions = o.preconditions;
+  return Object.keys(b).length ? { kind: 'DeleteOptions', apiVersion: 'v1', ...b } : undefined;
+};

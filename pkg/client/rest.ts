@@ -1,0 +1,204 @@
+// The REST transport: one undici Agent with the config's TLS, authentication headers, the client-side rate
+// limiter, retries with backoff (429 and Retry-After for any verb; other 5xx and lost connections for idempotent
+// verbs), metrics hooks, and failed responses turned into StatusErrors. Everything takes an AbortSignal.
+import { readFile } from 'node:fs/promises';
+import { Agent, request, type Dispatcher } from 'undici';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { Backoff } from './backoff.js';
+import { realClock, type Clock } from './clock.js';
+import { DEFAULT_BURST, DEFAULT_QPS, defaultUserAgent, type RestConfig } from './config.js';
+import { isAbortError, statusErrorFrom } from './errors.js';
+import { newRateLimiter, type RateLimiter } from './flowcontrol.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | undefined | null | string[];
+
+export interface RequestOptions {
+  method: HttpMethod;
+  /** The path after the host, e.g. /api/v1/namespaces/default/pods. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** An object is sent as JSON (or YAML when contentType says so); a string or Buffer as it is. */
+  body?: unknown;
+  contentType?: string;
+  /** Default application/json. */
+  accept?: string;
+  signal?: AbortSignal;
+  /** Overrides the config's timeoutMs; 0 for none. */
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+}
+
+export interface StreamResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Buffer>;
+  /** Ends the stream early. */
+  close(): void;
+}
+
+const IDEMPOTENT = new Set<HttpMethod>(['GET', 'PUT', 'DELETE']);
+const TOKEN_FILE_TTL_MS = 60_000;
+
+export const isYaml = (contentType: string | undefined): boolean => /\b(yaml|yml)\b/i.test(contentType ?? '');
+
+const buildQuery = (query: Record<string, QueryValue> | undefined): string => {
+  if (!query) return '';
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null || v === '') continue;
+    if (Array.isArray(v)) for (const x of v) p.append(k, x);
+    else p.append(k, String(v));
+  }
+  const s = p.toString();
+  return s ? `?${s}` : '';
+};
+
+const retryAfterMs = (headers: Record<string, string | string[] | undefined>): number | undefined => {
+  const v = headers['retry-after'];
+  const s = Array.isArray(v) ? v[0] : v;
+  if (!s) return undefined;
+  const n = Number(s);
+  return Number.isFinite(n) && n >= 0 ? n * 1000 : undefined;
+};
+
+export class RestClient {
+  readonly config: RestConfig;
+  readonly clock: Clock;
+  readonly rateLimiter: RateLimiter;
+  private readonly dispatcher: Agent;
+  private readonly base: URL;
+  private token?: { value: string; readAt: number };
+
+  constructor(config: RestConfig, dispatcher?: Agent) {
+    this.config = config;
+    this.clock = config.clock ?? realClock;
+    this.base = new URL(config.host);
+    this.rateLimiter = config.rateLimiter ?? newRateLimiter(config.qps ?? DEFAULT_QPS, config.burst ?? DEFAULT_BURST, this.clock);
+    this.dispatcher = dispatcher ?? new Agent({
+      connect: {
+        ca: config.caData, cert: config.certData, key: config.keyData,
+        rejectUnauthorized: !config.insecureSkipTLSVerify,
+        ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
+      },
+      keepAliveTimeout: 30_000,
+    });
+  }
+
+  /** The full URL of a path and query. */
+  url(path: string, query?: Record<string, QueryValue>): string {
+    const prefix = this.base.pathname.replace(/\/+$/, '');
+    return `${this.base.origin}${prefix}${path}${buildQuery(query)}`;
+  }
+
+  private async headers(o: RequestOptions, body: string | Buffer | undefined): Promise<Record<string, string>> {
+    const h: Record<string, string> = { 'user-agent': this.config.userAgent ?? defaultUserAgent(), accept: o.accept ?? 'application/json', ...o.headers };
+    if (body !== undefined) h['content-type'] = o.contentType ?? 'application/json';
+    const token = await this.bearerToken();
+    if (token) h.authorization = `Bearer ${token}`;
+    else if (this.config.username !== undefined) h.authorization = `Basic ${Buffer.from(`${this.config.username}:${this.config.password ?? ''}`).toString('base64')}`;
+    return h;
+  }
+
+  private async bearerToken(): Promise<string | undefined> {
+    if (this.config.bearerToken) return this.config.bearerToken;
+    const file = this.config.bearerTokenFile;
+    if (!file) return undefined;
+    const now = this.clock.now();
+    if (!this.token || now - this.token.readAt > TOKEN_FILE_TTL_MS) {
+      try {
+        this.token = { value: (await readFile(file, 'utf8')).trim(), readAt: now };
+      } catch (e) {
+        if (!this.token) throw e; // keep the last good token if a rotation races us
+      }
+    }
+    return this.token.value;
+  }
+
+  private encodeBody(o: RequestOptions): string | Buffer | undefined {
+    if (o.body === undefined) return undefined;
+    if (typeof o.body === 'string' || Buffer.isBuffer(o.body)) return o.body;
+    return isYaml(o.contentType) ? stringifyYaml(o.body) : JSON.stringify(o.body);
+  }
+
+  /**
+   * Sends a request, retrying as the verb allows, and returns the response whose status is below 400 (its body
+   * unread) — or throws the StatusError of the last failed attempt.
+   */
+  private async send(o: RequestOptions, streaming: boolean): Promise<Dispatcher.ResponseData> {
+    const body = this.encodeBody(o);
+    const headers = await this.headers(o, body);
+    const url = this.url(o.path, o.query);
+    const maxRetries = this.config.maxRetries ?? 10;
+    const backoff = new Backoff({ initialMs: 100, maxMs: 5_000, jitter: 0.2 }, this.clock);
+    const metrics = this.config.metrics;
+    const host = this.base.host;
+    const timeoutMs = o.timeoutMs ?? (streaming ? 0 : this.config.timeoutMs ?? 0);
+    for (let attempt = 0; ; attempt++) {
+      const waitStart = this.clock.now();
+      await this.rateLimiter.wait(o.signal);
+      metrics?.rateLimiterLatency?.({ verb: o.method, host, latencyMs: this.clock.now() - waitStart });
+      const signals = [o.signal, timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
+      const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+      const started = this.clock.now();
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(url, {
+          method: o.method, headers, body, signal, dispatcher: this.dispatcher,
+          ...(streaming ? { bodyTimeout: 0 } : {}),
+        });
+      } catch (e) {
+        metrics?.requestResult?.({ verb: o.method, host, path: o.path, code: 0, latencyMs: this.clock.now() - started });
+        if (isAbortError(e) || o.signal?.aborted || !IDEMPOTENT.has(o.method) || attempt >= maxRetries) throw e;
+        metrics?.requestRetry?.({ verb: o.method, host, path: o.path, reason: 'connection' });
+        await this.clock.sleep(backoff.step(), o.signal);
+        continue;
+      }
+      metrics?.requestResult?.({ verb: o.method, host, path: o.path, code: res.statusCode, latencyMs: this.clock.now() - started });
+      if (res.statusCode < 400) return res;
+      const after = retryAfterMs(res.headers);
+      const retryable = res.statusCode === 429 || (res.statusCode >= 500 && (after !== undefined || IDEMPOTENT.has(o.method)));
+      if (retryable && attempt < maxRetries && !o.signal?.aborted) {
+        await res.body.dump().catch(() => undefined);
+        metrics?.requestRetry?.({ verb: o.method, host, path: o.path, reason: String(res.statusCode) });
+        await this.clock.sleep(after ?? backoff.step(), o.signal);
+        continue;
+      }
+      throw statusErrorFrom(res.statusCode, parseBody(await res.body.text(), res.headers['content-type']));
+    }
+  }
+
+  /** A request whose response body is decoded (JSON or YAML by its content type; text otherwise). */
+  async request<T = unknown>(o: RequestOptions): Promise<T> {
+    const res = await this.send(o, false);
+    return parseBody(await res.body.text(), res.headers['content-type']) as T;
+  }
+
+  /** A request whose response body is handed over as a stream (watches, logs). Retries only until headers arrive. */
+  async stream(o: RequestOptions): Promise<StreamResponse> {
+    const inner = new AbortController();
+    const signal = o.signal ? AbortSignal.any([o.signal, inner.signal]) : inner.signal;
+    const res = await this.send({ ...o, signal }, true);
+    return {
+      statusCode: res.statusCode,
+      headers: res.headers,
+      body: res.body as AsyncIterable<Buffer>,
+      close: () => { inner.abort(); res.body.destroy(); },
+    };
+  }
+
+  /** Closes the connection pool. */
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
+
+export const parseBody = (text: string, contentType: string | string[] | undefined): unknown => {
+  const ct = Array.isArray(contentType) ? contentType[0] : contentType;
+  if (text === '') return undefined;
+  try {
+    return isYaml(ct) ? parseYaml(text) : JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
