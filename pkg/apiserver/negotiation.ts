@@ -2,6 +2,7 @@
 // PartialObjectMetadata) and how to read the body it sent.
 import { parse as parseYaml } from 'yaml';
 import { badRequest, notAcceptable, unsupportedMediaType } from '../apimachinery/errors.js';
+import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE, ProtobufError } from '../apimachinery/protobuf/index.js';
 import type { PatchType } from '../registry/context.js';
 
 export type Transform = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
@@ -74,6 +75,7 @@ const mediaType = (contentType: string | undefined): string => (contentType ?? '
 /** Parses a request body as JSON or YAML according to its Content-Type; `what` names it in errors. */
 export function decodeBody(body: Buffer | undefined, contentType: string | undefined): unknown {
   const type = mediaType(contentType);
+  if (type === PROTOBUF_MEDIA_TYPE) return decodeProtobufBody(body);
   const text = body ? body.toString('utf8') : '';
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml';
@@ -83,5 +85,16 @@ export function decodeBody(body: Buffer | undefined, contentType: string | undef
   } catch (err) {
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
     throw badRequest(`couldn't get version/kind; json parse error: ${why}`);
+  }
+}
+
+/** A `application/vnd.kubernetes.protobuf` body of a built-in kind, read into its JSON object. */
+function decodeProtobufBody(body: Buffer | undefined): unknown {
+  if (!body || body.length === 0) throw badRequest('the body of the request was empty');
+  try {
+    return decodeProtobufObject(body);
+  } catch (err) {
+    if (err instanceof ProtobufError) throw badRequest(`couldn't decode the protobuf body: ${err.message}`);
+    throw err;
   }
 }

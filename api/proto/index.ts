@@ -1,0 +1,31 @@
+// Protobuf field numbers of every built-in message we serve, keyed by definition name, so that
+// `application/vnd.kubernetes.protobuf` bodies can be read with our own schemas for the types.
+//
+// The tables hold facts only: field numbers and JSON names as upstream's generated.proto files and
+// the json tags of its types.go files (k8s.io/api and k8s.io/apimachinery v0.32) define them, plus
+// which scalar fields keep a zero value (see ./types.ts). They were produced by a throwaway script;
+// `api/proto/proto.test.ts` checks every name against `allDefinitions`. Scalar-like messages with
+// their own encoding (Time, MicroTime, Duration, Quantity, IntOrString, RawExtension, FieldsV1) are
+// not here; pkg/apimachinery/protobuf knows them by name.
+import { appsV1 } from './apps-v1.js';
+import { authenticationV1 } from './authentication-v1.js';
+import { autoscalingV1 } from './autoscaling-v1.js';
+import { batchV1 } from './batch-v1.js';
+import { coordinationV1 } from './coordination-v1.js';
+import { coreV1 } from './core-v1.js';
+import { discoveryV1 } from './discovery-v1.js';
+import { eventsV1 } from './events-v1.js';
+import { metaV1 } from './meta-v1.js';
+import { networkingV1 } from './networking-v1.js';
+import { policyV1 } from './policy-v1.js';
+import { rbacV1 } from './rbac-v1.js';
+import { schedulingV1 } from './scheduling-v1.js';
+import { storageV1 } from './storage-v1.js';
+import type { ProtoFields } from './types.js';
+
+export type { ProtoField, ProtoFields, ProtoMessage } from './types.js';
+
+export const protoFields: ProtoFields = {
+  ...metaV1, ...coreV1, ...appsV1, ...batchV1, ...coordinationV1, ...eventsV1, ...rbacV1, ...discoveryV1,
+  ...schedulingV1, ...policyV1, ...networkingV1, ...storageV1, ...autoscalingV1, ...authenticationV1,
+};
