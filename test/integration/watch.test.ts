@@ -137,6 +137,28 @@ describe('watch over HTTPS', () => {
     expect(stream.events.map((e) => e.type)).toEqual(['BOOKMARK']);
   });
 
+  it('a resourceVersion not reached yet: the watch waits for it, then delivers what follows; too far ahead is ERROR 504', async () => {
+    await namespace(s, 'w-future');
+    const rv = Number((await create(s, 'w-future', cm('now'))).metadata.resourceVersion);
+    const ahead = await Promise.all([
+      watch(s, `/api/v1/namespaces/w-future/configmaps?watch=1&resourceVersion=${rv + 1}`),
+      // Sent right after the watch: it lands while the watch waits for rv+1, or just before; either way only b follows.
+      (async () => [await create(s, 'w-future', cm('a')), await create(s, 'w-future', cm('b'))])(),
+    ]);
+    const [stream, [a, b]] = ahead;
+    expect(Number(a.metadata.resourceVersion)).toBe(rv + 1);
+    await stream.count(1);
+    expect(summarize(stream.events)).toEqual([`ADDED b@${b.metadata.resourceVersion}`]);
+    stream.close();
+
+    const far = await watch(s, `/api/v1/namespaces/w-future/configmaps?watch=1&resourceVersion=${rv + 1_000_000}`);
+    expect(far.status).toBe(200);
+    await far.ended;
+    expect(far.events).toHaveLength(1);
+    expect(far.events[0].type).toBe('ERROR');
+    expect(far.events[0].object).toMatchObject({ kind: 'Status', reason: 'Timeout', code: 504, details: { causes: [{ reason: 'ResourceVersionTooLarge' }] } });
+  });
+
   it('timeoutSeconds=1 ends the stream', async () => {
     const t0 = Date.now();
     const stream = await watch(s, '/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1');

@@ -3,7 +3,7 @@
 // more is closed rather than buffered without bound (the client re-lists).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, isStatusError } from '../../apimachinery/errors.js';
+import { badRequest, isStatusError, StatusError } from '../../apimachinery/errors.js';
 import type { StoreEvent } from '../../storage/interface.js';
 import type { RequestContext, WatchOptions } from '../../registry/context.js';
 import type { Registry } from '../../registry/generic/registry.js';
@@ -14,6 +14,8 @@ import { includeObjectOf, partialObjectMetadata, toTable } from '../transform.js
 const MAX_BUFFERED = 8 * 1024 * 1024;
 /** Bookmarks are sent about this often when asked for (upstream: about once a minute). */
 const BOOKMARK_INTERVAL_MS = 60_000;
+/** How long a watch from a resourceVersion the cache has not seen yet waits for it. */
+const FUTURE_RV_WAIT_MS = 3_000;
 /** The last bookmark is sent this long before the watch's deadline. */
 const PRE_TIMEOUT_BOOKMARK_S = 2;
 /** The default watch length when the client sets none: upstream's 30 minutes, spread up to twice that. */
@@ -31,12 +33,14 @@ function jsonFrame(ev: StoreEvent): Buffer {
   return f;
 }
 
-export function serveWatch(reg: Registry, ctx: RequestContext, request: FastifyRequest, reply: FastifyReply, opts: WatchOptions, name: string, timeoutParam: string | undefined): void {
+export async function serveWatch(reg: Registry, ctx: RequestContext, request: FastifyRequest, reply: FastifyReply, opts: WatchOptions, name: string, timeoutParam: string | undefined): Promise<void> {
   const format = negotiateOutput(request.headers.accept, false);
   if (format.encoding === 'yaml') throw badRequest('watch is not supported in YAML; ask for application/json');
   const includeObject = includeObjectOf((request.query as Record<string, string>).includeObject);
-  const timeoutS = timeoutParam === undefined || timeoutParam === '' ? DEFAULT_TIMEOUT_S * (1 + Math.random()) : Number(timeoutParam);
+  let timeoutS = timeoutParam === undefined || timeoutParam === '' ? 0 : Number(timeoutParam);
   if (!Number.isFinite(timeoutS) || timeoutS < 0) throw badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(timeoutParam)}`);
+  // None (or 0) is upstream's default: a random length between the minimum request timeout and twice that.
+  if (timeoutS === 0) timeoutS = DEFAULT_TIMEOUT_S * (1 + Math.random());
   if (name) opts = { ...opts, fieldSelector: [opts.fieldSelector, `metadata.name=${name}`].filter(Boolean).join(',') };
 
   const res = reply.raw;
@@ -85,6 +89,23 @@ export function serveWatch(reg: Registry, ctx: RequestContext, request: FastifyR
     write(`{"type":"BOOKMARK","object":${JSON.stringify({ kind: reg.rt.kind, apiVersion, metadata: meta })}}\n`);
   };
 
+  // A resourceVersion the cache has not reached yet: wait for it a little, as upstream's cacher does (3 s),
+  // then report it as too large in the stream.
+  res.on('close', finish);
+  request.raw.on('close', finish);
+  const rv = Number(opts.resourceVersion);
+  if (opts.resourceVersion && /^\d+$/.test(opts.resourceVersion) && rv > reg.deps.cacher.revision()) {
+    try {
+      await reg.deps.cacher.waitUntilFresh(rv, AbortSignal.timeout(FUTURE_RV_WAIT_MS));
+      if (closed) return; // the client went away meanwhile
+    } catch {
+      const current = reg.deps.cacher.revision();
+      const status = new StatusError(504, 'Timeout', `Too large resource version: ${rv}, current: ${current}`, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
+      write(`{"type":"ERROR","object":${JSON.stringify(status.toStatus())}}\n`);
+      finish();
+      return;
+    }
+  }
   try {
     unsubscribe = reg.watch(ctx, opts, {
       onEvent: (ev) => {
@@ -113,6 +134,4 @@ export function serveWatch(reg: Registry, ctx: RequestContext, request: FastifyR
     if (timeoutS > PRE_TIMEOUT_BOOKMARK_S) timers.push(setTimeout(() => bookmark(reg.deps.cacher.revision()), (timeoutS - PRE_TIMEOUT_BOOKMARK_S) * 1000));
   }
   timers.push(setTimeout(finish, timeoutS * 1000));
-  res.on('close', finish);
-  request.raw.on('close', finish);
 }
