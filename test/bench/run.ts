@@ -19,12 +19,14 @@ const BARE = resolve(here, 'bare-server.js');
 const quick = process.argv.includes('--quick');
 
 const N = {
-  warmStarts: quick ? 2 : 3,
+  warmStarts: quick ? 2 : 5,
   pods: quick ? 2_000 : 10_000,
   listRuns: 5,
-  create1: { maxOps: quick ? 1_000 : 5_000, maxMs: quick ? 2_000 : 4_000 },
-  create64: { maxOps: quick ? 10_000 : 60_000, maxMs: quick ? 2_000 : 5_000 },
-  get64: { maxOps: 1_000_000, maxMs: quick ? 2_000 : 5_000 },
+  /** Throughput steps run mini-kube and bare in alternating rounds and keep each side's best round. */
+  rounds: 3,
+  create1: { maxOps: quick ? 500 : 2_000, maxMs: quick ? 1_000 : 1_500 },
+  create64: { maxOps: quick ? 5_000 : 20_000, maxMs: quick ? 1_000 : 2_000 },
+  get64: { maxOps: 1_000_000, maxMs: quick ? 1_000 : 2_000 },
   watchers: quick ? 100 : 1_000,
   events: quick ? 200 : 1_000,
   /** Writes per second during the fan-out: 1,000 watchers make it 1,000× as many deliveries. */
@@ -81,6 +83,25 @@ const ok = (r: RunResult, what: string): RunResult => {
   return r;
 };
 
+/** `rounds` alternating runs of each side (mini-kube first), keeping each side's highest rate: the round least disturbed by other work. */
+async function bestOf(mk: () => Promise<RunResult>, bare: () => Promise<RunResult>, what: string): Promise<[RunResult, RunResult]> {
+  let bestMk: RunResult | undefined;
+  let bestBare: RunResult | undefined;
+  for (let r = 0; r < N.rounds; r++) {
+    const m = ok(await mk(), `mini-kube ${what}`);
+    const b = ok(await bare(), `bare ${what}`);
+    if (!bestMk || m.rate > bestMk.rate) bestMk = m;
+    if (!bestBare || b.rate > bestBare.rate) bestBare = b;
+  }
+  return [bestMk!, bestBare!];
+}
+
+async function listOnce(d: Pool, path: string): Promise<{ ms: number; body: Buffer }> {
+  const t0 = performance.now();
+  const body = await call(d, 'GET', path);
+  return { ms: performance.now() - t0, body };
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const work = await mkdtemp(join(tmpdir(), 'mini-kube-bench-'));
@@ -104,25 +125,24 @@ async function main(): Promise<void> {
     log('start-up: cold');
     const cold = await startMk(false);
     await cold.stop();
+    // Warm and bare starts alternate; the last of each stays up for the rest of the bench.
     const warmMs: number[] = [];
-    let mk: ServerProcess | undefined;
-    for (let i = 0; i < N.warmStarts; i++) {
-      log(`start-up: warm ${i + 1}/${N.warmStarts}`);
-      mk = await startMk(i === N.warmStarts - 1);
-      warmMs.push(mk.readyMs);
-      if (i < N.warmStarts - 1) await mk.stop();
-    }
-    const t = (await tls())!;
     const bareMs: number[] = [];
+    let mk: ServerProcess | undefined;
     let bare: ServerProcess | undefined;
     for (let i = 0; i < N.warmStarts; i++) {
-      log(`start-up: bare ${i + 1}/${N.warmStarts}`);
+      const last = i === N.warmStarts - 1;
+      log(`start-up: warm and bare ${i + 1}/${N.warmStarts}`);
+      mk = await startMk(last);
+      warmMs.push(mk.readyMs);
+      if (!last) await mk.stop();
       const port = await freePort();
       bare = await startServer('bare fastify', [BARE, String(port), join(pki, 'apiserver.crt'), join(pki, 'apiserver.key'), join(pki, 'ca.crt')], port, tls);
       servers.push(bare);
       bareMs.push(bare.readyMs);
-      if (i < N.warmStarts - 1) await bare.stop();
+      if (!last) await bare.stop();
     }
+    const t = (await tls())!;
     rows.push({ metric: 'start to /readyz, cold (new data dir, PKI made)', mk: cold.readyMs, bare: median(bareMs), unit: 'ms', kind: 'cost', target: 'report' });
     rows.push({ metric: `start to /readyz, warm (median of ${N.warmStarts})`, mk: median(warmMs), bare: median(bareMs), unit: 'ms', kind: 'cost', target: '< 500 ms', ok: median(warmMs) < 500 });
     mk = mk!;
@@ -146,20 +166,20 @@ async function main(): Promise<void> {
     const mkMemCreated = await memoryOf(mk.pid);
     const bareMemCreated = await memoryOf(bare.pid);
     log('pods: list');
-    const listMs = async (d: Pool, path: string): Promise<{ ms: number; body: Buffer; items: number }> => {
-      const runs: number[] = [];
-      let body: Buffer = Buffer.alloc(0);
-      for (let i = 0; i < N.listRuns; i++) {
-        const t0 = performance.now();
-        body = await call(d, 'GET', path);
-        runs.push(performance.now() - t0);
-      }
-      return { ms: median(runs), body, items: (JSON.parse(body.toString('utf8')) as { items: unknown[] }).items.length };
-    };
-    const mkList = await listMs(mk1, podPath);
-    // The bare server then holds the very objects the apiserver stored (with defaults and managedFields).
-    await call(bare1, 'PUT', '/objects/pods', mkList.body.toString('utf8'));
-    const bareList = await listMs(bare1, '/objects/pods');
+    // The bare server gets the very objects the apiserver stored (with defaults and managedFields); then the
+    // two are listed in turn.
+    await call(bare1, 'PUT', '/objects/pods', (await call(mk1, 'GET', podPath)).toString('utf8'));
+    const mkRuns: number[] = [];
+    const bareRuns: number[] = [];
+    let mkBody: Buffer = Buffer.alloc(0);
+    let bareBody: Buffer = Buffer.alloc(0);
+    for (let i = 0; i < N.listRuns; i++) {
+      ({ ms: mkRuns[i], body: mkBody } = await listOnce(mk1, podPath));
+      ({ ms: bareRuns[i], body: bareBody } = await listOnce(bare1, '/objects/pods'));
+    }
+    const items = (b: Buffer): number => (JSON.parse(b.toString('utf8')) as { items: unknown[] }).items.length;
+    const mkList = { ms: median(mkRuns), body: mkBody, items: items(mkBody) };
+    const bareList = { ms: median(bareRuns), body: bareBody, items: items(bareBody) };
     notes.push(`list: ${fmt(mkList.items)} pods of ${fmt(mkList.body.length / mkList.items / 1024, 1)} KB each as stored (defaults and managedFields added to the ${fmt(Buffer.byteLength(pod('bench-pods', 'web-0')) / 1024, 1)} KB posted); the bare server lists the same objects (${(bareList.body.length / 1048576).toFixed(1)} MB) with JSON.stringify.`);
     if (mkList.items !== N.pods) log(`mini-kube list returned ${mkList.items} pods, expected ${N.pods}`);
     rows.push({ metric: `list ${fmt(mkList.items)} pods, JSON (${(mkList.body.length / 1048576).toFixed(1)} MB, median of ${N.listRuns})`, mk: mkList.ms, bare: bareList.ms, unit: 'ms', kind: 'cost', target: '< 150 ms', ok: mkList.ms < 150 });
@@ -181,13 +201,13 @@ async function main(): Promise<void> {
     ok(await closedLoop({ concurrency: 16, maxOps: 2_000, maxMs: 3_000 }, bareCreate), 'warm-up');
     log('configmaps: 1 client');
     mkCreatePool = mk1;
-    const mkC1 = ok(await closedLoop({ concurrency: 1, ...N.create1 }, mkCreate), 'mini-kube creates, 1 client');
-    const bareC1 = ok(await closedLoop({ concurrency: 1, ...N.create1 }, bareCreate), 'bare POSTs, 1 client');
+    const [mkC1, bareC1] = await bestOf(
+      () => closedLoop({ concurrency: 1, ...N.create1 }, mkCreate), () => closedLoop({ concurrency: 1, ...N.create1 }, bareCreate), 'creates, 1 client');
     rows.push({ metric: `ConfigMap creates/s (${(cmBytes / 1024).toFixed(1)} KB), 1 client`, mk: mkC1.rate, bare: bareC1.rate, unit: '/s', kind: 'rate', target: 'report' });
     log('configmaps: 64 clients');
     mkCreatePool = mk64;
-    const mkC64 = ok(await closedLoop({ concurrency: 64, ...N.create64 }, mkCreate), 'mini-kube creates, 64 clients');
-    const bareC64 = ok(await closedLoop({ concurrency: 64, ...N.create64 }, bareCreate), 'bare POSTs, 64 clients');
+    const [mkC64, bareC64] = await bestOf(
+      () => closedLoop({ concurrency: 64, ...N.create64 }, mkCreate), () => closedLoop({ concurrency: 64, ...N.create64 }, bareCreate), 'creates, 64 clients');
     rows.push({
       metric: `ConfigMap creates/s (${(cmBytes / 1024).toFixed(1)} KB), 64 clients`, mk: mkC64.rate, bare: bareC64.rate, unit: '/s', kind: 'rate',
       target: '≥ 5,000/s and ≥ 35%', ok: mkC64.rate >= 5000 && mkC64.rate / bareC64.rate >= 0.35,
@@ -197,8 +217,9 @@ async function main(): Promise<void> {
     log('configmaps: gets, 64 clients');
     const mkCount = mkNext;
     const bareCount = bareNext;
-    const mkG = ok(await closedLoop({ concurrency: 64, ...N.get64 }, (i) => call(mk64, 'GET', `${cmPath}/cm-${(i * 7919) % mkCount}`)), 'mini-kube gets');
-    const bareG = ok(await closedLoop({ concurrency: 64, ...N.get64 }, (i) => call(bare64, 'GET', `/objects/configmaps/cm-${(i * 7919) % bareCount}`)), 'bare gets');
+    const [mkG, bareG] = await bestOf(
+      () => closedLoop({ concurrency: 64, ...N.get64 }, (i) => call(mk64, 'GET', `${cmPath}/cm-${(i * 7919) % mkCount}`)),
+      () => closedLoop({ concurrency: 64, ...N.get64 }, (i) => call(bare64, 'GET', `/objects/configmaps/cm-${(i * 7919) % bareCount}`)), 'gets, 64 clients');
     rows.push({ metric: 'gets/s (ConfigMap by name), 64 clients', mk: mkG.rate, bare: bareG.rate, unit: '/s', kind: 'rate', target: '≥ 15,000/s and ≥ 55%', ok: mkG.rate >= 15000 && mkG.rate / bareG.rate >= 0.55 });
 
     // 5. Watch fan-out.
