@@ -1,0 +1,110 @@
+// The event recorder: core/v1 Events about objects, correlated (aggregated, deduplicated, spam-filtered) as
+// client-go's record package does, written in order by one async writer. Writes never throw at the caller:
+// failures are retried (connection problems) or logged.
+import type { Logger } from 'pino';
+import { format } from 'node:util';
+import type { KubeObject } from '../../api/types.js';
+import { realClock, type Clock } from './clock.js';
+import { isAlreadyExists, isNotFound, StatusError } from './errors.js';
+import { EventCorrelator, type CorrelatorOptions } from './events-cache.js';
+import { formatTime, type CoreEvent, type ObjectReference } from './types.js';
+
+/** Where events go: a ResourceClient<CoreEvent> without a namespace fits (client.events()). */
+export interface EventSink {
+  create(ev: CoreEvent): Promise<CoreEvent>;
+  patch(name: string, type: 'strategic', patch: unknown, o?: unknown): Promise<CoreEvent>;
+  namespace(ns: string): EventSink;
+}
+
+export interface EventRecorderOptions extends CorrelatorOptions {
+  sink: EventSink;
+  /** source.component and reportingComponent, e.g. "deployment-controller". */
+  component: string;
+  /** source.host and reportingInstance. */
+  host?: string;
+  clock?: Clock;
+  logger?: Logger;
+  /** Attempts per event on connection errors (default 12, as upstream), `retryDelayMs` apart (default 10 s). */
+  maxTries?: number;
+  retryDelayMs?: number;
+}
+
+export type EventType = 'Normal' | 'Warning';
+
+export const referenceTo = (obj: KubeObject): ObjectReference => ({
+  kind: obj.kind, namespace: obj.metadata?.namespace, name: obj.metadata?.name, uid: obj.metadata?.uid,
+  apiVersion: obj.apiVersion, resourceVersion: obj.metadata?.resourceVersion,
+});
+
+export class EventRecorder {
+  private readonly clock: Clock;
+  private readonly correlator: EventCorrelator;
+  private tail: Promise<void> = Promise.resolve();
+  private seq = 0;
+
+  constructor(private readonly o: EventRecorderOptions) {
+    this.clock = o.clock ?? realClock;
+    this.correlator = new EventCorrelator(this.clock, o);
+  }
+
+  /** Records an event about `obj` (an object, or a reference to one). */
+  event(obj: KubeObject | ObjectReference, type: EventType, reason: string, message: string): void {
+    const ref = 'metadata' in obj || 'spec' in obj ? referenceTo(obj as KubeObject) : (obj as ObjectReference);
+    const now = this.clock.now();
+    const ts = formatTime(now);
+    const nanos = BigInt(now) * 1_000_000n + BigInt(this.seq++ % 1_000_000);
+    const ev: CoreEvent = {
+      apiVersion: 'v1', kind: 'Event',
+      metadata: { name: `${ref.name ?? 'unknown'}.${nanos.toString(16)}`, namespace: ref.namespace || 'default' },
+      involvedObject: ref, reason, message, type,
+      source: { component: this.o.component, ...(this.o.host ? { host: this.o.host } : {}) },
+      firstTimestamp: ts, lastTimestamp: ts, count: 1, eventTime: null,
+      reportingComponent: this.o.component, reportingInstance: this.o.host ?? '',
+    };
+    const result = this.correlator.correlate(ev);
+    if (result.skip) return;
+    this.tail = this.tail.then(() => this.write(result.event, result.patch, result.key));
+  }
+
+  /** event() with a printf-style message (%s, %d, %v as Node's util.format). */
+  eventf(obj: KubeObject | ObjectReference, type: EventType, reason: string, fmt: string, ...args: unknown[]): void {
+    this.event(obj, type, reason, format(fmt.replace(/%v/g, '%s'), ...args));
+  }
+
+  /** Resolves when every event recorded so far has been written (or given up on). */
+  flush(): Promise<void> { return this.tail; }
+
+  private async write(ev: CoreEvent, patch: Record<string, unknown> | undefined, key: string): Promise<void> {
+    const sink = this.o.sink.namespace(ev.metadata!.namespace!);
+    const tries = this.o.maxTries ?? 12;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        let written: CoreEvent | undefined;
+        if (patch) {
+          try {
+            written = await sink.patch(ev.metadata!.name!, 'strategic', patch);
+          } catch (e) {
+            if (!isNotFound(e)) throw e;
+          }
+        }
+        if (!written) {
+          const { resourceVersion: _rv, ...meta } = ev.metadata!;
+          written = await sink.create({ ...ev, metadata: meta });
+        }
+        this.correlator.updateState(key, written);
+        return;
+      } catch (err) {
+        if (err instanceof StatusError) {
+          // the server refused it: retrying the same request will not help
+          if (!isAlreadyExists(err)) this.o.logger?.warn({ err, reason: ev.reason }, 'server rejected event (will not retry)');
+          return;
+        }
+        if (attempt >= tries) {
+          this.o.logger?.error({ err, reason: ev.reason }, 'unable to write event (retry limit exceeded)');
+          return;
+        }
+        await this.clock.sleep(this.o.retryDelayMs ?? 10_000);
+      }
+    }
+  }
+}

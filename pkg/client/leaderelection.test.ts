@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { conflict, notFound } from '../apimachinery/errors.js';
+import { FakeClock } from './clock.js';
+import { LeaderElector, type LeaseClient } from './leaderelection.js';
+import { until } from './testing/fake-lw.js';
+import type { Lease } from './types.js';
+
+/** One Lease in memory with compare-and-swap on resourceVersion, as the apiserver does. */
+class MemoryLeases implements LeaseClient {
+  lease?: Lease;
+  rv = 0;
+  down = false;
+  async get(name: string): Promise<Lease> {
+    if (this.down) throw new Error('connection refused');
+    if (!this.lease) throw notFound({ group: 'coordination.k8s.io', resource: 'leases' }, name);
+    return structuredClone(this.lease);
+  }
+  async create(l: Lease): Promise<Lease> {
+    this.lease = { ...structuredClone(l), metadata: { ...l.metadata, resourceVersion: String(++this.rv) } };
+    return structuredClone(this.lease);
+  }
+  async update(l: Lease): Promise<Lease> {
+    if (this.down) throw new Error('connection refused');
+    if (l.metadata?.resourceVersion !== this.lease?.metadata?.resourceVersion) throw conflict({ group: 'coordination.k8s.io', resource: 'leases' }, 'l', 'stale');
+    this.lease = { ...structuredClone(l), metadata: { ...l.metadata, resourceVersion: String(++this.rv) } };
+    return structuredClone(this.lease);
+  }
+}
+
+const candidate = (leases: LeaseClient, clock: FakeClock, identity: string, log: string[], release = true) => new LeaderElector({
+  leases, name: 'lock', identity, clock, random: () => 0, releaseOnCancel: release,
+  callbacks: {
+    onStartedLeading: () => { log.push(`${identity} started`); },
+    onStoppedLeading: () => { log.push(`${identity} stopped`); },
+    onNewLeader: (id) => { log.push(`${identity} sees ${id}`); },
+  },
+});
+
+describe('LeaderElector', () => {
+  it('one candidate leads; the other takes over at once when the leader releases on cancel', async () => {
+    const clock = new FakeClock(1_000_000);
+    const leases = new MemoryLeases();
+    const log: string[] = [];
+    const a = candidate(leases, clock, 'a', log);
+    const b = candidate(leases, clock, 'b', log);
+    const acA = new AbortController();
+    const acB = new AbortController();
+    const runA = a.run(acA.signal);
+    await until(() => a.isLeader());
+    const runB = b.run(acB.signal);
+    await clock.advance(5_000);
+    expect(a.isLeader()).toBe(true);
+    expect(b.isLeader()).toBe(false);
+    expect(b.getLeader()).toBe('a');
+    expect(leases.lease!.spec).toMatchObject({ holderIdentity: 'a', leaseDurationSeconds: 15, leaseTransitions: 0 });
+    acA.abort();
+    await runA;
+    expect(leases.lease!.spec!.holderIdentity).toBeUndefined();
+    await clock.advance(2_000);
+    expect(b.isLeader()).toBe(true);
+    expect(leases.lease!.spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
+    acB.abort();
+    await runB;
+    expect(log).toEqual(['a sees a', 'a started', 'b sees a', 'a stopped', 'b sees b', 'b started', 'b stopped']);
+  });
+
+  it('a leader that cannot renew within renewDeadline stops; another takes the expired lease', async () => {
+    const clock = new FakeClock(1_000_000);
+    const leases = new MemoryLeases();
+    const log: string[] = [];
+    const a = candidate(leases, clock, 'a', log, false);
+    const acA = new AbortController();
+    let stoppedA = false;
+    const runA = a.run(acA.signal).then(() => { stoppedA = true; });
+    await until(() => a.isLeader());
+    // a loses the apiserver: its renewals fail
+    const realUpdate = leases.update.bind(leases);
+    leases.update = async (l) => { if (l.spec?.holderIdentity === 'a') throw new Error('connection refused'); return realUpdate(l); };
+    await clock.advance(12_000);
+    expect(stoppedA).toBe(true);
+    await runA;
+    const b = candidate(leases, clock, 'b', log);
+    const acB = new AbortController();
+    const runB = b.run(acB.signal);
+    await clock.advance(1);
+    expect(b.isLeader()).toBe(false); // b just saw the record: it waits leaseDuration from now
+    await clock.advance(16_000);
+    expect(b.isLeader()).toBe(true);
+    acB.abort();
+    await runB;
+  });
+
+  it('rejects inconsistent timings', () => {
+    expect(() => new LeaderElector({ leases: new MemoryLeases(), name: 'l', identity: 'x', leaseDurationMs: 10_000, renewDeadlineMs: 10_000, callbacks: { onStartedLeading: () => undefined } })).toThrow(/leaseDuration/);
+  });
+});

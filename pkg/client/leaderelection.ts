@@ -1,0 +1,200 @@
+// Leader election on a coordination.k8s.io/v1 Lease, as client-go's tools/leaderelection: candidates try to take
+// the lease every retryPeriod (with jitter); a lease whose holder has not renewed it within leaseDuration (by the
+// candidate's own clock, counted from when it last saw the record change) may be taken. The leader renews every
+// retryPeriod and gives up if it cannot renew within renewDeadline. Cancelling the run releases the lease (unless
+// releaseOnCancel is false) so another candidate takes over at once.
+import type { Logger } from 'pino';
+import { jitter } from './backoff.js';
+import { realClock, type Clock } from './clock.js';
+import { isNotFound } from './errors.js';
+import { formatMicroTime, type Lease } from './types.js';
+
+/** The three calls leader election makes (a ResourceClient<Lease> of the lease's namespace is one). */
+export interface LeaseClient {
+  get(name: string, o?: { signal?: AbortSignal }): Promise<Lease>;
+  create(lease: Lease, o?: { signal?: AbortSignal }): Promise<Lease>;
+  update(lease: Lease, o?: { signal?: AbortSignal }): Promise<Lease>;
+}
+
+export interface LeaderCallbacks {
+  /** Runs when this candidate becomes leader; `signal` aborts when it stops leading. */
+  onStartedLeading(signal: AbortSignal): void | Promise<void>;
+  /** Runs when the run ends, leading or not (as upstream). */
+  onStoppedLeading?(): void;
+  /** Runs when a (new) leader is observed, this candidate included. */
+  onNewLeader?(identity: string): void;
+}
+
+export interface LeaderElectionConfig {
+  leases: LeaseClient;
+  /** The Lease's name (its namespace is the client's). */
+  name: string;
+  identity: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  releaseOnCancel?: boolean;
+  callbacks: LeaderCallbacks;
+  clock?: Clock;
+  logger?: Logger;
+  random?: () => number;
+}
+
+type LeaseSpec = NonNullable<Lease['spec']>;
+const JITTER_FACTOR = 1.2;
+
+export class LeaderElector {
+  private observed?: LeaseSpec;
+  private observedRaw = '';
+  private observedTime = 0;
+  private observedRV?: string;
+  private reportedLeader = '';
+  private readonly clock: Clock;
+  private readonly leaseDurationMs: number;
+  private readonly renewDeadlineMs: number;
+  private readonly retryPeriodMs: number;
+
+  constructor(private readonly c: LeaderElectionConfig) {
+    this.clock = c.clock ?? realClock;
+    this.leaseDurationMs = c.leaseDurationMs ?? 15_000;
+    this.renewDeadlineMs = c.renewDeadlineMs ?? 10_000;
+    this.retryPeriodMs = c.retryPeriodMs ?? 2_000;
+    if (this.leaseDurationMs <= this.renewDeadlineMs) throw new Error('leaseDuration must be greater than renewDeadline');
+    if (this.renewDeadlineMs <= JITTER_FACTOR * this.retryPeriodMs) throw new Error('renewDeadline must be greater than retryPeriod*JitterFactor');
+  }
+
+  isLeader(): boolean { return this.observed?.holderIdentity === this.c.identity; }
+
+  /** The holder last observed ('' if none). */
+  getLeader(): string { return this.observed?.holderIdentity ?? ''; }
+
+  /** Campaigns until leading, leads until the lease is lost or the signal aborts, then returns. */
+  async run(signal: AbortSignal): Promise<void> {
+    try {
+      if (!(await this.acquire(signal))) return;
+      const leading = new AbortController();
+      const stop = (): void => leading.abort();
+      signal.addEventListener('abort', stop, { once: true });
+      const work = Promise.resolve().then(() => this.c.callbacks.onStartedLeading(leading.signal)).catch((err: unknown) => {
+        this.c.logger?.error({ err }, 'onStartedLeading failed');
+      });
+      await this.renew(leading.signal);
+      leading.abort();
+      signal.removeEventListener('abort', stop);
+      void work;
+      if (this.c.releaseOnCancel !== false) await this.release();
+    } finally {
+      this.c.callbacks.onStoppedLeading?.();
+    }
+  }
+
+  private async acquire(signal: AbortSignal): Promise<boolean> {
+    while (!signal.aborted) {
+      if (await this.tryAcquireOrRenew(signal)) {
+        this.c.logger?.info({ lease: this.c.name, identity: this.c.identity }, 'acquired lease');
+        return true;
+      }
+      try {
+        await this.clock.sleep(jitter(this.retryPeriodMs, JITTER_FACTOR, this.c.random), signal);
+      } catch { return false; }
+    }
+    return false;
+  }
+
+  /** Renews every retryPeriod; returns when a renewal cannot succeed within renewDeadline or the signal aborts. */
+  private async renew(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const deadline = this.clock.now() + this.renewDeadlineMs;
+      let renewed = false;
+      while (!signal.aborted) {
+        if (await this.tryAcquireOrRenew(signal)) { renewed = true; break; }
+        if (this.clock.now() + this.retryPeriodMs > deadline) break;
+        try { await this.clock.sleep(this.retryPeriodMs, signal); } catch { return; }
+      }
+      if (!renewed) {
+        if (!signal.aborted) this.c.logger?.warn({ lease: this.c.name }, 'failed to renew lease: stopping leading');
+        return;
+      }
+      try { await this.clock.sleep(this.retryPeriodMs, signal); } catch { return; }
+    }
+  }
+
+  private async tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
+    const now = this.clock.now();
+    const desired: LeaseSpec = {
+      holderIdentity: this.c.identity,
+      leaseDurationSeconds: Math.round(this.leaseDurationMs / 1000),
+      acquireTime: formatMicroTime(now),
+      renewTime: formatMicroTime(now),
+      leaseTransitions: 0,
+    };
+    let lease: Lease;
+    try {
+      lease = await this.c.leases.get(this.c.name, { signal });
+    } catch (e) {
+      if (!isNotFound(e)) { this.c.logger?.warn({ err: e }, 'error retrieving lease'); return false; }
+      try {
+        const created = await this.c.leases.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.c.name }, spec: desired }, { signal });
+        this.observe(created, now);
+        return true;
+      } catch (err) {
+        this.c.logger?.warn({ err }, 'error initially creating lease');
+        return false;
+      }
+    }
+    const record = lease.spec ?? {};
+    this.observe(lease, now);
+    const holder = record.holderIdentity ?? '';
+    const durationMs = (record.leaseDurationSeconds ?? this.leaseDurationMs / 1000) * 1000;
+    if (holder && holder !== this.c.identity && this.observedTime + durationMs > now) return false;
+    if (holder === this.c.identity) {
+      desired.acquireTime = record.acquireTime ?? desired.acquireTime;
+      desired.leaseTransitions = record.leaseTransitions ?? 0;
+    } else {
+      desired.leaseTransitions = (record.leaseTransitions ?? 0) + 1;
+    }
+    try {
+      const updated = await this.c.leases.update({ ...lease, spec: { ...record, ...desired } }, { signal });
+      this.observe(updated, now);
+      return true;
+    } catch (err) {
+      this.c.logger?.debug({ err }, 'failed to update lease');
+      return false;
+    }
+  }
+
+  /** Records the lease as seen now if its record changed, and reports a new leader. */
+  private observe(lease: Lease, now: number): void {
+    const spec = lease.spec ?? {};
+    const raw = JSON.stringify(spec);
+    if (raw !== this.observedRaw) {
+      this.observedRaw = raw;
+      this.observed = spec;
+      this.observedTime = now;
+    }
+    this.observedRV = lease.metadata?.resourceVersion;
+    const holder = spec.holderIdentity ?? '';
+    if (holder && holder !== this.reportedLeader) {
+      this.reportedLeader = holder;
+      try { this.c.callbacks.onNewLeader?.(holder); } catch (err) { this.c.logger?.error({ err }, 'onNewLeader failed'); }
+    }
+  }
+
+  /** Gives the lease up (holder cleared, duration 1 s) if this candidate holds it. */
+  private async release(): Promise<void> {
+    if (!this.isLeader()) return;
+    const now = this.clock.now();
+    const spec: LeaseSpec = {
+      leaseDurationSeconds: 1, acquireTime: formatMicroTime(now), renewTime: formatMicroTime(now),
+      leaseTransitions: this.observed?.leaseTransitions ?? 0,
+    };
+    try {
+      const updated = await this.c.leases.update({
+        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.c.name, resourceVersion: this.observedRV }, spec,
+      });
+      this.observe(updated, now);
+    } catch (err) {
+      this.c.logger?.warn({ err }, 'failed to release lease');
+    }
+  }
+}
