@@ -94,10 +94,24 @@ class Decoder {
     while (!r.done) {
       const { field, wire } = r.key();
       if (field === 1 && wire === WIRE_BYTES) key = r.string();
+      else if (field === 2 && values.kind === 'array') value = this.wrappedList(r, wire, values.items, `${path}[${JSON.stringify(key)}]`, depth);
       else if (field === 2) value = this.value(r, wire, values, `${path}[${JSON.stringify(key)}]`, depth);
       else r.skip(wire);
     }
     return [key, value ?? zeroOf(values)];
+  }
+
+  /** A list as a map value: Go's named slice types (ExtraValue) are messages {items=1}. */
+  private wrappedList(r: ProtoReader, wire: number, item: Shape, path: string, depth: number): unknown[] {
+    if (wire !== WIRE_BYTES) throw new ProtobufError(`${path}: a list in a map must be length-delimited`);
+    const wr = new ProtoReader(r.bytes());
+    const list: unknown[] = [];
+    while (!wr.done) {
+      const k = wr.key();
+      if (k.field === 1) list.push(this.value(wr, k.wire, item, path, depth) ?? null);
+      else wr.skip(k.wire);
+    }
+    return list;
   }
 
   private value(r: ProtoReader, wire: number, shape: Shape, path: string, depth: number): unknown {

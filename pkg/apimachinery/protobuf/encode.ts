@@ -68,6 +68,14 @@ function writeValue(w: ProtoWriter, n: number, v: unknown, shape: Shape, schemas
     case 'special':
       w.message(n, encodeSpecial(shape.name, v));
       return;
+    case 'array': {
+      // A list as a map value: Go's named slice types (ExtraValue) are messages {items=1}.
+      if (!Array.isArray(v)) throw new ProtobufError(`${path}: expected a list`);
+      const items = new ProtoWriter();
+      for (const x of v) writeValue(items, 1, x, shape.items, schemas, path);
+      w.message(n, items);
+      return;
+    }
     case 'scalar':
       switch (shape.type) {
         case 'string': w.string(n, String(v)); return;
