@@ -37,15 +37,19 @@ export function definitionOfKind(apiVersion: string, kind: string): string | und
   return kinds.get(`${apiVersion}/${kind}`);
 }
 
+/** How deep objects in RawExtensions may nest in protobuf form. */
+const MAX_NESTING = 8;
+
 /** Decodes a protobuf body of a built-in kind; throws ProtobufError on anything it cannot read. */
-export function decodeProtobufObject(body: Uint8Array, schemas: ProtoSchemas = builtinProtoSchemas): Record<string, unknown> {
+export function decodeProtobufObject(body: Uint8Array, schemas: ProtoSchemas = builtinProtoSchemas, nesting = 0): Record<string, unknown> {
+  if (nesting > MAX_NESTING) throw new ProtobufError('objects embedded in RawExtensions nest too deeply');
   const env = readEnvelope(body);
   if (env.contentEncoding) throw new ProtobufError(`unsupported content encoding ${JSON.stringify(env.contentEncoding)}`);
   if (env.contentType && env.contentType !== PROTOBUF_MEDIA_TYPE) throw new ProtobufError(`unsupported content type ${JSON.stringify(env.contentType)}`);
   if (!env.kind) throw new ProtobufError('Object \'Kind\' is missing in the protobuf envelope');
   const name = definitionOfKind(env.apiVersion, env.kind);
   if (!name) throw new ProtobufError(`no kind "${env.kind}" is registered for version "${env.apiVersion}"`);
-  const object = decodeMessage(env.raw, name, schemas, { nested: (raw) => decodeProtobufObject(raw, schemas) });
+  const object = decodeMessage(env.raw, name, schemas, { nested: (raw) => decodeProtobufObject(raw, schemas, nesting + 1) });
   return { apiVersion: env.apiVersion, kind: env.kind, ...object };
 }
 

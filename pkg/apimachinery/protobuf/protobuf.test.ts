@@ -32,6 +32,14 @@ const KUBECTL: Record<string, { hex: string; json: unknown }> = {
     hex: '6b3873000a130a0862617463682f7631120743726f6e4a6f62129e010a120a02636a12001a0022002a003200380042001285010a0b2a2f31202a202a202a202a1a002a740a120a02636a12001a0022002a00320038004200125e325c0a100a0012001a0022002a00320038004200124812210a02636a120762757379626f782a0042006a007200800100880100900100a201001a094f6e4661696c757265320042004a0052005800600068008201008a01009a0100c201001a001a002200',
     json: { kind: 'CronJob', apiVersion: 'batch/v1', metadata: { name: 'cj' }, spec: { schedule: '*/1 * * * *', jobTemplate: { metadata: { name: 'cj' }, spec: { template: { metadata: {}, spec: { containers: [{ name: 'cj', image: 'busybox', resources: {} }], restartPolicy: 'OnFailure' } } } } }, status: {} },
   },
+  'create deployment d2 --image=nginx --port=8080 -- sleep 10': {
+    hex: '6b3873000a150a07617070732f7631120a4465706c6f796d656e7412c0010a1d0a02643212001a0022002a003200380042005a090a03617070120264321290010801120b0a090a03617070120264321a770a1b0a0012001a0022002a003200380042005a090a03617070120264321258123a0a056e67696e7812056e67696e781a05736c6565701a0231302a00320b0a00100018903f22002a0042006a007200800100880100900100a201001a00320042004a0052005800600068008201008a01009a0100c2010022020a00280038001a0c0800100018002000280038001a002200',
+    json: { kind: 'Deployment', apiVersion: 'apps/v1', metadata: { name: 'd2', labels: { app: 'd2' } }, spec: { replicas: 1, selector: { matchLabels: { app: 'd2' } }, template: { metadata: { labels: { app: 'd2' } }, spec: { containers: [{ name: 'nginx', image: 'nginx', command: ['sleep', '10'], ports: [{ containerPort: 8080 }], resources: {} }] } }, strategy: {} }, status: {} },
+  },
+  'create token sa --duration=10m --audience=a1 --audience=a2 --bound-object-kind=Pod --bound-object-name=p --bound-object-uid=u-1': {
+    hex: '6b3873000a280a1861757468656e7469636174696f6e2e6b38732e696f2f7631120c546f6b656e5265717565737412380a100a0012001a0022002a00320038004200121e0a0261310a0261321a110a03506f64120276311a01702203752d3120d8041a040a0012001a002200',
+    json: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: {}, spec: { audiences: ['a1', 'a2'], boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p', uid: 'u-1' }, expirationSeconds: 600 }, status: { token: '' } },
+  },
 };
 
 describe('protobuf: what kubectl sends', () => {
