@@ -87,7 +87,7 @@ export const badRequest = (message: string): StatusError => new StatusError(400,
 export const methodNotAllowed = (message: string): StatusError => new StatusError(405, 'MethodNotAllowed', message);
 export const notAcceptable = (message: string): StatusError => new StatusError(406, 'NotAcceptable', message);
 export const unsupportedMediaType = (contentType: string): StatusError =>
-  new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/apply-patch+yaml, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got ${contentType})`);
+  new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/apply-patch+yaml, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got ${contentType})`);
 export const gone = (message: string): StatusError => new StatusError(410, 'Expired', message);
 export const tooLarge = (message = 'Request entity too large: limit is 3145728'): StatusError => new StatusError(413, 'RequestEntityTooLarge', message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number): StatusError =>
