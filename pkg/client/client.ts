@@ -84,10 +84,10 @@ export class PodClient<T extends KubeObject = KubeObject> extends ResourceClient
 
   /** The text of a container's log. */
   logs(name: string, o: LogOptions = {}): Promise<string> {
-    return this.rest.request<string>({
+    return this.rest.requestText({
       method: 'GET', path: this.path(name, 'log'), accept: 'text/plain', signal: o.signal,
       query: { container: o.container, previous: o.previous, tailLines: o.tailLines, sinceSeconds: o.sinceSeconds, timestamps: o.timestamps },
-    }).then((x) => (typeof x === 'string' ? x : x === undefined ? '' : JSON.stringify(x)));
+    });
   }
 }
 

@@ -132,4 +132,22 @@ describe('Reflector', () => {
     lw.current.end();
     await run;
   });
+
+  it('backs off instead of spinning when the server ends watches at once without events', async () => {
+    const clock = new FakeClock();
+    const lw = new FakeListerWatcher();
+    const errors: unknown[] = [];
+    const ac = new AbortController();
+    const run = new Reflector(lw, new RecordingStore(), { clock, backoff: { initialMs: 100, maxMs: 100 }, onError: (e) => errors.push(e) }).run(ac.signal);
+    await until(() => lw.watches.length === 1);
+    lw.current.end();
+    await until(() => errors.length === 1);
+    expect(lw.watches).toHaveLength(1);
+    await clock.advance(200);
+    await until(() => lw.watches.length === 2);
+    expect(lw.lists).toHaveLength(1);
+    ac.abort();
+    lw.current.end();
+    await run;
+  });
 });

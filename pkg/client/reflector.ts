@@ -166,9 +166,17 @@ export class Reflector<T extends KubeObject = KubeObject> {
         await this.clock.sleep(this.backoff.step(), signal).catch(() => undefined);
         continue;
       }
+      const started = this.clock.now();
+      let events = 0;
       try {
-        for await (const ev of w) this.apply(ev);
-        this.backoff.reset();
+        for await (const ev of w) { events++; this.apply(ev); }
+        if (events === 0 && this.clock.now() - started < 1000) {
+          // the server ends watches at once (overloaded, or refusing quietly): do not spin
+          this.report(new Error('very short watch: the server closed it at once without events'), 'very short watch');
+          await this.clock.sleep(this.backoff.step(), signal).catch(() => undefined);
+        } else {
+          this.backoff.reset();
+        }
       } catch (e) {
         if (signal.aborted || isAbortError(e)) return;
         if (e instanceof Relist) throw e;

@@ -174,6 +174,12 @@ export class RestClient {
     return parseBody(await res.body.text(), res.headers['content-type']) as T;
   }
 
+  /** A request whose response body is returned as text, undecoded (logs). */
+  async requestText(o: RequestOptions): Promise<string> {
+    const res = await this.send(o, false);
+    return res.body.text();
+  }
+
   /** A request whose response body is handed over as a stream (watches, logs). Retries only until headers arrive. */
   async stream(o: RequestOptions): Promise<StreamResponse> {
     const inner = new AbortController();
