@@ -14,6 +14,7 @@ import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, tooManyRequests } from '../apimachinery/errors.js';
 import type { RequestAuthenticator } from '../authentication/index.js';
+import type { UserInfo } from '../authentication/interface.js';
 import type { Authorizer } from '../authorization/index.js';
 import type { Audit } from './audit.js';
 import { requestInfo } from './request-info.js';
@@ -40,12 +41,23 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
     request.info = requestInfo(request.method, request.url, request.query as Record<string, unknown>);
   });
 
+  // A connection's client certificate cannot change: when it is the only credential, its verified
+  // identity is kept for the connection until the certificate expires (verification costs more
+  // than the rest of a small request).
+  const byConnection = new WeakMap<TLSSocket, { user: UserInfo; until: number }>();
   app.addHook('onRequest', async (request) => {
     const socket = tlsSocketOf(request);
-    const peer = socket?.getPeerX509Certificate?.();
-    const { user, consumedHeaders } = await o.authenticator.authenticate({ headers: request.headers, peerCertificate: peer as X509Certificate | undefined });
+    const certOnly = socket !== undefined && request.headers.authorization === undefined && !Object.keys(request.headers).some((h) => h.startsWith('x-remote-'));
+    const cached = certOnly ? byConnection.get(socket) : undefined;
+    if (cached && Date.now() < cached.until) {
+      request.user = cached.user;
+      return;
+    }
+    const peer = socket?.getPeerX509Certificate?.() as X509Certificate | undefined;
+    const { user, consumedHeaders } = await o.authenticator.authenticate({ headers: request.headers, peerCertificate: peer });
     request.user = user;
     for (const h of consumedHeaders ?? []) delete request.headers[h.toLowerCase()];
+    if (certOnly && peer) byConnection.set(socket, { user, until: Date.parse(peer.validTo) });
   });
 
   app.addHook('onRequest', async (request, reply) => {
