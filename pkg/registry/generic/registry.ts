@@ -76,7 +76,10 @@ export class Registry {
 
   /** A read that must see every write acknowledged before it (upstream's consistent read from cache). */
   private async fresh(): Promise<void> {
-    await this.deps.cacher.waitUntilFresh(this.deps.store.revision(), AbortSignal.timeout(10_000));
+    const want = this.deps.store.revision();
+    // The common case: the cache has already seen every write (no timer, no promise chain).
+    if (this.deps.cacher.revision() >= want) return;
+    await this.deps.cacher.waitUntilFresh(want, AbortSignal.timeout(10_000));
   }
 
   async get(ctx: RequestContext, name: string): Promise<KeyValue> {
