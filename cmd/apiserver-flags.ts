@@ -1,5 +1,6 @@
 // kube-apiserver's flags (the ones mini-kube serves, and the ones it accepts by name for later) and their checks.
 import { isIP } from 'node:net';
+import { validatePluginNames } from '../pkg/admission/names.js';
 import { flag, FlagError, type FlagValues } from './flags.js';
 
 export const apiServerFlags = {
@@ -24,7 +25,7 @@ export const apiServerFlags = {
   v: flag.int(0, 'Log verbosity: 4 and up adds debug, 6 and up trace'),
   'authorization-webhook-config-file': flag.notYet('Kubeconfig of the authorization webhook'),
   'authentication-token-webhook-config-file': flag.notYet('Kubeconfig of the token review webhook'),
-  'admission-control-config-file': flag.notYet('AdmissionConfiguration file'),
+  'admission-control-config-file': flag.string('', 'AdmissionConfiguration (apiserver.config.k8s.io/v1) with the configuration of each admission plugin'),
   'service-account-issuer': flag.notYet('Issuer of service account tokens'),
   'service-account-key-file': flag.notYet('Keys that verify service account tokens'),
   'service-account-signing-key-file': flag.notYet('Key that signs service account tokens'),
@@ -72,6 +73,8 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   if (new Set(v['authorization-mode']).size !== v['authorization-mode'].length) fail('--authorization-mode has a mode more than once');
   if (v['authorization-mode'].includes('ABAC') && !v['authorization-policy-file']) fail('--authorization-mode ABAC needs --authorization-policy-file');
   if (v['authorization-mode'].includes('Webhook')) fail('--authorization-mode Webhook needs --authorization-webhook-config-file, which is not supported yet');
+  const pluginErrors = validatePluginNames(v['enable-admission-plugins'], v['disable-admission-plugins']);
+  if (pluginErrors.length) fail(pluginErrors.join('; '));
   if (v['storage-backend'] === 'etcd3') fail('--storage-backend=etcd3 is not supported yet');
   if (v['max-requests-inflight'] < 0 || v['max-mutating-requests-inflight'] < 0) fail('--max-requests-inflight and --max-mutating-requests-inflight must not be negative');
   if (!isCidr(v['service-cluster-ip-range'])) fail(`--service-cluster-ip-range "${v['service-cluster-ip-range']}" is not a CIDR`);

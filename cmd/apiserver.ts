@@ -37,6 +37,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     anonymousAuth: v['anonymous-auth'],
     enableAdmissionPlugins: v['enable-admission-plugins'],
     disableAdmissionPlugins: v['disable-admission-plugins'],
+    admissionControlConfigFile: v['admission-control-config-file'] ? resolve(v['admission-control-config-file']) : undefined,
     storageBackend: v['storage-backend'] === 'memory' ? 'memory' : 'leveldb',
     maxRequestsInflight: v['max-requests-inflight'],
     maxMutatingRequestsInflight: v['max-mutating-requests-inflight'],

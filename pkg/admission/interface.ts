@@ -16,6 +16,8 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   user?: UserInfo;
   dryRun: boolean;
+  /** The request's warnings (the `Warning` response header); plugins push onto it. */
+  warnings?: string[];
 }
 
 export interface MutatingPlugin {

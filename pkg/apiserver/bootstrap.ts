@@ -1,6 +1,8 @@
 // What a fresh cluster has before anyone asks: the system namespaces and the kubernetes service
-// in default, pointing at this apiserver (upstream: the bootstrap controller).
+// in default, pointing at this apiserver (upstream: the bootstrap controller), and the system
+// priority classes.
 import type { KubeObject } from '../../api/types.js';
+import { SYSTEM_PRIORITY_CLASSES } from '../admission/priority.js';
 import { isStatusError } from '../apimachinery/errors.js';
 import type { RequestContext } from '../registry/context.js';
 import { create } from '../registry/generic/create.js';
@@ -32,6 +34,8 @@ export async function bootstrap(regs: RegistrySet, address: { ip: string; port: 
   for (const name of SYSTEM_NAMESPACES) {
     await ensure(regs, '', 'namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
+  // Upstream's scheduling post-start hook: the two system priority classes.
+  for (const pc of SYSTEM_PRIORITY_CLASSES) await ensure(regs, 'scheduling.k8s.io', 'priorityclasses', undefined, structuredClone(pc));
   await ensure(regs, '', 'services', 'default', {
     apiVersion: 'v1', kind: 'Service',
     metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },

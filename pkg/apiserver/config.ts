@@ -19,6 +19,8 @@ export interface ApiServerConfig {
   anonymousAuth: boolean;
   enableAdmissionPlugins: string[];
   disableAdmissionPlugins: string[];
+  /** AdmissionConfiguration with each plugin's configuration (PodSecurity defaults and exemptions, ...). */
+  admissionControlConfigFile?: string;
   storageBackend: 'leveldb' | 'memory';
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;

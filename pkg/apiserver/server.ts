@@ -6,8 +6,6 @@ import { join } from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { allDefaulters, allDefinitions, builtinGroupVersions } from '../../api/index.js';
 import type { GroupVersion } from '../../api/types.js';
-import { buildAdmission } from '../admission/registry.js';
-import { NamespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { buildAuthenticator } from '../authentication/index.js';
 import { buildAuthorizer } from '../authorization/index.js';
 import { createRegistries, type RegistrySet } from '../registry/index.js';
@@ -16,6 +14,7 @@ import { createMemoryStore } from '../storage/memory/store.js';
 import type { Store } from '../storage/interface.js';
 import { createAudit } from './audit.js';
 import { installChain } from './chain.js';
+import { startAdmission } from './admission.js';
 import type { ApiServerConfig, RunningApiServer } from './config.js';
 import { registerDiscovery } from './discovery/routes.js';
 import { installErrorHandler } from './errors.js';
@@ -37,11 +36,9 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters,
     serviceClusterIpRange: config.serviceClusterIpRange, watchCacheHistorySize: config.watchCacheHistorySize,
   });
-  registries.setAdmission(buildAdmission(
-    { NamespaceLifecycle: () => new NamespaceLifecycle((name) => registries.get('', 'v1', 'namespaces')?.peek(undefined, name)?.object) },
-    ['NamespaceLifecycle'],
-    { enable: config.enableAdmissionPlugins, disable: config.disableAdmissionPlugins },
-  ));
+  registries.setAdmission(await startAdmission(registries, {
+    enable: config.enableAdmissionPlugins, disable: config.disableAdmissionPlugins, configFile: config.admissionControlConfigFile, logger: log,
+  }));
 
   const [key, cert, ca] = await Promise.all([
     readFile(config.tlsPrivateKeyFile), readFile(config.tlsCertFile), config.clientCaFile ? readFile(config.clientCaFile) : undefined,

@@ -1,0 +1,23 @@
+// What admission plugins may read and do beyond the request: injected by the apiserver
+// (pkg/apiserver/admission.ts), so plugins never import the registry or the store.
+import type { KubeObject, ResourceType } from '../../api/types.js';
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface AdmissionDeps {
+  /** The served resource of that group and plural (its preferred version), if any. */
+  resource(group: string, plural: string): ResourceType | undefined;
+  /** The current object from the watch cache. */
+  get(group: string, plural: string, namespace: string | undefined, name: string): KubeObject | undefined;
+  /** Every current object of a resource in one namespace (all namespaces when undefined). */
+  list(group: string, plural: string, namespace?: string): KubeObject[];
+  /** Creates an object as the apiserver itself (admission of that create runs too). */
+  create(group: string, plural: string, namespace: string | undefined, obj: KubeObject): Promise<void>;
+  /**
+   * Writes an object's status with a compare-and-swap update through the registry, retried on
+   * conflict: `change` gets a copy of the current object and returns the new status (undefined: no write).
+   */
+  updateStatus(group: string, plural: string, namespace: string | undefined, name: string, change: (current: KubeObject) => unknown): Promise<void>;
+  /** Every change of a resource from now on (all namespaces); returns the unsubscribe. */
+  watch(group: string, plural: string, onChange: (type: ChangeType, obj: KubeObject, prev?: KubeObject) => void): () => void;
+}

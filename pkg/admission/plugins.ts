@@ -1,0 +1,60 @@
+// Every built-in admission plugin by name, and the chain the flags and the configuration file ask
+// for: what the apiserver calls once at start.
+import type { AdmissionDeps } from './deps.js';
+import { AlwaysAdmit, AlwaysDeny } from './always.js';
+import { AlwaysPullImages } from './always-pull-images.js';
+import { expectKind, readAdmissionConfiguration, type PluginConfigs } from './config.js';
+import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
+import type { Admission } from './interface.js';
+import { LimitRanger } from './limit-ranger.js';
+import { ALL_ORDERED_PLUGINS, DEFAULT_OFF_PLUGINS, validatePluginNames, type PluginName } from './names.js';
+import { NamespaceAutoProvision } from './namespace-autoprovision.js';
+import { NamespaceExists } from './namespace-exists.js';
+import { NamespaceLifecycle } from './namespace-lifecycle.js';
+import { NodeRestriction } from './node-restriction.js';
+import { PodSecurity, type PodSecurityConfiguration } from './podsecurity/plugin.js';
+import { Priority } from './priority.js';
+import { buildAdmission, type PluginFactory } from './registry.js';
+import { ResourceQuota } from './resource-quota.js';
+
+export interface AdmissionOptions {
+  enable: string[];
+  disable: string[];
+  /** --admission-control-config-file */
+  configFile?: string;
+  /** Background failures (quota status writes). */
+  onError?: (err: unknown, msg: string) => void;
+}
+
+const POD_SECURITY_VERSIONS = ['pod-security.admission.config.k8s.io/v1', 'pod-security.admission.config.k8s.io/v1beta1', 'pod-security.admission.config.k8s.io/v1alpha1'];
+
+export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opts: Pick<AdmissionOptions, 'onError'> = {}): Record<PluginName, PluginFactory> {
+  return {
+    AlwaysAdmit: () => new AlwaysAdmit(),
+    NamespaceAutoProvision: () => new NamespaceAutoProvision(deps),
+    NamespaceLifecycle: () => new NamespaceLifecycle((name) => deps.get('', 'namespaces', undefined, name)),
+    NamespaceExists: () => new NamespaceExists(deps),
+    LimitRanger: () => new LimitRanger(deps),
+    NodeRestriction: () => new NodeRestriction(deps),
+    AlwaysPullImages: () => new AlwaysPullImages(),
+    PodSecurity: () => {
+      const c = configs.get('PodSecurity');
+      if (c) expectKind('PodSecurity', c, 'PodSecurityConfiguration', POD_SECURITY_VERSIONS);
+      return new PodSecurity(deps, c as PodSecurityConfiguration | undefined);
+    },
+    Priority: () => new Priority(deps),
+    DefaultTolerationSeconds: () => new DefaultTolerationSeconds(),
+    ResourceQuota: () => new ResourceQuota(deps, { onError: opts.onError }),
+    AlwaysDeny: () => new AlwaysDeny(),
+  };
+}
+
+/** The admission chain of kube-apiserver's flags; throws on an unknown plugin name or a bad configuration. */
+export async function newAdmission(deps: AdmissionDeps, opts: AdmissionOptions): Promise<Admission> {
+  const errs = validatePluginNames(opts.enable, opts.disable);
+  if (errs.length) throw new Error(errs.join('; '));
+  const configs = await readAdmissionConfiguration(opts.configFile);
+  return buildAdmission(pluginFactories(deps, configs, opts), ALL_ORDERED_PLUGINS, {
+    enable: opts.enable, disable: opts.disable, offByDefault: DEFAULT_OFF_PLUGINS,
+  });
+}

@@ -1,0 +1,80 @@
+// The apiserver's side of admission: what plugins may read and do, over the registries (their
+// watch caches for reads, the registry verbs for writes), and the chain built from the flags.
+import type { Logger } from 'pino';
+import type { KubeObject, ResourceType } from '../../api/types.js';
+import type { AdmissionDeps } from '../admission/deps.js';
+import type { Admission } from '../admission/interface.js';
+import { newAdmission } from '../admission/plugins.js';
+import type { RequestContext } from '../registry/context.js';
+import { create } from '../registry/generic/create.js';
+import type { Registry } from '../registry/generic/registry.js';
+import { update } from '../registry/generic/update.js';
+import type { RegistrySet } from '../registry/index.js';
+import { listPrefix, resourcePrefix } from '../registry/keys.js';
+
+const systemContext = (namespace?: string): RequestContext => ({
+  namespace,
+  user: { name: 'system:apiserver', groups: ['system:masters'] },
+  dryRun: false,
+  fieldManager: 'kube-apiserver',
+  fieldValidation: 'Ignore',
+  warnings: [],
+  now: new Date(),
+});
+
+export function admissionDeps(registries: RegistrySet): AdmissionDeps {
+  const byGroupPlural = new Map<string, Registry>();
+  for (const reg of registries.all()) {
+    const key = `${reg.rt.group}/${reg.rt.plural}`;
+    if (!byGroupPlural.has(key)) byGroupPlural.set(key, reg);
+  }
+  const reg = (group: string, plural: string): Registry => {
+    const r = byGroupPlural.get(`${group}/${plural}`);
+    if (!r) throw new Error(`no resource ${plural}${group ? `.${group}` : ''}`);
+    return r;
+  };
+  return {
+    resource: (group, plural): ResourceType | undefined => byGroupPlural.get(`${group}/${plural}`)?.rt,
+    get: (group, plural, namespace, name) => byGroupPlural.get(`${group}/${plural}`)?.peek(namespace, name)?.object,
+    list: (group, plural, namespace) => {
+      const r = byGroupPlural.get(`${group}/${plural}`);
+      if (!r) return [];
+      return r.deps.cacher.list({ prefix: listPrefix(r.rt, namespace) }).items.map((kv) => kv.object);
+    },
+    async create(group, plural, namespace, obj) {
+      const r = reg(group, plural);
+      const ctx = systemContext(namespace);
+      const res = await create(r, ctx, obj);
+      // Later plugins read the cache: wait until it has the new object.
+      await r.get(ctx, res.object.metadata!.name!);
+    },
+    async updateStatus(group, plural, namespace, name, change) {
+      const r = reg(group, plural);
+      await update(r, systemContext(namespace), {
+        name,
+        subresource: 'status',
+        build: (current: KubeObject | undefined) => {
+          const copy = structuredClone(current ?? {});
+          const status = change(copy);
+          return status === undefined ? copy : { ...copy, status };
+        },
+      });
+    },
+    watch(group, plural, onChange) {
+      const r = reg(group, plural);
+      return r.deps.cacher.watch(
+        { prefix: resourcePrefix(r.rt), fromRevision: r.deps.cacher.revision(), sendInitialEvents: false },
+        { onEvent: (ev) => onChange(ev.type, ev.kv.object, ev.prev?.object), onClose: () => {} },
+      );
+    },
+  };
+}
+
+export function startAdmission(registries: RegistrySet, opts: { enable: string[]; disable: string[]; configFile?: string; logger: Logger }): Promise<Admission> {
+  return newAdmission(admissionDeps(registries), {
+    enable: opts.enable,
+    disable: opts.disable,
+    configFile: opts.configFile,
+    onError: (err, msg) => opts.logger.warn({ err }, msg),
+  });
+}
