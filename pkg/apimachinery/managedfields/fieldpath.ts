@@ -35,8 +35,13 @@ export const hasDescendant = (set: FieldSet, path: Path): boolean =>
   });
 
 /** Drops `paths` and everything below them from `set`. */
-export const withoutSubtrees = (set: FieldSet, paths: Path[]): FieldSet =>
-  new Set([...set].filter((k) => !paths.some((p) => isPrefix(p, pathOf(k)))));
+export const withoutSubtrees = (set: FieldSet, paths: Path[]): FieldSet => {
+  if (paths.length === 0) return set;
+  // Keys are JSON arrays: a path lies under p exactly when its key starts with p's key less its "]".
+  const stems = paths.map((p) => pathKey(p).slice(0, -1));
+  const under = (k: string, stem: string): boolean => stem === '[' || (k.startsWith(stem) && (k.length === stem.length + 1 || k[stem.length] === ','));
+  return new Set([...set].filter((k) => !stems.some((stem) => under(k, stem))));
+};
 
 type Obj = Record<string, unknown>;
 
