@@ -2,6 +2,8 @@
 import type { Definitions } from './schema.js';
 import type { Defaulter, GroupVersion, ResourceType } from './types.js';
 import { groupVersion as apps } from './apps/v1/index.js';
+import { groupVersion as authentication } from './authentication/v1/index.js';
+import { groupVersion as authorization } from './authorization/v1/index.js';
 import { groupVersion as autoscaling } from './autoscaling/v1/index.js';
 import { groupVersion as batch } from './batch/v1/index.js';
 import { groupVersion as coordination } from './coordination/v1/index.js';
@@ -17,7 +19,7 @@ import { groupVersion as storage } from './storage/v1/index.js';
 
 /** Core first, then the groups in the order a 1.32 apiserver lists them at /apis (by group priority). */
 export const builtinGroupVersions: GroupVersion[] = [
-  core, apps, events, autoscaling, batch, networking, policy, rbac, storage, scheduling, coordination, discovery,
+  core, apps, events, authentication, authorization, autoscaling, batch, networking, policy, rbac, storage, scheduling, coordination, discovery,
 ];
 
 export const allDefinitions: Definitions = Object.assign({}, metaDefinitions,

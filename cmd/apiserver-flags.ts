@@ -12,7 +12,7 @@ export const apiServerFlags = {
   'client-ca-file': flag.string('', 'CA bundle that client certificates must chain to; the generated cluster CA when not given'),
   'token-auth-file': flag.string('', 'Static bearer tokens, CSV: token,user,uid,"group1,group2"'),
   'basic-auth-file': flag.string('', 'HTTP Basic passwords, CSV: password,user,uid,"group1,group2"'),
-  'authorization-mode': flag.list(['AlwaysAllow'], 'Ordered list of authorizers: AlwaysAllow, AlwaysDeny, ABAC, RBAC, Node, Webhook'),
+  'authorization-mode': flag.list(['Node', 'RBAC'], 'Ordered list of authorizers: AlwaysAllow, AlwaysDeny, ABAC, RBAC, Node, Webhook'),
   'authorization-policy-file': flag.string('', 'ABAC policy, one JSON object per line (with --authorization-mode=ABAC)'),
   'anonymous-auth': flag.bool(true, 'Requests without credentials are system:anonymous in group system:unauthenticated'),
   'enable-admission-plugins': flag.list([], 'Admission plugins to enable in addition to the default ones'),

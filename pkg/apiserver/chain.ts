@@ -6,6 +6,7 @@
 //   request info    -> request.info
 //   authentication  -> request.user, credential headers removed
 //   audit           -> audit.ts, one record per request at completion
+//   impersonation   -> impersonation.ts: Impersonate-* headers, each checked with the impersonate verb
 //   authorization   -> 403 Forbidden with upstream's message
 //   max-in-flight   -> 429 TooManyRequests with Retry-After
 //   (admission runs inside the registry, on the decoded object)
@@ -16,7 +17,9 @@ import { forbidden, tooManyRequests } from '../apimachinery/errors.js';
 import type { RequestAuthenticator } from '../authentication/index.js';
 import type { UserInfo } from '../authentication/interface.js';
 import type { Authorizer } from '../authorization/index.js';
+import { fieldSelectorValue } from '../authorization/node.js';
 import type { Audit } from './audit.js';
+import { impersonate, isImpersonationHeader } from './impersonation.js';
 import { requestInfo } from './request-info.js';
 
 export interface ChainOptions {
@@ -65,11 +68,23 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
   });
 
   app.addHook('onRequest', async (request) => {
+    const as = await impersonate(request.user!, request.raw.rawHeaders, o.authorizer);
+    if (!as) return;
+    request.user = as;
+    for (const h of Object.keys(request.headers)) if (isImpersonationHeader(h)) delete request.headers[h];
+  });
+
+  app.addHook('onRequest', async (request) => {
     const i = request.info;
     const user = request.user!;
+    const q = request.query as Record<string, unknown>;
+    const fieldSelector = typeof q.fieldSelector === 'string' ? q.fieldSelector : undefined;
+    const labelSelector = typeof q.labelSelector === 'string' ? q.labelSelector : undefined;
+    // As upstream's RequestInfo: a list or watch pinned to one name by metadata.name is about that name.
+    const name = i.name || (i.verb === 'list' || i.verb === 'watch' ? fieldSelectorValue(fieldSelector, 'metadata.name') ?? '' : '');
     const r = await o.authorizer.authorize({
       user, verb: i.verb, isResourceRequest: i.isResourceRequest, path: i.path, namespace: i.namespace,
-      apiGroup: i.apiGroup, apiVersion: i.apiVersion, resource: i.resource, subresource: i.subresource, name: i.name,
+      apiGroup: i.apiGroup, apiVersion: i.apiVersion, resource: i.resource, subresource: i.subresource, name, fieldSelector, labelSelector,
     });
     if (r.decision === 'allow') return;
     throw forbiddenFor(request, r.reason);

@@ -44,7 +44,7 @@ export const defaultApiServerConfig = (dataDir: string, logger: Logger): ApiServ
   securePort: 6443,
   tlsCertFile: '',
   tlsPrivateKeyFile: '',
-  authorizationModes: ['AlwaysAllow'],
+  authorizationModes: ['Node', 'RBAC'],
   anonymousAuth: true,
   enableAdmissionPlugins: [],
   disableAdmissionPlugins: [],

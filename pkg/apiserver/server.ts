@@ -7,7 +7,6 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { allDefaulters, allDefinitions, builtinGroupVersions } from '../../api/index.js';
 import type { GroupVersion } from '../../api/types.js';
 import { buildAuthenticator } from '../authentication/index.js';
-import { buildAuthorizer } from '../authorization/index.js';
 import { createRegistries, type RegistrySet } from '../registry/index.js';
 import { openLevelStore } from '../storage/leveldb/store.js';
 import { createMemoryStore } from '../storage/memory/store.js';
@@ -15,6 +14,8 @@ import type { Store } from '../storage/interface.js';
 import { createAudit } from './audit.js';
 import { installChain } from './chain.js';
 import { startAdmission } from './admission.js';
+import { createAuthorization } from './authorization.js';
+import { registerReviews } from './handlers/reviews.js';
 import type { ApiServerConfig, RunningApiServer } from './config.js';
 import { registerDiscovery } from './discovery/routes.js';
 import { installErrorHandler } from './errors.js';
@@ -36,9 +37,10 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters,
     serviceClusterIpRange: config.serviceClusterIpRange, watchCacheHistorySize: config.watchCacheHistorySize,
   });
-  registries.setAdmission(await startAdmission(registries, {
+  const authz = createAuthorization(registries, { modes: config.authorizationModes, policyFile: config.authorizationPolicyFile, onError: (err, what) => log.error({ err }, what) });
+  registries.setAdmission(authz.withEscalationChecks(await startAdmission(registries, {
     enable: config.enableAdmissionPlugins, disable: config.disableAdmissionPlugins, configFile: config.admissionControlConfigFile, logger: log,
-  }));
+  })));
 
   const [key, cert, ca] = await Promise.all([
     readFile(config.tlsPrivateKeyFile), readFile(config.tlsCertFile), config.clientCaFile ? readFile(config.clientCaFile) : undefined,
@@ -58,7 +60,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const metrics = registerMetrics(app);
   installChain(app, {
     authenticator: buildAuthenticator({ clientCaFile: config.clientCaFile, tokenAuthFile: config.tokenAuthFile, basicAuthFile: config.basicAuthFile, anonymous: config.anonymousAuth }),
-    authorizer: buildAuthorizer(config.authorizationModes),
+    authorizer: authz.authorizer,
     audit,
     maxRequestsInflight: config.maxRequestsInflight,
     maxMutatingRequestsInflight: config.maxMutatingRequestsInflight,
@@ -80,6 +82,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     ready: [{ name: 'ping', check: () => true }, { name: 'etcd', check: () => true }, { name: 'poststarthook/bootstrap-controller', check: () => ready }],
   });
   const lookup = { registry: (g: string, v: string, r: string) => registries.get(g, v, r) };
+  registerReviews(app, { authorizer: authz.authorizer, rules: authz.rules });
   app.all('/api/*', (request, reply) => handleResource(lookup, request, reply));
   app.all('/apis/*', (request, reply) => handleResource(lookup, request, reply));
 
@@ -92,13 +95,17 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const port = (app.server.address() as { port: number }).port;
   const advertised = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
   await bootstrap(registries, { ip: advertised, port });
+  await authz.bootstrap();
   ready = true;
   log.info({ port, ms: Date.now() - started }, 'apiserver ready');
 
   return {
     port,
     url: `https://${advertised.includes(':') ? `[${advertised}]` : advertised}:${port}`,
-    close: () => closeAll(app, sockets, registries, store, audit.close),
+    close: () => {
+      authz.stop();
+      return closeAll(app, sockets, registries, store, audit.close);
+    },
   };
 }
 

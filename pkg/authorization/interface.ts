@@ -13,6 +13,10 @@ export interface Attributes {
   resource: string;
   subresource: string;
   name: string;
+  /** The request's fieldSelector (list/watch), for authorizers that limit by it (Node). */
+  fieldSelector?: string;
+  /** The request's labelSelector (list/watch). */
+  labelSelector?: string;
 }
 
 export type Decision = 'allow' | 'deny' | 'noopinion';
@@ -26,4 +30,18 @@ export interface AuthorizationResult {
 export interface Authorizer {
   readonly name: string;
   authorize(a: Attributes): Promise<AuthorizationResult> | AuthorizationResult;
+}
+
+/** One rule as RBAC spells it: the form SelfSubjectRulesReview answers with. */
+export interface PolicyRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+/** What an authorizer can list of a user's rules in a namespace (SelfSubjectRulesReview). */
+export interface RuleResolver {
+  rulesFor(user: UserInfo, namespace: string): { rules: PolicyRule[]; incomplete: boolean; errors: string[] };
 }

@@ -4,6 +4,7 @@ import type { ResourceType } from '../../../api/types.js';
 import type { Strategy } from '../strategy.js';
 import { namespaceStrategy } from './namespaces.js';
 import { podStrategy } from './pods.js';
+import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac.js';
 import { secretStrategy } from './secrets.js';
 
 /** Kinds whose metadata.generation tracks spec changes (upstream strategies that bump it). */
@@ -23,6 +24,10 @@ const SPECIFIC: Record<string, Strategy> = {
   '/pods': podStrategy,
   '/namespaces': namespaceStrategy,
   '/secrets': secretStrategy,
+  'rbac.authorization.k8s.io/roles': roleStrategy,
+  'rbac.authorization.k8s.io/clusterroles': clusterRoleStrategy,
+  'rbac.authorization.k8s.io/rolebindings': roleBindingStrategy,
+  'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindingStrategy,
 };
 
 /** `extra` supplies strategies that need server state (services need the IP allocator). */

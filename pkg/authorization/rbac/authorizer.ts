@@ -1,0 +1,35 @@
+// The RBAC authorizer (upstream: plugin/pkg/auth/authorizer/rbac): allow when a rule bound to the user
+// matches, otherwise no opinion (never deny).
+import type { Attributes, AuthorizationResult, Authorizer } from '../interface.js';
+import type { RbacResolver } from './resolver.js';
+import { ruleAllows } from './rules.js';
+
+export function rbacAuthorizer(resolver: RbacResolver): Authorizer {
+  const check = (a: Attributes): AuthorizationResult => {
+    let allowedBy: string | undefined;
+    const errors: string[] = [];
+    resolver.visitRulesFor(a.user, a.namespace, (source, rule, err) => {
+      if (rule && ruleAllows(a, rule)) {
+        allowedBy = source;
+        return false;
+      }
+      if (err) errors.push(err);
+      return true;
+    });
+    if (allowedBy !== undefined) return { decision: 'allow', reason: `RBAC: allowed by ${allowedBy}` };
+    const reason = errors.length === 0 ? '' : errors.length === 1 ? `RBAC: ${errors[0]}` : `RBAC: [${errors.join(', ')}]`;
+    return { decision: 'noopinion', reason };
+  };
+  return {
+    name: 'RBAC',
+    async authorize(a) {
+      const r = check(a);
+      // A binding written a moment ago may still be on its way to the cache: look again once it is there.
+      if (r.decision !== 'allow' && resolver.stale()) {
+        await resolver.fresh();
+        return check(a);
+      }
+      return r;
+    },
+  };
+}
