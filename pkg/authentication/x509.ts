@@ -28,7 +28,7 @@ const issuedBy = (cert: X509Certificate, issuer: X509Certificate): boolean =>
   cert.checkIssued(issuer) && cert.verify(issuer.publicKey);
 
 /** Walks leaf -> intermediates -> a root of the bundle, checking each link's signature and validity window. */
-const verifyChain = (leaf: X509Certificate, intermediates: X509Certificate[], roots: X509Certificate[], now: number): void => {
+export const verifyChain = (leaf: X509Certificate, intermediates: X509Certificate[], roots: X509Certificate[], now: number): void => {
   const usages = leaf.keyUsage as string[] | undefined; // node: the extended key usages; absent = any
   if (usages && !usages.includes(clientAuth) && !usages.includes(anyExtendedKeyUsage)) {
     throw unauthorized('x509: certificate specifies an incompatible key usage');

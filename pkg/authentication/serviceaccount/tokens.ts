@@ -1,0 +1,146 @@
+// Service-account JWTs: the issuer behind the TokenRequest API and the authenticator that accepts them.
+// Upstream: pkg/serviceaccount/jwt.go and claims.go. A token is valid while its signature, issuer, audience
+// and expiry check out AND the service account (and the pod, secret or node it is bound to) still exists
+// with the uid the token names: deleting the account or the pod revokes every token of it.
+import type { KubeObject } from '../../../api/types.js';
+import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { unauthorized } from '../../apimachinery/errors.js';
+import { schemeCredential } from '../authorization-header.js';
+import type { Authenticator, AuthnRequest, AuthnResult, UserInfo } from '../interface.js';
+import { buildClaims, serviceAccountGroups, serviceAccountUsername, type ClaimsRequest, type KubernetesClaim, type ServiceAccountClaims } from './claims.js';
+import type { PublicKeyEntry, SigningKeyEntry } from './keys.js';
+
+/** Finds the objects a token is bound to; undefined when they do not exist (any more). */
+export type ObjectLookup = (resource: 'serviceaccounts' | 'pods' | 'secrets' | 'nodes', namespace: string | undefined, name: string) => Promise<KubeObject | undefined>;
+
+/** Upstream's leeway for exp/nbf/iat (go-jose's DefaultLeeway). */
+const LEEWAY_SECONDS = 60;
+
+export interface TokenIssuer {
+  readonly issuer: string;
+  issue(r: Omit<ClaimsRequest, 'issuer'>): Promise<{ token: string; claims: ServiceAccountClaims }>;
+}
+
+export const tokenIssuer = (issuer: string, key: SigningKeyEntry): TokenIssuer => ({
+  issuer,
+  async issue(r) {
+    const claims = buildClaims({ ...r, issuer });
+    const token = await new SignJWT(claims as unknown as JWTPayload).setProtectedHeader({ alg: key.alg, kid: key.kid }).sign(key.privateKey);
+    return { token, claims };
+  },
+});
+
+export interface ServiceAccountAuthenticatorOptions {
+  /** Accepted issuers (--service-account-issuer, every value); the first is the one tokens are issued by. */
+  issuers: string[];
+  keys: PublicKeyEntry[];
+  /** --api-audiences; default the issuers. A token must be meant for one of them. */
+  audiences: string[];
+  lookup: ObjectLookup;
+  now?: () => number;
+}
+
+export interface ReviewResult extends AuthnResult {
+  /** The audiences of the token that the reviewer asked for (or the API audiences). */
+  audiences: string[];
+}
+
+const looksLikeJwt = (token: string): boolean => token.split('.').length === 3;
+
+/** The validation behind both the request authenticator and the TokenReview API (with its own audiences). */
+export const serviceAccountTokenValidator = (o: ServiceAccountAuthenticatorOptions) => {
+  const now = o.now ?? Date.now;
+  const issuers = new Set(o.issuers);
+
+  /** null: not a token of ours (another authenticator may know it). Throws 401 when ours but invalid. */
+  return async (token: string, wantAudiences: string[] = o.audiences): Promise<ReviewResult | null> => {
+    if (!looksLikeJwt(token)) return null;
+    let unverified: JWTPayload;
+    let kid: string | undefined;
+    try {
+      unverified = decodeJwt(token);
+      kid = decodeProtectedHeader(token).kid;
+    } catch {
+      return null;
+    }
+    if (typeof unverified.iss !== 'string' || !issuers.has(unverified.iss)) return null;
+    const candidates = kid ? o.keys.filter((k) => k.kid === kid) : o.keys;
+    const keys = candidates.length ? candidates : o.keys;
+    let payload: JWTPayload | undefined;
+    let lastError: unknown;
+    for (const k of keys) {
+      try {
+        ({ payload } = await jwtVerify(token, k.key, {
+          algorithms: [k.alg], issuer: [...issuers], clockTolerance: LEEWAY_SECONDS, currentDate: new Date(now()),
+        }));
+        break;
+      } catch (e) {
+        lastError = e;
+        if (!(e instanceof joseErrors.JWSSignatureVerificationFailed)) break;
+      }
+    }
+    if (!payload) {
+      if (lastError instanceof joseErrors.JWTExpired) throw unauthorized('service account token has expired');
+      throw unauthorized(`invalid service account token: ${(lastError as Error | undefined)?.message ?? 'no key'}`);
+    }
+    const aud = typeof payload.aud === 'string' ? [payload.aud] : payload.aud ?? [];
+    const audiences = wantAudiences.filter((a) => aud.includes(a));
+    if (audiences.length === 0) throw unauthorized(`token audiences ${JSON.stringify(aud)} is invalid for the target audiences ${JSON.stringify(wantAudiences)}`);
+    const user = await validatePrivateClaims(payload, o.lookup, now());
+    return { user, audiences, consumedHeaders: ['authorization'] };
+  };
+};
+
+const must = (cond: unknown, why: string): void => {
+  if (!cond) throw unauthorized(`service account token is invalid: ${why}`);
+};
+
+async function validatePrivateClaims(payload: JWTPayload, lookup: ObjectLookup, nowMs: number): Promise<UserInfo> {
+  const k8s = payload['kubernetes.io'] as KubernetesClaim | undefined;
+  must(k8s && typeof k8s.namespace === 'string' && k8s.serviceaccount?.name, 'missing the kubernetes.io claim');
+  const ns = k8s!.namespace;
+  must(payload.sub === serviceAccountUsername(ns, k8s!.serviceaccount.name), 'sub does not match the kubernetes.io claim');
+  const check = async (resource: 'serviceaccounts' | 'pods' | 'secrets' | 'nodes', ref: { name: string; uid: string }, namespaced = true): Promise<KubeObject> => {
+    const obj = await lookup(resource, namespaced ? ns : undefined, ref.name);
+    const what = `${resource} "${ref.name}"`;
+    if (!obj) throw unauthorized(`service account token is invalid: ${what} not found`);
+    if (obj.metadata?.uid !== ref.uid) throw unauthorized(`service account token is invalid: the uid of ${what} (${obj.metadata?.uid}) does not match the claim (${ref.uid})`);
+    // Upstream: an object being deleted keeps its tokens valid for a 60 s grace period.
+    const deleting = obj.metadata?.deletionTimestamp ? Date.parse(obj.metadata.deletionTimestamp) : undefined;
+    if (deleting !== undefined && deleting < nowMs - LEEWAY_SECONDS * 1000) throw unauthorized(`service account token is invalid: ${what} is being deleted`);
+    return obj;
+  };
+  const sa = await check('serviceaccounts', k8s!.serviceaccount);
+  const extra: Record<string, string[]> = {};
+  if (k8s!.pod) {
+    await check('pods', k8s!.pod);
+    extra['authentication.kubernetes.io/pod-name'] = [k8s!.pod.name];
+    extra['authentication.kubernetes.io/pod-uid'] = [k8s!.pod.uid];
+  }
+  if (k8s!.secret) await check('secrets', k8s!.secret);
+  if (k8s!.node) {
+    // Upstream checks a node only when the token is not also bound to a pod (the pod pins it).
+    if (!k8s!.pod) await check('nodes', k8s!.node, false);
+    extra['authentication.kubernetes.io/node-name'] = [k8s!.node.name];
+    extra['authentication.kubernetes.io/node-uid'] = [k8s!.node.uid];
+  }
+  if (typeof payload.jti === 'string' && payload.jti) extra['authentication.kubernetes.io/credential-id'] = [`JTI=${payload.jti}`];
+  const user: UserInfo = { name: serviceAccountUsername(ns, k8s!.serviceaccount.name), uid: sa.metadata?.uid, groups: serviceAccountGroups(ns) };
+  if (Object.keys(extra).length) user.extra = extra;
+  return user;
+}
+
+export const serviceAccountAuthenticator = (o: ServiceAccountAuthenticatorOptions): Authenticator & { review: ReturnType<typeof serviceAccountTokenValidator> } => {
+  const validate = serviceAccountTokenValidator(o);
+  return {
+    name: 'serviceaccount',
+    review: validate,
+    async authenticate(req: AuthnRequest) {
+      const token = schemeCredential(req, 'bearer');
+      if (token === undefined) return null;
+      const r = await validate(token);
+      if (!r) return null;
+      return { user: r.user, consumedHeaders: r.consumedHeaders };
+    },
+  };
+};
