@@ -1,5 +1,6 @@
 // Everything the apiserver is started with; cmd/apiserver.ts fills it from kube-apiserver-named flags.
 import type { Logger } from 'pino';
+import type { OidcOptions, RequestHeaderFlags } from '../authentication/index.js';
 
 export interface ApiServerConfig {
   /** Where the store lives (`<dataDir>/store`) and where generated PKI is found (`<dataDir>/pki`). */
@@ -33,6 +34,24 @@ export interface ApiServerConfig {
   compactionKeepRevisions?: number;
   /** How often the store compacts (default 60 s). */
   compactionIntervalMs?: number;
+  /** --service-account-issuer, every value (default https://kubernetes.default.svc.cluster.local); the first issues tokens. */
+  serviceAccountIssuers?: string[];
+  /** --service-account-key-file (default <dataDir>/pki/sa.pub when it exists). */
+  serviceAccountKeyFiles?: string[];
+  /** --service-account-signing-key-file (default <dataDir>/pki/sa.key when it exists). */
+  serviceAccountSigningKeyFile?: string;
+  serviceAccountJwksUri?: string;
+  /** --api-audiences (default the issuers). */
+  apiAudiences?: string[];
+  /** --oidc-* */
+  oidc?: OidcOptions;
+  authenticationTokenWebhookConfigFile?: string;
+  /** --authentication-token-webhook-cache-ttl in ms (default 2 minutes). */
+  authenticationTokenWebhookCacheTtlMs?: number;
+  /** --requestheader-*: the authenticating front proxy. */
+  requestHeader?: RequestHeaderFlags;
+  /** --encryption-provider-config: EncryptionConfiguration for data at rest. */
+  encryptionProviderConfig?: string;
   /** Audit events (JSON lines) go here; none when unset. */
   auditLogPath?: string;
   logger: Logger;

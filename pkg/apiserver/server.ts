@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { allDefaulters, allDefinitions, builtinGroupVersions } from '../../api/index.js';
 import type { GroupVersion } from '../../api/types.js';
-import { buildAuthenticator } from '../authentication/index.js';
 import { createRegistries, type RegistrySet } from '../registry/index.js';
 import { openLevelStore } from '../storage/leveldb/store.js';
 import { createMemoryStore } from '../storage/memory/store.js';
@@ -14,6 +13,7 @@ import type { Store } from '../storage/interface.js';
 import { createAudit } from './audit.js';
 import { installChain } from './chain.js';
 import { startAdmission } from './admission.js';
+import { createAuthentication } from './authentication.js';
 import { createAuthorization } from './authorization.js';
 import { registerReviews } from './handlers/reviews.js';
 import type { ApiServerConfig, RunningApiServer } from './config.js';
@@ -56,10 +56,11 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     routerOptions: { maxParamLength: 2048 },
   }) as unknown as FastifyInstance;
   installErrorHandler(app);
+  const authn = await createAuthentication(config, registries);
   const audit = createAudit(config.auditLogPath);
   const metrics = registerMetrics(app);
   installChain(app, {
-    authenticator: buildAuthenticator({ clientCaFile: config.clientCaFile, tokenAuthFile: config.tokenAuthFile, basicAuthFile: config.basicAuthFile, anonymous: config.anonymousAuth }),
+    authenticator: authn.authenticator,
     authorizer: authz.authorizer,
     audit,
     maxRequestsInflight: config.maxRequestsInflight,
@@ -83,6 +84,8 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   });
   const lookup = { registry: (g: string, v: string, r: string) => registries.get(g, v, r) };
   registerReviews(app, { authorizer: authz.authorizer, rules: authz.rules });
+  let externalUrl = '';
+  authn.register(app, () => externalUrl);
   app.all('/api/*', (request, reply) => handleResource(lookup, request, reply));
   app.all('/apis/*', (request, reply) => handleResource(lookup, request, reply));
 
@@ -94,6 +97,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   await app.listen({ host: config.bindAddress, port: config.securePort });
   const port = (app.server.address() as { port: number }).port;
   const advertised = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
+  externalUrl = `https://${advertised.includes(':') ? `[${advertised}]` : advertised}:${port}`;
   await bootstrap(registries, { ip: advertised, port });
   await authz.bootstrap();
   ready = true;
@@ -101,10 +105,11 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
 
   return {
     port,
-    url: `https://${advertised.includes(':') ? `[${advertised}]` : advertised}:${port}`,
-    close: () => {
+    url: externalUrl,
+    close: async () => {
       authz.stop();
-      return closeAll(app, sockets, registries, store, audit.close);
+      await closeAll(app, sockets, registries, store, audit.close);
+      await authn.close();
     },
   };
 }
