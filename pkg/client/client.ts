@@ -2,6 +2,7 @@
 // anything else (custom resources included). Pods add the binding and eviction subresources and logs.
 import type { KubeObject } from '../../api/types.js';
 import type { RestConfig } from './config.js';
+import { loadKubeconfig, type LoadOptions } from './kubeconfig.js';
 import { ResourceClient, type CallOptions, type ResourceRef, type WriteOptions } from './resource.js';
 import { RestClient } from './rest.js';
 import type { CoreEvent, Lease } from './types.js';
@@ -47,6 +48,17 @@ export const Resources = {
   clusterRoles: gv('rbac.authorization.k8s.io', 'v1')('clusterroles', 'ClusterRole', false),
   clusterRoleBindings: gv('rbac.authorization.k8s.io', 'v1')('clusterrolebindings', 'ClusterRoleBinding', false),
 } satisfies Record<string, ResourceRef>;
+
+/**
+ * The ResourceRef of a built-in resource by apiVersion ("apps/v1") and plural ("deployments"), from api/'s table
+ * (loaded on first use: it carries every schema).
+ */
+export const builtinResource = async (apiVersion: string, plural: string): Promise<ResourceRef | undefined> => {
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') as [string, string] : ['', apiVersion];
+  const { findResource } = await import('../../api/index.js');
+  const rt = findResource(group, version, plural);
+  return rt && { group: rt.group, version: rt.version, resource: rt.plural, namespaced: rt.namespaced, kind: rt.kind };
+};
 
 export interface EvictOptions extends WriteOptions {
   gracePeriodSeconds?: number;
@@ -97,6 +109,12 @@ export class Client {
 
   constructor(configOrRest: RestConfig | RestClient) {
     this.rest = configOrRest instanceof RestClient ? configOrRest : new RestClient(configOrRest);
+  }
+
+  /** A client from a kubeconfig (see loadKubeconfig), with overrides such as qps, burst and userAgent. */
+  static async fromKubeconfig(path?: string, overrides: Partial<RestConfig> = {}, options: LoadOptions = {}): Promise<Client> {
+    const { namespace: _ns, ...config } = await loadKubeconfig(path, options);
+    return new Client({ ...config, ...overrides });
   }
 
   /** The dynamic client for any resource. */

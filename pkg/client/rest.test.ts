@@ -140,4 +140,11 @@ describe('RestClient', () => {
     await expect(p).rejects.toThrow(/abort/i);
     await c.close().catch(() => undefined);
   });
+
+  it('finds built-in resources by apiVersion and plural', async () => {
+    const { builtinResource } = await import('./client.js');
+    expect(await builtinResource('apps/v1', 'deployments')).toEqual({ group: 'apps', version: 'v1', resource: 'deployments', namespaced: true, kind: 'Deployment' });
+    expect(await builtinResource('v1', 'nodes')).toMatchObject({ group: '', namespaced: false, kind: 'Node' });
+    expect(await builtinResource('v1', 'nope')).toBeUndefined();
+  });
 });
