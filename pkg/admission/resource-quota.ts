@@ -77,12 +77,12 @@ export class ResourceQuota implements ValidatingPlugin {
     for (const q of quotas) {
       if (!quotaSelects(q, rt, a.object!)) continue;
       const hard = parseList(q.spec?.hard);
-      const names = Object.keys(hard).filter((h) => delta[h]);
-      if (names.length === 0) continue;
       if (isResource(a, '', 'pods')) {
         const missing = podConstraints(a.object!, Object.keys(hard));
         if (missing) throw admissionForbidden(a, `failed quota: ${q.metadata?.name}: ${missing}`);
       }
+      const names = Object.keys(hard).filter((h) => delta[h]);
+      if (names.length === 0) continue;
       const qUsed = used.get(q.metadata!.name!)!;
       const exceeded = names.filter((n) => compareQuantity({ nanos: (qUsed[n]?.nanos ?? 0n) + delta[n]!.nanos, format: 'DecimalSI' }, hard[n]!) > 0).sort();
       if (exceeded.length) {
