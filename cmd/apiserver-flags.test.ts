@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiServerFlags, validateApiServerFlags } from './apiserver-flags.js';
+import { apiServerFlags, parseGoDuration, validateApiServerFlags } from './apiserver-flags.js';
 import { parseFlags } from './flags.js';
 
 const check = (...argv: string[]) => () => validateApiServerFlags(parseFlags(argv, apiServerFlags).values);
@@ -8,7 +8,7 @@ describe('apiserver flags', () => {
   it('defaults to what the contract names', () => {
     const v = parseFlags([], apiServerFlags).values;
     expect(v).toMatchObject({
-      'data-dir': './.mini-kube', 'secure-port': 6443, 'bind-address': '127.0.0.1', 'authorization-mode': ['AlwaysAllow'],
+      'data-dir': './.mini-kube', 'secure-port': 6443, 'bind-address': '127.0.0.1', 'authorization-mode': ['Node', 'RBAC'],
       'anonymous-auth': true, 'storage-backend': 'leveldb', 'max-requests-inflight': 400, 'max-mutating-requests-inflight': 200,
       'service-cluster-ip-range': '10.96.0.0/12', 'feature-gates': {},
     });
@@ -28,8 +28,20 @@ describe('apiserver flags', () => {
   });
 
   it('accepts later work by name, and refuses it when given', () => {
-    for (const f of ['--oidc-issuer-url', '--audit-policy-file', '--encryption-provider-config', '--etcd-servers', '--service-account-issuer', '--authorization-webhook-config-file']) {
+    for (const f of ['--audit-policy-file', '--etcd-servers', '--authorization-webhook-config-file']) {
       expect(() => parseFlags([`${f}=x`], apiServerFlags)).toThrow(`${f} is not supported yet`);
     }
+  });
+
+  it('takes the authentication flags and checks them', () => {
+    const v = parseFlags(['--oidc-issuer-url=https://issuer.example', '--oidc-client-id=k', '--service-account-issuer=https://a,https://b'], apiServerFlags).values;
+    expect(v['service-account-issuer']).toEqual(['https://a', 'https://b']);
+    expect(() => validateApiServerFlags(v)).not.toThrow();
+    expect(() => validateApiServerFlags({ ...v, 'oidc-client-id': '' })).toThrow('--oidc-client-id must be given with --oidc-issuer-url');
+    expect(() => validateApiServerFlags({ ...v, 'oidc-issuer-url': 'http://x' })).toThrow('must use the https scheme');
+    expect(() => validateApiServerFlags({ ...v, 'authentication-token-webhook-cache-ttl': '2 minutes' })).toThrow('is not a duration');
+    expect(parseGoDuration('2m0s')).toBe(120_000);
+    expect(parseGoDuration('1h30m')).toBe(5_400_000);
+    expect(parseGoDuration('500ms')).toBe(500);
   });
 });

@@ -24,21 +24,30 @@ export const apiServerFlags = {
   'feature-gates': flag.boolMap('Feature gates, key=true|false pairs'),
   v: flag.int(0, 'Log verbosity: 4 and up adds debug, 6 and up trace'),
   'authorization-webhook-config-file': flag.notYet('Kubeconfig of the authorization webhook'),
-  'authentication-token-webhook-config-file': flag.notYet('Kubeconfig of the token review webhook'),
+  'authentication-token-webhook-config-file': flag.string('', 'Kubeconfig of the token review webhook (TokenReview v1 over HTTPS)'),
+  'authentication-token-webhook-cache-ttl': flag.string('2m0s', 'How long to cache the token webhook\'s answers (a Go duration: 2m0s, 30s, 1h)'),
   'admission-control-config-file': flag.string('', 'AdmissionConfiguration (apiserver.config.k8s.io/v1) with the configuration of each admission plugin'),
-  'service-account-issuer': flag.notYet('Issuer of service account tokens'),
-  'service-account-key-file': flag.notYet('Keys that verify service account tokens'),
-  'service-account-signing-key-file': flag.notYet('Key that signs service account tokens'),
-  'oidc-issuer-url': flag.notYet('OpenID issuer URL'),
-  'oidc-client-id': flag.notYet('OpenID client ID'),
-  'oidc-ca-file': flag.notYet('CA of the OpenID provider'),
-  'oidc-username-claim': flag.notYet('Claim to use as the user name'),
-  'oidc-username-prefix': flag.notYet('Prefix of user names from OpenID'),
-  'oidc-groups-claim': flag.notYet('Claim to use as the groups'),
-  'oidc-groups-prefix': flag.notYet('Prefix of groups from OpenID'),
-  'oidc-required-claim': flag.notYet('Claims that must be present, key=value'),
-  'oidc-signing-algs': flag.notYet('Accepted JOSE signing algorithms'),
-  'encryption-provider-config': flag.notYet('EncryptionConfiguration for data at rest'),
+  'service-account-issuer': flag.list(['https://kubernetes.default.svc.cluster.local'], 'Issuers of service account tokens; the first issues new tokens, all are accepted'),
+  'service-account-jwks-uri': flag.string('', 'jwks_uri of the discovery document (default https://<apiserver>/openid/v1/jwks)'),
+  'api-audiences': flag.list([], 'Audiences of the API (default the service account issuers)'),
+  'service-account-key-file': flag.list([], 'PEM files of keys that verify service account tokens (default --data-dir/pki/sa.pub)'),
+  'service-account-signing-key-file': flag.string('', 'Private key that signs service account tokens (default --data-dir/pki/sa.key)'),
+  'oidc-issuer-url': flag.string('', 'OpenID issuer URL (https); enables OIDC ID tokens'),
+  'oidc-client-id': flag.string('', 'OpenID client ID: the audience ID tokens must carry'),
+  'oidc-ca-file': flag.string('', 'CA of the OpenID provider (default the system roots)'),
+  'oidc-username-claim': flag.string('sub', 'Claim to use as the user name'),
+  'oidc-username-prefix': flag.string('', 'Prefix of user names from OpenID (default "<issuer>#" unless the claim is email; "-" for none)'),
+  'oidc-groups-claim': flag.string('', 'Claim to use as the groups'),
+  'oidc-groups-prefix': flag.string('', 'Prefix of groups from OpenID'),
+  'oidc-required-claim': flag.list([], 'Claims that must be present, key=value'),
+  'oidc-signing-algs': flag.list(['RS256'], 'Accepted JOSE signing algorithms'),
+  'encryption-provider-config': flag.string('', 'EncryptionConfiguration for data at rest (aescbc, aesgcm, identity)'),
+  'requestheader-client-ca-file': flag.string('', 'CA the authenticating front proxy\'s client certificate must chain to; enables the request headers'),
+  'requestheader-allowed-names': flag.list([], 'Common names the front proxy\'s certificate may have (empty: any)'),
+  'requestheader-username-headers': flag.list(['X-Remote-User'], 'Headers holding the user name, first non-empty wins'),
+  'requestheader-uid-headers': flag.list([], 'Headers holding the user uid'),
+  'requestheader-group-headers': flag.list(['X-Remote-Group'], 'Headers holding the groups'),
+  'requestheader-extra-headers-prefix': flag.list(['X-Remote-Extra-'], 'Prefixes of headers holding extra user attributes'),
   'audit-policy-file': flag.notYet('Audit policy'),
   'audit-log-path': flag.string('', 'Audit log file: one audit.k8s.io/v1 Event per request at Metadata level, JSON lines (policies arrive later)'),
   'audit-log-maxage': flag.notYet('Days to keep old audit logs'),
@@ -77,5 +86,18 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   if (pluginErrors.length) fail(pluginErrors.join('; '));
   if (v['storage-backend'] === 'etcd3') fail('--storage-backend=etcd3 is not supported yet');
   if (v['max-requests-inflight'] < 0 || v['max-mutating-requests-inflight'] < 0) fail('--max-requests-inflight and --max-mutating-requests-inflight must not be negative');
+  if (v['oidc-issuer-url'] && !v['oidc-issuer-url'].startsWith('https://')) fail(`--oidc-issuer-url "${v['oidc-issuer-url']}" must use the https scheme`);
+  if (v['oidc-issuer-url'] && !v['oidc-client-id']) fail('--oidc-client-id must be given with --oidc-issuer-url');
+  if (parseGoDuration(v['authentication-token-webhook-cache-ttl']) === undefined) fail(`--authentication-token-webhook-cache-ttl "${v['authentication-token-webhook-cache-ttl']}" is not a duration`);
+  if (v['service-account-issuer'].length === 0) fail('--service-account-issuer must be given');
   if (!isCidr(v['service-cluster-ip-range'])) fail(`--service-cluster-ip-range "${v['service-cluster-ip-range']}" is not a CIDR`);
+};
+
+/** A Go duration ("2m0s", "1h30m", "500ms", "10s") in milliseconds, or undefined. */
+export const parseGoDuration = (text: string): number | undefined => {
+  if (text === '0') return 0;
+  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined;
+  return parts.reduce((sum, p) => sum + Number(p[1]) * units[p[2]!]!, 0);
 };

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { defaultApiServerConfig, type ApiServerConfig } from '../pkg/apiserver/config.js';
 import { ensurePki } from '../pkg/pki/index.js';
-import { apiServerFlags, validateApiServerFlags, type ApiServerFlagValues } from './apiserver-flags.js';
+import { apiServerFlags, parseGoDuration, validateApiServerFlags, type ApiServerFlagValues } from './apiserver-flags.js';
 import { exitWithFlagError, FlagError, parseOrExit } from './flags.js';
 import { onShutdownSignal } from './signals.js';
 
@@ -44,6 +44,25 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     serviceClusterIpRange: v['service-cluster-ip-range'],
     featureGates: v['feature-gates'],
     auditLogPath: v['audit-log-path'] || undefined,
+    serviceAccountIssuers: v['service-account-issuer'],
+    serviceAccountKeyFiles: v['service-account-key-file'].length ? v['service-account-key-file'] : undefined,
+    serviceAccountSigningKeyFile: v['service-account-signing-key-file'] || undefined,
+    serviceAccountJwksUri: v['service-account-jwks-uri'] || undefined,
+    apiAudiences: v['api-audiences'].length ? v['api-audiences'] : undefined,
+    oidc: v['oidc-issuer-url'] ? {
+      issuerUrl: v['oidc-issuer-url'], clientId: v['oidc-client-id'], usernameClaim: v['oidc-username-claim'],
+      usernamePrefix: v['oidc-username-prefix'] || undefined, groupsClaim: v['oidc-groups-claim'] || undefined,
+      groupsPrefix: v['oidc-groups-prefix'] || undefined, caFile: v['oidc-ca-file'] || undefined, signingAlgs: v['oidc-signing-algs'],
+      requiredClaims: Object.fromEntries(v['oidc-required-claim'].map((kv) => [kv.split('=')[0]!, kv.split('=').slice(1).join('=')])),
+    } : undefined,
+    authenticationTokenWebhookConfigFile: v['authentication-token-webhook-config-file'] || undefined,
+    authenticationTokenWebhookCacheTtlMs: parseGoDuration(v['authentication-token-webhook-cache-ttl']),
+    requestHeader: v['requestheader-client-ca-file'] ? {
+      clientCaFile: v['requestheader-client-ca-file'], allowedNames: v['requestheader-allowed-names'],
+      usernameHeaders: v['requestheader-username-headers'], uidHeaders: v['requestheader-uid-headers'],
+      groupHeaders: v['requestheader-group-headers'], extraHeadersPrefix: v['requestheader-extra-headers-prefix'],
+    } : undefined,
+    encryptionProviderConfig: v['encryption-provider-config'] || undefined,
   };
 };
 
