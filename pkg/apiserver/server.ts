@@ -24,6 +24,8 @@ import { handleResource } from './handlers/resource.js';
 import { registerHealth } from './health.js';
 import { registerMetrics } from './metrics.js';
 import { registerOpenApiV3 } from './openapi/v3-routes.js';
+import { registerOpenApiV2 } from './openapi/v2-routes.js';
+import { createCustomResources } from '../registry/customresources/controller.js';
 import { bootstrap } from './bootstrap.js';
 
 /** Upstream's limit on a request body. */
@@ -74,9 +76,16 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-  const source = (): GroupVersion[] => builtinGroupVersions;
+  // Custom resources come and go: the served set is published anew by the CRD controller on every change.
+  const customResources = createCustomResources({
+    registries, builtin: builtinGroupVersions, watchCacheHistorySize: config.watchCacheHistorySize,
+    onError: (err, what) => log.warn({ err }, what),
+  });
+  await customResources.start();
+  const source = (): GroupVersion[] => customResources.groupVersions();
   registerDiscovery(app, source);
   registerOpenApiV3(app, source);
+  registerOpenApiV2(app, source);
   let ready = false;
   registerHealth(app, {
     live: [{ name: 'ping', check: () => true }, { name: 'etcd', check: () => true }],
@@ -108,6 +117,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     url: externalUrl,
     close: async () => {
       authz.stop();
+      customResources.stop();
       await closeAll(app, sockets, registries, store, audit.close);
       await authn.close();
     },

@@ -7,10 +7,11 @@ import type { Admission } from '../admission/interface.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import type { Store } from '../storage/interface.js';
 import { createFieldManager } from './generic/managed-fields.js';
-import { Registry } from './generic/registry.js';
+import { Registry, type RegistryDeps } from './generic/registry.js';
 import { resourcePrefix } from './keys.js';
 import { SchemaIndex } from './schema/index.js';
 import { TypeChecker } from './schema/typecheck.js';
+import { crdStrategy } from './strategies/crd.js';
 import { strategyFor } from './strategies/index.js';
 import { IpAllocator, PortAllocator } from './strategies/ip-allocator.js';
 import { reserveExisting, serviceStrategy } from './strategies/services.js';
@@ -22,6 +23,12 @@ export interface RegistrySet {
   setAdmission(admission: Admission): void;
   ips: IpAllocator;
   stop(): void;
+  /** The store under every registry (custom resources build their version views over it). */
+  store: Store;
+  /** Serves a resource added at run time (custom resources); replaces one at the same group/version/plural. */
+  add(rt: ResourceType, deps: Omit<RegistryDeps, 'admission' | 'peer'>): Registry;
+  /** Stops serving a resource added with add() (its cacher is the caller's to stop). */
+  remove(group: string, version: string, plural: string): void;
 }
 
 export interface RegistryOptions {
@@ -40,7 +47,7 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
   const fieldManager = createFieldManager(index);
   const ips = new IpAllocator(o.serviceClusterIpRange);
   const ports = new PortAllocator();
-  const extra = { '/services': serviceStrategy(ips, ports) };
+  const extra = { '/services': serviceStrategy(ips, ports), 'apiextensions.k8s.io/customresourcedefinitions': crdStrategy };
   let admission: Admission = { mutate: async () => {}, validate: async () => {} };
   const byKey = new Map<string, Registry>();
   const byGroupPlural = new Map<string, Registry>();
@@ -75,5 +82,26 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
     },
     ips,
     stop: () => cachers.forEach((c) => c.stop()),
+    store: o.store,
+    add: (rt, deps) => {
+      const reg = new Registry(rt, {
+        ...deps,
+        admission: { mutate: (a) => admission.mutate(a), validate: (a) => admission.validate(a) },
+        peer: (group, plural) => byGroupPlural.get(`${group}/${plural}`),
+      });
+      byKey.set(`${apiVersionOf(rt.group, rt.version)}/${rt.plural}`, reg);
+      if (!byGroupPlural.get(`${rt.group}/${rt.plural}`)) byGroupPlural.set(`${rt.group}/${rt.plural}`, reg);
+      return reg;
+    },
+    remove: (group, version, plural) => {
+      const key = `${apiVersionOf(group, version)}/${plural}`;
+      const reg = byKey.get(key);
+      byKey.delete(key);
+      if (reg && byGroupPlural.get(`${group}/${plural}`) === reg) {
+        byGroupPlural.delete(`${group}/${plural}`);
+        const other = [...byKey.values()].find((r) => r.rt.group === group && r.rt.plural === plural);
+        if (other) byGroupPlural.set(`${group}/${plural}`, other);
+      }
+    },
   };
 }

@@ -27,6 +27,16 @@ export interface Strategy {
   nameFn?: NameValidator;
   validate?(obj: KubeObject, ctx: RequestContext): StatusCause[];
   validateUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): StatusCause[];
+  /** Rules for writes through a subresource (custom resources validate status updates against their schema). */
+  validateSubresource?(obj: KubeObject, old: KubeObject, ctx: RequestContext, subresource: string): StatusCause[];
+  /** The scale subresource of a kind whose replicas live elsewhere than spec.replicas (custom resources). */
+  scale?: {
+    get(obj: KubeObject): KubeObject;
+    /** The object with the Scale's spec.replicas written to it (a copy). */
+    set(obj: KubeObject, replicas: number): KubeObject;
+  };
+  /** false: strategic merge patch is refused with 415, as for custom resources upstream. */
+  strategicMergePatch?: boolean;
   /** Side effects that must happen before the write (ClusterIP allocation); may throw. */
   beforeCreate?(obj: KubeObject, ctx: RequestContext): Promise<void> | void;
   beforeUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): Promise<void> | void;

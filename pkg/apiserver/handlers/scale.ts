@@ -9,6 +9,7 @@ import { patchScale } from '../../registry/generic/patch.js';
 import type { UpdateRequest } from '../../registry/generic/update.js';
 
 export function getScale(reg: Registry, obj: KubeObject): KubeObject {
+  if (reg.strategy.scale) return reg.strategy.scale.get(obj);
   const m = obj.metadata ?? {};
   const selector = obj.spec?.selector;
   // replicationcontrollers keep a plain map selector; the apps kinds a LabelSelector.
@@ -31,8 +32,8 @@ export function scaleUpdate(reg: Registry, name: string, body: unknown, patchTyp
       const replicas: unknown = scale?.spec?.replicas;
       if (typeof replicas !== 'number' || !Number.isInteger(replicas)) throw badRequest('Scale.spec.replicas: must be an integer');
       if (replicas < 0) throw reg.invalid(name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
-      const next = structuredClone(current!);
-      next.spec = { ...next.spec, replicas };
+      const next = reg.strategy.scale ? reg.strategy.scale.set(current!, replicas) : structuredClone(current!);
+      if (!reg.strategy.scale) next.spec = { ...next.spec, replicas };
       next.metadata = { ...next.metadata, resourceVersion: scale.metadata?.resourceVersion || undefined };
       return next;
     },

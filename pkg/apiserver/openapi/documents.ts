@@ -26,7 +26,7 @@ export interface OpenApiOptions {
 
 /** Built-in kinds are named io.k8s.api.* (custom resources are named by their reversed group). */
 export const isBuiltin = (gv: GroupVersion): boolean =>
-  gv.resources.every((r) => r.definition.startsWith('io.k8s.api.'));
+  gv.resources.every((r) => r.definition.startsWith('io.k8s.api.') || r.definition.startsWith('io.k8s.apiextensions-apiserver.'));
 
 const document = (paths: Record<string, PathItem>, pool: Definitions): OpenApiV3Document => {
   const sortedPaths: Record<string, PathItem> = {};

@@ -14,6 +14,8 @@ import type { TypeChecker } from '../schema/typecheck.js';
 export interface Decoder {
   index: SchemaIndex;
   types: TypeChecker;
+  /** A decoder of its own (custom resources: structural pruning and defaulting); replaces the steps below. */
+  decode?(body: KubeObject, target: Target, ctx: RequestContext): KubeObject;
 }
 
 /** The gvk a body must carry to be stored as `rt` (or, for subresources, as their kind). */
@@ -29,6 +31,7 @@ export const targetOf = (rt: ResourceType): Target => ({ group: rt.group, versio
 export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: RequestContext): KubeObject {
   if (!isPlainObject(body)) throw badRequest(`Object '${target.kind}' is invalid: the body must be a JSON object`);
   const obj = body as KubeObject;
+  if (d.decode) return d.decode(obj, target, ctx);
   const apiVersion = apiVersionOf(target.group, target.version);
   if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion) {
     throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersion})`);

@@ -2,7 +2,7 @@
 // current object (upstream: handlers/patch.go). The patched result is decoded like a body, so
 // unknown fields, wrong types and defaults are handled exactly as for PUT.
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, notFound } from '../../apimachinery/errors.js';
+import { badRequest, notFound, StatusError } from '../../apimachinery/errors.js';
 import { applyJsonPatch } from '../../apimachinery/patch/json-patch.js';
 import { applyMergePatch } from '../../apimachinery/patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../../apimachinery/patch/strategic-merge-patch.js';
@@ -16,6 +16,9 @@ import { pruneUnknown } from '../schema/prune.js';
 export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, type: PatchType, patch: unknown, force: boolean): UpdateRequest {
   if (type === 'apply') return applyBuilder(reg, ctx, name, patch, force);
   if (force) throw badRequest('force: Forbidden: may not be specified for non-apply patch');
+  if (type === 'strategic' && reg.strategy.strategicMergePatch === false) {
+    throw new StatusError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+  }
   return {
     name,
     build: (current) => {

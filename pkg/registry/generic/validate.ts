@@ -27,5 +27,6 @@ export function validateForCreate(reg: Registry, obj: KubeObject, ctx: RequestCo
 export function validateForUpdate(reg: Registry, obj: KubeObject, old: KubeObject, ctx: RequestContext, subresource?: string): StatusCause[] {
   const causes = [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...validateSchemaRequired(reg, obj)];
   if (!subresource) causes.push(...(reg.strategy.validate?.(obj, ctx) ?? []), ...(reg.strategy.validateUpdate?.(obj, old, ctx) ?? []));
+  else causes.push(...(reg.strategy.validateSubresource?.(obj, old, ctx, subresource) ?? []));
   return causes;
 }

@@ -83,7 +83,16 @@ const printers: Record<string, Printer> = {
   'admissionregistration.k8s.io/validatingwebhookconfigurations': webhookConfigurationPrinter,
 };
 
+/** Printers of resources served at run time (custom resources), by group, version and plural. */
+const dynamicPrinters = new Map<string, Printer>();
+
+export function setDynamicPrinter(group: string, version: string, plural: string, printer: Printer | undefined): void {
+  if (printer) dynamicPrinters.set(`${group}/${version}/${plural}`, printer);
+  else dynamicPrinters.delete(`${group}/${version}/${plural}`);
+}
+
 /** The printer of a resource ("" is the core group), or the default NAME / CREATED AT printer. */
-export function printerFor(group: string, plural: string): Printer {
-  return printers[`${group}/${plural}`] ?? defaultPrinter;
+export function printerFor(group: string, plural: string, version?: string): Printer {
+  const dynamic = version === undefined ? undefined : dynamicPrinters.get(`${group}/${version}/${plural}`);
+  return dynamic ?? printers[`${group}/${plural}`] ?? defaultPrinter;
 }

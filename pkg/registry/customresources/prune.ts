@@ -1,0 +1,54 @@
+// Structural pruning of a custom resource (upstream: apiextensions-apiserver pkg/apiserver/schema/pruning):
+// fields the schema does not specify are dropped (and reported, for fieldValidation Strict/Warn) unless
+// x-kubernetes-preserve-unknown-fields; apiVersion, kind and metadata are kept at the root and in embedded
+// resources, metadata pruned to ObjectMeta. Nulls of non-nullable fields go too (upstream's
+// PruneNonNullableNullsWithoutDefaults; a default then fills them).
+import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
+import { ref } from '../../../api/schema.js';
+import { isPlainObject, type SchemaIndex } from '../schema/index.js';
+import { pruneUnknown } from '../schema/prune.js';
+import { childPath, itemSchema } from './schema.js';
+
+const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
+/** Prunes `value` in place; returns the paths of unknown fields, in document order. */
+export function pruneCustomResource(meta: SchemaIndex, value: unknown, schema: JSONSchemaProps | undefined): string[] {
+  const unknown: string[] = [];
+  walk(meta, value, schema, '', true, unknown);
+  return unknown;
+}
+
+function walk(meta: SchemaIndex, value: unknown, s: JSONSchemaProps | undefined, path: string, embedded: boolean, unknown: string[]): void {
+  if (Array.isArray(value)) {
+    const items = itemSchema(s);
+    value.forEach((v, i) => {
+      if (v === null && items && !items.nullable) return;
+      walk(meta, v, items, `${path}[${i}]`, Boolean(items?.['x-kubernetes-embedded-resource']), unknown);
+    });
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  const preserve = !s || s['x-kubernetes-preserve-unknown-fields'] === true;
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    const p = childPath(path, key);
+    if (embedded && (key === 'apiVersion' || key === 'kind')) continue;
+    if (embedded && key === 'metadata') {
+      if (isPlainObject(v)) unknown.push(...pruneUnknown(meta, v, ref(OBJECT_META), p));
+      continue;
+    }
+    const prop = s?.properties?.[key] ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    if (prop) {
+      if (v === null && !prop.nullable) {
+        delete value[key];
+        continue;
+      }
+      walk(meta, v, prop, p, Boolean(prop['x-kubernetes-embedded-resource']), unknown);
+    } else if (!preserve && s?.additionalProperties !== true) {
+      unknown.push(p);
+      delete value[key];
+    } else if (s && preserve) {
+      // Preserved but unspecified: nested values are kept whole.
+    }
+  }
+}

@@ -1,0 +1,150 @@
+// Serving one CustomResourceDefinition: per served version a ResourceType, a Registry over a converting view of
+// the shared storage prefix (/registry/<group>/<plural>/), its watch cache, printer and published definitions
+// (upstream: apiextensions-apiserver pkg/apiserver/customresource_handler.go, crdInfo).
+import { definitions as metaDefinitions } from '../../../api/meta/v1/index.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
+import { ALL_VERBS, apiVersionOf, type GroupVersion, type KubeObject, type ResourceType, type Subresource } from '../../../api/types.js';
+import { badRequest } from '../../apimachinery/errors.js';
+import { Cacher } from '../../storage/cacher/cacher.js';
+import type { Store } from '../../storage/interface.js';
+import { reportUnknown, type Decoder } from '../generic/decode.js';
+import { createFieldManager } from '../generic/managed-fields.js';
+import type { Registry } from '../generic/registry.js';
+import type { RegistrySet } from '../index.js';
+import { resourcePrefix } from '../keys.js';
+import { setDynamicPrinter } from '../printers/index.js';
+import { SchemaIndex } from '../schema/index.js';
+import { TypeChecker } from '../schema/typecheck.js';
+import { createConverter, rewriteApiVersion, type Converter, type ServiceResolver } from './conversion.js';
+import { convertingStore, type ViewCodec } from './converting-store.js';
+import { defaultCustomResource, hasDefaults } from './defaults.js';
+import { customResourcePrinter } from './printer.js';
+import { pruneCustomResource } from './prune.js';
+import { definitionName, versionDefinitions, withoutRequired } from './schema.js';
+import { customResourceStrategy } from './strategy.js';
+
+const metaIndex = new SchemaIndex(metaDefinitions);
+
+export interface ServedVersion {
+  rt: ResourceType;
+  registry: Registry;
+  cacher: Cacher;
+}
+
+export interface ServedCrd {
+  /** The spec this serving was built from (a change rebuilds it). */
+  specHash: string;
+  versions: ServedVersion[];
+  groupVersions: GroupVersion[];
+  converter: Converter;
+  terminating: boolean;
+  stop(): void;
+}
+
+const schemaOf = (v: CustomResourceDefinitionVersion): JSONSchemaProps | undefined => v.schema?.openAPIV3Schema;
+
+export function resourceTypeOf(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion): ResourceType {
+  const { group, names, scope } = crd.spec;
+  const subresources: Subresource[] = [];
+  if (v.subresources?.status) subresources.push({ name: 'status', group, version: v.name, kind: names.kind, verbs: ['get', 'patch', 'update'] });
+  if (v.subresources?.scale) subresources.push({ name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+  const rt: ResourceType = {
+    group, version: v.name, kind: names.kind, plural: names.plural, singular: names.singular ?? names.kind.toLowerCase(),
+    namespaced: scope === 'Namespaced', verbs: ALL_VERBS, definition: definitionName(group, v.name, names.kind),
+  };
+  if (names.shortNames?.length) rt.shortNames = names.shortNames;
+  if (names.categories?.length) rt.categories = names.categories;
+  if (subresources.length) rt.subresources = subresources;
+  return rt;
+}
+
+function decoderFor(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion): Decoder {
+  const { group, names } = crd.spec;
+  const schema = schemaOf(v);
+  const defs = versionDefinitions(schema && (withoutRequired(schema as never) as JSONSchemaProps), group, v.name, names.kind, names.listKind ?? `${names.kind}List`);
+  const index = new SchemaIndex({ ...metaDefinitions, ...defs });
+  const apiVersion = apiVersionOf(group, v.name);
+  return {
+    index,
+    types: new TypeChecker(index),
+    decode(obj, _target, ctx) {
+      if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion) {
+        throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersion})`);
+      }
+      if (obj.kind !== undefined && obj.kind !== names.kind) {
+        throw badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${names.kind})`);
+      }
+      obj.apiVersion = apiVersion;
+      obj.kind = names.kind;
+      reportUnknown(pruneCustomResource(metaIndex, obj, schema), ctx);
+      defaultCustomResource(obj, schema);
+      return obj;
+    },
+  };
+}
+
+export interface ServeOptions {
+  registries: RegistrySet;
+  store: Store;
+  resolveService: ServiceResolver;
+  onError(err: unknown, what: string): void;
+  watchCacheHistorySize?: number;
+}
+
+/** Starts serving every served version of `crd`; resolves once their watch caches are live. */
+export async function serveCrd(crd: CustomResourceDefinition, specHash: string, o: ServeOptions): Promise<ServedCrd> {
+  const { group, names } = crd.spec;
+  const storageVersion = crd.spec.versions.find((v) => v.storage)!.name;
+  const converter = createConverter(group, crd.spec.conversion, o.resolveService);
+  const served: ServedCrd = {
+    specHash, versions: [], groupVersions: [], converter, terminating: Boolean(crd.metadata.deletionTimestamp),
+    stop: () => {
+      for (const sv of served.versions) {
+        o.registries.remove(sv.rt.group, sv.rt.version, sv.rt.plural);
+        setDynamicPrinter(sv.rt.group, sv.rt.version, sv.rt.plural, undefined);
+        sv.cacher.stop();
+      }
+      converter.close();
+    },
+  };
+  const toVersion = (obj: KubeObject, version: string): KubeObject | Promise<KubeObject> => {
+    const r = converter.convert([obj], version);
+    return Array.isArray(r) ? r[0]! : r.then((a) => a[0]!);
+  };
+  for (const v of crd.spec.versions.filter((x) => x.served)) {
+    const rt = resourceTypeOf(crd, v);
+    const schema = schemaOf(v);
+    const defaults = hasDefaults(schema);
+    const withDefaults = (obj: KubeObject): KubeObject => {
+      if (!defaults) return obj;
+      const copy = structuredClone(obj);
+      defaultCustomResource(copy, schema);
+      return JSON.stringify(copy) === JSON.stringify(obj) ? obj : copy;
+    };
+    const codec: ViewCodec = {
+      toView: (obj) => {
+        const r = toVersion(obj, v.name);
+        return r instanceof Promise ? r.then(withDefaults) : withDefaults(r);
+      },
+      toStorage: (obj) => toVersion(obj, storageVersion),
+      fallback: (obj) => rewriteApiVersion(obj, apiVersionOf(group, v.name)),
+      onError: (err) => o.onError(err, `converting ${names.plural}.${group} to ${v.name}`),
+    };
+    const view = convertingStore(o.store, codec);
+    const cacher = new Cacher(view, resourcePrefix(rt), { historySize: o.watchCacheHistorySize });
+    await cacher.start();
+    const decoder = decoderFor(crd, v);
+    const strategy = customResourceStrategy({
+      schema, kind: names.kind, hasStatus: Boolean(v.subresources?.status), scale: v.subresources?.scale,
+      terminating: () => served.terminating,
+    });
+    const registry = o.registries.add(rt, { store: view, cacher, decoder, strategy, fieldManager: createFieldManager(decoder.index) });
+    setDynamicPrinter(group, v.name, names.plural, customResourcePrinter(v.additionalPrinterColumns));
+    served.versions.push({ rt, registry, cacher });
+    served.groupVersions.push({
+      group, version: v.name, resources: [rt],
+      definitions: versionDefinitions(schema, group, v.name, names.kind, names.listKind ?? `${names.kind}List`),
+    });
+  }
+  return served;
+}

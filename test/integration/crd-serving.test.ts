@@ -1,0 +1,218 @@
+// CustomResourceDefinitions through the real kubectl over HTTPS: a CRD with a schema, CEL rules, defaults,
+// status and scale subresources and printer columns is served at once; its objects are validated, pruned and
+// defaulted as upstream; deleting the CRD removes its objects and stops serving it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+
+let s: TestApiServer;
+beforeAll(async () => { s = await startTestApiServer({ storageBackend: 'memory', authorizationModes: ['AlwaysAllow'] }); });
+afterAll(async () => { await s?.close(); });
+
+const ok = async (...args: string[]): Promise<string> => {
+  const r = await s.kubectl(...args);
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+};
+
+async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const CRONTAB_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names:
+    plural: crontabs
+    singular: crontab
+    kind: CronTab
+    shortNames: [ct]
+    categories: [all]
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources:
+      status: {}
+      scale:
+        specReplicasPath: .spec.replicas
+        statusReplicasPath: .status.replicas
+        labelSelectorPath: .status.labelSelector
+    additionalPrinterColumns:
+    - name: Spec
+      type: string
+      jsonPath: .spec.cronSpec
+    - name: Replicas
+      type: integer
+      jsonPath: .spec.replicas
+    - name: Age
+      type: date
+      jsonPath: .metadata.creationTimestamp
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            description: The desired schedule.
+            x-kubernetes-validations:
+            - rule: "self.replicas <= self.maxReplicas"
+              message: replicas must not exceed maxReplicas
+            - rule: "!has(oldSelf.cronSpec) || self.cronSpec.size() >= 1"
+            required: [cronSpec]
+            properties:
+              cronSpec:
+                type: string
+                pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'
+              image:
+                type: string
+                default: nginx
+              replicas:
+                type: integer
+                minimum: 0
+                maximum: 10
+                default: 1
+              maxReplicas:
+                type: integer
+                default: 5
+              color:
+                type: string
+                enum: [red, blue]
+              port:
+                x-kubernetes-int-or-string: true
+              labels:
+                type: object
+                additionalProperties:
+                  type: string
+              extra:
+                type: object
+                x-kubernetes-preserve-unknown-fields: true
+          status:
+            type: object
+            properties:
+              replicas:
+                type: integer
+              labelSelector:
+                type: string
+`;
+
+const crontab = (name: string, spec: string) => `apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: ${name}
+spec:
+${spec}`;
+
+describe('custom resource definitions', () => {
+  it('serves a CRD as soon as it is created: established, discovered, listed with its printer columns', async () => {
+    const created = await s.kubectlWithInput(CRONTAB_CRD, 'apply', '-f', '-');
+    expect(created.stderr).toBe('');
+    expect(created.stdout).toContain('customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com created');
+    await ok('wait', '--for', 'condition=established', '--timeout=20s', 'crd/crontabs.stable.example.com');
+    const crd = JSON.parse(await ok('get', 'crd', 'crontabs.stable.example.com', '-o', 'json'));
+    expect(crd.status.acceptedNames).toMatchObject({ plural: 'crontabs', kind: 'CronTab', listKind: 'CronTabList' });
+    expect(crd.status.storedVersions).toEqual(['v1']);
+    expect(crd.status.conditions.map((c: { type: string; status: string }) => `${c.type}=${c.status}`)).toEqual(['NamesAccepted=True', 'Established=True']);
+    expect(await ok('api-resources', '--api-group=stable.example.com')).toMatch(/crontabs\s+ct\s+stable.example.com\/v1\s+true\s+CronTab/);
+
+    const r = await s.kubectlWithInput(crontab('a', '  cronSpec: "* * * * */5"\n  replicas: 2\n'), 'apply', '-f', '-');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('crontab.stable.example.com/a created');
+    const table = await ok('get', 'crontabs');
+    expect(table.split('\n')[0]).toMatch(/^NAME\s+SPEC\s+REPLICAS\s+AGE$/);
+    expect(table).toMatch(/^a\s+\* \* \* \* \*\/5\s+2\s+\d+s$/m);
+    expect(await ok('get', 'ct', 'a', '-o', 'name')).toBe('crontab.stable.example.com/a\n');
+    expect(await ok('get', 'all', '-o', 'name')).toContain('crontab.stable.example.com/a');
+  });
+
+  it('applies defaults, prunes unknown fields, keeps preserved ones and int-or-string values', async () => {
+    const r = await s.kubectlWithInput(crontab('b', '  cronSpec: "* * * * *"\n  unknown: 1\n  port: 8080\n  extra: {anything: [1, 2]}\n'), 'create', '-f', '-', '--validate=false');
+    expect(r.stderr).toBe('');
+    const obj = JSON.parse(await ok('get', 'crontab', 'b', '-o', 'json'));
+    expect(obj.spec).toEqual({ cronSpec: '* * * * *', image: 'nginx', replicas: 1, maxReplicas: 5, port: 8080, extra: { anything: [1, 2] } });
+    expect(obj.metadata.generation).toBe(1);
+    const strict = await s.kubectlWithInput(crontab('c', '  cronSpec: "* * * * *"\n  unknown: 1\n'), 'create', '-f', '-', '--validate=strict');
+    expect(strict.code).not.toBe(0);
+    expect(strict.stderr).toContain('unknown field "spec.unknown"');
+  });
+
+  it('refuses invalid objects with upstream\'s causes', async () => {
+    const r = await s.kubectlWithInput(crontab('bad', '  replicas: 11\n  color: pink\n  cronSpec: "nope"\n'), 'create', '-f', '-');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('The CronTab "bad" is invalid');
+    expect(r.stderr).toContain('spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10');
+    expect(r.stderr).toContain('spec.color: Unsupported value: "pink": supported values: "red", "blue"');
+    expect(r.stderr).toContain('spec.cronSpec: Invalid value: "nope": spec.cronSpec in body should match');
+    const missing = await s.kubectlWithInput(crontab('bad2', '  replicas: 1\n'), 'create', '-f', '-');
+    expect(missing.stderr).toContain('spec.cronSpec: Required value');
+    const typed = await s.kubectlWithInput(crontab('bad3', '  cronSpec: "* * * * *"\n  replicas: "x"\n'), 'create', '-f', '-', '--validate=false');
+    expect(typed.stderr).toContain('spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"');
+    const cel = await s.kubectlWithInput(crontab('bad4', '  cronSpec: "* * * * *"\n  replicas: 7\n  maxReplicas: 6\n'), 'create', '-f', '-');
+    expect(cel.stderr).toContain('spec: Invalid value: "object": replicas must not exceed maxReplicas');
+  });
+
+  it('bumps generation on spec changes only; status and scale subresources; kubectl scale', async () => {
+    await ok('patch', 'crontab', 'a', '--type=merge', '-p', '{"metadata":{"labels":{"x":"y"}}}');
+    expect(JSON.parse(await ok('get', 'crontab', 'a', '-o', 'json')).metadata.generation).toBe(1);
+    await ok('patch', 'crontab', 'a', '--type=merge', '-p', '{"spec":{"replicas":3},"status":{"replicas":9}}');
+    let obj = JSON.parse(await ok('get', 'crontab', 'a', '-o', 'json'));
+    expect(obj.metadata.generation).toBe(2);
+    expect(obj.status).toBeUndefined();
+    await ok('patch', 'crontab', 'a', '--subresource=status', '--type=merge', '-p', '{"status":{"replicas":3,"labelSelector":"app=a"}}');
+    obj = JSON.parse(await ok('get', 'crontab', 'a', '-o', 'json'));
+    expect(obj.status).toEqual({ replicas: 3, labelSelector: 'app=a' });
+    expect(obj.metadata.generation).toBe(2);
+    expect(await ok('scale', 'crontab', 'a', '--replicas=4')).toContain('crontab.stable.example.com/a scaled');
+    obj = JSON.parse(await ok('get', 'crontab', 'a', '-o', 'json'));
+    expect(obj.spec.replicas).toBe(4);
+    const scale = await s.api('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs/a/scale');
+    expect(scale.body).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 4 }, status: { replicas: 3, selector: 'app=a' } });
+    const tooMany = await s.kubectl('scale', 'crontab', 'a', '--replicas=12');
+    expect(tooMany.stderr).toContain('spec.replicas: Invalid value: 12: spec.replicas in body should be less than or equal to 10');
+    const smp = await s.api('PATCH', '/apis/stable.example.com/v1/namespaces/default/crontabs/a', '{"spec":{"replicas":1}}', { 'content-type': 'application/strategic-merge-patch+json' });
+    expect(smp.status).toBe(415);
+  });
+
+  it('server-side apply records managed fields', async () => {
+    const r = await s.kubectlWithInput(crontab('ssa', '  cronSpec: "* * * * *"\n  labels: {a: b}\n'), 'apply', '--server-side', '--field-manager=tester', '-f', '-');
+    expect(r.stderr).toBe('');
+    const obj = JSON.parse(await ok('get', 'crontab', 'ssa', '-o', 'json', '--show-managed-fields'));
+    const mf = obj.metadata.managedFields.find((m: { manager: string }) => m.manager === 'tester');
+    expect(mf).toMatchObject({ operation: 'Apply', apiVersion: 'stable.example.com/v1' });
+    expect(mf.fieldsV1['f:spec']).toMatchObject({ 'f:cronSpec': {}, 'f:labels': { 'f:a': {} } });
+  });
+
+  it('explains the kind from its schema', async () => {
+    const out = await ok('explain', 'crontab.spec');
+    expect(out).toContain('KIND:       CronTab');
+    expect(out).toContain('The desired schedule.');
+    expect(out).toContain('replicas');
+  });
+
+  it('refuses a CRD whose names clash with another one through NamesAccepted=False', async () => {
+    const clash = CRONTAB_CRD.replace('name: crontabs.stable.example.com', 'name: crontabs2.stable.example.com').replace('plural: crontabs', 'plural: crontabs2').replace('singular: crontab', 'singular: crontab2').replace('shortNames: [ct]', 'shortNames: [ct2]');
+    expect((await s.kubectlWithInput(clash, 'apply', '-f', '-')).code).toBe(0);
+    await eventually(async () => {
+      const crd = JSON.parse(await ok('get', 'crd', 'crontabs2.stable.example.com', '-o', 'json'));
+      return crd.status?.conditions?.some((c: { type: string; status: string; reason: string }) => c.type === 'NamesAccepted' && c.status === 'False' && c.reason === 'KindConflict') ?? false;
+    });
+    expect((await s.api('GET', '/apis/stable.example.com/v1/crontabs2')).status).toBe(404);
+    await ok('delete', 'crd', 'crontabs2.stable.example.com');
+  });
+
+  it('deleting the CRD deletes its objects and stops serving it', async () => {
+    expect(await ok('delete', 'crd', 'crontabs.stable.example.com', '--timeout=30s')).toContain('deleted');
+    await eventually(async () => (await s.api('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs')).status === 404);
+    const leftovers = await s.api('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions');
+    expect(leftovers.body.items).toEqual([]);
+    const again = await s.kubectl('get', 'crontabs');
+    expect(again.code).not.toBe(0);
+  });
+});
