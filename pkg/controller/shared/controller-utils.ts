@@ -1,0 +1,191 @@
+// Helpers the workload controllers share (upstream pkg/controller/controller_utils.go): expectations, slow-start
+// batches, the template hash, owner references, conditions and the worker loop over a rate-limited queue.
+import type { KubeObject, OwnerReference } from '../../../api/types.js';
+import {
+  RateLimitingQueue, finalState, formatTime, isAbortError, realClock, type Clock, type DeletedFinalStateUnknown,
+} from '../../client/index.js';
+import type { ControllerContext } from './types.js';
+
+/** How long expectations wait for a watch to confirm them before they count as satisfied (upstream: 5 min). */
+export const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
+/** Most pods one sync creates or deletes (upstream's burstReplicas). */
+export const BURST_REPLICAS = 500;
+/** The first batch of a slow start (upstream's SlowStartInitialBatchSize). */
+export const SLOW_START_INITIAL_BATCH = 1;
+
+interface Expectation { add: number; del: number; at: number; uids: Set<string> }
+
+/**
+ * Creations and deletions a controller has asked for and not yet seen through its informers. A sync that finds
+ * them unsatisfied must not act again (a slow watch would otherwise double-create); they expire after 5 minutes.
+ */
+export class ControllerExpectations {
+  private readonly m = new Map<string, Expectation>();
+  constructor(private readonly clock: Clock = realClock) {}
+
+  satisfied(key: string): boolean {
+    const e = this.m.get(key);
+    if (!e) return true;
+    if (e.add <= 0 && e.del <= 0) return true;
+    return this.clock.now() - e.at > EXPECTATIONS_TIMEOUT_MS;
+  }
+
+  expectCreations(key: string, n: number): void { this.m.set(key, { add: n, del: 0, at: this.clock.now(), uids: new Set() }); }
+
+  /** Deletions of these pods (by key or uid); each is lowered once when its deletion is observed. */
+  expectDeletions(key: string, ids: string[]): void { this.m.set(key, { add: 0, del: ids.length, at: this.clock.now(), uids: new Set(ids) }); }
+
+  creationObserved(key: string): void { const e = this.m.get(key); if (e) e.add--; }
+
+  deletionObserved(key: string, id?: string): void {
+    const e = this.m.get(key);
+    if (!e) return;
+    if (id !== undefined && e.uids.size > 0) {
+      if (!e.uids.delete(id)) return;
+    }
+    e.del--;
+  }
+
+  lowerExpectations(key: string, add: number, del: number): void {
+    const e = this.m.get(key);
+    if (e) { e.add -= add; e.del -= del; }
+  }
+
+  delete(key: string): void { this.m.delete(key); }
+}
+
+/**
+ * Runs fn `count` times in batches of 1, 2, 4, ... (upstream slowStartBatch): a batch that has a failure ends the
+ * run, so a quota or webhook that refuses every pod costs one request, not hundreds. Returns the successes.
+ */
+export async function slowStartBatch(count: number, initialBatch: number, fn: () => Promise<void>): Promise<{ successes: number; error?: unknown }> {
+  let remaining = count;
+  let successes = 0;
+  for (let batch = Math.min(remaining, initialBatch); batch > 0; batch = Math.min(2 * batch, remaining)) {
+    const results = await Promise.allSettled(Array.from({ length: batch }, () => fn()));
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    successes += batch - failed.length;
+    if (failed.length > 0) return { successes, error: failed[0]!.reason };
+    remaining -= batch;
+  }
+  return { successes };
+}
+
+// ---- hashing (upstream controller.ComputeHash: fnv32a, then rand.SafeEncodeString) ----
+
+const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+export const fnv32a = (s: string): number => {
+  let h = 0x811c9dc5;
+  const bytes = Buffer.from(s, 'utf8');
+  for (const b of bytes) { h ^= b; h = Math.imul(h, 0x01000193) >>> 0; }
+  return h >>> 0;
+};
+
+export const safeEncodeString = (s: string): string => [...s].map((c) => SAFE_ALPHABET[c.charCodeAt(0) % SAFE_ALPHABET.length]).join('');
+
+/** JSON with sorted keys, undefined dropped: one text per value whatever the key order. */
+export const canonicalJson = (v: unknown): string => {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`;
+};
+
+/** The pod-template-hash of a template (and the collision count, when set). */
+export const computeHash = (template: unknown, collisionCount?: number): string => {
+  let text = canonicalJson(template);
+  if (collisionCount != null) text += `#${collisionCount}`;
+  return safeEncodeString(String(fnv32a(text)));
+};
+
+export const deepEqual = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
+
+export const clone = <T>(v: T): T => structuredClone(v);
+
+// ---- owner references ----
+
+export const getControllerOf = (obj: KubeObject): OwnerReference | undefined =>
+  obj.metadata?.ownerReferences?.find((r) => r.controller === true);
+
+export const controllerRef = (owner: KubeObject, apiVersion: string, kind: string): OwnerReference => ({
+  apiVersion, kind, name: owner.metadata!.name!, uid: owner.metadata!.uid!, controller: true, blockOwnerDeletion: true,
+});
+
+export const keyOf = (obj: KubeObject): string => (obj.metadata?.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata!.name!);
+
+export const objOf = <T extends KubeObject>(o: T | DeletedFinalStateUnknown<T>): T => finalState(o);
+
+// ---- conditions ----
+
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+  lastUpdateTime?: string;
+  lastProbeTime?: string;
+}
+
+export const getCondition = (conds: Condition[] | undefined, type: string): Condition | undefined => conds?.find((c) => c.type === type);
+
+export const removeCondition = (conds: Condition[] | undefined, type: string): Condition[] => (conds ?? []).filter((c) => c.type !== type);
+
+export const now = (clock: Clock | undefined): string => formatTime((clock ?? realClock).now());
+
+export const parseTime = (t: string | undefined | null): number | undefined => (t ? Date.parse(t) : undefined);
+
+// ---- running ----
+
+export interface WorkerLoop {
+  queue: RateLimitingQueue<string>;
+  /** Queue the key of an object. */
+  enqueue(obj: KubeObject): void;
+  enqueueAfter(obj: KubeObject | string, ms: number): void;
+  /** Syncs informers, then runs ctx.workers workers until ctx.signal aborts. */
+  run(): Promise<void>;
+}
+
+/**
+ * The standard controller body: a rate-limited queue of "namespace/name" keys, `workers` workers calling sync, a
+ * failed sync retried with per-item backoff (up to maxRetries, then dropped as upstream), shutdown on abort.
+ */
+export function workerLoop(ctx: ControllerContext, name: string, sync: (key: string) => Promise<void>, maxRetries = 15): WorkerLoop {
+  const clock = ctx.clock ?? realClock;
+  const queue = new RateLimitingQueue<string>({ clock });
+  const log = ctx.logger.child({ controller: name });
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const { item, shutdown } = await queue.get();
+      if (shutdown) return;
+      try {
+        await sync(item);
+        queue.forget(item);
+      } catch (err) {
+        if (ctx.signal.aborted && isAbortError(err)) { /* stopping */ } else if (queue.numRequeues(item) < maxRetries) {
+          log.debug({ err, key: item }, 'sync failed; requeued');
+          queue.addRateLimited(item);
+        } else {
+          log.warn({ err, key: item }, 'dropping key out of the queue');
+          queue.forget(item);
+        }
+      } finally {
+        queue.done(item);
+      }
+    }
+  };
+  return {
+    queue,
+    enqueue: (obj) => queue.add(keyOf(obj)),
+    enqueueAfter: (obj, ms) => queue.addAfter(typeof obj === 'string' ? obj : keyOf(obj), Math.max(0, ms)),
+    async run() {
+      ctx.informers.start(ctx.signal);
+      if (!(await ctx.informers.waitForCacheSync(ctx.signal))) { queue.shutDown(); return; }
+      if (ctx.signal.aborted) { queue.shutDown(); return; }
+      ctx.signal.addEventListener('abort', () => queue.shutDown(), { once: true });
+      log.info({ workers: ctx.workers }, 'controller started');
+      await Promise.all(Array.from({ length: Math.max(1, ctx.workers) }, worker));
+    },
+  };
+}

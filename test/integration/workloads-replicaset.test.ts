@@ -1,0 +1,61 @@
+// The ReplicaSet and ReplicationController controllers against a real apiserver.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReplicaSetController, startReplicationController } from '../../pkg/controller/replicaset/replica-set.js';
+import { eventually, markReady, startHarness, type Harness } from './workloads-harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ replicaset: startReplicaSetController, replicationcontroller: startReplicationController });
+  await h.c.namespaces().create({ metadata: { name: 'rs' } });
+});
+afterAll(async () => { await h?.stop(); });
+
+const rs = (name: string, replicas: number, app: string) => ({
+  apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name },
+  spec: { replicas, selector: { matchLabels: { app } }, template: { metadata: { labels: { app } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+});
+
+describe('replicaset controller', () => {
+  it('creates, scales and reports status; adopts orphans and releases non-matching pods', async () => {
+    const { c } = h;
+    await c.replicaSets('rs').create(rs('web', 3, 'web'));
+    const pods = await eventually(() => c.pods('rs').list({ labelSelector: 'app=web' }), (l) => l.items.length === 3, '3 pods');
+    for (const p of pods.items) {
+      expect(p.metadata!.name).toMatch(/^web-[a-z0-9]{5}$/);
+      expect(p.metadata!.ownerReferences?.[0]).toMatchObject({ kind: 'ReplicaSet', name: 'web', controller: true, blockOwnerDeletion: true });
+    }
+    await markReady(c, 'rs', pods.items.map((p) => p.metadata!.name!));
+    await eventually(() => c.replicaSets('rs').get('web'), (x) => x.status?.readyReplicas === 3 && x.status?.availableReplicas === 3 && x.status?.fullyLabeledReplicas === 3 && x.status?.observedGeneration === x.metadata?.generation, 'status');
+
+    // scale down keeps the ready pods, deletes the unready one first
+    await c.replicaSets('rs').scale('web', 5);
+    const five = await eventually(() => c.pods('rs').list({ labelSelector: 'app=web' }), (l) => l.items.filter((p) => !p.metadata?.deletionTimestamp).length === 5, '5 pods');
+    const ready = pods.items.map((p) => p.metadata!.name!).sort();
+    await c.replicaSets('rs').scale('web', 3);
+    await eventually(() => c.pods('rs').list({ labelSelector: 'app=web' }), (l) => l.items.filter((p) => !p.metadata?.deletionTimestamp).map((p) => p.metadata!.name!).sort().join() === ready.join(), 'the 3 ready pods kept');
+    expect(five.items.length).toBeGreaterThanOrEqual(5);
+
+    // release: a pod relabelled out of the selector loses its owner and is replaced
+    const victim = ready[0]!;
+    await c.pods('rs').patch(victim, 'merge', { metadata: { labels: { app: 'other' } } });
+    await eventually(() => c.pods('rs').get(victim), (p) => !p.metadata?.ownerReferences?.length, 'released');
+    await eventually(() => c.pods('rs').list({ labelSelector: 'app=web' }), (l) => l.items.filter((p) => !p.metadata?.deletionTimestamp).length === 3, 'replaced');
+    // adopt: relabelled back it is adopted, and one pod goes
+    await c.pods('rs').patch(victim, 'merge', { metadata: { labels: { app: 'web' } } });
+    await eventually(() => c.pods('rs').get(victim), (p) => p.metadata?.ownerReferences?.[0]?.name === 'web', 'adopted');
+    await eventually(() => c.pods('rs').list({ labelSelector: 'app=web' }), (l) => l.items.filter((p) => !p.metadata?.deletionTimestamp).length === 3, 'back to 3');
+    const events = await c.events('rs').list();
+    expect(events.items.some((e) => e.reason === 'SuccessfulCreate' && e.involvedObject.name === 'web')).toBe(true);
+    expect(events.items.some((e) => e.reason === 'SuccessfulDelete')).toBe(true);
+  });
+
+  it('replicationcontroller through the same code', async () => {
+    const { c } = h;
+    await c.resource({ group: '', version: 'v1', resource: 'replicationcontrollers', namespaced: true, kind: 'ReplicationController' }, 'rs').create({
+      apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'old' },
+      spec: { replicas: 2, selector: { app: 'old' }, template: { metadata: { labels: { app: 'old' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    const l = await eventually(() => h.c.pods('rs').list({ labelSelector: 'app=old' }), (x) => x.items.length === 2, '2 pods');
+    expect(l.items[0]!.metadata!.ownerReferences?.[0]).toMatchObject({ kind: 'ReplicationController', apiVersion: 'v1' });
+  });
+});
