@@ -8,6 +8,7 @@ export const ALL_ORDERED_PLUGINS = [
   'NamespaceLifecycle',
   'NamespaceExists',
   'LimitRanger',
+  'ServiceAccount',
   'NodeRestriction',
   'AlwaysPullImages',
   'PodSecurity',
@@ -19,7 +20,7 @@ export const ALL_ORDERED_PLUGINS = [
 
 export type PluginName = typeof ALL_ORDERED_PLUGINS[number];
 
-/** Upstream's DefaultOffAdmissionPlugins among ours: everything but NamespaceLifecycle, LimitRanger, PodSecurity, Priority, DefaultTolerationSeconds and ResourceQuota. */
+/** Upstream's DefaultOffAdmissionPlugins among ours: everything but NamespaceLifecycle, LimitRanger, ServiceAccount, PodSecurity, Priority, DefaultTolerationSeconds and ResourceQuota. */
 export const DEFAULT_OFF_PLUGINS: readonly PluginName[] = ['AlwaysAdmit', 'NamespaceAutoProvision', 'NamespaceExists', 'NodeRestriction', 'AlwaysPullImages', 'AlwaysDeny'];
 
 /** kube-apiserver's checks of the two flags, with its messages (apiserver/pkg/server/options/admission.go). */

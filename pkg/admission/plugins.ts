@@ -16,6 +16,7 @@ import { PodSecurity, type PodSecurityConfiguration } from './podsecurity/plugin
 import { Priority } from './priority.js';
 import { buildAdmission, type PluginFactory } from './registry.js';
 import { ResourceQuota } from './resource-quota.js';
+import { ServiceAccount } from './service-account.js';
 
 export interface AdmissionOptions {
   enable: string[];
@@ -35,6 +36,7 @@ export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opt
     NamespaceLifecycle: () => new NamespaceLifecycle((name) => deps.get('', 'namespaces', undefined, name)),
     NamespaceExists: () => new NamespaceExists(deps),
     LimitRanger: () => new LimitRanger(deps),
+    ServiceAccount: () => new ServiceAccount(deps),
     NodeRestriction: () => new NodeRestriction(deps),
     AlwaysPullImages: () => new AlwaysPullImages(),
     PodSecurity: () => {

@@ -50,6 +50,11 @@ export interface ApiServerConfig {
   authenticationTokenWebhookCacheTtlMs?: number;
   /** --requestheader-*: the authenticating front proxy. */
   requestHeader?: RequestHeaderFlags;
+  /**
+   * Publish the kube-root-ca.crt ConfigMap in every namespace: the root-ca-cert-publisher's job, done here until the
+   * controller-manager has it. Off by default: an apiserver alone (upstream's too) has no such ConfigMaps.
+   */
+  publishRootCaConfigMaps?: boolean;
   /** --encryption-provider-config: EncryptionConfiguration for data at rest. */
   encryptionProviderConfig?: string;
   /** Audit events (JSON lines) go here; none when unset. */

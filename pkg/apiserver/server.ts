@@ -13,7 +13,8 @@ import type { Store } from '../storage/interface.js';
 import { createAudit } from './audit.js';
 import { installChain } from './chain.js';
 import { startAdmission } from './admission.js';
-import { createAuthentication } from './authentication.js';
+import { clusterCaPem, createAuthentication } from './authentication.js';
+import { startNamespaceDefaults } from './namespace-defaults.js';
 import { createAuthorization } from './authorization.js';
 import { registerReviews } from './handlers/reviews.js';
 import type { ApiServerConfig, RunningApiServer } from './config.js';
@@ -108,6 +109,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const advertised = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
   externalUrl = `https://${advertised.includes(':') ? `[${advertised}]` : advertised}:${port}`;
   await bootstrap(registries, { ip: advertised, port });
+  const nsDefaults = await startNamespaceDefaults(registries, config.publishRootCaConfigMaps ? await clusterCaPem(config) : undefined, (err, what) => log.warn({ err }, what));
   await authz.bootstrap();
   ready = true;
   log.info({ port, ms: Date.now() - started }, 'apiserver ready');
@@ -118,6 +120,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     close: async () => {
       authz.stop();
       customResources.stop();
+      nsDefaults.stop();
       await closeAll(app, sockets, registries, store, audit.close);
       await authn.close();
     },

@@ -1,0 +1,112 @@
+// ServiceAccount: a new pod runs as a service account ("default" unless it names one), which must exist; unless
+// automounting is off (pod or account automountServiceAccountToken: false) it gets the projected
+// kube-api-access-xxxxx volume (a bound token of 3607 s, the kube-root-ca.crt ConfigMap, the namespace) mounted at
+// /var/run/secrets/kubernetes.io/serviceaccount in every container; the account's imagePullSecrets are copied when
+// the pod has none. Upstream: plugin/pkg/admission/serviceaccount.
+import type { KubeObject } from '../../api/types.js';
+import { isStatusError } from '../apimachinery/errors.js';
+import { generateName } from '../apimachinery/names.js';
+import type { AdmissionDeps } from './deps.js';
+import { admissionForbidden } from './errors.js';
+import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from './interface.js';
+import { isPodCreateOrUpdate } from './pod-helpers.js';
+
+export const DEFAULT_SERVICE_ACCOUNT = 'default';
+export const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
+export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
+const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+/** Upstream's warn-only token lifetime: the TokenRequest API may extend such tokens (see handlers/token-request.ts). */
+const PROJECTED_TOKEN_SECONDS = 3607;
+
+export const projectedTokenVolume = (name: string): KubeObject => ({
+  name,
+  projected: {
+    defaultMode: 420,
+    sources: [
+      { serviceAccountToken: { expirationSeconds: PROJECTED_TOKEN_SECONDS, path: 'token' } },
+      { configMap: { name: ROOT_CA_CONFIGMAP, items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+      { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+    ],
+  },
+});
+
+type Mount = { name: string; mountPath: string; readOnly?: boolean };
+
+export class ServiceAccount implements MutatingPlugin, ValidatingPlugin {
+  readonly name = 'ServiceAccount';
+
+  constructor(private readonly deps: AdmissionDeps) {}
+
+  async admit(a: AdmissionAttributes): Promise<void> {
+    if (a.operation !== 'CREATE' || !isPodCreateOrUpdate(a.resource, a.subresource) || !a.object || !a.namespace) return;
+    const pod = a.object;
+    if (pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return this.validate(a);
+    // A namespace that does not exist is NamespaceLifecycle's to refuse, with its own message.
+    if (!this.deps.get('', 'namespaces', undefined, a.namespace)) return;
+    const spec = (pod.spec ??= {});
+    if (!spec.serviceAccountName) spec.serviceAccountName = DEFAULT_SERVICE_ACCOUNT;
+    const sa = await this.serviceAccount(a, a.namespace, spec.serviceAccountName as string);
+    if (shouldAutomount(sa, spec)) mountToken(spec);
+    if (!(Array.isArray(spec.imagePullSecrets) && spec.imagePullSecrets.length) && Array.isArray(sa.imagePullSecrets) && sa.imagePullSecrets.length) {
+      spec.imagePullSecrets = structuredClone(sa.imagePullSecrets);
+    }
+  }
+
+  /** Mirror pods (static pods the kubelet reports) may not reference a service account, a secret or a projected token. */
+  validate(a: AdmissionAttributes): void {
+    if (a.operation !== 'CREATE' || !isPodCreateOrUpdate(a.resource, a.subresource) || !a.object) return;
+    const pod = a.object;
+    if (pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] === undefined) return;
+    const spec = pod.spec ?? {};
+    if (spec.serviceAccountName) throw admissionForbidden(a, 'a mirror pod may not reference service accounts');
+    for (const v of (spec.volumes ?? []) as KubeObject[]) {
+      if (v.secret) throw admissionForbidden(a, `a mirror pod may not reference secrets`);
+      if ((v.projected?.sources as KubeObject[] | undefined)?.some((s) => s.serviceAccountToken)) {
+        throw admissionForbidden(a, `a mirror pod may not use ServiceAccountToken volume projections`);
+      }
+    }
+  }
+
+  private async serviceAccount(a: AdmissionAttributes, namespace: string, name: string): Promise<KubeObject> {
+    const found = this.deps.get('', 'serviceaccounts', namespace, name);
+    if (found) return found;
+    if (name === DEFAULT_SERVICE_ACCOUNT) {
+      // Stop-gap until the controller-manager's serviceaccount controller exists: it keeps a "default" account in
+      // every namespace; meanwhile the apiserver creates it when a pod needs it (and when a namespace is created,
+      // pkg/apiserver/namespace-defaults.ts). Remove this branch once that controller runs.
+      try {
+        await this.deps.create('', 'serviceaccounts', namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } });
+      } catch (e) {
+        if (!(isStatusError(e) && e.reason === 'AlreadyExists')) throw admissionForbidden(a, `error looking up service account ${namespace}/${name}: ${(e as Error).message}`);
+      }
+      // Created by us or a moment ago by someone else: the watch cache has it as soon as it catches up.
+      for (let i = 0; i < 100; i++) {
+        const created = this.deps.get('', 'serviceaccounts', namespace, name);
+        if (created) return created;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+    throw admissionForbidden(a, `error looking up service account ${namespace}/${name}: serviceaccount "${name}" not found`);
+  }
+}
+
+const shouldAutomount = (sa: KubeObject, spec: KubeObject): boolean => {
+  if (typeof spec.automountServiceAccountToken === 'boolean') return spec.automountServiceAccountToken;
+  if (typeof sa.automountServiceAccountToken === 'boolean') return sa.automountServiceAccountToken;
+  return true;
+};
+
+function mountToken(spec: KubeObject): void {
+  const volumes = (Array.isArray(spec.volumes) ? spec.volumes : []) as KubeObject[];
+  const containers = ['initContainers', 'containers'].flatMap((k) => (Array.isArray(spec[k]) ? spec[k] : []) as KubeObject[]);
+  const needs = containers.filter((c) => !((c.volumeMounts ?? []) as Mount[]).some((m) => m.mountPath === TOKEN_MOUNT_PATH));
+  if (needs.length === 0) return;
+  // Upstream reuses a kube-api-access volume the pod already has (a pod spec copied from another pod).
+  let name = volumes.find((v) => typeof v.name === 'string' && v.name.startsWith('kube-api-access-') && v.projected)?.name as string | undefined;
+  if (!name) {
+    const taken = new Set(volumes.map((v) => v.name));
+    do name = generateName('kube-api-access-'); while (taken.has(name));
+    spec.volumes = [...volumes, projectedTokenVolume(name)];
+  }
+  for (const c of needs) c.volumeMounts = [...((c.volumeMounts ?? []) as Mount[]), { name, readOnly: true, mountPath: TOKEN_MOUNT_PATH }];
+}
