@@ -1,8 +1,10 @@
 // The workload controllers by upstream's --controllers names. The controller-manager imports this record.
+import { startDeploymentController } from './deployment/deployment-controller.js';
 import { startReplicaSetController, startReplicationController } from './replicaset/replica-set.js';
 import type { ControllerInit } from './shared/types.js';
 
 export const workloadControllers: Record<string, ControllerInit> = {
+  deployment: startDeploymentController,
   replicaset: (ctx) => startReplicaSetController(ctx),
   replicationcontroller: startReplicationController,
 };

@@ -189,3 +189,5 @@ export function workerLoop(ctx: ControllerContext, name: string, sync: (key: str
     },
   };
 }
+
+export const formatTimeOf = (clock: Clock | undefined): string => formatTime((clock ?? realClock).now());
