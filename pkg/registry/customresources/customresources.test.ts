@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { definitions as metaDefinitions } from '../../../api/meta/v1/index.js';
+import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
+import { SchemaIndex } from '../schema/index.js';
+import { validateRules } from './cel.js';
+import { defaultCustomResource } from './defaults.js';
+import { findFirst } from './jsonpath.js';
+import { pruneCustomResource } from './prune.js';
+import { definitionName, pointerToPath } from './schema.js';
+import { compileValidator, validateWithSchema } from './validation.js';
+
+const schema: JSONSchemaProps = {
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      required: ['name'],
+      'x-kubernetes-validations': [
+        { rule: 'self.replicas <= self.max', messageExpression: '"replicas " + string(self.replicas) + " over " + string(self.max)' },
+        { rule: 'self.name == oldSelf.name', message: 'name is immutable', fieldPath: '.name' },
+      ],
+      properties: {
+        name: { type: 'string', minLength: 2, maxLength: 5 },
+        replicas: { type: 'integer', default: 1, exclusiveMaximum: true, maximum: 10 },
+        max: { type: 'integer', default: 3 },
+        ratio: { type: 'number', nullable: true },
+        tags: { type: 'array', items: { type: 'string' }, maxItems: 2, uniqueItems: true },
+        when: { type: 'string', format: 'date-time' },
+        choice: { oneOf: [{ type: 'string' }, { type: 'integer' }] } as JSONSchemaProps,
+        template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    },
+  },
+};
+
+describe('custom resource schemas', () => {
+  it('names definitions by the reversed group and prints JSON pointers as field paths', () => {
+    expect(definitionName('stable.example.com', 'v1', 'CronTab')).toBe('com.example.stable.v1.CronTab');
+    expect(pointerToPath('/spec/list/0/name')).toBe('spec.list[0].name');
+  });
+
+  it('prunes unknown fields, keeps embedded resources and nullable nulls, then defaults', () => {
+    const obj: Record<string, any> = {
+      apiVersion: 'x/v1', kind: 'X', metadata: { name: 'a', bogus: 1 },
+      spec: { name: 'ab', unknown: 1, ratio: null, max: null, template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', nope: 1 }, spec: { any: 1 } } },
+    };
+    const unknown = pruneCustomResource(new SchemaIndex(metaDefinitions), obj, schema);
+    expect(unknown).toEqual(['metadata.bogus', 'spec.unknown', 'spec.template.metadata.nope']);
+    defaultCustomResource(obj, schema);
+    expect(obj.spec).toEqual({ name: 'ab', ratio: null, replicas: 1, max: 3, template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { any: 1 } } });
+  });
+
+  it('words schema errors as upstream', () => {
+    const v = compileValidator(schema);
+    const causes = validateWithSchema(v, { spec: { name: 'abcdefg', replicas: 10, tags: ['a', 'a', 'b'], when: 'soon', choice: true } });
+    expect(causes.map((c) => `${c.field}: ${c.message}`)).toEqual([
+      'spec.name: Too long: may not be more than 5 bytes',
+      'spec.replicas: Invalid value: 10: spec.replicas in body should be less than 10',
+      'spec.tags: Too many: 3: must have at most 2 items',
+      'spec.tags: Invalid value: ["a","a","b"]: spec.tags in body shouldn\'t contain duplicates',
+      'spec.when: Invalid value: "soon": spec.when in body must be of type date-time: "soon"',
+      'spec.choice: Invalid value: true: spec.choice in body must validate one and only one schema (oneOf)',
+    ]);
+    expect(validateWithSchema(v, { spec: {} }).map((c) => `${c.field}: ${c.message}`)).toEqual(['spec.name: Required value']);
+  });
+
+  it('runs CEL rules with int values, messageExpression and transition rules with fieldPath', () => {
+    const causes = validateRules({ spec: { name: 'ab', replicas: 5, max: 3 } }, undefined, schema);
+    expect(causes).toEqual([{ reason: 'FieldValueInvalid', field: 'spec', message: 'Invalid value: "object": replicas 5 over 3' }]);
+    const changed = validateRules({ spec: { name: 'cd', replicas: 1, max: 3 } }, { spec: { name: 'ab', replicas: 1, max: 3 } }, schema, { transitionOnly: true });
+    expect(changed).toEqual([{ reason: 'FieldValueInvalid', field: 'spec.name', message: 'Invalid value: "object": name is immutable' }]);
+  });
+
+  it('evaluates the JSONPath of printer columns', () => {
+    const obj = { status: { conditions: [{ type: 'A', status: 'False' }, { type: 'Ready', status: 'True' }] }, spec: { 'a.b': 1 } };
+    expect(findFirst(obj, '.status.conditions[?(@.type=="Ready")].status')).toBe('True');
+    expect(findFirst(obj, ".spec['a.b']")).toBe(1);
+    expect(findFirst(obj, '.status.conditions[0].type')).toBe('A');
+    expect(findFirst(obj, '.missing.x')).toBeUndefined();
+  });
+});
