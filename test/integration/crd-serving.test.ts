@@ -39,6 +39,8 @@ spec:
   - name: v1
     served: true
     storage: true
+    selectableFields:
+    - jsonPath: .spec.color
     subresources:
       status: {}
       scale:
@@ -178,6 +180,15 @@ describe('custom resource definitions', () => {
     expect(tooMany.stderr).toContain('spec.replicas: Invalid value: 12: spec.replicas in body should be less than or equal to 10');
     const smp = await s.api('PATCH', '/apis/stable.example.com/v1/namespaces/default/crontabs/a', '{"spec":{"replicas":1}}', { 'content-type': 'application/strategic-merge-patch+json' });
     expect(smp.status).toBe(415);
+  });
+
+  it('selects by the CRD\'s selectableFields', async () => {
+    const r = await s.kubectlWithInput(crontab('red1', '  cronSpec: "* * * * *"\n  color: red\n'), 'create', '-f', '-');
+    expect(r.stderr).toBe('');
+    expect(await ok('get', 'crontabs', '--field-selector', 'spec.color=red', '-o', 'name')).toBe('crontab.stable.example.com/red1\n');
+    expect(await ok('get', 'crontabs', '--field-selector', 'spec.color!=red,metadata.name=a', '-o', 'name')).toBe('crontab.stable.example.com/a\n');
+    const bad = await s.kubectl('get', 'crontabs', '--field-selector', 'spec.image=nginx');
+    expect(bad.stderr).toContain('field label not supported: spec.image');
   });
 
   it('server-side apply records managed fields', async () => {

@@ -13,6 +13,8 @@ import type { Registry } from '../generic/registry.js';
 import type { RegistrySet } from '../index.js';
 import { resourcePrefix } from '../keys.js';
 import { setDynamicPrinter } from '../printers/index.js';
+import { setSelectableFields } from '../predicate.js';
+import { findFirst } from './jsonpath.js';
 import { SchemaIndex } from '../schema/index.js';
 import { TypeChecker } from '../schema/typecheck.js';
 import { createConverter, rewriteApiVersion, type Converter, type ServiceResolver } from './conversion.js';
@@ -102,6 +104,7 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
       for (const sv of served.versions) {
         o.registries.remove(sv.rt.group, sv.rt.version, sv.rt.plural);
         setDynamicPrinter(sv.rt.group, sv.rt.version, sv.rt.plural, undefined);
+        setSelectableFields(sv.rt.group, sv.rt.version, sv.rt.plural, undefined);
         sv.cacher.stop();
       }
       converter.close();
@@ -140,6 +143,7 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
     });
     const registry = o.registries.add(rt, { store: view, cacher, decoder, strategy, fieldManager: createFieldManager(decoder.index) });
     setDynamicPrinter(group, v.name, names.plural, customResourcePrinter(v.additionalPrinterColumns));
+    setSelectableFields(group, v.name, names.plural, selectableFields(v));
     served.versions.push({ rt, registry, cacher });
     served.groupVersions.push({
       group, version: v.name, resources: [rt],
@@ -147,4 +151,16 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
     });
   }
   return served;
+}
+
+/** selectableFields: each JSONPath a field label ("spec.color"), its value the field's scalar as a string. */
+function selectableFields(v: CustomResourceDefinitionVersion): { labels: string[]; read(obj: KubeObject): Record<string, string> } {
+  const paths = (v.selectableFields ?? []).map((f) => f.jsonPath);
+  return {
+    labels: paths.map((p) => p.replace(/^\./, '')),
+    read: (obj) => Object.fromEntries(paths.map((p) => {
+      const value = findFirst(obj, p);
+      return [p.replace(/^\./, ''), value === undefined || value === null ? '' : String(value)];
+    })),
+  };
 }
