@@ -9,6 +9,7 @@ import type { GroupVersion } from '../../api/types.js';
 import { createRegistries, type RegistrySet } from '../registry/index.js';
 import { openLevelStore } from '../storage/leveldb/store.js';
 import { createMemoryStore } from '../storage/memory/store.js';
+import { withEncryptionAtRest } from '../storage/encryption/config.js';
 import type { Store } from '../storage/interface.js';
 import { createAudit } from './audit.js';
 import { installChain } from './chain.js';
@@ -35,7 +36,11 @@ const MAX_BODY_BYTES = 3 * 1024 * 1024;
 export async function startApiServer(config: ApiServerConfig): Promise<RunningApiServer> {
   const log = config.logger;
   const started = Date.now();
-  const store = await openStore(config);
+  const plainStore = await openStore(config);
+  const store = config.encryptionProviderConfig
+    ? await withEncryptionAtRest(plainStore, config.encryptionProviderConfig, builtinGroupVersions.flatMap((gv) => gv.resources))
+      .catch(async (err: unknown) => { await plainStore.close(); throw err; })
+    : plainStore;
   const registries = await createRegistries({
     store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters,
     serviceClusterIpRange: config.serviceClusterIpRange, watchCacheHistorySize: config.watchCacheHistorySize,
