@@ -1,5 +1,7 @@
 // The workload controllers by upstream's --controllers names. The controller-manager imports this record.
 import { startDeploymentController } from './deployment/deployment-controller.js';
+import { startJobController } from './job/job-controller.js';
+import { startTTLAfterFinishedController } from './job/ttl-after-finished.js';
 import { startReplicaSetController, startReplicationController } from './replicaset/replica-set.js';
 import type { ControllerInit } from './shared/types.js';
 
@@ -7,4 +9,6 @@ export const workloadControllers: Record<string, ControllerInit> = {
   deployment: startDeploymentController,
   replicaset: (ctx) => startReplicaSetController(ctx),
   replicationcontroller: startReplicationController,
+  job: startJobController,
+  'ttl-after-finished': startTTLAfterFinishedController,
 };

@@ -1,0 +1,308 @@
+// The Job controller (upstream pkg/controller/job): runs pods until `completions` succeed (NonIndexed or Indexed),
+// at most `parallelism` at a time, with the job-tracking finalizer so no finished pod goes uncounted
+// (uncountedTerminatedPods, then the counters), backoffLimit with exponential pod backoff, activeDeadlineSeconds,
+// podFailurePolicy, successPolicy, suspend, and 1.32's terminal conditions (FailureTarget / SuccessCriteriaMet
+// first, Failed / Complete once no pod is left running).
+import type { KubeObject } from '../../../api/types.js';
+import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
+import { isConflict, isNotFound, realClock } from '../../client/index.js';
+import {
+  ControllerExpectations, SLOW_START_INITIAL_BATCH, controllerRef, formatTimeOf, getCondition, getControllerOf, keyOf,
+  objOf, parseTime, slowStartBatch, workerLoop, type Condition,
+} from '../shared/controller-utils.js';
+import { compareForDeletion, isPodActive, isPodReady, podFromTemplate, type Pod } from '../shared/controller-utils-pods.js';
+import { claimObjects } from '../shared/controller-utils-refs.js';
+import type { ControllerContext } from '../shared/types.js';
+import {
+  COMPLETION_INDEX, CONTROLLER_UID, JOB_NAME, JOB_TRACKING_FINALIZER, LEGACY_CONTROLLER_UID, LEGACY_JOB_NAME,
+  backoffDelay, completionIndexOf, finishTime, formatIndexes, hasFinalizer, isIndexed, matchPodFailurePolicy, parseIndexes,
+} from './job-util.js';
+
+export const isJobFinished = (job: KubeObject): Condition | undefined =>
+  ((job.status?.conditions ?? []) as Condition[]).find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+
+export async function startJobController(ctx: ControllerContext): Promise<void> {
+  const clock = ctx.clock ?? realClock;
+  const jobInformer = ctx.informers.informerFor({ group: 'batch', version: 'v1', resource: 'jobs', namespaced: true, kind: 'Job' });
+  const podInformer = ctx.informers.pods();
+  const jobs = jobInformer.lister();
+  const podLister = podInformer.lister();
+  const expectations = new ControllerExpectations(clock);
+  const loop = workerLoop(ctx, 'job-controller', sync);
+
+  const jobOf = (pod: Pod): KubeObject | undefined => {
+    const ref = getControllerOf(pod);
+    if (!ref || ref.kind !== 'Job') return undefined;
+    const j = jobs.get(`${pod.metadata!.namespace}/${ref.name}`);
+    return j?.metadata?.uid === ref.uid ? j : undefined;
+  };
+  jobInformer.addEventHandler({
+    onAdd: (j) => loop.enqueue(j),
+    onUpdate: (_o, j) => loop.enqueue(j),
+    onDelete: (o) => { const j = objOf(o); expectations.delete(keyOf(j)); loop.enqueue(j); },
+  });
+  podInformer.addEventHandler({
+    onAdd: (p) => { const j = jobOf(p); if (j) { expectations.creationObserved(keyOf(j)); loop.enqueue(j); } },
+    onUpdate: (o, p) => {
+      const j = jobOf(p);
+      if (!j) return;
+      if (p.metadata?.deletionTimestamp && !o.metadata?.deletionTimestamp) expectations.deletionObserved(keyOf(j), p.metadata.uid);
+      loop.enqueue(j);
+    },
+    onDelete: (o) => { const p = objOf(o); const j = jobOf(p); if (j) { expectations.deletionObserved(keyOf(j), p.metadata?.uid); loop.enqueue(j); } },
+  });
+
+  const removeFinalizer = async (p: Pod): Promise<boolean> => {
+    if (!hasFinalizer(p)) return true;
+    try {
+      await ctx.client.pods(p.metadata!.namespace!).patch(p.metadata!.name!, 'json', [
+        { op: 'test', path: '/metadata/uid', value: p.metadata!.uid },
+        { op: 'replace', path: '/metadata/finalizers', value: (p.metadata!.finalizers ?? []).filter((f) => f !== JOB_TRACKING_FINALIZER) },
+      ]);
+      return true;
+    } catch (err) {
+      if (isNotFound(err) || (err as { code?: number }).code === 422) return true;
+      if (isConflict(err)) return false;
+      throw err;
+    }
+  };
+
+  const deletePod = async (p: Pod): Promise<void> => {
+    await removeFinalizer(p);
+    try {
+      await ctx.client.pods(p.metadata!.namespace!).delete(p.metadata!.name!, { preconditions: { uid: p.metadata!.uid } });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  };
+
+  async function sync(key: string): Promise<void> {
+    const cached = jobs.get(key);
+    if (!cached) { expectations.delete(key); return; }
+    const job = structuredClone(cached);
+    const ns = job.metadata!.namespace!;
+    const uid = job.metadata!.uid!;
+    const selector = labelSelectorAsSelector(job.spec?.selector ?? { matchLabels: { [CONTROLLER_UID]: uid } });
+    const inNs = podLister.namespace(ns).list();
+    const pods = await claimObjects(inNs.filter((p) => !p.metadata?.deletionTimestamp || getControllerOf(p)?.uid === uid), {
+      owner: job, ownerApiVersion: 'batch/v1', ownerKind: 'Job', selector, client: ctx.client.pods(ns),
+    });
+    if (isJobFinished(job)) {
+      for (const p of pods) await removeFinalizer(p);
+      return;
+    }
+    const nowMs = clock.now();
+    const ts = formatTimeOf(clock);
+    const status: Record<string, any> = structuredClone(job.status ?? {});
+    status.succeeded ??= 0;
+    status.failed ??= 0;
+    const uncounted = { succeeded: [...(status.uncountedTerminatedPods?.succeeded ?? [])] as string[], failed: [...(status.uncountedTerminatedPods?.failed ?? [])] as string[] };
+    const completions: number | undefined = job.spec?.completions ?? undefined;
+    const indexed = isIndexed(job);
+    const completed = indexed ? parseIndexes(status.completedIndexes, completions ?? 0) : new Set<number>();
+    let conds = [...((status.conditions ?? []) as Condition[])];
+    const onlyFailed = job.spec?.podReplacementPolicy === 'Failed';
+    const podFailed = (p: Pod): boolean => p.status?.phase === 'Failed' || (!onlyFailed && !!p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded');
+    let failJob: { reason: string; message: string } | undefined;
+
+    // 1. finished pods still holding the finalizer are recorded as uncounted, then released, then counted.
+    const seen = new Set([...uncounted.succeeded, ...uncounted.failed]);
+    const release: Pod[] = [];
+    for (const p of pods) {
+      if (!hasFinalizer(p)) continue;
+      const pu = p.metadata!.uid!;
+      if (seen.has(pu)) { release.push(p); continue; }
+      if (p.status?.phase === 'Succeeded') {
+        const idx = completionIndexOf(p);
+        if (indexed && (idx === undefined || idx >= (completions ?? 0))) { release.push(p); continue; }
+        uncounted.succeeded.push(pu);
+        if (indexed) completed.add(idx!);
+        release.push(p);
+      } else if (podFailed(p)) {
+        const m = p.status?.phase === 'Failed' ? matchPodFailurePolicy(job, p) : undefined;
+        if (m?.action === 'Ignore') { release.push(p); continue; }
+        if (m?.action === 'FailJob') failJob ??= { reason: 'PodFailurePolicy', message: m.message };
+        uncounted.failed.push(pu);
+        release.push(p);
+      }
+    }
+    if (uncounted.succeeded.length || uncounted.failed.length) {
+      status.uncountedTerminatedPods = uncounted;
+      if (indexed) status.completedIndexes = formatIndexes(completed);
+      await writeStatus(job, status);
+      const released = new Set<string>();
+      for (const p of release) if (await removeFinalizer(p)) released.add(p.metadata!.uid!);
+      const podUids = new Set(pods.map((p) => p.metadata!.uid!));
+      const done = (u: string): boolean => released.has(u) || !podUids.has(u);
+      status.succeeded += uncounted.succeeded.filter(done).length;
+      status.failed += uncounted.failed.filter(done).length;
+      status.uncountedTerminatedPods = { succeeded: uncounted.succeeded.filter((u) => !done(u)), failed: uncounted.failed.filter((u) => !done(u)) };
+    } else {
+      for (const p of release) await removeFinalizer(p);
+    }
+
+    let active = pods.filter(isPodActive);
+    const terminating = pods.filter((p) => !!p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+    const suspended = !!job.spec?.suspend;
+
+    // 2. start time and suspension
+    const susp = getCondition(conds, 'Suspended');
+    if (suspended) {
+      if (susp?.status !== 'True') conds = [...conds.filter((c) => c.type !== 'Suspended'), { type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended', lastProbeTime: ts, lastTransitionTime: ts }];
+    } else {
+      if (susp?.status === 'True') {
+        conds = [...conds.filter((c) => c.type !== 'Suspended'), { type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed', lastProbeTime: ts, lastTransitionTime: ts }];
+        status.startTime = ts;
+        ctx.recorder.event(job, 'Normal', 'Resumed', 'Job resumed');
+      }
+      status.startTime ??= ts;
+    }
+
+    // 3. terminal criteria
+    const target = getCondition(conds, 'FailureTarget');
+    if (target?.status === 'True') failJob = { reason: target.reason ?? '', message: target.message ?? '' };
+    if (!failJob && status.failed > (job.spec?.backoffLimit ?? 6)) failJob = { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
+    const ads = job.spec?.activeDeadlineSeconds as number | undefined;
+    const started = parseTime(status.startTime);
+    if (!failJob && !suspended && ads != null && started !== undefined) {
+      if (nowMs - started >= ads * 1000) failJob = { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
+      else loop.enqueueAfter(key, started + ads * 1000 - nowMs);
+    }
+    let success: { reason: string; message: string } | undefined;
+    const met = getCondition(conds, 'SuccessCriteriaMet');
+    if (!failJob) {
+      if (met?.status === 'True') success = { reason: met.reason ?? 'CompletionsReached', message: met.message ?? '' };
+      else {
+        const rule = matchSuccessPolicy(job, completed, status.succeeded);
+        if (rule !== undefined) success = { reason: 'SuccessPolicy', message: `Matched rules at index ${rule}` };
+        else if (indexed ? completed.size >= (completions ?? 0) : completions != null ? status.succeeded >= completions : status.succeeded > 0 && active.length === 0) {
+          success = { reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' };
+        }
+      }
+    }
+    if (failJob || success) {
+      const type = failJob ? 'FailureTarget' : 'SuccessCriteriaMet';
+      const why = (failJob ?? success)!;
+      if (getCondition(conds, type)?.status !== 'True') conds = [...conds, { type, status: 'True', reason: why.reason, message: why.message, lastProbeTime: ts, lastTransitionTime: ts }];
+      if (active.length) {
+        for (const p of active) {
+          await deletePod(p);
+          if (failJob) status.failed++;
+        }
+        active = [];
+      }
+      if (terminating.filter(hasFinalizer).length === 0 && (status.uncountedTerminatedPods?.succeeded?.length ?? 0) + (status.uncountedTerminatedPods?.failed?.length ?? 0) === 0) {
+        const final = failJob ? 'Failed' : 'Complete';
+        conds = [...conds, { type: final, status: 'True', reason: why.reason, message: why.message, lastProbeTime: ts, lastTransitionTime: ts }];
+        if (!failJob) status.completionTime = ts;
+        ctx.recorder.event(job, failJob ? 'Warning' : 'Normal', failJob ? why.reason : 'Completed', failJob ? why.message : 'Job completed');
+      }
+    } else if (suspended) {
+      for (const p of active) await deletePod(p);
+      active = [];
+    } else if (expectations.satisfied(key)) {
+      active = await manage(job, pods, active, completed, status, nowMs);
+    }
+
+    status.active = active.length;
+    status.ready = active.filter(isPodReady).length;
+    status.terminating = terminating.length;
+    status.conditions = conds.length ? conds : undefined;
+    if (indexed) status.completedIndexes = formatIndexes(completed);
+    if (status.uncountedTerminatedPods && !status.uncountedTerminatedPods.succeeded.length && !status.uncountedTerminatedPods.failed.length) status.uncountedTerminatedPods = {};
+    await writeStatus(job, status);
+  }
+
+  /** Creates or deletes pods so min(parallelism, remaining work) run; returns the active pods. */
+  async function manage(job: KubeObject, pods: Pod[], active: Pod[], completed: Set<number>, status: Record<string, any>, nowMs: number): Promise<Pod[]> {
+    const key = keyOf(job);
+    const ns = job.metadata!.namespace!;
+    const parallelism = job.spec?.parallelism ?? 1;
+    const completions: number | undefined = job.spec?.completions ?? undefined;
+    const indexed = isIndexed(job);
+    let want: number;
+    if (completions == null) want = status.succeeded > 0 ? 0 : parallelism;
+    else if (indexed) want = Math.min(parallelism, completions - completed.size);
+    else want = Math.min(parallelism, Math.max(0, completions - status.succeeded));
+    if (active.length > want) {
+      const victims = [...active].sort(compareForDeletion()).slice(0, active.length - want);
+      expectations.expectDeletions(key, victims.map((p) => p.metadata!.uid!));
+      for (const p of victims) await deletePod(p);
+      return active.filter((p) => !victims.includes(p));
+    }
+    if (active.length === want) return active;
+    // Exponential backoff after consecutive failures (since the last success).
+    const lastSuccess = Math.max(0, ...pods.filter((p) => p.status?.phase === 'Succeeded').map(finishTime));
+    const failures = pods.filter((p) => p.status?.phase === 'Failed' && finishTime(p) >= lastSuccess);
+    if (failures.length) {
+      const wait = Math.max(...failures.map(finishTime)) + backoffDelay(failures.length) - nowMs;
+      if (wait > 0) { loop.enqueueAfter(key, wait); return active; }
+    }
+    let indexes: (number | undefined)[];
+    if (indexed) {
+      const busy = new Set(active.map(completionIndexOf));
+      indexes = [];
+      for (let i = 0; i < (completions ?? 0) && indexes.length < want - active.length; i++) if (!completed.has(i) && !busy.has(i)) indexes.push(i);
+    } else indexes = Array.from({ length: want - active.length }, () => undefined);
+    if (!indexes.length) return active;
+    expectations.expectCreations(key, indexes.length);
+    const queue = [...indexes];
+    const { successes, error } = await slowStartBatch(indexes.length, SLOW_START_INITIAL_BATCH, async () => {
+      const idx = queue.shift();
+      const pod = jobPod(job, idx);
+      try {
+        await ctx.client.pods(ns).create(pod);
+      } catch (err) {
+        ctx.recorder.event(job, 'Warning', 'FailedCreate', `Error creating: ${(err as Error).message}`);
+        throw err;
+      }
+    });
+    if (successes < indexes.length) expectations.lowerExpectations(key, indexes.length - successes, 0);
+    if (successes) ctx.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod${successes > 1 ? 's' : ''}: ${successes}`);
+    if (error) throw error;
+    return active;
+  }
+
+  function jobPod(job: KubeObject, idx: number | undefined): Pod {
+    const name = job.metadata!.name!;
+    const uid = job.metadata!.uid!;
+    const labels: Record<string, string> = { [CONTROLLER_UID]: uid, [JOB_NAME]: name, [LEGACY_CONTROLLER_UID]: uid, [LEGACY_JOB_NAME]: name };
+    const annotations: Record<string, string> = {};
+    if (idx !== undefined) { labels[COMPLETION_INDEX] = String(idx); annotations[COMPLETION_INDEX] = String(idx); }
+    const pod = podFromTemplate(job.spec?.template, controllerRef(job, 'batch/v1', 'Job'), {
+      generateName: idx === undefined ? `${name}-` : `${name}-${idx}-`, labels, annotations,
+    });
+    pod.metadata!.finalizers = [...(pod.metadata!.finalizers ?? []), JOB_TRACKING_FINALIZER];
+    if (idx !== undefined) {
+      pod.spec.hostname ??= `${name}-${idx}`;
+      const env = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX}']` } } };
+      for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
+        if (!(c.env ?? []).some((e: { name: string }) => e.name === env.name)) c.env = [...(c.env ?? []), env];
+      }
+    }
+    return pod;
+  }
+
+  async function writeStatus(job: KubeObject, status: Record<string, any>): Promise<void> {
+    if (JSON.stringify(job.status ?? {}) === JSON.stringify(status)) return;
+    const updated = await ctx.client.jobs(job.metadata!.namespace!).updateStatus({ ...job, status });
+    job.status = structuredClone(updated.status ?? status);
+    job.metadata = { ...job.metadata, resourceVersion: updated.metadata?.resourceVersion };
+  }
+
+  await loop.run();
+}
+
+/** The index of the first successPolicy rule met, if any (upstream matchSuccessPolicy). */
+function matchSuccessPolicy(job: KubeObject, completed: Set<number>, succeeded: number): number | undefined {
+  const rules = (job.spec?.successPolicy?.rules ?? []) as { succeededIndexes?: string; succeededCount?: number }[];
+  for (let i = 0; i < rules.length; i++) {
+    const r = rules[i]!;
+    if (r.succeededIndexes !== undefined) {
+      const want = parseIndexes(r.succeededIndexes, job.spec?.completions ?? 0);
+      const have = [...want].filter((x) => completed.has(x)).length;
+      if (r.succeededCount != null ? have >= r.succeededCount : have === want.size) return i;
+    } else if (r.succeededCount != null && (isIndexed(job) ? completed.size : succeeded) >= r.succeededCount) return i;
+  }
+  return undefined;
+}

@@ -1,0 +1,95 @@
+// The Job and ttl-after-finished controllers against a real apiserver; the test plays the kubelet by writing pod
+// phases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startJobController } from '../../pkg/controller/job/job-controller.js';
+import { startTTLAfterFinishedController } from '../../pkg/controller/job/ttl-after-finished.js';
+import { eventually, markFinished, startHarness, type Harness } from './workloads-harness.js';
+
+let h: Harness;
+const NS = 'jobs';
+beforeAll(async () => {
+  h = await startHarness({ job: startJobController, 'ttl-after-finished': startTTLAfterFinishedController });
+  await h.c.namespaces().create({ metadata: { name: NS } });
+});
+afterAll(async () => { await h?.stop(); });
+
+const job = (name: string, spec: Record<string, unknown>) => ({
+  apiVersion: 'batch/v1', kind: 'Job', metadata: { name },
+  spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } }, ...spec },
+});
+const livePods = async (name: string) => (await h.c.pods(NS).list({ labelSelector: `batch.kubernetes.io/job-name=${name}` })).items;
+const cond = (j: any, type: string) => (j.status?.conditions ?? []).find((c: any) => c.type === type && c.status === 'True');
+
+describe('job controller', () => {
+  it('runs completions with parallelism and completes when pods succeed (kubectl create job)', async () => {
+    const { s, c } = h;
+    await c.jobs(NS).create(job('pi', { completions: 3, parallelism: 2 }));
+    const first = await eventually(() => livePods('pi'), (l) => l.length === 2, '2 pods');
+    const p0 = first[0]!;
+    expect(p0.metadata!.finalizers).toContain('batch.kubernetes.io/job-tracking');
+    expect(p0.metadata!.ownerReferences?.[0]).toMatchObject({ kind: 'Job', name: 'pi', controller: true });
+    expect(p0.metadata!.name).toMatch(/^pi-/);
+    await markFinished(c, NS, first.map((p) => p.metadata!.name!), 'Succeeded');
+    const third = await eventually(() => livePods('pi'), (l) => l.filter((p) => p.status?.phase !== 'Succeeded').length === 1, 'third pod');
+    await markFinished(c, NS, third.filter((p) => p.status?.phase !== 'Succeeded').map((p) => p.metadata!.name!), 'Succeeded');
+    const done = await eventually(() => c.jobs(NS).get('pi'), (j) => !!cond(j, 'Complete'), 'Complete');
+    expect(done.status).toMatchObject({ succeeded: 3, failed: 0, active: 0 });
+    expect(cond(done, 'SuccessCriteriaMet')).toMatchObject({ reason: 'CompletionsReached' });
+    expect(done.status.completionTime).toBeTruthy();
+    const pods = await livePods('pi');
+    expect(pods.every((p) => !(p.metadata!.finalizers ?? []).includes('batch.kubernetes.io/job-tracking'))).toBe(true);
+    const wait = await s.kubectl('-n', NS, 'wait', '--for=condition=complete', 'job/pi', '--timeout=5s');
+    expect(wait.code).toBe(0);
+    const kc = await s.kubectl('-n', NS, 'create', 'job', 'hello', '--image=busybox');
+    expect(kc.code).toBe(0);
+    await eventually(() => livePods('hello'), (l) => l.length === 1, 'kubectl-created job runs a pod');
+  });
+
+  it('fails with BackoffLimitExceeded when more pods fail than backoffLimit', async () => {
+    const { c } = h;
+    await c.jobs(NS).create(job('bad', { completions: 3, parallelism: 3, backoffLimit: 1 }));
+    const pods = await eventually(() => livePods('bad'), (l) => l.length === 3, '3 pods');
+    await markFinished(c, NS, pods.slice(0, 2).map((p) => p.metadata!.name!), 'Failed');
+    const failed = await eventually(() => c.jobs(NS).get('bad'), (j) => !!cond(j, 'Failed'), 'Failed');
+    expect(cond(failed, 'Failed')).toMatchObject({ reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' });
+    expect(cond(failed, 'FailureTarget')).toMatchObject({ reason: 'BackoffLimitExceeded' });
+    expect(failed.status.failed).toBe(3);
+    expect(failed.status.active).toBe(0);
+    await eventually(() => livePods('bad'), (l) => l.filter((p) => p.status?.phase !== 'Failed').length === 0, 'running pod removed');
+  });
+
+  it('podFailurePolicy FailJob, activeDeadlineSeconds, Indexed completion and ttlSecondsAfterFinished', async () => {
+    const { c } = h;
+    await c.jobs(NS).create(job('pfp', { backoffLimit: 6, podFailurePolicy: { rules: [{ action: 'FailJob', onExitCodes: { operator: 'In', values: [1] } }] } }));
+    const [p] = await eventually(() => livePods('pfp'), (l) => l.length === 1, 'pod');
+    await markFinished(c, NS, [p!.metadata!.name!], 'Failed');
+    const j1 = await eventually(() => c.jobs(NS).get('pfp'), (j) => !!cond(j, 'Failed'), 'failed by policy');
+    expect(cond(j1, 'Failed').reason).toBe('PodFailurePolicy');
+
+    await c.jobs(NS).create(job('slow', { activeDeadlineSeconds: 1 }));
+    const j2 = await eventually(() => c.jobs(NS).get('slow'), (j) => !!cond(j, 'Failed'), 'deadline', 10_000);
+    expect(cond(j2, 'Failed').reason).toBe('DeadlineExceeded');
+
+    await c.jobs(NS).create(job('idx', { completions: 3, parallelism: 3, completionMode: 'Indexed', ttlSecondsAfterFinished: 1 }));
+    const ipods = await eventually(() => livePods('idx'), (l) => l.length === 3, '3 indexed pods');
+    expect(ipods.map((q) => q.metadata!.annotations!['batch.kubernetes.io/job-completion-index']).sort()).toEqual(['0', '1', '2']);
+    expect(ipods.find((q) => q.metadata!.labels!['batch.kubernetes.io/job-completion-index'] === '1')!.spec.hostname).toBe('idx-1');
+    await markFinished(c, NS, ipods.map((q) => q.metadata!.name!), 'Succeeded');
+    const j3 = await eventually(() => c.jobs(NS).get('idx'), (j) => !!cond(j, 'Complete'), 'indexed complete');
+    expect(j3.status.completedIndexes).toBe('0-2');
+    // ttl: deleted 1 s after it finished (foreground: the GC, not running here, would remove the pods first)
+    await eventually(() => c.jobs(NS).get('idx'), (j) => !!(j as any).metadata?.deletionTimestamp || (j as any)?.code === 404, 'ttl deletion', 10_000);
+  });
+
+  it('suspend deletes the active pods and resume restarts them', async () => {
+    const { c } = h;
+    await c.jobs(NS).create(job('sus', { parallelism: 2, completions: 2 }));
+    await eventually(() => livePods('sus'), (l) => l.length === 2, '2 pods');
+    await c.jobs(NS).patch('sus', 'merge', { spec: { suspend: true } });
+    const s1 = await eventually(() => c.jobs(NS).get('sus'), (j) => !!cond(j, 'Suspended') && j.status?.active === 0, 'suspended');
+    expect(cond(s1, 'Suspended').reason).toBe('JobSuspended');
+    await eventually(() => livePods('sus'), (l) => l.length === 0, 'pods gone');
+    await c.jobs(NS).patch('sus', 'merge', { spec: { suspend: false } });
+    await eventually(() => livePods('sus'), (l) => l.length === 2, 'pods back');
+  });
+});
