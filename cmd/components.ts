@@ -22,4 +22,5 @@ export interface ClusterLayout {
 
 export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
   { name: 'apiserver', args: ['apiserver', '--data-dir', c.dataDir, '--secure-port', String(c.port), '--bind-address', c.bindAddress] },
+  { name: 'scheduler', args: ['scheduler'], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler } },
 ];

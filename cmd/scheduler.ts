@@ -1,0 +1,83 @@
+// `mini-kube scheduler`: kube-scheduler's flags and KubeSchedulerConfiguration in, the scheduler out, leader-elected
+// on the Lease kube-system/kube-scheduler unless --leader-elect=false; SIGINT/SIGTERM release the lease and stop.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { pino } from 'pino';
+import { parseGoDuration } from './apiserver-flags.js';
+import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
+import { onShutdownSignal } from './signals.js';
+
+const summary = 'Runs the scheduler: assigns pending pods to nodes, as kube-scheduler does, configured by a KubeSchedulerConfiguration.';
+
+const schedulerFlags = {
+  kubeconfig: flag.string('', 'Path to a kubeconfig file (default: the config file\'s clientConnection.kubeconfig, $KUBECONFIG or ~/.kube/config)'),
+  config: flag.string('', 'Path to a KubeSchedulerConfiguration file (kubescheduler.config.k8s.io/v1)'),
+  'leader-elect': flag.bool(true, 'Elect a leader before scheduling (Lease kube-system/kube-scheduler)'),
+  'leader-elect-lease-duration': flag.string('', 'Lease duration of leader election (Go duration, default 15s)'),
+  'leader-elect-renew-deadline': flag.string('', 'Renew deadline of the leader (default 10s)'),
+  'leader-elect-retry-period': flag.string('', 'Retry period of candidates (default 2s)'),
+  'leader-elect-resource-namespace': flag.string('', 'Namespace of the Lease (default kube-system)'),
+  'leader-elect-resource-name': flag.string('', 'Name of the Lease (default kube-scheduler)'),
+  'kube-api-qps': flag.int(0, 'Client requests per second (default: clientConnection.qps, 50)'),
+  'kube-api-burst': flag.int(0, 'Client burst (default: clientConnection.burst, 100)'),
+  v: flag.int(0, 'Log verbosity (4: debug)'),
+};
+
+const duration = (name: string, text: string): number => {
+  const ms = parseGoDuration(text);
+  if (ms === undefined) throw new FlagError(`invalid argument "${text}" for "--${name}" flag: not a duration`);
+  return ms;
+};
+
+export const main = async (argv: readonly string[]): Promise<void> => {
+  const { values: v, given } = parseOrExit('scheduler', summary, argv, schedulerFlags);
+  const logger = pino({ name: 'scheduler', level: v.v >= 4 ? 'debug' : 'info' }, pino.destination(2));
+  const { Client, LeaderElector } = await import('../pkg/client/index.js');
+  const { Scheduler, loadConfiguration, defaultConfiguration, ConfigError } = await import('../pkg/scheduler/index.js');
+  let config;
+  try {
+    config = v.config ? await loadConfiguration(v.config) : defaultConfiguration();
+    const le = config.leaderElection;
+    if (given.has('leader-elect')) le.leaderElect = v['leader-elect'];
+    if (v['leader-elect-lease-duration']) le.leaseDurationMs = duration('leader-elect-lease-duration', v['leader-elect-lease-duration']);
+    if (v['leader-elect-renew-deadline']) le.renewDeadlineMs = duration('leader-elect-renew-deadline', v['leader-elect-renew-deadline']);
+    if (v['leader-elect-retry-period']) le.retryPeriodMs = duration('leader-elect-retry-period', v['leader-elect-retry-period']);
+    if (v['leader-elect-resource-namespace']) le.resourceNamespace = v['leader-elect-resource-namespace'];
+    if (v['leader-elect-resource-name']) le.resourceName = v['leader-elect-resource-name'];
+  } catch (e) {
+    if (e instanceof ConfigError || e instanceof FlagError) exitWithFlagError('scheduler', new FlagError((e as Error).message));
+    throw e;
+  }
+  const cc = config.clientConnection;
+  const client = await Client.fromKubeconfig(v.kubeconfig || cc.kubeconfig || undefined, {
+    qps: v['kube-api-qps'] || cc.qps, burst: v['kube-api-burst'] || cc.burst, userAgent: 'mini-kube-scheduler',
+  });
+  const identity = `${hostname()}_${randomUUID()}`;
+  const scheduler = new Scheduler({ client, config, logger, identity });
+  const stop = new AbortController();
+  let done: Promise<void>;
+  if (config.leaderElection.leaderElect) {
+    const le = config.leaderElection;
+    done = new LeaderElector({
+      leases: client.leases(le.resourceNamespace), name: le.resourceName, identity, logger,
+      leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs,
+      callbacks: {
+        onStartedLeading: (signal) => { logger.info({ identity }, 'started leading'); return scheduler.run(signal); },
+        onNewLeader: (id) => logger.info({ leader: id }, 'new leader'),
+        onStoppedLeading: () => {
+          logger.info('stopped leading');
+          // a leader that lost its lease exits, as upstream does: its caches are no longer trusted
+          if (!stop.signal.aborted) process.exit(1);
+        },
+      },
+    }).run(stop.signal);
+  } else {
+    done = scheduler.run(stop.signal);
+  }
+  onShutdownSignal(async () => {
+    stop.abort();
+    await done;
+    await client.close();
+  });
+  await done.catch((err: unknown) => { logger.error({ err }, 'scheduler failed'); process.exit(1); });
+};

@@ -1,0 +1,99 @@
+// NodeInfo: a node with the pods on it (bound or assumed) and what they add up to, as upstream's framework.NodeInfo.
+import { hasAffinity, podAffinityInfo, type PodAffinityInfo } from './affinity.js';
+import { nodeAllocatable, nonZeroRequests, podRequests, type Resources } from './resources.js';
+import { nodeName, podUid, type Node, type Pod } from './types.js';
+
+export interface HostPort { protocol: string; ip: string; port: number }
+
+export interface PodInfo {
+  pod: Pod;
+  requests: Resources;
+  nonZero: { cpu: number; memory: number };
+  ports: HostPort[];
+  affinity: PodAffinityInfo;
+  hasAffinity: boolean;
+  hasRequiredAntiAffinity: boolean;
+}
+
+const hostPorts = (pod: Pod): HostPort[] => {
+  const out: HostPort[] = [];
+  for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) {
+    for (const p of c.ports ?? []) {
+      if (!p.hostPort) continue;
+      out.push({ protocol: p.protocol || 'TCP', ip: p.hostIP || '0.0.0.0', port: p.hostPort });
+    }
+  }
+  return out;
+};
+
+export const podInfoOf = (pod: Pod): PodInfo => {
+  const affinity = podAffinityInfo(pod);
+  return {
+    pod, requests: podRequests(pod), nonZero: nonZeroRequests(pod), ports: hostPorts(pod), affinity,
+    hasAffinity: hasAffinity(affinity), hasRequiredAntiAffinity: affinity.requiredAntiAffinity.length > 0,
+  };
+};
+
+export const portsConflict = (a: HostPort, b: HostPort): boolean =>
+  a.port === b.port && a.protocol === b.protocol && (a.ip === b.ip || a.ip === '0.0.0.0' || b.ip === '0.0.0.0');
+
+export class NodeInfo {
+  node?: Node;
+  readonly pods = new Map<string, PodInfo>();
+  requested: Resources = {};
+  nonZero = { cpu: 0, memory: 0 };
+  usedPorts: HostPort[] = [];
+  /** Pods here with any (anti-)affinity, and those with required anti-affinity (InterPodAffinity's fast paths). */
+  podsWithAffinity = new Set<PodInfo>();
+  podsWithRequiredAntiAffinity = new Set<PodInfo>();
+  /** Bumped on every change. */
+  generation = 0;
+
+  constructor(node?: Node) { this.node = node; }
+
+  get name(): string { return this.node ? nodeName(this.node) : ''; }
+  get allocatable(): Resources { return this.node ? nodeAllocatable(this.node) : {}; }
+
+  addPod(pod: Pod): void { this.addPodInfo(podInfoOf(pod)); }
+
+  addPodInfo(pi: PodInfo): void {
+    const uid = podUid(pi.pod);
+    if (this.pods.has(uid)) this.removePod(pi.pod);
+    this.pods.set(uid, pi);
+    for (const [k, v] of Object.entries(pi.requests)) this.requested[k] = (this.requested[k] ?? 0) + v;
+    this.nonZero.cpu += pi.nonZero.cpu;
+    this.nonZero.memory += pi.nonZero.memory;
+    if (pi.ports.length) this.usedPorts = [...this.usedPorts, ...pi.ports];
+    if (pi.hasAffinity) this.podsWithAffinity.add(pi);
+    if (pi.hasRequiredAntiAffinity) this.podsWithRequiredAntiAffinity.add(pi);
+    this.generation++;
+  }
+
+  removePod(pod: Pod): boolean {
+    const uid = podUid(pod);
+    const pi = this.pods.get(uid);
+    if (!pi) return false;
+    this.pods.delete(uid);
+    for (const [k, v] of Object.entries(pi.requests)) this.requested[k] = (this.requested[k] ?? 0) - v;
+    this.nonZero.cpu -= pi.nonZero.cpu;
+    this.nonZero.memory -= pi.nonZero.memory;
+    if (pi.ports.length) this.usedPorts = this.usedPorts.filter((p) => !pi.ports.includes(p));
+    this.podsWithAffinity.delete(pi);
+    this.podsWithRequiredAntiAffinity.delete(pi);
+    this.generation++;
+    return true;
+  }
+
+  /** A copy whose pods can be added and removed without touching this one (preemption's what-ifs). */
+  clone(): NodeInfo {
+    const c = new NodeInfo(this.node);
+    for (const [k, v] of this.pods) c.pods.set(k, v);
+    c.requested = { ...this.requested };
+    c.nonZero = { ...this.nonZero };
+    c.usedPorts = [...this.usedPorts];
+    c.podsWithAffinity = new Set(this.podsWithAffinity);
+    c.podsWithRequiredAntiAffinity = new Set(this.podsWithRequiredAntiAffinity);
+    c.generation = this.generation;
+    return c;
+  }
+}

@@ -1,0 +1,99 @@
+// The small default plugins: PrioritySort, SchedulingGates, NodeName, NodeUnschedulable, NodePorts, ImageLocality,
+// DefaultBinder (each as upstream's plugin of that name).
+import { normalizeImage } from '../cache.js';
+import {
+  Code, MAX_NODE_SCORE, SKIP, errorStatus, status, unresolvable, unschedulable, type BindPlugin, type ClusterEvent, type FilterPlugin,
+  type Handle, type PreEnqueuePlugin, type PreFilterPlugin, type QueueSortPlugin, type ScorePlugin,
+} from '../framework/interface.js';
+import { portsConflict, podInfoOf, type HostPort } from '../node-info.js';
+import { podPriority, tolerationsTolerate, type Pod } from '../types.js';
+
+const NODE_CHANGES: ClusterEvent[] = [{ resource: 'Node', action: 'Add' }, { resource: 'Node', action: 'Update' }];
+
+export const prioritySort = (): QueueSortPlugin => ({
+  name: 'PrioritySort',
+  less: (a, b) => {
+    const pa = podPriority(a.pod);
+    const pb = podPriority(b.pod);
+    return pa > pb || (pa === pb && a.timestamp < b.timestamp);
+  },
+});
+
+export const schedulingGates = (): PreEnqueuePlugin => ({
+  name: 'SchedulingGates',
+  events: () => [{ resource: 'Pod', action: 'Update' }],
+  preEnqueue: (pod) => {
+    const gates = (pod.spec?.schedulingGates ?? []) as { name: string }[];
+    return gates.length ? status(Code.UnschedulableAndUnresolvable, `waiting for scheduling gates: [${gates.map((g) => g.name).join(' ')}]`) : null;
+  },
+});
+
+export const nodeName = (): FilterPlugin => ({
+  name: 'NodeName',
+  events: () => NODE_CHANGES,
+  filter: (_s, pod, node) =>
+    pod.spec?.nodeName && pod.spec.nodeName !== node.name ? unresolvable("node(s) didn't match the requested node name") : null,
+});
+
+const UNSCHEDULABLE_TAINT = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+
+export const nodeUnschedulable = (): FilterPlugin => ({
+  name: 'NodeUnschedulable',
+  events: () => NODE_CHANGES,
+  filter: (_s, pod, node) =>
+    node.node?.spec?.unschedulable && !tolerationsTolerate(pod.spec?.tolerations, UNSCHEDULABLE_TAINT)
+      ? unresolvable('node(s) were unschedulable') : null,
+});
+
+const PORTS_KEY = 'PreFilterNodePorts';
+
+export const nodePorts = (): PreFilterPlugin & FilterPlugin => ({
+  name: 'NodePorts',
+  events: () => [{ resource: 'AssignedPod', action: 'Delete' }, ...NODE_CHANGES],
+  preFilter: (state, pod) => {
+    const ports = podInfoOf(pod).ports;
+    if (!ports.length) return SKIP;
+    state.write(PORTS_KEY, ports);
+    return null;
+  },
+  filter: (state, _pod, node) => {
+    const want = state.read<HostPort[]>(PORTS_KEY) ?? [];
+    for (const w of want) {
+      if (node.usedPorts.some((u) => portsConflict(u, w))) return unschedulable("node(s) didn't have free ports for the requested pod ports");
+    }
+    return null;
+  },
+});
+
+const MB = 1024 * 1024;
+const MIN_THRESHOLD = 23 * MB;
+const MAX_CONTAINER_THRESHOLD = 1000 * MB;
+
+export const imageLocality = (_args: unknown, handle: Handle): ScorePlugin => ({
+  name: 'ImageLocality',
+  score: (_s, pod, node) => {
+    const total = handle.cache.nodeCount() || 1;
+    const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])] as { image?: string }[];
+    let sum = 0;
+    for (const c of containers) {
+      if (!c.image) continue;
+      const st = handle.cache.images.get(normalizeImage(c.image));
+      if (st?.nodes.has(node.name)) sum += st.size * (st.nodes.size / total);
+    }
+    const max = MAX_CONTAINER_THRESHOLD * Math.max(1, (pod.spec?.containers ?? []).length);
+    const clamped = Math.min(Math.max(sum, MIN_THRESHOLD), max);
+    return Math.floor((MAX_NODE_SCORE * (clamped - MIN_THRESHOLD)) / (max - MIN_THRESHOLD));
+  },
+});
+
+export const defaultBinder = (_args: unknown, handle: Handle): BindPlugin => ({
+  name: 'DefaultBinder',
+  bind: async (_s, pod: Pod, node) => {
+    try {
+      await handle.client.pods(pod.metadata?.namespace).bind(pod.metadata!.name!, node, { uid: pod.metadata?.uid });
+      return null;
+    } catch (e) {
+      return errorStatus(e);
+    }
+  },
+});

@@ -1,0 +1,164 @@
+// PodTopologySpread: hard constraints (DoNotSchedule) filter, soft ones (ScheduleAnyway) score, as upstream's
+// podtopologyspread plugin. Default constraints come from the plugin args (defaultingType List); their selector is
+// taken from the pod's own labels (upstream derives it from the Services/ReplicaSets/StatefulSets selecting it).
+import { labelSelectorAsSelector, selectorFromSet, type Selector } from '../../apimachinery/labels.js';
+import { podMatchesNodeSelectorAndAffinity } from '../affinity.js';
+import {
+  MAX_NODE_SCORE, SKIP, unresolvable, unschedulable, type CycleState, type FilterPlugin, type Handle, type PreFilterPlugin,
+  type PreScorePlugin, type ScorePlugin,
+} from '../framework/interface.js';
+import type { NodeInfo } from '../node-info.js';
+import { nodeTaints, tolerationsTolerate, type Pod } from '../types.js';
+
+interface Constraint {
+  maxSkew: number;
+  topologyKey: string;
+  hard: boolean;
+  selector: Selector;
+  minDomains: number;
+  honorAffinity: boolean;
+  honorTaints: boolean;
+}
+
+interface SpreadState {
+  constraints: Constraint[];
+  /** per constraint: domain value → matching pods */
+  counts: Map<string, number>[];
+  clone(): SpreadState;
+}
+
+const ERR_MISMATCH = "node(s) didn't match pod topology spread constraints";
+const ERR_MISSING_LABEL = "node(s) didn't match pod topology spread constraints (missing required label)";
+
+const constraintsOf = (pod: Pod, defaults: any[], hardOnly: boolean | undefined): Constraint[] => {
+  let raw = (pod.spec?.topologySpreadConstraints ?? []) as any[];
+  let fromDefaults = false;
+  if (!raw.length && defaults.length && Object.keys(pod.metadata?.labels ?? {}).length) { raw = defaults; fromDefaults = true; }
+  const out: Constraint[] = [];
+  for (const c of raw) {
+    const hard = c.whenUnsatisfiable !== 'ScheduleAnyway';
+    if (hardOnly !== undefined && hard !== hardOnly) continue;
+    let selector: Selector;
+    if (fromDefaults) selector = selectorFromSet(pod.metadata?.labels);
+    else {
+      const ls = structuredClone(c.labelSelector ?? null);
+      for (const key of (c.matchLabelKeys ?? []) as string[]) {
+        const v = pod.metadata?.labels?.[key];
+        if (v !== undefined && ls) (ls.matchExpressions ??= []).push({ key, operator: 'In', values: [v] });
+      }
+      try { selector = labelSelectorAsSelector(ls); } catch { selector = labelSelectorAsSelector(null); }
+    }
+    out.push({
+      maxSkew: c.maxSkew ?? 1, topologyKey: c.topologyKey, hard, selector, minDomains: c.minDomains ?? 1,
+      honorAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor', honorTaints: c.nodeTaintsPolicy === 'Honor',
+    });
+  }
+  return out;
+};
+
+const eligible = (pod: Pod, c: Constraint, node: NodeInfo): boolean => {
+  const n = node.node!;
+  if (n.metadata?.labels?.[c.topologyKey] === undefined) return false;
+  if (c.honorAffinity && !podMatchesNodeSelectorAndAffinity(pod, n)) return false;
+  if (c.honorTaints && nodeTaints(n).some((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerationsTolerate(pod.spec?.tolerations, t))) return false;
+  return true;
+};
+
+const countOn = (pod: Pod, c: Constraint, node: NodeInfo): number => {
+  let n = 0;
+  const ns = pod.metadata?.namespace;
+  for (const pi of node.pods.values()) {
+    if (pi.pod.metadata?.namespace !== ns || pi.pod.metadata?.deletionTimestamp) continue;
+    if (c.selector.matches(pi.pod.metadata?.labels)) n++;
+  }
+  return n;
+};
+
+const makeState = (constraints: Constraint[], counts: Map<string, number>[]): SpreadState => ({
+  constraints, counts, clone: () => makeState(constraints, counts.map((m) => new Map(m))),
+});
+
+const compute = (pod: Pod, constraints: Constraint[], nodes: NodeInfo[]): SpreadState => {
+  const counts = constraints.map(() => new Map<string, number>());
+  for (const node of nodes) {
+    if (!node.node) continue;
+    constraints.forEach((c, i) => {
+      if (!eligible(pod, c, node)) return;
+      const v = node.node!.metadata!.labels![c.topologyKey]!;
+      counts[i]!.set(v, (counts[i]!.get(v) ?? 0) + countOn(pod, c, node));
+    });
+  }
+  return makeState(constraints, counts);
+};
+
+const adjust = (state: SpreadState | undefined, pod: Pod, other: Pod, node: NodeInfo, delta: number): void => {
+  if (!state || other.metadata?.namespace !== pod.metadata?.namespace) return;
+  state.constraints.forEach((c, i) => {
+    const v = node.node?.metadata?.labels?.[c.topologyKey];
+    if (v === undefined || !c.selector.matches(other.metadata?.labels) || !state.counts[i]!.has(v)) return;
+    state.counts[i]!.set(v, state.counts[i]!.get(v)! + delta);
+  });
+};
+
+export const podTopologySpread = (args: Record<string, any>, handle: Handle): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin => {
+  const defaults = args.defaultingType === 'List' ? ((args.defaultConstraints ?? []) as any[]) : [];
+  return {
+    name: 'PodTopologySpread',
+    events: () => [{ resource: 'AssignedPod', action: 'All' }, { resource: 'Node', action: 'All' }],
+    preFilter: (state: CycleState, pod: Pod, nodes: NodeInfo[]) => {
+      const constraints = constraintsOf(pod, defaults, true);
+      if (!constraints.length) return SKIP;
+      state.write('PreFilterPodTopologySpread', compute(pod, constraints, nodes));
+      return null;
+    },
+    addPod: (state, pod, added, node) => adjust(state.read('PreFilterPodTopologySpread'), pod, added, node, 1),
+    removePod: (state, pod, removed, node) => adjust(state.read('PreFilterPodTopologySpread'), pod, removed, node, -1),
+    filter: (state, pod, node) => {
+      const s = state.read<SpreadState>('PreFilterPodTopologySpread');
+      if (!s) return null;
+      const labels = node.node?.metadata?.labels ?? {};
+      for (let i = 0; i < s.constraints.length; i++) {
+        const c = s.constraints[i]!;
+        const v = labels[c.topologyKey];
+        if (v === undefined) return unresolvable(ERR_MISSING_LABEL);
+        const counts = s.counts[i]!;
+        let min = counts.size < c.minDomains ? 0 : Infinity;
+        for (const n of counts.values()) if (n < min) min = n;
+        if (min === Infinity) min = 0;
+        const self = c.selector.matches(pod.metadata?.labels) ? 1 : 0;
+        if ((counts.get(v) ?? 0) + self - min > c.maxSkew) return unschedulable(ERR_MISMATCH);
+      }
+      return null;
+    },
+    preScore: (state, pod, nodes) => {
+      const constraints = constraintsOf(pod, defaults, false);
+      if (!constraints.length) return SKIP;
+      // counts over every node (not just the feasible ones), as upstream does for non-hostname keys
+      const all = constraints.some((c) => c.topologyKey !== 'kubernetes.io/hostname') ? handle.cache.nodeInfos() : nodes;
+      state.write('PreScorePodTopologySpread', compute(pod, constraints, all));
+      return null;
+    },
+    score: (state, _pod, node) => {
+      const s = state.read<SpreadState>('PreScorePodTopologySpread')!;
+      const labels = node.node?.metadata?.labels ?? {};
+      let score = 0;
+      for (let i = 0; i < s.constraints.length; i++) {
+        const c = s.constraints[i]!;
+        const v = labels[c.topologyKey];
+        if (v === undefined) return -1; // ignored node
+        score += (s.counts[i]!.get(v) ?? 0) * Math.log(s.counts[i]!.size + 2) + c.maxSkew - 1;
+      }
+      return Math.round(score);
+    },
+    normalizeScore: (_s, _p, _n, scores) => {
+      let min = Infinity;
+      let max = 0;
+      for (const s of scores) { if (s < 0) continue; if (s < min) min = s; if (s > max) max = s; }
+      for (let i = 0; i < scores.length; i++) {
+        const s = scores[i]!;
+        if (s < 0) { scores[i] = 0; continue; }
+        scores[i] = max === 0 ? MAX_NODE_SCORE : Math.floor((MAX_NODE_SCORE * (max + min - s)) / max);
+      }
+    },
+  };
+};

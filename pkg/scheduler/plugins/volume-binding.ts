@@ -1,0 +1,109 @@
+// VolumeBinding, the basics of upstream's plugin: a pod's PersistentVolumeClaims must exist; a bound claim's volume
+// node affinity must match the node; an unbound claim must be WaitForFirstConsumer (an Immediate one waits for the
+// PV controller) and find, on the node, an available PersistentVolume or a provisioner. PreBind records the choice:
+// a static volume gets the claim's claimRef, a provisioned claim the `volume.kubernetes.io/selected-node` annotation.
+import { nodeSelectorMatches } from '../affinity.js';
+import {
+  SKIP, errorStatus, unresolvable, type ClusterEvent, type CycleState, type FilterPlugin, type Handle, type PreBindPlugin,
+  type PreFilterPlugin, type ReservePlugin,
+} from '../framework/interface.js';
+import { toResources } from '../resources.js';
+import type { KubeObject } from '../../client/index.js';
+import type { Node, Pod } from '../types.js';
+
+interface ClaimInfo { claim: KubeObject; pv?: KubeObject; className?: string; provisioned: boolean }
+interface VolumeState { bound: ClaimInfo[]; unbound: ClaimInfo[]; chosen?: Map<string, KubeObject | 'provision'> }
+
+const EVENTS: ClusterEvent[] = [
+  { resource: 'PersistentVolumeClaim', action: 'All' }, { resource: 'PersistentVolume', action: 'All' },
+  { resource: 'StorageClass', action: 'All' }, { resource: 'Node', action: 'Add' }, { resource: 'Node', action: 'Update' },
+];
+const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
+const SELECTED_NODE = 'volume.kubernetes.io/selected-node';
+
+const pvMatchesNode = (pv: KubeObject, node: Node): boolean => {
+  const terms = pv.spec?.nodeAffinity?.required?.nodeSelectorTerms;
+  return !terms || nodeSelectorMatches(terms, node);
+};
+
+const pvFits = (pv: KubeObject, claim: KubeObject, className: string | undefined): boolean => {
+  if (pv.spec?.claimRef || (pv.status?.phase && pv.status.phase !== 'Available')) return false;
+  if ((pv.spec?.storageClassName ?? '') !== (className ?? '')) return false;
+  const want = toResources(claim.spec?.resources?.requests).storage ?? 0;
+  if ((toResources(pv.spec?.capacity).storage ?? 0) < want) return false;
+  const modes = (pv.spec?.accessModes ?? []) as string[];
+  return ((claim.spec?.accessModes ?? []) as string[]).every((m) => modes.includes(m));
+};
+
+export const volumeBinding = (_args: unknown, handle: Handle): PreFilterPlugin & FilterPlugin & ReservePlugin & PreBindPlugin => ({
+  name: 'VolumeBinding',
+  events: () => EVENTS,
+  preFilter: (state: CycleState, pod: Pod) => {
+    const claims = ((pod.spec?.volumes ?? []) as any[]).filter((v) => v.persistentVolumeClaim?.claimName);
+    if (!claims.length) return SKIP;
+    const ns = pod.metadata?.namespace ?? 'default';
+    const st: VolumeState = { bound: [], unbound: [] };
+    for (const v of claims) {
+      const name = v.persistentVolumeClaim.claimName as string;
+      const claim = handle.listers.pvcs.get(`${ns}/${name}`);
+      if (!claim) return unresolvable(`persistentvolumeclaim "${name}" not found`);
+      if (claim.metadata?.deletionTimestamp) return unresolvable(`persistentvolumeclaim "${name}" is being deleted`);
+      const className = claim.spec?.storageClassName as string | undefined;
+      if (claim.spec?.volumeName) {
+        st.bound.push({ claim, pv: handle.listers.pvs.get(claim.spec.volumeName), className, provisioned: false });
+        continue;
+      }
+      const sc = className ? handle.listers.storageClasses.get(className) : undefined;
+      if (sc?.volumeBindingMode !== 'WaitForFirstConsumer') return unresolvable('pod has unbound immediate PersistentVolumeClaims');
+      st.unbound.push({ claim, className, provisioned: !!sc.provisioner && sc.provisioner !== NO_PROVISIONER });
+    }
+    state.write('PreFilterVolumeBinding', st);
+    return null;
+  },
+  filter: (state, _pod, node) => {
+    const st = state.read<VolumeState>('PreFilterVolumeBinding');
+    if (!st) return null;
+    for (const b of st.bound) if (b.pv && !pvMatchesNode(b.pv, node.node!)) return unresolvable('node(s) had volume node affinity conflict');
+    const taken = new Set<string>();
+    for (const u of st.unbound) {
+      const pv = handle.listers.pvs.list().find((p) => !taken.has(p.metadata!.name!) && pvFits(p, u.claim, u.className) && pvMatchesNode(p, node.node!));
+      if (pv) { taken.add(pv.metadata!.name!); continue; }
+      if (!u.provisioned) return unresolvable("node(s) didn't find available persistent volumes to bind");
+    }
+    return null;
+  },
+  reserve: (state, _pod, node) => {
+    const st = state.read<VolumeState>('PreFilterVolumeBinding');
+    if (!st?.unbound.length) return null;
+    const nodeObj = handle.cache.nodeInfo(node)?.node;
+    st.chosen = new Map();
+    const taken = new Set<string>();
+    for (const u of st.unbound) {
+      const pv = nodeObj && handle.listers.pvs.list().find((p) => !taken.has(p.metadata!.name!) && pvFits(p, u.claim, u.className) && pvMatchesNode(p, nodeObj));
+      if (pv) taken.add(pv.metadata!.name!);
+      st.chosen.set(u.claim.metadata!.name!, pv ?? 'provision');
+    }
+    return null;
+  },
+  unreserve: (state) => { const st = state.read<VolumeState>('PreFilterVolumeBinding'); if (st) st.chosen = undefined; },
+  preBind: async (state, pod, node) => {
+    const st = state.read<VolumeState>('PreFilterVolumeBinding');
+    if (!st?.chosen) return SKIP;
+    try {
+      for (const u of st.unbound) {
+        const choice = st.chosen.get(u.claim.metadata!.name!);
+        const ns = pod.metadata?.namespace;
+        if (choice === 'provision') {
+          await handle.client.persistentVolumeClaims(ns).patch(u.claim.metadata!.name!, 'merge', { metadata: { annotations: { [SELECTED_NODE]: node } } });
+        } else if (choice) {
+          await handle.client.persistentVolumes().patch(choice.metadata!.name!, 'merge', {
+            spec: { claimRef: { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace: ns, name: u.claim.metadata!.name, uid: u.claim.metadata!.uid } },
+          });
+        }
+      }
+      return null;
+    } catch (e) {
+      return errorStatus(e);
+    }
+  },
+});

@@ -1,0 +1,262 @@
+// The scheduling queue, as upstream's backend/queue/scheduling_queue.go: activeQ (a heap in the profile's
+// queue-sort order), backoffQ (pods waiting out 1 s doubling to 10 s after a failure) and the unschedulable pods,
+// which move back on cluster events their rejecting plugins registered for, or after 5 minutes. Pods held by a
+// PreEnqueue plugin (schedulingGates) wait among the unschedulable pods, marked gated, until an update frees them.
+import type { Clock, TimerHandle } from '../client/index.js';
+import { eventMatches, type ClusterEvent, type QueuedPodInfo } from './framework/interface.js';
+import type { Framework } from './framework/runtime.js';
+import { KeyedHeap } from './heap.js';
+import { podKey, schedulerNameOf, type Pod } from './types.js';
+
+export interface QueueOptions {
+  clock: Clock;
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** How long a pod may stay unschedulable before it is retried anyway (5 min). */
+  maxUnschedulableMs?: number;
+  frameworkFor(pod: Pod): Framework | undefined;
+}
+
+export class SchedulingQueue {
+  private readonly activeQ: KeyedHeap<QueuedPodInfo>;
+  private readonly backoffQ: KeyedHeap<QueuedPodInfo>;
+  private readonly unschedulable = new Map<string, QueuedPodInfo & { since: number }>();
+  /** Pods popped and not yet done: the events seen meanwhile decide where a failed one goes. */
+  private readonly inFlight = new Map<string, ClusterEvent[]>();
+  private readonly nominated = new Map<string, Map<string, Pod>>();
+  private readonly nominatedNodeOf = new Map<string, string>();
+  private waiters: (() => void)[] = [];
+  private closed = false;
+  private timers: TimerHandle[] = [];
+  private readonly clock: Clock;
+  private readonly initialBackoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly maxUnschedulableMs: number;
+
+  constructor(private readonly o: QueueOptions) {
+    this.clock = o.clock;
+    this.initialBackoffMs = o.initialBackoffMs ?? 1000;
+    this.maxBackoffMs = o.maxBackoffMs ?? 10_000;
+    this.maxUnschedulableMs = o.maxUnschedulableMs ?? 5 * 60_000;
+    const less = (a: QueuedPodInfo, b: QueuedPodInfo): boolean => {
+      const fw = o.frameworkFor(a.pod);
+      return fw ? fw.less(a, b) : a.timestamp < b.timestamp;
+    };
+    this.activeQ = new KeyedHeap((q) => q.key, less);
+    this.backoffQ = new KeyedHeap((q) => q.key, (a, b) => this.backoffTime(a) < this.backoffTime(b));
+  }
+
+  /** Starts the periodic flushes (backoff every second, unschedulable leftovers every 30 s). */
+  run(): void {
+    const every = (ms: number, fn: () => void): void => {
+      const tick = (): void => { if (this.closed) return; fn(); this.timers.push(this.clock.setTimer(tick, ms)); };
+      this.timers.push(this.clock.setTimer(tick, ms));
+    };
+    every(1000, () => this.flushBackoffCompleted());
+    every(30_000, () => this.flushUnschedulableLeftover());
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const t of this.timers) t.cancel();
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  // Adding, updating, deleting pods (from the informer)
+
+  add(pod: Pod): void {
+    const key = podKey(pod);
+    const q: QueuedPodInfo = { pod, key, timestamp: this.clock.now(), initialAttemptTimestamp: this.clock.now(), attempts: 0, unschedulablePlugins: new Set(), gated: false };
+    this.enqueue(q);
+    this.updateNominated(pod);
+  }
+
+  update(oldPod: Pod, pod: Pod): void {
+    const key = podKey(pod);
+    this.updateNominated(pod);
+    for (const [, evs] of this.inFlight) evs.push({ resource: 'Pod', action: 'Update' });
+    const inActive = this.activeQ.get(key);
+    if (inActive) { inActive.pod = pod; this.activeQ.addOrUpdate(inActive); return; }
+    const inBackoff = this.backoffQ.get(key);
+    if (inBackoff) { inBackoff.pod = pod; this.backoffQ.addOrUpdate(inBackoff); return; }
+    const u = this.unschedulable.get(key);
+    if (u) {
+      u.pod = pod;
+      if (JSON.stringify(oldPod.spec) !== JSON.stringify(pod.spec) || JSON.stringify(oldPod.metadata?.labels) !== JSON.stringify(pod.metadata?.labels)) {
+        // an update that may make it schedulable: retry now (or after its backoff)
+        this.unschedulable.delete(key);
+        if (u.gated) { u.gated = false; this.enqueue(u); return; }
+        if (this.isBackingOff(u)) this.backoffQ.addOrUpdate(u);
+        else this.activeQ.addOrUpdate(u);
+        this.wake();
+      }
+      return;
+    }
+    if (!this.inFlight.has(key)) this.add(pod);
+  }
+
+  delete(pod: Pod): void {
+    const key = podKey(pod);
+    this.activeQ.delete(key);
+    this.backoffQ.delete(key);
+    this.unschedulable.delete(key);
+    this.deleteNominated(key);
+  }
+
+  /** Waits for the highest-priority active pod; undefined once closed. */
+  async pop(signal?: AbortSignal): Promise<QueuedPodInfo | undefined> {
+    for (;;) {
+      if (this.closed || signal?.aborted) return undefined;
+      const q = this.activeQ.pop();
+      if (q) {
+        q.attempts++;
+        this.inFlight.set(q.key, []);
+        return q;
+      }
+      await new Promise<void>((resolve) => {
+        const onAbort = (): void => resolve();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        this.waiters.push(() => { signal?.removeEventListener('abort', onAbort); resolve(); });
+      });
+    }
+  }
+
+  /** The pod's cycle is over (bound, or requeued by addUnschedulable / addBackoff). */
+  done(key: string): void { this.inFlight.delete(key); }
+
+  /**
+   * A pod that failed its cycle: back to backoffQ if an event its rejecting plugins care about happened meanwhile
+   * (or it failed with an error), otherwise among the unschedulable pods.
+   */
+  addUnschedulable(q: QueuedPodInfo, opts: { error?: boolean } = {}): void {
+    const events = this.inFlight.get(q.key) ?? [];
+    this.inFlight.delete(q.key);
+    if (this.activeQ.has(q.key) || this.backoffQ.has(q.key) || this.unschedulable.has(q.key)) return;
+    q.timestamp = this.clock.now();
+    if (opts.error || events.some((e) => this.interested(q, e))) {
+      this.backoffQ.addOrUpdate(q);
+      return;
+    }
+    this.unschedulable.set(q.key, { ...q, since: this.clock.now() });
+  }
+
+  /** A cluster event: the unschedulable pods it may help go to activeQ (or backoffQ while backing off). */
+  moveAllToActiveOrBackoff(event: ClusterEvent, pre?: (pod: Pod) => boolean): void {
+    for (const [, evs] of this.inFlight) evs.push(event);
+    let moved = false;
+    for (const [key, u] of this.unschedulable) {
+      if (u.gated || !this.interested(u, event) || (pre && !pre(u.pod))) continue;
+      this.unschedulable.delete(key);
+      if (this.isBackingOff(u)) this.backoffQ.addOrUpdate(u);
+      else { this.activeQ.addOrUpdate(u); moved = true; }
+    }
+    if (moved) this.wake();
+  }
+
+  flushBackoffCompleted(): void {
+    const now = this.clock.now();
+    let moved = false;
+    for (;;) {
+      const q = this.backoffQ.peek();
+      if (!q || this.backoffTime(q) > now) break;
+      this.backoffQ.pop();
+      this.activeQ.addOrUpdate(q);
+      moved = true;
+    }
+    if (moved) this.wake();
+  }
+
+  flushUnschedulableLeftover(): void {
+    const now = this.clock.now();
+    let moved = false;
+    for (const [key, u] of this.unschedulable) {
+      if (u.gated || now - u.since <= this.maxUnschedulableMs) continue;
+      this.unschedulable.delete(key);
+      if (this.isBackingOff(u)) this.backoffQ.addOrUpdate(u);
+      else { this.activeQ.addOrUpdate(u); moved = true; }
+    }
+    if (moved) this.wake();
+  }
+
+  // Nominated pods (preemption): they count on their node for pods of lower priority.
+
+  nominatedPods(node: string): Pod[] { return [...(this.nominated.get(node)?.values() ?? [])]; }
+
+  /** Records (or clears, with '') the node a pod was nominated to. */
+  nominate(pod: Pod, node: string): void {
+    this.deleteNominated(podKey(pod));
+    if (!node) return;
+    let m = this.nominated.get(node);
+    if (!m) this.nominated.set(node, m = new Map());
+    m.set(podKey(pod), pod);
+    this.nominatedNodeOf.set(podKey(pod), node);
+  }
+
+  stats(): { active: number; backoff: number; unschedulable: number; gated: number } {
+    const gated = [...this.unschedulable.values()].filter((u) => u.gated).length;
+    return { active: this.activeQ.size, backoff: this.backoffQ.size, unschedulable: this.unschedulable.size - gated, gated };
+  }
+
+  has(key: string): boolean { return this.activeQ.has(key) || this.backoffQ.has(key) || this.unschedulable.has(key); }
+
+  private enqueue(q: QueuedPodInfo): void {
+    const fw = this.o.frameworkFor(q.pod);
+    const s = fw?.runPreEnqueue(q.pod);
+    if (s) {
+      q.gated = true;
+      q.unschedulablePlugins = new Set([s.plugin ?? '']);
+      this.unschedulable.set(q.key, { ...q, since: this.clock.now() });
+      return;
+    }
+    q.gated = false;
+    this.unschedulable.delete(q.key);
+    this.backoffQ.delete(q.key);
+    this.activeQ.addOrUpdate(q);
+    this.wake();
+  }
+
+  private interested(q: QueuedPodInfo, ev: ClusterEvent): boolean {
+    if (!q.unschedulablePlugins.size) return true;
+    const fw = this.o.frameworkFor(q.pod);
+    if (!fw) return true;
+    return fw.registeredEvents().some((r) => q.unschedulablePlugins.has(r.plugin) && eventMatches(r.event, ev));
+  }
+
+  private backoffTime(q: QueuedPodInfo): number {
+    let d = this.initialBackoffMs;
+    for (let i = 1; i < q.attempts && d < this.maxBackoffMs; i++) d *= 2;
+    return q.timestamp + Math.min(d, this.maxBackoffMs);
+  }
+
+  private isBackingOff(q: QueuedPodInfo): boolean { return this.backoffTime(q) > this.clock.now(); }
+
+  private updateNominated(pod: Pod): void {
+    const n = pod.status?.nominatedNodeName as string | undefined;
+    if (n) this.nominate(pod, n);
+    else if (this.nominatedNodeOf.has(podKey(pod))) {
+      // keep what preemption set until the status shows it (the informer may lag behind our own patch)
+      const cur = this.nominatedNodeOf.get(podKey(pod))!;
+      this.nominated.get(cur)?.set(podKey(pod), pod);
+    }
+  }
+
+  private deleteNominated(key: string): void {
+    const node = this.nominatedNodeOf.get(key);
+    if (node === undefined) return;
+    this.nominatedNodeOf.delete(key);
+    const m = this.nominated.get(node);
+    m?.delete(key);
+    if (m && !m.size) this.nominated.delete(node);
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  /** For the scheduler: a pod of `schedulerName` is ours. */
+  static responsible(pod: Pod, names: Set<string>): boolean { return names.has(schedulerNameOf(pod)); }
+}

@@ -1,0 +1,96 @@
+// The scheduling algorithm of one pod (upstream's schedulePod): PreFilter, then Filter over the nodes, stopping
+// once enough feasible nodes are found (percentageOfNodesToScore), then PreScore/Score and the best node (ties
+// broken at random). Synchronous: the cache cannot change under it.
+import type { Diagnosis } from './diagnosis.js';
+import { CycleState, type Status } from './framework/interface.js';
+import type { Framework } from './framework/runtime.js';
+import type { NodeInfo } from './node-info.js';
+import { podKey, podPriority, type Pod } from './types.js';
+
+export const MIN_FEASIBLE_NODES_TO_FIND = 100;
+export const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+
+/** How many feasible nodes to look for before scoring (upstream's numFeasibleNodesToFind). */
+export const numFeasibleNodesToFind = (numAllNodes: number, percentage: number): number => {
+  if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) return numAllNodes;
+  let pct = percentage;
+  if (pct <= 0) pct = Math.max(MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND, 50 - Math.floor(numAllNodes / 125));
+  if (pct >= 100) return numAllNodes;
+  return Math.max(MIN_FEASIBLE_NODES_TO_FIND, Math.floor((numAllNodes * pct) / 100));
+};
+
+export type ScheduleResult =
+  | { ok: true; node: string; evaluated: number; feasible: number; state: CycleState }
+  | { ok: false; diagnosis: Diagnosis; state: CycleState; numAllNodes: number; error?: Status };
+
+export interface AlgorithmDeps {
+  nodes: NodeInfo[];
+  nominatedPods(node: string): Pod[];
+  percentageOfNodesToScore: number;
+  random: () => number;
+  /** Rotates where filtering starts, so pods spread over all nodes. */
+  nextStartIndex: { value: number };
+}
+
+export const schedulePod = (fw: Framework, pod: Pod, d: AlgorithmDeps): ScheduleResult => {
+  const state = new CycleState();
+  const all = d.nodes;
+  const diagnosis: Diagnosis = { nodeStatuses: new Map(), unschedulablePlugins: new Set() };
+  if (!all.length) return { ok: false, diagnosis, state, numAllNodes: 0 };
+  const pre = fw.runPreFilter(state, pod, all);
+  if (pre.status) {
+    if (pre.status.code === 1) return { ok: false, diagnosis, state, numAllNodes: all.length, error: pre.status };
+    diagnosis.preFilterMsg = pre.status.reasons.join(', ');
+    diagnosis.unschedulablePlugins.add(pre.status.plugin ?? '');
+    for (const n of all) diagnosis.nodeStatuses.set(n.name, pre.status);
+    return { ok: false, diagnosis, state, numAllNodes: all.length };
+  }
+  // A nominated node (from an earlier preemption) is tried first.
+  const nominated = pod.status?.nominatedNodeName as string | undefined;
+  const prio = podPriority(pod);
+  const key = podKey(pod);
+  const nominatedFor = (node: string): Pod[] => d.nominatedPods(node).filter((p) => podKey(p) !== key && podPriority(p) >= prio);
+  if (nominated) {
+    const ni = all.find((n) => n.name === nominated);
+    if (ni && (!pre.nodeNames || pre.nodeNames.has(nominated)) && !fw.runFilterWithNominatedPods(state, pod, ni, nominatedFor(nominated))) {
+      return { ok: true, node: nominated, evaluated: 1, feasible: 1, state };
+    }
+  }
+  const candidates = pre.nodeNames ? all.filter((n) => pre.nodeNames!.has(n.name)) : all;
+  const want = pre.nodeNames ? candidates.length : numFeasibleNodesToFind(all.length, d.percentageOfNodesToScore);
+  const feasible: NodeInfo[] = [];
+  const n = candidates.length;
+  const start = pre.nodeNames ? 0 : d.nextStartIndex.value % Math.max(1, n);
+  let evaluated = 0;
+  for (let i = 0; i < n && feasible.length < want; i++) {
+    const ni = candidates[(start + i) % n]!;
+    evaluated++;
+    const s = fw.runFilterWithNominatedPods(state, pod, ni, nominatedFor(ni.name));
+    if (!s) feasible.push(ni);
+    else {
+      if (s.code === 1) return { ok: false, diagnosis, state, numAllNodes: all.length, error: s };
+      diagnosis.nodeStatuses.set(ni.name, s);
+      diagnosis.unschedulablePlugins.add(s.plugin ?? '');
+    }
+  }
+  if (!pre.nodeNames) d.nextStartIndex.value = (start + evaluated) % Math.max(1, n);
+  if (pre.nodeNames) {
+    // nodes PreFilter ruled out count as rejected by it
+    for (const ni of all) if (!pre.nodeNames.has(ni.name)) diagnosis.nodeStatuses.set(ni.name, { code: 3, reasons: ["node(s) didn't satisfy plugin(s) [NodeAffinity]"] });
+  }
+  if (!feasible.length) return { ok: false, diagnosis, state, numAllNodes: all.length };
+  if (feasible.length === 1) return { ok: true, node: feasible[0]!.name, evaluated, feasible: 1, state };
+  const ps = fw.runPreScore(state, pod, feasible);
+  if (ps) return { ok: false, diagnosis, state, numAllNodes: all.length, error: ps };
+  const scores = fw.runScore(state, pod, feasible);
+  // Highest score; ties broken uniformly at random (reservoir sampling, as upstream's selectHost).
+  let best = 0;
+  let ties = 1;
+  for (let i = 1; i < scores.length; i++) {
+    if (scores[i]! > scores[best]!) { best = i; ties = 1; } else if (scores[i] === scores[best]) {
+      ties++;
+      if (d.random() * ties < 1) best = i;
+    }
+  }
+  return { ok: true, node: feasible[best]!.name, evaluated, feasible: feasible.length, state };
+};

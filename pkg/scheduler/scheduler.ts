@@ -1,0 +1,323 @@
+// The scheduler: informers feed the queue (unassigned pods of our profiles) and the cache (nodes, assigned pods);
+// one loop pops a pod, runs its profile's framework synchronously against the cache, assumes the chosen node and
+// hands the binding cycle (Permit wait, PreBind, Bind) to an async task, so the next pod is scheduled meanwhile.
+// Failures get a FailedScheduling event and the PodScheduled=False condition; successes a Scheduled event.
+import type { Logger } from 'pino';
+import { setMaxListeners } from 'node:events';
+import { setImmediate as yieldToIo } from 'node:timers/promises';
+import {
+  EventRecorder, Resources, SharedInformerFactory, finalState, isConflict, isNotFound, realClock, type Client, type Clock,
+  type KubeObject, type Lister, type SharedIndexInformer,
+} from '../client/index.js';
+import { SchedulerCache } from './cache.js';
+import { defaultConfiguration, type SchedulerConfiguration } from './config.js';
+import { fitErrorMessage } from './diagnosis.js';
+import { Code, type ClusterEvent, type Handle, type PluginFactory, type QueuedPodInfo, type Status } from './framework/interface.js';
+import { Framework } from './framework/runtime.js';
+import { inTreeRegistry } from './plugins/index.js';
+import { SchedulingQueue } from './queue.js';
+import { schedulePod } from './schedule-one.js';
+import { isAssigned, isTerminal, podKey, schedulerNameOf, type Node, type Pod } from './types.js';
+
+export interface SchedulerOptions {
+  client: Client;
+  config?: SchedulerConfiguration;
+  clock?: Clock;
+  logger?: Logger;
+  random?: () => number;
+  /** Out-of-tree plugins, merged over the in-tree registry. */
+  registry?: Record<string, PluginFactory>;
+  /** source.host of events. */
+  identity?: string;
+  /** Binding cycles allowed at once before the loop waits (default 256). */
+  maxInFlightBindings?: number;
+  assumedPodTtlMs?: number;
+  /** Called when a pod is bound (after the Bind plugin returned): benchmarks and tests. */
+  onBound?(pod: Pod, node: string): void;
+}
+
+export interface SchedulerMetrics { attempts: number; scheduled: number; unschedulable: number; errors: number; preemptions: number }
+
+const stripManagedFields = (o: KubeObject): KubeObject => {
+  if (o.metadata?.managedFields) { const { managedFields: _m, ...meta } = o.metadata; return { ...o, metadata: meta }; }
+  return o;
+};
+
+const rfc3339 = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export class Scheduler {
+  readonly config: SchedulerConfiguration;
+  readonly cache: SchedulerCache;
+  readonly queue: SchedulingQueue;
+  readonly metrics: SchedulerMetrics = { attempts: 0, scheduled: 0, unschedulable: 0, errors: 0, preemptions: 0 };
+  private readonly frameworks = new Map<string, Framework>();
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly factory: SharedInformerFactory;
+  private readonly pods: SharedIndexInformer<Pod>;
+  private readonly recorder: EventRecorder;
+  private readonly nextStartIndex = { value: 0 };
+  private inFlightBindings = 0;
+  private bindingWaiters: (() => void)[] = [];
+  private readonly bindings = new Set<Promise<void>>();
+  private current?: Framework;
+
+  constructor(private readonly o: SchedulerOptions) {
+    this.config = o.config ?? defaultConfiguration();
+    this.clock = o.clock ?? realClock;
+    this.random = o.random ?? Math.random;
+    this.cache = new SchedulerCache(this.clock, o.assumedPodTtlMs);
+    this.factory = new SharedInformerFactory(o.client, { transform: stripManagedFields, clock: this.clock, logger: o.logger });
+    this.pods = this.factory.pods<Pod>();
+    const nodes = this.factory.nodes<Node>();
+    const lister = (r: typeof Resources.pods): Lister<KubeObject> => this.factory.informerFor(r).lister();
+    this.recorder = new EventRecorder({ sink: o.client.events(), component: 'default-scheduler', host: o.identity, clock: this.clock, logger: o.logger });
+    const handle: Handle = {
+      client: o.client,
+      cache: this.cache,
+      listers: {
+        pvcs: lister(Resources.persistentVolumeClaims), pvs: lister(Resources.persistentVolumes),
+        storageClasses: lister(Resources.storageClasses), pdbs: lister(Resources.podDisruptionBudgets), namespaces: lister(Resources.namespaces),
+      },
+      nominatedPods: (node) => this.queue.nominatedPods(node),
+      framework: () => this.current!,
+      recordEvent: (obj, type, reason, message) => this.recorder.event(obj, type, reason, message),
+      now: () => this.clock.now(),
+    };
+    const registry = { ...inTreeRegistry, ...o.registry };
+    for (const p of this.config.profiles) this.frameworks.set(p.schedulerName, new Framework(p, registry, handle));
+    this.queue = new SchedulingQueue({
+      clock: this.clock,
+      initialBackoffMs: this.config.podInitialBackoffSeconds * 1000,
+      maxBackoffMs: this.config.podMaxBackoffSeconds * 1000,
+      frameworkFor: (pod) => this.frameworks.get(schedulerNameOf(pod)),
+    });
+    this.pods.addEventHandler({
+      onAdd: (pod) => this.onPodAdd(pod),
+      onUpdate: (old, pod) => this.onPodUpdate(old, pod),
+      onDelete: (obj) => this.onPodDelete(finalState(obj)),
+    });
+    nodes.addEventHandler({
+      onAdd: (node) => { this.cache.addNode(node); this.queue.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Add' }); },
+      onUpdate: (old, node) => {
+        this.cache.updateNode(node);
+        if (this.nodeChangeMatters(old, node)) this.queue.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Update' });
+      },
+      onDelete: (obj) => this.cache.removeNode(finalState(obj)),
+    });
+    const mover = (resource: ClusterEvent['resource']) => ({
+      onAdd: (_o: KubeObject, initial: boolean) => { if (!initial) this.queue.moveAllToActiveOrBackoff({ resource, action: 'Add' }); },
+      onUpdate: () => this.queue.moveAllToActiveOrBackoff({ resource, action: 'Update' }),
+      onDelete: () => this.queue.moveAllToActiveOrBackoff({ resource, action: 'Delete' }),
+    });
+    this.factory.informerFor(Resources.persistentVolumeClaims).addEventHandler(mover('PersistentVolumeClaim'));
+    this.factory.informerFor(Resources.persistentVolumes).addEventHandler(mover('PersistentVolume'));
+    this.factory.informerFor(Resources.storageClasses).addEventHandler(mover('StorageClass'));
+    this.factory.informerFor(Resources.namespaces).addEventHandler({ onUpdate: () => this.queue.moveAllToActiveOrBackoff({ resource: 'Namespace', action: 'Update' }) });
+    this.factory.informerFor(Resources.podDisruptionBudgets);
+  }
+
+  /** The framework of a profile (by schedulerName). */
+  framework(name: string): Framework | undefined { return this.frameworks.get(name); }
+
+  /** Runs until the signal aborts: informers, then the scheduling loop. */
+  async run(signal: AbortSignal): Promise<void> {
+    setMaxListeners(64, signal);
+    this.factory.start(signal);
+    if (!(await this.factory.waitForCacheSync(signal))) { await this.factory.shutdown(); return; }
+    this.o.logger?.info({ profiles: [...this.frameworks.keys()], nodes: this.cache.nodeCount() }, 'caches synced, scheduling');
+    this.queue.run();
+    const cleanup = (): void => {
+      if (signal.aborted) return;
+      for (const pod of this.cache.cleanupExpired()) {
+        this.o.logger?.warn({ pod: podKey(pod) }, 'assumed pod expired');
+        this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' });
+      }
+      timer = this.clock.setTimer(cleanup, 1000);
+    };
+    let timer = this.clock.setTimer(cleanup, 1000);
+    signal.addEventListener('abort', () => this.queue.close(), { once: true });
+    const max = this.o.maxInFlightBindings ?? 256;
+    try {
+      for (;;) {
+        while (this.inFlightBindings >= max && !signal.aborted) await new Promise<void>((r) => this.bindingWaiters.push(r));
+        const q = await this.queue.pop(signal);
+        if (!q) break;
+        try {
+          await this.scheduleOne(q);
+        } catch (err) {
+          this.o.logger?.error({ err, pod: q.key }, 'scheduling cycle failed');
+          this.queue.addUnschedulable(q, { error: true });
+        }
+        await yieldToIo();
+      }
+    } finally {
+      timer.cancel();
+      this.queue.close();
+      await Promise.allSettled(this.bindings);
+      await this.factory.shutdown();
+      await this.recorder.flush();
+    }
+  }
+
+  /** Resolves once every binding started so far has finished and every event is written. */
+  async flush(): Promise<void> {
+    await Promise.allSettled(this.bindings);
+    await this.recorder.flush();
+  }
+
+  // Informer handlers
+
+  private responsible(pod: Pod): boolean { return this.frameworks.has(schedulerNameOf(pod)); }
+
+  private onPodAdd(pod: Pod): void {
+    if (isAssigned(pod)) {
+      if (isTerminal(pod)) return;
+      this.cache.addPod(pod);
+      this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Add' });
+    } else if (this.responsible(pod) && !pod.metadata?.deletionTimestamp && !isTerminal(pod)) {
+      this.queue.add(pod);
+    }
+  }
+
+  private onPodUpdate(old: Pod, pod: Pod): void {
+    if (isAssigned(pod)) {
+      if (!isAssigned(old)) this.queue.delete(pod);
+      if (isTerminal(pod)) {
+        if (this.cache.getPod(pod)) { this.cache.removePod(pod); this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' }); }
+        return;
+      }
+      const had = isAssigned(old) && !!this.cache.getPod(pod) && !this.cache.isAssumed(pod);
+      this.cache.addPod(pod);
+      if (!had) this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Add' });
+      else if (JSON.stringify(old.metadata?.labels) !== JSON.stringify(pod.metadata?.labels) || JSON.stringify(old.spec?.containers) !== JSON.stringify(pod.spec?.containers)) {
+        this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Update' });
+      }
+      return;
+    }
+    if (!this.responsible(pod)) return;
+    if (pod.metadata?.deletionTimestamp || isTerminal(pod)) { this.queue.delete(pod); return; }
+    this.queue.update(old, pod);
+  }
+
+  private onPodDelete(pod: Pod): void {
+    if (isAssigned(pod) || this.cache.getPod(pod)) {
+      this.cache.removePod(pod);
+      this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' });
+    }
+    this.queue.delete(pod);
+  }
+
+  private nodeChangeMatters(old: Node, node: Node): boolean {
+    const pick = (n: Node): string => JSON.stringify([n.metadata?.labels, n.spec, n.status?.allocatable, n.status?.images?.length]);
+    return pick(old) !== pick(node);
+  }
+
+  // The scheduling cycle
+
+  private async scheduleOne(q: QueuedPodInfo): Promise<void> {
+    const fw = this.frameworks.get(schedulerNameOf(q.pod));
+    const current = this.pods.lister().get(q.key);
+    if (!fw || !current || current.metadata?.uid !== q.pod.metadata?.uid || isAssigned(current) || current.metadata?.deletionTimestamp || this.cache.isAssumed(current)) {
+      this.queue.done(q.key);
+      return;
+    }
+    q.pod = current;
+    const pod = current;
+    this.current = fw;
+    this.metrics.attempts++;
+    const res = schedulePod(fw, pod, {
+      nodes: this.cache.nodeInfos(), nominatedPods: (n) => this.queue.nominatedPods(n),
+      percentageOfNodesToScore: fw.percentageOfNodesToScore ?? this.config.percentageOfNodesToScore,
+      random: this.random, nextStartIndex: this.nextStartIndex,
+    });
+    if (!res.ok) {
+      if (res.error) { this.fail(q, res.error.reasons.join(', '), { error: true }); return; }
+      if (res.numAllNodes === 0) { this.fail(q, 'no nodes available to schedule pods', { reason: 'SchedulerError' }); return; }
+      let nominated: string | undefined;
+      if (fw.postFilter.length) {
+        const pf = await fw.runPostFilter(res.state, pod, res.diagnosis.nodeStatuses);
+        if (pf.status && pf.status.code !== Code.Success) {
+          if (pf.status.code === Code.Error) this.o.logger?.warn({ pod: q.key, reason: pf.status.reasons }, 'preemption failed');
+          res.diagnosis.postFilterMsg = pf.status.reasons.join(', ');
+        } else if (pf.nominatedNodeName) {
+          nominated = pf.nominatedNodeName;
+          this.metrics.preemptions++;
+        }
+      }
+      q.unschedulablePlugins = res.diagnosis.unschedulablePlugins;
+      this.fail(q, fitErrorMessage(res.numAllNodes, res.diagnosis), { nominatedNodeName: nominated });
+      return;
+    }
+    const node = res.node;
+    const assumed = this.cache.assumePod(pod, node);
+    const reserve = fw.runReserve(res.state, assumed, node);
+    if (reserve) return this.abortBinding(fw, res.state, q, assumed, node, reserve);
+    const permit = fw.runPermit(res.state, assumed, node);
+    if (permit.status) return this.abortBinding(fw, res.state, q, assumed, node, permit.status);
+    if (pod.status?.nominatedNodeName) this.queue.nominate(pod, '');
+    this.inFlightBindings++;
+    const task = this.bindingCycle(fw, res.state, q, assumed, node, permit.waitMs).finally(() => {
+      this.inFlightBindings--;
+      this.bindings.delete(task);
+      const w = this.bindingWaiters.shift();
+      w?.();
+    });
+    this.bindings.add(task);
+  }
+
+  private async bindingCycle(fw: Framework, state: import('./framework/interface.js').CycleState, q: QueuedPodInfo, assumed: Pod, node: string, waitMs: number | undefined): Promise<void> {
+    if (waitMs) {
+      await this.clock.sleep(waitMs);
+      return this.abortBinding(fw, state, q, assumed, node, { code: Code.Unschedulable, reasons: ['rejected due to timeout after waiting at permit'] });
+    }
+    const s = (await fw.runPreBind(state, assumed, node)) ?? (await fw.runBind(state, assumed, node));
+    if (s) return this.abortBinding(fw, state, q, assumed, node, s);
+    this.cache.finishBinding(assumed);
+    this.queue.done(q.key);
+    this.metrics.scheduled++;
+    this.recorder.event(q.pod, 'Normal', 'Scheduled', `Successfully assigned ${q.pod.metadata?.namespace}/${q.pod.metadata?.name} to ${node}`);
+    this.o.onBound?.(q.pod, node);
+  }
+
+  private abortBinding(fw: Framework, state: import('./framework/interface.js').CycleState, q: QueuedPodInfo, assumed: Pod, node: string, s: Status): void {
+    fw.runUnreserve(state, assumed, node);
+    this.cache.forgetPod(assumed);
+    this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' });
+    const err = s.error;
+    if (err && (isNotFound(err) || (isConflict(err) && /already assigned|being deleted/.test(String((err as Error).message))))) {
+      // the pod went away or someone else bound it: nothing to retry
+      this.queue.done(q.key);
+      return;
+    }
+    const rejected = s.code === Code.Unschedulable || s.code === Code.UnschedulableAndUnresolvable;
+    if (rejected && s.plugin) q.unschedulablePlugins = new Set([s.plugin]);
+    this.fail(q, s.reasons.join(', ') || 'binding failed', { error: !rejected, reason: rejected ? 'Unschedulable' : 'SchedulerError' });
+  }
+
+  /** Requeues a pod that did not get a node, and tells the world why. */
+  private fail(q: QueuedPodInfo, message: string, o: { error?: boolean; nominatedNodeName?: string; reason?: string } = {}): void {
+    const reason = o.reason ?? (o.error ? 'SchedulerError' : 'Unschedulable');
+    if (o.error) this.metrics.errors++;
+    else this.metrics.unschedulable++;
+    if (o.nominatedNodeName) this.queue.nominate(q.pod, o.nominatedNodeName);
+    this.queue.addUnschedulable(q, { error: o.error });
+    this.recorder.event(q.pod, 'Warning', 'FailedScheduling', message);
+    void this.updateStatus(q.pod, reason, message, o.nominatedNodeName);
+  }
+
+  /** PATCH pods/status: PodScheduled=False (and nominatedNodeName), only when something changed. */
+  private async updateStatus(pod: Pod, reason: string, message: string, nominatedNodeName?: string): Promise<void> {
+    const cond = ((pod.status?.conditions ?? []) as KubeObject[]).find((c) => c.type === 'PodScheduled');
+    const sameCond = cond?.status === 'False' && cond.reason === reason && cond.message === message;
+    const sameNominated = !nominatedNodeName || pod.status?.nominatedNodeName === nominatedNodeName;
+    if (sameCond && sameNominated) return;
+    const condition = { type: 'PodScheduled', status: 'False', reason, message, lastProbeTime: null, lastTransitionTime: cond?.status === 'False' && cond.lastTransitionTime ? cond.lastTransitionTime : rfc3339(this.clock.now()) };
+    const patch: KubeObject = { status: { conditions: [condition], ...(nominatedNodeName ? { nominatedNodeName } : {}) } };
+    try {
+      await this.o.client.pods(pod.metadata?.namespace).patch(pod.metadata!.name!, 'strategic', patch, { subresource: 'status' });
+    } catch (err) {
+      if (!isNotFound(err)) this.o.logger?.warn({ err, pod: podKey(pod) }, 'could not update pod status');
+    }
+  }
+}
