@@ -26,7 +26,6 @@ import { handleResource } from './handlers/resource.js';
 import { registerHealth } from './health.js';
 import { registerMetrics } from './metrics.js';
 import { registerOpenApiV3 } from './openapi/v3-routes.js';
-import { registerOpenApiV2 } from './openapi/v2-routes.js';
 import { createCustomResources } from '../registry/customresources/controller.js';
 import { bootstrap } from './bootstrap.js';
 
@@ -91,7 +90,6 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const source = (): GroupVersion[] => customResources.groupVersions();
   registerDiscovery(app, source);
   registerOpenApiV3(app, source);
-  registerOpenApiV2(app, source);
   let ready = false;
   registerHealth(app, {
     live: [{ name: 'ping', check: () => true }, { name: 'etcd', check: () => true }],

@@ -207,16 +207,13 @@ describe('custom resource definitions', () => {
     expect(out).toContain('replicas');
   });
 
-  it('publishes the kind in aggregated discovery and OpenAPI v2 and v3', async () => {
+  it('publishes the kind in aggregated discovery and OpenAPI v3', async () => {
     const agg = await s.api('GET', '/apis', undefined, { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
     const group = agg.body.items.find((g: { metadata: { name: string } }) => g.metadata.name === 'stable.example.com');
     expect(group.versions[0].resources[0]).toMatchObject({ resource: 'crontabs', scope: 'Namespaced', shortNames: ['ct'], categories: ['all'], responseKind: { kind: 'CronTab' } });
     expect(group.versions[0].resources[0].subresources.map((x: { subresource: string }) => x.subresource)).toEqual(['scale', 'status']);
     const v3 = await s.api('GET', '/openapi/v3/apis/stable.example.com/v1');
     expect(v3.body.components.schemas['com.example.stable.v1.CronTab'].properties.spec.properties.replicas).toMatchObject({ type: 'integer', maximum: 10 });
-    const v2 = await s.api('GET', '/openapi/v2', undefined, { accept: 'application/json' });
-    expect(v2.status).toBe(200);
-    expect(v2.body.definitions['com.example.stable.v1.CronTab']).toBeDefined();
   });
 
   it('refuses a CRD whose names clash with another one through NamesAccepted=False', async () => {
