@@ -1,4 +1,5 @@
 // The workload controllers by upstream's --controllers names. The controller-manager imports this record.
+import { startCronJobController } from './cronjob/cronjob-controller.js';
 import { startDeploymentController } from './deployment/deployment-controller.js';
 import { startJobController } from './job/job-controller.js';
 import { startTTLAfterFinishedController } from './job/ttl-after-finished.js';
@@ -11,4 +12,5 @@ export const workloadControllers: Record<string, ControllerInit> = {
   replicationcontroller: startReplicationController,
   job: startJobController,
   'ttl-after-finished': startTTLAfterFinishedController,
+  cronjob: startCronJobController,
 };

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { parseSchedule } from './cron.js';
+
+const at = (iso: string): number => Date.parse(iso);
+const iso = (ms: number | undefined): string | undefined => (ms === undefined ? undefined : new Date(ms).toISOString());
+
+describe('cron schedules', () => {
+  it('every minute, steps, ranges, lists and names', () => {
+    expect(iso(parseSchedule('* * * * *').next(at('2024-01-01T00:00:30Z')))).toBe('2024-01-01T00:01:00.000Z');
+    expect(iso(parseSchedule('*/15 * * * *').next(at('2024-01-01T00:16:00Z')))).toBe('2024-01-01T00:30:00.000Z');
+    expect(iso(parseSchedule('5-10/2 1,3 * * *').next(at('2024-01-01T01:09:00Z')))).toBe('2024-01-01T03:05:00.000Z');
+    expect(iso(parseSchedule('0 9 * JAN-MAR mon-fri').next(at('2024-03-29T10:00:00Z')))).toBe('2025-01-01T09:00:00.000Z');
+    expect(iso(parseSchedule('0 0 * * 7').next(at('2024-01-01T00:00:00Z')))).toBe('2024-01-07T00:00:00.000Z');
+  });
+
+  it('descriptors', () => {
+    expect(iso(parseSchedule('@hourly').next(at('2024-01-01T00:00:00Z')))).toBe('2024-01-01T01:00:00.000Z');
+    expect(iso(parseSchedule('@daily').next(at('2024-01-01T00:00:00Z')))).toBe('2024-01-02T00:00:00.000Z');
+    expect(iso(parseSchedule('@weekly').next(at('2024-01-01T00:00:00Z')))).toBe('2024-01-07T00:00:00.000Z');
+    expect(iso(parseSchedule('@monthly').next(at('2024-01-31T00:00:00Z')))).toBe('2024-02-01T00:00:00.000Z');
+    expect(iso(parseSchedule('@yearly').next(at('2024-06-01T00:00:00Z')))).toBe('2025-01-01T00:00:00.000Z');
+  });
+
+  it('day-of-month and day-of-week are OR-ed when both are restricted', () => {
+    // the 13th or any Friday
+    expect(iso(parseSchedule('0 0 13 * 5').next(at('2024-09-01T00:00:00Z')))).toBe('2024-09-06T00:00:00.000Z');
+    expect(iso(parseSchedule('0 0 13 * *').next(at('2024-09-01T00:00:00Z')))).toBe('2024-09-13T00:00:00.000Z');
+    expect(iso(parseSchedule('0 0 29 2 *').next(at('2025-01-01T00:00:00Z')))).toBe('2028-02-29T00:00:00.000Z');
+  });
+
+  it('time zones: field or CRON_TZ prefix, across DST', () => {
+    expect(iso(parseSchedule('0 9 * * *', 'America/New_York').next(at('2024-01-01T00:00:00Z')))).toBe('2024-01-01T14:00:00.000Z');
+    expect(iso(parseSchedule('0 9 * * *', 'America/New_York').next(at('2024-07-01T00:00:00Z')))).toBe('2024-07-01T13:00:00.000Z');
+    expect(iso(parseSchedule('CRON_TZ=Asia/Tokyo 30 8 * * *').next(at('2024-01-01T00:00:00Z')))).toBe('2024-01-01T23:30:00.000Z');
+    // 02:30 does not exist on 2024-03-10 in New York: the next one is the day after
+    expect(iso(parseSchedule('30 2 * * *', 'America/New_York').next(at('2024-03-10T05:00:00Z')))).toBe('2024-03-11T06:30:00.000Z');
+  });
+
+  it('rejects bad schedules', () => {
+    for (const s of ['* * * *', '60 * * * *', '* 24 * * *', '*/0 * * * *', '@every 5m', 'x * * * *', '5-1 * * * *']) {
+      expect(() => parseSchedule(s), s).toThrow();
+    }
+    expect(() => parseSchedule('* * * * *', 'Mars/Olympus')).toThrow(/unknown time zone/);
+  });
+});

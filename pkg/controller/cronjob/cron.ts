@@ -1,0 +1,119 @@
+// Cron schedules as the CronJob controller reads them (robfig/cron's standard parser): five fields (minute hour
+// day-of-month month day-of-week) with *, ?, lists, ranges, steps and month / weekday names; the @yearly ...
+// @hourly descriptors; an optional CRON_TZ= / TZ= prefix; day-of-month and day-of-week OR-ed when both are
+// restricted (AND-ed when either is *). next() works in wall-clock time of an IANA zone (default UTC).
+
+export interface Schedule {
+  /** The first activation strictly after `afterMs` (ms since the epoch), or undefined within 5 years. */
+  next(afterMs: number): number | undefined;
+  timeZone: string;
+}
+
+interface Field { min: number; max: number; names?: string[] }
+const FIELDS: Field[] = [
+  { min: 0, max: 59 }, { min: 0, max: 23 }, { min: 1, max: 31 },
+  { min: 1, max: 12, names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] },
+  { min: 0, max: 6, names: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] },
+];
+const DESCRIPTORS: Record<string, string> = {
+  '@yearly': '0 0 1 1 *', '@annually': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@hourly': '0 * * * *',
+};
+
+const value = (s: string, f: Field): number => {
+  const i = f.names?.indexOf(s.toLowerCase()) ?? -1;
+  if (i >= 0) return i + f.min;
+  if (!/^\d+$/.test(s)) throw new Error(`failed to parse int from ${s}`);
+  return Number(s);
+};
+
+/** The allowed values of one field, and whether it was a star (* or ?). */
+const parseField = (text: string, f: Field): { set: Set<number>; star: boolean } => {
+  const set = new Set<number>();
+  let star = false;
+  for (const part of text.split(',')) {
+    const [range, stepText] = part.split('/') as [string, string | undefined];
+    if (part.split('/').length > 2) throw new Error(`too many slashes: ${part}`);
+    let lo: number, hi: number;
+    if (range === '*' || range === '?') {
+      lo = f.min; hi = f.max;
+      if (stepText === undefined) star = true;
+    } else {
+      const bounds = range.split('-');
+      if (bounds.length > 2) throw new Error(`too many hyphens: ${range}`);
+      lo = value(bounds[0]!, f);
+      hi = bounds.length === 2 ? value(bounds[1]!, f) : stepText !== undefined ? f.max : lo;
+    }
+    const step = stepText === undefined ? 1 : Number(stepText);
+    if (!Number.isInteger(step) || step <= 0 || (stepText !== undefined && !/^\d+$/.test(stepText))) throw new Error(`step of range should be a positive number: ${part}`);
+    // robfig accepts 7 as Sunday in the day-of-week field.
+    const max = f === FIELDS[4] ? 7 : f.max;
+    if (lo < f.min || hi > max || lo > hi) throw new Error(`end of range (${hi}) above maximum (${f.max}) or beginning (${lo}) below minimum: ${part}`);
+    for (let v = lo; v <= hi; v += step) set.add(f === FIELDS[4] && v === 7 ? 0 : v);
+  }
+  return { set, star };
+};
+
+/** Wall-clock fields of an instant in a zone. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const wallOf = (ms: number, tz: string): number => {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    formatters.set(tz, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+  return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) + (ms % 1000 + 1000) % 1000;
+};
+
+/** The instant whose wall-clock time in tz is `wall` (the earlier one in a fall-back overlap). */
+const instantOf = (wall: number, tz: string): number => {
+  let t = wall - (wallOf(wall, tz) - wall);
+  t = wall - (wallOf(t, tz) - t);
+  return t;
+};
+
+export const validTimeZone = (tz: string): boolean => {
+  try { new Intl.DateTimeFormat('en-US', { timeZone: tz }); return true; } catch { return false; }
+};
+
+export function parseSchedule(spec: string, timeZone?: string | null): Schedule {
+  let text = spec.trim();
+  let tz = timeZone || 'UTC';
+  const m = /^(CRON_TZ|TZ)=(\S+)\s+(.*)$/.exec(text);
+  if (m) { tz = m[2]!; text = m[3]!.trim(); }
+  if (!validTimeZone(tz)) throw new Error(`provided bad location ${tz}: unknown time zone ${tz}`);
+  if (text.startsWith('@')) {
+    if (text.startsWith('@every')) throw new Error('@every is not supported');
+    const d = DESCRIPTORS[text];
+    if (!d) throw new Error(`unrecognized descriptor: ${text}`);
+    text = d;
+  }
+  const parts = text.split(/\s+/).filter(Boolean);
+  if (parts.length !== 5) throw new Error(`expected exactly 5 fields, found ${parts.length}: ${text}`);
+  const [minute, hour, dom, month, dow] = parts.map((p, i) => parseField(p, FIELDS[i]!));
+  const dayMatches = (d: Date): boolean => {
+    const domOk = dom!.set.has(d.getUTCDate());
+    const dowOk = dow!.set.has(d.getUTCDay());
+    return dom!.star || dow!.star ? domOk && dowOk : domOk || dowOk;
+  };
+  return {
+    timeZone: tz,
+    next(afterMs) {
+      // Walk wall-clock time a field at a time (as robfig's Next does), then map back to an instant.
+      let w = Math.floor(wallOf(afterMs, tz) / 60_000) * 60_000 + 60_000;
+      const limit = w + 5 * 366 * 86_400_000;
+      while (w < limit) {
+        const d = new Date(w);
+        if (!month!.set.has(d.getUTCMonth() + 1)) { w = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1); continue; }
+        if (!dayMatches(d)) { w = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1); continue; }
+        if (!hour!.set.has(d.getUTCHours())) { w = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours() + 1); continue; }
+        if (!minute!.set.has(d.getUTCMinutes())) { w += 60_000; continue; }
+        const t = instantOf(w, tz);
+        if (t > afterMs && wallOf(t, tz) === w) return t;
+        w += 60_000;
+      }
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// The CronJob controller against a real apiserver, with a clock the test moves forward a minute at a time.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatTime, realClock, type Clock } from '../../pkg/client/index.js';
+import { startCronJobController } from '../../pkg/controller/cronjob/cronjob-controller.js';
+import { eventually, startHarness, type Harness } from './workloads-harness.js';
+
+let h: Harness;
+let offset = 0;
+const clock: Clock = { now: () => Date.now() + offset, setTimer: realClock.setTimer, sleep: realClock.sleep };
+const NS = 'cron';
+beforeAll(async () => {
+  h = await startHarness({ cronjob: startCronJobController }, { clock });
+  await h.c.namespaces().create({ metadata: { name: NS } });
+});
+afterAll(async () => { await h?.stop(); });
+
+const touch = (name: string, n: number) => h.c.cronJobs(NS).patch(name, 'merge', { metadata: { annotations: { touch: String(n) } } });
+const jobsOf = async (name: string) => (await h.c.jobs(NS).list()).items.filter((j) => j.metadata?.ownerReferences?.[0]?.name === name);
+
+describe('cronjob controller', () => {
+  it('creates a Job per schedule time, honours Forbid, records completions and trims history', async () => {
+    const { c, s } = h;
+    const created = await s.kubectl('-n', NS, 'create', 'cronjob', 'tick', '--image=busybox', '--schedule=* * * * *');
+    expect(created.code).toBe(0);
+    await c.cronJobs(NS).patch('tick', 'merge', { spec: { concurrencyPolicy: 'Forbid', successfulJobsHistoryLimit: 1 } });
+    offset += 61_000;
+    await touch('tick', 1);
+    const [j1] = await eventually(() => jobsOf('tick'), (l) => l.length === 1, 'first job');
+    expect(j1!.metadata!.name).toMatch(/^tick-\d+$/);
+    expect(Number(j1!.metadata!.name!.slice(5)) * 60_000).toBe(Date.parse(j1!.metadata!.annotations!['batch.kubernetes.io/cronjob-scheduled-timestamp']!));
+    expect(j1!.metadata!.ownerReferences![0]).toMatchObject({ kind: 'CronJob', controller: true });
+    expect(j1!.spec.template.spec.containers[0].image).toBe('busybox');
+    const cj = await eventually(() => c.cronJobs(NS).get('tick'), (x) => x.status?.active?.length === 1 && !!x.status?.lastScheduleTime, 'active + lastScheduleTime');
+    expect(cj.status.active[0].name).toBe(j1!.metadata!.name);
+
+    // Forbid: the next minute passes while the first job runs
+    offset += 60_000;
+    await touch('tick', 2);
+    await eventually(() => c.events(NS).list(), (l) => l.items.some((e) => e.reason === 'JobAlreadyActive'), 'JobAlreadyActive');
+    expect((await jobsOf('tick')).length).toBe(1);
+
+    // the job completes: lastSuccessfulTime, then the next run
+    const t = formatTime(Date.now());
+    await c.jobs(NS).patch(j1!.metadata!.name!, 'merge', { status: { startTime: t, completionTime: t, succeeded: 1, conditions: [{ type: 'SuccessCriteriaMet', status: 'True', lastTransitionTime: t }, { type: 'Complete', status: 'True', lastTransitionTime: t }] } }, { subresource: 'status' });
+    await eventually(() => c.cronJobs(NS).get('tick'), (x) => !!x.status?.lastSuccessfulTime, 'lastSuccessfulTime');
+    // the schedule time missed under Forbid runs now that the first job is done (as upstream: the most recent one)
+    const two = await eventually(() => jobsOf('tick'), (l) => l.length === 2, 'second job');
+    const j2 = two.find((j) => j.metadata!.name !== j1!.metadata!.name)!;
+    await c.jobs(NS).patch(j2.metadata!.name!, 'merge', { status: { startTime: t, completionTime: t, succeeded: 1, conditions: [{ type: 'SuccessCriteriaMet', status: 'True', lastTransitionTime: t }, { type: 'Complete', status: 'True', lastTransitionTime: t }] } }, { subresource: 'status' });
+    // successfulJobsHistoryLimit 1: the older finished job is deleted
+    await eventually(() => jobsOf('tick'), (l) => l.length === 1 && l[0]!.metadata!.name === j2.metadata!.name, 'history trimmed');
+  });
+
+  it('suspended cronjobs and startingDeadlineSeconds create nothing', async () => {
+    const { c } = h;
+    await c.cronJobs(NS).create({
+      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'sus' },
+      spec: { schedule: '*/1 * * * *', suspend: true, jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+    });
+    await c.cronJobs(NS).create({
+      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'late' },
+      spec: { schedule: '0 0 1 1 *', timeZone: 'Europe/Berlin', startingDeadlineSeconds: 10, jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+    });
+    offset += 120_000;
+    await touch('sus', 1);
+    await touch('late', 1);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await jobsOf('sus')).length).toBe(0);
+    expect((await jobsOf('late')).length).toBe(0);
+  });
+});
