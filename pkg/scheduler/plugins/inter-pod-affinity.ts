@@ -73,15 +73,7 @@ export const interPodAffinity = (args: Record<string, any>, handle: Handle): Pre
       const s = state.read<AffinityState>('PreFilterInterPodAffinity');
       if (!s) return null;
       const labels = node.node?.metadata?.labels ?? {};
-      for (const k of s.existingAntiKeys) {
-        const v = labels[k];
-        if (v !== undefined && (s.existingAnti.get(`${k}=${v}`) ?? 0) > 0) return unschedulable("node(s) didn't satisfy existing pods anti-affinity rules");
-      }
       const info = podInfoOf(pod).affinity;
-      for (let i = 0; i < info.requiredAntiAffinity.length; i++) {
-        const v = labels[info.requiredAntiAffinity[i]!.topologyKey];
-        if (v !== undefined && (s.anti[i]!.get(v) ?? 0) > 0) return unschedulable("node(s) didn't match pod anti-affinity rules");
-      }
       if (info.requiredAffinity.length) {
         const noneAnywhere = s.affinity.every((m) => [...m.values()].every((n) => n <= 0));
         for (let i = 0; i < info.requiredAffinity.length; i++) {
@@ -93,6 +85,14 @@ export const interPodAffinity = (args: Record<string, any>, handle: Handle): Pre
           if (noneAnywhere && info.requiredAffinity.every((x) => matches(x, pod))) continue;
           return unresolvable("node(s) didn't match pod affinity rules");
         }
+      }
+      for (let i = 0; i < info.requiredAntiAffinity.length; i++) {
+        const v = labels[info.requiredAntiAffinity[i]!.topologyKey];
+        if (v !== undefined && (s.anti[i]!.get(v) ?? 0) > 0) return unschedulable("node(s) didn't match pod anti-affinity rules");
+      }
+      for (const k of s.existingAntiKeys) {
+        const v = labels[k];
+        if (v !== undefined && (s.existingAnti.get(`${k}=${v}`) ?? 0) > 0) return unschedulable("node(s) didn't satisfy existing pods anti-affinity rules");
       }
       return null;
     },
