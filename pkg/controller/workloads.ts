@@ -4,6 +4,7 @@ import { startDeploymentController } from './deployment/deployment-controller.js
 import { startJobController } from './job/job-controller.js';
 import { startTTLAfterFinishedController } from './job/ttl-after-finished.js';
 import { startReplicaSetController, startReplicationController } from './replicaset/replica-set.js';
+import { startStatefulSetController } from './statefulset/statefulset-controller.js';
 import type { ControllerInit } from './shared/types.js';
 
 export const workloadControllers: Record<string, ControllerInit> = {
@@ -13,4 +14,5 @@ export const workloadControllers: Record<string, ControllerInit> = {
   job: startJobController,
   'ttl-after-finished': startTTLAfterFinishedController,
   cronjob: startCronJobController,
+  statefulset: startStatefulSetController,
 };

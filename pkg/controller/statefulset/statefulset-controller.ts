@@ -1,0 +1,215 @@
+// The StatefulSet controller (upstream pkg/controller/statefulset): pods `<set>-<ordinal>` with stable hostnames
+// and PVCs `<claim>-<set>-<ordinal>` from volumeClaimTemplates; OrderedReady (one at a time, each Running and
+// Ready before the next, deleting from the highest ordinal) or Parallel; RollingUpdate from the highest ordinal
+// down to the partition, or OnDelete; ControllerRevisions; status with currentRevision / updateRevision.
+import type { KubeObject } from '../../../api/types.js';
+import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
+import { Resources, isAlreadyExists, isNotFound, realClock } from '../../client/index.js';
+import { controllerRef, getControllerOf, keyOf, objOf, workerLoop } from '../shared/controller-utils.js';
+import { isPodAvailable, isPodReady, podFromTemplate, type Pod } from '../shared/controller-utils-pods.js';
+import { claimObjects } from '../shared/controller-utils-refs.js';
+import type { ControllerContext } from '../shared/types.js';
+import { CONTROLLER_REVISION_HASH, ensureRevision, revisionsOf, templateOf, truncateHistory, type Revision } from '../controllerhistory/history.js';
+
+const POD_NAME = 'statefulset.kubernetes.io/pod-name';
+const POD_INDEX = 'apps.kubernetes.io/pod-index';
+
+const ordinalOf = (set: KubeObject, p: Pod): number | undefined => {
+  const name = p.metadata!.name!;
+  const prefix = `${set.metadata!.name}-`;
+  if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) return undefined;
+  return Number(name.slice(prefix.length));
+};
+const runningAndReady = (p: Pod): boolean => p.status?.phase === 'Running' && isPodReady(p);
+const terminal = (p: Pod): boolean => p.status?.phase === 'Failed' || p.status?.phase === 'Succeeded';
+
+export async function startStatefulSetController(ctx: ControllerContext): Promise<void> {
+  const clock = ctx.clock ?? realClock;
+  const setInformer = ctx.informers.informerFor(Resources.statefulSets);
+  const podInformer = ctx.informers.pods();
+  const revInformer = ctx.informers.informerFor(Resources.controllerRevisions);
+  const pvcInformer = ctx.informers.informerFor(Resources.persistentVolumeClaims);
+  const sets = setInformer.lister();
+  const pods = podInformer.lister();
+  const revs = revInformer.lister();
+  const pvcs = pvcInformer.lister();
+  const loop = workerLoop(ctx, 'statefulset-controller', sync);
+
+  const setOf = (p: KubeObject): KubeObject | undefined => {
+    const ref = getControllerOf(p);
+    if (ref?.kind !== 'StatefulSet') return undefined;
+    const s = sets.get(`${p.metadata!.namespace}/${ref.name}`);
+    return s?.metadata?.uid === ref.uid ? s : undefined;
+  };
+  const onPod = (p: KubeObject): void => {
+    const s = setOf(p);
+    if (s) { loop.enqueue(s); return; }
+    if (getControllerOf(p)) return;
+    for (const x of sets.namespace(p.metadata!.namespace!).list()) if (labelSelectorAsSelector(x.spec?.selector).matches(p.metadata?.labels)) loop.enqueue(x);
+  };
+  setInformer.addEventHandler({ onAdd: (s) => loop.enqueue(s), onUpdate: (_o, s) => loop.enqueue(s), onDelete: (o) => void objOf(o) });
+  podInformer.addEventHandler({ onAdd: onPod, onUpdate: (_o, p) => onPod(p), onDelete: (o) => onPod(objOf(o)) });
+  revInformer.addEventHandler({ onDelete: (o) => { const s = setOf(objOf(o)); if (s) loop.enqueue(s); } });
+
+  async function sync(key: string): Promise<void> {
+    const cached = sets.get(key);
+    if (!cached) return;
+    const set = structuredClone(cached);
+    const ns = set.metadata!.namespace!;
+    const name = set.metadata!.name!;
+    const selector = labelSelectorAsSelector(set.spec?.selector);
+    if (selector.empty) return;
+    const canAdopt = async (): Promise<boolean> => {
+      const fresh = await ctx.client.statefulSets(ns).get(name);
+      return fresh.metadata?.uid === set.metadata?.uid && !fresh.metadata?.deletionTimestamp;
+    };
+    const owned = await claimObjects(pods.namespace(ns).list(), {
+      owner: set, ownerApiVersion: 'apps/v1', ownerKind: 'StatefulSet', selector, client: ctx.client.pods(ns), canAdopt,
+      filter: (p) => ordinalOf(set, p) !== undefined,
+    });
+    if (set.metadata?.deletionTimestamp) return;
+
+    // revisions
+    let history = revisionsOf(set, revs);
+    const { revision: update, collisionCount } = await ensureRevision(ctx.client, set, { apiVersion: 'apps/v1', kind: 'StatefulSet' }, history, set.spec?.selector?.matchLabels ?? {});
+    history = [...history.filter((r) => r.metadata!.name !== update.metadata!.name), update];
+    const current: Revision = history.find((r) => r.metadata!.name === set.status?.currentRevision) ?? update;
+    const updateName = update.metadata!.name!;
+    const currentName = current.metadata!.name!;
+
+    const start: number = set.spec?.ordinals?.start ?? 0;
+    const replicas: number = set.spec?.replicas ?? 1;
+    const parallel = set.spec?.podManagementPolicy === 'Parallel';
+    const strategy = set.spec?.updateStrategy?.type ?? 'RollingUpdate';
+    const partition: number = set.spec?.updateStrategy?.rollingUpdate?.partition ?? 0;
+    const slots = new Map<number, Pod>();
+    const condemned: Pod[] = [];
+    for (const p of owned) {
+      const o = ordinalOf(set, p)!;
+      if (o >= start && o < start + replicas) slots.set(o, p); else condemned.push(p);
+    }
+    condemned.sort((a, b) => ordinalOf(set, b)! - ordinalOf(set, a)!);
+
+    const revisionFor = (ordinal: number): Revision => {
+      if (strategy === 'RollingUpdate' && ordinal < start + partition) return current;
+      return update;
+    };
+    await (async (): Promise<void> => {
+      // 1. replace terminal pods, create missing ones (ordered: one at a time, each ready before the next)
+      for (let o = start; o < start + replicas; o++) {
+        const p = slots.get(o);
+        if (p && terminal(p) && !p.metadata?.deletionTimestamp) {
+          await ctx.client.pods(ns).delete(p.metadata!.name!, { preconditions: { uid: p.metadata!.uid } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
+          ctx.recorder.event(set, 'Normal', 'SuccessfulDelete', `delete Pod ${p.metadata!.name} in StatefulSet ${name} successful`);
+          slots.delete(o);
+          if (!parallel) return;
+          continue;
+        }
+        if (!p) {
+          await createPod(set, o, revisionFor(o));
+          if (!parallel) return;
+          continue;
+        }
+        if (!parallel && (p.metadata?.deletionTimestamp || !runningAndReady(p))) return;
+      }
+      // 2. scale down from the highest ordinal
+      for (const p of condemned) {
+        if (p.metadata?.deletionTimestamp) { if (!parallel) return; continue; }
+        if (!parallel && [...slots.values()].some((x) => !runningAndReady(x) || x.metadata?.deletionTimestamp)) return;
+        await ctx.client.pods(ns).delete(p.metadata!.name!, { preconditions: { uid: p.metadata!.uid } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
+        ctx.recorder.event(set, 'Normal', 'SuccessfulDelete', `delete Pod ${p.metadata!.name} in StatefulSet ${name} successful`);
+        if (!parallel) return;
+      }
+      // 3. rolling update: highest ordinal first, down to the partition, one unavailable at a time
+      if (strategy !== 'RollingUpdate') return;
+      const maxUnavailable = 1;
+      const unavailable = [...slots.values()].filter((p) => !runningAndReady(p) || p.metadata?.deletionTimestamp).length;
+      if (unavailable >= maxUnavailable) return;
+      for (let o = start + replicas - 1; o >= start + partition; o--) {
+        const p = slots.get(o);
+        if (!p || p.metadata?.labels?.[CONTROLLER_REVISION_HASH] === updateName) continue;
+        await ctx.client.pods(ns).delete(p.metadata!.name!, { preconditions: { uid: p.metadata!.uid } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
+        ctx.recorder.event(set, 'Normal', 'SuccessfulDelete', `delete Pod ${p.metadata!.name} in StatefulSet ${name} successful`);
+        return;
+      }
+    })();
+
+    // status
+    const live = [...slots.values()];
+    const nowMs = clock.now();
+    const minReady = set.spec?.minReadySeconds ?? 0;
+    const counted = live.filter((p) => !terminal(p));
+    const st: Record<string, any> = {
+      observedGeneration: set.metadata?.generation,
+      replicas: counted.length,
+      readyReplicas: counted.filter(isPodReady).length,
+      availableReplicas: counted.filter((p) => isPodAvailable(p, minReady, nowMs)).length,
+      currentReplicas: counted.filter((p) => p.metadata?.labels?.[CONTROLLER_REVISION_HASH] === currentName).length,
+      updatedReplicas: counted.filter((p) => p.metadata?.labels?.[CONTROLLER_REVISION_HASH] === updateName).length,
+      currentRevision: currentName,
+      updateRevision: updateName,
+      collisionCount,
+    };
+    if (st.updatedReplicas === replicas && st.readyReplicas === replicas && counted.length === replicas && condemned.length === 0) {
+      st.currentRevision = updateName;
+      st.currentReplicas = st.updatedReplicas;
+    }
+    if (JSON.stringify({ ...set.status, conditions: undefined }) !== JSON.stringify({ ...st, conditions: undefined })) {
+      await ctx.client.statefulSets(ns).updateStatus({ ...set, status: { ...st, ...(set.status?.conditions ? { conditions: set.status.conditions } : {}) } });
+    }
+    const inUse = new Set([st.currentRevision as string, updateName, ...live.map((p) => p.metadata?.labels?.[CONTROLLER_REVISION_HASH] as string)]);
+    await truncateHistory(ctx.client, history, inUse, set.spec?.revisionHistoryLimit ?? 10);
+    if (minReady > 0 && st.availableReplicas !== st.readyReplicas) loop.enqueueAfter(key, minReady * 1000);
+  }
+
+  async function createPod(set: KubeObject, ordinal: number, rev: Revision): Promise<void> {
+    const ns = set.metadata!.namespace!;
+    const setName = set.metadata!.name!;
+    const podName = `${setName}-${ordinal}`;
+    // PVCs first (upstream createPersistentVolumeClaims)
+    const claims = (set.spec?.volumeClaimTemplates ?? []) as KubeObject[];
+    for (const t of claims) {
+      const claimName = `${t.metadata!.name}-${podName}`;
+      if (pvcs.get(`${ns}/${claimName}`)) continue;
+      const retain = set.spec?.persistentVolumeClaimRetentionPolicy?.whenDeleted !== 'Delete';
+      try {
+        await ctx.client.persistentVolumeClaims(ns).create({
+          apiVersion: 'v1', kind: 'PersistentVolumeClaim',
+          metadata: {
+            name: claimName, namespace: ns,
+            labels: { ...(t.metadata?.labels ?? {}), ...(set.spec?.selector?.matchLabels ?? {}) },
+            ...(t.metadata?.annotations ? { annotations: t.metadata.annotations } : {}),
+            ...(retain ? {} : { ownerReferences: [{ ...controllerRef(set, 'apps/v1', 'StatefulSet'), controller: true }] }),
+          },
+          spec: structuredClone(t.spec ?? {}),
+        });
+        ctx.recorder.event(set, 'Normal', 'SuccessfulCreate', `create Claim ${claimName} Pod ${podName} in StatefulSet ${setName} success`);
+      } catch (err) {
+        if (!isAlreadyExists(err)) {
+          ctx.recorder.event(set, 'Warning', 'FailedCreate', `create Claim ${claimName} for Pod ${podName} in StatefulSet ${setName} failed error: ${(err as Error).message}`);
+          throw err;
+        }
+      }
+    }
+    const pod = podFromTemplate(templateOf(rev), controllerRef(set, 'apps/v1', 'StatefulSet'), {
+      name: podName, labels: { [CONTROLLER_REVISION_HASH]: rev.metadata!.name!, [POD_NAME]: podName, [POD_INDEX]: String(ordinal) },
+    });
+    pod.spec.hostname = podName;
+    if (set.spec?.serviceName) pod.spec.subdomain = set.spec.serviceName;
+    const volumes = ((pod.spec.volumes ?? []) as { name: string }[]).filter((v) => !claims.some((c) => c.metadata!.name === v.name));
+    for (const c of claims) volumes.push({ name: c.metadata!.name!, persistentVolumeClaim: { claimName: `${c.metadata!.name}-${podName}` } } as { name: string });
+    if (volumes.length) pod.spec.volumes = volumes;
+    try {
+      await ctx.client.pods(ns).create(pod);
+      ctx.recorder.event(set, 'Normal', 'SuccessfulCreate', `create Pod ${podName} in StatefulSet ${setName} successful`);
+    } catch (err) {
+      if (isAlreadyExists(err)) return;
+      ctx.recorder.event(set, 'Warning', 'FailedCreate', `create Pod ${podName} in StatefulSet ${setName} failed error: ${(err as Error).message}`);
+      throw err;
+    }
+  }
+
+  await loop.run();
+}
+
+export const statefulSetKey = keyOf;

@@ -1,0 +1,98 @@
+// The StatefulSet controller against a real apiserver and the real kubectl; the test plays the kubelet.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStatefulSetController } from '../../pkg/controller/statefulset/statefulset-controller.js';
+import { eventually, markReady, podNames, startHarness, type Harness } from './workloads-harness.js';
+
+let h: Harness;
+const NS = 'sts';
+let auto = false;
+let stop = false;
+let readier: Promise<void> | undefined;
+beforeAll(async () => {
+  h = await startHarness({ statefulset: startStatefulSetController });
+  await h.c.namespaces().create({ metadata: { name: NS } });
+  readier = (async () => {
+    while (!stop) {
+      if (auto) {
+        const pods = await h.c.pods(NS).list().catch(() => ({ items: [] as any[] }));
+        const pending = pods.items.filter((p) => !p.metadata?.deletionTimestamp && p.status?.phase !== 'Running');
+        if (pending.length) await markReady(h.c, NS, pending.map((p) => p.metadata!.name!)).catch(() => undefined);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+});
+afterAll(async () => { stop = true; await readier; await h?.stop(); });
+
+const sts = (name: string, spec: Record<string, unknown>) => ({
+  apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name },
+  spec: {
+    serviceName: name, selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } },
+    ...spec,
+  },
+});
+
+describe('statefulset controller', () => {
+  it('creates ordered pods with PVCs, one at a time, and rolls an update from the highest ordinal', async () => {
+    const { c, s } = h;
+    await c.statefulSets(NS).create(sts('web', {
+      replicas: 3,
+      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+    }));
+    await eventually(() => podNames(c, NS, 'app=web'), (l) => l.join() === 'web-0', 'web-0 only');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await podNames(c, NS, 'app=web')).toEqual(['web-0']); // waits for web-0 to be ready
+    const p0 = await c.pods(NS).get('web-0');
+    expect(p0.spec.hostname).toBe('web-0');
+    expect(p0.spec.subdomain).toBe('web');
+    expect(p0.spec.volumes.find((v: any) => v.name === 'data').persistentVolumeClaim.claimName).toBe('data-web-0');
+    expect(p0.metadata!.labels!['apps.kubernetes.io/pod-index']).toBe('0');
+    expect(p0.metadata!.labels!['controller-revision-hash']).toMatch(/^web-/);
+    await markReady(c, NS, ['web-0']);
+    await eventually(() => podNames(c, NS, 'app=web'), (l) => l.join() === 'web-0,web-1', 'web-1 next');
+    await markReady(c, NS, ['web-1']);
+    await eventually(() => podNames(c, NS, 'app=web'), (l) => l.length === 3, 'web-2');
+    await markReady(c, NS, ['web-2']);
+    const pvcs = await c.persistentVolumeClaims(NS).list();
+    expect(pvcs.items.map((p) => p.metadata!.name).sort()).toEqual(['data-web-0', 'data-web-1', 'data-web-2']);
+    const ready = await eventually(() => c.statefulSets(NS).get('web'), (x) => x.status?.readyReplicas === 3 && x.status?.currentReplicas === 3, 'status');
+    expect(ready.status.currentRevision).toBe(ready.status.updateRevision);
+    const rev1 = ready.status.currentRevision;
+
+    auto = true;
+    expect((await s.kubectl('-n', NS, 'set', 'image', 'statefulset/web', 'c=nginx:2')).code).toBe(0);
+    const st = await s.kubectl('-n', NS, 'rollout', 'status', 'statefulset/web', '--timeout=30s');
+    expect(st.stdout).toContain('partitioned roll out complete');
+    const done = await c.statefulSets(NS).get('web');
+    expect(done.status.currentRevision).not.toBe(rev1);
+    expect(done.status.updatedReplicas).toBe(3);
+    for (const n of ['web-0', 'web-1', 'web-2']) expect((await c.pods(NS).get(n)).spec.containers[0].image).toBe('nginx:2');
+    const hist = await s.kubectl('-n', NS, 'rollout', 'history', 'statefulset/web');
+    expect(hist.stdout).toMatch(/REVISION\s+CHANGE-CAUSE\s+1\s+.*\n2\s+/);
+    // undo: the first revision's template comes back (as revision 3)
+    expect((await s.kubectl('-n', NS, 'rollout', 'undo', 'statefulset/web')).code).toBe(0);
+    expect((await s.kubectl('-n', NS, 'rollout', 'status', 'statefulset/web', '--timeout=30s')).code).toBe(0);
+    for (const n of ['web-0', 'web-1', 'web-2']) expect((await c.pods(NS).get(n)).spec.containers[0].image).toBe('nginx:1');
+
+    // scale down removes the highest ordinal; PVCs stay (Retain)
+    await c.statefulSets(NS).scale('web', 1);
+    await eventually(() => podNames(c, NS, 'app=web'), (l) => l.join() === 'web-0', 'scaled to 1');
+    expect((await c.persistentVolumeClaims(NS).list()).items.length).toBe(3);
+    auto = false;
+  }, 55_000);
+
+  it('Parallel creates all pods at once; partition holds low ordinals back', async () => {
+    const { c } = h;
+    await c.statefulSets(NS).create(sts('par', { replicas: 3, podManagementPolicy: 'Parallel', updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } } }));
+    await eventually(() => podNames(c, NS, 'app=par'), (l) => l.length === 3, '3 at once');
+    auto = true;
+    await eventually(() => c.statefulSets(NS).get('par'), (x) => x.status?.readyReplicas === 3, 'ready');
+    await c.statefulSets(NS).patch('par', 'strategic', { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } });
+    await eventually(() => c.pods(NS).get('par-2'), (p) => p.spec?.containers?.[0]?.image === 'nginx:2' && p.status?.phase === 'Running', 'par-2 updated');
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await c.pods(NS).get('par-1')).spec.containers[0].image).toBe('nginx:1');
+    expect((await c.pods(NS).get('par-0')).spec.containers[0].image).toBe('nginx:1');
+    auto = false;
+  }, 30_000);
+});
