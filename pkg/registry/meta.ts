@@ -26,6 +26,9 @@ export function semanticallyEqual(a: KubeObject, b: KubeObject): boolean {
   return norm(a) === norm(b);
 }
 
+/** JSON with keys sorted at every level: equal objects give equal strings whatever their key order. */
+export const canonicalJson = (v: unknown): string => JSON.stringify(sortKeys(v));
+
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v && typeof v === 'object') {

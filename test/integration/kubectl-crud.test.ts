@@ -205,8 +205,12 @@ describe('kubectl describe', () => {
 
 describe('kubectl replace, dry runs and delete', () => {
   it('replaces a pod image and a configmap', async () => {
-    const pod = POD.replace('busybox:1.36', 'busybox:1.37').replace('labels: {app: p}', 'labels: {app: p, replaced: "yes"}');
-    expect(await ok(s.kubectlWithInput(pod, 'replace', '-f', '-'))).toBe('pod/p1 replaced\n');
+    // As on a real cluster, a pod is replaced from its stored form: admission added fields
+    // (the service-account volume, tolerations) that the original manifest lacks.
+    const stored = parseYaml(await ok(s.kubectl('get', 'pod', 'p1', '-o', 'yaml')));
+    stored.spec.containers[0].image = 'busybox:1.37';
+    stored.metadata.labels.replaced = 'yes';
+    expect(await ok(s.kubectlWithInput(JSON.stringify(stored), 'replace', '-f', '-'))).toBe('pod/p1 replaced\n');
     expect(await ok(s.kubectl('get', 'pod', 'p1', '-o', 'jsonpath={.spec.containers[0].image} {.metadata.labels.replaced}'))).toBe('busybox:1.37 yes');
     const cm = CONFIGMAP.replace('{a: "1", b: "2"}', '{c: "3"}');
     expect(await ok(s.kubectlWithInput(cm, 'replace', '-f', '-'))).toBe('configmap/cfg replaced\n');
@@ -214,8 +218,9 @@ describe('kubectl replace, dry runs and delete', () => {
   });
 
   it('refuses a pod update that changes more than images, as a Forbidden field error', async () => {
-    const pod = POD.replace('busybox:1.36', 'busybox:1.37').replace('[sleep, "3600"]', '[sleep, "60"]');
-    const r = await s.kubectlWithInput(pod, 'replace', '-f', '-');
+    const stored = parseYaml(await ok(s.kubectl('get', 'pod', 'p1', '-o', 'yaml')));
+    stored.spec.containers[0].command = ['sleep', '60'];
+    const r = await s.kubectlWithInput(JSON.stringify(stored), 'replace', '-f', '-');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^The Pod "p1" is invalid: spec: Forbidden: pod updates may not change fields other than `spec\.containers\[\*\]\.image`/);
   });

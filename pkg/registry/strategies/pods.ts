@@ -3,6 +3,7 @@
 import type { KubeObject } from '../../../api/types.js';
 import { forbidden } from '../../apimachinery/field.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
+import { canonicalJson } from '../meta.js';
 import type { Strategy } from '../strategy.js';
 
 export const podStrategy: Strategy = {
@@ -33,7 +34,7 @@ export const podStrategy: Strategy = {
       delete spec.tolerations;
       delete spec.schedulingGates;
       delete spec.terminationGracePeriodSeconds;
-      return JSON.stringify(spec);
+      return canonicalJson(spec);
     };
     if (mutable(pod) !== mutable(old)) {
       return [forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)')];
