@@ -26,6 +26,7 @@ import { handleResource } from './handlers/resource.js';
 import { registerHealth } from './health.js';
 import { registerMetrics } from './metrics.js';
 import { registerOpenApiV3 } from './openapi/v3-routes.js';
+import { registerOpenApiV2 } from './openapi/v2-routes.js';
 import { createCustomResources } from '../registry/customresources/controller.js';
 import { bootstrap } from './bootstrap.js';
 
@@ -90,6 +91,8 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const source = (): GroupVersion[] => customResources.groupVersions();
   registerDiscovery(app, source);
   registerOpenApiV3(app, source);
+  // kubectl 1.27 and 1.28 read /openapi/v2 (protobuf) before create, apply and explain.
+  registerOpenApiV2(app, source);
   let ready = false;
   registerHealth(app, {
     live: [{ name: 'ping', check: () => true }, { name: 'etcd', check: () => true }],
