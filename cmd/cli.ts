@@ -9,7 +9,7 @@ interface Command {
 const commands: Record<string, Command> = {
   up: { summary: 'Start the whole control plane (apiserver, controllers, scheduler, kubelets)', run: async (a) => (await import('./up.js')).main(a) },
   apiserver: { summary: 'Run the API server alone', run: async (a) => (await import('./apiserver.js')).main(a) },
-  'controller-manager': { summary: 'Run the controllers' },
+  'controller-manager': { summary: 'Run the controllers', run: async (a) => (await import('./controller-manager.js')).main(a) },
   scheduler: { summary: 'Run the scheduler', run: async (a) => (await import('./scheduler.js')).main(a) },
   kubelet: { summary: 'Run a node agent' },
 };

@@ -1,0 +1,110 @@
+// `mini-kube controller-manager`: kube-controller-manager's flags in, runControllerManager out, until SIGINT/SIGTERM
+// (which stops every controller and releases the leader lease).
+import { readFile } from 'node:fs/promises';
+import { pino } from 'pino';
+import { parseGoDuration } from './apiserver-flags.js';
+import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
+import { onShutdownSignal } from './signals.js';
+
+const summary = 'Runs the controllers (garbage collector, namespace, node lifecycle, endpoints, workloads, ...) against an apiserver.';
+
+const duration = (def: string, help: string) => flag.string(def, `${help} (a Go duration)`);
+
+export const controllerManagerFlags = {
+  kubeconfig: flag.string('', 'Path to a kubeconfig with the apiserver and this controller-manager\'s credentials (required)'),
+  controllers: flag.list(['*'], 'Controllers to enable: "*" for all on by default, "foo" to enable, "-foo" to disable'),
+  'leader-elect': flag.bool(true, 'Run only while holding the Lease kube-system/kube-controller-manager'),
+  'leader-elect-lease-duration': duration('15s', 'How long a leader lease lasts without renewal'),
+  'leader-elect-renew-deadline': duration('10s', 'How long the leader keeps retrying a renewal before giving up'),
+  'leader-elect-retry-period': duration('2s', 'Wait between attempts to acquire or renew the lease'),
+  'use-service-account-credentials': flag.bool(false, 'Run each controller with its own service account (kube-system/<controller>) credentials'),
+  'root-ca-file': flag.string('', 'CA published as kube-root-ca.crt in every namespace (default: the kubeconfig\'s certificate authority)'),
+  'node-monitor-period': duration('5s', 'How often node health is checked'),
+  'node-monitor-grace-period': duration('40s', 'How long a node may stop heartbeating before it is marked Unknown'),
+  'node-startup-grace-period': duration('1m0s', 'How long a new node may go without heartbeat before it is marked Unknown'),
+  'node-eviction-rate': flag.string('0.1', 'Nodes per second whose pods are evicted (NoExecute-tainted) in a healthy zone'),
+  'terminated-pod-gc-threshold': flag.int(12500, 'Terminated pods kept before the oldest are deleted (0 disables)'),
+  'resource-quota-sync-period': duration('5m0s', 'Period of a full recomputation of quota usage'),
+  'namespace-sync-period': duration('5m0s', 'Period of re-syncing namespaces'),
+  'concurrent-gc-syncs': flag.int(20, 'Garbage collector workers'),
+  'concurrent-namespace-syncs': flag.int(10, 'Namespace workers'),
+  'concurrent-endpoint-syncs': flag.int(5, 'Endpoints workers'),
+  'concurrent-service-endpoint-syncs': flag.int(5, 'EndpointSlice workers'),
+  'concurrent-resource-quota-syncs': flag.int(5, 'Resource quota workers'),
+  'concurrent-deployment-syncs': flag.int(5, 'Deployment workers'),
+  'concurrent-replicaset-syncs': flag.int(5, 'ReplicaSet workers'),
+  'concurrent-rc-syncs': flag.int(5, 'ReplicationController workers'),
+  'concurrent-job-syncs': flag.int(5, 'Job workers'),
+  'concurrent-cron-job-syncs': flag.int(5, 'CronJob workers'),
+  'concurrent-daemonset-syncs': flag.int(2, 'DaemonSet workers'),
+  'concurrent-statefulset-syncs': flag.int(5, 'StatefulSet workers'),
+  'concurrent-ttl-after-finished-syncs': flag.int(5, 'TTL-after-finished workers'),
+  'kube-api-qps': flag.int(20, 'Requests per second to the apiserver'),
+  'kube-api-burst': flag.int(30, 'Burst of requests to the apiserver'),
+  v: flag.int(0, 'Log verbosity: 4 and up adds debug, 6 and up trace'),
+};
+
+const durationMs = (name: string, text: string): number => {
+  const ms = parseGoDuration(text);
+  if (ms === undefined) throw new FlagError(`invalid argument "${text}" for "--${name}" flag: time: invalid duration "${text}"`);
+  return ms;
+};
+
+export const main = async (argv: readonly string[]): Promise<void> => {
+  const { values: v } = parseOrExit('controller-manager', summary, argv, controllerManagerFlags);
+  let timing: Record<string, number>;
+  try {
+    if (!v.kubeconfig) throw new FlagError('--kubeconfig is required');
+    timing = Object.fromEntries(Object.entries(v).filter(([k]) => /period|deadline|duration/.test(k)).map(([k, x]) => [k, durationMs(k, x as string)]));
+    if (!(Number(v['node-eviction-rate']) >= 0)) throw new FlagError(`invalid argument "${v['node-eviction-rate']}" for "--node-eviction-rate" flag`);
+  } catch (e) {
+    if (e instanceof FlagError) exitWithFlagError('controller-manager', e);
+    throw e;
+  }
+  const logger = pino({ name: 'controller-manager', level: v.v >= 6 ? 'trace' : v.v >= 4 ? 'debug' : 'info' }, pino.destination(2));
+  const { Client, loadKubeconfig } = await import('../pkg/client/index.js');
+  const { runControllerManager, selectControllers, knownControllers } = await import('../pkg/controller/controller-manager.js');
+  try {
+    selectControllers(v.controllers, knownControllers());
+  } catch (e) {
+    exitWithFlagError('controller-manager', new FlagError((e as Error).message));
+  }
+  const { namespace: _ns, ...config } = await loadKubeconfig(v.kubeconfig);
+  const restConfig = { ...config, qps: v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: 'kube-controller-manager' };
+  const client = new Client(restConfig);
+  const rootCaPem = v['root-ca-file'] ? await readFile(v['root-ca-file'], 'utf8') : config.caData;
+  const stop = new AbortController();
+  const running = runControllerManager({
+    client, restConfig, logger,
+    controllers: v.controllers,
+    leaderElect: v['leader-elect'],
+    leaseDurationMs: timing['leader-elect-lease-duration'],
+    renewDeadlineMs: timing['leader-elect-renew-deadline'],
+    retryPeriodMs: timing['leader-elect-retry-period'],
+    useServiceAccountCredentials: v['use-service-account-credentials'],
+    concurrency: Object.fromEntries(Object.entries(v).filter(([k]) => k.startsWith('concurrent-')) as [string, number][]),
+    config: {
+      rootCaPem,
+      nodeMonitorPeriodMs: timing['node-monitor-period'],
+      nodeMonitorGracePeriodMs: timing['node-monitor-grace-period'],
+      nodeStartupGracePeriodMs: timing['node-startup-grace-period'],
+      nodeEvictionRate: Number(v['node-eviction-rate']),
+      terminatedPodGcThreshold: v['terminated-pod-gc-threshold'],
+      resourceQuotaSyncPeriodMs: timing['resource-quota-sync-period'],
+      namespaceSyncPeriodMs: timing['namespace-sync-period'],
+    },
+    onLostLeadership: () => { logger.flush(); process.exit(1); },
+  }, stop.signal);
+  running.catch((err: unknown) => {
+    logger.fatal({ err }, 'controller-manager failed');
+    logger.flush();
+    process.exit(1);
+  });
+  onShutdownSignal(async (signal) => {
+    logger.info({ signal }, 'shutting down');
+    stop.abort();
+    await running.catch(() => undefined);
+    await client.close();
+    logger.info('stopped');
+  });
+};

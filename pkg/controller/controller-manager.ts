@@ -1,0 +1,180 @@
+// The controller-manager (upstream cmd/kube-controller-manager/app): one process, one SharedInformerFactory, the
+// controllers chosen by --controllers ("*", "foo", "-foo"; upstream's names and their old aliases), each with its
+// own credentials when --use-service-account-credentials is set, all running only while this process holds the
+// Lease kube-system/kube-controller-manager (when --leader-elect).
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import {
+  EventRecorder, LeaderElector, SharedInformerFactory, realClock, type Client, type Clock, type RestConfig,
+} from '../client/index.js';
+import { startClusterRoleAggregationController } from './clusterroleaggregation/clusterrole-aggregation.js';
+import { startDisruptionController } from './disruption/disruption.js';
+import { startEndpointsController } from './endpoint/endpoints.js';
+import { startEndpointSliceController } from './endpointslice/endpointslice.js';
+import { startGarbageCollector } from './garbagecollector/garbage-collector.js';
+import { startNamespaceController } from './namespace/namespace.js';
+import { startNodeLifecycleController } from './nodelifecycle/node-lifecycle.js';
+import { startTaintEvictionController } from './nodelifecycle/taint-eviction.js';
+import { startPodGcController } from './podgc/podgc.js';
+import { startResourceQuotaController } from './resourcequota/resource-quota.js';
+import { startRootCaCertPublisher } from './rootcacertpublisher/root-ca-cert-publisher.js';
+import { startServiceAccountController } from './serviceaccount/serviceaccounts.js';
+import { defaultClusterControllerConfig, type ClusterControllerConfig, type ClusterControllerInit } from './shared/cluster-context.js';
+import { ServiceAccountClientBuilder } from './shared/credentials.js';
+import type { ControllerInit } from './shared/types.js';
+import { workloadControllers } from './workloads.js';
+
+export interface ControllerDescriptor {
+  /** Upstream's name (1.28+), e.g. "garbage-collector-controller". */
+  name: string;
+  /** Older names accepted by --controllers ("garbagecollector"). */
+  aliases: string[];
+  /** The ServiceAccount in kube-system whose credentials it uses (and whose system:controller:* role applies). */
+  serviceAccount: string;
+  /** The --concurrent-*-syncs flag that sets its workers, and the default. */
+  workers: number;
+  concurrencyFlag?: string;
+  disabledByDefault?: boolean;
+  init: ClusterControllerInit;
+}
+
+const cluster = (name: string, aliases: string[], serviceAccount: string, init: ClusterControllerInit, workers = 1, concurrencyFlag?: string): ControllerDescriptor =>
+  ({ name, aliases, serviceAccount, init, workers, concurrencyFlag });
+
+/** The cluster-level controllers, by upstream's names (cmd/kube-controller-manager/names). */
+export const clusterControllers: ControllerDescriptor[] = [
+  cluster('garbage-collector-controller', ['garbagecollector'], 'generic-garbage-collector', startGarbageCollector, 20, 'concurrent-gc-syncs'),
+  cluster('namespace-controller', ['namespace'], 'namespace-controller', startNamespaceController, 10, 'concurrent-namespace-syncs'),
+  cluster('serviceaccount-controller', ['serviceaccount'], 'service-account-controller', startServiceAccountController, 1),
+  cluster('root-ca-certificate-publisher-controller', ['root-ca-cert-publisher'], 'root-ca-cert-publisher', startRootCaCertPublisher, 1),
+  cluster('node-lifecycle-controller', ['nodelifecycle'], 'node-controller', startNodeLifecycleController, 1),
+  cluster('taint-eviction-controller', [], 'node-controller', startTaintEvictionController, 1),
+  cluster('endpoints-controller', ['endpoint'], 'endpoint-controller', startEndpointsController, 5, 'concurrent-endpoint-syncs'),
+  cluster('endpointslice-controller', ['endpointslice'], 'endpointslice-controller', startEndpointSliceController, 5, 'concurrent-service-endpoint-syncs'),
+  cluster('resourcequota-controller', ['resourcequota'], 'resourcequota-controller', startResourceQuotaController, 5, 'concurrent-resource-quota-syncs'),
+  cluster('clusterrole-aggregation-controller', ['clusterrole-aggregation'], 'clusterrole-aggregation-controller', startClusterRoleAggregationController, 5),
+  cluster('disruption-controller', ['disruption'], 'disruption-controller', startDisruptionController, 1),
+  cluster('pod-garbage-collector-controller', ['podgc'], 'pod-garbage-collector', startPodGcController, 1),
+];
+
+/** Upstream's names of the workload controllers, by the alias their registry (workloads.ts) uses. */
+const WORKLOAD_NAMES: Record<string, { name: string; serviceAccount: string; flag: string; workers: number }> = {
+  deployment: { name: 'deployment-controller', serviceAccount: 'deployment-controller', flag: 'concurrent-deployment-syncs', workers: 5 },
+  replicaset: { name: 'replicaset-controller', serviceAccount: 'replicaset-controller', flag: 'concurrent-replicaset-syncs', workers: 5 },
+  replicationcontroller: { name: 'replicationcontroller-controller', serviceAccount: 'replication-controller', flag: 'concurrent-rc-syncs', workers: 5 },
+  job: { name: 'job-controller', serviceAccount: 'job-controller', flag: 'concurrent-job-syncs', workers: 5 },
+  cronjob: { name: 'cronjob-controller', serviceAccount: 'cronjob-controller', flag: 'concurrent-cron-job-syncs', workers: 5 },
+  daemonset: { name: 'daemonset-controller', serviceAccount: 'daemon-set-controller', flag: 'concurrent-daemonset-syncs', workers: 2 },
+  statefulset: { name: 'statefulset-controller', serviceAccount: 'statefulset-controller', flag: 'concurrent-statefulset-syncs', workers: 5 },
+  'ttl-after-finished': { name: 'ttl-after-finished-controller', serviceAccount: 'ttl-after-finished-controller', flag: 'concurrent-ttl-after-finished-syncs', workers: 5 },
+};
+
+const workloadDescriptor = (key: string, init: ControllerInit): ControllerDescriptor => {
+  const alias = Object.entries(WORKLOAD_NAMES).find(([a, w]) => a === key || w.name === key);
+  const w = alias?.[1];
+  return {
+    name: w?.name ?? key, aliases: alias && alias[0] !== key ? [alias[0], key] : alias ? [key] : [],
+    serviceAccount: w?.serviceAccount ?? key, workers: w?.workers ?? 5, concurrencyFlag: w?.flag, init,
+  };
+};
+
+/** Every controller this binary knows, cluster-level and workload. */
+export const knownControllers = (): ControllerDescriptor[] => [
+  ...clusterControllers,
+  ...Object.entries(workloadControllers).map(([k, init]) => workloadDescriptor(k, init)),
+];
+
+/** Upstream's IsControllerEnabled over --controllers: an explicit "name" or "-name" wins, then "*". */
+export function selectControllers(list: string[], known: ControllerDescriptor[]): ControllerDescriptor[] {
+  const byName = new Map<string, ControllerDescriptor>();
+  for (const d of known) for (const n of [d.name, ...d.aliases]) byName.set(n, d);
+  const on = new Set<string>();
+  const off = new Set<string>();
+  let star = false;
+  for (const raw of list.map((s) => s.trim()).filter(Boolean)) {
+    if (raw === '*') { star = true; continue; }
+    const negated = raw.startsWith('-');
+    const d = byName.get(negated ? raw.slice(1) : raw);
+    if (!d) throw new Error(`"${raw}" is not in the list of known controllers`);
+    (negated ? off : on).add(d.name);
+  }
+  return known.filter((d) => on.has(d.name) || (!off.has(d.name) && star && !d.disabledByDefault));
+}
+
+export interface ControllerManagerOptions {
+  /** The controller-manager's own client (shared informers, leader election, service-account tokens). */
+  client: Client;
+  /** Its connection settings, for per-controller clients. */
+  restConfig: RestConfig;
+  controllers: string[];
+  useServiceAccountCredentials: boolean;
+  leaderElect: boolean;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Workers per controller by its concurrency flag name ("concurrent-gc-syncs"). */
+  concurrency?: Record<string, number>;
+  config?: Partial<ClusterControllerConfig>;
+  logger: Logger;
+  clock?: Clock;
+  identity?: string;
+  /** Called when leadership is lost while not stopping (upstream exits the process). */
+  onLostLeadership?: () => void;
+}
+
+/** Runs until the signal aborts (then stops every controller and releases the lease). */
+export async function runControllerManager(o: ControllerManagerOptions, signal: AbortSignal): Promise<void> {
+  const log = o.logger;
+  const clock = o.clock ?? realClock;
+  const selected = selectControllers(o.controllers, knownControllers());
+  const config: ClusterControllerConfig = {
+    ...defaultClusterControllerConfig(), rootCaPem: o.restConfig.caData,
+    ...Object.fromEntries(Object.entries(o.config ?? {}).filter(([, x]) => x !== undefined)),
+  };
+  const identity = o.identity ?? `${hostname()}_${randomUUID()}`;
+
+  const runControllers = async (leading: AbortSignal): Promise<void> => {
+    const informers = new SharedInformerFactory(o.client, { logger: log.child({ component: 'informers' }) });
+    const builder = new ServiceAccountClientBuilder(o.client, o.restConfig, log, clock);
+    const recorders: EventRecorder[] = [];
+    const runs = selected.map(async (d) => {
+      const logger = log.child({ controller: d.name });
+      const client = o.useServiceAccountCredentials ? await builder.client(d.serviceAccount, leading) : o.client;
+      const recorder = new EventRecorder({ sink: client.events(), component: d.serviceAccount, clock });
+      recorders.push(recorder);
+      const workers = (d.concurrencyFlag && o.concurrency?.[d.concurrencyFlag]) || d.workers;
+      logger.info({ workers }, 'starting controller');
+      await d.init({ client, informers, recorder, signal: leading, workers, logger, clock, config });
+      logger.info('controller stopped');
+    });
+    const results = await Promise.allSettled(runs);
+    for (const [i, r] of results.entries()) {
+      if (r.status === 'rejected' && !leading.aborted) log.error({ err: r.reason, controller: selected[i]!.name }, 'controller failed');
+    }
+    builder.stop();
+    await informers.shutdown();
+    await Promise.allSettled(recorders.map((r) => r.flush()));
+  };
+
+  log.info({ controllers: selected.map((d) => d.name), leaderElect: o.leaderElect, identity }, 'controller-manager starting');
+  if (!o.leaderElect) {
+    await runControllers(signal);
+    return;
+  }
+  let work: Promise<void> | undefined;
+  const elector = new LeaderElector({
+    leases: o.client.leases('kube-system'), name: 'kube-controller-manager', identity, clock, logger: log,
+    leaseDurationMs: o.leaseDurationMs, renewDeadlineMs: o.renewDeadlineMs, retryPeriodMs: o.retryPeriodMs,
+    callbacks: {
+      onStartedLeading: (leading) => { log.info('started leading'); work = runControllers(leading); },
+      onNewLeader: (holder) => { if (holder !== identity) log.info({ leader: holder }, 'new leader elected'); },
+    },
+  });
+  await elector.run(signal);
+  await work;
+  if (!signal.aborted) {
+    log.error('leader election lost');
+    o.onLostLeadership?.();
+  }
+}

@@ -1,0 +1,137 @@
+// The EndpointSlice controller (upstream pkg/controller/endpointslice, reconciler simplified): every service with a
+// selector owns discovery.k8s.io/v1 EndpointSlices labelled kubernetes.io/service-name and managed-by
+// endpointslice-controller.k8s.io — one slice per distinct port mapping (at most 100 endpoints each), each endpoint a
+// pod IP with ready / serving / terminating conditions, its node, zone and targetRef. Slices no longer wanted are
+// deleted; the garbage collector removes them with their service.
+import type { KubeObject } from '../../../api/types.js';
+import { Resources, isNotFound } from '../../client/index.js';
+import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
+import type { ClusterControllerContext } from '../shared/cluster-context.js';
+import { isGoneOrTerminating } from '../shared/errors.js';
+import {
+  endpointPorts, hasSelector, isPodReady, podTargetRef, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
+} from '../shared/service-pods.js';
+
+export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
+export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
+export const MANAGED_BY = 'endpointslice-controller.k8s.io';
+const MAX_ENDPOINTS_PER_SLICE = 100;
+
+interface Endpoint { addresses: string[]; conditions: { ready: boolean; serving: boolean; terminating: boolean }; nodeName?: string; zone?: string; targetRef: Record<string, string> }
+
+export async function startEndpointSliceController(ctx: ClusterControllerContext): Promise<void> {
+  const services = ctx.informers.informerFor(Resources.services);
+  const pods = ctx.informers.pods();
+  const nodes = ctx.informers.nodes();
+  const slices = ctx.informers.informerFor(Resources.endpointSlices);
+  const svcLister = services.lister();
+  const podLister = pods.lister();
+  const nodeLister = nodes.lister();
+  const sliceLister = slices.lister();
+  const loop = workerLoop(ctx, 'endpointslice-controller', sync);
+  /** Slices created but not yet in the cache, per service (upstream's endpointSliceTracker): no sync acts before they show. */
+  const pending = new Map<string, { names: Set<string>; at: number }>();
+
+  services.addEventHandler({ onAdd: (s) => loop.enqueue(s), onUpdate: (_o, s) => loop.enqueue(s), onDelete: (o) => loop.enqueue(objOf(o)) });
+  const onPod = (pod: KubeObject): void => {
+    for (const s of servicesSelecting(svcLister.namespace(pod.metadata!.namespace!).list(), pod)) loop.enqueue(s);
+  };
+  pods.addEventHandler({
+    onAdd: onPod,
+    onUpdate: (old, pod) => { onPod(pod); if (canonicalJson(old.metadata?.labels) !== canonicalJson(pod.metadata?.labels)) onPod(old); },
+    onDelete: (o) => onPod(objOf(o)),
+  });
+  const onSlice = (s: KubeObject): void => {
+    const svc = s.metadata?.labels?.[LABEL_SERVICE_NAME];
+    if (svc && s.metadata?.labels?.[LABEL_MANAGED_BY] === MANAGED_BY) loop.queue.add(`${s.metadata!.namespace}/${svc}`);
+  };
+  slices.addEventHandler({ onUpdate: (_o, s) => onSlice(s), onDelete: (o) => onSlice(objOf(o)) });
+
+  function desiredSlices(svc: KubeObject): { ports: EndpointPort[]; endpoints: Endpoint[] }[] {
+    const namespace = svc.metadata!.namespace!;
+    const groups = new Map<string, { ports: EndpointPort[]; endpoints: Endpoint[] }>();
+    const publishAll = !!svc.spec?.publishNotReadyAddresses;
+    for (const pod of podLister.namespace(namespace).list()) {
+      if (!servicesSelecting([svc], pod).length || !shouldPodBeInEndpoints(pod, true)) continue;
+      const ports = endpointPorts(pod, svc);
+      if (!ports) continue;
+      const terminating = !!pod.metadata?.deletionTimestamp;
+      const serving = isPodReady(pod);
+      const zone = pod.spec?.nodeName ? nodeLister.get(pod.spec.nodeName)?.metadata?.labels?.['topology.kubernetes.io/zone'] : undefined;
+      const key = canonicalJson(ports);
+      const g = groups.get(key) ?? { ports, endpoints: [] };
+      g.endpoints.push({
+        addresses: [pod.status.podIP],
+        conditions: { ready: publishAll || (serving && !terminating), serving: publishAll || serving, terminating },
+        ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
+        ...(zone ? { zone } : {}),
+        targetRef: podTargetRef(pod),
+      });
+      groups.set(key, g);
+    }
+    const out: { ports: EndpointPort[]; endpoints: Endpoint[] }[] = [];
+    for (const g of groups.values()) {
+      g.endpoints.sort((a, b) => a.addresses[0]!.localeCompare(b.addresses[0]!));
+      for (let i = 0; i < g.endpoints.length; i += MAX_ENDPOINTS_PER_SLICE) out.push({ ports: g.ports, endpoints: g.endpoints.slice(i, i + MAX_ENDPOINTS_PER_SLICE) });
+    }
+    // A service with no endpoints still has one (empty) slice with its ports, as upstream's placeholder.
+    if (!out.length) out.push({ ports: [], endpoints: [] });
+    return out;
+  }
+
+  async function sync(key: string): Promise<void> {
+    const [namespace, name] = key.split('/') as [string, string];
+    const p = pending.get(key);
+    const waiting = [...(p?.names ?? [])].filter((n) => !sliceLister.namespace(namespace).get(n));
+    if (waiting.length && Date.now() - p!.at < 10_000) { loop.enqueueAfter(key, 100); return; }
+    pending.delete(key);
+    const svc = svcLister.get(key);
+    const client = ctx.client.resource(Resources.endpointSlices, namespace);
+    const existing = sliceLister.namespace(namespace).list()
+      .filter((s) => s.metadata?.labels?.[LABEL_SERVICE_NAME] === name && s.metadata?.labels?.[LABEL_MANAGED_BY] === MANAGED_BY)
+      .sort((a, b) => a.metadata!.name!.localeCompare(b.metadata!.name!));
+    if (!svc || !hasSelector(svc)) {
+      // The garbage collector deletes the slices of a deleted service; a service that lost its selector loses its slices.
+      if (svc) await Promise.all(existing.map((s) => client.delete(s.metadata!.name!, { signal: ctx.signal }).catch(ignoreNotFound)));
+      return;
+    }
+    const labels: Record<string, string> = { ...(svc.metadata?.labels ?? {}), [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: MANAGED_BY };
+    if (svc.spec?.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
+    const desired = desiredSlices(svc);
+    const unused = [...existing];
+    const writes: Promise<unknown>[] = [];
+    for (const d of desired) {
+      // Reuse a slice with the same ports, else any leftover, else create one.
+      let i = unused.findIndex((s) => canonicalJson(s.ports ?? []) === canonicalJson(d.ports));
+      if (i < 0 && unused.length > desired.length - 1) i = 0;
+      const body = { addressType: 'IPv4', endpoints: d.endpoints, ports: d.ports };
+      if (i >= 0) {
+        const [s] = unused.splice(i, 1) as [KubeObject];
+        if (canonicalJson({ addressType: s.addressType, endpoints: s.endpoints ?? [], ports: s.ports ?? [] }) === canonicalJson(body)
+          && canonicalJson(s.metadata?.labels) === canonicalJson(labels)) continue;
+        writes.push(client.update({ ...s, ...body, metadata: { ...s.metadata, labels } }, { signal: ctx.signal }));
+      } else {
+        writes.push(client.create({
+          apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
+          metadata: {
+            generateName: `${name}-`, namespace, labels,
+            ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata!.uid!, controller: true, blockOwnerDeletion: true }],
+          },
+          ...body,
+        }, { signal: ctx.signal }).then((created) => {
+          const entry = pending.get(key) ?? { names: new Set<string>(), at: Date.now() };
+          entry.names.add(created.metadata!.name!);
+          pending.set(key, entry);
+        }));
+      }
+    }
+    for (const s of unused) writes.push(client.delete(s.metadata!.name!, { signal: ctx.signal }).catch(ignoreNotFound));
+    const results = await Promise.allSettled(writes);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isGoneOrTerminating(r.reason));
+    if (failed) throw failed.reason;
+  }
+
+  await loop.run();
+}
+
+const ignoreNotFound = (e: unknown): void => { if (!isNotFound(e)) throw e; };

@@ -1,0 +1,185 @@
+// The garbage collector (upstream pkg/controller/garbagecollector): objects whose owners are all gone are deleted
+// (background propagation); an owner deleted in the foreground (finalizer foregroundDeletion) first has its
+// dependents deleted — it waits for those with blockOwnerDeletion — then loses the finalizer; an owner deleted
+// with orphan propagation (finalizer orphan) has its owner references stripped from its dependents, then loses
+// the finalizer. Work items are object uids; each is re-read from the caches (level-based).
+import type { KubeObject, OwnerReference } from '../../../api/types.js';
+import { isConflict, isNotFound, type ResourceRef } from '../../client/index.js';
+import { objOf, workerLoop } from '../shared/controller-utils.js';
+import type { ClusterControllerContext } from '../shared/cluster-context.js';
+import type { DiscoveredResource } from '../shared/discovery.js';
+import { PARTIAL_METADATA } from '../shared/metadata.js';
+import { Monitors, type Located } from './monitors.js';
+
+export const FOREGROUND = 'foregroundDeletion';
+export const ORPHAN = 'orphan';
+
+type OwnerState = 'solid' | 'dangling' | 'waiting' | 'unknown';
+
+const hasFinalizer = (o: KubeObject, f: string): boolean => !!o.metadata?.finalizers?.includes(f);
+const sameRefs = (a: KubeObject, b: KubeObject): boolean =>
+  JSON.stringify(a.metadata?.ownerReferences ?? []) === JSON.stringify(b.metadata?.ownerReferences ?? []);
+
+export async function startGarbageCollector(ctx: ClusterControllerContext): Promise<void> {
+  const log = ctx.logger;
+  /** uids of owners verified absent (upstream's absentOwnerCache). */
+  const absent = new Set<string>();
+  const loop = workerLoop(ctx, 'garbage-collector-controller', attemptToDelete);
+  const add = (uid: string | undefined): void => { if (uid) loop.queue.add(uid); };
+  const addOwners = (o: KubeObject): void => { for (const r of o.metadata?.ownerReferences ?? []) add(r.uid); };
+  const needsWork = (o: KubeObject): boolean =>
+    !!o.metadata?.ownerReferences?.length || (!!o.metadata?.deletionTimestamp && (hasFinalizer(o, FOREGROUND) || hasFinalizer(o, ORPHAN)));
+
+  const monitors = new Monitors(ctx.client, () => ({
+    onAdd: (o) => { if (needsWork(o)) add(o.metadata?.uid); },
+    onUpdate: (old, o) => {
+      const deletionChanged = !!old.metadata?.deletionTimestamp !== !!o.metadata?.deletionTimestamp
+        || JSON.stringify(old.metadata?.finalizers ?? []) !== JSON.stringify(o.metadata?.finalizers ?? []);
+      if (!sameRefs(old, o) || deletionChanged) {
+        add(o.metadata?.uid);
+        addOwners(old);
+        addOwners(o);
+      }
+    },
+    onDelete: (d) => {
+      const o = objOf(d);
+      // Its dependents may now be dangling; its owners may be waiting for it.
+      for (const dep of monitors.dependentsOf(o.metadata!.uid!)) add(dep.obj.metadata?.uid);
+      addOwners(o);
+    },
+  }), log);
+
+  await monitors.resync(ctx.signal);
+  const rediscover = setInterval(() => {
+    monitors.resync(ctx.signal).catch((err: unknown) => { if (!ctx.signal.aborted) log.warn({ err }, 'discovery failed'); });
+  }, ctx.config.discoveryPeriodMs);
+  ctx.signal.addEventListener('abort', () => clearInterval(rediscover), { once: true });
+  if (!(await monitors.waitForSync(ctx.signal))) { clearInterval(rediscover); await monitors.shutdown(); return; }
+  log.info('garbage collector: caches synced');
+
+  const clientFor = (r: ResourceRef, ns: string | undefined) => ctx.client.resource(r, r.namespaced ? ns : undefined);
+
+  /** Where an owner reference of `dependent` stands (upstream classifyReferences / isDangling). */
+  async function ownerState(dependent: KubeObject, ref: OwnerReference): Promise<OwnerState> {
+    const resource = monitors.resourceFor(ref.apiVersion, ref.kind);
+    if (!resource) return 'unknown';
+    const ns = dependent.metadata?.namespace;
+    if (resource.namespaced && !ns) return 'dangling'; // a cluster-scoped object cannot be owned by a namespaced one
+    let owner = monitors.get(ref.uid)?.obj;
+    if (!owner) {
+      if (absent.has(ref.uid)) return 'dangling';
+      try {
+        owner = await ctx.client.rest.request<KubeObject>({
+          method: 'GET', path: clientFor(resource, ns).path(ref.name), accept: PARTIAL_METADATA, signal: ctx.signal,
+        });
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
+      if (!owner || owner.metadata?.uid !== ref.uid) {
+        if (absent.size > 10_000) absent.clear();
+        absent.add(ref.uid);
+        return 'dangling';
+      }
+    }
+    return owner.metadata?.deletionTimestamp && hasFinalizer(owner, FOREGROUND) ? 'waiting' : 'solid';
+  }
+
+  async function attemptToDelete(uid: string): Promise<void> {
+    const item = monitors.get(uid);
+    if (!item) return;
+    const { obj } = item;
+    if (obj.metadata?.deletionTimestamp) {
+      if (hasFinalizer(obj, ORPHAN)) await orphanDependents(item);
+      else if (hasFinalizer(obj, FOREGROUND)) await processDeletingDependents(item);
+      return;
+    }
+    const refs = obj.metadata?.ownerReferences ?? [];
+    if (!refs.length) return;
+    const states = await Promise.all(refs.map((r) => ownerState(obj, r)));
+    if (states.includes('unknown')) throw new Error(`${describe(item)}: an owner reference names a kind the apiserver does not serve`);
+    const solid = refs.filter((_, i) => states[i] === 'solid');
+    const dangling = refs.filter((_, i) => states[i] === 'dangling');
+    const waiting = refs.filter((_, i) => states[i] === 'waiting');
+    if (solid.length) {
+      // Still owned: only drop the references to owners that are gone or are deleting their dependents.
+      if (dangling.length || waiting.length) {
+        const drop = new Set([...dangling, ...waiting].map((r) => r.uid));
+        await patchMeta(item, { ownerReferences: refs.filter((r) => !drop.has(r.uid)) });
+      }
+      return;
+    }
+    if (waiting.length && monitors.dependentsOf(uid).length) {
+      // Its owner waits for it and it has dependents itself: unblock the owner, then delete it in the foreground.
+      const waitingUids = new Set(waiting.map((r) => r.uid));
+      if (refs.some((r) => waitingUids.has(r.uid) && r.blockOwnerDeletion)) {
+        await patchMeta(item, { ownerReferences: refs.map((r) => (waitingUids.has(r.uid) ? { ...r, blockOwnerDeletion: false } : r)) });
+      }
+      await deleteObject(item, 'Foreground');
+      return;
+    }
+    await deleteObject(item, hasFinalizer(obj, ORPHAN) ? 'Orphan' : hasFinalizer(obj, FOREGROUND) ? 'Foreground' : 'Background');
+  }
+
+  /** Foreground deletion: delete every dependent; once none blocks the owner, remove the finalizer. */
+  async function processDeletingDependents(owner: Located): Promise<void> {
+    const uid = owner.obj.metadata!.uid!;
+    const dependents = monitors.dependentsOf(uid);
+    for (const d of dependents) if (!d.obj.metadata?.deletionTimestamp || hasFinalizer(d.obj, FOREGROUND)) add(d.obj.metadata?.uid);
+    const blocking = dependents.filter((d) => d.obj.metadata?.ownerReferences?.some((r) => r.uid === uid && r.blockOwnerDeletion));
+    if (blocking.length) {
+      log.debug({ owner: describe(owner), blocking: blocking.length }, 'waiting for blocking dependents');
+      return;
+    }
+    await removeFinalizer(owner, FOREGROUND);
+  }
+
+  /** Orphan deletion: strip the owner reference from every dependent, then remove the finalizer. */
+  async function orphanDependents(owner: Located): Promise<void> {
+    const uid = owner.obj.metadata!.uid!;
+    await Promise.all(monitors.dependentsOf(uid).map((d) =>
+      patchMeta(d, { ownerReferences: (d.obj.metadata?.ownerReferences ?? []).filter((r) => r.uid !== uid) })));
+    await removeFinalizer(owner, ORPHAN);
+  }
+
+  async function removeFinalizer(item: Located, finalizer: string): Promise<void> {
+    await patchMeta(item, { finalizers: (item.obj.metadata?.finalizers ?? []).filter((f) => f !== finalizer) });
+    log.debug({ object: describe(item), finalizer }, 'removed finalizer');
+  }
+
+  /** A merge patch of metadata guarded by the cached resourceVersion (a conflict re-queues the item). */
+  async function patchMeta(item: Located, meta: Record<string, unknown>): Promise<void> {
+    const { obj, resource } = item;
+    try {
+      await clientFor(resource, obj.metadata?.namespace).patch(obj.metadata!.name!, 'merge', {
+        metadata: { ...meta, uid: obj.metadata!.uid, resourceVersion: obj.metadata!.resourceVersion },
+      }, { signal: ctx.signal });
+    } catch (e) {
+      if (isNotFound(e)) return;
+      if (isConflict(e)) { loop.queue.addRateLimited(obj.metadata!.uid!); return; }
+      throw e;
+    }
+  }
+
+  async function deleteObject(item: Located, policy: 'Background' | 'Foreground' | 'Orphan'): Promise<void> {
+    const { obj, resource } = item;
+    log.info({ object: describe(item), propagationPolicy: policy }, 'deleting object');
+    try {
+      await clientFor(resource, obj.metadata?.namespace).delete(obj.metadata!.name!, {
+        propagationPolicy: policy, preconditions: { uid: obj.metadata!.uid }, signal: ctx.signal,
+      });
+    } catch (e) {
+      if (isNotFound(e) || isConflict(e)) return; // gone already, or replaced by a new object of that name
+      throw e;
+    }
+  }
+
+  try {
+    await loop.run();
+  } finally {
+    clearInterval(rediscover);
+    await monitors.shutdown();
+  }
+}
+
+const describe = ({ obj, resource }: Located | { obj: KubeObject; resource: DiscoveredResource }): string =>
+  `${resource.resource}${resource.group ? `.${resource.group}` : ''} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name} (${obj.metadata?.uid})`;

@@ -1,0 +1,166 @@
+// The node lifecycle controller (upstream pkg/controller/nodelifecycle): every --node-monitor-period it checks each
+// node's heartbeat — its Lease in kube-node-lease being renewed, or its Ready condition being re-posted — by its own
+// clock. A node silent for --node-monitor-grace-period gets every condition Unknown ("Kubelet stopped posting node
+// status."), the pods on a not-ready node get Ready=False, and a not-ready / unreachable node is tainted NoExecute
+// (rate-limited per zone, halted when a whole zone is down as upstream); the taint eviction controller then evicts
+// its pods. Conditions also drive the NoSchedule taints (TaintNodesByCondition) through a queue of node names.
+import type { KubeObject } from '../../../api/types.js';
+import { NODE_NAME_INDEX, Resources, formatTime, indexByNodeName, isConflict, isNotFound, realClock } from '../../client/index.js';
+import { objOf, workerLoop } from '../shared/controller-utils.js';
+import type { ClusterControllerContext } from '../shared/cluster-context.js';
+import { markPodsNotReady } from './pods.js';
+import {
+  NO_SCHEDULE_KEYS, TAINT_NOT_READY, TAINT_UNREACHABLE, noScheduleTaintKeys, type NodeCondition, type Taint,
+} from './taints.js';
+import { ZoneLimiter, zoneOf, zoneStates } from './zones.js';
+
+const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+const WATCHED_CONDITIONS = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];
+
+interface Health {
+  /** Our clock's time when we last saw the node alive (a new heartbeat in its status or lease). */
+  probeTimestamp: number;
+  readyHeartbeat?: string;
+  leaseRenewTime?: string;
+  lastReadyStatus?: string;
+}
+
+const conditionsOf = (n: KubeObject): NodeCondition[] => (n.status?.conditions ?? []) as NodeCondition[];
+const taintsOf = (n: KubeObject): Taint[] => (n.spec?.taints ?? []) as Taint[];
+
+export async function startNodeLifecycleController(ctx: ClusterControllerContext): Promise<void> {
+  const clock = ctx.clock ?? realClock;
+  const cfg = ctx.config;
+  const nodes = ctx.informers.nodes();
+  const leases = ctx.informers.informerFor(Resources.leases);
+  const pods = ctx.informers.informerFor(Resources.pods, { indexers: { [NODE_NAME_INDEX]: indexByNodeName } });
+  const nodeLister = nodes.lister();
+  const leaseLister = leases.lister();
+  const health = new Map<string, Health>();
+  const limiter = new ZoneLimiter(clock, cfg.nodeEvictionRate);
+  const loop = workerLoop(ctx, 'node-lifecycle-controller', syncNoScheduleTaints);
+
+  nodes.addEventHandler({
+    onAdd: (n) => loop.enqueue(n),
+    onUpdate: (_o, n) => loop.enqueue(n),
+    onDelete: (o) => { health.delete(objOf(o).metadata!.name!); },
+  });
+
+  /** TaintNodesByCondition: the NoSchedule taints follow the node's conditions and spec.unschedulable. */
+  async function syncNoScheduleTaints(name: string): Promise<void> {
+    const node = nodeLister.get(name);
+    if (!node) return;
+    const want = noScheduleTaintKeys(conditionsOf(node), !!node.spec?.unschedulable);
+    const have = taintsOf(node).filter((t) => t.effect === 'NoSchedule' && NO_SCHEDULE_KEYS.has(t.key)).map((t) => t.key).sort();
+    if (want.join() === have.join()) return;
+    const keep = taintsOf(node).filter((t) => !(t.effect === 'NoSchedule' && NO_SCHEDULE_KEYS.has(t.key)));
+    await updateTaints(node, [...keep, ...want.map((key): Taint => ({ key, effect: 'NoSchedule' }))]);
+  }
+
+  async function updateTaints(node: KubeObject, taints: Taint[]): Promise<void> {
+    try {
+      await ctx.client.nodes().update({ ...node, spec: { ...node.spec, taints } }, { signal: ctx.signal });
+    } catch (e) {
+      if (isNotFound(e)) return;
+      throw e; // a conflict: retried with the newer node
+    }
+  }
+
+  /** Updates the node's health record; returns whether it is silent for longer than its grace period. */
+  function observe(node: KubeObject, now: number): boolean {
+    const name = node.metadata!.name!;
+    const ready = conditionsOf(node).find((c) => c.type === 'Ready');
+    const lease = leaseLister.get(`${NODE_LEASE_NAMESPACE}/${name}`);
+    const renew = lease?.spec?.renewTime as string | undefined;
+    let h = health.get(name);
+    if (!h) {
+      h = { probeTimestamp: now, readyHeartbeat: ready?.lastHeartbeatTime, leaseRenewTime: renew };
+      health.set(name, h);
+    }
+    if (ready?.lastHeartbeatTime !== h.readyHeartbeat) { h.readyHeartbeat = ready?.lastHeartbeatTime; h.probeTimestamp = now; }
+    if (renew && (!h.leaseRenewTime || Date.parse(renew) > Date.parse(h.leaseRenewTime))) { h.leaseRenewTime = renew; h.probeTimestamp = now; }
+    const grace = ready ? cfg.nodeMonitorGracePeriodMs : cfg.nodeStartupGracePeriodMs;
+    return now > h.probeTimestamp + grace;
+  }
+
+  /** Every watched condition becomes Unknown (upstream tryUpdateNodeHealth). */
+  async function markUnknown(node: KubeObject, now: number): Promise<KubeObject> {
+    const ts = formatTime(now);
+    const conds = conditionsOf(node).map((c) => ({ ...c }));
+    let changed = false;
+    for (const type of WATCHED_CONDITIONS) {
+      const c = conds.find((x) => x.type === type);
+      if (!c) {
+        conds.push({ type, status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', lastHeartbeatTime: node.metadata?.creationTimestamp ?? undefined, lastTransitionTime: ts });
+        changed = true;
+      } else if (c.status !== 'Unknown') {
+        Object.assign(c, { status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: ts });
+        changed = true;
+      }
+    }
+    if (!changed) return node;
+    return ctx.client.nodes().updateStatus({ ...node, status: { ...node.status, conditions: conds } }, { signal: ctx.signal });
+  }
+
+  /** Adds the NoExecute taint for the node's Ready status (and removes the other one); none when Ready. */
+  async function syncNoExecuteTaint(node: KubeObject, allowed: () => boolean, now: number): Promise<void> {
+    const status = conditionsOf(node).find((c) => c.type === 'Ready')?.status ?? 'Unknown';
+    const want = status === 'False' ? TAINT_NOT_READY : status === 'Unknown' ? TAINT_UNREACHABLE : undefined;
+    const taints = taintsOf(node);
+    const isOurs = (t: Taint): boolean => t.effect === 'NoExecute' && (t.key === TAINT_NOT_READY || t.key === TAINT_UNREACHABLE);
+    const current = taints.filter(isOurs);
+    if (current.length === (want ? 1 : 0) && (!want || current[0]!.key === want)) return;
+    if (want && !allowed()) return;
+    const next = taints.filter((t) => !isOurs(t));
+    if (want) next.push({ key: want, effect: 'NoExecute', timeAdded: formatTime(now) });
+    ctx.logger.info({ node: node.metadata!.name, taint: want ?? null }, want ? 'tainting node NoExecute' : 'removing NoExecute taints');
+    await updateTaints(node, next);
+  }
+
+  async function monitorNodeHealth(): Promise<void> {
+    const now = clock.now();
+    const all = nodeLister.list();
+    const results: { node: KubeObject; zone: string }[] = [];
+    for (let node of all) {
+      const name = node.metadata!.name!;
+      try {
+        if (observe(node, now)) node = await markUnknown(node, now);
+      } catch (e) {
+        if (!isConflict(e) && !isNotFound(e)) ctx.logger.warn({ err: e, node: name }, 'cannot update node health');
+        continue;
+      }
+      const ready = conditionsOf(node).find((c) => c.type === 'Ready')?.status ?? 'Unknown';
+      const h = health.get(name)!;
+      if (ready !== 'True' && h.lastReadyStatus === 'True') {
+        ctx.recorder.event({ kind: 'Node', name, uid: name }, 'Normal', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
+      }
+      h.lastReadyStatus = ready;
+      if (ready !== 'True') {
+        await markPodsNotReady(ctx, pods.indexer.byIndex(NODE_NAME_INDEX, name), now)
+          .catch((err: unknown) => ctx.logger.warn({ err, node: name }, 'cannot mark pods not ready'));
+      }
+      results.push({ node, zone: zoneOf(node) });
+    }
+    const states = zoneStates(results.map(({ node, zone }) => ({ zone, ready: conditionsOf(node).find((c) => c.type === 'Ready')?.status === 'True' })));
+    const allDown = states.size > 0 && [...states.values()].every((s) => s === 'FullDisruption');
+    for (const { node, zone } of results) {
+      const rate = allDown ? 0 : limiter.rateFor(zone, states.get(zone)!, results.filter((r) => r.zone === zone).length);
+      const allowed = (): boolean => rate > 0 && limiter.tryTake(zone, rate);
+      try {
+        // In full disruption (every zone down), upstream stops evicting and lifts the NoExecute taints.
+        await syncNoExecuteTaint(allDown ? { ...node, status: { conditions: [{ type: 'Ready', status: 'True' }] } } : node, allowed, now);
+      } catch (e) {
+        if (!isConflict(e)) ctx.logger.warn({ err: e, node: node.metadata!.name }, 'cannot update NoExecute taints');
+      }
+    }
+  }
+
+  const monitor = async (): Promise<void> => {
+    if (!(await ctx.informers.waitForCacheSync(ctx.signal))) return;
+    while (!ctx.signal.aborted) {
+      await monitorNodeHealth().catch((err: unknown) => { if (!ctx.signal.aborted) ctx.logger.warn({ err }, 'node health pass failed'); });
+      await clock.sleep(cfg.nodeMonitorPeriodMs, ctx.signal).catch(() => undefined);
+    }
+  };
+  await Promise.all([loop.run(), monitor()]);
+}

@@ -1,0 +1,23 @@
+// Pods of a node that is not ready (upstream controller/util/node MarkPodsNotReady): their Ready condition becomes
+// False, so endpoints stop sending them traffic while the node is gone.
+import type { KubeObject } from '../../../api/types.js';
+import { formatTime, isConflict, isNotFound } from '../../client/index.js';
+import type { ControllerContext } from '../shared/types.js';
+
+export async function markPodsNotReady(ctx: ControllerContext, pods: KubeObject[], now: number): Promise<void> {
+  for (const pod of pods) {
+    const conds = (pod.status?.conditions ?? []) as { type: string; status: string; lastTransitionTime?: string }[];
+    const ready = conds.find((c) => c.type === 'Ready');
+    if (!ready || ready.status === 'False' || pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') continue;
+    const updated = {
+      ...pod,
+      status: { ...pod.status, conditions: conds.map((c) => (c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: formatTime(now) } : c)) },
+    };
+    try {
+      await ctx.client.pods(pod.metadata!.namespace).updateStatus(updated, { signal: ctx.signal });
+      ctx.recorder.event(pod, 'Warning', 'NodeNotReady', 'Node is not ready');
+    } catch (e) {
+      if (!isNotFound(e) && !isConflict(e)) throw e;
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// Taints and tolerations as the node lifecycle controllers use them (upstream pkg/apis/core/v1/helper and
+// pkg/controller/nodelifecycle): the well-known taint keys, which conditions set which NoSchedule taint, and
+// toleration matching.
+
+export interface Taint { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute'; timeAdded?: string }
+export interface Toleration { key?: string; operator?: 'Exists' | 'Equal'; value?: string; effect?: string; tolerationSeconds?: number }
+export interface NodeCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  lastHeartbeatTime?: string;
+  lastTransitionTime?: string;
+}
+
+export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
+export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
+export const TAINT_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
+
+/** Condition type -> status -> the NoSchedule taint it implies (upstream nodeConditionToTaintKeyStatusMap). */
+const CONDITION_TAINTS: Record<string, Partial<Record<NodeCondition['status'], string>>> = {
+  Ready: { False: TAINT_NOT_READY, Unknown: TAINT_UNREACHABLE },
+  MemoryPressure: { True: 'node.kubernetes.io/memory-pressure' },
+  DiskPressure: { True: 'node.kubernetes.io/disk-pressure' },
+  NetworkUnavailable: { True: 'node.kubernetes.io/network-unavailable' },
+  PIDPressure: { True: 'node.kubernetes.io/pid-pressure' },
+};
+
+export const NO_SCHEDULE_KEYS = new Set([...Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)), TAINT_UNSCHEDULABLE]);
+
+/** The NoSchedule taint keys a node's conditions and spec.unschedulable call for. */
+export function noScheduleTaintKeys(conditions: NodeCondition[], unschedulable: boolean): string[] {
+  const keys = conditions.map((c) => CONDITION_TAINTS[c.type]?.[c.status]).filter((k): k is string => !!k);
+  if (unschedulable) keys.push(TAINT_UNSCHEDULABLE);
+  return [...new Set(keys)].sort();
+}
+
+export const tolerates = (t: Toleration, taint: Taint): boolean => {
+  if (t.effect && t.effect !== taint.effect) return false;
+  if (t.operator === 'Exists') return !t.key || t.key === taint.key;
+  return t.key === taint.key && (t.value ?? '') === (taint.value ?? '');
+};
+
+/**
+ * How long a pod may stay on a node with these NoExecute taints: 0 when one is not tolerated, the smallest
+ * tolerationSeconds of the first toleration matching each taint, or Infinity when every match tolerates forever.
+ */
+export function tolerationTimeMs(tolerations: Toleration[], taints: Taint[]): number {
+  let min = Infinity;
+  for (const taint of taints) {
+    const t = tolerations.find((x) => tolerates(x, taint)); // upstream GetMatchingTolerations: the first match
+    if (!t) return 0;
+    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null) min = Math.min(min, Math.max(0, t.tolerationSeconds) * 1000);
+  }
+  return min;
+}

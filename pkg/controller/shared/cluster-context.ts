@@ -1,0 +1,48 @@
+// What the cluster-level controllers (garbage collector, namespace, node lifecycle, ...) need beyond the shared
+// ControllerContext: the controller-manager's settings (upstream's KubeControllerManagerConfiguration, in ms).
+import type { ControllerContext } from './types.js';
+
+export interface ClusterControllerConfig {
+  /** PEM of the cluster CA that root-ca-cert-publisher writes into every namespace (upstream --root-ca-file). */
+  rootCaPem?: string;
+  /** How often node health is checked (upstream --node-monitor-period, 5 s). */
+  nodeMonitorPeriodMs: number;
+  /** A node whose heartbeat is older than this is Unknown (upstream --node-monitor-grace-period, 40 s). */
+  nodeMonitorGracePeriodMs: number;
+  /** How long a new node may go without any heartbeat (upstream --node-startup-grace-period, 60 s). */
+  nodeStartupGracePeriodMs: number;
+  /** Nodes per second whose pods may be evicted (NoExecute-tainted) in a healthy zone (upstream --node-eviction-rate, 0.1). */
+  nodeEvictionRate: number;
+  /** Terminated pods kept before podgc deletes the oldest (upstream --terminated-pod-gc-threshold, 12500; 0: off). */
+  terminatedPodGcThreshold: number;
+  /** How often podgc runs (upstream gcCheckPeriod, 20 s). */
+  podGcPeriodMs: number;
+  /** How long a pod's node must be gone before podgc deletes the pod (upstream quarantineTime, 40 s). */
+  podGcQuarantineMs: number;
+  /** Full recomputation of every quota (upstream --resource-quota-sync-period, 5 min). */
+  resourceQuotaSyncPeriodMs: number;
+  /** Re-reading discovery for new resources (garbage collector, resource quota; upstream 30 s). */
+  discoveryPeriodMs: number;
+  /** Re-sync of namespaces (upstream --namespace-sync-period, 5 min). */
+  namespaceSyncPeriodMs: number;
+}
+
+export const defaultClusterControllerConfig = (): ClusterControllerConfig => ({
+  nodeMonitorPeriodMs: 5_000,
+  nodeMonitorGracePeriodMs: 40_000,
+  nodeStartupGracePeriodMs: 60_000,
+  nodeEvictionRate: 0.1,
+  terminatedPodGcThreshold: 12_500,
+  podGcPeriodMs: 20_000,
+  podGcQuarantineMs: 40_000,
+  resourceQuotaSyncPeriodMs: 5 * 60_000,
+  discoveryPeriodMs: 30_000,
+  namespaceSyncPeriodMs: 5 * 60_000,
+});
+
+export interface ClusterControllerContext extends ControllerContext {
+  config: ClusterControllerConfig;
+}
+
+/** Starts a cluster-level controller; resolves once it has stopped after ctx.signal aborted. */
+export type ClusterControllerInit = (ctx: ClusterControllerContext) => Promise<void> | void;

@@ -1,0 +1,108 @@
+// The garbage collector, run by `mini-kube controller-manager` as a separate OS process with its own certificate
+// (and per-controller service-account credentials under RBAC), driven by the real kubectl: background, foreground
+// and orphan cascading deletes of a ConfigMap owned by a ConfigMap and of a ReplicaSet with pods.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../pkg/client/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { bundleMain, controllerManagerKubeconfig, eventually, exists, spawnControllerManager, type CmProcess } from './controllers-support.js';
+
+let s: TestApiServer;
+let cm: CmProcess;
+let cleanup: () => Promise<void>;
+
+const api = (method: string, path: string, body?: unknown) => s.api(method, path, body);
+
+async function create(path: string, obj: KubeObject): Promise<KubeObject> {
+  const r = await api('POST', path, obj);
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body as KubeObject;
+}
+
+const ownerRef = (o: KubeObject, block = true) => ({
+  apiVersion: o.apiVersion!, kind: o.kind!, name: o.metadata!.name!, uid: o.metadata!.uid!, controller: true, blockOwnerDeletion: block,
+});
+
+async function replicaSetWithPods(ns: string, name: string, pods: number): Promise<KubeObject> {
+  const rs = await create(`/apis/apps/v1/namespaces/${ns}/replicasets`, {
+    apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name },
+    spec: { replicas: 0, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+  });
+  for (let i = 0; i < pods; i++) {
+    await create(`/api/v1/namespaces/${ns}/pods`, {
+      apiVersion: 'v1', kind: 'Pod',
+      metadata: { name: `${name}-${i}`, labels: { app: name }, ownerReferences: [ownerRef(rs)] },
+      spec: { containers: [{ name: 'c', image: 'busybox' }] },
+    });
+  }
+  return rs;
+}
+
+beforeAll(async () => {
+  const [server, bundle] = await Promise.all([startTestApiServer({ storageBackend: 'memory' }), bundleMain()]);
+  s = server;
+  cleanup = bundle.cleanup;
+  cm = spawnControllerManager(bundle.main, await controllerManagerKubeconfig(s), [
+    '--controllers', 'garbagecollector,namespace', '--use-service-account-credentials', '--leader-elect=false',
+  ]);
+  // Ready once the garbage collector has synced its caches.
+  await eventually(async () => cm.logs(), (l) => l.includes('garbage collector: caches synced'), 'the garbage collector to sync', 30_000)
+    .catch((e: unknown) => { throw new Error(`${(e as Error).message}\n${cm.logs()}`); });
+}, 60_000);
+
+afterAll(async () => {
+  const exit = await cm?.stop();
+  await s?.close();
+  await cleanup?.();
+  expect(exit?.code).toBe(0);
+});
+
+describe('garbage collector (separate process, kubectl)', () => {
+  it('background: deleting an owner ConfigMap deletes its dependent ConfigMap', async () => {
+    const parent = await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'parent' }, data: { a: '1' } });
+    await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'child', ownerReferences: [ownerRef(parent, false)] } });
+    const r = await s.kubectl('delete', 'configmap', 'parent', '-n', 'default');
+    expect(r.code, r.stderr).toBe(0);
+    await eventually(() => exists(s, '/api/v1/namespaces/default/configmaps/child'), (v) => v === false, 'the child to be collected');
+  });
+
+  it('an object with one owner left keeps living, without the reference to the gone owner', async () => {
+    const a = await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner-a' } });
+    const b = await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner-b' } });
+    await create('/api/v1/namespaces/default/configmaps', {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared', ownerReferences: [{ ...ownerRef(a, false), controller: false }, { ...ownerRef(b, false), controller: false }] },
+    });
+    expect((await s.kubectl('delete', 'configmap', 'owner-a')).code).toBe(0);
+    const left = await eventually(() => api('GET', '/api/v1/namespaces/default/configmaps/shared'),
+      (r) => r.status === 200 && (r.body as KubeObject).metadata!.ownerReferences?.length === 1, 'the dangling reference to be removed');
+    expect((left.body as KubeObject).metadata!.ownerReferences![0]!.name).toBe('owner-b');
+  });
+
+  it('foreground: kubectl --cascade=foreground waits for the pods, then the ReplicaSet goes', async () => {
+    await replicaSetWithPods('default', 'fg', 3);
+    const r = await s.kubectl('delete', 'replicaset', 'fg', '--cascade=foreground', '--timeout=30s');
+    expect(r.code, r.stderr).toBe(0);
+    expect(await exists(s, '/apis/apps/v1/namespaces/default/replicasets/fg')).toBe(false);
+    const pods = await api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dfg');
+    expect((pods.body as { items: KubeObject[] }).items.filter((p) => !p.metadata?.deletionTimestamp)).toEqual([]);
+  });
+
+  it('background: kubectl delete of a ReplicaSet removes it at once and its pods after', async () => {
+    await replicaSetWithPods('default', 'bg', 2);
+    expect((await s.kubectl('delete', 'replicaset', 'bg')).code).toBe(0);
+    await eventually(() => api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dbg'),
+      (r) => (r.body as { items: KubeObject[] }).items.every((p) => p.metadata?.deletionTimestamp), 'the pods to be deleted');
+  });
+
+  it('orphan: kubectl --cascade=orphan keeps the pods and strips their owner references', async () => {
+    await replicaSetWithPods('default', 'or', 2);
+    const r = await s.kubectl('delete', 'replicaset', 'or', '--cascade=orphan', '--timeout=30s');
+    expect(r.code, r.stderr).toBe(0);
+    expect(await exists(s, '/apis/apps/v1/namespaces/default/replicasets/or')).toBe(false);
+    const pods = (await api('GET', '/api/v1/namespaces/default/pods?labelSelector=app%3Dor')).body as { items: KubeObject[] };
+    expect(pods.items).toHaveLength(2);
+    for (const p of pods.items) {
+      expect(p.metadata?.deletionTimestamp).toBeUndefined();
+      expect(p.metadata?.ownerReferences ?? []).toEqual([]);
+    }
+  });
+});
