@@ -1,5 +1,6 @@
 // The workload controllers by upstream's --controllers names. The controller-manager imports this record.
 import { startCronJobController } from './cronjob/cronjob-controller.js';
+import { startDaemonSetController } from './daemonset/daemonset-controller.js';
 import { startDeploymentController } from './deployment/deployment-controller.js';
 import { startJobController } from './job/job-controller.js';
 import { startTTLAfterFinishedController } from './job/ttl-after-finished.js';
@@ -15,4 +16,5 @@ export const workloadControllers: Record<string, ControllerInit> = {
   'ttl-after-finished': startTTLAfterFinishedController,
   cronjob: startCronJobController,
   statefulset: startStatefulSetController,
+  daemonset: startDaemonSetController,
 };
