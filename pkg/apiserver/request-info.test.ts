@@ -20,6 +20,8 @@ describe('requestInfo', () => {
 
   it('recognises watches by query and by the legacy /watch/ path', () => {
     expect(ri('GET', '/api/v1/pods', { watch: 'true' }).verb).toBe('watch');
+    expect(ri('GET', '/api/v1/pods', { watch: 'True' }).verb).toBe('watch');
+    expect(ri('GET', '/api/v1/pods', { watch: 'false' }).verb).toBe('list');
     expect(ri('GET', '/api/v1/watch/namespaces/ns/pods').verb).toBe('watch');
     expect(ri('GET', '/api/v1/watch/namespaces/ns/pods/p')).toMatchObject({ verb: 'watch', name: 'p' });
   });

@@ -71,4 +71,6 @@ export function requestInfo(method: string, url: string, query: Record<string, u
   return info;
 }
 
-export const isTrue = (v: unknown): boolean => v === 'true' || v === '1' || v === true;
+/** A query boolean as Go's strconv.ParseBool reads it (the Python client sends "True"). */
+const TRUE = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
+export const isTrue = (v: unknown): boolean => v === true || (typeof v === 'string' && TRUE.has(v));
