@@ -3,6 +3,7 @@
 // own credentials when --use-service-account-credentials is set, all running only while this process holds the
 // Lease kube-system/kube-controller-manager (when --leader-elect).
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import {
@@ -135,6 +136,7 @@ export async function runControllerManager(o: ControllerManagerOptions, signal: 
   const identity = o.identity ?? `${hostname()}_${randomUUID()}`;
 
   const runControllers = async (leading: AbortSignal): Promise<void> => {
+    setMaxListeners(0, leading); // every controller, informer and queue listens to it
     const informers = new SharedInformerFactory(o.client, { logger: log.child({ component: 'informers' }) });
     const builder = new ServiceAccountClientBuilder(o.client, o.restConfig, log, clock);
     const recorders: EventRecorder[] = [];

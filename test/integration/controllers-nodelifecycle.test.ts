@@ -1,0 +1,96 @@
+// Node lifecycle and taint eviction (in this process, short grace periods through the config): two nodes whose
+// kubelets are played by the test; node-a keeps renewing its Lease in kube-node-lease, node-b stops. node-b becomes
+// Unknown, gets the unreachable NoSchedule and NoExecute taints, its pods turn Ready=False and are evicted after
+// their toleration seconds (at once without one, never with a toleration that has no seconds).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, formatMicroTime, formatTime, loadKubeconfig, type KubeObject } from '../../pkg/client/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { controllerManagerKubeconfig, eventually, setPodStatus, startInProcess } from './controllers-support.js';
+
+let s: TestApiServer;
+let c: Client;
+let cm: { stop(): Promise<void> };
+let heartbeat: NodeJS.Timeout;
+
+const readyNode = (name: string): KubeObject => ({
+  apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+  status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: formatTime(Date.now()), lastTransitionTime: formatTime(Date.now()) }] },
+});
+
+const lease = (node: string): KubeObject => ({
+  apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: node, namespace: 'kube-node-lease' },
+  spec: { holderIdentity: node, leaseDurationSeconds: 40, renewTime: formatMicroTime(Date.now()) },
+});
+
+const pod = (name: string, node: string, tolerations?: unknown[]): KubeObject => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
+  spec: { nodeName: node, containers: [{ name: 'c', image: 'busybox' }], ...(tolerations ? { tolerations } : {}) },
+});
+
+beforeAll(async () => {
+  s = await startTestApiServer({ storageBackend: 'memory' });
+  c = new Client({ ...(await loadKubeconfig(s.kubeconfig)), qps: 0 });
+  for (const n of ['node-a', 'node-b']) {
+    const created = await c.nodes().create(readyNode(n));
+    await c.nodes().updateStatus({ ...created, status: readyNode(n).status });
+    await c.leases('kube-node-lease').create(lease(n));
+  }
+  // node-a's kubelet renews its lease; node-b's is silent from now on.
+  heartbeat = setInterval(() => {
+    void c.leases('kube-node-lease').patch('node-a', 'merge', { spec: { renewTime: formatMicroTime(Date.now()) } }).catch(() => undefined);
+  }, 200);
+  const unreachable = { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' };
+  await c.pods('default').create(pod('b-short', 'node-b', [{ ...unreachable, tolerationSeconds: 2 }]));
+  await c.pods('default').create(pod('b-forever', 'node-b', [unreachable]));
+  await c.pods('default').create(pod('a-1', 'node-a', [{ ...unreachable, tolerationSeconds: 1 }]));
+  for (const [name, ip] of [['b-short', '10.0.1.1'], ['b-forever', '10.0.1.2'], ['a-1', '10.0.0.1']] as const) await setPodStatus(c, 'default', name, true, ip);
+  cm = await startInProcess(await controllerManagerKubeconfig(s), {
+    controllers: ['nodelifecycle', 'taint-eviction-controller'],
+    config: { nodeMonitorPeriodMs: 200, nodeMonitorGracePeriodMs: 1500, nodeStartupGracePeriodMs: 3000, nodeEvictionRate: 10 },
+  });
+}, 30_000);
+
+afterAll(async () => {
+  clearInterval(heartbeat);
+  await cm?.stop();
+  await c?.close();
+  await s?.close();
+});
+
+const ready = (n: KubeObject): string | undefined => (n.status?.conditions as { type: string; status: string }[] | undefined)?.find((x) => x.type === 'Ready')?.status;
+const taintKeys = (n: KubeObject): string[] => ((n.spec?.taints ?? []) as { key: string; effect: string }[]).map((t) => `${t.key}:${t.effect}`).sort();
+
+describe('node lifecycle', () => {
+  it('a node whose lease is not renewed becomes Unknown and is tainted unreachable', async () => {
+    const node = await eventually(() => c.nodes().get('node-b'), (n) => taintKeys(n).includes('node.kubernetes.io/unreachable:NoExecute'), 'node-b to be tainted', 15_000);
+    expect(ready(node)).toBe('Unknown');
+    const cond = (node.status!.conditions as { type: string; reason: string; message: string }[]).find((x) => x.type === 'Ready')!;
+    expect(cond).toMatchObject({ reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
+    await eventually(() => c.nodes().get('node-b'), (n) => taintKeys(n).includes('node.kubernetes.io/unreachable:NoSchedule'), 'the NoSchedule taint');
+    const a = await c.nodes().get('node-a');
+    expect(ready(a)).toBe('True');
+    expect(taintKeys(a)).toEqual([]);
+  });
+
+  it('pods of the unreachable node turn Ready=False and are evicted after their toleration seconds', async () => {
+    const forever = await eventually(() => c.pods('default').get('b-forever'),
+      (p) => (p.status?.conditions as { type: string; status: string }[]).some((x) => x.type === 'Ready' && x.status === 'False'), 'b-forever to be not ready');
+    expect(forever.metadata?.deletionTimestamp).toBeUndefined();
+    const evicted = await eventually(() => c.pods('default').get('b-short'), (p) => !!p.metadata?.deletionTimestamp, 'b-short to be evicted', 15_000);
+    expect((evicted.status?.conditions as { type: string; reason?: string }[]).find((x) => x.type === 'DisruptionTarget')).toMatchObject({ reason: 'DeletionByTaintManager' });
+    // Tolerating without seconds: never evicted; the healthy node's pod untouched.
+    expect((await c.pods('default').get('b-forever')).metadata?.deletionTimestamp).toBeUndefined();
+    const a1 = await c.pods('default').get('a-1');
+    expect(a1.metadata?.deletionTimestamp).toBeUndefined();
+    expect((a1.status?.conditions as { type: string; status: string }[]).find((x) => x.type === 'Ready')?.status).toBe('True');
+  });
+
+  it('a node heartbeating again is Ready and loses its NoExecute taint', async () => {
+    const n = await c.nodes().get('node-b');
+    const conds = (n.status!.conditions as { type: string }[]).map((x) => (x.type === 'Ready' ? { ...readyNode('node-b').status.conditions[0] } : x));
+    await c.nodes().updateStatus({ ...n, status: { ...n.status, conditions: conds } });
+    await c.leases('kube-node-lease').patch('node-b', 'merge', { spec: { renewTime: formatMicroTime(Date.now()) } });
+    const healed = await eventually(() => c.nodes().get('node-b'), (x) => !taintKeys(x).some((k) => k.startsWith('node.kubernetes.io/unreachable')), 'the taints to go', 10_000);
+    expect(ready(healed)).toBe('True');
+  });
+});
