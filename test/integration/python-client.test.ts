@@ -1,0 +1,55 @@
+// The Python `kubernetes` client (Debian's python3-kubernetes; .ci/run installs it) against a real server.
+import { execFile, execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+
+const hasClient = (() => {
+  try {
+    execFileSync('/usr/bin/python3', ['-c', 'import kubernetes'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const SCRIPT = `
+import sys, json
+from kubernetes import client, config, watch
+config.load_kube_config(sys.argv[1])
+v1 = client.CoreV1Api()
+out = {'namespaces': sorted(n.metadata.name for n in v1.list_namespace().items)}
+v1.create_namespaced_config_map('default', client.V1ConfigMap(metadata=client.V1ObjectMeta(name='py', labels={'from': 'python'}), data={'a': 'b'}))
+out['created'] = v1.read_namespaced_config_map('py', 'default').data
+events = []
+for ev in watch.Watch().stream(v1.list_namespaced_config_map, 'default', label_selector='from=python', timeout_seconds=1):
+    events.append([ev['type'], ev['object'].metadata.name])
+out['events'] = events
+try:
+    v1.read_namespaced_pod('missing', 'default')
+except client.exceptions.ApiException as e:
+    out['missing'] = [e.status, json.loads(e.body)['reason']]
+apps = client.AppsV1Api()
+apps.create_namespaced_deployment('default', {'apiVersion': 'apps/v1', 'kind': 'Deployment', 'metadata': {'name': 'web'},
+  'spec': {'replicas': 2, 'selector': {'matchLabels': {'app': 'web'}}, 'template': {'metadata': {'labels': {'app': 'web'}}, 'spec': {'containers': [{'name': 'nginx', 'image': 'nginx'}]}}}})
+d = apps.patch_namespaced_deployment_scale('web', 'default', {'spec': {'replicas': 4}})
+out['scaled'] = d.spec.replicas
+print(json.dumps(out))
+`;
+
+let s: TestApiServer;
+beforeAll(async () => { s = await startTestApiServer({ storageBackend: 'memory' }); });
+afterAll(async () => { await s?.close(); });
+
+describe.skipIf(!hasClient)('the Python kubernetes client', () => {
+  it('lists, creates, reads, watches, patches scale and sees Status errors', async () => {
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile('/usr/bin/python3', ['-c', SCRIPT, s.kubeconfig], { timeout: 60_000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
+    });
+    const out = JSON.parse(stdout);
+    expect(out.namespaces).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    expect(out.created).toEqual({ a: 'b' });
+    expect(out.events).toEqual([['ADDED', 'py']]);
+    expect(out.missing).toEqual([404, 'NotFound']);
+    expect(out.scaled).toBe(4);
+  });
+});
