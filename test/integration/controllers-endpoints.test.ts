@@ -1,0 +1,83 @@
+// The endpoints and endpointslice controllers (in this process): a service's Endpoints and EndpointSlice follow its
+// pods — ready ones as addresses, others as notReadyAddresses, named target ports resolved per pod — and go with
+// the service (the EndpointSlice through the garbage collector).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Resources, loadKubeconfig, type KubeObject } from '../../pkg/client/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { controllerManagerKubeconfig, eventually, setPodStatus, startInProcess } from './controllers-support.js';
+
+let s: TestApiServer;
+let c: Client;
+let cm: { stop(): Promise<void> };
+
+beforeAll(async () => {
+  s = await startTestApiServer({ storageBackend: 'memory' });
+  c = new Client({ ...(await loadKubeconfig(s.kubeconfig)), qps: 0 });
+  cm = await startInProcess(await controllerManagerKubeconfig(s), { controllers: ['endpoint', 'endpointslice', 'garbagecollector'] });
+}, 30_000);
+
+afterAll(async () => {
+  await cm?.stop();
+  await c?.close();
+  await s?.close();
+});
+
+const webPod = (name: string, port: number): KubeObject => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels: { app: 'web' } },
+  spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'nginx', ports: [{ name: 'http', containerPort: port }] }] },
+});
+
+const ips = (list?: { ip: string }[]): string[] => (list ?? []).map((a) => a.ip).sort();
+
+describe('endpoints and endpointslices', () => {
+  it('follow ready pods, with named target ports resolved per pod', async () => {
+    await c.services('default').create({
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default' },
+      spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
+    });
+    await c.pods('default').create(webPod('web-1', 8080));
+    await c.pods('default').create(webPod('web-2', 8080));
+    await c.pods('default').create(webPod('web-3', 9090));
+    await setPodStatus(c, 'default', 'web-1', true, '10.0.0.1');
+    await setPodStatus(c, 'default', 'web-2', false, '10.0.0.2');
+    await setPodStatus(c, 'default', 'web-3', true, '10.0.0.3');
+
+    const ep = await eventually(() => c.endpoints('default').get('web'), (e) => (e.subsets ?? []).length === 2, 'two subsets (two port mappings)');
+    const by = Object.fromEntries((ep.subsets as { ports: { port: number }[]; addresses?: { ip: string }[]; notReadyAddresses?: { ip: string }[] }[]).map((x) => [x.ports[0]!.port, x]));
+    expect(ips(by[8080]!.addresses)).toEqual(['10.0.0.1']);
+    expect(ips(by[8080]!.notReadyAddresses)).toEqual(['10.0.0.2']);
+    expect(ips(by[9090]!.addresses)).toEqual(['10.0.0.3']);
+    expect(by[8080]!.ports).toEqual([{ name: 'http', port: 8080, protocol: 'TCP' }]);
+
+    // kubectl sees them as upstream prints them.
+    const r = await s.kubectl('get', 'endpoints', 'web', '-o', 'jsonpath={.subsets[*].addresses[*].ip}');
+    expect(r.stdout.split(' ').sort()).toEqual(['10.0.0.1', '10.0.0.3']);
+
+    await setPodStatus(c, 'default', 'web-2', true, '10.0.0.2');
+    await c.pods('default').delete('web-3', { gracePeriodSeconds: 0 });
+    await eventually(() => c.endpoints('default').get('web'),
+      (e) => (e.subsets ?? []).length === 1 && ips(e.subsets[0].addresses).join() === '10.0.0.1,10.0.0.2' && !e.subsets[0].notReadyAddresses, 'both 8080 pods ready, web-3 gone');
+
+    const slices = await eventually(() => c.resource(Resources.endpointSlices, 'default').list({ labelSelector: 'kubernetes.io/service-name=web' }),
+      (l) => l.items.length === 1 && (l.items[0]!.endpoints ?? []).length === 2, 'one EndpointSlice with two endpoints');
+    const slice = slices.items[0]!;
+    expect(slice.metadata?.labels?.['endpointslice.kubernetes.io/managed-by']).toBe('endpointslice-controller.k8s.io');
+    expect(slice.ports).toEqual([{ name: 'http', port: 8080, protocol: 'TCP' }]);
+    expect((slice.endpoints as { addresses: string[]; conditions: { ready: boolean } }[]).every((e) => e.conditions.ready)).toBe(true);
+    expect(slice.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Service', name: 'web', controller: true });
+  });
+
+  it('a deleted service takes its Endpoints and EndpointSlices with it', async () => {
+    await c.services('default').delete('web');
+    await eventually(() => c.endpoints('default').get('web').then(() => true, () => false), (v) => v === false, 'the Endpoints to go');
+    await eventually(() => c.resource(Resources.endpointSlices, 'default').list({ labelSelector: 'kubernetes.io/service-name=web' }),
+      (l) => l.items.length === 0, 'the slices to be collected');
+  });
+
+  it('leaves the Endpoints of a service without selector alone', async () => {
+    await c.services('default').create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'manual', namespace: 'default' }, spec: { ports: [{ port: 80 }] } });
+    await c.endpoints('default').create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'manual', namespace: 'default' }, subsets: [{ addresses: [{ ip: '192.168.1.1' }], ports: [{ port: 80 }] }] });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ips((await c.endpoints('default').get('manual')).subsets[0].addresses)).toEqual(['192.168.1.1']);
+  });
+});
