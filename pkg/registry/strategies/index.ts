@@ -2,6 +2,7 @@
 // metadata.generation for the kinds that have a spec a controller reconciles.
 import type { ResourceType } from '../../../api/types.js';
 import type { Strategy } from '../strategy.js';
+import { jobStrategy } from './jobs.js';
 import { namespaceStrategy } from './namespaces.js';
 import { podStrategy } from './pods.js';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac.js';
@@ -24,6 +25,7 @@ const SPECIFIC: Record<string, Strategy> = {
   '/pods': podStrategy,
   '/namespaces': namespaceStrategy,
   '/secrets': secretStrategy,
+  'batch/jobs': jobStrategy,
   'rbac.authorization.k8s.io/roles': roleStrategy,
   'rbac.authorization.k8s.io/clusterroles': clusterRoleStrategy,
   'rbac.authorization.k8s.io/rolebindings': roleBindingStrategy,
