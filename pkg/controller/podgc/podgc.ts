@@ -30,11 +30,10 @@ export async function startPodGcController(ctx: ClusterControllerContext): Promi
   const markFailedAndDelete = async (pod: KubeObject, message: string): Promise<void> => {
     ctx.logger.info({ pod: `${pod.metadata!.namespace}/${pod.metadata!.name}`, node: pod.spec?.nodeName }, message);
     if (!isTerminated(pod)) {
-      const conds = ((pod.status?.conditions ?? []) as { type: string }[]).filter((c) => c.type !== 'DisruptionTarget');
-      await ctx.client.pods(pod.metadata!.namespace).updateStatus({
-        ...pod,
-        status: { ...pod.status, phase: 'Failed', conditions: [...conds, { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message, lastTransitionTime: formatTime(clock.now()) }] },
-      }, { signal: ctx.signal }).catch((e: unknown) => { if (!isNotFound(e) && !isConflict(e)) throw e; });
+      // A strategic merge patch of status (the pod-garbage-collector role may patch pods/status, not update it).
+      await ctx.client.pods(pod.metadata!.namespace).patch(pod.metadata!.name!, 'strategic', {
+        status: { phase: 'Failed', conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message, lastTransitionTime: formatTime(clock.now()) }] },
+      }, { subresource: 'status', signal: ctx.signal }).catch((e: unknown) => { if (!isNotFound(e) && !isConflict(e)) throw e; });
     }
     await forceDelete(pod);
   };
@@ -66,9 +65,8 @@ export async function startPodGcController(ctx: ClusterControllerContext): Promi
         if (isNotFound(e)) gone.add(name); else throw e;
       }
     }
-    for (const p of all) {
-      if (p.spec?.nodeName && gone.has(p.spec.nodeName)) await markFailedAndDelete(p, 'PodGC: node no longer exists');
-    }
+    await Promise.all(all.filter((p) => p.spec?.nodeName && gone.has(p.spec.nodeName)).map((p) =>
+      markFailedAndDelete(p, 'PodGC: node no longer exists').catch((err: unknown) => ctx.logger.warn({ err, pod: p.metadata!.name }, 'cannot delete orphaned pod'))));
   }
 
   async function gc(): Promise<void> {

@@ -1,0 +1,86 @@
+// The controllers that keep status and policy in step (in this process): ClusterRole aggregation, PodDisruptionBudget
+// status, ResourceQuota usage, and the pod garbage collector (terminated pods over the threshold, pods of a node
+// that is gone).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Resources, loadKubeconfig, type KubeObject } from '../../pkg/client/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { controllerManagerKubeconfig, eventually, setPodStatus, startInProcess } from './controllers-support.js';
+
+let s: TestApiServer;
+let c: Client;
+let cm: { stop(): Promise<void> };
+
+beforeAll(async () => {
+  s = await startTestApiServer({ storageBackend: 'memory' });
+  c = new Client({ ...(await loadKubeconfig(s.kubeconfig)), qps: 0 });
+  cm = await startInProcess(await controllerManagerKubeconfig(s), {
+    controllers: ['clusterrole-aggregation', 'disruption', 'resourcequota', 'podgc'],
+    config: { terminatedPodGcThreshold: 2, podGcPeriodMs: 200, podGcQuarantineMs: 300 },
+  });
+}, 30_000);
+
+afterAll(async () => {
+  await cm?.stop();
+  await c?.close();
+  await s?.close();
+});
+
+const pod = (name: string, labels: Record<string, string>, extra: Record<string, unknown> = {}): KubeObject => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels },
+  spec: { containers: [{ name: 'c', image: 'busybox', resources: { requests: { cpu: '100m', memory: '64Mi' } } }], ...extra },
+});
+
+describe('cluster controllers keeping status', () => {
+  it('aggregates the rules of matching ClusterRoles into an aggregated one', async () => {
+    const roles = c.resource(Resources.clusterRoles);
+    await roles.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'agg' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/agg': 'true' } }] }, rules: [] });
+    await roles.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'part-b', labels: { 'example.com/agg': 'true' } }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
+    await roles.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'part-a', labels: { 'example.com/agg': 'true' } }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['list'] }, { apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
+    const agg = await eventually(() => roles.get('agg'), (r) => (r.rules ?? []).length === 2, 'the aggregated rules');
+    expect(agg.rules).toEqual([{ apiGroups: [''], resources: ['secrets'], verbs: ['list'] }, { apiGroups: [''], resources: ['pods'], verbs: ['get'] }]);
+    await roles.delete('part-a');
+    await eventually(() => roles.get('agg'), (r) => (r.rules ?? []).length === 1, 'the rules of a deleted part to go');
+  });
+
+  it('reports PodDisruptionBudget status from ready pods', async () => {
+    for (const [i, ready] of [[1, true], [2, true], [3, false]] as const) {
+      await c.pods('default').create(pod(`db-${i}`, { app: 'db' }));
+      await setPodStatus(c, 'default', `db-${i}`, ready, `10.1.0.${i}`);
+    }
+    const pdbs = c.resource(Resources.podDisruptionBudgets, 'default');
+    await pdbs.create({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'db' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'db' } } } });
+    const pdb = await eventually(() => pdbs.get('db'), (p) => p.status?.observedGeneration === 1 && p.status?.currentHealthy === 2, 'the PDB status');
+    expect(pdb.status).toMatchObject({ currentHealthy: 2, desiredHealthy: 1, expectedPods: 3, disruptionsAllowed: 1 });
+    expect(pdb.status.conditions[0]).toMatchObject({ type: 'DisruptionAllowed', status: 'True', reason: 'SufficientPods' });
+    await setPodStatus(c, 'default', 'db-2', false, '10.1.0.2');
+    await eventually(() => pdbs.get('db'), (p) => p.status?.disruptionsAllowed === 0 && p.status.conditions[0].reason === 'InsufficientPods', 'no disruption allowed');
+    // A percentage needs the pods' controllers: pods without one fail safe.
+    await pdbs.patch('db', 'merge', { spec: { minAvailable: '50%' } });
+    await eventually(() => pdbs.get('db'), (p) => p.status?.conditions?.[0]?.reason === 'SyncFailed' && p.status.observedGeneration === 2, 'SyncFailed');
+  });
+
+  it('recomputes ResourceQuota usage when pods go away', async () => {
+    const quotas = c.resource(Resources.resourceQuotas, 'default');
+    await c.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'counted' } });
+    await quotas.create({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { pods: '10', 'requests.cpu': '2', 'requests.memory': '1Gi', configmaps: '20' } } });
+    const q = await eventually(() => quotas.get('q'), (x) => x.status?.used?.pods === '3', 'quota usage');
+    expect(q.status.used).toMatchObject({ 'requests.cpu': '300m', 'requests.memory': '192Mi' });
+    expect(q.status.hard).toEqual({ pods: '10', 'requests.cpu': '2', 'requests.memory': '1Gi', configmaps: '20' });
+    expect(Number(q.status.used.configmaps)).toBeGreaterThanOrEqual(1);
+    await c.pods('default').delete('db-3', { gracePeriodSeconds: 0 });
+    await eventually(() => quotas.get('q'), (x) => x.status?.used?.pods === '2' && x.status.used['requests.cpu'] === '200m', 'usage after a delete');
+  });
+
+  it('podgc deletes the oldest terminated pods over the threshold and the pods of a deleted node', async () => {
+    for (const i of [1, 2, 3, 4]) {
+      await c.pods('default').create(pod(`done-${i}`, { app: 'done' }, { restartPolicy: 'Never' }));
+      await c.pods('default').patch(`done-${i}`, 'merge', { status: { phase: 'Succeeded' } }, { subresource: 'status' });
+      await new Promise((r) => setTimeout(r, 1100)); // distinct creationTimestamps (second precision)
+    }
+    const left = await eventually(() => c.pods('default').list({ labelSelector: 'app=done' }), (l) => l.items.length === 2, 'two terminated pods kept');
+    expect(left.items.map((p) => p.metadata!.name).sort()).toEqual(['done-3', 'done-4']);
+
+    await c.pods('default').create(pod('orphan', { app: 'orphan' }, { nodeName: 'ghost-node' }));
+    await eventually(() => c.pods('default').list({ labelSelector: 'app=orphan' }), (l) => l.items.length === 0, 'the pod of a missing node to be deleted');
+  }, 30_000);
+});
