@@ -103,8 +103,13 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   onShutdownSignal(async (signal) => {
     logger.info({ signal }, 'shutting down');
     stop.abort();
-    await running.catch(() => undefined);
-    await client.close();
+    // Releasing the lease and flushing events need the apiserver; when it is going away too (mini-kube up stops
+    // everything at once) retries would hold the exit for long: give them a bounded time.
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((done) => { timer = setTimeout(() => { logger.warn('stopping before a clean release (apiserver unreachable?)'); done(); }, 5_000); });
+    await Promise.race([running.catch(() => undefined), deadline]);
+    clearTimeout(timer);
+    await Promise.race([client.close(), new Promise((done) => setTimeout(done, 1_000))]);
     logger.info('stopped');
   });
 };
