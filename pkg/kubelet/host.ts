@@ -1,0 +1,89 @@
+// One process, one or many kubelets: a single pod informer (for one node narrowed by the field selector
+// spec.nodeName=NAME, as the Node authorizer requires; for many simulated nodes, all pods with a node index)
+// hands each pod to the kubelet of its node.
+import type { Logger } from 'pino';
+import {
+  finalState, NODE_NAME_INDEX, indexByNodeName, realClock, SharedIndexInformer, type Client, type Clock, type KubeObject,
+} from '../client/index.js';
+import { NodeKubelet, type KubeletTimings } from './kubelet.js';
+import { machineIp, machineResources, type NodeResources } from './node-status.js';
+import { FakeRuntime } from './runtime/fake.js';
+import type { Runtime } from './runtime/types.js';
+
+export interface KubeletHostOptions extends KubeletTimings {
+  client: Client;
+  /** One name per node this process runs. */
+  nodeNames: string[];
+  logger: Logger;
+  clock?: Clock;
+  /** The runtime of the i-th node (default: a fake runtime with pod IPs 10.244.i.N). */
+  runtimeFor?: (index: number, nodeName: string) => Runtime;
+  resources?: Partial<NodeResources>;
+  /** InternalIP of the i-th node (default: the machine's address for one node, 10.0.x.y for many). */
+  nodeIpFor?: (index: number) => string;
+  labels?: Record<string, string>;
+  kubeletPort?: number;
+  /** Fake runtime tuning when runtimeFor is not given. */
+  fakeStartLatencyMs?: number;
+}
+
+export const simulatedNodeIp = (i: number): string => `10.0.${Math.floor(i / 250) % 256}.${(i % 250) + 2}`;
+
+const stripManagedFields = (pod: KubeObject): KubeObject => {
+  if (pod.metadata?.managedFields) { const { managedFields: _m, ...metadata } = pod.metadata; return { ...pod, metadata }; }
+  return pod;
+};
+
+export class KubeletHost {
+  readonly kubelets = new Map<string, NodeKubelet>();
+  readonly informer: SharedIndexInformer;
+
+  constructor(private readonly o: KubeletHostOptions) {
+    const clock = o.clock ?? realClock;
+    const single = o.nodeNames.length === 1;
+    const machine = machineResources();
+    const resources: NodeResources = { ...machine, ...o.resources };
+    o.nodeNames.forEach((name, i) => {
+      const runtime = o.runtimeFor?.(i, name) ?? new FakeRuntime({
+        clock, startLatencyMs: o.fakeStartLatencyMs, podCidrPrefix: `10.${244 + Math.floor(i / 256)}.${i % 256}`,
+      });
+      this.kubelets.set(name, new NodeKubelet({
+        ...o, client: o.client, nodeName: name, runtime, logger: o.logger, clock, resources, labels: o.labels,
+        nodeIp: o.nodeIpFor?.(i) ?? (single ? machineIp() : simulatedNodeIp(i)),
+        statusWorkers: single ? 4 : 1,
+      }));
+    });
+    const pods = o.client.pods();
+    const narrow = (opts: { fieldSelector?: string }): { fieldSelector?: string } =>
+      (single ? { ...opts, fieldSelector: `spec.nodeName=${o.nodeNames[0]!}` } : opts);
+    this.informer = new SharedIndexInformer<KubeObject>({
+      list: (lo) => pods.list({ ...lo, ...narrow(lo) }),
+      watch: (wo) => pods.watch({ ...wo, ...narrow(wo) }),
+    }, { clock, name: 'pods', logger: o.logger, transform: stripManagedFields, indexers: { [NODE_NAME_INDEX]: indexByNodeName } });
+    const kubeletOf = (pod: KubeObject): NodeKubelet | undefined => this.kubelets.get(pod.spec?.nodeName as string);
+    this.informer.addEventHandler({
+      onAdd: (pod) => kubeletOf(pod)?.podChanged(pod),
+      onUpdate: (old, pod) => {
+        const was = kubeletOf(old);
+        const now = kubeletOf(pod);
+        if (was && was !== now) was.podRemoved(old);
+        now?.podChanged(pod);
+      },
+      onDelete: (obj) => { const pod = finalState(obj); kubeletOf(pod)?.podRemoved(pod); },
+    });
+  }
+
+  /** Every node registered (Node created, first status posted). */
+  async whenRegistered(): Promise<void> {
+    await Promise.all([...this.kubelets.values()].map((k) => k.agent.whenRegistered()));
+  }
+
+  /** Runs every kubelet and the informer until the signal aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    const kubelets = [...this.kubelets.values()].map((k) => k.run(signal));
+    // pods are watched once the nodes exist (a kubelet registers before it syncs pods)
+    await Promise.race([this.whenRegistered(), new Promise((r) => signal.addEventListener('abort', r, { once: true }))]);
+    const informer = signal.aborted ? Promise.resolve() : this.informer.run(signal);
+    await Promise.all([...kubelets, informer]);
+  }
+}

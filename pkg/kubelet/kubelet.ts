@@ -1,0 +1,125 @@
+// The kubelet of one node: its NodeAgent (registration, status, lease), its runtime, the PLEG, the pod workers that
+// sync each pod through the PodSyncer, and the status manager. Pods arrive from a KubeletHost (host.ts).
+import type { Logger } from 'pino';
+import { EventRecorder, realClock, type Client, type Clock, type KubeObject } from '../client/index.js';
+import { NodeAgent } from './node-agent.js';
+import type { NodeResources } from './node-status.js';
+import { Pleg } from './pleg.js';
+import { PodSyncer, type BackoffPolicy, type PodRecord } from './pod-sync.js';
+import { PodWorkers } from './pod-workers.js';
+import type { Runtime } from './runtime/types.js';
+import { StatusManager } from './status-manager.js';
+
+export interface KubeletTimings {
+  leaseDurationSeconds?: number;
+  leaseRenewMs?: number;
+  statusUpdateMs?: number;
+  statusReportMs?: number;
+  plegRelistMs?: number;
+  backoff?: BackoffPolicy;
+}
+
+export interface NodeKubeletOptions extends KubeletTimings {
+  client: Client;
+  nodeName: string;
+  nodeIp: string;
+  resources: NodeResources;
+  runtime: Runtime;
+  logger: Logger;
+  clock?: Clock;
+  labels?: Record<string, string>;
+  kubeletPort?: number;
+  statusWorkers?: number;
+}
+
+interface Record_ extends PodRecord { removed?: boolean }
+
+export class NodeKubelet {
+  readonly agent: NodeAgent;
+  readonly statusManager: StatusManager;
+  private readonly records = new Map<string, Record_>();
+  private readonly syncer: PodSyncer;
+  private readonly workers: PodWorkers;
+  private readonly pleg: Pleg;
+  private readonly recorder: EventRecorder;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+
+  constructor(readonly o: NodeKubeletOptions) {
+    this.clock = o.clock ?? realClock;
+    this.logger = o.logger.child({ node: o.nodeName });
+    const v = o.runtime.version();
+    this.agent = new NodeAgent({
+      client: o.client, logger: this.logger, clock: this.clock,
+      identity: { name: o.nodeName, ip: o.nodeIp, resources: o.resources, runtimeVersion: `${v.runtimeName}://${v.runtimeVersion}`, labels: o.labels, kubeletPort: o.kubeletPort },
+      leaseDurationSeconds: o.leaseDurationSeconds, leaseRenewMs: o.leaseRenewMs, statusUpdateMs: o.statusUpdateMs, statusReportMs: o.statusReportMs,
+    });
+    this.recorder = new EventRecorder({ sink: o.client.events(), component: 'kubelet', host: o.nodeName, clock: this.clock, logger: this.logger });
+    this.syncer = new PodSyncer({
+      runtime: o.runtime, recorder: this.recorder, clock: this.clock, logger: this.logger, hostIp: o.nodeIp,
+      backoff: o.backoff ?? { initialMs: 10_000, maxMs: 300_000 },
+    });
+    this.workers = new PodWorkers((uid) => this.syncPod(uid), this.clock, this.logger);
+    this.statusManager = new StatusManager({
+      client: o.client, logger: this.logger, workers: o.statusWorkers,
+      getPod: (uid) => this.records.get(uid)?.pod,
+      canBeDeleted: (uid) => this.records.get(uid)?.terminated === true,
+    });
+    this.pleg = new Pleg(o.runtime, this.clock, (uid) => { if (this.records.has(uid)) this.workers.update(uid); }, o.plegRelistMs);
+  }
+
+  get nodeName(): string { return this.o.nodeName; }
+
+  /** Registers the node and runs until the signal aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    this.statusManager.start();
+    this.pleg.start();
+    try {
+      await this.agent.run(signal);
+    } finally {
+      this.pleg.stop();
+      await this.workers.close();
+      await this.statusManager.stop();
+      await this.recorder.flush();
+      await this.o.runtime.close();
+    }
+  }
+
+  /** A pod bound to this node was added or changed. */
+  podChanged(pod: KubeObject): void {
+    const uid = pod.metadata!.uid!;
+    let rec = this.records.get(uid);
+    if (!rec) {
+      rec = { uid, pod, waiting: new Map(), terminated: false };
+      this.records.set(uid, rec);
+    }
+    rec.pod = pod;
+    this.workers.update(uid);
+  }
+
+  /** The pod left the API: its containers and sandbox go. */
+  podRemoved(pod: KubeObject): void {
+    const rec = this.records.get(pod.metadata!.uid!);
+    if (!rec) return;
+    rec.removed = true;
+    this.workers.update(rec.uid);
+  }
+
+  /** The pods the kubelet is working on. */
+  pods(): KubeObject[] { return [...this.records.values()].map((r) => r.pod); }
+
+  private async syncPod(uid: string): Promise<void> {
+    const rec = this.records.get(uid);
+    if (!rec) return;
+    if (rec.removed) {
+      await this.syncer.remove(uid);
+      this.records.delete(uid);
+      this.statusManager.forget(uid);
+      this.workers.forget(uid);
+      return;
+    }
+    await this.syncer.sync(rec);
+    this.statusManager.setPodStatus(uid, this.syncer.status(rec));
+    if (rec.requeueAt !== undefined) this.workers.updateAfter(uid, Math.max(0, rec.requeueAt - this.clock.now()));
+  }
+}

@@ -1,0 +1,149 @@
+// One node's bookkeeping with the apiserver: register the Node, keep its status (every `statusUpdateMs` when it
+// changed, every `statusReportMs` otherwise) and renew its Lease in kube-node-lease every `leaseRenewMs`, as
+// upstream's kubelet_node_status.go and nodelease controller do.
+import type { Logger } from 'pino';
+import {
+  formatMicroTime, isAlreadyExists, isConflict, isNotFound, realClock, type Client, type Clock, type KubeObject, type Lease,
+} from '../client/index.js';
+import { initialNode, nodeStatus, statusChanged, type NodeHealth, type NodeIdentity } from './node-status.js';
+
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+
+export interface NodeAgentOptions {
+  client: Client;
+  identity: NodeIdentity;
+  logger: Logger;
+  clock?: Clock;
+  health?: () => NodeHealth;
+  /** Default 40 s (nodeLeaseDurationSeconds). */
+  leaseDurationSeconds?: number;
+  /** Default 10 s (a quarter of the lease duration). */
+  leaseRenewMs?: number;
+  /** nodeStatusUpdateFrequency, default 10 s. */
+  statusUpdateMs?: number;
+  /** nodeStatusReportFrequency, default 5 min. */
+  statusReportMs?: number;
+}
+
+export class NodeAgent {
+  private readonly clock: Clock;
+  private node?: KubeObject;
+  private lastReported?: Record<string, unknown>;
+  private lastReportAt = 0;
+  private registered?: Promise<void>;
+  private registeredResolve?: () => void;
+
+  constructor(private readonly o: NodeAgentOptions) {
+    this.clock = o.clock ?? realClock;
+    this.registered = new Promise((r) => { this.registeredResolve = r; });
+  }
+
+  get name(): string { return this.o.identity.name; }
+
+  /** Resolves once the Node exists and has had its first status. */
+  whenRegistered(): Promise<void> { return this.registered!; }
+
+  async run(signal: AbortSignal): Promise<void> {
+    await this.retry(signal, 'register node', () => this.register());
+    await this.retry(signal, 'update node status', () => this.updateStatus(true));
+    this.registeredResolve?.();
+    await Promise.all([this.leaseLoop(signal), this.statusLoop(signal)]);
+  }
+
+  /** Creates the Node, or adopts the existing one (adding any missing labels). */
+  async register(): Promise<void> {
+    const nodes = this.o.client.nodes();
+    const wanted = initialNode(this.o.identity);
+    try {
+      this.node = await nodes.create(wanted);
+      this.o.logger.info({ node: this.name }, 'successfully registered node');
+      return;
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+    }
+    const existing = await nodes.get(this.name);
+    const labels = existing.metadata?.labels ?? {};
+    const missing = Object.fromEntries(Object.entries(wanted.metadata!.labels!).filter(([k, v]) => labels[k] !== v));
+    this.node = Object.keys(missing).length ? await nodes.patch(this.name, 'merge', { metadata: { labels: missing } }) : existing;
+    this.o.logger.info({ node: this.name }, 'node was previously registered');
+  }
+
+  /** Posts the status when it changed, or when the report interval has passed (or `force`). */
+  async updateStatus(force = false): Promise<boolean> {
+    const now = this.clock.now();
+    const health = this.o.health?.() ?? { ready: true };
+    const status = nodeStatus(this.o.identity, health, this.node, now);
+    if (!force && !statusChanged(this.lastReported, status) && now - this.lastReportAt < (this.o.statusReportMs ?? 300_000)) return false;
+    this.node = await this.o.client.nodes().patch(this.name, 'strategic', { status }, { subresource: 'status' });
+    this.lastReported = status;
+    this.lastReportAt = now;
+    return true;
+  }
+
+  private async statusLoop(signal: AbortSignal): Promise<void> {
+    const every = this.o.statusUpdateMs ?? 10_000;
+    while (!signal.aborted) {
+      if (!(await this.sleep(every, signal))) return;
+      try {
+        await this.updateStatus();
+      } catch (err) {
+        if (signal.aborted) return;
+        if (isNotFound(err)) { await this.register().catch(() => undefined); continue; }
+        this.o.logger.warn({ err, node: this.name }, 'error updating node status, will retry');
+      }
+    }
+  }
+
+  /** The Lease, created or renewed; returns it. */
+  async renewLease(): Promise<Lease> {
+    const leases = this.o.client.leases(NODE_LEASE_NAMESPACE);
+    const spec = { holderIdentity: this.name, leaseDurationSeconds: this.o.leaseDurationSeconds ?? 40, renewTime: formatMicroTime(this.clock.now()) };
+    const owner = this.node?.metadata?.uid
+      ? [{ apiVersion: 'v1', kind: 'Node', name: this.name, uid: this.node.metadata.uid }]
+      : undefined;
+    let lease: Lease | undefined;
+    try {
+      lease = await leases.get(this.name);
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    if (!lease) {
+      return leases.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.name, namespace: NODE_LEASE_NAMESPACE, ...(owner ? { ownerReferences: owner } : {}) }, spec });
+    }
+    const metadata = { ...lease.metadata, ...(owner && !lease.metadata?.ownerReferences?.length ? { ownerReferences: owner } : {}) };
+    return leases.update({ ...lease, metadata, spec: { ...lease.spec, ...spec } });
+  }
+
+  private async leaseLoop(signal: AbortSignal): Promise<void> {
+    const every = this.o.leaseRenewMs ?? 10_000;
+    let failDelay = 200;
+    while (!signal.aborted) {
+      try {
+        await this.renewLease();
+        failDelay = 200;
+        if (!(await this.sleep(every, signal))) return;
+      } catch (err) {
+        if (signal.aborted) return;
+        if (!isConflict(err)) this.o.logger.warn({ err, node: this.name }, 'failed to renew node lease, will retry');
+        if (!(await this.sleep(failDelay, signal))) return;
+        failDelay = Math.min(failDelay * 2, 7_000);
+      }
+    }
+  }
+
+  private async retry(signal: AbortSignal, what: string, fn: () => Promise<unknown>): Promise<void> {
+    let delay = 100;
+    for (;;) {
+      try { await fn(); return; } catch (err) {
+        if (signal.aborted) throw err;
+        this.o.logger.warn({ err, node: this.name }, `unable to ${what}, will retry`);
+        if (!(await this.sleep(delay, signal))) throw err;
+        delay = Math.min(delay * 2, 7_000);
+      }
+    }
+  }
+
+  private async sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+    try { await this.clock.sleep(ms, signal); return true; } catch { return false; }
+  }
+}

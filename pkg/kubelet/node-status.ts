@@ -1,0 +1,147 @@
+// The Node object a kubelet registers and the status it keeps posting, as upstream's kubelet_node_status.go and
+// nodestatus setters: capacity/allocatable, the four conditions with their reasons and messages, addresses,
+// daemonEndpoints and nodeInfo. Heartbeat times alone are not a change (the Lease carries liveness).
+import { readFileSync } from 'node:fs';
+import { arch, cpus, hostname, networkInterfaces, platform, release, totalmem } from 'node:os';
+import type { KubeObject } from '../client/index.js';
+import { formatTime } from '../client/index.js';
+
+export const KUBELET_VERSION = 'v1.33.0';
+export const KUBELET_PORT = 10250;
+
+export interface NodeResources {
+  cpu: string;
+  memory: string;
+  pods: number;
+  ephemeralStorage?: string;
+}
+
+export interface NodeIdentity {
+  name: string;
+  /** InternalIP. */
+  ip: string;
+  resources: NodeResources;
+  runtimeVersion: string;
+  labels?: Record<string, string>;
+  kubeletPort?: number;
+}
+
+interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  lastHeartbeatTime: string;
+  lastTransitionTime: string;
+}
+
+const goArch = (): string => ({ x64: 'amd64', arm64: 'arm64', arm: 'arm', ia32: '386', ppc64: 'ppc64le', s390x: 's390x' }[arch()] ?? arch());
+const goOs = (): string => (platform() === 'win32' ? 'windows' : platform());
+
+/** The machine's resources, as cAdvisor would report them. */
+export const machineResources = (): NodeResources => ({
+  cpu: String(cpus().length || 1),
+  memory: `${Math.floor(totalmem() / 1024)}Ki`,
+  pods: 110,
+  ephemeralStorage: '102400Mi',
+});
+
+/** The first non-internal IPv4 address of the machine, else 127.0.0.1. */
+export const machineIp = (): string => {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return '127.0.0.1';
+};
+
+const readOr = (path: string, fallback: string): string => {
+  try { return readFileSync(path, 'utf8').trim(); } catch { return fallback; }
+};
+
+const osImage = (): string => {
+  const m = /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(readOr('/etc/os-release', ''));
+  return m?.[1] ?? `${goOs()} ${release()}`;
+};
+
+export const nodeLabels = (name: string, extra: Record<string, string> = {}): Record<string, string> => ({
+  'beta.kubernetes.io/arch': goArch(),
+  'beta.kubernetes.io/os': goOs(),
+  'kubernetes.io/arch': goArch(),
+  'kubernetes.io/hostname': name,
+  'kubernetes.io/os': goOs(),
+  ...extra,
+});
+
+/** The Node as first registered (what upstream's initialNode builds). */
+export const initialNode = (id: NodeIdentity): KubeObject => ({
+  apiVersion: 'v1', kind: 'Node',
+  metadata: {
+    name: id.name,
+    labels: nodeLabels(id.name, id.labels),
+    annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+  },
+  spec: {},
+});
+
+const resourceList = (r: NodeResources): Record<string, string> => ({
+  cpu: r.cpu,
+  'ephemeral-storage': r.ephemeralStorage ?? '102400Mi',
+  'hugepages-1Gi': '0',
+  'hugepages-2Mi': '0',
+  memory: r.memory,
+  pods: String(r.pods),
+});
+
+const condition = (type: string, ok: boolean, okReason: string, okMessage: string, badReason: string, badMessage: string, positive: boolean) =>
+  ({ type, status: (ok === positive ? 'True' : 'False') as 'True' | 'False', reason: ok ? okReason : badReason, message: ok ? okMessage : badMessage });
+
+export interface NodeHealth {
+  ready: boolean;
+  notReadyMessage?: string;
+}
+
+/** The status the kubelet posts; conditions keep their lastTransitionTime while their status holds. */
+export const nodeStatus = (id: NodeIdentity, health: NodeHealth, previous: KubeObject | undefined, now: number): Record<string, unknown> => {
+  const ts = formatTime(now);
+  const prev = (previous?.status?.conditions ?? []) as Condition[];
+  const conds = [
+    condition('MemoryPressure', true, 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available', false),
+    condition('DiskPressure', true, 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure', 'KubeletHasDiskPressure', 'kubelet has disk pressure', false),
+    condition('PIDPressure', true, 'KubeletHasSufficientPID', 'kubelet has sufficient PID available', 'KubeletHasInsufficientPID', 'kubelet has insufficient PID available', false),
+    condition('Ready', health.ready, 'KubeletReady', 'kubelet is posting ready status', 'KubeletNotReady', health.notReadyMessage ?? 'container runtime is down', true),
+  ].map((c): Condition => {
+    const old = prev.find((p) => p.type === c.type);
+    return { ...c, lastHeartbeatTime: ts, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : ts };
+  });
+  const resources = resourceList(id.resources);
+  return {
+    capacity: resources,
+    allocatable: resources,
+    conditions: conds,
+    addresses: [{ type: 'InternalIP', address: id.ip }, { type: 'Hostname', address: id.name }],
+    daemonEndpoints: { kubeletEndpoint: { Port: id.kubeletPort ?? KUBELET_PORT } },
+    nodeInfo: {
+      machineID: readOr('/etc/machine-id', id.name),
+      systemUUID: readOr('/sys/class/dmi/id/product_uuid', id.name),
+      bootID: readOr('/proc/sys/kernel/random/boot_id', ''),
+      kernelVersion: release(),
+      osImage: osImage(),
+      containerRuntimeVersion: id.runtimeVersion,
+      kubeletVersion: KUBELET_VERSION,
+      kubeProxyVersion: '',
+      operatingSystem: goOs(),
+      architecture: goArch(),
+    },
+  };
+};
+
+/** Whether two statuses differ in anything but heartbeat times. */
+export const statusChanged = (a: Record<string, unknown> | undefined, b: Record<string, unknown>): boolean => {
+  if (!a) return true;
+  const strip = (s: Record<string, unknown>): string => JSON.stringify({
+    ...s, conditions: ((s.conditions ?? []) as Condition[]).map(({ lastHeartbeatTime: _h, ...c }) => c),
+  });
+  return strip(a) !== strip(b);
+};
+
+export const defaultHostname = (): string => hostname().toLowerCase();

@@ -1,0 +1,176 @@
+// The pod's API status from what the runtime reports and what the kubelet decided (waiting reasons such as
+// CrashLoopBackOff), as upstream's generateAPIPodStatus and getPhase: containerStatuses, init containers in order,
+// the conditions PodReadyToStartContainers / Initialized / Ready / ContainersReady / PodScheduled, phase.
+import { formatTime, type KubeObject } from '../client/index.js';
+import { containerIdUri, type ContainerStatus } from './runtime/types.js';
+
+export interface Waiting {
+  reason: string;
+  message?: string;
+}
+
+/** What the kubelet knows of a pod besides the runtime's view. */
+export interface PodRuntimeView {
+  runtimeName: string;
+  /** Every container of the pod the runtime still has (all attempts). */
+  containers: ContainerStatus[];
+  sandboxReady: boolean;
+  podIp?: string;
+  hostIp: string;
+  /** Kubelet-owned waiting reasons per container name (valid while the latest attempt is `attempt`). */
+  waiting: Map<string, Waiting & { attempt: number }>;
+  startTime?: number;
+  /** The pod is being killed or was killed (deleted, or terminal): its phase becomes terminal once nothing runs. */
+  terminal: boolean;
+}
+
+export const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady'];
+
+interface SpecContainer { name: string; image: string; restartPolicy?: string; readinessProbe?: unknown; startupProbe?: unknown }
+
+/** The newest attempt of a container, and the one before it. */
+export const attemptsOf = (all: ContainerStatus[], name: string): { latest?: ContainerStatus; previous?: ContainerStatus } => {
+  const mine = all.filter((c) => c.name === name).sort((a, b) => b.attempt - a.attempt || b.createdAt - a.createdAt);
+  return { latest: mine[0], previous: mine[1] };
+};
+
+const terminatedState = (c: ContainerStatus, runtime: string): Record<string, unknown> => ({
+  terminated: {
+    exitCode: c.exitCode ?? 0, reason: c.reason ?? (c.exitCode ? 'Error' : 'Completed'), ...(c.message ? { message: c.message } : {}),
+    startedAt: formatTime(c.startedAt ?? c.createdAt), finishedAt: formatTime(c.finishedAt ?? c.createdAt),
+    containerID: containerIdUri(runtime, c.id),
+  },
+});
+
+const containerStatus = (spec: SpecContainer, view: PodRuntimeView, defaultWaiting: string): Record<string, unknown> => {
+  const { latest, previous } = attemptsOf(view.containers, spec.name);
+  const w = view.waiting.get(spec.name);
+  const waitingNow = w && (latest ? w.attempt === latest.attempt && latest.state === 'exited' : true);
+  let state: Record<string, unknown>;
+  let lastState: Record<string, unknown> = previous && previous.state === 'exited' ? terminatedState(previous, view.runtimeName) : {};
+  if (waitingNow) {
+    state = { waiting: { reason: w.reason, ...(w.message ? { message: w.message } : {}) } };
+    if (latest?.state === 'exited') lastState = terminatedState(latest, view.runtimeName);
+  } else if (!latest || latest.state === 'created' || latest.state === 'unknown') {
+    state = { waiting: { reason: defaultWaiting } };
+  } else if (latest.state === 'running') {
+    state = { running: { startedAt: formatTime(latest.startedAt ?? latest.createdAt) } };
+  } else {
+    state = terminatedState(latest, view.runtimeName);
+  }
+  const running = !!latest && latest.state === 'running' && !waitingNow;
+  return {
+    name: spec.name,
+    state,
+    lastState,
+    ready: running,
+    restartCount: latest ? latest.attempt : 0,
+    image: latest?.image ?? spec.image,
+    imageID: latest?.imageRef ?? '',
+    ...(latest ? { containerID: containerIdUri(view.runtimeName, latest.id) } : {}),
+    started: running,
+  };
+};
+
+type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
+
+const stateOf = (s: Record<string, unknown>): 'waiting' | 'running' | 'terminated' =>
+  (s.state as Record<string, unknown>).running ? 'running' : (s.state as Record<string, unknown>).terminated ? 'terminated' : 'waiting';
+
+const exitCodeOf = (s: Record<string, unknown>): number | undefined =>
+  ((s.state as Record<string, Record<string, unknown>>).terminated?.exitCode as number | undefined);
+
+/** upstream's getPhase. */
+export const podPhase = (pod: KubeObject, init: Record<string, unknown>[], main: Record<string, unknown>[], terminal: boolean): Phase => {
+  const restartPolicy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';
+  const initSpecs = (pod.spec?.initContainers ?? []) as SpecContainer[];
+  let pendingInit = false;
+  for (const s of init) {
+    const sidecar = initSpecs.find((c) => c.name === s.name)?.restartPolicy === 'Always';
+    const st = stateOf(s);
+    if (sidecar) { if (st !== 'running') pendingInit = pendingInit || !main.some((m) => stateOf(m) !== 'waiting'); continue; }
+    if (st === 'terminated' && exitCodeOf(s) === 0) continue;
+    if (st === 'terminated' && restartPolicy === 'Never') return 'Failed';
+    const last = (s.lastState as Record<string, unknown>).terminated as Record<string, unknown> | undefined;
+    if (st === 'waiting' && last && restartPolicy === 'Never') return 'Failed';
+    pendingInit = true;
+  }
+  if (pendingInit) return terminal && !init.some((s) => stateOf(s) === 'running') ? 'Failed' : 'Pending';
+  let running = 0; let waiting = 0; let stopped = 0; let succeeded = 0;
+  for (const s of main) {
+    const st = stateOf(s);
+    if (st === 'running') running++;
+    else if (st === 'terminated') { stopped++; if (exitCodeOf(s) === 0) succeeded++; }
+    else if ((s.lastState as Record<string, unknown>).terminated) stopped++;
+    else waiting++;
+  }
+  if (waiting > 0) return terminal && running === 0 ? 'Failed' : 'Pending';
+  if (running > 0) return 'Running';
+  if (stopped > 0) {
+    if (terminal) return stopped === succeeded ? 'Succeeded' : 'Failed';
+    if (restartPolicy === 'Always') return 'Running';
+    if (restartPolicy === 'OnFailure') return stopped === succeeded ? 'Succeeded' : 'Running';
+    return stopped === succeeded ? 'Succeeded' : 'Failed';
+  }
+  return 'Pending';
+};
+
+interface Condition { type: string; status: string; reason?: string; message?: string; lastProbeTime: null; lastTransitionTime: string }
+
+/** The status the kubelet would write now; `apiStatus` is the pod's current API status (transition times, foreign conditions). */
+export const generatePodStatus = (pod: KubeObject, view: PodRuntimeView, now: number): Record<string, unknown> => {
+  const apiStatus = (pod.status ?? {}) as Record<string, unknown>;
+  const initSpecs = (pod.spec?.initContainers ?? []) as SpecContainer[];
+  const specs = (pod.spec?.containers ?? []) as SpecContainer[];
+  const initStatuses = initSpecs.map((c) => containerStatus(c, view, 'PodInitializing'));
+  const initDone = initSpecs.every((c, i) => {
+    const st = initStatuses[i]!;
+    return c.restartPolicy === 'Always' ? stateOf(st) === 'running' : stateOf(st) === 'terminated' && exitCodeOf(st) === 0;
+  });
+  const mainStatuses = specs.map((c) => containerStatus(c, view, initDone ? 'ContainerCreating' : 'PodInitializing'))
+    .sort((a, b) => String(a.name).localeCompare(String(b.name)));
+  const oldPhase = apiStatus.phase as Phase | undefined;
+  let phase = podPhase(pod, initStatuses, mainStatuses, view.terminal);
+  if (oldPhase === 'Succeeded' || oldPhase === 'Failed') phase = oldPhase; // terminal phases never change back
+
+  const ts = formatTime(now);
+  const old = (apiStatus.conditions ?? []) as Condition[];
+  const cond = (type: string, ok: boolean, reason?: string, message?: string): Condition => {
+    const prev = old.find((c) => c.type === type);
+    const status = ok ? 'True' : 'False';
+    return {
+      type, status, ...(reason ? { reason } : {}), ...(message ? { message } : {}), lastProbeTime: null,
+      lastTransitionTime: prev && prev.status === status ? prev.lastTransitionTime : ts,
+    };
+  };
+  const unready = [...initStatuses.filter((s, i) => initSpecs[i]!.restartPolicy === 'Always' && !s.ready), ...mainStatuses.filter((s) => !s.ready)]
+    .map((s) => s.name as string);
+  const completed = phase === 'Succeeded' || phase === 'Failed';
+  const incompleteInit = initSpecs.filter((c, i) => c.restartPolicy !== 'Always' && !(stateOf(initStatuses[i]!) === 'terminated' && exitCodeOf(initStatuses[i]!) === 0)).map((c) => c.name);
+  const readyMsg = completed ? undefined : `containers with unready status: [${unready.join(' ')}]`;
+  const readyReason = completed ? 'PodCompleted' : 'ContainersNotReady';
+  const allReady = !completed && unready.length === 0;
+  const conditions: Condition[] = [
+    cond('PodReadyToStartContainers', view.sandboxReady),
+    incompleteInit.length === 0 || (completed && phase === 'Succeeded')
+      ? cond('Initialized', true, completed && initSpecs.length ? 'PodCompleted' : undefined)
+      : cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: [${incompleteInit.join(' ')}]`),
+    allReady ? cond('Ready', true) : cond('Ready', false, readyReason, readyMsg),
+    allReady ? cond('ContainersReady', true) : cond('ContainersReady', false, readyReason, readyMsg),
+  ];
+  const foreign = old.filter((c) => !KUBELET_CONDITIONS.includes(c.type));
+  if (!foreign.some((c) => c.type === 'PodScheduled')) foreign.unshift(cond('PodScheduled', true));
+  const podIp = view.podIp ?? (apiStatus.podIP as string | undefined);
+  const startTime = (apiStatus.startTime as string | undefined) ?? (view.startTime !== undefined ? formatTime(view.startTime) : undefined);
+  return {
+    phase,
+    conditions: [...conditions, ...foreign],
+    hostIP: view.hostIp,
+    hostIPs: [{ ip: view.hostIp }],
+    ...(podIp ? { podIP: podIp, podIPs: [{ ip: podIp }] } : {}),
+    ...(startTime ? { startTime } : {}),
+    ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
+    containerStatuses: mainStatuses,
+    ...(apiStatus.qosClass ? { qosClass: apiStatus.qosClass } : {}),
+  };
+};

@@ -1,0 +1,241 @@
+// One pod's reconciliation against the runtime, as upstream's SyncPod / SyncTerminatingPod (kuberuntime_manager.go):
+// a sandbox, then init containers one at a time in order, then the containers; exited containers restart by the
+// pod's restartPolicy with CrashLoopBackOff (10 s doubling to 5 min); a deleted pod's containers stop within its
+// grace period. Each step is an event (Pulling, Pulled, Created, Started, Killing, BackOff, Failed).
+import type { Logger } from 'pino';
+import type { Clock, EventRecorder, KubeObject } from '../client/index.js';
+import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from './pod-status.js';
+import type { ContainerStatus, Runtime } from './runtime/types.js';
+
+export interface BackoffPolicy { initialMs: number; maxMs: number }
+
+interface SpecContainer {
+  name: string;
+  image: string;
+  imagePullPolicy?: string;
+  command?: string[];
+  args?: string[];
+  env?: { name: string; value?: string }[];
+  workingDir?: string;
+  restartPolicy?: string;
+}
+
+/** What the kubelet remembers of a pod between syncs. */
+export interface PodRecord {
+  uid: string;
+  pod: KubeObject;
+  waiting: Map<string, Waiting & { attempt: number }>;
+  podIp?: string;
+  startTime?: number;
+  /** Set once every container is stopped after deletion or a terminal phase. */
+  terminated: boolean;
+  /** When the worker should look again (backoff expiry), ms since the epoch. */
+  requeueAt?: number;
+}
+
+export interface SyncerOptions {
+  runtime: Runtime;
+  recorder: EventRecorder;
+  clock: Clock;
+  logger: Logger;
+  hostIp: string;
+  backoff: BackoffPolicy;
+}
+
+/** Go's time.Duration String for whole seconds: 10s, 1m20s, 5m0s. */
+export const goDuration = (ms: number): string => {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60}s`;
+};
+
+const podDesc = (pod: KubeObject): string => `${pod.metadata!.name}_${pod.metadata!.namespace}(${pod.metadata!.uid})`;
+
+const pullPolicy = (c: SpecContainer): string => {
+  if (c.imagePullPolicy) return c.imagePullPolicy;
+  const last = c.image.split('/').pop() ?? '';
+  return c.image.includes('@') ? 'IfNotPresent' : !last.includes(':') || last.endsWith(':latest') ? 'Always' : 'IfNotPresent';
+};
+
+export class PodSyncer {
+  private readonly backoffs = new Map<string, { delayMs: number }>();
+
+  constructor(private readonly o: SyncerOptions) {}
+
+  /** The runtime's view of the pod plus the kubelet's notes, for the status. */
+  view(rec: PodRecord): PodRuntimeView {
+    const sandboxes = this.o.runtime.listPodSandboxes(rec.uid);
+    return {
+      runtimeName: this.o.runtime.name,
+      containers: this.o.runtime.listContainers(rec.uid),
+      sandboxReady: sandboxes.some((s) => s.state === 'ready'),
+      podIp: rec.podIp,
+      hostIp: this.o.hostIp,
+      waiting: rec.waiting,
+      startTime: rec.startTime,
+      terminal: rec.terminated || !!rec.pod.metadata?.deletionTimestamp,
+    };
+  }
+
+  status(rec: PodRecord): Record<string, unknown> {
+    return generatePodStatus(rec.pod, this.view(rec), this.o.clock.now());
+  }
+
+  /** Drives the pod one step toward its spec. */
+  async sync(rec: PodRecord): Promise<void> {
+    const pod = rec.pod;
+    rec.requeueAt = undefined;
+    if (pod.metadata?.deletionTimestamp) { await this.kill(rec); return; }
+    const phase = pod.status?.phase as string | undefined;
+    if (rec.terminated || phase === 'Succeeded' || phase === 'Failed') { await this.kill(rec, 0); return; }
+    rec.startTime ??= this.o.clock.now();
+    const rt = this.o.runtime;
+    let sandbox = rt.listPodSandboxes(rec.uid).filter((s) => s.state === 'ready').sort((a, b) => b.createdAt - a.createdAt)[0];
+    if (!sandbox) {
+      const dead = rt.listPodSandboxes(rec.uid);
+      for (const c of rt.listContainers(rec.uid)) if (c.state === 'running') await rt.stopContainer(c.id, 0);
+      const id = await rt.runPodSandbox({
+        name: pod.metadata!.name!, namespace: pod.metadata!.namespace!, uid: rec.uid, attempt: dead.length,
+        hostname: (pod.spec?.hostname as string | undefined) ?? pod.metadata!.name!, labels: pod.metadata?.labels, annotations: pod.metadata?.annotations,
+      });
+      sandbox = rt.podSandboxStatus(id)!;
+      rec.podIp = sandbox.ip;
+    }
+    const all = rt.listContainers(rec.uid);
+    const restartPolicy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';
+
+    for (const c of (pod.spec?.initContainers ?? []) as SpecContainer[]) {
+      const { latest } = attemptsOf(all, c.name);
+      if (c.restartPolicy === 'Always') { // a sidecar: started in order, then kept running
+        if (!latest) { await this.start(rec, sandbox.id, c, 0); return; }
+        if (latest.state === 'exited') { await this.restart(rec, sandbox.id, c, latest); return; }
+        if (latest.state !== 'running') return;
+        continue;
+      }
+      if (!latest) { await this.start(rec, sandbox.id, c, 0); return; }
+      if (latest.state !== 'exited') return;
+      if (latest.exitCode === 0) continue;
+      if (restartPolicy === 'Never') { await this.kill(rec, 0); return; }
+      await this.restart(rec, sandbox.id, c, latest);
+      return;
+    }
+
+    const terminal = ((pod.spec?.containers ?? []) as SpecContainer[]).every((c) => {
+      const { latest } = attemptsOf(all, c.name);
+      return latest?.state === 'exited' && !this.shouldRestart(restartPolicy, latest);
+    });
+    if (terminal && (restartPolicy !== 'Always')) { await this.kill(rec, 0); return; }
+    for (const c of (pod.spec?.containers ?? []) as SpecContainer[]) {
+      const { latest } = attemptsOf(all, c.name);
+      if (!latest) await this.start(rec, sandbox.id, c, 0);
+      else if (latest.state === 'exited' && this.shouldRestart(restartPolicy, latest)) await this.restart(rec, sandbox.id, c, latest);
+    }
+  }
+
+  private shouldRestart(policy: string, c: ContainerStatus): boolean {
+    return policy === 'Always' || (policy === 'OnFailure' && c.exitCode !== 0);
+  }
+
+  /** Restarts an exited container unless it is backing off (then CrashLoopBackOff and a later look). */
+  private async restart(rec: PodRecord, sandboxId: string, c: SpecContainer, latest: ContainerStatus): Promise<void> {
+    const key = `${rec.uid}/${c.name}`;
+    const now = this.o.clock.now();
+    const entry = this.backoffs.get(key);
+    const since = now - (latest.finishedAt ?? now);
+    if (entry && since < entry.delayMs) {
+      const message = `back-off ${goDuration(entry.delayMs)} restarting failed container=${c.name} pod=${podDesc(rec.pod)}`;
+      const prev = rec.waiting.get(c.name);
+      if (prev?.reason !== 'CrashLoopBackOff' || prev.attempt !== latest.attempt) {
+        this.o.recorder.event(rec.pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podDesc(rec.pod)}`);
+      }
+      rec.waiting.set(c.name, { reason: 'CrashLoopBackOff', message, attempt: latest.attempt });
+      rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, now + entry.delayMs - since);
+      return;
+    }
+    this.backoffs.set(key, { delayMs: entry ? Math.min(entry.delayMs * 2, this.o.backoff.maxMs) : this.o.backoff.initialMs });
+    // keep the last exited attempt for lastState; older ones go
+    for (const old of this.o.runtime.listContainers(rec.uid)) {
+      if (old.name === c.name && old.attempt < latest.attempt) await this.o.runtime.removeContainer(old.id);
+    }
+    await this.start(rec, sandboxId, c, latest.attempt + 1);
+  }
+
+  private async start(rec: PodRecord, sandboxId: string, c: SpecContainer, attempt: number): Promise<void> {
+    const rt = this.o.runtime;
+    const pod = rec.pod;
+    const policy = pullPolicy(c);
+    const present = rt.imageStatus(c.image);
+    const pullError = pod.metadata?.annotations?.['fake.mini-kube.io/pull-error'];
+    if (policy === 'Never' && !present) {
+      const message = `Container image "${c.image}" is not present with pull policy of Never`;
+      this.o.recorder.event(pod, 'Warning', 'ErrImageNeverPull', message);
+      rec.waiting.set(c.name, { reason: 'ErrImageNeverPull', message, attempt: attempt - 1 });
+      return;
+    }
+    if (policy === 'Always' || !present) {
+      this.o.recorder.event(pod, 'Normal', 'Pulling', `Pulling image "${c.image}"`);
+      const t0 = this.o.clock.now();
+      try {
+        if (pullError !== undefined && rt.name === 'fake') throw new Error(pullError);
+        const info = await rt.pullImage(c.image);
+        const took = ((this.o.clock.now() - t0) / 1000).toFixed(3).replace(/\.?0+$/, '') || '0';
+        this.o.recorder.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${took}s (${took}s including waiting). Image size: ${info.size} bytes.`);
+      } catch (err) {
+        const message = `Failed to pull image "${c.image}": ${(err as Error).message}`;
+        this.o.recorder.event(pod, 'Warning', 'Failed', message);
+        this.o.recorder.event(pod, 'Warning', 'Failed', 'Error: ErrImagePull');
+        rec.waiting.set(c.name, { reason: 'ErrImagePull', message, attempt: attempt - 1 });
+        rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + this.o.backoff.initialMs);
+        return;
+      }
+    } else {
+      this.o.recorder.event(pod, 'Normal', 'Pulled', `Container image "${c.image}" already present on machine`);
+    }
+    let id: string;
+    try {
+      id = await rt.createContainer(sandboxId, {
+        name: c.name, attempt, image: c.image, command: c.command, args: c.args, workingDir: c.workingDir,
+        env: (c.env ?? []).filter((e) => e.value !== undefined).map((e) => ({ name: e.name, value: e.value! })),
+        annotations: pod.metadata?.annotations,
+      });
+    } catch (err) {
+      const message = (err as Error).message;
+      this.o.recorder.event(pod, 'Warning', 'Failed', `Error: ${message}`);
+      rec.waiting.set(c.name, { reason: 'CreateContainerError', message, attempt: attempt - 1 });
+      return;
+    }
+    rec.waiting.delete(c.name);
+    this.o.recorder.event(pod, 'Normal', 'Created', `Created container: ${c.name}`);
+    try {
+      await rt.startContainer(id);
+      this.o.recorder.event(pod, 'Normal', 'Started', `Started container ${c.name}`);
+    } catch (err) {
+      this.o.recorder.event(pod, 'Warning', 'Failed', `Error: ${(err as Error).message}`);
+    }
+  }
+
+  /** Stops every container (Killing events) within the grace period, then the sandbox; the pod is terminated. */
+  async kill(rec: PodRecord, graceOverride?: number): Promise<void> {
+    const rt = this.o.runtime;
+    const pod = rec.pod;
+    const grace = graceOverride ?? (pod.metadata?.deletionGracePeriodSeconds as number | undefined) ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30;
+    const running = rt.listContainers(rec.uid).filter((c) => c.state === 'running' || c.state === 'created');
+    await Promise.all(running.map(async (c) => {
+      this.o.recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c.name}`);
+      await rt.stopContainer(c.id, grace);
+    }));
+    for (const sb of rt.listPodSandboxes(rec.uid)) if (sb.state === 'ready') await rt.stopPodSandbox(sb.id);
+    for (const name of [...rec.waiting.keys()]) {
+      const w = rec.waiting.get(name)!;
+      if (w.reason === 'CrashLoopBackOff') rec.waiting.delete(name);
+    }
+    rec.terminated = true;
+  }
+
+  /** Forgets a pod that left the API: its sandboxes and containers go. */
+  async remove(uid: string): Promise<void> {
+    const rt = this.o.runtime;
+    for (const c of rt.listContainers(uid)) if (c.state === 'running') await rt.stopContainer(c.id, 0);
+    for (const sb of rt.listPodSandboxes(uid)) await rt.removePodSandbox(sb.id);
+    for (const key of [...this.backoffs.keys()]) if (key.startsWith(`${uid}/`)) this.backoffs.delete(key);
+  }
+}

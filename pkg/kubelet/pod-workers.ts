@@ -1,0 +1,71 @@
+// Pod workers, as upstream's pod_workers.go: every pod has its own serial lane; an update arriving while the pod is
+// being synced is coalesced into one more sync right after. Pods never wait for one another.
+import type { Logger } from 'pino';
+import type { Clock, TimerHandle } from '../client/index.js';
+
+interface Lane {
+  busy: boolean;
+  again: boolean;
+  timer?: TimerHandle;
+  timerAt?: number;
+  done?: Promise<void>;
+}
+
+export class PodWorkers {
+  private readonly lanes = new Map<string, Lane>();
+  private closed = false;
+
+  constructor(private readonly sync: (uid: string) => Promise<void>, private readonly clock: Clock, private readonly logger: Logger,
+    private readonly retryMs = 1000) {}
+
+  /** Syncs the pod soon (once more if it is being synced now). */
+  update(uid: string): void {
+    if (this.closed) return;
+    let lane = this.lanes.get(uid);
+    if (!lane) { lane = { busy: false, again: false }; this.lanes.set(uid, lane); }
+    if (lane.busy) { lane.again = true; return; }
+    lane.busy = true;
+    lane.done = this.run(uid, lane);
+  }
+
+  /** Syncs the pod after `ms` (the earliest of several requests wins). */
+  updateAfter(uid: string, ms: number): void {
+    if (this.closed) return;
+    let lane = this.lanes.get(uid);
+    if (!lane) { lane = { busy: false, again: false }; this.lanes.set(uid, lane); }
+    const at = this.clock.now() + ms;
+    if (lane.timer && lane.timerAt! <= at) return;
+    lane.timer?.cancel();
+    lane.timerAt = at;
+    lane.timer = this.clock.setTimer(() => { lane.timer = undefined; lane.timerAt = undefined; this.update(uid); }, ms);
+  }
+
+  /** Drops the pod's lane (after its sync finished). */
+  forget(uid: string): void {
+    const lane = this.lanes.get(uid);
+    lane?.timer?.cancel();
+    if (lane && !lane.busy) this.lanes.delete(uid);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const lane of this.lanes.values()) lane.timer?.cancel();
+    await Promise.all([...this.lanes.values()].map((l) => l.done));
+  }
+
+  private async run(uid: string, lane: Lane): Promise<void> {
+    try {
+      do {
+        lane.again = false;
+        try {
+          await this.sync(uid);
+        } catch (err) {
+          this.logger.warn({ err, podUid: uid }, 'error syncing pod, will retry');
+          this.updateAfter(uid, this.retryMs);
+        }
+      } while (lane.again && !this.closed);
+    } finally {
+      lane.busy = false;
+    }
+  }
+}

@@ -1,0 +1,217 @@
+// The fake runtime: sandboxes and containers are records with the CRI state machine (created -> running -> exited),
+// no processes. As kwok does, one kubelet process can stand in for many nodes with it. Pods steer it through
+// annotations (the container's name after the dot):
+//   fake.mini-kube.io/exit-code.<container>: "N"   the container exits with N after run-ms (default 100 ms)
+//   fake.mini-kube.io/run-ms.<container>: "MS"     how long the container runs before it exits (with exit-code, else 0)
+//   fake.mini-kube.io/start-error.<container>: "message"   StartContainer fails (RunContainerError)
+//   fake.mini-kube.io/pull-error: "message"        PullImage fails for every image of the pod (ErrImagePull)
+import { createHash, randomBytes } from 'node:crypto';
+import { realClock, type Clock, type TimerHandle } from '../../client/index.js';
+import {
+  normalizeImage, type ContainerConfig, type ContainerStatus, type ExecResult, type ImageInfo, type LogOptions, type Runtime,
+  type RuntimeEvent, type SandboxConfig, type SandboxStatus,
+} from './types.js';
+
+export const FAKE_ANNOTATION_PREFIX = 'fake.mini-kube.io/';
+
+export interface FakeRuntimeOptions {
+  clock?: Clock;
+  /** Time between StartContainer and the container running (default 0). */
+  startLatencyMs?: number;
+  /** Time a pull of an absent image takes (default 0). */
+  pullLatencyMs?: number;
+  /** Pod IPs come from here: `${podCidrPrefix}.N` (default 10.244.0). */
+  podCidrPrefix?: string;
+}
+
+interface FakeContainer extends ContainerStatus {
+  config: ContainerConfig;
+  timer?: TimerHandle;
+  log: string[];
+}
+
+const newId = (): string => randomBytes(32).toString('hex');
+
+export class FakeRuntime implements Runtime {
+  readonly name = 'fake';
+  private readonly clock: Clock;
+  private readonly sandboxes = new Map<string, SandboxStatus>();
+  private readonly containers = new Map<string, FakeContainer>();
+  private readonly images = new Map<string, ImageInfo>();
+  private readonly listeners = new Set<(ev: RuntimeEvent) => void>();
+  private nextIp = 2;
+  private readonly freeIps: number[] = [];
+
+  constructor(private readonly o: FakeRuntimeOptions = {}) {
+    this.clock = o.clock ?? realClock;
+  }
+
+  version(): { runtimeName: string; runtimeVersion: string; runtimeApiVersion: string } {
+    return { runtimeName: 'fake', runtimeVersion: '0.1.0', runtimeApiVersion: 'v1' };
+  }
+
+  imageStatus(image: string): ImageInfo | undefined { return this.images.get(normalizeImage(image)); }
+
+  async pullImage(image: string, signal?: AbortSignal): Promise<ImageInfo> {
+    const name = normalizeImage(image);
+    const have = this.images.get(name);
+    if (have) return have;
+    if (this.o.pullLatencyMs) await this.clock.sleep(this.o.pullLatencyMs, signal);
+    const digest = createHash('sha256').update(name).digest('hex');
+    const repo = name.replace(/@.*$/, '').replace(/:[^:/]*$/, '');
+    const info: ImageInfo = { image: name, imageRef: `${repo}@sha256:${digest}`, size: 1_000_000 + (parseInt(digest.slice(0, 6), 16) % 50_000_000) };
+    this.images.set(name, info);
+    return info;
+  }
+
+  runPodSandbox(config: SandboxConfig): Promise<string> {
+    const id = newId();
+    const n = this.freeIps.pop() ?? this.nextIp++;
+    const prefix = this.o.podCidrPrefix ?? '10.244.0';
+    const ip = n < 255 ? `${prefix}.${n}` : `${prefix.split('.').slice(0, 2).join('.')}.${Math.floor(n / 254) % 256}.${(n % 254) + 1}`;
+    this.sandboxes.set(id, { id, config, state: 'ready', createdAt: this.clock.now(), ip });
+    this.emit({ podUid: config.uid, sandboxId: id });
+    return Promise.resolve(id);
+  }
+
+  async stopPodSandbox(id: string): Promise<void> {
+    const sb = this.sandboxes.get(id);
+    if (!sb) return;
+    for (const c of this.containers.values()) if (c.sandboxId === id && c.state === 'running') await this.stopContainer(c.id, 0);
+    if (sb.state === 'ready') {
+      sb.state = 'notready';
+      this.emit({ podUid: sb.config.uid, sandboxId: id });
+    }
+  }
+
+  async removePodSandbox(id: string): Promise<void> {
+    const sb = this.sandboxes.get(id);
+    if (!sb) return;
+    await this.stopPodSandbox(id);
+    for (const c of [...this.containers.values()]) if (c.sandboxId === id) await this.removeContainer(c.id);
+    this.sandboxes.delete(id);
+    const last = Number(sb.ip.split('.').pop());
+    if (sb.ip.split('.').length === 4 && sb.ip.startsWith(this.o.podCidrPrefix ?? '10.244.0') && last < 255) this.freeIps.push(last);
+  }
+
+  podSandboxStatus(id: string): SandboxStatus | undefined {
+    const sb = this.sandboxes.get(id);
+    return sb && { ...sb };
+  }
+
+  listPodSandboxes(podUid?: string): SandboxStatus[] {
+    return [...this.sandboxes.values()].filter((s) => podUid === undefined || s.config.uid === podUid).map((s) => ({ ...s }));
+  }
+
+  createContainer(sandboxId: string, config: ContainerConfig): Promise<string> {
+    const sb = this.sandboxes.get(sandboxId);
+    if (!sb) return Promise.reject(new Error(`sandbox ${sandboxId} not found`));
+    if (sb.state !== 'ready') return Promise.reject(new Error(`sandbox ${sandboxId} is not ready`));
+    const id = newId();
+    const info = this.imageStatus(config.image);
+    this.containers.set(id, {
+      id, sandboxId, podUid: sb.config.uid, name: config.name, attempt: config.attempt, state: 'created',
+      image: info?.image ?? normalizeImage(config.image), imageRef: info?.imageRef ?? '', createdAt: this.clock.now(), config, log: [],
+    });
+    this.emit({ podUid: sb.config.uid, containerId: id });
+    return Promise.resolve(id);
+  }
+
+  async startContainer(id: string): Promise<void> {
+    const c = this.mustGet(id);
+    if (c.state !== 'created') throw new Error(`container ${id} is ${c.state}, not created`);
+    const a = c.config.annotations ?? {};
+    const startError = a[`${FAKE_ANNOTATION_PREFIX}start-error.${c.name}`];
+    if (startError !== undefined) {
+      Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', message: startError, finishedAt: this.clock.now() });
+      this.emit({ podUid: c.podUid, containerId: id });
+      throw new Error(startError);
+    }
+    if (this.o.startLatencyMs) await this.clock.sleep(this.o.startLatencyMs);
+    if (c.state !== 'created') return;
+    c.state = 'running';
+    c.startedAt = this.clock.now();
+    c.log.push(`${new Date(c.startedAt).toISOString()} stdout F fake container ${c.name} started`);
+    const code = a[`${FAKE_ANNOTATION_PREFIX}exit-code.${c.name}`];
+    const runMs = a[`${FAKE_ANNOTATION_PREFIX}run-ms.${c.name}`];
+    if (code !== undefined || runMs !== undefined) {
+      const exitCode = Number(code ?? 0) || 0;
+      c.timer = this.clock.setTimer(() => this.exit(c, exitCode), Number(runMs ?? 100) || 0);
+    }
+    this.emit({ podUid: c.podUid, containerId: id });
+  }
+
+  stopContainer(id: string, _timeoutSeconds: number): Promise<void> {
+    const c = this.containers.get(id);
+    if (c && (c.state === 'running' || c.state === 'created')) this.exit(c, c.state === 'created' ? 0 : 0);
+    return Promise.resolve();
+  }
+
+  removeContainer(id: string): Promise<void> {
+    const c = this.containers.get(id);
+    if (!c) return Promise.resolve();
+    c.timer?.cancel();
+    this.containers.delete(id);
+    this.emit({ podUid: c.podUid, containerId: id });
+    return Promise.resolve();
+  }
+
+  containerStatus(id: string): ContainerStatus | undefined {
+    const c = this.containers.get(id);
+    return c && publicStatus(c);
+  }
+
+  listContainers(podUid?: string): ContainerStatus[] {
+    return [...this.containers.values()].filter((c) => podUid === undefined || c.podUid === podUid).map(publicStatus);
+  }
+
+  execSync(id: string, cmd: string[], _timeoutSeconds?: number): Promise<ExecResult> {
+    const c = this.mustGet(id);
+    if (c.state !== 'running') return Promise.reject(new Error(`container ${id} is not running`));
+    return Promise.resolve({ stdout: cmd[0] === 'echo' ? `${cmd.slice(1).join(' ')}\n` : '', stderr: '', exitCode: 0 });
+  }
+
+  logs(id: string, o: LogOptions = {}): Promise<string> {
+    const c = this.mustGet(id);
+    const lines = o.tailLines !== undefined ? c.log.slice(-o.tailLines) : c.log;
+    return Promise.resolve(lines.map((l) => `${l.split(' ').slice(o.timestamps ? 0 : 3).join(' ')}\n`).join(''));
+  }
+
+  subscribe(fn: (ev: RuntimeEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  close(): Promise<void> {
+    for (const c of this.containers.values()) c.timer?.cancel();
+    this.listeners.clear();
+    return Promise.resolve();
+  }
+
+  private exit(c: FakeContainer, exitCode: number): void {
+    if (c.state === 'exited') return;
+    c.timer?.cancel();
+    c.state = 'exited';
+    c.exitCode = exitCode;
+    c.reason = exitCode === 0 ? 'Completed' : 'Error';
+    c.finishedAt = this.clock.now();
+    c.startedAt ??= c.finishedAt;
+    c.log.push(`${new Date(c.finishedAt).toISOString()} stdout F fake container ${c.name} exited with code ${exitCode}`);
+    this.emit({ podUid: c.podUid, containerId: c.id });
+  }
+
+  private mustGet(id: string): FakeContainer {
+    const c = this.containers.get(id);
+    if (!c) throw new Error(`container ${id} not found`);
+    return c;
+  }
+
+  private emit(ev: RuntimeEvent): void {
+    for (const l of this.listeners) l(ev);
+  }
+}
+
+const publicStatus = (c: FakeContainer): ContainerStatus => {
+  const { config: _config, timer: _timer, log: _log, ...status } = c;
+  return { ...status };
+};

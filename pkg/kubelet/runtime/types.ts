@@ -1,0 +1,130 @@
+// The container runtime as the kubelet sees it: a small CRI (RunPodSandbox ... ExecSync, logs) behind which the
+// `fake` runtime simulates containers and the `process` runtime runs real local processes.
+
+export type ContainerState = 'created' | 'running' | 'exited' | 'unknown';
+export type SandboxState = 'ready' | 'notready';
+
+/** Who a sandbox belongs to (CRI PodSandboxMetadata) plus what the runtime may read from the pod. */
+export interface SandboxConfig {
+  name: string;
+  namespace: string;
+  uid: string;
+  attempt: number;
+  hostname?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  logDirectory?: string;
+}
+
+export interface SandboxStatus {
+  id: string;
+  config: SandboxConfig;
+  state: SandboxState;
+  createdAt: number;
+  ip: string;
+}
+
+export interface ContainerConfig {
+  /** The container's name in the pod spec. */
+  name: string;
+  /** How many times this container was created before (CRI metadata.attempt). */
+  attempt: number;
+  image: string;
+  command?: string[];
+  args?: string[];
+  env?: { name: string; value: string }[];
+  workingDir?: string;
+  /** The pod's annotations (the fake runtime reads its behaviour from them). */
+  annotations?: Record<string, string>;
+  logPath?: string;
+}
+
+export interface ContainerStatus {
+  id: string;
+  sandboxId: string;
+  podUid: string;
+  name: string;
+  attempt: number;
+  state: ContainerState;
+  image: string;
+  imageRef: string;
+  createdAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  exitCode?: number;
+  /** CRI's reason: Completed, Error, OOMKilled, StartError ... */
+  reason?: string;
+  message?: string;
+}
+
+export interface ImageInfo {
+  /** The image's name as the runtime reports it (docker.io/library/nginx:latest). */
+  image: string;
+  /** The digest reference (docker.io/library/nginx@sha256:...). */
+  imageRef: string;
+  size: number;
+}
+
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface LogOptions {
+  tailLines?: number;
+  timestamps?: boolean;
+  sinceMs?: number;
+}
+
+/** A change the runtime noticed (for the PLEG: the pod with this uid needs a look). */
+export interface RuntimeEvent {
+  podUid: string;
+  containerId?: string;
+  sandboxId?: string;
+}
+
+export interface Runtime {
+  readonly name: string;
+  version(): { runtimeName: string; runtimeVersion: string; runtimeApiVersion: string };
+  imageStatus(image: string): ImageInfo | undefined;
+  pullImage(image: string, signal?: AbortSignal): Promise<ImageInfo>;
+
+  runPodSandbox(config: SandboxConfig): Promise<string>;
+  stopPodSandbox(id: string): Promise<void>;
+  removePodSandbox(id: string): Promise<void>;
+  podSandboxStatus(id: string): SandboxStatus | undefined;
+  listPodSandboxes(podUid?: string): SandboxStatus[];
+
+  createContainer(sandboxId: string, config: ContainerConfig): Promise<string>;
+  startContainer(id: string): Promise<void>;
+  /** Stops a container: SIGTERM, then SIGKILL after `timeoutSeconds`. */
+  stopContainer(id: string, timeoutSeconds: number): Promise<void>;
+  removeContainer(id: string): Promise<void>;
+  containerStatus(id: string): ContainerStatus | undefined;
+  listContainers(podUid?: string): ContainerStatus[];
+  execSync(id: string, cmd: string[], timeoutSeconds?: number): Promise<ExecResult>;
+  logs(id: string, o?: LogOptions): Promise<string>;
+
+  /** Calls `fn` on every change of a sandbox or container; returns the unsubscribe. */
+  subscribe(fn: (ev: RuntimeEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** What a container ID looks like in pod status: `<runtime>://<id>`. */
+export const containerIdUri = (runtime: string, id: string): string => `${runtime}://${id}`;
+
+/** docker.io normalisation, as containerd reports image names: nginx -> docker.io/library/nginx:latest. */
+export const normalizeImage = (image: string): string => {
+  let name = image;
+  let digest = '';
+  const at = name.indexOf('@');
+  if (at >= 0) { digest = name.slice(at); name = name.slice(0, at); }
+  const slash = name.indexOf('/');
+  const first = slash < 0 ? '' : name.slice(0, slash);
+  const hasRegistry = slash >= 0 && (first.includes('.') || first.includes(':') || first === 'localhost');
+  if (!hasRegistry) name = `docker.io/${slash < 0 ? `library/${name}` : name}`;
+  const lastSlash = name.lastIndexOf('/');
+  if (!digest && !name.slice(lastSlash + 1).includes(':')) name += ':latest';
+  return name + digest;
+};

@@ -1,0 +1,99 @@
+// The status manager: the kubelet hands it the status it computed; it writes pods/NAME/status asynchronously and
+// only when the API's copy differs (terminal phases never go back), and once a deleted pod's containers are all
+// stopped and that final status is written, it deletes the pod with grace 0 so it leaves the API (upstream's
+// status_manager.go: syncPod, canBeDeleted).
+import type { Logger } from 'pino';
+import { isConflict, isNotFound, WorkQueue, type Client, type KubeObject } from '../client/index.js';
+
+export interface StatusManagerOptions {
+  client: Client;
+  logger: Logger;
+  /** The pod as last seen by the informer (by uid). */
+  getPod: (uid: string) => KubeObject | undefined;
+  /** True once the kubelet stopped every container of a deleted pod. */
+  canBeDeleted: (uid: string) => boolean;
+  workers?: number;
+}
+
+/** Key order and null fields (lastProbeTime: null) do not count as differences. */
+const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => {
+  if (x === null) return undefined;
+  if (x && typeof x === 'object' && !Array.isArray(x)) return Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return x;
+});
+
+/** The parts of the API status the kubelet owns, for comparison. */
+const owned = (status: Record<string, unknown> | undefined, like: Record<string, unknown>): string =>
+  canonical(Object.fromEntries(Object.keys(like).map((k) => [k, status?.[k]])));
+
+export class StatusManager {
+  private readonly statuses = new Map<string, Record<string, unknown>>();
+  private readonly queue = new WorkQueue<string>();
+  private readonly deleting = new Set<string>();
+  private running?: Promise<void>;
+
+  constructor(private readonly o: StatusManagerOptions) {}
+
+  /** Records the status the kubelet wants for the pod; it is written in the background. */
+  setPodStatus(uid: string, status: Record<string, unknown>): void {
+    this.statuses.set(uid, status);
+    this.queue.add(uid);
+  }
+
+  /** The status last given for the pod. */
+  getPodStatus(uid: string): Record<string, unknown> | undefined { return this.statuses.get(uid); }
+
+  /** Asks for a check of the pod (status written? deletable?) without a new status. */
+  poke(uid: string): void { this.queue.add(uid); }
+
+  forget(uid: string): void { this.statuses.delete(uid); this.deleting.delete(uid); }
+
+  start(): void {
+    this.running ??= Promise.all(Array.from({ length: this.o.workers ?? 4 }, () => this.worker())).then(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    this.queue.shutDown();
+    await this.running;
+  }
+
+  private async worker(): Promise<void> {
+    for (;;) {
+      const { item, shutdown } = await this.queue.get();
+      if (shutdown) return;
+      try {
+        await this.sync(item);
+      } catch (err) {
+        if (!isNotFound(err)) {
+          if (!isConflict(err)) this.o.logger.warn({ err, podUid: item }, 'failed to update pod status, will retry');
+          setTimeout(() => this.queue.add(item), 200).unref();
+        }
+      } finally {
+        this.queue.done(item);
+      }
+    }
+  }
+
+  private async sync(uid: string): Promise<void> {
+    const pod = this.o.getPod(uid);
+    const status = this.statuses.get(uid);
+    if (!pod || !status) return;
+    const ns = pod.metadata!.namespace!;
+    const name = pod.metadata!.name!;
+    const pods = this.o.client.pods(ns);
+    if (owned(pod.status as Record<string, unknown> | undefined, status) !== canonical(status)) {
+      await pods.patch(name, 'merge', { metadata: { uid }, status }, { subresource: 'status' });
+      this.o.logger.debug({ pod: `${ns}/${name}`, phase: status.phase }, 'status for pod updated');
+    }
+    if (pod.metadata?.deletionTimestamp && this.o.canBeDeleted(uid) && !this.deleting.has(uid)) {
+      this.deleting.add(uid);
+      try {
+        await pods.delete(name, { gracePeriodSeconds: 0, preconditions: { uid } });
+        this.o.logger.info({ pod: `${ns}/${name}` }, 'pod fully terminated and removed from etcd');
+      } catch (err) {
+        this.deleting.delete(uid);
+        if (!isNotFound(err) && !isConflict(err)) throw err;
+      }
+    }
+  }
+}

@@ -1,0 +1,64 @@
+// The kubelet registers its Node with its own system:node certificate, becomes Ready with upstream's conditions,
+// and keeps renewing its Lease in kube-node-lease.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, type KubeObject } from '../../pkg/client/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { condition, eventually, nodeClient, startKubelet, type RunningKubelet } from './kubelet-support.js';
+
+describe('kubelet: node registration, status and lease', () => {
+  let api: TestApiServer;
+  let admin: Client;
+  let kubelet: RunningKubelet;
+
+  beforeAll(async () => {
+    api = await startTestApiServer();
+    admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
+    kubelet = startKubelet(await nodeClient(api, 'node-a'), ['node-a']);
+  }, 30_000);
+
+  afterAll(async () => {
+    await kubelet?.stop();
+    await admin?.close();
+    await api?.close();
+  });
+
+  it('registers the Node and reports Ready with upstream reasons', async () => {
+    const node = await eventually(async () => {
+      const n = await admin.nodes().get('node-a');
+      return condition(n, 'Ready')?.status === 'True' ? n : undefined;
+    }, 15_000, 'node Ready');
+    expect(node.metadata?.labels).toMatchObject({ 'kubernetes.io/hostname': 'node-a', 'kubernetes.io/os': expect.any(String), 'kubernetes.io/arch': expect.any(String) });
+    expect(condition(node, 'Ready')).toMatchObject({ reason: 'KubeletReady', message: 'kubelet is posting ready status' });
+    expect(condition(node, 'MemoryPressure')).toMatchObject({ status: 'False', reason: 'KubeletHasSufficientMemory' });
+    expect(condition(node, 'DiskPressure')).toMatchObject({ status: 'False', reason: 'KubeletHasNoDiskPressure' });
+    expect(condition(node, 'PIDPressure')).toMatchObject({ status: 'False', reason: 'KubeletHasSufficientPID' });
+    expect(node.status?.capacity).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110' });
+    expect(node.status?.allocatable).toMatchObject({ cpu: '4', pods: '110' });
+    const addresses = node.status?.addresses as { type: string; address: string }[];
+    expect(addresses.map((a) => a.type)).toEqual(['InternalIP', 'Hostname']);
+    expect(node.status?.daemonEndpoints).toEqual({ kubeletEndpoint: { Port: 10250 } });
+    expect(node.status?.nodeInfo).toMatchObject({ kubeletVersion: expect.stringMatching(/^v1\./), containerRuntimeVersion: 'fake://0.1.0' });
+    const out = await api.kubectl('get', 'nodes');
+    expect(out.stdout).toMatch(/node-a\s+Ready/);
+  });
+
+  it('renews its Lease in kube-node-lease', async () => {
+    const first = await eventually(() => admin.leases('kube-node-lease').get('node-a'), 10_000, 'lease');
+    expect(first.spec).toMatchObject({ holderIdentity: 'node-a', leaseDurationSeconds: 40 });
+    const node = await admin.nodes().get('node-a');
+    expect(first.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: 'node-a', uid: node.metadata?.uid });
+    const renewed = await eventually(async () => {
+      const l = await admin.leases('kube-node-lease').get('node-a');
+      return l.spec?.renewTime !== first.spec?.renewTime ? l : undefined;
+    }, 10_000, 'lease renewed');
+    expect(Date.parse(renewed.spec!.renewTime!)).toBeGreaterThan(Date.parse(first.spec!.renewTime!));
+  });
+
+  it('its node identity may not touch another node', async () => {
+    const other: KubeObject = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-b' } };
+    await admin.nodes().create(other);
+    const client = await nodeClient(api, 'node-a');
+    await expect(client.nodes().patch('node-b', 'merge', { metadata: { labels: { x: 'y' } } })).rejects.toMatchObject({ code: 403 });
+    await client.close();
+  });
+});

@@ -1,0 +1,60 @@
+// Shared by the kubelet's integration tests: a node identity from the test apiserver's PKI, a kubelet host in this
+// process with the fake runtime and short intervals, pods bound by hand (the scheduler is not running), polls.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { Client, type KubeObject } from '../../pkg/client/index.js';
+import { KubeletHost, type KubeletHostOptions } from '../../pkg/kubelet/index.js';
+import { ensurePki } from '../../pkg/pki/index.js';
+import type { TestApiServer } from '../support/apiserver.js';
+
+/** A client authenticating as system:node:NAME (certificate issued from the test apiserver's CA). */
+export const nodeClient = async (api: TestApiServer, node: string): Promise<Client> => {
+  const pki = await ensurePki(join(api.dataDir, 'pki'), { nodes: [node] });
+  const pair = pki.nodes[node]!;
+  const [caData, certData, keyData] = await Promise.all([pki.ca.cert, pair.cert, pair.key].map((p) => readFile(p, 'utf8')));
+  return new Client({ host: api.url, caData, certData, keyData, qps: 0, userAgent: `kubelet/${node}` });
+};
+
+export interface RunningKubelet { host: KubeletHost; stop(): Promise<void> }
+
+export const startKubelet = (client: Client, nodeNames: string[], o: Partial<KubeletHostOptions> = {}): RunningKubelet => {
+  const host = new KubeletHost({
+    client, nodeNames, logger: pino({ name: 'kubelet', level: process.env.MINI_KUBE_TEST_LOG ?? 'warn' }),
+    leaseRenewMs: 300, statusUpdateMs: 300, plegRelistMs: 200, backoff: { initialMs: 500, maxMs: 4_000 },
+    resources: { cpu: '4', memory: '8Gi', pods: 110 },
+    ...o,
+  });
+  const ac = new AbortController();
+  const done = host.run(ac.signal);
+  return { host, stop: async () => { ac.abort(); await done; } };
+};
+
+export const pod = (name: string, o: { annotations?: Record<string, string>; spec?: Record<string, unknown> } = {}): KubeObject => ({
+  apiVersion: 'v1', kind: 'Pod',
+  metadata: { name, namespace: 'default', ...(o.annotations ? { annotations: o.annotations } : {}) },
+  spec: { containers: [{ name: 'c', image: 'nginx:1.27' }], terminationGracePeriodSeconds: 1, ...o.spec },
+});
+
+/** Creates the pod and binds it to the node, as the scheduler would. */
+export const createBound = async (admin: Client, p: KubeObject, node: string): Promise<KubeObject> => {
+  const created = await admin.pods('default').create(p);
+  await admin.pods('default').bind(created.metadata!.name!, node);
+  return created;
+};
+
+export const eventually = async <T>(fn: () => Promise<T | undefined | null | false>, ms = 15_000, what = 'condition'): Promise<T> => {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) { last = e; }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+export const condition = (obj: KubeObject, type: string): Record<string, unknown> | undefined =>
+  ((obj.status?.conditions ?? []) as Record<string, unknown>[]).find((c) => c.type === type);
