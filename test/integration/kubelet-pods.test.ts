@@ -1,0 +1,118 @@
+// Pods bound to a kubelet (fake runtime) run: Running with Ready conditions and containerStatuses, init containers
+// in order, CrashLoopBackOff on a failing container, events; deleting a pod ends with it gone from the API.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, type KubeObject } from '../../pkg/client/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { condition, createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
+
+const NODE = 'node-p';
+
+describe('kubelet: pod lifecycle on the fake runtime', () => {
+  let api: TestApiServer;
+  let admin: Client;
+  let kubelet: RunningKubelet;
+
+  beforeAll(async () => {
+    api = await startTestApiServer();
+    admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
+    kubelet = startKubelet(await nodeClient(api, NODE), [NODE]);
+    await kubelet.host.whenRegistered();
+  }, 30_000);
+
+  afterAll(async () => {
+    await kubelet?.stop();
+    await admin?.close();
+    await api?.close();
+  });
+
+  const get = (name: string): Promise<KubeObject> => admin.pods('default').get(name);
+
+  it('runs a bound pod: Running, Ready conditions, containerStatuses, IPs, events; kubectl shows 1/1 Running', async () => {
+    await createBound(admin, pod('web'), NODE);
+    const p = await eventually(async () => {
+      const x = await get('web');
+      return x.status?.phase === 'Running' && condition(x, 'Ready')?.status === 'True' ? x : undefined;
+    }, 15_000, 'pod Running and Ready');
+    for (const t of ['PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'PodScheduled']) expect(condition(p, t)?.status).toBe('True');
+    const [cs] = p.status?.containerStatuses as Record<string, any>[];
+    expect(cs).toMatchObject({
+      name: 'c', ready: true, started: true, restartCount: 0, image: 'docker.io/library/nginx:1.27',
+      imageID: expect.stringMatching(/^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/), containerID: expect.stringMatching(/^fake:\/\//),
+    });
+    expect(cs!.state.running.startedAt).toEqual(expect.any(String));
+    expect(p.status?.podIP).toMatch(/^10\.244\.0\.\d+$/);
+    expect(p.status?.podIPs).toEqual([{ ip: p.status?.podIP }]);
+    expect(p.status?.hostIP).toEqual(expect.any(String));
+    expect(p.status?.startTime).toEqual(expect.any(String));
+    const out = await api.kubectl('get', 'pod', 'web');
+    expect(out.stdout).toMatch(/web\s+1\/1\s+Running\s+0/);
+    const reasons = await eventually(async () => {
+      const evs = (await admin.events('default').list({ fieldSelector: 'involvedObject.name=web' })).items;
+      const r = evs.map((e) => e.reason);
+      return r.includes('Started') ? r : undefined;
+    }, 10_000, 'events');
+    expect(reasons).toEqual(expect.arrayContaining(['Pulled', 'Created', 'Started']));
+  });
+
+  it('runs init containers in order before the containers', async () => {
+    await createBound(admin, pod('init', {
+      annotations: { 'fake.mini-kube.io/exit-code.i1': '0', 'fake.mini-kube.io/exit-code.i2': '0', 'fake.mini-kube.io/run-ms.i1': '200' },
+      spec: { initContainers: [{ name: 'i1', image: 'busybox:1.36' }, { name: 'i2', image: 'busybox:1.36' }] },
+    }), NODE);
+    const p = await eventually(async () => {
+      const x = await get('init');
+      return x.status?.phase === 'Running' && condition(x, 'Ready')?.status === 'True' ? x : undefined;
+    }, 15_000, 'pod with init containers Running');
+    const inits = p.status?.initContainerStatuses as Record<string, any>[];
+    expect(inits.map((s) => s.name)).toEqual(['i1', 'i2']);
+    for (const s of inits) expect(s.state.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
+    expect(Date.parse(inits[1]!.state.terminated.startedAt)).toBeGreaterThanOrEqual(Date.parse(inits[0]!.state.terminated.finishedAt));
+    expect(condition(p, 'Initialized')?.status).toBe('True');
+  });
+
+  it('restarts a failing container with backoff (CrashLoopBackOff)', async () => {
+    await createBound(admin, pod('crash', { annotations: { 'fake.mini-kube.io/exit-code.c': '1', 'fake.mini-kube.io/run-ms.c': '50' } }), NODE);
+    const p = await eventually(async () => {
+      const x = await get('crash');
+      const cs = (x.status?.containerStatuses as Record<string, any>[] | undefined)?.[0];
+      return cs?.state?.waiting?.reason === 'CrashLoopBackOff' && cs.restartCount >= 1 ? x : undefined;
+    }, 15_000, 'CrashLoopBackOff');
+    const cs = (p.status?.containerStatuses as Record<string, any>[])[0]!;
+    expect(cs.state.waiting.message).toMatch(/^back-off \d+s restarting failed container=c pod=crash_default\(/);
+    expect(cs.lastState.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
+    expect(cs.ready).toBe(false);
+    expect(p.status?.phase).toBe('Running');
+    expect(condition(p, 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [c]' });
+    const out = await api.kubectl('get', 'pod', 'crash');
+    expect(out.stdout).toMatch(/crash\s+0\/1\s+(CrashLoopBackOff|Error)\s+\d+/);
+    const later = await eventually(async () => {
+      const x = await get('crash');
+      const n = (x.status?.containerStatuses as Record<string, any>[])[0]!.restartCount as number;
+      return n >= cs.restartCount + 1 ? n : undefined;
+    }, 10_000, 'another restart after the backoff');
+    expect(later).toBeGreaterThan(cs.restartCount);
+    const evs = (await admin.events('default').list({ fieldSelector: 'involvedObject.name=crash' })).items;
+    expect(evs.map((e) => e.reason)).toContain('BackOff');
+  });
+
+  it('runs a restartPolicy Never pod to Succeeded or Failed by its exit code', async () => {
+    await createBound(admin, pod('ok', { annotations: { 'fake.mini-kube.io/exit-code.c': '0' }, spec: { restartPolicy: 'Never' } }), NODE);
+    await createBound(admin, pod('bad', { annotations: { 'fake.mini-kube.io/exit-code.c': '3' }, spec: { restartPolicy: 'Never' } }), NODE);
+    await eventually(async () => (await get('ok')).status?.phase === 'Succeeded', 15_000, 'ok Succeeded');
+    const bad = await eventually(async () => { const x = await get('bad'); return x.status?.phase === 'Failed' ? x : undefined; }, 15_000, 'bad Failed');
+    expect((bad.status?.containerStatuses as Record<string, any>[])[0]!.state.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
+    expect(condition(bad, 'Ready')).toMatchObject({ status: 'False', reason: 'PodCompleted' });
+  });
+
+  it('deletes a pod: containers stop (Killing), then the kubelet removes it from the API', async () => {
+    await createBound(admin, pod('bye'), NODE);
+    await eventually(async () => (await get('bye')).status?.phase === 'Running', 15_000, 'bye Running');
+    const out = await api.kubectl('delete', 'pod', 'bye', '--wait=true', '--timeout=20s');
+    expect(out.code, out.stderr).toBe(0);
+    await eventually(async () => {
+      try { await get('bye'); return false; } catch (e) { return (e as { code?: number }).code === 404; }
+    }, 10_000, 'pod gone');
+    const evs = (await admin.events('default').list({ fieldSelector: 'involvedObject.name=bye' })).items;
+    expect(evs.map((e) => e.reason)).toContain('Killing');
+  });
+});
