@@ -106,7 +106,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     // Releasing the lease and flushing events need the apiserver; when it is going away too (mini-kube up stops
     // everything at once) retries would hold the exit for long: give them a bounded time.
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((done) => { timer = setTimeout(() => { logger.warn('stopping before a clean release (apiserver unreachable?)'); done(); }, 5_000); });
+    const deadline = new Promise<void>((done) => { timer = setTimeout(() => { logger.warn('stopping before a clean release (apiserver unreachable?)'); done(); }, 3_000); });
     await Promise.race([running.catch(() => undefined), deadline]);
     clearTimeout(timer);
     await Promise.race([client.close(), new Promise((done) => setTimeout(done, 1_000))]);
