@@ -30,9 +30,4 @@ describe('runCli', () => {
     expect(io.err()).toContain('unknown command "frobnicate" for "mini-kube"');
   });
 
-  it('says the components of later releases are not there yet, exit 1', async () => {
-    const io = capture();
-    for (const c of ['kubelet']) expect(await runCli([c, '--kubeconfig', 'x'])).toBe(1);
-    expect(io.err()).toContain('mini-kube kubelet arrives in a later release.');
-  });
 });

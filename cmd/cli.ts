@@ -11,7 +11,7 @@ const commands: Record<string, Command> = {
   apiserver: { summary: 'Run the API server alone', run: async (a) => (await import('./apiserver.js')).main(a) },
   'controller-manager': { summary: 'Run the controllers', run: async (a) => (await import('./controller-manager.js')).main(a) },
   scheduler: { summary: 'Run the scheduler', run: async (a) => (await import('./scheduler.js')).main(a) },
-  kubelet: { summary: 'Run a node agent' },
+  kubelet: { summary: 'Run a node agent', run: async (a) => (await import('./kubelet.js')).main(a) },
 };
 
 const usage = (): string => [

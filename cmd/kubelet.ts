@@ -1,0 +1,81 @@
+// `mini-kube kubelet`: the node agent. Flags named as upstream's kubelet where they exist; `--runtime fake
+// --nodes N` simulates N nodes (<node-name>-1 .. -N) in this one process, as kwok does.
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pino } from 'pino';
+import { parseGoDuration } from './apiserver-flags.js';
+import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
+import { onShutdownSignal } from './signals.js';
+
+const summary = 'Runs a node agent: registers the node, heartbeats, and runs the pods bound to it on a container runtime.';
+
+export const kubeletFlags = {
+  kubeconfig: flag.string('', 'Path to a kubeconfig file with the node\'s credentials (default $KUBECONFIG or ~/.kube/config)'),
+  'node-name': flag.string('', 'Name of the node (default: the host name); with --nodes N, the prefix of <name>-1..<name>-N'),
+  runtime: flag.string('fake', 'Container runtime', ['process', 'fake']),
+  'root-dir': flag.string('./.mini-kube/kubelet', 'Directory of the kubelet\'s files (pods, logs)'),
+  nodes: flag.int(1, 'Number of nodes to simulate in this process (fake runtime only)'),
+  'node-ip': flag.string('', 'InternalIP of the node (default: the machine\'s first address; 10.0.x.y for simulated nodes)'),
+  'node-labels': flag.list([], 'Extra labels of the node, key=value'),
+  'max-pods': flag.int(110, 'Pod capacity of the node'),
+  cpu: flag.string('', 'CPU capacity (default: the machine\'s)'),
+  memory: flag.string('', 'Memory capacity (default: the machine\'s)'),
+  'node-status-update-frequency': flag.string('10s', 'How often the node status is computed and posted when changed'),
+  'node-status-report-frequency': flag.string('5m', 'How often the node status is posted when unchanged'),
+  'node-lease-duration-seconds': flag.int(40, 'Duration of the node Lease; renewed every quarter of it'),
+  'fake-start-latency': flag.string('0s', 'Fake runtime: time from StartContainer to running'),
+  'kube-api-qps': flag.int(50, 'Client requests per second (0 with --nodes > 1: unlimited)'),
+  'kube-api-burst': flag.int(100, 'Client burst'),
+  v: flag.int(0, 'Log verbosity (4: debug)'),
+};
+
+const duration = (name: string, text: string): number => {
+  const ms = parseGoDuration(text);
+  if (ms === undefined) throw new FlagError(`invalid argument "${text}" for "--${name}" flag: not a duration`);
+  return ms;
+};
+
+export const main = async (argv: readonly string[]): Promise<void> => {
+  const { values: v } = parseOrExit('kubelet', summary, argv, kubeletFlags);
+  const { defaultHostname, KubeletHost } = await import('../pkg/kubelet/index.js');
+  let timings;
+  try {
+    if (v.nodes < 1) throw new FlagError(`--nodes ${v.nodes} must be at least 1`);
+    if (v.nodes > 1 && v.runtime !== 'fake') throw new FlagError('--nodes > 1 needs --runtime fake');
+    if (v.runtime === 'process') throw new FlagError('--runtime process is not supported yet: use --runtime fake');
+    for (const l of v['node-labels']) if (!l.includes('=')) throw new FlagError(`invalid argument "${l}" for "--node-labels" flag: not key=value`);
+    timings = {
+      statusUpdateMs: duration('node-status-update-frequency', v['node-status-update-frequency']),
+      statusReportMs: duration('node-status-report-frequency', v['node-status-report-frequency']),
+      fakeStartLatencyMs: duration('fake-start-latency', v['fake-start-latency']),
+      leaseDurationSeconds: v['node-lease-duration-seconds'],
+      leaseRenewMs: v['node-lease-duration-seconds'] * 250,
+    };
+  } catch (e) {
+    if (e instanceof FlagError) exitWithFlagError('kubelet', e);
+    throw e;
+  }
+  const logger = pino({ name: 'kubelet', level: v.v >= 4 ? 'debug' : 'info' }, pino.destination(2));
+  const { Client } = await import('../pkg/client/index.js');
+  const base = v['node-name'] || defaultHostname();
+  const nodeNames = v.nodes === 1 ? [base] : Array.from({ length: v.nodes }, (_, i) => `${base}-${i + 1}`);
+  await mkdir(resolve(v['root-dir']), { recursive: true });
+  const client = await Client.fromKubeconfig(v.kubeconfig || undefined, {
+    qps: v.nodes > 1 ? 0 : v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: `mini-kube-kubelet/${base}`,
+  });
+  const host = new KubeletHost({
+    client, nodeNames, logger, ...timings,
+    resources: { ...(v.cpu ? { cpu: v.cpu } : {}), ...(v.memory ? { memory: v.memory } : {}), pods: v['max-pods'] },
+    labels: Object.fromEntries(v['node-labels'].map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
+    ...(v['node-ip'] && v.nodes === 1 ? { nodeIpFor: () => v['node-ip'] } : {}),
+  });
+  const stop = new AbortController();
+  const done = host.run(stop.signal);
+  void host.whenRegistered().then(() => logger.info({ nodes: nodeNames.length }, 'nodes registered'));
+  onShutdownSignal(async () => {
+    stop.abort();
+    await done;
+    await client.close();
+  });
+  await done.catch((err: unknown) => { logger.error({ err }, 'kubelet failed'); process.exit(1); });
+};
