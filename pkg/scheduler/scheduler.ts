@@ -34,9 +34,15 @@ export interface SchedulerOptions {
   assumedPodTtlMs?: number;
   /** Called when a pod is bound (after the Bind plugin returned): benchmarks and tests. */
   onBound?(pod: Pod, node: string): void;
+  /** Called once the informers have synced, before the first pod is scheduled. */
+  onSynced?(): void;
 }
 
-export interface SchedulerMetrics { attempts: number; scheduled: number; unschedulable: number; errors: number; preemptions: number }
+export interface SchedulerMetrics {
+  attempts: number; scheduled: number; unschedulable: number; errors: number; preemptions: number;
+  /** Time spent in the scheduling algorithm (filter + score), ms, summed over attempts. */
+  algorithmMs: number;
+}
 
 const stripManagedFields = (o: KubeObject): KubeObject => {
   if (o.metadata?.managedFields) { const { managedFields: _m, ...meta } = o.metadata; return { ...o, metadata: meta }; }
@@ -49,7 +55,7 @@ export class Scheduler {
   readonly config: SchedulerConfiguration;
   readonly cache: SchedulerCache;
   readonly queue: SchedulingQueue;
-  readonly metrics: SchedulerMetrics = { attempts: 0, scheduled: 0, unschedulable: 0, errors: 0, preemptions: 0 };
+  readonly metrics: SchedulerMetrics = { attempts: 0, scheduled: 0, unschedulable: 0, errors: 0, preemptions: 0, algorithmMs: 0 };
   private readonly frameworks = new Map<string, Framework>();
   private readonly clock: Clock;
   private readonly random: () => number;
@@ -126,6 +132,7 @@ export class Scheduler {
     this.factory.start(signal);
     if (!(await this.factory.waitForCacheSync(signal))) { await this.factory.shutdown(); return; }
     this.o.logger?.info({ profiles: [...this.frameworks.keys()], nodes: this.cache.nodeCount() }, 'caches synced, scheduling');
+    this.o.onSynced?.();
     this.queue.run();
     const cleanup = (): void => {
       if (signal.aborted) return;
@@ -226,11 +233,13 @@ export class Scheduler {
     const pod = current;
     this.current = fw;
     this.metrics.attempts++;
+    const t0 = performance.now();
     const res = schedulePod(fw, pod, {
       nodes: this.cache.nodeInfos(), nominatedPods: (n) => this.queue.nominatedPods(n),
       percentageOfNodesToScore: fw.percentageOfNodesToScore ?? this.config.percentageOfNodesToScore,
       random: this.random, nextStartIndex: this.nextStartIndex,
     });
+    this.metrics.algorithmMs += performance.now() - t0;
     if (!res.ok) {
       if (res.error) { this.fail(q, res.error.reasons.join(', '), { error: true }); return; }
       if (res.numAllNodes === 0) { this.fail(q, 'no nodes available to schedule pods', { reason: 'SchedulerError' }); return; }

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { FakeClock, type Client } from '../client/index.js';
+import { SchedulerCache } from './cache.js';
+import { parseConfiguration } from './config.js';
+import type { Handle } from './framework/interface.js';
+import { Framework } from './framework/runtime.js';
+import { inTreeRegistry } from './plugins/index.js';
+import { SchedulingQueue } from './queue.js';
+
+const clock = new FakeClock(1_000_000);
+const handle = { client: {} as Client, cache: new SchedulerCache(clock), listers: {} as Handle['listers'], nominatedPods: () => [], framework: () => fw, recordEvent: () => undefined, now: () => clock.now() } as Handle;
+const fw: Framework = new Framework(parseConfiguration({}).profiles[0]!, inTreeRegistry, handle);
+
+const pod = (name: string, priority = 0, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', uid: name }, spec: { priority, containers: [{ name: 'c' }], ...extra },
+});
+
+const newQueue = (): SchedulingQueue => new SchedulingQueue({ clock, frameworkFor: () => fw });
+
+describe('SchedulingQueue', () => {
+  it('pops by priority, then by arrival', async () => {
+    const q = newQueue();
+    q.add(pod('a', 0));
+    await clock.advance(1);
+    q.add(pod('b', 10));
+    await clock.advance(1);
+    q.add(pod('c', 0));
+    const order = [];
+    for (let i = 0; i < 3; i++) order.push((await q.pop())!.key);
+    expect(order).toEqual(['default/b', 'default/a', 'default/c']);
+  });
+
+  it('keeps unschedulable pods until an event their plugins registered, then backs off 1 s doubling to 10 s', async () => {
+    const q = newQueue();
+    q.run();
+    q.add(pod('p'));
+    const info = (await q.pop())!;
+    info.unschedulablePlugins = new Set(['NodeResourcesFit']);
+    q.addUnschedulable(info);
+    expect(q.stats()).toMatchObject({ active: 0, unschedulable: 1 });
+    q.moveAllToActiveOrBackoff({ resource: 'PersistentVolume', action: 'Add' });
+    expect(q.stats().unschedulable).toBe(1);
+    q.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Add' });
+    // attempts 1: backoff 1 s from the failure, not over yet
+    expect(q.stats()).toMatchObject({ backoff: 1, unschedulable: 0 });
+    await clock.advance(1000);
+    expect(q.stats().active).toBe(1);
+    const again = (await q.pop())!;
+    expect(again.attempts).toBe(2);
+    q.addUnschedulable(again, { error: true });
+    expect(q.stats().backoff).toBe(1);
+    await clock.advance(1000);
+    expect(q.stats().backoff).toBe(1); // 2 s for the second attempt
+    await clock.advance(1000);
+    expect(q.stats().active).toBe(1);
+    q.close();
+  });
+
+  it('retries an unschedulable pod after 5 minutes without events', async () => {
+    const q = newQueue();
+    q.run();
+    q.add(pod('slow'));
+    const info = (await q.pop())!;
+    info.unschedulablePlugins = new Set(['NodeAffinity']);
+    q.addUnschedulable(info);
+    await clock.advance(4 * 60_000);
+    expect(q.stats().unschedulable).toBe(1);
+    await clock.advance(90_000);
+    expect(q.stats()).toMatchObject({ unschedulable: 0, active: 1 });
+    q.close();
+  });
+
+  it('sends a pod that failed while a relevant event happened to backoff, not to the unschedulable pods', async () => {
+    const q = newQueue();
+    q.add(pod('racy'));
+    const info = (await q.pop())!;
+    q.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Add' });
+    info.unschedulablePlugins = new Set(['NodeResourcesFit']);
+    q.addUnschedulable(info);
+    expect(q.stats()).toMatchObject({ backoff: 1, unschedulable: 0 });
+  });
+
+  it('holds pods with schedulingGates until an update removes them', async () => {
+    const q = newQueue();
+    const gated = pod('gated', 0, { schedulingGates: [{ name: 'x' }] });
+    q.add(gated);
+    expect(q.stats()).toMatchObject({ active: 0, gated: 1 });
+    q.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Add' });
+    expect(q.stats().gated).toBe(1);
+    q.update(gated, pod('gated'));
+    expect(q.stats()).toMatchObject({ active: 1, gated: 0 });
+  });
+});
