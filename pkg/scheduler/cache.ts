@@ -3,7 +3,7 @@
 // (confirmed) and is dropped if its binding fails (forget) or, once the binding finished, if no confirmation
 // arrives within the TTL (expired).
 import type { Clock } from '../client/index.js';
-import { NodeInfo } from './node-info.js';
+import { NodeInfo, podInfoOf } from './node-info.js';
 import { isAssigned, nodeName, podUid, type Node, type Pod } from './types.js';
 
 interface PodState {
@@ -26,6 +26,9 @@ export class SchedulerCache {
   private readonly podStates = new Map<string, PodState>();
   private list?: NodeInfo[];
   readonly images = new Map<string, ImageState>();
+  /** Pods (bound or assumed) with any pod (anti-)affinity, and with required anti-affinity: InterPodAffinity skips its scans without them. */
+  podsWithAffinity = 0;
+  podsWithRequiredAntiAffinity = 0;
 
   constructor(private readonly clock: Clock, private readonly assumedTtlMs = 30_000) {}
 
@@ -140,7 +143,10 @@ export class SchedulerCache {
     const name = pod.spec.nodeName as string;
     let ni = this.nodes.get(name);
     if (!ni) this.nodes.set(name, ni = new NodeInfo());
-    ni.addPod(pod);
+    const pi = podInfoOf(pod);
+    ni.addPodInfo(pi);
+    if (pi.hasAffinity) this.podsWithAffinity++;
+    if (pi.hasRequiredAntiAffinity) this.podsWithRequiredAntiAffinity++;
   }
 
   private removePodFromNode(pod: Pod): void {
@@ -148,7 +154,11 @@ export class SchedulerCache {
     if (!name) return;
     const ni = this.nodes.get(name);
     if (!ni) return;
-    ni.removePod(pod);
+    const pi = ni.pods.get(podUid(pod));
+    if (pi && ni.removePod(pod)) {
+      if (pi.hasAffinity) this.podsWithAffinity--;
+      if (pi.hasRequiredAntiAffinity) this.podsWithRequiredAntiAffinity--;
+    }
     if (!ni.node && ni.pods.size === 0) this.nodes.delete(name);
   }
 

@@ -38,7 +38,9 @@ export const portsConflict = (a: HostPort, b: HostPort): boolean =>
   a.port === b.port && a.protocol === b.protocol && (a.ip === b.ip || a.ip === '0.0.0.0' || b.ip === '0.0.0.0');
 
 export class NodeInfo {
-  node?: Node;
+  private nodeObj?: Node;
+  /** status.allocatable of the node, parsed once per Node object. */
+  allocatable: Resources = {};
   readonly pods = new Map<string, PodInfo>();
   requested: Resources = {};
   nonZero = { cpu: 0, memory: 0 };
@@ -49,10 +51,16 @@ export class NodeInfo {
   /** Bumped on every change. */
   generation = 0;
 
+  name = '';
+
   constructor(node?: Node) { this.node = node; }
 
-  get name(): string { return this.node ? nodeName(this.node) : ''; }
-  get allocatable(): Resources { return this.node ? nodeAllocatable(this.node) : {}; }
+  get node(): Node | undefined { return this.nodeObj; }
+  set node(n: Node | undefined) {
+    this.nodeObj = n;
+    this.allocatable = n ? nodeAllocatable(n) : {};
+    if (n) this.name = nodeName(n);
+  }
 
   addPod(pod: Pod): void { this.addPodInfo(podInfoOf(pod)); }
 

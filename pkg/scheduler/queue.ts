@@ -8,6 +8,8 @@ import type { Framework } from './framework/runtime.js';
 import { KeyedHeap } from './heap.js';
 import { podKey, schedulerNameOf, type Pod } from './types.js';
 
+const NONE: Pod[] = [];
+
 export interface QueueOptions {
   clock: Clock;
   initialBackoffMs?: number;
@@ -182,7 +184,10 @@ export class SchedulingQueue {
 
   // Nominated pods (preemption): they count on their node for pods of lower priority.
 
-  nominatedPods(node: string): Pod[] { return [...(this.nominated.get(node)?.values() ?? [])]; }
+  nominatedPods(node: string): Pod[] {
+    const m = this.nominated.get(node);
+    return m ? [...m.values()] : NONE;
+  }
 
   /** Records (or clears, with '') the node a pod was nominated to. */
   nominate(pod: Pod, node: string): void {

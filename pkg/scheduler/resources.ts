@@ -74,7 +74,11 @@ export const podRequests = (pod: Pod): Resources => {
 };
 
 /** cpu and memory with upstream's non-zero defaults per container (for scoring). */
+const nonZeroCache = new WeakMap<object, { cpu: number; memory: number }>();
+
 export const nonZeroRequests = (pod: Pod): { cpu: number; memory: number } => {
+  const hit = nonZeroCache.get(pod);
+  if (hit) return hit;
   const r = podRequests(pod);
   const hasCpu = CPU in r;
   const hasMem = MEMORY in r;
@@ -83,7 +87,9 @@ export const nonZeroRequests = (pod: Pod): { cpu: number; memory: number } => {
   let memory = hasMem ? r[MEMORY]! : 0;
   if (!hasCpu) cpu = containers.length * DEFAULT_MILLI_CPU_REQUEST;
   if (!hasMem) memory = containers.length * DEFAULT_MEMORY_REQUEST;
-  return { cpu, memory };
+  const out = { cpu, memory };
+  nonZeroCache.set(pod, out);
+  return out;
 };
 
 const allocCache = new WeakMap<object, Resources>();

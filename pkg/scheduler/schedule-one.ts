@@ -49,7 +49,10 @@ export const schedulePod = (fw: Framework, pod: Pod, d: AlgorithmDeps): Schedule
   const nominated = pod.status?.nominatedNodeName as string | undefined;
   const prio = podPriority(pod);
   const key = podKey(pod);
-  const nominatedFor = (node: string): Pod[] => d.nominatedPods(node).filter((p) => podKey(p) !== key && podPriority(p) >= prio);
+  const nominatedFor = (node: string): Pod[] => {
+    const list = d.nominatedPods(node);
+    return list.length ? list.filter((p) => podKey(p) !== key && podPriority(p) >= prio) : list;
+  };
   if (nominated) {
     const ni = all.find((n) => n.name === nominated);
     if (ni && (!pre.nodeNames || pre.nodeNames.has(nominated)) && !fw.runFilterWithNominatedPods(state, pod, ni, nominatedFor(nominated))) {

@@ -54,6 +54,7 @@ export const interPodAffinity = (args: Record<string, any>, handle: Handle): Pre
     preFilter: (state: CycleState, pod: Pod, nodes: NodeInfo[]) => {
       const info = podInfoOf(pod).affinity;
       const own = info.requiredAffinity.length + info.requiredAntiAffinity.length > 0;
+      if (!own && handle.cache.podsWithRequiredAntiAffinity === 0) return SKIP;
       const s = make(new Map(), new Set(), info.requiredAffinity.map(() => new Map()), info.requiredAntiAffinity.map(() => new Map()));
       let any = own;
       for (const node of nodes) {
@@ -99,6 +100,7 @@ export const interPodAffinity = (args: Record<string, any>, handle: Handle): Pre
     preScore: (state, pod) => {
       const info = podInfoOf(pod).affinity;
       const own = info.preferredAffinity.length + info.preferredAntiAffinity.length > 0;
+      if (!own && handle.cache.podsWithAffinity === 0) return SKIP;
       const scores = new Map<string, number>();
       let any = own;
       for (const node of handle.cache.nodeInfos()) {

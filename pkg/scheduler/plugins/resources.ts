@@ -20,13 +20,17 @@ const requestedWith = (node: NodeInfo, pod: Pod, r: string): number => {
   return (node.requested[r] ?? 0) + (podRequests(pod)[r] ?? 0);
 };
 
-export const fitsRequest = (req: Resources, node: NodeInfo, ignored: (r: string) => boolean = () => false): string[] => {
-  const reasons: string[] = [];
+/** The resources of a request that Filter checks: positive amounts, pods and ignored resources left out. */
+export const checkedRequests = (req: Resources, ignored: (r: string) => boolean = () => false): [string, number][] =>
+  Object.entries(req).filter(([r, v]) => v > 0 && r !== PODS && !ignored(r));
+
+export const fitsRequest = (checked: [string, number][], node: NodeInfo): string[] | undefined => {
+  let reasons: string[] | undefined;
   const alloc = node.allocatable;
-  if (node.pods.size + 1 > (alloc[PODS] ?? 0)) reasons.push('Too many pods');
-  for (const [r, v] of Object.entries(req)) {
-    if (v <= 0 || r === PODS || ignored(r)) continue;
-    if (v > (alloc[r] ?? 0) - (node.requested[r] ?? 0)) reasons.push(`Insufficient ${r}`);
+  if (node.pods.size + 1 > (alloc[PODS] ?? 0)) (reasons ??= []).push('Too many pods');
+  for (let i = 0; i < checked.length; i++) {
+    const [r, v] = checked[i]!;
+    if (v > (alloc[r] ?? 0) - (node.requested[r] ?? 0)) (reasons ??= []).push(`Insufficient ${r}`);
   }
   return reasons;
 };
@@ -54,12 +58,12 @@ export const nodeResourcesFit = (args: Record<string, any>): PreFilterPlugin & F
     name: 'NodeResourcesFit',
     events: () => EVENTS,
     preFilter: (state: CycleState, pod: Pod) => {
-      state.write('PreFilterNodeResourcesFit', podRequests(pod));
+      state.write('PreFilterNodeResourcesFit', checkedRequests(podRequests(pod), ignored));
       return null;
     },
     filter: (state, pod, node) => {
-      const reasons = fitsRequest(state.read<Resources>('PreFilterNodeResourcesFit') ?? podRequests(pod), node, ignored);
-      return reasons.length ? unschedulable(...reasons) : null;
+      const reasons = fitsRequest(state.read<[string, number][]>('PreFilterNodeResourcesFit') ?? checkedRequests(podRequests(pod), ignored), node);
+      return reasons ? unschedulable(...reasons) : null;
     },
     score: (_s, pod, node) => {
       let sum = 0;

@@ -69,15 +69,24 @@ const MB = 1024 * 1024;
 const MIN_THRESHOLD = 23 * MB;
 const MAX_CONTAINER_THRESHOLD = 1000 * MB;
 
+const imageKeys = new WeakMap<object, string[]>();
+const imagesOf = (pod: Pod): string[] => {
+  let keys = imageKeys.get(pod);
+  if (!keys) {
+    keys = ([...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])] as { image?: string }[]).filter((c) => c.image).map((c) => normalizeImage(c.image!));
+    imageKeys.set(pod, keys);
+  }
+  return keys;
+};
+
 export const imageLocality = (_args: unknown, handle: Handle): ScorePlugin => ({
   name: 'ImageLocality',
   score: (_s, pod, node) => {
+    if (!handle.cache.images.size) return 0;
     const total = handle.cache.nodeCount() || 1;
-    const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])] as { image?: string }[];
     let sum = 0;
-    for (const c of containers) {
-      if (!c.image) continue;
-      const st = handle.cache.images.get(normalizeImage(c.image));
+    for (const key of imagesOf(pod)) {
+      const st = handle.cache.images.get(key);
       if (st?.nodes.has(node.name)) sum += st.size * (st.nodes.size / total);
     }
     const max = MAX_CONTAINER_THRESHOLD * Math.max(1, (pod.spec?.containers ?? []).length);
