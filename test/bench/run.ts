@@ -2,6 +2,7 @@
 // bare fastify HTTPS child with the same TLS setup, the same load from this process, on 127.0.0.1 only.
 // Prints a table and the same as markdown. Options: --quick (smaller counts, for trying changes);
 // BENCH_CPU_PROF=<dir> runs the measured apiserver with `node --cpu-prof` (profile written when it stops).
+import { spawn } from 'node:child_process';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -258,7 +259,13 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
+/** The scheduler benchmark (test/bench/scheduler.ts) runs last, as its own process with its own apiserver. */
+const schedulerBench = (): Promise<void> => new Promise((done, fail) => {
+  const child = spawn(process.execPath, [resolve(here, 'scheduler.js'), ...(quick ? ['--quick'] : [])], { stdio: 'inherit' });
+  child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`scheduler bench exited with ${code}`))));
+});
+
+main().then(schedulerBench).catch((err: unknown) => {
   process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });
