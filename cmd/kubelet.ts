@@ -12,7 +12,8 @@ const summary = 'Runs a node agent: registers the node, heartbeats, and runs the
 export const kubeletFlags = {
   kubeconfig: flag.string('', 'Path to a kubeconfig file with the node\'s credentials (default $KUBECONFIG or ~/.kube/config)'),
   'node-name': flag.string('', 'Name of the node (default: the host name); with --nodes N, the prefix of <name>-1..<name>-N'),
-  runtime: flag.string('fake', 'Container runtime', ['process', 'fake']),
+  runtime: flag.string('process', 'Container runtime: real local processes, or simulated containers', ['process', 'fake']),
+  'image-catalog': flag.string('', 'Image catalog of the process runtime (default config/images.json)'),
   'root-dir': flag.string('./.mini-kube/kubelet', 'Directory of the kubelet\'s files (pods, logs)'),
   nodes: flag.int(1, 'Number of nodes to simulate in this process (fake runtime only)'),
   'node-ip': flag.string('', 'InternalIP of the node (default: the machine\'s first address; 10.0.x.y for simulated nodes)'),
@@ -37,12 +38,11 @@ const duration = (name: string, text: string): number => {
 
 export const main = async (argv: readonly string[]): Promise<void> => {
   const { values: v } = parseOrExit('kubelet', summary, argv, kubeletFlags);
-  const { defaultHostname, KubeletHost } = await import('../pkg/kubelet/index.js');
+  const { defaultHostname, KubeletHost, ProcessRuntime, loadImageCatalog } = await import('../pkg/kubelet/index.js');
   let timings;
   try {
     if (v.nodes < 1) throw new FlagError(`--nodes ${v.nodes} must be at least 1`);
     if (v.nodes > 1 && v.runtime !== 'fake') throw new FlagError('--nodes > 1 needs --runtime fake');
-    if (v.runtime === 'process') throw new FlagError('--runtime process is not supported yet: use --runtime fake');
     for (const l of v['node-labels']) if (!l.includes('=')) throw new FlagError(`invalid argument "${l}" for "--node-labels" flag: not key=value`);
     timings = {
       statusUpdateMs: duration('node-status-update-frequency', v['node-status-update-frequency']),
@@ -63,8 +63,11 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const client = await Client.fromKubeconfig(v.kubeconfig || undefined, {
     qps: v.nodes > 1 ? 0 : v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: `mini-kube-kubelet/${base}`,
   });
+  const rootDir = resolve(v['root-dir']);
+  const catalog = v.runtime === 'process' ? loadImageCatalog(v['image-catalog'] || undefined) : undefined;
   const host = new KubeletHost({
     client, nodeNames, logger, ...timings,
+    ...(v.runtime === 'process' ? { runtimeFor: (_i: number, _n: string, hostIp: string) => new ProcessRuntime({ rootDir, hostIp, catalog }) } : {}),
     resources: { ...(v.cpu ? { cpu: v.cpu } : {}), ...(v.memory ? { memory: v.memory } : {}), pods: v['max-pods'] },
     labels: Object.fromEntries(v['node-labels'].map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
     ...(v['node-ip'] && v.nodes === 1 ? { nodeIpFor: () => v['node-ip'] } : {}),

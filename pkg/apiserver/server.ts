@@ -17,6 +17,7 @@ import { startAdmission } from './admission.js';
 import { clusterCaPem, createAuthentication } from './authentication.js';
 import { startNamespaceDefaults } from './namespace-defaults.js';
 import { createAuthorization } from './authorization.js';
+import { setKubeletClient } from './handlers/kubelet-proxy.js';
 import { registerReviews } from './handlers/reviews.js';
 import type { ApiServerConfig, RunningApiServer } from './config.js';
 import { registerDiscovery } from './discovery/routes.js';
@@ -64,6 +65,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     routerOptions: { maxParamLength: 2048 },
   }) as unknown as FastifyInstance;
   installErrorHandler(app);
+  setKubeletClient(app, { certFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.crt'), keyFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.key') });
   const authn = await createAuthentication(config, registries);
   const audit = createAudit(config.auditLogPath);
   const metrics = registerMetrics(app);

@@ -8,6 +8,7 @@ import {
 import { NodeKubelet, type KubeletTimings } from './kubelet.js';
 import { machineIp, machineResources, type NodeResources } from './node-status.js';
 import { FakeRuntime } from './runtime/fake.js';
+import { NodeServer } from './server.js';
 import type { Runtime } from './runtime/types.js';
 
 export interface KubeletHostOptions extends KubeletTimings {
@@ -17,12 +18,14 @@ export interface KubeletHostOptions extends KubeletTimings {
   logger: Logger;
   clock?: Clock;
   /** The runtime of the i-th node (default: a fake runtime with pod IPs 10.244.i.N). */
-  runtimeFor?: (index: number, nodeName: string) => Runtime;
+  runtimeFor?: (index: number, nodeName: string, nodeIp: string) => Runtime;
   resources?: Partial<NodeResources>;
   /** InternalIP of the i-th node (default: the machine's address for one node, 10.0.x.y for many). */
   nodeIpFor?: (index: number) => string;
   labels?: Record<string, string>;
   kubeletPort?: number;
+  /** Serve /containerLogs over HTTPS for clients of this CA (port 0: any; the port is reported in daemonEndpoints). */
+  server?: { clientCa: string; port?: number; address?: string };
   /** Fake runtime tuning when runtimeFor is not given. */
   fakeStartLatencyMs?: number;
 }
@@ -44,12 +47,13 @@ export class KubeletHost {
     const machine = machineResources();
     const resources: NodeResources = { ...machine, ...o.resources };
     o.nodeNames.forEach((name, i) => {
-      const runtime = o.runtimeFor?.(i, name) ?? new FakeRuntime({
+      const nodeIp = o.nodeIpFor?.(i) ?? (single ? machineIp() : simulatedNodeIp(i));
+      const runtime = o.runtimeFor?.(i, name, nodeIp) ?? new FakeRuntime({
         clock, startLatencyMs: o.fakeStartLatencyMs, podCidrPrefix: `10.${244 + Math.floor(i / 256)}.${i % 256}`,
       });
       this.kubelets.set(name, new NodeKubelet({
         ...o, client: o.client, nodeName: name, runtime, logger: o.logger, clock, resources, labels: o.labels,
-        nodeIp: o.nodeIpFor?.(i) ?? (single ? machineIp() : simulatedNodeIp(i)),
+        nodeIp,
         statusWorkers: single ? 4 : 1,
       }));
     });
@@ -80,6 +84,22 @@ export class KubeletHost {
 
   /** Runs every kubelet and the informer until the signal aborts. */
   async run(signal: AbortSignal): Promise<void> {
+    let server: NodeServer | undefined;
+    if (this.o.server) {
+      const ips = [...this.kubelets.values()].map((k) => k.o.nodeIp);
+      server = new NodeServer({ ...this.o.server, kubelets: () => [...this.kubelets.values()], logger: this.o.logger, sans: [...this.o.nodeNames.slice(0, 1), ...ips.slice(0, 16)] });
+      const port = await server.start();
+      for (const k of this.kubelets.values()) k.agent.setKubeletPort(port);
+      this.o.logger.info({ port }, 'kubelet server listening');
+    }
+    try {
+      await this.runKubelets(signal);
+    } finally {
+      await server?.close();
+    }
+  }
+
+  private async runKubelets(signal: AbortSignal): Promise<void> {
     const kubelets = [...this.kubelets.values()].map((k) => k.run(signal));
     // pods are watched once the nodes exist (a kubelet registers before it syncs pods)
     await Promise.race([this.whenRegistered(), new Promise((r) => signal.addEventListener('abort', r, { once: true }))]);

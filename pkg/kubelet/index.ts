@@ -10,3 +10,5 @@ export * from './pleg.js';
 export * from './status-manager.js';
 export * from './runtime/types.js';
 export * from './runtime/fake.js';
+export * from './runtime/process.js';
+export * from './server.js';

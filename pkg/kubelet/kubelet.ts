@@ -5,9 +5,15 @@ import { EventRecorder, realClock, type Client, type Clock, type KubeObject } fr
 import { NodeAgent } from './node-agent.js';
 import type { NodeResources } from './node-status.js';
 import { Pleg } from './pleg.js';
+import { attemptsOf } from './pod-status.js';
 import { PodSyncer, type BackoffPolicy, type PodRecord } from './pod-sync.js';
 import { PodWorkers } from './pod-workers.js';
-import type { Runtime } from './runtime/types.js';
+import type { LogOptions, Runtime } from './runtime/types.js';
+
+export interface ContainerLogs {
+  read(o: LogOptions): Promise<string>;
+  running(): boolean;
+}
 import { StatusManager } from './status-manager.js';
 
 export interface KubeletTimings {
@@ -103,6 +109,28 @@ export class NodeKubelet {
     if (!rec) return;
     rec.removed = true;
     this.workers.update(rec.uid);
+  }
+
+  /**
+   * A container's log for the node server, or the error message upstream's kubelet answers (400) when there is
+   * none: an unknown container, a container still waiting, no previous instance.
+   */
+  containerLogs(pod: KubeObject, container: string, o: { previous?: boolean }): string | ContainerLogs {
+    const uid = pod.metadata!.uid!;
+    const podName = pod.metadata!.name!;
+    const names = [...((pod.spec?.initContainers ?? []) as { name: string }[]), ...((pod.spec?.containers ?? []) as { name: string }[])].map((c) => c.name);
+    if (!names.includes(container)) return `container ${container} is not valid for pod ${podName}`;
+    const { latest, previous } = attemptsOf(this.o.runtime.listContainers(uid), container);
+    const target = o.previous ? previous : latest;
+    if (!target) {
+      if (o.previous) return `previous terminated container "${container}" in pod "${podName}" not found`;
+      const waiting = this.records.get(uid)?.waiting.get(container)?.reason ?? 'ContainerCreating';
+      return `container "${container}" in pod "${podName}" is waiting to start: ${waiting}`;
+    }
+    return {
+      read: (lo) => this.o.runtime.logs(target.id, lo),
+      running: () => this.o.runtime.containerStatus(target.id)?.state === 'running',
+    };
   }
 
   /** The pods the kubelet is working on. */

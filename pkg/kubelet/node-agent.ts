@@ -40,6 +40,9 @@ export class NodeAgent {
 
   get name(): string { return this.o.identity.name; }
 
+  /** The port of the node server, reported in status.daemonEndpoints (known once it listens). */
+  setKubeletPort(port: number): void { this.o.identity.kubeletPort = port; }
+
   /** Resolves once the Node exists and has had its first status. */
   whenRegistered(): Promise<void> { return this.registered!; }
 

@@ -15,7 +15,7 @@ describe('kubelet: many simulated nodes in one process', () => {
   beforeAll(async () => {
     api = await startTestApiServer();
     admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
-    kubelet = startKubelet(admin, NODES, { fakeStartLatencyMs: 20 });
+    kubelet = startKubelet(await Client.fromKubeconfig(api.kubeconfig, { qps: 0 }), NODES, { fakeStartLatencyMs: 20 });
   }, 30_000);
 
   afterAll(async () => {

@@ -18,6 +18,8 @@ export const nodeClient = async (api: TestApiServer, node: string): Promise<Clie
 
 export interface RunningKubelet { host: KubeletHost; stop(): Promise<void> }
 
+/** Runs the kubelet(s) until stop(), which also closes `client`. */
+
 export const startKubelet = (client: Client, nodeNames: string[], o: Partial<KubeletHostOptions> = {}): RunningKubelet => {
   const host = new KubeletHost({
     client, nodeNames, logger: pino({ name: 'kubelet', level: process.env.MINI_KUBE_TEST_LOG ?? 'warn' }),
@@ -27,7 +29,7 @@ export const startKubelet = (client: Client, nodeNames: string[], o: Partial<Kub
   });
   const ac = new AbortController();
   const done = host.run(ac.signal);
-  return { host, stop: async () => { ac.abort(); await done; } };
+  return { host, stop: async () => { ac.abort(); await done; await client.close(); } };
 };
 
 export const pod = (name: string, o: { annotations?: Record<string, string>; spec?: Record<string, unknown> } = {}): KubeObject => ({

@@ -1,0 +1,303 @@
+// The process runtime: every container is a real local process (its command and args, env, working dir) in its own
+// process group; stdout/stderr go to a log file in the CRI format ("<RFC3339Nano> stdout|stderr F|P <line>");
+// exit codes are reported (128+N for signal N); stop is SIGTERM, then SIGKILL after the grace period. A container
+// without a command runs its image's entrypoint from the image catalog (config/images.json). Pods share the host
+// network, so a pod's IP is the node's.
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, readFileSync, type WriteStream } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { constants } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BUILTINS } from './builtins.js';
+import {
+  normalizeImage, type ContainerConfig, type ContainerStatus, type ExecResult, type ImageInfo, type LogOptions, type Runtime,
+  type RuntimeEvent, type SandboxConfig, type SandboxStatus,
+} from './types.js';
+
+export interface CatalogEntry { builtin?: string; entrypoint?: string[]; cmd?: string[]; env?: string[] }
+export type ImageCatalog = Record<string, CatalogEntry>;
+
+const DEFAULT_CATALOG: ImageCatalog = {
+  pause: { builtin: 'pause' }, 'registry.k8s.io/pause': { builtin: 'pause' }, busybox: { cmd: ['sh'] }, nginx: { builtin: 'nginx' },
+};
+
+/** config/images.json next to the sources or the compiled tree, else the built-in default. */
+export const loadImageCatalog = (path?: string): ImageCatalog => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = path ? [path] : [join(here, '../../../config/images.json'), join(here, '../../../../config/images.json')];
+  for (const p of candidates) {
+    if (!existsSync(p)) continue;
+    const parsed = JSON.parse(readFileSync(p, 'utf8')) as { images?: ImageCatalog };
+    return parsed.images ?? {};
+  }
+  if (path) throw new Error(`image catalog ${path} not found`);
+  return DEFAULT_CATALOG;
+};
+
+/** The catalog key of an image: its repository without registry docker.io/library and without tag or digest. */
+export const imageRepository = (image: string): string =>
+  normalizeImage(image).replace(/@.*$/, '').replace(/:[^:/]*$/, '').replace(/^docker\.io\/library\//, '').replace(/^docker\.io\//, '');
+
+export interface ProcessRuntimeOptions {
+  rootDir: string;
+  /** The node's address: every pod's IP (host network). */
+  hostIp: string;
+  catalog?: ImageCatalog;
+}
+
+interface ProcContainer extends ContainerStatus {
+  config: ContainerConfig;
+  logPath: string;
+  child?: ChildProcess;
+  exited?: Promise<void>;
+  env: Record<string, string>;
+  cwd: string;
+}
+
+const newId = (): string => randomBytes(32).toString('hex');
+const nanoTime = (): string => new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
+
+/** Turns a byte stream into CRI log lines written to `out`. */
+const criWriter = (out: WriteStream, stream: 'stdout' | 'stderr'): ((chunk: Buffer) => void) => {
+  let pending = '';
+  return (chunk: Buffer) => {
+    pending += chunk.toString('utf8');
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      out.write(`${nanoTime()} ${stream} F ${pending.slice(0, nl)}\n`);
+      pending = pending.slice(nl + 1);
+    }
+    if (pending.length > 16 * 1024) { out.write(`${nanoTime()} ${stream} P ${pending}\n`); pending = ''; }
+  };
+};
+
+export class ProcessRuntime implements Runtime {
+  readonly name = 'process';
+  private readonly catalog: ImageCatalog;
+  private readonly sandboxes = new Map<string, SandboxStatus>();
+  private readonly containers = new Map<string, ProcContainer>();
+  private readonly images = new Map<string, ImageInfo>();
+  private readonly listeners = new Set<(ev: RuntimeEvent) => void>();
+  private builtinsWritten?: Promise<void>;
+
+  constructor(private readonly o: ProcessRuntimeOptions) {
+    this.catalog = o.catalog ?? loadImageCatalog();
+  }
+
+  version(): { runtimeName: string; runtimeVersion: string; runtimeApiVersion: string } {
+    return { runtimeName: 'process', runtimeVersion: '0.1.0', runtimeApiVersion: 'v1' };
+  }
+
+  imageStatus(image: string): ImageInfo | undefined { return this.images.get(normalizeImage(image)); }
+
+  pullImage(image: string): Promise<ImageInfo> {
+    const name = normalizeImage(image);
+    let info = this.images.get(name);
+    if (!info) {
+      const digest = createHash('sha256').update(name).digest('hex');
+      info = { image: name, imageRef: `${name.replace(/@.*$/, '').replace(/:[^:/]*$/, '')}@sha256:${digest}`, size: 4_000_000 };
+      this.images.set(name, info);
+    }
+    return Promise.resolve(info);
+  }
+
+  async runPodSandbox(config: SandboxConfig): Promise<string> {
+    const id = newId();
+    await mkdir(this.podDir(config.uid), { recursive: true });
+    this.sandboxes.set(id, { id, config, state: 'ready', createdAt: Date.now(), ip: this.o.hostIp });
+    this.emit({ podUid: config.uid, sandboxId: id });
+    return id;
+  }
+
+  async stopPodSandbox(id: string): Promise<void> {
+    const sb = this.sandboxes.get(id);
+    if (!sb) return;
+    await Promise.all([...this.containers.values()].filter((c) => c.sandboxId === id && c.state === 'running').map((c) => this.stopContainer(c.id, 0)));
+    if (sb.state === 'ready') { sb.state = 'notready'; this.emit({ podUid: sb.config.uid, sandboxId: id }); }
+  }
+
+  async removePodSandbox(id: string): Promise<void> {
+    const sb = this.sandboxes.get(id);
+    if (!sb) return;
+    await this.stopPodSandbox(id);
+    for (const c of [...this.containers.values()]) if (c.sandboxId === id) await this.removeContainer(c.id);
+    this.sandboxes.delete(id);
+  }
+
+  podSandboxStatus(id: string): SandboxStatus | undefined { const s = this.sandboxes.get(id); return s && { ...s }; }
+
+  listPodSandboxes(podUid?: string): SandboxStatus[] {
+    return [...this.sandboxes.values()].filter((s) => podUid === undefined || s.config.uid === podUid).map((s) => ({ ...s }));
+  }
+
+  async createContainer(sandboxId: string, config: ContainerConfig): Promise<string> {
+    const sb = this.sandboxes.get(sandboxId);
+    if (!sb || sb.state !== 'ready') throw new Error(`sandbox ${sandboxId} is not ready`);
+    const id = newId();
+    const dir = join(this.podDir(sb.config.uid), config.name);
+    await mkdir(dir, { recursive: true });
+    const info = this.imageStatus(config.image);
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      HOSTNAME: sb.config.hostname ?? sb.config.name, HOME: dir,
+    };
+    for (const e of this.catalog[imageRepository(config.image)]?.env ?? []) { const i = e.indexOf('='); if (i > 0) env[e.slice(0, i)] = e.slice(i + 1); }
+    for (const e of config.env ?? []) env[e.name] = e.value;
+    this.containers.set(id, {
+      id, sandboxId, podUid: sb.config.uid, name: config.name, attempt: config.attempt, state: 'created',
+      image: info?.image ?? normalizeImage(config.image), imageRef: info?.imageRef ?? '', createdAt: Date.now(), config,
+      logPath: join(dir, `${config.attempt}.log`), env, cwd: config.workingDir ?? dir,
+    });
+    this.emit({ podUid: sb.config.uid, containerId: id });
+    return id;
+  }
+
+  async startContainer(id: string): Promise<void> {
+    const c = this.mustGet(id);
+    if (c.state !== 'created') throw new Error(`container ${id} is ${c.state}, not created`);
+    const argv = await this.argv(c.config);
+    if (c.config.workingDir) await mkdir(c.config.workingDir, { recursive: true }).catch(() => undefined);
+    const out = createWriteStream(c.logPath, { flags: 'a' });
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(argv[0]!, argv.slice(1), { cwd: c.cwd, env: c.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      c.child = child;
+      child.stdout!.on('data', criWriter(out, 'stdout'));
+      child.stderr!.on('data', criWriter(out, 'stderr'));
+      c.exited = new Promise<void>((done) => {
+        child.once('close', (code, signal) => {
+          if (c.state === 'exited') { done(); return; } // spawn failed: reported by 'error'
+          out.end();
+          const exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 9) : 0);
+          if (c.state === 'created') { // never ran: spawn failed
+            Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', finishedAt: Date.now() });
+          } else {
+            Object.assign(c, { state: 'exited', exitCode, reason: exitCode === 0 ? 'Completed' : signal === 'SIGKILL' && c.message === 'OOMKilled' ? 'OOMKilled' : 'Error', finishedAt: Date.now() });
+          }
+          this.emit({ podUid: c.podUid, containerId: id });
+          done();
+        });
+      });
+      child.once('spawn', () => {
+        Object.assign(c, { state: 'running', startedAt: Date.now() });
+        this.emit({ podUid: c.podUid, containerId: id });
+        resolve();
+      });
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        if (c.state !== 'created') return;
+        const message = err.code === 'ENOENT'
+          ? `failed to create containerd task: failed to create shim task: OCI runtime create failed: exec: "${argv[0]}": executable file not found in $PATH`
+          : err.message;
+        Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', message, finishedAt: Date.now(), startedAt: Date.now() });
+        out.end();
+        this.emit({ podUid: c.podUid, containerId: id });
+        reject(new Error(message));
+      });
+    });
+  }
+
+  async stopContainer(id: string, timeoutSeconds: number): Promise<void> {
+    const c = this.containers.get(id);
+    if (!c || c.state !== 'running' || !c.child?.pid) return;
+    const pid = c.child.pid;
+    const signal = (s: NodeJS.Signals): void => { try { process.kill(-pid, s); } catch { try { c.child?.kill(s); } catch { /* gone */ } } };
+    signal('SIGTERM');
+    const killer = setTimeout(() => signal('SIGKILL'), Math.max(0, timeoutSeconds) * 1000);
+    await c.exited;
+    clearTimeout(killer);
+  }
+
+  async removeContainer(id: string): Promise<void> {
+    const c = this.containers.get(id);
+    if (!c) return;
+    if (c.state === 'running') await this.stopContainer(id, 0);
+    this.containers.delete(id);
+    this.emit({ podUid: c.podUid, containerId: id });
+  }
+
+  containerStatus(id: string): ContainerStatus | undefined { const c = this.containers.get(id); return c && publicStatus(c); }
+
+  listContainers(podUid?: string): ContainerStatus[] {
+    return [...this.containers.values()].filter((c) => podUid === undefined || c.podUid === podUid).map(publicStatus);
+  }
+
+  execSync(id: string, cmd: string[], timeoutSeconds = 0): Promise<ExecResult> {
+    const c = this.mustGet(id);
+    if (c.state !== 'running') return Promise.reject(new Error(`container ${id} is not running`));
+    return new Promise((resolve) => {
+      execFile(cmd[0]!, cmd.slice(1), { cwd: c.cwd, env: c.env, timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 126) : 0;
+        resolve({ stdout, stderr, exitCode: code });
+      });
+    });
+  }
+
+  async logs(id: string, o: LogOptions = {}): Promise<string> {
+    const c = this.mustGet(id);
+    return formatCriLog(await readFile(c.logPath, 'utf8').catch(() => ''), o);
+  }
+
+  /** The log file of a container. */
+  logPath(id: string): string | undefined { return this.containers.get(id)?.logPath; }
+
+  subscribe(fn: (ev: RuntimeEvent) => void): () => void { this.listeners.add(fn); return () => this.listeners.delete(fn); }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.containers.values()].filter((c) => c.state === 'running').map((c) => this.stopContainer(c.id, 2)));
+    this.listeners.clear();
+  }
+
+  private podDir(uid: string): string { return join(this.o.rootDir, 'pods', uid); }
+
+  /** Docker's rule: command replaces ENTRYPOINT (and drops CMD); args replace CMD. */
+  private async argv(config: ContainerConfig): Promise<string[]> {
+    const entry = this.catalog[imageRepository(config.image)] ?? { builtin: 'pause' };
+    let entrypoint = entry.builtin ? [process.execPath, await this.builtin(entry.builtin)] : entry.entrypoint ?? [];
+    let cmd = entry.cmd ?? [];
+    if (config.command?.length) { entrypoint = config.command; cmd = []; }
+    if (config.args) cmd = config.args;
+    const argv = [...entrypoint, ...cmd];
+    if (!argv.length) throw new Error('no command specified');
+    return argv;
+  }
+
+  private async builtin(name: string): Promise<string> {
+    if (!BUILTINS[name]) throw new Error(`unknown builtin image program "${name}"`);
+    const dir = join(this.o.rootDir, 'bin');
+    this.builtinsWritten ??= mkdir(dir, { recursive: true }).then(() => Promise.all(
+      Object.entries(BUILTINS).map(([n, src]) => writeFile(join(dir, `${n}.mjs`), src)),
+    )).then(() => undefined);
+    await this.builtinsWritten;
+    return join(dir, `${name}.mjs`);
+  }
+
+  private mustGet(id: string): ProcContainer {
+    const c = this.containers.get(id);
+    if (!c) throw new Error(`container ${id} not found`);
+    return c;
+  }
+
+  private emit(ev: RuntimeEvent): void { for (const l of this.listeners) l(ev); }
+}
+
+/** CRI log text as `kubectl logs` shows it: the payloads, with timestamps if asked, the last N lines, since a time. */
+export const formatCriLog = (text: string, o: LogOptions = {}): string => {
+  const out: string[] = [];
+  let partial = '';
+  for (const line of text.split('\n')) {
+    const m = /^(\S+) (stdout|stderr) ([FP]) ?(.*)$/.exec(line);
+    if (!m) continue;
+    const [, ts, , tag, payload] = m;
+    if (o.sinceMs !== undefined && Date.parse(ts!) < o.sinceMs) continue;
+    if (tag === 'P') { partial += payload; continue; }
+    out.push(`${o.timestamps ? `${ts} ` : ''}${partial}${payload}\n`);
+    partial = '';
+  }
+  return (o.tailLines !== undefined ? (o.tailLines <= 0 ? [] : out.slice(-o.tailLines)) : out).join('');
+};
+
+const publicStatus = (c: ProcContainer): ContainerStatus => {
+  const { config: _c, child: _ch, exited: _e, env: _env, cwd: _cwd, logPath: _l, ...status } = c;
+  return { ...status };
+};

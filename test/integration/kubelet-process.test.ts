@@ -1,0 +1,95 @@
+// The process runtime: containers are real local processes (command, args, env, exit codes, SIGTERM on delete),
+// their output is in CRI log files, and `kubectl logs` reaches it through the apiserver's pods/log proxy to the
+// kubelet's HTTPS server.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, type KubeObject } from '../../pkg/client/index.js';
+import { ProcessRuntime } from '../../pkg/kubelet/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
+
+const NODE = 'node-proc';
+
+describe('kubelet: process runtime and kubectl logs', () => {
+  let api: TestApiServer;
+  let admin: Client;
+  let kubelet: RunningKubelet;
+  let rootDir = '';
+
+  beforeAll(async () => {
+    api = await startTestApiServer();
+    admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
+    rootDir = await mkdtemp(join(tmpdir(), 'mini-kube-kubelet-'));
+    kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
+      nodeIpFor: () => '127.0.0.1',
+      runtimeFor: (_i, _n, hostIp) => new ProcessRuntime({ rootDir, hostIp }),
+      server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1' },
+    });
+    await kubelet.host.whenRegistered();
+  }, 30_000);
+
+  afterAll(async () => {
+    await kubelet?.stop();
+    await admin?.close();
+    await api?.close();
+    if (rootDir) await rm(rootDir, { recursive: true, force: true });
+  });
+
+  const get = (name: string): Promise<KubeObject> => admin.pods('default').get(name);
+  const phase = (name: string, want: string): Promise<KubeObject> =>
+    eventually(async () => { const p = await get(name); return p.status?.phase === want ? p : undefined; }, 15_000, `${name} ${want}`);
+
+  it('runs a busybox command as a process; kubectl logs shows its stdout and stderr', async () => {
+    await createBound(admin, pod('echo', {
+      spec: { containers: [{ name: 'sh', image: 'busybox:1.36', command: ['sh', '-c', 'echo "hello $GREETING"; echo oops >&2; exec sleep 60'], env: [{ name: 'GREETING', value: 'world' }] }] },
+    }), NODE);
+    await phase('echo', 'Running');
+    const node = await admin.nodes().get(NODE);
+    expect((node.status?.daemonEndpoints as any).kubeletEndpoint.Port).toBeGreaterThan(0);
+    const out = await eventually(async () => {
+      const r = await api.kubectl('logs', 'echo');
+      return r.stdout.includes('oops') ? r : undefined;
+    }, 10_000, 'logs');
+    expect(out.stdout).toBe('hello world\noops\n');
+    const ts = await api.kubectl('logs', 'echo', '--timestamps', '--tail=1');
+    expect(ts.stdout).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z oops\n$/);
+    expect((await api.kubectl('logs', 'echo', '-c', 'nope')).stderr).toContain('container nope is not valid for pod echo');
+  });
+
+  it('reports exit codes: restartPolicy Never ends Failed with the code', async () => {
+    await createBound(admin, pod('exit3', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'exit 3'] }] } }), NODE);
+    const p = await phase('exit3', 'Failed');
+    expect((p.status?.containerStatuses as any[])[0].state.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
+    await createBound(admin, pod('exit0', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['true'] }] } }), NODE);
+    await phase('exit0', 'Succeeded');
+  });
+
+  it('runs the built-in nginx and stops it with SIGTERM when the pod is deleted', async () => {
+    await createBound(admin, pod('web', { spec: { containers: [{ name: 'nginx', image: 'nginx' }] } }), NODE);
+    await phase('web', 'Running');
+    const logs = await eventually(async () => {
+      const r = await api.kubectl('logs', 'web');
+      return r.stdout.includes('listening') ? r.stdout : undefined;
+    }, 10_000, 'nginx listening');
+    const port = Number(/listening on port (\d+)/.exec(logs)![1]);
+    const res = await fetch(`http://127.0.0.1:${port}/`);
+    expect(await res.text()).toContain('Welcome to nginx!');
+    await eventually(async () => (await api.kubectl('logs', 'web')).stdout.includes('"GET / HTTP/1.1" 200'), 10_000, 'access log');
+    const del = await api.kubectl('delete', 'pod', 'web', '--timeout=20s');
+    expect(del.code, del.stderr).toBe(0);
+    await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+  });
+
+  it('kills a container that ignores SIGTERM after the grace period', async () => {
+    await createBound(admin, pod('stubborn', {
+      spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'trap "" TERM; while true; do sleep 0.1; done'] }] },
+    }), NODE);
+    await phase('stubborn', 'Running');
+    const t0 = Date.now();
+    await admin.pods('default').delete('stubborn');
+    await eventually(async () => { try { await get('stubborn'); return false; } catch { return true; } }, 15_000, 'stubborn gone');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+  });
+});
