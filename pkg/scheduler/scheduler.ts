@@ -84,6 +84,8 @@ export class Scheduler {
       listers: {
         pvcs: lister(Resources.persistentVolumeClaims), pvs: lister(Resources.persistentVolumes),
         storageClasses: lister(Resources.storageClasses), pdbs: lister(Resources.podDisruptionBudgets), namespaces: lister(Resources.namespaces),
+        services: lister(Resources.services), replicationControllers: lister(Resources.replicationControllers),
+        replicaSets: lister(Resources.replicaSets), statefulSets: lister(Resources.statefulSets),
       },
       nominatedPods: (node) => this.queue.nominatedPods(node),
       framework: () => this.current!,

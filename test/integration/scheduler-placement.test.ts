@@ -112,3 +112,20 @@ describe('placement', () => {
     expect((await client.pods('default').get('other-scheduler')).spec?.nodeName).toBeUndefined();
   });
 });
+
+describe('default topology spread', () => {
+  it('spreads the pods of a ReplicaSet over nodes and zones without constraints of their own', async () => {
+    await client.replicaSets('default').create({
+      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web' },
+      spec: { replicas: 0, selector: { matchLabels: { app: 'web-rs' } }, template: { metadata: { labels: { app: 'web-rs' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    await new Promise((r) => setTimeout(r, 300)); // the scheduler's ReplicaSet informer sees it
+    const nodes: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await client.pods('default').create(podObject(`rs-${i}`, { labels: { app: 'web-rs' }, spec: { nodeSelector: { 'topology.kubernetes.io/zone': 'z1' } } }));
+      nodes.push(await waitBound(client, `rs-${i}`));
+    }
+    // z1 has a1 and a2: three replicas may not all land on one of them
+    expect(new Set(nodes).size).toBe(2);
+  });
+});

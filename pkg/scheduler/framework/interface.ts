@@ -120,6 +120,11 @@ export interface Handle {
     storageClasses: Lister<KubeObject>;
     pdbs: Lister<KubeObject>;
     namespaces: Lister<KubeObject>;
+    /** What selects a pod (PodTopologySpread's default constraints). */
+    services: Lister<KubeObject>;
+    replicationControllers: Lister<KubeObject>;
+    replicaSets: Lister<KubeObject>;
+    statefulSets: Lister<KubeObject>;
   };
   /** Pods nominated to a node (by preemption), waiting for victims to go. */
   nominatedPods(node: string): Pod[];

@@ -33,6 +33,7 @@ export class Framework {
   readonly preBind: PreBindPlugin[];
   readonly bind: BindPlugin[];
   private readonly instances = new Map<string, Plugin>();
+  private events?: { plugin: string; event: ClusterEvent }[];
 
   constructor(profile: Profile, registry: Record<string, PluginFactory>, handle: Handle) {
     this.profileName = profile.schedulerName;
@@ -75,7 +76,8 @@ export class Framework {
 
   /** Every event some enabled plugin registered, with the plugin's name. */
   registeredEvents(): { plugin: string; event: ClusterEvent }[] {
-    return [...this.instances.values()].flatMap((p) => (p.events?.() ?? []).map((event) => ({ plugin: p.name, event })));
+    this.events ??= [...this.instances.values()].flatMap((p) => (p.events?.() ?? []).map((event) => ({ plugin: p.name, event })));
+    return this.events;
   }
 
   less(a: QueuedPodInfo, b: QueuedPodInfo): boolean { return this.queueSort[0]!.less(a, b); }

@@ -1,6 +1,7 @@
 // PodTopologySpread: hard constraints (DoNotSchedule) filter, soft ones (ScheduleAnyway) score, as upstream's
-// podtopologyspread plugin. Default constraints come from the plugin args (defaultingType List); their selector is
-// taken from the pod's own labels (upstream derives it from the Services/ReplicaSets/StatefulSets selecting it).
+// podtopologyspread plugin. A pod without constraints gets the default ones (defaultingType System: spread softly
+// over hostnames, maxSkew 3, and zones, maxSkew 5; List: the args' defaultConstraints), with the selector of the
+// Services, ReplicationControllers, ReplicaSets and StatefulSets that select it (none: no defaults).
 import { labelSelectorAsSelector, selectorFromSet, type Selector } from '../../apimachinery/labels.js';
 import { podMatchesNodeSelectorAndAffinity } from '../affinity.js';
 import {
@@ -22,6 +23,8 @@ interface Constraint {
 
 interface SpreadState {
   constraints: Constraint[];
+  /** False for defaulted constraints: a node lacking a key skips that constraint instead of being ignored. */
+  requireAll: boolean;
   /** per constraint: domain value → matching pods */
   counts: Map<string, number>[];
   clone(): SpreadState;
@@ -30,16 +33,48 @@ interface SpreadState {
 const ERR_MISMATCH = "node(s) didn't match pod topology spread constraints";
 const ERR_MISSING_LABEL = "node(s) didn't match pod topology spread constraints (missing required label)";
 
-const constraintsOf = (pod: Pod, defaults: any[], hardOnly: boolean | undefined): Constraint[] => {
+const SYSTEM_DEFAULTS = [
+  { maxSkew: 3, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway' },
+  { maxSkew: 5, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' },
+];
+
+/** Every selector (of a Service, RC, RS or StatefulSet in the pod's namespace) that selects the pod, ANDed. */
+const defaultSelector = (pod: Pod, l: Handle['listers']): Selector | undefined => {
+  const ns = pod.metadata?.namespace ?? '';
+  const labels = pod.metadata?.labels;
+  if (!labels || !Object.keys(labels).length) return undefined;
+  const selectors: Selector[] = [];
+  const consider = (sel: Selector): void => { if (!sel.empty && sel.matches(labels)) selectors.push(sel); };
+  for (const svc of l.services.namespace(ns).list()) if (svc.spec?.selector) consider(selectorFromSet(svc.spec.selector));
+  for (const rc of l.replicationControllers.namespace(ns).list()) if (rc.spec?.selector) consider(selectorFromSet(rc.spec.selector));
+  for (const owner of [...l.replicaSets.namespace(ns).list(), ...l.statefulSets.namespace(ns).list()]) {
+    try { consider(labelSelectorAsSelector(owner.spec?.selector ?? null)); } catch { /* an invalid selector selects nothing */ }
+  }
+  if (!selectors.length) return undefined;
+  return {
+    requirements: selectors.flatMap((s) => s.requirements), empty: false,
+    matches: (ls) => selectors.every((s) => s.matches(ls)),
+    toString: () => selectors.map((s) => s.toString()).join(','),
+    requiresExactMatch: (key) => selectors.map((s) => s.requiresExactMatch(key)).find((v) => v !== undefined),
+  };
+};
+
+const constraintsOf = (pod: Pod, defaults: any[], hardOnly: boolean | undefined, listers: Handle['listers']): Constraint[] => {
   let raw = (pod.spec?.topologySpreadConstraints ?? []) as any[];
-  let fromDefaults = false;
-  if (!raw.length && defaults.length && Object.keys(pod.metadata?.labels ?? {}).length) { raw = defaults; fromDefaults = true; }
+  let defaulted: Selector | undefined;
+  if (!raw.length && defaults.length) {
+    // soft system defaults never filter: look the owners up only when they could matter
+    if (hardOnly === true && defaults.every((d) => d.whenUnsatisfiable === 'ScheduleAnyway')) return [];
+    defaulted = defaultSelector(pod, listers);
+    if (!defaulted) return [];
+    raw = defaults;
+  }
   const out: Constraint[] = [];
   for (const c of raw) {
     const hard = c.whenUnsatisfiable !== 'ScheduleAnyway';
     if (hardOnly !== undefined && hard !== hardOnly) continue;
     let selector: Selector;
-    if (fromDefaults) selector = selectorFromSet(pod.metadata?.labels);
+    if (defaulted) selector = defaulted;
     else {
       const ls = structuredClone(c.labelSelector ?? null);
       for (const key of (c.matchLabelKeys ?? []) as string[]) {
@@ -74,11 +109,11 @@ const countOn = (pod: Pod, c: Constraint, node: NodeInfo): number => {
   return n;
 };
 
-const makeState = (constraints: Constraint[], counts: Map<string, number>[]): SpreadState => ({
-  constraints, counts, clone: () => makeState(constraints, counts.map((m) => new Map(m))),
+const makeState = (constraints: Constraint[], counts: Map<string, number>[], requireAll = true): SpreadState => ({
+  constraints, counts, requireAll, clone: () => makeState(constraints, counts.map((m) => new Map(m)), requireAll),
 });
 
-const compute = (pod: Pod, constraints: Constraint[], nodes: NodeInfo[]): SpreadState => {
+const compute = (pod: Pod, constraints: Constraint[], nodes: NodeInfo[], requireAll = true): SpreadState => {
   const counts = constraints.map(() => new Map<string, number>());
   for (const node of nodes) {
     if (!node.node) continue;
@@ -88,7 +123,7 @@ const compute = (pod: Pod, constraints: Constraint[], nodes: NodeInfo[]): Spread
       counts[i]!.set(v, (counts[i]!.get(v) ?? 0) + countOn(pod, c, node));
     });
   }
-  return makeState(constraints, counts);
+  return makeState(constraints, counts, requireAll);
 };
 
 const adjust = (state: SpreadState | undefined, pod: Pod, other: Pod, node: NodeInfo, delta: number): void => {
@@ -101,12 +136,12 @@ const adjust = (state: SpreadState | undefined, pod: Pod, other: Pod, node: Node
 };
 
 export const podTopologySpread = (args: Record<string, any>, handle: Handle): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin => {
-  const defaults = args.defaultingType === 'List' ? ((args.defaultConstraints ?? []) as any[]) : [];
+  const defaults = args.defaultingType === 'List' ? ((args.defaultConstraints ?? []) as any[]) : SYSTEM_DEFAULTS;
   return {
     name: 'PodTopologySpread',
     events: () => [{ resource: 'AssignedPod', action: 'All' }, { resource: 'Node', action: 'All' }],
     preFilter: (state: CycleState, pod: Pod, nodes: NodeInfo[]) => {
-      const constraints = constraintsOf(pod, defaults, true);
+      const constraints = constraintsOf(pod, defaults, true, handle.listers);
       if (!constraints.length) return SKIP;
       state.write('PreFilterPodTopologySpread', compute(pod, constraints, nodes));
       return null;
@@ -131,11 +166,11 @@ export const podTopologySpread = (args: Record<string, any>, handle: Handle): Pr
       return null;
     },
     preScore: (state, pod, nodes) => {
-      const constraints = constraintsOf(pod, defaults, false);
+      const constraints = constraintsOf(pod, defaults, false, handle.listers);
       if (!constraints.length) return SKIP;
       // counts over every node (not just the feasible ones), as upstream does for non-hostname keys
       const all = constraints.some((c) => c.topologyKey !== 'kubernetes.io/hostname') ? handle.cache.nodeInfos() : nodes;
-      state.write('PreScorePodTopologySpread', compute(pod, constraints, all));
+      state.write('PreScorePodTopologySpread', compute(pod, constraints, all, (pod.spec?.topologySpreadConstraints ?? []).length > 0));
       return null;
     },
     score: (state, _pod, node) => {
@@ -145,7 +180,10 @@ export const podTopologySpread = (args: Record<string, any>, handle: Handle): Pr
       for (let i = 0; i < s.constraints.length; i++) {
         const c = s.constraints[i]!;
         const v = labels[c.topologyKey];
-        if (v === undefined) return -1; // ignored node
+        if (v === undefined) {
+          if (s.requireAll) return -1; // ignored node
+          continue;
+        }
         score += (s.counts[i]!.get(v) ?? 0) * Math.log(s.counts[i]!.size + 2) + c.maxSkew - 1;
       }
       return Math.round(score);

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../client/index.js';
+import { SchedulerCache } from './cache.js';
+
+const node = (name: string) => ({ metadata: { name }, status: { allocatable: { cpu: '2', memory: '4Gi', pods: '10' } } });
+const pod = (name: string, cpu = '500m', nodeName?: string) => ({
+  metadata: { name, namespace: 'default', uid: `uid-${name}` },
+  spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'c', resources: { requests: { cpu } } }], initContainers: [{ name: 'i', resources: { requests: { cpu: '1' } } }] },
+});
+
+describe('SchedulerCache', () => {
+  it('counts an assumed pod until it is confirmed, and drops it when the binding fails', () => {
+    const cache = new SchedulerCache(new FakeClock());
+    cache.addNode(node('n1'));
+    const p = pod('a');
+    cache.assumePod(p, 'n1');
+    // init containers' max rule: max(500m, 1) = 1 cpu
+    expect(cache.nodeInfo('n1')!.requested.cpu).toBe(1000);
+    expect(cache.isAssumed(p)).toBe(true);
+    cache.addPod(pod('a', '500m', 'n1'));
+    expect(cache.isAssumed(p)).toBe(false);
+    expect(cache.nodeInfo('n1')!.requested.cpu).toBe(1000);
+    const q = pod('b');
+    cache.assumePod(q, 'n1');
+    expect(cache.nodeInfo('n1')!.pods.size).toBe(2);
+    cache.forgetPod(q);
+    expect(cache.nodeInfo('n1')!.pods.size).toBe(1);
+  });
+
+  it('expires an assumed pod whose binding finished but was never confirmed', async () => {
+    const clock = new FakeClock();
+    const cache = new SchedulerCache(clock, 30_000);
+    cache.addNode(node('n1'));
+    const p = pod('a');
+    cache.assumePod(p, 'n1');
+    await clock.advance(60_000);
+    expect(cache.cleanupExpired()).toHaveLength(0); // binding not finished yet: never expires
+    cache.finishBinding(p);
+    await clock.advance(29_000);
+    expect(cache.cleanupExpired()).toHaveLength(0);
+    await clock.advance(2_000);
+    expect(cache.cleanupExpired()).toHaveLength(1);
+    expect(cache.nodeInfo('n1')!.pods.size).toBe(0);
+  });
+
+  it('keeps pods of a deleted node accounted until they go', () => {
+    const cache = new SchedulerCache(new FakeClock());
+    cache.addNode(node('n1'));
+    cache.addPod(pod('a', '500m', 'n1'));
+    cache.removeNode(node('n1'));
+    expect(cache.nodeInfos()).toHaveLength(0);
+    cache.addNode(node('n1'));
+    expect(cache.nodeInfo('n1')!.pods.size).toBe(1);
+  });
+});
