@@ -1,5 +1,6 @@
 // What `mini-kube up` runs, as data: one entry per process. The controller-manager, the scheduler and the
 // kubelets join with one entry each (args, plus an identity from PkiPaths for their kubeconfig).
+import { join } from 'node:path';
 import type { CertKeyPaths, PkiPaths } from '../pkg/pki/index.js';
 
 export interface ComponentSpec {
@@ -27,4 +28,24 @@ export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
     identity: { user: 'system:kube-controller-manager', pair: c.pki.controllerManager },
   },
   { name: 'scheduler', args: ['scheduler'], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler } },
+  ...kubelets(c),
 ];
+
+/**
+ * The node agents: one process per node with its system:node certificate, or, with the fake runtime and several
+ * nodes, one process simulating them all (node-1..node-N), which needs a cluster-wide identity.
+ */
+export const kubelets = (c: ClusterLayout): ComponentSpec[] => {
+  const loopback = c.bindAddress === '127.0.0.1' || c.bindAddress === '::1';
+  const common = ['--runtime', c.runtime, '--port', '0', ...(loopback ? ['--node-ip', c.bindAddress, '--address', c.bindAddress] : [])];
+  if (c.runtime === 'fake' && c.nodes.length > 1) {
+    return [{
+      name: 'kubelet', args: ['kubelet', '--node-name', 'node', '--nodes', String(c.nodes.length), '--root-dir', join(c.dataDir, 'kubelet'), ...common],
+      identity: { user: 'kubernetes-admin', pair: c.pki.admin },
+    }];
+  }
+  return c.nodes.map((n) => ({
+    name: `kubelet-${n}`, args: ['kubelet', '--node-name', n, '--root-dir', join(c.dataDir, 'kubelet', n), ...common],
+    identity: { user: `system:node:${n}`, pair: c.pki.nodes[n]! },
+  }));
+};

@@ -15,6 +15,8 @@ export const kubeletFlags = {
   runtime: flag.string('process', 'Container runtime: real local processes, or simulated containers', ['process', 'fake']),
   'image-catalog': flag.string('', 'Image catalog of the process runtime (default config/images.json)'),
   'root-dir': flag.string('./.mini-kube/kubelet', 'Directory of the kubelet\'s files (pods, logs)'),
+  port: flag.int(10250, 'Port of the kubelet\'s HTTPS server (containerLogs); 0: any free port, reported in the Node\'s daemonEndpoints'),
+  address: flag.string('0.0.0.0', 'Address the kubelet\'s HTTPS server listens on'),
   nodes: flag.int(1, 'Number of nodes to simulate in this process (fake runtime only)'),
   'node-ip': flag.string('', 'InternalIP of the node (default: the machine\'s first address; 10.0.x.y for simulated nodes)'),
   'node-labels': flag.list([], 'Extra labels of the node, key=value'),
@@ -56,12 +58,13 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     throw e;
   }
   const logger = pino({ name: 'kubelet', level: v.v >= 4 ? 'debug' : 'info' }, pino.destination(2));
-  const { Client } = await import('../pkg/client/index.js');
+  const { Client, loadKubeconfig } = await import('../pkg/client/index.js');
   const base = v['node-name'] || defaultHostname();
   const nodeNames = v.nodes === 1 ? [base] : Array.from({ length: v.nodes }, (_, i) => `${base}-${i + 1}`);
   await mkdir(resolve(v['root-dir']), { recursive: true });
-  const client = await Client.fromKubeconfig(v.kubeconfig || undefined, {
-    qps: v.nodes > 1 ? 0 : v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: `mini-kube-kubelet/${base}`,
+  const { namespace: _ns, ...restConfig } = await loadKubeconfig(v.kubeconfig || undefined);
+  const client = new Client({
+    ...restConfig, qps: v.nodes > 1 ? 0 : v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: `mini-kube-kubelet/${base}`,
   });
   const rootDir = resolve(v['root-dir']);
   const catalog = v.runtime === 'process' ? loadImageCatalog(v['image-catalog'] || undefined) : undefined;
@@ -71,6 +74,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     resources: { ...(v.cpu ? { cpu: v.cpu } : {}), ...(v.memory ? { memory: v.memory } : {}), pods: v['max-pods'] },
     labels: Object.fromEntries(v['node-labels'].map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
     ...(v['node-ip'] && v.nodes === 1 ? { nodeIpFor: () => v['node-ip'] } : {}),
+    ...(restConfig.caData ? { server: { clientCa: restConfig.caData, port: v.port, address: v.address } } : {}),
   });
   const stop = new AbortController();
   const done = host.run(stop.signal);

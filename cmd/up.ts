@@ -6,6 +6,7 @@ import { ensurePki, writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.
 import { controlPlane } from './components.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { compiledMain } from './package-info.js';
+import { waitForNodesReady } from './node-readiness.js';
 import { waitForReady } from './readiness.js';
 import { onShutdownSignal } from './signals.js';
 import { Supervisor, unexpectedExitMessage, type ChildExit } from './supervisor.js';
@@ -75,6 +76,12 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   } catch (e) {
     if (supervisor.failure.signal.aborted) return; // the abort listener reports which child died
     await fail(`${(e as Error).message}; see ${join(dataDir, 'logs', 'apiserver.log')}`);
+  }
+  try {
+    await waitForNodesReady({ server, ca: caPem, cert: certPem, key: keyPem, nodes, timeoutMs: readyTimeoutMs, signal: supervisor.failure.signal });
+  } catch (e) {
+    if (supervisor.failure.signal.aborted) return;
+    await fail(`${(e as Error).message}; see ${join(dataDir, 'logs')}`);
   }
   const adminKubeconfig = join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(adminKubeconfig, { server, caPem, certPem, keyPem, user: 'kubernetes-admin' });

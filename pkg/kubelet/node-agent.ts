@@ -59,7 +59,7 @@ export class NodeAgent {
     const wanted = initialNode(this.o.identity);
     try {
       this.node = await nodes.create(wanted);
-      this.o.logger.info({ node: this.name }, 'successfully registered node');
+      this.o.logger.info('successfully registered node');
       return;
     } catch (e) {
       if (!isAlreadyExists(e)) throw e;
@@ -68,7 +68,7 @@ export class NodeAgent {
     const labels = existing.metadata?.labels ?? {};
     const missing = Object.fromEntries(Object.entries(wanted.metadata!.labels!).filter(([k, v]) => labels[k] !== v));
     this.node = Object.keys(missing).length ? await nodes.patch(this.name, 'merge', { metadata: { labels: missing } }) : existing;
-    this.o.logger.info({ node: this.name }, 'node was previously registered');
+    this.o.logger.info('node was previously registered');
   }
 
   /** Posts the status when it changed, or when the report interval has passed (or `force`). */
@@ -92,7 +92,7 @@ export class NodeAgent {
       } catch (err) {
         if (signal.aborted) return;
         if (isNotFound(err)) { await this.register().catch(() => undefined); continue; }
-        this.o.logger.warn({ err, node: this.name }, 'error updating node status, will retry');
+        this.o.logger.warn({ err }, 'error updating node status, will retry');
       }
     }
   }
@@ -127,7 +127,7 @@ export class NodeAgent {
         if (!(await this.sleep(every, signal))) return;
       } catch (err) {
         if (signal.aborted) return;
-        if (!isConflict(err)) this.o.logger.warn({ err, node: this.name }, 'failed to renew node lease, will retry');
+        if (!isConflict(err)) this.o.logger.warn({ err }, 'failed to renew node lease, will retry');
         if (!(await this.sleep(failDelay, signal))) return;
         failDelay = Math.min(failDelay * 2, 7_000);
       }
@@ -139,7 +139,7 @@ export class NodeAgent {
     for (;;) {
       try { await fn(); return; } catch (err) {
         if (signal.aborted) throw err;
-        this.o.logger.warn({ err, node: this.name }, `unable to ${what}, will retry`);
+        this.o.logger.warn({ err }, `unable to ${what}, will retry`);
         if (!(await this.sleep(delay, signal))) throw err;
         delay = Math.min(delay * 2, 7_000);
       }

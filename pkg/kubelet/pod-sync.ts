@@ -48,6 +48,10 @@ export const goDuration = (ms: number): string => {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60}s`;
 };
 
+/** Go's time.Duration String for milliseconds: 0s, 11ms, 1.234s. */
+export const goDurationPrecise = (ms: number): string =>
+  ms <= 0 ? '0s' : ms < 1000 ? `${ms}ms` : ms < 60_000 ? `${(ms / 1000).toFixed(3).replace(/\.?0+$/, '')}s` : goDuration(ms);
+
 const podDesc = (pod: KubeObject): string => `${pod.metadata!.name}_${pod.metadata!.namespace}(${pod.metadata!.uid})`;
 
 const pullPolicy = (c: SpecContainer): string => {
@@ -177,7 +181,7 @@ export class PodSyncer {
       try {
         if (pullError !== undefined && rt.name === 'fake') throw new Error(pullError);
         const info = await rt.pullImage(c.image);
-        const took = ((this.o.clock.now() - t0) / 1000).toFixed(3).replace(/\.?0+$/, '') || '0';
+        const took = goDurationPrecise(this.o.clock.now() - t0);
         this.o.recorder.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${took}s (${took}s including waiting). Image size: ${info.size} bytes.`);
       } catch (err) {
         const message = `Failed to pull image "${c.image}": ${(err as Error).message}`;

@@ -26,7 +26,8 @@ const server = createServer(async (req, res) => {
   const t = new Date().toUTCString();
   process.stdout.write(req.socket.remoteAddress + ' - - [' + t + '] "' + req.method + ' ' + req.url + ' HTTP/' + req.httpVersion + '" ' + status + ' ' + size + ' "-" "' + (req.headers['user-agent'] || '-') + '"\\n');
 });
-const listen = (port) => server.listen(port, () => console.error('nginx: listening on port ' + server.address().port));
+const listen = (port) => server.listen(port);
+server.once('listening', () => console.error('nginx: listening on port ' + server.address().port));
 server.on('error', (e) => {
   if ((e.code === 'EACCES' || e.code === 'EADDRINUSE') && !process.env.NGINX_PORT) { server.removeAllListeners('error'); listen(0); return; }
   console.error('nginx: [emerg] ' + e.message); process.exit(1);
