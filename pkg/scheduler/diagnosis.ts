@@ -19,7 +19,7 @@ export const reasonHistogram = (statuses: Iterable<Status>): string[] => {
 
 export const fitErrorMessage = (numAllNodes: number, d: Diagnosis): string => {
   let msg = `0/${numAllNodes} nodes are available:`;
-  if (d.preFilterMsg) msg += ` ${d.preFilterMsg}`;
+  if (d.preFilterMsg) msg += ` ${d.preFilterMsg}.`;
   else msg += ` ${reasonHistogram(d.nodeStatuses.values()).join(', ')}.`;
   if (d.postFilterMsg) msg += ` ${d.postFilterMsg}`;
   return msg;

@@ -57,7 +57,7 @@ describe('scheduler', () => {
     expect(await waitBound(client, 'big')).toBe('n4');
   });
 
-  it('counts requests: pods fill a node up to its allocatable, then go elsewhere', async () => {
+  it('counts requests: pods fill a node up to its allocatable; a deleted pod makes room', async () => {
     await createNode(client, 'tiny', { cpu: '1', memory: '1Gi', labels: { pool: 'tiny' } });
     for (const i of [1, 2, 3]) {
       await client.pods('default').create(podObject(`fill-${i}`, { cpu: '400m', spec: { nodeSelector: { pool: 'tiny' } } }));
@@ -66,6 +66,9 @@ describe('scheduler', () => {
     expect(nodes).toEqual(['tiny', 'tiny']);
     const ev = await eventually(async () => (await eventsFor(client, 'fill-3')).find((e) => e.reason === 'FailedScheduling'), 10_000, 'FailedScheduling');
     expect(ev.message).toContain('1 Insufficient cpu');
+    // a pod leaving the node frees its share: the waiting pod is requeued by the delete and bound
+    await client.pods('default').delete('fill-1', { gracePeriodSeconds: 0 });
+    expect(await waitBound(client, 'fill-3')).toBe('tiny');
   });
 
   it('keeps a gated pod out until its schedulingGates are removed', async () => {
