@@ -14,13 +14,16 @@ export const ALL_ORDERED_PLUGINS = [
   'PodSecurity',
   'Priority',
   'DefaultTolerationSeconds',
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionWebhook',
   'ResourceQuota',
   'AlwaysDeny',
 ] as const;
 
 export type PluginName = typeof ALL_ORDERED_PLUGINS[number];
 
-/** Upstream's DefaultOffAdmissionPlugins among ours: everything but NamespaceLifecycle, LimitRanger, ServiceAccount, PodSecurity, Priority, DefaultTolerationSeconds and ResourceQuota. */
+/** Upstream's DefaultOffAdmissionPlugins among ours: everything but NamespaceLifecycle, LimitRanger, ServiceAccount, PodSecurity, Priority, DefaultTolerationSeconds, the three dynamic admission plugins and ResourceQuota. */
 export const DEFAULT_OFF_PLUGINS: readonly PluginName[] = ['AlwaysAdmit', 'NamespaceAutoProvision', 'NamespaceExists', 'NodeRestriction', 'AlwaysPullImages', 'AlwaysDeny'];
 
 /** kube-apiserver's checks of the two flags, with its messages (apiserver/pkg/server/options/admission.go). */

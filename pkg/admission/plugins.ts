@@ -17,6 +17,8 @@ import { Priority } from './priority.js';
 import { buildAdmission, type PluginFactory } from './registry.js';
 import { ResourceQuota } from './resource-quota.js';
 import { ServiceAccount } from './service-account.js';
+import { ValidatingAdmissionPolicy } from './policy/validating.js';
+import { MutatingWebhook, ValidatingWebhook } from './webhook/plugins.js';
 
 export interface AdmissionOptions {
   enable: string[];
@@ -46,6 +48,9 @@ export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opt
     },
     Priority: () => new Priority(deps),
     DefaultTolerationSeconds: () => new DefaultTolerationSeconds(),
+    MutatingAdmissionWebhook: () => new MutatingWebhook(deps),
+    ValidatingAdmissionPolicy: () => new ValidatingAdmissionPolicy(deps),
+    ValidatingAdmissionWebhook: () => new ValidatingWebhook(deps),
     ResourceQuota: () => new ResourceQuota(deps, { onError: opts.onError }),
     AlwaysDeny: () => new AlwaysDeny(),
   };

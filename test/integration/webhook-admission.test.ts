@@ -1,0 +1,152 @@
+// Dynamic admission webhooks through the real kubectl: the test runs its own HTTPS webhook server
+// (certificate from a CA of pkg/pki, trusted through caBundle) that mutates and refuses pods, and a
+// webhook that cannot be reached, under failurePolicy Fail and Ignore.
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCa, issueCertificate } from '../../pkg/pki/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+
+let s: TestApiServer;
+let hook: Server;
+let base = '';
+let caBundle = '';
+let deadPort = 0;
+const seen: Array<{ path: string; request: any }> = [];
+
+function respond(path: string, request: any): Record<string, unknown> {
+  const labels = request.object?.metadata?.labels ?? {};
+  if (path === '/mutate') {
+    const patch = labels && Object.keys(labels).length
+      ? [{ op: 'add', path: '/metadata/labels/mutated-by', value: 'webhook' }]
+      : [{ op: 'add', path: '/metadata/labels', value: { 'mutated-by': 'webhook' } }];
+    return { uid: request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), warnings: ['mutated by the test webhook'] };
+  }
+  if (path === '/validate') {
+    if (labels.deny === 'true') return { uid: request.uid, allowed: false, status: { code: 403, message: 'pods labelled deny=true are refused' } };
+    return { uid: request.uid, allowed: true };
+  }
+  return { uid: request.uid, allowed: false };
+}
+
+beforeAll(async () => {
+  s = await startTestApiServer({ storageBackend: 'memory', authorizationModes: ['AlwaysAllow'] });
+  const ca = await createCa('webhook-ca', 1);
+  const leaf = await issueCertificate(ca, { subject: { commonName: '127.0.0.1' }, usage: 'server', sans: ['127.0.0.1'], days: 1 });
+  caBundle = Buffer.from(ca.cert.toString('pem')).toString('base64');
+  hook = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => { body += c.toString(); });
+    req.on('end', () => {
+      const review = JSON.parse(body);
+      const path = (req.url ?? '').split('?')[0]!;
+      seen.push({ path, request: review.request });
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: respond(path, review.request) }));
+    });
+  });
+  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+  base = `https://127.0.0.1:${(hook.address() as AddressInfo).port}`;
+  // A port nothing listens on: the failing webhook's.
+  const tmp = createServer();
+  await new Promise<void>((r) => tmp.listen(0, '127.0.0.1', r));
+  deadPort = (tmp.address() as AddressInfo).port;
+  await new Promise<void>((r) => tmp.close(() => r()));
+});
+afterAll(async () => {
+  await s?.close();
+  await new Promise<void>((r) => (hook ? hook.close(() => r()) : r()));
+});
+
+const ok = async (...args: string[]): Promise<string> => {
+  const r = await s.kubectl(...args);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return r.stdout;
+};
+const create = (yaml: string, ...args: string[]) => s.kubectlWithInput(yaml, 'create', '-f', '-', ...args);
+/** A webhook configuration (as JSON, which kubectl reads as well as YAML) for pod creations in namespaces labelled webhook-test=NS. */
+const webhookConfig = (kind: string, name: string, hookName: string, url: string, ns: string, extra: Record<string, unknown> = {}): string => JSON.stringify({
+  apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name },
+  webhooks: [{
+    name: hookName, clientConfig: { url, caBundle },
+    rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+    namespaceSelector: { matchLabels: { 'webhook-test': ns } }, sideEffects: 'None', admissionReviewVersions: ['v1'], ...extra,
+  }],
+});
+
+async function namespace(name: string): Promise<void> {
+  await ok('create', 'namespace', name);
+  await ok('label', 'namespace', name, `webhook-test=${name}`);
+}
+
+describe('admission webhooks', () => {
+  it('stores webhook configurations with upstream defaults', async () => {
+    await namespace('mut');
+    const r = await create(webhookConfig('MutatingWebhookConfiguration', 'labeler', 'labeler.example.com', `${base}/mutate`, 'mut'));
+    expect(r.stderr).toBe('');
+    const cfg = JSON.parse(await ok('get', 'mutatingwebhookconfiguration', 'labeler', '-o', 'json'));
+    expect(cfg.webhooks[0]).toMatchObject({
+      failurePolicy: 'Fail', matchPolicy: 'Equivalent', objectSelector: {}, timeoutSeconds: 10, reinvocationPolicy: 'Never',
+      rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: '*' }],
+    });
+  });
+
+  it('a mutating webhook labels pods, with its warning shown by kubectl', async () => {
+    const r = await s.kubectl('run', 'web', '--image=nginx', '-n', 'mut');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Warning: mutated by the test webhook');
+    const pod = JSON.parse(await ok('get', 'pod', 'web', '-n', 'mut', '-o', 'json'));
+    expect(pod.metadata.labels).toEqual({ run: 'web', 'mutated-by': 'webhook' });
+    const review = seen.find((x) => x.path === '/mutate' && x.request.name === 'web')!.request;
+    expect(review).toMatchObject({
+      kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' },
+      namespace: 'mut', operation: 'CREATE', dryRun: false, options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
+      userInfo: { username: 'kubernetes-admin' },
+    });
+    expect(review.object.metadata.name).toBe('web');
+    // Pods of other namespaces are not sent.
+    await ok('create', 'namespace', 'plain');
+    await ok('run', 'other', '--image=nginx', '-n', 'plain');
+    expect(JSON.parse(await ok('get', 'pod', 'other', '-n', 'plain', '-o', 'json')).metadata.labels).toEqual({ run: 'other' });
+  });
+
+  it('a validating webhook refuses a pod with its message and code', async () => {
+    await namespace('val');
+    expect((await create(webhookConfig('ValidatingWebhookConfiguration', 'denier', 'deny.example.com', `${base}/validate`, 'val'))).code).toBe(0);
+    await ok('get', 'validatingwebhookconfiguration', 'denier');
+    await ok('run', 'fine', '--image=nginx', '-n', 'val');
+    const r = await s.kubectl('run', 'bad', '--image=nginx', '-n', 'val', '--labels=deny=true');
+    expect(r.code).toBe(1);
+    // The webhook's status has no reason: kubectl prints none, as against a real cluster.
+    expect(r.stderr).toContain('Error from server: admission webhook "deny.example.com" denied the request: pods labelled deny=true are refused');
+    const api = await s.api('POST', '/api/v1/namespaces/val/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad2', labels: { deny: 'true' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    expect(api.status).toBe(403);
+    expect(api.body.message).toBe('admission webhook "deny.example.com" denied the request: pods labelled deny=true are refused');
+  });
+
+  it('an unreachable webhook refuses under failurePolicy Fail and admits under Ignore', async () => {
+    await namespace('fail');
+    const url = `https://127.0.0.1:${deadPort}/validate`;
+    expect((await create(webhookConfig('ValidatingWebhookConfiguration', 'broken', 'broken.example.com', url, 'fail', { failurePolicy: 'Fail', timeoutSeconds: 2 }))).code).toBe(0);
+    await ok('get', 'validatingwebhookconfiguration', 'broken');
+    const r = await s.kubectl('run', 'refused', '--image=nginx', '-n', 'fail');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`Error from server (InternalError): Internal error occurred: failed calling webhook "broken.example.com": failed to call webhook: Post "${url}?timeout=2s"`);
+    await ok('patch', 'validatingwebhookconfiguration', 'broken', '--type=json', '-p', '[{"op":"replace","path":"/webhooks/0/failurePolicy","value":"Ignore"}]');
+    await ok('get', 'validatingwebhookconfiguration', 'broken');
+    await ok('run', 'admitted', '--image=nginx', '-n', 'fail');
+  });
+
+  it('refuses a dry run for a webhook with side effects, and skips by matchConditions', async () => {
+    await namespace('dry');
+    const matchConditions = [{ name: 'not-skipped', expression: "!has(object.metadata.labels) || !('skip' in object.metadata.labels)" }];
+    const yaml = webhookConfig('ValidatingWebhookConfiguration', 'effects', 'effects.example.com', `${base}/validate`, 'dry', { sideEffects: 'Some', matchConditions });
+    const c = await create(yaml);
+    expect(c.stderr).toBe('');
+    await ok('get', 'validatingwebhookconfiguration', 'effects');
+    const r = await s.kubectl('run', 'dry', '--image=nginx', '-n', 'dry', '--dry-run=server');
+    expect(r.stderr).toContain('admission webhook "effects.example.com" does not support dry run');
+    await ok('run', 'skipped', '--image=nginx', '-n', 'dry', '--dry-run=server', '--labels=skip=yes');
+  });
+});
