@@ -12,7 +12,7 @@ import {
 import { SchedulerCache } from './cache.js';
 import { defaultConfiguration, type SchedulerConfiguration } from './config.js';
 import { fitErrorMessage } from './diagnosis.js';
-import { Code, type ClusterEvent, type Handle, type PluginFactory, type QueuedPodInfo, type Status } from './framework/interface.js';
+import { Code, type ClusterEvent, type Handle, type PluginFactory, type QueuedPodInfo, type Status, type WaitingPod } from './framework/interface.js';
 import { Framework } from './framework/runtime.js';
 import { inTreeRegistry } from './plugins/index.js';
 import { SchedulingQueue } from './queue.js';
@@ -67,6 +67,7 @@ export class Scheduler {
   private bindingWaiters: (() => void)[] = [];
   private readonly bindings = new Set<Promise<void>>();
   private current?: Framework;
+  private readonly waitingPods = new Map<string, WaitingPod>();
 
   constructor(private readonly o: SchedulerOptions) {
     this.config = o.config ?? defaultConfiguration();
@@ -91,6 +92,7 @@ export class Scheduler {
       framework: () => this.current!,
       recordEvent: (obj, type, reason, message) => this.recorder.event(obj, type, reason, message),
       now: () => this.clock.now(),
+      waitingPod: (uid) => this.waitingPods.get(uid),
     };
     const registry = { ...inTreeRegistry, ...o.registry };
     for (const p of this.config.profiles) this.frameworks.set(p.schedulerName, new Framework(p, registry, handle));
@@ -268,7 +270,7 @@ export class Scheduler {
     if (permit.status) return this.abortBinding(fw, res.state, q, assumed, node, permit.status);
     if (pod.status?.nominatedNodeName) this.queue.nominate(pod, '');
     this.inFlightBindings++;
-    const task = this.bindingCycle(fw, res.state, q, assumed, node, permit.waitMs).finally(() => {
+    const task = this.bindingCycle(fw, res.state, q, assumed, node, permit.waitMs, permit.waiting).finally(() => {
       this.inFlightBindings--;
       this.bindings.delete(task);
       const w = this.bindingWaiters.shift();
@@ -277,10 +279,10 @@ export class Scheduler {
     this.bindings.add(task);
   }
 
-  private async bindingCycle(fw: Framework, state: import('./framework/interface.js').CycleState, q: QueuedPodInfo, assumed: Pod, node: string, waitMs: number | undefined): Promise<void> {
-    if (waitMs) {
-      await this.clock.sleep(waitMs);
-      return this.abortBinding(fw, state, q, assumed, node, { code: Code.Unschedulable, reasons: ['rejected due to timeout after waiting at permit'] });
+  private async bindingCycle(fw: Framework, state: import('./framework/interface.js').CycleState, q: QueuedPodInfo, assumed: Pod, node: string, waitMs: number | undefined, waiting: string[]): Promise<void> {
+    if (waiting.length) {
+      const rejected = await this.waitOnPermit(assumed, waiting, waitMs ?? 0);
+      if (rejected) return this.abortBinding(fw, state, q, assumed, node, rejected);
     }
     const s = (await fw.runPreBind(state, assumed, node)) ?? (await fw.runBind(state, assumed, node));
     if (s) return this.abortBinding(fw, state, q, assumed, node, s);
@@ -289,6 +291,22 @@ export class Scheduler {
     this.metrics.scheduled++;
     this.recorder.event(q.pod, 'Normal', 'Scheduled', `Successfully assigned ${q.pod.metadata?.namespace}/${q.pod.metadata?.name} to ${node}`);
     this.o.onBound?.(q.pod, node);
+  }
+
+  /** Waits until every plugin that said Wait allows the pod; a rejection or the timeout ends it. */
+  private waitOnPermit(pod: Pod, plugins: string[], timeoutMs: number): Promise<Status | undefined> {
+    const uid = pod.metadata?.uid ?? podKey(pod);
+    const pending = new Set(plugins);
+    return new Promise((resolve) => {
+      const finish = (s: Status | undefined): void => { timer.cancel(); this.waitingPods.delete(uid); resolve(s); };
+      const timer = this.clock.setTimer(() => finish({ code: Code.Unschedulable, reasons: [`rejected due to timeout after waiting ${timeoutMs / 1000}s at plugin ${[...pending].join(',')}`], plugin: [...pending][0] }), timeoutMs);
+      this.waitingPods.set(uid, {
+        pod,
+        pending: () => [...pending],
+        allow: (plugin) => { pending.delete(plugin); if (!pending.size) finish(undefined); },
+        reject: (plugin, message) => finish({ code: Code.Unschedulable, reasons: [message], plugin }),
+      });
+    });
   }
 
   private abortBinding(fw: Framework, state: import('./framework/interface.js').CycleState, q: QueuedPodInfo, assumed: Pod, node: string, s: Status): void {

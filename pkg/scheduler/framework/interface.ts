@@ -132,6 +132,16 @@ export interface Handle {
   framework(): import('./runtime.js').Framework;
   recordEvent(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
   now(): number;
+  /** A pod a Permit plugin holds (Wait), by uid: the plugins that still have to allow it decide when it binds. */
+  waitingPod(uid: string): WaitingPod | undefined;
+}
+
+export interface WaitingPod {
+  pod: Pod;
+  /** Plugins that have not allowed it yet. */
+  pending(): string[];
+  allow(plugin: string): void;
+  reject(plugin: string, message: string): void;
 }
 
 export type PluginFactory = (args: Record<string, any>, handle: Handle) => Plugin;
