@@ -53,3 +53,12 @@ describe('SchedulerCache', () => {
     expect(cache.nodeInfo('n1')!.pods.size).toBe(1);
   });
 });
+
+describe('node order', () => {
+  it('interleaves zones as upstream\'s nodeTree', () => {
+    const cache = new SchedulerCache(new FakeClock());
+    const zoned = (name: string, zone: string) => ({ ...node(name), metadata: { name, labels: { 'topology.kubernetes.io/zone': zone } } });
+    for (const [n, z] of [['a1', 'a'], ['a2', 'a'], ['a3', 'a'], ['b1', 'b'], ['c1', 'c'], ['c2', 'c']] as const) cache.addNode(zoned(n, z));
+    expect(cache.nodeInfos().map((n) => n.name)).toEqual(['a1', 'b1', 'c1', 'a2', 'c2', 'a3']);
+  });
+});

@@ -16,6 +16,11 @@ interface PodState {
 /** image name (with tag) → size and the nodes holding it, for ImageLocality. */
 export interface ImageState { size: number; nodes: Set<string> }
 
+const zoneOf = (node: Node): string => {
+  const l = node.metadata?.labels ?? {};
+  return `${l['topology.kubernetes.io/region'] ?? l['failure-domain.beta.kubernetes.io/region'] ?? ''}:\x00:${l['topology.kubernetes.io/zone'] ?? l['failure-domain.beta.kubernetes.io/zone'] ?? ''}`;
+};
+
 const normalizeImage = (name: string): string => {
   const last = name.split('/').pop() ?? name;
   return last.includes(':') || last.includes('@') ? name : `${name}:latest`;
@@ -39,7 +44,7 @@ export class SchedulerCache {
     let ni = this.nodes.get(name);
     if (ni) this.removeImages(ni.node);
     else this.nodes.set(name, ni = new NodeInfo());
-    if (!ni.node) this.list = undefined;
+    if (!ni.node || zoneOf(ni.node) !== zoneOf(node)) this.list = undefined;
     ni.node = node;
     ni.generation++;
     this.addImages(node);
@@ -58,10 +63,27 @@ export class SchedulerCache {
     this.list = undefined;
   }
 
-  /** Every node with a Node object, in a stable order. */
+  /**
+   * Every node with a Node object, zones interleaved as upstream's nodeTree (the first node of each zone, then the
+   * second, ...), so that a search that stops early (percentageOfNodesToScore) still sees every zone.
+   */
   nodeInfos(): NodeInfo[] {
-    this.list ??= [...this.nodes.values()].filter((n) => n.node);
-    return this.list;
+    if (this.list) return this.list;
+    const zones = new Map<string, NodeInfo[]>();
+    for (const ni of this.nodes.values()) {
+      if (!ni.node) continue;
+      const z = zoneOf(ni.node);
+      let list = zones.get(z);
+      if (!list) zones.set(z, list = []);
+      list.push(ni);
+    }
+    const out: NodeInfo[] = [];
+    const lists = [...zones.values()];
+    for (let i = 0; out.length < lists.reduce((n, l) => n + l.length, 0); i++) {
+      for (const l of lists) if (i < l.length) out.push(l[i]!);
+    }
+    this.list = out;
+    return out;
   }
 
   nodeInfo(name: string): NodeInfo | undefined {
