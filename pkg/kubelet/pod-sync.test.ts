@@ -1,0 +1,108 @@
+// PodSyncer over the fake runtime with a fake clock: start order, restart policies, CrashLoopBackOff doubling
+// from 10 s to the 5 min cap, and the status it produces.
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { FakeClock, type EventRecorder, type KubeObject } from '../client/index.js';
+import { goDuration, goDurationPrecise, PodSyncer, type PodRecord } from './pod-sync.js';
+import { FakeRuntime } from './runtime/fake.js';
+
+const setup = () => {
+  const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+  const runtime = new FakeRuntime({ clock });
+  const events: string[] = [];
+  const recorder = { event: (_o: unknown, _t: string, reason: string, message: string) => { events.push(`${reason}: ${message}`); } } as unknown as EventRecorder;
+  const syncer = new PodSyncer({ runtime, recorder, clock, logger: pino({ level: 'silent' }), hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 } });
+  return { clock, runtime, events, syncer };
+};
+
+const record = (spec: Record<string, unknown>, annotations: Record<string, string> = {}): PodRecord => ({
+  uid: 'u1', waiting: new Map(), terminated: false,
+  pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', uid: 'u1', annotations }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }], ...spec } } as KubeObject,
+});
+
+const cs = (status: Record<string, unknown>): Record<string, any> => (status.containerStatuses as Record<string, any>[])[0]!;
+
+describe('PodSyncer', () => {
+  it('formats durations as Go does', () => {
+    expect([10_000, 80_000, 300_000].map(goDuration)).toEqual(['10s', '1m20s', '5m0s']);
+    expect([0, 11, 1234].map(goDurationPrecise)).toEqual(['0s', '11ms', '1.234s']);
+  });
+
+  it('starts the containers and reports Running with the upstream conditions', async () => {
+    const { syncer, events } = setup();
+    const rec = record({});
+    await syncer.sync(rec);
+    const st = syncer.status(rec);
+    expect(st.phase).toBe('Running');
+    expect(st.podIP).toBe('10.244.0.2');
+    expect(st.hostIP).toBe('192.0.2.10');
+    expect((st.conditions as { type: string; status: string }[]).map((c) => `${c.type}=${c.status}`))
+      .toEqual(['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True']);
+    expect(cs(st)).toMatchObject({ ready: true, started: true, restartCount: 0, image: 'docker.io/library/nginx:1.27' });
+    expect(events.map((e) => e.split(':')[0])).toEqual(['Pulling', 'Pulled', 'Created', 'Started']);
+  });
+
+  it('backs off a crashing container: 10 s, 20 s, 40 s ... up to 5 min', async () => {
+    const { syncer, clock, events } = setup();
+    const rec = record({}, { 'fake.mini-kube.io/exit-code.c': '1', 'fake.mini-kube.io/run-ms.c': '0' });
+    await syncer.sync(rec);
+    await clock.advance(1);
+    await syncer.sync(rec); // the first restart is immediate
+    expect(cs(syncer.status(rec)).restartCount).toBe(1);
+    const delays: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      await clock.advance(1);
+      await syncer.sync(rec); // exited again: backing off
+      const st = cs(syncer.status(rec));
+      expect(st.state.waiting.reason).toBe('CrashLoopBackOff');
+      delays.push(/back-off (\S+)/.exec(st.state.waiting.message as string)![1]!);
+      expect(rec.requeueAt).toBeGreaterThan(clock.now());
+      await clock.advance(rec.requeueAt! - clock.now());
+      await syncer.sync(rec); // backoff over: restarted
+      expect(cs(syncer.status(rec)).restartCount).toBe(i + 2);
+    }
+    expect(delays).toEqual(['10s', '20s', '40s', '1m20s', '2m40s', '5m0s', '5m0s']);
+    expect(events.filter((e) => e.startsWith('BackOff')).length).toBe(7);
+    expect(syncer.status(rec).phase).toBe('Running');
+  });
+
+  it('OnFailure: a container that succeeds is not restarted and the pod Succeeds', async () => {
+    const { syncer, clock } = setup();
+    const rec = record({ restartPolicy: 'OnFailure' }, { 'fake.mini-kube.io/exit-code.c': '0', 'fake.mini-kube.io/run-ms.c': '5' });
+    await syncer.sync(rec);
+    await clock.advance(10);
+    await syncer.sync(rec);
+    const st = syncer.status(rec);
+    expect(st.phase).toBe('Succeeded');
+    expect(cs(st)).toMatchObject({ restartCount: 0, ready: false, state: { terminated: { exitCode: 0, reason: 'Completed' } } });
+    expect(rec.terminated).toBe(true);
+  });
+
+  it('a failed init container with restartPolicy Never fails the pod; the containers never start', async () => {
+    const { syncer, clock, runtime } = setup();
+    const rec = record({ restartPolicy: 'Never', initContainers: [{ name: 'init', image: 'busybox' }] }, { 'fake.mini-kube.io/exit-code.init': '2', 'fake.mini-kube.io/run-ms.init': '5' });
+    await syncer.sync(rec);
+    expect(syncer.status(rec).phase).toBe('Pending');
+    expect(cs(syncer.status(rec)).state.waiting.reason).toBe('PodInitializing');
+    await clock.advance(10);
+    await syncer.sync(rec);
+    const st = syncer.status(rec);
+    expect(st.phase).toBe('Failed');
+    expect(runtime.listContainers('u1').map((c) => c.name)).toEqual(['init']);
+    expect((st.conditions as { type: string; status: string; reason?: string }[]).find((c) => c.type === 'Initialized'))
+      .toMatchObject({ status: 'False', reason: 'ContainersNotInitialized' });
+  });
+
+  it('a deleted pod: Killing, containers stopped, terminal phase', async () => {
+    const { syncer, events } = setup();
+    const rec = record({});
+    await syncer.sync(rec);
+    rec.pod = { ...rec.pod, metadata: { ...rec.pod.metadata, deletionTimestamp: '2026-01-01T00:00:30Z', deletionGracePeriodSeconds: 30 } };
+    await syncer.sync(rec);
+    expect(rec.terminated).toBe(true);
+    expect(events).toContain('Killing: Stopping container c');
+    const st = syncer.status(rec);
+    expect(st.phase).toBe('Succeeded');
+    expect((st.conditions as { type: string; status: string }[]).find((c) => c.type === 'PodReadyToStartContainers')?.status).toBe('False');
+  });
+});
