@@ -16,6 +16,7 @@ describe('admissionregistration.k8s.io/v1', () => {
       ['mutatingwebhookconfigurations', false], ['validatingadmissionpolicies', false],
       ['validatingadmissionpolicybindings', false], ['validatingwebhookconfigurations', false],
     ]);
+    expect(groupVersion.resources.map((r) => r.singular)).toContain('validatingadmissionpolicy');
     expect(groupVersion.resources[1]!.subresources?.map((s) => s.name)).toEqual(['status']);
   });
 

@@ -10,7 +10,7 @@ const gvk = (k: string) => ({ group: GROUP, version: 'v1', kind: k });
 const strings = (description: string) => arr(str(), description);
 
 const resource = (kindName: string, plural: string, status = false): ResourceType => ({
-  group: GROUP, version: 'v1', kind: kindName, plural, singular: plural.replace(/s$/, ''), namespaced: false,
+  group: GROUP, version: 'v1', kind: kindName, plural, singular: kindName.toLowerCase(), namespaced: false,
   verbs: ALL_VERBS, categories: ['api-extensions'], definition: `${A}${kindName}`,
   ...(status ? { subresources: [{ name: 'status', group: GROUP, version: 'v1', kind: kindName, verbs: ['get', 'patch', 'update'] }] } : {}),
 });

@@ -1,0 +1,93 @@
+// ValidatingAdmissionPolicy through the real kubectl: CEL validations over the object, messages,
+// messageExpression with params and variables, and the Deny and Warn validation actions.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+
+let s: TestApiServer;
+beforeAll(async () => { s = await startTestApiServer({ storageBackend: 'memory', authorizationModes: ['AlwaysAllow'] }); });
+afterAll(async () => { await s?.close(); });
+
+const ok = async (...args: string[]): Promise<string> => {
+  const r = await s.kubectl(...args);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return r.stdout;
+};
+const create = async (obj: unknown): Promise<void> => {
+  const r = await s.kubectlWithInput(JSON.stringify(obj), 'create', '-f', '-');
+  expect(r.stderr).toBe('');
+};
+const AR = 'admissionregistration.k8s.io/v1';
+const deploymentRules = [{ operations: ['CREATE', 'UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }];
+
+describe('ValidatingAdmissionPolicy', () => {
+  it('refuses a Deployment with more than 5 replicas, with upstream\'s message', async () => {
+    await create({
+      apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'max-replicas' },
+      spec: { matchConstraints: { resourceRules: deploymentRules }, validations: [{ expression: 'object.spec.replicas <= 5' }] },
+    });
+    await create({
+      apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'max-replicas-binding' },
+      spec: { policyName: 'max-replicas', validationActions: ['Deny'] },
+    });
+    const policy = JSON.parse(await ok('get', 'validatingadmissionpolicy', 'max-replicas', '-o', 'json'));
+    expect(policy.spec).toMatchObject({ failurePolicy: 'Fail', matchConstraints: { matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {} } });
+    await ok('get', 'validatingadmissionpolicybinding', 'max-replicas-binding');
+
+    await ok('create', 'deployment', 'small', '--image=nginx', '--replicas=3');
+    const message = 'deployments.apps "big" is forbidden: ValidatingAdmissionPolicy \'max-replicas\' with binding \'max-replicas-binding\' denied request: failed expression: object.spec.replicas <= 5';
+    const r = await s.kubectl('create', 'deployment', 'big', '--image=nginx', '--replicas=6');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+    const big = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'big' }, spec: { replicas: 6, selector: { matchLabels: { app: 'big' } }, template: { metadata: { labels: { app: 'big' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
+    const f = await s.kubectlWithInput(JSON.stringify(big), 'create', '-f', '-');
+    // kubectl words an Invalid status by its causes, as the Kubernetes documentation shows for this policy.
+    expect(f.stderr).toContain('The deployments "big" is invalid: : ValidatingAdmissionPolicy \'max-replicas\' with binding \'max-replicas-binding\' denied request: failed expression: object.spec.replicas <= 5');
+    const api = await s.api('POST', '/apis/apps/v1/namespaces/default/deployments', big);
+    expect([api.status, api.body.reason, api.body.message]).toEqual([422, 'Invalid', message]);
+    const update = await s.kubectl('patch', 'deployment', 'small', '-p', '{"spec":{"replicas":7}}');
+    expect(update.stderr).toContain('The deployments "small" is invalid: : ValidatingAdmissionPolicy \'max-replicas\'');
+    await ok('patch', 'deployment', 'small', '-p', '{"spec":{"replicas":4}}');
+  });
+
+  it('reads params through the binding\'s paramRef, with variables, messageExpression and Warn', async () => {
+    await ok('create', 'namespace', 'limits');
+    await ok('create', 'configmap', 'limits', '-n', 'limits', '--from-literal=maxLength=5');
+    await create({
+      apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'short-names' },
+      spec: {
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] },
+        matchConditions: [{ name: 'not-the-params', expression: 'object.metadata.name != "limits"' }],
+        variables: [{ name: 'max', expression: 'int(params.data.maxLength)' }],
+        validations: [{
+          expression: 'size(object.metadata.name) <= variables.max', reason: 'Forbidden',
+          messageExpression: '"name " + object.metadata.name + " is longer than " + string(variables.max)',
+        }],
+      },
+    });
+    await create({
+      apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'short-names-deny' },
+      spec: { policyName: 'short-names', paramRef: { name: 'limits', namespace: 'limits' }, validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { strict: 'yes' } } } },
+    });
+    await create({
+      apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'short-names-warn' },
+      spec: { policyName: 'short-names', paramRef: { name: 'limits', namespace: 'limits' }, validationActions: ['Warn'], matchResources: { namespaceSelector: { matchLabels: { strict: 'no' } } } },
+    });
+    const binding = JSON.parse(await ok('get', 'validatingadmissionpolicybinding', 'short-names-warn', '-o', 'json'));
+    expect(binding.spec.paramRef.parameterNotFoundAction).toBe('Deny');
+
+    await ok('create', 'namespace', 'strict');
+    await ok('label', 'namespace', 'strict', 'strict=yes');
+    await ok('create', 'namespace', 'lax');
+    await ok('label', 'namespace', 'lax', 'strict=no');
+    await ok('create', 'configmap', 'short', '-n', 'strict');
+    const refused = await s.kubectl('create', 'configmap', 'toolong', '-n', 'strict');
+    expect(refused.stderr).toContain('configmaps "toolong" is forbidden: ValidatingAdmissionPolicy \'short-names\' with binding \'short-names-deny\' denied request: name toolong is longer than 5');
+    const warned = await s.kubectl('create', 'configmap', 'toolong', '-n', 'lax');
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toContain('Warning: Validation failed for ValidatingAdmissionPolicy \'short-names\' with binding \'short-names-warn\': name toolong is longer than 5');
+    // Namespaces matching no binding are not checked.
+    await ok('create', 'configmap', 'unchecked-long-name');
+  });
+});
