@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../api/types.js';
+import { attrs, memoryDeps } from '../testing.js';
+import { ValidatingAdmissionPolicy } from './validating.js';
+
+const G = 'admissionregistration.k8s.io';
+const rules = [{ operations: ['*'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }];
+const policy = (name: string, spec: Record<string, unknown>) => ({ group: G, plural: 'validatingadmissionpolicies', obj: { metadata: { name }, spec: { failurePolicy: 'Fail', matchConstraints: { resourceRules: rules }, ...spec } } });
+const binding = (name: string, spec: Record<string, unknown>) => ({ group: G, plural: 'validatingadmissionpolicybindings', obj: { metadata: { name }, spec: { validationActions: ['Deny'], ...spec } } });
+const cm = (name: string, data: Record<string, string> = {}, labels: Record<string, string> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', labels }, data });
+const check = (objects: Parameters<typeof memoryDeps>[0], obj: KubeObject, op: 'CREATE' | 'DELETE' = 'CREATE') =>
+  Promise.resolve().then(() => new ValidatingAdmissionPolicy(memoryDeps(objects)).validate(op === 'DELETE' ? attrs('configmaps', op, undefined, { oldObject: obj, name: obj.metadata!.name! }) : attrs('configmaps', op, obj)));
+
+describe('ValidatingAdmissionPolicy', () => {
+  it('denies with message, reason and code; admits what passes', async () => {
+    const objs = [policy('p', { validations: [{ expression: 'object.data.x == "1"', message: 'x must be 1', reason: 'Forbidden' }] }), binding('b', { policyName: 'p' })];
+    await expect(check(objs, cm('ok', { x: '1' }))).resolves.toBeUndefined();
+    await expect(check(objs, cm('bad', { x: '2' }))).rejects.toMatchObject({
+      code: 403, reason: 'Forbidden', message: `configmaps "bad" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: x must be 1`,
+    });
+  });
+
+  it('enforces evaluation errors only under failurePolicy Fail', async () => {
+    const spec = { validations: [{ expression: 'object.data.missing == "1"' }] };
+    await expect(check([policy('p', spec), binding('b', { policyName: 'p' })], cm('c'))).rejects.toThrow(/resulted in error/);
+    await expect(check([policy('p', { ...spec, failurePolicy: 'Ignore' }), binding('b', { policyName: 'p' })], cm('c'))).resolves.toBeUndefined();
+  });
+
+  it('evaluates once per selected param, and follows parameterNotFoundAction', async () => {
+    const spec = { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: 'object.metadata.name != params.data.forbidden' }] };
+    const params = [{ plural: 'configmaps', obj: cm('p1', { forbidden: 'a' }, { role: 'param' }) }, { plural: 'configmaps', obj: cm('p2', { forbidden: 'b' }, { role: 'param' }) }];
+    const objs = [...params, policy('p', spec), binding('b', { policyName: 'p', paramRef: { selector: { matchLabels: { role: 'param' } }, parameterNotFoundAction: 'Deny' } })];
+    await expect(check(objs, cm('b'))).rejects.toThrow(/denied request: failed expression: object.metadata.name != params.data.forbidden/);
+    await expect(check(objs, cm('c'))).resolves.toBeUndefined();
+    const none = (action: string) => [policy('p', spec), binding('b', { policyName: 'p', paramRef: { name: 'absent', parameterNotFoundAction: action } })];
+    await expect(check(none('Allow'), cm('c'))).resolves.toBeUndefined();
+    await expect(check(none('Deny'), cm('c'))).rejects.toThrow(/no params found/);
+  });
+
+  it('sees oldObject on DELETE and skips bindings whose matchResources exclude the request', async () => {
+    const spec = { validations: [{ expression: 'request.operation != "DELETE" || !has(oldObject.metadata.labels.keep)', message: 'kept' }] };
+    const kept = cm('k', {}, { keep: 'yes' });
+    await expect(check([policy('p', spec), binding('b', { policyName: 'p' })], kept, 'DELETE')).rejects.toThrow(/kept/);
+    const excluded = binding('b', { policyName: 'p', matchResources: { excludeResourceRules: rules } });
+    await expect(check([policy('p', spec), excluded], kept, 'DELETE')).resolves.toBeUndefined();
+  });
+});
