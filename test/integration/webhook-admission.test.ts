@@ -32,7 +32,7 @@ function respond(path: string, request: any): Record<string, unknown> {
 beforeAll(async () => {
   s = await startTestApiServer({ storageBackend: 'memory', authorizationModes: ['AlwaysAllow'] });
   const ca = await createCa('webhook-ca', 1);
-  const leaf = await issueCertificate(ca, { subject: { commonName: '127.0.0.1' }, usage: 'server', sans: ['127.0.0.1'], days: 1 });
+  const leaf = await issueCertificate(ca, { subject: { commonName: '127.0.0.1' }, usage: 'server', sans: ['127.0.0.1', 'hook.svc-ns.svc'], days: 1 });
   caBundle = Buffer.from(ca.cert.toString('pem')).toString('base64');
   hook = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
     let body = '';
@@ -78,6 +78,8 @@ const webhookConfig = (kind: string, name: string, hookName: string, url: string
 async function namespace(name: string): Promise<void> {
   await ok('create', 'namespace', name);
   await ok('label', 'namespace', name, `webhook-test=${name}`);
+  // A read waits until the watch cache (what admission reads) has the write.
+  await ok('get', 'namespace', name);
 }
 
 describe('admission webhooks', () => {
@@ -148,5 +150,21 @@ describe('admission webhooks', () => {
     const r = await s.kubectl('run', 'dry', '--image=nginx', '-n', 'dry', '--dry-run=server');
     expect(r.stderr).toContain('admission webhook "effects.example.com" does not support dry run');
     await ok('run', 'skipped', '--image=nginx', '-n', 'dry', '--dry-run=server', '--labels=skip=yes');
+  });
+
+  it('reaches a webhook through its service\'s endpoints, verified by the service\'s DNS name', async () => {
+    await namespace('svc-ns');
+    const port = Number(new URL(base).port);
+    await ok('create', 'service', 'clusterip', 'hook', '--tcp=443:8443', '-n', 'svc-ns');
+    const endpoints = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'hook', namespace: 'svc-ns' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: '443-8443', port }] }] };
+    expect((await s.kubectlWithInput(JSON.stringify(endpoints), 'create', '-f', '-')).stderr).toBe('');
+    await ok('get', 'endpoints', 'hook', '-n', 'svc-ns');
+    const cfg = JSON.parse(webhookConfig('MutatingWebhookConfiguration', 'by-service', 'svc.example.com', '', 'svc-ns'));
+    cfg.webhooks[0].clientConfig = { service: { namespace: 'svc-ns', name: 'hook', path: '/mutate' }, caBundle };
+    expect((await s.kubectlWithInput(JSON.stringify(cfg), 'create', '-f', '-')).stderr).toBe('');
+    expect(JSON.parse(await ok('get', 'mutatingwebhookconfiguration', 'by-service', '-o', 'json')).webhooks[0].clientConfig.service.port).toBe(443);
+    const r = await s.kubectl('run', 'via-service', '--image=nginx', '-n', 'svc-ns');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(await ok('get', 'pod', 'via-service', '-n', 'svc-ns', '-o', 'json')).metadata.labels['mutated-by']).toBe('webhook');
   });
 });

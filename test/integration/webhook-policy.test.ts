@@ -74,6 +74,7 @@ describe('ValidatingAdmissionPolicy', () => {
       apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'short-names-warn' },
       spec: { policyName: 'short-names', paramRef: { name: 'limits', namespace: 'limits' }, validationActions: ['Warn'], matchResources: { namespaceSelector: { matchLabels: { strict: 'no' } } } },
     });
+    await ok('get', 'validatingadmissionpolicy', 'short-names');
     const binding = JSON.parse(await ok('get', 'validatingadmissionpolicybinding', 'short-names-warn', '-o', 'json'));
     expect(binding.spec.paramRef.parameterNotFoundAction).toBe('Deny');
 
@@ -81,6 +82,9 @@ describe('ValidatingAdmissionPolicy', () => {
     await ok('label', 'namespace', 'strict', 'strict=yes');
     await ok('create', 'namespace', 'lax');
     await ok('label', 'namespace', 'lax', 'strict=no');
+    await ok('get', 'namespace', 'strict');
+    await ok('get', 'namespace', 'lax');
+    await ok('get', 'configmap', 'limits', '-n', 'limits');
     await ok('create', 'configmap', 'short', '-n', 'strict');
     const refused = await s.kubectl('create', 'configmap', 'toolong', '-n', 'strict');
     expect(refused.stderr).toContain('configmaps "toolong" is forbidden: ValidatingAdmissionPolicy \'short-names\' with binding \'short-names-deny\' denied request: name toolong is longer than 5');
