@@ -12,3 +12,4 @@ export * from './runtime/types.js';
 export * from './runtime/fake.js';
 export * from './runtime/process.js';
 export * from './server.js';
+export * from './env.js';

@@ -1,7 +1,7 @@
 // The kubelet of one node: its NodeAgent (registration, status, lease), its runtime, the PLEG, the pod workers that
 // sync each pod through the PodSyncer, and the status manager. Pods arrive from a KubeletHost (host.ts).
 import type { Logger } from 'pino';
-import { EventRecorder, realClock, type Client, type Clock, type KubeObject } from '../client/index.js';
+import { EventRecorder, realClock, Resources, type Client, type Clock, type KubeObject } from '../client/index.js';
 import { NodeAgent } from './node-agent.js';
 import type { NodeResources } from './node-status.js';
 import { Pleg } from './pleg.js';
@@ -64,6 +64,8 @@ export class NodeKubelet {
     this.syncer = new PodSyncer({
       runtime: o.runtime, recorder: this.recorder, clock: this.clock, logger: this.logger, hostIp: o.nodeIp,
       backoff: o.backoff ?? { initialMs: 10_000, maxMs: 300_000 },
+      getObject: (kind, ns, name) => o.client.resource(kind === 'configmaps' ? Resources.configMaps : Resources.secrets, ns).get(name),
+      nodeCapacity: { cpu: o.resources.cpu, memory: o.resources.memory },
     });
     this.workers = new PodWorkers((uid) => this.syncPod(uid), this.clock, this.logger);
     this.statusManager = new StatusManager({

@@ -4,6 +4,7 @@
 // grace period. Each step is an event (Pulling, Pulled, Created, Started, Killing, BackOff, Failed).
 import type { Logger } from 'pino';
 import type { Clock, EventRecorder, KubeObject } from '../client/index.js';
+import { ContainerConfigError, containerEnv, expandVars, type ObjectGetter } from './env.js';
 import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from './pod-status.js';
 import type { ContainerStatus, Runtime } from './runtime/types.js';
 
@@ -16,6 +17,7 @@ interface SpecContainer {
   command?: string[];
   args?: string[];
   env?: { name: string; value?: string }[];
+  envFrom?: unknown[];
   workingDir?: string;
   restartPolicy?: string;
 }
@@ -40,6 +42,10 @@ export interface SyncerOptions {
   logger: Logger;
   hostIp: string;
   backoff: BackoffPolicy;
+  /** Reads ConfigMaps and Secrets for env/envFrom (without it only literal values are set). */
+  getObject?: ObjectGetter;
+  /** The node's capacity: resourceFieldRef limits default to it. */
+  nodeCapacity?: { cpu: string; memory: string };
 }
 
 /** Go's time.Duration String for whole seconds: 10s, 1m20s, 5m0s. */
@@ -194,11 +200,24 @@ export class PodSyncer {
     } else {
       this.o.recorder.event(pod, 'Normal', 'Pulled', `Container image "${c.image}" already present on machine`);
     }
+    let env: { name: string; value: string }[];
+    try {
+      env = this.o.getObject
+        ? await containerEnv(pod, c as Parameters<typeof containerEnv>[1], { podIp: rec.podIp, hostIp: this.o.hostIp, get: this.o.getObject, node: this.o.nodeCapacity ?? { cpu: '1', memory: '1Gi' } })
+        : (c.env ?? []).filter((e) => e.value !== undefined).map((e) => ({ name: e.name, value: e.value! }));
+    } catch (err) {
+      if (!(err instanceof ContainerConfigError)) throw err;
+      this.o.recorder.event(pod, 'Warning', 'Failed', `Error: ${err.message}`);
+      rec.waiting.set(c.name, { reason: 'CreateContainerConfigError', message: err.message, attempt: attempt - 1 });
+      rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + Math.min(this.o.backoff.initialMs, 2_000));
+      return;
+    }
+    const vars = Object.fromEntries(env.map((e) => [e.name, e.value]));
     let id: string;
     try {
       id = await rt.createContainer(sandboxId, {
-        name: c.name, attempt, image: c.image, command: c.command, args: c.args, workingDir: c.workingDir,
-        env: (c.env ?? []).filter((e) => e.value !== undefined).map((e) => ({ name: e.name, value: e.value! })),
+        name: c.name, attempt, image: c.image, workingDir: c.workingDir, env,
+        command: c.command?.map((x) => expandVars(x, vars)), args: c.args?.map((x) => expandVars(x, vars)),
         annotations: pod.metadata?.annotations,
       });
     } catch (err) {

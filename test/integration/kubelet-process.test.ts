@@ -58,6 +58,36 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect((await api.kubectl('logs', 'echo', '-c', 'nope')).stderr).toContain('container nope is not valid for pod echo');
   });
 
+  it('builds the environment: configMap and secret refs, envFrom, fieldRef, $(VAR) in args; a missing ConfigMap waits', async () => {
+    await admin.secrets('default').create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' }, data: { password: Buffer.from('hunter2').toString('base64') } });
+    await createBound(admin, pod('envs', {
+      spec: {
+        containers: [{
+          name: 'sh', image: 'busybox', command: ['sh', '-c', 'echo "$(GREETING) $WHO pod=$POD_NAME ns=$POD_NS ip=$POD_IP pw=$PW mode=$CFG_mode"; exec sleep 60'],
+          envFrom: [{ prefix: 'CFG_', configMapRef: { name: 'cm1' } }],
+          env: [
+            { name: 'GREETING', value: 'hello' },
+            { name: 'WHO', valueFrom: { configMapKeyRef: { name: 'cm1', key: 'who' } } },
+            { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+            { name: 'POD_NS', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+            { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+            { name: 'PW', valueFrom: { secretKeyRef: { name: 's1', key: 'password' } } },
+          ],
+        }],
+      },
+    }), NODE);
+    const waiting = await eventually(async () => {
+      const p = await get('envs');
+      const w = (p.status?.containerStatuses as any[] | undefined)?.[0]?.state?.waiting;
+      return w?.reason === 'CreateContainerConfigError' ? w : undefined;
+    }, 10_000, 'CreateContainerConfigError');
+    expect(waiting.message).toBe('configmap "cm1" not found');
+    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm1' }, data: { who: 'world', mode: 'fast' } });
+    await phase('envs', 'Running');
+    const logs = await eventually(async () => { const l = await admin.pods('default').logs('envs'); return l || undefined; }, 10_000, 'envs log');
+    expect(logs).toBe('hello world pod=envs ns=default ip=127.0.0.1 pw=hunter2 mode=fast\n');
+  });
+
   it('reports exit codes: restartPolicy Never ends Failed with the code', async () => {
     await createBound(admin, pod('exit3', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'exit 3'] }] } }), NODE);
     const p = await phase('exit3', 'Failed');
