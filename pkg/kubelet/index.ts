@@ -13,3 +13,4 @@ export * from './runtime/fake.js';
 export * from './runtime/process.js';
 export * from './server.js';
 export * from './env.js';
+export * from './probes.js';

@@ -8,6 +8,7 @@ import { Pleg } from './pleg.js';
 import { attemptsOf } from './pod-status.js';
 import { PodSyncer, type BackoffPolicy, type PodRecord } from './pod-sync.js';
 import { PodWorkers } from './pod-workers.js';
+import { ProbeManager } from './probes.js';
 import type { LogOptions, Runtime } from './runtime/types.js';
 
 export interface ContainerLogs {
@@ -47,6 +48,7 @@ export class NodeKubelet {
   private readonly syncer: PodSyncer;
   private readonly workers: PodWorkers;
   private readonly pleg: Pleg;
+  private readonly probes: ProbeManager;
   private readonly recorder: EventRecorder;
   private readonly clock: Clock;
   private readonly logger: Logger;
@@ -66,6 +68,12 @@ export class NodeKubelet {
       backoff: o.backoff ?? { initialMs: 10_000, maxMs: 300_000 },
       getObject: (kind, ns, name) => o.client.resource(kind === 'configmaps' ? Resources.configMaps : Resources.secrets, ns).get(name),
       nodeCapacity: { cpu: o.resources.cpu, memory: o.resources.memory },
+      probeResult: (id, kind) => this.probes.result(id, kind),
+    });
+    this.probes = new ProbeManager({
+      runtime: o.runtime, clock: this.clock, recorder: this.recorder,
+      onChange: (uid) => { if (this.records.has(uid)) this.workers.update(uid); },
+      getPod: (uid) => { const r = this.records.get(uid); return r && { pod: r.pod, podIp: r.podIp }; },
     });
     this.workers = new PodWorkers((uid) => this.syncPod(uid), this.clock, this.logger);
     this.statusManager = new StatusManager({
@@ -86,6 +94,7 @@ export class NodeKubelet {
       await this.agent.run(signal);
     } finally {
       this.pleg.stop();
+      this.probes.close();
       await this.workers.close();
       await this.statusManager.stop();
       await this.recorder.flush();
@@ -142,6 +151,7 @@ export class NodeKubelet {
     const rec = this.records.get(uid);
     if (!rec) return;
     if (rec.removed) {
+      this.probes.forget(uid);
       await this.syncer.remove(uid);
       this.records.delete(uid);
       this.statusManager.forget(uid);
@@ -149,6 +159,7 @@ export class NodeKubelet {
       return;
     }
     await this.syncer.sync(rec);
+    this.probes.sync(uid, rec.pod, rec.terminated ? [] : this.o.runtime.listContainers(uid));
     this.statusManager.setPodStatus(uid, this.syncer.status(rec));
     if (rec.requeueAt !== undefined) this.workers.updateAfter(uid, Math.max(0, rec.requeueAt - this.clock.now()));
   }

@@ -22,6 +22,8 @@ export interface PodRuntimeView {
   startTime?: number;
   /** The pod is being killed or was killed (deleted, or terminal): its phase becomes terminal once nothing runs. */
   terminal: boolean;
+  /** A container's probe result: undefined when it has no such probe. */
+  probe?: (containerId: string, kind: 'startup' | 'readiness') => boolean | undefined;
 }
 
 export const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady'];
@@ -59,16 +61,18 @@ const containerStatus = (spec: SpecContainer, view: PodRuntimeView, defaultWaiti
     state = terminatedState(latest, view.runtimeName);
   }
   const running = !!latest && latest.state === 'running' && !waitingNow;
+  const started = running && view.probe?.(latest.id, 'startup') !== false;
+  const ready = started && view.probe?.(latest.id, 'readiness') !== false;
   return {
     name: spec.name,
     state,
     lastState,
-    ready: running,
+    ready,
     restartCount: latest ? latest.attempt : 0,
     image: latest?.image ?? spec.image,
     imageID: latest?.imageRef ?? '',
     ...(latest ? { containerID: containerIdUri(view.runtimeName, latest.id) } : {}),
-    started: running,
+    started,
   };
 };
 

@@ -44,6 +44,8 @@ export interface SyncerOptions {
   backoff: BackoffPolicy;
   /** Reads ConfigMaps and Secrets for env/envFrom (without it only literal values are set). */
   getObject?: ObjectGetter;
+  /** Probe results for the status (the probe manager's). */
+  probeResult?: (containerId: string, kind: 'startup' | 'readiness') => boolean | undefined;
   /** The node's capacity: resourceFieldRef limits default to it. */
   nodeCapacity?: { cpu: string; memory: string };
 }
@@ -83,6 +85,7 @@ export class PodSyncer {
       waiting: rec.waiting,
       startTime: rec.startTime,
       terminal: rec.terminated || !!rec.pod.metadata?.deletionTimestamp,
+      probe: this.o.probeResult,
     };
   }
 
@@ -188,7 +191,7 @@ export class PodSyncer {
         if (pullError !== undefined && rt.name === 'fake') throw new Error(pullError);
         const info = await rt.pullImage(c.image);
         const took = goDurationPrecise(this.o.clock.now() - t0);
-        this.o.recorder.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${took}s (${took}s including waiting). Image size: ${info.size} bytes.`);
+        this.o.recorder.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${took} (${took} including waiting). Image size: ${info.size} bytes.`);
       } catch (err) {
         const message = `Failed to pull image "${c.image}": ${(err as Error).message}`;
         this.o.recorder.event(pod, 'Warning', 'Failed', message);

@@ -95,6 +95,21 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
     expect(evs.map((e) => e.reason)).toContain('BackOff');
   });
 
+  it('a failing readiness probe (fake runtime annotation) keeps the pod Running but not Ready', async () => {
+    await createBound(admin, pod('unready', {
+      annotations: { 'fake.mini-kube.io/readiness-fail.c': 'HTTP probe failed with statuscode: 503' },
+      spec: { containers: [{ name: 'c', image: 'nginx:1.27', readinessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 1, failureThreshold: 1 } }] },
+    }), NODE);
+    const p = await eventually(async () => {
+      const x = await get('unready');
+      return x.status?.phase === 'Running' ? x : undefined;
+    }, 15_000, 'unready Running');
+    expect((p.status?.containerStatuses as Record<string, any>[])[0]).toMatchObject({ ready: false, started: true });
+    expect(condition(p, 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady' });
+    await eventually(async () => (await admin.events('default').list({ fieldSelector: 'involvedObject.name=unready' })).items
+      .some((e) => e.reason === 'Unhealthy' && e.message === 'Readiness probe failed: HTTP probe failed with statuscode: 503'), 10_000, 'Unhealthy event');
+  });
+
   it('runs a restartPolicy Never pod to Succeeded or Failed by its exit code', async () => {
     await createBound(admin, pod('ok', { annotations: { 'fake.mini-kube.io/exit-code.c': '0' }, spec: { restartPolicy: 'Never' } }), NODE);
     await createBound(admin, pod('bad', { annotations: { 'fake.mini-kube.io/exit-code.c': '3' }, spec: { restartPolicy: 'Never' } }), NODE);

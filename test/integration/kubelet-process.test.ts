@@ -1,14 +1,14 @@
 // The process runtime: containers are real local processes (command, args, env, exit codes, SIGTERM on delete),
 // their output is in CRI log files, and `kubectl logs` reaches it through the apiserver's pods/log proxy to the
 // kubelet's HTTPS server.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { ProcessRuntime } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
+import { condition, createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
 
 const NODE = 'node-proc';
 
@@ -86,6 +86,36 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await phase('envs', 'Running');
     const logs = await eventually(async () => { const l = await admin.pods('default').logs('envs'); return l || undefined; }, 10_000, 'envs log');
     expect(logs).toBe('hello world pod=envs ns=default ip=127.0.0.1 pw=hunter2 mode=fast\n');
+  });
+
+  it('probes: readiness (exec, httpGet) gates Ready; a failing liveness probe restarts the container', async () => {
+    const flag = join(rootDir, 'ready-flag');
+    await createBound(admin, pod('probed', {
+      spec: { containers: [{ name: 'sh', image: 'busybox', command: ['sleep', '60'], readinessProbe: { exec: { command: ['test', '-f', flag] }, periodSeconds: 1 } }] },
+    }), NODE);
+    const notReady = await phase('probed', 'Running');
+    expect((notReady.status?.containerStatuses as any[])[0]).toMatchObject({ ready: false, started: true });
+    expect(condition(notReady, 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady' });
+    await writeFile(flag, '');
+    await eventually(async () => condition(await get('probed'), 'Ready')?.status === 'True', 10_000, 'probed Ready');
+
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    await createBound(admin, pod('web-probed', {
+      spec: { containers: [{ name: 'nginx', image: 'nginx', env: [{ name: 'NGINX_PORT', value: String(port) }], ports: [{ name: 'http', containerPort: port }], readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 1 } }] },
+    }), NODE);
+    await eventually(async () => condition(await get('web-probed'), 'Ready')?.status === 'True', 10_000, 'web-probed Ready');
+
+    await createBound(admin, pod('unlive', {
+      spec: { containers: [{ name: 'sh', image: 'busybox', command: ['sleep', '60'], livenessProbe: { exec: { command: ['false'] }, periodSeconds: 1, failureThreshold: 1 } }] },
+    }), NODE);
+    await eventually(async () => ((await get('unlive')).status?.containerStatuses as any[] | undefined)?.[0]?.restartCount >= 1, 15_000, 'restart after liveness failure');
+    const evs = await eventually(async () => {
+      const items = (await admin.events('default').list({ fieldSelector: 'involvedObject.name=unlive' })).items;
+      return items.some((e) => e.reason === 'Killing') ? items : undefined;
+    }, 10_000, 'Killing event');
+    expect(evs.map((e) => `${e.reason}: ${e.message}`)).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^Unhealthy: Liveness probe failed/), 'Killing: Container sh failed liveness probe, will be restarted',
+    ]));
   });
 
   it('reports exit codes: restartPolicy Never ends Failed with the code', async () => {

@@ -5,6 +5,7 @@
 //   fake.mini-kube.io/run-ms.<container>: "MS"     how long the container runs before it exits (with exit-code, else 0)
 //   fake.mini-kube.io/start-error.<container>: "message"   StartContainer fails (RunContainerError)
 //   fake.mini-kube.io/pull-error: "message"        PullImage fails for every image of the pod (ErrImagePull)
+//   fake.mini-kube.io/readiness-fail.<container>: "message"   its readiness probe fails (also liveness-, startup-)
 import { createHash, randomBytes } from 'node:crypto';
 import { realClock, type Clock, type TimerHandle } from '../../client/index.js';
 import {
@@ -143,7 +144,7 @@ export class FakeRuntime implements Runtime {
 
   stopContainer(id: string, _timeoutSeconds: number): Promise<void> {
     const c = this.containers.get(id);
-    if (c && (c.state === 'running' || c.state === 'created')) this.exit(c, c.state === 'created' ? 0 : 0);
+    if (c && (c.state === 'running' || c.state === 'created')) this.exit(c, 0);
     return Promise.resolve();
   }
 
@@ -169,6 +170,13 @@ export class FakeRuntime implements Runtime {
     const c = this.mustGet(id);
     if (c.state !== 'running') return Promise.reject(new Error(`container ${id} is not running`));
     return Promise.resolve({ stdout: cmd[0] === 'echo' ? `${cmd.slice(1).join(' ')}\n` : '', stderr: '', exitCode: 0 });
+  }
+
+  /** Probes succeed unless the pod's annotation `fake.mini-kube.io/<kind>-fail.<container>` says otherwise. */
+  probe(id: string, kind: 'startup' | 'readiness' | 'liveness', _probe: unknown): Promise<{ ok: boolean; message?: string }> {
+    const c = this.mustGet(id);
+    const fail = c.config.annotations?.[`${FAKE_ANNOTATION_PREFIX}${kind}-fail.${c.name}`];
+    return Promise.resolve(fail === undefined ? { ok: true } : { ok: false, message: fail || 'simulated failure' });
   }
 
   logs(id: string, o: LogOptions = {}): Promise<string> {

@@ -1,0 +1,192 @@
+// The probe manager, as upstream's prober: for each running container, a worker per probe (startup, readiness,
+// liveness) runs it every periodSeconds after initialDelaySeconds with its timeout and thresholds. Readiness gates
+// the container's `ready`; startup gates `started` and holds the others back; liveness failures kill the container
+// (restarted by the pod's restartPolicy). Probes run as exec (runtime ExecSync), httpGet or tcpSocket (against the
+// pod IP, or probe.host). A runtime may answer probes itself (the fake runtime reads pod annotations).
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { connect } from 'node:net';
+import type { Clock, EventRecorder, KubeObject, TimerHandle } from '../client/index.js';
+import type { ContainerStatus, Runtime } from './runtime/types.js';
+
+export type ProbeKind = 'startup' | 'readiness' | 'liveness';
+
+export interface Probe {
+  exec?: { command?: string[] };
+  httpGet?: { path?: string; port: number | string; host?: string; scheme?: string; httpHeaders?: { name: string; value: string }[] };
+  tcpSocket?: { port: number | string; host?: string };
+  grpc?: { port: number; service?: string };
+  initialDelaySeconds?: number;
+  periodSeconds?: number;
+  timeoutSeconds?: number;
+  successThreshold?: number;
+  failureThreshold?: number;
+  terminationGracePeriodSeconds?: number;
+}
+
+export interface ProbeResult { ok: boolean; message?: string }
+
+/** A runtime that answers probes itself (the fake runtime). */
+export interface ProbingRuntime extends Runtime {
+  probe(containerId: string, kind: ProbeKind, probe: Probe): Promise<ProbeResult>;
+}
+
+const hasProbe = (r: Runtime): r is ProbingRuntime => typeof (r as Partial<ProbingRuntime>).probe === 'function';
+
+interface SpecContainer { name: string; ports?: { name?: string; containerPort: number }[]; startupProbe?: Probe; readinessProbe?: Probe; livenessProbe?: Probe }
+
+interface Worker {
+  key: string;
+  uid: string;
+  containerId: string;
+  kind: ProbeKind;
+  timer?: TimerHandle;
+  successes: number;
+  failures: number;
+  result?: boolean;
+  stopped: boolean;
+}
+
+const label: Record<ProbeKind, string> = { startup: 'Startup', readiness: 'Readiness', liveness: 'Liveness' };
+
+export interface ProbeManagerOptions {
+  runtime: Runtime;
+  clock: Clock;
+  recorder: EventRecorder;
+  /** The pod changed its probe state: recompute its status. */
+  onChange: (uid: string) => void;
+  getPod: (uid: string) => { pod: KubeObject; podIp?: string } | undefined;
+}
+
+export class ProbeManager {
+  private readonly workers = new Map<string, Worker>();
+
+  constructor(private readonly o: ProbeManagerOptions) {}
+
+  /** Starts workers for running containers that have probes and stops those whose containers are gone. */
+  sync(uid: string, pod: KubeObject, containers: ContainerStatus[]): void {
+    const specs = [...((pod.spec?.initContainers ?? []) as (SpecContainer & { restartPolicy?: string })[]).filter((c) => c.restartPolicy === 'Always'), ...((pod.spec?.containers ?? []) as SpecContainer[])];
+    const live = new Set<string>();
+    for (const c of containers) {
+      if (c.state !== 'running') continue;
+      const spec = specs.find((s) => s.name === c.name);
+      if (!spec) continue;
+      for (const kind of ['startup', 'readiness', 'liveness'] as ProbeKind[]) {
+        const probe = spec[`${kind}Probe`];
+        if (!probe) continue;
+        const key = `${c.id}/${kind}`;
+        live.add(key);
+        if (!this.workers.has(key)) this.startWorker({ key, uid, containerId: c.id, kind, successes: 0, failures: 0, stopped: false }, spec, probe, c);
+      }
+    }
+    for (const [key, w] of this.workers) if (w.uid === uid && !live.has(key)) this.stopWorker(w);
+  }
+
+  /** Undefined: no such probe; else its last result (readiness and startup start out false). */
+  result(containerId: string, kind: ProbeKind): boolean | undefined {
+    const w = this.workers.get(`${containerId}/${kind}`);
+    return w ? w.result ?? false : undefined;
+  }
+
+  forget(uid: string): void { for (const w of this.workers.values()) if (w.uid === uid) this.stopWorker(w); }
+
+  close(): void { for (const w of this.workers.values()) this.stopWorker(w); }
+
+  private stopWorker(w: Worker): void {
+    w.stopped = true;
+    w.timer?.cancel();
+    this.workers.delete(w.key);
+  }
+
+  private startWorker(w: Worker, spec: SpecContainer, probe: Probe, c: ContainerStatus): void {
+    this.workers.set(w.key, w);
+    const period = Math.max(1, probe.periodSeconds ?? 10) * 1000;
+    const started = c.startedAt ?? this.o.clock.now();
+    const firstAt = Math.max(0, started + (probe.initialDelaySeconds ?? 0) * 1000 - this.o.clock.now());
+    const tick = async (): Promise<void> => {
+      if (w.stopped) return;
+      await this.runOnce(w, spec, probe);
+      if (!w.stopped) w.timer = this.o.clock.setTimer(() => void tick(), period);
+    };
+    w.timer = this.o.clock.setTimer(() => void tick(), firstAt);
+  }
+
+  private async runOnce(w: Worker, spec: SpecContainer, probe: Probe): Promise<void> {
+    if (w.kind !== 'startup') {
+      const startup = this.result(w.containerId, 'startup');
+      if (startup === false) return; // held back until the startup probe succeeds
+    }
+    const entry = this.o.getPod(w.uid);
+    if (!entry) return;
+    let res: ProbeResult;
+    try {
+      res = await this.execute(w, spec, probe, entry.podIp);
+    } catch (err) {
+      res = { ok: false, message: (err as Error).message };
+    }
+    if (w.stopped) return;
+    const before = w.result;
+    if (res.ok) {
+      w.failures = 0;
+      w.successes++;
+      if (w.successes >= (w.kind === 'readiness' ? probe.successThreshold ?? 1 : 1)) w.result = true;
+    } else {
+      w.successes = 0;
+      w.failures++;
+      this.o.recorder.event(entry.pod, 'Warning', 'Unhealthy', `${label[w.kind]} probe failed: ${res.message ?? ''}`.trim());
+      if (w.failures >= (probe.failureThreshold ?? 3)) {
+        w.result = false;
+        if (w.kind !== 'readiness') await this.kill(w, spec, probe, entry.pod);
+      }
+    }
+    if (before !== w.result) this.o.onChange(w.uid);
+  }
+
+  private async kill(w: Worker, spec: SpecContainer, probe: Probe, pod: KubeObject): Promise<void> {
+    const why = w.kind === 'liveness' ? 'failed liveness probe' : 'failed startup probe';
+    this.o.recorder.event(pod, 'Normal', 'Killing', `Container ${spec.name} ${why}, will be restarted`);
+    this.stopWorker(w);
+    const grace = probe.terminationGracePeriodSeconds ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30;
+    await this.o.runtime.stopContainer(w.containerId, grace);
+  }
+
+  private async execute(w: Worker, spec: SpecContainer, probe: Probe, podIp: string | undefined): Promise<ProbeResult> {
+    const rt = this.o.runtime;
+    if (hasProbe(rt)) return rt.probe(w.containerId, w.kind, probe);
+    const timeoutMs = Math.max(1, probe.timeoutSeconds ?? 1) * 1000;
+    const port = (p: number | string): number => (typeof p === 'number' ? p : (spec.ports?.find((x) => x.name === p)?.containerPort ?? Number(p)));
+    if (probe.exec) {
+      const r = await rt.execSync(w.containerId, probe.exec.command ?? [], probe.timeoutSeconds ?? 1);
+      return r.exitCode === 0 ? { ok: true } : { ok: false, message: `command ${JSON.stringify((probe.exec.command ?? []).join(' '))} exited with ${r.exitCode}: ${(r.stdout + r.stderr).trim()}`.trim() };
+    }
+    if (probe.httpGet) {
+      const g = probe.httpGet;
+      const host = g.host || podIp || '127.0.0.1';
+      const https = (g.scheme ?? 'HTTP').toUpperCase() === 'HTTPS';
+      return new Promise<ProbeResult>((resolve) => {
+        const req = (https ? httpsRequest : httpRequest)({
+          host, port: port(g.port), path: g.path ?? '/', method: 'GET', timeout: timeoutMs, rejectUnauthorized: false,
+          headers: { 'user-agent': 'kube-probe/1.33', accept: '*/*', ...Object.fromEntries((g.httpHeaders ?? []).map((h) => [h.name, h.value])) },
+        }, (res) => {
+          res.resume();
+          const code = res.statusCode ?? 0;
+          resolve(code >= 200 && code < 400 ? { ok: true } : { ok: false, message: `HTTP probe failed with statuscode: ${code}` });
+        });
+        req.on('timeout', () => { req.destroy(); resolve({ ok: false, message: `Get "${https ? 'https' : 'http'}://${host}:${port(g.port)}${g.path ?? '/'}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)` }); });
+        req.on('error', (e) => resolve({ ok: false, message: `Get "${https ? 'https' : 'http'}://${host}:${port(g.port)}${g.path ?? '/'}": ${e.message}` }));
+        req.end();
+      });
+    }
+    const tcp = probe.tcpSocket ?? (probe.grpc ? { port: probe.grpc.port } : undefined);
+    if (tcp) {
+      const host = tcp.host || podIp || '127.0.0.1';
+      return new Promise<ProbeResult>((resolve) => {
+        const s = connect({ host, port: port(tcp.port), timeout: timeoutMs });
+        s.once('connect', () => { s.destroy(); resolve({ ok: true }); });
+        s.once('timeout', () => { s.destroy(); resolve({ ok: false, message: `dial tcp ${host}:${port(tcp.port)}: i/o timeout` }); });
+        s.once('error', (e) => resolve({ ok: false, message: `dial tcp ${host}:${port(tcp.port)}: ${e.message}` }));
+      });
+    }
+    return { ok: true };
+  }
+}
