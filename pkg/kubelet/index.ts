@@ -14,3 +14,4 @@ export * from './runtime/process.js';
 export * from './server.js';
 export * from './env.js';
 export * from './probes.js';
+export * from './admission.js';

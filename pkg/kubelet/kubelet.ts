@@ -2,8 +2,9 @@
 // sync each pod through the PodSyncer, and the status manager. Pods arrive from a KubeletHost (host.ts).
 import type { Logger } from 'pino';
 import { EventRecorder, realClock, Resources, type Client, type Clock, type KubeObject } from '../client/index.js';
+import { admitPod } from './admission.js';
 import { NodeAgent } from './node-agent.js';
-import type { NodeResources } from './node-status.js';
+import { nodeLabels, type NodeResources } from './node-status.js';
 import { Pleg } from './pleg.js';
 import { attemptsOf } from './pod-status.js';
 import { PodSyncer, type BackoffPolicy, type PodRecord } from './pod-sync.js';
@@ -108,6 +109,18 @@ export class NodeKubelet {
     let rec = this.records.get(uid);
     if (!rec) {
       rec = { uid, pod, waiting: new Map(), terminated: false };
+      const phase = pod.status?.phase as string | undefined;
+      if (!pod.metadata?.deletionTimestamp && (phase === undefined || phase === 'Pending')) {
+        const active = [...this.records.values()].filter((r) => !r.terminated && !r.failed && !r.removed).map((r) => r.pod);
+        const rejection = admitPod(pod, active, {
+          labels: { ...nodeLabels(this.o.nodeName, this.o.labels), ...this.agent.labels() },
+          allocatable: { cpu: this.o.resources.cpu, memory: this.o.resources.memory, pods: this.o.resources.pods },
+        });
+        if (rejection) {
+          rec.failed = rejection;
+          this.recorder.event(pod, 'Warning', rejection.reason, rejection.message.replace(/^Pod was rejected: /, ''));
+        }
+      }
       this.records.set(uid, rec);
     }
     rec.pod = pod;

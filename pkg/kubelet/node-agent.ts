@@ -40,6 +40,9 @@ export class NodeAgent {
 
   get name(): string { return this.o.identity.name; }
 
+  /** The Node's labels as last read or written. */
+  labels(): Record<string, string> { return this.node?.metadata?.labels ?? {}; }
+
   /** The port of the node server, reported in status.daemonEndpoints (known once it listens). */
   setKubeletPort(port: number): void { this.o.identity.kubeletPort = port; }
 

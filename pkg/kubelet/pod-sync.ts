@@ -33,6 +33,8 @@ export interface PodRecord {
   terminated: boolean;
   /** When the worker should look again (backoff expiry), ms since the epoch. */
   requeueAt?: number;
+  /** The kubelet failed the pod (admission refused it, activeDeadlineSeconds passed): phase Failed with this. */
+  failed?: { reason: string; message: string };
 }
 
 export interface SyncerOptions {
@@ -90,7 +92,8 @@ export class PodSyncer {
   }
 
   status(rec: PodRecord): Record<string, unknown> {
-    return generatePodStatus(rec.pod, this.view(rec), this.o.clock.now());
+    const status = generatePodStatus(rec.pod, this.view(rec), this.o.clock.now());
+    return rec.failed ? { ...status, phase: 'Failed', reason: rec.failed.reason, message: rec.failed.message } : status;
   }
 
   /** Drives the pod one step toward its spec. */
@@ -99,8 +102,22 @@ export class PodSyncer {
     rec.requeueAt = undefined;
     if (pod.metadata?.deletionTimestamp) { await this.kill(rec); return; }
     const phase = pod.status?.phase as string | undefined;
-    if (rec.terminated || phase === 'Succeeded' || phase === 'Failed') { await this.kill(rec, 0); return; }
-    rec.startTime ??= this.o.clock.now();
+    if (rec.terminated || rec.failed || phase === 'Succeeded' || phase === 'Failed') { await this.kill(rec, 0); return; }
+    const apiStart = pod.status?.startTime as string | undefined;
+    rec.startTime ??= apiStart ? Date.parse(apiStart) : this.o.clock.now();
+    const deadline = pod.spec?.activeDeadlineSeconds as number | undefined;
+    if (deadline !== undefined) {
+      const left = rec.startTime + deadline * 1000 - this.o.clock.now();
+      if (left <= 0) {
+        const message = 'Pod was active on the node longer than the specified deadline';
+        this.o.recorder.event(pod, 'Normal', 'DeadlineExceeded', message);
+        rec.failed = { reason: 'DeadlineExceeded', message };
+        await this.kill(rec, (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
+        return;
+      }
+      rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + left);
+    }
+    if (pod.spec?.hostNetwork) rec.podIp = this.o.hostIp;
     const rt = this.o.runtime;
     let sandbox = rt.listPodSandboxes(rec.uid).filter((s) => s.state === 'ready').sort((a, b) => b.createdAt - a.createdAt)[0];
     if (!sandbox) {
@@ -111,7 +128,7 @@ export class PodSyncer {
         hostname: (pod.spec?.hostname as string | undefined) ?? pod.metadata!.name!, labels: pod.metadata?.labels, annotations: pod.metadata?.annotations,
       });
       sandbox = rt.podSandboxStatus(id)!;
-      rec.podIp = sandbox.ip;
+      rec.podIp = pod.spec?.hostNetwork ? this.o.hostIp : sandbox.ip;
     }
     const all = rt.listContainers(rec.uid);
     const restartPolicy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';

@@ -110,6 +110,16 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
       .some((e) => e.reason === 'Unhealthy' && e.message === 'Readiness probe failed: HTTP probe failed with statuscode: 503'), 10_000, 'Unhealthy event');
   });
 
+  it('rejects a pod that does not fit the node (OutOfcpu) and fails one past activeDeadlineSeconds', async () => {
+    await createBound(admin, pod('huge', { spec: { containers: [{ name: 'c', image: 'nginx:1.27', resources: { requests: { cpu: '5' } } }] } }), NODE);
+    const huge = await eventually(async () => { const x = await get('huge'); return x.status?.phase === 'Failed' ? x : undefined; }, 15_000, 'huge Failed');
+    expect(huge.status).toMatchObject({ reason: 'OutOfcpu', message: expect.stringMatching(/^Pod was rejected: Node didn't have enough resource: cpu, requested: 5000, used: \d+, capacity: 4000$/) });
+    await createBound(admin, pod('brief', { spec: { activeDeadlineSeconds: 1 } }), NODE);
+    const brief = await eventually(async () => { const x = await get('brief'); return x.status?.phase === 'Failed' ? x : undefined; }, 15_000, 'brief Failed');
+    expect(brief.status).toMatchObject({ reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' });
+    expect((brief.status?.containerStatuses as Record<string, any>[])[0]!.state.terminated).toBeDefined();
+  });
+
   it('runs a restartPolicy Never pod to Succeeded or Failed by its exit code', async () => {
     await createBound(admin, pod('ok', { annotations: { 'fake.mini-kube.io/exit-code.c': '0' }, spec: { restartPolicy: 'Never' } }), NODE);
     await createBound(admin, pod('bad', { annotations: { 'fake.mini-kube.io/exit-code.c': '3' }, spec: { restartPolicy: 'Never' } }), NODE);
