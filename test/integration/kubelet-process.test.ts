@@ -118,6 +118,20 @@ describe('kubelet: process runtime and kubectl logs', () => {
     ]));
   });
 
+  it('kubectl logs -f follows a running container until it exits; --previous shows the last instance', async () => {
+    await createBound(admin, pod('talker', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'echo one; sleep 1; echo two; sleep 0.5'] }] } }), NODE);
+    await phase('talker', 'Running');
+    const followed = await api.kubectl('logs', '-f', 'talker');
+    expect(followed.stdout).toBe('one\ntwo\n');
+    await createBound(admin, pod('again', {
+      annotations: {}, spec: { containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'echo run; exit 1'] }] },
+    }), NODE);
+    await eventually(async () => ((await get('again')).status?.containerStatuses as any[] | undefined)?.[0]?.restartCount >= 1, 15_000, 'a restart');
+    const prev = await api.kubectl('logs', 'again', '--previous');
+    expect(prev.code, prev.stderr).toBe(0);
+    expect(prev.stdout).toBe('run\n');
+  });
+
   it('reports exit codes: restartPolicy Never ends Failed with the code', async () => {
     await createBound(admin, pod('exit3', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'exit 3'] }] } }), NODE);
     const p = await phase('exit3', 'Failed');
