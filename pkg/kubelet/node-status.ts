@@ -6,7 +6,8 @@ import { arch, cpus, hostname, networkInterfaces, platform, release, totalmem } 
 import type { KubeObject } from '../client/index.js';
 import { formatTime } from '../client/index.js';
 
-export const KUBELET_VERSION = 'v1.33.0';
+/** The release the node reports, the same as the apiserver's (kubectl warns on version skew). */
+export const KUBELET_VERSION = 'v1.32.3';
 export const KUBELET_PORT = 10250;
 
 export interface NodeResources {

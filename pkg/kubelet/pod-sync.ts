@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Clock, EventRecorder, KubeObject } from '../client/index.js';
 import { ContainerConfigError, containerEnv, expandVars, type ObjectGetter } from './env.js';
 import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from './pod-status.js';
+import { runAction, type Probe } from './probes.js';
 import type { ContainerStatus, Runtime } from './runtime/types.js';
 
 export interface BackoffPolicy { initialMs: number; maxMs: number }
@@ -20,6 +21,8 @@ interface SpecContainer {
   envFrom?: unknown[];
   workingDir?: string;
   restartPolicy?: string;
+  ports?: { name?: string; containerPort: number }[];
+  lifecycle?: { postStart?: Probe & { sleep?: { seconds: number } }; preStop?: Probe & { sleep?: { seconds: number } } };
 }
 
 /** What the kubelet remembers of a pod between syncs. */
@@ -253,7 +256,37 @@ export class PodSyncer {
       this.o.recorder.event(pod, 'Normal', 'Started', `Started container ${c.name}`);
     } catch (err) {
       this.o.recorder.event(pod, 'Warning', 'Failed', `Error: ${(err as Error).message}`);
+      return;
     }
+    const hook = c.lifecycle?.postStart;
+    if (hook && this.runsHooks()) {
+      const res = await runAction(rt, id, hook, { podIp: rec.podIp, ports: c.ports, timeoutSeconds: 0 }).catch((e: unknown) => ({ ok: false, message: (e as Error).message }));
+      if (!res.ok) {
+        this.o.recorder.event(pod, 'Warning', 'FailedPostStartHook', `PostStartHook failed: ${res.message ?? ''}`.trim());
+        this.o.recorder.event(pod, 'Normal', 'Killing', `FailedPostStartHook`);
+        await rt.stopContainer(id, (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
+      }
+    }
+  }
+
+  /** The fake runtime answers probes itself and has no processes to run hooks in. */
+  private runsHooks(): boolean { return typeof (this.o.runtime as { probe?: unknown }).probe !== 'function'; }
+
+  /** preStop (within the grace period), then SIGTERM and SIGKILL after what is left of it (at least 2 s, as upstream). */
+  private async stopWithHook(rec: PodRecord, c: ContainerStatus, grace: number): Promise<void> {
+    const spec = [...((rec.pod.spec?.initContainers ?? []) as SpecContainer[]), ...((rec.pod.spec?.containers ?? []) as SpecContainer[])].find((s) => s.name === c.name);
+    let left = grace;
+    const hook = spec?.lifecycle?.preStop;
+    if (hook && grace > 0 && c.state === 'running' && this.runsHooks()) {
+      const t0 = Date.now();
+      const res = await Promise.race([
+        runAction(this.o.runtime, c.id, hook, { podIp: rec.podIp, ports: spec.ports, timeoutSeconds: grace }).catch((e: unknown) => ({ ok: false, message: (e as Error).message })),
+        new Promise<{ ok: boolean; message?: string }>((r) => setTimeout(() => r({ ok: false, message: `PreStop hook did not finish within ${grace}s` }), grace * 1000).unref()),
+      ]);
+      if (!res.ok) this.o.recorder.event(rec.pod, 'Warning', 'FailedPreStopHook', `PreStopHook failed: ${res.message ?? ''}`.trim());
+      left = Math.max(2, grace - Math.floor((Date.now() - t0) / 1000));
+    }
+    await this.o.runtime.stopContainer(c.id, left);
   }
 
   /** Stops every container (Killing events) within the grace period, then the sandbox; the pod is terminated. */
@@ -264,7 +297,7 @@ export class PodSyncer {
     const running = rt.listContainers(rec.uid).filter((c) => c.state === 'running' || c.state === 'created');
     await Promise.all(running.map(async (c) => {
       this.o.recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c.name}`);
-      await rt.stopContainer(c.id, grace);
+      await this.stopWithHook(rec, c, grace);
     }));
     for (const sb of rt.listPodSandboxes(rec.uid)) if (sb.state === 'ready') await rt.stopPodSandbox(sb.id);
     for (const name of [...rec.waiting.keys()]) {

@@ -153,40 +153,54 @@ export class ProbeManager {
   private async execute(w: Worker, spec: SpecContainer, probe: Probe, podIp: string | undefined): Promise<ProbeResult> {
     const rt = this.o.runtime;
     if (hasProbe(rt)) return rt.probe(w.containerId, w.kind, probe);
-    const timeoutMs = Math.max(1, probe.timeoutSeconds ?? 1) * 1000;
-    const port = (p: number | string): number => (typeof p === 'number' ? p : (spec.ports?.find((x) => x.name === p)?.containerPort ?? Number(p)));
-    if (probe.exec) {
-      const r = await rt.execSync(w.containerId, probe.exec.command ?? [], probe.timeoutSeconds ?? 1);
-      return r.exitCode === 0 ? { ok: true } : { ok: false, message: `command ${JSON.stringify((probe.exec.command ?? []).join(' '))} exited with ${r.exitCode}: ${(r.stdout + r.stderr).trim()}`.trim() };
-    }
-    if (probe.httpGet) {
-      const g = probe.httpGet;
-      const host = g.host || podIp || '127.0.0.1';
-      const https = (g.scheme ?? 'HTTP').toUpperCase() === 'HTTPS';
-      return new Promise<ProbeResult>((resolve) => {
-        const req = (https ? httpsRequest : httpRequest)({
-          host, port: port(g.port), path: g.path ?? '/', method: 'GET', timeout: timeoutMs, rejectUnauthorized: false,
-          headers: { 'user-agent': 'kube-probe/1.33', accept: '*/*', ...Object.fromEntries((g.httpHeaders ?? []).map((h) => [h.name, h.value])) },
-        }, (res) => {
-          res.resume();
-          const code = res.statusCode ?? 0;
-          resolve(code >= 200 && code < 400 ? { ok: true } : { ok: false, message: `HTTP probe failed with statuscode: ${code}` });
-        });
-        req.on('timeout', () => { req.destroy(); resolve({ ok: false, message: `Get "${https ? 'https' : 'http'}://${host}:${port(g.port)}${g.path ?? '/'}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)` }); });
-        req.on('error', (e) => resolve({ ok: false, message: `Get "${https ? 'https' : 'http'}://${host}:${port(g.port)}${g.path ?? '/'}": ${e.message}` }));
-        req.end();
-      });
-    }
-    const tcp = probe.tcpSocket ?? (probe.grpc ? { port: probe.grpc.port } : undefined);
-    if (tcp) {
-      const host = tcp.host || podIp || '127.0.0.1';
-      return new Promise<ProbeResult>((resolve) => {
-        const s = connect({ host, port: port(tcp.port), timeout: timeoutMs });
-        s.once('connect', () => { s.destroy(); resolve({ ok: true }); });
-        s.once('timeout', () => { s.destroy(); resolve({ ok: false, message: `dial tcp ${host}:${port(tcp.port)}: i/o timeout` }); });
-        s.once('error', (e) => resolve({ ok: false, message: `dial tcp ${host}:${port(tcp.port)}: ${e.message}` }));
-      });
-    }
-    return { ok: true };
+    return runAction(rt, w.containerId, probe, { podIp, ports: spec.ports, timeoutSeconds: probe.timeoutSeconds ?? 1 });
   }
 }
+
+/**
+ * Runs a probe's or a lifecycle hook's action against a container: exec (runtime ExecSync), httpGet, tcpSocket
+ * (grpc: a TCP connect), sleep. `timeoutSeconds` 0: no timeout.
+ */
+export const runAction = async (
+  rt: Runtime, containerId: string, probe: Probe & { sleep?: { seconds: number } },
+  o: { podIp?: string; ports?: { name?: string; containerPort: number }[]; timeoutSeconds: number },
+): Promise<ProbeResult> => {
+  if (probe.sleep) { await new Promise((r) => setTimeout(r, probe.sleep!.seconds * 1000)); return { ok: true }; }
+  const podIp = o.podIp;
+  const timeoutMs = o.timeoutSeconds > 0 ? o.timeoutSeconds * 1000 : 0;
+  const port = (p: number | string): number => (typeof p === 'number' ? p : (o.ports?.find((x) => x.name === p)?.containerPort ?? Number(p)));
+  if (probe.exec) {
+    const r = await rt.execSync(containerId, probe.exec.command ?? [], o.timeoutSeconds);
+    return r.exitCode === 0 ? { ok: true } : { ok: false, message: `command ${JSON.stringify((probe.exec.command ?? []).join(' '))} exited with ${r.exitCode}: ${(r.stdout + r.stderr).trim()}`.trim() };
+  }
+  if (probe.httpGet) {
+    const g = probe.httpGet;
+    const host = g.host || podIp || '127.0.0.1';
+    const https = (g.scheme ?? 'HTTP').toUpperCase() === 'HTTPS';
+    return new Promise<ProbeResult>((resolve) => {
+      const req = (https ? httpsRequest : httpRequest)({
+        host, port: port(g.port), path: g.path ?? '/', method: 'GET', timeout: timeoutMs, rejectUnauthorized: false,
+        headers: { 'user-agent': 'kube-probe/1.33', accept: '*/*', ...Object.fromEntries((g.httpHeaders ?? []).map((h) => [h.name, h.value])) },
+      }, (res) => {
+        res.resume();
+        const code = res.statusCode ?? 0;
+        resolve(code >= 200 && code < 400 ? { ok: true } : { ok: false, message: `HTTP probe failed with statuscode: ${code}` });
+      });
+      req.on('timeout', () => { req.destroy(); resolve({ ok: false, message: `Get "${https ? 'https' : 'http'}://${host}:${port(g.port)}${g.path ?? '/'}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)` }); });
+      req.on('error', (e) => resolve({ ok: false, message: `Get "${https ? 'https' : 'http'}://${host}:${port(g.port)}${g.path ?? '/'}": ${e.message}` }));
+      req.end();
+    });
+  }
+  const tcp = probe.tcpSocket ?? (probe.grpc ? { port: probe.grpc.port } : undefined);
+  if (tcp) {
+    const host = tcp.host || podIp || '127.0.0.1';
+    return new Promise<ProbeResult>((resolve) => {
+      const s = connect({ host, port: port(tcp.port), timeout: timeoutMs });
+      s.once('connect', () => { s.destroy(); resolve({ ok: true }); });
+      s.once('timeout', () => { s.destroy(); resolve({ ok: false, message: `dial tcp ${host}:${port(tcp.port)}: i/o timeout` }); });
+      s.once('error', (e) => resolve({ ok: false, message: `dial tcp ${host}:${port(tcp.port)}: ${e.message}` }));
+    });
+  }
+  return { ok: true };
+};
+

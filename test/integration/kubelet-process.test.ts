@@ -132,6 +132,25 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(prev.stdout).toBe('run\n');
   });
 
+  it('runs postStart after the start, and preStop before SIGTERM when the pod is deleted', async () => {
+    const file = join(rootDir, 'hooks.txt');
+    await createBound(admin, pod('hooked', {
+      spec: {
+        terminationGracePeriodSeconds: 5,
+        containers: [{
+          name: 'sh', image: 'busybox', env: [{ name: 'F', value: file }],
+          command: ['sh', '-c', 'trap "echo term >> $F; exit 0" TERM; while true; do sleep 0.1; done'],
+          lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo poststart >> $F'] } }, preStop: { exec: { command: ['sh', '-c', 'echo prestop >> $F'] } } },
+        }],
+      },
+    }), NODE);
+    await phase('hooked', 'Running');
+    await eventually(async () => (await readFile(file, 'utf8').catch(() => '')).includes('poststart'), 10_000, 'postStart ran');
+    await admin.pods('default').delete('hooked');
+    await eventually(async () => { try { await get('hooked'); return false; } catch { return true; } }, 15_000, 'hooked gone');
+    expect(await readFile(file, 'utf8')).toBe('poststart\nprestop\nterm\n');
+  });
+
   it('reports exit codes: restartPolicy Never ends Failed with the code', async () => {
     await createBound(admin, pod('exit3', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'exit 3'] }] } }), NODE);
     const p = await phase('exit3', 'Failed');
