@@ -129,7 +129,9 @@ export class Rollout {
 
   private async setDeploymentRevision(rev: string): Promise<void> {
     if (this.d.metadata?.annotations?.[REVISION] === rev) return;
-    const updated = await this.ctx.client.deployments(this.ns).patch(this.d.metadata!.name!, 'merge', { metadata: { annotations: { [REVISION]: rev } } });
+    // An update, as upstream: the deployment controller's role may update deployments, not patch them.
+    const next = { ...this.d, metadata: { ...this.d.metadata, annotations: { ...this.d.metadata?.annotations, [REVISION]: rev } } };
+    const updated = await this.ctx.client.deployments(this.ns).update(next);
     this.d.metadata = { ...this.d.metadata, annotations: updated.metadata?.annotations, resourceVersion: updated.metadata?.resourceVersion };
   }
 
