@@ -76,7 +76,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   }
   onShutdownSignal(async () => {
     stop.abort();
-    await done;
+    // releasing the lease and flushing events get a few seconds, not their retries against a gone apiserver
+    await Promise.race([done, new Promise((r) => setTimeout(r, 5000).unref())]);
     await client.close();
   });
   await done.catch((err: unknown) => { logger.error({ err }, 'scheduler failed'); process.exit(1); });

@@ -167,7 +167,8 @@ export class Scheduler {
       this.queue.close();
       await Promise.allSettled(this.bindings);
       await this.factory.shutdown();
-      await this.recorder.flush();
+      // events still unwritten get a moment, not the recorder's retries (the apiserver may be gone already)
+      await Promise.race([this.recorder.flush(), this.clock.sleep(2000)]);
     }
   }
 
