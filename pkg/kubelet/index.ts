@@ -15,3 +15,4 @@ export * from './server.js';
 export * from './env.js';
 export * from './probes.js';
 export * from './admission.js';
+export * from './volumes.js';

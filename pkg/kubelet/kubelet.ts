@@ -70,6 +70,14 @@ export class NodeKubelet {
       getObject: (kind, ns, name) => o.client.resource(kind === 'configmaps' ? Resources.configMaps : Resources.secrets, ns).get(name),
       nodeCapacity: { cpu: o.resources.cpu, memory: o.resources.memory },
       probeResult: (id, kind) => this.probes.result(id, kind),
+      requestToken: async (ns, sa, audiences, expirationSeconds, pod) => {
+        const tr = await o.client.serviceAccounts(ns).createSubresource<{ status?: { token?: string } }>(sa, 'token', {
+          apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
+          spec: { ...(audiences ? { audiences } : {}), expirationSeconds, boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata!.name, uid: pod.metadata!.uid } },
+        });
+        if (!tr.status?.token) throw new Error('empty token');
+        return tr.status.token;
+      },
     });
     this.probes = new ProbeManager({
       runtime: o.runtime, clock: this.clock, recorder: this.recorder,

@@ -7,6 +7,8 @@ import type { Clock, EventRecorder, KubeObject } from '../client/index.js';
 import { ContainerConfigError, containerEnv, expandVars, type ObjectGetter } from './env.js';
 import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from './pod-status.js';
 import { runAction, type Probe } from './probes.js';
+import { linkMounts, setUpVolumes, VolumeError, type TokenRequester } from './volumes.js';
+import { join } from 'node:path';
 import type { ContainerStatus, Runtime } from './runtime/types.js';
 
 export interface BackoffPolicy { initialMs: number; maxMs: number }
@@ -19,6 +21,7 @@ interface SpecContainer {
   args?: string[];
   env?: { name: string; value?: string }[];
   envFrom?: unknown[];
+  volumeMounts?: { name: string; mountPath: string; subPath?: string }[];
   workingDir?: string;
   restartPolicy?: string;
   ports?: { name?: string; containerPort: number }[];
@@ -36,6 +39,8 @@ export interface PodRecord {
   terminated: boolean;
   /** When the worker should look again (backoff expiry), ms since the epoch. */
   requeueAt?: number;
+  /** Where each volume is on the node (set up once the sandbox exists; process runtime only). */
+  volumes?: Map<string, string>;
   /** The kubelet failed the pod (admission refused it, activeDeadlineSeconds passed): phase Failed with this. */
   failed?: { reason: string; message: string };
 }
@@ -49,6 +54,8 @@ export interface SyncerOptions {
   backoff: BackoffPolicy;
   /** Reads ConfigMaps and Secrets for env/envFrom (without it only literal values are set). */
   getObject?: ObjectGetter;
+  /** Requests service-account tokens for projected volumes. */
+  requestToken?: TokenRequester;
   /** Probe results for the status (the probe manager's). */
   probeResult?: (containerId: string, kind: 'startup' | 'readiness') => boolean | undefined;
   /** The node's capacity: resourceFieldRef limits default to it. */
@@ -132,6 +139,17 @@ export class PodSyncer {
       });
       sandbox = rt.podSandboxStatus(id)!;
       rec.podIp = pod.spec?.hostNetwork ? this.o.hostIp : sandbox.ip;
+    }
+    const podDir = (rt as { podDir?: (uid: string) => string }).podDir?.(rec.uid);
+    if (podDir && !rec.volumes && this.o.getObject) {
+      try {
+        rec.volumes = await setUpVolumes(pod, podDir, { get: this.o.getObject, requestToken: this.o.requestToken });
+      } catch (err) {
+        if (!(err instanceof VolumeError)) throw err;
+        this.o.recorder.event(pod, 'Warning', 'FailedMount', err.message);
+        rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + 2_000);
+        return;
+      }
     }
     const all = rt.listContainers(rec.uid);
     const restartPolicy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';
@@ -234,6 +252,12 @@ export class PodSyncer {
       rec.waiting.set(c.name, { reason: 'CreateContainerConfigError', message: err.message, attempt: attempt - 1 });
       rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + Math.min(this.o.backoff.initialMs, 2_000));
       return;
+    }
+    const podDir = (rt as { podDir?: (uid: string) => string }).podDir?.(rec.uid);
+    if (podDir && rec.volumes) {
+      const rootfs = join(podDir, 'rootfs', c.name);
+      await linkMounts(rootfs, c.volumeMounts ?? [], rec.volumes);
+      env = [{ name: 'MINI_KUBE_ROOTFS', value: rootfs }, ...env];
     }
     const vars = Object.fromEntries(env.map((e) => [e.name, e.value]));
     let id: string;

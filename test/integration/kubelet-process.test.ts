@@ -22,6 +22,8 @@ describe('kubelet: process runtime and kubectl logs', () => {
     api = await startTestApiServer();
     admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
     rootDir = await mkdtemp(join(tmpdir(), 'mini-kube-kubelet-'));
+    // what the controller-manager's root-ca publisher does (pods' kube-api-access volumes need it)
+    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt' }, data: { 'ca.crt': await readFile(api.pki.ca.cert, 'utf8') } });
     kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
       nodeIpFor: () => '127.0.0.1',
       runtimeFor: (_i, _n, hostIp) => new ProcessRuntime({ rootDir, hostIp }),
@@ -149,6 +151,30 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await admin.pods('default').delete('hooked');
     await eventually(async () => { try { await get('hooked'); return false; } catch { return true; } }, 15_000, 'hooked gone');
     expect(await readFile(file, 'utf8')).toBe('poststart\nprestop\nterm\n');
+  });
+
+  it('materialises volumes (configMap, downwardAPI, emptyDir) under $MINI_KUBE_ROOTFS; a missing ConfigMap is FailedMount', async () => {
+    await createBound(admin, pod('vols', {
+      spec: {
+        volumes: [{ name: 'cfg', configMap: { name: 'vol-cm' } }, { name: 'info', downwardAPI: { items: [{ path: 'name', fieldRef: { fieldPath: 'metadata.name' } }] } }, { name: 'scratch', emptyDir: {} }],
+        containers: [{
+          name: 'sh', image: 'busybox',
+          command: ['sh', '-c', 'cat $MINI_KUBE_ROOTFS/etc/cfg/greeting; cat $MINI_KUBE_ROOTFS/etc/info/name; echo; echo x > $MINI_KUBE_ROOTFS/scratch/f && echo wrote; exec sleep 60'],
+          volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg' }, { name: 'info', mountPath: '/etc/info' }, { name: 'scratch', mountPath: '/scratch' }],
+        }],
+      },
+    }), NODE);
+    await eventually(async () => (await admin.events('default').list({ fieldSelector: 'involvedObject.name=vols' })).items
+      .some((e) => e.reason === 'FailedMount' && e.message === 'MountVolume.SetUp failed for volume "cfg" : configmap "vol-cm" not found'), 10_000, 'FailedMount');
+    expect((await get('vols')).status?.phase).toBe('Pending');
+    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'vol-cm' }, data: { greeting: 'hi from a volume\n' } });
+    await phase('vols', 'Running');
+    const logs = await eventually(async () => { const l = await admin.pods('default').logs('vols'); return l.includes('wrote') ? l : undefined; }, 10_000, 'vols log');
+    expect(logs).toBe('hi from a volume\nvols\nwrote\n');
+    const sa = join(rootDir, 'pods', (await get('vols')).metadata!.uid!, 'rootfs', 'sh', 'var/run/secrets/kubernetes.io/serviceaccount');
+    expect((await readFile(join(sa, 'token'), 'utf8')).split('.')).toHaveLength(3);
+    expect(await readFile(join(sa, 'namespace'), 'utf8')).toBe('default');
+    expect(await readFile(join(sa, 'ca.crt'), 'utf8')).toContain('BEGIN CERTIFICATE');
   });
 
   it('reports exit codes: restartPolicy Never ends Failed with the code', async () => {

@@ -248,7 +248,8 @@ export class ProcessRuntime implements Runtime {
     this.listeners.clear();
   }
 
-  private podDir(uid: string): string { return join(this.o.rootDir, 'pods', uid); }
+  /** Where the pod's files live (volumes, container dirs, logs). */
+  podDir(uid: string): string { return join(this.o.rootDir, 'pods', uid); }
 
   /** Docker's rule: command replaces ENTRYPOINT (and drops CMD); args replace CMD. */
   private async argv(config: ContainerConfig): Promise<string[]> {
