@@ -18,7 +18,7 @@ export const kubeletFlags = {
   port: flag.int(10250, 'Port of the kubelet\'s HTTPS server (containerLogs); 0: any free port, reported in the Node\'s daemonEndpoints'),
   address: flag.string('0.0.0.0', 'Address the kubelet\'s HTTPS server listens on'),
   nodes: flag.int(1, 'Number of nodes to simulate in this process (fake runtime only)'),
-  'node-ip': flag.string('', 'InternalIP of the node (default: the machine\'s first address; 10.0.x.y for simulated nodes)'),
+  'node-ip': flag.string('', 'InternalIP of the node (default: the machine\'s first address; 10.0.x.y for simulated nodes, unless given)'),
   'node-labels': flag.list([], 'Extra labels of the node, key=value'),
   'max-pods': flag.int(110, 'Pod capacity of the node'),
   cpu: flag.string('', 'CPU capacity (default: the machine\'s)'),
@@ -73,7 +73,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     ...(v.runtime === 'process' ? { runtimeFor: (_i: number, _n: string, hostIp: string) => new ProcessRuntime({ rootDir, hostIp, catalog }) } : {}),
     resources: { ...(v.cpu ? { cpu: v.cpu } : {}), ...(v.memory ? { memory: v.memory } : {}), pods: v['max-pods'] },
     labels: Object.fromEntries(v['node-labels'].map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
-    ...(v['node-ip'] && v.nodes === 1 ? { nodeIpFor: () => v['node-ip'] } : {}),
+    // simulated nodes given --node-ip all report it, so the apiserver reaches their one server for logs
+    ...(v['node-ip'] ? { nodeIpFor: () => v['node-ip'] } : {}),
     ...(restConfig.caData ? { server: { clientCa: restConfig.caData, port: v.port, address: v.address } } : {}),
   });
   const stop = new AbortController();
