@@ -87,7 +87,15 @@ export class KubeletHost {
     let server: NodeServer | undefined;
     if (this.o.server) {
       const ips = [...this.kubelets.values()].map((k) => k.o.nodeIp);
-      server = new NodeServer({ ...this.o.server, kubelets: () => [...this.kubelets.values()], logger: this.o.logger, sans: [...this.o.nodeNames.slice(0, 1), ...ips.slice(0, 16)] });
+      const reviews = this.o.client.resource<KubeObject>({ group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', namespaced: false, kind: 'SubjectAccessReview' });
+      const authorize = async (user: string, groups: string[], node: string, subresource: string): Promise<boolean> => {
+        const res = await reviews.create({
+          apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
+          spec: { user, groups, resourceAttributes: { verb: 'get', resource: 'nodes', subresource, name: node } },
+        } as KubeObject);
+        return (res.status as { allowed?: boolean } | undefined)?.allowed === true;
+      };
+      server = new NodeServer({ ...this.o.server, authorize, kubelets: () => [...this.kubelets.values()], logger: this.o.logger, sans: [...this.o.nodeNames.slice(0, 1), ...ips.slice(0, 16)] });
       const port = await server.start();
       for (const k of this.kubelets.values()) k.agent.setKubeletPort(port);
       this.o.logger.info({ port }, 'kubelet server listening');

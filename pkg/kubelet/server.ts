@@ -1,9 +1,8 @@
 // The node's HTTPS server, as upstream's kubelet server on :10250: /healthz, /pods and
 // /containerLogs/{namespace}/{pod}/{container} (follow, tailLines, sinceSeconds, previous, timestamps), which the
-// apiserver proxies `kubectl logs` to. Clients must present a certificate from the cluster CA; only the apiserver's
-// kubelet client (kube-apiserver-kubelet-client) and system:masters are allowed (upstream asks a
-// SubjectAccessReview for nodes/log; that is later work). The serving certificate is self-signed, as a kubelet
-// without --tls-cert-file makes one.
+// apiserver proxies `kubectl logs` to. Clients must present a certificate from the cluster CA and are authorized
+// by a SubjectAccessReview (get nodes/proxy on this node), as upstream's webhook authorization mode. The serving
+// certificate is self-signed, as a kubelet without --tls-cert-file makes one.
 import { createServer, type Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
@@ -20,9 +19,16 @@ export interface NodeServerOptions {
   address?: string;
   port?: number;
   sans?: string[];
+  /**
+   * Asks the apiserver (SubjectAccessReview) whether the user may `get` nodes/<subresource> of the node; without
+   * it only system:masters and kube-apiserver-kubelet-client are allowed.
+   */
+  authorize?: (user: string, groups: string[], node: string, subresource: string) => Promise<boolean>;
 }
 
 const ALLOWED_USERS = new Set(['kube-apiserver-kubelet-client', 'system:kube-apiserver']);
+const ALLOW_TTL_MS = 5 * 60_000;
+const DENY_TTL_MS = 30_000;
 
 export class NodeServer {
   private server?: Server;
@@ -59,7 +65,8 @@ export class NodeServer {
     const peer = socket.getPeerCertificate();
     const cn = peer.subject?.CN;
     const orgs = ([] as string[]).concat(peer.subject?.O ?? []);
-    if (!ALLOWED_USERS.has(String(cn)) && !orgs.includes('system:masters')) { send(403, `Forbidden (user=${String(cn)}, verb=get, resource=nodes, subresource=log)`); return; }
+    const node = this.o.kubelets()[0]?.nodeName ?? '';
+    if (!(await this.allowed(String(cn), orgs, node, 'proxy'))) { send(403, `Forbidden (user=${String(cn)}, verb=get, resource=nodes, subresource=proxy)`); return; }
     try {
       if (u.pathname === '/pods' || u.pathname === '/pods/') {
         const items = this.o.kubelets().flatMap((k) => k.pods());
@@ -102,6 +109,20 @@ export class NodeServer {
       this.o.logger.warn({ err, url }, 'kubelet server request failed');
       if (!res.headersSent) send(500, (err as Error).message); else res.end();
     }
+  }
+
+  private readonly decisions = new Map<string, { allowed: boolean; until: number }>();
+
+  /** Cached as upstream's webhook authorizer: allowed for 5 min, denied for 30 s. */
+  private async allowed(user: string, groups: string[], node: string, subresource: string): Promise<boolean> {
+    if (!this.o.authorize) return ALLOWED_USERS.has(user) || groups.includes('system:masters');
+    const key = JSON.stringify([user, groups, node, subresource]);
+    const hit = this.decisions.get(key);
+    if (hit && hit.until > Date.now()) return hit.allowed;
+    let allowed = false;
+    try { allowed = await this.o.authorize(user, groups, node, subresource); } catch (err) { this.o.logger.warn({ err }, 'SubjectAccessReview failed'); return false; }
+    this.decisions.set(key, { allowed, until: Date.now() + (allowed ? ALLOW_TTL_MS : DENY_TTL_MS) });
+    return allowed;
   }
 
   private findPod(ns: string, name: string): { kubelet: NodeKubelet; pod: KubeObject } | undefined {

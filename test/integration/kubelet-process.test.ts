@@ -5,7 +5,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, request } from 'undici';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
+import { issueCertificate } from '../../pkg/pki/index.js';
+import { loadKey } from '../../pkg/pki/keys.js';
+import { x509 } from '../../pkg/pki/x509.js';
 import { ProcessRuntime } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { condition, createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
@@ -175,6 +179,24 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect((await readFile(join(sa, 'token'), 'utf8')).split('.')).toHaveLength(3);
     expect(await readFile(join(sa, 'namespace'), 'utf8')).toBe('default');
     expect(await readFile(join(sa, 'ca.crt'), 'utf8')).toContain('BEGIN CERTIFICATE');
+  });
+
+  it('its HTTPS server authorizes clients by SubjectAccessReview (nodes/proxy): the admin may, a plain user may not', async () => {
+    const node = await admin.nodes().get(NODE);
+    const port = (node.status?.daemonEndpoints as any).kubeletEndpoint.Port as number;
+    const [caPem, caKey, adminCert, adminKey] = await Promise.all([api.pki.ca.cert, api.pki.ca.key, api.pki.admin.cert, api.pki.admin.key].map((p) => readFile(p, 'utf8')));
+    const ca = { cert: new x509.X509Certificate(caPem!), key: await loadKey(caKey!) };
+    const jane = await issueCertificate(ca, { subject: { commonName: 'jane', organizations: ['devs'] }, usage: 'client', days: 1 });
+    const get = async (cert: string, key: string): Promise<number> => {
+      const agent = new Agent({ connect: { cert, key, rejectUnauthorized: false } });
+      try { return (await request(`https://127.0.0.1:${port}/pods`, { dispatcher: agent })).statusCode; } finally { await agent.close(); }
+    };
+    expect(await get(adminCert!, adminKey!)).toBe(200);
+    expect(await get(jane.certPem, jane.keyPem)).toBe(403);
+    const anonymous = new Agent({ connect: { rejectUnauthorized: false } });
+    expect((await request(`https://127.0.0.1:${port}/pods`, { dispatcher: anonymous })).statusCode).toBe(401);
+    expect((await request(`https://127.0.0.1:${port}/healthz`, { dispatcher: anonymous })).statusCode).toBe(200);
+    await anonymous.close();
   });
 
   it('reports exit codes: restartPolicy Never ends Failed with the code', async () => {
