@@ -3,31 +3,16 @@
 // OS process (the binary bundled from the current sources, as crash.test.ts does: dist/ may be stale) or in this
 // process when process separation is not the point.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { pino } from 'pino';
-import { build } from 'rolldown';
 import { Client, formatTime, loadKubeconfig } from '../../pkg/client/index.js';
 import { runControllerManager, type ControllerManagerOptions } from '../../pkg/controller/controller-manager.js';
 import { writeKubeconfig } from '../../pkg/pki/index.js';
 import type { TestApiServer } from '../support/apiserver.js';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Bundles cmd/main.ts into a temp dir under node_modules/.cache (packages stay external and resolve from there). */
-export async function bundleMain(): Promise<{ main: string; cleanup(): Promise<void> }> {
-  await mkdir(join(repo, 'node_modules/.cache'), { recursive: true });
-  const dir = await mkdtemp(join(repo, 'node_modules/.cache/mini-kube-cm-'));
-  await build({
-    input: join(repo, 'cmd/main.ts'),
-    platform: 'node',
-    external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
-    output: { dir, format: 'esm', entryFileNames: 'main.mjs' },
-    logLevel: 'silent',
-  });
-  return { main: join(dir, 'main.mjs'), cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
+export { bundleMain } from '../support/binary.js';
 
 /** DIR/controller-manager.kubeconfig with the controller-manager's client certificate. */
 export async function controllerManagerKubeconfig(s: TestApiServer): Promise<string> {

@@ -2,38 +2,26 @@
 // create objects over HTTPS, the process is SIGKILLed in the middle, and a new process on the same data dir
 // must hold every acknowledged (201) object and hand out resourceVersions above any seen before.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { build } from 'rolldown';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensurePki } from '../../pkg/pki/index.js';
+import { bundleMain } from '../support/binary.js';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-let bundleDir = '';
+let bundle: { main: string; cleanup(): Promise<void> } | undefined;
 let dataDir = '';
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
-  // The binary from the current sources (dist/ may be stale or absent): bundled with every package left
-  // external, written under the repo's node_modules so that those packages resolve as they do for dist/.
-  await mkdir(join(repo, 'node_modules/.cache'), { recursive: true });
-  bundleDir = await mkdtemp(join(repo, 'node_modules/.cache/mini-kube-crash-'));
-  await build({
-    input: join(repo, 'cmd/main.ts'),
-    platform: 'node',
-    external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
-    output: { dir: bundleDir, format: 'esm', entryFileNames: 'main.mjs' },
-    logLevel: 'silent',
-  });
+  bundle = await bundleMain('mini-kube-crash-');
   dataDir = await mkdtemp(join(tmpdir(), 'mini-kube-crash-'));
 }, 60_000);
 
 afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
-  await Promise.all([bundleDir && rm(bundleDir, { recursive: true, force: true }), dataDir && rm(dataDir, { recursive: true, force: true })]);
+  await Promise.all([bundle?.cleanup(), dataDir && rm(dataDir, { recursive: true, force: true })]);
 });
 
 interface Running {
@@ -44,7 +32,7 @@ interface Running {
 
 /** Starts `mini-kube apiserver` on a free port and resolves once it logs that it is serving. */
 function startApiServer(): Promise<Running> {
-  const child = spawn(process.execPath, [join(bundleDir, 'main.mjs'), 'apiserver', '--data-dir', dataDir, '--secure-port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bundle!.main, 'apiserver', '--data-dir', dataDir, '--secure-port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
   children.add(child);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => {
     children.delete(child);

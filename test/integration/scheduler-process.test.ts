@@ -3,18 +3,16 @@
 // two candidates elect a leader on the Lease kube-system/kube-scheduler; the leader binds pods; when it is killed
 // the other takes the lease over and binds the next pods.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'rolldown';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Client } from '../../pkg/client/index.js';
 import { writeKubeconfig } from '../../pkg/pki/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { bundleMain } from '../support/binary.js';
 import { adminClient, createNode, eventually, podObject, waitBound } from './scheduler-support.js';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-let bundleDir = '';
+let bundle: { main: string; cleanup(): Promise<void> } | undefined;
 let api: TestApiServer;
 let client: Client;
 let kubeconfig = '';
@@ -22,15 +20,7 @@ let configFile = '';
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
-  await mkdir(join(repo, 'node_modules/.cache'), { recursive: true });
-  bundleDir = await mkdtemp(join(repo, 'node_modules/.cache/mini-kube-scheduler-'));
-  await build({
-    input: join(repo, 'cmd/main.ts'),
-    platform: 'node',
-    external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
-    output: { dir: bundleDir, format: 'esm', entryFileNames: 'main.mjs' },
-    logLevel: 'silent',
-  });
+  bundle = await bundleMain('mini-kube-scheduler-');
   api = await startTestApiServer();
   client = await adminClient(api);
   const [caPem, certPem, keyPem] = await Promise.all([api.pki.ca.cert, api.pki.scheduler.cert, api.pki.scheduler.key].map((p) => readFile(p, 'utf8')));
@@ -60,11 +50,11 @@ afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
   await client?.close();
   await api?.close();
-  if (bundleDir) await rm(bundleDir, { recursive: true, force: true });
+  await bundle?.cleanup();
 });
 
 const startScheduler = (): { child: ChildProcess; log: () => string } => {
-  const child = spawn(process.execPath, [join(bundleDir, 'main.mjs'), 'scheduler', '--kubeconfig', kubeconfig, '--config', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bundle!.main, 'scheduler', '--kubeconfig', kubeconfig, '--config', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
   children.add(child);
   child.on('exit', () => children.delete(child));
   let log = '';
@@ -103,7 +93,7 @@ it('elects a leader, binds pods, and hands over when the leader dies', async () 
 it('refuses a bad configuration with exit 2', async () => {
   const bad = join(api.dataDir, 'bad.yaml');
   await writeFile(bad, 'apiVersion: kubescheduler.config.k8s.io/v1beta9\nkind: KubeSchedulerConfiguration\n');
-  const child = spawn(process.execPath, [join(bundleDir, 'main.mjs'), 'scheduler', '--kubeconfig', kubeconfig, '--config', bad], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bundle!.main, 'scheduler', '--kubeconfig', kubeconfig, '--config', bad], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
   const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
