@@ -22,13 +22,17 @@ describe('apiserver flags', () => {
     expect(check('--authorization-mode=Node,Magic')).toThrow('"Magic" is not one of');
     expect(check('--authorization-mode=RBAC,RBAC')).toThrow('more than once');
     expect(check('--authorization-mode=ABAC')).toThrow('needs --authorization-policy-file');
+    expect(check('--authorization-mode=Webhook')).toThrow('authorization-mode Webhook\'s authorization config file not passed');
+    expect(check('--authorization-webhook-config-file=w.kubeconfig')).toThrow('without mode Webhook');
+    expect(check('--authorization-mode=Node,Webhook', '--authorization-webhook-config-file=w', '--authorization-webhook-cache-authorized-ttl=5 min')).toThrow('is not a duration');
+    expect(check('--authorization-mode=Node,Webhook', '--authorization-webhook-config-file=w', '--authorization-webhook-version=v1beta1')).not.toThrow();
     expect(check('--storage-backend=etcd3')).toThrow('--storage-backend=etcd3 is not supported yet');
     expect(check('--service-cluster-ip-range=10.96.0.0/33')).toThrow('is not a CIDR');
     expect(check('--service-cluster-ip-range=fd00::/108', '--authorization-mode=Node,RBAC', '--bind-address=0.0.0.0')).not.toThrow();
   });
 
   it('accepts later work by name, and refuses it when given', () => {
-    for (const f of ['--audit-policy-file', '--etcd-servers', '--authorization-webhook-config-file']) {
+    for (const f of ['--audit-webhook-config-file', '--etcd-servers']) {
       expect(() => parseFlags([`${f}=x`], apiServerFlags)).toThrow(`${f} is not supported yet`);
     }
   });

@@ -23,7 +23,10 @@ export const apiServerFlags = {
   'service-cluster-ip-range': flag.string('10.96.0.0/12', 'CIDR from which Service ClusterIPs are allocated'),
   'feature-gates': flag.boolMap('Feature gates, key=true|false pairs'),
   v: flag.int(0, 'Log verbosity: 4 and up adds debug, 6 and up trace'),
-  'authorization-webhook-config-file': flag.notYet('Kubeconfig of the authorization webhook'),
+  'authorization-webhook-config-file': flag.string('', 'Kubeconfig of the authorization webhook (SubjectAccessReview over HTTPS, with --authorization-mode Webhook)'),
+  'authorization-webhook-version': flag.string('v1', 'authorization.k8s.io version of the SubjectAccessReviews sent to the webhook', ['v1', 'v1beta1']),
+  'authorization-webhook-cache-authorized-ttl': flag.string('5m0s', 'How long to cache the webhook\'s allowed answers (a Go duration)'),
+  'authorization-webhook-cache-unauthorized-ttl': flag.string('30s', 'How long to cache the webhook\'s other answers (a Go duration)'),
   'authentication-token-webhook-config-file': flag.string('', 'Kubeconfig of the token review webhook (TokenReview v1 over HTTPS)'),
   'authentication-token-webhook-cache-ttl': flag.string('2m0s', 'How long to cache the token webhook\'s answers (a Go duration: 2m0s, 30s, 1h)'),
   'admission-control-config-file': flag.string('', 'AdmissionConfiguration (apiserver.config.k8s.io/v1) with the configuration of each admission plugin'),
@@ -81,7 +84,11 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   }
   if (new Set(v['authorization-mode']).size !== v['authorization-mode'].length) fail('--authorization-mode has a mode more than once');
   if (v['authorization-mode'].includes('ABAC') && !v['authorization-policy-file']) fail('--authorization-mode ABAC needs --authorization-policy-file');
-  if (v['authorization-mode'].includes('Webhook')) fail('--authorization-mode Webhook needs --authorization-webhook-config-file, which is not supported yet');
+  if (v['authorization-mode'].includes('Webhook') && !v['authorization-webhook-config-file']) fail('authorization-mode Webhook\'s authorization config file not passed');
+  if (!v['authorization-mode'].includes('Webhook') && v['authorization-webhook-config-file']) fail('cannot specify --authorization-webhook-config-file without mode Webhook');
+  for (const f of ['authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl'] as const) {
+    if (parseGoDuration(v[f]) === undefined) fail(`--${f} "${v[f]}" is not a duration`);
+  }
   const pluginErrors = validatePluginNames(v['enable-admission-plugins'], v['disable-admission-plugins']);
   if (pluginErrors.length) fail(pluginErrors.join('; '));
   if (v['storage-backend'] === 'etcd3') fail('--storage-backend=etcd3 is not supported yet');

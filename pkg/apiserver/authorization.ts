@@ -4,6 +4,7 @@
 import type { KubeObject } from '../../api/types.js';
 import type { Admission } from '../admission/interface.js';
 import { isStatusError } from '../apimachinery/errors.js';
+import { webhookClient } from '../authentication/webhook-client.js';
 import { buildAuthorizer, buildRuleResolver, RbacResolver, type Authorizer, type ObjectCache, type RuleResolver } from '../authorization/index.js';
 import { aggregatedRules, rulesEqual } from '../authorization/rbac/aggregation.js';
 import { escalationCheck } from '../authorization/rbac/escalation.js';
@@ -28,7 +29,7 @@ export interface Authorization {
   withEscalationChecks(admission: Admission): Admission;
   /** Creates or reconciles the bootstrap policy, aggregates ClusterRoles, and keeps aggregating on changes. */
   bootstrap(): Promise<void>;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 export function cacheOf(reg: Registry): ObjectCache {
@@ -52,7 +53,15 @@ const systemContext = (namespace?: string): RequestContext => ({
   now: new Date(),
 });
 
-export function createAuthorization(regs: RegistrySet, o: { modes: string[]; policyFile?: string; onError?: (err: unknown, what: string) => void }): Authorization {
+export interface AuthorizationOptions {
+  modes: string[];
+  policyFile?: string;
+  /** Webhook mode: the SubjectAccessReview server's kubeconfig and how long answers are cached. */
+  webhook?: { configFile: string; version?: 'v1' | 'v1beta1'; authorizedTtlMs?: number; unauthorizedTtlMs?: number };
+  onError?: (err: unknown, what: string) => void;
+}
+
+export async function createAuthorization(regs: RegistrySet, o: AuthorizationOptions): Promise<Authorization> {
   const reg = (group: string, plural: string): Registry => {
     const r = regs.get(group, 'v1', plural);
     if (!r) throw new Error(`authorization needs ${plural}.${group || 'core'}`);
@@ -66,7 +75,10 @@ export function createAuthorization(regs: RegistrySet, o: { modes: string[]; pol
     roles: cacheOf(roles), roleBindings: cacheOf(roleBindings), clusterRoles: cacheOf(clusterRoles), clusterRoleBindings: cacheOf(clusterRoleBindings),
   });
   const pvcs = regs.get('', 'v1', 'persistentvolumeclaims');
+  const { webhook } = o;
+  const webhookHttp = webhook && o.modes.includes('Webhook') ? await webhookClient(webhook.configFile, 'authorization') : undefined;
   const deps = {
+    webhook: webhookHttp && { ...webhook, client: webhookHttp, onError: (err: unknown) => o.onError?.(err, 'authorization webhook') },
     rbac: resolver,
     node: o.modes.includes('Node') ? { pods: cacheOf(reg('', 'pods')), persistentVolumeClaims: pvcs ? cacheOf(pvcs) : undefined } : undefined,
     policyFile: o.policyFile,
@@ -141,9 +153,10 @@ export function createAuthorization(regs: RegistrySet, o: { modes: string[]; pol
       await aggregate();
       unsubscribe.push(cacheOf(clusterRoles).subscribe(() => scheduleAggregation()));
     },
-    stop() {
+    async stop() {
       unsubscribe.forEach((u) => u());
       resolver.stop();
+      await webhookHttp?.close();
     },
   };
 }

@@ -17,6 +17,14 @@ export interface ApiServerConfig {
   /** In order; the first allow or deny decides. */
   authorizationModes: string[];
   authorizationPolicyFile?: string;
+  /** --authorization-webhook-config-file: kubeconfig of the SubjectAccessReview server (Webhook mode). */
+  authorizationWebhookConfigFile?: string;
+  /** --authorization-webhook-version (default v1). */
+  authorizationWebhookVersion?: 'v1' | 'v1beta1';
+  /** --authorization-webhook-cache-authorized-ttl in ms (default 5 minutes). */
+  authorizationWebhookCacheAuthorizedTtlMs?: number;
+  /** --authorization-webhook-cache-unauthorized-ttl in ms (default 30 seconds). */
+  authorizationWebhookCacheUnauthorizedTtlMs?: number;
   anonymousAuth: boolean;
   enableAdmissionPlugins: string[];
   disableAdmissionPlugins: string[];

@@ -46,7 +46,13 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters,
     serviceClusterIpRange: config.serviceClusterIpRange, watchCacheHistorySize: config.watchCacheHistorySize,
   });
-  const authz = createAuthorization(registries, { modes: config.authorizationModes, policyFile: config.authorizationPolicyFile, onError: (err, what) => log.error({ err }, what) });
+  const authz = await createAuthorization(registries, {
+    modes: config.authorizationModes, policyFile: config.authorizationPolicyFile, onError: (err, what) => log.error({ err }, what),
+    webhook: config.authorizationWebhookConfigFile ? {
+      configFile: config.authorizationWebhookConfigFile, version: config.authorizationWebhookVersion,
+      authorizedTtlMs: config.authorizationWebhookCacheAuthorizedTtlMs, unauthorizedTtlMs: config.authorizationWebhookCacheUnauthorizedTtlMs,
+    } : undefined,
+  });
   registries.setAdmission(authz.withEscalationChecks(await startAdmission(registries, {
     enable: config.enableAdmissionPlugins, disable: config.disableAdmissionPlugins, configFile: config.admissionControlConfigFile, logger: log,
   })));
@@ -126,7 +132,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     port,
     url: externalUrl,
     close: async () => {
-      authz.stop();
+      await authz.stop();
       customResources.stop();
       nsDefaults.stop();
       await closeAll(app, sockets, registries, store, audit.close);

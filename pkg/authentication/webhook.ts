@@ -3,11 +3,10 @@
 // undici; answers are cached (--authentication-token-webhook-cache-ttl, default 2m; denials 10 s, errors never),
 // as upstream's plugin/pkg/authenticator/token/webhook behind its token cache.
 import { createHash } from 'node:crypto';
-import { Agent, request } from 'undici';
 import { unauthorized } from '../apimachinery/errors.js';
-import { loadKubeconfig } from '../client/kubeconfig.js';
 import { schemeCredential } from './authorization-header.js';
 import type { Authenticator, UserInfo } from './interface.js';
+import { TtlCache, webhookClient } from './webhook-client.js';
 
 export interface WebhookOptions {
   kubeconfigFile: string;
@@ -21,63 +20,46 @@ export interface WebhookOptions {
   now?: () => number;
 }
 
-interface Cached { until: number; user?: UserInfo; error?: string }
+interface Answer { user?: UserInfo; error?: string }
 
-const MAX_CACHE = 10_000;
+interface TokenReviewAnswer {
+  status?: { authenticated?: boolean; error?: string; user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> } };
+}
 
 export const webhookTokenAuthenticator = async (o: WebhookOptions): Promise<Authenticator & { close(): Promise<void> }> => {
-  const cfg = await loadKubeconfig(o.kubeconfigFile);
-  const agent = new Agent({
-    connect: {
-      ...(cfg.caData ? { ca: cfg.caData } : {}),
-      ...(cfg.certData && cfg.keyData ? { cert: cfg.certData, key: cfg.keyData } : {}),
-      ...(cfg.insecureSkipTLSVerify ? { rejectUnauthorized: false } : {}),
-      ...(cfg.tlsServerName ? { servername: cfg.tlsServerName } : {}),
-    },
-  });
+  const client = await webhookClient(o.kubeconfigFile, 'token', o.timeoutMs);
   const ttl = o.cacheTtlMs ?? 120_000;
   const failureTtl = o.failureTtlMs ?? 10_000;
-  const now = o.now ?? Date.now;
-  const cache = new Map<string, Cached>();
+  const cache = new TtlCache<Answer>(o.now);
 
-  const review = async (token: string): Promise<Cached> => {
+  const review = async (token: string): Promise<Answer> => {
     const spec: Record<string, unknown> = { token };
     if (o.audiences?.length) spec.audiences = o.audiences;
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (cfg.bearerToken) headers.authorization = `Bearer ${cfg.bearerToken}`;
-    const res = await request(cfg.host, {
-      method: 'POST', dispatcher: agent, headers,
-      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec }),
-      headersTimeout: o.timeoutMs ?? 30_000, bodyTimeout: o.timeoutMs ?? 30_000,
-    });
-    const text = await res.body.text();
-    if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`the token webhook answered ${res.statusCode}`);
-    const body = JSON.parse(text) as { status?: { authenticated?: boolean; error?: string; user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> } } };
+    const body = await client.post({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec }) as TokenReviewAnswer;
     const s = body.status ?? {};
-    if (!s.authenticated) return { until: now() + failureTtl, error: s.error || 'the token webhook did not authenticate the token' };
+    if (!s.authenticated) return { error: s.error || 'the token webhook did not authenticate the token' };
     const u = s.user ?? {};
     const user: UserInfo = { name: u.username ?? '', groups: u.groups ?? [] };
     if (u.uid) user.uid = u.uid;
     if (u.extra && Object.keys(u.extra).length) user.extra = u.extra;
-    return { until: now() + ttl, user };
+    return { user };
   };
 
   return {
     name: 'webhook',
-    close: () => agent.close(),
+    close: () => client.close(),
     async authenticate(req) {
       const token = schemeCredential(req, 'bearer');
       if (token === undefined) return null;
       const key = createHash('sha256').update(token).digest('base64');
       let entry = cache.get(key);
-      if (!entry || entry.until <= now()) {
+      if (!entry) {
         try {
           entry = await review(token);
         } catch (e) {
           throw unauthorized(`token webhook: ${(e as Error).message}`);
         }
-        if (cache.size >= MAX_CACHE) cache.delete(cache.keys().next().value!);
-        cache.set(key, entry);
+        cache.set(key, entry, entry.user ? ttl : failureTtl);
       }
       if (!entry.user) throw unauthorized(`token webhook: ${entry.error ?? 'not authenticated'}`);
       return { user: structuredClone(entry.user), consumedHeaders: ['authorization'] };

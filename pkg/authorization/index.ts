@@ -8,6 +8,7 @@ import { NODES_GROUP, nodeAuthorizer, type NodeCaches } from './node.js';
 import { rbacAuthorizer } from './rbac/authorizer.js';
 import { RbacResolver } from './rbac/resolver.js';
 import { union } from './union.js';
+import { webhookAuthorizer, type WebhookAuthorizerOptions } from './webhook.js';
 
 export const PRIVILEGED_GROUP = 'system:masters';
 
@@ -18,6 +19,8 @@ export interface AuthorizerDeps {
   node?: NodeCaches;
   /** --authorization-policy-file (ABAC mode). */
   policyFile?: string;
+  /** The SubjectAccessReview webhook's client and caching (Webhook mode). */
+  webhook?: WebhookAuthorizerOptions;
 }
 
 const need = <T>(v: T | undefined, what: string): T => {
@@ -31,6 +34,7 @@ const MODES: Record<string, (d: AuthorizerDeps) => Authorizer> = {
   RBAC: (d) => rbacAuthorizer(need(d.rbac, 'RBAC needs the RBAC caches')),
   Node: (d) => nodeAuthorizer(need(d.node, 'Node needs the pod cache')),
   ABAC: (d) => abacAuthorizerFromFile(need(d.policyFile, 'ABAC needs --authorization-policy-file')),
+  Webhook: (d) => webhookAuthorizer(need(d.webhook, 'Webhook needs --authorization-webhook-config-file')),
 };
 
 const privileged = (a: Attributes): AuthorizationResult | undefined =>
@@ -50,6 +54,7 @@ export function buildAuthorizer(modes: string[], deps: AuthorizerDeps = {}): Aut
 
 export { RbacResolver } from './rbac/resolver.js';
 export type { ObjectCache, RbacCaches } from './cache.js';
+export type { WebhookAuthorizerOptions } from './webhook.js';
 export type { Attributes, Authorizer, AuthorizationResult, Decision, PolicyRule, RuleResolver } from './interface.js';
 
 /**

@@ -1,0 +1,58 @@
+// What the token-review and subject-access-review webhooks share: the webhook's kubeconfig turned into an HTTPS
+// client (undici) that POSTs one review and returns the answer, and the bounded cache of answers in front of it
+// (upstream: apiserver/pkg/util/webhook's GenericWebhook and the caches of its callers).
+import { Agent, request } from 'undici';
+import { loadKubeconfig } from '../client/kubeconfig.js';
+
+export interface WebhookClient {
+  /** POSTs a review object; resolves with the parsed answer, rejects on transport errors and non-2xx answers. */
+  post(review: unknown): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export const webhookClient = async (kubeconfigFile: string, what: string, timeoutMs = 30_000): Promise<WebhookClient> => {
+  const cfg = await loadKubeconfig(kubeconfigFile);
+  const agent = new Agent({
+    connect: {
+      ...(cfg.caData ? { ca: cfg.caData } : {}),
+      ...(cfg.certData && cfg.keyData ? { cert: cfg.certData, key: cfg.keyData } : {}),
+      ...(cfg.insecureSkipTLSVerify ? { rejectUnauthorized: false } : {}),
+      ...(cfg.tlsServerName ? { servername: cfg.tlsServerName } : {}),
+    },
+  });
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (cfg.bearerToken) headers.authorization = `Bearer ${cfg.bearerToken}`;
+  return {
+    close: () => agent.close(),
+    async post(review) {
+      const res = await request(cfg.host, {
+        method: 'POST', dispatcher: agent, headers, body: JSON.stringify(review), headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
+      });
+      const text = await res.body.text();
+      if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`the ${what} webhook answered ${res.statusCode}`);
+      return JSON.parse(text) as unknown;
+    },
+  };
+};
+
+/** Answers kept until their own deadline; the oldest entry goes when the cache is full. */
+export class TtlCache<V> {
+  private readonly entries = new Map<string, { until: number; value: V }>();
+
+  constructor(private readonly now: () => number = Date.now, private readonly max = 10_000) {}
+
+  get(key: string): V | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    if (e.until > this.now()) return e.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, value: V, ttlMs: number): void {
+    if (ttlMs <= 0) return;
+    this.entries.delete(key);
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { until: this.now() + ttlMs, value });
+  }
+}
