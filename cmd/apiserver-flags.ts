@@ -44,7 +44,7 @@ export const apiServerFlags = {
   'oidc-groups-prefix': flag.string('', 'Prefix of groups from OpenID'),
   'oidc-required-claim': flag.list([], 'Claims that must be present, key=value'),
   'oidc-signing-algs': flag.list(['RS256'], 'Accepted JOSE signing algorithms'),
-  'encryption-provider-config': flag.string('', 'EncryptionConfiguration for data at rest (aescbc, aesgcm, identity)'),
+  'encryption-provider-config': flag.string('', 'EncryptionConfiguration for data at rest (aescbc, aesgcm, secretbox, identity)'),
   'requestheader-client-ca-file': flag.string('', 'CA the authenticating front proxy\'s client certificate must chain to; enables the request headers'),
   'requestheader-allowed-names': flag.list([], 'Common names the front proxy\'s certificate may have (empty: any)'),
   'requestheader-username-headers': flag.list(['X-Remote-User'], 'Headers holding the user name, first non-empty wins'),

@@ -1,5 +1,6 @@
-// Encryption at rest: with an EncryptionConfiguration, secrets reach LevelDB only as k8s:enc:aescbc:v1:<key>:
-// ciphertext, read back in the clear through the API, survive a restart, and move to a new key when re-written.
+// Encryption at rest: with an EncryptionConfiguration, secrets reach LevelDB only as k8s:enc:aescbc:v1:<key>: (or
+// secretbox) ciphertext, read back in the clear through the API, survive a restart, and move to a new key (or
+// provider) when re-written.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,11 @@ const aescbc = (...keys: [string, string][]): string => `      - aescbc:
           keys:
 ${keys.map(([n, k]) => `            - {name: ${n}, secret: "${k}"}`).join('\n')}
 `;
+
+const secretbox = (name: string, key: string): string => `      - secretbox:
+          keys: [{name: ${name}, secret: "${key}"}]
+`;
+const sbKey = randomBytes(32).toString('base64');
 
 let dataDir = '';
 let s: TestApiServer | undefined;
@@ -103,9 +109,31 @@ describe('encryption at rest', () => {
     expect(record).not.toContain('k8s:enc:aescbc:v1:key1:');
   });
 
+  it('moves to secretbox by re-writing, and reads it back with secretbox alone', async () => {
+    s = await start(secretbox('sb1', sbKey) + aescbc(['key2', key2]));
+    const json = await s.kubectl('get', 'secret', 'db', '-o', 'json');
+    expect((await s.kubectlWithInput(json.stdout, 'replace', '-f', '-')).stderr).toBe('');
+    expect((await s.kubectl('create', 'secret', 'generic', 'boxed', `--from-literal=token=${SECRET_VALUE}-boxed`)).code).toBe(0);
+    await s.stop();
+    s = undefined;
+    const bytes = await storeBytes();
+    expect(bytes.includes(SECRET_VALUE)).toBe(false);
+    expect(bytes.includes(Buffer.from(`${SECRET_VALUE}-boxed`).toString('base64'))).toBe(false);
+    for (const name of ['db', 'boxed']) {
+      const record = await storedRecord(`/registry/secrets/default/${name}`);
+      expect(record).toContain('"k8s:enc":"k8s:enc:secretbox:v1:sb1:');
+      expect(record).not.toContain(SECRET_VALUE);
+    }
+    s = await start(secretbox('sb1', sbKey));
+    const got = await s.kubectl('get', 'secret', 'boxed', '-o', 'jsonpath={.data.token}');
+    expect(Buffer.from(got.stdout, 'base64').toString()).toBe(`${SECRET_VALUE}-boxed`);
+    await s.stop();
+    s = undefined;
+  });
+
   it('refuses a configuration it cannot honour at start', async () => {
-    await expect(start('      - secretbox:\n          keys: [{name: k, secret: "x"}]\n')).rejects.toThrow(/secretbox/);
-    await expect(start('      - aescbc:\n          keys: [{name: k, secret: "c2hvcnQ="}]\n')).rejects.toThrow(/16, 24 or 32 byte/);
+    await expect(start('      - secretbox:\n          keys: [{name: k, secret: "c2hvcnQ="}]\n')).rejects.toThrow(/secretbox: key k: the secret must be a base64 32 byte key/);
+    await expect(start('      - aescbc:\n          keys: [{name: k, secret: "c2hvcnQ="}]\n')).rejects.toThrow(/16, 24, 32 byte/);
   });
   it('without the key (and without identity) the stored secrets cannot be read: the apiserver does not start', async () => {
     await expect(start(aescbc(['key3', randomBytes(32).toString('base64')]))).rejects.toThrow(/no matching prefix found/);

@@ -23,8 +23,22 @@ describe('encryption providers', () => {
     expect(() => gcm!.decrypt(sealed, '/registry/secrets/a/other')).toThrow();
   });
 
+  it('secretbox round-trips with upstream\'s prefix and layout: 24-byte nonce, 16-byte tag, ciphertext', () => {
+    const [t, old] = transformersOf({ secretbox: { keys: [{ name: 'sb', secret: secret(32) }, { name: 'old', secret: secret(32) }] } });
+    expect(t!.prefix).toBe('k8s:enc:secretbox:v1:sb:');
+    expect(old!.prefix).toBe('k8s:enc:secretbox:v1:old:');
+    const sealed = t!.encrypt(Buffer.from('hello'), '/registry/secrets/a/b');
+    expect(sealed.length).toBe(24 + 16 + 5);
+    expect(sealed.includes('hello')).toBe(false);
+    expect(t!.decrypt(sealed, '/registry/secrets/a/b').toString()).toBe('hello');
+    expect(() => old!.decrypt(sealed, '/registry/secrets/a/b')).toThrow();
+    sealed[30]! ^= 1;
+    expect(() => t!.decrypt(sealed, '/registry/secrets/a/b')).toThrow();
+    expect(() => transformersOf({ secretbox: { keys: [{ name: 'k', secret: secret(16) }] } })).toThrow(/32 byte key, got 16/);
+  });
+
   it('refuses what it cannot do', () => {
-    expect(() => transformersOf({ secretbox: { keys: [] } })).toThrow(/secretbox/);
+    expect(() => transformersOf({ secretbox: { keys: [] } })).toThrow(/secretbox: at least one key/);
     expect(() => transformersOf({ aescbc: { keys: [] } })).toThrow(/at least one key/);
     expect(() => transformersOf({ kms: {} })).toThrow(/not supported/);
     expect(() => transformersOf({ aescbc: { keys: [{ name: 'k', secret: secret() }] }, identity: {} })).toThrow(/exactly one/);
