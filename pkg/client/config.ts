@@ -26,6 +26,11 @@ export interface RestConfig {
   rateLimiter?: RateLimiter;
   /** Default "mini-kube-client/0.1.0 (<platform>/<arch>)". */
   userAgent?: string;
+  /**
+   * Connections per apiserver for requests (default 64); more requests than that wait for one, as they would for
+   * the streams of client-go's single HTTP/2 connection. Watches and other streams are not counted.
+   */
+  maxConnections?: number;
   /** Per-request timeout in ms for everything but watches (default none). */
   timeoutMs?: number;
   /** Retries of one request on 429 / 5xx / connection loss (default 10 as client-go's maxRetries). */
@@ -36,4 +41,5 @@ export interface RestConfig {
 
 export const DEFAULT_QPS = 5;
 export const DEFAULT_BURST = 10;
+export const DEFAULT_MAX_CONNECTIONS = 64;
 export const defaultUserAgent = (): string => `mini-kube-client/0.1.0 (${process.platform}/${process.arch})`;
