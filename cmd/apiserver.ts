@@ -48,6 +48,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     serviceClusterIpRange: v['service-cluster-ip-range'],
     featureGates: v['feature-gates'],
     auditLogPath: v['audit-log-path'] || undefined,
+    auditPolicyFile: v['audit-policy-file'] ? resolve(v['audit-policy-file']) : undefined,
     serviceAccountIssuers: v['service-account-issuer'],
     serviceAccountKeyFiles: v['service-account-key-file'].length ? v['service-account-key-file'] : undefined,
     serviceAccountSigningKeyFile: v['service-account-signing-key-file'] || undefined,

@@ -1,37 +1,175 @@
-// Audit: one audit.k8s.io/v1 Event per request at ResponseComplete, Metadata level, as JSON lines
-// (upstream's log backend). Policies with per-rule levels and the other stages arrive with the
-// security chain; without --audit-log-path nothing is recorded.
+// Audit (--audit-log-path, --audit-policy-file): audit.k8s.io/v1 Events as JSON lines (upstream's log backend). The
+// policy, asked once per request about the authenticated user, sets the level: None records nothing; Metadata the
+// request's who/what/outcome; Request adds the request body; RequestResponse the response body too. Stages:
+// RequestReceived (before authorization), ResponseStarted (long-running requests, when the headers go out),
+// ResponseComplete, or Panic instead when a handler failed unexpectedly. Without a policy file every request is
+// recorded at Metadata when it completes. Upstream: apiserver/pkg/endpoints/filters/audit.go and pkg/audit.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isStatusError } from '../apimachinery/errors.js';
+import type { UserInfo } from '../authentication/interface.js';
+import { decodeBody } from './negotiation.js';
+import { DEFAULT_POLICY, evaluatePolicy, type AuditDecision, type Policy, type Stage } from './audit-policy.js';
 
 export interface Audit {
+  /** Evaluates the policy and records RequestReceived; arranges the later stages. */
   begin(request: FastifyRequest, reply: FastifyReply): void;
+  /** An annotation for the request's later events (authorization.k8s.io/decision, ...). */
+  annotate(request: FastifyRequest, key: string, value: string): void;
+  /** Sees the response body before it goes out (the Status of a failure; the object at RequestResponse). */
+  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): void;
+  /** Sees what a handler threw: anything but a Status error is a panic. */
+  onError(request: FastifyRequest, err: Error): void;
   close(): Promise<void>;
 }
 
+interface InFlight {
+  decision: AuditDecision;
+  event: Record<string, unknown>;
+  annotations: Record<string, string>;
+  user: UserInfo;
+  responseStatus?: Record<string, unknown>;
+  responseObject?: unknown;
+  panic?: Error;
+}
+
+/** Upstream's long-running requests: their ResponseStarted stage comes long before completion. */
+const LONG_RUNNING_VERBS = new Set(['watch', 'proxy']);
+const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
+
+const LEVEL_RANK = { None: 0, Metadata: 1, Request: 2, RequestResponse: 3 } as const;
+const atLeast = (d: AuditDecision, level: keyof typeof LEVEL_RANK): boolean => LEVEL_RANK[d.level] >= LEVEL_RANK[level];
+
 const micro = (d: Date): string => d.toISOString().replace('Z', '000Z');
 
-export function createAudit(logPath: string | undefined): Audit {
-  if (!logPath) return { begin: () => {}, close: async () => {} };
+const auditUser = (u: UserInfo): Record<string, unknown> => ({
+  username: u.name, ...(u.uid ? { uid: u.uid } : {}), groups: u.groups, ...(u.extra && Object.keys(u.extra).length ? { extra: u.extra } : {}),
+});
+
+/** A JSON, YAML or protobuf body as its object, as the handlers decode it. */
+function decoded(body: unknown, contentType: string | undefined): unknown {
+  if (!Buffer.isBuffer(body) || body.length === 0) return undefined;
+  try {
+    return decodeBody(body, contentType);
+  } catch {
+    // Malformed: the request fails with its own Status; the event goes without the body.
+    return undefined;
+  }
+}
+
+function withoutManagedFields(obj: unknown): unknown {
+  if (!obj || typeof obj !== 'object') return obj;
+  const o = obj as { metadata?: Record<string, unknown>; items?: unknown[] };
+  let out: Record<string, unknown> = o;
+  if (o.metadata?.managedFields) out = { ...out, metadata: { ...o.metadata, managedFields: undefined } };
+  if (Array.isArray(o.items)) out = { ...out, items: o.items.map(withoutManagedFields) };
+  return out;
+}
+
+export function createAudit(logPath: string | undefined, policy: Policy = DEFAULT_POLICY): Audit {
+  const off = { begin: () => {}, annotate: () => {}, onSend: () => {}, onError: () => {}, close: async () => {} };
+  if (!logPath) return off;
   const out: WriteStream = createWriteStream(logPath, { flags: 'a' });
+  const requests = new WeakMap<FastifyRequest, InFlight>();
+
+  const emit = (f: InFlight, stage: Stage, current: UserInfo | undefined): void => {
+    if (f.decision.omitStages.has(stage)) return;
+    const ev: Record<string, unknown> = { ...f.event, stage };
+    if (current && current !== f.user) ev.impersonatedUser = auditUser(current);
+    if (stage !== 'RequestReceived') {
+      ev.responseStatus = f.responseStatus;
+      if (f.responseObject !== undefined) ev.responseObject = f.responseObject;
+    }
+    ev.requestReceivedTimestamp = f.event.requestReceivedTimestamp;
+    ev.stageTimestamp = micro(new Date());
+    if (Object.keys(f.annotations).length) ev.annotations = { ...f.annotations };
+    out.write(JSON.stringify(ev) + '\n');
+  };
+
   return {
     begin(request, reply) {
-      const received = new Date();
+      const i = request.info;
+      const user = request.user!;
+      const decision = evaluatePolicy(policy, {
+        user, verb: i.verb, isResourceRequest: i.isResourceRequest, path: i.path, namespace: i.namespace,
+        apiGroup: i.apiGroup, resource: i.resource, subresource: i.subresource, name: i.name,
+      });
       const auditID = randomUUID();
       reply.header('audit-id', auditID);
-      reply.raw.once('finish', () => {
-        const i = request.info;
-        const event = {
-          kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'Metadata', auditID, stage: 'ResponseComplete',
-          requestURI: request.url, verb: i.verb, user: request.user, sourceIPs: [request.ip],
-          userAgent: request.headers['user-agent'],
-          objectRef: i.isResourceRequest ? { resource: i.resource, namespace: i.namespace || undefined, name: i.name || undefined, apiGroup: i.apiGroup || undefined, apiVersion: i.apiVersion, subresource: i.subresource || undefined } : undefined,
-          responseStatus: { metadata: {}, code: reply.statusCode },
-          requestReceivedTimestamp: micro(received), stageTimestamp: micro(new Date()),
+      if (decision.level === 'None') return;
+      const f: InFlight = {
+        decision, user, annotations: {},
+        event: {
+          kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: decision.level, auditID, stage: '',
+          requestURI: request.url, verb: i.verb, user: auditUser(user), sourceIPs: [request.ip], userAgent: request.headers['user-agent'],
+          objectRef: i.isResourceRequest ? {
+            resource: i.resource || undefined, namespace: i.namespace || undefined, name: i.name || undefined,
+            apiGroup: i.apiGroup || undefined, apiVersion: i.apiVersion || undefined, subresource: i.subresource || undefined,
+          } : undefined,
+          requestReceivedTimestamp: micro(new Date()),
+        },
+      };
+      requests.set(request, f);
+      emit(f, 'RequestReceived', undefined);
+
+      const res = reply.raw;
+      if (LONG_RUNNING_VERBS.has(i.verb) || LONG_RUNNING_SUBRESOURCES.has(i.subresource)) {
+        // Every way of sending headers (writeHead, the first write, end) goes through writeHead.
+        const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
+        (res as unknown as { writeHead: (...args: unknown[]) => typeof res }).writeHead = (...args: unknown[]) => {
+          f.responseStatus = { metadata: {}, code: typeof args[0] === 'number' ? args[0] : res.statusCode };
+          emit(f, 'ResponseStarted', request.user);
+          return writeHead(...args);
         };
-        out.write(JSON.stringify(event) + '\n');
-      });
+      }
+      let done = false;
+      const complete = (): void => {
+        if (done) return;
+        done = true;
+        // Only now is the body decoded: the handler has read it.
+        const body = decoded(request.body, request.headers['content-type']);
+        const meta = (body as { metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string } } | undefined)?.metadata;
+        const ref = f.event.objectRef as Record<string, unknown> | undefined;
+        if (ref && meta) {
+          ref.namespace ??= meta.namespace || undefined;
+          ref.name ??= meta.name || undefined;
+          ref.uid ??= meta.uid || undefined;
+          ref.resourceVersion ??= meta.resourceVersion || undefined;
+        }
+        if (body !== undefined && atLeast(decision, 'Request')) {
+          f.event.requestObject = decision.omitManagedFields ? withoutManagedFields(body) : body;
+        }
+        if (f.panic) {
+          f.responseStatus = { metadata: {}, status: 'Failure', message: `APIServer panic'd: ${f.panic.message}`, reason: 'InternalError', code: 500 };
+        } else {
+          f.responseStatus = { metadata: {}, ...f.responseStatus, code: res.statusCode };
+        }
+        emit(f, f.panic ? 'Panic' : 'ResponseComplete', request.user);
+      };
+      res.once('finish', complete);
+      res.once('close', complete);
+    },
+    annotate(request, key, value) {
+      const f = requests.get(request);
+      if (f) f.annotations[key] = value;
+    },
+    onSend(request, reply, payload) {
+      const f = requests.get(request);
+      if (!f || !Buffer.isBuffer(payload)) return;
+      const wantsObject = atLeast(f.decision, 'RequestResponse');
+      // At Metadata only a Status matters: failures, and small bodies that may be one (a delete's Success).
+      if (!wantsObject && !(reply.statusCode >= 300 || (payload.length < 4096 && payload.includes('Status')))) return;
+      const obj = decoded(payload, String(reply.getHeader('content-type') ?? '')) as Record<string, unknown> | undefined;
+      if (obj?.kind === 'Status') {
+        const { status, message, reason, details, code } = obj;
+        f.responseStatus = { metadata: {}, status, message, reason, details, code };
+      }
+      if (wantsObject && obj !== undefined) f.responseObject = f.decision.omitManagedFields ? withoutManagedFields(obj) : obj;
+    },
+    onError(request, err) {
+      const f = requests.get(request);
+      if (f && !isStatusError(err) && !(err as { code?: string }).code?.startsWith('FST_')) f.panic = err;
     },
     close: () => new Promise((resolve) => out.end(resolve)),
   };

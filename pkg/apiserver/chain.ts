@@ -5,7 +5,7 @@
 //   panic recovery  -> the error handler (errors.ts) turns anything thrown into a Status
 //   request info    -> request.info
 //   authentication  -> request.user, credential headers removed
-//   audit           -> audit.ts, one record per request at completion
+//   audit           -> audit.ts: the policy's level and RequestReceived here; later stages as the response goes out
 //   impersonation   -> impersonation.ts: Impersonate-* headers, each checked with the impersonate verb
 //   authorization   -> 403 Forbidden with upstream's message
 //   max-in-flight   -> 429 TooManyRequests with Retry-After
@@ -66,6 +66,13 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
   app.addHook('onRequest', async (request, reply) => {
     o.audit.begin(request, reply);
   });
+  app.addHook('onSend', async (request, reply, payload) => {
+    o.audit.onSend(request, reply, payload);
+    return payload;
+  });
+  app.addHook('onError', async (request, _reply, err) => {
+    o.audit.onError(request, err);
+  });
 
   app.addHook('onRequest', async (request) => {
     const as = await impersonate(request.user!, request.raw.rawHeaders, o.authorizer);
@@ -86,6 +93,8 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
       user, verb: i.verb, isResourceRequest: i.isResourceRequest, path: i.path, namespace: i.namespace,
       apiGroup: i.apiGroup, apiVersion: i.apiVersion, resource: i.resource, subresource: i.subresource, name, fieldSelector, labelSelector,
     });
+    o.audit.annotate(request, 'authorization.k8s.io/decision', r.decision === 'allow' ? 'allow' : 'forbid');
+    o.audit.annotate(request, 'authorization.k8s.io/reason', r.reason);
     if (r.decision === 'allow') return;
     throw forbiddenFor(request, r.reason);
   });

@@ -67,6 +67,8 @@ export interface ApiServerConfig {
   encryptionProviderConfig?: string;
   /** Audit events (JSON lines) go here; none when unset. */
   auditLogPath?: string;
+  /** --audit-policy-file: audit.k8s.io/v1 Policy; without it every request is recorded at Metadata on completion. */
+  auditPolicyFile?: string;
   logger: Logger;
 }
 

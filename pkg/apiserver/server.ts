@@ -12,6 +12,7 @@ import { createMemoryStore } from '../storage/memory/store.js';
 import { withEncryptionAtRest } from '../storage/encryption/config.js';
 import type { Store } from '../storage/interface.js';
 import { createAudit } from './audit.js';
+import { loadPolicy } from './audit-policy.js';
 import { installChain } from './chain.js';
 import { startAdmission } from './admission.js';
 import { clusterCaPem, createAuthentication } from './authentication.js';
@@ -73,7 +74,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   installErrorHandler(app);
   setKubeletClient(app, { certFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.crt'), keyFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.key') });
   const authn = await createAuthentication(config, registries);
-  const audit = createAudit(config.auditLogPath);
+  const audit = createAudit(config.auditLogPath, config.auditPolicyFile ? await loadPolicy(config.auditPolicyFile) : undefined);
   const metrics = registerMetrics(app);
   installChain(app, {
     authenticator: authn.authenticator,

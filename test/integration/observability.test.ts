@@ -33,6 +33,10 @@ describe('metrics, health and audit', () => {
     await s.api('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'audited' } });
     const lines = (await readFile(auditLog, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
     const create = lines.find((e) => e.verb === 'create' && e.objectRef?.resource === 'configmaps');
-    expect(create).toMatchObject({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', stage: 'ResponseComplete', level: 'Metadata', user: { name: 'kubernetes-admin' }, responseStatus: { code: 201 } });
+    expect(create).toMatchObject({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', stage: 'ResponseComplete', level: 'Metadata', user: { username: 'kubernetes-admin' }, responseStatus: { code: 201 } });
+    expect(create.objectRef).toMatchObject({ resource: 'configmaps', namespace: 'default', name: 'audited', apiVersion: 'v1' });
+    expect(create.annotations).toEqual({ 'authorization.k8s.io/decision': 'allow', 'authorization.k8s.io/reason': '' });
+    expect(create.requestObject).toBeUndefined();
+    expect(lines.every((e) => e.stage === 'ResponseComplete')).toBe(true);
   });
 });
