@@ -50,6 +50,26 @@ describe('ValidatingAdmissionPolicy', () => {
     await ok('patch', 'deployment', 'small', '-p', '{"spec":{"replicas":4}}');
   });
 
+  it('admits kubectl scale as an UPDATE of deployments/scale whose object is the Scale', async () => {
+    // max-replicas (above) matches "deployments" only: scaling is not its business, as upstream.
+    expect(await ok('scale', 'deployment', 'small', '--replicas=9')).toContain('scaled');
+    await create({
+      apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'max-scale' },
+      spec: {
+        matchConstraints: { resourceRules: [{ operations: ['UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments/scale'] }] },
+        validations: [{ expression: 'object.kind == "Scale" && oldObject.kind == "Scale" && object.spec.replicas <= 10' }],
+      },
+    });
+    await create({ apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'max-scale-binding' }, spec: { policyName: 'max-scale', validationActions: ['Deny'] } });
+    const r = await s.kubectl('scale', 'deployment', 'small', '--replicas=11');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('ValidatingAdmissionPolicy \'max-scale\' with binding \'max-scale-binding\' denied request: failed expression: object.kind == "Scale"');
+    expect(await ok('get', 'deployment', 'small', '-o', 'jsonpath={.spec.replicas}')).toBe('9');
+    expect(await ok('scale', 'deployment', 'small', '--replicas=10')).toContain('scaled');
+    // The policy on deployments/scale leaves plain updates alone.
+    await ok('patch', 'deployment', 'small', '-p', '{"spec":{"replicas":2}}');
+  });
+
   it('reads params through the binding\'s paramRef, with variables, messageExpression and Warn', async () => {
     await ok('create', 'namespace', 'limits');
     await ok('create', 'configmap', 'limits', '-n', 'limits', '--from-literal=maxLength=5');

@@ -23,19 +23,31 @@ export function getScale(reg: Registry, obj: KubeObject): KubeObject {
   };
 }
 
-/** PUT or PATCH of a Scale: its spec.replicas goes to the object; a resourceVersion in it is a precondition. */
+/** The object with the replicas of a Scale, checked as upstream's ValidateScale does. */
+function withReplicas(reg: Registry, name: string, obj: KubeObject, scale: KubeObject): KubeObject {
+  const replicas: unknown = scale?.spec?.replicas;
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas)) throw badRequest('Scale.spec.replicas: must be an integer');
+  if (replicas < 0) throw reg.invalid(name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
+  if (reg.strategy.scale) return reg.strategy.scale.set(obj, replicas);
+  const next = structuredClone(obj);
+  next.spec = { ...next.spec, replicas };
+  return next;
+}
+
+/**
+ * PUT or PATCH of a Scale: its spec.replicas goes to the object; a resourceVersion in it is a precondition.
+ * Admission sees what upstream's does: an UPDATE of <resource>/scale whose objects are the new and old Scale.
+ */
 export function scaleUpdate(reg: Registry, name: string, body: unknown, patchType: PatchType | undefined): UpdateRequest {
   return {
     name,
+    subresource: 'scale',
     build: (current) => {
       const scale = patchType ? patchScale(reg, getScale(reg, current!), patchType, body) : (body as KubeObject);
-      const replicas: unknown = scale?.spec?.replicas;
-      if (typeof replicas !== 'number' || !Number.isInteger(replicas)) throw badRequest('Scale.spec.replicas: must be an integer');
-      if (replicas < 0) throw reg.invalid(name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
-      const next = reg.strategy.scale ? reg.strategy.scale.set(current!, replicas) : structuredClone(current!);
-      if (!reg.strategy.scale) next.spec = { ...next.spec, replicas };
+      const next = withReplicas(reg, name, current!, scale);
       next.metadata = { ...next.metadata, resourceVersion: scale.metadata?.resourceVersion || undefined };
       return next;
     },
+    admissionView: { to: (obj) => getScale(reg, obj), from: (scale, obj) => withReplicas(reg, name, obj, scale) },
   };
 }

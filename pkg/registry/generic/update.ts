@@ -21,6 +21,11 @@ export interface UpdateRequest {
   createIfMissing?: boolean;
   /** Managed fields were already set by the builder (server-side apply). */
   managedFieldsSet?: boolean;
+  /**
+   * What admission sees instead of the object, for subresources of another kind (scale: an autoscaling/v1 Scale);
+   * `from` carries the view, as mutating admission left it, back into the object.
+   */
+  admissionView?: { to(obj: KubeObject): KubeObject; from(view: KubeObject, obj: KubeObject): KubeObject };
 }
 
 export interface UpdateResult extends Result {
@@ -107,10 +112,18 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
   // Other subresources (binding, scale, namespaces/finalize) shape the whole object in their builder.
   if (reg.strategy.generation && specChanged(current, next)) next.metadata!.generation = (curMeta.generation ?? 1) + 1;
 
-  await reg.admission('mutate', 'UPDATE', ctx, next, current, req.name, req.subresource);
+  const view = req.admissionView;
+  if (view) {
+    const scale = view.to(next);
+    await reg.admission('mutate', 'UPDATE', ctx, scale, view.to(current), req.name, req.subresource);
+    next = view.from(scale, next);
+  } else {
+    await reg.admission('mutate', 'UPDATE', ctx, next, current, req.name, req.subresource);
+  }
   const causes = validateForUpdate(reg, next, current, ctx, req.subresource);
   if (causes.length) throw reg.invalid(req.name, causes);
-  await reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource);
+  if (view) await reg.admission('validate', 'UPDATE', ctx, view.to(next), view.to(current), req.name, req.subresource);
+  else await reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource);
   if (!req.managedFieldsSet) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
   delete next.metadata!.resourceVersion;
   return semanticallyEqual(current, next) ? current : next;
