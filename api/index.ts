@@ -15,13 +15,14 @@ import { groupVersion as events } from './events/v1/index.js';
 import { definitions as metaDefinitions } from './meta/v1/index.js';
 import { groupVersion as networking } from './networking/v1/index.js';
 import { groupVersion as policy } from './policy/v1/index.js';
+import { groupVersion as policyV1beta1 } from './policy/v1beta1/index.js';
 import { groupVersion as rbac } from './rbac/v1/index.js';
 import { groupVersion as scheduling } from './scheduling/v1/index.js';
 import { groupVersion as storage } from './storage/v1/index.js';
 
 /** Core first, then the groups in the order a 1.32 apiserver lists them at /apis (by group priority). */
 export const builtinGroupVersions: GroupVersion[] = [
-  core, apps, events, authentication, authorization, autoscaling, batch, networking, policy, rbac, storage, admissionregistration, apiextensions, scheduling, coordination, discovery,
+  core, apps, events, authentication, authorization, autoscaling, batch, networking, policy, policyV1beta1, rbac, storage, admissionregistration, apiextensions, scheduling, coordination, discovery,
 ];
 
 export const allDefinitions: Definitions = Object.assign({}, metaDefinitions,

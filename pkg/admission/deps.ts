@@ -1,8 +1,19 @@
 // What admission plugins may read and do beyond the request: injected by the apiserver
 // (pkg/apiserver/admission.ts), so plugins never import the registry or the store.
 import type { KubeObject, ResourceType } from '../../api/types.js';
+import type { UserInfo } from '../authentication/interface.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** A resource request to authorize on a plugin's behalf (PodSecurityPolicy asks whether a user may `use` a policy). */
+export interface AccessCheck {
+  user: UserInfo;
+  verb: string;
+  apiGroup: string;
+  resource: string;
+  namespace: string;
+  name: string;
+}
 
 export interface AdmissionDeps {
   /** The served resource of that group and plural (its preferred version), if any. */
@@ -18,6 +29,8 @@ export interface AdmissionDeps {
    * conflict: `change` gets a copy of the current object and returns the new status (undefined: no write).
    */
   updateStatus(group: string, plural: string, namespace: string | undefined, name: string, change: (current: KubeObject) => unknown): Promise<void>;
+  /** Whether the apiserver's authorizer allows the request (absent: nothing is allowed). */
+  authorize?(check: AccessCheck): Promise<boolean>;
   /** Every change of a resource from now on (all namespaces); returns the unsubscribe. */
   watch(group: string, plural: string, onChange: (type: ChangeType, obj: KubeObject, prev?: KubeObject) => void): () => void;
 }

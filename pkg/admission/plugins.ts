@@ -14,6 +14,7 @@ import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { NodeRestriction } from './node-restriction.js';
 import { PodSecurity, type PodSecurityConfiguration } from './podsecurity/plugin.js';
 import { Priority } from './priority.js';
+import { PodSecurityPolicy, policyUseAuthorizer } from './psp/plugin.js';
 import { buildAdmission, type PluginFactory } from './registry.js';
 import { ResourceQuota } from './resource-quota.js';
 import { ServiceAccount } from './service-account.js';
@@ -46,6 +47,7 @@ export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opt
       if (c) expectKind('PodSecurity', c, 'PodSecurityConfiguration', POD_SECURITY_VERSIONS);
       return new PodSecurity(deps, c as PodSecurityConfiguration | undefined);
     },
+    PodSecurityPolicy: () => new PodSecurityPolicy(deps, policyUseAuthorizer(deps.authorize)),
     Priority: () => new Priority(deps),
     DefaultTolerationSeconds: () => new DefaultTolerationSeconds(),
     MutatingAdmissionWebhook: () => new MutatingWebhook(deps),

@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import type { KubeObject, ResourceType } from '../../api/types.js';
 import type { AdmissionDeps } from '../admission/deps.js';
+import type { Authorizer } from '../authorization/interface.js';
 import type { Admission } from '../admission/interface.js';
 import { newAdmission } from '../admission/plugins.js';
 import type { RequestContext } from '../registry/context.js';
@@ -22,7 +23,7 @@ const systemContext = (namespace?: string): RequestContext => ({
   now: new Date(),
 });
 
-export function admissionDeps(registries: RegistrySet): AdmissionDeps {
+export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer): AdmissionDeps {
   const byGroupPlural = new Map<string, Registry>();
   for (const reg of registries.all()) {
     const key = `${reg.rt.group}/${reg.rt.plural}`;
@@ -60,6 +61,10 @@ export function admissionDeps(registries: RegistrySet): AdmissionDeps {
         },
       });
     },
+    authorize: authorizer && (async (c) => (await authorizer.authorize({
+      user: c.user, verb: c.verb, isResourceRequest: true, path: '', namespace: c.namespace, apiGroup: c.apiGroup, apiVersion: '*',
+      resource: c.resource, subresource: '', name: c.name,
+    })).decision === 'allow'),
     watch(group, plural, onChange) {
       const r = reg(group, plural);
       return r.deps.cacher.watch(
@@ -70,8 +75,8 @@ export function admissionDeps(registries: RegistrySet): AdmissionDeps {
   };
 }
 
-export function startAdmission(registries: RegistrySet, opts: { enable: string[]; disable: string[]; configFile?: string; logger: Logger }): Promise<Admission> {
-  return newAdmission(admissionDeps(registries), {
+export function startAdmission(registries: RegistrySet, opts: { enable: string[]; disable: string[]; configFile?: string; logger: Logger; authorizer?: Authorizer }): Promise<Admission> {
+  return newAdmission(admissionDeps(registries, opts.authorizer), {
     enable: opts.enable,
     disable: opts.disable,
     configFile: opts.configFile,

@@ -56,6 +56,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   });
   registries.setAdmission(authz.withEscalationChecks(await startAdmission(registries, {
     enable: config.enableAdmissionPlugins, disable: config.disableAdmissionPlugins, configFile: config.admissionControlConfigFile, logger: log,
+    authorizer: authz.authorizer,
   })));
 
   const [key, cert, ca] = await Promise.all([

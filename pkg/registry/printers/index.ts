@@ -25,6 +25,7 @@ import { eventPrinter, eventsV1Printer } from './event.js';
 import { ingressClassPrinter, ingressPrinter, networkPolicyPrinter } from './networking.js';
 import { nodePrinter } from './node.js';
 import { podPrinter, podTemplatePrinter } from './pod.js';
+import { podSecurityPolicyPrinter } from './psp.js';
 import { roleBindingPrinter } from './rbac.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
 import {
@@ -71,6 +72,7 @@ const printers: Record<string, Printer> = {
   'discovery.k8s.io/endpointslices': endpointSlicePrinter,
   'scheduling.k8s.io/priorityclasses': priorityClassPrinter,
   'policy/poddisruptionbudgets': podDisruptionBudgetPrinter,
+  'policy/podsecuritypolicies': podSecurityPolicyPrinter,
   'networking.k8s.io/ingresses': ingressPrinter,
   'networking.k8s.io/ingressclasses': ingressClassPrinter,
   'networking.k8s.io/networkpolicies': networkPolicyPrinter,

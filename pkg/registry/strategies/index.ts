@@ -5,6 +5,7 @@ import type { Strategy } from '../strategy.js';
 import { jobStrategy } from './jobs.js';
 import { namespaceStrategy } from './namespaces.js';
 import { podStrategy } from './pods.js';
+import { podSecurityPolicyStrategy } from './psp.js';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac.js';
 import { secretStrategy } from './secrets.js';
 
@@ -25,6 +26,7 @@ const SPECIFIC: Record<string, Strategy> = {
   '/pods': podStrategy,
   '/namespaces': namespaceStrategy,
   '/secrets': secretStrategy,
+  'policy/podsecuritypolicies': podSecurityPolicyStrategy,
   'batch/jobs': jobStrategy,
   'rbac.authorization.k8s.io/roles': roleStrategy,
   'rbac.authorization.k8s.io/clusterroles': clusterRoleStrategy,

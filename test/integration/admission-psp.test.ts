@@ -1,0 +1,91 @@
+// PodSecurityPolicy with the real kubectl: the policy/v1beta1 kind served and printed, its spec validated, and
+// the admission plugin (enabled by flag) refusing pods without a usable policy, refusing what a granted policy
+// forbids, and admitting plain pods with the policy's defaults and the kubernetes.io/psp annotation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectl, startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { certificateUser, type TestUser } from './authz-support.js';
+
+let s: TestApiServer;
+let alice: TestUser;
+let bob: TestUser;
+beforeAll(async () => {
+  s = await startTestApiServer({ storageBackend: 'memory', enableAdmissionPlugins: ['PodSecurityPolicy'] });
+  [alice, bob] = await Promise.all([certificateUser(s, 'alice', []), certificateUser(s, 'bob', [])]);
+});
+afterAll(async () => {
+  await Promise.all([alice?.close(), bob?.close()]);
+  await s?.close();
+});
+
+const ok = async (r: Promise<{ code: number; stdout: string; stderr: string }>): Promise<string> => {
+  const out = await r;
+  expect(out.stderr).toBe('');
+  expect(out.code).toBe(0);
+  return out.stdout;
+};
+const podYaml = (name: string, securityContext = '{}', extra = '') =>
+  `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n  containers:\n  - name: c\n    image: nginx\n    securityContext: ${securityContext}\n${extra}`;
+const RESTRICTED = `apiVersion: policy/v1beta1
+kind: PodSecurityPolicy
+metadata:
+  name: restricted
+spec:
+  privileged: false
+  allowPrivilegeEscalation: false
+  requiredDropCapabilities: [NET_RAW]
+  volumes: [configMap, emptyDir, projected, secret, downwardAPI]
+  runAsUser: {rule: MustRunAs, ranges: [{min: 1000, max: 2000}]}
+  fsGroup: {rule: MustRunAs, ranges: [{min: 3000, max: 3000}]}
+  supplementalGroups: {rule: RunAsAny}
+  seLinux: {rule: RunAsAny}
+`;
+
+describe('PodSecurityPolicy', () => {
+  it('refuses every pod while no policy exists', async () => {
+    const r = await s.kubectlWithInput(podYaml('early'), 'create', '-f', '-');
+    expect(r.stderr).toContain('pods "early" is forbidden: PodSecurityPolicy: no providers available to validate pod request');
+  });
+
+  it('serves policies with their printer columns and validates their spec', async () => {
+    await ok(s.kubectlWithInput(RESTRICTED, 'apply', '-f', '-'));
+    const table = await ok(s.kubectl('get', 'psp'));
+    expect(table.split('\n')[0]!.split(/\s+/)).toEqual(['NAME', 'PRIV', 'CAPS', 'SELINUX', 'RUNASUSER', 'FSGROUP', 'SUPGROUP', 'READONLYROOTFS', 'VOLUMES']);
+    expect(table.split('\n')[1]!.split(/\s+/)).toEqual(['restricted', 'false', 'RunAsAny', 'MustRunAs', 'MustRunAs', 'RunAsAny', 'false', 'configMap,emptyDir,projected,secret,downwardAPI']);
+    const bad = await s.kubectlWithInput(RESTRICTED.replace('name: restricted', 'name: bad').replace('{rule: RunAsAny}\n', '{rule: Sometimes}\n'), 'create', '-f', '-');
+    expect(bad.stderr).toContain('PodSecurityPolicy "bad" is invalid: spec.supplementalGroups.rule: Unsupported value: "Sometimes": supported values: "MayRunAs", "MustRunAs", "RunAsAny"');
+  });
+
+  it('grants a policy with the use verb: a privileged pod is refused, a plain one gets the defaults', async () => {
+    await ok(s.kubectl('create', 'namespace', 'team'));
+    await ok(s.kubectl('create', 'rolebinding', 'edit', '--clusterrole=edit', '--user=alice', '--user=bob', '-n', 'team'));
+    await ok(s.kubectl('create', 'clusterrole', 'psp-restricted', '--verb=use', '--resource=podsecuritypolicies.policy', '--resource-name=restricted'));
+    await ok(s.kubectl('create', 'rolebinding', 'alice-psp', '--clusterrole=psp-restricted', '--user=alice', '-n', 'team'));
+    // kubectl warns that the resource is cluster-scoped: the grant is per namespace all the same, as upstream checks it.
+    expect((await alice.kubectl('auth', 'can-i', 'use', 'podsecuritypolicies.policy/restricted', '-n', 'team')).stdout).toBe('yes\n');
+    expect((await alice.kubectl('auth', 'can-i', 'use', 'podsecuritypolicies.policy/restricted', '-n', 'default')).stdout).toBe('no\n');
+
+    const priv = await alice.kubectl('run', 'priv', '--image=nginx', '-n', 'team', '--overrides={"spec":{"containers":[{"name":"priv","image":"nginx","securityContext":{"privileged":true}}]}}');
+    expect(priv.stderr).toContain('pods "priv" is forbidden: PodSecurityPolicy: unable to admit pod: [spec.containers[0].securityContext.privileged: Invalid value: true: Privileged containers are not allowed]');
+    const hostPath = await kubectl(alice.kubeconfig, ['create', '-f', '-', '-n', 'team'], podYaml('hp', '{}', '  volumes:\n  - name: h\n    hostPath: {path: /etc}\n'));
+    expect(hostPath.stderr).toContain('spec.volumes[0]: Invalid value: "hostPath": hostPath volumes are not allowed to be used');
+
+    await ok(alice.kubectl('run', 'plain', '--image=nginx', '-n', 'team'));
+    const pod = JSON.parse(await ok(s.kubectl('get', 'pod', 'plain', '-n', 'team', '-o', 'json')));
+    expect(pod.metadata.annotations['kubernetes.io/psp']).toBe('restricted');
+    expect(pod.spec.securityContext.fsGroup).toBe(3000);
+    expect(pod.spec.containers[0].securityContext).toEqual({ runAsUser: 1000, allowPrivilegeEscalation: false, capabilities: { drop: ['NET_RAW'] } });
+    // An explicit user outside the ranges is refused rather than changed.
+    const root = await kubectl(alice.kubeconfig, ['create', '-f', '-', '-n', 'team'], podYaml('root', '{runAsUser: 0}'));
+    expect(root.stderr).toContain('spec.containers[0].securityContext.runAsUser: Invalid value: 0: must be in the ranges: [{1000 2000}]');
+  });
+
+  it('refuses a user without use (nothing grants it by default) unless the pod\'s service account may use a policy', async () => {
+    const r = await bob.kubectl('run', 'bobs', '--image=nginx', '-n', 'team');
+    expect(r.stderr).toContain('pods "bobs" is forbidden: PodSecurityPolicy: unable to admit pod: []');
+    await ok(s.kubectl('create', 'serviceaccount', 'builder', '-n', 'team'));
+    await ok(s.kubectl('create', 'rolebinding', 'builder-psp', '--clusterrole=psp-restricted', '--serviceaccount=team:builder', '-n', 'team'));
+    await ok(bob.kubectl('run', 'bobs', '--image=nginx', '-n', 'team', '--overrides={"spec":{"serviceAccountName":"builder"}}'));
+    const pod = JSON.parse(await ok(s.kubectl('get', 'pod', 'bobs', '-n', 'team', '-o', 'json')));
+    expect(pod.metadata.annotations['kubernetes.io/psp']).toBe('restricted');
+  });
+});
