@@ -1,0 +1,118 @@
+// `node dist/test/bench/security.js [--quick]` (after `npm run build`): what the security chain costs. Two apiservers
+// as child processes (LevelDB, fsync'd writes), each with its own data dir:
+//   secure: the defaults, --authorization-mode Node,RBAC and the default admission plugins;
+//   open:   --authorization-mode AlwaysAllow and every admission plugin disabled.
+// The load is ConfigMap creates from 64 clients authenticated by a client certificate as "bench-user", who is no
+// system:masters member: on the secure server a RoleBinding allows the creates, so RBAC really evaluates. Rounds
+// alternate between the servers and each keeps its best. Target: secure ≥ 80% of open.
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Pool } from 'undici';
+import { ALL_ORDERED_PLUGINS, DEFAULT_OFF_PLUGINS } from '../../pkg/admission/names.js';
+import { issueCertificate } from '../../pkg/pki/index.js';
+import { loadKey } from '../../pkg/pki/keys.js';
+import { x509 } from '../../pkg/pki/x509.js';
+import { call, closedLoop, pool, type RunResult } from './load.js';
+import { configMap, namespace } from './objects.js';
+import { freePort, readTls, startServer, type ServerProcess, type Tls } from './processes.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const MAIN = resolve(here, '../../cmd/main.js');
+const quick = process.argv.includes('--quick');
+const N = { rounds: 3, create64: { maxOps: quick ? 5_000 : 20_000, maxMs: quick ? 1_000 : 2_000 }, warmup: 2_000 };
+const NS = 'bench';
+const USER = 'bench-user';
+
+const log = (msg: string): void => { process.stderr.write(`[bench-security ${new Date().toISOString().slice(11, 19)}] ${msg}\n`); };
+const fmt = (v: number): string => v.toLocaleString('en-US', { maximumFractionDigits: 0 });
+
+const defaultPlugins = ALL_ORDERED_PLUGINS.filter((p) => !DEFAULT_OFF_PLUGINS.includes(p));
+
+interface Side {
+  server: ServerProcess;
+  /** 64 connections as bench-user. */
+  user: Pool;
+  next: number;
+  best?: RunResult;
+}
+
+/** A client certificate for bench-user, signed by the server's own CA (it made its PKI at start). */
+async function userTls(pki: string): Promise<Tls> {
+  const [caPem, caKeyPem] = await Promise.all([readFile(join(pki, 'ca.crt'), 'utf8'), readFile(join(pki, 'ca.key'), 'utf8')]);
+  const ca = { cert: new x509.X509Certificate(caPem), key: await loadKey(caKeyPem) };
+  const pair = await issueCertificate(ca, { subject: { commonName: USER, organizations: ['bench-group'] }, usage: 'client', days: 1 });
+  return { ca: Buffer.from(caPem), cert: Buffer.from(pair.certPem), key: Buffer.from(pair.keyPem) };
+}
+
+async function startSide(work: string, name: string, flags: string[], pools: Pool[]): Promise<Side> {
+  const dataDir = join(work, name);
+  const pki = join(dataDir, 'pki');
+  const port = await freePort();
+  const server = await startServer(name, [MAIN, 'apiserver', '--data-dir', dataDir, '--secure-port', String(port), ...flags], port, () => readTls(pki));
+  const admin = pool(server.origin, (await readTls(pki))!, 1);
+  pools.push(admin);
+  await call(admin, 'POST', '/api/v1/namespaces', namespace(NS));
+  const rbac = '/apis/rbac.authorization.k8s.io/v1/namespaces/bench';
+  await call(admin, 'POST', `${rbac}/roles`, JSON.stringify({
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'configmap-writer' },
+    rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get'] }],
+  }));
+  await call(admin, 'POST', `${rbac}/rolebindings`, JSON.stringify({
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'bench-user-writes' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'configmap-writer' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: USER }],
+  }));
+  const user = pool(server.origin, await userTls(pki), 64);
+  pools.push(user);
+  return { server, user, next: 0 };
+}
+
+const creates = (s: Side, o: { maxOps: number; maxMs: number; concurrency: number }): Promise<RunResult> =>
+  closedLoop(o, () => call(s.user, 'POST', `/api/v1/namespaces/${NS}/configmaps`, configMap(NS, `cm-${s.next++}`))).then((r) => {
+    if (r.errors) log(`${s.server.name}: ${r.errors} errors, first: ${r.firstError}`);
+    return r;
+  });
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const loadStart = loadavg()[0]!.toFixed(1);
+  const work = await mkdtemp(join(tmpdir(), 'mini-kube-bench-security-'));
+  const pools: Pool[] = [];
+  const sides: Side[] = [];
+  try {
+    log('starting the secure and the open apiserver');
+    const secure = await startSide(work, 'secure', ['--authorization-mode', 'Node,RBAC'], pools);
+    sides.push(secure);
+    const open = await startSide(work, 'open', ['--authorization-mode', 'AlwaysAllow', '--disable-admission-plugins', defaultPlugins.join(',')], pools);
+    sides.push(open);
+    log('warm-up');
+    for (const s of sides) await creates(s, { concurrency: 16, maxOps: N.warmup, maxMs: 3_000 });
+    for (let r = 0; r < N.rounds; r++) {
+      log(`round ${r + 1}/${N.rounds}`);
+      for (const s of sides) {
+        const res = await creates(s, { concurrency: 64, ...N.create64 });
+        if (!s.best || res.rate > s.best.rate) s.best = res;
+      }
+    }
+    const ratio = secure.best!.rate / open.best!.rate;
+    const ok = ratio >= 0.8;
+    const rows = [
+      ['ConfigMap creates/s, 64 clients as a RoleBinding-allowed user: Node,RBAC + default admission', `${fmt(secure.best!.rate)} /s`],
+      ['ConfigMap creates/s, 64 clients, same user: AlwaysAllow, no admission plugins', `${fmt(open.best!.rate)} /s`],
+      ['ratio (target ≥ 80%)', `${Math.round(ratio * 100)}% ${ok ? 'yes' : 'NO'}`],
+    ];
+    const desc = `${cpus().length} CPUs, node ${process.version}, load average ${loadStart} at the start, ${loadavg()[0]!.toFixed(1)} at the end; took ${fmt((performance.now() - started) / 1000)} s`;
+    process.stdout.write(`\nmini-kube security-chain bench${quick ? ' (--quick)' : ''}: ${desc}\n\n| metric | value |\n| --- | ---: |\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n\n`);
+  } finally {
+    await Promise.all(pools.map((p) => p.destroy()));
+    await Promise.all(sides.map((s) => s.server.stop()));
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
