@@ -1,8 +1,11 @@
 // Panic recovery: whatever a handler or hook throws leaves as a Status with upstream's reason and
-// code. StatusErrors render themselves; fastify's own errors map to their Kubernetes twins; any
-// other error is a bug, logged with its stack and answered 500 without taking the server down.
+// code, in protobuf when the client negotiated it. StatusErrors render themselves; fastify's own
+// errors map to their Kubernetes twins; any other error is a bug, logged with its stack and
+// answered 500 without taking the server down.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { badRequest, internalError, isStatusError, StatusError, tooLarge, unsupportedMediaType } from '../apimachinery/errors.js';
+import { PROTOBUF_MEDIA_TYPE } from '../apimachinery/protobuf/index.js';
+import { protobufStatus } from './protobuf-response.js';
 
 function toStatusError(err: FastifyError | Error): StatusError {
   if (isStatusError(err)) return err;
@@ -22,7 +25,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (se.code >= 500) request.log.error({ err, url: request.url }, 'request failed');
     if (se.details?.retryAfterSeconds !== undefined) reply.header('retry-after', String(se.details.retryAfterSeconds));
     if (reply.sent || reply.raw.headersSent) return;
-    void reply.code(se.code).type('application/json').send(Buffer.from(JSON.stringify(se.toStatus())));
+    const status = se.toStatus();
+    const protobuf = protobufStatus(request, status);
+    if (protobuf) return void reply.code(se.code).type(PROTOBUF_MEDIA_TYPE).send(protobuf);
+    void reply.code(se.code).type('application/json').send(Buffer.from(JSON.stringify(status)));
   });
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).type('application/json').send(Buffer.from(JSON.stringify(new StatusError(404, 'NotFound', 'the server could not find the requested resource', {}).toStatus())));

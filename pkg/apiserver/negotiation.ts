@@ -1,4 +1,4 @@
-// Content negotiation: which representation the client accepts (JSON, YAML, Table,
+// Content negotiation: which representation the client accepts (JSON, YAML, protobuf, Table,
 // PartialObjectMetadata) and how to read the body it sent.
 import { parse as parseYaml } from 'yaml';
 import { badRequest, notAcceptable, unsupportedMediaType } from '../apimachinery/errors.js';
@@ -8,51 +8,81 @@ import type { PatchType } from '../registry/context.js';
 export type Transform = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
 
 export interface OutputFormat {
-  encoding: 'json' | 'yaml';
+  encoding: 'json' | 'yaml' | 'protobuf';
   /** The object is converted to this meta.k8s.io kind first. */
   as?: Transform;
   asVersion?: 'v1' | 'v1beta1';
 }
 
-interface MediaRange {
+type Encoding = OutputFormat['encoding'];
+
+interface Clause {
   type: string;
+  subtype: string;
   params: Record<string, string>;
+  q: number;
 }
 
-function parseAccept(header: string | undefined): MediaRange[] {
-  if (!header) return [{ type: '*/*', params: {} }];
-  return header.split(',').map((part) => {
-    const [type, ...rest] = part.trim().split(';');
+const MEDIA_TYPES: Record<Encoding, string> = { json: 'application/json', yaml: 'application/yaml', protobuf: PROTOBUF_MEDIA_TYPE };
+/** Encodings with a watch stream form (upstream: a StreamSerializer). */
+const STREAMS = new Set<Encoding>(['json', 'protobuf']);
+
+/** The Accept header's clauses, best first: by q, then exact types before wildcards (goautoneg's order), else as sent. */
+function parseAccept(header: string): Clause[] {
+  const clauses: Clause[] = [];
+  for (const part of header.split(',')) {
+    const [range, ...rest] = part.trim().split(';');
+    const [type, subtype] = (range ?? '').trim().toLowerCase().split('/');
+    if (!type || (subtype === undefined && type !== '*')) continue;
     const params: Record<string, string> = {};
+    let q = 1;
     for (const p of rest) {
-      const [k, v] = p.split('=');
-      if (k && v !== undefined) params[k.trim()] = v.trim();
+      const eq = p.indexOf('=');
+      if (eq < 0) continue;
+      const k = p.slice(0, eq).trim();
+      const v = p.slice(eq + 1).trim();
+      if (k === 'q') q = Number(v);
+      else params[k] = v;
     }
-    return { type: (type ?? '').trim().toLowerCase(), params };
-  }).filter((r) => r.type);
+    clauses.push({ type, subtype: subtype ?? '*', params, q: Number.isNaN(q) ? 0 : q });
+  }
+  const rank = (c: Clause): number => (c.type === '*' ? 2 : c.subtype === '*' ? 1 : 0);
+  return clauses.sort((a, b) => b.q - a.q || rank(a) - rank(b));
+}
+
+/** What a clause's parameters ask of `encoding`; undefined when they cannot be served in it (upstream's acceptMediaTypeOptions). */
+function acceptOptions(params: Record<string, string>, encoding: Encoding, listing: boolean): OutputFormat | undefined {
+  if (params.stream !== undefined && (params.stream !== 'watch' || !STREAMS.has(encoding))) return undefined;
+  const as = params.as;
+  if (!as) return { encoding };
+  if (params.g !== 'meta.k8s.io' || (params.v !== 'v1' && params.v !== 'v1beta1')) return undefined;
+  // Table has no protobuf form (+protobuf=false upstream); PartialObjectMetadata(List) has.
+  if (as === 'Table') return encoding === 'protobuf' ? undefined : { encoding, as, asVersion: params.v };
+  if ((as === 'PartialObjectMetadata' && !listing) || (as === 'PartialObjectMetadataList' && listing)) return { encoding, as, asVersion: params.v };
+  return undefined;
 }
 
 /**
- * The first acceptable representation in the client's order. `listing` tells whether the response
- * is a list (PartialObjectMetadataList) or one object.
+ * The representation to answer in, negotiated as upstream does: the best Accept clause that one of
+ * the endpoint's encodings (JSON, YAML, and protobuf when `protobuf` says the kind has one) can
+ * serve. `listing` tells whether the response is a list (PartialObjectMetadataList) or one object.
  */
-export function negotiateOutput(accept: string | undefined, listing: boolean): OutputFormat {
-  for (const r of parseAccept(accept)) {
-    const json = r.type === 'application/json' || r.type === '*/*' || r.type === 'application/*' || r.type === 'application/json;stream=watch';
-    const yaml = r.type === 'application/yaml';
-    if (!json && !yaml) continue;
-    const as = r.params.as;
-    if (!as) return { encoding: yaml ? 'yaml' : 'json' };
-    if (r.params.g !== 'meta.k8s.io' || (r.params.v !== 'v1' && r.params.v !== 'v1beta1')) continue;
-    const version = r.params.v;
-    if (as === 'Table') return { encoding: yaml ? 'yaml' : 'json', as: 'Table', asVersion: version };
-    if (as === 'PartialObjectMetadata' && !listing) return { encoding: yaml ? 'yaml' : 'json', as, asVersion: version };
-    if (as === 'PartialObjectMetadataList' && listing) return { encoding: yaml ? 'yaml' : 'json', as, asVersion: version };
+export function negotiateOutput(accept: string | undefined, listing: boolean, protobuf = false): OutputFormat {
+  if (!accept) return { encoding: 'json' };
+  const encodings: Encoding[] = protobuf ? ['json', 'yaml', 'protobuf'] : ['json', 'yaml'];
+  for (const c of parseAccept(accept)) {
+    if (c.q <= 0) continue; // q=0: "not acceptable"
+    for (const encoding of encodings) {
+      const [type, subtype] = MEDIA_TYPES[encoding].split('/');
+      if (!(c.type === '*' || (c.type === type && (c.subtype === '*' || c.subtype === subtype)))) continue;
+      const format = acceptOptions(c.params, encoding, listing);
+      if (format) return format;
+    }
   }
-  throw notAcceptable('only the following media types are accepted: application/json, application/yaml');
+  throw notAcceptable(`only the following media types are accepted: ${encodings.map((e) => MEDIA_TYPES[e]).join(', ')}`);
 }
 
-export const contentTypeOf = (f: OutputFormat): string => (f.encoding === 'yaml' ? 'application/yaml' : 'application/json');
+export const contentTypeOf = (f: OutputFormat): string => MEDIA_TYPES[f.encoding];
 
 const PATCH_TYPES: Record<string, PatchType> = {
   'application/json-patch+json': 'json',

@@ -6,6 +6,7 @@ import type { KubeObject, ResourceType } from '../../api/types.js';
 import type { KeyValue } from '../storage/interface.js';
 import type { Result } from '../registry/generic/registry.js';
 import { contentTypeOf, negotiateOutput, type OutputFormat } from './negotiation.js';
+import { protobufList, protobufObject, protobufPartialObjectMetadata, protobufPartialObjectMetadataList, speaksProtobuf } from './protobuf-response.js';
 import { includeObjectOf, partialObjectMetadata, partialObjectMetadataList, toTable, type ListMeta } from './transform.js';
 
 export interface Responder {
@@ -25,27 +26,37 @@ export function setWarnings(reply: FastifyReply, warnings: string[]): void {
 
 function encode(reply: FastifyReply, format: OutputFormat, body: KubeObject | Buffer, status: number): FastifyReply {
   reply.code(status).type(contentTypeOf(format));
+  if (format.encoding === 'protobuf') return reply.send(body); // already encoded by the caller
   // Buffers, not strings: fastify would add "; charset=utf-8" to a string's type, which upstream never sends.
   if (format.encoding === 'yaml') return reply.send(Buffer.from(toYaml(Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body)));
   return reply.send(Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body)));
 }
 
 export function sendObject(r: Responder, result: Result, status = 200): FastifyReply {
-  const format = negotiateOutput(r.request.headers.accept, false);
+  const format = negotiateOutput(r.request.headers.accept, false, speaksProtobuf(r.rt));
   setWarnings(r.reply, r.warnings);
   if (format.as === 'Table') {
     const table = toTable(r.rt, [result.object], { resourceVersion: result.object.metadata?.resourceVersion }, format, { includeObject: includeObjectOf(query(r.request).includeObject), now: r.now });
     return encode(r.reply, format, table, status);
+  }
+  if (format.encoding === 'protobuf') {
+    const body = format.as === 'PartialObjectMetadata' ? protobufPartialObjectMetadata(result.object, format.asVersion) : protobufObject(result.object);
+    return encode(r.reply, format, body, status);
   }
   if (format.as === 'PartialObjectMetadata') return encode(r.reply, format, partialObjectMetadata(result.object, format.asVersion), status);
   return encode(r.reply, format, result.bytes ?? result.object, status);
 }
 
 export function sendList(r: Responder, items: KeyValue[], meta: ListMeta): FastifyReply {
-  const format = negotiateOutput(r.request.headers.accept, true);
+  const format = negotiateOutput(r.request.headers.accept, true, speaksProtobuf(r.rt));
   setWarnings(r.reply, r.warnings);
   if (format.as === 'Table') {
     return encode(r.reply, format, toTable(r.rt, items.map((kv) => kv.object), meta, format, { includeObject: includeObjectOf(query(r.request).includeObject), now: r.now }), 200);
+  }
+  if (format.encoding === 'protobuf') {
+    const objects = items.map((kv) => kv.object);
+    const body = format.as === 'PartialObjectMetadataList' ? protobufPartialObjectMetadataList(objects, meta, format.asVersion) : protobufList(r.rt, objects, meta);
+    return encode(r.reply, format, body, 200);
   }
   if (format.as === 'PartialObjectMetadataList') {
     return encode(r.reply, format, partialObjectMetadataList(items.map((kv) => kv.object), meta, format.asVersion), 200);

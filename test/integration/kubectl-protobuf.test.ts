@@ -3,7 +3,7 @@
 // object sent as JSON). What the server stored must be the same either way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { encodeProtobufObject } from '../../pkg/apimachinery/protobuf/index.js';
+import { decodeProtobufObject, encodeProtobufObject } from '../../pkg/apimachinery/protobuf/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 
 let s: TestApiServer;
@@ -164,7 +164,9 @@ describe('kubectl with protobuf request bodies', () => {
         method: method as 'POST', dispatcher: s.agent, body: encodeProtobufObject(obj),
         headers: { 'content-type': 'application/vnd.kubernetes.protobuf', accept: 'application/vnd.kubernetes.protobuf,application/json' },
       });
-      return { status: res.statusCode, body: await res.body.json() };
+      // The answer comes in protobuf too, Status errors included.
+      expect(res.headers['content-type']).toBe('application/vnd.kubernetes.protobuf');
+      return { status: res.statusCode, body: decodeProtobufObject(Buffer.from(await res.body.arrayBuffer())) as any };
     };
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'typed', labels: { a: 'b' } }, data: { k: 'v' }, binaryData: { bin: Buffer.from([0, 1, 255]).toString('base64') } };
     const created = await send('POST', '/api/v1/namespaces/pb/configmaps', cm);

@@ -1,7 +1,8 @@
 // The envelope of `application/vnd.kubernetes.protobuf`: the magic `k8s\0`, then a runtime.Unknown
 // {typeMeta=1 (TypeMeta {apiVersion=1, kind=2}), raw=2, contentEncoding=3, contentType=4} whose
 // raw holds the object's own message.
-import { ProtoReader, ProtoWriter, ProtobufError, WIRE_BYTES } from './wire.js';
+import { Sink } from './sink.js';
+import { ProtoReader, ProtobufError, WIRE_BYTES } from './wire.js';
 
 export const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
@@ -48,11 +49,28 @@ export function readEnvelope(body: Uint8Array): Envelope {
   return env;
 }
 
+/**
+ * The bytes of an envelope before its raw object of `rawLength` bytes: the magic, typeMeta and the
+ * key and length of raw. Lists and watch frames put the object's parts after it without copying them.
+ */
+export function envelopeHead(apiVersion: string, kind: string, rawLength: number): Buffer {
+  const s = new Sink(32 + 3 * (apiVersion.length + kind.length));
+  s.raw(PROTOBUF_MAGIC);
+  s.key(1 * 8 + WIRE_BYTES);
+  const at = s.begin();
+  s.key(1 * 8 + WIRE_BYTES);
+  s.string(apiVersion);
+  s.key(2 * 8 + WIRE_BYTES);
+  s.string(kind);
+  s.end(at);
+  s.key(2 * 8 + WIRE_BYTES);
+  s.varint(rawLength);
+  return s.copy();
+}
+
+/** What follows raw: contentEncoding and contentType, empty (upstream writes both). */
+export const ENVELOPE_TAIL = Buffer.from([3 * 8 + WIRE_BYTES, 0, 4 * 8 + WIRE_BYTES, 0]);
+
 export function writeEnvelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
-  const unknown = new ProtoWriter()
-    .message(1, new ProtoWriter().string(1, apiVersion).string(2, kind))
-    .bytes(2, raw)
-    .string(3, '')
-    .string(4, '');
-  return Buffer.concat([PROTOBUF_MAGIC, unknown.finish()]);
+  return Buffer.concat([envelopeHead(apiVersion, kind, raw.length), raw, ENVELOPE_TAIL]);
 }

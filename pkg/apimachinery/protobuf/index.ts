@@ -10,7 +10,7 @@ import { ProtobufError } from './wire.js';
 
 export { decodeMessage } from './decode.js';
 export { encodeMessage } from './encode.js';
-export { hasMagic, readEnvelope, writeEnvelope, PROTOBUF_MAGIC, type Envelope } from './envelope.js';
+export { ENVELOPE_TAIL, envelopeHead, hasMagic, readEnvelope, writeEnvelope, PROTOBUF_MAGIC, type Envelope } from './envelope.js';
 export type { ProtoSchemas } from './shape.js';
 export { ProtobufError } from './wire.js';
 

@@ -1,7 +1,7 @@
-// The apimachinery types with their own protobuf encoding, both ways: Time and MicroTime
+// The apimachinery types with their own protobuf encoding, read side (encode.ts writes them): Time and MicroTime
 // {seconds=1, nanos=2}, Duration {duration=1 (ns)}, Quantity {string=1}, IntOrString
 // {type=1, intVal=2, strVal=3}, RawExtension {raw=1} and FieldsV1 {Raw=1} (raw JSON).
-import { ProtoReader, ProtoWriter, ProtobufError, WIRE_BYTES, WIRE_VARINT } from './wire.js';
+import { ProtoReader, ProtobufError, WIRE_BYTES, WIRE_VARINT } from './wire.js';
 import { DURATION, FIELDS_V1, INT_OR_STRING, MICRO_TIME, QUANTITY, RAW_EXTENSION, TIME } from './shape.js';
 
 /** Reads a message of only varint and string fields into field number -> value. */
@@ -109,33 +109,5 @@ export function decodeSpecial(name: string, bytes: Uint8Array, nested?: (raw: Ui
       return rawJson(bytesOf(f.get(1), 'FieldsV1 Raw'), 'FieldsV1');
     default:
       throw new ProtobufError(`no decoder for ${name}`);
-  }
-}
-
-/** Encodes one of the special messages from its JSON form. */
-export function encodeSpecial(name: string, value: unknown): ProtoWriter {
-  const w = new ProtoWriter();
-  switch (name) {
-    case TIME:
-    case MICRO_TIME: {
-      const ms = Date.parse(String(value));
-      if (Number.isNaN(ms)) throw new ProtobufError(`invalid timestamp ${JSON.stringify(value)}`);
-      const micro = /\.(\d{1,6})/.exec(String(value))?.[1];
-      w.varint(1, Math.floor(ms / 1000));
-      if (name === MICRO_TIME && micro) w.varint(2, Number(micro.padEnd(6, '0')) * 1000);
-      return w;
-    }
-    case DURATION:
-      return w.varint(1, parseGoDuration(String(value)));
-    case QUANTITY:
-      return w.string(1, String(value));
-    case INT_OR_STRING:
-      return typeof value === 'number' ? w.varint(1, 0).varint(2, value) : w.varint(1, 1).string(3, String(value));
-    case RAW_EXTENSION:
-      return w.bytes(1, Buffer.from(JSON.stringify(value)));
-    case FIELDS_V1:
-      return w.bytes(1, Buffer.from(JSON.stringify(value)));
-    default:
-      throw new ProtobufError(`no encoder for ${name}`);
   }
 }

@@ -1,6 +1,7 @@
-// Watch over HTTP: a chunked stream of JSON lines {"type","object"}. The plain-JSON frame of each
-// store event is built once and written to every watcher; a watcher whose connection cannot take
-// more is closed rather than buffered without bound (the client re-lists).
+// Watch over HTTP: a chunked stream of JSON lines {"type","object"}, or of length-prefixed protobuf
+// WatchEvents (protobuf-response.ts). The plain frame of each store event is built once and written
+// to every watcher; a watcher whose connection cannot take more is closed rather than buffered
+// without bound (the client re-lists).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest, isStatusError, StatusError } from '../../apimachinery/errors.js';
@@ -8,6 +9,7 @@ import type { StoreEvent } from '../../storage/interface.js';
 import type { RequestContext, WatchOptions } from '../../registry/context.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { negotiateOutput, type OutputFormat } from '../negotiation.js';
+import { PROTOBUF_WATCH_MEDIA_TYPE, protobufEventFrame, protobufObject, protobufPartialObjectMetadata, protobufWatchFrame, speaksProtobuf } from '../protobuf-response.js';
 import { includeObjectOf, partialObjectMetadata, toTable } from '../transform.js';
 
 /** Bytes a watcher may have queued unsent before it is cut off. */
@@ -34,7 +36,8 @@ function jsonFrame(ev: StoreEvent): Buffer {
 }
 
 export async function serveWatch(reg: Registry, ctx: RequestContext, request: FastifyRequest, reply: FastifyReply, opts: WatchOptions, name: string, timeoutParam: string | undefined): Promise<void> {
-  const format = negotiateOutput(request.headers.accept, false);
+  const format = negotiateOutput(request.headers.accept, false, speaksProtobuf(reg.rt));
+  const protobuf = format.encoding === 'protobuf';
   if (format.encoding === 'yaml') throw badRequest('watch is not supported in YAML; ask for application/json');
   const includeObject = includeObjectOf((request.query as Record<string, string>).includeObject);
   let timeoutS = timeoutParam === undefined || timeoutParam === '' ? 0 : Number(timeoutParam);
@@ -62,7 +65,7 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
     headersSent = true;
     reply.hijack();
     // HTTP/1.1 chunks on its own when no length is set; HTTP/2 frames by itself.
-    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+    res.writeHead(200, { 'content-type': protobuf ? PROTOBUF_WATCH_MEDIA_TYPE : 'application/json', 'cache-control': 'no-cache, private' });
     // HTTP/1.1 holds headers back until the first write: send them now, as a client waits for them before any event.
     res.flushHeaders();
   };
@@ -72,7 +75,10 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
     res.write(buf);
     if (res.writableLength > MAX_BUFFERED) finish(); // too slow: cut off, the client re-lists
   };
-  const encodeEvent = (type: string, obj: KubeObject): string => {
+  const encodeEvent = (type: string, obj: KubeObject): Buffer | string => {
+    if (protobuf) {
+      return protobufWatchFrame(type, format.as === 'PartialObjectMetadata' ? protobufPartialObjectMetadata(obj, format.asVersion) : protobufObject(obj));
+    }
     let body: KubeObject = obj;
     if (format.as === 'Table') {
       body = toTable(reg.rt, [obj], { resourceVersion: obj.metadata?.resourceVersion }, format as OutputFormat, { includeObject, noHeaders: tableHeaderSent, now: new Date() });
@@ -86,8 +92,15 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
     const meta: Record<string, unknown> = { resourceVersion: String(revision) };
     if (annotations) meta.annotations = annotations;
     const apiVersion = reg.rt.group ? `${reg.rt.group}/${reg.rt.version}` : reg.rt.version;
-    write(`{"type":"BOOKMARK","object":${JSON.stringify({ kind: reg.rt.kind, apiVersion, metadata: meta })}}\n`);
+    const obj = { kind: reg.rt.kind, apiVersion, metadata: meta };
+    // A metadata-only watcher decodes nothing but PartialObjectMetadata, bookmarks included.
+    if (protobuf || format.as === 'PartialObjectMetadata') write(encodeEvent('BOOKMARK', obj));
+    else write(`{"type":"BOOKMARK","object":${JSON.stringify(obj)}}\n`);
   };
+
+  // A Status is never transformed (Table, PartialObjectMetadata).
+  const errorEvent = (status: KubeObject): Buffer | string =>
+    (protobuf ? protobufWatchFrame('ERROR', protobufObject(status)) : `{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
 
   // A resourceVersion the cache has not reached yet: wait for it a little, as upstream's cacher does (3 s),
   // then report it as too large in the stream.
@@ -101,7 +114,7 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
     } catch {
       const current = reg.deps.cacher.revision();
       const status = new StatusError(504, 'Timeout', `Too large resource version: ${rv}, current: ${current}`, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
-      write(`{"type":"ERROR","object":${JSON.stringify(status.toStatus())}}\n`);
+      write(errorEvent(status.toStatus()));
       finish();
       return;
     }
@@ -110,7 +123,7 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
     unsubscribe = reg.watch(ctx, opts, {
       onEvent: (ev) => {
         if (format.as) write(encodeEvent(ev.type, ev.kv.object));
-        else write(jsonFrame(ev));
+        else write(protobuf ? protobufEventFrame(ev) : jsonFrame(ev));
       },
       onClose: () => finish(),
       // The initial state (sent in a step after watch() returns) is complete: mark its end, as a watch-list
@@ -122,7 +135,7 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
   } catch (err) {
     // A revision too old to resume from is reported in the stream, as upstream's watch cache does.
     if (!(isStatusError(err) && err.code === 410)) throw err;
-    write(`{"type":"ERROR","object":${JSON.stringify(err.toStatus())}}\n`);
+    write(errorEvent(err.toStatus()));
     finish();
     return;
   }
