@@ -25,7 +25,7 @@ COPY --from=deps /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 COPY package.json ./
 COPY config ./config
-RUN ln -s /opt/mini-kube/dist/cmd/main.js /usr/local/bin/mini-kube && chmod +x dist/cmd/main.js \
+RUN ln -s /opt/mini-kube/dist/bin/mini-kube.mjs /usr/local/bin/mini-kube && chmod +x dist/bin/mini-kube.mjs \
   && mkdir /data && chown node:node /data
 USER node
 VOLUME /data

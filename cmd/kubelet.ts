@@ -1,10 +1,12 @@
 // `mini-kube kubelet`: the node agent. Flags named as upstream's kubelet where they exist; `--runtime fake
 // --nodes N` simulates N nodes (<node-name>-1 .. -N) in this one process, as kwok does.
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pino } from 'pino';
 import { parseGoDuration } from './apiserver-flags.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
+import { packageRoot } from './package-info.js';
 import { onShutdownSignal } from './signals.js';
 
 const summary = 'Runs a node agent: registers the node, heartbeats, and runs the pods bound to it on a container runtime.';
@@ -67,7 +69,9 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     ...restConfig, qps: v.nodes > 1 ? 0 : v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: `mini-kube-kubelet/${base}`,
   });
   const rootDir = resolve(v['root-dir']);
-  const catalog = v.runtime === 'process' ? loadImageCatalog(v['image-catalog'] || undefined) : undefined;
+  // The shipped catalog sits at the package root, wherever the running code (sources, dist/ or the bundle) is.
+  const shipped = join(packageRoot, 'config', 'images.json');
+  const catalog = v.runtime === 'process' ? loadImageCatalog(v['image-catalog'] || (existsSync(shipped) ? shipped : undefined)) : undefined;
   const host = new KubeletHost({
     client, nodeNames, logger, ...timings,
     ...(v.runtime === 'process' ? { runtimeFor: (_i: number, _n: string, hostIp: string) => new ProcessRuntime({ rootDir, hostIp, catalog }) } : {}),

@@ -16,9 +16,11 @@ export const packageRoot = findRoot();
 export const packageVersion = (): string =>
   (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** The compiled entry that child processes run: node can start it without a TypeScript loader. */
+/** The bundled entry that child processes run (build/bundle.ts): node starts it without a TypeScript loader. */
+export const bundledMain = join(packageRoot, 'dist', 'bin', 'mini-kube.mjs');
+
 export const compiledMain = (): string => {
-  const main = join(packageRoot, 'dist', 'cmd', 'main.js');
+  const main = bundledMain;
   if (!existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first`);
   return main;
 };

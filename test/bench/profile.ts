@@ -3,15 +3,14 @@
 // The profile is kept (its path is printed) for Chrome DevTools or speedscope.
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { call, closedLoop, pool } from './load.js';
 import { configMap, eventConfigMap, namespace, pod } from './objects.js';
 import { freePort, readTls, startServer } from './processes.js';
 import { watchFanout } from './watch.js';
+import { compiledMain } from '../../cmd/package-info.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const MAIN = resolve(here, '../../cmd/main.js');
+const MAIN = compiledMain(); // the shipped bundle (npm run build)
 const [step = 'gets', secondsArg = '8'] = process.argv.slice(2);
 const ms = Number(secondsArg) * 1000;
 

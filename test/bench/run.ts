@@ -13,9 +13,10 @@ import { call, closedLoop, median, pool, type RunResult } from './load.js';
 import { configMap, eventConfigMap, namespace, pod } from './objects.js';
 import { freePort, memoryOf, readTls, startServer, type ServerProcess, type Tls } from './processes.js';
 import { watchFanout, type FanoutResult } from './watch.js';
+import { compiledMain } from '../../cmd/package-info.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const MAIN = resolve(here, '../../cmd/main.js');
+const MAIN = compiledMain(); // the shipped bundle (npm run build)
 const BARE = resolve(here, 'bare-server.js');
 const quick = process.argv.includes('--quick');
 

@@ -9,16 +9,15 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { Client } from '../../pkg/client/index.js';
 import { Scheduler, parseConfiguration } from '../../pkg/scheduler/index.js';
 import { call, closedLoop, percentile, pool } from './load.js';
 import { freePort, memoryOf, readTls, startServer } from './processes.js';
+import { compiledMain } from '../../cmd/package-info.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const MAIN = resolve(here, '../../cmd/main.js');
+const MAIN = compiledMain(); // the shipped bundle (npm run build)
 const quick = process.argv.includes('--quick');
 const N = { nodes: quick ? 500 : 5_000, pods: quick ? 1_000 : 10_000, clients: 64 };
 

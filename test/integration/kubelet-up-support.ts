@@ -7,11 +7,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
-import { packageRoot } from '../../cmd/package-info.js';
+import { bundledMain } from '../../cmd/package-info.js';
 import { kubectl } from '../support/apiserver.js';
 import { eventually } from './kubelet-support.js';
 
-export const main = join(packageRoot, 'dist', 'cmd', 'main.js');
+export const main = bundledMain;
 let dir = '';
 let up: ChildProcess | undefined;
 
