@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { packageRoot } from './package-info.js';
+import { bundledMain } from './package-info.js';
 
-const main = join(packageRoot, 'dist', 'cmd', 'main.js');
+const main = bundledMain;
 
 let dir: string;
 let up: ChildProcess | undefined;

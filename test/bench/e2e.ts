@@ -9,15 +9,14 @@
 // BENCH_CPU_PROF=<dir> runs every process under `node --cpu-prof` (profiles written when they stop).
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { call, percentile, pool } from './load.js';
 import { memoryOf } from './processes.js';
 import { startCluster, type Cluster, type ClusterOptions } from './e2e-cluster.js';
 import { objectName, stringField, watchLines } from './e2e-watch.js';
+import { compiledMain } from '../../cmd/package-info.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const MAIN = resolve(here, '../../cmd/main.js');
+const MAIN = compiledMain(); // the shipped bundle (npm run build)
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const steps = args.filter((a) => !a.startsWith('--'));
