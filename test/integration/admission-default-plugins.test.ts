@@ -128,6 +128,22 @@ describe('default admission plugins', () => {
     expect(badLabel.stderr).toContain('metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted');
   });
 
+  it('PodSecurity honours enforce-version: a check newer than the pinned version is not applied', async () => {
+    await ok('create', 'namespace', 'pinned');
+    await ok('label', 'namespace', 'pinned', 'pod-security.kubernetes.io/enforce=restricted', 'pod-security.kubernetes.io/enforce-version=v1.22');
+    const root = (name: string): string => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n  securityContext:\n    runAsNonRoot: true\n    runAsUser: 0\n    seccompProfile: {type: RuntimeDefault}\n  containers:\n  - name: c\n    image: nginx\n    securityContext:\n      allowPrivilegeEscalation: false\n      capabilities: {drop: [ALL]}\n`;
+    // runAsUser=0 is refused by restricted only from v1.23 on.
+    const admitted = await apply(root('root-ok'), '-n', 'pinned');
+    expect(admitted.stderr).toBe('');
+    const relabel = await s.kubectl('label', 'namespace', 'pinned', '--overwrite', 'pod-security.kubernetes.io/enforce-version=v1.23');
+    expect(relabel.stderr).toContain('Warning: existing pods in namespace "pinned" violate the new PodSecurity enforce level "restricted:v1.23"');
+    expect(relabel.stderr).toContain('Warning: root-ok: runAsUser=0');
+    const refused = await apply(root('root-refused'), '-n', 'pinned');
+    expect(refused.stderr).toContain('pods "root-refused" is forbidden: violates PodSecurity "restricted:v1.23": runAsUser=0 (pod must not set runAsUser=0)');
+    const bad = await s.kubectl('label', 'namespace', 'pinned', '--overwrite', 'pod-security.kubernetes.io/enforce-version=1.23');
+    expect(bad.stderr).toContain('metadata.labels[pod-security.kubernetes.io/enforce-version]: Invalid value: "1.23"');
+  });
+
   it('PodSecurity warns about existing pods when a namespace gets a stricter enforce level', async () => {
     await ok('create', 'namespace', 'later');
     await ok('run', 'loose', '--image=nginx', '-n', 'later');

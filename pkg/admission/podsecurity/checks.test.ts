@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { attrs, memoryDeps } from '../testing.js';
 import { evaluatePod, forbiddenReason } from './checks.js';
-import { PodSecurity } from './plugin.js';
+import { PodSecurity, policyOf } from './plugin.js';
 
 describe('Pod Security Standards', () => {
   it('words the restricted violations of a privileged pod as upstream', () => {
@@ -51,5 +51,36 @@ describe('Pod Security Standards', () => {
     expect(() => new PodSecurity(deps, { exemptions: { usernames: ['admin'] } }).validate(attrs('pods', 'CREATE', privileged, { user: { name: 'admin', groups: [] } }))).not.toThrow();
     expect(() => ps.validate(attrs('namespaces', 'CREATE', { metadata: { name: 'x', labels: { 'pod-security.kubernetes.io/enforce': 'strict' } } })))
       .toThrow('Namespace "x" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted');
+  });
+
+  it('applies the checks of the pinned version: later checks are absent, changed ones answer as they did then', () => {
+    const restrictedButRoot = {
+      securityContext: { runAsNonRoot: true, runAsUser: 0, seccompProfile: { type: 'RuntimeDefault' }, sysctls: [{ name: 'net.ipv4.tcp_keepalive_time' }] },
+      containers: [{ name: 'c', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, seLinuxOptions: { type: 'container_engine_t' } } }],
+    };
+    const reasons = (version: string): string[] => evaluatePod('restricted', {}, restrictedButRoot, version).map((r) => r.reason);
+    expect(reasons('latest')).toEqual(['runAsUser=0']);
+    expect(reasons('v1.31')).toEqual(['runAsUser=0']);
+    expect(reasons('v1.29')).toEqual(['seLinuxOptions', 'runAsUser=0']);
+    expect(reasons('v1.23')).toEqual(['seLinuxOptions', 'forbidden sysctls', 'runAsUser=0']);
+    expect(reasons('v1.22')).toEqual(['seLinuxOptions', 'forbidden sysctls']);
+    // Before 1.22 restricted has no capabilities check of its own: baseline's applies, so NET_RAW is refused, not drop=ALL.
+    const addsNetRaw = { containers: [{ name: 'c', securityContext: { capabilities: { add: ['NET_RAW', 'NET_BIND_SERVICE'] } } }] };
+    expect(evaluatePod('restricted', {}, addsNetRaw, 'v1.21').find((r) => r.reason === 'non-default capabilities')?.detail).toBe('container "c" must not include "NET_RAW" in securityContext.capabilities.add');
+    expect(evaluatePod('restricted', {}, addsNetRaw, 'v1.21').some((r) => r.reason === 'unrestricted capabilities')).toBe(false);
+    expect(evaluatePod('restricted', {}, addsNetRaw, 'v1.7').map((r) => r.reason)).toEqual(['non-default capabilities', 'runAsNonRoot != true']);
+    // Windows pods are exempt from the Linux-only restricted checks from 1.25 on.
+    const windows = { os: { name: 'windows' }, securityContext: { runAsNonRoot: true }, containers: [{ name: 'c' }] };
+    expect(evaluatePod('restricted', {}, windows, 'v1.25')).toEqual([]);
+    expect(evaluatePod('restricted', {}, windows, 'v1.24').map((r) => r.reason)).toEqual(['allowPrivilegeEscalation != false', 'unrestricted capabilities', 'seccompProfile']);
+  });
+
+  it('takes an invalid version label as latest, and a newer one than it knows as latest', () => {
+    const latest = { level: 'privileged' as const, version: 'latest' };
+    const p = policyOf({ 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'v2.0', 'pod-security.kubernetes.io/warn-version': 'v1.24' }, { enforce: latest, audit: latest, warn: latest });
+    expect(p.enforce).toEqual({ level: 'restricted', version: 'latest' });
+    expect(p.warn).toEqual({ level: 'privileged', version: 'v1.24' });
+    const spec = { securityContext: { runAsNonRoot: true, runAsUser: 0, seccompProfile: { type: 'RuntimeDefault' } }, containers: [{ name: 'c', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }] };
+    expect(evaluatePod('restricted', {}, spec, 'v1.99')).toEqual(evaluatePod('restricted', {}, spec, 'latest'));
   });
 });

@@ -1,6 +1,8 @@
-// The Pod Security Standards' checks (upstream: k8s.io/pod-security-admission/policy/check_*.go),
-// the latest version of each, with upstream's reasons and details. Baseline checks first, then the
-// restricted ones, each level sorted by check id; a restricted check replaces the baseline one it overrides.
+// The Pod Security Standards' checks (upstream: k8s.io/pod-security-admission/policy/check_*.go), with upstream's
+// reasons and details. Baseline checks first, then the restricted ones, each level sorted by check id; a restricted
+// check replaces the baseline one it overrides. A policy pinned to a version (v1.X) gets the checks as they were in
+// that version: a check introduced later is not applied, and checks that changed (sysctls, seLinuxOptions, the
+// Windows exemptions of 1.25) answer as they did then.
 import type { KubeObject } from '../../../api/types.js';
 
 export type Level = 'privileged' | 'baseline' | 'restricted';
@@ -10,11 +12,14 @@ export interface CheckResult {
   detail: string;
 }
 
-type PodCheck = (meta: KubeObject, spec: KubeObject) => CheckResult | undefined;
+/** `minor` is the policy's version (1.minor; Infinity for latest). */
+type PodCheck = (meta: KubeObject, spec: KubeObject, minor: number) => CheckResult | undefined;
 
 interface Check {
   id: string;
   level: 'baseline' | 'restricted';
+  /** The minor version the check appeared in (upstream's first MinimumVersion). */
+  since: number;
   overrides?: string;
   check: PodCheck;
 }
@@ -27,7 +32,8 @@ const containers = (spec: KubeObject): Container[] =>
 const pluralize = (one: string, many: string, n: number): string => (n === 1 ? one : many);
 const joinQuote = (items: string[]): string => items.map((s) => JSON.stringify(s)).join(', ');
 const named = (names: string[]): string => `${pluralize('container', 'containers', names.length)} ${joinQuote(names)}`;
-const isWindows = (spec: KubeObject): boolean => spec.os?.name === 'windows';
+/** Windows pods are exempt from the Linux-only restricted checks from 1.25 on. */
+const windowsExempt = (spec: KubeObject, minor: number): boolean => minor >= 25 && spec.os?.name === 'windows';
 /** User-namespaced pods get some restricted checks relaxed (KEP-127). */
 const userNamespaced = (spec: KubeObject): boolean => spec.hostUsers === false;
 
@@ -89,9 +95,12 @@ const appArmorProfile: PodCheck = (meta, spec) => {
   return bad.length ? { reason: pluralize('forbidden AppArmor profile', 'forbidden AppArmor profiles', bad.length), detail: bad.join(', ') } : undefined;
 };
 
-const SELINUX_TYPES = new Set(['', 'container_t', 'container_init_t', 'container_kvm_t', 'container_engine_t']);
+const SELINUX_TYPES = new Set(['', 'container_t', 'container_init_t', 'container_kvm_t']);
+/** Allowed from 1.31 on. */
+const SELINUX_TYPES_1_31 = new Set([...SELINUX_TYPES, 'container_engine_t']);
 
-const seLinuxOptions: PodCheck = (_m, spec) => {
+const seLinuxOptions: PodCheck = (_m, spec, minor) => {
+  const allowed = minor >= 31 ? SELINUX_TYPES_1_31 : SELINUX_TYPES;
   const setters: string[] = [];
   const types = new Set<string>();
   let user = false;
@@ -99,7 +108,7 @@ const seLinuxOptions: PodCheck = (_m, spec) => {
   const visit = (o: KubeObject | undefined): boolean => {
     if (!o) return false;
     let bad = false;
-    if (o.type !== undefined && !SELINUX_TYPES.has(o.type)) {
+    if (o.type !== undefined && !allowed.has(o.type)) {
       types.add(o.type);
       bad = true;
     }
@@ -132,14 +141,17 @@ const seccompBaseline: PodCheck = (_m, spec) => {
   return setters.length ? { reason: 'seccompProfile', detail: `${setters.join(' and ')} must not set securityContext.seccompProfile.type to "Unconfined"` } : undefined;
 };
 
-const SAFE_SYSCTLS = new Set([
-  'kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_range', 'net.ipv4.ip_unprivileged_port_start', 'net.ipv4.tcp_syncookies',
-  'net.ipv4.ping_group_range', 'net.ipv4.ip_local_reserved_ports', 'net.ipv4.tcp_keepalive_time', 'net.ipv4.tcp_fin_timeout',
-  'net.ipv4.tcp_keepalive_intvl', 'net.ipv4.tcp_keepalive_probes',
-]);
+/** The safe sysctls, growing by version: [since minor, names]. */
+const SAFE_SYSCTLS: [number, string[]][] = [
+  [0, ['kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_range', 'net.ipv4.tcp_syncookies', 'net.ipv4.ping_group_range', 'net.ipv4.ip_unprivileged_port_start']],
+  [27, ['net.ipv4.ip_local_reserved_ports']],
+  [29, ['net.ipv4.tcp_keepalive_time', 'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_keepalive_intvl', 'net.ipv4.tcp_keepalive_probes']],
+  [32, ['net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem']],
+];
 
-const sysctls: PodCheck = (_m, spec) => {
-  const bad = ((spec.securityContext?.sysctls ?? []) as KubeObject[]).map((s) => s.name as string).filter((n) => !SAFE_SYSCTLS.has(n));
+const sysctls: PodCheck = (_m, spec, minor) => {
+  const safe = new Set(SAFE_SYSCTLS.filter(([since]) => since <= minor).flatMap(([, names]) => names));
+  const bad = ((spec.securityContext?.sysctls ?? []) as KubeObject[]).map((s) => s.name as string).filter((n) => !safe.has(n));
   return bad.length ? { reason: 'forbidden sysctls', detail: bad.join(', ') } : undefined;
 };
 
@@ -151,14 +163,14 @@ const windowsHostProcess: PodCheck = (_m, spec) => {
   return setters.length ? { reason: 'hostProcess', detail: `${setters.join(' and ')} must not set securityContext.windowsOptions.hostProcess=true` } : undefined;
 };
 
-const allowPrivilegeEscalation: PodCheck = (_m, spec) => {
-  if (isWindows(spec)) return undefined;
+const allowPrivilegeEscalation: PodCheck = (_m, spec, minor) => {
+  if (windowsExempt(spec, minor)) return undefined;
   const bad = containers(spec).filter((c) => c.securityContext?.allowPrivilegeEscalation !== false).map((c) => c.name);
   return bad.length ? { reason: 'allowPrivilegeEscalation != false', detail: `${named(bad)} must set securityContext.allowPrivilegeEscalation=false` } : undefined;
 };
 
-const capabilitiesRestricted: PodCheck = (_m, spec) => {
-  if (isWindows(spec)) return undefined;
+const capabilitiesRestricted: PodCheck = (_m, spec, minor) => {
+  if (windowsExempt(spec, minor)) return undefined;
   const missingDrop: string[] = [];
   const adding: string[] = [];
   const caps = new Set<string>();
@@ -230,8 +242,8 @@ const runAsUser: PodCheck = (_m, spec) => {
   return setters.length ? { reason: 'runAsUser=0', detail: `${setters.join(' and ')} must not set runAsUser=0` } : undefined;
 };
 
-const seccompRestricted: PodCheck = (_m, spec) => {
-  if (isWindows(spec)) return undefined;
+const seccompRestricted: PodCheck = (_m, spec, minor) => {
+  if (windowsExempt(spec, minor)) return undefined;
   const ok = (t: unknown): boolean => t === 'RuntimeDefault' || t === 'Localhost';
   const setters: string[] = [];
   const badValues = new Set<string>();
@@ -263,35 +275,42 @@ const seccompRestricted: PodCheck = (_m, spec) => {
 };
 
 const CHECKS: Check[] = [
-  { id: 'appArmorProfile', level: 'baseline', check: appArmorProfile },
-  { id: 'capabilities_baseline', level: 'baseline', check: capabilitiesBaseline },
-  { id: 'hostNamespaces', level: 'baseline', check: hostNamespaces },
-  { id: 'hostPathVolumes', level: 'baseline', check: hostPathVolumes },
-  { id: 'hostPorts', level: 'baseline', check: hostPorts },
-  { id: 'privileged', level: 'baseline', check: privileged },
-  { id: 'procMount', level: 'baseline', check: procMount },
-  { id: 'seLinuxOptions', level: 'baseline', check: seLinuxOptions },
-  { id: 'seccompProfile_baseline', level: 'baseline', check: seccompBaseline },
-  { id: 'sysctls', level: 'baseline', check: sysctls },
-  { id: 'windowsHostProcess', level: 'baseline', check: windowsHostProcess },
-  { id: 'allowPrivilegeEscalation', level: 'restricted', check: allowPrivilegeEscalation },
-  { id: 'capabilities_restricted', level: 'restricted', overrides: 'capabilities_baseline', check: capabilitiesRestricted },
-  { id: 'restrictedVolumes', level: 'restricted', overrides: 'hostPathVolumes', check: restrictedVolumes },
-  { id: 'runAsNonRoot', level: 'restricted', check: runAsNonRoot },
-  { id: 'runAsUser', level: 'restricted', check: runAsUser },
-  { id: 'seccompProfile_restricted', level: 'restricted', overrides: 'seccompProfile_baseline', check: seccompRestricted },
+  { id: 'appArmorProfile', level: 'baseline', since: 0, check: appArmorProfile },
+  { id: 'capabilities_baseline', level: 'baseline', since: 0, check: capabilitiesBaseline },
+  { id: 'hostNamespaces', level: 'baseline', since: 0, check: hostNamespaces },
+  { id: 'hostPathVolumes', level: 'baseline', since: 0, check: hostPathVolumes },
+  { id: 'hostPorts', level: 'baseline', since: 0, check: hostPorts },
+  { id: 'privileged', level: 'baseline', since: 0, check: privileged },
+  { id: 'procMount', level: 'baseline', since: 0, check: procMount },
+  { id: 'seLinuxOptions', level: 'baseline', since: 0, check: seLinuxOptions },
+  { id: 'seccompProfile_baseline', level: 'baseline', since: 0, check: seccompBaseline },
+  { id: 'sysctls', level: 'baseline', since: 0, check: sysctls },
+  { id: 'windowsHostProcess', level: 'baseline', since: 0, check: windowsHostProcess },
+  { id: 'allowPrivilegeEscalation', level: 'restricted', since: 8, check: allowPrivilegeEscalation },
+  { id: 'capabilities_restricted', level: 'restricted', since: 22, overrides: 'capabilities_baseline', check: capabilitiesRestricted },
+  { id: 'restrictedVolumes', level: 'restricted', since: 0, overrides: 'hostPathVolumes', check: restrictedVolumes },
+  { id: 'runAsNonRoot', level: 'restricted', since: 0, check: runAsNonRoot },
+  { id: 'runAsUser', level: 'restricted', since: 23, check: runAsUser },
+  { id: 'seccompProfile_restricted', level: 'restricted', since: 19, overrides: 'seccompProfile_baseline', check: seccompRestricted },
 ];
 
-const RESTRICTED_OVERRIDES = new Set(CHECKS.map((c) => c.overrides).filter(Boolean));
+/** The minor version of a policy version: 'latest' (or anything unparsable, as upstream falls back) is the newest. */
+export const minorOf = (version: string): number => {
+  const m = /^v1\.(0|[1-9][0-9]*)$/.exec(version);
+  return m ? Number(m[1]) : Infinity;
+};
 
-/** Every failed check of the level, in upstream's order. */
-export function evaluatePod(level: Level, meta: KubeObject | undefined, spec: KubeObject | undefined): CheckResult[] {
+/** Every failed check of the level at the version, in upstream's order. */
+export function evaluatePod(level: Level, meta: KubeObject | undefined, spec: KubeObject | undefined, version = 'latest'): CheckResult[] {
   if (level === 'privileged') return [];
+  const minor = minorOf(version);
+  const active = CHECKS.filter((c) => c.since <= minor && (level === 'restricted' || c.level === 'baseline'));
+  // A restricted check replaces the baseline one it overrides only in the versions where it exists.
+  const overridden = new Set(level === 'restricted' ? active.map((c) => c.overrides) : []);
   const out: CheckResult[] = [];
-  for (const c of CHECKS) {
-    if (level === 'baseline' && c.level !== 'baseline') continue;
-    if (level === 'restricted' && RESTRICTED_OVERRIDES.has(c.id)) continue;
-    const r = c.check(meta ?? {}, spec ?? {});
+  for (const c of active) {
+    if (overridden.has(c.id)) continue;
+    const r = c.check(meta ?? {}, spec ?? {}, minor);
     if (r) out.push(r);
   }
   return out;

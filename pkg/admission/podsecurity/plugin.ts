@@ -75,12 +75,12 @@ export class PodSecurity implements ValidatingPlugin {
     if (a.operation === 'UPDATE' && !significantUpdate(now, extract(a.oldObject), isPod && !a.subresource)) return;
     const policy = this.policy(a.namespace);
     if (isPod && policy.enforce.level !== 'privileged') {
-      const failed = evaluatePod(policy.enforce.level, now.meta, now.spec);
+      const failed = evaluatePod(policy.enforce.level, now.meta, now.spec, policy.enforce.version);
       if (failed.length) throw admissionForbidden(a, `violates PodSecurity "${label(policy.enforce)}": ${forbiddenReason(failed)}`);
     }
     // Warnings only for what is admitted; workloads are never refused, only warned about (upstream).
     if (policy.warn.level === 'privileged') return;
-    const failed = evaluatePod(policy.warn.level, now.meta, now.spec);
+    const failed = evaluatePod(policy.warn.level, now.meta, now.spec, policy.warn.version);
     if (failed.length) a.warnings?.push(`would violate PodSecurity "${label(policy.warn)}": ${forbiddenReason(failed)}`);
   }
 
@@ -121,7 +121,7 @@ export class PodSecurity implements ValidatingPlugin {
     const byReason = new Map<string, { first: string; count: number }>();
     for (const pod of this.deps.list('', 'pods', a.name)) {
       if (pod.spec?.runtimeClassName && this.config.exemptions?.runtimeClasses?.includes(pod.spec.runtimeClassName)) continue;
-      const failed = evaluatePod(after.level, pod.metadata, pod.spec);
+      const failed = evaluatePod(after.level, pod.metadata, pod.spec, after.version);
       if (!failed.length) continue;
       const why = failed.map((r) => r.reason).join(', ');
       const name = pod.metadata?.name as string;
