@@ -3,6 +3,7 @@ import type { Definitions } from './schema.js';
 import type { Defaulter, GroupVersion, ResourceType } from './types.js';
 import { groupVersion as admissionregistration } from './admissionregistration/v1/index.js';
 import { groupVersion as apiextensions } from './apiextensions/v1/index.js';
+import { groupVersion as apiregistration } from './apiregistration/v1/index.js';
 import { groupVersion as apps } from './apps/v1/index.js';
 import { groupVersion as authentication } from './authentication/v1/index.js';
 import { groupVersion as authorization } from './authorization/v1/index.js';
@@ -22,7 +23,7 @@ import { groupVersion as storage } from './storage/v1/index.js';
 
 /** Core first, then the groups in the order a 1.32 apiserver lists them at /apis (by group priority). */
 export const builtinGroupVersions: GroupVersion[] = [
-  core, apps, events, authentication, authorization, autoscaling, batch, networking, policy, policyV1beta1, rbac, storage, admissionregistration, apiextensions, scheduling, coordination, discovery,
+  core, apiregistration, apps, events, authentication, authorization, autoscaling, batch, networking, policy, policyV1beta1, rbac, storage, admissionregistration, apiextensions, scheduling, coordination, discovery,
 ];
 
 export const allDefinitions: Definitions = Object.assign({}, metaDefinitions,

@@ -19,6 +19,7 @@ describe('apiserver flags', () => {
     expect(check('--secure-port=70000')).toThrow('must be between 0 and 65535');
     expect(check('--bind-address=localhost')).toThrow('is not an IP address');
     expect(check('--tls-cert-file=a.crt')).toThrow('must be given together');
+    expect(check('--proxy-client-cert-file=p.crt')).toThrow('--proxy-client-cert-file and --proxy-client-key-file must be given together');
     expect(check('--authorization-mode=Node,Magic')).toThrow('"Magic" is not one of');
     expect(check('--authorization-mode=RBAC,RBAC')).toThrow('more than once');
     expect(check('--authorization-mode=ABAC')).toThrow('needs --authorization-policy-file');

@@ -51,6 +51,8 @@ export const apiServerFlags = {
   'requestheader-uid-headers': flag.list([], 'Headers holding the user uid'),
   'requestheader-group-headers': flag.list(['X-Remote-Group'], 'Headers holding the groups'),
   'requestheader-extra-headers-prefix': flag.list(['X-Remote-Extra-'], 'Prefixes of headers holding extra user attributes'),
+  'proxy-client-cert-file': flag.string('', 'Client certificate the aggregator shows extension apiservers (default the generated front-proxy-client under --data-dir/pki)'),
+  'proxy-client-key-file': flag.string('', 'Private key of --proxy-client-cert-file'),
   'audit-policy-file': flag.string('', 'audit.k8s.io/v1 Policy (YAML or JSON): per-rule levels None, Metadata, Request, RequestResponse and omitted stages'),
   'audit-log-path': flag.string('', 'Audit log file: audit.k8s.io/v1 Events as JSON lines (without --audit-policy-file: every request at Metadata level)'),
   'audit-log-maxage': flag.notYet('Days to keep old audit logs'),
@@ -78,6 +80,7 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   if (v['secure-port'] < 0 || v['secure-port'] > 65535) fail(`--secure-port ${v['secure-port']} must be between 0 and 65535`);
   if (!isIP(v['bind-address'])) fail(`--bind-address "${v['bind-address']}" is not an IP address`);
   if (!v['tls-cert-file'] !== !v['tls-private-key-file']) fail('--tls-cert-file and --tls-private-key-file must be given together');
+  if (!v['proxy-client-cert-file'] !== !v['proxy-client-key-file']) fail('--proxy-client-cert-file and --proxy-client-key-file must be given together');
   if (v['authorization-mode'].length === 0) fail('at least one --authorization-mode must be given');
   for (const m of v['authorization-mode']) {
     if (!authorizationModes.has(m)) fail(`--authorization-mode "${m}" is not one of ${[...authorizationModes].join(', ')}`);

@@ -2,7 +2,8 @@
 import { join, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { defaultApiServerConfig, type ApiServerConfig } from '../pkg/apiserver/config.js';
-import { ensurePki } from '../pkg/pki/index.js';
+import type { RequestHeaderFlags } from '../pkg/authentication/index.js';
+import { ensureFrontProxyPki, ensurePki } from '../pkg/pki/index.js';
 import { apiServerFlags, parseGoDuration, validateApiServerFlags, type ApiServerFlagValues } from './apiserver-flags.js';
 import { exitWithFlagError, FlagError, parseOrExit } from './flags.js';
 import { onShutdownSignal } from './signals.js';
@@ -17,11 +18,25 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
   let tlsCertFile = v['tls-cert-file'];
   let tlsPrivateKeyFile = v['tls-private-key-file'];
   let clientCaFile = v['client-ca-file'];
-  if (!tlsCertFile || !clientCaFile) {
+  let proxyClientCertFile = v['proxy-client-cert-file'];
+  let proxyClientKeyFile = v['proxy-client-key-file'];
+  const requestHeaderFrom = (clientCaFile: string, allowedNames: string[]): RequestHeaderFlags => ({
+    clientCaFile, allowedNames, usernameHeaders: v['requestheader-username-headers'], uidHeaders: v['requestheader-uid-headers'],
+    groupHeaders: v['requestheader-group-headers'], extraHeadersPrefix: v['requestheader-extra-headers-prefix'],
+  });
+  let requestHeader = v['requestheader-client-ca-file'] ? requestHeaderFrom(v['requestheader-client-ca-file'], v['requestheader-allowed-names']) : undefined;
+  if (!tlsCertFile || !clientCaFile || !proxyClientCertFile) {
     const wildcard = v['bind-address'] === '0.0.0.0' || v['bind-address'] === '::';
     const pki = await ensurePki(join(dataDir, 'pki'), { nodes: [], serverSans: wildcard ? [] : [v['bind-address']] });
     if (!tlsCertFile) ({ cert: tlsCertFile, key: tlsPrivateKeyFile } = pki.apiserver);
     clientCaFile ||= pki.ca.cert;
+    // As kubeadm sets up kube-apiserver: the aggregator proxies with the front-proxy client certificate, and this
+    // apiserver accepts the same front proxy (so the extension-apiserver-authentication ConfigMap names its CA).
+    if (!proxyClientCertFile) {
+      const front = await ensureFrontProxyPki(pki.dir);
+      ({ cert: proxyClientCertFile, key: proxyClientKeyFile } = front.client);
+      requestHeader ??= requestHeaderFrom(front.ca.cert, ['front-proxy-client']);
+    }
   }
   return {
     ...defaultApiServerConfig(dataDir, logger),
@@ -62,11 +77,9 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     } : undefined,
     authenticationTokenWebhookConfigFile: v['authentication-token-webhook-config-file'] || undefined,
     authenticationTokenWebhookCacheTtlMs: parseGoDuration(v['authentication-token-webhook-cache-ttl']),
-    requestHeader: v['requestheader-client-ca-file'] ? {
-      clientCaFile: v['requestheader-client-ca-file'], allowedNames: v['requestheader-allowed-names'],
-      usernameHeaders: v['requestheader-username-headers'], uidHeaders: v['requestheader-uid-headers'],
-      groupHeaders: v['requestheader-group-headers'], extraHeadersPrefix: v['requestheader-extra-headers-prefix'],
-    } : undefined,
+    requestHeader,
+    proxyClientCertFile,
+    proxyClientKeyFile,
     encryptionProviderConfig: v['encryption-provider-config'] || undefined,
   };
 };

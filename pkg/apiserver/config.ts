@@ -58,6 +58,9 @@ export interface ApiServerConfig {
   authenticationTokenWebhookCacheTtlMs?: number;
   /** --requestheader-*: the authenticating front proxy. */
   requestHeader?: RequestHeaderFlags;
+  /** --proxy-client-cert-file / --proxy-client-key-file: the aggregator's client certificate towards extension apiservers. */
+  proxyClientCertFile?: string;
+  proxyClientKeyFile?: string;
   /**
    * Publish the kube-root-ca.crt ConfigMap in every namespace: the root-ca-cert-publisher's job, done here until the
    * controller-manager has it. Off by default: an apiserver alone (upstream's too) has no such ConfigMaps.

@@ -31,6 +31,7 @@ import { registerOpenApiV3 } from './openapi/v3-routes.js';
 import { registerOpenApiV2 } from './openapi/v2-routes.js';
 import { createCustomResources } from '../registry/customresources/controller.js';
 import { bootstrap } from './bootstrap.js';
+import { authenticationConfigMap, createAggregator, publishAuthenticationConfigMap } from './aggregator/index.js';
 
 /** Upstream's limit on a request body. */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -99,7 +100,15 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   });
   await customResources.start();
   const source = (): GroupVersion[] => customResources.groupVersions();
-  registerDiscovery(app, source);
+  const aggregator = createAggregator({
+    registries, builtin: builtinGroupVersions, onError: (err, what) => log.warn({ err, component: 'aggregator' }, what),
+    proxyClient: config.proxyClientCertFile && config.proxyClientKeyFile
+      ? { cert: await readFile(config.proxyClientCertFile, 'utf8'), key: await readFile(config.proxyClientKeyFile, 'utf8') } : undefined,
+  });
+  // After the chain: aggregated requests are authenticated and authorized here, then proxied unread.
+  app.addHook('onRequest', aggregator.onRequest);
+  registerDiscovery(app, () => aggregator.merge(source()));
+  // An extension apiserver's OpenAPI stays with it (kubectl get and api-resources need only discovery).
   registerOpenApiV3(app, source);
   // kubectl 1.27 and 1.28 read /openapi/v2 (protobuf) before create, apply and explain.
   registerOpenApiV2(app, source);
@@ -125,6 +134,8 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const advertised = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
   externalUrl = `https://${advertised.includes(':') ? `[${advertised}]` : advertised}:${port}`;
   await bootstrap(registries, { ip: advertised, port });
+  await aggregator.start();
+  await publishAuthenticationConfigMap(registries, await authenticationConfigMap(config.clientCaFile, config.requestHeader));
   const nsDefaults = await startNamespaceDefaults(registries, config.publishRootCaConfigMaps ? await clusterCaPem(config) : undefined, (err, what) => log.warn({ err }, what));
   await authz.bootstrap();
   ready = true;
@@ -136,6 +147,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     close: async () => {
       await authz.stop();
       customResources.stop();
+      aggregator.stop();
       nsDefaults.stop();
       await closeAll(app, sockets, registries, store, audit.close);
       await authn.close();

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensurePki } from './ensure-pki.js';
+import { ensureFrontProxyPki, ensurePki } from './ensure-pki.js';
 
 let dir: string;
 beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'pki-')); });
@@ -51,6 +51,19 @@ describe('ensurePki', () => {
     }
     for (const ip of ['127.0.0.1', '::1', '10.96.0.1', '192.168.7.7']) expect(serving.checkIP(ip)).toBe(ip);
     expect(serving.checkHost('example.com')).toBeUndefined();
+  });
+
+  it('makes a front-proxy CA of its own and the aggregator\'s client certificate under it', async () => {
+    const p = await ensurePki(dir, { nodes: [] });
+    const front = await ensureFrontProxyPki(dir);
+    const [frontCa, clusterCa, client] = await Promise.all([cert(front.ca.cert), cert(p.ca.cert), cert(front.client.cert)]);
+    expect(frontCa.subject).toBe('CN=front-proxy-ca');
+    expect(client.subject).toBe('CN=front-proxy-client');
+    expect(client.checkIssued(frontCa)).toBe(true);
+    expect(client.checkIssued(clusterCa)).toBe(false);
+    expect(client.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']);
+    expect(await ensureFrontProxyPki(dir)).toEqual(front);
+    expect((await cert(front.client.cert)).fingerprint256).toBe(client.fingerprint256);
   });
 
   it('makes a service-account key pair that signs and verifies', async () => {

@@ -28,6 +28,13 @@ export interface PkiPaths {
   serviceAccount: { key: string; pub: string };
 }
 
+export interface FrontProxyPaths {
+  /** The CA of the authenticating front proxy (--requestheader-client-ca-file), apart from the cluster CA as kubeadm has it. */
+  ca: CertKeyPaths;
+  /** The aggregator's identity towards extension apiservers (--proxy-client-cert-file), signed by the front-proxy CA. */
+  client: CertKeyPaths;
+}
+
 export interface EnsurePkiOptions {
   nodes: string[];
   /** Extra DNS names / IPs for the serving certificate (only used when it is created). */
@@ -63,14 +70,14 @@ const writeCert = (path: string, pem: string): Promise<void> => writeNew(path, p
 const orphanError = (have: string, missing: string): Error =>
   new Error(`${have} exists but ${missing} does not; remove ${have} to have both generated again`);
 
-const ensureCa = async (paths: CertKeyPaths): Promise<CertificateAuthority> => {
+const ensureCa = async (paths: CertKeyPaths, commonName = 'mini-kube-ca'): Promise<CertificateAuthority> => {
   const [certPem, keyPem] = await Promise.all([readIfExists(paths.cert), readIfExists(paths.key)]);
   if (certPem !== undefined && keyPem !== undefined) {
     return { cert: new x509.X509Certificate(certPem), key: await loadKey(keyPem) };
   }
   if (certPem !== undefined) throw orphanError(paths.cert, paths.key);
   const key = keyPem !== undefined ? await loadKey(keyPem) : await generateKey();
-  const ca = await createCa('mini-kube-ca', caDays, key);
+  const ca = await createCa(commonName, caDays, key);
   if (keyPem === undefined) await writeKey(paths.key, await privateKeyPem(key.keys.privateKey));
   await writeCert(paths.cert, ca.cert.toString('pem'));
   return ca;
@@ -140,5 +147,14 @@ export const ensurePki = async (dir: string, opts: EnsurePkiOptions): Promise<Pk
     ...leaves.map(([p, req]) => ensureLeaf(ca, caNode, p, req)),
     ensureServiceAccountKey(paths.serviceAccount),
   ]);
+  return paths;
+};
+
+/** The front-proxy CA and the aggregator's client certificate under `dir` (only the apiserver needs them). */
+export const ensureFrontProxyPki = async (dir: string): Promise<FrontProxyPaths> => {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const paths: FrontProxyPaths = { ca: pair(dir, 'front-proxy-ca'), client: pair(dir, 'front-proxy-client') };
+  const ca = await ensureCa(paths.ca, 'front-proxy-ca');
+  await ensureLeaf(ca, new NodeX509(ca.cert.toString('pem')), paths.client, client('front-proxy-client'));
   return paths;
 };

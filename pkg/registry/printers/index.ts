@@ -9,6 +9,7 @@ import {
   replicationControllerPrinter,
   statefulSetPrinter,
 } from './apps.js';
+import { apiServicePrinter } from './apiregistration.js';
 import { horizontalPodAutoscalerPrinter } from './autoscaling.js';
 import { cronJobPrinter, jobPrinter } from './batch.js';
 import { certificateSigningRequestPrinter } from './certificates.js';
@@ -56,6 +57,7 @@ const printers: Record<string, Printer> = {
   '/persistentvolumes': persistentVolumePrinter,
   '/persistentvolumeclaims': persistentVolumeClaimPrinter,
   '/replicationcontrollers': replicationControllerPrinter,
+  'apiregistration.k8s.io/apiservices': apiServicePrinter,
   'apps/deployments': deploymentPrinter,
   'apps/replicasets': replicaSetPrinter,
   'apps/statefulsets': statefulSetPrinter,

@@ -2,6 +2,7 @@
 // metadata.generation for the kinds that have a spec a controller reconciles.
 import type { ResourceType } from '../../../api/types.js';
 import type { Strategy } from '../strategy.js';
+import { apiServiceStrategy } from './apiservices.js';
 import { jobStrategy } from './jobs.js';
 import { namespaceStrategy } from './namespaces.js';
 import { podStrategy } from './pods.js';
@@ -24,6 +25,7 @@ const CREATE_ON_UPDATE = new Set([
 
 const SPECIFIC: Record<string, Strategy> = {
   '/pods': podStrategy,
+  'apiregistration.k8s.io/apiservices': apiServiceStrategy,
   '/namespaces': namespaceStrategy,
   '/secrets': secretStrategy,
   'policy/podsecuritypolicies': podSecurityPolicyStrategy,

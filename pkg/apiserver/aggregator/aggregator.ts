@@ -1,0 +1,244 @@
+// The aggregator, in-process as upstream's kube-aggregator sits in front of kube-apiserver: it keeps every
+// APIService's Available condition (Local ones always; remote ones by resolving their service and asking the
+// extension apiserver for its discovery document, on every change and every 30 s, as upstream's availability
+// controllers), merges the remote group-versions into our discovery, and proxies their requests (proxy.ts).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Agent } from 'undici';
+import type { APIService, APIServiceCondition } from '../../../api/apiregistration/v1/index.js';
+import type { GroupVersion } from '../../../api/types.js';
+import { isStatusError } from '../../apimachinery/errors.js';
+import type { RequestContext } from '../../registry/context.js';
+import { create } from '../../registry/generic/create.js';
+import type { Registry } from '../../registry/generic/registry.js';
+import { update } from '../../registry/generic/update.js';
+import type { RegistrySet } from '../../registry/index.js';
+import { resourcePrefix } from '../../registry/keys.js';
+import { rfc3339 } from '../../registry/meta.js';
+import { localApiServices } from './local-apiservices.js';
+import { proxyRequest } from './proxy.js';
+import { fetchDiscovery, groupVersionFromDiscovery } from './remote-discovery.js';
+import { endpointUrl, resolveService } from './resolve.js';
+import { checkAgent, proxyAgent, type ProxyClientCert } from './transport.js';
+
+export interface AggregatorOptions {
+  registries: RegistrySet;
+  /** The built-in group-versions: each gets a Local APIService. */
+  builtin: GroupVersion[];
+  /** The front-proxy client certificate shown to extension apiservers (none: they will not believe our headers). */
+  proxyClient?: ProxyClientCert;
+  /** How often every remote APIService is checked again (default 30 s, upstream's resync). */
+  resyncMs?: number;
+  onError(err: unknown, what: string): void;
+}
+
+export interface Aggregator {
+  /** Creates the Local APIServices that are missing and starts keeping conditions. */
+  start(): Promise<void>;
+  /** `local` with the aggregated group-versions merged in, groups ordered by priority as upstream lists them. */
+  merge(local: GroupVersion[]): GroupVersion[];
+  /** A fastify onRequest hook, after the chain: proxies requests under /apis/<group>/<version> of a remote APIService. */
+  onRequest(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  stop(): void;
+}
+
+/** What we know of one APIService with a service. */
+interface Remote {
+  svc: APIService;
+  specKey: string;
+  agent: Agent;
+  available: boolean;
+  /** Its discovery, once read (kept when a later read fails). */
+  gv?: GroupVersion;
+}
+
+type Condition = Omit<APIServiceCondition, 'lastTransitionTime'>;
+
+const LOCAL: Condition = { type: 'Available', status: 'True', reason: 'Local', message: 'Local APIServices are always available' };
+/** Groups without an APIService are custom resources, which upstream registers at this priority. */
+const CRD_GROUP_PRIORITY = 1000;
+
+const systemContext = (): RequestContext => ({
+  user: { name: 'system:kube-aggregator', groups: ['system:masters'] },
+  dryRun: false, fieldManager: 'kube-apiserver', fieldValidation: 'Ignore', warnings: [], now: new Date(),
+});
+
+export function createAggregator(o: AggregatorOptions): Aggregator {
+  const reg: Registry = o.registries.get('apiregistration.k8s.io', 'v1', 'apiservices')!;
+  const remotes = new Map<string, Remote>();
+  const checker = checkAgent(o.proxyClient);
+  const unwatch: (() => void)[] = [];
+  const queue = new Set<string>();
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  /** Bumped whenever what merge() returns may change. */
+  let generation = 0;
+  let merged: { local: GroupVersion[]; generation: number; out: GroupVersion[] } | undefined;
+
+  const apiServices = (): APIService[] => reg.deps.cacher.list({ prefix: resourcePrefix(reg.rt) }).items.map((kv) => kv.object as APIService);
+
+  const forget = (name: string): void => {
+    const r = remotes.get(name);
+    if (!r) return;
+    remotes.delete(name);
+    void r.agent.close().catch(() => {});
+    generation++;
+  };
+
+  const writeCondition = async (svc: APIService, c: Condition): Promise<void> => {
+    const old = svc.status?.conditions?.find((x) => x.type === c.type);
+    if (old && old.status === c.status && old.reason === c.reason && old.message === c.message) return;
+    await update(reg, systemContext(), {
+      name: svc.metadata.name, subresource: 'status',
+      build: (cur) => {
+        if (!cur) throw new Error('gone');
+        const conditions: APIServiceCondition[] = cur.status?.conditions ?? [];
+        const prev = conditions.find((x) => x.type === c.type);
+        const next = { ...c, lastTransitionTime: prev && prev.status === c.status ? prev.lastTransitionTime : rfc3339(new Date()) };
+        return { ...cur, status: { ...cur.status, conditions: prev ? conditions.map((x) => (x === prev ? next : x)) : [...conditions, next] } };
+      },
+    });
+  };
+
+  /** Upstream's remote availability check, then (when available) the discovery document through the proxy's client. */
+  const check = async (r: Remote): Promise<Condition> => {
+    const { group = '', version = '', service } = r.svc.spec;
+    const at = resolveService(o.registries, service!);
+    if (!at.ok) return { type: 'Available', status: 'False', reason: at.reason, message: at.message };
+    try {
+      await fetchDiscovery(checker, endpointUrl(at), group, version);
+    } catch (err) {
+      return { type: 'Available', status: 'False', reason: 'FailedDiscoveryCheck', message: (err as Error).message };
+    }
+    try {
+      const gv = groupVersionFromDiscovery(group, version, await fetchDiscovery(r.agent, endpointUrl(at), group, version));
+      if (gv && JSON.stringify(gv) !== JSON.stringify(r.gv)) {
+        r.gv = gv;
+        generation++;
+      }
+    } catch (err) {
+      o.onError(err, `reading the discovery of APIService ${r.svc.metadata.name}`);
+    }
+    return { type: 'Available', status: 'True', reason: 'Passed', message: 'all checks passed' };
+  };
+
+  const reconcile = async (name: string): Promise<void> => {
+    const svc = reg.peek(undefined, name)?.object as APIService | undefined;
+    if (!svc || !svc.spec.service) {
+      forget(name);
+      if (svc) await writeCondition(svc, LOCAL);
+      return;
+    }
+    const specKey = JSON.stringify(svc.spec);
+    let r = remotes.get(name);
+    if (!r || r.specKey !== specKey) {
+      forget(name);
+      r = { svc, specKey, agent: proxyAgent(svc, o.proxyClient), available: false };
+      remotes.set(name, r);
+      generation++;
+    }
+    r.svc = svc;
+    const c = await check(r);
+    if (r.available !== (c.status === 'True')) {
+      r.available = c.status === 'True';
+      generation++;
+    }
+    await writeCondition(svc, c);
+  };
+
+  const drain = (): Promise<void> => {
+    running ??= (async () => {
+      while (queue.size && !stopped) {
+        const [name] = queue;
+        queue.delete(name!);
+        try {
+          await reconcile(name!);
+        } catch (err) {
+          if (isStatusError(err) && (err.code === 404 || err.code === 409)) queue.add(name!);
+          else o.onError(err, `checking APIService ${name}`);
+        }
+      }
+      running = undefined;
+    })();
+    return running;
+  };
+  const enqueue = (name: string): void => {
+    queue.add(name);
+    void drain();
+  };
+  const enqueueUsers = (namespace: string | undefined, name: string | undefined): void => {
+    for (const [n, r] of remotes) if (r.svc.spec.service?.namespace === namespace && r.svc.spec.service?.name === name) enqueue(n);
+  };
+
+  const watch = (target: Registry, onChange: (ev: { prev?: unknown; obj: Record<string, any> }) => void): void => {
+    const cacher = target.deps.cacher;
+    unwatch.push(cacher.watch(
+      { prefix: resourcePrefix(target.rt), fromRevision: cacher.revision(), sendInitialEvents: false },
+      { onEvent: (ev) => onChange({ prev: ev.prev?.object, obj: ev.kv.object }), onClose: () => {} },
+    ));
+  };
+
+  const priorities = (): Map<string, number> => {
+    const p = new Map<string, number>();
+    for (const a of apiServices()) p.set(a.spec.group ?? '', Math.max(p.get(a.spec.group ?? '') ?? 0, a.spec.groupPriorityMinimum));
+    return p;
+  };
+
+  return {
+    async start() {
+      for (const svc of localApiServices(o.builtin)) {
+        if (reg.peek(undefined, svc.metadata.name)) continue;
+        try {
+          await create(reg, systemContext(), svc);
+        } catch (err) {
+          if (!(isStatusError(err) && err.reason === 'AlreadyExists')) throw err;
+        }
+      }
+      watch(reg, ({ prev, obj }) => {
+        generation++;
+        const before = (prev as APIService | undefined)?.spec;
+        if (!before || JSON.stringify(before) !== JSON.stringify(obj.spec) || !reg.peek(undefined, obj.metadata.name)) enqueue(obj.metadata.name);
+      });
+      for (const plural of ['services', 'endpoints']) {
+        watch(o.registries.get('', 'v1', plural)!, ({ obj }) => enqueueUsers(obj.metadata?.namespace, obj.metadata?.name));
+      }
+      for (const a of apiServices()) enqueue(a.metadata.name);
+      timer = setInterval(() => { for (const n of remotes.keys()) enqueue(n); }, o.resyncMs ?? 30_000);
+      timer.unref();
+    },
+
+    merge(local) {
+      if (merged?.local === local && merged.generation === generation) return merged.out;
+      const served = [...remotes.values()].filter((r) => r.gv).map((r) => r.gv!);
+      const taken = new Set(served.map((gv) => `${gv.group}/${gv.version}`));
+      const p = priorities();
+      const priority = (gv: GroupVersion): number => p.get(gv.group) ?? CRD_GROUP_PRIORITY;
+      const out = [...local.filter((gv) => !taken.has(`${gv.group}/${gv.version}`)), ...served]
+        .sort((a, b) => priority(b) - priority(a) || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+      merged = { local, generation, out };
+      return out;
+    },
+
+    async onRequest(request, reply) {
+      const url = request.url;
+      if (!url.startsWith('/apis/')) return;
+      const [group, version] = url.slice(6).split('?', 1)[0]!.split('/');
+      if (!group || !version) return;
+      for (const r of remotes.values()) {
+        if (r.svc.spec.group !== group || r.svc.spec.version !== version) continue;
+        const ref = r.svc.spec.service!;
+        await proxyRequest(request, reply, { available: r.available, agent: r.agent, resolve: () => resolveService(o.registries, ref) },
+          (err) => o.onError(err, `proxying to APIService ${r.svc.metadata.name}`));
+        return;
+      }
+    },
+
+    stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      for (const u of unwatch) u();
+      for (const n of [...remotes.keys()]) forget(n);
+      void checker.close().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,69 @@
+// An extension apiserver's discovery document (GET /apis/<group>/<version>, an APIResourceList) read into the
+// GroupVersion shape our discovery documents are built from. Such a group-version has no schemas here: its
+// OpenAPI stays with its server.
+import { request, type Agent } from 'undici';
+import type { GroupVersion, ResourceType, Subresource, Verb } from '../../../api/types.js';
+import { AGGREGATOR_IDENTITY } from './transport.js';
+
+interface APIResource {
+  name: string;
+  singularName?: string;
+  namespaced?: boolean;
+  group?: string;
+  version?: string;
+  kind: string;
+  verbs?: string[];
+  shortNames?: string[];
+  categories?: string[];
+}
+
+const CHECK_TIMEOUT_MS = 5_000;
+
+/** GET <base>/apis/<group>/<version> as the aggregator; the parsed body, or an Error saying what went wrong. */
+export async function fetchDiscovery(agent: Agent, base: string, group: string, version: string): Promise<unknown> {
+  const url = `${base}/apis/${group}/${version}`;
+  let res: Awaited<ReturnType<typeof request>>;
+  try {
+    res = await request(url, {
+      dispatcher: agent, headers: { ...AGGREGATOR_IDENTITY, accept: 'application/json' },
+      headersTimeout: CHECK_TIMEOUT_MS, bodyTimeout: CHECK_TIMEOUT_MS, signal: AbortSignal.timeout(CHECK_TIMEOUT_MS + 1_000),
+    });
+  } catch (err) {
+    const e = err as Error & { cause?: Error };
+    throw new Error(`failing or missing response from ${url}: ${e.cause?.message ?? e.message}`);
+  }
+  const text = await res.body.text().catch(() => '');
+  // As upstream: anything in the 200s or 300s passes the check.
+  if (res.statusCode < 200 || res.statusCode >= 300) {
+    throw new Error(`failing or missing response from ${url}: bad status from ${url}: ${res.statusCode}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The resources of an APIResourceList (subresources "x/y" attached to x), or undefined when it is not one. */
+export function groupVersionFromDiscovery(group: string, version: string, doc: unknown): GroupVersion | undefined {
+  const list = doc as { kind?: string; resources?: APIResource[] } | undefined;
+  if (list?.kind !== 'APIResourceList' || !Array.isArray(list.resources)) return undefined;
+  const resources = new Map<string, ResourceType>();
+  for (const r of list.resources) {
+    if (typeof r?.name !== 'string' || r.name.includes('/')) continue;
+    resources.set(r.name, {
+      group, version, kind: r.kind, plural: r.name, singular: r.singularName || r.kind.toLowerCase(),
+      namespaced: Boolean(r.namespaced), verbs: (r.verbs ?? []) as Verb[], definition: '',
+      ...(r.shortNames?.length ? { shortNames: r.shortNames } : {}),
+      ...(r.categories?.length ? { categories: r.categories } : {}),
+    });
+  }
+  for (const r of list.resources) {
+    const [parent, sub] = typeof r?.name === 'string' ? r.name.split('/') : [];
+    const owner = parent !== undefined && sub !== undefined ? resources.get(parent) : undefined;
+    if (!owner) continue;
+    const s: Subresource = { name: sub!, group: r.group ?? group, version: r.version ?? version, kind: r.kind, verbs: r.verbs ?? [] };
+    owner.subresources = [...(owner.subresources ?? []), s];
+  }
+  return { group, version, resources: [...resources.values()], definitions: {} };
+}

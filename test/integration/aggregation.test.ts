@@ -1,0 +1,215 @@
+// API aggregation with the real kubectl: the test runs a tiny extension apiserver (HTTPS, wardle.example.com/v1alpha1
+// flunders) that believes only the front-proxy client certificate, registers it with a Service, its Endpoints and an
+// APIService, and then reads flunders through mini-kube: availability, discovery, proxying with the user's identity,
+// authorization by RBAC before the proxy, a watch streamed as it comes, and no proxying once the APIService is gone.
+import { X509Certificate } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCa, ensureFrontProxyPki, issueCertificate } from '../../pkg/pki/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+
+const GV = 'wardle.example.com/v1alpha1';
+const FLUNDERS = `/apis/${GV}/namespaces/default/flunders`;
+
+let s: TestApiServer;
+let ext: Server;
+let extPort = 0;
+let caBundle = '';
+let cacheDir = '';
+const seen: { path: string; user?: string; groups?: string | string[]; cn?: string }[] = [];
+let releaseWatch: (() => void) | undefined;
+
+const flunder = (name: string) => ({ apiVersion: GV, kind: 'Flunder', metadata: { name, namespace: 'default', creationTimestamp: '2024-01-01T00:00:00Z' }, spec: {} });
+
+function serve(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket as TLSSocket;
+  const cn = socket.authorized ? String(socket.getPeerCertificate().subject?.CN) : undefined;
+  const [path = '', query = ''] = (req.url ?? '').split('?');
+  seen.push({ path, user: req.headers['x-remote-user'] as string | undefined, groups: req.headers['x-remote-group'], cn });
+  const json = (code: number, body: unknown): void => {
+    res.writeHead(code, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  // As a real extension apiserver: only the front proxy may say who the user is.
+  if (cn !== 'front-proxy-client' || !req.headers['x-remote-user']) return json(401, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Unauthorized', code: 401 });
+  if (path === `/apis/${GV}`) {
+    return json(200, {
+      kind: 'APIResourceList', apiVersion: 'v1', groupVersion: GV,
+      resources: [
+        { name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['create', 'delete', 'get', 'list', 'watch'], shortNames: ['fl'] },
+        { name: 'flunders/status', singularName: '', namespaced: true, kind: 'Flunder', verbs: ['get', 'update'] },
+      ],
+    });
+  }
+  if (path === FLUNDERS && /(^|&)watch=(1|true)/.test(query)) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write(`${JSON.stringify({ type: 'ADDED', object: flunder('first') })}\n`);
+    releaseWatch = () => res.end(`${JSON.stringify({ type: 'ADDED', object: flunder('second') })}\n`);
+    return;
+  }
+  if (path === FLUNDERS) return json(200, { kind: 'FlunderList', apiVersion: GV, metadata: { resourceVersion: '1' }, items: [flunder('my-flunder')] });
+  if (path === `${FLUNDERS}/my-flunder`) return json(200, flunder('my-flunder'));
+  return json(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'not found' });
+}
+
+const kubectl = (...args: string[]) => s.kubectl('--cache-dir', cacheDir, ...args);
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const availability = async (): Promise<{ status: string; reason: string; message: string } | undefined> =>
+  (await s.api('GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.wardle.example.com')).body.status?.conditions?.find((c: { type: string }) => c.type === 'Available');
+
+const apiService = () => ({
+  apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1alpha1.wardle.example.com' },
+  spec: { group: 'wardle.example.com', version: 'v1alpha1', service: { namespace: 'wardle-system', name: 'api' }, caBundle, groupPriorityMinimum: 1000, versionPriority: 15 },
+});
+
+beforeAll(async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'mini-kube-aggregation-'));
+  cacheDir = join(dataDir, 'kubectl-cache');
+  const front = await ensureFrontProxyPki(join(dataDir, 'pki'));
+  s = await startTestApiServer({
+    dataDir, storageBackend: 'memory', proxyClientCertFile: front.client.cert, proxyClientKeyFile: front.client.key,
+    requestHeader: { clientCaFile: front.ca.cert, allowedNames: ['front-proxy-client'], usernameHeaders: ['X-Remote-User'], groupHeaders: ['X-Remote-Group'], extraHeadersPrefix: ['X-Remote-Extra-'] },
+  });
+  const ca = await createCa('wardle-ca', 1);
+  const leaf = await issueCertificate(ca, { subject: { commonName: 'api.wardle-system.svc' }, usage: 'server', sans: ['api.wardle-system.svc'], days: 1 });
+  caBundle = Buffer.from(ca.cert.toString('pem')).toString('base64');
+  ext = createServer({ cert: leaf.certPem, key: leaf.keyPem, ca: await readFile(front.ca.cert, 'utf8'), requestCert: true, rejectUnauthorized: false }, serve);
+  await new Promise<void>((r) => ext.listen(0, '127.0.0.1', r));
+  extPort = (ext.address() as AddressInfo).port;
+  for (const [path, body] of [
+    ['/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'wardle-system' } }],
+    ['/api/v1/namespaces/wardle-system/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'api' }, spec: { ports: [{ name: 'https', port: 443, targetPort: 8443 }] } }],
+    ['/api/v1/namespaces/wardle-system/endpoints', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'api' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: extPort }] }] }],
+    ['/apis/apiregistration.k8s.io/v1/apiservices', apiService()],
+  ] as const) {
+    const res = await s.api('POST', path, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  }
+});
+
+afterAll(async () => {
+  releaseWatch?.();
+  await s?.close();
+  await new Promise<void>((r) => (ext ? ext.close(() => r()) : r()));
+  if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
+});
+
+describe('API aggregation', () => {
+  it('lists a Local APIService per built-in group-version and the new one Available, as kubectl shows them', async () => {
+    await until('Available=True', async () => ((await availability())?.status === 'True' ? true : undefined));
+    expect(await availability()).toMatchObject({ reason: 'Passed', message: 'all checks passed' });
+    const out = await kubectl('get', 'apiservices');
+    expect(out.stderr).toBe('');
+    const rows = out.stdout.trim().split('\n').map((l) => l.split(/\s+/));
+    expect(rows[0]).toEqual(['NAME', 'SERVICE', 'AVAILABLE', 'AGE']);
+    expect(rows).toContainEqual(expect.arrayContaining(['v1.', 'Local', 'True']));
+    expect(rows).toContainEqual(expect.arrayContaining(['v1.apps', 'Local', 'True']));
+    expect(rows).toContainEqual(expect.arrayContaining(['v1alpha1.wardle.example.com', 'wardle-system/api', 'True']));
+    // The discovery check speaks as the aggregator, with the front-proxy certificate.
+    expect(seen.find((x) => x.path === `/apis/${GV}`)).toMatchObject({ cn: 'front-proxy-client', user: 'system:kube-aggregator', groups: 'system:masters' });
+  });
+
+  it('merges the group into discovery (legacy and aggregated): kubectl api-resources lists flunders', async () => {
+    const groups = (await s.api('GET', '/apis')).body.groups.map((g: { name: string }) => g.name);
+    expect(groups[0]).toBe('apiregistration.k8s.io');
+    expect(groups).toContain('wardle.example.com');
+    const out = await kubectl('api-resources', '--api-group', 'wardle.example.com');
+    expect(out.stdout).toMatch(/^flunders\s+fl\s+wardle\.example\.com\/v1alpha1\s+true\s+Flunder$/m);
+  });
+
+  it('proxies kubectl get with the user in X-Remote-* headers and the front-proxy certificate', async () => {
+    const list = await kubectl('get', 'flunders', '-n', 'default', '-o', 'name');
+    expect(list.stderr).toBe('');
+    expect(list.stdout.trim()).toBe('flunder.wardle.example.com/my-flunder');
+    // The extension apiserver answers no Table: kubectl prints the list itself.
+    expect((await kubectl('get', 'flunders', '-n', 'default')).stdout).toMatch(/^my-flunder\s/m);
+    const one = await kubectl('get', 'fl', 'my-flunder', '-n', 'default', '-o', 'jsonpath={.kind}');
+    expect(one.stdout).toBe('Flunder');
+    expect(seen.filter((x) => x.path === `${FLUNDERS}/my-flunder`).at(-1)).toMatchObject({ cn: 'front-proxy-client', user: 'kubernetes-admin', groups: expect.stringContaining('system:masters') });
+  });
+
+  it('authorizes before proxying: a user without RBAC is refused here, and reaches the server once allowed', async () => {
+    const denied = await kubectl('get', 'flunders', '-n', 'default', '--as', 'alice');
+    expect(denied.code).not.toBe(0);
+    expect(denied.stderr).toContain('flunders.wardle.example.com is forbidden: User "alice" cannot list resource "flunders" in API group "wardle.example.com" in the namespace "default"');
+    expect(seen.some((x) => x.user === 'alice')).toBe(false);
+    await s.api('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles', {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'flunder-reader' },
+      rules: [{ apiGroups: ['wardle.example.com'], resources: ['flunders'], verbs: ['get', 'list'] }],
+    });
+    await s.api('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'alice-flunders' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'flunder-reader' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' }],
+    });
+    const allowed = await until('alice allowed', async () => {
+      const r = await kubectl('get', 'flunders', '-n', 'default', '--as', 'alice', '-o', 'name');
+      return r.code === 0 ? r : undefined;
+    });
+    expect(allowed.stdout.trim()).toBe('flunder.wardle.example.com/my-flunder');
+    expect(seen.filter((x) => x.path === FLUNDERS).at(-1)).toMatchObject({ user: 'alice', groups: 'system:authenticated' });
+  });
+
+  it('streams a watch as the extension apiserver writes it', async () => {
+    const res = await request(`${s.url}${FLUNDERS}?watch=1`, { dispatcher: s.agent });
+    expect(res.statusCode).toBe(200);
+    const chunks = res.body[Symbol.asyncIterator]();
+    const first = await chunks.next();
+    expect(JSON.parse(Buffer.from(first.value as Buffer).toString())).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'first' } } });
+    releaseWatch!();
+    let rest = '';
+    for (let c = await chunks.next(); !c.done; c = await chunks.next()) rest += Buffer.from(c.value as Buffer).toString();
+    expect(rest).toContain('"second"');
+  });
+
+  it('publishes extension-apiserver-authentication with the front-proxy CA and headers', async () => {
+    const cm = (await s.api('GET', '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication')).body;
+    expect(new X509Certificate(cm.data['client-ca-file']).subject).toBe('CN=mini-kube-ca');
+    expect(new X509Certificate(cm.data['requestheader-client-ca-file']).subject).toBe('CN=front-proxy-ca');
+    expect(cm.data).toMatchObject({
+      'requestheader-allowed-names': '["front-proxy-client"]', 'requestheader-username-headers': '["X-Remote-User"]',
+      'requestheader-group-headers': '["X-Remote-Group"]', 'requestheader-extra-headers-prefix': '["X-Remote-Extra-"]',
+    });
+  });
+
+  it('refuses APIServices as upstream validates them', async () => {
+    const bad = { ...apiService(), metadata: { name: 'v1.wardle.example.com' }, spec: { ...apiService().spec, groupPriorityMinimum: 0, insecureSkipTLSVerify: true } };
+    const res = await s.api('POST', '/apis/apiregistration.k8s.io/v1/apiservices', bad);
+    expect(res.status).toBe(422);
+    expect(res.body.details.causes).toEqual(expect.arrayContaining([
+      expect.objectContaining({ field: 'metadata.name', message: 'Invalid value: "v1.wardle.example.com": must be `spec.version+"."+spec.group`: "v1alpha1.wardle.example.com"' }),
+      expect.objectContaining({ field: 'spec.groupPriorityMinimum', message: 'Invalid value: 0: must be positive and less than 20000' }),
+      expect.objectContaining({ field: 'spec.insecureSkipTLSVerify', message: 'Invalid value: true: may not be true if caBundle is present' }),
+    ]));
+  });
+
+  it('turns unavailable without endpoints (503 from the proxy), and stops proxying once the APIService is gone', async () => {
+    expect((await s.api('DELETE', '/api/v1/namespaces/wardle-system/endpoints/api')).status).toBe(200);
+    const cond = await until('Available=False', async () => { const c = await availability(); return c?.status === 'False' ? c : undefined; });
+    expect(cond).toMatchObject({ reason: 'EndpointsNotFound', message: 'cannot find endpoints for service/api in "wardle-system"' });
+    expect((await kubectl('get', 'apiservice', 'v1alpha1.wardle.example.com')).stdout).toMatch(/wardle-system\/api\s+False \(EndpointsNotFound\)/);
+    const unavailable = await s.api('GET', FLUNDERS);
+    expect([unavailable.status, unavailable.body]).toEqual([503, 'service unavailable\n']);
+    expect((await s.api('DELETE', '/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.wardle.example.com')).status).toBe(200);
+    const gone = await until('404', async () => { const r = await s.api('GET', FLUNDERS); return r.status === 404 ? r : undefined; });
+    expect(gone.body).toMatchObject({ kind: 'Status', reason: 'NotFound' });
+    expect((await s.api('GET', '/apis')).body.groups.map((g: { name: string }) => g.name)).not.toContain('wardle.example.com');
+  });
+});
