@@ -24,7 +24,7 @@ export interface ClusterLayout {
 export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
   { name: 'apiserver', args: ['apiserver', '--data-dir', c.dataDir, '--secure-port', String(c.port), '--bind-address', c.bindAddress] },
   {
-    name: 'controller-manager', args: ['controller-manager', '--use-service-account-credentials'],
+    name: 'controller-manager', args: ['controller-manager', '--use-service-account-credentials', '--hostpath-provisioner-dir', join(c.dataDir, 'hostpath-provisioner')],
     identity: { user: 'system:kube-controller-manager', pair: c.pki.controllerManager },
   },
   { name: 'scheduler', args: ['scheduler'], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler } },

@@ -1,6 +1,7 @@
 // `mini-kube controller-manager`: kube-controller-manager's flags in, runControllerManager out, until SIGINT/SIGTERM
 // (which stops every controller and releases the leader lease).
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { pino } from 'pino';
 import { parseGoDuration } from './apiserver-flags.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
@@ -26,6 +27,7 @@ export const controllerManagerFlags = {
   'terminated-pod-gc-threshold': flag.int(12500, 'Terminated pods kept before the oldest are deleted (0 disables)'),
   'resource-quota-sync-period': duration('5m0s', 'Period of a full recomputation of quota usage'),
   'namespace-sync-period': duration('5m0s', 'Period of re-syncing namespaces'),
+  'hostpath-provisioner-dir': flag.string('/tmp/hostpath-provisioner', 'Directory under which the mini-kube.io/hostpath provisioner creates volumes'),
   'concurrent-gc-syncs': flag.int(20, 'Garbage collector workers'),
   'concurrent-namespace-syncs': flag.int(10, 'Namespace workers'),
   'concurrent-endpoint-syncs': flag.int(5, 'Endpoints workers'),
@@ -92,6 +94,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       terminatedPodGcThreshold: v['terminated-pod-gc-threshold'],
       resourceQuotaSyncPeriodMs: timing['resource-quota-sync-period'],
       namespaceSyncPeriodMs: timing['namespace-sync-period'],
+      hostPathProvisionerDir: resolve(v['hostpath-provisioner-dir']),
     },
     onLostLeadership: () => { logger.flush(); process.exit(1); },
   }, stop.signal);

@@ -28,6 +28,7 @@ export const kubeletFlags = {
   'node-status-update-frequency': flag.string('10s', 'How often the node status is computed and posted when changed'),
   'node-status-report-frequency': flag.string('5m', 'How often the node status is posted when unchanged'),
   'node-lease-duration-seconds': flag.int(40, 'Duration of the node Lease; renewed every quarter of it'),
+  'sync-frequency': flag.string('1m', 'Longest time between syncs of a running pod (and refreshes of its configMap/secret volumes; changes seen by the watch apply at once)'),
   'fake-start-latency': flag.string('0s', 'Fake runtime: time from StartContainer to running'),
   'kube-api-qps': flag.int(50, 'Client requests per second (0 with --nodes > 1: unlimited)'),
   'kube-api-burst': flag.int(100, 'Client burst'),
@@ -52,6 +53,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       statusUpdateMs: duration('node-status-update-frequency', v['node-status-update-frequency']),
       statusReportMs: duration('node-status-report-frequency', v['node-status-report-frequency']),
       fakeStartLatencyMs: duration('fake-start-latency', v['fake-start-latency']),
+      syncFrequencyMs: duration('sync-frequency', v['sync-frequency']),
       leaseDurationSeconds: v['node-lease-duration-seconds'],
       leaseRenewMs: v['node-lease-duration-seconds'] * 250,
     };

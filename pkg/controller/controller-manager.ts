@@ -17,6 +17,8 @@ import { startGarbageCollector } from './garbagecollector/garbage-collector.js';
 import { startNamespaceController } from './namespace/namespace.js';
 import { startNodeLifecycleController } from './nodelifecycle/node-lifecycle.js';
 import { startTaintEvictionController } from './nodelifecycle/taint-eviction.js';
+import { startHostPathProvisioner } from './persistentvolume/hostpath-provisioner.js';
+import { startPersistentVolumeBinder } from './persistentvolume/binder.js';
 import { startPodGcController } from './podgc/podgc.js';
 import { startResourceQuotaController } from './resourcequota/resource-quota.js';
 import { startRootCaCertPublisher } from './rootcacertpublisher/root-ca-cert-publisher.js';
@@ -57,6 +59,9 @@ export const clusterControllers: ControllerDescriptor[] = [
   cluster('clusterrole-aggregation-controller', ['clusterrole-aggregation'], 'clusterrole-aggregation-controller', startClusterRoleAggregationController, 5),
   cluster('disruption-controller', ['disruption'], 'disruption-controller', startDisruptionController, 1),
   cluster('pod-garbage-collector-controller', ['podgc'], 'pod-garbage-collector', startPodGcController, 1),
+  cluster('persistentvolume-binder-controller', ['persistentvolume-binder'], 'persistent-volume-binder', startPersistentVolumeBinder, 1),
+  // not upstream's: the provisioner of mini-kube.io/hostpath StorageClasses (upstream runs such provisioners apart)
+  cluster('hostpath-provisioner-controller', ['hostpath-provisioner'], 'persistent-volume-binder', startHostPathProvisioner, 1),
 ];
 
 /** Upstream's names of the workload controllers, by the alias their registry (workloads.ts) uses. */

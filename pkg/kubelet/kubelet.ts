@@ -10,13 +10,15 @@ import { attemptsOf } from './pod-status.js';
 import { PodSyncer, type BackoffPolicy, type PodRecord } from './pod-sync.js';
 import { PodWorkers } from './pod-workers.js';
 import { ProbeManager } from './probes.js';
+import { ObjectWatcher } from './object-watcher.js';
 import type { LogOptions, Runtime } from './runtime/types.js';
+import { StatusManager } from './status-manager.js';
+import type { VolumeObjectKind } from './volumes.js';
 
 export interface ContainerLogs {
   read(o: LogOptions): Promise<string>;
   running(): boolean;
 }
-import { StatusManager } from './status-manager.js';
 
 export interface KubeletTimings {
   leaseDurationSeconds?: number;
@@ -25,6 +27,8 @@ export interface KubeletTimings {
   statusReportMs?: number;
   plegRelistMs?: number;
   backoff?: BackoffPolicy;
+  /** Upstream's --sync-frequency: the longest a pod goes without a sync (and its volumes without a refresh). */
+  syncFrequencyMs?: number;
 }
 
 export interface NodeKubeletOptions extends KubeletTimings {
@@ -42,6 +46,12 @@ export interface NodeKubeletOptions extends KubeletTimings {
 
 interface Record_ extends PodRecord { removed?: boolean }
 
+const RESOURCE_OF: Record<VolumeObjectKind, typeof Resources.configMaps> = {
+  configmaps: Resources.configMaps, secrets: Resources.secrets,
+  persistentvolumeclaims: Resources.persistentVolumeClaims, persistentvolumes: Resources.persistentVolumes,
+};
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
 export class NodeKubelet {
   readonly agent: NodeAgent;
   readonly statusManager: StatusManager;
@@ -53,6 +63,9 @@ export class NodeKubelet {
   private readonly recorder: EventRecorder;
   private readonly clock: Clock;
   private readonly logger: Logger;
+  /** Watches of the ConfigMaps and Secrets that volumes project (process runtime: the only one with volumes). */
+  private readonly watcher?: ObjectWatcher;
+  private resyncTimer?: { cancel(): void };
 
   constructor(readonly o: NodeKubeletOptions) {
     this.clock = o.clock ?? realClock;
@@ -64,10 +77,15 @@ export class NodeKubelet {
       leaseDurationSeconds: o.leaseDurationSeconds, leaseRenewMs: o.leaseRenewMs, statusUpdateMs: o.statusUpdateMs, statusReportMs: o.statusReportMs,
     });
     this.recorder = new EventRecorder({ sink: o.client.events(), component: 'kubelet', host: o.nodeName, clock: this.clock, logger: this.logger });
+    if (typeof (o.runtime as { podDir?: unknown }).podDir === 'function') {
+      this.watcher = new ObjectWatcher({ client: o.client, logger: this.logger, onChange: (uids) => { for (const uid of uids) this.refreshVolumes(uid); } });
+    }
+    const fromApi = (kind: VolumeObjectKind, ns: string, name: string): Promise<KubeObject> => o.client.resource(RESOURCE_OF[kind], ns || undefined).get(name);
     this.syncer = new PodSyncer({
       runtime: o.runtime, recorder: this.recorder, clock: this.clock, logger: this.logger, hostIp: o.nodeIp,
       backoff: o.backoff ?? { initialMs: 10_000, maxMs: 300_000 },
-      getObject: (kind, ns, name) => o.client.resource(kind === 'configmaps' ? Resources.configMaps : Resources.secrets, ns).get(name),
+      getObject: this.watcher?.getter(fromApi) ?? fromApi,
+      volumeResyncMs: o.syncFrequencyMs,
       nodeCapacity: { cpu: o.resources.cpu, memory: o.resources.memory },
       probeResult: (id, kind) => this.probes.result(id, kind),
       requestToken: async (ns, sa, audiences, expirationSeconds, pod) => {
@@ -99,9 +117,12 @@ export class NodeKubelet {
   async run(signal: AbortSignal): Promise<void> {
     this.statusManager.start();
     this.pleg.start();
+    if (this.watcher) this.scheduleResync();
     try {
       await this.agent.run(signal);
     } finally {
+      this.resyncTimer?.cancel();
+      this.watcher?.close();
       this.pleg.stop();
       this.probes.close();
       await this.workers.close();
@@ -131,8 +152,27 @@ export class NodeKubelet {
       }
       this.records.set(uid, rec);
     }
+    // the downward API projects labels and annotations
+    if (!sameJson(rec.pod.metadata?.labels, pod.metadata?.labels) || !sameJson(rec.pod.metadata?.annotations, pod.metadata?.annotations)) rec.volumesStale = true;
     rec.pod = pod;
+    this.watcher?.track(uid, pod);
     this.workers.update(uid);
+  }
+
+  /** A source of the pod's volumes changed: rewrite them at the next sync, which comes now. */
+  private refreshVolumes(uid: string): void {
+    const rec = this.records.get(uid);
+    if (!rec || rec.removed) return;
+    rec.volumesStale = true;
+    this.workers.update(uid);
+  }
+
+  /** Upstream's periodic sync: every pod with volumes is looked at again each sync period. */
+  private scheduleResync(): void {
+    this.resyncTimer = this.clock.setTimer(() => {
+      for (const r of this.records.values()) if (r.volumes && !r.terminated && !r.removed) this.workers.update(r.uid);
+      this.scheduleResync();
+    }, this.o.syncFrequencyMs ?? 60_000);
   }
 
   /** The pod left the API: its containers and sandbox go. */
@@ -173,6 +213,7 @@ export class NodeKubelet {
     if (!rec) return;
     if (rec.removed) {
       this.probes.forget(uid);
+      this.watcher?.forget(uid);
       await this.syncer.remove(uid);
       this.records.delete(uid);
       this.statusManager.forget(uid);

@@ -4,10 +4,10 @@
 // grace period. Each step is an event (Pulling, Pulled, Created, Started, Killing, BackOff, Failed).
 import type { Logger } from 'pino';
 import type { Clock, EventRecorder, KubeObject } from '../client/index.js';
-import { ContainerConfigError, containerEnv, expandVars, type ObjectGetter } from './env.js';
+import { ContainerConfigError, containerEnv, expandVars } from './env.js';
 import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from './pod-status.js';
 import { runAction, type Probe } from './probes.js';
-import { linkMounts, setUpVolumes, VolumeError, type TokenRequester } from './volumes.js';
+import { linkMounts, VolumeError, VolumeManager, type TokenRequester, type VolumeObjectGetter } from './volumes.js';
 import { join } from 'node:path';
 import type { ContainerStatus, Runtime } from './runtime/types.js';
 
@@ -41,6 +41,9 @@ export interface PodRecord {
   requeueAt?: number;
   /** Where each volume is on the node (set up once the sandbox exists; process runtime only). */
   volumes?: Map<string, string>;
+  /** When the volumes' contents were last brought up to date, and whether a source has changed since. */
+  volumesSyncedAt?: number;
+  volumesStale?: boolean;
   /** The kubelet failed the pod (admission refused it, activeDeadlineSeconds passed): phase Failed with this. */
   failed?: { reason: string; message: string };
 }
@@ -52,8 +55,10 @@ export interface SyncerOptions {
   logger: Logger;
   hostIp: string;
   backoff: BackoffPolicy;
-  /** Reads ConfigMaps and Secrets for env/envFrom (without it only literal values are set). */
-  getObject?: ObjectGetter;
+  /** Reads ConfigMaps and Secrets for env/envFrom and volumes, claims and volumes (without it only literal values are set). */
+  getObject?: VolumeObjectGetter;
+  /** How often configMap/secret/downwardAPI/projected volumes are rewritten from their sources at the latest. */
+  volumeResyncMs?: number;
   /** Requests service-account tokens for projected volumes. */
   requestToken?: TokenRequester;
   /** Probe results for the status (the probe manager's). */
@@ -82,8 +87,11 @@ const pullPolicy = (c: SpecContainer): string => {
 
 export class PodSyncer {
   private readonly backoffs = new Map<string, { delayMs: number }>();
+  private readonly volumes?: VolumeManager;
 
-  constructor(private readonly o: SyncerOptions) {}
+  constructor(private readonly o: SyncerOptions) {
+    if (o.getObject) this.volumes = new VolumeManager({ get: o.getObject, requestToken: o.requestToken, now: () => o.clock.now() });
+  }
 
   /** The runtime's view of the pod plus the kubelet's notes, for the status. */
   view(rec: PodRecord): PodRuntimeView {
@@ -140,17 +148,7 @@ export class PodSyncer {
       sandbox = rt.podSandboxStatus(id)!;
       rec.podIp = pod.spec?.hostNetwork ? this.o.hostIp : sandbox.ip;
     }
-    const podDir = (rt as { podDir?: (uid: string) => string }).podDir?.(rec.uid);
-    if (podDir && !rec.volumes && this.o.getObject) {
-      try {
-        rec.volumes = await setUpVolumes(pod, podDir, { get: this.o.getObject, requestToken: this.o.requestToken });
-      } catch (err) {
-        if (!(err instanceof VolumeError)) throw err;
-        this.o.recorder.event(pod, 'Warning', 'FailedMount', err.message);
-        rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + 2_000);
-        return;
-      }
-    }
+    if (!(await this.syncVolumes(rec))) return;
     const all = rt.listContainers(rec.uid);
     const restartPolicy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';
 
@@ -179,6 +177,29 @@ export class PodSyncer {
       const { latest } = attemptsOf(all, c.name);
       if (!latest) await this.start(rec, sandbox.id, c, 0);
       else if (latest.state === 'exited' && this.shouldRestart(restartPolicy, latest)) await this.restart(rec, sandbox.id, c, latest);
+    }
+  }
+
+  /**
+   * Sets the pod's volumes up (process runtime), and later brings their contents up to date when a source changed
+   * or the resync period passed. False while the first set-up fails (FailedMount; the pod waits and retries).
+   */
+  private async syncVolumes(rec: PodRecord): Promise<boolean> {
+    const podDir = (this.o.runtime as { podDir?: (uid: string) => string }).podDir?.(rec.uid);
+    if (!podDir || !this.volumes) return true;
+    const now = this.o.clock.now();
+    const resyncMs = this.o.volumeResyncMs ?? 60_000;
+    if (rec.volumes && !rec.volumesStale && now - (rec.volumesSyncedAt ?? 0) < resyncMs) return true;
+    try {
+      rec.volumes = await this.volumes.setUp(rec.pod, podDir, rec.volumes);
+      rec.volumesSyncedAt = now;
+      rec.volumesStale = false;
+      return true;
+    } catch (err) {
+      if (!(err instanceof VolumeError)) throw err;
+      this.o.recorder.event(rec.pod, 'Warning', 'FailedMount', err.message);
+      rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, now + 2_000);
+      return !!rec.volumes; // running containers keep the contents they have
     }
   }
 
@@ -337,5 +358,6 @@ export class PodSyncer {
     for (const c of rt.listContainers(uid)) if (c.state === 'running') await rt.stopContainer(c.id, 0);
     for (const sb of rt.listPodSandboxes(uid)) await rt.removePodSandbox(sb.id);
     for (const key of [...this.backoffs.keys()]) if (key.startsWith(`${uid}/`)) this.backoffs.delete(key);
+    this.volumes?.forget(uid);
   }
 }

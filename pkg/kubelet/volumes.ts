@@ -1,30 +1,38 @@
 // Pod volumes for the process runtime, materialised under <root>/pods/<uid>/volumes/<name> as upstream's volume
-// plugins do: emptyDir, configMap, secret, downwardAPI, projected (configMap, secret, downwardAPI,
-// serviceAccountToken via TokenRequest) and hostPath. A container sees its mounts as symlinks under
-// $MINI_KUBE_ROOTFS/<mountPath> (no mount namespaces). A missing ConfigMap or Secret that is not optional is a
-// VolumeError: the pod waits (FailedMount) as upstream's does.
-import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+// plugins do: emptyDir, configMap, secret, downwardAPI and projected (configMap, secret, downwardAPI,
+// serviceAccountToken via TokenRequest) written atomically (volumes/atomic-writer.ts) so that a later set-up with
+// changed sources updates them in place; hostPath and persistentVolumeClaim (volumes/host-volumes.ts) are node
+// paths. A container sees its mounts as symlinks under $MINI_KUBE_ROOTFS/<mountPath> (no mount namespaces); a subPath
+// mount into an atomically written volume is a copy taken at start, so it is not updated (as upstream's bind mount).
+// A missing ConfigMap, Secret or claim that is not optional is a VolumeError: the pod waits (FailedMount).
+import { cp, lstat, mkdir, realpath, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isNotFound, type KubeObject } from '../client/index.js';
-import type { ObjectGetter } from './env.js';
+import { writeAtomically, type Payload } from './volumes/atomic-writer.js';
+import { ClaimError, VolumeError, claimPath, prepareHostPath, type HostPathSource, type VolumeObjectGetter } from './volumes/host-volumes.js';
 
-export class VolumeError extends Error {
-  override name = 'VolumeError';
-}
+export { VolumeError, type VolumeObjectGetter, type VolumeObjectKind } from './volumes/host-volumes.js';
 
 export type TokenRequester = (namespace: string, serviceAccount: string, audiences: string[] | undefined, expirationSeconds: number, pod: KubeObject) => Promise<string>;
 
 interface KeyToPath { key: string; path: string; mode?: number }
-interface DownwardItem { path: string; fieldRef?: { fieldPath: string } }
-interface Volume {
+interface DownwardItem { path: string; fieldRef?: { fieldPath: string }; mode?: number }
+interface ConfigSource { name: string; items?: KeyToPath[]; optional?: boolean }
+export interface Volume {
   name: string;
   emptyDir?: unknown;
-  hostPath?: { path: string };
-  configMap?: { name: string; items?: KeyToPath[]; optional?: boolean };
-  secret?: { secretName: string; items?: KeyToPath[]; optional?: boolean };
-  downwardAPI?: { items?: DownwardItem[] };
-  projected?: { sources?: { configMap?: Volume['configMap']; secret?: { name: string; items?: KeyToPath[]; optional?: boolean }; downwardAPI?: Volume['downwardAPI']; serviceAccountToken?: { path: string; audience?: string; expirationSeconds?: number } }[] };
+  hostPath?: HostPathSource;
+  persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
+  configMap?: ConfigSource & { defaultMode?: number };
+  secret?: Omit<ConfigSource, 'name'> & { secretName: string; defaultMode?: number };
+  downwardAPI?: { items?: DownwardItem[]; defaultMode?: number };
+  projected?: {
+    defaultMode?: number;
+    sources?: { configMap?: ConfigSource; secret?: ConfigSource; downwardAPI?: { items?: DownwardItem[] }; serviceAccountToken?: { path: string; audience?: string; expirationSeconds?: number } }[];
+  };
 }
+
+const DEFAULT_MODE = 0o644;
 
 const fieldOf = (pod: KubeObject, path: string): string => {
   const m = /^metadata\.(labels|annotations)(?:\['(.+)'\])?$/.exec(path);
@@ -38,61 +46,111 @@ const fieldOf = (pod: KubeObject, path: string): string => {
   return '';
 };
 
-const writeFiles = async (dir: string, files: Record<string, string | Buffer>): Promise<void> => {
-  for (const [path, content] of Object.entries(files)) {
-    const full = join(dir, path);
-    await mkdir(dirname(full), { recursive: true });
-    await writeFile(full, content);
-  }
-};
+/** Does the volume's content come from API objects (and so get refreshed)? */
+export const isProjection = (v: Volume): boolean => !!(v.configMap || v.secret || v.downwardAPI || v.projected);
 
-export const setUpVolumes = async (
-  pod: KubeObject, podDir: string, o: { get: ObjectGetter; requestToken?: TokenRequester },
-): Promise<Map<string, string>> => {
-  const ns = pod.metadata!.namespace!;
-  const paths = new Map<string, string>();
-  const data = async (kind: 'configmaps' | 'secrets', name: string, optional: boolean | undefined, volume: string): Promise<Record<string, string | Buffer> | undefined> => {
-    let obj: KubeObject | undefined;
-    try { obj = await o.get(kind, ns, name); } catch (e) { if (!isNotFound(e)) throw e; }
-    if (!obj) {
-      if (optional) return undefined;
-      throw new VolumeError(`MountVolume.SetUp failed for volume "${volume}" : ${kind === 'configmaps' ? 'configmap' : 'secret'} "${name}" not found`);
-    }
-    if (kind === 'configmaps') return { ...((obj.data ?? {}) as Record<string, string>), ...Object.fromEntries(Object.entries((obj.binaryData ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64')])) };
-    return Object.fromEntries(Object.entries((obj.data ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64')]));
-  };
-  const pick = (all: Record<string, string | Buffer>, items?: KeyToPath[]): Record<string, string | Buffer> =>
-    (items ? Object.fromEntries(items.filter((i) => i.key in all).map((i) => [i.path, all[i.key]!])) : all);
-  for (const v of (pod.spec?.volumes ?? []) as Volume[]) {
-    if (v.hostPath) { paths.set(v.name, v.hostPath.path); continue; }
-    const dir = join(podDir, 'volumes', v.name);
-    paths.set(v.name, dir);
-    if (v.emptyDir) { await mkdir(dir, { recursive: true }); continue; }
-    const files: Record<string, string | Buffer> = {};
-    if (v.configMap) Object.assign(files, pick((await data('configmaps', v.configMap.name, v.configMap.optional, v.name)) ?? {}, v.configMap.items));
-    if (v.secret) Object.assign(files, pick((await data('secrets', v.secret.secretName, v.secret.optional, v.name)) ?? {}, v.secret.items));
-    if (v.downwardAPI) for (const i of v.downwardAPI.items ?? []) files[i.path] = fieldOf(pod, i.fieldRef?.fieldPath ?? '');
-    for (const src of v.projected?.sources ?? []) {
-      if (src.configMap) Object.assign(files, pick((await data('configmaps', src.configMap.name, src.configMap.optional, v.name)) ?? {}, src.configMap.items));
-      if (src.secret) Object.assign(files, pick((await data('secrets', src.secret.name, src.secret.optional, v.name)) ?? {}, src.secret.items));
-      if (src.downwardAPI) for (const i of src.downwardAPI.items ?? []) files[i.path] = fieldOf(pod, i.fieldRef?.fieldPath ?? '');
-      if (src.serviceAccountToken && o.requestToken) {
-        const sa = (pod.spec?.serviceAccountName as string | undefined) ?? 'default';
+export interface VolumeManagerOptions {
+  get: VolumeObjectGetter;
+  requestToken?: TokenRequester;
+  now?: () => number;
+}
+
+/** Sets pods' volumes up and refreshes them; remembers service-account tokens until 80% of their lifetime. */
+export class VolumeManager {
+  private readonly tokens = new Map<string, { token: string; renewAt: number }>();
+
+  constructor(private readonly o: VolumeManagerOptions) {}
+
+  forget(uid: string): void {
+    for (const k of this.tokens.keys()) if (k.startsWith(`${uid}/`)) this.tokens.delete(k);
+  }
+
+  /** Every volume of the pod, set up or brought up to date (after `previous`); their paths on the node by volume name. */
+  async setUp(pod: KubeObject, podDir: string, previous?: Map<string, string>): Promise<Map<string, string>> {
+    const paths = new Map<string, string>();
+    for (const v of (pod.spec?.volumes ?? []) as Volume[]) {
+      const known = previous?.get(v.name);
+      if (known && !isProjection(v)) { // node paths and emptyDirs stay where they were set up
+        paths.set(v.name, known);
+      } else if (v.hostPath) {
+        paths.set(v.name, await prepareHostPath(v.name, v.hostPath));
+      } else if (v.persistentVolumeClaim) {
         try {
-          files[src.serviceAccountToken.path] = await o.requestToken(ns, sa, src.serviceAccountToken.audience ? [src.serviceAccountToken.audience] : undefined, src.serviceAccountToken.expirationSeconds ?? 3607, pod);
+          paths.set(v.name, await claimPath(pod.metadata!.namespace!, v.name, v.persistentVolumeClaim.claimName, this.o.get));
         } catch (e) {
-          throw new VolumeError(`MountVolume.SetUp failed for volume "${v.name}" : failed to fetch token: ${(e as Error).message}`);
+          if (!(e instanceof ClaimError)) throw e;
+          throw new VolumeError(`Unable to attach or mount volumes: unmounted volumes=[${v.name}], unattached volumes=[], failed to process volumes=[${v.name}]: ${e.message}`);
         }
+      } else {
+        const dir = join(podDir, 'volumes', v.name);
+        paths.set(v.name, dir);
+        if (isProjection(v)) await writeAtomically(dir, await this.payload(pod, v));
+        else await mkdir(dir, { recursive: true });
       }
     }
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
-    await writeFiles(dir, files);
+    return paths;
   }
-  return paths;
-};
 
-/** The container's view of its mounts: symlinks under `rootfs` (returned), one per volumeMount. */
+  private async source(kind: 'configmaps' | 'secrets', ns: string, src: ConfigSource, volume: string, mode: number): Promise<Payload> {
+    let obj: KubeObject | undefined;
+    try { obj = await this.o.get(kind, ns, src.name); } catch (e) { if (!isNotFound(e)) throw e; }
+    if (!obj) {
+      if (src.optional) return {};
+      throw new VolumeError(`MountVolume.SetUp failed for volume "${volume}" : ${kind === 'configmaps' ? 'configmap' : 'secret'} "${src.name}" not found`);
+    }
+    const all: Record<string, Buffer> = kind === 'configmaps'
+      ? { ...Object.fromEntries(Object.entries((obj.data ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v)])), ...Object.fromEntries(Object.entries((obj.binaryData ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64')])) }
+      : Object.fromEntries(Object.entries((obj.data ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64')]));
+    if (!src.items) return Object.fromEntries(Object.entries(all).map(([k, data]) => [k, { data, mode }]));
+    const out: Payload = {};
+    for (const i of src.items) {
+      if (!(i.key in all)) {
+        if (src.optional) continue;
+        throw new VolumeError(`MountVolume.SetUp failed for volume "${volume}" : ${kind === 'configmaps' ? 'configmap references non-existent config key' : 'secret references non-existent secret key'}: ${i.key}`);
+      }
+      out[i.path] = { data: all[i.key]!, mode: i.mode ?? mode };
+    }
+    return out;
+  }
+
+  private downward(pod: KubeObject, items: DownwardItem[] | undefined, mode: number): Payload {
+    return Object.fromEntries((items ?? []).map((i) => [i.path, { data: fieldOf(pod, i.fieldRef?.fieldPath ?? ''), mode: i.mode ?? mode }]));
+  }
+
+  private async token(pod: KubeObject, volume: string, src: { path: string; audience?: string; expirationSeconds?: number }): Promise<string> {
+    const key = `${pod.metadata!.uid}/${volume}/${src.path}`;
+    const now = (this.o.now ?? Date.now)();
+    const cached = this.tokens.get(key);
+    if (cached && now < cached.renewAt) return cached.token;
+    const expiration = src.expirationSeconds ?? 3607;
+    const sa = (pod.spec?.serviceAccountName as string | undefined) ?? 'default';
+    try {
+      const token = await this.o.requestToken!(pod.metadata!.namespace!, sa, src.audience ? [src.audience] : undefined, expiration, pod);
+      this.tokens.set(key, { token, renewAt: now + expiration * 800 });
+      return token;
+    } catch (e) {
+      throw new VolumeError(`MountVolume.SetUp failed for volume "${volume}" : failed to fetch token: ${(e as Error).message}`);
+    }
+  }
+
+  private async payload(pod: KubeObject, v: Volume): Promise<Payload> {
+    const ns = pod.metadata!.namespace!;
+    if (v.configMap) return this.source('configmaps', ns, v.configMap, v.name, v.configMap.defaultMode ?? DEFAULT_MODE);
+    if (v.secret) return this.source('secrets', ns, { ...v.secret, name: v.secret.secretName }, v.name, v.secret.defaultMode ?? DEFAULT_MODE);
+    if (v.downwardAPI) return this.downward(pod, v.downwardAPI.items, v.downwardAPI.defaultMode ?? DEFAULT_MODE);
+    const mode = v.projected?.defaultMode ?? DEFAULT_MODE;
+    const files: Payload = {};
+    for (const src of v.projected?.sources ?? []) {
+      if (src.configMap) Object.assign(files, await this.source('configmaps', ns, src.configMap, v.name, mode));
+      if (src.secret) Object.assign(files, await this.source('secrets', ns, src.secret, v.name, mode));
+      if (src.downwardAPI) Object.assign(files, this.downward(pod, src.downwardAPI.items, mode));
+      if (src.serviceAccountToken && this.o.requestToken) files[src.serviceAccountToken.path] = { data: await this.token(pod, v.name, src.serviceAccountToken), mode };
+    }
+    return files;
+  }
+}
+
+/** The container's view of its mounts: symlinks under `rootfs`, one per volumeMount. */
 export const linkMounts = async (rootfs: string, mounts: { name: string; mountPath: string; subPath?: string }[], volumes: Map<string, string>): Promise<void> => {
   await rm(rootfs, { recursive: true, force: true });
   await mkdir(rootfs, { recursive: true });
@@ -101,6 +159,13 @@ export const linkMounts = async (rootfs: string, mounts: { name: string; mountPa
     if (!target) continue;
     const link = join(rootfs, m.mountPath);
     await mkdir(dirname(link), { recursive: true });
-    await symlink(m.subPath ? join(target, m.subPath) : target, link).catch(() => undefined);
+    if (!m.subPath) { await symlink(target, link).catch(() => undefined); continue; }
+    const source = join(target, m.subPath);
+    // a subPath through the atomic writer's ..data link is pinned to today's content, as upstream's bind mount
+    if ((await lstat(source).catch(() => undefined))?.isSymbolicLink() && (await lstat(join(target, '..data')).catch(() => undefined))) {
+      await cp(await realpath(source), link, { recursive: true }).catch(() => undefined);
+    } else {
+      await symlink(source, link).catch(() => undefined);
+    }
   }
 };

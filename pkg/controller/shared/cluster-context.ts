@@ -25,6 +25,8 @@ export interface ClusterControllerConfig {
   discoveryPeriodMs: number;
   /** Re-sync of namespaces (upstream --namespace-sync-period, 5 min). */
   namespaceSyncPeriodMs: number;
+  /** Where the mini-kube.io/hostpath provisioner makes its volumes' directories (minikube's /tmp/hostpath-provisioner). */
+  hostPathProvisionerDir: string;
 }
 
 export const defaultClusterControllerConfig = (): ClusterControllerConfig => ({
@@ -38,6 +40,7 @@ export const defaultClusterControllerConfig = (): ClusterControllerConfig => ({
   resourceQuotaSyncPeriodMs: 5 * 60_000,
   discoveryPeriodMs: 30_000,
   namespaceSyncPeriodMs: 5 * 60_000,
+  hostPathProvisionerDir: '/tmp/hostpath-provisioner',
 });
 
 export interface ClusterControllerContext extends ControllerContext {
