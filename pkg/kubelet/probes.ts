@@ -1,12 +1,13 @@
 // The probe manager, as upstream's prober: for each running container, a worker per probe (startup, readiness,
 // liveness) runs it every periodSeconds after initialDelaySeconds with its timeout and thresholds. Readiness gates
 // the container's `ready`; startup gates `started` and holds the others back; liveness failures kill the container
-// (restarted by the pod's restartPolicy). Probes run as exec (runtime ExecSync), httpGet or tcpSocket (against the
-// pod IP, or probe.host). A runtime may answer probes itself (the fake runtime reads pod annotations).
+// (restarted by the pod's restartPolicy). Probes run as exec (runtime ExecSync), httpGet, tcpSocket or grpc (against
+// the pod IP, or probe.host). A runtime may answer probes itself (the fake runtime reads pod annotations).
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import type { Clock, EventRecorder, KubeObject, TimerHandle } from '../client/index.js';
+import { grpcProbe } from './grpc-probe.js';
 import type { ContainerStatus, Runtime } from './runtime/types.js';
 
 export type ProbeKind = 'startup' | 'readiness' | 'liveness';
@@ -158,8 +159,8 @@ export class ProbeManager {
 }
 
 /**
- * Runs a probe's or a lifecycle hook's action against a container: exec (runtime ExecSync), httpGet, tcpSocket
- * (grpc: a TCP connect), sleep. `timeoutSeconds` 0: no timeout.
+ * Runs a probe's or a lifecycle hook's action against a container: exec (runtime ExecSync), httpGet, tcpSocket,
+ * grpc (grpc-probe.ts), sleep. `timeoutSeconds` 0: no timeout.
  */
 export const runAction = async (
   rt: Runtime, containerId: string, probe: Probe & { sleep?: { seconds: number } },
@@ -191,7 +192,8 @@ export const runAction = async (
       req.end();
     });
   }
-  const tcp = probe.tcpSocket ?? (probe.grpc ? { port: probe.grpc.port } : undefined);
+  if (probe.grpc) return grpcProbe(podIp || '127.0.0.1', probe.grpc.port, probe.grpc.service ?? '', o.timeoutSeconds || 1);
+  const tcp = probe.tcpSocket;
   if (tcp) {
     const host = tcp.host || podIp || '127.0.0.1';
     return new Promise<ProbeResult>((resolve) => {
