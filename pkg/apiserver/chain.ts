@@ -32,8 +32,11 @@ export interface ChainOptions {
   onInflight?: (readonly: number, mutating: number) => void;
 }
 
-/** Verbs the in-flight limit does not count: they hold a connection open by design. */
+/** Verbs and subresources the in-flight limit does not count: they hold a connection open by design. */
 const LONG_RUNNING = new Set(['watch']);
+const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'log', 'portforward', 'proxy']);
+/** Pod subresources a GET (a WebSocket) may open only with `create` too (upstream's AuthorizePodWebsocketUpgradeCreatePermission). */
+const CONNECT_SUBRESOURCES = new Set(['attach', 'exec', 'portforward']);
 const READONLY = new Set(['get', 'list', 'watch']);
 
 export function installChain(app: FastifyInstance, o: ChainOptions): void {
@@ -89,19 +92,23 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
     const labelSelector = typeof q.labelSelector === 'string' ? q.labelSelector : undefined;
     // As upstream's RequestInfo: a list or watch pinned to one name by metadata.name is about that name.
     const name = i.name || (i.verb === 'list' || i.verb === 'watch' ? fieldSelectorValue(fieldSelector, 'metadata.name') ?? '' : '');
-    const r = await o.authorizer.authorize({
+    const attrs = {
       user, verb: i.verb, isResourceRequest: i.isResourceRequest, path: i.path, namespace: i.namespace,
       apiGroup: i.apiGroup, apiVersion: i.apiVersion, resource: i.resource, subresource: i.subresource, name, fieldSelector, labelSelector,
-    });
+    };
+    const r = await o.authorizer.authorize(attrs);
     o.audit.annotate(request, 'authorization.k8s.io/decision', r.decision === 'allow' ? 'allow' : 'forbid');
     o.audit.annotate(request, 'authorization.k8s.io/reason', r.reason);
-    if (r.decision === 'allow') return;
-    throw forbiddenFor(request, r.reason);
+    if (r.decision !== 'allow') throw forbiddenFor(request, r.reason);
+    if (i.verb === 'get' && i.resource === 'pods' && i.apiGroup === '' && CONNECT_SUBRESOURCES.has(i.subresource)) {
+      const c = await o.authorizer.authorize({ ...attrs, verb: 'create' });
+      if (c.decision !== 'allow') throw forbiddenFor(request, c.reason, 'create');
+    }
   });
 
   app.addHook('onRequest', async (request, reply) => {
     const verb = request.info.verb;
-    if (LONG_RUNNING.has(verb) || !request.info.isResourceRequest) return;
+    if (LONG_RUNNING.has(verb) || LONG_RUNNING_SUBRESOURCES.has(request.info.subresource) || !request.info.isResourceRequest) return;
     const readonly = READONLY.has(verb);
     const limit = readonly ? o.maxRequestsInflight : o.maxMutatingRequestsInflight;
     // 0 means no limit, as upstream's flags have it.
@@ -132,8 +139,8 @@ function tlsSocketOf(request: FastifyRequest): TLSSocket | undefined {
 }
 
 /** Upstream's wording: `pods "x" is forbidden: User "u" cannot get resource "pods" in API group "" in the namespace "ns"`. */
-function forbiddenFor(request: FastifyRequest, reason: string): Error {
-  const i = request.info;
+function forbiddenFor(request: FastifyRequest, reason: string, verb = request.info.verb): Error {
+  const i = { ...request.info, verb };
   const user = request.user?.name ?? '';
   const suffix = reason ? `: ${reason}` : '';
   if (!i.isResourceRequest) {

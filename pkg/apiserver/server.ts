@@ -1,6 +1,7 @@
 // The apiserver: fastify over TLS (HTTP/2 with HTTP/1.1 fallback), the request chain, discovery,
 // OpenAPI, health, and every resource path, over registries backed by the store.
 import { mkdir, readFile } from 'node:fs/promises';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -18,7 +19,7 @@ import { startAdmission } from './admission.js';
 import { clusterCaPem, createAuthentication } from './authentication.js';
 import { startNamespaceDefaults } from './namespace-defaults.js';
 import { createAuthorization } from './authorization.js';
-import { setKubeletClient } from './handlers/kubelet-proxy.js';
+import { setKubeletClient, setUpgradeHead } from './handlers/kubelet-proxy.js';
 import { registerReviews } from './handlers/reviews.js';
 import type { ApiServerConfig, RunningApiServer } from './config.js';
 import { registerDiscovery } from './discovery/routes.js';
@@ -124,6 +125,15 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   app.all('/api/*', (request, reply) => handleResource(lookup, request, reply));
   app.all('/apis/*', (request, reply) => handleResource(lookup, request, reply));
 
+  // HTTP/1.1 upgrades (exec, attach, port-forward over SPDY or WebSocket) arrive on 'upgrade' with the raw socket;
+  // they go through the same routes and chain with a response bound to that socket.
+  app.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    setUpgradeHead(req, head);
+    const res = new ServerResponse(req);
+    res.assignSocket(socket);
+    res.once('finish', () => socket.end());
+    app.routing(req, res);
+  });
   const sockets = new Set<Socket>();
   app.server.on('secureConnection', (socket: Socket) => {
     sockets.add(socket);

@@ -88,10 +88,10 @@ export class KubeletHost {
     if (this.o.server) {
       const ips = [...this.kubelets.values()].map((k) => k.o.nodeIp);
       const reviews = this.o.client.resource<KubeObject>({ group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', namespaced: false, kind: 'SubjectAccessReview' });
-      const authorize = async (user: string, groups: string[], node: string, subresource: string): Promise<boolean> => {
+      const authorize = async (user: string, groups: string[], node: string, subresource: string, verb: string): Promise<boolean> => {
         const res = await reviews.create({
           apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
-          spec: { user, groups, resourceAttributes: { verb: 'get', resource: 'nodes', subresource, name: node } },
+          spec: { user, groups, resourceAttributes: { verb, resource: 'nodes', subresource, name: node } },
         } as KubeObject);
         return (res.status as { allowed?: boolean } | undefined)?.allowed === true;
       };

@@ -205,6 +205,20 @@ export class NodeKubelet {
     };
   }
 
+  /**
+   * What exec, attach and port-forward reach: the runtime, the pod's sandbox and, given a container name, its
+   * running instance; or the error message upstream's kubelet answers with.
+   */
+  streamTarget(pod: KubeObject, container?: string): string | { runtime: Runtime; sandboxId: string; containerId?: string } {
+    const uid = pod.metadata!.uid!;
+    const sandbox = this.o.runtime.listPodSandboxes(uid).find((s) => s.state === 'ready');
+    if (!sandbox) return `pod ${pod.metadata!.name} has no running sandbox`;
+    if (container === undefined) return { runtime: this.o.runtime, sandboxId: sandbox.id };
+    const running = this.o.runtime.listContainers(uid).find((c) => c.name === container && c.state === 'running');
+    if (!running) return `container not found ("${container}")`;
+    return { runtime: this.o.runtime, sandboxId: sandbox.id, containerId: running.id };
+  }
+
   /** The pods the kubelet is working on. */
   pods(): KubeObject[] { return [...this.records.values()].map((r) => r.pod); }
 

@@ -23,6 +23,8 @@ interface SpecContainer {
   envFrom?: unknown[];
   volumeMounts?: { name: string; mountPath: string; subPath?: string }[];
   workingDir?: string;
+  stdin?: boolean;
+  stdinOnce?: boolean;
   restartPolicy?: string;
   ports?: { name?: string; containerPort: number }[];
   lifecycle?: { postStart?: Probe & { sleep?: { seconds: number } }; preStop?: Probe & { sleep?: { seconds: number } } };
@@ -286,7 +288,7 @@ export class PodSyncer {
       id = await rt.createContainer(sandboxId, {
         name: c.name, attempt, image: c.image, workingDir: c.workingDir, env,
         command: c.command?.map((x) => expandVars(x, vars)), args: c.args?.map((x) => expandVars(x, vars)),
-        annotations: pod.metadata?.annotations,
+        annotations: pod.metadata?.annotations, stdin: c.stdin, stdinOnce: c.stdinOnce,
       });
     } catch (err) {
       const message = (err as Error).message;

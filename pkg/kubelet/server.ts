@@ -1,15 +1,22 @@
-// The node's HTTPS server, as upstream's kubelet server on :10250: /healthz, /pods and
-// /containerLogs/{namespace}/{pod}/{container} (follow, tailLines, sinceSeconds, previous, timestamps), which the
-// apiserver proxies `kubectl logs` to. Clients must present a certificate from the cluster CA and are authorized
-// by a SubjectAccessReview (get nodes/proxy on this node), as upstream's webhook authorization mode. The serving
-// certificate is self-signed, as a kubelet without --tls-cert-file makes one.
+// The node's HTTPS server, as upstream's kubelet server on :10250: /healthz, /pods,
+// /containerLogs/{namespace}/{pod}/{container} (follow, tailLines, sinceSeconds, previous, timestamps), /run (exec
+// and return the output), and the upgrades /exec/{ns}/{pod}/{container}, /attach/... and /portForward/{ns}/{pod}
+// (streaming/), which the apiserver proxies `kubectl logs`, `exec`, `attach` and `port-forward` to. Clients must
+// present a certificate from the cluster CA and are authorized by a SubjectAccessReview (nodes/proxy on this node,
+// verb get for GET, create for POST), as upstream's webhook authorization mode. The serving certificate is
+// self-signed, as a kubelet without --tls-cert-file makes one.
+import type { IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:https';
+import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createCa, issueCertificate } from '../pki/index.js';
 import type { KubeObject } from '../client/index.js';
 import type { NodeKubelet } from './kubelet.js';
+import { servePortForward } from './streaming/portforward.js';
+import { rejectUpgrade } from './streaming/reject.js';
+import { remoteCommandOptions, serveRemoteCommand } from './streaming/remotecommand.js';
 
 export interface NodeServerOptions {
   kubelets: () => NodeKubelet[];
@@ -20,10 +27,10 @@ export interface NodeServerOptions {
   port?: number;
   sans?: string[];
   /**
-   * Asks the apiserver (SubjectAccessReview) whether the user may `get` nodes/<subresource> of the node; without
+   * Asks the apiserver (SubjectAccessReview) whether the user may `verb` nodes/<subresource> of the node; without
    * it only system:masters and kube-apiserver-kubelet-client are allowed.
    */
-  authorize?: (user: string, groups: string[], node: string, subresource: string) => Promise<boolean>;
+  authorize?: (user: string, groups: string[], node: string, subresource: string, verb: string) => Promise<boolean>;
 }
 
 const ALLOWED_USERS = new Set(['kube-apiserver-kubelet-client', 'system:kube-apiserver']);
@@ -40,7 +47,14 @@ export class NodeServer {
     const ca = await createCa(`${this.o.sans?.[0] ?? 'kubelet'}-ca@${Math.floor(Date.now() / 1000)}`, 365);
     const leaf = await issueCertificate(ca, { subject: { commonName: this.o.sans?.[0] ?? 'kubelet' }, usage: 'server', sans: ['localhost', '127.0.0.1', ...(this.o.sans ?? [])], days: 365 });
     const server = createServer({ cert: `${leaf.certPem.trimEnd()}\n${ca.cert.toString('pem').trimEnd()}\n`, key: leaf.keyPem, ca: this.o.clientCa, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      void this.handle(req.url ?? '/', req.socket as TLSSocket, res, () => req.destroyed);
+      void this.handle(req.method ?? 'GET', req.url ?? '/', req.socket as TLSSocket, res, () => req.destroyed);
+    });
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      socket.on('error', () => socket.destroy());
+      this.upgrade(req, socket, head).catch((err: unknown) => {
+        this.o.logger.warn({ err, url: req.url }, 'kubelet server upgrade failed');
+        socket.destroy();
+      });
     });
     this.server = server;
     await new Promise<void>((resolve, reject) => {
@@ -57,17 +71,68 @@ export class NodeServer {
     await new Promise<void>((r) => s.close(() => r()));
   }
 
-  private async handle(url: string, socket: TLSSocket, res: import('node:http').ServerResponse, gone: () => boolean): Promise<void> {
+  /** An error message (401/403) unless the client's certificate may `verb` nodes/proxy. */
+  private async authorizeProxy(socket: TLSSocket, method: string): Promise<[number, string] | undefined> {
+    if (!socket.authorized) return [401, 'Unauthorized'];
+    const peer = socket.getPeerCertificate();
+    const cn = String(peer.subject?.CN);
+    const orgs = ([] as string[]).concat(peer.subject?.O ?? []);
+    const node = this.o.kubelets()[0]?.nodeName ?? '';
+    const verb = method === 'POST' ? 'create' : 'get';
+    if (!(await this.allowed(cn, orgs, node, 'proxy', verb))) return [403, `Forbidden (user=${cn}, verb=${verb}, resource=nodes, subresource=proxy)`];
+    return undefined;
+  }
+
+  /** exec, attach and portForward: the connection upgrades to SPDY or a WebSocket. */
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const u = new URL(req.url ?? '/', 'https://kubelet');
+    const denied = await this.authorizeProxy(req.socket as TLSSocket, req.method ?? 'GET');
+    if (denied) { rejectUpgrade(socket, ...denied); return; }
+    // Upstream's paths, with or without the pod's uid before the container.
+    const m = /^\/(exec|attach|portForward)\/([^/]+)\/([^/]+)(?:\/([^/]+))?(?:\/([^/]+))?\/?$/.exec(u.pathname);
+    if (!m) { rejectUpgrade(socket, 404, '404 page not found'); return; }
+    const [kind, ns, podName, a, b] = [m[1]!, ...m.slice(2).map((x) => (x === undefined ? undefined : decodeURIComponent(x)))] as [string, string, string, string?, string?];
+    const found = this.findPod(ns, podName);
+    if (!found) { rejectUpgrade(socket, 404, `pod not found ("${podName}_${ns}")`); return; }
+    const uid = found.pod.metadata!.uid!;
+    const logger = this.o.logger.child({ pod: `${ns}/${podName}`, stream: kind });
+    if (kind === 'portForward') {
+      const target = found.kubelet.streamTarget(found.pod);
+      if (typeof target === 'string') { rejectUpgrade(socket, 404, target); return; }
+      servePortForward(req, socket, head, u.searchParams, { dial: (port) => target.runtime.portForward(target.sandboxId, port), pod: podName, uid, logger });
+      return;
+    }
+    const container = b ?? a;
+    if (!container) { rejectUpgrade(socket, 404, '404 page not found'); return; }
+    const target = found.kubelet.streamTarget(found.pod, container);
+    if (typeof target === 'string') { rejectUpgrade(socket, 404, target); return; }
+    const o = remoteCommandOptions(u.searchParams);
+    if (!o.stdin && !o.stdout && !o.stderr) { rejectUpgrade(socket, 400, 'you must specify at least 1 of stdin, stdout, stderr'); return; }
+    const command = u.searchParams.getAll('command');
+    if (kind === 'exec' && !command.length) { rejectUpgrade(socket, 400, 'you must specify at least one command for the container'); return; }
+    const id = target.containerId!;
+    serveRemoteCommand(req, socket, head, o, kind === 'exec'
+      ? { start: (so) => target.runtime.exec(id, command, so), exitCodes: true, describe: `[${command.join(' ')}]`, logger }
+      : { start: (so) => target.runtime.attach(id, so), exitCodes: false, describe: '', logger });
+  }
+
+  private async handle(method: string, url: string, socket: TLSSocket, res: import('node:http').ServerResponse, gone: () => boolean): Promise<void> {
     const send = (code: number, body: string, type = 'text/plain; charset=utf-8'): void => { res.writeHead(code, { 'content-type': type }); res.end(body); };
     const u = new URL(url, 'https://kubelet');
     if (u.pathname === '/healthz') { send(200, 'ok'); return; }
-    if (!socket.authorized) { send(401, 'Unauthorized'); return; }
-    const peer = socket.getPeerCertificate();
-    const cn = peer.subject?.CN;
-    const orgs = ([] as string[]).concat(peer.subject?.O ?? []);
-    const node = this.o.kubelets()[0]?.nodeName ?? '';
-    if (!(await this.allowed(String(cn), orgs, node, 'proxy'))) { send(403, `Forbidden (user=${String(cn)}, verb=get, resource=nodes, subresource=proxy)`); return; }
+    const denied = await this.authorizeProxy(socket, method);
+    if (denied) { send(...denied); return; }
     try {
+      const run = /^\/run\/([^/]+)\/([^/]+)(?:\/[^/]+)?\/([^/]+)\/?$/.exec(u.pathname);
+      if (run && method === 'POST') {
+        const [ns, podName, container] = run.slice(1).map(decodeURIComponent) as [string, string, string];
+        const found = this.findPod(ns, podName);
+        const target = found?.kubelet.streamTarget(found.pod, container) ?? `pod not found ("${podName}_${ns}")`;
+        if (typeof target === 'string') { send(404, target); return; }
+        const r = await target.runtime.execSync(target.containerId!, (u.searchParams.get('cmd') ?? '').split(/\s+/).filter(Boolean));
+        send(200, r.stdout + r.stderr);
+        return;
+      }
       if (u.pathname === '/pods' || u.pathname === '/pods/') {
         const items = this.o.kubelets().flatMap((k) => k.pods());
         send(200, JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items }), 'application/json');
@@ -114,13 +179,13 @@ export class NodeServer {
   private readonly decisions = new Map<string, { allowed: boolean; until: number }>();
 
   /** Cached as upstream's webhook authorizer: allowed for 5 min, denied for 30 s. */
-  private async allowed(user: string, groups: string[], node: string, subresource: string): Promise<boolean> {
+  private async allowed(user: string, groups: string[], node: string, subresource: string, verb: string): Promise<boolean> {
     if (!this.o.authorize) return ALLOWED_USERS.has(user) || groups.includes('system:masters');
-    const key = JSON.stringify([user, groups, node, subresource]);
+    const key = JSON.stringify([user, groups, node, subresource, verb]);
     const hit = this.decisions.get(key);
     if (hit && hit.until > Date.now()) return hit.allowed;
     let allowed = false;
-    try { allowed = await this.o.authorize(user, groups, node, subresource); } catch (err) { this.o.logger.warn({ err }, 'SubjectAccessReview failed'); return false; }
+    try { allowed = await this.o.authorize(user, groups, node, subresource, verb); } catch (err) { this.o.logger.warn({ err }, 'SubjectAccessReview failed'); return false; }
     this.decisions.set(key, { allowed, until: Date.now() + (allowed ? ALLOW_TTL_MS : DENY_TTL_MS) });
     return allowed;
   }

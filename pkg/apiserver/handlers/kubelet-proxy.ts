@@ -1,8 +1,11 @@
-// pods/log, proxied to the kubelet of the pod's node as upstream's apiserver does: the node's InternalIP and
-// daemonEndpoints port, /containerLogs/{ns}/{pod}/{container} with the same query, authenticated with the
-// apiserver's kubelet client certificate (<dataDir>/pki/apiserver-kubelet-client.*). The kubelet's serving
-// certificate is not verified (upstream without --kubelet-certificate-authority does the same).
+// pods/log, exec, attach and portforward, proxied to the kubelet of the pod's node as upstream's apiserver does:
+// the node's InternalIP and daemonEndpoints port, authenticated with the apiserver's kubelet client certificate
+// (<dataDir>/pki/apiserver-kubelet-client.*). The kubelet's serving certificate is not verified (upstream without
+// --kubelet-certificate-authority does the same). Logs are a plain request; exec, attach and portforward are
+// upgrades (SPDY or WebSocket) whose socket is spliced to the kubelet's, as upstream's UpgradeAwareHandler does.
 import { readFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Agent, request as undiciRequest } from 'undici';
 import type { KubeObject } from '../../../api/types.js';
@@ -11,28 +14,37 @@ import type { Registry } from '../../registry/generic/registry.js';
 
 export interface KubeletClientFiles { certFile: string; keyFile: string }
 
-const configs = new WeakMap<object, { files: KubeletClientFiles; agent?: Promise<Agent> }>();
+const configs = new WeakMap<object, { files: KubeletClientFiles; creds?: Promise<{ cert?: string; key?: string }>; agent?: Promise<Agent> }>();
 
 /** Tells the server (a fastify instance) which client certificate it shows kubelets. */
 export const setKubeletClient = (server: object, files: KubeletClientFiles): void => { configs.set(server, { files }); };
 
+const credentialsFor = (server: object): Promise<{ cert?: string; key?: string }> => {
+  const c = configs.get(server);
+  if (!c) return Promise.resolve({});
+  c.creds ??= Promise.all([readFile(c.files.certFile, 'utf8'), readFile(c.files.keyFile, 'utf8')]).then(([cert, key]) => ({ cert, key })).catch(() => ({}));
+  return c.creds;
+};
+
 const agentFor = (server: object): Promise<Agent> => {
   const c = configs.get(server);
   if (!c) return Promise.resolve(new Agent({ connect: { rejectUnauthorized: false } }));
-  c.agent ??= Promise.all([readFile(c.files.certFile, 'utf8'), readFile(c.files.keyFile, 'utf8')])
-    .then(([cert, key]) => new Agent({ connect: { cert, key, rejectUnauthorized: false } }))
-    .catch(() => new Agent({ connect: { rejectUnauthorized: false } }));
+  c.agent ??= credentialsFor(server).then((creds) => new Agent({ connect: { ...creds, rejectUnauthorized: false } }));
   return c.agent;
 };
 
+/** The bytes that came after an upgrade request's headers, kept by the server's 'upgrade' listener. */
+const upgradeHeads = new WeakMap<IncomingMessage, Buffer>();
+export const setUpgradeHead = (req: IncomingMessage, head: Buffer): void => { upgradeHeads.set(req, head); };
+
 const LOG_QUERY = ['follow', 'previous', 'sinceSeconds', 'sinceTime', 'timestamps', 'tailLines', 'limitBytes'];
 
-export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply: FastifyReply, pod: KubeObject): Promise<unknown> {
-  const q = request.query as Record<string, string | undefined>;
+/** The container a request names, or the pod's only one; upstream's messages when there is none. */
+function containerOf(pod: KubeObject, requested: string | undefined): string {
   const name = pod.metadata!.name!;
   const containers = ((pod.spec?.containers ?? []) as { name: string }[]).map((c) => c.name);
   const inits = ((pod.spec?.initContainers ?? []) as { name: string }[]).map((c) => c.name);
-  let container = q.container;
+  let container = requested;
   if (!container) {
     if (containers.length !== 1) {
       throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${containers.join(' ')}]${inits.length ? ` or one of the init containers: [${inits.join(' ')}]` : ''}`);
@@ -40,6 +52,11 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
     container = containers[0]!;
   }
   if (!containers.includes(container) && !inits.includes(container)) throw badRequest(`container ${container} is not valid for pod ${name}`);
+  return container;
+}
+
+/** host:port of the kubelet serving the pod's node. */
+function kubeletOf(reg: Registry, pod: KubeObject): { host: string; port: number } {
   const nodeName = pod.spec!.nodeName as string;
   const node = reg.deps.peer('', 'nodes')?.peek(undefined, nodeName)?.object as KubeObject | undefined;
   if (!node) throw notFound({ group: '', resource: 'nodes' }, nodeName);
@@ -47,10 +64,20 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
   const host = (addresses.find((a) => a.type === 'InternalIP') ?? addresses.find((a) => a.type === 'Hostname'))?.address;
   const port = (node.status?.daemonEndpoints as { kubeletEndpoint?: { Port?: number } } | undefined)?.kubeletEndpoint?.Port;
   if (!host || !port) throw badRequest(`node ${nodeName} has no kubelet endpoint`);
+  return { host, port };
+}
+
+const podPath = (pod: KubeObject): string => `${encodeURIComponent(pod.metadata!.namespace!)}/${encodeURIComponent(pod.metadata!.name!)}`;
+
+export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply: FastifyReply, pod: KubeObject): Promise<unknown> {
+  const q = request.query as Record<string, string | undefined>;
+  const name = pod.metadata!.name!;
+  const container = containerOf(pod, q.container);
+  const { host, port } = kubeletOf(reg, pod);
   const query = new URLSearchParams();
   for (const k of LOG_QUERY) if (q[k] !== undefined) query.set(k, q[k]!);
   const hostPart = host.includes(':') ? `[${host}]` : host;
-  const url = `https://${hostPart}:${port}/containerLogs/${encodeURIComponent(pod.metadata!.namespace!)}/${encodeURIComponent(name)}/${encodeURIComponent(container)}${query.size ? `?${query}` : ''}`;
+  const url = `https://${hostPart}:${port}/containerLogs/${podPath(pod)}/${encodeURIComponent(container)}${query.size ? `?${query}` : ''}`;
   const ac = new AbortController();
   request.raw.once('close', () => ac.abort());
   let res;
@@ -66,4 +93,53 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
   }
   reply.header('content-type', 'text/plain');
   return reply.send(res.body);
+}
+
+const all = (v: unknown): string[] => (v === undefined ? [] : ([] as unknown[]).concat(v).map(String));
+const truthy = (v: unknown): boolean => all(v).some((x) => x === 'true' || x === '1');
+/** Request headers that carry the client's credentials to us, not to the kubelet. */
+const PRIVATE_HEADER = /^(authorization|proxy-authorization|impersonate-.*|x-remote-.*|host)$/i;
+
+/**
+ * pods/exec, pods/attach, pods/portforward: the kubelet's /exec, /attach or /portForward with upstream's query
+ * (command, input/output/error/tty = 1; port), then the client's upgraded socket spliced to the kubelet's so the
+ * 101 (or the kubelet's error) and every frame after it pass through untouched.
+ */
+export async function proxyPodConnect(reg: Registry, request: FastifyRequest, reply: FastifyReply, pod: KubeObject, sub: 'exec' | 'attach' | 'portforward'): Promise<unknown> {
+  const raw = request.raw;
+  const head = upgradeHeads.get(raw);
+  if (!head) throw badRequest('Upgrade request required');
+  const q = request.query as Record<string, unknown>;
+  const query = new URLSearchParams();
+  let path: string;
+  if (sub === 'portforward') {
+    for (const p of all(q.ports)) for (const port of p.split(',')) query.append('port', port);
+    path = `/portForward/${podPath(pod)}`;
+  } else {
+    const container = containerOf(pod, all(q.container)[0]);
+    if (sub === 'exec') for (const c of all(q.command)) query.append('command', c);
+    for (const [param, flag] of [['input', 'stdin'], ['output', 'stdout'], ['error', 'stderr'], ['tty', 'tty']] as const) if (truthy(q[flag])) query.set(param, '1');
+    path = `/${sub}/${podPath(pod)}/${encodeURIComponent(container)}`;
+  }
+  const { host, port } = kubeletOf(reg, pod);
+  const creds = await credentialsFor(request.server);
+  const upstream = await new Promise<TLSSocket>((resolve, reject) => {
+    const s = tlsConnect({ host, port, ...creds, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], servername: /^[\d.:]+$/.test(host) ? undefined : host });
+    s.once('secureConnect', () => { s.off('error', reject); resolve(s); });
+    s.once('error', reject);
+  }).catch((err: unknown) => { throw internalError(`error dialing backend: ${(err as Error).message}`); });
+  reply.hijack();
+  const client = raw.socket;
+  const headers: string[] = [];
+  for (let i = 0; i < raw.rawHeaders.length; i += 2) if (!PRIVATE_HEADER.test(raw.rawHeaders[i]!)) headers.push(`${raw.rawHeaders[i]}: ${raw.rawHeaders[i + 1]}\r\n`);
+  upstream.write(`${raw.method} ${path}${query.size ? `?${query}` : ''} HTTP/1.1\r\nHost: ${host.includes(':') ? `[${host}]` : host}:${port}\r\n${headers.join('')}\r\n`);
+  if (head.length) upstream.write(head);
+  const teardown = (): void => { client.destroy(); upstream.destroy(); };
+  client.on('error', teardown);
+  upstream.on('error', teardown);
+  client.once('close', teardown);
+  upstream.once('close', teardown);
+  client.pipe(upstream);
+  upstream.pipe(client);
+  return reply;
 }

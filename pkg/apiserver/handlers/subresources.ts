@@ -12,7 +12,7 @@ import { requestContext } from '../context.js';
 import { decodeBody, patchTypeOf } from '../negotiation.js';
 import { sendObject, type Responder } from '../respond.js';
 import { isTrue } from '../request-info.js';
-import { proxyPodLog } from './kubelet-proxy.js';
+import { proxyPodConnect, proxyPodLog } from './kubelet-proxy.js';
 import { bindPod, evictPod } from './pod-subresources.js';
 import { getScale, scaleUpdate } from './scale.js';
 
@@ -55,6 +55,9 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
       const pod = (await reg.get(ctx, info.name)).object as KubeObject;
       if (reg.rt.plural === 'pods' && !pod.spec?.nodeName) throw badRequest(`pod ${info.name} does not have a host assigned`);
       if (reg.rt.plural === 'pods' && info.subresource === 'log') return proxyPodLog(reg, request, reply, pod);
+      if (reg.rt.plural === 'pods' && (info.subresource === 'exec' || info.subresource === 'attach' || info.subresource === 'portforward')) {
+        return proxyPodConnect(reg, request, reply, pod, info.subresource);
+      }
       throw serviceUnavailable(`no kubelet serves ${reg.rt.plural}/${info.subresource} yet: the node agent arrives with the kubelet`);
     }
   }

@@ -6,11 +6,15 @@
 //   fake.mini-kube.io/start-error.<container>: "message"   StartContainer fails (RunContainerError)
 //   fake.mini-kube.io/pull-error: "message"        PullImage fails for every image of the pod (ErrImagePull)
 //   fake.mini-kube.io/readiness-fail.<container>: "message"   its readiness probe fails (also liveness-, startup-)
+// Exec runs nothing: `echo ARGS` prints ARGS, `false` exits 1, anything else exits 0 with no output. Attach and
+// port-forward have no process or socket to reach and fail with a message saying so.
 import { createHash, randomBytes } from 'node:crypto';
+import type { Duplex } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { realClock, type Clock, type TimerHandle } from '../../client/index.js';
 import {
   normalizeImage, type ContainerConfig, type ContainerStatus, type ExecResult, type ImageInfo, type LogOptions, type Runtime,
-  type RuntimeEvent, type SandboxConfig, type SandboxStatus,
+  type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions, type StreamingSession,
 } from './types.js';
 
 export const FAKE_ANNOTATION_PREFIX = 'fake.mini-kube.io/';
@@ -169,7 +173,24 @@ export class FakeRuntime implements Runtime {
   execSync(id: string, cmd: string[], _timeoutSeconds?: number): Promise<ExecResult> {
     const c = this.mustGet(id);
     if (c.state !== 'running') return Promise.reject(new Error(`container ${id} is not running`));
-    return Promise.resolve({ stdout: cmd[0] === 'echo' ? `${cmd.slice(1).join(' ')}\n` : '', stderr: '', exitCode: 0 });
+    return Promise.resolve({ stdout: cmd[0] === 'echo' ? `${cmd.slice(1).join(' ')}\n` : '', stderr: '', exitCode: cmd[0] === 'false' ? 1 : 0 });
+  }
+
+  async exec(id: string, cmd: string[], o: StreamingOptions): Promise<StreamingSession> {
+    const r = await this.execSync(id, cmd);
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    stdout.end(r.stdout);
+    stderr.end(r.stderr);
+    return { stdin: o.stdin ? new PassThrough().resume() : undefined, stdout, stderr: o.tty ? undefined : stderr, exited: Promise.resolve(r.exitCode), resize: () => undefined, close: () => undefined };
+  }
+
+  attach(): Promise<StreamingSession> {
+    return Promise.reject(new Error('attach is not supported by the fake runtime: its containers have no stdio'));
+  }
+
+  portForward(): Promise<Duplex> {
+    return Promise.reject(new Error('port forwarding is not supported by the fake runtime: its pods have no network'));
   }
 
   /** Probes succeed unless the pod's annotation `fake.mini-kube.io/<kind>-fail.<container>` says otherwise. */

@@ -10,10 +10,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Duplex } from 'node:stream';
 import { BUILTINS } from './builtins.js';
+import { AttachHub, dialPod, execStreaming } from './process-streams.js';
 import {
   normalizeImage, type ContainerConfig, type ContainerStatus, type ExecResult, type ImageInfo, type LogOptions, type Runtime,
-  type RuntimeEvent, type SandboxConfig, type SandboxStatus,
+  type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions, type StreamingSession,
 } from './types.js';
 
 export interface CatalogEntry { builtin?: string; entrypoint?: string[]; cmd?: string[]; env?: string[] }
@@ -52,6 +54,8 @@ interface ProcContainer extends ContainerStatus {
   logPath: string;
   child?: ChildProcess;
   exited?: Promise<void>;
+  /** The running process's stdio for attached clients. */
+  hub?: AttachHub;
   env: Record<string, string>;
   cwd: string;
 }
@@ -161,12 +165,14 @@ export class ProcessRuntime implements Runtime {
     if (c.config.workingDir) await mkdir(c.config.workingDir, { recursive: true }).catch(() => undefined);
     const out = createWriteStream(c.logPath, { flags: 'a' });
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(argv[0]!, argv.slice(1), { cwd: c.cwd, env: c.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(argv[0]!, argv.slice(1), { cwd: c.cwd, env: c.env, detached: true, stdio: [c.config.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
       c.child = child;
-      child.stdout!.on('data', criWriter(out, 'stdout'));
-      child.stderr!.on('data', criWriter(out, 'stderr'));
+      const toLog = { stdout: criWriter(out, 'stdout'), stderr: criWriter(out, 'stderr') };
+      child.stdout!.on('data', (chunk: Buffer) => { toLog.stdout(chunk); c.hub?.stdout(chunk); });
+      child.stderr!.on('data', (chunk: Buffer) => { toLog.stderr(chunk); c.hub?.stderr(chunk); });
       c.exited = new Promise<void>((done) => {
         child.once('close', (code, signal) => {
+          c.hub?.end();
           if (c.state === 'exited') { done(); return; } // spawn failed: reported by 'error'
           out.end();
           const exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 9) : 0);
@@ -180,6 +186,7 @@ export class ProcessRuntime implements Runtime {
         });
       });
       child.once('spawn', () => {
+        c.hub = new AttachHub(child.stdin ?? undefined, c.config.stdinOnce === true, c.exited!.then(() => c.exitCode ?? 0));
         Object.assign(c, { state: 'running', startedAt: Date.now() });
         this.emit({ podUid: c.podUid, containerId: id });
         resolve();
@@ -231,6 +238,24 @@ export class ProcessRuntime implements Runtime {
         resolve({ stdout, stderr, exitCode: code });
       });
     });
+  }
+
+  exec(id: string, cmd: string[], o: StreamingOptions): Promise<StreamingSession> {
+    const c = this.mustGet(id);
+    if (c.state !== 'running') return Promise.reject(new Error(`container ${id} is not running`));
+    return execStreaming(cmd, c.env, c.cwd, o);
+  }
+
+  attach(id: string, o: StreamingOptions): Promise<StreamingSession> {
+    const c = this.mustGet(id);
+    if (c.state !== 'running' || !c.hub) return Promise.reject(new Error(`container ${id} is not running`));
+    return Promise.resolve(c.hub.attach(o));
+  }
+
+  portForward(sandboxId: string, port: number): Promise<Duplex> {
+    const sb = this.sandboxes.get(sandboxId);
+    if (!sb || sb.state !== 'ready') return Promise.reject(new Error(`sandbox ${sandboxId} is not ready`));
+    return dialPod(sb.ip, port);
   }
 
   async logs(id: string, o: LogOptions = {}): Promise<string> {
@@ -299,6 +324,6 @@ export const formatCriLog = (text: string, o: LogOptions = {}): string => {
 };
 
 const publicStatus = (c: ProcContainer): ContainerStatus => {
-  const { config: _c, child: _ch, exited: _e, env: _env, cwd: _cwd, logPath: _l, ...status } = c;
+  const { config: _c, child: _ch, exited: _e, hub: _h, env: _env, cwd: _cwd, logPath: _l, ...status } = c;
   return { ...status };
 };

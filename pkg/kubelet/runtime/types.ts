@@ -1,5 +1,6 @@
 // The container runtime as the kubelet sees it: a small CRI (RunPodSandbox ... ExecSync, logs) behind which the
 // `fake` runtime simulates containers and the `process` runtime runs real local processes.
+import type { Duplex } from 'node:stream';
 
 export type ContainerState = 'created' | 'running' | 'exited' | 'unknown';
 export type SandboxState = 'ready' | 'notready';
@@ -37,6 +38,9 @@ export interface ContainerConfig {
   /** The pod's annotations (the fake runtime reads its behaviour from them). */
   annotations?: Record<string, string>;
   logPath?: string;
+  /** Keep the container's stdin open for `kubectl attach -i` (spec stdin); closed after the first attach with stdinOnce. */
+  stdin?: boolean;
+  stdinOnce?: boolean;
 }
 
 export interface ContainerStatus {
@@ -69,6 +73,29 @@ export interface ExecResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+}
+
+/** What a client asked to be connected to (CRI ExecRequest / AttachRequest). */
+export interface StreamingOptions {
+  stdin: boolean;
+  tty: boolean;
+}
+
+/**
+ * A command run by exec, or a running container's stdio by attach, joined to a client's streams (CRI's streaming
+ * server). With a tty, stderr is merged into stdout and absent.
+ */
+export interface StreamingSession {
+  /** Where the client's stdin goes; absent when not asked for (or the container keeps no stdin open). */
+  stdin?: NodeJS.WritableStream;
+  stdout: NodeJS.ReadableStream;
+  stderr?: NodeJS.ReadableStream;
+  /** The exec'd command's exit code (128+N for signal N); for attach, the container's when it exits. */
+  exited: Promise<number>;
+  /** The terminal's new size (honoured only where a pty exists). */
+  resize(width: number, height: number): void;
+  /** The client went away: exec kills its command, attach detaches. */
+  close(): void;
 }
 
 export interface LogOptions {
@@ -105,6 +132,12 @@ export interface Runtime {
   listContainers(podUid?: string): ContainerStatus[];
   execSync(id: string, cmd: string[], timeoutSeconds?: number): Promise<ExecResult>;
   logs(id: string, o?: LogOptions): Promise<string>;
+  /** Runs `cmd` in the container's environment, joined to the client's streams (kubectl exec). */
+  exec(id: string, cmd: string[], o: StreamingOptions): Promise<StreamingSession>;
+  /** Joins the client to the running container's stdio (kubectl attach). */
+  attach(id: string, o: StreamingOptions): Promise<StreamingSession>;
+  /** A TCP connection to `port` in the sandbox's network (kubectl port-forward). */
+  portForward(sandboxId: string, port: number): Promise<Duplex>;
 
   /** Calls `fn` on every change of a sandbox or container; returns the unsubscribe. */
   subscribe(fn: (ev: RuntimeEvent) => void): () => void;

@@ -1,0 +1,112 @@
+// Streaming for the process runtime: exec (a new process in the container's environment), attach (the running
+// container's stdio, fanned out to every attached client) and port-forward (a TCP connection to the pod's IP).
+//
+// A tty needs a pseudo-terminal, which Node cannot open without a native module. When a tty is asked for, the
+// command runs under util-linux `script -qfec CMD /dev/null`, which owns a real pty (echo, line discipline, \r\n,
+// `tty` answers /dev/pts/N) and reports the command's exit code; resize sets the pty's size with `stty -F`. Where
+// `script` is missing, the command runs on pipes and the first line of its output says so.
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, readlink } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { constants } from 'node:os';
+import { PassThrough, Writable } from 'node:stream';
+import type { StreamingOptions, StreamingSession } from './types.js';
+
+const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
+export const NO_PTY_NOTICE = 'mini-kube: no pseudo-terminal available (util-linux `script` not found); running without a tty\r\n';
+
+const shellQuote = (argv: string[]): string => argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+
+const exitCodeOf = (code: number | null, signal: NodeJS.Signals | null): number => code ?? (signal ? 128 + (constants.signals[signal] ?? 9) : 0);
+
+/** Sets the window size of the pty `script` (pid) opened for its child; best effort. */
+async function resizePty(pid: number, width: number, height: number): Promise<void> {
+  const children = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')).trim().split(/\s+/);
+  if (!children[0]) return;
+  const tty = await readlink(`/proc/${children[0]}/fd/0`);
+  if (!tty.startsWith('/dev/pts/')) return;
+  await new Promise<void>((resolve) => execFile('stty', ['-F', tty, 'rows', String(height), 'cols', String(width)], () => resolve()));
+}
+
+/** Runs argv with the container's env and working directory, its stdio joined to the session. */
+export function execStreaming(argv: string[], env: Record<string, string>, cwd: string, o: StreamingOptions): Promise<StreamingSession> {
+  const pty = o.tty && SCRIPT !== undefined;
+  const cmd = pty ? [SCRIPT, '-qfec', shellQuote(argv), '/dev/null'] : argv;
+  const child = spawn(cmd[0]!, cmd.slice(1), { cwd, env, detached: true, stdio: [o.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number>((resolve) => child.once('close', (code, signal) => resolve(exitCodeOf(code, signal))));
+  let stdout: NodeJS.ReadableStream = child.stdout!;
+  if (o.tty) {
+    // A terminal has one output: what the command (or `script`) writes to stderr joins stdout.
+    const merged = new PassThrough();
+    if (!pty) merged.write(NO_PTY_NOTICE);
+    let open = 2;
+    for (const s of [child.stdout!, child.stderr!]) {
+      s.on('data', (c: Buffer) => merged.write(c));
+      s.once('end', () => { if (--open === 0) merged.end(); });
+    }
+    stdout = merged;
+  }
+  child.stdin?.on('error', () => undefined); // the command may exit before reading its input
+  return new Promise((resolve, reject) => {
+    child.once('error', (err: NodeJS.ErrnoException) => reject(new Error(err.code === 'ENOENT'
+      ? `OCI runtime exec failed: exec failed: unable to start container process: exec: "${argv[0]}": executable file not found in $PATH: unknown`
+      : err.message)));
+    child.once('spawn', () => resolve({
+      stdin: child.stdin ?? undefined,
+      stdout,
+      stderr: o.tty ? undefined : child.stderr!,
+      exited,
+      resize: (w, h) => { if (pty && child.pid) resizePty(child.pid, w, h).catch(() => undefined); },
+      close: () => {
+        if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+        try { process.kill(-child.pid, 'SIGKILL'); } catch { child.kill('SIGKILL'); }
+      },
+    }));
+  });
+}
+
+/**
+ * A running container's stdio shared by attached clients: output goes to every one of them (as well as to the log),
+ * their input to the container's stdin, which closes after the first client's input ends when stdinOnce is set.
+ */
+export class AttachHub {
+  private readonly clients = new Set<{ out: PassThrough; err: PassThrough }>();
+
+  constructor(private readonly stdin: NodeJS.WritableStream | undefined, private readonly stdinOnce: boolean, private readonly exited: Promise<number>) {
+    stdin?.on('error', () => undefined);
+  }
+
+  stdout(chunk: Buffer): void { for (const c of this.clients) c.out.write(chunk); }
+  stderr(chunk: Buffer): void { for (const c of this.clients) c.err.write(chunk); }
+
+  /** The container's output ended: every client's streams end too. */
+  end(): void { for (const c of this.clients) { c.out.end(); c.err.end(); } this.clients.clear(); }
+
+  attach(o: StreamingOptions): StreamingSession {
+    const client = { out: new PassThrough(), err: new PassThrough() };
+    this.clients.add(client);
+    const target = this.stdin;
+    const stdin = o.stdin && target ? new Writable({
+      write: (chunk: Buffer, _enc, cb) => { target.write(chunk); cb(); },
+      final: (cb) => { if (this.stdinOnce) target.end(); cb(); },
+    }) : undefined;
+    return {
+      stdin,
+      stdout: client.out,
+      stderr: o.tty ? undefined : client.err,
+      exited: this.exited,
+      resize: () => undefined,
+      close: () => { this.clients.delete(client); client.out.end(); client.err.end(); },
+    };
+  }
+}
+
+/** Connects to port on the pod's IP: the process runtime's pods are reachable from the node. */
+export function dialPod(ip: string, port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: ip, port });
+    socket.once('connect', () => { socket.off('error', reject); resolve(socket); });
+    socket.once('error', (err: NodeJS.ErrnoException) => reject(new Error(`failed to connect to localhost:${port} inside the pod's network: dial tcp4 ${ip}:${port}: connect: ${err.code === 'ECONNREFUSED' ? 'connection refused' : err.message}`)));
+  });
+}

@@ -1,0 +1,179 @@
+// exec and attach streams, as the kubelet's CRI streaming server serves them (kubelet cri/streaming/remotecommand):
+// over a WebSocket with channels (v5/v4/v1, binary or base64) or over SPDY with one stream per purpose (streamtype
+// error, stdin, stdout, stderr, resize; protocols v4/v3/v2/v1). The error channel/stream ends the session: from v4
+// on a Status (Success, or Failure with reason NonZeroExitCode and an ExitCode cause), before that a plain message.
+import type { IncomingMessage } from 'node:http';
+import type { Duplex, Readable, Writable } from 'node:stream';
+import type { Logger } from 'pino';
+import type { StreamingOptions, StreamingSession } from '../runtime/types.js';
+import type { SpdyStream } from './spdy.js';
+import { upgradeSpdy } from './spdy-upgrade.js';
+import { acceptWebSocket, isWebSocketRequest, WsChannels } from './ws-channels.js';
+
+const V5 = 'v5.channel.k8s.io';
+const V4 = 'v4.channel.k8s.io';
+const WS_PROTOCOLS = [V5, V4, 'v4.base64.channel.k8s.io', 'channel.k8s.io', 'base64.channel.k8s.io'];
+const SPDY_PROTOCOLS = [V4, 'v3.channel.k8s.io', 'v2.channel.k8s.io', 'channel.k8s.io'];
+/** Upstream's streamCreationTimeout: how long the client has to open its SPDY streams. */
+const STREAM_CREATION_TIMEOUT_MS = 30_000;
+/** Output still flowing after the command exited (a background child holding the pipe) is cut after this. */
+const OUTPUT_DRAIN_MS = 2_000;
+
+export interface RemoteCommandOptions {
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
+  tty: boolean;
+}
+
+/** exec's query (input/output/error/tty = 1, as the apiserver sends them; stdin/stdout/stderr=true also taken). */
+export const remoteCommandOptions = (q: URLSearchParams): RemoteCommandOptions => {
+  const on = (...keys: string[]): boolean => keys.some((k) => ['1', 'true'].includes(q.get(k) ?? ''));
+  const tty = on('tty');
+  // A terminal has no separate stderr.
+  return { stdin: on('input', 'stdin'), stdout: on('output', 'stdout'), stderr: on('error', 'stderr') && !tty, tty };
+};
+
+interface ClientStreams {
+  stdin?: Readable;
+  stdout?: Writable;
+  stderr?: Writable;
+  resize?: Readable;
+  error: Writable;
+  /** The error channel speaks Status JSON (v4 and later). */
+  status: boolean;
+  onGone(fn: () => void): void;
+  close(): void;
+}
+
+export interface RemoteCommand {
+  /** Starts the command (exec) or joins the container (attach). */
+  start(o: StreamingOptions): Promise<StreamingSession>;
+  /** exec reports the command's exit code; attach ends with Success. */
+  exitCodes: boolean;
+  /** How errors name the command: `[sh -c exit 3]`. */
+  describe: string;
+  logger: Logger;
+}
+
+export function serveRemoteCommand(req: IncomingMessage, socket: Duplex, head: Buffer, o: RemoteCommandOptions, cmd: RemoteCommand): void {
+  const ready = isWebSocketRequest(req) ? webSocketStreams(req, socket, head, o) : spdyStreams(req, socket, head, o);
+  ready.then((streams) => streams && run(streams, o, cmd)).catch((err: unknown) => {
+    cmd.logger.warn({ err }, 'exec/attach stream set-up failed');
+    socket.destroy();
+  });
+}
+
+async function webSocketStreams(req: IncomingMessage, socket: Duplex, head: Buffer, o: RemoteCommandOptions): Promise<ClientStreams | undefined> {
+  const ws = await acceptWebSocket(req, socket, head, WS_PROTOCOLS);
+  if (!ws) return undefined;
+  const ch = new WsChannels(ws, ws.protocol.includes('base64'));
+  const streams: ClientStreams = {
+    stdin: o.stdin ? ch.input(0) : undefined,
+    stdout: o.stdout ? ch.output(1) : undefined,
+    stderr: o.stderr ? ch.output(2) : undefined,
+    error: ch.output(3),
+    resize: o.tty ? ch.input(4) : undefined,
+    status: ws.protocol === V5 || ws.protocol.startsWith('v4.'),
+    onGone: (fn) => ch.onClose(fn),
+    close: () => ch.close(),
+  };
+  // As upstream: an empty message on the lowest writable channel tells the client the streams are set up.
+  ch.send(o.stdout ? 1 : o.stderr ? 2 : 3, Buffer.alloc(0));
+  return streams;
+}
+
+function spdyStreams(req: IncomingMessage, socket: Duplex, head: Buffer, o: RemoteCommandOptions): Promise<ClientStreams | undefined> {
+  return new Promise((resolve) => {
+    const byType = new Map<string, SpdyStream>();
+    let protocol = '';
+    const expected = (): string[] => [
+      'error', ...(o.stdin ? ['stdin'] : []), ...(o.stdout ? ['stdout'] : []), ...(o.stderr ? ['stderr'] : []),
+      ...(o.tty && (protocol === V4 || protocol === 'v3.channel.k8s.io') ? ['resize'] : []),
+    ];
+    let done = false;
+    const check = (): void => {
+      if (done || !expected().every((t) => byType.has(t))) return;
+      done = true;
+      clearTimeout(timer);
+      resolve({
+        stdin: byType.get('stdin'), stdout: byType.get('stdout'), stderr: byType.get('stderr'), resize: byType.get('resize'),
+        error: byType.get('error')!, status: protocol === V4,
+        onGone: (fn) => up!.conn.onClose(fn),
+        close: () => up!.conn.goAway(),
+      });
+    };
+    const up = upgradeSpdy(req, socket, head, SPDY_PROTOCOLS, (s) => {
+      const type = s.headers.streamtype ?? '';
+      if (!['error', 'stdin', 'stdout', 'stderr', 'resize'].includes(type) || byType.has(type)) { s.reset(); return; }
+      byType.set(type, s);
+      // The client's unused directions: nothing is read from output streams.
+      if (type !== 'stdin' && type !== 'resize') s.resume();
+      check();
+    });
+    if (!up) { resolve(undefined); return; }
+    protocol = up.protocol;
+    const timer = setTimeout(() => { done = true; up.conn.goAway(); resolve(undefined); }, STREAM_CREATION_TIMEOUT_MS);
+    up.conn.onClose(() => { if (!done) { done = true; clearTimeout(timer); resolve(undefined); } });
+  });
+}
+
+const failure = (message: string, extra: Record<string, unknown>): string => JSON.stringify({ metadata: {}, status: 'Failure', message, ...extra });
+
+async function run(c: ClientStreams, o: RemoteCommandOptions, cmd: RemoteCommand): Promise<void> {
+  let session: StreamingSession | undefined;
+  let gone = false;
+  c.onGone(() => { gone = true; session?.close(); });
+  let result: string | undefined;
+  try {
+    session = await cmd.start({ stdin: o.stdin, tty: o.tty });
+    if (gone) { session.close(); return; }
+    const s = session;
+    if (c.stdin && s.stdin) c.stdin.pipe(s.stdin as Writable);
+    else c.stdin?.resume();
+    if (c.resize) readResizes(c.resize, (w, h) => s.resize(w, h));
+    const drained = [copy(s.stdout, c.stdout), copy(s.stderr, c.stderr)];
+    const code = await s.exited;
+    await Promise.race([Promise.all(drained), new Promise((r) => setTimeout(r, OUTPUT_DRAIN_MS).unref())]);
+    if (cmd.exitCodes && code !== 0) {
+      const message = `command terminated with non-zero exit code: error executing command ${cmd.describe}, exit code ${code}`;
+      result = c.status ? failure(message, { reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: String(code) }] } }) : message;
+    } else if (c.status) {
+      result = JSON.stringify({ metadata: {}, status: 'Success' });
+    }
+  } catch (err) {
+    const message = (err as Error).message;
+    result = c.status ? failure(message, { reason: 'InternalError', details: { causes: [{ message }] }, code: 500 }) : message;
+  }
+  if (gone) return;
+  c.stdout?.end();
+  c.stderr?.end();
+  if (result !== undefined) c.error.write(result);
+  c.error.end(() => c.close());
+}
+
+/** Copies a session's output to the client (or drains it when the client did not ask for it). */
+const copy = (from: NodeJS.ReadableStream | undefined, to: Writable | undefined): Promise<void> => new Promise((resolve) => {
+  if (!from) { resolve(); return; }
+  from.once('end', () => resolve());
+  from.once('close', () => resolve());
+  if (to) from.pipe(to, { end: false });
+  else from.resume();
+});
+
+/** Terminal sizes arrive as JSON objects {"Width":W,"Height":H}, one after another. */
+function readResizes(from: Readable, apply: (width: number, height: number) => void): void {
+  let pending = '';
+  from.on('data', (chunk: Buffer) => {
+    pending += chunk.toString('utf8');
+    let end: number;
+    while ((end = pending.indexOf('}')) >= 0) {
+      const text = pending.slice(0, end + 1);
+      pending = pending.slice(end + 1);
+      try {
+        const size = JSON.parse(text.slice(text.indexOf('{'))) as { Width?: number; Height?: number };
+        if (size.Width && size.Height) apply(size.Width, size.Height);
+      } catch { /* not a size: ignored */ }
+    }
+  });
+}

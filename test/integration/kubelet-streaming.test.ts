@@ -1,0 +1,159 @@
+// kubectl exec, attach and port-forward through the apiserver to the kubelet's node server and the process runtime,
+// with the real kubectl on both of its transports: WebSocket (1.30+ exec/attach v5.channel.k8s.io; 1.31+
+// port-forward tunnels SPDY in a WebSocket) and the SPDY/3.1 upgrade (kubectl 1.29, and the fallback).
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { Client, type KubeObject } from '../../pkg/client/index.js';
+import { ProcessRuntime } from '../../pkg/kubelet/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
+
+const NODE = 'node-stream';
+
+/** The versioned kubectl binaries the `kubectl` dispatcher on PATH chooses from. */
+const kubectlBinary = (version: string): string => {
+  const bin = join(dirname(realpathSync(process.env.PATH!.split(':').map((d) => join(d, 'kubectl')).find((p) => existsSync(p))!)), `kubectl.${version}`);
+  return existsSync(bin) ? bin : 'kubectl';
+};
+
+const freePort = (): Promise<number> => new Promise((resolve) => {
+  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
+});
+
+// -v=4 makes kubectl log a fallback from WebSocket to SPDY, which the WebSocket client must not need.
+const CLIENTS: { name: string; bin: string; env: Record<string, string>; flags: string[] }[] = [
+  { name: 'kubectl 1.33 (WebSocket)', bin: kubectlBinary('1.33'), env: {}, flags: ['-v=4'] },
+  { name: 'kubectl 1.29 (SPDY)', bin: kubectlBinary('1.29'), env: {}, flags: [] },
+  { name: 'kubectl 1.33 with websockets off (SPDY)', bin: kubectlBinary('1.33'), env: { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false', KUBECTL_PORT_FORWARD_WEBSOCKETS: 'false' }, flags: [] },
+];
+
+describe('kubelet: kubectl exec, attach and port-forward', () => {
+  let api: TestApiServer;
+  let admin: Client;
+  let kubelet: RunningKubelet;
+  let rootDir = '';
+  let nginxPort = 0;
+
+  const run = (bin: string, env: Record<string, string>, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      const child = execFile(bin, ['--kubeconfig', api.kubeconfig, ...args], { timeout: 60_000, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      });
+      if (input !== undefined) child.stdin!.end(input);
+      else child.stdin!.end();
+    });
+
+  beforeAll(async () => {
+    api = await startTestApiServer();
+    admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
+    rootDir = await mkdtemp(join(tmpdir(), 'mini-kube-stream-'));
+    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt' }, data: { 'ca.crt': await readFile(api.pki.ca.cert, 'utf8') } });
+    kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
+      nodeIpFor: () => '127.0.0.1',
+      runtimeFor: (_i, _n, hostIp) => new ProcessRuntime({ rootDir, hostIp }),
+      server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1' },
+    });
+    await kubelet.host.whenRegistered();
+    nginxPort = await freePort();
+    await createBound(admin, pod('shell', { spec: { containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'exec sleep 600'], env: [{ name: 'GREETING', value: 'hello' }] }] } }), NODE);
+    await createBound(admin, pod('reader', {
+      spec: { containers: [{ name: 'r', image: 'busybox', stdin: true, command: ['sh', '-c', 'while read line; do echo "got $line"; done; echo bye'] }] },
+    }), NODE);
+    await createBound(admin, pod('nginx', {
+      spec: { containers: [{ name: 'nginx', image: 'nginx', env: [{ name: 'NGINX_PORT', value: String(nginxPort) }], ports: [{ containerPort: nginxPort }] }] },
+    }), NODE);
+    for (const name of ['shell', 'reader', 'nginx']) {
+      await eventually(async () => (await admin.pods('default').get(name)).status?.phase === 'Running', 20_000, `${name} Running`);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await kubelet?.stop();
+    await admin?.close();
+    await api?.close();
+    if (rootDir) await rm(rootDir, { recursive: true, force: true });
+  });
+
+  for (const c of CLIENTS) {
+    describe(c.name, () => {
+      it('exec prints the output and exits with the command\'s code', async () => {
+        const r = await run(c.bin, c.env, [...c.flags, 'exec', 'shell', '--', 'sh', '-c', 'echo "$GREETING"; echo oops >&2; exit 3']);
+        expect(r.stdout).toBe('hello\n');
+        expect(r.stderr).toContain('oops');
+        expect(r.stderr).not.toMatch(/fallback/i);
+        expect(r.code).toBe(3);
+        const ok = await run(c.bin, c.env, ['exec', 'shell', '-c', 'sh', '--', 'true']);
+        expect(ok).toMatchObject({ code: 0, stdout: '' });
+      });
+
+      it('exec -i passes stdin through to its end', async () => {
+        const r = await run(c.bin, c.env, ['exec', '-i', 'shell', '--', 'cat'], 'data\nmore data\n');
+        expect(r).toMatchObject({ code: 0, stdout: 'data\nmore data\n' });
+      });
+
+      it('exec reports a container that does not exist and a command that cannot start', async () => {
+        const missing = await run(c.bin, c.env, ['exec', 'shell', '-c', 'nope', '--', 'true']);
+        expect(missing.code).not.toBe(0);
+        expect(missing.stderr).toContain('container nope is not valid for pod shell');
+        const bad = await run(c.bin, c.env, ['exec', 'shell', '--', 'no-such-command']);
+        expect(bad.code).not.toBe(0);
+        expect(bad.stderr).toContain('executable file not found');
+      });
+
+      it('attach -i joins the running container\'s stdin and stdout', async () => {
+        const child = spawn(c.bin, ['--kubeconfig', api.kubeconfig, ...c.flags, 'attach', '-i', 'reader'], { env: { ...process.env, ...c.env } });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+        child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+        try {
+          const line = `ping-${c.bin.slice(-4)}-${Object.keys(c.env).length}`;
+          await eventually(async () => { child.stdin.write(`${line}\n`); await new Promise((r) => setTimeout(r, 300)); return out.includes(`got ${line}`); }, 20_000, 'attach echo');
+        } finally {
+          child.kill('SIGINT');
+        }
+        expect(out).not.toMatch(/fallback/i);
+      });
+
+      it('port-forward reaches the pod\'s port', async () => {
+        const child = spawn(c.bin, ['--kubeconfig', api.kubeconfig, ...c.flags, 'port-forward', 'pod/nginx', `0:${nginxPort}`], { env: { ...process.env, ...c.env } });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+        child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+        try {
+          const local = await eventually(async () => /Forwarding from 127\.0\.0\.1:(\d+)/.exec(out)?.[1], 20_000, `port-forward ready: ${out}`);
+          for (let i = 0; i < 2; i++) {
+            const res = await request(`http://127.0.0.1:${local}/`, { reset: true });
+            expect(res.statusCode).toBe(200);
+            expect(await res.body.text()).toContain('Welcome to nginx!');
+          }
+          expect(out).toContain('Handling connection for');
+          expect(out).not.toMatch(/fallback/i);
+        } finally {
+          child.kill('SIGINT');
+        }
+      });
+    });
+  }
+
+  it('needs create pods/exec: a user who may only get pods/exec is refused, over both transports', async () => {
+    await admin.resource<KubeObject>({ group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', namespaced: true, kind: 'Role' }, 'default').create({
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'exec-get' },
+      rules: [{ apiGroups: [''], resources: ['pods', 'pods/exec'], verbs: ['get'] }],
+    } as KubeObject);
+    await admin.resource<KubeObject>({ group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings', namespaced: true, kind: 'RoleBinding' }, 'default').create({
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'exec-get' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'exec-get' }, subjects: [{ kind: 'User', name: 'viewer' }],
+    } as KubeObject);
+    for (const cl of CLIENTS.slice(0, 2)) {
+      const r = await run(cl.bin, cl.env, ['--as', 'viewer', 'exec', 'shell', '--', 'true']);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain('cannot create resource "pods/exec"');
+    }
+  });
+});
