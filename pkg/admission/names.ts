@@ -15,6 +15,7 @@ export const ALL_ORDERED_PLUGINS = [
   'PodSecurityPolicy',
   'Priority',
   'DefaultTolerationSeconds',
+  'Initializers',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
@@ -25,7 +26,7 @@ export const ALL_ORDERED_PLUGINS = [
 export type PluginName = typeof ALL_ORDERED_PLUGINS[number];
 
 /** Upstream's DefaultOffAdmissionPlugins among ours (1.24's, for PodSecurityPolicy): everything but NamespaceLifecycle, LimitRanger, ServiceAccount, PodSecurity, Priority, DefaultTolerationSeconds, the three dynamic admission plugins and ResourceQuota. */
-export const DEFAULT_OFF_PLUGINS: readonly PluginName[] = ['AlwaysAdmit', 'NamespaceAutoProvision', 'NamespaceExists', 'NodeRestriction', 'AlwaysPullImages', 'PodSecurityPolicy', 'AlwaysDeny'];
+export const DEFAULT_OFF_PLUGINS: readonly PluginName[] = ['AlwaysAdmit', 'NamespaceAutoProvision', 'NamespaceExists', 'NodeRestriction', 'AlwaysPullImages', 'PodSecurityPolicy', 'Initializers', 'AlwaysDeny'];
 
 /** kube-apiserver's checks of the two flags, with its messages (apiserver/pkg/server/options/admission.go). */
 export function validatePluginNames(enable: readonly string[], disable: readonly string[]): string[] {

@@ -5,6 +5,7 @@ import { AlwaysAdmit, AlwaysDeny } from './always.js';
 import { AlwaysPullImages } from './always-pull-images.js';
 import { expectKind, readAdmissionConfiguration, type PluginConfigs } from './config.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
+import { Initializers } from './initializers.js';
 import type { Admission } from './interface.js';
 import { LimitRanger } from './limit-ranger.js';
 import { ALL_ORDERED_PLUGINS, DEFAULT_OFF_PLUGINS, validatePluginNames, type PluginName } from './names.js';
@@ -50,6 +51,7 @@ export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opt
     PodSecurityPolicy: () => new PodSecurityPolicy(deps, policyUseAuthorizer(deps.authorize)),
     Priority: () => new Priority(deps),
     DefaultTolerationSeconds: () => new DefaultTolerationSeconds(),
+    Initializers: () => new Initializers(deps),
     MutatingAdmissionWebhook: () => new MutatingWebhook(deps),
     ValidatingAdmissionPolicy: () => new ValidatingAdmissionPolicy(deps),
     ValidatingAdmissionWebhook: () => new ValidatingWebhook(deps),

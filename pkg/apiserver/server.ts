@@ -5,7 +5,7 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { allDefaulters, allDefinitions, builtinGroupVersions } from '../../api/index.js';
+import { builtinGroupVersions } from '../../api/index.js';
 import type { GroupVersion } from '../../api/types.js';
 import { createRegistries, type RegistrySet } from '../registry/index.js';
 import { openLevelStore } from '../storage/leveldb/store.js';
@@ -33,6 +33,7 @@ import { registerOpenApiV2 } from './openapi/v2-routes.js';
 import { createCustomResources } from '../registry/customresources/controller.js';
 import { bootstrap } from './bootstrap.js';
 import { authenticationConfigMap, createAggregator, publishAuthenticationConfigMap } from './aggregator/index.js';
+import { initializersFeature } from './initializers.js';
 
 /** Upstream's limit on a request body. */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -45,8 +46,9 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     ? await withEncryptionAtRest(plainStore, config.encryptionProviderConfig, builtinGroupVersions.flatMap((gv) => gv.resources))
       .catch(async (err: unknown) => { await plainStore.close(); throw err; })
     : plainStore;
+  const initializers = initializersFeature(config);
   const registries = await createRegistries({
-    store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters,
+    store, ...initializers.api, initializers: initializers.on,
     serviceClusterIpRange: config.serviceClusterIpRange, watchCacheHistorySize: config.watchCacheHistorySize,
   });
   const authz = await createAuthorization(registries, {
@@ -57,7 +59,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     } : undefined,
   });
   registries.setAdmission(authz.withEscalationChecks(await startAdmission(registries, {
-    enable: config.enableAdmissionPlugins, disable: config.disableAdmissionPlugins, configFile: config.admissionControlConfigFile, logger: log,
+    enable: initializers.enableAdmissionPlugins, disable: config.disableAdmissionPlugins, configFile: config.admissionControlConfigFile, logger: log,
     authorizer: authz.authorizer,
   })));
 
@@ -96,13 +98,13 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
 
   // Custom resources come and go: the served set is published anew by the CRD controller on every change.
   const customResources = createCustomResources({
-    registries, builtin: builtinGroupVersions, watchCacheHistorySize: config.watchCacheHistorySize,
+    registries, builtin: initializers.api.groupVersions, watchCacheHistorySize: config.watchCacheHistorySize,
     onError: (err, what) => log.warn({ err }, what),
   });
   await customResources.start();
   const source = (): GroupVersion[] => customResources.groupVersions();
   const aggregator = createAggregator({
-    registries, builtin: builtinGroupVersions, onError: (err, what) => log.warn({ err, component: 'aggregator' }, what),
+    registries, builtin: initializers.api.groupVersions, onError: (err, what) => log.warn({ err, component: 'aggregator' }, what),
     proxyClient: config.proxyClientCertFile && config.proxyClientKeyFile
       ? { cert: await readFile(config.proxyClientCertFile, 'utf8'), key: await readFile(config.proxyClientKeyFile, 'utf8') } : undefined,
   });

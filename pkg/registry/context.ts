@@ -24,6 +24,8 @@ export interface ListOptions {
   continue?: string;
   resourceVersion?: string;
   resourceVersionMatch?: 'Exact' | 'NotOlderThan' | '';
+  /** With the alpha Initializers feature: include objects whose initializers have not all acted. */
+  includeUninitialized?: boolean;
 }
 
 export interface WatchOptions extends ListOptions {

@@ -39,6 +39,8 @@ export interface RegistryOptions {
   serviceClusterIpRange: string;
   /** Events each watch cache keeps for resuming watches (the Cacher's default when unset). */
   watchCacheHistorySize?: number;
+  /** The alpha Initializers feature (--feature-gates=Initializers=true). */
+  initializers?: boolean;
 }
 
 export async function createRegistries(o: RegistryOptions): Promise<RegistrySet> {
@@ -66,6 +68,7 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
       admission: { mutate: (a) => admission.mutate(a), validate: (a) => admission.validate(a) },
       fieldManager,
       peer: (group, plural) => byGroupPlural.get(`${group}/${plural}`),
+      initializers: o.initializers,
     });
     byKey.set(`${apiVersionOf(rt.group, rt.version)}/${rt.plural}`, reg);
     byGroupPlural.set(`${rt.group}/${rt.plural}`, reg);

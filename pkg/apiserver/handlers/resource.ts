@@ -16,6 +16,7 @@ import { sendList, sendObject, successStatus, type Responder } from '../respond.
 import type { RequestInfo } from '../request-info.js';
 import { isTrue } from '../request-info.js';
 import { serveWatch } from './watch.js';
+import { waitForInitialized } from '../../registry/initializers/wait.js';
 import { subresourceHandler } from './subresources.js';
 
 export interface ResourceLookup {
@@ -51,7 +52,8 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
     case 'create': {
       if (info.name) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
       const res = await create(reg, ctx, decodeBody(request.body as Buffer, request.headers['content-type']));
-      return sendObject(r, res, 201);
+      const initialized = reg.deps.initializers && !ctx.dryRun && !isTrue(q.includeUninitialized) ? await waitForInitialized(reg, res, q.timeout) : res;
+      return sendObject(r, initialized, 201);
     }
     case 'update': {
       const body = decodeBody(request.body as Buffer, request.headers['content-type']);
@@ -78,7 +80,8 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
     case 'deletecollection': {
       const opts = deleteOptions(request, q);
       if (opts.dryRun?.includes('All')) ctx.dryRun = true;
-      const list = await reg.list(ctx, listOptions(q));
+      // Uninitialized objects go too (upstream's namespace deleter asks for them).
+      const list = await reg.list(ctx, { ...listOptions(q), includeUninitialized: true });
       const deleted: KubeObject[] = [];
       for (const kv of list.items) {
         const c = { ...ctx, namespace: kv.object.metadata?.namespace };
@@ -106,7 +109,10 @@ export function listOptions(q: Query): ListOptions {
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw badRequest(`limit: Invalid value: ${JSON.stringify(q.limit)}: must be a non-negative integer`);
   // resourceVersionMatch is checked by the registry, whose rules differ for list and watch.
   const match = q.resourceVersionMatch ?? '';
-  return { labelSelector: q.labelSelector, fieldSelector: q.fieldSelector, limit, continue: q.continue, resourceVersion: q.resourceVersion, resourceVersionMatch: match as ListOptions['resourceVersionMatch'] };
+  return {
+    labelSelector: q.labelSelector, fieldSelector: q.fieldSelector, limit, continue: q.continue, resourceVersion: q.resourceVersion,
+    resourceVersionMatch: match as ListOptions['resourceVersionMatch'], includeUninitialized: isTrue(q.includeUninitialized),
+  };
 }
 
 /** DeleteOptions from the body (kubectl sends one) and from query parameters. */

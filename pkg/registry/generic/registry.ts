@@ -12,6 +12,7 @@ import { listPrefix, objectKey } from '../keys.js';
 import { selectionPredicate } from '../predicate.js';
 import { toApiError } from '../storage-errors.js';
 import type { Strategy } from '../strategy.js';
+import { initializedOnly } from '../initializers/visibility.js';
 import { decodeContinue, encodeContinue, ExpiredContinue } from './continue.js';
 import type { Decoder } from './decode.js';
 import type { FieldManager } from './field-manager.js';
@@ -45,6 +46,8 @@ export interface RegistryDeps {
   fieldManager: FieldManager;
   /** Another resource's registry (eviction reads PodDisruptionBudgets). */
   peer(group: string, plural: string): Registry | undefined;
+  /** The alpha Initializers feature is on: lists and watches hide uninitialized objects unless asked. */
+  initializers?: boolean;
 }
 
 export class Registry {
@@ -102,7 +105,7 @@ export class Registry {
    */
   async list(ctx: RequestContext, opts: ListOptions): Promise<ListResult> {
     validateListOptions(opts, false);
-    const predicate = selectionPredicate(this.rt, opts.labelSelector, opts.fieldSelector);
+    const predicate = initializedOnly(selectionPredicate(this.rt, opts.labelSelector, opts.fieldSelector), this.deps.initializers === true && !opts.includeUninitialized);
     const { cacher, store } = this.deps;
     const prefix = listPrefix(this.rt, ctx.namespace);
     let limit = opts.limit && opts.limit > 0 ? opts.limit : undefined;
@@ -157,7 +160,7 @@ export class Registry {
    */
   watch(ctx: RequestContext, opts: WatchOptions, sink: WatchSink): () => void {
     validateListOptions(opts, true);
-    const predicate = selectionPredicate(this.rt, opts.labelSelector, opts.fieldSelector);
+    const predicate = initializedOnly(selectionPredicate(this.rt, opts.labelSelector, opts.fieldSelector), this.deps.initializers === true && !opts.includeUninitialized);
     const rv = opts.resourceVersion ?? '';
     const fromNow = rv === '' || rv === '0';
     const sendInitialEvents = opts.sendInitialEvents ?? fromNow;

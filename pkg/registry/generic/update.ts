@@ -11,6 +11,7 @@ import { toApiError } from '../storage-errors.js';
 import { create } from './create.js';
 import type { Registry, Result } from './registry.js';
 import { validateForUpdate } from './validate.js';
+import { deleteIfInitializationFailed } from '../initializers/failed.js';
 
 export interface UpdateRequest {
   name: string;
@@ -63,8 +64,8 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
         await reg.strategy.beforeUpdate?.(next, cur.object, ctx);
         return next;
       });
-      const finalized = await deleteIfFinalized(reg, kv);
-      return finalized ?? { object: kv.object, bytes: kv.bytes, created: false };
+      const gone = await deleteIfFinalized(reg, kv) ?? (reg.deps.initializers ? await deleteIfInitializationFailed(reg, kv) : undefined);
+      return gone ? { ...gone, created: false } : { object: kv.object, bytes: kv.bytes, created: false };
     } catch (err) {
       if (isStorageError(err, 'KeyNotFound')) continue;
       throw isStatusError(err) ? err : toApiError(err, reg.gr, req.name);

@@ -1,0 +1,62 @@
+// A create of an object that initializers must act on answers once they have (upstream 1.13:
+// Store.WaitForInitialized): with the initialized object, with the Status an initializer set as the failure
+// result, or with a timeout (the request's ?timeout=, 30 s by default, as upstream's create handler).
+import type { KubeObject } from '../../../api/types.js';
+import { badRequest, internalError, StatusError } from '../../apimachinery/errors.js';
+import type { Registry, Result } from '../generic/registry.js';
+import { isUninitialized } from './visibility.js';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DURATION_UNITS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, µs: 0.001, ns: 0.000001 };
+
+/** A Go duration ("30s", "1m30s", "500ms") in milliseconds. */
+export function parseGoDuration(s: string): number {
+  const parts = [...s.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g)];
+  if (!parts.length || parts.map((p) => p[0]).join('') !== s) throw badRequest(`time: invalid duration ${JSON.stringify(s)}`);
+  return parts.reduce((ms, p) => ms + Number(p[1]) * DURATION_UNITS[p[2]!]!, 0);
+}
+
+/** Go's Duration.String() for the durations a client sends: "30s", "1.5s", "500ms", "2m0s". */
+const formatDuration = (ms: number): string => {
+  if (ms < 1000) return `${ms}ms`;
+  const m = Math.floor(ms / 60_000);
+  const s = (ms % 60_000) / 1000;
+  return m ? `${m}m${s}s` : `${s}s`;
+};
+
+/** The Status an initializer set as the failure result, as the error the client gets. */
+function failure(obj: KubeObject): StatusError | undefined {
+  const result = (obj.metadata as { initializers?: { result?: Record<string, any> } }).initializers?.result;
+  if (!result) return undefined;
+  return new StatusError(result.code || 500, result.reason ?? '', result.message ?? '', result.details);
+}
+
+export async function waitForInitialized(reg: Registry, created: Result, timeoutParam: string | undefined): Promise<Result> {
+  if (!isUninitialized(created.object)) return created;
+  const failed = failure(created.object);
+  if (failed) throw failed;
+  const timeoutMs = timeoutParam ? parseGoDuration(timeoutParam) : DEFAULT_TIMEOUT_MS;
+  const meta = created.object.metadata!;
+  const key = reg.key(meta.namespace, meta.name!);
+  return new Promise<Result>((resolve, reject) => {
+    let stop: (() => void) | undefined;
+    const timer = setTimeout(() => finish(() => reject(new StatusError(504, 'Timeout', `Timeout: request did not complete within requested timeout ${formatDuration(timeoutMs)}`, { retryAfterSeconds: 0 }))), timeoutMs);
+    const finish = (settle: () => void): void => {
+      clearTimeout(timer);
+      stop?.();
+      stop = () => {};
+      settle();
+    };
+    stop = reg.deps.cacher.watch({ prefix: key, fromRevision: Number(meta.resourceVersion), sendInitialEvents: false }, {
+      onEvent: (ev) => {
+        if (ev.key !== key) return;
+        const err = failure(ev.kv.object);
+        if (err) return finish(() => reject(err));
+        if (ev.type === 'DELETED') return finish(() => reject(internalError('object deleted while waiting for creation')));
+        if (!isUninitialized(ev.kv.object)) return finish(() => resolve({ object: ev.kv.object, bytes: ev.kv.bytes }));
+        return undefined;
+      },
+      onClose: () => finish(() => reject(new StatusError(504, 'Timeout', `Timeout: server has timed out waiting for the initialization of ${reg.gr.group ? `${reg.gr.resource}.${reg.gr.group}` : reg.gr.resource} ${meta.name}`, { retryAfterSeconds: 0 }))),
+    });
+  });
+}
