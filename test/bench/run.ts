@@ -260,13 +260,13 @@ async function main(): Promise<void> {
   }
 }
 
-/** A benchmark of its own, as a child process with its own apiserver(s): the scheduler's, the security chain's, then the end-to-end one. */
+/** A benchmark of its own, as a child process with its own apiserver(s): the scheduler's, the security chain's, custom resources', then the end-to-end one. */
 const childBench = (file: string): Promise<void> => new Promise((done, fail) => {
   const child = spawn(process.execPath, [resolve(here, file), ...(quick ? ['--quick'] : [])], { stdio: 'inherit' });
   child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`${file} exited with ${code}`))));
 });
 
-main().then(() => childBench('scheduler.js')).then(() => childBench('security.js')).then(() => childBench('e2e.js')).catch((err: unknown) => {
+main().then(() => childBench('scheduler.js')).then(() => childBench('security.js')).then(() => childBench('crd.js')).then(() => childBench('e2e.js')).catch((err: unknown) => {
   process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

@@ -189,6 +189,30 @@ describe('API aggregation', () => {
     });
   });
 
+  it('registers a Local APIService per served CRD version, and removes it with the CRD', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gizmos.things.example.com' },
+      spec: {
+        group: 'things.example.com', scope: 'Namespaced', names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList' },
+        versions: ['v1', 'v2'].map((name) => ({ name, served: true, storage: name === 'v1', schema: { openAPIV3Schema: { type: 'object' } } })),
+      },
+    };
+    expect((await s.api('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    const path = (v: string) => `/apis/apiregistration.k8s.io/v1/apiservices/${v}.things.example.com`;
+    const v2 = await until('v2.things.example.com Available', async () => {
+      const r = await s.api('GET', path('v2'));
+      return r.body.status?.conditions?.[0]?.status === 'True' ? r.body : undefined;
+    });
+    expect(v2).toMatchObject({
+      metadata: { labels: { 'kube-aggregator.kubernetes.io/automanaged': 'true' } },
+      spec: { group: 'things.example.com', version: 'v2', groupPriorityMinimum: 1000, versionPriority: 100 },
+      status: { conditions: [{ type: 'Available', status: 'True', reason: 'Local' }] },
+    });
+    expect((await s.api('GET', path('v1'))).status).toBe(200);
+    expect((await s.api('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.things.example.com')).status).toBe(200);
+    await until('the CRD APIServices gone', async () => ((await s.api('GET', path('v1'))).status === 404 && (await s.api('GET', path('v2'))).status === 404 ? true : undefined));
+  });
+
   it('refuses APIServices as upstream validates them', async () => {
     const bad = { ...apiService(), metadata: { name: 'v1.wardle.example.com' }, spec: { ...apiService().spec, groupPriorityMinimum: 0, insecureSkipTLSVerify: true } };
     const res = await s.api('POST', '/apis/apiregistration.k8s.io/v1/apiservices', bad);

@@ -19,7 +19,7 @@ export interface APIServiceCondition {
 export interface APIService {
   apiVersion?: string;
   kind?: string;
-  metadata: { name: string; resourceVersion?: string; creationTimestamp?: string | null; [k: string]: unknown };
+  metadata: { name: string; labels?: Record<string, string>; resourceVersion?: string; creationTimestamp?: string | null; [k: string]: unknown };
   spec: {
     service?: { namespace: string; name: string; port?: number } | null;
     group?: string;

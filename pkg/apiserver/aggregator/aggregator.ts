@@ -1,5 +1,5 @@
-// The aggregator, in-process as upstream's kube-aggregator sits in front of kube-apiserver: it keeps every
-// APIService's Available condition (Local ones always; remote ones by resolving their service and asking the
+// The aggregator, in-process as upstream's kube-aggregator sits in front of kube-apiserver: it registers the Local
+// APIServices (built-ins at start, CRDs as they come and go), keeps every APIService's Available condition (Local ones always; remote ones by resolving their service and asking the
 // extension apiserver for its discovery document, on every change and every 30 s, as upstream's availability
 // controllers), merges the remote group-versions into our discovery, and proxies their requests (proxy.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,12 +9,14 @@ import type { GroupVersion } from '../../../api/types.js';
 import { isStatusError } from '../../apimachinery/errors.js';
 import type { RequestContext } from '../../registry/context.js';
 import { create } from '../../registry/generic/create.js';
+import { deleteObject } from '../../registry/generic/delete.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { update } from '../../registry/generic/update.js';
 import type { RegistrySet } from '../../registry/index.js';
 import { resourcePrefix } from '../../registry/keys.js';
 import { rfc3339 } from '../../registry/meta.js';
-import { localApiServices } from './local-apiservices.js';
+import type { CustomResourceDefinition } from '../../../api/apiextensions/v1/index.js';
+import { AUTOMANAGED_LABEL, builtinApiServices, CRD_GROUP_PRIORITY, crdApiServices } from './local-apiservices.js';
 import { proxyRequest } from './proxy.js';
 import { fetchDiscovery, groupVersionFromDiscovery } from './remote-discovery.js';
 import { endpointUrl, resolveService } from './resolve.js';
@@ -54,8 +56,11 @@ interface Remote {
 type Condition = Omit<APIServiceCondition, 'lastTransitionTime'>;
 
 const LOCAL: Condition = { type: 'Available', status: 'True', reason: 'Local', message: 'Local APIServices are always available' };
-/** Groups without an APIService are custom resources, which upstream registers at this priority. */
-const CRD_GROUP_PRIORITY = 1000;
+
+/** Someone else created or deleted it first. */
+const ignoreGone = (err: unknown): void => {
+  if (!(isStatusError(err) && (err.code === 404 || err.code === 409))) throw err;
+};
 
 const systemContext = (): RequestContext => ({
   user: { name: 'system:kube-aggregator', groups: ['system:masters'] },
@@ -178,6 +183,19 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
     ));
   };
 
+  /** Creates the APIServices of served CRD versions and deletes the automanaged ones no CRD serves any more. */
+  const crds = o.registries.get('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
+  let crdSync = Promise.resolve();
+  const syncCrdApiServices = (): void => {
+    crdSync = crdSync.then(async () => {
+      const wanted = crdApiServices(crds.deps.cacher.list({ prefix: resourcePrefix(crds.rt) }).items.map((kv) => kv.object as CustomResourceDefinition));
+      for (const a of apiServices()) {
+        if (a.metadata.labels?.[AUTOMANAGED_LABEL] === 'true' && !wanted.has(a.metadata.name)) await deleteObject(reg, systemContext(), a.metadata.name, {}).catch(ignoreGone);
+      }
+      for (const [name, a] of wanted) if (!reg.peek(undefined, name)) await create(reg, systemContext(), a).catch(ignoreGone);
+    }).catch((err: unknown) => o.onError(err, 'registering the APIServices of CRDs'));
+  };
+
   const priorities = (): Map<string, number> => {
     const p = new Map<string, number>();
     for (const a of apiServices()) p.set(a.spec.group ?? '', Math.max(p.get(a.spec.group ?? '') ?? 0, a.spec.groupPriorityMinimum));
@@ -186,7 +204,7 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
 
   return {
     async start() {
-      for (const svc of localApiServices(o.builtin)) {
+      for (const svc of builtinApiServices(o.builtin)) {
         if (reg.peek(undefined, svc.metadata.name)) continue;
         try {
           await create(reg, systemContext(), svc);
@@ -202,6 +220,8 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
       for (const plural of ['services', 'endpoints']) {
         watch(o.registries.get('', 'v1', plural)!, ({ obj }) => enqueueUsers(obj.metadata?.namespace, obj.metadata?.name));
       }
+      watch(crds, syncCrdApiServices);
+      syncCrdApiServices();
       for (const a of apiServices()) enqueue(a.metadata.name);
       timer = setInterval(() => { for (const n of remotes.keys()) enqueue(n); }, o.resyncMs ?? 30_000);
       timer.unref();

@@ -1,6 +1,8 @@
-// The "Local" APIServices of the built-in group-versions, made at start as upstream's kube-apiserver makes them
-// (cmd/kube-apiserver/app/aggregator.go: apiVersionPriorities, and the autoregister controller's onstart label).
-// Their priorities order the groups in discovery, as upstream's do.
+// The "Local" APIServices this apiserver registers itself, as upstream's kube-apiserver does: one per built-in
+// group-version at start (cmd/kube-apiserver/app/aggregator.go: apiVersionPriorities, label "onstart"), and one per
+// served version of every CRD, kept in step with the CRDs (pkg/controlplane/controller/crdregistration, label
+// "true"). Their priorities order the groups in discovery.
+import type { CustomResourceDefinition } from '../../../api/apiextensions/v1/index.js';
 import type { APIService } from '../../../api/apiregistration/v1/index.js';
 import type { GroupVersion } from '../../../api/types.js';
 
@@ -32,15 +34,27 @@ const PRIORITIES: Record<string, [number, number]> = {
 
 export const AUTOMANAGED_LABEL = 'kube-aggregator.kubernetes.io/automanaged';
 
+/** CRDs rank below every built-in group; versions of a group then sort kube-like, as upstream sets them. */
+const CRD_PRIORITY: [number, number] = [1000, 100];
+
+const local = (group: string, version: string, [groupPriorityMinimum, versionPriority]: [number, number], automanaged: string): APIService => ({
+  apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService',
+  metadata: { name: `${version}.${group}`, labels: { [AUTOMANAGED_LABEL]: automanaged } },
+  spec: { group, version, groupPriorityMinimum, versionPriority },
+});
+
 /** One Local APIService per built-in group-version upstream has a priority for (upstream skips the others too). */
-export function localApiServices(builtin: GroupVersion[]): APIService[] {
-  return builtin.flatMap((gv) => {
+export const builtinApiServices = (builtin: GroupVersion[]): APIService[] =>
+  builtin.flatMap((gv) => {
     const p = PRIORITIES[`${gv.group}/${gv.version}`];
-    if (!p || gv.resources.length === 0) return [];
-    return [{
-      apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService',
-      metadata: { name: `${gv.version}.${gv.group}`, labels: { [AUTOMANAGED_LABEL]: 'onstart' } },
-      spec: { group: gv.group, version: gv.version, groupPriorityMinimum: p[0], versionPriority: p[1] },
-    }];
+    return p && gv.resources.length ? [local(gv.group, gv.version, p, 'onstart')] : [];
   });
-}
+
+/** One Local APIService per served version of the CRDs, by name. */
+export const crdApiServices = (crds: CustomResourceDefinition[]): Map<string, APIService> => new Map(
+  crds.flatMap((crd) => (crd.spec?.versions ?? []).filter((v) => v.served).map((v) => local(crd.spec.group, v.name, CRD_PRIORITY, 'true')))
+    .map((a) => [a.metadata.name, a]),
+);
+
+/** The priority of a group with no APIService (a CRD's before its APIService is made). */
+export const CRD_GROUP_PRIORITY = CRD_PRIORITY[0];
