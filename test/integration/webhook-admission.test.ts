@@ -140,16 +140,18 @@ describe('admission webhooks', () => {
     await ok('run', 'admitted', '--image=nginx', '-n', 'fail');
   });
 
-  it('refuses a dry run for a webhook with side effects, and skips by matchConditions', async () => {
+  it('sends dry runs only to webhooks without side effects, and skips by matchConditions', async () => {
     await namespace('dry');
     const matchConditions = [{ name: 'not-skipped', expression: "!has(object.metadata.labels) || !('skip' in object.metadata.labels)" }];
-    const yaml = webhookConfig('ValidatingWebhookConfiguration', 'effects', 'effects.example.com', `${base}/validate`, 'dry', { sideEffects: 'Some', matchConditions });
-    const c = await create(yaml);
+    // v1 knows only None and NoneOnDryRun: a webhook with side effects cannot be configured at all.
+    const some = await create(webhookConfig('ValidatingWebhookConfiguration', 'effects', 'effects.example.com', `${base}/validate`, 'dry', { sideEffects: 'Some', matchConditions }));
+    expect(some.stderr).toContain('webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"');
+    const c = await create(webhookConfig('ValidatingWebhookConfiguration', 'effects', 'effects.example.com', `${base}/validate`, 'dry', { sideEffects: 'NoneOnDryRun', matchConditions }));
     expect(c.stderr).toBe('');
-    await ok('get', 'validatingwebhookconfiguration', 'effects');
-    const r = await s.kubectl('run', 'dry', '--image=nginx', '-n', 'dry', '--dry-run=server');
-    expect(r.stderr).toContain('admission webhook "effects.example.com" does not support dry run');
-    await ok('run', 'skipped', '--image=nginx', '-n', 'dry', '--dry-run=server', '--labels=skip=yes');
+    const r = await s.kubectl('run', 'dry', '--image=nginx', '-n', 'dry', '--dry-run=server', '--labels=deny=true');
+    expect(r.stderr).toContain('admission webhook "effects.example.com" denied the request: pods labelled deny=true are refused');
+    expect(seen.at(-1)!.request.dryRun).toBe(true);
+    await ok('run', 'skipped', '--image=nginx', '-n', 'dry', '--dry-run=server', '--labels=skip=yes,deny=true');
   });
 
   it('reaches a webhook through its service\'s endpoints, verified by the service\'s DNS name', async () => {

@@ -2,6 +2,8 @@
 // metadata.generation for the kinds that have a spec a controller reconciles.
 import type { ResourceType } from '../../../api/types.js';
 import type { Strategy } from '../strategy.js';
+import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './admission-policies.js';
+import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admission-webhooks.js';
 import { apiServiceStrategy } from './apiservices.js';
 import { jobStrategy } from './jobs.js';
 import { namespaceStrategy } from './namespaces.js';
@@ -30,6 +32,10 @@ const SPECIFIC: Record<string, Strategy> = {
   '/secrets': secretStrategy,
   'policy/podsecuritypolicies': podSecurityPolicyStrategy,
   'batch/jobs': jobStrategy,
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations': mutatingWebhookConfigurationStrategy,
+  'admissionregistration.k8s.io/validatingwebhookconfigurations': validatingWebhookConfigurationStrategy,
+  'admissionregistration.k8s.io/validatingadmissionpolicies': validatingAdmissionPolicyStrategy,
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings': validatingAdmissionPolicyBindingStrategy,
   'rbac.authorization.k8s.io/roles': roleStrategy,
   'rbac.authorization.k8s.io/clusterroles': clusterRoleStrategy,
   'rbac.authorization.k8s.io/rolebindings': roleBindingStrategy,
