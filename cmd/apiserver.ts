@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { defaultApiServerConfig, type ApiServerConfig } from '../pkg/apiserver/config.js';
 import type { RequestHeaderFlags } from '../pkg/authentication/index.js';
-import { ensureFrontProxyPki, ensurePki } from '../pkg/pki/index.js';
+import { ensureFrontProxyPki, ensurePki } from '../pkg/pki/ensure-pki.js';
 import { apiServerFlags, parseGoDuration, validateApiServerFlags, type ApiServerFlagValues } from './apiserver-flags.js';
 import { exitWithFlagError, FlagError, parseOrExit } from './flags.js';
 import { onShutdownSignal } from './signals.js';

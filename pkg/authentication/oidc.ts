@@ -3,7 +3,7 @@
 // token names a key id the cache does not hold (the issuer rotated its keys). Upstream: plugin/pkg/authenticator/token/oidc.
 import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
-import { Agent, request } from 'undici';
+import { undici } from '../apimachinery/undici.js';
 import { unauthorized } from '../apimachinery/errors.js';
 import { schemeCredential } from './authorization-header.js';
 import type { Authenticator, UserInfo } from './interface.js';
@@ -38,14 +38,16 @@ export const oidcAuthenticator = (o: OidcOptions): Authenticator & { close(): Pr
   const algorithms = o.signingAlgs?.length ? o.signingAlgs : ['RS256'];
   const now = o.now ?? Date.now;
   const refetchInterval = o.refetchIntervalMs ?? 10_000;
-  const agent = new Agent({ connect: o.caFile ? { ca: readFileSync(o.caFile, 'utf8') } : {} });
+  const ca = o.caFile ? readFileSync(o.caFile, 'utf8') : undefined;
+  const agent = undici().then(({ Agent }) => new Agent({ connect: ca ? { ca } : {} }));
 
   let keys: KeyResolver | undefined;
   let fetchedAt = 0;
   let inflight: Promise<KeyResolver> | undefined;
 
   const getJson = async (url: string): Promise<unknown> => {
-    const res = await request(url, { dispatcher: agent, headers: { accept: 'application/json' } });
+    const { request } = await undici();
+    const res = await request(url, { dispatcher: await agent, headers: { accept: 'application/json' } });
     const text = await res.body.text();
     if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode}`);
     return JSON.parse(text) as unknown;
@@ -80,7 +82,7 @@ export const oidcAuthenticator = (o: OidcOptions): Authenticator & { close(): Pr
 
   return {
     name: 'oidc',
-    close: () => agent.close(),
+    close: async () => (await agent).close(),
     async authenticate(req) {
       const token = schemeCredential(req, 'bearer');
       if (token === undefined || token.split('.').length !== 3) return null;

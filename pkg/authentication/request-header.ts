@@ -3,8 +3,8 @@
 // client certificate chains to --requestheader-client-ca-file and, when --requestheader-allowed-names is set, has one
 // of those common names (upstream: apiserver/pkg/authentication/request/headerrequest with the x509 verifier).
 import { unauthorized } from '../apimachinery/errors.js';
-import { x509 } from '../pki/x509.js';
 import type { Authenticator, AuthnRequest, UserInfo } from './interface.js';
+import { subjectFields } from './subject.js';
 import { parseCaBundle, verifyChain } from './x509.js';
 
 export interface RequestHeaderOptions {
@@ -57,7 +57,7 @@ export const requestHeaderAuthenticator = (o: RequestHeaderOptions): Authenticat
       // A certificate that is not the proxy's is an error here, which the union drops when x509 knows the caller.
       verifyChain(leaf, req.peerIntermediates ?? [], roots, Date.now());
       if (o.allowedNames.length) {
-        const cn = new x509.X509Certificate(leaf.raw).subjectName.getField('CN')[0] ?? '';
+        const cn = subjectFields(leaf).commonNames[0] ?? '';
         if (!o.allowedNames.includes(cn)) throw unauthorized(`x509: subject with cn=${cn} is not in the allowed list`);
       }
       const name = first(req, o.usernameHeaders);

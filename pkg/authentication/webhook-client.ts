@@ -1,7 +1,7 @@
 // What the token-review and subject-access-review webhooks share: the webhook's kubeconfig turned into an HTTPS
 // client (undici) that POSTs one review and returns the answer, and the bounded cache of answers in front of it
 // (upstream: apiserver/pkg/util/webhook's GenericWebhook and the caches of its callers).
-import { Agent, request } from 'undici';
+import { undici } from '../apimachinery/undici.js';
 import { loadKubeconfig } from '../client/kubeconfig.js';
 
 export interface WebhookClient {
@@ -12,6 +12,7 @@ export interface WebhookClient {
 
 export const webhookClient = async (kubeconfigFile: string, what: string, timeoutMs = 30_000): Promise<WebhookClient> => {
   const cfg = await loadKubeconfig(kubeconfigFile);
+  const { Agent, request } = await undici();
   const agent = new Agent({
     connect: {
       ...(cfg.caData ? { ca: cfg.caData } : {}),

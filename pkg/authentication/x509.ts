@@ -1,8 +1,8 @@
 // --client-ca-file: the TLS peer's certificate must chain to a client CA and be valid now; CN is the user, O the groups.
 import { X509Certificate } from 'node:crypto';
 import { unauthorized } from '../apimachinery/errors.js';
-import { x509 } from '../pki/x509.js';
 import type { Authenticator, AuthnRequest } from './interface.js';
+import { subjectFields } from './subject.js';
 
 const clientAuth = '1.3.6.1.5.5.7.3.2';
 const anyExtendedKeyUsage = '2.5.29.37.0';
@@ -61,11 +61,10 @@ export const x509Authenticator = (caBundlePem: string): Authenticator => {
       } catch (e) {
         return Promise.reject(e as Error);
       }
-      const subject = new x509.X509Certificate(leaf.raw).subjectName;
-      const [name] = subject.getField('CN');
+      const { commonNames: [name], organizations } = subjectFields(leaf);
       // Upstream: no common name is no identity from this certificate; the next authenticator may still know the caller.
       if (!name) return Promise.resolve(null);
-      return Promise.resolve({ user: { name, groups: subject.getField('O') } });
+      return Promise.resolve({ user: { name, groups: organizations } });
     },
   };
 };

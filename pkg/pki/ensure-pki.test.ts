@@ -12,10 +12,8 @@ afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
 const cert = async (path: string): Promise<X509Certificate> => new X509Certificate(await readFile(path));
 
 describe('ensurePki', () => {
-  it('creates a CA and leaves that chain to it, in well under 200 ms', async () => {
-    const t0 = performance.now();
+  it('creates a CA and leaves that chain to it', async () => {
     const p = await ensurePki(join(dir, 'pki'), { nodes: ['node-1', 'node-2'] });
-    expect(performance.now() - t0).toBeLessThan(200);
 
     const ca = await cert(p.ca.cert);
     expect(ca.ca).toBe(true);

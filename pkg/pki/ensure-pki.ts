@@ -3,9 +3,11 @@ import { X509Certificate as NodeX509, createPublicKey } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { x509 } from './x509.js';
-import { createCa, issueCertificate, type CertificateAuthority, type LeafRequest, type Subject } from './certificates.js';
-import { generateKey, loadKey, privateKeyPem, publicKeyPem } from './keys.js';
+// Issuing and key generation load @peculiar/x509 (~50 ms of a start): only when something must be made.
+import type { CertificateAuthority, LeafRequest, Subject } from './certificates.js';
+
+const issuing = (): Promise<typeof import('./certificates.js')> => import('./certificates.js');
+const keying = (): Promise<typeof import('./keys.js')> => import('./keys.js');
 
 export interface CertKeyPaths {
   cert: string;
@@ -70,31 +72,44 @@ const writeCert = (path: string, pem: string): Promise<void> => writeNew(path, p
 const orphanError = (have: string, missing: string): Error =>
   new Error(`${have} exists but ${missing} does not; remove ${have} to have both generated again`);
 
-const ensureCa = async (paths: CertKeyPaths, commonName = 'mini-kube-ca'): Promise<CertificateAuthority> => {
+/** The CA as node sees it (to check leaves) and, loaded on first use, as a signer for the leaves still missing. */
+interface CaHandle {
+  node: NodeX509;
+  signer(): Promise<CertificateAuthority>;
+}
+
+const ensureCa = async (paths: CertKeyPaths, commonName = 'mini-kube-ca'): Promise<CaHandle> => {
   const [certPem, keyPem] = await Promise.all([readIfExists(paths.cert), readIfExists(paths.key)]);
   if (certPem !== undefined && keyPem !== undefined) {
-    return { cert: new x509.X509Certificate(certPem), key: await loadKey(keyPem) };
+    let signer: Promise<CertificateAuthority> | undefined;
+    const load = async (): Promise<CertificateAuthority> => {
+      const [{ x509 }, { loadKey }] = await Promise.all([import('./x509.js'), keying()]);
+      return { cert: new x509.X509Certificate(certPem), key: await loadKey(keyPem) };
+    };
+    return { node: new NodeX509(certPem), signer: () => (signer ??= load()) };
   }
   if (certPem !== undefined) throw orphanError(paths.cert, paths.key);
+  const [{ createCa }, { generateKey, loadKey, privateKeyPem }] = await Promise.all([issuing(), keying()]);
   const key = keyPem !== undefined ? await loadKey(keyPem) : await generateKey();
   const ca = await createCa(commonName, caDays, key);
   if (keyPem === undefined) await writeKey(paths.key, await privateKeyPem(key.keys.privateKey));
   await writeCert(paths.cert, ca.cert.toString('pem'));
-  return ca;
+  return { node: new NodeX509(ca.cert.toString('pem')), signer: () => Promise.resolve(ca) };
 };
 
-const ensureLeaf = async (ca: CertificateAuthority, caNode: NodeX509, paths: CertKeyPaths, req: Omit<LeafRequest, 'days' | 'key'>): Promise<void> => {
+const ensureLeaf = async (ca: CaHandle, paths: CertKeyPaths, req: Omit<LeafRequest, 'days' | 'key'>): Promise<void> => {
   const [certPem, keyPem] = await Promise.all([readIfExists(paths.cert), readIfExists(paths.key)]);
   if (certPem !== undefined && keyPem !== undefined) {
     const leaf = new NodeX509(certPem);
-    if (!leaf.checkIssued(caNode) || !leaf.verify(caNode.publicKey)) {
+    if (!leaf.checkIssued(ca.node) || !leaf.verify(ca.node.publicKey)) {
       throw new Error(`${paths.cert} was not issued by the cluster CA; remove it and its key to have them generated again`);
     }
     return;
   }
   if (certPem !== undefined) throw orphanError(paths.cert, paths.key);
+  const [{ issueCertificate }, { loadKey }] = await Promise.all([issuing(), keying()]);
   const key = keyPem !== undefined ? await loadKey(keyPem) : undefined;
-  const issued = await issueCertificate(ca, { ...req, days: leafDays, key });
+  const issued = await issueCertificate(await ca.signer(), { ...req, days: leafDays, key });
   if (keyPem === undefined) await writeKey(paths.key, issued.keyPem);
   await writeCert(paths.cert, issued.certPem);
 };
@@ -107,6 +122,7 @@ const ensureServiceAccountKey = async (paths: { key: string; pub: string }): Pro
     await writeNew(paths.pub, createPublicKey(keyPem).export({ type: 'spki', format: 'pem' }).toString(), 0o644);
     return;
   }
+  const { generateKey, privateKeyPem, publicKeyPem } = await keying();
   const { keys } = await generateKey();
   await writeKey(paths.key, await privateKeyPem(keys.privateKey));
   await writeNew(paths.pub, await publicKeyPem(keys.publicKey), 0o644);
@@ -133,7 +149,6 @@ export const ensurePki = async (dir: string, opts: EnsurePkiOptions): Promise<Pk
     serviceAccount: { key: join(dir, 'sa.key'), pub: join(dir, 'sa.pub') },
   };
   const ca = await ensureCa(paths.ca);
-  const caNode = new NodeX509(ca.cert.toString('pem'));
   const leaves: [CertKeyPaths, Omit<LeafRequest, 'days' | 'key'>][] = [
     [paths.apiserver, { subject: { commonName: 'kube-apiserver' }, usage: 'server', sans: apiserverSans(opts.serverSans ?? []) }],
     [paths.admin, client('kubernetes-admin', 'system:masters')],
@@ -144,7 +159,7 @@ export const ensurePki = async (dir: string, opts: EnsurePkiOptions): Promise<Pk
       [paths.nodes[n] as CertKeyPaths, client(`system:node:${n}`, 'system:nodes')]),
   ];
   await Promise.all([
-    ...leaves.map(([p, req]) => ensureLeaf(ca, caNode, p, req)),
+    ...leaves.map(([p, req]) => ensureLeaf(ca, p, req)),
     ensureServiceAccountKey(paths.serviceAccount),
   ]);
   return paths;
@@ -155,6 +170,6 @@ export const ensureFrontProxyPki = async (dir: string): Promise<FrontProxyPaths>
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const paths: FrontProxyPaths = { ca: pair(dir, 'front-proxy-ca'), client: pair(dir, 'front-proxy-client') };
   const ca = await ensureCa(paths.ca, 'front-proxy-ca');
-  await ensureLeaf(ca, new NodeX509(ca.cert.toString('pem')), paths.client, client('front-proxy-client'));
+  await ensureLeaf(ca, paths.client, client('front-proxy-client'));
   return paths;
 };

@@ -1,7 +1,8 @@
 // Calling one webhook: an AdmissionReview v1 POSTed with undici to its URL, or to its service through
 // the service's Endpoints, trusting clientConfig.caBundle, bounded by timeoutSeconds (upstream:
 // apiserver/pkg/util/webhook and admission/plugin/webhook/request).
-import { Agent, request } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { undici, type Undici } from '../../apimachinery/undici.js';
 import type { AdmissionDeps } from '../deps.js';
 
 export interface ClientConfig {
@@ -15,11 +16,11 @@ export class CallError extends Error {}
 
 const agents = new Map<string, Agent>();
 
-function agentFor(ca: string | undefined, servername: string | undefined): Agent {
+function agentFor(u: Undici, ca: string | undefined, servername: string | undefined): Agent {
   const key = `${servername ?? ''}\n${ca ?? ''}`;
   let a = agents.get(key);
   if (!a) {
-    a = new Agent({ connect: { ...(ca ? { ca } : {}), ...(servername ? { servername } : {}) }, keepAliveTimeout: 10_000 });
+    a = new u.Agent({ connect: { ...(ca ? { ca } : {}), ...(servername ? { servername } : {}) }, keepAliveTimeout: 10_000 });
     agents.set(key, a);
   }
   return a;
@@ -53,11 +54,12 @@ export async function callWebhook(cc: ClientConfig, deps: AdmissionDeps, review:
   const u = new URL(target.url);
   u.searchParams.set('timeout', `${timeoutSeconds}s`);
   const ca = cc.caBundle ? Buffer.from(cc.caBundle, 'base64').toString('utf8') : undefined;
-  let res: Awaited<ReturnType<typeof request>>;
+  const http = await undici();
+  let res: Dispatcher.ResponseData;
   try {
-    res = await request(u, {
+    res = await http.request(u, {
       method: 'POST',
-      dispatcher: agentFor(ca, target.servername),
+      dispatcher: agentFor(http, ca, target.servername),
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(review),
       signal: AbortSignal.timeout(timeoutSeconds * 1000),

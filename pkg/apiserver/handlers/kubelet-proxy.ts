@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Agent, request as undiciRequest } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from '../../apimachinery/undici.js';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest, internalError, notFound } from '../../apimachinery/errors.js';
 import type { Registry } from '../../registry/generic/registry.js';
@@ -26,9 +27,10 @@ const credentialsFor = (server: object): Promise<{ cert?: string; key?: string }
   return c.creds;
 };
 
-const agentFor = (server: object): Promise<Agent> => {
+const agentFor = async (server: object): Promise<Agent> => {
+  const { Agent } = await undici();
   const c = configs.get(server);
-  if (!c) return Promise.resolve(new Agent({ connect: { rejectUnauthorized: false } }));
+  if (!c) return new Agent({ connect: { rejectUnauthorized: false } });
   c.agent ??= credentialsFor(server).then((creds) => new Agent({ connect: { ...creds, rejectUnauthorized: false } }));
   return c.agent;
 };
@@ -82,7 +84,7 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
   request.raw.once('close', () => ac.abort());
   let res;
   try {
-    res = await undiciRequest(url, { dispatcher: await agentFor(request.server), signal: ac.signal, headersTimeout: 30_000, bodyTimeout: 0 });
+    res = await (await undici()).request(url, { dispatcher: await agentFor(request.server), signal: ac.signal, headersTimeout: 30_000, bodyTimeout: 0 });
   } catch (err) {
     throw internalError(`Get "${url}": ${(err as Error).message}`);
   }

@@ -2,7 +2,8 @@
 // strategy None rewrites apiVersion; strategy Webhook POSTs a ConversionReview (apiextensions.k8s.io/v1) to the
 // webhook's URL, or to the service it names (resolved through its Endpoints), trusting caBundle.
 import { randomUUID } from 'node:crypto';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { undici, type Undici } from '../../apimachinery/undici.js';
 import type { ConversionReview, CustomResourceConversion, ServiceReference } from '../../../api/apiextensions/v1/index.js';
 import { apiVersionOf, type KubeObject } from '../../../api/types.js';
 import { internalError } from '../../apimachinery/errors.js';
@@ -36,11 +37,11 @@ export function createConverter(group: string, conversion: CustomResourceConvers
   const cfg = conversion.webhook?.clientConfig ?? {};
   const ca = cfg.caBundle ? Buffer.from(cfg.caBundle, 'base64').toString('utf8') : undefined;
   const agents = new Map<string, Agent>();
-  const agentFor = (servername?: string): Agent => {
+  const agentFor = (u: Undici, servername?: string): Agent => {
     const key = servername ?? '';
     let a = agents.get(key);
     if (!a) {
-      a = new Agent({ connect: { ca, servername, rejectUnauthorized: true } });
+      a = new u.Agent({ connect: { ca, servername, rejectUnauthorized: true } });
       agents.set(key, a);
     }
     return a;
@@ -68,8 +69,9 @@ export function createConverter(group: string, conversion: CustomResourceConvers
       const { url, servername } = target();
       let body: ConversionReview;
       try {
-        const res = await request(url, {
-          method: 'POST', dispatcher: agentFor(servername), body: JSON.stringify(review),
+        const http = await undici();
+        const res = await http.request(url, {
+          method: 'POST', dispatcher: agentFor(http, servername), body: JSON.stringify(review),
           headers: { 'content-type': 'application/json', accept: 'application/json' },
           headersTimeout: WEBHOOK_TIMEOUT_MS, bodyTimeout: WEBHOOK_TIMEOUT_MS,
         });
