@@ -47,7 +47,7 @@ export interface Aggregator {
 interface Remote {
   svc: APIService;
   specKey: string;
-  agent: Agent;
+  agent: Promise<Agent>;
   available: boolean;
   /** Its discovery, once read (kept when a later read fails). */
   gv?: GroupVersion;
@@ -86,7 +86,7 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
     const r = remotes.get(name);
     if (!r) return;
     remotes.delete(name);
-    void r.agent.close().catch(() => {});
+    void r.agent.then((a) => a.close()).catch(() => {});
     generation++;
   };
 
@@ -111,12 +111,12 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
     const at = resolveService(o.registries, service!);
     if (!at.ok) return { type: 'Available', status: 'False', reason: at.reason, message: at.message };
     try {
-      await fetchDiscovery(checker, endpointUrl(at), group, version);
+      await fetchDiscovery(await checker, endpointUrl(at), group, version);
     } catch (err) {
       return { type: 'Available', status: 'False', reason: 'FailedDiscoveryCheck', message: (err as Error).message };
     }
     try {
-      const gv = groupVersionFromDiscovery(group, version, await fetchDiscovery(r.agent, endpointUrl(at), group, version));
+      const gv = groupVersionFromDiscovery(group, version, await fetchDiscovery(await r.agent, endpointUrl(at), group, version));
       if (gv && JSON.stringify(gv) !== JSON.stringify(r.gv)) {
         r.gv = gv;
         generation++;
@@ -247,7 +247,7 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
       for (const r of remotes.values()) {
         if (r.svc.spec.group !== group || r.svc.spec.version !== version) continue;
         const ref = r.svc.spec.service!;
-        await proxyRequest(request, reply, { available: r.available, agent: r.agent, resolve: () => resolveService(o.registries, ref) },
+        await proxyRequest(request, reply, { available: r.available, agent: await r.agent, resolve: () => resolveService(o.registries, ref) },
           (err) => o.onError(err, `proxying to APIService ${r.svc.metadata.name}`));
         return;
       }
@@ -258,7 +258,7 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
       if (timer) clearInterval(timer);
       for (const u of unwatch) u();
       for (const n of [...remotes.keys()]) forget(n);
-      void checker.close().catch(() => {});
+      void checker.then((a) => a.close()).catch(() => {});
     },
   };
 }

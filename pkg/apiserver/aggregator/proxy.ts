@@ -5,7 +5,8 @@
 // front-proxy client certificate. Bodies stream both ways unread (watches flow as they come).
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { request as undiciRequest, type Agent } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { undici } from '../../apimachinery/undici.js';
 import type { UserInfo } from '../../authentication/interface.js';
 import { endpointUrl, type Resolution } from './resolve.js';
 
@@ -50,7 +51,8 @@ export async function proxyRequest(request: FastifyRequest, reply: FastifyReply,
   const abort = new AbortController();
   reply.raw.once('close', () => abort.abort());
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  let res: Awaited<ReturnType<typeof undiciRequest>>;
+  const { request: undiciRequest } = await undici();
+  let res: Dispatcher.ResponseData;
   try {
     res = await undiciRequest(endpointUrl(at) + request.url, {
       method: request.method as 'GET',

@@ -1,7 +1,8 @@
 // An extension apiserver's discovery document (GET /apis/<group>/<version>, an APIResourceList) read into the
 // GroupVersion shape our discovery documents are built from. Such a group-version has no schemas here: its
 // OpenAPI stays with its server.
-import { request, type Agent } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { undici } from '../../apimachinery/undici.js';
 import type { GroupVersion, ResourceType, Subresource, Verb } from '../../../api/types.js';
 import { AGGREGATOR_IDENTITY } from './transport.js';
 
@@ -22,7 +23,8 @@ const CHECK_TIMEOUT_MS = 5_000;
 /** GET <base>/apis/<group>/<version> as the aggregator; the parsed body, or an Error saying what went wrong. */
 export async function fetchDiscovery(agent: Agent, base: string, group: string, version: string): Promise<unknown> {
   const url = `${base}/apis/${group}/${version}`;
-  let res: Awaited<ReturnType<typeof request>>;
+  const { request } = await undici();
+  let res: Dispatcher.ResponseData;
   try {
     res = await request(url, {
       dispatcher: agent, headers: { ...AGGREGATOR_IDENTITY, accept: 'application/json' },

@@ -2,7 +2,8 @@
 // pkg/controllers/status/remote BuildTransportConfig): the front-proxy client certificate as identity, the
 // APIService's caBundle (or no verification with insecureSkipTLSVerify) for the server, whose certificate must
 // be for <service>.<namespace>.svc.
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from '../../apimachinery/undici.js';
 import type { APIService } from '../../../api/apiregistration/v1/index.js';
 
 export interface ProxyClientCert {
@@ -12,9 +13,10 @@ export interface ProxyClientCert {
 
 const KEEP_ALIVE_MS = 30_000;
 
-export function proxyAgent(svc: APIService, client: ProxyClientCert | undefined): Agent {
+export async function proxyAgent(svc: APIService, client: ProxyClientCert | undefined): Promise<Agent> {
   const ref = svc.spec.service!;
   const ca = svc.spec.caBundle ? Buffer.from(svc.spec.caBundle, 'base64').toString('utf8') : undefined;
+  const { Agent } = await undici();
   return new Agent({
     keepAliveTimeout: KEEP_ALIVE_MS,
     connect: {
@@ -30,7 +32,8 @@ export function proxyAgent(svc: APIService, client: ProxyClientCert | undefined)
  * The availability check's client: no server verification ("if someone owns the network and messes with your
  * status that's not so bad", upstream says), the front-proxy identity all the same.
  */
-export function checkAgent(client: ProxyClientCert | undefined): Agent {
+export async function checkAgent(client: ProxyClientCert | undefined): Promise<Agent> {
+  const { Agent } = await undici();
   return new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { ...(client ?? {}), rejectUnauthorized: false } });
 }
 
