@@ -3,6 +3,7 @@
 // upstream's generated Go code, and print them. Then raw HTTPS requests as client-go and
 // controller-runtime make them: negotiation, lists, metadata-only lists, Status errors and the
 // length-prefixed watch stream, decoded with our own decoder.
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { builtinProtoSchemas, decodeMessage, decodeProtobufObject, readEnvelope } from '../../pkg/apimachinery/protobuf/index.js';
@@ -93,6 +94,34 @@ describe('kubectl decodes our protobuf answers', () => {
     await ok('create', 'serviceaccount', 'sa', '-n', 'pb');
     const token = (await ok('create', 'token', 'sa', '-n', 'pb', '--duration=10m')).stdout.trim();
     expect(token.split('.')).toHaveLength(3);
+  });
+
+  it('events --watch lists and watches core/v1 Events in protobuf (client-go\'s watch decoder reads our frames)', async () => {
+    const event = (name: string, message: string): Record<string, unknown> => ({
+      apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: 'pb' }, type: 'Normal', reason: 'Tested', message,
+      involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cfg', namespace: 'pb' }, firstTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), count: 1,
+    });
+    expect((await s.api('POST', '/api/v1/namespaces/pb/events', event('before', 'listed-in-protobuf'))).status).toBe(201);
+    const child = spawn('kubectl', ['--kubeconfig', s.kubeconfig, 'events', '-n', 'pb', '--watch', '-v=8']);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    try {
+      const deadline = Date.now() + 30_000;
+      const waitFor = async (text: string): Promise<void> => {
+        while (!out.includes(text)) {
+          if (Date.now() > deadline) throw new Error(`kubectl events never printed ${text}: ${out}\n${err.slice(-2000)}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      await waitFor('listed-in-protobuf');
+      expect((await s.api('POST', '/api/v1/namespaces/pb/events', event('after', 'watched-in-protobuf'))).status).toBe(201);
+      await waitFor('watched-in-protobuf');
+      expect(err).toMatch(/Content-Type: application\/vnd\.kubernetes\.protobuf;stream=watch/);
+    } finally {
+      child.kill();
+    }
   });
 
   it('a typed get of a missing object reports upstream\'s NotFound from our protobuf Status', async () => {
