@@ -39,6 +39,8 @@ const DENY_TTL_MS = 30_000;
 
 export class NodeServer {
   private server?: Server;
+  /** Upgraded connections (exec, attach, port-forward) are no longer the HTTP server's to close. */
+  private readonly upgraded = new Set<Duplex>();
 
   constructor(private readonly o: NodeServerOptions) {}
 
@@ -51,6 +53,8 @@ export class NodeServer {
     });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => socket.destroy());
+      this.upgraded.add(socket);
+      socket.once('close', () => this.upgraded.delete(socket));
       this.upgrade(req, socket, head).catch((err: unknown) => {
         this.o.logger.warn({ err, url: req.url }, 'kubelet server upgrade failed');
         socket.destroy();
@@ -68,6 +72,7 @@ export class NodeServer {
     const s = this.server;
     if (!s) return;
     s.closeAllConnections();
+    for (const socket of this.upgraded) socket.destroy();
     await new Promise<void>((r) => s.close(() => r()));
   }
 

@@ -1,14 +1,16 @@
 // kubectl exec, attach and port-forward through the apiserver to the kubelet's node server and the process runtime,
 // with the real kubectl on both of its transports: WebSocket (1.30+ exec/attach v5.channel.k8s.io; 1.31+
 // port-forward tunnels SPDY in a WebSocket) and the SPDY/3.1 upgrade (kubectl 1.29, and the fallback).
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
+import * as k8s from '@kubernetes/client-node';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { ProcessRuntime } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
@@ -21,6 +23,37 @@ const kubectlBinary = (version: string): string => {
   const bin = join(dirname(realpathSync(process.env.PATH!.split(':').map((d) => join(d, 'kubectl')).find((p) => existsSync(p))!)), `kubectl.${version}`);
   return existsSync(bin) ? bin : 'kubectl';
 };
+
+const hasPythonClient = (() => {
+  try { execFileSync('/usr/bin/python3', ['-c', 'import kubernetes'], { stdio: 'ignore' }); return true; } catch { return false; }
+})();
+
+// The Python client's stream module: exec over WebSocket v4.channel.k8s.io, port-forward over channels.
+const PYTHON = `
+import sys, json
+from kubernetes import client, config
+from kubernetes.stream import stream, portforward
+config.load_kube_config(sys.argv[1])
+v1 = client.CoreV1Api()
+out = {}
+out['exec'] = stream(v1.connect_get_namespaced_pod_exec, 'shell', 'default', command=['sh', '-c', 'echo "py $GREETING"'], stderr=True, stdin=False, stdout=True, tty=False)
+r = stream(v1.connect_get_namespaced_pod_exec, 'shell', 'default', command=['sh', '-c', 'exit 5'], stderr=True, stdin=False, stdout=True, tty=False, _preload_content=False)
+r.run_forever(timeout=10)
+out['code'] = r.returncode
+pf = portforward(v1.connect_get_namespaced_pod_portforward, 'nginx', 'default', ports=sys.argv[2])
+sock = pf.socket(int(sys.argv[2]))
+sock.setblocking(True)
+sock.sendall(b'GET / HTTP/1.0\\r\\n\\r\\n')
+data = b''
+while True:
+    chunk = sock.recv(4096)
+    if not chunk:
+        break
+    data += chunk
+sock.close()
+out['http'] = data.decode()
+print(json.dumps(out))
+`;
 
 const freePort = (): Promise<number> => new Promise((resolve) => {
   const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
@@ -106,6 +139,22 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
         expect(bad.stderr).toContain('executable file not found');
       });
 
+      it.skipIf(!existsSync('/usr/bin/script'))('exec -it: an interactive shell on a pty, its exit code back', async () => {
+        // kubectl wants a terminal for -t: util-linux `script` gives it one, fed from a pipe.
+        const cmd = [c.bin, '--kubeconfig', api.kubeconfig, ...c.flags, 'exec', '-it', 'shell', '--', 'sh'].map((a) => `'${a}'`).join(' ');
+        const r = await new Promise<{ code: number; out: string }>((resolve) => {
+          const child = execFile('/usr/bin/script', ['-qfec', cmd, '/dev/null'], { timeout: 60_000, env: { ...process.env, ...c.env } }, (err, stdout) => {
+            resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: stdout });
+          });
+          child.stdin!.write('tty; echo "sum=$((40+2))"\n');
+          setTimeout(() => child.stdin!.end('exit 7\n'), 1500);
+        });
+        expect(r.out).toMatch(/\/dev\/pts\/\d+\r\n/);
+        expect(r.out).toContain('sum=42\r\n');
+        expect(r.out).not.toMatch(/fallback/i);
+        expect(r.code).toBe(7);
+      });
+
       it('attach -i joins the running container\'s stdin and stdout', async () => {
         const child = spawn(c.bin, ['--kubeconfig', api.kubeconfig, ...c.flags, 'attach', '-i', 'reader'], { env: { ...process.env, ...c.env } });
         let out = '';
@@ -140,6 +189,50 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
       });
     });
   }
+
+  it('@kubernetes/client-node: exec with status and a tty (a real pty), port-forward over WebSocket channels', async () => {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(api.kubeconfig);
+    const exec = (command: string[], tty: boolean): Promise<{ out: string; status: k8s.V1Status }> => new Promise((resolve) => {
+      const stdout = new PassThrough();
+      let out = '';
+      stdout.on('data', (d: Buffer) => { out += d.toString(); });
+      void new k8s.Exec(kc).exec('default', 'shell', 'sh', command, stdout, stdout, null, tty, (status) => setTimeout(() => resolve({ out, status }), 100));
+    });
+    const plain = await exec(['sh', '-c', 'echo "$GREETING"; exit 4'], false);
+    expect(plain.out).toBe('hello\n');
+    expect(plain.status).toMatchObject({ status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '4' }] } });
+    const tty = await exec(['tty'], true);
+    expect(tty.out).toMatch(/^\/dev\/pts\/\d+\r\n$/);
+    expect(tty.status).toMatchObject({ status: 'Success' });
+
+    const server = createServer((socket) => { void new k8s.PortForward(kc).portForward('default', 'nginx', [nginxPort], socket, null, socket); });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const local = (server.address() as { port: number }).port;
+      const text = await new Promise<string>((resolve, reject) => {
+        const c = connect(local, '127.0.0.1', () => c.write('GET / HTTP/1.0\r\n\r\n'));
+        let got = '';
+        c.on('data', (d: Buffer) => { got += d.toString(); if (got.includes('</html>')) { c.destroy(); resolve(got); } });
+        c.on('error', reject);
+      });
+      expect(text).toMatch(/^HTTP\/1\.1 200/);
+      expect(text).toContain('Welcome to nginx!');
+    } finally {
+      server.close();
+    }
+  });
+
+  it.skipIf(!hasPythonClient)('the Python client: stream exec (output, return code) and portforward', async () => {
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile('/usr/bin/python3', ['-c', PYTHON, api.kubeconfig, String(nginxPort)], { timeout: 60_000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
+    });
+    const out = JSON.parse(stdout);
+    expect(out.exec).toBe('py hello\n');
+    expect(out.code).toBe(5);
+    expect(out.http).toMatch(/^HTTP\/1\.[01] 200/);
+    expect(out.http).toContain('Welcome to nginx!');
+  });
 
   it('needs create pods/exec: a user who may only get pods/exec is refused, over both transports', async () => {
     await admin.resource<KubeObject>({ group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', namespaced: true, kind: 'Role' }, 'default').create({

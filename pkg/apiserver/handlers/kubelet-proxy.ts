@@ -12,6 +12,7 @@ import { undici } from '../../apimachinery/undici.js';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest, internalError, notFound } from '../../apimachinery/errors.js';
 import type { Registry } from '../../registry/generic/registry.js';
+import { isTrue } from '../request-info.js';
 
 export interface KubeletClientFiles { certFile: string; keyFile: string }
 
@@ -98,7 +99,6 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
 }
 
 const all = (v: unknown): string[] => (v === undefined ? [] : ([] as unknown[]).concat(v).map(String));
-const truthy = (v: unknown): boolean => all(v).some((x) => x === 'true' || x === '1');
 /** Request headers that carry the client's credentials to us, not to the kubelet. */
 const PRIVATE_HEADER = /^(authorization|proxy-authorization|impersonate-.*|x-remote-.*|host)$/i;
 
@@ -120,7 +120,7 @@ export async function proxyPodConnect(reg: Registry, request: FastifyRequest, re
   } else {
     const container = containerOf(pod, all(q.container)[0]);
     if (sub === 'exec') for (const c of all(q.command)) query.append('command', c);
-    for (const [param, flag] of [['input', 'stdin'], ['output', 'stdout'], ['error', 'stderr'], ['tty', 'tty']] as const) if (truthy(q[flag])) query.set(param, '1');
+    for (const [param, flag] of [['input', 'stdin'], ['output', 'stdout'], ['error', 'stderr'], ['tty', 'tty']] as const) if (all(q[flag]).some(isTrue)) query.set(param, '1');
     path = `/${sub}/${podPath(pod)}/${encodeURIComponent(container)}`;
   }
   const { host, port } = kubeletOf(reg, pod);
