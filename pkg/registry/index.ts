@@ -25,6 +25,8 @@ export interface RegistrySet {
   stop(): void;
   /** The store under every registry (custom resources build their version views over it). */
   store: Store;
+  /** The alpha Initializers feature is on (custom resources keep metadata.initializers). */
+  initializers: boolean;
   /** Serves a resource added at run time (custom resources); replaces one at the same group/version/plural. */
   add(rt: ResourceType, deps: Omit<RegistryDeps, 'admission' | 'peer'>): Registry;
   /** Stops serving a resource added with add() (its cacher is the caller's to stop). */
@@ -86,11 +88,13 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
     ips,
     stop: () => cachers.forEach((c) => c.stop()),
     store: o.store,
+    initializers: o.initializers === true,
     add: (rt, deps) => {
       const reg = new Registry(rt, {
         ...deps,
         admission: { mutate: (a) => admission.mutate(a), validate: (a) => admission.validate(a) },
         peer: (group, plural) => byGroupPlural.get(`${group}/${plural}`),
+        initializers: o.initializers,
       });
       byKey.set(`${apiVersionOf(rt.group, rt.version)}/${rt.plural}`, reg);
       if (!byGroupPlural.get(`${rt.group}/${rt.plural}`)) byGroupPlural.set(`${rt.group}/${rt.plural}`, reg);

@@ -1,9 +1,32 @@
 // PodSecurityPolicy with the real kubectl: the policy/v1beta1 kind served and printed, its spec validated, and
 // the admission plugin (enabled by flag) refusing pods without a usable policy, refusing what a granted policy
 // forbids, and admitting plain pods with the policy's defaults and the kubernetes.io/psp annotation.
+import { execFile, execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { certificateUser, type TestUser } from './authz-support.js';
+
+const hasPythonClient = (() => {
+  try {
+    execFileSync('/usr/bin/python3', ['-c', 'import kubernetes'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+// Debian's python3-kubernetes (22.x) still has the policy/v1beta1 models, which insist on the required strategies.
+const PYTHON = `
+import sys, json
+from kubernetes import client, config
+config.load_kube_config(sys.argv[1])
+api = client.PolicyV1beta1Api()
+api.create_pod_security_policy(client.V1beta1PodSecurityPolicy(metadata=client.V1ObjectMeta(name='from-python'),
+  spec=client.V1beta1PodSecurityPolicySpec(privileged=True, volumes=['*'], run_as_user=client.V1beta1RunAsUserStrategyOptions(rule='RunAsAny'),
+    se_linux=client.V1beta1SELinuxStrategyOptions(rule='RunAsAny'), fs_group=client.V1beta1FSGroupStrategyOptions(rule='RunAsAny'),
+    supplemental_groups=client.V1beta1SupplementalGroupsStrategyOptions(rule='RunAsAny'))))
+p = api.read_pod_security_policy('from-python')
+print(json.dumps({'names': sorted(x.metadata.name for x in api.list_pod_security_policy().items), 'escalation': p.spec.allow_privilege_escalation, 'rule': p.spec.run_as_user.rule}))
+`;
 
 let s: TestApiServer;
 let alice: TestUser;
@@ -87,5 +110,12 @@ describe('PodSecurityPolicy', () => {
     await ok(bob.kubectl('run', 'bobs', '--image=nginx', '-n', 'team', '--overrides={"spec":{"serviceAccountName":"builder"}}'));
     const pod = JSON.parse(await ok(s.kubectl('get', 'pod', 'bobs', '-n', 'team', '-o', 'json')));
     expect(pod.metadata.annotations['kubernetes.io/psp']).toBe('restricted');
+  });
+
+  it.skipIf(!hasPythonClient)('is read and written by the Python client\'s policy/v1beta1 models', async () => {
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile('/usr/bin/python3', ['-c', PYTHON, s.kubeconfig], { timeout: 60_000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
+    });
+    expect(JSON.parse(stdout)).toEqual({ names: ['from-python', 'restricted'], escalation: true, rule: 'RunAsAny' });
   });
 });

@@ -148,6 +148,30 @@ describe('Initializers', () => {
   });
 });
 
+describe('Initializers on custom resources', () => {
+  it('stamps, hides and releases custom objects too', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+      },
+    };
+    expect((await s.api('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    const path = '/apis/example.com/v1/namespaces/default/widgets';
+    await eventually(async () => (await s.api('GET', path)).status === 200);
+    await s.kubectlWithInput(config('widgets', [LABELER, AUDITOR]).replace(/apiGroups: \[""\]\n    apiVersions: \[v1\]\n    resources: \[configmaps\]/g, 'apiGroups: [example.com]\n    apiVersions: ["*"]\n    resources: [widgets]'), 'apply', '-f', '-');
+    const made = await s.api('POST', `${path}?includeUninitialized=true`, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } });
+    expect([made.status, pendingOf(made.body)]).toEqual([201, [LABELER, AUDITOR]]);
+    expect((await s.kubectl('get', 'widgets', '-o', 'name')).stdout).toBe('');
+    const head = await s.api('PUT', `${path}/w`, initialize('a')(structuredClone(made.body)));
+    expect([head.status, pendingOf(head.body)]).toEqual([200, [AUDITOR]]);
+    const done = await s.api('PUT', `${path}/w`, initialize('b')(structuredClone(head.body)));
+    expect([done.status, done.body.metadata.labels]).toEqual([200, { a: 'yes', b: 'yes' }]);
+    expect((await s.kubectl('get', 'widgets', '-o', 'name')).stdout).toBe('widget.example.com/w\n');
+  });
+});
+
 describe('Initializers gate off', () => {
   it('serves no v1alpha1 group and drops metadata.initializers as an unknown field', async () => {
     const off = await startTestApiServer({ storageBackend: 'memory' });

@@ -2,6 +2,7 @@
 // the shared storage prefix (/registry/<group>/<plural>/), its watch cache, printer and published definitions
 // (upstream: apiextensions-apiserver pkg/apiserver/customresource_handler.go, crdInfo).
 import { definitions as metaDefinitions } from '../../../api/meta/v1/index.js';
+import { initializerMetaDefinitions } from '../../../api/admissionregistration/v1alpha1/index.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import { ALL_VERBS, apiVersionOf, type GroupVersion, type KubeObject, type ResourceType, type Subresource } from '../../../api/types.js';
 import { badRequest } from '../../apimachinery/errors.js';
@@ -26,6 +27,9 @@ import { definitionName, versionDefinitions, withoutRequired } from './schema.js
 import { customResourceStrategy } from './strategy.js';
 
 const metaIndex = new SchemaIndex(metaDefinitions);
+/** ObjectMeta with the alpha initializers field, for servers with the Initializers feature on. */
+const initializerMeta = { ...metaDefinitions, ...initializerMetaDefinitions(metaDefinitions) };
+const initializerMetaIndex = new SchemaIndex(initializerMeta);
 
 export interface ServedVersion {
   rt: ResourceType;
@@ -60,11 +64,12 @@ export function resourceTypeOf(crd: CustomResourceDefinition, v: CustomResourceD
   return rt;
 }
 
-function decoderFor(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion): Decoder {
+function decoderFor(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion, initializers: boolean): Decoder {
   const { group, names } = crd.spec;
   const schema = schemaOf(v);
   const defs = versionDefinitions(schema && (withoutRequired(schema as never) as JSONSchemaProps), group, v.name, names.kind, names.listKind ?? `${names.kind}List`);
-  const index = new SchemaIndex({ ...metaDefinitions, ...defs });
+  const meta = initializers ? initializerMetaIndex : metaIndex;
+  const index = new SchemaIndex({ ...(initializers ? initializerMeta : metaDefinitions), ...defs });
   const apiVersion = apiVersionOf(group, v.name);
   return {
     index,
@@ -78,7 +83,7 @@ function decoderFor(crd: CustomResourceDefinition, v: CustomResourceDefinitionVe
       }
       obj.apiVersion = apiVersion;
       obj.kind = names.kind;
-      reportUnknown(pruneCustomResource(metaIndex, obj, schema), ctx);
+      reportUnknown(pruneCustomResource(meta, obj, schema), ctx);
       defaultCustomResource(obj, schema);
       return obj;
     },
@@ -136,7 +141,7 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
     const view = convertingStore(o.store, codec);
     const cacher = new Cacher(view, resourcePrefix(rt), { historySize: o.watchCacheHistorySize });
     await cacher.start();
-    const decoder = decoderFor(crd, v);
+    const decoder = decoderFor(crd, v, o.registries.initializers);
     const strategy = customResourceStrategy({
       schema, kind: names.kind, hasStatus: Boolean(v.subresources?.status), scale: v.subresources?.scale,
       terminating: () => served.terminating,
