@@ -44,8 +44,9 @@ export const kubelets = (c: ClusterLayout): ComponentSpec[] => {
       identity: { user: 'kubernetes-admin', pair: c.pki.admin },
     }];
   }
-  return c.nodes.map((n) => ({
-    name: `kubelet-${n}`, args: ['kubelet', '--node-name', n, '--root-dir', join(c.dataDir, 'kubelet', n), ...common],
+  // each node its own /24 of 10.244.0.0/16, as the node-ipam controller would allocate them
+  return c.nodes.map((n, i) => ({
+    name: `kubelet-${n}`, args: ['kubelet', '--node-name', n, '--root-dir', join(c.dataDir, 'kubelet', n), '--pod-cidr', `10.244.${i}.0/24`, ...common],
     identity: { user: `system:node:${n}`, pair: c.pki.nodes[n]! },
   }));
 };

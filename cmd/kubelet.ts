@@ -1,7 +1,7 @@
 // `mini-kube kubelet`: the node agent. Flags named as upstream's kubelet where they exist; `--runtime fake
 // --nodes N` simulates N nodes (<node-name>-1 .. -N) in this one process, as kwok does.
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pino } from 'pino';
 import { parseGoDuration } from './apiserver-flags.js';
@@ -29,6 +29,11 @@ export const kubeletFlags = {
   'node-status-report-frequency': flag.string('5m', 'How often the node status is posted when unchanged'),
   'node-lease-duration-seconds': flag.int(40, 'Duration of the node Lease; renewed every quarter of it'),
   'sync-frequency': flag.string('1m', 'Longest time between syncs of a running pod (and refreshes of its configMap/secret volumes; changes seen by the watch apply at once)'),
+  'pod-sandbox': flag.string('auto', 'Process runtime: a network namespace, address from --pod-cidr and PID/IPC/UTS namespaces per pod (netns; needs root on Linux, iproute2, util-linux), pods on the host network (host), or netns when possible (auto)', ['auto', 'netns', 'host']),
+  'pod-cidr': flag.string('', 'The node\'s pod range (e.g. 10.244.1.0/24): pods\' addresses, registered as the Node\'s spec.podCIDR'),
+  'cluster-dns': flag.list([], 'DNS server IPs of the cluster, written to the resolv.conf of ClusterFirst pods'),
+  'cluster-domain': flag.string('', 'Domain of the cluster (e.g. cluster.local): pods\' DNS searches <ns>.svc.<domain> svc.<domain> <domain>'),
+  'resolv-conf': flag.string('/etc/resolv.conf', 'The host\'s resolver configuration, the base of pods\' DNS'),
   'fake-start-latency': flag.string('0s', 'Fake runtime: time from StartContainer to running'),
   'kube-api-qps': flag.int(50, 'Client requests per second (0 with --nodes > 1: unlimited)'),
   'kube-api-burst': flag.int(100, 'Client burst'),
@@ -43,7 +48,7 @@ const duration = (name: string, text: string): number => {
 
 export const main = async (argv: readonly string[]): Promise<void> => {
   const { values: v } = parseOrExit('kubelet', summary, argv, kubeletFlags);
-  const { defaultHostname, KubeletHost, ProcessRuntime, loadImageCatalog } = await import('../pkg/kubelet/index.js');
+  const { defaultHostname, KubeletHost, ProcessRuntime, loadImageCatalog, PodSandboxes, choosePodSandboxes, parseResolvConf } = await import('../pkg/kubelet/index.js');
   let timings;
   try {
     if (v.nodes < 1) throw new FlagError(`--nodes ${v.nodes} must be at least 1`);
@@ -74,9 +79,26 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   // The shipped catalog sits at the package root, wherever the running code (sources, dist/ or the bundle) is.
   const shipped = join(packageRoot, 'config', 'images.json');
   const catalog = v.runtime === 'process' ? loadImageCatalog(v['image-catalog'] || (existsSync(shipped) ? shipped : undefined)) : undefined;
+  let sandboxing: Awaited<ReturnType<typeof choosePodSandboxes>>;
+  try {
+    sandboxing = v.runtime === 'process' ? await choosePodSandboxes(v['pod-sandbox'] as 'auto' | 'netns' | 'host', v['pod-cidr'], logger) : undefined;
+  } catch (e) {
+    exitWithFlagError('kubelet', new FlagError((e as Error).message));
+  }
+  const dns = sandboxing && {
+    clusterDns: v['cluster-dns'], clusterDomain: v['cluster-domain'],
+    host: parseResolvConf(await readFile(v['resolv-conf'], 'utf8').catch(() => '')),
+  };
   const host = new KubeletHost({
     client, nodeNames, logger, ...timings,
-    ...(v.runtime === 'process' ? { runtimeFor: (_i: number, _n: string, hostIp: string) => new ProcessRuntime({ rootDir, hostIp, catalog }) } : {}),
+    ...(v.runtime === 'process' ? {
+      runtimeFor: (_i: number, nodeName: string, hostIp: string) => new ProcessRuntime({
+        rootDir, hostIp, catalog,
+        sandboxes: sandboxing && new PodSandboxes({ nodeName, podCidr: v['pod-cidr'], logger, cgroups: sandboxing.cgroups }),
+      }),
+    } : {}),
+    ...(v['pod-cidr'] && v.nodes === 1 ? { podCidr: v['pod-cidr'] } : {}),
+    dns,
     resources: { ...(v.cpu ? { cpu: v.cpu } : {}), ...(v.memory ? { memory: v.memory } : {}), pods: v['max-pods'] },
     labels: Object.fromEntries(v['node-labels'].map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
     // simulated nodes given --node-ip all report it, so the apiserver reaches their one server for logs

@@ -10,6 +10,7 @@ import { machineIp, machineResources, type NodeResources } from './node-status.j
 import { FakeRuntime } from './runtime/fake.js';
 import { NodeServer } from './server.js';
 import type { Runtime } from './runtime/types.js';
+import type { DnsSettings } from './sandbox/dns.js';
 
 export interface KubeletHostOptions extends KubeletTimings {
   client: Client;
@@ -26,6 +27,10 @@ export interface KubeletHostOptions extends KubeletTimings {
   kubeletPort?: number;
   /** Serve /containerLogs over HTTPS for clients of this CA (port 0: any; the port is reported in daemonEndpoints). */
   server?: { clientCa: string; port?: number; address?: string };
+  /** Cluster DNS settings for pods' resolv.conf (runtimes with pod sandboxes). */
+  dns?: DnsSettings;
+  /** The pod range of the (one) node, registered in its spec. */
+  podCidr?: string;
   /** Fake runtime tuning when runtimeFor is not given. */
   fakeStartLatencyMs?: number;
 }

@@ -14,6 +14,7 @@ import { ObjectWatcher } from './object-watcher.js';
 import type { LogOptions, Runtime } from './runtime/types.js';
 import { StatusManager } from './status-manager.js';
 import type { VolumeObjectKind } from './volumes.js';
+import type { DnsSettings } from './sandbox/dns.js';
 
 export interface ContainerLogs {
   read(o: LogOptions): Promise<string>;
@@ -42,6 +43,10 @@ export interface NodeKubeletOptions extends KubeletTimings {
   labels?: Record<string, string>;
   kubeletPort?: number;
   statusWorkers?: number;
+  /** Cluster DNS settings for pods' resolv.conf (runtimes with pod sandboxes). */
+  dns?: DnsSettings;
+  /** The node's pod range, registered in its spec. */
+  podCidr?: string;
 }
 
 interface Record_ extends PodRecord { removed?: boolean }
@@ -73,7 +78,7 @@ export class NodeKubelet {
     const v = o.runtime.version();
     this.agent = new NodeAgent({
       client: o.client, logger: this.logger, clock: this.clock,
-      identity: { name: o.nodeName, ip: o.nodeIp, resources: o.resources, runtimeVersion: `${v.runtimeName}://${v.runtimeVersion}`, labels: o.labels, kubeletPort: o.kubeletPort },
+      identity: { name: o.nodeName, ip: o.nodeIp, resources: o.resources, runtimeVersion: `${v.runtimeName}://${v.runtimeVersion}`, labels: o.labels, kubeletPort: o.kubeletPort, podCidr: o.podCidr },
       leaseDurationSeconds: o.leaseDurationSeconds, leaseRenewMs: o.leaseRenewMs, statusUpdateMs: o.statusUpdateMs, statusReportMs: o.statusReportMs,
     });
     this.recorder = new EventRecorder({ sink: o.client.events(), component: 'kubelet', host: o.nodeName, clock: this.clock, logger: this.logger });
@@ -87,6 +92,7 @@ export class NodeKubelet {
       getObject: this.watcher?.getter(fromApi) ?? fromApi,
       volumeResyncMs: o.syncFrequencyMs,
       nodeCapacity: { cpu: o.resources.cpu, memory: o.resources.memory },
+      dns: o.dns,
       probeResult: (id, kind) => this.probes.result(id, kind),
       requestToken: async (ns, sa, audiences, expirationSeconds, pod) => {
         const tr = await o.client.serviceAccounts(ns).createSubresource<{ status?: { token?: string } }>(sa, 'token', {

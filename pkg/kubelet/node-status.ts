@@ -25,6 +25,8 @@ export interface NodeIdentity {
   runtimeVersion: string;
   labels?: Record<string, string>;
   kubeletPort?: number;
+  /** The node's pod range (--pod-cidr), registered as spec.podCIDR(s). */
+  podCidr?: string;
 }
 
 interface Condition {
@@ -81,7 +83,7 @@ export const initialNode = (id: NodeIdentity): KubeObject => ({
     labels: nodeLabels(id.name, id.labels),
     annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
   },
-  spec: {},
+  spec: id.podCidr ? { podCIDR: id.podCidr, podCIDRs: [id.podCidr] } : {},
 });
 
 const resourceList = (r: NodeResources): Record<string, string> => ({

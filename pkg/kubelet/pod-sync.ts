@@ -7,6 +7,8 @@ import type { Clock, EventRecorder, KubeObject } from '../client/index.js';
 import { ContainerConfigError, containerEnv, expandVars } from './env.js';
 import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from './pod-status.js';
 import { runAction, type Probe } from './probes.js';
+import { linuxResources } from './sandbox/cgroups.js';
+import { podDnsConfig, type DnsSettings } from './sandbox/dns.js';
 import { linkMounts, VolumeError, VolumeManager, type TokenRequester, type VolumeObjectGetter } from './volumes.js';
 import { join } from 'node:path';
 import type { ContainerStatus, Runtime } from './runtime/types.js';
@@ -26,6 +28,7 @@ interface SpecContainer {
   stdin?: boolean;
   stdinOnce?: boolean;
   restartPolicy?: string;
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   ports?: { name?: string; containerPort: number }[];
   lifecycle?: { postStart?: Probe & { sleep?: { seconds: number } }; preStop?: Probe & { sleep?: { seconds: number } } };
 }
@@ -67,6 +70,8 @@ export interface SyncerOptions {
   probeResult?: (containerId: string, kind: 'startup' | 'readiness') => boolean | undefined;
   /** The node's capacity: resourceFieldRef limits default to it. */
   nodeCapacity?: { cpu: string; memory: string };
+  /** Cluster DNS settings: sandboxes get the pod's resolv.conf (without: the runtime's default). */
+  dns?: DnsSettings;
 }
 
 /** Go's time.Duration String for whole seconds: 10s, 1m20s, 5m0s. */
@@ -143,10 +148,23 @@ export class PodSyncer {
     if (!sandbox) {
       const dead = rt.listPodSandboxes(rec.uid);
       for (const c of rt.listContainers(rec.uid)) if (c.state === 'running') await rt.stopContainer(c.id, 0);
-      const id = await rt.runPodSandbox({
-        name: pod.metadata!.name!, namespace: pod.metadata!.namespace!, uid: rec.uid, attempt: dead.length,
-        hostname: (pod.spec?.hostname as string | undefined) ?? pod.metadata!.name!, labels: pod.metadata?.labels, annotations: pod.metadata?.annotations,
-      });
+      let dnsConfig;
+      if (this.o.dns) {
+        const dns = podDnsConfig({ ...(pod.spec as Parameters<typeof podDnsConfig>[0]), namespace: pod.metadata!.namespace! }, this.o.dns);
+        if (dns.warning) this.o.recorder.event(pod, 'Warning', 'MissingClusterDNS', `pod: "${podDesc(pod)}". ${dns.warning}`);
+        dnsConfig = dns.config;
+      }
+      let id: string;
+      try {
+        id = await rt.runPodSandbox({
+          name: pod.metadata!.name!, namespace: pod.metadata!.namespace!, uid: rec.uid, attempt: dead.length,
+          hostname: (pod.spec?.hostname as string | undefined) ?? pod.metadata!.name!, labels: pod.metadata?.labels, annotations: pod.metadata?.annotations,
+          hostNetwork: pod.spec?.hostNetwork === true, dnsConfig,
+        });
+      } catch (err) {
+        this.o.recorder.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${(err as Error).message}`);
+        throw err;
+      }
       sandbox = rt.podSandboxStatus(id)!;
       rec.podIp = pod.spec?.hostNetwork ? this.o.hostIp : sandbox.ip;
     }
@@ -286,7 +304,7 @@ export class PodSyncer {
     let id: string;
     try {
       id = await rt.createContainer(sandboxId, {
-        name: c.name, attempt, image: c.image, workingDir: c.workingDir, env,
+        name: c.name, attempt, image: c.image, workingDir: c.workingDir, env, resources: linuxResources(c.resources),
         command: c.command?.map((x) => expandVars(x, vars)), args: c.args?.map((x) => expandVars(x, vars)),
         annotations: pod.metadata?.annotations, stdin: c.stdin, stdinOnce: c.stdinOnce,
       });

@@ -2,15 +2,17 @@
 // process group; stdout/stderr go to a log file in the CRI format ("<RFC3339Nano> stdout|stderr F|P <line>");
 // exit codes are reported (128+N for signal N); stop is SIGTERM, then SIGKILL after the grace period. A container
 // without a command runs its image's entrypoint from the image catalog (config/images.json). Pods share the host
-// network, so a pod's IP is the node's.
+// network, so a pod's IP is the node's, unless the runtime is given pod sandboxes (sandbox/pod-sandbox.ts): then
+// each pod not on the host network gets its namespaces, address and cgroups, and its containers run inside them.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, readFileSync, type WriteStream } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, constants as fsConstants, lstat, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { constants } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
+import { forkedChild, type PodSandbox, type PodSandboxes } from '../sandbox/pod-sandbox.js';
 import { BUILTINS } from './builtins.js';
 import { AttachHub, dialPod, execStreaming } from './process-streams.js';
 import {
@@ -44,9 +46,11 @@ export const imageRepository = (image: string): string =>
 
 export interface ProcessRuntimeOptions {
   rootDir: string;
-  /** The node's address: every pod's IP (host network). */
+  /** The node's address: the IP of pods on the host network. */
   hostIp: string;
   catalog?: ImageCatalog;
+  /** Pods get sandboxes of their own (root on Linux); without, every pod is on the host network. */
+  sandboxes?: PodSandboxes;
 }
 
 interface ProcContainer extends ContainerStatus {
@@ -58,9 +62,23 @@ interface ProcContainer extends ContainerStatus {
   hub?: AttachHub;
   env: Record<string, string>;
   cwd: string;
+  /** Its cgroup (sandboxed pods where cgroup v2 is usable). */
+  cgroup?: string;
 }
 
 const newId = (): string => randomBytes(32).toString('hex');
+
+/** Whether `cmd` names an executable as execvp would find it (a wrapper runs it later, so spawn cannot tell). */
+const findExecutable = async (cmd: string, path: string, cwd: string): Promise<boolean> => {
+  const candidates = cmd.includes('/') ? [isAbsolute(cmd) ? cmd : resolve(cwd, cmd)] : path.split(delimiter).filter(Boolean).map((d) => join(d, cmd));
+  for (const c of candidates) {
+    try { await access(c, fsConstants.X_OK); return true; } catch { /* next */ }
+  }
+  return false;
+};
+
+const notFound = (cmd: string): string =>
+  `failed to create containerd task: failed to create shim task: OCI runtime create failed: exec: "${cmd}": executable file not found in $PATH`;
 const nanoTime = (): string => new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
 
 /** Turns a byte stream into CRI log lines written to `out`. */
@@ -84,7 +102,10 @@ export class ProcessRuntime implements Runtime {
   private readonly containers = new Map<string, ProcContainer>();
   private readonly images = new Map<string, ImageInfo>();
   private readonly listeners = new Set<(ev: RuntimeEvent) => void>();
+  /** The namespaces, address and pause process of each sandboxed pod, by sandbox id. */
+  private readonly pods = new Map<string, PodSandbox>();
   private builtinsWritten?: Promise<void>;
+  private reclaimed?: Promise<void>;
 
   constructor(private readonly o: ProcessRuntimeOptions) {
     this.catalog = o.catalog ?? loadImageCatalog();
@@ -109,8 +130,21 @@ export class ProcessRuntime implements Runtime {
 
   async runPodSandbox(config: SandboxConfig): Promise<string> {
     const id = newId();
-    await mkdir(this.podDir(config.uid), { recursive: true });
-    this.sandboxes.set(id, { id, config, state: 'ready', createdAt: Date.now(), ip: this.o.hostIp });
+    const podDir = this.podDir(config.uid);
+    await mkdir(podDir, { recursive: true });
+    let ip = this.o.hostIp;
+    const sandboxes = this.o.sandboxes;
+    if (sandboxes && !config.hostNetwork) {
+      this.reclaimed ??= sandboxes.reclaim();
+      await this.reclaimed;
+      const pod = await sandboxes.create({
+        id, podUid: config.uid, hostname: config.hostname ?? config.name, dns: config.dnsConfig, podDir,
+        pause: [process.execPath, await this.builtin('pause')],
+      });
+      this.pods.set(id, pod);
+      ip = pod.ip;
+    }
+    this.sandboxes.set(id, { id, config, state: 'ready', createdAt: Date.now(), ip });
     this.emit({ podUid: config.uid, sandboxId: id });
     return id;
   }
@@ -119,6 +153,11 @@ export class ProcessRuntime implements Runtime {
     const sb = this.sandboxes.get(id);
     if (!sb) return;
     await Promise.all([...this.containers.values()].filter((c) => c.sandboxId === id && c.state === 'running').map((c) => this.stopContainer(c.id, 0)));
+    const pod = this.pods.get(id);
+    if (pod) {
+      this.pods.delete(id);
+      await this.o.sandboxes!.stop(pod);
+    }
     if (sb.state === 'ready') { sb.state = 'notready'; this.emit({ podUid: sb.config.uid, sandboxId: id }); }
   }
 
@@ -127,6 +166,7 @@ export class ProcessRuntime implements Runtime {
     if (!sb) return;
     await this.stopPodSandbox(id);
     for (const c of [...this.containers.values()]) if (c.sandboxId === id) await this.removeContainer(c.id);
+    await this.o.sandboxes?.cgroups?.removePod(sb.config.uid).catch(() => undefined);
     this.sandboxes.delete(id);
   }
 
@@ -149,6 +189,8 @@ export class ProcessRuntime implements Runtime {
     };
     for (const e of this.catalog[imageRepository(config.image)]?.env ?? []) { const i = e.indexOf('='); if (i > 0) env[e.slice(0, i)] = e.slice(i + 1); }
     for (const e of config.env ?? []) env[e.name] = e.value;
+    const pod = this.pods.get(sandboxId);
+    if (pod && env.MINI_KUBE_ROOTFS) await linkEtc(env.MINI_KUBE_ROOTFS, pod.etcDir);
     this.containers.set(id, {
       id, sandboxId, podUid: sb.config.uid, name: config.name, attempt: config.attempt, state: 'created',
       image: info?.image ?? normalizeImage(config.image), imageRef: info?.imageRef ?? '', createdAt: Date.now(), config,
@@ -161,9 +203,15 @@ export class ProcessRuntime implements Runtime {
   async startContainer(id: string): Promise<void> {
     const c = this.mustGet(id);
     if (c.state !== 'created') throw new Error(`container ${id} is ${c.state}, not created`);
-    const argv = await this.argv(c.config);
+    let argv = await this.argv(c.config);
     if (c.config.workingDir) await mkdir(c.config.workingDir, { recursive: true }).catch(() => undefined);
     const out = createWriteStream(c.logPath, { flags: 'a' });
+    const pod = this.pods.get(c.sandboxId);
+    if (pod) {
+      if (!(await findExecutable(argv[0]!, c.env.PATH ?? '', c.cwd))) { this.startFailed(c, out, notFound(argv[0]!)); throw new Error(notFound(argv[0]!)); }
+      c.cgroup = await this.o.sandboxes!.containerCgroup(pod, id, c.config.resources ?? {});
+      argv = this.o.sandboxes!.wrap(pod, argv, c.cgroup);
+    }
     await new Promise<void>((resolve, reject) => {
       const child = spawn(argv[0]!, argv.slice(1), { cwd: c.cwd, env: c.env, detached: true, stdio: [c.config.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
       c.child = child;
@@ -179,7 +227,8 @@ export class ProcessRuntime implements Runtime {
           if (c.state === 'created') { // never ran: spawn failed
             Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', finishedAt: Date.now() });
           } else {
-            Object.assign(c, { state: 'exited', exitCode, reason: exitCode === 0 ? 'Completed' : signal === 'SIGKILL' && c.message === 'OOMKilled' ? 'OOMKilled' : 'Error', finishedAt: Date.now() });
+            const oom = signal === 'SIGKILL' && (c.message === 'OOMKilled' || (c.cgroup !== undefined && oomKilled(c.cgroup)));
+            Object.assign(c, { state: 'exited', exitCode, reason: exitCode === 0 ? 'Completed' : oom ? 'OOMKilled' : 'Error', finishedAt: Date.now() });
           }
           this.emit({ podUid: c.podUid, containerId: id });
           done();
@@ -193,12 +242,8 @@ export class ProcessRuntime implements Runtime {
       });
       child.once('error', (err: NodeJS.ErrnoException) => {
         if (c.state !== 'created') return;
-        const message = err.code === 'ENOENT'
-          ? `failed to create containerd task: failed to create shim task: OCI runtime create failed: exec: "${argv[0]}": executable file not found in $PATH`
-          : err.message;
-        Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', message, finishedAt: Date.now(), startedAt: Date.now() });
-        out.end();
-        this.emit({ podUid: c.podUid, containerId: id });
+        const message = err.code === 'ENOENT' ? notFound(argv[0]!) : err.message;
+        this.startFailed(c, out, message);
         reject(new Error(message));
       });
     });
@@ -208,8 +253,11 @@ export class ProcessRuntime implements Runtime {
     const c = this.containers.get(id);
     if (!c || c.state !== 'running' || !c.child?.pid) return;
     const pid = c.child.pid;
-    const signal = (s: NodeJS.Signals): void => { try { process.kill(-pid, s); } catch { try { c.child?.kill(s); } catch { /* gone */ } } };
-    signal('SIGTERM');
+    const signal = (s: NodeJS.Signals, target = -pid): void => { try { process.kill(target, s); } catch { try { c.child?.kill(s); } catch { /* gone */ } } };
+    // in a sandbox the spawned process is nsenter, which forked the container's process and waits for it:
+    // SIGTERM goes to that process alone (as a runtime signals a container's init); SIGKILL takes the whole group
+    const main = this.pods.has(c.sandboxId) ? await forkedChild(pid, 1_000) : undefined;
+    signal('SIGTERM', main ?? -pid);
     const killer = setTimeout(() => signal('SIGKILL'), Math.max(0, timeoutSeconds) * 1000);
     await c.exited;
     clearTimeout(killer);
@@ -219,6 +267,7 @@ export class ProcessRuntime implements Runtime {
     const c = this.containers.get(id);
     if (!c) return;
     if (c.state === 'running') await this.stopContainer(id, 0);
+    if (c.cgroup) await this.o.sandboxes?.cgroups?.remove(c.cgroup).catch(() => undefined);
     this.containers.delete(id);
     this.emit({ podUid: c.podUid, containerId: id });
   }
@@ -232,8 +281,9 @@ export class ProcessRuntime implements Runtime {
   execSync(id: string, cmd: string[], timeoutSeconds = 0): Promise<ExecResult> {
     const c = this.mustGet(id);
     if (c.state !== 'running') return Promise.reject(new Error(`container ${id} is not running`));
+    const argv = this.execArgv(id, cmd);
     return new Promise((resolve) => {
-      execFile(cmd[0]!, cmd.slice(1), { cwd: c.cwd, env: c.env, timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      execFile(argv[0]!, argv.slice(1), { cwd: c.cwd, env: c.env, timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 126) : 0;
         resolve({ stdout, stderr, exitCode: code });
       });
@@ -243,7 +293,7 @@ export class ProcessRuntime implements Runtime {
   exec(id: string, cmd: string[], o: StreamingOptions): Promise<StreamingSession> {
     const c = this.mustGet(id);
     if (c.state !== 'running') return Promise.reject(new Error(`container ${id} is not running`));
-    return execStreaming(cmd, c.env, c.cwd, o);
+    return execStreaming(this.execArgv(id, cmd), c.env, c.cwd, o);
   }
 
   attach(id: string, o: StreamingOptions): Promise<StreamingSession> {
@@ -263,6 +313,12 @@ export class ProcessRuntime implements Runtime {
     return formatCriLog(await readFile(c.logPath, 'utf8').catch(() => ''), o);
   }
 
+  /** The argv that runs `cmd` where the container runs (in its pod's namespaces when it has a sandbox). */
+  private execArgv(id: string, cmd: string[]): string[] {
+    const pod = this.pods.get(this.mustGet(id).sandboxId);
+    return pod ? this.o.sandboxes!.wrap(pod, cmd) : cmd;
+  }
+
   /** The log file of a container. */
   logPath(id: string): string | undefined { return this.containers.get(id)?.logPath; }
 
@@ -270,6 +326,8 @@ export class ProcessRuntime implements Runtime {
 
   async close(): Promise<void> {
     await Promise.all([...this.containers.values()].filter((c) => c.state === 'running').map((c) => this.stopContainer(c.id, 2)));
+    // the containers are gone with the kubelet, so are their sandboxes (namespaces, addresses)
+    for (const id of [...this.pods.keys()]) await this.stopPodSandbox(id);
     this.listeners.clear();
   }
 
@@ -298,6 +356,12 @@ export class ProcessRuntime implements Runtime {
     return join(dir, `${name}.mjs`);
   }
 
+  private startFailed(c: ProcContainer, out: WriteStream, message: string): void {
+    Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', message, finishedAt: Date.now(), startedAt: Date.now() });
+    out.end();
+    this.emit({ podUid: c.podUid, containerId: c.id });
+  }
+
   private mustGet(id: string): ProcContainer {
     const c = this.containers.get(id);
     if (!c) throw new Error(`container ${id} not found`);
@@ -306,6 +370,23 @@ export class ProcessRuntime implements Runtime {
 
   private emit(ev: RuntimeEvent): void { for (const l of this.listeners) l(ev); }
 }
+
+/** Whether the kernel OOM-killed a process of this cgroup (read at exit, so synchronously). */
+const oomKilled = (cgroup: string): boolean => {
+  try { return /^oom_kill [1-9]/m.test(readFileSync(join(cgroup, 'memory.events'), 'utf8')); } catch { return false; }
+};
+
+/** The sandbox's /etc files under the container's $MINI_KUBE_ROOTFS (unless a volume is mounted at /etc). */
+const linkEtc = async (rootfs: string, etcDir: string): Promise<void> => {
+  const etc = join(rootfs, 'etc');
+  if ((await lstat(etc).catch(() => undefined))?.isSymbolicLink()) return;
+  await mkdir(etc, { recursive: true });
+  for (const name of ['resolv.conf', 'hosts', 'hostname']) {
+    if (!existsSync(join(etcDir, name))) continue;
+    await rm(join(etc, name), { force: true });
+    await symlink(join(etcDir, name), join(etc, name));
+  }
+};
 
 /** CRI log text as `kubectl logs` shows it: the payloads, with timestamps if asked, the last N lines, since a time. */
 export const formatCriLog = (text: string, o: LogOptions = {}): string => {
@@ -324,6 +405,6 @@ export const formatCriLog = (text: string, o: LogOptions = {}): string => {
 };
 
 const publicStatus = (c: ProcContainer): ContainerStatus => {
-  const { config: _c, child: _ch, exited: _e, hub: _h, env: _env, cwd: _cwd, logPath: _l, ...status } = c;
+  const { config: _c, child: _ch, exited: _e, hub: _h, env: _env, cwd: _cwd, logPath: _l, cgroup: _cg, ...status } = c;
   return { ...status };
 };

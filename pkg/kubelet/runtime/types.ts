@@ -15,6 +15,21 @@ export interface SandboxConfig {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   logDirectory?: string;
+  /** The pod uses the node's network (no network namespace, the node's IP). */
+  hostNetwork?: boolean;
+  /** What the sandbox's resolv.conf says (CRI DNSConfig); none: the runtime's default. */
+  dnsConfig?: DnsConfig;
+}
+
+/** CRI's DNSConfig. */
+export interface DnsConfig { servers: string[]; searches: string[]; options: string[] }
+
+/** CRI's LinuxContainerResources, as the kubelet computes them from the container's requests and limits. */
+export interface LinuxContainerResources {
+  cpuShares?: number;
+  cpuQuota?: number;
+  cpuPeriod?: number;
+  memoryLimitBytes?: number;
 }
 
 export interface SandboxStatus {
@@ -41,6 +56,7 @@ export interface ContainerConfig {
   /** Keep the container's stdin open for `kubectl attach -i` (spec stdin); closed after the first attach with stdinOnce. */
   stdin?: boolean;
   stdinOnce?: boolean;
+  resources?: LinuxContainerResources;
 }
 
 export interface ContainerStatus {

@@ -1,0 +1,42 @@
+// The pod's resolv.conf by dnsPolicy, as upstream's kubelet computes it, and the host resolv.conf it starts from.
+import { describe, expect, it } from 'vitest';
+import { MISSING_CLUSTER_DNS, parseResolvConf, podDnsConfig, resolvConf, type DnsSettings } from './dns.js';
+
+const host = parseResolvConf('# generated\nnameserver 192.0.2.53\nnameserver 192.0.2.54 ; second\nsearch corp.example lab.example\noptions edns0 rotate\n');
+const settings: DnsSettings = { clusterDns: ['10.96.0.10'], clusterDomain: 'cluster.local', host };
+
+describe('pod DNS', () => {
+  it('parses the host resolv.conf', () => {
+    expect(host).toEqual({ servers: ['192.0.2.53', '192.0.2.54'], searches: ['corp.example', 'lab.example'], options: ['edns0', 'rotate'] });
+  });
+
+  it('ClusterFirst: cluster servers, the namespace searches then the host\'s, ndots:5', () => {
+    const { config, warning } = podDnsConfig({ namespace: 'team' }, settings);
+    expect(warning).toBeUndefined();
+    expect(resolvConf(config)).toBe('search team.svc.cluster.local svc.cluster.local cluster.local corp.example lab.example\nnameserver 10.96.0.10\noptions ndots:5\n');
+  });
+
+  it('ClusterFirst on the host network is Default; ClusterFirstWithHostNet stays cluster', () => {
+    expect(podDnsConfig({ namespace: 'a', hostNetwork: true }, settings).config).toEqual(host);
+    expect(podDnsConfig({ namespace: 'a', hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet' }, settings).config.servers).toEqual(['10.96.0.10']);
+  });
+
+  it('ClusterFirst without --cluster-dns falls back to Default with the MissingClusterDNS message', () => {
+    const r = podDnsConfig({ namespace: 'a' }, { ...settings, clusterDns: [] });
+    expect(r).toEqual({ config: host, warning: MISSING_CLUSTER_DNS });
+  });
+
+  it('None takes only dnsConfig; dnsConfig is merged (deduplicated, options by name) in any policy', () => {
+    const dnsConfig = { nameservers: ['1.1.1.1'], searches: ['x.example'], options: [{ name: 'ndots', value: '2' }, { name: 'edns0' }] };
+    expect(resolvConf(podDnsConfig({ namespace: 'a', dnsPolicy: 'None', dnsConfig }, settings).config)).toBe('search x.example\nnameserver 1.1.1.1\noptions ndots:2 edns0\n');
+    const merged = podDnsConfig({ namespace: 'a', dnsConfig: { ...dnsConfig, nameservers: ['10.96.0.10', '1.1.1.1'] } }, settings).config;
+    expect(merged.servers).toEqual(['10.96.0.10', '1.1.1.1']);
+    expect(merged.options).toEqual(['ndots:2', 'edns0']);
+    expect(merged.searches.at(-1)).toBe('x.example');
+  });
+
+  it('Default copies the host; an empty None writes an empty file', () => {
+    expect(podDnsConfig({ namespace: 'a', dnsPolicy: 'Default' }, settings).config).toEqual(host);
+    expect(resolvConf(podDnsConfig({ namespace: 'a', dnsPolicy: 'None' }, settings).config)).toBe('');
+  });
+});

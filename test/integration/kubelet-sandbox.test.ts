@@ -1,0 +1,140 @@
+// Pod sandboxes on the process runtime (root on Linux): each pod gets a network namespace on the node's bridge with
+// an address from the podCIDR, its own hostname, resolv.conf and PID namespace; pods reach each other and the node
+// reaches them; deleting a pod removes its namespace and frees its address. Skipped where sandboxes are impossible.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, type KubeObject } from '../../pkg/client/index.js';
+import { netnsName, PodSandboxes, ProcessRuntime, sandboxesUnavailable } from '../../pkg/kubelet/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
+
+const NODE = 'sbx-node';
+const CIDR = '10.251.7.0/24';
+const unavailable = await sandboxesUnavailable();
+if (unavailable) console.warn(`kubelet-sandbox tests skipped: ${unavailable}`);
+
+const netnsList = (): string => execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' });
+
+describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the process runtime', () => {
+  let api: TestApiServer;
+  let admin: Client;
+  let kubelet: RunningKubelet;
+  let runtime: ProcessRuntime;
+  let sandboxes: PodSandboxes;
+  let rootDir = '';
+
+  beforeAll(async () => {
+    api = await startTestApiServer();
+    admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
+    rootDir = await mkdtemp(join(tmpdir(), 'mini-kube-sandbox-'));
+    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt' }, data: { 'ca.crt': await readFile(api.pki.ca.cert, 'utf8') } });
+    sandboxes = new PodSandboxes({ nodeName: NODE, podCidr: CIDR, logger: pino({ level: 'silent' }) });
+    runtime = new ProcessRuntime({ rootDir, hostIp: '127.0.0.1', sandboxes });
+    kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
+      nodeIpFor: () => '127.0.0.1', podCidr: CIDR, runtimeFor: () => runtime,
+      dns: { clusterDns: ['10.96.0.10'], clusterDomain: 'cluster.local', host: { servers: ['192.0.2.53'], searches: ['example.test'], options: [] } },
+      server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1' },
+    });
+    await kubelet.host.whenRegistered();
+  }, 30_000);
+
+  afterAll(async () => {
+    await kubelet?.stop();
+    await admin?.close();
+    await api?.close();
+    if (rootDir) await rm(rootDir, { recursive: true, force: true });
+  });
+
+  const running = (name: string): Promise<KubeObject> => eventually(async () => {
+    const p = await admin.pods('default').get(name);
+    return p.status?.phase === 'Running' ? p : undefined;
+  }, 20_000, `${name} Running`);
+  const containerId = (p: KubeObject): string => ((p.status?.containerStatuses as { containerID: string }[])[0]!.containerID).replace(/^process:\/\//, '');
+  const logs = (name: string, want: string): Promise<string> => eventually(async () => {
+    const r = await api.kubectl('logs', name);
+    return r.stdout.includes(want) ? r.stdout : undefined;
+  }, 10_000, `${name} logs with ${want}`);
+
+  it('registers the podCIDR; two pods get distinct addresses from it, reach each other and are reached from the node', async () => {
+    const node = await admin.nodes().get(NODE);
+    expect(node.spec).toMatchObject({ podCIDR: CIDR, podCIDRs: [CIDR] });
+    await createBound(admin, pod('web'), NODE);
+    await createBound(admin, pod('client', { spec: { containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'hostname; cat /etc/resolv.conf; grep NSpid /proc/self/status; exec sleep 300'] }] } }), NODE);
+    const [web, client] = await Promise.all([running('web'), running('client')]);
+    const webIp = web.status!.podIP as string;
+    const clientIp = client.status!.podIP as string;
+    expect(webIp).toMatch(/^10\.251\.7\.\d+$/);
+    expect(clientIp).toMatch(/^10\.251\.7\.\d+$/);
+    expect(webIp).not.toBe(clientIp);
+    expect(webIp).not.toBe('10.251.7.1'); // the bridge's
+    expect(client.status!.podIPs).toEqual([{ ip: clientIp }]);
+
+    // the node reaches the pod: nginx listens on port 80 of the pod's own network
+    const res = await eventually(async () => { try { return await fetch(`http://${webIp}/`); } catch { return undefined; } }, 10_000, 'nginx on the pod IP');
+    expect(await res.text()).toContain('Welcome to nginx!');
+
+    // pod to pod: a command in the client's namespaces fetches from the web pod, which logs the client's address
+    const got = await runtime.execSync(containerId(client), [process.execPath, '-e', `fetch('http://${webIp}/').then((r) => r.text()).then((t) => console.log(t.includes('nginx') ? 'ok' : t))`], 10);
+    expect(got).toMatchObject({ exitCode: 0, stdout: 'ok\n' });
+    expect(await logs('web', `${clientIp} - - [`)).toContain('"GET / HTTP/1.1" 200');
+    // the pod's address is on its eth0, not on the node
+    const ipAddr = await runtime.execSync(containerId(client), ['ip', '-4', '-o', 'addr', 'show', 'eth0'], 5);
+    expect(ipAddr.stdout).toContain(`inet ${clientIp}/24`);
+  });
+
+  it('gives the pod its hostname, resolv.conf (ClusterFirst) and a PID namespace shared with the pause process', async () => {
+    const out = await logs('client', 'NSpid');
+    const [hostname, ...rest] = out.trim().split('\n');
+    expect(hostname).toBe('client');
+    expect(rest.slice(0, 3)).toEqual([
+      'search default.svc.cluster.local svc.cluster.local cluster.local example.test',
+      'nameserver 10.96.0.10',
+      'options ndots:5',
+    ]);
+    // two PIDs: the host's and the pod namespace's (the pause is 1 there)
+    expect(rest[3]).toMatch(/^NSpid:\s+\d+\s+\d+$/);
+    const pid = await runtime.execSync(containerId(await admin.pods('default').get('client')), ['cat', '/proc/1/cmdline'], 5);
+    expect(pid.stdout).not.toContain('pause'); // /proc is the node's: the node's init
+    const ps = await runtime.execSync(containerId(await admin.pods('default').get('client')), ['sh', '-c', 'echo $$'], 5);
+    expect(Number(ps.stdout.trim())).toBeLessThan(100);
+  });
+
+  it('a hostNetwork pod keeps the node\'s network and IP', async () => {
+    await createBound(admin, pod('hostnet', { spec: { hostNetwork: true, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'exec sleep 300'] }] } }), NODE);
+    const p = await running('hostnet');
+    expect(p.status!.podIP).toBe('127.0.0.1');
+    expect(runtime.listPodSandboxes(p.metadata!.uid).map((s) => s.ip)).toEqual(['127.0.0.1']);
+  });
+
+  it('stopping a container delivers SIGTERM to its process (not to the nsenter wrapper), which exits with its own code', async () => {
+    await createBound(admin, pod('trap', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'trap "echo got TERM; exit 3" TERM; echo ready; while true; do sleep 0.1; done'] }] } }), NODE);
+    const p = await running('trap');
+    await logs('trap', 'ready');
+    const id = containerId(p);
+    await runtime.stopContainer(id, 10);
+    expect(runtime.containerStatus(id)).toMatchObject({ state: 'exited', exitCode: 3, reason: 'Error' });
+    expect(await logs('trap', 'got TERM')).toBe('ready\ngot TERM\n');
+  });
+
+  it('deleting the pods removes their network namespaces and frees their addresses (a finished pod\'s already)', async () => {
+    const trap = await admin.pods('default').get('trap');
+    expect((await sandboxes.ipam.list()).has(trap.status!.podIP as string)).toBe(false);
+    const pods = await Promise.all(['web', 'client'].map((n) => admin.pods('default').get(n)));
+    const ids = pods.flatMap((p) => runtime.listPodSandboxes(p.metadata!.uid).map((s) => s.id));
+    const ips = pods.map((p) => p.status!.podIP as string);
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(netnsList()).toContain(netnsName(id));
+    for (const ip of ips) expect((await sandboxes.ipam.list()).has(ip)).toBe(true);
+    for (const p of [...pods, trap]) await admin.pods('default').delete(p.metadata!.name!, { gracePeriodSeconds: 0 });
+    await eventually(async () => (await admin.pods('default').list()).items.every((p) => p.metadata!.name === 'hostnet'), 20_000, 'pods gone');
+    await eventually(async () => runtime.listPodSandboxes().length === 1, 10_000, 'sandboxes removed');
+    const list = netnsList();
+    for (const id of ids) expect(list).not.toContain(netnsName(id));
+    const held = await sandboxes.ipam.list();
+    for (const ip of ips) expect(held.has(ip)).toBe(false);
+  });
+});
