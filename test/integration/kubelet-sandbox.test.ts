@@ -97,6 +97,9 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     ]);
     // two PIDs: the host's and the pod namespace's (the pause is 1 there)
     expect(rest[3]).toMatch(/^NSpid:\s+\d+\s+\d+$/);
+    // kubectl exec runs in the pod's namespaces too
+    const exec = await api.kubectl('exec', 'client', '--', 'sh', '-c', 'hostname; ip -4 -o addr show eth0 | wc -l');
+    expect(exec.stdout).toBe('client\n1\n');
     const pid = await runtime.execSync(containerId(await admin.pods('default').get('client')), ['cat', '/proc/1/cmdline'], 5);
     expect(pid.stdout).not.toContain('pause'); // /proc is the node's: the node's init
     const ps = await runtime.execSync(containerId(await admin.pods('default').get('client')), ['sh', '-c', 'echo $$'], 5);
@@ -122,7 +125,8 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
 
   it('deleting the pods removes their network namespaces and frees their addresses (a finished pod\'s already)', async () => {
     const trap = await admin.pods('default').get('trap');
-    expect((await sandboxes.ipam.list()).has(trap.status!.podIP as string)).toBe(false);
+    // the kubelet stops a finished pod's sandbox (CRI StopPodSandbox), which gives its address back
+    await eventually(async () => !(await sandboxes.ipam.list()).has(trap.status!.podIP as string), 10_000, 'the finished pod\'s address freed');
     const pods = await Promise.all(['web', 'client'].map((n) => admin.pods('default').get(n)));
     const ids = pods.flatMap((p) => runtime.listPodSandboxes(p.metadata!.uid).map((s) => s.id));
     const ips = pods.map((p) => p.status!.podIP as string);
