@@ -6,9 +6,10 @@
 // system:masters member: on the secure server a RoleBinding allows the creates, so RBAC really evaluates. Rounds
 // alternate between the servers and each keeps its best. Target: secure ≥ 80% of open. Each server's CPU time per
 // create (from /proc/<pid>/stat) is reported too: on a machine shared with other work it says more than the rate.
+// BENCH_CPU_PROF=<dir> runs the secure server under `node --cpu-prof` (the profile is written when it stops).
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Pool } from 'undici';
 import { compiledMain } from '../../cmd/package-info.js';
 import { ALL_ORDERED_PLUGINS, DEFAULT_OFF_PLUGINS } from '../../pkg/admission/names.js';
@@ -56,11 +57,12 @@ async function userTls(pki: string): Promise<Tls> {
   return { ca: Buffer.from(caPem), cert: Buffer.from(pair.certPem), key: Buffer.from(pair.keyPem) };
 }
 
-async function startSide(work: string, name: string, flags: string[], pools: Pool[]): Promise<Side> {
+async function startSide(work: string, name: string, flags: string[], pools: Pool[], prof = false): Promise<Side> {
   const dataDir = join(work, name);
   const pki = join(dataDir, 'pki');
   const port = await freePort();
-  const server = await startServer(name, [MAIN, 'apiserver', '--data-dir', dataDir, '--secure-port', String(port), ...flags], port, () => readTls(pki));
+  const profArgs = prof && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const server = await startServer(name, [...profArgs, MAIN, 'apiserver', '--data-dir', dataDir, '--secure-port', String(port), ...flags], port, () => readTls(pki));
   const admin = pool(server.origin, (await readTls(pki))!, 1);
   pools.push(admin);
   await call(admin, 'POST', '/api/v1/namespaces', namespace(NS));
@@ -93,7 +95,7 @@ async function main(): Promise<void> {
   const sides: Side[] = [];
   try {
     log('starting the secure and the open apiserver');
-    const secure = await startSide(work, 'secure', ['--authorization-mode', 'Node,RBAC'], pools);
+    const secure = await startSide(work, 'secure', ['--authorization-mode', 'Node,RBAC'], pools, true);
     sides.push(secure);
     const open = await startSide(work, 'open', ['--authorization-mode', 'AlwaysAllow', '--disable-admission-plugins', defaultPlugins.join(',')], pools);
     sides.push(open);

@@ -6,16 +6,8 @@ import { ruleAllows } from './rules.js';
 
 export function rbacAuthorizer(resolver: RbacResolver): Authorizer {
   const check = (a: Attributes): AuthorizationResult => {
-    let allowedBy: string | undefined;
-    const errors: string[] = [];
-    resolver.visitRulesFor(a.user, a.namespace, (source, rule, err) => {
-      if (rule && ruleAllows(a, rule)) {
-        allowedBy = source;
-        return false;
-      }
-      if (err) errors.push(err);
-      return true;
-    });
+    const { rules, errors } = resolver.resolve(a.user, a.namespace);
+    const allowedBy = rules.find((r) => ruleAllows(a, r.rule))?.source;
     if (allowedBy !== undefined) return { decision: 'allow', reason: `RBAC: allowed by ${allowedBy}` };
     const reason = errors.length === 0 ? '' : errors.length === 1 ? `RBAC: ${errors[0]}` : `RBAC: [${errors.join(', ')}]`;
     return { decision: 'noopinion', reason };

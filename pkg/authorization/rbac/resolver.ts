@@ -1,6 +1,7 @@
 // Upstream's DefaultRuleResolver over the watch caches: which rules apply to a user in a namespace,
 // through which binding. Bindings are indexed by subject (user, group, service account) and the index
-// is rebuilt only after a binding changes.
+// is rebuilt only after a binding changes. What the authorizer asks for every request, the rules of one
+// user in one namespace with their sources, is kept until any role or binding changes.
 import type { KubeObject } from '../../../api/types.js';
 import type { UserInfo } from '../../authentication/interface.js';
 import type { RbacCaches } from '../cache.js';
@@ -23,16 +24,46 @@ export type RuleVisitor = (source: string | undefined, rule: PolicyRule | undefi
 
 const SA_PREFIX = 'system:serviceaccount:';
 
+/** A user's rules in a namespace, in visiting order, with the binding each comes through; and the roles not found. */
+export interface ResolvedRules {
+  rules: Array<{ source: string; rule: PolicyRule }>;
+  errors: string[];
+}
+
+/** Users × namespaces kept at most; the cache starts over when full. */
+const MAX_RESOLVED = 10_000;
+
 export class RbacResolver implements RuleResolver {
   private clusterIndex: Map<string, Entry[]> | undefined;
   private namespaceIndex: Map<string, Map<string, Entry[]>> | undefined;
+  private readonly resolved = new Map<string, ResolvedRules>();
   private readonly unsubscribe: Array<() => void>;
 
   constructor(readonly caches: RbacCaches) {
+    const forget = (): void => this.resolved.clear();
     this.unsubscribe = [
-      caches.clusterRoleBindings.subscribe(() => { this.clusterIndex = undefined; }),
-      caches.roleBindings.subscribe(() => { this.namespaceIndex = undefined; }),
+      caches.clusterRoleBindings.subscribe(() => { this.clusterIndex = undefined; forget(); }),
+      caches.roleBindings.subscribe(() => { this.namespaceIndex = undefined; forget(); }),
+      caches.clusterRoles.subscribe(forget),
+      caches.roles.subscribe(forget),
     ];
+  }
+
+  /** The user's rules in the namespace, from the last resolution while no role or binding has changed since. */
+  resolve(user: UserInfo, namespace: string): ResolvedRules {
+    const key = `${user.name}\0${user.groups.join('\0')}\0\0${namespace}`;
+    let r = this.resolved.get(key);
+    if (!r) {
+      const resolved: ResolvedRules = { rules: [], errors: [] };
+      this.visitRulesFor(user, namespace, (source, rule, err) => {
+        if (rule) resolved.rules.push({ source: source!, rule });
+        if (err) resolved.errors.push(err);
+        return true;
+      });
+      if (this.resolved.size >= MAX_RESOLVED) this.resolved.clear();
+      this.resolved.set(key, (r = resolved));
+    }
+    return r;
   }
 
   stop(): void {
