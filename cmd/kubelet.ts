@@ -28,6 +28,8 @@ export const kubeletFlags = {
   'node-status-update-frequency': flag.string('10s', 'How often the node status is computed and posted when changed'),
   'node-status-report-frequency': flag.string('5m', 'How often the node status is posted when unchanged'),
   'node-lease-duration-seconds': flag.int(40, 'Duration of the node Lease; renewed every quarter of it'),
+  'pod-manifest-path': flag.string('', 'Directory of static pod manifests (YAML or JSON Pods) this kubelet runs without the apiserver, mirrored in the API'),
+  'file-check-frequency': flag.string('20s', 'How often the static pod directory is re-read (changes are also watched)'),
   'sync-frequency': flag.string('1m', 'Longest time between syncs of a running pod (and refreshes of its configMap/secret volumes; changes seen by the watch apply at once)'),
   'pod-sandbox': flag.string('auto', 'Process runtime: a network namespace, address from --pod-cidr and PID/IPC/UTS namespaces per pod (netns; needs root on Linux, iproute2, util-linux), pods on the host network (host), or netns when possible (auto)', ['auto', 'netns', 'host']),
   'pod-cidr': flag.string('', 'The node\'s pod range (e.g. 10.244.1.0/24): pods\' addresses, registered as the Node\'s spec.podCIDR'),
@@ -53,12 +55,15 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   try {
     if (v.nodes < 1) throw new FlagError(`--nodes ${v.nodes} must be at least 1`);
     if (v.nodes > 1 && v.runtime !== 'fake') throw new FlagError('--nodes > 1 needs --runtime fake');
+    if (v.nodes > 1 && v['pod-manifest-path']) throw new FlagError('--pod-manifest-path needs a single node (--nodes 1)');
     for (const l of v['node-labels']) if (!l.includes('=')) throw new FlagError(`invalid argument "${l}" for "--node-labels" flag: not key=value`);
     timings = {
       statusUpdateMs: duration('node-status-update-frequency', v['node-status-update-frequency']),
       statusReportMs: duration('node-status-report-frequency', v['node-status-report-frequency']),
       fakeStartLatencyMs: duration('fake-start-latency', v['fake-start-latency']),
       syncFrequencyMs: duration('sync-frequency', v['sync-frequency']),
+      fileCheckFrequencyMs: duration('file-check-frequency', v['file-check-frequency']),
+      ...(v['pod-manifest-path'] ? { staticPodPath: resolve(v['pod-manifest-path']) } : {}),
       leaseDurationSeconds: v['node-lease-duration-seconds'],
       leaseRenewMs: v['node-lease-duration-seconds'] * 250,
     };

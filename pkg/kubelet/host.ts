@@ -5,14 +5,14 @@ import type { Logger } from 'pino';
 import {
   finalState, NODE_NAME_INDEX, indexByNodeName, realClock, SharedIndexInformer, type Client, type Clock, type KubeObject,
 } from '../client/index.js';
-import { NodeKubelet, type KubeletTimings } from './kubelet.js';
+import { NodeKubelet, type KubeletTimings, type StaticPodOptions } from './kubelet.js';
 import { machineIp, machineResources, type NodeResources } from './node-status.js';
 import { FakeRuntime } from './runtime/fake.js';
 import { NodeServer } from './server.js';
 import type { Runtime } from './runtime/types.js';
 import type { DnsSettings } from './sandbox/dns.js';
 
-export interface KubeletHostOptions extends KubeletTimings {
+export interface KubeletHostOptions extends KubeletTimings, StaticPodOptions {
   client: Client;
   /** One name per node this process runs. */
   nodeNames: string[];

@@ -11,6 +11,7 @@ import { PodSyncer, type BackoffPolicy, type PodRecord } from './pod-sync.js';
 import { PodWorkers } from './pod-workers.js';
 import { ProbeManager } from './probes.js';
 import { ObjectWatcher } from './object-watcher.js';
+import { isMirrorPod, StaticPodSource } from './static-pods.js';
 import type { LogOptions, Runtime } from './runtime/types.js';
 import { StatusManager } from './status-manager.js';
 import type { VolumeObjectKind } from './volumes.js';
@@ -32,7 +33,7 @@ export interface KubeletTimings {
   syncFrequencyMs?: number;
 }
 
-export interface NodeKubeletOptions extends KubeletTimings {
+export interface NodeKubeletOptions extends KubeletTimings, StaticPodOptions {
   client: Client;
   nodeName: string;
   nodeIp: string;
@@ -49,7 +50,19 @@ export interface NodeKubeletOptions extends KubeletTimings {
   podCidr?: string;
 }
 
-interface Record_ extends PodRecord { removed?: boolean }
+/** Static pods: upstream's --pod-manifest-path and --file-check-frequency. */
+export interface StaticPodOptions {
+  staticPodPath?: string;
+  fileCheckFrequencyMs?: number;
+}
+
+interface Record_ extends PodRecord {
+  removed?: boolean;
+  /** Stop the containers within the grace period before forgetting the pod (a static pod's manifest went). */
+  stopGracefully?: boolean;
+}
+
+const isStatic = (pod: KubeObject): boolean => pod.metadata?.annotations?.['kubernetes.io/config.source'] === 'file';
 
 const RESOURCE_OF: Record<VolumeObjectKind, typeof Resources.configMaps> = {
   configmaps: Resources.configMaps, secrets: Resources.secrets,
@@ -71,6 +84,7 @@ export class NodeKubelet {
   /** Watches of the ConfigMaps and Secrets that volumes project (process runtime: the only one with volumes). */
   private readonly watcher?: ObjectWatcher;
   private resyncTimer?: { cancel(): void };
+  private readonly staticPods?: StaticPodSource;
 
   constructor(readonly o: NodeKubeletOptions) {
     this.clock = o.clock ?? realClock;
@@ -111,9 +125,18 @@ export class NodeKubelet {
     this.workers = new PodWorkers((uid) => this.syncPod(uid), this.clock, this.logger);
     this.statusManager = new StatusManager({
       client: o.client, logger: this.logger, workers: o.statusWorkers,
-      getPod: (uid) => this.records.get(uid)?.pod,
+      getPod: (uid) => {
+        const pod = this.records.get(uid)?.pod;
+        return pod && this.staticPods && isStatic(pod) ? this.staticPods.mirrorOf(pod) : pod;
+      },
       canBeDeleted: (uid) => this.records.get(uid)?.terminated === true,
     });
+    if (o.staticPodPath) {
+      this.staticPods = new StaticPodSource({
+        dir: o.staticPodPath, nodeName: o.nodeName, client: o.client, logger: this.logger, clock: this.clock, checkMs: o.fileCheckFrequencyMs,
+        add: (pod) => this.podChanged(pod), remove: (pod) => this.podRemoved(pod, true),
+      });
+    }
     this.pleg = new Pleg(o.runtime, this.clock, (uid) => { if (this.records.has(uid)) this.workers.update(uid); }, o.plegRelistMs);
   }
 
@@ -124,8 +147,10 @@ export class NodeKubelet {
     this.statusManager.start();
     this.pleg.start();
     if (this.watcher) this.scheduleResync();
+    const statics = this.staticPods?.run(signal, this.agent.whenRegistered());
     try {
       await this.agent.run(signal);
+      await statics;
     } finally {
       this.resyncTimer?.cancel();
       this.watcher?.close();
@@ -140,6 +165,12 @@ export class NodeKubelet {
 
   /** A pod bound to this node was added or changed. */
   podChanged(pod: KubeObject): void {
+    if (isMirrorPod(pod)) { // stands for a static pod: not run, but its status is written there
+      this.staticPods?.mirrorChanged(pod);
+      const own = this.staticPods?.staticOf(pod);
+      if (own && this.records.has(own.metadata!.uid!)) this.workers.update(own.metadata!.uid!);
+      return;
+    }
     const uid = pod.metadata!.uid!;
     let rec = this.records.get(uid);
     if (!rec) {
@@ -181,11 +212,13 @@ export class NodeKubelet {
     }, this.o.syncFrequencyMs ?? 60_000);
   }
 
-  /** The pod left the API: its containers and sandbox go. */
-  podRemoved(pod: KubeObject): void {
+  /** The pod left the API (or its static manifest went: then gracefully): its containers and sandbox go. */
+  podRemoved(pod: KubeObject, gracefully = false): void {
+    if (isMirrorPod(pod)) { this.staticPods?.mirrorRemoved(pod); return; }
     const rec = this.records.get(pod.metadata!.uid!);
     if (!rec) return;
     rec.removed = true;
+    rec.stopGracefully = gracefully;
     this.workers.update(rec.uid);
   }
 
@@ -234,6 +267,7 @@ export class NodeKubelet {
     if (rec.removed) {
       this.probes.forget(uid);
       this.watcher?.forget(uid);
+      if (rec.stopGracefully) await this.syncer.kill(rec);
       await this.syncer.remove(uid);
       this.records.delete(uid);
       this.statusManager.forget(uid);

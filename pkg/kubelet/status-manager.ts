@@ -8,7 +8,7 @@ import { isConflict, isNotFound, WorkQueue, type Client, type KubeObject } from 
 export interface StatusManagerOptions {
   client: Client;
   logger: Logger;
-  /** The pod as last seen by the informer (by uid). */
+  /** The API pod whose status the kubelet's pod (by uid) is written to: itself as the informer saw it, or a static pod's mirror. */
   getPod: (uid: string) => KubeObject | undefined;
   /** True once the kubelet stopped every container of a deleted pod. */
   canBeDeleted: (uid: string) => boolean;
@@ -82,7 +82,7 @@ export class StatusManager {
     const name = pod.metadata!.name!;
     const pods = this.o.client.pods(ns);
     if (owned(pod.status as Record<string, unknown> | undefined, status) !== canonical(status)) {
-      await pods.patch(name, 'merge', { metadata: { uid }, status }, { subresource: 'status' });
+      await pods.patch(name, 'merge', { metadata: { uid: pod.metadata!.uid }, status }, { subresource: 'status' });
       this.o.logger.debug({ pod: `${ns}/${name}`, phase: status.phase }, 'status for pod updated');
     }
     if (pod.metadata?.deletionTimestamp && this.o.canBeDeleted(uid) && !this.deleting.has(uid)) {
