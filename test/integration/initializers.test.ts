@@ -69,6 +69,8 @@ describe('Initializers', () => {
     const r = await s.api('POST', '/api/v1/namespaces/default/configmaps?includeUninitialized=true', cm('raw'));
     expect(r.status).toBe(201);
     expect(pendingOf(r.body)).toEqual([LABELER]);
+    // OpenAPI publishes the field, so kubectl explain knows it.
+    expect((await s.kubectl('explain', 'configmap.metadata.initializers')).stdout).toContain('pending\t<[]Initializer> -required-');
     // Other resources are not initialized.
     expect((await s.api('POST', '/api/v1/namespaces/default/secrets', { metadata: { name: 's' } })).status).toBe(201);
   });

@@ -56,11 +56,15 @@ export function initializerMetaDefinitions(base: Definitions): Definitions {
   };
 }
 
-/** The served API with the Initializers feature on: the v1alpha1 group-version and ObjectMeta.initializers. */
+/**
+ * The served API with the Initializers feature on: the v1alpha1 group-version, which also lends the ObjectMeta with
+ * initializers (so OpenAPI and `kubectl explain` show the field), and the definitions with that ObjectMeta.
+ */
 export function withInitializers(api: { groupVersions: GroupVersion[]; definitions: Definitions; defaulters: Record<string, Defaulter> }) {
+  const served: GroupVersion = { ...groupVersion, definitions: { ...groupVersion.definitions, ...initializerMetaDefinitions(api.definitions) } };
   return {
-    groupVersions: [...api.groupVersions, groupVersion],
-    definitions: { ...api.definitions, ...groupVersion.definitions, ...initializerMetaDefinitions(api.definitions) },
+    groupVersions: [...api.groupVersions, served],
+    definitions: { ...api.definitions, ...served.definitions },
     defaulters: api.defaulters,
   };
 }
