@@ -75,7 +75,7 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
 
   const run = (bin: string, env: Record<string, string>, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> =>
     new Promise((resolve) => {
-      const child = execFile(bin, ['--kubeconfig', api.kubeconfig, ...args], { timeout: 60_000, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+      const child = execFile(bin, ['--kubeconfig', api.kubeconfig, ...args], { timeout: 60_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
         resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
       });
       if (input !== undefined) child.stdin!.end(input);
@@ -128,6 +128,11 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
       it('exec -i passes stdin through to its end', async () => {
         const r = await run(c.bin, c.env, ['exec', '-i', 'shell', '--', 'cat'], 'data\nmore data\n');
         expect(r).toMatchObject({ code: 0, stdout: 'data\nmore data\n' });
+        // Megabytes both ways: many frames, no flow-control stall.
+        const up = await run(c.bin, c.env, ['exec', '-i', 'shell', '--', 'wc', '-c'], 'x'.repeat(3_000_000));
+        expect(up.stdout.trim()).toBe('3000000');
+        const down = await run(c.bin, c.env, ['exec', 'shell', '--', 'head', '-c', '3000000', '/dev/zero']);
+        expect(down.stdout.length).toBe(3_000_000);
       });
 
       it('exec reports a container that does not exist and a command that cannot start', async () => {
