@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
+import { ApiregistrationV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCa, ensureFrontProxyPki, issueCertificate } from '../../pkg/pki/index.js';
@@ -165,6 +166,18 @@ describe('API aggregation', () => {
     });
     expect(allowed.stdout.trim()).toBe('flunder.wardle.example.com/my-flunder');
     expect(seen.filter((x) => x.path === FLUNDERS).at(-1)).toMatchObject({ user: 'alice', groups: 'system:authenticated' });
+  });
+
+  it('serves @kubernetes/client-node: typed APIServices and the aggregated resource as custom objects', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromFile(s.kubeconfig);
+    const list = await kc.makeApiClient(ApiregistrationV1Api).listAPIService();
+    const wardle = list.items.find((a) => a.metadata?.name === 'v1alpha1.wardle.example.com');
+    expect(wardle?.spec).toMatchObject({ group: 'wardle.example.com', service: { namespace: 'wardle-system', name: 'api', port: 443 }, groupPriorityMinimum: 1000 });
+    expect(wardle?.status?.conditions?.[0]).toMatchObject({ type: 'Available', status: 'True', reason: 'Passed' });
+    expect(wardle?.status?.conditions?.[0]?.lastTransitionTime).toBeInstanceOf(Date);
+    const flunders = await kc.makeApiClient(CustomObjectsApi).listNamespacedCustomObject({ group: 'wardle.example.com', version: 'v1alpha1', namespace: 'default', plural: 'flunders' });
+    expect(flunders.items.map((f: { metadata: { name: string } }) => f.metadata.name)).toEqual(['my-flunder']);
   });
 
   it('streams a watch as the extension apiserver writes it', async () => {
