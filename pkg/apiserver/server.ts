@@ -111,8 +111,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   // After the chain: aggregated requests are authenticated and authorized here, then proxied unread.
   app.addHook('onRequest', aggregator.onRequest);
   registerDiscovery(app, () => aggregator.merge(source()));
-  // An extension apiserver's OpenAPI stays with it (kubectl get and api-resources need only discovery).
-  registerOpenApiV3(app, source);
+  registerOpenApiV3(app, source, { extra: () => aggregator.openApiV3() });
   // kubectl 1.27 and 1.28 read /openapi/v2 (protobuf) before create, apply and explain.
   registerOpenApiV2(app, source);
   let ready = false;

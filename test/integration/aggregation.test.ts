@@ -29,6 +29,24 @@ let releaseWatch: (() => void) | undefined;
 
 const flunder = (name: string) => ({ apiVersion: GV, kind: 'Flunder', metadata: { name, namespace: 'default', creationTimestamp: '2024-01-01T00:00:00Z' }, spec: {} });
 
+const FLUNDER_OPENAPI = {
+  openapi: '3.0.0', info: { title: 'wardle', version: 'v1alpha1' },
+  // kubectl explain finds the kind through the GVK of the resource's operations.
+  paths: { [`/apis/${GV}/namespaces/{namespace}/flunders`]: { get: { 'x-kubernetes-group-version-kind': { group: 'wardle.example.com', version: 'v1alpha1', kind: 'Flunder' } } } },
+  components: {
+    schemas: {
+      'com.example.wardle.v1alpha1.Flunder': {
+        type: 'object', description: 'A flunder, served by the wardle extension apiserver.',
+        properties: {
+          apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' },
+          spec: { type: 'object', description: 'What the flunder should be.', properties: { reference: { type: 'string', description: 'The flunder this one refers to.' } } },
+        },
+        'x-kubernetes-group-version-kind': [{ group: 'wardle.example.com', version: 'v1alpha1', kind: 'Flunder' }],
+      },
+    },
+  },
+};
+
 function serve(req: IncomingMessage, res: ServerResponse): void {
   const socket = req.socket as TLSSocket;
   const cn = socket.authorized ? String(socket.getPeerCertificate().subject?.CN) : undefined;
@@ -49,6 +67,8 @@ function serve(req: IncomingMessage, res: ServerResponse): void {
       ],
     });
   }
+  if (path === '/openapi/v3') return json(200, { paths: { [`apis/${GV}`]: { serverRelativeURL: `/openapi/v3/apis/${GV}?hash=ABC` } } });
+  if (path === `/openapi/v3/apis/${GV}`) return json(200, FLUNDER_OPENAPI);
   if (path === FLUNDERS && /(^|&)watch=(1|true)/.test(query)) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write(`${JSON.stringify({ type: 'ADDED', object: flunder('first') })}\n`);
@@ -133,6 +153,16 @@ describe('API aggregation', () => {
     expect(groups).toContain('wardle.example.com');
     const out = await kubectl('api-resources', '--api-group', 'wardle.example.com');
     expect(out.stdout).toMatch(/^flunders\s+fl\s+wardle\.example\.com\/v1alpha1\s+true\s+Flunder$/m);
+  });
+
+  it('serves the extension apiserver\'s OpenAPI v3 document in ours: kubectl explain works', async () => {
+    const index = (await s.api('GET', '/openapi/v3')).body;
+    expect(index.paths[`apis/${GV}`].serverRelativeURL).toMatch(/^\/openapi\/v3\/apis\/wardle\.example\.com\/v1alpha1\?hash=[0-9A-F]{128}$/);
+    expect(index.paths['apis/apps/v1']).toBeDefined();
+    const out = await kubectl('explain', 'flunders.spec');
+    expect(out.stderr).toBe('');
+    expect(out.stdout).toContain('What the flunder should be.');
+    expect(out.stdout).toMatch(/reference\s+<string>/);
   });
 
   it('proxies kubectl get with the user in X-Remote-* headers and the front-proxy certificate', async () => {

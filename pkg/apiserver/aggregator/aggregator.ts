@@ -18,7 +18,8 @@ import { rfc3339 } from '../../registry/meta.js';
 import type { CustomResourceDefinition } from '../../../api/apiextensions/v1/index.js';
 import { AUTOMANAGED_LABEL, builtinApiServices, CRD_GROUP_PRIORITY, crdApiServices } from './local-apiservices.js';
 import { proxyRequest } from './proxy.js';
-import { fetchDiscovery, groupVersionFromDiscovery } from './remote-discovery.js';
+import { serializeDocument, type SerializedDocument } from '../openapi/http.js';
+import { fetchDiscovery, fetchOpenApiV3, groupVersionFromDiscovery } from './remote-discovery.js';
 import { endpointUrl, resolveService } from './resolve.js';
 import { checkAgent, proxyAgent, type ProxyClientCert } from './transport.js';
 
@@ -38,6 +39,8 @@ export interface Aggregator {
   start(): Promise<void>;
   /** `local` with the aggregated group-versions merged in, groups ordered by priority as upstream lists them. */
   merge(local: GroupVersion[]): GroupVersion[];
+  /** The OpenAPI v3 documents of the remote group-versions, by /openapi/v3 path ("apis/<group>/<version>"). */
+  openApiV3(): ReadonlyMap<string, SerializedDocument>;
   /** A fastify onRequest hook, after the chain: proxies requests under /apis/<group>/<version> of a remote APIService. */
   onRequest(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   stop(): void;
@@ -51,6 +54,8 @@ interface Remote {
   available: boolean;
   /** Its discovery, once read (kept when a later read fails). */
   gv?: GroupVersion;
+  /** Its OpenAPI v3 document of the group-version, when it serves one. */
+  openapi?: { text: string; doc: SerializedDocument };
 }
 
 type Condition = Omit<APIServiceCondition, 'lastTransitionTime'>;
@@ -79,6 +84,7 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
   /** Bumped whenever what merge() returns may change. */
   let generation = 0;
   let merged: { local: GroupVersion[]; generation: number; out: GroupVersion[] } | undefined;
+  let openapi: { generation: number; docs: Map<string, SerializedDocument> } | undefined;
 
   const apiServices = (): APIService[] => reg.deps.cacher.list({ prefix: resourcePrefix(reg.rt) }).items.map((kv) => kv.object as APIService);
 
@@ -119,6 +125,12 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
       const gv = groupVersionFromDiscovery(group, version, await fetchDiscovery(await r.agent, endpointUrl(at), group, version));
       if (gv && JSON.stringify(gv) !== JSON.stringify(r.gv)) {
         r.gv = gv;
+        generation++;
+      }
+      const openapi = await fetchOpenApiV3(await r.agent, endpointUrl(at), group, version);
+      const text = openapi === undefined ? undefined : JSON.stringify(openapi);
+      if (text !== r.openapi?.text) {
+        r.openapi = text === undefined ? undefined : { text, doc: serializeDocument(openapi) };
         generation++;
       }
     } catch (err) {
@@ -237,6 +249,15 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
         .sort((a, b) => priority(b) - priority(a) || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
       merged = { local, generation, out };
       return out;
+    },
+
+    openApiV3() {
+      if (openapi?.generation !== generation) {
+        const docs = new Map<string, SerializedDocument>();
+        for (const r of remotes.values()) if (r.openapi) docs.set(`apis/${r.svc.spec.group}/${r.svc.spec.version}`, r.openapi.doc);
+        openapi = { generation, docs };
+      }
+      return openapi.docs;
     },
 
     async onRequest(request, reply) {

@@ -1,6 +1,6 @@
-// An extension apiserver's discovery document (GET /apis/<group>/<version>, an APIResourceList) read into the
-// GroupVersion shape our discovery documents are built from. Such a group-version has no schemas here: its
-// OpenAPI stays with its server.
+// What the aggregator reads from an extension apiserver: its discovery document (GET /apis/<group>/<version>, an
+// APIResourceList) into the GroupVersion shape our discovery documents are built from, and its OpenAPI v3 document
+// of the group-version, served as it is next to ours (as upstream's aggregator downloads and serves it).
 import type { Agent, Dispatcher } from 'undici';
 import { undici } from '../../apimachinery/undici.js';
 import type { GroupVersion, ResourceType, Subresource, Verb } from '../../../api/types.js';
@@ -20,9 +20,8 @@ interface APIResource {
 
 const CHECK_TIMEOUT_MS = 5_000;
 
-/** GET <base>/apis/<group>/<version> as the aggregator; the parsed body, or an Error saying what went wrong. */
-export async function fetchDiscovery(agent: Agent, base: string, group: string, version: string): Promise<unknown> {
-  const url = `${base}/apis/${group}/${version}`;
+/** GET <url> as the aggregator: the parsed body (undefined when not JSON), or an Error saying what went wrong. */
+async function getJson(agent: Agent, url: string): Promise<unknown> {
   const { request } = await undici();
   let res: Dispatcher.ResponseData;
   try {
@@ -44,6 +43,17 @@ export async function fetchDiscovery(agent: Agent, base: string, group: string, 
   } catch {
     return undefined;
   }
+}
+
+/** GET <base>/apis/<group>/<version>: the availability check, and the discovery document. */
+export const fetchDiscovery = (agent: Agent, base: string, group: string, version: string): Promise<unknown> =>
+  getJson(agent, `${base}/apis/${group}/${version}`);
+
+/** The extension apiserver's OpenAPI v3 document of the group-version (found through its /openapi/v3 index), if it has one. */
+export async function fetchOpenApiV3(agent: Agent, base: string, group: string, version: string): Promise<unknown> {
+  const index = await getJson(agent, `${base}/openapi/v3`) as { paths?: Record<string, { serverRelativeURL?: string }> } | undefined;
+  const url = index?.paths?.[`apis/${group}/${version}`]?.serverRelativeURL;
+  return url?.startsWith('/') ? getJson(agent, base + url) : undefined;
 }
 
 /** The resources of an APIResourceList (subresources "x/y" attached to x), or undefined when it is not one. */

@@ -16,7 +16,7 @@ export interface OpenApiV3Index {
 }
 
 /** The index document: each path with the URL (hash included) a client should fetch it from. */
-export const buildOpenApiV3Index = (docs: Map<string, SerializedDocument>): OpenApiV3Index => {
+export const buildOpenApiV3Index = (docs: ReadonlyMap<string, SerializedDocument>): OpenApiV3Index => {
   const paths: OpenApiV3Index['paths'] = {};
   for (const [key, doc] of docs) {
     paths[key] = { serverRelativeURL: `${OPENAPI_V3_PREFIX}/${key}?hash=${doc.hash}` };
@@ -27,12 +27,28 @@ export const buildOpenApiV3Index = (docs: Map<string, SerializedDocument>): Open
 const acceptsJson = (accept: string | undefined): boolean =>
   parseAccept(accept).some((c) => c.type === 'application/json' || c.type === 'application/*' || c.type === '*/*');
 
-export const registerOpenApiV3 = (app: FastifyInstance, source: GroupVersionSource, options: OpenApiOptions = {}) => {
-  const current = cachedBySource(source, (gvs) => {
+export interface OpenApiV3RouteOptions extends OpenApiOptions {
+  /** Documents served as they are, next to ours (an extension apiserver's, by the aggregator); a new Map when they change. */
+  extra?: () => ReadonlyMap<string, SerializedDocument>;
+}
+
+export const registerOpenApiV3 = (app: FastifyInstance, source: GroupVersionSource, options: OpenApiV3RouteOptions = {}) => {
+  const local = cachedBySource(source, (gvs) => {
     const docs = new Map<string, SerializedDocument>();
     for (const [key, doc] of buildOpenApiV3Documents(gvs, options)) docs.set(key, serializeDocument(doc));
     return { docs, index: serializeDocument(buildOpenApiV3Index(docs)) };
   });
+  let merged: { local: ReturnType<typeof local>; extra: ReadonlyMap<string, SerializedDocument>; docs: Map<string, SerializedDocument>; index: SerializedDocument } | undefined;
+  const current = (): { docs: ReadonlyMap<string, SerializedDocument>; index: SerializedDocument } => {
+    const l = local();
+    const extra = options.extra?.();
+    if (!extra?.size) return l;
+    if (merged?.local !== l || merged.extra !== extra) {
+      const docs = new Map([...l.docs, ...extra]);
+      merged = { local: l, extra, docs, index: serializeDocument(buildOpenApiV3Index(docs)) };
+    }
+    return merged;
+  };
 
   app.get(OPENAPI_V3_PREFIX, async (req, reply) =>
     sendDocument(req, reply, current().index, 'application/json'));
