@@ -9,6 +9,8 @@
 // their own encoding (Time, MicroTime, Duration, Quantity, IntOrString, RawExtension, FieldsV1) are
 // not here; pkg/apimachinery/protobuf knows them by name.
 import { admissionregistrationV1 } from './admissionregistration-v1.js';
+import { apiextensionsV1 } from './apiextensions-v1.js';
+import { apiregistrationV1 } from './apiregistration-v1.js';
 import { appsV1 } from './apps-v1.js';
 import { authenticationV1 } from './authentication-v1.js';
 import { authorizationV1 } from './authorization-v1.js';
@@ -32,5 +34,5 @@ export type { ProtoField, ProtoFields, ProtoMessage } from './types.js';
 export const protoFields: ProtoFields = {
   ...metaV1, ...coreV1, ...appsV1, ...batchV1, ...coordinationV1, ...eventsV1, ...rbacV1, ...discoveryV1,
   ...schedulingV1, ...policyV1, ...policyV1beta1, ...networkingV1, ...storageV1, ...autoscalingV1, ...authenticationV1, ...authorizationV1,
-  ...admissionregistrationV1,
+  ...admissionregistrationV1, ...apiextensionsV1, ...apiregistrationV1,
 };

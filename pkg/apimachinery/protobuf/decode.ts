@@ -5,7 +5,7 @@
 import type { Schema } from '../../../api/schema.js';
 import type { ProtoMessage } from '../../../api/proto/types.js';
 import { decodeSpecial } from './scalars.js';
-import { fieldName, shapeOf, type ProtoSchemas, type Shape } from './shape.js';
+import { fieldName, SCHEMA_OR_ARRAY, SCHEMA_OR_BOOL, SCHEMA_OR_STRINGS, SCHEMA_PROPS, SCHEMA_UNIONS, shapeOf, type ProtoSchemas, type Shape } from './shape.js';
 import { ProtoReader, ProtobufError, WIRE_BYTES, WIRE_FIXED32, WIRE_FIXED64, WIRE_VARINT } from './wire.js';
 
 export interface DecodeOptions {
@@ -114,6 +114,25 @@ class Decoder {
     return list;
   }
 
+  /** apiextensions' unions of a JSONSchemaProps with a bool, a list of schemas or a list of strings, as upstream's MarshalJSON writes them. */
+  private schemaUnion(name: string, bytes: Uint8Array, path: string, depth: number): unknown {
+    const r = new ProtoReader(bytes);
+    const schemaField = name === SCHEMA_OR_BOOL ? 2 : 1;
+    let schema: Record<string, unknown> | undefined;
+    let allows = false;
+    const list: unknown[] = [];
+    while (!r.done) {
+      const { field, wire } = r.key();
+      if (field === schemaField && wire === WIRE_BYTES) schema = this.message(r.bytes(), SCHEMA_PROPS, path, depth + 1);
+      else if (name === SCHEMA_OR_BOOL && field === 1 && wire === WIRE_VARINT) allows = r.varint() !== 0;
+      else if (name === SCHEMA_OR_ARRAY && field === 2 && wire === WIRE_BYTES) list.push(this.message(r.bytes(), SCHEMA_PROPS, path, depth + 1));
+      else if (name === SCHEMA_OR_STRINGS && field === 2 && wire === WIRE_BYTES) list.push(r.string());
+      else r.skip(wire);
+    }
+    if (name === SCHEMA_OR_BOOL) return schema ?? allows;
+    return list.length ? list : schema;
+  }
+
   private value(r: ProtoReader, wire: number, shape: Shape, path: string, depth: number): unknown {
     const mismatch = (): ProtobufError => new ProtobufError(`${path}: wire type ${wire} does not fit a ${describe(shape)}`);
     switch (shape.kind) {
@@ -122,6 +141,7 @@ class Decoder {
         return this.message(r.bytes(), shape.name, path, depth + 1);
       case 'special':
         if (wire !== WIRE_BYTES) throw mismatch();
+        if (SCHEMA_UNIONS.has(shape.name)) return this.schemaUnion(shape.name, r.bytes(), path, depth);
         return decodeSpecial(shape.name, r.bytes(), this.opts.nested);
       case 'scalar':
         switch (shape.type) {

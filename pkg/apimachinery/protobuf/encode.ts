@@ -5,7 +5,10 @@
 // repeated scalars unpacked (proto2, as upstream's generated marshallers write them).
 import type { Schema } from '../../../api/schema.js';
 import { parseGoDuration } from './scalars.js';
-import { DURATION, FIELDS_V1, fieldName, INT_OR_STRING, MICRO_TIME, QUANTITY, RAW_EXTENSION, shapeOf, TIME, type ProtoSchemas, type Shape } from './shape.js';
+import {
+  DURATION, EXT_JSON, FIELDS_V1, fieldName, INT_OR_STRING, MICRO_TIME, QUANTITY, RAW_EXTENSION, SCHEMA_OR_ARRAY, SCHEMA_OR_BOOL,
+  SCHEMA_OR_STRINGS, SCHEMA_PROPS, shapeOf, TIME, type ProtoSchemas, type Shape,
+} from './shape.js';
 import { Sink } from './sink.js';
 import { ProtobufError, WIRE_BYTES, WIRE_FIXED64, WIRE_VARINT } from './wire.js';
 
@@ -129,7 +132,7 @@ function valueEmitter(n: number, shape: Shape, schemas: ProtoSchemas, path: stri
       };
     }
     case 'special': {
-      const special = specialWriter(shape.name, path);
+      const special = specialWriter(shape.name, path, schemas);
       return (s, v) => {
         s.key(bytesKey);
         const at = s.begin();
@@ -184,7 +187,7 @@ function valueEmitter(n: number, shape: Shape, schemas: ProtoSchemas, path: stri
 }
 
 /** The body of one of apimachinery's messages with their own encoding (see scalars.ts for the reading side). */
-function specialWriter(name: string, path: string): (s: Sink, v: unknown) => void {
+function specialWriter(name: string, path: string, schemas: ProtoSchemas): (s: Sink, v: unknown) => void {
   switch (name) {
     case TIME:
     case MICRO_TIME:
@@ -220,8 +223,13 @@ function specialWriter(name: string, path: string): (s: Sink, v: unknown) => voi
         s.key(3 * 8 + WIRE_BYTES);
         s.string(isInt ? '' : String(v));
       };
+    case SCHEMA_OR_BOOL:
+    case SCHEMA_OR_ARRAY:
+    case SCHEMA_OR_STRINGS:
+      return schemaUnionWriter(name, path, schemas);
     case RAW_EXTENSION:
     case FIELDS_V1:
+    case EXT_JSON:
       // {raw=1}: the JSON bytes.
       return (s, v) => {
         s.key(KEY1_BYTES);
@@ -230,6 +238,38 @@ function specialWriter(name: string, path: string): (s: Sink, v: unknown) => voi
     default:
       throw new ProtobufError(`${path}: no encoder for ${name}`);
   }
+}
+
+/** apiextensions' unions: a JSON object is the schema; otherwise the bool (allows=1) or the list (field 2). */
+function schemaUnionWriter(name: string, path: string, schemas: ProtoSchemas): (s: Sink, v: unknown) => void {
+  const schemaKey = (name === SCHEMA_OR_BOOL ? 2 : 1) * 8 + WIRE_BYTES;
+  const writeSchema = (s: Sink, v: unknown): void => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ProtobufError(`${path}: expected a schema object`);
+    s.key(schemaKey);
+    const at = s.begin();
+    writePlan(s, planOf(SCHEMA_PROPS, schemas), v as Record<string, unknown>);
+    s.end(at);
+  };
+  return (s, v) => {
+    if (name === SCHEMA_OR_BOOL) {
+      // Upstream reads a schema object as {allows: true, schema}.
+      s.key(1 * 8 + WIRE_VARINT);
+      s.varint(typeof v === 'boolean' ? (v ? 1 : 0) : 1);
+      if (typeof v !== 'boolean') writeSchema(s, v);
+      return;
+    }
+    if (!Array.isArray(v)) return writeSchema(s, v);
+    for (const x of v) {
+      s.key(2 * 8 + WIRE_BYTES);
+      if (name === SCHEMA_OR_STRINGS) {
+        s.string(String(x));
+        continue;
+      }
+      const at = s.begin();
+      writePlan(s, planOf(SCHEMA_PROPS, schemas), x as Record<string, unknown>);
+      s.end(at);
+    }
+  };
 }
 
 const digits = (s: string, from: number, n: number): number => {

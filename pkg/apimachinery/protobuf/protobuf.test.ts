@@ -193,6 +193,41 @@ describe('protobuf: the special encodings', () => {
   });
 });
 
+describe('protobuf: CustomResourceDefinitions', () => {
+  it('round-trips the schema unions (bool or schema, schema or list, schema or strings) and JSON values', () => {
+    const schema = {
+      type: 'object', 'x-kubernetes-preserve-unknown-fields': true, required: ['spec'],
+      properties: {
+        spec: {
+          type: 'object', additionalProperties: false, maxProperties: 0, minimum: 1.5, maximum: 2.25,
+          properties: {
+            labels: { type: 'object', additionalProperties: { type: 'string', enum: ['a', 'b'] } },
+            size: { type: 'integer', default: 3, format: 'int32', 'x-kubernetes-validations': [{ rule: 'self > 0', message: 'positive', optionalOldSelf: false }] },
+            any: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }], example: { nested: [1, 'x', null] } },
+            tuple: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] },
+            list: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+          },
+          dependencies: { a: ['b', 'c'], d: { required: ['e'] } },
+        },
+      },
+    };
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'] },
+        versions: [{
+          name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema },
+          subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+          additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }], selectableFields: [{ jsonPath: '.spec.list' }],
+        }],
+        conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://conv.example', caBundle: 'AAH/' } } },
+      },
+      status: { storedVersions: ['v1'], acceptedNames: { plural: 'widgets', kind: 'Widget' }, conditions: [{ type: 'Established', status: 'True', lastTransitionTime: '2024-01-02T03:04:05Z', reason: 'InitialNamesAccepted' }] },
+    };
+    expect(decodeProtobufObject(encodeProtobufObject(crd))).toEqual(crd);
+  });
+});
+
 describe('protobuf: bad bodies', () => {
   const deployment = Buffer.from(KUBECTL['create deployment web --image=nginx --replicas=2']!.hex, 'hex');
 

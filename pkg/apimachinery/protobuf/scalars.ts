@@ -1,8 +1,9 @@
 // The apimachinery types with their own protobuf encoding, read side (encode.ts writes them): Time and MicroTime
 // {seconds=1, nanos=2}, Duration {duration=1 (ns)}, Quantity {string=1}, IntOrString
-// {type=1, intVal=2, strVal=3}, RawExtension {raw=1} and FieldsV1 {Raw=1} (raw JSON).
+// {type=1, intVal=2, strVal=3}, RawExtension {raw=1}, FieldsV1 {Raw=1} and apiextensions' JSON
+// {raw=1} (raw JSON). apiextensions' schema unions are read in decode.ts (they hold messages).
 import { ProtoReader, ProtobufError, WIRE_BYTES, WIRE_VARINT } from './wire.js';
-import { DURATION, FIELDS_V1, INT_OR_STRING, MICRO_TIME, QUANTITY, RAW_EXTENSION, TIME } from './shape.js';
+import { DURATION, EXT_JSON, FIELDS_V1, INT_OR_STRING, MICRO_TIME, QUANTITY, RAW_EXTENSION, TIME } from './shape.js';
 
 /** Reads a message of only varint and string fields into field number -> value. */
 function readSimple(bytes: Uint8Array): Map<number, number | Uint8Array> {
@@ -107,6 +108,8 @@ export function decodeSpecial(name: string, bytes: Uint8Array, nested?: (raw: Ui
       return rawJson(bytesOf(f.get(1), 'RawExtension raw'), 'RawExtension', nested);
     case FIELDS_V1:
       return rawJson(bytesOf(f.get(1), 'FieldsV1 Raw'), 'FieldsV1');
+    case EXT_JSON:
+      return rawJson(bytesOf(f.get(1), 'JSON raw'), 'JSON');
     default:
       throw new ProtobufError(`no decoder for ${name}`);
   }

@@ -17,7 +17,20 @@ export const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 export const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 export const RAW_EXTENSION = 'io.k8s.apimachinery.pkg.runtime.RawExtension';
 
-export const SPECIAL_MESSAGES = new Set([TIME, MICRO_TIME, DURATION, FIELDS_V1, QUANTITY, INT_OR_STRING, RAW_EXTENSION]);
+const X = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.';
+/** apiextensions' JSON {raw=1}: any JSON value, as RawExtension. */
+export const EXT_JSON = `${X}JSON`;
+export const SCHEMA_PROPS = `${X}JSONSchemaProps`;
+/** JSON true/false or a schema: {allows=1, schema=2}. */
+export const SCHEMA_OR_BOOL = `${X}JSONSchemaPropsOrBool`;
+/** A schema or a list of them: {schema=1, jSONSchemas=2}. */
+export const SCHEMA_OR_ARRAY = `${X}JSONSchemaPropsOrArray`;
+/** A schema or a list of strings: {schema=1, property=2}. */
+export const SCHEMA_OR_STRINGS = `${X}JSONSchemaPropsOrStringArray`;
+/** Unions of a JSONSchemaProps and something else: the message they use depends on the JSON value's type. */
+export const SCHEMA_UNIONS = new Set([SCHEMA_OR_BOOL, SCHEMA_OR_ARRAY, SCHEMA_OR_STRINGS]);
+
+export const SPECIAL_MESSAGES = new Set([TIME, MICRO_TIME, DURATION, FIELDS_V1, QUANTITY, INT_OR_STRING, RAW_EXTENSION, EXT_JSON, ...SCHEMA_UNIONS]);
 
 export type ScalarType = 'string' | 'bytes' | 'integer' | 'number' | 'boolean';
 
