@@ -12,12 +12,17 @@ export class CommandError extends Error {
   }
 }
 
-/** Runs a host command; rejects with its stderr. */
-export const run = (argv: string[], timeoutMs = 10_000): Promise<string> => new Promise((resolve, reject) => {
-  execFile(argv[0]!, argv.slice(1), { timeout: timeoutMs }, (err, stdout, stderr) => {
+/** Runs a host command (with `input` on its stdin); rejects with its stderr. */
+export const run = (argv: string[], input?: string, timeoutMs = 10_000): Promise<string> => new Promise((resolve, reject) => {
+  const child = execFile(argv[0]!, argv.slice(1), { timeout: timeoutMs }, (err, stdout, stderr) => {
     if (err) reject(new CommandError(argv, stderr || err.message)); else resolve(stdout);
   });
+  child.stdin?.end(input ?? '');
 });
+
+/** Several `ip` commands in one process (`ip -batch`, which stops at the first that fails). */
+const ipBatch = (lines: string[], netns?: string): Promise<string> =>
+  run(['ip', ...(netns ? ['-n', netns] : []), '-batch', '-'], lines.map((l) => `${l}\n`).join(''));
 
 const exists = (e: unknown): boolean => e instanceof CommandError && /File exists|already exists|already assigned/i.test(e.stderr);
 const gone = (e: unknown): boolean => e instanceof CommandError && /No such file|Cannot find device|does not exist|not found/i.test(e.stderr);
@@ -61,13 +66,9 @@ export class NodeBridge {
     const ns = netnsName(sandboxId);
     const veth = vethName(sandboxId);
     try {
-      await run(['ip', 'netns', 'add', ns]);
-      await run(['ip', 'link', 'add', veth, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', ns]);
-      await run(['ip', 'link', 'set', veth, 'master', this.name, 'up']);
-      await run(['ip', '-n', ns, 'addr', 'add', `${ip}/${this.prefix}`, 'dev', 'eth0']);
-      await run(['ip', '-n', ns, 'link', 'set', 'lo', 'up']);
-      await run(['ip', '-n', ns, 'link', 'set', 'eth0', 'up']);
-      await run(['ip', '-n', ns, 'route', 'add', 'default', 'via', this.gateway]);
+      // two processes instead of seven: the node's side, then the namespace's
+      await ipBatch([`netns add ${ns}`, `link add ${veth} type veth peer name eth0 netns ${ns}`, `link set ${veth} master ${this.name} up`]);
+      await ipBatch([`addr add ${ip}/${this.prefix} dev eth0`, 'link set lo up', 'link set eth0 up', `route add default via ${this.gateway}`], ns);
     } catch (e) {
       await detach(sandboxId).catch(() => undefined);
       throw e;

@@ -1,0 +1,42 @@
+// --pod-sandbox: `host` never sandboxes; `auto` without what sandboxes need keeps pods on the host network with one
+// warning saying why; `netns` refuses instead; a malformed --pod-cidr is an error in any mode but host.
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { choosePodSandboxes, sandboxesUnavailable } from './probe.js';
+
+const capture = () => {
+  const lines: { level: number; msg: string; reason?: string }[] = [];
+  const logger = pino({ level: 'debug' }, new Writable({ write(chunk: Buffer, _e, cb) { lines.push(JSON.parse(chunk.toString())); cb(); } }));
+  return { logger, lines };
+};
+
+describe('choosePodSandboxes', () => {
+  it('host: no sandboxes and nothing logged', async () => {
+    const { logger, lines } = capture();
+    expect(await choosePodSandboxes('host', '10.244.0.0/24', logger)).toBeUndefined();
+    expect(lines).toEqual([]);
+  });
+
+  it('auto without --pod-cidr: the host network and one warning; netns refuses', async () => {
+    const { logger, lines } = capture();
+    expect(await choosePodSandboxes('auto', '', logger)).toBeUndefined();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, reason: 'no --pod-cidr to give pods addresses from' });
+    expect(lines[0]!.msg).toContain('pods share the host network and get the node\'s IP');
+    await expect(choosePodSandboxes('netns', '', logger)).rejects.toThrow('--pod-sandbox=netns: no --pod-cidr to give pods addresses from');
+  });
+
+  it('refuses a malformed --pod-cidr', async () => {
+    const { logger } = capture();
+    await expect(choosePodSandboxes('auto', '10.244.0.1/24', logger)).rejects.toThrow('--pod-cidr: invalid CIDR address: 10.244.0.1/24 (host bits set)');
+  });
+
+  it('auto with a podCIDR follows what the machine allows', async () => {
+    const { logger, lines } = capture();
+    const why = await sandboxesUnavailable();
+    const got = await choosePodSandboxes('auto', '10.244.0.0/24', logger);
+    expect(got === undefined).toBe(why !== undefined);
+    expect(lines.filter((l) => l.level === 40).map((l) => l.reason)).toEqual(why ? [why] : []);
+  });
+});
