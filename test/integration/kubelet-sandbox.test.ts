@@ -2,7 +2,7 @@
 // an address from the podCIDR, its own hostname, resolv.conf and PID namespace; pods reach each other and the node
 // reaches them; deleting a pod removes its namespace and frees its address. Skipped where sandboxes are impossible.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -123,10 +123,33 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     expect(await logs('trap', 'got TERM')).toBe('ready\ngot TERM\n');
   });
 
+  it('a container ignoring SIGTERM is SIGKILLed after the grace period (the whole process group)', async () => {
+    await createBound(admin, pod('stubborn', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'trap "" TERM; echo ready; while true; do sleep 0.1; done'] }] } }), NODE);
+    const id = containerId(await running('stubborn'));
+    await logs('stubborn', 'ready');
+    const t0 = Date.now();
+    await runtime.stopContainer(id, 1);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_000);
+    expect(runtime.containerStatus(id)).toMatchObject({ state: 'exited', exitCode: 137 });
+  });
+
+  it('frees what a sandbox of an earlier run left behind once no process holds its namespace', async () => {
+    const id = 'feedface00000000000000000000000000000000000000000000000000000000';
+    const dir = join('/var/lib/mini-kube/networks', `mk-${NODE}`);
+    const ip = '10.251.7.250';
+    await writeFile(join(dir, ip), id);
+    await utimes(join(dir, ip), new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+    execFileSync('ip', ['netns', 'add', netnsName(id)]);
+    await sandboxes.reclaim();
+    expect(netnsList()).not.toContain(netnsName(id));
+    expect((await sandboxes.ipam.list()).has(ip)).toBe(false);
+  });
+
   it('deleting the pods removes their network namespaces and frees their addresses (a finished pod\'s already)', async () => {
     const trap = await admin.pods('default').get('trap');
     // the kubelet stops a finished pod's sandbox (CRI StopPodSandbox), which gives its address back
     await eventually(async () => !(await sandboxes.ipam.list()).has(trap.status!.podIP as string), 10_000, 'the finished pod\'s address freed');
+    await admin.pods('default').delete('stubborn', { gracePeriodSeconds: 0 });
     const pods = await Promise.all(['web', 'client'].map((n) => admin.pods('default').get(n)));
     const ids = pods.flatMap((p) => runtime.listPodSandboxes(p.metadata!.uid).map((s) => s.id));
     const ips = pods.map((p) => p.status!.podIP as string);
