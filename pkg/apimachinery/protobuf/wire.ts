@@ -1,5 +1,6 @@
 // The protobuf wire format: varints, fixed 32/64-bit values and length-delimited bytes, read from
-// and written to buffers. Kubernetes messages use no groups and no zigzag (sint) fields.
+// buffers (and written by sink.ts). Kubernetes messages use no groups and no zigzag (sint) fields.
+import { Sink } from './sink.js';
 
 export class ProtobufError extends Error {
   override name = 'ProtobufError';
@@ -108,54 +109,32 @@ export class ProtoReader {
   }
 }
 
-/** Builds one message; nested messages are encoded into their own writer first and added as bytes. */
+/** Builds one small message field by field (fixtures, hand-made messages); the encoder writes into a Sink directly. */
 export class ProtoWriter {
-  private chunks: Buffer[] = [];
-  private length = 0;
-
-  private push(b: Buffer): void {
-    this.chunks.push(b);
-    this.length += b.length;
-  }
-
-  private rawVarint(n: number | bigint): void {
-    let v = BigInt.asUintN(64, BigInt(n));
-    const out: number[] = [];
-    while (v >= 0x80n) {
-      out.push(Number(v & 0x7fn) | 0x80);
-      v >>= 7n;
-    }
-    out.push(Number(v));
-    this.push(Buffer.from(out));
-  }
-
-  private key(field: number, wire: number): void {
-    this.rawVarint(field * 8 + wire);
-  }
+  private readonly s = new Sink(256);
 
   varint(field: number, n: number | bigint | boolean): this {
-    this.key(field, WIRE_VARINT);
-    this.rawVarint(typeof n === 'boolean' ? (n ? 1 : 0) : typeof n === 'number' ? Math.trunc(n) : n);
+    this.s.key(field * 8 + WIRE_VARINT);
+    this.s.varint(typeof n === 'boolean' ? (n ? 1 : 0) : n);
     return this;
   }
 
   double(field: number, n: number): this {
-    this.key(field, WIRE_FIXED64);
-    const b = Buffer.alloc(8);
-    b.writeDoubleLE(n);
-    this.push(b);
+    this.s.key(field * 8 + WIRE_FIXED64);
+    this.s.double(n);
     return this;
   }
 
   bytes(field: number, b: Uint8Array): this {
-    this.key(field, WIRE_BYTES);
-    this.rawVarint(b.length);
-    this.push(Buffer.from(b.buffer, b.byteOffset, b.length));
+    this.s.key(field * 8 + WIRE_BYTES);
+    this.s.bytes(b);
     return this;
   }
 
-  string(field: number, s: string): this {
-    return this.bytes(field, Buffer.from(s, 'utf8'));
+  string(field: number, str: string): this {
+    this.s.key(field * 8 + WIRE_BYTES);
+    this.s.string(str);
+    return this;
   }
 
   message(field: number, m: ProtoWriter): this {
@@ -164,12 +143,14 @@ export class ProtoWriter {
 
   /** Varints packed into one length-delimited field (proto3 style; proto2 readers accept both). */
   packed(field: number, values: number[]): this {
-    const w = new ProtoWriter();
-    for (const v of values) w.rawVarint(Math.trunc(v));
-    return this.bytes(field, w.finish());
+    this.s.key(field * 8 + WIRE_BYTES);
+    const at = this.s.begin();
+    for (const v of values) this.s.varint(v);
+    this.s.end(at);
+    return this;
   }
 
   finish(): Buffer {
-    return Buffer.concat(this.chunks, this.length);
+    return this.s.copy();
   }
 }
