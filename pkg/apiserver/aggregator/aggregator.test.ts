@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { crdApiServices } from './local-apiservices.js';
+import { forwardedHeaders } from './proxy.js';
+import { groupVersionFromDiscovery } from './remote-discovery.js';
+
+describe('aggregator pieces', () => {
+  it('forwards the client\'s headers less credentials and hop-by-hop ones, with who the user is', () => {
+    const out = forwardedHeaders({
+      ':method': 'GET', ':path': '/apis/x/v1', host: 'api', connection: 'keep-alive', 'transfer-encoding': 'chunked',
+      authorization: 'Bearer secret', 'x-remote-user': 'forged', 'x-remote-group': 'system:masters', 'x-remote-extra-scopes': 'all',
+      'impersonate-user': 'root', accept: 'application/json', 'content-type': 'application/json',
+    }, { name: 'alice', groups: ['dev', 'system:authenticated'], extra: { 'example.com/team': ['a', 'b'] } });
+    expect(out).toEqual({
+      accept: 'application/json', 'content-type': 'application/json',
+      'x-remote-user': 'alice', 'x-remote-group': ['dev', 'system:authenticated'], 'x-remote-extra-example.com%2Fteam': ['a', 'b'],
+    });
+  });
+
+  it('reads an APIResourceList, subresources attached to their resource', () => {
+    const gv = groupVersionFromDiscovery('wardle.example.com', 'v1alpha1', {
+      kind: 'APIResourceList', groupVersion: 'wardle.example.com/v1alpha1',
+      resources: [
+        { name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['get', 'list'], shortNames: ['fl'] },
+        { name: 'flunders/status', singularName: '', namespaced: true, kind: 'Flunder', verbs: ['get', 'update'] },
+        { name: 'fischers', singularName: '', namespaced: false, kind: 'Fischer', verbs: ['get'] },
+      ],
+    });
+    expect(gv?.resources).toEqual([
+      { group: 'wardle.example.com', version: 'v1alpha1', kind: 'Flunder', plural: 'flunders', singular: 'flunder', namespaced: true, verbs: ['get', 'list'], shortNames: ['fl'], definition: '',
+        subresources: [{ name: 'status', group: 'wardle.example.com', version: 'v1alpha1', kind: 'Flunder', verbs: ['get', 'update'] }] },
+      { group: 'wardle.example.com', version: 'v1alpha1', kind: 'Fischer', plural: 'fischers', singular: 'fischer', namespaced: false, verbs: ['get'], definition: '' },
+    ]);
+    expect(groupVersionFromDiscovery('g', 'v1', { kind: 'Status' })).toBeUndefined();
+  });
+
+  it('registers each served CRD version once, as upstream names and ranks them', () => {
+    const crd = (name: string, versions: [string, boolean][]) => ({
+      metadata: { name }, spec: { group: 'things.example.com', versions: versions.map(([v, served]) => ({ name: v, served, storage: v === 'v1' })) },
+    }) as never;
+    const wanted = crdApiServices([crd('a.things.example.com', [['v1', true], ['v2', false]]), crd('b.things.example.com', [['v1', true]])]);
+    expect([...wanted.keys()]).toEqual(['v1.things.example.com']);
+    expect(wanted.get('v1.things.example.com')!.spec).toEqual({ group: 'things.example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 100 });
+  });
+});
