@@ -30,6 +30,7 @@ export const kubeletFlags = {
   'node-lease-duration-seconds': flag.int(40, 'Duration of the node Lease; renewed every quarter of it'),
   'pod-manifest-path': flag.string('', 'Directory of static pod manifests (YAML or JSON Pods) this kubelet runs without the apiserver, mirrored in the API'),
   'file-check-frequency': flag.string('20s', 'How often the static pod directory is re-read (changes are also watched)'),
+  'eviction-hard': flag.string('memory.available<100Mi,nodefs.available<10%', 'Hard eviction thresholds (memory.available, nodefs.available; quantity or percentage); pods are evicted, BestEffort first, when one is crossed (process runtime; "" disables)'),
   'sync-frequency': flag.string('1m', 'Longest time between syncs of a running pod (and refreshes of its configMap/secret volumes; changes seen by the watch apply at once)'),
   'pod-sandbox': flag.string('auto', 'Process runtime: a network namespace, address from --pod-cidr and PID/IPC/UTS namespaces per pod (netns; needs root on Linux, iproute2, util-linux), pods on the host network (host), or netns when possible (auto)', ['auto', 'netns', 'host']),
   'pod-cidr': flag.string('', 'The node\'s pod range (e.g. 10.244.1.0/24): pods\' addresses, registered as the Node\'s spec.podCIDR'),
@@ -50,7 +51,7 @@ const duration = (name: string, text: string): number => {
 
 export const main = async (argv: readonly string[]): Promise<void> => {
   const { values: v } = parseOrExit('kubelet', summary, argv, kubeletFlags);
-  const { defaultHostname, KubeletHost, ProcessRuntime, loadImageCatalog, PodSandboxes, choosePodSandboxes, parseResolvConf } = await import('../pkg/kubelet/index.js');
+  const { defaultHostname, KubeletHost, ProcessRuntime, loadImageCatalog, PodSandboxes, choosePodSandboxes, parseResolvConf, parseThresholds } = await import('../pkg/kubelet/index.js');
   let timings;
   try {
     if (v.nodes < 1) throw new FlagError(`--nodes ${v.nodes} must be at least 1`);
@@ -63,6 +64,9 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       fakeStartLatencyMs: duration('fake-start-latency', v['fake-start-latency']),
       syncFrequencyMs: duration('sync-frequency', v['sync-frequency']),
       fileCheckFrequencyMs: duration('file-check-frequency', v['file-check-frequency']),
+      evictionHard: (() => {
+        try { return parseThresholds(v['eviction-hard']); } catch (e) { throw new FlagError(`invalid argument "${v['eviction-hard']}" for "--eviction-hard" flag: ${(e as Error).message}`); }
+      })(),
       ...(v['pod-manifest-path'] ? { staticPodPath: resolve(v['pod-manifest-path']) } : {}),
       leaseDurationSeconds: v['node-lease-duration-seconds'],
       leaseRenewMs: v['node-lease-duration-seconds'] * 250,

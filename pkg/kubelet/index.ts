@@ -16,6 +16,7 @@ export * from './env.js';
 export * from './probes.js';
 export * from './admission.js';
 export * from './volumes.js';
+export { parseThresholds, type Threshold } from './eviction.js';
 export * from './sandbox/pod-sandbox.js';
 export * from './sandbox/probe.js';
 export * from './sandbox/dns.js';

@@ -1,5 +1,6 @@
 // The kubelet of one node: its NodeAgent (registration, status, lease), its runtime, the PLEG, the pod workers that
 // sync each pod through the PodSyncer, and the status manager. Pods arrive from a KubeletHost (host.ts).
+import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { EventRecorder, realClock, Resources, type Client, type Clock, type KubeObject } from '../client/index.js';
 import { admitPod } from './admission.js';
@@ -10,6 +11,7 @@ import { attemptsOf } from './pod-status.js';
 import { PodSyncer, type BackoffPolicy, type PodRecord } from './pod-sync.js';
 import { PodWorkers } from './pod-workers.js';
 import { ProbeManager } from './probes.js';
+import { EvictionManager, observeMachine, pressureRejection, withDisruptionTarget, type Threshold } from './eviction.js';
 import { ObjectWatcher } from './object-watcher.js';
 import { isMirrorPod, StaticPodSource } from './static-pods.js';
 import type { LogOptions, Runtime } from './runtime/types.js';
@@ -50,10 +52,13 @@ export interface NodeKubeletOptions extends KubeletTimings, StaticPodOptions {
   podCidr?: string;
 }
 
-/** Static pods: upstream's --pod-manifest-path and --file-check-frequency. */
+/** Static pods (upstream's --pod-manifest-path, --file-check-frequency) and node-pressure eviction (--eviction-hard). */
 export interface StaticPodOptions {
   staticPodPath?: string;
   fileCheckFrequencyMs?: number;
+  /** Hard eviction thresholds; watched on the process runtime only (simulated nodes share no machine). */
+  evictionHard?: Threshold[];
+  evictionMonitoringMs?: number;
 }
 
 interface Record_ extends PodRecord {
@@ -85,6 +90,7 @@ export class NodeKubelet {
   private readonly watcher?: ObjectWatcher;
   private resyncTimer?: { cancel(): void };
   private readonly staticPods?: StaticPodSource;
+  private readonly eviction?: EvictionManager;
 
   constructor(readonly o: NodeKubeletOptions) {
     this.clock = o.clock ?? realClock;
@@ -94,8 +100,20 @@ export class NodeKubelet {
       client: o.client, logger: this.logger, clock: this.clock,
       identity: { name: o.nodeName, ip: o.nodeIp, resources: o.resources, runtimeVersion: `${v.runtimeName}://${v.runtimeVersion}`, labels: o.labels, kubeletPort: o.kubeletPort, podCidr: o.podCidr },
       leaseDurationSeconds: o.leaseDurationSeconds, leaseRenewMs: o.leaseRenewMs, statusUpdateMs: o.statusUpdateMs, statusReportMs: o.statusReportMs,
+      health: () => ({ ready: true, pressure: this.eviction?.pressure() }),
     });
     this.recorder = new EventRecorder({ sink: o.client.events(), component: 'kubelet', host: o.nodeName, clock: this.clock, logger: this.logger });
+    const podDir = (o.runtime as { podDir?: (uid: string) => string }).podDir;
+    if (podDir && o.evictionHard?.length) {
+      const rootDir = dirname(dirname(podDir.call(o.runtime, 'uid'))); // <root>/pods/<uid>
+      this.eviction = new EvictionManager({
+        thresholds: o.evictionHard, clock: this.clock, logger: this.logger, intervalMs: o.evictionMonitoringMs,
+        observe: () => observeMachine(rootDir),
+        activePods: () => [...this.records.values()].filter((r) => !r.terminated && !r.failed && !r.removed && !r.pod.metadata?.deletionTimestamp).map((r) => r.pod),
+        evict: (pod, message) => this.evict(pod, message),
+        onPressureChange: () => { this.agent.updateStatus().catch((err: unknown) => this.logger.warn({ err }, 'cannot post the node status')); },
+      });
+    }
     if (typeof (o.runtime as { podDir?: unknown }).podDir === 'function') {
       this.watcher = new ObjectWatcher({ client: o.client, logger: this.logger, onChange: (uids) => { for (const uid of uids) this.refreshVolumes(uid); } });
     }
@@ -148,9 +166,11 @@ export class NodeKubelet {
     this.pleg.start();
     if (this.watcher) this.scheduleResync();
     const statics = this.staticPods?.run(signal, this.agent.whenRegistered());
+    const eviction = this.eviction?.run(signal);
     try {
       await this.agent.run(signal);
       await statics;
+      await eviction;
     } finally {
       this.resyncTimer?.cancel();
       this.watcher?.close();
@@ -181,7 +201,7 @@ export class NodeKubelet {
         const rejection = admitPod(pod, active, {
           labels: { ...nodeLabels(this.o.nodeName, this.o.labels), ...this.agent.labels() },
           allocatable: { cpu: this.o.resources.cpu, memory: this.o.resources.memory, pods: this.o.resources.pods },
-        });
+        }) ?? pressureRejection(pod, this.eviction?.pressure() ?? new Set());
         if (rejection) {
           rec.failed = rejection;
           this.recorder.event(pod, 'Warning', rejection.reason, rejection.message.replace(/^Pod was rejected: /, ''));
@@ -196,7 +216,16 @@ export class NodeKubelet {
     this.workers.update(uid);
   }
 
-  /** A source of the pod's volumes changed: rewrite them at the next sync, which comes now. */
+  /** The eviction manager chose this pod: it fails with reason Evicted and its containers are killed. */
+  private evict(pod: KubeObject, message: string): void {
+    const rec = this.records.get(pod.metadata!.uid!);
+    if (!rec || rec.failed) return;
+    rec.failed = { reason: 'Evicted', message };
+    this.recorder.event(pod, 'Warning', 'Evicted', message);
+    this.workers.update(rec.uid);
+  }
+
+    /** A source of the pod's volumes changed: rewrite them at the next sync, which comes now. */
   private refreshVolumes(uid: string): void {
     const rec = this.records.get(uid);
     if (!rec || rec.removed) return;
@@ -276,7 +305,8 @@ export class NodeKubelet {
     }
     await this.syncer.sync(rec);
     this.probes.sync(uid, rec.pod, rec.terminated ? [] : this.o.runtime.listContainers(uid));
-    this.statusManager.setPodStatus(uid, this.syncer.status(rec));
+    const status = this.syncer.status(rec);
+    this.statusManager.setPodStatus(uid, rec.failed?.reason === 'Evicted' ? withDisruptionTarget(status, rec.failed.message, this.clock.now()) : status);
     if (rec.requeueAt !== undefined) this.workers.updateAfter(uid, Math.max(0, rec.requeueAt - this.clock.now()));
   }
 }

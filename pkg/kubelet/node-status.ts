@@ -101,6 +101,8 @@ const condition = (type: string, ok: boolean, okReason: string, okMessage: strin
 export interface NodeHealth {
   ready: boolean;
   notReadyMessage?: string;
+  /** Conditions the eviction manager raised (MemoryPressure, DiskPressure). */
+  pressure?: Set<string>;
 }
 
 /** The status the kubelet posts; conditions keep their lastTransitionTime while their status holds. */
@@ -108,8 +110,8 @@ export const nodeStatus = (id: NodeIdentity, health: NodeHealth, previous: KubeO
   const ts = formatTime(now);
   const prev = (previous?.status?.conditions ?? []) as Condition[];
   const conds = [
-    condition('MemoryPressure', true, 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available', false),
-    condition('DiskPressure', true, 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure', 'KubeletHasDiskPressure', 'kubelet has disk pressure', false),
+    condition('MemoryPressure', !health.pressure?.has('MemoryPressure'), 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available', false),
+    condition('DiskPressure', !health.pressure?.has('DiskPressure'), 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure', 'KubeletHasDiskPressure', 'kubelet has disk pressure', false),
     condition('PIDPressure', true, 'KubeletHasSufficientPID', 'kubelet has sufficient PID available', 'KubeletHasInsufficientPID', 'kubelet has insufficient PID available', false),
     condition('Ready', health.ready, 'KubeletReady', 'kubelet is posting ready status', 'KubeletNotReady', health.notReadyMessage ?? 'container runtime is down', true),
   ].map((c): Condition => {
