@@ -13,6 +13,8 @@ import { decodeBody } from './negotiation.js';
 import { DEFAULT_POLICY, evaluatePolicy, type AuditDecision, type Policy, type Stage } from './audit-policy.js';
 
 export interface Audit {
+  /** False without --audit-log-path: the chain then installs no audit hooks at all. */
+  readonly enabled: boolean;
   /** Evaluates the policy and records RequestReceived; arranges the later stages. */
   begin(request: FastifyRequest, reply: FastifyReply): void;
   /** An annotation for the request's later events (authorization.k8s.io/decision, ...). */
@@ -68,7 +70,7 @@ function withoutManagedFields(obj: unknown): unknown {
 }
 
 export function createAudit(logPath: string | undefined, policy: Policy = DEFAULT_POLICY): Audit {
-  const off = { begin: () => {}, annotate: () => {}, onSend: () => {}, onError: () => {}, close: async () => {} };
+  const off = { enabled: false, begin: () => {}, annotate: () => {}, onSend: () => {}, onError: () => {}, close: async () => {} };
   if (!logPath) return off;
   const out: WriteStream = createWriteStream(logPath, { flags: 'a' });
   const requests = new WeakMap<FastifyRequest, InFlight>();
@@ -88,6 +90,7 @@ export function createAudit(logPath: string | undefined, policy: Policy = DEFAUL
   };
 
   return {
+    enabled: true,
     begin(request, reply) {
       const i = request.info;
       const user = request.user!;

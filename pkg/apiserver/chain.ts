@@ -66,16 +66,18 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
     if (certOnly && peer) byConnection.set(socket, { user, until: Date.parse(peer.validTo) });
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    o.audit.begin(request, reply);
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
-    o.audit.onSend(request, reply, payload);
-    return payload;
-  });
-  app.addHook('onError', async (request, _reply, err) => {
-    o.audit.onError(request, err);
-  });
+  if (o.audit.enabled) {
+    app.addHook('onRequest', async (request, reply) => {
+      o.audit.begin(request, reply);
+    });
+    app.addHook('onSend', async (request, reply, payload) => {
+      o.audit.onSend(request, reply, payload);
+      return payload;
+    });
+    app.addHook('onError', async (request, _reply, err) => {
+      o.audit.onError(request, err);
+    });
+  }
 
   app.addHook('onRequest', async (request) => {
     const as = await impersonate(request.user!, request.raw.rawHeaders, o.authorizer);
