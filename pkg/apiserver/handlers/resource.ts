@@ -41,7 +41,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
   switch (info.verb) {
     case 'get': {
       const kv = await reg.get(ctx, info.name);
-      return sendObject(r, { object: kv.object, bytes: kv.bytes });
+      return sendObject(r, kv);
     }
     case 'list': {
       const list = await reg.list(ctx, listOptions(q));

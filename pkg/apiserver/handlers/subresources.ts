@@ -31,7 +31,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
     case 'finalize': {
       if (info.verb === 'get') {
         const kv = await reg.get(ctx, info.name);
-        return sendObject(r, { object: kv.object, bytes: kv.bytes });
+        return sendObject(r, kv);
       }
       const req: UpdateRequest = info.verb === 'patch'
         ? { ...patchBuilder(reg, ctx, info.name, patchTypeOf(request.headers['content-type']), body(), isTrue(q.force)), subresource: info.subresource }

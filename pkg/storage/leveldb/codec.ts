@@ -2,6 +2,7 @@
 // "m:…" -> meta. Values carry the object's JSON bytes verbatim after a small header line, so a write
 // never re-serializes and a read parses each object once.
 import type { KeyValue, StoreEvent, WatchEventType } from '../interface.js';
+import { keyValueOf } from '../keyvalue.js';
 
 export const META_REVISION = 'm:revision';
 export const META_COMPACTED = 'm:compacted';
@@ -61,9 +62,8 @@ export function decodeEvent(
 }
 
 function parsed(key: string, bytes: Buffer, modRevision: number, createRevision: number): KeyValue {
-  // Copied out so the record's larger buffer is not kept alive by a slice of it.
-  const own = Buffer.from(bytes);
-  return { key, object: JSON.parse(own.toString()) as KeyValue['object'], bytes: own, modRevision, createRevision };
+  // Copied out so the record's larger buffer is not kept alive by a slice of it; parsed when first read.
+  return keyValueOf(key, Buffer.from(bytes), modRevision, createRevision);
 }
 
 export const revisionOfEventKey = (key: string): number => Number(key.slice(1));
