@@ -1,5 +1,6 @@
 // Writing responses: one object, a list, or a Status, in the negotiated representation. Objects
 // from storage carry their JSON bytes, serialized once at write time; plain JSON reuses them.
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify as toYaml } from 'yaml';
 import type { KubeObject, ResourceType } from '../../api/types.js';
@@ -67,17 +68,38 @@ export function sendList(r: Responder, items: KeyValue[], meta: ListMeta): Fasti
     return encode(r.reply, format, { apiVersion, items: items.map((kv) => kv.object), kind: listKind, metadata: meta }, 200);
   }
   // The items are already JSON: splice their bytes into the list instead of re-serializing them.
-  const parts: Buffer[] = [Buffer.from(`{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`)];
-  items.forEach((kv, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(kv.bytes);
-  });
-  parts.push(CLOSE);
-  return r.reply.code(200).type('application/json').send(Buffer.concat(parts));
+  const head = Buffer.from(`{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`);
+  const size = items.reduce((n, kv) => n + kv.bytes.length + 1, head.length + 2);
+  const reply = r.reply.code(200).type('application/json');
+  if (size <= STREAM_ABOVE_BYTES) return reply.send(Buffer.concat([...listChunks(head, items, Infinity)]));
+  // Large lists go out in chunks as they are assembled: no second copy of the whole list in memory, and the
+  // client reads the first items while the last are still being written.
+  return reply.send(Readable.from(listChunks(head, items, CHUNK_BYTES), { objectMode: false }));
 }
 
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']}');
+const STREAM_ABOVE_BYTES = 1 << 20;
+const CHUNK_BYTES = 256 * 1024;
+
+/** The list's JSON in buffers of about `chunkBytes` each. */
+function* listChunks(head: Buffer, items: KeyValue[], chunkBytes: number): Generator<Buffer> {
+  let parts: Buffer[] = [head];
+  let size = head.length;
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) parts.push(COMMA);
+    const b = items[i]!.bytes;
+    parts.push(b);
+    size += b.length + 1;
+    if (size >= chunkBytes) {
+      yield Buffer.concat(parts);
+      parts = [];
+      size = 0;
+    }
+  }
+  parts.push(CLOSE);
+  yield Buffer.concat(parts);
+}
 
 /** A Status of success (upstream's answer to a delete that removed an object of most kinds). */
 export function successStatus(rt: ResourceType, obj: KubeObject): KubeObject {
