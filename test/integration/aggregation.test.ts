@@ -2,6 +2,7 @@
 // flunders) that believes only the front-proxy client certificate, registers it with a Service, its Endpoints and an
 // APIService, and then reads flunders through mini-kube: availability, discovery, proxying with the user's identity,
 // authorization by RBAC before the proxy, a watch streamed as it comes, and no proxying once the APIService is gone.
+import { execFile, execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
@@ -81,6 +82,26 @@ function serve(req: IncomingMessage, res: ServerResponse): void {
 }
 
 const kubectl = (...args: string[]) => s.kubectl('--cache-dir', cacheDir, ...args);
+
+const hasPythonClient = (() => {
+  try {
+    execFileSync('/usr/bin/python3', ['-c', 'import kubernetes'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const PYTHON = `
+import sys, json
+from kubernetes import client, config
+config.load_kube_config(sys.argv[1])
+a = client.ApiregistrationV1Api().read_api_service('v1alpha1.wardle.example.com')
+c = a.status.conditions[0]
+f = client.CustomObjectsApi().list_namespaced_custom_object('wardle.example.com', 'v1alpha1', 'default', 'flunders')
+print(json.dumps({'service': a.spec.service.name, 'port': a.spec.service.port, 'available': c.status, 'reason': c.reason,
+  'transition': type(c.last_transition_time).__name__, 'flunders': [x['metadata']['name'] for x in f['items']]}))
+`;
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -208,6 +229,13 @@ describe('API aggregation', () => {
     expect(wardle?.status?.conditions?.[0]?.lastTransitionTime).toBeInstanceOf(Date);
     const flunders = await kc.makeApiClient(CustomObjectsApi).listNamespacedCustomObject({ group: 'wardle.example.com', version: 'v1alpha1', namespace: 'default', plural: 'flunders' });
     expect(flunders.items.map((f: { metadata: { name: string } }) => f.metadata.name)).toEqual(['my-flunder']);
+  });
+
+  it.skipIf(!hasPythonClient)('serves the Python client: typed APIServices and the aggregated resource as custom objects', async () => {
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile('/usr/bin/python3', ['-c', PYTHON, s.kubeconfig], { timeout: 60_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)));
+    });
+    expect(JSON.parse(out)).toEqual({ service: 'api', port: 443, available: 'True', reason: 'Passed', transition: 'datetime', flunders: ['my-flunder'] });
   });
 
   it('streams a watch as the extension apiserver writes it', async () => {
