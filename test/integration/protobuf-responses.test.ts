@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { builtinProtoSchemas, decodeMessage, decodeProtobufObject, readEnvelope } from '../../pkg/apimachinery/protobuf/index.js';
+import { builtinProtoSchemas, decodeMessage, decodeProtobufObject, encodeProtobufObject, readEnvelope } from '../../pkg/apimachinery/protobuf/index.js';
 import { ProtoReader } from '../../pkg/apimachinery/protobuf/wire.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 
@@ -165,6 +165,23 @@ describe('raw protobuf requests', () => {
     expect([env.apiVersion, env.kind]).toEqual(['meta.k8s.io/v1', 'PartialObjectMetadataList']);
     const items = (fields(env.raw).get(2) ?? []).map((b) => decodeMessage(fields(b as Buffer).get(1)![0] as Buffer, 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', builtinProtoSchemas));
     expect(items.map((m) => m.name)).toContain('cfg');
+  });
+
+  it('answers subresources in protobuf: scale, binding and eviction', async () => {
+    const scale = await raw('/apis/apps/v1/namespaces/pb/deployments/web/scale', CLIENT_GO);
+    expect(scale.type).toBe(PB);
+    expect(decodeProtobufObject(scale.body)).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 2 }, status: { selector: 'app=web' } });
+    // Out of namespace pb, whose quota wants limits on every pod.
+    expect((await s.api('POST', '/api/v1/namespaces', { metadata: { name: 'pods' } })).status).toBe(201);
+    expect((await s.api('POST', '/api/v1/namespaces/pods/pods', { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } })).status).toBe(201);
+    const post = async (path: string, obj: Record<string, unknown>): Promise<{ status: number; type: string; body: unknown }> => {
+      const res = await request(s.url + path, { method: 'POST', dispatcher: s.agent, body: encodeProtobufObject(obj), headers: { 'content-type': PB, accept: CLIENT_GO } });
+      return { status: res.statusCode, type: String(res.headers['content-type']), body: decodeProtobufObject(Buffer.from(await res.body.arrayBuffer())) };
+    };
+    const bound = await post('/api/v1/namespaces/pods/pods/p/binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p' }, target: { kind: 'Node', name: 'n1' } });
+    expect(bound).toMatchObject({ status: 201, type: PB, body: { kind: 'Status', status: 'Success' } });
+    const evicted = await post('/api/v1/namespaces/pods/pods/p/eviction', { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'p', namespace: 'pods' } });
+    expect(evicted).toMatchObject({ status: 201, type: PB, body: { kind: 'Status', status: 'Success' } });
   });
 
   it('answers errors with a protobuf Status, and 406 to protobuf alone where there is none', async () => {
