@@ -40,6 +40,8 @@ export const kubeletFlags = {
   'fake-start-latency': flag.string('0s', 'Fake runtime: time from StartContainer to running'),
   'kube-api-qps': flag.int(50, 'Client requests per second (0 with --nodes > 1: unlimited)'),
   'kube-api-burst': flag.int(100, 'Client burst'),
+  'event-qps': flag.int(50, 'Event writes per second of this process (0: no limit); past 1,000 waiting, events are dropped'),
+  'event-burst': flag.int(100, 'Burst of event writes'),
   v: flag.int(0, 'Log verbosity (4: debug)'),
 };
 
@@ -55,6 +57,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   let timings;
   try {
     if (v.nodes < 1) throw new FlagError(`--nodes ${v.nodes} must be at least 1`);
+    if (v['event-qps'] < 0 || v['event-burst'] < 0) throw new FlagError('--event-qps and --event-burst must not be negative');
     if (v.nodes > 1 && v.runtime !== 'fake') throw new FlagError('--nodes > 1 needs --runtime fake');
     if (v.nodes > 1 && v['pod-manifest-path']) throw new FlagError('--pod-manifest-path needs a single node (--nodes 1)');
     for (const l of v['node-labels']) if (!l.includes('=')) throw new FlagError(`invalid argument "${l}" for "--node-labels" flag: not key=value`);
@@ -99,7 +102,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     host: parseResolvConf(await readFile(v['resolv-conf'], 'utf8').catch(() => '')),
   };
   const host = new KubeletHost({
-    client, nodeNames, logger, ...timings,
+    client, nodeNames, logger, ...timings, eventQps: v['event-qps'], eventBurst: v['event-burst'],
     ...(v.runtime === 'process' ? {
       runtimeFor: (_i: number, nodeName: string, hostIp: string) => new ProcessRuntime({
         rootDir, hostIp, catalog,

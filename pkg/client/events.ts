@@ -7,6 +7,7 @@ import type { KubeObject } from '../../api/types.js';
 import { realClock, type Clock } from './clock.js';
 import { isAlreadyExists, isNotFound, StatusError } from './errors.js';
 import { EventCorrelator, type CorrelatorOptions } from './events-cache.js';
+import type { RateLimiter } from './flowcontrol.js';
 import { formatTime, type CoreEvent, type ObjectReference } from './types.js';
 
 /** Where events go: a ResourceClient<CoreEvent> without a namespace fits (client.events()). */
@@ -24,12 +25,43 @@ export interface EventRecorderOptions extends CorrelatorOptions {
   host?: string;
   clock?: Clock;
   logger?: Logger;
+  /** A write budget shared with other recorders of the process (see EventThrottle). */
+  throttle?: EventThrottle;
   /** Attempts per event on connection errors (default 12, as upstream), `retryDelayMs` apart (default 10 s). */
   maxTries?: number;
   retryDelayMs?: number;
 }
 
 export type EventType = 'Normal' | 'Warning';
+
+/**
+ * The event budget of a process, shared by its recorders, as client-go's broadcaster with an event client of its
+ * own rate (upstream's kubelet: --event-qps 50, --event-burst 100): writes wait for the limiter, and once
+ * `maxQueued` events wait (client-go's queue of 1,000) new ones are dropped rather than held without bound.
+ */
+export class EventThrottle {
+  private queued = 0;
+  dropped = 0;
+
+  constructor(private readonly limiter: RateLimiter, private readonly maxQueued = 1000) {}
+
+  /** Takes a place in the queue; false: the event is dropped. */
+  admit(): boolean {
+    if (this.queued >= this.maxQueued) { this.dropped++; return false; }
+    this.queued++;
+    return true;
+  }
+
+  /** Runs an admitted write once the limiter allows it, and frees its place. */
+  async run(write: () => Promise<void>): Promise<void> {
+    try {
+      await this.limiter.wait();
+      await write();
+    } finally {
+      this.queued--;
+    }
+  }
+}
 
 export const referenceTo = (obj: KubeObject): ObjectReference => ({
   kind: obj.kind, namespace: obj.metadata?.namespace, name: obj.metadata?.name, uid: obj.metadata?.uid,
@@ -63,7 +95,16 @@ export class EventRecorder {
     };
     const result = this.correlator.correlate(ev);
     if (result.skip) return;
-    this.tail = this.tail.then(() => this.write(result.event, result.patch, result.key));
+    const throttle = this.o.throttle;
+    if (!throttle) {
+      this.tail = this.tail.then(() => this.write(result.event, result.patch, result.key));
+      return;
+    }
+    if (!throttle.admit()) {
+      this.o.logger?.debug({ reason, object: `${ref.namespace ?? ''}/${ref.name ?? ''}` }, 'event dropped: too many waiting to be written');
+      return;
+    }
+    this.tail = this.tail.then(() => throttle.run(() => this.write(result.event, result.patch, result.key)));
   }
 
   /** event() with a printf-style message (%s, %d, %v as Node's util.format). */

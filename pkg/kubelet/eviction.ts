@@ -102,10 +102,15 @@ export const pressureRejection = (pod: KubeObject, pressure: Set<string>): { rea
 };
 
 /** An evicted pod's status also says why it is going (upstream's DisruptionTarget condition, TerminationByKubelet). */
-export const withDisruptionTarget = (status: Record<string, unknown>, message: string, now: number): Record<string, unknown> => ({
-  ...status,
-  conditions: [...((status.conditions ?? []) as unknown[]), { type: 'DisruptionTarget', status: 'True', reason: 'TerminationByKubelet', message, lastTransitionTime: formatTime(now) }],
-});
+export const withDisruptionTarget = (status: Record<string, unknown>, message: string, now: number): Record<string, unknown> => {
+  // the API copy's condition comes back among the foreign ones: replaced, keeping its time, so that syncs agree
+  const conditions = (status.conditions ?? []) as { type: string; lastTransitionTime?: string }[];
+  const had = conditions.find((c) => c.type === 'DisruptionTarget');
+  return {
+    ...status,
+    conditions: [...conditions.filter((c) => c.type !== 'DisruptionTarget'), { type: 'DisruptionTarget', status: 'True', reason: 'TerminationByKubelet', message, lastTransitionTime: had?.lastTransitionTime ?? formatTime(now) }],
+  };
+};
 
 export interface EvictionManagerOptions {
   thresholds: Threshold[];

@@ -3,7 +3,8 @@
 // hands each pod to the kubelet of its node.
 import type { Logger } from 'pino';
 import {
-  finalState, NODE_NAME_INDEX, indexByNodeName, realClock, SharedIndexInformer, type Client, type Clock, type KubeObject,
+  EventThrottle, finalState, NODE_NAME_INDEX, indexByNodeName, newRateLimiter, realClock, SharedIndexInformer, type Client, type Clock,
+  type KubeObject,
 } from '../client/index.js';
 import { NodeKubelet, type KubeletTimings, type StaticPodOptions } from './kubelet.js';
 import { machineIp, machineResources, type NodeResources } from './node-status.js';
@@ -31,6 +32,9 @@ export interface KubeletHostOptions extends KubeletTimings, StaticPodOptions {
   dns?: DnsSettings;
   /** The pod range of the (one) node, registered in its spec. */
   podCidr?: string;
+  /** Event writes per second and burst of the process, as upstream's --event-qps/--event-burst (default 50/100; 0: no limit). */
+  eventQps?: number;
+  eventBurst?: number;
   /** Fake runtime tuning when runtimeFor is not given. */
   fakeStartLatencyMs?: number;
 }
@@ -51,6 +55,7 @@ export class KubeletHost {
     const single = o.nodeNames.length === 1;
     const machine = machineResources();
     const resources: NodeResources = { ...machine, ...o.resources };
+    const eventThrottle = new EventThrottle(newRateLimiter(o.eventQps ?? 50, o.eventBurst ?? 100, clock));
     o.nodeNames.forEach((name, i) => {
       const nodeIp = o.nodeIpFor?.(i) ?? (single ? machineIp() : simulatedNodeIp(i));
       const runtime = o.runtimeFor?.(i, name, nodeIp) ?? new FakeRuntime({
@@ -60,6 +65,7 @@ export class KubeletHost {
         ...o, client: o.client, nodeName: name, runtime, logger: o.logger, clock, resources, labels: o.labels,
         nodeIp,
         statusWorkers: single ? 4 : 1,
+        eventThrottle,
       }));
     });
     const pods = o.client.pods();

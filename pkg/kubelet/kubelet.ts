@@ -2,7 +2,7 @@
 // sync each pod through the PodSyncer, and the status manager. Pods arrive from a KubeletHost (host.ts).
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
-import { EventRecorder, realClock, Resources, type Client, type Clock, type KubeObject } from '../client/index.js';
+import { EventRecorder, realClock, Resources, type Client, type Clock, type EventThrottle, type KubeObject } from '../client/index.js';
 import { admitPod } from './admission.js';
 import { NodeAgent } from './node-agent.js';
 import { nodeLabels, type NodeResources } from './node-status.js';
@@ -50,6 +50,8 @@ export interface NodeKubeletOptions extends KubeletTimings, StaticPodOptions {
   dns?: DnsSettings;
   /** The node's pod range, registered in its spec. */
   podCidr?: string;
+  /** The process's event budget (shared by the nodes it simulates). */
+  eventThrottle?: EventThrottle;
 }
 
 /** Static pods (upstream's --pod-manifest-path, --file-check-frequency) and node-pressure eviction (--eviction-hard). */
@@ -102,7 +104,7 @@ export class NodeKubelet {
       leaseDurationSeconds: o.leaseDurationSeconds, leaseRenewMs: o.leaseRenewMs, statusUpdateMs: o.statusUpdateMs, statusReportMs: o.statusReportMs,
       health: () => ({ ready: true, pressure: this.eviction?.pressure() }),
     });
-    this.recorder = new EventRecorder({ sink: o.client.events(), component: 'kubelet', host: o.nodeName, clock: this.clock, logger: this.logger });
+    this.recorder = new EventRecorder({ sink: o.client.events(), component: 'kubelet', host: o.nodeName, clock: this.clock, logger: this.logger, throttle: o.eventThrottle });
     const podDir = (o.runtime as { podDir?: (uid: string) => string }).podDir;
     if (podDir && o.evictionHard?.length) {
       const rootDir = dirname(dirname(podDir.call(o.runtime, 'uid'))); // <root>/pods/<uid>
@@ -305,7 +307,7 @@ export class NodeKubelet {
     }
     await this.syncer.sync(rec);
     this.probes.sync(uid, rec.pod, rec.terminated ? [] : this.o.runtime.listContainers(uid));
-    const status = this.syncer.status(rec);
+    const status = this.syncer.status(rec, this.statusManager.getPodStatus(uid));
     this.statusManager.setPodStatus(uid, rec.failed?.reason === 'Evicted' ? withDisruptionTarget(status, rec.failed.message, this.clock.now()) : status);
     if (rec.requeueAt !== undefined) this.workers.updateAfter(uid, Math.max(0, rec.requeueAt - this.clock.now()));
   }

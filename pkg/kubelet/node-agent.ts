@@ -30,6 +30,8 @@ export class NodeAgent {
   private node?: KubeObject;
   private lastReported?: Record<string, unknown>;
   private lastReportAt = 0;
+  /** The Lease as last written: renewals update it without reading it first (upstream's latestLease). */
+  private lease?: Lease;
   private registered?: Promise<void>;
   private registeredResolve?: () => void;
 
@@ -49,21 +51,40 @@ export class NodeAgent {
   /** Resolves once the Node exists and has had its first status. */
   whenRegistered(): Promise<void> { return this.registered!; }
 
-  async run(signal: AbortSignal): Promise<void> {
-    await this.retry(signal, 'register node', () => this.register());
-    await this.retry(signal, 'update node status', () => this.updateStatus(true));
-    this.registeredResolve?.();
-    await Promise.all([this.leaseLoop(signal), this.statusLoop(signal)]);
+  async run(parent: AbortSignal): Promise<void> {
+    // The loops sleep on a signal of this node's own: thousands of simulated nodes listening on one signal make
+    // every sleep's addEventListener/removeEventListener walk thousands of listeners.
+    const own = new AbortController();
+    const abort = (): void => own.abort();
+    parent.addEventListener('abort', abort, { once: true });
+    const { signal } = own;
+    try {
+      if (parent.aborted) return;
+      const posted = await this.retryUntil(signal, 'register node', () => this.register());
+      if (!posted) await this.retryUntil(signal, 'update node status', () => this.updateStatus(true));
+      this.registeredResolve?.();
+      await Promise.all([this.leaseLoop(signal), this.statusLoop(signal)]);
+    } finally {
+      parent.removeEventListener('abort', abort);
+    }
   }
 
-  /** Creates the Node, or adopts the existing one (adding any missing labels). */
-  async register(): Promise<void> {
+  /**
+   * Creates the Node with its status, as upstream's kubelet does, or adopts the existing one (adding any missing
+   * labels). True when the status was posted with it.
+   */
+  async register(): Promise<boolean> {
     const nodes = this.o.client.nodes();
+    const now = this.clock.now();
+    const status = nodeStatus(this.o.identity, this.o.health?.() ?? { ready: true }, undefined, now);
     const wanted = initialNode(this.o.identity);
     try {
-      this.node = await nodes.create(wanted);
+      this.node = await nodes.create({ ...wanted, status });
       this.o.logger.info('successfully registered node');
-      return;
+      if (!(this.node.status?.conditions as unknown[] | undefined)?.length) return false; // the server dropped it
+      this.lastReported = status;
+      this.lastReportAt = now;
+      return true;
     } catch (e) {
       if (!isAlreadyExists(e)) throw e;
     }
@@ -72,6 +93,7 @@ export class NodeAgent {
     const missing = Object.fromEntries(Object.entries(wanted.metadata!.labels!).filter(([k, v]) => labels[k] !== v));
     this.node = Object.keys(missing).length ? await nodes.patch(this.name, 'merge', { metadata: { labels: missing } }) : existing;
     this.o.logger.info('node was previously registered');
+    return false;
   }
 
   /** Posts the status when it changed, or when the report interval has passed (or `force`). */
@@ -100,24 +122,29 @@ export class NodeAgent {
     }
   }
 
-  /** The Lease, created or renewed; returns it. */
+  /** The Lease, created or renewed; returns it. The one last written is updated directly; a conflict reads it again. */
   async renewLease(): Promise<Lease> {
     const leases = this.o.client.leases(NODE_LEASE_NAMESPACE);
     const spec = { holderIdentity: this.name, leaseDurationSeconds: this.o.leaseDurationSeconds ?? 40, renewTime: formatMicroTime(this.clock.now()) };
     const owner = this.node?.metadata?.uid
       ? [{ apiVersion: 'v1', kind: 'Node', name: this.name, uid: this.node.metadata.uid }]
       : undefined;
-    let lease: Lease | undefined;
-    try {
-      lease = await leases.get(this.name);
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
+    let lease = this.lease;
+    this.lease = undefined; // read afresh after a failure
+    if (!lease) {
+      try {
+        lease = await leases.get(this.name);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
     }
     if (!lease) {
-      return leases.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.name, namespace: NODE_LEASE_NAMESPACE, ...(owner ? { ownerReferences: owner } : {}) }, spec });
+      this.lease = await leases.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.name, namespace: NODE_LEASE_NAMESPACE, ...(owner ? { ownerReferences: owner } : {}) }, spec });
+      return this.lease;
     }
     const metadata = { ...lease.metadata, ...(owner && !lease.metadata?.ownerReferences?.length ? { ownerReferences: owner } : {}) };
-    return leases.update({ ...lease, metadata, spec: { ...lease.spec, ...spec } });
+    this.lease = await leases.update({ ...lease, metadata, spec: { ...lease.spec, ...spec } });
+    return this.lease;
   }
 
   private async leaseLoop(signal: AbortSignal): Promise<void> {
@@ -137,10 +164,11 @@ export class NodeAgent {
     }
   }
 
-  private async retry(signal: AbortSignal, what: string, fn: () => Promise<unknown>): Promise<void> {
+  /** Calls fn until it succeeds (backing off), and returns its result. */
+  private async retryUntil<T>(signal: AbortSignal, what: string, fn: () => Promise<T>): Promise<T> {
     let delay = 100;
     for (;;) {
-      try { await fn(); return; } catch (err) {
+      try { return await fn(); } catch (err) {
         if (signal.aborted) throw err;
         this.o.logger.warn({ err }, `unable to ${what}, will retry`);
         if (!(await this.sleep(delay, signal))) throw err;

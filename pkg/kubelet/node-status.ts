@@ -57,13 +57,23 @@ export const machineIp = (): string => {
   return '127.0.0.1';
 };
 
-const readOr = (path: string, fallback: string): string => {
+const readOr = <T>(path: string, fallback: T): string | T => {
   try { return readFileSync(path, 'utf8').trim(); } catch { return fallback; }
 };
 
-const osImage = (): string => {
-  const m = /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(readOr('/etc/os-release', ''));
-  return m?.[1] ?? `${goOs()} ${release()}`;
+interface HostFacts { machineId?: string; systemUuid?: string; bootId: string; kernelVersion: string; osImage: string }
+let facts: HostFacts | undefined;
+
+/** What the machine says about itself, read once per process (10,000 simulated nodes post statuses). */
+const hostFacts = (): HostFacts => {
+  facts ??= {
+    machineId: readOr('/etc/machine-id', undefined),
+    systemUuid: readOr('/sys/class/dmi/id/product_uuid', undefined),
+    bootId: readOr('/proc/sys/kernel/random/boot_id', ''),
+    kernelVersion: release(),
+    osImage: /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(readOr('/etc/os-release', ''))?.[1] ?? `${goOs()} ${release()}`,
+  };
+  return facts;
 };
 
 export const nodeLabels = (name: string, extra: Record<string, string> = {}): Record<string, string> => ({
@@ -119,6 +129,7 @@ export const nodeStatus = (id: NodeIdentity, health: NodeHealth, previous: KubeO
     return { ...c, lastHeartbeatTime: ts, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : ts };
   });
   const resources = resourceList(id.resources);
+  const host = hostFacts();
   return {
     capacity: resources,
     allocatable: resources,
@@ -126,11 +137,11 @@ export const nodeStatus = (id: NodeIdentity, health: NodeHealth, previous: KubeO
     addresses: [{ type: 'InternalIP', address: id.ip }, { type: 'Hostname', address: id.name }],
     daemonEndpoints: { kubeletEndpoint: { Port: id.kubeletPort ?? KUBELET_PORT } },
     nodeInfo: {
-      machineID: readOr('/etc/machine-id', id.name),
-      systemUUID: readOr('/sys/class/dmi/id/product_uuid', id.name),
-      bootID: readOr('/proc/sys/kernel/random/boot_id', ''),
-      kernelVersion: release(),
-      osImage: osImage(),
+      machineID: host.machineId ?? id.name,
+      systemUUID: host.systemUuid ?? id.name,
+      bootID: host.bootId,
+      kernelVersion: host.kernelVersion,
+      osImage: host.osImage,
       containerRuntimeVersion: id.runtimeVersion,
       kubeletVersion: KUBELET_VERSION,
       kubeProxyVersion: '',

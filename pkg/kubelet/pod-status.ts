@@ -121,8 +121,13 @@ export const podPhase = (pod: KubeObject, init: Record<string, unknown>[], main:
 
 interface Condition { type: string; status: string; reason?: string; message?: string; lastProbeTime: null; lastTransitionTime: string }
 
-/** The status the kubelet would write now; `apiStatus` is the pod's current API status (transition times, foreign conditions). */
-export const generatePodStatus = (pod: KubeObject, view: PodRuntimeView, now: number): Record<string, unknown> => {
+/**
+ * The status the kubelet would write now, from the pod's API status (foreign conditions, terminal phase) and the
+ * status the kubelet last set, `previous` (its own conditions' transition times: as upstream's
+ * generateAPIPodStatus takes them from the status manager, since the informer's copy can lag behind its writes and
+ * two syncs would otherwise keep writing different transition times over each other).
+ */
+export const generatePodStatus = (pod: KubeObject, view: PodRuntimeView, now: number, previous?: Record<string, unknown>): Record<string, unknown> => {
   const apiStatus = (pod.status ?? {}) as Record<string, unknown>;
   const initSpecs = (pod.spec?.initContainers ?? []) as SpecContainer[];
   const specs = (pod.spec?.containers ?? []) as SpecContainer[];
@@ -139,8 +144,10 @@ export const generatePodStatus = (pod: KubeObject, view: PodRuntimeView, now: nu
 
   const ts = formatTime(now);
   const old = (apiStatus.conditions ?? []) as Condition[];
+  const own = ((previous ?? apiStatus).conditions ?? []) as Condition[];
   const cond = (type: string, ok: boolean, reason?: string, message?: string): Condition => {
-    const prev = old.find((c) => c.type === type);
+    // PodScheduled comes here only when the API has none: the kubelet adds its own, kept stable the same way
+    const prev = (KUBELET_CONDITIONS.includes(type) || type === 'PodScheduled' ? own : old).find((c) => c.type === type);
     const status = ok ? 'True' : 'False';
     return {
       type, status, ...(reason ? { reason } : {}), ...(message ? { message } : {}), lastProbeTime: null,

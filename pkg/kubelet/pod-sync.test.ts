@@ -106,3 +106,18 @@ describe('PodSyncer', () => {
     expect((st.conditions as { type: string; status: string }[]).find((c) => c.type === 'PodReadyToStartContainers')?.status).toBe('False');
   });
 });
+
+describe('pod status transition times', () => {
+  it('come from the status the kubelet last set, not from a lagging API copy', async () => {
+    const { syncer, clock } = setup();
+    const rec = record({});
+    await syncer.sync(rec);
+    const first = syncer.status(rec);
+    await clock.advance(5_000);
+    // the informer's pod still has no status: without `previous` every condition would move to now
+    const again = syncer.status(rec, first);
+    const times = (s: Record<string, unknown>): string[] => (s.conditions as { lastTransitionTime: string }[]).map((c) => c.lastTransitionTime);
+    expect(times(again)).toEqual(times(first));
+    expect(times(syncer.status(rec))).not.toEqual(times(first));
+  });
+});

@@ -116,8 +116,9 @@ export class PodSyncer {
     };
   }
 
-  status(rec: PodRecord): Record<string, unknown> {
-    const status = generatePodStatus(rec.pod, this.view(rec), this.o.clock.now());
+  /** `previous`: the status last handed to the status manager (the informer's copy may not show it yet). */
+  status(rec: PodRecord, previous?: Record<string, unknown>): Record<string, unknown> {
+    const status = generatePodStatus(rec.pod, this.view(rec), this.o.clock.now(), previous);
     return rec.failed ? { ...status, phase: 'Failed', reason: rec.failed.reason, message: rec.failed.message } : status;
   }
 

@@ -22,6 +22,10 @@ const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => 
   return x;
 });
 
+/** a < b for resourceVersions this apiserver writes (decimal revisions); false when either is not one. */
+const olderThan = (a: string | undefined, b: string | undefined): boolean =>
+  !!a && !!b && /^\d+$/.test(a) && /^\d+$/.test(b) && (a.length !== b.length ? a.length < b.length : a < b);
+
 /** The parts of the API status the kubelet owns, for comparison. */
 const owned = (status: Record<string, unknown> | undefined, like: Record<string, unknown>): string =>
   canonical(Object.fromEntries(Object.keys(like).map((k) => [k, status?.[k]])));
@@ -30,6 +34,8 @@ export class StatusManager {
   private readonly statuses = new Map<string, Record<string, unknown>>();
   private readonly queue = new WorkQueue<string>();
   private readonly deleting = new Set<string>();
+  /** What this manager last wrote per pod and the resourceVersion it got (upstream's apiStatusVersions). */
+  private readonly written = new Map<string, { status: string; resourceVersion?: string }>();
   private running?: Promise<void>;
 
   constructor(private readonly o: StatusManagerOptions) {}
@@ -46,7 +52,7 @@ export class StatusManager {
   /** Asks for a check of the pod (status written? deletable?) without a new status. */
   poke(uid: string): void { this.queue.add(uid); }
 
-  forget(uid: string): void { this.statuses.delete(uid); this.deleting.delete(uid); }
+  forget(uid: string): void { this.statuses.delete(uid); this.deleting.delete(uid); this.written.delete(uid); }
 
   start(): void {
     this.running ??= Promise.all(Array.from({ length: this.o.workers ?? 4 }, () => this.worker())).then(() => undefined);
@@ -81,8 +87,13 @@ export class StatusManager {
     const ns = pod.metadata!.namespace!;
     const name = pod.metadata!.name!;
     const pods = this.o.client.pods(ns);
-    if (owned(pod.status as Record<string, unknown> | undefined, status) !== canonical(status)) {
-      await pods.patch(name, 'merge', { metadata: { uid: pod.metadata!.uid }, status }, { subresource: 'status' });
+    const want = canonical(status);
+    // The informer's copy may not show our last write yet: then that write is what the API has.
+    const last = this.written.get(uid);
+    const api = last && olderThan(pod.metadata?.resourceVersion, last.resourceVersion) ? last.status : owned(pod.status as Record<string, unknown> | undefined, status);
+    if (api !== want) {
+      const res = await pods.patch(name, 'merge', { metadata: { uid: pod.metadata!.uid }, status }, { subresource: 'status' });
+      this.written.set(uid, { status: want, resourceVersion: res.metadata?.resourceVersion });
       this.o.logger.debug({ pod: `${ns}/${name}`, phase: status.phase }, 'status for pod updated');
     }
     if (pod.metadata?.deletionTimestamp && this.o.canBeDeleted(uid) && !this.deleting.has(uid)) {

@@ -111,3 +111,10 @@ export async function readTls(pkiDir: string): Promise<Tls | undefined> {
     return undefined;
   }
 }
+
+/** CPU time (user + system) a process has used so far, in seconds (clock ticks of 10 ms, as Linux reports them). */
+export async function cpuSecondsOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
