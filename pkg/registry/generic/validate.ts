@@ -22,11 +22,13 @@ export function validateForCreate(reg: Registry, obj: KubeObject, ctx: RequestCo
 
 /**
  * The strategy's rules guard the main resource; a subresource changes only what its own handler
- * allows (status, or spec.nodeName through pods/binding), so they do not apply there.
+ * allows (status, or spec.nodeName through pods/binding), so they do not apply there. Scale is the
+ * exception: upstream writes it through the main resource's store, whose validation then runs whole
+ * (a custom resource's schema maximum refuses `kubectl scale` past it).
  */
 export function validateForUpdate(reg: Registry, obj: KubeObject, old: KubeObject, ctx: RequestContext, subresource?: string): StatusCause[] {
   const causes = [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...validateSchemaRequired(reg, obj)];
-  if (!subresource) causes.push(...(reg.strategy.validate?.(obj, ctx) ?? []), ...(reg.strategy.validateUpdate?.(obj, old, ctx) ?? []));
+  if (!subresource || subresource === 'scale') causes.push(...(reg.strategy.validate?.(obj, ctx) ?? []), ...(reg.strategy.validateUpdate?.(obj, old, ctx) ?? []));
   else causes.push(...(reg.strategy.validateSubresource?.(obj, old, ctx, subresource) ?? []));
   return causes;
 }
