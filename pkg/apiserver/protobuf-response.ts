@@ -117,18 +117,11 @@ export function protobufPartialObjectMetadataList(items: KubeObject[], meta: Lis
 }
 
 /** A watch frame: the 4-byte length, then WatchEvent {type=1, object=2 {raw=1: the enveloped object}}. */
-export function protobufWatchFrame(type: string, enveloped: Buffer): Buffer {
-  const raw = concatFields([[1, [enveloped]]]);
-  const event = Buffer.from(type, 'utf8');
-  const size = sizeOfFields([[1, [event]], [2, [raw]]]);
-  const s = new Sink(4 + size);
-  s.buf.writeUInt32BE(size, 0);
-  s.pos = 4;
-  s.key(1 * 8 + 2);
-  s.bytes(event);
-  s.key(2 * 8 + 2);
-  s.bytes(raw);
-  return s.buf.subarray(0, s.pos);
+export function protobufWatchFrame(type: string, object: Buffer): Buffer {
+  const fields: Array<[number, Buffer[]]> = [[1, [Buffer.from(type, 'utf8')]], [2, [concatFields([[1, [object]]])]]];
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(sizeOfFields(fields));
+  return concatFields(fields, length);
 }
 
 /**
