@@ -17,7 +17,8 @@ export const run = (argv: string[], input?: string, timeoutMs = 10_000): Promise
   const child = execFile(argv[0]!, argv.slice(1), { timeout: timeoutMs }, (err, stdout, stderr) => {
     if (err) reject(new CommandError(argv, stderr || err.message)); else resolve(stdout);
   });
-  child.stdin?.end(input ?? '');
+  child.stdin?.on('error', () => undefined); // EPIPE: the command exited without reading its input
+  child.stdin?.end(input);
 });
 
 /** Several `ip` commands in one process (`ip -batch`, which stops at the first that fails). */
