@@ -24,7 +24,8 @@ export const withoutManagedFields = (obj: KubeObject | undefined): KubeObject | 
 
 export const compareObjects = (old: KubeObject | undefined, next: KubeObject, schema: Schema | undefined, lookup: SchemaLookup, ignore: Path[] = []): Comparison => {
   const before = old ? flatten(withoutManagedFields(old), schema, lookup) : new Map<string, string>();
-  const after = flatten(withoutManagedFields(next), schema, lookup);
+  // A create changes every path: their values are never compared.
+  const after = flatten(withoutManagedFields(next), schema, lookup, old !== undefined);
   const changed: FieldSet = new Set();
   const removed: FieldSet = new Set();
   for (const [k, v] of after) if (before.get(k) !== v) changed.add(k);

@@ -4,7 +4,7 @@
 //   classify(value, schema, lookup): Node
 //   itemPE(item, node): string                               // k:{...} for map-lists, v:... for sets
 //   fieldSetOf(obj, schema, lookup): FieldSet                // what an applier owns: leaves and list items
-//   flatten(obj, schema, lookup): Map<pathKey, valueJson>    // every leaf and member, for comparing two objects
+//   flatten(obj, schema, lookup, values?): Map<pathKey, valueJson>  // every leaf and member, for comparing two objects
 import type { Schema } from '../../../api/schema.js';
 import { childSchema, itemSchema, resolveSchema, type SchemaLookup } from '../schema-lookup.js';
 import { fieldPE, keyPE, pathKey, valuePE, type FieldSet, type Path } from './fieldpath.js';
@@ -51,25 +51,26 @@ export const childOf = (node: Node, key: string, lookup: SchemaLookup): Schema |
   node.kind === 'struct' || node.kind === 'map' ? childSchema(node.schema, key, lookup) : undefined;
 
 const MEMBER = '{}';
+const memberValue = (): string => MEMBER;
 
 /**
  * Visits every path of `value`. `containers`: whether maps and granular lists count as members themselves
  * (a writer that creates a labels map owns it; an applier owns only what it wrote). Required fields are
  * never members: upstream's typed objects always carry them, so no write ever adds them.
  */
-const visit = (value: unknown, schema: Schema | undefined, lookup: SchemaLookup, containers: boolean, emit: (p: Path, v: string) => void): void => {
+const visit = (value: unknown, schema: Schema | undefined, lookup: SchemaLookup, containers: boolean, emit: (p: Path, v: () => string) => void): void => {
   const walk = (v: unknown, s: Schema | undefined, path: Path, required: boolean): void => {
     if (v === undefined || (v === null && containers)) return;
     const node = classify(v, s, lookup);
     const member = path.length > 0 && containers && !required;
     switch (node.kind) {
       case 'leaf':
-        emit(path, JSON.stringify(v));
+        emit(path, () => JSON.stringify(v));
         return;
       case 'struct':
       case 'map': {
         const entries = Object.entries(v as Obj);
-        if (path.length > 0 && (entries.length === 0 || (member && node.kind === 'map'))) emit(path, MEMBER);
+        if (path.length > 0 && (entries.length === 0 || (member && node.kind === 'map'))) emit(path, memberValue);
         const req = new Set(node.schema?.required ?? []);
         for (const [k, x] of entries) walk(x, childOf(node, k, lookup), [...path, fieldPE(k)], req.has(k));
         return;
@@ -77,10 +78,10 @@ const visit = (value: unknown, schema: Schema | undefined, lookup: SchemaLookup,
       case 'mapList':
       case 'set': {
         const items = v as unknown[];
-        if (path.length > 0 && (items.length === 0 || member)) emit(path, MEMBER);
+        if (path.length > 0 && (items.length === 0 || member)) emit(path, memberValue);
         for (const item of items) {
           const p = [...path, itemPE(item, node, lookup)];
-          emit(p, node.kind === 'set' ? JSON.stringify(item) : MEMBER);
+          emit(p, node.kind === 'set' ? () => JSON.stringify(item) : memberValue);
           if (node.kind === 'mapList') walk(item, node.item, p, true);
         }
       }
@@ -96,8 +97,12 @@ export const fieldSetOf = (value: unknown, schema: Schema | undefined, lookup: S
   return out;
 };
 
-export const flatten = (value: unknown, schema: Schema | undefined, lookup: SchemaLookup): Map<string, string> => {
+/** Every path of `value` with its value's JSON; without `values`, the paths alone (all a create needs). */
+export const flatten = (value: unknown, schema: Schema | undefined, lookup: SchemaLookup, values = true): Map<string, string> => {
   const out = new Map<string, string>();
-  visit(value, schema, lookup, true, (p, v) => { if (!out.has(pathKey(p))) out.set(pathKey(p), v); });
+  visit(value, schema, lookup, true, (p, v) => {
+    const key = pathKey(p);
+    if (!out.has(key)) out.set(key, values ? v() : '');
+  });
   return out;
 };
