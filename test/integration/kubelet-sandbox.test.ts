@@ -1,7 +1,7 @@
 // Pod sandboxes on the process runtime (root on Linux): each pod gets a network namespace on the node's bridge with
 // an address from the podCIDR, its own hostname, resolv.conf and PID namespace; pods reach each other and the node
 // reaches them; deleting a pod removes its namespace and frees its address. Skipped where sandboxes are impossible.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,6 +143,32 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     await sandboxes.reclaim();
     expect(netnsList()).not.toContain(netnsName(id));
     expect((await sandboxes.ipam.list()).has(ip)).toBe(false);
+  });
+
+  it('kubectl port-forward reaches a server listening only on the pod\'s localhost (inside its namespace)', async () => {
+    const server = `require('node:http').createServer((q, s) => s.end('inside ' + require('node:os').hostname())).listen(8081, '127.0.0.1', () => console.log('up'))`;
+    await createBound(admin, pod('local-only', { spec: { containers: [{ name: 'srv', image: 'busybox', command: [process.execPath, '-e', server] }] } }), NODE);
+    await running('local-only');
+    await logs('local-only', 'up');
+    const child = spawn('kubectl', ['--kubeconfig', api.kubeconfig, 'port-forward', 'pod/local-only', '0:8081', '0:8082']);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+    try {
+      const [open, closed] = await eventually(async () => {
+        const ports = [...out.matchAll(/Forwarding from 127\.0\.0\.1:(\d+) -> (\d+)/g)];
+        return ports.length === 2 ? ports.map((m) => m[1]) : undefined;
+      }, 20_000, `port-forward ready: ${out}`);
+      const res = await fetch(`http://127.0.0.1:${open}/`);
+      expect(await res.text()).toBe('inside local-only');
+      // Nothing listens on 8082 in the pod: kubectl reports the kubelet's error for that connection.
+      await fetch(`http://127.0.0.1:${closed}/`).catch(() => undefined);
+      await eventually(async () => out.includes('connection refused'), 10_000, `port-forward error: ${out}`);
+      expect(out).toContain('inside namespace');
+    } finally {
+      child.kill('SIGINT');
+    }
+    await admin.pods('default').delete('local-only', { gracePeriodSeconds: 0 });
   });
 
   it('deleting the pods removes their network namespaces and frees their addresses (a finished pod\'s already)', async () => {

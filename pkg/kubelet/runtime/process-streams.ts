@@ -1,5 +1,6 @@
 // Streaming for the process runtime: exec (a new process in the container's environment), attach (the running
-// container's stdio, fanned out to every attached client) and port-forward (a TCP connection to the pod's IP).
+// container's stdio, fanned out to every attached client) and port-forward (a TCP connection to the pod's IP, or,
+// for a pod in its own network namespace, to localhost inside it, as upstream's kubelet does).
 //
 // A tty needs a pseudo-terminal, which Node cannot open without a native module. When a tty is asked for, the
 // command runs under util-linux `script -qfec CMD /dev/null`, which owns a real pty (echo, line discipline, \r\n,
@@ -10,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { constants } from 'node:os';
-import { PassThrough, Writable } from 'node:stream';
+import { Duplex, PassThrough, Writable } from 'node:stream';
 import type { StreamingOptions, StreamingSession } from './types.js';
 
 const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
@@ -108,5 +109,43 @@ export function dialPod(ip: string, port: number): Promise<Socket> {
     const socket = connect({ host: ip, port });
     socket.once('connect', () => { socket.off('error', reject); resolve(socket); });
     socket.once('error', (err: NodeJS.ErrnoException) => reject(new Error(`failed to connect to localhost:${port} inside the pod's network: dial tcp4 ${ip}:${port}: connect: ${err.code === 'ECONNREFUSED' ? 'connection refused' : err.message}`)));
+  });
+}
+
+/**
+ * The relay run inside a pod's network namespace: connects to localhost:PORT (IPv4, then IPv6), reports on fd 3
+ * ("ok", or the error) and then copies stdin to the socket and the socket to stdout.
+ */
+const NETNS_RELAY = `
+const net = require('node:net'); const fs = require('node:fs');
+const port = Number(process.argv[1]);
+const tryHost = (hosts, errors) => {
+  const s = net.connect({ host: hosts[0], port });
+  s.once('connect', () => { fs.writeSync(3, 'ok\\n'); process.stdin.pipe(s); s.pipe(process.stdout); s.on('close', () => process.exit(0)); });
+  s.once('error', (e) => {
+    errors.push((hosts[0] === '::1' ? 'IPv6' : 'IPv4') + ': dial tcp ' + (hosts[0] === '::1' ? '[::1]' : hosts[0]) + ':' + port + ': connect: ' + (e.code === 'ECONNREFUSED' ? 'connection refused' : e.message));
+    if (hosts.length > 1) tryHost(hosts.slice(1), errors); else { fs.writeSync(3, errors.join(' ') + '\\n'); process.exit(1); }
+  });
+};
+tryHost(['127.0.0.1', '::1'], []);
+`;
+
+/** A connection to localhost:port inside the network namespace `netns` (`ip netns exec` running a small relay). */
+export function dialInNetns(netns: string, port: number): Promise<Duplex> {
+  const child = spawn('ip', ['netns', 'exec', netns, process.execPath, '-e', NETNS_RELAY, String(port)], { stdio: ['pipe', 'pipe', 'ignore', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let status = '';
+    const fail = (msg: string): void => reject(new Error(`failed to connect to localhost:${port} inside namespace "${netns}", ${msg}`));
+    child.once('error', (err) => fail(err.message));
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => {
+      status += d.toString();
+      if (!status.includes('\n')) return;
+      if (status.startsWith('ok')) {
+        const conn = Duplex.from({ readable: child.stdout!, writable: child.stdin! });
+        conn.once('close', () => child.kill());
+        resolve(conn);
+      } else fail(status.trim());
+    });
+    child.once('close', () => fail(status.trim() || 'the relay exited'));
   });
 }

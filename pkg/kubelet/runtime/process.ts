@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
 import { forkedChild, type PodSandbox, type PodSandboxes } from '../sandbox/pod-sandbox.js';
 import { BUILTINS } from './builtins.js';
-import { AttachHub, dialPod, execStreaming } from './process-streams.js';
+import { AttachHub, dialInNetns, dialPod, execStreaming } from './process-streams.js';
 import {
   normalizeImage, type ContainerConfig, type ContainerStatus, type ExecResult, type ImageInfo, type LogOptions, type Runtime,
   type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions, type StreamingSession,
@@ -305,7 +305,8 @@ export class ProcessRuntime implements Runtime {
   portForward(sandboxId: string, port: number): Promise<Duplex> {
     const sb = this.sandboxes.get(sandboxId);
     if (!sb || sb.state !== 'ready') return Promise.reject(new Error(`sandbox ${sandboxId} is not ready`));
-    return dialPod(sb.ip, port);
+    const pod = this.pods.get(sandboxId);
+    return pod ? dialInNetns(pod.netns, port) : dialPod(sb.ip, port);
   }
 
   async logs(id: string, o: LogOptions = {}): Promise<string> {
