@@ -117,8 +117,8 @@ export class NodeServer {
     if (kind === 'exec' && !command.length) { rejectUpgrade(socket, 400, 'you must specify at least one command for the container'); return; }
     const id = target.containerId!;
     serveRemoteCommand(req, socket, head, o, kind === 'exec'
-      ? { start: (so) => target.runtime.exec(id, command, so), exitCodes: true, describe: `[${command.join(' ')}]`, logger }
-      : { start: (so) => target.runtime.attach(id, so), exitCodes: false, describe: '', logger });
+      ? { start: (so) => target.runtime.exec(id, command, so), exitCodes: true, describe: `[${command.join(' ')}]`, failure: 'error executing command in container', logger }
+      : { start: (so) => target.runtime.attach(id, so), exitCodes: false, describe: '', failure: 'error attaching to container', logger });
   }
 
   private async handle(method: string, url: string, socket: TLSSocket, res: import('node:http').ServerResponse, gone: () => boolean): Promise<void> {

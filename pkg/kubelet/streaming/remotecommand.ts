@@ -53,6 +53,8 @@ export interface RemoteCommand {
   exitCodes: boolean;
   /** How errors name the command: `[sh -c exit 3]`. */
   describe: string;
+  /** What a runtime error is reported as (upstream: "error executing command in container"). */
+  failure: string;
   logger: Logger;
 }
 
@@ -142,8 +144,9 @@ async function run(c: ClientStreams, o: RemoteCommandOptions, cmd: RemoteCommand
       result = JSON.stringify({ metadata: {}, status: 'Success' });
     }
   } catch (err) {
-    const message = (err as Error).message;
-    result = c.status ? failure(message, { reason: 'InternalError', details: { causes: [{ message }] }, code: 500 }) : message;
+    // As upstream's apierrors.NewInternalError around the runtime's error.
+    const message = `${cmd.failure}: ${(err as Error).message}`;
+    result = c.status ? failure(`Internal error occurred: ${message}`, { reason: 'InternalError', details: { causes: [{ message }] }, code: 500 }) : message;
   }
   if (gone) return;
   c.stdout?.end();
