@@ -4,6 +4,7 @@ import { createServer, isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { ensurePki, writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.js';
 import { controlPlane } from './components.js';
+import { ensureDefaultStorageClass } from './default-storage-class.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { compiledMain } from './package-info.js';
 import { waitForNodesReady } from './node-readiness.js';
@@ -77,6 +78,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     if (supervisor.failure.signal.aborted) return; // the abort listener reports which child died
     await fail(`${(e as Error).message}; see ${join(dataDir, 'logs', 'apiserver.log')}`);
   }
+  await ensureDefaultStorageClass({ server, ca: caPem, cert: certPem, key: keyPem })
+    .catch((e: unknown) => process.stderr.write(`Warning: no default StorageClass: ${(e as Error).message}\n`));
   try {
     await waitForNodesReady({ server, ca: caPem, cert: certPem, key: keyPem, nodes, timeoutMs: readyTimeoutMs, signal: supervisor.failure.signal });
   } catch (e) {

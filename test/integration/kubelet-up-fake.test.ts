@@ -1,10 +1,32 @@
-// `mini-kube up --nodes 3 --runtime fake`: one kubelet process simulates the three nodes; the seeds' scenario runs.
+// `mini-kube up --nodes 3 --runtime fake`: one kubelet process simulates the three nodes; the seeds' scenario runs,
+// and a StatefulSet's volumeClaimTemplates are provisioned from the default StorageClass `up` creates.
 import { existsSync } from 'node:fs';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { kubectl } from '../support/apiserver.js';
+import { eventually } from './kubelet-support.js';
 import { main, seedsScenario, startUp } from './kubelet-up-support.js';
 
+const STATEFULSET = `
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db, image: busybox, command: [sleep, "600"], volumeMounts: [{name: data, mountPath: /data}]}]
+  volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]
+`;
+
 describe.skipIf(!existsSync(main))('mini-kube up with the fake runtime (compiled)', () => {
-  it('3 simulated nodes Ready; the deployment of 3 runs', async () => {
-    await seedsScenario(await startUp('--nodes', '3', '--runtime', 'fake'));
-  }, 50_000);
+  it('3 simulated nodes Ready; the deployment of 3 runs; a StatefulSet gets its volume', async () => {
+    const kc = await startUp('--nodes', '3', '--runtime', 'fake');
+    await seedsScenario(kc);
+    expect((await kubectl(kc, ['get', 'storageclass', '--no-headers'])).stdout).toMatch(/^standard \(default\)\s+mini-kube\.io\/hostpath\s+Delete\s+WaitForFirstConsumer/);
+    expect((await kubectl(kc, ['apply', '-f', '-'], STATEFULSET)).code).toBe(0);
+    await eventually(async () => /\s1\/1\s+Running\s/.test((await kubectl(kc, ['get', 'pod', 'db-0', '--no-headers'])).stdout), 30_000, 'db-0 Running');
+    expect((await kubectl(kc, ['get', 'pvc', 'data-db-0', '--no-headers'])).stdout).toMatch(/^data-db-0\s+Bound\s+pvc-[0-9a-f-]+\s+1Gi\s+RWO\s+standard/);
+  }, 90_000);
 });
