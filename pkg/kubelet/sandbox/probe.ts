@@ -1,6 +1,7 @@
 // Whether this kubelet can give pods sandboxes of their own: Linux, root, iproute2's `ip` and util-linux's
 // `unshare` and `nsenter`, and a network namespace can actually be made (containers and some CI machines refuse).
-import { access, constants } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { access, constants, readdir } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
 import { Cgroups } from './cgroups.js';
@@ -28,7 +29,15 @@ export const sandboxesUnavailable = async (): Promise<string | undefined> => {
     return `cannot create a network namespace: ${(e as Error).message}`;
   }
   await run(['ip', 'netns', 'del', probe]).catch(() => undefined);
+  await removeStaleProbes();
   return undefined;
+};
+
+/** Probe namespaces of kubelets killed while probing (their process is gone). */
+const removeStaleProbes = async (): Promise<void> => {
+  for (const m of (await readdir('/run/netns').catch(() => [] as string[])).map((n) => /^mk-probe-(\d+)$/.exec(n))) {
+    if (m && !existsSync(`/proc/${m[1]}`)) await run(['ip', 'netns', 'del', m[0]]).catch(() => undefined);
+  }
 };
 
 export type PodSandboxMode = 'auto' | 'netns' | 'host';
