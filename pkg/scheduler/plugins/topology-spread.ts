@@ -113,14 +113,16 @@ const makeState = (constraints: Constraint[], counts: Map<string, number>[], req
   constraints, counts, requireAll, clone: () => makeState(constraints, counts.map((m) => new Map(m)), requireAll),
 });
 
-const compute = (pod: Pod, constraints: Constraint[], nodes: NodeInfo[], requireAll = true): SpreadState => {
+/** `only`: per constraint, the topology values to count (PreScore: those of the feasible nodes, as upstream). */
+const compute = (pod: Pod, constraints: Constraint[], nodes: NodeInfo[], requireAll = true, only?: Set<string>[]): SpreadState => {
   const counts = constraints.map(() => new Map<string, number>());
   for (const node of nodes) {
     if (!node.node) continue;
     constraints.forEach((c, i) => {
+      const v = node.node!.metadata?.labels?.[c.topologyKey];
+      if (only && (v === undefined || !only[i]!.has(v))) return;
       if (!eligible(pod, c, node)) return;
-      const v = node.node!.metadata!.labels![c.topologyKey]!;
-      counts[i]!.set(v, (counts[i]!.get(v) ?? 0) + countOn(pod, c, node));
+      counts[i]!.set(v!, (counts[i]!.get(v!) ?? 0) + countOn(pod, c, node));
     });
   }
   return makeState(constraints, counts, requireAll);
@@ -168,9 +170,12 @@ export const podTopologySpread = (args: Record<string, any>, handle: Handle): Pr
     preScore: (state, pod, nodes) => {
       const constraints = constraintsOf(pod, defaults, false, handle.listers);
       if (!constraints.length) return SKIP;
-      // counts over every node (not just the feasible ones), as upstream does for non-hostname keys
+      // Counts over every node for non-hostname keys, as upstream, but only of the topology values the feasible
+      // nodes have (a hostname value is one node: the feasible ones alone), so that a pod is not matched against
+      // every pod of the cluster.
+      const only = constraints.map((c) => new Set(nodes.map((n) => n.node?.metadata?.labels?.[c.topologyKey]).filter((v): v is string => v !== undefined)));
       const all = constraints.some((c) => c.topologyKey !== 'kubernetes.io/hostname') ? handle.cache.nodeInfos() : nodes;
-      state.write('PreScorePodTopologySpread', compute(pod, constraints, all, (pod.spec?.topologySpreadConstraints ?? []).length > 0));
+      state.write('PreScorePodTopologySpread', compute(pod, constraints, all, (pod.spec?.topologySpreadConstraints ?? []).length > 0, only));
       return null;
     },
     score: (state, _pod, node) => {
