@@ -248,7 +248,7 @@ export class Cacher {
       const key = this.keys.at(i);
       if (!key.startsWith(sub.prefix)) break;
       const kv = this.objects.get(key)!;
-      if (!sub.predicate || sub.predicate(kv.object)) this.deliver(sub, initialEvent(kv));
+      this.guard(sub, () => { if (!sub.predicate || sub.predicate(kv.object)) sub.sink.onEvent(initialEvent(kv)); });
     }
     sub.after = this.rev;
     if (!sub.done && sub.sink.onInitialEventsEnd) this.guard(sub, () => sub.sink.onInitialEventsEnd!(this.rev));
@@ -278,12 +278,11 @@ export class Cacher {
 
   private offer(sub: Subscription, ev: StoreEvent): void {
     if (ev.revision <= sub.after || !ev.key.startsWith(sub.prefix)) return;
-    const out = filterEvent(ev, sub.predicate);
-    if (out) this.deliver(sub, out);
-  }
-
-  private deliver(sub: Subscription, ev: StoreEvent): void {
-    this.guard(sub, () => sub.sink.onEvent(ev));
+    // A predicate that throws cuts off its own watch only: out of the guard it would end the store watch itself.
+    this.guard(sub, () => {
+      const out = filterEvent(ev, sub.predicate);
+      if (out) sub.sink.onEvent(out);
+    });
   }
 
   /** A sink that throws is cut off; the others keep their stream. */
