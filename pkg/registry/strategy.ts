@@ -17,6 +17,8 @@ export interface Strategy {
   returnDeletedObject?: boolean;
   /** GC policy when the client gives none (extensions-era kinds orphan). */
   defaultGarbageCollectionPolicy?: 'Background' | 'Orphan';
+  /** Status may be set on create (upstream's node strategy: a kubelet registers its Node with its status). */
+  keepStatusOnCreate?: boolean;
   /** Resets fields on create (status to its initial value, ...). */
   prepareForCreate?(obj: KubeObject, ctx: RequestContext): void;
   /** Resets fields a main-resource update may not change (status is handled generically). */

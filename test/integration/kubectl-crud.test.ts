@@ -162,6 +162,26 @@ describe('kubectl create and get', () => {
   });
 });
 
+describe('status on create', () => {
+  it('a Node keeps the status it is created with (a kubelet registers with it); a Deployment\'s is reset', async () => {
+    const node = await s.api('POST', '/api/v1/nodes', {
+      apiVersion: 'v1', kind: 'Node', metadata: { name: 'registered' },
+      status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'ready' }], capacity: { cpu: '2', pods: '110' } },
+    });
+    expect(node.status).toBe(201);
+    expect(node.body.status).toMatchObject({ conditions: [{ type: 'Ready', status: 'True' }], capacity: { cpu: '2', pods: '110' } });
+    const ready = await s.kubectl('get', 'node', 'registered', '-o', 'jsonpath={.status.conditions[0].status}');
+    expect(ready.stdout).toBe('True');
+    const d = await s.api('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'status-reset' },
+      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+      status: { replicas: 7, readyReplicas: 7 },
+    });
+    expect(d.status).toBe(201);
+    expect(d.body.status?.replicas).toBeUndefined();
+  });
+});
+
 describe('kubectl describe', () => {
   it('describes a pod', async () => {
     const out = await ok(s.kubectl('describe', 'pod', 'p1'));

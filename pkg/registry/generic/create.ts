@@ -73,6 +73,6 @@ function prepareForCreate(reg: Registry, ctx: RequestContext, obj: KubeObject): 
   delete meta.selfLink;
   if (reg.strategy.generation) meta.generation = 1;
   else delete meta.generation;
-  if (reg.hasStatus) delete obj.status;
+  if (reg.hasStatus && !reg.strategy.keepStatusOnCreate) delete obj.status;
   reg.strategy.prepareForCreate?.(obj, ctx);
 }

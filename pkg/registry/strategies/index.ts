@@ -27,6 +27,7 @@ const CREATE_ON_UPDATE = new Set([
 
 const SPECIFIC: Record<string, Strategy> = {
   '/pods': podStrategy,
+  '/nodes': { keepStatusOnCreate: true },
   'apiregistration.k8s.io/apiservices': apiServiceStrategy,
   '/namespaces': namespaceStrategy,
   '/secrets': secretStrategy,
