@@ -1,14 +1,14 @@
 // Node-pressure eviction on the process runtime: a memory.available threshold no machine can meet puts the node
 // under MemoryPressure (kubectl shows the condition), refuses new BestEffort pods at admission and evicts the pods
 // that run, with upstream's reasons and messages.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { parseThresholds, ProcessRuntime } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { condition, createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
+import { condition, createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
 
 const NODE = 'node-pressure';
 
@@ -22,7 +22,7 @@ describe('kubelet: node-pressure eviction', { timeout: 60_000 }, () => {
     api = await startTestApiServer();
     admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
     dir = await mkdtemp(join(tmpdir(), 'mini-kube-eviction-'));
-    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt' }, data: { 'ca.crt': await readFile(api.pki.ca.cert, 'utf8') } });
+    await publishRootCa(api, admin);
     kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
       nodeIpFor: () => '127.0.0.1',
       runtimeFor: (_i, _n, hostIp) => new ProcessRuntime({ rootDir: dir, hostIp }),

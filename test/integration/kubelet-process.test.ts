@@ -12,7 +12,7 @@ import { loadKey } from '../../pkg/pki/keys.js';
 import { x509 } from '../../pkg/pki/x509.js';
 import { ProcessRuntime } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { condition, createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
+import { condition, createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
 
 const NODE = 'node-proc';
 
@@ -26,8 +26,7 @@ describe('kubelet: process runtime and kubectl logs', () => {
     api = await startTestApiServer();
     admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
     rootDir = await mkdtemp(join(tmpdir(), 'mini-kube-kubelet-'));
-    // what the controller-manager's root-ca publisher does (pods' kube-api-access volumes need it)
-    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt' }, data: { 'ca.crt': await readFile(api.pki.ca.cert, 'utf8') } });
+    await publishRootCa(api, admin);
     kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
       nodeIpFor: () => '127.0.0.1',
       runtimeFor: (_i, _n, hostIp) => new ProcessRuntime({ rootDir, hostIp }),

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { netnsName, PodSandboxes, ProcessRuntime, sandboxesUnavailable } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
+import { createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
 
 const NODE = 'sbx-node';
 const CIDR = '10.251.7.0/24';
@@ -31,7 +31,7 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     api = await startTestApiServer();
     admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
     rootDir = await mkdtemp(join(tmpdir(), 'mini-kube-sandbox-'));
-    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt' }, data: { 'ca.crt': await readFile(api.pki.ca.cert, 'utf8') } });
+    await publishRootCa(api, admin);
     sandboxes = new PodSandboxes({ nodeName: NODE, podCidr: CIDR, logger: pino({ level: 'silent' }) });
     runtime = new ProcessRuntime({ rootDir, hostIp: '127.0.0.1', sandboxes });
     kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {

@@ -14,7 +14,7 @@ import * as k8s from '@kubernetes/client-node';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { ProcessRuntime } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
+import { createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
 
 const NODE = 'node-stream';
 
@@ -86,7 +86,7 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
     api = await startTestApiServer();
     admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
     rootDir = await mkdtemp(join(tmpdir(), 'mini-kube-stream-'));
-    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt' }, data: { 'ca.crt': await readFile(api.pki.ca.cert, 'utf8') } });
+    await publishRootCa(api, admin);
     kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
       nodeIpFor: () => '127.0.0.1',
       runtimeFor: (_i, _n, hostIp) => new ProcessRuntime({ rootDir, hostIp }),

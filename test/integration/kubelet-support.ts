@@ -16,6 +16,11 @@ export const nodeClient = async (api: TestApiServer, node: string): Promise<Clie
   return new Client({ host: api.url, caData, certData, keyData, qps: 0, userAgent: `kubelet/${node}` });
 };
 
+/** What the controller-manager's root-CA publisher does: pods' kube-api-access volumes need `kube-root-ca.crt`. */
+export const publishRootCa = async (api: TestApiServer, admin: Client, namespace = 'default'): Promise<void> => {
+  await admin.configMaps(namespace).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt' }, data: { 'ca.crt': await readFile(api.pki.ca.cert, 'utf8') } });
+};
+
 export interface RunningKubelet { host: KubeletHost; stop(): Promise<void> }
 
 /** Runs the kubelet(s) until stop(), which also closes `client`. */

@@ -11,7 +11,7 @@ import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { ProcessRuntime } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { controllerManagerKubeconfig, startInProcess } from './controllers-support.js';
-import { createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
+import { createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
 import { startScheduler, type RunningScheduler } from './scheduler-support.js';
 
 const NODE = 'node-vol';
@@ -28,7 +28,7 @@ describe('kubelet: persistent volumes and refreshed configMap volumes', { timeou
     api = await startTestApiServer();
     admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
     dir = await mkdtemp(join(tmpdir(), 'mini-kube-volumes-'));
-    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt' }, data: { 'ca.crt': await readFile(api.pki.ca.cert, 'utf8') } });
+    await publishRootCa(api, admin);
     kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
       nodeIpFor: () => '127.0.0.1',
       runtimeFor: (_i, _n, hostIp) => new ProcessRuntime({ rootDir: join(dir, 'kubelet'), hostIp }),
