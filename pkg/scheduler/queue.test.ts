@@ -15,6 +15,11 @@ const pod = (name: string, priority = 0, extra: Record<string, unknown> = {}) =>
   apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', uid: name }, spec: { priority, containers: [{ name: 'c' }], ...extra },
 });
 
+const node = (name: string, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { disk: 'ssd' } },
+  status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } }, ...extra,
+});
+
 const newQueue = (): SchedulingQueue => new SchedulingQueue({ clock, frameworkFor: () => fw });
 
 describe('SchedulingQueue', () => {
@@ -40,7 +45,7 @@ describe('SchedulingQueue', () => {
     expect(q.stats()).toMatchObject({ active: 0, unschedulable: 1 });
     q.moveAllToActiveOrBackoff({ resource: 'PersistentVolume', action: 'Add' });
     expect(q.stats().unschedulable).toBe(1);
-    q.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Add' });
+    q.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Add' }, undefined, node('n'));
     // attempts 1: backoff 1 s from the failure, not over yet
     expect(q.stats()).toMatchObject({ backoff: 1, unschedulable: 0 });
     await clock.advance(1000);
@@ -74,7 +79,7 @@ describe('SchedulingQueue', () => {
     const q = newQueue();
     q.add(pod('racy'));
     const info = (await q.pop())!;
-    q.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Add' });
+    q.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Add' }, undefined, node('n'));
     info.unschedulablePlugins = new Set(['NodeResourcesFit']);
     q.addUnschedulable(info);
     expect(q.stats()).toMatchObject({ backoff: 1, unschedulable: 0 });
@@ -89,5 +94,55 @@ describe('SchedulingQueue', () => {
     expect(q.stats().gated).toBe(1);
     q.update(gated, pod('gated'));
     expect(q.stats()).toMatchObject({ active: 1, gated: 0 });
+  });
+
+  it('moves a pod only when a hint of a plugin that rejected it says Queue', async () => {
+    const q = newQueue();
+    const reject = async (p: ReturnType<typeof pod>, plugin: string): Promise<void> => {
+      q.add(p);
+      const info = (await q.pop())!;
+      info.unschedulablePlugins = new Set([plugin]);
+      q.addUnschedulable(info);
+    };
+    const big = pod('big', 0, { containers: [{ name: 'c', resources: { requests: { cpu: '8' } } }] });
+    const picky = pod('picky', 0, { nodeSelector: { disk: 'nvme' } });
+    const tainted = pod('tainted');
+    const ported = pod('ported', 0, { containers: [{ name: 'c', ports: [{ containerPort: 80, hostPort: 8080 }] }] });
+    await reject(big, 'NodeResourcesFit');
+    await reject(picky, 'NodeAffinity');
+    await reject(tainted, 'TaintToleration');
+    await reject(ported, 'NodePorts');
+    const unschedulable = (): number => q.stats().unschedulable;
+    expect(unschedulable()).toBe(4);
+    // unrelated to all of them: a node too small, without nvme and tainted; a PV
+    q.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Update' }, node('small'), node('small', { spec: { taints: [{ key: 'k', effect: 'NoSchedule' }] } }));
+    q.moveAllToActiveOrBackoff({ resource: 'PersistentVolume', action: 'Add' }, undefined, { metadata: { name: 'pv' } });
+    expect(unschedulable()).toBe(4);
+    // a deleted assigned pod without host ports frees cpu: only NodeResourcesFit's pod moves
+    q.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' }, { ...pod('other'), spec: { nodeName: 'n1', containers: [{ name: 'c' }] } });
+    expect(unschedulable()).toBe(3);
+    expect(q.stats().backoff).toBe(1);
+    // a node that gains nvme: only NodeAffinity's pod moves; a node losing its taint: TaintToleration's
+    q.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Update' }, node('n1'), node('n1', { metadata: { name: 'n1', labels: { disk: 'nvme' } } }));
+    expect(unschedulable()).toBe(2);
+    const taintedNode = node('n2', { spec: { taints: [{ key: 'k', effect: 'NoSchedule' }] } });
+    q.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Update' }, taintedNode, node('n2', { metadata: { name: 'n2', labels: { disk: 'nvme' } }, spec: { taints: [{ key: 'k', effect: 'NoSchedule' }] } }));
+    expect(unschedulable()).toBe(2);
+    q.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Update' }, taintedNode, node('n2'));
+    expect(unschedulable()).toBe(1);
+    // a deleted pod holding host port 8080 frees it for the last one
+    q.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' }, { ...pod('holder'), spec: { nodeName: 'n1', containers: [{ name: 'c', ports: [{ containerPort: 1, hostPort: 8080 }] }] } });
+    expect(unschedulable()).toBe(0);
+    expect(q.stats().backoff).toBe(4);
+  });
+
+  it('checks the hints against the events seen while a pod was in flight', async () => {
+    const q = newQueue();
+    q.add(pod('p', 0, { nodeSelector: { disk: 'nvme' } }));
+    const info = (await q.pop())!;
+    q.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Add' }, undefined, { metadata: { name: 'n', labels: { disk: 'ssd' } } });
+    info.unschedulablePlugins = new Set(['NodeAffinity']);
+    q.addUnschedulable(info);
+    expect(q.stats()).toMatchObject({ backoff: 0, unschedulable: 1 });
   });
 });

@@ -1,9 +1,11 @@
 // The scheduling queue, as upstream's backend/queue/scheduling_queue.go: activeQ (a heap in the profile's
 // queue-sort order), backoffQ (pods waiting out 1 s doubling to 10 s after a failure) and the unschedulable pods,
-// which move back on cluster events their rejecting plugins registered for, or after 5 minutes. Pods held by a
-// PreEnqueue plugin (schedulingGates) wait among the unschedulable pods, marked gated, until an update frees them.
-import type { Clock, TimerHandle } from '../client/index.js';
-import { eventMatches, type ClusterEvent, type QueuedPodInfo } from './framework/interface.js';
+// which move back when a cluster event one of their rejecting plugins registered for happens and that plugin's
+// queueing hint says Queue for the pod, or after 5 minutes. Pods held by a PreEnqueue plugin (schedulingGates) wait
+// among the unschedulable pods, marked gated, until an update frees them.
+import type { Logger } from 'pino';
+import type { Clock, KubeObject, TimerHandle } from '../client/index.js';
+import { QueueingHint, eventMatches, type ClusterEvent, type ClusterEventObjects, type QueuedPodInfo } from './framework/interface.js';
 import type { Framework } from './framework/runtime.js';
 import { KeyedHeap } from './heap.js';
 import { podKey, schedulerNameOf, type Pod } from './types.js';
@@ -17,6 +19,7 @@ export interface QueueOptions {
   /** How long a pod may stay unschedulable before it is retried anyway (5 min). */
   maxUnschedulableMs?: number;
   frameworkFor(pod: Pod): Framework | undefined;
+  logger?: Logger;
 }
 
 export class SchedulingQueue {
@@ -24,7 +27,7 @@ export class SchedulingQueue {
   private readonly backoffQ: KeyedHeap<QueuedPodInfo>;
   private readonly unschedulable = new Map<string, QueuedPodInfo & { since: number }>();
   /** Pods popped and not yet done: the events seen meanwhile decide where a failed one goes. */
-  private readonly inFlight = new Map<string, ClusterEvent[]>();
+  private readonly inFlight = new Map<string, ClusterEventObjects[]>();
   private readonly nominated = new Map<string, Map<string, Pod>>();
   private readonly nominatedNodeOf = new Map<string, string>();
   private waiters: (() => void)[] = [];
@@ -78,7 +81,7 @@ export class SchedulingQueue {
   update(oldPod: Pod, pod: Pod): void {
     const key = podKey(pod);
     this.updateNominated(pod);
-    for (const [, evs] of this.inFlight) evs.push({ resource: 'Pod', action: 'Update' });
+    for (const [, evs] of this.inFlight) evs.push({ event: { resource: 'Pod', action: 'Update' }, oldObj: oldPod, newObj: pod });
     const inActive = this.activeQ.get(key);
     if (inActive) { inActive.pod = pod; this.activeQ.addOrUpdate(inActive); return; }
     const inBackoff = this.backoffQ.get(key);
@@ -129,8 +132,8 @@ export class SchedulingQueue {
   done(key: string): void { this.inFlight.delete(key); }
 
   /**
-   * A pod that failed its cycle: back to backoffQ if an event its rejecting plugins care about happened meanwhile
-   * (or it failed with an error), otherwise among the unschedulable pods.
+   * A pod that failed its cycle: back to backoffQ if an event happened meanwhile that one of its rejecting plugins'
+   * hints queues it for (or it failed with an error), otherwise among the unschedulable pods.
    */
   addUnschedulable(q: QueuedPodInfo, opts: { error?: boolean } = {}): void {
     const events = this.inFlight.get(q.key) ?? [];
@@ -144,12 +147,16 @@ export class SchedulingQueue {
     this.unschedulable.set(q.key, { ...q, since: this.clock.now() });
   }
 
-  /** A cluster event: the unschedulable pods it may help go to activeQ (or backoffQ while backing off). */
-  moveAllToActiveOrBackoff(event: ClusterEvent, pre?: (pod: Pod) => boolean): void {
-    for (const [, evs] of this.inFlight) evs.push(event);
+  /**
+   * A cluster event (with the object before and after it): the unschedulable pods it may help go to activeQ (or
+   * backoffQ while backing off).
+   */
+  moveAllToActiveOrBackoff(event: ClusterEvent, oldObj?: KubeObject, newObj?: KubeObject): void {
+    const e: ClusterEventObjects = { event, oldObj, newObj };
+    for (const [, evs] of this.inFlight) evs.push(e);
     let moved = false;
     for (const [key, u] of this.unschedulable) {
-      if (u.gated || !this.interested(u, event) || (pre && !pre(u.pod))) continue;
+      if (u.gated || !this.interested(u, e)) continue;
       this.unschedulable.delete(key);
       if (this.isBackingOff(u)) this.backoffQ.addOrUpdate(u);
       else { this.activeQ.addOrUpdate(u); moved = true; }
@@ -222,11 +229,23 @@ export class SchedulingQueue {
     this.wake();
   }
 
-  private interested(q: QueuedPodInfo, ev: ClusterEvent): boolean {
+  /** Whether a plugin that rejected the pod registered the event and its hint (if any) says Queue. */
+  private interested(q: QueuedPodInfo, e: ClusterEventObjects): boolean {
     if (!q.unschedulablePlugins.size) return true;
     const fw = this.o.frameworkFor(q.pod);
     if (!fw) return true;
-    return fw.registeredEvents().some((r) => q.unschedulablePlugins.has(r.plugin) && eventMatches(r.event, ev));
+    for (const r of fw.registeredEvents()) {
+      if (!q.unschedulablePlugins.has(r.plugin) || !eventMatches(r.event, e.event)) continue;
+      if (!r.hint) return true;
+      try {
+        if (r.hint(q.pod, e.oldObj, e.newObj) === QueueingHint.Queue) return true;
+      } catch (err) {
+        // as upstream: a failing hint must not strand the pod
+        this.o.logger?.warn({ err, pod: q.key, plugin: r.plugin }, 'queueing hint failed, queueing the pod');
+        return true;
+      }
+    }
+    return false;
   }
 
   private backoffTime(q: QueuedPodInfo): number {

@@ -79,7 +79,8 @@ export const schedulePod = (fw: Framework, pod: Pod, d: AlgorithmDeps): Schedule
   if (!pre.nodeNames) d.nextStartIndex.value = (start + evaluated) % Math.max(1, n);
   if (pre.nodeNames) {
     // nodes PreFilter ruled out count as rejected by it
-    for (const ni of all) if (!pre.nodeNames.has(ni.name)) diagnosis.nodeStatuses.set(ni.name, { code: 3, reasons: ["node(s) didn't satisfy plugin(s) [NodeAffinity]"] });
+    for (const ni of all) if (!pre.nodeNames.has(ni.name)) diagnosis.nodeStatuses.set(ni.name, { code: 3, reasons: ["node(s) didn't satisfy plugin(s) [NodeAffinity]"], plugin: 'NodeAffinity' });
+    if (pre.nodeNames.size < all.length) diagnosis.unschedulablePlugins.add('NodeAffinity');
   }
   if (!feasible.length) return { ok: false, diagnosis, state, numAllNodes: all.length };
   if (feasible.length === 1) return { ok: true, node: feasible[0]!.name, evaluated, feasible: 1, state };

@@ -101,6 +101,7 @@ export class Scheduler {
       initialBackoffMs: this.config.podInitialBackoffSeconds * 1000,
       maxBackoffMs: this.config.podMaxBackoffSeconds * 1000,
       frameworkFor: (pod) => this.frameworks.get(schedulerNameOf(pod)),
+      logger: o.logger,
     });
     this.pods.addEventHandler({
       onAdd: (pod) => this.onPodAdd(pod),
@@ -108,22 +109,22 @@ export class Scheduler {
       onDelete: (obj) => this.onPodDelete(finalState(obj)),
     });
     nodes.addEventHandler({
-      onAdd: (node) => { this.cache.addNode(node); this.queue.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Add' }); },
+      onAdd: (node) => { this.cache.addNode(node); this.queue.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Add' }, undefined, node); },
       onUpdate: (old, node) => {
         this.cache.updateNode(node);
-        if (this.nodeChangeMatters(old, node)) this.queue.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Update' });
+        if (this.nodeChangeMatters(old, node)) this.queue.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Update' }, old, node);
       },
-      onDelete: (obj) => this.cache.removeNode(finalState(obj)),
+      onDelete: (obj) => { const node = finalState(obj); this.cache.removeNode(node); this.queue.moveAllToActiveOrBackoff({ resource: 'Node', action: 'Delete' }, node); },
     });
     const mover = (resource: ClusterEvent['resource']) => ({
-      onAdd: (_o: KubeObject, initial: boolean) => { if (!initial) this.queue.moveAllToActiveOrBackoff({ resource, action: 'Add' }); },
-      onUpdate: () => this.queue.moveAllToActiveOrBackoff({ resource, action: 'Update' }),
-      onDelete: () => this.queue.moveAllToActiveOrBackoff({ resource, action: 'Delete' }),
+      onAdd: (obj: KubeObject, initial: boolean) => { if (!initial) this.queue.moveAllToActiveOrBackoff({ resource, action: 'Add' }, undefined, obj); },
+      onUpdate: (old: KubeObject, obj: KubeObject) => this.queue.moveAllToActiveOrBackoff({ resource, action: 'Update' }, old, obj),
+      onDelete: (obj: unknown) => this.queue.moveAllToActiveOrBackoff({ resource, action: 'Delete' }, finalState(obj as KubeObject)),
     });
     this.factory.informerFor(Resources.persistentVolumeClaims).addEventHandler(mover('PersistentVolumeClaim'));
     this.factory.informerFor(Resources.persistentVolumes).addEventHandler(mover('PersistentVolume'));
     this.factory.informerFor(Resources.storageClasses).addEventHandler(mover('StorageClass'));
-    this.factory.informerFor(Resources.namespaces).addEventHandler({ onUpdate: () => this.queue.moveAllToActiveOrBackoff({ resource: 'Namespace', action: 'Update' }) });
+    this.factory.informerFor(Resources.namespaces).addEventHandler({ onUpdate: (old, ns) => this.queue.moveAllToActiveOrBackoff({ resource: 'Namespace', action: 'Update' }, old, ns) });
     this.factory.informerFor(Resources.podDisruptionBudgets);
   }
 
@@ -142,7 +143,7 @@ export class Scheduler {
       if (signal.aborted) return;
       for (const pod of this.cache.cleanupExpired()) {
         this.o.logger?.warn({ pod: podKey(pod) }, 'assumed pod expired');
-        this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' });
+        this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' }, pod);
       }
       timer = this.clock.setTimer(cleanup, 1000);
     };
@@ -186,7 +187,7 @@ export class Scheduler {
     if (isAssigned(pod)) {
       if (isTerminal(pod)) return;
       this.cache.addPod(pod);
-      this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Add' });
+      this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Add' }, undefined, pod);
     } else if (this.responsible(pod) && !pod.metadata?.deletionTimestamp && !isTerminal(pod)) {
       this.queue.add(pod);
     }
@@ -196,14 +197,14 @@ export class Scheduler {
     if (isAssigned(pod)) {
       if (!isAssigned(old)) this.queue.delete(pod);
       if (isTerminal(pod)) {
-        if (this.cache.getPod(pod)) { this.cache.removePod(pod); this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' }); }
+        if (this.cache.getPod(pod)) { this.cache.removePod(pod); this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' }, pod); }
         return;
       }
       const had = isAssigned(old) && !!this.cache.getPod(pod) && !this.cache.isAssumed(pod);
       this.cache.addPod(pod);
-      if (!had) this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Add' });
+      if (!had) this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Add' }, undefined, pod);
       else if (JSON.stringify(old.metadata?.labels) !== JSON.stringify(pod.metadata?.labels) || JSON.stringify(old.spec?.containers) !== JSON.stringify(pod.spec?.containers)) {
-        this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Update' });
+        this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Update' }, old, pod);
       }
       return;
     }
@@ -214,8 +215,9 @@ export class Scheduler {
 
   private onPodDelete(pod: Pod): void {
     if (isAssigned(pod) || this.cache.getPod(pod)) {
+      const gone = this.cache.getPod(pod) ?? pod;
       this.cache.removePod(pod);
-      this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' });
+      this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' }, gone);
     }
     this.queue.delete(pod);
   }
@@ -313,7 +315,7 @@ export class Scheduler {
   private abortBinding(fw: Framework, state: import('./framework/interface.js').CycleState, q: QueuedPodInfo, assumed: Pod, node: string, s: Status): void {
     fw.runUnreserve(state, assumed, node);
     this.cache.forgetPod(assumed);
-    this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' });
+    this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' }, assumed);
     const err = s.error;
     if (err && (isNotFound(err) || (isConflict(err) && /already assigned|being deleted/.test(String((err as Error).message))))) {
       // the pod went away or someone else bound it: nothing to retry

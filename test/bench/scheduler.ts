@@ -122,13 +122,16 @@ async function main(): Promise<void> {
     const startAt = performance.now();
     const s2 = runScheduler(N.pods, bound2);
     const syncedAt = await s2.synced;
+    const cpu0 = process.cpuUsage();
     log(`backlog: scheduler synced in ${fmt(syncedAt - startAt)} ms; binding`);
     const end2 = await Promise.race([s2.done, new Promise<number>((_, rej) => setTimeout(() => rej(new Error(`backlog: only ${bound2.size} bound after 10 min`)), 600_000))]);
+    const cpu = process.cpuUsage(cpu0);
     const m2 = s2.scheduler.metrics;
     const mem = process.memoryUsage().rss / 1024 / 1024;
     await s2.stop();
     rows.push(['backlog: scheduler start → caches synced (nodes + the pods of both phases)', `${fmt(syncedAt - startAt)} ms`]);
     rows.push(['backlog: pods bound per second (synced → last binding)', `${fmt((N.pods / (end2 - syncedAt)) * 1000)}/s (${fmt((end2 - syncedAt) / 1000, 1)} s)`]);
+    rows.push(['backlog: scheduler CPU per pod (this process, user + system, synced → last binding)', `${fmt((cpu.user + cpu.system) / 1000 / N.pods, 2)} ms`]);
     rows.push(['backlog: scheduling attempts / unschedulable / errors', `${m2.attempts} / ${m2.unschedulable} / ${m2.errors}`]);
     rows.push(['backlog: scheduling algorithm time per pod (filter + score)', `${fmt(m2.algorithmMs / Math.max(1, m2.attempts), 2)} ms (${fmt(1000 / Math.max(0.001, m2.algorithmMs / Math.max(1, m2.attempts)))} pods/s of algorithm alone)`]);
     rows.push(['apiserver RSS at the end / this process (scheduler + load)', `${fmt((await memoryOf(api.pid)).rssMb)} MB / ${fmt(mem)} MB`]);

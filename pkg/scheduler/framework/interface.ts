@@ -56,13 +56,28 @@ export interface ClusterEvent { resource: EventResource; action: ActionType; lab
 export const eventMatches = (registered: ClusterEvent, ev: ClusterEvent): boolean =>
   (registered.resource === '*' || registered.resource === ev.resource) && (registered.action === 'All' || registered.action === ev.action);
 
+/** Upstream's QueueingHint: whether an event may make a pod a plugin rejected schedulable. */
+export enum QueueingHint { QueueSkip = 0, Queue = 1 }
+
+/**
+ * Upstream's QueueingHintFn: for a pod the plugin rejected, what an event did (oldObj undefined on Add, newObj
+ * undefined on Delete) means for it. A hint that throws counts as Queue.
+ */
+export type QueueingHintFn = (pod: Pod, oldObj: KubeObject | undefined, newObj: KubeObject | undefined) => QueueingHint;
+
+/** An event a plugin registers, with the hint that decides per pod (none: every such event requeues). */
+export interface ClusterEventWithHint { event: ClusterEvent; hint?: QueueingHintFn }
+
+/** A cluster event as it happened: what changed, before and after. */
+export interface ClusterEventObjects { event: ClusterEvent; oldObj?: KubeObject; newObj?: KubeObject }
+
 /** PreFilter may narrow the nodes to look at (NodeName, NodeAffinity). */
 export interface PreFilterResult { nodeNames?: Set<string> }
 
 export interface Plugin {
   readonly name: string;
-  /** Events that may make a pod this plugin rejected schedulable. */
-  events?(): ClusterEvent[];
+  /** Events that may make a pod this plugin rejected schedulable (upstream's EventsToRegister). */
+  events?(): ClusterEventWithHint[];
 }
 
 export interface QueueSortPlugin extends Plugin { less(a: QueuedPodInfo, b: QueuedPodInfo): boolean }

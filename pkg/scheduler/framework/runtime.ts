@@ -4,7 +4,7 @@ import { DEFAULT_PLUGINS, pluginArgs, pluginsFor, type ExtensionPoint, type Prof
 import type { NodeInfo } from '../node-info.js';
 import type { Pod } from '../types.js';
 import {
-  Code, MAX_NODE_SCORE, errorStatus, type BindPlugin, type ClusterEvent, type CycleState, type FilterPlugin, type Handle,
+  Code, MAX_NODE_SCORE, errorStatus, type BindPlugin, type ClusterEventWithHint, type CycleState, type FilterPlugin, type Handle,
   type PermitPlugin, type Plugin, type PluginFactory, type PostFilterPlugin, type PreBindPlugin, type PreEnqueuePlugin,
   type PreFilterPlugin, type PreScorePlugin, type QueueSortPlugin, type QueuedPodInfo, type ReservePlugin, type ScorePlugin, type Status,
 } from './interface.js';
@@ -33,7 +33,7 @@ export class Framework {
   readonly preBind: PreBindPlugin[];
   readonly bind: BindPlugin[];
   private readonly instances = new Map<string, Plugin>();
-  private events?: { plugin: string; event: ClusterEvent }[];
+  private events?: ({ plugin: string } & ClusterEventWithHint)[];
 
   constructor(profile: Profile, registry: Record<string, PluginFactory>, handle: Handle) {
     this.profileName = profile.schedulerName;
@@ -74,9 +74,9 @@ export class Framework {
 
   plugin(name: string): Plugin | undefined { return this.instances.get(name); }
 
-  /** Every event some enabled plugin registered, with the plugin's name. */
-  registeredEvents(): { plugin: string; event: ClusterEvent }[] {
-    this.events ??= [...this.instances.values()].flatMap((p) => (p.events?.() ?? []).map((event) => ({ plugin: p.name, event })));
+  /** Every event some enabled plugin registered, with its hint and the plugin's name. */
+  registeredEvents(): ({ plugin: string } & ClusterEventWithHint)[] {
+    this.events ??= [...this.instances.values()].flatMap((p) => (p.events?.() ?? []).map((e) => ({ plugin: p.name, ...e })));
     return this.events;
   }
 

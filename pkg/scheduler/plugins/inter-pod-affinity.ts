@@ -1,9 +1,10 @@
 // InterPodAffinity: required pod affinity / anti-affinity (the incoming pod's and existing pods' anti-affinity)
 // filter; preferred terms (both directions) score, as upstream's interpodaffinity plugin.
 import { termMatches, type AffinityTerm } from '../affinity.js';
+import type { KubeObject } from '../../client/index.js';
 import {
-  MAX_NODE_SCORE, SKIP, unresolvable, unschedulable, type CycleState, type FilterPlugin, type Handle, type PreFilterPlugin,
-  type PreScorePlugin, type ScorePlugin,
+  MAX_NODE_SCORE, QueueingHint, SKIP, unresolvable, unschedulable, type ClusterEventWithHint, type CycleState, type FilterPlugin,
+  type Handle, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin,
 } from '../framework/interface.js';
 import { podInfoOf, type NodeInfo } from '../node-info.js';
 import type { Pod } from '../types.js';
@@ -48,9 +49,28 @@ export const interPodAffinity = (args: Record<string, any>, handle: Handle): Pre
     });
   };
 
+  // As upstream's hints: a new or updated assigned pod matters when one of the pod's required affinity terms selects
+  // it; a deleted one when one of the pod's anti-affinity terms selected it or its own anti-affinity rejected the pod;
+  // a node when it is new or its labels changed.
+  const afterPod = (pod: Pod, oldObj: KubeObject | undefined, newObj: KubeObject | undefined): QueueingHint => {
+    const info = podInfoOf(pod).affinity;
+    if (newObj) return info.requiredAffinity.some((t) => matches(t, newObj)) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    if (!oldObj) return QueueingHint.QueueSkip;
+    const blocked = info.requiredAntiAffinity.some((t) => matches(t, oldObj)) || podInfoOf(oldObj).affinity.requiredAntiAffinity.some((t) => matches(t, pod));
+    return blocked ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  };
+  const events: ClusterEventWithHint[] = [
+    { event: { resource: 'AssignedPod', action: 'All' }, hint: afterPod },
+    { event: { resource: 'Node', action: 'Add' } },
+    {
+      event: { resource: 'Node', action: 'Update' },
+      hint: (_pod, oldObj, newObj) => (JSON.stringify(oldObj?.metadata?.labels) !== JSON.stringify(newObj?.metadata?.labels) ? QueueingHint.Queue : QueueingHint.QueueSkip),
+    },
+  ];
+
   return {
     name: 'InterPodAffinity',
-    events: () => [{ resource: 'AssignedPod', action: 'All' }, { resource: 'Node', action: 'Add' }, { resource: 'Node', action: 'Update' }],
+    events: () => events,
     preFilter: (state: CycleState, pod: Pod, nodes: NodeInfo[]) => {
       const info = podInfoOf(pod).affinity;
       const own = info.requiredAffinity.length + info.requiredAntiAffinity.length > 0;

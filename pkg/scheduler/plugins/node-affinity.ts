@@ -1,13 +1,27 @@
 // TaintToleration and NodeAffinity (with nodeSelector): filters on required rules, scores on preferred ones.
 import { nodeSelectorMatches, nodeSelectorTermMatches, podMatchesNodeSelectorAndAffinity } from '../affinity.js';
 import {
-  MAX_NODE_SCORE, SKIP, unresolvable, type ClusterEvent, type CycleState, type FilterPlugin, type PreFilterPlugin,
-  type PreScorePlugin, type ScorePlugin,
+  MAX_NODE_SCORE, QueueingHint, SKIP, unresolvable, type ClusterEventWithHint, type CycleState, type FilterPlugin, type PreFilterPlugin,
+  type PreScorePlugin, type QueueingHintFn, type ScorePlugin,
 } from '../framework/interface.js';
 import type { NodeInfo } from '../node-info.js';
 import { nodeTaints, tolerationsTolerate, type Node, type Pod, type Toleration } from '../types.js';
 
-const NODE_CHANGES: ClusterEvent[] = [{ resource: 'Node', action: 'Add' }, { resource: 'Node', action: 'Update' }];
+/**
+ * Node Add/Update with the hint "the node passes `ok` for the pod now and did not before (or is new)": the shape of
+ * upstream's hints for NodeAffinity, TaintToleration and NodeUnschedulable.
+ */
+export const nodeTurnedOk = (ok: (pod: Pod, node: Node) => boolean): ClusterEventWithHint[] => {
+  const hint: QueueingHintFn = (pod, oldObj, newObj) =>
+    newObj && ok(pod, newObj) && !(oldObj && ok(pod, oldObj)) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  return [{ event: { resource: 'Node', action: 'Add' }, hint }, { event: { resource: 'Node', action: 'Update' }, hint }];
+};
+
+const untoleratedTaint = (pod: Pod, node: Node): { key: string; value?: string } | undefined => {
+  const tolerations = pod.spec?.tolerations as Toleration[] | undefined;
+  return nodeTaints(node).find((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerationsTolerate(tolerations, t));
+};
+const TAINT_EVENTS = nodeTurnedOk((pod, node) => !untoleratedTaint(pod, node));
 
 /** Upstream's helper.DefaultNormalizeScore. */
 export const defaultNormalize = (scores: number[], reverse: boolean): void => {
@@ -22,14 +36,10 @@ export const defaultNormalize = (scores: number[], reverse: boolean): void => {
 
 export const taintToleration = (): FilterPlugin & PreScorePlugin & ScorePlugin => ({
   name: 'TaintToleration',
-  events: () => NODE_CHANGES,
+  events: () => TAINT_EVENTS,
   filter: (_s, pod, node) => {
-    const tolerations = pod.spec?.tolerations as Toleration[] | undefined;
-    for (const taint of nodeTaints(node.node!)) {
-      if (taint.effect !== 'NoSchedule' && taint.effect !== 'NoExecute') continue;
-      if (!tolerationsTolerate(tolerations, taint)) return unresolvable(`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`);
-    }
-    return null;
+    const taint = untoleratedTaint(pod, node.node!);
+    return taint ? unresolvable(`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`) : null;
   },
   preScore: (state, pod) => {
     state.write('PreScoreTaintToleration', ((pod.spec?.tolerations ?? []) as Toleration[]).filter((t) => !t.effect || t.effect === 'PreferNoSchedule'));
@@ -52,13 +62,14 @@ export const nodeAffinity = (args: Record<string, any>): PreFilterPlugin & Filte
     const terms = added?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
     return !terms || nodeSelectorMatches(terms, node);
   };
+  const events = nodeTurnedOk((pod, node) => podMatchesNodeSelectorAndAffinity(pod, node) && addedOk(node));
   const preferredOf = (pod: Pod): PreferredTerm[] => [
     ...((pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []) as PreferredTerm[]),
     ...(added?.preferredDuringSchedulingIgnoredDuringExecution ?? []),
   ];
   return {
     name: 'NodeAffinity',
-    events: () => NODE_CHANGES,
+    events: () => events,
     preFilter: (_state: CycleState, pod: Pod) => {
       const terms = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms as any[] | undefined;
       if (!terms && !pod.spec?.nodeSelector && !added?.requiredDuringSchedulingIgnoredDuringExecution) return SKIP;

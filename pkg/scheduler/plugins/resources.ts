@@ -1,15 +1,42 @@
 // NodeResourcesFit (filter on requests; LeastAllocated / MostAllocated score) and NodeResourcesBalancedAllocation.
+import type { KubeObject } from '../../client/index.js';
 import {
-  MAX_NODE_SCORE, unschedulable, type ClusterEvent, type CycleState, type FilterPlugin, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin,
+  MAX_NODE_SCORE, QueueingHint, unschedulable, type ClusterEventWithHint, type CycleState, type FilterPlugin, type PreFilterPlugin,
+  type PreScorePlugin, type ScorePlugin,
 } from '../framework/interface.js';
 import type { NodeInfo } from '../node-info.js';
-import { CPU, MEMORY, PODS, nonZeroRequests, podRequests, type Resources } from '../resources.js';
-import type { Pod } from '../types.js';
+import { CPU, MEMORY, PODS, nodeAllocatable, nonZeroRequests, podRequests, type Resources } from '../resources.js';
+import { isAssigned, type Pod } from '../types.js';
 
-const EVENTS: ClusterEvent[] = [
-  { resource: 'AssignedPod', action: 'Delete' }, { resource: 'AssignedPod', action: 'Update' },
-  { resource: 'Node', action: 'Add' }, { resource: 'Node', action: 'Update' },
-];
+const { Queue, QueueSkip } = QueueingHint;
+
+/**
+ * NodeResourcesFit's hints, as upstream's: a deleted assigned pod frees room; an assigned pod's update matters only
+ * when it shrank a resource the pod asks for; a node matters when the pod fits its allocatable and (on update) some
+ * requested resource grew.
+ */
+const fitEvents = (ignored: (r: string) => boolean): ClusterEventWithHint[] => {
+  const afterPod = (pod: Pod, oldObj: KubeObject | undefined, newObj: KubeObject | undefined): QueueingHint => {
+    if (!newObj) return oldObj && isAssigned(oldObj) ? Queue : QueueSkip;
+    if (!oldObj) return QueueSkip;
+    const before = podRequests(oldObj);
+    const after = podRequests(newObj);
+    return checkedRequests(podRequests(pod), ignored).some(([r]) => (after[r] ?? 0) < (before[r] ?? 0)) ? Queue : QueueSkip;
+  };
+  const afterNode = (pod: Pod, oldObj: KubeObject | undefined, newObj: KubeObject | undefined): QueueingHint => {
+    if (!newObj) return QueueSkip;
+    const checked = checkedRequests(podRequests(pod), ignored);
+    const alloc = nodeAllocatable(newObj);
+    if ((alloc[PODS] ?? 0) < 1 || checked.some(([r, v]) => v > (alloc[r] ?? 0))) return QueueSkip;
+    if (!oldObj) return Queue;
+    const before = nodeAllocatable(oldObj);
+    return alloc[PODS]! > (before[PODS] ?? 0) || checked.some(([r]) => (alloc[r] ?? 0) > (before[r] ?? 0)) ? Queue : QueueSkip;
+  };
+  return [
+    { event: { resource: 'AssignedPod', action: 'Delete' }, hint: afterPod }, { event: { resource: 'AssignedPod', action: 'Update' }, hint: afterPod },
+    { event: { resource: 'Node', action: 'Add' }, hint: afterNode }, { event: { resource: 'Node', action: 'Update' }, hint: afterNode },
+  ];
+};
 
 interface ResourceSpec { name: string; weight: number }
 
@@ -42,6 +69,7 @@ export const nodeResourcesFit = (args: Record<string, any>): PreFilterPlugin & F
   const strategy = (args.scoringStrategy?.type ?? 'LeastAllocated') as string;
   const specs = ((args.scoringStrategy?.resources as ResourceSpec[] | undefined) ?? [{ name: CPU, weight: 1 }, { name: MEMORY, weight: 1 }])
     .map((s) => ({ name: s.name, weight: s.weight ?? 1 }));
+  const events = fitEvents(ignored);
   const shape = args.scoringStrategy?.requestedToCapacityRatio?.shape as { utilization: number; score: number }[] | undefined;
   const ratioScore = (util: number): number => {
     if (!shape?.length) return 0;
@@ -56,7 +84,7 @@ export const nodeResourcesFit = (args: Record<string, any>): PreFilterPlugin & F
   };
   return {
     name: 'NodeResourcesFit',
-    events: () => EVENTS,
+    events: () => events,
     preFilter: (state: CycleState, pod: Pod) => {
       state.write('PreFilterNodeResourcesFit', checkedRequests(podRequests(pod), ignored));
       return null;
@@ -89,7 +117,6 @@ export const balancedAllocation = (args: Record<string, any>): PreScorePlugin & 
   const specs = ((args.resources as ResourceSpec[] | undefined) ?? [{ name: CPU, weight: 1 }, { name: MEMORY, weight: 1 }]);
   return {
     name: 'NodeResourcesBalancedAllocation',
-    events: () => EVENTS,
     preScore: () => null,
     score: (_s, pod, node) => {
       const alloc = node.allocatable;

@@ -2,13 +2,12 @@
 // DefaultBinder (each as upstream's plugin of that name).
 import { normalizeImage } from '../cache.js';
 import {
-  Code, MAX_NODE_SCORE, SKIP, errorStatus, status, unresolvable, unschedulable, type BindPlugin, type ClusterEvent, type FilterPlugin,
-  type Handle, type PreEnqueuePlugin, type PreFilterPlugin, type QueueSortPlugin, type ScorePlugin,
+  Code, MAX_NODE_SCORE, QueueingHint, SKIP, errorStatus, status, unresolvable, unschedulable, type BindPlugin, type ClusterEventWithHint,
+  type FilterPlugin, type Handle, type PreEnqueuePlugin, type PreFilterPlugin, type QueueSortPlugin, type ScorePlugin,
 } from '../framework/interface.js';
 import { portsConflict, podInfoOf, type HostPort } from '../node-info.js';
-import { podPriority, tolerationsTolerate, type Pod } from '../types.js';
-
-const NODE_CHANGES: ClusterEvent[] = [{ resource: 'Node', action: 'Add' }, { resource: 'Node', action: 'Update' }];
+import { podPriority, tolerationsTolerate, type Node, type Pod } from '../types.js';
+import { nodeTurnedOk } from './node-affinity.js';
 
 export const prioritySort = (): QueueSortPlugin => ({
   name: 'PrioritySort',
@@ -21,35 +20,54 @@ export const prioritySort = (): QueueSortPlugin => ({
 
 export const schedulingGates = (): PreEnqueuePlugin => ({
   name: 'SchedulingGates',
-  events: () => [{ resource: 'Pod', action: 'Update' }],
+  events: () => GATE_EVENTS,
   preEnqueue: (pod) => {
     const gates = (pod.spec?.schedulingGates ?? []) as { name: string }[];
     return gates.length ? status(Code.UnschedulableAndUnresolvable, `waiting for scheduling gates: [${gates.map((g) => g.name).join(' ')}]`) : null;
   },
 });
 
+const GATE_EVENTS: ClusterEventWithHint[] = [{
+  event: { resource: 'Pod', action: 'Update' },
+  hint: (_pod, _old, pod) => ((pod?.spec?.schedulingGates ?? []) as unknown[]).length ? QueueingHint.QueueSkip : QueueingHint.Queue,
+}];
+
+const NODE_NAME_EVENTS = nodeTurnedOk((pod, node) => !pod.spec?.nodeName || pod.spec.nodeName === node.metadata?.name);
+
 export const nodeName = (): FilterPlugin => ({
   name: 'NodeName',
-  events: () => NODE_CHANGES,
+  events: () => NODE_NAME_EVENTS,
   filter: (_s, pod, node) =>
     pod.spec?.nodeName && pod.spec.nodeName !== node.name ? unresolvable("node(s) didn't match the requested node name") : null,
 });
 
 const UNSCHEDULABLE_TAINT = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+const schedulableFor = (pod: Pod, node: Node): boolean => !node.spec?.unschedulable || tolerationsTolerate(pod.spec?.tolerations, UNSCHEDULABLE_TAINT);
+const UNSCHEDULABLE_EVENTS = nodeTurnedOk(schedulableFor);
 
 export const nodeUnschedulable = (): FilterPlugin => ({
   name: 'NodeUnschedulable',
-  events: () => NODE_CHANGES,
-  filter: (_s, pod, node) =>
-    node.node?.spec?.unschedulable && !tolerationsTolerate(pod.spec?.tolerations, UNSCHEDULABLE_TAINT)
-      ? unresolvable('node(s) were unschedulable') : null,
+  events: () => UNSCHEDULABLE_EVENTS,
+  filter: (_s, pod, node) => (schedulableFor(pod, node.node!) ? null : unresolvable('node(s) were unschedulable')),
 });
+
+/** A deleted assigned pod matters when it held a host port the pod wants; a new node always may. */
+const PORT_EVENTS: ClusterEventWithHint[] = [
+  {
+    event: { resource: 'AssignedPod', action: 'Delete' },
+    hint: (pod, gone) => {
+      const freed = gone ? podInfoOf(gone).ports : [];
+      return podInfoOf(pod).ports.some((w) => freed.some((f) => portsConflict(f, w))) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    },
+  },
+  { event: { resource: 'Node', action: 'Add' } },
+];
 
 const PORTS_KEY = 'PreFilterNodePorts';
 
 export const nodePorts = (): PreFilterPlugin & FilterPlugin => ({
   name: 'NodePorts',
-  events: () => [{ resource: 'AssignedPod', action: 'Delete' }, ...NODE_CHANGES],
+  events: () => PORT_EVENTS,
   preFilter: (state, pod) => {
     const ports = podInfoOf(pod).ports;
     if (!ports.length) return SKIP;

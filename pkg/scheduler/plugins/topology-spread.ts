@@ -4,9 +4,10 @@
 // Services, ReplicationControllers, ReplicaSets and StatefulSets that select it (none: no defaults).
 import { labelSelectorAsSelector, selectorFromSet, type Selector } from '../../apimachinery/labels.js';
 import { podMatchesNodeSelectorAndAffinity } from '../affinity.js';
+import type { KubeObject } from '../../client/index.js';
 import {
-  MAX_NODE_SCORE, SKIP, unresolvable, unschedulable, type CycleState, type FilterPlugin, type Handle, type PreFilterPlugin,
-  type PreScorePlugin, type ScorePlugin,
+  MAX_NODE_SCORE, QueueingHint, SKIP, unresolvable, unschedulable, type ClusterEventWithHint, type CycleState, type FilterPlugin, type Handle,
+  type PreFilterPlugin, type PreScorePlugin, type ScorePlugin,
 } from '../framework/interface.js';
 import type { NodeInfo } from '../node-info.js';
 import { nodeTaints, tolerationsTolerate, type Pod } from '../types.js';
@@ -137,11 +138,41 @@ const adjust = (state: SpreadState | undefined, pod: Pod, other: Pod, node: Node
   });
 };
 
+/**
+ * As upstream's hints: an assigned pod matters when it is (or was) in the pod's namespace and matched by one of its
+ * hard constraints (an update only when its labels changed); a node when it has (or had) every constraint's
+ * topology key and, on update, a key's value or its taints changed.
+ */
+const spreadEvents = (defaults: any[], listers: Handle['listers']): ClusterEventWithHint[] => {
+  const hard = (pod: Pod): Constraint[] => constraintsOf(pod, defaults, true, listers);
+  const selects = (pod: Pod, cs: Constraint[], other: KubeObject | undefined): boolean =>
+    !!other && other.metadata?.namespace === pod.metadata?.namespace && cs.some((c) => c.selector.matches(other.metadata?.labels));
+  const afterPod = (pod: Pod, oldObj: KubeObject | undefined, newObj: KubeObject | undefined): QueueingHint => {
+    if (oldObj && newObj && JSON.stringify(oldObj.metadata?.labels) === JSON.stringify(newObj.metadata?.labels)) return QueueingHint.QueueSkip;
+    const cs = hard(pod);
+    return selects(pod, cs, oldObj) || selects(pod, cs, newObj) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  };
+  const afterNode = (pod: Pod, oldObj: KubeObject | undefined, newObj: KubeObject | undefined): QueueingHint => {
+    const cs = hard(pod);
+    const hasKeys = (n: KubeObject | undefined): boolean => !!n && cs.every((c) => n.metadata?.labels?.[c.topologyKey] !== undefined);
+    if (!oldObj || !newObj) return hasKeys(oldObj ?? newObj) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    if (!hasKeys(oldObj) && !hasKeys(newObj)) return QueueingHint.QueueSkip;
+    const changed = cs.some((c) => oldObj.metadata?.labels?.[c.topologyKey] !== newObj.metadata?.labels?.[c.topologyKey])
+      || (cs.some((c) => c.honorTaints) && JSON.stringify(oldObj.spec?.taints) !== JSON.stringify(newObj.spec?.taints));
+    return changed ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  };
+  return [
+    { event: { resource: 'AssignedPod', action: 'All' }, hint: afterPod },
+    { event: { resource: 'Node', action: 'All' }, hint: afterNode },
+  ];
+};
+
 export const podTopologySpread = (args: Record<string, any>, handle: Handle): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin => {
   const defaults = args.defaultingType === 'List' ? ((args.defaultConstraints ?? []) as any[]) : SYSTEM_DEFAULTS;
+  const events = spreadEvents(defaults, handle.listers);
   return {
     name: 'PodTopologySpread',
-    events: () => [{ resource: 'AssignedPod', action: 'All' }, { resource: 'Node', action: 'All' }],
+    events: () => events,
     preFilter: (state: CycleState, pod: Pod, nodes: NodeInfo[]) => {
       const constraints = constraintsOf(pod, defaults, true, handle.listers);
       if (!constraints.length) return SKIP;

@@ -4,7 +4,7 @@
 // a static volume gets the claim's claimRef, a provisioned claim the `volume.kubernetes.io/selected-node` annotation.
 import { nodeSelectorMatches } from '../affinity.js';
 import {
-  SKIP, errorStatus, unresolvable, type ClusterEvent, type CycleState, type FilterPlugin, type Handle, type PreBindPlugin,
+  SKIP, errorStatus, unresolvable, type ClusterEventWithHint, type CycleState, type FilterPlugin, type Handle, type PreBindPlugin,
   type PreFilterPlugin, type ReservePlugin,
 } from '../framework/interface.js';
 import { toResources } from '../resources.js';
@@ -14,10 +14,10 @@ import type { Node, Pod } from '../types.js';
 interface ClaimInfo { claim: KubeObject; pv?: KubeObject; className?: string; provisioned: boolean }
 interface VolumeState { bound: ClaimInfo[]; unbound: ClaimInfo[]; chosen?: Map<string, KubeObject | 'provision'> }
 
-const EVENTS: ClusterEvent[] = [
+const EVENTS: ClusterEventWithHint[] = ([
   { resource: 'PersistentVolumeClaim', action: 'All' }, { resource: 'PersistentVolume', action: 'All' },
   { resource: 'StorageClass', action: 'All' }, { resource: 'Node', action: 'Add' }, { resource: 'Node', action: 'Update' },
-];
+] as const).map((event) => ({ event }));
 const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 const SELECTED_NODE = 'volume.kubernetes.io/selected-node';
 
