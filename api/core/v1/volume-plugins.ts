@@ -1,6 +1,28 @@
 // Sources of the in-tree storage plugins, as pod volumes and as persistent volumes.
-import { arr, bool, enumStr, int32, obj, ref, str, strMap, type Definitions } from '../../schema.js';
+import { arr, bool, enumStr, int32, obj, ref, str, strMap, type Definitions, type Schema } from '../../schema.js';
 import { core } from './names.js';
+
+interface PairOptions {
+  description: string;
+  /** Where the persistent volume's description differs from the pod volume's. */
+  persistentDescription?: string;
+  required?: string[];
+  /** The kind a persistent volume's secretRef names; upstream's SecretReference unless said. */
+  persistentSecret?: string;
+}
+
+/**
+ * A plugin's pod-volume source and persistent-volume source, which differ only in the kind their secretRef names:
+ * a pod volume's secret is in the pod's namespace (LocalObjectReference), a persistent volume's may be in any.
+ */
+const sourcePair = (plugin: string, fields: (secretKind: string) => Record<string, Schema>, options: PairOptions): Definitions => {
+  const { description, persistentDescription = description, required, persistentSecret = 'SecretReference' } = options;
+  const extra = required ? { required } : {};
+  return {
+    [core(`${plugin}VolumeSource`)]: obj(fields('LocalObjectReference'), description, extra),
+    [core(`${plugin}PersistentVolumeSource`)]: obj(fields(persistentSecret), persistentDescription, extra),
+  };
+};
 
 export const volumePluginDefinitions: Definitions = {
   [core('AWSElasticBlockStoreVolumeSource')]: obj({
@@ -47,34 +69,20 @@ export const volumePluginDefinitions: Definitions = {
     volumeAttributes: strMap('Driver-specific attributes of the volume.'),
     volumeHandle: str("Unique name of the volume returned by the driver's CreateVolume."),
   }, 'Storage handled by an external CSI driver.', { required: ['driver', 'volumeHandle'] }),
-  [core('CephFSVolumeSource')]: obj({
+  ...sourcePair('CephFS', (secret) => ({
     monitors: arr(str(), 'Ceph monitor addresses.'),
     path: str('Mounted root within the filesystem; / if unset.'),
     readOnly: bool('Mount the volume read-only; false if unset.'),
     secretFile: str('Path to the key ring of the user; /etc/ceph/user.secret if unset.'),
-    secretRef: ref(core('LocalObjectReference'), 'Secret holding the credentials for this volume.'),
+    secretRef: ref(core(secret), 'Secret holding the credentials for this volume.'),
     user: str('RADOS user name; admin if unset.'),
-  }, "A Ceph filesystem mount that lasts the pod's lifetime.", { required: ['monitors'] }),
-  [core('CephFSPersistentVolumeSource')]: obj({
-    monitors: arr(str(), 'Ceph monitor addresses.'),
-    path: str('Mounted root within the filesystem; / if unset.'),
-    readOnly: bool('Mount the volume read-only; false if unset.'),
-    secretFile: str('Path to the key ring of the user; /etc/ceph/user.secret if unset.'),
-    secretRef: ref(core('SecretReference'), 'Secret holding the credentials for this volume.'),
-    user: str('RADOS user name; admin if unset.'),
-  }, "A Ceph filesystem mount that lasts the pod's lifetime.", { required: ['monitors'] }),
-  [core('CinderVolumeSource')]: obj({
+  }), { description: "A Ceph filesystem mount that lasts the pod's lifetime.", required: ['monitors'] }),
+  ...sourcePair('Cinder', (secret) => ({
     fsType: str('Filesystem type to mount, such as ext4 or xfs; ext4 if empty.'),
     readOnly: bool('Mount the volume read-only; false if unset.'),
-    secretRef: ref(core('LocalObjectReference'), 'Secret holding the credentials for this volume.'),
+    secretRef: ref(core(secret), 'Secret holding the credentials for this volume.'),
     volumeID: str('ID of the Cinder volume.'),
-  }, "A Cinder volume attached and mounted on the kubelet's host.", { required: ['volumeID'] }),
-  [core('CinderPersistentVolumeSource')]: obj({
-    fsType: str('Filesystem type to mount, such as ext4 or xfs; ext4 if empty.'),
-    readOnly: bool('Mount the volume read-only; false if unset.'),
-    secretRef: ref(core('SecretReference'), 'Secret holding the credentials for this volume.'),
-    volumeID: str('ID of the Cinder volume.'),
-  }, "A Cinder volume attached and mounted on the kubelet's host.", { required: ['volumeID'] }),
+  }), { description: "A Cinder volume attached and mounted on the kubelet's host.", required: ['volumeID'] }),
   [core('FCVolumeSource')]: obj({
     fsType: str('Filesystem type to mount, such as ext4 or xfs; ext4 if empty.'),
     lun: int32('Target lun number.'),
@@ -82,20 +90,17 @@ export const volumePluginDefinitions: Definitions = {
     targetWWNs: arr(str(), 'Target worldwide names.'),
     wwids: arr(str(), 'Worldwide identifiers; exclusive with targetWWNs and lun.'),
   }, 'A Fibre Channel volume attached once, read/write.'),
-  [core('FlexVolumeSource')]: obj({
+  ...sourcePair('Flex', (secret) => ({
     driver: str('Name of the driver handling this volume.'),
     fsType: str('Filesystem type to mount, such as ext4 or xfs; ext4 if empty.'),
     options: strMap('Extra command options, if any.'),
     readOnly: bool('Mount the volume read-only; false if unset.'),
-    secretRef: ref(core('LocalObjectReference'), 'Secret passed to the plugin scripts.'),
-  }, 'A generic volume served by an exec-based plugin.', { required: ['driver'] }),
-  [core('FlexPersistentVolumeSource')]: obj({
-    driver: str('Name of the driver handling this volume.'),
-    fsType: str('Filesystem type to mount, such as ext4 or xfs; ext4 if empty.'),
-    options: strMap('Extra command options, if any.'),
-    readOnly: bool('Mount the volume read-only; false if unset.'),
-    secretRef: ref(core('SecretReference'), 'Secret passed to the plugin scripts.'),
-  }, 'A generic persistent volume served by an exec-based plugin.', { required: ['driver'] }),
+    secretRef: ref(core(secret), 'Secret passed to the plugin scripts.'),
+  }), {
+    description: 'A generic volume served by an exec-based plugin.',
+    persistentDescription: 'A generic persistent volume served by an exec-based plugin.',
+    required: ['driver'],
+  }),
   [core('FlockerVolumeSource')]: obj({
     datasetName: str('Name of the dataset, stored as metadata.'),
     datasetUUID: str('UUID of the dataset.'),
@@ -117,7 +122,7 @@ export const volumePluginDefinitions: Definitions = {
     path: str('Glusterfs volume path.'),
     readOnly: bool('Mount the volume read-only; false if unset.'),
   }, "A Glusterfs mount that lasts the pod's lifetime.", { required: ['endpoints', 'path'] }),
-  [core('ISCSIVolumeSource')]: obj({
+  ...sourcePair('ISCSI', (secret) => ({
     chapAuthDiscovery: bool('Whether iSCSI discovery CHAP authentication is used.'),
     chapAuthSession: bool('Whether iSCSI session CHAP authentication is used.'),
     fsType: str('Filesystem type to mount, such as ext4 or xfs; ext4 if empty.'),
@@ -127,22 +132,9 @@ export const volumePluginDefinitions: Definitions = {
     lun: int32('Target lun number.'),
     portals: arr(str(), 'Target portals, ip or ip:port (port 3260 if omitted).'),
     readOnly: bool('Mount the volume read-only; false if unset.'),
-    secretRef: ref(core('LocalObjectReference'), 'CHAP secret for target and initiator authentication.'),
+    secretRef: ref(core(secret), 'CHAP secret for target and initiator authentication.'),
     targetPortal: str('Target portal, ip or ip:port (port 3260 if omitted).'),
-  }, 'An iSCSI disk attached once, read/write.', { required: ['targetPortal', 'iqn', 'lun'] }),
-  [core('ISCSIPersistentVolumeSource')]: obj({
-    chapAuthDiscovery: bool('Whether iSCSI discovery CHAP authentication is used.'),
-    chapAuthSession: bool('Whether iSCSI session CHAP authentication is used.'),
-    fsType: str('Filesystem type to mount, such as ext4 or xfs; ext4 if empty.'),
-    initiatorName: str('Custom iSCSI initiator name; replaces the initiator of iscsiInterface.'),
-    iqn: str('Target iSCSI qualified name.'),
-    iscsiInterface: str('iSCSI interface name using the iSCSI transport.', { default: 'default' }),
-    lun: int32('Target lun number.'),
-    portals: arr(str(), 'Target portals, ip or ip:port (port 3260 if omitted).'),
-    readOnly: bool('Mount the volume read-only; false if unset.'),
-    secretRef: ref(core('SecretReference'), 'CHAP secret for target and initiator authentication.'),
-    targetPortal: str('Target portal, ip or ip:port (port 3260 if omitted).'),
-  }, 'An iSCSI disk attached once, read/write.', { required: ['targetPortal', 'iqn', 'lun'] }),
+  }), { description: 'An iSCSI disk attached once, read/write.', required: ['targetPortal', 'iqn', 'lun'] }),
   [core('PhotonPersistentDiskVolumeSource')]: obj({
     fsType: str('Filesystem type to mount, such as ext4 or xfs; ext4 if empty.'),
     pdID: str('ID of the persistent disk.'),
@@ -160,64 +152,35 @@ export const volumePluginDefinitions: Definitions = {
     user: str('User the volume is accessed as; the service account if unset.'),
     volume: str('Name of an existing Quobyte volume.'),
   }, "A Quobyte mount that lasts the pod's lifetime.", { required: ['registry', 'volume'] }),
-  [core('RBDVolumeSource')]: obj({
+  ...sourcePair('RBD', (secret) => ({
     fsType: str('Filesystem type to mount, such as ext4 or xfs; ext4 if empty.'),
     image: str('Name of the rados image.'),
     keyring: str('Path to the key ring of the RBD user.', { default: '/etc/ceph/keyring' }),
     monitors: arr(str(), 'Ceph monitor addresses.'),
     pool: str('Name of the rados pool.', { default: 'rbd' }),
     readOnly: bool('Mount the volume read-only; false if unset.'),
-    secretRef: ref(core('LocalObjectReference'), 'Secret holding the authentication key of the RBD user; overrides keyring.'),
+    secretRef: ref(core(secret), 'Secret holding the authentication key of the RBD user; overrides keyring.'),
     user: str('Rados user name.', { default: 'admin' }),
-  }, "A Rados Block Device mount that lasts the pod's lifetime.", { required: ['monitors', 'image'] }),
-  [core('RBDPersistentVolumeSource')]: obj({
-    fsType: str('Filesystem type to mount, such as ext4 or xfs; ext4 if empty.'),
-    image: str('Name of the rados image.'),
-    keyring: str('Path to the key ring of the RBD user.', { default: '/etc/ceph/keyring' }),
-    monitors: arr(str(), 'Ceph monitor addresses.'),
-    pool: str('Name of the rados pool.', { default: 'rbd' }),
-    readOnly: bool('Mount the volume read-only; false if unset.'),
-    secretRef: ref(core('SecretReference'), 'Secret holding the authentication key of the RBD user; overrides keyring.'),
-    user: str('Rados user name.', { default: 'admin' }),
-  }, "A Rados Block Device mount that lasts the pod's lifetime.", { required: ['monitors', 'image'] }),
-  [core('ScaleIOVolumeSource')]: obj({
+  }), { description: "A Rados Block Device mount that lasts the pod's lifetime.", required: ['monitors', 'image'] }),
+  ...sourcePair('ScaleIO', (secret) => ({
     fsType: str('Filesystem type to mount; xfs if unset.', { default: 'xfs' }),
     gateway: str('Host address of the ScaleIO API gateway.'),
     protectionDomain: str('ScaleIO protection domain of the storage.'),
     readOnly: bool('Mount the volume read-only; false if unset.'),
-    secretRef: ref(core('LocalObjectReference'), "Secret holding the ScaleIO user's credentials."),
+    secretRef: ref(core(secret), "Secret holding the ScaleIO user's credentials."),
     sslEnabled: bool('Whether to talk to the gateway over SSL.'),
     storageMode: str('Whether storage is ThickProvisioned or ThinProvisioned.', { default: 'ThinProvisioned' }),
     storagePool: str('ScaleIO storage pool of the protection domain.'),
     system: str('Name of the ScaleIO storage system.'),
     volumeName: str('Name of an existing ScaleIO volume.'),
-  }, 'A persistent ScaleIO volume.', { required: ['gateway', 'system', 'secretRef'] }),
-  [core('ScaleIOPersistentVolumeSource')]: obj({
-    fsType: str('Filesystem type to mount; xfs if unset.', { default: 'xfs' }),
-    gateway: str('Host address of the ScaleIO API gateway.'),
-    protectionDomain: str('ScaleIO protection domain of the storage.'),
-    readOnly: bool('Mount the volume read-only; false if unset.'),
-    secretRef: ref(core('SecretReference'), "Secret holding the ScaleIO user's credentials."),
-    sslEnabled: bool('Whether to talk to the gateway over SSL.'),
-    storageMode: str('Whether storage is ThickProvisioned or ThinProvisioned.', { default: 'ThinProvisioned' }),
-    storagePool: str('ScaleIO storage pool of the protection domain.'),
-    system: str('Name of the ScaleIO storage system.'),
-    volumeName: str('Name of an existing ScaleIO volume.'),
-  }, 'A persistent ScaleIO volume.', { required: ['gateway', 'system', 'secretRef'] }),
-  [core('StorageOSVolumeSource')]: obj({
+  }), { description: 'A persistent ScaleIO volume.', required: ['gateway', 'system', 'secretRef'] }),
+  ...sourcePair('StorageOS', (secret) => ({
     fsType: str('Filesystem type to mount, such as ext4 or xfs; ext4 if empty.'),
     readOnly: bool('Mount the volume read-only; false if unset.'),
-    secretRef: ref(core('LocalObjectReference'), 'Secret holding the StorageOS API credentials.'),
+    secretRef: ref(core(secret), 'Secret holding the StorageOS API credentials.'),
     volumeName: str('Name of the StorageOS volume, unique within its namespace.'),
     volumeNamespace: str("StorageOS namespace of the volume; the pod's if unset."),
-  }, 'A StorageOS persistent volume.'),
-  [core('StorageOSPersistentVolumeSource')]: obj({
-    fsType: str('Filesystem type to mount, such as ext4 or xfs; ext4 if empty.'),
-    readOnly: bool('Mount the volume read-only; false if unset.'),
-    secretRef: ref(core('ObjectReference'), 'Secret holding the StorageOS API credentials.'),
-    volumeName: str('Name of the StorageOS volume, unique within its namespace.'),
-    volumeNamespace: str("StorageOS namespace of the volume; the pod's if unset."),
-  }, 'A StorageOS persistent volume.'),
+  }), { description: 'A StorageOS persistent volume.', persistentSecret: 'ObjectReference' }),
   [core('VsphereVirtualDiskVolumeSource')]: obj({
     fsType: str('Filesystem type to mount, such as ext4 or xfs; ext4 if empty.'),
     storagePolicyID: str('ID of the storage policy profile.'),
