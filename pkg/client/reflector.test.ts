@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StatusError } from '../apimachinery/errors.js';
 import { FakeClock } from './clock.js';
-import { Reflector, type ReflectorStore } from './reflector.js';
+import { Reflector, type ReflectorOptions, type ReflectorStore } from './reflector.js';
 import { FakeListerWatcher, obj, until } from './testing/fake-lw.js';
 import type { KubeObject } from './types.js';
 
@@ -13,32 +13,43 @@ class RecordingStore implements ReflectorStore {
   delete(o: KubeObject): void { this.log.push(`delete ${o.metadata!.name}`); }
 }
 
+/**
+ * Runs a reflector over `lw` (set up beforehand with what the server holds) into a recording store, on a fake clock,
+ * collecting the errors it recovers from; stop() ends it as callers do: abort, then the open watch ends.
+ */
+function start(options: ReflectorOptions = {}, lw = new FakeListerWatcher()) {
+  const clock = new FakeClock();
+  const store = new RecordingStore();
+  const errors: unknown[] = [];
+  const ac = new AbortController();
+  const reflector = new Reflector(lw, store, { clock, onError: (e) => errors.push(e), ...options });
+  const run = reflector.run(ac.signal);
+  const stop = async (): Promise<void> => {
+    ac.abort();
+    lw.current.end();
+    await run;
+  };
+  return { lw, store, clock, errors, reflector, stop };
+}
+
 const expired = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version' } as const;
 
 describe('Reflector', () => {
   it('lists in pages, then watches from the list resourceVersion with bookmarks', async () => {
-    const lw = new FakeListerWatcher();
-    lw.items = [obj('a', '5'), obj('b', '6'), obj('c', '7')];
-    lw.resourceVersion = '7';
-    lw.pageSize = 2;
-    const store = new RecordingStore();
-    const ac = new AbortController();
-    const run = new Reflector(lw, store, { clock: new FakeClock(), pageSize: 2 }).run(ac.signal);
+    const server = new FakeListerWatcher();
+    server.items = [obj('a', '5'), obj('b', '6'), obj('c', '7')];
+    server.resourceVersion = '7';
+    server.pageSize = 2;
+    const { lw, store, stop } = start({ pageSize: 2 }, server);
     await until(() => lw.watches.length === 1, 'watch');
     expect(lw.lists.map((l) => l.continue)).toEqual([undefined, '2']);
     expect(store.log).toEqual(['replace a,b,c @7']);
     expect(lw.current.options).toMatchObject({ resourceVersion: '7', allowWatchBookmarks: true });
-    ac.abort();
-    lw.current.end();
-    await run;
+    await stop();
   });
 
   it('resumes from the last resourceVersion (event or bookmark) when the watch ends, without re-listing', async () => {
-    const lw = new FakeListerWatcher();
-    const store = new RecordingStore();
-    const ac = new AbortController();
-    const r = new Reflector(lw, store, { clock: new FakeClock() });
-    const run = r.run(ac.signal);
+    const { lw, store, reflector: r, stop } = start();
     await until(() => lw.watches.length === 1);
     lw.current.send({ type: 'ADDED', object: obj('a', '2') });
     lw.current.send({ type: 'MODIFIED', object: obj('a', '3') });
@@ -51,16 +62,11 @@ describe('Reflector', () => {
     expect(store.log).toEqual(['replace  @1', 'add a', 'update a', 'delete a']);
     expect(lw.lists).toHaveLength(1);
     expect(r.lastSyncResourceVersion()).toBe('10');
-    ac.abort();
-    lw.current.end();
-    await run;
+    await stop();
   });
 
   it('re-lists on a 410 ERROR event and when the watch request itself gets 410', async () => {
-    const clock = new FakeClock();
-    const lw = new FakeListerWatcher();
-    const ac = new AbortController();
-    const run = new Reflector(lw, new RecordingStore(), { clock, backoff: { initialMs: 10, maxMs: 10 } }).run(ac.signal);
+    const { lw, clock, stop } = start({ backoff: { initialMs: 10, maxMs: 10 } });
     await until(() => lw.watches.length === 1);
     lw.current.send({ type: 'ERROR', object: expired });
     lw.watchErrors.push(new StatusError(410, 'Expired', 'too old'));
@@ -69,17 +75,11 @@ describe('Reflector', () => {
     await until(() => lw.lists.length === 2 && clock.pending() > 0, 'second list, whose watch gets 410');
     await clock.advance(10);
     await until(() => lw.lists.length === 3 && lw.watches.length === 2, 'third list and its watch');
-    ac.abort();
-    lw.current.end();
-    await run;
+    await stop();
   });
 
   it('retries a broken watch after a backoff from the same resourceVersion', async () => {
-    const clock = new FakeClock();
-    const lw = new FakeListerWatcher();
-    const errors: unknown[] = [];
-    const ac = new AbortController();
-    const run = new Reflector(lw, new RecordingStore(), { clock, backoff: { initialMs: 100, maxMs: 100 }, onError: (e) => errors.push(e) }).run(ac.signal);
+    const { lw, clock, errors, stop } = start({ backoff: { initialMs: 100, maxMs: 100 } });
     await until(() => lw.watches.length === 1);
     lw.current.send({ type: 'ADDED', object: obj('a', '4') });
     lw.current.fail(new Error('socket hang up'));
@@ -89,16 +89,11 @@ describe('Reflector', () => {
     await until(() => lw.watches.length === 2);
     expect(lw.current.options.resourceVersion).toBe('4');
     expect(lw.lists).toHaveLength(1);
-    ac.abort();
-    lw.current.end();
-    await run;
+    await stop();
   });
 
   it('watch-list: collects initial events until the end bookmark, then streams on', async () => {
-    const lw = new FakeListerWatcher();
-    const store = new RecordingStore();
-    const ac = new AbortController();
-    const run = new Reflector(lw, store, { clock: new FakeClock(), useWatchList: true }).run(ac.signal);
+    const { lw, store, stop } = start({ useWatchList: true });
     await until(() => lw.watches.length === 1);
     expect(lw.current.options).toMatchObject({ sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true });
     lw.current.send({ type: 'ADDED', object: obj('a', '3') });
@@ -112,33 +107,23 @@ describe('Reflector', () => {
     await until(() => lw.watches.length === 2);
     expect(lw.current.options).toMatchObject({ resourceVersion: '9' });
     expect(lw.current.options.sendInitialEvents).toBeUndefined();
-    ac.abort();
-    lw.current.end();
-    await run;
+    await stop();
   });
 
   it('watch-list falls back to list+watch when the server refuses it', async () => {
-    const clock = new FakeClock();
-    const lw = new FakeListerWatcher();
-    lw.watchErrors.push(new StatusError(422, 'Invalid', 'sendInitialEvents is forbidden'));
-    const ac = new AbortController();
-    const run = new Reflector(lw, new RecordingStore(), { clock, useWatchList: true, backoff: { initialMs: 5, maxMs: 5 } }).run(ac.signal);
+    const server = new FakeListerWatcher();
+    server.watchErrors.push(new StatusError(422, 'Invalid', 'sendInitialEvents is forbidden'));
+    const { lw, clock, stop } = start({ useWatchList: true, backoff: { initialMs: 5, maxMs: 5 } }, server);
     await until(() => clock.pending() > 0);
     await clock.advance(10);
     await until(() => lw.watches.length === 1);
     expect(lw.lists).toHaveLength(1);
     expect(lw.current.options.sendInitialEvents).toBeUndefined();
-    ac.abort();
-    lw.current.end();
-    await run;
+    await stop();
   });
 
   it('backs off instead of spinning when the server ends watches at once without events', async () => {
-    const clock = new FakeClock();
-    const lw = new FakeListerWatcher();
-    const errors: unknown[] = [];
-    const ac = new AbortController();
-    const run = new Reflector(lw, new RecordingStore(), { clock, backoff: { initialMs: 100, maxMs: 100 }, onError: (e) => errors.push(e) }).run(ac.signal);
+    const { lw, clock, errors, stop } = start({ backoff: { initialMs: 100, maxMs: 100 } });
     await until(() => lw.watches.length === 1);
     lw.current.end();
     await until(() => errors.length === 1);
@@ -146,8 +131,6 @@ describe('Reflector', () => {
     await clock.advance(200);
     await until(() => lw.watches.length === 2);
     expect(lw.lists).toHaveLength(1);
-    ac.abort();
-    lw.current.end();
-    await run;
+    await stop();
   });
 });
