@@ -30,6 +30,18 @@ describe('KubeSchedulerConfiguration', () => {
     expect(() => parseConfiguration({ profiles: [{ schedulerName: 'a' }, { schedulerName: 'a' }] })).toThrow('Duplicate value: "a"');
   });
 
+  it('defaults and validates extenders; their ignored managed resources become NodeResourcesFit ignoredResources', () => {
+    const c = parseConfiguration({
+      extenders: [{ urlPrefix: 'http://x/ext', prioritizeVerb: 'p', weight: 2, managedResources: [{ name: 'example.com/gpu', ignoredByScheduler: true }, { name: 'example.com/fpga' }] }],
+      profiles: [{ schedulerName: 'a', pluginConfig: [{ name: 'NodeResourcesFit', args: { scoringStrategy: { type: 'MostAllocated' } } }] }],
+    });
+    expect(c.extenders[0]).toMatchObject({ urlPrefix: 'http://x/ext', weight: 2, httpTimeoutMs: 5000, nodeCacheCapable: false, ignorable: false });
+    expect(c.profiles[0]!.pluginConfig).toEqual([{ name: 'NodeResourcesFit', args: { scoringStrategy: { type: 'MostAllocated' }, ignoredResources: ['example.com/gpu'] } }]);
+    expect(() => parseConfiguration({ extenders: [{ urlPrefix: 'http://x', prioritizeVerb: 'p' }] })).toThrow('extenders[0].weight: Invalid value: 0: must have a positive weight applied to it');
+    expect(() => parseConfiguration({ extenders: [{ urlPrefix: 'http://a', bindVerb: 'b' }, { urlPrefix: 'http://b', bindVerb: 'b' }] })).toThrow('only one extender can implement bind');
+    expect(() => parseConfiguration({ extenders: [{ urlPrefix: 'http://a', managedResources: [{ name: 'r' }, { name: 'r' }] }] })).toThrow('duplicate extender managed resource name');
+  });
+
   it('uses the adaptive percentage of nodes to score', () => {
     expect(numFeasibleNodesToFind(50, 0)).toBe(50);
     expect(numFeasibleNodesToFind(5000, 0)).toBe(500); // 50 - 5000/125 = 10%

@@ -18,6 +18,22 @@ export interface Profile {
   pluginConfig?: { name: string; args?: Record<string, any> }[];
 }
 
+/** One entry of `extenders` (upstream's Extender). */
+export interface ExtenderConfig {
+  urlPrefix: string;
+  filterVerb?: string;
+  preemptVerb?: string;
+  prioritizeVerb?: string;
+  bindVerb?: string;
+  weight: number;
+  enableHTTPS: boolean;
+  tlsConfig?: { insecure?: boolean; serverName?: string; certFile?: string; keyFile?: string; caFile?: string; certData?: string; keyData?: string; caData?: string };
+  httpTimeoutMs: number;
+  nodeCacheCapable: boolean;
+  managedResources: { name: string; ignoredByScheduler: boolean }[];
+  ignorable: boolean;
+}
+
 export interface SchedulerConfiguration {
   apiVersion: string;
   kind: string;
@@ -31,6 +47,7 @@ export interface SchedulerConfiguration {
     resourceNamespace: string; resourceName: string;
   };
   profiles: Profile[];
+  extenders: ExtenderConfig[];
 }
 
 /** Upstream's default multiPoint set, in order, with score weights. */
@@ -85,6 +102,16 @@ export const parseConfiguration = (doc: Record<string, any>): SchedulerConfigura
     if (names.has(p.schedulerName)) throw new ConfigError(`profiles[].schedulerName: Duplicate value: "${p.schedulerName}"`);
     names.add(p.schedulerName);
   }
+  const extenders = parseExtenders(doc.extenders);
+  // as upstream: resources an extender manages and the scheduler ignores are NodeResourcesFit's ignoredResources
+  const ignored = extenders.flatMap((e) => e.managedResources.filter((r) => r.ignoredByScheduler).map((r) => r.name));
+  if (ignored.length) {
+    for (const p of profiles) {
+      const others = (p.pluginConfig ?? []).filter((c) => c.name !== 'NodeResourcesFit');
+      const fit = p.pluginConfig?.find((c) => c.name === 'NodeResourcesFit');
+      p.pluginConfig = [...others, { name: 'NodeResourcesFit', args: { ...fit?.args, ignoredResources: ignored } }];
+    }
+  }
   return {
     apiVersion: 'kubescheduler.config.k8s.io/v1', kind: 'KubeSchedulerConfiguration',
     parallelism: doc.parallelism ?? 16,
@@ -101,7 +128,38 @@ export const parseConfiguration = (doc: Record<string, any>): SchedulerConfigura
       resourceName: le.resourceName ?? 'kube-scheduler',
     },
     profiles,
+    extenders,
   };
+};
+
+/** `extenders`, defaulted and validated as upstream's ValidateKubeSchedulerConfiguration does. */
+const parseExtenders = (raw: unknown): ExtenderConfig[] => {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw new ConfigError('extenders: Invalid value: not a list');
+  const out = raw.map((e: Record<string, any>, i): ExtenderConfig => {
+    const path = `extenders[${i}]`;
+    if (!e?.urlPrefix || typeof e.urlPrefix !== 'string') throw new ConfigError(`${path}.urlPrefix: Required value`);
+    const weight = e.weight ?? 0;
+    if (e.prioritizeVerb && !(weight > 0)) throw new ConfigError(`${path}.weight: Invalid value: ${weight}: must have a positive weight applied to it`);
+    const managed = ((e.managedResources ?? []) as { name?: string; ignoredByScheduler?: boolean }[]).map((r, j) => {
+      if (!r?.name) throw new ConfigError(`${path}.managedResources[${j}].name: Required value`);
+      return { name: r.name, ignoredByScheduler: !!r.ignoredByScheduler };
+    });
+    const names = new Set<string>();
+    for (const [j, r] of managed.entries()) {
+      if (names.has(r.name)) throw new ConfigError(`${path}.managedResources[${j}].name: Invalid value: "${r.name}": duplicate extender managed resource name`);
+      names.add(r.name);
+    }
+    return {
+      urlPrefix: e.urlPrefix, filterVerb: e.filterVerb || undefined, preemptVerb: e.preemptVerb || undefined,
+      prioritizeVerb: e.prioritizeVerb || undefined, bindVerb: e.bindVerb || undefined, weight,
+      enableHTTPS: !!e.enableHTTPS, tlsConfig: e.tlsConfig ?? undefined, httpTimeoutMs: duration(e.httpTimeout, 5_000) || 5_000,
+      nodeCacheCapable: !!e.nodeCacheCapable, managedResources: managed, ignorable: !!e.ignorable,
+    };
+  });
+  const binders = out.filter((e) => e.bindVerb).length;
+  if (binders > 1) throw new ConfigError(`extenders: Invalid value: "found ${binders} extenders implementing bind": only one extender can implement bind`);
+  return out;
 };
 
 export const loadConfiguration = async (path: string): Promise<SchedulerConfiguration> => {

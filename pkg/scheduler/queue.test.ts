@@ -8,7 +8,7 @@ import { inTreeRegistry } from './plugins/index.js';
 import { SchedulingQueue } from './queue.js';
 
 const clock = new FakeClock(1_000_000);
-const handle = { client: {} as Client, cache: new SchedulerCache(clock), listers: {} as Handle['listers'], nominatedPods: () => [], framework: () => fw, recordEvent: () => undefined, now: () => clock.now(), waitingPod: () => undefined } as Handle;
+const handle = { client: {} as Client, cache: new SchedulerCache(clock), listers: {} as Handle['listers'], nominatedPods: () => [], framework: () => fw, recordEvent: () => undefined, now: () => clock.now(), waitingPod: () => undefined, extenders: [] } as Handle;
 const fw: Framework = new Framework(parseConfiguration({}).profiles[0]!, inTreeRegistry, handle);
 
 const pod = (name: string, priority = 0, extra: Record<string, unknown> = {}) => ({

@@ -1,8 +1,10 @@
 // The scheduling algorithm of one pod (upstream's schedulePod): PreFilter, then Filter over the nodes, stopping
-// once enough feasible nodes are found (percentageOfNodesToScore), then PreScore/Score and the best node (ties
-// broken at random). Synchronous: the cache cannot change under it.
+// once enough feasible nodes are found (percentageOfNodesToScore), the extenders' filters, then PreScore/Score plus
+// the extenders' priorities and the best node (ties broken at random). Synchronous without extenders: the cache
+// cannot change under it; an extender's HTTP round trip lets informer events in, as upstream's live snapshot would not.
 import type { Diagnosis } from './diagnosis.js';
-import { CycleState, type Status } from './framework/interface.js';
+import { MAX_EXTENDER_PRIORITY, type HttpExtender } from './extender.js';
+import { CycleState, MAX_NODE_SCORE, unresolvable, unschedulable, type Status } from './framework/interface.js';
 import type { Framework } from './framework/runtime.js';
 import type { NodeInfo } from './node-info.js';
 import { podKey, podPriority, type Pod } from './types.js';
@@ -30,9 +32,46 @@ export interface AlgorithmDeps {
   random: () => number;
   /** Rotates where filtering starts, so pods spread over all nodes. */
   nextStartIndex: { value: number };
+  extenders: HttpExtender[];
+  logger?: { warn(o: object, msg: string): void };
 }
 
-export const schedulePod = (fw: Framework, pod: Pod, d: AlgorithmDeps): ScheduleResult => {
+/** Upstream's findNodesThatPassExtenders: each interested extender narrows the feasible nodes in turn. */
+const filterWithExtenders = async (pod: Pod, feasible: NodeInfo[], d: AlgorithmDeps, diagnosis: Diagnosis): Promise<NodeInfo[] | Status> => {
+  let nodes = feasible;
+  for (const e of d.extenders) {
+    if (!nodes.length) break;
+    if (!e.isInterested(pod)) continue;
+    let out;
+    try {
+      out = await e.filter(pod, nodes);
+    } catch (err) {
+      if (e.ignorable) { d.logger?.warn({ err, extender: e.name, pod: podKey(pod) }, 'skipping extender as it returned error'); continue; }
+      return { code: 1, reasons: [(err as Error).message], error: err };
+    }
+    for (const [n, msg] of Object.entries(out.failedAndUnresolvable)) diagnosis.nodeStatuses.set(n, unresolvable(msg));
+    for (const [n, msg] of Object.entries(out.failed)) if (!(n in out.failedAndUnresolvable)) diagnosis.nodeStatuses.set(n, unschedulable(msg));
+    nodes = out.nodes;
+  }
+  return nodes;
+};
+
+/** Adds each interested extender's priorities (0..10 × weight, scaled to 0..100); a failing one is skipped, as upstream. */
+const scoreWithExtenders = async (pod: Pod, nodes: NodeInfo[], totals: number[], d: AlgorithmDeps): Promise<void> => {
+  const index = new Map(nodes.map((n, i) => [n.name, i]));
+  await Promise.all(d.extenders.filter((e) => e.prioritizes && e.isInterested(pod)).map(async (e) => {
+    try {
+      for (const [host, score] of await e.prioritize(pod, nodes)) {
+        const i = index.get(host);
+        if (i !== undefined) totals[i]! += score * e.weight * (MAX_NODE_SCORE / MAX_EXTENDER_PRIORITY);
+      }
+    } catch (err) {
+      d.logger?.warn({ err, extender: e.name, pod: podKey(pod) }, 'prioritizing with extender failed');
+    }
+  }));
+};
+
+export const schedulePod = async (fw: Framework, pod: Pod, d: AlgorithmDeps): Promise<ScheduleResult> => {
   const state = new CycleState();
   const all = d.nodes;
   const diagnosis: Diagnosis = { nodeStatuses: new Map(), unschedulablePlugins: new Set() };
@@ -61,7 +100,7 @@ export const schedulePod = (fw: Framework, pod: Pod, d: AlgorithmDeps): Schedule
   }
   const candidates = pre.nodeNames ? all.filter((n) => pre.nodeNames!.has(n.name)) : all;
   const want = pre.nodeNames ? candidates.length : numFeasibleNodesToFind(all.length, d.percentageOfNodesToScore);
-  const feasible: NodeInfo[] = [];
+  let feasible: NodeInfo[] = [];
   const n = candidates.length;
   const start = pre.nodeNames ? 0 : d.nextStartIndex.value % Math.max(1, n);
   let evaluated = 0;
@@ -82,11 +121,17 @@ export const schedulePod = (fw: Framework, pod: Pod, d: AlgorithmDeps): Schedule
     for (const ni of all) if (!pre.nodeNames.has(ni.name)) diagnosis.nodeStatuses.set(ni.name, { code: 3, reasons: ["node(s) didn't satisfy plugin(s) [NodeAffinity]"], plugin: 'NodeAffinity' });
     if (pre.nodeNames.size < all.length) diagnosis.unschedulablePlugins.add('NodeAffinity');
   }
+  if (feasible.length && d.extenders.length) {
+    const passed = await filterWithExtenders(pod, feasible, d, diagnosis);
+    if (!Array.isArray(passed)) return { ok: false, diagnosis, state, numAllNodes: all.length, error: passed };
+    feasible = passed;
+  }
   if (!feasible.length) return { ok: false, diagnosis, state, numAllNodes: all.length };
   if (feasible.length === 1) return { ok: true, node: feasible[0]!.name, evaluated, feasible: 1, state };
   const ps = fw.runPreScore(state, pod, feasible);
   if (ps) return { ok: false, diagnosis, state, numAllNodes: all.length, error: ps };
   const scores = fw.runScore(state, pod, feasible);
+  if (d.extenders.length) await scoreWithExtenders(pod, feasible, scores, d);
   // Highest score; ties broken uniformly at random (reservoir sampling, as upstream's selectHost).
   let best = 0;
   let ties = 1;

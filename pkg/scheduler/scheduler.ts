@@ -12,6 +12,7 @@ import {
 import { SchedulerCache } from './cache.js';
 import { defaultConfiguration, type SchedulerConfiguration } from './config.js';
 import { fitErrorMessage } from './diagnosis.js';
+import { HttpExtender } from './extender.js';
 import { Code, type ClusterEvent, type Handle, type PluginFactory, type QueuedPodInfo, type Status, type WaitingPod } from './framework/interface.js';
 import { Framework } from './framework/runtime.js';
 import { inTreeRegistry } from './plugins/index.js';
@@ -68,6 +69,7 @@ export class Scheduler {
   private readonly bindings = new Set<Promise<void>>();
   private current?: Framework;
   private readonly waitingPods = new Map<string, WaitingPod>();
+  private readonly extenders: HttpExtender[];
 
   constructor(private readonly o: SchedulerOptions) {
     this.config = o.config ?? defaultConfiguration();
@@ -78,6 +80,7 @@ export class Scheduler {
     this.pods = this.factory.pods<Pod>();
     const nodes = this.factory.nodes<Node>();
     const lister = (r: typeof Resources.pods): Lister<KubeObject> => this.factory.informerFor(r).lister();
+    this.extenders = this.config.extenders.map((e) => new HttpExtender(e));
     this.recorder = new EventRecorder({ sink: o.client.events(), component: 'default-scheduler', host: o.identity, clock: this.clock, logger: o.logger });
     const handle: Handle = {
       client: o.client,
@@ -93,6 +96,7 @@ export class Scheduler {
       recordEvent: (obj, type, reason, message) => this.recorder.event(obj, type, reason, message),
       now: () => this.clock.now(),
       waitingPod: (uid) => this.waitingPods.get(uid),
+      extenders: this.extenders,
     };
     const registry = { ...inTreeRegistry, ...o.registry };
     for (const p of this.config.profiles) this.frameworks.set(p.schedulerName, new Framework(p, registry, handle));
@@ -167,6 +171,7 @@ export class Scheduler {
       timer.cancel();
       this.queue.close();
       await Promise.allSettled(this.bindings);
+      await Promise.all(this.extenders.map((e) => e.close()));
       await this.factory.shutdown();
       // events still unwritten get a moment, not the recorder's retries (the apiserver may be gone already)
       await Promise.race([this.recorder.flush(), this.clock.sleep(2000)]);
@@ -241,10 +246,10 @@ export class Scheduler {
     this.current = fw;
     this.metrics.attempts++;
     const t0 = performance.now();
-    const res = schedulePod(fw, pod, {
+    const res = await schedulePod(fw, pod, {
       nodes: this.cache.nodeInfos(), nominatedPods: (n) => this.queue.nominatedPods(n),
       percentageOfNodesToScore: fw.percentageOfNodesToScore ?? this.config.percentageOfNodesToScore,
-      random: this.random, nextStartIndex: this.nextStartIndex,
+      random: this.random, nextStartIndex: this.nextStartIndex, extenders: this.extenders, logger: this.o.logger,
     });
     this.metrics.algorithmMs += performance.now() - t0;
     if (!res.ok) {
@@ -287,13 +292,25 @@ export class Scheduler {
       const rejected = await this.waitOnPermit(assumed, waiting, waitMs ?? 0);
       if (rejected) return this.abortBinding(fw, state, q, assumed, node, rejected);
     }
-    const s = (await fw.runPreBind(state, assumed, node)) ?? (await fw.runBind(state, assumed, node));
+    const s = (await fw.runPreBind(state, assumed, node)) ?? (await this.bind(fw, state, assumed, node));
     if (s) return this.abortBinding(fw, state, q, assumed, node, s);
     this.cache.finishBinding(assumed);
     this.queue.done(q.key);
     this.metrics.scheduled++;
     this.recorder.event(q.pod, 'Normal', 'Scheduled', `Successfully assigned ${q.pod.metadata?.namespace}/${q.pod.metadata?.name} to ${node}`);
     this.o.onBound?.(q.pod, node);
+  }
+
+  /** An interested binder extender binds the pod; otherwise the Bind plugins (upstream's extendersBinding). */
+  private async bind(fw: Framework, state: import('./framework/interface.js').CycleState, pod: Pod, node: string): Promise<Status | null> {
+    const binder = this.extenders.find((e) => e.isBinder && e.isInterested(pod));
+    if (!binder) return fw.runBind(state, pod, node);
+    try {
+      await binder.bind(pod, node);
+      return null;
+    } catch (err) {
+      return { code: Code.Error, reasons: [(err as Error).message], error: err };
+    }
   }
 
   /** Waits until every plugin that said Wait allows the pod; a rejection or the timeout ends it. */

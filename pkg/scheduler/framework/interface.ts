@@ -2,6 +2,7 @@
 // interface per extension point. A plugin implements any subset; the runtime calls it where it is enabled.
 import type { Client, KubeObject, Lister } from '../../client/index.js';
 import type { SchedulerCache } from '../cache.js';
+import type { HttpExtender } from '../extender.js';
 import type { NodeInfo } from '../node-info.js';
 import type { Pod } from '../types.js';
 
@@ -149,6 +150,8 @@ export interface Handle {
   now(): number;
   /** A pod a Permit plugin holds (Wait), by uid: the plugins that still have to allow it decide when it binds. */
   waitingPod(uid: string): WaitingPod | undefined;
+  /** The configured extenders (preemption lets those with a preemptVerb trim its victims). */
+  extenders: HttpExtender[];
 }
 
 export interface WaitingPod {

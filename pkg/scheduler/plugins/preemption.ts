@@ -114,6 +114,30 @@ export const defaultPreemption = (args: Record<string, any>, handle: Handle): Po
     }));
   };
 
+  /** Upstream's callExtenders: each interested extender with a preemptVerb may drop candidate nodes or change victims. */
+  const withExtenders = async (pod: Pod, candidates: Candidate[]): Promise<Candidate[]> => {
+    let victims = new Map(candidates.map((c) => [c.node.name, { pods: c.victims, numPDBViolations: c.pdbViolations }]));
+    for (const e of handle.extenders) {
+      if (!victims.size) break;
+      if (!e.supportsPreemption || !e.isInterested(pod)) continue;
+      let out;
+      try {
+        out = await e.processPreemption(pod, victims, (n) => handle.cache.nodeInfo(n));
+        for (const [n, v] of out) if (!v.pods.length) throw new Error(`expected at least one victim pod on node "${n}"`);
+      } catch (err) {
+        if (e.ignorable) continue;
+        throw err;
+      }
+      victims = out;
+    }
+    const out: Candidate[] = [];
+    for (const [n, v] of victims) {
+      const node = handle.cache.nodeInfo(n);
+      if (node) out.push({ node, victims: v.pods, pdbViolations: v.numPDBViolations });
+    }
+    return out;
+  };
+
   return {
     name: 'DefaultPreemption',
     postFilter: async (state, pod, statuses) => {
@@ -138,14 +162,16 @@ export const defaultPreemption = (args: Record<string, any>, handle: Handle): Po
       if (!candidates.length) {
         return { status: unschedulable(`preemption: 0/${all.length} nodes are available: ${reasonHistogram(reasons).join(', ')}.`) };
       }
-      let best = candidates[0]!;
-      for (const c of candidates.slice(1)) if (better(c, best)) best = c;
       try {
+        const kept = handle.extenders.length ? await withExtenders(pod, candidates) : candidates;
+        if (!kept.length) return { status: unschedulable('no candidate node for preemption') };
+        let best = kept[0]!;
+        for (const c of kept.slice(1)) if (better(c, best)) best = c;
         await execute(pod, best);
+        return { status: null, nominatedNodeName: best.node.name };
       } catch (e) {
         return { status: { code: Code.Error, reasons: [`preemption: ${(e as Error).message}`] } };
       }
-      return { status: null, nominatedNodeName: best.node.name };
     },
   };
 };
