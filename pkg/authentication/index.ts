@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { anonymousAuthenticator } from './anonymous.js';
 import { basicFileAuthenticator } from './basic-file.js';
 import type { Authenticator } from './interface.js';
+import { cachedTokenAuthenticator } from './token-cache.js';
 import { tokenFileAuthenticator } from './token-file.js';
 import { authenticatedGroup, unionAuthenticator, type RequestAuthenticator } from './union.js';
 import { x509Authenticator } from './x509.js';
@@ -129,7 +130,8 @@ export const buildAuthentication = async (o: FullAuthenticationOptions): Promise
     closers.push(wh.close);
     tokens.push(wh);
   }
-  list.push(...tokens);
+  // One cache in front of every token authenticator, as kube-apiserver's (10 s for an acceptance, refusals not kept).
+  if (tokens.length) list.push(cachedTokenAuthenticator(tokens, { audiences: apiAudiences }));
   if (o.basicAuthFile) list.push(basicFileAuthenticator(o.basicAuthFile));
   const tokenUnion = unionAuthenticator(tokens);
 

@@ -21,6 +21,13 @@ export interface AuthnResult {
   user: UserInfo;
   /** Headers that carried the credential, removed before the request goes on (Authorization, ...). */
   consumedHeaders?: string[];
+  /** Epoch ms after which the credential is no longer valid (a token's exp): no cache keeps the answer longer. */
+  expiresAt?: number;
+  /**
+   * Checks again what may be revoked before the credential expires (a service-account token's account and bound
+   * objects); throws a 401 StatusError when it was. A cached answer is trusted only after this passes.
+   */
+  revalidate?: () => Promise<void>;
 }
 
 export interface Authenticator {

@@ -99,7 +99,7 @@ export const oidcAuthenticator = (o: OidcOptions): Authenticator & { close(): Pr
       } catch (e) {
         throw unauthorized(`oidc: verify token: ${(e as Error).message}`);
       }
-      return { user: userOf(payload), consumedHeaders: ['authorization'] };
+      return { user: userOf(payload), consumedHeaders: ['authorization'], expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : undefined };
     },
   };
 

@@ -17,29 +17,40 @@ const withAuthenticatedGroup = (r: AuthnResult): AuthnResult => {
   return { ...r, user: { ...r.user, groups: [...groups, authenticatedGroup] } };
 };
 
+/** The first authenticator's answer, trying each in order; the reasons of those that refused on the way. */
+export async function firstAccepting(authenticators: Authenticator[], req: AuthnRequest): Promise<{ result?: AuthnResult; rejections: Error[] }> {
+  const rejections: Error[] = [];
+  for (const a of authenticators) {
+    try {
+      const result = await a.authenticate(req);
+      if (result) return { result, rejections };
+    } catch (e) {
+      if (!isStatusError(e) || e.code !== 401) throw e;
+      rejections.push(new Error(`${a.name}: ${e.message}`));
+    }
+  }
+  return { rejections };
+}
+
+/** A 401 with upstream's bare "Unauthorized" for the client, and the reasons on `cause` for the server's log. */
+const rejected = (rejections: Error[]): Error => {
+  const err = unauthorized();
+  if (rejections.length > 0) err.cause = new AggregateError(rejections, rejections.map((r) => r.message).join('; '));
+  return err;
+};
+
 /**
  * A credential that someone rejected, or an Authorization header that no one understood, is a 401 even when
  * anonymous access is on: a caller who tried to be someone must not silently become nobody.
- * The reasons stay on `cause` for the server's log; the client sees upstream's bare "Unauthorized".
  */
 export const unionAuthenticator = (authenticators: Authenticator[], anonymous?: Authenticator): RequestAuthenticator => ({
   async authenticate(req) {
-    const rejections: Error[] = [];
-    for (const a of authenticators) {
-      try {
-        const r = await a.authenticate(req);
-        if (r) return withAuthenticatedGroup(r);
-      } catch (e) {
-        if (!isStatusError(e) || e.code !== 401) throw e;
-        rejections.push(new Error(`${a.name}: ${e.message}`));
-      }
-    }
+    const { result, rejections } = await firstAccepting(authenticators, req);
+    if (result) return withAuthenticatedGroup(result);
     if (rejections.length === 0 && authorizationHeader(req) === undefined && anonymous) {
       const r = await anonymous.authenticate(req);
       if (r) return r;
     }
-    const err = unauthorized();
-    if (rejections.length > 0) err.cause = new AggregateError(rejections, rejections.map((r) => r.message).join('; '));
-    throw err;
+    throw rejected(rejections);
   },
 });

@@ -1,6 +1,5 @@
 // What the token-review and subject-access-review webhooks share: the webhook's kubeconfig turned into an HTTPS
-// client (undici) that POSTs one review and returns the answer, and the bounded cache of answers in front of it
-// (upstream: apiserver/pkg/util/webhook's GenericWebhook and the caches of its callers).
+// client (undici) that POSTs one review and returns the answer (upstream: apiserver/pkg/util/webhook's GenericWebhook).
 import { undici } from '../apimachinery/undici.js';
 import { loadKubeconfig } from '../client/kubeconfig.js';
 
@@ -35,25 +34,3 @@ export const webhookClient = async (kubeconfigFile: string, what: string, timeou
     },
   };
 };
-
-/** Answers kept until their own deadline; the oldest entry goes when the cache is full. */
-export class TtlCache<V> {
-  private readonly entries = new Map<string, { until: number; value: V }>();
-
-  constructor(private readonly now: () => number = Date.now, private readonly max = 10_000) {}
-
-  get(key: string): V | undefined {
-    const e = this.entries.get(key);
-    if (!e) return undefined;
-    if (e.until > this.now()) return e.value;
-    this.entries.delete(key);
-    return undefined;
-  }
-
-  set(key: string, value: V, ttlMs: number): void {
-    if (ttlMs <= 0) return;
-    this.entries.delete(key);
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { until: this.now() + ttlMs, value });
-  }
-}

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { unauthorized } from '../apimachinery/errors.js';
 import { schemeCredential } from './authorization-header.js';
 import type { Authenticator, UserInfo } from './interface.js';
-import { TtlCache, webhookClient } from './webhook-client.js';
+import { TtlCache } from './ttl-cache.js';
+import { webhookClient } from './webhook-client.js';
 
 export interface WebhookOptions {
   kubeconfigFile: string;

@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StatusError } from '../apimachinery/errors.js';
 import { createCa, ensurePki, issueCertificate, type PkiPaths } from '../pki/index.js';
 import { x509Authenticator } from './x509.js';
@@ -52,6 +52,37 @@ describe('x509Authenticator', () => {
     const leaf = await issueCertificate(ca, { subject: { commonName: 'old' }, usage: 'client', days: -1 });
     await expect(x509Authenticator(ca.cert.toString('pem')).authenticate({ headers: {}, peerCertificate: new X509Certificate(leaf.certPem) }))
       .rejects.toMatchObject({ code: 401, message: expect.stringContaining('expired or is not yet valid') });
+  });
+
+  it('verifies a chain once, then answers from the cache until the chain\'s first notAfter', async () => {
+    const ca = await createCa('test-ca', 1);
+    const leaf = await issueCertificate(ca, { subject: { commonName: 'jane', organizations: ['dev'] }, usage: 'client', days: 1 });
+    let now = Date.now();
+    const a = x509Authenticator(ca.cert.toString('pem'), { now: () => now });
+    const verify = vi.spyOn(X509Certificate.prototype, 'verify');
+    try {
+      // A fresh X509Certificate per connection, as the TLS socket hands out: the key is the DER hash, not the object.
+      for (let i = 0; i < 3; i++) expect((await a.authenticate({ headers: {}, peerCertificate: new X509Certificate(leaf.certPem) }))?.user.name).toBe('jane');
+      expect(verify).toHaveBeenCalledTimes(1);
+      now = Date.parse(new X509Certificate(leaf.certPem).validTo) + 1;
+      await expect(a.authenticate({ headers: {}, peerCertificate: new X509Certificate(leaf.certPem) }))
+        .rejects.toMatchObject({ code: 401, message: expect.stringContaining('expired or is not yet valid') });
+    } finally {
+      verify.mockRestore();
+    }
+  });
+
+  it('keeps no more chains than asked (the oldest goes first)', async () => {
+    const ca = await createCa('test-ca', 1);
+    const a = x509Authenticator(ca.cert.toString('pem'), { maxCached: 1 });
+    const [one, two] = await Promise.all(['one', 'two'].map((commonName) => issueCertificate(ca, { subject: { commonName }, usage: 'client', days: 1 })));
+    const verify = vi.spyOn(X509Certificate.prototype, 'verify');
+    try {
+      for (const pem of [one!.certPem, two!.certPem, one!.certPem]) await a.authenticate({ headers: {}, peerCertificate: new X509Certificate(pem) });
+      expect(verify).toHaveBeenCalledTimes(3);
+    } finally {
+      verify.mockRestore();
+    }
   });
 
   it('refuses a serving certificate used as a client certificate', async () => {

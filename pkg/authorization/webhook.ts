@@ -3,7 +3,8 @@
 // --authorization-webhook-config-file. status.allowed allows, status.denied denies, anything else is no opinion;
 // answers are cached by their spec (allowed 5 minutes, the rest 30 seconds, as upstream's flag defaults); a webhook
 // that fails or cannot be reached has no opinion and is logged (upstream: plugin/pkg/authorizer/webhook).
-import { TtlCache, type WebhookClient } from '../authentication/webhook-client.js';
+import type { WebhookClient } from '../authentication/webhook-client.js';
+import { TtlCache } from '../authentication/ttl-cache.js';
 import type { Attributes, AuthorizationResult, Authorizer } from './interface.js';
 
 export interface WebhookAuthorizerOptions {

@@ -2,7 +2,8 @@
 import { Pool, type Dispatcher } from 'undici';
 import type { Tls } from './processes.js';
 
-export const pool = (origin: string, tls: Tls, connections: number): Pool =>
+/** Connections authenticated by the client certificate of `tls`, or by none (the caller sends a token). */
+export const pool = (origin: string, tls: Tls | Pick<Tls, 'ca'>, connections: number): Pool =>
   new Pool(origin, { connections, pipelining: 1, connect: { ...tls, rejectUnauthorized: true }, bodyTimeout: 0, headersTimeout: 60_000 });
 
 /** One request; the whole body is read; any status but `expect` is an error. */

@@ -86,8 +86,13 @@ export const serviceAccountTokenValidator = (o: ServiceAccountAuthenticatorOptio
     const aud = typeof payload.aud === 'string' ? [payload.aud] : payload.aud ?? [];
     const audiences = wantAudiences.filter((a) => aud.includes(a));
     if (audiences.length === 0) throw unauthorized(`token audiences ${JSON.stringify(aud)} is invalid for the target audiences ${JSON.stringify(wantAudiences)}`);
-    const user = await validatePrivateClaims(payload, o.lookup, now());
-    return { user, audiences, consumedHeaders: ['authorization'] };
+    const verified = payload; // a const: the closure below keeps its narrowed type
+    const user = await validatePrivateClaims(verified, o.lookup, now());
+    return {
+      user, audiences, consumedHeaders: ['authorization'],
+      expiresAt: typeof verified.exp === 'number' ? (verified.exp + LEEWAY_SECONDS) * 1000 : undefined,
+      revalidate: async () => { await validatePrivateClaims(verified, o.lookup, now()); },
+    };
   };
 };
 
@@ -140,7 +145,7 @@ export const serviceAccountAuthenticator = (o: ServiceAccountAuthenticatorOption
       if (token === undefined) return null;
       const r = await validate(token);
       if (!r) return null;
-      return { user: r.user, consumedHeaders: r.consumedHeaders };
+      return { user: r.user, consumedHeaders: r.consumedHeaders, expiresAt: r.expiresAt, revalidate: r.revalidate };
     },
   };
 };
