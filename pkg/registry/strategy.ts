@@ -29,6 +29,8 @@ export interface Strategy {
   nameFn?: NameValidator;
   validate?(obj: KubeObject, ctx: RequestContext): StatusCause[];
   validateUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): StatusCause[];
+  /** validateUpdate alone validates an update (CRDs ratchet what the stored object already violates); validate is create-only. */
+  updateValidationIsComplete?: boolean;
   /** Rules for writes through a subresource (custom resources validate status updates against their schema). */
   validateSubresource?(obj: KubeObject, old: KubeObject, ctx: RequestContext, subresource: string): StatusCause[];
   /** The scale subresource of a kind whose replicas live elsewhere than spec.replicas (custom resources). */

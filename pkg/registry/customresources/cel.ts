@@ -4,7 +4,9 @@
 import { celEnv, isCelError, parse, plan, type CelInput, type CelResult } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import type { JSONSchemaProps, ValidationRule } from '../../../api/apiextensions/v1/index.js';
+import { costExceededMessage, estimateCost, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT } from '../../apimachinery/cel/cost.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
+import { forbidden } from '../../apimachinery/field.js';
 import { isPlainObject } from '../schema/index.js';
 import { childPath, itemSchema, propertySchema } from './schema.js';
 
@@ -18,41 +20,106 @@ interface CompiledRule {
 }
 
 const env = celEnv({ funcs: strings });
-const programs = new Map<string, Program>();
+
+type Ast = ReturnType<typeof parse>['expr'];
+interface Compiled {
+  program: Program;
+  ast: Ast;
+}
+const programs = new Map<string, Compiled>();
 
 /** Parses and plans an expression once per process; throws on a syntax error. */
-function compile(expr: string): Program {
-  let p = programs.get(expr);
-  if (!p) {
-    p = plan(env, parse(expr)) as Program;
-    programs.set(expr, p);
+function compileExpr(expr: string): Compiled {
+  let c = programs.get(expr);
+  if (!c) {
+    const parsed = parse(expr);
+    c = { program: plan(env, parsed) as Program, ast: parsed.expr };
+    programs.set(expr, c);
   }
-  return p;
+  return c;
+}
+const compile = (expr: string): Program => compileExpr(expr).program;
+
+const readsOldSelf = (e: Ast | undefined): boolean => {
+  if (!e) return false;
+  const k = e.exprKind;
+  switch (k.case) {
+    case 'identExpr': return k.value.name === 'oldSelf';
+    case 'selectExpr': return readsOldSelf(k.value.operand);
+    case 'callExpr': return readsOldSelf(k.value.target) || k.value.args.some(readsOldSelf);
+    case 'listExpr': return k.value.elements.some(readsOldSelf);
+    case 'structExpr': return k.value.entries.some((x) => readsOldSelf(x.value) || (x.keyKind.case === 'mapKey' && readsOldSelf(x.keyKind.value)));
+    case 'comprehensionExpr': return [k.value.iterRange, k.value.accuInit, k.value.loopCondition, k.value.loopStep, k.value.result].some(readsOldSelf);
+    default: return false;
+  }
+};
+
+export interface RuleCompilation {
+  error?: string;
+  messageError?: string;
+  usesOldSelf: boolean;
+  /** Estimated cost of one evaluation times how often the rule can run per object. */
+  cost: number;
+  messageCost: number;
 }
 
-const OLD_SELF = /\boldSelf\b/;
-
-/** Compile errors of every rule in a schema, as causes under `path` (for CRD validation). */
-export function ruleCompileErrors(s: JSONSchemaProps | undefined, path: string): StatusCause[] {
-  const causes: StatusCause[] = [];
-  const visit = (n: JSONSchemaProps | undefined, p: string): void => {
-    if (!n) return;
-    (n['x-kubernetes-validations'] ?? []).forEach((r, i) => {
-      for (const [field, expr] of [['rule', r.rule], ['messageExpression', r.messageExpression]] as const) {
-        if (expr === undefined) continue;
-        try {
-          compile(expr);
-        } catch (err) {
-          causes.push(fieldCause('FieldValueInvalid', `${p}.x-kubernetes-validations[${i}].${field}`, `Invalid value: ${JSON.stringify(expr)}: compilation failed: ${(err as Error).message}`));
-        }
+/** Compiles and costs the rules of one schema node that can run `cardinality` times per object. */
+export function compileRuleSet(s: JSONSchemaProps, cardinality: number): RuleCompilation[] {
+  return (s['x-kubernetes-validations'] ?? []).map((r) => {
+    const out: RuleCompilation = { usesOldSelf: false, cost: 0, messageCost: 0 };
+    try {
+      const c = compileExpr(r.rule);
+      out.usesOldSelf = readsOldSelf(c.ast);
+      out.cost = estimateCost(c.ast, s) * cardinality;
+    } catch (err) {
+      out.error = `compilation failed: ${(err as Error).message}`;
+    }
+    if (r.messageExpression) {
+      try {
+        const m = compileExpr(r.messageExpression);
+        if (readsOldSelf(m.ast)) out.messageError = 'messageExpression compilation failed: undeclared reference to \'oldSelf\'';
+        else out.messageCost = estimateCost(m.ast, s) * cardinality;
+      } catch (err) {
+        out.messageError = `messageExpression compilation failed: ${(err as Error).message}`;
       }
-    });
-    for (const [k, v] of Object.entries(n.properties ?? {})) visit(v, `${p}.properties[${k}]`);
-    if (typeof n.additionalProperties === 'object') visit(n.additionalProperties, `${p}.additionalProperties`);
-    if (n.items && !Array.isArray(n.items)) visit(n.items, `${p}.items`);
+    }
+    return out;
+  });
+}
+
+/** The rules' costs across a whole CRD schema (upstream: TotalCost with its four most expensive rules). */
+export interface CostObserver {
+  observe(path: string, cost: number): void;
+  readonly total: number;
+  readonly mostExpensive: Array<{ path: string; cost: number }>;
+}
+
+export function costTotal(): CostObserver {
+  let total = 0;
+  const top: Array<{ path: string; cost: number }> = [];
+  return {
+    observe(path, cost) {
+      total += cost;
+      top.push({ path, cost });
+      top.sort((a, b) => b.cost - a.cost);
+      if (top.length > 4) top.pop();
+    },
+    get total() { return total; },
+    get mostExpensive() { return top; },
   };
-  visit(s, path);
-  return causes;
+}
+
+/** The per-expression limit's message when `cost` passes it. */
+export const costExceeded = (cost: number, name = 'estimated rule cost'): string | undefined => costExceededMessage(name, cost, STATIC_COST_LIMIT);
+
+/** The per-CRD limit: each of the most expensive rules blamed, then the schema as a whole. */
+export function crdCostExceeded(cost: CostObserver, schemaPath: string): StatusCause[] {
+  const msg = costExceededMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', cost.total, STATIC_CRD_COST_LIMIT);
+  if (!msg) return [];
+  return [
+    ...cost.mostExpensive.map((e) => forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema')),
+    forbidden(schemaPath, msg),
+  ];
 }
 
 const compiledRules = new WeakMap<JSONSchemaProps, CompiledRule[]>();
@@ -64,7 +131,7 @@ function rulesOf(s: JSONSchemaProps): CompiledRule[] {
       rule,
       program: compile(rule.rule),
       message: rule.messageExpression ? compile(rule.messageExpression) : undefined,
-      transition: OLD_SELF.test(rule.rule),
+      transition: readsOldSelf(compileExpr(rule.rule).ast),
     }));
     compiledRules.set(s, rules);
   }

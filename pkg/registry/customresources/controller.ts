@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionNames } from '../../../api/apiextensions/v1/index.js';
 import type { GroupVersion, KubeObject } from '../../../api/types.js';
 import { isStatusError } from '../../apimachinery/errors.js';
+import { causeToString } from '../../apimachinery/field.js';
 import type { RequestContext } from '../context.js';
 import { deleteObject } from '../generic/delete.js';
 import type { Registry } from '../generic/registry.js';
@@ -16,6 +17,7 @@ import { resourcePrefix } from '../keys.js';
 import { rfc3339 } from '../meta.js';
 import { CLEANUP_FINALIZER } from '../strategies/crd.js';
 import type { ServiceResolver } from './conversion.js';
+import { nonStructuralViolations } from './definition/validate.js';
 import { serveCrd, type ServedCrd } from './serve.js';
 
 export interface CustomResourcesOptions {
@@ -222,14 +224,19 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
       publish();
     }
     const names: CustomResourceDefinitionNames = { ...crd.spec.names };
-    const wanted = [
+    const wanted: Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>[] = [
       { type: 'NamesAccepted', status: 'True' as const, reason: 'NoConflicts', message: 'no conflicts found' },
       { type: 'Established', status: 'True' as const, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
     ];
-    if (!sameConditions(crd, wanted, names)) {
+    // Upstream's NonStructuralSchema controller: only CRDs stored before structural schemas were enforced get it.
+    const violations = nonStructuralViolations(crd).map(causeToString);
+    if (violations.length) wanted.push({ type: 'NonStructuralSchema', status: 'True', reason: 'Violations', message: violations.length === 1 ? violations[0] : `[${violations.join(', ')}]` });
+    const staleNonStructural = !violations.length && crd.status?.conditions?.some((c) => c.type === 'NonStructuralSchema');
+    if (!sameConditions(crd, wanted, names) || staleNonStructural) {
       await writeStatus(name, (st) => {
         st.acceptedNames = names;
         wanted.forEach((w) => setCondition(st, w));
+        if (staleNonStructural) st.conditions = (st.conditions as CustomResourceDefinitionCondition[]).filter((c) => c.type !== 'NonStructuralSchema');
       });
     }
   };

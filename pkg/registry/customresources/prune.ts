@@ -11,10 +11,10 @@ import { childPath, itemSchema } from './schema.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
-/** Prunes `value` in place; returns the paths of unknown fields, in document order. */
-export function pruneCustomResource(meta: SchemaIndex, value: unknown, schema: JSONSchemaProps | undefined): string[] {
+/** Prunes `value` in place (`resourceRoot`: apiVersion, kind and metadata are the object's own); returns the paths of unknown fields, in document order. */
+export function pruneCustomResource(meta: SchemaIndex, value: unknown, schema: JSONSchemaProps | undefined, resourceRoot = true): string[] {
   const unknown: string[] = [];
-  walk(meta, value, schema, '', true, unknown);
+  walk(meta, value, schema, '', resourceRoot, unknown);
   return unknown;
 }
 

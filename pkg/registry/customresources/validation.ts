@@ -87,9 +87,10 @@ const ajv = (): Ajv => {
   return shared;
 };
 
-export function compileValidator(schema: JSONSchemaProps | undefined): ValidateFunction | undefined {
+/** The validator of a kind's schema (`root`: metadata left to ObjectMeta validation) or of any node of it. */
+export function compileValidator(schema: JSONSchemaProps | undefined, root = true): ValidateFunction | undefined {
   if (!schema) return undefined;
-  return ajv().compile(toAjvSchema(schema, true));
+  return ajv().compile(toAjvSchema(schema, root));
 }
 
 /** Go's %v of a JSON value in a field error ("string" quoted, numbers bare). */
@@ -109,8 +110,11 @@ function insideBranch(schemaPath: string): boolean {
   return false;
 }
 
-function causeOf(e: ErrorObject): StatusCause | undefined {
-  const path = pointerToPath(e.instancePath);
+/** Appends a relative field path ("a.b", "[0].c") to `prefix`. */
+export const joinPath = (prefix: string, rel: string): string => (!rel ? prefix : !prefix ? rel : rel.startsWith('[') ? `${prefix}${rel}` : `${prefix}.${rel}`);
+
+function causeOf(e: ErrorObject, prefix: string): StatusCause | undefined {
+  const path = joinPath(prefix, pointerToPath(e.instancePath));
   const name = path || '.';
   const params = e.params as Record<string, any>;
   const invalid = (msg: string) => fieldCause('FieldValueInvalid', path, `Invalid value: ${goValue(e.data)}: ${name} in body ${msg}`);
@@ -171,14 +175,14 @@ function causeOf(e: ErrorObject): StatusCause | undefined {
   }
 }
 
-/** The schema's errors for `obj` (metadata is validated as ObjectMeta elsewhere). */
-export function validateWithSchema(validate: ValidateFunction | undefined, obj: unknown): StatusCause[] {
+/** The schema's errors for `obj` (metadata is validated as ObjectMeta elsewhere), under the field path `prefix`. */
+export function validateWithSchema(validate: ValidateFunction | undefined, obj: unknown, prefix = ''): StatusCause[] {
   if (!validate || validate(obj)) return [];
   const seen = new Set<string>();
   const causes: StatusCause[] = [];
   for (const e of validate.errors ?? []) {
     if (insideBranch(e.schemaPath)) continue;
-    const c = causeOf(e);
+    const c = causeOf(e, prefix);
     if (!c) continue;
     const key = `${c.field}\u0000${c.message}`;
     if (seen.has(key)) continue;

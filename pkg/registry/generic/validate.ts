@@ -28,7 +28,10 @@ export function validateForCreate(reg: Registry, obj: KubeObject, ctx: RequestCo
  */
 export function validateForUpdate(reg: Registry, obj: KubeObject, old: KubeObject, ctx: RequestContext, subresource?: string): StatusCause[] {
   const causes = [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...validateSchemaRequired(reg, obj)];
-  if (!subresource || subresource === 'scale') causes.push(...(reg.strategy.validate?.(obj, ctx) ?? []), ...(reg.strategy.validateUpdate?.(obj, old, ctx) ?? []));
+  if (!subresource || subresource === 'scale') {
+    if (!reg.strategy.updateValidationIsComplete) causes.push(...(reg.strategy.validate?.(obj, ctx) ?? []));
+    causes.push(...(reg.strategy.validateUpdate?.(obj, old, ctx) ?? []));
+  }
   else causes.push(...(reg.strategy.validateSubresource?.(obj, old, ctx, subresource) ?? []));
   return causes;
 }

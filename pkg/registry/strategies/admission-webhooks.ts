@@ -81,7 +81,7 @@ export function validateRule(rule: Obj, path: string, withOperations: boolean): 
 }
 
 /** The webhook's clientConfig (upstream: ValidateWebhookURL, ValidateWebhookService). */
-function validateClientConfig(cc: Obj | undefined, path: string): StatusCause[] {
+export function validateClientConfig(cc: Obj | undefined, path: string): StatusCause[] {
   const hasUrl = typeof cc?.url === 'string';
   const hasService = cc?.service !== undefined && cc?.service !== null;
   if (hasUrl === hasService) return [required(path, 'exactly one of url or service is required')];

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { CustomResourceDefinition, JSONSchemaProps } from '../../../../api/apiextensions/v1/index.js';
+import { causeToString } from '../../../apimachinery/field.js';
+import { nonStructuralViolations, validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './validate.js';
+
+const crd = (schema: JSONSchemaProps, extra: Record<string, unknown> = {}, versions?: unknown[]): CustomResourceDefinition => ({
+  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com', scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+    versions: (versions ?? [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema }, ...extra }]) as never,
+  },
+  status: { storedVersions: ['v1'] },
+});
+
+const errors = (c: CustomResourceDefinition): string[] => validateCustomResourceDefinition(c).map(causeToString);
+const obj = (properties: Record<string, JSONSchemaProps>, more: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'object', properties, ...more });
+
+describe('CRD validation as upstream', () => {
+  it('accepts a sound CRD', () => {
+    expect(errors(crd(obj({ spec: obj({ replicas: { type: 'integer', default: 1, minimum: 0 } }) })))).toEqual([]);
+  });
+
+  it('words structural violations with the lifted spec.validation path', () => {
+    expect(errors(crd(obj({ foo: { description: 'untyped' } })))).toEqual([
+      'spec.validation.openAPIV3Schema.properties[foo].type: Required value: must not be empty for specified object fields',
+    ]);
+    expect(errors(crd(obj({ a: { type: 'string' } }, { anyOf: [{ type: 'object', properties: { b: { maxLength: 1 } } }] })))).toEqual([
+      'spec.validation.openAPIV3Schema.anyOf[0].type: Forbidden: must be empty to be structural',
+      'spec.validation.openAPIV3Schema.properties[b]: Required value: because it is defined in spec.validation.openAPIV3Schema.anyOf[0].properties[b]',
+    ]);
+    expect(errors(crd({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } }))).toEqual([
+      'spec.validation.openAPIV3Schema.additionalProperties: Forbidden: must not be used at the root',
+      'spec.validation.openAPIV3Schema.additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive',
+    ]);
+    expect(errors(crd(obj({ metadata: obj({ labels: { type: 'object' } }) })))).toEqual([
+      'spec.validation.openAPIV3Schema.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified',
+    ]);
+  });
+
+  it('uses per-version paths when versions differ and checks storage versions', () => {
+    const v = (name: string, storage: boolean, schema: JSONSchemaProps) => ({ name, served: true, storage, schema: { openAPIV3Schema: schema } });
+    const c = crd({}, {}, [v('v1', true, obj({ a: {} })), v('v2', true, obj({}))]);
+    expect(errors(c)).toEqual([
+      'spec.versions[0].schema.openAPIV3Schema.properties[a].type: Required value: must not be empty for specified object fields',
+      expect.stringMatching(/^spec\.versions: Invalid value: .*: must have exactly one version marked as storage version$/),
+      'status.storedVersions: Invalid value: []string{"v1"}: must have the storage version v2',
+    ]);
+  });
+
+  it('checks defaults, list types, rules and subresources', () => {
+    expect(errors(crd(obj({ spec: obj({ n: { type: 'integer', default: 'x' } }) })))).toEqual([
+      'spec.validation.openAPIV3Schema.properties[spec].properties[n].default: Invalid value: "string": spec.validation.openAPIV3Schema.properties[spec].properties[n].default in body must be of type integer: "string"',
+    ]);
+    expect(errors(crd(obj({ l: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: obj({ k: { type: 'string' } }) } })))).toEqual([
+      'spec.validation.openAPIV3Schema.properties[l].items.properties[k].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
+    ]);
+    expect(errors(crd(obj({ s: obj({ a: { type: 'string' } }, { 'x-kubernetes-validations': [{ rule: 'self.a ==' }, { rule: 'self.a == oldSelf.a', optionalOldSelf: true }] }) })))).toEqual([
+      expect.stringMatching(/^spec\.validation\.openAPIV3Schema\.properties\[s\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: apiextensions\.ValidationRule\{Rule:"self\.a ==".*compilation failed: /),
+    ]);
+    const scaled = crd(obj({ spec: obj({}), status: obj({}) }), { subresources: { status: {}, scale: { specReplicasPath: '.replicas', statusReplicasPath: 'status.replicas' } } });
+    expect(errors(scaled)).toEqual([
+      'spec.subresources.scale.specReplicasPath: Invalid value: ".replicas": should be a json path under .spec',
+      'spec.subresources.scale.statusReplicasPath: Invalid value: "status.replicas": must be a simple json path starting with .',
+    ]);
+  });
+
+  it('refuses rules whose estimated cost exceeds the budget', () => {
+    const list = { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, x.matches(y)))' }] } as JSONSchemaProps;
+    const out = errors(crd(obj({ l: list })));
+    expect(out[0]).toMatch(/^spec\.validation\.openAPIV3Schema\.properties\[l\]\.x-kubernetes-validations\[0\]\.rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x \(try simplifying the rule/);
+    const bounded = { ...list, maxItems: 5, items: { type: 'string', maxLength: 10 } };
+    expect(errors(crd(obj({ l: bounded })))).toEqual([]);
+  });
+
+  it('ratchets on update and keeps names immutable once established', () => {
+    const old = crd(obj({ spec: obj({}) }));
+    old.status!.conditions = [{ type: 'Established', status: 'True' }];
+    const next = structuredClone(old);
+    next.spec.scope = 'Cluster';
+    next.spec.names.kind = 'Gadget';
+    expect(validateCustomResourceDefinitionUpdate(next, old).map(causeToString)).toEqual([
+      'spec.scope: Invalid value: "Cluster": field is immutable',
+      'spec.names.kind: Invalid value: "Gadget": field is immutable',
+    ]);
+  });
+
+  it('reports the violations of a stored non-structural schema', () => {
+    expect(nonStructuralViolations(crd(obj({ x: {} }))).map(causeToString)).toEqual([
+      'spec.versions[0].schema.openAPIV3Schema.properties[x].type: Required value: must not be empty for specified object fields',
+    ]);
+  });
+});

@@ -1,0 +1,88 @@
+// CRD validation through the real kubectl: a bad CustomResourceDefinition is refused with upstream's 422 causes
+// (structural schema, list types, rule compilation and cost), an update ratchets and keeps the scope immutable.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+
+let s: TestApiServer;
+beforeAll(async () => { s = await startTestApiServer({ storageBackend: 'memory', authorizationModes: ['AlwaysAllow'] }); });
+afterAll(async () => { await s?.close(); });
+
+const crd = (schema: string, extra = ''): string => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget, listKind: GadgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+${extra}    schema:
+      openAPIV3Schema:
+${schema}`;
+
+describe('CustomResourceDefinition validation', () => {
+  it('refuses a non-structural schema with upstream text', async () => {
+    const r = await s.kubectlWithInput(crd(`        type: object
+        properties:
+          spec:
+            properties:
+              replicas: {type: integer, default: "one"}
+          items:
+            type: array
+            x-kubernetes-list-type: map
+            x-kubernetes-list-map-keys: [name]
+            items: {type: object, properties: {name: {type: string}}}
+`), 'apply', '-f', '-');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('The CustomResourceDefinition "gadgets.example.com" is invalid');
+    expect(r.stderr).toContain('spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields');
+    expect(r.stderr).toContain('spec.validation.openAPIV3Schema.properties[items].items.properties[name].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property');
+  });
+
+  it('refuses uncompilable and too expensive rules, and a scale path outside .spec', async () => {
+    const r = await s.kubectlWithInput(crd(`        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: "self.name.startsWith("
+            - rule: "self.tags.all(a, self.tags.all(b, a.matches(b)))"
+            properties:
+              name: {type: string}
+              tags: {type: array, items: {type: string}}
+          status: {type: object, properties: {replicas: {type: integer}}}
+`, `    subresources:
+      scale: {specReplicasPath: .replicas, statusReplicasPath: .status.replicas}
+`), 'apply', '-f', '-');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.name.startsWith("');
+    expect(r.stderr).toContain('spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x');
+    expect(r.stderr).toContain('spec.subresources.scale.specReplicasPath: Invalid value: ".replicas": should be a json path under .spec');
+  });
+
+  it('accepts a sound CRD and keeps its scope immutable once established', async () => {
+    const good = crd(`        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              tags: {type: array, maxItems: 10, items: {type: string, maxLength: 20}}
+            x-kubernetes-validations:
+            - rule: "self.tags.all(a, self.tags.all(b, a == b || !a.matches(b)))"
+`);
+    const ok = await s.kubectlWithInput(good, 'apply', '-f', '-');
+    expect(ok.stderr).toBe('');
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const st = await s.kubectl('get', 'crd', 'gadgets.example.com', '-o', 'jsonpath={.status.conditions[?(@.type=="Established")].status}');
+      if (st.stdout === 'True') break;
+      if (Date.now() > deadline) throw new Error('not established');
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    const r = await s.kubectlWithInput(good.replace('scope: Namespaced', 'scope: Cluster'), 'apply', '-f', '-');
+    expect(r.stderr).toContain('spec.scope: Invalid value: "Cluster": field is immutable');
+  });
+});
