@@ -2,17 +2,13 @@
 // ResourceQuota, Priority, DefaultTolerationSeconds and PodSecurity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { cleanStdout } from '../support/kubectl-run.js';
 
 let s: TestApiServer;
 beforeAll(async () => { s = await startTestApiServer({ storageBackend: 'memory', authorizationModes: ['AlwaysAllow'] }); });
 afterAll(async () => { await s?.close(); });
 
-const ok = async (...args: string[]): Promise<string> => {
-  const r = await s.kubectl(...args);
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return r.stdout;
-};
+const ok = (...args: string[]): Promise<string> => cleanStdout(s.kubectl(...args));
 const apply = async (yaml: string, ...args: string[]) => s.kubectlWithInput(yaml, 'create', '-f', '-', ...args);
 const podYaml = (name: string, extra = '') => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n${extra}  containers:\n  - name: c\n    image: nginx\n`;
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiServerFlags, validateApiServerFlags } from '../../cmd/apiserver-flags.js';
 import { parseFlags } from '../../cmd/flags.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { cleanStdout } from '../support/kubectl-run.js';
 
 let s: TestApiServer;
 let dir: string;
@@ -34,12 +35,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const ok = async (...args: string[]): Promise<string> => {
-  const r = await s.kubectl(...args);
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return r.stdout;
-};
+const ok = (...args: string[]): Promise<string> => cleanStdout(s.kubectl(...args));
 const privileged = (name: string) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n  containers:\n  - name: c\n    image: nginx\n    securityContext: {privileged: true}\n`;
 
 describe('optional admission plugins and their configuration', () => {

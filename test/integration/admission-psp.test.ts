@@ -4,6 +4,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { cleanStdout as ok } from '../support/kubectl-run.js';
 import { certificateUser, type TestUser } from './authz-support.js';
 
 const hasPythonClient = (() => {
@@ -40,12 +41,6 @@ afterAll(async () => {
   await s?.close();
 });
 
-const ok = async (r: Promise<{ code: number; stdout: string; stderr: string }>): Promise<string> => {
-  const out = await r;
-  expect(out.stderr).toBe('');
-  expect(out.code).toBe(0);
-  return out.stdout;
-};
 const podYaml = (name: string, securityContext = '{}', extra = '') =>
   `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n  containers:\n  - name: c\n    image: nginx\n    securityContext: ${securityContext}\n${extra}`;
 const RESTRICTED = `apiVersion: policy/v1beta1

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCa, issueCertificate } from '../../pkg/pki/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { succeeded } from '../support/kubectl-run.js';
 
 let s: TestApiServer;
 let webhook: Server;
@@ -57,16 +58,9 @@ afterAll(async () => {
   await new Promise((r) => webhook?.close(r));
 });
 
-const ok = async (...args: string[]): Promise<string> => {
-  const r = await s.kubectl(...args);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-};
-const okWith = async (input: string, ...args: string[]): Promise<string> => {
-  const r = await s.kubectlWithInput(input, ...args);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-};
+const ok = async (...args: string[]): Promise<string> => (await succeeded(s.kubectl(...args), args)).stdout;
+const okWith = async (input: string, ...args: string[]): Promise<string> =>
+  (await succeeded(s.kubectlWithInput(input, ...args), args)).stdout;
 
 const crd = (group: string, conversion: string) => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

@@ -3,16 +3,13 @@
 // defaulted as upstream; deleting the CRD removes its objects and stops serving it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { succeeded } from '../support/kubectl-run.js';
 
 let s: TestApiServer;
 beforeAll(async () => { s = await startTestApiServer({ storageBackend: 'memory', authorizationModes: ['AlwaysAllow'] }); });
 afterAll(async () => { await s?.close(); });
 
-const ok = async (...args: string[]): Promise<string> => {
-  const r = await s.kubectl(...args);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-};
+const ok = async (...args: string[]): Promise<string> => (await succeeded(s.kubectl(...args), args)).stdout;
 
 async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;

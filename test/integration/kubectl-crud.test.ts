@@ -3,36 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { cleanStdout as ok } from '../support/kubectl-run.js';
+import { P1_POD, WEB_DEPLOYMENT as DEPLOYMENT } from './kubectl-objects.js';
 
 let s: TestApiServer;
 beforeAll(async () => { s = await startTestApiServer({ storageBackend: 'memory' }); });
 afterAll(async () => { await s?.close(); });
 
-const DEPLOYMENT = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels: {app: web}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.25
-        ports: [{containerPort: 80}]
-`;
-const POD = `apiVersion: v1
-kind: Pod
-metadata: {name: p1, labels: {app: p}}
-spec:
-  containers:
-  - name: c
-    image: busybox:1.36
-    command: [sleep, "3600"]
-`;
+const POD = `${P1_POD}    command: [sleep, "3600"]\n`;
 const SERVICE = `apiVersion: v1
 kind: Service
 metadata: {name: web}
@@ -54,13 +32,6 @@ data: {pass: czNjcjN0}
 
 /** The rows of a kubectl table, split on runs of two or more spaces. */
 const rows = (out: string): string[][] => out.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
-
-async function ok(r: Promise<{ code: number; stdout: string; stderr: string }>): Promise<string> {
-  const res = await r;
-  expect(res.stderr).toBe('');
-  expect(res.code).toBe(0);
-  return res.stdout;
-}
 
 describe('kubectl create and get', () => {
   it('creates a Deployment, a Pod, a Service, a ConfigMap and a Secret from YAML on stdin', async () => {

@@ -2,17 +2,11 @@
 // explain (OpenAPI v3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { cleanStdout as ok } from '../support/kubectl-run.js';
 
 let s: TestApiServer;
 beforeAll(async () => { s = await startTestApiServer({ storageBackend: 'memory' }); });
 afterAll(async () => { await s?.close(); });
-
-async function ok(r: Promise<{ code: number; stdout: string; stderr: string }>): Promise<string> {
-  const res = await r;
-  expect(res.stderr).toBe('');
-  expect(res.code).toBe(0);
-  return res.stdout;
-}
 
 describe('kubectl api-resources and api-versions', () => {
   it('lists resources with their short names, group version, scope and kind', async () => {

@@ -3,45 +3,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { cleanStdout as ok } from '../support/kubectl-run.js';
+import { P1_POD as POD, WEB_DEPLOYMENT } from './kubectl-objects.js';
 
 let s: TestApiServer;
 beforeAll(async () => { s = await startTestApiServer({ storageBackend: 'memory' }); });
 afterAll(async () => { await s?.close(); });
 
-const DEPLOYMENT = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels: {app: web}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.25
-        ports: [{containerPort: 80}]
-      - name: sidecar
+// A second container, so that patches have a list to merge into.
+const DEPLOYMENT = `${WEB_DEPLOYMENT}      - name: sidecar
         image: busybox:1.36
         command: [sleep, infinity]
 `;
-const POD = `apiVersion: v1
-kind: Pod
-metadata: {name: p1, labels: {app: p}}
-spec:
-  containers:
-  - name: c
-    image: busybox:1.36
-`;
 
-async function ok(r: Promise<{ code: number; stdout: string; stderr: string }>): Promise<string> {
-  const res = await r;
-  expect(res.stderr).toBe('');
-  expect(res.code).toBe(0);
-  return res.stdout;
-}
 const json = async (...args: string[]): Promise<any> => JSON.parse(await ok(s.kubectl('get', ...args, '-o', 'json')));
 
 beforeAll(async () => {

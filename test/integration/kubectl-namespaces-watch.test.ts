@@ -2,17 +2,11 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { cleanStdout as ok } from '../support/kubectl-run.js';
 
 let s: TestApiServer;
 beforeAll(async () => { s = await startTestApiServer({ storageBackend: 'memory' }); });
 afterAll(async () => { await s?.close(); });
-
-async function ok(r: Promise<{ code: number; stdout: string; stderr: string }>): Promise<string> {
-  const res = await r;
-  expect(res.stderr).toBe('');
-  expect(res.code).toBe(0);
-  return res.stdout;
-}
 
 const configMap = (name: string, data = '{a: "1"}'): string => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\ndata: ${data}\n`;
 

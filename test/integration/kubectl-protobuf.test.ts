@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { decodeProtobufObject, encodeProtobufObject } from '../../pkg/apimachinery/protobuf/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { succeeded } from '../support/kubectl-run.js';
 
 let s: TestApiServer;
 beforeAll(async () => {
@@ -38,11 +39,7 @@ const withFlags = (args: string[], ...flags: string[]): string[] => {
   return dash < 0 ? [...args, ...flags] : [...args.slice(0, dash), ...flags, ...args.slice(dash)];
 };
 
-async function ok(...args: string[]): Promise<string> {
-  const r = await s.kubectl(...args);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
+const ok = async (...args: string[]): Promise<string> => (await succeeded(s.kubectl(...args), args)).stdout;
 
 interface Case {
   /** `kubectl <args>`; NAME is replaced by the object's name. */

@@ -9,6 +9,7 @@ import { request } from 'undici';
 import { builtinProtoSchemas, decodeMessage, decodeProtobufObject, encodeProtobufObject, readEnvelope } from '../../pkg/apimachinery/protobuf/index.js';
 import { ProtoReader } from '../../pkg/apimachinery/protobuf/wire.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { succeeded, type KubectlRun } from '../support/kubectl-run.js';
 
 const PB = 'application/vnd.kubernetes.protobuf';
 const CLIENT_GO = `${PB}, application/json`;
@@ -20,11 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await s?.close(); });
 
-async function ok(...args: string[]): Promise<{ stdout: string; stderr: string }> {
-  const r = await s.kubectl(...args);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r;
-}
+const ok = (...args: string[]): Promise<KubectlRun> => succeeded(s.kubectl(...args), args);
 
 /**
  * What Go's JSON printing of a typed object adds to what the server stored: null for zero times

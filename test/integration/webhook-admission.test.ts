@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCa, issueCertificate } from '../../pkg/pki/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { cleanStdout } from '../support/kubectl-run.js';
 
 let s: TestApiServer;
 let hook: Server;
@@ -58,12 +59,7 @@ afterAll(async () => {
   await new Promise<void>((r) => (hook ? hook.close(() => r()) : r()));
 });
 
-const ok = async (...args: string[]): Promise<string> => {
-  const r = await s.kubectl(...args);
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return r.stdout;
-};
+const ok = (...args: string[]): Promise<string> => cleanStdout(s.kubectl(...args));
 const create = (yaml: string, ...args: string[]) => s.kubectlWithInput(yaml, 'create', '-f', '-', ...args);
 /** A webhook configuration (as JSON, which kubectl reads as well as YAML) for pod creations in namespaces labelled webhook-test=NS. */
 const webhookConfig = (kind: string, name: string, hookName: string, url: string, ns: string, extra: Record<string, unknown> = {}): string => JSON.stringify({

@@ -2,17 +2,13 @@
 // messageExpression with params and variables, and the Deny and Warn validation actions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { cleanStdout } from '../support/kubectl-run.js';
 
 let s: TestApiServer;
 beforeAll(async () => { s = await startTestApiServer({ storageBackend: 'memory', authorizationModes: ['AlwaysAllow'] }); });
 afterAll(async () => { await s?.close(); });
 
-const ok = async (...args: string[]): Promise<string> => {
-  const r = await s.kubectl(...args);
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return r.stdout;
-};
+const ok = (...args: string[]): Promise<string> => cleanStdout(s.kubectl(...args));
 const create = async (obj: unknown): Promise<void> => {
   const r = await s.kubectlWithInput(JSON.stringify(obj), 'create', '-f', '-');
   expect(r.stderr).toBe('');
