@@ -4,6 +4,8 @@ import { packageVersion } from './package-info.js';
 interface Command {
   summary: string;
   run?: (argv: readonly string[]) => Promise<void>;
+  /** Run by mini-kube itself, not listed. */
+  internal?: boolean;
 }
 
 const commands: Record<string, Command> = {
@@ -12,6 +14,7 @@ const commands: Record<string, Command> = {
   'controller-manager': { summary: 'Run the controllers', run: async (a) => (await import('./controller-manager.js')).main(a) },
   scheduler: { summary: 'Run the scheduler', run: async (a) => (await import('./scheduler.js')).main(a) },
   kubelet: { summary: 'Run a node agent', run: async (a) => (await import('./kubelet.js')).main(a) },
+  'container-shim': { summary: 'Own one container of the kubelet\'s process runtime', internal: true, run: async (a) => (await import('./container-shim.js')).main(a) },
 };
 
 const usage = (): string => [
@@ -21,7 +24,7 @@ const usage = (): string => [
   '  mini-kube <command> [flags]',
   '',
   'Commands:',
-  ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(20)}${c.summary}`),
+  ...Object.entries(commands).filter(([, c]) => !c.internal).map(([name, c]) => `  ${name.padEnd(20)}${c.summary}`),
   '',
   'Flags:',
   '  -h, --help       help for mini-kube',

@@ -123,6 +123,9 @@ export class KubeletHost {
     // pods are watched once the nodes exist (a kubelet registers before it syncs pods)
     await Promise.race([this.whenRegistered(), new Promise((r) => signal.addEventListener('abort', r, { once: true }))]);
     const informer = signal.aborted ? Promise.resolve() : this.informer.run(signal);
+    if (await this.informer.waitForSync(signal)) {
+      for (const k of this.kubelets.values()) k.removeOrphans().catch((err: unknown) => this.o.logger.warn({ err, node: k.nodeName }, 'cannot remove the containers of pods that are gone'));
+    }
     await Promise.all([...kubelets, informer]);
   }
 }

@@ -289,6 +289,20 @@ export class NodeKubelet {
     return { runtime: this.o.runtime, sandboxId: sandbox.id, containerId: running.id };
   }
 
+  /**
+   * Upstream's HandlePodCleanups, once the pods are listed: what the runtime still runs for pods that no source
+   * knows (deleted while the kubelet was down) is stopped and removed.
+   */
+  async removeOrphans(): Promise<void> {
+    const rt = this.o.runtime;
+    const uids = new Set([...rt.listPodSandboxes().map((s) => s.config.uid), ...rt.listContainers().map((c) => c.podUid)]);
+    for (const uid of uids) {
+      if (this.records.has(uid)) continue;
+      this.logger.info({ podUid: uid }, 'removing the containers of a pod that is gone');
+      await this.syncer.remove(uid);
+    }
+  }
+
   /** The pods the kubelet is working on. */
   pods(): KubeObject[] { return [...this.records.values()].map((r) => r.pod); }
 

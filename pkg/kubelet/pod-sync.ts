@@ -27,6 +27,7 @@ interface SpecContainer {
   workingDir?: string;
   stdin?: boolean;
   stdinOnce?: boolean;
+  tty?: boolean;
   restartPolicy?: string;
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   ports?: { name?: string; containerPort: number }[];
@@ -169,6 +170,7 @@ export class PodSyncer {
       sandbox = rt.podSandboxStatus(id)!;
       rec.podIp = pod.spec?.hostNetwork ? this.o.hostIp : sandbox.ip;
     }
+    rec.podIp ??= sandbox.ip; // a sandbox an earlier kubelet made (a restart)
     if (!(await this.syncVolumes(rec))) return;
     const all = rt.listContainers(rec.uid);
     const restartPolicy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';
@@ -307,7 +309,7 @@ export class PodSyncer {
       id = await rt.createContainer(sandboxId, {
         name: c.name, attempt, image: c.image, workingDir: c.workingDir, env, resources: linuxResources(c.resources),
         command: c.command?.map((x) => expandVars(x, vars)), args: c.args?.map((x) => expandVars(x, vars)),
-        annotations: pod.metadata?.annotations, stdin: c.stdin, stdinOnce: c.stdinOnce,
+        annotations: pod.metadata?.annotations, stdin: c.stdin, stdinOnce: c.stdinOnce, tty: c.tty,
       });
     } catch (err) {
       const message = (err as Error).message;

@@ -15,14 +15,19 @@ import { Duplex, PassThrough, Writable } from 'node:stream';
 import type { StreamingOptions, StreamingSession } from './types.js';
 
 const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
+/** Whether a tty can be given (util-linux `script` is there). */
+export const PTY_AVAILABLE = SCRIPT !== undefined;
 export const NO_PTY_NOTICE = 'mini-kube: no pseudo-terminal available (util-linux `script` not found); running without a tty\r\n';
 
 const shellQuote = (argv: string[]): string => argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 
+/** argv run on a new pseudo-terminal by `script` (whose shell execs it), or undefined where `script` is missing. */
+export const onPty = (argv: string[]): string[] | undefined => (SCRIPT ? [SCRIPT, '-qfec', shellQuote(['exec', ...argv]), '/dev/null'] : undefined);
+
 const exitCodeOf = (code: number | null, signal: NodeJS.Signals | null): number => code ?? (signal ? 128 + (constants.signals[signal] ?? 9) : 0);
 
 /** Sets the window size of the pty `script` (pid) opened for its child; best effort. */
-async function resizePty(pid: number, width: number, height: number): Promise<void> {
+export async function resizePty(pid: number, width: number, height: number): Promise<void> {
   const children = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')).trim().split(/\s+/);
   if (!children[0]) return;
   const tty = await readlink(`/proc/${children[0]}/fd/0`);
@@ -32,8 +37,9 @@ async function resizePty(pid: number, width: number, height: number): Promise<vo
 
 /** Runs argv with the container's env and working directory, its stdio joined to the session. */
 export function execStreaming(argv: string[], env: Record<string, string>, cwd: string, o: StreamingOptions): Promise<StreamingSession> {
-  const pty = o.tty && SCRIPT !== undefined;
-  const cmd = pty ? [SCRIPT, '-qfec', shellQuote(argv), '/dev/null'] : argv;
+  const ptyArgv = o.tty ? onPty(argv) : undefined;
+  const pty = ptyArgv !== undefined;
+  const cmd = ptyArgv ?? argv;
   const child = spawn(cmd[0]!, cmd.slice(1), { cwd, env, detached: true, stdio: [o.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number>((resolve) => child.once('close', (code, signal) => resolve(exitCodeOf(code, signal))));
   let stdout: NodeJS.ReadableStream = child.stdout!;
@@ -69,12 +75,17 @@ export function execStreaming(argv: string[], env: Record<string, string>, cwd: 
 
 /**
  * A running container's stdio shared by attached clients: output goes to every one of them (as well as to the log),
- * their input to the container's stdin, which closes after the first client's input ends when stdinOnce is set.
+ * their input to the container's stdin, which closes after the first client's input ends when stdinOnce is set; a
+ * tty container's clients resize its terminal.
  */
 export class AttachHub {
   private readonly clients = new Set<{ out: PassThrough; err: PassThrough }>();
 
-  constructor(private readonly stdin: NodeJS.WritableStream | undefined, private readonly stdinOnce: boolean, private readonly exited: Promise<number>) {
+  constructor(
+    private readonly stdin: NodeJS.WritableStream | undefined, private readonly stdinOnce: boolean, private readonly exited: Promise<number>,
+    /** Sets the size of the container's terminal (tty containers). */
+    private readonly resize?: (width: number, height: number) => void,
+  ) {
     stdin?.on('error', () => undefined);
   }
 
@@ -97,7 +108,7 @@ export class AttachHub {
       stdout: client.out,
       stderr: o.tty ? undefined : client.err,
       exited: this.exited,
-      resize: () => undefined,
+      resize: (w, h) => this.resize?.(w, h),
       close: () => { this.clients.delete(client); client.out.end(); client.err.end(); },
     };
   }

@@ -1,20 +1,26 @@
 // The process runtime: every container is a real local process (its command and args, env, working dir) in its own
-// process group; stdout/stderr go to a log file in the CRI format ("<RFC3339Nano> stdout|stderr F|P <line>");
-// exit codes are reported (128+N for signal N); stop is SIGTERM, then SIGKILL after the grace period. A container
-// without a command runs its image's entrypoint from the image catalog (config/images.json). Pods share the host
-// network, so a pod's IP is the node's, unless the runtime is given pod sandboxes (sandbox/pod-sandbox.ts): then
-// each pod not on the host network gets its namespaces, address and cgroups, and its containers run inside them.
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+// process group, owned by a shim (shim.ts) that writes its stdout/stderr to a log file in the CRI format
+// ("<RFC3339Nano> stdout|stderr F|P <line>") and records its exit (128+N for signal N); stop is SIGTERM, then SIGKILL
+// after the grace period. A container without a command runs its image's entrypoint from the image catalog
+// (config/images.json). Pods share the host network, so a pod's IP is the node's, unless the runtime is given pod
+// sandboxes (sandbox/pod-sandbox.ts): then each pod not on the host network gets its namespaces, address and
+// cgroups, and its containers run inside them. Sandboxes and containers are recorded under <root>/runtime
+// (process-state.ts), so a kubelet that restarts finds them again, running containers included.
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, readFileSync, type WriteStream } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { access, constants as fsConstants, lstat, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { constants } from 'node:os';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
 import { forkedChild, type PodSandbox, type PodSandboxes } from '../sandbox/pod-sandbox.js';
 import { BUILTINS } from './builtins.js';
-import { AttachHub, dialInNetns, dialPod, execStreaming } from './process-streams.js';
+import { RuntimeState, type ContainerRecord } from './process-state.js';
+import { AttachHub, dialInNetns, dialPod, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
+import { processAlive } from './procfs.js';
+import { ShimHandle } from './shim-client.js';
+import { notFoundMessage, type ShimExit } from './shim-protocol.js';
 import {
   normalizeImage, type ContainerConfig, type ContainerStatus, type ExecResult, type ImageInfo, type LogOptions, type Runtime,
   type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions, type StreamingSession,
@@ -51,20 +57,26 @@ export interface ProcessRuntimeOptions {
   catalog?: ImageCatalog;
   /** Pods get sandboxes of their own (root on Linux); without, every pod is on the host network. */
   sandboxes?: PodSandboxes;
+  /** The command that runs a container's shim, given its state directory (default: this package's `mini-kube container-shim`). */
+  shim?: string[];
 }
 
-interface ProcContainer extends ContainerStatus {
-  config: ContainerConfig;
-  logPath: string;
-  child?: ChildProcess;
+interface ProcContainer extends ContainerStatus, ContainerRecord {
+  /** The shim that owns the process, once started. */
+  shim?: ShimHandle;
+  /** Resolves when the container has exited and its state says so. */
   exited?: Promise<void>;
   /** The running process's stdio for attached clients. */
   hub?: AttachHub;
-  env: Record<string, string>;
-  cwd: string;
-  /** Its cgroup (sandboxed pods where cgroup v2 is usable). */
-  cgroup?: string;
 }
+
+/** `mini-kube container-shim` of this package: the bundle next to this chunk, or dist/bin from the compiled tree or the sources. */
+const defaultShim = (): string[] => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const main = [join(here, 'mini-kube.mjs'), join(here, '../../../bin/mini-kube.mjs'), join(here, '../../../dist/bin/mini-kube.mjs')].find((p) => existsSync(p));
+  if (!main) throw new Error('cannot find the mini-kube bundle that runs container shims: run "npm run build"');
+  return [process.execPath, main, 'container-shim'];
+};
 
 const newId = (): string => randomBytes(32).toString('hex');
 
@@ -77,22 +89,10 @@ const findExecutable = async (cmd: string, path: string, cwd: string): Promise<b
   return false;
 };
 
-const notFound = (cmd: string): string =>
-  `failed to create containerd task: failed to create shim task: OCI runtime create failed: exec: "${cmd}": executable file not found in $PATH`;
-const nanoTime = (): string => new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
-
-/** Turns a byte stream into CRI log lines written to `out`. */
-const criWriter = (out: WriteStream, stream: 'stdout' | 'stderr'): ((chunk: Buffer) => void) => {
-  let pending = '';
-  return (chunk: Buffer) => {
-    pending += chunk.toString('utf8');
-    let nl: number;
-    while ((nl = pending.indexOf('\n')) >= 0) {
-      out.write(`${nanoTime()} ${stream} F ${pending.slice(0, nl)}\n`);
-      pending = pending.slice(nl + 1);
-    }
-    if (pending.length > 16 * 1024) { out.write(`${nanoTime()} ${stream} P ${pending}\n`); pending = ''; }
-  };
+/** Unix socket paths are short (108 bytes): a long root dir puts its shims' sockets under the temp dir instead. */
+const socketDir = (rootDir: string): string => {
+  const own = join(rootDir, 'run');
+  return own.length + 22 <= 107 ? own : join(tmpdir(), `mini-kube-${createHash('sha256').update(rootDir).digest('hex').slice(0, 12)}`);
 };
 
 export class ProcessRuntime implements Runtime {
@@ -106,9 +106,34 @@ export class ProcessRuntime implements Runtime {
   private readonly pods = new Map<string, PodSandbox>();
   private builtinsWritten?: Promise<void>;
   private reclaimed?: Promise<void>;
+  private readonly state: RuntimeState;
+  private readonly sockets: string;
+  private shimCommand?: string[];
 
   constructor(private readonly o: ProcessRuntimeOptions) {
     this.catalog = o.catalog ?? loadImageCatalog();
+    this.state = new RuntimeState(join(o.rootDir, 'runtime'));
+    this.sockets = socketDir(o.rootDir);
+    this.recover();
+  }
+
+  /**
+   * What an earlier kubelet on this root dir left: its sandboxes (ready while their pause lives) and containers
+   * (running while their shim does, else exited as the shim recorded), so that running pods are not restarted.
+   */
+  private recover(): void {
+    for (const { status, pod } of this.state.sandboxes()) {
+      if (pod) {
+        this.pods.set(status.id, pod);
+        if (!processAlive(pod.pausePid)) status.state = 'notready';
+      }
+      this.sandboxes.set(status.id, status);
+    }
+    for (const rec of this.state.containers()) {
+      const c: ProcContainer = { ...rec, state: 'created' };
+      this.containers.set(c.id, c);
+      this.track(c, ShimHandle.adopt(this.state.containerDir(c.id), this.socketPath(c.id)));
+    }
   }
 
   version(): { runtimeName: string; runtimeVersion: string; runtimeApiVersion: string } {
@@ -144,7 +169,9 @@ export class ProcessRuntime implements Runtime {
       this.pods.set(id, pod);
       ip = pod.ip;
     }
-    this.sandboxes.set(id, { id, config, state: 'ready', createdAt: Date.now(), ip });
+    const status: SandboxStatus = { id, config, state: 'ready', createdAt: Date.now(), ip };
+    this.sandboxes.set(id, status);
+    this.state.saveSandbox(status, this.pods.get(id));
     this.emit({ podUid: config.uid, sandboxId: id });
     return id;
   }
@@ -158,7 +185,11 @@ export class ProcessRuntime implements Runtime {
       this.pods.delete(id);
       await this.o.sandboxes!.stop(pod);
     }
-    if (sb.state === 'ready') { sb.state = 'notready'; this.emit({ podUid: sb.config.uid, sandboxId: id }); }
+    if (sb.state === 'ready') {
+      sb.state = 'notready';
+      this.state.saveSandbox(sb);
+      this.emit({ podUid: sb.config.uid, sandboxId: id });
+    }
   }
 
   async removePodSandbox(id: string): Promise<void> {
@@ -168,6 +199,7 @@ export class ProcessRuntime implements Runtime {
     for (const c of [...this.containers.values()]) if (c.sandboxId === id) await this.removeContainer(c.id);
     await this.o.sandboxes?.cgroups?.removePod(sb.config.uid).catch(() => undefined);
     this.sandboxes.delete(id);
+    this.state.removeSandbox(id);
   }
 
   podSandboxStatus(id: string): SandboxStatus | undefined { const s = this.sandboxes.get(id); return s && { ...s }; }
@@ -191,11 +223,13 @@ export class ProcessRuntime implements Runtime {
     for (const e of config.env ?? []) env[e.name] = e.value;
     const pod = this.pods.get(sandboxId);
     if (pod && env.MINI_KUBE_ROOTFS) await linkEtc(env.MINI_KUBE_ROOTFS, pod.etcDir);
-    this.containers.set(id, {
-      id, sandboxId, podUid: sb.config.uid, name: config.name, attempt: config.attempt, state: 'created',
+    const rec: ContainerRecord = {
+      id, sandboxId, podUid: sb.config.uid, name: config.name, attempt: config.attempt,
       image: info?.image ?? normalizeImage(config.image), imageRef: info?.imageRef ?? '', createdAt: Date.now(), config,
       logPath: join(dir, `${config.attempt}.log`), env, cwd: config.workingDir ?? dir,
-    });
+    };
+    this.state.saveContainer(rec);
+    this.containers.set(id, { ...rec, state: 'created' });
     this.emit({ podUid: sb.config.uid, containerId: id });
     return id;
   }
@@ -205,60 +239,70 @@ export class ProcessRuntime implements Runtime {
     if (c.state !== 'created') throw new Error(`container ${id} is ${c.state}, not created`);
     let argv = await this.argv(c.config);
     if (c.config.workingDir) await mkdir(c.config.workingDir, { recursive: true }).catch(() => undefined);
-    const out = createWriteStream(c.logPath, { flags: 'a' });
     const pod = this.pods.get(c.sandboxId);
     if (pod) {
-      if (!(await findExecutable(argv[0]!, c.env.PATH ?? '', c.cwd))) { this.startFailed(c, out, notFound(argv[0]!)); throw new Error(notFound(argv[0]!)); }
+      if (!(await findExecutable(argv[0]!, c.env.PATH ?? '', c.cwd))) {
+        const exit = { exitCode: 128, finishedAt: Date.now(), startError: notFoundMessage(argv[0]!) };
+        this.state.saveExit(id, exit);
+        this.exitedWith(c, exit);
+        throw new Error(exit.startError);
+      }
       c.cgroup = await this.o.sandboxes!.containerCgroup(pod, id, c.config.resources ?? {});
       argv = this.o.sandboxes!.wrap(pod, argv, c.cgroup);
+      this.state.saveContainer(c);
     }
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(argv[0]!, argv.slice(1), { cwd: c.cwd, env: c.env, detached: true, stdio: [c.config.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
-      c.child = child;
-      const toLog = { stdout: criWriter(out, 'stdout'), stderr: criWriter(out, 'stderr') };
-      child.stdout!.on('data', (chunk: Buffer) => { toLog.stdout(chunk); c.hub?.stdout(chunk); });
-      child.stderr!.on('data', (chunk: Buffer) => { toLog.stderr(chunk); c.hub?.stderr(chunk); });
-      c.exited = new Promise<void>((done) => {
-        child.once('close', (code, signal) => {
-          c.hub?.end();
-          if (c.state === 'exited') { done(); return; } // spawn failed: reported by 'error'
-          out.end();
-          const exitCode = code ?? (signal ? 128 + (constants.signals[signal] ?? 9) : 0);
-          if (c.state === 'created') { // never ran: spawn failed
-            Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', finishedAt: Date.now() });
-          } else {
-            const oom = signal === 'SIGKILL' && (c.message === 'OOMKilled' || (c.cgroup !== undefined && oomKilled(c.cgroup)));
-            Object.assign(c, { state: 'exited', exitCode, reason: exitCode === 0 ? 'Completed' : oom ? 'OOMKilled' : 'Error', finishedAt: Date.now() });
-          }
-          this.emit({ podUid: c.podUid, containerId: id });
-          done();
-        });
-      });
-      child.once('spawn', () => {
-        c.hub = new AttachHub(child.stdin ?? undefined, c.config.stdinOnce === true, c.exited!.then(() => c.exitCode ?? 0));
-        Object.assign(c, { state: 'running', startedAt: Date.now() });
-        this.emit({ podUid: c.podUid, containerId: id });
-        resolve();
-      });
-      child.once('error', (err: NodeJS.ErrnoException) => {
-        if (c.state !== 'created') return;
-        const message = err.code === 'ENOENT' ? notFound(argv[0]!) : err.message;
-        this.startFailed(c, out, message);
-        reject(new Error(message));
-      });
+    await mkdir(this.sockets, { recursive: true });
+    this.shimCommand ??= this.o.shim ?? defaultShim();
+    const shim = await ShimHandle.start(this.shimCommand, this.state.containerDir(id), {
+      argv, env: c.env, cwd: c.cwd, logPath: c.logPath, socket: this.socketPath(id), stdin: c.config.stdin === true, tty: c.config.tty === true,
     });
+    this.track(c, shim);
+    this.emit({ podUid: c.podUid, containerId: id });
+    if (shim.exit?.startError !== undefined) throw new Error(shim.exit.startError);
+  }
+
+  /** Follows the container through its shim: running once started (attach joins its stdio), exited at its exit. */
+  private track(c: ProcContainer, shim: ShimHandle): void {
+    c.shim = shim;
+    const started = shim.started;
+    if (started) Object.assign(c, { state: 'running', startedAt: started.startedAt });
+    if (shim.exit) { this.exitedWith(c, shim.exit); c.exited = Promise.resolve(); return; }
+    if (started) {
+      const tty = c.config.tty === true && PTY_AVAILABLE;
+      c.hub = new AttachHub(c.config.stdin ? shim.stdin() : undefined, c.config.stdinOnce === true, shim.exited.then((e) => e.exitCode),
+        tty ? (w, h) => { resizePty(started.pid, w, h).catch(() => undefined); } : undefined);
+      const hub = c.hub;
+      shim.output = { stdout: (b) => hub.stdout(b), stderr: (b) => hub.stderr(b) };
+    }
+    c.exited = shim.exited.then((exit) => {
+      if (c.state === 'exited') return;
+      this.exitedWith(c, exit);
+    });
+  }
+
+  private exitedWith(c: ProcContainer, exit: ShimExit): void {
+    c.hub?.end();
+    if (exit.startError !== undefined) {
+      Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', message: exit.startError, finishedAt: exit.finishedAt, startedAt: c.startedAt ?? exit.finishedAt });
+    } else {
+      const oom = exit.signal === 'SIGKILL' && (c.message === 'OOMKilled' || (c.cgroup !== undefined && oomKilled(c.cgroup)));
+      Object.assign(c, { state: 'exited', exitCode: exit.exitCode, reason: exit.exitCode === 0 ? 'Completed' : oom ? 'OOMKilled' : 'Error', finishedAt: exit.finishedAt });
+    }
+    this.emit({ podUid: c.podUid, containerId: c.id });
   }
 
   async stopContainer(id: string, timeoutSeconds: number): Promise<void> {
     const c = this.containers.get(id);
-    if (!c || c.state !== 'running' || !c.child?.pid) return;
-    const pid = c.child.pid;
-    const signal = (s: NodeJS.Signals, target = -pid): void => { try { process.kill(target, s); } catch { try { c.child?.kill(s); } catch { /* gone */ } } };
-    // in a sandbox the spawned process is nsenter, which forked the container's process and waits for it:
-    // SIGTERM goes to that process alone (as a runtime signals a container's init); SIGKILL takes the whole group
-    const main = this.pods.has(c.sandboxId) ? await forkedChild(pid, 1_000) : undefined;
-    signal('SIGTERM', main ?? -pid);
-    const killer = setTimeout(() => signal('SIGKILL'), Math.max(0, timeoutSeconds) * 1000);
+    const pid = c?.shim?.started?.pid;
+    if (!c || c.state !== 'running' || pid === undefined) return;
+    const signal = (s: NodeJS.Signals, target: number): void => { try { process.kill(target, s); } catch { /* gone */ } };
+    // a tty container's process is the session `script` made on the pty (its own process group); in a sandbox the
+    // process is nsenter, which forked the container's and waits for it: SIGTERM goes to that process alone (as a
+    // runtime signals a container's init), SIGKILL to every process group
+    const top = c.config.tty && PTY_AVAILABLE ? (await forkedChild(pid, 1_000)) ?? pid : pid;
+    const main = this.pods.has(c.sandboxId) ? await forkedChild(top, 1_000) : undefined;
+    signal('SIGTERM', main ?? -top);
+    const killer = setTimeout(() => { for (const g of new Set([pid, top])) signal('SIGKILL', -g); }, Math.max(0, timeoutSeconds) * 1000);
     await c.exited;
     clearTimeout(killer);
   }
@@ -267,8 +311,11 @@ export class ProcessRuntime implements Runtime {
     const c = this.containers.get(id);
     if (!c) return;
     if (c.state === 'running') await this.stopContainer(id, 0);
+    c.shim?.detach();
     if (c.cgroup) await this.o.sandboxes?.cgroups?.remove(c.cgroup).catch(() => undefined);
     this.containers.delete(id);
+    await this.state.removeContainer(id);
+    await rm(this.socketPath(id), { force: true });
     this.emit({ podUid: c.podUid, containerId: id });
   }
 
@@ -326,11 +373,16 @@ export class ProcessRuntime implements Runtime {
   subscribe(fn: (ev: RuntimeEvent) => void): () => void { this.listeners.add(fn); return () => this.listeners.delete(fn); }
 
   async close(): Promise<void> {
+    // a kubelet stopping on purpose is a node shutting down: its containers and sandboxes stop (one killed leaves
+    // them to their shims, and the next finds them)
     await Promise.all([...this.containers.values()].filter((c) => c.state === 'running').map((c) => this.stopContainer(c.id, 2)));
-    // the containers are gone with the kubelet, so are their sandboxes (namespaces, addresses)
     for (const id of [...this.pods.keys()]) await this.stopPodSandbox(id);
+    for (const c of this.containers.values()) c.shim?.detach();
     this.listeners.clear();
   }
+
+  /** The Unix socket of a container's shim. */
+  private socketPath(id: string): string { return join(this.sockets, `${id.slice(0, 16)}.sock`); }
 
   /** Where the pod's files live (volumes, container dirs, logs). */
   podDir(uid: string): string { return join(this.o.rootDir, 'pods', uid); }
@@ -355,12 +407,6 @@ export class ProcessRuntime implements Runtime {
     )).then(() => undefined);
     await this.builtinsWritten;
     return join(dir, `${name}.mjs`);
-  }
-
-  private startFailed(c: ProcContainer, out: WriteStream, message: string): void {
-    Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', message, finishedAt: Date.now(), startedAt: Date.now() });
-    out.end();
-    this.emit({ podUid: c.podUid, containerId: c.id });
   }
 
   private mustGet(id: string): ProcContainer {
@@ -406,6 +452,6 @@ export const formatCriLog = (text: string, o: LogOptions = {}): string => {
 };
 
 const publicStatus = (c: ProcContainer): ContainerStatus => {
-  const { config: _c, child: _ch, exited: _e, hub: _h, env: _env, cwd: _cwd, logPath: _l, cgroup: _cg, ...status } = c;
+  const { config: _c, shim: _s, exited: _e, hub: _h, env: _env, cwd: _cwd, logPath: _l, cgroup: _cg, ...status } = c;
   return { ...status };
 };

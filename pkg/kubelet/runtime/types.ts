@@ -56,6 +56,8 @@ export interface ContainerConfig {
   /** Keep the container's stdin open for `kubectl attach -i` (spec stdin); closed after the first attach with stdinOnce. */
   stdin?: boolean;
   stdinOnce?: boolean;
+  /** Run on a pseudo-terminal (spec tty): its output is stdout alone, attach can resize it. */
+  tty?: boolean;
   resources?: LinuxContainerResources;
 }
 

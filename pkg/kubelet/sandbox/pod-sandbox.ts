@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { waitGone } from '../runtime/procfs.js';
 import type { DnsConfig, LinuxContainerResources } from '../runtime/types.js';
 import type { Cgroups } from './cgroups.js';
 import { hostsFile, resolvConf } from './dns.js';
@@ -47,8 +48,8 @@ export interface PodSandbox {
   netns: string;
   /** The pause process as the host sees it (PID 1 of the pod's PID namespace). */
   pausePid: number;
-  /** The pause's wrapper (`unshare`), whose process group holds the pause. */
-  holder: ChildProcess;
+  /** The pause's wrapper (`unshare`), whose process group holds the pause; a pid, as it outlives a kubelet restart. */
+  holderPid: number;
   etcDir: string;
 }
 
@@ -121,7 +122,7 @@ export class PodSandboxes {
       holder.on('error', () => undefined); // reported by its exit
       holder.unref();
       const pausePid = await this.waitForPause(holder, s.pause.at(-1)!);
-      return { id: s.id, podUid: s.podUid, ip, netns, pausePid, holder, etcDir };
+      return { id: s.id, podUid: s.podUid, ip, netns, pausePid, holderPid: holder.pid!, etcDir };
     } catch (e) {
       await this.teardownNetwork(s.id).catch(() => undefined);
       throw e;
@@ -139,11 +140,8 @@ export class PodSandboxes {
 
   /** StopPodSandbox: the pause (and with it every process of the pod's PID namespace) goes, then the network. */
   async stop(sb: PodSandbox): Promise<void> {
-    const exited = sb.holder.exitCode !== null || sb.holder.signalCode !== null
-      ? Promise.resolve()
-      : new Promise<void>((r) => sb.holder.once('exit', () => r()));
-    try { process.kill(-sb.holder.pid!, 'SIGKILL'); } catch { /* gone */ }
-    await exited;
+    try { process.kill(-sb.holderPid, 'SIGKILL'); } catch { /* gone */ }
+    await waitGone(sb.holderPid, 10_000);
     await this.teardownNetwork(sb.id);
   }
 

@@ -1,0 +1,91 @@
+// The container shim (`mini-kube container-shim STATE_DIR`), as containerd-shim or conmon: a detached process that
+// owns one container's process, so the kubelet can die and come back without touching it. It writes the output to
+// the CRI log ("<RFC3339Nano> stdout|stderr F|P <line>"), records the start (pid.json) and the exit (exit.json) in
+// the state directory, serves the output and takes stdin on its Unix socket (attach; the kubelet's own connection
+// tells it of the exit), forwards the signals it gets to the container, and exits after the container.
+import { spawn } from 'node:child_process';
+import { createWriteStream, readFileSync, rmSync, type WriteStream } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { constants } from 'node:os';
+import { join } from 'node:path';
+import { onPty } from './process-streams.js';
+import { EXIT_FILE, Frame, frame, frameReader, notFoundMessage, SPEC_FILE, STARTED_FILE, writeStateFile, type ShimExit, type ShimSpec, type ShimStarted } from './shim-protocol.js';
+
+const nanoTime = (): string => new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
+
+/** Turns a byte stream into CRI log lines written to `out`. */
+const criWriter = (out: WriteStream, stream: 'stdout' | 'stderr'): ((chunk: Buffer) => void) => {
+  let pending = '';
+  return (chunk: Buffer) => {
+    pending += chunk.toString('utf8');
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      out.write(`${nanoTime()} ${stream} F ${pending.slice(0, nl)}\n`);
+      pending = pending.slice(nl + 1);
+    }
+    if (pending.length > 16 * 1024) { out.write(`${nanoTime()} ${stream} P ${pending}\n`); pending = ''; }
+  };
+};
+
+const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
+
+export async function runShim(stateDir: string): Promise<void> {
+  const spec = JSON.parse(readFileSync(join(stateDir, SPEC_FILE), 'utf8')) as ShimSpec;
+  const out = createWriteStream(spec.logPath, { flags: 'a' });
+  const clients = new Set<Socket>();
+  let startedFrame: Buffer | undefined;
+  let exitFrame: Buffer | undefined;
+  const broadcast = (b: Buffer): void => { for (const c of clients) c.write(b); };
+
+  // a tty container runs on a pseudo-terminal (`script`), whose one output is the container's stdout
+  const argv = (spec.tty && onPty(spec.argv)) || spec.argv;
+  const keepStdin = spec.stdin || spec.tty;
+  let stdinOpen = keepStdin;
+
+  const server = createServer((sock) => {
+    sock.on('error', () => sock.destroy());
+    if (exitFrame) { sock.end(exitFrame); return; }
+    clients.add(sock);
+    sock.once('close', () => clients.delete(sock));
+    if (startedFrame) sock.write(startedFrame);
+    sock.on('data', frameReader((type, payload) => {
+      if (!stdinOpen || !child.stdin) return;
+      if (type === Frame.stdin) child.stdin.write(payload);
+      else if (type === Frame.stdinEnd) { stdinOpen = false; child.stdin.end(); }
+    }));
+  });
+  rmSync(spec.socket, { force: true });
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(spec.socket, resolve); });
+
+  const child = spawn(argv[0]!, argv.slice(1), { cwd: spec.cwd, env: spec.env, detached: true, stdio: [keepStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  child.stdin?.on('error', () => undefined); // the container may exit before reading its input
+  for (const s of FORWARDED) process.on(s, () => { try { if (child.pid) process.kill(child.pid, s); } catch { /* gone */ } });
+  const log = { stdout: criWriter(out, 'stdout'), stderr: criWriter(out, spec.tty ? 'stdout' : 'stderr') };
+  child.stdout!.on('data', (chunk: Buffer) => { log.stdout(chunk); broadcast(frame(Frame.stdout, chunk)); });
+  child.stderr!.on('data', (chunk: Buffer) => { log.stderr(chunk); broadcast(frame(spec.tty ? Frame.stdout : Frame.stderr, chunk)); });
+
+  let finished = false;
+  const finish = (exit: ShimExit): void => {
+    if (finished) return;
+    finished = true;
+    writeStateFile(stateDir, EXIT_FILE, exit);
+    exitFrame = frame(Frame.exit, JSON.stringify(exit));
+    for (const c of clients) c.end(exitFrame);
+    server.close();
+    out.end(() => process.exit(0));
+  };
+  child.once('spawn', () => {
+    const started: ShimStarted = { shimPid: process.pid, pid: child.pid!, startedAt: Date.now() };
+    writeStateFile(stateDir, STARTED_FILE, started);
+    startedFrame = frame(Frame.started, JSON.stringify(started));
+    broadcast(startedFrame);
+  });
+  child.once('error', (err: NodeJS.ErrnoException) => {
+    if (startedFrame) return;
+    const startError = err.code === 'ENOENT' ? notFoundMessage(spec.argv[0]!) : err.message;
+    finish({ exitCode: 128, finishedAt: Date.now(), startError });
+  });
+  child.once('close', (code, signal) => {
+    finish({ exitCode: code ?? (signal ? 128 + (constants.signals[signal] ?? 9) : 0), ...(signal ? { signal } : {}), finishedAt: Date.now() });
+  });
+}
