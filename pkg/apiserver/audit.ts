@@ -3,7 +3,9 @@
 // request's who/what/outcome; Request adds the request body; RequestResponse the response body too. Stages:
 // RequestReceived (before authorization), ResponseStarted (long-running requests, when the headers go out),
 // ResponseComplete, or Panic instead when a handler failed unexpectedly. Without a policy file every request is
-// recorded at Metadata when it completes. Upstream: apiserver/pkg/endpoints/filters/audit.go and pkg/audit.
+// recorded at Metadata when it completes. A request that fails authentication gets one event, ResponseStarted with
+// the 401 and no user (upstream's WithFailedAuthenticationAudit). Upstream: apiserver/pkg/endpoints/filters/audit.go,
+// authn_audit.go and pkg/audit.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -17,6 +19,8 @@ export interface Audit {
   readonly enabled: boolean;
   /** Evaluates the policy and records RequestReceived; arranges the later stages. */
   begin(request: FastifyRequest, reply: FastifyReply): void;
+  /** Records a request that failed authentication (it goes no further). */
+  failedAuthentication(request: FastifyRequest, reply: FastifyReply): void;
   /** An annotation for the request's later events (authorization.k8s.io/decision, ...). */
   annotate(request: FastifyRequest, key: string, value: string): void;
   /** Sees the response body before it goes out (the Status of a failure; the object at RequestResponse). */
@@ -30,10 +34,12 @@ interface InFlight {
   decision: AuditDecision;
   event: Record<string, unknown>;
   annotations: Record<string, string>;
-  user: UserInfo;
+  user?: UserInfo;
   responseStatus?: Record<string, unknown>;
   responseObject?: unknown;
   panic?: Error;
+  /** The status code of the ResponseStarted event, once it was recorded (101 for an upgrade the handler took over). */
+  startedCode?: number;
 }
 
 /** Upstream's long-running requests: their ResponseStarted stage comes long before completion. */
@@ -48,6 +54,19 @@ const micro = (d: Date): string => d.toISOString().replace('Z', '000Z');
 const auditUser = (u: UserInfo): Record<string, unknown> => ({
   username: u.name, ...(u.uid ? { uid: u.uid } : {}), groups: u.groups, ...(u.extra && Object.keys(u.extra).length ? { extra: u.extra } : {}),
 });
+
+/** Upstream's responseStatus message for a failed authentication: which credentials the request carried. */
+function attemptedMethods(request: FastifyRequest): string {
+  const methods: string[] = [];
+  const [scheme, credential] = (request.headers.authorization ?? '').trim().split(' ');
+  if (scheme?.toLowerCase() === 'basic' && credential) methods.push('basic');
+  if (scheme?.toLowerCase() === 'bearer' && credential) methods.push('bearer');
+  const q = request.query as Record<string, unknown> | undefined;
+  if (typeof q?.access_token === 'string' && q.access_token.trim()) methods.push('access_token');
+  const raw = request.raw as unknown as { socket?: { getPeerCertificate?: () => { raw?: Buffer } } };
+  if (raw.socket?.getPeerCertificate?.()?.raw) methods.push('x509');
+  return methods.length ? `Authentication failed, attempted: ${methods.join(', ')}` : 'Authentication failed, no credentials provided';
+}
 
 /** A JSON, YAML or protobuf body as its object, as the handlers decode it. */
 function decoded(body: unknown, contentType: string | undefined): unknown {
@@ -70,7 +89,7 @@ function withoutManagedFields(obj: unknown): unknown {
 }
 
 export function createAudit(logPath: string | undefined, policy: Policy = DEFAULT_POLICY): Audit {
-  const off = { enabled: false, begin: () => {}, annotate: () => {}, onSend: () => {}, onError: () => {}, close: async () => {} };
+  const off = { enabled: false, begin: () => {}, failedAuthentication: () => {}, annotate: () => {}, onSend: () => {}, onError: () => {}, close: async () => {} };
   if (!logPath) return off;
   const out: WriteStream = createWriteStream(logPath, { flags: 'a' });
   const requests = new WeakMap<FastifyRequest, InFlight>();
@@ -78,7 +97,7 @@ export function createAudit(logPath: string | undefined, policy: Policy = DEFAUL
   const emit = (f: InFlight, stage: Stage, current: UserInfo | undefined): void => {
     if (f.decision.omitStages.has(stage)) return;
     const ev: Record<string, unknown> = { ...f.event, stage };
-    if (current && current !== f.user) ev.impersonatedUser = auditUser(current);
+    if (current && f.user && current !== f.user) ev.impersonatedUser = auditUser(current);
     if (stage !== 'RequestReceived') {
       ev.responseStatus = f.responseStatus;
       if (f.responseObject !== undefined) ev.responseObject = f.responseObject;
@@ -89,47 +108,81 @@ export function createAudit(logPath: string | undefined, policy: Policy = DEFAUL
     out.write(JSON.stringify(ev) + '\n');
   };
 
+  /** The policy's decision for the request, and its event when the level is not None; sets the Audit-ID header. */
+  const open = (request: FastifyRequest, reply: FastifyReply, user: UserInfo | undefined): InFlight | undefined => {
+    const i = request.info;
+    const decision = evaluatePolicy(policy, {
+      user: user ?? { name: '', groups: [] }, verb: i.verb, isResourceRequest: i.isResourceRequest, path: i.path, namespace: i.namespace,
+      apiGroup: i.apiGroup, resource: i.resource, subresource: i.subresource, name: i.name,
+    });
+    const auditID = randomUUID();
+    reply.header('audit-id', auditID);
+    if (decision.level === 'None') return undefined;
+    return {
+      decision, user, annotations: {},
+      event: {
+        kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: decision.level, auditID, stage: '',
+        requestURI: request.url, verb: i.verb, user: user ? auditUser(user) : {}, sourceIPs: [request.ip], userAgent: request.headers['user-agent'],
+        objectRef: i.isResourceRequest ? {
+          resource: i.resource || undefined, namespace: i.namespace || undefined, name: i.name || undefined,
+          apiGroup: i.apiGroup || undefined, apiVersion: i.apiVersion || undefined, subresource: i.subresource || undefined,
+        } : undefined,
+        requestReceivedTimestamp: micro(new Date()),
+      },
+    };
+  };
+
+  /** The ResponseStarted stage, once: when the status line goes out, or when an upgrade is taken over. */
+  const started = (f: InFlight, code: number, current: UserInfo | undefined): void => {
+    if (f.startedCode !== undefined) return;
+    f.startedCode = code;
+    f.responseStatus = { ...f.responseStatus, metadata: {}, code };
+    emit(f, 'ResponseStarted', current);
+  };
+
   return {
     enabled: true,
+    failedAuthentication(request, reply) {
+      const f = open(request, reply, undefined);
+      if (!f) return;
+      f.responseStatus = { message: attemptedMethods(request) };
+      started(f, 401, undefined);
+    },
     begin(request, reply) {
       const i = request.info;
-      const user = request.user!;
-      const decision = evaluatePolicy(policy, {
-        user, verb: i.verb, isResourceRequest: i.isResourceRequest, path: i.path, namespace: i.namespace,
-        apiGroup: i.apiGroup, resource: i.resource, subresource: i.subresource, name: i.name,
-      });
-      const auditID = randomUUID();
-      reply.header('audit-id', auditID);
-      if (decision.level === 'None') return;
-      const f: InFlight = {
-        decision, user, annotations: {},
-        event: {
-          kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: decision.level, auditID, stage: '',
-          requestURI: request.url, verb: i.verb, user: auditUser(user), sourceIPs: [request.ip], userAgent: request.headers['user-agent'],
-          objectRef: i.isResourceRequest ? {
-            resource: i.resource || undefined, namespace: i.namespace || undefined, name: i.name || undefined,
-            apiGroup: i.apiGroup || undefined, apiVersion: i.apiVersion || undefined, subresource: i.subresource || undefined,
-          } : undefined,
-          requestReceivedTimestamp: micro(new Date()),
-        },
-      };
+      const f = open(request, reply, request.user!);
+      if (!f) return;
       requests.set(request, f);
       emit(f, 'RequestReceived', undefined);
 
       const res = reply.raw;
-      if (LONG_RUNNING_VERBS.has(i.verb) || LONG_RUNNING_SUBRESOURCES.has(i.subresource)) {
+      const longRunning = LONG_RUNNING_VERBS.has(i.verb) || LONG_RUNNING_SUBRESOURCES.has(i.subresource);
+      if (longRunning) {
         // Every way of sending headers (writeHead, the first write, end) goes through writeHead.
         const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
         (res as unknown as { writeHead: (...args: unknown[]) => typeof res }).writeHead = (...args: unknown[]) => {
-          f.responseStatus = { metadata: {}, code: typeof args[0] === 'number' ? args[0] : res.statusCode };
-          emit(f, 'ResponseStarted', request.user);
+          started(f, typeof args[0] === 'number' ? args[0] : res.statusCode, request.user);
           return writeHead(...args);
         };
+        // An upgrade (exec, attach, port-forward) the handler takes over: upstream records 101 as the connection is
+        // hijacked, whatever the backend then answers on it.
+        if (request.headers.upgrade) {
+          const hijack = reply.hijack.bind(reply);
+          reply.hijack = () => {
+            started(f, 101, request.user);
+            return hijack();
+          };
+        }
       }
       let done = false;
       const complete = (): void => {
         if (done) return;
         done = true;
+        if (longRunning && f.startedCode === undefined && !f.panic) {
+          // As upstream: a long-running request that ended before any status went out gets a faked one.
+          f.responseStatus = { status: 'Success', message: 'Connection closed early' };
+          started(f, 200, request.user);
+        }
         // Only now is the body decoded: the handler has read it.
         const body = decoded(request.body, request.headers['content-type']);
         const meta = (body as { metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string } } | undefined)?.metadata;
@@ -140,13 +193,14 @@ export function createAudit(logPath: string | undefined, policy: Policy = DEFAUL
           ref.uid ??= meta.uid || undefined;
           ref.resourceVersion ??= meta.resourceVersion || undefined;
         }
-        if (body !== undefined && atLeast(decision, 'Request')) {
-          f.event.requestObject = decision.omitManagedFields ? withoutManagedFields(body) : body;
+        if (body !== undefined && atLeast(f.decision, 'Request')) {
+          f.event.requestObject = f.decision.omitManagedFields ? withoutManagedFields(body) : body;
         }
         if (f.panic) {
           f.responseStatus = { metadata: {}, status: 'Failure', message: `APIServer panic'd: ${f.panic.message}`, reason: 'InternalError', code: 500 };
         } else {
-          f.responseStatus = { metadata: {}, ...f.responseStatus, code: res.statusCode };
+          // A hijacked response keeps the code it was started with (its ServerResponse never wrote one).
+          f.responseStatus = { metadata: {}, ...f.responseStatus, code: f.startedCode === 101 ? 101 : res.statusCode };
         }
         emit(f, f.panic ? 'Panic' : 'ResponseComplete', request.user);
       };

@@ -4,7 +4,7 @@
 //
 //   panic recovery  -> the error handler (errors.ts) turns anything thrown into a Status
 //   request info    -> request.info
-//   authentication  -> request.user, credential headers removed
+//   authentication  -> request.user, credential headers removed; a 401 is audited as upstream's failed authentication
 //   audit           -> audit.ts: the policy's level and RequestReceived here; later stages as the response goes out
 //   impersonation   -> impersonation.ts: Impersonate-* headers, each checked with the impersonate verb
 //   authorization   -> 403 Forbidden with upstream's message
@@ -13,7 +13,7 @@
 import type { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { forbidden, tooManyRequests } from '../apimachinery/errors.js';
+import { forbidden, isStatusError, tooManyRequests } from '../apimachinery/errors.js';
 import type { RequestAuthenticator } from '../authentication/index.js';
 import type { UserInfo } from '../authentication/interface.js';
 import type { Authorizer } from '../authorization/index.js';
@@ -51,7 +51,7 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
   // identity is kept for the connection until the certificate expires (verification costs more
   // than the rest of a small request).
   const byConnection = new WeakMap<TLSSocket, { user: UserInfo; until: number }>();
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const socket = tlsSocketOf(request);
     const certOnly = socket !== undefined && request.headers.authorization === undefined && !Object.keys(request.headers).some((h) => h.startsWith('x-remote-'));
     const cached = certOnly ? byConnection.get(socket) : undefined;
@@ -60,7 +60,14 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
       return;
     }
     const peer = socket?.getPeerX509Certificate?.() as X509Certificate | undefined;
-    const { user, consumedHeaders } = await o.authenticator.authenticate({ headers: request.headers, peerCertificate: peer });
+    let authenticated;
+    try {
+      authenticated = await o.authenticator.authenticate({ headers: request.headers, peerCertificate: peer });
+    } catch (e) {
+      if (isStatusError(e) && e.code === 401) o.audit.failedAuthentication(request, reply);
+      throw e;
+    }
+    const { user, consumedHeaders } = authenticated;
     request.user = user;
     for (const h of consumedHeaders ?? []) delete request.headers[h.toLowerCase()];
     if (certOnly && peer) byConnection.set(socket, { user, until: Date.parse(peer.validTo) });

@@ -1,11 +1,12 @@
 // --audit-policy-file with the real kubectl: levels per rule (None records nothing, Request adds the request body,
 // RequestResponse the response too, without managedFields when asked), stages (RequestReceived unless omitted,
-// ResponseStarted for a watch), failures with their Status, impersonation and the authorization annotations.
+// ResponseStarted for a watch), failures with their Status, impersonation and the authorization annotations, and
+// requests that fail authentication (one ResponseStarted event with the 401 and no user).
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { kubectl, startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 
 let s: TestApiServer;
 let auditLog = '';
@@ -31,6 +32,9 @@ rules:
 - level: Metadata
   nonResourceURLs: ["/readyz*"]
   omitStages: [RequestReceived]
+- level: Metadata
+  nonResourceURLs: ["/livez*"]
+  omitStages: [ResponseStarted]
 - level: None
 `;
 
@@ -117,5 +121,30 @@ describe('audit policy', () => {
     expect(all.filter((e) => e.objectRef?.resource === 'deployments').map((e) => [e.verb, e.objectRef.subresource])).toEqual([['patch', 'scale']]);
     expect(all.find((e) => e.requestURI === '/readyz')).toMatchObject({ level: 'Metadata', verb: 'get', responseStatus: { code: 200 } });
     expect(all.some((e) => e.requestURI.startsWith('/openapi') || e.requestURI.startsWith('/api?') || e.requestURI === '/api')).toBe(false);
+  });
+
+  it('records a request that fails authentication: ResponseStarted, 401, no user, the credentials it tried', async () => {
+    // The real kubectl with a token the server does not know and no client certificate.
+    const asStranger = (path: string) => kubectl('/dev/null', ['--server', s.url, '--certificate-authority', s.pki.ca.cert, '--token', 'not-a-known-token', 'get', '--raw', path]);
+    expect((await asStranger('/readyz/ping')).code).not.toBe(0);
+    let failed: any[] = [];
+    for (const deadline = Date.now() + 5_000; failed.length === 0 && Date.now() < deadline;) {
+      failed = (await events()).filter((e) => e.requestURI === '/readyz/ping');
+      if (failed.length === 0) await new Promise((done) => setTimeout(done, 50));
+    }
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({
+      level: 'Metadata', stage: 'ResponseStarted', verb: 'get', user: {}, sourceIPs: ['127.0.0.1'], userAgent: expect.stringContaining('kubectl'),
+      responseStatus: { metadata: {}, code: 401, message: 'Authentication failed, attempted: bearer' },
+    });
+    expect(failed[0].user).toEqual({});
+    // The policy still decides: a rule that omits ResponseStarted leaves no trace of the failure (the later
+    // successful /readyz shows the log has caught up).
+    expect((await asStranger('/livez')).code).not.toBe(0);
+    expect((await s.kubectl('get', '--raw', '/readyz/etcd')).code).toBe(0);
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline && !(await events()).some((e) => e.requestURI === '/readyz/etcd');) {
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    expect((await events()).filter((e) => e.requestURI === '/livez')).toEqual([]);
   });
 });
