@@ -42,6 +42,8 @@ export const Resources = {
   podDisruptionBudgets: gv('policy', 'v1')('poddisruptionbudgets', 'PodDisruptionBudget'),
   priorityClasses: gv('scheduling.k8s.io', 'v1')('priorityclasses', 'PriorityClass', false),
   storageClasses: gv('storage.k8s.io', 'v1')('storageclasses', 'StorageClass', false),
+  csiNodes: gv('storage.k8s.io', 'v1')('csinodes', 'CSINode', false),
+  csiDrivers: gv('storage.k8s.io', 'v1')('csidrivers', 'CSIDriver', false),
   horizontalPodAutoscalers: gv('autoscaling', 'v1')('horizontalpodautoscalers', 'HorizontalPodAutoscaler'),
   roles: gv('rbac.authorization.k8s.io', 'v1')('roles', 'Role'),
   roleBindings: gv('rbac.authorization.k8s.io', 'v1')('rolebindings', 'RoleBinding'),

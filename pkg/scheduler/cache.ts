@@ -34,6 +34,8 @@ export class SchedulerCache {
   /** Pods (bound or assumed) with any pod (anti-)affinity, and with required anti-affinity: InterPodAffinity skips its scans without them. */
   podsWithAffinity = 0;
   podsWithRequiredAntiAffinity = 0;
+  /** "namespace/claim" → pods (bound or assumed) using the claim, cluster-wide (upstream's IsPVCUsedByPods). */
+  readonly claimUsers = new Map<string, number>();
 
   constructor(private readonly clock: Clock, private readonly assumedTtlMs = 30_000) {}
 
@@ -169,6 +171,7 @@ export class SchedulerCache {
     ni.addPodInfo(pi);
     if (pi.hasAffinity) this.podsWithAffinity++;
     if (pi.hasRequiredAntiAffinity) this.podsWithRequiredAntiAffinity++;
+    for (const c of pi.claims) this.claimUsers.set(c, (this.claimUsers.get(c) ?? 0) + 1);
   }
 
   private removePodFromNode(pod: Pod): void {
@@ -180,6 +183,11 @@ export class SchedulerCache {
     if (pi && ni.removePod(pod)) {
       if (pi.hasAffinity) this.podsWithAffinity--;
       if (pi.hasRequiredAntiAffinity) this.podsWithRequiredAntiAffinity--;
+      for (const c of pi.claims) {
+        const n = (this.claimUsers.get(c) ?? 1) - 1;
+        if (n > 0) this.claimUsers.set(c, n);
+        else this.claimUsers.delete(c);
+      }
     }
     if (!ni.node && ni.pods.size === 0) this.nodes.delete(name);
   }

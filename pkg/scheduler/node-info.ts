@@ -2,6 +2,7 @@
 import { hasAffinity, podAffinityInfo, type PodAffinityInfo } from './affinity.js';
 import { nodeAllocatable, nonZeroRequests, podRequests, type Resources } from './resources.js';
 import { nodeName, podUid, type Node, type Pod } from './types.js';
+import { podClaimKeys } from './volumes.js';
 
 export interface HostPort { protocol: string; ip: string; port: number }
 
@@ -13,6 +14,8 @@ export interface PodInfo {
   affinity: PodAffinityInfo;
   hasAffinity: boolean;
   hasRequiredAntiAffinity: boolean;
+  /** "namespace/claim" of the PersistentVolumeClaims it uses (VolumeRestrictions' ReadWriteOncePod check). */
+  claims: string[];
 }
 
 const hostPorts = (pod: Pod): HostPort[] => {
@@ -30,7 +33,7 @@ export const podInfoOf = (pod: Pod): PodInfo => {
   const affinity = podAffinityInfo(pod);
   return {
     pod, requests: podRequests(pod), nonZero: nonZeroRequests(pod), ports: hostPorts(pod), affinity,
-    hasAffinity: hasAffinity(affinity), hasRequiredAntiAffinity: affinity.requiredAntiAffinity.length > 0,
+    hasAffinity: hasAffinity(affinity), hasRequiredAntiAffinity: affinity.requiredAntiAffinity.length > 0, claims: podClaimKeys(pod),
   };
 };
 

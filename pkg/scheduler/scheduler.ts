@@ -90,6 +90,7 @@ export class Scheduler {
         storageClasses: lister(Resources.storageClasses), pdbs: lister(Resources.podDisruptionBudgets), namespaces: lister(Resources.namespaces),
         services: lister(Resources.services), replicationControllers: lister(Resources.replicationControllers),
         replicaSets: lister(Resources.replicaSets), statefulSets: lister(Resources.statefulSets),
+        csiNodes: lister(Resources.csiNodes), csiDrivers: lister(Resources.csiDrivers),
       },
       nominatedPods: (node) => this.queue.nominatedPods(node),
       framework: () => this.current!,
@@ -128,6 +129,8 @@ export class Scheduler {
     this.factory.informerFor(Resources.persistentVolumeClaims).addEventHandler(mover('PersistentVolumeClaim'));
     this.factory.informerFor(Resources.persistentVolumes).addEventHandler(mover('PersistentVolume'));
     this.factory.informerFor(Resources.storageClasses).addEventHandler(mover('StorageClass'));
+    this.factory.informerFor(Resources.csiNodes).addEventHandler(mover('CSINode'));
+    this.factory.informerFor(Resources.csiDrivers).addEventHandler(mover('CSIDriver'));
     this.factory.informerFor(Resources.namespaces).addEventHandler({ onUpdate: (old, ns) => this.queue.moveAllToActiveOrBackoff({ resource: 'Namespace', action: 'Update' }, old, ns) });
     this.factory.informerFor(Resources.podDisruptionBudgets);
   }

@@ -50,7 +50,7 @@ export class CycleState {
 }
 
 /** Which cluster changes may make a rejected pod schedulable (upstream's ClusterEvent). */
-export type EventResource = 'Node' | 'Pod' | 'AssignedPod' | 'PersistentVolume' | 'PersistentVolumeClaim' | 'StorageClass' | 'Namespace' | '*';
+export type EventResource = 'Node' | 'Pod' | 'AssignedPod' | 'PersistentVolume' | 'PersistentVolumeClaim' | 'StorageClass' | 'CSINode' | 'CSIDriver' | 'Namespace' | '*';
 export type ActionType = 'Add' | 'Delete' | 'Update' | 'All';
 export interface ClusterEvent { resource: EventResource; action: ActionType; label?: string }
 
@@ -141,6 +141,8 @@ export interface Handle {
     replicationControllers: Lister<KubeObject>;
     replicaSets: Lister<KubeObject>;
     statefulSets: Lister<KubeObject>;
+    csiNodes: Lister<KubeObject>;
+    csiDrivers: Lister<KubeObject>;
   };
   /** Pods nominated to a node (by preemption), waiting for victims to go. */
   nominatedPods(node: string): Pod[];

@@ -7,6 +7,9 @@ import { balancedAllocation, nodeResourcesFit } from './resources.js';
 import { defaultBinder, imageLocality, nodeName, nodePorts, nodeUnschedulable, prioritySort, schedulingGates } from './simple.js';
 import { podTopologySpread } from './topology-spread.js';
 import { volumeBinding } from './volume-binding.js';
+import { nodeVolumeLimits } from './node-volume-limits.js';
+import { volumeRestrictions } from './volume-restrictions.js';
+import { volumeZone } from './volume-zone.js';
 
 export const inTreeRegistry: Record<string, PluginFactory> = {
   PrioritySort: prioritySort,
@@ -18,7 +21,10 @@ export const inTreeRegistry: Record<string, PluginFactory> = {
   NodePorts: nodePorts,
   NodeResourcesFit: nodeResourcesFit,
   NodeResourcesBalancedAllocation: balancedAllocation,
+  VolumeRestrictions: volumeRestrictions,
+  NodeVolumeLimits: nodeVolumeLimits,
   VolumeBinding: volumeBinding,
+  VolumeZone: volumeZone,
   PodTopologySpread: podTopologySpread,
   InterPodAffinity: interPodAffinity,
   ImageLocality: imageLocality,

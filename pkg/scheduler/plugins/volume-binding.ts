@@ -1,7 +1,8 @@
-// VolumeBinding, the basics of upstream's plugin: a pod's PersistentVolumeClaims must exist; a bound claim's volume
-// node affinity must match the node; an unbound claim must be WaitForFirstConsumer (an Immediate one waits for the
-// PV controller) and find, on the node, an available PersistentVolume or a provisioner. PreBind records the choice:
-// a static volume gets the claim's claimRef, a provisioned claim the `volume.kubernetes.io/selected-node` annotation.
+// VolumeBinding, the basics of upstream's plugin: a pod's PersistentVolumeClaims (and the claims of its generic
+// ephemeral volumes, owned by the pod) must exist; a bound claim's volume node affinity must match the node; an
+// unbound claim must be WaitForFirstConsumer (an Immediate one waits for the PV controller) and find, on the node,
+// an available PersistentVolume or a provisioner. PreBind records the choice: a static volume gets the claim's
+// claimRef, a provisioned claim the `volume.kubernetes.io/selected-node` annotation.
 import { nodeSelectorMatches } from '../affinity.js';
 import {
   SKIP, errorStatus, unresolvable, type ClusterEventWithHint, type CycleState, type FilterPlugin, type Handle, type PreBindPlugin,
@@ -10,6 +11,7 @@ import {
 import { toResources } from '../resources.js';
 import type { KubeObject } from '../../client/index.js';
 import type { Node, Pod } from '../types.js';
+import { podClaims } from '../volumes.js';
 
 interface ClaimInfo { claim: KubeObject; pv?: KubeObject; className?: string; provisioned: boolean }
 interface VolumeState { bound: ClaimInfo[]; unbound: ClaimInfo[]; chosen?: Map<string, KubeObject | 'provision'> }
@@ -39,15 +41,17 @@ export const volumeBinding = (_args: unknown, handle: Handle): PreFilterPlugin &
   name: 'VolumeBinding',
   events: () => EVENTS,
   preFilter: (state: CycleState, pod: Pod) => {
-    const claims = ((pod.spec?.volumes ?? []) as any[]).filter((v) => v.persistentVolumeClaim?.claimName);
+    const claims = podClaims(pod);
     if (!claims.length) return SKIP;
     const ns = pod.metadata?.namespace ?? 'default';
     const st: VolumeState = { bound: [], unbound: [] };
-    for (const v of claims) {
-      const name = v.persistentVolumeClaim.claimName as string;
+    for (const { name, ephemeral } of claims) {
       const claim = handle.listers.pvcs.get(`${ns}/${name}`);
-      if (!claim) return unresolvable(`persistentvolumeclaim "${name}" not found`);
+      if (!claim) return unresolvable(ephemeral ? `waiting for ephemeral volume controller to create the persistentvolumeclaim "${name}"` : `persistentvolumeclaim "${name}" not found`);
       if (claim.metadata?.deletionTimestamp) return unresolvable(`persistentvolumeclaim "${name}" is being deleted`);
+      if (ephemeral && !((claim.metadata?.ownerReferences ?? []) as { uid?: string; controller?: boolean }[]).some((o) => o.controller && o.uid === pod.metadata?.uid)) {
+        return unresolvable(`PVC ${ns}/${name} was not created for pod ${ns}/${pod.metadata?.name} (pod is not owner)`);
+      }
       const className = claim.spec?.storageClassName as string | undefined;
       if (claim.spec?.volumeName) {
         st.bound.push({ claim, pv: handle.listers.pvs.get(claim.spec.volumeName), className, provisioned: false });
