@@ -16,7 +16,20 @@ const MAX_REF_DEPTH = 16;
  * description to a reference) are followed; extensions written on the wrapper win over the target's.
  */
 export const resolveSchema = (s: Schema | undefined, lookup: SchemaLookup): Schema | undefined => {
-  let cur = s;
+  if (!s) return undefined;
+  // Definitions never change under a lookup, so each node resolves once (a wrapper resolves to a new object).
+  let cache = resolvedBy.get(lookup);
+  if (!cache) resolvedBy.set(lookup, (cache = new WeakMap()));
+  if (cache.has(s)) return cache.get(s);
+  const out = resolveUncached(s, lookup);
+  cache.set(s, out);
+  return out;
+};
+
+const resolvedBy = new WeakMap<SchemaLookup, WeakMap<Schema, Schema | undefined>>();
+
+const resolveUncached = (s: Schema, lookup: SchemaLookup): Schema | undefined => {
+  let cur: Schema | undefined = s;
   for (let depth = 0; cur && depth < MAX_REF_DEPTH; depth++) {
     const target = refName(cur) ?? (cur.allOf?.length === 1 ? refName(cur.allOf[0]) : undefined);
     if (!target) return cur;

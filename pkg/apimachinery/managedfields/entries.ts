@@ -2,14 +2,15 @@
 // does, plus the conflict error and the manager name derived from a user agent.
 //
 //   defaultManager(userAgent: string): string        // "kubectl/v1.32.0 (linux/amd64)" -> "kubectl"
-//   Entry, decodeEntries(list), encodeEntries(entries): ManagedFieldsEntry[] | undefined
+//   Entry, decodeEntries(list, stored?), encodeEntries(entries): ManagedFieldsEntry[] | undefined
+//   entryHas(entry, pathKey): boolean               // without decoding a stored entry
 //   sameManager(a, b): boolean                       // manager + operation (+ apiVersion for Update) + subresource
 //   conflictError(conflicts): StatusError            // 409 as upstream's NewApplyConflict words it
 //   capUpdateManagers(entries, max = 10): Entry[]    // oldest Update entries folded into "ancient-changes"
 //   IGNORED_PATHS                                    // metadata fields nobody owns
 import type { ManagedFieldsEntry } from '../../../api/types.js';
 import { StatusError } from '../errors.js';
-import { decodeFieldsV1, encodeFieldsV1, fieldPE, pathString, union, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
+import { decodeFieldsV1, encodeFieldsV1, fieldPE, pathOf, pathString, union, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
 
 export const defaultManager = (userAgent: string): string => userAgent.split('/')[0];
 
@@ -36,15 +37,53 @@ export const stripIgnored = (set: FieldSet, extra: Path[] = []): FieldSet => {
   return out;
 };
 
-export const decodeEntries = (list: ManagedFieldsEntry[] | undefined): Entry[] =>
-  (list ?? []).filter((e) => e.manager !== undefined || e.operation !== undefined).map((e) => ({
-    manager: e.manager ?? '',
-    operation: e.operation === 'Apply' ? 'Apply' : 'Update',
-    apiVersion: e.apiVersion ?? '',
-    time: e.time,
-    subresource: e.subresource || undefined,
-    set: decodeFieldsV1(e.fieldsV1),
-  }));
+type Obj = Record<string, unknown>;
+
+/**
+ * The FieldsV1 an entry was decoded from, while its set is unchanged: encoding gives it back as it is, and
+ * its set is decoded only if someone reads it (most writes touch one manager's entry of several).
+ */
+const verbatim = new WeakMap<Entry, Obj>();
+
+/** `stored`: the entries come from the stored object, written by encodeEntries, so they can be kept verbatim. */
+export const decodeEntries = (list: ManagedFieldsEntry[] | undefined, stored = false): Entry[] =>
+  (list ?? []).filter((e) => e.manager !== undefined || e.operation !== undefined).map((e) => {
+    const base = {
+      manager: e.manager ?? '',
+      operation: e.operation === 'Apply' ? 'Apply' as const : 'Update' as const,
+      apiVersion: e.apiVersion ?? '',
+      time: e.time,
+      subresource: e.subresource || undefined,
+    };
+    if (!stored || !isFields(e.fieldsV1)) return { ...base, set: decodeFieldsV1(e.fieldsV1) };
+    const fields = e.fieldsV1;
+    let set: FieldSet | undefined;
+    const entry: Entry = {
+      ...base,
+      get set() { return (set ??= decodeFieldsV1(fields)); },
+      set set(v) { set = v; verbatim.delete(entry); },
+    };
+    verbatim.set(entry, fields);
+    return entry;
+  });
+
+const isFields = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Whether `e` owns the path with key `key`, read from its FieldsV1 while it is verbatim (no decoding). */
+export const entryHas = (e: Entry, key: string): boolean => {
+  const fields = verbatim.get(e);
+  if (!fields) return e.set.has(key);
+  const path = pathOf(key);
+  if (path.length === 0) return '.' in fields;
+  let node: unknown = fields;
+  for (const pe of path) {
+    if (!isFields(node)) return false;
+    node = node[pe];
+    if (node === undefined) return false;
+  }
+  // decodeFieldsV1: an empty or non-object node is a member; a node with children is one when it has "."
+  return !isFields(node) || Object.keys(node).length === 0 || '.' in node;
+};
 
 /** Upstream's manager identifier: appliers are one manager whatever apiVersion they apply with. */
 export const sameManager = (a: Pick<Entry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>, b: typeof a): boolean =>
@@ -60,13 +99,16 @@ const order = (p: Entry, q: Entry): number =>
   cmp(p.apiVersion, q.apiVersion) || cmp(p.subresource ?? '', q.subresource ?? '');
 
 export const encodeEntries = (entries: Entry[]): ManagedFieldsEntry[] | undefined => {
-  const live = entries.filter((e) => e.set.size > 0).sort(order);
+  const live = entries.filter((e) => {
+    const fields = verbatim.get(e);
+    return fields ? Object.keys(fields).length > 0 : e.set.size > 0;
+  }).sort(order);
   if (live.length === 0) return undefined;
   return live.map((e) => {
     const out: ManagedFieldsEntry = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };
     if (e.time) out.time = e.time;
     out.fieldsType = 'FieldsV1';
-    out.fieldsV1 = encodeFieldsV1(e.set);
+    out.fieldsV1 = verbatim.get(e) ?? encodeFieldsV1(e.set);
     if (e.subresource) out.subresource = e.subresource;
     return out;
   });

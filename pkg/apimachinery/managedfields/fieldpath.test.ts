@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFieldsV1, encodeFieldsV1, fieldPE, hasDescendant, keyPE, pathKey, pathString, valuePE } from './fieldpath.js';
+import { decodeEntries, entryHas } from './entries.js';
+import { decodeFieldsV1, encodeFieldsV1, FieldTrie, fieldPE, hasDescendant, keyPE, pathKey, pathString, valuePE } from './fieldpath.js';
 
 describe('FieldsV1', () => {
   const fields = {
@@ -30,5 +31,24 @@ describe('FieldsV1', () => {
     const set = new Set([pathKey(['f:a', 'f:b'])]);
     expect(hasDescendant(set, ['f:a'])).toBe(true);
     expect(hasDescendant(set, ['f:a', 'f:b'])).toBe(false);
+  });
+
+  it('answers membership from a stored entry without decoding it, as the decoded set does', () => {
+    const [stored] = decodeEntries([{ manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: fields }], true);
+    const set = decodeFieldsV1(fields);
+    const probes = [[], ['f:metadata'], ['f:metadata', 'f:labels'], ['f:metadata', 'f:labels', 'f:app'], ['f:spec', 'f:replicas'], ['f:spec', 'f:replicas', 'f:x'],
+      ['f:spec', 'f:template'], ['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"nginx"}'], ['f:status']];
+    for (const p of probes) expect(entryHas(stored, pathKey(p))).toBe(set.has(pathKey(p)));
+  });
+
+  it('builds FieldsV1 as a tree, leaving out excluded and empty subtrees', () => {
+    const trie = new FieldTrie();
+    trie.exclude(['f:metadata', 'f:name']);
+    expect(trie.mark(['f:metadata', 'f:name'])).toBe(false);
+    trie.child('f:metadata')!.child('f:annotations');
+    expect(trie.mark(['f:metadata', 'f:labels'])).toBe(true);
+    expect(trie.mark(['f:metadata', 'f:labels', 'f:app'])).toBe(true);
+    expect(trie.render()).toEqual({ 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } });
+    expect(new FieldTrie().render()).toBeUndefined();
   });
 });

@@ -59,27 +59,58 @@ export const decodeFieldsV1 = (fields: Obj | undefined): FieldSet => {
   return out;
 };
 
-interface Trie { member: boolean; children: Map<string, Trie> }
+/**
+ * A field set as a tree of path elements: what FieldsV1 is. Paths added with `mark` are members; subtrees
+ * made with `exclude` are never entered (`child` answers undefined), so a walk can skip them.
+ */
+export class FieldTrie {
+  member = false;
+  excluded = false;
+  readonly children = new Map<string, FieldTrie>();
 
-/** "." first, then children by element ("f:" < "i:" < "k:" < "v:"), as structured-merge-diff orders them. */
-export const encodeFieldsV1 = (set: FieldSet): Obj => {
-  const root: Trie = { member: false, children: new Map() };
-  for (const k of set) {
-    let node = root;
-    for (const pe of pathOf(k)) {
-      let next = node.children.get(pe);
-      if (!next) { next = { member: false, children: new Map() }; node.children.set(pe, next); }
-      node = next;
-    }
-    node.member = true;
+  child(pe: string): FieldTrie | undefined {
+    const next = this.at(pe);
+    return next.excluded ? undefined : next;
   }
-  const render = (node: Trie): Obj => {
-    const out: Obj = {};
-    if (node.member && node.children.size > 0) out['.'] = {};
-    for (const pe of [...node.children.keys()].sort()) out[pe] = render(node.children.get(pe)!);
-    return out;
-  };
-  return render(root);
+
+  private at(pe: string): FieldTrie {
+    let next = this.children.get(pe);
+    if (!next) { next = new FieldTrie(); this.children.set(pe, next); }
+    return next;
+  }
+
+  /** Marks `path` as a member; false when it lies in an excluded subtree. */
+  mark(path: Path): boolean {
+    let node: FieldTrie | undefined = this;
+    for (const pe of path) if (!(node = node.child(pe))) return false;
+    node.member = true;
+    return true;
+  }
+
+  exclude(path: Path): void {
+    let node: FieldTrie = this;
+    for (const pe of path) node = node.at(pe);
+    node.excluded = true;
+  }
+
+  /** FieldsV1: "." first, then children by element ("f:" < "i:" < "k:" < "v:"), as structured-merge-diff orders them; undefined when empty. */
+  render(): Obj | undefined {
+    let out: Obj | undefined;
+    const keys = this.children.size > 1 ? [...this.children.keys()].sort() : this.children.keys();
+    for (const pe of keys) {
+      const child = this.children.get(pe)!.render();
+      if (!child) continue;
+      out ??= this.member ? { '.': {} } : {};
+      out[pe] = child;
+    }
+    return out ?? (this.member ? {} : undefined);
+  }
+}
+
+export const encodeFieldsV1 = (set: FieldSet): Obj => {
+  const root = new FieldTrie();
+  for (const k of set) root.mark(pathOf(k));
+  return root.render() ?? {};
 };
 
 const valueString = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? 'null');

@@ -82,6 +82,39 @@ describe('updateManagedFields', () => {
   });
 });
 
+describe('updateManagedFields on stored entries', () => {
+  it('hands back the entries a write does not touch as they were stored', () => {
+    const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts());
+    const scaled = updateManagedFields(created, { ...created, spec: { ...created.spec, replicas: 3 } }, 'kubectl-scale', opts(T2));
+    const labelled = updateManagedFields(scaled, { ...scaled, metadata: { ...scaled.metadata, labels: { app: 'web', x: 'y' } } }, 'kubectl-label', opts(T2));
+    // kubectl-create owns neither the new label nor spec.replicas any more: its stored FieldsV1 is reused
+    expect(entry(labelled, 'kubectl-create')?.fieldsV1).toBe(entry(scaled, 'kubectl-create')?.fieldsV1);
+    expect(entry(labelled, 'kubectl-label')?.fieldsV1).toEqual({ 'f:metadata': { 'f:labels': { 'f:x': {} } } });
+    // a write that takes a field from a stored entry rewrites that entry
+    const rescaled = updateManagedFields(labelled, { ...labelled, spec: { ...labelled.spec, replicas: 4 }, metadata: { ...labelled.metadata, labels: { app: 'web' } } }, 'hpa', opts(T2));
+    expect(entry(rescaled, 'kubectl-scale')).toBeUndefined();
+    expect(entry(rescaled, 'kubectl-label')).toBeUndefined();
+    expect(entry(rescaled, 'hpa')?.fieldsV1).toEqual({ 'f:spec': { 'f:replicas': {} } });
+  });
+
+  it('compares atomic maps by value, not by the order of their keys', () => {
+    const withSelector = { ...deploy(1), spec: { ...deploy(1).spec, selector: { matchLabels: { app: 'web', tier: 'a' } } } };
+    const created = updateManagedFields(undefined, withSelector, 'kubectl-create', opts());
+    const reordered = { ...created, spec: { ...created.spec, selector: { matchLabels: { tier: 'a', app: 'web' } } } };
+    expect(updateManagedFields(created, reordered, 'other', opts(T2)).metadata?.managedFields?.map((e) => e.manager)).toEqual(['kubectl-create']);
+    const changed = { ...created, spec: { ...created.spec, selector: { matchLabels: { tier: 'b', app: 'web' } } } };
+    expect(entry(updateManagedFields(created, changed, 'other', opts(T2)), 'other')?.fieldsV1).toEqual({ 'f:spec': { 'f:selector': {} } });
+  });
+
+  it('drops a field a manager owned when a write removes it, without re-encoding the others', () => {
+    const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts());
+    const { replicas: _r, ...spec } = created.spec as Record<string, unknown>;
+    const out = updateManagedFields(created, { ...created, spec }, 'kubectl-create', opts(T2));
+    expect((entry(out, 'kubectl-create')?.fieldsV1 as any)['f:spec']['f:replicas']).toBeUndefined();
+    expect((entry(out, 'kubectl-create')?.fieldsV1 as any)['f:spec']['f:template']).toBeDefined();
+  });
+});
+
 describe('capUpdateManagers', () => {
   it('folds the oldest update managers into ancient-changes past ten', () => {
     let obj = updateManagedFields(undefined, deploy(1), 'creator', opts('2026-01-01T00:00:00Z'));

@@ -5,11 +5,14 @@
 //
 //   updateManagedFields(old: KubeObject | undefined, next: KubeObject, manager: string, opts: UpdateOptions): KubeObject
 //     returns `next` (a shallow copy) with metadata.managedFields recomputed
+import { isDeepStrictEqual } from 'node:util';
+import type { Schema } from '../../../api/schema.js';
 import type { KubeObject, ManagedFieldsEntry } from '../../../api/types.js';
 import { resolveSchema, type SchemaLookup } from '../schema-lookup.js';
 import { compareObjects, withoutManagedFields } from './compare.js';
-import { capUpdateManagers, decodeEntries, encodeEntries, sameManager, type Entry } from './entries.js';
-import { difference, union, type Path } from './fieldpath.js';
+import { capUpdateManagers, decodeEntries, encodeEntries, entryHas, IGNORED_PATHS, sameManager, type Entry } from './entries.js';
+import { difference, fieldPE, union, type Path } from './fieldpath.js';
+import { fieldTrieOf } from './walk.js';
 
 export interface UpdateOptions {
   lookup: SchemaLookup;
@@ -33,12 +36,32 @@ const isReset = (list: ManagedFieldsEntry[] | undefined): boolean =>
  * sent none, or writes a subresource; then the live object's.
  */
 const startingEntries = (old: KubeObject | undefined, next: KubeObject, subresource?: string): Entry[] => {
-  const live = decodeEntries(old?.metadata?.managedFields);
+  const stored = old?.metadata?.managedFields;
+  const live = decodeEntries(stored, true);
   if (subresource) return live;
   const sent = next.metadata?.managedFields;
   if (isReset(sent)) return [];
+  // clients mostly send back the entries they read
+  if (sent === undefined || sent.length === 0 || isDeepStrictEqual(sent, stored)) return live;
   const decoded = decodeEntries(sent);
   return decoded.length > 0 ? decoded : live;
+};
+
+/** A create nobody tracked before: the writer owns every path, written straight into FieldsV1. */
+const created = (next: KubeObject, manager: string, schema: Schema | undefined, opts: UpdateOptions): KubeObject => {
+  const trie = fieldTrieOf(next, schema, opts.lookup, [...IGNORED_PATHS, ...(opts.ignore ?? [])]);
+  const metadataNode = trie.children.get(fieldPE('metadata'));
+  if (metadataNode) metadataNode.member = false;
+  const fieldsV1 = trie.render();
+  const metadata = { ...next.metadata };
+  if (fieldsV1) {
+    const entry: ManagedFieldsEntry = { manager, operation: 'Update', apiVersion: opts.apiVersion, time: opts.now, fieldsType: 'FieldsV1', fieldsV1 };
+    if (opts.subresource) entry.subresource = opts.subresource;
+    metadata.managedFields = [entry];
+  } else {
+    delete metadata.managedFields;
+  }
+  return { ...next, metadata };
 };
 
 export const updateManagedFields = (old: KubeObject | undefined, next: KubeObject, manager: string, opts: UpdateOptions): KubeObject => {
@@ -46,15 +69,18 @@ export const updateManagedFields = (old: KubeObject | undefined, next: KubeObjec
   // An existing object nobody tracks stays untracked until someone applies (upstream's skipNonApplied).
   if (old && entries.length === 0) return withoutManagedFields(next)!;
   const schema = resolveSchema(opts.lookup(opts.rootDefinition), opts.lookup);
+  if (!old && entries.length === 0) return created(next, manager, schema, opts);
   const { changed, removed } = compareObjects(old, next, schema, opts.lookup, opts.ignore);
   const me = { manager, operation: 'Update' as const, apiVersion: opts.apiVersion, subresource: opts.subresource };
-  const others = entries.filter((e) => !sameManager(e, me)).map((e) => ({ ...e, set: difference(difference(e.set, changed), removed) }));
+  const touched = [...changed, ...removed];
+  const others = entries.filter((e) => !sameManager(e, me))
+    .map((e) => (touched.some((k) => entryHas(e, k)) ? { ...e, set: difference(difference(e.set, changed), removed) } : e));
   const previous = entries.find((e) => sameManager(e, me));
   const result: Entry[] = [...others];
   if (changed.size > 0) {
     result.push({ ...me, time: opts.now, set: union(difference(previous?.set ?? new Set(), removed), changed) });
   } else if (previous) {
-    result.push({ ...previous, set: difference(previous.set, removed) });
+    result.push([...removed].some((k) => entryHas(previous, k)) ? { ...previous, set: difference(previous.set, removed) } : previous);
   }
   const metadata = { ...next.metadata };
   const encoded = encodeEntries(capUpdateManagers(result));
