@@ -1,9 +1,9 @@
 // What a write changed, in field paths: the input of ownership transfer for both apply and update.
 //
 //   compareObjects(old, next, schema, lookup, ignore?): { changed: FieldSet; removed: FieldSet }
-import { isDeepStrictEqual } from 'node:util';
 import type { Schema } from '../../../api/schema.js';
 import type { KubeObject } from '../../../api/types.js';
+import { jsonEqual } from '../json-equal.js';
 import type { SchemaLookup } from '../schema-lookup.js';
 import { fieldPE, type FieldSet, type Path } from './fieldpath.js';
 import { stripIgnored } from './entries.js';
@@ -39,7 +39,7 @@ export const compareObjects = (old: KubeObject | undefined, next: KubeObject, sc
  * so the cost follows the size of the change, not of the object.
  */
 const diff = (a: unknown, b: unknown, schema: Schema | undefined, lookup: SchemaLookup, place: Place, changed: FieldSet, removed: FieldSet): void => {
-  if (isDeepStrictEqual(a, b)) return;
+  if (jsonEqual(a, b)) return;
   if (isObj(a) && isObj(b)) {
     const node = classify(b, schema, lookup);
     if ((node.kind === 'struct' || node.kind === 'map') && classify(a, schema, lookup).kind === node.kind) {

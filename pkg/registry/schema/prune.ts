@@ -7,20 +7,23 @@ import { isPlainObject, type SchemaIndex } from './index.js';
 
 /** Removes fields the schema does not know; returns their paths, in document order. */
 export function pruneUnknown(index: SchemaIndex, value: unknown, schema: Schema, path = ''): string[] {
-  const { schema: s } = index.resolve(schema);
   const unknown: string[] = [];
-  if (s['x-kubernetes-preserve-unknown-fields']) return unknown;
+  prune(index, value, schema, path, unknown);
+  return unknown;
+}
+
+function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string, unknown: string[]): void {
+  const { schema: s } = index.resolve(schema);
+  if (s['x-kubernetes-preserve-unknown-fields']) return;
   if (Array.isArray(value)) {
-    if (s.items) value.forEach((item, i) => unknown.push(...pruneUnknown(index, item, s.items!, `${path}[${i}]`)));
-    return unknown;
+    if (s.items) for (let i = 0; i < value.length; i++) prune(index, value[i], s.items, `${path}[${i}]`, unknown);
+    return;
   }
-  if (!isPlainObject(value)) return unknown;
+  if (!isPlainObject(value)) return;
   const props = s.properties;
   const extra = s.additionalProperties;
-  if (!props && extra === undefined) {
-    // An object schema with neither: only a typed-but-unspecified object (e.g. FieldsV1) keeps all.
-    return unknown;
-  }
+  // An object schema with neither: only a typed-but-unspecified object (e.g. FieldsV1) keeps all.
+  if (!props && extra === undefined) return;
   for (const key of Object.keys(value)) {
     if (value[key] === null) {
       delete value[key];
@@ -29,16 +32,15 @@ export function pruneUnknown(index: SchemaIndex, value: unknown, schema: Schema,
     const child = props?.[key];
     const childPath = path ? `${path}.${key}` : key;
     if (child) {
-      unknown.push(...pruneUnknown(index, value[key], child, childPath));
+      prune(index, value[key], child, childPath, unknown);
       if (isEmptyCollection(index, value[key], child) && !s.required?.includes(key)) delete value[key];
     } else if (isPlainObject(extra)) {
-      unknown.push(...pruneUnknown(index, value[key], extra, childPath));
+      prune(index, value[key], extra, childPath, unknown);
     } else if (extra !== true) {
       unknown.push(childPath);
       delete value[key];
     }
   }
-  return unknown;
 }
 
 /** An empty list, or an empty map (an object schema of additionalProperties only). */

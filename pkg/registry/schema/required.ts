@@ -1,22 +1,30 @@
 // Required fields per the schema: missing ones are 422 Invalid "Required value", as upstream's
 // validation words them. Status is the controllers' report, not user input: it is not checked.
+// Subtrees whose schema requires nothing anywhere are not walked.
 import type { Schema } from '../../../api/schema.js';
-import { isPlainObject, type SchemaIndex } from './index.js';
+import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
 
-export function missingRequired(index: SchemaIndex, value: unknown, schema: Schema, path = ''): string[] {
-  const { schema: s } = index.resolve(schema);
+const requires = (r: Resolved): boolean => (r.schema.required?.length ?? 0) > 0;
+const requiresAny = (index: SchemaIndex, s: Schema): boolean => index.anyBelow(s, 'required', requires);
+
+export function missingRequired(index: SchemaIndex, value: unknown, schema: Schema): string[] {
   const missing: string[] = [];
+  walk(index, value, schema, '', missing);
+  return missing;
+}
+
+function walk(index: SchemaIndex, value: unknown, schema: Schema, path: string, missing: string[]): void {
+  const { schema: s } = index.resolve(schema);
   if (Array.isArray(value)) {
-    if (s.items) value.forEach((item, i) => missing.push(...missingRequired(index, item, s.items!, `${path}[${i}]`)));
-    return missing;
+    if (s.items && requiresAny(index, s.items)) value.forEach((item, i) => walk(index, item, s.items!, `${path}[${i}]`, missing));
+    return;
   }
-  if (!isPlainObject(value)) return missing;
+  if (!isPlainObject(value)) return;
   for (const key of s.required ?? []) {
     if (value[key] === undefined || value[key] === null || value[key] === '') missing.push(path ? `${path}.${key}` : key);
   }
-  for (const [key, prop] of Object.entries(s.properties ?? {})) {
+  for (const [key, prop] of index.propertiesBelow(s, 'required', requires)) {
     if (path === '' && key === 'status') continue;
-    if (value[key] !== undefined) missing.push(...missingRequired(index, value[key], prop, path ? `${path}.${key}` : key));
+    if (value[key] !== undefined) walk(index, value[key], prop, path ? `${path}.${key}` : key, missing);
   }
-  return missing;
 }

@@ -3,7 +3,7 @@
 import type { KubeObject } from '../../../api/types.js';
 import { forbidden } from '../../apimachinery/field.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
-import { canonicalJson } from '../meta.js';
+import { jsonEqual } from '../../apimachinery/json-equal.js';
 import type { Strategy } from '../strategy.js';
 
 export const podStrategy: Strategy = {
@@ -27,16 +27,17 @@ export const podStrategy: Strategy = {
   },
   validateUpdate(pod, old) {
     // Most of a pod's spec is immutable once created (upstream: ValidatePodUpdate).
-    const mutable = (o: KubeObject): string => {
+    if (jsonEqual(pod.spec, old.spec)) return [];
+    const mutable = (o: KubeObject): unknown => {
       const spec = structuredClone(o.spec ?? {});
       for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) delete c.image;
       delete spec.activeDeadlineSeconds;
       delete spec.tolerations;
       delete spec.schedulingGates;
       delete spec.terminationGracePeriodSeconds;
-      return canonicalJson(spec);
+      return spec;
     };
-    if (mutable(pod) !== mutable(old)) {
+    if (!jsonEqual(mutable(pod), mutable(old))) {
       return [forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)')];
     }
     return [];
