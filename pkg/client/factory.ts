@@ -4,7 +4,8 @@ import type { KubeObject } from '../../api/types.js';
 import type { Client } from './client.js';
 import { Resources } from './client.js';
 import { SharedIndexInformer, type InformerOptions } from './informer.js';
-import type { ListOptions, ResourceRef } from './resource.js';
+import { stripManagedFields } from './metadata.js';
+import type { ListOptions, PartialObjectMetadata, ResourceClient, ResourceRef } from './resource.js';
 import type { Indexers } from './store.js';
 
 export interface FactoryOptions extends Omit<InformerOptions, 'indexers' | 'name'> {
@@ -24,15 +25,26 @@ export class SharedInformerFactory {
 
   /** The one informer of a resource (created on first ask); its indexers are added to it. */
   informerFor<T extends KubeObject = KubeObject>(ref: ResourceRef, opts: { indexers?: Indexers<T>; resyncPeriodMs?: number } = {}): SharedIndexInformer<T> {
-    const key = refKey(ref);
+    return this.shared(refKey(ref), this.client.resource<T>(ref, this.o.namespace), ref.resource, opts);
+  }
+
+  /**
+   * The one metadata-only informer of a resource (controller-runtime's metav1.PartialObjectMetadata watches): it
+   * caches PartialObjectMetadata without managedFields, for controllers that read only labels, owners or finalizers.
+   */
+  metadataInformerFor(ref: ResourceRef, opts: { indexers?: Indexers<PartialObjectMetadata>; resyncPeriodMs?: number } = {}): SharedIndexInformer<PartialObjectMetadata> {
+    const rc = this.client.resource(ref, this.o.namespace).metadataOnly();
+    return this.shared(`metadata:${refKey(ref)}`, rc, `${ref.resource} (metadata)`, { ...opts, transform: stripManagedFields });
+  }
+
+  private shared<T extends KubeObject>(key: string, rc: ResourceClient<T>, name: string, opts: { indexers?: Indexers<T>; resyncPeriodMs?: number; transform?: (o: T) => T }): SharedIndexInformer<T> {
     let inf = this.informers.get(key) as SharedIndexInformer<T> | undefined;
     if (!inf) {
-      const rc = this.client.resource<T>(ref, this.o.namespace);
       const tweak = this.o.tweakListOptions ?? ((x: ListOptions) => x);
       inf = new SharedIndexInformer<T>({
         list: (lo) => rc.list(tweak(lo)),
         watch: (wo) => rc.watch({ ...wo, ...tweak(wo) }),
-      }, { ...(this.o as InformerOptions<T>), resyncPeriodMs: opts.resyncPeriodMs ?? this.o.resyncPeriodMs, name: ref.resource });
+      }, { ...(this.o as InformerOptions<T>), resyncPeriodMs: opts.resyncPeriodMs ?? this.o.resyncPeriodMs, name, transform: opts.transform ?? (this.o as InformerOptions<T>).transform });
       this.informers.set(key, inf);
     }
     if (opts.indexers) {

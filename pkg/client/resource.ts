@@ -87,13 +87,28 @@ const contentTypeOf = (format: Format | undefined): string => (format === 'yaml'
 
 export const apiPrefix = (group: string, version: string): string => (group ? `/apis/${group}/${version}` : `/api/${version}`);
 
+/** What client-go's metadata client asks for: objects and watch events, or lists, cut down to their metadata. */
+export const PARTIAL_METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+export const PARTIAL_METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+
+/** meta.k8s.io/v1 PartialObjectMetadata: an object of any kind with only its type and metadata. */
+export type PartialObjectMetadata = Pick<KubeObject, 'apiVersion' | 'kind' | 'metadata'>;
+
 /** The objects of one resource, in one namespace (or all namespaces / cluster-scoped when `namespace` is unset). */
 export class ResourceClient<T extends KubeObject = KubeObject> {
-  constructor(readonly rest: RestClient, readonly ref: ResourceRef, readonly ns?: string) {}
+  constructor(readonly rest: RestClient, readonly ref: ResourceRef, readonly ns?: string, private readonly metadataReads = false) {}
 
   /** The same resource in another namespace. */
   namespace(ns: string | undefined): ResourceClient<T> {
-    return new ResourceClient<T>(this.rest, this.ref, ns);
+    return new ResourceClient<T>(this.rest, this.ref, ns, this.metadataReads);
+  }
+
+  /**
+   * The same resource read as PartialObjectMetadata (client-go's metadata client): get, list and watch return only
+   * apiVersion, kind and metadata, so a cache of them holds no spec or status.
+   */
+  metadataOnly(): ResourceClient<PartialObjectMetadata> {
+    return new ResourceClient<PartialObjectMetadata>(this.rest, this.ref, this.ns, true);
   }
 
   get apiVersion(): string { return this.ref.group ? `${this.ref.group}/${this.ref.version}` : this.ref.version; }
@@ -121,12 +136,12 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return ns;
   }
 
-  private call<R>(method: HttpMethod, path: string, o: CallOptions, query?: Record<string, QueryValue>, body?: unknown, contentType?: string): Promise<R> {
+  private call<R>(method: HttpMethod, path: string, o: CallOptions, query?: Record<string, QueryValue>, body?: unknown, contentType?: string, accept?: string): Promise<R> {
     const ct = contentTypeOf(o.format);
     return this.rest.request<R>({
       method, path, query, body, signal: o.signal, timeoutMs: o.timeoutMs,
       contentType: body === undefined ? undefined : contentType ?? ct,
-      accept: ct,
+      accept: accept ?? ct,
     });
   }
 
@@ -136,11 +151,11 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   get(name: string, o: GetOptions = {}): Promise<T> {
-    return this.call('GET', this.path(name), o, { resourceVersion: o.resourceVersion });
+    return this.call('GET', this.path(name), o, { resourceVersion: o.resourceVersion }, undefined, undefined, this.metadataReads ? PARTIAL_METADATA : undefined);
   }
 
   list(o: ListOptions = {}): Promise<KubeList<T>> {
-    return this.call('GET', this.path(), o, listQuery(o));
+    return this.call('GET', this.path(), o, listQuery(o), undefined, undefined, this.metadataReads ? PARTIAL_METADATA_LIST : undefined);
   }
 
   /** Every page of a list (limit/continue), as one list at the first page's resourceVersion. */
@@ -225,7 +240,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   /** Opens a watch; iterate it for events, stop() it to end. Errors from the server arrive as ERROR events. */
   async watch(o: WatchOptions = {}): Promise<Watch<T>> {
     const res = await this.rest.stream({
-      method: 'GET', path: this.path(), signal: o.signal, accept: 'application/json',
+      method: 'GET', path: this.path(), signal: o.signal, accept: this.metadataReads ? PARTIAL_METADATA : 'application/json',
       query: { ...listQuery(o), watch: true, allowWatchBookmarks: o.allowWatchBookmarks || undefined, sendInitialEvents: o.sendInitialEvents },
     });
     let stopped = false;

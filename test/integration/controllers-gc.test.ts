@@ -105,4 +105,20 @@ describe('garbage collector (separate process, kubectl)', () => {
       expect(p.metadata?.ownerReferences ?? []).toEqual([]);
     }
   });
+
+  it('a custom resource created after the collector started owns what it owns at once (no wait for the discovery period)', async () => {
+    await create('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.gc.example.com' },
+      spec: {
+        group: 'gc.example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    });
+    const owner = await eventually(() => api('POST', '/apis/gc.example.com/v1/namespaces/default/gadgets', { apiVersion: 'gc.example.com/v1', kind: 'Gadget', metadata: { name: 'g' } }),
+      (r) => r.status === 201, 'the CRD to be served');
+    await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gadget-part', ownerReferences: [ownerRef(owner.body as KubeObject)] } });
+    expect((await s.kubectl('delete', 'gadget', 'g', '-n', 'default')).code).toBe(0);
+    // Well within the collector's 30 s discovery period.
+    await eventually(() => exists(s, '/api/v1/namespaces/default/configmaps/gadget-part'), (v) => v === false, 'the part to be collected', 10_000);
+  });
 });

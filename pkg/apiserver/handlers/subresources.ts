@@ -34,7 +34,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
         return sendObject(r, kv);
       }
       const req: UpdateRequest = info.verb === 'patch'
-        ? { ...patchBuilder(reg, ctx, info.name, patchTypeOf(request.headers['content-type']), body(), isTrue(q.force)), subresource: info.subresource }
+        ? patchBuilder(reg, ctx, info.name, patchTypeOf(request.headers['content-type']), body(), isTrue(q.force), info.subresource)
         : { name: info.name, subresource: info.subresource, build: () => decodeObject(reg.deps.decoder, structuredClone(body()), targetOf(reg.rt), ctx) };
       const res = await update(reg, ctx, info.subresource === 'finalize' ? finalizeRequest(req) : req);
       return sendObject(r, res);

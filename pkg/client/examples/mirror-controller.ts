@@ -1,6 +1,6 @@
 // A complete controller: every ConfigMap labelled mirror=true gets a copy "<name>-mirror" that it owns.
 import {
-  Client, EventRecorder, RateLimitingQueue, Resources, SharedInformerFactory, finalState, isNotFound,
+  Client, EventRecorder, RateLimitingQueue, Resources, SharedInformerFactory, finalState, isNotFound, runWorkers,
   splitMetaNamespaceKey, type KubeObject,
 } from '../index.js';
 
@@ -45,25 +45,10 @@ export async function runMirrorController(client: Client, signal: AbortSignal, w
     recorder.event(source, 'Normal', mirror ? 'Updated' : 'Mirrored', `mirrored into ${mirrorName}`);
   };
 
-  const worker = async (): Promise<void> => {
-    for (;;) {
-      const { item, shutdown } = await queue.get();
-      if (shutdown) return;
-      try {
-        await reconcile(item);
-        queue.forget(item);
-      } catch {
-        queue.addRateLimited(item); // retried with per-item exponential backoff
-      } finally {
-        queue.done(item);
-      }
-    }
-  };
-
   factory.start(signal);
   if (!(await factory.waitForCacheSync(signal))) return;
   signal.addEventListener('abort', () => queue.shutDown(), { once: true });
-  await Promise.all(Array.from({ length: workers }, worker));
+  await runWorkers(queue, reconcile, { workers }); // a failed reconcile is retried with per-item backoff
   await factory.shutdown();
   await recorder.flush();
 }

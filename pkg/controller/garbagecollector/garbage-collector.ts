@@ -8,7 +8,6 @@ import { isConflict, isNotFound, type ResourceRef } from '../../client/index.js'
 import { objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import type { DiscoveredResource } from '../shared/discovery.js';
-import { PARTIAL_METADATA } from '../shared/metadata.js';
 import { Monitors, type Located } from './monitors.js';
 
 export const FOREGROUND = 'foregroundDeletion';
@@ -50,11 +49,21 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
   }), log);
 
   await monitors.resync(ctx.signal);
-  const rediscover = setInterval(() => {
-    monitors.resync(ctx.signal).catch((err: unknown) => { if (!ctx.signal.aborted) log.warn({ err }, 'discovery failed'); });
-  }, ctx.config.discoveryPeriodMs);
-  ctx.signal.addEventListener('abort', () => clearInterval(rediscover), { once: true });
-  if (!(await monitors.waitForSync(ctx.signal))) { clearInterval(rediscover); await monitors.shutdown(); return; }
+  // Discovery is read again every period, and at once (at most once a second) when an owner reference names a kind
+  // not yet discovered: the objects of a CRD created since would otherwise wait for the next period to be collected.
+  let lastDiscovery = Date.now();
+  let discovering = false;
+  const rediscover = (): void => {
+    if (discovering) return;
+    discovering = true;
+    lastDiscovery = Date.now();
+    monitors.resync(ctx.signal)
+      .catch((err: unknown) => { if (!ctx.signal.aborted) log.warn({ err }, 'discovery failed'); })
+      .finally(() => { discovering = false; });
+  };
+  const discoveryTimer = setInterval(rediscover, ctx.config.discoveryPeriodMs);
+  ctx.signal.addEventListener('abort', () => clearInterval(discoveryTimer), { once: true });
+  if (!(await monitors.waitForSync(ctx.signal))) { clearInterval(discoveryTimer); await monitors.shutdown(); return; }
   log.info('garbage collector: caches synced');
 
   const clientFor = (r: ResourceRef, ns: string | undefined) => ctx.client.resource(r, r.namespaced ? ns : undefined);
@@ -69,9 +78,7 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
     if (!owner) {
       if (absent.has(ref.uid)) return 'dangling';
       try {
-        owner = await ctx.client.rest.request<KubeObject>({
-          method: 'GET', path: clientFor(resource, ns).path(ref.name), accept: PARTIAL_METADATA, signal: ctx.signal,
-        });
+        owner = await clientFor(resource, ns).metadataOnly().get(ref.name, { signal: ctx.signal });
       } catch (e) {
         if (!isNotFound(e)) throw e;
       }
@@ -96,7 +103,10 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
     const refs = obj.metadata?.ownerReferences ?? [];
     if (!refs.length) return;
     const states = await Promise.all(refs.map((r) => ownerState(obj, r)));
-    if (states.includes('unknown')) throw new Error(`${describe(item)}: an owner reference names a kind the apiserver does not serve`);
+    if (states.includes('unknown')) {
+      if (Date.now() - lastDiscovery > 1000) rediscover();
+      throw new Error(`${describe(item)}: an owner reference names a kind the apiserver does not serve`);
+    }
     const solid = refs.filter((_, i) => states[i] === 'solid');
     const dangling = refs.filter((_, i) => states[i] === 'dangling');
     const waiting = refs.filter((_, i) => states[i] === 'waiting');
@@ -176,7 +186,7 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
   try {
     await loop.run();
   } finally {
-    clearInterval(rediscover);
+    clearInterval(discoveryTimer);
     await monitors.shutdown();
   }
 }

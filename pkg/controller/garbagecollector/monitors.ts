@@ -7,7 +7,7 @@ import {
   OWNER_UID_INDEX, finalState, indexByOwnerUid, type Client, type EventHandler, type KubeObject, type SharedIndexInformer,
 } from '../../client/index.js';
 import { discoverPreferredResources, groupKind, hasVerbs, type DiscoveredResource } from '../shared/discovery.js';
-import { metadataInformer } from '../shared/metadata.js';
+import { metadataInformer } from '../../client/metadata.js';
 
 /** Upstream's ignoredResources: events are never owners nor collected. */
 const IGNORED = new Set(['events.', 'events.events.k8s.io']);

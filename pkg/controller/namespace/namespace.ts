@@ -7,7 +7,7 @@ import { Resources, isConflict, isNotFound, type KubeObject, type ResourceRef } 
 import { workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { discoverPreferredResources, hasVerbs, type DiscoveredResource } from '../shared/discovery.js';
-import { listMetadata } from '../shared/metadata.js';
+import { listMetadata } from '../../client/metadata.js';
 import { ConditionUpdater } from './conditions.js';
 
 export const FINALIZER_KUBERNETES = 'kubernetes';

@@ -7,7 +7,7 @@ import { canonicalQuantity } from '../../apimachinery/quantity.js';
 import { Resources, isConflict, isNotFound, type ResourceRef } from '../../client/index.js';
 import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
-import { listMetadata } from '../shared/metadata.js';
+import { listMetadata } from '../../client/metadata.js';
 import { builtinResource } from '../../client/index.js';
 import { COUNT_ALIASES, computeUsed } from './usage.js';
 

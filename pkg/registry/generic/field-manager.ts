@@ -6,6 +6,9 @@ import type { RequestContext } from '../context.js';
 export interface FieldManager {
   /** Records in next.metadata.managedFields the fields ctx.fieldManager changed from `old`. */
   update(old: KubeObject | undefined, next: KubeObject, ctx: RequestContext, subresource?: string, hasStatus?: boolean): void;
-  /** The live object with the applied configuration merged in, managedFields updated; 409 on conflicts unless force. */
-  apply(live: KubeObject | undefined, applied: KubeObject, ctx: RequestContext, force: boolean, hasStatus?: boolean): KubeObject;
+  /**
+   * The live object with the applied configuration merged in, managedFields updated; 409 on conflicts unless force.
+   * Through /status only status is applied (and the manager's entry names the subresource).
+   */
+  apply(live: KubeObject | undefined, applied: KubeObject, ctx: RequestContext, force: boolean, hasStatus?: boolean, subresource?: string): KubeObject;
 }

@@ -41,10 +41,10 @@ export function createFieldManager(index: SchemaIndex): FieldManager {
       });
       next.metadata = out.metadata;
     },
-    apply(live, applied, ctx, force, hasStatus = false) {
+    apply(live, applied, ctx, force, hasStatus = false, subresource) {
       return apply(live, applied, ctx.fieldManager, {
-        force, lookup: index.lookup, rootDefinition: rootOf(applied), apiVersion: applied.apiVersion!, now: rfc3339(ctx.now),
-        ignore: ignoredFor(undefined, hasStatus),
+        force, lookup: index.lookup, rootDefinition: rootOf(applied), apiVersion: applied.apiVersion!, now: rfc3339(ctx.now), subresource,
+        ignore: ignoredFor(subresource, hasStatus),
       });
     },
   };

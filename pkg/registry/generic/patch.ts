@@ -13,14 +13,15 @@ import type { UpdateRequest } from './update.js';
 import { ref } from '../../../api/schema.js';
 import { pruneUnknown } from '../schema/prune.js';
 
-export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, type: PatchType, patch: unknown, force: boolean): UpdateRequest {
-  if (type === 'apply') return applyBuilder(reg, ctx, name, patch, force);
+export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, type: PatchType, patch: unknown, force: boolean, subresource?: string): UpdateRequest {
+  if (type === 'apply') return applyBuilder(reg, ctx, name, patch, force, subresource);
   if (force) throw badRequest('force: Forbidden: may not be specified for non-apply patch');
   if (type === 'strategic' && reg.strategy.strategicMergePatch === false) {
     throw new StatusError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
   }
   return {
     name,
+    subresource,
     build: (current) => {
       if (!current) throw notFound(reg.gr, name);
       const patched = patchObject(reg, structuredClone(current), type, patch);
@@ -47,7 +48,7 @@ export function patchScale(reg: Registry, scale: KubeObject, type: PatchType, pa
 }
 
 /** Server-side apply: the applied configuration is merged by the field manager, which owns conflicts. */
-function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: unknown, force: boolean): UpdateRequest {
+function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: unknown, force: boolean, subresource: string | undefined): UpdateRequest {
   if (!ctx.fieldManager || ctx.fieldManager === 'unknown') throw badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('error decoding YAML: the applied configuration must be an object');
   const applied = patch as KubeObject;
@@ -61,12 +62,13 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
   }
   return {
     name,
+    subresource,
     createIfMissing: true,
     managedFieldsSet: true,
     build: (current) => {
       const config = structuredClone(applied);
       reportUnknown(pruneUnknown(reg.deps.decoder.index, config, ref(reg.rt.definition)), ctx);
-      const merged = reg.deps.fieldManager.apply(current, config, ctx, force, reg.hasStatus);
+      const merged = reg.deps.fieldManager.apply(current, config, ctx, force, reg.hasStatus, subresource);
       const out = decodeObject(reg.deps.decoder, merged, targetOf(reg.rt), ctx);
       if (!current) out.metadata = { ...out.metadata, name };
       return out;
