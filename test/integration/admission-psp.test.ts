@@ -1,6 +1,7 @@
 // PodSecurityPolicy with the real kubectl: the policy/v1beta1 kind served and printed, its spec validated, and
 // the admission plugin (enabled by flag) refusing pods without a usable policy, refusing what a granted policy
-// forbids, and admitting plain pods with the policy's defaults and the kubernetes.io/psp annotation.
+// forbids, and admitting plain pods with the policy's defaults and the kubernetes.io/psp annotation; the seccomp and
+// AppArmor profile annotations of a policy.
 import { execFile, execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, startTestApiServer, type TestApiServer } from '../support/apiserver.js';
@@ -57,6 +58,22 @@ spec:
   supplementalGroups: {rule: RunAsAny}
   seLinux: {rule: RunAsAny}
 `;
+const PROFILED = `apiVersion: policy/v1beta1
+kind: PodSecurityPolicy
+metadata:
+  name: profiled
+  annotations:
+    seccomp.security.alpha.kubernetes.io/defaultProfileName: runtime/default
+    seccomp.security.alpha.kubernetes.io/allowedProfileNames: runtime/default,localhost/audit.json
+    apparmor.security.beta.kubernetes.io/defaultProfileName: runtime/default
+    apparmor.security.beta.kubernetes.io/allowedProfileNames: runtime/default
+spec:
+  volumes: ['*']
+  runAsUser: {rule: RunAsAny}
+  fsGroup: {rule: RunAsAny}
+  supplementalGroups: {rule: RunAsAny}
+  seLinux: {rule: RunAsAny}
+`;
 
 describe('PodSecurityPolicy', () => {
   it('refuses every pod while no policy exists', async () => {
@@ -107,10 +124,32 @@ describe('PodSecurityPolicy', () => {
     expect(pod.metadata.annotations['kubernetes.io/psp']).toBe('restricted');
   });
 
+  it('applies a policy\'s seccomp and AppArmor profile annotations, to the pod\'s annotations and its seccompProfile fields', async () => {
+    await ok(s.kubectlWithInput(PROFILED, 'apply', '-f', '-'));
+    await ok(s.kubectl('create', 'namespace', 'profiles'));
+    await ok(s.kubectl('create', 'rolebinding', 'edit', '--clusterrole=edit', '--user=alice', '-n', 'profiles'));
+    await ok(s.kubectl('create', 'clusterrole', 'psp-profiled', '--verb=use', '--resource=podsecuritypolicies.policy', '--resource-name=profiled'));
+    await ok(s.kubectl('create', 'rolebinding', 'alice-profiled', '--clusterrole=psp-profiled', '--user=alice', '-n', 'profiles'));
+
+    await ok(alice.kubectl('run', 'plain', '--image=nginx', '-n', 'profiles'));
+    const pod = JSON.parse(await ok(s.kubectl('get', 'pod', 'plain', '-n', 'profiles', '-o', 'json')));
+    expect(pod.metadata.annotations).toMatchObject({
+      'kubernetes.io/psp': 'profiled', 'seccomp.security.alpha.kubernetes.io/pod': 'runtime/default', 'container.apparmor.security.beta.kubernetes.io/plain': 'runtime/default',
+    });
+    expect(pod.spec.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
+    await ok(alice.kubectl('run', 'audited', '--image=nginx', '-n', 'profiles', '--overrides={"spec":{"containers":[{"name":"audited","image":"nginx","securityContext":{"seccompProfile":{"type":"Localhost","localhostProfile":"audit.json"}}}]}}'));
+
+    const loose = await alice.kubectl('run', 'loose', '--image=nginx', '-n', 'profiles', '--overrides={"spec":{"securityContext":{"seccompProfile":{"type":"Unconfined"}}}}');
+    expect(loose.stderr).toContain('pods "loose" is forbidden: PodSecurityPolicy: unable to admit pod: [pod.metadata.annotations[seccomp.security.alpha.kubernetes.io/pod]: Forbidden: unconfined is not an allowed seccomp profile. Valid values are runtime/default,localhost/audit.json');
+    const custom = await kubectl(alice.kubeconfig, ['create', '-f', '-', '-n', 'profiles'],
+      podYaml('custom').replace('  name: custom\n', '  name: custom\n  annotations: {container.apparmor.security.beta.kubernetes.io/c: localhost/custom}\n'));
+    expect(custom.stderr).toContain('pod.metadata.annotations[container.apparmor.security.beta.kubernetes.io/c]: Forbidden: localhost/custom is not an allowed profile. Allowed values: "runtime/default"');
+  });
+
   it.skipIf(!hasPythonClient)('is read and written by the Python client\'s policy/v1beta1 models', async () => {
     const stdout = await new Promise<string>((resolve, reject) => {
       execFile('/usr/bin/python3', ['-c', PYTHON, s.kubeconfig], { timeout: 60_000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
     });
-    expect(JSON.parse(stdout)).toEqual({ names: ['from-python', 'restricted'], escalation: true, rule: 'RunAsAny' });
+    expect(JSON.parse(stdout)).toEqual({ names: ['from-python', 'profiled', 'restricted'], escalation: true, rule: 'RunAsAny' });
   });
 });

@@ -91,6 +91,59 @@ describe('PodSecurityPolicy provider', () => {
     ]);
   });
 
+  const annotated = (annotations: Record<string, string>): KubeObject => ({ ...psp('x'), metadata: { name: 'x', annotations } });
+  const SECCOMP = 'seccomp.security.alpha.kubernetes.io';
+  const APPARMOR = 'apparmor.security.beta.kubernetes.io';
+
+  it('seccomp: gives a pod without a profile the default (annotation and field) and checks the fields and annotations against the allowed list', () => {
+    const policy = annotated({ [`${SECCOMP}/defaultProfileName`]: 'runtime/default', [`${SECCOMP}/allowedProfileNames`]: 'runtime/default,localhost/good' });
+    const plain = pod();
+    expect(errorsOf(policy, plain)).toEqual([]);
+    expect(plain.metadata!.annotations).toEqual({ [`${SECCOMP}/pod`]: 'runtime/default' });
+    expect(plain.spec!.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
+    expect(errorsOf(policy, pod({}, { securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: 'good' } } }))).toEqual([]);
+    expect(errorsOf(policy, pod({}, { securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: 'bad' } } }))).toEqual([
+      'pod.metadata.annotations[container.seccomp.security.alpha.kubernetes.io/c]: Forbidden: localhost/bad is not an allowed seccomp profile. Valid values are runtime/default,localhost/good',
+    ]);
+    // The pod's field is the pod's profile and, with no profile of its own, the container's.
+    expect(errorsOf(policy, pod({ securityContext: { seccompProfile: { type: 'Unconfined' } } }))).toEqual([
+      'pod.metadata.annotations[seccomp.security.alpha.kubernetes.io/pod]: Forbidden: unconfined is not an allowed seccomp profile. Valid values are runtime/default,localhost/good',
+      'pod.metadata.annotations[container.seccomp.security.alpha.kubernetes.io/c]: Forbidden: unconfined is not an allowed seccomp profile. Valid values are runtime/default,localhost/good',
+    ]);
+    const byAnnotation = pod();
+    byAnnotation.metadata!.annotations = { [`container.${SECCOMP}/c`]: 'docker/default' };
+    expect(errorsOf(policy, byAnnotation)).toEqual([
+      'pod.metadata.annotations[container.seccomp.security.alpha.kubernetes.io/c]: Forbidden: docker/default is not an allowed seccomp profile. Valid values are runtime/default,localhost/good',
+    ]);
+  });
+
+  it('seccomp: a policy without an allowed list refuses any profile, "*" allows every one', () => {
+    const withProfile = () => pod({ securityContext: { seccompProfile: { type: 'RuntimeDefault' } } });
+    expect(errorsOf(psp('x'), withProfile())).toEqual([
+      'pod.metadata.annotations[seccomp.security.alpha.kubernetes.io/pod]: Forbidden: seccomp may not be set',
+      'pod.metadata.annotations[container.seccomp.security.alpha.kubernetes.io/c]: Forbidden: seccomp may not be set',
+    ]);
+    expect(errorsOf(psp('x'), pod())).toEqual([]);
+    expect(errorsOf(annotated({ [`${SECCOMP}/allowedProfileNames`]: '*' }), withProfile())).toEqual([]);
+  });
+
+  it('AppArmor: gives each container without a profile the default and checks every container against the allowed list', () => {
+    const policy = annotated({ [`${APPARMOR}/defaultProfileName`]: 'runtime/default', [`${APPARMOR}/allowedProfileNames`]: 'runtime/default' });
+    const plain = pod({ initContainers: [{ name: 'init', image: 'busybox' }] });
+    expect(errorsOf(policy, plain)).toEqual([]);
+    expect(plain.metadata!.annotations).toEqual({ [`container.${APPARMOR}/init`]: 'runtime/default', [`container.${APPARMOR}/c`]: 'runtime/default' });
+    const own = pod();
+    own.metadata!.annotations = { [`container.${APPARMOR}/c`]: 'localhost/mine' };
+    expect(errorsOf(policy, own)).toEqual([
+      'pod.metadata.annotations[container.apparmor.security.beta.kubernetes.io/c]: Forbidden: localhost/mine is not an allowed profile. Allowed values: "runtime/default"',
+    ]);
+    expect(errorsOf(annotated({ [`${APPARMOR}/allowedProfileNames`]: 'runtime/default' }), pod())).toEqual([
+      'pod.metadata.annotations[container.apparmor.security.beta.kubernetes.io/c]: Forbidden: AppArmor profile must be set',
+    ]);
+    // Without an allowed list, anything goes.
+    expect(errorsOf(psp('x'), own)).toEqual([]);
+  });
+
   it('cannot be built from a MustRunAs without ranges', () => {
     expect(() => newProvider(psp('x', { runAsUser: { rule: 'MustRunAs' } }))).toThrow('MustRunAs requires at least one range');
   });

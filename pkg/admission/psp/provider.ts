@@ -7,6 +7,7 @@ import type { StatusCause } from '../../apimachinery/errors.js';
 import { forbidden, invalidValue } from '../../apimachinery/field.js';
 import { containersWithPath, type Container } from '../pod-helpers.js';
 import { deepEqual } from './equal.js';
+import { profileStrategies } from './profiles.js';
 import {
   capabilitiesStrategy, groupStrategy, seLinuxStrategy, userStrategy, type Capabilities, type GroupStrategy, type IdRange, type SELinuxOptions,
 } from './strategies.js';
@@ -60,6 +61,7 @@ export function newProvider(psp: KubeObject): Provider {
   const seLinux = seLinuxStrategy(spec.seLinux ?? {});
   const caps = capabilitiesStrategy(spec.defaultAddCapabilities ?? [], spec.requiredDropCapabilities ?? [], spec.allowedCapabilities ?? []);
   const allowEscalation = spec.allowPrivilegeEscalation !== false;
+  const profiles = profileStrategies((psp.metadata?.annotations ?? {}) as Record<string, string>);
 
   const mutateContainer = (pod: KubeObject, c: Container): void => {
     if (effective(pod, c, 'runAsUser') === undefined) setEffective(pod, c, 'runAsUser', user.generate());
@@ -128,6 +130,7 @@ export function newProvider(psp: KubeObject): Provider {
       errs.push(...runAsGroup.validate(sc, g === undefined ? [] : [g]));
     }
     errs.push(...seLinux.validate(`${sc}.seLinuxOptions`, effective(pod, c, 'seLinuxOptions') as SELinuxOptions | undefined));
+    errs.push(...profiles.validateContainer(pod, c));
     if (!spec.privileged && own.privileged === true) errs.push(invalidValue(`${sc}.privileged`, true, 'Privileged containers are not allowed'));
     const procMounts: string[] = spec.allowedProcMountTypes?.length ? spec.allowedProcMountTypes : ['Default'];
     const procMount = own.procMount ?? 'Default';
@@ -167,7 +170,9 @@ export function newProvider(psp: KubeObject): Provider {
         if (o) psc.seLinuxOptions = o;
       }
       if (spec.runtimeClass?.defaultRuntimeClassName && podSpec.runtimeClassName === undefined) podSpec.runtimeClassName = spec.runtimeClass.defaultRuntimeClassName;
-      for (const { c } of containersWithPath(podSpec)) mutateContainer(pod, c);
+      const containers = containersWithPath(podSpec).map(({ c }) => c);
+      profiles.mutatePod(pod, containers);
+      for (const c of containers) mutateContainer(pod, c);
     },
     validatePod(pod) {
       const podSpec = pod.spec ?? {};
@@ -176,6 +181,7 @@ export function newProvider(psp: KubeObject): Provider {
       const errs: StatusCause[] = [
         ...fsGroup.validate(`${scPath}.fsGroup`, psc.fsGroup === undefined ? [] : [psc.fsGroup]),
         ...supplemental.validate(`${scPath}.supplementalGroups`, psc.supplementalGroups ?? []),
+        ...profiles.validatePod(pod),
         ...seLinux.validate(`${scPath}.seLinuxOptions`, psc.seLinuxOptions),
       ];
       if (!spec.hostNetwork && podSpec.hostNetwork) errs.push(invalidValue(`${scPath}.hostNetwork`, true, 'Host network is not allowed to be used'));
