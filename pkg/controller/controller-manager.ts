@@ -148,7 +148,7 @@ export async function runControllerManager(o: ControllerManagerOptions, signal: 
     const runs = selected.map(async (d) => {
       const logger = log.child({ controller: d.name });
       const client = o.useServiceAccountCredentials ? await builder.client(d.serviceAccount, leading) : o.client;
-      const recorder = new EventRecorder({ sink: client.events(), component: d.serviceAccount, clock });
+      const recorder = new EventRecorder({ sink: client.events(), component: d.serviceAccount, clock, logger });
       recorders.push(recorder);
       const workers = (d.concurrencyFlag && o.concurrency?.[d.concurrencyFlag]) || d.workers;
       logger.info({ workers }, 'starting controller');

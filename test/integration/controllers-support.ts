@@ -44,19 +44,34 @@ export function spawnControllerManager(main: string, kubeconfig: string, args: s
   };
 }
 
-/** The controller-manager in this process (its own client from the controller-manager kubeconfig). */
+/**
+ * The controller-manager in this process (its own client from the controller-manager kubeconfig), by default with
+ * per-controller service-account credentials. stop() throws if the authorizer refused any controller anything (a
+ * log line saying "forbidden"): its bootstrap system:controller:* role lacks a rule upstream's has.
+ */
 export async function startInProcess(kubeconfig: string, o: Partial<ControllerManagerOptions> = {}): Promise<{ client: Client; stop(): Promise<void> }> {
   const { namespace: _ns, ...restConfig } = await loadKubeconfig(kubeconfig);
   const cfg = { ...restConfig, qps: 0 };
   const client = new Client(cfg);
   const ac = new AbortController();
+  const forbidden: string[] = [];
+  const logger = pino({ name: 'controller-manager', level: process.env.MINI_KUBE_TEST_LOG ?? 'warn' }, {
+    write(line: string) {
+      if (/forbidden/i.test(line)) forbidden.push(line);
+      if (process.env.MINI_KUBE_TEST_LOG) process.stderr.write(line);
+    },
+  });
   const run = runControllerManager({
-    client, restConfig: cfg, controllers: ['*'], leaderElect: false, useServiceAccountCredentials: true,
-    logger: pino({ name: 'controller-manager', level: process.env.MINI_KUBE_TEST_LOG ?? 'warn' }), ...o,
+    client, restConfig: cfg, controllers: ['*'], leaderElect: false, useServiceAccountCredentials: true, logger, ...o,
   }, ac.signal);
   return {
     client,
-    async stop() { ac.abort(); await run; await client.close(); },
+    async stop() {
+      ac.abort();
+      await run;
+      await client.close();
+      if (forbidden.length) throw new Error(`the authorizer refused controllers:\n${forbidden.join('')}`);
+    },
   };
 }
 

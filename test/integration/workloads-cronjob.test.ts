@@ -1,7 +1,6 @@
 // The CronJob controller against a real apiserver, with a clock the test moves forward a minute at a time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTime, realClock, type Clock } from '../../pkg/client/index.js';
-import { startCronJobController } from '../../pkg/controller/cronjob/cronjob-controller.js';
 import { eventually, startHarness, type Harness } from './workloads-harness.js';
 
 let h: Harness;
@@ -9,7 +8,7 @@ let offset = 0;
 const clock: Clock = { now: () => Date.now() + offset, setTimer: realClock.setTimer, sleep: realClock.sleep };
 const NS = 'cron';
 beforeAll(async () => {
-  h = await startHarness({ cronjob: startCronJobController }, { clock });
+  h = await startHarness(['cronjob'], { clock });
   await h.c.namespaces().create({ metadata: { name: NS } });
 });
 afterAll(async () => { await h?.stop(); });

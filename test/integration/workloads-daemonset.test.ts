@@ -1,7 +1,6 @@
 // The DaemonSet controller against a real apiserver and the real kubectl, with plain Node objects; the test plays
 // the kubelet by marking pods ready.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDaemonSetController } from '../../pkg/controller/daemonset/daemonset-controller.js';
 import { nodeOfDaemonPod } from '../../pkg/controller/daemonset/placement.js';
 import { eventually, markReady, startHarness, type Harness } from './workloads-harness.js';
 
@@ -10,7 +9,7 @@ const NS = 'ds';
 let stop = false;
 let readier: Promise<void> | undefined;
 beforeAll(async () => {
-  h = await startHarness({ daemonset: startDaemonSetController });
+  h = await startHarness(['daemonset']);
   await h.c.namespaces().create({ metadata: { name: NS } });
   readier = (async () => {
     while (!stop) {

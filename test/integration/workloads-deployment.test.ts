@@ -2,8 +2,6 @@
 // rollout status / history / undo / pause / resume, Recreate and history cleanup. The test plays the kubelet by
 // marking pods ready.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDeploymentController } from '../../pkg/controller/deployment/deployment-controller.js';
-import { startReplicaSetController } from '../../pkg/controller/replicaset/replica-set.js';
 import { eventually, markReady, startHarness, type Harness } from './workloads-harness.js';
 
 let h: Harness;
@@ -12,7 +10,7 @@ let readier: Promise<void> | undefined;
 const NS = 'dep';
 
 beforeAll(async () => {
-  h = await startHarness({ deployment: startDeploymentController, replicaset: (ctx) => startReplicaSetController(ctx) });
+  h = await startHarness(['deployment', 'replicaset']);
   await h.c.namespaces().create({ metadata: { name: NS } });
   // A stand-in kubelet: every pod not yet ready in the namespace becomes ready shortly after it appears.
   readier = (async () => {

@@ -1,31 +1,27 @@
-// Shared set-up of the workload controller tests: a real apiserver, the controllers in this process over
-// pkg/client, and helpers to wait and to play the kubelet (mark pods running / ready / finished).
-import { pino } from 'pino';
-import { Client, EventRecorder, SharedInformerFactory, formatTime, loadKubeconfig, type Clock } from '../../pkg/client/index.js';
-import type { ControllerInit } from '../../pkg/controller/shared/types.js';
+// Shared set-up of the workload controller tests: a real apiserver (Node,RBAC) and the controller-manager in this
+// process with --use-service-account-credentials, so each controller acts as
+// system:serviceaccount:kube-system:<its account> under the bootstrap system:controller:* roles, as `mini-kube up`
+// runs it; helpers to wait and to play the kubelet (mark pods running / ready / finished).
+import { Client, formatTime, loadKubeconfig, type Clock } from '../../pkg/client/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { controllerManagerKubeconfig, startInProcess } from './controllers-support.js';
 
 export interface Harness {
   s: TestApiServer;
+  /** An admin client for the test's own reads and writes. */
   c: Client;
   stop(): Promise<void>;
 }
 
-export async function startHarness(controllers: Record<string, ControllerInit>, o: { clock?: Clock } = {}): Promise<Harness> {
+/** Runs the named controllers (upstream's --controllers names or aliases); stop() throws on any RBAC refusal. */
+export async function startHarness(controllers: string[], o: { clock?: Clock } = {}): Promise<Harness> {
   const s = await startTestApiServer({ storageBackend: 'memory' });
   const c = new Client({ ...(await loadKubeconfig(s.kubeconfig)), qps: 0 });
-  const ac = new AbortController();
-  const logger = pino({ level: process.env.MINI_KUBE_TEST_LOG ?? 'warn' });
-  const informers = new SharedInformerFactory(c, {});
-  const recorder = new EventRecorder({ sink: c.events(), component: 'controller-manager' });
-  const runs = Object.entries(controllers).map(([name, init]) =>
-    Promise.resolve(init({ client: c, informers, recorder, signal: ac.signal, workers: 2, logger: logger.child({ name }), clock: o.clock })));
+  const cm = await startInProcess(await controllerManagerKubeconfig(s), { controllers, clock: o.clock });
   return {
     s, c,
     async stop() {
-      ac.abort();
-      await Promise.allSettled(runs);
-      await informers.shutdown();
+      await cm.stop();
       await c.close();
       await s.close();
     },

@@ -1,14 +1,12 @@
 // The Job and ttl-after-finished controllers against a real apiserver; the test plays the kubelet by writing pod
 // phases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startJobController } from '../../pkg/controller/job/job-controller.js';
-import { startTTLAfterFinishedController } from '../../pkg/controller/job/ttl-after-finished.js';
 import { eventually, markFinished, startHarness, type Harness } from './workloads-harness.js';
 
 let h: Harness;
 const NS = 'jobs';
 beforeAll(async () => {
-  h = await startHarness({ job: startJobController, 'ttl-after-finished': startTTLAfterFinishedController });
+  h = await startHarness(['job', 'ttl-after-finished']);
   await h.c.namespaces().create({ metadata: { name: NS } });
 });
 afterAll(async () => { await h?.stop(); });

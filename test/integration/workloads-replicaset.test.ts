@@ -1,11 +1,10 @@
 // The ReplicaSet and ReplicationController controllers against a real apiserver.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReplicaSetController, startReplicationController } from '../../pkg/controller/replicaset/replica-set.js';
 import { eventually, markReady, startHarness, type Harness } from './workloads-harness.js';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ replicaset: startReplicaSetController, replicationcontroller: startReplicationController });
+  h = await startHarness(['replicaset', 'replicationcontroller']);
   await h.c.namespaces().create({ metadata: { name: 'rs' } });
 });
 afterAll(async () => { await h?.stop(); });

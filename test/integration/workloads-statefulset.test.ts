@@ -1,6 +1,5 @@
 // The StatefulSet controller against a real apiserver and the real kubectl; the test plays the kubelet.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStatefulSetController } from '../../pkg/controller/statefulset/statefulset-controller.js';
 import { eventually, markReady, podNames, startHarness, type Harness } from './workloads-harness.js';
 
 let h: Harness;
@@ -9,7 +8,7 @@ let auto = false;
 let stop = false;
 let readier: Promise<void> | undefined;
 beforeAll(async () => {
-  h = await startHarness({ statefulset: startStatefulSetController });
+  h = await startHarness(['statefulset']);
   await h.c.namespaces().create({ metadata: { name: NS } });
   readier = (async () => {
     while (!stop) {
