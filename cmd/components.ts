@@ -19,15 +19,28 @@ export interface ClusterLayout {
   nodes: string[];
   runtime: 'process' | 'fake';
   pki: PkiPaths;
+  /** Client rates (--kube-api-qps/--kube-api-burst) of the controller-manager and the scheduler; default theirs. */
+  rates?: { controllerManager?: ClientRate; scheduler?: ClientRate };
 }
+
+export interface ClientRate { qps: number; burst: number }
+
+/** The pods' range that node-ipam cuts into one /24 per node. */
+const CLUSTER_CIDR = '10.244.0.0/16';
+
+const rateArgs = (r: ClientRate | undefined): string[] => (r ? ['--kube-api-qps', String(r.qps), '--kube-api-burst', String(r.burst)] : []);
 
 export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
   { name: 'apiserver', args: ['apiserver', '--data-dir', c.dataDir, '--secure-port', String(c.port), '--bind-address', c.bindAddress] },
   {
-    name: 'controller-manager', args: ['controller-manager', '--use-service-account-credentials', '--hostpath-provisioner-dir', join(c.dataDir, 'hostpath-provisioner')],
+    name: 'controller-manager',
+    args: [
+      'controller-manager', '--use-service-account-credentials', '--hostpath-provisioner-dir', join(c.dataDir, 'hostpath-provisioner'),
+      '--allocate-node-cidrs', '--cluster-cidr', CLUSTER_CIDR, '--node-cidr-mask-size', '24', ...rateArgs(c.rates?.controllerManager),
+    ],
     identity: { user: 'system:kube-controller-manager', pair: c.pki.controllerManager },
   },
-  { name: 'scheduler', args: ['scheduler'], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler } },
+  { name: 'scheduler', args: ['scheduler', ...rateArgs(c.rates?.scheduler)], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler } },
   ...kubelets(c),
 ];
 
@@ -44,9 +57,9 @@ export const kubelets = (c: ClusterLayout): ComponentSpec[] => {
       identity: { user: 'kubernetes-admin', pair: c.pki.admin },
     }];
   }
-  // each node its own /24 of 10.244.0.0/16, as the node-ipam controller would allocate them
-  return c.nodes.map((n, i) => ({
-    name: `kubelet-${n}`, args: ['kubelet', '--node-name', n, '--root-dir', join(c.dataDir, 'kubelet', n), '--pod-cidr', `10.244.${i}.0/24`, ...common],
+  // no --pod-cidr: each node gets its podCIDR from the controller-manager's node-ipam
+  return c.nodes.map((n) => ({
+    name: `kubelet-${n}`, args: ['kubelet', '--node-name', n, '--root-dir', join(c.dataDir, 'kubelet', n), ...common],
     identity: { user: `system:node:${n}`, pair: c.pki.nodes[n]! },
   }));
 };

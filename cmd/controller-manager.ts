@@ -27,6 +27,10 @@ export const controllerManagerFlags = {
   'terminated-pod-gc-threshold': flag.int(12500, 'Terminated pods kept before the oldest are deleted (0 disables)'),
   'resource-quota-sync-period': duration('5m0s', 'Period of a full recomputation of quota usage'),
   'namespace-sync-period': duration('5m0s', 'Period of re-syncing namespaces'),
+  'allocate-node-cidrs': flag.bool(false, 'Give each Node without one a spec.podCIDR from --cluster-cidr (node-ipam-controller)'),
+  'cluster-cidr': flag.string('', 'CIDR range of pods in the cluster (IPv4), cut into node CIDRs when --allocate-node-cidrs'),
+  'node-cidr-mask-size': flag.int(24, 'Prefix length of each node\'s CIDR in --cluster-cidr'),
+  'service-cluster-ip-range': flag.string('', 'CIDR range of services, never given to a node'),
   'hostpath-provisioner-dir': flag.string('/tmp/hostpath-provisioner', 'Directory under which the mini-kube.io/hostpath provisioner creates volumes'),
   'concurrent-gc-syncs': flag.int(20, 'Garbage collector workers'),
   'concurrent-namespace-syncs': flag.int(10, 'Namespace workers'),
@@ -59,6 +63,11 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     if (!v.kubeconfig) throw new FlagError('--kubeconfig is required');
     timing = Object.fromEntries(Object.entries(v).filter(([k]) => /period|deadline|duration/.test(k)).map(([k, x]) => [k, durationMs(k, x as string)]));
     if (!(Number(v['node-eviction-rate']) >= 0)) throw new FlagError(`invalid argument "${v['node-eviction-rate']}" for "--node-eviction-rate" flag`);
+    if (v['allocate-node-cidrs']) {
+      if (!v['cluster-cidr']) throw new FlagError('--cluster-cidr must be set when --allocate-node-cidrs is true');
+      const { CidrSet } = await import('../pkg/controller/nodeipam/cidr-set.js');
+      try { new CidrSet(v['cluster-cidr'], v['node-cidr-mask-size']); } catch (e) { throw new FlagError(`--cluster-cidr, --node-cidr-mask-size: ${(e as Error).message}`); }
+    }
   } catch (e) {
     if (e instanceof FlagError) exitWithFlagError('controller-manager', e);
     throw e;
@@ -95,6 +104,10 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       resourceQuotaSyncPeriodMs: timing['resource-quota-sync-period'],
       namespaceSyncPeriodMs: timing['namespace-sync-period'],
       hostPathProvisionerDir: resolve(v['hostpath-provisioner-dir']),
+      allocateNodeCidrs: v['allocate-node-cidrs'],
+      clusterCidr: v['cluster-cidr'],
+      nodeCidrMaskSize: v['node-cidr-mask-size'],
+      serviceClusterIpRange: v['service-cluster-ip-range'],
     },
     onLostLeadership: () => { logger.flush(); process.exit(1); },
   }, stop.signal);

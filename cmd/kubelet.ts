@@ -32,8 +32,8 @@ export const kubeletFlags = {
   'file-check-frequency': flag.string('20s', 'How often the static pod directory is re-read (changes are also watched)'),
   'eviction-hard': flag.string('memory.available<100Mi,nodefs.available<10%', 'Hard eviction thresholds (memory.available, nodefs.available; quantity or percentage); pods are evicted, BestEffort first, when one is crossed (process runtime; "" disables)'),
   'sync-frequency': flag.string('1m', 'Longest time between syncs of a running pod (and refreshes of its configMap/secret volumes; changes seen by the watch apply at once)'),
-  'pod-sandbox': flag.string('auto', 'Process runtime: a network namespace, address from --pod-cidr and PID/IPC/UTS namespaces per pod (netns; needs root on Linux, iproute2, util-linux), pods on the host network (host), or netns when possible (auto)', ['auto', 'netns', 'host']),
-  'pod-cidr': flag.string('', 'The node\'s pod range (e.g. 10.244.1.0/24): pods\' addresses, registered as the Node\'s spec.podCIDR'),
+  'pod-sandbox': flag.string('auto', 'Process runtime: a network namespace, address from the podCIDR and PID/IPC/UTS namespaces per pod (netns; needs root on Linux, iproute2, util-linux), pods on the host network (host), or netns when possible (auto)', ['auto', 'netns', 'host']),
+  'pod-cidr': flag.string('', 'The node\'s pod range (e.g. 10.244.1.0/24): pods\' addresses, registered as the Node\'s spec.podCIDR (default: the spec.podCIDR the controller-manager\'s node-ipam gives the Node)'),
   'cluster-dns': flag.list([], 'DNS server IPs of the cluster, written to the resolv.conf of ClusterFirst pods'),
   'cluster-domain': flag.string('', 'Domain of the cluster (e.g. cluster.local): pods\' DNS searches <ns>.svc.<domain> svc.<domain> <domain>'),
   'resolv-conf': flag.string('/etc/resolv.conf', 'The host\'s resolver configuration, the base of pods\' DNS'),
@@ -101,15 +101,19 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     clusterDns: v['cluster-dns'], clusterDomain: v['cluster-domain'],
     host: parseResolvConf(await readFile(v['resolv-conf'], 'utf8').catch(() => '')),
   };
+  // without --pod-cidr, sandboxes take the Node's spec.podCIDR once the controller-manager's node-ipam sets it
+  const sandboxes = new Map<string, InstanceType<typeof PodSandboxes>>();
   const host = new KubeletHost({
     client, nodeNames, logger, ...timings, eventQps: v['event-qps'], eventBurst: v['event-burst'],
     ...(v.runtime === 'process' ? {
-      runtimeFor: (_i: number, nodeName: string, hostIp: string) => new ProcessRuntime({
-        rootDir, hostIp, catalog,
-        sandboxes: sandboxing && new PodSandboxes({ nodeName, podCidr: v['pod-cidr'], logger, cgroups: sandboxing.cgroups }),
-      }),
+      runtimeFor: (_i: number, nodeName: string, hostIp: string) => {
+        const sb = sandboxing && new PodSandboxes({ nodeName, podCidr: v['pod-cidr'] || undefined, logger, cgroups: sandboxing.cgroups });
+        if (sb) sandboxes.set(nodeName, sb);
+        return new ProcessRuntime({ rootDir, hostIp, catalog, sandboxes: sb });
+      },
     } : {}),
     ...(v['pod-cidr'] && v.nodes === 1 ? { podCidr: v['pod-cidr'] } : {}),
+    ...(sandboxing && !v['pod-cidr'] ? { onPodCidr: (node: string, cidr: string) => sandboxes.get(node)?.setPodCidr(cidr) } : {}),
     dns,
     resources: { ...(v.cpu ? { cpu: v.cpu } : {}), ...(v.memory ? { memory: v.memory } : {}), pods: v['max-pods'] },
     labels: Object.fromEntries(v['node-labels'].map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),

@@ -21,6 +21,10 @@ export const upFlags = {
   'bind-address': flag.string('127.0.0.1', 'Address the apiserver listens on (0.0.0.0 for every interface)'),
   nodes: flag.int(1, 'Number of nodes, named node-1..node-N'),
   runtime: flag.string('process', 'Container runtime of the kubelets', ['process', 'fake']),
+  'controller-manager-kube-api-qps': flag.int(20, 'Requests per second of the controller-manager to the apiserver (its --kube-api-qps)'),
+  'controller-manager-kube-api-burst': flag.int(30, 'Request burst of the controller-manager (its --kube-api-burst)'),
+  'scheduler-kube-api-qps': flag.int(50, 'Requests per second of the scheduler to the apiserver (its --kube-api-qps)'),
+  'scheduler-kube-api-burst': flag.int(100, 'Request burst of the scheduler (its --kube-api-burst)'),
 };
 
 const freePort = (host: string): Promise<number> => new Promise((res, rej) => {
@@ -40,6 +44,9 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const { values: v } = parseOrExit('up', summary, argv, upFlags);
   if (v.nodes < 0) exitWithFlagError('up', new FlagError(`--nodes ${v.nodes} must not be negative`));
   if (v['secure-port'] < 0 || v['secure-port'] > 65535) exitWithFlagError('up', new FlagError(`--secure-port ${v['secure-port']} must be between 0 and 65535`));
+  for (const f of ['controller-manager-kube-api-qps', 'controller-manager-kube-api-burst', 'scheduler-kube-api-qps', 'scheduler-kube-api-burst'] as const) {
+    if (v[f] < 1) exitWithFlagError('up', new FlagError(`--${f} ${v[f]} must be at least 1`));
+  }
   const bind = v['bind-address'];
   if (!isIP(bind)) exitWithFlagError('up', new FlagError(`--bind-address "${bind}" is not an IP address`));
   const dataDir = resolve(v['data-dir']);
@@ -53,7 +60,11 @@ export const main = async (argv: readonly string[]): Promise<void> => {
 
   const supervisor = new Supervisor(process.execPath, [compiledMain()]);
   onShutdownSignal((signal) => supervisor.stop(signal));
-  for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki })) {
+  const rates = {
+    controllerManager: { qps: v['controller-manager-kube-api-qps'], burst: v['controller-manager-kube-api-burst'] },
+    scheduler: { qps: v['scheduler-kube-api-qps'], burst: v['scheduler-kube-api-burst'] },
+  };
+  for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates })) {
     const args = [...c.args];
     if (c.identity) {
       const kubeconfig = join(dataDir, `${c.name}.kubeconfig`);

@@ -15,6 +15,7 @@ import { startEndpointsController } from './endpoint/endpoints.js';
 import { startEndpointSliceController } from './endpointslice/endpointslice.js';
 import { startGarbageCollector } from './garbagecollector/garbage-collector.js';
 import { startNamespaceController } from './namespace/namespace.js';
+import { startNodeIpamController } from './nodeipam/node-ipam.js';
 import { startNodeLifecycleController } from './nodelifecycle/node-lifecycle.js';
 import { startTaintEvictionController } from './nodelifecycle/taint-eviction.js';
 import { startHostPathProvisioner } from './persistentvolume/hostpath-provisioner.js';
@@ -52,6 +53,7 @@ export const clusterControllers: ControllerDescriptor[] = [
   cluster('serviceaccount-controller', ['serviceaccount'], 'service-account-controller', startServiceAccountController, 1),
   cluster('root-ca-certificate-publisher-controller', ['root-ca-cert-publisher'], 'root-ca-cert-publisher', startRootCaCertPublisher, 1),
   cluster('node-lifecycle-controller', ['nodelifecycle'], 'node-controller', startNodeLifecycleController, 1),
+  cluster('node-ipam-controller', ['nodeipam'], 'node-controller', startNodeIpamController, 1),
   cluster('taint-eviction-controller', [], 'node-controller', startTaintEvictionController, 1),
   cluster('endpoints-controller', ['endpoint'], 'endpoint-controller', startEndpointsController, 5, 'concurrent-endpoint-syncs'),
   cluster('endpointslice-controller', ['endpointslice'], 'endpointslice-controller', startEndpointSliceController, 5, 'concurrent-service-endpoint-syncs'),

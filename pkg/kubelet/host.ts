@@ -32,6 +32,11 @@ export interface KubeletHostOptions extends KubeletTimings, StaticPodOptions {
   dns?: DnsSettings;
   /** The pod range of the (one) node, registered in its spec. */
   podCidr?: string;
+  /**
+   * Without podCidr: called with each node's spec.podCIDR once node-ipam has set it; pods are synced only after
+   * (their sandboxes need it).
+   */
+  onPodCidr?: (nodeName: string, podCidr: string) => void;
   /** Event writes per second and burst of the process, as upstream's --event-qps/--event-burst (default 50/100; 0: no limit). */
   eventQps?: number;
   eventBurst?: number;
@@ -120,8 +125,15 @@ export class KubeletHost {
 
   private async runKubelets(signal: AbortSignal): Promise<void> {
     const kubelets = [...this.kubelets.values()].map((k) => k.run(signal));
-    // pods are watched once the nodes exist (a kubelet registers before it syncs pods)
+    // pods are watched once the nodes exist (a kubelet registers before it syncs pods) and have their podCIDR
     await Promise.race([this.whenRegistered(), new Promise((r) => signal.addEventListener('abort', r, { once: true }))]);
+    const { onPodCidr } = this.o;
+    if (onPodCidr && !signal.aborted) {
+      await Promise.all([...this.kubelets.values()].map(async (k) => {
+        const cidr = await k.agent.podCidr(signal);
+        if (cidr) onPodCidr(k.o.nodeName, cidr);
+      }));
+    }
     const informer = signal.aborted ? Promise.resolve() : this.informer.run(signal);
     if (await this.informer.waitForSync(signal)) {
       for (const k of this.kubelets.values()) k.removeOrphans().catch((err: unknown) => this.o.logger.warn({ err, node: k.nodeName }, 'cannot remove the containers of pods that are gone'));

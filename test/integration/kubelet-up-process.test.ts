@@ -2,6 +2,7 @@
 // scenario runs real nginx processes and `kubectl logs` and `kubectl exec` reach them through the apiserver's proxy.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { sandboxesUnavailable } from '../../pkg/kubelet/sandbox/probe.js';
 import { kubectl } from '../support/apiserver.js';
 import { eventually } from './kubelet-support.js';
 import { main, seedsScenario, startUp } from './kubelet-up-support.js';
@@ -12,6 +13,14 @@ describe.skipIf(!existsSync(main))('mini-kube up with the process runtime (compi
     await seedsScenario(kc);
     const pods = await kubectl(kc, ['get', 'pods', '-l', 'app=web', '-o', 'name']);
     const first = pods.stdout.trim().split('\n')[0]!;
+    // node-ipam gave each node a /24 of 10.244.0.0/16; with sandboxes, each pod's address is in its node's range
+    const ranges = Object.fromEntries((await kubectl(kc, ['get', 'nodes', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.spec.podCIDR}{"\\n"}{end}'])).stdout.trim().split('\n').map((l) => l.split('=')));
+    expect(new Set(Object.values(ranges)).size).toBe(3);
+    for (const r of Object.values(ranges)) expect(r).toMatch(/^10\.244\.\d+\.0\/24$/);
+    if (!(await sandboxesUnavailable())) {
+      const placed = (await kubectl(kc, ['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={range .items[*]}{.spec.nodeName}={.status.podIP}{"\\n"}{end}'])).stdout.trim().split('\n');
+      for (const [node, ip] of placed.map((l) => l.split('='))) expect(ip!.split('.').slice(0, 3).join('.')).toBe(ranges[node!]!.split('.').slice(0, 3).join('.'));
+    }
     const logs = await eventually(async () => {
       const r = await kubectl(kc, ['logs', first]);
       return r.stdout.includes('listening') ? r.stdout : undefined;

@@ -3,6 +3,7 @@
 // system:serviceaccount:kube-system:<its account> under the bootstrap system:controller:* roles, as `mini-kube up`
 // runs it; helpers to wait and to play the kubelet (mark pods running / ready / finished).
 import { Client, formatTime, loadKubeconfig, type Clock } from '../../pkg/client/index.js';
+import type { ClusterControllerConfig } from '../../pkg/controller/shared/cluster-context.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { controllerManagerKubeconfig, startInProcess } from './controllers-support.js';
 
@@ -13,11 +14,19 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
+export interface HarnessOptions {
+  clock?: Clock;
+  config?: Partial<ClusterControllerConfig>;
+  /** Objects to make before the controllers start. */
+  seed?: (c: Client) => Promise<unknown>;
+}
+
 /** Runs the named controllers (upstream's --controllers names or aliases); stop() throws on any RBAC refusal. */
-export async function startHarness(controllers: string[], o: { clock?: Clock } = {}): Promise<Harness> {
+export async function startHarness(controllers: string[], o: HarnessOptions = {}): Promise<Harness> {
   const s = await startTestApiServer({ storageBackend: 'memory' });
   const c = new Client({ ...(await loadKubeconfig(s.kubeconfig)), qps: 0 });
-  const cm = await startInProcess(await controllerManagerKubeconfig(s), { controllers, clock: o.clock });
+  await o.seed?.(c);
+  const cm = await startInProcess(await controllerManagerKubeconfig(s), { controllers, clock: o.clock, config: o.config });
   return {
     s, c,
     async stop() {

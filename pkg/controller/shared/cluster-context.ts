@@ -27,6 +27,14 @@ export interface ClusterControllerConfig {
   namespaceSyncPeriodMs: number;
   /** Where the mini-kube.io/hostpath provisioner makes its volumes' directories (minikube's /tmp/hostpath-provisioner). */
   hostPathProvisionerDir: string;
+  /** Whether node-ipam gives nodes a podCIDR (upstream --allocate-node-cidrs, off). */
+  allocateNodeCidrs: boolean;
+  /** The pods' range that node CIDRs are cut from (upstream --cluster-cidr). */
+  clusterCidr: string;
+  /** The prefix length of each node's podCIDR (upstream --node-cidr-mask-size, 24 for IPv4). */
+  nodeCidrMaskSize: number;
+  /** The services' range, never given to a node (upstream --service-cluster-ip-range). */
+  serviceClusterIpRange: string;
 }
 
 export const defaultClusterControllerConfig = (): ClusterControllerConfig => ({
@@ -41,6 +49,10 @@ export const defaultClusterControllerConfig = (): ClusterControllerConfig => ({
   discoveryPeriodMs: 30_000,
   namespaceSyncPeriodMs: 5 * 60_000,
   hostPathProvisionerDir: '/tmp/hostpath-provisioner',
+  allocateNodeCidrs: false,
+  clusterCidr: '',
+  nodeCidrMaskSize: 24,
+  serviceClusterIpRange: '',
 });
 
 export interface ClusterControllerContext extends ControllerContext {

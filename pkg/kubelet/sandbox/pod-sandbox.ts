@@ -16,7 +16,8 @@ import { bridgeName, detach, netnsName, netnsPids, NodeBridge } from './netns.js
 
 export interface PodSandboxesOptions {
   nodeName: string;
-  podCidr: string;
+  /** The node's pod range (--pod-cidr); without it, setPodCidr() gives it once the Node's spec.podCIDR is set. */
+  podCidr?: string;
   logger: Logger;
   /** Set when cgroup v2 is usable. */
   cgroups?: Cgroups;
@@ -76,13 +77,31 @@ export const forkedChild = async (pid: number, ms = 0): Promise<number | undefin
 };
 
 export class PodSandboxes {
-  readonly ipam: HostLocalIpam;
-  readonly bridge: NodeBridge;
+  private network?: { ipam: HostLocalIpam; bridge: NodeBridge; podCidr: string };
 
   constructor(private readonly o: PodSandboxesOptions) {
-    const bridge = bridgeName(o.nodeName);
-    this.ipam = new HostLocalIpam(join(o.networksDir ?? '/var/lib/mini-kube/networks', bridge), o.podCidr);
-    this.bridge = new NodeBridge(bridge, this.ipam.gateway, this.ipam.cidr.prefix);
+    if (o.podCidr) this.setPodCidr(o.podCidr);
+  }
+
+  /** The node's pod range, once known (upstream's kubelet updatePodCIDR); a later, different one is ignored. */
+  setPodCidr(podCidr: string): void {
+    if (this.network) {
+      if (this.network.podCidr !== podCidr) this.o.logger.warn({ podCidr, kept: this.network.podCidr }, 'the node\'s podCIDR changed; pods keep addresses from the first');
+      return;
+    }
+    const bridge = bridgeName(this.o.nodeName);
+    const ipam = new HostLocalIpam(join(this.o.networksDir ?? '/var/lib/mini-kube/networks', bridge), podCidr);
+    this.network = { ipam, bridge: new NodeBridge(bridge, ipam.gateway, ipam.cidr.prefix), podCidr };
+    this.o.logger.info({ podCidr }, 'pod sandboxes take addresses from the node\'s podCIDR');
+  }
+
+  get ipam(): HostLocalIpam { return this.ready().ipam; }
+
+  get bridge(): NodeBridge { return this.ready().bridge; }
+
+  private ready(): { ipam: HostLocalIpam; bridge: NodeBridge; podCidr: string } {
+    if (!this.network) throw new Error('network is not ready: the node has no podCIDR yet');
+    return this.network;
   }
 
   get cgroups(): Cgroups | undefined { return this.o.cgroups; }

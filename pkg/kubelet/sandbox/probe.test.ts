@@ -1,5 +1,6 @@
 // --pod-sandbox: `host` never sandboxes; `auto` without what sandboxes need keeps pods on the host network with one
-// warning saying why; `netns` refuses instead; a malformed --pod-cidr is an error in any mode but host.
+// warning saying why; `netns` refuses instead; a malformed --pod-cidr is an error in any mode but host; without
+// --pod-cidr sandboxes are still chosen (their range comes from the Node's spec.podCIDR).
 import { execFileSync } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
@@ -21,25 +22,20 @@ describe('choosePodSandboxes', () => {
     expect(lines).toEqual([]);
   });
 
-  it('auto without --pod-cidr: the host network and one warning; netns refuses', async () => {
-    const { logger, lines } = capture();
-    expect(await choosePodSandboxes('auto', '', logger)).toBeUndefined();
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 40, reason: 'no --pod-cidr to give pods addresses from' });
-    expect(lines[0]!.msg).toContain('pods share the host network and get the node\'s IP');
-    await expect(choosePodSandboxes('netns', '', logger)).rejects.toThrow('--pod-sandbox=netns: no --pod-cidr to give pods addresses from');
-  });
-
   it('refuses a malformed --pod-cidr', async () => {
     const { logger } = capture();
     await expect(choosePodSandboxes('auto', '10.244.0.1/24', logger)).rejects.toThrow('--pod-cidr: invalid CIDR address: 10.244.0.1/24 (host bits set)');
   });
 
-  it('auto with a podCIDR follows what the machine allows', async () => {
+  it.each(['10.244.0.0/24', ''])('auto with --pod-cidr "%s" follows what the machine allows', async (cidr) => {
     const { logger, lines } = capture();
-    const got = await choosePodSandboxes('auto', '10.244.0.0/24', logger);
+    const got = await choosePodSandboxes('auto', cidr, logger);
     expect(got === undefined).toBe(unavailable !== undefined);
     expect(lines.filter((l) => l.level === 40).map((l) => l.reason)).toEqual(unavailable ? [unavailable] : []);
+    if (unavailable) {
+      expect(lines[0]!.msg).toContain('pods share the host network and get the node\'s IP');
+      await expect(choosePodSandboxes('netns', cidr, logger)).rejects.toThrow(`--pod-sandbox=netns: ${unavailable}`);
+    }
   });
 
   it.skipIf(unavailable !== undefined)('removes probe namespaces that kubelets killed while probing left behind', async () => {

@@ -48,19 +48,18 @@ export type PodSandboxMode = 'auto' | 'netns' | 'host';
  */
 export const choosePodSandboxes = async (mode: PodSandboxMode, podCidr: string, logger: Logger): Promise<{ cgroups?: Cgroups } | undefined> => {
   if (mode === 'host') return undefined;
-  let why = podCidr ? undefined : 'no --pod-cidr to give pods addresses from';
   if (podCidr) {
     try { parseCidr(podCidr); } catch (e) { throw new Error(`--pod-cidr: ${(e as Error).message}`); }
   }
-  why ??= await sandboxesUnavailable();
+  const why = await sandboxesUnavailable();
   if (why) {
     if (mode === 'netns') throw new Error(`--pod-sandbox=netns: ${why}`);
-    logger.warn({ reason: why }, `pod sandboxes are off (${why}): pods share the host network and get the node's IP; run as root on Linux with iproute2 and util-linux and give --pod-cidr for a network namespace per pod, or pass --pod-sandbox=host`);
+    logger.warn({ reason: why }, `pod sandboxes are off (${why}): pods share the host network and get the node's IP; run as root on Linux with iproute2 and util-linux for a network namespace per pod, or pass --pod-sandbox=host`);
     return undefined;
   }
   const cgroups = new Cgroups();
   const noCgroups = await cgroups.unavailable();
   if (noCgroups) logger.debug({ reason: noCgroups }, 'pods run without cgroup limits');
-  logger.info({ podCidr, cgroups: !noCgroups }, 'pods get sandboxes: a network namespace on the node bridge, PID/IPC/UTS namespaces');
+  logger.info({ podCidr: podCidr || 'the node\'s spec.podCIDR', cgroups: !noCgroups }, 'pods get sandboxes: a network namespace on the node bridge, PID/IPC/UTS namespaces');
   return noCgroups ? {} : { cgroups };
 };
