@@ -7,7 +7,10 @@ export class StorageError extends Error {
     readonly code: StorageErrorCode,
     readonly key: string,
     message?: string,
-    /** For 'Compacted': the oldest revision still kept. */
+    /**
+     * For 'Compacted': the oldest revision still kept. For 'Conflict' and 'KeyNotFound' from a write: the newest
+     * revision written (perhaps not yet durable), which a read must reach to see the state that refused the write.
+     */
     readonly revision?: number,
   ) {
     super(message ?? `${code}: ${key}`);

@@ -2,7 +2,7 @@
 // (deletionTimestamp) instead of removing it; otherwise one compare-and-swap delete.
 import type { KubeObject } from '../../../api/types.js';
 import { conflict, isStatusError } from '../../apimachinery/errors.js';
-import { isStorageError } from '../../storage/errors.js';
+import { isStorageError, StorageError } from '../../storage/errors.js';
 import type { DeleteOptions, RequestContext } from '../context.js';
 import { rfc3339 } from '../meta.js';
 import { toApiError } from '../storage-errors.js';
@@ -28,8 +28,10 @@ export async function deleteObject(reg: Registry, ctx: RequestContext, name: str
     try {
       if (marked) {
         const kv = await reg.deps.store.guaranteedUpdate(current.key, (cur) => {
-          if (!cur || cur.modRevision !== current.modRevision) throw conflictSignal;
-          return marked === obj ? cur.object : marked;
+          // Never undefined: the store answers a missing key with KeyNotFound before asking.
+          const now = cur!;
+          if (now.modRevision !== current.modRevision) throw new StorageError('Conflict', current.key, 'changed while deleting', now.modRevision);
+          return marked === obj ? now.object : marked;
         });
         return { object: kv.object, bytes: kv.bytes, deleted: false };
       }
@@ -38,13 +40,14 @@ export async function deleteObject(reg: Registry, ctx: RequestContext, name: str
       return { object: kv.object, bytes: kv.bytes, deleted: true };
     } catch (err) {
       // Someone wrote in between: look again (the preconditions and the decision may change).
-      if (err === conflictSignal || isStorageError(err, 'Conflict')) continue;
+      if (isStorageError(err, 'Conflict')) {
+        await reg.catchUp(err);
+        continue;
+      }
       throw isStatusError(err) ? err : toApiError(err, reg.gr, name);
     }
   }
 }
-
-const conflictSignal = new Error('changed while deleting');
 
 function checkPreconditions(reg: Registry, name: string, obj: KubeObject, opts: DeleteOptions): void {
   const p = opts.preconditions;

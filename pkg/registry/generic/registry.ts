@@ -5,7 +5,7 @@ import { apiVersionOf, type KubeObject, type ResourceType } from '../../../api/t
 import { badRequest, gone, invalid, notFound, StatusError, type GroupResource, type StatusCause } from '../../apimachinery/errors.js';
 import type { Admission, Operation } from '../../admission/interface.js';
 import type { Cacher } from '../../storage/cacher/cacher.js';
-import { isStorageError } from '../../storage/errors.js';
+import { isStorageError, type StorageError } from '../../storage/errors.js';
 import type { KeyValue, Store, StoreEvent } from '../../storage/interface.js';
 import type { ListOptions, RequestContext, WatchOptions } from '../context.js';
 import { listPrefix, objectKey } from '../keys.js';
@@ -83,6 +83,14 @@ export class Registry {
     // The common case: the cache has already seen every write (no timer, no promise chain).
     if (this.deps.cacher.revision() >= want) return;
     await this.deps.cacher.waitUntilFresh(want, AbortSignal.timeout(10_000));
+  }
+
+  /**
+   * After a write was refused for a state the cache has not shown yet (a Conflict or KeyNotFound from the store,
+   * whose queued writes run ahead of the cache): wait until the cache has it, so that looking again sees it.
+   */
+  async catchUp(err: StorageError): Promise<void> {
+    if (err.revision !== undefined) await this.deps.cacher.waitUntilFresh(err.revision, AbortSignal.timeout(10_000));
   }
 
   async get(ctx: RequestContext, name: string): Promise<KeyValue> {

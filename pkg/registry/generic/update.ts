@@ -67,7 +67,10 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
       const gone = await deleteIfFinalized(reg, kv) ?? (reg.deps.initializers ? await deleteIfInitializationFailed(reg, kv) : undefined);
       return gone ? { ...gone, created: false } : { object: kv.object, bytes: kv.bytes, created: false };
     } catch (err) {
-      if (isStorageError(err, 'KeyNotFound')) continue;
+      if (isStorageError(err, 'KeyNotFound')) {
+        await reg.catchUp(err);
+        continue;
+      }
       throw isStatusError(err) ? err : toApiError(err, reg.gr, req.name);
     }
   }

@@ -83,9 +83,9 @@ export class RevisionedStore implements Store {
     for (;;) {
       this.assertWritable(key);
       const current = this.latest.get(key);
-      if (!current && !opts.ignoreNotFound) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
+      if (!current && !opts.ignoreNotFound) throw this.notFound(key);
       if (current && opts.expectedRevision !== undefined && current.modRevision !== opts.expectedRevision) {
-        throw conflict(key, opts.expectedRevision, current.modRevision);
+        throw this.conflict(key, opts.expectedRevision, current.modRevision);
       }
       const next = await tryUpdate(current);
       // Another write to the key landed while tryUpdate ran: run it again on the fresh state.
@@ -102,9 +102,9 @@ export class RevisionedStore implements Store {
   async delete(key: string, opts: { expectedRevision?: number; precondition?: (current: KeyValue) => void } = {}): Promise<KeyValue> {
     this.assertWritable(key);
     const current = this.latest.get(key);
-    if (!current) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
+    if (!current) throw this.notFound(key);
     if (opts.expectedRevision !== undefined && current.modRevision !== opts.expectedRevision) {
-      throw conflict(key, opts.expectedRevision, current.modRevision);
+      throw this.conflict(key, opts.expectedRevision, current.modRevision);
     }
     opts.precondition?.(current);
     return this.write('DELETED', key, current.object, current);
@@ -193,6 +193,18 @@ export class RevisionedStore implements Store {
     this.hub.closeAll(err);
   }
 
+  /**
+   * Refusals carry the newest revision assigned: the state that refused the write may still be on its way to
+   * disk, and a caller that read the cache must wait for that revision before it looks again (or spin forever).
+   */
+  private notFound(key: string): StorageError {
+    return new StorageError('KeyNotFound', key, `key ${key} not found`, this.lastAssigned);
+  }
+
+  private conflict(key: string, expected: number, actual: number): StorageError {
+    return new StorageError('Conflict', key, `revision mismatch for ${key}: expected ${expected}, current ${actual}`, this.lastAssigned);
+  }
+
   private assertWritable(key: string): void {
     if (this.failure) throw this.failure;
     if (this.closed) throw new StorageError('Unavailable', key, 'store is closed');
@@ -203,8 +215,4 @@ export class RevisionedStore implements Store {
     // A failed compaction leaves the records in place; the next interval tries again.
     if (target > this.compacted) this.compact(target).catch(() => undefined);
   }
-}
-
-function conflict(key: string, expected: number, actual: number): StorageError {
-  return new StorageError('Conflict', key, `revision mismatch for ${key}: expected ${expected}, current ${actual}`);
 }
