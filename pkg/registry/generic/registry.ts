@@ -2,7 +2,7 @@
 // from the watch cache, writes through compare-and-swap, and asks the resource's Strategy wherever
 // a resource differs. Storage errors become API errors only through toApiError.
 import { apiVersionOf, type KubeObject, type ResourceType } from '../../../api/types.js';
-import { badRequest, gone, invalid, notFound, StatusError, type GroupResource, type StatusCause } from '../../apimachinery/errors.js';
+import { badRequest, gone, invalid, notFound, StatusError, tooManyRequests, type GroupResource, type StatusCause } from '../../apimachinery/errors.js';
 import type { Admission, Operation } from '../../admission/interface.js';
 import type { Cacher } from '../../storage/cacher/cacher.js';
 import { isStorageError, type StorageError } from '../../storage/errors.js';
@@ -180,6 +180,8 @@ export class Registry {
       );
     } catch (err) {
       if (isStorageError(err, 'Compacted')) throw gone(err.message);
+      // The cache is rebuilding after losing its store watch: come back in a second, as upstream answers.
+      if (isStorageError(err, 'Unavailable') && !this.deps.cacher.isReady()) throw tooManyRequests(err.message, 1);
       throw toApiError(err, this.gr, '');
     }
   }

@@ -8,6 +8,10 @@ import { EventRing } from './event-ring.js';
 import { SortedKeys } from './sorted-keys.js';
 import { filterEvent, initialEvent, type Predicate } from './watch-filter.js';
 
+/** Backoff between attempts to rebuild after the store watch died. */
+const REBUILD_MIN_DELAY_MS = 50;
+const REBUILD_MAX_DELAY_MS = 5_000;
+
 export interface CacherOptions {
   /** Events kept for watches resuming from an older revision (default 10,000). */
   historySize?: number;
@@ -68,14 +72,16 @@ interface FreshWaiter {
 }
 
 export class Cacher {
-  private readonly objects = new Map<string, KeyValue>();
-  private readonly keys = new SortedKeys();
+  private objects = new Map<string, KeyValue>();
+  private keys = new SortedKeys();
   private readonly historySize: number;
   private ring: EventRing;
   private rev = 0;
   private readonly subs = new Set<Subscription>();
   private readonly waiters = new Set<FreshWaiter>();
   private storeWatch: AbortController | undefined;
+  private ready = false;
+  private rebuildTimer: NodeJS.Timeout | undefined;
   private ended: Error | undefined;
 
   constructor(
@@ -89,29 +95,68 @@ export class Cacher {
 
   /** Lists the prefix, then watches the store from that revision; resolves once the cache is live. */
   async start(): Promise<void> {
+    await this.sync();
+  }
+
+  /**
+   * Makes a fresh list the cache's state, then follows the store from the list's revision; resolves once live.
+   * The state swaps in one step, so a read sees the old state or the new one, each consistent at its revision.
+   */
+  private async sync(): Promise<void> {
     let listed = await this.store.list(this.prefix);
     // A watch from 0 means "from now": if writes landed after an empty store's list, list again.
     while (listed.revision === 0 && this.store.revision() !== 0) listed = await this.store.list(this.prefix);
-    for (const kv of listed.items) {
-      this.objects.set(kv.key, kv);
-      this.keys.insert(kv.key);
-    }
-    this.rev = listed.revision;
+    if (this.ended) return;
+    this.objects = new Map(listed.items.map((kv) => [kv.key, kv]));
+    this.keys = new SortedKeys(listed.items.map((kv) => kv.key));
     this.ring = new EventRing(this.historySize, listed.revision);
-    this.storeWatch = new AbortController();
+    this.advance(listed.revision);
+    const watch = new AbortController();
+    this.storeWatch = watch;
+    let live = false;
     await new Promise<void>((resolve, reject) => {
-      this.store.watch(this.prefix, { fromRevision: listed.revision, signal: this.storeWatch!.signal }, {
+      this.store.watch(this.prefix, { fromRevision: listed.revision, signal: watch.signal }, {
         onEvent: (ev) => this.apply(ev),
         onProgress: (revision) => {
           this.advance(revision);
+          if (live) return;
+          live = this.ready = true;
           resolve();
         },
         onClose: (err) => {
-          reject(err ?? new StorageError('Unavailable', this.prefix, 'store watch closed'));
-          this.end(err ?? new StorageError('Unavailable', this.prefix, 'store watch closed'));
+          const cause = err ?? new StorageError('Unavailable', this.prefix, 'store watch closed');
+          if (live) this.lost(cause);
+          else reject(cause);
         },
       });
     });
+  }
+
+  /**
+   * The store watch died (an error, or compacted past its position), and events may be missing: end every watch,
+   * as upstream's cacher does, so that clients look again (a resume older than the rebuilt history gets 410 and
+   * re-lists), refuse new watches until rebuilt, and rebuild from a fresh list, retrying with backoff. Reads
+   * meanwhile get the last state the cache had, consistent at its revision, or wait for a newer one.
+   */
+  private lost(err: Error): void {
+    if (this.ended) return;
+    this.ready = false;
+    for (const sub of [...this.subs]) this.close(sub, err);
+    this.rebuild(REBUILD_MIN_DELAY_MS);
+  }
+
+  private rebuild(delayMs: number): void {
+    this.rebuildTimer = setTimeout(() => {
+      this.sync().catch(() => {
+        if (!this.ended && !this.ready) this.rebuild(Math.min(delayMs * 2, REBUILD_MAX_DELAY_MS));
+      });
+    }, delayMs);
+    this.rebuildTimer.unref();
+  }
+
+  /** False while the cache rebuilds after losing its store watch: watches are refused (upstream: 429). */
+  isReady(): boolean {
+    return this.ready;
   }
 
   /** Ends every watch (cleanly) and stops following the store. */
@@ -227,6 +272,7 @@ export class Cacher {
   watch(opts: CacheWatchOptions, sink: CacheWatchSink): () => void {
     this.assertCovers(opts.prefix);
     if (this.ended) throw this.ended;
+    if (!this.ready) throw new StorageError('Unavailable', opts.prefix, 'storage is (re)initializing');
     if (!opts.sendInitialEvents && opts.fromRevision > 0) this.assertResumable(opts.prefix, opts.fromRevision);
     const from = opts.fromRevision > 0 ? opts.fromRevision : this.rev;
     const sub: Subscription = { prefix: opts.prefix, predicate: opts.predicate, sink, after: from, live: false, done: false };
@@ -340,6 +386,8 @@ export class Cacher {
   private end(err: Error | undefined): void {
     if (this.ended) return;
     this.ended = err ?? new StorageError('Unavailable', this.prefix, 'watch cache stopped');
+    this.ready = false;
+    clearTimeout(this.rebuildTimer);
     this.storeWatch?.abort();
     for (const sub of [...this.subs]) this.close(sub, err);
     for (const w of this.waiters) w.reject(this.ended);

@@ -1,7 +1,8 @@
 // A sorted array of keys: list walks it in order from a binary-searched start instead of sorting per call.
 // Inserts and removals shift the array (a memmove); at 10,000s of keys that costs microseconds.
 export class SortedKeys {
-  private readonly keys: string[] = [];
+  /** `keys` must be sorted already (a store list is). */
+  constructor(private readonly keys: string[] = []) {}
 
   get length(): number {
     return this.keys.length;
