@@ -102,7 +102,8 @@ export class SchedulerCache {
     const assumed = { ...pod, spec: { ...pod.spec, nodeName: node } };
     const uid = podUid(pod);
     if (this.podStates.has(uid)) throw new Error(`pod ${uid} is in the cache, so can't be assumed`);
-    this.addPodToNode(assumed);
+    // what the cycle already worked out of the pod (requests, affinity, ports) holds for its assumed copy
+    this.addPodToNode(assumed, { ...podInfoOf(pod), pod: assumed });
     this.podStates.set(uid, { pod: assumed, assumed: true, bindingFinished: false });
     return assumed;
   }
@@ -162,12 +163,11 @@ export class SchedulerCache {
     return expired;
   }
 
-  private addPodToNode(pod: Pod): void {
+  private addPodToNode(pod: Pod, pi = podInfoOf(pod)): void {
     if (!isAssigned(pod)) return;
     const name = pod.spec.nodeName as string;
     let ni = this.nodes.get(name);
     if (!ni) this.nodes.set(name, ni = new NodeInfo());
-    const pi = podInfoOf(pod);
     ni.addPodInfo(pi);
     if (pi.hasAffinity) this.podsWithAffinity++;
     if (pi.hasRequiredAntiAffinity) this.podsWithRequiredAntiAffinity++;

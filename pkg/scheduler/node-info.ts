@@ -1,6 +1,6 @@
 // NodeInfo: a node with the pods on it (bound or assumed) and what they add up to, as upstream's framework.NodeInfo.
 import { hasAffinity, podAffinityInfo, type PodAffinityInfo } from './affinity.js';
-import { nodeAllocatable, nonZeroRequests, podRequests, type Resources } from './resources.js';
+import { CPU, MEMORY, PODS, nodeAllocatable, nonZeroRequests, podRequests, type Resources } from './resources.js';
 import { nodeName, podUid, type Node, type Pod } from './types.js';
 import { podClaimKeys } from './volumes.js';
 
@@ -46,6 +46,12 @@ export class NodeInfo {
   allocatable: Resources = {};
   readonly pods = new Map<string, PodInfo>();
   requested: Resources = {};
+  /** cpu, memory and pods of `allocatable` and cpu, memory of `requested` as plain fields: Filter and Score read them per node. */
+  allocCpu = 0;
+  allocMemory = 0;
+  allocPods = 0;
+  reqCpu = 0;
+  reqMemory = 0;
   nonZero = { cpu: 0, memory: 0 };
   usedPorts: HostPort[] = [];
   /** Pods here with any (anti-)affinity, and those with required anti-affinity (InterPodAffinity's fast paths). */
@@ -62,6 +68,9 @@ export class NodeInfo {
   set node(n: Node | undefined) {
     this.nodeObj = n;
     this.allocatable = n ? nodeAllocatable(n) : {};
+    this.allocCpu = this.allocatable[CPU] ?? 0;
+    this.allocMemory = this.allocatable[MEMORY] ?? 0;
+    this.allocPods = this.allocatable[PODS] ?? 0;
     if (n) this.name = nodeName(n);
   }
 
@@ -72,6 +81,8 @@ export class NodeInfo {
     if (this.pods.has(uid)) this.removePod(pi.pod);
     this.pods.set(uid, pi);
     for (const [k, v] of Object.entries(pi.requests)) this.requested[k] = (this.requested[k] ?? 0) + v;
+    this.reqCpu = this.requested[CPU] ?? 0;
+    this.reqMemory = this.requested[MEMORY] ?? 0;
     this.nonZero.cpu += pi.nonZero.cpu;
     this.nonZero.memory += pi.nonZero.memory;
     if (pi.ports.length) this.usedPorts = [...this.usedPorts, ...pi.ports];
@@ -86,6 +97,8 @@ export class NodeInfo {
     if (!pi) return false;
     this.pods.delete(uid);
     for (const [k, v] of Object.entries(pi.requests)) this.requested[k] = (this.requested[k] ?? 0) - v;
+    this.reqCpu = this.requested[CPU] ?? 0;
+    this.reqMemory = this.requested[MEMORY] ?? 0;
     this.nonZero.cpu -= pi.nonZero.cpu;
     this.nonZero.memory -= pi.nonZero.memory;
     if (pi.ports.length) this.usedPorts = this.usedPorts.filter((p) => !pi.ports.includes(p));
@@ -100,6 +113,8 @@ export class NodeInfo {
     const c = new NodeInfo(this.node);
     for (const [k, v] of this.pods) c.pods.set(k, v);
     c.requested = { ...this.requested };
+    c.reqCpu = this.reqCpu;
+    c.reqMemory = this.reqMemory;
     c.nonZero = { ...this.nonZero };
     c.usedPorts = [...this.usedPorts];
     c.podsWithAffinity = new Set(this.podsWithAffinity);

@@ -37,4 +37,5 @@ export const tolerates = (t: Toleration, taint: Taint): boolean => {
 export const tolerationsTolerate = (tolerations: Toleration[] | undefined, taint: Taint): boolean =>
   (tolerations ?? []).some((t) => tolerates(t, taint));
 
-export const nodeTaints = (node: Node): Taint[] => (node.spec?.taints ?? []) as Taint[];
+const NO_TAINTS: Taint[] = [];
+export const nodeTaints = (node: Node): Taint[] => (node.spec?.taints ?? NO_TAINTS) as Taint[];

@@ -38,6 +38,8 @@ export class CycleState {
   /** Plugins that returned Skip at PreFilter / PreScore: their Filter / Score are not called. */
   readonly skipFilter = new Set<string>();
   readonly skipScore = new Set<string>();
+  /** The Filter plugins left to run this cycle once PreFilter is done (no per-node skip lookups). */
+  filters?: FilterPlugin[];
   read<T>(key: string): T | undefined { return this.data.get(key) as T | undefined; }
   write(key: string, value: unknown): void { this.data.set(key, value); }
   clone(): CycleState {
@@ -45,6 +47,7 @@ export class CycleState {
     for (const [k, v] of this.data) c.data.set(k, v && typeof v === 'object' && 'clone' in v && typeof v.clone === 'function' ? (v as { clone(): unknown }).clone() : v);
     for (const s of this.skipFilter) c.skipFilter.add(s);
     for (const s of this.skipScore) c.skipScore.add(s);
+    c.filters = this.filters;
     return c;
   }
 }

@@ -106,13 +106,15 @@ export class Framework {
       if (s && s.code !== Code.Success) return { status: { ...s, plugin: p.name } };
       if (result?.nodeNames) nodeNames = nodeNames ? new Set([...nodeNames].filter((n) => result.nodeNames!.has(n))) : result.nodeNames;
     }
+    state.filters = state.skipFilter.size ? this.filter.filter((p) => !state.skipFilter.has(p.name)) : this.filter;
     return { status: null, nodeNames };
   }
 
   /** Filters one node: the first plugin that rejects it decides. */
   runFilter(state: CycleState, pod: Pod, node: NodeInfo): Status | null {
-    for (const p of this.filter) {
-      if (state.skipFilter.has(p.name)) continue;
+    const filters = state.filters ?? this.filter.filter((p) => !state.skipFilter.has(p.name));
+    for (let i = 0; i < filters.length; i++) {
+      const p = filters[i]!;
       const s = p.filter(state, pod, node);
       if (s && s.code !== Code.Success) return { ...s, plugin: p.name };
     }
@@ -153,14 +155,16 @@ export class Framework {
 
   /** Weighted sum of every score plugin's normalized score, per node. */
   runScore(state: CycleState, pod: Pod, nodes: NodeInfo[]): number[] {
-    const totals = new Array<number>(nodes.length).fill(0);
+    const n = nodes.length;
+    const totals = new Array<number>(n).fill(0);
+    const scores = new Array<number>(n);
     for (const { plugin, weight } of this.score) {
       if (state.skipScore.has(plugin.name)) continue;
-      const scores = nodes.map((n) => plugin.score(state, pod, n));
+      for (let i = 0; i < n; i++) scores[i] = plugin.score(state, pod, nodes[i]!);
       plugin.normalizeScore?.(state, pod, nodes, scores);
-      for (let i = 0; i < nodes.length; i++) {
-        const s = Math.max(0, Math.min(MAX_NODE_SCORE, scores[i]!));
-        totals[i]! += s * weight;
+      for (let i = 0; i < n; i++) {
+        const s = scores[i]!;
+        totals[i]! += (s < 0 ? 0 : s > MAX_NODE_SCORE ? MAX_NODE_SCORE : s) * weight;
       }
     }
     return totals;

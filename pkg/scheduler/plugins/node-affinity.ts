@@ -18,8 +18,12 @@ export const nodeTurnedOk = (ok: (pod: Pod, node: Node) => boolean): ClusterEven
 };
 
 const untoleratedTaint = (pod: Pod, node: Node): { key: string; value?: string } | undefined => {
-  const tolerations = pod.spec?.tolerations as Toleration[] | undefined;
-  return nodeTaints(node).find((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerationsTolerate(tolerations, t));
+  const taints = nodeTaints(node);
+  for (let i = 0; i < taints.length; i++) {
+    const t = taints[i]!;
+    if ((t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerationsTolerate(pod.spec?.tolerations as Toleration[] | undefined, t)) return t;
+  }
+  return undefined;
 };
 const TAINT_EVENTS = nodeTurnedOk((pod, node) => !untoleratedTaint(pod, node));
 
