@@ -6,12 +6,14 @@ import { join, resolve } from 'node:path';
 import { pino } from 'pino';
 import { parseGoDuration } from './apiserver-flags.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
+import { applyConfigFile, configz } from './kubelet-config.js';
 import { packageRoot } from './package-info.js';
 import { onShutdownSignal } from './signals.js';
 
 const summary = 'Runs a node agent: registers the node, heartbeats, and runs the pods bound to it on a container runtime.';
 
 export const kubeletFlags = {
+  config: flag.string('', 'KubeletConfiguration file (kubelet.config.k8s.io/v1beta1, YAML or JSON); flags given on the command line override its fields'),
   kubeconfig: flag.string('', 'Path to a kubeconfig file with the node\'s credentials (default $KUBECONFIG or ~/.kube/config)'),
   'node-name': flag.string('', 'Name of the node (default: the host name); with --nodes N, the prefix of <name>-1..<name>-N'),
   runtime: flag.string('process', 'Container runtime: real local processes, or simulated containers', ['process', 'fake']),
@@ -19,6 +21,13 @@ export const kubeletFlags = {
   'root-dir': flag.string('./.mini-kube/kubelet', 'Directory of the kubelet\'s files (pods, logs)'),
   port: flag.int(10250, 'Port of the kubelet\'s HTTPS server (containerLogs); 0: any free port, reported in the Node\'s daemonEndpoints'),
   address: flag.string('0.0.0.0', 'Address the kubelet\'s HTTPS server listens on'),
+  'read-only-port': flag.int(0, 'The read-only port: not served, must be 0'),
+  'client-ca-file': flag.string('', 'CA bundle that client certificates of the kubelet\'s server must chain to (default: the kubeconfig\'s CA)'),
+  'authorization-mode': flag.string('Webhook', 'Authorization of the kubelet\'s server: SubjectAccessReview (Webhook) or every authenticated client (AlwaysAllow)', ['Webhook', 'AlwaysAllow']),
+  'authorization-webhook-cache-authorized-ttl': flag.string('5m', 'How long an allowed SubjectAccessReview answer is kept'),
+  'authorization-webhook-cache-unauthorized-ttl': flag.string('30s', 'How long a denied SubjectAccessReview answer is kept'),
+  'register-node': flag.bool(true, 'Create the Node in the API (false: it must exist; the kubelet only posts its status)'),
+  'serialize-image-pulls': flag.bool(true, 'Pull one image at a time'),
   nodes: flag.int(1, 'Number of nodes to simulate in this process (fake runtime only)'),
   'node-ip': flag.string('', 'InternalIP of the node (default: the machine\'s first address; 10.0.x.y for simulated nodes, unless given)'),
   'node-labels': flag.list([], 'Extra labels of the node, key=value'),
@@ -52,11 +61,16 @@ const duration = (name: string, text: string): number => {
 };
 
 export const main = async (argv: readonly string[]): Promise<void> => {
-  const { values: v } = parseOrExit('kubelet', summary, argv, kubeletFlags);
+  const { values: v, given } = parseOrExit('kubelet', summary, argv, kubeletFlags);
+  let warnings: string[] = [];
+  if (v.config) {
+    try { warnings = await applyConfigFile(v.config, v, given); } catch (e) { if (e instanceof FlagError) exitWithFlagError('kubelet', e); throw e; }
+  }
   const { defaultHostname, KubeletHost, ProcessRuntime, loadImageCatalog, PodSandboxes, choosePodSandboxes, parseResolvConf, parseThresholds } = await import('../pkg/kubelet/index.js');
   let timings;
   try {
     if (v.nodes < 1) throw new FlagError(`--nodes ${v.nodes} must be at least 1`);
+    if (v['read-only-port'] !== 0) throw new FlagError(`--read-only-port ${v['read-only-port']}: the read-only port is not served (0 only)`);
     if (v['event-qps'] < 0 || v['event-burst'] < 0) throw new FlagError('--event-qps and --event-burst must not be negative');
     if (v.nodes > 1 && v.runtime !== 'fake') throw new FlagError('--nodes > 1 needs --runtime fake');
     if (v.nodes > 1 && v['pod-manifest-path']) throw new FlagError('--pod-manifest-path needs a single node (--nodes 1)');
@@ -73,12 +87,15 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       ...(v['pod-manifest-path'] ? { staticPodPath: resolve(v['pod-manifest-path']) } : {}),
       leaseDurationSeconds: v['node-lease-duration-seconds'],
       leaseRenewMs: v['node-lease-duration-seconds'] * 250,
+      cacheAuthorizedMs: duration('authorization-webhook-cache-authorized-ttl', v['authorization-webhook-cache-authorized-ttl']),
+      cacheUnauthorizedMs: duration('authorization-webhook-cache-unauthorized-ttl', v['authorization-webhook-cache-unauthorized-ttl']),
     };
   } catch (e) {
     if (e instanceof FlagError) exitWithFlagError('kubelet', e);
     throw e;
   }
   const logger = pino({ name: 'kubelet', level: v.v >= 4 ? 'debug' : 'info' }, pino.destination(2));
+  for (const w of warnings) logger.warn({ config: v.config }, w);
   const { Client, loadKubeconfig } = await import('../pkg/client/index.js');
   const base = v['node-name'] || defaultHostname();
   const nodeNames = v.nodes === 1 ? [base] : Array.from({ length: v.nodes }, (_, i) => `${base}-${i + 1}`);
@@ -103,8 +120,13 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   };
   // without --pod-cidr, sandboxes take the Node's spec.podCIDR once the controller-manager's node-ipam sets it
   const sandboxes = new Map<string, InstanceType<typeof PodSandboxes>>();
+  const { cacheAuthorizedMs, cacheUnauthorizedMs, ...kubeletTimings } = timings;
+  const clientCa = v['client-ca-file']
+    ? await readFile(v['client-ca-file'], 'utf8').catch((e: Error) => exitWithFlagError('kubelet', new FlagError(`--client-ca-file: ${e.message}`)))
+    : restConfig.caData;
   const host = new KubeletHost({
-    client, nodeNames, logger, ...timings, eventQps: v['event-qps'], eventBurst: v['event-burst'],
+    client, nodeNames, logger, ...kubeletTimings, eventQps: v['event-qps'], eventBurst: v['event-burst'],
+    registerNode: v['register-node'], serializeImagePulls: v['serialize-image-pulls'],
     ...(v.runtime === 'process' ? {
       runtimeFor: (_i: number, nodeName: string, hostIp: string) => {
         const sb = sandboxing && new PodSandboxes({ nodeName, podCidr: v['pod-cidr'] || undefined, logger, cgroups: sandboxing.cgroups });
@@ -119,7 +141,12 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     labels: Object.fromEntries(v['node-labels'].map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
     // simulated nodes given --node-ip all report it, so the apiserver reaches their one server for logs
     ...(v['node-ip'] ? { nodeIpFor: () => v['node-ip'] } : {}),
-    ...(restConfig.caData ? { server: { clientCa: restConfig.caData, port: v.port, address: v.address } } : {}),
+    ...(clientCa ? {
+      server: {
+        clientCa, port: v.port, address: v.address, authorizationMode: v['authorization-mode'] as 'Webhook' | 'AlwaysAllow',
+        cacheAuthorizedMs, cacheUnauthorizedMs, configz: () => configz(v),
+      },
+    } : {}),
   });
   const stop = new AbortController();
   const done = host.run(stop.signal);

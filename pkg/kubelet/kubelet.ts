@@ -35,7 +35,7 @@ export interface KubeletTimings {
   syncFrequencyMs?: number;
 }
 
-export interface NodeKubeletOptions extends KubeletTimings, StaticPodOptions {
+export interface NodeKubeletOptions extends KubeletTimings, StaticPodOptions, NodeBehaviour {
   client: Client;
   nodeName: string;
   nodeIp: string;
@@ -52,6 +52,12 @@ export interface NodeKubeletOptions extends KubeletTimings, StaticPodOptions {
   podCidr?: string;
   /** The process's event budget (shared by the nodes it simulates). */
   eventThrottle?: EventThrottle;
+}
+
+/** Upstream's registerNode and serializeImagePulls (both default true). */
+export interface NodeBehaviour {
+  registerNode?: boolean;
+  serializeImagePulls?: boolean;
 }
 
 /** Static pods (upstream's --pod-manifest-path, --file-check-frequency) and node-pressure eviction (--eviction-hard). */
@@ -102,6 +108,7 @@ export class NodeKubelet {
       client: o.client, logger: this.logger, clock: this.clock,
       identity: { name: o.nodeName, ip: o.nodeIp, resources: o.resources, runtimeVersion: `${v.runtimeName}://${v.runtimeVersion}`, labels: o.labels, kubeletPort: o.kubeletPort, podCidr: o.podCidr },
       leaseDurationSeconds: o.leaseDurationSeconds, leaseRenewMs: o.leaseRenewMs, statusUpdateMs: o.statusUpdateMs, statusReportMs: o.statusReportMs,
+      registerNode: o.registerNode,
       health: () => ({ ready: true, pressure: this.eviction?.pressure() }),
     });
     this.recorder = new EventRecorder({ sink: o.client.events(), component: 'kubelet', host: o.nodeName, clock: this.clock, logger: this.logger, throttle: o.eventThrottle });
@@ -127,6 +134,7 @@ export class NodeKubelet {
       volumeResyncMs: o.syncFrequencyMs,
       nodeCapacity: { cpu: o.resources.cpu, memory: o.resources.memory },
       dns: o.dns,
+      serializeImagePulls: o.serializeImagePulls,
       probeResult: (id, kind) => this.probes.result(id, kind),
       requestToken: async (ns, sa, audiences, expirationSeconds, pod) => {
         const tr = await o.client.serviceAccounts(ns).createSubresource<{ status?: { token?: string } }>(sa, 'token', {

@@ -23,6 +23,8 @@ export interface NodeAgentOptions {
   statusUpdateMs?: number;
   /** nodeStatusReportFrequency, default 5 min. */
   statusReportMs?: number;
+  /** registerNode (default true); false: the Node is made by someone else, the kubelet only posts its status. */
+  registerNode?: boolean;
 }
 
 export class NodeAgent {
@@ -60,7 +62,7 @@ export class NodeAgent {
     const { signal } = own;
     try {
       if (parent.aborted) return;
-      const posted = await this.retryUntil(signal, 'register node', () => this.register());
+      const posted = this.o.registerNode !== false && await this.retryUntil(signal, 'register node', () => this.register());
       if (!posted) await this.retryUntil(signal, 'update node status', () => this.updateStatus(true));
       this.registeredResolve?.();
       await Promise.all([this.leaseLoop(signal), this.statusLoop(signal)]);
@@ -116,7 +118,7 @@ export class NodeAgent {
         await this.updateStatus();
       } catch (err) {
         if (signal.aborted) return;
-        if (isNotFound(err)) { await this.register().catch(() => undefined); continue; }
+        if (isNotFound(err) && this.o.registerNode !== false) { await this.register().catch(() => undefined); continue; }
         this.o.logger.warn({ err }, 'error updating node status, will retry');
       }
     }

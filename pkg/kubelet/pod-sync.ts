@@ -11,7 +11,7 @@ import { linuxResources } from './sandbox/cgroups.js';
 import { podDnsConfig, type DnsSettings } from './sandbox/dns.js';
 import { linkMounts, VolumeError, VolumeManager, type TokenRequester, type VolumeObjectGetter } from './volumes.js';
 import { join } from 'node:path';
-import type { ContainerStatus, Runtime } from './runtime/types.js';
+import type { ContainerStatus, ImageInfo, Runtime } from './runtime/types.js';
 
 export interface BackoffPolicy { initialMs: number; maxMs: number }
 
@@ -73,6 +73,8 @@ export interface SyncerOptions {
   nodeCapacity?: { cpu: string; memory: string };
   /** Cluster DNS settings: sandboxes get the pod's resolv.conf (without: the runtime's default). */
   dns?: DnsSettings;
+  /** Upstream's serializeImagePulls (default true): one image pull at a time on the node. */
+  serializeImagePulls?: boolean;
 }
 
 /** Go's time.Duration String for whole seconds: 10s, 1m20s, 5m0s. */
@@ -95,6 +97,8 @@ const pullPolicy = (c: SpecContainer): string => {
 
 export class PodSyncer {
   private readonly backoffs = new Map<string, { delayMs: number }>();
+  /** The last pull queued, when pulls are serialized. */
+  private pullQueue: Promise<unknown> = Promise.resolve();
   private readonly volumes?: VolumeManager;
 
   constructor(private readonly o: SyncerOptions) {
@@ -269,11 +273,13 @@ export class PodSyncer {
     if (policy === 'Always' || !present) {
       this.o.recorder.event(pod, 'Normal', 'Pulling', `Pulling image "${c.image}"`);
       const t0 = this.o.clock.now();
+      let started = t0;
+      const pull = (): Promise<ImageInfo> => { started = this.o.clock.now(); return rt.pullImage(c.image); };
       try {
         if (pullError !== undefined && rt.name === 'fake') throw new Error(pullError);
-        const info = await rt.pullImage(c.image);
-        const took = goDurationPrecise(this.o.clock.now() - t0);
-        this.o.recorder.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${took} (${took} including waiting). Image size: ${info.size} bytes.`);
+        const info = await (this.o.serializeImagePulls === false ? pull() : this.serially(pull));
+        const now = this.o.clock.now();
+        this.o.recorder.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${goDurationPrecise(now - started)} (${goDurationPrecise(now - t0)} including waiting). Image size: ${info.size} bytes.`);
       } catch (err) {
         const message = `Failed to pull image "${c.image}": ${(err as Error).message}`;
         this.o.recorder.event(pod, 'Warning', 'Failed', message);
@@ -373,6 +379,13 @@ export class PodSyncer {
       if (w.reason === 'CrashLoopBackOff') rec.waiting.delete(name);
     }
     rec.terminated = true;
+  }
+
+  /** Runs `fn` after every pull queued before it. */
+  private serially<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.pullQueue.then(fn);
+    this.pullQueue = next.catch(() => undefined);
+    return next;
   }
 
   /** Forgets a pod that left the API: its sandboxes and containers go. */

@@ -1,9 +1,10 @@
-// The node's HTTPS server, as upstream's kubelet server on :10250: /healthz, /pods,
+// The node's HTTPS server, as upstream's kubelet server on :10250: /healthz, /pods, /configz,
 // /containerLogs/{namespace}/{pod}/{container} (follow, tailLines, sinceSeconds, previous, timestamps), /run (exec
 // and return the output), and the upgrades /exec/{ns}/{pod}/{container}, /attach/... and /portForward/{ns}/{pod}
 // (streaming/), which the apiserver proxies `kubectl logs`, `exec`, `attach` and `port-forward` to. Clients must
 // present a certificate from the cluster CA and are authorized by a SubjectAccessReview (nodes/proxy on this node,
-// verb get for GET, create for POST), as upstream's webhook authorization mode. The serving certificate is
+// verb get for GET, create for POST), as upstream's webhook authorization mode (or, in AlwaysAllow mode, all
+// allowed). The serving certificate is
 // self-signed, as a kubelet without --tls-cert-file makes one.
 import type { IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -31,7 +32,18 @@ export interface NodeServerOptions {
    * it only system:masters and kube-apiserver-kubelet-client are allowed.
    */
   authorize?: (user: string, groups: string[], node: string, subresource: string, verb: string) => Promise<boolean>;
+  /** How long an allowed / a denied decision is kept (upstream's authorization webhook cache TTLs; 5 min / 30 s). */
+  cacheAuthorizedMs?: number;
+  cacheUnauthorizedMs?: number;
+  /** The effective configuration /configz answers with. */
+  configz?: () => unknown;
 }
+
+/** What the kubelet's configuration says of its server (KubeletHost builds the rest). */
+export type NodeServerSettings = Pick<NodeServerOptions, 'clientCa' | 'port' | 'address' | 'cacheAuthorizedMs' | 'cacheUnauthorizedMs' | 'configz'> & {
+  /** Webhook (default): SubjectAccessReview; AlwaysAllow: every client with a certificate of the CA. */
+  authorizationMode?: 'Webhook' | 'AlwaysAllow';
+};
 
 const ALLOWED_USERS = new Set(['kube-apiserver-kubelet-client', 'system:kube-apiserver']);
 const ALLOW_TTL_MS = 5 * 60_000;
@@ -138,6 +150,10 @@ export class NodeServer {
         send(200, r.stdout + r.stderr);
         return;
       }
+      if (u.pathname === '/configz' && this.o.configz) {
+        send(200, JSON.stringify(this.o.configz()), 'application/json');
+        return;
+      }
       if (u.pathname === '/pods' || u.pathname === '/pods/') {
         const items = this.o.kubelets().flatMap((k) => k.pods());
         send(200, JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items }), 'application/json');
@@ -191,7 +207,7 @@ export class NodeServer {
     if (hit && hit.until > Date.now()) return hit.allowed;
     let allowed = false;
     try { allowed = await this.o.authorize(user, groups, node, subresource, verb); } catch (err) { this.o.logger.warn({ err }, 'SubjectAccessReview failed'); return false; }
-    this.decisions.set(key, { allowed, until: Date.now() + (allowed ? ALLOW_TTL_MS : DENY_TTL_MS) });
+    this.decisions.set(key, { allowed, until: Date.now() + (allowed ? this.o.cacheAuthorizedMs ?? ALLOW_TTL_MS : this.o.cacheUnauthorizedMs ?? DENY_TTL_MS) });
     return allowed;
   }
 

@@ -11,9 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledMain } from '../../cmd/package-info.js';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { sandboxesUnavailable } from '../../pkg/kubelet/index.js';
-import { ensurePki, writeKubeconfig } from '../../pkg/pki/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { createBound, eventually, pod, publishRootCa } from './kubelet-support.js';
+import { createBound, eventually, pod, publishRootCa, writeNodeKubeconfig } from './kubelet-support.js';
 
 const NODE = 'restart-node';
 const CIDR = '10.251.19.0/24';
@@ -45,10 +44,8 @@ describe.skipIf(!existsSync(bundledMain))('kubelet restart: running containers a
     admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
     dir = await mkdtemp(join(tmpdir(), 'mk-restart-'));
     await publishRootCa(api, admin);
-    const pki = await ensurePki(join(api.dataDir, 'pki'), { nodes: [NODE] });
-    const [caPem, certPem, keyPem] = await Promise.all([pki.ca.cert, pki.nodes[NODE]!.cert, pki.nodes[NODE]!.key].map((p) => readFile(p, 'utf8')));
     kubeconfig = join(dir, 'node.kubeconfig');
-    await writeKubeconfig(kubeconfig, { server: api.url, caPem: caPem!, certPem: certPem!, keyPem: keyPem!, user: `system:node:${NODE}` });
+    await writeNodeKubeconfig(api, NODE, kubeconfig);
     kubelet = startKubelet();
   }, 30_000);
 

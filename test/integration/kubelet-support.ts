@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { KubeletHost, type KubeletHostOptions } from '../../pkg/kubelet/index.js';
-import { ensurePki } from '../../pkg/pki/index.js';
+import { ensurePki, writeKubeconfig } from '../../pkg/pki/index.js';
 import type { TestApiServer } from '../support/apiserver.js';
 
 /** A client authenticating as system:node:NAME (certificate issued from the test apiserver's CA). */
@@ -14,6 +14,13 @@ export const nodeClient = async (api: TestApiServer, node: string): Promise<Clie
   const pair = pki.nodes[node]!;
   const [caData, certData, keyData] = await Promise.all([pki.ca.cert, pair.cert, pair.key].map((p) => readFile(p, 'utf8')));
   return new Client({ host: api.url, caData, certData, keyData, qps: 0, userAgent: `kubelet/${node}` });
+};
+
+/** A kubeconfig file for system:node:NAME, for kubelet processes. */
+export const writeNodeKubeconfig = async (api: TestApiServer, node: string, path: string): Promise<void> => {
+  const pki = await ensurePki(join(api.dataDir, 'pki'), { nodes: [node] });
+  const [caPem, certPem, keyPem] = await Promise.all([pki.ca.cert, pki.nodes[node]!.cert, pki.nodes[node]!.key].map((p) => readFile(p, 'utf8')));
+  await writeKubeconfig(path, { server: api.url, caPem: caPem!, certPem: certPem!, keyPem: keyPem!, user: `system:node:${node}` });
 };
 
 /** What the controller-manager's root-CA publisher does: pods' kube-api-access volumes need `kube-root-ca.crt`. */
