@@ -101,7 +101,10 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
     await createBound(admin, pod('nginx', {
       spec: { containers: [{ name: 'nginx', image: 'nginx', env: [{ name: 'NGINX_PORT', value: String(nginxPort) }], ports: [{ containerPort: nginxPort }] }] },
     }), NODE);
-    for (const name of ['shell', 'reader', 'nginx']) {
+    await createBound(admin, pod('term', {
+      spec: { containers: [{ name: 't', image: 'busybox', stdin: true, tty: true, command: ['sh'] }] },
+    }), NODE);
+    for (const name of ['shell', 'reader', 'nginx', 'term']) {
       await eventually(async () => (await admin.pods('default').get(name)).status?.phase === 'Running', 20_000, `${name} Running`);
     }
   }, 60_000);
@@ -172,6 +175,26 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
           child.kill('SIGINT');
         }
         expect(out).not.toMatch(/fallback/i);
+      });
+
+      it.skipIf(!existsSync('/usr/bin/script'))('attach -it joins a tty container\'s shell on its pty; the terminal size reaches it', async () => {
+        const cmd = ['stty', 'rows', '33', 'cols', '101', '&&', 'exec', c.bin, '--kubeconfig', api.kubeconfig, ...c.flags, 'attach', '-it', 'term'].map((a) => (a === '&&' ? a : `'${a}'`)).join(' ');
+        const child = spawn('/usr/bin/script', ['-qfec', cmd, '/dev/null'], { env: { ...process.env, ...c.env } });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+        try {
+          const tag = `${c.bin.slice(-4)}${Object.keys(c.env).length}`;
+          await eventually(async () => {
+            child.stdin.write(`tty; stty size; echo "sum=$((40+2))-${tag}"\n`);
+            await new Promise((r) => setTimeout(r, 300));
+            return out.includes(`sum=42-${tag}\r\n`);
+          }, 20_000, 'the tty shell answering');
+          expect(out).toMatch(/\/dev\/pts\/\d+\r\n/);
+          expect(out).toContain('33 101\r\n');
+          expect(out).not.toMatch(/fallback/i);
+        } finally {
+          child.kill('SIGKILL');
+        }
       });
 
       it('port-forward reaches the pod\'s port', async () => {
