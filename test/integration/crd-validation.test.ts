@@ -85,4 +85,43 @@ describe('CustomResourceDefinition validation', () => {
     const r = await s.kubectlWithInput(good.replace('scope: Namespaced', 'scope: Cluster'), 'apply', '-f', '-');
     expect(r.stderr).toContain('spec.scope: Invalid value: "Cluster": field is immutable');
   });
+
+  it('validates custom resources with the Kubernetes CEL libraries', async () => {
+    const lib = crd(`        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              endpoint: {type: string, maxLength: 256}
+              memory: {type: string, maxLength: 32}
+              subnet: {type: string, maxLength: 64}
+              ports: {type: array, maxItems: 16, items: {type: integer}}
+            x-kubernetes-validations:
+            - rule: "url(self.endpoint).getScheme() == 'https'"
+              message: endpoint must use https
+            - rule: "quantity(self.memory).compareTo(quantity('1Gi')) <= 0"
+              messageExpression: "'memory ' + self.memory + ' exceeds 1Gi'"
+            - rule: "cidr('10.0.0.0/8').containsCIDR(self.subnet)"
+              reason: FieldValueForbidden
+              fieldPath: .subnet
+              message: subnet outside 10.0.0.0/8
+            - rule: "self.ports.isSorted() && self.ports.sum() < 100000"
+              message: ports must be sorted
+`).replace('gadgets.example.com', 'widgets.example.com').replace('group: example.com', 'group: example.com').replace(/gadget/g, 'widget').replace(/Gadget/g, 'Widget');
+    expect((await s.kubectlWithInput(lib, 'apply', '-f', '-')).stderr).toBe('');
+    const cr = (spec: string): string => `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: default}\nspec: ${spec}\n`;
+    const deadline = Date.now() + 10_000;
+    let r = await s.kubectlWithInput(cr('{endpoint: "https://a.example", memory: 512Mi, subnet: 10.1.0.0/16, ports: [80, 443]}'), 'apply', '-f', '-');
+    while (r.code !== 0 && /the server could not find the requested resource|no matches for kind/.test(r.stderr) && Date.now() < deadline) {
+      await new Promise((res) => setTimeout(res, 100));
+      r = await s.kubectlWithInput(cr('{endpoint: "https://a.example", memory: 512Mi, subnet: 10.1.0.0/16, ports: [80, 443]}'), 'apply', '-f', '-');
+    }
+    expect(r.stderr).toBe('');
+    const bad = await s.kubectlWithInput(cr('{endpoint: "http://a.example", memory: 2Gi, subnet: 192.168.0.0/16, ports: [443, 80]}'), 'apply', '-f', '-');
+    expect(bad.stderr).toContain('The Widget "w" is invalid');
+    expect(bad.stderr).toContain('spec: Invalid value: "object": endpoint must use https');
+    expect(bad.stderr).toContain('spec: Invalid value: "object": memory 2Gi exceeds 1Gi');
+    expect(bad.stderr).toContain('spec.subnet: Forbidden: subnet outside 10.0.0.0/8');
+    expect(bad.stderr).toContain('spec: Invalid value: "object": ports must be sorted');
+  });
 });

@@ -1,50 +1,25 @@
-// CEL for admission (webhook matchConditions, ValidatingAdmissionPolicy): @bufbuild/cel with the
-// strings extension, objects converted as the CRD validation rules convert them (integers as int).
-import { celEnv, isCelError, parse, plan, type CelInput, type CelResult } from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
+// CEL for admission (webhook matchConditions, ValidatingAdmissionPolicy): the same Kubernetes CEL environment as
+// CRD validation rules, objects converted as those rules convert them (integers as int).
+import { isCelError, type CelInput } from '@bufbuild/cel';
+import { compile, evaluate, type Program } from '../../apimachinery/cel/index.js';
 import { toCel } from '../../registry/customresources/cel.js';
-
-export type Program = (bindings: Record<string, CelInput>) => CelResult;
-
-const env = celEnv({ funcs: strings });
-const programs = new Map<string, Program | Error>();
-
-/** Parses and plans an expression once per process; throws the compile error (cached as well). */
-export function compileCel(expr: string): Program {
-  let p = programs.get(expr);
-  if (!p) {
-    try {
-      p = plan(env, parse(expr)) as Program;
-    } catch (err) {
-      p = err instanceof Error ? err : new Error(String(err));
-    }
-    programs.set(expr, p);
-  }
-  if (p instanceof Error) throw p;
-  return p;
-}
 
 /** A JSON value (object, request, params) as CEL sees it; null for absent. */
 export const celValue = (v: unknown): CelInput => toCel(v, undefined);
 
 export type EvalResult = { value: unknown } | { error: string };
 
-/** Runs an expression; compile and runtime errors become `{ error }`. */
+/** Runs an expression; compile and runtime errors (passing upstream's per-call cost limit among them) become `{ error }`. */
 export function evalCel(expr: string, bindings: Record<string, CelInput>): EvalResult {
   let program: Program;
   try {
-    program = compileCel(expr);
+    program = compile(expr).program;
   } catch (err) {
     return { error: `compilation failed: ${(err as Error).message}` };
   }
-  let r: CelResult;
-  try {
-    r = program(bindings);
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
-  if (isCelError(r)) return { error: r.message };
-  return { value: r };
+  const { result } = evaluate(program, bindings);
+  if (result instanceof Error || isCelError(result)) return { error: result.message };
+  return { value: result };
 }
 
 export interface MatchConditionsResult {

@@ -20,6 +20,12 @@ describe('ValidatingAdmissionPolicy', () => {
     });
   });
 
+  it('shares the Kubernetes CEL libraries with CRD rules', async () => {
+    const objs = [policy('p', { validations: [{ expression: 'quantity(object.data.size).isLessThan(quantity("1Gi")) && isURL(object.data.url)', message: 'too big' }] }), binding('b', { policyName: 'p' })];
+    await expect(check(objs, cm('ok', { size: '512Mi', url: 'https://x.example' }))).resolves.toBeUndefined();
+    await expect(check(objs, cm('big', { size: '2Gi', url: 'https://x.example' }))).rejects.toMatchObject({ code: 422, reason: 'Invalid' });
+  });
+
   it('enforces evaluation errors only under failurePolicy Fail', async () => {
     const spec = { validations: [{ expression: 'object.data.missing == "1"' }] };
     await expect(check([policy('p', spec), binding('b', { policyName: 'p' })], cm('c'))).rejects.toThrow(/resulted in error/);

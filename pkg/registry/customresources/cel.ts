@@ -1,16 +1,13 @@
 // x-kubernetes-validations: CEL rules evaluated with `self` (and `oldSelf` for transition rules) at every
 // schema node that declares them (upstream: apiextensions-apiserver pkg/apiserver/schema/cel). Values are
 // handed to @bufbuild/cel typed by the schema: objects as maps, integers as int (BigInt), numbers as double.
-import { celEnv, isCelError, parse, plan, type CelInput, type CelResult } from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
+import { isCelError, type CelInput } from '@bufbuild/cel';
 import type { JSONSchemaProps, ValidationRule } from '../../../api/apiextensions/v1/index.js';
-import { costExceededMessage, estimateCost, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT } from '../../apimachinery/cel/cost.js';
+import { compile, COST_LIMIT_EXCEEDED, costExceededMessage, estimateCost, evaluate, PER_CALL_LIMIT, reads, RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT, type Program } from '../../apimachinery/cel/index.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { forbidden } from '../../apimachinery/field.js';
 import { isPlainObject } from '../schema/index.js';
 import { childPath, itemSchema, propertySchema } from './schema.js';
-
-type Program = (bindings: Record<string, CelInput>) => CelResult;
 
 interface CompiledRule {
   rule: ValidationRule;
@@ -18,41 +15,6 @@ interface CompiledRule {
   message?: Program;
   transition: boolean;
 }
-
-const env = celEnv({ funcs: strings });
-
-type Ast = ReturnType<typeof parse>['expr'];
-interface Compiled {
-  program: Program;
-  ast: Ast;
-}
-const programs = new Map<string, Compiled>();
-
-/** Parses and plans an expression once per process; throws on a syntax error. */
-function compileExpr(expr: string): Compiled {
-  let c = programs.get(expr);
-  if (!c) {
-    const parsed = parse(expr);
-    c = { program: plan(env, parsed) as Program, ast: parsed.expr };
-    programs.set(expr, c);
-  }
-  return c;
-}
-const compile = (expr: string): Program => compileExpr(expr).program;
-
-const readsOldSelf = (e: Ast | undefined): boolean => {
-  if (!e) return false;
-  const k = e.exprKind;
-  switch (k.case) {
-    case 'identExpr': return k.value.name === 'oldSelf';
-    case 'selectExpr': return readsOldSelf(k.value.operand);
-    case 'callExpr': return readsOldSelf(k.value.target) || k.value.args.some(readsOldSelf);
-    case 'listExpr': return k.value.elements.some(readsOldSelf);
-    case 'structExpr': return k.value.entries.some((x) => readsOldSelf(x.value) || (x.keyKind.case === 'mapKey' && readsOldSelf(x.keyKind.value)));
-    case 'comprehensionExpr': return [k.value.iterRange, k.value.accuInit, k.value.loopCondition, k.value.loopStep, k.value.result].some(readsOldSelf);
-    default: return false;
-  }
-};
 
 export interface RuleCompilation {
   error?: string;
@@ -68,16 +30,16 @@ export function compileRuleSet(s: JSONSchemaProps, cardinality: number): RuleCom
   return (s['x-kubernetes-validations'] ?? []).map((r) => {
     const out: RuleCompilation = { usesOldSelf: false, cost: 0, messageCost: 0 };
     try {
-      const c = compileExpr(r.rule);
-      out.usesOldSelf = readsOldSelf(c.ast);
+      const c = compile(r.rule);
+      out.usesOldSelf = reads(c.ast, 'oldSelf');
       out.cost = estimateCost(c.ast, s) * cardinality;
     } catch (err) {
       out.error = `compilation failed: ${(err as Error).message}`;
     }
     if (r.messageExpression) {
       try {
-        const m = compileExpr(r.messageExpression);
-        if (readsOldSelf(m.ast)) out.messageError = 'messageExpression compilation failed: undeclared reference to \'oldSelf\'';
+        const m = compile(r.messageExpression);
+        if (reads(m.ast, 'oldSelf')) out.messageError = 'messageExpression compilation failed: undeclared reference to \'oldSelf\'';
         else out.messageCost = estimateCost(m.ast, s) * cardinality;
       } catch (err) {
         out.messageError = `messageExpression compilation failed: ${(err as Error).message}`;
@@ -129,9 +91,9 @@ function rulesOf(s: JSONSchemaProps): CompiledRule[] {
   if (!rules) {
     rules = (s['x-kubernetes-validations'] ?? []).map((rule) => ({
       rule,
-      program: compile(rule.rule),
-      message: rule.messageExpression ? compile(rule.messageExpression) : undefined,
-      transition: readsOldSelf(compileExpr(rule.rule).ast),
+      program: compile(rule.rule).program,
+      message: rule.messageExpression ? compile(rule.messageExpression).program : undefined,
+      transition: reads(compile(rule.rule).ast, 'oldSelf'),
     }));
     compiledRules.set(s, rules);
   }
@@ -176,11 +138,24 @@ const joinFieldPath = (path: string, fieldPath: string): string => {
   return rel.startsWith('[') ? `${path}${rel}` : `${path}.${rel}`;
 };
 
-function failure(rule: CompiledRule, s: JSONSchemaProps, path: string, bindings: Record<string, CelInput>): StatusCause {
-  let message = rule.rule.message || `failed rule: ${rule.rule.rule.trim()}`;
+/** The rule's message, or "failed rule: <rule>" (upstream: ruleMessageOrDefault). */
+const messageOrDefault = (r: ValidationRule): string => (r.message ? r.message.trim() : `failed rule: ${r.rule.trim()}`);
+/** What an evaluation error names the rule by (upstream: ruleErrorString). */
+const ruleErrorString = (r: ValidationRule): string => (r.message ? r.message.trim() : r.rule.trim());
+
+/** The walk's state for one request: the runtime budget left (upstream: RuntimeCELCostBudget); negative stops the walk. */
+interface Budget {
+  remaining: number;
+}
+
+const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run';
+
+function failure(rule: CompiledRule, s: JSONSchemaProps, path: string, bindings: Record<string, CelInput>, budget: Budget): StatusCause {
+  let message = messageOrDefault(rule.rule);
   if (rule.message) {
-    const m = rule.message(bindings);
-    if (!isCelError(m) && typeof m === 'string' && m.trim() !== '') message = m;
+    const { result, cost } = evaluate(rule.message, bindings);
+    budget.remaining -= cost;
+    if (!(result instanceof Error) && !isCelError(result) && typeof result === 'string' && result.trim() !== '' && !/\n/.test(result)) message = result.trim();
   }
   const field = joinFieldPath(path, rule.rule.fieldPath ?? '');
   switch (rule.rule.reason) {
@@ -198,27 +173,53 @@ function failure(rule: CompiledRule, s: JSONSchemaProps, path: string, bindings:
 /**
  * Runs every rule under `s` on `value`; `old` is the stored value at the same place (updates), which makes
  * transition rules (those reading oldSelf) run. Lists correlate items by their map keys only, as upstream.
+ * One call spends at most upstream's per-request runtime budget; one evaluation at most the per-call limit.
  */
 export function validateRules(value: unknown, old: unknown, s: JSONSchemaProps | undefined, opts: { transitionOnly?: boolean } = {}): StatusCause[] {
   const causes: StatusCause[] = [];
-  walk(value, old, s, '', causes, opts.transitionOnly ?? false);
+  walk(value, old, s, '', causes, opts.transitionOnly ?? false, { remaining: RUNTIME_COST_BUDGET });
   return causes;
 }
 
-function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path: string, causes: StatusCause[], transitionOnly: boolean): void {
-  if (!s || value === undefined || value === null) return;
+/** One rule on one value: a cause, nothing, or the walk stopped (budget.remaining < 0). */
+function runRule(rule: CompiledRule, s: JSONSchemaProps, path: string, bindings: Record<string, CelInput>, budget: Budget): StatusCause | undefined {
+  const invalid = (detail: string): StatusCause => fieldCause('FieldValueInvalid', path, `Invalid value: "${typeName(s)}": ${detail}`);
+  const { result, cost } = evaluate(rule.program, bindings);
+  if (cost > PER_CALL_LIMIT) {
+    budget.remaining = -1;
+    return invalid(`'${COST_LIMIT_EXCEEDED}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(rule.rule)}`);
+  }
+  if (cost > budget.remaining) {
+    budget.remaining = -1;
+    return invalid(OUT_OF_BUDGET);
+  }
+  budget.remaining -= cost;
+  const error = result instanceof Error ? result.message : isCelError(result) ? result.message : undefined;
+  if (error !== undefined) {
+    if (/^(found no matching overload|no such overload|unbound function)/.test(error)) {
+      return invalid(`'${error}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule.rule)}`);
+    }
+    return invalid(`${error} evaluating rule: ${ruleErrorString(rule.rule)}`);
+  }
+  return result === true ? undefined : failure(rule, s, path, bindings, budget);
+}
+
+function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path: string, causes: StatusCause[], transitionOnly: boolean, budget: Budget): void {
+  if (!s || value === undefined || value === null || budget.remaining < 0) return;
   const rules = s['x-kubernetes-validations']?.length ? rulesOf(s) : [];
   if (rules.length) {
+    if (budget.remaining <= 0) {
+      causes.push(fieldCause('FieldValueInvalid', path, `Invalid value: "${typeName(s)}": ${OUT_OF_BUDGET}`));
+      budget.remaining = -1;
+      return;
+    }
     const bindings: Record<string, CelInput> = { self: toCel(value, s) };
     if (old !== undefined && old !== null) bindings.oldSelf = toCel(old, s);
     for (const rule of rules) {
       if (rule.transition ? bindings.oldSelf === undefined : transitionOnly) continue;
-      const result = rule.program(bindings);
-      if (isCelError(result)) {
-        causes.push(fieldCause('FieldValueInvalid', path, `Invalid value: "${typeName(s)}": ${rule.rule.rule.trim()}: ${result.message}`));
-      } else if (result !== true) {
-        causes.push(failure(rule, s, path, bindings));
-      }
+      const cause = runRule(rule, s, path, bindings, budget);
+      if (cause) causes.push(cause);
+      if (budget.remaining < 0) return;
     }
   }
   if (Array.isArray(value)) {
@@ -230,7 +231,7 @@ function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path
       const prev = keys?.length && isPlainObject(v)
         ? olds.find((o) => isPlainObject(o) && keys.every((k) => o[k] === v[k]))
         : undefined;
-      walk(v, prev, items, `${path}[${i}]`, causes, transitionOnly);
+      walk(v, prev, items, `${path}[${i}]`, causes, transitionOnly, budget);
     });
     return;
   }
@@ -238,6 +239,6 @@ function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path
   const prevObj = isPlainObject(old) ? old : undefined;
   for (const [k, v] of Object.entries(value)) {
     const prop = propertySchema(s, k);
-    if (prop) walk(v, prevObj?.[k], prop, childPath(path, k), causes, transitionOnly);
+    if (prop) walk(v, prevObj?.[k], prop, childPath(path, k), causes, transitionOnly, budget);
   }
 }

@@ -78,4 +78,34 @@ describe('custom resource schemas', () => {
     expect(findFirst(obj, '.status.conditions[0].type')).toBe('A');
     expect(findFirst(obj, '.missing.x')).toBeUndefined();
   });
+
+  it('stops at upstream\'s per-call cost limit and reports evaluation errors as upstream', () => {
+    const nested: JSONSchemaProps = { type: 'array', maxItems: 100, items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, self.all(z, x + y + z >= 0)))' }] };
+    const many = Array.from({ length: 75 }, (_, i) => i);
+    expect(validateRules(many, undefined, nested)).toEqual([{
+      reason: 'FieldValueInvalid', field: '',
+      message: 'Invalid value: "array": \'operation cancelled: actual cost limit exceeded\': no further validation rules will be run due to call cost exceeds limit for rule: self.all(x, self.all(y, self.all(z, x + y + z >= 0)))',
+    }]);
+    expect(validateRules(many.slice(0, 5), undefined, nested)).toEqual([]);
+    const divide: JSONSchemaProps = { type: 'object', properties: { a: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: '10 / self.a > 1', message: 'ratio' }] };
+    expect(validateRules({ a: 0 }, undefined, divide)[0]?.message).toMatch(/^Invalid value: "object": .* evaluating rule: ratio$/);
+  });
+
+  it('gives rules the Kubernetes libraries', () => {
+    const s: JSONSchemaProps = {
+      type: 'object',
+      properties: { endpoint: { type: 'string' }, memory: { type: 'string' }, net: { type: 'string' } },
+      'x-kubernetes-validations': [
+        { rule: 'isURL(self.endpoint) && url(self.endpoint).getScheme() == "https"', message: 'endpoint must be an https URL' },
+        { rule: 'quantity(self.memory).isLessThan(quantity("1Gi"))', message: 'memory must be under 1Gi' },
+        { rule: 'cidr("10.0.0.0/8").containsCIDR(self.net)', message: 'net must be inside 10.0.0.0/8' },
+      ],
+    };
+    expect(validateRules({ endpoint: 'https://a.example', memory: '512Mi', net: '10.1.0.0/16' }, undefined, s)).toEqual([]);
+    expect(validateRules({ endpoint: 'http://a.example', memory: '2Gi', net: '11.0.0.0/16' }, undefined, s).map((c) => c.message)).toEqual([
+      'Invalid value: "object": endpoint must be an https URL',
+      'Invalid value: "object": memory must be under 1Gi',
+      'Invalid value: "object": net must be inside 10.0.0.0/8',
+    ]);
+  });
 });

@@ -5,7 +5,7 @@
 import type { JSONSchemaProps, ValidationRule } from '../../../../api/apiextensions/v1/index.js';
 import type { StatusCause } from '../../../apimachinery/errors.js';
 import { forbidden, invalidValue, notSupported, required } from '../../../apimachinery/field.js';
-import { maxElements } from '../../../apimachinery/cel/cost.js';
+import { maxElements } from '../../../apimachinery/cel/index.js';
 import { compileRuleSet, costExceeded, type CostObserver } from '../cel.js';
 import { resolveFieldPath } from './field-path.js';
 import { keyPath } from './paths.js';
@@ -85,7 +85,6 @@ function node(s: JSONSchemaProps | undefined, path: string, w: Walk, isRoot: boo
   }
   for (const [k, p] of sortedEntries(s.properties)) {
     let sub = w;
-    if (s['x-kubernetes-map-type'] === 'atomic' && sub.uncorrelatable === undefined) sub = { ...sub, uncorrelatable: path };
     if ((isRoot || s['x-kubernetes-embedded-resource']) && META_FIELDS.has(k)) {
       sub = { ...sub, insideResourceMeta: true };
       if (isRoot) sub = { ...sub, allowDefaults: false, disallowDefaultsReason: `in top-level ${k}` };

@@ -1,0 +1,72 @@
+import { isCelError, type CelInput } from '@bufbuild/cel';
+import { describe, expect, it } from 'vitest';
+import { compile, evaluate } from './env.js';
+
+const run = (expr: string, bindings: Record<string, CelInput> = {}): unknown => {
+  const { result } = evaluate(compile(expr).program, bindings);
+  if (result instanceof Error) return `error: ${result.message}`;
+  if (isCelError(result)) return `error: ${result.message}`;
+  return result;
+};
+
+describe('the Kubernetes CEL environment', () => {
+  it('has the list library and sets', () => {
+    expect(run('[1, 2, 3].isSorted() && ![2, 1].isSorted()')).toBe(true);
+    expect(run('[1, 2, 3].sum()')).toBe(6n);
+    expect(run('[1.5, 2.5].sum()')).toBe(4);
+    expect(run('[3, 1, 2].min() == 1 && [3, 1, 2].max() == 3')).toBe(true);
+    expect(run('[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2 && [1].indexOf(5) == -1')).toBe(true);
+    expect(run('[].min()')).toBe('error: min called on empty list');
+    expect(run('sets.contains([1, 2, 3], [2]) && sets.equivalent([1, 2], [2, 1, 1]) && !sets.intersects([1], [2])')).toBe(true);
+  });
+
+  it('has regex, strings and quote', () => {
+    expect(run('"abc 123 def 456".find("[0-9]+")')).toBe('123');
+    expect(run('"abc 123 def 456".findAll("[0-9]+")')).toMatchObject({ size: 2 });
+    expect(run('"abc 123 def 456".findAll("[0-9]+", 1) == ["123"]')).toBe(true);
+    expect(run('"Hello".lowerAscii() + "x".upperAscii() + " a ".trim() + "abc".substring(1) + "a,b".split(",")[1]')).toBe('helloXabcb');
+    expect(run('strings.quote("a\\"b")')).toBe('"a\\"b"');
+  });
+
+  it('has urls', () => {
+    expect(run('url("https://user@example.com:8080/a%20b?x=1&x=2").getHost()')).toBe('example.com:8080');
+    expect(run('url("https://[::1]:80/").getHostname()')).toBe('::1');
+    expect(run('url("https://example.com:8080/p").getPort() == "8080" && url("https://example.com").getScheme() == "https"')).toBe(true);
+    expect(run('url("https://example.com/p?x=1&x=2").getQuery()["x"] == ["1", "2"]')).toBe(true);
+    expect(run('url("/absolute/path").getEscapedPath()')).toBe('/absolute/path');
+    expect(run('isURL("not a url") || isURL("relative/path")')).toBe(false);
+  });
+
+  it('has quantities compared by value', () => {
+    expect(run('quantity("1Ki") == quantity("1024")')).toBe(true);
+    expect(run('quantity("500m").isLessThan(quantity("1")) && quantity("2").compareTo(quantity("1")) == 1')).toBe(true);
+    expect(run('quantity("1.5").isInteger() || !quantity("3").isInteger()')).toBe(false);
+    expect(run('quantity("2Gi").add(quantity("1Gi")).asInteger() == 3 * 1024 * 1024 * 1024 && quantity("5").sub(2).asApproximateFloat() == 3.0')).toBe(true);
+    expect(run('isQuantity("1Q")')).toBe(false);
+    expect(run('quantity("1.5").asInteger()')).toBe('error: cannot convert value to integer');
+  });
+
+  it('has ip and cidr', () => {
+    expect(run('ip("192.168.0.1").family() == 4 && ip("::1").isLoopback() && ip("fe80::1").isLinkLocalUnicast()')).toBe(true);
+    expect(run('string(ip("2001:DB8:0:0:0:0:0:1"))')).toBe('2001:db8::1');
+    expect(run('ip.isCanonical("2001:db8::1") && !ip.isCanonical("2001:DB8::1")')).toBe(true);
+    expect(run('isIP("::ffff:1.2.3.4") || isIP("1.2.3.4%eth0") || isIP("01.2.3.4")')).toBe(false);
+    expect(run('cidr("10.0.0.0/8").containsIP("10.1.2.3") && !cidr("10.0.0.0/8").containsIP(ip("11.0.0.1"))')).toBe(true);
+    expect(run('cidr("10.0.0.0/8").containsCIDR("10.1.0.0/16") && !cidr("10.1.0.0/16").containsCIDR(cidr("10.0.0.0/8"))')).toBe(true);
+    expect(run('string(cidr("10.1.2.3/8").masked()) == "10.0.0.0/8" && cidr("10.1.2.3/8").prefixLength() == 8 && cidr("10.1.2.3/8").ip() == ip("10.1.2.3")')).toBe(true);
+    expect(run('ip("x")')).toMatch(/^error: IP Address "x" parse error during conversion from string/);
+  });
+
+  it('has named formats returning optional errors', () => {
+    expect(run('format.dns1123Label().validate("ok-name").hasValue()')).toBe(false);
+    expect(run('format.named("dns1123Label").value().validate("Not_OK").value().size() > 0')).toBe(true);
+    expect(run('format.named("nope").hasValue()')).toBe(false);
+    expect(run('optional.none().orValue(3) == 3 && optional.of(1).value() == 1 && !optional.ofNonZeroValue("").hasValue()')).toBe(true);
+  });
+
+  it('counts the cost of an evaluation', () => {
+    const small = evaluate(compile('self.all(x, x > 0)').program, { self: [1n, 2n] }).cost;
+    const large = evaluate(compile('self.all(x, x > 0)').program, { self: Array.from({ length: 100 }, () => 1n) }).cost;
+    expect(large).toBeGreaterThan(small * 10);
+  });
+});
