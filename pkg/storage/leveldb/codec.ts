@@ -1,6 +1,8 @@
-// The LevelDB layout. Keys: "o" + object key -> object record; "e" + 16-digit revision -> event record;
-// "m:…" -> meta. Values carry the object's JSON bytes verbatim after a small header line, so a write
-// never re-serializes and a read parses each object once.
+// The LevelDB layout. Keys: "e" + 16-digit revision -> event record (every write: the object's state
+// after it); "o" + object key -> object record (the state of each key as of the compacted revision,
+// written by compaction); "m:…" -> meta. Values carry the object's JSON bytes verbatim after a small
+// header line, so a write never re-serializes and a read parses each object once. A write stores its
+// bytes once: the state before it is the previous event of its key, or its object record.
 import type { KeyValue, StoreEvent, WatchEventType } from '../interface.js';
 import { keyValueOf } from '../keyvalue.js';
 
@@ -14,10 +16,6 @@ export const EVENT_RANGE_END = 'f';
 
 const NEWLINE = 0x0a;
 
-export function encodeObject(kv: KeyValue): Buffer {
-  return Buffer.concat([Buffer.from(`${kv.modRevision} ${kv.createRevision}\n`), kv.bytes]);
-}
-
 export function decodeObject(key: string, value: Buffer): KeyValue {
   const nl = value.indexOf(NEWLINE);
   const [mod, create] = value.subarray(0, nl).toString().split(' ').map(Number);
@@ -29,18 +27,26 @@ interface EventHeader {
   k: string;
   /** createRevision of the object; its modRevision is the event's revision. */
   c: number;
-  /** Length of the object's bytes; the previous state's bytes follow them. */
+  /** Length of the object's bytes. */
   n: number;
-  /** modRevision and createRevision of the previous state. */
+  /**
+   * Records written before object records moved to compaction also carry the previous state: its
+   * modRevision and createRevision here, its bytes after the object's.
+   */
   p?: [number, number];
 }
 
 export function encodeEvent(ev: StoreEvent): Buffer {
   const header: EventHeader = { t: ev.type, k: ev.key, c: ev.kv.createRevision, n: ev.kv.bytes.length };
-  if (ev.prev) header.p = [ev.prev.modRevision, ev.prev.createRevision];
-  const parts = [Buffer.from(`${JSON.stringify(header)}\n`), ev.kv.bytes];
-  if (ev.prev) parts.push(ev.prev.bytes);
-  return Buffer.concat(parts);
+  return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ev.kv.bytes]);
+}
+
+/** The object record of an event's state: what compaction writes for the last event of each key. */
+export function objectRecordOfEvent(revision: number, value: Buffer): { key: string; deleted: boolean; record: Buffer } {
+  const nl = value.indexOf(NEWLINE);
+  const h = JSON.parse(value.subarray(0, nl).toString()) as EventHeader;
+  const bytes = value.subarray(nl + 1, nl + 1 + h.n);
+  return { key: h.k, deleted: h.t === 'DELETED', record: Buffer.concat([Buffer.from(`${revision} ${h.c}\n`), bytes]) };
 }
 
 /**

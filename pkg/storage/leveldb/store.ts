@@ -1,21 +1,23 @@
 // The default Store backend: LevelDB. Each group-commit batch is one atomic, fsync'd LevelDB batch holding
-// every write's object record, its event record and the new current revision, so a crash at any moment
-// keeps an acknowledged write whole and never leaves an object without its event or the reverse.
+// every write's event record and the new current revision, so a crash at any moment keeps an acknowledged
+// write whole. Object records hold each key's state as of the compacted revision: compaction writes them
+// in the same atomic batch that drops the event records it folds in, and recovery replays the kept events
+// over them (as etcd keeps revisions and rebuilds its index).
 import { Level } from 'level';
 import type { CompactionOptions, Journal, RecoveredState } from '../core/journal.js';
 import { DEFAULT_COMPACTION } from '../core/journal.js';
 import { RevisionedStore } from '../core/revisioned-store.js';
 import type { KeyValue, Store, StoreEvent } from '../interface.js';
 import {
-  decodeEvent, decodeObject, encodeEvent, encodeObject, EVENT_RANGE_END, eventKey, META_COMPACTED, META_REVISION,
-  OBJECT_RANGE, objectKey, revisionOfEventKey,
+  decodeEvent, decodeObject, encodeEvent, EVENT_RANGE_END, eventKey, META_COMPACTED, META_REVISION,
+  OBJECT_RANGE, objectKey, objectRecordOfEvent, revisionOfEventKey,
 } from './codec.js';
 
 type Db = Level<string, Buffer>;
 type BatchOp = { type: 'put'; key: string; value: Buffer } | { type: 'del'; key: string };
 
-/** Event records deleted per compaction batch, so a large compaction never builds one huge batch. */
-const COMPACTION_CHUNK = 5_000;
+/** Event records folded per compaction batch, so a large compaction never builds one huge batch. */
+const COMPACTION_CHUNK = 2_000;
 
 export async function openLevelStore(dir: string, opts: { compaction?: CompactionOptions } = {}): Promise<Store> {
   const db: Db = new Level<string, Buffer>(dir, { keyEncoding: 'utf8', valueEncoding: 'buffer' });
@@ -37,19 +39,18 @@ async function recover(db: Db): Promise<RecoveredState> {
     const key = k.slice(1);
     objects.set(key, decodeObject(key, v));
   }
-  // The newest decoded state of each key, to share objects between consecutive events of a key.
-  const seen = new Map<string, KeyValue>();
-  const known = (key: string, modRevision: number): KeyValue | undefined => {
-    const earlier = seen.get(key);
-    if (earlier?.modRevision === modRevision) return earlier;
-    const current = objects.get(key);
-    return current?.modRevision === modRevision ? current : undefined;
-  };
+  // Replayed in order over the object records: each event's previous state is the key's state before it.
   const events: StoreEvent[] = [];
   for await (const [k, v] of db.iterator({ gt: eventKey(compacted), lt: EVENT_RANGE_END })) {
-    const ev = decodeEvent(revisionOfEventKey(k), v, known);
-    seen.set(ev.key, ev.kv);
-    events.push(ev);
+    const revision = revisionOfEventKey(k);
+    const ev = decodeEvent(revision, v, (key, modRevision) => {
+      const current = objects.get(key);
+      return current?.modRevision === modRevision ? current : undefined;
+    });
+    const prev = ev.prev ?? (ev.type === 'ADDED' ? undefined : objects.get(ev.key));
+    if (ev.type === 'DELETED') objects.delete(ev.key);
+    else objects.set(ev.key, ev.kv);
+    events.push(prev ? { ...ev, prev } : ev);
   }
   return { objects, events, revision, compacted };
 }
@@ -62,21 +63,24 @@ async function readNumber(db: Db, key: string): Promise<number> {
 function levelJournal(db: Db): Journal {
   return {
     async append(batch) {
-      const ops: BatchOp[] = [];
-      for (const ev of batch) {
-        ops.push({ type: 'put', key: eventKey(ev.revision), value: encodeEvent(ev) });
-        if (ev.type === 'DELETED') ops.push({ type: 'del', key: objectKey(ev.key) });
-        else ops.push({ type: 'put', key: objectKey(ev.key), value: encodeObject(ev.kv) });
-      }
+      const ops: BatchOp[] = batch.map((ev) => ({ type: 'put', key: eventKey(ev.revision), value: encodeEvent(ev) }));
       ops.push({ type: 'put', key: META_REVISION, value: Buffer.from(String(batch[batch.length - 1].revision)) });
       await db.batch(ops, { sync: true });
     },
     async compact(from, to) {
-      // Each chunk deletes its records and records how far it got in the same atomic batch.
+      // Each chunk folds its events into object records, drops them and records how far it got, atomically.
       for (let start = from; start < to; start += COMPACTION_CHUNK) {
         const end = Math.min(start + COMPACTION_CHUNK, to);
+        const last = new Map<string, { deleted: boolean; record: Buffer }>();
         const ops: BatchOp[] = [];
-        for (let rev = start + 1; rev <= end; rev++) ops.push({ type: 'del', key: eventKey(rev) });
+        for await (const [k, v] of db.iterator({ gt: eventKey(start), lte: eventKey(end) })) {
+          const { key, ...state } = objectRecordOfEvent(revisionOfEventKey(k), v);
+          last.set(key, state);
+          ops.push({ type: 'del', key: k });
+        }
+        for (const [key, { deleted, record }] of last) {
+          ops.push(deleted ? { type: 'del', key: objectKey(key) } : { type: 'put', key: objectKey(key), value: record });
+        }
         ops.push({ type: 'put', key: META_COMPACTED, value: Buffer.from(String(end)) });
         await db.batch(ops);
       }
