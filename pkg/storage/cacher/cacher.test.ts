@@ -91,17 +91,17 @@ describe('Cacher', () => {
     cacher.stop();
   });
 
-  it('lists 10,000 objects in a few milliseconds', async () => {
+  it('lists 10,000 objects from memory: the cached entries themselves, paged after the continue key', async () => {
     const store = createMemoryStore();
     await Promise.all(Array.from({ length: 10_000 }, (_, i) => store.create(key(`ns${i % 10}`, `p${i}`), pod(`ns${i % 10}`, `p${i}`))));
     const cacher = await started(store);
-    const t0 = performance.now();
     const all = cacher.list({ prefix: PODS });
     const page = cacher.list({ prefix: `${PODS}ns3/`, limit: 500, continueKey: key('ns3', 'p5003') });
-    const elapsed = performance.now() - t0;
     expect(all.items).toHaveLength(10_000);
     expect(page.items).toHaveLength(500);
-    expect(elapsed).toBeLessThan(50);
+    expect(page.items.every((kv) => kv.key > key('ns3', 'p5003') && kv.key.startsWith(`${PODS}ns3/`))).toBe(true);
+    // nothing copied or parsed per list: a second list hands out the very same entries
+    expect(cacher.list({ prefix: PODS }).items[4321]).toBe(all.items[4321]);
     cacher.stop();
   });
 
