@@ -24,21 +24,18 @@ const systemContext = (namespace?: string): RequestContext => ({
 });
 
 export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer): AdmissionDeps {
-  const byGroupPlural = new Map<string, Registry>();
-  for (const reg of registries.all()) {
-    const key = `${reg.rt.group}/${reg.rt.plural}`;
-    if (!byGroupPlural.has(key)) byGroupPlural.set(key, reg);
-  }
+  // Looked up on every call, not once: custom resources are served (and stop being served) at run time.
+  const lookup = (group: string, plural: string): Registry | undefined => registries.byGroupResource(group, plural);
   const reg = (group: string, plural: string): Registry => {
-    const r = byGroupPlural.get(`${group}/${plural}`);
+    const r = lookup(group, plural);
     if (!r) throw new Error(`no resource ${plural}${group ? `.${group}` : ''}`);
     return r;
   };
   return {
-    resource: (group, plural): ResourceType | undefined => byGroupPlural.get(`${group}/${plural}`)?.rt,
-    get: (group, plural, namespace, name) => byGroupPlural.get(`${group}/${plural}`)?.peek(namespace, name)?.object,
+    resource: (group, plural): ResourceType | undefined => lookup(group, plural)?.rt,
+    get: (group, plural, namespace, name) => lookup(group, plural)?.peek(namespace, name)?.object,
     list: (group, plural, namespace) => {
-      const r = byGroupPlural.get(`${group}/${plural}`);
+      const r = lookup(group, plural);
       if (!r) return [];
       return r.deps.cacher.list({ prefix: listPrefix(r.rt, namespace) }).items.map((kv) => kv.object);
     },

@@ -18,6 +18,8 @@ import { reserveExisting, serviceStrategy } from './strategies/services.js';
 
 export interface RegistrySet {
   get(group: string, version: string, plural: string): Registry | undefined;
+  /** The registry of a group's resource in whichever version serves it first (custom resources included once served). */
+  byGroupResource(group: string, plural: string): Registry | undefined;
   all(): Registry[];
   /** Admission is wired in after construction: its plugins read through the registries. */
   setAdmission(admission: Admission): void;
@@ -81,6 +83,7 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
 
   return {
     get: (group, version, plural) => byKey.get(`${apiVersionOf(group, version)}/${plural}`),
+    byGroupResource: (group, plural) => byGroupPlural.get(`${group}/${plural}`),
     all: () => [...byKey.values()],
     setAdmission: (a) => {
       admission = a;
