@@ -100,14 +100,20 @@ function rulesOf(s: JSONSchemaProps): CompiledRule[] {
   return rules;
 }
 
-/** Whether any node declares rules (objects of kinds without rules skip the walk). */
+/** Whether any node declares rules (objects of kinds without rules skip the walk, and so do subtrees). */
 export function hasRules(s: JSONSchemaProps | undefined): boolean {
   if (!s) return false;
-  if (s['x-kubernetes-validations']?.length) return true;
-  if (Object.values(s.properties ?? {}).some(hasRules)) return true;
-  if (typeof s.additionalProperties === 'object' && hasRules(s.additionalProperties)) return true;
-  return hasRules(itemSchema(s));
+  let known = withRules.get(s);
+  if (known === undefined) {
+    known = Boolean(s['x-kubernetes-validations']?.length) || Object.values(s.properties ?? {}).some(hasRules) ||
+      (typeof s.additionalProperties === 'object' && hasRules(s.additionalProperties)) || hasRules(itemSchema(s));
+    withRules.set(s, known);
+  }
+  return known;
 }
+
+/** Schemas are not changed once a CRD version is served: each node is asked once. */
+const withRules = new WeakMap<JSONSchemaProps, boolean>();
 
 /** A JSON value as CEL sees it under schema `s`. */
 export function toCel(v: unknown, s: JSONSchemaProps | undefined): CelInput {
@@ -205,7 +211,7 @@ function runRule(rule: CompiledRule, s: JSONSchemaProps, path: string, bindings:
 }
 
 function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path: string, causes: StatusCause[], transitionOnly: boolean, budget: Budget): void {
-  if (!s || value === undefined || value === null || budget.remaining < 0) return;
+  if (!s || value === undefined || value === null || budget.remaining < 0 || !hasRules(s)) return;
   const rules = s['x-kubernetes-validations']?.length ? rulesOf(s) : [];
   if (rules.length) {
     if (budget.remaining <= 0) {
