@@ -91,3 +91,74 @@ describe('job controller', () => {
     await eventually(() => livePods('sus'), (l) => l.length === 2, 'pods back');
   });
 });
+
+/** Plays the kubelet: the pod failed with `exitCode` a minute ago (so no pod backoff is pending). */
+const failLongAgo = async (name: string, exitCode = 1) => {
+  const t = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+  await h.c.pods(NS).patch(name, 'merge', {
+    status: {
+      phase: 'Failed', conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: t }],
+      containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: 'busybox', imageID: '', state: { terminated: { exitCode, reason: 'Error', startedAt: t, finishedAt: t } } }],
+    },
+  }, { subresource: 'status' });
+};
+const ofIndex = (pods: any[], ix: number) => pods.filter((p) => p.metadata.annotations['batch.kubernetes.io/job-completion-index'] === String(ix));
+const condTypes = (j: any) => (j.status?.conditions ?? []).map((x: any) => x.type);
+
+describe('job controller: per-index backoff, podReplacementPolicy, managedBy', () => {
+  it('backoffLimitPerIndex retries an index, then fails it; the job fails with FailedIndexes once every index is done', async () => {
+    const { c } = h;
+    await c.jobs(NS).create(job('pi-idx', { completions: 3, parallelism: 3, completionMode: 'Indexed', backoffLimitPerIndex: 1 }));
+    const first = await eventually(() => livePods('pi-idx'), (l) => l.length === 3, '3 pods');
+    expect(ofIndex(first, 0)[0].metadata.annotations['batch.kubernetes.io/job-index-failure-count']).toBe('0');
+    await failLongAgo(ofIndex(first, 0)[0].metadata.name);
+    const second = await eventually(() => livePods('pi-idx'), (l) => ofIndex(l, 0).length === 2, 'index 0 retried');
+    const retry = ofIndex(second, 0).find((p) => p.status?.phase !== 'Failed');
+    expect(retry.metadata.annotations['batch.kubernetes.io/job-index-failure-count']).toBe('1');
+    await failLongAgo(retry.metadata.name);
+    const j1 = await eventually(() => c.jobs(NS).get('pi-idx'), (j) => j.status?.failedIndexes === '0', 'index 0 failed');
+    expect(j1.status.failed).toBe(2);
+    expect(ofIndex(await livePods('pi-idx'), 0)).toHaveLength(2);
+    await markFinished(c, NS, [...ofIndex(first, 1), ...ofIndex(first, 2)].map((p) => p.metadata.name), 'Succeeded');
+    const j2 = await eventually(() => c.jobs(NS).get('pi-idx'), (j) => !!cond(j, 'Failed'), 'Failed');
+    expect(cond(j2, 'Failed')).toMatchObject({ reason: 'FailedIndexes', message: 'Job has failed indexes' });
+    expect(condTypes(j2)).toEqual(['FailureTarget', 'Failed']);
+    expect(j2.status).toMatchObject({ completedIndexes: '1,2', failedIndexes: '0', succeeded: 2, failed: 2 });
+  });
+
+  it('a FailIndex rule fails its index at once; more failed indexes than maxFailedIndexes fail the job', async () => {
+    const { c } = h;
+    await c.jobs(NS).create(job('fail-idx', {
+      completions: 2, parallelism: 2, completionMode: 'Indexed', backoffLimitPerIndex: 3, maxFailedIndexes: 0,
+      podFailurePolicy: { rules: [{ action: 'FailIndex', onExitCodes: { operator: 'In', values: [42] } }] },
+    }));
+    const pods = await eventually(() => livePods('fail-idx'), (l) => l.length === 2, '2 pods');
+    await failLongAgo(ofIndex(pods, 1)[0].metadata.name, 42);
+    const j = await eventually(() => c.jobs(NS).get('fail-idx'), (x) => !!cond(x, 'Failed'), 'Failed');
+    expect(cond(j, 'Failed')).toMatchObject({ reason: 'MaxFailedIndexesExceeded', message: 'Job has exceeded the specified maximum number of failed indexes' });
+    expect(condTypes(j)).toEqual(['FailureTarget', 'Failed']);
+    expect(j.status.failedIndexes).toBe('1');
+    await eventually(() => livePods('fail-idx'), (l) => ofIndex(l, 0).every((p) => p.metadata.deletionTimestamp || p.status?.phase === 'Failed'), 'index 0 pod removed');
+  });
+
+  it('podReplacementPolicy Failed waits for a terminating pod to fail before replacing it', async () => {
+    const { c } = h;
+    await c.jobs(NS).create(job('repl', { podReplacementPolicy: 'Failed' }));
+    const [p] = await eventually(() => livePods('repl'), (l) => l.length === 1, 'pod');
+    await c.pods(NS).delete(p!.metadata!.name!);
+    await eventually(() => c.jobs(NS).get('repl'), (j) => j.status?.terminating === 1 && j.status?.active === 0, 'terminating counted');
+    expect(await livePods('repl')).toHaveLength(1);
+    await failLongAgo(p!.metadata!.name!);
+    await eventually(() => livePods('repl'), (l) => l.some((q) => q.metadata!.uid !== p!.metadata!.uid), 'replacement');
+    await eventually(() => c.jobs(NS).get('repl'), (j) => j.status?.failed === 1 && j.status?.active === 1 && j.status?.terminating === 0, 'failed 1, active 1');
+  });
+
+  it('leaves a Job managed by another controller alone', async () => {
+    const { c } = h;
+    await c.jobs(NS).create(job('external', { managedBy: 'example.com/other' }));
+    await c.jobs(NS).create(job('internal', {}));
+    await eventually(() => c.jobs(NS).get('internal'), (j) => j.status?.active === 1, 'the other job runs');
+    expect(await livePods('external')).toHaveLength(0);
+    expect((await c.jobs(NS).get('external')).status ?? {}).toEqual({});
+  });
+});

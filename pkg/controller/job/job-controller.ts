@@ -1,8 +1,9 @@
 // The Job controller (upstream pkg/controller/job): runs pods until `completions` succeed (NonIndexed or Indexed),
 // at most `parallelism` at a time, with the job-tracking finalizer so no finished pod goes uncounted
 // (uncountedTerminatedPods, then the counters), backoffLimit with exponential pod backoff, activeDeadlineSeconds,
-// podFailurePolicy, successPolicy, suspend, and 1.32's terminal conditions (FailureTarget / SuccessCriteriaMet
-// first, Failed / Complete once no pod is left running).
+// podFailurePolicy, successPolicy, backoffLimitPerIndex / maxFailedIndexes (per-index.ts), podReplacementPolicy,
+// suspend, managedBy (another controller's Jobs are left alone), and 1.32's terminal conditions (FailureTarget /
+// SuccessCriteriaMet first, Failed / Complete once no pod is left running).
 import type { KubeObject } from '../../../api/types.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { isConflict, isNotFound, realClock } from '../../client/index.js';
@@ -14,9 +15,15 @@ import { compareForDeletion, isPodActive, isPodReady, podFromTemplate, type Pod 
 import { claimObjects } from '../shared/controller-utils-refs.js';
 import type { ControllerContext } from '../shared/types.js';
 import {
+  failsIndex, hasBackoffLimitPerIndex, indexBackoffLeft, lastFailedPerIndex, replacementAnnotations,
+} from './per-index.js';
+import {
   COMPLETION_INDEX, CONTROLLER_UID, JOB_NAME, JOB_TRACKING_FINALIZER, LEGACY_CONTROLLER_UID, LEGACY_JOB_NAME,
   backoffDelay, completionIndexOf, finishTime, formatIndexes, hasFinalizer, isIndexed, matchPodFailurePolicy, parseIndexes,
 } from './job-util.js';
+
+/** spec.managedBy of the Jobs this controller reconciles (unset means the same). */
+const JOB_CONTROLLER = 'kubernetes.io/job-controller';
 
 export const isJobFinished = (job: KubeObject): Condition | undefined =>
   ((job.status?.conditions ?? []) as Condition[]).find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
@@ -79,6 +86,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
   async function sync(key: string): Promise<void> {
     const cached = jobs.get(key);
     if (!cached) { expectations.delete(key); return; }
+    if ((cached.spec?.managedBy ?? JOB_CONTROLLER) !== JOB_CONTROLLER) return;
     const job = structuredClone(cached);
     const ns = job.metadata!.namespace!;
     const uid = job.metadata!.uid!;
@@ -100,6 +108,8 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     const completions: number | undefined = job.spec?.completions ?? undefined;
     const indexed = isIndexed(job);
     const completed = indexed ? parseIndexes(status.completedIndexes, completions ?? 0) : new Set<number>();
+    const perIndex = hasBackoffLimitPerIndex(job);
+    const failedIdx = perIndex ? parseIndexes(status.failedIndexes, completions ?? 0) : new Set<number>();
     let conds = [...((status.conditions ?? []) as Condition[])];
     const onlyFailed = job.spec?.podReplacementPolicy === 'Failed';
     const podFailed = (p: Pod): boolean => p.status?.phase === 'Failed' || (!onlyFailed && !!p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded');
@@ -122,6 +132,8 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
         const m = p.status?.phase === 'Failed' ? matchPodFailurePolicy(job, p) : undefined;
         if (m?.action === 'Ignore') { release.push(p); continue; }
         if (m?.action === 'FailJob') failJob ??= { reason: 'PodFailurePolicy', message: m.message };
+        const idx = completionIndexOf(p);
+        if (perIndex && idx !== undefined && idx < (completions ?? 0) && failsIndex(job, p)) failedIdx.add(idx);
         uncounted.failed.push(pu);
         release.push(p);
       }
@@ -129,6 +141,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     if (uncounted.succeeded.length || uncounted.failed.length) {
       status.uncountedTerminatedPods = uncounted;
       if (indexed) status.completedIndexes = formatIndexes(completed);
+      if (perIndex) status.failedIndexes = formatIndexes(failedIdx);
       await writeStatus(job, status);
       const released = new Set<string>();
       for (const p of release) if (await removeFinalizer(p)) released.add(p.metadata!.uid!);
@@ -162,6 +175,9 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     const target = getCondition(conds, 'FailureTarget');
     if (target?.status === 'True') failJob = { reason: target.reason ?? '', message: target.message ?? '' };
     if (!failJob && status.failed > (job.spec?.backoffLimit ?? 6)) failJob = { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
+    if (!failJob && perIndex && job.spec?.maxFailedIndexes != null && failedIdx.size > job.spec.maxFailedIndexes) {
+      failJob = { reason: 'MaxFailedIndexesExceeded', message: 'Job has exceeded the specified maximum number of failed indexes' };
+    }
     const ads = job.spec?.activeDeadlineSeconds as number | undefined;
     const started = parseTime(status.startTime);
     if (!failJob && !suspended && ads != null && started !== undefined) {
@@ -175,8 +191,9 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
       else {
         const rule = matchSuccessPolicy(job, completed, status.succeeded);
         if (rule !== undefined) success = { reason: 'SuccessPolicy', message: `Matched rules at index ${rule}` };
-        else if (indexed ? completed.size >= (completions ?? 0) : completions != null ? status.succeeded >= completions : status.succeeded > 0 && active.length === 0) {
-          success = { reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' };
+        else if (indexed ? completed.size + failedIdx.size >= (completions ?? 0) : completions != null ? status.succeeded >= completions : status.succeeded > 0 && active.length === 0) {
+          if (failedIdx.size) failJob = { reason: 'FailedIndexes', message: 'Job has failed indexes' };
+          else success = { reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' };
         }
       }
     }
@@ -201,7 +218,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
       for (const p of active) await deletePod(p);
       active = [];
     } else if (expectations.satisfied(key)) {
-      active = await manage(job, pods, active, completed, status, nowMs);
+      active = await manage(job, pods, active, { completed, failed: failedIdx, terminating }, status, nowMs);
     }
 
     status.active = active.length;
@@ -209,47 +226,68 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     status.terminating = terminating.length;
     status.conditions = conds.length ? conds : undefined;
     if (indexed) status.completedIndexes = formatIndexes(completed);
-    if (status.uncountedTerminatedPods && !status.uncountedTerminatedPods.succeeded.length && !status.uncountedTerminatedPods.failed.length) status.uncountedTerminatedPods = {};
+    if (perIndex) status.failedIndexes = formatIndexes(failedIdx);
+    if (status.uncountedTerminatedPods && !status.uncountedTerminatedPods.succeeded?.length && !status.uncountedTerminatedPods.failed?.length) status.uncountedTerminatedPods = {};
     await writeStatus(job, status);
   }
 
-  /** Creates or deletes pods so min(parallelism, remaining work) run; returns the active pods. */
-  async function manage(job: KubeObject, pods: Pod[], active: Pod[], completed: Set<number>, status: Record<string, any>, nowMs: number): Promise<Pod[]> {
+  /**
+   * Creates or deletes pods so min(parallelism, remaining work) run; returns the active pods. With
+   * podReplacementPolicy Failed, terminating pods are not replaced until they have finished.
+   */
+  async function manage(job: KubeObject, pods: Pod[], active: Pod[], idx: { completed: Set<number>; failed: Set<number>; terminating: Pod[] }, status: Record<string, any>, nowMs: number): Promise<Pod[]> {
     const key = keyOf(job);
     const ns = job.metadata!.namespace!;
     const parallelism = job.spec?.parallelism ?? 1;
     const completions: number | undefined = job.spec?.completions ?? undefined;
     const indexed = isIndexed(job);
+    const perIndex = hasBackoffLimitPerIndex(job);
+    const waitForTerminating = job.spec?.podReplacementPolicy === 'Failed';
+    // the pods of an index that has failed for good go first (upstream getActivePodsForIndexes)
+    const ofFailed = active.filter((p) => idx.failed.has(completionIndexOf(p) ?? -1));
     let want: number;
     if (completions == null) want = status.succeeded > 0 ? 0 : parallelism;
-    else if (indexed) want = Math.min(parallelism, completions - completed.size);
+    else if (indexed) want = Math.min(parallelism, completions - idx.completed.size - idx.failed.size);
     else want = Math.min(parallelism, Math.max(0, completions - status.succeeded));
-    if (active.length > want) {
-      const victims = [...active].sort(compareForDeletion()).slice(0, active.length - want);
+    if (active.length > want || ofFailed.length) {
+      const rest = [...active].filter((p) => !ofFailed.includes(p)).sort(compareForDeletion());
+      const victims = [...ofFailed, ...rest.slice(0, Math.max(0, rest.length - want))];
       expectations.expectDeletions(key, victims.map((p) => p.metadata!.uid!));
       for (const p of victims) await deletePod(p);
       return active.filter((p) => !victims.includes(p));
     }
-    if (active.length === want) return active;
-    // Exponential backoff after consecutive failures (since the last success).
-    const lastSuccess = Math.max(0, ...pods.filter((p) => p.status?.phase === 'Succeeded').map(finishTime));
-    const failures = pods.filter((p) => p.status?.phase === 'Failed' && finishTime(p) >= lastSuccess);
-    if (failures.length) {
-      const wait = Math.max(...failures.map(finishTime)) + backoffDelay(failures.length) - nowMs;
-      if (wait > 0) { loop.enqueueAfter(key, wait); return active; }
+    const replacing = waitForTerminating ? idx.terminating.length : 0;
+    if (active.length + replacing >= want) return active;
+    // Exponential backoff after consecutive failures (since the last success); per index with backoffLimitPerIndex.
+    if (!perIndex) {
+      const lastSuccess = Math.max(0, ...pods.filter((p) => p.status?.phase === 'Succeeded').map(finishTime));
+      const failures = pods.filter((p) => p.status?.phase === 'Failed' && finishTime(p) >= lastSuccess);
+      if (failures.length) {
+        const wait = Math.max(...failures.map(finishTime)) + backoffDelay(failures.length) - nowMs;
+        if (wait > 0) { loop.enqueueAfter(key, wait); return active; }
+      }
     }
+    const lastFailed = perIndex ? lastFailedPerIndex(pods) : new Map<number, Pod>();
     let indexes: (number | undefined)[];
     if (indexed) {
-      const busy = new Set(active.map(completionIndexOf));
+      const busy = new Set([...active, ...(waitForTerminating ? idx.terminating : [])].map(completionIndexOf));
       indexes = [];
-      for (let i = 0; i < (completions ?? 0) && indexes.length < want - active.length; i++) if (!completed.has(i) && !busy.has(i)) indexes.push(i);
-    } else indexes = Array.from({ length: want - active.length }, () => undefined);
+      let soonest = Infinity;
+      for (let i = 0; i < (completions ?? 0) && indexes.length < want - active.length - replacing; i++) {
+        if (idx.completed.has(i) || idx.failed.has(i) || busy.has(i)) continue;
+        const left = perIndex ? indexBackoffLeft(job, lastFailed.get(i), nowMs) : 0;
+        if (left > 0) { soonest = Math.min(soonest, left); continue; }
+        indexes.push(i);
+      }
+      if (soonest < Infinity) loop.enqueueAfter(key, soonest);
+    } else indexes = Array.from({ length: want - active.length - replacing }, () => undefined);
     if (!indexes.length) return active;
     expectations.expectCreations(key, indexes.length);
     const queue = [...indexes];
     const { successes, error } = await slowStartBatch(indexes.length, SLOW_START_INITIAL_BATCH, async () => {
-      const idx = queue.shift();
-      const pod = jobPod(job, idx);
+      const ix = queue.shift();
+      const pod = jobPod(job, ix);
+      if (perIndex && ix !== undefined) Object.assign(pod.metadata!.annotations!, replacementAnnotations(job, lastFailed.get(ix)));
       try {
         await ctx.client.pods(ns).create(pod);
       } catch (err) {
@@ -275,7 +313,8 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     pod.metadata!.finalizers = [...(pod.metadata!.finalizers ?? []), JOB_TRACKING_FINALIZER];
     if (idx !== undefined) {
       pod.spec.hostname ??= `${name}-${idx}`;
-      const env = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX}']` } } };
+      // from the label since PodIndexLabel (GA in 1.32)
+      const env = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.labels['${COMPLETION_INDEX}']` } } };
       for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
         if (!(c.env ?? []).some((e: { name: string }) => e.name === env.name)) c.env = [...(c.env ?? []), env];
       }

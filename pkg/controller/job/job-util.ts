@@ -24,14 +24,14 @@ export const completionIndexOf = (p: Pod): number | undefined => {
 
 export const hasFinalizer = (p: Pod): boolean => (p.metadata?.finalizers ?? []).includes(JOB_TRACKING_FINALIZER);
 
-/** "1,3-5,7" from a set of indexes (upstream succeededIndexes.String()). */
+/** "1,3-5,7,8" from a set of indexes (upstream orderedIntervals.String(): a run of two is written "7,8"). */
 export const formatIndexes = (xs: Iterable<number>): string => {
   const sorted = [...new Set(xs)].sort((a, b) => a - b);
   const parts: string[] = [];
   for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
-    parts.push(i === j ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    parts.push(i === j ? String(sorted[i]) : `${sorted[i]}${j === i + 1 ? ',' : '-'}${sorted[j]}`);
     i = j + 1;
   }
   return parts.join(',');
