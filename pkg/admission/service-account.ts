@@ -1,10 +1,10 @@
-// ServiceAccount: a new pod runs as a service account ("default" unless it names one), which must exist; unless
+// ServiceAccount: a new pod runs as a service account ("default" unless it names one), which must exist (the
+// controller-manager's serviceaccount controller keeps a "default" one in every namespace); unless
 // automounting is off (pod or account automountServiceAccountToken: false) it gets the projected
 // kube-api-access-xxxxx volume (a bound token of 3607 s, the kube-root-ca.crt ConfigMap, the namespace) mounted at
 // /var/run/secrets/kubernetes.io/serviceaccount in every container; the account's imagePullSecrets are copied when
 // the pod has none. Upstream: plugin/pkg/admission/serviceaccount.
 import type { KubeObject } from '../../api/types.js';
-import { isStatusError } from '../apimachinery/errors.js';
 import { generateName } from '../apimachinery/names.js';
 import type { AdmissionDeps } from './deps.js';
 import { admissionForbidden } from './errors.js';
@@ -15,6 +15,8 @@ export const DEFAULT_SERVICE_ACCOUNT = 'default';
 export const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+/** Lookups of a missing "default" account before the pod is refused (upstream's 10). */
+const DEFAULT_ACCOUNT_RETRIES = 10;
 /** Upstream's warn-only token lifetime: the TokenRequest API may extend such tokens (see handlers/token-request.ts). */
 const PROJECTED_TOKEN_SECONDS = 3607;
 
@@ -67,25 +69,20 @@ export class ServiceAccount implements MutatingPlugin, ValidatingPlugin {
     }
   }
 
+  /**
+   * As upstream's getServiceAccount: a miss is looked up again (the watch cache may not have caught up with an account
+   * created a moment ago), and "default" up to 10 times 100-200 ms apart, since the serviceaccount controller creates
+   * it in a new namespace a moment after the namespace appears.
+   */
   private async serviceAccount(a: AdmissionAttributes, namespace: string, name: string): Promise<KubeObject> {
-    const found = this.deps.get('', 'serviceaccounts', namespace, name);
-    if (found) return found;
-    if (name === DEFAULT_SERVICE_ACCOUNT) {
-      // Stop-gap until the controller-manager's serviceaccount controller exists: it keeps a "default" account in
-      // every namespace; meanwhile the apiserver creates it when a pod needs it (and when a namespace is created,
-      // pkg/apiserver/namespace-defaults.ts). Remove this branch once that controller runs.
-      try {
-        await this.deps.create('', 'serviceaccounts', namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } });
-      } catch (e) {
-        if (!(isStatusError(e) && e.reason === 'AlreadyExists')) throw admissionForbidden(a, `error looking up service account ${namespace}/${name}: ${(e as Error).message}`);
-      }
-      // Created by us or a moment ago by someone else: the watch cache has it as soon as it catches up.
-      for (let i = 0; i < 100; i++) {
-        const created = this.deps.get('', 'serviceaccounts', namespace, name);
-        if (created) return created;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+    const retries = name === DEFAULT_SERVICE_ACCOUNT ? DEFAULT_ACCOUNT_RETRIES : 1;
+    const retryMs = 100 + Math.floor(Math.random() * 100);
+    let found = this.deps.get('', 'serviceaccounts', namespace, name);
+    for (let i = 0; !found && i < retries; i++) {
+      await new Promise((r) => setTimeout(r, retryMs));
+      found = this.deps.get('', 'serviceaccounts', namespace, name);
     }
+    if (found) return found;
     throw admissionForbidden(a, `error looking up service account ${namespace}/${name}: serviceaccount "${name}" not found`);
   }
 }

@@ -1,7 +1,6 @@
 // The apiserver's side of authentication: the authenticators of its flags (with the generated service-account key
 // pair as default), the lookups that let a service-account token die with its account or pod, and the token APIs.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { KubeObject } from '../../api/types.js';
@@ -62,17 +61,4 @@ export async function createAuthentication(config: ApiServerConfig, registries: 
       });
     },
   };
-}
-
-/** The cluster CA that pods trust the apiserver with (kube-root-ca.crt): the generated one, else the client CA. */
-export async function clusterCaPem(config: ApiServerConfig): Promise<string | undefined> {
-  for (const path of [join(config.dataDir, 'pki', 'ca.crt'), config.clientCaFile]) {
-    if (!path) continue;
-    try {
-      return await readFile(path, 'utf8');
-    } catch {
-      // try the next one
-    }
-  }
-  return undefined;
 }

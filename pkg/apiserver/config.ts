@@ -61,11 +61,6 @@ export interface ApiServerConfig {
   /** --proxy-client-cert-file / --proxy-client-key-file: the aggregator's client certificate towards extension apiservers. */
   proxyClientCertFile?: string;
   proxyClientKeyFile?: string;
-  /**
-   * Publish the kube-root-ca.crt ConfigMap in every namespace: the root-ca-cert-publisher's job, done here until the
-   * controller-manager has it. Off by default: an apiserver alone (upstream's too) has no such ConfigMaps.
-   */
-  publishRootCaConfigMaps?: boolean;
   /** --encryption-provider-config: EncryptionConfiguration for data at rest. */
   encryptionProviderConfig?: string;
   /** Audit events (JSON lines) go here; none when unset. */

@@ -16,8 +16,7 @@ import { createAudit } from './audit.js';
 import { loadPolicy } from './audit-policy.js';
 import { installChain } from './chain.js';
 import { startAdmission } from './admission.js';
-import { clusterCaPem, createAuthentication } from './authentication.js';
-import { startNamespaceDefaults } from './namespace-defaults.js';
+import { createAuthentication } from './authentication.js';
 import { createAuthorization } from './authorization.js';
 import { setKubeletClient, setUpgradeHead } from './handlers/kubelet-proxy.js';
 import { registerReviews } from './handlers/reviews.js';
@@ -147,7 +146,6 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   await bootstrap(registries, { ip: advertised, port });
   await aggregator.start();
   await publishAuthenticationConfigMap(registries, await authenticationConfigMap(config.clientCaFile, config.requestHeader));
-  const nsDefaults = await startNamespaceDefaults(registries, config.publishRootCaConfigMaps ? await clusterCaPem(config) : undefined, (err, what) => log.warn({ err }, what));
   await authz.bootstrap();
   ready = true;
   log.info({ port, ms: Date.now() - started }, 'apiserver ready');
@@ -159,7 +157,6 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
       await authz.stop();
       customResources.stop();
       aggregator.stop();
-      nsDefaults.stop();
       await closeAll(app, sockets, registries, store, audit.close);
       await authn.close();
     },

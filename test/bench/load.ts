@@ -1,5 +1,6 @@
 // Load generation: closed-loop workers over an undici Pool, bounded by a count and a time, and small statistics.
 import { Pool, type Dispatcher } from 'undici';
+import { namespace } from './objects.js';
 import type { Tls } from './processes.js';
 
 /** Connections authenticated by the client certificate of `tls`, or by none (the caller sends a token). */
@@ -12,6 +13,17 @@ export async function call(d: Dispatcher, method: 'GET' | 'POST' | 'PUT', path: 
   const buf = Buffer.from(await res.body.arrayBuffer());
   if (!expect.includes(res.statusCode)) throw new Error(`${method} ${path}: ${res.statusCode} ${buf.toString('utf8').slice(0, 300)}`);
   return buf;
+}
+
+/**
+ * Namespaces with the "default" ServiceAccount that the controller-manager's serviceaccount controller would add: the
+ * benches run the apiserver alone, and its ServiceAccount admission refuses pods without that account.
+ */
+export async function createNamespaces(d: Dispatcher, names: string[]): Promise<void> {
+  for (const ns of names) {
+    await call(d, 'POST', '/api/v1/namespaces', namespace(ns));
+    await call(d, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }));
+  }
 }
 
 export interface RunResult {

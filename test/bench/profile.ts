@@ -4,7 +4,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, closedLoop, pool } from './load.js';
+import { call, closedLoop, createNamespaces, pool } from './load.js';
 import { configMap, eventConfigMap, namespace, pod } from './objects.js';
 import { freePort, readTls, startServer } from './processes.js';
 import { watchFanout } from './watch.js';
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   const p64 = pool(s.origin, t, 64);
   const p1 = pool(s.origin, t, 1);
   try {
-    for (const ns of ['bench', 'bench-pods', 'bench-watch']) await call(p64, 'POST', '/api/v1/namespaces', namespace(ns));
+    await createNamespaces(p64, ['bench', 'bench-pods', 'bench-watch']);
     const cm = (i: number): Promise<Buffer> => call(p64, 'POST', '/api/v1/namespaces/bench/configmaps', configMap('bench', `cm-${i}`));
     let r;
     switch (step) {

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { Pool } from 'undici';
-import { call, closedLoop, median, pool, type RunResult } from './load.js';
+import { call, closedLoop, createNamespaces, median, pool, type RunResult } from './load.js';
 import { configMap, eventConfigMap, namespace, pod } from './objects.js';
 import { freePort, memoryOf, readTls, startServer, type ServerProcess, type Tls } from './processes.js';
 import { watchFanout, type FanoutResult } from './watch.js';
@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     const mk1 = pool(mk.origin, t, 1);
     const bare1 = pool(bare.origin, t, 1);
     pools.push(mk64, bare64, mk1, bare1);
-    for (const ns of ['bench', 'bench-pods', 'bench-watch']) await call(mk64, 'POST', '/api/v1/namespaces', namespace(ns));
+    await createNamespaces(mk64, ['bench', 'bench-pods', 'bench-watch']);
 
     // 4 + 6. 10,000 pods: create (64 clients), list, then the resident memory of each server.
     log(`pods: creating ${N.pods}`);

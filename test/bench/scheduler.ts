@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { Client } from '../../pkg/client/index.js';
 import { Scheduler, parseConfiguration } from '../../pkg/scheduler/index.js';
-import { call, closedLoop, percentile, pool } from './load.js';
+import { call, closedLoop, createNamespaces, percentile, pool } from './load.js';
 import { freePort, memoryOf, readTls, startServer } from './processes.js';
 import { compiledMain } from '../../cmd/package-info.js';
 
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     });
     if (nodes.errors) throw new Error(`node creation failed: ${nodes.firstError}`);
     rows.push(['nodes created (64 clients)', `${fmt(N.nodes)} in ${fmt(nodes.ms / 1000, 1)} s (${fmt(nodes.rate)}/s)`]);
-    for (const ns of ['bench1', 'bench2']) await call(p, 'POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }));
+    await createNamespaces(p, ['bench1', 'bench2']);
 
     // One scheduler run: resolves when `expected` pods are bound.
     const config = parseConfiguration({ clientConnection: { qps: 5000, burst: 5000 } });

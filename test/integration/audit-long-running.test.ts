@@ -38,7 +38,6 @@ beforeAll(async () => {
   await writeFile(join(dataDir, 'policy.yaml'), POLICY);
   api = await startTestApiServer({ dataDir, auditLogPath: auditLog, auditPolicyFile: join(dataDir, 'policy.yaml') });
   admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
-  expect((await api.kubectlWithInput('{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"default","namespace":"default"}}', 'apply', '-f', '-')).code).toBe(0);
   kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
     nodeIpFor: () => '127.0.0.1',
     server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1' },

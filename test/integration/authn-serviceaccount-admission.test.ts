@@ -1,5 +1,6 @@
-// The ServiceAccount admission plugin and the stop-gap defaults of every namespace (a "default" ServiceAccount and the
-// kube-root-ca.crt ConfigMap), over real HTTPS.
+// The ServiceAccount admission plugin over real HTTPS, with the controllers that keep what it needs in every namespace
+// (serviceaccount: a "default" ServiceAccount; root-ca-cert-publisher: the kube-root-ca.crt ConfigMap), and without
+// them (an apiserver alone refuses pods, as upstream's).
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
@@ -21,7 +22,7 @@ const waitFor = async <T>(f: () => Promise<T | undefined>): Promise<T> => {
 };
 
 beforeAll(async () => {
-  s = await startTestApiServer({ publishRootCaConfigMaps: true });
+  s = await startTestApiServer({ controllers: ['serviceaccount', 'root-ca-cert-publisher'] });
 }, 60_000);
 
 afterAll(async () => {
@@ -29,16 +30,19 @@ afterAll(async () => {
 });
 
 describe('ServiceAccount admission', () => {
-  it('every system namespace has a default ServiceAccount and kube-root-ca.crt', async () => {
+  it('every system namespace gets a default ServiceAccount and kube-root-ca.crt from the controllers', async () => {
     const ca = await readFile(s.pki.ca.cert, 'utf8');
     for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
-      expect((await s.api('GET', `/api/v1/namespaces/${ns}/serviceaccounts/default`)).status).toBe(200);
-      const cm = await s.api('GET', `/api/v1/namespaces/${ns}/configmaps/kube-root-ca.crt`);
+      await waitFor(async () => ((await s.api('GET', `/api/v1/namespaces/${ns}/serviceaccounts/default`)).status === 200 ? true : undefined));
+      const cm = await waitFor(async () => {
+        const r = await s.api('GET', `/api/v1/namespaces/${ns}/configmaps/kube-root-ca.crt`);
+        return r.status === 200 ? r : undefined;
+      });
       expect(cm.body.data['ca.crt']).toBe(ca);
     }
   });
 
-  it('a new namespace gets them too, and a pod created right away in it is admitted', async () => {
+  it('a new namespace gets them too, and a pod created right away in it is admitted (the plugin waits for "default")', async () => {
     expect((await s.api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh' } })).status).toBe(201);
     const r = await s.api('POST', '/api/v1/namespaces/fresh/pods', pod('p'));
     expect(r.body.message).toBeUndefined();
@@ -94,5 +98,23 @@ describe('ServiceAccount admission', () => {
     const r = await s.api('POST', '/api/v1/namespaces/nowhere/pods', pod('p'));
     expect(r.status).toBe(404);
     expect(r.body.message).toBe('namespaces "nowhere" not found');
+  });
+});
+
+describe('ServiceAccount admission on an apiserver alone', () => {
+  let bare: TestApiServer;
+  beforeAll(async () => {
+    bare = await startTestApiServer({ controllers: [] });
+  }, 60_000);
+  afterAll(async () => {
+    await bare?.close();
+  });
+
+  it('refuses a pod while no controller has made the default account, and admits it once the account exists', async () => {
+    const r = await bare.api('POST', '/api/v1/namespaces/default/pods', pod('early'));
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('pods "early" is forbidden: error looking up service account default/default: serviceaccount "default" not found');
+    expect((await bare.api('POST', '/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } })).status).toBe(201);
+    expect((await bare.api('POST', '/api/v1/namespaces/default/pods', pod('early'))).status).toBe(201);
   });
 });

@@ -24,7 +24,8 @@ const holder = async (): Promise<string> => {
 const leading = (p: CmProcess): boolean => p.logs().includes('"msg":"started leading"');
 
 beforeAll(async () => {
-  const [server, bundle] = await Promise.all([startTestApiServer({ storageBackend: 'memory' }), bundleMain()]);
+  // controllers: [] — the default account must come back from the elected controller-manager, not from the harness.
+  const [server, bundle] = await Promise.all([startTestApiServer({ storageBackend: 'memory', controllers: [] }), bundleMain()]);
   s = server;
   main = bundle.main;
   cleanup = bundle.cleanup;

@@ -12,7 +12,8 @@ let s: TestApiServer;
 let cm: { stop(): Promise<void> };
 
 beforeAll(async () => {
-  s = await startTestApiServer({ storageBackend: 'memory' });
+  // controllers: [] — the serviceaccount controller under test is the controller-manager's below, not the harness's.
+  s = await startTestApiServer({ storageBackend: 'memory', controllers: [] });
   cm = await startInProcess(await controllerManagerKubeconfig(s), {
     controllers: ['namespace', 'serviceaccount', 'root-ca-cert-publisher', 'garbagecollector'],
   });

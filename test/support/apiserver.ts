@@ -8,6 +8,8 @@ import { Agent, request } from 'undici';
 import { pino } from 'pino';
 import { defaultApiServerConfig, type ApiServerConfig, type RunningApiServer } from '../../pkg/apiserver/config.js';
 import { startApiServer } from '../../pkg/apiserver/server.js';
+import { Client, type RestConfig } from '../../pkg/client/index.js';
+import { runControllerManager } from '../../pkg/controller/controller-manager.js';
 import { ensurePki, writeKubeconfig, type PkiPaths } from '../../pkg/pki/index.js';
 
 export interface TestApiServer {
@@ -28,7 +30,18 @@ export interface TestApiServer {
   close(): Promise<void>;
 }
 
-export async function startTestApiServer(overrides: Partial<ApiServerConfig> & { dataDir?: string } = {}): Promise<TestApiServer> {
+export interface TestApiServerOptions extends Partial<ApiServerConfig> {
+  dataDir?: string;
+  /**
+   * Controllers of the controller-manager to run in this process (as the admin) next to the server, as a cluster
+   * has them: by default the serviceaccount controller, whose "default" accounts the ServiceAccount admission plugin
+   * needs before it admits a pod; [] for an apiserver alone.
+   */
+  controllers?: string[];
+}
+
+export async function startTestApiServer(options: TestApiServerOptions = {}): Promise<TestApiServer> {
+  const { controllers = ['serviceaccount'], ...overrides } = options;
   const dataDir = overrides.dataDir ?? await mkdtemp(join(tmpdir(), 'mini-kube-test-'));
   const pki = await ensurePki(join(dataDir, 'pki'), { nodes: [] });
   const logger = pino({ name: 'apiserver', level: process.env.MINI_KUBE_TEST_LOG ?? 'warn' });
@@ -44,10 +57,14 @@ export async function startTestApiServer(overrides: Partial<ApiServerConfig> & {
   const kubeconfig = join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfig, { server: server.url, caPem: caPem!, certPem: certPem!, keyPem: keyPem!, user: 'kubernetes-admin' });
   const agent = new Agent({ connect: { ca: caPem, cert: certPem, key: keyPem } });
+  const stopControllers = controllers.length
+    ? runControllers({ host: server.url, caData: caPem!, certData: certPem!, keyData: keyPem!, qps: 0 }, controllers) : undefined;
+  if (controllers.includes('serviceaccount')) await untilDefaultAccount(server.url, agent);
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    await stopControllers?.();
     await agent.close();
     await server.close();
   };
@@ -71,6 +88,32 @@ export async function startTestApiServer(overrides: Partial<ApiServerConfig> & {
       await stop();
       await rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Waits for default/default: tests create pods in "default" right away, and a loaded machine may be slow to sync. */
+async function untilDefaultAccount(url: string, agent: Agent): Promise<void> {
+  for (const deadline = Date.now() + 30_000; ;) {
+    const res = await request(`${url}/api/v1/namespaces/default/serviceaccounts/default`, { dispatcher: agent });
+    await res.body.dump();
+    if (res.statusCode === 200) return;
+    if (Date.now() > deadline) throw new Error('the serviceaccount controller made no default/default ServiceAccount within 30 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Runs the named controllers until the returned function is called (it resolves once they have stopped). */
+function runControllers(restConfig: RestConfig, controllers: string[]): () => Promise<void> {
+  const client = new Client(restConfig);
+  const ac = new AbortController();
+  const run = runControllerManager({
+    client, restConfig, controllers, leaderElect: false, useServiceAccountCredentials: false,
+    logger: pino({ name: 'controller-manager', level: process.env.MINI_KUBE_TEST_LOG ?? 'warn' }),
+  }, ac.signal);
+  return async () => {
+    ac.abort();
+    await run;
+    await client.close();
   };
 }
 

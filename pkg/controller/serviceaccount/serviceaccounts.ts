@@ -1,6 +1,6 @@
 // The ServiceAccount controller (upstream pkg/controller/serviceaccount/serviceaccounts_controller.go): every
 // active namespace has a ServiceAccount "default". It only creates what is missing, so it coexists with anyone
-// else creating it (the apiserver's stop-gap, an admin).
+// else creating it (an admin, a second controller-manager).
 import { Resources, isAlreadyExists, type KubeObject } from '../../client/index.js';
 import { isGoneOrTerminating } from '../shared/errors.js';
 import { objOf, workerLoop } from '../shared/controller-utils.js';
