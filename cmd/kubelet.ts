@@ -131,7 +131,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       runtimeFor: (_i: number, nodeName: string, hostIp: string) => {
         const sb = sandboxing && new PodSandboxes({ nodeName, podCidr: v['pod-cidr'] || undefined, logger, cgroups: sandboxing.cgroups });
         if (sb) sandboxes.set(nodeName, sb);
-        return new ProcessRuntime({ rootDir, hostIp, catalog, sandboxes: sb });
+        return new ProcessRuntime({ rootDir, hostIp, catalog, sandboxes: sb, logger });
       },
     } : {}),
     ...(v['pod-cidr'] && v.nodes === 1 ? { podCidr: v['pod-cidr'] } : {}),

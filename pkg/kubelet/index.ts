@@ -11,6 +11,7 @@ export * from './status-manager.js';
 export * from './runtime/types.js';
 export * from './runtime/fake.js';
 export * from './runtime/process.js';
+export * from './runtime/image-catalog.js';
 export * from './server.js';
 export * from './env.js';
 export * from './probes.js';

@@ -9,7 +9,7 @@ import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from
 import { runAction, type Probe } from './probes.js';
 import { linuxResources } from './sandbox/cgroups.js';
 import { podDnsConfig, type DnsSettings } from './sandbox/dns.js';
-import { linkMounts, VolumeError, VolumeManager, type TokenRequester, type VolumeObjectGetter } from './volumes.js';
+import { linkMounts, mountsReadOnly, VolumeError, VolumeManager, type TokenRequester, type Volume, type VolumeObjectGetter } from './volumes.js';
 import { join } from 'node:path';
 import type { ContainerStatus, ImageInfo, Runtime } from './runtime/types.js';
 
@@ -23,7 +23,7 @@ interface SpecContainer {
   args?: string[];
   env?: { name: string; value?: string }[];
   envFrom?: unknown[];
-  volumeMounts?: { name: string; mountPath: string; subPath?: string }[];
+  volumeMounts?: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[];
   workingDir?: string;
   stdin?: boolean;
   stdinOnce?: boolean;
@@ -304,9 +304,12 @@ export class PodSyncer {
       return;
     }
     const podDir = (rt as { podDir?: (uid: string) => string }).podDir?.(rec.uid);
+    let readOnlyPaths: string[] = [];
     if (podDir && rec.volumes) {
       const rootfs = join(podDir, 'rootfs', c.name);
-      await linkMounts(rootfs, c.volumeMounts ?? [], rec.volumes);
+      const specVolumes = new Map(((pod.spec?.volumes ?? []) as Volume[]).map((v) => [v.name, v]));
+      const mounts = (c.volumeMounts ?? []).map((m) => ({ ...m, readOnly: mountsReadOnly(m, specVolumes.get(m.name)) }));
+      readOnlyPaths = await linkMounts(rootfs, mounts, rec.volumes);
       env = [{ name: 'MINI_KUBE_ROOTFS', value: rootfs }, ...env];
     }
     const vars = Object.fromEntries(env.map((e) => [e.name, e.value]));
@@ -316,6 +319,7 @@ export class PodSyncer {
         name: c.name, attempt, image: c.image, workingDir: c.workingDir, env, resources: linuxResources(c.resources),
         command: c.command?.map((x) => expandVars(x, vars)), args: c.args?.map((x) => expandVars(x, vars)),
         annotations: pod.metadata?.annotations, stdin: c.stdin, stdinOnce: c.stdinOnce, tty: c.tty,
+        ...(readOnlyPaths.length ? { readOnlyPaths } : {}),
       });
     } catch (err) {
       const message = (err as Error).message;

@@ -151,21 +151,35 @@ export class VolumeManager {
 }
 
 /** The container's view of its mounts: symlinks under `rootfs`, one per volumeMount. */
-export const linkMounts = async (rootfs: string, mounts: { name: string; mountPath: string; subPath?: string }[], volumes: Map<string, string>): Promise<void> => {
+/** Whether a mount of the volume is read-only: asked by the mount or the claim; API data volumes always are, as upstream's. */
+export const mountsReadOnly = (m: { readOnly?: boolean }, v: Volume | undefined): boolean =>
+  m.readOnly === true || v?.persistentVolumeClaim?.readOnly === true || (v !== undefined && isProjection(v));
+
+/**
+ * Lays the container's mounts out under `rootfs` as symlinks to the volumes. Returns the real paths its read-only
+ * mounts reach, which the runtime binds read-only over themselves in the container's own mount namespace (so the
+ * container, and only it, sees them read-only; a volume mounted both ways by one container is read-only in both).
+ */
+export const linkMounts = async (
+  rootfs: string, mounts: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[], volumes: Map<string, string>,
+): Promise<string[]> => {
   await rm(rootfs, { recursive: true, force: true });
   await mkdir(rootfs, { recursive: true });
+  const readOnly: string[] = [];
   for (const m of mounts) {
     const target = volumes.get(m.name);
     if (!target) continue;
     const link = join(rootfs, m.mountPath);
     await mkdir(dirname(link), { recursive: true });
-    if (!m.subPath) { await symlink(target, link).catch(() => undefined); continue; }
-    const source = join(target, m.subPath);
+    const source = m.subPath ? join(target, m.subPath) : target;
     // a subPath through the atomic writer's ..data link is pinned to today's content, as upstream's bind mount
-    if ((await lstat(source).catch(() => undefined))?.isSymbolicLink() && (await lstat(join(target, '..data')).catch(() => undefined))) {
+    if (m.subPath && (await lstat(source).catch(() => undefined))?.isSymbolicLink() && (await lstat(join(target, '..data')).catch(() => undefined))) {
       await cp(await realpath(source), link, { recursive: true }).catch(() => undefined);
-    } else {
-      await symlink(source, link).catch(() => undefined);
+      if (m.readOnly) readOnly.push(link);
+      continue;
     }
+    await symlink(source, link).catch(() => undefined);
+    if (m.readOnly) readOnly.push(await realpath(source).catch(() => source));
   }
+  return [...new Set(readOnly)];
 };

@@ -180,6 +180,28 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(await readFile(join(sa, 'ca.crt'), 'utf8')).toContain('BEGIN CERTIFICATE');
   });
 
+  it.skipIf(process.getuid?.() !== 0)('enforces read-only mounts (readOnly, configMap volumes) in the container alone: another container writes the volume', async () => {
+    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ro-cm' }, data: { k: 'v' } });
+    const write = (path: string): string => `({ echo x > $MINI_KUBE_ROOTFS/${path}; } 2>/dev/null && echo "${path}: written" || echo "${path}: refused")`;
+    await createBound(admin, pod('ro', {
+      spec: {
+        volumes: [{ name: 'scratch', emptyDir: {} }, { name: 'shared', emptyDir: {} }, { name: 'cfg', configMap: { name: 'ro-cm' } }],
+        containers: [
+          { name: 'w', image: 'busybox', command: ['sh', '-c', `${write('shared/f')}; exec sleep 60`], volumeMounts: [{ name: 'shared', mountPath: '/shared' }] },
+          {
+            name: 'r', image: 'busybox',
+            command: ['sh', '-c', `sleep 0.5; ${write('scratch/f')}; ${write('shared/g')}; ${write('cfg/k')}; cat $MINI_KUBE_ROOTFS/shared/f $MINI_KUBE_ROOTFS/cfg/k; echo; exec sleep 60`],
+            volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }, { name: 'shared', mountPath: '/shared', readOnly: true }, { name: 'cfg', mountPath: '/cfg' }],
+          },
+        ],
+      },
+    }), NODE);
+    await phase('ro', 'Running');
+    const logs = await eventually(async () => { const l = await admin.pods('default').logs('ro', { container: 'r' }); return l.includes('cfg/k') ? l : undefined; }, 10_000, 'ro log');
+    expect(logs).toBe('scratch/f: written\nshared/g: refused\ncfg/k: refused\nx\nv\n');
+    expect(await admin.pods('default').logs('ro', { container: 'w' })).toBe('shared/f: written\n');
+  });
+
   it('its HTTPS server authorizes clients by SubjectAccessReview (nodes/proxy): the admin may, a plain user may not', async () => {
     const node = await admin.nodes().get(NODE);
     const port = (node.status?.daemonEndpoints as any).kubeletEndpoint.Port as number;

@@ -14,8 +14,10 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
 import { forkedChild, type PodSandbox, type PodSandboxes } from '../sandbox/pod-sandbox.js';
 import { BUILTINS } from './builtins.js';
+import { imageRepository, loadImageCatalog, type ImageCatalog } from './image-catalog.js';
 import { RuntimeState, type ContainerRecord } from './process-state.js';
 import { AttachHub, dialInNetns, dialPod, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
 import { processAlive } from './procfs.js';
@@ -26,30 +28,6 @@ import {
   type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions, type StreamingSession,
 } from './types.js';
 
-export interface CatalogEntry { builtin?: string; entrypoint?: string[]; cmd?: string[]; env?: string[] }
-export type ImageCatalog = Record<string, CatalogEntry>;
-
-const DEFAULT_CATALOG: ImageCatalog = {
-  pause: { builtin: 'pause' }, 'registry.k8s.io/pause': { builtin: 'pause' }, busybox: { cmd: ['sh'] }, nginx: { builtin: 'nginx' },
-};
-
-/** config/images.json next to the sources or the compiled tree, else the built-in default. */
-export const loadImageCatalog = (path?: string): ImageCatalog => {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = path ? [path] : [join(here, '../../../config/images.json'), join(here, '../../../../config/images.json')];
-  for (const p of candidates) {
-    if (!existsSync(p)) continue;
-    const parsed = JSON.parse(readFileSync(p, 'utf8')) as { images?: ImageCatalog };
-    return parsed.images ?? {};
-  }
-  if (path) throw new Error(`image catalog ${path} not found`);
-  return DEFAULT_CATALOG;
-};
-
-/** The catalog key of an image: its repository without registry docker.io/library and without tag or digest. */
-export const imageRepository = (image: string): string =>
-  normalizeImage(image).replace(/@.*$/, '').replace(/:[^:/]*$/, '').replace(/^docker\.io\/library\//, '').replace(/^docker\.io\//, '');
-
 export interface ProcessRuntimeOptions {
   rootDir: string;
   /** The node's address: the IP of pods on the host network. */
@@ -59,6 +37,7 @@ export interface ProcessRuntimeOptions {
   sandboxes?: PodSandboxes;
   /** The command that runs a container's shim, given its state directory (default: this package's `mini-kube container-shim`). */
   shim?: string[];
+  logger?: Logger;
 }
 
 interface ProcContainer extends ContainerStatus, ContainerRecord {
@@ -109,6 +88,7 @@ export class ProcessRuntime implements Runtime {
   private readonly state: RuntimeState;
   private readonly sockets: string;
   private shimCommand?: string[];
+  private bindable?: Promise<boolean>;
 
   constructor(private readonly o: ProcessRuntimeOptions) {
     this.catalog = o.catalog ?? loadImageCatalog();
@@ -240,13 +220,17 @@ export class ProcessRuntime implements Runtime {
     let argv = await this.argv(c.config);
     if (c.config.workingDir) await mkdir(c.config.workingDir, { recursive: true }).catch(() => undefined);
     const pod = this.pods.get(c.sandboxId);
+    const binds = c.config.readOnlyPaths?.length && (await this.canBind()) ? c.config.readOnlyPaths : [];
+    // behind a wrapper, a missing command would be the wrapper's failure: it is looked for first
+    if ((pod || binds.length) && !(await findExecutable(argv[0]!, c.env.PATH ?? '', c.cwd))) {
+      const exit = { exitCode: 128, finishedAt: Date.now(), startError: notFoundMessage(argv[0]!) };
+      this.state.saveExit(id, exit);
+      this.exitedWith(c, exit);
+      throw new Error(exit.startError);
+    }
+    // in a sandbox `ip netns exec` already gives the container a mount namespace of its own; else unshare makes one
+    if (binds.length) argv = [...(pod ? [] : ['unshare', '--mount', '--propagation', 'private', '--']), ...readOnlyBinds(binds, argv)];
     if (pod) {
-      if (!(await findExecutable(argv[0]!, c.env.PATH ?? '', c.cwd))) {
-        const exit = { exitCode: 128, finishedAt: Date.now(), startError: notFoundMessage(argv[0]!) };
-        this.state.saveExit(id, exit);
-        this.exitedWith(c, exit);
-        throw new Error(exit.startError);
-      }
       c.cgroup = await this.o.sandboxes!.containerCgroup(pod, id, c.config.resources ?? {});
       argv = this.o.sandboxes!.wrap(pod, argv, c.cgroup);
       this.state.saveContainer(c);
@@ -381,6 +365,20 @@ export class ProcessRuntime implements Runtime {
     this.listeners.clear();
   }
 
+  /**
+   * Whether read-only paths can be bind mounts in a mount namespace of the container's own: that takes root and a
+   * kernel that lets it (not an unprivileged container); else they stay writable, with one warning.
+   */
+  private canBind(): Promise<boolean> {
+    this.bindable ??= (process.getuid?.() !== 0 ? Promise.resolve(false) : new Promise<boolean>((resolve) => {
+      execFile('unshare', ['--mount', '--propagation', 'private', '--', 'sh', '-c', 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0"', this.o.rootDir], (err) => resolve(!err));
+    })).then((ok) => {
+      if (!ok) this.o.logger?.warn('read-only volume mounts are not enforced: no mount namespace can be made (root and CAP_SYS_ADMIN needed)');
+      return ok;
+    });
+    return this.bindable;
+  }
+
   /** The Unix socket of a container's shim. */
   private socketPath(id: string): string { return join(this.sockets, `${id.slice(0, 16)}.sock`); }
 
@@ -417,6 +415,15 @@ export class ProcessRuntime implements Runtime {
 
   private emit(ev: RuntimeEvent): void { for (const l of this.listeners) l(ev); }
 }
+
+/**
+ * argv that first binds each path read-only over itself (in the mount namespace it runs in), then execs `argv`; a
+ * bind that fails stops the container (exit 126, mount's message in its log).
+ */
+const readOnlyBinds = (paths: string[], argv: string[]): string[] => [
+  'sh', '-c', 'while [ "$1" != -- ]; do mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 126; shift; done; shift; exec "$@"',
+  'mini-kube-mounts', ...paths, '--', ...argv,
+];
 
 /** Whether the kernel OOM-killed a process of this cgroup (read at exit, so synchronously). */
 const oomKilled = (cgroup: string): boolean => {

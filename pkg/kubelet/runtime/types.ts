@@ -58,6 +58,8 @@ export interface ContainerConfig {
   stdinOnce?: boolean;
   /** Run on a pseudo-terminal (spec tty): its output is stdout alone, attach can resize it. */
   tty?: boolean;
+  /** Paths the container sees read-only (bound read-only over themselves in its own mount namespace, where the runtime can). */
+  readOnlyPaths?: string[];
   resources?: LinuxContainerResources;
 }
 
