@@ -64,6 +64,18 @@ describe('the Kubernetes CEL environment', () => {
     expect(run('optional.none().orValue(3) == 3 && optional.of(1).value() == 1 && !optional.ofNonZeroValue("").hasValue()')).toBe(true);
   });
 
+  it('has two-variable comprehensions', () => {
+    expect(run('[1, 2, 3].all(i, v, v == i + 1) && !["a", "b"].exists(i, v, i == 1 && v == "a")')).toBe(true);
+    expect(run('{"a": 1, "b": 2}.exists(k, v, k == "b" && v == 2) && {"a": 1, "b": 1}.existsOne(k, v, k == "a")')).toBe(true);
+    expect(run('[10, 20, 30].transformList(i, v, i * 100 + v) == [10, 120, 230]')).toBe(true);
+    expect(run('[10, 20, 30].transformList(i, v, i > 0, v) == [20, 30]')).toBe(true);
+    expect(run('{"a": 1, "b": 2}.transformMap(k, v, v * 10) == {"a": 10, "b": 20}')).toBe(true);
+    expect(run('{"a": 1, "b": 2}.transformMap(k, v, v > 1, k + "!") == {"b": "b!"}')).toBe(true);
+    expect(run('{"a": 1}.transformMapEntry(k, v, {k + k: v}) == {"aa": 1}')).toBe(true);
+    expect(run('self.all(i, v, self.all(j, w, i == j || v != w))', { self: [1n, 2n, 3n] })).toBe(true);
+    expect(run('[[1, 2], [3]].all(i, v, v.all(j, w, w > i))')).toBe(true);
+  });
+
   it('counts the cost of an evaluation', () => {
     const small = evaluate(compile('self.all(x, x > 0)').program, { self: [1n, 2n] }).cost;
     const large = evaluate(compile('self.all(x, x > 0)').program, { self: Array.from({ length: 100 }, () => 1n) }).cost;

@@ -1,13 +1,15 @@
 // The CEL environment Kubernetes 1.32 gives CRD validation rules and admission expressions (upstream:
 // apiserver/pkg/cel/environment/base.go): standard CEL with the strings extension, then Kubernetes' lists, regex,
-// urls, quantity, ip, cidr and format libraries, cel-go's sets and optional values. One environment serves both
-// x-kubernetes-validations and ValidatingAdmissionPolicy; each expression is parsed and planned once per process.
+// urls, quantity, ip, cidr and format libraries, cel-go's sets, optional values and two-variable comprehensions.
+// One environment serves both x-kubernetes-validations and ValidatingAdmissionPolicy; each expression is parsed
+// and planned once per process.
 //
 // @bufbuild/cel tracks no cost, so every function is wrapped to count its calls: 1 per call, plus a tenth of the
 // size of a string or list argument (a quarter of size times pattern for regular expressions), as cel-go's
 // runtime cost tracker charges; `evaluate` reports what one evaluation spent and stops it past its limit.
 import { celEnv, isCelList, isCelMap, parse, plan, type CelFunc, type CelInput, type CelResult } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { comprehensionFuncs, expandTwoVarComprehensions } from './comprehensions.js';
 import { PER_CALL_LIMIT } from './cost.js';
 import { formatFuncs } from './library/format.js';
 import { listFuncs } from './library/lists.js';
@@ -21,7 +23,7 @@ import { urlFuncs } from './library/urls.js';
 export type Program = (bindings: Record<string, CelInput>) => CelResult;
 export type Ast = ReturnType<typeof parse>['expr'];
 
-const LIBRARIES: CelFunc[] = [...strings, ...listFuncs, ...regexFuncs, ...urlFuncs, ...quantityFuncs, ...netFuncs, ...formatFuncs, ...optionalFuncs];
+const LIBRARIES: CelFunc[] = [...comprehensionFuncs, ...strings, ...listFuncs, ...regexFuncs, ...urlFuncs, ...quantityFuncs, ...netFuncs, ...formatFuncs, ...optionalFuncs];
 const REGEX = new Set(['matches', 'find', 'findAll']);
 
 let spent = 0;
@@ -62,6 +64,7 @@ export function compile(expr: string): Compiled {
   if (!c) {
     try {
       const parsed = parse(expr);
+      expandTwoVarComprehensions(parsed.expr);
       c = { program: plan(env, parsed) as Program, ast: parsed.expr };
     } catch (err) {
       c = err instanceof Error ? err : new Error(String(err));
