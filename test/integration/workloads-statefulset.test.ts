@@ -8,7 +8,7 @@ let auto = false;
 let stop = false;
 let readier: Promise<void> | undefined;
 beforeAll(async () => {
-  h = await startHarness(['statefulset']);
+  h = await startHarness(['statefulset', 'garbagecollector']);
   await h.c.namespaces().create({ metadata: { name: NS } });
   readier = (async () => {
     while (!stop) {
@@ -94,4 +94,24 @@ describe('statefulset controller', () => {
     expect((await c.pods(NS).get('par-0')).spec.containers[0].image).toBe('nginx:1');
     auto = false;
   }, 30_000);
+
+  it('persistentVolumeClaimRetentionPolicy: whenScaled Delete removes a scaled-away claim, whenDeleted Delete the rest with the set', async () => {
+    const { c } = h;
+    auto = true;
+    await c.statefulSets(NS).create(sts('keep', {
+      replicas: 2, persistentVolumeClaimRetentionPolicy: { whenScaled: 'Delete', whenDeleted: 'Retain' },
+      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+    }));
+    const claims = async () => (await c.persistentVolumeClaims(NS).list()).items.filter((x) => x.metadata!.name!.startsWith('data-keep-'));
+    await eventually(claims, (l) => l.length === 2, '2 claims');
+    expect((await claims()).every((x) => !x.metadata!.ownerReferences?.length)).toBe(true);
+    await c.statefulSets(NS).patch('keep', 'merge', { spec: { replicas: 1 } });
+    await eventually(claims, (l) => l.map((x) => x.metadata!.name).join() === 'data-keep-0', 'the scaled-away claim deleted');
+    await c.statefulSets(NS).patch('keep', 'merge', { spec: { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete' } } });
+    const [owned] = await eventually(claims, (l) => l[0]?.metadata?.ownerReferences?.[0]?.kind === 'StatefulSet', 'the set owns the claim');
+    expect(owned!.metadata!.ownerReferences).toMatchObject([{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'keep', controller: true }]);
+    await c.statefulSets(NS).delete('keep');
+    await eventually(claims, (l) => l.length === 0, 'claims deleted with the set');
+    auto = false;
+  });
 });

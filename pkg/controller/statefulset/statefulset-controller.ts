@@ -1,8 +1,10 @@
 // The StatefulSet controller (upstream pkg/controller/statefulset): pods `<set>-<ordinal>` with stable hostnames
 // and PVCs `<claim>-<set>-<ordinal>` from volumeClaimTemplates; OrderedReady (one at a time, each Running and
 // Ready before the next, deleting from the highest ordinal) or Parallel; RollingUpdate from the highest ordinal
-// down to the partition, or OnDelete; ControllerRevisions; status with currentRevision / updateRevision.
-import type { KubeObject } from '../../../api/types.js';
+// down to the partition, or OnDelete; ControllerRevisions; status with currentRevision / updateRevision;
+// persistentVolumeClaimRetentionPolicy through the claims' owners (whenDeleted: Delete, the set; whenScaled:
+// Delete, the pod once scaled away), so the garbage collector removes them.
+import type { KubeObject, OwnerReference } from '../../../api/types.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { Resources, isAlreadyExists, isNotFound, realClock } from '../../client/index.js';
 import { controllerRef, getControllerOf, keyOf, objOf, workerLoop } from '../shared/controller-utils.js';
@@ -89,6 +91,8 @@ export async function startStatefulSetController(ctx: ControllerContext): Promis
       if (o >= start && o < start + replicas) slots.set(o, p); else condemned.push(p);
     }
     condemned.sort((a, b) => ordinalOf(set, b)! - ordinalOf(set, a)!);
+    for (const p of slots.values()) await updateClaimOwners(set, p, false);
+    for (const p of condemned) await updateClaimOwners(set, p, true);
 
     const revisionFor = (ordinal: number): Revision => {
       if (strategy === 'RollingUpdate' && ordinal < start + partition) return current;
@@ -162,6 +166,32 @@ export async function startStatefulSetController(ctx: ControllerContext): Promis
     if (minReady > 0 && st.availableReplicas !== st.readyReplicas) loop.enqueueAfter(key, minReady * 1000);
   }
 
+  /** The owners a claim of `pod` must have under the set's retention policy (upstream updateClaimOwnerRefForSetAndPod). */
+  function wantedClaimOwners(set: KubeObject, pod: Pod | undefined, scaledDown: boolean): OwnerReference[] {
+    const policy = set.spec?.persistentVolumeClaimRetentionPolicy ?? {};
+    if (pod && scaledDown && policy.whenScaled === 'Delete') return [controllerRef(pod, 'v1', 'Pod')];
+    return policy.whenDeleted === 'Delete' ? [controllerRef(set, 'apps/v1', 'StatefulSet')] : [];
+  }
+
+  /** Points the pod's claims at the owners the policy wants (the set's and the pod's refs replaced, others kept). */
+  async function updateClaimOwners(set: KubeObject, pod: Pod, scaledDown: boolean): Promise<void> {
+    const ns = set.metadata!.namespace!;
+    const ours = new Set([set.metadata!.uid, pod.metadata!.uid]);
+    const wanted = wantedClaimOwners(set, pod, scaledDown);
+    for (const t of (set.spec?.volumeClaimTemplates ?? []) as KubeObject[]) {
+      const claim = pvcs.get(`${ns}/${t.metadata!.name}-${pod.metadata!.name}`);
+      if (!claim) continue;
+      const refs = (claim.metadata?.ownerReferences ?? []) as OwnerReference[];
+      // a claim another controller owns is left to it (upstream hasUnexpectedController)
+      if (refs.some((r) => r.controller && !ours.has(r.uid))) continue;
+      const next = [...refs.filter((r) => !ours.has(r.uid)), ...wanted];
+      if (next.map((r) => r.uid).join() === refs.map((r) => r.uid).join()) continue;
+      const updated = structuredClone(claim);
+      updated.metadata!.ownerReferences = next.length ? next : undefined;
+      await ctx.client.persistentVolumeClaims(ns).update(updated).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
+    }
+  }
+
   async function createPod(set: KubeObject, ordinal: number, rev: Revision): Promise<void> {
     const ns = set.metadata!.namespace!;
     const setName = set.metadata!.name!;
@@ -171,7 +201,7 @@ export async function startStatefulSetController(ctx: ControllerContext): Promis
     for (const t of claims) {
       const claimName = `${t.metadata!.name}-${podName}`;
       if (pvcs.get(`${ns}/${claimName}`)) continue;
-      const retain = set.spec?.persistentVolumeClaimRetentionPolicy?.whenDeleted !== 'Delete';
+      const owners = wantedClaimOwners(set, undefined, false);
       try {
         await ctx.client.persistentVolumeClaims(ns).create({
           apiVersion: 'v1', kind: 'PersistentVolumeClaim',
@@ -179,7 +209,7 @@ export async function startStatefulSetController(ctx: ControllerContext): Promis
             name: claimName, namespace: ns,
             labels: { ...(t.metadata?.labels ?? {}), ...(set.spec?.selector?.matchLabels ?? {}) },
             ...(t.metadata?.annotations ? { annotations: t.metadata.annotations } : {}),
-            ...(retain ? {} : { ownerReferences: [{ ...controllerRef(set, 'apps/v1', 'StatefulSet'), controller: true }] }),
+            ...(owners.length ? { ownerReferences: owners } : {}),
           },
           spec: structuredClone(t.spec ?? {}),
         });
