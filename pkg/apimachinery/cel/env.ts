@@ -54,6 +54,8 @@ const env = celEnv({ registry, funcs: [...LIBRARIES, ...[...base.funcs].map(coun
 export interface Compiled {
   program: Program;
   ast: Ast;
+  /** Source offsets of the AST's nodes by id (for compile errors worded as cel-go's). */
+  positions: Record<string, number>;
 }
 
 const compiled = new Map<string, Compiled | Error>();
@@ -65,7 +67,7 @@ export function compile(expr: string): Compiled {
     try {
       const parsed = parse(expr);
       expandTwoVarComprehensions(parsed.expr);
-      c = { program: plan(env, parsed) as Program, ast: parsed.expr };
+      c = { program: plan(env, parsed) as Program, ast: parsed.expr, positions: parsed.sourceInfo?.positions ?? {} };
     } catch (err) {
       c = err instanceof Error ? err : new Error(String(err));
     }

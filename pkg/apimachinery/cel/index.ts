@@ -1,3 +1,4 @@
 // Kubernetes' CEL: the shared environment, its libraries and the cost limits (see env.ts, cost.ts).
 export { compile, COST_LIMIT_EXCEEDED, evaluate, reads, type Ast, type Compiled, type Program } from './env.js';
 export { costExceededMessage, estimateCost, maxElements, PER_CALL_LIMIT, RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT } from './cost.js';
+export { checkExpression, resourceRootSchema } from './check.js';

@@ -3,7 +3,7 @@
 // handed to @bufbuild/cel typed by the schema: objects as maps, integers as int (BigInt), numbers as double.
 import { isCelError, type CelInput } from '@bufbuild/cel';
 import type { JSONSchemaProps, ValidationRule } from '../../../api/apiextensions/v1/index.js';
-import { compile, COST_LIMIT_EXCEEDED, costExceededMessage, estimateCost, evaluate, PER_CALL_LIMIT, reads, RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT, type Program } from '../../apimachinery/cel/index.js';
+import { checkExpression, compile, COST_LIMIT_EXCEEDED, costExceededMessage, estimateCost, evaluate, PER_CALL_LIMIT, reads, resourceRootSchema, RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT, type Program } from '../../apimachinery/cel/index.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { forbidden } from '../../apimachinery/field.js';
 import { isPlainObject } from '../schema/index.js';
@@ -25,14 +25,16 @@ export interface RuleCompilation {
   messageCost: number;
 }
 
-/** Compiles and costs the rules of one schema node that can run `cardinality` times per object. */
-export function compileRuleSet(s: JSONSchemaProps, cardinality: number): RuleCompilation[] {
+/** Compiles, checks against the schema and costs the rules of one node that can run `cardinality` times per object. */
+export function compileRuleSet(s: JSONSchemaProps, cardinality: number, resourceRoot: boolean): RuleCompilation[] {
+  const self = resourceRoot ? resourceRootSchema(s) : s;
   return (s['x-kubernetes-validations'] ?? []).map((r) => {
     const out: RuleCompilation = { usesOldSelf: false, cost: 0, messageCost: 0 };
     try {
       const c = compile(r.rule);
       out.usesOldSelf = reads(c.ast, 'oldSelf');
       out.cost = estimateCost(c.ast, s) * cardinality;
+      out.error = checkExpression(r.rule, c.ast, c.positions, self, 'boolean');
     } catch (err) {
       out.error = `compilation failed: ${(err as Error).message}`;
     }
@@ -40,7 +42,11 @@ export function compileRuleSet(s: JSONSchemaProps, cardinality: number): RuleCom
       try {
         const m = compile(r.messageExpression);
         if (reads(m.ast, 'oldSelf')) out.messageError = 'messageExpression compilation failed: undeclared reference to \'oldSelf\'';
-        else out.messageCost = estimateCost(m.ast, s) * cardinality;
+        else {
+          out.messageCost = estimateCost(m.ast, s) * cardinality;
+          const err = checkExpression(r.messageExpression, m.ast, m.positions, self, 'string');
+          if (err) out.messageError = err.startsWith('compilation failed: ') ? `messageExpression ${err}` : err;
+        }
       } catch (err) {
         out.messageError = `messageExpression compilation failed: ${(err as Error).message}`;
       }

@@ -105,7 +105,7 @@ function node(s: JSONSchemaProps | undefined, path: string, w: Walk, isRoot: boo
   for (const [k, d] of sortedEntries(s.dependencies)) if (!Array.isArray(d)) add(node(d, keyPath(`${path}.dependencies`, k), w, false, opts, undefined));
   out.schema.push(...extensions(s, path, opts));
   out.schema.push(...ruleShapes(s, path));
-  if (out.schema.length === 0 && opts.compileRules && cost) out.cel.push(...ruleCompilation(s, path, w, opts, cost));
+  if (out.schema.length === 0 && opts.compileRules && cost) out.cel.push(...ruleCompilation(s, path, w, isRoot, opts, cost));
   return out;
 }
 
@@ -209,11 +209,11 @@ function goRule(r: ValidationRule): string {
   return `apiextensions.ValidationRule{Rule:${q(r.rule)}, Message:${q(r.message)}, MessageExpression:${q(r.messageExpression)}, Reason:${reason}, FieldPath:${q(r.fieldPath)}, OptionalOldSelf:${optional}}`;
 }
 
-function ruleCompilation(s: JSONSchemaProps, path: string, w: Walk, opts: SchemaOptions, cost: CostObserver): StatusCause[] {
+function ruleCompilation(s: JSONSchemaProps, path: string, w: Walk, isRoot: boolean, opts: SchemaOptions, cost: CostObserver): StatusCause[] {
   const rules = s['x-kubernetes-validations'] ?? [];
   if (!rules.length) return [];
   const causes: StatusCause[] = [];
-  compileRuleSet(s, w.cardinality).forEach((c, i) => {
+  compileRuleSet(s, w.cardinality, isRoot).forEach((c, i) => {
     const at = `${path}.x-kubernetes-validations[${i}]`;
     const rule = rules[i]!;
     if (!opts.suppressPerExpressionCost && costExceeded(c.cost)) causes.push(forbidden(`${at}.rule`, costExceeded(c.cost)!));

@@ -66,6 +66,18 @@ describe('CRD validation as upstream', () => {
     ]);
   });
 
+  it('reports what cel-go\'s type checker reports: undefined fields and non-bool rules', () => {
+    const rules = (r: Array<Record<string, string>>) => crd(obj({ spec: obj({ name: { type: 'string' }, n: { type: 'integer' }, m: { type: 'object', additionalProperties: { type: 'string' } } }, { 'x-kubernetes-validations': r as never }) }));
+    expect(errors(rules([{ rule: 'self.nme == "x"' }]))).toEqual([
+      'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.nme == \\"x\\"", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:5: undefined field \'nme\'\n | self.nme == "x"\n | ....^',
+    ]);
+    expect(errors(rules([{ rule: 'self.n' }]))[0]).toMatch(/: cel expression must evaluate to a bool$/);
+    expect(errors(rules([{ rule: 'self.n > 0', messageExpression: 'self.n' }]))[0]).toMatch(/x-kubernetes-validations\[0\]\.messageExpression: .*: messageExpression must evaluate to a string$/);
+    expect(errors(rules([{ rule: 'self.m.all(k, self.m[k].size() > 0) && has(self.m.anything) && self.name.size() == self.n' }]))).toEqual([]);
+    const root = crd({ type: 'object', properties: { spec: obj({}) }, 'x-kubernetes-validations': [{ rule: 'self.metadata.name.startsWith("a") && self.kind == "Widget"' }, { rule: 'has(self.metadata.labels)' }] });
+    expect(errors(root)).toEqual([expect.stringContaining("undefined field 'labels'")]);
+  });
+
   it('refuses rules whose estimated cost exceeds the budget', () => {
     const list = { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, x.matches(y)))' }] } as JSONSchemaProps;
     const out = errors(crd(obj({ l: list })));
