@@ -251,11 +251,11 @@ export class PodSyncer {
       return;
     }
     this.backoffs.set(key, { delayMs: entry ? Math.min(entry.delayMs * 2, this.o.backoff.maxMs) : this.o.backoff.initialMs });
-    // keep the last exited attempt for lastState; older ones go
+    await this.start(rec, sandboxId, c, latest.attempt + 1);
+    // keep the last exited attempt for lastState (and logs --previous, never without one meanwhile); older ones go
     for (const old of this.o.runtime.listContainers(rec.uid)) {
       if (old.name === c.name && old.attempt < latest.attempt) await this.o.runtime.removeContainer(old.id);
     }
-    await this.start(rec, sandboxId, c, latest.attempt + 1);
   }
 
   private async start(rec: PodRecord, sandboxId: string, c: SpecContainer, attempt: number): Promise<void> {

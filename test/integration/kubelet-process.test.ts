@@ -190,7 +190,7 @@ describe('kubelet: process runtime and kubectl logs', () => {
           { name: 'w', image: 'busybox', command: ['sh', '-c', `${write('shared/f')}; exec sleep 60`], volumeMounts: [{ name: 'shared', mountPath: '/shared' }] },
           {
             name: 'r', image: 'busybox',
-            command: ['sh', '-c', `sleep 0.5; ${write('scratch/f')}; ${write('shared/g')}; ${write('cfg/k')}; cat $MINI_KUBE_ROOTFS/shared/f $MINI_KUBE_ROOTFS/cfg/k; echo; exec sleep 60`],
+            command: ['sh', '-c', `while [ ! -s $MINI_KUBE_ROOTFS/shared/f ]; do sleep 0.1; done; ${write('scratch/f')}; ${write('shared/g')}; ${write('cfg/k')}; cat $MINI_KUBE_ROOTFS/shared/f $MINI_KUBE_ROOTFS/cfg/k; echo; exec sleep 60`],
             volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }, { name: 'shared', mountPath: '/shared', readOnly: true }, { name: 'cfg', mountPath: '/cfg' }],
           },
         ],
