@@ -18,7 +18,8 @@ import { installChain } from './chain.js';
 import { startAdmission } from './admission.js';
 import { createAuthentication } from './authentication.js';
 import { createAuthorization } from './authorization.js';
-import { setKubeletClient, setUpgradeHead } from './handlers/kubelet-proxy.js';
+import { setKubeletClient } from './handlers/kubelet-proxy.js';
+import { setUpgradeHead } from './upgrade.js';
 import { registerReviews } from './handlers/reviews.js';
 import type { ApiServerConfig, RunningApiServer } from './config.js';
 import { registerDiscovery } from './discovery/routes.js';
@@ -112,7 +113,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   registerDiscovery(app, () => aggregator.merge(source()));
   registerOpenApiV3(app, source, { extra: () => aggregator.openApiV3() });
   // kubectl 1.27 and 1.28 read /openapi/v2 (protobuf) before create, apply and explain.
-  registerOpenApiV2(app, source);
+  registerOpenApiV2(app, source, { extra: () => aggregator.openApiV2() });
   let ready = false;
   registerHealth(app, {
     live: [{ name: 'ping', check: () => true }, { name: 'etcd', check: () => true }],

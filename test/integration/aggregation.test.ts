@@ -1,7 +1,8 @@
 // API aggregation with the real kubectl: the test runs a tiny extension apiserver (HTTPS, wardle.example.com/v1alpha1
 // flunders) that believes only the front-proxy client certificate, registers it with a Service, its Endpoints and an
 // APIService, and then reads flunders through mini-kube: availability, discovery, proxying with the user's identity,
-// authorization by RBAC before the proxy, a watch streamed as it comes, and no proxying once the APIService is gone.
+// authorization by RBAC before the proxy, a watch streamed as it comes, upgrade requests spliced through, its OpenAPI
+// v2 merged into ours, and no proxying once the APIService is gone.
 import { execFile, execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -10,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TLSSocket } from 'node:tls';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { ApiregistrationV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,22 @@ const FLUNDER_OPENAPI = {
   },
 };
 
+// Its OpenAPI v2: a path of its own, its kind, and a Status unlike ours (renamed when merged, as upstream).
+const STATUS_DEF = 'io.k8s.apimachinery.pkg.apis.meta.v1.Status';
+const FLUNDER_SWAGGER = {
+  swagger: '2.0', info: { title: 'wardle', version: 'v1alpha1' },
+  paths: {
+    [`/apis/${GV}/namespaces/{namespace}/flunders`]: {
+      get: { operationId: 'listWardleFlunders', responses: { 200: { schema: { $ref: '#/definitions/com.example.wardle.v1alpha1.Flunder' } }, 401: { schema: { $ref: `#/definitions/${STATUS_DEF}` } } } },
+    },
+    '/api/v1/namespaces': { get: { operationId: 'wardleNamespaces' } },
+  },
+  definitions: {
+    'com.example.wardle.v1alpha1.Flunder': { type: 'object', description: 'A flunder (v2).', 'x-kubernetes-group-version-kind': [{ group: 'wardle.example.com', version: 'v1alpha1', kind: 'Flunder' }] },
+    [STATUS_DEF]: { type: 'object', description: 'wardle\'s own Status.' },
+  },
+};
+
 function serve(req: IncomingMessage, res: ServerResponse): void {
   const socket = req.socket as TLSSocket;
   const cn = socket.authorized ? String(socket.getPeerCertificate().subject?.CN) : undefined;
@@ -68,6 +85,7 @@ function serve(req: IncomingMessage, res: ServerResponse): void {
       ],
     });
   }
+  if (path === '/openapi/v2') return json(200, FLUNDER_SWAGGER);
   if (path === '/openapi/v3') return json(200, { paths: { [`apis/${GV}`]: { serverRelativeURL: `/openapi/v3/apis/${GV}?hash=ABC` } } });
   if (path === `/openapi/v3/apis/${GV}`) return json(200, FLUNDER_OPENAPI);
   if (path === FLUNDERS && /(^|&)watch=(1|true)/.test(query)) {
@@ -133,6 +151,12 @@ beforeAll(async () => {
   const leaf = await issueCertificate(ca, { subject: { commonName: 'api.wardle-system.svc' }, usage: 'server', sans: ['api.wardle-system.svc'], days: 1 });
   caBundle = Buffer.from(ca.cert.toString('pem')).toString('base64');
   ext = createServer({ cert: leaf.certPem, key: leaf.keyPem, ca: await readFile(front.ca.cert, 'utf8'), requestCert: true, rejectUnauthorized: false }, serve);
+  // An upgrade (as kubectl exec asks one of a pod): switch protocols, then echo what comes, saying who sent it.
+  ext.on('upgrade', (req: IncomingMessage, socket: TLSSocket) => {
+    seen.push({ path: (req.url ?? '').split('?')[0]!, user: req.headers['x-remote-user'] as string | undefined, cn: String(socket.getPeerCertificate().subject?.CN) });
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+    socket.on('data', (d: Buffer) => socket.write(`echo:${d.toString()}`));
+  });
   await new Promise<void>((r) => ext.listen(0, '127.0.0.1', r));
   extPort = (ext.address() as AddressInfo).port;
   for (const [path, body] of [
@@ -248,6 +272,39 @@ describe('API aggregation', () => {
     let rest = '';
     for (let c = await chunks.next(); !c.done; c = await chunks.next()) rest += Buffer.from(c.value as Buffer).toString();
     expect(rest).toContain('"second"');
+  });
+
+  it('splices an upgrade request (Connection: Upgrade) through to the extension apiserver', async () => {
+    const [ca, cert, key] = await Promise.all([s.pki.ca.cert, s.pki.admin.cert, s.pki.admin.key].map((f) => readFile(f, 'utf8')));
+    const { port } = new URL(s.url);
+    const socket = tlsConnect({ host: '127.0.0.1', port: Number(port), ca, cert, key, ALPNProtocols: ['http/1.1'], servername: 'localhost' });
+    let got = '';
+    socket.on('data', (d: Buffer) => { got += d.toString(); });
+    await new Promise<void>((r, j) => { socket.once('secureConnect', r); socket.once('error', j); });
+    const path = `${FLUNDERS}/my-flunder/exec?command=sh`;
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`);
+    await until('the 101', async () => (got.includes('\r\n\r\n') ? got : undefined), 10_000);
+    expect(got).toMatch(/^HTTP\/1\.1 101 Switching Protocols\r\n/);
+    socket.write('ping');
+    await until('the echo', async () => (got.includes('echo:ping') ? got : undefined), 10_000);
+    socket.destroy();
+    expect(seen.filter((x) => x.path === `${FLUNDERS}/my-flunder/exec`).at(-1)).toMatchObject({ cn: 'front-proxy-client', user: 'kubernetes-admin' });
+  });
+
+  it('merges the extension apiserver\'s OpenAPI v2 into /openapi/v2, renaming a definition it defines otherwise', async () => {
+    const doc = await until('the merged document', async () => {
+      const d = (await s.api('GET', '/openapi/v2')).body;
+      return d.paths[`/apis/${GV}/namespaces/{namespace}/flunders`] ? d : undefined;
+    });
+    expect(doc.definitions['com.example.wardle.v1alpha1.Flunder'].description).toBe('A flunder (v2).');
+    // Ours keeps its name and its paths; theirs is renamed, and their references follow it.
+    expect(doc.definitions[STATUS_DEF].description).not.toBe('wardle\'s own Status.');
+    expect(doc.definitions[`${STATUS_DEF}_v2`].description).toBe('wardle\'s own Status.');
+    expect(doc.paths[`/apis/${GV}/namespaces/{namespace}/flunders`].get.responses[401].schema.$ref).toBe(`#/definitions/${STATUS_DEF}_v2`);
+    expect(doc.paths['/api/v1/namespaces'].get.operationId).toBe('listCoreV1Namespace');
+    const pb = await request(`${s.url}/openapi/v2`, { dispatcher: s.agent, headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    expect(pb.statusCode).toBe(200);
+    expect(Buffer.from(await pb.body.arrayBuffer()).includes('com.example.wardle.v1alpha1.Flunder')).toBe(true);
   });
 
   it('publishes extension-apiserver-authentication with the front-proxy CA and headers', async () => {

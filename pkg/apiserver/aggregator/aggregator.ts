@@ -2,6 +2,7 @@
 // APIServices (built-ins at start, CRDs as they come and go), keeps every APIService's Available condition (Local ones always; remote ones by resolving their service and asking the
 // extension apiserver for its discovery document, on every change and every 30 s, as upstream's availability
 // controllers), merges the remote group-versions into our discovery, and proxies their requests (proxy.ts).
+import type { ConnectionOptions } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Agent } from 'undici';
 import type { APIService, APIServiceCondition } from '../../../api/apiregistration/v1/index.js';
@@ -19,9 +20,10 @@ import type { CustomResourceDefinition } from '../../../api/apiextensions/v1/ind
 import { AUTOMANAGED_LABEL, builtinApiServices, CRD_GROUP_PRIORITY, crdApiServices } from './local-apiservices.js';
 import { proxyRequest } from './proxy.js';
 import { serializeDocument, type SerializedDocument } from '../openapi/http.js';
-import { fetchDiscovery, fetchOpenApiV3, groupVersionFromDiscovery } from './remote-discovery.js';
+import type { RemoteSwagger } from '../openapi/v2-merge.js';
+import { fetchDiscovery, fetchOpenApiV2, fetchOpenApiV3, groupVersionFromDiscovery } from './remote-discovery.js';
 import { endpointUrl, resolveService } from './resolve.js';
-import { checkAgent, proxyAgent, type ProxyClientCert } from './transport.js';
+import { checkAgent, proxyAgent, proxyTlsOptions, type ProxyClientCert } from './transport.js';
 
 export interface AggregatorOptions {
   registries: RegistrySet;
@@ -41,6 +43,8 @@ export interface Aggregator {
   merge(local: GroupVersion[]): GroupVersion[];
   /** The OpenAPI v3 documents of the remote group-versions, by /openapi/v3 path ("apis/<group>/<version>"). */
   openApiV3(): ReadonlyMap<string, SerializedDocument>;
+  /** The OpenAPI v2 documents of the remote APIServices, merged into /openapi/v2 as upstream's aggregator does. */
+  openApiV2(): readonly RemoteSwagger[];
   /** A fastify onRequest hook, after the chain: proxies requests under /apis/<group>/<version> of a remote APIService. */
   onRequest(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   stop(): void;
@@ -50,12 +54,15 @@ export interface Aggregator {
 interface Remote {
   svc: APIService;
   specKey: string;
+  tls: ConnectionOptions;
   agent: Promise<Agent>;
   available: boolean;
   /** Its discovery, once read (kept when a later read fails). */
   gv?: GroupVersion;
   /** Its OpenAPI v3 document of the group-version, when it serves one. */
   openapi?: { text: string; doc: SerializedDocument };
+  /** Its OpenAPI v2 document (all it serves), when it has one. */
+  openapiV2?: { text: string; doc: RemoteSwagger };
 }
 
 type Condition = Omit<APIServiceCondition, 'lastTransitionTime'>;
@@ -85,6 +92,7 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
   let generation = 0;
   let merged: { local: GroupVersion[]; generation: number; out: GroupVersion[] } | undefined;
   let openapi: { generation: number; docs: Map<string, SerializedDocument> } | undefined;
+  let openapiV2: { generation: number; docs: RemoteSwagger[] } | undefined;
 
   const apiServices = (): APIService[] => reg.deps.cacher.list({ prefix: resourcePrefix(reg.rt) }).items.map((kv) => kv.object as APIService);
 
@@ -133,6 +141,12 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
         r.openapi = text === undefined ? undefined : { text, doc: serializeDocument(openapi) };
         generation++;
       }
+      const v2 = await fetchOpenApiV2(await r.agent, endpointUrl(at));
+      const v2Text = v2 === undefined ? undefined : JSON.stringify(v2);
+      if (v2Text !== r.openapiV2?.text) {
+        r.openapiV2 = v2Text === undefined ? undefined : { text: v2Text, doc: v2! };
+        generation++;
+      }
     } catch (err) {
       o.onError(err, `reading the discovery of APIService ${r.svc.metadata.name}`);
     }
@@ -150,7 +164,8 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
     let r = remotes.get(name);
     if (!r || r.specKey !== specKey) {
       forget(name);
-      r = { svc, specKey, agent: proxyAgent(svc, o.proxyClient), available: false };
+      const tls = proxyTlsOptions(svc, o.proxyClient);
+      r = { svc, specKey, tls, agent: proxyAgent(tls), available: false };
       remotes.set(name, r);
       generation++;
     }
@@ -260,6 +275,15 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
       return openapi.docs;
     },
 
+    openApiV2() {
+      if (openapiV2?.generation !== generation) {
+        // Remotes in APIService name order, so that which document's definition keeps its name is stable.
+        const docs = [...remotes.entries()].sort(([a], [b]) => a.localeCompare(b)).flatMap(([, r]) => (r.openapiV2 ? [r.openapiV2.doc] : []));
+        openapiV2 = { generation, docs };
+      }
+      return openapiV2.docs;
+    },
+
     async onRequest(request, reply) {
       const url = request.url;
       if (!url.startsWith('/apis/')) return;
@@ -268,7 +292,7 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
       for (const r of remotes.values()) {
         if (r.svc.spec.group !== group || r.svc.spec.version !== version) continue;
         const ref = r.svc.spec.service!;
-        await proxyRequest(request, reply, { available: r.available, agent: await r.agent, resolve: () => resolveService(o.registries, ref) },
+        await proxyRequest(request, reply, { available: r.available, agent: await r.agent, tls: r.tls, resolve: () => resolveService(o.registries, ref) },
           (err) => o.onError(err, `proxying to APIService ${r.svc.metadata.name}`));
         return;
       }

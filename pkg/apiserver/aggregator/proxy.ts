@@ -2,18 +2,23 @@
 // pkg/apiserver/handler_proxy.go). It runs after the whole request chain: the user is authenticated and the
 // request authorized here, as upstream's kube-apiserver does before its proxy handler; the extension apiserver
 // then learns the user from the X-Remote-* headers, which it believes because the connection shows the
-// front-proxy client certificate. Bodies stream both ways unread (watches flow as they come).
+// front-proxy client certificate. Bodies stream both ways unread (watches flow as they come); upgrade requests
+// (WebSocket, SPDY) get a connection of their own, spliced to the client's once written.
 import { pipeline } from 'node:stream/promises';
+import type { ConnectionOptions } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Agent, Dispatcher } from 'undici';
 import { undici } from '../../apimachinery/undici.js';
 import type { UserInfo } from '../../authentication/interface.js';
+import { dialTls, spliceUpgrade, upgradeHead } from '../upgrade.js';
 import { endpointUrl, type Resolution } from './resolve.js';
 
 export interface ProxyTarget {
   /** The APIService's Available condition is True. */
   available: boolean;
   agent: Agent;
+  /** The agent's connection options, for upgrades (which bypass it). */
+  tls: ConnectionOptions;
   resolve(): Resolution;
 }
 
@@ -30,6 +35,12 @@ export function forwardedHeaders(incoming: FastifyRequest['headers'], user: User
     if (v === undefined || h.startsWith(':') || HOP_BY_HOP.has(h) || isCredentialHeader(h)) continue;
     out[h] = v;
   }
+  return { ...out, ...remoteUserHeaders(user) };
+}
+
+/** Who the user is, in the request-header authentication the extension apiserver trusts. */
+function remoteUserHeaders(user: UserInfo): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
   out['x-remote-user'] = user.name;
   if (user.groups.length) out['x-remote-group'] = [...user.groups];
   for (const [k, vs] of Object.entries(user.extra ?? {})) out[`x-remote-extra-${encodeURIComponent(k)}`] = [...vs];
@@ -48,6 +59,14 @@ export async function proxyRequest(request: FastifyRequest, reply: FastifyReply,
   for (const [h, v] of Object.entries(reply.getHeaders())) if (v !== undefined) reply.raw.setHeader(h, v as string);
   const at = target.available ? target.resolve() : undefined;
   if (!at?.ok) return plainError(reply, 503, 'service unavailable');
+  if (upgradeHead(request.raw)) {
+    const upstream = await dialTls({ ...target.tls, host: at.host, port: at.port }).catch((err: unknown) => {
+      onError(err);
+      plainError(reply, 503, (err as Error).message);
+    });
+    if (upstream) spliceUpgrade(request.raw, upstream, request.url, `${at.host.includes(':') ? `[${at.host}]` : at.host}:${at.port}`, remoteUserHeaders(request.user!));
+    return;
+  }
   const abort = new AbortController();
   reply.raw.once('close', () => abort.abort());
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';

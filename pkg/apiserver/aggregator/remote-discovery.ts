@@ -4,6 +4,7 @@
 import type { Agent, Dispatcher } from 'undici';
 import { undici } from '../../apimachinery/undici.js';
 import type { GroupVersion, ResourceType, Subresource, Verb } from '../../../api/types.js';
+import type { RemoteSwagger } from '../openapi/v2-merge.js';
 import { AGGREGATOR_IDENTITY } from './transport.js';
 
 interface APIResource {
@@ -78,4 +79,10 @@ export function groupVersionFromDiscovery(group: string, version: string, doc: u
     owner.subresources = [...(owner.subresources ?? []), s];
   }
   return { group, version, resources: [...resources.values()], definitions: {} };
+}
+
+/** The extension apiserver's OpenAPI v2 document, if it serves one (an object with paths or definitions). */
+export async function fetchOpenApiV2(agent: Agent, base: string): Promise<RemoteSwagger | undefined> {
+  const doc = await getJson(agent, `${base}/openapi/v2`).catch(() => undefined) as RemoteSwagger | undefined;
+  return doc && typeof doc === 'object' && (doc.paths || doc.definitions) ? doc : undefined;
 }

@@ -2,6 +2,7 @@
 // pkg/controllers/status/remote BuildTransportConfig): the front-proxy client certificate as identity, the
 // APIService's caBundle (or no verification with insecureSkipTLSVerify) for the server, whose certificate must
 // be for <service>.<namespace>.svc.
+import type { ConnectionOptions } from 'node:tls';
 import type { Agent } from 'undici';
 import { undici } from '../../apimachinery/undici.js';
 import type { APIService } from '../../../api/apiregistration/v1/index.js';
@@ -13,19 +14,21 @@ export interface ProxyClientCert {
 
 const KEEP_ALIVE_MS = 30_000;
 
-export async function proxyAgent(svc: APIService, client: ProxyClientCert | undefined): Promise<Agent> {
+/** How the proxy connects to an APIService's server: front-proxy identity, caBundle, the service's DNS name. */
+export function proxyTlsOptions(svc: APIService, client: ProxyClientCert | undefined): ConnectionOptions {
   const ref = svc.spec.service!;
   const ca = svc.spec.caBundle ? Buffer.from(svc.spec.caBundle, 'base64').toString('utf8') : undefined;
+  return {
+    ...(client ?? {}),
+    ...(ca ? { ca } : {}),
+    rejectUnauthorized: !svc.spec.insecureSkipTLSVerify,
+    servername: `${ref.name}.${ref.namespace}.svc`,
+  };
+}
+
+export async function proxyAgent(tls: ConnectionOptions): Promise<Agent> {
   const { Agent } = await undici();
-  return new Agent({
-    keepAliveTimeout: KEEP_ALIVE_MS,
-    connect: {
-      ...(client ?? {}),
-      ...(ca ? { ca } : {}),
-      rejectUnauthorized: !svc.spec.insecureSkipTLSVerify,
-      servername: `${ref.name}.${ref.namespace}.svc`,
-    },
-  });
+  return new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: tls });
 }
 
 /**

@@ -4,8 +4,6 @@
 // --kubelet-certificate-authority does the same). Logs are a plain request; exec, attach and portforward are
 // upgrades (SPDY or WebSocket) whose socket is spliced to the kubelet's, as upstream's UpgradeAwareHandler does.
 import { readFile } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
-import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Agent } from 'undici';
 import { undici } from '../../apimachinery/undici.js';
@@ -13,6 +11,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { badRequest, internalError, notFound } from '../../apimachinery/errors.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { isTrue } from '../request-info.js';
+import { dialTls, spliceUpgrade, upgradeHead } from '../upgrade.js';
 
 export interface KubeletClientFiles { certFile: string; keyFile: string }
 
@@ -35,10 +34,6 @@ const agentFor = async (server: object): Promise<Agent> => {
   c.agent ??= credentialsFor(server).then((creds) => new Agent({ connect: { ...creds, rejectUnauthorized: false } }));
   return c.agent;
 };
-
-/** The bytes that came after an upgrade request's headers, kept by the server's 'upgrade' listener. */
-const upgradeHeads = new WeakMap<IncomingMessage, Buffer>();
-export const setUpgradeHead = (req: IncomingMessage, head: Buffer): void => { upgradeHeads.set(req, head); };
 
 const LOG_QUERY = ['follow', 'previous', 'sinceSeconds', 'sinceTime', 'timestamps', 'tailLines', 'limitBytes'];
 
@@ -99,18 +94,14 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
 }
 
 const all = (v: unknown): string[] => (v === undefined ? [] : ([] as unknown[]).concat(v).map(String));
-/** Request headers that carry the client's credentials to us, not to the kubelet. */
-const PRIVATE_HEADER = /^(authorization|proxy-authorization|impersonate-.*|x-remote-.*|host)$/i;
 
 /**
  * pods/exec, pods/attach, pods/portforward: the kubelet's /exec, /attach or /portForward with upstream's query
- * (command, input/output/error/tty = 1; port), then the client's upgraded socket spliced to the kubelet's so the
- * 101 (or the kubelet's error) and every frame after it pass through untouched.
+ * (command, input/output/error/tty = 1; port), the client's upgraded socket spliced to the kubelet's.
  */
 export async function proxyPodConnect(reg: Registry, request: FastifyRequest, reply: FastifyReply, pod: KubeObject, sub: 'exec' | 'attach' | 'portforward'): Promise<unknown> {
   const raw = request.raw;
-  const head = upgradeHeads.get(raw);
-  if (!head) throw badRequest('Upgrade request required');
+  if (!upgradeHead(raw)) throw badRequest('Upgrade request required');
   const q = request.query as Record<string, unknown>;
   const query = new URLSearchParams();
   let path: string;
@@ -125,23 +116,9 @@ export async function proxyPodConnect(reg: Registry, request: FastifyRequest, re
   }
   const { host, port } = kubeletOf(reg, pod);
   const creds = await credentialsFor(request.server);
-  const upstream = await new Promise<TLSSocket>((resolve, reject) => {
-    const s = tlsConnect({ host, port, ...creds, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], servername: /^[\d.:]+$/.test(host) ? undefined : host });
-    s.once('secureConnect', () => { s.off('error', reject); resolve(s); });
-    s.once('error', reject);
-  }).catch((err: unknown) => { throw internalError(`error dialing backend: ${(err as Error).message}`); });
+  const upstream = await dialTls({ host, port, ...creds, rejectUnauthorized: false, servername: /^[\d.:]+$/.test(host) ? undefined : host })
+    .catch((err: unknown) => { throw internalError(`error dialing backend: ${(err as Error).message}`); });
   reply.hijack();
-  const client = raw.socket;
-  const headers: string[] = [];
-  for (let i = 0; i < raw.rawHeaders.length; i += 2) if (!PRIVATE_HEADER.test(raw.rawHeaders[i]!)) headers.push(`${raw.rawHeaders[i]}: ${raw.rawHeaders[i + 1]}\r\n`);
-  upstream.write(`${raw.method} ${path}${query.size ? `?${query}` : ''} HTTP/1.1\r\nHost: ${host.includes(':') ? `[${host}]` : host}:${port}\r\n${headers.join('')}\r\n`);
-  if (head.length) upstream.write(head);
-  const teardown = (): void => { client.destroy(); upstream.destroy(); };
-  client.on('error', teardown);
-  upstream.on('error', teardown);
-  client.once('close', teardown);
-  upstream.once('close', teardown);
-  client.pipe(upstream);
-  upstream.pipe(client);
+  spliceUpgrade(raw, upstream, `${path}${query.size ? `?${query}` : ''}`, `${host.includes(':') ? `[${host}]` : host}:${port}`);
   return reply;
 }

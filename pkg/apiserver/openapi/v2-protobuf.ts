@@ -137,7 +137,8 @@ const operation = (op: V2Operation): Message => {
     .strings(6, op.produces).strings(7, op.consumes);
   for (const p of op.parameters ?? []) m.message(8, parameter(p));
   const responses = new Message();
-  for (const [code, r] of Object.entries(op.responses)) {
+  // Extension apiservers' operations are merged in as they wrote them: responses may be missing.
+  for (const [code, r] of Object.entries(op.responses ?? {})) {
     const response = new Message().string(1, r.description)
       .message(2, r.schema && new Message().message(1, schema(r.schema)));
     responses.message(1, new Message().string(1, code).message(2, new Message().message(1, response)));

@@ -9,6 +9,7 @@ import { cachedBySource, type GroupVersionSource } from '../discovery/source.js'
 import type { OpenApiOptions } from './documents.js';
 import { sendDocument, serializeDocument, type SerializedDocument } from './http.js';
 import { buildSwagger } from './v2.js';
+import { mergeSwagger, type RemoteSwagger } from './v2-merge.js';
 import { encodeSwaggerProtobuf } from './v2-protobuf.js';
 
 const PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
@@ -23,14 +24,25 @@ export const negotiateV2 = (accept: string | undefined): 'json' | 'protobuf' | u
   return undefined;
 };
 
-export const registerOpenApiV2 = (app: FastifyInstance, source: GroupVersionSource, options: OpenApiOptions = {}) => {
-  const current = cachedBySource(source, (gvs) => {
-    const swagger = buildSwagger(gvs, options);
-    const json = serializeDocument(swagger);
-    // Both forms share the JSON's hash as ETag, as kube-openapi's cache does.
-    const protobuf: SerializedDocument = { ...json, body: encodeSwaggerProtobuf(swagger) };
-    return { json, protobuf };
-  });
+export interface OpenApiV2Options extends OpenApiOptions {
+  /** The documents of extension apiservers, merged into ours (a new array when one changes). */
+  extra?: () => readonly RemoteSwagger[];
+}
+
+export const registerOpenApiV2 = (app: FastifyInstance, source: GroupVersionSource, options: OpenApiV2Options = {}) => {
+  const local = cachedBySource(source, (gvs) => buildSwagger(gvs, options));
+  let built: { local: ReturnType<typeof local>; extra: readonly RemoteSwagger[] | undefined; json: SerializedDocument; protobuf: SerializedDocument } | undefined;
+  const current = (): { json: SerializedDocument; protobuf: SerializedDocument } => {
+    const l = local();
+    const extra = options.extra?.();
+    if (built?.local !== l || built.extra !== extra) {
+      const swagger = extra?.length ? mergeSwagger(l, extra) : l;
+      const json = serializeDocument(swagger);
+      // Both forms share the JSON's hash as ETag, as kube-openapi's cache does.
+      built = { local: l, extra, json, protobuf: { ...json, body: encodeSwaggerProtobuf(swagger) } };
+    }
+    return built;
+  };
 
   app.get('/openapi/v2', async (req, reply) => {
     reply.header('Vary', 'Accept');
