@@ -45,6 +45,7 @@ export const controllerManagerFlags = {
   'concurrent-daemonset-syncs': flag.int(2, 'DaemonSet workers'),
   'concurrent-statefulset-syncs': flag.int(5, 'StatefulSet workers'),
   'concurrent-ttl-after-finished-syncs': flag.int(5, 'TTL-after-finished workers'),
+  'feature-gates': flag.boolMap('Feature gates, key=true|false pairs (MaxUnavailableStatefulSet: alpha, off)'),
   'kube-api-qps': flag.int(20, 'Requests per second to the apiserver'),
   'kube-api-burst': flag.int(30, 'Burst of requests to the apiserver'),
   v: flag.int(0, 'Log verbosity: 4 and up adds debug, 6 and up trace'),
@@ -93,6 +94,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     renewDeadlineMs: timing['leader-elect-renew-deadline'],
     retryPeriodMs: timing['leader-elect-retry-period'],
     useServiceAccountCredentials: v['use-service-account-credentials'],
+    featureGates: v['feature-gates'],
     concurrency: Object.fromEntries(Object.entries(v).filter(([k]) => k.startsWith('concurrent-')) as [string, number][]),
     config: {
       rootCaPem,

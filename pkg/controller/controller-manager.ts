@@ -124,6 +124,8 @@ export interface ControllerManagerOptions {
   /** Workers per controller by its concurrency flag name ("concurrent-gc-syncs"). */
   concurrency?: Record<string, number>;
   config?: Partial<ClusterControllerConfig>;
+  /** --feature-gates (e.g. MaxUnavailableStatefulSet). */
+  featureGates?: Record<string, boolean>;
   logger: Logger;
   clock?: Clock;
   identity?: string;
@@ -154,7 +156,7 @@ export async function runControllerManager(o: ControllerManagerOptions, signal: 
       recorders.push(recorder);
       const workers = (d.concurrencyFlag && o.concurrency?.[d.concurrencyFlag]) || d.workers;
       logger.info({ workers }, 'starting controller');
-      await d.init({ client, informers, recorder, signal: leading, workers, logger, clock, config });
+      await d.init({ client, informers, recorder, signal: leading, workers, logger, clock, config, featureGates: o.featureGates });
       logger.info('controller stopped');
     });
     const results = await Promise.allSettled(runs);

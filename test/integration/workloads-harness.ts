@@ -17,6 +17,7 @@ export interface Harness {
 export interface HarnessOptions {
   clock?: Clock;
   config?: Partial<ClusterControllerConfig>;
+  featureGates?: Record<string, boolean>;
   /** Objects to make before the controllers start. */
   seed?: (c: Client) => Promise<unknown>;
 }
@@ -26,7 +27,7 @@ export async function startHarness(controllers: string[], o: HarnessOptions = {}
   const s = await startTestApiServer({ storageBackend: 'memory' });
   const c = new Client({ ...(await loadKubeconfig(s.kubeconfig)), qps: 0 });
   await o.seed?.(c);
-  const cm = await startInProcess(await controllerManagerKubeconfig(s), { controllers, clock: o.clock, config: o.config });
+  const cm = await startInProcess(await controllerManagerKubeconfig(s), { controllers, clock: o.clock, config: o.config, featureGates: o.featureGates });
   return {
     s, c,
     async stop() {

@@ -8,7 +8,7 @@ let auto = false;
 let stop = false;
 let readier: Promise<void> | undefined;
 beforeAll(async () => {
-  h = await startHarness(['statefulset', 'garbagecollector']);
+  h = await startHarness(['statefulset', 'garbagecollector'], { featureGates: { MaxUnavailableStatefulSet: true } });
   await h.c.namespaces().create({ metadata: { name: NS } });
   readier = (async () => {
     while (!stop) {
@@ -112,6 +112,23 @@ describe('statefulset controller', () => {
     expect(owned!.metadata!.ownerReferences).toMatchObject([{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'keep', controller: true }]);
     await c.statefulSets(NS).delete('keep');
     await eventually(claims, (l) => l.length === 0, 'claims deleted with the set');
+    auto = false;
+  });
+
+  it('with MaxUnavailableStatefulSet, rollingUpdate.maxUnavailable replaces that many pods at once', async () => {
+    const { c } = h;
+    auto = true;
+    await c.statefulSets(NS).create(sts('wide', {
+      replicas: 3, podManagementPolicy: 'Parallel', updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2 } },
+    }));
+    const first = await eventually(() => c.statefulSets(NS).get('wide'), (x) => x.status?.readyReplicas === 3, '3 ready');
+    auto = false;
+    await c.statefulSets(NS).patch('wide', 'merge', { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } });
+    const rolled = await eventually(() => c.statefulSets(NS).get('wide'), (x) => x.status?.updatedReplicas === 2 && x.status.updateRevision !== first.status.currentRevision, '2 updated at once');
+    const hash = async (n: string) => (await c.pods(NS).get(n)).metadata!.labels!['controller-revision-hash'];
+    expect([await hash('wide-2'), await hash('wide-1'), await hash('wide-0')]).toEqual([rolled.status.updateRevision, rolled.status.updateRevision, first.status.currentRevision]);
+    auto = true;
+    await eventually(() => c.statefulSets(NS).get('wide'), (x) => x.status?.updatedReplicas === 3 && x.status?.readyReplicas === 3, 'all updated');
     auto = false;
   });
 });

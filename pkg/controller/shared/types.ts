@@ -20,6 +20,8 @@ export interface ControllerContext {
   logger: Logger;
   /** Time source (default realClock); tests inject a FakeClock. */
   clock?: Clock;
+  /** --feature-gates as given (a gate not named keeps its upstream default). */
+  featureGates?: Record<string, boolean>;
 }
 
 /** Starts a controller; the returned promise resolves once it has stopped after ctx.signal aborted. */

@@ -2,6 +2,7 @@
 // and PVCs `<claim>-<set>-<ordinal>` from volumeClaimTemplates; OrderedReady (one at a time, each Running and
 // Ready before the next, deleting from the highest ordinal) or Parallel; RollingUpdate from the highest ordinal
 // down to the partition, or OnDelete; ControllerRevisions; status with currentRevision / updateRevision;
+// rollingUpdate.maxUnavailable behind the alpha MaxUnavailableStatefulSet gate (off: one at a time, as upstream);
 // persistentVolumeClaimRetentionPolicy through the claims' owners (whenDeleted: Delete, the set; whenScaled:
 // Delete, the pod once scaled away), so the garbage collector removes them.
 import type { KubeObject, OwnerReference } from '../../../api/types.js';
@@ -11,6 +12,7 @@ import { controllerRef, getControllerOf, keyOf, objOf, workerLoop } from '../sha
 import { isPodAvailable, isPodReady, podFromTemplate, type Pod } from '../shared/controller-utils-pods.js';
 import { claimObjects } from '../shared/controller-utils-refs.js';
 import type { ControllerContext } from '../shared/types.js';
+import { scaled } from '../deployment/util.js';
 import { CONTROLLER_REVISION_HASH, ensureRevision, revisionsOf, templateOf, truncateHistory, type Revision } from '../controllerhistory/history.js';
 
 const POD_NAME = 'statefulset.kubernetes.io/pod-name';
@@ -124,17 +126,18 @@ export async function startStatefulSetController(ctx: ControllerContext): Promis
         ctx.recorder.event(set, 'Normal', 'SuccessfulDelete', `delete Pod ${p.metadata!.name} in StatefulSet ${name} successful`);
         if (!parallel) return;
       }
-      // 3. rolling update: highest ordinal first, down to the partition, one unavailable at a time
+      // 3. rolling update: highest ordinal first, down to the partition, at most maxUnavailable unavailable (a missing
+      // pod counts as unavailable)
       if (strategy !== 'RollingUpdate') return;
-      const maxUnavailable = 1;
-      const unavailable = [...slots.values()].filter((p) => !runningAndReady(p) || p.metadata?.deletionTimestamp).length;
-      if (unavailable >= maxUnavailable) return;
-      for (let o = start + replicas - 1; o >= start + partition; o--) {
+      const gated = ctx.featureGates?.MaxUnavailableStatefulSet === true;
+      const maxUnavailable = gated ? Math.max(1, scaled(set.spec?.updateStrategy?.rollingUpdate?.maxUnavailable, replicas, false, '1')) : 1;
+      let unavailable = replicas - [...slots.values()].filter((p) => runningAndReady(p) && !p.metadata?.deletionTimestamp).length;
+      for (let o = start + replicas - 1; o >= start + partition && unavailable < maxUnavailable; o--) {
         const p = slots.get(o);
-        if (!p || p.metadata?.labels?.[CONTROLLER_REVISION_HASH] === updateName) continue;
+        if (!p || p.metadata?.labels?.[CONTROLLER_REVISION_HASH] === updateName || !runningAndReady(p) || p.metadata?.deletionTimestamp) continue;
         await ctx.client.pods(ns).delete(p.metadata!.name!, { preconditions: { uid: p.metadata!.uid } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
         ctx.recorder.event(set, 'Normal', 'SuccessfulDelete', `delete Pod ${p.metadata!.name} in StatefulSet ${name} successful`);
-        return;
+        unavailable++;
       }
     })();
 
