@@ -132,7 +132,11 @@ export class LeaderElector {
     try {
       lease = await this.c.leases.get(this.c.name, { signal });
     } catch (e) {
-      if (!isNotFound(e)) { this.c.logger?.warn({ err: e }, 'error retrieving lease'); return false; }
+      if (!isNotFound(e)) {
+        // A get cut short by stopping is no error worth a warning.
+        if (!signal.aborted) this.c.logger?.warn({ err: e }, 'error retrieving lease');
+        return false;
+      }
       try {
         const created = await this.c.leases.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.c.name }, spec: desired }, { signal });
         this.observe(created, now);
