@@ -199,7 +199,7 @@ describe('custom resources', () => {
         group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
         versions: [{
           name: 'v1', served: true, storage: true, subresources: { status: {} },
-          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', additionalProperties: false, properties: { size: { type: 'integer', default: 1 }, tags: { type: 'array', items: { type: 'string' } } } } } } },
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', default: 1 }, tags: { type: 'array', items: { type: 'string' } }, sealed: { type: 'object', additionalProperties: false } } } } } },
         }],
       },
     };
