@@ -46,11 +46,19 @@ const storeBytes = async (): Promise<Buffer> => {
   return Buffer.concat(await Promise.all(files.map((f) => readFile(join(dir, f)).catch(() => Buffer.alloc(0)))));
 };
 
-/** The stored record of one object, read with LevelDB itself (the server must be stopped). */
+/**
+ * The stored form of one object's newest state, read with LevelDB itself (the server must be stopped): its
+ * newest event record, or its object record once compaction has folded the events in.
+ */
 const storedRecord = async (key: string): Promise<string> => {
   const db = new Level<string, Buffer>(join(dataDir, 'store'), { keyEncoding: 'utf8', valueEncoding: 'buffer' });
   await db.open();
   try {
+    for await (const value of db.values({ gte: 'e', lt: 'f', reverse: true })) {
+      const text = value.toString('utf8');
+      const header = JSON.parse(text.slice(0, text.indexOf('\n'))) as { k: string };
+      if (header.k === key) return text;
+    }
     return (await db.get(`o${key}`))?.toString('utf8') ?? '';
   } finally {
     await db.close();
