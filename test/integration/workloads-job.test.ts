@@ -116,8 +116,8 @@ describe('job controller: per-index backoff, podReplacementPolicy, managedBy', (
     const retry = ofIndex(second, 0).find((p) => p.status?.phase !== 'Failed');
     expect(retry.metadata.annotations['batch.kubernetes.io/job-index-failure-count']).toBe('1');
     await failLongAgo(retry.metadata.name);
-    const j1 = await eventually(() => c.jobs(NS).get('pi-idx'), (j) => j.status?.failedIndexes === '0', 'index 0 failed');
-    expect(j1.status.failed).toBe(2);
+    // the failed index and the failure count may reach status in two syncs under load
+    await eventually(() => c.jobs(NS).get('pi-idx'), (j) => j.status?.failedIndexes === '0' && j.status?.failed === 2, 'index 0 failed, twice');
     expect(ofIndex(await livePods('pi-idx'), 0)).toHaveLength(2);
     await markFinished(c, NS, [...ofIndex(first, 1), ...ofIndex(first, 2)].map((p) => p.metadata.name), 'Succeeded');
     const j2 = await eventually(() => c.jobs(NS).get('pi-idx'), (j) => !!cond(j, 'Failed'), 'Failed');
