@@ -1,6 +1,7 @@
 // VolumeBinding basics: a bound claim's volume node affinity decides the node; an unbound WaitForFirstConsumer
-// claim is provisioned on the chosen node (volume.kubernetes.io/selected-node) or bound to a fitting local volume;
-// an unbound Immediate claim keeps the pod pending; a missing claim is reported.
+// claim is provisioned on the chosen node (volume.kubernetes.io/selected-node) or bound to a fitting local volume,
+// and the pod is bound to its node only once the PV controller has bound its claims; an unbound Immediate claim
+// keeps the pod pending; a missing claim is reported.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client, KubeObject } from '../../pkg/client/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
@@ -29,7 +30,7 @@ const pvc = (name: string, cls: string, volumeName?: string): KubeObject => ({
 const withClaim = (name: string, claim: string): KubeObject => podObject(name, { spec: { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: claim } }] } });
 
 beforeAll(async () => {
-  api = await startTestApiServer();
+  api = await startTestApiServer({ controllers: ['serviceaccount', 'persistentvolume-binder'] });
   client = await adminClient(api);
   for (const n of ['v1', 'v2', 'v3']) await createNode(client, n);
   await client.resource(storageClasses).create({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'local' }, provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'WaitForFirstConsumer' });
@@ -61,12 +62,19 @@ describe('volume binding', () => {
     expect(pv.spec?.claimRef).toMatchObject({ namespace: 'default', name: 'claim-local' });
   });
 
-  it('marks a claim for provisioning on the chosen node', async () => {
+  it('marks a claim for provisioning on the chosen node, and binds the pod there once the volume is provisioned', async () => {
     await client.persistentVolumeClaims('default').create(pvc('claim-dyn', 'dynamic'));
     await client.pods('default').create(withClaim('uses-dyn', 'claim-dyn'));
-    const node = await waitBound(client, 'uses-dyn');
-    const claim = await client.persistentVolumeClaims('default').get('claim-dyn');
-    expect(claim.metadata?.annotations?.['volume.kubernetes.io/selected-node']).toBe(node);
+    const claim = await eventually(async () => {
+      const c = await client.persistentVolumeClaims('default').get('claim-dyn');
+      return c.metadata?.annotations?.['volume.kubernetes.io/selected-node'] ? c : undefined;
+    }, 15_000, 'selected-node');
+    const node = claim.metadata!.annotations!['volume.kubernetes.io/selected-node'];
+    // no provisioner runs example.com/csi: the pod waits in PreBind, unbound
+    expect((await client.pods('default').get('uses-dyn')).spec?.nodeName).toBeUndefined();
+    // what the external provisioner would do: a volume on that node for the claim
+    await client.persistentVolumes().create({ ...localPv('pv-dyn', node, 'dynamic', { name: 'claim-dyn', uid: claim.metadata!.uid }), metadata: { name: 'pv-dyn', annotations: { 'pv.kubernetes.io/provisioned-by': 'example.com/csi' } } });
+    expect(await waitBound(client, 'uses-dyn')).toBe(node);
   });
 
   it('keeps a pod with an unbound Immediate claim or a missing claim pending, with upstream\'s reasons', async () => {

@@ -2,7 +2,10 @@
 // ephemeral volumes, owned by the pod) must exist; a bound claim's volume node affinity must match the node; an
 // unbound claim must be WaitForFirstConsumer (an Immediate one waits for the PV controller) and find, on the node,
 // an available PersistentVolume or a provisioner. PreBind records the choice: a static volume gets the claim's
-// claimRef, a provisioned claim the `volume.kubernetes.io/selected-node` annotation.
+// claimRef, a provisioned claim the `volume.kubernetes.io/selected-node` annotation, then waits (up to
+// bindTimeoutSeconds, in the binding cycle) until the PV controller has bound every claim, so a pod is never
+// bound to its node before its volumes are.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { nodeSelectorMatches } from '../affinity.js';
 import {
   SKIP, errorStatus, unresolvable, type ClusterEventWithHint, type CycleState, type FilterPlugin, type Handle, type PreBindPlugin,
@@ -37,7 +40,7 @@ const pvFits = (pv: KubeObject, claim: KubeObject, className: string | undefined
   return ((claim.spec?.accessModes ?? []) as string[]).every((m) => modes.includes(m));
 };
 
-export const volumeBinding = (_args: unknown, handle: Handle): PreFilterPlugin & FilterPlugin & ReservePlugin & PreBindPlugin => ({
+export const volumeBinding = (args: unknown, handle: Handle): PreFilterPlugin & FilterPlugin & ReservePlugin & PreBindPlugin => ({
   name: 'VolumeBinding',
   events: () => EVENTS,
   preFilter: (state: CycleState, pod: Pod) => {
@@ -105,9 +108,38 @@ export const volumeBinding = (_args: unknown, handle: Handle): PreFilterPlugin &
           });
         }
       }
+      const timeoutMs = ((args as { bindTimeoutSeconds?: number } | undefined)?.bindTimeoutSeconds ?? BIND_TIMEOUT_SECONDS) * 1000;
+      await waitForBindings(handle, pod.metadata?.namespace ?? 'default', st.unbound.map((u) => ({ name: u.claim.metadata!.name!, provision: st.chosen!.get(u.claim.metadata!.name!) === 'provision' })), timeoutMs);
       return null;
     } catch (e) {
       return errorStatus(e);
     }
   },
 });
+
+/** VolumeBindingArgs' default. */
+const BIND_TIMEOUT_SECONDS = 600;
+const BIND_COMPLETED = 'pv.kubernetes.io/bind-completed';
+
+/** Upstream's checkBindings, polled on the informer's copies: every claim bound, or an error that sends the pod back. */
+async function waitForBindings(handle: Handle, ns: string, claims: { name: string; provision: boolean }[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let pending = 0;
+    for (const { name, provision } of claims) {
+      const claim = handle.listers.pvcs.get(`${ns}/${name}`);
+      if (!claim) throw new Error(`failed to bind volumes: PVC ${ns}/${name} was deleted`);
+      if (!claim.spec?.volumeName) {
+        if (provision && claim.metadata?.annotations?.[SELECTED_NODE] === undefined) {
+          throw new Error(`failed to bind volumes: selectedNode annotation reset for PVC "${name}"`);
+        }
+        pending++;
+      } else if (claim.metadata?.annotations?.[BIND_COMPLETED] === undefined) {
+        pending++;
+      }
+    }
+    if (pending === 0) return;
+    if (Date.now() > deadline) throw new Error('failed to bind volumes: timed out waiting for the condition');
+    await sleep(50);
+  }
+}
