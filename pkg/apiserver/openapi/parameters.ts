@@ -62,33 +62,37 @@ export const QUERY = {
 export const pathLevel = (own: Parameter[], withList = false): Parameter[] =>
   byName([...own, P.pretty, ...(withList ? LIST : [])]);
 
+/** Query parameters from a table of name → [type, description], sorted by name. */
+const queries = (table: Record<string, [Parameter['schema']['type'], string]>): Parameter[] =>
+  byName(Object.entries(table).map(([name, [type, description]]) => q(name, type, description)));
+
 /** Query parameters of the non-CRUD subresources (pods/log, pods/exec, ...), keyed by subresource. */
 export const SUBRESOURCE_QUERY: Record<string, Parameter[]> = {
-  log: byName([
-    q('container', 'string', 'The container for which to stream logs. Defaults to only container if there is one container in the pod.'),
-    q('follow', 'boolean', 'Follow the log stream of the pod. Defaults to false.'),
-    q('insecureSkipTLSVerifyBackend', 'boolean', 'insecureSkipTLSVerifyBackend indicates that the apiserver should not confirm the validity of the serving certificate of the backend it is connecting to.'),
-    q('limitBytes', 'integer', 'If set, the number of bytes to read from the server before terminating the log output.'),
-    q('previous', 'boolean', 'Return previous terminated container logs. Defaults to false.'),
-    q('sinceSeconds', 'integer', 'A relative time in seconds before the current time from which to show logs.'),
-    q('tailLines', 'integer', 'If set, the number of lines from the end of the logs to show.'),
-    q('timestamps', 'boolean', 'If true, add an RFC3339 or RFC3339Nano timestamp at the beginning of every line of log output. Defaults to false.'),
-  ]),
-  exec: byName([
-    q('command', 'string', 'Command is the remote command to execute. argv array. Not executed within a shell.'),
-    q('container', 'string', 'Container in which to execute the command. Defaults to only container if there is only one container in the pod.'),
-    q('stderr', 'boolean', 'Redirect the standard error stream of the pod for this call.'),
-    q('stdin', 'boolean', 'Redirect the standard input stream of the pod for this call. Defaults to false.'),
-    q('stdout', 'boolean', 'Redirect the standard output stream of the pod for this call.'),
-    q('tty', 'boolean', 'TTY if true indicates that a tty will be allocated for the exec call. Defaults to false.'),
-  ]),
-  attach: byName([
-    q('container', 'string', 'The container in which to execute the command. Defaults to only container if there is only one container in the pod.'),
-    q('stderr', 'boolean', 'Stderr if true indicates that stderr is to be redirected for the attach call. Defaults to true.'),
-    q('stdin', 'boolean', 'Stdin if true, redirects the standard input stream of the pod for this call. Defaults to false.'),
-    q('stdout', 'boolean', 'Stdout if true indicates that stdout is to be redirected for the attach call. Defaults to true.'),
-    q('tty', 'boolean', 'TTY if true indicates that a tty will be allocated for the attach call. Defaults to false.'),
-  ]),
-  portforward: [q('ports', 'integer', 'List of ports to forward Required when using WebSockets')],
-  proxy: [q('path', 'string', 'Path is the URL path to use for the current proxy request to pod.')],
+  log: queries({
+    container: ['string', 'The container for which to stream logs. Defaults to only container if there is one container in the pod.'],
+    follow: ['boolean', 'Follow the log stream of the pod. Defaults to false.'],
+    insecureSkipTLSVerifyBackend: ['boolean', 'insecureSkipTLSVerifyBackend indicates that the apiserver should not confirm the validity of the serving certificate of the backend it is connecting to.'],
+    limitBytes: ['integer', 'If set, the number of bytes to read from the server before terminating the log output.'],
+    previous: ['boolean', 'Return previous terminated container logs. Defaults to false.'],
+    sinceSeconds: ['integer', 'A relative time in seconds before the current time from which to show logs.'],
+    tailLines: ['integer', 'If set, the number of lines from the end of the logs to show.'],
+    timestamps: ['boolean', 'If true, add an RFC3339 or RFC3339Nano timestamp at the beginning of every line of log output. Defaults to false.'],
+  }),
+  exec: queries({
+    command: ['string', 'Command is the remote command to execute. argv array. Not executed within a shell.'],
+    container: ['string', 'Container in which to execute the command. Defaults to only container if there is only one container in the pod.'],
+    stderr: ['boolean', 'Redirect the standard error stream of the pod for this call.'],
+    stdin: ['boolean', 'Redirect the standard input stream of the pod for this call. Defaults to false.'],
+    stdout: ['boolean', 'Redirect the standard output stream of the pod for this call.'],
+    tty: ['boolean', 'TTY if true indicates that a tty will be allocated for the exec call. Defaults to false.'],
+  }),
+  attach: queries({
+    container: ['string', 'The container in which to execute the command. Defaults to only container if there is only one container in the pod.'],
+    stderr: ['boolean', 'Stderr if true indicates that stderr is to be redirected for the attach call. Defaults to true.'],
+    stdin: ['boolean', 'Stdin if true, redirects the standard input stream of the pod for this call. Defaults to false.'],
+    stdout: ['boolean', 'Stdout if true indicates that stdout is to be redirected for the attach call. Defaults to true.'],
+    tty: ['boolean', 'TTY if true indicates that a tty will be allocated for the attach call. Defaults to false.'],
+  }),
+  portforward: queries({ ports: ['integer', 'List of ports to forward Required when using WebSockets'] }),
+  proxy: queries({ path: ['string', 'Path is the URL path to use for the current proxy request to pod.'] }),
 };
