@@ -21,39 +21,32 @@ interface CoreEventView {
   series?: { count?: number; lastObservedTime?: string };
 }
 
-function coreView(e: KubeObject): CoreEventView {
-  return {
-    name: e.metadata?.name ?? '',
-    type: e.type ?? '',
-    reason: e.reason ?? '',
-    message: e.message ?? '',
-    involvedObject: e.involvedObject ?? {},
-    source: e.source ?? {},
-    reportingController: e.reportingComponent ?? '',
-    reportingInstance: e.reportingInstance ?? '',
-    firstTimestamp: e.firstTimestamp,
-    lastTimestamp: e.lastTimestamp,
-    eventTime: e.eventTime,
-    count: e.count ?? 0,
-    series: e.series,
-  };
-}
+/** Where the fields that differ by version sit: events.k8s.io/v1 renamed them, or kept them as deprecated. */
+type FieldNames = Record<'message' | 'involvedObject' | 'source' | 'reportingController' | 'firstTimestamp' | 'lastTimestamp' | 'count', string>;
 
-/** events.k8s.io/v1 renames the core fields; map them back. */
-function eventsV1View(e: KubeObject): CoreEventView {
+const CORE_V1: FieldNames = {
+  message: 'message', involvedObject: 'involvedObject', source: 'source', reportingController: 'reportingComponent',
+  firstTimestamp: 'firstTimestamp', lastTimestamp: 'lastTimestamp', count: 'count',
+};
+const EVENTS_V1: FieldNames = {
+  message: 'note', involvedObject: 'regarding', source: 'deprecatedSource', reportingController: 'reportingController',
+  firstTimestamp: 'deprecatedFirstTimestamp', lastTimestamp: 'deprecatedLastTimestamp', count: 'deprecatedCount',
+};
+
+function view(e: KubeObject, at: FieldNames): CoreEventView {
   return {
     name: e.metadata?.name ?? '',
     type: e.type ?? '',
     reason: e.reason ?? '',
-    message: e.note ?? '',
-    involvedObject: e.regarding ?? {},
-    source: e.deprecatedSource ?? {},
-    reportingController: e.reportingController ?? '',
+    message: e[at.message] ?? '',
+    involvedObject: e[at.involvedObject] ?? {},
+    source: e[at.source] ?? {},
+    reportingController: e[at.reportingController] ?? '',
     reportingInstance: e.reportingInstance ?? '',
-    firstTimestamp: e.deprecatedFirstTimestamp,
-    lastTimestamp: e.deprecatedLastTimestamp,
+    firstTimestamp: e[at.firstTimestamp],
+    lastTimestamp: e[at.lastTimestamp],
     eventTime: e.eventTime,
-    count: e.deprecatedCount ?? 0,
+    count: e[at.count] ?? 0,
     series: e.series,
   };
 }
@@ -104,6 +97,6 @@ const columns = [
   { ...wideColumn('Name', 'The name of the event object.'), format: 'name' },
 ];
 
-export const eventPrinter: Printer = { columns, cells: (e, now) => eventCells(coreView(e), now) };
+export const eventPrinter: Printer = { columns, cells: (e, now) => eventCells(view(e, CORE_V1), now) };
 
-export const eventsV1Printer: Printer = { columns, cells: (e, now) => eventCells(eventsV1View(e), now) };
+export const eventsV1Printer: Printer = { columns, cells: (e, now) => eventCells(view(e, EVENTS_V1), now) };
