@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from './errors.js';
+import { statusErrorOf } from './testing/status-error.js';
 import { everything, labelSelectorAsSelector, nothing, parseLabelSelector, selectorFromSet, validateLabelSelector } from './labels.js';
-
-const errorOf = (fn: () => unknown): StatusError => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof StatusError) return e;
-    throw e;
-  }
-  throw new Error('expected a StatusError');
-};
 
 describe('parseLabelSelector', () => {
   it('parses every operator and matches as upstream', () => {
@@ -54,17 +44,17 @@ describe('parseLabelSelector', () => {
   });
 
   it('reports syntax errors with upstream wording', () => {
-    expect(errorOf(() => parseLabelSelector('a in')).message).toBe("unable to parse requirement: found '' expected: '('");
-    expect(errorOf(() => parseLabelSelector('a in (b')).message).toBe("unable to parse requirement: found '', expected: ',' or ')'");
-    expect(errorOf(() => parseLabelSelector('a b')).message).toBe("unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt");
-    expect(errorOf(() => parseLabelSelector('a=b c')).message).toBe("found 'c', expected: ',' or 'end of string'");
-    expect(errorOf(() => parseLabelSelector('a=b,')).message).toBe("found '', expected: identifier after ','");
-    expect(errorOf(() => parseLabelSelector('=b')).message).toBe("found '=', expected: !, identifier, or 'end of string'");
-    const e = errorOf(() => parseLabelSelector('-a=b'));
+    expect(statusErrorOf(() => parseLabelSelector('a in')).message).toBe("unable to parse requirement: found '' expected: '('");
+    expect(statusErrorOf(() => parseLabelSelector('a in (b')).message).toBe("unable to parse requirement: found '', expected: ',' or ')'");
+    expect(statusErrorOf(() => parseLabelSelector('a b')).message).toBe("unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt");
+    expect(statusErrorOf(() => parseLabelSelector('a=b c')).message).toBe("found 'c', expected: ',' or 'end of string'");
+    expect(statusErrorOf(() => parseLabelSelector('a=b,')).message).toBe("found '', expected: identifier after ','");
+    expect(statusErrorOf(() => parseLabelSelector('=b')).message).toBe("found '=', expected: !, identifier, or 'end of string'");
+    const e = statusErrorOf(() => parseLabelSelector('-a=b'));
     expect(e.code).toBe(400);
     expect(e.reason).toBe('BadRequest');
     expect(e.message).toMatch(/^unable to parse requirement: <nil>: Invalid value: "-a": name part must consist of/);
-    expect(errorOf(() => parseLabelSelector('a=b$')).message).toMatch(/^unable to parse requirement: values\[0\]\[a\]: Invalid value: "b\$": a valid label must be/);
+    expect(statusErrorOf(() => parseLabelSelector('a=b$')).message).toMatch(/^unable to parse requirement: values\[0\]\[a\]: Invalid value: "b\$": a valid label must be/);
   });
 });
 
@@ -94,9 +84,9 @@ describe('labelSelectorAsSelector', () => {
   });
 
   it('rejects bad operators and empty In sets', () => {
-    expect(errorOf(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'Foo' }] })).message)
+    expect(statusErrorOf(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'Foo' }] })).message)
       .toBe('"Foo" is not a valid label selector operator');
-    expect(errorOf(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] })).message)
+    expect(statusErrorOf(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] })).message)
       .toBe("values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty");
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../api/types.js';
-import { StatusError } from '../errors.js';
+import { statusErrorOf } from '../testing/status-error.js';
 import { DEPLOYMENT, lookup } from '../testdata/schemas.js';
 import { apply } from './apply.js';
 import { updateManagedFields } from './update.js';
@@ -23,15 +23,6 @@ const config = (replicas = 2, extra: Record<string, unknown> = {}): KubeObject =
   },
 });
 
-const failure = (fn: () => unknown): StatusError => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof StatusError) return e;
-    throw e;
-  }
-  throw new Error('expected a StatusError');
-};
 const managers = (o: KubeObject) => (o.metadata?.managedFields ?? []).map((e) => `${e.manager}/${e.operation}`);
 const fieldsOf = (o: KubeObject, manager: string) => o.metadata?.managedFields?.find((e) => e.manager === manager)?.fieldsV1;
 
@@ -60,7 +51,7 @@ describe('apply', () => {
 
   it('conflicts with another manager that owns a field it would change, and force takes it', () => {
     const created = updateManagedFields(undefined, config(1), 'kubectl-client-side-apply', opts());
-    const e = failure(() => apply(created, config(3), 'kubectl', opts()));
+    const e = statusErrorOf(() => apply(created, config(3), 'kubectl', opts()));
     expect(e.code).toBe(409);
     expect(e.reason).toBe('Conflict');
     expect(e.message).toBe('Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas');
@@ -77,7 +68,7 @@ describe('apply', () => {
     const created = updateManagedFields(undefined, config(1), 'kubectl-create', opts());
     const next = config(3);
     next.spec.template.spec.containers[0].image = 'nginx:2';
-    const e = failure(() => apply(created, next, 'kubectl', opts()));
+    const e = statusErrorOf(() => apply(created, next, 'kubectl', opts()));
     expect(e.message).toBe('Apply failed with 2 conflicts: conflicts with "kubectl-create" using apps/v1:\n- .spec.replicas\n- .spec.template.spec.containers[name="nginx"].image');
   });
 
@@ -128,7 +119,7 @@ describe('apply', () => {
 
   it('treats an untracked object as owned by before-first-apply', () => {
     const untracked: KubeObject = { ...config(1), metadata: { name: 'web', uid: 'u1', resourceVersion: '7', labels: { app: 'web' } } };
-    const e = failure(() => apply(untracked, config(4), 'kubectl', opts()));
+    const e = statusErrorOf(() => apply(untracked, config(4), 'kubectl', opts()));
     expect(e.message).toBe('Apply failed with 1 conflict: conflict with "before-first-apply" using apps/v1: .spec.replicas');
     const out = apply(untracked, config(1), 'kubectl', opts());
     expect(managers(out)).toEqual(['kubectl/Apply', 'before-first-apply/Update']);
@@ -138,7 +129,7 @@ describe('apply', () => {
   it('refuses managedFields in the applied configuration', () => {
     const bad = config();
     bad.metadata!.managedFields = [{ manager: 'x' }];
-    expect(failure(() => apply(undefined, bad, 'kubectl', opts())).message).toBe('metadata.managedFields must be nil');
+    expect(statusErrorOf(() => apply(undefined, bad, 'kubectl', opts())).message).toBe('metadata.managedFields must be nil');
   });
 
   it('keeps the client-side apply annotation in step when kubectl applies', () => {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../errors.js';
+import { statusErrorOf } from '../testing/status-error.js';
 import { applyJsonPatch } from './json-patch.js';
-
-const failure = (fn: () => unknown): StatusError => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof StatusError) return e;
-    throw e;
-  }
-  throw new Error('expected a StatusError');
-};
 
 const deploy = () => ({ metadata: { name: 'web', labels: { app: 'web' } }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } } });
 
@@ -31,24 +21,24 @@ describe('applyJsonPatch', () => {
   });
 
   it('answers 422 with the json-patch reason when an operation does not apply', () => {
-    const e = failure(() => applyJsonPatch(deploy(), [{ op: 'test', path: '/spec/replicas', value: 2 }]));
+    const e = statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'test', path: '/spec/replicas', value: 2 }]));
     expect(e.code).toBe(422);
     expect(e.reason).toBe('Invalid');
     expect(e.message).toBe('the server rejected our request due to an error in our request');
     expect(e.details?.causes?.[0].message).toBe('testing value /spec/replicas failed: test failed');
-    expect(failure(() => applyJsonPatch(deploy(), [{ op: 'remove', path: '/metadata/labels/nope' }])).details?.causes?.[0].message)
+    expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'remove', path: '/metadata/labels/nope' }])).details?.causes?.[0].message)
       .toBe("error in remove for path: '/metadata/labels/nope': Unable to remove nonexistent key: nope: missing value");
-    expect(failure(() => applyJsonPatch(deploy(), [{ op: 'replace', path: '/spec/paused', value: true }])).details?.causes?.[0].message)
+    expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'replace', path: '/spec/paused', value: true }])).details?.causes?.[0].message)
       .toBe('replace operation does not apply: doc is missing key: /spec/paused: missing value');
-    expect(failure(() => applyJsonPatch(deploy(), [{ op: 'add', path: '/status/x/y', value: 1 }])).details?.causes?.[0].message)
+    expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'add', path: '/status/x/y', value: 1 }])).details?.causes?.[0].message)
       .toBe('add operation does not apply: doc is missing path: "/status/x/y": missing value');
-    expect(failure(() => applyJsonPatch(deploy(), [{ op: 'frob', path: '/a' }])).code).toBe(422);
+    expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'frob', path: '/a' }])).code).toBe(422);
   });
 
   it('rejects malformed patches with 400 and huge ones with 413', () => {
-    expect(failure(() => applyJsonPatch(deploy(), { op: 'add' })).message).toBe('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+    expect(statusErrorOf(() => applyJsonPatch(deploy(), { op: 'add' })).message).toBe('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
     const many = Array.from({ length: 10001 }, () => ({ op: 'test', path: '/spec/replicas', value: 1 }));
-    const e = failure(() => applyJsonPatch(deploy(), many));
+    const e = statusErrorOf(() => applyJsonPatch(deploy(), many));
     expect(e.code).toBe(413);
     expect(e.message).toBe('Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001');
   });

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../errors.js';
+import { statusErrorOf } from '../testing/status-error.js';
 import { applyMergePatch } from './merge-patch.js';
-
-const failure = (fn: () => unknown): StatusError => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof StatusError) return e;
-    throw e;
-  }
-  throw new Error('expected a StatusError');
-};
 
 const deploy = () => ({ metadata: { name: 'web', labels: { app: 'web' } }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } } });
 
@@ -28,6 +18,6 @@ describe('applyMergePatch', () => {
   });
 
   it('rejects a non-object patch', () => {
-    expect(failure(() => applyMergePatch(deploy(), [1])).code).toBe(400);
+    expect(statusErrorOf(() => applyMergePatch(deploy(), [1])).code).toBe(400);
   });
 });

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../errors.js';
+import { statusErrorOf } from '../testing/status-error.js';
 import { DEPLOYMENT, lookup } from '../testdata/schemas.js';
 import { applyStrategicMergePatch } from './strategic-merge-patch.js';
 
 const smp = (original: object, patch: unknown) => applyStrategicMergePatch(original as Record<string, any>, patch, lookup, DEPLOYMENT);
-const failure = (fn: () => unknown): StatusError => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof StatusError) return e;
-    throw e;
-  }
-  throw new Error('expected a StatusError');
-};
 
 const live = () => ({
   apiVersion: 'apps/v1', kind: 'Deployment',
@@ -100,7 +91,7 @@ describe('applyStrategicMergePatch', () => {
   it('applies $retainKeys to a retainKeys field (kubectl apply switching strategy type)', () => {
     const out = smp(live(), { spec: { strategy: { $retainKeys: ['type'], type: 'Recreate' } } });
     expect(out.spec.strategy).toEqual({ type: 'Recreate' });
-    expect(failure(() => smp(live(), { spec: { strategy: { $retainKeys: ['type'], rollingUpdate: { maxSurge: 1 } } } })).message)
+    expect(statusErrorOf(() => smp(live(), { spec: { strategy: { $retainKeys: ['type'], rollingUpdate: { maxSurge: 1 } } } })).message)
       .toBe('invalid patch format of retainKeys');
   });
 
@@ -130,13 +121,13 @@ describe('applyStrategicMergePatch', () => {
   });
 
   it('reports malformed patches with upstream codes', () => {
-    expect(failure(() => smp(live(), { spec: { template: { spec: { containers: [{ image: 'x' }] } } } })).code).toBe(500);
-    expect(failure(() => smp(live(), { spec: { template: { spec: { containers: [{ image: 'x' }] } } } })).message)
+    expect(statusErrorOf(() => smp(live(), { spec: { template: { spec: { containers: [{ image: 'x' }] } } } })).code).toBe(500);
+    expect(statusErrorOf(() => smp(live(), { spec: { template: { spec: { containers: [{ image: 'x' }] } } } })).message)
       .toBe('Internal error occurred: map: map[image:x] does not contain declared merge key: name');
-    expect(failure(() => smp(live(), { metadata: { '$deleteFromPrimitiveList/finalizers': 'a/x' } })).code).toBe(400);
-    expect(failure(() => smp(live(), { metadata: { labels: { $patch: 'bogus' } } })).message).toMatch(/^Internal error occurred: Unknown patch type: bogus in map/);
-    expect(failure(() => smp(live(), { metadata: { finalizers: [['x']] } })).message).toMatch(/^Internal error occurred: list element types are not identical/);
-    expect(failure(() => smp({ metadata: { finalizers: [] } }, { metadata: { finalizers: [['x']] } })).code).toBe(422);
-    expect(failure(() => smp(live(), [])).code).toBe(400);
+    expect(statusErrorOf(() => smp(live(), { metadata: { '$deleteFromPrimitiveList/finalizers': 'a/x' } })).code).toBe(400);
+    expect(statusErrorOf(() => smp(live(), { metadata: { labels: { $patch: 'bogus' } } })).message).toMatch(/^Internal error occurred: Unknown patch type: bogus in map/);
+    expect(statusErrorOf(() => smp(live(), { metadata: { finalizers: [['x']] } })).message).toMatch(/^Internal error occurred: list element types are not identical/);
+    expect(statusErrorOf(() => smp({ metadata: { finalizers: [] } }, { metadata: { finalizers: [['x']] } })).code).toBe(422);
+    expect(statusErrorOf(() => smp(live(), [])).code).toBe(400);
   });
 });
