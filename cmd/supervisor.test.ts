@@ -47,6 +47,17 @@ describe('Supervisor', () => {
     expect(s.failure.signal.aborted).toBe(false);
   });
 
+  it('stops the first child last, once the others have exited', async () => {
+    const s = node();
+    const [first, other] = [join(dir, 'first.log'), join(dir, 'other.log')];
+    const marker = join(dir, 'other-exited');
+    s.start('first', [`process.on("SIGTERM", () => { console.log("other gone:", require("fs").existsSync(${JSON.stringify(marker)})); process.exit(0); }); console.log("up"); setInterval(() => {}, 1000);`], first);
+    s.start('other', [`process.on("SIGTERM", () => setTimeout(() => { require("fs").writeFileSync(${JSON.stringify(marker)}, ""); process.exit(0); }, 100)); console.log("up"); setInterval(() => {}, 1000);`], other);
+    for (const l of [first, other]) await until(`${l} up`, logHas(l, 'up'));
+    await s.stop('SIGTERM');
+    expect(await readFile(first, 'utf8')).toContain('other gone: true');
+  });
+
   it('kills a child that ignores the signal once the grace period is over', async () => {
     const s = node();
     const log = join(dir, 'stubborn.log');

@@ -49,14 +49,25 @@ export class Supervisor {
     this.children.push({ name, logFile, proc, exited });
   }
 
-  /** Forwards the signal to every child still running and waits; a child that lingers past the grace gets SIGKILL. */
+  /**
+   * Forwards the signal to every child still running and waits; a child that lingers past the grace gets SIGKILL.
+   * The first child started (the apiserver, which every other one talks to) is stopped last, once the others have
+   * exited: they can release their leader leases and write their last status on the way out.
+   */
   async stop(signal: NodeJS.Signals = 'SIGTERM', graceMs = 15_000): Promise<void> {
     this.stopping = true;
-    const alive = this.children.filter((c) => c.proc.exitCode === null && c.proc.signalCode === null);
+    const deadline = Date.now() + graceMs;
+    const [first, ...rest] = this.children;
+    await this.stopGroup(rest, signal, deadline);
+    if (first) await this.stopGroup([first], signal, deadline);
+  }
+
+  private async stopGroup(children: Running[], signal: NodeJS.Signals, deadline: number): Promise<void> {
+    const alive = children.filter((c) => c.proc.exitCode === null && c.proc.signalCode === null);
     for (const c of alive) c.proc.kill(signal);
     const all = Promise.all(alive.map((c) => c.exited));
     let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), graceMs); });
+    const grace = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), Math.max(0, deadline - Date.now())); });
     if ((await Promise.race([all, grace])) === 'late') {
       for (const c of alive) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
       await all;

@@ -97,6 +97,13 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     if (supervisor.failure.signal.aborted) return;
     await fail(`${(e as Error).message}; see ${join(dataDir, 'logs')}`);
   }
+  try {
+    // as minikube's default_sa wait: pods in `default` are refused until its ServiceAccount exists
+    await waitForReady({ url: `${server}/api/v1/namespaces/default/serviceaccounts/default`, ca: caPem, cert: certPem, key: keyPem, timeoutMs: readyTimeoutMs, signal: supervisor.failure.signal });
+  } catch (e) {
+    if (supervisor.failure.signal.aborted) return;
+    await fail(`the default ServiceAccount: ${(e as Error).message}; see ${join(dataDir, 'logs', 'controller-manager.log')}`);
+  }
   const adminKubeconfig = join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(adminKubeconfig, { server, caPem, certPem, keyPem, user: 'kubernetes-admin' });
   process.stdout.write(`ready: export KUBECONFIG=${adminKubeconfig}\n`);

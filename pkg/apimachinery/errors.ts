@@ -78,7 +78,7 @@ export const invalid = (group: string, kind: string, name: string, causes: Statu
 
 /** One field cause, with upstream's reason names (FieldValueRequired, FieldValueInvalid, ...). */
 export const fieldCause = (
-  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTypeInvalid',
+  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTypeInvalid' | 'FieldValueNotFound',
   field: string,
   message: string,
 ): StatusCause => ({ reason: type, field, message });

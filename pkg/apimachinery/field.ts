@@ -6,6 +6,7 @@
 //   notSupported(field, value, valid[])    -> "Unsupported value: <value>: supported values: \"a\", \"b\""
 //   forbidden(field, detail)               -> "Forbidden: detail"
 //   duplicate(field, value)                -> "Duplicate value: <value>"
+//   notFound(field, value)                 -> "Not found: <value>"
 //   tooLong(field, maxBytes)               -> "Too long: must have at most N bytes"
 //   tooLongMaxLength(field, max)           -> "Too long: may not be longer than N"
 //   causeToString(c)                       -> "field: body", as field.Error.Error() renders it
@@ -39,6 +40,9 @@ export const forbidden = (field: string, detail: string): StatusCause =>
 
 export const duplicate = (field: string, value: unknown): StatusCause =>
   fieldCause('FieldValueDuplicate', field, `Duplicate value: ${formatValue(value)}`);
+
+export const notFound = (field: string, value: unknown): StatusCause =>
+  fieldCause('FieldValueNotFound', field, `Not found: ${formatValue(value)}`);
 
 export const tooLong = (field: string, maxBytes: number): StatusCause =>
   fieldCause('FieldValueTooLong', field, `Too long: must have at most ${maxBytes} bytes`);

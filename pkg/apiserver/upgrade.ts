@@ -3,6 +3,7 @@
 // credentials and plus what the proxy asserts, then the two sockets are spliced so that the backend's 101 (or its
 // error) and every frame after it pass through untouched.
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 
 /** The bytes that came after an upgrade request's headers, kept by the server's 'upgrade' listener. */
@@ -25,7 +26,7 @@ export const dialTls = (o: ConnectionOptions): Promise<TLSSocket> => new Promise
  * Sends `raw` (an upgrade request) to `upstream` as `pathAndQuery` with `host` and the extra headers, then splices
  * the client's socket and `upstream` until either closes.
  */
-export function spliceUpgrade(raw: IncomingMessage, upstream: TLSSocket, pathAndQuery: string, host: string, extra: Record<string, string | string[]> = {}): void {
+export function spliceUpgrade(raw: IncomingMessage, upstream: Socket, pathAndQuery: string, host: string, extra: Record<string, string | string[]> = {}): void {
   const head = upgradeHead(raw) ?? Buffer.alloc(0);
   const lines: string[] = [`${raw.method} ${pathAndQuery} HTTP/1.1`, `Host: ${host}`];
   for (let i = 0; i < raw.rawHeaders.length; i += 2) if (!PRIVATE_HEADER.test(raw.rawHeaders[i]!)) lines.push(`${raw.rawHeaders[i]}: ${raw.rawHeaders[i + 1]}`);

@@ -268,7 +268,7 @@ export class NodeKubelet {
   containerLogs(pod: KubeObject, container: string, o: { previous?: boolean }): string | ContainerLogs {
     const uid = pod.metadata!.uid!;
     const podName = pod.metadata!.name!;
-    const names = [...((pod.spec?.initContainers ?? []) as { name: string }[]), ...((pod.spec?.containers ?? []) as { name: string }[])].map((c) => c.name);
+    const names = (['initContainers', 'containers', 'ephemeralContainers'] as const).flatMap((k) => ((pod.spec?.[k] ?? []) as { name: string }[]).map((c) => c.name));
     if (!names.includes(container)) return `container ${container} is not valid for pod ${podName}`;
     const { latest, previous } = attemptsOf(this.o.runtime.listContainers(uid), container);
     const target = o.previous ? previous : latest;

@@ -1,6 +1,6 @@
 // The pod's API status from what the runtime reports and what the kubelet decided (waiting reasons such as
 // CrashLoopBackOff), as upstream's generateAPIPodStatus and getPhase: containerStatuses, init containers in order,
-// the conditions PodReadyToStartContainers / Initialized / Ready / ContainersReady / PodScheduled, phase.
+// ephemeralContainerStatuses, the conditions PodReadyToStartContainers / Initialized / Ready / ContainersReady / PodScheduled, phase.
 import { formatTime, type KubeObject } from '../client/index.js';
 import { containerIdUri, type ContainerStatus } from './runtime/types.js';
 
@@ -138,6 +138,11 @@ export const generatePodStatus = (pod: KubeObject, view: PodRuntimeView, now: nu
   });
   const mainStatuses = specs.map((c) => containerStatus(c, view, initDone ? 'ContainerCreating' : 'PodInitializing'))
     .sort((a, b) => String(a.name).localeCompare(String(b.name)));
+  // ephemeral containers count for nothing but themselves: never ready, no started (upstream's probe manager skips them)
+  const ephemeralStatuses = ((pod.spec?.ephemeralContainers ?? []) as SpecContainer[]).map((c) => {
+    const { started: _started, ...status } = containerStatus(c, view, 'ContainerCreating');
+    return { ...status, ready: false };
+  });
   const oldPhase = apiStatus.phase as Phase | undefined;
   let phase = podPhase(pod, initStatuses, mainStatuses, view.terminal);
   if (oldPhase === 'Succeeded' || oldPhase === 'Failed') phase = oldPhase; // terminal phases never change back
@@ -182,6 +187,7 @@ export const generatePodStatus = (pod: KubeObject, view: PodRuntimeView, now: nu
     ...(startTime ? { startTime } : {}),
     ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
     containerStatuses: mainStatuses,
+    ...(ephemeralStatuses.length ? { ephemeralContainerStatuses: ephemeralStatuses } : {}),
     ...(apiStatus.qosClass ? { qosClass: apiStatus.qosClass } : {}),
   };
 };

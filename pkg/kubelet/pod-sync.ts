@@ -1,5 +1,5 @@
 // One pod's reconciliation against the runtime, as upstream's SyncPod / SyncTerminatingPod (kuberuntime_manager.go):
-// a sandbox, then init containers one at a time in order, then the containers; exited containers restart by the
+// a sandbox, then ephemeral containers, init containers one at a time in order, then the containers; exited containers restart by the
 // pod's restartPolicy with CrashLoopBackOff (10 s doubling to 5 min); a deleted pod's containers stop within its
 // grace period. Each step is an event (Pulling, Pulled, Created, Started, Killing, BackOff, Failed).
 import type { Logger } from 'pino';
@@ -178,6 +178,11 @@ export class PodSyncer {
     if (!(await this.syncVolumes(rec))) return;
     const all = rt.listContainers(rec.uid);
     const restartPolicy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';
+
+    // ephemeral containers (kubectl debug) start whatever the init containers are doing, and never restart
+    for (const c of (pod.spec?.ephemeralContainers ?? []) as SpecContainer[]) {
+      if (!attemptsOf(all, c.name).latest) await this.start(rec, sandbox.id, c, 0);
+    }
 
     for (const c of (pod.spec?.initContainers ?? []) as SpecContainer[]) {
       const { latest } = attemptsOf(all, c.name);

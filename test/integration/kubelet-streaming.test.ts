@@ -277,4 +277,69 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
       expect(r.stderr).toContain('cannot create resource "pods/exec"');
     }
   });
+
+  describe('kubectl debug (ephemeral containers) and the pods/services proxy', () => {
+    const kubectl = CLIENTS[0]!;
+    const ephemeral = async (name: string): Promise<Record<string, unknown>> => eventually(async () => {
+      const p = await admin.pods('default').get('shell');
+      const st = ((p.status?.ephemeralContainerStatuses ?? []) as { name: string; state: Record<string, unknown> }[]).find((s) => s.name === name);
+      return st?.state.terminated ? st : undefined;
+    }, 20_000, `${name} terminated`);
+
+    it('kubectl debug runs an ephemeral container: status, logs, and -i with stdin', async () => {
+      const r = await run(kubectl.bin, {}, ['debug', 'shell', '--image=busybox', '--profile=general', '--container=dbg', '--target=sh', '--', 'sh', '-c', 'echo from-debug']);
+      expect(r.code).toBe(0);
+      expect(await ephemeral('dbg')).toMatchObject({ ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } });
+      expect((await run(kubectl.bin, {}, ['logs', 'shell', '-c', 'dbg'])).stdout).toBe('from-debug\n');
+      const i = await run(kubectl.bin, {}, ['debug', '-i', 'shell', '--image=busybox', '--profile=general', '--container=dbg2', '--', 'sh'], 'echo interactive-$((40+2))\nexit 0\n');
+      expect(i.stdout).toContain('interactive-42');
+      await ephemeral('dbg2');
+      const described = (await run(kubectl.bin, {}, ['describe', 'pod', 'shell'])).stdout;
+      expect(described).toMatch(/Ephemeral Containers:\s+dbg:/);
+    }, 60_000);
+
+    it('ephemeral containers are only added: changes, removals and forbidden fields are refused as upstream', async () => {
+      const pods = admin.pods('default');
+      const current = (await pods.get('shell')).spec!.ephemeralContainers as Record<string, unknown>[];
+      const refused = async (ephemeralContainers: unknown[]): Promise<string> => {
+        const err = await pods.patch('shell', 'merge', { spec: { ephemeralContainers } }, { subresource: 'ephemeralcontainers' }).then(() => undefined, (e: Error) => e);
+        return err?.message ?? 'accepted';
+      };
+      expect(await refused([{ ...current[0], image: 'nginx' }, ...current.slice(1)])).toContain('spec.ephemeralContainers: Forbidden: existing ephemeral containers "dbg" may not be changed');
+      expect(await refused(current.slice(1))).toContain('existing ephemeral containers "dbg" may not be removed');
+      const added = await refused([...current, { name: 'x', image: 'busybox', ports: [{ containerPort: 80 }], targetContainerName: 'nope' }]);
+      expect(added).toContain('spec.ephemeralContainers[2].ports: Forbidden: cannot be set for an Ephemeral Container');
+      expect(added).toContain('spec.ephemeralContainers[2].targetContainerName: Not found: "nope"');
+      expect(await refused([...current, { name: 'sh', image: 'busybox' }])).toContain('spec.ephemeralContainers[2].name: Duplicate value: "sh"');
+      // a plain update may not touch them either
+      const plain = await pods.patch('shell', 'merge', { spec: { ephemeralContainers: [...current, { name: 'y', image: 'busybox' }] } }).then(() => 'accepted', (e: Error) => e.message);
+      expect(plain).toContain('pod updates may not change fields');
+    });
+
+    it('pods/proxy and services/proxy reach the pod over HTTP, with kubectl get --raw', async () => {
+      const raw = (path: string): Promise<{ code: number; stdout: string; stderr: string }> => run(kubectl.bin, {}, ['get', '--raw', path]);
+      // the port defaults to the pod's first container port
+      expect((await raw('/api/v1/namespaces/default/pods/nginx/proxy/')).stdout).toContain('Welcome to nginx!');
+      expect((await raw(`/api/v1/namespaces/default/pods/http:nginx:${nginxPort}/proxy/`)).stdout).toContain('Welcome to nginx!');
+      expect((await raw('/api/v1/namespaces/default/pods/a:b:c:d/proxy/')).stderr).toContain('invalid pod request "a:b:c:d"');
+      const closed = await freePort();
+      expect((await raw(`/api/v1/namespaces/default/pods/nginx:${closed}/proxy/`)).stderr).toMatch(/ServiceUnavailable.*error trying to reach service/);
+
+      const ip = (await admin.pods('default').get('nginx')).status!.podIP as string;
+      await admin.resource<KubeObject>({ group: '', version: 'v1', resource: 'services', namespaced: true, kind: 'Service' }, 'default').create({
+        apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { ports: [{ name: 'http', port: 80, targetPort: nginxPort }] },
+      } as KubeObject);
+      expect((await raw('/api/v1/namespaces/default/services/web:80/proxy/')).stderr).toContain('no endpoints available for service "web"');
+      await admin.resource<KubeObject>({ group: '', version: 'v1', resource: 'endpoints', namespaced: true, kind: 'Endpoints' }, 'default').create({
+        apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'web' }, subsets: [{ addresses: [{ ip }], ports: [{ name: 'http', port: nginxPort }] }],
+      } as KubeObject);
+      for (const name of ['web:80', 'web:http', 'http:web:http']) {
+        expect((await raw(`/api/v1/namespaces/default/services/${name}/proxy/`)).stdout).toContain('Welcome to nginx!');
+      }
+      // without the trailing slash: a redirect below /proxy/, as upstream
+      const res = await api.api('GET', '/api/v1/namespaces/default/services/web:80/proxy');
+      expect(res.status).toBe(301);
+      expect(res.headers.location).toBe('/api/v1/namespaces/default/services/web:80/proxy/');
+    }, 60_000);
+  });
 });

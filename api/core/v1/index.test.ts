@@ -128,7 +128,7 @@ describe('core/v1 resources', () => {
   it('serves the pod subresources', () => {
     const subs = Object.fromEntries((byPlural.get('pods')?.subresources ?? []).map((s) => [s.name, s]));
     expect(Object.keys(subs).sort()).toEqual(['attach', 'binding', 'ephemeralcontainers', 'eviction', 'exec', 'log',
-      'portforward', 'proxy', 'resize', 'status']);
+      'portforward', 'proxy', 'status']);
     expect(subs.eviction).toMatchObject({ group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
     expect(subs.exec.verbs).toEqual(['create', 'get']);
     expect(subs.status.verbs).toEqual(['get', 'patch', 'update']);

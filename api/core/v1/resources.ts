@@ -64,7 +64,7 @@ export const resources: ResourceType[] = [
       sub('log', 'Pod', ['get']),
       sub('portforward', 'PodPortForwardOptions', connect),
       sub('proxy', 'PodProxyOptions', proxyVerbs),
-      sub('resize', 'Pod', readWrite),
+      // no pods/resize: 1.32 serves it only behind the alpha InPlacePodVerticalScaling gate (on by default from 1.33)
       status('Pod'),
     ],
   }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crdApiServices } from './local-apiservices.js';
-import { forwardedHeaders } from './proxy.js';
+import { forwardedHeaders } from '../reverse-proxy.js';
+import { remoteUserHeaders } from './proxy.js';
 import { groupVersionFromDiscovery } from './remote-discovery.js';
 
 describe('aggregator pieces', () => {
@@ -9,7 +10,7 @@ describe('aggregator pieces', () => {
       ':method': 'GET', ':path': '/apis/x/v1', host: 'api', connection: 'keep-alive', 'transfer-encoding': 'chunked',
       authorization: 'Bearer secret', 'x-remote-user': 'forged', 'x-remote-group': 'system:masters', 'x-remote-extra-scopes': 'all',
       'impersonate-user': 'root', accept: 'application/json', 'content-type': 'application/json',
-    }, { name: 'alice', groups: ['dev', 'system:authenticated'], extra: { 'example.com/team': ['a', 'b'] } });
+    }, remoteUserHeaders({ name: 'alice', groups: ['dev', 'system:authenticated'], extra: { 'example.com/team': ['a', 'b'] } }));
     expect(out).toEqual({
       accept: 'application/json', 'content-type': 'application/json',
       'x-remote-user': 'alice', 'x-remote-group': ['dev', 'system:authenticated'], 'x-remote-extra-example.com%2Fteam': ['a', 'b'],

@@ -42,14 +42,16 @@ function containerOf(pod: KubeObject, requested: string | undefined): string {
   const name = pod.metadata!.name!;
   const containers = ((pod.spec?.containers ?? []) as { name: string }[]).map((c) => c.name);
   const inits = ((pod.spec?.initContainers ?? []) as { name: string }[]).map((c) => c.name);
+  const ephemeral = ((pod.spec?.ephemeralContainers ?? []) as { name: string }[]).map((c) => c.name);
   let container = requested;
   if (!container) {
     if (containers.length !== 1) {
-      throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${containers.join(' ')}]${inits.length ? ` or one of the init containers: [${inits.join(' ')}]` : ''}`);
+      throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${containers.join(' ')}]`
+        + `${inits.length ? ` or one of the init containers: [${inits.join(' ')}]` : ''}${ephemeral.length ? ` or one of the ephemeral containers: [${ephemeral.join(' ')}]` : ''}`);
     }
     container = containers[0]!;
   }
-  if (!containers.includes(container) && !inits.includes(container)) throw badRequest(`container ${container} is not valid for pod ${name}`);
+  if (![...containers, ...inits, ...ephemeral].includes(container)) throw badRequest(`container ${container} is not valid for pod ${name}`);
   return container;
 }
 

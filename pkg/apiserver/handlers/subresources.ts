@@ -1,6 +1,7 @@
 // Subresources: status (the object, status only), scale (autoscaling/v1 Scale over spec.replicas),
-// pods/binding, pods/eviction and namespaces/finalize. The node-facing ones (log, exec, attach,
-// portforward, proxy) need a kubelet and answer as upstream does for a pod without one.
+// pods/binding, pods/eviction, pods/ephemeralcontainers (spec.ephemeralContainers only) and namespaces/finalize
+// (spec.finalizers only). The node-facing ones (log, exec, attach, portforward) go to the pod's kubelet;
+// pods/proxy and services/proxy to the pod or a service endpoint.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest, methodNotAllowed, notFound, serviceUnavailable } from '../../apimachinery/errors.js';
@@ -13,6 +14,7 @@ import { decodeBody, patchTypeOf } from '../negotiation.js';
 import { sendObject, type Responder } from '../respond.js';
 import { isTrue } from '../request-info.js';
 import { proxyPodConnect, proxyPodLog } from './kubelet-proxy.js';
+import { proxySubresource } from './proxy-subresources.js';
 import { bindPod, evictPod } from './pod-subresources.js';
 import { getScale, scaleUpdate } from './scale.js';
 
@@ -28,7 +30,8 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
 
   switch (info.subresource) {
     case 'status':
-    case 'finalize': {
+    case 'finalize':
+    case 'ephemeralcontainers': {
       if (info.verb === 'get') {
         const kv = await reg.get(ctx, info.name);
         return sendObject(r, kv);
@@ -36,7 +39,8 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
       const req: UpdateRequest = info.verb === 'patch'
         ? patchBuilder(reg, ctx, info.name, patchTypeOf(request.headers['content-type']), body(), isTrue(q.force), info.subresource)
         : { name: info.name, subresource: info.subresource, build: () => decodeObject(reg.deps.decoder, structuredClone(body()), targetOf(reg.rt), ctx) };
-      const res = await update(reg, ctx, info.subresource === 'finalize' ? finalizeRequest(req) : req);
+      const field = SPEC_FIELD_OF[info.subresource];
+      const res = await update(reg, ctx, field ? specFieldRequest(req, field) : req);
       return sendObject(r, res);
     }
     case 'scale': {
@@ -52,6 +56,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
     case 'eviction':
       return sendObject(r, { object: await evictPod(reg, ctx, info.name, body()) }, 201);
     default: {
+      if (info.subresource === 'proxy' && (reg.rt.plural === 'pods' || reg.rt.plural === 'services')) return proxySubresource(reg, request, reply, info);
       const pod = (await reg.get(ctx, info.name)).object as KubeObject;
       if (reg.rt.plural === 'pods' && !pod.spec?.nodeName) throw badRequest(`pod ${info.name} does not have a host assigned`);
       if (reg.rt.plural === 'pods' && info.subresource === 'log') return proxyPodLog(reg, request, reply, pod);
@@ -63,14 +68,25 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
   }
 }
 
-/** namespaces/finalize changes only spec.finalizers (upstream: namespace finalize strategy). */
-function finalizeRequest(req: UpdateRequest): UpdateRequest {
+/** The subresources that change one field of the spec and nothing else (upstream: their strategies' PrepareForUpdate). */
+const SPEC_FIELD_OF: Record<string, { name: string; empty?: unknown[] }> = {
+  finalize: { name: 'finalizers', empty: [] },
+  ephemeralcontainers: { name: 'ephemeralContainers' },
+};
+
+function specFieldRequest(req: UpdateRequest, field: { name: string; empty?: unknown[] }): UpdateRequest {
   return {
     ...req,
-    subresource: 'finalize',
     build: async (current) => {
       const next = await req.build(current);
-      return { ...current!, spec: { ...(current!.spec ?? {}), finalizers: next.spec?.finalizers ?? [] } };
+      const spec: Record<string, unknown> = { ...(current!.spec ?? {}) };
+      const value = next.spec?.[field.name] ?? field.empty;
+      if (value === undefined) delete spec[field.name];
+      else spec[field.name] = value;
+      // the body's name, namespace and resourceVersion still count: mismatches and stale writes are refused
+      const { name, namespace, resourceVersion } = next.metadata ?? {};
+      const meta = { ...current!.metadata, ...(name !== undefined ? { name } : {}), ...(namespace !== undefined ? { namespace } : {}), ...(resourceVersion ? { resourceVersion } : {}) };
+      return { ...current!, metadata: meta, spec };
     },
   };
 }

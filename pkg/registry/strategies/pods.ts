@@ -5,6 +5,7 @@ import { forbidden } from '../../apimachinery/field.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { jsonEqual } from '../../apimachinery/json-equal.js';
 import type { Strategy } from '../strategy.js';
+import { validateEphemeralContainersUpdate } from './ephemeral-containers.js';
 
 export const podStrategy: Strategy = {
   returnDeletedObject: true,
@@ -41,6 +42,9 @@ export const podStrategy: Strategy = {
       return [forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)')];
     }
     return [];
+  },
+  validateSubresource(pod, old, _ctx, subresource) {
+    return subresource === 'ephemeralcontainers' ? validateEphemeralContainersUpdate(pod, old) : [];
   },
   gracePeriod(pod, opts) {
     // Never scheduled or already finished: nothing to wait for.

@@ -1,0 +1,81 @@
+// pods/proxy and services/proxy (upstream: registry/core/pod/strategy.go and service/storage ResourceLocation):
+// `<name>`, `<name>:<port>` or `<scheme>:<name>:<port>` names the target; a pod is reached at its IP (the port
+// defaults to its first declared container port), a service at a random ready address of its Endpoints for the
+// named or numbered service port (an ExternalName service at its external name). The rest of the path after
+// /proxy and the query go to the backend as they came; backends' certificates are not verified, as upstream's.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Agent } from 'undici';
+import type { KubeObject } from '../../../api/types.js';
+import { badRequest, notFound, serviceUnavailable } from '../../apimachinery/errors.js';
+import { undici } from '../../apimachinery/undici.js';
+import type { Registry } from '../../registry/generic/registry.js';
+import type { RequestInfo } from '../request-info.js';
+import { proxyTo } from '../reverse-proxy.js';
+
+interface Target { scheme: 'http' | 'https'; host: string; port: number }
+
+let agent: Promise<Agent> | undefined;
+const backendAgent = (): Promise<Agent> => (agent ??= undici().then(({ Agent }) => new Agent({ connect: { rejectUnauthorized: false } })));
+
+/** upstream's SplitSchemeNamePort. */
+function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | undefined {
+  const parts = id.split(':');
+  const [scheme, name, port] = parts.length === 1 ? ['', parts[0]!, ''] : parts.length === 2 ? ['', parts[0]!, parts[1]!] : parts.length === 3 ? parts as [string, string, string] : [];
+  if (name === undefined || !name || !['', 'http', 'https'].includes(scheme!)) return undefined;
+  return { scheme: scheme!, name, port: port! };
+}
+
+const defaultPort = (scheme: string): number => (scheme === 'https' ? 443 : 80);
+
+function podLocation(pod: KubeObject, scheme: string, port: string): Target {
+  const ip = pod.status?.podIP as string | undefined;
+  if (!ip) throw badRequest('address not allowed');
+  let p = port;
+  if (!p) {
+    for (const c of (pod.spec?.containers ?? []) as { ports?: { containerPort: number }[] }[]) {
+      if (c.ports?.length) { p = String(c.ports[0]!.containerPort); break; }
+    }
+  }
+  return { scheme: (scheme || 'http') as Target['scheme'], host: ip, port: p ? Number(p) : defaultPort(scheme) };
+}
+
+interface ServicePort { name?: string; port: number }
+interface Subset { addresses?: { ip: string }[]; ports?: { name?: string; port: number }[] }
+
+function serviceLocation(reg: Registry, svc: KubeObject, namespace: string, scheme: string, port: string): Target {
+  const name = svc.metadata!.name!;
+  const s = (scheme || 'http') as Target['scheme'];
+  if (svc.spec?.type === 'ExternalName') return { scheme: s, host: String(svc.spec.externalName), port: port ? Number(port) : defaultPort(scheme) };
+  let portName = port;
+  if (/^\d+$/.test(port)) portName = ((svc.spec?.ports ?? []) as ServicePort[]).find((sp) => sp.port === Number(port))?.name ?? '';
+  const eps = reg.deps.peer('', 'endpoints')?.peek(namespace, name)?.object;
+  for (const subset of (eps?.subsets ?? []) as Subset[]) {
+    const ep = (subset.ports ?? []).find((p) => (p.name ?? '') === portName);
+    const addresses = subset.addresses ?? [];
+    if (ep && addresses.length) return { scheme: s, host: addresses[Math.floor(Math.random() * addresses.length)]!.ip, port: ep.port };
+  }
+  throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(name)}`);
+}
+
+export async function proxySubresource(reg: Registry, request: FastifyRequest, reply: FastifyReply, info: RequestInfo): Promise<unknown> {
+  const kind = reg.rt.plural === 'pods' ? 'pod' : 'service';
+  const id = decodeURIComponent(info.name);
+  const split = splitSchemeNamePort(id);
+  if (!split) throw badRequest(`invalid ${kind} request ${JSON.stringify(id)}`);
+  const namespace = info.namespace;
+  const obj = reg.peek(namespace, split.name)?.object;
+  if (!obj) throw notFound(reg.gr, split.name);
+  const target = kind === 'pod' ? podLocation(obj, split.scheme, split.port) : serviceLocation(reg, obj, namespace, split.scheme, split.port);
+
+  const [pathPart, query] = [info.path, request.raw.url?.split('?')[1]];
+  const marker = `/${info.parts.slice(0, 3).join('/')}`;
+  const rest = pathPart.slice(pathPart.indexOf(marker) + marker.length);
+  if (!rest) {
+    // upstream redirects .../proxy to .../proxy/ so that relative links resolve below it
+    return reply.code(301).header('location', `${pathPart}/${query ? `?${query}` : ''}`).send();
+  }
+  await proxyTo(request, reply, { ...target, path: `${rest}${query ? `?${query}` : ''}`, dispatcher: await backendAgent() }, (err) => {
+    throw serviceUnavailable(`error trying to reach service: ${err.message}`);
+  });
+  return reply;
+}
