@@ -84,12 +84,22 @@ export interface ResourceType {
  */
 export type Defaulter = (value: Record<string, any>) => void;
 
+/** How a resource served in this version is kept in the version that stores it (upstream's conversion functions). */
+export interface StorageConversion {
+  /** The version whose objects are stored (same group and plural). */
+  storageVersion: string;
+  toStorage(obj: Record<string, any>): Record<string, any>;
+  fromStorage(obj: Record<string, any>): Record<string, any>;
+}
+
 export interface GroupVersion {
   group: string;
   version: string;
   resources: ResourceType[];
   definitions: Definitions;
   defaulters?: Record<string, Defaulter>;
+  /** Resources of this version stored as another version of the group, by plural. */
+  conversions?: Record<string, StorageConversion>;
 }
 
 export const apiVersionOf = (group: string, version: string): string => (group ? `${group}/${version}` : version);

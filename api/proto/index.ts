@@ -15,6 +15,7 @@ import { appsV1 } from './apps-v1.js';
 import { authenticationV1 } from './authentication-v1.js';
 import { authorizationV1 } from './authorization-v1.js';
 import { autoscalingV1 } from './autoscaling-v1.js';
+import { autoscalingV2 } from './autoscaling-v2.js';
 import { batchV1 } from './batch-v1.js';
 import { coordinationV1 } from './coordination-v1.js';
 import { coreV1 } from './core-v1.js';
@@ -33,6 +34,6 @@ export type { ProtoField, ProtoFields, ProtoMessage } from './types.js';
 
 export const protoFields: ProtoFields = {
   ...metaV1, ...coreV1, ...appsV1, ...batchV1, ...coordinationV1, ...eventsV1, ...rbacV1, ...discoveryV1,
-  ...schedulingV1, ...policyV1, ...policyV1beta1, ...networkingV1, ...storageV1, ...autoscalingV1, ...authenticationV1, ...authorizationV1,
+  ...schedulingV1, ...policyV1, ...policyV1beta1, ...networkingV1, ...storageV1, ...autoscalingV1, ...autoscalingV2, ...authenticationV1, ...authorizationV1,
   ...admissionregistrationV1, ...apiextensionsV1, ...apiregistrationV1,
 };

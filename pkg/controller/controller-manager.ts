@@ -20,6 +20,7 @@ import { startNodeLifecycleController } from './nodelifecycle/node-lifecycle.js'
 import { startTaintEvictionController } from './nodelifecycle/taint-eviction.js';
 import { startHostPathProvisioner } from './persistentvolume/hostpath-provisioner.js';
 import { startPersistentVolumeBinder } from './persistentvolume/binder.js';
+import { startHorizontalPodAutoscalerController } from './podautoscaler/horizontal.js';
 import { startPodGcController } from './podgc/podgc.js';
 import { startResourceQuotaController } from './resourcequota/resource-quota.js';
 import { startRootCaCertPublisher } from './rootcacertpublisher/root-ca-cert-publisher.js';
@@ -60,6 +61,7 @@ export const clusterControllers: ControllerDescriptor[] = [
   cluster('resourcequota-controller', ['resourcequota'], 'resourcequota-controller', startResourceQuotaController, 5, 'concurrent-resource-quota-syncs'),
   cluster('clusterrole-aggregation-controller', ['clusterrole-aggregation'], 'clusterrole-aggregation-controller', startClusterRoleAggregationController, 5),
   cluster('disruption-controller', ['disruption'], 'disruption-controller', startDisruptionController, 1),
+  cluster('horizontal-pod-autoscaler-controller', ['horizontalpodautoscaling'], 'horizontal-pod-autoscaler', startHorizontalPodAutoscalerController, 5, 'concurrent-horizontal-pod-autoscaler-syncs'),
   cluster('pod-garbage-collector-controller', ['podgc'], 'pod-garbage-collector', startPodGcController, 1),
   cluster('persistentvolume-binder-controller', ['persistentvolume-binder'], 'persistent-volume-binder', startPersistentVolumeBinder, 1),
   // not upstream's: the provisioner of mini-kube.io/hostpath StorageClasses (upstream runs such provisioners apart)

@@ -1,11 +1,12 @@
 // Builds one Registry per served resource over a Store: a watch cache each, the shared schema
 // index, the strategies, and the admission chain (built later, once the registries exist, since
 // admission plugins look objects up through them).
-import { apiVersionOf, type Defaulter, type GroupVersion, type ResourceType } from '../../api/types.js';
+import { apiVersionOf, type Defaulter, type GroupVersion, type ResourceType, type StorageConversion } from '../../api/types.js';
 import type { Definitions } from '../../api/schema.js';
 import type { Admission } from '../admission/interface.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import type { Store } from '../storage/interface.js';
+import { convertingStore, type ViewCodec } from './generic/converting-store.js';
 import { createFieldManager } from './generic/managed-fields.js';
 import { Registry, type RegistryDeps } from './generic/registry.js';
 import { resourcePrefix } from './keys.js';
@@ -47,6 +48,13 @@ export interface RegistryOptions {
   initializers?: boolean;
 }
 
+/** A built-in conversion is synchronous and total: nothing to fall back to but the object itself. */
+const builtinCodec = (c: StorageConversion): ViewCodec => ({
+  toView: (obj) => c.fromStorage(obj),
+  toStorage: (obj) => c.toStorage(obj),
+  fallback: (obj) => obj,
+});
+
 export async function createRegistries(o: RegistryOptions): Promise<RegistrySet> {
   const index = new SchemaIndex(o.definitions, o.defaulters);
   const decoder = { index, types: new TypeChecker(index) };
@@ -59,13 +67,15 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
   const byGroupPlural = new Map<string, Registry>();
   const cachers: Cacher[] = [];
 
-  const resources: ResourceType[] = o.groupVersions.flatMap((gv) => gv.resources);
-  await Promise.all(resources.map(async (rt) => {
-    const cacher = new Cacher(o.store, resourcePrefix(rt), { historySize: o.watchCacheHistorySize });
+  const resources = o.groupVersions.flatMap((gv) => gv.resources.map((rt) => ({ rt, conversion: gv.conversions?.[rt.plural] })));
+  await Promise.all(resources.map(async ({ rt, conversion }) => {
+    // a version stored as another one reads and writes that one's keys through a converting view
+    const store = conversion ? convertingStore(o.store, builtinCodec(conversion)) : o.store;
+    const cacher = new Cacher(store, resourcePrefix(rt), { historySize: o.watchCacheHistorySize });
     await cacher.start();
     cachers.push(cacher);
     const reg = new Registry(rt, {
-      store: o.store,
+      store,
       cacher,
       decoder,
       strategy: strategyFor(rt, extra),
@@ -75,7 +85,7 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
       initializers: o.initializers,
     });
     byKey.set(`${apiVersionOf(rt.group, rt.version)}/${rt.plural}`, reg);
-    byGroupPlural.set(`${rt.group}/${rt.plural}`, reg);
+    if (!conversion) byGroupPlural.set(`${rt.group}/${rt.plural}`, reg); // peers see the storage version
   }));
 
   const services = byGroupPlural.get('/services');

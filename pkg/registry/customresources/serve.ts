@@ -19,7 +19,7 @@ import { findFirst } from './jsonpath.js';
 import { SchemaIndex } from '../schema/index.js';
 import { TypeChecker } from '../schema/typecheck.js';
 import { createConverter, rewriteApiVersion, type Converter, type ServiceResolver } from './conversion.js';
-import { convertingStore, type ViewCodec } from './converting-store.js';
+import { convertingStore, type ViewCodec } from '../generic/converting-store.js';
 import { defaultCustomResource, hasDefaults } from './defaults.js';
 import { customResourcePrinter } from './printer.js';
 import { pruneCustomResource } from './prune.js';

@@ -5,6 +5,7 @@ import type { Strategy } from '../strategy.js';
 import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './admission-policies.js';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admission-webhooks.js';
 import { apiServiceStrategy } from './apiservices.js';
+import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.js';
 import { jobStrategy } from './jobs.js';
 import { namespaceStrategy } from './namespaces.js';
 import { podStrategy } from './pods.js';
@@ -15,7 +16,7 @@ import { secretStrategy } from './secrets.js';
 /** Kinds whose metadata.generation tracks spec changes (upstream strategies that bump it). */
 const GENERATION = new Set([
   '/replicationcontrollers', 'apps/deployments', 'apps/replicasets', 'apps/statefulsets', 'apps/daemonsets',
-  'batch/jobs', 'batch/cronjobs', 'policy/poddisruptionbudgets', 'networking.k8s.io/ingresses',
+  'batch/jobs', 'batch/cronjobs', 'autoscaling/horizontalpodautoscalers', 'policy/poddisruptionbudgets', 'networking.k8s.io/ingresses',
   'networking.k8s.io/networkpolicies', 'networking.k8s.io/ingressclasses', 'scheduling.k8s.io/priorityclasses',
 ]);
 
@@ -33,6 +34,7 @@ const SPECIFIC: Record<string, Strategy> = {
   '/secrets': secretStrategy,
   'policy/podsecuritypolicies': podSecurityPolicyStrategy,
   'batch/jobs': jobStrategy,
+  'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerStrategy,
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': mutatingWebhookConfigurationStrategy,
   'admissionregistration.k8s.io/validatingwebhookconfigurations': validatingWebhookConfigurationStrategy,
   'admissionregistration.k8s.io/validatingadmissionpolicies': validatingAdmissionPolicyStrategy,

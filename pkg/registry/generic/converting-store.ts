@@ -1,5 +1,6 @@
-// A view of the custom resources' storage at one served version: a Store whose reads (get, list, watch events)
-// come converted to that version and defaulted, and whose writes are converted to the storage version first.
+// A view of a resource's storage at one served version (a custom resource's versions; a built-in kind served in two
+// versions): a Store whose reads (get, list, watch events) come converted to that version and defaulted, and whose
+// writes are converted to the storage version first.
 // A Cacher over it is the version's watch cache, so every read path (get, list, watch, Table) sees the version
 // the client asked for without the generic registry knowing about conversion. Webhook conversions are async:
 // watch events are converted in order and progress is reported only after the events before it.
