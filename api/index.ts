@@ -10,6 +10,7 @@ import { groupVersion as authorization } from './authorization/v1/index.js';
 import { groupVersion as autoscaling } from './autoscaling/v1/index.js';
 import { groupVersion as autoscalingV2 } from './autoscaling/v2/index.js';
 import { groupVersion as batch } from './batch/v1/index.js';
+import { groupVersion as certificates } from './certificates/v1/index.js';
 import { groupVersion as coordination } from './coordination/v1/index.js';
 import { groupVersion as core } from './core/v1/index.js';
 import { groupVersion as discovery } from './discovery/v1/index.js';
@@ -24,7 +25,7 @@ import { groupVersion as storage } from './storage/v1/index.js';
 
 /** Core first, then the groups in the order a 1.32 apiserver lists them at /apis (by group priority). */
 export const builtinGroupVersions: GroupVersion[] = [
-  core, apiregistration, apps, events, authentication, authorization, autoscalingV2, autoscaling, batch, networking, policy, policyV1beta1, rbac, storage, admissionregistration, apiextensions, scheduling, coordination, discovery,
+  core, apiregistration, apps, events, authentication, authorization, autoscalingV2, autoscaling, batch, certificates, networking, policy, policyV1beta1, rbac, storage, admissionregistration, apiextensions, scheduling, coordination, discovery,
 ];
 
 export const allDefinitions: Definitions = Object.assign({}, metaDefinitions,

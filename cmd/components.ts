@@ -37,6 +37,7 @@ export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
     args: [
       'controller-manager', '--use-service-account-credentials', '--hostpath-provisioner-dir', join(c.dataDir, 'hostpath-provisioner'),
       '--allocate-node-cidrs', '--cluster-cidr', CLUSTER_CIDR, '--node-cidr-mask-size', '24', ...rateArgs(c.rates?.controllerManager),
+      '--cluster-signing-cert-file', c.pki.ca.cert, '--cluster-signing-key-file', c.pki.ca.key,
     ],
     identity: { user: 'system:kube-controller-manager', pair: c.pki.controllerManager },
   },

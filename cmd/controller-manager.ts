@@ -31,6 +31,9 @@ export const controllerManagerFlags = {
   'cluster-cidr': flag.string('', 'CIDR range of pods in the cluster (IPv4), cut into node CIDRs when --allocate-node-cidrs'),
   'node-cidr-mask-size': flag.int(24, 'Prefix length of each node\'s CIDR in --cluster-cidr'),
   'service-cluster-ip-range': flag.string('', 'CIDR range of services, never given to a node'),
+  'cluster-signing-cert-file': flag.string('', 'PEM CA certificate that signs approved CertificateSigningRequests (csrsigning)'),
+  'cluster-signing-key-file': flag.string('', 'PEM private key of --cluster-signing-cert-file'),
+  'cluster-signing-duration': duration('8760h0m0s', 'The longest validity of a signed certificate'),
   'hostpath-provisioner-dir': flag.string('/tmp/hostpath-provisioner', 'Directory under which the mini-kube.io/hostpath provisioner creates volumes'),
   'concurrent-gc-syncs': flag.int(20, 'Garbage collector workers'),
   'concurrent-namespace-syncs': flag.int(10, 'Namespace workers'),
@@ -85,6 +88,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const restConfig = { ...config, qps: v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: 'kube-controller-manager' };
   const client = new Client(restConfig);
   const rootCaPem = v['root-ca-file'] ? await readFile(v['root-ca-file'], 'utf8') : config.caData;
+  const [clusterSigningCertPem, clusterSigningKeyPem] = await Promise.all(['cluster-signing-cert-file', 'cluster-signing-key-file']
+    .map((f) => (v[f as 'cluster-signing-cert-file'] ? readFile(v[f as 'cluster-signing-cert-file'], 'utf8') : undefined)));
   const stop = new AbortController();
   const running = runControllerManager({
     client, restConfig, logger,
@@ -110,6 +115,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       clusterCidr: v['cluster-cidr'],
       nodeCidrMaskSize: v['node-cidr-mask-size'],
       serviceClusterIpRange: v['service-cluster-ip-range'],
+      clusterSigningCertPem, clusterSigningKeyPem,
+      clusterSigningDurationMs: timing['cluster-signing-duration'],
     },
     onLostLeadership: () => { logger.flush(); process.exit(1); },
   }, stop.signal);

@@ -17,6 +17,7 @@ import { authorizationV1 } from './authorization-v1.js';
 import { autoscalingV1 } from './autoscaling-v1.js';
 import { autoscalingV2 } from './autoscaling-v2.js';
 import { batchV1 } from './batch-v1.js';
+import { certificatesV1 } from './certificates-v1.js';
 import { coordinationV1 } from './coordination-v1.js';
 import { coreV1 } from './core-v1.js';
 import { discoveryV1 } from './discovery-v1.js';
@@ -34,6 +35,6 @@ export type { ProtoField, ProtoFields, ProtoMessage } from './types.js';
 
 export const protoFields: ProtoFields = {
   ...metaV1, ...coreV1, ...appsV1, ...batchV1, ...coordinationV1, ...eventsV1, ...rbacV1, ...discoveryV1,
-  ...schedulingV1, ...policyV1, ...policyV1beta1, ...networkingV1, ...storageV1, ...autoscalingV1, ...autoscalingV2, ...authenticationV1, ...authorizationV1,
+  ...schedulingV1, ...policyV1, ...policyV1beta1, ...networkingV1, ...storageV1, ...autoscalingV1, ...autoscalingV2, ...certificatesV1, ...authenticationV1, ...authorizationV1,
   ...admissionregistrationV1, ...apiextensionsV1, ...apiregistrationV1,
 };

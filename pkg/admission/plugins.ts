@@ -3,6 +3,7 @@
 import type { AdmissionDeps } from './deps.js';
 import { AlwaysAdmit, AlwaysDeny } from './always.js';
 import { AlwaysPullImages } from './always-pull-images.js';
+import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction } from './certificates.js';
 import { expectKind, readAdmissionConfiguration, type PluginConfigs } from './config.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
 import { Initializers } from './initializers.js';
@@ -52,6 +53,9 @@ export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opt
     Priority: () => new Priority(deps),
     DefaultTolerationSeconds: () => new DefaultTolerationSeconds(),
     Initializers: () => new Initializers(deps),
+    CertificateApproval: () => new CertificateApproval(deps),
+    CertificateSigning: () => new CertificateSigning(deps),
+    CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
     MutatingAdmissionWebhook: () => new MutatingWebhook(deps),
     ValidatingAdmissionPolicy: () => new ValidatingAdmissionPolicy(deps),
     ValidatingAdmissionWebhook: () => new ValidatingWebhook(deps),

@@ -41,6 +41,7 @@ export const Resources = {
   endpointSlices: gv('discovery.k8s.io', 'v1')('endpointslices', 'EndpointSlice'),
   podDisruptionBudgets: gv('policy', 'v1')('poddisruptionbudgets', 'PodDisruptionBudget'),
   horizontalPodAutoscalers: gv('autoscaling', 'v2')('horizontalpodautoscalers', 'HorizontalPodAutoscaler'),
+  certificateSigningRequests: gv('certificates.k8s.io', 'v1')('certificatesigningrequests', 'CertificateSigningRequest', false),
   priorityClasses: gv('scheduling.k8s.io', 'v1')('priorityclasses', 'PriorityClass', false),
   storageClasses: gv('storage.k8s.io', 'v1')('storageclasses', 'StorageClass', false),
   csiNodes: gv('storage.k8s.io', 'v1')('csinodes', 'CSINode', false),

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import {
   EventRecorder, LeaderElector, SharedInformerFactory, realClock, type Client, type Clock, type RestConfig,
 } from '../client/index.js';
+import { startCsrApprovingController, startCsrCleanerController, startCsrSigningController } from './certificates/csr.js';
 import { startClusterRoleAggregationController } from './clusterroleaggregation/clusterrole-aggregation.js';
 import { startDisruptionController } from './disruption/disruption.js';
 import { startEndpointsController } from './endpoint/endpoints.js';
@@ -61,6 +62,9 @@ export const clusterControllers: ControllerDescriptor[] = [
   cluster('resourcequota-controller', ['resourcequota'], 'resourcequota-controller', startResourceQuotaController, 5, 'concurrent-resource-quota-syncs'),
   cluster('clusterrole-aggregation-controller', ['clusterrole-aggregation'], 'clusterrole-aggregation-controller', startClusterRoleAggregationController, 5),
   cluster('disruption-controller', ['disruption'], 'disruption-controller', startDisruptionController, 1),
+  cluster('certificatesigningrequest-signing-controller', ['csrsigning'], 'certificate-controller', startCsrSigningController, 1),
+  cluster('certificatesigningrequest-approving-controller', ['csrapproving'], 'certificate-controller', startCsrApprovingController, 1),
+  cluster('certificatesigningrequest-cleaner-controller', ['csrcleaner'], 'certificate-controller', startCsrCleanerController, 1),
   cluster('horizontal-pod-autoscaler-controller', ['horizontalpodautoscaling'], 'horizontal-pod-autoscaler', startHorizontalPodAutoscalerController, 5, 'concurrent-horizontal-pod-autoscaler-syncs'),
   cluster('pod-garbage-collector-controller', ['podgc'], 'pod-garbage-collector', startPodGcController, 1),
   cluster('persistentvolume-binder-controller', ['persistentvolume-binder'], 'persistent-volume-binder', startPersistentVolumeBinder, 1),

@@ -2,6 +2,7 @@
 // process with --use-service-account-credentials, so each controller acts as
 // system:serviceaccount:kube-system:<its account> under the bootstrap system:controller:* roles, as `mini-kube up`
 // runs it; helpers to wait and to play the kubelet (mark pods running / ready / finished).
+import { readFile } from 'node:fs/promises';
 import { Client, formatTime, loadKubeconfig, type Clock } from '../../pkg/client/index.js';
 import type { ClusterControllerConfig } from '../../pkg/controller/shared/cluster-context.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
@@ -27,7 +28,10 @@ export async function startHarness(controllers: string[], o: HarnessOptions = {}
   const s = await startTestApiServer({ storageBackend: 'memory' });
   const c = new Client({ ...(await loadKubeconfig(s.kubeconfig)), qps: 0 });
   await o.seed?.(c);
-  const cm = await startInProcess(await controllerManagerKubeconfig(s), { controllers, clock: o.clock, config: o.config, featureGates: o.featureGates });
+  // the cluster CA signs approved certificate requests, as `mini-kube up` sets it
+  const [clusterSigningCertPem, clusterSigningKeyPem] = await Promise.all([readFile(s.pki.ca.cert, 'utf8'), readFile(s.pki.ca.key, 'utf8')]);
+  const config = { clusterSigningCertPem, clusterSigningKeyPem, ...o.config };
+  const cm = await startInProcess(await controllerManagerKubeconfig(s), { controllers, clock: o.clock, config, featureGates: o.featureGates });
   return {
     s, c,
     async stop() {

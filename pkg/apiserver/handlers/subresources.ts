@@ -1,7 +1,8 @@
 // Subresources: status (the object, status only), scale (autoscaling/v1 Scale over spec.replicas),
-// pods/binding, pods/eviction, pods/ephemeralcontainers (spec.ephemeralContainers only) and namespaces/finalize
-// (spec.finalizers only). The node-facing ones (log, exec, attach, portforward) go to the pod's kubelet;
-// pods/proxy and services/proxy to the pod or a service endpoint.
+// pods/binding, pods/eviction, pods/ephemeralcontainers (spec.ephemeralContainers only), namespaces/finalize
+// (spec.finalizers only) and certificatesigningrequests/approval (Approved/Denied only). The node-facing ones
+// (log, exec, attach, portforward) go to the pod's kubelet; pods/proxy and services/proxy to the pod or a service
+// endpoint.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest, methodNotAllowed, notFound, serviceUnavailable } from '../../apimachinery/errors.js';
@@ -15,6 +16,7 @@ import { sendObject, type Responder } from '../respond.js';
 import { isTrue } from '../request-info.js';
 import { proxyPodConnect, proxyPodLog } from './kubelet-proxy.js';
 import { proxySubresource } from './proxy-subresources.js';
+import { approvalUpdate } from '../../registry/strategies/certificatesigningrequests.js';
 import { bindPod, evictPod } from './pod-subresources.js';
 import { getScale, scaleUpdate } from './scale.js';
 
@@ -31,7 +33,8 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
   switch (info.subresource) {
     case 'status':
     case 'finalize':
-    case 'ephemeralcontainers': {
+    case 'ephemeralcontainers':
+    case 'approval': {
       if (info.verb === 'get') {
         const kv = await reg.get(ctx, info.name);
         return sendObject(r, kv);
@@ -40,7 +43,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
         ? patchBuilder(reg, ctx, info.name, patchTypeOf(request.headers['content-type']), body(), isTrue(q.force), info.subresource)
         : { name: info.name, subresource: info.subresource, build: () => decodeObject(reg.deps.decoder, structuredClone(body()), targetOf(reg.rt), ctx) };
       const field = SPEC_FIELD_OF[info.subresource];
-      const res = await update(reg, ctx, field ? specFieldRequest(req, field) : req);
+      const res = await update(reg, ctx, field ? specFieldRequest(req, field) : info.subresource === 'approval' ? approvalRequest(req) : req);
       return sendObject(r, res);
     }
     case 'scale': {
@@ -66,6 +69,19 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
       throw serviceUnavailable(`no kubelet serves ${reg.rt.plural}/${info.subresource} yet: the node agent arrives with the kubelet`);
     }
   }
+}
+
+/** certificatesigningrequests/approval: the Approved and Denied conditions only. */
+function approvalRequest(req: UpdateRequest): UpdateRequest {
+  return {
+    ...req,
+    build: async (current) => {
+      const next = await req.build(current);
+      const out = approvalUpdate(next, current!);
+      const rv = next.metadata?.resourceVersion;
+      return rv ? { ...out, metadata: { ...out.metadata, resourceVersion: rv } } : out;
+    },
+  };
 }
 
 /** The subresources that change one field of the spec and nothing else (upstream: their strategies' PrepareForUpdate). */

@@ -35,6 +35,11 @@ export interface ClusterControllerConfig {
   nodeCidrMaskSize: number;
   /** The services' range, never given to a node (upstream --service-cluster-ip-range). */
   serviceClusterIpRange: string;
+  /** The CA that signs approved CertificateSigningRequests (upstream --cluster-signing-cert-file / -key-file). */
+  clusterSigningCertPem?: string;
+  clusterSigningKeyPem?: string;
+  /** The longest validity a signed certificate gets (upstream --cluster-signing-duration, 1 year). */
+  clusterSigningDurationMs: number;
 }
 
 export const defaultClusterControllerConfig = (): ClusterControllerConfig => ({
@@ -53,6 +58,7 @@ export const defaultClusterControllerConfig = (): ClusterControllerConfig => ({
   clusterCidr: '',
   nodeCidrMaskSize: 24,
   serviceClusterIpRange: '',
+  clusterSigningDurationMs: 365 * 24 * 3600_000,
 });
 
 export interface ClusterControllerContext extends ControllerContext {

@@ -5,6 +5,7 @@ import type { Strategy } from '../strategy.js';
 import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './admission-policies.js';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admission-webhooks.js';
 import { apiServiceStrategy } from './apiservices.js';
+import { certificateSigningRequestStrategy } from './certificatesigningrequests.js';
 import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.js';
 import { jobStrategy } from './jobs.js';
 import { namespaceStrategy } from './namespaces.js';
@@ -35,6 +36,7 @@ const SPECIFIC: Record<string, Strategy> = {
   'policy/podsecuritypolicies': podSecurityPolicyStrategy,
   'batch/jobs': jobStrategy,
   'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerStrategy,
+  'certificates.k8s.io/certificatesigningrequests': certificateSigningRequestStrategy,
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': mutatingWebhookConfigurationStrategy,
   'admissionregistration.k8s.io/validatingwebhookconfigurations': validatingWebhookConfigurationStrategy,
   'admissionregistration.k8s.io/validatingadmissionpolicies': validatingAdmissionPolicyStrategy,
