@@ -21,14 +21,15 @@ export async function bindPod(pods: Registry, ctx: RequestContext, name: string,
   await update(pods, ctx, {
     name,
     build: (current) => {
-      const pod = structuredClone(current!);
+      // only metadata, spec and status change: copies of those, the rest shared with the stored object (read-only)
+      const pod: KubeObject = { ...current!, metadata: { ...current!.metadata }, spec: { ...current!.spec }, status: { ...current!.status } };
       if (pod.metadata?.deletionTimestamp) throw conflict(pods.gr, name, `pod ${name} is being deleted, cannot be assigned to a host`);
       if (pod.spec?.nodeName) throw conflict(pods.gr, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
       pod.spec.nodeName = target.name;
       for (const [k, v] of Object.entries((binding.metadata?.annotations ?? {}) as Record<string, string>)) {
         pod.metadata!.annotations = { ...pod.metadata!.annotations, [k]: v };
       }
-      const conditions = ((pod.status ??= {}).conditions ??= []) as KubeObject[];
+      const conditions = (pod.status!.conditions = [...(pod.status!.conditions ?? [])]) as KubeObject[];
       const scheduled = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(ctx.now) };
       const i = conditions.findIndex((c) => c.type === 'PodScheduled');
       if (i >= 0) conditions[i] = scheduled;

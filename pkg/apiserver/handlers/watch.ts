@@ -69,11 +69,23 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
     // HTTP/1.1 holds headers back until the first write: send them now, as a client waits for them before any event.
     res.flushHeaders();
   };
+  let corked = false;
   const write = (buf: Buffer | string): void => {
     if (closed) return;
     start();
+    // events of one commit arrive in one tick: one socket write (one TLS record run) for all of them; what the
+    // socket could not take is judged once flushed (corked, a large commit alone would look like a slow client)
+    if (!corked && typeof res.cork === 'function') {
+      corked = true;
+      res.cork();
+      process.nextTick(() => {
+        corked = false;
+        res.uncork();
+        if (res.writableLength > MAX_BUFFERED) finish(); // too slow: cut off, the client re-lists
+      });
+    }
     res.write(buf);
-    if (res.writableLength > MAX_BUFFERED) finish(); // too slow: cut off, the client re-lists
+    if (!corked && res.writableLength > MAX_BUFFERED) finish();
   };
   const encodeEvent = (type: string, obj: KubeObject): Buffer | string => {
     if (protobuf) {

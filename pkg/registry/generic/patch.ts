@@ -24,7 +24,9 @@ export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, t
     subresource,
     build: (current) => {
       if (!current) throw notFound(reg.gr, name);
-      const patched = patchObject(reg, structuredClone(current), type, patch);
+      // json and strategic patches copy what they change; a merge patch shares untouched subtrees, which decoding
+      // (defaults, pruning) must not change in the stored object
+      const patched = patchObject(reg, type === 'merge' ? structuredClone(current) : current, type, patch);
       return decodeObject(reg.deps.decoder, patched, targetOf(reg.rt), ctx);
     },
   };

@@ -17,6 +17,8 @@ interface Constraint {
   topologyKey: string;
   hard: boolean;
   selector: Selector;
+  /** Namespace and selector as a string: the key of the per-node match counts (one string per cycle, hashed once). */
+  countKey: string;
   minDomains: number;
   honorAffinity: boolean;
   honorTaints: boolean;
@@ -85,28 +87,35 @@ const constraintsOf = (pod: Pod, defaults: any[], hardOnly: boolean | undefined,
       try { selector = labelSelectorAsSelector(ls); } catch { selector = labelSelectorAsSelector(null); }
     }
     out.push({
-      maxSkew: c.maxSkew ?? 1, topologyKey: c.topologyKey, hard, selector, minDomains: c.minDomains ?? 1,
+      maxSkew: c.maxSkew ?? 1, topologyKey: c.topologyKey, hard, selector, countKey: `${pod.metadata?.namespace ?? ''} ${selector.toString()}`, minDomains: c.minDomains ?? 1,
       honorAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor', honorTaints: c.nodeTaintsPolicy === 'Honor',
     });
   }
   return out;
 };
 
-const eligible = (pod: Pod, c: Constraint, node: NodeInfo): boolean => {
-  const n = node.node!;
-  if (n.metadata?.labels?.[c.topologyKey] === undefined) return false;
-  if (c.honorAffinity && !podMatchesNodeSelectorAndAffinity(pod, n)) return false;
-  if (c.honorTaints && nodeTaints(n).some((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerationsTolerate(pod.spec?.tolerations, t))) return false;
-  return true;
-};
+const taintsAllow = (pod: Pod, node: KubeObject): boolean =>
+  !nodeTaints(node).some((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerationsTolerate(pod.spec?.tolerations, t));
+
+/**
+ * Pods on a node matched by a selector, per node and namespaced selector, kept while the node's pods stay the same:
+ * between two scheduling cycles only the nodes that got or lost a pod count again.
+ */
+const matchCounts = new WeakMap<NodeInfo, Map<string, { generation: number; count: number }>>();
 
 const countOn = (pod: Pod, c: Constraint, node: NodeInfo): number => {
-  let n = 0;
   const ns = pod.metadata?.namespace;
+  let cache = matchCounts.get(node);
+  if (!cache) matchCounts.set(node, cache = new Map());
+  const hit = cache.get(c.countKey);
+  if (hit && hit.generation === node.generation) return hit.count;
+  let n = 0;
   for (const pi of node.pods.values()) {
     if (pi.pod.metadata?.namespace !== ns || pi.pod.metadata?.deletionTimestamp) continue;
     if (c.selector.matches(pi.pod.metadata?.labels)) n++;
   }
+  if (cache.size > 64) cache.clear(); // selectors of workloads long gone
+  cache.set(c.countKey, { generation: node.generation, count: n });
   return n;
 };
 
@@ -118,13 +127,17 @@ const makeState = (constraints: Constraint[], counts: Map<string, number>[], req
 const compute = (pod: Pod, constraints: Constraint[], nodes: NodeInfo[], requireAll = true, only?: Set<string>[]): SpreadState => {
   const counts = constraints.map(() => new Map<string, number>());
   for (const node of nodes) {
-    if (!node.node) continue;
-    constraints.forEach((c, i) => {
-      const v = node.node!.metadata?.labels?.[c.topologyKey];
-      if (only && (v === undefined || !only[i]!.has(v))) return;
-      if (!eligible(pod, c, node)) return;
-      counts[i]!.set(v!, (counts[i]!.get(v!) ?? 0) + countOn(pod, c, node));
-    });
+    const n = node.node;
+    if (!n) continue;
+    let affinityOk: boolean | undefined; // once per node, whatever the number of constraints
+    for (let i = 0; i < constraints.length; i++) {
+      const c = constraints[i]!;
+      const v = n.metadata?.labels?.[c.topologyKey];
+      if (v === undefined || (only && !only[i]!.has(v))) continue;
+      if (c.honorAffinity && !(affinityOk ??= podMatchesNodeSelectorAndAffinity(pod, n))) continue;
+      if (c.honorTaints && !taintsAllow(pod, n)) continue;
+      counts[i]!.set(v, (counts[i]!.get(v) ?? 0) + countOn(pod, c, node));
+    }
   }
   return makeState(constraints, counts, requireAll);
 };
@@ -205,7 +218,8 @@ export const podTopologySpread = (args: Record<string, any>, handle: Handle): Pr
       // nodes have (a hostname value is one node: the feasible ones alone), so that a pod is not matched against
       // every pod of the cluster.
       const only = constraints.map((c) => new Set(nodes.map((n) => n.node?.metadata?.labels?.[c.topologyKey]).filter((v): v is string => v !== undefined)));
-      const all = constraints.some((c) => c.topologyKey !== 'kubernetes.io/hostname') ? handle.cache.nodeInfos() : nodes;
+      // the other nodes matter only for a non-hostname key some feasible node has (no zone labels: the feasible nodes alone)
+      const all = constraints.some((c, i) => c.topologyKey !== 'kubernetes.io/hostname' && only[i]!.size > 0) ? handle.cache.nodeInfos() : nodes;
       state.write('PreScorePodTopologySpread', compute(pod, constraints, all, (pod.spec?.topologySpreadConstraints ?? []).length > 0, only));
       return null;
     },
