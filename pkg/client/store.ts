@@ -30,9 +30,15 @@ export const splitMetaNamespaceKey = (key: string): { namespace?: string; name: 
 export const NAMESPACE_INDEX = 'namespace';
 export const OWNER_UID_INDEX = 'ownerUid';
 export const NODE_NAME_INDEX = 'nodeName';
+export const CONTROLLER_INDEX = 'controller';
 
 export const indexByNamespace: IndexFunc<KubeObject> = (o) => (o.metadata?.namespace ? [o.metadata.namespace] : []);
 export const indexByOwnerUid: IndexFunc<KubeObject> = (o) => (o.metadata?.ownerReferences ?? []).map((r) => r.uid);
+/** The controller's uid, or `orphan/<namespace>` for what no one controls (what a controller may adopt). */
+export const indexByController: IndexFunc<KubeObject> = (o) => {
+  const c = o.metadata?.ownerReferences?.find((r) => r.controller === true);
+  return [c ? c.uid : `orphan/${o.metadata?.namespace ?? ''}`];
+};
 export const indexByNodeName: IndexFunc<KubeObject> = (o) => (typeof o.spec?.nodeName === 'string' && o.spec.nodeName ? [o.spec.nodeName] : []);
 
 export class Indexer<T extends KubeObject = KubeObject> {

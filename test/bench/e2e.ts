@@ -205,7 +205,18 @@ async function podsToRunning(c: Cluster, what: string, deployments: number, repl
       t0 = performance.now();
       await Promise.all(Array.from({ length: deployments }, (_, i) =>
         call(p, 'POST', `/apis/apps/v1/namespaces/${ns}/deployments`, deployment(ns, `web-${i}`, replicas, container))));
-      await u.reached;
+      await u.reached.catch(async (err: Error) => {
+        // what a list says next to what the watch saw: a pod never created, or an event that never came
+        const listed = JSON.parse((await call(p, 'GET', `/api/v1/namespaces/${ns}/pods`)).toString()) as { items: { metadata: { name: string; resourceVersion: string } }[] };
+        const unseen = listed.items.filter((i) => !pods.has(i.metadata.name)).map((i) => `${i.metadata.name}@${i.metadata.resourceVersion}`);
+        const names = new Map<string, number>();
+        for (const i of listed.items) names.set(i.metadata.name, (names.get(i.metadata.name) ?? 0) + 1);
+        const twice = listed.items.filter((i) => names.get(i.metadata.name)! > 1).map((i) => JSON.stringify(i.metadata).slice(0, 300));
+        if (twice.length) unseen.push(`listed twice: ${twice.join(' | ')}`);
+        const rss = JSON.parse((await call(p, 'GET', `/apis/apps/v1/namespaces/${ns}/replicasets`)).toString()) as { items: { metadata: { name: string }; status?: { replicas?: number } }[] };
+        const short = rss.items.filter((r) => (r.status?.replicas ?? 0) < replicas).map((r) => `${r.metadata.name}: ${r.status?.replicas}`);
+        throw new Error(`${err.message}; listed ${listed.items.length} pods, unseen by the watch: [${unseen.slice(0, 5).join(' ')}]; ReplicaSets short: [${short.join(', ')}]`);
+      });
       const allMs = performance.now() - t0;
       const lat = Float64Array.from([...pods.values()].map((r) => r.running! - r.added)).sort();
       return { total, allMs, createdMs: at.created, boundMs: at.bound, p50: percentile(lat, 50), p90: percentile(lat, 90), p99: percentile(lat, 99) };

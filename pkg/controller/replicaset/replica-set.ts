@@ -4,7 +4,7 @@
 // releases pods that stop matching, and reports status.
 import type { KubeObject } from '../../../api/types.js';
 import { labelSelectorAsSelector, selectorFromSet, type Selector } from '../../apimachinery/labels.js';
-import { Resources, isNotFound, realClock, type ResourceClient, type ResourceRef } from '../../client/index.js';
+import { CONTROLLER_INDEX, Resources, indexByController, isNotFound, realClock, type ResourceClient, type ResourceRef } from '../../client/index.js';
 import {
   BURST_REPLICAS, ControllerExpectations, SLOW_START_INITIAL_BATCH, controllerRef, getControllerOf, keyOf, objOf,
   slowStartBatch, workerLoop,
@@ -37,7 +37,8 @@ export const replicationControllerKind: ReplicaSetKind = {
 export async function startReplicaSetController(ctx: ControllerContext, kind: ReplicaSetKind = replicaSetKind): Promise<void> {
   const clock = ctx.clock ?? realClock;
   const rsInformer = ctx.informers.informerFor(kind.ref);
-  const podInformer = ctx.informers.pods();
+  // the pods it controls and the orphans it may adopt, without walking every pod of the namespace per sync
+  const podInformer = ctx.informers.informerFor(Resources.pods, { indexers: { [CONTROLLER_INDEX]: indexByController } });
   const rsLister = rsInformer.lister();
   const podLister = podInformer.lister();
   const expectations = new ControllerExpectations(clock);
@@ -106,8 +107,8 @@ export async function startReplicaSetController(ctx: ControllerContext, kind: Re
     const ns = rs.metadata!.namespace!;
     const selector = kind.selectorOf(rs);
     const needsSync = expectations.satisfied(key);
-    const all = podLister.namespace(ns).list();
-    const active = all.filter(isPodActive);
+    const candidates = [...podInformer.indexer.byIndex(CONTROLLER_INDEX, rs.metadata!.uid!), ...podInformer.indexer.byIndex(CONTROLLER_INDEX, `orphan/${ns}`)];
+    const active = candidates.filter(isPodActive);
     const pods = selector.empty ? [] : await claimObjects(active, {
       owner: rs, ownerApiVersion: kind.apiVersion, ownerKind: kind.kind, selector, client: ctx.client.pods(ns),
       canAdopt: async () => {
@@ -117,7 +118,7 @@ export async function startReplicaSetController(ctx: ControllerContext, kind: Re
     });
     let manageError: unknown;
     if (needsSync && !rs.metadata?.deletionTimestamp && !selector.empty) {
-      try { await manageReplicas(rs, pods, all); } catch (err) { manageError = err; }
+      try { await manageReplicas(rs, pods, () => podLister.namespace(ns).list()); } catch (err) { manageError = err; }
     }
     const status = calculateStatus(rs, pods, manageError, clock.now());
     if (!statusEqual(rs.status, status)) {
@@ -134,7 +135,8 @@ export async function startReplicaSetController(ctx: ControllerContext, kind: Re
     }
   }
 
-  async function manageReplicas(rs: KubeObject, pods: Pod[], all: Pod[]): Promise<void> {
+  /** `all`: every pod of the namespace, read only to rank victims of a scale-down. */
+  async function manageReplicas(rs: KubeObject, pods: Pod[], all: () => Pod[]): Promise<void> {
     const key = keyOf(rs);
     const ns = rs.metadata!.namespace!;
     const want = rs.spec?.replicas ?? 1;
@@ -160,7 +162,7 @@ export async function startReplicaSetController(ctx: ControllerContext, kind: Re
     }
     if (diff > 0) {
       const n = Math.min(diff, BURST_REPLICAS);
-      const rank = rankByRelatedOnSameNode(pods, all);
+      const rank = rankByRelatedOnSameNode(pods, all());
       const victims = [...pods].sort(compareForDeletion(rank)).slice(0, n);
       expectations.expectDeletions(key, victims.map((p) => p.metadata!.uid!));
       const results = await Promise.allSettled(victims.map(async (p) => {
