@@ -37,16 +37,19 @@ export async function create(reg: Registry, ctx: RequestContext, body: unknown, 
 
   await reg.strategy.beforeCreate?.(obj, ctx);
   for (let attempt = 1; ; attempt++) {
+    // obj.metadata, not `meta`: admission and the field manager may have replaced the metadata object since
+    // (a retry that renamed the old one stored the object under a key that was not its name)
+    const m = obj.metadata!;
     try {
-      const kv = await reg.deps.store.create(reg.key(ctx.namespace, meta.name!), obj);
+      const kv = await reg.deps.store.create(reg.key(ctx.namespace, m.name!), obj);
       return { object: kv.object, bytes: kv.bytes };
     } catch (err) {
-      if (!named && meta.generateName && isStorageError(err, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) {
-        meta.name = generateName(meta.generateName);
+      if (!named && m.generateName && isStorageError(err, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) {
+        m.name = generateName(m.generateName);
         continue;
       }
       reg.strategy.afterDelete?.(obj);
-      throw isStatusError(err) ? err : toApiError(err, reg.gr, meta.name!);
+      throw isStatusError(err) ? err : toApiError(err, reg.gr, m.name!);
     }
   }
 }
