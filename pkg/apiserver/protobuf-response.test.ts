@@ -3,7 +3,8 @@ import { findResource } from '../../api/index.js';
 import { builtinProtoSchemas, decodeMessage, decodeProtobufObject, readEnvelope } from '../apimachinery/protobuf/index.js';
 import { ProtoReader } from '../apimachinery/protobuf/wire.js';
 import { negotiateOutput } from './negotiation.js';
-import { protobufList, protobufObject, protobufPartialObjectMetadataList, protobufWatchFrame, speaksProtobuf } from './protobuf-response.js';
+import { keyValueOf } from '../storage/keyvalue.js';
+import { protobufObject, protobufStoredListParts, protobufPartialObjectMetadataList, protobufWatchFrame, speaksProtobuf } from './protobuf-response.js';
 
 const PB = 'application/vnd.kubernetes.protobuf';
 const configMaps = findResource('', 'v1', 'configmaps')!;
@@ -39,7 +40,11 @@ describe('protobuf responses: the bytes', () => {
 
   it('writes a list as XxxList {metadata=1 (ListMeta), items=2}', () => {
     const items = ['a', 'b'].map((name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'n', resourceVersion: '7' }, data: { k: name } }));
-    const body = protobufList(configMaps, items, { resourceVersion: '9', continue: 'tok', remainingItemCount: 3 });
+    const kvs = items.map((o, i) => keyValueOf(`/configmaps/n/${o.metadata.name}`, Buffer.from(JSON.stringify(o)), 7, 7 + i));
+    const body = Buffer.concat(protobufStoredListParts(configMaps, kvs, { resourceVersion: '9', continue: 'tok', remainingItemCount: 3 }));
+    // The items' framed messages are kept beside their KeyValues: a second list shares them.
+    const again = protobufStoredListParts(configMaps, kvs, { resourceVersion: '9' });
+    expect(again[2]).toBe(protobufStoredListParts(configMaps, kvs, { resourceVersion: '9' })[2]);
     const env = readEnvelope(body);
     expect([env.apiVersion, env.kind]).toEqual(['v1', 'ConfigMapList']);
     // Items carry no TypeMeta in protobuf (it is not part of their message), as upstream's lists.

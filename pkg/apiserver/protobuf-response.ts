@@ -5,7 +5,8 @@
 // its length in 4 big-endian bytes (upstream's raw stream serializer and LengthDelimitedFramer).
 //
 // An object's message is encoded once and kept beside it (stored objects are shared and never
-// mutated), so a list, a get and every watcher of an event reuse the same bytes.
+// mutated), so a get and every watcher of an event reuse the same bytes; a stored object's message, framed as
+// a list item, is kept beside its KeyValue for as long as the watch cache holds it, so a list copies nothing.
 import type { FastifyRequest } from 'fastify';
 import type { KubeObject, ResourceType } from '../../api/types.js';
 import { findResource } from '../../api/index.js';
@@ -15,7 +16,7 @@ import {
   builtinProtoSchemas, definitionOfKind, encodeMessage, ENVELOPE_TAIL, envelopeHead, PROTOBUF_MEDIA_TYPE, ProtobufError,
 } from '../apimachinery/protobuf/index.js';
 import { Sink, varintSize } from '../apimachinery/protobuf/sink.js';
-import type { StoreEvent } from '../storage/interface.js';
+import type { KeyValue, StoreEvent } from '../storage/interface.js';
 import { negotiateOutput } from './negotiation.js';
 import type { ListMeta } from './transform.js';
 
@@ -102,10 +103,33 @@ export const protobufObject = (obj: KubeObject): Buffer => wrap(obj.apiVersion ?
 export const protobufPartialObjectMetadata = (obj: KubeObject, version = 'v1'): Buffer =>
   wrap(`meta.k8s.io/${version}`, 'PartialObjectMetadata', metadataMessageOf(obj));
 
-/** XxxList {metadata=1, items=2}. */
-export function protobufList(rt: ResourceType, items: KubeObject[], meta: ListMeta): Buffer {
-  const listMeta = encode(meta as Record<string, unknown>, LIST_META);
-  return enveloped(apiVersionOf(rt), `${rt.kind}List`, [[1, [listMeta]], [2, items.map(messageOf)]]);
+const ITEMS_KEY = 2 * 8 + 2;
+const storedItems = new WeakMap<KeyValue, Buffer>();
+
+/**
+ * A stored object's message framed as a list's items field (key, length, message), kept as long as its
+ * KeyValue (the watch cache's entry) lives, so that a list is its stored items' bytes. Encoded from a parse of
+ * its own that dies young: the KeyValue's shared parse would be held until the whole list is built.
+ */
+function storedItemOf(kv: KeyValue): Buffer {
+  let item = storedItems.get(kv);
+  if (!item) {
+    const m = messageOf(JSON.parse(kv.bytes.toString('utf8')) as KubeObject);
+    const s = new Sink(1 + varintSize(m.length) + m.length);
+    s.key(ITEMS_KEY);
+    s.bytes(m);
+    item = s.buf.subarray(0, s.pos);
+    storedItems.set(kv, item);
+  }
+  return item;
+}
+
+/** XxxList {metadata=1, items=2} of stored objects, as the buffers it is made of (the items' are shared). */
+export function protobufStoredListParts(rt: ResourceType, items: KeyValue[], meta: ListMeta): Buffer[] {
+  const listMeta = concatFields([[1, [encode(meta as Record<string, unknown>, LIST_META)]]]);
+  const parts = items.map(storedItemOf);
+  const size = parts.reduce((n, b) => n + b.length, listMeta.length);
+  return [envelopeHead(apiVersionOf(rt), `${rt.kind}List`, size), listMeta, ...parts, ENVELOPE_TAIL];
 }
 
 /** meta.k8s.io PartialObjectMetadataList: v1 {metadata=1, items=2}; v1beta1 {items=1, metadata=2} (upstream kept its pre-1.15 numbers). */

@@ -7,7 +7,7 @@ import type { KubeObject, ResourceType } from '../../api/types.js';
 import type { KeyValue } from '../storage/interface.js';
 import type { Result } from '../registry/generic/registry.js';
 import { contentTypeOf, negotiateOutput, type OutputFormat } from './negotiation.js';
-import { protobufList, protobufObject, protobufPartialObjectMetadata, protobufPartialObjectMetadataList, speaksProtobuf } from './protobuf-response.js';
+import { protobufObject, protobufStoredListParts, protobufPartialObjectMetadata, protobufPartialObjectMetadataList, speaksProtobuf } from './protobuf-response.js';
 import { includeObjectOf, partialObjectMetadata, partialObjectMetadataList, toTable, type ListMeta } from './transform.js';
 
 export interface Responder {
@@ -55,9 +55,10 @@ export function sendList(r: Responder, items: KeyValue[], meta: ListMeta): Fasti
     return encode(r.reply, format, toTable(r.rt, items.map((kv) => kv.object), meta, format, { includeObject: includeObjectOf(query(r.request).includeObject), now: r.now }), 200);
   }
   if (format.encoding === 'protobuf') {
-    const objects = items.map((kv) => kv.object);
-    const body = format.as === 'PartialObjectMetadataList' ? protobufPartialObjectMetadataList(objects, meta, format.asVersion) : protobufList(r.rt, objects, meta);
-    return encode(r.reply, format, body, 200);
+    if (format.as === 'PartialObjectMetadataList') {
+      return encode(r.reply, format, protobufPartialObjectMetadataList(items.map((kv) => kv.object), meta, format.asVersion), 200);
+    }
+    return sendParts(r.reply.code(200).type(contentTypeOf(format)), protobufStoredListParts(r.rt, items, meta));
   }
   if (format.as === 'PartialObjectMetadataList') {
     return encode(r.reply, format, partialObjectMetadataList(items.map((kv) => kv.object), meta, format.asVersion), 200);
@@ -69,12 +70,16 @@ export function sendList(r: Responder, items: KeyValue[], meta: ListMeta): Fasti
   }
   // The items are already JSON: splice their bytes into the list instead of re-serializing them.
   const head = Buffer.from(`{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`);
-  const parts = listParts(head, items);
+  return sendParts(r.reply.code(200).type('application/json'), listParts(head, items));
+}
+
+/**
+ * A body made of buffers. Large ones: the stored bytes themselves go to the socket as it drains, never copied
+ * into one body or into chunks first; the length is known, so HTTP/1.1 needs no chunked framing either.
+ */
+function sendParts(reply: FastifyReply, parts: Buffer[]): FastifyReply {
   const size = parts.reduce((n, b) => n + b.length, 0);
-  const reply = r.reply.code(200).type('application/json');
   if (size <= STREAM_ABOVE_BYTES) return reply.send(Buffer.concat(parts, size));
-  // Large lists: the stored bytes themselves go to the socket as it drains, never copied into one body or into
-  // chunks first; the length is known, so HTTP/1.1 needs no chunked framing either.
   return reply.header('content-length', size).send(new ListBody(parts));
 }
 
