@@ -194,7 +194,7 @@ export function validateWithSchema(validate: ValidateFunction | undefined, obj: 
 
 /** x-kubernetes-embedded-resource: apiVersion and kind must be set (upstream: objectmeta validation of embedded resources). */
 export function validateEmbedded(value: unknown, s: JSONSchemaProps | undefined, path = '', root = true): StatusCause[] {
-  if (!s || value === null || value === undefined) return [];
+  if (!s || value === null || value === undefined || !hasEmbedded(s)) return [];
   const causes: StatusCause[] = [];
   if (Array.isArray(value)) {
     const items = itemSchema(s);
@@ -213,3 +213,19 @@ export function validateEmbedded(value: unknown, s: JSONSchemaProps | undefined,
   }
   return causes;
 }
+
+/** Whether `s` or a node below it is an embedded resource (most schemas have none: their objects skip the walk). */
+function hasEmbedded(s: JSONSchemaProps): boolean {
+  let known = withEmbedded.get(s);
+  if (known === undefined) {
+    withEmbedded.set(s, false); // a cycle through the same node adds nothing
+    const items = itemSchema(s);
+    known = Boolean(s['x-kubernetes-embedded-resource']) || Object.values(s.properties ?? {}).some(hasEmbedded) ||
+      (typeof s.additionalProperties === 'object' && hasEmbedded(s.additionalProperties)) || (items !== undefined && hasEmbedded(items));
+    withEmbedded.set(s, known);
+  }
+  return known;
+}
+
+/** Served schemas are not changed: each node is asked once. */
+const withEmbedded = new WeakMap<JSONSchemaProps, boolean>();
