@@ -66,7 +66,8 @@ export const decodeFieldsV1 = (fields: Obj | undefined): FieldSet => {
 export class FieldTrie {
   member = false;
   excluded = false;
-  readonly children = new Map<string, FieldTrie>();
+  /** Made on the first child: most nodes are leaves. */
+  children: Map<string, FieldTrie> | undefined;
 
   child(pe: string): FieldTrie | undefined {
     const next = this.at(pe);
@@ -74,6 +75,7 @@ export class FieldTrie {
   }
 
   private at(pe: string): FieldTrie {
+    this.children ??= new Map();
     let next = this.children.get(pe);
     if (!next) { next = new FieldTrie(); this.children.set(pe, next); }
     return next;
@@ -95,10 +97,11 @@ export class FieldTrie {
 
   /** FieldsV1: "." first, then children by element ("f:" < "i:" < "k:" < "v:"), as structured-merge-diff orders them; undefined when empty. */
   render(): Obj | undefined {
+    const children = this.children;
+    if (!children) return this.member ? {} : undefined;
     let out: Obj | undefined;
-    const keys = this.children.size > 1 ? [...this.children.keys()].sort() : this.children.keys();
-    for (const pe of keys) {
-      const child = this.children.get(pe)!.render();
+    for (const pe of sortedKeys(children)) {
+      const child = children.get(pe)!.render();
       if (!child) continue;
       out ??= this.member ? { '.': {} } : {};
       out[pe] = child;
@@ -106,6 +109,16 @@ export class FieldTrie {
     return out ?? (this.member ? {} : undefined);
   }
 }
+
+/** The map's keys in order; objects' keys mostly come sorted already (kubectl and generated clients sort them). */
+const sortedKeys = (m: Map<string, unknown>): Iterable<string> => {
+  let prev: string | undefined;
+  for (const k of m.keys()) {
+    if (prev !== undefined && k < prev) return [...m.keys()].sort();
+    prev = k;
+  }
+  return m.keys();
+};
 
 export const encodeFieldsV1 = (set: FieldSet): Obj => {
   const root = new FieldTrie();

@@ -50,7 +50,7 @@ const startingEntries = (old: KubeObject | undefined, next: KubeObject, subresou
 /** A create nobody tracked before: the writer owns every path, written straight into FieldsV1. */
 const created = (next: KubeObject, manager: string, schema: Schema | undefined, opts: UpdateOptions): KubeObject => {
   const trie = fieldTrieOf(next, schema, opts.lookup, [...IGNORED_PATHS, ...(opts.ignore ?? [])]);
-  const metadataNode = trie.children.get(fieldPE('metadata'));
+  const metadataNode = trie.children?.get(fieldPE('metadata'));
   if (metadataNode) metadataNode.member = false;
   const fieldsV1 = trie.render();
   const metadata = { ...next.metadata };
