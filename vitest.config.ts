@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // stored objects deep-frozen in every apiserver the tests start, so code writing into one fails loudly
+    env: { MINI_KUBE_FREEZE_STORED: '1' },
   },
 });

@@ -5,8 +5,21 @@
 import type { KubeObject } from '../../api/types.js';
 import type { KeyValue } from './interface.js';
 
+// Stored objects are shared by every reader (cache, watchers, the next update's builder) and must never be
+// written into. MINI_KUBE_FREEZE_STORED=1 (the test suite sets it) deep-freezes them so a write throws.
+const freezeStored = process.env.MINI_KUBE_FREEZE_STORED === '1';
+
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+
 /** A KeyValue over `bytes`; `parsed` (the same object, already in memory) spares the first parse. */
 export function keyValueOf(key: string, bytes: Buffer, modRevision: number, createRevision: number, parsed?: KubeObject): KeyValue {
+  if (freezeStored && parsed) deepFreeze(parsed);
   let ref = parsed ? new WeakRef(parsed) : undefined;
   return {
     key, bytes, modRevision, createRevision,
@@ -14,6 +27,7 @@ export function keyValueOf(key: string, bytes: Buffer, modRevision: number, crea
       let o = ref?.deref();
       if (!o) {
         o = JSON.parse(bytes.toString()) as KubeObject;
+        if (freezeStored) deepFreeze(o);
         ref = new WeakRef(o);
       }
       return o;

@@ -24,22 +24,13 @@ export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, t
     subresource,
     build: (current) => {
       if (!current) throw notFound(reg.gr, name);
-      // json and strategic patches copy the object; a merge patch shares what it does not name, so the top-level
-      // fields it names are copied first (decoding, which defaults and prunes, must not write into the stored
-      // object; the fields left shared were decoded when stored, so decoding them again changes nothing)
-      const patched = patchObject(reg, type === 'merge' ? copyNamed(current, patch) : current, type, patch);
+      // json and strategic patches copy the object; a merge patch copies only the objects on the paths it names and
+      // shares the rest with the stored object. Decoding (which defaults and prunes in place) leaves shared parts
+      // as they are, since they were decoded when stored; metadata is copied because the update writes into it.
+      const patched = patchObject(reg, type === 'merge' ? { ...current, metadata: { ...current.metadata } } : current, type, patch);
       return decodeObject(reg.deps.decoder, patched, targetOf(reg.rt), ctx);
     },
   };
-}
-
-/** The object with deep copies of the top-level fields a merge patch names. */
-function copyNamed(current: KubeObject, patch: unknown): KubeObject {
-  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return structuredClone(current);
-  // metadata is always a copy: the update writes resourceVersion, managedFields... into the result's
-  const out: KubeObject = { ...current, metadata: { ...current.metadata } };
-  for (const k of Object.keys(patch)) if (k in current) (out as Record<string, unknown>)[k] = structuredClone((current as Record<string, unknown>)[k]);
-  return out;
 }
 
 export function patchObject(reg: Registry, current: KubeObject, type: Exclude<PatchType, 'apply'>, patch: unknown, definition = reg.rt.definition): KubeObject {
@@ -81,6 +72,7 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
       const config = structuredClone(applied);
       reportUnknown(pruneUnknown(reg.deps.decoder.index, config, ref(reg.rt.definition)), ctx);
       const merged = reg.deps.fieldManager.apply(current, config, ctx, force, reg.hasStatus, subresource);
+      if (merged === current) return current; // a no-op apply: the stored object, already decoded
       const out = decodeObject(reg.deps.decoder, merged, targetOf(reg.rt), ctx);
       if (!current) out.metadata = { ...out.metadata, name };
       return out;

@@ -1,7 +1,7 @@
 // Update, patch and apply share one path (upstream: Store.Update with an UpdatedObjectInfo): the
 // caller builds the desired object from the current one; this runs admission, the strategy and
 // validation on it inside the store's compare-and-swap, so a concurrent write re-runs the build.
-import type { KubeObject } from '../../../api/types.js';
+import type { KubeObject, ObjectMeta } from '../../../api/types.js';
 import { badRequest, conflict, fieldCause, isStatusError, notFound } from '../../apimachinery/errors.js';
 import type { KeyValue } from '../../storage/interface.js';
 import { isStorageError } from '../../storage/errors.js';
@@ -78,8 +78,10 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
 
 /** The object to write, or `current` itself when nothing would change (no write, no new revision). */
 async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateRequest, current: KubeObject): Promise<KubeObject> {
-  let next = await req.build(current);
-  const meta = (next.metadata ??= {});
+  // builders share what they keep with the stored object (frozen under test): the fields set below go into copies
+  const built = await req.build(current);
+  const meta: ObjectMeta = { ...built.metadata };
+  let next: KubeObject = { ...built, metadata: meta };
   const curMeta = current.metadata!;
   if (meta.name !== undefined && meta.name !== req.name) {
     throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${req.name})`);

@@ -14,9 +14,8 @@ export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 function recordStorageVersion(crd: KubeObject): void {
   const storage = (crd.spec?.versions as CustomResourceDefinitionVersion[] | undefined)?.find((v) => v.storage)?.name;
   if (!storage) return;
-  const status = (crd.status ??= {});
-  const stored: string[] = Array.isArray(status.storedVersions) ? status.storedVersions : [];
-  if (!stored.includes(storage)) status.storedVersions = [...stored, storage];
+  const stored: string[] = Array.isArray(crd.status?.storedVersions) ? crd.status.storedVersions : [];
+  if (!stored.includes(storage)) crd.status = { ...crd.status, storedVersions: [...stored, storage] };
 }
 
 export const crdStrategy: Strategy = {

@@ -14,7 +14,7 @@ export const podStrategy: Strategy = {
   },
   prepareForUpdate(pod, old) {
     // spec.nodeName is set only through pods/binding.
-    if (old.spec?.nodeName && pod.spec) pod.spec.nodeName = old.spec.nodeName;
+    if (old.spec?.nodeName && pod.spec && pod.spec.nodeName !== old.spec.nodeName) pod.spec = { ...pod.spec, nodeName: old.spec.nodeName };
   },
   validate(pod) {
     const causes: StatusCause[] = [];
