@@ -15,27 +15,37 @@ export interface StatusManagerOptions {
   workers?: number;
 }
 
-/** Key order and null fields (lastProbeTime: null) do not count as differences. */
-const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => {
-  if (x === null) return undefined;
-  if (x && typeof x === 'object' && !Array.isArray(x)) return Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)));
-  return x;
-});
+type Json = Record<string, unknown>;
+const isMap = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Equal as JSON where key order and null fields (lastProbeTime: null) do not count as differences. */
+const same = (a: unknown, b: unknown): boolean => {
+  if (a === b || (a ?? null) === (b ?? null)) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+  }
+  if (!isMap(a) || !isMap(b)) return false;
+  for (const k in a) if (!same(a[k], b[k])) return false;
+  for (const k in b) if (!(k in a) && b[k] != null) return false;
+  return true;
+};
+
+/** The API status has the kubelet's fields (those it sets) as the kubelet wants them. */
+const hasOwned = (api: Json | undefined, want: Json): boolean => {
+  for (const k in want) if (!same(api?.[k], want[k])) return false;
+  return true;
+};
 
 /** a < b for resourceVersions this apiserver writes (decimal revisions); false when either is not one. */
 const olderThan = (a: string | undefined, b: string | undefined): boolean =>
   !!a && !!b && /^\d+$/.test(a) && /^\d+$/.test(b) && (a.length !== b.length ? a.length < b.length : a < b);
-
-/** The parts of the API status the kubelet owns, for comparison. */
-const owned = (status: Record<string, unknown> | undefined, like: Record<string, unknown>): string =>
-  canonical(Object.fromEntries(Object.keys(like).map((k) => [k, status?.[k]])));
 
 export class StatusManager {
   private readonly statuses = new Map<string, Record<string, unknown>>();
   private readonly queue = new WorkQueue<string>();
   private readonly deleting = new Set<string>();
   /** What this manager last wrote per pod and the resourceVersion it got (upstream's apiStatusVersions). */
-  private readonly written = new Map<string, { status: string; resourceVersion?: string }>();
+  private readonly written = new Map<string, { status: Json; resourceVersion?: string }>();
   private running?: Promise<void>;
 
   constructor(private readonly o: StatusManagerOptions) {}
@@ -87,13 +97,13 @@ export class StatusManager {
     const ns = pod.metadata!.namespace!;
     const name = pod.metadata!.name!;
     const pods = this.o.client.pods(ns);
-    const want = canonical(status);
     // The informer's copy may not show our last write yet: then that write is what the API has.
+    // (The kubelet hands over a new status object per sync and never writes into one it gave.)
     const last = this.written.get(uid);
-    const api = last && olderThan(pod.metadata?.resourceVersion, last.resourceVersion) ? last.status : owned(pod.status as Record<string, unknown> | undefined, status);
-    if (api !== want) {
+    const upToDate = last && olderThan(pod.metadata?.resourceVersion, last.resourceVersion) ? same(last.status, status) : hasOwned(pod.status as Json | undefined, status);
+    if (!upToDate) {
       const res = await pods.patch(name, 'merge', { metadata: { uid: pod.metadata!.uid }, status }, { subresource: 'status' });
-      this.written.set(uid, { status: want, resourceVersion: res.metadata?.resourceVersion });
+      this.written.set(uid, { status, resourceVersion: res.metadata?.resourceVersion });
       this.o.logger.debug({ pod: `${ns}/${name}`, phase: status.phase }, 'status for pod updated');
     }
     if (pod.metadata?.deletionTimestamp && this.o.canBeDeleted(uid) && !this.deleting.has(uid)) {
