@@ -121,18 +121,64 @@ export function hasRules(s: JSONSchemaProps | undefined): boolean {
 /** Schemas are not changed once a CRD version is served: each node is asked once. */
 const withRules = new WeakMap<JSONSchemaProps, boolean>();
 
-/** A JSON value as CEL sees it under schema `s`. */
+/**
+ * A JSON object as a CEL map, its values converted on first read: a rule reads a few fields of an object it
+ * is given whole (`self` of a 50-field spec), so converting all of them up front was most of a rule's cost.
+ * @bufbuild/cel takes any Map and reads it through get/has/keys/entries/values/forEach/size.
+ */
+class LazyObjectMap extends Map<string, CelInput> {
+  private converted?: Map<string, CelInput>;
+
+  constructor(private readonly obj: Record<string, unknown>, private readonly schema: JSONSchemaProps | undefined) {
+    super();
+  }
+
+  override get size(): number {
+    let n = 0;
+    for (const k in this.obj) if (this.obj[k] !== undefined) n++;
+    return n;
+  }
+
+  override has(key: string): boolean {
+    return typeof key === 'string' && Object.hasOwn(this.obj, key) && this.obj[key] !== undefined;
+  }
+
+  override get(key: string): CelInput | undefined {
+    if (!this.has(key)) return undefined;
+    let v = this.converted?.get(key);
+    if (v === undefined) (this.converted ??= new Map()).set(key, v = toCel(this.obj[key], propertySchema(this.schema, key)));
+    return v;
+  }
+
+  override *keys(): MapIterator<string> {
+    for (const k in this.obj) if (this.obj[k] !== undefined) yield k;
+  }
+
+  override *values(): MapIterator<CelInput> {
+    for (const k of this.keys()) yield this.get(k)!;
+  }
+
+  override *entries(): MapIterator<[string, CelInput]> {
+    for (const k of this.keys()) yield [k, this.get(k)!];
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, CelInput]> {
+    return this.entries();
+  }
+
+  override forEach(fn: (value: CelInput, key: string, map: Map<string, CelInput>) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.entries()) fn.call(thisArg, v, k, this);
+  }
+}
+
+/** A JSON value as CEL sees it under schema `s`: objects as (lazily converted) maps, integers as int. */
 export function toCel(v: unknown, s: JSONSchemaProps | undefined): CelInput {
   if (v === null || v === undefined) return null;
   if (Array.isArray(v)) {
     const items = itemSchema(s);
     return v.map((x) => toCel(x, items));
   }
-  if (isPlainObject(v)) {
-    const m = new Map<string, CelInput>();
-    for (const [k, x] of Object.entries(v)) m.set(k, toCel(x, propertySchema(s, k)));
-    return m as unknown as CelInput;
-  }
+  if (isPlainObject(v)) return new LazyObjectMap(v, s) as unknown as CelInput;
   if (typeof v === 'number') {
     if (s?.type === 'number' || !Number.isInteger(v) || !Number.isSafeInteger(v)) return v;
     return BigInt(v);
