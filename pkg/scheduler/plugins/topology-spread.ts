@@ -217,10 +217,11 @@ export const podTopologySpread = (args: Record<string, any>, handle: Handle): Pr
       // Counts over every node for non-hostname keys, as upstream, but only of the topology values the feasible
       // nodes have (a hostname value is one node: the feasible ones alone), so that a pod is not matched against
       // every pod of the cluster.
-      const only = constraints.map((c) => new Set(nodes.map((n) => n.node?.metadata?.labels?.[c.topologyKey]).filter((v): v is string => v !== undefined)));
-      // the other nodes matter only for a non-hostname key some feasible node has (no zone labels: the feasible nodes alone)
-      const all = constraints.some((c, i) => c.topologyKey !== 'kubernetes.io/hostname' && only[i]!.size > 0) ? handle.cache.nodeInfos() : nodes;
-      state.write('PreScorePodTopologySpread', compute(pod, constraints, all, (pod.spec?.topologySpreadConstraints ?? []).length > 0, only));
+      // the other nodes matter only for a non-hostname key some feasible node has (no zone labels: the feasible
+      // nodes alone, and then every value they have is one to count)
+      const needsAll = constraints.some((c) => c.topologyKey !== 'kubernetes.io/hostname' && nodes.some((n) => n.node?.metadata?.labels?.[c.topologyKey] !== undefined));
+      const only = needsAll ? constraints.map((c) => new Set(nodes.map((n) => n.node?.metadata?.labels?.[c.topologyKey]).filter((v): v is string => v !== undefined))) : undefined;
+      state.write('PreScorePodTopologySpread', compute(pod, constraints, needsAll ? handle.cache.nodeInfos() : nodes, (pod.spec?.topologySpreadConstraints ?? []).length > 0, only));
       return null;
     },
     score: (state, _pod, node) => {
