@@ -108,18 +108,22 @@ function rulesOf(s: JSONSchemaProps): CompiledRule[] {
 
 /** Whether any node declares rules (objects of kinds without rules skip the walk, and so do subtrees). */
 export function hasRules(s: JSONSchemaProps | undefined): boolean {
-  if (!s) return false;
-  let known = withRules.get(s);
+  return !!s && (Boolean(s['x-kubernetes-validations']?.length) || rulesBelow(s));
+}
+
+/** Whether a node below `s` declares rules (a node with rules of its own over plain fields walks no further). */
+function rulesBelow(s: JSONSchemaProps): boolean {
+  let known = withRulesBelow.get(s);
   if (known === undefined) {
-    known = Boolean(s['x-kubernetes-validations']?.length) || Object.values(s.properties ?? {}).some(hasRules) ||
+    known = Object.values(s.properties ?? {}).some(hasRules) ||
       (typeof s.additionalProperties === 'object' && hasRules(s.additionalProperties)) || hasRules(itemSchema(s));
-    withRules.set(s, known);
+    withRulesBelow.set(s, known);
   }
   return known;
 }
 
 /** Schemas are not changed once a CRD version is served: each node is asked once. */
-const withRules = new WeakMap<JSONSchemaProps, boolean>();
+const withRulesBelow = new WeakMap<JSONSchemaProps, boolean>();
 
 /**
  * A JSON object as a CEL map, its values converted on first read: a rule reads a few fields of an object it
@@ -280,6 +284,7 @@ function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path
       if (budget.remaining < 0) return;
     }
   }
+  if (!rulesBelow(s)) return;
   if (Array.isArray(value)) {
     const items = itemSchema(s);
     if (!items) return;
