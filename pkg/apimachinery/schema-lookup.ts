@@ -18,8 +18,10 @@ const MAX_REF_DEPTH = 16;
 export const resolveSchema = (s: Schema | undefined, lookup: SchemaLookup): Schema | undefined => {
   if (!s) return undefined;
   // Definitions never change under a lookup, so each node resolves once (a wrapper resolves to a new object).
-  let cache = resolvedBy.get(lookup);
+  let cache = lookup === lastLookup ? lastCache : resolvedBy.get(lookup);
   if (!cache) resolvedBy.set(lookup, (cache = new WeakMap()));
+  lastLookup = lookup;
+  lastCache = cache;
   if (cache.has(s)) return cache.get(s);
   const out = resolveUncached(s, lookup);
   cache.set(s, out);
@@ -27,6 +29,9 @@ export const resolveSchema = (s: Schema | undefined, lookup: SchemaLookup): Sche
 };
 
 const resolvedBy = new WeakMap<SchemaLookup, WeakMap<Schema, Schema | undefined>>();
+// the lookup of the previous call: walks ask with one lookup many times in a row
+let lastLookup: SchemaLookup | undefined;
+let lastCache: WeakMap<Schema, Schema | undefined> | undefined;
 
 const resolveUncached = (s: Schema, lookup: SchemaLookup): Schema | undefined => {
   let cur: Schema | undefined = s;

@@ -12,7 +12,7 @@ import { resolveSchema, type SchemaLookup } from '../schema-lookup.js';
 import { compareObjects, withoutManagedFields } from './compare.js';
 import { capUpdateManagers, decodeEntries, encodeEntries, entryHas, IGNORED_PATHS, sameManager, type Entry } from './entries.js';
 import { difference, fieldPE, union, type Path } from './fieldpath.js';
-import { fieldTrieOf } from './walk.js';
+import { createdFieldsV1 } from './walk.js';
 
 export interface UpdateOptions {
   lookup: SchemaLookup;
@@ -49,10 +49,17 @@ const startingEntries = (old: KubeObject | undefined, next: KubeObject, subresou
 
 /** A create nobody tracked before: the writer owns every path, written straight into FieldsV1. */
 const created = (next: KubeObject, manager: string, schema: Schema | undefined, opts: UpdateOptions): KubeObject => {
-  const trie = fieldTrieOf(next, schema, opts.lookup, [...IGNORED_PATHS, ...(opts.ignore ?? [])]);
-  const metadataNode = trie.children?.get(fieldPE('metadata'));
-  if (metadataNode) metadataNode.member = false;
-  const fieldsV1 = trie.render();
+  let fieldsV1 = createdFieldsV1(next, schema, opts.lookup, [...IGNORED_PATHS, ...(opts.ignore ?? [])]);
+  // metadata is never a member itself (an empty one owns nothing)
+  const meta = fieldsV1?.[fieldPE('metadata')] as Record<string, unknown> | undefined;
+  if (meta) {
+    const { '.': _member, ...rest } = meta;
+    if (Object.keys(rest).length > 0) fieldsV1![fieldPE('metadata')] = rest;
+    else {
+      const { [fieldPE('metadata')]: _meta, ...others } = fieldsV1!;
+      fieldsV1 = Object.keys(others).length > 0 ? others : undefined;
+    }
+  }
   const metadata = { ...next.metadata };
   if (fieldsV1) {
     const entry: ManagedFieldsEntry = { manager, operation: 'Update', apiVersion: opts.apiVersion, time: opts.now, fieldsType: 'FieldsV1', fieldsV1 };
