@@ -5,27 +5,37 @@ import { isPlainObject } from '../schema/index.js';
 import { itemSchema } from './schema.js';
 
 export function defaultCustomResource(value: unknown, s: JSONSchemaProps | undefined): void {
-  if (!s) return;
+  if (!s || !hasDefaults(s)) return;
   if (Array.isArray(value)) {
     const items = itemSchema(s);
     if (items) for (const v of value) defaultCustomResource(v, items);
     return;
   }
   if (!isPlainObject(value)) return;
-  for (const [key, prop] of Object.entries(s.properties ?? {})) {
-    if (value[key] === undefined && prop.default !== undefined) value[key] = structuredClone(prop.default);
+  const props = s.properties ?? {};
+  for (const key in props) {
+    const d = props[key]!.default;
+    if (value[key] === undefined && d !== undefined) value[key] = structuredClone(d);
   }
-  for (const [key, v] of Object.entries(value)) {
-    const prop = s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
-    if (prop && v !== null) defaultCustomResource(v, prop);
+  for (const key in value) {
+    const v = value[key];
+    if (typeof v !== 'object' || v === null) continue;
+    const prop = props[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    if (prop) defaultCustomResource(v, prop);
   }
 }
 
-/** Whether any node of the schema has a default (reads can skip defaulting otherwise). */
+/** Whether any node of the schema has a default (reads and writes skip defaulting otherwise); asked once per node. */
 export function hasDefaults(s: JSONSchemaProps | undefined): boolean {
   if (!s) return false;
-  if (s.default !== undefined) return true;
-  if (Object.values(s.properties ?? {}).some(hasDefaults)) return true;
-  if (typeof s.additionalProperties === 'object' && hasDefaults(s.additionalProperties)) return true;
-  return hasDefaults(itemSchema(s));
+  let known = withDefaults.get(s);
+  if (known === undefined) {
+    known = s.default !== undefined || Object.values(s.properties ?? {}).some(hasDefaults) ||
+      (typeof s.additionalProperties === 'object' && hasDefaults(s.additionalProperties)) || hasDefaults(itemSchema(s));
+    withDefaults.set(s, known);
+  }
+  return known;
 }
+
+/** Schemas are not changed once a CRD version is served. */
+const withDefaults = new WeakMap<JSONSchemaProps, boolean>();

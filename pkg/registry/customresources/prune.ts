@@ -29,12 +29,12 @@ function walk(meta: SchemaIndex, value: unknown, s: JSONSchemaProps | undefined,
   }
   if (!isPlainObject(value)) return;
   const preserve = !s || s['x-kubernetes-preserve-unknown-fields'] === true;
+  // Preserved but unspecified fields are kept whole; paths are built only where they are used (scalars are most fields).
   for (const key of Object.keys(value)) {
     const v = value[key];
-    const p = childPath(path, key);
     if (embedded && (key === 'apiVersion' || key === 'kind')) continue;
     if (embedded && key === 'metadata') {
-      if (isPlainObject(v)) unknown.push(...pruneUnknown(meta, v, ref(OBJECT_META), p));
+      if (isPlainObject(v)) unknown.push(...pruneUnknown(meta, v, ref(OBJECT_META), childPath(path, key)));
       continue;
     }
     const prop = s?.properties?.[key] ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
@@ -43,12 +43,10 @@ function walk(meta: SchemaIndex, value: unknown, s: JSONSchemaProps | undefined,
         delete value[key];
         continue;
       }
-      walk(meta, v, prop, p, Boolean(prop['x-kubernetes-embedded-resource']), unknown);
+      if (typeof v === 'object' && v !== null) walk(meta, v, prop, childPath(path, key), Boolean(prop['x-kubernetes-embedded-resource']), unknown);
     } else if (!preserve && s?.additionalProperties !== true) {
-      unknown.push(p);
+      unknown.push(childPath(path, key));
       delete value[key];
-    } else if (s && preserve) {
-      // Preserved but unspecified: nested values are kept whole.
     }
   }
 }
