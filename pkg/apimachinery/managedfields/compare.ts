@@ -50,8 +50,10 @@ const diff = (a: unknown, b: unknown, schema: Schema | undefined, lookup: Schema
       if (ownB && !ownA) changed.add(place.at);
       if (ownA && !ownB) removed.add(place.at);
       const req = requiredFields(node.schema);
-      const field = (k: string): void =>
-        diff(a[k], b[k], childOf(node, k, lookup), lookup, { at: childKey(place.at, fieldPE(k)), nested: true, required: req?.has(k) ?? false }, changed, removed);
+      // equal fields (shared by reference, mostly, after a patch) are passed before their path key is built
+      const field = (k: string): void => {
+        if (!jsonEqual(a[k], b[k])) diff(a[k], b[k], childOf(node, k, lookup), lookup, { at: childKey(place.at, fieldPE(k)), nested: true, required: req?.has(k) ?? false }, changed, removed);
+      };
       for (const k of keysB) field(k);
       for (const k of keysA) if (!Object.hasOwn(b, k)) field(k);
       return;
