@@ -24,13 +24,31 @@ export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, t
     subresource,
     build: (current) => {
       if (!current) throw notFound(reg.gr, name);
-      // json and strategic patches copy the object; a merge patch copies only the objects on the paths it names and
-      // shares the rest with the stored object. Decoding (which defaults and prunes in place) leaves shared parts
-      // as they are, since they were decoded when stored; metadata is copied because the update writes into it.
-      const patched = patchObject(reg, type === 'merge' ? { ...current, metadata: { ...current.metadata } } : current, type, patch);
-      return decodeObject(reg.deps.decoder, patched, targetOf(reg.rt), ctx);
+      if (type === 'merge') return decodeMerged(reg, ctx, current, patch);
+      return decodeObject(reg.deps.decoder, patchObject(reg, current, type, patch), targetOf(reg.rt), ctx);
     },
   };
+}
+
+/**
+ * A merge patch copies only the objects on the paths it names and shares the rest with the stored object, so
+ * only the top-level fields it names are decoded (pruned, type-checked, defaulted, in place): the others are
+ * the stored object's own, decoded when stored (a kubelet's status patch no longer walks the pod's spec).
+ */
+function decodeMerged(reg: Registry, ctx: RequestContext, current: KubeObject, patch: unknown): KubeObject {
+  const patched = patchObject(reg, current, 'merge', patch) as Record<string, unknown>;
+  const named = new Set(Object.keys(patch as object));
+  const part: Record<string, unknown> = {};
+  for (const k of Object.keys(patched)) if (named.has(k) || k === 'apiVersion' || k === 'kind') part[k] = patched[k];
+  const decoded = decodeObject(reg.deps.decoder, part, targetOf(reg.rt), ctx) as Record<string, unknown>;
+  // the stored key order, then whatever decoding added (a defaulted top-level field)
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(patched)) {
+    if (!named.has(k) && k !== 'apiVersion' && k !== 'kind') out[k] = patched[k];
+    else if (k in decoded) out[k] = decoded[k];
+  }
+  for (const k of Object.keys(decoded)) if (!(k in out)) out[k] = decoded[k];
+  return out as KubeObject;
 }
 
 export function patchObject(reg: Registry, current: KubeObject, type: Exclude<PatchType, 'apply'>, patch: unknown, definition = reg.rt.definition): KubeObject {
