@@ -12,6 +12,7 @@ import type { Registry } from '../registry/generic/registry.js';
 import { update } from '../registry/generic/update.js';
 import type { RegistrySet } from '../registry/index.js';
 import { listPrefix, resourcePrefix } from '../registry/keys.js';
+import { followCache } from '../storage/cacher/follow.js';
 
 const systemContext = (namespace?: string): RequestContext => ({
   namespace,
@@ -64,10 +65,7 @@ export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer):
     })).decision === 'allow'),
     watch(group, plural, onChange) {
       const r = reg(group, plural);
-      return r.deps.cacher.watch(
-        { prefix: resourcePrefix(r.rt), fromRevision: r.deps.cacher.revision(), sendInitialEvents: false },
-        { onEvent: (ev) => onChange(ev.type, ev.kv.object, ev.prev?.object), onClose: () => {} },
-      );
+      return followCache(r.deps.cacher, resourcePrefix(r.rt), (ev) => onChange(ev.type, ev.kv.object, ev.prev?.object));
     },
   };
 }

@@ -17,6 +17,7 @@ import type { Registry } from '../registry/generic/registry.js';
 import { update } from '../registry/generic/update.js';
 import type { RegistrySet } from '../registry/index.js';
 import { listPrefix, resourcePrefix } from '../registry/keys.js';
+import { followCache } from '../storage/cacher/follow.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
 
@@ -37,7 +38,7 @@ export function cacheOf(reg: Registry): ObjectCache {
   return {
     get: (ns, name) => reg.peek(ns, name)?.object,
     list: (ns) => cacher.list({ prefix: listPrefix(reg.rt, ns) }).items.map((kv) => kv.object),
-    subscribe: (cb) => cacher.watch({ prefix: resourcePrefix(reg.rt), fromRevision: 0 }, { onEvent: (ev) => cb(ev.kv.object, ev.type), onClose: () => {} }),
+    subscribe: (cb) => followCache(cacher, resourcePrefix(reg.rt), (ev) => cb(ev.kv.object, ev.type)),
     stale: () => cacher.revision() < store.revision(),
     fresh: () => cacher.waitUntilFresh(store.revision(), AbortSignal.timeout(5_000)).catch(() => undefined),
   };

@@ -15,6 +15,7 @@ import type { Registry } from '../../registry/generic/registry.js';
 import { update } from '../../registry/generic/update.js';
 import type { RegistrySet } from '../../registry/index.js';
 import { resourcePrefix } from '../../registry/keys.js';
+import { followCache } from '../../storage/cacher/follow.js';
 import { rfc3339 } from '../../registry/meta.js';
 import type { CustomResourceDefinition } from '../../../api/apiextensions/v1/index.js';
 import { AUTOMANAGED_LABEL, builtinApiServices, CRD_GROUP_PRIORITY, crdApiServices } from './local-apiservices.js';
@@ -203,11 +204,7 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
   };
 
   const watch = (target: Registry, onChange: (ev: { prev?: unknown; obj: Record<string, any> }) => void): void => {
-    const cacher = target.deps.cacher;
-    unwatch.push(cacher.watch(
-      { prefix: resourcePrefix(target.rt), fromRevision: cacher.revision(), sendInitialEvents: false },
-      { onEvent: (ev) => onChange({ prev: ev.prev?.object, obj: ev.kv.object }), onClose: () => {} },
-    ));
+    unwatch.push(followCache(target.deps.cacher, resourcePrefix(target.rt), (ev) => onChange({ prev: ev.prev?.object, obj: ev.kv.object })));
   };
 
   /** Creates the APIServices of served CRD versions and deletes the automanaged ones no CRD serves any more. */

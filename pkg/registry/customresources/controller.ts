@@ -14,6 +14,7 @@ import type { Registry } from '../generic/registry.js';
 import { update } from '../generic/update.js';
 import type { RegistrySet } from '../index.js';
 import { resourcePrefix } from '../keys.js';
+import { followCache } from '../../storage/cacher/follow.js';
 import { rfc3339 } from '../meta.js';
 import { CLEANUP_FINALIZER } from '../strategies/crd.js';
 import type { ServiceResolver } from './conversion.js';
@@ -271,21 +272,17 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
     async start() {
       for (const kv of crdRegistry.deps.cacher.list({ prefix: resourcePrefix(crdRegistry.rt) }).items) queue.add(kv.object.metadata!.name!);
       await drain();
-      unsubscribe = crdRegistry.watch(systemContext(), { resourceVersion: String(crdRegistry.deps.cacher.revision()) }, {
-        onEvent: (ev) => {
-          const obj = ev.kv.object as KubeObject;
-          enqueue(obj.metadata!.name!);
-          // Another CRD's names may now be free (or taken).
-          for (const kv of crdRegistry.deps.cacher.list({ prefix: resourcePrefix(crdRegistry.rt) }).items) {
-            const other = kv.object as CustomResourceDefinition;
-            if (other.metadata.name !== obj.metadata!.name && other.spec?.group === (obj as CustomResourceDefinition).spec?.group
-              && other.status?.conditions?.some((c) => c.type === 'NamesAccepted' && c.status === 'False')) enqueue(other.metadata.name!);
-          }
-        },
-        onClose: (err) => {
-          if (!stopped) o.onError(err, 'the customresourcedefinitions watch closed');
-        },
-      });
+      const cacher = crdRegistry.deps.cacher;
+      unsubscribe = followCache(cacher, resourcePrefix(crdRegistry.rt), (ev) => {
+        const obj = ev.kv.object as KubeObject;
+        enqueue(obj.metadata!.name!);
+        // Another CRD's names may now be free (or taken).
+        for (const kv of cacher.list({ prefix: resourcePrefix(crdRegistry.rt) }).items) {
+          const other = kv.object as CustomResourceDefinition;
+          if (other.metadata.name !== obj.metadata!.name && other.spec?.group === (obj as CustomResourceDefinition).spec?.group
+            && other.status?.conditions?.some((c) => c.type === 'NamesAccepted' && c.status === 'False')) enqueue(other.metadata.name!);
+        }
+      }, { onResync: (err) => o.onError(err, 'the customresourcedefinitions watch closed; listing them again') });
     },
     stop() {
       stopped = true;

@@ -7,6 +7,7 @@ import { isStorageError, StorageError } from '../errors.js';
 import type { Store, Watcher, WatchOptions } from '../interface.js';
 import { createMemoryStore } from '../memory/store.js';
 import { Cacher } from './cacher.js';
+import { followCache } from './follow.js';
 
 const PODS = '/registry/pods/';
 const key = (name: string): string => `${PODS}ns/${name}`;
@@ -87,5 +88,36 @@ describe('Cacher recovery', () => {
     expect(seen).toEqual([`ADDED ${key('c')}`]);
     expect(cacher.get(key('c'))?.modRevision).toBe(inner.revision());
     cacher.stop();
+  });
+
+  it('followCache: a consumer the rebuild cut off lists again, gets what changed meanwhile as events, and follows on', async () => {
+    const inner = createMemoryStore();
+    const b = breakableStore(inner);
+    await inner.create(key('a'), pod('a'));
+    await inner.create(key('m'), pod('m'));
+    const cacher = new Cacher(b.store, PODS);
+    await cacher.start();
+    const seen: string[] = [];
+    const resyncs: Error[] = [];
+    const stop = followCache(cacher, PODS, (ev) => seen.push(`${ev.type} ${ev.key}`), { initialEvents: true, onResync: (err) => resyncs.push(err) });
+    expect(seen).toEqual([`ADDED ${key('a')}`, `ADDED ${key('m')}`]);
+    seen.length = 0;
+
+    b.breakWatches(new Error('store watch failed'));
+    expect(resyncs).toHaveLength(1);
+    await inner.create(key('b'), pod('b'));
+    await inner.delete(key('a'));
+    await inner.guaranteedUpdate(key('m'), () => ({ ...pod('m'), metadata: { ...pod('m').metadata, labels: { x: 'y' } } }));
+    const deadline = Date.now() + 5_000;
+    while (seen.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen.sort()).toEqual([`ADDED ${key('b')}`, `DELETED ${key('a')}`, `MODIFIED ${key('m')}`]);
+
+    seen.length = 0;
+    await inner.create(key('c'), pod('c'));
+    while (seen.length < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen).toEqual([`ADDED ${key('c')}`]);
+    stop();
+    cacher.stop();
+    expect(resyncs).toHaveLength(1); // a stopped cache ends the consumer cleanly
   });
 });
