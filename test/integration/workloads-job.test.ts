@@ -56,6 +56,29 @@ describe('job controller', () => {
     await eventually(() => livePods('bad'), (l) => l.filter((p) => p.status?.phase !== 'Failed').length === 0, 'running pod removed');
   });
 
+  it('counts failed pods deleted at once (kubectl delete): the tracking finalizer holds each until counted, and backoffLimit holds', async () => {
+    const { s, c } = h;
+    await c.jobs(NS).create(job('flaky', { backoffLimit: 1 }));
+    const failedNames = new Set<string>();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const isNew = (x: { metadata?: { name?: string } }): boolean => !failedNames.has(x.metadata!.name!);
+      const pods = await eventually(() => livePods('flaky'), (l) => l.some(isNew), `pod of attempt ${attempt + 1}`);
+      const name = pods.find(isNew)!.metadata!.name!;
+      failedNames.add(name);
+      await markFinished(c, NS, [name], 'Failed');
+      const del = await s.kubectl('-n', NS, 'delete', 'pod', name, '--wait=false');
+      expect(del.code).toBe(0);
+    }
+    const failed = await eventually(() => c.jobs(NS).get('flaky'), (j) => !!cond(j, 'Failed'), 'Failed');
+    expect(cond(failed, 'Failed')).toMatchObject({ reason: 'BackoffLimitExceeded' });
+    expect(failed.status).toMatchObject({ failed: 2, active: 0 });
+    expect(failed.status.uncountedTerminatedPods?.failed ?? []).toEqual([]);
+    // counted, the pods lose the finalizer and leave the API
+    await eventually(() => livePods('flaky'), (l) => l.length === 0, 'deleted pods gone');
+    const out = await s.kubectl('-n', NS, 'get', 'job', 'flaky');
+    expect(out.stdout).toMatch(/flaky\s+Failed\s+0\/1/);
+  });
+
   it('podFailurePolicy FailJob, activeDeadlineSeconds, Indexed completion and ttlSecondsAfterFinished', async () => {
     const { c } = h;
     await c.jobs(NS).create(job('pfp', { backoffLimit: 6, podFailurePolicy: { rules: [{ action: 'FailJob', onExitCodes: { operator: 'In', values: [1] } }] } }));
