@@ -92,7 +92,14 @@ export const canonicalJson = (v: unknown): string => {
   return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`;
 };
 
-/** The pod-template-hash of a template (and the collision count, when set). */
+/**
+ * The pod-template-hash of a template (and the collision count, when set): FNV-32a, safe-encoded, as upstream.
+ * Upstream hashes a go-spew `%#v` dump of the Go PodTemplateSpec struct (every field of every nested struct, zero
+ * ones included, in Go declaration order with Go type names), so its value follows the Go struct layout of the
+ * release and changes when a release adds a field; reproducing it would mean modelling that layout byte for byte.
+ * Nothing depends on the value itself: Deployments find their ReplicaSets by comparing templates without the
+ * label (as upstream's EqualIgnoreHash does), so ours is a hash of the template's canonical JSON instead.
+ */
 export const computeHash = (template: unknown, collisionCount?: number): string => {
   let text = canonicalJson(template);
   if (collisionCount != null) text += `#${collisionCount}`;
