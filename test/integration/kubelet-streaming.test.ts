@@ -341,5 +341,16 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
       expect(res.status).toBe(301);
       expect(res.headers.location).toBe('/api/v1/namespaces/default/services/web:80/proxy/');
     }, 60_000);
+
+    it('nodes/proxy reaches the kubelet\'s own endpoints as the apiserver, with kubectl get --raw', async () => {
+      const raw = (path: string): Promise<{ code: number; stdout: string; stderr: string }> => run(kubectl.bin, {}, ['get', '--raw', path]);
+      expect((await raw(`/api/v1/nodes/${NODE}/proxy/healthz`)).stdout).toBe('ok');
+      const pods = JSON.parse((await raw(`/api/v1/nodes/${NODE}/proxy/pods`)).stdout) as { kind: string; items: KubeObject[] };
+      expect(pods.kind).toBe('PodList');
+      expect(pods.items.map((p) => p.metadata!.name)).toEqual(expect.arrayContaining(['shell', 'nginx']));
+      expect((await raw(`/api/v1/nodes/${NODE}/proxy/containerLogs/default/shell/sh`)).code).toBe(0);
+      expect((await raw('/api/v1/nodes/nope/proxy/healthz')).stderr).toContain('nodes "nope" not found');
+      expect((await raw(`/api/v1/nodes/a:${NODE}:1:2/proxy/healthz`)).stderr).toContain(`invalid node request "a:${NODE}:1:2"`);
+    }, 30_000);
   });
 });

@@ -8,9 +8,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Agent } from 'undici';
 import { undici } from '../../apimachinery/undici.js';
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, internalError, notFound } from '../../apimachinery/errors.js';
+import { badRequest, internalError, notFound, serviceUnavailable } from '../../apimachinery/errors.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { isTrue } from '../request-info.js';
+import { proxyTo } from '../reverse-proxy.js';
 import { dialTls, spliceUpgrade, upgradeHead } from '../upgrade.js';
 
 export interface KubeletClientFiles { certFile: string; keyFile: string }
@@ -56,8 +57,10 @@ function containerOf(pod: KubeObject, requested: string | undefined): string {
 }
 
 /** host:port of the kubelet serving the pod's node. */
-function kubeletOf(reg: Registry, pod: KubeObject): { host: string; port: number } {
-  const nodeName = pod.spec!.nodeName as string;
+const kubeletOf = (reg: Registry, pod: KubeObject): { host: string; port: number } => kubeletOfNode(reg, pod.spec!.nodeName as string);
+
+/** The node's InternalIP (or Hostname) and its daemonEndpoints' kubelet port. */
+function kubeletOfNode(reg: Registry, nodeName: string): { host: string; port: number } {
   const node = reg.deps.peer('', 'nodes')?.peek(undefined, nodeName)?.object as KubeObject | undefined;
   if (!node) throw notFound({ group: '', resource: 'nodes' }, nodeName);
   const addresses = (node.status?.addresses ?? []) as { type: string; address: string }[];
@@ -65,6 +68,26 @@ function kubeletOf(reg: Registry, pod: KubeObject): { host: string; port: number
   const port = (node.status?.daemonEndpoints as { kubeletEndpoint?: { Port?: number } } | undefined)?.kubeletEndpoint?.Port;
   if (!host || !port) throw badRequest(`node ${nodeName} has no kubelet endpoint`);
   return { host, port };
+}
+
+/**
+ * nodes/proxy: `<node>`, `<node>:<port>` or `<scheme>:<node>:<port>` (upstream's node ResourceLocation: https and
+ * the kubelet's port by default) with the rest of the path and the query sent on, authenticated as the apiserver
+ * (so `kubectl get --raw /api/v1/nodes/N/proxy/pods` reaches the kubelet's /pods).
+ */
+export async function proxyNode(reg: Registry, request: FastifyRequest, reply: FastifyReply, id: string, rest: string): Promise<unknown> {
+  const parts = decodeURIComponent(id).split(':');
+  const [scheme, name, port] = parts.length === 1 ? ['', parts[0]!, ''] : parts.length === 2 ? ['', parts[0]!, parts[1]!] : parts.length === 3 ? parts : [];
+  if (!name || !['', 'http', 'https'].includes(scheme!) || (port && !/^\d+$/.test(port))) throw badRequest(`invalid node request ${JSON.stringify(id)}`);
+  const kubelet = kubeletOfNode(reg, name);
+  const query = request.raw.url?.split('?')[1];
+  await proxyTo(request, reply, {
+    scheme: (scheme || 'https') as 'http' | 'https', host: kubelet.host, port: port ? Number(port) : kubelet.port,
+    path: `${rest}${query ? `?${query}` : ''}`, dispatcher: await agentFor(request.server), tls: { ...(await credentialsFor(request.server)), rejectUnauthorized: false },
+  }, (err) => {
+    throw serviceUnavailable(`error trying to reach service: ${err.message}`);
+  });
+  return reply;
 }
 
 const podPath = (pod: KubeObject): string => `${encodeURIComponent(pod.metadata!.namespace!)}/${encodeURIComponent(pod.metadata!.name!)}`;

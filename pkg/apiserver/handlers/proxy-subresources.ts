@@ -57,6 +57,19 @@ function serviceLocation(reg: Registry, svc: KubeObject, namespace: string, sche
   throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(name)}`);
 }
 
+/**
+ * The path below `.../proxy` that goes to the backend; undefined once `.../proxy` itself was answered with upstream's
+ * redirect to `.../proxy/` (so that relative links resolve below it).
+ */
+export function proxyPath(request: FastifyRequest, reply: FastifyReply, info: RequestInfo): string | undefined {
+  const marker = `/${info.parts.slice(0, 3).join('/')}`;
+  const rest = info.path.slice(info.path.indexOf(marker) + marker.length);
+  if (rest) return rest;
+  const query = request.raw.url?.split('?')[1];
+  void reply.code(301).header('location', `${info.path}/${query ? `?${query}` : ''}`).send();
+  return undefined;
+}
+
 export async function proxySubresource(reg: Registry, request: FastifyRequest, reply: FastifyReply, info: RequestInfo): Promise<unknown> {
   const kind = reg.rt.plural === 'pods' ? 'pod' : 'service';
   const id = decodeURIComponent(info.name);
@@ -67,13 +80,9 @@ export async function proxySubresource(reg: Registry, request: FastifyRequest, r
   if (!obj) throw notFound(reg.gr, split.name);
   const target = kind === 'pod' ? podLocation(obj, split.scheme, split.port) : serviceLocation(reg, obj, namespace, split.scheme, split.port);
 
-  const [pathPart, query] = [info.path, request.raw.url?.split('?')[1]];
-  const marker = `/${info.parts.slice(0, 3).join('/')}`;
-  const rest = pathPart.slice(pathPart.indexOf(marker) + marker.length);
-  if (!rest) {
-    // upstream redirects .../proxy to .../proxy/ so that relative links resolve below it
-    return reply.code(301).header('location', `${pathPart}/${query ? `?${query}` : ''}`).send();
-  }
+  const rest = proxyPath(request, reply, info);
+  if (rest === undefined) return reply;
+  const query = request.raw.url?.split('?')[1];
   await proxyTo(request, reply, { ...target, path: `${rest}${query ? `?${query}` : ''}`, dispatcher: await backendAgent() }, (err) => {
     throw serviceUnavailable(`error trying to reach service: ${err.message}`);
   });

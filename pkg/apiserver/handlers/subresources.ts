@@ -14,8 +14,8 @@ import { requestContext } from '../context.js';
 import { decodeBody, patchTypeOf } from '../negotiation.js';
 import { sendObject, type Responder } from '../respond.js';
 import { isTrue } from '../request-info.js';
-import { proxyPodConnect, proxyPodLog } from './kubelet-proxy.js';
-import { proxySubresource } from './proxy-subresources.js';
+import { proxyNode, proxyPodConnect, proxyPodLog } from './kubelet-proxy.js';
+import { proxyPath, proxySubresource } from './proxy-subresources.js';
 import { approvalUpdate } from '../../registry/strategies/certificatesigningrequests.js';
 import { bindPod, evictPod } from './pod-subresources.js';
 import { getScale, scaleUpdate } from './scale.js';
@@ -60,6 +60,10 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
       return sendObject(r, { object: await evictPod(reg, ctx, info.name, body()) }, 201);
     default: {
       if (info.subresource === 'proxy' && (reg.rt.plural === 'pods' || reg.rt.plural === 'services')) return proxySubresource(reg, request, reply, info);
+      if (info.subresource === 'proxy' && reg.rt.plural === 'nodes') {
+        const rest = proxyPath(request, reply, info);
+        return rest === undefined ? reply : proxyNode(reg, request, reply, info.name, rest);
+      }
       const pod = (await reg.get(ctx, info.name)).object as KubeObject;
       if (reg.rt.plural === 'pods' && !pod.spec?.nodeName) throw badRequest(`pod ${info.name} does not have a host assigned`);
       if (reg.rt.plural === 'pods' && info.subresource === 'log') return proxyPodLog(reg, request, reply, pod);
