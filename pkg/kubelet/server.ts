@@ -1,9 +1,10 @@
-// The node's HTTPS server, as upstream's kubelet server on :10250: /healthz, /pods, /configz,
+// The node's HTTPS server, as upstream's kubelet server on :10250: /healthz, /pods, /configz, /metrics,
 // /containerLogs/{namespace}/{pod}/{container} (follow, tailLines, sinceSeconds, previous, timestamps), /run (exec
 // and return the output), and the upgrades /exec/{ns}/{pod}/{container}, /attach/... and /portForward/{ns}/{pod}
 // (streaming/), which the apiserver proxies `kubectl logs`, `exec`, `attach` and `port-forward` to. Clients must
-// present a certificate from the cluster CA and are authorized by a SubjectAccessReview (nodes/proxy on this node,
-// verb get for GET, create for POST), as upstream's webhook authorization mode (or, in AlwaysAllow mode, all
+// present a certificate from the cluster CA and are authorized by a SubjectAccessReview (on this node nodes/metrics
+// for /metrics, nodes/stats, nodes/log, nodes/spec for theirs, nodes/proxy for the rest; verb get for GET, create for
+// POST), as upstream's webhook authorization mode (or, in AlwaysAllow mode, all
 // allowed). The serving certificate is
 // self-signed, as a kubelet without --tls-cert-file makes one.
 import type { IncomingMessage } from 'node:http';
@@ -14,7 +15,9 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createCa, issueCertificate } from '../pki/index.js';
 import type { KubeObject } from '../client/index.js';
+import type { Registry } from 'prom-client';
 import type { NodeKubelet } from './kubelet.js';
+import { kubeletMetrics } from './metrics.js';
 import { servePortForward } from './streaming/portforward.js';
 import { rejectUpgrade } from './streaming/reject.js';
 import { remoteCommandOptions, serveRemoteCommand } from './streaming/remotecommand.js';
@@ -54,7 +57,15 @@ export class NodeServer {
   /** Upgraded connections (exec, attach, port-forward) are no longer the HTTP server's to close. */
   private readonly upgraded = new Set<Duplex>();
 
-  constructor(private readonly o: NodeServerOptions) {}
+  private readonly metrics: Registry;
+
+  constructor(private readonly o: NodeServerOptions) {
+    this.metrics = kubeletMetrics(() => o.kubelets().map((k) => ({
+      nodeName: k.nodeName,
+      sandboxStates: () => k.o.runtime.listPodSandboxes().map((sb) => sb.state),
+      containerStates: () => k.o.runtime.listContainers().map((c) => c.state),
+    })));
+  }
 
   /** Listens; returns the port (useful with port 0). */
   async start(): Promise<number> {
@@ -89,21 +100,32 @@ export class NodeServer {
   }
 
   /** An error message (401/403) unless the client's certificate may `verb` nodes/proxy. */
-  private async authorizeProxy(socket: TLSSocket, method: string): Promise<[number, string] | undefined> {
+  /** Upstream's mapping of a path to the nodes subresource it is authorized as (everything else is nodes/proxy). */
+  private static subresourceOf(path: string): string {
+    const under = (p: string): boolean => path === p || path.startsWith(`${p}/`);
+    if (under('/stats')) return 'stats';
+    if (under('/metrics')) return 'metrics';
+    if (under('/logs')) return 'log';
+    if (under('/spec')) return 'spec';
+    return 'proxy';
+  }
+
+  private async authorizeProxy(socket: TLSSocket, method: string, path: string): Promise<[number, string] | undefined> {
     if (!socket.authorized) return [401, 'Unauthorized'];
     const peer = socket.getPeerCertificate();
     const cn = String(peer.subject?.CN);
     const orgs = ([] as string[]).concat(peer.subject?.O ?? []);
     const node = this.o.kubelets()[0]?.nodeName ?? '';
     const verb = method === 'POST' ? 'create' : 'get';
-    if (!(await this.allowed(cn, orgs, node, 'proxy', verb))) return [403, `Forbidden (user=${cn}, verb=${verb}, resource=nodes, subresource=proxy)`];
+    const subresource = NodeServer.subresourceOf(path);
+    if (!(await this.allowed(cn, orgs, node, subresource, verb))) return [403, `Forbidden (user=${cn}, verb=${verb}, resource=nodes, subresource=${subresource})`];
     return undefined;
   }
 
   /** exec, attach and portForward: the connection upgrades to SPDY or a WebSocket. */
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const u = new URL(req.url ?? '/', 'https://kubelet');
-    const denied = await this.authorizeProxy(req.socket as TLSSocket, req.method ?? 'GET');
+    const denied = await this.authorizeProxy(req.socket as TLSSocket, req.method ?? 'GET', u.pathname);
     if (denied) { rejectUpgrade(socket, ...denied); return; }
     // Upstream's paths, with or without the pod's uid before the container.
     const m = /^\/(exec|attach|portForward)\/([^/]+)\/([^/]+)(?:\/([^/]+))?(?:\/([^/]+))?\/?$/.exec(u.pathname);
@@ -137,9 +159,13 @@ export class NodeServer {
     const send = (code: number, body: string, type = 'text/plain; charset=utf-8'): void => { res.writeHead(code, { 'content-type': type }); res.end(body); };
     const u = new URL(url, 'https://kubelet');
     if (u.pathname === '/healthz') { send(200, 'ok'); return; }
-    const denied = await this.authorizeProxy(socket, method);
+    const denied = await this.authorizeProxy(socket, method, u.pathname);
     if (denied) { send(...denied); return; }
     try {
+      if (u.pathname === '/metrics') {
+        send(200, await this.metrics.metrics(), this.metrics.contentType);
+        return;
+      }
       const run = /^\/run\/([^/]+)\/([^/]+)(?:\/[^/]+)?\/([^/]+)\/?$/.exec(u.pathname);
       if (run && method === 'POST') {
         const [ns, podName, container] = run.slice(1).map(decodeURIComponent) as [string, string, string];

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
-import { Client, type KubeObject } from '../../pkg/client/index.js';
+import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
 import { issueCertificate } from '../../pkg/pki/index.js';
 import { loadKey } from '../../pkg/pki/keys.js';
 import { x509 } from '../../pkg/pki/x509.js';
@@ -30,7 +30,8 @@ describe('kubelet: process runtime and kubectl logs', () => {
     kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
       nodeIpFor: () => '127.0.0.1',
       runtimeFor: (_i, _n, hostIp) => new ProcessRuntime({ rootDir, hostIp }),
-      server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1' },
+      // denials kept 1 s (upstream's default is 30 s), so a grant made by a test shows at once
+      server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1', cacheUnauthorizedMs: 1_000 },
     });
     await kubelet.host.whenRegistered();
   }, 30_000);
@@ -202,18 +203,34 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(await admin.pods('default').logs('ro', { container: 'w' })).toBe('shared/f: written\n');
   });
 
-  it('its HTTPS server authorizes clients by SubjectAccessReview (nodes/proxy): the admin may, a plain user may not', async () => {
+  it('its HTTPS server authorizes clients by SubjectAccessReview (nodes/proxy, nodes/metrics for /metrics): the admin may, a plain user may not', async () => {
     const node = await admin.nodes().get(NODE);
     const port = (node.status?.daemonEndpoints as any).kubeletEndpoint.Port as number;
     const [caPem, caKey, adminCert, adminKey] = await Promise.all([api.pki.ca.cert, api.pki.ca.key, api.pki.admin.cert, api.pki.admin.key].map((p) => readFile(p, 'utf8')));
     const ca = { cert: new x509.X509Certificate(caPem!), key: await loadKey(caKey!) };
     const jane = await issueCertificate(ca, { subject: { commonName: 'jane', organizations: ['devs'] }, usage: 'client', days: 1 });
-    const get = async (cert: string, key: string): Promise<number> => {
+    const get = async (cert: string, key: string, path = '/pods'): Promise<number> => {
       const agent = new Agent({ connect: { cert, key, rejectUnauthorized: false } });
-      try { return (await request(`https://127.0.0.1:${port}/pods`, { dispatcher: agent })).statusCode; } finally { await agent.close(); }
+      try { return (await request(`https://127.0.0.1:${port}${path}`, { dispatcher: agent })).statusCode; } finally { await agent.close(); }
     };
     expect(await get(adminCert!, adminKey!)).toBe(200);
     expect(await get(jane.certPem, jane.keyPem)).toBe(403);
+    // /metrics is nodes/metrics: granted that alone, jane reads it and still not /pods
+    expect(await get(jane.certPem, jane.keyPem, '/metrics')).toBe(403);
+    await admin.resource(Resources.clusterRoles).create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'node-metrics' }, rules: [{ apiGroups: [''], resources: ['nodes/metrics'], verbs: ['get'] }] } as KubeObject);
+    await admin.resource(Resources.clusterRoleBindings).create({
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'jane-node-metrics' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'node-metrics' }, subjects: [{ kind: 'User', name: 'jane' }],
+    } as KubeObject);
+    // the kubelet keeps a denial for cacheUnauthorizedMs (1 s here)
+    await eventually(async () => (await get(jane.certPem, jane.keyPem, '/metrics')) === 200, 10_000, 'jane reads /metrics');
+    expect(await get(jane.certPem, jane.keyPem)).toBe(403);
+    const agent = new Agent({ connect: { cert: adminCert!, key: adminKey!, rejectUnauthorized: false } });
+    const text = await (await request(`https://127.0.0.1:${port}/metrics`, { dispatcher: agent })).body.text();
+    await agent.close();
+    expect(text).toContain(`kubelet_node_name{node="${NODE}"} 1`);
+    expect(text).toMatch(/kubelet_running_pods \d+/);
+    expect(text).toMatch(/kubelet_running_containers\{container_state="running"\} \d+/);
     const anonymous = new Agent({ connect: { rejectUnauthorized: false } });
     expect((await request(`https://127.0.0.1:${port}/pods`, { dispatcher: anonymous })).statusCode).toBe(401);
     expect((await request(`https://127.0.0.1:${port}/healthz`, { dispatcher: anonymous })).statusCode).toBe(200);

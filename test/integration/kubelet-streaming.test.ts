@@ -349,6 +349,7 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
       expect(pods.kind).toBe('PodList');
       expect(pods.items.map((p) => p.metadata!.name)).toEqual(expect.arrayContaining(['shell', 'nginx']));
       expect((await raw(`/api/v1/nodes/${NODE}/proxy/containerLogs/default/shell/sh`)).code).toBe(0);
+      expect((await raw(`/api/v1/nodes/${NODE}/proxy/metrics`)).stdout).toContain(`kubelet_node_name{node="${NODE}"} 1`);
       expect((await raw('/api/v1/nodes/nope/proxy/healthz')).stderr).toContain('nodes "nope" not found');
       expect((await raw(`/api/v1/nodes/a:${NODE}:1:2/proxy/healthz`)).stderr).toContain(`invalid node request "a:${NODE}:1:2"`);
     }, 30_000);
