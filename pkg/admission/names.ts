@@ -16,6 +16,7 @@ export const ALL_ORDERED_PLUGINS = [
   'Priority',
   'DefaultTolerationSeconds',
   'Initializers',
+  'RuntimeClass',
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',
@@ -28,7 +29,7 @@ export const ALL_ORDERED_PLUGINS = [
 
 export type PluginName = typeof ALL_ORDERED_PLUGINS[number];
 
-/** Upstream's DefaultOffAdmissionPlugins among ours (1.24's, for PodSecurityPolicy): everything but NamespaceLifecycle, LimitRanger, ServiceAccount, PodSecurity, Priority, DefaultTolerationSeconds, the three certificate plugins, the three dynamic admission plugins and ResourceQuota. */
+/** Upstream's DefaultOffAdmissionPlugins among ours (1.24's, for PodSecurityPolicy): everything but NamespaceLifecycle, LimitRanger, ServiceAccount, PodSecurity, Priority, DefaultTolerationSeconds, RuntimeClass, the three certificate plugins, the three dynamic admission plugins and ResourceQuota. */
 export const DEFAULT_OFF_PLUGINS: readonly PluginName[] = ['AlwaysAdmit', 'NamespaceAutoProvision', 'NamespaceExists', 'NodeRestriction', 'AlwaysPullImages', 'PodSecurityPolicy', 'Initializers', 'AlwaysDeny'];
 
 /** kube-apiserver's checks of the two flags, with its messages (apiserver/pkg/server/options/admission.go). */

@@ -16,6 +16,7 @@ import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { NodeRestriction } from './node-restriction.js';
 import { PodSecurity, type PodSecurityConfiguration } from './podsecurity/plugin.js';
 import { Priority } from './priority.js';
+import { RuntimeClass } from './runtimeclass.js';
 import { PodSecurityPolicy, policyUseAuthorizer } from './psp/plugin.js';
 import { buildAdmission, type PluginFactory } from './registry.js';
 import { ResourceQuota } from './resource-quota.js';
@@ -53,6 +54,7 @@ export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opt
     Priority: () => new Priority(deps),
     DefaultTolerationSeconds: () => new DefaultTolerationSeconds(),
     Initializers: () => new Initializers(deps),
+    RuntimeClass: () => new RuntimeClass(deps),
     CertificateApproval: () => new CertificateApproval(deps),
     CertificateSigning: () => new CertificateSigning(deps),
     CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),

@@ -12,6 +12,7 @@ import { namespaceStrategy } from './namespaces.js';
 import { podStrategy } from './pods.js';
 import { podSecurityPolicyStrategy } from './psp.js';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac.js';
+import { runtimeClassStrategy } from './runtimeclasses.js';
 import { secretStrategy } from './secrets.js';
 
 /** Kinds whose metadata.generation tracks spec changes (upstream strategies that bump it). */
@@ -37,6 +38,7 @@ const SPECIFIC: Record<string, Strategy> = {
   'batch/jobs': jobStrategy,
   'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerStrategy,
   'certificates.k8s.io/certificatesigningrequests': certificateSigningRequestStrategy,
+  'node.k8s.io/runtimeclasses': runtimeClassStrategy,
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': mutatingWebhookConfigurationStrategy,
   'admissionregistration.k8s.io/validatingwebhookconfigurations': validatingWebhookConfigurationStrategy,
   'admissionregistration.k8s.io/validatingadmissionpolicies': validatingAdmissionPolicyStrategy,
