@@ -43,6 +43,7 @@ export const Resources = {
   horizontalPodAutoscalers: gv('autoscaling', 'v2')('horizontalpodautoscalers', 'HorizontalPodAutoscaler'),
   certificateSigningRequests: gv('certificates.k8s.io', 'v1')('certificatesigningrequests', 'CertificateSigningRequest', false),
   priorityClasses: gv('scheduling.k8s.io', 'v1')('priorityclasses', 'PriorityClass', false),
+  runtimeClasses: gv('node.k8s.io', 'v1')('runtimeclasses', 'RuntimeClass', false),
   storageClasses: gv('storage.k8s.io', 'v1')('storageclasses', 'StorageClass', false),
   csiNodes: gv('storage.k8s.io', 'v1')('csinodes', 'CSINode', false),
   csiDrivers: gv('storage.k8s.io', 'v1')('csidrivers', 'CSIDriver', false),

@@ -135,6 +135,7 @@ export class NodeKubelet {
       nodeCapacity: { cpu: o.resources.cpu, memory: o.resources.memory },
       dns: o.dns,
       serializeImagePulls: o.serializeImagePulls,
+      runtimeHandlerOf: async (name) => String((await o.client.resource(Resources.runtimeClasses).get(name)).handler ?? ''),
       probeResult: (id, kind) => this.probes.result(id, kind),
       requestToken: async (ns, sa, audiences, expirationSeconds, pod) => {
         const tr = await o.client.serviceAccounts(ns).createSubresource<{ status?: { token?: string } }>(sa, 'token', {

@@ -75,7 +75,12 @@ export interface SyncerOptions {
   dns?: DnsSettings;
   /** Upstream's serializeImagePulls (default true): one image pull at a time on the node. */
   serializeImagePulls?: boolean;
+  /** The handler of a RuntimeClass (upstream's runtime class manager); rejects when the class does not exist. */
+  runtimeHandlerOf?: (runtimeClassName: string) => Promise<string>;
 }
+
+/** The CRI handlers our runtimes have: one way of running pods, the default, also by containerd's name for it. */
+const RUNTIME_HANDLERS = ['', 'runc'];
 
 /** Go's time.Duration String for whole seconds: 10s, 1m20s, 5m0s. */
 export const goDuration = (ms: number): string => {
@@ -162,6 +167,10 @@ export class PodSyncer {
       }
       let id: string;
       try {
+        const runtimeClass = pod.spec?.runtimeClassName as string | undefined;
+        const handler = runtimeClass && this.o.runtimeHandlerOf ? await this.o.runtimeHandlerOf(runtimeClass) : '';
+        // containerd's words for a handler it has no runtime for
+        if (!RUNTIME_HANDLERS.includes(handler)) throw new Error(`failed to get sandbox runtime: no runtime for "${handler}" is configured`);
         id = await rt.runPodSandbox({
           name: pod.metadata!.name!, namespace: pod.metadata!.namespace!, uid: rec.uid, attempt: dead.length,
           hostname: (pod.spec?.hostname as string | undefined) ?? pod.metadata!.name!, labels: pod.metadata?.labels, annotations: pod.metadata?.annotations,

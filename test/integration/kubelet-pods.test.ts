@@ -1,7 +1,7 @@
 // Pods bound to a kubelet (fake runtime) run: Running with Ready conditions and containerStatuses, init containers
 // in order, CrashLoopBackOff on a failing container, events; deleting a pod ends with it gone from the API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, type KubeObject } from '../../pkg/client/index.js';
+import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { condition, createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
 
@@ -118,6 +118,18 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
     const brief = await eventually(async () => { const x = await get('brief'); return x.status?.phase === 'Failed' ? x : undefined; }, 15_000, 'brief Failed');
     expect(brief.status).toMatchObject({ reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' });
     expect((brief.status?.containerStatuses as Record<string, any>[])[0]!.state.terminated).toBeDefined();
+  });
+
+  it('runs a pod of a RuntimeClass whose handler the runtime has (runc); one it lacks fails sandbox creation (FailedCreatePodSandBox)', async () => {
+    const classes = admin.resource(Resources.runtimeClasses);
+    await classes.create({ apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'default' }, handler: 'runc' } as KubeObject);
+    await classes.create({ apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'gvisor' }, handler: 'runsc' } as KubeObject);
+    await createBound(admin, pod('plain', { spec: { runtimeClassName: 'default' } }), NODE);
+    await createBound(admin, pod('sandboxed', { spec: { runtimeClassName: 'gvisor' } }), NODE);
+    await eventually(async () => (await get('plain')).status?.phase === 'Running', 15_000, 'plain Running');
+    const ev = await eventually(async () => (await admin.events('default').list({ fieldSelector: 'involvedObject.name=sandboxed,reason=FailedCreatePodSandBox' })).items[0], 15_000, 'FailedCreatePodSandBox');
+    expect(ev.message).toBe('Failed to create pod sandbox: failed to get sandbox runtime: no runtime for "runsc" is configured');
+    expect((await get('sandboxed')).status?.phase).toBe('Pending');
   });
 
   it('runs a restartPolicy Never pod to Succeeded or Failed by its exit code', async () => {
