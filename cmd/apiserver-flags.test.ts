@@ -33,9 +33,17 @@ describe('apiserver flags', () => {
   });
 
   it('accepts later work by name, and refuses it when given', () => {
-    for (const f of ['--audit-webhook-config-file', '--etcd-servers']) {
+    for (const f of ['--etcd-servers']) {
       expect(() => parseFlags([`${f}=x`], apiServerFlags)).toThrow(`${f} is not supported yet`);
     }
+  });
+
+  it('takes the audit backends\' flags and checks them', () => {
+    const v = parseFlags(['--audit-log-format=legacy', '--audit-log-maxsize=5', '--audit-webhook-mode=blocking', '--audit-webhook-batch-max-wait=2s'], apiServerFlags).values;
+    expect([v['audit-log-format'], v['audit-log-maxsize'], v['audit-webhook-mode']]).toEqual(['legacy', 5, 'blocking']);
+    expect(() => validateApiServerFlags(v)).not.toThrow();
+    expect(() => parseFlags(['--audit-log-format=xml'], apiServerFlags)).toThrow();
+    expect(() => validateApiServerFlags({ ...v, 'audit-webhook-batch-max-wait': 'soon' })).toThrow('--audit-webhook-batch-max-wait "soon" is not a duration');
   });
 
   it('takes the authentication flags and checks them', () => {

@@ -54,12 +54,15 @@ export const apiServerFlags = {
   'proxy-client-cert-file': flag.string('', 'Client certificate the aggregator shows extension apiservers (default the generated front-proxy-client under --data-dir/pki)'),
   'proxy-client-key-file': flag.string('', 'Private key of --proxy-client-cert-file'),
   'audit-policy-file': flag.string('', 'audit.k8s.io/v1 Policy (YAML or JSON): per-rule levels None, Metadata, Request, RequestResponse and omitted stages'),
-  'audit-log-path': flag.string('', 'Audit log file: audit.k8s.io/v1 Events as JSON lines (without --audit-policy-file: every request at Metadata level)'),
-  'audit-log-maxage': flag.notYet('Days to keep old audit logs'),
-  'audit-log-maxbackup': flag.notYet('Number of old audit logs to keep'),
-  'audit-log-maxsize': flag.notYet('Megabytes of an audit log before rotation'),
-  'audit-log-format': flag.notYet('Audit log format'),
-  'audit-webhook-config-file': flag.notYet('Kubeconfig of the audit webhook'),
+  'audit-log-path': flag.string('', 'Audit log file ("-": stdout): audit.k8s.io/v1 Events, one per line (without --audit-policy-file: every request at Metadata level)'),
+  'audit-log-maxage': flag.int(0, 'Days to keep rotated audit logs (0: no limit)'),
+  'audit-log-maxbackup': flag.int(0, 'Rotated audit logs to keep (0: all)'),
+  'audit-log-maxsize': flag.int(0, 'Megabytes of the audit log before it is rotated (0: 100)'),
+  'audit-log-format': flag.string('json', 'Audit log format: json (one Event per line) or legacy (one text line per event)', ['json', 'legacy']),
+  'audit-webhook-config-file': flag.string('', 'Kubeconfig of the audit webhook: audit.k8s.io/v1 EventLists are POSTed to its server'),
+  'audit-webhook-mode': flag.string('batch', 'batch: events sent in batches; blocking: one event per request, in order', ['batch', 'blocking']),
+  'audit-webhook-batch-max-size': flag.int(400, 'Events per batch at most (batch mode)'),
+  'audit-webhook-batch-max-wait': flag.string('30s', 'How long an event waits for its batch at most (batch mode)'),
   'etcd-servers': flag.notYet('etcd endpoints (with --storage-backend=etcd3)'),
 };
 
@@ -89,7 +92,7 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   if (v['authorization-mode'].includes('ABAC') && !v['authorization-policy-file']) fail('--authorization-mode ABAC needs --authorization-policy-file');
   if (v['authorization-mode'].includes('Webhook') && !v['authorization-webhook-config-file']) fail('authorization-mode Webhook\'s authorization config file not passed');
   if (!v['authorization-mode'].includes('Webhook') && v['authorization-webhook-config-file']) fail('cannot specify --authorization-webhook-config-file without mode Webhook');
-  for (const f of ['authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl'] as const) {
+  for (const f of ['authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'audit-webhook-batch-max-wait'] as const) {
     if (parseGoDuration(v[f]) === undefined) fail(`--${f} "${v[f]}" is not a duration`);
   }
   const pluginErrors = validatePluginNames(v['enable-admission-plugins'], v['disable-admission-plugins']);

@@ -63,6 +63,11 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     serviceClusterIpRange: v['service-cluster-ip-range'],
     featureGates: v['feature-gates'],
     auditLogPath: v['audit-log-path'] || undefined,
+    auditLog: { format: v['audit-log-format'] as 'json' | 'legacy', maxSizeMb: v['audit-log-maxsize'], maxBackups: v['audit-log-maxbackup'], maxAgeDays: v['audit-log-maxage'] },
+    auditWebhook: v['audit-webhook-config-file'] ? {
+      configFile: resolve(v['audit-webhook-config-file']), mode: v['audit-webhook-mode'] as 'batch' | 'blocking',
+      batchMaxSize: v['audit-webhook-batch-max-size'], batchMaxWaitMs: parseGoDuration(v['audit-webhook-batch-max-wait']),
+    } : undefined,
     auditPolicyFile: v['audit-policy-file'] ? resolve(v['audit-policy-file']) : undefined,
     serviceAccountIssuers: v['service-account-issuer'],
     serviceAccountKeyFiles: v['service-account-key-file'].length ? v['service-account-key-file'] : undefined,

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { notFound } from '../apimachinery/errors.js';
 import { createAudit } from './audit.js';
 import { parsePolicy } from './audit-policy.js';
+import { logSink } from './audit-sinks.js';
 import { installErrorHandler } from './errors.js';
 import './fastify-types.js';
 import { requestInfo } from './request-info.js';
@@ -18,7 +19,7 @@ describe('audit events', () => {
     const dir = await mkdtemp(join(tmpdir(), 'mini-kube-audit-unit-'));
     dirs.push(dir);
     const log = join(dir, 'audit.log');
-    const audit = createAudit(log, parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata, omitStages: [RequestReceived]}]'));
+    const audit = createAudit([logSink({ path: log })], parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata, omitStages: [RequestReceived]}]'));
     const app = Fastify();
     installErrorHandler(app);
     app.addHook('onRequest', async (request, reply) => {

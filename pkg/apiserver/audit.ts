@@ -1,4 +1,5 @@
-// Audit (--audit-log-path, --audit-policy-file): audit.k8s.io/v1 Events as JSON lines (upstream's log backend). The
+// Audit (--audit-policy-file, and the backends of audit-sinks.ts: --audit-log-path, --audit-webhook-config-file):
+// audit.k8s.io/v1 Events. The
 // policy, asked once per request about the authenticated user, sets the level: None records nothing; Metadata the
 // request's who/what/outcome; Request adds the request body; RequestResponse the response body too. Stages:
 // RequestReceived (before authorization), ResponseStarted (long-running requests, when the headers go out),
@@ -6,16 +7,16 @@
 // recorded at Metadata when it completes. A request that fails authentication gets one event, ResponseStarted with
 // the 401 and no user (upstream's WithFailedAuthenticationAudit). Upstream: apiserver/pkg/endpoints/filters/audit.go,
 // authn_audit.go and pkg/audit.
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isStatusError } from '../apimachinery/errors.js';
 import type { UserInfo } from '../authentication/interface.js';
 import { decodeBody } from './negotiation.js';
 import { DEFAULT_POLICY, evaluatePolicy, type AuditDecision, type Policy, type Stage } from './audit-policy.js';
+import type { AuditSink } from './audit-sinks.js';
 
 export interface Audit {
-  /** False without --audit-log-path: the chain then installs no audit hooks at all. */
+  /** False without a backend: the chain then installs no audit hooks at all. */
   readonly enabled: boolean;
   /** Evaluates the policy and records RequestReceived; arranges the later stages. */
   begin(request: FastifyRequest, reply: FastifyReply): void;
@@ -88,10 +89,9 @@ function withoutManagedFields(obj: unknown): unknown {
   return out;
 }
 
-export function createAudit(logPath: string | undefined, policy: Policy = DEFAULT_POLICY): Audit {
+export function createAudit(sinks: AuditSink[], policy: Policy = DEFAULT_POLICY): Audit {
   const off = { enabled: false, begin: () => {}, failedAuthentication: () => {}, annotate: () => {}, onSend: () => {}, onError: () => {}, close: async () => {} };
-  if (!logPath) return off;
-  const out: WriteStream = createWriteStream(logPath, { flags: 'a' });
+  if (!sinks.length) return off;
   const requests = new WeakMap<FastifyRequest, InFlight>();
 
   const emit = (f: InFlight, stage: Stage, current: UserInfo | undefined): void => {
@@ -105,7 +105,7 @@ export function createAudit(logPath: string | undefined, policy: Policy = DEFAUL
     ev.requestReceivedTimestamp = f.event.requestReceivedTimestamp;
     ev.stageTimestamp = micro(new Date());
     if (Object.keys(f.annotations).length) ev.annotations = { ...f.annotations };
-    out.write(JSON.stringify(ev) + '\n');
+    for (const sink of sinks) sink.write(ev);
   };
 
   /** The policy's decision for the request, and its event when the level is not None; sets the Audit-ID header. */
@@ -228,6 +228,6 @@ export function createAudit(logPath: string | undefined, policy: Policy = DEFAUL
       const f = requests.get(request);
       if (f && !isStatusError(err) && !(err as { code?: string }).code?.startsWith('FST_')) f.panic = err;
     },
-    close: () => new Promise((resolve) => out.end(resolve)),
+    close: async () => { await Promise.all(sinks.map((sink) => sink.close())); },
   };
 }

@@ -63,8 +63,11 @@ export interface ApiServerConfig {
   proxyClientKeyFile?: string;
   /** --encryption-provider-config: EncryptionConfiguration for data at rest. */
   encryptionProviderConfig?: string;
-  /** Audit events (JSON lines) go here; none when unset. */
+  /** The audit log backend: events as JSON lines (or legacy lines) in this file ("-": stdout), rotated; none when unset. */
   auditLogPath?: string;
+  auditLog?: { format?: 'json' | 'legacy'; maxSizeMb?: number; maxBackups?: number; maxAgeDays?: number };
+  /** The audit webhook backend: its kubeconfig, mode and batching. */
+  auditWebhook?: { configFile: string; mode?: 'batch' | 'blocking'; batchMaxSize?: number; batchMaxWaitMs?: number };
   /** --audit-policy-file: audit.k8s.io/v1 Policy; without it every request is recorded at Metadata on completion. */
   auditPolicyFile?: string;
   logger: Logger;

@@ -14,6 +14,7 @@ import { withEncryptionAtRest } from '../storage/encryption/config.js';
 import type { Store } from '../storage/interface.js';
 import { createAudit } from './audit.js';
 import { loadPolicy } from './audit-policy.js';
+import { logSink, webhookSink, type AuditSink } from './audit-sinks.js';
 import { installChain } from './chain.js';
 import { startAdmission } from './admission.js';
 import { createAuthentication } from './authentication.js';
@@ -79,7 +80,10 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   installErrorHandler(app);
   setKubeletClient(app, { certFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.crt'), keyFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.key') });
   const authn = await createAuthentication(config, registries);
-  const audit = createAudit(config.auditLogPath, config.auditPolicyFile ? await loadPolicy(config.auditPolicyFile) : undefined);
+  const sinks: AuditSink[] = [];
+  if (config.auditLogPath) sinks.push(logSink({ path: config.auditLogPath, ...config.auditLog }));
+  if (config.auditWebhook) sinks.push(await webhookSink({ ...config.auditWebhook, logger: log.child({ component: 'audit-webhook' }) }));
+  const audit = createAudit(sinks, config.auditPolicyFile ? await loadPolicy(config.auditPolicyFile) : undefined);
   const metrics = registerMetrics(app);
   installChain(app, {
     authenticator: authn.authenticator,
