@@ -64,7 +64,7 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
   const extra = { '/services': serviceStrategy(ips, ports), 'apiextensions.k8s.io/customresourcedefinitions': crdStrategy };
   let admission: Admission = { mutate: async () => {}, validate: async () => {} };
   const byKey = new Map<string, Registry>();
-  const byGroupPlural = new Map<string, Registry>();
+  const byGroupPlural = new GroupPluralMap();
   const cachers: Cacher[] = [];
 
   const resources = o.groupVersions.flatMap((gv) => gv.resources.map((rt) => ({ rt, conversion: gv.conversions?.[rt.plural] })));
@@ -81,19 +81,19 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
       strategy: strategyFor(rt, extra),
       admission: { mutate: (a) => admission.mutate(a), validate: (a) => admission.validate(a) },
       fieldManager,
-      peer: (group, plural) => byGroupPlural.get(`${group}/${plural}`),
+      peer: (group, plural) => byGroupPlural.get(group, plural),
       initializers: o.initializers,
     });
     byKey.set(`${apiVersionOf(rt.group, rt.version)}/${rt.plural}`, reg);
-    if (!conversion) byGroupPlural.set(`${rt.group}/${rt.plural}`, reg); // peers see the storage version
+    if (!conversion) byGroupPlural.set(rt.group, rt.plural, reg); // peers see the storage version
   }));
 
-  const services = byGroupPlural.get('/services');
+  const services = byGroupPlural.get('', 'services');
   if (services) reserveExisting(services.deps.cacher.list({ prefix: resourcePrefix(services.rt) }).items.map((kv) => kv.object), ips, ports);
 
   return {
     get: (group, version, plural) => byKey.get(`${apiVersionOf(group, version)}/${plural}`),
-    byGroupResource: (group, plural) => byGroupPlural.get(`${group}/${plural}`),
+    byGroupResource: (group, plural) => byGroupPlural.get(group, plural),
     all: () => [...byKey.values()],
     setAdmission: (a) => {
       admission = a;
@@ -106,22 +106,41 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
       const reg = new Registry(rt, {
         ...deps,
         admission: { mutate: (a) => admission.mutate(a), validate: (a) => admission.validate(a) },
-        peer: (group, plural) => byGroupPlural.get(`${group}/${plural}`),
+        peer: (group, plural) => byGroupPlural.get(group, plural),
         initializers: o.initializers,
       });
       byKey.set(`${apiVersionOf(rt.group, rt.version)}/${rt.plural}`, reg);
-      if (!byGroupPlural.get(`${rt.group}/${rt.plural}`)) byGroupPlural.set(`${rt.group}/${rt.plural}`, reg);
+      if (!byGroupPlural.get(rt.group, rt.plural)) byGroupPlural.set(rt.group, rt.plural, reg);
       return reg;
     },
     remove: (group, version, plural) => {
       const key = `${apiVersionOf(group, version)}/${plural}`;
       const reg = byKey.get(key);
       byKey.delete(key);
-      if (reg && byGroupPlural.get(`${group}/${plural}`) === reg) {
-        byGroupPlural.delete(`${group}/${plural}`);
+      if (reg && byGroupPlural.get(group, plural) === reg) {
+        byGroupPlural.delete(group, plural);
         const other = [...byKey.values()].find((r) => r.rt.group === group && r.rt.plural === plural);
-        if (other) byGroupPlural.set(`${group}/${plural}`, other);
+        if (other) byGroupPlural.set(group, plural, other);
       }
     },
   };
+}
+
+/** Registries by group, then plural: looked up several times per request (admission, peers), without building a key. */
+class GroupPluralMap {
+  private readonly groups = new Map<string, Map<string, Registry>>();
+
+  get(group: string, plural: string): Registry | undefined {
+    return this.groups.get(group)?.get(plural);
+  }
+
+  set(group: string, plural: string, reg: Registry): void {
+    let plurals = this.groups.get(group);
+    if (!plurals) this.groups.set(group, plurals = new Map());
+    plurals.set(plural, reg);
+  }
+
+  delete(group: string, plural: string): void {
+    this.groups.get(group)?.delete(plural);
+  }
 }
