@@ -1,7 +1,8 @@
 // What cel-go's type checker tells a CRD author at CRD creation, over @bufbuild/cel's untyped AST: a field the
-// schema does not declare ("undefined field 'x'", with cel-go's location and source pointer) and a rule whose
-// result is plainly not a bool (a messageExpression: not a string). Only what the schema makes certain is
-// reported; anything dynamic (int-or-string, preserve-unknown-fields, function results) passes, as dyn does.
+// schema does not declare ("undefined field 'x'", with cel-go's location and source pointer), an operator applied to
+// scalars it has no overload for ("found no matching overload for '_>_' applied to '(int, string)'"), and a rule
+// whose result is plainly not a bool (a messageExpression: not a string). Only what the schema makes certain is
+// reported; anything dynamic (int-or-string, preserve-unknown-fields, formats, function results) passes, as dyn does.
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import type { Ast } from './env.js';
 
@@ -21,7 +22,30 @@ interface Found {
   offset: number;
 }
 
-/** The first undefined field, walking with the schema of each variable in scope. */
+/** A scalar schema's CEL type; undefined for anything else (lists, maps, dyn, strings with a format CEL types). */
+const celScalar = (s: Typed): string | undefined => {
+  if (!s || s['x-kubernetes-int-or-string'] || s['x-kubernetes-preserve-unknown-fields'] || s.format) return undefined;
+  return s.type === 'integer' ? 'int' : s.type === 'number' ? 'double' : s.type === 'string' ? 'string' : s.type === 'boolean' ? 'bool' : undefined;
+};
+const SCHEMA_TYPE: Record<string, string> = { int: 'integer', double: 'number', string: 'string', bool: 'boolean' };
+const NUMERIC = new Set(['int', 'double']);
+
+/**
+ * cel-go's standard overloads of the operators over scalars, by the argument types: the result type, or undefined
+ * when none applies. Comparisons across int and double are allowed (Kubernetes enables cross-type numeric comparison).
+ */
+const compare = ([a, b]: string[]): string | undefined => (a === b || (NUMERIC.has(a!) && NUMERIC.has(b!)) ? 'bool' : undefined);
+const same = (allowed: string[]) => ([a, b]: string[]): string | undefined => (a === b && allowed.includes(a!) ? a : undefined);
+const OPERATORS: Record<string, (types: string[]) => string | undefined> = {
+  '_<_': compare, '_<=_': compare, '_>_': compare, '_>=_': compare,
+  '_==_': ([a, b]) => (a === b ? 'bool' : undefined), '_!=_': ([a, b]) => (a === b ? 'bool' : undefined),
+  '_+_': same(['int', 'double', 'string']), '_-_': same(['int', 'double']), '_*_': same(['int', 'double']),
+  '_/_': same(['int', 'double']), '_%_': same(['int']),
+  '_&&_': ([a, b]) => (a === 'bool' && b === 'bool' ? 'bool' : undefined), '_||_': ([a, b]) => (a === 'bool' && b === 'bool' ? 'bool' : undefined),
+  '!_': ([a]) => (a === 'bool' ? 'bool' : undefined), '-_': ([a]) => (NUMERIC.has(a!) ? a : undefined),
+};
+
+/** The first undefined field or operator without an overload, walking with the schema of each variable in scope. */
 function undefinedField(e: Ast | undefined, scope: Map<string, Typed>, positions: Record<string, number>): { type: Typed; found?: Found } {
   if (!e) return { type: undefined };
   const k = e.exprKind;
@@ -55,6 +79,18 @@ function undefinedField(e: Ast | undefined, scope: Map<string, Typed>, positions
         return { type: elem };
       }
       if (k.value.function === 'size') return { type: { type: 'integer' } };
+      const operator = OPERATORS[k.value.function];
+      if (operator && !k.value.target) {
+        const types = k.value.args.map((a) => celScalar(undefinedField(a, scope, positions).type));
+        if (types.every((t): t is string => t !== undefined)) {
+          const result = operator(types);
+          if (result === undefined) {
+            const message = `found no matching overload for '${k.value.function}' applied to '(${types.join(', ')})'`;
+            return { type: undefined, found: { message, offset: positions[String(e.id)] ?? 0 } };
+          }
+          return { type: { type: SCHEMA_TYPE[result] } };
+        }
+      }
       return none;
     }
     case 'comprehensionExpr': {

@@ -66,7 +66,7 @@ describe('CRD validation as upstream', () => {
     ]);
   });
 
-  it('reports what cel-go\'s type checker reports: undefined fields and non-bool rules', () => {
+  it('reports what cel-go\'s type checker reports: undefined fields, operators without an overload, non-bool rules', () => {
     const rules = (r: Array<Record<string, string>>) => crd(obj({ spec: obj({ name: { type: 'string' }, n: { type: 'integer' }, m: { type: 'object', additionalProperties: { type: 'string' } } }, { 'x-kubernetes-validations': r as never }) }));
     expect(errors(rules([{ rule: 'self.nme == "x"' }]))).toEqual([
       'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.nme == \\"x\\"", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:5: undefined field \'nme\'\n | self.nme == "x"\n | ....^',
@@ -74,6 +74,10 @@ describe('CRD validation as upstream', () => {
     expect(errors(rules([{ rule: 'self.n' }]))[0]).toMatch(/: cel expression must evaluate to a bool$/);
     expect(errors(rules([{ rule: 'self.n > 0', messageExpression: 'self.n' }]))[0]).toMatch(/x-kubernetes-validations\[0\]\.messageExpression: .*: messageExpression must evaluate to a string$/);
     expect(errors(rules([{ rule: 'self.m.all(k, self.m[k].size() > 0) && has(self.m.anything) && self.name.size() == self.n' }]))).toEqual([]);
+    expect(errors(rules([{ rule: "self.n > 'a'" }]))[0]).toContain("compilation failed: ERROR: <input>:1:8: found no matching overload for '_>_' applied to '(int, string)'\n | self.n > 'a'\n | .......^");
+    expect(errors(rules([{ rule: 'self.name + 1 == "x1"' }]))[0]).toContain("found no matching overload for '_+_' applied to '(string, int)'");
+    expect(errors(rules([{ rule: '!self.n' }]))[0]).toContain("found no matching overload for '!_' applied to '(int)'");
+    expect(errors(rules([{ rule: 'self.n > 1.5 && self.n + 1 <= 10 && self.name + "x" != "y" && -self.n < 0 && self.n % 2 == 0' }]))).toEqual([]);
     const root = crd({ type: 'object', properties: { spec: obj({}) }, 'x-kubernetes-validations': [{ rule: 'self.metadata.name.startsWith("a") && self.kind == "Widget"' }, { rule: 'has(self.metadata.labels)' }] });
     expect(errors(root)).toEqual([expect.stringContaining("undefined field 'labels'")]);
   });
