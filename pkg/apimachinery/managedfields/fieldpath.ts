@@ -19,7 +19,17 @@ export const keyPE = (keys: Record<string, unknown>): string =>
   `k:${JSON.stringify(Object.fromEntries(Object.keys(keys).sort().map((k) => [k, keys[k]])))}`;
 
 export const pathKey = (path: Path): string => JSON.stringify(path);
-export const pathOf = (key: string): Path => JSON.parse(key) as Path;
+/** The path of a key; the same keys recur on every write of a kind (status fields, conditions), so parses are kept. */
+export const pathOf = (key: string): Path => {
+  let path = parsedPaths.get(key);
+  if (!path) {
+    if (parsedPaths.size >= MAX_PARSED_PATHS) parsedPaths.clear();
+    parsedPaths.set(key, path = Object.freeze(JSON.parse(key) as Path) as Path);
+  }
+  return path;
+};
+const parsedPaths = new Map<string, Path>();
+const MAX_PARSED_PATHS = 50_000;
 
 export const union = (...sets: FieldSet[]): FieldSet => new Set(sets.flatMap((s) => [...s]));
 export const difference = (a: FieldSet, b: FieldSet): FieldSet => new Set([...a].filter((k) => !b.has(k)));

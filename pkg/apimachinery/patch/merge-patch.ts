@@ -12,7 +12,7 @@ export const mergeObjects = (target: unknown, patch: Obj): Obj => {
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else if (isObject(v)) out[k] = mergeObjects(out[k], v);
-    else out[k] = structuredClone(v);
+    else out[k] = typeof v === 'object' ? structuredClone(v) : v; // lists are copied, scalars need not be
   }
   return out;
 };

@@ -12,8 +12,8 @@ export function validateMeta(reg: Registry, obj: KubeObject): StatusCause[] {
   return validateObjectMeta(obj.metadata, { namespaced: reg.rt.namespaced, nameFn: reg.strategy.nameFn });
 }
 
-function validateSchemaRequired(reg: Registry, obj: KubeObject): StatusCause[] {
-  return missingRequired(reg.deps.decoder.index, obj, ref(reg.rt.definition)).map((f) => fieldCause('FieldValueRequired', f, 'Required value'));
+function validateSchemaRequired(reg: Registry, obj: KubeObject, old?: KubeObject): StatusCause[] {
+  return missingRequired(reg.deps.decoder.index, obj, ref(reg.rt.definition), old).map((f) => fieldCause('FieldValueRequired', f, 'Required value'));
 }
 
 export function validateForCreate(reg: Registry, obj: KubeObject, ctx: RequestContext): StatusCause[] {
@@ -27,7 +27,7 @@ export function validateForCreate(reg: Registry, obj: KubeObject, ctx: RequestCo
  * (a custom resource's schema maximum refuses `kubectl scale` past it).
  */
 export function validateForUpdate(reg: Registry, obj: KubeObject, old: KubeObject, ctx: RequestContext, subresource?: string): StatusCause[] {
-  const causes = [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...validateSchemaRequired(reg, obj)];
+  const causes = [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...validateSchemaRequired(reg, obj, old)];
   if (!subresource || subresource === 'scale') {
     if (!reg.strategy.updateValidationIsComplete) causes.push(...(reg.strategy.validate?.(obj, ctx) ?? []));
     causes.push(...(reg.strategy.validateUpdate?.(obj, old, ctx) ?? []));

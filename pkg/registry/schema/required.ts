@@ -1,19 +1,21 @@
 // Required fields per the schema: missing ones are 422 Invalid "Required value", as upstream's
 // validation words them. Status is the controllers' report, not user input: it is not checked.
-// Subtrees whose schema requires nothing anywhere are not walked.
+// Subtrees whose schema requires nothing anywhere are not walked, nor, on an update, those it shares with the stored
+// object (checked when it was stored: a status update does not walk the spec again).
 import type { Schema } from '../../../api/schema.js';
 import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
 
 const requires = (r: Resolved): boolean => (r.schema.required?.length ?? 0) > 0;
 const requiresAny = (index: SchemaIndex, s: Schema): boolean => index.anyBelow(s, 'required', requires);
 
-export function missingRequired(index: SchemaIndex, value: unknown, schema: Schema): string[] {
+export function missingRequired(index: SchemaIndex, value: unknown, schema: Schema, old?: unknown): string[] {
   const missing: string[] = [];
-  walk(index, value, schema, '', missing);
+  walk(index, value, schema, '', missing, old);
   return missing;
 }
 
-function walk(index: SchemaIndex, value: unknown, schema: Schema, path: string, missing: string[]): void {
+function walk(index: SchemaIndex, value: unknown, schema: Schema, path: string, missing: string[], old?: unknown): void {
+  if (old !== undefined && value === old) return;
   const { schema: s } = index.resolve(schema);
   if (Array.isArray(value)) {
     if (s.items && requiresAny(index, s.items)) value.forEach((item, i) => walk(index, item, s.items!, `${path}[${i}]`, missing));
@@ -25,6 +27,6 @@ function walk(index: SchemaIndex, value: unknown, schema: Schema, path: string, 
   }
   for (const [key, prop] of index.propertiesBelow(s, 'required', requires)) {
     if (path === '' && key === 'status') continue;
-    if (value[key] !== undefined) walk(index, value[key], prop, path ? `${path}.${key}` : key, missing);
+    if (value[key] !== undefined) walk(index, value[key], prop, path ? `${path}.${key}` : key, missing, isPlainObject(old) ? old[key] : undefined);
   }
 }

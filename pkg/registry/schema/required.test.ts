@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { allDefinitions } from '../../../api/index.js';
+import { ref } from '../../../api/schema.js';
+import { SchemaIndex } from './index.js';
+import { missingRequired } from './required.js';
+
+const index = new SchemaIndex(allDefinitions);
+const POD = ref('io.k8s.api.core.v1.Pod');
+
+describe('missingRequired', () => {
+  it('reports required fields missing anywhere but status, and skips on an update what the stored object shares', () => {
+    const spec = { containers: [{ image: 'busybox' }] }; // a container without its required name
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec };
+    expect(missingRequired(index, pod, POD)).toEqual(['spec.containers[0].name']);
+    // an update sharing the stored spec (a status or label change) does not walk it again
+    const stored = { ...pod, status: { phase: 'Pending' } };
+    expect(missingRequired(index, { ...pod, metadata: { name: 'p', labels: { a: 'b' } } }, POD, stored)).toEqual([]);
+    // a spec the update brings is walked whole
+    expect(missingRequired(index, { ...pod, spec: { containers: [{ image: 'nginx' }] } }, POD, stored)).toEqual(['spec.containers[0].name']);
+  });
+});
