@@ -26,8 +26,20 @@ export const onPty = (argv: string[]): string[] | undefined => (SCRIPT ? [SCRIPT
 
 const exitCodeOf = (code: number | null, signal: NodeJS.Signals | null): number => code ?? (signal ? 128 + (constants.signals[signal] ?? 9) : 0);
 
-/** Sets the window size of the pty `script` (pid) opened for its child; best effort. */
-export async function resizePty(pid: number, width: number, height: number): Promise<void> {
+/**
+ * Sets the window size of the pty `script` (pid) opened for its child; best effort. Resizes of one pty run one after
+ * the other: kubectl sends two at once (one row and column more, then the size, to make the shell redraw), and two
+ * `stty` racing could leave the first as the final size.
+ */
+export function resizePty(pid: number, width: number, height: number): Promise<void> {
+  const next = (resizing.get(pid) ?? Promise.resolve()).then(() => setPtySize(pid, width, height)).catch(() => undefined);
+  resizing.set(pid, next);
+  void next.then(() => { if (resizing.get(pid) === next) resizing.delete(pid); });
+  return next;
+}
+const resizing = new Map<number, Promise<void>>();
+
+async function setPtySize(pid: number, width: number, height: number): Promise<void> {
   const children = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')).trim().split(/\s+/);
   if (!children[0]) return;
   const tty = await readlink(`/proc/${children[0]}/fd/0`);
