@@ -18,8 +18,8 @@ const repo = ((): string => {
 /** The bundle's entry file name inside its output directory. */
 export const BUNDLE_ENTRY = 'mini-kube.mjs';
 
-/** Packages left to node at run time: native addons find their binaries next to their own sources. */
-const unbundled = new Set(['classic-level']);
+/** Packages left to node at run time: native addons find their binaries, etcd3 its .proto files, next to their own sources. */
+const unbundled = new Set(['classic-level', 'etcd3']);
 
 export async function bundle(outDir: string): Promise<string> {
   await rm(outDir, { recursive: true, force: true });

@@ -63,7 +63,11 @@ export const apiServerFlags = {
   'audit-webhook-mode': flag.string('batch', 'batch: events sent in batches; blocking: one event per request, in order', ['batch', 'blocking']),
   'audit-webhook-batch-max-size': flag.int(400, 'Events per batch at most (batch mode)'),
   'audit-webhook-batch-max-wait': flag.string('30s', 'How long an event waits for its batch at most (batch mode)'),
-  'etcd-servers': flag.notYet('etcd endpoints (with --storage-backend=etcd3)'),
+  'etcd-servers': flag.list([], 'etcd endpoints, http(s)://host:port (with --storage-backend=etcd3)'),
+  'etcd-prefix': flag.string('/registry', 'The prefix of every key mini-kube writes in etcd'),
+  'etcd-cafile': flag.string('', 'CA bundle of the etcd servers\' certificates (https endpoints)'),
+  'etcd-certfile': flag.string('', 'Client certificate presented to etcd'),
+  'etcd-keyfile': flag.string('', 'Private key of --etcd-certfile'),
 };
 
 export type ApiServerFlagValues = FlagValues<typeof apiServerFlags>;
@@ -97,7 +101,11 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   }
   const pluginErrors = validatePluginNames(v['enable-admission-plugins'], v['disable-admission-plugins']);
   if (pluginErrors.length) fail(pluginErrors.join('; '));
-  if (v['storage-backend'] === 'etcd3') fail('--storage-backend=etcd3 is not supported yet');
+  if (v['storage-backend'] === 'etcd3' && v['etcd-servers'].length === 0) fail('--etcd-servers must be specified');
+  for (const s of v['etcd-servers']) if (!/^https?:\/\/[^/]+\/?$/.test(s)) fail(`--etcd-servers "${s}" is not an http(s)://host:port URL`);
+  if (!v['etcd-prefix'].startsWith('/')) fail(`--etcd-prefix "${v['etcd-prefix']}" must start with /`);
+  if (Boolean(v['etcd-certfile']) !== Boolean(v['etcd-keyfile'])) fail('--etcd-certfile and --etcd-keyfile go together');
+  if (v['etcd-certfile'] && !v['etcd-cafile']) fail('--etcd-certfile needs --etcd-cafile (the CA of the etcd servers)');
   if (v['max-requests-inflight'] < 0 || v['max-mutating-requests-inflight'] < 0) fail('--max-requests-inflight and --max-mutating-requests-inflight must not be negative');
   if (v['oidc-issuer-url'] && !v['oidc-issuer-url'].startsWith('https://')) fail(`--oidc-issuer-url "${v['oidc-issuer-url']}" must use the https scheme`);
   if (v['oidc-issuer-url'] && !v['oidc-client-id']) fail('--oidc-client-id must be given with --oidc-issuer-url');

@@ -57,7 +57,11 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     enableAdmissionPlugins: v['enable-admission-plugins'],
     disableAdmissionPlugins: v['disable-admission-plugins'],
     admissionControlConfigFile: v['admission-control-config-file'] ? resolve(v['admission-control-config-file']) : undefined,
-    storageBackend: v['storage-backend'] === 'memory' ? 'memory' : 'leveldb',
+    storageBackend: v['storage-backend'] as ApiServerConfig['storageBackend'],
+    etcd: v['storage-backend'] === 'etcd3' ? {
+      servers: v['etcd-servers'], prefix: v['etcd-prefix'],
+      caFile: v['etcd-cafile'] || undefined, certFile: v['etcd-certfile'] || undefined, keyFile: v['etcd-keyfile'] || undefined,
+    } : undefined,
     maxRequestsInflight: v['max-requests-inflight'],
     maxMutatingRequestsInflight: v['max-mutating-requests-inflight'],
     serviceClusterIpRange: v['service-cluster-ip-range'],

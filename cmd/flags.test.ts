@@ -10,7 +10,6 @@ const spec = {
   'authorization-mode': flag.list(['AlwaysAllow'], 'modes'),
   'feature-gates': flag.boolMap('gates'),
   runtime: flag.string('process', 'runtime', ['process', 'fake']),
-  'oidc-issuer-url': flag.notYet('OIDC issuer'),
 };
 
 describe('parseFlags', () => {
@@ -18,7 +17,7 @@ describe('parseFlags', () => {
     const { values, help, given } = parseFlags([], spec);
     expect(values).toEqual({
       'data-dir': './.mini-kube', 'secure-port': 6443, 'anonymous-auth': true, 'leader-elect': false,
-      'enable-admission-plugins': [], 'authorization-mode': ['AlwaysAllow'], 'feature-gates': {}, runtime: 'process', 'oidc-issuer-url': '',
+      'enable-admission-plugins': [], 'authorization-mode': ['AlwaysAllow'], 'feature-gates': {}, runtime: 'process',
     });
     expect(help).toBe(false);
     expect(given.size).toBe(0);
@@ -61,10 +60,6 @@ describe('parseFlags', () => {
     expect(() => parseFlags(['--toString'], spec)).toThrow('unknown flag: --toString');
   });
 
-  it('accepts not-yet-implemented flags by name but refuses them when given', () => {
-    expect(() => parseFlags(['--oidc-issuer-url=https://x'], spec)).toThrow(new FlagError('--oidc-issuer-url is not supported yet'));
-  });
-
   it('sees --help and -h anywhere', () => {
     expect(parseFlags(['--data-dir', 'x', '--help'], spec).help).toBe(true);
     expect(parseFlags(['-h'], spec).help).toBe(true);
@@ -84,6 +79,5 @@ describe('usage', () => {
     expect(text).toMatch(/--secure-port int +port \(default 6443\)/);
     expect(text).toMatch(/--anonymous-auth +allow anonymous \(default true\)/);
     expect(text).toMatch(/--authorization-mode strings +modes \(default \[AlwaysAllow\]\)/);
-    expect(text).toMatch(/--oidc-issuer-url string +OIDC issuer \(not supported yet\)/);
   });
 });

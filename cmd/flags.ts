@@ -5,8 +5,6 @@ interface FlagBase<K extends string, T> {
   kind: K;
   default: T;
   help: string;
-  /** Accepted so that kube-apiserver command lines parse, but refused when given: later work implements it. */
-  notYet?: boolean;
   choices?: readonly string[];
 }
 export type StringFlag = FlagBase<'string', string>;
@@ -24,7 +22,6 @@ export const flag = {
   bool: (def: boolean, help: string): BoolFlag => ({ kind: 'bool', default: def, help }),
   list: (def: string[], help: string): ListFlag => ({ kind: 'list', default: def, help }),
   boolMap: (help: string): BoolMapFlag => ({ kind: 'boolMap', default: {}, help }),
-  notYet: (help: string): StringFlag => ({ kind: 'string', default: '', help, notYet: true }),
 };
 
 /** A wrong command line: the caller prints it and exits 2. */
@@ -92,7 +89,6 @@ export const parseFlags = <S extends FlagSpec>(argv: readonly string[], spec: S)
     else if (f.kind === 'bool') raw = 'true';
     else if (i + 1 < argv.length) raw = argv[++i] as string;
     else throw new FlagError(`flag needs an argument: --${name}`);
-    if (f.notYet) throw new FlagError(`--${name} is not supported yet`);
     values[name] = convert(name, f, raw, values[name], given.has(name));
     given.add(name);
   }
@@ -102,7 +98,6 @@ export const parseFlags = <S extends FlagSpec>(argv: readonly string[], spec: S)
 const typeName: Record<Flag['kind'], string> = { string: 'string', int: 'int', bool: '', list: 'strings', boolMap: 'mapStringBool' };
 
 const defaultText = (f: Flag): string => {
-  if (f.notYet) return ' (not supported yet)';
   const d = f.default;
   if (f.kind === 'bool') return d ? ' (default true)' : '';
   if (f.kind === 'string') return d === '' ? '' : ` (default "${d as string}")`;

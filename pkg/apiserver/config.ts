@@ -30,7 +30,9 @@ export interface ApiServerConfig {
   disableAdmissionPlugins: string[];
   /** AdmissionConfiguration with each plugin's configuration (PodSecurity defaults and exemptions, ...). */
   admissionControlConfigFile?: string;
-  storageBackend: 'leveldb' | 'memory';
+  storageBackend: 'leveldb' | 'memory' | 'etcd3';
+  /** With storageBackend etcd3: --etcd-servers, --etcd-prefix and the TLS files to reach them. */
+  etcd?: { servers: string[]; prefix: string; caFile?: string; certFile?: string; keyFile?: string };
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   /** Service ClusterIPs come from here. */

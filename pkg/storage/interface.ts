@@ -78,4 +78,6 @@ export interface Store {
   /** Drop event records at or below `revision`. */
   compact(revision: number): Promise<void>;
   close(): Promise<void>;
+  /** Whether a remote store answers (the `etcd` health check); a store in this process has none. */
+  healthy?(): Promise<boolean>;
 }

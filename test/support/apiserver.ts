@@ -40,6 +40,15 @@ export interface TestApiServerOptions extends Partial<ApiServerConfig> {
   controllers?: string[];
 }
 
+/**
+ * MINI_KUBE_TEST_ETCD=<etcd URL> runs the tests' apiservers on that etcd instead of LevelDB, each under its own
+ * prefix named after its data dir (so a restart on the same data dir finds its objects again).
+ */
+const etcdBackend = (dataDir: string): Partial<ApiServerConfig> => {
+  const url = process.env.MINI_KUBE_TEST_ETCD;
+  return url ? { storageBackend: 'etcd3', etcd: { servers: [url], prefix: `/test${dataDir}` } } : {};
+};
+
 export async function startTestApiServer(options: TestApiServerOptions = {}): Promise<TestApiServer> {
   const { controllers = ['serviceaccount'], ...overrides } = options;
   const dataDir = overrides.dataDir ?? await mkdtemp(join(tmpdir(), 'mini-kube-test-'));
@@ -51,6 +60,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
     tlsCertFile: pki.apiserver.cert,
     tlsPrivateKeyFile: pki.apiserver.key,
     clientCaFile: pki.ca.cert,
+    ...etcdBackend(dataDir),
     ...overrides,
   });
   const [caPem, certPem, keyPem] = await Promise.all([pki.ca.cert, pki.admin.cert, pki.admin.key].map((p) => readFile(p, 'utf8')));
