@@ -75,6 +75,8 @@ export interface ResourceType {
   subresources?: Subresource[];
   /** upstream name of the kind's definition: "io.k8s.api.core.v1.Pod" */
   definition: string;
+  /** Kept as this group's resource of the same plural (events.k8s.io Events are core Events); its own group if unset. */
+  storageGroup?: string;
 }
 
 /**
@@ -86,7 +88,7 @@ export type Defaulter = (value: Record<string, any>) => void;
 
 /** How a resource served in this version is kept in the version that stores it (upstream's conversion functions). */
 export interface StorageConversion {
-  /** The version whose objects are stored (same group and plural). */
+  /** The version whose objects are stored (same plural; same group unless the resource names a storageGroup). */
   storageVersion: string;
   toStorage(obj: Record<string, any>): Record<string, any>;
   fromStorage(obj: Record<string, any>): Record<string, any>;

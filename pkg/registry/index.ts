@@ -9,7 +9,7 @@ import type { Store } from '../storage/interface.js';
 import { convertingStore, type ViewCodec } from './generic/converting-store.js';
 import { createFieldManager } from './generic/managed-fields.js';
 import { Registry, type RegistryDeps } from './generic/registry.js';
-import { resourcePrefix } from './keys.js';
+import { groupPrefix, resourcePrefix } from './keys.js';
 import { SchemaIndex } from './schema/index.js';
 import { TypeChecker } from './schema/typecheck.js';
 import { crdStrategy } from './strategies/crd.js';
@@ -68,6 +68,7 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
   const cachers: Cacher[] = [];
 
   const resources = o.groupVersions.flatMap((gv) => gv.resources.map((rt) => ({ rt, conversion: gv.conversions?.[rt.plural] })));
+  await dropKeptApart(o.store, resources.map(({ rt }) => rt));
   await Promise.all(resources.map(async ({ rt, conversion }) => {
     // a version stored as another one reads and writes that one's keys through a converting view
     const store = conversion ? convertingStore(o.store, builtinCodec(conversion)) : o.store;
@@ -85,7 +86,8 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
       initializers: o.initializers,
     });
     byKey.set(`${apiVersionOf(rt.group, rt.version)}/${rt.plural}`, reg);
-    if (!conversion) byGroupPlural.set(rt.group, rt.plural, reg); // peers see the storage version
+    // peers see the storage version; a resource kept as another group's is its group's only registry
+    if (!conversion || rt.storageGroup !== undefined) byGroupPlural.set(rt.group, rt.plural, reg);
   }));
 
   const services = byGroupPlural.get('', 'services');
@@ -124,6 +126,17 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
       }
     },
   };
+}
+
+/**
+ * Objects of a resource now kept as another group's, stored apart by an older mini-kube (events.k8s.io Events before
+ * they became core Events): short-lived records, dropped rather than left unreachable.
+ */
+async function dropKeptApart(store: Store, rts: ResourceType[]): Promise<void> {
+  for (const rt of rts) {
+    if (rt.storageGroup === undefined || rt.storageGroup === rt.group) continue;
+    for (const kv of (await store.list(groupPrefix(rt.group, rt.plural))).items) await store.delete(kv.key).catch(() => undefined);
+  }
 }
 
 /** Registries by group, then plural: looked up several times per request (admission, peers), without building a key. */

@@ -2,8 +2,10 @@
 // as upstream lays out etcd.
 import type { ResourceType } from '../../api/types.js';
 
-export const resourcePrefix = (rt: ResourceType): string =>
-  rt.group ? `/registry/${rt.group}/${rt.plural}/` : `/registry/${rt.plural}/`;
+export const resourcePrefix = (rt: ResourceType): string => groupPrefix(rt.storageGroup ?? rt.group, rt.plural);
+
+/** Where a group's resource is kept, whichever group serves it. */
+export const groupPrefix = (group: string, plural: string): string => (group ? `/registry/${group}/${plural}/` : `/registry/${plural}/`);
 
 /** The prefix of one namespace, or of everything when namespace is empty. */
 export const listPrefix = (rt: ResourceType, namespace?: string): string =>

@@ -1,6 +1,7 @@
-// events.k8s.io/v1: Events (the newer shape of core/v1 Event).
+// events.k8s.io/v1: Events, the newer shape of core/v1 Events and kept as them (see ./conversion.ts).
 import { int32, kind, listKind, obj, ref, str } from '../../schema.js';
 import { ALL_VERBS, type GroupVersion } from '../../types.js';
+import { eventConversion } from './conversion.js';
 
 const E = 'io.k8s.api.events.v1.';
 const M = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
@@ -12,8 +13,9 @@ export const groupVersion: GroupVersion = {
   version: 'v1',
   resources: [{
     group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', singular: 'event', namespaced: true,
-    verbs: ALL_VERBS, shortNames: ['ev'], definition: `${E}Event`,
+    verbs: ALL_VERBS, shortNames: ['ev'], definition: `${E}Event`, storageGroup: '',
   }],
+  conversions: { events: eventConversion },
   definitions: {
     [`${E}Event`]: kind(gvk('Event'), {
       action: str('What action was taken or failed on the regarding object.'),

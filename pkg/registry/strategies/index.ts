@@ -6,6 +6,7 @@ import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStra
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admission-webhooks.js';
 import { apiServiceStrategy } from './apiservices.js';
 import { certificateSigningRequestStrategy } from './certificatesigningrequests.js';
+import { coreEventStrategy, eventsV1Strategy } from './events.js';
 import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.js';
 import { jobStrategy } from './jobs.js';
 import { namespaceStrategy } from './namespaces.js';
@@ -39,6 +40,8 @@ const SPECIFIC: Record<string, Strategy> = {
   'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerStrategy,
   'certificates.k8s.io/certificatesigningrequests': certificateSigningRequestStrategy,
   'node.k8s.io/runtimeclasses': runtimeClassStrategy,
+  '/events': coreEventStrategy,
+  'events.k8s.io/events': eventsV1Strategy,
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': mutatingWebhookConfigurationStrategy,
   'admissionregistration.k8s.io/validatingwebhookconfigurations': validatingWebhookConfigurationStrategy,
   'admissionregistration.k8s.io/validatingadmissionpolicies': validatingAdmissionPolicyStrategy,
