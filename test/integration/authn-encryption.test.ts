@@ -36,7 +36,8 @@ let s: TestApiServer | undefined;
 const start = async (providers: string): Promise<TestApiServer> => {
   const file = join(dataDir, 'encryption.yaml');
   await writeFile(file, config(providers));
-  return startTestApiServer({ dataDir, encryptionProviderConfig: file });
+  // The test reads what LevelDB holds on disk, whichever backend the other tests use.
+  return startTestApiServer({ dataDir, encryptionProviderConfig: file, storageBackend: 'leveldb' });
 };
 
 /** Every byte LevelDB wrote (logs, tables). */

@@ -206,15 +206,17 @@ spec:
 
   it('updates a configMap volume when the ConfigMap changes (atomically, through ..data); a subPath mount keeps the old content', async () => {
     await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'live' }, data: { greeting: 'v1' } });
-    await createBound(admin, pod('reads-config', {
+    // named for its node at creation: the scheduler running for the other tests would otherwise race a bind
+    await admin.pods('default').create(pod('reads-config', {
       spec: {
+        nodeName: NODE,
         volumes: [{ name: 'cfg', configMap: { name: 'live' } }],
         containers: [{
           name: 'sh', image: 'busybox', command: ['sleep', '60'],
           volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg' }, { name: 'cfg', mountPath: '/etc/pinned', subPath: 'greeting' }],
         }],
       },
-    }), NODE);
+    }));
     const p = await running('reads-config');
     const rootfs = join(dir, 'kubelet', 'pods', p.metadata!.uid!, 'rootfs', 'sh');
     expect(await readFile(join(rootfs, 'etc/cfg/greeting'), 'utf8')).toBe('v1');

@@ -28,6 +28,7 @@ if (haveEtcd()) {
       return again;
     },
     unorderedConcurrentWrites: true,
+    historyStartsAtOpen: true,
   });
 } else {
   describe('Store: etcd3', () => it.skip('needs an etcd binary on PATH (apt-get install etcd-server; .ci/run does)', () => {}));

@@ -2,7 +2,8 @@
 // revisions; reads go to etcd, writes are compare-and-swap transactions as upstream's etcd3 store does them.
 // One watch over etcd's whole keyspace (Follower) feeds the kept event log and every watcher in revision order;
 // a write is acknowledged once that watch has shown it, so a watcher or watch cache has every acknowledged write.
-import { Etcd3, type IEvent, type IKeyValue, type IOptions, type IRequestOp, type ITxnResponse } from 'etcd3';
+import { handleWhen, noop, retry } from 'cockatiel';
+import { Etcd3, type IEvent, type IKeyValue, type IOptions, type IRequestOp, type ITxnResponse, isRecoverableError } from 'etcd3';
 import type { Logger } from 'pino';
 import type { KubeObject } from '../../../api/types.js';
 import { EventLog } from '../core/event-log.js';
@@ -30,6 +31,11 @@ const LIST_PAGE = 500;
 /** A unary etcd call that takes longer fails: the apiserver answers 503 rather than hang. */
 const CALL_TIMEOUT_MS = 30_000;
 const HEALTH_TIMEOUT_MS = 2_000;
+/**
+ * Reads that fail on a connection are tried again (on another endpoint when there are several); writes are not: a
+ * transaction etcd applied before the connection broke would be applied twice (a create answering AlreadyExists).
+ */
+const readRetry = retry(handleWhen(isRecoverableError), { maxAttempts: 2 });
 
 interface SeenWaiter {
   revision: number;
@@ -42,6 +48,7 @@ export async function openEtcdStore(opts: EtcdStoreOptions): Promise<Store> {
     hosts: opts.servers,
     dialTimeout: 5_000,
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + CALL_TIMEOUT_MS }),
+    faultHandling: { global: noop },
   };
   if (opts.tls) options.credentials = { rootCertificate: opts.tls.ca, privateKey: opts.tls.key, certChain: opts.tls.cert };
   const client = new Etcd3(options);
@@ -79,25 +86,25 @@ class EtcdStore implements Store {
     this.replaySource = { log: this.log, compacted: () => this.compacted, revision: () => this.seen };
   }
 
-  /** Follows etcd from `keepRevisions` back (or its oldest kept revision), and resolves once caught up. */
+  /**
+   * Follows etcd from its current revision. Events from before are not replayed (a watch from an older revision is
+   * told Compacted): the watch caches start from a fresh list, and upstream's cacher answers such a watch 410 too.
+   */
   async open(): Promise<void> {
-    await this.call('', () => this.client.kv.range({ key: this.keys.toEtcd('/registry/'), count_only: true }));
+    await this.read('', () => this.client.kv.range({ key: this.keys.toEtcd('/registry/'), count_only: true }));
     const current = this.newest;
-    // Revision 1 is etcd's empty start, as 0 is ours: nothing at or below it is an event.
-    this.compacted = Math.max(1, current - this.compaction.keepRevisions);
-    this.seen = this.compacted;
+    this.compacted = this.seen = current;
     this.follower = new Follower(this.client, this.seen, {
       onEvents: (events, revision) => this.apply(events, revision),
       onGap: (compactRevision) => this.gap(compactRevision),
     }, this.logger);
     this.follower.start();
-    await this.untilSeen(current);
     this.compactor = setInterval(() => this.autoCompact(), this.compaction.intervalMs);
     this.compactor.unref();
   }
 
   async get(key: string): Promise<KeyValue | undefined> {
-    const res = await this.call(key, () => this.client.kv.range({ key: this.keys.toEtcd(key) }));
+    const res = await this.read(key, () => this.client.kv.range({ key: this.keys.toEtcd(key) }));
     return res.kvs.length > 0 ? this.decode(key, res.kvs[0]) : undefined;
   }
 
@@ -227,7 +234,7 @@ class EtcdStore implements Store {
     let revision = 0;
     let from = key;
     for (;;) {
-      const res = await this.call(prefix, () => this.client.kv.range({ key: from, range_end: rangeEnd, limit: LIST_PAGE, revision }));
+      const res = await this.read(prefix, () => this.client.kv.range({ key: from, range_end: rangeEnd, limit: LIST_PAGE, revision }));
       if (revision === 0) revision = Number(res.header.revision);
       for (const x of res.kvs) {
         const k = this.keys.fromEtcd(x.key);
@@ -320,6 +327,10 @@ class EtcdStore implements Store {
 
   private txn(key: string, req: { compare: NonNullable<Parameters<Etcd3['kv']['txn']>[0]['compare']>; success: IRequestOp[]; failure?: IRequestOp[] }): Promise<ITxnResponse> {
     return this.call(key, () => this.client.kv.txn(req));
+  }
+
+  private read<T extends { header: { revision: string } }>(key: string, fn: () => Promise<T>): Promise<T> {
+    return this.call(key, () => readRetry.execute(fn));
   }
 
   /** An etcd call; a failure to reach etcd is the store being unavailable (503), not a server error. */
