@@ -1,8 +1,9 @@
-// The LevelDB layout. Keys: "e" + 16-digit revision -> event record (every write: the object's state
-// after it); "o" + object key -> object record (the state of each key as of the compacted revision,
-// written by compaction); "m:…" -> meta. Values carry the object's JSON bytes verbatim after a small
-// header line, so a write never re-serializes and a read parses each object once. A write stores its
-// bytes once: the state before it is the previous event of its key, or its object record.
+// The LevelDB layout. Keys: "e" + 16-digit revision -> event record: the events of one group-commit batch (each
+// the object's state after a write), keyed by the first one's revision; "o" + object key -> object record (the state
+// of each key as of the compacted revision, written by compaction); "m:…" -> meta. Each event carries the object's
+// JSON bytes verbatim after a small header line, so a write never re-serializes and a read parses each object once.
+// A write stores its bytes once: the state before it is the previous event of its key, or its object record.
+// One record per batch rather than per event: LevelDB's cost is mostly per operation.
 import type { KeyValue, StoreEvent, WatchEventType } from '../interface.js';
 import { keyValueOf } from '../keyvalue.js';
 
@@ -23,6 +24,8 @@ export function decodeObject(key: string, value: Buffer): KeyValue {
 }
 
 interface EventHeader {
+  /** The event's revision (records written one per event have none: the key's revision is theirs). */
+  r?: number;
   t: WatchEventType;
   k: string;
   /** createRevision of the object; its modRevision is the event's revision. */
@@ -30,40 +33,62 @@ interface EventHeader {
   /** Length of the object's bytes. */
   n: number;
   /**
-   * Records written before object records moved to compaction also carry the previous state: its
-   * modRevision and createRevision here, its bytes after the object's.
+   * Records written before object records moved to compaction hold one event that also carries the previous
+   * state: its modRevision and createRevision here, its bytes after the object's, to the record's end.
    */
   p?: [number, number];
 }
 
-export function encodeEvent(ev: StoreEvent): Buffer {
-  const header: EventHeader = { t: ev.type, k: ev.key, c: ev.kv.createRevision, n: ev.kv.bytes.length };
-  return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ev.kv.bytes]);
+/** One event of a record: its header, its object's bytes, and where it ends in the record. */
+export interface RecordEntry {
+  revision: number;
+  header: EventHeader;
+  bytes: Buffer;
+  /** The previous state's bytes (old one-event records only). */
+  prevBytes?: Buffer;
+  /** Where its header line starts and where it ends in the record. */
+  start: number;
+  end: number;
+}
+
+/** The record of a batch of events (in revision order). */
+export function encodeRecord(batch: readonly StoreEvent[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const ev of batch) {
+    const header: EventHeader = { r: ev.revision, t: ev.type, k: ev.key, c: ev.kv.createRevision, n: ev.kv.bytes.length };
+    parts.push(Buffer.from(`${JSON.stringify(header)}\n`), ev.kv.bytes);
+  }
+  return Buffer.concat(parts);
+}
+
+/** The events of the record stored under `revision`, in order. */
+export function* entriesOf(revision: number, value: Buffer): Generator<RecordEntry> {
+  for (let at = 0; at < value.length;) {
+    const nl = value.indexOf(NEWLINE, at);
+    const header = JSON.parse(value.subarray(at, nl).toString()) as EventHeader;
+    const start = nl + 1;
+    const end = header.p ? value.length : start + header.n;
+    const bytes = value.subarray(start, start + header.n);
+    yield { revision: header.r ?? revision, header, bytes, prevBytes: header.p ? value.subarray(start + header.n) : undefined, start: at, end };
+    at = end;
+  }
 }
 
 /** The object record of an event's state: what compaction writes for the last event of each key. */
-export function objectRecordOfEvent(revision: number, value: Buffer): { key: string; deleted: boolean; record: Buffer } {
-  const nl = value.indexOf(NEWLINE);
-  const h = JSON.parse(value.subarray(0, nl).toString()) as EventHeader;
-  const bytes = value.subarray(nl + 1, nl + 1 + h.n);
-  return { key: h.k, deleted: h.t === 'DELETED', record: Buffer.concat([Buffer.from(`${revision} ${h.c}\n`), bytes]) };
+export function objectRecordOf(entry: RecordEntry): { key: string; deleted: boolean; record: Buffer } {
+  const h = entry.header;
+  return { key: h.k, deleted: h.t === 'DELETED', record: Buffer.concat([Buffer.from(`${entry.revision} ${h.c}\n`), entry.bytes]) };
 }
 
 /**
  * `known(key, modRevision)` returns an already decoded state of the key (the current object, an earlier
  * event) so that replayed history shares objects instead of parsing them again.
  */
-export function decodeEvent(
-  revision: number,
-  value: Buffer,
-  known: (key: string, modRevision: number) => KeyValue | undefined,
-): StoreEvent {
-  const nl = value.indexOf(NEWLINE);
-  const h = JSON.parse(value.subarray(0, nl).toString()) as EventHeader;
-  const body = value.subarray(nl + 1);
-  const kv = known(h.k, revision) ?? parsed(h.k, body.subarray(0, h.n), revision, h.c);
-  if (!h.p) return { type: h.t, key: h.k, revision, kv };
-  const prev = known(h.k, h.p[0]) ?? parsed(h.k, body.subarray(h.n), h.p[0], h.p[1]);
+export function decodeEntry(entry: RecordEntry, known: (key: string, modRevision: number) => KeyValue | undefined): StoreEvent {
+  const { revision, header: h } = entry;
+  const kv = known(h.k, revision) ?? parsed(h.k, entry.bytes, revision, h.c);
+  if (!h.p || !entry.prevBytes) return { type: h.t, key: h.k, revision, kv };
+  const prev = known(h.k, h.p[0]) ?? parsed(h.k, entry.prevBytes, h.p[0], h.p[1]);
   return { type: h.t, key: h.k, revision, kv, prev };
 }
 

@@ -10,7 +10,7 @@ import { Level } from 'level';
 import { build } from 'rolldown';
 import { afterAll, expect, it } from 'vitest';
 import type { KeyValue, StoreEvent } from '../interface.js';
-import { decodeEvent, decodeObject, EVENT_RANGE_END, eventKey, META_COMPACTED, META_REVISION, OBJECT_RANGE, revisionOfEventKey } from './codec.js';
+import { decodeEntry, decodeObject, entriesOf, EVENT_RANGE_END, eventKey, META_COMPACTED, META_REVISION, OBJECT_RANGE, revisionOfEventKey } from './codec.js';
 import { openLevelStore } from './store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mini-kube-crash-'));
@@ -52,7 +52,7 @@ it('a SIGKILL loses no acknowledged write and leaves objects and events consiste
   const compacted = Number((await db.get(META_COMPACTED))?.toString() ?? 0);
   const events: StoreEvent[] = [];
   for await (const [k, v] of db.iterator({ gt: eventKey(compacted), lt: EVENT_RANGE_END })) {
-    events.push(decodeEvent(revisionOfEventKey(k), v, () => undefined));
+    for (const entry of entriesOf(revisionOfEventKey(k), v)) events.push(decodeEntry(entry, () => undefined));
   }
   const onDisk: KeyValue[] = [];
   for await (const [k, v] of db.iterator(OBJECT_RANGE)) onDisk.push(decodeObject(k.slice(1), v));

@@ -1,5 +1,5 @@
 // The default Store backend: LevelDB. Each group-commit batch is one atomic, fsync'd LevelDB batch holding
-// every write's event record and the new current revision, so a crash at any moment keeps an acknowledged
+// the record of its writes' events and the new current revision, so a crash at any moment keeps an acknowledged
 // write whole. Object records hold each key's state as of the compacted revision: compaction writes them
 // in the same atomic batch that drops the event records it folds in, and recovery replays the kept events
 // over them (as etcd keeps revisions and rebuilds its index).
@@ -9,8 +9,8 @@ import { DEFAULT_COMPACTION } from '../core/journal.js';
 import { RevisionedStore } from '../core/revisioned-store.js';
 import type { KeyValue, Store, StoreEvent } from '../interface.js';
 import {
-  decodeEvent, decodeObject, encodeEvent, EVENT_RANGE_END, eventKey, META_COMPACTED, META_REVISION,
-  OBJECT_RANGE, objectKey, objectRecordOfEvent, revisionOfEventKey,
+  decodeEntry, decodeObject, encodeRecord, entriesOf, EVENT_RANGE_END, eventKey, META_COMPACTED, META_REVISION,
+  OBJECT_RANGE, objectKey, objectRecordOf, type RecordEntry, revisionOfEventKey,
 } from './codec.js';
 
 type Db = Level<string, Buffer>;
@@ -41,16 +41,18 @@ async function recover(db: Db): Promise<RecoveredState> {
   }
   // Replayed in order over the object records: each event's previous state is the key's state before it.
   const events: StoreEvent[] = [];
+  const known = (key: string, modRevision: number): KeyValue | undefined => {
+    const current = objects.get(key);
+    return current?.modRevision === modRevision ? current : undefined;
+  };
   for await (const [k, v] of db.iterator({ gt: eventKey(compacted), lt: EVENT_RANGE_END })) {
-    const revision = revisionOfEventKey(k);
-    const ev = decodeEvent(revision, v, (key, modRevision) => {
-      const current = objects.get(key);
-      return current?.modRevision === modRevision ? current : undefined;
-    });
-    const prev = ev.prev ?? (ev.type === 'ADDED' ? undefined : objects.get(ev.key));
-    if (ev.type === 'DELETED') objects.delete(ev.key);
-    else objects.set(ev.key, ev.kv);
-    events.push(prev ? { ...ev, prev } : ev);
+    for (const entry of entriesOf(revisionOfEventKey(k), v)) {
+      const ev = decodeEntry(entry, known);
+      const prev = ev.prev ?? (ev.type === 'ADDED' ? undefined : objects.get(ev.key));
+      if (ev.type === 'DELETED') objects.delete(ev.key);
+      else objects.set(ev.key, ev.kv);
+      events.push(prev ? { ...ev, prev } : ev);
+    }
   }
   return { objects, events, revision, compacted };
 }
@@ -63,20 +65,31 @@ async function readNumber(db: Db, key: string): Promise<number> {
 function levelJournal(db: Db): Journal {
   return {
     async append(batch) {
-      const ops: BatchOp[] = batch.map((ev) => ({ type: 'put', key: eventKey(ev.revision), value: encodeEvent(ev) }));
-      ops.push({ type: 'put', key: META_REVISION, value: Buffer.from(String(batch[batch.length - 1].revision)) });
-      await db.batch(ops, { sync: true });
+      await db.batch([
+        { type: 'put', key: eventKey(batch[0].revision), value: encodeRecord(batch) },
+        { type: 'put', key: META_REVISION, value: Buffer.from(String(batch[batch.length - 1].revision)) },
+      ], { sync: true });
     },
     async compact(from, to) {
       // Each chunk folds its events into object records, drops them and records how far it got, atomically.
+      // Records start after the compacted revision: one reaching past a chunk's end keeps its later events under
+      // the first one's revision.
       for (let start = from; start < to; start += COMPACTION_CHUNK) {
         const end = Math.min(start + COMPACTION_CHUNK, to);
         const last = new Map<string, { deleted: boolean; record: Buffer }>();
         const ops: BatchOp[] = [];
         for await (const [k, v] of db.iterator({ gt: eventKey(start), lte: eventKey(end) })) {
-          const { key, ...state } = objectRecordOfEvent(revisionOfEventKey(k), v);
-          last.set(key, state);
+          let rest: RecordEntry | undefined;
+          for (const entry of entriesOf(revisionOfEventKey(k), v)) {
+            if (entry.revision > end) {
+              rest = entry;
+              break;
+            }
+            const { key, ...state } = objectRecordOf(entry);
+            last.set(key, state);
+          }
           ops.push({ type: 'del', key: k });
+          if (rest) ops.push({ type: 'put', key: eventKey(rest.revision), value: v.subarray(rest.start) });
         }
         for (const [key, { deleted, record }] of last) {
           ops.push(deleted ? { type: 'del', key: objectKey(key) } : { type: 'put', key: objectKey(key), value: record });
