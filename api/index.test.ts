@@ -47,7 +47,7 @@ describe('api table', () => {
     expect(builtinGroupVersions.map((gv) => apiVersionOf(gv.group, gv.version))).toEqual([
       'v1', 'apiregistration.k8s.io/v1', 'apps/v1', 'events.k8s.io/v1', 'authentication.k8s.io/v1', 'authorization.k8s.io/v1', 'autoscaling/v2', 'autoscaling/v1', 'batch/v1', 'certificates.k8s.io/v1', 'networking.k8s.io/v1', 'policy/v1', 'policy/v1beta1',
       'rbac.authorization.k8s.io/v1', 'storage.k8s.io/v1', 'admissionregistration.k8s.io/v1', 'apiextensions.k8s.io/v1', 'scheduling.k8s.io/v1', 'coordination.k8s.io/v1',
-      'node.k8s.io/v1', 'discovery.k8s.io/v1',
+      'node.k8s.io/v1', 'discovery.k8s.io/v1', 'flowcontrol.apiserver.k8s.io/v1',
     ]);
   });
 

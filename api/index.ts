@@ -16,6 +16,7 @@ import { groupVersion as core } from './core/v1/index.js';
 import { groupVersion as discovery } from './discovery/v1/index.js';
 import { groupVersion as node } from './node/v1/index.js';
 import { groupVersion as events } from './events/v1/index.js';
+import { groupVersion as flowcontrol } from './flowcontrol/v1/index.js';
 import { definitions as metaDefinitions } from './meta/v1/index.js';
 import { groupVersion as networking } from './networking/v1/index.js';
 import { groupVersion as policy } from './policy/v1/index.js';
@@ -26,7 +27,7 @@ import { groupVersion as storage } from './storage/v1/index.js';
 
 /** Core first, then the groups in the order a 1.32 apiserver lists them at /apis (by group priority). */
 export const builtinGroupVersions: GroupVersion[] = [
-  core, apiregistration, apps, events, authentication, authorization, autoscalingV2, autoscaling, batch, certificates, networking, policy, policyV1beta1, rbac, storage, admissionregistration, apiextensions, scheduling, coordination, node, discovery,
+  core, apiregistration, apps, events, authentication, authorization, autoscalingV2, autoscaling, batch, certificates, networking, policy, policyV1beta1, rbac, storage, admissionregistration, apiextensions, scheduling, coordination, node, discovery, flowcontrol,
 ];
 
 export const allDefinitions: Definitions = Object.assign({}, metaDefinitions,

@@ -25,6 +25,7 @@ import { eventsV1 } from './events-v1.js';
 import { metaV1 } from './meta-v1.js';
 import { networkingV1 } from './networking-v1.js';
 import { nodeV1 } from './node-v1.js';
+import { flowcontrolV1 } from './flowcontrol-v1.js';
 import { policyV1 } from './policy-v1.js';
 import { policyV1beta1 } from './policy-v1beta1.js';
 import { rbacV1 } from './rbac-v1.js';
@@ -36,6 +37,6 @@ export type { ProtoField, ProtoFields, ProtoMessage } from './types.js';
 
 export const protoFields: ProtoFields = {
   ...metaV1, ...coreV1, ...appsV1, ...batchV1, ...coordinationV1, ...eventsV1, ...rbacV1, ...discoveryV1,
-  ...schedulingV1, ...nodeV1, ...policyV1, ...policyV1beta1, ...networkingV1, ...storageV1, ...autoscalingV1, ...autoscalingV2, ...certificatesV1, ...authenticationV1, ...authorizationV1,
+  ...schedulingV1, ...nodeV1, ...flowcontrolV1, ...policyV1, ...policyV1beta1, ...networkingV1, ...storageV1, ...autoscalingV1, ...autoscalingV2, ...certificatesV1, ...authenticationV1, ...authorizationV1,
   ...admissionregistrationV1, ...apiextensionsV1, ...apiregistrationV1,
 };

@@ -10,7 +10,8 @@ import type { RegistrySet } from '../registry/index.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-const systemContext = (namespace?: string): RequestContext => ({
+/** The apiserver's own requests: its bootstrap objects and the status it maintains. */
+export const systemContext = (namespace?: string): RequestContext => ({
   namespace,
   user: { name: 'system:apiserver', groups: ['system:masters'] },
   dryRun: false,

@@ -12,6 +12,7 @@ import { openLevelStore } from '../storage/leveldb/store.js';
 import { createMemoryStore } from '../storage/memory/store.js';
 import { withEncryptionAtRest } from '../storage/encryption/config.js';
 import type { Store } from '../storage/interface.js';
+import { ensureFlowControlObjects, maintainFlowSchemaStatus } from './flowcontrol.js';
 import { createAudit } from './audit.js';
 import { loadPolicy } from './audit-policy.js';
 import { logSink, webhookSink, type AuditSink } from './audit-sinks.js';
@@ -152,7 +153,8 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   await bootstrap(registries, { ip: advertised, port });
   await aggregator.start();
   await publishAuthenticationConfigMap(registries, await authenticationConfigMap(config.clientCaFile, config.requestHeader));
-  await authz.bootstrap();
+  await Promise.all([authz.bootstrap(), ensureFlowControlObjects(registries)]);
+  const stopFlowControl = maintainFlowSchemaStatus(registries, (err) => log.warn({ err }, 'FlowSchema status not updated'));
   ready = true;
   log.info({ port, ms: Date.now() - started }, 'apiserver ready');
 
@@ -161,6 +163,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     url: externalUrl,
     close: async () => {
       await authz.stop();
+      stopFlowControl();
       customResources.stop();
       aggregator.stop();
       await closeAll(app, sockets, registries, store, audit.close);

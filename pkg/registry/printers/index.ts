@@ -20,6 +20,7 @@ import {
   runtimeClassPrinter,
   webhookConfigurationPrinter,
 } from './cluster.js';
+import { flowSchemaPrinter, priorityLevelPrinter } from './flowcontrol.js';
 import { configMapPrinter, namespacePrinter, resourceQuotaPrinter, secretPrinter, serviceAccountPrinter } from './core.js';
 import { defaultPrinter } from './default.js';
 import { eventPrinter, eventsV1Printer } from './event.js';
@@ -83,6 +84,8 @@ const printers: Record<string, Printer> = {
   'storage.k8s.io/csinodes': csiNodePrinter,
   'storage.k8s.io/volumeattachments': volumeAttachmentPrinter,
   'node.k8s.io/runtimeclasses': runtimeClassPrinter,
+  'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemaPrinter,
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': priorityLevelPrinter,
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': webhookConfigurationPrinter,
   'admissionregistration.k8s.io/validatingwebhookconfigurations': webhookConfigurationPrinter,
 };

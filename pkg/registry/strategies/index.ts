@@ -7,6 +7,7 @@ import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStr
 import { apiServiceStrategy } from './apiservices.js';
 import { certificateSigningRequestStrategy } from './certificatesigningrequests.js';
 import { coreEventStrategy, eventsV1Strategy } from './events.js';
+import { flowSchemaStrategy, priorityLevelStrategy } from './flowcontrol.js';
 import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.js';
 import { jobStrategy } from './jobs.js';
 import { namespaceStrategy } from './namespaces.js';
@@ -21,6 +22,7 @@ const GENERATION = new Set([
   '/replicationcontrollers', 'apps/deployments', 'apps/replicasets', 'apps/statefulsets', 'apps/daemonsets',
   'batch/jobs', 'batch/cronjobs', 'autoscaling/horizontalpodautoscalers', 'policy/poddisruptionbudgets', 'networking.k8s.io/ingresses',
   'networking.k8s.io/networkpolicies', 'networking.k8s.io/ingressclasses', 'scheduling.k8s.io/priorityclasses',
+  'flowcontrol.apiserver.k8s.io/flowschemas', 'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations',
 ]);
 
 /** Kinds a PUT may create (upstream: AllowCreateOnUpdate true). */
@@ -41,6 +43,8 @@ const SPECIFIC: Record<string, Strategy> = {
   'certificates.k8s.io/certificatesigningrequests': certificateSigningRequestStrategy,
   'node.k8s.io/runtimeclasses': runtimeClassStrategy,
   '/events': coreEventStrategy,
+  'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemaStrategy,
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': priorityLevelStrategy,
   'events.k8s.io/events': eventsV1Strategy,
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': mutatingWebhookConfigurationStrategy,
   'admissionregistration.k8s.io/validatingwebhookconfigurations': validatingWebhookConfigurationStrategy,
