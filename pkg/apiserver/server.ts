@@ -13,6 +13,7 @@ import { createMemoryStore } from '../storage/memory/store.js';
 import { withEncryptionAtRest } from '../storage/encryption/config.js';
 import type { Store } from '../storage/interface.js';
 import { ensureFlowControlObjects, maintainFlowSchemaStatus } from './flowcontrol.js';
+import { registerComponentStatuses } from './handlers/component-statuses.js';
 import { createAudit } from './audit.js';
 import { loadPolicy } from './audit-policy.js';
 import { logSink, webhookSink, type AuditSink } from './audit-sinks.js';
@@ -127,6 +128,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   });
   const lookup = { registry: (g: string, v: string, r: string) => registries.get(g, v, r) };
   registerReviews(app, { authorizer: authz.authorizer, rules: authz.rules });
+  registerComponentStatuses(app, registries, plainStore);
   let externalUrl = '';
   authn.register(app, () => externalUrl);
   app.all('/api/*', (request, reply) => handleResource(lookup, request, reply));

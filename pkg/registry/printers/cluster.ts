@@ -45,3 +45,18 @@ export const webhookConfigurationPrinter = simplePrinter(
   [column('Webhooks', 'How many webhooks the configuration registers.', 'integer')],
   (cfg) => [(cfg.webhooks ?? []).length],
 );
+
+/** Upstream's printComponentStatus: the Healthy condition as Healthy/Unhealthy/Unknown, with its message and error. */
+export const componentStatusPrinter: Printer = {
+  columns: [
+    nameColumn,
+    column('Status', 'Status of the component conditions'),
+    column('Message', 'Message of the component conditions'),
+    column('Error', 'Error of the component conditions'),
+  ],
+  cells: (cs) => {
+    const healthy = (cs.conditions as { type?: string; status?: string; message?: string; error?: string }[] | undefined)?.find((c) => c.type === 'Healthy');
+    const status = healthy?.status === 'True' ? 'Healthy' : healthy?.status === 'False' ? 'Unhealthy' : 'Unknown';
+    return [cs.metadata?.name ?? '', status, healthy?.message ?? '', healthy?.error ?? ''];
+  },
+};

@@ -15,6 +15,7 @@ import { cronJobPrinter, jobPrinter } from './batch.js';
 import { certificateSigningRequestPrinter } from './certificates.js';
 import {
   leasePrinter,
+  componentStatusPrinter,
   podDisruptionBudgetPrinter,
   priorityClassPrinter,
   runtimeClassPrinter,
@@ -84,6 +85,7 @@ const printers: Record<string, Printer> = {
   'storage.k8s.io/csinodes': csiNodePrinter,
   'storage.k8s.io/volumeattachments': volumeAttachmentPrinter,
   'node.k8s.io/runtimeclasses': runtimeClassPrinter,
+  '/componentstatuses': componentStatusPrinter,
   'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemaPrinter,
   'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': priorityLevelPrinter,
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': webhookConfigurationPrinter,
