@@ -51,7 +51,9 @@ export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
  */
 export const kubelets = (c: ClusterLayout): ComponentSpec[] => {
   const loopback = c.bindAddress === '127.0.0.1' || c.bindAddress === '::1';
-  const common = ['--runtime', c.runtime, '--port', '0', ...(loopback ? ['--node-ip', c.bindAddress, '--address', c.bindAddress] : [])];
+  // the cluster going away takes its containers with it (a kubelet alone leaves them, as upstream's does)
+  const common = ['--runtime', c.runtime, '--port', '0', ...(loopback ? ['--node-ip', c.bindAddress, '--address', c.bindAddress] : []),
+    ...(c.runtime === 'process' ? ['--stop-containers-on-exit=true'] : [])];
   if (c.runtime === 'fake' && c.nodes.length > 1) {
     return [{
       name: 'kubelet', args: ['kubelet', '--node-name', 'node', '--nodes', String(c.nodes.length), '--root-dir', join(c.dataDir, 'kubelet'), ...common],

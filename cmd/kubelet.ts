@@ -47,6 +47,7 @@ export const kubeletFlags = {
   'cluster-domain': flag.string('', 'Domain of the cluster (e.g. cluster.local): pods\' DNS searches <ns>.svc.<domain> svc.<domain> <domain>'),
   'resolv-conf': flag.string('/etc/resolv.conf', 'The host\'s resolver configuration, the base of pods\' DNS'),
   'fake-start-latency': flag.string('0s', 'Fake runtime: time from StartContainer to running'),
+  'stop-containers-on-exit': flag.bool(false, 'Process runtime: stop every container when the kubelet stops (mini-kube up does: its cluster goes away); otherwise they keep running, as upstream\'s do, and the next kubelet on this --root-dir adopts them'),
   'kube-api-qps': flag.int(50, 'Client requests per second (0 with --nodes > 1: unlimited)'),
   'kube-api-burst': flag.int(100, 'Client burst'),
   'event-qps': flag.int(50, 'Event writes per second of this process (0: no limit); past 1,000 waiting, events are dropped'),
@@ -131,7 +132,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       runtimeFor: (_i: number, nodeName: string, hostIp: string) => {
         const sb = sandboxing && new PodSandboxes({ nodeName, podCidr: v['pod-cidr'] || undefined, logger, cgroups: sandboxing.cgroups });
         if (sb) sandboxes.set(nodeName, sb);
-        return new ProcessRuntime({ rootDir, hostIp, catalog, sandboxes: sb, logger });
+        return new ProcessRuntime({ rootDir, hostIp, catalog, sandboxes: sb, logger, stopContainersOnClose: v['stop-containers-on-exit'] });
       },
     } : {}),
     ...(v['pod-cidr'] && v.nodes === 1 ? { podCidr: v['pod-cidr'] } : {}),

@@ -1,5 +1,6 @@
-// A kubelet process (process runtime; pod sandboxes where possible) killed with SIGKILL and started again on the same
-// --root-dir: its containers keep running under their shims and it finds them again: same container, same PID,
+// A kubelet process (process runtime; pod sandboxes where possible) stopped with SIGTERM, as `systemctl stop kubelet`
+// does, and started again on the same --root-dir: its containers keep running under their shims (a kubelet stopping
+// does not stop them, as upstream's does not) and it finds them again: same container, same PID,
 // startedAt and restartCount; logs go on; an exit that happened while it was down is reported; exec and deletion
 // (SIGTERM, exit, the pod leaves the API) work on the adopted container.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -81,7 +82,7 @@ describe.skipIf(!existsSync(bundledMain))('kubelet restart: running containers a
     const { pid } = JSON.parse(await readFile(join(dir, 'root', 'runtime', 'containers', id, 'pid.json'), 'utf8')) as { pid: number };
     const ip = before.status?.podIP as string;
 
-    kubelet!.kill('SIGKILL');
+    kubelet!.kill('SIGTERM');
     await exited(kubelet!);
     expect(alive(pid)).toBe(true);
     await writeFile(flag, ''); // oneshot exits while no kubelet watches

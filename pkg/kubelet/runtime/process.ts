@@ -38,6 +38,12 @@ export interface ProcessRuntimeOptions {
   /** The command that runs a container's shim, given its state directory (default: this package's `mini-kube container-shim`). */
   shim?: string[];
   logger?: Logger;
+  /**
+   * close() stops every container and sandbox (default: a node going away, as `mini-kube up` ends its cluster);
+   * false leaves them to their shims, as a stopped upstream kubelet leaves its containers to the container runtime,
+   * and the next kubelet on the same root dir adopts them.
+   */
+  stopContainersOnClose?: boolean;
 }
 
 interface ProcContainer extends ContainerStatus, ContainerRecord {
@@ -357,10 +363,10 @@ export class ProcessRuntime implements Runtime {
   subscribe(fn: (ev: RuntimeEvent) => void): () => void { this.listeners.add(fn); return () => this.listeners.delete(fn); }
 
   async close(): Promise<void> {
-    // a kubelet stopping on purpose is a node shutting down: its containers and sandboxes stop (one killed leaves
-    // them to their shims, and the next finds them)
-    await Promise.all([...this.containers.values()].filter((c) => c.state === 'running').map((c) => this.stopContainer(c.id, 2)));
-    for (const id of [...this.pods.keys()]) await this.stopPodSandbox(id);
+    if (this.o.stopContainersOnClose !== false) {
+      await Promise.all([...this.containers.values()].filter((c) => c.state === 'running').map((c) => this.stopContainer(c.id, 2)));
+      for (const id of [...this.pods.keys()]) await this.stopPodSandbox(id);
+    }
     for (const c of this.containers.values()) c.shim?.detach();
     this.listeners.clear();
   }
