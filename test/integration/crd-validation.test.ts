@@ -96,7 +96,10 @@ describe('CustomResourceDefinition validation', () => {
               memory: {type: string, maxLength: 32}
               subnet: {type: string, maxLength: 64}
               ports: {type: array, maxItems: 16, items: {type: integer}}
+              limit: {type: integer}
             x-kubernetes-validations:
+            - rule: "self.?limit.orValue(0) <= 10 && [?self.?limit, 1].size() >= 1"
+              message: limit at most 10
             - rule: "url(self.endpoint).getScheme() == 'https'"
               message: endpoint must use https
             - rule: "quantity(self.memory).compareTo(quantity('1Gi')) <= 0"
@@ -117,7 +120,8 @@ describe('CustomResourceDefinition validation', () => {
       r = await s.kubectlWithInput(cr('{endpoint: "https://a.example", memory: 512Mi, subnet: 10.1.0.0/16, ports: [80, 443]}'), 'apply', '-f', '-');
     }
     expect(r.stderr).toBe('');
-    const bad = await s.kubectlWithInput(cr('{endpoint: "http://a.example", memory: 2Gi, subnet: 192.168.0.0/16, ports: [443, 80]}'), 'apply', '-f', '-');
+    const bad = await s.kubectlWithInput(cr('{endpoint: "http://a.example", memory: 2Gi, subnet: 192.168.0.0/16, ports: [443, 80], limit: 11}'), 'apply', '-f', '-');
+    expect(bad.stderr).toContain('spec: Invalid value: "object": limit at most 10');
     expect(bad.stderr).toContain('The Widget "w" is invalid');
     expect(bad.stderr).toContain('spec: Invalid value: "object": endpoint must use https');
     expect(bad.stderr).toContain('spec: Invalid value: "object": memory 2Gi exceeds 1Gi');

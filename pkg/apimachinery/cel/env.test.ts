@@ -64,6 +64,18 @@ describe('the Kubernetes CEL environment', () => {
     expect(run('optional.none().orValue(3) == 3 && optional.of(1).value() == 1 && !optional.ofNonZeroValue("").hasValue()')).toBe(true);
   });
 
+  it('has the optional syntax: .?f, [?k], selects inside an optional, [?x] and {?k: v}', () => {
+    const self = new Map<string, CelInput>([['spec', new Map<string, CelInput>([['replicas', 3n], ['tags', ['a', 'b']], ['m', new Map([['k', 'v']])]])]]);
+    expect(run('self.?spec.?replicas.orValue(1) == 3 && self.?spec.?missing.orValue(7) == 7', { self })).toBe(true);
+    expect(run('self.?nope.replicas.orValue(9) == 9 && self.?spec.replicas.value() == 3', { self })).toBe(true);
+    expect(run('self.spec.?tags[1].orValue("z") == "b" && self.spec.tags[?5].orValue("z") == "z"', { self })).toBe(true);
+    expect(run('self.spec.m[?"k"].hasValue() && !self.spec.m[?"x"].hasValue()', { self })).toBe(true);
+    expect(run('[1, ?self.?spec.?missing, ?optional.of(3)] == [1, 3]', { self })).toBe(true);
+    expect(run('{"a": 1, ?"b": self.?spec.?replicas, ?"c": optional.none()} == {"a": 1, "b": 3}', { self })).toBe(true);
+    expect(run('self.?spec.replicas.missing.hasValue()', { self })).toBe('error: no such overload: optional access on bigint');
+    expect(run('self.spec.replicas > 2 ? "?." : r"[?"', { self })).toBe('?.');
+  });
+
   it('has two-variable comprehensions', () => {
     expect(run('[1, 2, 3].all(i, v, v == i + 1) && !["a", "b"].exists(i, v, i == 1 && v == "a")')).toBe(true);
     expect(run('{"a": 1, "b": 2}.exists(k, v, k == "b" && v == 2) && {"a": 1, "b": 1}.existsOne(k, v, k == "a")')).toBe(true);

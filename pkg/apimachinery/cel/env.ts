@@ -15,6 +15,7 @@ import { formatFuncs } from './library/format.js';
 import { listFuncs } from './library/lists.js';
 import { netFuncs } from './library/net.js';
 import { optionalFuncs } from './library/optional.js';
+import { lowerOptionalSyntax, optionalSyntaxFuncs, rewriteOptionalSyntax } from './optional-syntax.js';
 import { quantityFuncs } from './library/quantity.js';
 import { regexFuncs } from './library/regex.js';
 import { registry } from './library/types.js';
@@ -23,7 +24,7 @@ import { urlFuncs } from './library/urls.js';
 export type Program = (bindings: Record<string, CelInput>) => CelResult;
 export type Ast = ReturnType<typeof parse>['expr'];
 
-const LIBRARIES: CelFunc[] = [...comprehensionFuncs, ...strings, ...listFuncs, ...regexFuncs, ...urlFuncs, ...quantityFuncs, ...netFuncs, ...formatFuncs, ...optionalFuncs];
+const LIBRARIES: CelFunc[] = [...comprehensionFuncs, ...strings, ...listFuncs, ...regexFuncs, ...urlFuncs, ...quantityFuncs, ...netFuncs, ...formatFuncs, ...optionalFuncs, ...optionalSyntaxFuncs];
 const REGEX = new Set(['matches', 'find', 'findAll']);
 
 let spent = 0;
@@ -65,7 +66,8 @@ export function compile(expr: string): Compiled {
   let c = compiled.get(expr);
   if (!c) {
     try {
-      const parsed = parse(expr);
+      const parsed = parse(rewriteOptionalSyntax(expr));
+      lowerOptionalSyntax(parsed.expr);
       expandTwoVarComprehensions(parsed.expr);
       c = { program: plan(env, parsed) as Program, ast: parsed.expr, positions: parsed.sourceInfo?.positions ?? {} };
     } catch (err) {

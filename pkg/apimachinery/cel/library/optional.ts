@@ -1,5 +1,5 @@
 // CEL's optional values as functions (cel-go's OptionalTypes: optional.of, optional.none, optional.ofNonZeroValue,
-// hasValue, value, orValue, or). @bufbuild/cel's parser has no `?.` / `[?` syntax, so those stay unavailable.
+// hasValue, value, orValue, or); the `.?`, `[?`, `[?x]` and `{?k: v}` syntax is ../optional-syntax.ts.
 import { celFunc, celMethod, isCelList, isCelMap, type CelFunc, type CelInput } from '@bufbuild/cel';
 import { isReflectMessage } from '@bufbuild/protobuf/reflect';
 import { BOOL, DYN, OPTIONAL_TYPE, optionalNone, optionalOf, optionalPresent, optionalValue } from './types.js';
