@@ -52,7 +52,9 @@ export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
 export const kubelets = (c: ClusterLayout): ComponentSpec[] => {
   const loopback = c.bindAddress === '127.0.0.1' || c.bindAddress === '::1';
   // the cluster going away takes its containers with it (a kubelet alone leaves them, as upstream's does)
-  const common = ['--runtime', c.runtime, '--port', '0', ...(loopback ? ['--node-ip', c.bindAddress, '--address', c.bindAddress] : []),
+  // and, as kubeadm configures them, tokens are reviewed by the apiserver and anonymous requests refused
+  const common = ['--runtime', c.runtime, '--port', '0', '--anonymous-auth=false', '--authentication-token-webhook=true',
+    ...(loopback ? ['--node-ip', c.bindAddress, '--address', c.bindAddress] : []),
     ...(c.runtime === 'process' ? ['--stop-containers-on-exit=true'] : [])];
   if (c.runtime === 'fake' && c.nodes.length > 1) {
     return [{

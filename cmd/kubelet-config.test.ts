@@ -52,16 +52,13 @@ authorization:
       'client-ca-file': '/etc/kubernetes/pki/ca.crt', 'authorization-mode': 'Webhook',
       'authorization-webhook-cache-authorized-ttl': '0s', 'authorization-webhook-cache-unauthorized-ttl': '0s',
     });
-    expect(warnings).toEqual([
-      'cgroupDriver: ignored by this kubelet',
-      'authentication.webhook.enabled: only client certificates authenticate to this kubelet\'s server; bearer tokens and anonymous requests are refused',
-      'authentication.webhook.cacheTTL: ignored by this kubelet',
-    ]);
+    expect(warnings).toEqual(['cgroupDriver: ignored by this kubelet']);
+    expect(v).toMatchObject({ 'anonymous-auth': false, 'authentication-token-webhook': true, 'authentication-token-webhook-cache-ttl': '0s' });
     const cz = configz(v).kubeletconfig as Record<string, any>;
     expect(cz).toMatchObject({
       syncFrequency: '30s', maxPods: 7, clusterDomain: 'example.test', evictionHard: { 'memory.available': '200Mi', 'nodefs.available': '5%' },
       readOnlyPort: 0, registerNode: false, nodeStatusReportFrequency: '5m0s',
-      authentication: { x509: { clientCAFile: '/etc/kubernetes/pki/ca.crt' }, anonymous: { enabled: false }, webhook: { enabled: false } },
+      authentication: { x509: { clientCAFile: '/etc/kubernetes/pki/ca.crt' }, anonymous: { enabled: false }, webhook: { enabled: true, cacheTTL: '0s' } },
       authorization: { mode: 'Webhook', webhook: { cacheAuthorizedTTL: '0s', cacheUnauthorizedTTL: '0s' } },
     });
   });
@@ -69,6 +66,8 @@ authorization:
   it('reads JSON too', async () => {
     const { v } = await load('{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","maxPods":9}');
     expect(v['max-pods']).toBe(9);
+    // a configuration file's defaults: token reviews on, anonymous requests off
+    expect([v['authentication-token-webhook'], v['anonymous-auth']]).toEqual([true, false]);
   });
 
   it('refuses unknown fields, wrong types and other kinds, with the file and field named', async () => {

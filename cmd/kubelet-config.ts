@@ -37,6 +37,9 @@ const FIELDS: Record<string, { flag: keyof Values; kind: Kind }> = {
   eventRecordQPS: { flag: 'event-qps', kind: 'int' },
   eventBurst: { flag: 'event-burst', kind: 'int' },
   'authentication.x509.clientCAFile': { flag: 'client-ca-file', kind: 'string' },
+  'authentication.webhook.enabled': { flag: 'authentication-token-webhook', kind: 'bool' },
+  'authentication.webhook.cacheTTL': { flag: 'authentication-token-webhook-cache-ttl', kind: 'duration' },
+  'authentication.anonymous.enabled': { flag: 'anonymous-auth', kind: 'bool' },
   'authorization.mode': { flag: 'authorization-mode', kind: 'string' },
   'authorization.webhook.cacheAuthorizedTTL': { flag: 'authorization-webhook-cache-authorized-ttl', kind: 'duration' },
   'authorization.webhook.cacheUnauthorizedTTL': { flag: 'authorization-webhook-cache-unauthorized-ttl', kind: 'duration' },
@@ -51,8 +54,10 @@ const IGNORED = new Set([
   'cpuManagerPolicy', 'cpuManagerReconcilePeriod', 'streamingConnectionIdleTimeout', 'volumeStatsAggPeriod',
   'shutdownGracePeriod', 'shutdownGracePeriodCriticalPods', 'containerLogMaxSize', 'containerLogMaxFiles',
   'staticPodURL', 'hairpinMode', 'enableDebuggingHandlers', 'enableContentionProfiling', 'oomScoreAdj',
-  'authentication.webhook.cacheTTL',
 ]);
+
+/** Where a configuration file's default differs from the flag's: a config file without them gets these. */
+const CONFIG_DEFAULTS: Record<string, unknown> = { 'authentication.anonymous.enabled': false, 'authentication.webhook.enabled': true };
 
 /** Nested objects whose fields are listed above. */
 const OBJECTS = new Set(['authentication', 'authentication.x509', 'authentication.webhook', 'authentication.anonymous', 'authorization', 'authorization.webhook']);
@@ -98,6 +103,7 @@ export const applyConfigFile = async (path: string, v: Values, given: ReadonlySe
   if (kind !== KIND || apiVersion !== API_VERSION) throw fail(`expected kind ${KIND} of apiVersion ${API_VERSION}, got kind ${String(kind)} of apiVersion ${String(apiVersion)}`);
   const warnings: string[] = [];
   const out = v as Record<string, unknown>;
+  const set = new Set<string>();
   const walk = (obj: Record<string, unknown>, prefix: string): void => {
     for (const [key, value] of Object.entries(obj)) {
       const path = prefix + key;
@@ -108,12 +114,11 @@ export const applyConfigFile = async (path: string, v: Values, given: ReadonlySe
         const { flag, kind: k } = FIELDS[path];
         try {
           const text = asFlag(path, k, value);
+          set.add(path);
           if (!given.has(flag)) out[flag] = text;
         } catch (e) {
           throw fail((e as Error).message);
         }
-      } else if (path === 'authentication.webhook.enabled' || path === 'authentication.anonymous.enabled') {
-        if (value === true) warnings.push(`${path}: only client certificates authenticate to this kubelet's server; bearer tokens and anonymous requests are refused`);
       } else if (IGNORED.has(path)) {
         warnings.push(`${path}: ignored by this kubelet`);
       } else {
@@ -122,6 +127,11 @@ export const applyConfigFile = async (path: string, v: Values, given: ReadonlySe
     }
   };
   walk(fields, '');
+  // KubeletConfiguration's own defaults where they differ from the flags' (upstream: SetDefaults_KubeletConfiguration)
+  for (const [path, value] of Object.entries(CONFIG_DEFAULTS)) {
+    const { flag } = FIELDS[path]!;
+    if (!set.has(path) && !given.has(flag)) out[flag] = value;
+  }
   return warnings;
 };
 
@@ -142,7 +152,5 @@ export const configz = (v: Values): Record<string, unknown> => {
     for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
     at[keys.at(-1)!] = shown;
   }
-  const auth = root.authentication as Record<string, unknown> | undefined;
-  root.authentication = { ...auth, anonymous: { enabled: false }, webhook: { enabled: false } };
   return { kubeletconfig: root };
 };

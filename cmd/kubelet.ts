@@ -25,6 +25,9 @@ export const kubeletFlags = {
   'client-ca-file': flag.string('', 'CA bundle that client certificates of the kubelet\'s server must chain to (default: the kubeconfig\'s CA)'),
   'authorization-mode': flag.string('Webhook', 'Authorization of the kubelet\'s server: SubjectAccessReview (Webhook) or every authenticated client (AlwaysAllow)', ['Webhook', 'AlwaysAllow']),
   'authorization-webhook-cache-authorized-ttl': flag.string('5m', 'How long an allowed SubjectAccessReview answer is kept'),
+  'authentication-token-webhook': flag.bool(false, 'Bearer tokens to the kubelet\'s server are checked with a TokenReview against the apiserver'),
+  'authentication-token-webhook-cache-ttl': flag.string('2m0s', 'How long a TokenReview answer is kept'),
+  'anonymous-auth': flag.bool(true, 'Requests to the kubelet\'s server without credentials are system:anonymous (group system:unauthenticated), then authorized'),
   'authorization-webhook-cache-unauthorized-ttl': flag.string('30s', 'How long a denied SubjectAccessReview answer is kept'),
   'register-node': flag.bool(true, 'Create the Node in the API (false: it must exist; the kubelet only posts its status)'),
   'serialize-image-pulls': flag.bool(true, 'Pull one image at a time'),
@@ -90,6 +93,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       leaseRenewMs: v['node-lease-duration-seconds'] * 250,
       cacheAuthorizedMs: duration('authorization-webhook-cache-authorized-ttl', v['authorization-webhook-cache-authorized-ttl']),
       cacheUnauthorizedMs: duration('authorization-webhook-cache-unauthorized-ttl', v['authorization-webhook-cache-unauthorized-ttl']),
+      tokenCacheMs: duration('authentication-token-webhook-cache-ttl', v['authentication-token-webhook-cache-ttl']),
     };
   } catch (e) {
     if (e instanceof FlagError) exitWithFlagError('kubelet', e);
@@ -121,7 +125,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   };
   // without --pod-cidr, sandboxes take the Node's spec.podCIDR once the controller-manager's node-ipam sets it
   const sandboxes = new Map<string, InstanceType<typeof PodSandboxes>>();
-  const { cacheAuthorizedMs, cacheUnauthorizedMs, ...kubeletTimings } = timings;
+  const { cacheAuthorizedMs, cacheUnauthorizedMs, tokenCacheMs, ...kubeletTimings } = timings;
   const clientCa = v['client-ca-file']
     ? await readFile(v['client-ca-file'], 'utf8').catch((e: Error) => exitWithFlagError('kubelet', new FlagError(`--client-ca-file: ${e.message}`)))
     : restConfig.caData;
@@ -145,6 +149,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     ...(clientCa ? {
       server: {
         clientCa, port: v.port, address: v.address, authorizationMode: v['authorization-mode'] as 'Webhook' | 'AlwaysAllow',
+        tokenWebhook: v['authentication-token-webhook'], tokenCacheMs,
+        anonymous: v['anonymous-auth'],
         cacheAuthorizedMs, cacheUnauthorizedMs, configz: () => configz(v),
       },
     } : {}),

@@ -104,7 +104,13 @@ export class KubeletHost {
     if (this.o.server) {
       const ips = [...this.kubelets.values()].map((k) => k.o.nodeIp);
       const reviews = this.o.client.resource<KubeObject>({ group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', namespaced: false, kind: 'SubjectAccessReview' });
-      const { authorizationMode, ...settings } = this.o.server;
+      const { authorizationMode, tokenWebhook, ...settings } = this.o.server;
+      const tokenReviews = this.o.client.resource<KubeObject>({ group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews', namespaced: false, kind: 'TokenReview' });
+      const authenticateToken = tokenWebhook ? async (token: string): Promise<{ user: string; groups: string[] } | undefined> => {
+        const res = await tokenReviews.create({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } as KubeObject);
+        const status = res.status as { authenticated?: boolean; user?: { username?: string; groups?: string[] } } | undefined;
+        return status?.authenticated && status.user?.username ? { user: status.user.username, groups: status.user.groups ?? [] } : undefined;
+      } : undefined;
       const authorize = authorizationMode === 'AlwaysAllow' ? (): Promise<boolean> => Promise.resolve(true) : async (user: string, groups: string[], node: string, subresource: string, verb: string): Promise<boolean> => {
         const res = await reviews.create({
           apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
@@ -112,7 +118,7 @@ export class KubeletHost {
         } as KubeObject);
         return (res.status as { allowed?: boolean } | undefined)?.allowed === true;
       };
-      server = new NodeServer({ ...settings, authorize, kubelets: () => [...this.kubelets.values()], logger: this.o.logger, sans: [...this.o.nodeNames.slice(0, 1), ...ips.slice(0, 16)] });
+      server = new NodeServer({ ...settings, authorize, authenticateToken, kubelets: () => [...this.kubelets.values()], logger: this.o.logger, sans: [...this.o.nodeNames.slice(0, 1), ...ips.slice(0, 16)] });
       const port = await server.start();
       for (const k of this.kubelets.values()) k.agent.setKubeletPort(port);
       this.o.logger.info({ port }, 'kubelet server listening');

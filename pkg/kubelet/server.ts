@@ -1,8 +1,10 @@
 // The node's HTTPS server, as upstream's kubelet server on :10250: /healthz, /pods, /configz, /metrics,
 // /containerLogs/{namespace}/{pod}/{container} (follow, tailLines, sinceSeconds, previous, timestamps), /run (exec
 // and return the output), and the upgrades /exec/{ns}/{pod}/{container}, /attach/... and /portForward/{ns}/{pod}
-// (streaming/), which the apiserver proxies `kubectl logs`, `exec`, `attach` and `port-forward` to. Clients must
-// present a certificate from the cluster CA and are authorized by a SubjectAccessReview (on this node nodes/metrics
+// (streaming/), which the apiserver proxies `kubectl logs`, `exec`, `attach` and `port-forward` to. Clients
+// authenticate with a certificate from the cluster CA, or (with --authentication-token-webhook) a bearer token the
+// apiserver confirms by TokenReview, or (with --anonymous-auth) as system:anonymous, and are authorized by a
+// SubjectAccessReview (on this node nodes/metrics
 // for /metrics, nodes/stats, nodes/log, nodes/spec for theirs, nodes/proxy for the rest; verb get for GET, create for
 // POST), as upstream's webhook authorization mode (or, in AlwaysAllow mode, all
 // allowed). The serving certificate is
@@ -35,6 +37,12 @@ export interface NodeServerOptions {
    * it only system:masters and kube-apiserver-kubelet-client are allowed.
    */
   authorize?: (user: string, groups: string[], node: string, subresource: string, verb: string) => Promise<boolean>;
+  /** Who a bearer token belongs to (a TokenReview), or undefined when it is not valid; without it tokens are refused. */
+  authenticateToken?: (token: string) => Promise<{ user: string; groups: string[] } | undefined>;
+  /** How long a token's review is kept (upstream's authentication.webhook.cacheTTL, 2 min). */
+  tokenCacheMs?: number;
+  /** Requests without credentials are system:anonymous (group system:unauthenticated), then authorized. */
+  anonymous?: boolean;
   /** How long an allowed / a denied decision is kept (upstream's authorization webhook cache TTLs; 5 min / 30 s). */
   cacheAuthorizedMs?: number;
   cacheUnauthorizedMs?: number;
@@ -43,7 +51,9 @@ export interface NodeServerOptions {
 }
 
 /** What the kubelet's configuration says of its server (KubeletHost builds the rest). */
-export type NodeServerSettings = Pick<NodeServerOptions, 'clientCa' | 'port' | 'address' | 'cacheAuthorizedMs' | 'cacheUnauthorizedMs' | 'configz'> & {
+export type NodeServerSettings = Pick<NodeServerOptions, 'clientCa' | 'port' | 'address' | 'cacheAuthorizedMs' | 'cacheUnauthorizedMs' | 'configz' | 'anonymous' | 'tokenCacheMs'> & {
+  /** Bearer tokens are reviewed by the apiserver (TokenReview). */
+  tokenWebhook?: boolean;
   /** Webhook (default): SubjectAccessReview; AlwaysAllow: every client with a certificate of the CA. */
   authorizationMode?: 'Webhook' | 'AlwaysAllow';
 };
@@ -51,6 +61,7 @@ export type NodeServerSettings = Pick<NodeServerOptions, 'clientCa' | 'port' | '
 const ALLOWED_USERS = new Set(['kube-apiserver-kubelet-client', 'system:kube-apiserver']);
 const ALLOW_TTL_MS = 5 * 60_000;
 const DENY_TTL_MS = 30_000;
+const TOKEN_TTL_MS = 2 * 60_000;
 
 export class NodeServer {
   private server?: Server;
@@ -72,7 +83,7 @@ export class NodeServer {
     const ca = await createCa(`${this.o.sans?.[0] ?? 'kubelet'}-ca@${Math.floor(Date.now() / 1000)}`, 365);
     const leaf = await issueCertificate(ca, { subject: { commonName: this.o.sans?.[0] ?? 'kubelet' }, usage: 'server', sans: ['localhost', '127.0.0.1', ...(this.o.sans ?? [])], days: 365 });
     const server = createServer({ cert: `${leaf.certPem.trimEnd()}\n${ca.cert.toString('pem').trimEnd()}\n`, key: leaf.keyPem, ca: this.o.clientCa, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      void this.handle(req.method ?? 'GET', req.url ?? '/', req.socket as TLSSocket, res, () => req.destroyed);
+      void this.handle(req.method ?? 'GET', req.url ?? '/', req.socket as TLSSocket, req.headers.authorization, res, () => req.destroyed);
     });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => socket.destroy());
@@ -110,22 +121,41 @@ export class NodeServer {
     return 'proxy';
   }
 
-  private async authorizeProxy(socket: TLSSocket, method: string, path: string): Promise<[number, string] | undefined> {
-    if (!socket.authorized) return [401, 'Unauthorized'];
-    const peer = socket.getPeerCertificate();
-    const cn = String(peer.subject?.CN);
-    const orgs = ([] as string[]).concat(peer.subject?.O ?? []);
+  private readonly tokens = new Map<string, { who: { user: string; groups: string[] } | undefined; until: number }>();
+
+  /** The client: its certificate, else its bearer token, else anonymous when allowed; undefined is 401. */
+  private async authenticate(socket: TLSSocket, authorization: string | undefined): Promise<{ user: string; groups: string[] } | undefined> {
+    if (socket.authorized) {
+      const peer = socket.getPeerCertificate();
+      return { user: String(peer.subject?.CN), groups: ([] as string[]).concat(peer.subject?.O ?? []) };
+    }
+    const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+    if (token) {
+      if (!this.o.authenticateToken) return undefined;
+      const hit = this.tokens.get(token);
+      if (hit && hit.until > Date.now()) return hit.who;
+      let who: { user: string; groups: string[] } | undefined;
+      try { who = await this.o.authenticateToken(token); } catch (err) { this.o.logger.warn({ err }, 'TokenReview failed'); return undefined; }
+      this.tokens.set(token, { who, until: Date.now() + (this.o.tokenCacheMs ?? TOKEN_TTL_MS) });
+      return who;
+    }
+    return this.o.anonymous ? { user: 'system:anonymous', groups: ['system:unauthenticated'] } : undefined;
+  }
+
+  private async authorizeProxy(socket: TLSSocket, method: string, path: string, authorization: string | undefined): Promise<[number, string] | undefined> {
+    const who = await this.authenticate(socket, authorization);
+    if (!who) return [401, 'Unauthorized'];
     const node = this.o.kubelets()[0]?.nodeName ?? '';
     const verb = method === 'POST' ? 'create' : 'get';
     const subresource = NodeServer.subresourceOf(path);
-    if (!(await this.allowed(cn, orgs, node, subresource, verb))) return [403, `Forbidden (user=${cn}, verb=${verb}, resource=nodes, subresource=${subresource})`];
+    if (!(await this.allowed(who.user, who.groups, node, subresource, verb))) return [403, `Forbidden (user=${who.user}, verb=${verb}, resource=nodes, subresource=${subresource})`];
     return undefined;
   }
 
   /** exec, attach and portForward: the connection upgrades to SPDY or a WebSocket. */
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const u = new URL(req.url ?? '/', 'https://kubelet');
-    const denied = await this.authorizeProxy(req.socket as TLSSocket, req.method ?? 'GET', u.pathname);
+    const denied = await this.authorizeProxy(req.socket as TLSSocket, req.method ?? 'GET', u.pathname, req.headers.authorization);
     if (denied) { rejectUpgrade(socket, ...denied); return; }
     // Upstream's paths, with or without the pod's uid before the container.
     const m = /^\/(exec|attach|portForward)\/([^/]+)\/([^/]+)(?:\/([^/]+))?(?:\/([^/]+))?\/?$/.exec(u.pathname);
@@ -155,11 +185,11 @@ export class NodeServer {
       : { start: (so) => target.runtime.attach(id, so), exitCodes: false, describe: '', failure: 'error attaching to container', logger });
   }
 
-  private async handle(method: string, url: string, socket: TLSSocket, res: import('node:http').ServerResponse, gone: () => boolean): Promise<void> {
+  private async handle(method: string, url: string, socket: TLSSocket, authorization: string | undefined, res: import('node:http').ServerResponse, gone: () => boolean): Promise<void> {
     const send = (code: number, body: string, type = 'text/plain; charset=utf-8'): void => { res.writeHead(code, { 'content-type': type }); res.end(body); };
     const u = new URL(url, 'https://kubelet');
     if (u.pathname === '/healthz') { send(200, 'ok'); return; }
-    const denied = await this.authorizeProxy(socket, method, u.pathname);
+    const denied = await this.authorizeProxy(socket, method, u.pathname, authorization);
     if (denied) { send(...denied); return; }
     try {
       if (u.pathname === '/metrics') {

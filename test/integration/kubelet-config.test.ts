@@ -76,10 +76,26 @@ describe.skipIf(!existsSync(bundledMain))('kubelet --config', () => {
       expect(body.kubeletconfig).toMatchObject({
         maxPods: 23, nodeLeaseDurationSeconds: 20, clusterDomain: 'cluster.local', readOnlyPort: 0, syncFrequency: '1m0s',
         registerNode: true, authorization: { mode: 'AlwaysAllow', webhook: { cacheAuthorizedTTL: '5m0s', cacheUnauthorizedTTL: '30s' } },
+        authentication: { anonymous: { enabled: false }, webhook: { enabled: true, cacheTTL: '2m0s' } },
       });
+      // a configuration file's defaults: no anonymous requests
+      const none = new Agent({ connect: { rejectUnauthorized: false } });
+      expect((await request(`https://127.0.0.1:${port}/pods`, { dispatcher: none })).statusCode).toBe(401);
+      await none.close();
     } finally {
       await agent.close();
     }
+    k.child.kill('SIGTERM');
+    expect(await k.exit).toBe(0);
+  }, 40_000);
+
+  it('without a configuration file, takes anonymous requests as upstream\'s flags do (--anonymous-auth defaults to true)', async () => {
+    const k = kubelet('--port', '0', '--authorization-mode', 'AlwaysAllow');
+    // this kubelet's port, from its log (the Node may still show the previous kubelet's for a moment)
+    const port = await eventually(async () => Number(/"port":(\d+),[^\n]*"msg":"kubelet server listening"/.exec(k.stderr())?.[1]) || undefined, 20_000, 'the kubelet server');
+    const none = new Agent({ connect: { rejectUnauthorized: false } });
+    await eventually(async () => (await request(`https://127.0.0.1:${port}/pods`, { dispatcher: none }).catch(() => undefined))?.statusCode === 200, 10_000, 'an anonymous GET /pods');
+    await none.close();
     k.child.kill('SIGTERM');
     expect(await k.exit).toBe(0);
   }, 40_000);

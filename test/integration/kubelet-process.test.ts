@@ -31,7 +31,7 @@ describe('kubelet: process runtime and kubectl logs', () => {
       nodeIpFor: () => '127.0.0.1',
       runtimeFor: (_i, _n, hostIp) => new ProcessRuntime({ rootDir, hostIp }),
       // denials kept 1 s (upstream's default is 30 s), so a grant made by a test shows at once
-      server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1', cacheUnauthorizedMs: 1_000 },
+      server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1', cacheUnauthorizedMs: 1_000, tokenWebhook: true },
     });
     await kubelet.host.whenRegistered();
   }, 30_000);
@@ -234,6 +234,15 @@ describe('kubelet: process runtime and kubectl logs', () => {
     const anonymous = new Agent({ connect: { rejectUnauthorized: false } });
     expect((await request(`https://127.0.0.1:${port}/pods`, { dispatcher: anonymous })).statusCode).toBe(401);
     expect((await request(`https://127.0.0.1:${port}/healthz`, { dispatcher: anonymous })).statusCode).toBe(200);
+    // a bearer token is who a TokenReview says (a service account granted nodes/metrics, as a Prometheus would be)
+    await api.kubectl('create', 'serviceaccount', 'scraper');
+    await api.kubectl('create', 'clusterrolebinding', 'scraper-node-metrics', '--clusterrole=node-metrics', '--serviceaccount=default:scraper');
+    const token = (await api.kubectl('create', 'token', 'scraper')).stdout.trim();
+    const withToken = async (t: string, path: string): Promise<number> =>
+      (await request(`https://127.0.0.1:${port}${path}`, { dispatcher: anonymous, headers: { authorization: `Bearer ${t}` } })).statusCode;
+    await eventually(async () => (await withToken(token, '/metrics')) === 200, 10_000, 'the service account reads /metrics');
+    expect(await withToken(token, '/pods')).toBe(403);
+    expect(await withToken(`${token}x`, '/metrics')).toBe(401);
     await anonymous.close();
   });
 
