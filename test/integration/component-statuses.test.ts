@@ -21,9 +21,9 @@ it('reports the leader-elected components by their leases and the store, with th
     ['NAME', 'STATUS', 'MESSAGE', 'ERROR'],
     ['scheduler', 'Healthy', 'ok'],
     ['controller-manager', 'Unhealthy', 'no leader has renewed the kube-controller-manager lease in kube-system within its duration'],
-    ['etcd-0', 'Healthy', 'ok'],
+    ['etcd-0', 'Healthy', '{"health":"true","reason":""}'],
   ]);
   const etcd = JSON.parse((await s.kubectl('get', 'cs', 'etcd-0', '-o', 'json')).stdout);
-  expect(etcd).toMatchObject({ kind: 'ComponentStatus', conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }] });
+  expect(etcd).toMatchObject({ kind: 'ComponentStatus', conditions: [{ type: 'Healthy', status: 'True', message: '{"health":"true","reason":""}' }] });
   expect((await s.kubectl('get', 'cs', 'nope')).stderr).toContain('componentstatuses "nope" not found');
 });

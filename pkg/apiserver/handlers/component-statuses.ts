@@ -1,6 +1,7 @@
 // v1 ComponentStatuses (`kubectl get componentstatuses`), computed at each read and never stored, as upstream's
 // componentstatus REST does. Upstream probes the scheduler's and controller-manager's health ports; ours serve none,
-// so a component counts as healthy while the leader Lease it renews in kube-system is current. etcd-0 is the store.
+// so a component counts as healthy while the leader Lease it renews in kube-system is current. etcd-0 is the store
+// (its message is etcd's health answer, as upstream shows it).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findResource } from '../../../api/index.js';
 import type { KubeObject } from '../../../api/types.js';
@@ -33,7 +34,7 @@ export function registerComponentStatuses(app: FastifyInstance, regs: RegistrySe
   const status = async (name: string, now: Date): Promise<KubeObject> => {
     if (name !== 'etcd-0') return componentStatus(name, leaseHealth(regs, LEASES[name], now));
     const healthy = await (store.healthy?.() ?? true);
-    return componentStatus(name, healthy ? { healthy: true, message: 'ok' } : { healthy: false, error: 'the store does not answer' });
+    return componentStatus(name, healthy ? { healthy: true, message: '{"health":"true","reason":""}' } : { healthy: false, error: 'the store does not answer' });
   };
   const responder = (request: FastifyRequest, reply: FastifyReply, now: Date) => ({ rt, request, reply, warnings: [DEPRECATED], now });
   app.get('/api/v1/componentstatuses', async (request, reply) => {
