@@ -63,6 +63,33 @@ describe('CustomResourceDefinition validation', () => {
     expect(r.stderr).toContain('spec.subresources.scale.specReplicasPath: Invalid value: ".replicas": should be a json path under .spec');
   });
 
+  it('refuses rules that do not type-check against the schema, as cel-go words it', async () => {
+    const r = await s.kubectlWithInput(crd(`        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: "self.replicas.startsWith('a')"
+            - rule: "size(self.replicas) > 0"
+            - rule: "self.replicas in self.tags"
+            - rule: "self.name in [1, 'a']"
+            - rule: "(self.replicas > 1 ? self.replicas : self.name) == 1"
+            properties:
+              name: {type: string, maxLength: 10}
+              replicas: {type: integer}
+              tags: {type: array, maxItems: 10, items: {type: string, maxLength: 10}}
+`), 'apply', '-f', '-');
+    expect(r.code).not.toBe(0);
+    const rule = (i: number) => `spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[${i}].rule: Invalid value: apiextensions.ValidationRule{Rule:`;
+    expect(r.stderr).toContain(`${rule(0)}"self.replicas.startsWith('a')"`);
+    expect(r.stderr).toContain("compilation failed: ERROR: <input>:1:25: found no matching overload for 'startsWith' applied to 'int.(string)'");
+    expect(r.stderr).toContain("compilation failed: ERROR: <input>:1:5: found no matching overload for 'size' applied to '(int)'");
+    expect(r.stderr).toContain("compilation failed: ERROR: <input>:1:15: found no matching overload for '@in' applied to '(int, list(string))'");
+    expect(r.stderr).toContain("compilation failed: ERROR: <input>:1:18: expected type 'int' but found 'string'");
+    expect(r.stderr).toContain("compilation failed: ERROR: <input>:1:20: found no matching overload for '_?_:_' applied to '(bool, int, string)'");
+    expect(r.stderr).toContain(rule(4));
+  });
+
   it('accepts a sound CRD and keeps its scope immutable once established', async () => {
     const good = crd(`        type: object
         properties:

@@ -82,6 +82,37 @@ describe('CRD validation as upstream', () => {
     expect(errors(root)).toEqual([expect.stringContaining("undefined field 'labels'")]);
   });
 
+  it('refuses methods, size(), in, ternaries and literals without an overload as cel-go does, and passes what it accepts', () => {
+    const spec = obj({
+      name: { type: 'string', maxLength: 10 }, n: { type: 'integer' }, d: { type: 'number' }, ok: { type: 'boolean' }, any: { 'x-kubernetes-int-or-string': true, maxLength: 10 } as JSONSchemaProps,
+      tags: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 10 } }, m: { type: 'object', maxProperties: 10, additionalProperties: { type: 'integer' } },
+    });
+    const first = (rule: string) => errors(crd(obj({ spec: { ...spec, 'x-kubernetes-validations': [{ rule }] } })))[0];
+    expect(first("self.n.startsWith('a')")).toContain("compilation failed: ERROR: <input>:1:18: found no matching overload for 'startsWith' applied to 'int.(string)'\n | self.n.startsWith('a')\n | .................^");
+    expect(first('self.name.startsWith(1)')).toContain("found no matching overload for 'startsWith' applied to 'string.(int)'");
+    expect(first('size(self.n) > 0')).toContain("ERROR: <input>:1:5: found no matching overload for 'size' applied to '(int)'\n | size(self.n) > 0\n | ....^");
+    expect(first('self.ok.size() > 0')).toContain("found no matching overload for 'size' applied to 'bool.()'");
+    expect(first('self.n in self.tags')).toContain("ERROR: <input>:1:8: found no matching overload for '@in' applied to '(int, list(string))'");
+    expect(first("self.name in self.m")).toBeUndefined();
+    expect(first('self.n in self.m')).toContain("found no matching overload for '@in' applied to '(int, map(string, int))'");
+    expect(first("self.ok ? self.n : self.name")).toContain("ERROR: <input>:1:9: found no matching overload for '_?_:_' applied to '(bool, int, string)'");
+    expect(first("(self.n ? 1 : 2) == 1")).toContain("found no matching overload for '_?_:_' applied to '(int, int, int)'");
+    expect(first("self.tags[0] > 1")).toContain("found no matching overload for '_>_' applied to '(string, int)'");
+    expect(first("self.tags.all(t, t.size() > 'a')")).toContain("found no matching overload for '_>_' applied to '(int, string)'");
+    expect(first("self.tags + [1] == self.tags")).toContain("found no matching overload for '_+_' applied to '(list(string), list(int))'");
+    expect(first("self.name in [1, 'a']")).toContain("ERROR: <input>:1:18: expected type 'int' but found 'string'");
+    expect(first("{'a': 1, 'b': 'c'}.size() == 2")).toContain("expected type 'int' but found 'string'");
+    expect(first("self.name.split(',').size() > self.name")).toContain("found no matching overload for '_>_' applied to '(int, string)'");
+    const accepted = [
+      "self.name.startsWith('a') && self.name.indexOf('b', 1) >= 0 && self.name.lowerAscii() != '' && size(self.tags) >= 0",
+      "self.name in ['a', 'b'] && 'x' in self.tags && self.n in [1, 2] && self.d in [1, 2]",
+      "(self.ok ? self.n : 0) > 1 && (self.ok ? self.any : 'a') == 'a' && [self.any, 1].size() == 2",
+      "self.tags + ['x'] == self.tags && self.m == {'a': 1} && self.tags.map(t, t.size()).all(x, x > 0)",
+      "self.any.startsWith('a') || size(self.any) > 0 || [].size() == 0 || self.tags.exists(t, t.matches('^a'))",
+    ];
+    for (const rule of accepted) expect([rule, first(rule)]).toEqual([rule, undefined]);
+  });
+
   it('refuses rules whose estimated cost exceeds the budget', () => {
     const list = { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, x.matches(y)))' }] } as JSONSchemaProps;
     const out = errors(crd(obj({ l: list })));
