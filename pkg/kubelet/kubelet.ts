@@ -14,6 +14,7 @@ import { ProbeManager } from './probes.js';
 import { EvictionManager, observeMachine, pressureRejection, withDisruptionTarget, type Threshold } from './eviction.js';
 import { ObjectWatcher } from './object-watcher.js';
 import { isMirrorPod, StaticPodSource } from './static-pods.js';
+import type { StatsSource } from './stats.js';
 import type { LogOptions, Runtime } from './runtime/types.js';
 import { StatusManager } from './status-manager.js';
 import type { VolumeObjectKind } from './volumes.js';
@@ -314,6 +315,15 @@ export class NodeKubelet {
 
   /** The pods the kubelet is working on. */
   pods(): KubeObject[] { return [...this.records.values()].map((r) => r.pod); }
+
+  /** What /stats/summary and /metrics/resource read: the node's pods, its runtime and (process runtime) its root dir. */
+  statsSource(): StatsSource {
+    const podDir = (this.o.runtime as { podDir?: (uid: string) => string }).podDir;
+    return {
+      nodeName: this.o.nodeName, pods: () => this.pods(), runtime: this.o.runtime,
+      rootDir: podDir ? dirname(dirname(podDir.call(this.o.runtime, 'uid'))) : undefined,
+    };
+  }
 
   private async syncPod(uid: string): Promise<void> {
     const rec = this.records.get(uid);

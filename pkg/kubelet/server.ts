@@ -1,4 +1,5 @@
 // The node's HTTPS server, as upstream's kubelet server on :10250: /healthz, /pods, /configz, /metrics,
+// /stats/summary and /metrics/resource (stats.ts),
 // /containerLogs/{namespace}/{pod}/{container} (follow, tailLines, sinceSeconds, previous, timestamps), /run (exec
 // and return the output), and the upgrades /exec/{ns}/{pod}/{container}, /attach/... and /portForward/{ns}/{pod}
 // (streaming/), which the apiserver proxies `kubectl logs`, `exec`, `attach` and `port-forward` to. Clients
@@ -9,6 +10,7 @@
 // POST), as upstream's webhook authorization mode (or, in AlwaysAllow mode, all
 // allowed). The serving certificate is
 // self-signed, as a kubelet without --tls-cert-file makes one.
+import { StatsProvider } from './stats.js';
 import type { IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Duplex } from 'node:stream';
@@ -121,6 +123,7 @@ export class NodeServer {
     return 'proxy';
   }
 
+  private readonly stats = new StatsProvider();
   private readonly tokens = new Map<string, { who: { user: string; groups: string[] } | undefined; until: number }>();
 
   /** The client: its certificate, else its bearer token, else anonymous when allowed; undefined is 401. */
@@ -194,6 +197,16 @@ export class NodeServer {
     try {
       if (u.pathname === '/metrics') {
         send(200, await this.metrics.metrics(), this.metrics.contentType);
+        return;
+      }
+      // simulated nodes share one server: it answers for the first
+      const stats = this.o.kubelets()[0]?.statsSource();
+      if (u.pathname === '/stats/summary' && stats) {
+        send(200, JSON.stringify(await this.stats.summary(stats)), 'application/json');
+        return;
+      }
+      if (u.pathname === '/metrics/resource' && stats) {
+        send(200, await this.stats.resourceMetrics(stats), 'text/plain; version=0.0.4; charset=utf-8');
         return;
       }
       const run = /^\/run\/([^/]+)\/([^/]+)(?:\/[^/]+)?\/([^/]+)\/?$/.exec(u.pathname);

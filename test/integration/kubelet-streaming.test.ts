@@ -350,6 +350,17 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
       expect(pods.items.map((p) => p.metadata!.name)).toEqual(expect.arrayContaining(['shell', 'nginx']));
       expect((await raw(`/api/v1/nodes/${NODE}/proxy/containerLogs/default/shell/sh`)).code).toBe(0);
       expect((await raw(`/api/v1/nodes/${NODE}/proxy/metrics`)).stdout).toContain(`kubelet_node_name{node="${NODE}"} 1`);
+      // the figures metrics-server reads: the Summary, then the resource metrics (usageNanoCores needs a second read)
+      const summary = JSON.parse((await raw(`/api/v1/nodes/${NODE}/proxy/stats/summary`)).stdout);
+      expect(summary.node).toMatchObject({ nodeName: NODE, cpu: { usageCoreNanoSeconds: expect.any(Number) }, memory: { workingSetBytes: expect.any(Number) } });
+      expect(summary.node.memory.workingSetBytes).toBeGreaterThan(0);
+      const shell = (summary.pods as { podRef: { name: string }; containers: { name: string; memory: { workingSetBytes: number } }[] }[]).find((p) => p.podRef.name === 'shell');
+      expect(shell?.containers.map((c) => c.name)).toEqual(['sh']);
+      expect(shell!.containers[0]!.memory.workingSetBytes).toBeGreaterThan(0);
+      const resource = (await raw(`/api/v1/nodes/${NODE}/proxy/metrics/resource`)).stdout;
+      expect(resource).toMatch(/^container_memory_working_set_bytes\{container="sh",namespace="default",pod="shell"\} [1-9]\d* \d+$/m);
+      expect(resource).toMatch(/^node_cpu_usage_seconds_total [\d.e+-]+ \d+$/m);
+      expect(resource).toContain('scrape_error 0');
       expect((await raw('/api/v1/nodes/nope/proxy/healthz')).stderr).toContain('nodes "nope" not found');
       expect((await raw(`/api/v1/nodes/a:${NODE}:1:2/proxy/healthz`)).stderr).toContain(`invalid node request "a:${NODE}:1:2"`);
     }, 30_000);

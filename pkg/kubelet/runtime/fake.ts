@@ -13,7 +13,7 @@ import type { Duplex } from 'node:stream';
 import { PassThrough } from 'node:stream';
 import { realClock, type Clock, type TimerHandle } from '../../client/index.js';
 import {
-  normalizeImage, type ContainerConfig, type ContainerStatus, type ExecResult, type ImageInfo, type LogOptions, type Runtime,
+  normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUsage, type ExecResult, type ImageInfo, type LogOptions, type Runtime,
   type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions, type StreamingSession,
 } from './types.js';
 
@@ -204,6 +204,16 @@ export class FakeRuntime implements Runtime {
     const c = this.mustGet(id);
     const lines = o.tailLines !== undefined ? c.log.slice(-o.tailLines) : c.log;
     return Promise.resolve(lines.map((l) => `${l.split(' ').slice(o.timestamps ? 0 : 3).join(' ')}\n`).join(''));
+  }
+
+  /** Simulated: 1% of a core since the start and 4 MiB each, so that stats and metrics show plausible figures. */
+  containerUsage(): Map<string, ContainerUsage> {
+    const now = this.clock.now();
+    const out = new Map<string, ContainerUsage>();
+    for (const [id, c] of this.containers) {
+      if (c.state === 'running' && c.startedAt !== undefined) out.set(id, { cpuCoreNanoSeconds: (now - c.startedAt) * 10_000, memoryWorkingSetBytes: 4 * 1024 * 1024 });
+    }
+    return out;
   }
 
   subscribe(fn: (ev: RuntimeEvent) => void): () => void {

@@ -20,11 +20,11 @@ import { BUILTINS } from './builtins.js';
 import { imageRepository, loadImageCatalog, type ImageCatalog } from './image-catalog.js';
 import { RuntimeState, type ContainerRecord } from './process-state.js';
 import { AttachHub, dialInNetns, dialPod, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
-import { processAlive } from './procfs.js';
+import { processAlive, processGroupUsage } from './procfs.js';
 import { ShimHandle } from './shim-client.js';
 import { notFoundMessage, type ShimExit } from './shim-protocol.js';
 import {
-  normalizeImage, type ContainerConfig, type ContainerStatus, type ExecResult, type ImageInfo, type LogOptions, type Runtime,
+  normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUsage, type ExecResult, type ImageInfo, type LogOptions, type Runtime,
   type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions, type StreamingSession,
 } from './types.js';
 
@@ -361,6 +361,17 @@ export class ProcessRuntime implements Runtime {
   logPath(id: string): string | undefined { return this.containers.get(id)?.logPath; }
 
   subscribe(fn: (ev: RuntimeEvent) => void): () => void { this.listeners.add(fn); return () => this.listeners.delete(fn); }
+
+  containerUsage(): Map<string, ContainerUsage> {
+    const running = [...this.containers.values()].filter((c) => c.state === 'running' && c.shim?.started?.pid !== undefined);
+    const usage = processGroupUsage(new Set(running.map((c) => c.shim!.started!.pid)));
+    const out = new Map<string, ContainerUsage>();
+    for (const c of running) {
+      const u = usage.get(c.shim!.started!.pid);
+      if (u) out.set(c.id, { cpuCoreNanoSeconds: u.cpuNs, memoryWorkingSetBytes: u.rssBytes });
+    }
+    return out;
+  }
 
   async close(): Promise<void> {
     if (this.o.stopContainersOnClose !== false) {

@@ -1,6 +1,6 @@
 // Processes by pid, for what outlives the kubelet (shims, pause processes): after a restart there is no
 // ChildProcess to wait on, only /proc.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -19,3 +19,31 @@ export const waitGone = async (pid: number, ms: number): Promise<void> => {
   const deadline = Date.now() + ms;
   while (processAlive(pid) && Date.now() < deadline) await sleep(10);
 };
+
+const TICK_NS = 10_000_000; // USER_HZ is 100 on Linux
+const PAGE_BYTES = 4096;
+
+/**
+ * CPU time (ns) and resident memory (bytes) of every process group in `groups`, summed over its processes: a
+ * container's process leads its own group, and what it starts stays in it (without cgroups, the closest to a
+ * container's accounting). One pass over /proc for all groups.
+ */
+export function processGroupUsage(groups: ReadonlySet<number>): Map<number, { cpuNs: number; rssBytes: number }> {
+  const out = new Map<number, { cpuNs: number; rssBytes: number }>();
+  if (!groups.size) return out;
+  let pids: string[];
+  try { pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)); } catch { return out; }
+  for (const pid of pids) {
+    let stat: string;
+    try { stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
+    // fields after the command (which may hold spaces): state ppid pgrp ... utime(14) stime(15) ... rss(24)
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const pgrp = Number(f[2]);
+    if (!groups.has(pgrp)) continue;
+    const u = out.get(pgrp) ?? { cpuNs: 0, rssBytes: 0 };
+    u.cpuNs += (Number(f[11]) + Number(f[12])) * TICK_NS;
+    u.rssBytes += Number(f[21]) * PAGE_BYTES;
+    out.set(pgrp, u);
+  }
+  return out;
+}

@@ -124,6 +124,14 @@ export interface LogOptions {
   sinceMs?: number;
 }
 
+/** What a running container has used so far (CRI's ContainerStats). */
+export interface ContainerUsage {
+  /** CPU time of its processes, in nanoseconds. */
+  cpuCoreNanoSeconds: number;
+  /** Resident memory of its processes, in bytes. */
+  memoryWorkingSetBytes: number;
+}
+
 /** A change the runtime noticed (for the PLEG: the pod with this uid needs a look). */
 export interface RuntimeEvent {
   podUid: string;
@@ -159,6 +167,8 @@ export interface Runtime {
   /** A TCP connection to `port` in the sandbox's network (kubectl port-forward). */
   portForward(sandboxId: string, port: number): Promise<Duplex>;
 
+  /** The usage of every running container, by id (CRI's ListContainerStats). */
+  containerUsage(): Map<string, ContainerUsage>;
   /** Calls `fn` on every change of a sandbox or container; returns the unsubscribe. */
   subscribe(fn: (ev: RuntimeEvent) => void): () => void;
   close(): Promise<void>;
