@@ -1,6 +1,7 @@
 // What admission plugins may read and do beyond the request: injected by the apiserver
 // (pkg/apiserver/admission.ts), so plugins never import the registry or the store.
 import type { KubeObject, ResourceType } from '../../api/types.js';
+import type { AccessAnswer, AccessQuestion } from '../apimachinery/cel/index.js';
 import type { UserInfo } from '../authentication/interface.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -31,6 +32,8 @@ export interface AdmissionDeps {
   updateStatus(group: string, plural: string, namespace: string | undefined, name: string, change: (current: KubeObject) => unknown): Promise<void>;
   /** Whether the apiserver's authorizer allows the request (absent: nothing is allowed). */
   authorize?(check: AccessCheck): Promise<boolean>;
+  /** A SubjectAccessReview's answer for a resource request or a non-resource path (the CEL authorizer library's checks). */
+  review?(q: AccessQuestion): Promise<AccessAnswer>;
   /** Every change of a resource from now on (all namespaces); returns the unsubscribe. */
   watch(group: string, plural: string, onChange: (type: ChangeType, obj: KubeObject, prev?: KubeObject) => void): () => void;
 }

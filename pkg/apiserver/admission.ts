@@ -63,6 +63,17 @@ export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer):
       user: c.user, verb: c.verb, isResourceRequest: true, path: '', namespace: c.namespace, apiGroup: c.apiGroup, apiVersion: '*',
       resource: c.resource, subresource: '', name: c.name,
     })).decision === 'allow'),
+    review: authorizer && (async (q) => {
+      try {
+        const r = await authorizer.authorize({
+          user: q.user, verb: q.verb, isResourceRequest: q.path === undefined, path: q.path ?? '', namespace: q.namespace ?? '', apiGroup: q.group ?? '',
+          apiVersion: '*', resource: q.resource ?? '', subresource: q.subresource ?? '', name: q.name ?? '',
+        });
+        return { allowed: r.decision === 'allow', reason: r.reason };
+      } catch (err) {
+        return { allowed: false, reason: '', error: (err as Error).message };
+      }
+    }),
     watch(group, plural, onChange) {
       const r = reg(group, plural);
       return followCache(r.deps.cacher, resourcePrefix(r.rt), (ev) => onChange(ev.type, ev.kv.object, ev.prev?.object));

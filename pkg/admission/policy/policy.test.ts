@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../api/types.js';
+import type { AccessQuestion } from '../../apimachinery/cel/index.js';
 import { attrs, memoryDeps } from '../testing.js';
 import { ValidatingAdmissionPolicy } from './validating.js';
 
@@ -49,5 +50,26 @@ describe('ValidatingAdmissionPolicy', () => {
     await expect(check([policy('p', spec), binding('b', { policyName: 'p' })], kept, 'DELETE')).rejects.toThrow(/kept/);
     const excluded = binding('b', { policyName: 'p', matchResources: { excludeResourceRules: rules } });
     await expect(check([policy('p', spec), excluded], kept, 'DELETE')).resolves.toBeUndefined();
+  });
+
+  it('asks the authorizer for the request\'s user through the authorizer library, once per distinct check', async () => {
+    const asked: AccessQuestion[] = [];
+    const deps = memoryDeps([policy('p', { validations: [
+      { expression: "authorizer.group('apps').resource('deployments').namespace('ns').name('d').check('update').allowed()", messageExpression: "'no: ' + authorizer.group('apps').resource('deployments').namespace('ns').name('d').check('update').reason()" },
+      { expression: "authorizer.path('/healthz').check('get').allowed() && !authorizer.serviceAccount('ns', 'sa').group('').resource('secrets').check('list').allowed()", message: 'paths' },
+      { expression: "authorizer.requestResource.check('create').allowed() && !authorizer.requestResource.subresource('status').check('create').errored()", message: 'request' },
+    ] }), binding('b', { policyName: 'p' })]);
+    deps.review = async (q) => {
+      asked.push(q);
+      const allowed = q.user.name === 'alice' && (q.resource === 'configmaps' ? q.subresource === '' : q.path === '/healthz' || q.name === 'd');
+      return { allowed, reason: allowed ? 'RBAC: allowed' : 'RBAC: no rule' };
+    };
+    const plugin = new ValidatingAdmissionPolicy(deps);
+    const as = (name: string) => attrs('configmaps', 'CREATE', cm('c'), { user: { name, groups: ['system:authenticated'] } });
+    await expect(plugin.validate(as('alice'))).resolves.toBeUndefined();
+    expect(asked).toContainEqual({ user: { name: 'system:serviceaccount:ns:sa', groups: ['system:serviceaccounts', 'system:serviceaccounts:ns'] }, verb: 'list', group: '', resource: 'secrets' });
+    expect(asked).toContainEqual({ user: { name: 'alice', groups: ['system:authenticated'] }, verb: 'create', group: '', resource: 'configmaps', subresource: 'status', namespace: 'ns', name: 'c' });
+    expect(asked.filter((q) => q.name === 'd')).toHaveLength(1);
+    await expect(plugin.validate(as('bob'))).rejects.toThrow("ValidatingAdmissionPolicy 'p' with binding 'b' denied request: no: RBAC: no rule");
   });
 });

@@ -1,10 +1,11 @@
 // ValidatingAdmissionPolicy (upstream: apiserver/pkg/admission/plugin/policy/validating): every binding
 // of every policy whose match constraints select the request evaluates the policy's CEL validations
-// with object, oldObject, request, params, namespaceObject and variables; failures are enforced by the
+// with object, oldObject, request, params, namespaceObject, variables and authorizer; failures are enforced by the
 // binding's validationActions (Deny refuses, Warn warns, Audit is not recorded here).
 import { builtinGroupVersions } from '../../../api/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import type { CelInput } from '@bufbuild/cel';
+import { AuthorizationSession, authorizerValue, withAuthorization } from '../../apimachinery/cel/index.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { StatusError, type StatusReason } from '../../apimachinery/errors.js';
 import type { AdmissionDeps } from '../deps.js';
@@ -31,11 +32,12 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
   readonly name = 'ValidatingAdmissionPolicy';
   constructor(private readonly deps: AdmissionDeps) {}
 
-  validate(a: AdmissionAttributes): void {
+  async validate(a: AdmissionAttributes): Promise<void> {
     if (isExemptResource(a)) return;
     const bindings = this.deps.list(GROUP, 'validatingadmissionpolicybindings');
     if (!bindings.length) return;
     const policies = new Map(this.deps.list(GROUP, 'validatingadmissionpolicies').map((p) => [p.metadata?.name ?? '', p]));
+    const session = new AuthorizationSession();
     for (const binding of [...bindings].sort(byName)) {
       const policy = policies.get(binding.spec?.policyName ?? '');
       if (!policy) continue;
@@ -44,7 +46,7 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
       if (!matchResources(binding.spec?.matchResources, a, this.deps, true)) continue;
       const actions: string[] = binding.spec?.validationActions ?? [];
       const failOpen = spec.failurePolicy === 'Ignore';
-      for (const d of this.evaluate(policy, binding, a)) {
+      for (const d of await this.decide(policy, binding, a, session)) {
         if (d.error && failOpen) continue;
         const who = `ValidatingAdmissionPolicy '${policy.metadata?.name}' with binding '${binding.metadata?.name}'`;
         if (actions.includes('Warn')) a.warnings?.push(`Validation failed for ${who}: ${d.message}`);
@@ -55,6 +57,15 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
           throw new StatusError(CODES[reason] ?? 500, reason, base.message, { ...base.details, causes: [{ message }] });
         }
       }
+    }
+  }
+
+  /** The failures of one policy under one binding, evaluated again while authorizer checks wait on their answers. */
+  private async decide(policy: KubeObject, binding: KubeObject, a: AdmissionAttributes, session: AuthorizationSession): Promise<Decision[]> {
+    for (;;) {
+      const out = withAuthorization(session, () => this.evaluate(policy, binding, a));
+      if (!session.pending.size) return out;
+      await session.answer(this.deps.review ?? (async () => ({ allowed: false, reason: '', error: 'no authorizer' })));
     }
   }
 
@@ -74,6 +85,7 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
       oldObject: celValue(a.oldObject),
       request: celValue(admissionRequest(a, '')),
       namespaceObject: celValue(ns ?? null),
+      authorizer: authorizerValue(a.user ?? { name: '', groups: [] }, { group: a.resource.group, resource: a.resource.plural, subresource: a.subresource ?? '', namespace: a.namespace ?? '', name: a.name }),
     };
     const out: Decision[] = [];
     for (const param of params) {

@@ -1,6 +1,6 @@
 // The CEL environment Kubernetes 1.32 gives CRD validation rules and admission expressions (upstream:
 // apiserver/pkg/cel/environment/base.go): standard CEL with the strings extension, then Kubernetes' lists, regex,
-// urls, quantity, ip, cidr and format libraries, cel-go's sets, optional values and two-variable comprehensions.
+// urls, quantity, ip, cidr, format and authorizer libraries, cel-go's sets, optional values and two-variable comprehensions.
 // One environment serves both x-kubernetes-validations and ValidatingAdmissionPolicy; each expression is parsed
 // and planned once per process.
 //
@@ -11,6 +11,7 @@ import { celEnv, isCelList, isCelMap, parse, plan, type CelFunc, type CelInput, 
 import { strings } from '@bufbuild/cel/ext';
 import { comprehensionFuncs, expandTwoVarComprehensions } from './comprehensions.js';
 import { PER_CALL_LIMIT } from './cost.js';
+import { authzFuncs } from './library/authz.js';
 import { formatFuncs } from './library/format.js';
 import { listFuncs } from './library/lists.js';
 import { netFuncs } from './library/net.js';
@@ -24,7 +25,7 @@ import { urlFuncs } from './library/urls.js';
 export type Program = (bindings: Record<string, CelInput>) => CelResult;
 export type Ast = ReturnType<typeof parse>['expr'];
 
-const LIBRARIES: CelFunc[] = [...comprehensionFuncs, ...strings, ...listFuncs, ...regexFuncs, ...urlFuncs, ...quantityFuncs, ...netFuncs, ...formatFuncs, ...optionalFuncs, ...optionalSyntaxFuncs];
+const LIBRARIES: CelFunc[] = [...comprehensionFuncs, ...strings, ...listFuncs, ...regexFuncs, ...urlFuncs, ...quantityFuncs, ...netFuncs, ...formatFuncs, ...optionalFuncs, ...optionalSyntaxFuncs, ...authzFuncs];
 const REGEX = new Set(['matches', 'find', 'findAll']);
 
 let spent = 0;

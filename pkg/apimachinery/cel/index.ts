@@ -2,3 +2,4 @@
 export { compile, COST_LIMIT_EXCEEDED, evaluate, reads, type Ast, type Compiled, type Program } from './env.js';
 export { costExceededMessage, estimateCost, maxElements, PER_CALL_LIMIT, RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT } from './cost.js';
 export { checkExpression, resourceRootSchema } from './check.js';
+export { AuthorizationSession, authorizerValue, withAuthorization, type AccessAnswer, type AccessQuestion } from './library/authz.js';

@@ -1,6 +1,7 @@
 // The Kubernetes CEL libraries' own types (upstream: kubernetes.URL, net.IP, net.CIDR, kubernetes.Quantity,
-// kubernetes.NamedFormat, optional_type). @bufbuild/cel only carries opaque values as protobuf messages, so each
-// type is a one-field message declared here at start-up: values compare by their canonical text.
+// kubernetes.NamedFormat, optional_type, kubernetes.authorization's Authorizer, PathCheck, GroupCheck, ResourceCheck
+// and Decision). @bufbuild/cel only carries opaque values as protobuf messages, so each type is a one-field message
+// declared here at start-up: values compare by their canonical text.
 import { CelScalar, objectType, type CelObjectType } from '@bufbuild/cel';
 import { create, createFileRegistry, type DescMessage, type FileRegistry, type Registry } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
@@ -13,10 +14,17 @@ function file(name: string, pkg: string, messages: Array<{ name: string; field: 
   return createFileRegistry(create(FileDescriptorProtoSchema, { name, package: pkg, syntax: 'proto3', messageType: messages }), () => undefined);
 }
 
+// The authorizer's request resource is a field (authorizer.requestResource), the rest of its state JSON text.
+const REQUEST_RESOURCE_FIELD = [...STRING_FIELD, { name: 'requestResource', number: 2, type: 11 /* TYPE_MESSAGE */, label: 1, jsonName: 'requestResource', typeName: '.kubernetes.authorization.ResourceCheck' }];
+
 export const registry: Registry = createFileRegistry(
   file('kubernetes/cel/kubernetes.proto', 'kubernetes', [{ name: 'URL', field: STRING_FIELD }, { name: 'Quantity', field: STRING_FIELD }, { name: 'NamedFormat', field: STRING_FIELD }]),
   file('kubernetes/cel/net.proto', 'net', [{ name: 'IP', field: STRING_FIELD }, { name: 'CIDR', field: STRING_FIELD }]),
   file('kubernetes/cel/optional.proto', 'optional', [{ name: 'optional_type', field: BOOL_FIELD }]),
+  file('kubernetes/cel/authorization.proto', 'kubernetes.authorization', [
+    { name: 'Authorizer', field: REQUEST_RESOURCE_FIELD as typeof STRING_FIELD }, { name: 'PathCheck', field: STRING_FIELD },
+    { name: 'GroupCheck', field: STRING_FIELD }, { name: 'ResourceCheck', field: STRING_FIELD }, { name: 'Decision', field: STRING_FIELD },
+  ]),
 );
 
 const desc = (name: string): DescMessage => registry.getMessage(name)!;
@@ -40,6 +48,11 @@ function opaque(name: string): Opaque {
   };
 }
 
+export const AUTHORIZER_TYPE = opaque('kubernetes.authorization.Authorizer');
+export const PATH_CHECK_TYPE = opaque('kubernetes.authorization.PathCheck');
+export const GROUP_CHECK_TYPE = opaque('kubernetes.authorization.GroupCheck');
+export const RESOURCE_CHECK_TYPE = opaque('kubernetes.authorization.ResourceCheck');
+export const DECISION_TYPE = opaque('kubernetes.authorization.Decision');
 export const URL_TYPE = opaque('kubernetes.URL');
 export const QUANTITY_TYPE = opaque('kubernetes.Quantity');
 export const FORMAT_TYPE = opaque('kubernetes.NamedFormat');

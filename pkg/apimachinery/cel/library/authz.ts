@@ -1,0 +1,103 @@
+// Kubernetes' authorizer library for admission expressions (upstream: apiserver/pkg/cel/library/authz.go):
+// authorizer.group(g).resource(r).namespace(ns).name(n).check(verb), authorizer.path(p).check(verb),
+// authorizer.serviceAccount(ns, name) and authorizer.requestResource, each check a SubjectAccessReview of the
+// request's user (or that service account) against the apiserver's authorizers, read through Decision's
+// allowed(), reason(), errored() and error().
+//
+// CEL evaluates synchronously and authorizers answer asynchronously, so a check whose decision is not known yet
+// records its question in the evaluation's session and stops the evaluation; the caller answers the session's
+// pending questions and evaluates again (expressions are pure, so the second pass reaches the same checks).
+import { celMethod, type CelFunc } from '@bufbuild/cel';
+import { create } from '@bufbuild/protobuf';
+import type { ReflectMessage } from '@bufbuild/protobuf/reflect';
+import { AUTHORIZER_TYPE, BOOL, DECISION_TYPE, GROUP_CHECK_TYPE, PATH_CHECK_TYPE, RESOURCE_CHECK_TYPE as RC, STRING, type Opaque } from './types.js';
+
+export interface Subject {
+  name: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** One SubjectAccessReview: a non-resource path, or a resource request. */
+export interface AccessQuestion {
+  user: Subject;
+  verb: string;
+  path?: string;
+  group?: string;
+  resource?: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+}
+
+export interface AccessAnswer {
+  allowed: boolean;
+  reason: string;
+  error?: string;
+}
+
+/** The decisions known to one admission request's evaluations, and the questions they are waiting on. */
+export class AuthorizationSession {
+  readonly decisions = new Map<string, AccessAnswer>();
+  readonly pending = new Map<string, AccessQuestion>();
+
+  /** Answers every pending question with `review`. */
+  async answer(review: (q: AccessQuestion) => Promise<AccessAnswer>): Promise<void> {
+    const questions = [...this.pending];
+    this.pending.clear();
+    await Promise.all(questions.map(async ([key, q]) => { this.decisions.set(key, await review(q)); }));
+  }
+}
+
+let session: AuthorizationSession | undefined;
+
+/** Runs `f` (synchronous evaluations) with `s` answering the authorizer's checks. */
+export function withAuthorization<T>(s: AuthorizationSession, f: () => T): T {
+  session = s;
+  try {
+    return f();
+  } finally {
+    session = undefined;
+  }
+}
+
+/** Thrown by a check whose decision is pending; the evaluation's result is then thrown away. */
+export const DECISION_PENDING = 'authorization decision pending';
+
+type Check = Omit<AccessQuestion, 'verb'>;
+const read = <T>(t: Opaque, v: ReflectMessage): T => JSON.parse(t.text(v)) as T;
+const write = (t: Opaque, state: unknown) => t.of(JSON.stringify(state));
+
+/** The `authorizer` variable for `user`, with the request's own resource as authorizer.requestResource. */
+export function authorizerValue(user: Subject, request: Omit<Check, 'user' | 'path'>) {
+  return create(AUTHORIZER_TYPE.desc, { value: JSON.stringify({ user }), requestResource: write(RC, { user, ...request }) } as never);
+}
+
+function check(c: Check, verb: string) {
+  const q: AccessQuestion = { ...c, verb };
+  const key = JSON.stringify(q);
+  const known = session?.decisions.get(key);
+  if (known) return write(DECISION_TYPE, known);
+  if (!session) return write(DECISION_TYPE, { allowed: false, reason: '', error: 'no authorizer' });
+  session.pending.set(key, q);
+  throw new Error(DECISION_PENDING);
+}
+
+const refine = (field: 'subresource' | 'namespace' | 'name') =>
+  celMethod(field, RC.type, [STRING], RC.type, function (s) { return write(RC, { ...read<Check>(RC, this), [field]: s }); });
+
+export const authzFuncs: CelFunc[] = [
+  celMethod('path', AUTHORIZER_TYPE.type, [STRING], PATH_CHECK_TYPE.type, function (path) { return write(PATH_CHECK_TYPE, { ...read<Check>(AUTHORIZER_TYPE, this), path }); }),
+  celMethod('group', AUTHORIZER_TYPE.type, [STRING], GROUP_CHECK_TYPE.type, function (group) { return write(GROUP_CHECK_TYPE, { ...read<Check>(AUTHORIZER_TYPE, this), group }); }),
+  celMethod('serviceAccount', AUTHORIZER_TYPE.type, [STRING, STRING], AUTHORIZER_TYPE.type, (namespace, name) =>
+    write(AUTHORIZER_TYPE, { user: { name: `system:serviceaccount:${namespace}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`] } })),
+  celMethod('resource', GROUP_CHECK_TYPE.type, [STRING], RC.type, function (resource) { return write(RC, { ...read<Check>(GROUP_CHECK_TYPE, this), resource }); }),
+  refine('subresource'), refine('namespace'), refine('name'),
+  celMethod('check', PATH_CHECK_TYPE.type, [STRING], DECISION_TYPE.type, function (verb) { return check(read<Check>(PATH_CHECK_TYPE, this), verb); }),
+  celMethod('check', RC.type, [STRING], DECISION_TYPE.type, function (verb) { return check(read<Check>(RC, this), verb); }),
+  celMethod('allowed', DECISION_TYPE.type, [], BOOL, function () { return read<AccessAnswer>(DECISION_TYPE, this).allowed; }),
+  celMethod('reason', DECISION_TYPE.type, [], STRING, function () { return read<AccessAnswer>(DECISION_TYPE, this).reason; }),
+  celMethod('errored', DECISION_TYPE.type, [], BOOL, function () { return Boolean(read<AccessAnswer>(DECISION_TYPE, this).error); }),
+  celMethod('error', DECISION_TYPE.type, [], STRING, function () { return read<AccessAnswer>(DECISION_TYPE, this).error ?? ''; }),
+];
