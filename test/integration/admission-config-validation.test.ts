@@ -65,13 +65,21 @@ describe('admission configuration validation', () => {
       apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'broken' },
       spec: {
         matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }] },
-        validations: [{ expression: 'object.spec.replicas <=', reason: 'Teapot' }],
+        validations: [
+          { expression: 'object.spec.replicas <=', reason: 'Teapot' },
+          { expression: 'objekt.spec.replicas < 5' },
+          { expression: "authorizer.path('/x').check('get').allowed() && variables.v == 1 && params == null && namespaceObject != null" },
+          { expression: "object.metadata.name in [1, 2] || 1 in ['a']" },
+        ],
         variables: [{ name: 'not-an-identifier', expression: '1' }],
       },
     });
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('The ValidatingAdmissionPolicy "broken" is invalid');
     expect(bad.stderr).toContain('spec.validations[0].expression: Invalid value: "object.spec.replicas <=": compilation failed:');
+    expect(bad.stderr).toContain('spec.validations[1].expression: Invalid value: "objekt.spec.replicas < 5": compilation failed: ERROR: <input>:1:1: undeclared reference to \'objekt\' (in container \'\')');
+    expect(bad.stderr).toContain("spec.validations[3].expression: Invalid value: \"object.metadata.name in [1, 2] || 1 in ['a']\": compilation failed: ERROR: <input>:1:37: found no matching overload for '@in' applied to '(int, list(string))'");
+    expect(bad.stderr).not.toContain('spec.validations[2].expression: Invalid value: "authorizer');
     expect(bad.stderr).toContain('spec.validations[0].reason: Unsupported value: "Teapot": supported values: "Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge"');
     expect(bad.stderr).toContain('spec.variables[0].name: Invalid value: "not-an-identifier": name is not a valid CEL identifier');
     const empty = await apply({ apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'empty' }, spec: {} });

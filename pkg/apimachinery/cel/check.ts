@@ -2,9 +2,10 @@
 // schema does not declare ("undefined field 'x'", with cel-go's location and source pointer), an operator, a string
 // method, size(), `in` or a ternary applied to types it has no overload for ("found no matching overload for '_>_'
 // applied to '(int, string)'", "... for 'startsWith' applied to 'int.(string)'"), list and map literals mixing
-// element types (Kubernetes enables homogeneous aggregate literals: "expected type 'int' but found 'string'"), and a
-// rule whose result is plainly not a bool (a messageExpression: not a string). Only what the schema makes certain is
-// reported; anything dynamic (int-or-string, preserve-unknown-fields, formats, objects) passes, as dyn does.
+// element types (Kubernetes enables homogeneous aggregate literals: "expected type 'int' but found 'string'"), a
+// rule whose result is plainly not a bool (a messageExpression: not a string), and undeclared variables. Only what
+// the schema makes certain is reported; anything dynamic (int-or-string, preserve-unknown-fields, formats, objects)
+// passes, as dyn does.
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import type { Ast } from './env.js';
 
@@ -29,6 +30,9 @@ const celScalar = (s: Typed): string | undefined => {
   if (!s || s['x-kubernetes-int-or-string'] || s['x-kubernetes-preserve-unknown-fields'] || s.format) return undefined;
   return s.type === 'integer' ? 'int' : s.type === 'number' ? 'double' : s.type === 'string' ? 'string' : s.type === 'boolean' ? 'bool' : undefined;
 };
+/** Identifiers CEL resolves without declarations: its type denotations, and the protobuf package's root. */
+const TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn', 'google']);
+
 /** A schema's CEL type name when it is certain: scalars, and lists and maps of such. */
 const celType = (s: Typed): string | undefined => {
   const scalar = celScalar(s);
@@ -148,7 +152,11 @@ function undefinedField(e: Ast | undefined, scope: Map<string, Typed>, ctx: Cont
     return out;
   };
   switch (k.case) {
-    case 'identExpr': return { type: scope.get(k.value.name) };
+    case 'identExpr': {
+      const name = k.value.name;
+      if (scope.has(name) || TYPE_NAMES.has(name) || /^(?:@|__)/.test(name)) return { type: scope.get(name) };
+      return { type: undefined, found: { message: `undeclared reference to '${name}' (in container '')`, offset: ctx.positions[String(e.id)] ?? 0 } };
+    }
     case 'selectExpr': {
       const op = undefinedField(k.value.operand, scope, ctx);
       if (op.found) return op;
@@ -162,7 +170,9 @@ function undefinedField(e: Ast | undefined, scope: Map<string, Typed>, ctx: Cont
     }
     case 'callExpr': {
       const { target, function: fn } = k.value;
-      const walked = walk([target, ...k.value.args]);
+      const namespace = target?.exprKind.case === 'identExpr' && !scope.has(target.exprKind.value.name);
+      const walked = walk([namespace ? undefined : target, ...k.value.args]);
+      if (namespace) return none;
       if (!Array.isArray(walked)) return { type: undefined, found: walked };
       const args = target ? walked.slice(1) : walked;
       if (fn === '_[_]') {
@@ -240,6 +250,12 @@ function issue(source: string, f: Found): string {
   const column = f.offset - lineStart + 1;
   const text = source.split('\n')[line - 1] ?? '';
   return `ERROR: <input>:${line}:${column}: ${f.message}\n | ${text}\n | ${'.'.repeat(column - 1)}^`;
+}
+
+/** The compile error upstream reports for an admission expression (its variables untyped), or undefined. */
+export function checkUntyped(source: string, ast: Ast, positions: Record<string, number>, variables: string[]): string | undefined {
+  const r = undefinedField(ast, new Map(variables.map((v) => [v, undefined])), { source, positions });
+  return r.found && `compilation failed: ${issue(source, r.found)}`;
 }
 
 /**

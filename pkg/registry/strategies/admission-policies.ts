@@ -5,7 +5,7 @@ import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, forbidden, invalidValue, notSupported, required } from '../../apimachinery/field.js';
 import type { Strategy } from '../strategy.js';
-import { celCompileErrors } from './admission-cel.js';
+import { celCompileErrors, POLICY_VARIABLES } from './admission-cel.js';
 import { validateMatchConditions, validateRule } from './admission-webhooks.js';
 
 type Obj = Record<string, any>;
@@ -37,20 +37,20 @@ function validatePolicySpec(spec: Obj | undefined): StatusCause[] {
     if (!s.paramKind.kind) causes.push(required('spec.paramKind.kind'));
   }
   causes.push(...validateMatchResources(s.matchConstraints, 'spec.matchConstraints', true));
-  causes.push(...validateMatchConditions(s.matchConditions, 'spec.matchConditions'));
+  causes.push(...validateMatchConditions(s.matchConditions, 'spec.matchConditions', POLICY_VARIABLES));
   if (!s.validations?.length && !s.auditAnnotations?.length) causes.push(required('spec.validations', 'validations or auditAnnotations must contain at least one item'));
   (s.variables as Obj[] | undefined ?? []).forEach((v, i) => {
     const at = `spec.variables[${i}]`;
     if (!v.name) causes.push(required(`${at}.name`));
     else if (!CEL_IDENTIFIER.test(v.name)) causes.push(invalidValue(`${at}.name`, v.name, 'name is not a valid CEL identifier'));
     if (!v.expression) causes.push(required(`${at}.expression`));
-    else causes.push(...celCompileErrors(`${at}.expression`, v.expression));
+    else causes.push(...celCompileErrors(`${at}.expression`, v.expression, POLICY_VARIABLES));
   });
   (s.validations as Obj[] | undefined ?? []).forEach((v, i) => {
     const at = `spec.validations[${i}]`;
     if (!v.expression) causes.push(required(`${at}.expression`));
-    else causes.push(...celCompileErrors(`${at}.expression`, v.expression));
-    if (v.messageExpression) causes.push(...celCompileErrors(`${at}.messageExpression`, v.messageExpression));
+    else causes.push(...celCompileErrors(`${at}.expression`, v.expression, POLICY_VARIABLES));
+    if (v.messageExpression) causes.push(...celCompileErrors(`${at}.messageExpression`, v.messageExpression, POLICY_VARIABLES));
     if (typeof v.message === 'string' && v.message.includes('\n')) causes.push(invalidValue(`${at}.message`, v.message, 'message must not contain line breaks'));
     if (v.reason !== undefined && !REASONS.includes(v.reason)) causes.push(notSupported(`${at}.reason`, v.reason, REASONS));
   });
@@ -58,7 +58,7 @@ function validatePolicySpec(spec: Obj | undefined): StatusCause[] {
     const at = `spec.auditAnnotations[${i}]`;
     if (!a.key) causes.push(required(`${at}.key`));
     if (!a.valueExpression) causes.push(required(`${at}.valueExpression`));
-    else causes.push(...celCompileErrors(`${at}.valueExpression`, a.valueExpression));
+    else causes.push(...celCompileErrors(`${at}.valueExpression`, a.valueExpression, POLICY_VARIABLES));
   });
   return causes;
 }

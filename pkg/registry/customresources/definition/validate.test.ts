@@ -102,6 +102,8 @@ describe('CRD validation as upstream', () => {
     expect(first("self.tags + [1] == self.tags")).toContain("found no matching overload for '_+_' applied to '(list(string), list(int))'");
     expect(first("self.name in [1, 'a']")).toContain("ERROR: <input>:1:18: expected type 'int' but found 'string'");
     expect(first("{'a': 1, 'b': 'c'}.size() == 2")).toContain("expected type 'int' but found 'string'");
+    expect(first('selff.n > 1')).toContain("ERROR: <input>:1:1: undeclared reference to 'selff' (in container '')");
+    expect(first("self.tags.all(t, t == tt)")).toContain("ERROR: <input>:1:23: undeclared reference to 'tt' (in container '')");
     expect(first("self.name.split(',').size() > self.name")).toContain("found no matching overload for '_>_' applied to '(int, string)'");
     const accepted = [
       "self.name.startsWith('a') && self.name.indexOf('b', 1) >= 0 && self.name.lowerAscii() != '' && size(self.tags) >= 0",
@@ -109,6 +111,8 @@ describe('CRD validation as upstream', () => {
       "(self.ok ? self.n : 0) > 1 && (self.ok ? self.any : 'a') == 'a' && [self.any, 1].size() == 2",
       "self.tags + ['x'] == self.tags && self.m == {'a': 1} && self.tags.map(t, t.size()).all(x, x > 0)",
       "self.any.startsWith('a') || size(self.any) > 0 || [].size() == 0 || self.tags.exists(t, t.matches('^a'))",
+      "type(self.n) == int && self.tags.all(i, t, i >= 0 && t != '') && optional.of(self.n).hasValue() && dyn(self.n) == 1 && sets.contains(self.tags, ['a'])",
+      "self.?name.orValue('') != '' && self.m.exists(k, self.m[k] > 0) && self.tags.exists_one(t, t == 'a') && self.tags.filter(t, t != '').size() >= 0",
     ];
     for (const rule of accepted) expect([rule, first(rule)]).toEqual([rule, undefined]);
   });
