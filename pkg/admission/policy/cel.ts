@@ -1,11 +1,31 @@
 // CEL for admission (webhook matchConditions, ValidatingAdmissionPolicy): the same Kubernetes CEL environment as
-// CRD validation rules, objects converted as those rules convert them (integers as int).
+// CRD validation rules, objects converted as those rules convert them (integers as int), with the authorizer of the
+// request's user.
 import { isCelError, type CelInput } from '@bufbuild/cel';
-import { compile, evaluate, type Program } from '../../apimachinery/cel/index.js';
+import { AuthorizationSession, authorizerValue, compile, evaluate, withAuthorization, type Program } from '../../apimachinery/cel/index.js';
 import { toCel } from '../../registry/customresources/cel.js';
+import type { AdmissionDeps } from '../deps.js';
+import type { AdmissionAttributes } from '../interface.js';
 
 /** A JSON value (object, request, params) as CEL sees it; null for absent. */
 export const celValue = (v: unknown): CelInput => toCel(v, undefined);
+
+/** The `authorizer` variable of a request: its user, and its own resource as authorizer.requestResource. */
+export const requestAuthorizer = (a: AdmissionAttributes) => authorizerValue(a.user ?? { name: '', groups: [] }, {
+  group: a.resource.group, resource: a.resource.plural, subresource: a.subresource ?? '', namespace: a.namespace ?? '', name: a.name,
+});
+
+/**
+ * Runs `evaluate` (synchronous CEL) again until every authorizer check it makes has its answer from `review`, and
+ * returns that last result; `session` keeps the answers across evaluations of one request.
+ */
+export async function withAnswers<T>(review: AdmissionDeps['review'], evaluate: () => T, session = new AuthorizationSession()): Promise<T> {
+  for (;;) {
+    const out = withAuthorization(session, evaluate);
+    if (!session.pending.size) return out;
+    await session.answer(review ?? (async () => ({ allowed: false, reason: '', error: 'no authorizer' })));
+  }
+}
 
 export type EvalResult = { value: unknown } | { error: string };
 

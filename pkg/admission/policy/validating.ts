@@ -5,7 +5,7 @@
 import { builtinGroupVersions } from '../../../api/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import type { CelInput } from '@bufbuild/cel';
-import { AuthorizationSession, authorizerValue, withAuthorization } from '../../apimachinery/cel/index.js';
+import { AuthorizationSession } from '../../apimachinery/cel/index.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { StatusError, type StatusReason } from '../../apimachinery/errors.js';
 import type { AdmissionDeps } from '../deps.js';
@@ -13,7 +13,7 @@ import { admissionForbidden } from '../errors.js';
 import type { AdmissionAttributes, ValidatingPlugin } from '../interface.js';
 import { admissionRequest } from '../webhook/review.js';
 import { isExemptResource, matchResources } from '../webhook/rules.js';
-import { celValue, evalCel, evalMatchConditions } from './cel.js';
+import { celValue, evalCel, evalMatchConditions, requestAuthorizer, withAnswers } from './cel.js';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -46,7 +46,7 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
       if (!matchResources(binding.spec?.matchResources, a, this.deps, true)) continue;
       const actions: string[] = binding.spec?.validationActions ?? [];
       const failOpen = spec.failurePolicy === 'Ignore';
-      for (const d of await this.decide(policy, binding, a, session)) {
+      for (const d of await withAnswers(this.deps.review, () => this.evaluate(policy, binding, a), session)) {
         if (d.error && failOpen) continue;
         const who = `ValidatingAdmissionPolicy '${policy.metadata?.name}' with binding '${binding.metadata?.name}'`;
         if (actions.includes('Warn')) a.warnings?.push(`Validation failed for ${who}: ${d.message}`);
@@ -57,15 +57,6 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
           throw new StatusError(CODES[reason] ?? 500, reason, base.message, { ...base.details, causes: [{ message }] });
         }
       }
-    }
-  }
-
-  /** The failures of one policy under one binding, evaluated again while authorizer checks wait on their answers. */
-  private async decide(policy: KubeObject, binding: KubeObject, a: AdmissionAttributes, session: AuthorizationSession): Promise<Decision[]> {
-    for (;;) {
-      const out = withAuthorization(session, () => this.evaluate(policy, binding, a));
-      if (!session.pending.size) return out;
-      await session.answer(this.deps.review ?? (async () => ({ allowed: false, reason: '', error: 'no authorizer' })));
     }
   }
 
@@ -85,7 +76,7 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
       oldObject: celValue(a.oldObject),
       request: celValue(admissionRequest(a, '')),
       namespaceObject: celValue(ns ?? null),
-      authorizer: authorizerValue(a.user ?? { name: '', groups: [] }, { group: a.resource.group, resource: a.resource.plural, subresource: a.subresource ?? '', namespace: a.namespace ?? '', name: a.name }),
+      authorizer: requestAuthorizer(a),
     };
     const out: Decision[] = [];
     for (const param of params) {

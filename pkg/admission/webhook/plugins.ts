@@ -7,7 +7,7 @@ import { badRequest, internalError, StatusError, type StatusReason } from '../..
 import { applyJsonPatch } from '../../apimachinery/patch/json-patch.js';
 import type { AdmissionDeps } from '../deps.js';
 import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from '../interface.js';
-import { celValue, evalMatchConditions } from '../policy/cel.js';
+import { celValue, evalMatchConditions, requestAuthorizer, withAnswers } from '../policy/cel.js';
 import { CallError, callWebhook, type ClientConfig } from './client.js';
 import { admissionRequest } from './review.js';
 import { isExemptResource, namespaceSelectorMatches, objectSelectorMatches, ruleMatches, type Rule } from './rules.js';
@@ -38,15 +38,17 @@ function webhooksOf(deps: AdmissionDeps, plural: string): Webhook[] {
 }
 
 /** Whether the request goes to this webhook; throws when a match condition errs under failurePolicy Fail. */
-function shouldCall(h: Webhook, a: AdmissionAttributes, deps: AdmissionDeps): boolean {
+async function shouldCall(h: Webhook, a: AdmissionAttributes, deps: AdmissionDeps): Promise<boolean> {
   if (!(h.rules ?? []).some((r) => ruleMatches(r, a))) return false;
   if (!namespaceSelectorMatches(h.namespaceSelector, a, deps) || !objectSelectorMatches(h.objectSelector, a)) return false;
   if (h.matchConditions?.length) {
-    const r = evalMatchConditions(h.matchConditions, {
+    const bindings = {
       object: celValue(a.operation === 'DELETE' ? null : a.object),
       oldObject: celValue(a.oldObject),
       request: celValue(admissionRequest(a, '')),
-    });
+      authorizer: requestAuthorizer(a),
+    };
+    const r = await withAnswers(deps.review, () => evalMatchConditions(h.matchConditions, bindings));
     if (r.error !== undefined) {
       if (h.failurePolicy === 'Ignore') return false;
       throw internalError(`failed calling webhook "${h.name}": failed to evaluate match conditions: ${r.error}`);
@@ -118,14 +120,14 @@ export class MutatingWebhook implements MutatingPlugin {
     // What the object looked like right after each IfNeeded webhook ran: a later change reinvokes it once.
     const after = new Map<Webhook, unknown>();
     for (const h of hooks) {
-      if (!shouldCall(h, a, this.deps)) continue;
+      if (!(await shouldCall(h, a, this.deps))) continue;
       await this.callAndPatch(h, a);
       if (h.reinvocationPolicy === 'IfNeeded') after.set(h, structuredClone(a.object));
     }
     if (!after.size) return;
     for (const h of hooks) {
       if (!after.has(h) || isDeepStrictEqual(after.get(h), a.object)) continue;
-      if (!shouldCall(h, a, this.deps)) continue;
+      if (!(await shouldCall(h, a, this.deps))) continue;
       await this.callAndPatch(h, a);
     }
   }
@@ -151,7 +153,8 @@ export class ValidatingWebhook implements ValidatingPlugin {
 
   async validate(a: AdmissionAttributes): Promise<void> {
     if (isExemptResource(a)) return;
-    const hooks = webhooksOf(this.deps, 'validatingwebhookconfigurations').filter((h) => shouldCall(h, a, this.deps));
+    const hooks: Webhook[] = [];
+    for (const h of webhooksOf(this.deps, 'validatingwebhookconfigurations')) if (await shouldCall(h, a, this.deps)) hooks.push(h);
     if (!hooks.length) return;
     // All called at once, as upstream; the first failure in webhook order is the answer.
     const results = await Promise.allSettled(hooks.map((h) => invoke(h, a, this.deps)));

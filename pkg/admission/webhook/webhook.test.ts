@@ -81,4 +81,15 @@ describe('webhook calls', () => {
     await expect(run(hook('skip', '/deny', { matchConditions: [{ name: 'never', expression: 'false' }] }))).resolves.toBeUndefined();
     await expect(run(hook('err', '/deny', { matchConditions: [{ name: 'bad', expression: 'object.nope' }] }))).rejects.toThrow(/failed to evaluate match conditions/);
   });
+
+  it('evaluates match conditions with the authorizer of the request\'s user', async () => {
+    const admins = { name: 'admins', expression: "!authorizer.group('').resource('pods').namespace('ns').check('delete').allowed()" };
+    const run = (user: string) => {
+      const deps = memoryDeps([config('validatingwebhookconfigurations', 'v', [hook('deny', '/deny', { matchConditions: [admins] })])]);
+      deps.review = async (q) => ({ allowed: q.user.name === 'admin' && q.verb === 'delete', reason: '' });
+      return new ValidatingWebhook(deps).validate(attrs('pods', 'CREATE', { metadata: { name: 'p' } }, { user: { name: user, groups: [] } }));
+    };
+    await expect(run('admin')).resolves.toBeUndefined();
+    await expect(run('jane')).rejects.toThrow('admission webhook "deny" denied the request: Forbidden');
+  });
 });
