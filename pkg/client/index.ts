@@ -24,3 +24,4 @@ export * from './workqueue/delaying.js';
 export * from './workqueue/rate-limiters.js';
 export * from './workqueue/rate-limiting.js';
 export * from './workqueue/workers.js';
+export * from './resource-version.js';

@@ -3,7 +3,7 @@
 // stopped and that final status is written, it deletes the pod with grace 0 so it leaves the API (upstream's
 // status_manager.go: syncPod, canBeDeleted).
 import type { Logger } from 'pino';
-import { isConflict, isNotFound, WorkQueue, type Client, type KubeObject } from '../client/index.js';
+import { isConflict, isNotFound, resourceVersionOlder, WorkQueue, type Client, type KubeObject } from '../client/index.js';
 
 export interface StatusManagerOptions {
   client: Client;
@@ -36,9 +36,6 @@ const hasOwned = (api: Json | undefined, want: Json): boolean => {
   return true;
 };
 
-/** a < b for resourceVersions this apiserver writes (decimal revisions); false when either is not one. */
-const olderThan = (a: string | undefined, b: string | undefined): boolean =>
-  !!a && !!b && /^\d+$/.test(a) && /^\d+$/.test(b) && (a.length !== b.length ? a.length < b.length : a < b);
 
 export class StatusManager {
   private readonly statuses = new Map<string, Record<string, unknown>>();
@@ -100,7 +97,7 @@ export class StatusManager {
     // The informer's copy may not show our last write yet: then that write is what the API has.
     // (The kubelet hands over a new status object per sync and never writes into one it gave.)
     const last = this.written.get(uid);
-    const upToDate = last && olderThan(pod.metadata?.resourceVersion, last.resourceVersion) ? same(last.status, status) : hasOwned(pod.status as Json | undefined, status);
+    const upToDate = last && resourceVersionOlder(pod.metadata?.resourceVersion, last.resourceVersion) ? same(last.status, status) : hasOwned(pod.status as Json | undefined, status);
     if (!upToDate) {
       const res = await pods.patch(name, 'merge', { metadata: { uid: pod.metadata!.uid }, status }, { subresource: 'status' });
       this.written.set(uid, { status, resourceVersion: res.metadata?.resourceVersion });

@@ -6,7 +6,7 @@
 // SuccessCriteriaMet first, Failed / Complete once no pod is left running).
 import type { KubeObject } from '../../../api/types.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
-import { isConflict, isNotFound, realClock } from '../../client/index.js';
+import { isConflict, isNotFound, realClock, resourceVersionOlder } from '../../client/index.js';
 import {
   ControllerExpectations, SLOW_START_INITIAL_BATCH, controllerRef, formatTimeOf, getCondition, getControllerOf, keyOf,
   objOf, parseTime, slowStartBatch, workerLoop, type Condition,
@@ -83,10 +83,16 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     }
   };
 
+  /** The resourceVersion of this controller's last status write per Job. */
+  const written = new Map<string, string>();
+
   async function sync(key: string): Promise<void> {
     const cached = jobs.get(key);
-    if (!cached) { expectations.delete(key); return; }
+    if (!cached) { expectations.delete(key); written.delete(key); return; }
     if ((cached.spec?.managedBy ?? JOB_CONTROLLER) !== JOB_CONTROLLER) return;
+    // a cache older than our own last write would undo it (a pod of a just-failed Job created again): the informer
+    // brings the write, and its event syncs again
+    if (resourceVersionOlder(cached.metadata?.resourceVersion, written.get(key))) return;
     const job = structuredClone(cached);
     const ns = job.metadata!.namespace!;
     const uid = job.metadata!.uid!;
@@ -208,7 +214,9 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
         }
         active = [];
       }
-      if (terminating.filter(hasFinalizer).length === 0 && (status.uncountedTerminatedPods?.succeeded?.length ?? 0) + (status.uncountedTerminatedPods?.failed?.length ?? 0) === 0) {
+      // finished only once every pod this controller created has been seen (and so deleted above when still active):
+      // a pod created just before the failure and not in the cache yet would otherwise outlive its finished Job
+      if (expectations.satisfied(key) && terminating.filter(hasFinalizer).length === 0 && (status.uncountedTerminatedPods?.succeeded?.length ?? 0) + (status.uncountedTerminatedPods?.failed?.length ?? 0) === 0) {
         const final = failJob ? 'Failed' : 'Complete';
         conds = [...conds, { type: final, status: 'True', reason: why.reason, message: why.message, lastProbeTime: ts, lastTransitionTime: ts }];
         if (!failJob) status.completionTime = ts;
@@ -325,6 +333,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
   async function writeStatus(job: KubeObject, status: Record<string, any>): Promise<void> {
     if (JSON.stringify(job.status ?? {}) === JSON.stringify(status)) return;
     const updated = await ctx.client.jobs(job.metadata!.namespace!).updateStatus({ ...job, status });
+    if (updated.metadata?.resourceVersion) written.set(keyOf(job), updated.metadata.resourceVersion);
     job.status = structuredClone(updated.status ?? status);
     job.metadata = { ...job.metadata, resourceVersion: updated.metadata?.resourceVersion };
   }
