@@ -64,6 +64,7 @@ const ALLOWED_USERS = new Set(['kube-apiserver-kubelet-client', 'system:kube-api
 const ALLOW_TTL_MS = 5 * 60_000;
 const DENY_TTL_MS = 30_000;
 const TOKEN_TTL_MS = 2 * 60_000;
+const TOKEN_CACHE_SWEEP = 1024;
 
 export class NodeServer {
   private server?: Server;
@@ -139,6 +140,8 @@ export class NodeServer {
       if (hit && hit.until > Date.now()) return hit.who;
       let who: { user: string; groups: string[] } | undefined;
       try { who = await this.o.authenticateToken(token); } catch (err) { this.o.logger.warn({ err }, 'TokenReview failed'); return undefined; }
+      // every distinct token is kept until it expires: drop the expired ones before the map grows large
+      if (this.tokens.size >= TOKEN_CACHE_SWEEP) for (const [t, e] of this.tokens) if (e.until <= Date.now()) this.tokens.delete(t);
       this.tokens.set(token, { who, until: Date.now() + (this.o.tokenCacheMs ?? TOKEN_TTL_MS) });
       return who;
     }

@@ -7,7 +7,7 @@
 import { statfs } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { freemem, totalmem, uptime } from 'node:os';
-import type { KubeObject } from '../client/index.js';
+import { formatTime as rfc3339, type KubeObject } from '../client/index.js';
 import type { ContainerUsage, Runtime } from './runtime/types.js';
 
 export interface StatsSource {
@@ -19,8 +19,6 @@ export interface StatsSource {
 }
 
 interface Sample { cpuNs: number; at: number }
-
-const rfc3339 = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** CPU time of the whole machine (all CPUs, busy only), in nanoseconds, from /proc/stat. */
 function machineCpuNs(): number {
