@@ -10,6 +10,7 @@
 import { celEnv, isCelList, isCelMap, parse, plan, type CelFunc, type CelInput, type CelResult } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { comprehensionFuncs, expandTwoVarComprehensions } from './comprehensions.js';
+import { BAIL, compileFast, type Charges } from './fast-path.js';
 import { PER_CALL_LIMIT } from './cost.js';
 import { authzFuncs } from './library/authz.js';
 import { formatFuncs } from './library/format.js';
@@ -39,13 +40,16 @@ const sizeOf = (v: unknown): number => (typeof v === 'string' ? v.length : typeo
 function counted(f: CelFunc): CelFunc {
   const regex = REGEX.has(f.name);
   const wrapped = Object.create(f) as CelFunc & { call: CelFunc['call'] };
+  // Each overload of a function is wrapped, and a call tries them in turn: only the one that answers is charged.
   wrapped.call = (id, target, args) => {
+    const result = f.call(id, target, args);
+    if (result === undefined) return result;
     let size = target === undefined ? 0 : sizeOf(target);
     if (regex) size = (target === undefined ? sizeOf(args[0]) * sizeOf(args[1]) : size * sizeOf(args[0])) * 2.5;
     else for (let i = 0; i < args.length; i++) size = Math.max(size, sizeOf(args[i]));
     spent += 1 + Math.ceil(size * 0.1);
     if (spent > limit) throw new Error(COST_LIMIT_EXCEEDED);
-    return f.call(id, target, args);
+    return result;
   };
   return wrapped;
 }
@@ -55,12 +59,36 @@ const env = celEnv({ registry, funcs: [...LIBRARIES, ...[...base.funcs].map(coun
 
 export interface Compiled {
   program: Program;
+  /** The interpreter alone (`program` may answer through the fast path first): what the fast path is checked against. */
+  interpreted: Program;
   ast: Ast;
   /** Source offsets of the AST's nodes by id (for compile errors worded as cel-go's). */
   positions: Record<string, number>;
 }
 
 const compiled = new Map<string, Compiled | Error>();
+
+const functionNames: ReadonlySet<string> = new Set([...env.funcs].map((f) => f.name));
+/** What the fast path's calls cost: the counted functions' charge for one call with arguments of `size`. */
+const charges: Charges = {
+  charge(size) {
+    spent += 1 + Math.ceil(size * 0.1);
+    return spent <= limit;
+  },
+};
+
+/** The interpreter's program, tried first through the fast path's closures when the expression allows them. */
+function withFastPath(slow: Program, ast: Ast): Program {
+  const fast = ast && compileFast(ast, functionNames, charges);
+  if (!fast) return slow;
+  return (bindings) => {
+    const before = spent;
+    const v = fast(bindings);
+    if (v !== BAIL) return v as CelResult;
+    spent = before;
+    return slow(bindings);
+  };
+}
 
 /** Parses and plans `expr` once per process; throws its syntax error (remembered as well). */
 export function compile(expr: string): Compiled {
@@ -70,7 +98,8 @@ export function compile(expr: string): Compiled {
       const parsed = parse(rewriteOptionalSyntax(expr));
       lowerOptionalSyntax(parsed.expr);
       expandTwoVarComprehensions(parsed.expr);
-      c = { program: plan(env, parsed) as Program, ast: parsed.expr, positions: parsed.sourceInfo?.positions ?? {} };
+      const interpreted = plan(env, parsed) as Program;
+      c = { program: withFastPath(interpreted, parsed.expr), interpreted, ast: parsed.expr, positions: parsed.sourceInfo?.positions ?? {} };
     } catch (err) {
       c = err instanceof Error ? err : new Error(String(err));
     }
