@@ -90,6 +90,29 @@ describe('CustomResourceDefinition validation', () => {
     expect(r.stderr).toContain(rule(4));
   });
 
+  it('refuses optional selections of undeclared fields at create and update, pointing into the rule as written', async () => {
+    const schema = (rule: string) => crd(`        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: "${rule}"
+            properties:
+              name: {type: string, maxLength: 10}
+              replicas: {type: integer}
+`);
+    const bad = await s.kubectlWithInput(schema("self.?nmae.orValue('') != 'x'"), 'apply', '-f', '-');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('The CustomResourceDefinition "gadgets.example.com" is invalid');
+    expect(bad.stderr).toContain("compilation failed: ERROR: <input>:1:5: undefined field 'nmae'\n | self.?nmae.orValue('') != 'x'\n | ....^");
+    const ok = await s.kubectlWithInput(schema("self.?name.orValue('') != 'x'"), 'apply', '-f', '-');
+    expect(ok.stderr).toBe('');
+    const update = await s.kubectlWithInput(schema("self.?name.orValue('') != 'x' && self.replicas.startsWith('a')"), 'apply', '-f', '-');
+    expect(update.code).not.toBe(0);
+    expect(update.stderr).toContain("compilation failed: ERROR: <input>:1:58: found no matching overload for 'startsWith' applied to 'int.(string)'\n | self.?name.orValue('') != 'x' && self.replicas.startsWith('a')\n | .........................................................^");
+    await s.kubectl('delete', 'crd', 'gadgets.example.com', '--wait=false');
+  });
+
   it('accepts a sound CRD and keeps its scope immutable once established', async () => {
     const good = crd(`        type: object
         properties:

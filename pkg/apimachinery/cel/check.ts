@@ -8,6 +8,7 @@
 // passes, as dyn does.
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import type { Ast } from './env.js';
+import { issue } from './issue.js';
 
 type Typed = JSONSchemaProps | undefined;
 
@@ -118,7 +119,32 @@ interface Context {
   source: string;
   positions: Record<string, number>;
 }
-type Result = { type: Typed; found?: Found };
+/** A subexpression's schema (undefined: dyn); `optional` when it is an optional value (`x.?f`) of that schema. */
+type Result = { type: Typed; found?: Found; optional?: { of: Typed } };
+
+/** A field of an object or value of a map, through an optional as cel-go selects (the result optional too). */
+function selectField(e: Ast, op: Result, field: string, ctx: Context, optional: boolean): Result {
+  const s = op.optional ? op.optional.of : op.type;
+  if (closed(s) && !(field in s.properties!)) {
+    return { type: undefined, found: { message: `undefined field '${field}'`, offset: ctx.positions[String(e.id)] ?? 0 } };
+  }
+  const next = s?.properties?.[field] ?? (s && typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+  return optional || op.optional ? { type: undefined, optional: { of: next } } : { type: next };
+}
+
+/** The element schema of a list or the value schema of a map. */
+const elementOf = (base: Typed): Typed =>
+  (base?.type === 'array' && base.items && !Array.isArray(base.items) ? base.items : base && typeof base.additionalProperties === 'object' ? base.additionalProperties : undefined);
+
+/** The optional library's methods on an optional of `of`: value() and orValue(v) (of the same type) give its type. */
+function optionalMethod(fn: string, of: Typed, args: Array<{ r: Result }>): Result {
+  if (fn === 'hasValue') return { type: { type: 'boolean' } };
+  if (fn === 'value' || (fn === 'orValue' && celType(of) !== undefined && celType(args[0]?.r.type) === celType(of))) return { type: of };
+  return { type: undefined };
+}
+
+/** The optional syntax's lowered calls (see optional-syntax.ts): `x.?f`, `x[?k]`, and selects or indexes after them. */
+const OPTIONAL_ACCESS: Record<string, 'select' | 'index'> = { '@optSelect': 'select', '@optThenSelect': 'select', '@optIndex': 'index', '@optThenIndex': 'index' };
 
 const noOverload = (e: Ast, ctx: Context, name: string, signature: string): Result =>
   ({ type: undefined, found: { message: `found no matching overload for '${name}' applied to '${signature}'`, offset: offsetOf(e, ctx) } });
@@ -160,13 +186,8 @@ function undefinedField(e: Ast | undefined, scope: Map<string, Typed>, ctx: Cont
     case 'selectExpr': {
       const op = undefinedField(k.value.operand, scope, ctx);
       if (op.found) return op;
-      const s = op.type;
-      if (closed(s) && !(k.value.field in s.properties!)) {
-        return { type: undefined, found: { message: `undefined field '${k.value.field}'`, offset: ctx.positions[String(e.id)] ?? 0 } };
-      }
-      if (k.value.testOnly) return none;
-      const next = s?.properties?.[k.value.field] ?? (s && typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
-      return { type: next };
+      const r = selectField(e, op, k.value.field, ctx, false);
+      return k.value.testOnly && !r.found ? none : r;
     }
     case 'callExpr': {
       const { target, function: fn } = k.value;
@@ -175,11 +196,14 @@ function undefinedField(e: Ast | undefined, scope: Map<string, Typed>, ctx: Cont
       if (namespace) return none;
       if (!Array.isArray(walked)) return { type: undefined, found: walked };
       const args = target ? walked.slice(1) : walked;
-      if (fn === '_[_]') {
-        const base = args[0]?.r.type;
-        const elem = base?.type === 'array' && base.items && !Array.isArray(base.items) ? base.items : base && typeof base.additionalProperties === 'object' ? base.additionalProperties : undefined;
-        return { type: elem };
+      if (fn === '_[_]') return { type: elementOf(args[0]?.r.type) };
+      const access = OPTIONAL_ACCESS[fn];
+      if (access === 'select') return selectField(e, args[0]!.r, String(constValue(args[1]?.e)), ctx, true);
+      if (access === 'index') {
+        const base = args[0]!.r;
+        return { type: undefined, optional: { of: elementOf(base.optional ? base.optional.of : base.type) } };
       }
+      if (target && walked[0]!.r.optional) return optionalMethod(fn, walked[0]!.r.optional.of, args);
       const types = args.map((a) => celType(a.r.type));
       const known = types.every((t): t is string => t !== undefined);
       if (target) {
@@ -242,20 +266,13 @@ function undefinedField(e: Ast | undefined, scope: Map<string, Typed>, ctx: Cont
   }
 }
 
-/** cel-go's rendering of a compile issue: location, message, the source line and a caret under the column. */
-function issue(source: string, f: Found): string {
-  const before = source.slice(0, f.offset);
-  const line = before.split('\n').length;
-  const lineStart = before.lastIndexOf('\n') + 1;
-  const column = f.offset - lineStart + 1;
-  const text = source.split('\n')[line - 1] ?? '';
-  return `ERROR: <input>:${line}:${column}: ${f.message}\n | ${text}\n | ${'.'.repeat(column - 1)}^`;
-}
+/** A string constant's value (the field name of a lowered optional select). */
+const constValue = (e: Ast | undefined): unknown => (e?.exprKind.case === 'constExpr' ? e.exprKind.value.constantKind.value : undefined);
 
 /** The compile error upstream reports for an admission expression (its variables untyped), or undefined. */
 export function checkUntyped(source: string, ast: Ast, positions: Record<string, number>, variables: string[]): string | undefined {
   const r = undefinedField(ast, new Map(variables.map((v) => [v, undefined])), { source, positions });
-  return r.found && `compilation failed: ${issue(source, r.found)}`;
+  return r.found && `compilation failed: ${issue(source, r.found.offset, r.found.message)}`;
 }
 
 /**
@@ -265,7 +282,7 @@ export function checkUntyped(source: string, ast: Ast, positions: Record<string,
 export function checkExpression(source: string, ast: Ast, positions: Record<string, number>, self: JSONSchemaProps, want: 'boolean' | 'string'): string | undefined {
   const scope = new Map<string, Typed>([['self', self], ['oldSelf', self]]);
   const r = undefinedField(ast, scope, { source, positions });
-  if (r.found) return `compilation failed: ${issue(source, r.found)}`;
+  if (r.found) return `compilation failed: ${issue(source, r.found.offset, r.found.message)}`;
   const t = r.type;
   const known = t && !t['x-kubernetes-int-or-string'] && !t['x-kubernetes-preserve-unknown-fields'] ? t.type : undefined;
   if (known && known !== want) return want === 'boolean' ? 'cel expression must evaluate to a bool' : 'messageExpression must evaluate to a string';

@@ -17,6 +17,7 @@ import { formatFuncs } from './library/format.js';
 import { listFuncs } from './library/lists.js';
 import { netFuncs } from './library/net.js';
 import { optionalFuncs } from './library/optional.js';
+import { issue } from './issue.js';
 import { lowerOptionalSyntax, optionalSyntaxFuncs, rewriteOptionalSyntax } from './optional-syntax.js';
 import { quantityFuncs } from './library/quantity.js';
 import { regexFuncs } from './library/regex.js';
@@ -62,7 +63,7 @@ export interface Compiled {
   /** The interpreter alone (`program` may answer through the fast path first): what the fast path is checked against. */
   interpreted: Program;
   ast: Ast;
-  /** Source offsets of the AST's nodes by id (for compile errors worded as cel-go's). */
+  /** Offsets of the AST's nodes by id in the expression as written (for compile errors worded as cel-go's). */
   positions: Record<string, number>;
 }
 
@@ -90,18 +91,37 @@ function withFastPath(slow: Program, ast: Ast): Program {
   };
 }
 
+/** An offset in the text the parser read (rewritten without optional syntax) as one in the expression as written. */
+const original = (at: number, origin: number[] | undefined): number => (origin ? origin[Math.min(at, origin.length - 1)]! : at);
+
+function originalPositions(positions: Record<string, number>, origin: number[] | undefined): Record<string, number> {
+  if (!origin) return positions;
+  const out: Record<string, number> = {};
+  for (const [id, at] of Object.entries(positions)) out[id] = original(at, origin);
+  return out;
+}
+
+/** A parse error rendered as cel-go renders its syntax errors, at its place in the expression as written. */
+function syntaxError(err: unknown, expr: string, origin: number[] | undefined): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  const offset = (err as { location?: { start?: { offset?: unknown } } }).location?.start?.offset;
+  if (typeof offset !== 'number') return new Error(message);
+  return new Error(issue(expr, original(offset, origin), `Syntax error: ${message.replace(/^<input>:\d+:\d+: /, '')}`));
+}
+
 /** Parses and plans `expr` once per process; throws its syntax error (remembered as well). */
 export function compile(expr: string): Compiled {
   let c = compiled.get(expr);
   if (!c) {
+    const rewritten = rewriteOptionalSyntax(expr);
     try {
-      const parsed = parse(rewriteOptionalSyntax(expr));
+      const parsed = parse(rewritten.text);
       lowerOptionalSyntax(parsed.expr);
       expandTwoVarComprehensions(parsed.expr);
       const interpreted = plan(env, parsed) as Program;
-      c = { program: withFastPath(interpreted, parsed.expr), interpreted, ast: parsed.expr, positions: parsed.sourceInfo?.positions ?? {} };
+      c = { program: withFastPath(interpreted, parsed.expr), interpreted, ast: parsed.expr, positions: originalPositions(parsed.sourceInfo?.positions ?? {}, rewritten.origin) };
     } catch (err) {
-      c = err instanceof Error ? err : new Error(String(err));
+      c = syntaxError(err, expr, rewritten.origin);
     }
     compiled.set(expr, c);
   }

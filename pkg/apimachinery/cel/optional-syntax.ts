@@ -17,10 +17,23 @@ interface Frame { open: '(' | '[' | '{'; index: boolean; closeIndex: boolean; wr
 
 const isIdent = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9_]/.test(c);
 
+/** The source spelled with markers, and for each of its offsets (and its end) the offset in `src` it came from. */
+export interface Rewritten {
+  text: string;
+  /** Absent when the source has no optional syntax (the text is the source). */
+  origin?: number[];
+}
+
 /** The source with optional syntax spelled with markers; the same source when it has none. */
-export function rewriteOptionalSyntax(src: string): string {
-  if (!src.includes('?')) return src;
+export function rewriteOptionalSyntax(src: string): Rewritten {
+  if (!src.includes('?')) return { text: src };
   let out = '';
+  const origin: number[] = [];
+  // text written for the source at offset `at` (inserted markers point at the character they stand before or for)
+  const emit = (text: string, at: number): void => {
+    out += text;
+    for (let n = 0; n < text.length; n++) origin.push(at);
+  };
   let prev: string | undefined; // the last significant character outside strings ('"' after a string literal)
   const stack: Frame[] = [];
   const top = (): Frame | undefined => stack[stack.length - 1];
@@ -35,50 +48,51 @@ export function rewriteOptionalSyntax(src: string): string {
       while (j < src.length && !src.startsWith(quote, j)) j += !raw && src[j] === '\\' ? 2 : 1;
       j = Math.min(src.length, j + quote.length);
       out += src.slice(i, j);
+      for (let n = i; n < j; n++) origin.push(n);
       i = j;
       prev = '"';
       continue;
     }
     if (/\s/.test(c)) {
-      out += c;
-      i++;
+      emit(c, i++);
       continue;
     }
     const frame = top();
     if (c === '?' && (prev === '.' || prev === '[' || prev === '{' || (prev === ',' && frame && !frame.index && frame.open !== '('))) {
-      i++;
-      if (prev === '.') out += SELECT;
+      if (prev === '.') emit(SELECT, i);
       else if (prev === '[' && frame?.index) {
-        out += `${INDEX}(`;
+        emit(`${INDEX}(`, i);
         frame.closeIndex = true;
       } else if (frame?.open === '[') {
-        out += `${MARK}(`;
+        emit(`${MARK}(`, i);
         frame.wrapping = true;
       } else if (frame) frame.wrapNextValue = true; // a map entry: its value gets the marker after the ':'
+      i++;
       continue;
     }
     if (c === '(' || c === '[' || c === '{') {
       stack.push({ open: c, index: c === '[' && (isIdent(prev) || prev === ')' || prev === ']' || prev === '}' || prev === '"'), closeIndex: false, wrapping: false, wrapNextValue: false });
     } else if (c === ')' || c === ']' || c === '}' || c === ',') {
       if (frame?.wrapping) {
-        out += ')';
+        emit(')', i);
         frame.wrapping = false;
       }
-      if (c === ']' && frame?.closeIndex) out += ')';
+      if (c === ']' && frame?.closeIndex) emit(')', i);
       if (c !== ',') stack.pop();
     } else if (c === ':' && frame?.open === '{' && frame.wrapNextValue) {
-      out += `:${MARK}(`;
+      emit(`:${MARK}(`, i);
       frame.wrapNextValue = false;
       frame.wrapping = true;
       prev = ':';
       i++;
       continue;
     }
-    out += c;
+    emit(c, i);
     prev = c;
     i++;
   }
-  return out;
+  origin.push(src.length);
+  return { text: out, origin };
 }
 
 const OPTIONAL_RESULTS = new Set(['@optSelect', '@optIndex', '@optThenSelect', '@optThenIndex']);

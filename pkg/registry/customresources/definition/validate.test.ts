@@ -117,6 +117,22 @@ describe('CRD validation as upstream', () => {
     for (const rule of accepted) expect([rule, first(rule)]).toEqual([rule, undefined]);
   });
 
+  it('checks optional field selection against the schema, with positions in the rule as written', () => {
+    const spec = obj({ name: { type: 'string' }, n: { type: 'integer' }, a: obj({ b: { type: 'string' } }), m: { type: 'object', additionalProperties: { type: 'integer' } }, free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } });
+    const first = (rule: string) => errors(crd(obj({ spec: { ...spec, 'x-kubernetes-validations': [{ rule, message: 'm' }] } })))[0];
+    expect(first('self.?nme.orValue("") == "x"')).toContain("compilation failed: ERROR: <input>:1:5: undefined field 'nme'\n | self.?nme.orValue(\"\") == \"x\"\n | ....^");
+    expect(first('self.?a.?c.hasValue()')).toContain("ERROR: <input>:1:8: undefined field 'c'");
+    expect(first('self.?a.c.hasValue()')).toContain("ERROR: <input>:1:8: undefined field 'c'");
+    // columns and the caret line are the rule's own, not those of its rewriting without optional syntax
+    expect(first('self.?name.orValue("") != "" && self.n.startsWith("a")')).toContain("ERROR: <input>:1:50: found no matching overload for 'startsWith' applied to 'int.(string)'\n | self.?name.orValue(\"\") != \"\" && self.n.startsWith(\"a\")\n | .................................................^");
+    expect(first('[?self.?name,\n ?self.?a.b].size() > 0 &&\n self.nam == "x"')).toContain("ERROR: <input>:3:6: undefined field 'nam'\n |  self.nam == \"x\"\n | .....^");
+    expect(first('self.?n.orValue(1) > "x"')).toContain("found no matching overload for '_>_' applied to '(int, string)'");
+    expect(first('self.?name.value() > 1')).toContain("found no matching overload for '_>_' applied to '(string, int)'");
+    expect(first('self.?name.orValue("") +')).toMatch(/compilation failed: ERROR: <input>:1:24: Syntax error: .*\n \| self\.\?name\.orValue\(""\) \+\n \| \.{23}\^$/);
+    const accepted = ['self.?a.b.orValue("") == "x" && self.?m.?y.hasValue() && self.?m["x"].orValue(0) > 1', 'self.?free.anything.hasValue() && self.?free.?x.y.hasValue()', '{?"a": self.?n}.size() > 0 && [?self.?a.?b].size() >= 0'];
+    for (const rule of accepted) expect([rule, first(rule)]).toEqual([rule, undefined]);
+  });
+
   it('refuses rules whose estimated cost exceeds the budget', () => {
     const list = { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, x.matches(y)))' }] } as JSONSchemaProps;
     const out = errors(crd(obj({ l: list })));
