@@ -79,9 +79,41 @@ describe('admission configuration validation', () => {
     expect(bad.stderr).toContain('spec.validations[0].expression: Invalid value: "object.spec.replicas <=": compilation failed:');
     expect(bad.stderr).toContain('spec.validations[1].expression: Invalid value: "objekt.spec.replicas < 5": compilation failed: ERROR: <input>:1:1: undeclared reference to \'objekt\' (in container \'\')');
     expect(bad.stderr).toContain("spec.validations[3].expression: Invalid value: \"object.metadata.name in [1, 2] || 1 in ['a']\": compilation failed: ERROR: <input>:1:37: found no matching overload for '@in' applied to '(int, list(string))'");
-    expect(bad.stderr).not.toContain('spec.validations[2].expression: Invalid value: "authorizer');
+    // without a paramKind there is no params, and `variables` has only the fields the policy declares
+    expect(bad.stderr).toContain("spec.validations[2].expression: Invalid value: \"authorizer.path('/x').check('get').allowed() && variables.v == 1 && params == null && namespaceObject != null\": compilation failed: ERROR: <input>:1:58: undefined field 'v'");
     expect(bad.stderr).toContain('spec.validations[0].reason: Unsupported value: "Teapot": supported values: "Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge"');
     expect(bad.stderr).toContain('spec.variables[0].name: Invalid value: "not-an-identifier": name is not a valid CEL identifier');
+    const typed = await apply({
+      apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'typed' },
+      spec: {
+        matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }] },
+        matchConditions: [{ name: 'm', expression: 'variables.size() > 0' }],
+        variables: [{ name: 'n', expression: 'object.spec.replicas' }, { name: 'user', expression: 'request.userInfo.username' }, { name: 'early', expression: 'variables.late' }, { name: 'late', expression: '1' }],
+        validations: [
+          { expression: "request.operation == 'CREATE' && request.userInfo.groups.exists(g, g == 'x') && request.options != null && namespaceObject.metadata.labels['a'] == 'b'" },
+          { expression: 'request.operatoin == "CREATE"' },
+          { expression: 'request.userInfo.username > 1' },
+          { expression: 'request.dryRun', messageExpression: "authorizer.group('').resource('pods').check('get').reason()" },
+          { expression: "object.spec.replicas > 1 && variables.n > 1 && variables.user == 'me' && variables.late > 0", messageExpression: 'variables.late' },
+          { expression: 'size(request.name)' },
+          { expression: 'params.max > 1' },
+        ],
+        auditAnnotations: [{ key: 'k', valueExpression: 'request.dryRun' }],
+      },
+    });
+    expect(typed.code).not.toBe(0);
+    for (const m of [
+      "spec.matchConditions[0].expression: Invalid value: \"variables.size() > 0\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'variables' (in container '')",
+      "spec.variables[2].expression: Invalid value: \"variables.late\": compilation failed: ERROR: <input>:1:10: undefined field 'late'",
+      "spec.validations[1].expression: Invalid value: \"request.operatoin == \\\"CREATE\\\"\": compilation failed: ERROR: <input>:1:8: undefined field 'operatoin'\n | request.operatoin == \"CREATE\"\n | .......^",
+      "spec.validations[2].expression: Invalid value: \"request.userInfo.username > 1\": compilation failed: ERROR: <input>:1:27: found no matching overload for '_>_' applied to '(string, int)'",
+      "spec.validations[3].messageExpression: Invalid value: \"authorizer.group('').resource('pods').check('get').reason()\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'authorizer' (in container '')",
+      "spec.validations[4].messageExpression: Invalid value: \"variables.late\": must evaluate to string but got int",
+      "spec.validations[5].expression: Invalid value: \"size(request.name)\": must evaluate to bool but got int",
+      "spec.validations[6].expression: Invalid value: \"params.max > 1\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'params' (in container '')",
+      "spec.auditAnnotations[0].valueExpression: Invalid value: \"request.dryRun\": must evaluate to one of [string null_type] but got bool",
+    ]) expect(typed.stderr).toContain(m);
+    for (const ok of ['spec.validations[0]', 'spec.validations[4].expression', 'spec.validations[3].expression', 'spec.variables[0]', 'spec.variables[1]']) expect(typed.stderr).not.toContain(ok);
     const empty = await apply({ apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'empty' }, spec: {} });
     expect(empty.stderr).toContain('spec.matchConstraints: Required value');
     expect(empty.stderr).toContain('spec.validations: Required value: validations or auditAnnotations must contain at least one item');

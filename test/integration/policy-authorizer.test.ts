@@ -24,12 +24,16 @@ describe('ValidatingAdmissionPolicy authorizer', () => {
       spec: {
         matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] },
         validations: [
-          { expression: `${secrets}.check('get').allowed()`, messageExpression: `'may not read secrets (' + ${secrets}.check('get').reason() + ')'` },
+          { expression: `${secrets}.check('get').allowed()`, messageExpression: "'may not read secrets in ' + object.metadata.namespace" },
           { expression: "authorizer.requestResource.check('create').allowed() && !authorizer.requestResource.check('create').errored()", message: 'request' },
           { expression: "!authorizer.serviceAccount('team', 'nobody').group('').resource('secrets').namespace('team').check('get').allowed()", message: 'service account' },
         ],
       },
     };
+    // a messageExpression has no authorizer (upstream declares it only for expressions)
+    const bad = structuredClone(policy);
+    bad.spec.validations[0]!.messageExpression = `${secrets}.check('get').reason()`;
+    expect((await s.kubectlWithInput(JSON.stringify(bad), 'create', '-f', '-')).stderr).toContain("spec.validations[0].messageExpression: Invalid value: \"authorizer.group('')");
     const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'secret-readers' }, spec: { policyName: 'secret-readers', validationActions: ['Deny'] } };
     for (const o of [policy, binding]) expect((await s.kubectlWithInput(JSON.stringify(o), 'create', '-f', '-')).stderr).toBe('');
 
@@ -38,7 +42,7 @@ describe('ValidatingAdmissionPolicy authorizer', () => {
       refused = (await s.kubectl('--as=jane', 'create', 'configmap', 'c1', '-n', 'team')).stderr;
       return refused !== '';
     });
-    expect(refused).toContain("configmaps \"c1\" is forbidden: ValidatingAdmissionPolicy 'secret-readers' with binding 'secret-readers' denied request: may not read secrets (");
+    expect(refused).toContain("configmaps \"c1\" is forbidden: ValidatingAdmissionPolicy 'secret-readers' with binding 'secret-readers' denied request: may not read secrets in team");
     await run('create', 'configmap', 'by-admin', '-n', 'team');
 
     await run('create', 'role', 'secret-reader', '--verb=get', '--resource=secrets', '-n', 'team');

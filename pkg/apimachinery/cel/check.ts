@@ -7,7 +7,7 @@
 // the schema makes certain is reported; anything dynamic (int-or-string, preserve-unknown-fields, formats, objects)
 // passes, as dyn does.
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
-import type { Ast } from './env.js';
+import { functionNames, type Ast } from './env.js';
 import { issue } from './issue.js';
 
 type Typed = JSONSchemaProps | undefined;
@@ -191,7 +191,8 @@ function undefinedField(e: Ast | undefined, scope: Map<string, Typed>, ctx: Cont
     }
     case 'callExpr': {
       const { target, function: fn } = k.value;
-      const namespace = target?.exprKind.case === 'identExpr' && !scope.has(target.exprKind.value.name);
+      // `optional.of(x)`, `sets.contains(a, b)`: a namespaced function, not a method of a variable
+      const namespace = target?.exprKind.case === 'identExpr' && !scope.has(target.exprKind.value.name) && functionNames.has(`${target.exprKind.value.name}.${fn}`);
       const walked = walk([namespace ? undefined : target, ...k.value.args]);
       if (namespace) return none;
       if (!Array.isArray(walked)) return { type: undefined, found: walked };
@@ -269,20 +270,29 @@ function undefinedField(e: Ast | undefined, scope: Map<string, Typed>, ctx: Cont
 /** A string constant's value (the field name of a lowered optional select). */
 const constValue = (e: Ast | undefined): unknown => (e?.exprKind.case === 'constExpr' ? e.exprKind.value.constantKind.value : undefined);
 
-/** The compile error upstream reports for an admission expression (its variables untyped), or undefined. */
-export function checkUntyped(source: string, ast: Ast, positions: Record<string, number>, variables: string[]): string | undefined {
-  const r = undefinedField(ast, new Map(variables.map((v) => [v, undefined])), { source, positions });
-  return r.found && `compilation failed: ${issue(source, r.found.offset, r.found.message)}`;
+/** What checking an expression found: the compile error cel-go reports, else the expression's type (undefined: dyn). */
+export interface Checked {
+  error?: string;
+  type: JSONSchemaProps | undefined;
 }
+
+/** Checks `source` with each variable typed by its schema (undefined: dyn), as cel-go's checker does. */
+export function checkTyped(source: string, ast: Ast, positions: Record<string, number>, variables: ReadonlyMap<string, Typed>): Checked {
+  const r = undefinedField(ast, new Map(variables), { source, positions });
+  if (r.found) return { error: `compilation failed: ${issue(source, r.found.offset, r.found.message)}`, type: undefined };
+  return { type: r.optional ? undefined : r.type };
+}
+
+/** cel-go's name of a type the checker is certain of (int, string, list(string), map(string, int)); undefined otherwise. */
+export const celTypeName = (t: Typed): string | undefined => celType(t);
 
 /**
  * The compile error upstream reports for `source` with `self` (and `oldSelf`) typed by `self`, or undefined.
  * `want`: the type the expression must have (bool for rules, string for messageExpressions).
  */
 export function checkExpression(source: string, ast: Ast, positions: Record<string, number>, self: JSONSchemaProps, want: 'boolean' | 'string'): string | undefined {
-  const scope = new Map<string, Typed>([['self', self], ['oldSelf', self]]);
-  const r = undefinedField(ast, scope, { source, positions });
-  if (r.found) return `compilation failed: ${issue(source, r.found.offset, r.found.message)}`;
+  const r = checkTyped(source, ast, positions, new Map([['self', self], ['oldSelf', self]]));
+  if (r.error) return r.error;
   const t = r.type;
   const known = t && !t['x-kubernetes-int-or-string'] && !t['x-kubernetes-preserve-unknown-fields'] ? t.type : undefined;
   if (known && known !== want) return want === 'boolean' ? 'cel expression must evaluate to a bool' : 'messageExpression must evaluate to a string';

@@ -69,7 +69,8 @@ export interface Compiled {
 
 const compiled = new Map<string, Compiled | Error>();
 
-const functionNames: ReadonlySet<string> = new Set([...env.funcs].map((f) => f.name));
+/** Every function of the environment by name (namespaced ones as `optional.of`). */
+export const functionNames: ReadonlySet<string> = new Set([...env.funcs].map((f) => f.name));
 /** What the fast path's calls cost: the counted functions' charge for one call with arguments of `size`. */
 const charges: Charges = {
   charge(size) {

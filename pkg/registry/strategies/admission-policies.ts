@@ -1,11 +1,13 @@
 // ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding checks beyond the schema, worded as upstream's
 // pkg/apis/admissionregistration/validation: match constraints and their rules, at least one validation, every CEL
 // expression compiled at write time, reasons and validation actions from their enums.
+import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, forbidden, invalidValue, notSupported, required } from '../../apimachinery/field.js';
 import type { Strategy } from '../strategy.js';
-import { celCompileErrors, POLICY_VARIABLES } from './admission-cel.js';
+import { celTypeName } from '../../apimachinery/cel/index.js';
+import { admissionScope, celCompileErrors, checkAdmissionExpression } from './admission-cel.js';
 import { validateMatchConditions, validateRule } from './admission-webhooks.js';
 
 type Obj = Record<string, any>;
@@ -37,20 +39,30 @@ function validatePolicySpec(spec: Obj | undefined): StatusCause[] {
     if (!s.paramKind.kind) causes.push(required('spec.paramKind.kind'));
   }
   causes.push(...validateMatchResources(s.matchConstraints, 'spec.matchConstraints', true));
-  causes.push(...validateMatchConditions(s.matchConditions, 'spec.matchConditions', POLICY_VARIABLES));
+  const params = Boolean(s.paramKind);
+  // match conditions are compiled without the policy's variables; the rest sees those compiled before it
+  causes.push(...validateMatchConditions(s.matchConditions, 'spec.matchConditions', admissionScope({ params, authorizer: true })));
   if (!s.validations?.length && !s.auditAnnotations?.length) causes.push(required('spec.validations', 'validations or auditAnnotations must contain at least one item'));
+  const variables = s.variables?.length ? new Map<string, JSONSchemaProps | undefined>() : undefined;
   (s.variables as Obj[] | undefined ?? []).forEach((v, i) => {
     const at = `spec.variables[${i}]`;
     if (!v.name) causes.push(required(`${at}.name`));
     else if (!CEL_IDENTIFIER.test(v.name)) causes.push(invalidValue(`${at}.name`, v.name, 'name is not a valid CEL identifier'));
     if (!v.expression) causes.push(required(`${at}.expression`));
-    else causes.push(...celCompileErrors(`${at}.expression`, v.expression, POLICY_VARIABLES));
+    else {
+      const checked = checkAdmissionExpression(v.expression, admissionScope({ params, authorizer: true, variables }));
+      if (checked.error) causes.push(invalidValue(`${at}.expression`, v.expression, checked.error));
+      // upstream keeps a variable's type only for scalars, lists and maps; anything else is dyn
+      variables!.set(v.name ?? '', celTypeName(checked.type) ? checked.type : undefined);
+    }
   });
+  const scope = admissionScope({ params, authorizer: true, variables });
+  const messageScope = admissionScope({ params, authorizer: false, variables });
   (s.validations as Obj[] | undefined ?? []).forEach((v, i) => {
     const at = `spec.validations[${i}]`;
     if (!v.expression) causes.push(required(`${at}.expression`));
-    else causes.push(...celCompileErrors(`${at}.expression`, v.expression, POLICY_VARIABLES));
-    if (v.messageExpression) causes.push(...celCompileErrors(`${at}.messageExpression`, v.messageExpression, POLICY_VARIABLES));
+    else causes.push(...celCompileErrors(`${at}.expression`, v.expression, scope, ['bool']));
+    if (v.messageExpression) causes.push(...celCompileErrors(`${at}.messageExpression`, v.messageExpression, messageScope, ['string']));
     if (typeof v.message === 'string' && v.message.includes('\n')) causes.push(invalidValue(`${at}.message`, v.message, 'message must not contain line breaks'));
     if (v.reason !== undefined && !REASONS.includes(v.reason)) causes.push(notSupported(`${at}.reason`, v.reason, REASONS));
   });
@@ -58,7 +70,7 @@ function validatePolicySpec(spec: Obj | undefined): StatusCause[] {
     const at = `spec.auditAnnotations[${i}]`;
     if (!a.key) causes.push(required(`${at}.key`));
     if (!a.valueExpression) causes.push(required(`${at}.valueExpression`));
-    else causes.push(...celCompileErrors(`${at}.valueExpression`, a.valueExpression, POLICY_VARIABLES));
+    else causes.push(...celCompileErrors(`${at}.valueExpression`, a.valueExpression, scope, ['string', 'null_type']));
   });
   return causes;
 }

@@ -6,7 +6,7 @@ import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, invalidValue, notSupported, required } from '../../apimachinery/field.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../apimachinery/names.js';
 import type { Strategy } from '../strategy.js';
-import { celCompileErrors, MATCH_CONDITION_VARIABLES } from './admission-cel.js';
+import { celCompileErrors, MATCH_CONDITION_SCOPE, type Scope } from './admission-cel.js';
 
 type Obj = Record<string, any>;
 
@@ -118,7 +118,7 @@ export function validateClientConfig(cc: Obj | undefined, path: string): StatusC
 }
 
 /** matchConditions: names qualified and unique, expressions compiled (upstream: validateMatchConditions). */
-export function validateMatchConditions(conditions: Obj[] | undefined, path: string, variables = MATCH_CONDITION_VARIABLES): StatusCause[] {
+export function validateMatchConditions(conditions: Obj[] | undefined, path: string, scope: Scope = MATCH_CONDITION_SCOPE): StatusCause[] {
   const causes: StatusCause[] = [];
   const seen = new Set<string>();
   (conditions ?? []).forEach((c, i) => {
@@ -127,7 +127,7 @@ export function validateMatchConditions(conditions: Obj[] | undefined, path: str
     else if (seen.has(c.name)) causes.push(duplicate(`${at}.name`, c.name));
     seen.add(c.name);
     if (!c.expression) causes.push(required(`${at}.expression`));
-    else causes.push(...celCompileErrors(`${at}.expression`, c.expression, variables));
+    else causes.push(...celCompileErrors(`${at}.expression`, c.expression, scope, ['bool']));
   });
   if ((conditions?.length ?? 0) > 64) causes.push(fieldTooMany(path, conditions!.length, 64));
   return causes;
