@@ -26,6 +26,7 @@ import { startPodGcController } from './podgc/podgc.js';
 import { startResourceQuotaController } from './resourcequota/resource-quota.js';
 import { startRootCaCertPublisher } from './rootcacertpublisher/root-ca-cert-publisher.js';
 import { startServiceAccountController } from './serviceaccount/serviceaccounts.js';
+import { startValidatingAdmissionPolicyStatusController } from './validatingadmissionpolicystatus/controller.js';
 import { defaultClusterControllerConfig, type ClusterControllerConfig, type ClusterControllerInit } from './shared/cluster-context.js';
 import { ServiceAccountClientBuilder } from './shared/credentials.js';
 import type { ControllerInit } from './shared/types.js';
@@ -67,6 +68,7 @@ export const clusterControllers: ControllerDescriptor[] = [
   cluster('certificatesigningrequest-cleaner-controller', ['csrcleaner'], 'certificate-controller', startCsrCleanerController, 1),
   cluster('horizontal-pod-autoscaler-controller', ['horizontalpodautoscaling'], 'horizontal-pod-autoscaler', startHorizontalPodAutoscalerController, 5, 'concurrent-horizontal-pod-autoscaler-syncs'),
   cluster('pod-garbage-collector-controller', ['podgc'], 'pod-garbage-collector', startPodGcController, 1),
+  cluster('validatingadmissionpolicy-status-controller', ['validatingadmissionpolicy-status'], 'validatingadmissionpolicy-status-controller', startValidatingAdmissionPolicyStatusController, 1),
   cluster('persistentvolume-binder-controller', ['persistentvolume-binder'], 'persistent-volume-binder', startPersistentVolumeBinder, 1),
   // not upstream's: the provisioner of mini-kube.io/hostpath StorageClasses (upstream runs such provisioners apart)
   cluster('hostpath-provisioner-controller', ['hostpath-provisioner'], 'persistent-volume-binder', startHostPathProvisioner, 1),

@@ -26,9 +26,12 @@ interface Found {
   offset: number;
 }
 
+/** String formats CEL gives types of their own (bytes, duration, timestamp), which the checker leaves dynamic. */
+const TYPED_FORMATS = new Set(['byte', 'duration', 'date', 'date-time', 'datetime']);
+
 /** A scalar schema's CEL type; undefined for anything else (lists, maps, dyn, strings with a format CEL types). */
 const celScalar = (s: Typed): string | undefined => {
-  if (!s || s['x-kubernetes-int-or-string'] || s['x-kubernetes-preserve-unknown-fields'] || s.format) return undefined;
+  if (!s || s['x-kubernetes-int-or-string'] || s['x-kubernetes-preserve-unknown-fields'] || (s.type === 'string' && TYPED_FORMATS.has(s.format ?? ''))) return undefined;
   return s.type === 'integer' ? 'int' : s.type === 'number' ? 'double' : s.type === 'string' ? 'string' : s.type === 'boolean' ? 'bool' : undefined;
 };
 /** Identifiers CEL resolves without declarations: its type denotations, and the protobuf package's root. */

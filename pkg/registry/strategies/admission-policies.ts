@@ -1,13 +1,12 @@
 // ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding checks beyond the schema, worded as upstream's
 // pkg/apis/admissionregistration/validation: match constraints and their rules, at least one validation, every CEL
 // expression compiled at write time, reasons and validation actions from their enums.
-import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, forbidden, invalidValue, notSupported, required } from '../../apimachinery/field.js';
 import type { Strategy } from '../strategy.js';
-import { celTypeName } from '../../apimachinery/cel/index.js';
-import { admissionScope, celCompileErrors, checkAdmissionExpression } from './admission-cel.js';
+import { admissionScope, compileVariables } from '../../apimachinery/cel/index.js';
+import { celCompileErrors } from './admission-cel.js';
 import { validateMatchConditions, validateRule } from './admission-webhooks.js';
 
 type Obj = Record<string, any>;
@@ -43,19 +42,16 @@ function validatePolicySpec(spec: Obj | undefined): StatusCause[] {
   // match conditions are compiled without the policy's variables; the rest sees those compiled before it
   causes.push(...validateMatchConditions(s.matchConditions, 'spec.matchConditions', admissionScope({ params, authorizer: true })));
   if (!s.validations?.length && !s.auditAnnotations?.length) causes.push(required('spec.validations', 'validations or auditAnnotations must contain at least one item'));
-  const variables = s.variables?.length ? new Map<string, JSONSchemaProps | undefined>() : undefined;
+  const compiled = s.variables?.length ? compileVariables(s.variables as Obj[], { params, authorizer: true }) : undefined;
   (s.variables as Obj[] | undefined ?? []).forEach((v, i) => {
     const at = `spec.variables[${i}]`;
     if (!v.name) causes.push(required(`${at}.name`));
     else if (!CEL_IDENTIFIER.test(v.name)) causes.push(invalidValue(`${at}.name`, v.name, 'name is not a valid CEL identifier'));
+    const error = compiled?.checks[i]?.error;
     if (!v.expression) causes.push(required(`${at}.expression`));
-    else {
-      const checked = checkAdmissionExpression(v.expression, admissionScope({ params, authorizer: true, variables }));
-      if (checked.error) causes.push(invalidValue(`${at}.expression`, v.expression, checked.error));
-      // upstream keeps a variable's type only for scalars, lists and maps; anything else is dyn
-      variables!.set(v.name ?? '', celTypeName(checked.type) ? checked.type : undefined);
-    }
+    else if (error) causes.push(invalidValue(`${at}.expression`, v.expression, error));
   });
+  const variables = compiled?.variables;
   const scope = admissionScope({ params, authorizer: true, variables });
   const messageScope = admissionScope({ params, authorizer: false, variables });
   (s.validations as Obj[] | undefined ?? []).forEach((v, i) => {

@@ -6,7 +6,8 @@ import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, invalidValue, notSupported, required } from '../../apimachinery/field.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../apimachinery/names.js';
 import type { Strategy } from '../strategy.js';
-import { celCompileErrors, MATCH_CONDITION_SCOPE, type Scope } from './admission-cel.js';
+import type { Scope } from '../../apimachinery/cel/index.js';
+import { celCompileErrors, MATCH_CONDITION_SCOPE } from './admission-cel.js';
 
 type Obj = Record<string, any>;
 
