@@ -68,6 +68,7 @@ export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer):
         const r = await authorizer.authorize({
           user: q.user, verb: q.verb, isResourceRequest: q.path === undefined, path: q.path ?? '', namespace: q.namespace ?? '', apiGroup: q.group ?? '',
           apiVersion: '*', resource: q.resource ?? '', subresource: q.subresource ?? '', name: q.name ?? '',
+          fieldSelector: q.fieldSelector, labelSelector: q.labelSelector,
         });
         return { allowed: r.decision === 'allow', reason: r.reason };
       } catch (err) {

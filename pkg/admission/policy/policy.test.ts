@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../api/types.js';
-import type { AccessQuestion } from '../../apimachinery/cel/index.js';
+import { authorizerValue, compile, COST_LIMIT_EXCEEDED, evaluate, type AccessQuestion } from '../../apimachinery/cel/index.js';
 import { attrs, memoryDeps } from '../testing.js';
+import { withAnswers } from './cel.js';
 import { ValidatingAdmissionPolicy } from './validating.js';
 
 const G = 'admissionregistration.k8s.io';
@@ -71,5 +72,20 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(asked).toContainEqual({ user: { name: 'alice', groups: ['system:authenticated'] }, verb: 'create', group: '', resource: 'configmaps', subresource: 'status', namespace: 'ns', name: 'c' });
     expect(asked.filter((q) => q.name === 'd')).toHaveLength(1);
     await expect(plugin.validate(as('bob'))).rejects.toThrow("ValidatingAdmissionPolicy 'p' with binding 'b' denied request: no: RBAC: no rule");
+  });
+
+  it('charges the authorizer library as upstream (a check 350000: a third passes the per-call limit) and hands selectors to the authorizer', async () => {
+    const asked: AccessQuestion[] = [];
+    const review = async (q: AccessQuestion) => { asked.push(q); return { allowed: true, reason: '' }; };
+    const bindings = { authorizer: authorizerValue({ name: 'alice', groups: [] }, { group: '', resource: 'configmaps', subresource: '', namespace: 'ns', name: 'c' }) };
+    const run = (expr: string) => withAnswers(review, () => evaluate(compile(expr).program, bindings));
+    const pods = "authorizer.group('').resource('pods')";
+    expect(await run(`${pods}.check('get').allowed()`)).toEqual({ result: true, cost: 350_003 });
+    // a selector costs its parse: 10 + a tenth of its length + 50 per possible requirement (one per two characters)
+    expect(await run(`${pods}.fieldSelector('spec.nodeName=n1').labelSelector('a=b').check('list').allowed()`)).toEqual({ result: true, cost: 350_003 + 412 + 111 });
+    expect(asked).toContainEqual({ user: { name: 'alice', groups: [] }, verb: 'list', group: '', resource: 'pods', fieldSelector: 'spec.nodeName=n1', labelSelector: 'a=b' });
+    expect((await run(`${pods}.check('get').allowed() && ${pods}.check('list').allowed()`)).result).toBe(true);
+    const three = await run(`${pods}.check('get').allowed() && ${pods}.check('list').allowed() && ${pods}.check('watch').allowed()`);
+    expect((three.result as Error).message).toBe(COST_LIMIT_EXCEEDED);
   });
 });

@@ -6,13 +6,14 @@
 //
 // @bufbuild/cel tracks no cost, so every function is wrapped to count its calls: 1 per call, plus a tenth of the
 // size of a string or list argument (a quarter of size times pattern for regular expressions), as cel-go's
-// runtime cost tracker charges; `evaluate` reports what one evaluation spent and stops it past its limit.
+// runtime cost tracker charges, and the authorizer library's calls what Kubernetes charges for them (a check 350000);
+// `evaluate` reports what one evaluation spent and stops it past its limit.
 import { celEnv, isCelList, isCelMap, parse, plan, type CelFunc, type CelInput, type CelResult } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { comprehensionFuncs, expandTwoVarComprehensions } from './comprehensions.js';
 import { BAIL, compileFast, type Charges } from './fast-path.js';
 import { PER_CALL_LIMIT } from './cost.js';
-import { authzFuncs } from './library/authz.js';
+import { authzCallCost, authzFuncs } from './library/authz.js';
 import { formatFuncs } from './library/format.js';
 import { listFuncs } from './library/lists.js';
 import { netFuncs } from './library/net.js';
@@ -45,10 +46,14 @@ function counted(f: CelFunc): CelFunc {
   wrapped.call = (id, target, args) => {
     const result = f.call(id, target, args);
     if (result === undefined) return result;
-    let size = target === undefined ? 0 : sizeOf(target);
-    if (regex) size = (target === undefined ? sizeOf(args[0]) * sizeOf(args[1]) : size * sizeOf(args[0])) * 2.5;
-    else for (let i = 0; i < args.length; i++) size = Math.max(size, sizeOf(args[i]));
-    spent += 1 + Math.ceil(size * 0.1);
+    const fixed = authzCallCost(f.name, args);
+    if (fixed !== undefined) spent += fixed;
+    else {
+      let size = target === undefined ? 0 : sizeOf(target);
+      if (regex) size = (target === undefined ? sizeOf(args[0]) * sizeOf(args[1]) : size * sizeOf(args[0])) * 2.5;
+      else for (let i = 0; i < args.length; i++) size = Math.max(size, sizeOf(args[i]));
+      spent += 1 + Math.ceil(size * 0.1);
+    }
     if (spent > limit) throw new Error(COST_LIMIT_EXCEEDED);
     return result;
   };

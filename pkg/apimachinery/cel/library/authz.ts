@@ -1,6 +1,7 @@
 // Kubernetes' authorizer library for admission expressions (upstream: apiserver/pkg/cel/library/authz.go):
 // authorizer.group(g).resource(r).namespace(ns).name(n).check(verb), authorizer.path(p).check(verb),
-// authorizer.serviceAccount(ns, name) and authorizer.requestResource, each check a SubjectAccessReview of the
+// authorizer.serviceAccount(ns, name) and authorizer.requestResource (a resource check also narrowed by
+// .fieldSelector(s) and .labelSelector(s), Kubernetes 1.31+), each check a SubjectAccessReview of the
 // request's user (or that service account) against the apiserver's authorizers, read through Decision's
 // allowed(), reason(), errored() and error().
 //
@@ -29,6 +30,9 @@ export interface AccessQuestion {
   subresource?: string;
   namespace?: string;
   name?: string;
+  /** Selectors the resource check is narrowed by, as written (the authorizers parse them). */
+  fieldSelector?: string;
+  labelSelector?: string;
 }
 
 export interface AccessAnswer {
@@ -84,7 +88,7 @@ function check(c: Check, verb: string) {
   throw new Error(DECISION_PENDING);
 }
 
-const refine = (field: 'subresource' | 'namespace' | 'name') =>
+const refine = (field: 'subresource' | 'namespace' | 'name' | 'fieldSelector' | 'labelSelector') =>
   celMethod(field, RC.type, [STRING], RC.type, function (s) { return write(RC, { ...read<Check>(RC, this), [field]: s }); });
 
 export const authzFuncs: CelFunc[] = [
@@ -93,7 +97,7 @@ export const authzFuncs: CelFunc[] = [
   celMethod('serviceAccount', AUTHORIZER_TYPE.type, [STRING, STRING], AUTHORIZER_TYPE.type, (namespace, name) =>
     write(AUTHORIZER_TYPE, { user: { name: `system:serviceaccount:${namespace}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`] } })),
   celMethod('resource', GROUP_CHECK_TYPE.type, [STRING], RC.type, function (resource) { return write(RC, { ...read<Check>(GROUP_CHECK_TYPE, this), resource }); }),
-  refine('subresource'), refine('namespace'), refine('name'),
+  refine('subresource'), refine('namespace'), refine('name'), refine('fieldSelector'), refine('labelSelector'),
   celMethod('check', PATH_CHECK_TYPE.type, [STRING], DECISION_TYPE.type, function (verb) { return check(read<Check>(PATH_CHECK_TYPE, this), verb); }),
   celMethod('check', RC.type, [STRING], DECISION_TYPE.type, function (verb) { return check(read<Check>(RC, this), verb); }),
   celMethod('allowed', DECISION_TYPE.type, [], BOOL, function () { return read<AccessAnswer>(DECISION_TYPE, this).allowed; }),
@@ -101,3 +105,23 @@ export const authzFuncs: CelFunc[] = [
   celMethod('errored', DECISION_TYPE.type, [], BOOL, function () { return Boolean(read<AccessAnswer>(DECISION_TYPE, this).error); }),
   celMethod('error', DECISION_TYPE.type, [], STRING, function () { return read<AccessAnswer>(DECISION_TYPE, this).error ?? ''; }),
 ];
+
+/** cel-go's base costs of creating a list and a struct (common/cost.go). */
+const LIST_CREATE_COST = 10;
+const STRUCT_CREATE_COST = 40;
+
+/**
+ * What one call of the library costs at runtime (upstream: library/cost.go CallCost): a check a fixed 350000, so
+ * that only two fit an expression's per-call limit; builders and accessors 1; a selector its parse into
+ * requirements (a list of them, one per two characters at most, each a struct with a list of values).
+ */
+export function authzCallCost(name: string, args: readonly unknown[]): number | undefined {
+  if (name === 'check') return 350_000;
+  if (name === 'fieldSelector' || name === 'labelSelector') {
+    const length = typeof args[0] === 'string' ? args[0].length : 0;
+    return LIST_CREATE_COST + Math.ceil(length * 0.1) + Math.ceil(Math.ceil(length * 0.5) * (LIST_CREATE_COST + STRUCT_CREATE_COST));
+  }
+  return NOMINAL.has(name) ? 1 : undefined;
+}
+
+const NOMINAL = new Set(['serviceAccount', 'path', 'group', 'resource', 'subresource', 'namespace', 'name', 'allowed', 'reason', 'error', 'errored']);
