@@ -6,6 +6,7 @@ import type { RequestHeaderFlags } from '../pkg/authentication/index.js';
 import { ensureFrontProxyPki, ensurePki } from '../pkg/pki/ensure-pki.js';
 import { apiServerFlags, parseGoDuration, validateApiServerFlags, type ApiServerFlagValues } from './apiserver-flags.js';
 import { exitWithFlagError, FlagError, parseOrExit } from './flags.js';
+import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
 
 const summary = 'Runs the Kubernetes API server: REST over HTTPS for every resource, backed by its own store.';
@@ -107,7 +108,9 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     const { startApiServer } = await import('../pkg/apiserver/server.js');
     const server = await startApiServer(await apiServerConfig(values, logger));
     logger.info({ url: server.url }, 'serving');
+    const reclaimer = startHeapReclaimer({ logger });
     onShutdownSignal(async (signal) => {
+      reclaimer.stop();
       logger.info({ signal }, 'shutting down');
       await server.close();
       logger.info('stopped');

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { pino } from 'pino';
 import { parseGoDuration } from './apiserver-flags.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
+import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
 
 const summary = 'Runs the controllers (garbage collector, namespace, node lifecycle, endpoints, workloads, ...) against an apiserver.';
@@ -125,6 +126,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     logger.flush();
     process.exit(1);
   });
+  startHeapReclaimer({ logger });
   onShutdownSignal(async (signal) => {
     logger.info({ signal }, 'shutting down');
     stop.abort();

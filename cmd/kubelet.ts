@@ -8,6 +8,7 @@ import { parseGoDuration } from './apiserver-flags.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { applyConfigFile, configz } from './kubelet-config.js';
 import { packageRoot } from './package-info.js';
+import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
 
 const summary = 'Runs a node agent: registers the node, heartbeats, and runs the pods bound to it on a container runtime.';
@@ -158,6 +159,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const stop = new AbortController();
   const done = host.run(stop.signal);
   void host.whenRegistered().then(() => logger.info({ nodes: nodeNames.length }, 'nodes registered'));
+  startHeapReclaimer({ logger });
   onShutdownSignal(async () => {
     stop.abort();
     await done;

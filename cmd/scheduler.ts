@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { pino } from 'pino';
 import { parseGoDuration } from './apiserver-flags.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
+import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
 
 const summary = 'Runs the scheduler: assigns pending pods to nodes, as kube-scheduler does, configured by a KubeSchedulerConfiguration.';
@@ -74,6 +75,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   } else {
     done = scheduler.run(stop.signal);
   }
+  startHeapReclaimer({ logger });
   onShutdownSignal(async () => {
     stop.abort();
     // releasing the lease and flushing events get a few seconds, not their retries against a gone apiserver

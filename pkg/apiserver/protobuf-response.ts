@@ -13,7 +13,7 @@ import { findResource } from '../../api/index.js';
 import { protoFields } from '../../api/proto/index.js';
 import { internalError } from '../apimachinery/errors.js';
 import {
-  builtinProtoSchemas, definitionOfKind, encodeMessage, ENVELOPE_TAIL, envelopeHead, PROTOBUF_MEDIA_TYPE, ProtobufError,
+  builtinProtoSchemas, definitionOfKind, encodeMessage, ENVELOPE_TAIL, envelopeHead, PROTOBUF_MEDIA_TYPE, ProtobufError, writeMessage,
 } from '../apimachinery/protobuf/index.js';
 import { Sink, varintSize } from '../apimachinery/protobuf/sink.js';
 import type { KeyValue, StoreEvent } from '../storage/interface.js';
@@ -47,13 +47,17 @@ function encode(obj: Record<string, unknown>, definition: string): Buffer {
   }
 }
 
+function definitionOf(obj: KubeObject): string {
+  const definition = definitionOfKind(obj.apiVersion ?? '', obj.kind ?? '');
+  if (!definition) throw internalError(`no protobuf encoding for ${obj.apiVersion}, Kind=${obj.kind}`);
+  return definition;
+}
+
 /** The message of a built-in object (no envelope), cached beside the object. */
 function messageOf(obj: KubeObject): Buffer {
   let m = messages.get(obj);
   if (!m) {
-    const definition = definitionOfKind(obj.apiVersion ?? '', obj.kind ?? '');
-    if (!definition) throw internalError(`no protobuf encoding for ${obj.apiVersion}, Kind=${obj.kind}`);
-    m = encode(obj, definition);
+    m = encode(obj, definitionOf(obj));
     messages.set(obj, m);
   }
   return m;
@@ -106,19 +110,29 @@ export const protobufPartialObjectMetadata = (obj: KubeObject, version = 'v1'): 
 const ITEMS_KEY = 2 * 8 + 2;
 const storedItems = new WeakMap<KeyValue, Buffer>();
 
+const itemScratch = new Sink();
+
 /**
  * A stored object's message framed as a list's items field (key, length, message), kept as long as its
- * KeyValue (the watch cache's entry) lives, so that a list is its stored items' bytes. Encoded from a parse of
- * its own that dies young: the KeyValue's shared parse would be held until the whole list is built.
+ * KeyValue (the watch cache's entry) lives, so that a list is its stored items' bytes. Encoded once, straight
+ * into its frame, from a parse of its own that dies young (the KeyValue's shared parse would be held until the
+ * whole list is built): a message copied into a frame left both in one 8 KB pool slab, held by the frame.
  */
 function storedItemOf(kv: KeyValue): Buffer {
   let item = storedItems.get(kv);
   if (!item) {
-    const m = messageOf(JSON.parse(kv.bytes.toString('utf8')) as KubeObject);
-    const s = new Sink(1 + varintSize(m.length) + m.length);
-    s.key(ITEMS_KEY);
-    s.bytes(m);
-    item = s.buf.subarray(0, s.pos);
+    const obj = JSON.parse(kv.bytes.toString('utf8')) as KubeObject;
+    itemScratch.reset();
+    itemScratch.key(ITEMS_KEY);
+    const at = itemScratch.begin();
+    try {
+      writeMessage(itemScratch, obj, definitionOf(obj), builtinProtoSchemas);
+    } catch (err) {
+      if (err instanceof ProtobufError) throw internalError(`protobuf encoding of ${obj.apiVersion}, Kind=${obj.kind}: ${err.message}`);
+      throw err;
+    }
+    itemScratch.end(at);
+    item = itemScratch.copy();
     storedItems.set(kv, item);
   }
   return item;

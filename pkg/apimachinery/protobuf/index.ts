@@ -9,7 +9,7 @@ import type { ProtoSchemas } from './shape.js';
 import { ProtobufError } from './wire.js';
 
 export { decodeMessage } from './decode.js';
-export { encodeMessage } from './encode.js';
+export { encodeMessage, writeMessage } from './encode.js';
 export { ENVELOPE_TAIL, envelopeHead, hasMagic, readEnvelope, writeEnvelope, PROTOBUF_MAGIC, type Envelope } from './envelope.js';
 export type { ProtoSchemas } from './shape.js';
 export { ProtobufError } from './wire.js';
