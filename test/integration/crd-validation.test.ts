@@ -147,7 +147,13 @@ describe('CustomResourceDefinition validation', () => {
               subnet: {type: string, maxLength: 64}
               ports: {type: array, maxItems: 16, items: {type: integer}}
               limit: {type: integer}
+              max-replicas: {type: integer}
+              namespace: {type: string, maxLength: 63}
             x-kubernetes-validations:
+            - rule: "!has(self.max__dash__replicas) || self.max__dash__replicas <= 5"
+              message: max-replicas at most 5
+            - rule: "self.?__namespace__.orValue('') != 'kube-system'"
+              message: not in kube-system
             - rule: "self.?limit.orValue(0) <= 10 && [?self.?limit, 1].size() >= 1"
               message: limit at most 10
             - rule: "url(self.endpoint).getScheme() == 'https'"
@@ -164,13 +170,15 @@ describe('CustomResourceDefinition validation', () => {
     expect((await s.kubectlWithInput(lib, 'apply', '-f', '-')).stderr).toBe('');
     const cr = (spec: string): string => `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: default}\nspec: ${spec}\n`;
     const deadline = Date.now() + 10_000;
-    let r = await s.kubectlWithInput(cr('{endpoint: "https://a.example", memory: 512Mi, subnet: 10.1.0.0/16, ports: [80, 443]}'), 'apply', '-f', '-');
+    let r = await s.kubectlWithInput(cr('{endpoint: "https://a.example", memory: 512Mi, subnet: 10.1.0.0/16, ports: [80, 443], max-replicas: 5, namespace: team}'), 'apply', '-f', '-');
     while (r.code !== 0 && /the server could not find the requested resource|no matches for kind/.test(r.stderr) && Date.now() < deadline) {
       await new Promise((res) => setTimeout(res, 100));
-      r = await s.kubectlWithInput(cr('{endpoint: "https://a.example", memory: 512Mi, subnet: 10.1.0.0/16, ports: [80, 443]}'), 'apply', '-f', '-');
+      r = await s.kubectlWithInput(cr('{endpoint: "https://a.example", memory: 512Mi, subnet: 10.1.0.0/16, ports: [80, 443], max-replicas: 5, namespace: team}'), 'apply', '-f', '-');
     }
     expect(r.stderr).toBe('');
-    const bad = await s.kubectlWithInput(cr('{endpoint: "http://a.example", memory: 2Gi, subnet: 192.168.0.0/16, ports: [443, 80], limit: 11}'), 'apply', '-f', '-');
+    const bad = await s.kubectlWithInput(cr('{endpoint: "http://a.example", memory: 2Gi, subnet: 192.168.0.0/16, ports: [443, 80], limit: 11, max-replicas: 6, namespace: kube-system}'), 'apply', '-f', '-');
+    expect(bad.stderr).toContain('spec: Invalid value: "object": max-replicas at most 5');
+    expect(bad.stderr).toContain('spec: Invalid value: "object": not in kube-system');
     expect(bad.stderr).toContain('spec: Invalid value: "object": limit at most 10');
     expect(bad.stderr).toContain('The Widget "w" is invalid');
     expect(bad.stderr).toContain('spec: Invalid value: "object": endpoint must use https');

@@ -8,6 +8,7 @@
 // passes, as dyn does.
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import { functionNames, type Ast } from './env.js';
+import { unescapeField } from './escaping.js';
 import { issue } from './issue.js';
 
 type Typed = JSONSchemaProps | undefined;
@@ -128,10 +129,11 @@ type Result = { type: Typed; found?: Found; optional?: { of: Typed } };
 /** A field of an object or value of a map, through an optional as cel-go selects (the result optional too). */
 function selectField(e: Ast, op: Result, field: string, ctx: Context, optional: boolean): Result {
   const s = op.optional ? op.optional.of : op.type;
-  if (closed(s) && !(field in s.properties!)) {
+  const property = s?.properties ? unescapeField(field) : field;
+  if (closed(s) && !Object.hasOwn(s.properties!, property)) {
     return { type: undefined, found: { message: `undefined field '${field}'`, offset: ctx.positions[String(e.id)] ?? 0 } };
   }
-  const next = s?.properties?.[field] ?? (s && typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+  const next = (s?.properties && Object.hasOwn(s.properties, property) ? s.properties[property] : undefined) ?? (s && typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
   return optional || op.optional ? { type: undefined, optional: { of: next } } : { type: next };
 }
 

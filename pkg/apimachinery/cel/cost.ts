@@ -5,6 +5,7 @@
 // Comprehensions cost their body once per element of the range. Only the upper bound is kept.
 import type { parse } from '@bufbuild/cel';
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
+import { unescapeField } from './escaping.js';
 
 type Expr = ReturnType<typeof parse>['expr'];
 
@@ -85,7 +86,7 @@ function walk(e: Expr | undefined, vars: Map<string, Sized>): Sized {
     }
     case 'selectExpr': {
       const op = walk(k.value.operand, vars);
-      const prop = op.schema?.properties?.[k.value.field] ?? valuesOf(op.schema);
+      const prop = op.schema?.properties?.[unescapeField(k.value.field)] ?? valuesOf(op.schema);
       // has() costs nothing beyond its operand (upstream: PresenceTestHasCost(false)).
       if (k.value.testOnly) return { cost: op.cost, size: 1 };
       return { cost: op.cost + 1, size: prop ? maxElements(prop) : op.size, schema: prop };

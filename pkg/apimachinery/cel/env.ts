@@ -41,13 +41,13 @@ const sizeOf = (v: unknown): number => (typeof v === 'string' ? v.length : typeo
 
 function counted(f: CelFunc): CelFunc {
   const regex = REGEX.has(f.name);
+  const fixed = authzCallCost(f.name);
   const wrapped = Object.create(f) as CelFunc & { call: CelFunc['call'] };
   // Each overload of a function is wrapped, and a call tries them in turn: only the one that answers is charged.
   wrapped.call = (id, target, args) => {
     const result = f.call(id, target, args);
     if (result === undefined) return result;
-    const fixed = authzCallCost(f.name, args);
-    if (fixed !== undefined) spent += fixed;
+    if (fixed) spent += fixed(args);
     else {
       let size = target === undefined ? 0 : sizeOf(target);
       if (regex) size = (target === undefined ? sizeOf(args[0]) * sizeOf(args[1]) : size * sizeOf(args[0])) * 2.5;

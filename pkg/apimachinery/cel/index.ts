@@ -4,3 +4,4 @@ export { costExceededMessage, estimateCost, maxElements, PER_CALL_LIMIT, RUNTIME
 export { celTypeName, checkExpression, checkTyped, resourceRootSchema, type Checked } from './check.js';
 export { admissionScope, checkAdmissionExpression, compileVariables, type Scope, type ScopeOptions } from './admission.js';
 export { AuthorizationSession, authorizerValue, withAuthorization, type AccessAnswer, type AccessQuestion } from './library/authz.js';
+export { unescapeField } from './escaping.js';

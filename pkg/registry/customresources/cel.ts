@@ -3,7 +3,7 @@
 // handed to @bufbuild/cel typed by the schema: objects as maps, integers as int (BigInt), numbers as double.
 import { isCelError, type CelInput } from '@bufbuild/cel';
 import type { JSONSchemaProps, ValidationRule } from '../../../api/apiextensions/v1/index.js';
-import { checkExpression, compile, COST_LIMIT_EXCEEDED, costExceededMessage, estimateCost, evaluate, PER_CALL_LIMIT, reads, resourceRootSchema, RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT, type Program } from '../../apimachinery/cel/index.js';
+import { checkExpression, compile, COST_LIMIT_EXCEEDED, costExceededMessage, estimateCost, evaluate, PER_CALL_LIMIT, reads, resourceRootSchema, RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT, unescapeField, type Program } from '../../apimachinery/cel/index.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { forbidden } from '../../apimachinery/field.js';
 import { isPlainObject } from '../schema/index.js';
@@ -137,6 +137,11 @@ class LazyObjectMap extends Map<string, CelInput> {
     super();
   }
 
+  /** The property a field read stands for: an object's properties are read by their escaped names (`__dash__`). */
+  private property(key: string): string {
+    return this.schema?.properties && key.includes('__') ? unescapeField(key) : key;
+  }
+
   override get size(): number {
     let n = 0;
     for (const k in this.obj) if (this.obj[k] !== undefined) n++;
@@ -144,11 +149,17 @@ class LazyObjectMap extends Map<string, CelInput> {
   }
 
   override has(key: string): boolean {
-    return typeof key === 'string' && Object.hasOwn(this.obj, key) && this.obj[key] !== undefined;
+    return typeof key === 'string' && this.present(this.property(key));
+  }
+
+  private present(key: string): boolean {
+    return Object.hasOwn(this.obj, key) && this.obj[key] !== undefined;
   }
 
   override get(key: string): CelInput | undefined {
-    if (!this.has(key)) return undefined;
+    if (typeof key !== 'string') return undefined;
+    key = this.property(key);
+    if (!this.present(key)) return undefined;
     let v = this.converted?.get(key);
     if (v === undefined) (this.converted ??= new Map()).set(key, v = toCel(this.obj[key], propertySchema(this.schema, key)));
     return v;

@@ -111,17 +111,20 @@ const LIST_CREATE_COST = 10;
 const STRUCT_CREATE_COST = 40;
 
 /**
- * What one call of the library costs at runtime (upstream: library/cost.go CallCost): a check a fixed 350000, so
- * that only two fit an expression's per-call limit; builders and accessors 1; a selector its parse into
- * requirements (a list of them, one per two characters at most, each a struct with a list of values).
+ * What one call of the library's function `name` costs at runtime (upstream: library/cost.go CallCost), undefined
+ * for other functions: a check a fixed 350000, so that only two fit an expression's per-call limit; builders and
+ * accessors 1; a selector its parse into requirements (a list of them, one per two characters at most, each a
+ * struct with a list of values).
  */
-export function authzCallCost(name: string, args: readonly unknown[]): number | undefined {
-  if (name === 'check') return 350_000;
+export function authzCallCost(name: string): ((args: readonly unknown[]) => number) | undefined {
+  if (name === 'check') return () => 350_000;
   if (name === 'fieldSelector' || name === 'labelSelector') {
-    const length = typeof args[0] === 'string' ? args[0].length : 0;
-    return LIST_CREATE_COST + Math.ceil(length * 0.1) + Math.ceil(Math.ceil(length * 0.5) * (LIST_CREATE_COST + STRUCT_CREATE_COST));
+    return (args) => {
+      const length = typeof args[0] === 'string' ? args[0].length : 0;
+      return LIST_CREATE_COST + Math.ceil(length * 0.1) + Math.ceil(Math.ceil(length * 0.5) * (LIST_CREATE_COST + STRUCT_CREATE_COST));
+    };
   }
-  return NOMINAL.has(name) ? 1 : undefined;
+  return NOMINAL.has(name) ? () => 1 : undefined;
 }
 
 const NOMINAL = new Set(['serviceAccount', 'path', 'group', 'resource', 'subresource', 'namespace', 'name', 'allowed', 'reason', 'error', 'errored']);

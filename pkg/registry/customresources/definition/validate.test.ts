@@ -133,6 +133,14 @@ describe('CRD validation as upstream', () => {
     for (const rule of accepted) expect([rule, first(rule)]).toEqual([rule, undefined]);
   });
 
+  it('reads properties by their escaped names, as upstream spells them in CEL', () => {
+    const spec = obj({ 'foo-bar': { type: 'string', maxLength: 5 }, namespace: { type: 'string', maxLength: 5 }, 'a.b/c': { type: 'integer' }, x__y: { type: 'integer' } });
+    const first = (rule: string) => errors(crd(obj({ spec: { ...spec, 'x-kubernetes-validations': [{ rule }] } })))[0];
+    expect(first("self.foo__dash__bar.startsWith('a') && self.__namespace__ != '' && self.a__dot__b__slash__c > 0 && self.x__underscores__y > 0 && has(self.foo__dash__bar)")).toBeUndefined();
+    expect(first('self.foo__dash__bar > 1')).toContain("found no matching overload for '_>_' applied to '(string, int)'");
+    expect(first('self.foo__dash__baz == ""')).toContain("undefined field 'foo__dash__baz'");
+  });
+
   it('refuses rules whose estimated cost exceeds the budget', () => {
     const list = { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, x.matches(y)))' }] } as JSONSchemaProps;
     const out = errors(crd(obj({ l: list })));
