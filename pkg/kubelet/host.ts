@@ -1,5 +1,5 @@
 // One process, one or many kubelets: a single pod informer (for one node narrowed by the field selector
-// spec.nodeName=NAME, as the Node authorizer requires; for many simulated nodes, all pods with a node index)
+// spec.nodeName=NAME, as the Node authorizer requires; for many simulated nodes, all bound pods with a node index)
 // hands each pod to the kubelet of its node.
 import type { Logger } from 'pino';
 import {
@@ -74,8 +74,10 @@ export class KubeletHost {
       }));
     });
     const pods = o.client.pods();
+    // Many nodes: every bound pod (what their per-node watches would see together; a pod not yet scheduled is
+    // nobody's, and its creation is a third of a pod's events)
     const narrow = (opts: { fieldSelector?: string }): { fieldSelector?: string } =>
-      (single ? { ...opts, fieldSelector: `spec.nodeName=${o.nodeNames[0]!}` } : opts);
+      ({ ...opts, fieldSelector: single ? `spec.nodeName=${o.nodeNames[0]!}` : 'spec.nodeName!=' });
     this.informer = new SharedIndexInformer<KubeObject>({
       list: (lo) => pods.list({ ...lo, ...narrow(lo) }),
       watch: (wo) => pods.watch({ ...wo, ...narrow(wo) }),

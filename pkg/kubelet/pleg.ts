@@ -1,11 +1,13 @@
 // The pod lifecycle event generator: turns runtime changes into "look at this pod again" for the pod workers.
 // Runtime notifications arrive at once; a periodic relist (upstream's generic PLEG, every second) compares
-// container states with the last relist and catches whatever a notification missed.
+// container states with the last relist and catches whatever a notification missed (on a runtime that counts its
+// changes, only when there were any).
 import type { Clock, TimerHandle } from '../client/index.js';
 import type { Runtime } from './runtime/types.js';
 
 export class Pleg {
   private last = new Map<string, string>();
+  private lastChangeCount?: number;
   private timer?: TimerHandle;
   private unsubscribe?: () => void;
 
@@ -25,6 +27,9 @@ export class Pleg {
 
   /** Compares every container's state with the previous relist; pods with a change are reported. */
   relist(): void {
+    const count = this.runtime.changeCount?.();
+    if (count !== undefined && count === this.lastChangeCount) return;
+    this.lastChangeCount = count;
     const now = new Map<string, string>();
     for (const c of this.runtime.listContainers()) now.set(`${c.podUid}/${c.id}`, c.state);
     for (const s of this.runtime.listPodSandboxes()) now.set(`${s.config.uid}/${s.id}`, s.state);

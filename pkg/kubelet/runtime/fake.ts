@@ -44,6 +44,7 @@ export class FakeRuntime implements Runtime {
   private readonly containers = new Map<string, FakeContainer>();
   private readonly images = new Map<string, ImageInfo>();
   private readonly listeners = new Set<(ev: RuntimeEvent) => void>();
+  private changes = 0;
   private nextIp = 2;
   private readonly freeIps: number[] = [];
 
@@ -216,6 +217,10 @@ export class FakeRuntime implements Runtime {
     return out;
   }
 
+  changeCount(): number {
+    return this.changes;
+  }
+
   subscribe(fn: (ev: RuntimeEvent) => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
@@ -246,6 +251,7 @@ export class FakeRuntime implements Runtime {
   }
 
   private emit(ev: RuntimeEvent): void {
+    this.changes++;
     for (const l of this.listeners) l(ev);
   }
 }

@@ -171,6 +171,11 @@ export interface Runtime {
   containerUsage(): Map<string, ContainerUsage>;
   /** Calls `fn` on every change of a sandbox or container; returns the unsubscribe. */
   subscribe(fn: (ev: RuntimeEvent) => void): () => void;
+  /**
+   * A runtime that notifies every change of its own (no process can exit behind its back) counts them: the PLEG
+   * relists only when the count moved, as upstream's evented PLEG relists rarely.
+   */
+  changeCount?(): number;
   close(): Promise<void>;
 }
 
