@@ -1,6 +1,7 @@
 // What `mini-kube up` runs, as data: one entry per process. The controller-manager, the scheduler and the
 // kubelets join with one entry each (args, plus an identity from PkiPaths for their kubeconfig).
 import { join } from 'node:path';
+import { formatCidr, parseIpv4Cidr } from '../pkg/apimachinery/ipv4.js';
 import type { CertKeyPaths, PkiPaths } from '../pkg/pki/index.js';
 
 export interface ComponentSpec {
@@ -25,8 +26,12 @@ export interface ClusterLayout {
 
 export interface ClientRate { qps: number; burst: number }
 
-/** The pods' range that node-ipam cuts into one /24 per node. */
-const CLUSTER_CIDR = '10.244.0.0/16';
+/**
+ * The pods' range that node-ipam cuts into one /24 per node: 10.244.0.0/16 (as kind's) for up to 256 nodes, widened
+ * round 10.244.0.0 for more, so that every node gets one (outside the simulated nodes' own 10.0.x.y).
+ */
+export const clusterCidr = (nodes: number): string =>
+  formatCidr(parseIpv4Cidr(`10.244.0.0/${16 - Math.max(0, Math.ceil(Math.log2(Math.max(nodes, 1))) - 8)}`));
 
 const rateArgs = (r: ClientRate | undefined): string[] => (r ? ['--kube-api-qps', String(r.qps), '--kube-api-burst', String(r.burst)] : []);
 
@@ -36,7 +41,7 @@ export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
     name: 'controller-manager',
     args: [
       'controller-manager', '--use-service-account-credentials', '--hostpath-provisioner-dir', join(c.dataDir, 'hostpath-provisioner'),
-      '--allocate-node-cidrs', '--cluster-cidr', CLUSTER_CIDR, '--node-cidr-mask-size', '24', ...rateArgs(c.rates?.controllerManager),
+      '--allocate-node-cidrs', '--cluster-cidr', clusterCidr(c.nodes.length), '--node-cidr-mask-size', '24', ...rateArgs(c.rates?.controllerManager),
       '--cluster-signing-cert-file', c.pki.ca.cert, '--cluster-signing-key-file', c.pki.ca.key,
     ],
     identity: { user: 'system:kube-controller-manager', pair: c.pki.controllerManager },

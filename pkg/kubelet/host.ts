@@ -8,6 +8,7 @@ import {
 } from '../client/index.js';
 import { NodeKubelet, type KubeletTimings, type NodeBehaviour, type StaticPodOptions } from './kubelet.js';
 import { machineIp, machineResources, type NodeResources } from './node-status.js';
+import { PodCidrs } from './pod-cidrs.js';
 import { FakeRuntime } from './runtime/fake.js';
 import { NodeServer, type NodeServerSettings } from './server.js';
 import type { Runtime } from './runtime/types.js';
@@ -19,7 +20,7 @@ export interface KubeletHostOptions extends KubeletTimings, StaticPodOptions, No
   nodeNames: string[];
   logger: Logger;
   clock?: Clock;
-  /** The runtime of the i-th node (default: a fake runtime with pod IPs 10.244.i.N). */
+  /** The runtime of the i-th node (default: a fake runtime with pod IPs from the node's podCIDR, 10.244.i.0/24 until it has one). */
   runtimeFor?: (index: number, nodeName: string, nodeIp: string) => Runtime;
   resources?: Partial<NodeResources>;
   /** InternalIP of the i-th node (default: the machine's address for one node, 10.0.x.y for many). */
@@ -61,10 +62,15 @@ export class KubeletHost {
     const machine = machineResources();
     const resources: NodeResources = { ...machine, ...o.resources };
     const eventThrottle = new EventThrottle(newRateLimiter(o.eventQps ?? 50, o.eventBurst ?? 100, clock));
+    const podCidrs = new PodCidrs({
+      client: o.client, nodeNames: o.nodeNames, logger: o.logger, clock,
+      seen: (name) => o.podCidr ?? this.kubelets.get(name)?.agent.seenPodCidr(),
+    });
     o.nodeNames.forEach((name, i) => {
       const nodeIp = o.nodeIpFor?.(i) ?? (single ? machineIp() : simulatedNodeIp(i));
       const runtime = o.runtimeFor?.(i, name, nodeIp) ?? new FakeRuntime({
-        clock, startLatencyMs: o.fakeStartLatencyMs, podCidrPrefix: `10.${244 + Math.floor(i / 256)}.${i % 256}`,
+        clock, startLatencyMs: o.fakeStartLatencyMs, podCidr: () => podCidrs.of(name),
+        fallbackCidr: `10.${244 + Math.floor(i / 256)}.${i % 256}.0/24`,
       });
       this.kubelets.set(name, new NodeKubelet({
         ...o, client: o.client, nodeName: name, runtime, logger: o.logger, clock, resources, labels: o.labels,

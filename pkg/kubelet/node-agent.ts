@@ -166,6 +166,9 @@ export class NodeAgent {
     }
   }
 
+  /** The Node's spec.podCIDR as last read or written (node-ipam sets it after registration). */
+  seenPodCidr(): string | undefined { return this.node?.spec?.podCIDR as string | undefined; }
+
   /**
    * The Node's spec.podCIDR, waiting for the controller-manager's node-ipam to set it (read every 200 ms, backing off
    * to 5 s); undefined if the signal aborts first.
@@ -173,7 +176,7 @@ export class NodeAgent {
   async podCidr(signal: AbortSignal): Promise<string | undefined> {
     let delay = 200;
     for (;;) {
-      const cidr = this.node?.spec?.podCIDR as string | undefined;
+      const cidr = this.seenPodCidr();
       if (cidr) return cidr;
       if (!(await this.sleep(delay, signal))) return undefined;
       delay = Math.min(delay * 2, 5_000);

@@ -1,5 +1,5 @@
 // One process simulating several nodes (fake runtime, as kwok): every node registers, becomes Ready and keeps its
-// own Lease; one pod informer feeds every node's pods to its kubelet.
+// own Lease; one pod informer feeds every node's pods to its kubelet; pods' IPs come from their node's podCIDR.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../pkg/client/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
@@ -40,18 +40,32 @@ describe('kubelet: many simulated nodes in one process', () => {
     for (const name of NODES) expect(out.stdout).toMatch(new RegExp(`${name}\\s+Ready`));
   });
 
-  it('runs each pod on the node it is bound to, and deletes them', async () => {
-    for (const [i, name] of NODES.entries()) await createBound(admin, pod(`p${i}`), name);
+  it('runs each pod on the node it is bound to with an IP of that node\'s podCIDR, and deletes them', async () => {
+    // what the controller-manager's node-ipam does
+    const cidrs = new Map(NODES.map((name, i) => [name, `10.244.${i + 7}.0/24`]));
+    for (const [name, cidr] of cidrs) await admin.nodes().patch(name, 'merge', { spec: { podCIDR: cidr, podCIDRs: [cidr] } });
+    for (const [i, name] of NODES.entries()) {
+      await createBound(admin, pod(`p${i}`), name);
+      await createBound(admin, pod(`q${i}`), name);
+    }
     await eventually(async () => {
       const pods = (await admin.pods('default').list()).items;
-      return pods.length === NODES.length && pods.every((p) => p.status?.phase === 'Running' && condition(p, 'Ready')?.status === 'True');
+      return pods.length === 2 * NODES.length && pods.every((p) => p.status?.phase === 'Running' && condition(p, 'Ready')?.status === 'True');
     }, 15_000, 'pods Running');
     const pods = (await admin.pods('default').list()).items;
     for (const p of pods) {
       const node = (await admin.nodes().get(p.spec!.nodeName as string));
       expect(p.status?.hostIP).toBe((node.status?.addresses as { address: string }[])[0]!.address);
     }
-    expect(new Set(pods.map((p) => p.status?.podIP)).size).toBe(NODES.length);
+    // kubectl's wide columns: NAME READY STATUS RESTARTS AGE IP NODE ...
+    const wide = (await api.kubectl('get', 'pods', '-o', 'wide', '--no-headers')).stdout.trim().split('\n').map((l) => l.split(/\s+/));
+    expect(wide).toHaveLength(2 * NODES.length);
+    for (const cols of wide) {
+      const [ip, node] = [cols[5]!, cols[6]!];
+      expect(ip.startsWith(cidrs.get(node)!.replace(/0\/24$/, ''))).toBe(true);
+      expect(Number(ip.split('.')[3])).toBeGreaterThan(1); // not the network nor the gateway
+    }
+    expect(new Set(wide.map((cols) => cols[5])).size).toBe(2 * NODES.length);
     await admin.pods('default').deleteCollection({});
     await eventually(async () => (await admin.pods('default').list()).items.length === 0, 15_000, 'pods gone');
   });

@@ -1,5 +1,6 @@
 // `mini-kube up --nodes 3 --runtime fake`: one kubelet process simulates the three nodes; the seeds' scenario runs,
-// and a StatefulSet's volumeClaimTemplates are provisioned from the default StorageClass `up` creates.
+// each pod's IP is from its node's podCIDR (node-ipam's), and a StatefulSet's volumeClaimTemplates are provisioned
+// from the default StorageClass `up` creates.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { kubectl } from '../support/apiserver.js';
@@ -24,6 +25,13 @@ describe.skipIf(!existsSync(main))('mini-kube up with the fake runtime (compiled
   it('3 simulated nodes Ready; the deployment of 3 runs; a StatefulSet gets its volume', async () => {
     const kc = await startUp('--nodes', '3', '--runtime', 'fake');
     await seedsScenario(kc);
+    const cidrs = new Map((await kubectl(kc, ['get', 'nodes', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.spec.podCIDR}{"\\n"}{end}'])).stdout
+      .trim().split('\n').map((l) => l.split(' ') as [string, string]));
+    expect([...cidrs.values()].every((c) => /^10\.244\.\d+\.0\/24$/.test(c))).toBe(true);
+    for (const l of (await kubectl(kc, ['get', 'pods', '-l', 'app=web', '-o', 'wide', '--no-headers'])).stdout.trim().split('\n')) {
+      const [ip, node] = l.split(/\s+/).slice(5, 7) as [string, string];
+      expect(ip.startsWith(cidrs.get(node)!.replace(/0\/24$/, ''))).toBe(true);
+    }
     expect((await kubectl(kc, ['get', 'storageclass', '--no-headers'])).stdout).toMatch(/^standard \(default\)\s+mini-kube\.io\/hostpath\s+Delete\s+WaitForFirstConsumer/);
     expect((await kubectl(kc, ['apply', '-f', '-'], STATEFULSET)).code).toBe(0);
     await eventually(async () => /\s1\/1\s+Running\s/.test((await kubectl(kc, ['get', 'pod', 'db-0', '--no-headers'])).stdout), 30_000, 'db-0 Running');

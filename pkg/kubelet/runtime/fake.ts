@@ -16,6 +16,7 @@ import {
   normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUsage, type ExecResult, type ImageInfo, type LogOptions, type Runtime,
   type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions, type StreamingSession,
 } from './types.js';
+import { IpPool } from './ip-pool.js';
 
 export const FAKE_ANNOTATION_PREFIX = 'fake.mini-kube.io/';
 
@@ -25,8 +26,15 @@ export interface FakeRuntimeOptions {
   startLatencyMs?: number;
   /** Time a pull of an absent image takes (default 0). */
   pullLatencyMs?: number;
-  /** Pod IPs come from here: `${podCidrPrefix}.N` (default 10.244.0). */
-  podCidrPrefix?: string;
+  /** The node's spec.podCIDR, where pod IPs come from (undefined while the node has none). */
+  podCidr?: () => Promise<string | undefined> | string | undefined;
+  /** Pod IPs while the node has no podCIDR (no node-ipam), as kwok's --cidr (default 10.244.0.0/24). */
+  fallbackCidr?: string;
+}
+
+interface FakeSandbox extends SandboxStatus {
+  /** The range its address came from, until StopPodSandbox gives it back. */
+  pool?: IpPool;
 }
 
 interface FakeContainer extends ContainerStatus {
@@ -40,13 +48,13 @@ const newId = (): string => randomBytes(32).toString('hex');
 export class FakeRuntime implements Runtime {
   readonly name = 'fake';
   private readonly clock: Clock;
-  private readonly sandboxes = new Map<string, SandboxStatus>();
+  private readonly sandboxes = new Map<string, FakeSandbox>();
   private readonly containers = new Map<string, FakeContainer>();
   private readonly images = new Map<string, ImageInfo>();
   private readonly listeners = new Set<(ev: RuntimeEvent) => void>();
   private changes = 0;
-  private nextIp = 2;
-  private readonly freeIps: number[] = [];
+  /** By CIDR: the node's podCIDR, and the fallback range used before it had one. */
+  private readonly pools = new Map<string, IpPool>();
 
   constructor(private readonly o: FakeRuntimeOptions = {}) {
     this.clock = o.clock ?? realClock;
@@ -70,20 +78,24 @@ export class FakeRuntime implements Runtime {
     return info;
   }
 
-  runPodSandbox(config: SandboxConfig): Promise<string> {
+  async runPodSandbox(config: SandboxConfig): Promise<string> {
     const id = newId();
-    const n = this.freeIps.pop() ?? this.nextIp++;
-    const prefix = this.o.podCidrPrefix ?? '10.244.0';
-    const ip = n < 255 ? `${prefix}.${n}` : `${prefix.split('.').slice(0, 2).join('.')}.${Math.floor(n / 254) % 256}.${(n % 254) + 1}`;
-    this.sandboxes.set(id, { id, config, state: 'ready', createdAt: this.clock.now(), ip });
+    const cidr = (await this.o.podCidr?.()) ?? this.o.fallbackCidr ?? '10.244.0.0/24';
+    let pool = this.pools.get(cidr);
+    if (!pool) this.pools.set(cidr, pool = new IpPool(cidr));
+    const ip = pool.allocate();
+    this.sandboxes.set(id, { id, config, state: 'ready', createdAt: this.clock.now(), ip, pool });
     this.emit({ podUid: config.uid, sandboxId: id });
-    return Promise.resolve(id);
+    return id;
   }
 
   async stopPodSandbox(id: string): Promise<void> {
     const sb = this.sandboxes.get(id);
     if (!sb) return;
     for (const c of this.containers.values()) if (c.sandboxId === id && c.state === 'running') await this.stopContainer(c.id, 0);
+    // the network is torn down with the sandbox (CNI DEL), its address free for the next pod; the status keeps it
+    sb.pool?.release(sb.ip);
+    sb.pool = undefined;
     if (sb.state === 'ready') {
       sb.state = 'notready';
       this.emit({ podUid: sb.config.uid, sandboxId: id });
@@ -96,17 +108,15 @@ export class FakeRuntime implements Runtime {
     await this.stopPodSandbox(id);
     for (const c of [...this.containers.values()]) if (c.sandboxId === id) await this.removeContainer(c.id);
     this.sandboxes.delete(id);
-    const last = Number(sb.ip.split('.').pop());
-    if (sb.ip.split('.').length === 4 && sb.ip.startsWith(this.o.podCidrPrefix ?? '10.244.0') && last < 255) this.freeIps.push(last);
   }
 
   podSandboxStatus(id: string): SandboxStatus | undefined {
     const sb = this.sandboxes.get(id);
-    return sb && { ...sb };
+    return sb && sandboxStatus(sb);
   }
 
   listPodSandboxes(podUid?: string): SandboxStatus[] {
-    return [...this.sandboxes.values()].filter((s) => podUid === undefined || s.config.uid === podUid).map((s) => ({ ...s }));
+    return [...this.sandboxes.values()].filter((s) => podUid === undefined || s.config.uid === podUid).map(sandboxStatus);
   }
 
   createContainer(sandboxId: string, config: ContainerConfig): Promise<string> {
@@ -255,6 +265,11 @@ export class FakeRuntime implements Runtime {
     for (const l of this.listeners) l(ev);
   }
 }
+
+const sandboxStatus = (sb: FakeSandbox): SandboxStatus => {
+  const { pool: _pool, ...status } = sb;
+  return status;
+};
 
 const publicStatus = (c: FakeContainer): ContainerStatus => {
   const { config: _config, timer: _timer, log: _log, ...status } = c;
