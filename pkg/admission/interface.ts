@@ -18,6 +18,15 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** The request's warnings (the `Warning` response header); plugins push onto it. */
   warnings?: string[];
+  /**
+   * The request's audit annotations; plugins add upstream's keys with `addAuditAnnotation` (a key already set keeps
+   * its first value, as upstream's AddAnnotation refuses to overwrite).
+   */
+  auditAnnotations?: Record<string, string>;
+}
+
+export function addAuditAnnotation(a: AdmissionAttributes, key: string, value: string): void {
+  if (a.auditAnnotations && !Object.hasOwn(a.auditAnnotations, key)) a.auditAnnotations[key] = value;
 }
 
 export interface MutatingPlugin {

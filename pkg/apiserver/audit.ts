@@ -183,6 +183,8 @@ export function createAudit(sinks: AuditSink[], policy: Policy = DEFAULT_POLICY)
           f.responseStatus = { status: 'Success', message: 'Connection closed early' };
           started(f, 200, request.user);
         }
+        // What admission and the registry annotated during the request (authorization's keys came first)
+        for (const [k, v] of Object.entries(request.auditAnnotations ?? {})) f.annotations[k] ??= v;
         // Only now is the body decoded: the handler has read it.
         const body = decoded(request.body, request.headers['content-type']);
         const meta = (body as { metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string } } | undefined)?.metadata;

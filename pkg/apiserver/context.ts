@@ -25,6 +25,7 @@ export function requestContext(request: FastifyRequest, info: RequestInfo): Requ
     fieldManager: manager,
     fieldValidation: validation as FieldValidation,
     warnings: [],
+    auditAnnotations: (request.auditAnnotations ??= {}),
     now: new Date(),
   };
 }

@@ -6,5 +6,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     info: RequestInfo;
     user?: UserInfo;
+    /** What admission and the registry add to the request's audit event, merged into it as the response completes. */
+    auditAnnotations?: Record<string, string>;
   }
 }

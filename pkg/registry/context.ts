@@ -14,6 +14,8 @@ export interface RequestContext {
   fieldValidation: FieldValidation;
   /** Warnings for the `Warning` response header, appended by any layer. */
   warnings: string[];
+  /** Annotations for the request's audit event (upstream's admission Attributes.AddAnnotation), set by any layer. */
+  auditAnnotations?: Record<string, string>;
   now: Date;
 }
 

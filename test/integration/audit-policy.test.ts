@@ -1,6 +1,6 @@
 // --audit-policy-file with the real kubectl: levels per rule (None records nothing, Request adds the request body,
 // RequestResponse the response too, without managedFields when asked), stages (RequestReceived unless omitted,
-// ResponseStarted for a watch), failures with their Status, impersonation and the authorization annotations, and
+// ResponseStarted for a watch), failures with their Status, impersonation, the authorization annotations and admission's (ValidatingAdmissionPolicy), and
 // requests that fail authentication (one ResponseStarted event with the 401 and no user).
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -121,6 +121,28 @@ describe('audit policy', () => {
     expect(all.filter((e) => e.objectRef?.resource === 'deployments').map((e) => [e.verb, e.objectRef.subresource])).toEqual([['patch', 'scale']]);
     expect(all.find((e) => e.requestURI === '/readyz')).toMatchObject({ level: 'Metadata', verb: 'get', responseStatus: { code: 200 } });
     expect(all.some((e) => e.requestURI.startsWith('/openapi') || e.requestURI.startsWith('/api?') || e.requestURI === '/api')).toBe(false);
+  });
+
+  it('records what admission annotates: a ValidatingAdmissionPolicy\'s auditAnnotations and its Audit failures', async () => {
+    const AR = 'admissionregistration.k8s.io/v1';
+    const rules = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }];
+    const policy = { apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'audit-size' }, spec: {
+      matchConstraints: { resourceRules: rules, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'audited' } } },
+      validations: [{ expression: 'size(object.data) <= 1', message: 'at most one key' }],
+      auditAnnotations: [{ key: 'keys', valueExpression: 'string(size(object.data)) + " keys"' }],
+    } };
+    const binding = { apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'audit-size' }, spec: { policyName: 'audit-size', validationActions: ['Audit'] } };
+    for (const o of [policy, binding]) expect((await s.kubectlWithInput(JSON.stringify(o), 'create', '-f', '-')).code).toBe(0);
+    // the policy reaches admission through its informer: create until its annotation shows
+    let e: any;
+    for (let i = 0, deadline = Date.now() + 10_000; !e && Date.now() < deadline; i++) {
+      expect((await s.kubectl('create', 'configmap', `two-${i}`, '-n', 'audited', '--from-literal=a=1', '--from-literal=b=2')).code).toBe(0);
+      e = (await events()).find((x) => x.objectRef?.name === `two-${i}` && x.annotations?.['audit-size/keys']);
+    }
+    expect(e.annotations).toMatchObject({ 'authorization.k8s.io/decision': 'allow', 'audit-size/keys': '2 keys' });
+    expect(JSON.parse(e.annotations['validation.policy.admission.k8s.io/validation_failure'])).toEqual([
+      { message: 'at most one key', policy: 'audit-size', binding: 'audit-size', expressionIndex: 0, validationActions: ['Audit'] },
+    ]);
   });
 
   it('records a request that fails authentication: ResponseStarted, 401, no user, the credentials it tried', async () => {

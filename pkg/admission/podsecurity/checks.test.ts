@@ -53,6 +53,28 @@ describe('Pod Security Standards', () => {
       .toThrow('Namespace "x" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted');
   });
 
+  it('annotates the audit event as upstream: enforce-policy, audit-violations (workloads too), exempt', () => {
+    const deps = memoryDeps([{ plural: 'namespaces', obj: { metadata: { name: 'ns', labels: { 'pod-security.kubernetes.io/enforce': 'baseline', 'pod-security.kubernetes.io/audit': 'restricted' } } } }]);
+    const ps = new PodSecurity(deps);
+    const withAudit = (plural: string, obj: Record<string, unknown>, extra = {}) => attrs(plural, 'CREATE', obj, { auditAnnotations: {}, ...extra });
+    const plain = withAudit('pods', { metadata: { name: 'q' }, spec: { containers: [{ name: 'c' }] } });
+    ps.validate(plain);
+    expect(plain.auditAnnotations).toEqual({
+      'pod-security.kubernetes.io/enforce-policy': 'baseline:latest',
+      'pod-security.kubernetes.io/audit-violations': expect.stringMatching(/^would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false/),
+    });
+    const privileged = { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', securityContext: { privileged: true } }] } };
+    const refused = withAudit('pods', privileged);
+    expect(() => ps.validate(refused)).toThrow(/violates PodSecurity "baseline:latest"/);
+    expect(refused.auditAnnotations!['pod-security.kubernetes.io/audit-violations']).toMatch(/^would violate PodSecurity "restricted:latest": privileged/);
+    const deploy = withAudit('deployments', { metadata: { name: 'd' }, spec: { template: privileged } }, { group: 'apps' });
+    ps.validate(deploy);
+    expect(Object.keys(deploy.auditAnnotations!)).toEqual(['pod-security.kubernetes.io/audit-violations']);
+    const exempt = withAudit('pods', privileged, { user: { name: 'admin', groups: [] } });
+    new PodSecurity(deps, { exemptions: { usernames: ['admin'] } }).validate(exempt);
+    expect(exempt.auditAnnotations).toEqual({ 'pod-security.kubernetes.io/exempt': 'user' });
+  });
+
   it('applies the checks of the pinned version: later checks are absent, changed ones answer as they did then', () => {
     const restrictedButRoot = {
       securityContext: { runAsNonRoot: true, runAsUser: 0, seccompProfile: { type: 'RuntimeDefault' }, sysctls: [{ name: 'net.ipv4.tcp_keepalive_time' }] },

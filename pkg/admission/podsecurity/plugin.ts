@@ -1,13 +1,14 @@
 // PodSecurity: the Pod Security Standards, per namespace, from the labels
 // pod-security.kubernetes.io/{enforce,audit,warn}[-version] (upstream: plugin/pkg/admission/security/podsecurity
 // over k8s.io/pod-security-admission). Pods violating the enforce level are refused; the warn level
-// becomes Warning headers; workloads (pod templates) only warn, as upstream.
+// becomes Warning headers and the audit level's violations audit annotations (with enforce-policy and exempt, under
+// upstream's pod-security.kubernetes.io/ keys); workloads (pod templates) are only warned and audited, as upstream.
 import type { KubeObject } from '../../../api/types.js';
 import { invalid } from '../../apimachinery/errors.js';
 import type { AdmissionDeps } from '../deps.js';
 import { admissionForbidden, isResource } from '../errors.js';
-import type { AdmissionAttributes, ValidatingPlugin } from '../interface.js';
-import { evaluatePod, forbiddenReason, type Level } from './checks.js';
+import { addAuditAnnotation, type AdmissionAttributes, type ValidatingPlugin } from '../interface.js';
+import { evaluatePod, forbiddenReason, type CheckResult, type Level } from './checks.js';
 
 const PREFIX = 'pod-security.kubernetes.io/';
 const LEVELS: Level[] = ['privileged', 'baseline', 'restricted'];
@@ -40,6 +41,8 @@ const TEMPLATES: Record<string, (o: KubeObject) => KubeObject | undefined> = {
 };
 
 const label = (lv: LevelVersion): string => `${lv.level}:${lv.version}`;
+/** The plugin's audit annotations carry upstream's prefix: pod-security.kubernetes.io/enforce-policy, ... */
+const annotate = (a: AdmissionAttributes, key: string, value: string): void => addAuditAnnotation(a, `pod-security.kubernetes.io/${key}`, value);
 
 export function validateConfiguration(c: PodSecurityConfiguration): void {
   for (const m of MODES) {
@@ -71,17 +74,37 @@ export class PodSecurity implements ValidatingPlugin {
     const extract = (o: KubeObject | undefined): { meta?: KubeObject; spec?: KubeObject } =>
       (isPod ? { meta: o?.metadata, spec: o?.spec } : { meta: TEMPLATES[key]!(o ?? {})?.metadata, spec: TEMPLATES[key]!(o ?? {})?.spec });
     const now = extract(a.object);
-    if (!now.spec || this.exempt(a, now.spec)) return;
+    if (!now.spec) return;
+    const exemption = this.exemption(a, now.spec);
+    if (exemption) return annotate(a, 'exempt', exemption);
     if (a.operation === 'UPDATE' && !significantUpdate(now, extract(a.oldObject), isPod && !a.subresource)) return;
     const policy = this.policy(a.namespace);
-    if (isPod && policy.enforce.level !== 'privileged') {
-      const failed = evaluatePod(policy.enforce.level, now.meta, now.spec, policy.enforce.version);
-      if (failed.length) throw admissionForbidden(a, `violates PodSecurity "${label(policy.enforce)}": ${forbiddenReason(failed)}`);
+    // Each level is evaluated once; audit and warn reuse an equal enforce (or audit) result, as upstream caches them.
+    const results = new Map<string, CheckResult[]>();
+    const evaluate = (lv: LevelVersion): CheckResult[] => {
+      const k = label(lv);
+      return results.get(k) ?? results.set(k, evaluatePod(lv.level, now.meta, now.spec, lv.version)).get(k)!;
+    };
+    if (isPod) {
+      annotate(a, 'enforce-policy', label(policy.enforce));
+      const failed = policy.enforce.level === 'privileged' ? [] : evaluate(policy.enforce);
+      if (failed.length) {
+        this.audit(a, policy.audit, evaluate);
+        throw admissionForbidden(a, `violates PodSecurity "${label(policy.enforce)}": ${forbiddenReason(failed)}`);
+      }
     }
+    this.audit(a, policy.audit, evaluate);
     // Warnings only for what is admitted; workloads are never refused, only warned about (upstream).
     if (policy.warn.level === 'privileged') return;
-    const failed = evaluatePod(policy.warn.level, now.meta, now.spec, policy.warn.version);
+    const failed = evaluate(policy.warn);
     if (failed.length) a.warnings?.push(`would violate PodSecurity "${label(policy.warn)}": ${forbiddenReason(failed)}`);
+  }
+
+  /** The audit level's violations go to the request's audit event. */
+  private audit(a: AdmissionAttributes, lv: LevelVersion, evaluate: (lv: LevelVersion) => CheckResult[]): void {
+    if (lv.level === 'privileged') return;
+    const failed = evaluate(lv);
+    if (failed.length) annotate(a, 'audit-violations', `would violate PodSecurity "${label(lv)}": ${forbiddenReason(failed)}`);
   }
 
   /** The namespace's levels: its labels, else the configured defaults (upstream: api.PolicyToEvaluate). */
@@ -90,12 +113,13 @@ export class PodSecurity implements ValidatingPlugin {
     return policyOf(labels, this.defaults);
   }
 
-  private exempt(a: AdmissionAttributes, spec: KubeObject): boolean {
+  /** Why the request is exempt (upstream's exempt annotation: namespace, user or runtimeClass), if it is. */
+  private exemption(a: AdmissionAttributes, spec: KubeObject): 'namespace' | 'user' | 'runtimeClass' | undefined {
     const ex = this.config.exemptions ?? {};
-    if (a.namespace && ex.namespaces?.includes(a.namespace)) return true;
-    if (a.user && ex.usernames?.includes(a.user.name)) return true;
+    if (a.namespace && ex.namespaces?.includes(a.namespace)) return 'namespace';
+    if (a.user && ex.usernames?.includes(a.user.name)) return 'user';
     const rc: string | undefined = spec.runtimeClassName;
-    return Boolean(rc && ex.runtimeClasses?.includes(rc));
+    return rc && ex.runtimeClasses?.includes(rc) ? 'runtimeClass' : undefined;
   }
 
   /** Label values are checked; a stricter enforce level warns about the pods already there. */

@@ -27,7 +27,8 @@ export async function withAnswers<T>(review: AdmissionDeps['review'], evaluate: 
   }
 }
 
-export type EvalResult = { value: unknown } | { error: string };
+/** An evaluation's value or error, and what it cost. */
+export type EvalResult = ({ value: unknown } | { error: string }) & { cost: number };
 
 /** Runs an expression; compile and runtime errors (passing upstream's per-call cost limit among them) become `{ error }`. */
 export function evalCel(expr: string, bindings: Record<string, CelInput>): EvalResult {
@@ -35,11 +36,11 @@ export function evalCel(expr: string, bindings: Record<string, CelInput>): EvalR
   try {
     program = compile(expr).program;
   } catch (err) {
-    return { error: `compilation failed: ${(err as Error).message}` };
+    return { error: `compilation failed: ${(err as Error).message}`, cost: 0 };
   }
-  const { result } = evaluate(program, bindings);
-  if (result instanceof Error || isCelError(result)) return { error: result.message };
-  return { value: result };
+  const { result, cost } = evaluate(program, bindings);
+  if (result instanceof Error || isCelError(result)) return { error: result.message, cost };
+  return { value: result, cost };
 }
 
 export interface MatchConditionsResult {

@@ -88,4 +88,42 @@ describe('ValidatingAdmissionPolicy', () => {
     const three = await run(`${pods}.check('get').allowed() && ${pods}.check('list').allowed() && ${pods}.check('watch').allowed()`);
     expect((three.result as Error).message).toBe(COST_LIMIT_EXCEEDED);
   });
+  it('runs every binding before denying: Warn and Audit act on each failure, the first Deny refuses', async () => {
+    const objs = [
+      policy('p', { validations: [{ expression: 'object.data.x == "1"', message: 'x must be 1' }] }),
+      binding('a-deny', { policyName: 'p' }), binding('b-warn', { policyName: 'p', validationActions: ['Warn', 'Audit'] }),
+    ];
+    const a = attrs('configmaps', 'CREATE', cm('bad', { x: '2' }), { auditAnnotations: {} });
+    await expect(new ValidatingAdmissionPolicy(memoryDeps(objs)).validate(a)).rejects.toThrow("ValidatingAdmissionPolicy 'p' with binding 'a-deny' denied request: x must be 1");
+    expect(a.warnings).toEqual(["Validation failed for ValidatingAdmissionPolicy 'p' with binding 'b-warn': x must be 1"]);
+    expect(JSON.parse(a.auditAnnotations!['validation.policy.admission.k8s.io/validation_failure']!)).toEqual([
+      { message: 'x must be 1', policy: 'p', binding: 'b-warn', expressionIndex: 0, validationActions: ['Warn', 'Audit'] },
+    ]);
+  });
+
+  it('publishes auditAnnotations as <policy>/<key> (distinct values of several bindings joined), and denies on a value of another type', async () => {
+    const spec = { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, auditAnnotations: [
+      { key: 'who', valueExpression: '"  " + params.data.team + " "' }, { key: 'none', valueExpression: 'null' }, { key: 'empty', valueExpression: '"  "' },
+    ] };
+    const params = [{ plural: 'configmaps', obj: cm('p1', { team: 'a' }) }, { plural: 'configmaps', obj: cm('p2', { team: 'b' }) }];
+    const objs = [...params, policy('p', spec), ...['b1', 'b2', 'b3'].map((b, i) => binding(b, { policyName: 'p', paramRef: { name: i === 1 ? 'p2' : 'p1', parameterNotFoundAction: 'Deny' } }))];
+    const a = attrs('configmaps', 'CREATE', cm('c'), { auditAnnotations: {} });
+    await new ValidatingAdmissionPolicy(memoryDeps(objs)).validate(a);
+    expect(a.auditAnnotations).toEqual({ 'p/who': 'a, b' });
+    const typed = [policy('q', { auditAnnotations: [{ key: 'n', valueExpression: 'object.data.size() > 0 ? dyn(1) : dyn("x")' }] }), binding('b', { policyName: 'q', validationActions: ['Warn'] })];
+    await expect(check(typed, cm('c', { k: 'v' }))).rejects.toThrow(/denied request: valueExpression '.*' resulted in unsupported return type: int. Return type must be either string or null./);
+  });
+
+  it('runs a policy\'s validations on one runtime cost budget (upstream\'s RuntimeCELCostBudget)', async () => {
+    // two authorizer checks cost 700,006 (under the per-call limit); fifteen of them pass the budget of 10,000,000
+    const expensive = "authorizer.group('').resource('pods').check('get').allowed() && authorizer.group('').resource('pods').check('list').allowed()";
+    const deps = (n: number) => {
+      const d = memoryDeps([policy('p', { validations: Array.from({ length: n }, () => ({ expression: expensive })) }), binding('b', { policyName: 'p' })]);
+      d.review = async () => ({ allowed: true, reason: '' });
+      return d;
+    };
+    await expect(new ValidatingAdmissionPolicy(deps(14)).validate(attrs('configmaps', 'CREATE', cm('c')))).resolves.toBeUndefined();
+    await expect(new ValidatingAdmissionPolicy(deps(15)).validate(attrs('configmaps', 'CREATE', cm('c'))))
+      .rejects.toThrow("denied request: validation failed due to running out of cost budget, no further validation rules will be run");
+  });
 });

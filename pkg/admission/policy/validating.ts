@@ -1,19 +1,20 @@
 // ValidatingAdmissionPolicy (upstream: apiserver/pkg/admission/plugin/policy/validating): every binding
 // of every policy whose match constraints select the request evaluates the policy's CEL validations
 // with object, oldObject, request, params, namespaceObject, variables and authorizer; failures are enforced by the
-// binding's validationActions (Deny refuses, Warn warns, Audit is not recorded here).
+// binding's validationActions (Deny refuses, Warn warns, Audit annotates the audit event); auditAnnotations are
+// published to the audit event too.
 import { builtinGroupVersions } from '../../../api/index.js';
 import type { KubeObject } from '../../../api/types.js';
-import type { CelInput } from '@bufbuild/cel';
-import { AuthorizationSession } from '../../apimachinery/cel/index.js';
+import { isCelList, isCelMap, isCelUint, type CelInput } from '@bufbuild/cel';
+import { AuthorizationSession, RUNTIME_COST_BUDGET } from '../../apimachinery/cel/index.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { StatusError, type StatusReason } from '../../apimachinery/errors.js';
 import type { AdmissionDeps } from '../deps.js';
 import { admissionForbidden } from '../errors.js';
-import type { AdmissionAttributes, ValidatingPlugin } from '../interface.js';
+import { addAuditAnnotation, type AdmissionAttributes, type ValidatingPlugin } from '../interface.js';
 import { admissionRequest } from '../webhook/review.js';
 import { isExemptResource, matchResources } from '../webhook/rules.js';
-import { celValue, evalCel, evalMatchConditions, requestAuthorizer, withAnswers } from './cel.js';
+import { celValue, evalCel, evalMatchConditions, requestAuthorizer, withAnswers, type EvalResult } from './cel.js';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -24,50 +25,131 @@ interface Decision {
   error?: boolean;
 }
 
+/** An auditAnnotation's outcome: a value to publish, an error to deny with, or neither (excluded). */
+interface AnnotationResult {
+  key: string;
+  value?: string;
+  error?: string;
+}
+
+/** One evaluation of a policy (one binding, one param), as upstream's ValidateResult. */
+interface Evaluation {
+  decisions: Decision[];
+  annotations: AnnotationResult[];
+  /** The binding could not be configured (params): denies whatever the validationActions, unless failurePolicy is Ignore. */
+  configError?: string;
+}
+
 const CODES: Record<string, number> = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413, Invalid: 422 };
+const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run';
+/** Upstream's MaxEvaluatedMessageExpressionSizeBytes: a longer evaluated message falls back to the static one. */
+const MAX_MESSAGE = 5 * 1024;
+/** Upstream's maxAuditAnnotationValueLength. */
+const MAX_ANNOTATION_VALUE = 10 * 1024;
+const VALIDATION_FAILURE = 'validation.policy.admission.k8s.io/validation_failure';
 
 const byName = (a: KubeObject, b: KubeObject): number => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1);
+
+/** cel-go's name of a value's runtime type, as upstream's unsupported-return-type message prints it. */
+const runtimeType = (v: unknown): string => {
+  if (v === null) return 'null_type';
+  switch (typeof v) {
+    case 'bigint': return 'int';
+    case 'number': return 'double';
+    case 'boolean': return 'bool';
+    case 'string': return 'string';
+    default: return v instanceof Uint8Array ? 'bytes' : isCelUint(v) ? 'uint' : isCelList(v) ? 'list' : isCelMap(v) ? 'map' : 'object';
+  }
+};
+
+/** Expressions run in order against one budget (upstream's filter.ForInput); running out stops them all. */
+class Budget {
+  constructor(private left = RUNTIME_COST_BUDGET) {}
+  run(expr: string, bindings: Record<string, CelInput>): EvalResult {
+    const r = evalCel(expr, bindings);
+    this.left -= r.cost;
+    if (this.left < 0) throw new OutOfBudget();
+    return r;
+  }
+}
+class OutOfBudget extends Error {
+  constructor() {
+    super(OUT_OF_BUDGET);
+  }
+}
 
 export class ValidatingAdmissionPolicy implements ValidatingPlugin {
   readonly name = 'ValidatingAdmissionPolicy';
   constructor(private readonly deps: AdmissionDeps) {}
 
+  /**
+   * As upstream's dispatcher: every matching binding is evaluated (Warn and Audit act on each failure), and the first
+   * denial, if any, refuses the request once all have run; each policy's audit annotations are published as
+   * `<policy>/<key>`.
+   */
   async validate(a: AdmissionAttributes): Promise<void> {
     if (isExemptResource(a)) return;
     const bindings = this.deps.list(GROUP, 'validatingadmissionpolicybindings');
     if (!bindings.length) return;
     const policies = new Map(this.deps.list(GROUP, 'validatingadmissionpolicies').map((p) => [p.metadata?.name ?? '', p]));
     const session = new AuthorizationSession();
+    const denied: Array<{ who: string; d: Decision }> = [];
+    const published = new Map<string, Map<string, string[]>>();
     for (const binding of [...bindings].sort(byName)) {
       const policy = policies.get(binding.spec?.policyName ?? '');
       if (!policy) continue;
       const spec = policy.spec ?? {};
       if (!matchResources(spec.matchConstraints, a, this.deps, false)) continue;
       if (!matchResources(binding.spec?.matchResources, a, this.deps, true)) continue;
+      const policyName: string = policy.metadata?.name ?? '';
+      const bindingName: string = binding.metadata?.name ?? '';
       const actions: string[] = binding.spec?.validationActions ?? [];
       const failOpen = spec.failurePolicy === 'Ignore';
-      for (const d of await withAnswers(this.deps.review, () => this.evaluate(policy, binding, a), session)) {
-        if (d.error && failOpen) continue;
-        const who = `ValidatingAdmissionPolicy '${policy.metadata?.name}' with binding '${binding.metadata?.name}'`;
-        if (actions.includes('Warn')) a.warnings?.push(`Validation failed for ${who}: ${d.message}`);
-        if (actions.includes('Deny')) {
-          const message = `${who} denied request: ${d.message}`;
-          const base = admissionForbidden(a, message);
-          const reason = (d.reason || 'Invalid') as StatusReason;
-          throw new StatusError(CODES[reason] ?? 500, reason, base.message, { ...base.details, causes: [{ message }] });
+      const who = `ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}'`;
+      for (const ev of await withAnswers(this.deps.review, () => this.evaluate(policy, binding, a), session)) {
+        if (ev.configError !== undefined) {
+          if (!failOpen) denied.push({ who, d: { message: ev.configError, error: true } });
+          continue;
+        }
+        ev.decisions.forEach((d, expressionIndex) => {
+          if (d.error && failOpen) return;
+          for (const action of actions) {
+            if (action === 'Deny') denied.push({ who, d });
+            else if (action === 'Warn') a.warnings?.push(`Validation failed for ${who}: ${d.message}`);
+            else if (action === 'Audit') {
+              addAuditAnnotation(a, VALIDATION_FAILURE, JSON.stringify([{ message: d.message, policy: policyName, binding: bindingName, expressionIndex, validationActions: actions }]));
+            }
+          }
+        });
+        for (const ann of ev.annotations) {
+          if (ann.error !== undefined) denied.push({ who, d: { message: ann.error, error: true } });
+          else if (ann.value !== undefined) {
+            const keys = published.get(policyName) ?? published.set(policyName, new Map()).get(policyName)!;
+            const values = keys.get(ann.key) ?? keys.set(ann.key, []).get(ann.key)!;
+            if (!values.includes(ann.value)) values.push(ann.value);
+          }
         }
       }
     }
+    for (const [policyName, keys] of published) {
+      for (const [key, values] of keys) addAuditAnnotation(a, `${policyName}/${key}`, values.join(', '));
+    }
+    const first = denied[0];
+    if (!first) return;
+    const message = `${first.who} denied request: ${first.d.message}`;
+    const base = admissionForbidden(a, message);
+    const reason = (first.d.reason || 'Invalid') as StatusReason;
+    throw new StatusError(CODES[reason] ?? 500, reason, base.message, { ...base.details, causes: [{ message }] });
   }
 
-  /** The failures of one policy under one binding (one round per parameter object). */
-  private evaluate(policy: KubeObject, binding: KubeObject, a: AdmissionAttributes): Decision[] {
+  /** One evaluation per parameter object of the binding. */
+  private evaluate(policy: KubeObject, binding: KubeObject, a: AdmissionAttributes): Evaluation[] {
     const spec = policy.spec ?? {};
     let params: Array<KubeObject | null>;
     try {
       params = this.params(spec.paramKind, binding.spec?.paramRef, a);
     } catch (err) {
-      return [{ message: (err as Error).message, error: true }];
+      return [{ decisions: [], annotations: [], configError: (err as Error).message }];
     }
     if (!params.length) return [];
     const ns = a.resource.namespaced && a.namespace ? this.deps.get('', 'namespaces', undefined, a.namespace) : undefined;
@@ -78,39 +160,83 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
       namespaceObject: celValue(ns ?? null),
       authorizer: requestAuthorizer(a),
     };
-    const out: Decision[] = [];
-    for (const param of params) {
-      const bindings: Record<string, CelInput> = { ...base, params: celValue(param) };
-      const m = evalMatchConditions(spec.matchConditions, bindings);
-      if (m.error !== undefined) {
-        out.push({ message: m.error, error: true });
-        continue;
-      }
-      if (!m.matches) continue;
-      const variables = new Map<string, CelInput>();
-      bindings.variables = variables as unknown as CelInput;
+    return params.map((param) => this.evaluateOne(spec, { ...base, params: celValue(param) }));
+  }
+
+  /** Upstream's validator.Validate: match conditions, then validations and their messages on one cost budget, then auditAnnotations on another. */
+  private evaluateOne(spec: Record<string, any>, bindings: Record<string, CelInput>): Evaluation {
+    const failed = (message: string): Evaluation => ({ decisions: [{ message, error: true }], annotations: [] });
+    const m = evalMatchConditions(spec.matchConditions, bindings);
+    if (m.error !== undefined) return failed(m.error);
+    if (!m.matches) return { decisions: [], annotations: [] };
+    const budget = new Budget();
+    const variables = new Map<string, CelInput>();
+    bindings.variables = variables as unknown as CelInput;
+    const validations = (spec.validations ?? []) as Array<{ expression: string; message?: string; messageExpression?: string; reason?: string }>;
+    let results: EvalResult[];
+    try {
+      // variables are evaluated up front (upstream: lazily, charged to the first expression that reads them)
       for (const v of (spec.variables ?? []) as Array<{ name: string; expression: string }>) {
-        const r = evalCel(v.expression, bindings);
+        const r = budget.run(v.expression, bindings);
         if (!('error' in r)) variables.set(v.name, r.value as CelInput);
       }
-      for (const v of (spec.validations ?? []) as Array<{ expression: string; message?: string; messageExpression?: string; reason?: string }>) {
-        const r = evalCel(v.expression, bindings);
-        if ('error' in r) {
-          out.push({ message: `expression '${v.expression}' resulted in error: ${r.error}`, error: true });
-        } else if (r.value !== true) {
-          out.push({ message: this.message(v, bindings), reason: v.reason });
-        }
+      results = validations.map((v) => budget.run(v.expression, bindings));
+    } catch (err) {
+      if (err instanceof OutOfBudget) return failed(err.message);
+      throw err;
+    }
+    // every messageExpression runs, on what the validations left of the budget
+    let messages: Array<EvalResult | undefined> = [];
+    let messageError: string | undefined;
+    try {
+      messages = validations.map((v) => (v.messageExpression ? budget.run(v.messageExpression, bindings) : undefined));
+    } catch (err) {
+      if (!(err instanceof OutOfBudget)) throw err;
+      messageError = `failed messageExpression: ${err.message}`;
+    }
+    const decisions: Decision[] = [];
+    validations.forEach((v, i) => {
+      const r = results[i]!;
+      if ('error' in r) decisions.push({ message: `expression '${v.expression}' resulted in error: ${r.error}`, error: true });
+      else if (messageError !== undefined) decisions.push({ message: messageError, error: true });
+      else if (r.value !== true) decisions.push({ message: this.message(v, messages[i]), reason: v.reason });
+    });
+    let annotations: AnnotationResult[];
+    try {
+      annotations = this.annotations(spec, bindings);
+    } catch (err) {
+      if (err instanceof OutOfBudget) return failed(err.message);
+      throw err;
+    }
+    return { decisions, annotations };
+  }
+
+  /** The auditAnnotations' values: a trimmed non-empty string is published, null or empty excluded, anything else an error. */
+  private annotations(spec: Record<string, any>, bindings: Record<string, CelInput>): AnnotationResult[] {
+    const budget = new Budget();
+    const failOpen = spec.failurePolicy === 'Ignore';
+    const out: AnnotationResult[] = [];
+    for (const { key, valueExpression } of (spec.auditAnnotations ?? []) as Array<{ key: string; valueExpression: string }>) {
+      const r = budget.run(valueExpression, bindings);
+      if ('error' in r) {
+        if (!failOpen) out.push({ key, error: `expression '${valueExpression}' resulted in error: ${r.error}` });
+      } else if (typeof r.value === 'string') {
+        const value = r.value.trim();
+        if (value) out.push({ key, value: value.slice(0, MAX_ANNOTATION_VALUE) });
+      } else if (r.value !== null) {
+        out.push({ key, error: `valueExpression '${valueExpression}' resulted in unsupported return type: ${runtimeType(r.value)}. Return type must be either string or null.` });
       }
     }
     return out;
   }
 
-  private message(v: { expression: string; message?: string; messageExpression?: string }, bindings: Record<string, CelInput>): string {
-    if (v.messageExpression) {
-      const m = evalCel(v.messageExpression, bindings);
-      if (!('error' in m) && typeof m.value === 'string' && m.value.trim() && !m.value.includes('\n')) return m.value;
+  /** A failed validation's message: its messageExpression's single-line string, else its message, else the expression. */
+  private message(v: { expression: string; message?: string }, m: EvalResult | undefined): string {
+    if (m && !('error' in m) && typeof m.value === 'string') {
+      const text = m.value.trim();
+      if (text && !text.includes('\n') && text.length <= MAX_MESSAGE) return text;
     }
-    return v.message || `failed expression: ${v.expression.trim()}`;
+    return v.message?.trim() || `failed expression: ${v.expression.trim()}`;
   }
 
   /** The parameter objects of a binding: [null] without paramKind or paramRef; [] when none are found and that is allowed. */

@@ -6,7 +6,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { badRequest, internalError, StatusError, type StatusReason } from '../../apimachinery/errors.js';
 import { applyJsonPatch } from '../../apimachinery/patch/json-patch.js';
 import type { AdmissionDeps } from '../deps.js';
-import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from '../interface.js';
+import { addAuditAnnotation, type AdmissionAttributes, type MutatingPlugin, type ValidatingPlugin } from '../interface.js';
 import { celValue, evalMatchConditions, requestAuthorizer, withAnswers } from '../policy/cel.js';
 import { CallError, callWebhook, type ClientConfig } from './client.js';
 import { admissionRequest } from './review.js';
@@ -26,6 +26,8 @@ export interface Webhook {
   admissionReviewVersions?: string[];
   reinvocationPolicy?: 'Never' | 'IfNeeded';
   matchConditions?: Array<{ name: string; expression: string }>;
+  /** The name of the configuration holding it (not an API field: set when the configurations are read). */
+  configuration: string;
 }
 
 /** Every webhook of every configuration of that plural, configurations by name, webhooks in their order. */
@@ -34,7 +36,7 @@ function webhooksOf(deps: AdmissionDeps, plural: string): Webhook[] {
   if (!configs.length) return [];
   return [...configs]
     .sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1))
-    .flatMap((c) => (c.webhooks ?? []) as Webhook[]);
+    .flatMap((c) => ((c.webhooks ?? []) as Webhook[]).map((h) => ({ ...h, configuration: c.metadata?.name ?? '' })));
 }
 
 /** Whether the request goes to this webhook; throws when a match condition errs under failurePolicy Fail. */
@@ -98,6 +100,10 @@ async function invoke(h: Webhook, a: AdmissionAttributes, deps: AdmissionDeps): 
     }
     throw internalError(`failed calling webhook "${h.name}": ${err.message}`);
   }
+  // the webhook's audit annotations go to the audit event under its name, as upstream keys them
+  for (const [k, v] of Object.entries((response.auditAnnotations ?? {}) as Record<string, unknown>)) {
+    if (typeof v === 'string') addAuditAnnotation(a, `${h.name}/${k}`, v);
+  }
   for (const w of response.warnings ?? []) if (typeof w === 'string' && w) a.warnings?.push(w);
   if (response.allowed !== true) throw rejection(h.name, response.status);
   return response;
@@ -119,31 +125,38 @@ export class MutatingWebhook implements MutatingPlugin {
     if (!hooks.length) return;
     // What the object looked like right after each IfNeeded webhook ran: a later change reinvokes it once.
     const after = new Map<Webhook, unknown>();
-    for (const h of hooks) {
+    for (const [i, h] of hooks.entries()) {
       if (!(await shouldCall(h, a, this.deps))) continue;
-      await this.callAndPatch(h, a);
+      await this.callAndPatch(h, a, 0, i);
       if (h.reinvocationPolicy === 'IfNeeded') after.set(h, structuredClone(a.object));
     }
     if (!after.size) return;
-    for (const h of hooks) {
+    for (const [i, h] of hooks.entries()) {
       if (!after.has(h) || isDeepStrictEqual(after.get(h), a.object)) continue;
       if (!(await shouldCall(h, a, this.deps))) continue;
-      await this.callAndPatch(h, a);
+      await this.callAndPatch(h, a, 1, i);
     }
   }
 
-  private async callAndPatch(h: Webhook, a: AdmissionAttributes): Promise<void> {
-    const response = await invoke(h, a, this.deps);
-    if (!response?.patch || !a.object) return;
-    let patched: KubeObject;
+  /** Calls one webhook and applies its patch; the audit event learns whether it mutated the object (upstream's mutation annotation). */
+  private async callAndPatch(h: Webhook, a: AdmissionAttributes, round: number, index: number): Promise<void> {
+    let mutated = false;
     try {
-      const ops: unknown = JSON.parse(Buffer.from(String(response.patch), 'base64').toString('utf8'));
-      patched = applyJsonPatch(a.object, ops);
-    } catch (err) {
-      if (h.failurePolicy === 'Ignore') return;
-      throw internalError(`failed calling webhook "${h.name}": ${(err as Error).message}`);
+      const response = await invoke(h, a, this.deps);
+      if (!response?.patch || !a.object) return;
+      let patched: KubeObject;
+      try {
+        const ops: unknown = JSON.parse(Buffer.from(String(response.patch), 'base64').toString('utf8'));
+        patched = applyJsonPatch(a.object, ops);
+      } catch (err) {
+        if (h.failurePolicy === 'Ignore') return;
+        throw internalError(`failed calling webhook "${h.name}": ${(err as Error).message}`);
+      }
+      mutated = !isDeepStrictEqual(patched, a.object);
+      replaceInPlace(a.object, patched);
+    } finally {
+      addAuditAnnotation(a, `mutation.webhook.admission.k8s.io/round_${round}_index_${index}`, JSON.stringify({ configuration: h.configuration, webhook: h.name, mutated }));
     }
-    replaceInPlace(a.object, patched);
   }
 }
 

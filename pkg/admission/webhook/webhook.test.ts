@@ -48,6 +48,7 @@ describe('webhook calls', () => {
         }
         if (path === '/wrong-uid') response = { uid: 'nope', allowed: true };
         if (path === '/deny') response = { uid: request.uid, allowed: false, status: { reason: 'Forbidden' } };
+        if (path === '/annotate') response = { ...response, auditAnnotations: { checked: 'yes' } };
         res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
       });
     });
@@ -67,10 +68,23 @@ describe('webhook calls', () => {
     const deps = memoryDeps([config('mutatingwebhookconfigurations', 'm', [hook('a', '/a', { reinvocationPolicy: 'IfNeeded' }), hook('b', '/b')])]);
     const a = attrs('pods', 'CREATE', { metadata: { name: 'p' } });
     const obj = a.object!;
+    a.auditAnnotations = {};
     await new MutatingWebhook(deps).admit(a);
     expect(calls).toEqual(['/a', '/b', '/a']);
     expect(a.object).toBe(obj);
     expect(obj.metadata!.labels).toEqual({ a: '2', b: '1' });
+    // upstream's mutation annotations: one per call, by round and webhook index
+    expect(Object.fromEntries(Object.entries(a.auditAnnotations).map(([k, v]) => [k, JSON.parse(v)]))).toEqual({
+      'mutation.webhook.admission.k8s.io/round_0_index_0': { configuration: 'm', webhook: 'a', mutated: true },
+      'mutation.webhook.admission.k8s.io/round_0_index_1': { configuration: 'm', webhook: 'b', mutated: true },
+      'mutation.webhook.admission.k8s.io/round_1_index_0': { configuration: 'm', webhook: 'a', mutated: true },
+    });
+  });
+
+  it('hands a webhook\'s auditAnnotations to the audit event under its name', async () => {
+    const a = attrs('pods', 'CREATE', { metadata: { name: 'p' } }, { auditAnnotations: {} });
+    await new ValidatingWebhook(memoryDeps([config('validatingwebhookconfigurations', 'v', [hook('audit.example.com', '/annotate')])])).validate(a);
+    expect(a.auditAnnotations).toEqual({ 'audit.example.com/checked': 'yes' });
   });
 
   it('refuses on a protocol error under Fail, ignores it under Ignore, and words refusals as upstream', async () => {
