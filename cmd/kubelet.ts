@@ -33,7 +33,7 @@ export const kubeletFlags = {
   'register-node': flag.bool(true, 'Create the Node in the API (false: it must exist; the kubelet only posts its status)'),
   'serialize-image-pulls': flag.bool(true, 'Pull one image at a time'),
   nodes: flag.int(1, 'Number of nodes to simulate in this process (fake runtime only)'),
-  'node-ip': flag.string('', 'InternalIP of the node (default: the machine\'s first address; 10.0.x.y for simulated nodes, unless given)'),
+  'node-ip': flag.string('', 'InternalIP of the node (default: the machine\'s first address); simulated nodes get this address + i when it is a loopback one (default 127.0.0.1, or --address), each served at its own, else all this one'),
   'node-labels': flag.list([], 'Extra labels of the node, key=value'),
   'max-pods': flag.int(110, 'Pod capacity of the node'),
   cpu: flag.string('', 'CPU capacity (default: the machine\'s)'),
@@ -71,7 +71,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   if (v.config) {
     try { warnings = await applyConfigFile(v.config, v, given); } catch (e) { if (e instanceof FlagError) exitWithFlagError('kubelet', e); throw e; }
   }
-  const { defaultHostname, KubeletHost, ProcessRuntime, loadImageCatalog, PodSandboxes, choosePodSandboxes, parseResolvConf, parseThresholds } = await import('../pkg/kubelet/index.js');
+  const { defaultHostname, KubeletHost, simulatedNodeIp, ProcessRuntime, loadImageCatalog, PodSandboxes, choosePodSandboxes, parseResolvConf, parseThresholds } = await import('../pkg/kubelet/index.js');
   let timings;
   try {
     if (v.nodes < 1) throw new FlagError(`--nodes ${v.nodes} must be at least 1`);
@@ -145,8 +145,11 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     dns,
     resources: { ...(v.cpu ? { cpu: v.cpu } : {}), ...(v.memory ? { memory: v.memory } : {}), pods: v['max-pods'] },
     labels: Object.fromEntries(v['node-labels'].map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
-    // simulated nodes given --node-ip all report it, so the apiserver reaches their one server for logs
-    ...(v['node-ip'] ? { nodeIpFor: () => v['node-ip'] } : {}),
+    // simulated nodes: --node-ip + i when it is a loopback address (default 127.0.0.1 unless the server listens on
+    // one other address), where the apiserver reaches each of them on their one server; else all report it
+    ...(v['node-ip'] || v.nodes > 1 ? {
+      nodeIpFor: (i: number) => simulatedNodeIp(i, v['node-ip'] || (v.address === '0.0.0.0' ? '127.0.0.1' : v.address)),
+    } : {}),
     ...(clientCa ? {
       server: {
         clientCa, port: v.port, address: v.address, authorizationMode: v['authorization-mode'] as 'Webhook' | 'AlwaysAllow',

@@ -8,6 +8,7 @@ import {
 } from '../client/index.js';
 import { NodeKubelet, type KubeletTimings, type NodeBehaviour, type StaticPodOptions } from './kubelet.js';
 import { machineIp, machineResources, type NodeResources } from './node-status.js';
+import { intToIp, ipToInt } from './sandbox/cidr.js';
 import { PodCidrs } from './pod-cidrs.js';
 import { FakeRuntime } from './runtime/fake.js';
 import { NodeServer, type NodeServerSettings } from './server.js';
@@ -23,7 +24,7 @@ export interface KubeletHostOptions extends KubeletTimings, StaticPodOptions, No
   /** The runtime of the i-th node (default: a fake runtime with pod IPs from the node's podCIDR, 10.244.i.0/24 until it has one). */
   runtimeFor?: (index: number, nodeName: string, nodeIp: string) => Runtime;
   resources?: Partial<NodeResources>;
-  /** InternalIP of the i-th node (default: the machine's address for one node, 10.0.x.y for many). */
+  /** InternalIP of the i-th node (default: the machine's address for one node, 127.0.0.<1+i> for many). */
   nodeIpFor?: (index: number) => string;
   labels?: Record<string, string>;
   kubeletPort?: number;
@@ -45,7 +46,15 @@ export interface KubeletHostOptions extends KubeletTimings, StaticPodOptions, No
   fakeStartLatencyMs?: number;
 }
 
-export const simulatedNodeIp = (i: number): string => `10.0.${Math.floor(i / 250) % 256}.${(i % 250) + 2}`;
+const isLoopbackV4 = (ip: string): boolean => /^127\.\d+\.\d+\.\d+$/.test(ip);
+const LOOPBACK = 127 * 2 ** 24;
+
+/**
+ * InternalIP of the i-th simulated node: `base` + i for a loopback base (127.0.0.0/8 all reaches lo on Linux, so the
+ * process's one node server tells the nodes apart by the address a connection came in on), else `base` for all.
+ */
+export const simulatedNodeIp = (i: number, base = '127.0.0.1'): string =>
+  isLoopbackV4(base) ? intToIp(LOOPBACK + ((ipToInt(base) - LOOPBACK + i) % 2 ** 24)) : base;
 
 const stripManagedFields = (pod: KubeObject): KubeObject => {
   if (pod.metadata?.managedFields) { const { managedFields: _m, ...metadata } = pod.metadata; return { ...pod, metadata }; }
@@ -126,7 +135,9 @@ export class KubeletHost {
         } as KubeObject);
         return (res.status as { allowed?: boolean } | undefined)?.allowed === true;
       };
-      server = new NodeServer({ ...settings, authorize, authenticateToken, kubelets: () => [...this.kubelets.values()], logger: this.o.logger, sans: [...this.o.nodeNames.slice(0, 1), ...ips.slice(0, 16)] });
+      // nodes on loopback addresses of their own: one socket on every address, serving the loopback ones only
+      const loopbackOnly = isLoopbackV4(settings.address ?? '') && ips.every(isLoopbackV4) && new Set(ips).size > 1;
+      server = new NodeServer({ ...settings, loopbackOnly, authorize, authenticateToken, kubelets: () => [...this.kubelets.values()], logger: this.o.logger, sans: [...this.o.nodeNames.slice(0, 1), ...ips.slice(0, 16)] });
       const port = await server.start();
       for (const k of this.kubelets.values()) k.agent.setKubeletPort(port);
       this.o.logger.info({ port }, 'kubelet server listening');

@@ -1,7 +1,7 @@
 // The kubelet's /metrics in Prometheus text format: the gauges upstream's kubelet exports about what it runs
 // (kubelet_node_name, kubelet_running_pods, kubelet_running_containers by container_state), read from the
-// kubelets and their runtimes at scrape time, and the process's own figures. A process simulating many nodes
-// exports one kubelet_node_name per node and the sums of the others.
+// kubelets and their runtimes at scrape time, and the process's own figures (one registry for the process, however
+// many nodes it simulates). Nodes sharing an address export one kubelet_node_name each and the sums of the others.
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ContainerState } from './runtime/types.js';
 
@@ -14,9 +14,15 @@ export interface MetricsSource {
 
 const STATES: ContainerState[] = ['created', 'running', 'exited', 'unknown'];
 
-export function kubeletMetrics(sources: () => MetricsSource[]): Registry {
+/** The process's figures (CPU, memory, event loop, GC). */
+export function processMetrics(): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+export function kubeletMetrics(sources: () => MetricsSource[]): Registry {
+  const registry = new Registry();
   new Gauge({
     name: 'kubelet_node_name', help: "The node's name. The count is always 1.", labelNames: ['node'] as const, registers: [registry],
     collect() {

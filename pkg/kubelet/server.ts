@@ -10,6 +10,9 @@
 // POST), as upstream's webhook authorization mode (or, in AlwaysAllow mode, all
 // allowed). The serving certificate is
 // self-signed, as a kubelet without --tls-cert-file makes one.
+// Simulated nodes of one process share this server: each answers at its own InternalIP (distinct loopback addresses,
+// which all reach lo on Linux), and a request is for the node whose address the connection came in on; nodes that
+// share an address are served together (the first one's figures, every one's pods).
 import { StatsProvider } from './stats.js';
 import type { IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -21,7 +24,7 @@ import { createCa, issueCertificate } from '../pki/index.js';
 import type { KubeObject } from '../client/index.js';
 import type { Registry } from 'prom-client';
 import type { NodeKubelet } from './kubelet.js';
-import { kubeletMetrics } from './metrics.js';
+import { kubeletMetrics, processMetrics } from './metrics.js';
 import { servePortForward } from './streaming/portforward.js';
 import { rejectUpgrade } from './streaming/reject.js';
 import { remoteCommandOptions, serveRemoteCommand } from './streaming/remotecommand.js';
@@ -50,6 +53,11 @@ export interface NodeServerOptions {
   cacheUnauthorizedMs?: number;
   /** The effective configuration /configz answers with. */
   configz?: () => unknown;
+  /**
+   * Listen on every address but serve only connections to loopback ones: simulated nodes on distinct loopback
+   * addresses, which no one socket can bind otherwise.
+   */
+  loopbackOnly?: boolean;
 }
 
 /** What the kubelet's configuration says of its server (KubeletHost builds the rest). */
@@ -71,14 +79,33 @@ export class NodeServer {
   /** Upgraded connections (exec, attach, port-forward) are no longer the HTTP server's to close. */
   private readonly upgraded = new Set<Duplex>();
 
-  private readonly metrics: Registry;
+  /** The kubelets answering at each address (several when they share it). */
+  private byAddress = new Map<string, NodeKubelet[]>();
+  /** /metrics of each node, made when first scraped (one for the nodes sharing an address), and of the process. */
+  private readonly metrics = new Map<NodeKubelet | 'shared', Registry>();
+  private readonly process = processMetrics();
 
-  constructor(private readonly o: NodeServerOptions) {
-    this.metrics = kubeletMetrics(() => o.kubelets().map((k) => ({
-      nodeName: k.nodeName,
-      sandboxStates: () => k.o.runtime.listPodSandboxes().map((sb) => sb.state),
-      containerStates: () => k.o.runtime.listContainers().map((c) => c.state),
-    })));
+  constructor(private readonly o: NodeServerOptions) {}
+
+  /** The kubelets a connection is for: the node whose address it came in on, else (a shared address) every one. */
+  private scope(socket: TLSSocket): NodeKubelet[] {
+    const local = (socket.localAddress ?? '').replace(/^::ffff:/, '');
+    const here = this.byAddress.get(local);
+    return here?.length === 1 ? here : this.o.kubelets();
+  }
+
+  private async metricsText(scope: NodeKubelet[]): Promise<string> {
+    const key = scope.length === 1 ? scope[0]! : 'shared';
+    let registry = this.metrics.get(key);
+    if (!registry) {
+      registry = kubeletMetrics(() => scope.map((k) => ({
+        nodeName: k.nodeName,
+        sandboxStates: () => k.o.runtime.listPodSandboxes().map((sb) => sb.state),
+        containerStates: () => k.o.runtime.listContainers().map((c) => c.state),
+      })));
+      this.metrics.set(key, registry);
+    }
+    return `${await registry.metrics()}\n${await this.process.metrics()}`;
   }
 
   /** Listens; returns the port (useful with port 0). */
@@ -97,10 +124,21 @@ export class NodeServer {
         socket.destroy();
       });
     });
+    this.byAddress = new Map();
+    for (const k of this.o.kubelets()) {
+      const list = this.byAddress.get(k.o.nodeIp) ?? [];
+      list.push(k);
+      this.byAddress.set(k.o.nodeIp, list);
+    }
+    if (this.o.loopbackOnly) {
+      server.on('connection', (socket: Duplex & { localAddress?: string }) => {
+        if (!/^(::ffff:)?127\./.test(socket.localAddress ?? '') && socket.localAddress !== '::1') socket.destroy();
+      });
+    }
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.o.port ?? 10250, this.o.address ?? '0.0.0.0', () => resolve());
+      server.listen(this.o.port ?? 10250, this.o.loopbackOnly ? '0.0.0.0' : this.o.address ?? '0.0.0.0', () => resolve());
     });
     return (server.address() as AddressInfo).port;
   }
@@ -151,7 +189,7 @@ export class NodeServer {
   private async authorizeProxy(socket: TLSSocket, method: string, path: string, authorization: string | undefined): Promise<[number, string] | undefined> {
     const who = await this.authenticate(socket, authorization);
     if (!who) return [401, 'Unauthorized'];
-    const node = this.o.kubelets()[0]?.nodeName ?? '';
+    const node = this.scope(socket)[0]?.nodeName ?? '';
     const verb = method === 'POST' ? 'create' : 'get';
     const subresource = NodeServer.subresourceOf(path);
     if (!(await this.allowed(who.user, who.groups, node, subresource, verb))) return [403, `Forbidden (user=${who.user}, verb=${verb}, resource=nodes, subresource=${subresource})`];
@@ -167,7 +205,7 @@ export class NodeServer {
     const m = /^\/(exec|attach|portForward)\/([^/]+)\/([^/]+)(?:\/([^/]+))?(?:\/([^/]+))?\/?$/.exec(u.pathname);
     if (!m) { rejectUpgrade(socket, 404, '404 page not found'); return; }
     const [kind, ns, podName, a, b] = [m[1]!, ...m.slice(2).map((x) => (x === undefined ? undefined : decodeURIComponent(x)))] as [string, string, string, string?, string?];
-    const found = this.findPod(ns, podName);
+    const found = this.findPod(this.scope(req.socket as TLSSocket), ns, podName);
     if (!found) { rejectUpgrade(socket, 404, `pod not found ("${podName}_${ns}")`); return; }
     const uid = found.pod.metadata!.uid!;
     const logger = this.o.logger.child({ pod: `${ns}/${podName}`, stream: kind });
@@ -197,13 +235,13 @@ export class NodeServer {
     if (u.pathname === '/healthz') { send(200, 'ok'); return; }
     const denied = await this.authorizeProxy(socket, method, u.pathname, authorization);
     if (denied) { send(...denied); return; }
+    const scope = this.scope(socket);
     try {
       if (u.pathname === '/metrics') {
-        send(200, await this.metrics.metrics(), this.metrics.contentType);
+        send(200, await this.metricsText(scope), this.process.contentType);
         return;
       }
-      // simulated nodes share one server: it answers for the first
-      const stats = this.o.kubelets()[0]?.statsSource();
+      const stats = scope[0]?.statsSource();
       if (u.pathname === '/stats/summary' && stats) {
         send(200, JSON.stringify(await this.stats.summary(stats)), 'application/json');
         return;
@@ -215,7 +253,7 @@ export class NodeServer {
       const run = /^\/run\/([^/]+)\/([^/]+)(?:\/[^/]+)?\/([^/]+)\/?$/.exec(u.pathname);
       if (run && method === 'POST') {
         const [ns, podName, container] = run.slice(1).map(decodeURIComponent) as [string, string, string];
-        const found = this.findPod(ns, podName);
+        const found = this.findPod(scope, ns, podName);
         const target = found?.kubelet.streamTarget(found.pod, container) ?? `pod not found ("${podName}_${ns}")`;
         if (typeof target === 'string') { send(404, target); return; }
         const r = await target.runtime.execSync(target.containerId!, (u.searchParams.get('cmd') ?? '').split(/\s+/).filter(Boolean));
@@ -227,14 +265,14 @@ export class NodeServer {
         return;
       }
       if (u.pathname === '/pods' || u.pathname === '/pods/') {
-        const items = this.o.kubelets().flatMap((k) => k.pods());
+        const items = scope.flatMap((k) => k.pods());
         send(200, JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items }), 'application/json');
         return;
       }
       const m = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)\/?$/.exec(u.pathname);
       if (!m) { send(404, '404 page not found'); return; }
       const [ns, podName, container] = m.slice(1).map(decodeURIComponent) as [string, string, string];
-      const found = this.findPod(ns, podName);
+      const found = this.findPod(scope, ns, podName);
       if (!found) { send(404, `pod ${ns}/${podName} not found`); return; }
       const q = u.searchParams;
       const num = (k: string): number | undefined => (q.get(k) !== null && q.get(k) !== '' ? Number(q.get(k)) : undefined);
@@ -283,8 +321,8 @@ export class NodeServer {
     return allowed;
   }
 
-  private findPod(ns: string, name: string): { kubelet: NodeKubelet; pod: KubeObject } | undefined {
-    for (const kubelet of this.o.kubelets()) {
+  private findPod(scope: NodeKubelet[], ns: string, name: string): { kubelet: NodeKubelet; pod: KubeObject } | undefined {
+    for (const kubelet of scope) {
       const pod = kubelet.pods().find((p) => p.metadata?.namespace === ns && p.metadata?.name === name);
       if (pod) return { kubelet, pod };
     }

@@ -1,7 +1,11 @@
 // One process simulating several nodes (fake runtime, as kwok): every node registers, becomes Ready and keeps its
-// own Lease; one pod informer feeds every node's pods to its kubelet; pods' IPs come from their node's podCIDR.
+// own Lease; one pod informer feeds every node's pods to its kubelet; pods' IPs come from their node's podCIDR; the
+// one node server answers for each node at its own loopback address (kubectl logs, exec, nodes/proxy).
+import { readFile } from 'node:fs/promises';
+import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../pkg/client/index.js';
+import { machineIp } from '../../pkg/kubelet/node-status.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { condition, createBound, eventually, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
 
@@ -15,7 +19,9 @@ describe('kubelet: many simulated nodes in one process', () => {
   beforeAll(async () => {
     api = await startTestApiServer();
     admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
-    kubelet = startKubelet(await Client.fromKubeconfig(api.kubeconfig, { qps: 0 }), NODES, { fakeStartLatencyMs: 20 });
+    kubelet = startKubelet(await Client.fromKubeconfig(api.kubeconfig, { qps: 0 }), NODES, {
+      fakeStartLatencyMs: 20, server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1' },
+    });
   }, 30_000);
 
   afterAll(async () => {
@@ -53,6 +59,7 @@ describe('kubelet: many simulated nodes in one process', () => {
       return pods.length === 2 * NODES.length && pods.every((p) => p.status?.phase === 'Running' && condition(p, 'Ready')?.status === 'True');
     }, 15_000, 'pods Running');
     const pods = (await admin.pods('default').list()).items;
+    const nodes = (await admin.nodes().list()).items.sort((a, b) => a.metadata!.name!.localeCompare(b.metadata!.name!)) as { status?: { addresses: { address: string }[] } }[];
     for (const p of pods) {
       const node = (await admin.nodes().get(p.spec!.nodeName as string));
       expect(p.status?.hostIP).toBe((node.status?.addresses as { address: string }[])[0]!.address);
@@ -66,6 +73,34 @@ describe('kubelet: many simulated nodes in one process', () => {
       expect(Number(ip.split('.')[3])).toBeGreaterThan(1); // not the network nor the gateway
     }
     expect(new Set(wide.map((cols) => cols[5])).size).toBe(2 * NODES.length);
+
+    // the apiserver dials each node at its InternalIP (127.0.0.1, .2, .3) and reaches that node's kubelet
+    expect(nodes.map((n) => n.status?.addresses[0].address)).toEqual(['127.0.0.1', '127.0.0.2', '127.0.0.3']);
+    const logs = await api.kubectl('logs', 'p2');
+    expect(logs.stdout).toBe('fake container c started\n');
+    const exec = await api.kubectl('exec', 'q1', '--', 'echo', 'from', 'sim-2');
+    expect(exec.stdout).toBe('from sim-2\n');
+    for (const [i, name] of NODES.entries()) {
+      const listed = JSON.parse((await api.kubectl('get', '--raw', `/api/v1/nodes/${name}/proxy/pods`)).stdout) as { items: { metadata: { name: string } }[] };
+      expect(listed.items.map((p) => p.metadata.name).sort()).toEqual([`p${i}`, `q${i}`]);
+      const summary = JSON.parse((await api.kubectl('get', '--raw', `/api/v1/nodes/${name}/proxy/stats/summary`)).stdout) as { node: { nodeName: string }; pods: { podRef: { name: string } }[] };
+      expect(summary.node.nodeName).toBe(name);
+      expect(summary.pods.map((p) => p.podRef.name).sort()).toEqual([`p${i}`, `q${i}`]);
+      const metrics = (await api.kubectl('get', '--raw', `/api/v1/nodes/${name}/proxy/metrics`)).stdout;
+      expect(metrics).toContain(`kubelet_node_name{node="${name}"} 1`);
+      expect(metrics).toMatch(/^kubelet_running_pods 2$/m);
+    }
+    // the server listens on every address for the nodes' loopback ones, and drops a connection to any other
+    const port = (nodes[0]!.status as { daemonEndpoints: { kubeletEndpoint: { Port: number } } }).daemonEndpoints.kubeletEndpoint.Port;
+    const outside = machineIp();
+    if (outside !== '127.0.0.1') {
+      const outcome = await new Promise<string>((resolve) => {
+        const socket = connect({ host: outside, port, rejectUnauthorized: false }, () => { socket.destroy(); resolve('handshake'); });
+        socket.once('error', () => resolve('dropped'));
+        socket.once('close', () => resolve('dropped'));
+      });
+      expect(outcome).toBe('dropped');
+    }
     await admin.pods('default').deleteCollection({});
     await eventually(async () => (await admin.pods('default').list()).items.length === 0, 15_000, 'pods gone');
   });

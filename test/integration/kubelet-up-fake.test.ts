@@ -29,8 +29,14 @@ describe.skipIf(!existsSync(main))('mini-kube up with the fake runtime (compiled
       .trim().split('\n').map((l) => l.split(' ') as [string, string]));
     expect([...cidrs.values()].every((c) => /^10\.244\.\d+\.0\/24$/.test(c))).toBe(true);
     for (const l of (await kubectl(kc, ['get', 'pods', '-l', 'app=web', '-o', 'wide', '--no-headers'])).stdout.trim().split('\n')) {
-      const [ip, node] = l.split(/\s+/).slice(5, 7) as [string, string];
+      const [name, ip, node] = [l.split(/\s+/)[0]!, ...l.split(/\s+/).slice(5, 7)] as [string, string, string];
       expect(ip.startsWith(cidrs.get(node)!.replace(/0\/24$/, ''))).toBe(true);
+      // whichever simulated node runs it, the apiserver reaches that node's kubelet (its own loopback address)
+      expect((await kubectl(kc, ['logs', name])).stdout).toBe('fake container nginx started\n');
+      expect((await kubectl(kc, ['exec', name, '--', 'echo', node])).stdout).toBe(`${node}\n`);
+      const listed = JSON.parse((await kubectl(kc, ['get', '--raw', `/api/v1/nodes/${node}/proxy/pods`])).stdout) as { items: { spec: { nodeName: string } }[] };
+      expect(listed.items.length).toBeGreaterThan(0);
+      expect(listed.items.every((p) => p.spec.nodeName === node)).toBe(true);
     }
     expect((await kubectl(kc, ['get', 'storageclass', '--no-headers'])).stdout).toMatch(/^standard \(default\)\s+mini-kube\.io\/hostpath\s+Delete\s+WaitForFirstConsumer/);
     expect((await kubectl(kc, ['apply', '-f', '-'], STATEFULSET)).code).toBe(0);
