@@ -59,7 +59,7 @@ describe('kubelet: many simulated nodes in one process', () => {
       return pods.length === 2 * NODES.length && pods.every((p) => p.status?.phase === 'Running' && condition(p, 'Ready')?.status === 'True');
     }, 15_000, 'pods Running');
     const pods = (await admin.pods('default').list()).items;
-    const nodes = (await admin.nodes().list()).items.sort((a, b) => a.metadata!.name!.localeCompare(b.metadata!.name!)) as { status?: { addresses: { address: string }[] } }[];
+    const nodes = (await admin.nodes().list()).items.sort((a, b) => a.metadata!.name!.localeCompare(b.metadata!.name!)) as { status?: { addresses: { address: string }[]; daemonEndpoints: { kubeletEndpoint: { Port: number } } } }[];
     for (const p of pods) {
       const node = (await admin.nodes().get(p.spec!.nodeName as string));
       expect(p.status?.hostIP).toBe((node.status?.addresses as { address: string }[])[0]!.address);
@@ -91,7 +91,7 @@ describe('kubelet: many simulated nodes in one process', () => {
       expect(metrics).toMatch(/^kubelet_running_pods 2$/m);
     }
     // the server listens on every address for the nodes' loopback ones, and drops a connection to any other
-    const port = (nodes[0]!.status as { daemonEndpoints: { kubeletEndpoint: { Port: number } } }).daemonEndpoints.kubeletEndpoint.Port;
+    const port = nodes[0]!.status!.daemonEndpoints.kubeletEndpoint.Port;
     const outside = machineIp();
     if (outside !== '127.0.0.1') {
       const outcome = await new Promise<string>((resolve) => {
