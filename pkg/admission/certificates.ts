@@ -24,8 +24,12 @@ export class CertificateApproval implements ValidatingPlugin {
   readonly name = 'CertificateApproval';
   constructor(private readonly deps: Pick<AdmissionDeps, 'authorize'>) {}
 
-  async validate(a: AdmissionAttributes): Promise<void> {
+  validate(a: AdmissionAttributes): Promise<void> | void {
     if (a.operation !== 'UPDATE' || a.subresource !== 'approval' || !isResource(a, GROUP, 'certificatesigningrequests')) return;
+    return this.check(a);
+  }
+
+  private async check(a: AdmissionAttributes): Promise<void> {
     const signer = signerOf(a.oldObject ?? a.object);
     if (!(await mayUseSigner(this.deps, a, 'approve', signer))) throw admissionForbidden(a, `user not permitted to approve requests with signerName ${JSON.stringify(signer)}`);
   }
@@ -35,9 +39,13 @@ export class CertificateSigning implements ValidatingPlugin {
   readonly name = 'CertificateSigning';
   constructor(private readonly deps: Pick<AdmissionDeps, 'authorize'>) {}
 
-  async validate(a: AdmissionAttributes): Promise<void> {
+  validate(a: AdmissionAttributes): Promise<void> | void {
     if (a.operation !== 'UPDATE' || a.subresource !== 'status' || !isResource(a, GROUP, 'certificatesigningrequests')) return;
     if ((a.object?.status?.certificate ?? '') === (a.oldObject?.status?.certificate ?? '')) return;
+    return this.check(a);
+  }
+
+  private async check(a: AdmissionAttributes): Promise<void> {
     const signer = signerOf(a.oldObject ?? a.object);
     if (!(await mayUseSigner(this.deps, a, 'sign', signer))) throw admissionForbidden(a, `user not permitted to sign requests with signerName ${JSON.stringify(signer)}`);
   }
@@ -46,9 +54,13 @@ export class CertificateSigning implements ValidatingPlugin {
 export class CertificateSubjectRestriction implements ValidatingPlugin {
   readonly name = 'CertificateSubjectRestriction';
 
-  async validate(a: AdmissionAttributes): Promise<void> {
+  validate(a: AdmissionAttributes): Promise<void> | void {
     if (a.operation !== 'CREATE' || a.subresource || !isResource(a, GROUP, 'certificatesigningrequests')) return;
     if (signerOf(a.object) !== CLIENT_SIGNER) return;
+    return this.check(a);
+  }
+
+  private async check(a: AdmissionAttributes): Promise<void> {
     const { x509 } = await import('../pki/x509.js');
     let organizations: string[];
     try {

@@ -7,12 +7,19 @@ const isValidating = (p: AdmissionPlugin): p is ValidatingPlugin => typeof (p as
 export function chain(plugins: AdmissionPlugin[]): Admission {
   const mutating = plugins.filter(isMutating);
   const validating = plugins.filter(isValidating);
+  // Most plugins answer synchronously: only a returned promise is awaited (every write passes them all twice).
   return {
     async mutate(attrs: AdmissionAttributes) {
-      for (const p of mutating) await p.admit(attrs);
+      for (const p of mutating) {
+        const r = p.admit(attrs);
+        if (r) await r;
+      }
     },
     async validate(attrs: AdmissionAttributes) {
-      for (const p of validating) await p.validate(attrs);
+      for (const p of validating) {
+        const r = p.validate(attrs);
+        if (r) await r;
+      }
     },
   };
 }

@@ -50,13 +50,13 @@ export class ResourceQuota implements ValidatingPlugin {
     for (const ns of namespaces) this.schedule(ns);
   }
 
-  async validate(a: AdmissionAttributes): Promise<void> {
+  validate(a: AdmissionAttributes): Promise<void> | void {
     if (!a.namespace || !a.object || a.subresource) return;
     if (a.operation !== 'CREATE' && a.operation !== 'UPDATE') return;
     if (a.operation === 'UPDATE' && !(a.resource.group === '' && (a.resource.plural === 'services' || a.resource.plural === 'persistentvolumeclaims'))) return;
     // Fast path: no quota in the namespace.
     if (this.deps.list('', 'resourcequotas', a.namespace).length === 0 && !isResource(a, '', 'resourcequotas')) return;
-    await this.locked(a.namespace, () => this.check(a));
+    return this.locked(a.namespace, () => this.check(a));
   }
 
   private async check(a: AdmissionAttributes): Promise<void> {

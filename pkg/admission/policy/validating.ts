@@ -87,10 +87,13 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
    * denial, if any, refuses the request once all have run; each policy's audit annotations are published as
    * `<policy>/<key>`.
    */
-  async validate(a: AdmissionAttributes): Promise<void> {
+  validate(a: AdmissionAttributes): Promise<void> | void {
     if (isExemptResource(a)) return;
     const bindings = this.deps.list(GROUP, 'validatingadmissionpolicybindings');
-    if (!bindings.length) return;
+    if (bindings.length) return this.dispatch(a, bindings);
+  }
+
+  private async dispatch(a: AdmissionAttributes, bindings: KubeObject[]): Promise<void> {
     const policies = new Map(this.deps.list(GROUP, 'validatingadmissionpolicies').map((p) => [p.metadata?.name ?? '', p]));
     const session = new AuthorizationSession();
     const denied: Array<{ who: string; d: Decision }> = [];

@@ -119,10 +119,13 @@ export class MutatingWebhook implements MutatingPlugin {
   readonly name = 'MutatingAdmissionWebhook';
   constructor(private readonly deps: AdmissionDeps) {}
 
-  async admit(a: AdmissionAttributes): Promise<void> {
+  admit(a: AdmissionAttributes): Promise<void> | void {
     if (isExemptResource(a)) return;
     const hooks = webhooksOf(this.deps, 'mutatingwebhookconfigurations');
-    if (!hooks.length) return;
+    if (hooks.length) return this.callAll(a, hooks);
+  }
+
+  private async callAll(a: AdmissionAttributes, hooks: Webhook[]): Promise<void> {
     // What the object looked like right after each IfNeeded webhook ran: a later change reinvokes it once.
     const after = new Map<Webhook, unknown>();
     for (const [i, h] of hooks.entries()) {
@@ -164,10 +167,15 @@ export class ValidatingWebhook implements ValidatingPlugin {
   readonly name = 'ValidatingAdmissionWebhook';
   constructor(private readonly deps: AdmissionDeps) {}
 
-  async validate(a: AdmissionAttributes): Promise<void> {
+  validate(a: AdmissionAttributes): Promise<void> | void {
     if (isExemptResource(a)) return;
+    const configured = webhooksOf(this.deps, 'validatingwebhookconfigurations');
+    if (configured.length) return this.callAll(a, configured);
+  }
+
+  private async callAll(a: AdmissionAttributes, configured: Webhook[]): Promise<void> {
     const hooks: Webhook[] = [];
-    for (const h of webhooksOf(this.deps, 'validatingwebhookconfigurations')) if (await shouldCall(h, a, this.deps)) hooks.push(h);
+    for (const h of configured) if (await shouldCall(h, a, this.deps)) hooks.push(h);
     if (!hooks.length) return;
     // All called at once, as upstream; the first failure in webhook order is the answer.
     const results = await Promise.allSettled(hooks.map((h) => invoke(h, a, this.deps)));
