@@ -126,4 +126,12 @@ describe('ValidatingAdmissionPolicy', () => {
     await expect(new ValidatingAdmissionPolicy(deps(15)).validate(attrs('configmaps', 'CREATE', cm('c'))))
       .rejects.toThrow("denied request: validation failed due to running out of cost budget, no further validation rules will be run");
   });
+  it('evaluates variables lazily as upstream\'s composition: a failing one fails only the expressions that read it', async () => {
+    const variables = [{ name: 'n', expression: 'int(object.data.n)' }, { name: 'twice', expression: 'variables.n * 2' }, { name: 'broken', expression: 'object.data.missing' }];
+    const objs = (validations: unknown[]) => [policy('p', { variables, validations }), binding('b', { policyName: 'p' })];
+    await expect(check(objs([{ expression: 'variables.twice == 4', message: 'not 2' }, { expression: 'false && variables.broken == ""' }]), cm('c', { n: '2' }))).rejects.toThrow(/denied request: failed expression: false && variables.broken/);
+    await expect(check(objs([{ expression: 'variables.twice == 4' }]), cm('c', { n: '2' }))).resolves.toBeUndefined();
+    await expect(check(objs([{ expression: 'variables.broken == ""' }]), cm('c', { n: '2' })))
+      .rejects.toThrow(`denied request: expression 'variables.broken == ""' resulted in error: composited variable "broken" fails to evaluate: no such key: missing`);
+  });
 });

@@ -15,6 +15,7 @@ import { addAuditAnnotation, type AdmissionAttributes, type ValidatingPlugin } f
 import { admissionRequest } from '../webhook/review.js';
 import { isExemptResource, matchResources } from '../webhook/rules.js';
 import { celValue, evalCel, evalMatchConditions, requestAuthorizer, withAnswers, type EvalResult } from './cel.js';
+import { LazyVariables, type Variable } from './variables.js';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -173,16 +174,10 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
     if (m.error !== undefined) return failed(m.error);
     if (!m.matches) return { decisions: [], annotations: [] };
     const budget = new Budget();
-    const variables = new Map<string, CelInput>();
-    bindings.variables = variables as unknown as CelInput;
+    bindings.variables = new LazyVariables((spec.variables ?? []) as Variable[], () => bindings) as unknown as CelInput;
     const validations = (spec.validations ?? []) as Array<{ expression: string; message?: string; messageExpression?: string; reason?: string }>;
     let results: EvalResult[];
     try {
-      // variables are evaluated up front (upstream: lazily, charged to the first expression that reads them)
-      for (const v of (spec.variables ?? []) as Array<{ name: string; expression: string }>) {
-        const r = budget.run(v.expression, bindings);
-        if (!('error' in r)) variables.set(v.name, r.value as CelInput);
-      }
       results = validations.map((v) => budget.run(v.expression, bindings));
     } catch (err) {
       if (err instanceof OutOfBudget) return failed(err.message);

@@ -8,7 +8,7 @@
 // size of a string or list argument (a quarter of size times pattern for regular expressions), as cel-go's
 // runtime cost tracker charges, and the authorizer library's calls what Kubernetes charges for them (a check 350000);
 // `evaluate` reports what one evaluation spent and stops it past its limit.
-import { celEnv, isCelList, isCelMap, parse, plan, type CelFunc, type CelInput, type CelResult } from '@bufbuild/cel';
+import { celEnv, celError, isCelError, isCelList, isCelMap, parse, plan, type CelFunc, type CelInput, type CelResult } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { comprehensionFuncs, expandTwoVarComprehensions } from './comprehensions.js';
 import { BAIL, compileFast, type Charges } from './fast-path.js';
@@ -135,8 +135,14 @@ export function compile(expr: string): Compiled {
   return c;
 }
 
-/** Runs a program, stopped past `costLimit` (upstream's per-call limit); `cost` is what it spent. A thrown error becomes the result. */
+const FIELD_NOT_FOUND = 'field not found: ';
+
+/**
+ * Runs a program, stopped past `costLimit` (upstream's per-call limit); `cost` is what it spent. A thrown error becomes
+ * the result. An evaluation started inside another (a lazily evaluated variable) adds its cost to the outer one's.
+ */
 export function evaluate(program: Program, bindings: Record<string, CelInput>, costLimit = PER_CALL_LIMIT): { result: CelResult | Error; cost: number } {
+  const outer = { spent, limit };
   spent = 0;
   limit = costLimit;
   let result: CelResult | Error;
@@ -145,7 +151,12 @@ export function evaluate(program: Program, bindings: Record<string, CelInput>, c
   } catch (err) {
     result = err instanceof Error ? err : new Error(String(err));
   }
-  return { result, cost: spent };
+  // cel-go's words for a key a map lacks (an object's unset field reads as one)
+  if (isCelError(result) && result.message.startsWith(FIELD_NOT_FOUND)) result = celError(`no such key: ${result.message.slice(FIELD_NOT_FOUND.length)}`, result.exprId);
+  const cost = spent;
+  spent = outer.spent + cost;
+  limit = outer.limit;
+  return { result, cost };
 }
 
 /** Whether the expression reads a variable (oldSelf makes a transition rule; a messageExpression may not). */
