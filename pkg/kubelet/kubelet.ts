@@ -1,6 +1,6 @@
 // The kubelet of one node: its NodeAgent (registration, status, lease), its runtime, the PLEG, the pod workers that
 // sync each pod through the PodSyncer, and the status manager. Pods arrive from a KubeletHost (host.ts).
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { EventRecorder, realClock, Resources, type Client, type Clock, type EventThrottle, type KubeObject } from '../client/index.js';
 import { admitPod } from './admission.js';
@@ -316,12 +316,12 @@ export class NodeKubelet {
   /** The pods the kubelet is working on. */
   pods(): KubeObject[] { return [...this.records.values()].map((r) => r.pod); }
 
-  /** What /stats/summary and /metrics/resource read: the node's pods, its runtime and (process runtime) its root dir. */
+  /** What /stats/summary and /metrics/resource read: the node's pods, its runtime and (process runtime) where volumes are. */
   statsSource(): StatsSource {
     const podDir = (this.o.runtime as { podDir?: (uid: string) => string }).podDir;
     return {
       nodeName: this.o.nodeName, pods: () => this.pods(), runtime: this.o.runtime,
-      rootDir: podDir ? dirname(dirname(podDir.call(this.o.runtime, 'uid'))) : undefined,
+      volumeDir: podDir ? (uid, volume) => join(podDir.call(this.o.runtime, uid), 'volumes', volume) : undefined,
     };
   }
 

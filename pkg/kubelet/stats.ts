@@ -1,24 +1,37 @@
 // The kubelet's resource figures as upstream serves them: /stats/summary (stats/v1alpha1 Summary: the node's CPU,
-// memory, filesystem and process limits, and each pod's and container's CPU and memory) and /metrics/resource (the
-// Prometheus series metrics-server scrapes). Container figures come from the runtime (ListContainerStats); the node's
-// from the machine (/proc/stat, memory, the root dir's filesystem) on the process runtime, and from the sum of its
-// simulated containers on the fake one. usageNanoCores is the rate between two reads, as the kubelet's cadvisor
-// provider computes it.
-import { statfs } from 'node:fs/promises';
+// memory, network, filesystems and process limits; each pod's CPU, memory, network, volumes and ephemeral storage;
+// each container's CPU, memory, rootfs and logs) and /metrics/resource (the Prometheus series metrics-server
+// scrapes: CPU and memory only). Container CPU and memory come from the runtime (ListContainerStats); the node's
+// from the machine (/proc/stat, memory) on the process runtime, and from the sum of its simulated containers on the
+// fake one; networks, disk use and the filesystem from the runtime (/proc/net/dev of the node or of a sandbox's
+// netns, `du` of a container's files and logs, statfs; simulated on the fake runtime); volumes from `du` of their
+// directories. usageNanoCores is the rate between two reads, as the kubelet's cadvisor provider computes it.
 import { readFileSync } from 'node:fs';
 import { freemem, totalmem, uptime } from 'node:os';
 import { formatTime as rfc3339, type KubeObject } from '../client/index.js';
-import type { ContainerUsage, Runtime } from './runtime/types.js';
+import { diskUsage, filesystemOf, NO_USAGE } from './disk-usage.js';
+import type { ContainerUsage, DiskUsage, FsInfo, InterfaceStats, Runtime } from './runtime/types.js';
 
 export interface StatsSource {
   nodeName: string;
   pods(): KubeObject[];
   runtime: Runtime;
-  /** The kubelet's root dir, whose filesystem is the node's (process runtime). */
-  rootDir?: string;
+  /** Where a pod's volume is on disk (runtimes that materialise volumes). */
+  volumeDir?: (podUid: string, volume: string) => string;
 }
 
 interface Sample { cpuNs: number; at: number }
+
+interface SpecVolume { name: string; emptyDir?: { medium?: string }; configMap?: unknown; secret?: unknown; projected?: unknown; downwardAPI?: unknown }
+
+/** The volumes whose usage is reported (upstream: those with a metrics provider that are the kubelet's own files). */
+const MEASURED_VOLUMES = ['emptyDir', 'configMap', 'secret', 'projected', 'downwardAPI'] as const;
+
+/** Upstream's IsLocalEphemeralVolume: what counts toward the pod's ephemeral storage besides its containers. */
+const isLocalEphemeral = (v: SpecVolume): boolean => (v.emptyDir !== undefined && v.emptyDir.medium !== 'Memory') || v.configMap !== undefined;
+
+/** The default interface is inlined in NetworkStats, as upstream's (eth0). */
+const DEFAULT_INTERFACE = 'eth0';
 
 /** CPU time of the whole machine (all CPUs, busy only), in nanoseconds, from /proc/stat. */
 function machineCpuNs(): number {
@@ -42,6 +55,23 @@ function processCounts(): { maxpid: number; curproc: number } {
   }
 }
 
+/** NetworkStats: every interface, the default one also inline. */
+const networkStats = (time: string, interfaces: InterfaceStats[]): Record<string, unknown> => {
+  const def = interfaces.find((i) => i.name === DEFAULT_INTERFACE);
+  return { time, ...def, interfaces };
+};
+
+/** FsStats of a filesystem: its size and free space, and what `used` takes of it (the whole filesystem's use without). */
+const fsStats = (time: string, fs: FsInfo | undefined, used?: DiskUsage): Record<string, unknown> => ({
+  time,
+  ...(fs ? { availableBytes: fs.availableBytes, capacityBytes: fs.capacityBytes } : {}),
+  ...(used ? { usedBytes: used.bytes } : fs ? { usedBytes: fs.usedBytes } : {}),
+  ...(fs ? { inodesFree: fs.inodesFree, inodes: fs.inodes } : {}),
+  ...(used ? { inodesUsed: used.inodes } : fs ? { inodesUsed: fs.inodes - fs.inodesFree } : {}),
+});
+
+const add = (into: DiskUsage, u: DiskUsage): void => { into.bytes += u.bytes; into.inodes += u.inodes; };
+
 export class StatsProvider {
   private readonly previous = new Map<string, Sample>();
 
@@ -53,57 +83,89 @@ export class StatsProvider {
     return { time: rfc3339(now), usageNanoCores: rate, usageCoreNanoSeconds: Math.round(cpuNs) };
   }
 
-  /** The stats/v1alpha1 Summary of a node. */
-  async summary(src: StatsSource, now = Date.now()): Promise<Record<string, unknown>> {
-    const usage = src.runtime.containerUsage();
-    const containers = src.runtime.listContainers();
-    const pods = src.pods().map((pod) => {
+  /** The stats/v1alpha1 Summary of a node; without `detail`, CPU and memory alone (what /metrics/resource needs). */
+  async summary(src: StatsSource, now = Date.now(), detail = true): Promise<Record<string, unknown>> {
+    const time = rfc3339(now);
+    const { runtime } = src;
+    const usage = runtime.containerUsage();
+    const containers = runtime.listContainers();
+    const fs = detail ? await runtime.filesystem?.() : undefined;
+    const pods = (await Promise.all(src.pods().map(async (pod) => {
       const uid = pod.metadata?.uid ?? '';
       const mine = containers.filter((c) => c.podUid === uid && usage.has(c.id));
       let cpuNs = 0;
       let memory = 0;
-      const stats = mine.map((c) => {
+      const ephemeral = { ...NO_USAGE };
+      const stats = await Promise.all(mine.map(async (c) => {
         const u = usage.get(c.id)!;
         cpuNs += u.cpuCoreNanoSeconds;
         memory += u.memoryWorkingSetBytes;
+        const disk = detail ? await runtime.containerDiskUsage?.(c.id) : undefined;
+        if (disk) { add(ephemeral, disk.rootfs); add(ephemeral, disk.logs); }
         return {
           name: c.name, startTime: rfc3339(c.startedAt ?? c.createdAt), cpu: this.cpu(`c/${c.id}`, u.cpuCoreNanoSeconds, now),
-          memory: { time: rfc3339(now), usageBytes: u.memoryWorkingSetBytes, workingSetBytes: u.memoryWorkingSetBytes, rssBytes: u.memoryWorkingSetBytes },
+          memory: { time, usageBytes: u.memoryWorkingSetBytes, workingSetBytes: u.memoryWorkingSetBytes, rssBytes: u.memoryWorkingSetBytes },
+          ...(disk ? { rootfs: fsStats(time, fs, disk.rootfs), logs: fsStats(time, fs, disk.logs) } : {}),
         };
-      });
-      return {
+      }));
+      const out: Record<string, unknown> = {
         podRef: { name: pod.metadata?.name ?? '', namespace: pod.metadata?.namespace ?? '', uid },
-        startTime: (pod.status?.startTime as string | undefined) ?? rfc3339(now),
+        startTime: (pod.status?.startTime as string | undefined) ?? time,
         containers: stats,
         cpu: this.cpu(`p/${uid}`, cpuNs, now),
-        memory: { time: rfc3339(now), usageBytes: memory, workingSetBytes: memory, rssBytes: memory },
-        process_stats: { process_count: stats.length },
+        memory: { time, usageBytes: memory, workingSetBytes: memory, rssBytes: memory },
       };
-    }).filter((p) => p.containers.length > 0);
-    const simulated = src.runtime.name === 'fake';
+      if (detail && stats.length) {
+        const sandbox = runtime.listPodSandboxes(uid).sort((a, b) => Number(b.state === 'ready') - Number(a.state === 'ready') || b.createdAt - a.createdAt)[0];
+        const interfaces = sandbox && runtime.interfaceStats?.(sandbox.id);
+        if (interfaces) out.network = networkStats(time, interfaces);
+        const volumes = await this.volumes(src, uid, (pod.spec?.volumes ?? []) as SpecVolume[], time, ephemeral);
+        if (volumes.length) out.volume = volumes;
+        if (runtime.containerDiskUsage) out['ephemeral-storage'] = fsStats(time, fs, ephemeral);
+      }
+      out.process_stats = { process_count: stats.length };
+      return out;
+    }))).filter((p) => (p.containers as unknown[]).length > 0);
+    const simulated = runtime.name === 'fake';
     const nodeCpuNs = simulated ? [...usage.values()].reduce((n, u: ContainerUsage) => n + u.cpuCoreNanoSeconds, 0) : machineCpuNs();
     const nodeMemory = simulated ? [...usage.values()].reduce((n, u) => n + u.memoryWorkingSetBytes, 0) : totalmem() - freemem();
     const node: Record<string, unknown> = {
       nodeName: src.nodeName,
       startTime: rfc3339(now - uptime() * 1000),
       cpu: this.cpu(`n/${src.nodeName}`, nodeCpuNs, now),
-      memory: { time: rfc3339(now), availableBytes: Math.max(0, totalmem() - nodeMemory), usageBytes: nodeMemory, workingSetBytes: nodeMemory, rssBytes: nodeMemory, pageFaults: 0, majorPageFaults: 0 },
-      rlimit: { time: rfc3339(now), ...processCounts() },
+      memory: { time, availableBytes: Math.max(0, totalmem() - nodeMemory), usageBytes: nodeMemory, workingSetBytes: nodeMemory, rssBytes: nodeMemory, pageFaults: 0, majorPageFaults: 0 },
     };
-    if (src.rootDir) {
-      try {
-        const fs = await statfs(src.rootDir);
-        const block = { time: rfc3339(now), availableBytes: fs.bavail * fs.bsize, capacityBytes: fs.blocks * fs.bsize, usedBytes: (fs.blocks - fs.bfree) * fs.bsize, inodesFree: fs.ffree, inodes: fs.files, inodesUsed: fs.files - fs.ffree };
-        node.fs = block;
-        node.runtime = { imageFs: block };
-      } catch { /* the root dir is not there yet */ }
+    if (detail) {
+      const interfaces = runtime.interfaceStats?.();
+      if (interfaces) node.network = networkStats(time, interfaces);
+      if (fs) {
+        node.fs = fsStats(time, fs);
+        node.runtime = { imageFs: fsStats(time, fs) };
+      }
+      node.rlimit = { time, ...processCounts() };
     }
     return { node, pods };
   }
 
+  /** VolumeStats of the pod's own volumes (`du` of their directories); local ephemeral ones are added to `ephemeral`. */
+  private async volumes(src: StatsSource, uid: string, volumes: SpecVolume[], time: string, ephemeral: DiskUsage): Promise<Record<string, unknown>[]> {
+    const { volumeDir } = src;
+    if (!volumeDir) return [];
+    const out: Record<string, unknown>[] = [];
+    for (const v of volumes) {
+      if (!MEASURED_VOLUMES.some((kind) => v[kind] !== undefined)) continue;
+      const dir = volumeDir(uid, v.name);
+      const [used, fs] = await Promise.all([diskUsage(dir), filesystemOf(dir)]);
+      if (!fs) continue; // not set up (yet)
+      if (isLocalEphemeral(v)) add(ephemeral, used);
+      out.push({ ...fsStats(time, fs, used), name: v.name });
+    }
+    return out;
+  }
+
   /** The series of /metrics/resource, in Prometheus text with upstream's names, help and millisecond timestamps. */
   async resourceMetrics(src: StatsSource, now = Date.now()): Promise<string> {
-    const s = await this.summary(src, now);
+    const s = await this.summary(src, now, false);
     const lines: string[] = [];
     const family = (name: string, help: string, type: string, samples: [string, number][]): void => {
       lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);

@@ -357,6 +357,20 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
       const shell = (summary.pods as { podRef: { name: string }; containers: { name: string; memory: { workingSetBytes: number } }[] }[]).find((p) => p.podRef.name === 'shell');
       expect(shell?.containers.map((c) => c.name)).toEqual(['sh']);
       expect(shell!.containers[0]!.memory.workingSetBytes).toBeGreaterThan(0);
+      // the machine's interfaces (/proc/net/dev, without lo), the root dir's filesystem, the pod's volumes (du)
+      expect(summary.node.network.interfaces.length).toBeGreaterThan(0);
+      expect(summary.node.network.interfaces.map((i: { name: string }) => i.name)).not.toContain('lo');
+      expect(summary.node.fs).toMatchObject({ capacityBytes: expect.any(Number), availableBytes: expect.any(Number), usedBytes: expect.any(Number), inodes: expect.any(Number), inodesFree: expect.any(Number) });
+      expect(summary.node.runtime.imageFs.capacityBytes).toBe(summary.node.fs.capacityBytes);
+      expect(summary.node.rlimit.maxpid).toBeGreaterThan(0);
+      const full = (summary.pods as Record<string, any>[]).find((p) => p.podRef.name === 'shell')!;
+      expect(full.network.interfaces.length).toBeGreaterThan(0);
+      const token = (full.volume as { name: string; usedBytes: number; inodesUsed: number }[]).find((v) => v.name.startsWith('kube-api-access-'));
+      expect(token?.usedBytes).toBeGreaterThan(0);
+      expect(token?.inodesUsed).toBeGreaterThan(3); // the dir, ..data, the timestamped dir and its files
+      expect(full.containers[0].logs).toMatchObject({ usedBytes: expect.any(Number), inodesUsed: 1 });
+      expect(full.containers[0].rootfs).toMatchObject({ usedBytes: expect.any(Number), capacityBytes: summary.node.fs.capacityBytes });
+      expect(full['ephemeral-storage'].usedBytes).toBe(full.containers[0].logs.usedBytes + full.containers[0].rootfs.usedBytes);
       const resource = (await raw(`/api/v1/nodes/${NODE}/proxy/metrics/resource`)).stdout;
       expect(resource).toMatch(/^container_memory_working_set_bytes\{container="sh",namespace="default",pod="shell"\} [1-9]\d* \d+$/m);
       expect(resource).toMatch(/^node_cpu_usage_seconds_total [\d.e+-]+ \d+$/m);

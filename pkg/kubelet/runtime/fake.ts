@@ -13,7 +13,8 @@ import type { Duplex } from 'node:stream';
 import { PassThrough } from 'node:stream';
 import { realClock, type Clock, type TimerHandle } from '../../client/index.js';
 import {
-  normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUsage, type ExecResult, type ImageInfo, type LogOptions, type Runtime,
+  normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUsage, type DiskUsage, type ExecResult, type FsInfo, type ImageInfo,
+  type InterfaceStats, type LogOptions, type Runtime,
   type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions, type StreamingSession,
 } from './types.js';
 import { IpPool } from './ip-pool.js';
@@ -227,6 +228,32 @@ export class FakeRuntime implements Runtime {
     return out;
   }
 
+  /** Simulated: eth0 of the sandbox (or the node: all of them) received 2 KB and sent 1 KB a second per running container. */
+  interfaceStats(sandboxId?: string): InterfaceStats[] {
+    const now = this.clock.now();
+    let ms = 0;
+    for (const c of this.containers.values()) {
+      if ((sandboxId === undefined || c.sandboxId === sandboxId) && c.startedAt !== undefined) ms += (c.finishedAt ?? now) - c.startedAt;
+    }
+    return [{ name: 'eth0', rxBytes: Math.round(ms * 2), rxErrors: 0, txBytes: Math.round(ms), txErrors: 0 }];
+  }
+
+  /** The log lines kept (as the CRI log file would hold them); nothing written besides. */
+  containerDiskUsage(id: string): Promise<{ rootfs: DiskUsage; logs: DiskUsage }> {
+    const c = this.mustGet(id);
+    return Promise.resolve({ rootfs: { bytes: 0, inodes: 0 }, logs: { bytes: logBytes(c), inodes: 1 } });
+  }
+
+  /** Simulated: a 100 GiB disk holding the pulled images and the logs. */
+  filesystem(): Promise<FsInfo> {
+    let used = 0;
+    for (const i of this.images.values()) used += i.size;
+    for (const c of this.containers.values()) used += logBytes(c);
+    const inodes = 6_553_600;
+    const inodesUsed = this.images.size * 100 + this.containers.size;
+    return Promise.resolve({ capacityBytes: FAKE_DISK_BYTES, availableBytes: FAKE_DISK_BYTES - used, usedBytes: used, inodes, inodesFree: inodes - inodesUsed });
+  }
+
   changeCount(): number {
     return this.changes;
   }
@@ -265,6 +292,10 @@ export class FakeRuntime implements Runtime {
     for (const l of this.listeners) l(ev);
   }
 }
+
+const FAKE_DISK_BYTES = 100 * 2 ** 30;
+
+const logBytes = (c: FakeContainer): number => c.log.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
 
 const sandboxStatus = (sb: FakeSandbox): SandboxStatus => {
   const { pool: _pool, ...status } = sb;

@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { access, constants as fsConstants, lstat, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { access, constants as fsConstants, lstat, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,12 +20,14 @@ import { BUILTINS } from './builtins.js';
 import { imageRepository, loadImageCatalog, type ImageCatalog } from './image-catalog.js';
 import { RuntimeState, type ContainerRecord } from './process-state.js';
 import { AttachHub, dialInNetns, dialPod, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
-import { processAlive, processGroupUsage } from './procfs.js';
+import { diskUsage, filesystemOf, NO_USAGE } from '../disk-usage.js';
+import { netDev, processAlive, processGroupUsage } from './procfs.js';
 import { ShimHandle } from './shim-client.js';
 import { notFoundMessage, type ShimExit } from './shim-protocol.js';
 import {
-  normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUsage, type ExecResult, type ImageInfo, type LogOptions, type Runtime,
-  type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions, type StreamingSession,
+  normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUsage, type DiskUsage, type ExecResult, type FsInfo, type ImageInfo,
+  type InterfaceStats, type LogOptions, type Runtime, type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions,
+  type StreamingSession,
 } from './types.js';
 
 export interface ProcessRuntimeOptions {
@@ -359,6 +361,28 @@ export class ProcessRuntime implements Runtime {
 
   /** The log file of a container. */
   logPath(id: string): string | undefined { return this.containers.get(id)?.logPath; }
+
+  /** A sandbox's interfaces as its pause process sees them (its netns); the node's for one on the host network. */
+  interfaceStats(sandboxId?: string): InterfaceStats[] {
+    const pod = sandboxId === undefined ? undefined : this.pods.get(sandboxId);
+    return pod ? netDev(`/proc/${pod.pausePid}/net/dev`) : netDev();
+  }
+
+  /** The container's directory (its home and working dir: what it writes) and its log files there, all attempts'. */
+  async containerDiskUsage(id: string): Promise<{ rootfs: DiskUsage; logs: DiskUsage }> {
+    const c = this.mustGet(id);
+    const dir = dirname(c.logPath);
+    const isLog = (name: string): boolean => name.endsWith('.log');
+    const logs = { ...NO_USAGE };
+    for (const name of (await readdir(dir).catch(() => [] as string[])).filter(isLog)) {
+      const u = await diskUsage(join(dir, name));
+      logs.bytes += u.bytes;
+      logs.inodes += u.inodes;
+    }
+    return { rootfs: await diskUsage(dir, isLog), logs };
+  }
+
+  filesystem(): Promise<FsInfo | undefined> { return filesystemOf(this.o.rootDir); }
 
   subscribe(fn: (ev: RuntimeEvent) => void): () => void { this.listeners.add(fn); return () => this.listeners.delete(fn); }
 

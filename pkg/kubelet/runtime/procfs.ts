@@ -1,6 +1,7 @@
 // Processes by pid, for what outlives the kubelet (shims, pause processes): after a restart there is no
 // ChildProcess to wait on, only /proc.
 import { readdirSync, readFileSync } from 'node:fs';
+import type { InterfaceStats } from './types.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -46,4 +47,22 @@ export function processGroupUsage(groups: ReadonlySet<number>): Map<number, { cp
     out.set(pgrp, u);
   }
   return out;
+}
+
+/** Interfaces cadvisor leaves out of a network's stats: loopback and the host ends of containers' veths and bridges. */
+const IGNORED_INTERFACES = /^(lo|veth|docker|nerdctl)/;
+
+/** The interfaces of /proc/net/dev (or a process's /proc/PID/net/dev: its network namespace's); none if unreadable. */
+export function netDev(path = '/proc/net/dev'): InterfaceStats[] {
+  let text: string;
+  try { text = readFileSync(path, 'utf8'); } catch { return []; }
+  // "  eth0: rxBytes rxPackets rxErrs rxDrop rxFifo rxFrame rxCompressed rxMulticast txBytes txPackets txErrs ..."
+  return text.split('\n').slice(2).flatMap((line) => {
+    const colon = line.indexOf(':');
+    if (colon < 0) return [];
+    const name = line.slice(0, colon).trim();
+    if (IGNORED_INTERFACES.test(name)) return [];
+    const f = line.slice(colon + 1).trim().split(/\s+/).map(Number);
+    return [{ name, rxBytes: f[0] ?? 0, rxErrors: f[2] ?? 0, txBytes: f[8] ?? 0, txErrors: f[10] ?? 0 }];
+  });
 }

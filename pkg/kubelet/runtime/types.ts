@@ -132,6 +132,22 @@ export interface ContainerUsage {
   memoryWorkingSetBytes: number;
 }
 
+/** Disk use of a directory or file: allocated bytes and inodes. */
+export interface DiskUsage { bytes: number; inodes: number }
+
+/** A filesystem's size and free space (statfs). */
+export interface FsInfo {
+  capacityBytes: number;
+  availableBytes: number;
+  /** Used by anything on the filesystem. */
+  usedBytes: number;
+  inodes: number;
+  inodesFree: number;
+}
+
+/** Counters of one network interface (stats/v1alpha1 InterfaceStats). */
+export interface InterfaceStats { name: string; rxBytes: number; rxErrors: number; txBytes: number; txErrors: number }
+
 /** A change the runtime noticed (for the PLEG: the pod with this uid needs a look). */
 export interface RuntimeEvent {
   podUid: string;
@@ -169,6 +185,12 @@ export interface Runtime {
 
   /** The usage of every running container, by id (CRI's ListContainerStats). */
   containerUsage(): Map<string, ContainerUsage>;
+  /** The network interfaces of a sandbox (its network namespace; the node's for one on the host network), or of the node. */
+  interfaceStats?(sandboxId?: string): InterfaceStats[];
+  /** Disk use of a container's writable files and of its log files (CRI ContainerStats.writable_layer, the log dir). */
+  containerDiskUsage?(id: string): Promise<{ rootfs: DiskUsage; logs: DiskUsage }>;
+  /** The filesystem containers, logs and images are kept on (the node's fs and imageFs). */
+  filesystem?(): Promise<FsInfo | undefined>;
   /** Calls `fn` on every change of a sandbox or container; returns the unsubscribe. */
   subscribe(fn: (ev: RuntimeEvent) => void): () => void;
   /**

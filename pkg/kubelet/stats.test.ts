@@ -1,0 +1,62 @@
+// /stats/summary's shapes (stats/v1alpha1) over the fake runtime, with volume directories on disk: the node's
+// network, filesystems and rlimit; a pod's network, volumes (du: blocks and inodes) and ephemeral storage (its
+// containers' rootfs and logs plus its local ephemeral volumes); a container's rootfs and logs.
+import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock, type KubeObject } from '../client/index.js';
+import { diskUsage } from './disk-usage.js';
+import { FakeRuntime } from './runtime/fake.js';
+import { StatsProvider } from './stats.js';
+
+let dir = '';
+afterEach(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+
+describe('StatsProvider.summary', () => {
+  it('reports networks, filesystems, volumes, ephemeral storage, rootfs and logs', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'stats-'));
+    const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+    const runtime = new FakeRuntime({ clock });
+    const pod: KubeObject = {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', uid: 'u1' },
+      spec: { containers: [{ name: 'c', image: 'nginx' }], volumes: [{ name: 'cache', emptyDir: {} }, { name: 'cfg', configMap: { name: 'x' } }, { name: 'host', hostPath: { path: '/tmp' } }, { name: 'mem', emptyDir: { medium: 'Memory' } }] },
+    };
+    const sb = await runtime.runPodSandbox({ name: 'p', namespace: 'ns', uid: 'u1', attempt: 0 });
+    await runtime.pullImage('nginx');
+    const id = await runtime.createContainer(sb, { name: 'c', attempt: 0, image: 'nginx' });
+    await runtime.startContainer(id);
+    await clock.advance(10_000);
+    const volumeDir = (uid: string, name: string): string => join(dir, uid, name);
+    await mkdir(join(volumeDir('u1', 'cache'), 'sub'), { recursive: true });
+    await writeFile(join(volumeDir('u1', 'cache'), 'sub', 'a'), Buffer.alloc(10_000, 1));
+    await mkdir(volumeDir('u1', 'cfg'), { recursive: true });
+    await writeFile(join(volumeDir('u1', 'cfg'), 'k'), 'v');
+    await symlink('k', join(volumeDir('u1', 'cfg'), 'link'));
+    await mkdir(volumeDir('u1', 'mem'), { recursive: true });
+
+    const s = await new StatsProvider().summary({ nodeName: 'n1', pods: () => [pod], runtime, volumeDir }, clock.now()) as any;
+    const t = '2026-01-01T00:00:10Z';
+    expect(s.node.network).toEqual({ time: t, name: 'eth0', rxBytes: 20_000, rxErrors: 0, txBytes: 10_000, txErrors: 0, interfaces: [{ name: 'eth0', rxBytes: 20_000, rxErrors: 0, txBytes: 10_000, txErrors: 0 }] });
+    expect(s.node.fs).toMatchObject({ time: t, capacityBytes: 100 * 2 ** 30, inodes: 6_553_600 });
+    expect(s.node.fs.usedBytes).toBeGreaterThan(1_000_000); // the image
+    expect(s.node.runtime.imageFs).toEqual(s.node.fs);
+    expect(s.node.rlimit).toMatchObject({ time: t, maxpid: expect.any(Number), curproc: expect.any(Number) });
+
+    const [p] = s.pods;
+    expect(p.network.name).toBe('eth0');
+    const [cache, cfg] = [await diskUsage(volumeDir('u1', 'cache')), await diskUsage(volumeDir('u1', 'cfg'))];
+    expect(cache.inodes).toBe(3); // the dir, sub/ and a
+    expect(cache.bytes).toBeGreaterThanOrEqual(10_000);
+    expect(cfg.inodes).toBe(3); // the dir, k and the symlink (not followed)
+    expect(p.volume.map((v: { name: string }) => v.name)).toEqual(['cache', 'cfg', 'mem']); // hostPath has no metrics
+    expect(p.volume[0]).toMatchObject({ name: 'cache', usedBytes: cache.bytes, inodesUsed: 3, capacityBytes: expect.any(Number), availableBytes: expect.any(Number), inodes: expect.any(Number), inodesFree: expect.any(Number) });
+    const [c] = p.containers;
+    const logBytes = Buffer.byteLength(await runtime.logs(id, { timestamps: true })); // the CRI lines as kept
+    expect(c.logs).toMatchObject({ time: t, usedBytes: logBytes, inodesUsed: 1, capacityBytes: 100 * 2 ** 30 });
+    expect(c.rootfs).toMatchObject({ usedBytes: 0, inodesUsed: 0 });
+    // the containers' rootfs and logs, the emptyDir on disk and the configMap; not the Memory emptyDir
+    expect(p['ephemeral-storage']).toMatchObject({ usedBytes: logBytes + cache.bytes + cfg.bytes, inodesUsed: 1 + 3 + 3 });
+    expect(Object.keys(p)).toEqual(['podRef', 'startTime', 'containers', 'cpu', 'memory', 'network', 'volume', 'ephemeral-storage', 'process_stats']);
+  });
+});
