@@ -181,7 +181,8 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(await readFile(join(sa, 'ca.crt'), 'utf8')).toContain('BEGIN CERTIFICATE');
   });
 
-  it.skipIf(process.getuid?.() !== 0)('enforces read-only mounts (readOnly, configMap volumes) in the container alone: another container writes the volume', async () => {
+  // read-only binds need a mount namespace of the container's own: root (CAP_SYS_ADMIN)
+  it.skipIf(process.getuid?.() !== 0)('enforces read-only mounts (readOnly, configMap volumes) in the container alone, for kubectl exec too: another container writes the volume', async () => {
     await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ro-cm' }, data: { k: 'v' } });
     const write = (path: string): string => `({ echo x > $MINI_KUBE_ROOTFS/${path}; } 2>/dev/null && echo "${path}: written" || echo "${path}: refused")`;
     await createBound(admin, pod('ro', {
@@ -201,6 +202,12 @@ describe('kubelet: process runtime and kubectl logs', () => {
     const logs = await eventually(async () => { const l = await admin.pods('default').logs('ro', { container: 'r' }); return l.includes('cfg/k') ? l : undefined; }, 10_000, 'ro log');
     expect(logs).toBe('scratch/f: written\nshared/g: refused\ncfg/k: refused\nx\nv\n');
     expect(await admin.pods('default').logs('ro', { container: 'w' })).toBe('shared/f: written\n');
+    // kubectl exec runs in the container's mount namespace, as runc exec does: it sees the same read-only mounts
+    const exec = async (container: string, path: string): Promise<string> => (await api.kubectl('exec', 'ro', '-c', container, '--', 'sh', '-c', write(path))).stdout;
+    expect(await exec('r', 'cfg/k')).toBe('cfg/k: refused\n');
+    expect(await exec('r', 'shared/h')).toBe('shared/h: refused\n');
+    expect(await exec('r', 'scratch/h')).toBe('scratch/h: written\n');
+    expect(await exec('w', 'shared/h')).toBe('shared/h: written\n');
   });
 
   it('its HTTPS server authorizes clients by SubjectAccessReview (nodes/proxy, nodes/metrics for /metrics): the admin may, a plain user may not', async () => {

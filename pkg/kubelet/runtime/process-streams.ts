@@ -47,6 +47,10 @@ async function setPtySize(pid: number, width: number, height: number): Promise<v
   await new Promise<void>((resolve) => execFile('stty', ['-F', tty, 'rows', String(height), 'cols', String(width)], () => resolve()));
 }
 
+/** runc's words (through containerd) for an exec'd command that is not there. */
+export const execNotFoundMessage = (cmd: string): string =>
+  `OCI runtime exec failed: exec failed: unable to start container process: exec: "${cmd}": executable file not found in $PATH: unknown`;
+
 /** Runs argv with the container's env and working directory, its stdio joined to the session. */
 export function execStreaming(argv: string[], env: Record<string, string>, cwd: string, o: StreamingOptions): Promise<StreamingSession> {
   const ptyArgv = o.tty ? onPty(argv) : undefined;
@@ -68,9 +72,7 @@ export function execStreaming(argv: string[], env: Record<string, string>, cwd: 
   }
   child.stdin?.on('error', () => undefined); // the command may exit before reading its input
   return new Promise((resolve, reject) => {
-    child.once('error', (err: NodeJS.ErrnoException) => reject(new Error(err.code === 'ENOENT'
-      ? `OCI runtime exec failed: exec failed: unable to start container process: exec: "${argv[0]}": executable file not found in $PATH: unknown`
-      : err.message)));
+    child.once('error', (err: NodeJS.ErrnoException) => reject(new Error(err.code === 'ENOENT' ? execNotFoundMessage(argv[0]!) : err.message)));
     child.once('spawn', () => resolve({
       stdin: child.stdin ?? undefined,
       stdout,

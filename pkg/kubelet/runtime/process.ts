@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { access, constants as fsConstants, lstat, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { access, constants as fsConstants, lstat, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,7 @@ import { forkedChild, type PodSandbox, type PodSandboxes } from '../sandbox/pod-
 import { BUILTINS } from './builtins.js';
 import { imageRepository, loadImageCatalog, type ImageCatalog } from './image-catalog.js';
 import { RuntimeState, type ContainerRecord } from './process-state.js';
-import { AttachHub, dialInNetns, dialPod, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
+import { AttachHub, dialInNetns, dialPod, execNotFoundMessage, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
 import { diskUsage, filesystemOf, NO_USAGE } from '../disk-usage.js';
 import { netDev, processAlive, processGroupUsage } from './procfs.js';
 import { ShimHandle } from './shim-client.js';
@@ -288,11 +288,9 @@ export class ProcessRuntime implements Runtime {
     const pid = c?.shim?.started?.pid;
     if (!c || c.state !== 'running' || pid === undefined) return;
     const signal = (s: NodeJS.Signals, target: number): void => { try { process.kill(target, s); } catch { /* gone */ } };
-    // a tty container's process is the session `script` made on the pty (its own process group); in a sandbox the
-    // process is nsenter, which forked the container's and waits for it: SIGTERM goes to that process alone (as a
-    // runtime signals a container's init), SIGKILL to every process group
-    const top = c.config.tty && PTY_AVAILABLE ? (await forkedChild(pid, 1_000)) ?? pid : pid;
-    const main = this.pods.has(c.sandboxId) ? await forkedChild(top, 1_000) : undefined;
+    // SIGTERM goes to the container's own process alone (as a runtime signals a container's init), SIGKILL to every
+    // process group
+    const { top, main } = await this.processesOf(c, pid);
     signal('SIGTERM', main ?? -top);
     const killer = setTimeout(() => { for (const g of new Set([pid, top])) signal('SIGKILL', -g); }, Math.max(0, timeoutSeconds) * 1000);
     await c.exited;
@@ -317,10 +315,11 @@ export class ProcessRuntime implements Runtime {
     return [...this.containers.values()].filter((c) => podUid === undefined || c.podUid === podUid).map(publicStatus);
   }
 
-  execSync(id: string, cmd: string[], timeoutSeconds = 0): Promise<ExecResult> {
+  async execSync(id: string, cmd: string[], timeoutSeconds = 0): Promise<ExecResult> {
     const c = this.mustGet(id);
-    if (c.state !== 'running') return Promise.reject(new Error(`container ${id} is not running`));
-    const argv = this.execArgv(id, cmd);
+    if (c.state !== 'running') throw new Error(`container ${id} is not running`);
+    let argv: string[];
+    try { argv = await this.execArgv(c, cmd); } catch (err) { return { stdout: '', stderr: (err as Error).message, exitCode: 126 }; }
     return new Promise((resolve) => {
       execFile(argv[0]!, argv.slice(1), { cwd: c.cwd, env: c.env, timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 126) : 0;
@@ -329,10 +328,10 @@ export class ProcessRuntime implements Runtime {
     });
   }
 
-  exec(id: string, cmd: string[], o: StreamingOptions): Promise<StreamingSession> {
+  async exec(id: string, cmd: string[], o: StreamingOptions): Promise<StreamingSession> {
     const c = this.mustGet(id);
-    if (c.state !== 'running') return Promise.reject(new Error(`container ${id} is not running`));
-    return execStreaming(this.execArgv(id, cmd), c.env, c.cwd, o);
+    if (c.state !== 'running') throw new Error(`container ${id} is not running`);
+    return execStreaming(await this.execArgv(c, cmd), c.env, c.cwd, o);
   }
 
   attach(id: string, o: StreamingOptions): Promise<StreamingSession> {
@@ -353,10 +352,34 @@ export class ProcessRuntime implements Runtime {
     return formatCriLog(await readFile(c.logPath, 'utf8').catch(() => ''), o);
   }
 
-  /** The argv that runs `cmd` where the container runs (in its pod's namespaces when it has a sandbox). */
-  private execArgv(id: string, cmd: string[]): string[] {
-    const pod = this.pods.get(this.mustGet(id).sandboxId);
-    return pod ? this.o.sandboxes!.wrap(pod, cmd) : cmd;
+  /**
+   * A container's processes behind its wrappers: `top` leads its process group (a tty container's is the session
+   * `script` made on the pty); in a sandbox, `main` is what nsenter forked and waits for, the container's own.
+   */
+  private async processesOf(c: ProcContainer, pid: number): Promise<{ top: number; main?: number }> {
+    const top = c.config.tty && PTY_AVAILABLE ? (await forkedChild(pid, 1_000)) ?? pid : pid;
+    return { top, main: this.pods.has(c.sandboxId) ? await forkedChild(top, 1_000) : undefined };
+  }
+
+  /**
+   * The argv that runs `cmd` where the container runs, as runc exec does: in the namespaces of the container's own
+   * process, so that it sees the container's mounts (read-only binds, the sandbox's /etc) when it has a mount
+   * namespace of its own; else in its pod's namespaces when it has a sandbox, or as it is.
+   */
+  private async execArgv(c: ProcContainer, cmd: string[]): Promise<string[]> {
+    const pod = this.pods.get(c.sandboxId);
+    const pid = c.shim?.started?.pid;
+    let argv = cmd;
+    if (pid !== undefined) {
+      const { top, main } = await this.processesOf(c, pid);
+      const target = main ?? top;
+      const [mine, theirs] = await Promise.all([readlink('/proc/self/ns/mnt').catch(() => ''), readlink(`/proc/${target}/ns/mnt`).catch(() => '')]);
+      if (theirs && theirs !== mine) argv = ['nsenter', `--target=${target}`, '--mount', ...(pod ? ['--pid', '--ipc', '--uts', '--net'] : []), '--', ...cmd];
+    }
+    if (argv === cmd && pod) argv = this.o.sandboxes!.wrap(pod, cmd);
+    // behind a wrapper, a missing command would be the wrapper's failure: it is looked for first
+    if (argv !== cmd && !(await findExecutable(cmd[0] ?? '', c.env.PATH ?? '', c.cwd))) throw new Error(execNotFoundMessage(cmd[0] ?? ''));
+    return argv;
   }
 
   /** The log file of a container. */
