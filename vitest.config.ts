@@ -7,6 +7,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Test files share their worker's module graph instead of importing (and transforming) the whole tree again
+    // each: every server a test starts is its own (own registries, stores, metrics), so nothing leaks between files,
+    // and the suite takes ~360 s instead of ~540 s on two cores.
+    isolate: false,
     // stored objects deep-frozen in every apiserver the tests start, so code writing into one fails loudly
     env: { MINI_KUBE_FREEZE_STORED: '1' },
   },
