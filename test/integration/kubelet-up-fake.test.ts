@@ -2,10 +2,12 @@
 // each pod's IP is from its node's podCIDR (node-ipam's), and a StatefulSet's volumeClaimTemplates are provisioned
 // from the default StorageClass `up` creates.
 import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { kubectl } from '../support/apiserver.js';
 import { eventually } from './kubelet-support.js';
-import { main, seedsScenario, startUp } from './kubelet-up-support.js';
+import { main, seedsScenario, startUp, stopUp } from './kubelet-up-support.js';
+
+afterEach(stopUp);
 
 const STATEFULSET = `
 apiVersion: apps/v1

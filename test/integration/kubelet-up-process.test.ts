@@ -1,11 +1,13 @@
 // `mini-kube up --nodes 3` (process runtime): one kubelet process per node with its own certificate; the seeds'
 // scenario runs real nginx processes and `kubectl logs` and `kubectl exec` reach them through the apiserver's proxy.
 import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxesUnavailable } from '../../pkg/kubelet/sandbox/probe.js';
 import { kubectl } from '../support/apiserver.js';
 import { eventually } from './kubelet-support.js';
-import { main, seedsScenario, startUp } from './kubelet-up-support.js';
+import { main, seedsScenario, startUp, stopUp } from './kubelet-up-support.js';
+
+afterEach(stopUp);
 
 describe.skipIf(!existsSync(main))('mini-kube up with the process runtime (compiled)', () => {
   it('3 kubelet processes Ready; the deployment of 3 runs; kubectl logs and exec answer', async () => {

@@ -1,12 +1,13 @@
-// Shared by the kubelet's `up` tests: the compiled binary started on a temp data dir (stopped with SIGTERM after
-// each test), and the seeds' scenario: every node Ready, then `kubectl create deployment web --image=nginx
-// --replicas=3` ends in 3 Running pods with IPs and the kubelet's events.
+// Shared by the kubelet's `up` tests: the compiled binary started on a temp data dir (each test file stops it with
+// SIGTERM after each test by registering `afterEach(stopUp)` itself: test files share this module, so a hook here
+// would be registered for the first file only), and the seeds' scenario: every node Ready, then `kubectl create
+// deployment web --image=nginx --replicas=3` ends in 3 Running pods with IPs and the kubelet's events.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { bundledMain } from '../../cmd/package-info.js';
 import { kubectl } from '../support/apiserver.js';
 import { eventually } from './kubelet-support.js';
@@ -15,14 +16,15 @@ export const main = bundledMain;
 let dir = '';
 let up: ChildProcess | undefined;
 
-afterEach(async () => {
+export const stopUp = async (): Promise<void> => {
   if (up && up.exitCode === null && up.signalCode === null) {
     up.kill('SIGTERM');
     await new Promise((r) => up?.once('exit', r));
   }
   up = undefined;
   if (dir) await rm(dir, { recursive: true, force: true });
-});
+  dir = '';
+};
 
 export const startUp = async (...args: string[]): Promise<string> => {
   dir = await mkdtemp(join(tmpdir(), 'kubelet-up-'));

@@ -6,13 +6,15 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Client, isNotFound, loadKubeconfig, type KubeObject } from '../../pkg/client/index.js';
 import { runWebAppOperator } from '../../pkg/client/examples/webapp-operator/operator.js';
 import { CONFIG_VERSION_ANNOTATION, FIELD_MANAGER, NAME_LABEL, WebApps, type WebApp } from '../../pkg/client/examples/webapp-operator/webapp.js';
 import { kubectl } from '../support/apiserver.js';
 import { eventually } from './kubelet-support.js';
-import { main, startUp } from './kubelet-up-support.js';
+import { main, startUp, stopUp } from './kubelet-up-support.js';
+
+afterEach(stopUp);
 
 const CRD = join(dirname(fileURLToPath(import.meta.url)), '../../pkg/client/examples/webapp-operator/crd.yaml');
 const WEBAPP = `
