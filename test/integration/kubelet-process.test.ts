@@ -15,6 +15,9 @@ import { startTestApiServer, type TestApiServer } from '../support/apiserver.js'
 import { condition, createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
 
 const NODE = 'node-proc';
+/** Read-only binds (and kubectl exec inside them) need a mount namespace of the container's own: root (CAP_SYS_ADMIN). */
+const notRoot = process.getuid?.() !== 0;
+if (notRoot) console.warn('kubelet-process: the read-only mount test is skipped: it needs root to make mount namespaces');
 
 describe('kubelet: process runtime and kubectl logs', () => {
   let api: TestApiServer;
@@ -181,8 +184,7 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(await readFile(join(sa, 'ca.crt'), 'utf8')).toContain('BEGIN CERTIFICATE');
   });
 
-  // read-only binds need a mount namespace of the container's own: root (CAP_SYS_ADMIN)
-  it.skipIf(process.getuid?.() !== 0)('enforces read-only mounts (readOnly, configMap volumes) in the container alone, for kubectl exec too: another container writes the volume', async () => {
+  it.skipIf(notRoot)('enforces read-only mounts (readOnly, configMap volumes) in the container alone, for kubectl exec too: another container writes the volume', async () => {
     await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ro-cm' }, data: { k: 'v' } });
     const write = (path: string): string => `({ echo x > $MINI_KUBE_ROOTFS/${path}; } 2>/dev/null && echo "${path}: written" || echo "${path}: refused")`;
     await createBound(admin, pod('ro', {
