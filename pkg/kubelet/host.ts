@@ -21,7 +21,7 @@ export interface KubeletHostOptions extends KubeletTimings, StaticPodOptions, No
   nodeNames: string[];
   logger: Logger;
   clock?: Clock;
-  /** The runtime of the i-th node (default: a fake runtime with pod IPs from the node's podCIDR, 10.244.i.0/24 until it has one). */
+  /** The runtime of the i-th node (default: a fake runtime with pod IPs from the node's podCIDR, 100.64.0.0/10's i-th /24 until it has one). */
   runtimeFor?: (index: number, nodeName: string, nodeIp: string) => Runtime;
   resources?: Partial<NodeResources>;
   /** InternalIP of the i-th node (default: the machine's address for one node, 127.0.0.<1+i> for many). */
@@ -61,6 +61,12 @@ const stripManagedFields = (pod: KubeObject): KubeObject => {
   return pod;
 };
 
+/**
+ * Pod IPs of the i-th simulated node while it has no podCIDR: a /24 of 100.64.0.0/10 (shared address space), outside
+ * any cluster CIDR node-ipam hands out, so that a pod started before its node got one never takes another node's address.
+ */
+const fallbackPodCidr = (i: number): string => `${intToIp(ipToInt('100.64.0.0') + (i % 2 ** 14) * 256)}/24`;
+
 export class KubeletHost {
   readonly kubelets = new Map<string, NodeKubelet>();
   readonly informer: SharedIndexInformer;
@@ -79,7 +85,7 @@ export class KubeletHost {
       const nodeIp = o.nodeIpFor?.(i) ?? (single ? machineIp() : simulatedNodeIp(i));
       const runtime = o.runtimeFor?.(i, name, nodeIp) ?? new FakeRuntime({
         clock, startLatencyMs: o.fakeStartLatencyMs, podCidr: () => podCidrs.of(name),
-        fallbackCidr: `10.${244 + Math.floor(i / 256)}.${i % 256}.0/24`,
+        fallbackCidr: fallbackPodCidr(i),
       });
       this.kubelets.set(name, new NodeKubelet({
         ...o, client: o.client, nodeName: name, runtime, logger: o.logger, clock, resources, labels: o.labels,

@@ -46,10 +46,11 @@ describe('kubelet: many simulated nodes in one process', () => {
     for (const name of NODES) expect(out.stdout).toMatch(new RegExp(`${name}\\s+Ready`));
   });
 
-  it('runs each pod on the node it is bound to with an IP of that node\'s podCIDR, and deletes them', async () => {
-    // what the controller-manager's node-ipam does
-    const cidrs = new Map(NODES.map((name, i) => [name, `10.244.${i + 7}.0/24`]));
+  it('runs each pod on the node it is bound to with an IP of that node\'s podCIDR (or its fallback range), and deletes them', async () => {
+    // what the controller-manager's node-ipam does, for two nodes: the third's pods take its fallback range
+    const cidrs = new Map(NODES.slice(0, 2).map((name, i) => [name, `10.244.${i + 7}.0/24`]));
     for (const [name, cidr] of cidrs) await admin.nodes().patch(name, 'merge', { spec: { podCIDR: cidr, podCIDRs: [cidr] } });
+    cidrs.set('sim-3', '100.64.2.0/24');
     for (const [i, name] of NODES.entries()) {
       await createBound(admin, pod(`p${i}`), name);
       await createBound(admin, pod(`q${i}`), name);

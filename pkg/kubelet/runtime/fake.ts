@@ -29,7 +29,7 @@ export interface FakeRuntimeOptions {
   pullLatencyMs?: number;
   /** The node's spec.podCIDR, where pod IPs come from (undefined while the node has none). */
   podCidr?: () => Promise<string | undefined> | string | undefined;
-  /** Pod IPs while the node has no podCIDR (no node-ipam), as kwok's --cidr (default 10.244.0.0/24). */
+  /** Pod IPs while the node has no podCIDR (no node-ipam, or not yet), as kwok's --cidr (default 10.244.0.0/24). */
   fallbackCidr?: string;
 }
 
