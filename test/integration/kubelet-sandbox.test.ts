@@ -104,6 +104,12 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     expect(pid.stdout).not.toContain('pause'); // /proc is the node's: the node's init
     const ps = await runtime.execSync(containerId(await admin.pods('default').get('client')), ['sh', '-c', 'echo $$'], 5);
     expect(Number(ps.stdout.trim())).toBeLessThan(100);
+    // /stats/summary's pod network: the interfaces of the sandbox's namespace (eth0, which carried the fetch above)
+    const client = await admin.pods('default').get('client');
+    const [sandbox] = runtime.listPodSandboxes(client.metadata!.uid!).filter((sb) => sb.state === 'ready');
+    const interfaces = runtime.interfaceStats(sandbox!.id);
+    expect(interfaces.map((i) => i.name)).toEqual(['eth0']);
+    expect(interfaces[0]!.rxBytes).toBeGreaterThan(0);
   });
 
   it('a hostNetwork pod keeps the node\'s network and IP', async () => {
