@@ -11,6 +11,7 @@ import { issueCertificate } from '../../pkg/pki/index.js';
 import { loadKey } from '../../pkg/pki/keys.js';
 import { x509 } from '../../pkg/pki/x509.js';
 import { ProcessRuntime } from '../../pkg/kubelet/index.js';
+import { freePort } from '../bench/processes.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { condition, createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
 
@@ -108,11 +109,11 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await writeFile(flag, '');
     await eventually(async () => condition(await get('probed'), 'Ready')?.status === 'True', 10_000, 'probed Ready');
 
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort(); // a port nothing listens on (a random one could be taken)
     await createBound(admin, pod('web-probed', {
       spec: { containers: [{ name: 'nginx', image: 'nginx', env: [{ name: 'NGINX_PORT', value: String(port) }], ports: [{ name: 'http', containerPort: port }], readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 1 } }] },
     }), NODE);
-    await eventually(async () => condition(await get('web-probed'), 'Ready')?.status === 'True', 10_000, 'web-probed Ready');
+    await eventually(async () => condition(await get('web-probed'), 'Ready')?.status === 'True', 20_000, 'web-probed Ready');
 
     await createBound(admin, pod('unlive', {
       spec: { containers: [{ name: 'sh', image: 'busybox', command: ['sleep', '60'], livenessProbe: { exec: { command: ['false'] }, periodSeconds: 1, failureThreshold: 1 } }] },
@@ -125,7 +126,7 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(evs.map((e) => `${e.reason}: ${e.message}`)).toEqual(expect.arrayContaining([
       expect.stringMatching(/^Unhealthy: Liveness probe failed/), 'Killing: Container sh failed liveness probe, will be restarted',
     ]));
-  });
+  }, 60_000);
 
   it('kubectl logs -f follows a running container until it exits; --previous shows the last instance', async () => {
     await createBound(admin, pod('talker', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'echo one; sleep 1; echo two; sleep 0.5'] }] } }), NODE);
