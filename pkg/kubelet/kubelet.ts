@@ -190,7 +190,11 @@ export class NodeKubelet {
       this.probes.close();
       await this.workers.close();
       await this.statusManager.stop();
-      await this.recorder.flush();
+      // Events still waiting for the process's event budget get a second more, not the 20 s a full queue takes at
+      // 50/s: upstream's kubelet drops them when it exits.
+      const waited = new AbortController();
+      await Promise.race([this.recorder.flush(), this.clock.sleep(1_000, waited.signal).catch(() => undefined)]);
+      waited.abort();
       await this.o.runtime.close();
     }
   }
