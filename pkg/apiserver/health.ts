@@ -36,5 +36,8 @@ export function registerHealth(app: FastifyInstance, checks: { live: Check[]; re
     app.get(`/${endpoint}`, serve(endpoint, list));
     app.get(`/${endpoint}/:check`, serve(endpoint, list));
   }
-  app.get('/version', async (_req, reply) => reply.type('application/json').send(Buffer.from(JSON.stringify(VERSION_INFO, null, 2))));
+  // Upstream's go-restful WebService answers /version/ too; the Python client's VersionApi asks that path.
+  const version = async (_req: FastifyRequest, reply: FastifyReply) => reply.type('application/json').send(Buffer.from(JSON.stringify(VERSION_INFO, null, 2)));
+  app.get('/version', version);
+  app.get('/version/', version);
 }

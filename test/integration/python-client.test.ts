@@ -33,6 +33,9 @@ apps.create_namespaced_deployment('default', {'apiVersion': 'apps/v1', 'kind': '
   'spec': {'replicas': 2, 'selector': {'matchLabels': {'app': 'web'}}, 'template': {'metadata': {'labels': {'app': 'web'}}, 'spec': {'containers': [{'name': 'nginx', 'image': 'nginx'}]}}}})
 d = apps.patch_namespaced_deployment_scale('web', 'default', {'spec': {'replicas': 4}})
 out['scaled'] = d.spec.replicas
+d = apps.patch_namespaced_deployment('web', 'default', {'spec': {'template': {'spec': {'containers': [{'name': 'nginx', 'env': [{'name': 'X', 'value': '1'}]}]}}}})
+out['strategic'] = [[c.name, c.image, [e.name for e in c.env]] for c in d.spec.template.spec.containers]
+out['version'] = client.VersionApi().get_code().minor
 print(json.dumps(out))
 `;
 
@@ -41,7 +44,7 @@ beforeAll(async () => { s = await startTestApiServer({ storageBackend: 'memory' 
 afterAll(async () => { await s?.close(); });
 
 describe.skipIf(!hasClient)('the Python kubernetes client', () => {
-  it('lists, creates, reads, watches, patches scale and sees Status errors', async () => {
+  it('lists, creates, reads, watches, patches scale and strategically, reads /version/ and sees Status errors', async () => {
     const stdout = await new Promise<string>((resolve, reject) => {
       execFile('/usr/bin/python3', ['-c', SCRIPT, s.kubeconfig], { timeout: 60_000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
     });
@@ -51,5 +54,7 @@ describe.skipIf(!hasClient)('the Python kubernetes client', () => {
     expect(out.events).toEqual([['ADDED', 'py']]);
     expect(out.missing).toEqual([404, 'NotFound']);
     expect(out.scaled).toBe(4);
+    expect(out.strategic).toEqual([['nginx', 'nginx', ['X']]]);
+    expect(out.version).toBe('32');
   });
 });
