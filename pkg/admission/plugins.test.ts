@@ -90,6 +90,10 @@ describe('Priority', () => {
     const b = attrs('pods', 'CREATE', pod({ containers: [container()] }));
     p.admit(b);
     expect(b.object!.spec).toMatchObject({ priority: 5, priorityClassName: 'default' });
+    const none = attrs('pods', 'CREATE', pod({ containers: [container()] }));
+    new Priority(memoryDeps([])).admit(none);
+    expect(none.object!.spec).toMatchObject({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
+    expect(none.object!.spec!.priorityClassName).toBeUndefined();
     expect(() => p.admit(attrs('pods', 'CREATE', pod({ priorityClassName: 'nope' })))).toThrow('pods "p" is forbidden: no PriorityClass with name nope was found');
     expect(() => p.admit(attrs('pods', 'CREATE', pod({ priorityClassName: 'high', priority: 3 }))))
       .toThrow('the integer value of priority (3) must not be provided in pod spec; priority admission controller computed 1000 from the given PriorityClass name');

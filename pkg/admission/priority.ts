@@ -30,8 +30,9 @@ export class Priority implements MutatingPlugin, ValidatingPlugin {
       return;
     }
     if (a.operation !== 'CREATE') return;
+    // Without any class, upstream's getDefaultPriority answers priority 0 and PreemptLowerPriority.
     let priority = 0;
-    let policy: string | undefined;
+    let policy: string | undefined = 'PreemptLowerPriority';
     if (!spec.priorityClassName) {
       const def = this.globalDefault();
       if (def) {

@@ -47,6 +47,7 @@ export class ServiceAccount implements MutatingPlugin, ValidatingPlugin {
     if (!this.deps.get('', 'namespaces', undefined, a.namespace)) return;
     const spec = (pod.spec ??= {});
     if (!spec.serviceAccountName) spec.serviceAccountName = DEFAULT_SERVICE_ACCOUNT;
+    spec.serviceAccount = spec.serviceAccountName; // the deprecated alias, kept equal as the PodSpec defaulter does
     const sa = await this.serviceAccount(a, a.namespace, spec.serviceAccountName as string);
     if (shouldAutomount(sa, spec)) mountToken(spec);
     if (!(Array.isArray(spec.imagePullSecrets) && spec.imagePullSecrets.length) && Array.isArray(sa.imagePullSecrets) && sa.imagePullSecrets.length) {

@@ -80,8 +80,10 @@ describe('default admission plugins', () => {
     expect((await apply(podYaml('prio', '  priorityClassName: high\n'))).code).toBe(0);
     const pod = JSON.parse(await ok('get', 'pod', 'prio', '-o', 'json'));
     expect(pod.spec).toMatchObject({ priority: 1000, priorityClassName: 'high', preemptionPolicy: 'Never' });
-    const plain = JSON.parse(await ok('get', 'pod', 'prio', '-o', 'json'));
-    expect(plain.spec.priority).toBe(1000);
+    await ok('run', 'plain', '--image=nginx');
+    const plain = JSON.parse(await ok('get', 'pod', 'plain', '-o', 'json'));
+    // No class and no global default: priority 0 and PreemptLowerPriority, as upstream; serviceAccount mirrors serviceAccountName.
+    expect(plain.spec).toMatchObject({ priority: 0, preemptionPolicy: 'PreemptLowerPriority', serviceAccountName: 'default', serviceAccount: 'default' });
     const bad = await apply(podYaml('noclass', '  priorityClassName: nope\n'));
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('pods "noclass" is forbidden: no PriorityClass with name nope was found');

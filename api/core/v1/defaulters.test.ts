@@ -117,3 +117,11 @@ describe('other kinds', () => {
     expect([kept.spec.selector, kept.metadata.labels]).toEqual([{ s: 't' }, { a: 'b' }]);
   });
 });
+
+describe('PodSpec', () => {
+  it('keeps serviceAccount, the deprecated alias, equal to serviceAccountName', () => {
+    expect(apply('PodSpec', { serviceAccount: 'old' })).toEqual({ serviceAccount: 'old', serviceAccountName: 'old' });
+    expect(apply('PodSpec', { serviceAccount: 'old', serviceAccountName: 'new' })).toEqual({ serviceAccount: 'new', serviceAccountName: 'new' });
+    expect(apply('PodSpec', { serviceAccount: '' })).toEqual({});
+  });
+});

@@ -27,6 +27,14 @@ const pod: Defaulter = (o) => {
   if (spec.hostNetwork) containers.forEach(hostNetworkPorts);
 };
 
+/** serviceAccount is the deprecated alias of serviceAccountName: read when the new field is empty, always written
+ * back equal to it (upstream does this in its v1 conversion, so every PodSpec it serves shows both). */
+const podSpec: Defaulter = (spec) => {
+  if (!spec.serviceAccountName && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
+  if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
+  else delete spec.serviceAccount;
+};
+
 const container: Defaulter = (c) => {
   c.imagePullPolicy ||= defaultPullPolicy(c.image);
 };
@@ -98,6 +106,7 @@ const replicationController: Defaulter = (o) => {
 
 export const defaulters: Record<string, Defaulter> = {
   [core('Pod')]: pod,
+  [core('PodSpec')]: podSpec,
   [core('Container')]: container,
   [core('EphemeralContainer')]: container,
   [core('Volume')]: volume,
