@@ -61,6 +61,13 @@ const ready = (n: KubeObject): string | undefined => (n.status?.conditions as { 
 const taintKeys = (n: KubeObject): string[] => ((n.spec?.taints ?? []) as { key: string; effect: string }[]).map((t) => `${t.key}:${t.effect}`).sort();
 
 describe('node lifecycle', () => {
+  it('records RegisteredNode for each node, as kubectl describe node shows', async () => {
+    const events = await eventually(() => c.events('default').list({ fieldSelector: 'reason=RegisteredNode' }), (l) => l.items.length === 2, 'two RegisteredNode events');
+    const a = events.items.find((e) => e.involvedObject?.name === 'node-a')!;
+    expect(a).toMatchObject({ type: 'Normal', message: 'Node node-a event: Registered Node node-a in Controller', source: { component: 'node-controller' } });
+    expect(a.involvedObject).toMatchObject({ kind: 'Node', name: 'node-a', uid: (await c.nodes().get('node-a')).metadata!.uid });
+  });
+
   it('a node whose lease is not renewed becomes Unknown and is tainted unreachable', async () => {
     const node = await eventually(() => c.nodes().get('node-b'), (n) => taintKeys(n).includes('node.kubernetes.io/unreachable:NoExecute'), 'node-b to be tainted', 15_000);
     expect(ready(node)).toBe('Unknown');

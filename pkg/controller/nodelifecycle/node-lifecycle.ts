@@ -43,8 +43,17 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
   nodes.addEventHandler({
     onAdd: (n) => loop.enqueue(n),
     onUpdate: (_o, n) => loop.enqueue(n),
-    onDelete: (o) => { health.delete(objOf(o).metadata!.name!); },
+    onDelete: (o) => {
+      const node = objOf(o);
+      if (health.delete(node.metadata!.name!)) nodeEvent(node, 'RemovingNode', `Removing Node ${node.metadata!.name} from Controller`);
+    },
   });
+
+  /** Upstream's RecordNodeEvent: the node's own UID, the message prefixed "Node <name> event: ". */
+  function nodeEvent(node: KubeObject, reason: string, event: string): void {
+    const name = node.metadata!.name!;
+    ctx.recorder.event({ kind: 'Node', name, uid: node.metadata?.uid ?? name }, 'Normal', reason, `Node ${name} event: ${event}`);
+  }
 
   /** TaintNodesByCondition: the NoSchedule taints follow the node's conditions and spec.unschedulable. */
   async function syncNoScheduleTaints(name: string): Promise<void> {
@@ -123,6 +132,8 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
     const results: { node: KubeObject; zone: string }[] = [];
     for (let node of all) {
       const name = node.metadata!.name!;
+      // A node new to this controller (also every node after a restart, as upstream's knownNodeSet starts empty).
+      if (!health.has(name)) nodeEvent(node, 'RegisteredNode', `Registered Node ${name} in Controller`);
       try {
         if (observe(node, now)) node = await markUnknown(node, now);
       } catch (e) {
