@@ -263,7 +263,7 @@ describe('kubectl errors', () => {
     const bad = DEPLOYMENT.replace('name: web', 'name: strict').replace('  replicas: 2\n', '  replicas: 2\n  foo: bar\n');
     const r = await s.kubectlWithInput(bad, 'create', '--validate=strict', '-f', '-');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('Error from server (BadRequest): error when creating "STDIN": strict decoding error: unknown field "spec.foo"\n');
+    expect(r.stderr).toBe('Error from server (BadRequest): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.foo"\n');
     expect((await s.api('GET', '/apis/apps/v1/namespaces/default/deployments/strict')).status).toBe(404);
   });
 

@@ -83,7 +83,7 @@ function decoderFor(crd: CustomResourceDefinition, v: CustomResourceDefinitionVe
       }
       obj.apiVersion = apiVersion;
       obj.kind = names.kind;
-      reportUnknown(pruneCustomResource(meta, obj, schema), ctx);
+      reportUnknown(pruneCustomResource(meta, obj, schema), ctx, { kind: names.kind, version: v.name });
       defaultCustomResource(obj, schema);
       return obj;
     },

@@ -44,16 +44,21 @@ export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: Req
   // Unknown fields and nulls go first: a null is Go's zero value, never a type error.
   const unknown = pruneUnknown(d.index, obj, ref(target.definition));
   d.types.check(obj, target.definition, target.kind, target.version);
-  reportUnknown(unknown, ctx);
+  reportUnknown(unknown, ctx, target);
   applyDefaults(d.index, obj, ref(target.definition));
   return obj;
 }
 
-/** Unknown fields: an error with Strict, warnings with Warn, silence with Ignore (upstream's wording). */
-export function reportUnknown(paths: string[], ctx: RequestContext): void {
+/**
+ * Unknown fields: an error with Strict, warnings with Warn, silence with Ignore (upstream's wording). A decoded
+ * body (`as`: create, update) words the error as upstream's transformDecodeError: "<Kind> in version "v" cannot
+ * be handled as a <Kind>: strict decoding error: ...".
+ */
+export function reportUnknown(paths: string[], ctx: RequestContext, as?: { kind: string; version: string }): void {
   if (paths.length === 0) return;
   if (ctx.fieldValidation === 'Strict') {
-    throw badRequest(`strict decoding error: ${paths.map((p) => `unknown field "${p}"`).join(', ')}`);
+    const prefix = as ? `${as.kind} in version "${as.version}" cannot be handled as a ${as.kind}: ` : '';
+    throw badRequest(`${prefix}strict decoding error: ${paths.map((p) => `unknown field "${p}"`).join(', ')}`);
   }
   if (ctx.fieldValidation === 'Warn') for (const p of paths) ctx.warnings.push(`unknown field "${p}"`);
 }
