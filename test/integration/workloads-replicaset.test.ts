@@ -44,7 +44,9 @@ describe('replicaset controller', () => {
     await eventually(() => c.pods('rs').get(victim), (p) => p.metadata?.ownerReferences?.[0]?.name === 'web', 'adopted');
     await eventually(() => c.pods('rs').list({ labelSelector: 'app=web' }), (l) => l.items.filter((p) => !p.metadata?.deletionTimestamp).length === 3, 'back to 3');
     const events = await c.events('rs').list();
-    expect(events.items.some((e) => e.reason === 'SuccessfulCreate' && e.involvedObject.name === 'web')).toBe(true);
+    // One event per pod, named, as upstream's RealPodControl records them (kubectl describe rs shows these).
+    const created = events.items.filter((e) => e.reason === 'SuccessfulCreate' && e.involvedObject.name === 'web').map((e) => e.message);
+    expect(created).toEqual(expect.arrayContaining(pods.items.map((p) => `Created pod: ${p.metadata!.name}`)));
     expect(events.items.some((e) => e.reason === 'SuccessfulDelete')).toBe(true);
   });
 

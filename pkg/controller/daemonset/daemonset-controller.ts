@@ -165,14 +165,14 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
       pinToNode(pod.spec, node);
       pod.spec.tolerations = withDefaultTolerations(pod.spec.tolerations, !!pod.spec.hostNetwork);
       try {
-        await ctx.client.pods(ns).create(pod);
+        const created = await ctx.client.pods(ns).create(pod);
+        ctx.recorder.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata!.name}`);
       } catch (err) {
         ctx.recorder.event(ds, 'Warning', 'FailedCreate', `Error creating: ${(err as Error).message}`);
         throw err;
       }
     });
     if (successes < toCreate.length) expectations.lowerExpectations(key, toCreate.length - successes, 0);
-    if (successes) ctx.recorder.event(ds, 'Normal', 'SuccessfulCreate', `Created ${successes} pod${successes > 1 ? 's' : ''}`);
     for (const p of toDelete) {
       try {
         await ctx.client.pods(ns).delete(p.metadata!.name!, { preconditions: { uid: p.metadata!.uid } });

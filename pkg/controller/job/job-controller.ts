@@ -297,14 +297,14 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
       const pod = jobPod(job, ix);
       if (perIndex && ix !== undefined) Object.assign(pod.metadata!.annotations!, replacementAnnotations(job, lastFailed.get(ix)));
       try {
-        await ctx.client.pods(ns).create(pod);
+        const created = await ctx.client.pods(ns).create(pod);
+        ctx.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata!.name}`);
       } catch (err) {
         ctx.recorder.event(job, 'Warning', 'FailedCreate', `Error creating: ${(err as Error).message}`);
         throw err;
       }
     });
     if (successes < indexes.length) expectations.lowerExpectations(key, indexes.length - successes, 0);
-    if (successes) ctx.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod${successes > 1 ? 's' : ''}: ${successes}`);
     if (error) throw error;
     return active;
   }

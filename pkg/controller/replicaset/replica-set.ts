@@ -148,7 +148,8 @@ export async function startReplicaSetController(ctx: ControllerContext, kind: Re
       const body = podFromTemplate(rs.spec?.template, owner, { generateName: `${rs.metadata!.name}-` });
       const { successes, error } = await slowStartBatch(n, SLOW_START_INITIAL_BATCH, async () => {
         try {
-          await ctx.client.pods(ns).create(body);
+          const created = await ctx.client.pods(ns).create(body);
+          ctx.recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata!.name}`);
         } catch (err) {
           ctx.recorder.event(rs, 'Warning', 'FailedCreate', `Error creating: ${(err as Error).message}`);
           throw err;
@@ -156,7 +157,6 @@ export async function startReplicaSetController(ctx: ControllerContext, kind: Re
       });
       const skipped = n - successes;
       if (skipped > 0) expectations.lowerExpectations(key, skipped, 0);
-      if (successes > 0) ctx.recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created ${successes} pod${successes > 1 ? 's' : ''}`);
       if (error) throw error;
       return;
     }
