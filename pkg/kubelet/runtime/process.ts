@@ -511,7 +511,8 @@ export const formatCriLog = (text: string, o: LogOptions = {}): string => {
   const out: string[] = [];
   let partial = '';
   for (const line of text.split('\n')) {
-    const m = /^(\S+) (stdout|stderr) ([FP]) ?(.*)$/.exec(line);
+    // `s`: a tty container's lines end in \r (its pty writes \r\n), which `.` alone does not match; kept, as containerd does
+    const m = /^(\S+) (stdout|stderr) ([FP]) ?(.*)$/s.exec(line);
     if (!m) continue;
     const [, ts, , tag, payload] = m;
     if (o.sinceMs !== undefined && Date.parse(ts!) < o.sinceMs) continue;
