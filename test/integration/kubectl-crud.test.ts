@@ -267,6 +267,13 @@ describe('kubectl errors', () => {
     expect((await s.api('GET', '/apis/apps/v1/namespaces/default/deployments/strict')).status).toBe(404);
   });
 
+  it('refuses a Deployment whose selector does not select its template\'s labels', async () => {
+    const bad = DEPLOYMENT.replace('name: web', 'name: mismatch').replace('metadata: {labels: {app: web}}', 'metadata: {labels: {app: other, tier: x}}');
+    const r = await s.kubectlWithInput(bad, 'create', '-f', '-');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('The Deployment "mismatch" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other", "tier":"x"}: `selector` does not match template `labels`\n');
+  });
+
   it('warns about an unknown field with --validate=warn and creates the object', async () => {
     const bad = CONFIGMAP.replace('name: cfg', 'name: warned').replace(/^data:/m, 'foo: bar\ndata:');
     const r = await s.kubectlWithInput(bad, 'create', '--validate=warn', '-f', '-');

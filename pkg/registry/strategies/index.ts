@@ -16,6 +16,7 @@ import { podSecurityPolicyStrategy } from './psp.js';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac.js';
 import { runtimeClassStrategy } from './runtimeclasses.js';
 import { secretStrategy } from './secrets.js';
+import { workloadStrategy } from './workloads.js';
 
 /** Kinds whose metadata.generation tracks spec changes (upstream strategies that bump it). */
 const GENERATION = new Set([
@@ -39,6 +40,10 @@ const SPECIFIC: Record<string, Strategy> = {
   '/secrets': secretStrategy,
   'policy/podsecuritypolicies': podSecurityPolicyStrategy,
   'batch/jobs': jobStrategy,
+  'apps/deployments': workloadStrategy,
+  'apps/replicasets': workloadStrategy,
+  'apps/daemonsets': workloadStrategy,
+  'apps/statefulsets': workloadStrategy,
   'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerStrategy,
   'certificates.k8s.io/certificatesigningrequests': certificateSigningRequestStrategy,
   'node.k8s.io/runtimeclasses': runtimeClassStrategy,
