@@ -267,6 +267,15 @@ describe('kubectl errors', () => {
     expect((await s.api('GET', '/apis/apps/v1/namespaces/default/deployments/strict')).status).toBe(404);
   });
 
+  it('refuses a quantity that does not parse, as upstream\'s decoder does', async () => {
+    const bad = DEPLOYMENT.replace('name: web', 'name: badqty').replace('image: nginx:1.25', 'image: nginx:1.25\n        resources: {limits: {cpu: abc}}');
+    const r = await s.kubectlWithInput(bad, 'create', '-f', '-');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('Error from server (BadRequest): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'\n');
+    const good = await s.kubectlWithInput(bad.replace('name: badqty', 'name: goodqty').replace('cpu: abc', 'cpu: 0.5'), 'create', '-f', '-');
+    expect(good.code).toBe(0);
+  });
+
   it('refuses a Deployment whose selector does not select its template\'s labels', async () => {
     const bad = DEPLOYMENT.replace('name: web', 'name: mismatch').replace('metadata: {labels: {app: web}}', 'metadata: {labels: {app: other, tier: x}}');
     const r = await s.kubectlWithInput(bad, 'create', '-f', '-');

@@ -4,6 +4,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { REF_PREFIX } from '../../../api/schema.js';
 import { badRequest } from '../../apimachinery/errors.js';
+import { parseQuantity } from '../../apimachinery/quantity.js';
 import type { SchemaIndex } from './index.js';
 
 export class TypeChecker {
@@ -18,6 +19,8 @@ export class TypeChecker {
       // strict off: the x-kubernetes-* extensions are annotations, not keywords. Formats are not
       // checked by decoding upstream either (a bad date fails in its own decoder, below).
       this.ajvInstance = new Ajv({ strict: false, validateFormats: false, allErrors: false, verbose: true });
+      // A quantity decodes through its own parser upstream (resource.Quantity's UnmarshalJSON): "abc" is a decode error.
+      this.ajvInstance.addKeyword({ keyword: QUANTITY_KEYWORD, errors: false, validate: (_: unknown, data: unknown) => typeof data !== 'string' || isQuantity(data) });
       this.ajvInstance.addSchema({ $id: 'k8s', components: { schemas: typesOnly(this.index.definitions) } });
     }
     return this.ajvInstance;
@@ -41,9 +44,18 @@ export class TypeChecker {
   }
 }
 
-/** Required fields and enums are validation (422), checked elsewhere; the decoder sees only types. */
+const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+const QUANTITY_KEYWORD = 'x-quantity';
+
+const isQuantity = (s: string): boolean => {
+  try { parseQuantity(s); return true; } catch { return false; }
+};
+
+/** Required fields and enums are validation (422), checked elsewhere; the decoder sees only types (and quantities). */
 function typesOnly(defs: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(defs), (key, value: unknown) => (key === 'required' || key === 'enum' || key === 'default' ? undefined : value)) as Record<string, unknown>;
+  const out = JSON.parse(JSON.stringify(defs), (key, value: unknown) => (key === 'required' || key === 'enum' || key === 'default' ? undefined : value)) as Record<string, Record<string, unknown>>;
+  if (out[QUANTITY]) out[QUANTITY] = { ...out[QUANTITY], [QUANTITY_KEYWORD]: true };
+  return out;
 }
 
 const jsonType = (v: unknown): string =>
@@ -55,6 +67,9 @@ function describe(err: ErrorObject | undefined): string {
   if (err.keyword === 'type') {
     const want = String((err.params as { type: string }).type);
     return `json: cannot unmarshal ${jsonType(err.data)} into Go struct field ${field || '.'} of type ${want}`;
+  }
+  if (err.keyword === QUANTITY_KEYWORD) {
+    try { parseQuantity(String(err.data)); } catch (e) { return (e as Error).message; }
   }
   if (err.keyword === 'enum') return `${field}: Unsupported value: ${JSON.stringify(err.data)}`;
   return `${field ? `${field}: ` : ''}${err.message ?? 'invalid value'}`;
