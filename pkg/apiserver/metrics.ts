@@ -1,5 +1,6 @@
 // /metrics in Prometheus text format: upstream's request counters and latency histogram by verb,
-// group, resource and code, the in-flight gauges, and the process's own figures.
+// group, resource and code, the in-flight gauges, the open long-running requests (watches, streams), and the
+// process's own figures.
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -7,6 +8,9 @@ export interface ApiMetrics {
   registry: Registry;
   inflight: Gauge<'request_kind'>;
 }
+
+/** Upstream's long-running subresources (besides watches): streams and proxies. */
+const LONGRUNNING_SUBRESOURCES = new Set(['proxy', 'log', 'exec', 'attach', 'portforward']);
 
 export function registerMetrics(app: FastifyInstance): ApiMetrics {
   const registry = new Registry();
@@ -23,6 +27,18 @@ export function registerMetrics(app: FastifyInstance): ApiMetrics {
   const inflight = new Gauge({
     name: 'apiserver_current_inflight_requests', help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
     labelNames: ['request_kind'] as const, registers: [registry],
+  });
+  const longrunning = new Gauge({
+    name: 'apiserver_longrunning_requests', help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+    labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const, registers: [registry],
+  });
+  app.addHook('preHandler', async (request, reply) => {
+    const i = request.info;
+    if (!i?.isResourceRequest || !(i.verb === 'watch' || LONGRUNNING_SUBRESOURCES.has(i.subresource))) return;
+    const scope = i.name ? 'resource' : i.namespace ? 'namespace' : 'cluster';
+    const g = longrunning.labels(i.verb.toUpperCase(), i.apiGroup, i.apiVersion, i.resource, i.subresource, scope, 'apiserver');
+    g.inc();
+    reply.raw.once('close', () => g.dec());
   });
   // Children per label set, found by one string key: prom-client's own label checks cost more
   // than the rest of a small GET.

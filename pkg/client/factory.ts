@@ -28,6 +28,11 @@ export class SharedInformerFactory {
     return this.shared(refKey(ref), this.client.resource<T>(ref, this.o.namespace), ref.resource, opts);
   }
 
+  /** The typed informer of a resource if some controller has asked for it already (none is created). */
+  existing<T extends KubeObject = KubeObject>(ref: ResourceRef): SharedIndexInformer<T> | undefined {
+    return this.informers.get(refKey(ref)) as SharedIndexInformer<T> | undefined;
+  }
+
   /**
    * The one metadata-only informer of a resource (controller-runtime's metav1.PartialObjectMetadata watches): it
    * caches PartialObjectMetadata without managedFields, for controllers that read only labels, owners or finalizers.

@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import {
-  EventRecorder, LeaderElector, SharedInformerFactory, realClock, type Client, type Clock, type RestConfig,
+  EventRecorder, LeaderElector, SharedInformerFactory, realClock, stripManagedFields, type Client, type Clock, type RestConfig,
 } from '../client/index.js';
 import { startCsrApprovingController, startCsrCleanerController, startCsrSigningController } from './certificates/csr.js';
 import { startClusterRoleAggregationController } from './clusterroleaggregation/clusterrole-aggregation.js';
@@ -154,7 +154,9 @@ export async function runControllerManager(o: ControllerManagerOptions, signal: 
 
   const runControllers = async (leading: AbortSignal): Promise<void> => {
     setMaxListeners(0, leading); // every controller, informer and queue listens to it
-    const informers = new SharedInformerFactory(o.client, { logger: log.child({ component: 'informers' }) });
+    // as upstream's, cached objects drop managedFields: no controller reads them, and an update that sends none
+    // keeps the stored ones
+    const informers = new SharedInformerFactory(o.client, { logger: log.child({ component: 'informers' }), transform: stripManagedFields });
     const builder = new ServiceAccountClientBuilder(o.client, o.restConfig, log, clock);
     const recorders: EventRecorder[] = [];
     const runs = selected.map(async (d) => {

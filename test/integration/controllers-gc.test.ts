@@ -9,6 +9,7 @@ import { bundleMain, controllerManagerKubeconfig, eventually, exists, spawnContr
 let s: TestApiServer;
 let cm: CmProcess;
 let cleanup: () => Promise<void>;
+let main: string;
 
 const api = (method: string, path: string, body?: unknown) => s.api(method, path, body);
 
@@ -41,6 +42,7 @@ beforeAll(async () => {
   const [server, bundle] = await Promise.all([startTestApiServer({ storageBackend: 'memory' }), bundleMain()]);
   s = server;
   cleanup = bundle.cleanup;
+  main = bundle.main;
   cm = spawnControllerManager(bundle.main, await controllerManagerKubeconfig(s), [
     '--controllers', 'garbagecollector,namespace', '--use-service-account-credentials', '--leader-elect=false',
   ]);
@@ -56,7 +58,32 @@ afterAll(async () => {
   expect(exit?.code).toBe(0);
 });
 
+/** How many requests of a verb on a resource the apiserver has served (apiserver_request_total, every code). */
+async function served(verb: string, resource: string): Promise<number> {
+  const text = String((await api('GET', '/metrics')).body);
+  let n = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('apiserver_request_total{') && line.includes(`verb="${verb}"`) && line.includes(`resource="${resource}",`)) n += Number(line.split(' ').pop());
+  }
+  return n;
+}
+
 describe('garbage collector (separate process, kubectl)', () => {
+  it('shares the typed informers of the other controllers: one list and watch of pods per controller-manager, as upstream', async () => {
+    const before = await served('LIST', 'pods');
+    const second = spawnControllerManager(main, await controllerManagerKubeconfig(s), [
+      '--controllers', 'garbagecollector,replicaset', '--leader-elect=false',
+    ]);
+    try {
+      // once both have synced, every list either made is done
+      await eventually(async () => second.logs(), (l) => l.includes('garbage collector: caches synced') && l.split('"controller started"').length === 3,
+        'the second controller-manager to sync', 30_000);
+      expect(await served('LIST', 'pods') - before).toBe(1);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('background: deleting an owner ConfigMap deletes its dependent ConfigMap', async () => {
     const parent = await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'parent' }, data: { a: '1' } });
     await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'child', ownerReferences: [ownerRef(parent, false)] } });

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 
@@ -21,6 +22,23 @@ describe('metrics, health and audit', () => {
     expect(m.status).toBe(200);
     expect(m.body).toMatch(/apiserver_request_total\{verb="GET",group="",version="v1",resource="configmaps",subresource="",code="404"\} 1/);
     expect(m.body).toMatch(/apiserver_current_inflight_requests\{request_kind="readOnly"\}/);
+  });
+
+  it('gauges the open watches by resource and scope (apiserver_longrunning_requests)', async () => {
+    const gauge = async (): Promise<string | undefined> => {
+      const m = String((await s.api('GET', '/metrics')).body);
+      return /apiserver_longrunning_requests\{verb="WATCH",group="",version="v1",resource="configmaps",subresource="",scope="namespace",component="apiserver"\} (\d+)/.exec(m)?.[1];
+    };
+    const stop = new AbortController();
+    const res = await request(`${s.url}/api/v1/namespaces/default/configmaps?watch=true`, { dispatcher: s.agent, signal: stop.signal });
+    expect(res.statusCode).toBe(200);
+    expect(await gauge()).toBe('1');
+    stop.abort();
+    await res.body.dump().catch(() => {});
+    for (const deadline = Date.now() + 10_000; (await gauge()) !== '0';) {
+      if (Date.now() > deadline) throw new Error(`the gauge stayed at ${await gauge()} after the watch closed`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
   });
 
   it('lists its checks on /readyz?verbose and answers one check alone', async () => {

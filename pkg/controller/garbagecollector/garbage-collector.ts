@@ -29,7 +29,7 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
   const needsWork = (o: KubeObject): boolean =>
     !!o.metadata?.ownerReferences?.length || (!!o.metadata?.deletionTimestamp && (hasFinalizer(o, FOREGROUND) || hasFinalizer(o, ORPHAN)));
 
-  const monitors = new Monitors(ctx.client, () => ({
+  const monitors = new Monitors(ctx.client, ctx.informers, () => ({
     onAdd: (o) => { if (needsWork(o)) add(o.metadata?.uid); },
     onUpdate: (old, o) => {
       const deletionChanged = !!old.metadata?.deletionTimestamp !== !!o.metadata?.deletionTimestamp

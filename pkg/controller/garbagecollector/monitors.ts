@@ -1,10 +1,12 @@
 // The garbage collector's view of the cluster (upstream graph_builder.go, as a set of caches rather than a graph):
-// one metadata-only informer per deletable, listable, watchable resource found by discovery (re-read periodically,
-// so custom resources join), an index uid -> object across all of them, and each informer indexed by owner uid so
-// the dependents of any object are one lookup per resource.
+// one informer per deletable, listable, watchable resource found by discovery (re-read periodically, so custom
+// resources join), an index uid -> object across all of them, and each informer indexed by owner uid so the
+// dependents of any object are one lookup per resource. As upstream's informerFactory.ForResource, a resource
+// another controller already watches shares that typed informer (pods, replicasets...: one watch, each event
+// decoded once); the others get a metadata-only informer of their own.
 import type { Logger } from 'pino';
 import {
-  OWNER_UID_INDEX, finalState, indexByOwnerUid, type Client, type EventHandler, type KubeObject, type SharedIndexInformer,
+  OWNER_UID_INDEX, Resources, finalState, indexByOwnerUid, type Client, type EventHandler, type KubeObject, type SharedIndexInformer, type SharedInformerFactory,
 } from '../../client/index.js';
 import { discoverPreferredResources, groupKind, hasVerbs, type DiscoveredResource } from '../shared/discovery.js';
 import { metadataInformer } from '../../client/metadata.js';
@@ -15,7 +17,8 @@ const IGNORED = new Set(['events.', 'events.events.k8s.io']);
 interface Monitor {
   resource: DiscoveredResource;
   informer: SharedIndexInformer;
-  stop: AbortController;
+  /** Stops watching: the monitor's own informer stops, a shared one only loses the monitor's handler. */
+  stop: () => void;
   run: Promise<void>;
 }
 
@@ -32,6 +35,7 @@ export class Monitors {
 
   constructor(
     private readonly client: Client,
+    private readonly informers: SharedInformerFactory,
     private readonly handler: (resource: DiscoveredResource) => EventHandler,
     private readonly logger: Logger,
   ) {}
@@ -47,24 +51,32 @@ export class Monitors {
       const key = `${r.resource}.${r.group}`;
       const existing = this.monitors.get(key);
       if (existing && existing.resource.version === r.version) continue;
-      existing?.stop.abort();
-      const informer = metadataInformer(this.client, r, { logger: this.logger, indexers: { [OWNER_UID_INDEX]: indexByOwnerUid } });
-      const stop = new AbortController();
-      const monitor: Monitor = { resource: r, informer, stop, run: Promise.resolve() };
+      existing?.stop();
+      const shared = isBuiltin(r) || this.informers.existing(r) !== undefined;
+      const informer = shared
+        ? this.informers.informerFor(r, { indexers: { [OWNER_UID_INDEX]: indexByOwnerUid } })
+        : metadataInformer(this.client, r, { logger: this.logger, indexers: { [OWNER_UID_INDEX]: indexByOwnerUid } });
+      const own = new AbortController();
+      const monitor: Monitor = { resource: r, informer, stop: () => own.abort(), run: Promise.resolve() };
       const h = this.handler(r);
-      informer.addEventHandler({
+      const registration = informer.addEventHandler({
         onAdd: (o, initial) => { this.track(monitor, o); h.onAdd?.(o, initial); },
         onUpdate: (old, o) => { this.track(monitor, o); h.onUpdate?.(old, o); },
         onDelete: (d) => { const o = finalState(d); this.untrack(monitor, o); h.onDelete?.(d); },
       });
-      monitor.run = informer.run(AbortSignal.any([signal, stop.signal]));
+      if (shared) {
+        monitor.stop = () => registration.remove();
+        this.informers.start(signal);
+      } else {
+        monitor.run = informer.run(AbortSignal.any([signal, own.signal]));
+      }
       this.monitors.set(key, monitor);
       added.push(r);
     }
     // A group whose discovery failed keeps its monitors; a resource that is really gone loses its own.
     for (const [key, m] of this.monitors) {
       if (keys.has(key) || failed.has(m.resource.group ? `${m.resource.group}/${m.resource.version}` : m.resource.version)) continue;
-      m.stop.abort();
+      m.stop();
       this.monitors.delete(key);
     }
     return added;
@@ -75,7 +87,7 @@ export class Monitors {
   }
 
   async shutdown(): Promise<void> {
-    for (const m of this.monitors.values()) m.stop.abort();
+    for (const m of this.monitors.values()) m.stop();
     await Promise.allSettled([...this.monitors.values()].map((m) => m.run));
   }
 
@@ -110,5 +122,9 @@ export class Monitors {
     return this.kinds.get(groupKind(apiVersion, kind));
   }
 }
+
+const BUILTIN = new Set(Object.values(Resources).map((r) => `${r.group}/${r.version}/${r.resource}`));
+/** A kind the controllers' shared factory can watch typed (upstream: every built-in one). */
+const isBuiltin = (r: DiscoveredResource): boolean => BUILTIN.has(`${r.group}/${r.version}/${r.resource}`);
 
 const keyOf = (o: KubeObject): string => (o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata!.name!);
