@@ -84,8 +84,12 @@ describe('pkg/client against a real apiserver', () => {
     await c.nodes().create({ metadata: { name: 'node-1' } });
     const pods = c.pods('crud');
     await pods.create({ metadata: { name: 'p1' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    const stale = await s.api('POST', '/api/v1/namespaces/crud/pods/p1/binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p1', uid: 'not-its-uid' }, target: { name: 'node-1' } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toContain('Precondition failed: UID in precondition: not-its-uid');
     await pods.bind('p1', 'node-1');
     expect((await pods.get('p1')).spec.nodeName).toBe('node-1');
+    await expect(pods.bind('p1', 'node-1')).rejects.toThrow('pod p1 is already assigned to node "node-1"');
   });
 
   it('pages with listAll, deletes collections, and speaks YAML', async () => {

@@ -66,6 +66,28 @@ describe('ValidatingAdmissionPolicy', () => {
     await ok('patch', 'deployment', 'small', '-p', '{"spec":{"replicas":2}}');
   });
 
+  it('admits pods/binding as a CREATE whose object is the Binding, as upstream', async () => {
+    await create({
+      apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'no-node-x' },
+      spec: {
+        matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/binding'] }] },
+        validations: [{ expression: 'object.kind == "Binding" && object.target.name != "node-x"', message: 'not on node-x' }],
+      },
+    });
+    await create({ apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-node-x' }, spec: { policyName: 'no-node-x', validationActions: ['Deny'] } });
+    await ok('run', 'bound', '--image=busybox', '--restart=Never');
+    const bind = (node: string) => s.api('POST', '/api/v1/namespaces/default/pods/bound/binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'bound' }, target: { kind: 'Node', name: node } });
+    const refused = await bind('node-x');
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+    expect(refused.body.message).toContain('ValidatingAdmissionPolicy \'no-node-x\' with binding \'no-node-x\' denied request: not on node-x');
+    expect(await ok('get', 'pod', 'bound', '-o', 'jsonpath={.spec.nodeName}')).toBe('');
+    expect((await bind('node-y')).status).toBe(201);
+    const pod = JSON.parse(await ok('get', 'pod', 'bound', '-o', 'json', '--show-managed-fields'));
+    expect(pod.spec.nodeName).toBe('node-y');
+    // the scheduler's write is not a field manager's (upstream writes the binding to storage directly)
+    expect(pod.metadata.managedFields.map((m: { subresource?: string }) => m.subresource ?? '')).not.toContain('binding');
+  });
+
   it('reads params through the binding\'s paramRef, with variables, messageExpression and Warn', async () => {
     await ok('create', 'namespace', 'limits');
     await ok('create', 'configmap', 'limits', '-n', 'limits', '--from-literal=maxLength=5');
