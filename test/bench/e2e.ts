@@ -69,16 +69,19 @@ const cpuMeter = async (c: Cluster): Promise<() => Promise<string>> => {
   return async () => (await Promise.all(procs().map(async (p) => `${p.name} ${fmt((await cpu(p.pid)) - (before.get(p.pid) ?? 0), 1)}`))).join(', ');
 };
 
-/** apiserver_request_total summed by verb and resource[/subresource], from the apiserver's /metrics. */
+/**
+ * apiserver_request_total summed by verb and resource[/subresource], and the seconds those requests took
+ * (apiserver_request_duration_seconds_sum, key + " seconds"), from the apiserver's /metrics.
+ */
 const requestCounts = async (c: Cluster): Promise<Map<string, number>> => {
   const p = pool(c.api.origin, c.tls, 1);
   try {
     const text = (await call(p, 'GET', '/metrics')).toString('utf8');
     const counts = new Map<string, number>();
-    for (const m of text.matchAll(/^apiserver_request_total\{([^}]*)\} (\d+)/gm)) {
-      const label = (k: string): string => new RegExp(`${k}="([^"]*)"`).exec(m[1]!)?.[1] ?? '';
-      const key = `${label('verb')} ${label('resource')}${label('subresource') ? `/${label('subresource')}` : ''}`;
-      counts.set(key, (counts.get(key) ?? 0) + Number(m[2]));
+    for (const m of text.matchAll(/^apiserver_request_(total|duration_seconds_sum)\{([^}]*)\} ([\d.e+-]+)/gm)) {
+      const label = (k: string): string => new RegExp(`${k}="([^"]*)"`).exec(m[2]!)?.[1] ?? '';
+      const key = `${label('verb')} ${label('resource')}${label('subresource') ? `/${label('subresource')}` : ''}${m[1] === 'total' ? '' : ' seconds'}`;
+      counts.set(key, (counts.get(key) ?? 0) + Number(m[3]));
     }
     return counts;
   } finally {
@@ -86,11 +89,12 @@ const requestCounts = async (c: Cluster): Promise<Map<string, number>> => {
   }
 };
 
-/** The requests made between two requestCounts, per pod, largest first. */
+/** The requests made between two requestCounts, per pod, largest first, with their mean latency. */
 const requestsPerPod = (before: Map<string, number>, after: Map<string, number>, pods: number): string => {
-  const diff = [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+  const delta = (k: string): number => (after.get(k) ?? 0) - (before.get(k) ?? 0);
+  const diff = [...after.keys()].filter((k) => !k.endsWith(' seconds')).map((k) => [k, delta(k)] as const).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
   const total = diff.reduce((n, [, v]) => n + v, 0);
-  return `${fmt(total / pods, 2)}: ${diff.slice(0, 6).map(([k, v]) => `${k} ${fmt(v / pods, 2)}`).join(', ')}`;
+  return `${fmt(total / pods, 2)}: ${diff.slice(0, 6).map(([k, v]) => `${k} ${fmt(v / pods, 2)} (mean ${fmt((1000 * delta(`${k} seconds`)) / v)} ms)`).join(', ')}`;
 };
 
 const rss = async (pid: number): Promise<string> => {
@@ -253,7 +257,7 @@ async function podsStep(): Promise<void> {
     rows.push({ metric: 'e2e fake: pod start-up latency p50 / p90 / p99 (created → Running, watch)', value: `${fmt(r.p50)} / ${fmt(r.p90)} / ${fmt(r.p99)} ms`, target: 'p99 < 2 s (SLO: 5 s)', ok: r.p99 < 2_000 });
     rows.push({ metric: 'e2e fake: of which created → bound / bound → Running, p50 / p99', value: `${fmt(r.bind.p50)} / ${fmt(r.bind.p99)} ms; ${fmt(r.run.p50)} / ${fmt(r.run.p99)} ms`, target: 'report' });
     rows.push({ metric: 'e2e fake: CPU seconds used from the first create to the last Running', value: await cpu(), target: 'report' });
-    rows.push({ metric: 'e2e fake: apiserver requests per pod meanwhile (top 6)', value: requestsPerPod(requestsBefore, await requestCounts(c), total), target: 'report' });
+    rows.push({ metric: 'e2e fake: apiserver requests per pod meanwhile (top 6), with their mean latency', value: requestsPerPod(requestsBefore, await requestCounts(c), total), target: 'report' });
     const mem = await Promise.all(c.children.map(async (ch) => `${ch.name} ${await rss(ch.pid)}`));
     rows.push({ metric: 'e2e fake: RSS at the end', value: [`apiserver ${await rss(c.api.pid)}`, ...mem].join(', '), target: 'report' });
   });
