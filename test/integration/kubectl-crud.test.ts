@@ -276,6 +276,15 @@ describe('kubectl errors', () => {
     expect(good.code).toBe(0);
   });
 
+  it('words a wrong JSON type as upstream\'s Go decoder: the struct, the field path and the Go type', async () => {
+    const bad = DEPLOYMENT.replace('name: web', 'name: badtype').replace('  replicas: 2\n', '  replicas: "two"\n');
+    const r = await s.kubectlWithInput(bad, 'create', '-f', '-');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('Error from server (BadRequest): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32\n');
+    const ports = await s.kubectlWithInput(bad.replace('replicas: "two"', 'replicas: 2').replace('ports: [{containerPort: 80}]', 'ports: {containerPort: 80}'), 'create', '-f', '-');
+    expect(ports.stderr).toContain('json: cannot unmarshal object into Go struct field Container.spec.template.spec.containers.ports of type []v1.ContainerPort');
+  });
+
   it('refuses a Deployment whose selector does not select its template\'s labels', async () => {
     const bad = DEPLOYMENT.replace('name: web', 'name: mismatch').replace('metadata: {labels: {app: web}}', 'metadata: {labels: {app: other, tier: x}}');
     const r = await s.kubectlWithInput(bad, 'create', '-f', '-');

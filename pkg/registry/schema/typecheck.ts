@@ -5,6 +5,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { REF_PREFIX } from '../../../api/schema.js';
 import { badRequest } from '../../apimachinery/errors.js';
 import { parseQuantity } from '../../apimachinery/quantity.js';
+import { goFieldAt, unmarshalTypeError } from './go-types.js';
 import type { SchemaIndex } from './index.js';
 
 export class TypeChecker {
@@ -40,7 +41,19 @@ export class TypeChecker {
     const validate = this.validatorFor(definition);
     if (validate(obj)) return;
     const err = validate.errors?.[0];
-    throw badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${describe(err)}`);
+    throw badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${this.describe(err, definition)}`);
+  }
+
+  private describe(err: ErrorObject | undefined, definition: string): string {
+    if (!err) return 'invalid object';
+    const path = err.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    if (err.keyword === 'type') return unmarshalTypeError(err.data, goFieldAt(definition, path, this.index.definitions));
+    const field = path.map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join('').replace(/^\./, '');
+    if (err.keyword === QUANTITY_KEYWORD) {
+      try { parseQuantity(String(err.data)); } catch (e) { return (e as Error).message; }
+    }
+    if (err.keyword === 'enum') return `${field}: Unsupported value: ${JSON.stringify(err.data)}`;
+    return `${field ? `${field}: ` : ''}${err.message ?? 'invalid value'}`;
   }
 }
 
@@ -56,21 +69,4 @@ function typesOnly(defs: Record<string, unknown>): Record<string, unknown> {
   const out = JSON.parse(JSON.stringify(defs), (key, value: unknown) => (key === 'required' || key === 'enum' || key === 'default' ? undefined : value)) as Record<string, Record<string, unknown>>;
   if (out[QUANTITY]) out[QUANTITY] = { ...out[QUANTITY], [QUANTITY_KEYWORD]: true };
   return out;
-}
-
-const jsonType = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v;
-
-function describe(err: ErrorObject | undefined): string {
-  if (!err) return 'invalid object';
-  const field = err.instancePath.replace(/^\//, '').replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.');
-  if (err.keyword === 'type') {
-    const want = String((err.params as { type: string }).type);
-    return `json: cannot unmarshal ${jsonType(err.data)} into Go struct field ${field || '.'} of type ${want}`;
-  }
-  if (err.keyword === QUANTITY_KEYWORD) {
-    try { parseQuantity(String(err.data)); } catch (e) { return (e as Error).message; }
-  }
-  if (err.keyword === 'enum') return `${field}: Unsupported value: ${JSON.stringify(err.data)}`;
-  return `${field ? `${field}: ` : ''}${err.message ?? 'invalid value'}`;
 }
