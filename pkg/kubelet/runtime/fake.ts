@@ -18,6 +18,10 @@ import {
   type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions, type StreamingSession,
 } from './types.js';
 import { IpPool } from './ip-pool.js';
+import { rfc3339Nano } from './cri-time.js';
+
+/** A CRI log timestamp for a time in milliseconds (the fake clock has no finer one). */
+const criTime = (ms: number): string => rfc3339Nano(BigInt(Math.round(ms)) * 1_000_000n);
 
 export const FAKE_ANNOTATION_PREFIX = 'fake.mini-kube.io/';
 
@@ -148,7 +152,7 @@ export class FakeRuntime implements Runtime {
     if (c.state !== 'created') return;
     c.state = 'running';
     c.startedAt = this.clock.now();
-    c.log.push(`${new Date(c.startedAt).toISOString()} stdout F fake container ${c.name} started`);
+    c.log.push(`${criTime(c.startedAt)} stdout F fake container ${c.name} started`);
     const code = a[`${FAKE_ANNOTATION_PREFIX}exit-code.${c.name}`];
     const runMs = a[`${FAKE_ANNOTATION_PREFIX}run-ms.${c.name}`];
     if (code !== undefined || runMs !== undefined) {
@@ -277,7 +281,7 @@ export class FakeRuntime implements Runtime {
     c.reason = exitCode === 0 ? 'Completed' : 'Error';
     c.finishedAt = this.clock.now();
     c.startedAt ??= c.finishedAt;
-    c.log.push(`${new Date(c.finishedAt).toISOString()} stdout F fake container ${c.name} exited with code ${exitCode}`);
+    c.log.push(`${criTime(c.finishedAt)} stdout F fake container ${c.name} exited with code ${exitCode}`);
     this.emit({ podUid: c.podUid, containerId: c.id });
   }
 

@@ -22,6 +22,7 @@ import { RuntimeState, type ContainerRecord } from './process-state.js';
 import { AttachHub, dialInNetns, dialPod, execNotFoundMessage, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
 import { diskUsage, filesystemOf, NO_USAGE } from '../disk-usage.js';
 import { netDev, processAlive, processGroupUsage } from './procfs.js';
+import { normalizeCriTime } from './cri-time.js';
 import { ShimHandle } from './shim-client.js';
 import { notFoundMessage, type ShimExit } from './shim-protocol.js';
 import {
@@ -517,7 +518,7 @@ export const formatCriLog = (text: string, o: LogOptions = {}): string => {
     const [, ts, , tag, payload] = m;
     if (o.sinceMs !== undefined && Date.parse(ts!) < o.sinceMs) continue;
     if (tag === 'P') { partial += payload; continue; }
-    out.push(`${o.timestamps ? `${ts} ` : ''}${partial}${payload}\n`);
+    out.push(`${o.timestamps ? `${normalizeCriTime(ts!)} ` : ''}${partial}${payload}\n`);
     partial = '';
   }
   return (o.tailLines !== undefined ? (o.tailLines <= 0 ? [] : out.slice(-o.tailLines)) : out).join('');

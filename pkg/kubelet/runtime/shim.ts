@@ -8,10 +8,11 @@ import { createWriteStream, readFileSync, rmSync, type WriteStream } from 'node:
 import { createServer, type Socket } from 'node:net';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { nowNanos, rfc3339Nano } from './cri-time.js';
 import { onPty } from './process-streams.js';
 import { EXIT_FILE, Frame, frame, frameReader, notFoundMessage, SPEC_FILE, STARTED_FILE, writeStateFile, type ShimExit, type ShimSpec, type ShimStarted } from './shim-protocol.js';
 
-const nanoTime = (): string => new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
+const nanoTime = (): string => rfc3339Nano(nowNanos());
 
 /** Turns a byte stream into CRI log lines written to `out`. */
 const criWriter = (out: WriteStream, stream: 'stdout' | 'stderr'): ((chunk: Buffer) => void) => {
