@@ -292,6 +292,15 @@ describe('kubectl errors', () => {
     expect(r.stderr).toBe('The Deployment "mismatch" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other", "tier":"x"}: `selector` does not match template `labels`\n');
   });
 
+  it('refuses an empty selector, worded per kind as upstream\'s apps validation', async () => {
+    const bad = DEPLOYMENT.replace('name: web', 'name: empty').replace('selector: {matchLabels: {app: web}}', 'selector: {}');
+    const r = await s.kubectlWithInput(bad, 'create', '-f', '-');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('The Deployment "empty" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment\n');
+    const ds = await s.kubectlWithInput(bad.replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 2\n', ''), 'create', '-f', '-');
+    expect(ds.stderr).toContain('spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for daemonset');
+  });
+
   it('warns about an unknown field with --validate=warn and creates the object', async () => {
     const bad = CONFIGMAP.replace('name: cfg', 'name: warned').replace(/^data:/m, 'foo: bar\ndata:');
     const r = await s.kubectlWithInput(bad, 'create', '--validate=warn', '-f', '-');
