@@ -57,7 +57,7 @@ describe('kubectl create and get', () => {
     expect(svcs.map((r) => r[0])).toEqual(['NAME', 'kubernetes', 'web']);
     expect(svcs[1]!.slice(1, 5)).toEqual(['ClusterIP', '10.96.0.1', '<none>', '443/TCP']);
     expect(svcs[2]![1]).toBe('ClusterIP');
-    expect(svcs[2]![2]).toMatch(/^10\.96\.\d+\.\d+$/);
+    expect(svcs[2]![2]).toMatch(/^10\.(9[6-9]|10\d|11[01])\.\d+\.\d+$/);
     expect(svcs[2]!.slice(3, 5)).toEqual(['<none>', '80/TCP']);
 
     const cms = rows(await ok(s.kubectl('get', 'cm', 'cfg')));
@@ -178,7 +178,7 @@ describe('kubectl describe', () => {
     const out = await ok(s.kubectl('describe', 'svc', 'web'));
     expect(out).toMatch(/^Type:\s+ClusterIP$/m);
     expect(out).toMatch(/^IP Family Policy:\s+SingleStack$/m);
-    expect(out).toMatch(/^IP:\s+10\.96\.\d+\.\d+$/m);
+    expect(out).toMatch(/^IP:\s+10\.(9[6-9]|10\d|11[01])\.\d+\.\d+$/m);
     expect(out).toMatch(/^Port:\s+<unset>\s+80\/TCP$/m);
     expect(out).toMatch(/^TargetPort:\s+8080\/TCP$/m);
     expect(out).toMatch(/^Session Affinity:\s+None$/m);

@@ -1,7 +1,31 @@
-// ClusterIP allocation from the service CIDR (upstream: registry/core/service/ipallocator). The
-// network address, the broadcast address and the first address (the kubernetes service) are
-// never handed out at random.
+// ClusterIP and NodePort allocation (upstream: registry/core/service/ipallocator and portallocator). As upstream's
+// bitmap allocators with a reserved lower band (ServiceIPStaticSubrange, ServiceNodePortStaticSubrange): a dynamic
+// allocation takes a random free value of the upper band first, and the lower band, meant for values users choose,
+// only once the upper one is full. The network and broadcast addresses are never handed out.
+import { randomInt } from 'node:crypto';
 import { badRequest } from '../../apimachinery/errors.js';
+
+/**
+ * Upstream's calculateRangeOffset: the size of the lower band, `size / step` clamped to [min, max] (none below
+ * `min` values).
+ */
+const lowerBand = (size: number, min: number, max: number, step: number): number => (size < min ? 0 : Math.min(max, Math.max(min, Math.floor(size / step))));
+
+/** A random free index of [0, max): from a random start in the upper band [offset, max), then in [0, offset). */
+const randomFree = (max: number, offset: number, used: (i: number) => boolean): number | undefined => {
+  const upper = max - offset;
+  const start = upper > 0 ? randomInt(upper) : 0;
+  for (let i = 0; i < upper; i++) {
+    const at = offset + ((start + i) % upper);
+    if (!used(at)) return at;
+  }
+  const low = offset > 0 ? randomInt(offset) : 0;
+  for (let i = 0; i < offset; i++) {
+    const at = (low + i) % offset;
+    if (!used(at)) return at;
+  }
+  return undefined;
+};
 
 const toInt = (ip: string): number => ip.split('.').reduce((n, o) => n * 256 + Number(o), 0);
 const toIp = (n: number): string => [24, 16, 8, 0].map((s) => (n >>> s) & 255).join('.');
@@ -10,7 +34,6 @@ export class IpAllocator {
   private readonly base: number;
   private readonly size: number;
   private readonly used = new Set<number>();
-  private next = 0;
 
   constructor(readonly cidr: string) {
     const m = /^(\d+\.\d+\.\d+\.\d+)\/(\d+)$/.exec(cidr);
@@ -40,15 +63,12 @@ export class IpAllocator {
   }
 
   allocateNext(): string {
-    for (let i = 0; i < this.size - 3; i++) {
-      const n = 2 + ((this.next + i) % (this.size - 3));
-      if (!this.used.has(n)) {
-        this.used.add(n);
-        this.next = n - 1;
-        return toIp(this.base + n);
-      }
-    }
-    throw badRequest(`failed to allocate a serviceIP: range is full`);
+    // index i is address base + 1 + i: the network and broadcast addresses are outside the bitmap
+    const max = this.size - 2;
+    const i = randomFree(max, lowerBand(max, 16, 256, 16), (at) => this.used.has(at + 1));
+    if (i === undefined) throw badRequest(`failed to allocate a serviceIP: range is full`);
+    this.used.add(i + 1);
+    return toIp(this.base + 1 + i);
   }
 
   release(ip: string): void {
@@ -65,7 +85,6 @@ export class AllocatedError extends Error {
 /** NodePorts from 30000-32767, the same way. */
 export class PortAllocator {
   private readonly used = new Set<number>();
-  private next = 0;
   constructor(readonly min = 30000, readonly max = 32767) {}
 
   allocate(port: number): void {
@@ -76,15 +95,10 @@ export class PortAllocator {
 
   allocateNext(): number {
     const span = this.max - this.min + 1;
-    for (let i = 0; i < span; i++) {
-      const p = this.min + ((this.next + i) % span);
-      if (!this.used.has(p)) {
-        this.used.add(p);
-        this.next = p - this.min + 1;
-        return p;
-      }
-    }
-    throw badRequest('failed to allocate a nodePort: range is full');
+    const i = randomFree(span, lowerBand(span, 16, 128, 32), (at) => this.used.has(this.min + at));
+    if (i === undefined) throw badRequest('failed to allocate a nodePort: range is full');
+    this.used.add(this.min + i);
+    return this.min + i;
   }
 
   release(port: number): void {
