@@ -2,6 +2,8 @@
 // apiserver/pkg/endpoints/request/requestinfo.go). Authorization, audit, admission and the handlers
 // all read this, so it is worked out once, before anything else.
 
+import { badRequest } from '../apimachinery/errors.js';
+
 export interface RequestInfo {
   isResourceRequest: boolean;
   path: string;
@@ -74,3 +76,20 @@ export function requestInfo(method: string, url: string, query: Record<string, u
 /** A query boolean as Go's strconv.ParseBool reads it (the Python client sends "True"). */
 const TRUE = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
 export const isTrue = (v: unknown): boolean => v === true || (typeof v === 'string' && TRUE.has(v));
+
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * An integer query parameter as upstream's parameter codec converts it (Convert_Slice_string_To_int64): its first
+ * value, trimmed; blank is unset; what strconv.ParseInt refuses is a 400 BadRequest worded as its error.
+ */
+export function int64Param(v: unknown): number | undefined {
+  const first: unknown = Array.isArray(v) ? v[0] : v;
+  if (first === undefined) return undefined;
+  const s = String(first).trim();
+  if (s === '') return undefined;
+  if (!/^[+-]?\d+$/.test(s)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`);
+  const n = BigInt(s);
+  if (n > INT64_MAX || n < -INT64_MAX - 1n) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(s)}: value out of range`);
+  return Number(n);
+}

@@ -292,6 +292,17 @@ describe('kubectl errors', () => {
     expect(r.stderr).toBe('The Deployment "mismatch" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other", "tier":"x"}: `selector` does not match template `labels`\n');
   });
 
+  it('answers 400 for an integer query parameter that does not parse, worded as upstream\'s parameter codec', async () => {
+    for (const path of ['/api/v1/namespaces/default/configmaps?limit=x', '/api/v1/namespaces/default/configmaps?timeoutSeconds=1.5', '/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=soon']) {
+      const r = await s.api('GET', path);
+      expect(r.status, path).toBe(400);
+      expect(r.body.message, path).toMatch(/^strconv\.ParseInt: parsing "(x|1\.5|soon)": invalid syntax$/);
+    }
+    const del = await s.kubectl('delete', '--raw', '/api/v1/namespaces/default/configmaps/nope?gracePeriodSeconds=later');
+    expect(del.stderr).toContain('Error from server (BadRequest): strconv.ParseInt: parsing "later": invalid syntax');
+    expect((await s.api('GET', '/api/v1/namespaces/default/configmaps?limit=-1')).status).toBe(200); // as upstream: no limit
+  });
+
   it('refuses an empty selector, worded per kind as upstream\'s apps validation', async () => {
     const bad = DEPLOYMENT.replace('name: web', 'name: empty').replace('selector: {matchLabels: {app: web}}', 'selector: {}');
     const r = await s.kubectlWithInput(bad, 'create', '-f', '-');

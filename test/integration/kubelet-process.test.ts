@@ -67,6 +67,9 @@ describe('kubelet: process runtime and kubectl logs', () => {
     // RFC3339Nano: up to nine digits, no trailing zero
     expect(ts.stdout).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{0,8}[1-9])?Z oops\n$/);
     expect((await api.kubectl('logs', 'echo', '-c', 'nope')).stderr).toContain('container nope is not valid for pod echo');
+    // log options parsed and validated as upstream's PodLogOptions
+    expect((await api.kubectl('get', '--raw', '/api/v1/namespaces/default/pods/echo/log?tailLines=x')).stderr).toContain('Error from server (BadRequest): strconv.ParseInt: parsing "x": invalid syntax');
+    expect((await api.kubectl('get', '--raw', '/api/v1/namespaces/default/pods/echo/log?tailLines=-2')).stderr).toContain('PodLogOptions "echo" is invalid: tailLines: Invalid value: -2: must be greater than or equal to 0');
   });
 
   it('builds the environment: configMap and secret refs, envFrom, fieldRef, $(VAR) in args; a missing ConfigMap waits', async () => {

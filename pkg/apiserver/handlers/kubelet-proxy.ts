@@ -8,9 +8,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Agent } from 'undici';
 import { undici } from '../../apimachinery/undici.js';
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, internalError, notFound, serviceUnavailable } from '../../apimachinery/errors.js';
+import { badRequest, fieldCause, internalError, invalid, notFound, serviceUnavailable, type StatusCause } from '../../apimachinery/errors.js';
 import type { Registry } from '../../registry/generic/registry.js';
-import { isTrue } from '../request-info.js';
+import { int64Param, isTrue } from '../request-info.js';
 import { proxyTo } from '../reverse-proxy.js';
 import { dialTls, spliceUpgrade, upgradeHead } from '../upgrade.js';
 
@@ -92,9 +92,21 @@ export async function proxyNode(reg: Registry, request: FastifyRequest, reply: F
 
 const podPath = (pod: KubeObject): string => `${encodeURIComponent(pod.metadata!.namespace!)}/${encodeURIComponent(pod.metadata!.name!)}`;
 
+/** PodLogOptions from the query: parsed as upstream's parameter codec (400), then validated as upstream (422). */
+function checkLogOptions(q: Record<string, string | undefined>, name: string): void {
+  const [tailLines, sinceSeconds, limitBytes] = [q.tailLines, q.sinceSeconds, q.limitBytes].map(int64Param);
+  const causes: StatusCause[] = [];
+  if (tailLines !== undefined && tailLines < 0) causes.push(fieldCause('FieldValueInvalid', 'tailLines', `Invalid value: ${tailLines}: must be greater than or equal to 0`));
+  if (limitBytes !== undefined && limitBytes < 1) causes.push(fieldCause('FieldValueInvalid', 'limitBytes', `Invalid value: ${limitBytes}: must be greater than 0`));
+  if (sinceSeconds !== undefined && q.sinceTime) causes.push(fieldCause('FieldValueForbidden', '', 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified'));
+  else if (sinceSeconds !== undefined && sinceSeconds < 1) causes.push(fieldCause('FieldValueInvalid', 'sinceSeconds', `Invalid value: ${sinceSeconds}: must be greater than 0`));
+  if (causes.length) throw invalid('', 'PodLogOptions', name, causes);
+}
+
 export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply: FastifyReply, pod: KubeObject): Promise<unknown> {
   const q = request.query as Record<string, string | undefined>;
   const name = pod.metadata!.name!;
+  checkLogOptions(q, name);
   const container = containerOf(pod, q.container);
   const { host, port } = kubeletOf(reg, pod);
   const query = new URLSearchParams();

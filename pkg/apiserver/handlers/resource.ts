@@ -14,7 +14,7 @@ import { requestContext } from '../context.js';
 import { decodeBody, patchTypeOf } from '../negotiation.js';
 import { sendList, sendObject, successStatus, type Responder } from '../respond.js';
 import type { RequestInfo } from '../request-info.js';
-import { isTrue } from '../request-info.js';
+import { int64Param, isTrue } from '../request-info.js';
 import { serveWatch } from './watch.js';
 import { waitForInitialized } from '../../registry/initializers/wait.js';
 import { subresourceHandler } from './subresources.js';
@@ -105,8 +105,10 @@ function checkVerb(reg: Registry, info: RequestInfo): void {
 }
 
 export function listOptions(q: Query): ListOptions {
-  const limit = q.limit === undefined || q.limit === '' ? undefined : Number(q.limit);
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw badRequest(`limit: Invalid value: ${JSON.stringify(q.limit)}: must be a non-negative integer`);
+  // as upstream, a limit of 0 or below asks for everything
+  const n = int64Param(q.limit);
+  const limit = n !== undefined && n > 0 ? n : undefined;
+  int64Param(q.timeoutSeconds); // a list has no use for it, but it must parse
   // resourceVersionMatch is checked by the registry, whose rules differ for list and watch.
   const match = q.resourceVersionMatch ?? '';
   return {
@@ -120,7 +122,8 @@ function deleteOptions(request: FastifyRequest, q: Query): DeleteOptions {
   const raw = request.body as Buffer | undefined;
   const body = raw && raw.length ? (decodeBody(raw, request.headers['content-type'] ?? 'application/json') as DeleteOptions) : {};
   const opts: DeleteOptions = { ...body };
-  if (q.gracePeriodSeconds !== undefined) opts.gracePeriodSeconds = Number(q.gracePeriodSeconds);
+  const grace = int64Param(q.gracePeriodSeconds);
+  if (grace !== undefined) opts.gracePeriodSeconds = grace;
   if (q.propagationPolicy !== undefined) opts.propagationPolicy = q.propagationPolicy as DeleteOptions['propagationPolicy'];
   if (q.orphanDependents !== undefined) opts.orphanDependents = isTrue(q.orphanDependents);
   if (opts.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {

@@ -9,6 +9,7 @@ import type { StoreEvent } from '../../storage/interface.js';
 import type { RequestContext, WatchOptions } from '../../registry/context.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { negotiateOutput, type OutputFormat } from '../negotiation.js';
+import { int64Param } from '../request-info.js';
 import { PROTOBUF_WATCH_MEDIA_TYPE, protobufEventFrame, protobufObject, protobufPartialObjectMetadata, protobufWatchFrame, speaksProtobuf } from '../protobuf-response.js';
 import { includeObjectOf, partialObjectMetadata, toTable } from '../transform.js';
 
@@ -40,8 +41,7 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
   const protobuf = format.encoding === 'protobuf';
   if (format.encoding === 'yaml') throw badRequest('watch is not supported in YAML; ask for application/json');
   const includeObject = includeObjectOf((request.query as Record<string, string>).includeObject);
-  let timeoutS = timeoutParam === undefined || timeoutParam === '' ? 0 : Number(timeoutParam);
-  if (!Number.isFinite(timeoutS) || timeoutS < 0) throw badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(timeoutParam)}`);
+  let timeoutS = Math.max(0, int64Param(timeoutParam) ?? 0);
   // None (or 0) is upstream's default: a random length between the minimum request timeout and twice that.
   if (timeoutS === 0) timeoutS = DEFAULT_TIMEOUT_S * (1 + Math.random());
   if (name) opts = { ...opts, fieldSelector: [opts.fieldSelector, `metadata.name=${name}`].filter(Boolean).join(',') };
