@@ -19,6 +19,8 @@ export interface KubeletHostOptions extends KubeletTimings, StaticPodOptions, No
   client: Client;
   /** One name per node this process runs. */
   nodeNames: string[];
+  /** Write a new pod's ContainerCreating status before starting it (default: with one node only; see NodeKubelet). */
+  reportContainerCreating?: boolean;
   logger: Logger;
   clock?: Clock;
   /** The runtime of the i-th node (default: a fake runtime with pod IPs from the node's podCIDR, 100.64.0.0/10's i-th /24 until it has one). */
@@ -91,6 +93,7 @@ export class KubeletHost {
         ...o, client: o.client, nodeName: name, runtime, logger: o.logger, clock, resources, labels: o.labels,
         nodeIp,
         statusWorkers: single ? 4 : 1,
+        reportContainerCreating: o.reportContainerCreating ?? single,
         eventThrottle,
       }));
     });

@@ -47,6 +47,11 @@ export interface NodeKubeletOptions extends KubeletTimings, StaticPodOptions, No
   labels?: Record<string, string>;
   kubeletPort?: number;
   statusWorkers?: number;
+  /**
+   * Whether a new pod's status is written before its sandbox and containers are made (Pending, waiting
+   * ContainerCreating or PodInitializing), as upstream's SyncPod does first; many simulated nodes skip it, as kwok does.
+   */
+  reportContainerCreating?: boolean;
   /** Cluster DNS settings for pods' resolv.conf (runtimes with pod sandboxes). */
   dns?: DnsSettings;
   /** The node's pod range, registered in its spec. */
@@ -341,6 +346,10 @@ export class NodeKubelet {
       this.statusManager.forget(uid);
       this.workers.forget(uid);
       return;
+    }
+    if (this.o.reportContainerCreating !== false && !rec.podIp && !rec.failed && !rec.pod.metadata?.deletionTimestamp && this.o.runtime.listContainers(uid).length === 0) {
+      this.syncer.markStarted(rec);
+      this.statusManager.setPodStatus(uid, this.syncer.status(rec, this.statusManager.getPodStatus(uid)));
     }
     await this.syncer.sync(rec);
     this.probes.sync(uid, rec.pod, rec.terminated ? [] : this.o.runtime.listContainers(uid));

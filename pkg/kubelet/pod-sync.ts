@@ -132,6 +132,12 @@ export class PodSyncer {
     return rec.failed ? { ...status, phase: 'Failed', reason: rec.failed.reason, message: rec.failed.message } : status;
   }
 
+  /** The pod's startTime: the API's if it has one (a restarted kubelet), else now, once. */
+  markStarted(rec: PodRecord): number {
+    const apiStart = rec.pod.status?.startTime as string | undefined;
+    return (rec.startTime ??= apiStart ? Date.parse(apiStart) : this.o.clock.now());
+  }
+
   /** Drives the pod one step toward its spec. */
   async sync(rec: PodRecord): Promise<void> {
     const pod = rec.pod;
@@ -139,11 +145,10 @@ export class PodSyncer {
     if (pod.metadata?.deletionTimestamp) { await this.kill(rec); return; }
     const phase = pod.status?.phase as string | undefined;
     if (rec.terminated || rec.failed || phase === 'Succeeded' || phase === 'Failed') { await this.kill(rec, 0); return; }
-    const apiStart = pod.status?.startTime as string | undefined;
-    rec.startTime ??= apiStart ? Date.parse(apiStart) : this.o.clock.now();
+    const startTime = this.markStarted(rec);
     const deadline = pod.spec?.activeDeadlineSeconds as number | undefined;
     if (deadline !== undefined) {
-      const left = rec.startTime + deadline * 1000 - this.o.clock.now();
+      const left = startTime + deadline * 1000 - this.o.clock.now();
       if (left <= 0) {
         const message = 'Pod was active on the node longer than the specified deadline';
         this.o.recorder.event(pod, 'Normal', 'DeadlineExceeded', message);

@@ -2,6 +2,7 @@
 // in order, CrashLoopBackOff on a failing container, events; deleting a pod ends with it gone from the API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
+import { FakeRuntime } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { condition, createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
 
@@ -52,6 +53,32 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
       return r.includes('Started') ? r : undefined;
     }, 10_000, 'events');
     expect(reasons).toEqual(expect.arrayContaining(['Pulled', 'Created', 'Started']));
+  });
+
+  it('writes Pending with ContainerCreating while the image is pulled, then Running, as upstream\'s SyncPod', async () => {
+    const node = 'node-slow-pull';
+    const slow = startKubelet(await nodeClient(api, node), [node], { runtimeFor: () => new FakeRuntime({ pullLatencyMs: 1_500 }) });
+    try {
+      await slow.host.whenRegistered();
+      const ac = new AbortController();
+      const seen: string[] = [];
+      const watch = await admin.pods('default').watch({ fieldSelector: 'metadata.name=slow', signal: ac.signal });
+      const watching = (async () => {
+        for await (const ev of watch) {
+          if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') continue;
+          const cs = (ev.object.status?.containerStatuses as Record<string, any>[] | undefined)?.[0];
+          seen.push(`${ev.object.status?.phase}/${cs ? Object.keys(cs.state)[0] + (cs.state.waiting ? `:${cs.state.waiting.reason}` : '') : '-'}`);
+          if (ev.object.status?.phase === 'Running') break;
+        }
+      })();
+      await createBound(admin, pod('slow', { spec: { containers: [{ name: 'c', image: 'registry.example/slow:1' }] } }), node);
+      await Promise.race([watching, new Promise((_, reject) => setTimeout(() => reject(new Error(`no Running pod; seen ${seen.join(', ')}`)), 15_000))]);
+      ac.abort();
+      expect(seen).toContain('Pending/waiting:ContainerCreating');
+      expect(seen.at(-1)).toBe('Running/running');
+    } finally {
+      await slow.stop();
+    }
   });
 
   it('runs init containers in order before the containers', async () => {
