@@ -19,8 +19,8 @@ export interface KubeletHostOptions extends KubeletTimings, StaticPodOptions, No
   client: Client;
   /** One name per node this process runs. */
   nodeNames: string[];
-  /** Write a new pod's ContainerCreating status before starting it (default: with one node only; see NodeKubelet). */
-  reportContainerCreating?: boolean;
+  /** The nodes are simulated, as kwok's (default: when there are several; see NodeKubeletOptions.simulated). */
+  simulated?: boolean;
   logger: Logger;
   clock?: Clock;
   /** The runtime of the i-th node (default: a fake runtime with pod IPs from the node's podCIDR, 100.64.0.0/10's i-th /24 until it has one). */
@@ -93,7 +93,7 @@ export class KubeletHost {
         ...o, client: o.client, nodeName: name, runtime, logger: o.logger, clock, resources, labels: o.labels,
         nodeIp,
         statusWorkers: single ? 4 : 1,
-        reportContainerCreating: o.reportContainerCreating ?? single,
+        simulated: o.simulated ?? !single,
         eventThrottle,
       }));
     });

@@ -2,7 +2,7 @@
 // sync each pod through the PodSyncer, and the status manager. Pods arrive from a KubeletHost (host.ts).
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
-import { EventRecorder, realClock, Resources, type Client, type Clock, type EventThrottle, type KubeObject } from '../client/index.js';
+import { EventRecorder, realClock, Resources, type Client, type Clock, type EventThrottle, type KubeObject, type ObjectReference } from '../client/index.js';
 import { admitPod } from './admission.js';
 import { NodeAgent } from './node-agent.js';
 import { nodeLabels, type NodeResources } from './node-status.js';
@@ -48,10 +48,12 @@ export interface NodeKubeletOptions extends KubeletTimings, StaticPodOptions, No
   kubeletPort?: number;
   statusWorkers?: number;
   /**
-   * Whether a new pod's status is written before its sandbox and containers are made (Pending, waiting
-   * ContainerCreating or PodInitializing), as upstream's SyncPod does first; many simulated nodes skip it, as kwok does.
+   * One of many nodes simulated by one process: as kwok's, it skips what only a person looking at one node sees,
+   * and what would cost the apiserver a write per pod or node: the status upstream's SyncPod writes before a new pod's
+   * sandbox and containers are made (Pending, waiting ContainerCreating or PodInitializing), and the node events
+   * (Starting, NodeHasSufficientMemory..., NodeReady).
    */
-  reportContainerCreating?: boolean;
+  simulated?: boolean;
   /** Cluster DNS settings for pods' resolv.conf (runtimes with pod sandboxes). */
   dns?: DnsSettings;
   /** The node's pod range, registered in its spec. */
@@ -116,6 +118,7 @@ export class NodeKubelet {
       leaseDurationSeconds: o.leaseDurationSeconds, leaseRenewMs: o.leaseRenewMs, statusUpdateMs: o.statusUpdateMs, statusReportMs: o.statusReportMs,
       registerNode: o.registerNode,
       health: () => ({ ready: true, pressure: this.eviction?.pressure() }),
+      onEvent: o.simulated ? undefined : (type, reason, message) => this.recorder.event(this.nodeRef(), type, reason, message),
     });
     this.recorder = new EventRecorder({ sink: o.client.events(), component: 'kubelet', host: o.nodeName, clock: this.clock, logger: this.logger, throttle: o.eventThrottle });
     const podDir = (o.runtime as { podDir?: (uid: string) => string }).podDir;
@@ -202,6 +205,11 @@ export class NodeKubelet {
       waited.abort();
       await this.o.runtime.close();
     }
+  }
+
+  /** The Node as its kubelet's events name it (upstream: uid = node name). */
+  private nodeRef(): ObjectReference {
+    return { kind: 'Node', name: this.o.nodeName, uid: this.o.nodeName, namespace: '' };
   }
 
   /** A pod bound to this node was added or changed. */
@@ -347,7 +355,7 @@ export class NodeKubelet {
       this.workers.forget(uid);
       return;
     }
-    if (this.o.reportContainerCreating !== false && !rec.podIp && !rec.failed && !rec.pod.metadata?.deletionTimestamp && this.o.runtime.listContainers(uid).length === 0) {
+    if (!this.o.simulated && !rec.podIp && !rec.failed && !rec.pod.metadata?.deletionTimestamp && this.o.runtime.listContainers(uid).length === 0) {
       this.syncer.markStarted(rec);
       this.statusManager.setPodStatus(uid, this.syncer.status(rec, this.statusManager.getPodStatus(uid)));
     }

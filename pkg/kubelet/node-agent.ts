@@ -25,7 +25,17 @@ export interface NodeAgentOptions {
   statusReportMs?: number;
   /** registerNode (default true); false: the Node is made by someone else, the kubelet only posts its status. */
   registerNode?: boolean;
+  /** Records an event on the Node (Starting, and each condition's transitions, as upstream's status setters). */
+  onEvent?: (type: 'Normal', reason: string, message: string) => void;
 }
+
+/** The event a condition's new status records (upstream's nodestatus setters), by type and status. */
+const CONDITION_EVENTS: Record<string, [onTrue: string, otherwise: string]> = {
+  MemoryPressure: ['NodeHasInsufficientMemory', 'NodeHasSufficientMemory'],
+  DiskPressure: ['NodeHasDiskPressure', 'NodeHasNoDiskPressure'],
+  PIDPressure: ['NodeHasInsufficientPID', 'NodeHasSufficientPID'],
+  Ready: ['NodeReady', 'NodeNotReady'],
+};
 
 export class NodeAgent {
   private readonly clock: Clock;
@@ -62,6 +72,7 @@ export class NodeAgent {
     const { signal } = own;
     try {
       if (parent.aborted) return;
+      this.o.onEvent?.('Normal', 'Starting', 'Starting kubelet.');
       const posted = this.o.registerNode !== false && await this.retryUntil(signal, 'register node', () => this.register());
       if (!posted) await this.retryUntil(signal, 'update node status', () => this.updateStatus(true));
       this.registeredResolve?.();
@@ -84,6 +95,7 @@ export class NodeAgent {
       this.node = await nodes.create({ ...wanted, status });
       this.o.logger.info('successfully registered node');
       if (!(this.node.status?.conditions as unknown[] | undefined)?.length) return false; // the server dropped it
+      this.recordTransitions(undefined, status);
       this.lastReported = status;
       this.lastReportAt = now;
       return true;
@@ -104,10 +116,26 @@ export class NodeAgent {
     const health = this.o.health?.() ?? { ready: true };
     const status = nodeStatus(this.o.identity, health, this.node, now);
     if (!force && !statusChanged(this.lastReported, status) && now - this.lastReportAt < (this.o.statusReportMs ?? 300_000)) return false;
+    // the first post of a kubelet that found its Node compares with what the Node says (no NodeReady again on restart)
+    const before = this.lastReported ?? (this.node?.status as Record<string, unknown> | undefined);
     this.node = await this.o.client.nodes().patch(this.name, 'strategic', { status }, { subresource: 'status' });
+    this.recordTransitions(before, status);
     this.lastReported = status;
     this.lastReportAt = now;
     return true;
+  }
+
+  /** An event per condition whose status is new or changed since the last status posted (the first post: all). */
+  private recordTransitions(before: Record<string, unknown> | undefined, after: Record<string, unknown>): void {
+    if (!this.o.onEvent) return;
+    type Condition = { type: string; status: string };
+    const was = new Map(((before?.conditions ?? []) as Condition[]).map((c) => [c.type, c.status]));
+    for (const c of (after.conditions ?? []) as Condition[]) {
+      const reasons = CONDITION_EVENTS[c.type];
+      if (!reasons || was.get(c.type) === c.status) continue;
+      const reason = c.status === 'True' ? reasons[0] : reasons[1];
+      this.o.onEvent('Normal', reason, `Node ${this.name} status is now: ${reason}`);
+    }
   }
 
   private async statusLoop(signal: AbortSignal): Promise<void> {

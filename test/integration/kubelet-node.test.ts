@@ -42,6 +42,20 @@ describe('kubelet: node registration, status and lease', () => {
     expect(out.stdout).toMatch(/node-a\s+Ready/);
   });
 
+  it('records upstream\'s node events: Starting, then each condition as first reported; kubectl describe node shows them', async () => {
+    const expected = ['Starting', 'NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID', 'NodeReady'];
+    const events = await eventually(async () => {
+      const evs = (await admin.events('default').list({ fieldSelector: 'involvedObject.kind=Node,involvedObject.name=node-a' })).items;
+      return expected.every((r) => evs.some((e) => e.reason === r)) ? evs : undefined;
+    }, 10_000, 'node events');
+    const byReason = new Map(events.map((e) => [e.reason, e]));
+    expect(byReason.get('Starting')).toMatchObject({ message: 'Starting kubelet.', type: 'Normal', source: { component: 'kubelet', host: 'node-a' }, involvedObject: { kind: 'Node', name: 'node-a', uid: 'node-a' } });
+    expect(byReason.get('NodeReady')?.message).toBe('Node node-a status is now: NodeReady');
+    expect(events.filter((e) => e.reason === 'NodeReady')).toHaveLength(1); // not again at each status update
+    const described = await api.kubectl('describe', 'node', 'node-a');
+    expect(described.stdout).toMatch(/Normal\s+NodeHasSufficientMemory\s+\S+\s+kubelet\s+Node node-a status is now: NodeHasSufficientMemory/);
+  });
+
   it('renews its Lease in kube-node-lease', async () => {
     const first = await eventually(() => admin.leases('kube-node-lease').get('node-a'), 10_000, 'lease');
     expect(first.spec).toMatchObject({ holderIdentity: 'node-a', leaseDurationSeconds: 40 });
