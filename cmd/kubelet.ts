@@ -32,7 +32,7 @@ export const kubeletFlags = {
   'authorization-webhook-cache-unauthorized-ttl': flag.string('30s', 'How long a denied SubjectAccessReview answer is kept'),
   'register-node': flag.bool(true, 'Create the Node in the API (false: it must exist; the kubelet only posts its status)'),
   'serialize-image-pulls': flag.bool(true, 'Pull one image at a time'),
-  nodes: flag.int(1, 'Number of nodes to simulate in this process (fake runtime only)'),
+  nodes: flag.int(1, "Number of nodes to simulate in this process (fake runtime only); more than one skip, as kwok's do, the node events and the ContainerCreating status a single kubelet writes"),
   'node-ip': flag.string('', 'InternalIP of the node (default: the machine\'s first address); simulated nodes get this address + i when it is a loopback one (default 127.0.0.1, or --address), each served at its own, else all this one'),
   'node-labels': flag.list([], 'Extra labels of the node, key=value'),
   'max-pods': flag.int(110, 'Pod capacity of the node'),
