@@ -25,7 +25,10 @@ export interface NodeAgentOptions {
   statusReportMs?: number;
   /** registerNode (default true); false: the Node is made by someone else, the kubelet only posts its status. */
   registerNode?: boolean;
-  /** Records an event on the Node (Starting, and each condition's transitions, as upstream's status setters). */
+  /**
+   * Records an event on the Node (Starting, each condition's transitions as upstream's status setters, cordons). With
+   * it, each status update reads the Node first (from the apiserver's cache), as upstream's tryUpdateNodeStatus.
+   */
   onEvent?: (type: 'Normal', reason: string, message: string) => void;
 }
 
@@ -42,6 +45,8 @@ export class NodeAgent {
   private node?: KubeObject;
   private lastReported?: Record<string, unknown>;
   private lastReportAt = 0;
+  /** spec.unschedulable as last seen (upstream's lastNodeUnschedulable: false at start). */
+  private lastUnschedulable = false;
   /** The Lease as last written: renewals update it without reading it first (upstream's latestLease). */
   private lease?: Lease;
   private registered?: Promise<void>;
@@ -112,6 +117,7 @@ export class NodeAgent {
 
   /** Posts the status when it changed, or when the report interval has passed (or `force`). */
   async updateStatus(force = false): Promise<boolean> {
+    if (this.o.onEvent) await this.readNode();
     const now = this.clock.now();
     const health = this.o.health?.() ?? { ready: true };
     const status = nodeStatus(this.o.identity, health, this.node, now);
@@ -123,6 +129,16 @@ export class NodeAgent {
     this.lastReported = status;
     this.lastReportAt = now;
     return true;
+  }
+
+  /** The Node from the apiserver's cache; a cordon or uncordon since the last read is an event. */
+  private async readNode(): Promise<void> {
+    this.node = await this.o.client.nodes().get(this.name, { resourceVersion: '0' });
+    const unschedulable = this.node.spec?.unschedulable === true;
+    if (unschedulable === this.lastUnschedulable) return;
+    this.lastUnschedulable = unschedulable;
+    const reason = unschedulable ? 'NodeNotSchedulable' : 'NodeSchedulable';
+    this.o.onEvent?.('Normal', reason, `Node ${this.name} status is now: ${reason}`);
   }
 
   /** An event per condition whose status is new or changed since the last status posted (the first post: all). */

@@ -56,6 +56,16 @@ describe('kubelet: node registration, status and lease', () => {
     expect(described.stdout).toMatch(/Normal\s+NodeHasSufficientMemory\s+\S+\s+kubelet\s+Node node-a status is now: NodeHasSufficientMemory/);
   });
 
+  it('records NodeNotSchedulable on kubectl cordon and NodeSchedulable on uncordon', async () => {
+    const reasons = async (): Promise<string[]> =>
+      (await admin.events('default').list({ fieldSelector: 'involvedObject.kind=Node,involvedObject.name=node-a' })).items.map((e) => e.reason!);
+    expect(await reasons()).not.toContain('NodeNotSchedulable');
+    expect((await api.kubectl('cordon', 'node-a')).code).toBe(0);
+    await eventually(async () => (await reasons()).includes('NodeNotSchedulable'), 10_000, 'NodeNotSchedulable');
+    expect((await api.kubectl('uncordon', 'node-a')).code).toBe(0);
+    await eventually(async () => (await reasons()).includes('NodeSchedulable'), 10_000, 'NodeSchedulable');
+  });
+
   it('renews its Lease in kube-node-lease', async () => {
     const first = await eventually(() => admin.leases('kube-node-lease').get('node-a'), 10_000, 'lease');
     expect(first.spec).toMatchObject({ holderIdentity: 'node-a', leaseDurationSeconds: 40 });
