@@ -45,6 +45,7 @@ export class NodeAgent {
   private node?: KubeObject;
   private lastReported?: Record<string, unknown>;
   private lastReportAt = 0;
+  private startingRecorded = false;
   /** spec.unschedulable as last seen (upstream's lastNodeUnschedulable: false at start). */
   private lastUnschedulable = false;
   /** The Lease as last written: renewals update it without reading it first (upstream's latestLease). */
@@ -77,9 +78,9 @@ export class NodeAgent {
     const { signal } = own;
     try {
       if (parent.aborted) return;
-      this.o.onEvent?.('Normal', 'Starting', 'Starting kubelet.');
       const posted = this.o.registerNode !== false && await this.retryUntil(signal, 'register node', () => this.register());
       if (!posted) await this.retryUntil(signal, 'update node status', () => this.updateStatus(true));
+      this.recordStarting();
       this.registeredResolve?.();
       await Promise.all([this.leaseLoop(signal), this.statusLoop(signal)]);
     } finally {
@@ -137,7 +138,22 @@ export class NodeAgent {
     const unschedulable = this.node.spec?.unschedulable === true;
     if (unschedulable === this.lastUnschedulable) return;
     this.lastUnschedulable = unschedulable;
-    const reason = unschedulable ? 'NodeNotSchedulable' : 'NodeSchedulable';
+    this.statusEvent(unschedulable ? 'NodeNotSchedulable' : 'NodeSchedulable');
+  }
+
+  /**
+   * "Starting kubelet.", once the apiserver has answered: upstream records it first thing, and its event sink then
+   * waits 10 s between tries while the apiserver is not up, holding back every event after it.
+   */
+  private recordStarting(): void {
+    if (this.startingRecorded || !this.o.onEvent) return;
+    this.startingRecorded = true;
+    this.o.onEvent('Normal', 'Starting', 'Starting kubelet.');
+  }
+
+  /** `Node <name> status is now: <reason>`, after Starting. */
+  private statusEvent(reason: string): void {
+    this.recordStarting();
     this.o.onEvent?.('Normal', reason, `Node ${this.name} status is now: ${reason}`);
   }
 
@@ -149,8 +165,7 @@ export class NodeAgent {
     for (const c of (after.conditions ?? []) as Condition[]) {
       const reasons = CONDITION_EVENTS[c.type];
       if (!reasons || was.get(c.type) === c.status) continue;
-      const reason = c.status === 'True' ? reasons[0] : reasons[1];
-      this.o.onEvent('Normal', reason, `Node ${this.name} status is now: ${reason}`);
+      this.statusEvent(c.status === 'True' ? reasons[0] : reasons[1]);
     }
   }
 
