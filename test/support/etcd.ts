@@ -13,9 +13,25 @@ export interface EtcdServer {
 /** Whether an `etcd` binary is on PATH. */
 export const haveEtcd = (): boolean => spawnSync('etcd', ['--version'], { stdio: 'ignore' }).status === 0;
 
+/**
+ * Starts one on two free ports; a port taken between being found free and etcd binding it (another test's server,
+ * or the same port found twice) means new ports and another try.
+ */
 export async function startEtcd(): Promise<EtcdServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startEtcdOnce();
+    } catch (err) {
+      if (attempt >= 5 || !/address already in use/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+async function startEtcdOnce(): Promise<EtcdServer> {
   const dir = await mkdtemp(join(tmpdir(), 'etcd-'));
-  const [client, peer] = [await freePort(), await freePort()];
+  const client = await freePort();
+  let peer = await freePort();
+  while (peer === client) peer = await freePort();
   const url = `http://127.0.0.1:${client}`;
   const peerUrl = `http://127.0.0.1:${peer}`;
   const proc = spawn('etcd', [
@@ -34,7 +50,10 @@ export async function startEtcd(): Promise<EtcdServer> {
   };
   const deadline = Date.now() + 20_000;
   for (;;) {
-    if (proc.exitCode !== null) throw new Error(`etcd exited: ${stderr}`);
+    if (proc.exitCode !== null) {
+      await rm(dir, { recursive: true, force: true });
+      throw new Error(`etcd exited: ${stderr}`);
+    }
     try {
       const res = await fetch(`${url}/health`);
       if (res.ok && ((await res.json()) as { health?: string }).health === 'true') return { url, stop };
