@@ -31,6 +31,13 @@ data: {pass: czNjcjN0}
 `;
 
 /** The rows of a kubectl table, split on runs of two or more spaces. */
+/** `kubectl create -f -` of `manifest` fails (exit 1) with exactly `stderr`. */
+const createRefused = async (manifest: string, stderr: string): Promise<void> => {
+  const r = await s.kubectlWithInput(manifest, 'create', '-f', '-');
+  expect(r.code).toBe(1);
+  expect(r.stderr).toBe(stderr);
+};
+
 const rows = (out: string): string[][] => out.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
 
 describe('kubectl create and get', () => {
@@ -269,27 +276,21 @@ describe('kubectl errors', () => {
 
   it('refuses a quantity that does not parse, as upstream\'s decoder does', async () => {
     const bad = DEPLOYMENT.replace('name: web', 'name: badqty').replace('image: nginx:1.25', 'image: nginx:1.25\n        resources: {limits: {cpu: abc}}');
-    const r = await s.kubectlWithInput(bad, 'create', '-f', '-');
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe('Error from server (BadRequest): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'\n');
+    await createRefused(bad, 'Error from server (BadRequest): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'\n');
     const good = await s.kubectlWithInput(bad.replace('name: badqty', 'name: goodqty').replace('cpu: abc', 'cpu: 0.5'), 'create', '-f', '-');
     expect(good.code).toBe(0);
   });
 
   it('words a wrong JSON type as upstream\'s Go decoder: the struct, the field path and the Go type', async () => {
     const bad = DEPLOYMENT.replace('name: web', 'name: badtype').replace('  replicas: 2\n', '  replicas: "two"\n');
-    const r = await s.kubectlWithInput(bad, 'create', '-f', '-');
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe('Error from server (BadRequest): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32\n');
+    await createRefused(bad, 'Error from server (BadRequest): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32\n');
     const ports = await s.kubectlWithInput(bad.replace('replicas: "two"', 'replicas: 2').replace('ports: [{containerPort: 80}]', 'ports: {containerPort: 80}'), 'create', '-f', '-');
     expect(ports.stderr).toContain('json: cannot unmarshal object into Go struct field Container.spec.template.spec.containers.ports of type []v1.ContainerPort');
   });
 
   it('refuses a Deployment whose selector does not select its template\'s labels', async () => {
     const bad = DEPLOYMENT.replace('name: web', 'name: mismatch').replace('metadata: {labels: {app: web}}', 'metadata: {labels: {app: other, tier: x}}');
-    const r = await s.kubectlWithInput(bad, 'create', '-f', '-');
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe('The Deployment "mismatch" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other", "tier":"x"}: `selector` does not match template `labels`\n');
+    await createRefused(bad, 'The Deployment "mismatch" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other", "tier":"x"}: `selector` does not match template `labels`\n');
   });
 
   it('answers 400 for an integer query parameter that does not parse, worded as upstream\'s parameter codec', async () => {
@@ -305,9 +306,7 @@ describe('kubectl errors', () => {
 
   it('refuses an empty selector, worded per kind as upstream\'s apps validation', async () => {
     const bad = DEPLOYMENT.replace('name: web', 'name: empty').replace('selector: {matchLabels: {app: web}}', 'selector: {}');
-    const r = await s.kubectlWithInput(bad, 'create', '-f', '-');
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe('The Deployment "empty" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment\n');
+    await createRefused(bad, 'The Deployment "empty" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment\n');
     const ds = await s.kubectlWithInput(bad.replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 2\n', ''), 'create', '-f', '-');
     expect(ds.stderr).toContain('spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for daemonset');
   });

@@ -44,11 +44,12 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
       return sendObject(r, kv);
     }
     case 'list': {
+      int64Param(q.timeoutSeconds); // ListOptions carries it: a list has no use for it, but it must parse
       const list = await reg.list(ctx, listOptions(q));
       return sendList(r, list.items, { resourceVersion: list.resourceVersion, continue: list.continue, remainingItemCount: list.remainingItemCount });
     }
     case 'watch':
-      return serveWatch(reg, ctx, request, reply, { ...listOptions(q), allowWatchBookmarks: isTrue(q.allowWatchBookmarks), sendInitialEvents: q.sendInitialEvents === undefined ? undefined : isTrue(q.sendInitialEvents) }, info.name, q.timeoutSeconds);
+      return serveWatch(reg, ctx, request, reply, { ...listOptions(q), allowWatchBookmarks: isTrue(q.allowWatchBookmarks), sendInitialEvents: q.sendInitialEvents === undefined ? undefined : isTrue(q.sendInitialEvents) }, info.name, int64Param(q.timeoutSeconds));
     case 'create': {
       if (info.name) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
       const res = await create(reg, ctx, decodeBody(request.body as Buffer, request.headers['content-type']));
@@ -108,7 +109,6 @@ export function listOptions(q: Query): ListOptions {
   // as upstream, a limit of 0 or below asks for everything
   const n = int64Param(q.limit);
   const limit = n !== undefined && n > 0 ? n : undefined;
-  int64Param(q.timeoutSeconds); // a list has no use for it, but it must parse
   // resourceVersionMatch is checked by the registry, whose rules differ for list and watch.
   const match = q.resourceVersionMatch ?? '';
   return {

@@ -9,7 +9,6 @@ import type { StoreEvent } from '../../storage/interface.js';
 import type { RequestContext, WatchOptions } from '../../registry/context.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { negotiateOutput, type OutputFormat } from '../negotiation.js';
-import { int64Param } from '../request-info.js';
 import { PROTOBUF_WATCH_MEDIA_TYPE, protobufEventFrame, protobufObject, protobufPartialObjectMetadata, protobufWatchFrame, speaksProtobuf } from '../protobuf-response.js';
 import { includeObjectOf, partialObjectMetadata, toTable } from '../transform.js';
 
@@ -36,12 +35,12 @@ function jsonFrame(ev: StoreEvent): Buffer {
   return f;
 }
 
-export async function serveWatch(reg: Registry, ctx: RequestContext, request: FastifyRequest, reply: FastifyReply, opts: WatchOptions, name: string, timeoutParam: string | undefined): Promise<void> {
+export async function serveWatch(reg: Registry, ctx: RequestContext, request: FastifyRequest, reply: FastifyReply, opts: WatchOptions, name: string, timeoutSeconds: number | undefined): Promise<void> {
   const format = negotiateOutput(request.headers.accept, false, speaksProtobuf(reg.rt));
   const protobuf = format.encoding === 'protobuf';
   if (format.encoding === 'yaml') throw badRequest('watch is not supported in YAML; ask for application/json');
   const includeObject = includeObjectOf((request.query as Record<string, string>).includeObject);
-  let timeoutS = Math.max(0, int64Param(timeoutParam) ?? 0);
+  let timeoutS = Math.max(0, timeoutSeconds ?? 0);
   // None (or 0) is upstream's default: a random length between the minimum request timeout and twice that.
   if (timeoutS === 0) timeoutS = DEFAULT_TIMEOUT_S * (1 + Math.random());
   if (name) opts = { ...opts, fieldSelector: [opts.fieldSelector, `metadata.name=${name}`].filter(Boolean).join(',') };

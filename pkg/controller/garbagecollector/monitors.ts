@@ -1,9 +1,9 @@
 // The garbage collector's view of the cluster (upstream graph_builder.go, as a set of caches rather than a graph):
 // one informer per deletable, listable, watchable resource found by discovery (re-read periodically, so custom
 // resources join), an index uid -> object across all of them, and each informer indexed by owner uid so the
-// dependents of any object are one lookup per resource. As upstream's informerFactory.ForResource, a resource
-// another controller already watches shares that typed informer (pods, replicasets...: one watch, each event
-// decoded once); the others get a metadata-only informer of their own.
+// dependents of any object are one lookup per resource. As upstream's informerFactory.ForResource, a built-in kind
+// (or one another controller already watches) uses the controllers' shared typed informer (pods, replicasets...: one
+// watch, each event decoded once); the others get a metadata-only informer of their own.
 import type { Logger } from 'pino';
 import {
   OWNER_UID_INDEX, Resources, finalState, indexByOwnerUid, type Client, type EventHandler, type KubeObject, type SharedIndexInformer, type SharedInformerFactory,

@@ -14,7 +14,7 @@ const shortName = (def: string): string => def.slice(def.lastIndexOf('.') + 1);
 const definitionType = (def: string): string => def.split('.').slice(-2).join('.');
 
 /** Go's Type.String(): v1.PodSpec, []v1.Container, map[string]string, int32, *... never (pointers are looked through). */
-export function goTypeName(s: Schema | undefined, defs: Definitions): string {
+export function goTypeName(s: Schema | undefined): string {
   const ref = refOf(s);
   if (ref) return definitionType(ref);
   switch (s?.type) {
@@ -22,9 +22,9 @@ export function goTypeName(s: Schema | undefined, defs: Definitions): string {
     case 'number': return 'float64';
     case 'boolean': return 'bool';
     case 'string': return s.format === 'byte' ? '[]uint8' : 'string';
-    case 'array': return `[]${goTypeName(s.items, defs)}`;
+    case 'array': return `[]${goTypeName(s.items)}`;
     case 'object':
-      if (typeof s.additionalProperties === 'object') return `map[string]${goTypeName(s.additionalProperties, defs)}`;
+      if (typeof s.additionalProperties === 'object') return `map[string]${goTypeName(s.additionalProperties)}`;
       return 'map[string]interface {}';
     default: return 'interface {}';
   }
@@ -65,7 +65,7 @@ export function goFieldAt(root: string, path: string[], defs: Definitions): GoFi
     }
   }
   // the root definition itself is not behind a $ref
-  return { struct: holder, field: fields.join('.'), type: schema === defs[root] ? definitionType(root) : goTypeName(schema, defs) };
+  return { struct: holder, field: fields.join('.'), type: schema === defs[root] ? definitionType(root) : goTypeName(schema) };
 }
 
 /** Go's literal kinds in an UnmarshalTypeError ("number 1.5" for a fraction into an integer). */
