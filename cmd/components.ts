@@ -2,7 +2,7 @@
 // kubelets join with one entry each (args, plus an identity from PkiPaths for their kubeconfig).
 import { join } from 'node:path';
 import { formatCidr, parseIpv4Cidr } from '../pkg/apimachinery/ipv4.js';
-import type { CertKeyPaths, PkiPaths } from '../pkg/pki/index.js';
+import type { CertKeyPaths, MetricsServerPaths, PkiPaths } from '../pkg/pki/index.js';
 
 export interface ComponentSpec {
   /** Also names its log, DIR/logs/<name>.log, and its kubeconfig, DIR/<name>.kubeconfig. */
@@ -22,6 +22,8 @@ export interface ClusterLayout {
   pki: PkiPaths;
   /** Client rates (--kube-api-qps/--kube-api-burst) of the controller-manager and the scheduler; default theirs. */
   rates?: { controllerManager?: ClientRate; scheduler?: ClientRate };
+  /** Run metrics-server on this loopback port with these certificates (up's default; its APIService is up's to apply). */
+  metricsServer?: { port: number; pki: MetricsServerPaths };
 }
 
 export interface ClientRate { qps: number; burst: number }
@@ -48,7 +50,22 @@ export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
   },
   { name: 'scheduler', args: ['scheduler', ...rateArgs(c.rates?.scheduler)], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler } },
   ...kubelets(c),
+  ...(c.metricsServer ? [metricsServer(c.metricsServer)] : []),
 ];
+
+/**
+ * As metrics-server's own manifests run it: every 15 s, the kubelets at their InternalIP and the port in the Node's
+ * status, their self-signed serving certificates not verified.
+ */
+const metricsServer = (m: NonNullable<ClusterLayout['metricsServer']>): ComponentSpec => ({
+  name: 'metrics-server',
+  args: [
+    'metrics-server', '--secure-port', String(m.port), '--bind-address', '127.0.0.1', '--tls-cert-file', m.pki.serving.cert,
+    '--tls-private-key-file', m.pki.serving.key, '--metric-resolution', '15s', '--kubelet-use-node-status-port', '--kubelet-insecure-tls',
+    '--kubelet-preferred-address-types', 'InternalIP,ExternalIP,Hostname',
+  ],
+  identity: { user: 'system:metrics-server', pair: m.pki.client },
+});
 
 /**
  * The node agents: one process per node with its system:node certificate, or, with the fake runtime and several

@@ -2,9 +2,10 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { ensurePki, writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.js';
+import { ensureMetricsServerPki, ensurePki, writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.js';
 import { controlPlane } from './components.js';
 import { ensureDefaultStorageClass } from './default-storage-class.js';
+import { applyMetricsServerObjects } from './metrics-server-addon.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { compiledMain } from './package-info.js';
 import { waitForNodesReady } from './node-readiness.js';
@@ -25,6 +26,7 @@ export const upFlags = {
   'controller-manager-kube-api-burst': flag.int(30, 'Request burst of the controller-manager (its --kube-api-burst)'),
   'scheduler-kube-api-qps': flag.int(50, 'Requests per second of the scheduler to the apiserver (its --kube-api-qps)'),
   'scheduler-kube-api-burst': flag.int(100, 'Request burst of the scheduler (its --kube-api-burst)'),
+  'metrics-server': flag.bool(true, 'Run metrics-server behind the APIService v1beta1.metrics.k8s.io (kubectl top, autoscaling on CPU and memory)'),
 };
 
 const freePort = (host: string): Promise<number> => new Promise((res, rej) => {
@@ -64,7 +66,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     controllerManager: { qps: v['controller-manager-kube-api-qps'], burst: v['controller-manager-kube-api-burst'] },
     scheduler: { qps: v['scheduler-kube-api-qps'], burst: v['scheduler-kube-api-burst'] },
   };
-  for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates })) {
+  const metricsServer = v['metrics-server'] ? { port: await freePort('127.0.0.1'), pki: await ensureMetricsServerPki(pki.dir) } : undefined;
+  for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates, metricsServer })) {
     const args = [...c.args];
     if (c.identity) {
       const kubeconfig = join(dataDir, `${c.name}.kubeconfig`);
@@ -91,6 +94,14 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   }
   await ensureDefaultStorageClass({ server, ca: caPem, cert: certPem, key: keyPem })
     .catch((e: unknown) => process.stderr.write(`Warning: no default StorageClass: ${(e as Error).message}\n`));
+  // registered while the nodes come up; done before `ready`
+  const registering = metricsServer ? (async () => {
+    const { Client } = await import('../pkg/client/index.js');
+    const admin = new Client({ host: server, caData: caPem, certData: certPem, keyData: keyPem, qps: 0 });
+    await applyMetricsServerObjects(admin, metricsServer.port, caPem, 10_000)
+      .catch((e: unknown) => process.stderr.write(`Warning: metrics-server is not registered (kubectl top will not work): ${(e as Error).message}\n`))
+      .finally(() => admin.close());
+  })() : undefined;
   try {
     await waitForNodesReady({ server, ca: caPem, cert: certPem, key: keyPem, nodes, timeoutMs: readyTimeoutMs, signal: supervisor.failure.signal });
   } catch (e) {
@@ -104,6 +115,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     if (supervisor.failure.signal.aborted) return;
     await fail(`the default ServiceAccount: ${(e as Error).message}; see ${join(dataDir, 'logs', 'controller-manager.log')}`);
   }
+  await registering;
   const adminKubeconfig = join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(adminKubeconfig, { server, caPem, certPem, keyPem, user: 'kubernetes-admin' });
   process.stdout.write(`ready: export KUBECONFIG=${adminKubeconfig}\n`);

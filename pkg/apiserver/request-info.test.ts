@@ -31,4 +31,10 @@ describe('requestInfo', () => {
     expect(ri('GET', '/api').isResourceRequest).toBe(false);
     expect(ri('GET', '/healthz')).toMatchObject({ isResourceRequest: false, verb: 'get' });
   });
+
+  it('decodes percent-escapes in the path, as Go\'s server does, and refuses broken ones', () => {
+    expect(ri('PATCH', '/apis/rbac.authorization.k8s.io/v1/clusterroles/system%3Aaggregated-metrics-reader'))
+      .toMatchObject({ resource: 'clusterroles', name: 'system:aggregated-metrics-reader', path: '/apis/rbac.authorization.k8s.io/v1/clusterroles/system%3Aaggregated-metrics-reader' });
+    expect(() => ri('GET', '/api/v1/namespaces/a%zz/pods')).toThrow(/invalid URL escape/);
+  });
 });

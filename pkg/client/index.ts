@@ -3,6 +3,7 @@ export * from './backoff.js';
 export * from './client.js';
 export * from './clock.js';
 export * from './config.js';
+export * from './delegated-auth.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './events-cache.js';

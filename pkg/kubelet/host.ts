@@ -3,8 +3,8 @@
 // hands each pod to the kubelet of its node.
 import type { Logger } from 'pino';
 import {
-  EventThrottle, finalState, NODE_NAME_INDEX, indexByNodeName, newRateLimiter, realClock, SharedIndexInformer, type Client, type Clock,
-  type KubeObject,
+  DelegatedAuth, EventThrottle, finalState, NODE_NAME_INDEX, indexByNodeName, newRateLimiter, realClock, SharedIndexInformer, type Client, type Clock,
+  type KubeObject, type UserIdentity,
 } from '../client/index.js';
 import { NodeKubelet, type KubeletTimings, type NodeBehaviour, type StaticPodOptions } from './kubelet.js';
 import { machineIp, machineResources, type NodeResources } from './node-status.js';
@@ -129,21 +129,13 @@ export class KubeletHost {
     let server: NodeServer | undefined;
     if (this.o.server) {
       const ips = [...this.kubelets.values()].map((k) => k.o.nodeIp);
-      const reviews = this.o.client.resource<KubeObject>({ group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', namespaced: false, kind: 'SubjectAccessReview' });
-      const { authorizationMode, tokenWebhook, ...settings } = this.o.server;
-      const tokenReviews = this.o.client.resource<KubeObject>({ group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews', namespaced: false, kind: 'TokenReview' });
-      const authenticateToken = tokenWebhook ? async (token: string): Promise<{ user: string; groups: string[] } | undefined> => {
-        const res = await tokenReviews.create({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } as KubeObject);
-        const status = res.status as { authenticated?: boolean; user?: { username?: string; groups?: string[] } } | undefined;
-        return status?.authenticated && status.user?.username ? { user: status.user.username, groups: status.user.groups ?? [] } : undefined;
-      } : undefined;
-      const authorize = authorizationMode === 'AlwaysAllow' ? (): Promise<boolean> => Promise.resolve(true) : async (user: string, groups: string[], node: string, subresource: string, verb: string): Promise<boolean> => {
-        const res = await reviews.create({
-          apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
-          spec: { user, groups, resourceAttributes: { verb, resource: 'nodes', subresource, name: node } },
-        } as KubeObject);
-        return (res.status as { allowed?: boolean } | undefined)?.allowed === true;
-      };
+      const { authorizationMode, tokenWebhook, tokenCacheMs, cacheAuthorizedMs, cacheUnauthorizedMs, ...settings } = this.o.server;
+      // upstream's kubelet keeps token reviews 2 min, allowed answers 5 min and denied ones 30 s
+      const auth = new DelegatedAuth(this.o.client, { tokenTtlMs: tokenCacheMs ?? 120_000, allowTtlMs: cacheAuthorizedMs ?? 300_000, denyTtlMs: cacheUnauthorizedMs ?? 30_000 });
+      const authenticateToken = tokenWebhook ? (token: string): Promise<UserIdentity | undefined> => auth.authenticateToken(token) : undefined;
+      const authorize = authorizationMode === 'AlwaysAllow'
+        ? (): Promise<boolean> => Promise.resolve(true)
+        : (who: UserIdentity, node: string, subresource: string, verb: string): Promise<boolean> => auth.allowed(who, { verb, resource: 'nodes', subresource, name: node });
       // nodes on loopback addresses of their own: one socket on every address, serving the loopback ones only
       const loopbackOnly = isLoopbackV4(settings.address ?? '') && ips.every(isLoopbackV4) && new Set(ips).size > 1;
       server = new NodeServer({ ...settings, loopbackOnly, authorize, authenticateToken, kubelets: () => [...this.kubelets.values()], logger: this.o.logger, sans: [...this.o.nodeNames.slice(0, 1), ...ips.slice(0, 16)] });

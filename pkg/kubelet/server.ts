@@ -21,7 +21,7 @@ import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createCa, issueCertificate } from '../pki/index.js';
-import type { KubeObject } from '../client/index.js';
+import type { KubeObject, UserIdentity } from '../client/index.js';
 import type { Registry } from 'prom-client';
 import type { NodeKubelet } from './kubelet.js';
 import { kubeletMetrics, processMetrics } from './metrics.js';
@@ -38,19 +38,14 @@ export interface NodeServerOptions {
   port?: number;
   sans?: string[];
   /**
-   * Asks the apiserver (SubjectAccessReview) whether the user may `verb` nodes/<subresource> of the node; without
-   * it only system:masters and kube-apiserver-kubelet-client are allowed.
+   * Whether the user may `verb` nodes/<subresource> of the node (a SubjectAccessReview, cached); without it only
+   * system:masters and kube-apiserver-kubelet-client are allowed.
    */
-  authorize?: (user: string, groups: string[], node: string, subresource: string, verb: string) => Promise<boolean>;
-  /** Who a bearer token belongs to (a TokenReview), or undefined when it is not valid; without it tokens are refused. */
-  authenticateToken?: (token: string) => Promise<{ user: string; groups: string[] } | undefined>;
-  /** How long a token's review is kept (upstream's authentication.webhook.cacheTTL, 2 min). */
-  tokenCacheMs?: number;
+  authorize?: (who: UserIdentity, node: string, subresource: string, verb: string) => Promise<boolean>;
+  /** Who a bearer token belongs to (a TokenReview, cached), or undefined when it is not valid; without it tokens are refused. */
+  authenticateToken?: (token: string) => Promise<UserIdentity | undefined>;
   /** Requests without credentials are system:anonymous (group system:unauthenticated), then authorized. */
   anonymous?: boolean;
-  /** How long an allowed / a denied decision is kept (upstream's authorization webhook cache TTLs; 5 min / 30 s). */
-  cacheAuthorizedMs?: number;
-  cacheUnauthorizedMs?: number;
   /** The effective configuration /configz answers with. */
   configz?: () => unknown;
   /**
@@ -61,18 +56,19 @@ export interface NodeServerOptions {
 }
 
 /** What the kubelet's configuration says of its server (KubeletHost builds the rest). */
-export type NodeServerSettings = Pick<NodeServerOptions, 'clientCa' | 'port' | 'address' | 'cacheAuthorizedMs' | 'cacheUnauthorizedMs' | 'configz' | 'anonymous' | 'tokenCacheMs'> & {
+export type NodeServerSettings = Pick<NodeServerOptions, 'clientCa' | 'port' | 'address' | 'configz' | 'anonymous'> & {
   /** Bearer tokens are reviewed by the apiserver (TokenReview). */
   tokenWebhook?: boolean;
+  /** How long a token's review is kept (upstream's authentication.webhook.cacheTTL, 2 min). */
+  tokenCacheMs?: number;
+  /** How long an allowed / a denied decision is kept (upstream's authorization webhook cache TTLs; 5 min / 30 s). */
+  cacheAuthorizedMs?: number;
+  cacheUnauthorizedMs?: number;
   /** Webhook (default): SubjectAccessReview; AlwaysAllow: every client with a certificate of the CA. */
   authorizationMode?: 'Webhook' | 'AlwaysAllow';
 };
 
 const ALLOWED_USERS = new Set(['kube-apiserver-kubelet-client', 'system:kube-apiserver']);
-const ALLOW_TTL_MS = 5 * 60_000;
-const DENY_TTL_MS = 30_000;
-const TOKEN_TTL_MS = 2 * 60_000;
-const TOKEN_CACHE_SWEEP = 1024;
 
 export class NodeServer {
   private server?: Server;
@@ -163,10 +159,9 @@ export class NodeServer {
   }
 
   private readonly stats = new StatsProvider();
-  private readonly tokens = new Map<string, { who: { user: string; groups: string[] } | undefined; until: number }>();
 
   /** The client: its certificate, else its bearer token, else anonymous when allowed; undefined is 401. */
-  private async authenticate(socket: TLSSocket, authorization: string | undefined): Promise<{ user: string; groups: string[] } | undefined> {
+  private async authenticate(socket: TLSSocket, authorization: string | undefined): Promise<UserIdentity | undefined> {
     if (socket.authorized) {
       const peer = socket.getPeerCertificate();
       return { user: String(peer.subject?.CN), groups: ([] as string[]).concat(peer.subject?.O ?? []) };
@@ -174,14 +169,7 @@ export class NodeServer {
     const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
     if (token) {
       if (!this.o.authenticateToken) return undefined;
-      const hit = this.tokens.get(token);
-      if (hit && hit.until > Date.now()) return hit.who;
-      let who: { user: string; groups: string[] } | undefined;
-      try { who = await this.o.authenticateToken(token); } catch (err) { this.o.logger.warn({ err }, 'TokenReview failed'); return undefined; }
-      // every distinct token is kept until it expires: drop the expired ones before the map grows large
-      if (this.tokens.size >= TOKEN_CACHE_SWEEP) for (const [t, e] of this.tokens) if (e.until <= Date.now()) this.tokens.delete(t);
-      this.tokens.set(token, { who, until: Date.now() + (this.o.tokenCacheMs ?? TOKEN_TTL_MS) });
-      return who;
+      try { return await this.o.authenticateToken(token); } catch (err) { this.o.logger.warn({ err }, 'TokenReview failed'); return undefined; }
     }
     return this.o.anonymous ? { user: 'system:anonymous', groups: ['system:unauthenticated'] } : undefined;
   }
@@ -192,7 +180,7 @@ export class NodeServer {
     const node = this.scope(socket)[0]?.nodeName ?? '';
     const verb = method === 'POST' ? 'create' : 'get';
     const subresource = NodeServer.subresourceOf(path);
-    if (!(await this.allowed(who.user, who.groups, node, subresource, verb))) return [403, `Forbidden (user=${who.user}, verb=${verb}, resource=nodes, subresource=${subresource})`];
+    if (!(await this.allowed(who, node, subresource, verb))) return [403, `Forbidden (user=${who.user}, verb=${verb}, resource=nodes, subresource=${subresource})`];
     return undefined;
   }
 
@@ -307,18 +295,9 @@ export class NodeServer {
     }
   }
 
-  private readonly decisions = new Map<string, { allowed: boolean; until: number }>();
-
-  /** Cached as upstream's webhook authorizer: allowed for 5 min, denied for 30 s. */
-  private async allowed(user: string, groups: string[], node: string, subresource: string, verb: string): Promise<boolean> {
-    if (!this.o.authorize) return ALLOWED_USERS.has(user) || groups.includes('system:masters');
-    const key = JSON.stringify([user, groups, node, subresource, verb]);
-    const hit = this.decisions.get(key);
-    if (hit && hit.until > Date.now()) return hit.allowed;
-    let allowed = false;
-    try { allowed = await this.o.authorize(user, groups, node, subresource, verb); } catch (err) { this.o.logger.warn({ err }, 'SubjectAccessReview failed'); return false; }
-    this.decisions.set(key, { allowed, until: Date.now() + (allowed ? this.o.cacheAuthorizedMs ?? ALLOW_TTL_MS : this.o.cacheUnauthorizedMs ?? DENY_TTL_MS) });
-    return allowed;
+  private async allowed(who: UserIdentity, node: string, subresource: string, verb: string): Promise<boolean> {
+    if (!this.o.authorize) return ALLOWED_USERS.has(who.user) || who.groups.includes('system:masters');
+    try { return await this.o.authorize(who, node, subresource, verb); } catch (err) { this.o.logger.warn({ err }, 'SubjectAccessReview failed'); return false; }
   }
 
   private findPod(scope: NodeKubelet[], ns: string, name: string): { kubelet: NodeKubelet; pod: KubeObject } | undefined {

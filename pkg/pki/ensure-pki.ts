@@ -37,6 +37,13 @@ export interface FrontProxyPaths {
   client: CertKeyPaths;
 }
 
+export interface MetricsServerPaths {
+  /** Its identity towards the apiserver and the kubelets (system:metrics-server), signed by the cluster CA. */
+  client: CertKeyPaths;
+  /** Its serving certificate, for metrics-server.kube-system.svc (the name the aggregator checks). */
+  serving: CertKeyPaths;
+}
+
 export interface EnsurePkiOptions {
   nodes: string[];
   /** Extra DNS names / IPs for the serving certificate (only used when it is created). */
@@ -171,5 +178,16 @@ export const ensureFrontProxyPki = async (dir: string): Promise<FrontProxyPaths>
   const paths: FrontProxyPaths = { ca: pair(dir, 'front-proxy-ca'), client: pair(dir, 'front-proxy-client') };
   const ca = await ensureCa(paths.ca, 'front-proxy-ca');
   await ensureLeaf(ca, paths.client, client('front-proxy-client'));
+  return paths;
+};
+
+/** metrics-server's client and serving certificates under `dir`, signed by the cluster CA (only `up` runs it). */
+export const ensureMetricsServerPki = async (dir: string): Promise<MetricsServerPaths> => {
+  const paths: MetricsServerPaths = { client: pair(dir, 'metrics-server'), serving: pair(dir, 'metrics-server-serving') };
+  const ca = await ensureCa(pair(dir, 'ca'));
+  await Promise.all([
+    ensureLeaf(ca, paths.client, client('system:metrics-server')),
+    ensureLeaf(ca, paths.serving, { subject: { commonName: 'metrics-server' }, usage: 'server', sans: ['metrics-server.kube-system.svc', 'localhost', '127.0.0.1'] }),
+  ]);
   return paths;
 };

@@ -31,5 +31,12 @@ describe.skipIf(!existsSync(main))('mini-kube up with the process runtime (compi
     // kubectl exec runs a real command in the container's environment, through the apiserver to that node's kubelet.
     const exec = await kubectl(kc, ['exec', first, '--', 'sh', '-c', 'echo "$HOSTNAME"; exit 2']);
     expect(exec).toMatchObject({ code: 2, stdout: `${first.replace(/^pod\//, '')}\n` });
-  }, 50_000);
+    // up's metrics-server answers kubectl top once it has scraped every kubelet twice (every 15 s)
+    expect((await kubectl(kc, ['get', 'apiservice', 'v1beta1.metrics.k8s.io', '--no-headers'])).stdout).toMatch(/kube-system\/metrics-server\s+True\s/);
+    const top = await eventually(async () => {
+      const r = await kubectl(kc, ['top', 'node', '--no-headers']);
+      return r.code === 0 && r.stdout.trim().split('\n').length === 3 ? r.stdout : undefined;
+    }, 30_000, 'kubectl top node');
+    for (const l of top.trim().split('\n')) expect(l).toMatch(/^node-[123]\s+\d+m\s+\d+%\s+\d+Mi\s+\d+%/);
+  }, 80_000);
 });

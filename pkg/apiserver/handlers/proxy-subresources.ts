@@ -62,8 +62,15 @@ function serviceLocation(reg: Registry, svc: KubeObject, namespace: string, sche
  * redirect to `.../proxy/` (so that relative links resolve below it).
  */
 export function proxyPath(request: FastifyRequest, reply: FastifyReply, info: RequestInfo): string | undefined {
-  const marker = `/${info.parts.slice(0, 3).join('/')}`;
-  const rest = info.path.slice(info.path.indexOf(marker) + marker.length);
+  // the path after <resource>/<name>/proxy, as sent (still escaped): skip as many segments as come before it
+  let skip = info.path.split('/').filter(Boolean).length - Math.max(0, info.parts.length - 3);
+  let at = 0;
+  while (skip > 0 && at < info.path.length) {
+    const next = info.path.indexOf('/', at + 1);
+    if (info.path.slice(at + 1, next === -1 ? undefined : next)) skip--;
+    at = next === -1 ? info.path.length : next;
+  }
+  const rest = info.path.slice(at);
   if (rest) return rest;
   const query = request.raw.url?.split('?')[1];
   void reply.code(301).header('location', `${info.path}/${query ? `?${query}` : ''}`).send();
@@ -72,7 +79,7 @@ export function proxyPath(request: FastifyRequest, reply: FastifyReply, info: Re
 
 export async function proxySubresource(reg: Registry, request: FastifyRequest, reply: FastifyReply, info: RequestInfo): Promise<unknown> {
   const kind = reg.rt.plural === 'pods' ? 'pod' : 'service';
-  const id = decodeURIComponent(info.name);
+  const id = info.name;
   const split = splitSchemeNamePort(id);
   if (!split) throw badRequest(`invalid ${kind} request ${JSON.stringify(id)}`);
   const namespace = info.namespace;
