@@ -232,4 +232,15 @@ describe('kubectl apply --server-side', () => {
     await ok(s.kubectlWithInput(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ssa}\ndata: {a: "1"}\n`, 'apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', '-'));
     expect((await json('cm', 'ssa')).data).toEqual({ a: '1' });
   });
+
+  it('refuses fields the schema does not declare, as structured-merge-diff words it, whatever --validate says', async () => {
+    const manifest = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ssa-typo}\nspec:\n  selector: {matchLabels: {app: t}}\n  replica: 2\n'
+      + '  template:\n    metadata: {labels: {app: t}}\n    spec: {containers: [{name: c, image: nginx, imagePolicy: Always}]}\n';
+    for (const validate of ['--validate=strict', '--validate=false']) {
+      const r = await s.kubectlWithInput(manifest, 'apply', '--server-side', validate, '-f', '-');
+      expect(r.stderr).toBe('Error from server (BadRequest): failed to create typed patch object (default/ssa-typo; apps/v1, Kind=Deployment): errors:\n'
+        + '  .spec.replica: field not declared in schema\n  .spec.template.spec.containers[name="c"].imagePolicy: field not declared in schema\n');
+    }
+    expect((await s.kubectl('get', 'deployment', 'ssa-typo')).code).not.toBe(0);
+  });
 });

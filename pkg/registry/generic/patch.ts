@@ -7,7 +7,7 @@ import { applyJsonPatch } from '../../apimachinery/patch/json-patch.js';
 import { applyMergePatch } from '../../apimachinery/patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../../apimachinery/patch/strategic-merge-patch.js';
 import type { PatchType, RequestContext } from '../context.js';
-import { decodeObject, reportUnknown, targetOf } from './decode.js';
+import { decodeObject, targetOf } from './decode.js';
 import type { Registry } from './registry.js';
 import type { UpdateRequest } from './update.js';
 import { ref } from '../../../api/schema.js';
@@ -68,6 +68,18 @@ export function patchScale(reg: Registry, scale: KubeObject, type: PatchType, pa
   return patchObject(reg, scale, type, patch, 'io.k8s.api.autoscaling.v1.Scale');
 }
 
+/**
+ * Fields the schema does not declare fail server-side apply whatever the fieldValidation, as upstream's
+ * structured-merge-diff conversion of the applied configuration words it. Upstream answers 500 (kubernetes#139253);
+ * the client sent the bad field, so this is a 400, as the fix proposed there has it.
+ */
+function typedPatchError(applied: KubeObject, group: string, kind: string, paths: string[]): StatusError {
+  const [, version] = /^(?:.*\/)?([^/]+)$/.exec(applied.apiVersion ?? '') ?? [];
+  const what = `${applied.metadata?.namespace ?? ''}/${applied.metadata?.name ?? ''}; ${group}/${version}, Kind=${kind}`;
+  const errors = paths.map((p) => `${p}: field not declared in schema`);
+  return badRequest(`failed to create typed patch object (${what}): ${errors.length === 1 ? errors[0] : ['errors:', ...errors.map((e) => `  ${e}`)].join('\n')}`);
+}
+
 /** Server-side apply: the applied configuration is merged by the field manager, which owns conflicts. */
 function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: unknown, force: boolean, subresource: string | undefined): UpdateRequest {
   if (!ctx.fieldManager || ctx.fieldManager === 'unknown') throw badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
@@ -88,7 +100,8 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
     managedFieldsSet: true,
     build: (current) => {
       const config = structuredClone(applied);
-      reportUnknown(pruneUnknown(reg.deps.decoder.index, config, ref(reg.rt.definition)), ctx);
+      const unknown = pruneUnknown(reg.deps.decoder.index, config, ref(reg.rt.definition), '', 'fieldpath');
+      if (unknown.length) throw typedPatchError(applied, reg.rt.group, reg.rt.kind, unknown);
       const merged = reg.deps.fieldManager.apply(current, config, ctx, force, reg.hasStatus, subresource);
       if (merged === current) return current; // a no-op apply: the stored object, already decoded
       const out = decodeObject(reg.deps.decoder, merged, targetOf(reg.rt), ctx);

@@ -5,18 +5,34 @@
 import type { Schema } from '../../../api/schema.js';
 import { isPlainObject, type SchemaIndex } from './index.js';
 
+/**
+ * How paths are written: as the decoder reports unknown fields ("spec.containers[0].foo"), or as structured-merge-diff
+ * writes a field path (".spec.containers[name=\"c\"].foo": elements of map lists by their keys, of sets by value).
+ */
+export type PathStyle = 'json' | 'fieldpath';
+
 /** Removes fields the schema does not know; returns their paths, in document order. */
-export function pruneUnknown(index: SchemaIndex, value: unknown, schema: Schema, path = ''): string[] {
+export function pruneUnknown(index: SchemaIndex, value: unknown, schema: Schema, path = '', style: PathStyle = 'json'): string[] {
   const unknown: string[] = [];
-  prune(index, value, schema, path, unknown);
+  prune(index, value, schema, path, unknown, style);
   return unknown;
 }
 
-function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string, unknown: string[]): void {
+/** structured-merge-diff's PathElement of a list item: [k="v",n=1] in a map list, [=v] in a set, [i] otherwise. */
+function elementPath(s: Schema, item: unknown, i: number): string {
+  const keys = s['x-kubernetes-list-map-keys'];
+  if (s['x-kubernetes-list-type'] === 'map' && Array.isArray(keys) && isPlainObject(item)) {
+    return `[${(keys as string[]).filter((k) => item[k] !== undefined).map((k) => `${k}=${JSON.stringify(item[k])}`).join(',')}]`;
+  }
+  if (s['x-kubernetes-list-type'] === 'set') return `[=${JSON.stringify(item)}]`;
+  return `[${i}]`;
+}
+
+function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string, unknown: string[], style: PathStyle): void {
   const { schema: s } = index.resolve(schema);
   if (s['x-kubernetes-preserve-unknown-fields']) return;
   if (Array.isArray(value)) {
-    if (s.items) for (let i = 0; i < value.length; i++) prune(index, value[i], s.items, `${path}[${i}]`, unknown);
+    if (s.items) for (let i = 0; i < value.length; i++) prune(index, value[i], s.items, `${path}${style === 'fieldpath' ? elementPath(s, value[i], i) : `[${i}]`}`, unknown, style);
     return;
   }
   if (!isPlainObject(value)) return;
@@ -30,12 +46,12 @@ function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string,
       continue;
     }
     const child = props?.[key];
-    const childPath = path ? `${path}.${key}` : key;
+    const childPath = path || style === 'fieldpath' ? `${path}.${key}` : key;
     if (child) {
-      prune(index, value[key], child, childPath, unknown);
+      prune(index, value[key], child, childPath, unknown, style);
       if (isEmptyCollection(index, value[key], child) && !s.required?.includes(key)) delete value[key];
     } else if (isPlainObject(extra)) {
-      prune(index, value[key], extra, childPath, unknown);
+      prune(index, value[key], extra, childPath, unknown, style);
     } else if (extra !== true) {
       unknown.push(childPath);
       delete value[key];
