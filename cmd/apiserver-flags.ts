@@ -20,6 +20,7 @@ export const apiServerFlags = {
   'storage-backend': flag.string('leveldb', 'Storage backend (memory keeps nothing across restarts)', ['leveldb', 'memory', 'etcd3']),
   'max-requests-inflight': flag.int(400, 'Maximum non-mutating requests in flight (0 = no limit)'),
   'max-mutating-requests-inflight': flag.int(200, 'Maximum mutating requests in flight (0 = no limit)'),
+  'enable-priority-and-fairness': flag.bool(true, 'API Priority and Fairness: requests classified by FlowSchemas, queued fairly within the seats of their priority level (the sum of the two in-flight limits shared out); false: the two in-flight limits apply as they are'),
   'service-cluster-ip-range': flag.string('10.96.0.0/12', 'CIDR from which Service ClusterIPs are allocated'),
   'feature-gates': flag.boolMap('Feature gates, key=true|false pairs'),
   v: flag.int(0, 'Log verbosity: 4 and up adds debug, 6 and up trace'),

@@ -65,6 +65,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     } : undefined,
     maxRequestsInflight: v['max-requests-inflight'],
     maxMutatingRequestsInflight: v['max-mutating-requests-inflight'],
+    enablePriorityAndFairness: v['enable-priority-and-fairness'],
     serviceClusterIpRange: v['service-cluster-ip-range'],
     featureGates: v['feature-gates'],
     auditLogPath: v['audit-log-path'] || undefined,

@@ -7,18 +7,19 @@
 //   authentication  -> request.user, credential headers removed; a 401 is audited as upstream's failed authentication
 //   audit           -> audit.ts: the policy's level and RequestReceived here; later stages as the response goes out
 //   impersonation   -> impersonation.ts: Impersonate-* headers, each checked with the impersonate verb
+//   priority and fairness (flowcontrol/apf.ts), or max-in-flight -> queued, or 429 TooManyRequests with Retry-After
 //   authorization   -> 403 Forbidden with upstream's message
-//   max-in-flight   -> 429 TooManyRequests with Retry-After
 //   (admission runs inside the registry, on the decoded object)
 import type { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, isStatusError, tooManyRequests } from '../apimachinery/errors.js';
 import type { RequestAuthenticator } from '../authentication/index.js';
 import type { UserInfo } from '../authentication/interface.js';
 import type { Authorizer } from '../authorization/index.js';
 import { fieldSelectorValue } from '../authorization/node.js';
 import type { Audit } from './audit.js';
+import type { FlowControl } from './flowcontrol/apf.js';
 import { impersonate, isImpersonationHeader } from './impersonation.js';
 import { requestInfo } from './request-info.js';
 
@@ -30,6 +31,8 @@ export interface ChainOptions {
   maxMutatingRequestsInflight: number;
   /** Reports the in-flight counts (readOnly, mutating) as they change. */
   onInflight?: (readonly: number, mutating: number) => void;
+  /** API Priority and Fairness in place of the max-in-flight limits. */
+  flowControl?: FlowControl;
 }
 
 /** Verbs and subresources the in-flight limit does not count: they hold a connection open by design. */
@@ -40,9 +43,6 @@ const CONNECT_SUBRESOURCES = new Set(['attach', 'exec', 'portforward']);
 const READONLY = new Set(['get', 'list', 'watch']);
 
 export function installChain(app: FastifyInstance, o: ChainOptions): void {
-  let readonlyInflight = 0;
-  let mutatingInflight = 0;
-
   app.addHook('onRequest', async (request) => {
     request.info = requestInfo(request.method, request.url, request.query as Record<string, unknown>);
   });
@@ -93,6 +93,10 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
     for (const h of Object.keys(request.headers)) if (isImpersonationHeader(h)) delete request.headers[h];
   });
 
+  // Before authorization, as upstream's chain: a request is limited whether or not it will be allowed.
+  if (o.flowControl) installPriorityAndFairness(app, o.flowControl, o.onInflight);
+  else installMaxInFlight(app, o);
+
   app.addHook('onRequest', async (request) => {
     const i = request.info;
     const user = request.user!;
@@ -115,13 +119,29 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
     }
   });
 
+}
+
+/** Long-running requests other than watches skip the limits (upstream's longRunningRequestCheck). */
+const skipsLimits = (i: FastifyRequest['info']): boolean => i.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(i.subresource);
+
+/** The seat is freed when the response is done; a watch's once it has started (upstream: after its initial events). */
+function holdUntilDone(request: FastifyRequest, reply: FastifyReply, release: () => void): void {
+  if (request.info.verb === 'watch') { release(); return; }
+  reply.raw.once('finish', release);
+  reply.raw.once('close', release);
+}
+
+/** --enable-priority-and-fairness=false: upstream's max-in-flight filter, readonly and mutating counted apart. */
+function installMaxInFlight(app: FastifyInstance, o: ChainOptions): void {
+  let readonlyInflight = 0;
+  let mutatingInflight = 0;
   app.addHook('onRequest', async (request, reply) => {
     const verb = request.info.verb;
-    if (LONG_RUNNING.has(verb) || LONG_RUNNING_SUBRESOURCES.has(request.info.subresource) || !request.info.isResourceRequest) return;
+    if (LONG_RUNNING.has(verb) || skipsLimits(request.info) || !request.info.isResourceRequest) return;
     const readonly = READONLY.has(verb);
     const limit = readonly ? o.maxRequestsInflight : o.maxMutatingRequestsInflight;
-    // 0 means no limit, as upstream's flags have it.
-    if (limit > 0 && (readonly ? readonlyInflight : mutatingInflight) >= limit) {
+    // 0 means no limit, as upstream's flags have it; system:masters are always answered
+    if (limit > 0 && (readonly ? readonlyInflight : mutatingInflight) >= limit && !request.user?.groups.includes('system:masters')) {
       reply.header('retry-after', '1');
       throw tooManyRequests('Too many requests, please try again later.', 1);
     }
@@ -129,15 +149,48 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
     else mutatingInflight++;
     o.onInflight?.(readonlyInflight, mutatingInflight);
     let released = false;
-    const release = (): void => {
+    holdUntilDone(request, reply, () => {
       if (released) return;
       released = true;
       if (readonly) readonlyInflight--;
       else mutatingInflight--;
       o.onInflight?.(readonlyInflight, mutatingInflight);
+    });
+  });
+}
+
+/** Classified, queued or refused by API Priority and Fairness; the response names the schema and level. */
+function installPriorityAndFairness(app: FastifyInstance, fc: FlowControl, onInflight: ChainOptions['onInflight']): void {
+  // apiserver_current_inflight_requests still counts what executes, readonly and mutating apart, as upstream's APF filter does
+  const executing = { readonly: 0, mutating: 0 };
+  app.addHook('onRequest', async (request, reply) => {
+    const i = request.info;
+    if (skipsLimits(i)) return;
+    const attrs = {
+      user: request.user!, verb: i.verb, isResourceRequest: i.isResourceRequest, apiGroup: i.apiGroup, resource: i.resource,
+      subresource: i.subresource, namespace: i.namespace, path: i.path,
     };
-    reply.raw.once('finish', release);
-    reply.raw.once('close', release);
+    // a client that goes away while its request waits leaves the queue
+    const r = fc.admit(attrs, (leave) => { reply.raw.once('close', leave); return () => reply.raw.off('close', leave); });
+    const admitted = r instanceof Promise ? await r : r;
+    if (!admitted) return;
+    reply.header('x-kubernetes-pf-flowschema-uid', admitted.classification.flowSchemaUid);
+    reply.header('x-kubernetes-pf-prioritylevel-uid', admitted.levelUid);
+    if ('rejected' in admitted) {
+      reply.header('retry-after', '1');
+      throw tooManyRequests('Too many requests, please try again later.', 1);
+    }
+    const kind = READONLY.has(i.verb) ? 'readonly' : 'mutating';
+    executing[kind]++;
+    onInflight?.(executing.readonly, executing.mutating);
+    let released = false;
+    holdUntilDone(request, reply, () => {
+      if (released) return;
+      released = true;
+      executing[kind]--;
+      onInflight?.(executing.readonly, executing.mutating);
+      admitted.ticket.release();
+    });
   });
 }
 

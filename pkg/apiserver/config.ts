@@ -35,6 +35,8 @@ export interface ApiServerConfig {
   etcd?: { servers: string[]; prefix: string; caFile?: string; certFile?: string; keyFile?: string };
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
+  /** API Priority and Fairness (upstream's default) in place of the two in-flight limits, whose sum it shares out. */
+  enablePriorityAndFairness: boolean;
   /** Service ClusterIPs come from here. */
   serviceClusterIpRange: string;
   featureGates: Record<string, boolean>;
@@ -88,6 +90,7 @@ export const defaultApiServerConfig = (dataDir: string, logger: Logger): ApiServ
   storageBackend: 'leveldb',
   maxRequestsInflight: 400,
   maxMutatingRequestsInflight: 200,
+  enablePriorityAndFairness: true,
   serviceClusterIpRange: '10.96.0.0/12',
   featureGates: {},
   logger,

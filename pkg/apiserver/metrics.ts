@@ -3,6 +3,7 @@
 // process's own figures.
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { FlowControl, FlowCounts } from './flowcontrol/apf.js';
 
 export interface ApiMetrics {
   registry: Registry;
@@ -59,4 +60,34 @@ export function registerMetrics(app: FastifyInstance): ApiMetrics {
   });
   app.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
   return { registry, inflight };
+}
+
+/** Upstream's apiserver_flowcontrol_* series, read from API Priority and Fairness when scraped (nothing per request). */
+export function registerFlowControlMetrics(registry: Registry, source: () => ReturnType<FlowControl['counts']>): void {
+  const labelNames = ['priority_level', 'flow_schema'] as const;
+  const flows = (each: (f: FlowCounts) => void): void => { for (const f of source().flows) each(f); };
+  new Gauge({
+    name: 'apiserver_flowcontrol_current_executing_requests', help: 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem',
+    labelNames, registers: [registry], collect() { this.reset(); flows((f) => this.set({ priority_level: f.priorityLevel, flow_schema: f.flowSchema }, f.executing)); },
+  });
+  new Gauge({
+    name: 'apiserver_flowcontrol_current_inqueue_requests', help: 'Number of requests currently pending in queues of the API Priority and Fairness subsystem',
+    labelNames, registers: [registry], collect() { this.reset(); flows((f) => this.set({ priority_level: f.priorityLevel, flow_schema: f.flowSchema }, f.waiting)); },
+  });
+  new Counter({
+    name: 'apiserver_flowcontrol_dispatched_requests_total', help: 'Number of requests executed by API Priority and Fairness subsystem',
+    labelNames, registers: [registry], collect() { this.reset(); flows((f) => this.inc({ priority_level: f.priorityLevel, flow_schema: f.flowSchema }, f.dispatched)); },
+  });
+  new Counter({
+    name: 'apiserver_flowcontrol_rejected_requests_total', help: 'Number of requests rejected by API Priority and Fairness subsystem',
+    labelNames: [...labelNames, 'reason'] as const, registers: [registry],
+    collect() {
+      this.reset();
+      flows((f) => { for (const [reason, n] of Object.entries(f.rejected)) this.inc({ priority_level: f.priorityLevel, flow_schema: f.flowSchema, reason }, n); });
+    },
+  });
+  new Gauge({
+    name: 'apiserver_flowcontrol_nominal_limit_seats', help: 'Nominal number of execution seats configured for each priority level',
+    labelNames: ['priority_level'] as const, registers: [registry], collect() { this.reset(); for (const l of source().seats) this.set({ priority_level: l.priorityLevel }, l.seats); },
+  });
 }

@@ -12,7 +12,8 @@ import { openLevelStore } from '../storage/leveldb/store.js';
 import { createMemoryStore } from '../storage/memory/store.js';
 import { withEncryptionAtRest } from '../storage/encryption/config.js';
 import type { Store } from '../storage/interface.js';
-import { ensureFlowControlObjects, maintainFlowSchemaStatus } from './flowcontrol.js';
+import { FlowControl } from './flowcontrol/apf.js';
+import { ensureFlowControlObjects, maintainFlowSchemaStatus } from './flowcontrol/bootstrap.js';
 import { registerComponentStatuses } from './handlers/component-statuses.js';
 import { createAudit } from './audit.js';
 import { loadPolicy } from './audit-policy.js';
@@ -30,7 +31,7 @@ import { installErrorHandler } from './errors.js';
 import './fastify-types.js';
 import { handleResource } from './handlers/resource.js';
 import { type Check, registerHealth } from './health.js';
-import { registerMetrics } from './metrics.js';
+import { registerFlowControlMetrics, registerMetrics } from './metrics.js';
 import { registerOpenApiV3 } from './openapi/v3-routes.js';
 import { registerOpenApiV2 } from './openapi/v2-routes.js';
 import { createCustomResources } from '../registry/customresources/controller.js';
@@ -87,7 +88,15 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   if (config.auditWebhook) sinks.push(await webhookSink({ ...config.auditWebhook, logger: log.child({ component: 'audit-webhook' }) }));
   const audit = createAudit(sinks, config.auditPolicyFile ? await loadPolicy(config.auditPolicyFile) : undefined);
   const metrics = registerMetrics(app);
+  const serverConcurrencyLimit = config.maxRequestsInflight + config.maxMutatingRequestsInflight;
+  // with both limits 0 (no limit), there is nothing to share out
+  const flowControl = config.enablePriorityAndFairness && serverConcurrencyLimit > 0
+    ? new FlowControl({ registries, serverConcurrencyLimit, onError: (err) => log.warn({ err }, 'API Priority and Fairness configuration not applied') })
+    : undefined;
+  const stopPriorityAndFairness = flowControl?.start();
+  if (flowControl) registerFlowControlMetrics(metrics.registry, () => flowControl.counts());
   installChain(app, {
+    flowControl,
     authenticator: authn.authenticator,
     authorizer: authz.authorizer,
     audit,
@@ -127,6 +136,9 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     ready: [{ name: 'ping', check: () => true }, storage, { name: 'poststarthook/bootstrap-controller', check: () => ready }],
   });
   const lookup = { registry: (g: string, v: string, r: string) => registries.get(g, v, r) };
+  if (flowControl) {
+    app.get('/debug/api_priority_and_fairness/dump_priority_levels', async (_request, reply) => reply.type('text/plain; charset=utf-8').send(flowControl.dumpPriorityLevels()));
+  }
   registerReviews(app, { authorizer: authz.authorizer, rules: authz.rules });
   registerComponentStatuses(app, registries, plainStore);
   let externalUrl = '';
@@ -166,6 +178,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     close: async () => {
       await authz.stop();
       stopFlowControl();
+      stopPriorityAndFairness?.();
       customResources.stop();
       aggregator.stop();
       await closeAll(app, sockets, registries, store, audit.close);

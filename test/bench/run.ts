@@ -1,7 +1,8 @@
 // `npm run bench` (after `npm run build`): the apiserver as a child process (`mini-kube apiserver`) against a
 // bare fastify HTTPS child with the same TLS setup, the same load from this process, on 127.0.0.1 only.
 // Prints a table and the same as markdown. Options: --quick (smaller counts, for trying changes);
-// BENCH_CPU_PROF=<dir> runs the measured apiserver with `node --cpu-prof` (profile written when it stops).
+// BENCH_CPU_PROF=<dir> runs the measured apiserver with `node --cpu-prof` (profile written when it stops);
+// BENCH_APISERVER_ARGS="--flag=value ..." gives it extra flags (to compare settings).
 import { spawn } from 'node:child_process';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -15,6 +16,8 @@ import { freePort, memoryOf, readTls, startServer, type ServerProcess, type Tls 
 import { watchFanout, type FanoutResult } from './watch.js';
 import { compiledMain } from '../../cmd/package-info.js';
 
+/** BENCH_APISERVER_ARGS="--flag=v ...": extra flags of the measured apiserver, to compare settings. */
+const extraArgs = (process.env.BENCH_APISERVER_ARGS ?? '').split(/\s+/).filter(Boolean);
 const here = dirname(fileURLToPath(import.meta.url));
 const MAIN = compiledMain(); // the shipped bundle (npm run build)
 const BARE = resolve(here, 'bare-server.js');
@@ -117,7 +120,7 @@ async function main(): Promise<void> {
   const startMk = async (prof: boolean): Promise<ServerProcess> => {
     const port = await freePort();
     const profArgs = prof && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
-    const s = await startServer('apiserver', [...profArgs, MAIN, 'apiserver', '--data-dir', dataDir, '--secure-port', String(port)], port, tls);
+    const s = await startServer('apiserver', [...profArgs, MAIN, 'apiserver', '--data-dir', dataDir, '--secure-port', String(port), ...extraArgs], port, tls);
     servers.push(s);
     return s;
   };

@@ -3,15 +3,15 @@
 // the first start, those annotated apf.kubernetes.io/autoupdate-spec=true get upstream's spec back at each start, and
 // every FlowSchema's Dangling condition says whether its priority level exists. Requests are not queued by them.
 import { isDeepStrictEqual } from 'node:util';
-import type { KubeObject } from '../../api/types.js';
-import { isStatusError } from '../apimachinery/errors.js';
-import { create } from '../registry/generic/create.js';
-import { update } from '../registry/generic/update.js';
-import type { RegistrySet } from '../registry/index.js';
-import { resourcePrefix } from '../registry/keys.js';
-import { rfc3339 } from '../registry/meta.js';
-import { followCache } from '../storage/cacher/follow.js';
-import { systemContext } from './bootstrap.js';
+import type { KubeObject } from '../../../api/types.js';
+import { isStatusError } from '../../apimachinery/errors.js';
+import { create } from '../../registry/generic/create.js';
+import { update } from '../../registry/generic/update.js';
+import type { RegistrySet } from '../../registry/index.js';
+import { resourcePrefix } from '../../registry/keys.js';
+import { rfc3339 } from '../../registry/meta.js';
+import { followCache } from '../../storage/cacher/follow.js';
+import { systemContext } from '../bootstrap.js';
 
 const GROUP = 'flowcontrol.apiserver.k8s.io';
 const AUTOUPDATE = 'apf.kubernetes.io/autoupdate-spec';
