@@ -24,6 +24,8 @@ export interface ClusterLayout {
   rates?: { controllerManager?: ClientRate; scheduler?: ClientRate };
   /** Run metrics-server on this loopback port with these certificates (up's default; its APIService is up's to apply). */
   metricsServer?: { port: number; pki: MetricsServerPaths };
+  /** Run the service proxy (up's default with the process runtime: the fake one's pods have no sockets to reach). */
+  proxy?: boolean;
 }
 
 export interface ClientRate { qps: number; burst: number }
@@ -51,6 +53,7 @@ export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
   { name: 'scheduler', args: ['scheduler', ...rateArgs(c.rates?.scheduler)], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler } },
   ...kubelets(c),
   ...(c.metricsServer ? [metricsServer(c.metricsServer)] : []),
+  ...(c.proxy ? [{ name: 'proxy', args: ['proxy', '--hostname-override', c.nodes[0] ?? 'node-1'], identity: { user: 'system:kube-proxy', pair: c.pki.kubeProxy } }] : []),
 ];
 
 /**

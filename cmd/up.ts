@@ -26,6 +26,7 @@ export const upFlags = {
   'controller-manager-kube-api-burst': flag.int(30, 'Request burst of the controller-manager (its --kube-api-burst)'),
   'scheduler-kube-api-qps': flag.int(50, 'Requests per second of the scheduler to the apiserver (its --kube-api-qps)'),
   'scheduler-kube-api-burst': flag.int(100, 'Request burst of the scheduler (its --kube-api-burst)'),
+  proxy: flag.bool(true, 'Run the service proxy (ClusterIPs reachable when run as root, NodePorts always; process runtime only)'),
   'metrics-server': flag.bool(true, 'Run metrics-server behind the APIService v1beta1.metrics.k8s.io (kubectl top, autoscaling on CPU and memory)'),
 };
 
@@ -67,7 +68,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     scheduler: { qps: v['scheduler-kube-api-qps'], burst: v['scheduler-kube-api-burst'] },
   };
   const metricsServer = v['metrics-server'] ? { port: await freePort('127.0.0.1'), pki: await ensureMetricsServerPki(pki.dir) } : undefined;
-  for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates, metricsServer })) {
+  for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates, metricsServer, proxy: v.proxy && v.runtime === 'process' })) {
     const args = [...c.args];
     if (c.identity) {
       const kubeconfig = join(dataDir, `${c.name}.kubeconfig`);

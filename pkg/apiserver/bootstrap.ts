@@ -1,11 +1,13 @@
-// What a fresh cluster has before anyone asks: the system namespaces and the kubernetes service
-// in default, pointing at this apiserver (upstream: the bootstrap controller), and the system
-// priority classes.
+// What a fresh cluster has before anyone asks: the system namespaces, the system priority classes and the
+// kubernetes service in default, whose Endpoints and EndpointSlice name this apiserver's address (upstream: the
+// bootstrap controller and the endpoint reconciler, which also bring them up to date when the address changes).
+import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../../api/types.js';
 import { SYSTEM_PRIORITY_CLASSES } from '../admission/priority.js';
 import { isStatusError } from '../apimachinery/errors.js';
 import type { RequestContext } from '../registry/context.js';
 import { create } from '../registry/generic/create.js';
+import { update } from '../registry/generic/update.js';
 import type { RegistrySet } from '../registry/index.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -37,14 +39,50 @@ export async function bootstrap(regs: RegistrySet, address: { ip: string; port: 
   }
   // Upstream's scheduling post-start hook: the two system priority classes.
   for (const pc of SYSTEM_PRIORITY_CLASSES) await ensure(regs, 'scheduling.k8s.io', 'priorityclasses', undefined, structuredClone(pc));
+  const ports = [{ name: 'https', port: 443, protocol: 'TCP', targetPort: address.port }];
   await ensure(regs, '', 'services', 'default', {
     apiVersion: 'v1', kind: 'Service',
     metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
-    spec: { clusterIP: regs.ips.first(), ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: address.port }], sessionAffinity: 'None', type: 'ClusterIP' },
+    spec: { clusterIP: regs.ips.first(), ports, sessionAffinity: 'None', type: 'ClusterIP' },
   });
-  await ensure(regs, '', 'endpoints', 'default', {
+  await reconcile(regs, '', 'services', {
+    upToDate: (svc) => isDeepStrictEqual(svc.spec?.ports, ports),
+    build: (svc) => ({ ...svc!, spec: { ...(svc!.spec ?? {}), ports } }),
+  });
+  const endpointPorts = [{ name: 'https', port: address.port, protocol: 'TCP' }];
+  await reconcile(regs, '', 'endpoints', fields({
     apiVersion: 'v1', kind: 'Endpoints',
     metadata: { name: 'kubernetes', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
-    subsets: [{ addresses: [{ ip: address.ip }], ports: [{ name: 'https', port: address.port, protocol: 'TCP' }] }],
-  });
+    subsets: [{ addresses: [{ ip: address.ip }], ports: endpointPorts }],
+  }));
+  await reconcile(regs, 'discovery.k8s.io', 'endpointslices', fields({
+    apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
+    metadata: { name: 'kubernetes', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+    addressType: address.ip.includes(':') ? 'IPv6' : 'IPv4',
+    endpoints: [{ addresses: [address.ip], conditions: { ready: true } }],
+    ports: endpointPorts,
+  }));
+}
+
+interface Reconciliation {
+  upToDate(stored: KubeObject): boolean;
+  /** The object to store, from the stored one (undefined: it is missing and is created, unless build refuses). */
+  build(stored: KubeObject | undefined): KubeObject;
+}
+
+/** Every field of `want` but its metadata kept as given; the stored object's labels kept beside want's. */
+const fields = (want: KubeObject): Reconciliation => ({
+  upToDate: (stored) => Object.entries(want).every(([k, v]) => k === 'metadata' || k === 'apiVersion' || k === 'kind' || isDeepStrictEqual(stored[k], v)),
+  build: (stored) => ({
+    ...structuredClone(want),
+    metadata: { ...stored?.metadata, ...want.metadata, labels: { ...stored?.metadata?.labels, ...want.metadata?.labels } },
+  }),
+});
+
+/** Creates the object `kubernetes` of default, or brings the stored one up to date. */
+async function reconcile(regs: RegistrySet, group: string, plural: string, r: Reconciliation): Promise<void> {
+  const reg = regs.get(group, 'v1', plural);
+  const stored = reg?.peek('default', 'kubernetes')?.object;
+  if (!reg || (stored && r.upToDate(stored))) return;
+  await update(reg, systemContext('default'), { name: 'kubernetes', createIfMissing: true, build: (current) => r.build(current && structuredClone(current)) });
 }

@@ -1,6 +1,7 @@
 // A container's environment as upstream's makeEnvironmentVariables builds it: envFrom (configMapRef, secretRef,
 // with prefix), then env (value with $(VAR) expansion, valueFrom fieldRef / resourceFieldRef / configMapKeyRef /
-// secretKeyRef). A missing ConfigMap, Secret or key that is not optional fails with CreateContainerConfigError.
+// secretKeyRef), then the service links of the pod's namespace that env did not set. A missing ConfigMap, Secret
+// or key that is not optional fails with CreateContainerConfigError.
 import { isNotFound, type KubeObject } from '../client/index.js';
 
 export type ObjectGetter = (kind: 'configmaps' | 'secrets', namespace: string, name: string) => Promise<KubeObject | undefined>;
@@ -62,8 +63,54 @@ const resourceValue = (pod: KubeObject, c: SpecContainer, ref: NonNullable<EnvVa
   return String(res === 'cpu' ? Math.ceil(value) : Math.ceil(value));
 };
 
+const envName = (s: string): string => s.replace(/-/g, '_').toUpperCase();
+const hasClusterIp = (svc: KubeObject): boolean => {
+  const ip = svc.spec?.clusterIP as string | undefined;
+  return !!ip && ip !== 'None' && ((svc.spec?.ports ?? []) as unknown[]).length > 0;
+};
+
+/**
+ * The services whose links a pod gets, as upstream's getServiceEnvVarMap picks them: the `kubernetes` service of
+ * `default` always, those of the pod's namespace unless enableServiceLinks is false; only those with a ClusterIP.
+ */
+export const linkedServices = (pod: KubeObject, servicesIn: (namespace: string) => KubeObject[]): KubeObject[] => {
+  const ns = pod.metadata?.namespace ?? 'default';
+  const links = pod.spec?.enableServiceLinks !== false;
+  const byName = new Map<string, KubeObject>();
+  const master = servicesIn('default').find((s) => s.metadata?.name === 'kubernetes');
+  if (master && hasClusterIp(master)) byName.set('kubernetes', master);
+  if (links) for (const svc of servicesIn(ns)) if (svc !== master && hasClusterIp(svc)) byName.set(svc.metadata!.name!, svc);
+  return [...byName.values()];
+};
+
+/** Each service's <NAME>_SERVICE_HOST, _SERVICE_PORT, _SERVICE_PORT_<PORT NAME> and Docker's link variables. */
+export const serviceLinkEnv = (services: KubeObject[]): Record<string, string> => {
+  const env: Record<string, string> = {};
+  for (const svc of services) {
+    const ip = svc.spec!.clusterIP as string;
+    const prefix = envName(svc.metadata!.name!);
+    const ports = svc.spec!.ports as { name?: string; port: number; protocol?: string }[];
+    env[`${prefix}_SERVICE_HOST`] = ip;
+    env[`${prefix}_SERVICE_PORT`] = String(ports[0]!.port);
+    for (const p of ports) if (p.name) env[`${prefix}_SERVICE_PORT_${envName(p.name)}`] = String(p.port);
+    const hostPort = ip.includes(':') ? `[${ip}]` : ip;
+    ports.forEach((p, i) => {
+      const proto = (p.protocol ?? 'TCP').toLowerCase();
+      const url = `${proto}://${hostPort}:${p.port}`;
+      if (i === 0) env[`${prefix}_PORT`] = url;
+      const portPrefix = `${prefix}_PORT_${p.port}_${proto.toUpperCase()}`;
+      env[portPrefix] = url;
+      env[`${portPrefix}_PROTO`] = proto;
+      env[`${portPrefix}_PORT`] = String(p.port);
+      env[`${portPrefix}_ADDR`] = ip;
+    });
+  }
+  return env;
+};
+
 export const containerEnv = async (
-  pod: KubeObject, c: SpecContainer, o: { podIp?: string; hostIp: string; get: ObjectGetter; node: { cpu: string; memory: string } },
+  pod: KubeObject, c: SpecContainer,
+  o: { podIp?: string; hostIp: string; get: ObjectGetter; node: { cpu: string; memory: string }; services?: KubeObject[] },
 ): Promise<{ name: string; value: string }[]> => {
   const ns = pod.metadata!.namespace!;
   const cache = new Map<string, KubeObject | undefined>();
@@ -92,8 +139,9 @@ export const containerEnv = async (
     }
     for (const [k, v] of Object.entries(dataOf(kind, obj))) put(`${from.prefix ?? ''}${k}`, v);
   }
+  const links = serviceLinkEnv(o.services ?? []);
   for (const e of c.env ?? []) {
-    if (e.value !== undefined || !e.valueFrom) { put(e.name, expandVars(e.value ?? '', vars)); continue; }
+    if (e.value !== undefined || !e.valueFrom) { put(e.name, expandVars(e.value ?? '', { ...links, ...vars })); continue; }
     const vf = e.valueFrom;
     if (vf.fieldRef) { put(e.name, fieldValue(pod, vf.fieldRef.fieldPath, o.podIp, o.hostIp)); continue; }
     if (vf.resourceFieldRef) { put(e.name, resourceValue(pod, c, vf.resourceFieldRef, o.node)); continue; }
@@ -107,5 +155,6 @@ export const containerEnv = async (
     if (!(ref.key in data)) { if (ref.optional) continue; throw new ContainerConfigError(`couldn't find key ${ref.key} in ${kind === 'configmaps' ? 'ConfigMap' : 'Secret'} ${ns}/${ref.name}`); }
     put(e.name, data[ref.key]!);
   }
+  for (const [k, v] of Object.entries(links)) if (!(k in vars)) put(k, v);
   return order.map((name) => ({ name, value: vars[name]! }));
 };

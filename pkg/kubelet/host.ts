@@ -3,7 +3,7 @@
 // hands each pod to the kubelet of its node.
 import type { Logger } from 'pino';
 import {
-  DelegatedAuth, EventThrottle, finalState, NODE_NAME_INDEX, indexByNodeName, newRateLimiter, realClock, SharedIndexInformer, type Client, type Clock,
+  DelegatedAuth, EventThrottle, finalState, NAMESPACE_INDEX, NODE_NAME_INDEX, indexByNamespace, indexByNodeName, newRateLimiter, realClock, SharedIndexInformer, type Client, type Clock,
   type KubeObject, type UserIdentity,
 } from '../client/index.js';
 import { NodeKubelet, type KubeletTimings, type NodeBehaviour, type StaticPodOptions } from './kubelet.js';
@@ -72,6 +72,8 @@ const fallbackPodCidr = (i: number): string => `${intToIp(ipToInt('100.64.0.0') 
 export class KubeletHost {
   readonly kubelets = new Map<string, NodeKubelet>();
   readonly informer: SharedIndexInformer;
+  /** Services of every namespace: the containers' service link variables (upstream's kubelet watches them too). */
+  readonly services: SharedIndexInformer;
 
   constructor(private readonly o: KubeletHostOptions) {
     const clock = o.clock ?? realClock;
@@ -83,6 +85,10 @@ export class KubeletHost {
       client: o.client, nodeNames: o.nodeNames, logger: o.logger, clock,
       seen: (name) => o.podCidr ?? this.kubelets.get(name)?.agent.seenPodCidr(),
     });
+    const services = o.client.services();
+    this.services = new SharedIndexInformer<KubeObject>({ list: (lo) => services.list(lo), watch: (wo) => services.watch(wo) },
+      { clock, name: 'services', logger: o.logger, transform: stripManagedFields, indexers: { [NAMESPACE_INDEX]: indexByNamespace } });
+    const servicesIn = (ns: string): KubeObject[] => this.services.indexer.byIndex(NAMESPACE_INDEX, ns);
     o.nodeNames.forEach((name, i) => {
       const nodeIp = o.nodeIpFor?.(i) ?? (single ? machineIp() : simulatedNodeIp(i));
       const runtime = o.runtimeFor?.(i, name, nodeIp) ?? new FakeRuntime({
@@ -95,6 +101,7 @@ export class KubeletHost {
         statusWorkers: single ? 4 : 1,
         simulated: o.simulated ?? !single,
         eventThrottle,
+        servicesIn,
       }));
     });
     const pods = o.client.pods();
@@ -161,10 +168,13 @@ export class KubeletHost {
         if (cidr) onPodCidr(k.o.nodeName, cidr);
       }));
     }
+    // as upstream's kubelet, pods start once the services are known (their containers' environment names them)
+    const services = signal.aborted ? Promise.resolve() : this.services.run(signal);
+    await this.services.waitForSync(signal);
     const informer = signal.aborted ? Promise.resolve() : this.informer.run(signal);
     if (await this.informer.waitForSync(signal)) {
       for (const k of this.kubelets.values()) k.removeOrphans().catch((err: unknown) => this.o.logger.warn({ err, node: k.nodeName }, 'cannot remove the containers of pods that are gone'));
     }
-    await Promise.all([...kubelets, informer]);
+    await Promise.all([...kubelets, informer, services]);
   }
 }

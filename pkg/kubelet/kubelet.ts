@@ -56,6 +56,8 @@ export interface NodeKubeletOptions extends KubeletTimings, StaticPodOptions, No
   simulated?: boolean;
   /** Cluster DNS settings for pods' resolv.conf (runtimes with pod sandboxes). */
   dns?: DnsSettings;
+  /** The Services of a namespace (the host's informer), for the containers' service link variables. */
+  servicesIn?: (namespace: string) => KubeObject[];
   /** The node's pod range, registered in its spec. */
   podCidr?: string;
   /** The process's event budget (shared by the nodes it simulates). */
@@ -143,6 +145,7 @@ export class NodeKubelet {
       volumeResyncMs: o.syncFrequencyMs,
       nodeCapacity: { cpu: o.resources.cpu, memory: o.resources.memory },
       dns: o.dns,
+      servicesIn: o.servicesIn,
       serializeImagePulls: o.serializeImagePulls,
       runtimeHandlerOf: async (name) => String((await o.client.resource(Resources.runtimeClasses).get(name)).handler ?? ''),
       probeResult: (id, kind) => this.probes.result(id, kind),

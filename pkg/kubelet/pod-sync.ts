@@ -4,7 +4,7 @@
 // grace period. Each step is an event (Pulling, Pulled, Created, Started, Killing, BackOff, Failed).
 import type { Logger } from 'pino';
 import type { Clock, EventRecorder, KubeObject } from '../client/index.js';
-import { ContainerConfigError, containerEnv, expandVars } from './env.js';
+import { ContainerConfigError, containerEnv, expandVars, linkedServices } from './env.js';
 import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from './pod-status.js';
 import { runAction, type Probe } from './probes.js';
 import { linuxResources } from './sandbox/cgroups.js';
@@ -63,6 +63,8 @@ export interface SyncerOptions {
   backoff: BackoffPolicy;
   /** Reads ConfigMaps and Secrets for env/envFrom and volumes, claims and volumes (without it only literal values are set). */
   getObject?: VolumeObjectGetter;
+  /** The Services of a namespace, for the containers' service link variables. */
+  servicesIn?: (namespace: string) => KubeObject[];
   /** How often configMap/secret/downwardAPI/projected volumes are rewritten from their sources at the latest. */
   volumeResyncMs?: number;
   /** Requests service-account tokens for projected volumes. */
@@ -313,7 +315,10 @@ export class PodSyncer {
     let env: { name: string; value: string }[];
     try {
       env = this.o.getObject
-        ? await containerEnv(pod, c as Parameters<typeof containerEnv>[1], { podIp: rec.podIp, hostIp: this.o.hostIp, get: this.o.getObject, node: this.o.nodeCapacity ?? { cpu: '1', memory: '1Gi' } })
+        ? await containerEnv(pod, c as Parameters<typeof containerEnv>[1], {
+          podIp: rec.podIp, hostIp: this.o.hostIp, get: this.o.getObject, node: this.o.nodeCapacity ?? { cpu: '1', memory: '1Gi' },
+          services: this.o.servicesIn ? linkedServices(pod, this.o.servicesIn) : [],
+        })
         : (c.env ?? []).filter((e) => e.value !== undefined).map((e) => ({ name: e.name, value: e.value! }));
     } catch (err) {
       if (!(err instanceof ContainerConfigError)) throw err;

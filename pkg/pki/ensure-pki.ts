@@ -22,6 +22,7 @@ export interface PkiPaths {
   admin: CertKeyPaths;
   controllerManager: CertKeyPaths;
   scheduler: CertKeyPaths;
+  kubeProxy: CertKeyPaths;
   /** The apiserver's identity towards kubelets (logs, exec). */
   apiserverKubeletClient: CertKeyPaths;
   /** system:node:NAME per node, keyed by node name. */
@@ -151,6 +152,7 @@ export const ensurePki = async (dir: string, opts: EnsurePkiOptions): Promise<Pk
     admin: pair(dir, 'admin'),
     controllerManager: pair(dir, 'controller-manager'),
     scheduler: pair(dir, 'scheduler'),
+    kubeProxy: pair(dir, 'kube-proxy'),
     apiserverKubeletClient: pair(dir, 'apiserver-kubelet-client'),
     nodes: Object.fromEntries(opts.nodes.map((n) => [n, pair(dir, `kubelet-${n}`)])),
     serviceAccount: { key: join(dir, 'sa.key'), pub: join(dir, 'sa.pub') },
@@ -161,6 +163,7 @@ export const ensurePki = async (dir: string, opts: EnsurePkiOptions): Promise<Pk
     [paths.admin, client('kubernetes-admin', 'system:masters')],
     [paths.controllerManager, client('system:kube-controller-manager')],
     [paths.scheduler, client('system:kube-scheduler')],
+    [paths.kubeProxy, client('system:kube-proxy')],
     [paths.apiserverKubeletClient, client('kube-apiserver-kubelet-client', 'system:masters')],
     ...opts.nodes.map((n): [CertKeyPaths, Omit<LeafRequest, 'days' | 'key'>] =>
       [paths.nodes[n] as CertKeyPaths, client(`system:node:${n}`, 'system:nodes')]),

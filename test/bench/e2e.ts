@@ -7,6 +7,7 @@
 //            as the SLO measures it: creation (the pod's ADDED event, ms precision) → Running observed via watch;
 //   process: the same chain with one kubelet on the process runtime; 20 busybox pods' start-up latency.
 // BENCH_CPU_PROF=<dir> runs every process under `node --cpu-prof` (profiles written when they stop);
+// BENCH_APISERVER_ARGS="--flag=value ..." gives the pods step's apiserver extra flags (to compare settings);
 // BENCH_E2E_LIMIT_S: how long a step may take before it reports what it reached (default 120, --quick 60).
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -242,7 +243,8 @@ async function podsToRunning(c: Cluster, what: string, deployments: number, repl
 async function podsStep(): Promise<void> {
   const total = N.deployments * N.replicas;
   log(`pods: ${fmt(total)} pods (${N.deployments} Deployments × ${fmt(N.replicas)}) on ${fmt(N.podNodes)} fake nodes`);
-  const extraArgs = { 'controller-manager': scaleLimits, scheduler: scaleLimits };
+  const apiserver = (process.env.BENCH_APISERVER_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const extraArgs = { 'controller-manager': scaleLimits, scheduler: scaleLimits, apiserver };
   await withCluster({ nodes: N.podNodes, runtime: 'fake', components: ['controller-manager', 'scheduler'], extraArgs }, async (c) => {
     const nodes = await watchNodesReady(c, N.podNodes, () => c.startKubelets());
     log(`pods: ${fmt(N.podNodes)} nodes Ready in ${secs(nodes.readyMs)}; creating the Deployments`);

@@ -1,5 +1,6 @@
 // `mini-kube up --nodes 3` (process runtime): one kubelet process per node with its own certificate; the seeds'
-// scenario runs real nginx processes and `kubectl logs` and `kubectl exec` reach them through the apiserver's proxy.
+// scenario runs real nginx processes and `kubectl logs` and `kubectl exec` reach them through the apiserver's proxy;
+// with pod sandboxes, a NodePort Service reaches them through up's service proxy.
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxesUnavailable } from '../../pkg/kubelet/sandbox/probe.js';
@@ -31,6 +32,15 @@ describe.skipIf(!existsSync(main))('mini-kube up with the process runtime (compi
     // kubectl exec runs a real command in the container's environment, through the apiserver to that node's kubelet.
     const exec = await kubectl(kc, ['exec', first, '--', 'sh', '-c', 'echo "$HOSTNAME"; exit 2']);
     expect(exec).toMatchObject({ code: 2, stdout: `${first.replace(/^pod\//, '')}\n` });
+    if (!(await sandboxesUnavailable())) {
+      // up's service proxy: the NodePort on the host and the ClusterIP reach the pods' nginx on port 80
+      expect((await kubectl(kc, ['expose', 'deployment', 'web', '--type=NodePort', '--port=80'])).code).toBe(0);
+      const [clusterIp, nodePort] = (await kubectl(kc, ['get', 'svc', 'web', '-o', 'jsonpath={.spec.clusterIP} {.spec.ports[0].nodePort}'])).stdout.split(' ');
+      for (const url of [`http://127.0.0.1:${nodePort!}/`, `http://${clusterIp!}/`]) {
+        const page = await eventually(async () => (await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.text(), () => '')) || undefined, 15_000, url);
+        expect(page).toContain('Welcome to nginx!');
+      }
+    }
     // up's metrics-server answers kubectl top once it has scraped every kubelet twice (every 15 s)
     expect((await kubectl(kc, ['get', 'apiservice', 'v1beta1.metrics.k8s.io', '--no-headers'])).stdout).toMatch(/kube-system\/metrics-server\s+True\s/);
     const top = await eventually(async () => {

@@ -2,31 +2,14 @@
 // the podCIDR's gateway, and per sandbox a named network namespace (ip netns) holding `eth0`, one end of a veth
 // pair whose other end is on the bridge, with the pod's address and a default route via the gateway. Bridges of
 // several nodes on one machine reach each other through the host's connected routes once it forwards IPv4.
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
-
-export class CommandError extends Error {
-  constructor(readonly argv: string[], readonly stderr: string) {
-    super(`${argv.join(' ')}: ${stderr.trim() || 'failed'}`);
-  }
-}
-
-/** Runs a host command (with `input` on its stdin); rejects with its stderr. */
-export const run = (argv: string[], input?: string, timeoutMs = 10_000): Promise<string> => new Promise((resolve, reject) => {
-  const child = execFile(argv[0]!, argv.slice(1), { timeout: timeoutMs }, (err, stdout, stderr) => {
-    if (err) reject(new CommandError(argv, stderr || err.message)); else resolve(stdout);
-  });
-  child.stdin?.on('error', () => undefined); // EPIPE: the command exited without reading its input
-  child.stdin?.end(input);
-});
+import { exists, gone, run } from '../../host/command.js';
 
 /** Several `ip` commands in one process (`ip -batch`, which stops at the first that fails). */
 const ipBatch = (lines: string[], netns?: string): Promise<string> =>
   run(['ip', ...(netns ? ['-n', netns] : []), '-batch', '-'], lines.map((l) => `${l}\n`).join(''));
 
-const exists = (e: unknown): boolean => e instanceof CommandError && /File exists|already exists|already assigned/i.test(e.stderr);
-const gone = (e: unknown): boolean => e instanceof CommandError && /No such file|Cannot find device|does not exist|not found/i.test(e.stderr);
 
 const shortHash = (s: string, n: number): string => createHash('sha256').update(s).digest('hex').slice(0, n);
 

@@ -6,7 +6,7 @@ import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
 import { Cgroups } from './cgroups.js';
 import { parseCidr } from './cidr.js';
-import { run } from './netns.js';
+import { run } from '../../host/command.js';
 
 const onPath = async (cmd: string): Promise<boolean> => {
   for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../client/index.js';
+import { containerEnv, linkedServices, serviceLinkEnv } from './env.js';
+
+const svc = (namespace: string, name: string, clusterIP: string, ports: unknown[]): KubeObject =>
+  ({ apiVersion: 'v1', kind: 'Service', metadata: { namespace, name }, spec: { clusterIP, ports } });
+const kubernetes = svc('default', 'kubernetes', '10.96.0.1', [{ name: 'https', port: 443, protocol: 'TCP' }]);
+const pod = (namespace: string, spec: Record<string, unknown> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { namespace, name: 'p' }, spec });
+
+describe('service links', () => {
+  it('names each service port as upstream\'s kubelet does, with the Docker link variables', () => {
+    expect(serviceLinkEnv([svc('ns', 'my-db', '10.96.3.4', [{ port: 5432 }, { name: 'metrics', port: 9187, protocol: 'UDP' }])])).toEqual({
+      MY_DB_SERVICE_HOST: '10.96.3.4', MY_DB_SERVICE_PORT: '5432', MY_DB_SERVICE_PORT_METRICS: '9187',
+      MY_DB_PORT: 'tcp://10.96.3.4:5432',
+      MY_DB_PORT_5432_TCP: 'tcp://10.96.3.4:5432', MY_DB_PORT_5432_TCP_PROTO: 'tcp', MY_DB_PORT_5432_TCP_PORT: '5432', MY_DB_PORT_5432_TCP_ADDR: '10.96.3.4',
+      MY_DB_PORT_9187_UDP: 'udp://10.96.3.4:9187', MY_DB_PORT_9187_UDP_PROTO: 'udp', MY_DB_PORT_9187_UDP_PORT: '9187', MY_DB_PORT_9187_UDP_ADDR: '10.96.3.4',
+    });
+  });
+
+  it('links the kubernetes service always, the namespace\'s own unless enableServiceLinks is false, never headless ones', () => {
+    const byNs: Record<string, KubeObject[]> = {
+      default: [kubernetes, svc('default', 'web', '10.96.0.9', [{ port: 80 }])],
+      ns: [svc('ns', 'db', '10.96.3.4', [{ port: 5432 }]), svc('ns', 'headless', 'None', [{ port: 80 }])],
+    };
+    const names = (p: KubeObject): string[] => linkedServices(p, (ns) => byNs[ns] ?? []).map((s) => s.metadata!.name!);
+    expect(names(pod('ns'))).toEqual(['kubernetes', 'db']);
+    expect(names(pod('ns', { enableServiceLinks: false }))).toEqual(['kubernetes']);
+    expect(names(pod('default', { enableServiceLinks: false }))).toEqual(['kubernetes']);
+    expect(names(pod('default'))).toEqual(['kubernetes', 'web']);
+  });
+
+  it('puts the links after the container\'s own variables, which may use and override them', async () => {
+    const env = await containerEnv(pod('ns'), { name: 'c', env: [{ name: 'URL', value: 'https://$(KUBERNETES_SERVICE_HOST)' }, { name: 'KUBERNETES_SERVICE_PORT', value: '8443' }] }, {
+      hostIp: '10.0.0.1', get: () => Promise.resolve(undefined), node: { cpu: '1', memory: '1Gi' }, services: [kubernetes],
+    });
+    expect(env.slice(0, 3)).toEqual([
+      { name: 'URL', value: 'https://10.96.0.1' }, { name: 'KUBERNETES_SERVICE_PORT', value: '8443' }, { name: 'KUBERNETES_SERVICE_HOST', value: '10.96.0.1' },
+    ]);
+    expect(env.filter((e) => e.name === 'KUBERNETES_SERVICE_PORT')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../api/types.js';
+import { servicePorts } from './service-map.js';
+
+const svc = (name: string, spec: Record<string, unknown>): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'ns' }, spec });
+const slice = (service: string, ports: { name?: string; port: number; protocol?: string }[], endpoints: unknown[], addressType = 'IPv4'): KubeObject => ({
+  apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: `${service}-x`, namespace: 'ns', labels: { 'kubernetes.io/service-name': service } },
+  addressType, ports, endpoints,
+});
+const ep = (ip: string, conditions: Record<string, boolean> = {}, nodeName = 'n1'): unknown => ({ addresses: [ip], conditions, nodeName });
+
+describe('servicePorts', () => {
+  it('gives each port its ClusterIPs, NodePort and the endpoints of the same port name and protocol', () => {
+    const [http, dns] = servicePorts([
+      svc('web', { type: 'NodePort', clusterIP: '10.96.0.5', clusterIPs: ['10.96.0.5'], ports: [{ name: 'http', port: 80, nodePort: 30080 }, { name: 'dns', port: 53, protocol: 'UDP' }] }),
+    ], [
+      slice('web', [{ name: 'http', port: 8080 }, { name: 'dns', port: 5353, protocol: 'UDP' }], [ep('10.244.0.2'), ep('10.244.0.3')]),
+      slice('web', [{ name: 'http', port: 9090 }], [ep('10.244.0.9')], 'IPv6'),
+    ], 'n1');
+    expect(http).toEqual({
+      name: 'ns/web:http', protocol: 'TCP', clusterIPs: ['10.96.0.5'], port: 80, nodePort: 30080, affinityMs: undefined,
+      clusterBackends: [{ ip: '10.244.0.2', port: 8080 }, { ip: '10.244.0.3', port: 8080 }],
+      nodePortBackends: [{ ip: '10.244.0.2', port: 8080 }, { ip: '10.244.0.3', port: 8080 }],
+    });
+    expect(dns).toMatchObject({ name: 'ns/web:dns', protocol: 'UDP', port: 53, clusterBackends: [{ ip: '10.244.0.2', port: 5353 }, { ip: '10.244.0.3', port: 5353 }] });
+  });
+
+  it('uses ready endpoints, or serving terminating ones when none is ready', () => {
+    const s = svc('web', { clusterIP: '10.96.0.5', ports: [{ port: 80 }] });
+    const ready = servicePorts([s], [slice('web', [{ port: 80 }], [ep('1.1.1.1'), ep('2.2.2.2', { ready: false }), ep('3.3.3.3', { ready: false, serving: true, terminating: true })])], 'n1');
+    expect(ready[0]!.clusterBackends).toEqual([{ ip: '1.1.1.1', port: 80 }]);
+    const draining = servicePorts([s], [slice('web', [{ port: 80 }], [ep('2.2.2.2', { ready: false }), ep('3.3.3.3', { ready: false, serving: true, terminating: true })])], 'n1');
+    expect(draining[0]!.clusterBackends).toEqual([{ ip: '3.3.3.3', port: 80 }]);
+  });
+
+  it('keeps only this node\'s endpoints under a Local traffic policy', () => {
+    const [p] = servicePorts([svc('web', { type: 'NodePort', clusterIP: '10.96.0.5', externalTrafficPolicy: 'Local', ports: [{ port: 80, nodePort: 30000 }] })],
+      [slice('web', [{ port: 80 }], [ep('1.1.1.1', {}, 'n1'), ep('2.2.2.2', {}, 'n2')])], 'n2');
+    expect(p!.nodePortBackends).toEqual([{ ip: '2.2.2.2', port: 80 }]);
+    expect(p!.clusterBackends).toHaveLength(2);
+  });
+
+  it('skips ExternalName services and headless ClusterIPs; ClientIP affinity carries its timeout', () => {
+    const out = servicePorts([
+      svc('ext', { type: 'ExternalName', externalName: 'example.com' }),
+      svc('headless', { clusterIP: 'None', ports: [{ port: 80 }] }),
+      svc('sticky', { clusterIP: '10.96.0.7', sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } }, ports: [{ port: 80 }] }),
+    ], [], 'n1');
+    expect(out.map((p) => [p.name, p.clusterIPs, p.affinityMs])).toEqual([['ns/headless', [], undefined], ['ns/sticky', ['10.96.0.7'], 60_000]]);
+  });
+});

@@ -1,0 +1,104 @@
+// What the proxy serves, read from Services and EndpointSlices as kube-proxy's change trackers read them: one entry
+// per service port, reachable at each of its ClusterIPs and at its NodePort, with the endpoints it may pick from.
+import type { KubeObject } from '../../api/types.js';
+
+export type Protocol = 'TCP' | 'UDP';
+
+export interface Backend {
+  ip: string;
+  port: number;
+}
+
+export interface ServicePortEntry {
+  /** namespace/name:port, as kube-proxy names a service port in its logs. */
+  name: string;
+  protocol: Protocol;
+  clusterIPs: string[];
+  port: number;
+  nodePort?: number;
+  /** Endpoints for traffic to a ClusterIP (internalTrafficPolicy applied). */
+  clusterBackends: Backend[];
+  /** Endpoints for traffic to the NodePort (externalTrafficPolicy applied). */
+  nodePortBackends: Backend[];
+  /** sessionAffinity ClientIP: how long a client keeps its endpoint. */
+  affinityMs?: number;
+}
+
+interface SliceEndpoint {
+  addresses?: string[];
+  nodeName?: string;
+  conditions?: { ready?: boolean; serving?: boolean; terminating?: boolean };
+}
+interface SlicePort { name?: string; port?: number; protocol?: string }
+interface Candidate extends Backend { node?: string; ready: boolean; servingTerminating: boolean }
+
+const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+
+/**
+ * Ready endpoints; when none is ready, those serving while terminating, so that connections still land during a
+ * rolling update (upstream's ProxyTerminatingEndpoints). With policy Local, only those on this node.
+ */
+const pick = (all: Candidate[], local: boolean, node: string): Backend[] => {
+  const mine = local ? all.filter((c) => c.node === node) : all;
+  const ready = mine.filter((c) => c.ready);
+  const chosen = ready.length ? ready : mine.filter((c) => c.servingTerminating);
+  const seen = new Set<string>();
+  return chosen.filter((c) => !seen.has(`${c.ip}:${c.port}`) && !!seen.add(`${c.ip}:${c.port}`)).map(({ ip, port }) => ({ ip, port }));
+};
+
+/** The endpoints of one service port across its EndpointSlices (IPv4 only: the proxy binds IPv4 addresses). */
+const candidatesOf = (slices: KubeObject[], portName: string, protocol: Protocol): Candidate[] => {
+  const out: Candidate[] = [];
+  for (const slice of slices) {
+    if (slice.addressType !== 'IPv4') continue;
+    const port = ((slice.ports ?? []) as SlicePort[]).find((p) => (p.name ?? '') === portName && (p.protocol ?? 'TCP') === protocol);
+    if (!port?.port) continue;
+    for (const e of (slice.endpoints ?? []) as SliceEndpoint[]) {
+      const ip = e.addresses?.[0];
+      if (!ip) continue;
+      const c = e.conditions ?? {};
+      out.push({
+        ip, port: port.port, node: e.nodeName,
+        ready: c.ready !== false && c.terminating !== true,
+        servingTerminating: c.serving !== false && c.terminating === true,
+      });
+    }
+  }
+  return out;
+};
+
+/** Every service port the proxy should serve, from the cluster's Services and EndpointSlices. */
+export function servicePorts(services: KubeObject[], slices: KubeObject[], node: string): ServicePortEntry[] {
+  const slicesOf = new Map<string, KubeObject[]>();
+  for (const s of slices) {
+    const svc = s.metadata?.labels?.[SERVICE_NAME_LABEL];
+    if (!svc) continue;
+    const key = `${s.metadata?.namespace ?? ''}/${svc}`;
+    slicesOf.set(key, [...(slicesOf.get(key) ?? []), s]);
+  }
+  const out: ServicePortEntry[] = [];
+  for (const svc of services) {
+    const spec = (svc.spec ?? {}) as Record<string, unknown>;
+    if (spec.type === 'ExternalName') continue;
+    const key = `${svc.metadata?.namespace ?? ''}/${svc.metadata?.name ?? ''}`;
+    const clusterIPs = ((spec.clusterIPs as string[] | undefined) ?? (spec.clusterIP ? [spec.clusterIP as string] : []))
+      .filter((ip) => ip && ip !== 'None' && !ip.includes(':'));
+    const affinity = spec.sessionAffinity === 'ClientIP'
+      ? ((spec.sessionAffinityConfig as { clientIP?: { timeoutSeconds?: number } } | undefined)?.clientIP?.timeoutSeconds ?? 10_800) * 1000
+      : undefined;
+    for (const p of (spec.ports ?? []) as { name?: string; port: number; protocol?: string; nodePort?: number }[]) {
+      const protocol = (p.protocol ?? 'TCP') as Protocol;
+      if (protocol !== 'TCP' && protocol !== 'UDP') continue; // SCTP: not proxied
+      const candidates = candidatesOf(slicesOf.get(key) ?? [], p.name ?? '', protocol);
+      out.push({
+        name: `${key}${p.name ? `:${p.name}` : ''}`,
+        protocol, clusterIPs, port: p.port,
+        nodePort: spec.type === 'NodePort' || spec.type === 'LoadBalancer' ? p.nodePort : undefined,
+        clusterBackends: pick(candidates, spec.internalTrafficPolicy === 'Local', node),
+        nodePortBackends: pick(candidates, spec.externalTrafficPolicy === 'Local', node),
+        affinityMs: affinity,
+      });
+    }
+  }
+  return out;
+}
