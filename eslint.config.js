@@ -22,7 +22,7 @@ export default tseslint.config(
   },
   { files: ['cmd/**/*.ts', 'test/**/*.ts', '**/*.test.ts'], rules: { 'no-console': 'off' } },
   {
-    files: ['pkg/client/**/*.ts', 'pkg/controller/**/*.ts', 'pkg/scheduler/**/*.ts', 'pkg/kubelet/**/*.ts', 'pkg/metrics-server/**/*.ts', 'pkg/proxy/**/*.ts'],
+    files: ['pkg/client/**/*.ts', 'pkg/controller/**/*.ts', 'pkg/scheduler/**/*.ts', 'pkg/kubelet/**/*.ts', 'pkg/metrics-server/**/*.ts', 'pkg/proxy/**/*.ts', 'pkg/dns/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: restrict(serverInternals, 'components talk to the apiserver only over HTTPS through pkg/client'),
   },

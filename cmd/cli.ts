@@ -14,6 +14,7 @@ const commands: Record<string, Command> = {
   'controller-manager': { summary: 'Run the controllers', run: async (a) => (await import('./controller-manager.js')).main(a) },
   scheduler: { summary: 'Run the scheduler', run: async (a) => (await import('./scheduler.js')).main(a) },
   kubelet: { summary: 'Run a node agent', run: async (a) => (await import('./kubelet.js')).main(a) },
+  dns: { summary: 'Run the cluster DNS (service names in the cluster domain)', run: async (a) => (await import('./dns.js')).main(a) },
   proxy: { summary: 'Run the service proxy (ClusterIPs and NodePorts to endpoints)', run: async (a) => (await import('./proxy.js')).main(a) },
   'metrics-server': { summary: 'Serve the resource metrics API (kubectl top) from the kubelets', run: async (a) => (await import('./metrics-server.js')).main(a) },
   'container-shim': { summary: 'Own one container of the kubelet\'s process runtime', internal: true, run: async (a) => (await import('./container-shim.js')).main(a) },

@@ -26,6 +26,8 @@ export interface ClusterLayout {
   metricsServer?: { port: number; pki: MetricsServerPaths };
   /** Run the service proxy (up's default with the process runtime: the fake one's pods have no sockets to reach). */
   proxy?: boolean;
+  /** Run the cluster DNS on this loopback port, and point the kubelets' ClusterFirst pods at this ClusterIP. */
+  dns?: { port: number; ip: string; domain: string };
 }
 
 export interface ClientRate { qps: number; burst: number }
@@ -53,6 +55,10 @@ export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
   { name: 'scheduler', args: ['scheduler', ...rateArgs(c.rates?.scheduler)], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler } },
   ...kubelets(c),
   ...(c.metricsServer ? [metricsServer(c.metricsServer)] : []),
+  ...(c.dns ? [{
+    name: 'dns', args: ['dns', '--bind-address', '127.0.0.1', '--port', String(c.dns.port), '--cluster-domain', c.dns.domain],
+    identity: { user: 'system:cluster-dns', pair: c.pki.clusterDns },
+  }] : []),
   ...(c.proxy ? [{ name: 'proxy', args: ['proxy', '--hostname-override', c.nodes[0] ?? 'node-1'], identity: { user: 'system:kube-proxy', pair: c.pki.kubeProxy } }] : []),
 ];
 
@@ -80,7 +86,8 @@ export const kubelets = (c: ClusterLayout): ComponentSpec[] => {
   // and, as kubeadm configures them, tokens are reviewed by the apiserver and anonymous requests refused
   const common = ['--runtime', c.runtime, '--port', '0', '--anonymous-auth=false', '--authentication-token-webhook=true',
     ...(loopback ? ['--node-ip', c.bindAddress, '--address', c.bindAddress] : []),
-    ...(c.runtime === 'process' ? ['--stop-containers-on-exit=true'] : [])];
+    ...(c.runtime === 'process' ? ['--stop-containers-on-exit=true'] : []),
+    ...(c.dns ? ['--cluster-dns', c.dns.ip, '--cluster-domain', c.dns.domain] : [])];
   if (c.runtime === 'fake' && c.nodes.length > 1) {
     return [{
       name: 'kubelet', args: ['kubelet', '--node-name', 'node', '--nodes', String(c.nodes.length), '--root-dir', join(c.dataDir, 'kubelet'), ...common],

@@ -5,16 +5,15 @@
 // v1beta1.metrics.k8s.io with the cluster CA as caBundle. The subject is the user of its certificate,
 // system:metrics-server, where a cluster's manifests name a ServiceAccount: the process runs on the host, not in a pod.
 // Server-side applied, so a restart on another port moves the Endpoints.
-import { connect } from 'node:net';
 import type { Client, KubeObject } from '../pkg/client/index.js';
+import { applyAddonObjects, listening, loopbackEndpoints, type AddonObject } from './addons.js';
 
 export const METRICS_SERVER_USER = 'system:metrics-server';
-const FIELD_MANAGER = 'mini-kube-up';
 const RBAC = 'rbac.authorization.k8s.io';
 const subjects = [{ kind: 'User', apiGroup: RBAC, name: METRICS_SERVER_USER }];
 const labels = { 'k8s-app': 'metrics-server' };
 
-export function metricsServerObjects(port: number, caPem: string): { group: string; version: string; resource: string; namespaced: boolean; obj: KubeObject }[] {
+export function metricsServerObjects(port: number, caPem: string): AddonObject[] {
   const rbac = (resource: string, namespaced: boolean, obj: Record<string, unknown>) => ({ group: RBAC, version: 'v1', resource, namespaced, obj: { apiVersion: `${RBAC}/v1`, ...obj } as KubeObject });
   return [
     rbac('clusterroles', false, {
@@ -33,11 +32,7 @@ export function metricsServerObjects(port: number, caPem: string): { group: stri
       group: '', version: 'v1', resource: 'services', namespaced: true,
       obj: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'metrics-server', namespace: 'kube-system', labels }, spec: { ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }] } } as KubeObject,
     },
-    {
-      // the process listens on the host's loopback, which is also the nodes' address in a loopback `up`
-      group: '', version: 'v1', resource: 'endpoints', namespaced: true,
-      obj: { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'metrics-server', namespace: 'kube-system', labels }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port, protocol: 'TCP' }] }] } as KubeObject,
-    },
+    ...loopbackEndpoints('metrics-server', 'kube-system', labels, [{ name: 'https', port, protocol: 'TCP' }]),
     {
       group: 'apiregistration.k8s.io', version: 'v1', resource: 'apiservices', namespaced: false,
       obj: {
@@ -48,26 +43,11 @@ export function metricsServerObjects(port: number, caPem: string): { group: stri
   ];
 }
 
-/** Until something accepts connections on 127.0.0.1:port, or the deadline passes (false). */
-async function listening(port: number, deadline: number): Promise<boolean> {
-  while (Date.now() < deadline) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = connect(port, '127.0.0.1').once('connect', () => { s.destroy(); resolve(true); }).once('error', () => resolve(false));
-    });
-    if (ok) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
-
 /**
  * Applies every object in order (roles before their bindings, the service before the APIService). The APIService
  * comes once the server listens (it can only once the roles let it read its configuration): registered earlier,
  * the aggregator's first availability check fails and the next comes 30 s later.
  */
 export async function applyMetricsServerObjects(client: Client, port: number, caPem: string, waitMs = 0): Promise<void> {
-  for (const { obj, ...ref } of metricsServerObjects(port, caPem)) {
-    if (obj.kind === 'APIService' && waitMs) await listening(port, Date.now() + waitMs);
-    await client.resource({ ...ref, kind: obj.kind! }).apply(obj, { fieldManager: FIELD_MANAGER, force: true });
-  }
+  await applyAddonObjects(client, metricsServerObjects(port, caPem), (obj) => (obj.kind === 'APIService' && waitMs ? listening(port, Date.now() + waitMs) : Promise.resolve()));
 }

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { ensureMetricsServerPki, ensurePki, writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.js';
 import { controlPlane } from './components.js';
 import { ensureDefaultStorageClass } from './default-storage-class.js';
+import { applyClusterDnsObjects, CLUSTER_DNS_IP, CLUSTER_DOMAIN } from './cluster-dns-addon.js';
 import { applyMetricsServerObjects } from './metrics-server-addon.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { compiledMain } from './package-info.js';
@@ -26,6 +27,7 @@ export const upFlags = {
   'controller-manager-kube-api-burst': flag.int(30, 'Request burst of the controller-manager (its --kube-api-burst)'),
   'scheduler-kube-api-qps': flag.int(50, 'Requests per second of the scheduler to the apiserver (its --kube-api-qps)'),
   'scheduler-kube-api-burst': flag.int(100, 'Request burst of the scheduler (its --kube-api-burst)'),
+  dns: flag.bool(true, 'Run the cluster DNS at the kube-dns Service (10.96.0.10) for ClusterFirst pods (needs the proxy serving ClusterIPs: root on Linux)'),
   proxy: flag.bool(true, 'Run the service proxy (ClusterIPs reachable when run as root, NodePorts always; process runtime only)'),
   'metrics-server': flag.bool(true, 'Run metrics-server behind the APIService v1beta1.metrics.k8s.io (kubectl top, autoscaling on CPU and memory)'),
 };
@@ -68,7 +70,11 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     scheduler: { qps: v['scheduler-kube-api-qps'], burst: v['scheduler-kube-api-burst'] },
   };
   const metricsServer = v['metrics-server'] ? { port: await freePort('127.0.0.1'), pki: await ensureMetricsServerPki(pki.dir) } : undefined;
-  for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates, metricsServer, proxy: v.proxy && v.runtime === 'process' })) {
+  const proxy = v.proxy && v.runtime === 'process';
+  // pods reach the DNS through its ClusterIP, which only a root proxy serves
+  const dns = proxy && v.dns && process.platform === 'linux' && process.getuid?.() === 0
+    ? { port: await freePort('127.0.0.1'), ip: CLUSTER_DNS_IP, domain: CLUSTER_DOMAIN } : undefined;
+  for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates, metricsServer, proxy, dns })) {
     const args = [...c.args];
     if (c.identity) {
       const kubeconfig = join(dataDir, `${c.name}.kubeconfig`);
@@ -96,12 +102,15 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   await ensureDefaultStorageClass({ server, ca: caPem, cert: certPem, key: keyPem })
     .catch((e: unknown) => process.stderr.write(`Warning: no default StorageClass: ${(e as Error).message}\n`));
   // registered while the nodes come up; done before `ready`
-  const registering = metricsServer ? (async () => {
+  const registering = metricsServer || dns ? (async () => {
     const { Client } = await import('../pkg/client/index.js');
     const admin = new Client({ host: server, caData: caPem, certData: certPem, keyData: keyPem, qps: 0 });
-    await applyMetricsServerObjects(admin, metricsServer.port, caPem, 10_000)
-      .catch((e: unknown) => process.stderr.write(`Warning: metrics-server is not registered (kubectl top will not work): ${(e as Error).message}\n`))
-      .finally(() => admin.close());
+    await Promise.all([
+      dns && applyClusterDnsObjects(admin, dns.port)
+        .catch((e: unknown) => process.stderr.write(`Warning: the cluster DNS is not registered (pods will not resolve service names): ${(e as Error).message}\n`)),
+      metricsServer && applyMetricsServerObjects(admin, metricsServer.port, caPem, 10_000)
+        .catch((e: unknown) => process.stderr.write(`Warning: metrics-server is not registered (kubectl top will not work): ${(e as Error).message}\n`)),
+    ]).finally(() => admin.close());
   })() : undefined;
   try {
     await waitForNodesReady({ server, ca: caPem, cert: certPem, key: keyPem, nodes, timeoutMs: readyTimeoutMs, signal: supervisor.failure.signal });

@@ -23,6 +23,7 @@ export interface PkiPaths {
   controllerManager: CertKeyPaths;
   scheduler: CertKeyPaths;
   kubeProxy: CertKeyPaths;
+  clusterDns: CertKeyPaths;
   /** The apiserver's identity towards kubelets (logs, exec). */
   apiserverKubeletClient: CertKeyPaths;
   /** system:node:NAME per node, keyed by node name. */
@@ -153,6 +154,7 @@ export const ensurePki = async (dir: string, opts: EnsurePkiOptions): Promise<Pk
     controllerManager: pair(dir, 'controller-manager'),
     scheduler: pair(dir, 'scheduler'),
     kubeProxy: pair(dir, 'kube-proxy'),
+    clusterDns: pair(dir, 'cluster-dns'),
     apiserverKubeletClient: pair(dir, 'apiserver-kubelet-client'),
     nodes: Object.fromEntries(opts.nodes.map((n) => [n, pair(dir, `kubelet-${n}`)])),
     serviceAccount: { key: join(dir, 'sa.key'), pub: join(dir, 'sa.pub') },
@@ -164,6 +166,7 @@ export const ensurePki = async (dir: string, opts: EnsurePkiOptions): Promise<Pk
     [paths.controllerManager, client('system:kube-controller-manager')],
     [paths.scheduler, client('system:kube-scheduler')],
     [paths.kubeProxy, client('system:kube-proxy')],
+    [paths.clusterDns, client('system:cluster-dns')],
     [paths.apiserverKubeletClient, client('kube-apiserver-kubelet-client', 'system:masters')],
     ...opts.nodes.map((n): [CertKeyPaths, Omit<LeafRequest, 'days' | 'key'>] =>
       [paths.nodes[n] as CertKeyPaths, client(`system:node:${n}`, 'system:nodes')]),

@@ -67,6 +67,27 @@ describe('endpoints and endpointslices', () => {
     expect(slice.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Service', name: 'web', controller: true });
   });
 
+  it('name a pod whose subdomain is the service by its hostname (StatefulSet pods), in Endpoints and EndpointSlices', async () => {
+    await c.services('default').create({
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'db', namespace: 'default' },
+      spec: { clusterIP: 'None', selector: { app: 'db' }, ports: [{ name: 'pg', port: 5432 }] },
+    });
+    for (const [name, subdomain] of [['db-0', 'db'], ['db-other', 'elsewhere']] as const) {
+      await c.pods('default').create({
+        apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels: { app: 'db' } },
+        spec: { nodeName: 'n1', hostname: name, subdomain, containers: [{ name: 'c', image: 'busybox' }] },
+      });
+    }
+    await setPodStatus(c, 'default', 'db-0', true, '10.0.1.1');
+    await setPodStatus(c, 'default', 'db-other', true, '10.0.1.2');
+    const slices = await eventually(() => c.resource(Resources.endpointSlices, 'default').list({ labelSelector: 'kubernetes.io/service-name=db' }),
+      (l) => (l.items[0]?.endpoints ?? []).length === 2, 'both db pods in the slice');
+    const hostnames = (slices.items[0]!.endpoints as { addresses: string[]; hostname?: string }[]).map((e) => [e.addresses[0], e.hostname]);
+    expect(hostnames).toEqual([['10.0.1.1', 'db-0'], ['10.0.1.2', undefined]]);
+    const ep = await eventually(() => c.endpoints('default').get('db'), (e) => (e.subsets?.[0]?.addresses ?? []).length === 2, 'both db pods in the Endpoints');
+    expect((ep.subsets[0].addresses as { ip: string; hostname?: string }[]).map((a) => [a.ip, a.hostname])).toEqual([['10.0.1.1', 'db-0'], ['10.0.1.2', undefined]]);
+  });
+
   it('a deleted service takes its Endpoints and EndpointSlices with it', async () => {
     await c.services('default').delete('web');
     await eventually(() => c.endpoints('default').get('web').then(() => true, () => false), (v) => v === false, 'the Endpoints to go');

@@ -1,6 +1,6 @@
 // `mini-kube up --nodes 3` (process runtime): one kubelet process per node with its own certificate; the seeds'
 // scenario runs real nginx processes and `kubectl logs` and `kubectl exec` reach them through the apiserver's proxy;
-// with pod sandboxes, a NodePort Service reaches them through up's service proxy.
+// with pod sandboxes, a NodePort Service reaches them through up's service proxy and its name resolves in the pods.
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxesUnavailable } from '../../pkg/kubelet/sandbox/probe.js';
@@ -40,6 +40,12 @@ describe.skipIf(!existsSync(main))('mini-kube up with the process runtime (compi
         const page = await eventually(async () => (await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.text(), () => '')) || undefined, 15_000, url);
         expect(page).toContain('Welcome to nginx!');
       }
+      // up's cluster DNS, reached by the pods through the kube-dns ClusterIP: the service's name, with the search path
+      const resolved = await eventually(async () => {
+        const r = await kubectl(kc, ['exec', first, '--', 'getent', 'hosts', 'web']);
+        return r.code === 0 ? r.stdout : undefined;
+      }, 15_000, 'getent hosts web');
+      expect(resolved.trim().split(/\s+/)).toEqual([clusterIp, 'web.default.svc.cluster.local']);
     }
     // up's metrics-server answers kubectl top once it has scraped every kubelet twice (every 15 s)
     expect((await kubectl(kc, ['get', 'apiservice', 'v1beta1.metrics.k8s.io', '--no-headers'])).stdout).toMatch(/kube-system\/metrics-server\s+True\s/);

@@ -1,7 +1,7 @@
 // The EndpointSlice controller (upstream pkg/controller/endpointslice, reconciler simplified): every service with a
 // selector owns discovery.k8s.io/v1 EndpointSlices labelled kubernetes.io/service-name and managed-by
 // endpointslice-controller.k8s.io — one slice per distinct port mapping (at most 100 endpoints each), each endpoint a
-// pod IP with ready / serving / terminating conditions, its node, zone and targetRef. Slices no longer wanted are
+// pod IP with ready / serving / terminating conditions, its hostname, node, zone and targetRef. Slices no longer wanted are
 // deleted; the garbage collector removes them with their service.
 import type { KubeObject } from '../../../api/types.js';
 import { Resources, isNotFound } from '../../client/index.js';
@@ -17,7 +17,7 @@ export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
 export const MANAGED_BY = 'endpointslice-controller.k8s.io';
 const MAX_ENDPOINTS_PER_SLICE = 100;
 
-interface Endpoint { addresses: string[]; conditions: { ready: boolean; serving: boolean; terminating: boolean }; nodeName?: string; zone?: string; targetRef: Record<string, string> }
+interface Endpoint { addresses: string[]; conditions: { ready: boolean; serving: boolean; terminating: boolean }; hostname?: string; nodeName?: string; zone?: string; targetRef: Record<string, string> }
 
 export async function startEndpointSliceController(ctx: ClusterControllerContext): Promise<void> {
   const services = ctx.informers.informerFor(Resources.services);
@@ -63,6 +63,8 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
       g.endpoints.push({
         addresses: [pod.status.podIP],
         conditions: { ready: publishAll || (serving && !terminating), serving: publishAll || serving, terminating },
+        // as upstream's ShouldSetHostname: a pod naming this service as its subdomain (StatefulSet pods) is found by name
+        ...(pod.spec?.hostname && pod.spec?.subdomain === svc.metadata?.name ? { hostname: pod.spec.hostname as string } : {}),
         ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
         ...(zone ? { zone } : {}),
         targetRef: podTargetRef(pod),

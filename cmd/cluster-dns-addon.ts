@@ -1,0 +1,44 @@
+// What `up` applies for its cluster DNS, as kubeadm's CoreDNS addon has it: the ClusterRole system:coredns (read
+// Services, EndpointSlices, Endpoints, Pods and Namespaces) bound to the user of the process's certificate, and the
+// Service kube-dns in kube-system at the 10th address of the service range (kubeadm's choice, the kubelets'
+// --cluster-dns) for port 53 over UDP and TCP, with its endpoints at the process's loopback port: the service proxy
+// carries pods' queries there.
+import type { Client } from '../pkg/client/index.js';
+import { applyAddonObjects, loopbackEndpoints, type AddonObject } from './addons.js';
+
+export const CLUSTER_DNS_USER = 'system:cluster-dns';
+/** The 10th address of up's service range (the apiserver's default --service-cluster-ip-range, 10.96.0.0/12). */
+export const CLUSTER_DNS_IP = '10.96.0.10';
+export const CLUSTER_DOMAIN = 'cluster.local';
+const RBAC = 'rbac.authorization.k8s.io';
+const labels = { 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'CoreDNS' };
+
+export const clusterDnsObjects = (port: number): AddonObject[] => [
+  {
+    group: RBAC, version: 'v1', resource: 'clusterroles', namespaced: false,
+    obj: {
+      apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'system:coredns' },
+      rules: [
+        { apiGroups: [''], resources: ['endpoints', 'services', 'pods', 'namespaces'], verbs: ['list', 'watch'] },
+        { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] },
+      ],
+    },
+  },
+  {
+    group: RBAC, version: 'v1', resource: 'clusterrolebindings', namespaced: false,
+    obj: {
+      apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'system:coredns' },
+      roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'system:coredns' }, subjects: [{ kind: 'User', apiGroup: RBAC, name: CLUSTER_DNS_USER }],
+    },
+  },
+  {
+    group: '', version: 'v1', resource: 'services', namespaced: true,
+    obj: {
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'kube-dns', namespace: 'kube-system', labels },
+      spec: { clusterIP: CLUSTER_DNS_IP, ports: [{ name: 'dns', port: 53, protocol: 'UDP', targetPort: port }, { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: port }] },
+    },
+  },
+  ...loopbackEndpoints('kube-dns', 'kube-system', labels, [{ name: 'dns', port, protocol: 'UDP' }, { name: 'dns-tcp', port, protocol: 'TCP' }]),
+];
+
+export const applyClusterDnsObjects = (client: Client, port: number): Promise<void> => applyAddonObjects(client, clusterDnsObjects(port));

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../api/types.js';
+import { lookup, type ClusterView } from './records.js';
+
+const services: Record<string, KubeObject> = {
+  'default/web': { spec: { clusterIP: '10.96.0.20', ports: [{ name: 'http', port: 80, protocol: 'TCP' }, { port: 81 }] } },
+  'default/db': { spec: { clusterIP: 'None', ports: [{ name: 'pg', port: 5432 }] } },
+  'default/empty': { spec: { clusterIP: 'None', ports: [{ port: 1 }] } },
+  'default/ext': { spec: { type: 'ExternalName', externalName: 'example.com.' } },
+};
+const view: ClusterView = {
+  service: (ns, name) => services[`${ns}/${name}`],
+  slices: (_ns, svc) => (svc === 'db' ? [{
+    addressType: 'IPv4',
+    endpoints: [
+      { addresses: ['10.244.0.5'], hostname: 'db-0', conditions: { ready: true } },
+      { addresses: ['10.244.0.6'], conditions: { ready: true } },
+      { addresses: ['10.244.0.7'], hostname: 'db-2', conditions: { ready: false } },
+    ],
+  }] : []),
+  nameOf: (ip) => ({ '10.96.0.20': 'web.default.svc.cluster.local' } as Record<string, string>)[ip],
+};
+const zone = 'cluster.local';
+const data = (name: string, type: string): unknown => {
+  const r = lookup(view, zone, name, type);
+  return r && (r.exists ? r.answers.map((x) => (x as { data: unknown }).data) : 'NXDOMAIN');
+};
+
+describe('cluster DNS records', () => {
+  it('answers a ClusterIP service with its address, and other types of it with nothing', () => {
+    expect(data('web.default.svc.cluster.local', 'A')).toEqual(['10.96.0.20']);
+    expect(data('web.default.svc.cluster.local', 'AAAA')).toEqual([]);
+    expect(data('nosuch.default.svc.cluster.local', 'A')).toBe('NXDOMAIN');
+    expect(data('web.other.svc.cluster.local', 'A')).toBe('NXDOMAIN');
+  });
+
+  it('answers a headless service with its ready endpoints, each also by hostname or dashed address', () => {
+    expect(data('db.default.svc.cluster.local', 'A')).toEqual(['10.244.0.5', '10.244.0.6']);
+    expect(data('db-0.db.default.svc.cluster.local', 'A')).toEqual(['10.244.0.5']);
+    expect(data('10-244-0-6.db.default.svc.cluster.local', 'A')).toEqual(['10.244.0.6']);
+    expect(data('db-2.db.default.svc.cluster.local', 'A')).toBe('NXDOMAIN');
+    expect(data('empty.default.svc.cluster.local', 'A')).toBe('NXDOMAIN');
+  });
+
+  it('gives SRV records of named ports, ExternalName as a CNAME, pods by dashed address, PTR of ClusterIPs', () => {
+    expect(data('_http._tcp.web.default.svc.cluster.local', 'SRV')).toEqual([{ priority: 0, weight: 100, port: 80, target: 'web.default.svc.cluster.local' }]);
+    expect(data('web.default.svc.cluster.local', 'SRV')).toEqual([{ priority: 0, weight: 100, port: 80, target: 'web.default.svc.cluster.local' }]);
+    expect(data('_http._udp.web.default.svc.cluster.local', 'SRV')).toBe('NXDOMAIN');
+    expect(data('_pg._tcp.db.default.svc.cluster.local', 'SRV')).toEqual([
+      { priority: 0, weight: 50, port: 5432, target: 'db-0.db.default.svc.cluster.local' },
+      { priority: 0, weight: 50, port: 5432, target: '10-244-0-6.db.default.svc.cluster.local' },
+    ]);
+    expect(data('ext.default.svc.cluster.local', 'A')).toEqual(['example.com']);
+    expect(data('10-244-1-9.default.pod.cluster.local', 'A')).toEqual(['10.244.1.9']);
+    expect(data('20.0.96.10.in-addr.arpa', 'PTR')).toEqual(['web.default.svc.cluster.local']);
+  });
+
+  it('leaves names outside the zone, and addresses outside the cluster, to the host\'s resolvers', () => {
+    expect(data('example.com', 'A')).toBeUndefined();
+    expect(data('1.0.0.127.in-addr.arpa', 'PTR')).toBeUndefined();
+    expect(data('svc.cluster.local', 'A')).toEqual([]);
+    expect(data('web.default.nope.cluster.local', 'A')).toBe('NXDOMAIN');
+  });
+});

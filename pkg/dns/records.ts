@@ -1,0 +1,120 @@
+// The cluster's names, as the Kubernetes DNS specification (kubernetes/dns docs/specification.md) and CoreDNS's
+// kubernetes plugin give them, answered from Services and EndpointSlices:
+//   <svc>.<ns>.svc.<zone>               A: the ClusterIP; headless: every ready endpoint; ExternalName: a CNAME
+//   <host>.<svc>.<ns>.svc.<zone>        A: a headless endpoint by its hostname (StatefulSet pods) or dashed IP
+//   _<port>._<proto>.<svc>.<ns>.svc.<zone>  SRV per named port (bare <svc>.<ns>.svc.<zone>: every named port)
+//   <a-b-c-d>.<ns>.pod.<zone>           A: a.b.c.d (CoreDNS's "pods insecure")
+//   <d.c.b.a>.in-addr.arpa              PTR: the service or headless endpoint with that address
+// A name in the zone that does not exist is NXDOMAIN; one that exists without the asked type, an empty answer.
+import type { Answer } from 'dns-packet';
+import type { KubeObject } from '../../api/types.js';
+
+/** CoreDNS's kubernetes plugin answers with a TTL of 5 s. */
+export const TTL = 5;
+
+export interface Lookup {
+  /** false: NXDOMAIN. */
+  exists: boolean;
+  answers: Answer[];
+  additionals?: Answer[];
+}
+
+export interface ClusterView {
+  service(namespace: string, name: string): KubeObject | undefined;
+  /** The EndpointSlices of a service. */
+  slices(namespace: string, service: string): KubeObject[];
+  /** The service or headless endpoint name an IPv4 address belongs to (for PTR). */
+  nameOf(ip: string): string | undefined;
+}
+
+interface Endpoint { addresses?: string[]; hostname?: string; conditions?: { ready?: boolean } }
+interface Port { name?: string; port?: number; protocol?: string }
+
+const NOWHERE: Lookup = { exists: false, answers: [] };
+const dashed = (ip: string): string => ip.replace(/\./g, '-');
+const isIpv4 = (s: string): boolean => /^(\d{1,3})(\.\d{1,3}){3}$/.test(s) && s.split('.').every((o) => Number(o) < 256);
+
+const readyEndpoints = (slices: KubeObject[]): { ip: string; host: string }[] => {
+  const out: { ip: string; host: string }[] = [];
+  for (const slice of slices) {
+    if (slice.addressType !== 'IPv4') continue;
+    for (const e of (slice.endpoints ?? []) as Endpoint[]) {
+      const ip = e.addresses?.[0];
+      if (ip && e.conditions?.ready !== false) out.push({ ip, host: e.hostname ?? dashed(ip) });
+    }
+  }
+  return out;
+};
+
+const a = (name: string, ip: string): Answer => ({ type: 'A', name, ttl: TTL, class: 'IN', data: ip });
+
+/** The records of `name` (lower case, no trailing dot) of `type`, when it is in `zone` or a reverse name; undefined: not ours. */
+export function lookup(view: ClusterView, zone: string, name: string, type: string): Lookup | undefined {
+  if (name.endsWith('.in-addr.arpa')) {
+    const ip = name.slice(0, -'.in-addr.arpa'.length).split('.').reverse().join('.');
+    const target = isIpv4(ip) ? view.nameOf(ip) : undefined;
+    if (!target) return undefined; // not a cluster address: the host's resolvers answer
+    return { exists: true, answers: type === 'PTR' ? [{ type: 'PTR', name, ttl: TTL, class: 'IN', data: target }] : [] };
+  }
+  if (name !== zone && !name.endsWith(`.${zone}`)) return undefined;
+  const labels = name === zone ? [] : name.slice(0, -zone.length - 1).split('.');
+  if (labels.length === 0) return { exists: true, answers: [] }; // the apex (its SOA comes with every answer)
+  const kind = labels[labels.length - 1];
+  if (kind === 'pod') {
+    if (labels.length !== 3) return labels.length < 3 ? { exists: true, answers: [] } : NOWHERE; // pod.<zone>, <ns>.pod.<zone>
+    const ip = labels[0]!.replace(/-/g, '.');
+    if (!isIpv4(ip)) return NOWHERE;
+    return { exists: true, answers: type === 'A' ? [a(name, ip)] : [] };
+  }
+  if (kind !== 'svc') return NOWHERE;
+  if (labels.length < 3) return { exists: true, answers: [] }; // svc.<zone>, <ns>.svc.<zone>
+  const [ns, svcName] = [labels[labels.length - 2]!, labels[labels.length - 3]!];
+  const svc = view.service(ns, svcName);
+  if (!svc) return NOWHERE;
+  const spec = (svc.spec ?? {}) as { type?: string; clusterIP?: string; externalName?: string; ports?: Port[] };
+  const base = `${svcName}.${ns}.svc.${zone}`;
+  const headless = spec.clusterIP === 'None';
+  const endpoints = headless ? readyEndpoints(view.slices(ns, svcName)) : [];
+  const prefix = labels.slice(0, -3);
+  if (prefix.length === 0) {
+    if (spec.type === 'ExternalName') {
+      return { exists: true, answers: [{ type: 'CNAME', name, ttl: TTL, class: 'IN', data: (spec.externalName ?? '').replace(/\.$/, '') }] };
+    }
+    if (type === 'SRV') return srv(name, base, spec.ports ?? [], undefined, headless, endpoints);
+    if (headless && endpoints.length === 0) return NOWHERE;
+    if (type !== 'A') return { exists: true, answers: [] };
+    return { exists: true, answers: headless ? endpoints.map((e) => a(name, e.ip)) : [a(name, spec.clusterIP!)] };
+  }
+  if (prefix.length === 2 && prefix[0]!.startsWith('_') && prefix[1]!.startsWith('_')) {
+    const portName = prefix[0]!.slice(1);
+    const proto = prefix[1]!.slice(1).toUpperCase();
+    const ports = (spec.ports ?? []).filter((p) => p.name === portName && (p.protocol ?? 'TCP') === proto);
+    if (!ports.length || (headless && !endpoints.length)) return NOWHERE;
+    return type === 'SRV' ? srv(name, base, ports, ports[0], headless, endpoints) : { exists: true, answers: [] };
+  }
+  if (prefix.length === 1 && headless) {
+    const matching = endpoints.filter((e) => e.host === prefix[0]);
+    if (!matching.length) return NOWHERE;
+    return { exists: true, answers: type === 'A' ? matching.map((e) => a(name, e.ip)) : [] };
+  }
+  return NOWHERE;
+}
+
+/** SRV records of named ports: the service itself as target, or (headless) each endpoint by its name. */
+function srv(name: string, base: string, ports: Port[], only: Port | undefined, headless: boolean, endpoints: { ip: string; host: string }[]): Lookup {
+  const named = only ? [only] : ports.filter((p) => p.name);
+  const answers: Answer[] = [];
+  const additionals: Answer[] = [];
+  for (const p of named) {
+    if (!headless) {
+      answers.push({ type: 'SRV', name, ttl: TTL, class: 'IN', data: { priority: 0, weight: 100, port: p.port ?? 0, target: base } });
+      continue;
+    }
+    for (const e of endpoints) {
+      const target = `${e.host}.${base}`;
+      answers.push({ type: 'SRV', name, ttl: TTL, class: 'IN', data: { priority: 0, weight: Math.floor(100 / endpoints.length), port: p.port ?? 0, target } });
+      additionals.push(a(target, e.ip));
+    }
+  }
+  return { exists: true, answers, additionals };
+}

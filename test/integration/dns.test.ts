@@ -1,0 +1,47 @@
+// The cluster DNS against a real apiserver: a Service's name answers with its ClusterIP and its address with its
+// name as soon as the watch delivers it, and is gone (NXDOMAIN) once the Service is deleted.
+import { createSocket } from 'node:dgram';
+import dnsPacket, { type DecodedPacket } from 'dns-packet';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../pkg/client/index.js';
+import { startDns, type RunningDns } from '../../pkg/dns/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { eventually } from './kubelet-support.js';
+
+const ask = (port: number, name: string, type: 'A' | 'PTR'): Promise<DecodedPacket> => new Promise((resolve) => {
+  const s = createSocket('udp4');
+  s.on('message', (m) => { s.close(); resolve(dnsPacket.decode(m)); });
+  s.send(dnsPacket.encode({ type: 'query', id: 1, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type, name, class: 'IN' }] }), port, '127.0.0.1');
+});
+
+describe('cluster DNS', () => {
+  let api: TestApiServer;
+  let admin: Client;
+  let dns: RunningDns;
+
+  beforeAll(async () => {
+    api = await startTestApiServer({ controllers: [] });
+    admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
+    dns = await startDns({ client: admin, zone: 'cluster.local', host: '127.0.0.1', port: 0, upstreams: [], logger: pino({ level: 'silent' }) });
+  });
+  afterAll(async () => {
+    await dns?.stop();
+    await admin?.close();
+    await api?.close();
+  });
+
+  it('follows Services: name to ClusterIP, ClusterIP to name, NXDOMAIN once deleted', async () => {
+    const svc = await admin.services('default').create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } });
+    const ip = svc.spec!.clusterIP as string;
+    const a = await eventually(async () => {
+      const r = await ask(dns.port, 'web.default.svc.cluster.local', 'A');
+      return r.answers?.length ? r : undefined;
+    });
+    expect(a.answers).toMatchObject([{ type: 'A', data: ip }]);
+    expect((await ask(dns.port, `${ip.split('.').reverse().join('.')}.in-addr.arpa`, 'PTR')).answers).toMatchObject([{ type: 'PTR', data: 'web.default.svc.cluster.local' }]);
+    expect((await ask(dns.port, 'kubernetes.default.svc.cluster.local', 'A')).answers).toMatchObject([{ data: '10.96.0.1' }]);
+    await admin.services('default').delete('web');
+    await eventually(async () => (await ask(dns.port, 'web.default.svc.cluster.local', 'A')).rcode === 'NXDOMAIN');
+  });
+});
