@@ -1,7 +1,7 @@
 // What `up` applies for the components it runs on the host in place of a cluster's pods (metrics-server, the
-// cluster DNS): objects server-side applied in order, and the Endpoints and EndpointSlice that point a Service
-// without selector at the component's loopback port (EndpointSlices too, which the service proxy reads, since no
-// controller mirrors Endpoints here).
+// cluster DNS): objects server-side applied in order, and the Endpoints that point a Service without selector at
+// the component's loopback port (the controller-manager's mirroring controller makes their EndpointSlice, which the
+// service proxy and the DNS read).
 import { connect } from 'node:net';
 import type { Client, KubeObject } from '../pkg/client/index.js';
 
@@ -21,21 +21,11 @@ export interface LoopbackPort {
   protocol: 'TCP' | 'UDP';
 }
 
-/** The Endpoints and EndpointSlice of a selector-less Service at 127.0.0.1 (the nodes' address in a loopback up). */
-export const loopbackEndpoints = (name: string, namespace: string, labels: Record<string, string>, ports: LoopbackPort[]): AddonObject[] => [
-  {
-    group: '', version: 'v1', resource: 'endpoints', namespaced: true,
-    obj: { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports }] },
-  },
-  {
-    group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', namespaced: true,
-    obj: {
-      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
-      metadata: { name, namespace, labels: { ...labels, 'kubernetes.io/service-name': name, 'endpointslice.kubernetes.io/managed-by': FIELD_MANAGER } },
-      addressType: 'IPv4', endpoints: [{ addresses: ['127.0.0.1'], conditions: { ready: true } }], ports,
-    },
-  },
-];
+/** The Endpoints of a selector-less Service at 127.0.0.1 (the nodes' address in a loopback up). */
+export const loopbackEndpoints = (name: string, namespace: string, labels: Record<string, string>, ports: LoopbackPort[]): AddonObject => ({
+  group: '', version: 'v1', resource: 'endpoints', namespaced: true,
+  obj: { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports }] },
+});
 
 /** Until something accepts TCP connections on 127.0.0.1:port, or the deadline passes (false). */
 export async function listening(port: number, deadline: number): Promise<boolean> {

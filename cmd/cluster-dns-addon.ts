@@ -1,7 +1,7 @@
 // What `up` applies for its cluster DNS, as kubeadm's CoreDNS addon has it: the ClusterRole system:coredns (read
 // Services, EndpointSlices, Endpoints, Pods and Namespaces) bound to the user of the process's certificate, and the
 // Service kube-dns in kube-system at the 10th address of the service range (kubeadm's choice, the kubelets'
-// --cluster-dns) for port 53 over UDP and TCP, with its endpoints at the process's loopback port: the service proxy
+// --cluster-dns) for port 53 over UDP and TCP, with its Endpoints at the process's loopback port: the service proxy
 // carries pods' queries there.
 import type { Client } from '../pkg/client/index.js';
 import { applyAddonObjects, loopbackEndpoints, type AddonObject } from './addons.js';
@@ -38,7 +38,7 @@ export const clusterDnsObjects = (port: number): AddonObject[] => [
       spec: { clusterIP: CLUSTER_DNS_IP, ports: [{ name: 'dns', port: 53, protocol: 'UDP', targetPort: port }, { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: port }] },
     },
   },
-  ...loopbackEndpoints('kube-dns', 'kube-system', labels, [{ name: 'dns', port, protocol: 'UDP' }, { name: 'dns-tcp', port, protocol: 'TCP' }]),
+  loopbackEndpoints('kube-dns', 'kube-system', labels, [{ name: 'dns', port, protocol: 'UDP' }, { name: 'dns-tcp', port, protocol: 'TCP' }]),
 ];
 
 export const applyClusterDnsObjects = (client: Client, port: number): Promise<void> => applyAddonObjects(client, clusterDnsObjects(port));

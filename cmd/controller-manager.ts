@@ -40,6 +40,7 @@ export const controllerManagerFlags = {
   'concurrent-namespace-syncs': flag.int(10, 'Namespace workers'),
   'concurrent-endpoint-syncs': flag.int(5, 'Endpoints workers'),
   'concurrent-service-endpoint-syncs': flag.int(5, 'EndpointSlice workers'),
+  'mirroring-concurrent-service-endpoint-syncs': flag.int(5, 'EndpointSlice mirroring workers'),
   'concurrent-resource-quota-syncs': flag.int(5, 'Resource quota workers'),
   'concurrent-deployment-syncs': flag.int(5, 'Deployment workers'),
   'concurrent-replicaset-syncs': flag.int(5, 'ReplicaSet workers'),

@@ -32,7 +32,7 @@ export function metricsServerObjects(port: number, caPem: string): AddonObject[]
       group: '', version: 'v1', resource: 'services', namespaced: true,
       obj: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'metrics-server', namespace: 'kube-system', labels }, spec: { ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }] } } as KubeObject,
     },
-    ...loopbackEndpoints('metrics-server', 'kube-system', labels, [{ name: 'https', port, protocol: 'TCP' }]),
+    loopbackEndpoints('metrics-server', 'kube-system', labels, [{ name: 'https', port, protocol: 'TCP' }]),
     {
       group: 'apiregistration.k8s.io', version: 'v1', resource: 'apiservices', namespaced: false,
       obj: {

@@ -14,6 +14,7 @@ import { startClusterRoleAggregationController } from './clusterroleaggregation/
 import { startDisruptionController } from './disruption/disruption.js';
 import { startEndpointsController } from './endpoint/endpoints.js';
 import { startEndpointSliceController } from './endpointslice/endpointslice.js';
+import { startEndpointSliceMirroringController } from './endpointslicemirroring/mirroring.js';
 import { startGarbageCollector } from './garbagecollector/garbage-collector.js';
 import { startNamespaceController } from './namespace/namespace.js';
 import { startNodeIpamController } from './nodeipam/node-ipam.js';
@@ -60,6 +61,7 @@ export const clusterControllers: ControllerDescriptor[] = [
   cluster('taint-eviction-controller', [], 'node-controller', startTaintEvictionController, 1),
   cluster('endpoints-controller', ['endpoint'], 'endpoint-controller', startEndpointsController, 5, 'concurrent-endpoint-syncs'),
   cluster('endpointslice-controller', ['endpointslice'], 'endpointslice-controller', startEndpointSliceController, 5, 'concurrent-service-endpoint-syncs'),
+  cluster('endpointslice-mirroring-controller', ['endpointslicemirroring'], 'endpointslicemirroring-controller', startEndpointSliceMirroringController, 5, 'mirroring-concurrent-service-endpoint-syncs'),
   cluster('resourcequota-controller', ['resourcequota'], 'resourcequota-controller', startResourceQuotaController, 5, 'concurrent-resource-quota-syncs'),
   cluster('clusterrole-aggregation-controller', ['clusterrole-aggregation'], 'clusterrole-aggregation-controller', startClusterRoleAggregationController, 5),
   cluster('disruption-controller', ['disruption'], 'disruption-controller', startDisruptionController, 1),

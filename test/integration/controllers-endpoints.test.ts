@@ -13,7 +13,7 @@ let cm: { stop(): Promise<void> };
 beforeAll(async () => {
   s = await startTestApiServer({ storageBackend: 'memory' });
   c = new Client({ ...(await loadKubeconfig(s.kubeconfig)), qps: 0 });
-  cm = await startInProcess(await controllerManagerKubeconfig(s), { controllers: ['endpoint', 'endpointslice', 'garbagecollector'] });
+  cm = await startInProcess(await controllerManagerKubeconfig(s), { controllers: ['endpoint', 'endpointslice', 'endpointslicemirroring', 'garbagecollector'] });
 }, 30_000);
 
 afterAll(async () => {
@@ -100,5 +100,24 @@ describe('endpoints and endpointslices', () => {
     await c.endpoints('default').create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'manual', namespace: 'default' }, subsets: [{ addresses: [{ ip: '192.168.1.1' }], ports: [{ port: 80 }] }] });
     await new Promise((r) => setTimeout(r, 300));
     expect(ips((await c.endpoints('default').get('manual')).subsets[0].addresses)).toEqual(['192.168.1.1']);
+  });
+
+  it('mirrors the Endpoints of a service without selector into EndpointSlices, until skip-mirror says not to', async () => {
+    const slices = c.resource(Resources.endpointSlices, 'default');
+    const mirrored = (): Promise<KubeObject[]> => slices.list({ labelSelector: 'kubernetes.io/service-name=manual,endpointslice.kubernetes.io/managed-by=endpointslicemirroring-controller.k8s.io' }).then((l) => l.items);
+    const [slice] = await eventually(mirrored, (l) => l.length === 1, 'the mirrored slice');
+    expect(slice).toMatchObject({
+      addressType: 'IPv4', ports: [{ name: '', port: 80, protocol: 'TCP' }], endpoints: [{ addresses: ['192.168.1.1'], conditions: { ready: true } }],
+      metadata: { ownerReferences: [{ kind: 'Endpoints', name: 'manual', controller: true }] },
+    });
+    const ep = await c.endpoints('default').get('manual');
+    await c.endpoints('default').update({ ...ep, subsets: [{ addresses: [{ ip: '192.168.1.1' }], notReadyAddresses: [{ ip: '192.168.1.2', hostname: 'two' }], ports: [{ name: 'http', port: 8080 }] }] });
+    await eventually(mirrored, (l) => l.length === 1 && (l[0]!.endpoints ?? []).length === 2 && l[0]!.ports?.[0]?.port === 8080, 'the slice to follow');
+    expect((await mirrored())[0]!.endpoints).toEqual([
+      { addresses: ['192.168.1.1'], conditions: { ready: true } }, { addresses: ['192.168.1.2'], conditions: { ready: false }, hostname: 'two' },
+    ]);
+    const labelled = await c.endpoints('default').get('manual');
+    await c.endpoints('default').update({ ...labelled, metadata: { ...labelled.metadata, labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } } });
+    await eventually(mirrored, (l) => l.length === 0, 'the mirrored slice to go');
   });
 });

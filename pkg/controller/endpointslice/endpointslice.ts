@@ -4,16 +4,14 @@
 // pod IP with ready / serving / terminating conditions, its hostname, node, zone and targetRef. Slices no longer wanted are
 // deleted; the garbage collector removes them with their service.
 import type { KubeObject } from '../../../api/types.js';
-import { Resources, isNotFound } from '../../client/index.js';
+import { Resources } from '../../client/index.js';
 import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
-import { isGoneOrTerminating } from '../shared/errors.js';
+import { CreatedSlices, deleteSlices, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, managedSlices, writeSlices } from '../shared/endpoint-slices.js';
 import {
   endpointPorts, hasSelector, isPodReady, podTargetRef, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
 } from '../shared/service-pods.js';
 
-export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
-export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
 export const MANAGED_BY = 'endpointslice-controller.k8s.io';
 const MAX_ENDPOINTS_PER_SLICE = 100;
 
@@ -29,8 +27,7 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
   const nodeLister = nodes.lister();
   const sliceLister = slices.lister();
   const loop = workerLoop(ctx, 'endpointslice-controller', sync);
-  /** Slices created but not yet in the cache, per service (upstream's endpointSliceTracker): no sync acts before they show. */
-  const pending = new Map<string, { names: Set<string>; at: number }>();
+  const created = new CreatedSlices();
 
   services.addEventHandler({ onAdd: (s) => loop.enqueue(s), onUpdate: (_o, s) => loop.enqueue(s), onDelete: (o) => loop.enqueue(objOf(o)) });
   const onPod = (pod: KubeObject): void => {
@@ -83,57 +80,24 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
 
   async function sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
-    const p = pending.get(key);
-    const waiting = [...(p?.names ?? [])].filter((n) => !sliceLister.namespace(namespace).get(n));
-    if (waiting.length && Date.now() - p!.at < 10_000) { loop.enqueueAfter(key, 100); return; }
-    pending.delete(key);
+    if (created.waiting(key, namespace, sliceLister)) { loop.enqueueAfter(key, 100); return; }
     const svc = svcLister.get(key);
     const client = ctx.client.resource(Resources.endpointSlices, namespace);
-    const existing = sliceLister.namespace(namespace).list()
-      .filter((s) => s.metadata?.labels?.[LABEL_SERVICE_NAME] === name && s.metadata?.labels?.[LABEL_MANAGED_BY] === MANAGED_BY)
-      .sort((a, b) => a.metadata!.name!.localeCompare(b.metadata!.name!));
+    const existing = managedSlices(sliceLister, namespace, name, MANAGED_BY);
     if (!svc || !hasSelector(svc)) {
       // The garbage collector deletes the slices of a deleted service; a service that lost its selector loses its slices.
-      if (svc) await Promise.all(existing.map((s) => client.delete(s.metadata!.name!, { signal: ctx.signal }).catch(ignoreNotFound)));
+      if (svc) await deleteSlices(client, existing, ctx.signal);
       return;
     }
     const labels: Record<string, string> = { ...(svc.metadata?.labels ?? {}), [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: MANAGED_BY };
     if (svc.spec?.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
-    const desired = desiredSlices(svc);
-    const unused = [...existing];
-    const writes: Promise<unknown>[] = [];
-    for (const d of desired) {
-      // Reuse a slice with the same ports, else any leftover, else create one.
-      let i = unused.findIndex((s) => canonicalJson(s.ports ?? []) === canonicalJson(d.ports));
-      if (i < 0 && unused.length > desired.length - 1) i = 0;
-      const body = { addressType: 'IPv4', endpoints: d.endpoints, ports: d.ports };
-      if (i >= 0) {
-        const [s] = unused.splice(i, 1) as [KubeObject];
-        if (canonicalJson({ addressType: s.addressType, endpoints: s.endpoints ?? [], ports: s.ports ?? [] }) === canonicalJson(body)
-          && canonicalJson(s.metadata?.labels) === canonicalJson(labels)) continue;
-        writes.push(client.update({ ...s, ...body, metadata: { ...s.metadata, labels } }, { signal: ctx.signal }));
-      } else {
-        writes.push(client.create({
-          apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
-          metadata: {
-            generateName: `${name}-`, namespace, labels,
-            ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata!.uid!, controller: true, blockOwnerDeletion: true }],
-          },
-          ...body,
-        }, { signal: ctx.signal }).then((created) => {
-          const entry = pending.get(key) ?? { names: new Set<string>(), at: Date.now() };
-          entry.names.add(created.metadata!.name!);
-          pending.set(key, entry);
-        }));
-      }
-    }
-    for (const s of unused) writes.push(client.delete(s.metadata!.name!, { signal: ctx.signal }).catch(ignoreNotFound));
-    const results = await Promise.allSettled(writes);
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isGoneOrTerminating(r.reason));
-    if (failed) throw failed.reason;
+    await writeSlices({
+      client, signal: ctx.signal, service: name, namespace, labels, existing,
+      wanted: desiredSlices(svc).map((d) => ({ addressType: 'IPv4', endpoints: d.endpoints, ports: d.ports })),
+      owner: { apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata!.uid!, controller: true, blockOwnerDeletion: true },
+      onCreated: (n) => created.add(key, n),
+    });
   }
 
   await loop.run();
 }
-
-const ignoreNotFound = (e: unknown): void => { if (!isNotFound(e)) throw e; };

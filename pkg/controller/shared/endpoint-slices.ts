@@ -1,0 +1,88 @@
+// Writing a service's EndpointSlices, shared by the EndpointSlice controller (slices from pods) and the mirroring
+// controller (slices from a selector-less service's Endpoints): slices are matched to the wanted ones by their
+// ports (else any leftover is reused), updated when they differ, created when missing, deleted when unwanted; and,
+// as upstream's endpointSliceTracker, a sync waits until the slices it created show in the cache.
+import type { KubeObject } from '../../../api/types.js';
+import { isNotFound, type Lister, type OwnerReference, type ResourceClient } from '../../client/index.js';
+import { canonicalJson } from './controller-utils.js';
+import { isGoneOrTerminating } from './errors.js';
+
+export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
+export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
+
+export interface WantedSlice {
+  addressType: string;
+  endpoints: unknown[];
+  ports: unknown[];
+}
+
+const ignoreNotFound = (e: unknown): void => { if (!isNotFound(e)) throw e; };
+
+/** Slices created but not yet in the cache, per key: a sync before they show would create them twice. */
+export class CreatedSlices {
+  private readonly pending = new Map<string, { names: Set<string>; at: number }>();
+
+  /** Whether the key must wait (some slice it created is not cached yet, for at most 10 s). */
+  waiting(key: string, namespace: string, slices: Lister<KubeObject>): boolean {
+    const p = this.pending.get(key);
+    if (p && [...p.names].some((n) => !slices.namespace(namespace).get(n)) && Date.now() - p.at < 10_000) return true;
+    this.pending.delete(key);
+    return false;
+  }
+
+  add(key: string, name: string): void {
+    const entry = this.pending.get(key) ?? { names: new Set<string>(), at: Date.now() };
+    entry.names.add(name);
+    this.pending.set(key, entry);
+  }
+}
+
+/** The slices of one service that one manager owns, by name. */
+export const managedSlices = (slices: Lister<KubeObject>, namespace: string, service: string, manager: string): KubeObject[] =>
+  slices.namespace(namespace).list()
+    .filter((s) => s.metadata?.labels?.[LABEL_SERVICE_NAME] === service && s.metadata?.labels?.[LABEL_MANAGED_BY] === manager)
+    .sort((a, b) => a.metadata!.name!.localeCompare(b.metadata!.name!));
+
+export interface SliceWrite {
+  client: ResourceClient;
+  signal: AbortSignal;
+  /** The service's name: new slices are named after it. */
+  service: string;
+  namespace: string;
+  labels: Record<string, string>;
+  owner: OwnerReference;
+  existing: KubeObject[];
+  wanted: WantedSlice[];
+  onCreated(name: string): void;
+}
+
+/** Brings `existing` to `wanted`; rejects with the first failure other than a gone or terminating object. */
+export async function writeSlices(w: SliceWrite): Promise<void> {
+  const unused = [...w.existing];
+  const writes: Promise<unknown>[] = [];
+  for (const body of w.wanted) {
+    let i = unused.findIndex((s) => s.addressType === body.addressType && canonicalJson(s.ports ?? []) === canonicalJson(body.ports));
+    if (i < 0 && unused.length > w.wanted.length - 1) i = 0;
+    if (i >= 0) {
+      const [s] = unused.splice(i, 1) as [KubeObject];
+      if (canonicalJson({ addressType: s.addressType, endpoints: s.endpoints ?? [], ports: s.ports ?? [] }) === canonicalJson(body)
+        && canonicalJson(s.metadata?.labels) === canonicalJson(w.labels)) continue;
+      writes.push(w.client.update({ ...s, ...body, metadata: { ...s.metadata, labels: w.labels } }, { signal: w.signal }));
+    } else {
+      writes.push(w.client.create({
+        apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
+        metadata: { generateName: `${w.service}-`, namespace: w.namespace, labels: w.labels, ownerReferences: [w.owner] },
+        ...body,
+      }, { signal: w.signal }).then((created) => w.onCreated(created.metadata!.name!)));
+    }
+  }
+  for (const s of unused) writes.push(w.client.delete(s.metadata!.name!, { signal: w.signal }).catch(ignoreNotFound));
+  const results = await Promise.allSettled(writes);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isGoneOrTerminating(r.reason));
+  if (failed) throw failed.reason;
+}
+
+/** Deletes the given slices (a service that lost what they mirrored). */
+export const deleteSlices = async (client: ResourceClient, slices: KubeObject[], signal: AbortSignal): Promise<void> => {
+  await Promise.all(slices.map((s) => client.delete(s.metadata!.name!, { signal }).catch(ignoreNotFound)));
+};
