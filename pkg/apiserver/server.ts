@@ -38,6 +38,8 @@ import { createCustomResources } from '../registry/customresources/controller.js
 import { bootstrap } from './bootstrap.js';
 import { authenticationConfigMap, createAggregator, publishAuthenticationConfigMap } from './aggregator/index.js';
 import { initializersFeature } from './initializers.js';
+import { loadCel } from '../apimachinery/cel/index.js';
+import { withCel } from './cel-loading.js';
 
 /** Upstream's limit on a request body. */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -62,10 +64,10 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
       authorizedTtlMs: config.authorizationWebhookCacheAuthorizedTtlMs, unauthorizedTtlMs: config.authorizationWebhookCacheUnauthorizedTtlMs,
     } : undefined,
   });
-  registries.setAdmission(authz.withEscalationChecks(await startAdmission(registries, {
+  registries.setAdmission(withCel(registries, authz.withEscalationChecks(await startAdmission(registries, {
     enable: initializers.enableAdmissionPlugins, disable: config.disableAdmissionPlugins, configFile: config.admissionControlConfigFile, logger: log,
     authorizer: authz.authorizer,
-  })));
+  }))));
 
   const [key, cert, ca] = await Promise.all([
     readFile(config.tlsPrivateKeyFile), readFile(config.tlsCertFile), config.clientCaFile ? readFile(config.clientCaFile) : undefined,
@@ -171,6 +173,8 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const stopFlowControl = maintainFlowSchemaStatus(registries, (err) => log.warn({ err }, 'FlowSchema status not updated'));
   ready = true;
   log.info({ port, ms: Date.now() - started }, 'apiserver ready');
+  // the first write that needs CEL would otherwise wait for it
+  loadCel().catch((err: unknown) => log.error({ err }, 'cannot load the CEL runtime'));
 
   return {
     port,

@@ -1,8 +1,8 @@
 // CEL for admission (webhook matchConditions, ValidatingAdmissionPolicy): the same Kubernetes CEL environment as
 // CRD validation rules, objects converted as those rules convert them (integers as int), with the authorizer of the
 // request's user.
-import { isCelError, type CelInput } from '@bufbuild/cel';
-import { AuthorizationSession, authorizerValue, compile, evaluate, withAuthorization, type Program } from '../../apimachinery/cel/index.js';
+import type { CelInput } from '@bufbuild/cel';
+import { AuthorizationSession, authorizerValue, compile, evaluate, withAuthorization, type Program, isCelError } from '../../apimachinery/cel/index.js';
 import { toCel } from '../../registry/customresources/cel.js';
 import type { AdmissionDeps } from '../deps.js';
 import type { AdmissionAttributes } from '../interface.js';

@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../api/types.js';
-import { authorizerValue, compile, COST_LIMIT_EXCEEDED, evaluate, type AccessQuestion } from '../../apimachinery/cel/index.js';
+import { authorizerValue, compile, COST_LIMIT_EXCEEDED, evaluate, type AccessQuestion, loadCel } from '../../apimachinery/cel/index.js';
 import { attrs, memoryDeps } from '../testing.js';
 import { withAnswers } from './cel.js';
 import { ValidatingAdmissionPolicy } from './validating.js';
+
+// what the apiserver does before admitting a write
+beforeAll(async () => { await loadCel(); });
 
 const G = 'admissionregistration.k8s.io';
 const rules = [{ operations: ['*'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }];

@@ -5,8 +5,8 @@
 // published to the audit event too.
 import { builtinGroupVersions } from '../../../api/index.js';
 import type { KubeObject } from '../../../api/types.js';
-import { isCelList, isCelMap, isCelUint, type CelInput } from '@bufbuild/cel';
-import { AuthorizationSession, RUNTIME_COST_BUDGET } from '../../apimachinery/cel/index.js';
+import type { CelInput } from '@bufbuild/cel';
+import { AuthorizationSession, RUNTIME_COST_BUDGET, isCelList, isCelMap, isCelUint } from '../../apimachinery/cel/index.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { StatusError, type StatusReason } from '../../apimachinery/errors.js';
 import type { AdmissionDeps } from '../deps.js';

@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attrs, memoryDeps } from '../testing.js';
 import { MutatingWebhook, ValidatingWebhook } from './plugins.js';
 import { ruleMatches } from './rules.js';
+import { loadCel } from '../../apimachinery/cel/index.js';
+
+// what the apiserver does before admitting a write
+beforeAll(async () => { await loadCel(); });
 
 describe('webhook rules', () => {
   const pod = attrs('pods', 'CREATE', { metadata: { name: 'p' } });

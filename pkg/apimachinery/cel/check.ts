@@ -13,11 +13,6 @@ import { issue } from './issue.js';
 
 type Typed = JSONSchemaProps | undefined;
 
-/** The schema of `self` at a resource root: apiVersion, kind and metadata (name, generateName) besides its own. */
-export function resourceRootSchema(s: JSONSchemaProps): JSONSchemaProps {
-  const meta: JSONSchemaProps = { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } };
-  return { ...s, properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, ...s.properties, metadata: meta } };
-}
 
 const closed = (s: Typed): s is JSONSchemaProps =>
   Boolean(s && s.type === 'object' && s.properties && s.additionalProperties === undefined && !s['x-kubernetes-preserve-unknown-fields'] && !s['x-kubernetes-embedded-resource']);

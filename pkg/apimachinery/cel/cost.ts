@@ -2,7 +2,8 @@
 // estimates and library costs, apiserver/pkg/cel/library/cost.go). @bufbuild/cel reports no cost, so this walks the
 // parsed AST: a variable's size comes from its schema (maxLength, maxItems, maxProperties), or, where the schema
 // sets no bound, from the largest value that fits in a request (3 MiB), as upstream estimates unbounded sizes.
-// Comprehensions cost their body once per element of the range. Only the upper bound is kept.
+// Comprehensions cost their body once per element of the range. Only the upper bound is kept. Also the limits and
+// the root schema of CRD rules: what needs no CEL runtime (index.ts serves it without loading one).
 import type { parse } from '@bufbuild/cel';
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import { unescapeField } from './escaping.js';
@@ -10,6 +11,8 @@ import { unescapeField } from './escaping.js';
 type Expr = ReturnType<typeof parse>['expr'];
 
 /** Upstream's celconfig: per-expression and per-CRD static limits, per-call and per-request runtime limits. */
+/** cel-go's words when an evaluation passes its cost limit; the evaluation stops there. */
+export const COST_LIMIT_EXCEEDED = 'operation cancelled: actual cost limit exceeded';
 export const PER_CALL_LIMIT = 1_000_000;
 export const STATIC_COST_LIMIT = 10_000_000;
 export const STATIC_CRD_COST_LIMIT = 100_000_000;
@@ -150,4 +153,10 @@ export function costExceededMessage(costName: string, cost: number, limit: numbe
   const f = cost / limit;
   const factor = f > 100 ? 'more than 100x' : f < 1.5 ? `${f.toFixed(6)}x` : `${f.toFixed(1)}x`;
   return `${costName} exceeds budget by factor of ${factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+}
+
+/** The schema of `self` at a resource root: apiVersion, kind and metadata (name, generateName) besides its own. */
+export function resourceRootSchema(s: JSONSchemaProps): JSONSchemaProps {
+  const meta: JSONSchemaProps = { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } };
+  return { ...s, properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, ...s.properties, metadata: meta } };
 }

@@ -12,7 +12,7 @@ import { celEnv, celError, isCelError, isCelList, isCelMap, parse, plan, type Ce
 import { strings } from '@bufbuild/cel/ext';
 import { comprehensionFuncs, expandTwoVarComprehensions } from './comprehensions.js';
 import { BAIL, compileFast, type Charges } from './fast-path.js';
-import { PER_CALL_LIMIT } from './cost.js';
+import { COST_LIMIT_EXCEEDED, PER_CALL_LIMIT } from './cost.js';
 import { authzCallCost, authzFuncs } from './library/authz.js';
 import { formatFuncs } from './library/format.js';
 import { listFuncs } from './library/lists.js';
@@ -34,8 +34,6 @@ const REGEX = new Set(['matches', 'find', 'findAll']);
 let spent = 0;
 let limit = Number.POSITIVE_INFINITY;
 
-/** cel-go's words when an evaluation passes its cost limit; the evaluation stops there. */
-export const COST_LIMIT_EXCEEDED = 'operation cancelled: actual cost limit exceeded';
 
 const sizeOf = (v: unknown): number => (typeof v === 'string' ? v.length : typeof v !== 'object' || v === null ? 0 : v instanceof Uint8Array ? v.length : isCelList(v) || isCelMap(v) ? v.size : 0);
 

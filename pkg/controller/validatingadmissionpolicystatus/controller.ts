@@ -8,11 +8,13 @@ import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { workerLoop } from '../shared/controller-utils.js';
 import { apiServerSchemaResolver } from './schema-resolver.js';
 import { typeCheck } from './type-checker.js';
+import { loadCel } from '../../apimachinery/cel/index.js';
 
 const NAME = 'validatingadmissionpolicy-status-controller';
 const POLICIES: ResourceRef = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false };
 
 export async function startValidatingAdmissionPolicyStatusController(ctx: ClusterControllerContext): Promise<void> {
+  await loadCel(); // its type checks compile the policies' expressions
   const informer = ctx.informers.informerFor(POLICIES);
   const lister = informer.lister();
   const loop = workerLoop(ctx, NAME, sync);

@@ -1,6 +1,10 @@
 // self and oldSelf are handed to CEL as maps whose fields convert on first read; every map operation must see them whole.
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { validateRules } from './cel.js';
+import { loadCel } from '../../apimachinery/cel/index.js';
+
+// what the apiserver does before admitting a write
+beforeAll(async () => { await loadCel(); });
 const schema = (rules: string[]) => ({ type: 'object', properties: { a: { type: 'integer' }, b: { type: 'string' }, m: { type: 'object', additionalProperties: { type: 'integer' } }, n: { type: 'object', properties: { x: { type: 'integer' } } } },
   'x-kubernetes-validations': rules.map((rule) => ({ rule })) }) as never;
 it('objects given to rules (converted lazily) behave as CEL maps: size, has, in, macros, equality', () => {

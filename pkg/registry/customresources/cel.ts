@@ -1,9 +1,9 @@
 // x-kubernetes-validations: CEL rules evaluated with `self` (and `oldSelf` for transition rules) at every
 // schema node that declares them (upstream: apiextensions-apiserver pkg/apiserver/schema/cel). Values are
 // handed to @bufbuild/cel typed by the schema: objects as maps, integers as int (BigInt), numbers as double.
-import { isCelError, type CelInput } from '@bufbuild/cel';
+import type { CelInput } from '@bufbuild/cel';
 import type { JSONSchemaProps, ValidationRule } from '../../../api/apiextensions/v1/index.js';
-import { checkExpression, compile, COST_LIMIT_EXCEEDED, costExceededMessage, estimateCost, evaluate, PER_CALL_LIMIT, reads, resourceRootSchema, RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT, unescapeField, type Program } from '../../apimachinery/cel/index.js';
+import { checkExpression, compile, COST_LIMIT_EXCEEDED, costExceededMessage, estimateCost, evaluate, PER_CALL_LIMIT, reads, resourceRootSchema, RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT, unescapeField, type Program, isCelError } from '../../apimachinery/cel/index.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { forbidden } from '../../apimachinery/field.js';
 import { isPlainObject } from '../schema/index.js';

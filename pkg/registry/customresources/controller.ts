@@ -19,6 +19,7 @@ import { rfc3339 } from '../meta.js';
 import { CLEANUP_FINALIZER } from '../strategies/crd.js';
 import type { ServiceResolver } from './conversion.js';
 import { nonStructuralViolations } from './definition/validate.js';
+import { celLoaded, loadCel } from '../../apimachinery/cel/index.js';
 import { serveCrd, type ServedCrd } from './serve.js';
 
 export interface CustomResourcesOptions {
@@ -246,6 +247,8 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
     if (running) return running;
     running = (async () => {
       await Promise.resolve();
+      // serving a CRD compiles its validation rules and prices them
+      if (queue.size && !celLoaded()) await loadCel();
       while (queue.size && !stopped) {
         const [name] = queue;
         queue.delete(name!);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { definitions as metaDefinitions } from '../../../api/meta/v1/index.js';
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import { SchemaIndex } from '../schema/index.js';
@@ -8,6 +8,10 @@ import { findFirst } from './jsonpath.js';
 import { pruneCustomResource } from './prune.js';
 import { definitionName, pointerToPath } from './schema.js';
 import { compileValidator, validateWithSchema } from './validation.js';
+import { loadCel } from '../../apimachinery/cel/index.js';
+
+// what the apiserver does before admitting a write
+beforeAll(async () => { await loadCel(); });
 
 const schema: JSONSchemaProps = {
   type: 'object',

@@ -100,6 +100,11 @@ export class Registry {
     return kv;
   }
 
+  /** Whether any object of this resource exists (cache state, without waiting). */
+  hasAny(): boolean {
+    return this.deps.cacher.list({ prefix: listPrefix(this.rt, undefined), limit: 1 }).items.length > 0;
+  }
+
   /** Current state without waiting; for lookups inside the apiserver (admission, subresources). */
   peek(namespace: string | undefined, name: string): KeyValue | undefined {
     return this.deps.cacher.get(this.key(namespace, name));

@@ -6,8 +6,9 @@ import { admissionScope, checkAdmissionExpression, type Scope } from '../../apim
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { invalidValue } from '../../apimachinery/field.js';
 
-/** Webhook matchConditions: no params, no variables. */
-export const MATCH_CONDITION_SCOPE = admissionScope({ params: false, authorizer: true });
+let matchScope: Scope | undefined;
+/** Webhook matchConditions: no params, no variables (made on first use: it needs the CEL runtime). */
+export const matchConditionScope = (): Scope => (matchScope ??= admissionScope({ params: false, authorizer: true }));
 
 export function celCompileErrors(path: string, expression: string, scope: Scope, returns: string[] = []): StatusCause[] {
   const { error } = checkAdmissionExpression(expression, scope, returns);

@@ -7,7 +7,7 @@ import { duplicate, invalidValue, notSupported, required } from '../../apimachin
 import { isDNS1035Label, isDNS1123Subdomain } from '../../apimachinery/names.js';
 import type { Strategy } from '../strategy.js';
 import type { Scope } from '../../apimachinery/cel/index.js';
-import { celCompileErrors, MATCH_CONDITION_SCOPE } from './admission-cel.js';
+import { celCompileErrors, matchConditionScope } from './admission-cel.js';
 
 type Obj = Record<string, any>;
 
@@ -119,7 +119,7 @@ export function validateClientConfig(cc: Obj | undefined, path: string): StatusC
 }
 
 /** matchConditions: names qualified and unique, expressions compiled (upstream: validateMatchConditions). */
-export function validateMatchConditions(conditions: Obj[] | undefined, path: string, scope: Scope = MATCH_CONDITION_SCOPE): StatusCause[] {
+export function validateMatchConditions(conditions: Obj[] | undefined, path: string, scope: Scope = matchConditionScope()): StatusCause[] {
   const causes: StatusCause[] = [];
   const seen = new Set<string>();
   (conditions ?? []).forEach((c, i) => {

@@ -11,63 +11,8 @@
 import { celMethod, type CelFunc } from '@bufbuild/cel';
 import { create } from '@bufbuild/protobuf';
 import type { ReflectMessage } from '@bufbuild/protobuf/reflect';
+import { currentSession, DECISION_PENDING, type AccessAnswer, type AccessQuestion, type Subject } from './session.js';
 import { AUTHORIZER_TYPE, BOOL, DECISION_TYPE, GROUP_CHECK_TYPE, PATH_CHECK_TYPE, RESOURCE_CHECK_TYPE as RC, STRING, type Opaque } from './types.js';
-
-export interface Subject {
-  name: string;
-  uid?: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
-}
-
-/** One SubjectAccessReview: a non-resource path, or a resource request. */
-export interface AccessQuestion {
-  user: Subject;
-  verb: string;
-  path?: string;
-  group?: string;
-  resource?: string;
-  subresource?: string;
-  namespace?: string;
-  name?: string;
-  /** Selectors the resource check is narrowed by, as written (the authorizers parse them). */
-  fieldSelector?: string;
-  labelSelector?: string;
-}
-
-export interface AccessAnswer {
-  allowed: boolean;
-  reason: string;
-  error?: string;
-}
-
-/** The decisions known to one admission request's evaluations, and the questions they are waiting on. */
-export class AuthorizationSession {
-  readonly decisions = new Map<string, AccessAnswer>();
-  readonly pending = new Map<string, AccessQuestion>();
-
-  /** Answers every pending question with `review`. */
-  async answer(review: (q: AccessQuestion) => Promise<AccessAnswer>): Promise<void> {
-    const questions = [...this.pending];
-    this.pending.clear();
-    await Promise.all(questions.map(async ([key, q]) => { this.decisions.set(key, await review(q)); }));
-  }
-}
-
-let session: AuthorizationSession | undefined;
-
-/** Runs `f` (synchronous evaluations) with `s` answering the authorizer's checks. */
-export function withAuthorization<T>(s: AuthorizationSession, f: () => T): T {
-  session = s;
-  try {
-    return f();
-  } finally {
-    session = undefined;
-  }
-}
-
-/** Thrown by a check whose decision is pending; the evaluation's result is then thrown away. */
-export const DECISION_PENDING = 'authorization decision pending';
 
 type Check = Omit<AccessQuestion, 'verb'>;
 const read = <T>(t: Opaque, v: ReflectMessage): T => JSON.parse(t.text(v)) as T;
@@ -81,6 +26,7 @@ export function authorizerValue(user: Subject, request: Omit<Check, 'user' | 'pa
 function check(c: Check, verb: string) {
   const q: AccessQuestion = { ...c, verb };
   const key = JSON.stringify(q);
+  const session = currentSession();
   const known = session?.decisions.get(key);
   if (known) return write(DECISION_TYPE, known);
   if (!session) return write(DECISION_TYPE, { allowed: false, reason: '', error: 'no authorizer' });
