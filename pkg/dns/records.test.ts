@@ -11,7 +11,7 @@ const services: Record<string, KubeObject> = {
 const view: ClusterView = {
   service: (ns, name) => services[`${ns}/${name}`],
   slices: (_ns, svc) => (svc === 'db' ? [{
-    addressType: 'IPv4',
+    addressType: 'IPv4', ports: [{ name: 'pg', port: 15432, protocol: 'TCP' }],
     endpoints: [
       { addresses: ['10.244.0.5'], hostname: 'db-0', conditions: { ready: true } },
       { addresses: ['10.244.0.6'], conditions: { ready: true } },
@@ -47,8 +47,8 @@ describe('cluster DNS records', () => {
     expect(data('web.default.svc.cluster.local', 'SRV')).toEqual([{ priority: 0, weight: 100, port: 80, target: 'web.default.svc.cluster.local' }]);
     expect(data('_http._udp.web.default.svc.cluster.local', 'SRV')).toBe('NXDOMAIN');
     expect(data('_pg._tcp.db.default.svc.cluster.local', 'SRV')).toEqual([
-      { priority: 0, weight: 50, port: 5432, target: 'db-0.db.default.svc.cluster.local' },
-      { priority: 0, weight: 50, port: 5432, target: '10-244-0-6.db.default.svc.cluster.local' },
+      { priority: 0, weight: 50, port: 15432, target: 'db-0.db.default.svc.cluster.local' },
+      { priority: 0, weight: 50, port: 15432, target: '10-244-0-6.db.default.svc.cluster.local' },
     ]);
     expect(data('ext.default.svc.cluster.local', 'A')).toEqual(['example.com']);
     expect(data('10-244-1-9.default.pod.cluster.local', 'A')).toEqual(['10.244.1.9']);

@@ -2,7 +2,8 @@
 // kubernetes plugin give them, answered from Services and EndpointSlices:
 //   <svc>.<ns>.svc.<zone>               A: the ClusterIP; headless: every ready endpoint; ExternalName: a CNAME
 //   <host>.<svc>.<ns>.svc.<zone>        A: a headless endpoint by its hostname (StatefulSet pods) or dashed IP
-//   _<port>._<proto>.<svc>.<ns>.svc.<zone>  SRV per named port (bare <svc>.<ns>.svc.<zone>: every named port)
+//   _<port>._<proto>.<svc>.<ns>.svc.<zone>  SRV per named port (bare <svc>.<ns>.svc.<zone>: every named port);
+//                                       headless: one per endpoint, at the endpoint's own port
 //   <a-b-c-d>.<ns>.pod.<zone>           A: a.b.c.d (CoreDNS's "pods insecure")
 //   <d.c.b.a>.in-addr.arpa              PTR: the service or headless endpoint with that address
 // A name in the zone that does not exist is NXDOMAIN; one that exists without the asked type, an empty answer.
@@ -34,13 +35,17 @@ const NOWHERE: Lookup = { exists: false, answers: [] };
 const dashed = (ip: string): string => ip.replace(/\./g, '-');
 const isIpv4 = (s: string): boolean => /^(\d{1,3})(\.\d{1,3}){3}$/.test(s) && s.split('.').every((o) => Number(o) < 256);
 
-const readyEndpoints = (slices: KubeObject[]): { ip: string; host: string }[] => {
-  const out: { ip: string; host: string }[] = [];
+/** A ready endpoint: its address, its name under the service, and its slice's port numbers by port name. */
+interface Ready { ip: string; host: string; ports: Map<string, number> }
+
+const readyEndpoints = (slices: KubeObject[]): Ready[] => {
+  const out: Ready[] = [];
   for (const slice of slices) {
     if (slice.addressType !== 'IPv4') continue;
+    const ports = new Map(((slice.ports ?? []) as Port[]).map((p) => [`${p.name ?? ''}/${p.protocol ?? 'TCP'}`, p.port ?? 0]));
     for (const e of (slice.endpoints ?? []) as Endpoint[]) {
       const ip = e.addresses?.[0];
-      if (ip && e.conditions?.ready !== false) out.push({ ip, host: e.hostname ?? dashed(ip) });
+      if (ip && e.conditions?.ready !== false) out.push({ ip, host: e.hostname ?? dashed(ip), ports });
     }
   }
   return out;
@@ -100,8 +105,8 @@ export function lookup(view: ClusterView, zone: string, name: string, type: stri
   return NOWHERE;
 }
 
-/** SRV records of named ports: the service itself as target, or (headless) each endpoint by its name. */
-function srv(name: string, base: string, ports: Port[], only: Port | undefined, headless: boolean, endpoints: { ip: string; host: string }[]): Lookup {
+/** SRV records of named ports: the service itself at its port, or (headless) each endpoint at its own port. */
+function srv(name: string, base: string, ports: Port[], only: Port | undefined, headless: boolean, endpoints: Ready[]): Lookup {
   const named = only ? [only] : ports.filter((p) => p.name);
   const answers: Answer[] = [];
   const additionals: Answer[] = [];
@@ -112,7 +117,8 @@ function srv(name: string, base: string, ports: Port[], only: Port | undefined, 
     }
     for (const e of endpoints) {
       const target = `${e.host}.${base}`;
-      answers.push({ type: 'SRV', name, ttl: TTL, class: 'IN', data: { priority: 0, weight: Math.floor(100 / endpoints.length), port: p.port ?? 0, target } });
+      const port = e.ports.get(`${p.name ?? ''}/${p.protocol ?? 'TCP'}`) ?? p.port ?? 0;
+      answers.push({ type: 'SRV', name, ttl: TTL, class: 'IN', data: { priority: 0, weight: Math.floor(100 / endpoints.length), port, target } });
       additionals.push(a(target, e.ip));
     }
   }
