@@ -87,7 +87,7 @@ export class StatsProvider {
   async summary(src: StatsSource, now = Date.now(), detail = true): Promise<Record<string, unknown>> {
     const time = rfc3339(now);
     const { runtime } = src;
-    const usage = runtime.containerUsage();
+    const usage = runtime.containerUsage(now);
     const containers = runtime.listContainers();
     const fs = detail ? await runtime.filesystem?.() : undefined;
     const pods = (await Promise.all(src.pods().map(async (pod) => {

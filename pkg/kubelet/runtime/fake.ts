@@ -223,8 +223,8 @@ export class FakeRuntime implements Runtime {
   }
 
   /** Simulated: 1% of a core since the start and 4 MiB each, so that stats and metrics show plausible figures. */
-  containerUsage(): Map<string, ContainerUsage> {
-    const now = this.clock.now();
+  containerUsage(now: number): Map<string, ContainerUsage> {
+    // as of the stats' own timestamp: usage read a millisecond later would make the rate between two reads wrong
     const out = new Map<string, ContainerUsage>();
     for (const [id, c] of this.containers) {
       if (c.state === 'running' && c.startedAt !== undefined) out.set(id, { cpuCoreNanoSeconds: (now - c.startedAt) * 10_000, memoryWorkingSetBytes: 4 * 1024 * 1024 });

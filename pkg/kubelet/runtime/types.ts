@@ -183,8 +183,8 @@ export interface Runtime {
   /** A TCP connection to `port` in the sandbox's network (kubectl port-forward). */
   portForward(sandboxId: string, port: number): Promise<Duplex>;
 
-  /** The usage of every running container, by id (CRI's ListContainerStats). */
-  containerUsage(): Map<string, ContainerUsage>;
+  /** The usage of every running container, by id (CRI's ListContainerStats); a simulated one's as of `now` (ms). */
+  containerUsage(now: number): Map<string, ContainerUsage>;
   /** The network interfaces of a sandbox (its network namespace; the node's for one on the host network), or of the node. */
   interfaceStats?(sandboxId?: string): InterfaceStats[];
   /** Disk use of a container's writable files and of its log files (CRI ContainerStats.writable_layer, the log dir). */
