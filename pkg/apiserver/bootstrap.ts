@@ -2,6 +2,7 @@
 // kubernetes service in default, whose Endpoints and EndpointSlice name this apiserver's address (upstream: the
 // bootstrap controller and the endpoint reconciler, which also bring them up to date when the address changes).
 import { isDeepStrictEqual } from 'node:util';
+import { LABEL_SERVICE_NAME } from '../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../api/types.js';
 import { SYSTEM_PRIORITY_CLASSES } from '../admission/priority.js';
 import { isStatusError } from '../apimachinery/errors.js';
@@ -57,7 +58,7 @@ export async function bootstrap(regs: RegistrySet, address: { ip: string; port: 
   }));
   await reconcile(regs, 'discovery.k8s.io', 'endpointslices', fields({
     apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
-    metadata: { name: 'kubernetes', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+    metadata: { name: 'kubernetes', labels: { [LABEL_SERVICE_NAME]: 'kubernetes' } },
     addressType: address.ip.includes(':') ? 'IPv6' : 'IPv4',
     endpoints: [{ addresses: [address.ip], conditions: { ready: true } }],
     ports: endpointPorts,

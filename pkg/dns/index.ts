@@ -1,6 +1,7 @@
 // `mini-kube dns`: the cluster DNS (CoreDNS's place, with its kubernetes and forward plugins), answering the names
 // of Services and their endpoints from watched Services and EndpointSlices.
 import type { Logger } from 'pino';
+import { LABEL_SERVICE_NAME } from '../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../api/types.js';
 import { Resources, SharedInformerFactory, type Client } from '../client/index.js';
 import type { ClusterView } from './records.js';
@@ -9,7 +10,6 @@ import { DnsServer } from './server.js';
 export { DnsServer } from './server.js';
 export { lookup, type ClusterView } from './records.js';
 
-const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 const BY_SERVICE = 'service';
 
 export interface DnsOptions {
@@ -30,7 +30,7 @@ export async function startDns(o: DnsOptions): Promise<RunningDns> {
   const factory = new SharedInformerFactory(o.client);
   const services = factory.informerFor<KubeObject>(Resources.services);
   const slices = factory.informerFor<KubeObject>(Resources.endpointSlices, {
-    indexers: { [BY_SERVICE]: (s) => { const svc = s.metadata?.labels?.[SERVICE_NAME_LABEL]; return svc ? [`${s.metadata?.namespace ?? ''}/${svc}`] : []; } },
+    indexers: { [BY_SERVICE]: (s) => { const svc = s.metadata?.labels?.[LABEL_SERVICE_NAME]; return svc ? [`${s.metadata?.namespace ?? ''}/${svc}`] : []; } },
   });
   const zone = o.zone.replace(/\.$/, '').toLowerCase();
   // address → name, for PTR queries: rebuilt on the first lookup after a change
@@ -38,10 +38,11 @@ export async function startDns(o: DnsOptions): Promise<RunningDns> {
   const changed = { onAdd: () => { names = undefined; }, onUpdate: () => { names = undefined; }, onDelete: () => { names = undefined; } };
   services.addEventHandler(changed);
   slices.addEventHandler(changed);
+  const slicesOf = (ns: string, svc: string): KubeObject[] => slices.indexer.byIndex(BY_SERVICE, `${ns}/${svc}`);
   const view: ClusterView = {
     service: (ns, name) => services.indexer.getByKey(`${ns}/${name}`),
-    slices: (ns, svc) => slices.indexer.byIndex(BY_SERVICE, `${ns}/${svc}`),
-    nameOf: (ip) => (names ??= addressNames(services.indexer.list(), (ns, svc) => slices.indexer.byIndex(BY_SERVICE, `${ns}/${svc}`), zone)).get(ip),
+    slices: slicesOf,
+    nameOf: (ip) => (names ??= addressNames(services.indexer.list(), slicesOf, zone)).get(ip),
   };
   const ac = new AbortController();
   factory.start(ac.signal);

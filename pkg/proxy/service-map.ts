@@ -1,5 +1,6 @@
 // What the proxy serves, read from Services and EndpointSlices as kube-proxy's change trackers read them: one entry
 // per service port, reachable at each of its ClusterIPs and at its NodePort, with the endpoints it may pick from.
+import { LABEL_SERVICE_NAME } from '../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../api/types.js';
 
 export type Protocol = 'TCP' | 'UDP';
@@ -31,8 +32,6 @@ interface SliceEndpoint {
 }
 interface SlicePort { name?: string; port?: number; protocol?: string }
 interface Candidate extends Backend { node?: string; ready: boolean; servingTerminating: boolean }
-
-const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 
 /**
  * Ready endpoints; when none is ready, those serving while terminating, so that connections still land during a
@@ -71,10 +70,11 @@ const candidatesOf = (slices: KubeObject[], portName: string, protocol: Protocol
 export function servicePorts(services: KubeObject[], slices: KubeObject[], node: string): ServicePortEntry[] {
   const slicesOf = new Map<string, KubeObject[]>();
   for (const s of slices) {
-    const svc = s.metadata?.labels?.[SERVICE_NAME_LABEL];
+    const svc = s.metadata?.labels?.[LABEL_SERVICE_NAME];
     if (!svc) continue;
     const key = `${s.metadata?.namespace ?? ''}/${svc}`;
-    slicesOf.set(key, [...(slicesOf.get(key) ?? []), s]);
+    const list = slicesOf.get(key);
+    if (list) list.push(s); else slicesOf.set(key, [s]);
   }
   const out: ServicePortEntry[] = [];
   for (const svc of services) {

@@ -11,6 +11,10 @@ const endpointPort: Defaulter = (p) => {
   p.protocol ??= 'TCP';
 };
 
+/** Well-known labels of EndpointSlices (upstream discovery/v1 well_known_labels.go). */
+export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
+export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
+
 export const groupVersion: GroupVersion = {
   group: 'discovery.k8s.io',
   version: 'v1',

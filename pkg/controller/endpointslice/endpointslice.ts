@@ -3,11 +3,12 @@
 // endpointslice-controller.k8s.io — one slice per distinct port mapping (at most 100 endpoints each), each endpoint a
 // pod IP with ready / serving / terminating conditions, its hostname, node, zone and targetRef. Slices no longer wanted are
 // deleted; the garbage collector removes them with their service.
+import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { Resources } from '../../client/index.js';
 import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
-import { CreatedSlices, deleteSlices, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, managedSlices, writeSlices } from '../shared/endpoint-slices.js';
+import { CreatedSlices, deleteSlices, managedSlices, writeSlices } from '../shared/endpoint-slices.js';
 import {
   endpointPorts, hasSelector, isPodReady, podTargetRef, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
 } from '../shared/service-pods.js';

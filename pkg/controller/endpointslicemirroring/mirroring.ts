@@ -4,11 +4,12 @@
 // the cluster DNS) sees them. Addresses are ready endpoints, notReadyAddresses not ready ones, one slice per subset's
 // ports and address family (at most 100 endpoints each, at most 1,000 addresses mirrored per subset). Endpoints
 // labelled endpointslice.kubernetes.io/skip-mirror=true, and those of a service with a selector, are not mirrored.
+import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { Resources } from '../../client/index.js';
 import { objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
-import { CreatedSlices, deleteSlices, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, managedSlices, writeSlices, type WantedSlice } from '../shared/endpoint-slices.js';
+import { CreatedSlices, deleteSlices, managedSlices, writeSlices, type WantedSlice } from '../shared/endpoint-slices.js';
 import { hasSelector } from '../shared/service-pods.js';
 
 export const MIRRORING_MANAGED_BY = 'endpointslicemirroring-controller.k8s.io';
@@ -30,12 +31,14 @@ export function mirroredSlices(endpoints: KubeObject): WantedSlice[] {
       .slice(0, MAX_ENDPOINTS_PER_SUBSET);
     for (const [a, ready] of all) {
       const family = a.ip.includes(':') ? 'IPv6' : 'IPv4';
-      byFamily.set(family, [...(byFamily.get(family) ?? []), {
+      const endpoint = {
         addresses: [a.ip], conditions: { ready },
         ...(a.hostname ? { hostname: a.hostname } : {}),
         ...(a.targetRef ? { targetRef: a.targetRef } : {}),
         ...(a.nodeName ? { nodeName: a.nodeName } : {}),
-      }]);
+      };
+      const list = byFamily.get(family);
+      if (list) list.push(endpoint); else byFamily.set(family, [endpoint]);
     }
     for (const [addressType, endpoints] of byFamily) {
       for (let i = 0; i < endpoints.length; i += MAX_ENDPOINTS_PER_SLICE) out.push({ addressType, ports, endpoints: endpoints.slice(i, i + MAX_ENDPOINTS_PER_SLICE) });

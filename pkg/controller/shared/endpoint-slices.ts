@@ -2,13 +2,12 @@
 // controller (slices from a selector-less service's Endpoints): slices are matched to the wanted ones by their
 // ports (else any leftover is reused), updated when they differ, created when missing, deleted when unwanted; and,
 // as upstream's endpointSliceTracker, a sync waits until the slices it created show in the cache.
+import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { isNotFound, type Lister, type OwnerReference, type ResourceClient } from '../../client/index.js';
 import { canonicalJson } from './controller-utils.js';
 import { isGoneOrTerminating } from './errors.js';
 
-export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
-export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
 
 export interface WantedSlice {
   addressType: string;
