@@ -11,7 +11,7 @@ import { linuxResources } from './sandbox/cgroups.js';
 import { podDnsConfig, type DnsSettings } from './sandbox/dns.js';
 import { linkMounts, mountsReadOnly, VolumeError, VolumeManager, type TokenRequester, type Volume, type VolumeObjectGetter } from './volumes.js';
 import { join } from 'node:path';
-import type { ContainerStatus, ImageInfo, Runtime } from './runtime/types.js';
+import type { ContainerStatus, ImageInfo, Mount, Runtime } from './runtime/types.js';
 
 export interface BackoffPolicy { initialMs: number; maxMs: number }
 
@@ -328,12 +328,12 @@ export class PodSyncer {
       return;
     }
     const podDir = (rt as { podDir?: (uid: string) => string }).podDir?.(rec.uid);
-    let readOnlyPaths: string[] = [];
+    let mounts: Mount[] = [];
     if (podDir && rec.volumes) {
       const rootfs = join(podDir, 'rootfs', c.name);
       const specVolumes = new Map(((pod.spec?.volumes ?? []) as Volume[]).map((v) => [v.name, v]));
-      const mounts = (c.volumeMounts ?? []).map((m) => ({ ...m, readOnly: mountsReadOnly(m, specVolumes.get(m.name)) }));
-      readOnlyPaths = await linkMounts(rootfs, mounts, rec.volumes);
+      const volumeMounts = (c.volumeMounts ?? []).map((m) => ({ ...m, readOnly: mountsReadOnly(m, specVolumes.get(m.name)) }));
+      mounts = await linkMounts(rootfs, volumeMounts, rec.volumes);
       env = [{ name: 'MINI_KUBE_ROOTFS', value: rootfs }, ...env];
     }
     const vars = Object.fromEntries(env.map((e) => [e.name, e.value]));
@@ -343,7 +343,7 @@ export class PodSyncer {
         name: c.name, attempt, image: c.image, workingDir: c.workingDir, env, resources: linuxResources(c.resources),
         command: c.command?.map((x) => expandVars(x, vars)), args: c.args?.map((x) => expandVars(x, vars)),
         annotations: pod.metadata?.annotations, stdin: c.stdin, stdinOnce: c.stdinOnce, tty: c.tty,
-        ...(readOnlyPaths.length ? { readOnlyPaths } : {}),
+        ...(mounts.length ? { mounts } : {}),
       });
     } catch (err) {
       const message = (err as Error).message;

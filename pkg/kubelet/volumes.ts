@@ -2,14 +2,16 @@
 // plugins do: emptyDir, configMap, secret, downwardAPI and projected (configMap, secret, downwardAPI,
 // serviceAccountToken via TokenRequest) written atomically (volumes/atomic-writer.ts) so that a later set-up with
 // changed sources updates them in place; hostPath and persistentVolumeClaim (volumes/host-volumes.ts) are node
-// paths. A container sees its mounts as symlinks under $MINI_KUBE_ROOTFS/<mountPath> (no mount namespaces); a subPath
-// mount into an atomically written volume is a copy taken at start, so it is not updated (as upstream's bind mount).
+// paths. A container finds its mounts as symlinks under $MINI_KUBE_ROOTFS/<mountPath>, and, where the runtime can
+// build it a root of its own (runtime/container-root.ts), at the mountPath itself; a subPath mount into an atomically
+// written volume is a copy taken at start, so it is not updated (as upstream's bind mount).
 // A missing ConfigMap, Secret or claim that is not optional is a VolumeError: the pod waits (FailedMount).
 import { cp, lstat, mkdir, realpath, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isNotFound, type KubeObject } from '../client/index.js';
 import { writeAtomically, type Payload } from './volumes/atomic-writer.js';
 import { ClaimError, VolumeError, claimPath, prepareHostPath, type HostPathSource, type VolumeObjectGetter } from './volumes/host-volumes.js';
+import type { Mount } from './runtime/types.js';
 
 export { VolumeError, type VolumeObjectGetter, type VolumeObjectKind } from './volumes/host-volumes.js';
 
@@ -150,22 +152,22 @@ export class VolumeManager {
   }
 }
 
-/** The container's view of its mounts: symlinks under `rootfs`, one per volumeMount. */
 /** Whether a mount of the volume is read-only: asked by the mount or the claim; API data volumes always are, as upstream's. */
 export const mountsReadOnly = (m: { readOnly?: boolean }, v: Volume | undefined): boolean =>
   m.readOnly === true || v?.persistentVolumeClaim?.readOnly === true || (v !== undefined && isProjection(v));
 
 /**
- * Lays the container's mounts out under `rootfs` as symlinks to the volumes. Returns the real paths its read-only
- * mounts reach, which the runtime binds read-only over themselves in the container's own mount namespace (so the
- * container, and only it, sees them read-only; a volume mounted both ways by one container is read-only in both).
+ * Lays the container's mounts out under `rootfs` as symlinks to the volumes, and returns them as the runtime's
+ * mounts (the host path each container path shows). The runtime binds them at their container paths where it can,
+ * and binds the read-only ones read-only over themselves too, so that the links reach them read-only (a volume one
+ * container mounts both ways is read-only through both links).
  */
 export const linkMounts = async (
   rootfs: string, mounts: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[], volumes: Map<string, string>,
-): Promise<string[]> => {
+): Promise<Mount[]> => {
   await rm(rootfs, { recursive: true, force: true });
   await mkdir(rootfs, { recursive: true });
-  const readOnly: string[] = [];
+  const out: Mount[] = [];
   for (const m of mounts) {
     const target = volumes.get(m.name);
     if (!target) continue;
@@ -175,11 +177,11 @@ export const linkMounts = async (
     // a subPath through the atomic writer's ..data link is pinned to today's content, as upstream's bind mount
     if (m.subPath && (await lstat(source).catch(() => undefined))?.isSymbolicLink() && (await lstat(join(target, '..data')).catch(() => undefined))) {
       await cp(await realpath(source), link, { recursive: true }).catch(() => undefined);
-      if (m.readOnly) readOnly.push(link);
+      out.push({ containerPath: m.mountPath, hostPath: link, readOnly: m.readOnly === true });
       continue;
     }
     await symlink(source, link).catch(() => undefined);
-    if (m.readOnly) readOnly.push(await realpath(source).catch(() => source));
+    out.push({ containerPath: m.mountPath, hostPath: source, readOnly: m.readOnly === true });
   }
-  return [...new Set(readOnly)];
+  return out;
 };

@@ -16,9 +16,9 @@ import { startTestApiServer, type TestApiServer } from '../support/apiserver.js'
 import { condition, createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
 
 const NODE = 'node-proc';
-/** Read-only binds (and kubectl exec inside them) need a mount namespace of the container's own: root (CAP_SYS_ADMIN). */
+/** Volumes at their mountPath, read-only binds (and kubectl exec inside them) need a mount namespace of the container's own: root (CAP_SYS_ADMIN). */
 const notRoot = process.getuid?.() !== 0;
-if (notRoot) console.warn('kubelet-process: the read-only mount test is skipped: it needs root to make mount namespaces');
+if (notRoot) console.warn('kubelet-process: the mount test is skipped: it needs root to make mount namespaces');
 
 describe('kubelet: process runtime and kubectl logs', () => {
   let api: TestApiServer;
@@ -189,32 +189,47 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(await readFile(join(sa, 'ca.crt'), 'utf8')).toContain('BEGIN CERTIFICATE');
   });
 
-  it.skipIf(notRoot)('enforces read-only mounts (readOnly, configMap volumes) in the container alone, for kubectl exec too: another container writes the volume', async () => {
+  it.skipIf(notRoot)('mounts volumes at their mountPath in a root of the container\'s own, read-only where asked (for kubectl exec too), the host untouched; $MINI_KUBE_ROOTFS links stay', async () => {
     await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ro-cm' }, data: { k: 'v' } });
-    const write = (path: string): string => `({ echo x > $MINI_KUBE_ROOTFS/${path}; } 2>/dev/null && echo "${path}: written" || echo "${path}: refused")`;
+    // a write at a path in the container (labelled with it), or through its $MINI_KUBE_ROOTFS link (labelled "link:")
+    const write = (path: string, via = ''): string => `({ echo x > ${via}${path}; } 2>/dev/null && echo "${via ? 'link:' : ''}${path}: written" || echo "${via ? 'link:' : ''}${path}: refused")`;
+    const linked = (path: string): string => write(path, '$MINI_KUBE_ROOTFS');
+    // paths no host has: made in the container's root alone
+    const dir = `/mk-${Date.now().toString(36)}`;
+    const nginxPort = await freePort();
     await createBound(admin, pod('ro', {
       spec: {
         volumes: [{ name: 'scratch', emptyDir: {} }, { name: 'shared', emptyDir: {} }, { name: 'cfg', configMap: { name: 'ro-cm' } }],
         containers: [
-          { name: 'w', image: 'busybox', command: ['sh', '-c', `${write('shared/f')}; exec sleep 60`], volumeMounts: [{ name: 'shared', mountPath: '/shared' }] },
+          { name: 'w', image: 'busybox', command: ['sh', '-c', `${linked('/shared/f')}; exec sleep 60`], volumeMounts: [{ name: 'shared', mountPath: '/shared' }] },
+          // the built-in nginx serves /usr/share/nginx/html as the image does
+          { name: 'web', image: 'nginx', env: [{ name: 'NGINX_PORT', value: String(nginxPort) }], volumeMounts: [{ name: 'shared', mountPath: '/usr/share/nginx/html' }] },
           {
-            name: 'r', image: 'busybox',
-            command: ['sh', '-c', `while [ ! -s $MINI_KUBE_ROOTFS/shared/f ]; do sleep 0.1; done; ${write('scratch/f')}; ${write('shared/g')}; ${write('cfg/k')}; cat $MINI_KUBE_ROOTFS/shared/f $MINI_KUBE_ROOTFS/cfg/k; echo; exec sleep 60`],
-            volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }, { name: 'shared', mountPath: '/shared', readOnly: true }, { name: 'cfg', mountPath: '/cfg' }],
+            name: 'r', image: 'busybox', workingDir: `${dir}/work`,
+            command: ['sh', '-c', `while [ ! -s ${dir}/shared/f ]; do sleep 0.1; done; ${write(`${dir}/scratch/f`)}; ${write(`${dir}/shared/g`)}; ${write('/var/run/cfg/k')}; `
+              + `${linked(`${dir}/scratch/f2`)}; ${linked(`${dir}/shared/g2`)}; ${linked('/var/run/cfg/k2')}; ${write('outside')}; pwd; cat ${dir}/shared/f /var/run/cfg/k; echo; `
+              + 'cat /var/run/secrets/kubernetes.io/serviceaccount/namespace; echo; exec sleep 60'],
+            volumeMounts: [{ name: 'scratch', mountPath: `${dir}/scratch` }, { name: 'shared', mountPath: `${dir}/shared`, readOnly: true }, { name: 'cfg', mountPath: '/var/run/cfg' }],
           },
         ],
       },
     }), NODE);
     await phase('ro', 'Running');
-    const logs = await eventually(async () => { const l = await admin.pods('default').logs('ro', { container: 'r' }); return l.includes('cfg/k') ? l : undefined; }, 10_000, 'ro log');
-    expect(logs).toBe('scratch/f: written\nshared/g: refused\ncfg/k: refused\nx\nv\n');
-    expect(await admin.pods('default').logs('ro', { container: 'w' })).toBe('shared/f: written\n');
-    // kubectl exec runs in the container's mount namespace, as runc exec does: it sees the same read-only mounts
-    const exec = async (container: string, path: string): Promise<string> => (await api.kubectl('exec', 'ro', '-c', container, '--', 'sh', '-c', write(path))).stdout;
-    expect(await exec('r', 'cfg/k')).toBe('cfg/k: refused\n');
-    expect(await exec('r', 'shared/h')).toBe('shared/h: refused\n');
-    expect(await exec('r', 'scratch/h')).toBe('scratch/h: written\n');
-    expect(await exec('w', 'shared/h')).toBe('shared/h: written\n');
+    const logs = await eventually(async () => { const l = await admin.pods('default').logs('ro', { container: 'r' }); return l.includes('default\n') ? l : undefined; }, 10_000, 'ro log');
+    expect(logs).toBe(`${dir}/scratch/f: written\n${dir}/shared/g: refused\n/var/run/cfg/k: refused\n`
+      + `link:${dir}/scratch/f2: written\nlink:${dir}/shared/g2: refused\nlink:/var/run/cfg/k2: refused\noutside: written\n${dir}/work\nx\nv\ndefault\n`);
+    expect(await admin.pods('default').logs('ro', { container: 'w' })).toBe('link:/shared/f: written\n');
+    expect(await (await fetch(`http://127.0.0.1:${nginxPort}/f`)).text()).toBe('x\n');
+    // the volume has the container's write; the host has neither the paths nor what the container wrote elsewhere
+    const uid = (await get('ro')).metadata!.uid!;
+    expect(await readFile(join(rootDir, 'pods', uid, 'volumes', 'scratch', 'f'), 'utf8')).toBe('x\n');
+    await expect(readFile(`${dir}/scratch/f`)).rejects.toThrow(/ENOENT/);
+    await expect(readFile('/var/run/cfg/k')).rejects.toThrow(/ENOENT/);
+    // kubectl exec runs in the container's mount namespace and root, as runc exec does: it sees the same mounts
+    const exec = async (container: string, cmd: string): Promise<string> => (await api.kubectl('exec', 'ro', '-c', container, '--', 'sh', '-c', cmd)).stdout;
+    expect(await exec('r', `pwd; cat outside ${dir}/scratch/f2; ${write(`${dir}/shared/h`)}; ${linked('/var/run/cfg/h')}; ${write(`${dir}/scratch/h`)}`))
+      .toBe(`${dir}/work\nx\nx\n${dir}/shared/h: refused\nlink:/var/run/cfg/h: refused\n${dir}/scratch/h: written\n`);
+    expect(await exec('w', `${write('/shared/h')}; ls /shared`)).toBe('/shared/h: written\nf\nh\n');
   });
 
   it('its HTTPS server authorizes clients by SubjectAccessReview (nodes/proxy, nodes/metrics for /metrics): the admin may, a plain user may not', async () => {
@@ -260,10 +275,11 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await anonymous.close();
   });
 
-  it('reports exit codes: restartPolicy Never ends Failed with the code', async () => {
-    await createBound(admin, pod('exit3', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'exit 3'] }] } }), NODE);
+  it('reports exit codes: restartPolicy Never ends Failed with the code; output without a last newline is logged', async () => {
+    await createBound(admin, pod('exit3', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'echo one; printf two; printf three >&2; exit 3'] }] } }), NODE);
     const p = await phase('exit3', 'Failed');
     expect((p.status?.containerStatuses as any[])[0].state.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
+    expect((await admin.pods('default').logs('exit3')).split('\n').sort()).toEqual(['', 'one', 'three', 'two']);
     await createBound(admin, pod('exit0', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['true'] }] } }), NODE);
     await phase('exit0', 'Succeeded');
   });

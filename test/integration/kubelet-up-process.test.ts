@@ -46,6 +46,9 @@ describe.skipIf(!existsSync(main))('mini-kube up with the process runtime (compi
         return r.code === 0 ? r.stdout : undefined;
       }, 15_000, 'getent hosts web');
       expect(resolved.trim().split(/\s+/)).toEqual([clusterIp, 'web.default.svc.cluster.local']);
+      // an in-cluster client in a pod: its service account token at the mountPath, the apiserver at KUBERNETES_SERVICE_HOST
+      const whoami = await kubectl(kc, ['exec', first, '--', 'kubectl', 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
+      expect(whoami, whoami.stderr).toMatchObject({ code: 0, stdout: 'system:serviceaccount:default:default' });
     }
     // up's metrics-server answers kubectl top once it has scraped every kubelet twice (every 15 s)
     expect((await kubectl(kc, ['get', 'apiservice', 'v1beta1.metrics.k8s.io', '--no-headers'])).stdout).toMatch(/kube-system\/metrics-server\s+True\s/);

@@ -24,6 +24,8 @@ export interface ContainerRecord {
   cwd: string;
   /** Its cgroup (sandboxed pods where cgroup v2 is usable). */
   cgroup?: string;
+  /** The host directory its own root is mounted on, in its mount namespace (container-root.ts), when it has one. */
+  root?: string;
 }
 
 export interface SandboxRecord { status: SandboxStatus; pod?: PodSandbox }

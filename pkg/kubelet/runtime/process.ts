@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { access, constants as fsConstants, lstat, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { access, constants as fsConstants, lstat, mkdir, readdir, readFile, readlink, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ import { diskUsage, filesystemOf, NO_USAGE } from '../disk-usage.js';
 import { netDev, processAlive, processGroupUsage } from './procfs.js';
 import { normalizeCriTime } from './cri-time.js';
 import { ShimHandle } from './shim-client.js';
+import { canMakeRoots, hostPathOf, inRootArgv, rootDirFor, rootedArgv, rootOperations } from './container-root.js';
 import { notFoundMessage, type ShimExit } from './shim-protocol.js';
 import {
   normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUsage, type DiskUsage, type ExecResult, type FsInfo, type ImageInfo,
@@ -98,6 +99,7 @@ export class ProcessRuntime implements Runtime {
   private readonly sockets: string;
   private shimCommand?: string[];
   private bindable?: Promise<boolean>;
+  private rootable?: Promise<boolean>;
 
   constructor(private readonly o: ProcessRuntimeOptions) {
     this.catalog = o.catalog ?? loadImageCatalog();
@@ -227,27 +229,36 @@ export class ProcessRuntime implements Runtime {
     const c = this.mustGet(id);
     if (c.state !== 'created') throw new Error(`container ${id} is ${c.state}, not created`);
     let argv = await this.argv(c.config);
-    if (c.config.workingDir) await mkdir(c.config.workingDir, { recursive: true }).catch(() => undefined);
     const pod = this.pods.get(c.sandboxId);
-    const binds = c.config.readOnlyPaths?.length && (await this.canBind()) ? c.config.readOnlyPaths : [];
+    const mounts = c.config.mounts ?? [];
+    const rooted = mounts.length > 0 && (await this.canRoot());
+    if (c.config.workingDir && !rooted) await mkdir(c.config.workingDir, { recursive: true }).catch(() => undefined);
+    const binds = rooted || !(await this.canBind()) ? [] : [...new Set(await Promise.all(mounts.filter((m) => m.readOnly).map((m) => realpath(m.hostPath).catch(() => m.hostPath))))];
     // behind a wrapper, a missing command would be the wrapper's failure: it is looked for first
-    if ((pod || binds.length) && !(await findExecutable(argv[0]!, c.env.PATH ?? '', c.cwd))) {
+    if ((pod || binds.length || rooted) && !(await findExecutable(hostPathOf(argv[0]!, mounts), c.env.PATH ?? '', hostPathOf(c.cwd, mounts)))) {
       const exit = { exitCode: 128, finishedAt: Date.now(), startError: notFoundMessage(argv[0]!) };
       this.state.saveExit(id, exit);
       this.exitedWith(c, exit);
       throw new Error(exit.startError);
     }
+    if (rooted) {
+      c.root = await rootDirFor(this.podDir(c.podUid), c.name, c.attempt);
+      argv = rootedArgv(c.root, c.cwd, await rootOperations(mounts), argv);
+    } else if (binds.length) {
+      argv = readOnlyBinds(binds, argv);
+    }
     // in a sandbox `ip netns exec` already gives the container a mount namespace of its own; else unshare makes one
-    if (binds.length) argv = [...(pod ? [] : ['unshare', '--mount', '--propagation', 'private', '--']), ...readOnlyBinds(binds, argv)];
+    if ((rooted || binds.length) && !pod) argv = ['unshare', '--mount', '--propagation', 'private', '--', ...argv];
     if (pod) {
       c.cgroup = await this.o.sandboxes!.containerCgroup(pod, id, c.config.resources ?? {});
       argv = this.o.sandboxes!.wrap(pod, argv, c.cgroup);
-      this.state.saveContainer(c);
     }
+    this.state.saveContainer(c);
     await mkdir(this.sockets, { recursive: true });
     this.shimCommand ??= this.o.shim ?? defaultShim();
     const shim = await ShimHandle.start(this.shimCommand, this.state.containerDir(id), {
-      argv, env: c.env, cwd: c.cwd, logPath: c.logPath, socket: this.socketPath(id), stdin: c.config.stdin === true, tty: c.config.tty === true,
+      argv, env: c.env, cwd: hostCwd(c), logPath: c.logPath, socket: this.socketPath(id), stdin: c.config.stdin === true, tty: c.config.tty === true,
+      ...(c.root ? { startedByte: true } : {}),
     });
     this.track(c, shim);
     this.emit({ podUid: c.podUid, containerId: id });
@@ -322,7 +333,7 @@ export class ProcessRuntime implements Runtime {
     let argv: string[];
     try { argv = await this.execArgv(c, cmd); } catch (err) { return { stdout: '', stderr: (err as Error).message, exitCode: 126 }; }
     return new Promise((resolve) => {
-      execFile(argv[0]!, argv.slice(1), { cwd: c.cwd, env: c.env, timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      execFile(argv[0]!, argv.slice(1), { cwd: hostCwd(c), env: c.env, timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 126) : 0;
         resolve({ stdout, stderr, exitCode: code });
       });
@@ -332,7 +343,7 @@ export class ProcessRuntime implements Runtime {
   async exec(id: string, cmd: string[], o: StreamingOptions): Promise<StreamingSession> {
     const c = this.mustGet(id);
     if (c.state !== 'running') throw new Error(`container ${id} is not running`);
-    return execStreaming(await this.execArgv(c, cmd), c.env, c.cwd, o);
+    return execStreaming(await this.execArgv(c, cmd), c.env, hostCwd(c), o);
   }
 
   attach(id: string, o: StreamingOptions): Promise<StreamingSession> {
@@ -364,8 +375,8 @@ export class ProcessRuntime implements Runtime {
 
   /**
    * The argv that runs `cmd` where the container runs, as runc exec does: in the namespaces of the container's own
-   * process, so that it sees the container's mounts (read-only binds, the sandbox's /etc) when it has a mount
-   * namespace of its own; else in its pod's namespaces when it has a sandbox, or as it is.
+   * process, so that it sees the container's mounts (its root, read-only binds, the sandbox's /etc) when it has a
+   * mount namespace of its own; else in its pod's namespaces when it has a sandbox, or as it is.
    */
   private async execArgv(c: ProcContainer, cmd: string[]): Promise<string[]> {
     const pod = this.pods.get(c.sandboxId);
@@ -375,11 +386,15 @@ export class ProcessRuntime implements Runtime {
       const { top, main } = await this.processesOf(c, pid);
       const target = main ?? top;
       const [mine, theirs] = await Promise.all([readlink('/proc/self/ns/mnt').catch(() => ''), readlink(`/proc/${target}/ns/mnt`).catch(() => '')]);
-      if (theirs && theirs !== mine) argv = ['nsenter', `--target=${target}`, '--mount', ...(pod ? ['--pid', '--ipc', '--uts', '--net'] : []), '--', ...cmd];
+      if (theirs && theirs !== mine) {
+        argv = ['nsenter', `--target=${target}`, '--mount', ...(c.root ? ['--root', '--wd'] : []), ...(pod ? ['--pid', '--ipc', '--uts', '--net'] : []), '--',
+          ...(c.root ? inRootArgv(c.cwd, cmd) : cmd)];
+      }
     }
     if (argv === cmd && pod) argv = this.o.sandboxes!.wrap(pod, cmd);
     // behind a wrapper, a missing command would be the wrapper's failure: it is looked for first
-    if (argv !== cmd && !(await findExecutable(cmd[0] ?? '', c.env.PATH ?? '', c.cwd))) throw new Error(execNotFoundMessage(cmd[0] ?? ''));
+    const mounts = c.root ? c.config.mounts ?? [] : [];
+    if (argv !== cmd && !(await findExecutable(hostPathOf(cmd[0] ?? '', mounts), c.env.PATH ?? '', hostPathOf(c.cwd, mounts)))) throw new Error(execNotFoundMessage(cmd[0] ?? ''));
     return argv;
   }
 
@@ -444,6 +459,15 @@ export class ProcessRuntime implements Runtime {
     return this.bindable;
   }
 
+  /** Whether containers with volumes get roots of their own (container-root.ts); else one warning, and links alone. */
+  private canRoot(): Promise<boolean> {
+    this.rootable ??= canMakeRoots(join(this.o.rootDir, 'run', 'root-probe')).then((ok) => {
+      if (!ok) this.o.logger?.warn('volumes are not mounted at their mountPath (root and mount namespaces needed): containers find them under $MINI_KUBE_ROOTFS');
+      return ok;
+    });
+    return this.rootable;
+  }
+
   /** The Unix socket of a container's shim. */
   private socketPath(id: string): string { return join(this.sockets, `${id.slice(0, 16)}.sock`); }
 
@@ -490,6 +514,9 @@ const readOnlyBinds = (paths: string[], argv: string[]): string[] => [
   'mini-kube-mounts', ...paths, '--', ...argv,
 ];
 
+/** Where a container's processes start on the host: its working dir, or its own directory when that is in its own root. */
+const hostCwd = (c: ContainerRecord): string => (c.root ? dirname(c.logPath) : c.cwd);
+
 /** Whether the kernel OOM-killed a process of this cgroup (read at exit, so synchronously). */
 const oomKilled = (cgroup: string): boolean => {
   try { return /^oom_kill [1-9]/m.test(readFileSync(join(cgroup, 'memory.events'), 'utf8')); } catch { return false; }
@@ -525,6 +552,6 @@ export const formatCriLog = (text: string, o: LogOptions = {}): string => {
 };
 
 const publicStatus = (c: ProcContainer): ContainerStatus => {
-  const { config: _c, shim: _s, exited: _e, hub: _h, env: _env, cwd: _cwd, logPath: _l, cgroup: _cg, ...status } = c;
+  const { config: _c, shim: _s, exited: _e, hub: _h, env: _env, cwd: _cwd, logPath: _l, cgroup: _cg, root: _r, ...status } = c;
   return { ...status };
 };

@@ -16,6 +16,11 @@ export interface ShimSpec {
   stdin: boolean;
   /** Run the container on a pseudo-terminal (spec tty). */
   tty: boolean;
+  /**
+   * The container's command sets it up before it execs the container's own (its root: container-root.ts) and writes
+   * a byte to fd 3 then: it has started at that byte, as a runc container starts once its init is set up.
+   */
+  startedByte?: boolean;
 }
 
 /** Written by the shim once the container runs (pid.json). */

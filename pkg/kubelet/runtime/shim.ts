@@ -14,17 +14,26 @@ import { EXIT_FILE, Frame, frame, frameReader, notFoundMessage, SPEC_FILE, START
 
 const nanoTime = (): string => rfc3339Nano(nowNanos());
 
-/** Turns a byte stream into CRI log lines written to `out`. */
-const criWriter = (out: WriteStream, stream: 'stdout' | 'stderr'): ((chunk: Buffer) => void) => {
+/**
+ * Turns a byte stream into CRI log lines written to `out`; at the end, output left without a newline is a last full
+ * line, as containerd writes it (else a container's final `printf done` would be lost).
+ */
+const criWriter = (out: WriteStream, stream: 'stdout' | 'stderr'): { write: (chunk: Buffer) => void; end: () => void } => {
   let pending = '';
-  return (chunk: Buffer) => {
-    pending += chunk.toString('utf8');
-    let nl: number;
-    while ((nl = pending.indexOf('\n')) >= 0) {
-      out.write(`${nanoTime()} ${stream} F ${pending.slice(0, nl)}\n`);
-      pending = pending.slice(nl + 1);
-    }
-    if (pending.length > 16 * 1024) { out.write(`${nanoTime()} ${stream} P ${pending}\n`); pending = ''; }
+  return {
+    write: (chunk) => {
+      pending += chunk.toString('utf8');
+      let nl: number;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        out.write(`${nanoTime()} ${stream} F ${pending.slice(0, nl)}\n`);
+        pending = pending.slice(nl + 1);
+      }
+      if (pending.length > 16 * 1024) { out.write(`${nanoTime()} ${stream} P ${pending}\n`); pending = ''; }
+    },
+    end: () => {
+      if (pending) out.write(`${nanoTime()} ${stream} F ${pending}\n`);
+      pending = '';
+    },
   };
 };
 
@@ -58,28 +67,37 @@ export async function runShim(stateDir: string): Promise<void> {
   rmSync(spec.socket, { force: true });
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(spec.socket, resolve); });
 
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: spec.cwd, env: spec.env, detached: true, stdio: [keepStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  const child = spawn(argv[0]!, argv.slice(1), {
+    cwd: spec.cwd, env: spec.env, detached: true, stdio: [keepStdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(spec.startedByte ? ['pipe' as const] : [])],
+  });
   child.stdin?.on('error', () => undefined); // the container may exit before reading its input
   for (const s of FORWARDED) process.on(s, () => { try { if (child.pid) process.kill(child.pid, s); } catch { /* gone */ } });
   const log = { stdout: criWriter(out, 'stdout'), stderr: criWriter(out, spec.tty ? 'stdout' : 'stderr') };
-  child.stdout!.on('data', (chunk: Buffer) => { log.stdout(chunk); broadcast(frame(Frame.stdout, chunk)); });
-  child.stderr!.on('data', (chunk: Buffer) => { log.stderr(chunk); broadcast(frame(spec.tty ? Frame.stdout : Frame.stderr, chunk)); });
+  child.stdout!.on('data', (chunk: Buffer) => { log.stdout.write(chunk); broadcast(frame(Frame.stdout, chunk)); });
+  child.stderr!.on('data', (chunk: Buffer) => { log.stderr.write(chunk); broadcast(frame(spec.tty ? Frame.stdout : Frame.stderr, chunk)); });
 
   let finished = false;
   const finish = (exit: ShimExit): void => {
     if (finished) return;
     finished = true;
+    log.stdout.end();
+    log.stderr.end();
     writeStateFile(stateDir, EXIT_FILE, exit);
     exitFrame = frame(Frame.exit, JSON.stringify(exit));
     for (const c of clients) c.end(exitFrame);
     server.close();
     out.end(() => process.exit(0));
   };
-  child.once('spawn', () => {
+  const markStarted = (): void => {
+    if (startedFrame || finished) return;
     const started: ShimStarted = { shimPid: process.pid, pid: child.pid!, startedAt: Date.now() };
     writeStateFile(stateDir, STARTED_FILE, started);
     startedFrame = frame(Frame.started, JSON.stringify(started));
     broadcast(startedFrame);
+  };
+  child.once('spawn', () => {
+    const setUp = spec.startedByte ? child.stdio[3] : undefined;
+    if (setUp) { setUp.once('data', markStarted); setUp.on('error', () => undefined); } else markStarted();
   });
   child.once('error', (err: NodeJS.ErrnoException) => {
     if (startedFrame) return;

@@ -40,6 +40,9 @@ export interface SandboxStatus {
   ip: string;
 }
 
+/** A volume mount as CRI's Mount: the host path is what the container sees at containerPath (read-only if asked). */
+export interface Mount { containerPath: string; hostPath: string; readOnly?: boolean }
+
 export interface ContainerConfig {
   /** The container's name in the pod spec. */
   name: string;
@@ -58,8 +61,8 @@ export interface ContainerConfig {
   stdinOnce?: boolean;
   /** Run on a pseudo-terminal (spec tty): its output is stdout alone, attach can resize it. */
   tty?: boolean;
-  /** Paths the container sees read-only (bound read-only over themselves in its own mount namespace, where the runtime can). */
-  readOnlyPaths?: string[];
+  /** Its volumes, as CRI's mounts: the process runtime binds each at its container path where it can build roots. */
+  mounts?: Mount[];
   resources?: LinuxContainerResources;
 }
 

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { hostPathOf, rootOperations, type HostView } from './container-root.js';
+
+/** A host with these existing paths (and /var/run a link to /run). */
+const host = (existing: string[]): HostView => ({
+  resolve: async (path) => {
+    const real = path.replace(/^\/var\/run(?=\/|$)/, '/run');
+    const parts = real.split('/').filter(Boolean);
+    for (let n = parts.length; n > 0; n--) {
+      const prefix = `/${parts.slice(0, n).join('/')}`;
+      if (existing.includes(prefix)) return { path: real, existing: prefix };
+    }
+    return { path: real, existing: '/' };
+  },
+});
+
+const vol = (name: string): string => `/var/lib/kubelet/pods/u/volumes/${name}`;
+
+describe('container roots', () => {
+  it('binds each volume at its container path, parents first; read-only ones also over themselves first', async () => {
+    const ops = await rootOperations([
+      { containerPath: '/data/cache', hostPath: vol('cache') },
+      { containerPath: '/data', hostPath: vol('data') },
+      { containerPath: '/etc/config', hostPath: vol('cfg'), readOnly: true },
+      { containerPath: '/srv/www', hostPath: '/srv/site' },
+    ], host(['/etc', '/srv', '/srv/www']));
+    expect(ops).toEqual([
+      'm', '/etc',
+      'r', vol('cfg'), vol('cfg'),
+      'b', vol('data'), '/data', 'b', vol('cache'), '/data/cache', 'r', vol('cfg'), '/etc/config', 'b', '/srv/site', '/srv/www',
+    ]);
+  });
+
+  it('mirrors the directory a path is to be made in, once, parents first; not when the path is there or made in a volume', async () => {
+    const h = host(['/run', '/run/user', '/tmp', '/tmp/x']);
+    expect(await rootOperations([
+      { containerPath: '/run/user/1/a', hostPath: vol('a') },
+      { containerPath: '/var/run/secrets/kubernetes.io/serviceaccount', hostPath: vol('token'), readOnly: true },
+      { containerPath: '/run/other', hostPath: vol('b') },
+    ], h)).toEqual([
+      'm', '/run', 'm', '/run/user',
+      'r', vol('token'), vol('token'),
+      'b', vol('b'), '/run/other', 'b', vol('a'), '/run/user/1/a', 'r', vol('token'), '/run/secrets/kubernetes.io/serviceaccount',
+    ]);
+    expect(await rootOperations([{ containerPath: '/tmp/x', hostPath: vol('a') }], h)).toEqual(['b', vol('a'), '/tmp/x']);
+    // /tmp/x/y is made inside the volume mounted at /tmp/x: nothing to mirror
+    expect(await rootOperations([{ containerPath: '/tmp/x/y/z', hostPath: vol('b') }, { containerPath: '/tmp/x', hostPath: vol('a') }], h))
+      .toEqual(['b', vol('a'), '/tmp/x', 'b', vol('b'), '/tmp/x/y/z']);
+  });
+
+  it('finds a command on a volume at its host path', () => {
+    const mounts = [{ containerPath: '/scripts', hostPath: vol('s') }, { containerPath: '/scripts/bin', hostPath: vol('b') }];
+    expect(hostPathOf('/scripts/run.sh', mounts)).toBe(`${vol('s')}/run.sh`);
+    expect(hostPathOf('/scripts/bin/tool', mounts)).toBe(`${vol('b')}/tool`);
+    expect(hostPathOf('/scriptsx/tool', mounts)).toBe('/scriptsx/tool');
+    expect(hostPathOf('sh', mounts)).toBe('sh');
+  });
+});

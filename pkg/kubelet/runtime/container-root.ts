@@ -1,0 +1,125 @@
+// A container's own root, so that its volumes are at their mountPath as in a real container (an in-cluster client
+// finds /var/run/secrets/kubernetes.io/serviceaccount/token) without touching the host. In the container's mount
+// namespace, a directory to make a path in is "mirrored": a tmpfs over it holds one entry per entry of the host's
+// directory, each bound (directories recursively) to the host's, so what the container reads and writes there is
+// the host's, live, while the paths it adds are its own. "/" is always mirrored, as the root the container's command
+// runs chrooted in; each volume is bound at its container path in it. Takes root and mount namespaces; the runtime
+// probes for them once (canMakeRoots) and otherwise keeps the $MINI_KUBE_ROOTFS symlinks alone.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, realpath, rm } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { Mount } from './types.js';
+
+/** How the host shows a path (a seam for tests). */
+export interface HostView {
+  /** The path with the symlinks of its existing part resolved, and how much of it exists. */
+  resolve(path: string): Promise<{ path: string; existing: string }>;
+}
+
+export const hostView: HostView = {
+  async resolve(path) {
+    const parts = path.split('/').filter(Boolean);
+    for (let n = parts.length; n >= 0; n--) {
+      const prefix = `/${parts.slice(0, n).join('/')}`;
+      const real = await realpath(prefix).catch(() => undefined);
+      if (real !== undefined) return { path: join(real, ...parts.slice(n)), existing: real };
+    }
+    return { path, existing: '/' };
+  },
+};
+
+const within = (path: string, dir: string): boolean => dir === '/' || path === dir || path.startsWith(dir + sep);
+const depth = (path: string): number => path.split('/').filter(Boolean).length;
+
+/**
+ * The operations ROOT_SCRIPT performs once "/" is mirrored, as its arguments: `m DIR` (mirror the host's directory,
+ * to make a path in it), `b SRC DST` and `r SRC DST` (bind read-write / read-only). The read-only volumes are also
+ * bound read-only over themselves, so that what $MINI_KUBE_ROOTFS links reach is read-only too.
+ */
+export async function rootOperations(mounts: Mount[], host: HostView = hostView): Promise<string[]> {
+  const placed = await Promise.all(mounts.map(async (m) => ({
+    op: m.readOnly ? 'r' : 'b', src: await realpath(m.hostPath).catch(() => m.hostPath), dst: await host.resolve(m.containerPath),
+  })));
+  const own = placed.filter((p) => p.op === 'r').map((p) => [p.op, p.src, p.src]);
+  placed.sort((a, b) => depth(a.dst.path) - depth(b.dst.path));
+  // a path to make, not inside a volume bound before it, is made in a mirror of the directory it is to be made in
+  const mirrors = new Set(placed.filter(({ dst }, i) => dst.path !== dst.existing && dst.existing !== '/'
+    && !placed.slice(0, i).some((p) => within(dst.path, p.dst.path))).map(({ dst }) => dst.existing));
+  return [
+    ...[...mirrors].sort((a, b) => depth(a) - depth(b)).flatMap((d) => ['m', d]),
+    ...own.flat(),
+    ...placed.flatMap((p) => [p.op, p.src, p.dst.path]),
+  ];
+}
+
+/**
+ * Run in the container's mount namespace as `sh -c ROOT_SCRIPT mini-kube-root ROOT CWD OPS... -- ARGV...`: ROOT (a
+ * host directory) gets the mirror of "/" at ROOT/root (unbindable, so that binding a host directory holding it does
+ * not copy it in again); OPS follow; then, with a byte to fd 3 (the shim's sign that the container has started:
+ * ShimSpec.startedByte), ARGV runs chrooted there in CWD (made if missing). Anything failing stops the container with
+ * exit 126 and mount's message in its log.
+ */
+const ROOT_SCRIPT = `R=$1; W=$2; shift 2
+mirror() {
+  mount -t tmpfs -o "mode=$(stat -c %a "$1")" mini-kube-root "$2" && mount --make-unbindable "$2" || return 1
+  for e in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+    [ -e "$e" ] || [ -L "$e" ] || continue
+    t=$2/\${e##*/}
+    if [ -L "$e" ]; then ln -s "$(readlink "$e")" "$t"
+    elif [ -d "$e" ]; then mkdir "$t" && mount --rbind "$e" "$t"
+    else : > "$t" && mount --bind "$e" "$t"; fi || return 1
+  done
+}
+mkdir -p "$R/root" && mirror / "$R/root" || exit 126
+while [ "$1" != -- ]; do
+  case $1 in
+    m) mirror "$2" "$R/root$2" || exit 126; shift 2 ;;
+    b|r) d=$R/root$3
+      if [ -d "$2" ]; then mkdir -p "$d"; else mkdir -p "\${d%/*}" && { [ -e "$d" ] || : > "$d"; }; fi || exit 126
+      mount --bind "$2" "$d" || exit 126
+      if [ "$1" = r ]; then mount -o remount,bind,ro "$d" || exit 126; fi
+      shift 3 ;;
+    *) echo "mini-kube-root: unknown operation $1" >&2; exit 126 ;;
+  esac
+done
+shift
+mkdir -p "$R/root$W" || exit 126
+printf x >&3 && exec 3>&- || exit 126
+exec chroot "$R/root" /bin/sh -c 'cd "$0" && exec "$@"' "$W" "$@"`;
+
+/** The argv that builds the container's root at `root` (an empty host directory) and runs `argv` in it, in `cwd`. */
+export const rootedArgv = (root: string, cwd: string, ops: string[], argv: string[]): string[] =>
+  ['sh', '-c', ROOT_SCRIPT, 'mini-kube-root', root, cwd, ...ops, '--', ...argv];
+
+/** The argv that runs `cmd` in a running container's root (entered with nsenter --root), in the container's working dir. */
+export const inRootArgv = (cwd: string, cmd: string[]): string[] => ['/bin/sh', '-c', 'cd "$0" && exec "$@"', cwd, ...cmd];
+
+/** Where a path inside the container is on the host (through the volume mounted there), for looking commands up. */
+export const hostPathOf = (path: string, mounts: Mount[]): string => {
+  const m = mounts.filter((x) => within(path, x.containerPath)).sort((a, b) => b.containerPath.length - a.containerPath.length)[0];
+  return m ? join(m.hostPath, relative(m.containerPath, path)) : path;
+};
+
+/** Whether roots can be built here: root, a mount namespace, tmpfs and bind mounts (tried once in `scratch`). */
+export async function canMakeRoots(scratch: string): Promise<boolean> {
+  if (process.getuid?.() !== 0) return false;
+  await mkdir(scratch, { recursive: true });
+  try {
+    return await new Promise<boolean>((resolve) => {
+      execFile('sh', ['-c', 'exec 3>/dev/null; exec "$@"', 'probe', 'unshare', '--mount', '--propagation', 'private', '--', ...rootedArgv(scratch, '/', [], ['true'])], (err) => resolve(!err));
+    });
+  } finally {
+    await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * The host directory a container's root is mounted on, one per attempt: it stays an empty directory on the host
+ * (the mounts are the container's namespace's alone) and goes with the pod's directory.
+ */
+export async function rootDirFor(podDir: string, container: string, attempt: number): Promise<string> {
+  const dir = join(podDir, 'roots', `${container}-${attempt}`);
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
