@@ -3,6 +3,7 @@
 // the component's loopback port (the controller-manager's mirroring controller makes their EndpointSlice, which the
 // service proxy and the DNS read).
 import { connect } from 'node:net';
+import { LABEL_SERVICE_NAME } from '../api/discovery/v1/index.js';
 import type { Client, KubeObject } from '../pkg/client/index.js';
 
 export interface AddonObject {
@@ -34,6 +35,20 @@ export async function listening(port: number, deadline: number): Promise<boolean
       const s = connect(port, '127.0.0.1').once('connect', () => { s.destroy(); resolve(true); }).once('error', () => resolve(false));
     });
     if (ok) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+/**
+ * Until the controller-manager's mirroring controller has made the Service's EndpointSlice with an endpoint (what
+ * the service proxy and the DNS read), or the deadline passes (false).
+ */
+export async function mirrored(client: Client, namespace: string, service: string, deadline: number): Promise<boolean> {
+  const slices = client.resource({ group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', namespaced: true }, namespace);
+  while (Date.now() < deadline) {
+    const list = await slices.list({ labelSelector: `${LABEL_SERVICE_NAME}=${service}` }).catch(() => undefined);
+    if (list?.items.some((s) => (s.endpoints as unknown[] | undefined)?.length)) return true;
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;

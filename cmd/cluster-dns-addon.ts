@@ -4,7 +4,7 @@
 // --cluster-dns) for port 53 over UDP and TCP, with its Endpoints at the process's loopback port: the service proxy
 // carries pods' queries there.
 import type { Client } from '../pkg/client/index.js';
-import { applyAddonObjects, loopbackEndpoints, type AddonObject } from './addons.js';
+import { applyAddonObjects, loopbackEndpoints, mirrored, type AddonObject } from './addons.js';
 
 export const CLUSTER_DNS_USER = 'system:cluster-dns';
 /** The 10th address of up's service range (the apiserver's default --service-cluster-ip-range, 10.96.0.0/12). */
@@ -41,4 +41,11 @@ export const clusterDnsObjects = (port: number): AddonObject[] => [
   loopbackEndpoints('kube-dns', 'kube-system', labels, [{ name: 'dns', port, protocol: 'UDP' }, { name: 'dns-tcp', port, protocol: 'TCP' }]),
 ];
 
-export const applyClusterDnsObjects = (client: Client, port: number): Promise<void> => applyAddonObjects(client, clusterDnsObjects(port));
+/**
+ * Applies them, then waits for kube-dns's EndpointSlice (what the service proxy and the DNS read), so that `up` says
+ * ready only once a pod started at once can resolve names.
+ */
+export async function applyClusterDnsObjects(client: Client, port: number, deadline: number): Promise<void> {
+  await applyAddonObjects(client, clusterDnsObjects(port));
+  if (!(await mirrored(client, 'kube-system', 'kube-dns', deadline))) throw new Error('its EndpointSlice was not made in time (see the controller-manager log)');
+}

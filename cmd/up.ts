@@ -106,7 +106,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     const { Client } = await import('../pkg/client/index.js');
     const admin = new Client({ host: server, caData: caPem, certData: certPem, keyData: keyPem, qps: 0 });
     await Promise.all([
-      dns && applyClusterDnsObjects(admin, dns.port)
+      dns && applyClusterDnsObjects(admin, dns.port, Date.now() + readyTimeoutMs)
         .catch((e: unknown) => process.stderr.write(`Warning: the cluster DNS is not registered (pods will not resolve service names): ${(e as Error).message}\n`)),
       metricsServer && applyMetricsServerObjects(admin, metricsServer.port, caPem, 10_000)
         .catch((e: unknown) => process.stderr.write(`Warning: metrics-server is not registered (kubectl top will not work): ${(e as Error).message}\n`)),

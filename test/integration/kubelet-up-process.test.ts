@@ -13,6 +13,11 @@ afterEach(stopUp);
 describe.skipIf(!existsSync(main))('mini-kube up with the process runtime (compiled)', () => {
   it('3 kubelet processes Ready; the deployment of 3 runs; kubectl logs and exec answer', async () => {
     const kc = await startUp('--nodes', '3');
+    if (!(await sandboxesUnavailable())) {
+      // ready means the cluster DNS can be reached: kube-dns's EndpointSlice is there already
+      const dnsSlice = await kubectl(kc, ['get', 'endpointslices', '-n', 'kube-system', '-l', 'kubernetes.io/service-name=kube-dns', '-o', 'jsonpath={.items[*].endpoints[*].addresses[0]}']);
+      expect(dnsSlice.stdout).toBe('127.0.0.1');
+    }
     await seedsScenario(kc);
     const pods = await kubectl(kc, ['get', 'pods', '-l', 'app=web', '-o', 'name']);
     const first = pods.stdout.trim().split('\n')[0]!;
