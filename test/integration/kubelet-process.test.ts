@@ -205,7 +205,7 @@ describe('kubelet: process runtime and kubectl logs', () => {
           // the built-in nginx serves /usr/share/nginx/html as the image does
           { name: 'web', image: 'nginx', env: [{ name: 'NGINX_PORT', value: String(nginxPort) }], volumeMounts: [{ name: 'shared', mountPath: '/usr/share/nginx/html' }] },
           {
-            name: 'r', image: 'busybox', workingDir: `${dir}/work`,
+            name: 'r', image: 'busybox', workingDir: `/var/tmp${dir}/work`,
             command: ['sh', '-c', `while [ ! -s ${dir}/shared/f ]; do sleep 0.1; done; ${write(`${dir}/scratch/f`)}; ${write(`${dir}/shared/g`)}; ${write('/var/run/cfg/k')}; `
               + `${linked(`${dir}/scratch/f2`)}; ${linked(`${dir}/shared/g2`)}; ${linked('/var/run/cfg/k2')}; ${write('outside')}; pwd; cat ${dir}/shared/f /var/run/cfg/k; echo; `
               + 'cat /var/run/secrets/kubernetes.io/serviceaccount/namespace; echo; exec sleep 60'],
@@ -217,7 +217,7 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await phase('ro', 'Running');
     const logs = await eventually(async () => { const l = await admin.pods('default').logs('ro', { container: 'r' }); return l.includes('default\n') ? l : undefined; }, 10_000, 'ro log');
     expect(logs).toBe(`${dir}/scratch/f: written\n${dir}/shared/g: refused\n/var/run/cfg/k: refused\n`
-      + `link:${dir}/scratch/f2: written\nlink:${dir}/shared/g2: refused\nlink:/var/run/cfg/k2: refused\noutside: written\n${dir}/work\nx\nv\ndefault\n`);
+      + `link:${dir}/scratch/f2: written\nlink:${dir}/shared/g2: refused\nlink:/var/run/cfg/k2: refused\noutside: written\n/var/tmp${dir}/work\nx\nv\ndefault\n`);
     expect(await admin.pods('default').logs('ro', { container: 'w' })).toBe('link:/shared/f: written\n');
     expect(await (await fetch(`http://127.0.0.1:${nginxPort}/f`)).text()).toBe('x\n');
     // the volume has the container's write; the host has neither the paths nor what the container wrote elsewhere
@@ -225,10 +225,11 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(await readFile(join(rootDir, 'pods', uid, 'volumes', 'scratch', 'f'), 'utf8')).toBe('x\n');
     await expect(readFile(`${dir}/scratch/f`)).rejects.toThrow(/ENOENT/);
     await expect(readFile('/var/run/cfg/k')).rejects.toThrow(/ENOENT/);
+    await expect(readFile(`/var/tmp${dir}/work/outside`)).rejects.toThrow(/ENOENT/); // the working dir was made in the root
     // kubectl exec runs in the container's mount namespace and root, as runc exec does: it sees the same mounts
     const exec = async (container: string, cmd: string): Promise<string> => (await api.kubectl('exec', 'ro', '-c', container, '--', 'sh', '-c', cmd)).stdout;
     expect(await exec('r', `pwd; cat outside ${dir}/scratch/f2; ${write(`${dir}/shared/h`)}; ${linked('/var/run/cfg/h')}; ${write(`${dir}/scratch/h`)}`))
-      .toBe(`${dir}/work\nx\nx\n${dir}/shared/h: refused\nlink:/var/run/cfg/h: refused\n${dir}/scratch/h: written\n`);
+      .toBe(`/var/tmp${dir}/work\nx\nx\n${dir}/shared/h: refused\nlink:/var/run/cfg/h: refused\n${dir}/scratch/h: written\n`);
     expect(await exec('w', `${write('/shared/h')}; ls /shared`)).toBe('/shared/h: written\nf\nh\n');
   });
 

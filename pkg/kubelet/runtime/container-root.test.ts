@@ -23,12 +23,12 @@ describe('container roots', () => {
       { containerPath: '/data', hostPath: vol('data') },
       { containerPath: '/etc/config', hostPath: vol('cfg'), readOnly: true },
       { containerPath: '/srv/www', hostPath: '/srv/site' },
-    ], host(['/etc', '/srv', '/srv/www']));
-    expect(ops).toEqual([
+    ], '/', host(['/etc', '/srv', '/srv/www']));
+    expect(ops).toEqual({ cwd: '/', ops: [
       'm', '/etc',
       'r', vol('cfg'), vol('cfg'),
       'b', vol('data'), '/data', 'b', vol('cache'), '/data/cache', 'r', vol('cfg'), '/etc/config', 'b', '/srv/site', '/srv/www',
-    ]);
+    ] });
   });
 
   it('mirrors the directory a path is to be made in, once, parents first; not when the path is there or made in a volume', async () => {
@@ -37,15 +37,23 @@ describe('container roots', () => {
       { containerPath: '/run/user/1/a', hostPath: vol('a') },
       { containerPath: '/var/run/secrets/kubernetes.io/serviceaccount', hostPath: vol('token'), readOnly: true },
       { containerPath: '/run/other', hostPath: vol('b') },
-    ], h)).toEqual([
+    ], '/tmp', h)).toEqual({ cwd: '/tmp', ops: [
       'm', '/run', 'm', '/run/user',
       'r', vol('token'), vol('token'),
       'b', vol('b'), '/run/other', 'b', vol('a'), '/run/user/1/a', 'r', vol('token'), '/run/secrets/kubernetes.io/serviceaccount',
-    ]);
-    expect(await rootOperations([{ containerPath: '/tmp/x', hostPath: vol('a') }], h)).toEqual(['b', vol('a'), '/tmp/x']);
+    ] });
+    expect((await rootOperations([{ containerPath: '/tmp/x', hostPath: vol('a') }], '/', h)).ops).toEqual(['b', vol('a'), '/tmp/x']);
     // /tmp/x/y is made inside the volume mounted at /tmp/x: nothing to mirror
-    expect(await rootOperations([{ containerPath: '/tmp/x/y/z', hostPath: vol('b') }, { containerPath: '/tmp/x', hostPath: vol('a') }], h))
+    expect((await rootOperations([{ containerPath: '/tmp/x/y/z', hostPath: vol('b') }, { containerPath: '/tmp/x', hostPath: vol('a') }], '/', h)).ops)
       .toEqual(['b', vol('a'), '/tmp/x', 'b', vol('b'), '/tmp/x/y/z']);
+  });
+
+  it('makes a missing working dir in a mirror too (its links resolved), or in the volume it is in', async () => {
+    const h = host(['/run', '/tmp']);
+    expect(await rootOperations([], '/var/run/app/work', h)).toEqual({ cwd: '/run/app/work', ops: ['m', '/run'] });
+    expect(await rootOperations([], '/app', h)).toEqual({ cwd: '/app', ops: [] });
+    expect(await rootOperations([{ containerPath: '/tmp/data', hostPath: vol('d') }], '/tmp/data/work', h))
+      .toEqual({ cwd: '/tmp/data/work', ops: ['m', '/tmp', 'b', vol('d'), '/tmp/data'] });
   });
 
   it('finds a command on a volume at its host path', () => {

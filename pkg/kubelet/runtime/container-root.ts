@@ -35,22 +35,28 @@ const depth = (path: string): number => path.split('/').filter(Boolean).length;
 /**
  * The operations ROOT_SCRIPT performs once "/" is mirrored, as its arguments: `m DIR` (mirror the host's directory,
  * to make a path in it), `b SRC DST` and `r SRC DST` (bind read-write / read-only). The read-only volumes are also
- * bound read-only over themselves, so that what $MINI_KUBE_ROOTFS links reach is read-only too.
+ * bound read-only over themselves, so that what $MINI_KUBE_ROOTFS links reach is read-only too. The working dir is
+ * made in the root too (not in the host's directory): returned as the path to make, its links resolved.
  */
-export async function rootOperations(mounts: Mount[], host: HostView = hostView): Promise<string[]> {
+export async function rootOperations(mounts: Mount[], cwd: string, host: HostView = hostView): Promise<{ ops: string[]; cwd: string }> {
   const placed = await Promise.all(mounts.map(async (m) => ({
     op: m.readOnly ? 'r' : 'b', src: await realpath(m.hostPath).catch(() => m.hostPath), dst: await host.resolve(m.containerPath),
   })));
   const own = placed.filter((p) => p.op === 'r').map((p) => [p.op, p.src, p.src]);
   placed.sort((a, b) => depth(a.dst.path) - depth(b.dst.path));
-  // a path to make, not inside a volume bound before it, is made in a mirror of the directory it is to be made in
-  const mirrors = new Set(placed.filter(({ dst }, i) => dst.path !== dst.existing && dst.existing !== '/'
-    && !placed.slice(0, i).some((p) => within(dst.path, p.dst.path))).map(({ dst }) => dst.existing));
-  return [
-    ...[...mirrors].sort((a, b) => depth(a) - depth(b)).flatMap((d) => ['m', d]),
-    ...own.flat(),
-    ...placed.flatMap((p) => [p.op, p.src, p.dst.path]),
-  ];
+  const wd = await host.resolve(cwd);
+  // a path to make, not inside a volume, is made in a mirror of the directory it is to be made in
+  const mirrors = new Set([...placed.map((p) => p.dst), wd]
+    .filter((dst) => dst.path !== dst.existing && dst.existing !== '/' && !placed.some((p) => p.dst !== dst && within(dst.path, p.dst.path)))
+    .map((dst) => dst.existing));
+  return {
+    ops: [
+      ...[...mirrors].sort((a, b) => depth(a) - depth(b)).flatMap((d) => ['m', d]),
+      ...own.flat(),
+      ...placed.flatMap((p) => [p.op, p.src, p.dst.path]),
+    ],
+    cwd: wd.path,
+  };
 }
 
 /**

@@ -243,7 +243,8 @@ export class ProcessRuntime implements Runtime {
     }
     if (rooted) {
       c.root = await rootDirFor(this.podDir(c.podUid), c.name, c.attempt);
-      argv = rootedArgv(c.root, c.cwd, await rootOperations(mounts), argv);
+      const root = await rootOperations(mounts, c.cwd);
+      argv = rootedArgv(c.root, root.cwd, root.ops, argv);
     } else if (binds.length) {
       argv = readOnlyBinds(binds, argv);
     }
