@@ -4,6 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
+import { DEFAULT_CIPHERS } from 'node:tls';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { builtinGroupVersions } from '../../api/index.js';
 import type { GroupVersion } from '../../api/types.js';
@@ -44,6 +45,12 @@ import { withCel } from './cel-loading.js';
 /** Upstream's limit on a request body. */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
+/**
+ * TLS 1.3 suites in Go's order on AES hardware (AES-128-GCM first), as the real apiserver picks: Node's default puts
+ * AES-256-GCM first, ~5% more CPU for every byte served (a 10,000-pod list is ~50 MB); TLS 1.2's as Node's.
+ */
+const CIPHERS = ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256', ...DEFAULT_CIPHERS.split(':').filter((c) => !c.startsWith('TLS_'))].join(':');
+
 export async function startApiServer(config: ApiServerConfig): Promise<RunningApiServer> {
   const log = config.logger;
   const started = Date.now();
@@ -74,7 +81,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   ]);
   const app = Fastify({
     http2: true,
-    https: { allowHTTP1: true, key, cert, ca, requestCert: Boolean(ca), rejectUnauthorized: false },
+    https: { allowHTTP1: true, key, cert, ca, requestCert: Boolean(ca), rejectUnauthorized: false, honorCipherOrder: true, ciphers: CIPHERS },
     bodyLimit: MAX_BODY_BYTES,
     loggerInstance: log,
     // Requests are recorded by audit, not logged one by one.
