@@ -17,7 +17,7 @@ const host = (existing: string[]): HostView => ({
 const vol = (name: string): string => `/var/lib/kubelet/pods/u/volumes/${name}`;
 
 describe('container roots', () => {
-  it('binds each volume at its container path, parents first; read-only ones also over themselves first', async () => {
+  it('binds each volume at its container path, parents first ("/" mirrored for /data); read-only ones also over themselves first', async () => {
     const ops = await rootOperations([
       { containerPath: '/data/cache', hostPath: vol('cache') },
       { containerPath: '/data', hostPath: vol('data') },
@@ -25,7 +25,7 @@ describe('container roots', () => {
       { containerPath: '/srv/www', hostPath: '/srv/site' },
     ], '/', host(['/etc', '/srv', '/srv/www']));
     expect(ops).toEqual({ cwd: '/', ops: [
-      'm', '/etc',
+      'm', '/', 'm', '/etc',
       'r', vol('cfg'), vol('cfg'),
       'b', vol('data'), '/data', 'b', vol('cache'), '/data/cache', 'r', vol('cfg'), '/etc/config', 'b', '/srv/site', '/srv/www',
     ] });
@@ -51,7 +51,8 @@ describe('container roots', () => {
   it('makes a missing working dir in a mirror too (its links resolved), or in the volume it is in', async () => {
     const h = host(['/run', '/tmp']);
     expect(await rootOperations([], '/var/run/app/work', h)).toEqual({ cwd: '/run/app/work', ops: ['m', '/run'] });
-    expect(await rootOperations([], '/app', h)).toEqual({ cwd: '/app', ops: [] });
+    expect(await rootOperations([], '/app', h)).toEqual({ cwd: '/app', ops: ['m', '/'] });
+    expect(await rootOperations([], '/tmp', h)).toEqual({ cwd: '/tmp', ops: [] });
     expect(await rootOperations([{ containerPath: '/tmp/data', hostPath: vol('d') }], '/tmp/data/work', h))
       .toEqual({ cwd: '/tmp/data/work', ops: ['m', '/tmp', 'b', vol('d'), '/tmp/data'] });
   });

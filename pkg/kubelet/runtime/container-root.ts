@@ -33,8 +33,8 @@ const within = (path: string, dir: string): boolean => dir === '/' || path === d
 const depth = (path: string): number => path.split('/').filter(Boolean).length;
 
 /**
- * The operations ROOT_SCRIPT performs once "/" is mirrored, as its arguments: `m DIR` (mirror the host's directory,
- * to make a path in it), `b SRC DST` and `r SRC DST` (bind read-write / read-only). The read-only volumes are also
+ * The operations ROOT_SCRIPT performs, as its arguments: `m DIR` (mirror the host's directory, to make a path in it;
+ * "/" first when a path is to be made there), `b SRC DST` and `r SRC DST` (bind read-write / read-only). The read-only volumes are also
  * bound read-only over themselves, so that what $MINI_KUBE_ROOTFS links reach is read-only too. The working dir is
  * made in the root too (not in the host's directory): returned as the path to make, its links resolved.
  */
@@ -47,7 +47,7 @@ export async function rootOperations(mounts: Mount[], cwd: string, host: HostVie
   const wd = await host.resolve(cwd);
   // a path to make, not inside a volume, is made in a mirror of the directory it is to be made in
   const mirrors = new Set([...placed.map((p) => p.dst), wd]
-    .filter((dst) => dst.path !== dst.existing && dst.existing !== '/' && !placed.some((p) => p.dst !== dst && within(dst.path, p.dst.path)))
+    .filter((dst) => dst.path !== dst.existing && !placed.some((p) => p.dst !== dst && within(dst.path, p.dst.path)))
     .map((dst) => dst.existing));
   return {
     ops: [
@@ -61,23 +61,28 @@ export async function rootOperations(mounts: Mount[], cwd: string, host: HostVie
 
 /**
  * Run in the container's mount namespace as `sh -c ROOT_SCRIPT mini-kube-root ROOT CWD OPS... -- ARGV...`: ROOT (a
- * host directory) gets the mirror of "/" at ROOT/root (unbindable, so that binding a host directory holding it does
- * not copy it in again); OPS follow; then, with a byte to fd 3 (the shim's sign that the container has started:
+ * host directory) gets at ROOT/root the host's "/" bound recursively, or its mirror when OPS start with `m /` (a
+ * mirror is unbindable, so that binding a host directory holding it does not copy it in again); OPS follow; then, with a byte to fd 3 (the shim's sign that the container has started:
  * ShimSpec.startedByte), ARGV runs chrooted there in CWD (made if missing). Anything failing stops the container with
  * exit 126 and mount's message in its log.
  */
 const ROOT_SCRIPT = `R=$1; W=$2; shift 2
 mirror() {
-  mount -t tmpfs -o "mode=$(stat -c %a "$1")" mini-kube-root "$2" && mount --make-unbindable "$2" || return 1
-  for e in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+  s=$1; t=$2
+  mount -t tmpfs -o "mode=$(stat -c %a "$s")" mini-kube-root "$t" && mount --make-unbindable "$t" || return 1
+  set --
+  for e in "$s"/* "$s"/.[!.]* "$s"/..?*; do [ -d "$e" ] && [ ! -L "$e" ] && set -- "$@" "$t/\${e##*/}"; done
+  [ $# = 0 ] || mkdir "$@" || return 1
+  for e in "$s"/* "$s"/.[!.]* "$s"/..?*; do
     [ -e "$e" ] || [ -L "$e" ] || continue
-    t=$2/\${e##*/}
-    if [ -L "$e" ]; then ln -s "$(readlink "$e")" "$t"
-    elif [ -d "$e" ]; then mkdir "$t" && mount --rbind "$e" "$t"
-    else : > "$t" && mount --bind "$e" "$t"; fi || return 1
+    n=$t/\${e##*/}
+    if [ -L "$e" ]; then ln -s "$(readlink "$e")" "$n"
+    elif [ -d "$e" ]; then mount --rbind "$e" "$n"
+    else : > "$n" && mount --bind "$e" "$n"; fi || return 1
   done
 }
-mkdir -p "$R/root" && mirror / "$R/root" || exit 126
+mkdir -p "$R/root" || exit 126
+if [ "$1" != m ] || [ "$2" != / ]; then mount --rbind / "$R/root" || exit 126; fi
 while [ "$1" != -- ]; do
   case $1 in
     m) mirror "$2" "$R/root$2" || exit 126; shift 2 ;;
