@@ -1,4 +1,4 @@
-// What the request chain attaches to every fastify request.
+// What the request chain attaches to every fastify request, and what the server knows of its settings.
 import type { UserInfo } from '../authentication/interface.js';
 import type { RequestInfo } from './request-info.js';
 
@@ -8,5 +8,9 @@ declare module 'fastify' {
     user?: UserInfo;
     /** What admission and the registry add to the request's audit event, merged into it as the response completes. */
     auditAnnotations?: Record<string, string>;
+  }
+  interface FastifyInstance {
+    /** The APIResponseCompression feature gate (on unless turned off): large responses gzipped for clients that accept it. */
+    responseCompression: boolean;
   }
 }

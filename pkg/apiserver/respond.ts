@@ -1,6 +1,9 @@
 // Writing responses: one object, a list, or a Status, in the negotiated representation. Objects
-// from storage carry their JSON bytes, serialized once at write time; plain JSON reuses them.
-import { Readable } from 'node:stream';
+// from storage carry their JSON bytes, serialized once at write time; plain JSON reuses them. A body over 128 KiB
+// goes gzipped (level 1) to a client that accepts gzip, as upstream's APIResponseCompression does (client-go, and so
+// kubectl, asks for it).
+import { pipeline, Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify as toYaml } from 'yaml';
 import type { KubeObject, ResourceType } from '../../api/types.js';
@@ -25,12 +28,28 @@ export function setWarnings(reply: FastifyReply, warnings: string[]): void {
   if (warnings.length) reply.header('warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
 }
 
-function encode(reply: FastifyReply, format: OutputFormat, body: KubeObject | Buffer, status: number): FastifyReply {
-  reply.code(status).type(contentTypeOf(format));
-  if (format.encoding === 'protobuf') return reply.send(body); // already encoded by the caller
+function encode(r: Responder, format: OutputFormat, body: KubeObject | Buffer, status: number): FastifyReply {
+  r.reply.code(status).type(contentTypeOf(format));
   // Buffers, not strings: fastify would add "; charset=utf-8" to a string's type, which upstream never sends.
-  if (format.encoding === 'yaml') return reply.send(Buffer.from(toYaml(Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body)));
-  return reply.send(Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body)));
+  // Protobuf bodies come encoded by the caller.
+  const bytes = Buffer.isBuffer(body) ? (format.encoding === 'yaml' ? Buffer.from(toYaml(JSON.parse(body.toString('utf8')))) : body)
+    : Buffer.from(format.encoding === 'yaml' ? toYaml(body) : JSON.stringify(body));
+  return gzipWanted(r.request, bytes.length) ? sendGzipped(r.reply, Readable.from([bytes])) : r.reply.send(bytes);
+}
+
+const GZIP_ABOVE_BYTES = 128 * 1024;
+
+/** Whether the body goes gzipped: over 128 KiB, to a client whose Accept-Encoding names gzip, unless the gate is off. */
+function gzipWanted(request: FastifyRequest, size: number): boolean {
+  if (size <= GZIP_ABOVE_BYTES || !request.server.responseCompression) return false;
+  const accepted = request.headers['accept-encoding'];
+  return typeof accepted === 'string' && accepted.split(',').some((token) => token.split(';')[0]!.trim() === 'gzip');
+}
+
+/** Upstream's gzip: level 1 (speed over size), Vary for caches; zlib works off the event loop. */
+function sendGzipped(reply: FastifyReply, body: Readable): FastifyReply {
+  reply.header('content-encoding', 'gzip').header('vary', 'Accept-Encoding').removeHeader('content-length');
+  return reply.send(pipeline(body, createGzip({ level: 1 }), () => undefined));
 }
 
 export function sendObject(r: Responder, result: Result, status = 200): FastifyReply {
@@ -38,47 +57,49 @@ export function sendObject(r: Responder, result: Result, status = 200): FastifyR
   setWarnings(r.reply, r.warnings);
   if (format.as === 'Table') {
     const table = toTable(r.rt, [result.object], { resourceVersion: result.object.metadata?.resourceVersion }, format, { includeObject: includeObjectOf(query(r.request).includeObject), now: r.now });
-    return encode(r.reply, format, table, status);
+    return encode(r, format, table, status);
   }
   if (format.encoding === 'protobuf') {
     const body = format.as === 'PartialObjectMetadata' ? protobufPartialObjectMetadata(result.object, format.asVersion) : protobufObject(result.object);
-    return encode(r.reply, format, body, status);
+    return encode(r, format, body, status);
   }
-  if (format.as === 'PartialObjectMetadata') return encode(r.reply, format, partialObjectMetadata(result.object, format.asVersion), status);
-  return encode(r.reply, format, result.bytes ?? result.object, status);
+  if (format.as === 'PartialObjectMetadata') return encode(r, format, partialObjectMetadata(result.object, format.asVersion), status);
+  return encode(r, format, result.bytes ?? result.object, status);
 }
 
 export function sendList(r: Responder, items: KeyValue[], meta: ListMeta): FastifyReply {
   const format = negotiateOutput(r.request.headers.accept, true, speaksProtobuf(r.rt));
   setWarnings(r.reply, r.warnings);
   if (format.as === 'Table') {
-    return encode(r.reply, format, toTable(r.rt, items.map((kv) => kv.object), meta, format, { includeObject: includeObjectOf(query(r.request).includeObject), now: r.now }), 200);
+    return encode(r, format, toTable(r.rt, items.map((kv) => kv.object), meta, format, { includeObject: includeObjectOf(query(r.request).includeObject), now: r.now }), 200);
   }
   if (format.encoding === 'protobuf') {
     if (format.as === 'PartialObjectMetadataList') {
-      return encode(r.reply, format, protobufPartialObjectMetadataList(items.map((kv) => kv.object), meta, format.asVersion), 200);
+      return encode(r, format, protobufPartialObjectMetadataList(items.map((kv) => kv.object), meta, format.asVersion), 200);
     }
-    return sendParts(r.reply.code(200).type(contentTypeOf(format)), protobufStoredListParts(r.rt, items, meta));
+    return sendParts(r, contentTypeOf(format), protobufStoredListParts(r.rt, items, meta));
   }
   if (format.as === 'PartialObjectMetadataList') {
-    return encode(r.reply, format, partialObjectMetadataList(items.map((kv) => kv.object), meta, format.asVersion), 200);
+    return encode(r, format, partialObjectMetadataList(items.map((kv) => kv.object), meta, format.asVersion), 200);
   }
   const listKind = `${r.rt.kind}List`;
   const apiVersion = r.rt.group ? `${r.rt.group}/${r.rt.version}` : r.rt.version;
   if (format.encoding === 'yaml') {
-    return encode(r.reply, format, { apiVersion, items: items.map((kv) => kv.object), kind: listKind, metadata: meta }, 200);
+    return encode(r, format, { apiVersion, items: items.map((kv) => kv.object), kind: listKind, metadata: meta }, 200);
   }
   // The items are already JSON: splice their bytes into the list instead of re-serializing them.
   const head = Buffer.from(`{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`);
-  return sendParts(r.reply.code(200).type('application/json'), listParts(head, items));
+  return sendParts(r, 'application/json', listParts(head, items));
 }
 
 /**
  * A body made of buffers. Large ones: the stored bytes themselves go to the socket as it drains, never copied
  * into one body or into chunks first; the length is known, so HTTP/1.1 needs no chunked framing either.
  */
-function sendParts(reply: FastifyReply, parts: Buffer[]): FastifyReply {
+function sendParts(r: Responder, type: string, parts: Buffer[]): FastifyReply {
+  const reply = r.reply.code(200).type(type);
   const size = parts.reduce((n, b) => n + b.length, 0);
+  if (gzipWanted(r.request, size)) return sendGzipped(reply, new ListBody(parts));
   if (size <= STREAM_ABOVE_BYTES) return reply.send(Buffer.concat(parts, size));
   return reply.header('content-length', size).send(new ListBody(parts));
 }

@@ -90,6 +90,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     routerOptions: { maxParamLength: 2048 },
   }) as unknown as FastifyInstance;
   installErrorHandler(app);
+  app.decorate('responseCompression', config.featureGates.APIResponseCompression !== false);
   setKubeletClient(app, { certFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.crt'), keyFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.key') });
   const authn = await createAuthentication(config, registries);
   const sinks: AuditSink[] = [];
