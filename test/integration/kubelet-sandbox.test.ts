@@ -95,16 +95,19 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
       'nameserver 10.96.0.10',
       'options ndots:5',
     ]);
-    // two PIDs: the host's and the pod namespace's (the pause is 1 there)
-    expect(rest[3]).toMatch(/^NSpid:\s+\d+\s+\d+$/);
+    // its /proc is the pod's PID namespace's, as a container's: one PID, that namespace's
+    expect(rest[3]).toMatch(/^NSpid:\s+\d+$/);
     // kubectl exec runs in the pod's namespaces too
     const exec = await api.kubectl('exec', 'client', '--', 'sh', '-c', 'hostname; ip -4 -o addr show eth0 | wc -l');
     expect(exec.stdout).toBe('client\n1\n');
+    // the pause is PID 1 there, and the pod's processes are all /proc shows (not the node's)
     const pid = await runtime.execSync(containerId(await admin.pods('default').get('client')), ['cat', '/proc/1/cmdline'], 5);
-    expect(pid.stdout).not.toContain('pause'); // /proc is the node's: the node's init
-    const ps = await runtime.execSync(containerId(await admin.pods('default').get('client')), ['sh', '-c', 'echo $$'], 5);
+    expect(pid.stdout).toContain('pause');
+    const ps = await runtime.execSync(containerId(await admin.pods('default').get('client')), ['sh', '-c', 'echo $$; ls /proc | grep -c "^[0-9]"'], 5);
+    const [self, count] = ps.stdout.trim().split('\n').map(Number);
     // a PID of the pod's namespace: its pause, containers and the mounts that set their roots up took the first ones
-    expect(Number(ps.stdout.trim())).toBeLessThan(1_000);
+    expect(self).toBeLessThan(1_000);
+    expect(count).toBeLessThan(10);
     // /stats/summary's pod network: the interfaces of the sandbox's namespace (eth0, which carried the fetch above)
     const client = await admin.pods('default').get('client');
     const [sandbox] = runtime.listPodSandboxes(client.metadata!.uid!).filter((sb) => sb.state === 'ready');

@@ -34,7 +34,7 @@ const depth = (path: string): number => path.split('/').filter(Boolean).length;
 
 /**
  * The operations ROOT_SCRIPT performs, as its arguments: `m DIR` (mirror the host's directory, to make a path in it;
- * "/" first when a path is to be made there), `b SRC DST` and `r SRC DST` (bind read-write / read-only). The read-only volumes are also
+ * "/" first when a path is to be made there), `p` (OWN_PROC), `b SRC DST` and `r SRC DST` (bind read-write / read-only). The read-only volumes are also
  * bound read-only over themselves, so that what $MINI_KUBE_ROOTFS links reach is read-only too. The working dir is
  * made in the root too (not in the host's directory): returned as the path to make, its links resolved.
  */
@@ -86,6 +86,7 @@ if [ "$1" != m ] || [ "$2" != / ]; then mount --rbind / "$R/root" || exit 126; f
 while [ "$1" != -- ]; do
   case $1 in
     m) mirror "$2" "$R/root$2" || exit 126; shift 2 ;;
+    p) mount -t proc proc "$R/root/proc" || exit 126; shift ;;
     b|r) d=$R/root$3
       if [ -d "$2" ]; then mkdir -p "$d"; else mkdir -p "\${d%/*}" && { [ -e "$d" ] || : > "$d"; }; fi || exit 126
       mount --bind "$2" "$d" || exit 126
@@ -98,6 +99,12 @@ shift
 mkdir -p "$R/root$W" || exit 126
 printf x >&3 && exec 3>&- || exit 126
 exec chroot "$R/root" /bin/sh -c 'cd "$0" && exec "$@"' "$W" "$@"`;
+
+/**
+ * The operation that gives the root a /proc of the PID namespace it runs in (a pod sandbox's), as a container's is:
+ * its processes and the pod's, not the node's.
+ */
+export const OWN_PROC = ['p'];
 
 /** The argv that builds the container's root at `root` (an empty host directory) and runs `argv` in it, in `cwd`. */
 export const rootedArgv = (root: string, cwd: string, ops: string[], argv: string[]): string[] =>

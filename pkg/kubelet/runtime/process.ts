@@ -24,7 +24,7 @@ import { diskUsage, filesystemOf, NO_USAGE } from '../disk-usage.js';
 import { netDev, processAlive, processGroupUsage } from './procfs.js';
 import { normalizeCriTime } from './cri-time.js';
 import { ShimHandle } from './shim-client.js';
-import { canMakeRoots, hostPathOf, inRootArgv, rootDirFor, rootedArgv, rootOperations } from './container-root.js';
+import { canMakeRoots, hostPathOf, inRootArgv, OWN_PROC, rootDirFor, rootedArgv, rootOperations } from './container-root.js';
 import { notFoundMessage, type ShimExit } from './shim-protocol.js';
 import {
   normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUsage, type DiskUsage, type ExecResult, type FsInfo, type ImageInfo,
@@ -244,7 +244,7 @@ export class ProcessRuntime implements Runtime {
     if (rooted) {
       c.root = await rootDirFor(this.podDir(c.podUid), c.name, c.attempt);
       const root = await rootOperations(mounts, c.cwd);
-      argv = rootedArgv(c.root, root.cwd, root.ops, argv);
+      argv = rootedArgv(c.root, root.cwd, [...root.ops, ...(pod ? OWN_PROC : [])], argv);
     } else if (binds.length) {
       argv = readOnlyBinds(binds, argv);
     }
