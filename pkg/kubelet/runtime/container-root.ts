@@ -1,12 +1,11 @@
 // A container's own root, so that its volumes are at their mountPath as in a real container (an in-cluster client
 // finds /var/run/secrets/kubernetes.io/serviceaccount/token) without touching the host. In the container's mount
-// namespace, a directory to make a path in is "mirrored": a tmpfs over it holds one entry per entry of the host's
-// directory, each bound (directories recursively) to the host's, so what the container reads and writes there is
-// the host's, live, while the paths it adds are its own. "/" is always mirrored, as the root the container's command
-// runs chrooted in; each volume is bound at its container path in it. Takes root and mount namespaces; the runtime
-// probes for them once (canMakeRoots) and otherwise keeps the $MINI_KUBE_ROOTFS symlinks alone.
+// namespace the host's "/" is bound recursively as the root its command runs chrooted in; a directory to make a path
+// in is "mirrored" there: a tmpfs over it holds one entry per entry of the host's directory, each bound (directories
+// recursively) to the host's, so what the container reads and writes there is the host's, live, while the paths it
+// adds are its own; each volume is bound at its container path. Takes root and mount namespaces; the runtime probes
+// for them once (canMakeRoots) and otherwise keeps the $MINI_KUBE_ROOTFS symlinks alone.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, realpath, rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Mount } from './types.js';
@@ -34,9 +33,10 @@ const depth = (path: string): number => path.split('/').filter(Boolean).length;
 
 /**
  * The operations ROOT_SCRIPT performs, as its arguments: `m DIR` (mirror the host's directory, to make a path in it;
- * "/" first when a path is to be made there), `p` (OWN_PROC), `b SRC DST` and `r SRC DST` (bind read-write / read-only). The read-only volumes are also
- * bound read-only over themselves, so that what $MINI_KUBE_ROOTFS links reach is read-only too. The working dir is
- * made in the root too (not in the host's directory): returned as the path to make, its links resolved.
+ * "/" first when a path is to be made there), `b SRC DST` and `r SRC DST` (bind read-write / read-only), and `p`
+ * (OWN_PROC). The read-only volumes are also bound read-only over themselves, so that what $MINI_KUBE_ROOTFS links
+ * reach is read-only too. The working dir is made in the root too (not in the host's directory): returned as the
+ * path to make, its links resolved.
  */
 export async function rootOperations(mounts: Mount[], cwd: string, host: HostView = hostView): Promise<{ ops: string[]; cwd: string }> {
   const placed = await Promise.all(mounts.map(async (m) => ({
@@ -62,9 +62,9 @@ export async function rootOperations(mounts: Mount[], cwd: string, host: HostVie
 /**
  * Run in the container's mount namespace as `sh -c ROOT_SCRIPT mini-kube-root ROOT CWD OPS... -- ARGV...`: ROOT (a
  * host directory) gets at ROOT/root the host's "/" bound recursively, or its mirror when OPS start with `m /` (a
- * mirror is unbindable, so that binding a host directory holding it does not copy it in again); OPS follow; then, with a byte to fd 3 (the shim's sign that the container has started:
- * ShimSpec.startedByte), ARGV runs chrooted there in CWD (made if missing). Anything failing stops the container with
- * exit 126 and mount's message in its log.
+ * mirror is unbindable, so that binding a host directory holding it does not copy it in again); OPS follow; then,
+ * with a byte to fd 3 (the shim's sign that the container has started: ShimSpec.startedByte), ARGV runs chrooted
+ * there in CWD (made if missing). Anything failing stops the container with exit 126 and mount's message in its log.
  */
 const ROOT_SCRIPT = `R=$1; W=$2; shift 2
 mirror() {
@@ -119,13 +119,14 @@ export const hostPathOf = (path: string, mounts: Mount[]): string => {
   return m ? join(m.hostPath, relative(m.containerPath, path)) : path;
 };
 
-/** Whether roots can be built here: root, a mount namespace, tmpfs and bind mounts (tried once in `scratch`). */
+/** Whether roots can be built here: root, a mount namespace, tmpfs and bind mounts (a mirror of "/" tried once in `scratch`). */
 export async function canMakeRoots(scratch: string): Promise<boolean> {
   if (process.getuid?.() !== 0) return false;
   await mkdir(scratch, { recursive: true });
   try {
     return await new Promise<boolean>((resolve) => {
-      execFile('sh', ['-c', 'exec 3>/dev/null; exec "$@"', 'probe', 'unshare', '--mount', '--propagation', 'private', '--', ...rootedArgv(scratch, '/', [], ['true'])], (err) => resolve(!err));
+      execFile('sh', ['-c', 'exec 3>/dev/null; exec "$@"', 'probe', 'unshare', '--mount', '--propagation', 'private', '--', ...rootedArgv(scratch, '/', ['m', '/'], ['true'])],
+        (err) => resolve(!err));
     });
   } finally {
     await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
