@@ -28,7 +28,7 @@ import { canMakeRoots, hostPathOf, inRootArgv, OWN_PROC, rootDirFor, rootedArgv,
 import { notFoundMessage, type ShimExit } from './shim-protocol.js';
 import {
   normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUsage, type DiskUsage, type ExecResult, type FsInfo, type ImageInfo,
-  type InterfaceStats, type LogOptions, type Runtime, type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions,
+  type InterfaceStats, type LogOptions, type Mount, type Runtime, type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions,
   type StreamingSession,
 } from './types.js';
 
@@ -77,6 +77,10 @@ const findExecutable = async (cmd: string, path: string, cwd: string): Promise<b
   }
   return false;
 };
+
+/** Whether the container finds `cmd` (its PATH, its working dir; through the volumes of a root of its own). */
+const commandFound = (c: ContainerRecord, cmd: string, mounts: Mount[]): Promise<boolean> =>
+  findExecutable(hostPathOf(cmd, mounts), c.env.PATH ?? '', hostPathOf(c.cwd, mounts));
 
 /** Unix socket paths are short (108 bytes): a long root dir puts its shims' sockets under the temp dir instead. */
 const socketDir = (rootDir: string): string => {
@@ -235,7 +239,7 @@ export class ProcessRuntime implements Runtime {
     if (c.config.workingDir && !rooted) await mkdir(c.config.workingDir, { recursive: true }).catch(() => undefined);
     const binds = rooted || !(await this.canBind()) ? [] : [...new Set(await Promise.all(mounts.filter((m) => m.readOnly).map((m) => realpath(m.hostPath).catch(() => m.hostPath))))];
     // behind a wrapper, a missing command would be the wrapper's failure: it is looked for first
-    if ((pod || binds.length || rooted) && !(await findExecutable(hostPathOf(argv[0]!, mounts), c.env.PATH ?? '', hostPathOf(c.cwd, mounts)))) {
+    if ((pod || binds.length || rooted) && !(await commandFound(c, argv[0]!, rooted ? mounts : []))) {
       const exit = { exitCode: 128, finishedAt: Date.now(), startError: notFoundMessage(argv[0]!) };
       this.state.saveExit(id, exit);
       this.exitedWith(c, exit);
@@ -394,8 +398,7 @@ export class ProcessRuntime implements Runtime {
     }
     if (argv === cmd && pod) argv = this.o.sandboxes!.wrap(pod, cmd);
     // behind a wrapper, a missing command would be the wrapper's failure: it is looked for first
-    const mounts = c.root ? c.config.mounts ?? [] : [];
-    if (argv !== cmd && !(await findExecutable(hostPathOf(cmd[0] ?? '', mounts), c.env.PATH ?? '', hostPathOf(c.cwd, mounts)))) throw new Error(execNotFoundMessage(cmd[0] ?? ''));
+    if (argv !== cmd && !(await commandFound(c, cmd[0] ?? '', c.root ? c.config.mounts ?? [] : []))) throw new Error(execNotFoundMessage(cmd[0] ?? ''));
     return argv;
   }
 
