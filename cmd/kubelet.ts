@@ -107,8 +107,11 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const nodeNames = v.nodes === 1 ? [base] : Array.from({ length: v.nodes }, (_, i) => `${base}-${i + 1}`);
   await mkdir(resolve(v['root-dir']), { recursive: true });
   const { namespace: _ns, ...restConfig } = await loadKubeconfig(v.kubeconfig || undefined);
+  // Simulated nodes stand for as many kubelets, each with a connection of its own: up to 256 (the default is 64), so
+  // that their status writes get the share of a loaded apiserver a fleet of kubelets would (with 64, pods of 1,000
+  // nodes waited ~10 s to be reported Running while the controller-manager's creates kept the apiserver busy).
   const client = new Client({
-    ...restConfig, qps: v.nodes > 1 ? 0 : v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: `mini-kube-kubelet/${base}`,
+    ...restConfig, ...(v.nodes > 1 ? { maxConnections: Math.min(v.nodes, 256) } : {}), qps: v.nodes > 1 ? 0 : v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: `mini-kube-kubelet/${base}`,
   });
   const rootDir = resolve(v['root-dir']);
   // The shipped catalog sits at the package root, wherever the running code (sources, dist/ or the bundle) is.

@@ -57,7 +57,7 @@ export const clusterControllers: ControllerDescriptor[] = [
   cluster('serviceaccount-controller', ['serviceaccount'], 'service-account-controller', startServiceAccountController, 1),
   cluster('root-ca-certificate-publisher-controller', ['root-ca-cert-publisher'], 'root-ca-cert-publisher', startRootCaCertPublisher, 1),
   cluster('node-lifecycle-controller', ['nodelifecycle'], 'node-controller', startNodeLifecycleController, 1),
-  cluster('node-ipam-controller', ['nodeipam'], 'node-controller', startNodeIpamController, 1),
+  cluster('node-ipam-controller', ['nodeipam'], 'node-controller', startNodeIpamController, 30),
   cluster('taint-eviction-controller', [], 'node-controller', startTaintEvictionController, 1),
   cluster('endpoints-controller', ['endpoint'], 'endpoint-controller', startEndpointsController, 5, 'concurrent-endpoint-syncs'),
   cluster('endpointslice-controller', ['endpointslice'], 'endpointslice-controller', startEndpointSliceController, 5, 'concurrent-service-endpoint-syncs'),

@@ -1,6 +1,7 @@
 // One process, one or many kubelets: a single pod informer (for one node narrowed by the field selector
 // spec.nodeName=NAME, as the Node authorizer requires; for many simulated nodes, all bound pods with a node index)
-// hands each pod to the kubelet of its node.
+// hands each pod to the kubelet of its node, and a single Node informer (its own Node, or every Node for many)
+// tells the fake runtime each node's spec.podCIDR as soon as node-ipam sets it.
 import type { Logger } from 'pino';
 import {
   DelegatedAuth, EventThrottle, finalState, NAMESPACE_INDEX, NODE_NAME_INDEX, indexByNamespace, indexByNodeName, newRateLimiter, realClock, SharedIndexInformer, type Client, type Clock,
@@ -9,7 +10,6 @@ import {
 import { NodeKubelet, type KubeletTimings, type NodeBehaviour, type StaticPodOptions } from './kubelet.js';
 import { machineIp, machineResources, type NodeResources } from './node-status.js';
 import { intToIp, ipToInt } from './sandbox/cidr.js';
-import { PodCidrs } from './pod-cidrs.js';
 import { FakeRuntime } from './runtime/fake.js';
 import { NodeServer, type NodeServerSettings } from './server.js';
 import type { Runtime } from './runtime/types.js';
@@ -74,6 +74,8 @@ export class KubeletHost {
   readonly informer: SharedIndexInformer;
   /** Services of every namespace: the containers' service link variables (upstream's kubelet watches them too). */
   readonly services: SharedIndexInformer;
+  /** The Nodes of this process, as upstream's kubelet watches its own: their podCIDR without a request per pod. */
+  readonly nodes: SharedIndexInformer;
 
   constructor(private readonly o: KubeletHostOptions) {
     const clock = o.clock ?? realClock;
@@ -81,10 +83,13 @@ export class KubeletHost {
     const machine = machineResources();
     const resources: NodeResources = { ...machine, ...o.resources };
     const eventThrottle = new EventThrottle(newRateLimiter(o.eventQps ?? 50, o.eventBurst ?? 100, clock));
-    const podCidrs = new PodCidrs({
-      client: o.client, nodeNames: o.nodeNames, logger: o.logger, clock,
-      seen: (name) => o.podCidr ?? this.kubelets.get(name)?.agent.seenPodCidr(),
-    });
+    const nodes = o.client.nodes();
+    const ownNode = (opts: { fieldSelector?: string }): { fieldSelector?: string } => (single ? { ...opts, fieldSelector: `metadata.name=${o.nodeNames[0]!}` } : opts);
+    this.nodes = new SharedIndexInformer<KubeObject>({ list: (lo) => nodes.list(ownNode(lo)), watch: (wo) => nodes.watch(ownNode(wo)) },
+      { clock, name: 'nodes', logger: o.logger, transform: stripManagedFields });
+    // until node-ipam gives the node one, the fake runtime takes addresses from a fallback range at once
+    const podCidrOf = (name: string): string | undefined =>
+      o.podCidr ?? (this.nodes.indexer.getByKey(name)?.spec?.podCIDR as string | undefined) ?? this.kubelets.get(name)?.agent.seenPodCidr();
     const services = o.client.services();
     this.services = new SharedIndexInformer<KubeObject>({ list: (lo) => services.list(lo), watch: (wo) => services.watch(wo) },
       { clock, name: 'services', logger: o.logger, transform: stripManagedFields, indexers: { [NAMESPACE_INDEX]: indexByNamespace } });
@@ -92,7 +97,7 @@ export class KubeletHost {
     o.nodeNames.forEach((name, i) => {
       const nodeIp = o.nodeIpFor?.(i) ?? (single ? machineIp() : simulatedNodeIp(i));
       const runtime = o.runtimeFor?.(i, name, nodeIp) ?? new FakeRuntime({
-        clock, startLatencyMs: o.fakeStartLatencyMs, podCidr: () => podCidrs.of(name),
+        clock, startLatencyMs: o.fakeStartLatencyMs, podCidr: () => podCidrOf(name),
         fallbackCidr: fallbackPodCidr(i),
       });
       this.kubelets.set(name, new NodeKubelet({
@@ -170,11 +175,13 @@ export class KubeletHost {
     }
     // as upstream's kubelet, pods start once the services are known (their containers' environment names them)
     const services = signal.aborted ? Promise.resolve() : this.services.run(signal);
+    const nodes = signal.aborted ? Promise.resolve() : this.nodes.run(signal);
     await this.services.waitForSync(signal);
+    await this.nodes.waitForSync(signal);
     const informer = signal.aborted ? Promise.resolve() : this.informer.run(signal);
     if (await this.informer.waitForSync(signal)) {
       for (const k of this.kubelets.values()) k.removeOrphans().catch((err: unknown) => this.o.logger.warn({ err, node: k.nodeName }, 'cannot remove the containers of pods that are gone'));
     }
-    await Promise.all([...kubelets, informer, services]);
+    await Promise.all([...kubelets, informer, services, nodes]);
   }
 }
