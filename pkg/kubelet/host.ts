@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import {
   DelegatedAuth, EventThrottle, finalState, NAMESPACE_INDEX, NODE_NAME_INDEX, indexByNamespace, indexByNodeName, newRateLimiter, realClock, SharedIndexInformer, type Client, type Clock,
-  type KubeObject, type UserIdentity,
+  type HandlerRegistration, type KubeObject, type UserIdentity,
 } from '../client/index.js';
 import { NodeKubelet, type KubeletTimings, type NodeBehaviour, type StaticPodOptions } from './kubelet.js';
 import { machineIp, machineResources, type NodeResources } from './node-status.js';
@@ -88,8 +88,7 @@ export class KubeletHost {
     this.nodes = new SharedIndexInformer<KubeObject>({ list: (lo) => nodes.list(ownNode(lo)), watch: (wo) => nodes.watch(ownNode(wo)) },
       { clock, name: 'nodes', logger: o.logger, transform: stripManagedFields });
     // until node-ipam gives the node one, the fake runtime takes addresses from a fallback range at once
-    const podCidrOf = (name: string): string | undefined =>
-      o.podCidr ?? (this.nodes.indexer.getByKey(name)?.spec?.podCIDR as string | undefined) ?? this.kubelets.get(name)?.agent.seenPodCidr();
+    const podCidrOf = (name: string): string | undefined => o.podCidr ?? this.podCidrOf(name);
     const services = o.client.services();
     this.services = new SharedIndexInformer<KubeObject>({ list: (lo) => services.list(lo), watch: (wo) => services.watch(wo) },
       { clock, name: 'services', logger: o.logger, transform: stripManagedFields, indexers: { [NAMESPACE_INDEX]: indexByNamespace } });
@@ -131,6 +130,33 @@ export class KubeletHost {
     });
   }
 
+  /** The node's spec.podCIDR as the Node informer (or else the node's agent) last saw it. */
+  private podCidrOf(nodeName: string): string | undefined {
+    return (this.nodes.indexer.getByKey(nodeName)?.spec?.podCIDR as string | undefined) ?? this.kubelets.get(nodeName)?.agent.seenPodCidr();
+  }
+
+  /** Resolves with the node's spec.podCIDR as soon as the Node informer sees node-ipam set it; undefined on abort. */
+  private whenPodCidr(nodeName: string, signal: AbortSignal): Promise<string | undefined> {
+    const known = this.podCidrOf(nodeName);
+    if (known || signal.aborted) return Promise.resolve(known);
+    return new Promise((resolve) => {
+      let reg: HandlerRegistration | undefined;
+      let finished = false;
+      const done = (cidr: string | undefined): void => {
+        if (finished) return;
+        finished = true;
+        reg?.remove();
+        signal.removeEventListener('abort', aborted);
+        resolve(cidr);
+      };
+      const aborted = (): void => done(undefined);
+      const seen = (node: KubeObject): void => { if (node.metadata?.name === nodeName && node.spec?.podCIDR) done(node.spec.podCIDR as string); };
+      signal.addEventListener('abort', aborted, { once: true });
+      reg = this.nodes.addEventHandler({ onAdd: seen, onUpdate: (_old, node) => seen(node) });
+      if (finished) reg.remove();
+    });
+  }
+
   /** Every node registered (Node created, first status posted). */
   async whenRegistered(): Promise<void> {
     await Promise.all([...this.kubelets.values()].map((k) => k.agent.whenRegistered()));
@@ -166,16 +192,16 @@ export class KubeletHost {
     const kubelets = [...this.kubelets.values()].map((k) => k.run(signal));
     // pods are watched once the nodes exist (a kubelet registers before it syncs pods) and have their podCIDR
     await Promise.race([this.whenRegistered(), new Promise((r) => signal.addEventListener('abort', r, { once: true }))]);
+    const nodes = signal.aborted ? Promise.resolve() : this.nodes.run(signal);
     const { onPodCidr } = this.o;
     if (onPodCidr && !signal.aborted) {
       await Promise.all([...this.kubelets.values()].map(async (k) => {
-        const cidr = await k.agent.podCidr(signal);
+        const cidr = await this.whenPodCidr(k.o.nodeName, signal);
         if (cidr) onPodCidr(k.o.nodeName, cidr);
       }));
     }
     // as upstream's kubelet, pods start once the services are known (their containers' environment names them)
     const services = signal.aborted ? Promise.resolve() : this.services.run(signal);
-    const nodes = signal.aborted ? Promise.resolve() : this.nodes.run(signal);
     await this.services.waitForSync(signal);
     await this.nodes.waitForSync(signal);
     const informer = signal.aborted ? Promise.resolve() : this.informer.run(signal);

@@ -228,25 +228,6 @@ export class NodeAgent {
   /** The Node's spec.podCIDR as last read or written (node-ipam sets it after registration). */
   seenPodCidr(): string | undefined { return this.node?.spec?.podCIDR as string | undefined; }
 
-  /**
-   * The Node's spec.podCIDR, waiting for the controller-manager's node-ipam to set it (read every 200 ms, backing off
-   * to 5 s); undefined if the signal aborts first.
-   */
-  async podCidr(signal: AbortSignal): Promise<string | undefined> {
-    let delay = 200;
-    for (;;) {
-      const cidr = this.seenPodCidr();
-      if (cidr) return cidr;
-      if (!(await this.sleep(delay, signal))) return undefined;
-      delay = Math.min(delay * 2, 5_000);
-      try {
-        this.node = await this.o.client.nodes().get(this.name, { signal });
-      } catch (err) {
-        if (!signal.aborted) this.o.logger.warn({ err }, 'cannot read the node for its podCIDR, will retry');
-      }
-    }
-  }
-
   /** Calls fn until it succeeds (backing off), and returns its result. */
   private async retryUntil<T>(signal: AbortSignal, what: string, fn: () => Promise<T>): Promise<T> {
     let delay = 100;
