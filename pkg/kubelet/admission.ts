@@ -13,8 +13,22 @@ const parse = (v: string | undefined, milli: boolean): number => {
   try { const q = parseQuantity(v); return milli ? quantityMilliValue(q) : quantityValue(q); } catch { return 0; }
 };
 
+/**
+ * `fn` of a pod, kept per pod spec: a node admits each pod against every pod it runs, whose specs stay the same
+ * objects between admissions.
+ */
+const perSpec = <T>(fn: (pod: KubeObject) => T): ((pod: KubeObject) => T) => {
+  const known = new WeakMap<object, T>();
+  return (pod) => {
+    if (!pod.spec) return fn(pod);
+    let v = known.get(pod.spec);
+    if (v === undefined) known.set(pod.spec, (v = fn(pod)));
+    return v;
+  };
+};
+
 /** Effective requests as upstream computes them: max(sum of containers, each init container), plus overhead. */
-export const podRequests = (pod: KubeObject): { cpu: number; memory: number } => {
+export const podRequests = perSpec((pod: KubeObject): { cpu: number; memory: number } => {
   const req = (c: SpecContainer, r: string): string | undefined => c.resources?.requests?.[r] ?? c.resources?.limits?.[r];
   const containers = (pod.spec?.containers ?? []) as SpecContainer[];
   const inits = (pod.spec?.initContainers ?? []) as SpecContainer[];
@@ -26,10 +40,10 @@ export const podRequests = (pod: KubeObject): { cpu: number; memory: number } =>
     return total + parse((pod.spec?.overhead as Record<string, string> | undefined)?.[r], milli);
   };
   return { cpu: one('cpu', true), memory: one('memory', false) };
-};
+});
 
-const hostPorts = (pod: KubeObject): string[] => [...((pod.spec?.initContainers ?? []) as SpecContainer[]), ...((pod.spec?.containers ?? []) as SpecContainer[])]
-  .flatMap((c) => c.ports ?? []).filter((p) => p.hostPort).map((p) => `${p.protocol ?? 'TCP'}/${p.hostPort}`);
+const hostPorts = perSpec((pod: KubeObject): string[] => [...((pod.spec?.initContainers ?? []) as SpecContainer[]), ...((pod.spec?.containers ?? []) as SpecContainer[])]
+  .flatMap((c) => c.ports ?? []).filter((p) => p.hostPort).map((p) => `${p.protocol ?? 'TCP'}/${p.hostPort}`));
 
 /** Whether the node can take `pod` next to `admitted` (the pods it already runs). */
 export const admitPod = (pod: KubeObject, admitted: KubeObject[], node: { labels: Record<string, string>; allocatable: { cpu: string; memory: string; pods: number } }): Rejection | undefined => {

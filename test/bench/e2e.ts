@@ -2,8 +2,8 @@
 // end-to-end benchmarks of issue 5, each against a fresh cluster of separate processes (test/bench/e2e-cluster.ts):
 //   nodes:   `mini-kube kubelet --runtime fake --nodes 10000` (one process); kubelet start → every Node Ready=True
 //            (observed by a watch on nodes);
-//   pods:    apiserver, controller-manager, scheduler and one fake kubelet for 1,000 nodes; 10 Deployments × 1,000
-//            replicas created at once; first create → every pod Running (watch on pods), and pod start-up latency
+//   pods:    apiserver, controller-manager, scheduler and one fake kubelet for 1,000 nodes; once they are Ready with
+//            their podCIDR (node-ipam's), 10 Deployments × 1,000 replicas created at once; first create → every pod Running (watch on pods), and pod start-up latency
 //            as the SLO measures it: creation (the pod's ADDED event, ms precision) → Running observed via watch;
 //   process: the same chain with one kubelet on the process runtime; 20 busybox pods' start-up latency.
 // BENCH_CPU_PROF=<dir> runs every process under `node --cpu-prof` (profiles written when they stop);
@@ -116,10 +116,13 @@ const until = (check: { done: () => boolean; progress: () => string }, ms: numbe
   return { poke: () => { if (check.done()) resolveIt(); }, reached };
 };
 
-interface NodeEvent { object: { metadata: { name: string }; status?: { conditions?: { type: string; status: string }[] } } }
+interface NodeEvent { object: { metadata: { name: string }; spec?: { podCIDR?: string }; status?: { conditions?: { type: string; status: string }[] } } }
 
-/** Waits until `count` nodes are Ready (by a watch opened now); returns the time each milestone was reached. */
-async function watchNodesReady(c: Cluster, count: number, start: () => void): Promise<{ registeredMs: number; readyMs: number }> {
+/**
+ * Waits until `count` nodes are Ready (by a watch opened now), and with `podCidr` also have their spec.podCIDR from
+ * node-ipam (a settled cluster, as one a workload arrives on); returns the time each milestone was reached.
+ */
+async function watchNodesReady(c: Cluster, count: number, start: () => void, podCidr = false): Promise<{ registeredMs: number; readyMs: number }> {
   const p = pool(c.api.origin, c.tls, 2);
   const seen = new Set<string>();
   const ready = new Set<string>();
@@ -131,7 +134,7 @@ async function watchNodesReady(c: Cluster, count: number, start: () => void): Pr
     const name = ev.object.metadata.name;
     seen.add(name);
     if (Number.isNaN(registeredMs) && seen.size === count) registeredMs = at - t0;
-    if (ev.object.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True')) ready.add(name);
+    if (ev.object.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True') && (!podCidr || ev.object.spec?.podCIDR)) ready.add(name);
     poke();
   });
   try {
@@ -246,8 +249,8 @@ async function podsStep(): Promise<void> {
   const apiserver = (process.env.BENCH_APISERVER_ARGS ?? '').split(/\s+/).filter(Boolean);
   const extraArgs = { 'controller-manager': scaleLimits, scheduler: scaleLimits, apiserver };
   await withCluster({ nodes: N.podNodes, runtime: 'fake', components: ['controller-manager', 'scheduler'], extraArgs }, async (c) => {
-    const nodes = await watchNodesReady(c, N.podNodes, () => c.startKubelets());
-    log(`pods: ${fmt(N.podNodes)} nodes Ready in ${secs(nodes.readyMs)}; creating the Deployments`);
+    const nodes = await watchNodesReady(c, N.podNodes, () => c.startKubelets(), true);
+    log(`pods: ${fmt(N.podNodes)} nodes Ready with their podCIDR in ${secs(nodes.readyMs)}; creating the Deployments`);
     const cpu = await cpuMeter(c);
     const requestsBefore = await requestCounts(c);
     const r = await podsToRunning(c, 'pods', N.deployments, N.replicas, {

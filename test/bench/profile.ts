@@ -1,6 +1,6 @@
 // One bench step against an apiserver child run with `node --cpu-prof`, then the top frames of its profile.
 //   node dist/test/bench/profile.js <creates|creates1|gets|pods|list|watch|startup> [seconds]
-// The profile is kept (its path is printed) for Chrome DevTools or speedscope.
+// The profile is kept (its path is printed) for Chrome DevTools or speedscope. BENCH_PRELOAD_PODS=n stores n pods first.
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,6 +72,9 @@ async function main(): Promise<void> {
   try {
     await createNamespaces(p64, ['bench', 'bench-pods', 'bench-watch']);
     const cm = (i: number): Promise<Buffer> => call(p64, 'POST', '/api/v1/namespaces/bench/configmaps', configMap('bench', `cm-${i}`));
+    // BENCH_PRELOAD_PODS=n: n pods stored first, as `npm run bench` has before its ConfigMap steps
+    const preload = Number(process.env.BENCH_PRELOAD_PODS ?? 0);
+    if (preload) await closedLoop({ concurrency: 64, maxOps: preload, maxMs: 120_000 }, (i) => call(p64, 'POST', '/api/v1/namespaces/bench-pods/pods', pod('bench-pods', `pre-${i}`)));
     let r;
     switch (step) {
       case 'startup': break;

@@ -8,7 +8,7 @@
 //   fake.mini-kube.io/readiness-fail.<container>: "message"   its readiness probe fails (also liveness-, startup-)
 // Exec runs nothing: `echo ARGS` prints ARGS, `false` exits 1, anything else exits 0 with no output. Attach and
 // port-forward have no process or socket to reach and fail with a message saying so.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { PassThrough } from 'node:stream';
 import { realClock, type Clock, type TimerHandle } from '../../client/index.js';
@@ -19,6 +19,7 @@ import {
 } from './types.js';
 import { IpPool } from './ip-pool.js';
 import { rfc3339Nano } from './cri-time.js';
+import { newId } from './ids.js';
 
 /** A CRI log timestamp for a time in milliseconds (the fake clock has no finer one). */
 const criTime = (ms: number): string => rfc3339Nano(BigInt(Math.round(ms)) * 1_000_000n);
@@ -48,7 +49,6 @@ interface FakeContainer extends ContainerStatus {
   log: string[];
 }
 
-const newId = (): string => randomBytes(32).toString('hex');
 
 export class FakeRuntime implements Runtime {
   readonly name = 'fake';

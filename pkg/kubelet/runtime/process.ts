@@ -7,7 +7,7 @@
 // cgroups, and its containers run inside them. Sandboxes and containers are recorded under <root>/runtime
 // (process-state.ts), so a kubelet that restarts finds them again, running containers included.
 import { execFile } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { access, constants as fsConstants, lstat, mkdir, readdir, readFile, readlink, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ import { AttachHub, dialInNetns, dialPod, execNotFoundMessage, execStreaming, PT
 import { diskUsage, filesystemOf, NO_USAGE } from '../disk-usage.js';
 import { netDev, processAlive, processGroupUsage } from './procfs.js';
 import { normalizeCriTime } from './cri-time.js';
+import { newId } from './ids.js';
 import { ShimHandle } from './shim-client.js';
 import { canMakeRoots, hostPathOf, inRootArgv, OWN_PROC, rootDirFor, rootedArgv, rootOperations } from './container-root.js';
 import { notFoundMessage, type ShimExit } from './shim-protocol.js';
@@ -67,7 +68,6 @@ const defaultShim = (): string[] => {
   return [process.execPath, main, 'container-shim'];
 };
 
-const newId = (): string => randomBytes(32).toString('hex');
 
 /** Whether `cmd` names an executable as execvp would find it (a wrapper runs it later, so spawn cannot tell). */
 const findExecutable = async (cmd: string, path: string, cwd: string): Promise<boolean> => {
@@ -150,6 +150,8 @@ export class ProcessRuntime implements Runtime {
 
   async runPodSandbox(config: SandboxConfig): Promise<string> {
     const id = newId();
+    // the one probe of containers' roots (~30 execs) runs beside the first sandbox's set-up, not in its first container's start
+    void this.canRoot().catch(() => false);
     const podDir = this.podDir(config.uid);
     await mkdir(podDir, { recursive: true });
     let ip = this.o.hostIp;

@@ -28,18 +28,33 @@ interface SpreadState {
   constraints: Constraint[];
   /** False for defaulted constraints: a node lacking a key skips that constraint instead of being ignored. */
   requireAll: boolean;
-  /** per constraint: domain value → matching pods */
+  /** per constraint: domain value → matching pods (PreScore: none for hostname keys, counted per node in Score) */
   counts: Map<string, number>[];
+  /** PreScore: per constraint, how many domains it has among the feasible nodes (the normalizing weight's size) */
+  sizes?: number[];
   clone(): SpreadState;
 }
+
+const HOSTNAME = 'kubernetes.io/hostname';
 
 const ERR_MISMATCH = "node(s) didn't match pod topology spread constraints";
 const ERR_MISSING_LABEL = "node(s) didn't match pod topology spread constraints (missing required label)";
 
 const SYSTEM_DEFAULTS = [
-  { maxSkew: 3, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway' },
+  { maxSkew: 3, topologyKey: HOSTNAME, whenUnsatisfiable: 'ScheduleAnyway' },
   { maxSkew: 5, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' },
 ];
+
+/** Owners' selectors, parsed once per selector object (informer objects are replaced, never changed, on update). */
+const parsedSelectors = new WeakMap<object, Selector | null>();
+const selectorOf = (raw: object, parse: () => Selector): Selector | null => {
+  let sel = parsedSelectors.get(raw);
+  if (sel === undefined) {
+    try { sel = parse(); } catch { sel = null; } // an invalid selector selects nothing
+    parsedSelectors.set(raw, sel);
+  }
+  return sel;
+};
 
 /** Every selector (of a Service, RC, RS or StatefulSet in the pod's namespace) that selects the pod, ANDed. */
 const defaultSelector = (pod: Pod, l: Handle['listers']): Selector | undefined => {
@@ -47,11 +62,13 @@ const defaultSelector = (pod: Pod, l: Handle['listers']): Selector | undefined =
   const labels = pod.metadata?.labels;
   if (!labels || !Object.keys(labels).length) return undefined;
   const selectors: Selector[] = [];
-  const consider = (sel: Selector): void => { if (!sel.empty && sel.matches(labels)) selectors.push(sel); };
-  for (const svc of l.services.namespace(ns).list()) if (svc.spec?.selector) consider(selectorFromSet(svc.spec.selector));
-  for (const rc of l.replicationControllers.namespace(ns).list()) if (rc.spec?.selector) consider(selectorFromSet(rc.spec.selector));
+  const consider = (sel: Selector | null): void => { if (sel && !sel.empty && sel.matches(labels)) selectors.push(sel); };
+  const bySet = (set: Record<string, string>): Selector | null => selectorOf(set, () => selectorFromSet(set));
+  for (const svc of l.services.namespace(ns).list()) if (svc.spec?.selector) consider(bySet(svc.spec.selector));
+  for (const rc of l.replicationControllers.namespace(ns).list()) if (rc.spec?.selector) consider(bySet(rc.spec.selector));
   for (const owner of [...l.replicaSets.namespace(ns).list(), ...l.statefulSets.namespace(ns).list()]) {
-    try { consider(labelSelectorAsSelector(owner.spec?.selector ?? null)); } catch { /* an invalid selector selects nothing */ }
+    const raw = owner.spec?.selector;
+    consider(raw ? selectorOf(raw, () => labelSelectorAsSelector(raw)) : null);
   }
   if (!selectors.length) return undefined;
   return {
@@ -123,14 +140,18 @@ const makeState = (constraints: Constraint[], counts: Map<string, number>[], req
   constraints, counts, requireAll, clone: () => makeState(constraints, counts.map((m) => new Map(m)), requireAll),
 });
 
-/** `only`: per constraint, the topology values to count (PreScore: those of the feasible nodes, as upstream). */
-const compute = (pod: Pod, constraints: Constraint[], nodes: NodeInfo[], requireAll = true, only?: Set<string>[]): SpreadState => {
+/**
+ * `only`: per constraint, the topology values to count (PreScore: those of the feasible nodes, as upstream);
+ * `skip`: per constraint, whether to leave it out (PreScore: hostname keys, whose one node Score counts itself).
+ */
+const compute = (pod: Pod, constraints: Constraint[], nodes: NodeInfo[], requireAll = true, only?: Set<string>[], skip?: boolean[]): SpreadState => {
   const counts = constraints.map(() => new Map<string, number>());
   for (const node of nodes) {
     const n = node.node;
     if (!n) continue;
     let affinityOk: boolean | undefined; // once per node, whatever the number of constraints
     for (let i = 0; i < constraints.length; i++) {
+      if (skip?.[i]) continue;
       const c = constraints[i]!;
       const v = n.metadata?.labels?.[c.topologyKey];
       if (v === undefined || (only && !only[i]!.has(v))) continue;
@@ -214,17 +235,21 @@ export const podTopologySpread = (args: Record<string, any>, handle: Handle): Pr
     preScore: (state, pod, nodes) => {
       const constraints = constraintsOf(pod, defaults, false, handle.listers);
       if (!constraints.length) return SKIP;
-      // Counts over every node for non-hostname keys, as upstream, but only of the topology values the feasible
-      // nodes have (a hostname value is one node: the feasible ones alone), so that a pod is not matched against
-      // every pod of the cluster.
-      // the other nodes matter only for a non-hostname key some feasible node has (no zone labels: the feasible
-      // nodes alone, and then every value they have is one to count)
-      const needsAll = constraints.some((c) => c.topologyKey !== 'kubernetes.io/hostname' && nodes.some((n) => n.node?.metadata?.labels?.[c.topologyKey] !== undefined));
-      const only = needsAll ? constraints.map((c) => new Set(nodes.map((n) => n.node?.metadata?.labels?.[c.topologyKey]).filter((v): v is string => v !== undefined))) : undefined;
-      state.write('PreScorePodTopologySpread', compute(pod, constraints, needsAll ? handle.cache.nodeInfos() : nodes, (pod.spec?.topologySpreadConstraints ?? []).length > 0, only));
+      const requireAll = (pod.spec?.topologySpreadConstraints ?? []).length > 0;
+      // As upstream: a hostname domain is one node, counted in Score for the nodes scored; other keys are counted
+      // over every node, but only for the topology values the feasible nodes have (none: nothing to count).
+      const perNode = constraints.map((c) => c.topologyKey === HOSTNAME);
+      const hasKey = (n: NodeInfo, c: Constraint): boolean => n.node?.metadata?.labels?.[c.topologyKey] !== undefined;
+      const only = constraints.map((c, i) => new Set(perNode[i] ? [] : nodes.map((n) => n.node?.metadata?.labels?.[c.topologyKey]).filter((v): v is string => v !== undefined)));
+      const needsAll = only.some((values) => values.size > 0);
+      const s = compute(pod, constraints, needsAll ? handle.cache.nodeInfos() : [], requireAll, only, perNode);
+      // the weight's size for a hostname key: the feasible nodes Score does not ignore
+      const scored = requireAll ? nodes.filter((n) => constraints.every((c) => hasKey(n, c))) : nodes;
+      s.sizes = constraints.map((c, i) => (perNode[i] ? scored.filter((n) => hasKey(n, c)).length : s.counts[i]!.size));
+      state.write('PreScorePodTopologySpread', s);
       return null;
     },
-    score: (state, _pod, node) => {
+    score: (state, pod, node) => {
       const s = state.read<SpreadState>('PreScorePodTopologySpread')!;
       const labels = node.node?.metadata?.labels ?? {};
       let score = 0;
@@ -235,7 +260,8 @@ export const podTopologySpread = (args: Record<string, any>, handle: Handle): Pr
           if (s.requireAll) return -1; // ignored node
           continue;
         }
-        score += (s.counts[i]!.get(v) ?? 0) * Math.log(s.counts[i]!.size + 2) + c.maxSkew - 1;
+        const count = c.topologyKey === HOSTNAME ? countOn(pod, c, node) : (s.counts[i]!.get(v) ?? 0);
+        score += count * Math.log(s.sizes![i]! + 2) + c.maxSkew - 1;
       }
       return Math.round(score);
     },
