@@ -11,12 +11,25 @@
 export type Path = string[];
 export type FieldSet = Set<string>;
 
-export const fieldPE = (name: string): string => `f:${name}`;
+/** Field path elements by name: the same few hundred names recur in every object, so each string is made once. */
+const fieldPEs = new Map<string, string>();
+export const fieldPE = (name: string): string => {
+  let pe = fieldPEs.get(name);
+  if (pe === undefined) {
+    if (fieldPEs.size >= 50_000) fieldPEs.clear(); // names of maps' keys (labels, data) are unbounded
+    fieldPEs.set(name, (pe = `f:${name}`));
+  }
+  return pe;
+};
 export const valuePE = (v: unknown): string => `v:${JSON.stringify(v)}`;
 export const indexPE = (i: number): string => `i:${i}`;
 /** Key fields are written sorted by name, as structured-merge-diff sorts them. */
-export const keyPE = (keys: Record<string, unknown>): string =>
-  `k:${JSON.stringify(Object.fromEntries(Object.keys(keys).sort().map((k) => [k, keys[k]])))}`;
+export const keyPE = (keys: Record<string, unknown>): string => {
+  const names = Object.keys(keys);
+  // one key (a container's or an env var's name) is most items: no sorted copy to make
+  if (names.length === 1) return `k:{${JSON.stringify(names[0])}:${JSON.stringify(keys[names[0]!])}}`;
+  return `k:${JSON.stringify(Object.fromEntries(names.sort().map((k) => [k, keys[k]])))}`;
+};
 
 export const pathKey = (path: Path): string => JSON.stringify(path);
 /** The path of a key; the same keys recur on every write of a kind (status fields, conditions), so parses are kept. */
