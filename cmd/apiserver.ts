@@ -8,6 +8,7 @@ import { apiServerFlags, parseGoDuration, validateApiServerFlags, type ApiServer
 import { exitWithFlagError, FlagError, parseOrExit } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
+import { kubernetesServiceIp } from './service-range.js';
 
 const summary = 'Runs the Kubernetes API server: REST over HTTPS for every resource, backed by its own store.';
 
@@ -28,7 +29,9 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
   let requestHeader = v['requestheader-client-ca-file'] ? requestHeaderFrom(v['requestheader-client-ca-file'], v['requestheader-allowed-names']) : undefined;
   if (!tlsCertFile || !clientCaFile || !proxyClientCertFile) {
     const wildcard = v['bind-address'] === '0.0.0.0' || v['bind-address'] === '::';
-    const pki = await ensurePki(join(dataDir, 'pki'), { nodes: [], serverSans: wildcard ? [] : [v['bind-address']] });
+    // as kube-apiserver's self-signed serving certificate: in-cluster clients use the kubernetes Service's ClusterIP
+    const serviceIp = /^[\d.]+\/\d+$/.test(v['service-cluster-ip-range']) ? [kubernetesServiceIp(v['service-cluster-ip-range'])] : [];
+    const pki = await ensurePki(join(dataDir, 'pki'), { nodes: [], serverSans: [...(wildcard ? [] : [v['bind-address']]), ...serviceIp] });
     if (!tlsCertFile) ({ cert: tlsCertFile, key: tlsPrivateKeyFile } = pki.apiserver);
     clientCaFile ||= pki.ca.cert;
     // As kubeadm sets up kube-apiserver: the aggregator proxies with the front-proxy client certificate, and this

@@ -7,13 +7,12 @@ import type { Client } from '../pkg/client/index.js';
 import { applyAddonObjects, loopbackEndpoints, mirrored, type AddonObject } from './addons.js';
 
 export const CLUSTER_DNS_USER = 'system:cluster-dns';
-/** The 10th address of up's service range (the apiserver's default --service-cluster-ip-range, 10.96.0.0/12). */
-export const CLUSTER_DNS_IP = '10.96.0.10';
 export const CLUSTER_DOMAIN = 'cluster.local';
 const RBAC = 'rbac.authorization.k8s.io';
 const labels = { 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'CoreDNS' };
 
-export const clusterDnsObjects = (port: number): AddonObject[] => [
+/** `ip`: the 10th address of the cluster's service range (service-range.ts). */
+export const clusterDnsObjects = (port: number, ip: string): AddonObject[] => [
   {
     group: RBAC, version: 'v1', resource: 'clusterroles', namespaced: false,
     obj: {
@@ -35,7 +34,7 @@ export const clusterDnsObjects = (port: number): AddonObject[] => [
     group: '', version: 'v1', resource: 'services', namespaced: true,
     obj: {
       apiVersion: 'v1', kind: 'Service', metadata: { name: 'kube-dns', namespace: 'kube-system', labels },
-      spec: { clusterIP: CLUSTER_DNS_IP, ports: [{ name: 'dns', port: 53, protocol: 'UDP', targetPort: port }, { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: port }] },
+      spec: { clusterIP: ip, ports: [{ name: 'dns', port: 53, protocol: 'UDP', targetPort: port }, { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: port }] },
     },
   },
   loopbackEndpoints('kube-dns', 'kube-system', labels, [{ name: 'dns', port, protocol: 'UDP' }, { name: 'dns-tcp', port, protocol: 'TCP' }]),
@@ -45,7 +44,7 @@ export const clusterDnsObjects = (port: number): AddonObject[] => [
  * Applies them, then waits for kube-dns's EndpointSlice (what the service proxy and the DNS read), so that `up` says
  * ready only once a pod started at once can resolve names.
  */
-export async function applyClusterDnsObjects(client: Client, port: number, deadline: number): Promise<void> {
-  await applyAddonObjects(client, clusterDnsObjects(port));
+export async function applyClusterDnsObjects(client: Client, port: number, ip: string, deadline: number): Promise<void> {
+  await applyAddonObjects(client, clusterDnsObjects(port, ip));
   if (!(await mirrored(client, 'kube-system', 'kube-dns', deadline))) throw new Error('its EndpointSlice was not made in time (see the controller-manager log)');
 }

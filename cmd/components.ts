@@ -28,6 +28,8 @@ export interface ClusterLayout {
   proxy?: boolean;
   /** Run the cluster DNS on this loopback port, and point the kubelets' ClusterFirst pods at this ClusterIP. */
   dns?: { port: number; ip: string; domain: string };
+  /** The apiserver's --service-cluster-ip-range (its default when unset). */
+  serviceClusterIpRange?: string;
 }
 
 export interface ClientRate { qps: number; burst: number }
@@ -42,7 +44,11 @@ export const clusterCidr = (nodes: number): string =>
 const rateArgs = (r: ClientRate | undefined): string[] => (r ? ['--kube-api-qps', String(r.qps), '--kube-api-burst', String(r.burst)] : []);
 
 export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
-  { name: 'apiserver', args: ['apiserver', '--data-dir', c.dataDir, '--secure-port', String(c.port), '--bind-address', c.bindAddress] },
+  {
+    name: 'apiserver',
+    args: ['apiserver', '--data-dir', c.dataDir, '--secure-port', String(c.port), '--bind-address', c.bindAddress,
+      ...(c.serviceClusterIpRange ? ['--service-cluster-ip-range', c.serviceClusterIpRange] : [])],
+  },
   {
     name: 'controller-manager',
     args: [

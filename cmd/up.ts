@@ -5,12 +5,14 @@ import { join, resolve } from 'node:path';
 import { ensureMetricsServerPki, ensurePki, writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.js';
 import { controlPlane } from './components.js';
 import { ensureDefaultStorageClass } from './default-storage-class.js';
-import { applyClusterDnsObjects, CLUSTER_DNS_IP, CLUSTER_DOMAIN } from './cluster-dns-addon.js';
+import { applyClusterDnsObjects, CLUSTER_DOMAIN } from './cluster-dns-addon.js';
 import { applyMetricsServerObjects } from './metrics-server-addon.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { compiledMain } from './package-info.js';
 import { waitForNodesReady } from './node-readiness.js';
 import { waitForReady } from './readiness.js';
+import { chooseServiceRange, clusterDnsIp, DEFAULT_SERVICE_RANGE, fileClaims, hostAddresses, kubernetesServiceIp } from './service-range.js';
+import { serviceLinkName } from '../pkg/proxy/service-addresses.js';
 import { onShutdownSignal } from './signals.js';
 import { Supervisor, unexpectedExitMessage, type ChildExit } from './supervisor.js';
 
@@ -27,7 +29,7 @@ export const upFlags = {
   'controller-manager-kube-api-burst': flag.int(30, 'Request burst of the controller-manager (its --kube-api-burst)'),
   'scheduler-kube-api-qps': flag.int(50, 'Requests per second of the scheduler to the apiserver (its --kube-api-qps)'),
   'scheduler-kube-api-burst': flag.int(100, 'Request burst of the scheduler (its --kube-api-burst)'),
-  dns: flag.bool(true, 'Run the cluster DNS at the kube-dns Service (10.96.0.10) for ClusterFirst pods (needs the proxy serving ClusterIPs: root on Linux)'),
+  dns: flag.bool(true, 'Run the cluster DNS at the kube-dns Service (10.96.0.10 in the first cluster of the machine) for ClusterFirst pods (needs the proxy serving ClusterIPs: root on Linux)'),
   proxy: flag.bool(true, 'Run the service proxy (ClusterIPs reachable when run as root, NodePorts always; process runtime only)'),
   'metrics-server': flag.bool(true, 'Run metrics-server behind the APIService v1beta1.metrics.k8s.io (kubectl top, autoscaling on CPU and memory)'),
 };
@@ -57,10 +59,18 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const dataDir = resolve(v['data-dir']);
   const wildcard = bind === '0.0.0.0' || bind === '::';
   const nodes = Array.from({ length: v.nodes }, (_, i) => `node-${i + 1}`);
-  const pki = await ensurePki(join(dataDir, 'pki'), { nodes, serverSans: wildcard ? [] : [bind] });
-  await mkdir(join(dataDir, 'logs'), { recursive: true });
   const port = v['secure-port'] === 0 ? await freePort(bind) : v['secure-port'];
   const server = `https://${clientHost(bind)}:${port}`;
+  const proxy = v.proxy && v.runtime === 'process';
+  // a root proxy makes ClusterIPs addresses of the host: each cluster of the machine needs a range of its own
+  const clusterIps = proxy && process.platform === 'linux' && process.getuid?.() === 0;
+  const { range, warning } = clusterIps
+    ? await chooseServiceRange(dataDir, fileClaims('/run/mini-kube/service-ranges'), hostAddresses(serviceLinkName(server)))
+    : { range: DEFAULT_SERVICE_RANGE, warning: undefined };
+  if (warning) process.stderr.write(`Warning: ${warning}\n`);
+  // in-cluster clients reach the apiserver at the first address of the range (the kubernetes Service)
+  const pki = await ensurePki(join(dataDir, 'pki'), { nodes, serverSans: [...(wildcard ? [] : [bind]), kubernetesServiceIp(range)] });
+  await mkdir(join(dataDir, 'logs'), { recursive: true });
   const caPem = await readFile(pki.ca.cert, 'utf8');
 
   const supervisor = new Supervisor(process.execPath, [compiledMain()]);
@@ -70,11 +80,10 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     scheduler: { qps: v['scheduler-kube-api-qps'], burst: v['scheduler-kube-api-burst'] },
   };
   const metricsServer = v['metrics-server'] ? { port: await freePort('127.0.0.1'), pki: await ensureMetricsServerPki(pki.dir) } : undefined;
-  const proxy = v.proxy && v.runtime === 'process';
   // pods reach the DNS through its ClusterIP, which only a root proxy serves
-  const dns = proxy && v.dns && process.platform === 'linux' && process.getuid?.() === 0
-    ? { port: await freePort('127.0.0.1'), ip: CLUSTER_DNS_IP, domain: CLUSTER_DOMAIN } : undefined;
-  for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates, metricsServer, proxy, dns })) {
+  const dns = clusterIps && v.dns ? { port: await freePort('127.0.0.1'), ip: clusterDnsIp(range), domain: CLUSTER_DOMAIN } : undefined;
+  const serviceClusterIpRange = clusterIps ? range : undefined;
+  for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates, metricsServer, proxy, dns, serviceClusterIpRange })) {
     const args = [...c.args];
     if (c.identity) {
       const kubeconfig = join(dataDir, `${c.name}.kubeconfig`);
@@ -106,7 +115,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     const { Client } = await import('../pkg/client/index.js');
     const admin = new Client({ host: server, caData: caPem, certData: certPem, keyData: keyPem, qps: 0 });
     await Promise.all([
-      dns && applyClusterDnsObjects(admin, dns.port, Date.now() + readyTimeoutMs)
+      dns && applyClusterDnsObjects(admin, dns.port, dns.ip, Date.now() + readyTimeoutMs)
         .catch((e: unknown) => process.stderr.write(`Warning: the cluster DNS is not registered (pods will not resolve service names): ${(e as Error).message}\n`)),
       metricsServer && applyMetricsServerObjects(admin, metricsServer.port, caPem, 10_000)
         .catch((e: unknown) => process.stderr.write(`Warning: metrics-server is not registered (kubectl top will not work): ${(e as Error).message}\n`)),
