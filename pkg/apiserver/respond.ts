@@ -122,7 +122,10 @@ function listParts(head: Buffer, items: KeyValue[]): Buffer[] {
   return parts;
 }
 
-/** A body made of existing buffers, read out as the consumer asks. */
+/** How much of a list one chunk of its body carries: each chunk costs the stream and the socket a write of its own. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** A body made of existing buffers, read out as the consumer asks, a chunk of ~64 KiB of them at a time. */
 class ListBody extends Readable {
   private next = 0;
 
@@ -132,7 +135,11 @@ class ListBody extends Readable {
 
   override _read(): void {
     while (this.next < this.parts.length) {
-      if (!this.push(this.parts[this.next++])) return;
+      const from = this.next;
+      let size = 0;
+      while (this.next < this.parts.length && size < CHUNK_BYTES) size += this.parts[this.next++]!.length;
+      const chunk = this.next - from === 1 ? this.parts[from]! : Buffer.concat(this.parts.slice(from, this.next), size);
+      if (!this.push(chunk)) return;
     }
     this.push(null);
   }
