@@ -42,7 +42,7 @@ export interface TableOptions {
 }
 
 export function toTable(rt: ResourceType, items: KubeObject[], meta: ListMeta, format: OutputFormat, opts: TableOptions): KubeObject {
-  const printer = printerFor(rt.group, rt.plural, rt.version);
+  const printer = printerFor(rt.group, rt.plural, rt.version, rt.kind);
   const version = format.asVersion ?? 'v1';
   return {
     kind: 'Table',

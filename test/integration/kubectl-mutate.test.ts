@@ -108,6 +108,10 @@ describe('kubectl scale', () => {
     const wrong = await s.kubectl('scale', 'deployment', 'web', '--replicas=5', '--current-replicas=2');
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toBe('error: Expected replicas to be 2, was 3\n');
+    // upstream's Scale printer: NAME DESIRED AVAILABLE AGE
+    const table = (await ok(s.kubectl('get', 'deployment', 'web', '--subresource=scale'))).split('\n');
+    expect(table[0]!.split(/\s+/)).toEqual(['NAME', 'DESIRED', 'AVAILABLE', 'AGE']);
+    expect(table[1]!.split(/\s+/).slice(0, 2)).toEqual(['web', '3']);
   });
 });
 

@@ -109,3 +109,12 @@ export const horizontalPodAutoscalerPrinter = simplePrinter(
     hpa.status?.currentReplicas ?? 0,
   ],
 );
+
+/** autoscaling/v1 Scale, what `kubectl get <resource> NAME --subresource=scale` prints: DESIRED AVAILABLE. */
+export const scalePrinter = simplePrinter(
+  [
+    column('Desired', 'The desired number of instances (spec.replicas).', 'integer'),
+    column('Available', 'The actual number of observed instances (status.replicas).', 'integer'),
+  ],
+  (scale) => [scale.spec?.replicas ?? 0, scale.status?.replicas ?? 0],
+);

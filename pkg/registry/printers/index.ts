@@ -10,7 +10,7 @@ import {
   statefulSetPrinter,
 } from './apps.js';
 import { apiServicePrinter } from './apiregistration.js';
-import { horizontalPodAutoscalerPrinter } from './autoscaling.js';
+import { horizontalPodAutoscalerPrinter, scalePrinter } from './autoscaling.js';
 import { cronJobPrinter, jobPrinter } from './batch.js';
 import { certificateSigningRequestPrinter } from './certificates.js';
 import {
@@ -101,7 +101,11 @@ export function setDynamicPrinter(group: string, version: string, plural: string
 }
 
 /** The printer of a resource ("" is the core group), or the default NAME / CREATED AT printer. */
-export function printerFor(group: string, plural: string, version?: string): Printer {
+/** Printers of kinds that many resources serve as a subresource, by group and kind. */
+const subresourcePrinters: Record<string, Printer> = { 'autoscaling/Scale': scalePrinter };
+
+/** `kind`: what the response holds, when a subresource answers with a kind of its own (a Scale of deployments). */
+export function printerFor(group: string, plural: string, version?: string, kind?: string): Printer {
   const dynamic = version === undefined ? undefined : dynamicPrinters.get(`${group}/${version}/${plural}`);
-  return dynamic ?? printers[`${group}/${plural}`] ?? defaultPrinter;
+  return dynamic ?? printers[`${group}/${plural}`] ?? (kind && subresourcePrinters[`${group}/${kind}`]) ?? defaultPrinter;
 }
