@@ -46,6 +46,12 @@ describe('the Service range of an up cluster', () => {
     expect(await chooseServiceRange(join(dir, 'd'), memoryClaims({ '10.112.0.0/12': join(dir, 'd') }), [])).toEqual({ range: '10.112.0.0/12' });
   });
 
+  it('refuses a record that is not a CIDR, saying where it is', async () => {
+    await mkdir(join(dir, 'g'));
+    await writeFile(join(dir, 'g', RANGE_FILE), 'ten-ninety-six\n');
+    await expect(chooseServiceRange(join(dir, 'g'), memoryClaims(), [])).rejects.toThrow(/service-cluster-ip-range holds "ten-ninety-six", not an IPv4 CIDR/);
+  });
+
   it('is the default for a data dir made before ranges were recorded (its Services hold addresses of it)', async () => {
     await mkdir(join(dir, 'e', 'store'), { recursive: true });
     expect(await chooseServiceRange(join(dir, 'e'), memoryClaims(), [])).toEqual({ range: '10.96.0.0/12' });

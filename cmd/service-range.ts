@@ -83,7 +83,13 @@ export async function chooseServiceRange(dataDir: string, claims: RangeClaims, a
     return { range, warning: why && `this cluster's Service range ${range} is in use (${why}): its ClusterIPs may reach the other cluster's Services` };
   };
   let chosen: ChosenRange;
-  if (recorded) chosen = kept(formatCidr(parseIpv4Cidr(recorded)));
+  if (recorded) {
+    let cidr: string;
+    try { cidr = formatCidr(parseIpv4Cidr(recorded)); } catch {
+      throw new Error(`${join(dataDir, RANGE_FILE)} holds "${recorded}", not an IPv4 CIDR: write the cluster's Service range there (10.96.0.0/12 unless it was given another)`);
+    }
+    chosen = kept(cidr);
+  }
   else if (existsSync(join(dataDir, 'store'))) chosen = kept(DEFAULT_SERVICE_RANGE);
   else {
     const free = SERVICE_RANGES.find((r) => !used(r));
