@@ -15,6 +15,8 @@ import { includeObjectOf, partialObjectMetadata, partialObjectMetadataList, toTa
 
 export interface Responder {
   rt: ResourceType;
+  /** The resource whose table convertor prints this response, when rt is a subresource's own kind (Scale). */
+  tableOf?: ResourceType;
   request: FastifyRequest;
   reply: FastifyReply;
   warnings: string[];
@@ -56,7 +58,8 @@ export function sendObject(r: Responder, result: Result, status = 200): FastifyR
   const format = negotiateOutput(r.request.headers.accept, false, speaksProtobuf(r.rt));
   setWarnings(r.reply, r.warnings);
   if (format.as === 'Table') {
-    const table = toTable(r.rt, [result.object], { resourceVersion: result.object.metadata?.resourceVersion }, format, { includeObject: includeObjectOf(query(r.request).includeObject), now: r.now });
+    const meta = { resourceVersion: result.object.metadata?.resourceVersion };
+    const table = toTable(r.tableOf ?? r.rt, [result.object], meta, format, { includeObject: includeObjectOf(query(r.request).includeObject), now: r.now }, r.tableOf && r.rt);
     return encode(r, format, table, status);
   }
   if (format.encoding === 'protobuf') {

@@ -41,8 +41,9 @@ export interface TableOptions {
   now: Date;
 }
 
-export function toTable(rt: ResourceType, items: KubeObject[], meta: ListMeta, format: OutputFormat, opts: TableOptions): KubeObject {
-  const printer = printerFor(rt.group, rt.plural, rt.version, rt.kind);
+/** `served`: a subresource's own group and kind, printed by `rt`'s table convertor (toTable's rt is its resource). */
+export function toTable(rt: ResourceType, items: KubeObject[], meta: ListMeta, format: OutputFormat, opts: TableOptions, served?: ResourceType): KubeObject {
+  const printer = printerFor(rt.group, rt.plural, rt.version, served);
   const version = format.asVersion ?? 'v1';
   return {
     kind: 'Table',

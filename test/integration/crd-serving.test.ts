@@ -173,6 +173,10 @@ describe('custom resource definitions', () => {
     expect(obj.spec.replicas).toBe(4);
     const scale = await s.api('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs/a/scale');
     expect(scale.body).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 4 }, status: { replicas: 3, selector: 'app=a' } });
+    // as upstream's custom resource ScaleREST: the CRD's printer columns, read from the Scale (no cronSpec: a nil cell)
+    expect((await ok('get', 'crontab', 'a', '--subresource=scale')).split('\n')[0]!.split(/\s+/)).toEqual(['NAME', 'SPEC', 'REPLICAS', 'AGE']);
+    const table = await s.api('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs/a/scale', undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+    expect((table.body as { rows: { cells: unknown[] }[] }).rows[0]!.cells.slice(0, 3)).toEqual(['a', null, 4]);
     const tooMany = await s.kubectl('scale', 'crontab', 'a', '--replicas=12');
     expect(tooMany.stderr).toContain('spec.replicas: Invalid value: 12: spec.replicas in body should be less than or equal to 10');
     const smp = await s.api('PATCH', '/apis/stable.example.com/v1/namespaces/default/crontabs/a', '{"spec":{"replicas":1}}', { 'content-type': 'application/strategic-merge-patch+json' });

@@ -48,7 +48,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
     }
     case 'scale': {
       const scaleRt = { ...reg.rt, group: sub.group, version: sub.version, kind: sub.kind };
-      const rs: Responder = { ...r, rt: scaleRt };
+      const rs: Responder = { ...r, rt: scaleRt, tableOf: reg.rt };
       if (info.verb === 'get') return sendObject(rs, { object: getScale(reg, (await reg.get(ctx, info.name)).object) });
       const patchType = info.verb === 'patch' ? patchTypeOf(request.headers['content-type']) : undefined;
       const res = await update(reg, ctx, scaleUpdate(reg, info.name, body(), patchType));

@@ -104,8 +104,12 @@ export function setDynamicPrinter(group: string, version: string, plural: string
 /** Printers of kinds that many resources serve as a subresource, by group and kind. */
 const subresourcePrinters: Record<string, Printer> = { 'autoscaling/Scale': scalePrinter };
 
-/** `kind`: what the response holds, when a subresource answers with a kind of its own (a Scale of deployments). */
-export function printerFor(group: string, plural: string, version?: string, kind?: string): Printer {
+/**
+ * `served`: the group and kind a subresource answers with, when they are its own (a Scale of deployments). As
+ * upstream's subresources print with their resource's table convertor: a custom resource's columns, else the
+ * built-in printer of that kind.
+ */
+export function printerFor(group: string, plural: string, version?: string, served?: { group: string; kind: string }): Printer {
   const dynamic = version === undefined ? undefined : dynamicPrinters.get(`${group}/${version}/${plural}`);
-  return dynamic ?? printers[`${group}/${plural}`] ?? (kind && subresourcePrinters[`${group}/${kind}`]) ?? defaultPrinter;
+  return dynamic ?? (served && subresourcePrinters[`${served.group}/${served.kind}`]) ?? printers[`${group}/${plural}`] ?? defaultPrinter;
 }
