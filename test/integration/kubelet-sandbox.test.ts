@@ -108,6 +108,10 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     // a PID of the pod's namespace: its pause, containers and the mounts that set their roots up took the first ones
     expect(self).toBeLessThan(1_000);
     expect(count).toBeLessThan(10);
+    // as upstream's pause, PID 1 reaps what the pod's processes orphan: no zombie once an orphan exits
+    const orphans = await runtime.execSync(containerId(await admin.pods('default').get('client')),
+      ['sh', '-c', '(sleep 0.1 &); sleep 0.8; grep -l "^State:.Z" /proc/[0-9]*/status | wc -l'], 5);
+    expect(orphans.stdout.trim()).toBe('0');
     // /stats/summary's pod network: the interfaces of the sandbox's namespace (eth0, which carried the fetch above)
     const client = await admin.pods('default').get('client');
     const [sandbox] = runtime.listPodSandboxes(client.metadata!.uid!).filter((sb) => sb.state === 'ready');

@@ -161,7 +161,6 @@ export class ProcessRuntime implements Runtime {
       await this.reclaimed;
       const pod = await sandboxes.create({
         id, podUid: config.uid, hostname: config.hostname ?? config.name, dns: config.dnsConfig, podDir,
-        pause: [process.execPath, await this.builtin('pause')],
       });
       this.pods.set(id, pod);
       ip = pod.ip;

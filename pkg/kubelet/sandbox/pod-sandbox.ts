@@ -38,9 +38,14 @@ export interface SandboxSpec {
   dns?: DnsConfig;
   /** The pod's directory (the sandbox's /etc files go in <podDir>/etc). */
   podDir: string;
-  /** The pause program (argv). */
-  pause: string[];
 }
+
+/**
+ * The pause, PID 1 of the pod's PID namespace, as a shell: as upstream's pause it reaps the orphans the pod's
+ * processes leave (the shell's wait collects any child, adopted ones too) and exits on SIGTERM; ~1 MB where a Node
+ * process was 40 MB a pod and left zombies. Its `$0` names it in ps.
+ */
+const PAUSE = ['sh', '-c', 'trap "exit 0" TERM INT; while :; do sleep 2147483647 & wait $!; done', 'pause'];
 
 export interface PodSandbox {
   id: string;
@@ -137,10 +142,10 @@ export class PodSandboxes {
       }
       // the new UTS namespace gets the pod's hostname before the pause program replaces the shell
       const holder = spawn('ip', ['netns', 'exec', netns, 'unshare', '--pid', '--ipc', '--uts', '--fork', '--kill-child', '--',
-        'sh', '-c', 'printf %s "$0" > /proc/sys/kernel/hostname && exec "$@"', s.hostname, ...s.pause], { detached: true, stdio: 'ignore' });
+        'sh', '-c', 'printf %s "$0" > /proc/sys/kernel/hostname && exec "$@"', s.hostname, ...PAUSE], { detached: true, stdio: 'ignore' });
       holder.on('error', () => undefined); // reported by its exit
       holder.unref();
-      const pausePid = await this.waitForPause(holder, s.pause.at(-1)!);
+      const pausePid = await this.waitForPause(holder);
       return { id: s.id, podUid: s.podUid, ip, netns, pausePid, holderPid: holder.pid!, etcDir };
     } catch (e) {
       await this.teardownNetwork(s.id).catch(() => undefined);
@@ -182,12 +187,13 @@ export class PodSandboxes {
   }
 
   /** The pause's PID once it runs the pause program (after the hostname is set), or why it did not start. */
-  private async waitForPause(holder: ChildProcess, program: string): Promise<number> {
+  private async waitForPause(holder: ChildProcess): Promise<number> {
     const deadline = Date.now() + 10_000;
+    const pauseCmdline = `${PAUSE.join('\0')}\0`;
     while (Date.now() < deadline) {
       if (holder.exitCode !== null || holder.signalCode !== null) throw new Error(`pause process exited (${holder.exitCode ?? holder.signalCode})`);
       const pid = await forkedChild(holder.pid!);
-      if (pid !== undefined && (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).includes(program)) return pid;
+      if (pid !== undefined && (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')) === pauseCmdline) return pid;
       await sleep(5);
     }
     try { process.kill(-holder.pid!, 'SIGKILL'); } catch { /* gone */ }
