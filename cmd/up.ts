@@ -83,6 +83,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   // pods reach the DNS through its ClusterIP, which only a root proxy serves
   const dns = clusterIps && v.dns ? { port: await freePort('127.0.0.1'), ip: clusterDnsIp(range), domain: CLUSTER_DOMAIN } : undefined;
   const serviceClusterIpRange = clusterIps ? range : undefined;
+  const components: { name: string; args: string[] }[] = [];
   for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates, metricsServer, proxy, dns, serviceClusterIpRange })) {
     const args = [...c.args];
     if (c.identity) {
@@ -91,8 +92,11 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       await writeKubeconfig(kubeconfig, { server, caPem, certPem, keyPem, user: c.identity.user });
       args.push('--kubeconfig', kubeconfig);
     }
-    supervisor.start(c.name, args, join(dataDir, 'logs', `${c.name}.log`));
+    components.push({ name: c.name, args });
   }
+  const start = (c: { name: string; args: string[] }): void => supervisor.start(c.name, c.args, join(dataDir, 'logs', `${c.name}.log`));
+  const [apiserver, ...others] = components;
+  start(apiserver!);
 
   const fail = async (message: string): Promise<never> => {
     process.stderr.write(`Error: ${message}\n`);
@@ -108,6 +112,9 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     if (supervisor.failure.signal.aborted) return; // the abort listener reports which child died
     await fail(`${(e as Error).message}; see ${join(dataDir, 'logs', 'apiserver.log')}`);
   }
+  // as kubeadm's static pods come up behind the apiserver: started before it answers, the controller-manager's and
+  // scheduler's first leader election failed, and client-go's jittered retry period held them back 2–4.4 s
+  others.forEach(start);
   await ensureDefaultStorageClass({ server, ca: caPem, cert: certPem, key: keyPem })
     .catch((e: unknown) => process.stderr.write(`Warning: no default StorageClass: ${(e as Error).message}\n`));
   // registered while the nodes come up; done before `ready`

@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import {
-  EventRecorder, LeaderElector, SharedInformerFactory, realClock, stripManagedFields, type Client, type Clock, type RestConfig,
+  Client, EventRecorder, LeaderElector, SharedInformerFactory, realClock, stripManagedFields, type Clock, type RestConfig,
 } from '../client/index.js';
 import { startCsrApprovingController, startCsrCleanerController, startCsrSigningController } from './certificates/csr.js';
 import { startClusterRoleAggregationController } from './clusterroleaggregation/clusterrole-aggregation.js';
@@ -158,25 +158,37 @@ export async function runControllerManager(o: ControllerManagerOptions, signal: 
     setMaxListeners(0, leading); // every controller, informer and queue listens to it
     // as upstream's, cached objects drop managedFields: no controller reads them, and an update that sends none
     // keeps the stored ones
-    const informers = new SharedInformerFactory(o.client, { logger: log.child({ component: 'informers' }), transform: stripManagedFields });
+    // as upstream's "shared-informers" clientset: the informers' lists and watches have a rate limit of their own, not
+    // the one the controllers' token requests wait on (the garbage collector lists every resource at start)
+    const informerClient = new Client({ ...o.restConfig, userAgent: `${o.restConfig.userAgent ?? 'kube-controller-manager'}/shared-informers` });
+    const informers = new SharedInformerFactory(informerClient, { logger: log.child({ component: 'informers' }), transform: stripManagedFields });
     const builder = new ServiceAccountClientBuilder(o.client, o.restConfig, log, clock);
     const recorders: EventRecorder[] = [];
-    const runs = selected.map(async (d) => {
+    const run = async (d: ControllerDescriptor, client: Client): Promise<void> => {
       const logger = log.child({ controller: d.name });
-      const client = o.useServiceAccountCredentials ? await builder.client(d.serviceAccount, leading) : o.client;
       const recorder = new EventRecorder({ sink: client.events(), component: d.serviceAccount, clock, logger });
       recorders.push(recorder);
       const workers = (d.concurrencyFlag && o.concurrency?.[d.concurrencyFlag]) || d.workers;
       logger.info({ workers }, 'starting controller');
       await d.init({ client, informers, recorder, signal: leading, workers, logger, clock, config, featureGates: o.featureGates });
       logger.info('controller stopped');
-    });
+    };
+    // As upstream's StartControllers: one controller after the other, each running as soon as it has its client.
+    // Fetched all at once, every token queued behind every other controller's account lookups on the client's rate
+    // limit (20/s), and none started before ~60 requests had gone.
+    const runs: Promise<void>[] = [];
+    for (const d of selected) {
+      const client = o.useServiceAccountCredentials ? await builder.client(d.serviceAccount, leading).catch(() => undefined) : o.client;
+      if (!client) break; // leadership ended while the token was being fetched
+      runs.push(run(d, client));
+    }
     const results = await Promise.allSettled(runs);
     for (const [i, r] of results.entries()) {
       if (r.status === 'rejected' && !leading.aborted) log.error({ err: r.reason, controller: selected[i]!.name }, 'controller failed');
     }
     builder.stop();
     await informers.shutdown();
+    await informerClient.close();
     await Promise.allSettled(recorders.map((r) => r.flush()));
   };
 

@@ -14,6 +14,8 @@ interface TokenRequestStatus { status?: { token?: string; expirationTimestamp?: 
 
 export class ServiceAccountClientBuilder {
   private readonly timers = new Set<TimerHandle>();
+  /** One client per ServiceAccount: controllers that share an account (node-controller's three) share its token. */
+  private readonly clients = new Map<string, Promise<Client>>();
 
   constructor(
     private readonly root: Client,
@@ -23,7 +25,13 @@ export class ServiceAccountClientBuilder {
   ) {}
 
   /** A client authenticated as kube-system/<serviceAccount>; retries until it has a token or the signal aborts. */
-  async client(serviceAccount: string, signal: AbortSignal): Promise<Client> {
+  client(serviceAccount: string, signal: AbortSignal): Promise<Client> {
+    let client = this.clients.get(serviceAccount);
+    if (!client) this.clients.set(serviceAccount, (client = this.newClient(serviceAccount, signal)));
+    return client;
+  }
+
+  private async newClient(serviceAccount: string, signal: AbortSignal): Promise<Client> {
     const { certData: _c, keyData: _k, bearerTokenFile: _f, username: _u, password: _p, ...rest } = this.base;
     const config: RestConfig = { ...rest, userAgent: `${this.base.userAgent ?? 'kube-controller-manager'}/${serviceAccount}` };
     let delay = 500;
@@ -44,6 +52,7 @@ export class ServiceAccountClientBuilder {
   stop(): void {
     for (const t of this.timers) t.cancel();
     this.timers.clear();
+    this.clients.clear();
   }
 
   private schedule(serviceAccount: string, config: RestConfig, ms: number, signal: AbortSignal): void {
