@@ -156,11 +156,11 @@ export async function runControllerManager(o: ControllerManagerOptions, signal: 
 
   const runControllers = async (leading: AbortSignal): Promise<void> => {
     setMaxListeners(0, leading); // every controller, informer and queue listens to it
-    // as upstream's, cached objects drop managedFields: no controller reads them, and an update that sends none
-    // keeps the stored ones
     // as upstream's "shared-informers" clientset: the informers' lists and watches have a rate limit of their own, not
     // the one the controllers' token requests wait on (the garbage collector lists every resource at start)
     const informerClient = new Client({ ...o.restConfig, userAgent: `${o.restConfig.userAgent ?? 'kube-controller-manager'}/shared-informers` });
+    // as upstream's, cached objects drop managedFields: no controller reads them, and an update that sends none
+    // keeps the stored ones
     const informers = new SharedInformerFactory(informerClient, { logger: log.child({ component: 'informers' }), transform: stripManagedFields });
     const builder = new ServiceAccountClientBuilder(o.client, o.restConfig, log, clock);
     const recorders: EventRecorder[] = [];
