@@ -130,10 +130,25 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
     await deleteObject(item, hasFinalizer(obj, ORPHAN) ? 'Orphan' : hasFinalizer(obj, FOREGROUND) ? 'Foreground' : 'Background');
   }
 
+  /**
+   * Owners whose finalizer waits one more look because the caches showed them no dependent: dependents made just
+   * before the owner's deletion may still be on their way from another watch than the owner's (each resource has its
+   * own), and removing the finalizer then would delete them in the background (foreground) or not keep them (orphan).
+   */
+  const lookedOnce = new Set<string>();
+  const RECHECK_MS = 250;
+  const noDependentsYet = (uid: string, dependents: Located[]): boolean => {
+    if (dependents.length || lookedOnce.has(uid)) { lookedOnce.delete(uid); return false; }
+    lookedOnce.add(uid);
+    loop.queue.addAfter(uid, RECHECK_MS);
+    return true;
+  };
+
   /** Foreground deletion: delete every dependent; once none blocks the owner, remove the finalizer. */
   async function processDeletingDependents(owner: Located): Promise<void> {
     const uid = owner.obj.metadata!.uid!;
     const dependents = monitors.dependentsOf(uid);
+    if (noDependentsYet(uid, dependents)) return;
     for (const d of dependents) if (!d.obj.metadata?.deletionTimestamp || hasFinalizer(d.obj, FOREGROUND)) add(d.obj.metadata?.uid);
     const blocking = dependents.filter((d) => d.obj.metadata?.ownerReferences?.some((r) => r.uid === uid && r.blockOwnerDeletion));
     if (blocking.length) {
@@ -146,7 +161,9 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
   /** Orphan deletion: strip the owner reference from every dependent, then remove the finalizer. */
   async function orphanDependents(owner: Located): Promise<void> {
     const uid = owner.obj.metadata!.uid!;
-    await Promise.all(monitors.dependentsOf(uid).map((d) =>
+    const dependents = monitors.dependentsOf(uid);
+    if (noDependentsYet(uid, dependents)) return;
+    await Promise.all(dependents.map((d) =>
       patchMeta(d, { ownerReferences: (d.obj.metadata?.ownerReferences ?? []).filter((r) => r.uid !== uid) })));
     await removeFinalizer(owner, ORPHAN);
   }
