@@ -1,4 +1,5 @@
 // `mini-kube apiserver`: kube-apiserver's flags in, ApiServerConfig out, then serve until SIGINT/SIGTERM.
+import { isIPv4 } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { defaultApiServerConfig, type ApiServerConfig } from '../pkg/apiserver/config.js';
@@ -30,7 +31,8 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
   if (!tlsCertFile || !clientCaFile || !proxyClientCertFile) {
     const wildcard = v['bind-address'] === '0.0.0.0' || v['bind-address'] === '::';
     // as kube-apiserver's self-signed serving certificate: in-cluster clients use the kubernetes Service's ClusterIP
-    const serviceIp = /^[\d.]+\/\d+$/.test(v['service-cluster-ip-range']) ? [kubernetesServiceIp(v['service-cluster-ip-range'])] : [];
+    const range = v['service-cluster-ip-range'];
+    const serviceIp = isIPv4(range.split('/')[0]!) ? [kubernetesServiceIp(range)] : [];
     const pki = await ensurePki(join(dataDir, 'pki'), { nodes: [], serverSans: [...(wildcard ? [] : [v['bind-address']]), ...serviceIp] });
     if (!tlsCertFile) ({ cert: tlsCertFile, key: tlsPrivateKeyFile } = pki.apiserver);
     clientCaFile ||= pki.ca.cert;

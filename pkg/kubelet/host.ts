@@ -88,7 +88,6 @@ export class KubeletHost {
     this.nodes = new SharedIndexInformer<KubeObject>({ list: (lo) => nodes.list(ownNode(lo)), watch: (wo) => nodes.watch(ownNode(wo)) },
       { clock, name: 'nodes', logger: o.logger, transform: stripManagedFields });
     // until node-ipam gives the node one, the fake runtime takes addresses from a fallback range at once
-    const podCidrOf = (name: string): string | undefined => o.podCidr ?? this.podCidrOf(name);
     const services = o.client.services();
     this.services = new SharedIndexInformer<KubeObject>({ list: (lo) => services.list(lo), watch: (wo) => services.watch(wo) },
       { clock, name: 'services', logger: o.logger, transform: stripManagedFields, indexers: { [NAMESPACE_INDEX]: indexByNamespace } });
@@ -96,7 +95,7 @@ export class KubeletHost {
     o.nodeNames.forEach((name, i) => {
       const nodeIp = o.nodeIpFor?.(i) ?? (single ? machineIp() : simulatedNodeIp(i));
       const runtime = o.runtimeFor?.(i, name, nodeIp) ?? new FakeRuntime({
-        clock, startLatencyMs: o.fakeStartLatencyMs, podCidr: () => podCidrOf(name),
+        clock, startLatencyMs: o.fakeStartLatencyMs, podCidr: () => o.podCidr ?? this.podCidrOf(name),
         fallbackCidr: fallbackPodCidr(i),
       });
       this.kubelets.set(name, new NodeKubelet({

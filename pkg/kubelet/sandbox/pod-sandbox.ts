@@ -42,8 +42,8 @@ export interface SandboxSpec {
 
 /**
  * The pause, PID 1 of the pod's PID namespace, as a shell: as upstream's pause it reaps the orphans the pod's
- * processes leave (the shell's wait collects any child, adopted ones too) and exits on SIGTERM; ~1 MB where a Node
- * process was 40 MB a pod and left zombies. Its `$0` names it in ps.
+ * processes leave (the shell's wait collects any child, adopted ones too) and exits on SIGTERM; a shell and a sleep
+ * where a Node process (~7 MB private, ~50 ms of CPU to start) left zombies. Its `$0` names it in ps.
  */
 const PAUSE = ['sh', '-c', 'trap "exit 0" TERM INT; while :; do sleep 2147483647 & wait $!; done', 'pause'];
 
