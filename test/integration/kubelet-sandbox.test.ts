@@ -120,6 +120,26 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     expect(interfaces[0]!.rxBytes).toBeGreaterThan(0);
   });
 
+  it('a container without volumes and an ephemeral container (kubectl debug) see the pod\'s processes in /proc, not the node\'s', async () => {
+    await createBound(admin, pod('bare', { spec: { automountServiceAccountToken: false, containers: [{ name: 'sh', image: 'busybox', command: ['sleep', '300'] }] } }), NODE);
+    const bare = await running('bare');
+    expect(bare.spec!.volumes ?? []).toEqual([]);
+    const procs = 'ls /proc | grep -c "^[0-9]"';
+    const inBare = await api.kubectl('exec', 'bare', '--', 'sh', '-c', procs);
+    expect(Number(inBare.stdout.trim())).toBeLessThan(10);
+    const debug = await api.kubectl('debug', 'bare', '--image=busybox', '--target=sh', '--container=dbg', '--', 'sleep', '300');
+    expect(debug.code, debug.stderr).toBe(0);
+    await eventually(async () => {
+      const p = await admin.pods('default').get('bare');
+      return (p.status?.ephemeralContainerStatuses as { state?: { running?: unknown } }[] | undefined)?.[0]?.state?.running;
+    }, 20_000, 'the debug container running');
+    const inDebug = await api.kubectl('exec', 'bare', '-c', 'dbg', '--', 'sh', '-c', `${procs}; cat /proc/1/cmdline`);
+    const [count, pid1] = inDebug.stdout.trim().split('\n');
+    expect(Number(count)).toBeLessThan(10);
+    expect(pid1).toContain('pause');
+    await admin.pods('default').delete('bare', { gracePeriodSeconds: 0 });
+  });
+
   it('a hostNetwork pod keeps the node\'s network and IP', async () => {
     await createBound(admin, pod('hostnet', { spec: { hostNetwork: true, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'exec sleep 300'] }] } }), NODE);
     const p = await running('hostnet');

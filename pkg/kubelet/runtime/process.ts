@@ -236,7 +236,9 @@ export class ProcessRuntime implements Runtime {
     let argv = await this.argv(c.config);
     const pod = this.pods.get(c.sandboxId);
     const mounts = c.config.mounts ?? [];
-    const rooted = mounts.length > 0 && (await this.canRoot());
+    // in a sandbox every container gets a root, for a /proc of the pod's PID namespace (ps in an ephemeral container
+    // or one without volumes showed the node's processes)
+    const rooted = (mounts.length > 0 || pod !== undefined) && (await this.canRoot());
     if (c.config.workingDir && !rooted) await mkdir(c.config.workingDir, { recursive: true }).catch(() => undefined);
     const binds = rooted || !(await this.canBind()) ? [] : [...new Set(await Promise.all(mounts.filter((m) => m.readOnly).map((m) => realpath(m.hostPath).catch(() => m.hostPath))))];
     // behind a wrapper, a missing command would be the wrapper's failure: it is looked for first
