@@ -2,7 +2,7 @@
 // Impersonate-Group, Impersonate-Uid and Impersonate-Extra-<key> headers make the request act as another
 // user, each one allowed only with the `impersonate` verb on users/serviceaccounts, groups, uids or
 // userextras/<key>. Runs after authentication and audit, before authorization; the headers are removed.
-import { forbidden, internalError } from '../apimachinery/errors.js';
+import { badRequest, forbidden } from '../apimachinery/errors.js';
 import type { UserInfo } from '../authentication/interface.js';
 import type { Attributes, Authorizer } from '../authorization/index.js';
 
@@ -56,7 +56,8 @@ function requests(h: Map<string, string[]>): Request[] {
   const uid = h.get(UID)?.[0];
   if (uid) others.push({ kind: 'UID', name: uid });
   if (!hasUser && others.length) {
-    throw internalError(`requested ${describe(others)} without impersonating a user`);
+    // upstream answers 500 here; the headers are the client's input
+    throw badRequest(`requested ${describe(others)} without impersonating a user`);
   }
   return [...reqs, ...others];
 }

@@ -120,13 +120,13 @@ describe('applyStrategicMergePatch', () => {
     expect(patch.spec.template.spec.containers).toEqual([{ name: 'app', image: 'i' }]);
   });
 
-  it('reports malformed patches with upstream codes', () => {
-    expect(statusErrorOf(() => smp(live(), { spec: { template: { spec: { containers: [{ image: 'x' }] } } } })).code).toBe(500);
+  it('reports malformed patches with upstream messages, as 400 where upstream ends in a 500', () => {
+    expect(statusErrorOf(() => smp(live(), { spec: { template: { spec: { containers: [{ image: 'x' }] } } } })).code).toBe(400);
     expect(statusErrorOf(() => smp(live(), { spec: { template: { spec: { containers: [{ image: 'x' }] } } } })).message)
-      .toBe('Internal error occurred: map: map[image:x] does not contain declared merge key: name');
+      .toBe('map: map[image:x] does not contain declared merge key: name');
     expect(statusErrorOf(() => smp(live(), { metadata: { '$deleteFromPrimitiveList/finalizers': 'a/x' } })).code).toBe(400);
-    expect(statusErrorOf(() => smp(live(), { metadata: { labels: { $patch: 'bogus' } } })).message).toMatch(/^Internal error occurred: Unknown patch type: bogus in map/);
-    expect(statusErrorOf(() => smp(live(), { metadata: { finalizers: [['x']] } })).message).toMatch(/^Internal error occurred: list element types are not identical/);
+    expect(statusErrorOf(() => smp(live(), { metadata: { labels: { $patch: 'bogus' } } })).message).toMatch(/^Unknown patch type: bogus in map/);
+    expect(statusErrorOf(() => smp(live(), { metadata: { finalizers: [['x']] } })).message).toMatch(/^list element types are not identical/);
     expect(statusErrorOf(() => smp({ metadata: { finalizers: [] } }, { metadata: { finalizers: [['x']] } })).code).toBe(422);
     expect(statusErrorOf(() => smp(live(), [])).code).toBe(400);
   });

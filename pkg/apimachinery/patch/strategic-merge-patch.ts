@@ -7,12 +7,13 @@
 //
 //   applyStrategicMergePatch<T>(original: T, patch: unknown, lookup: SchemaLookup, rootDefinition: string): T
 //
-// Errors: malformed directives are 400 (BadRequest), lists of lists 422, anything else upstream leaves
-// untyped (missing merge key, unknown $patch value) 500, as interpretStrategicMergePatchError does.
+// Errors: lists of lists are 422, every other malformed patch 400 (BadRequest), upstream's messages. Upstream
+// leaves some untyped (missing merge key, unknown $patch value), so that they end as 500s: they are the client's
+// input, and a 4xx here.
 // Deliberate difference: values copied verbatim from the patch are cleaned of directives here, which
 // upstream leaves to the typed decoder; a `$deleteFromPrimitiveList` for an absent list deletes nothing.
 import type { Schema } from '../../../api/schema.js';
-import { badRequest, internalError, StatusError } from '../errors.js';
+import { badRequest, StatusError } from '../errors.js';
 import { childSchema, itemSchema, resolveSchema, type SchemaLookup } from '../schema-lookup.js';
 
 type Obj = Record<string, unknown>;
@@ -37,7 +38,7 @@ const goFmt = (v: unknown): string => {
   return v === null || v === undefined ? '<nil>' : String(v);
 };
 
-const noMergeKey = (m: Obj, key: string): StatusError => internalError(`map: ${goFmt(m)} does not contain declared merge key: ${key}`);
+const noMergeKey = (m: Obj, key: string): StatusError => badRequest(`map: ${goFmt(m)} does not contain declared merge key: ${key}`);
 
 const isDirectiveKey = (k: string): boolean =>
   k === DIRECTIVE || k === RETAIN_KEYS || k.startsWith(SET_ORDER) || k.startsWith(DELETE_PRIMITIVE);
@@ -78,7 +79,7 @@ const elementKind = (...lists: unknown[][]): Kind | undefined => {
       if (k === 'array') throw new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request', { causes: [{ message: 'lists of lists are not supported' }] });
       kind = k;
     } else if (kind !== k) {
-      throw internalError(`list element types are not identical: ${lists.map(goFmt).join(' ')}`);
+      throw badRequest(`list element types are not identical: ${lists.map(goFmt).join(' ')}`);
     }
   }
   return kind;
@@ -92,7 +93,7 @@ class Merger {
       const d = patch[DIRECTIVE];
       if (d === 'replace') return clean(patch) as Obj;
       if (d === 'delete') return {};
-      throw internalError(`Unknown patch type: ${goFmt(d)} in ${goFmt(patch)}`);
+      throw badRequest(`Unknown patch type: ${goFmt(d)} in ${goFmt(patch)}`);
     }
     const orig = original ?? {};
     this.retainKeys(orig, patch);
@@ -184,7 +185,7 @@ class Merger {
       o++;
     }
     if (p < items.length) {
-      throw internalError(`The order in patch list:\n${goFmt(patchList)}\n doesn't match ${SET_ORDER} list:\n${goFmt(order)}\n`);
+      throw badRequest(`The order in patch list:\n${goFmt(patchList)}\n doesn't match ${SET_ORDER} list:\n${goFmt(order)}\n`);
     }
   }
 
@@ -198,7 +199,7 @@ class Merger {
       if (isDeleteList) return original.filter((v) => !patch.includes(v));
       merged = [...new Set([...original, ...patch])];
     } else {
-      if (!mergeKey) throw internalError('cannot merge lists without merge key for type map');
+      if (!mergeKey) throw badRequest('cannot merge lists without merge key for type map');
       [orig, items] = this.specialElements(original, patch as Obj[], mergeKey);
       merged = [...orig];
       for (const item of items as Obj[]) {
@@ -226,9 +227,9 @@ class Merger {
       } else if (d === 'replace') {
         replace = true;
       } else if (d === 'merge') {
-        throw internalError('merging lists cannot yet be specified in the patch');
+        throw badRequest('merging lists cannot yet be specified in the patch');
       } else {
-        throw internalError(`Unknown patch type: ${goFmt(d)} in ${goFmt(item)}`);
+        throw badRequest(`Unknown patch type: ${goFmt(d)} in ${goFmt(item)}`);
       }
     }
     return replace ? [plain.map((p) => clean(p)), []] : [orig, plain];

@@ -14,11 +14,11 @@ export const namespaceStrategy: Strategy = {
     const finalizers = new Set<string>(ns.spec?.finalizers ?? []);
     finalizers.add('kubernetes');
     ns.spec = { ...(ns.spec ?? {}), finalizers: [...finalizers] };
-    ns.metadata!.labels = { ...ns.metadata!.labels, 'kubernetes.io/metadata.name': ns.metadata!.name! };
+    ns.metadata!.labels = { ...ns.metadata!.labels, 'kubernetes.io/metadata.name': ns.metadata!.name ?? '' };
   },
   prepareForUpdate(ns, old) {
     ns.spec = { ...(ns.spec ?? {}), finalizers: old.spec?.finalizers ?? [] };
-    ns.metadata!.labels = { ...ns.metadata!.labels, 'kubernetes.io/metadata.name': ns.metadata!.name! };
+    ns.metadata!.labels = { ...ns.metadata!.labels, 'kubernetes.io/metadata.name': ns.metadata!.name ?? '' };
   },
   hasPendingFinalizers(ns) {
     return (ns.metadata?.finalizers?.length ?? 0) > 0 || (ns.spec?.finalizers?.length ?? 0) > 0;

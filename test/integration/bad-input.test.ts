@@ -1,0 +1,131 @@
+// Nothing a client sends yields a 500: malformed bodies, patches and headers get a 4xx Status. A sweep puts a value
+// of every JSON type at every path of live objects, through PUT and the three patch types (dryRun, so nothing
+// changes), and a few cases upstream itself answers with a 500 are checked for their 4xx here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../pkg/client/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+
+let s: TestApiServer;
+
+beforeAll(async () => {
+  s = await startTestApiServer();
+}, 30_000);
+
+afterAll(async () => {
+  await s?.close();
+});
+
+type Path = (string | number)[];
+
+/** Every path of `v` but the root and managedFields'. */
+const pathsOf = (v: unknown, at: Path = [], out: Path[] = []): Path[] => {
+  if (at.length) out.push(at);
+  if (v !== null && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) if (k !== 'managedFields') pathsOf(x, [...at, Array.isArray(v) ? Number(k) : k], out);
+  }
+  return out;
+};
+
+const withValueAt = (obj: unknown, path: Path, value: unknown): unknown => {
+  const copy = structuredClone(obj) as Record<string | number, unknown>;
+  let cur = copy;
+  for (const k of path.slice(0, -1)) cur = cur[k] as Record<string | number, unknown>;
+  cur[path[path.length - 1]!] = value;
+  return copy;
+};
+
+/** The merge patch that sets `path` (undefined through a list: merge patches replace lists whole). */
+const mergePatchOf = (path: Path, value: unknown): unknown => {
+  if (path.some((k) => typeof k === 'number')) return undefined;
+  return path.reduceRight<unknown>((inner, k) => ({ [k]: inner }), value);
+};
+
+const VALUES: unknown[] = [null, 5, 'x', [], {}, true, -1, 1e20, [{}], ''];
+
+describe('bad input', () => {
+  it('type confusion at every path of a pod, a deployment, a service and a node is refused with a 4xx', { timeout: 120_000 }, async () => {
+    const created = async (path: string, body: unknown): Promise<KubeObject> => {
+      const r = await s.api('POST', path, body);
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body as KubeObject;
+    };
+    const labels = { app: 'bad-input' };
+    const container = { name: 'c', image: 'busybox', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: 'b' }] };
+    const objects: [string, KubeObject][] = [
+      ['/api/v1/namespaces/default/pods', await created('/api/v1/namespaces/default/pods', {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'u-1' }] },
+        spec: { containers: [container], tolerations: [{ key: 'k', operator: 'Exists' }] },
+      })],
+      ['/apis/apps/v1/namespaces/default/deployments', await created('/apis/apps/v1/namespaces/default/deployments', {
+        apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' },
+        spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [container] } } },
+      })],
+      ['/api/v1/namespaces/default/services', await created('/api/v1/namespaces/default/services', {
+        apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { selector: labels, ports: [{ port: 80, targetPort: 8080 }] },
+      })],
+      ['/api/v1/nodes', await created('/api/v1/nodes', {
+        apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' }, spec: { podCIDR: '10.9.0.0/24', podCIDRs: ['10.9.0.0/24'] },
+        status: { conditions: [{ type: 'Ready', status: 'True' }], addresses: [{ type: 'InternalIP', address: '10.0.0.9' }] },
+      })],
+    ];
+    const failures: string[] = [];
+    const send = async (method: string, path: string, body: unknown, contentType: string): Promise<void> => {
+      const r = await s.api(method, path, JSON.stringify(body), { 'content-type': contentType });
+      if (r.status >= 500) failures.push(`${r.status} ${method} ${path} ${contentType} ${JSON.stringify(body).slice(0, 200)}: ${JSON.stringify(r.body).slice(0, 200)}`);
+    };
+    let sent = 0;
+    for (const [collection, obj] of objects) {
+      for (const sub of ['', '/status']) {
+        const url = `${collection}/${obj.metadata!.name!}${sub}?dryRun=All`;
+        const requests: (() => Promise<void>)[] = [];
+        for (const path of pathsOf(obj)) {
+          for (const value of VALUES) {
+            requests.push(() => send('PUT', url, withValueAt(obj, path, value), 'application/json'));
+            const merge = mergePatchOf(path, value);
+            if (merge !== undefined) {
+              requests.push(() => send('PATCH', url, merge, 'application/merge-patch+json'));
+              requests.push(() => send('PATCH', url, merge, 'application/strategic-merge-patch+json'));
+            }
+            requests.push(() => send('PATCH', url, [{ op: 'replace', path: `/${path.join('/')}`, value }], 'application/json-patch+json'));
+          }
+        }
+        sent += requests.length;
+        // 16 at a time: the load of a busy client, in a few seconds
+        for (let i = 0; i < requests.length; i += 16) await Promise.all(requests.slice(i, i + 16).map((f) => f()));
+      }
+    }
+    expect(sent).toBeGreaterThan(4_000);
+    expect(failures).toEqual([]);
+  });
+
+  it('strategic merge patches upstream ends in a 500 (missing merge key, unknown $patch, mixed list items) are 400', async () => {
+    await s.api('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'smp', finalizers: ['a/b'] } });
+    const smp = (path: string, patch: unknown) =>
+      s.api('PATCH', path, JSON.stringify(patch), { 'content-type': 'application/strategic-merge-patch+json' });
+    const cases: [string, unknown, RegExp][] = [
+      ['/api/v1/namespaces/default/pods/p', { spec: { containers: [{ image: 'x' }] } }, /^map: map\[image:x\] does not contain declared merge key: name$/],
+      ['/api/v1/namespaces/default/configmaps/smp', { $patch: 'bogus' }, /^Unknown patch type: bogus in map\[\$patch:bogus\]$/],
+      ['/api/v1/namespaces/default/configmaps/smp', { metadata: { finalizers: [{}] } }, /^list element types are not identical/],
+    ];
+    for (const [path, patch, message] of cases) {
+      const r = await smp(path, patch);
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
+      expect(r.body.message).toMatch(message);
+    }
+  });
+
+  it('a namespace without a name is 422 Invalid (name or generateName required), not a crash on its name label', async () => {
+    for (const body of ['{}', '{"apiVersion":"v1","kind":"Namespace"}', '{"apiVersion":"v1","kind":"Namespace","metadata":null}']) {
+      const r = await s.api('POST', '/api/v1/namespaces', body);
+      expect(r.status, JSON.stringify(r.body)).toBe(422);
+      expect(r.body.details.causes).toContainEqual(expect.objectContaining({ field: 'metadata.name', reason: 'FieldValueRequired' }));
+    }
+  });
+
+  it('impersonating a group without a user is 400 (upstream: 500)', async () => {
+    const r = await s.api('GET', '/api/v1/namespaces', undefined, { 'impersonate-group': 'system:masters' });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/^requested \[.*Group system:masters.*\] without impersonating a user$/);
+  });
+});
