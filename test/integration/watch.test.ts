@@ -169,6 +169,13 @@ describe('watch over HTTPS', () => {
     expect(elapsed).toBeLessThan(4_000);
   });
 
+  it('a negative timeoutSeconds ends the stream at once', async () => {
+    const t0 = Date.now();
+    const stream = await watch(s, '/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=-1');
+    await stream.ended;
+    expect(Date.now() - t0).toBeLessThan(2_000);
+  });
+
   it('sendInitialEvents: ADDED for every object, the initial-events-end BOOKMARK, then live events', async () => {
     await namespace(s, 'w-initial');
     let last = '';

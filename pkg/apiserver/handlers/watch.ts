@@ -40,8 +40,9 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
   const protobuf = format.encoding === 'protobuf';
   if (format.encoding === 'yaml') throw badRequest('watch is not supported in YAML; ask for application/json');
   const includeObject = includeObjectOf((request.query as Record<string, string>).includeObject);
-  let timeoutS = Math.max(0, timeoutSeconds ?? 0);
-  // None (or 0) is upstream's default: a random length between the minimum request timeout and twice that.
+  // None (or 0) is upstream's default: a random length between the minimum request timeout and twice that; a
+  // negative one ends the watch at once (upstream's timer fires at once).
+  let timeoutS = timeoutSeconds ?? 0;
   if (timeoutS === 0) timeoutS = DEFAULT_TIMEOUT_S * (1 + Math.random());
   if (name) opts = { ...opts, fieldSelector: [opts.fieldSelector, `metadata.name=${name}`].filter(Boolean).join(',') };
 
