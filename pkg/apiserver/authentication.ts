@@ -56,6 +56,7 @@ export async function createAuthentication(config: ApiServerConfig, registries: 
       registerTokenRoutes(app, {
         authentication: authn,
         registry: (plural) => registries.get('', 'v1', plural),
+        decoder: registries.decoder,
         externalUrl,
         jwksUri: config.serviceAccountJwksUri,
       });

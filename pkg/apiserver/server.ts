@@ -149,7 +149,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   if (flowControl) {
     app.get('/debug/api_priority_and_fairness/dump_priority_levels', async (_request, reply) => reply.type('text/plain; charset=utf-8').send(flowControl.dumpPriorityLevels()));
   }
-  registerReviews(app, { authorizer: authz.authorizer, rules: authz.rules });
+  registerReviews(app, { authorizer: authz.authorizer, rules: authz.rules, decoder: registries.decoder });
   registerComponentStatuses(app, registries, plainStore);
   let externalUrl = '';
   authn.register(app, () => externalUrl);

@@ -7,6 +7,7 @@ import type { Admission } from '../admission/interface.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import type { Store } from '../storage/interface.js';
 import { convertingStore, type ViewCodec } from './generic/converting-store.js';
+import type { Decoder } from './generic/decode.js';
 import { createFieldManager } from './generic/managed-fields.js';
 import { Registry, type RegistryDeps } from './generic/registry.js';
 import { groupPrefix, resourcePrefix } from './keys.js';
@@ -25,6 +26,8 @@ export interface RegistrySet {
   /** Admission is wired in after construction: its plugins read through the registries. */
   setAdmission(admission: Admission): void;
   ips: IpAllocator;
+  /** The decoder of the built-in definitions, for bodies that are no stored object (reviews, bindings, evictions). */
+  decoder: Decoder;
   stop(): void;
   /** The store under every registry (custom resources build their version views over it). */
   store: Store;
@@ -101,6 +104,7 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
       admission = a;
     },
     ips,
+    decoder,
     stop: () => cachers.forEach((c) => c.stop()),
     store: o.store,
     initializers: o.initializers === true,

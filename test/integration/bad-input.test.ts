@@ -129,3 +129,29 @@ describe('bad input', () => {
     expect(r.body.message).toMatch(/^requested \[.*Group system:masters.*\] without impersonating a user$/);
   });
 });
+
+describe('bodies that are not stored objects', () => {
+  it('an Eviction, a TokenReview, a SubjectAccessReview or a TokenRequest of the wrong JSON types is 400, as upstream\'s decoder', async () => {
+    await s.api('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'evictee' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    const cases: [string, unknown, string][] = [
+      ['/api/v1/namespaces/default/pods/evictee/eviction', { apiVersion: 'policy/v1', kind: 'Eviction', deleteOptions: { gracePeriodSeconds: 'x' } },
+        'Eviction in version "v1" cannot be handled as a Eviction: json: cannot unmarshal string into Go struct field DeleteOptions.deleteOptions.gracePeriodSeconds of type int64'],
+      ['/apis/authentication.k8s.io/v1/tokenreviews', { spec: { token: 'x', audiences: 'y' } },
+        'TokenReview in version "v1" cannot be handled as a TokenReview: json: cannot unmarshal string into Go struct field TokenReviewSpec.spec.audiences of type []string'],
+      ['/apis/authorization.k8s.io/v1/subjectaccessreviews', { spec: { user: 'a', resourceAttributes: { verb: 5 } } },
+        'SubjectAccessReview in version "v1" cannot be handled as a SubjectAccessReview: json: cannot unmarshal number into Go struct field ResourceAttributes.spec.resourceAttributes.verb of type string'],
+      ['/api/v1/namespaces/default/serviceaccounts/default/token', { spec: { expirationSeconds: 'x' } },
+        'TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64'],
+      ['/api/v1/namespaces/default/pods/evictee/binding', '"x"', 'the body of a Binding must be an object'],
+    ];
+    for (const [path, body, message] of cases) {
+      const r = await s.api('POST', path, body);
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body.message).toBe(message);
+    }
+    // as kubectl sends them: a null creationTimestamp is Go's zero time, no type error
+    const evicted = await s.api('POST', '/api/v1/namespaces/default/pods/evictee/eviction?dryRun=All',
+      { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'evictee', namespace: 'default', creationTimestamp: null } });
+    expect(evicted.status, JSON.stringify(evicted.body)).toBe(201);
+  });
+});

@@ -4,6 +4,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { badRequest, conflict, isStatusError, notFound, StatusError } from '../../apimachinery/errors.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import type { DeleteOptions, RequestContext } from '../../registry/context.js';
+import { decodeAs } from '../../registry/generic/decode.js';
 import { deleteObject } from '../../registry/generic/delete.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { toApiError } from '../../registry/storage-errors.js';
@@ -17,7 +18,7 @@ const success = (code: number): KubeObject => ({ kind: 'Status', apiVersion: 'v1
  * admission or validation, no managedFields entry for the scheduler).
  */
 export async function bindPod(pods: Registry, ctx: RequestContext, name: string, body: unknown): Promise<KubeObject> {
-  const binding = (body ?? {}) as KubeObject;
+  const binding = decodeAs(pods.deps.decoder, body ?? {}, 'io.k8s.api.core.v1.Binding', 'Binding', 'v1');
   if (binding.metadata?.name && binding.metadata.name !== name) throw badRequest(`the name of the object (${binding.metadata.name}) does not match the name on the URL (${name})`);
   await pods.admission('mutate', 'CREATE', ctx, binding, undefined, name, 'binding');
   const target = binding.target as { kind?: string; name?: string } | undefined;
@@ -66,7 +67,9 @@ export async function bindPod(pods: Registry, ctx: RequestContext, name: string,
 
 /** Deletes the pod unless a PodDisruptionBudget covering it allows no disruption (429). */
 export async function evictPod(pods: Registry, ctx: RequestContext, name: string, body: unknown): Promise<KubeObject> {
-  const eviction = (body ?? {}) as KubeObject;
+  // policy/v1beta1's Eviction has v1's fields
+  const version = (body as KubeObject | undefined)?.apiVersion === 'policy/v1beta1' ? 'v1beta1' : 'v1';
+  const eviction = decodeAs(pods.deps.decoder, body ?? {}, 'io.k8s.api.policy.v1.Eviction', 'Eviction', version);
   if (eviction.metadata?.name && eviction.metadata.name !== name) throw badRequest(`name in URL does not match name in Eviction object`);
   const pod = (await pods.get(ctx, name)).object;
   const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed' || pod.status?.phase === 'Pending';

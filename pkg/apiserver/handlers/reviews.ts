@@ -9,10 +9,12 @@ import type { UserInfo } from '../../authentication/interface.js';
 import type { Attributes, Authorizer, PolicyRule, RuleResolver } from '../../authorization/index.js';
 import { decodeBody } from '../negotiation.js';
 import { sendObject } from '../respond.js';
+import { decodeAs, type Decoder } from '../../registry/generic/decode.js';
 
 export interface ReviewDeps {
   authorizer: Authorizer;
   rules: RuleResolver;
+  decoder: Decoder;
 }
 
 const AUTHZ = '/apis/authorization.k8s.io/v1';
@@ -23,12 +25,11 @@ export function registerReviews(app: FastifyInstance, deps: ReviewDeps): void {
   app.post(`${AUTHZ}/namespaces/:namespace/localsubjectaccessreviews`, (req, reply) => subjectAccessReview(deps, req, reply, 'LocalSubjectAccessReview'));
   app.post(`${AUTHZ}/selfsubjectaccessreviews`, (req, reply) => subjectAccessReview(deps, req, reply, 'SelfSubjectAccessReview'));
   app.post(`${AUTHZ}/selfsubjectrulesreviews`, (req, reply) => selfSubjectRulesReview(deps, req, reply));
-  app.post(`${AUTHN}/selfsubjectreviews`, (req, reply) => selfSubjectReview(req, reply));
+  app.post(`${AUTHN}/selfsubjectreviews`, (req, reply) => selfSubjectReview(deps, req, reply));
 }
 
-function body(req: FastifyRequest, kind: string, group: string): KubeObject {
-  const obj = decodeBody(req.body as Buffer | undefined, req.headers['content-type']) as KubeObject;
-  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw badRequest(`the body of a ${kind} must be an object`);
+function body(decoder: Decoder, req: FastifyRequest, kind: string, group: string): KubeObject {
+  const obj = decodeAs(decoder, decodeBody(req.body as Buffer | undefined, req.headers['content-type']), `io.k8s.api.${group.split('.')[0]}.v1.${kind}`, kind, 'v1');
   if (obj.kind !== undefined && obj.kind !== kind) throw badRequest(`the kind of the body (${obj.kind}) is not ${kind}`);
   if (obj.apiVersion !== undefined && obj.apiVersion !== `${group}/v1`) throw badRequest(`the apiVersion of the body (${obj.apiVersion}) is not ${group}/v1`);
   return obj;
@@ -55,7 +56,7 @@ export function reviewAttributes(spec: KubeObject, user: UserInfo): Attributes {
 
 async function subjectAccessReview(deps: ReviewDeps, req: FastifyRequest, reply: FastifyReply, kind: 'SubjectAccessReview' | 'LocalSubjectAccessReview' | 'SelfSubjectAccessReview'): Promise<FastifyReply> {
   const group = 'authorization.k8s.io';
-  const obj = body(req, kind, group);
+  const obj = body(deps.decoder, req, kind, group);
   const spec = (obj.spec ?? {}) as KubeObject;
   const causes: StatusCause[] = [];
   if (spec.resourceAttributes && spec.nonResourceAttributes) {
@@ -93,7 +94,7 @@ async function subjectAccessReview(deps: ReviewDeps, req: FastifyRequest, reply:
 
 async function selfSubjectRulesReview(deps: ReviewDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const group = 'authorization.k8s.io';
-  const obj = body(req, 'SelfSubjectRulesReview', group);
+  const obj = body(deps.decoder, req, 'SelfSubjectRulesReview', group);
   const namespace = (obj.spec?.namespace as string | undefined) ?? '';
   if (!namespace) throw badRequest('no namespace on request');
   const { rules, incomplete, errors } = deps.rules.rulesFor(req.user!, namespace);
@@ -114,9 +115,9 @@ async function selfSubjectRulesReview(deps: ReviewDeps, req: FastifyRequest, rep
   });
 }
 
-async function selfSubjectReview(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function selfSubjectReview(deps: ReviewDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const group = 'authentication.k8s.io';
-  const obj = body(req, 'SelfSubjectReview', group);
+  const obj = body(deps.decoder, req, 'SelfSubjectReview', group);
   const u = req.user!;
   const userInfo: Record<string, unknown> = { username: u.name };
   if (u.uid) userInfo.uid = u.uid;

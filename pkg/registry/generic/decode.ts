@@ -50,6 +50,17 @@ export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: Req
 }
 
 /**
+ * A body that is not stored (a review, a binding, an eviction) read as a `kind` the way a decoder reads it: no object
+ * or a wrong JSON type is 400; nulls and unknown fields go.
+ */
+export function decodeAs(d: Decoder, body: unknown, definition: string, kind: string, version: string): KubeObject {
+  if (!isPlainObject(body)) throw badRequest(`the body of a ${kind} must be an object`);
+  pruneUnknown(d.index, body, ref(definition));
+  d.types.check(body, definition, kind, version);
+  return body as KubeObject;
+}
+
+/**
  * Unknown fields: an error with Strict, warnings with Warn, silence with Ignore (upstream's wording). A decoded
  * body (`as`: create, update) words the error as upstream's transformDecodeError: "<Kind> in version "v" cannot
  * be handled as a <Kind>: strict decoding error: ...".
