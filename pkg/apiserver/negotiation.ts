@@ -2,6 +2,7 @@
 // PartialObjectMetadata) and how to read the body it sent.
 import { parse as parseYaml } from 'yaml';
 import { badRequest, notAcceptable, unsupportedMediaType } from '../apimachinery/errors.js';
+import { exceedsDepth, MAX_DEPTH } from '../apimachinery/nesting.js';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE, ProtobufError } from '../apimachinery/protobuf/index.js';
 import type { PatchType } from '../registry/context.js';
 
@@ -110,6 +111,7 @@ export function decodeBody(body: Buffer | undefined, contentType: string | undef
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml';
   if (!yaml && type !== 'application/json' && !PATCH_TYPES[type] && type !== '') throw unsupportedMediaType(type);
+  if (exceedsDepth(text, yaml)) throw badRequest(`couldn't get version/kind; json parse error: exceeded max depth of ${MAX_DEPTH}`);
   try {
     return yaml ? parseYaml(text, { strict: true, uniqueKeys: true }) : JSON.parse(text);
   } catch (err) {

@@ -155,3 +155,22 @@ describe('bodies that are not stored objects', () => {
     expect(evicted.status, JSON.stringify(evicted.body)).toBe(201);
   });
 });
+
+describe('deeply nested bodies', () => {
+  it('JSON, a merge patch and an apply patch nested thousands of levels are 400 and the server goes on', async () => {
+    const deepJson = '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000);
+    const deepYaml = Array.from({ length: 2_000 }, (_, i) => `${' '.repeat(i + 2)}a:`).join('\n');
+    const requests: [string, string, string, string][] = [
+      ['POST', '/api/v1/namespaces/default/configmaps', `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep","annotations":${deepJson}}}`, 'application/json'],
+      ['PATCH', '/api/v1/namespaces/default/configmaps/kube-root-ca.crt', `{"metadata":{"labels":${deepJson}}}`, 'application/merge-patch+json'],
+      ['PATCH', '/api/v1/namespaces/default/configmaps/deep?fieldManager=t', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\ndata:\n${deepYaml}\n`, 'application/apply-patch+yaml'],
+      ['PATCH', '/api/v1/namespaces/default/configmaps/deep?fieldManager=t', `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"data":${deepJson}}`, 'application/apply-patch+yaml'],
+    ];
+    for (const [method, path, body, contentType] of requests) {
+      const r = await s.api(method, path, body, { 'content-type': contentType });
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body.message).toMatch(/exceeded max depth of 500$/);
+    }
+    expect((await s.api('GET', '/api/v1/namespaces/default')).status).toBe(200);
+  });
+});
