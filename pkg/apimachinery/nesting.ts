@@ -17,6 +17,8 @@ const BACKSLASH = 0x5c;
 
 /** JSON: brackets outside strings, in one pass. */
 function jsonExceeds(text: string): boolean {
+  // valid JSON that deep closes what it opens: a shorter text is not, and JSON.parse refuses it without recursing
+  if (text.length < 2 * (MAX_DEPTH + 1)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
