@@ -37,7 +37,7 @@ function jsonExceeds(text: string): boolean {
   return false;
 }
 
-interface CstNode { type?: string; items?: { key?: unknown; value?: unknown; sep?: unknown }[]; value?: unknown }
+interface CstNode { type?: string; items?: { key?: unknown; value?: unknown }[]; value?: unknown }
 
 /** YAML: the collections of its token tree (which the lexer builds without recursion), walked with a stack. */
 function yamlExceeds(text: string): boolean {

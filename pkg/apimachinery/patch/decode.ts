@@ -5,7 +5,6 @@
 //   decodeApplyPatch(body): Record<string, unknown>       // application/apply-patch+yaml (YAML 1.1, as sigs.k8s.io/yaml)
 import { parse as parseYaml } from 'yaml';
 import { badRequest } from '../errors.js';
-import { exceedsDepth, MAX_DEPTH } from '../nesting.js';
 
 const goTypeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'object' ? 'object' : typeof v);
 
@@ -19,7 +18,6 @@ const goSyntaxError = (text: string, err: Error): string => {
 
 export const decodeJson = (body: string | Uint8Array): unknown => {
   const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
-  if (exceedsDepth(text, false)) throw badRequest(`exceeded max depth of ${MAX_DEPTH}`);
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
@@ -39,7 +37,6 @@ export const decodeObjectPatch = (body: string | Uint8Array): Record<string, unk
 export const decodeApplyPatch = (body: string | Uint8Array): Record<string, unknown> => {
   const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
   let v: unknown;
-  if (exceedsDepth(text, true)) throw badRequest(`error decoding YAML: exceeded max depth of ${MAX_DEPTH}`);
   try {
     v = parseYaml(text, { version: '1.1' }) as unknown;
   } catch (e) {

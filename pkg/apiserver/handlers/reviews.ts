@@ -7,9 +7,9 @@ import type { KubeObject } from '../../../api/types.js';
 import { badRequest, fieldCause, invalid, type StatusCause } from '../../apimachinery/errors.js';
 import type { UserInfo } from '../../authentication/interface.js';
 import type { Attributes, Authorizer, PolicyRule, RuleResolver } from '../../authorization/index.js';
-import { decodeBody } from '../negotiation.js';
 import { sendObject } from '../respond.js';
-import { decodeAs, type Decoder } from '../../registry/generic/decode.js';
+import type { Decoder } from '../../registry/generic/decode.js';
+import { typedBody } from './typed-body.js';
 
 export interface ReviewDeps {
   authorizer: Authorizer;
@@ -26,13 +26,6 @@ export function registerReviews(app: FastifyInstance, deps: ReviewDeps): void {
   app.post(`${AUTHZ}/selfsubjectaccessreviews`, (req, reply) => subjectAccessReview(deps, req, reply, 'SelfSubjectAccessReview'));
   app.post(`${AUTHZ}/selfsubjectrulesreviews`, (req, reply) => selfSubjectRulesReview(deps, req, reply));
   app.post(`${AUTHN}/selfsubjectreviews`, (req, reply) => selfSubjectReview(deps, req, reply));
-}
-
-function body(decoder: Decoder, req: FastifyRequest, kind: string, group: string): KubeObject {
-  const obj = decodeAs(decoder, decodeBody(req.body as Buffer | undefined, req.headers['content-type']), `io.k8s.api.${group.split('.')[0]}.v1.${kind}`, kind, 'v1');
-  if (obj.kind !== undefined && obj.kind !== kind) throw badRequest(`the kind of the body (${obj.kind}) is not ${kind}`);
-  if (obj.apiVersion !== undefined && obj.apiVersion !== `${group}/v1`) throw badRequest(`the apiVersion of the body (${obj.apiVersion}) is not ${group}/v1`);
-  return obj;
 }
 
 function send(req: FastifyRequest, reply: FastifyReply, group: string, plural: string, object: KubeObject): FastifyReply {
@@ -56,7 +49,7 @@ export function reviewAttributes(spec: KubeObject, user: UserInfo): Attributes {
 
 async function subjectAccessReview(deps: ReviewDeps, req: FastifyRequest, reply: FastifyReply, kind: 'SubjectAccessReview' | 'LocalSubjectAccessReview' | 'SelfSubjectAccessReview'): Promise<FastifyReply> {
   const group = 'authorization.k8s.io';
-  const obj = body(deps.decoder, req, kind, group);
+  const obj = typedBody(deps.decoder, req, group, kind);
   const spec = (obj.spec ?? {}) as KubeObject;
   const causes: StatusCause[] = [];
   if (spec.resourceAttributes && spec.nonResourceAttributes) {
@@ -94,7 +87,7 @@ async function subjectAccessReview(deps: ReviewDeps, req: FastifyRequest, reply:
 
 async function selfSubjectRulesReview(deps: ReviewDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const group = 'authorization.k8s.io';
-  const obj = body(deps.decoder, req, 'SelfSubjectRulesReview', group);
+  const obj = typedBody(deps.decoder, req, group, 'SelfSubjectRulesReview');
   const namespace = (obj.spec?.namespace as string | undefined) ?? '';
   if (!namespace) throw badRequest('no namespace on request');
   const { rules, incomplete, errors } = deps.rules.rulesFor(req.user!, namespace);
@@ -117,7 +110,7 @@ async function selfSubjectRulesReview(deps: ReviewDeps, req: FastifyRequest, rep
 
 async function selfSubjectReview(deps: ReviewDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const group = 'authentication.k8s.io';
-  const obj = body(deps.decoder, req, 'SelfSubjectReview', group);
+  const obj = typedBody(deps.decoder, req, group, 'SelfSubjectReview');
   const u = req.user!;
   const userInfo: Record<string, unknown> = { username: u.name };
   if (u.uid) userInfo.uid = u.uid;

@@ -9,10 +9,10 @@ import { badRequest, fieldCause, invalid, isStatusError, notFound, serviceUnavai
 import { jwksOf, openIdConfiguration, type Authentication } from '../../authentication/index.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import type { RequestContext } from '../../registry/context.js';
-import { decodeAs, type Decoder } from '../../registry/generic/decode.js';
+import type { Decoder } from '../../registry/generic/decode.js';
 import { rfc3339 } from '../../registry/meta.js';
 import { requestContext } from '../context.js';
-import { decodeBody } from '../negotiation.js';
+import { typedBody } from './typed-body.js';
 import { sendObject } from '../respond.js';
 
 export interface TokenRoutesDeps {
@@ -53,15 +53,6 @@ export function registerTokenRoutes(app: FastifyInstance, deps: TokenRoutesDeps)
   });
 }
 
-function bodyOf(decoder: Decoder, req: FastifyRequest, kind: string): KubeObject {
-  const obj = decodeAs(decoder, decodeBody(req.body as Buffer | undefined, req.headers['content-type']), `io.k8s.api.authentication.v1.${kind}`, kind, 'v1');
-  if (obj.kind !== undefined && obj.kind !== '' && obj.kind !== kind) throw badRequest(`the kind of the body (${obj.kind}) is not ${kind}`);
-  if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== 'authentication.k8s.io/v1') {
-    throw badRequest(`the apiVersion of the body (${obj.apiVersion}) is not authentication.k8s.io/v1`);
-  }
-  return obj;
-}
-
 async function getOrUndefined(reg: Registry | undefined, ctx: RequestContext, name: string): Promise<KubeObject | undefined> {
   if (!reg) return undefined;
   try {
@@ -76,7 +67,7 @@ async function tokenRequest(deps: TokenRoutesDeps, req: FastifyRequest, reply: F
   const { namespace, name } = req.params as { namespace: string; name: string };
   const ctx = { ...requestContext(req, req.info), namespace };
   const saReg = deps.registry('serviceaccounts')!;
-  const obj = bodyOf(deps.decoder, req, 'TokenRequest');
+  const obj = typedBody(deps.decoder, req, 'authentication.k8s.io', 'TokenRequest');
   const spec = { ...((obj.spec ?? {}) as Record<string, any>) };
   const causes: StatusCause[] = [];
   if (obj.metadata?.name && obj.metadata.name !== name) throw badRequest('the name of the provided object does not match the name of the service account');
@@ -152,7 +143,7 @@ function conflictUid(kind: string, name: string, want: string, have: string | un
 }
 
 async function tokenReview(deps: TokenRoutesDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const obj = bodyOf(deps.decoder, req, 'TokenReview');
+  const obj = typedBody(deps.decoder, req, 'authentication.k8s.io', 'TokenReview');
   const spec = (obj.spec ?? {}) as { token?: string; audiences?: string[] };
   if (!spec.token) throw badRequest('token is required for TokenReview in authentication');
   const { result, error } = await deps.authentication.reviewToken(spec.token, spec.audiences);
