@@ -21,10 +21,26 @@ const allow: AuthorizationResult = { decision: 'allow', reason: '' };
 const noOpinion = (reason: string): AuthorizationResult => ({ decision: 'noopinion', reason });
 const READ = new Set(['get', 'list', 'watch']);
 
-/** Pods by the node they are bound to, kept current from the pods' watch cache. */
+type RefKind = 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts';
+const REF_KINDS: readonly RefKind[] = ['secrets', 'configmaps', 'persistentvolumeclaims', 'serviceaccounts'];
+
+/** What the authorizer keeps of a bound pod: its namespace and the names it references (upstream's graph edges). */
+type BoundPod = { namespace: string | undefined } & Record<RefKind, readonly string[]>;
+
+const boundPodOf = (pod: KubeObject): BoundPod => {
+  const out = { namespace: pod.metadata?.namespace } as { namespace: string | undefined } & Record<RefKind, string[]>;
+  for (const kind of REF_KINDS) out[kind] = podReferences(pod, kind);
+  return out;
+};
+
+/**
+ * Pods by the node they are bound to, kept current from the pods' watch cache. Only the references are kept, not
+ * the pods: holding every bound pod parsed would keep the whole pod set on the heap for the garbage collector
+ * to mark again and again.
+ */
 class PodIndex {
   private readonly nodeOf = new Map<string, string>();
-  private readonly byNode = new Map<string, Map<string, KubeObject>>();
+  private readonly byNode = new Map<string, Map<string, BoundPod>>();
 
   constructor(pods: ObjectCache) {
     pods.subscribe((pod, type) => this.apply(pod, type === 'DELETED'));
@@ -43,10 +59,10 @@ class PodIndex {
     this.nodeOf.set(key, node);
     let m = this.byNode.get(node);
     if (!m) this.byNode.set(node, (m = new Map()));
-    m.set(key, pod);
+    m.set(key, boundPodOf(pod));
   }
 
-  on(node: string): Iterable<KubeObject> {
+  on(node: string): Iterable<BoundPod> {
     return this.byNode.get(node)?.values() ?? [];
   }
 
@@ -56,7 +72,7 @@ class PodIndex {
 }
 
 /** The names of objects of `kind` that a pod references (upstream: the graph populator's edges). */
-export function podReferences(pod: KubeObject, kind: 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts'): string[] {
+export function podReferences(pod: KubeObject, kind: RefKind): string[] {
   const spec = pod.spec ?? {};
   const out = new Set<string>();
   const add = (n: unknown): void => {
@@ -111,9 +127,9 @@ export function fieldSelectorValue(selector: string | undefined, field: string):
 export function nodeAuthorizer(caches: NodeCaches): Authorizer {
   const pods = new PodIndex(caches.pods);
 
-  const related = (node: string, kind: Parameters<typeof podReferences>[1], namespace: string, name: string): boolean => {
+  const related = (node: string, kind: RefKind, namespace: string, name: string): boolean => {
     for (const pod of pods.on(node)) {
-      if (pod.metadata?.namespace === namespace && podReferences(pod, kind).includes(name)) return true;
+      if (pod.namespace === namespace && pod[kind].includes(name)) return true;
     }
     return false;
   };
@@ -121,8 +137,8 @@ export function nodeAuthorizer(caches: NodeCaches): Authorizer {
     const pvcs = caches.persistentVolumeClaims;
     if (!pvcs) return false;
     for (const pod of pods.on(node)) {
-      for (const claim of podReferences(pod, 'persistentvolumeclaims')) {
-        if (pvcs.get(pod.metadata?.namespace, claim)?.spec?.volumeName === name) return true;
+      for (const claim of pod.persistentvolumeclaims) {
+        if (pvcs.get(pod.namespace, claim)?.spec?.volumeName === name) return true;
       }
     }
     return false;

@@ -41,9 +41,11 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
+/** Node flags of every component: BENCH_NODE_FLAGS (space-separated, e.g. `--trace-gc`), and --cpu-prof with BENCH_CPU_PROF. */
 const profArgs = (name: string): string[] => {
   const dir = process.env.BENCH_CPU_PROF;
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(dir)}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
+  const flags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  return [...flags, ...(dir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(dir)}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [])];
 };
 
 export async function startCluster(o: ClusterOptions): Promise<Cluster> {

@@ -1,5 +1,6 @@
 // Server processes under test: spawn, time to first good /readyz, resident memory, stop.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -41,7 +42,9 @@ export async function freePort(): Promise<number> {
  */
 export async function startServer(name: string, nodeArgs: string[], port: number, tls: () => Promise<Tls | undefined>, timeoutMs = 60_000): Promise<ServerProcess> {
   const started = performance.now();
-  const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // BENCH_CHILD_STDOUT=<file> keeps what the child prints (--trace-gc from BENCH_NODE_FLAGS, say) in that file.
+  const out = process.env.BENCH_CHILD_STDOUT ? openSync(process.env.BENCH_CHILD_STDOUT, 'a') : 'ignore';
+  const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', out, 'pipe'] });
   let tail = '';
   child.stderr!.on('data', (d: Buffer) => {
     tail = (tail + d.toString('utf8')).slice(-8192);
