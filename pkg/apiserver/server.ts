@@ -25,6 +25,7 @@ import { createAuthentication } from './authentication.js';
 import { createAuthorization } from './authorization.js';
 import { setKubeletClient } from './handlers/kubelet-proxy.js';
 import { setUpgradeHead } from './upgrade.js';
+import { markStreamedBody } from './streamed-body.js';
 import { registerReviews } from './handlers/reviews.js';
 import type { ApiServerConfig, RunningApiServer } from './config.js';
 import { registerDiscovery } from './discovery/routes.js';
@@ -120,6 +121,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   // Bodies are read raw and decoded by the handlers, after authorization, as JSON or YAML.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.addHook('onRequest', (request, _reply, done) => { markStreamedBody(request.raw); done(); });
 
   // Custom resources come and go: the served set is published anew by the CRD controller on every change.
   const customResources = createCustomResources({

@@ -1,5 +1,8 @@
 // The real kubectl against a real apiserver: create from YAML, get in every output format, list
 // across namespaces, describe, replace, dry runs, delete --wait, and the errors as kubectl prints them.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
@@ -221,6 +224,18 @@ describe('kubectl replace, dry runs and delete', () => {
     const r = await s.kubectlWithInput(JSON.stringify(stored), 'replace', '-f', '-');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^The Pod "p1" is invalid: spec: Forbidden: pod updates may not change fields other than `spec\.containers\[\*\]\.image`/);
+  });
+
+  it('create --raw and replace --raw send the file as is (over HTTP/2 without a Content-Length)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'raw-'));
+    const file = join(dir, 'cm.json');
+    await writeFile(file, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'raw' }, data: { a: '1' } }));
+    const created = JSON.parse(await ok(s.kubectl('create', '--raw', '/api/v1/namespaces/default/configmaps', '-f', file)));
+    expect(created.metadata.name).toBe('raw');
+    await writeFile(file, JSON.stringify({ ...created, data: { a: '2' } }));
+    const replaced = JSON.parse(await ok(s.kubectl('replace', '--raw', '/api/v1/namespaces/default/configmaps/raw', '-f', file)));
+    expect(replaced.data).toEqual({ a: '2' });
+    await rm(dir, { recursive: true });
   });
 
   it('create --dry-run=server stores nothing, and still answers AlreadyExists', async () => {
