@@ -1,0 +1,151 @@
+// A Go operator built on controller-runtime (test/go-operator, v0.14 on client-go 0.26) against `mini-kube up`: it
+// elects itself on a Lease, watches its custom resource with a full informer, its Deployments through the protobuf
+// client and its ConfigMaps through a metadata-only informer, applies server-side, patches status, records events
+// and serves the mutating and validating webhooks of its kind; a second replica takes over when the first stops.
+// Opt-in: MINI_KUBE_GO_OPERATOR=<the built operator> (see test/go-operator/README.md: building it needs a Go
+// toolchain and the operator's modules, which CI does not have).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCa, issueCertificate } from '../../pkg/pki/index.js';
+import { freePort } from '../bench/processes.js';
+import { kubectl } from '../support/apiserver.js';
+import { eventually } from './kubelet-support.js';
+import { startUp, stopUp } from './kubelet-up-support.js';
+
+const OPERATOR = process.env.MINI_KUBE_GO_OPERATOR;
+
+const CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.demo.mini-kube.dev}
+spec:
+  group: demo.mini-kube.dev
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [replicas, image]
+            properties:
+              replicas: {type: integer, minimum: 0}
+              image: {type: string}
+              message: {type: string}
+          status:
+            type: object
+            properties:
+              phase: {type: string}
+              readyReplicas: {type: integer}
+`;
+
+const webhooks = (port: number, caBundle: string): string => ['Mutating', 'Validating'].map((kind) => `apiVersion: admissionregistration.k8s.io/v1
+kind: ${kind}WebhookConfiguration
+metadata: {name: widget-${kind.toLowerCase()}}
+webhooks:
+- name: ${kind.toLowerCase()}.widgets.demo.mini-kube.dev
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  clientConfig: {url: "https://127.0.0.1:${port}/${kind === 'Mutating' ? 'mutate' : 'validate'}-widget", caBundle: "${caBundle}"}
+  rules: [{apiGroups: [demo.mini-kube.dev], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [widgets]}]
+`).join('---\n');
+
+const widget = (name: string, spec: string): string => `apiVersion: demo.mini-kube.dev/v1
+kind: Widget
+metadata: {name: ${name}, namespace: default}
+spec: ${spec}
+`;
+
+interface Operator { child: ChildProcess; out: () => string; stop(): Promise<void> }
+
+describe.skipIf(!OPERATOR)('a controller-runtime operator (Go) against mini-kube up', () => {
+  let kc = '';
+  let certDir = '';
+  let webhookPort = 0;
+  const operators: Operator[] = [];
+
+  const startOperator = async (port: number): Promise<Operator> => {
+    const child = spawn(OPERATOR!, ['--webhook-port', String(port), '--cert-dir', certDir], { env: { ...process.env, KUBECONFIG: kc }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stderr!.resume();
+    const exited = new Promise((r) => child.once('exit', r));
+    const op: Operator = {
+      child, out: () => out,
+      async stop() { if (child.exitCode === null && child.signalCode === null) { child.kill('SIGTERM'); await exited; } },
+    };
+    operators.push(op);
+    return op;
+  };
+  const get = async (...args: string[]): Promise<string> => {
+    const r = await kubectl(kc, ['get', ...args]);
+    return r.code === 0 ? r.stdout : '';
+  };
+
+  beforeAll(async () => {
+    kc = await startUp('--runtime', 'fake', '--dns=false', '--proxy=false', '--metrics-server=false');
+    certDir = await mkdtemp(join(tmpdir(), 'go-operator-'));
+    const ca = await createCa('widget-webhook-ca', 1);
+    const leaf = await issueCertificate(ca, { subject: { commonName: '127.0.0.1' }, usage: 'server', sans: ['127.0.0.1'], days: 1 });
+    await writeFile(join(certDir, 'tls.crt'), leaf.certPem);
+    await writeFile(join(certDir, 'tls.key'), leaf.keyPem);
+    webhookPort = await freePort();
+    expect((await kubectl(kc, ['apply', '-f', '-'], CRD + '---\n' + webhooks(webhookPort, Buffer.from(ca.cert.toString('pem')).toString('base64')))).code).toBe(0);
+  }, 60_000);
+  afterAll(async () => {
+    for (const op of operators) await op.stop();
+    await stopUp();
+    if (certDir) await rm(certDir, { recursive: true, force: true });
+  });
+
+  it('elects itself, reconciles a Widget into a Deployment and a ConfigMap, and reports status', async () => {
+    const op = await startOperator(webhookPort);
+    await eventually(async () => op.out().includes('ELECTED'), 30_000, 'the operator elected');
+    expect(await get('lease', 'widget-operator', '-o', 'jsonpath={.spec.leaseDurationSeconds}')).toBe('15');
+    expect((await kubectl(kc, ['apply', '-f', '-'], widget('w1', '{replicas: 2, image: nginx}'))).code).toBe(0);
+    // the mutating webhook set the message; the status reaches the Deployment's ready replicas
+    expect(await get('widget', 'w1', '-o', 'jsonpath={.spec.message}')).toBe('hello from the webhook');
+    await eventually(async () => (await get('widget', 'w1', '-o', 'jsonpath={.status.phase} {.status.readyReplicas}')) === 'Reconciled 2', 60_000, 'status Reconciled 2');
+    const owner = await get('deploy', 'w1', '-o', 'jsonpath={.metadata.ownerReferences[0].kind}/{.metadata.ownerReferences[0].name}');
+    expect(owner).toBe('Widget/w1');
+    // server-side applied, with the operator's Apply entry
+    expect(await get('cm', 'w1-config', '-o', 'jsonpath={.data.message} {.metadata.managedFields[0].manager} {.metadata.managedFields[0].operation}')).toBe('hello from the webhook widget-operator Apply');
+    expect(await get('events', '--field-selector', 'involvedObject.kind=Widget,involvedObject.name=w1', '-o', 'jsonpath={.items[0].reason}')).toBe('Reconciled');
+  }, 120_000);
+
+  it('settles: a no-op update of its Deployment writes nothing, so the reconcile loop goes quiet', async () => {
+    const op = operators[0]!;
+    const rv = await get('deploy', 'w1', '-o', 'jsonpath={.metadata.resourceVersion}');
+    const reconciles = op.out().split('\n').length;
+    // another reconcile (a new label on the widget) updates nothing but the widget itself
+    expect((await kubectl(kc, ['label', 'widget', 'w1', 'touched=yes'])).code).toBe(0);
+    await eventually(async () => op.out().split('\n').length > reconciles, 30_000, 'a reconcile after the label');
+    expect(await get('deploy', 'w1', '-o', 'jsonpath={.metadata.resourceVersion}')).toBe(rv);
+  }, 60_000);
+
+  it('is refused by its validating webhook, and puts back what its metadata-only informer saw deleted', async () => {
+    const denied = await kubectl(kc, ['apply', '-f', '-'], widget('w2', '{replicas: 20, image: nginx}'));
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toContain('admission webhook "validating.widgets.demo.mini-kube.dev" denied the request: spec.replicas 20 is more than 10');
+    const uid = await get('cm', 'w1-config', '-o', 'jsonpath={.metadata.uid}');
+    expect((await kubectl(kc, ['delete', 'cm', 'w1-config'])).code).toBe(0);
+    await eventually(async () => { const now = await get('cm', 'w1-config', '-o', 'jsonpath={.metadata.uid}'); return now !== '' && now !== uid; }, 30_000, 'the ConfigMap applied again');
+  }, 60_000);
+
+  it('hands over to a second replica once the first stops, and its owned objects go with the Widget', async () => {
+    const second = await startOperator(await freePort());
+    await operators[0]!.stop();
+    await eventually(async () => second.out().includes('ELECTED'), 40_000, 'the second replica elected');
+    expect(await get('lease', 'widget-operator', '-o', 'jsonpath={.spec.leaseTransitions}')).toBe('1');
+    expect((await kubectl(kc, ['delete', 'widget', 'w1'])).code).toBe(0);
+    await eventually(async () => (await get('deploy', '-o', 'name')) === '' && !(await get('cm', '-o', 'name')).includes('w1-config'), 30_000, 'the Deployment and ConfigMap collected');
+  }, 90_000);
+});
