@@ -12,6 +12,7 @@ import type { Result } from '../registry/generic/registry.js';
 import { contentTypeOf, negotiateOutput, type OutputFormat } from './negotiation.js';
 import { protobufObject, protobufStoredListParts, protobufPartialObjectMetadata, protobufPartialObjectMetadataList, speaksProtobuf } from './protobuf-response.js';
 import { includeObjectOf, partialObjectMetadata, partialObjectMetadataList, toTable, type ListMeta } from './transform.js';
+import { untypedItemBytes, withoutTypeMeta } from './list-items.js';
 
 export interface Responder {
   rt: ResourceType;
@@ -87,12 +88,13 @@ export function sendList(r: Responder, items: KeyValue[], meta: ListMeta): Fasti
   }
   const listKind = `${r.rt.kind}List`;
   const apiVersion = r.rt.group ? `${r.rt.group}/${r.rt.version}` : r.rt.version;
+  const builtin = speaksProtobuf(r.rt);
   if (format.encoding === 'yaml') {
-    return encode(r, format, { apiVersion, items: items.map((kv) => kv.object), kind: listKind, metadata: meta }, 200);
+    return encode(r, format, { apiVersion, items: items.map((kv) => (builtin ? withoutTypeMeta(kv.object) : kv.object)), kind: listKind, metadata: meta }, 200);
   }
   // The items are already JSON: splice their bytes into the list instead of re-serializing them.
   const head = Buffer.from(`{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`);
-  return sendParts(r, 'application/json', listParts(head, items));
+  return sendParts(r, 'application/json', listParts(head, items, builtin ? untypedItemBytes(r.rt) : (kv) => [kv.bytes]));
 }
 
 /**
@@ -114,12 +116,11 @@ const STREAM_ABOVE_BYTES = 1 << 20;
 const AHEAD_BYTES = 256 * 1024;
 
 /** The list's JSON as the buffers it is made of. */
-function listParts(head: Buffer, items: KeyValue[]): Buffer[] {
-  const parts: Buffer[] = new Array<Buffer>(items.length * 2 + 1);
-  parts[0] = head;
+function listParts(head: Buffer, items: KeyValue[], itemBytes: (kv: KeyValue) => Buffer[]): Buffer[] {
+  const parts: Buffer[] = [head];
   for (let i = 0; i < items.length; i++) {
-    parts[2 * i + 1] = items[i]!.bytes;
-    parts[2 * i + 2] = i + 1 < items.length ? COMMA : CLOSE;
+    for (const b of itemBytes(items[i]!)) parts.push(b);
+    parts.push(i + 1 < items.length ? COMMA : CLOSE);
   }
   if (items.length === 0) parts.push(CLOSE);
   return parts;

@@ -154,8 +154,8 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return this.call('GET', this.path(name), o, { resourceVersion: o.resourceVersion }, undefined, undefined, this.metadataReads ? PARTIAL_METADATA : undefined);
   }
 
-  list(o: ListOptions = {}): Promise<KubeList<T>> {
-    return this.call('GET', this.path(), o, listQuery(o), undefined, undefined, this.metadataReads ? PARTIAL_METADATA_LIST : undefined);
+  async list(o: ListOptions = {}): Promise<KubeList<T>> {
+    return typedItems(await this.call<KubeList<T>>('GET', this.path(), o, listQuery(o), undefined, undefined, this.metadataReads ? PARTIAL_METADATA_LIST : undefined));
   }
 
   /** Every page of a list (limit/continue), as one list at the first page's resourceVersion. */
@@ -269,6 +269,21 @@ export const nameOf = (obj: KubeObject): string => {
   const n = obj.metadata?.name;
   if (!n) throw new Error('the object has no metadata.name');
   return n;
+};
+
+/**
+ * A list's items with the kind and apiVersion the list implies: the apiserver leaves them out of a built-in kind's
+ * items; informers and controllers read them (owner references), as client-go's unstructured lists fill them in.
+ */
+const typedItems = <T extends KubeObject>(list: KubeList<T>): KubeList<T> => {
+  const kind = typeof list.kind === 'string' && list.kind.endsWith('List') ? list.kind.slice(0, -4) : undefined;
+  for (const item of list.items ?? []) {
+    if (item.kind === undefined && item.apiVersion === undefined && kind) {
+      item.apiVersion = list.apiVersion;
+      item.kind = kind;
+    }
+  }
+  return list;
 };
 
 const listQuery = (o: ListOptions): Record<string, QueryValue> => ({

@@ -129,6 +129,9 @@ describe('custom resource definitions', () => {
     expect(table).toMatch(/^a\s+\* \* \* \* \*\/5\s+2\s+\d+s$/m);
     expect(await ok('get', 'ct', 'a', '-o', 'name')).toBe('crontab.stable.example.com/a\n');
     expect(await ok('get', 'all', '-o', 'name')).toContain('crontab.stable.example.com/a');
+    // unlike a built-in kind's, a custom resource's list items keep their kind and apiVersion (upstream's unstructured lists)
+    const list = (await s.api('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs')).body;
+    expect(list.items.map((i: { kind: string; apiVersion: string }) => `${i.apiVersion} ${i.kind}`)).toEqual(['stable.example.com/v1 CronTab']);
   });
 
   it('applies defaults, prunes unknown fields, keeps preserved ones and int-or-string values', async () => {

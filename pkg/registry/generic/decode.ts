@@ -30,15 +30,17 @@ export const targetOf = (rt: ResourceType): Target => ({ group: rt.group, versio
 
 export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: RequestContext): KubeObject {
   if (!isPlainObject(body)) throw badRequest(`Object '${target.kind}' is invalid: the body must be a JSON object`);
-  const obj = body as KubeObject;
-  if (d.decode) return d.decode(obj, target, ctx);
+  const sent = body as KubeObject;
+  if (d.decode) return d.decode(sent, target, ctx);
   const apiVersion = apiVersionOf(target.group, target.version);
-  if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion) {
-    throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersion})`);
+  if (sent.apiVersion !== undefined && sent.apiVersion !== apiVersion) {
+    throw badRequest(`the API version in the data (${String(sent.apiVersion)}) does not match the expected API version (${apiVersion})`);
   }
-  if (obj.kind !== undefined && obj.kind !== target.kind) {
-    throw badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${target.kind})`);
+  if (sent.kind !== undefined && sent.kind !== target.kind) {
+    throw badRequest(`the kind in the data (${String(sent.kind)}) does not match the expected kind (${target.kind})`);
   }
+  // kind and apiVersion first (clients send either order): lists serve stored items past them (list-items.ts)
+  const obj = { apiVersion, kind: target.kind, ...sent } as KubeObject;
   obj.apiVersion = apiVersion;
   obj.kind = target.kind;
   // Unknown fields and nulls go first: a null is Go's zero value, never a type error.
