@@ -33,19 +33,36 @@ export class DnsServer {
   }
 
   /** Listens on host:port over UDP and TCP (port 0: one free for both); returns the port. */
+  /**
+   * Serves UDP and TCP on one port; with port 0, the port the system gave UDP, tried again on another when TCP finds
+   * it taken (another process may hold that TCP port).
+   */
   async listen(host: string, port: number): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      const udp = await this.bindUdp(host, port);
+      const bound = udp.address().port;
+      const tcp = createServer((c) => this.serveTcp(c));
+      try {
+        await new Promise<void>((resolve, reject) => { tcp.once('error', reject); tcp.listen(bound, host, () => { tcp.off('error', reject); resolve(); }); });
+      } catch (err) {
+        udp.close();
+        if (port !== 0 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 10) throw err;
+        continue;
+      }
+      this.udp = udp;
+      this.tcp = tcp;
+      return bound;
+    }
+  }
+
+  private async bindUdp(host: string, port: number): Promise<UdpSocket> {
     const udp = createSocket('udp4');
     udp.on('message', (msg, from) => {
       this.answer(msg, UDP_LIMIT).then((reply) => { if (reply) udp.send(reply, from.port, from.address); }, (err: unknown) => this.o.logger.warn({ err }, 'query failed'));
     });
     await new Promise<void>((resolve, reject) => { udp.once('error', reject); udp.bind(port, host, () => { udp.off('error', reject); resolve(); }); });
     udp.on('error', (err) => this.o.logger.warn({ err }, 'UDP socket error'));
-    this.udp = udp;
-    const bound = udp.address().port;
-    const tcp = createServer((c) => this.serveTcp(c));
-    await new Promise<void>((resolve, reject) => { tcp.once('error', reject); tcp.listen(bound, host, () => { tcp.off('error', reject); resolve(); }); });
-    this.tcp = tcp;
-    return bound;
+    return udp;
   }
 
   close(): void {
