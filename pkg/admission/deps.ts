@@ -19,6 +19,13 @@ export interface AccessCheck {
 export interface AdmissionDeps {
   /** The served resource of that group and plural (its preferred version), if any. */
   resource(group: string, plural: string): ResourceType | undefined;
+  /**
+   * The served resources whose objects are the same stored objects as `rt`'s (upstream's equivalent resources: the
+   * other versions of a custom resource or a built-in kind), `rt` among them.
+   */
+  equivalents(rt: ResourceType): ResourceType[];
+  /** An object of resource `from` as its equivalent `to` serves it (a custom resource's conversion webhook, say). */
+  convert(obj: KubeObject, from: ResourceType, to: ResourceType): Promise<KubeObject>;
   /** The current object from the watch cache. */
   get(group: string, plural: string, namespace: string | undefined, name: string): KubeObject | undefined;
   /** Every current object of a resource in one namespace (all namespaces when undefined). */

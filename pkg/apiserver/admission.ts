@@ -1,7 +1,7 @@
 // The apiserver's side of admission: what plugins may read and do, over the registries (their
 // watch caches for reads, the registry verbs for writes), and the chain built from the flags.
 import type { Logger } from 'pino';
-import type { KubeObject, ResourceType } from '../../api/types.js';
+import { apiVersionOf, type KubeObject, type ResourceType } from '../../api/types.js';
 import type { AdmissionDeps } from '../admission/deps.js';
 import type { Authorizer } from '../authorization/interface.js';
 import type { Admission } from '../admission/interface.js';
@@ -34,6 +34,13 @@ export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer):
   };
   return {
     resource: (group, plural): ResourceType | undefined => lookup(group, plural)?.rt,
+    equivalents: (rt) => registries.equivalents(rt).map((r) => r.rt),
+    async convert(obj, from, to) {
+      const [a, b] = [from, to].map((rt) => registries.get(rt.group, rt.version, rt.plural));
+      if (!a || !b) throw new Error(`no conversion from ${apiVersionOf(from.group, from.version)} ${from.plural} to ${apiVersionOf(to.group, to.version)}`);
+      const stored = a.deps.codec ? await a.deps.codec.toStorage(obj) : obj;
+      return b.deps.codec ? b.deps.codec.toView(stored) : stored;
+    },
     get: (group, plural, namespace, name) => lookup(group, plural)?.peek(namespace, name)?.object,
     list: (group, plural, namespace) => {
       const r = lookup(group, plural);

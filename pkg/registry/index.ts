@@ -33,6 +33,11 @@ export interface RegistrySet {
   store: Store;
   /** The alpha Initializers feature is on (custom resources keep metadata.initializers). */
   initializers: boolean;
+  /**
+   * The registries serving the same stored objects as `rt` (upstream's equivalent resources: the other versions of a
+   * custom resource or of a built-in kind, events.k8s.io Events for core Events), `rt`'s own among them.
+   */
+  equivalents(rt: ResourceType): Registry[];
   /** Serves a resource added at run time (custom resources); replaces one at the same group/version/plural. */
   add(rt: ResourceType, deps: Omit<RegistryDeps, 'admission' | 'peer'>): Registry;
   /** Stops serving a resource added with add() (its cacher is the caller's to stop). */
@@ -69,12 +74,15 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
   const byKey = new Map<string, Registry>();
   const byGroupPlural = new GroupPluralMap();
   const cachers: Cacher[] = [];
+  /** Registries by the storage they serve, made again when resources come or go. */
+  let equivalent: Map<string, Registry[]> | undefined;
 
   const resources = o.groupVersions.flatMap((gv) => gv.resources.map((rt) => ({ rt, conversion: gv.conversions?.[rt.plural] })));
   await dropKeptApart(o.store, resources.map(({ rt }) => rt));
   await Promise.all(resources.map(async ({ rt, conversion }) => {
     // a version stored as another one reads and writes that one's keys through a converting view
-    const store = conversion ? convertingStore(o.store, builtinCodec(conversion)) : o.store;
+    const codec = conversion ? builtinCodec(conversion) : undefined;
+    const store = codec ? convertingStore(o.store, codec) : o.store;
     const cacher = new Cacher(store, resourcePrefix(rt), { historySize: o.watchCacheHistorySize });
     await cacher.start();
     cachers.push(cacher);
@@ -87,6 +95,7 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
       fieldManager,
       peer: (group, plural) => byGroupPlural.get(group, plural),
       initializers: o.initializers,
+      codec,
     });
     byKey.set(`${apiVersionOf(rt.group, rt.version)}/${rt.plural}`, reg);
     // peers see the storage version; a resource kept as another group's is its group's only registry
@@ -99,6 +108,10 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
   return {
     get: (group, version, plural) => byKey.get(`${apiVersionOf(group, version)}/${plural}`),
     byGroupResource: (group, plural) => byGroupPlural.get(group, plural),
+    equivalents: (rt) => {
+      equivalent ??= groupByStorage([...byKey.values()]);
+      return equivalent.get(storageKey(rt)) ?? [];
+    },
     all: () => [...byKey.values()],
     setAdmission: (a) => {
       admission = a;
@@ -117,12 +130,14 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
       });
       byKey.set(`${apiVersionOf(rt.group, rt.version)}/${rt.plural}`, reg);
       if (!byGroupPlural.get(rt.group, rt.plural)) byGroupPlural.set(rt.group, rt.plural, reg);
+      equivalent = undefined;
       return reg;
     },
     remove: (group, version, plural) => {
       const key = `${apiVersionOf(group, version)}/${plural}`;
       const reg = byKey.get(key);
       byKey.delete(key);
+      equivalent = undefined;
       if (reg && byGroupPlural.get(group, plural) === reg) {
         byGroupPlural.delete(group, plural);
         const other = [...byKey.values()].find((r) => r.rt.group === group && r.rt.plural === plural);
@@ -130,6 +145,19 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
       }
     },
   };
+}
+
+const storageKey = (rt: ResourceType): string => `${rt.storageGroup ?? rt.group}/${rt.plural}`;
+
+function groupByStorage(registries: Registry[]): Map<string, Registry[]> {
+  const out = new Map<string, Registry[]>();
+  for (const r of registries) {
+    const k = storageKey(r.rt);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
 }
 
 /**

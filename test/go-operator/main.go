@@ -1,6 +1,7 @@
 // A controller-runtime operator for a Widget custom resource, run against mini-kube: leader election on a Lease,
-// full and metadata-only informers, protobuf for built-in kinds, server-side apply, status patches, events and
-// admission webhooks. It prints one line per milestone for the driving test.
+// full and metadata-only informers, protobuf for built-in kinds, server-side apply, status patches, events,
+// admission webhooks and the conversion webhook of its two versions (v1 stored, v2 served). It prints one line per
+// milestone for the driving test.
 package main
 
 import (
@@ -24,12 +25,17 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/conversion"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+	webhookconversion "sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
 )
 
-var gv = schema.GroupVersion{Group: "demo.mini-kube.dev", Version: "v1"}
+var (
+	gv   = schema.GroupVersion{Group: "demo.mini-kube.dev", Version: "v1"}
+	gvV2 = schema.GroupVersion{Group: "demo.mini-kube.dev", Version: "v2"}
+)
 
 type WidgetSpec struct {
 	Replicas int32  `json:"replicas"`
@@ -64,11 +70,73 @@ func (w *Widget) DeepCopyObject() runtime.Object {
 func (l *WidgetList) DeepCopyObject() runtime.Object {
 	out := *l
 	l.ListMeta.DeepCopyInto(&out.ListMeta)
-	out.Items = make([]Widget, len(l.Items))
-	for i := range l.Items {
-		out.Items[i] = *l.Items[i].DeepCopyObject().(*Widget)
-	}
+	out.Items = deepCopyItems[Widget](l.Items)
 	return &out
+}
+
+// deepCopyItems copies a list's items, each through its DeepCopyObject.
+func deepCopyItems[T any, P interface {
+	*T
+	runtime.Object
+}](items []T) []T {
+	out := make([]T, len(items))
+	for i := range items {
+		out[i] = *P(&items[i]).DeepCopyObject().(P)
+	}
+	return out
+}
+
+// Hub marks v1, the stored version, as the one every other version converts through.
+func (*Widget) Hub() {}
+
+// WidgetV2 is the v2 form of a Widget: spec.size instead of spec.replicas.
+type WidgetV2Spec struct {
+	Size    int32  `json:"size"`
+	Image   string `json:"image"`
+	Message string `json:"message,omitempty"`
+}
+
+type WidgetV2 struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              WidgetV2Spec `json:"spec"`
+	Status            WidgetStatus `json:"status,omitempty"`
+}
+
+type WidgetV2List struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []WidgetV2 `json:"items"`
+}
+
+func (w *WidgetV2) DeepCopyObject() runtime.Object {
+	out := *w
+	w.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	return &out
+}
+
+func (l *WidgetV2List) DeepCopyObject() runtime.Object {
+	out := *l
+	l.ListMeta.DeepCopyInto(&out.ListMeta)
+	out.Items = deepCopyItems[WidgetV2](l.Items)
+	return &out
+}
+
+// ConvertTo and ConvertFrom are what controller-runtime's conversion webhook calls for v2 <-> v1.
+func (w *WidgetV2) ConvertTo(dst conversion.Hub) error {
+	v1 := dst.(*Widget)
+	v1.ObjectMeta = w.ObjectMeta
+	v1.Spec = WidgetSpec{Replicas: w.Spec.Size, Image: w.Spec.Image, Message: w.Spec.Message}
+	v1.Status = w.Status
+	return nil
+}
+
+func (w *WidgetV2) ConvertFrom(src conversion.Hub) error {
+	v1 := src.(*Widget)
+	w.ObjectMeta = v1.ObjectMeta
+	w.Spec = WidgetV2Spec{Size: v1.Spec.Replicas, Image: v1.Spec.Image, Message: v1.Spec.Message}
+	w.Status = v1.Status
+	return nil
 }
 
 type reconciler struct {
@@ -165,6 +233,9 @@ func main() {
 	must(clientgoscheme.AddToScheme(scheme))
 	scheme.AddKnownTypes(gv, &Widget{}, &WidgetList{})
 	metav1.AddToGroupVersion(scheme, gv)
+	scheme.AddKnownTypeWithName(gvV2.WithKind("Widget"), &WidgetV2{})
+	scheme.AddKnownTypeWithName(gvV2.WithKind("WidgetList"), &WidgetV2List{})
+	metav1.AddToGroupVersion(scheme, gvV2)
 
 	cfg := ctrl.GetConfigOrDie()
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
@@ -179,6 +250,9 @@ func main() {
 	must(err)
 	mgr.GetWebhookServer().Register("/mutate-widget", &webhook.Admission{Handler: defaulter{}})
 	mgr.GetWebhookServer().Register("/validate-widget", &webhook.Admission{Handler: validator{}})
+	converter := &webhookconversion.Webhook{}
+	must(converter.InjectScheme(scheme))
+	mgr.GetWebhookServer().Register("/convert", converter)
 
 	must(ctrl.NewControllerManagedBy(mgr).
 		For(&Widget{}).

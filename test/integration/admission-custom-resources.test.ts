@@ -1,18 +1,16 @@
 // Admission sees custom resources as it sees built-in ones (upstream runs one admission chain for both): mutating
 // and validating webhooks matched by group/resource, ValidatingAdmissionPolicy CEL on the custom object,
 // NamespaceLifecycle, and ResourceQuota object counts (count/<plural>.<group>). Driven by the real kubectl.
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCa, issueCertificate } from '../../pkg/pki/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { startTestWebhook, type TestWebhook } from '../support/admission-webhook.js';
 import { cleanStdout } from '../support/kubectl-run.js';
 
 let s: TestApiServer;
-let hook: Server;
+let hook: TestWebhook;
 let base = '';
 let caBundle = '';
-const seen: Array<{ path: string; request: any }> = [];
+let seen: TestWebhook['seen'] = [];
 const GROUP = 'adm.example.com';
 const AR = 'admissionregistration.k8s.io/v1';
 const rules = [{ operations: ['CREATE', 'UPDATE'], apiGroups: [GROUP], apiVersions: ['v1'], resources: ['gizmos'] }];
@@ -39,22 +37,10 @@ const createGizmo = (ns: string, name: string, size: number, labels: Record<stri
 
 beforeAll(async () => {
   s = await startTestApiServer({ storageBackend: 'memory', authorizationModes: ['AlwaysAllow'] });
-  const ca = await createCa('webhook-ca', 1);
-  const leaf = await issueCertificate(ca, { subject: { commonName: '127.0.0.1' }, usage: 'server', sans: ['127.0.0.1'], days: 1 });
-  caBundle = Buffer.from(ca.cert.toString('pem')).toString('base64');
-  hook = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => { body += c.toString(); });
-    req.on('end', () => {
-      const review = JSON.parse(body);
-      const path = (req.url ?? '').split('?')[0]!;
-      seen.push({ path, request: review.request });
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: respond(path, review.request) }));
-    });
-  });
-  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-  base = `https://127.0.0.1:${(hook.address() as AddressInfo).port}`;
+  hook = await startTestWebhook(respond);
+  base = hook.base;
+  caBundle = hook.caBundle;
+  seen = hook.seen;
   await apply({
     apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `gizmos.${GROUP}` },
     spec: {
@@ -66,7 +52,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await s?.close();
-  await new Promise<void>((r) => (hook ? hook.close(() => r()) : r()));
+  await hook?.close();
 });
 
 describe('admission of custom resources', () => {

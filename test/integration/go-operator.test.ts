@@ -1,7 +1,8 @@
 // A Go operator built on controller-runtime (test/go-operator, v0.14 on client-go 0.26) against `mini-kube up`: it
 // elects itself on a Lease, watches its custom resource with a full informer, its Deployments through the protobuf
 // client and its ConfigMaps through a metadata-only informer, applies server-side, patches status, records events
-// and serves the mutating and validating webhooks of its kind; a second replica takes over when the first stops.
+// and serves the mutating, validating and conversion webhooks of its kind; a second replica takes over when the
+// first stops.
 // Opt-in: MINI_KUBE_GO_OPERATOR=<the built operator> (see test/go-operator/README.md: building it needs a Go
 // toolchain and the operator's modules, which CI does not have).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,17 +18,11 @@ import { startUp, stopUp } from './kubelet-up-support.js';
 
 const OPERATOR = process.env.MINI_KUBE_GO_OPERATOR;
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.demo.mini-kube.dev}
-spec:
-  group: demo.mini-kube.dev
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
-  versions:
-  - name: v1
+/** Widget: v1 stored, v2 served too (spec.size for spec.replicas), converted by the operator's webhook. */
+const crd = (port: number, caBundle: string): string => {
+  const version = (name: string, replicas: string, storage: boolean): string => `  - name: ${name}
     served: true
-    storage: true
+    storage: ${storage}
     subresources: {status: {}}
     schema:
       openAPIV3Schema:
@@ -35,9 +30,9 @@ spec:
         properties:
           spec:
             type: object
-            required: [replicas, image]
+            required: [${replicas}, image]
             properties:
-              replicas: {type: integer, minimum: 0}
+              ${replicas}: {type: integer, minimum: 0}
               image: {type: string}
               message: {type: string}
           status:
@@ -46,6 +41,21 @@ spec:
               phase: {type: string}
               readyReplicas: {type: integer}
 `;
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.demo.mini-kube.dev}
+spec:
+  group: demo.mini-kube.dev
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  conversion:
+    strategy: Webhook
+    webhook:
+      conversionReviewVersions: [v1]
+      clientConfig: {url: "https://127.0.0.1:${port}/convert", caBundle: "${caBundle}"}
+  versions:
+${version('v1', 'replicas', true)}${version('v2', 'size', false)}`;
+};
 
 const webhooks = (port: number, caBundle: string): string => ['Mutating', 'Validating'].map((kind) => `apiVersion: admissionregistration.k8s.io/v1
 kind: ${kind}WebhookConfiguration
@@ -98,7 +108,8 @@ describe.skipIf(!OPERATOR)('a controller-runtime operator (Go) against mini-kube
     await writeFile(join(certDir, 'tls.crt'), leaf.certPem);
     await writeFile(join(certDir, 'tls.key'), leaf.keyPem);
     webhookPort = await freePort();
-    expect((await kubectl(kc, ['apply', '-f', '-'], CRD + '---\n' + webhooks(webhookPort, Buffer.from(ca.cert.toString('pem')).toString('base64')))).code).toBe(0);
+    const caBundle = Buffer.from(ca.cert.toString('pem')).toString('base64');
+    expect((await kubectl(kc, ['apply', '-f', '-'], crd(webhookPort, caBundle) + '---\n' + webhooks(webhookPort, caBundle))).code).toBe(0);
   }, 60_000);
   afterAll(async () => {
     for (const op of operators) await op.stop();
@@ -140,12 +151,30 @@ describe.skipIf(!OPERATOR)('a controller-runtime operator (Go) against mini-kube
     await eventually(async () => { const now = await get('cm', 'w1-config', '-o', 'jsonpath={.metadata.uid}'); return now !== '' && now !== uid; }, 30_000, 'the ConfigMap applied again');
   }, 60_000);
 
-  it('hands over to a second replica once the first stops, and its owned objects go with the Widget', async () => {
+  it('converts between its versions: a Widget written as v2 is stored as v1, admitted and reconciled as v1, read as v2', async () => {
+    const w = `apiVersion: demo.mini-kube.dev/v2
+kind: Widget
+metadata: {name: w4, namespace: default}
+spec: {size: 1, image: nginx}
+`;
+    const created = await kubectl(kc, ['apply', '-f', '-'], w);
+    expect(created.stderr).toBe('');
+    // the webhooks match v1 only: the v2 request reached them converted, and the defaulted message came back
+    expect(await get('widgets.v1.demo.mini-kube.dev', 'w4', '-o', 'jsonpath={.spec.replicas} {.spec.message}')).toBe('1 hello from the webhook');
+    await eventually(async () => (await get('widgets.v2.demo.mini-kube.dev', 'w4', '-o', 'jsonpath={.status.phase} {.status.readyReplicas}')) === 'Reconciled 1', 60_000, 'w4 Reconciled 1 read as v2');
+    expect(await get('widgets.v2.demo.mini-kube.dev', 'w4', '-o', 'jsonpath={.apiVersion} {.spec.size}')).toBe('demo.mini-kube.dev/v2 1');
+    expect(await get('deploy', 'w4', '-o', 'jsonpath={.spec.replicas}')).toBe('1');
+    const denied = await kubectl(kc, ['apply', '-f', '-'], w.replace('name: w4', 'name: w5').replace('size: 1', 'size: 11'));
+    expect(denied.stderr).toContain('denied the request: spec.replicas 11 is more than 10');
+  }, 90_000);
+
+  it('lets its owned objects go with their Widgets, and hands over to a second replica once the first stops', async () => {
+    // (while the first replica, whose webhook server the configurations name, still converts)
+    expect((await kubectl(kc, ['delete', 'widget', 'w1', 'w4'])).code).toBe(0);
+    await eventually(async () => (await get('deploy', '-o', 'name')) === '' && !(await get('cm', '-o', 'name')).includes('-config'), 30_000, 'the Deployments and ConfigMaps collected');
     const second = await startOperator(await freePort());
     await operators[0]!.stop();
     await eventually(async () => second.out().includes('ELECTED'), 40_000, 'the second replica elected');
     expect(await get('lease', 'widget-operator', '-o', 'jsonpath={.spec.leaseTransitions}')).toBe('1');
-    expect((await kubectl(kc, ['delete', 'widget', 'w1'])).code).toBe(0);
-    await eventually(async () => (await get('deploy', '-o', 'name')) === '' && !(await get('cm', '-o', 'name')).includes('w1-config'), 30_000, 'the Deployment and ConfigMap collected');
   }, 90_000);
 });

@@ -1,19 +1,19 @@
 // Dynamic admission webhooks through the real kubectl: the test runs its own HTTPS webhook server
 // (certificate from a CA of pkg/pki, trusted through caBundle) that mutates and refuses pods, and a
 // webhook that cannot be reached, under failurePolicy Fail and Ignore.
-import { createServer, type Server } from 'node:https';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCa, issueCertificate } from '../../pkg/pki/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { startTestWebhook, type TestWebhook } from '../support/admission-webhook.js';
 import { cleanStdout } from '../support/kubectl-run.js';
 
 let s: TestApiServer;
-let hook: Server;
+let hook: TestWebhook;
 let base = '';
 let caBundle = '';
 let deadPort = 0;
-const seen: Array<{ path: string; request: any }> = [];
+let seen: TestWebhook['seen'] = [];
 
 function respond(path: string, request: any): Record<string, unknown> {
   const labels = request.object?.metadata?.labels ?? {};
@@ -32,22 +32,10 @@ function respond(path: string, request: any): Record<string, unknown> {
 
 beforeAll(async () => {
   s = await startTestApiServer({ storageBackend: 'memory', authorizationModes: ['AlwaysAllow'] });
-  const ca = await createCa('webhook-ca', 1);
-  const leaf = await issueCertificate(ca, { subject: { commonName: '127.0.0.1' }, usage: 'server', sans: ['127.0.0.1', 'hook.svc-ns.svc'], days: 1 });
-  caBundle = Buffer.from(ca.cert.toString('pem')).toString('base64');
-  hook = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => { body += c.toString(); });
-    req.on('end', () => {
-      const review = JSON.parse(body);
-      const path = (req.url ?? '').split('?')[0]!;
-      seen.push({ path, request: review.request });
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: respond(path, review.request) }));
-    });
-  });
-  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-  base = `https://127.0.0.1:${(hook.address() as AddressInfo).port}`;
+  hook = await startTestWebhook(respond, ['hook.svc-ns.svc']);
+  base = hook.base;
+  caBundle = hook.caBundle;
+  seen = hook.seen;
   // A port nothing listens on: the failing webhook's.
   const tmp = createServer();
   await new Promise<void>((r) => tmp.listen(0, '127.0.0.1', r));
@@ -56,7 +44,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await s?.close();
-  await new Promise<void>((r) => (hook ? hook.close(() => r()) : r()));
+  await hook?.close();
 });
 
 const ok = (...args: string[]): Promise<string> => cleanStdout(s.kubectl(...args));

@@ -2,14 +2,14 @@
 // webhook/{mutating,validating}): the configurations come from the registries' watch caches, each
 // matching webhook gets an AdmissionReview v1, and its answer admits, refuses or patches.
 import { isDeepStrictEqual } from 'node:util';
-import type { KubeObject } from '../../../api/types.js';
+import type { KubeObject, ResourceType } from '../../../api/types.js';
 import { badRequest, internalError, StatusError, type StatusReason } from '../../apimachinery/errors.js';
 import { applyJsonPatch } from '../../apimachinery/patch/json-patch.js';
 import type { AdmissionDeps } from '../deps.js';
 import { addAuditAnnotation, type AdmissionAttributes, type MutatingPlugin, type ValidatingPlugin } from '../interface.js';
 import { celValue, evalMatchConditions, requestAuthorizer, withAnswers } from '../policy/cel.js';
 import { CallError, callWebhook, type ClientConfig } from './client.js';
-import { admissionRequest } from './review.js';
+import { admissionRequest, requestKind } from './review.js';
 import { isExemptResource, namespaceSelectorMatches, objectSelectorMatches, ruleMatches, type Rule } from './rules.js';
 
 const GROUP = 'admissionregistration.k8s.io';
@@ -26,6 +26,8 @@ export interface Webhook {
   admissionReviewVersions?: string[];
   reinvocationPolicy?: 'Never' | 'IfNeeded';
   matchConditions?: Array<{ name: string; expression: string }>;
+  /** Exact: only the resources its rules name; Equivalent (the default): their other versions too, converted. */
+  matchPolicy?: 'Exact' | 'Equivalent';
   /** The name of the configuration holding it (not an API field: set when the configurations are read). */
   configuration: string;
 }
@@ -39,28 +41,63 @@ function webhooksOf(deps: AdmissionDeps, plural: string): Webhook[] {
     .flatMap((c) => ((c.webhooks ?? []) as Webhook[]).map((h) => ({ ...h, configuration: c.metadata?.name ?? '' })));
 }
 
-/** Whether the request goes to this webhook; throws when a match condition errs under failurePolicy Fail. */
-async function shouldCall(h: Webhook, a: AdmissionAttributes, deps: AdmissionDeps): Promise<boolean> {
-  if (!(h.rules ?? []).some((r) => ruleMatches(r, a))) return false;
-  if (!namespaceSelectorMatches(h.namespaceSelector, a, deps) || !objectSelectorMatches(h.objectSelector, a)) return false;
+/**
+ * The resource whose rule the request matches: its own, or with matchPolicy Equivalent (the default) another version
+ * of the same stored objects that a rule names (upstream's ShouldCallHook: the request's own resource first, then
+ * each rule in order against each equivalent).
+ */
+function matchedResource(h: Webhook, a: AdmissionAttributes, deps: AdmissionDeps): ResourceType | undefined {
+  const rules = h.rules ?? [];
+  if (rules.some((r) => ruleMatches(r, a))) return a.resource;
+  if (h.matchPolicy === 'Exact') return undefined;
+  const others = deps.equivalents(a.resource).filter((rt) => rt !== a.resource);
+  for (const r of rules) for (const rt of others) if (ruleMatches(r, { ...a, resource: rt })) return rt;
+  return undefined;
+}
+
+/** The request as the webhook's resource serves it: its objects converted when that resource is another version. */
+async function versioned(a: AdmissionAttributes, rt: ResourceType, deps: AdmissionDeps): Promise<AdmissionAttributes> {
+  if (rt === a.resource) return a;
+  const as: AdmissionAttributes = { ...a, resource: rt };
+  const from = requestKind(a);
+  const to = requestKind(as);
+  if (from.group === to.group && from.version === to.version && from.kind === to.kind) return as; // a Scale is a Scale
+  try {
+    if (a.object) as.object = await deps.convert(a.object, a.resource, rt);
+    if (a.oldObject) as.oldObject = await deps.convert(a.oldObject, a.resource, rt);
+  } catch (err) {
+    throw internalError(`failed to convert to ${rt.group ? `${rt.group}/` : ''}${rt.version} ${rt.plural}: ${(err as Error).message}`);
+  }
+  return as;
+}
+
+/**
+ * The request as this webhook gets it (converted to the resource its rule names), or undefined when it does not go
+ * to it; throws when a match condition errs under failurePolicy Fail.
+ */
+async function invocation(h: Webhook, a: AdmissionAttributes, deps: AdmissionDeps): Promise<AdmissionAttributes | undefined> {
+  const rt = matchedResource(h, a, deps);
+  if (!rt) return undefined;
+  if (!namespaceSelectorMatches(h.namespaceSelector, a, deps) || !objectSelectorMatches(h.objectSelector, a)) return undefined;
+  const as = await versioned(a, rt, deps);
   if (h.matchConditions?.length) {
     const bindings = {
-      object: celValue(a.operation === 'DELETE' ? null : a.object),
-      oldObject: celValue(a.oldObject),
-      request: celValue(admissionRequest(a, '')),
-      authorizer: requestAuthorizer(a),
+      object: celValue(as.operation === 'DELETE' ? null : as.object),
+      oldObject: celValue(as.oldObject),
+      request: celValue(admissionRequest(as, '', a)),
+      authorizer: requestAuthorizer(as),
     };
     const r = await withAnswers(deps.review, () => evalMatchConditions(h.matchConditions, bindings));
     if (r.error !== undefined) {
-      if (h.failurePolicy === 'Ignore') return false;
+      if (h.failurePolicy === 'Ignore') return undefined;
       throw internalError(`failed calling webhook "${h.name}": failed to evaluate match conditions: ${r.error}`);
     }
-    if (!r.matches) return false;
+    if (!r.matches) return undefined;
   }
   if (a.dryRun && h.sideEffects !== 'None' && h.sideEffects !== 'NoneOnDryRun') {
     throw badRequest(`admission webhook "${h.name}" does not support dry run`);
   }
-  return true;
+  return as;
 }
 
 /** Upstream's webhookerrors.ToStatusErr: a refusal as the client sees it. */
@@ -73,11 +110,12 @@ function rejection(name: string, result: Record<string, any> | undefined): Statu
 }
 
 /**
- * Calls one webhook. Returns its response (undefined when a failure is ignored); throws the refusal,
- * or an internal error for a failure under failurePolicy Fail.
+ * Calls one webhook with the request `as` its resource serves it (`asked`: as the client made it). Returns its
+ * response (undefined when a failure is ignored); throws the refusal, or an internal error for a failure under
+ * failurePolicy Fail.
  */
-async function invoke(h: Webhook, a: AdmissionAttributes, deps: AdmissionDeps): Promise<Record<string, any> | undefined> {
-  const request = admissionRequest(a);
+async function invoke(h: Webhook, as: AdmissionAttributes, asked: AdmissionAttributes, deps: AdmissionDeps): Promise<Record<string, any> | undefined> {
+  const request = admissionRequest(as, undefined, asked);
   let response: Record<string, any>;
   try {
     if (h.admissionReviewVersions && !h.admissionReviewVersions.includes('v1')) {
@@ -102,9 +140,9 @@ async function invoke(h: Webhook, a: AdmissionAttributes, deps: AdmissionDeps): 
   }
   // the webhook's audit annotations go to the audit event under its name, as upstream keys them
   for (const [k, v] of Object.entries((response.auditAnnotations ?? {}) as Record<string, unknown>)) {
-    if (typeof v === 'string') addAuditAnnotation(a, `${h.name}/${k}`, v);
+    if (typeof v === 'string') addAuditAnnotation(asked, `${h.name}/${k}`, v);
   }
-  for (const w of response.warnings ?? []) if (typeof w === 'string' && w) a.warnings?.push(w);
+  for (const w of response.warnings ?? []) if (typeof w === 'string' && w) asked.warnings?.push(w);
   if (response.allowed !== true) throw rejection(h.name, response.status);
   return response;
 }
@@ -129,36 +167,51 @@ export class MutatingWebhook implements MutatingPlugin {
     // What the object looked like right after each IfNeeded webhook ran: a later change reinvokes it once.
     const after = new Map<Webhook, unknown>();
     for (const [i, h] of hooks.entries()) {
-      if (!(await shouldCall(h, a, this.deps))) continue;
-      await this.callAndPatch(h, a, 0, i);
+      const as = await invocation(h, a, this.deps);
+      if (!as) continue;
+      await this.callAndPatch(h, as, a, 0, i);
       if (h.reinvocationPolicy === 'IfNeeded') after.set(h, structuredClone(a.object));
     }
     if (!after.size) return;
     for (const [i, h] of hooks.entries()) {
       if (!after.has(h) || isDeepStrictEqual(after.get(h), a.object)) continue;
-      if (!(await shouldCall(h, a, this.deps))) continue;
-      await this.callAndPatch(h, a, 1, i);
+      const as = await invocation(h, a, this.deps);
+      if (!as) continue;
+      await this.callAndPatch(h, as, a, 1, i);
     }
   }
 
-  /** Calls one webhook and applies its patch; the audit event learns whether it mutated the object (upstream's mutation annotation). */
-  private async callAndPatch(h: Webhook, a: AdmissionAttributes, round: number, index: number): Promise<void> {
+  /**
+   * Calls one webhook and applies its patch to the object it was sent (`as`), then to the request's (converted back
+   * when they differ); the audit event learns whether it mutated the object (upstream's mutation annotation).
+   */
+  private async callAndPatch(h: Webhook, as: AdmissionAttributes, a: AdmissionAttributes, round: number, index: number): Promise<void> {
     let mutated = false;
     try {
-      const response = await invoke(h, a, this.deps);
-      if (!response?.patch || !a.object) return;
+      const response = await invoke(h, as, a, this.deps);
+      if (!response?.patch || !as.object || !a.object) return;
       let patched: KubeObject;
       try {
         const ops: unknown = JSON.parse(Buffer.from(String(response.patch), 'base64').toString('utf8'));
-        patched = applyJsonPatch(a.object, ops);
+        patched = applyJsonPatch(as.object, ops);
       } catch (err) {
         if (h.failurePolicy === 'Ignore') return;
         throw internalError(`failed calling webhook "${h.name}": ${(err as Error).message}`);
       }
-      mutated = !isDeepStrictEqual(patched, a.object);
-      replaceInPlace(a.object, patched);
+      mutated = !isDeepStrictEqual(patched, as.object);
+      if (!mutated) return;
+      const back = as.object === a.object ? patched : await this.convertBack(patched, as, a);
+      replaceInPlace(a.object, back);
     } finally {
       addAuditAnnotation(a, `mutation.webhook.admission.k8s.io/round_${round}_index_${index}`, JSON.stringify({ configuration: h.configuration, webhook: h.name, mutated }));
+    }
+  }
+
+  private async convertBack(obj: KubeObject, as: AdmissionAttributes, a: AdmissionAttributes): Promise<KubeObject> {
+    try {
+      return await this.deps.convert(obj, as.resource, a.resource);
+    } catch (err) {
+      throw internalError(`failed to convert the object patched by webhook back to ${a.resource.group ? `${a.resource.group}/` : ''}${a.resource.version}: ${(err as Error).message}`);
     }
   }
 }
@@ -174,11 +227,14 @@ export class ValidatingWebhook implements ValidatingPlugin {
   }
 
   private async callAll(a: AdmissionAttributes, configured: Webhook[]): Promise<void> {
-    const hooks: Webhook[] = [];
-    for (const h of configured) if (await shouldCall(h, a, this.deps)) hooks.push(h);
+    const hooks: Array<[Webhook, AdmissionAttributes]> = [];
+    for (const h of configured) {
+      const as = await invocation(h, a, this.deps);
+      if (as) hooks.push([h, as]);
+    }
     if (!hooks.length) return;
     // All called at once, as upstream; the first failure in webhook order is the answer.
-    const results = await Promise.allSettled(hooks.map((h) => invoke(h, a, this.deps)));
+    const results = await Promise.allSettled(hooks.map(([h, as]) => invoke(h, as, a, this.deps)));
     for (const r of results) if (r.status === 'rejected') throw r.reason;
   }
 }

@@ -14,17 +14,23 @@ export function requestKind(a: AdmissionAttributes): { group: string; version: s
   return { group: a.resource.group, version: a.resource.version, kind: a.resource.kind };
 }
 
-export function admissionRequest(a: AdmissionAttributes, uid: string = randomUUID()): Record<string, unknown> {
+const resourceOf = (a: AdmissionAttributes): Record<string, string> => ({ group: a.resource.group, version: a.resource.version, resource: a.resource.plural });
+
+/**
+ * The request `a` as sent; `asked`: as the client made it, when `a` is its conversion to an equivalent resource
+ * (kind and resource name the converted, requestKind and requestResource the asked).
+ */
+export function admissionRequest(a: AdmissionAttributes, uid: string = randomUUID(), asked: AdmissionAttributes = a): Record<string, unknown> {
   const kind = requestKind(a);
-  const resource = { group: a.resource.group, version: a.resource.version, resource: a.resource.plural };
+  const resource = resourceOf(a);
   const user = a.user;
   const req: Record<string, unknown> = {
     uid,
     kind,
     resource,
     ...(a.subresource ? { subResource: a.subresource } : {}),
-    requestKind: kind,
-    requestResource: resource,
+    requestKind: asked === a ? kind : requestKind(asked),
+    requestResource: asked === a ? resource : resourceOf(asked),
     ...(a.subresource ? { requestSubResource: a.subresource } : {}),
     name: requestName(a),
     ...(a.namespace ? { namespace: a.namespace } : {}),

@@ -146,7 +146,7 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
       schema, kind: names.kind, hasStatus: Boolean(v.subresources?.status), scale: v.subresources?.scale,
       terminating: () => served.terminating,
     });
-    const registry = o.registries.add(rt, { store: view, cacher, decoder, strategy, fieldManager: createFieldManager(decoder.index) });
+    const registry = o.registries.add(rt, { store: view, cacher, decoder, strategy, fieldManager: createFieldManager(decoder.index), codec });
     setDynamicPrinter(group, v.name, names.plural, customResourcePrinter(v.additionalPrinterColumns));
     setSelectableFields(group, v.name, names.plural, selectableFields(v));
     served.versions.push({ rt, registry, cacher });

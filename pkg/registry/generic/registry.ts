@@ -10,6 +10,7 @@ import type { KeyValue, Store, StoreEvent } from '../../storage/interface.js';
 import type { ListOptions, RequestContext, WatchOptions } from '../context.js';
 import { listPrefix, objectKey } from '../keys.js';
 import { selectionPredicate } from '../predicate.js';
+import type { ViewCodec } from './converting-store.js';
 import { toApiError } from '../storage-errors.js';
 import type { Strategy } from '../strategy.js';
 import { initializedOnly } from '../initializers/visibility.js';
@@ -48,6 +49,8 @@ export interface RegistryDeps {
   peer(group: string, plural: string): Registry | undefined;
   /** The alpha Initializers feature is on: lists and watches hide uninitialized objects unless asked. */
   initializers?: boolean;
+  /** How this version's objects convert to and from the storage version (absent: it is the storage version). */
+  codec?: ViewCodec;
 }
 
 export class Registry {
