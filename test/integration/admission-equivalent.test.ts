@@ -76,6 +76,24 @@ describe('webhook matchPolicy', () => {
     expect([v1.status, v1.body.message]).toEqual([403, 'admission webhook "things-v1-exact.example.com" denied the request: refused by /refuse']);
   });
 
+  it('holds for ValidatingAdmissionPolicy too: a policy on v1 checks v2 requests, converted to v1', async () => {
+    await s.api('POST', `/apis/${AR}/validatingadmissionpolicies`, {
+      apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'small-things' },
+      spec: {
+        matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [GROUP], apiVersions: ['v1'], resources: ['things'] }] },
+        validations: [
+          { expression: `object.apiVersion == '${GROUP}/v1' && request.requestKind.version == 'v2'`, message: 'sees v1 for a v2 request' },
+          { expression: 'object.spec.size < 100', message: 'things stay small' },
+        ],
+      },
+    });
+    await s.api('POST', `/apis/${AR}/validatingadmissionpolicybindings`, { apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'small-things' }, spec: { policyName: 'small-things', validationActions: ['Deny'] } });
+    const thing = (name: string, size: number) => ({ apiVersion: `${GROUP}/v2`, kind: 'Thing', metadata: { name }, spec: { size } });
+    const big = await s.api('POST', `/apis/${GROUP}/v2/namespaces/default/things`, thing('big', 150));
+    expect([big.status, big.body.message]).toEqual([422, `things.${GROUP} "big" is forbidden: ValidatingAdmissionPolicy 'small-things' with binding 'small-things' denied request: things stay small`]);
+    expect((await s.api('POST', `/apis/${GROUP}/v2/namespaces/default/things`, thing('little', 5))).status).toBe(201);
+  });
+
   it('converts built-in kinds too: an autoscaling/v1 HPA reaches an autoscaling/v2 webhook with its metrics', async () => {
     const hpa = {
       apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h1', namespace: 'default' },

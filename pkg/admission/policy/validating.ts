@@ -14,6 +14,7 @@ import { admissionForbidden } from '../errors.js';
 import { addAuditAnnotation, type AdmissionAttributes, type ValidatingPlugin } from '../interface.js';
 import { admissionRequest } from '../webhook/review.js';
 import { isExemptResource, matchResources } from '../webhook/rules.js';
+import { versioned } from '../versioned.js';
 import { celValue, evalCel, evalMatchConditions, requestAuthorizer, withAnswers, type EvalResult } from './cel.js';
 import { LazyVariables, type Variable } from './variables.js';
 
@@ -103,14 +104,16 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
       const policy = policies.get(binding.spec?.policyName ?? '');
       if (!policy) continue;
       const spec = policy.spec ?? {};
-      if (!matchResources(spec.matchConstraints, a, this.deps, false)) continue;
-      if (!matchResources(binding.spec?.matchResources, a, this.deps, true)) continue;
+      const matched = matchResources(spec.matchConstraints, a, this.deps, false);
+      if (!matched || !matchResources(binding.spec?.matchResources, a, this.deps, true)) continue;
+      // what the policy sees: the request at the version its constraints name (matchPolicy Equivalent)
+      const as = await versioned(a, matched, this.deps);
       const policyName: string = policy.metadata?.name ?? '';
       const bindingName: string = binding.metadata?.name ?? '';
       const actions: string[] = binding.spec?.validationActions ?? [];
       const failOpen = spec.failurePolicy === 'Ignore';
       const who = `ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}'`;
-      for (const ev of await withAnswers(this.deps.review, () => this.evaluate(policy, binding, a), session)) {
+      for (const ev of await withAnswers(this.deps.review, () => this.evaluate(policy, binding, as, a), session)) {
         if (ev.configError !== undefined) {
           if (!failOpen) denied.push({ who, d: { message: ev.configError, error: true } });
           continue;
@@ -146,8 +149,8 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
     throw new StatusError(CODES[reason] ?? 500, reason, base.message, { ...base.details, causes: [{ message }] });
   }
 
-  /** One evaluation per parameter object of the binding. */
-  private evaluate(policy: KubeObject, binding: KubeObject, a: AdmissionAttributes): Evaluation[] {
+  /** One evaluation per parameter object of the binding, over the request as the policy matched it (`as`; `a`: as made). */
+  private evaluate(policy: KubeObject, binding: KubeObject, as: AdmissionAttributes, a: AdmissionAttributes): Evaluation[] {
     const spec = policy.spec ?? {};
     let params: Array<KubeObject | null>;
     try {
@@ -158,11 +161,11 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
     if (!params.length) return [];
     const ns = a.resource.namespaced && a.namespace ? this.deps.get('', 'namespaces', undefined, a.namespace) : undefined;
     const base: Record<string, CelInput> = {
-      object: celValue(a.operation === 'DELETE' ? null : a.object),
-      oldObject: celValue(a.oldObject),
-      request: celValue(admissionRequest(a, '')),
+      object: celValue(as.operation === 'DELETE' ? null : as.object),
+      oldObject: celValue(as.oldObject),
+      request: celValue(admissionRequest(as, '', a)),
       namespaceObject: celValue(ns ?? null),
-      authorizer: requestAuthorizer(a),
+      authorizer: requestAuthorizer(as),
     };
     return params.map((param) => this.evaluateOne(spec, { ...base, params: celValue(param) }));
   }

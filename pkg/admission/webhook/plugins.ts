@@ -2,15 +2,16 @@
 // webhook/{mutating,validating}): the configurations come from the registries' watch caches, each
 // matching webhook gets an AdmissionReview v1, and its answer admits, refuses or patches.
 import { isDeepStrictEqual } from 'node:util';
-import type { KubeObject, ResourceType } from '../../../api/types.js';
+import type { KubeObject } from '../../../api/types.js';
 import { badRequest, internalError, StatusError, type StatusReason } from '../../apimachinery/errors.js';
 import { applyJsonPatch } from '../../apimachinery/patch/json-patch.js';
 import type { AdmissionDeps } from '../deps.js';
 import { addAuditAnnotation, type AdmissionAttributes, type MutatingPlugin, type ValidatingPlugin } from '../interface.js';
 import { celValue, evalMatchConditions, requestAuthorizer, withAnswers } from '../policy/cel.js';
 import { CallError, callWebhook, type ClientConfig } from './client.js';
-import { admissionRequest, requestKind } from './review.js';
-import { isExemptResource, namespaceSelectorMatches, objectSelectorMatches, ruleMatches, type Rule } from './rules.js';
+import { admissionRequest } from './review.js';
+import { isExemptResource, matchedResource, namespaceSelectorMatches, objectSelectorMatches, type Rule } from './rules.js';
+import { versioned } from '../versioned.js';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -42,41 +43,11 @@ function webhooksOf(deps: AdmissionDeps, plural: string): Webhook[] {
 }
 
 /**
- * The resource whose rule the request matches: its own, or with matchPolicy Equivalent (the default) another version
- * of the same stored objects that a rule names (upstream's ShouldCallHook: the request's own resource first, then
- * each rule in order against each equivalent).
- */
-function matchedResource(h: Webhook, a: AdmissionAttributes, deps: AdmissionDeps): ResourceType | undefined {
-  const rules = h.rules ?? [];
-  if (rules.some((r) => ruleMatches(r, a))) return a.resource;
-  if (h.matchPolicy === 'Exact') return undefined;
-  const others = deps.equivalents(a.resource).filter((rt) => rt !== a.resource);
-  for (const r of rules) for (const rt of others) if (ruleMatches(r, { ...a, resource: rt })) return rt;
-  return undefined;
-}
-
-/** The request as the webhook's resource serves it: its objects converted when that resource is another version. */
-async function versioned(a: AdmissionAttributes, rt: ResourceType, deps: AdmissionDeps): Promise<AdmissionAttributes> {
-  if (rt === a.resource) return a;
-  const as: AdmissionAttributes = { ...a, resource: rt };
-  const from = requestKind(a);
-  const to = requestKind(as);
-  if (from.group === to.group && from.version === to.version && from.kind === to.kind) return as; // a Scale is a Scale
-  try {
-    if (a.object) as.object = await deps.convert(a.object, a.resource, rt);
-    if (a.oldObject) as.oldObject = await deps.convert(a.oldObject, a.resource, rt);
-  } catch (err) {
-    throw internalError(`failed to convert to ${rt.group ? `${rt.group}/` : ''}${rt.version} ${rt.plural}: ${(err as Error).message}`);
-  }
-  return as;
-}
-
-/**
  * The request as this webhook gets it (converted to the resource its rule names), or undefined when it does not go
  * to it; throws when a match condition errs under failurePolicy Fail.
  */
 async function invocation(h: Webhook, a: AdmissionAttributes, deps: AdmissionDeps): Promise<AdmissionAttributes | undefined> {
-  const rt = matchedResource(h, a, deps);
+  const rt = matchedResource(h.rules ?? [], h.matchPolicy, a, deps);
   if (!rt) return undefined;
   if (!namespaceSelectorMatches(h.namespaceSelector, a, deps) || !objectSelectorMatches(h.objectSelector, a)) return undefined;
   const as = await versioned(a, rt, deps);

@@ -1,7 +1,7 @@
 // Which requests a webhook or a policy cares about (upstream: apiserver/pkg/admission/plugin/webhook/
 // predicates): rules over operation, group, version, resource/subresource and scope; namespace and
 // object label selectors; the admission configuration kinds that are never sent anywhere.
-import type { KubeObject } from '../../../api/types.js';
+import type { KubeObject, ResourceType } from '../../../api/types.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import type { AdmissionDeps } from '../deps.js';
 import type { AdmissionAttributes } from '../interface.js';
@@ -67,10 +67,29 @@ export function objectSelectorMatches(sel: Selector | undefined, a: AdmissionAtt
   return objs.some((o) => selector.matches(o.metadata?.labels ?? {}));
 }
 
-/** A policy's or binding's matchResources: rules (unless `rulesOptional` and none given), excludes, selectors. */
-export function matchResources(m: { resourceRules?: Rule[]; excludeResourceRules?: Rule[]; namespaceSelector?: Selector; objectSelector?: Selector } | undefined, a: AdmissionAttributes, deps: AdmissionDeps, rulesOptional: boolean): boolean {
-  if (!m) return rulesOptional;
-  if (!namespaceSelectorMatches(m.namespaceSelector, a, deps) || !objectSelectorMatches(m.objectSelector, a)) return false;
-  if (!(rulesOptional && !m.resourceRules?.length) && !(m.resourceRules ?? []).some((r) => ruleMatches(r, a))) return false;
-  return !(m.excludeResourceRules ?? []).some((r) => ruleMatches(r, a));
+/**
+ * The resource whose rule the request matches: its own, or with matchPolicy Equivalent (the default) another version
+ * of the same stored objects that a rule names (upstream: the request's own resource first, then each rule in order
+ * against each equivalent).
+ */
+export function matchedResource(rules: Rule[], matchPolicy: string | undefined, a: AdmissionAttributes, deps: AdmissionDeps): ResourceType | undefined {
+  if (rules.some((r) => ruleMatches(r, a))) return a.resource;
+  if (matchPolicy === 'Exact') return undefined;
+  const others = deps.equivalents(a.resource).filter((rt) => rt !== a.resource);
+  for (const r of rules) for (const rt of others) if (ruleMatches(r, { ...a, resource: rt })) return rt;
+  return undefined;
+}
+
+type MatchResources = { resourceRules?: Rule[]; excludeResourceRules?: Rule[]; namespaceSelector?: Selector; objectSelector?: Selector; matchPolicy?: string };
+
+/**
+ * A policy's or binding's matchResources: rules (unless `rulesOptional` and none given), excludes, selectors. Returns
+ * the resource matched (another version of the request's with matchPolicy Equivalent), or undefined.
+ */
+export function matchResources(m: MatchResources | undefined, a: AdmissionAttributes, deps: AdmissionDeps, rulesOptional: boolean): ResourceType | undefined {
+  if (!m) return rulesOptional ? a.resource : undefined;
+  if (!namespaceSelectorMatches(m.namespaceSelector, a, deps) || !objectSelectorMatches(m.objectSelector, a)) return undefined;
+  if (matchedResource(m.excludeResourceRules ?? [], m.matchPolicy, a, deps)) return undefined;
+  if (rulesOptional && !m.resourceRules?.length) return a.resource;
+  return matchedResource(m.resourceRules ?? [], m.matchPolicy, a, deps);
 }
