@@ -138,6 +138,29 @@ describe('raw protobuf requests', () => {
     expect((await raw('/apis/apps/v1/namespaces/pb/deployments/web', `${PB};q=0.5, application/json`)).type).toBe('application/json');
   });
 
+  it('an object read in protobuf and written back unchanged in protobuf is a no-op (no new resourceVersion or generation)', async () => {
+    const daemonSet = {
+      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } }, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+        template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a', image: 'busybox:1.37' }] } },
+      },
+    };
+    const cronJob = {
+      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'tick' },
+      spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 't', image: 'busybox:1.37' }] } } } } },
+    };
+    for (const [path, obj] of [['/apis/apps/v1/namespaces/pb/daemonsets', daemonSet], ['/apis/batch/v1/namespaces/pb/cronjobs', cronJob]] as const) {
+      expect((await s.api('POST', path, obj)).status).toBe(201);
+      const url = `${path}/${obj.metadata.name}`;
+      const read = await raw(url, PB);
+      const res = await request(s.url + url, { method: 'PUT', dispatcher: s.agent, headers: { accept: 'application/json', 'content-type': PB }, body: read.body });
+      const written = (await res.body.json()) as { metadata: { resourceVersion: string; generation: number } };
+      const before = decodeProtobufObject(read.body) as { metadata: { resourceVersion: string; generation: number } };
+      expect([res.statusCode, written.metadata.resourceVersion, written.metadata.generation]).toEqual([200, before.metadata.resourceVersion, 1]);
+    }
+  });
+
   it('lists in protobuf: XxxList with ListMeta and items, paging included', async () => {
     for (const name of ['page-a', 'page-b']) expect((await s.api('POST', '/api/v1/namespaces/pb/configmaps', { metadata: { name } })).status).toBe(201);
     const json = await s.api('GET', '/api/v1/namespaces/pb/configmaps');

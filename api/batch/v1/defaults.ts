@@ -28,4 +28,9 @@ const cronJob: Defaulter = (o) => {
   spec.failedJobsHistoryLimit ??= 1;
 };
 
-export const defaulters: Record<string, Defaulter> = { [`${B}Job`]: job, [`${B}CronJob`]: cronJob };
+/** A struct, not a pointer, in upstream's types: every stored job template has its metadata, `{}` when empty. */
+const jobTemplate: Defaulter = (t) => {
+  t.metadata ??= {};
+};
+
+export const defaulters: Record<string, Defaulter> = { [`${B}Job`]: job, [`${B}CronJob`]: cronJob, [`${B}JobTemplateSpec`]: jobTemplate };

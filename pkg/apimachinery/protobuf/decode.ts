@@ -82,7 +82,9 @@ class Decoder {
         continue;
       }
       const v = this.value(r, wire, shape, at, depth);
-      if (v === undefined || (!keepZero && isZero(v))) delete out[name];
+      // a message on the wire is kept even when it reads as a zero (an IntOrString 0): Go's pointer was set, or
+      // Go's JSON writes the struct whatever its value
+      if (v === undefined || (!keepZero && shape.kind === 'scalar' && isZero(v))) delete out[name];
       else out[name] = v;
     }
   }

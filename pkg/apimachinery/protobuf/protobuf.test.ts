@@ -90,6 +90,14 @@ describe('protobuf: the wire', () => {
     }
   });
 
+  it('keeps an IntOrString 0 that is on the wire (a DaemonSet maxSurge of 0 read back as 0, not dropped)', () => {
+    const ds = {
+      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'd' },
+      spec: { selector: {}, template: { metadata: {}, spec: { containers: [] } }, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } } },
+    };
+    expect(decodeProtobufObject(encodeProtobufObject(ds)).spec).toMatchObject({ updateStrategy: { rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } } });
+  });
+
   it('fails clearly on truncated data', () => {
     expect(() => new ProtoReader(Buffer.from([0x80])).varint()).toThrow(ProtobufError);
     // A length of 5 with one byte left.

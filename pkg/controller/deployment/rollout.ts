@@ -58,7 +58,11 @@ export class Rollout {
         changed = true;
       }
       changed = setReplicasAnnotations(rs, this.replicas, this.replicas + maxSurge(d)) || changed;
-      if ((rs.spec?.minReadySeconds ?? 0) !== (d.spec?.minReadySeconds ?? 0)) { rs.spec.minReadySeconds = d.spec?.minReadySeconds ?? 0; changed = true; }
+      if ((rs.spec?.minReadySeconds ?? 0) !== (d.spec?.minReadySeconds ?? 0)) {
+        if (d.spec?.minReadySeconds) rs.spec.minReadySeconds = d.spec.minReadySeconds;
+        else delete rs.spec.minReadySeconds;
+        changed = true;
+      }
       if (changed) this.replace(await rsClient.update(rs));
       await this.setDeploymentRevision(this.newRS!.metadata!.annotations![REVISION]!);
       const cond = getCondition(d.status?.conditions, 'Progressing');
@@ -82,7 +86,8 @@ export class Rollout {
         name, namespace: this.ns, labels: { ...(template.metadata.labels as Record<string, string>) },
         annotations: {}, ownerReferences: [controllerRef(d, 'apps/v1', 'Deployment')],
       },
-      spec: { replicas: 0, minReadySeconds: d.spec?.minReadySeconds ?? 0, selector, template },
+      // an int32 without a pointer in upstream's types: 0 is never written (Go's JSON omits it)
+      spec: { replicas: 0, ...(d.spec?.minReadySeconds ? { minReadySeconds: d.spec.minReadySeconds } : {}), selector, template },
     };
     copyAnnotations(d, rs);
     rs.metadata!.annotations![REVISION] = newRevision;

@@ -22,8 +22,11 @@ function walk(index: SchemaIndex, value: unknown, schema: Schema, path: string, 
     return;
   }
   if (!isPlainObject(value)) return;
+  const absent = (o: Record<string, unknown>, key: string): boolean => o[key] === undefined || o[key] === null || o[key] === '';
   for (const key of s.required ?? []) {
-    if (value[key] === undefined || value[key] === null || value[key] === '') missing.push(path ? `${path}.${key}` : key);
+    // an update that leaves a field missing does not remove it: the object was kept without it (written through
+    // another version, a legacy Event read as events.k8s.io/v1)
+    if (absent(value, key) && !(isPlainObject(old) && absent(old, key))) missing.push(path ? `${path}.${key}` : key);
   }
   for (const [key, prop] of index.propertiesBelow(s, 'required', requires)) {
     if (path === '' && key === 'status') continue;

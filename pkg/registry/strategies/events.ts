@@ -77,6 +77,8 @@ export const coreEventStrategy: Strategy = {
 };
 
 export const eventsV1Strategy: Strategy = {
+  // upstream's ValidateEventUpdate: legacy checks and immutability, not the strict create checks
+  updateValidationIsComplete: true,
   validate: (e) => {
     const core = toCoreEvent(e);
     return [...legacy(core), ...strictCreate(core)];
