@@ -18,4 +18,13 @@ describe('missingRequired', () => {
     // a spec the update brings is walked whole
     expect(missingRequired(index, { ...pod, spec: { containers: [{ image: 'nginx' }] } }, POD, stored)).toEqual(['spec.containers[0].name']);
   });
+
+  it('takes an absent list for an empty one, as Go reads it, and requires nothing of an update that the stored object lacks', () => {
+    const slice = ref('io.k8s.api.discovery.v1.EndpointSlice');
+    expect(missingRequired(index, { metadata: { name: 's' }, addressType: 'IPv4' }, slice)).toEqual([]);
+    expect(missingRequired(index, { metadata: { name: 's' } }, slice)).toEqual(['addressType']);
+    const event = ref('io.k8s.api.events.v1.Event');
+    expect(missingRequired(index, { metadata: { name: 'e' } }, event)).toEqual(['eventTime']);
+    expect(missingRequired(index, { metadata: { name: 'e', labels: { a: 'b' } } }, event, { metadata: { name: 'e' } })).toEqual([]);
+  });
 });

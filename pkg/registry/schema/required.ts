@@ -26,7 +26,12 @@ function walk(index: SchemaIndex, value: unknown, schema: Schema, path: string, 
   for (const key of s.required ?? []) {
     // an update that leaves a field missing does not remove it: the object was kept without it (written through
     // another version, a legacy Event read as events.k8s.io/v1)
-    if (absent(value, key) && !(isPlainObject(old) && absent(old, key))) missing.push(path ? `${path}.${key}` : key);
+    if (!absent(value, key) || (isPlainObject(old) && absent(old, key))) continue;
+    // a list is there when empty: Go reads an absent one as empty (an EndpointSlice without endpoints), and the
+    // lists that must not be empty (a pod's containers) have their own check
+    const prop = s.properties?.[key];
+    if (prop && index.resolve(prop).schema.type === 'array') continue;
+    missing.push(path ? `${path}.${key}` : key);
   }
   for (const [key, prop] of index.propertiesBelow(s, 'required', requires)) {
     if (path === '' && key === 'status') continue;
