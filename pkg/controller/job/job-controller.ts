@@ -330,7 +330,8 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     return pod;
   }
 
-  async function writeStatus(job: KubeObject, status: Record<string, any>): Promise<void> {
+  async function writeStatus(job: KubeObject, computed: Record<string, any>): Promise<void> {
+    const status = asGoWritesIt(computed);
     if (JSON.stringify(job.status ?? {}) === JSON.stringify(status)) return;
     const updated = await ctx.client.jobs(job.metadata!.namespace!).updateStatus({ ...job, status });
     if (updated.metadata?.resourceVersion) written.set(keyOf(job), updated.metadata.resourceVersion);
@@ -339,6 +340,18 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
   }
 
   await loop.run();
+}
+
+/**
+ * The status as upstream's JobStatus serializes: its active, succeeded and failed counts are omitempty (a reader sees
+ * no `succeeded` until a pod succeeded), and so are the uid lists of uncountedTerminatedPods.
+ */
+function asGoWritesIt(status: Record<string, any>): Record<string, any> {
+  const out = { ...status };
+  for (const k of ['active', 'succeeded', 'failed']) if (out[k] === 0) delete out[k];
+  const uncounted = out.uncountedTerminatedPods as Record<string, string[]> | undefined;
+  if (uncounted) out.uncountedTerminatedPods = Object.fromEntries(Object.entries(uncounted).filter(([, uids]) => uids.length > 0));
+  return out;
 }
 
 /** The index of the first successPolicy rule met, if any (upstream matchSuccessPolicy). */
