@@ -34,7 +34,7 @@ export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer):
   };
   return {
     resource: (group, plural): ResourceType | undefined => lookup(group, plural)?.rt,
-    equivalents: (rt) => registries.equivalents(rt).map((r) => r.rt),
+    equivalents: (rt) => registries.equivalents(rt),
     async convert(obj, from, to) {
       const [a, b] = [from, to].map((rt) => registries.get(rt.group, rt.version, rt.plural));
       if (!a || !b) throw new Error(`no conversion from ${apiVersionOf(from.group, from.version)} ${from.plural} to ${apiVersionOf(to.group, to.version)}`);

@@ -9,11 +9,17 @@ import type { KeyValue } from '../storage/interface.js';
 
 const OPEN = Buffer.from('{');
 
+const prefixes = new WeakMap<ResourceType, Buffer[]>();
+
 /** The stored JSON prefixes of an object of `rt`: both orders of the two fields, with the comma that follows. */
 const prefixesOf = (rt: ResourceType): Buffer[] => {
-  const apiVersion = `"apiVersion":${JSON.stringify(apiVersionOf(rt.group, rt.version))}`;
-  const kind = `"kind":${JSON.stringify(rt.kind)}`;
-  return [Buffer.from(`{${apiVersion},${kind},`), Buffer.from(`{${kind},${apiVersion},`)];
+  let p = prefixes.get(rt);
+  if (!p) {
+    const apiVersion = `"apiVersion":${JSON.stringify(apiVersionOf(rt.group, rt.version))}`;
+    const kind = `"kind":${JSON.stringify(rt.kind)}`;
+    prefixes.set(rt, (p = [Buffer.from(`{${apiVersion},${kind},`), Buffer.from(`{${kind},${apiVersion},`)]));
+  }
+  return p;
 };
 
 export function withoutTypeMeta(obj: KubeObject): KubeObject {
@@ -23,10 +29,10 @@ export function withoutTypeMeta(obj: KubeObject): KubeObject {
 
 /** A function giving the JSON of a stored item without its kind and apiVersion, as one or two buffers. */
 export function untypedItemBytes(rt: ResourceType): (kv: KeyValue) => Buffer[] {
-  const prefixes = prefixesOf(rt);
+  const known = prefixesOf(rt);
   return (kv) => {
     const b = kv.bytes;
-    for (const p of prefixes) {
+    for (const p of known) {
       if (b.length > p.length && b.compare(p, 0, p.length, 0, p.length) === 0) return [OPEN, b.subarray(p.length)];
     }
     return [Buffer.from(JSON.stringify(withoutTypeMeta(kv.object)))];

@@ -94,7 +94,7 @@ export function sendList(r: Responder, items: KeyValue[], meta: ListMeta): Fasti
   }
   // The items are already JSON: splice their bytes into the list instead of re-serializing them.
   const head = Buffer.from(`{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`);
-  return sendParts(r, 'application/json', listParts(head, items, builtin ? untypedItemBytes(r.rt) : (kv) => [kv.bytes]));
+  return sendParts(r, 'application/json', listParts(head, items, builtin ? untypedItemBytes(r.rt) : undefined));
 }
 
 /**
@@ -116,10 +116,11 @@ const STREAM_ABOVE_BYTES = 1 << 20;
 const AHEAD_BYTES = 256 * 1024;
 
 /** The list's JSON as the buffers it is made of. */
-function listParts(head: Buffer, items: KeyValue[], itemBytes: (kv: KeyValue) => Buffer[]): Buffer[] {
+function listParts(head: Buffer, items: KeyValue[], itemBytes?: (kv: KeyValue) => Buffer[]): Buffer[] {
   const parts: Buffer[] = [head];
   for (let i = 0; i < items.length; i++) {
-    for (const b of itemBytes(items[i]!)) parts.push(b);
+    if (itemBytes) for (const b of itemBytes(items[i]!)) parts.push(b);
+    else parts.push(items[i]!.bytes);
     parts.push(i + 1 < items.length ? COMMA : CLOSE);
   }
   if (items.length === 0) parts.push(CLOSE);

@@ -34,10 +34,10 @@ export interface RegistrySet {
   /** The alpha Initializers feature is on (custom resources keep metadata.initializers). */
   initializers: boolean;
   /**
-   * The registries serving the same stored objects as `rt` (upstream's equivalent resources: the other versions of a
+   * The resources serving the same stored objects as `rt` (upstream's equivalent resources: the other versions of a
    * custom resource or of a built-in kind, events.k8s.io Events for core Events), `rt`'s own among them.
    */
-  equivalents(rt: ResourceType): Registry[];
+  equivalents(rt: ResourceType): ResourceType[];
   /** Serves a resource added at run time (custom resources); replaces one at the same group/version/plural. */
   add(rt: ResourceType, deps: Omit<RegistryDeps, 'admission' | 'peer'>): Registry;
   /** Stops serving a resource added with add() (its cacher is the caller's to stop). */
@@ -74,8 +74,8 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
   const byKey = new Map<string, Registry>();
   const byGroupPlural = new GroupPluralMap();
   const cachers: Cacher[] = [];
-  /** Registries by the storage they serve, made again when resources come or go. */
-  let equivalent: Map<string, Registry[]> | undefined;
+  /** Served resources by the storage they serve, made again when resources come or go. */
+  let equivalent: Map<string, ResourceType[]> | undefined;
 
   const resources = o.groupVersions.flatMap((gv) => gv.resources.map((rt) => ({ rt, conversion: gv.conversions?.[rt.plural] })));
   await dropKeptApart(o.store, resources.map(({ rt }) => rt));
@@ -149,13 +149,13 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
 
 const storageKey = (rt: ResourceType): string => `${rt.storageGroup ?? rt.group}/${rt.plural}`;
 
-function groupByStorage(registries: Registry[]): Map<string, Registry[]> {
-  const out = new Map<string, Registry[]>();
-  for (const r of registries) {
-    const k = storageKey(r.rt);
-    const list = out.get(k);
-    if (list) list.push(r);
-    else out.set(k, [r]);
+function groupByStorage(registries: Registry[]): Map<string, ResourceType[]> {
+  const out = new Map<string, ResourceType[]>();
+  for (const { rt } of registries) {
+    const key = storageKey(rt);
+    const list = out.get(key);
+    if (list) list.push(rt);
+    else out.set(key, [rt]);
   }
   return out;
 }

@@ -5,6 +5,7 @@
 import type { Schema } from '../../../api/schema.js';
 import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
 
+const absent = (o: Record<string, unknown>, key: string): boolean => o[key] === undefined || o[key] === null || o[key] === '';
 const requires = (r: Resolved): boolean => (r.schema.required?.length ?? 0) > 0;
 const requiresAny = (index: SchemaIndex, s: Schema): boolean => index.anyBelow(s, 'required', requires);
 
@@ -22,7 +23,6 @@ function walk(index: SchemaIndex, value: unknown, schema: Schema, path: string, 
     return;
   }
   if (!isPlainObject(value)) return;
-  const absent = (o: Record<string, unknown>, key: string): boolean => o[key] === undefined || o[key] === null || o[key] === '';
   for (const key of s.required ?? []) {
     // an update that leaves a field missing does not remove it: the object was kept without it (written through
     // another version, a legacy Event read as events.k8s.io/v1)
