@@ -5,29 +5,19 @@
 //
 //   exceedsDepth(text: string, yaml: boolean): boolean
 import { Parser } from 'yaml';
+import { CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE, stringEnd } from './json-text.js';
 
 export const MAX_DEPTH = 500;
-
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /** JSON: brackets outside strings, in one pass. */
 function jsonExceeds(text: string): boolean {
   // valid JSON that deep closes what it opens: a shorter text is not, and JSON.parse refuses it without recursing
   if (text.length < 2 * (MAX_DEPTH + 1)) return false;
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) {
-      inString = true;
+    if (c === QUOTE) {
+      i = stringEnd(text, i);
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       if (++depth > MAX_DEPTH) return true;
     } else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && depth > 0) {

@@ -4,7 +4,6 @@ import type { KubeObject } from '../../api/types.js';
 import type { Client } from './client.js';
 import { Resources } from './client.js';
 import { SharedIndexInformer, type InformerOptions } from './informer.js';
-import { stripManagedFields } from './metadata.js';
 import type { ListOptions, PartialObjectMetadata, ResourceClient, ResourceRef } from './resource.js';
 import type { Indexers } from './store.js';
 
@@ -39,17 +38,17 @@ export class SharedInformerFactory {
    */
   metadataInformerFor(ref: ResourceRef, opts: { indexers?: Indexers<PartialObjectMetadata>; resyncPeriodMs?: number } = {}): SharedIndexInformer<PartialObjectMetadata> {
     const rc = this.client.resource(ref, this.o.namespace).metadataOnly();
-    return this.shared(`metadata:${refKey(ref)}`, rc, `${ref.resource} (metadata)`, { ...opts, transform: stripManagedFields });
+    return this.shared(`metadata:${refKey(ref)}`, rc, `${ref.resource} (metadata)`, { ...opts, dropManagedFields: true });
   }
 
-  private shared<T extends KubeObject>(key: string, rc: ResourceClient<T>, name: string, opts: { indexers?: Indexers<T>; resyncPeriodMs?: number; transform?: (o: T) => T }): SharedIndexInformer<T> {
+  private shared<T extends KubeObject>(key: string, rc: ResourceClient<T>, name: string, opts: { indexers?: Indexers<T>; resyncPeriodMs?: number; dropManagedFields?: boolean }): SharedIndexInformer<T> {
     let inf = this.informers.get(key) as SharedIndexInformer<T> | undefined;
     if (!inf) {
       const tweak = this.o.tweakListOptions ?? ((x: ListOptions) => x);
       inf = new SharedIndexInformer<T>({
         list: (lo) => rc.list(tweak(lo)),
         watch: (wo) => rc.watch({ ...wo, ...tweak(wo) }),
-      }, { ...(this.o as InformerOptions<T>), resyncPeriodMs: opts.resyncPeriodMs ?? this.o.resyncPeriodMs, name, transform: opts.transform ?? (this.o as InformerOptions<T>).transform });
+      }, { ...(this.o as InformerOptions<T>), resyncPeriodMs: opts.resyncPeriodMs ?? this.o.resyncPeriodMs, name, dropManagedFields: opts.dropManagedFields ?? this.o.dropManagedFields });
       this.informers.set(key, inf);
     }
     if (opts.indexers) {

@@ -26,6 +26,25 @@ describe('Indexer', () => {
 });
 
 describe('SharedIndexInformer', () => {
+  it('with dropManagedFields caches objects without managedFields and asks its watches to leave them unparsed', async () => {
+    const lw = new FakeListerWatcher();
+    const managedFields = [{ manager: 'm', operation: 'Update' as const }];
+    const withFields = (name: string, rv: string): KubeObject => { const o = obj(name, rv); o.metadata!.managedFields = managedFields; return o; };
+    lw.items = [withFields('a', '1')];
+    const inf = new SharedIndexInformer(lw, { clock: new FakeClock(), dropManagedFields: true });
+    const ac = new AbortController();
+    const run = inf.run(ac.signal);
+    await inf.waitForSync();
+    await until(() => lw.watches.length === 1);
+    expect(lw.current.options.dropManagedFields).toBe(true);
+    lw.current.send({ type: 'ADDED', object: withFields('b', '2') });
+    await until(() => inf.indexer.list().length === 2);
+    expect(inf.indexer.list().map((o) => o.metadata!.managedFields)).toEqual([undefined, undefined]);
+    ac.abort();
+    lw.current.end();
+    await run;
+  });
+
   it('delivers add/update/delete with old and new, and DeletedFinalStateUnknown for re-list gaps', async () => {
     const lw = new FakeListerWatcher();
     lw.items = [obj('a', '1'), obj('b', '2')];

@@ -28,8 +28,13 @@ export interface InformerOptions<T extends KubeObject = KubeObject> {
   useWatchList?: boolean;
   minWatchTimeoutSeconds?: number;
   pageSize?: number;
-  /** Applied to each object before it is cached (strip managedFields to save memory, say). */
+  /** Applied to each object before it is cached. */
   transform?: (obj: T) => T;
+  /**
+   * Cache objects without metadata.managedFields (client-go's TransformStripManagedFields): memory, and watch
+   * events need not parse them.
+   */
+  dropManagedFields?: boolean;
   logger?: Logger;
   onError?: (err: unknown) => void;
   name?: string;
@@ -92,7 +97,8 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> implements R
   async run(signal: AbortSignal): Promise<void> {
     if (this.running) throw new Error('informer already running');
     this.running = true;
-    this.reflector = new Reflector<T>(this.lw, this, {
+    const lw: ListerWatcher<T> = this.o.dropManagedFields ? { list: (o) => this.lw.list(o), watch: (o) => this.lw.watch({ ...o, dropManagedFields: true }) } : this.lw;
+    this.reflector = new Reflector<T>(lw, this, {
       name: this.o.name, clock: this.clock, useWatchList: this.o.useWatchList, pageSize: this.o.pageSize,
       minWatchTimeoutSeconds: this.o.minWatchTimeoutSeconds, logger: this.o.logger, onError: this.o.onError,
     });
@@ -149,7 +155,10 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> implements R
     this.notify((h) => h.onDelete?.(obj));
   }
 
-  private transform(obj: T): T { return this.o.transform ? this.o.transform(obj) : obj; }
+  private transform(obj: T): T {
+    if (this.o.dropManagedFields && obj.metadata?.managedFields) delete obj.metadata.managedFields;
+    return this.o.transform ? this.o.transform(obj) : obj;
+  }
 
   private notify(fn: (h: EventHandler<T>) => void): void {
     for (const l of this.listeners) this.call(() => fn(l.handler));

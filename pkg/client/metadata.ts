@@ -15,16 +15,10 @@ export const metadataListerWatcher = (client: Client, ref: ResourceRef, namespac
   return { list: (o) => rc.list(o), watch: (o) => rc.watch(o) };
 };
 
-/** Drops managedFields before caching: no metadata-only reader needs them. */
-export const stripManagedFields = <T extends PartialObjectMetadata>(obj: T): T => {
-  if (obj.metadata?.managedFields) delete obj.metadata.managedFields;
-  return obj;
-};
-
 /** An informer over PartialObjectMetadata of one resource (managedFields dropped). */
 export const metadataInformer = (client: Client, ref: ResourceRef, o: InformerOptions<PartialObjectMetadata> = {}): SharedIndexInformer<PartialObjectMetadata> =>
   new SharedIndexInformer(metadataListerWatcher(client, ref), {
     name: ref.group ? `${ref.resource}.${ref.group}` : ref.resource,
-    transform: stripManagedFields,
+    dropManagedFields: true,
     ...o,
   });

@@ -47,6 +47,8 @@ export interface ListOptions extends CallOptions {
 export interface WatchOptions extends ListOptions {
   allowWatchBookmarks?: boolean;
   sendInitialEvents?: boolean;
+  /** The events' objects may come without metadata.managedFields (a cache that drops them need not parse them). */
+  dropManagedFields?: boolean;
 }
 
 export interface WriteOptions extends CallOptions {
@@ -244,7 +246,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
       query: { ...listQuery(o), watch: true, allowWatchBookmarks: o.allowWatchBookmarks || undefined, sendInitialEvents: o.sendInitialEvents },
     });
     let stopped = false;
-    const events = decodeWatch<T>(res.body);
+    const events = decodeWatch<T>(res.body, o.dropManagedFields);
     return {
       stop: () => { stopped = true; res.close(); },
       async *[Symbol.asyncIterator](): AsyncGenerator<WatchEvent<T>> {

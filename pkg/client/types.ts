@@ -43,8 +43,4 @@ export interface CoreEvent extends KubeObject {
   reportingInstance?: string;
 }
 
-/** metav1.Time: RFC 3339 to the second, as the apiserver writes it. */
-export const formatTime = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-/** metav1.MicroTime: RFC 3339 with microseconds. */
-export const formatMicroTime = (ms: number): string => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+export { formatMicroTime, formatTime } from '../apimachinery/time.js';

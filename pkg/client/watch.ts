@@ -4,6 +4,7 @@
 import type { KubeObject } from '../../api/types.js';
 import type { Status } from '../apimachinery/errors.js';
 import { statusErrorFrom, type StatusError } from './errors.js';
+import { withoutManagedFields } from './managed-fields-text.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -23,10 +24,10 @@ export class WatchDecodeError extends Error {
   }
 }
 
-const decodeLine = <T extends KubeObject>(line: string): WatchEvent<T> => {
+const decodeLine = <T extends KubeObject>(line: string, dropManagedFields: boolean): WatchEvent<T> => {
   let ev: { type?: unknown; object?: unknown };
   try {
-    ev = JSON.parse(line) as typeof ev;
+    ev = JSON.parse(dropManagedFields ? withoutManagedFields(line) : line) as typeof ev;
   } catch (e) {
     throw new WatchDecodeError(`watch: cannot decode event: ${(e as Error).message}`, line.slice(0, 256));
   }
@@ -36,8 +37,11 @@ const decodeLine = <T extends KubeObject>(line: string): WatchEvent<T> => {
   return ev as WatchEvent<T>;
 };
 
-/** Yields the events of a watch response body until it ends; throws WatchDecodeError on a malformed line. */
-export async function* decodeWatch<T extends KubeObject = KubeObject>(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<WatchEvent<T>> {
+/**
+ * Yields the events of a watch response body until it ends; throws WatchDecodeError on a malformed line.
+ * `dropManagedFields`: objects may come without metadata.managedFields (left unparsed where the text allows).
+ */
+export async function* decodeWatch<T extends KubeObject = KubeObject>(body: AsyncIterable<Uint8Array | string>, dropManagedFields = false): AsyncGenerator<WatchEvent<T>> {
   const utf8 = new TextDecoder('utf-8');
   let buffered = '';
   for await (const chunk of body) {
@@ -46,11 +50,11 @@ export async function* decodeWatch<T extends KubeObject = KubeObject>(body: Asyn
     while ((nl = buffered.indexOf('\n')) >= 0) {
       const line = buffered.slice(0, nl).trim();
       buffered = buffered.slice(nl + 1);
-      if (line) yield decodeLine<T>(line);
+      if (line) yield decodeLine<T>(line, dropManagedFields);
     }
   }
   buffered += utf8.decode();
-  if (buffered.trim()) yield decodeLine<T>(buffered.trim());
+  if (buffered.trim()) yield decodeLine<T>(buffered.trim(), dropManagedFields);
 }
 
 /** The StatusError an ERROR event carries. */

@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import {
-  Client, EventRecorder, LeaderElector, SharedInformerFactory, realClock, stripManagedFields, type Clock, type RestConfig,
+  Client, EventRecorder, LeaderElector, SharedInformerFactory, realClock, type Clock, type RestConfig,
 } from '../client/index.js';
 import { startCsrApprovingController, startCsrCleanerController, startCsrSigningController } from './certificates/csr.js';
 import { startClusterRoleAggregationController } from './clusterroleaggregation/clusterrole-aggregation.js';
@@ -161,7 +161,7 @@ export async function runControllerManager(o: ControllerManagerOptions, signal: 
     const informerClient = new Client({ ...o.restConfig, userAgent: `${o.restConfig.userAgent ?? 'kube-controller-manager'}/shared-informers` });
     // as upstream's, cached objects drop managedFields: no controller reads them, and an update that sends none
     // keeps the stored ones
-    const informers = new SharedInformerFactory(informerClient, { logger: log.child({ component: 'informers' }), transform: stripManagedFields });
+    const informers = new SharedInformerFactory(informerClient, { logger: log.child({ component: 'informers' }), dropManagedFields: true });
     const builder = new ServiceAccountClientBuilder(o.client, o.restConfig, log, clock);
     const recorders: EventRecorder[] = [];
     const run = async (d: ControllerDescriptor, client: Client): Promise<void> => {

@@ -58,11 +58,6 @@ const LOOPBACK = 127 * 2 ** 24;
 export const simulatedNodeIp = (i: number, base = '127.0.0.1'): string =>
   isLoopbackV4(base) ? intToIp(LOOPBACK + ((ipToInt(base) - LOOPBACK + i) % 2 ** 24)) : base;
 
-const stripManagedFields = (pod: KubeObject): KubeObject => {
-  if (pod.metadata?.managedFields) { const { managedFields: _m, ...metadata } = pod.metadata; return { ...pod, metadata }; }
-  return pod;
-};
-
 /**
  * Pod IPs of the i-th simulated node while it has no podCIDR: a /24 of 100.64.0.0/10 (shared address space), outside
  * any cluster CIDR node-ipam hands out, so that a pod started before its node got one never takes another node's address.
@@ -86,11 +81,11 @@ export class KubeletHost {
     const nodes = o.client.nodes();
     const ownNode = (opts: { fieldSelector?: string }): { fieldSelector?: string } => (single ? { ...opts, fieldSelector: `metadata.name=${o.nodeNames[0]!}` } : opts);
     this.nodes = new SharedIndexInformer<KubeObject>({ list: (lo) => nodes.list(ownNode(lo)), watch: (wo) => nodes.watch(ownNode(wo)) },
-      { clock, name: 'nodes', logger: o.logger, transform: stripManagedFields });
+      { clock, name: 'nodes', logger: o.logger, dropManagedFields: true });
     // until node-ipam gives the node one, the fake runtime takes addresses from a fallback range at once
     const services = o.client.services();
     this.services = new SharedIndexInformer<KubeObject>({ list: (lo) => services.list(lo), watch: (wo) => services.watch(wo) },
-      { clock, name: 'services', logger: o.logger, transform: stripManagedFields, indexers: { [NAMESPACE_INDEX]: indexByNamespace } });
+      { clock, name: 'services', logger: o.logger, dropManagedFields: true, indexers: { [NAMESPACE_INDEX]: indexByNamespace } });
     const servicesIn = (ns: string): KubeObject[] => this.services.indexer.byIndex(NAMESPACE_INDEX, ns);
     o.nodeNames.forEach((name, i) => {
       const nodeIp = o.nodeIpFor?.(i) ?? (single ? machineIp() : simulatedNodeIp(i));
@@ -115,7 +110,7 @@ export class KubeletHost {
     this.informer = new SharedIndexInformer<KubeObject>({
       list: (lo) => pods.list({ ...lo, ...narrow(lo) }),
       watch: (wo) => pods.watch({ ...wo, ...narrow(wo) }),
-    }, { clock, name: 'pods', logger: o.logger, transform: stripManagedFields, indexers: { [NODE_NAME_INDEX]: indexByNodeName } });
+    }, { clock, name: 'pods', logger: o.logger, dropManagedFields: true, indexers: { [NODE_NAME_INDEX]: indexByNodeName } });
     const kubeletOf = (pod: KubeObject): NodeKubelet | undefined => this.kubelets.get(pod.spec?.nodeName as string);
     this.informer.addEventHandler({
       onAdd: (pod) => kubeletOf(pod)?.podChanged(pod),

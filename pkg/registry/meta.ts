@@ -3,18 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../api/types.js';
 import { jsonEqual } from '../apimachinery/json-equal.js';
+import { formatTime } from '../apimachinery/time.js';
 
-/** RFC 3339 to the second, as metav1.Time serializes; every write stamps one or two, mostly of the same second. */
-export const rfc3339 = (d: Date): string => {
-  const second = Math.floor(d.getTime() / 1000);
-  if (second !== lastSecond) {
-    lastSecond = second;
-    lastText = d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  }
-  return lastText;
-};
-let lastSecond = NaN;
-let lastText = '';
+/** RFC 3339 to the second, as metav1.Time serializes. */
+export const rfc3339 = (d: Date): string => formatTime(d.getTime());
 
 export const newUid = (): string => randomUUID();
 

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { setMaxListeners } from 'node:events';
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import {
-  EventRecorder, Resources, SharedInformerFactory, finalState, isConflict, isNotFound, realClock, type Client, type Clock,
+  EventRecorder, Resources, SharedInformerFactory, finalState, formatTime, isConflict, isNotFound, realClock, type Client, type Clock,
   type KubeObject, type Lister, type SharedIndexInformer,
 } from '../client/index.js';
 import { SchedulerCache } from './cache.js';
@@ -45,13 +45,6 @@ export interface SchedulerMetrics {
   algorithmMs: number;
 }
 
-const stripManagedFields = (o: KubeObject): KubeObject => {
-  if (o.metadata?.managedFields) { const { managedFields: _m, ...meta } = o.metadata; return { ...o, metadata: meta }; }
-  return o;
-};
-
-const rfc3339 = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
 export class Scheduler {
   readonly config: SchedulerConfiguration;
   readonly cache: SchedulerCache;
@@ -76,7 +69,7 @@ export class Scheduler {
     this.clock = o.clock ?? realClock;
     this.random = o.random ?? Math.random;
     this.cache = new SchedulerCache(this.clock, o.assumedPodTtlMs);
-    this.factory = new SharedInformerFactory(o.client, { transform: stripManagedFields, clock: this.clock, logger: o.logger });
+    this.factory = new SharedInformerFactory(o.client, { dropManagedFields: true, clock: this.clock, logger: o.logger });
     this.pods = this.factory.pods<Pod>();
     const nodes = this.factory.nodes<Node>();
     const lister = (r: typeof Resources.pods): Lister<KubeObject> => this.factory.informerFor(r).lister();
@@ -364,7 +357,7 @@ export class Scheduler {
     const sameCond = cond?.status === 'False' && cond.reason === reason && cond.message === message;
     const sameNominated = !nominatedNodeName || pod.status?.nominatedNodeName === nominatedNodeName;
     if (sameCond && sameNominated) return;
-    const condition = { type: 'PodScheduled', status: 'False', reason, message, lastProbeTime: null, lastTransitionTime: cond?.status === 'False' && cond.lastTransitionTime ? cond.lastTransitionTime : rfc3339(this.clock.now()) };
+    const condition = { type: 'PodScheduled', status: 'False', reason, message, lastProbeTime: null, lastTransitionTime: cond?.status === 'False' && cond.lastTransitionTime ? cond.lastTransitionTime : formatTime(this.clock.now()) };
     const patch: KubeObject = { status: { conditions: [condition], ...(nominatedNodeName ? { nominatedNodeName } : {}) } };
     try {
       await this.o.client.pods(pod.metadata?.namespace).patch(pod.metadata!.name!, 'strategic', patch, { subresource: 'status' });

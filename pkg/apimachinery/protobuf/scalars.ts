@@ -2,6 +2,7 @@
 // {seconds=1, nanos=2}, Duration {duration=1 (ns)}, Quantity {string=1}, IntOrString
 // {type=1, intVal=2, strVal=3}, RawExtension {raw=1}, FieldsV1 {Raw=1} and apiextensions' JSON
 // {raw=1} (raw JSON). apiextensions' schema unions are read in decode.ts (they hold messages).
+import { formatTime } from '../time.js';
 import { ProtoReader, ProtobufError, WIRE_BYTES, WIRE_VARINT } from './wire.js';
 import { DURATION, EXT_JSON, FIELDS_V1, INT_OR_STRING, MICRO_TIME, QUANTITY, RAW_EXTENSION, TIME } from './shape.js';
 
@@ -34,7 +35,7 @@ const text = (b: Uint8Array | undefined): string => (b ? Buffer.from(b).toString
 function rfc3339(seconds: number): string {
   const d = new Date(seconds * 1000);
   if (Number.isNaN(d.getTime())) throw new ProtobufError(`timestamp ${seconds} out of range`);
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return formatTime(d.getTime());
 }
 
 /** Go's time.Duration.String() of a number of nanoseconds. */

@@ -6,6 +6,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { KEY_USAGES } from '../../../api/certificates/v1/index.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, forbidden, invalidValue, notSupported, required } from '../../apimachinery/field.js';
+import { rfc3339 } from '../meta.js';
 import type { Strategy } from '../strategy.js';
 
 interface Condition { type: string; status: string; lastTransitionTime?: string; lastUpdateTime?: string; reason?: string; message?: string }
@@ -111,7 +112,6 @@ function stampConditions(csr: KubeObject, old: KubeObject | undefined, now: stri
   }
 }
 
-const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export const certificateSigningRequestStrategy: Strategy = {
   prepareForCreate(csr, ctx) {

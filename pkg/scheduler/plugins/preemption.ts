@@ -2,7 +2,7 @@
 // (sparing those a PodDisruptionBudget protects where possible) lets the pod fit; nominate the pod there and delete
 // the victims. As upstream's defaultpreemption + framework/preemption.
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
-import { isNotFound, type KubeObject } from '../../client/index.js';
+import { formatTime, isNotFound, type KubeObject } from '../../client/index.js';
 import { reasonHistogram } from '../diagnosis.js';
 import { Code, status, unschedulable, type CycleState, type Handle, type PostFilterPlugin, type Status } from '../framework/interface.js';
 import type { NodeInfo } from '../node-info.js';
@@ -101,7 +101,7 @@ export const defaultPreemption = (args: Record<string, any>, handle: Handle): Po
     }
     await Promise.all(c.victims.map(async (v) => {
       const pods = handle.client.pods(v.metadata?.namespace);
-      const now = new Date(handle.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const now = formatTime(handle.now());
       await pods.patch(v.metadata!.name!, 'strategic', {
         status: { conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', message: `${handle.framework().profileName}: preempting to accommodate a higher priority pod`, lastTransitionTime: now }] },
       }, { subresource: 'status' }).catch(() => undefined);

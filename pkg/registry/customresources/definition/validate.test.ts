@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CustomResourceDefinition, JSONSchemaProps } from '../../../../api/apiextensions/v1/index.js';
+import { loadCel } from '../../../apimachinery/cel/index.js';
 import { causeToString } from '../../../apimachinery/field.js';
 import { nonStructuralViolations, validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './validate.js';
+
+// the rules' compilation needs the CEL runtime, which a server loads at start
+beforeAll(async () => { await loadCel(); });
 
 const crd = (schema: JSONSchemaProps, extra: Record<string, unknown> = {}, versions?: unknown[]): CustomResourceDefinition => ({
   apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
