@@ -61,4 +61,17 @@ describe('daemonset controller', () => {
     await c.nodes().patch('n3', 'merge', { spec: { taints: null } });
     await eventually(nodesOfPods, (l) => l.includes('n3'), 'pod on n3');
   }, 50_000);
+
+  it('writes status as upstream serializes it: the four scheduling counts always, the omitempty ones only when not 0', async () => {
+    const { c } = h;
+    await c.daemonSets(NS).create({
+      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'nowhere' },
+      spec: {
+        selector: { matchLabels: { app: 'nowhere' } },
+        template: { metadata: { labels: { app: 'nowhere' } }, spec: { nodeSelector: { 'no-such': 'label' }, containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+    });
+    const ds = await eventually(() => c.daemonSets(NS).get('nowhere'), (x) => x.status?.observedGeneration === 1, 'status');
+    expect(ds.status).toEqual({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0, observedGeneration: 1 });
+  });
 });

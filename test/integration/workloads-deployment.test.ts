@@ -121,4 +121,14 @@ describe('deployment controller', () => {
     expect(st.code).not.toBe(0);
     expect(st.stderr).toContain('exceeded its progress deadline');
   }, 30_000);
+
+  it('writes status as upstream serializes it: counts at 0 are left out', async () => {
+    const { c } = h;
+    await c.deployments(NS).create({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'none' },
+      spec: { replicas: 0, selector: { matchLabels: { app: 'none' } }, template: { metadata: { labels: { app: 'none' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    const d = await eventually(() => c.deployments(NS).get('none'), (x) => x.status?.observedGeneration === 1 && !!x.status?.conditions?.length, 'status');
+    expect(Object.keys(d.status!).sort()).toEqual(['conditions', 'observedGeneration']);
+  });
 });

@@ -59,4 +59,11 @@ describe('replicaset controller', () => {
     const l = await eventually(() => h.c.pods('rs').list({ labelSelector: 'app=old' }), (x) => x.items.length === 2, '2 pods');
     expect(l.items[0]!.metadata!.ownerReferences?.[0]).toMatchObject({ kind: 'ReplicationController', apiVersion: 'v1' });
   });
+
+  it('writes status as upstream serializes it: replicas always, the other counts only when not 0', async () => {
+    const { c } = h;
+    await c.replicaSets('rs').create(rs('none', 0, 'none'));
+    const x = await eventually(() => c.replicaSets('rs').get('none'), (r) => r.status?.observedGeneration === 1, 'status');
+    expect(x.status).toEqual({ replicas: 0, observedGeneration: 1 });
+  });
 });

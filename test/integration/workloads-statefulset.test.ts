@@ -131,4 +131,12 @@ describe('statefulset controller', () => {
     await eventually(() => c.statefulSets(NS).get('wide'), (x) => x.status?.updatedReplicas === 3 && x.status?.readyReplicas === 3, 'all updated');
     auto = false;
   });
+
+  it('writes status as upstream serializes it: replicas and availableReplicas always, omitempty counts only when not 0', async () => {
+    const { c } = h;
+    await c.statefulSets(NS).create(sts('zero', { replicas: 0 }));
+    const x = await eventually(() => c.statefulSets(NS).get('zero'), (s) => s.status?.observedGeneration === 1, 'status');
+    expect(Object.keys(x.status!).sort()).toEqual(['availableReplicas', 'collisionCount', 'currentRevision', 'observedGeneration', 'replicas', 'updateRevision']);
+    expect(x.status).toMatchObject({ replicas: 0, availableReplicas: 0 });
+  });
 });

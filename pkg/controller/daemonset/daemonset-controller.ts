@@ -6,7 +6,7 @@ import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { Resources, isNotFound, realClock } from '../../client/index.js';
 import { CONTROLLER_REVISION_HASH, ensureRevision, revisionsOf, truncateHistory } from '../controllerhistory/history.js';
 import { scaled } from '../deployment/util.js';
-import { ControllerExpectations, SLOW_START_INITIAL_BATCH, controllerRef, getControllerOf, keyOf, objOf, slowStartBatch, workerLoop } from '../shared/controller-utils.js';
+import { ControllerExpectations, SLOW_START_INITIAL_BATCH, controllerRef, getControllerOf, keyOf, objOf, slowStartBatch, withoutEmpty, workerLoop } from '../shared/controller-utils.js';
 import { isPodActive, isPodAvailable, isPodReady, podFromTemplate, type Pod } from '../shared/controller-utils-pods.js';
 import { claimObjects } from '../shared/controller-utils-refs.js';
 import type { ControllerContext } from '../shared/types.js';
@@ -105,11 +105,14 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
       await manage(ds, hash, toCreate, [...new Set(toDelete)]);
     }
 
-    const status = {
+    // DaemonSetStatus: the first four always written, the others omitempty
+    const status = withoutEmpty({
       currentNumberScheduled: scheduled, numberMisscheduled: misscheduled, desiredNumberScheduled: desired,
       numberReady: ready, observedGeneration: ds.metadata?.generation, updatedNumberScheduled: updated,
-      numberAvailable: available, numberUnavailable: Math.max(0, desired - available), collisionCount,
-    };
+      numberAvailable: available, numberUnavailable: Math.max(0, desired - available),
+      // a pointer upstream sets on the first hash collision only
+      collisionCount: ds.status?.collisionCount != null || collisionCount > 0 ? collisionCount : undefined,
+    }, ['observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable']);
     const { conditions, ...old } = ds.status ?? {};
     if (JSON.stringify(Object.fromEntries(Object.entries(old).sort())) !== JSON.stringify(Object.fromEntries(Object.entries(status).filter(([, v]) => v !== undefined).sort()))) {
       try { await ctx.client.daemonSets(ns).updateStatus({ ...ds, status: { ...status, ...(conditions ? { conditions } : {}) } }); } catch (err) { if (!isNotFound(err)) throw err; }

@@ -2,7 +2,7 @@
 // revision, the rollout step of the strategy, proportional scaling, history cleanup and the status.
 import type { KubeObject } from '../../../api/types.js';
 import { isAlreadyExists, isNotFound, type Clock, type Lister } from '../../client/index.js';
-import { clone, computeHash, controllerRef, deepEqual, formatTimeOf, getCondition, removeCondition, type Condition } from '../shared/controller-utils.js';
+import { clone, computeHash, controllerRef, deepEqual, formatTimeOf, getCondition, removeCondition, withoutEmpty, type Condition } from '../shared/controller-utils.js';
 import type { ControllerContext } from '../shared/types.js';
 import {
   MAX_INT32, POD_TEMPLATE_HASH, REVISION, REVISION_HISTORY, activeReplicaSets, byCreation, copyAnnotations,
@@ -398,8 +398,10 @@ export class Rollout {
     await this.writeStatus({ ...(d.status ?? {}), conditions: [...removeCondition(d.status?.conditions, 'Progressing'), c] });
   }
 
-  private async writeStatus(status: Record<string, any>): Promise<void> {
+  private async writeStatus(computed: Record<string, any>): Promise<void> {
     const d = this.d;
+    // DeploymentStatus's counts are all omitempty
+    const status = withoutEmpty(computed, ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas']);
     if (deepEqual(stripTimes(d.status ?? {}), stripTimes(status)) && deepEqual(d.status?.conditions ?? [], status.conditions ?? [])) return;
     const updated = await this.ctx.client.deployments(this.ns).updateStatus({ ...d, status });
     d.status = updated.status;

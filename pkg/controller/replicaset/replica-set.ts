@@ -14,7 +14,7 @@ import {
 } from '../shared/controller-utils-pods.js';
 import { claimObjects } from '../shared/controller-utils-refs.js';
 import type { ControllerContext } from '../shared/types.js';
-import { calculateStatus, statusEqual } from './status.js';
+import { calculateStatus, statusEqual, writtenStatus } from './status.js';
 
 export interface ReplicaSetKind {
   ref: ResourceRef;
@@ -121,9 +121,10 @@ export async function startReplicaSetController(ctx: ControllerContext, kind: Re
       try { await manageReplicas(rs, pods, () => podLister.namespace(ns).list()); } catch (err) { manageError = err; }
     }
     const status = calculateStatus(rs, pods, manageError, clock.now());
-    if (!statusEqual(rs.status, status)) {
+    const written = writtenStatus(status);
+    if (!statusEqual(rs.status, written)) {
       try {
-        await rsClient(ns).updateStatus({ ...rs, status });
+        await rsClient(ns).updateStatus({ ...rs, status: written });
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }

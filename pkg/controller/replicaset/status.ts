@@ -2,7 +2,7 @@
 import type { KubeObject } from '../../../api/types.js';
 import { labelSelectorAsSelector, selectorFromSet } from '../../apimachinery/labels.js';
 import { formatTime } from '../../client/index.js';
-import { deepEqual, getCondition, removeCondition, type Condition } from '../shared/controller-utils.js';
+import { deepEqual, getCondition, removeCondition, withoutEmpty, type Condition } from '../shared/controller-utils.js';
 import { isPodAvailable, isPodReady, type Pod } from '../shared/controller-utils-pods.js';
 
 export interface ReplicaSetStatus {
@@ -38,7 +38,12 @@ export function calculateStatus(rs: KubeObject, pods: Pod[], manageError: unknow
   return status;
 }
 
-export const statusEqual = (a: unknown, b: ReplicaSetStatus): boolean => {
-  const x = { replicas: 0, fullyLabeledReplicas: 0, readyReplicas: 0, availableReplicas: 0, ...(a as object ?? {}) };
-  return deepEqual(x, b);
-};
+/** ReplicaSetStatus's (and ReplicationControllerStatus's) omitempty fields: replicas is always written. */
+const OMITEMPTY = ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'];
+
+/** The status as written: replicas always, the other counts only when not 0. */
+export const writtenStatus = (s: ReplicaSetStatus): Partial<ReplicaSetStatus> => withoutEmpty(s, OMITEMPTY);
+
+/** Whether the stored status `a` already says what `b` (a writtenStatus) does. */
+export const statusEqual = (a: unknown, b: Partial<ReplicaSetStatus>): boolean =>
+  deepEqual(withoutEmpty({ replicas: 0, ...(a as object ?? {}) }, OMITEMPTY), b);

@@ -108,6 +108,16 @@ export const computeHash = (template: unknown, collisionCount?: number): string 
 
 export const deepEqual = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
 
+/**
+ * A status as the API serializes it: the `omitempty` fields of its Go type left out at 0 or "" (a Python or
+ * client-node reader sees them unset, as against a cluster). Controllers write and compare this form.
+ */
+export const withoutEmpty = <T extends object>(status: T, omitempty: readonly string[]): T => {
+  const out = { ...status } as Record<string, unknown>;
+  for (const f of omitempty) if (out[f] === 0 || out[f] === '' || out[f] === undefined) delete out[f];
+  return out as T;
+};
+
 export const clone = <T>(v: T): T => structuredClone(v);
 
 // ---- owner references ----

@@ -8,7 +8,7 @@
 import type { KubeObject, OwnerReference } from '../../../api/types.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { Resources, isAlreadyExists, isNotFound, realClock } from '../../client/index.js';
-import { controllerRef, getControllerOf, keyOf, objOf, workerLoop } from '../shared/controller-utils.js';
+import { controllerRef, getControllerOf, keyOf, objOf, withoutEmpty, workerLoop } from '../shared/controller-utils.js';
 import { isPodAvailable, isPodReady, podFromTemplate, type Pod } from '../shared/controller-utils-pods.js';
 import { claimObjects } from '../shared/controller-utils-refs.js';
 import type { ControllerContext } from '../shared/types.js';
@@ -161,8 +161,10 @@ export async function startStatefulSetController(ctx: ControllerContext): Promis
       st.currentRevision = updateName;
       st.currentReplicas = st.updatedReplicas;
     }
-    if (JSON.stringify({ ...set.status, conditions: undefined }) !== JSON.stringify({ ...st, conditions: undefined })) {
-      await ctx.client.statefulSets(ns).updateStatus({ ...set, status: { ...st, ...(set.status?.conditions ? { conditions: set.status.conditions } : {}) } });
+    // StatefulSetStatus: replicas and availableReplicas always written, these omitempty
+    const written = withoutEmpty(st, ['observedGeneration', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'currentRevision', 'updateRevision']);
+    if (JSON.stringify({ ...set.status, conditions: undefined }) !== JSON.stringify({ ...written, conditions: undefined })) {
+      await ctx.client.statefulSets(ns).updateStatus({ ...set, status: { ...written, ...(set.status?.conditions ? { conditions: set.status.conditions } : {}) } });
     }
     const inUse = new Set([st.currentRevision as string, updateName, ...live.map((p) => p.metadata?.labels?.[CONTROLLER_REVISION_HASH] as string)]);
     await truncateHistory(ctx.client, history, inUse, set.spec?.revisionHistoryLimit ?? 10);
