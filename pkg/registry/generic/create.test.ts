@@ -29,3 +29,44 @@ describe('create with generateName', () => {
     }
   });
 });
+
+describe('decoding a built-in object', () => {
+  it('drops omitempty scalars at their zero value, as Go encodes them, and keeps pointers and fields without omitempty', async () => {
+    const store = createMemoryStore();
+    const regs = await createRegistries({ store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters, serviceClusterIpRange: '10.96.0.0/12' });
+    try {
+      const ctx = { namespace: 'default', dryRun: false, fieldManager: 'test', fieldValidation: 'Strict' as const, warnings: [], now: new Date() };
+      const res = await create(regs.get('apps', 'v1', 'deployments')!, ctx, {
+        apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', generateName: '', namespace: '' },
+        spec: {
+          replicas: 0, revisionHistoryLimit: 0, minReadySeconds: 0, paused: false,
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
+          selector: { matchLabels: { app: 'd' } },
+          template: {
+            metadata: { labels: { app: 'd' } },
+            spec: {
+              hostNetwork: false, enableServiceLinks: false,
+              containers: [{ name: 'c', image: 'nginx', stdin: false, tty: false, ports: [{ containerPort: 80, hostPort: 0, protocol: '' }], securityContext: { privileged: false } }],
+            },
+          },
+        },
+      });
+      const spec = res.object.spec as Record<string, any>;
+      expect(res.object.metadata).not.toHaveProperty('generateName');
+      expect(spec).toMatchObject({ replicas: 0, revisionHistoryLimit: 0, strategy: { rollingUpdate: { maxSurge: 0 } } });
+      expect(spec).not.toHaveProperty('minReadySeconds');
+      expect(spec).not.toHaveProperty('paused');
+      const pod = spec.template.spec;
+      expect(pod).not.toHaveProperty('hostNetwork');
+      expect(pod.enableServiceLinks).toBe(false);
+      const [c] = pod.containers;
+      expect(c).not.toHaveProperty('stdin');
+      expect(c).not.toHaveProperty('tty');
+      expect(c.ports).toEqual([{ containerPort: 80, protocol: 'TCP' }]);
+      expect(c.securityContext).toEqual({ privileged: false });
+    } finally {
+      regs.stop();
+      await store.close();
+    }
+  });
+});

@@ -44,7 +44,7 @@ export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: Req
   obj.apiVersion = apiVersion;
   obj.kind = target.kind;
   // Unknown fields and nulls go first: a null is Go's zero value, never a type error.
-  const unknown = pruneUnknown(d.index, obj, ref(target.definition));
+  const unknown = pruneUnknown(d.index, obj, ref(target.definition), '', 'json', true);
   d.types.check(obj, target.definition, target.kind, target.version);
   reportUnknown(unknown, ctx, target);
   applyDefaults(d.index, obj, ref(target.definition));

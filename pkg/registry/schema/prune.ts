@@ -1,9 +1,11 @@
 // Unknown fields: upstream drops them while decoding into Go structs and, with fieldValidation
 // Strict or Warn, reports them by path ("spec.containers[0].foo"). We do both in one walk.
 // A JSON null decodes to Go's zero value, which is then omitted: nulls are dropped here too, and so
-// are empty maps and lists of optional fields (Go's omitempty: `labels: {}` is not kept).
+// are empty maps and lists of optional fields (Go's omitempty: `labels: {}` is not kept). Decoding a built-in
+// object also drops its omitempty scalar fields at their zero value (omitempty.ts).
 import type { Schema } from '../../../api/schema.js';
 import { isPlainObject, type SchemaIndex } from './index.js';
+import { isZeroScalar, omitemptyFields } from './omitempty.js';
 
 /**
  * How paths are written: as the decoder reports unknown fields ("spec.containers[0].foo"), or as structured-merge-diff
@@ -11,10 +13,14 @@ import { isPlainObject, type SchemaIndex } from './index.js';
  */
 export type PathStyle = 'json' | 'fieldpath';
 
-/** Removes fields the schema does not know; returns their paths, in document order. */
-export function pruneUnknown(index: SchemaIndex, value: unknown, schema: Schema, path = '', style: PathStyle = 'json'): string[] {
+/**
+ * Removes fields the schema does not know; returns their paths, in document order. `omitEmpty`: also the omitempty
+ * scalars at their zero value, as decoding into Go's types and encoding again does (not for an apply configuration,
+ * whose zero values are fields its manager sets).
+ */
+export function pruneUnknown(index: SchemaIndex, value: unknown, schema: Schema, path = '', style: PathStyle = 'json', omitEmpty = false): string[] {
   const unknown: string[] = [];
-  prune(index, value, schema, path, unknown, style);
+  prune(index, value, schema, path, unknown, style, omitEmpty);
   return unknown;
 }
 
@@ -28,11 +34,11 @@ function elementPath(s: Schema, item: unknown, i: number): string {
   return `[${i}]`;
 }
 
-function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string, unknown: string[], style: PathStyle): void {
-  const { schema: s } = index.resolve(schema);
+function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string, unknown: string[], style: PathStyle, omitEmpty: boolean): void {
+  const { schema: s, name } = index.resolve(schema);
   if (s['x-kubernetes-preserve-unknown-fields']) return;
   if (Array.isArray(value)) {
-    if (s.items) for (let i = 0; i < value.length; i++) prune(index, value[i], s.items, `${path}${style === 'fieldpath' ? elementPath(s, value[i], i) : `[${i}]`}`, unknown, style);
+    if (s.items) for (let i = 0; i < value.length; i++) prune(index, value[i], s.items, `${path}${style === 'fieldpath' ? elementPath(s, value[i], i) : `[${i}]`}`, unknown, style, omitEmpty);
     return;
   }
   if (!isPlainObject(value)) return;
@@ -40,6 +46,7 @@ function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string,
   const extra = s.additionalProperties;
   // An object schema with neither: only a typed-but-unspecified object (e.g. FieldsV1) keeps all.
   if (!props && extra === undefined) return;
+  const omitempty = omitEmpty && name ? omitemptyFields(name) : undefined;
   for (const key of Object.keys(value)) {
     if (value[key] === null) {
       delete value[key];
@@ -47,11 +54,13 @@ function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string,
     }
     const child = props?.[key];
     const childPath = path || style === 'fieldpath' ? `${path}.${key}` : key;
-    if (child) {
-      prune(index, value[key], child, childPath, unknown, style);
+    if (child && omitempty?.has(key) && isZeroScalar(value[key], child)) {
+      delete value[key];
+    } else if (child) {
+      prune(index, value[key], child, childPath, unknown, style, omitEmpty);
       if (isEmptyCollection(index, value[key], child) && !s.required?.includes(key)) delete value[key];
     } else if (isPlainObject(extra)) {
-      prune(index, value[key], extra, childPath, unknown, style);
+      prune(index, value[key], extra, childPath, unknown, style, omitEmpty);
     } else if (extra !== true) {
       unknown.push(childPath);
       delete value[key];
