@@ -26,6 +26,11 @@ export interface AdmissionDeps {
   equivalents(rt: ResourceType): ResourceType[];
   /** An object of resource `from` as its equivalent `to` serves it (a custom resource's conversion webhook, say). */
   convert(obj: KubeObject, from: ResourceType, to: ResourceType): Promise<KubeObject>;
+  /**
+   * An object of `rt`'s kind decoded as a request body is (fields the kind lacks dropped without a word, omitempty
+   * zeros gone, JSON types checked, defaults applied): what a mutating webhook's patch becomes.
+   */
+  decode(obj: KubeObject, rt: ResourceType): KubeObject;
   /** The current object from the watch cache. */
   get(group: string, plural: string, namespace: string | undefined, name: string): KubeObject | undefined;
   /** Every current object of a resource in one namespace (all namespaces when undefined). */

@@ -9,6 +9,7 @@ export function memoryDeps(objects: Array<{ group?: string; plural: string; obj:
     objects,
     equivalents: (rt) => [rt],
     convert: async (obj) => obj,
+    decode: (obj) => obj,
     resource: (group, plural) => ({ group, version: 'v1', plural, kind: plural, singular: plural, namespaced: plural !== 'namespaces', verbs: [], definition: '' }),
     get: (group, plural, namespace, name) => objects.find((o) => key(o.group ?? '', o.plural) === key(group, plural) && o.obj.metadata?.name === name && (namespace === undefined || o.obj.metadata?.namespace === namespace))?.obj,
     list: (group, plural, namespace) => objects.filter((o) => key(o.group ?? '', o.plural) === key(group, plural) && (namespace === undefined || o.obj.metadata?.namespace === namespace)).map((o) => o.obj),

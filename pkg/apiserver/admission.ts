@@ -8,6 +8,7 @@ import type { Admission } from '../admission/interface.js';
 import { newAdmission } from '../admission/plugins.js';
 import type { RequestContext } from '../registry/context.js';
 import { create } from '../registry/generic/create.js';
+import { decodeObject, targetOf } from '../registry/generic/decode.js';
 import type { Registry } from '../registry/generic/registry.js';
 import { update } from '../registry/generic/update.js';
 import type { RegistrySet } from '../registry/index.js';
@@ -40,6 +41,10 @@ export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer):
       if (!a || !b) throw new Error(`no conversion from ${apiVersionOf(from.group, from.version)} ${from.plural} to ${apiVersionOf(to.group, to.version)}`);
       const stored = a.deps.codec ? await a.deps.codec.toStorage(obj) : obj;
       return b.deps.codec ? b.deps.codec.toView(stored) : stored;
+    },
+    decode(obj, rt) {
+      const r = registries.get(rt.group, rt.version, rt.plural);
+      return r ? decodeObject(r.deps.decoder, obj, targetOf(r.rt), systemContext(obj.metadata?.namespace)) : obj;
     },
     get: (group, plural, namespace, name) => lookup(group, plural)?.peek(namespace, name)?.object,
     list: (group, plural, namespace) => {

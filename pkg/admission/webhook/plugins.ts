@@ -169,6 +169,15 @@ export class MutatingWebhook implements MutatingPlugin {
         if (h.failurePolicy === 'Ignore') return;
         throw internalError(`failed calling webhook "${h.name}": ${(err as Error).message}`);
       }
+      // decoded into the kind again and defaulted, as upstream's dispatcher does (an injected sidecar gets its
+      // container defaults); a subresource's own kind (Scale, Binding) stays as patched
+      if (patched.kind === as.resource.kind) {
+        try {
+          patched = this.deps.decode(patched, as.resource);
+        } catch (err) {
+          throw internalError(`the object patched by webhook "${h.name}" cannot be decoded: ${(err as Error).message}`);
+        }
+      }
       mutated = !isDeepStrictEqual(patched, as.object);
       if (!mutated) return;
       const back = as.object === a.object ? patched : await this.convertBack(patched, as, a);
