@@ -59,6 +59,13 @@ export class NodeInfo {
   podsWithRequiredAntiAffinity = new Set<PodInfo>();
   /** Bumped on every change. */
   generation = 0;
+  /** The Node's labels (Filter and Score read them per node: one load instead of three). */
+  labels: Readonly<Record<string, string>> = {};
+  /**
+   * Values plugins derive from this node's pods (PodTopologySpread's matching pods per selector), each kept with
+   * the generation it was computed at: valid while no pod came or went.
+   */
+  readonly memo = new Map<string, { generation: number; value: number }>();
 
   name = '';
 
@@ -71,6 +78,7 @@ export class NodeInfo {
     this.allocCpu = this.allocatable[CPU] ?? 0;
     this.allocMemory = this.allocatable[MEMORY] ?? 0;
     this.allocPods = this.allocatable[PODS] ?? 0;
+    this.labels = (n?.metadata?.labels as Record<string, string> | undefined) ?? {};
     if (n) this.name = nodeName(n);
   }
 

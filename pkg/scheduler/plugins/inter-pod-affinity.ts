@@ -32,7 +32,7 @@ export const interPodAffinity = (args: Record<string, any>, handle: Handle): Pre
   const matches = (t: AffinityTerm, p: Pod): boolean => termMatches(t, p, nsLabels);
 
   const account = (s: AffinityState, pod: Pod, other: Pod, node: NodeInfo, d: number): void => {
-    const labels = node.node?.metadata?.labels ?? {};
+    const labels = node.labels;
     const info = podInfoOf(pod).affinity;
     const otherInfo = podInfoOf(other).affinity;
     for (const t of otherInfo.requiredAntiAffinity) {
@@ -93,7 +93,7 @@ export const interPodAffinity = (args: Record<string, any>, handle: Handle): Pre
     filter: (state, pod, node) => {
       const s = state.read<AffinityState>('PreFilterInterPodAffinity');
       if (!s) return null;
-      const labels = node.node?.metadata?.labels ?? {};
+      const labels = node.labels;
       const info = podInfoOf(pod).affinity;
       if (info.requiredAffinity.length) {
         const noneAnywhere = s.affinity.every((m) => [...m.values()].every((n) => n <= 0));
@@ -124,7 +124,7 @@ export const interPodAffinity = (args: Record<string, any>, handle: Handle): Pre
       const scores = new Map<string, number>();
       let any = own;
       for (const node of handle.cache.nodeInfos()) {
-        const labels = node.node?.metadata?.labels ?? {};
+        const labels = node.labels;
         const add = (t: AffinityTerm, w: number): void => {
           const v = labels[t.topologyKey];
           if (v !== undefined) bump(scores, `${t.topologyKey}=${v}`, w);
@@ -146,7 +146,7 @@ export const interPodAffinity = (args: Record<string, any>, handle: Handle): Pre
     },
     score: (state, _pod, node) => {
       const scores = state.read<Map<string, number>>('PreScoreInterPodAffinity')!;
-      const labels = node.node?.metadata?.labels ?? {};
+      const labels = node.labels;
       let sum = 0;
       for (const [pair, w] of scores) {
         const eq = pair.indexOf('=');

@@ -32,6 +32,10 @@ interface SpreadState {
   counts: Map<string, number>[];
   /** PreScore: per constraint, how many domains it has among the feasible nodes (the normalizing weight's size) */
   sizes?: number[];
+  /** PreScore: per constraint, log(size + 2), the weight of its counts in a node's score */
+  weights?: number[];
+  /** PreScore: per constraint, whether its domain is one node (counted in Score) */
+  perNode?: boolean[];
   clone(): SpreadState;
 }
 
@@ -118,21 +122,18 @@ const taintsAllow = (pod: Pod, node: KubeObject): boolean =>
  * Pods on a node matched by a selector, per node and namespaced selector, kept while the node's pods stay the same:
  * between two scheduling cycles only the nodes that got or lost a pod count again.
  */
-const matchCounts = new WeakMap<NodeInfo, Map<string, { generation: number; count: number }>>();
-
 const countOn = (pod: Pod, c: Constraint, node: NodeInfo): number => {
+  const memo = node.memo;
+  const hit = memo.get(c.countKey);
+  if (hit && hit.generation === node.generation) return hit.value;
   const ns = pod.metadata?.namespace;
-  let cache = matchCounts.get(node);
-  if (!cache) matchCounts.set(node, cache = new Map());
-  const hit = cache.get(c.countKey);
-  if (hit && hit.generation === node.generation) return hit.count;
   let n = 0;
   for (const pi of node.pods.values()) {
     if (pi.pod.metadata?.namespace !== ns || pi.pod.metadata?.deletionTimestamp) continue;
     if (c.selector.matches(pi.pod.metadata?.labels)) n++;
   }
-  if (cache.size > 64) cache.clear(); // selectors of workloads long gone
-  cache.set(c.countKey, { generation: node.generation, count: n });
+  if (memo.size > 64) memo.clear(); // selectors of workloads long gone
+  memo.set(c.countKey, { generation: node.generation, value: n });
   return n;
 };
 
@@ -166,7 +167,7 @@ const compute = (pod: Pod, constraints: Constraint[], nodes: NodeInfo[], require
 const adjust = (state: SpreadState | undefined, pod: Pod, other: Pod, node: NodeInfo, delta: number): void => {
   if (!state || other.metadata?.namespace !== pod.metadata?.namespace) return;
   state.constraints.forEach((c, i) => {
-    const v = node.node?.metadata?.labels?.[c.topologyKey];
+    const v = node.labels[c.topologyKey];
     if (v === undefined || !c.selector.matches(other.metadata?.labels) || !state.counts[i]!.has(v)) return;
     state.counts[i]!.set(v, state.counts[i]!.get(v)! + delta);
   });
@@ -204,6 +205,8 @@ const spreadEvents = (defaults: any[], listers: Handle['listers']): ClusterEvent
 export const podTopologySpread = (args: Record<string, any>, handle: Handle): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin => {
   const defaults = args.defaultingType === 'List' ? ((args.defaultConstraints ?? []) as any[]) : SYSTEM_DEFAULTS;
   const events = spreadEvents(defaults, handle.listers);
+  let scoredState: CycleState | undefined;
+  let scoring: SpreadState | undefined;
   return {
     name: 'PodTopologySpread',
     events: () => events,
@@ -218,7 +221,7 @@ export const podTopologySpread = (args: Record<string, any>, handle: Handle): Pr
     filter: (state, pod, node) => {
       const s = state.read<SpreadState>('PreFilterPodTopologySpread');
       if (!s) return null;
-      const labels = node.node?.metadata?.labels ?? {};
+      const labels = node.labels;
       for (let i = 0; i < s.constraints.length; i++) {
         const c = s.constraints[i]!;
         const v = labels[c.topologyKey];
@@ -239,19 +242,24 @@ export const podTopologySpread = (args: Record<string, any>, handle: Handle): Pr
       // As upstream: a hostname domain is one node, counted in Score for the nodes scored; other keys are counted
       // over every node, but only for the topology values the feasible nodes have (none: nothing to count).
       const perNode = constraints.map((c) => c.topologyKey === HOSTNAME);
-      const hasKey = (n: NodeInfo, c: Constraint): boolean => n.node?.metadata?.labels?.[c.topologyKey] !== undefined;
-      const only = constraints.map((c, i) => new Set(perNode[i] ? [] : nodes.map((n) => n.node?.metadata?.labels?.[c.topologyKey]).filter((v): v is string => v !== undefined)));
+      const hasKey = (n: NodeInfo, c: Constraint): boolean => n.labels[c.topologyKey] !== undefined;
+      const only = constraints.map((c, i) => new Set(perNode[i] ? [] : nodes.map((n) => n.labels[c.topologyKey]).filter((v): v is string => v !== undefined)));
       const needsAll = only.some((values) => values.size > 0);
       const s = compute(pod, constraints, needsAll ? handle.cache.nodeInfos() : [], requireAll, only, perNode);
       // the weight's size for a hostname key: the feasible nodes Score does not ignore
       const scored = requireAll ? nodes.filter((n) => constraints.every((c) => hasKey(n, c))) : nodes;
       s.sizes = constraints.map((c, i) => (perNode[i] ? scored.filter((n) => hasKey(n, c)).length : s.counts[i]!.size));
+      s.weights = s.sizes.map((size) => Math.log(size + 2));
+      s.perNode = perNode;
       state.write('PreScorePodTopologySpread', s);
+      scoredState = undefined;
       return null;
     },
     score: (state, pod, node) => {
-      const s = state.read<SpreadState>('PreScorePodTopologySpread')!;
-      const labels = node.node?.metadata?.labels ?? {};
+      // Score runs once per feasible node with the cycle's state: its PreScore result is read once per cycle
+      if (state !== scoredState) { scoredState = state; scoring = state.read<SpreadState>('PreScorePodTopologySpread')!; }
+      const s = scoring!;
+      const labels = node.labels;
       let score = 0;
       for (let i = 0; i < s.constraints.length; i++) {
         const c = s.constraints[i]!;
@@ -260,8 +268,8 @@ export const podTopologySpread = (args: Record<string, any>, handle: Handle): Pr
           if (s.requireAll) return -1; // ignored node
           continue;
         }
-        const count = c.topologyKey === HOSTNAME ? countOn(pod, c, node) : (s.counts[i]!.get(v) ?? 0);
-        score += count * Math.log(s.sizes![i]! + 2) + c.maxSkew - 1;
+        const count = s.perNode![i] ? countOn(pod, c, node) : (s.counts[i]!.get(v) ?? 0);
+        score += count * s.weights![i]! + c.maxSkew - 1;
       }
       return Math.round(score);
     },

@@ -60,7 +60,7 @@ export const volumeZone = (_args: unknown, handle: Handle): PreFilterPlugin & Fi
   filter: (state, _pod, node) => {
     const topologies = state.read<PvTopology[]>(KEY);
     if (!topologies) return null;
-    const labels = (node.node?.metadata?.labels ?? {}) as Record<string, string>;
+    const labels = node.labels;
     if (!TOPOLOGY_LABELS.some((k) => labels[k] !== undefined)) return null;
     for (const t of topologies) {
       const v = labels[t.key] ?? (GA_OF[t.key] ? labels[GA_OF[t.key]!] : undefined);
