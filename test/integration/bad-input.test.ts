@@ -2,6 +2,8 @@
 // of every JSON type at every path of live objects, through PUT and the three patch types (dryRun, so nothing
 // changes), and a few cases upstream itself answers with a 500 are checked for their 4xx here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeEnvelope } from '../../pkg/apimachinery/protobuf/index.js';
+import { ProtoWriter } from '../../pkg/apimachinery/protobuf/wire.js';
 import type { KubeObject } from '../../pkg/client/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 
@@ -171,6 +173,15 @@ describe('deeply nested bodies', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(400);
       expect(r.body.message).toMatch(/exceeded max depth of 500$/);
     }
+    // protobuf: raw JSON (a ControllerRevision's data) nested as deep
+    const revision = new ProtoWriter()
+      .message(1, new ProtoWriter().string(1, 'deep'))
+      .message(2, new ProtoWriter().bytes(1, Buffer.from(deepJson)))
+      .varint(3, 1)
+      .finish();
+    const pb = await s.api('POST', '/apis/apps/v1/namespaces/default/controllerrevisions', writeEnvelope('apps/v1', 'ControllerRevision', revision), { 'content-type': 'application/vnd.kubernetes.protobuf' });
+    expect(pb.status, JSON.stringify(pb.body)).toBe(400);
+    expect(pb.body.message).toMatch(/exceeded max depth of 500$/);
     expect((await s.api('GET', '/api/v1/namespaces/default')).status).toBe(200);
   });
 });

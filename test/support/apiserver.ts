@@ -84,7 +84,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
       const res = await request(server.url + path, {
         method: method as 'GET', dispatcher: agent,
         headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+        body: body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
       });
       const text = await res.body.text();
       let parsed: unknown = text;

@@ -247,6 +247,16 @@ describe('protobuf: bad bodies', () => {
     expect(() => decodeProtobufObject(writeEnvelope('apps/v1', 'Deployment', new ProtoWriter().varint(1, 5).finish()))).toThrow(/metadata: wire type 0/);
   });
 
+  it('refuses raw JSON nested deeper than a JSON body may be (a RawExtension of 100,000 levels)', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const raw = new ProtoWriter()
+      .message(1, new ProtoWriter().string(1, 'r'))
+      .message(2, new ProtoWriter().bytes(1, Buffer.from(deep)))
+      .varint(3, 1)
+      .finish();
+    expect(() => decodeProtobufObject(writeEnvelope('apps/v1', 'ControllerRevision', raw))).toThrow(/RawExtension: exceeded max depth of 500/);
+  });
+
   it('never throws anything but ProtobufError on random corruption', () => {
     let seed = 42;
     const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;

@@ -2,6 +2,7 @@
 // {seconds=1, nanos=2}, Duration {duration=1 (ns)}, Quantity {string=1}, IntOrString
 // {type=1, intVal=2, strVal=3}, RawExtension {raw=1}, FieldsV1 {Raw=1} and apiextensions' JSON
 // {raw=1} (raw JSON). apiextensions' schema unions are read in decode.ts (they hold messages).
+import { exceedsDepth, MAX_DEPTH } from '../nesting.js';
 import { formatTime } from '../time.js';
 import { ProtoReader, ProtobufError, WIRE_BYTES, WIRE_VARINT } from './wire.js';
 import { DURATION, EXT_JSON, FIELDS_V1, INT_OR_STRING, MICRO_TIME, QUANTITY, RAW_EXTENSION, TIME } from './shape.js';
@@ -76,12 +77,17 @@ export function parseGoDuration(s: string): bigint {
   return m[1] === '-' ? -ns : ns;
 }
 
-/** Parses raw JSON (RawExtension, FieldsV1); a nested protobuf object goes to `nested`. */
+/**
+ * Parses raw JSON (RawExtension, FieldsV1); a nested protobuf object goes to `nested`. JSON nested deeper than a
+ * JSON body may be is refused too: the walkers of validation and pruning recurse once per level.
+ */
 function rawJson(raw: Uint8Array | undefined, what: string, nested?: (raw: Uint8Array) => unknown): unknown {
   if (!raw || raw.length === 0) return undefined;
   if (nested && raw.length >= 4 && raw[0] === 0x6b && raw[1] === 0x38 && raw[2] === 0x73 && raw[3] === 0) return nested(raw);
+  const json = Buffer.from(raw).toString('utf8');
+  if (exceedsDepth(json, false)) throw new ProtobufError(`${what}: exceeded max depth of ${MAX_DEPTH}`);
   try {
-    return JSON.parse(Buffer.from(raw).toString('utf8'));
+    return JSON.parse(json);
   } catch {
     throw new ProtobufError(`${what}: the raw bytes are not JSON`);
   }
