@@ -81,7 +81,9 @@ export function toAjvSchema(s: JSONSchemaProps, root = false): Record<string, un
 let shared: Ajv | undefined;
 const ajv = (): Ajv => {
   if (!shared) {
-    shared = new Ajv({ strict: false, allErrors: true, verbose: true, validateFormats: true, unicodeRegExp: false });
+    // validateSchema off: upstream takes any number for maxLength, multipleOf and the like (a maxLength of -1
+    // refuses every string) where Ajv's meta-schema would refuse to compile the schema at all
+    shared = new Ajv({ strict: false, allErrors: true, verbose: true, validateFormats: true, unicodeRegExp: false, validateSchema: false });
     for (const [name, check] of Object.entries(FORMATS)) shared.addFormat(name, { type: 'string', validate: check });
   }
   return shared;

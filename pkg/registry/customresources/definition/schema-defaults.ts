@@ -38,8 +38,19 @@ function checkDefault(s: JSONSchemaProps, path: string, requirePruned: boolean):
     pruneCustomResource(NO_DEFINITIONS, pruned, s, Boolean(s['x-kubernetes-embedded-resource']));
     if (JSON.stringify(pruned) !== JSON.stringify(s.default)) causes.push(invalidValue(at, s.default, 'must not have unknown fields'));
   }
-  const schemaErrors = validateWithSchema(compileValidator(s, false), s.default, at);
+  // A schema that cannot be compiled (a type no validator knows) or a rule that does not compile is the default's
+  // error here, as upstream's validator reports it; the schema checks name the faulty keyword too.
+  let schemaErrors: StatusCause[];
+  try {
+    schemaErrors = validateWithSchema(compileValidator(s, false), s.default, at);
+  } catch (err) {
+    return [...causes, invalidValue(at, s.default, (err as Error).message)];
+  }
   if (schemaErrors.length) return [...causes, ...schemaErrors];
-  const ruleErrors = validateRules(s.default, undefined, s).map((c) => ({ ...c, field: joinPath(at, c.field ?? '') }));
-  return [...causes, ...ruleErrors];
+  try {
+    const ruleErrors = validateRules(s.default, undefined, s).map((c) => ({ ...c, field: joinPath(at, c.field ?? '') }));
+    return [...causes, ...ruleErrors];
+  } catch (err) {
+    return [...causes, invalidValue(at, s.type ?? 'object', `rule compile error: compilation failed: ${(err as Error).message}`)];
+  }
 }

@@ -26,6 +26,17 @@ describe('CRD validation as upstream', () => {
     expect(errors(crd(obj({ spec: obj({ replicas: { type: 'integer', default: 1, minimum: 0 } }) })))).toEqual([]);
   });
 
+  it('reports defaults under schemas no validator compiles as errors, not failures (a type it does not know, a rule that does not parse)', () => {
+    const badType = errors(crd(obj({ spec: obj({ a: { type: 'x' } }, { default: { a: 1 } }) })));
+    expect(badType).toContain('spec.validation.openAPIV3Schema.properties[spec].properties[a].type: Unsupported value: "x": supported values: "array", "boolean", "integer", "number", "object", "string"');
+    expect(badType.some((e) => e.startsWith('spec.validation.openAPIV3Schema.properties[spec].default: Invalid value:'))).toBe(true);
+    expect(errors(crd(obj({ spec: obj({ n: { type: 'integer', default: 3, 'x-kubernetes-validations': [{ rule: 'self <' }] } }) }))))
+      .toEqual([expect.stringMatching(/^spec\.validation\.openAPIV3Schema\.properties\[spec\]\.properties\[n\]\.default: Invalid value: "integer": rule compile error: compilation failed: ERROR: <input>:1:6: Syntax error/)]);
+    // keywords upstream takes whatever their number: a maxLength of -1 refuses every string, the default among them
+    expect(errors(crd(obj({ spec: obj({ s: { type: 'string', maxLength: -1, default: 'x' }, m: { type: 'integer', multipleOf: -1, default: 3 } }) }))))
+      .toEqual([expect.stringMatching(/^spec\.validation\.openAPIV3Schema\.properties\[spec\]\.properties\[s\]\.default: /)]);
+  });
+
   it('words structural violations with the lifted spec.validation path', () => {
     expect(errors(crd(obj({ foo: { description: 'untyped' } })))).toEqual([
       'spec.validation.openAPIV3Schema.properties[foo].type: Required value: must not be empty for specified object fields',
