@@ -112,8 +112,11 @@ function sendParts(r: Responder, type: string, parts: Buffer[]): FastifyReply {
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']}');
 const STREAM_ABOVE_BYTES = 1 << 20;
-/** How much of a large list is handed to the socket ahead of what it has sent. */
-const AHEAD_BYTES = 256 * 1024;
+/**
+ * How much of a large list is made ready ahead of what the socket has sent. 1 MiB rather than 256 KiB: the list of
+ * 10,000 pods (53 MB) went out in a median of 138-151 ms instead of 179-191 ms (A/B, 60 lists each, alternating).
+ */
+const AHEAD_BYTES = 1024 * 1024;
 
 /** The list's JSON as the buffers it is made of. */
 function listParts(head: Buffer, items: KeyValue[], itemBytes?: (kv: KeyValue) => Buffer[]): Buffer[] {
