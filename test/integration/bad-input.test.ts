@@ -125,6 +125,15 @@ describe('bad input', () => {
     }
   });
 
+  it('an update whose body has no name, or another one, is 400 as upstream\'s checkName says (the URL\'s name is not taken)', async () => {
+    expect((await s.api('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'named' }, data: { a: '1' } })).status).toBe(201);
+    for (const [metadata, shown] of [[{}, ''], [{ name: '' }, ''], [{ name: 'other' }, 'other']] as const) {
+      const r = await s.api('PUT', '/api/v1/namespaces/default/configmaps/named', { metadata, data: { a: '2' } });
+      expect([r.status, r.body.message]).toEqual([400, `the name of the object (${shown}) does not match the name on the URL (named)`]);
+    }
+    expect((await s.api('PUT', '/api/v1/namespaces/default/configmaps/named', { metadata: { name: 'named' }, data: { a: '2' } })).status).toBe(200);
+  });
+
   it('impersonating a group without a user is 400 (upstream: 500)', async () => {
     const r = await s.api('GET', '/api/v1/namespaces', undefined, { 'impersonate-group': 'system:masters' });
     expect(r.status).toBe(400);

@@ -83,8 +83,9 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
   const meta: ObjectMeta = { ...built.metadata };
   let next: KubeObject = { ...built, metadata: meta };
   const curMeta = current.metadata!;
-  if (meta.name !== undefined && meta.name !== req.name) {
-    throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${req.name})`);
+  // as upstream's checkName: a body without a name does not take the URL's (an update is never a rename either)
+  if (meta.name !== req.name) {
+    throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${req.name})`);
   }
   if (reg.rt.namespaced && meta.namespace !== undefined && meta.namespace !== ctx.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
