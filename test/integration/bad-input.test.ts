@@ -134,6 +134,18 @@ describe('bad input', () => {
     expect((await s.api('PUT', '/api/v1/namespaces/default/configmaps/named', { metadata: { name: 'named' }, data: { a: '2' } })).status).toBe(200);
   });
 
+  it('DeleteOptions of the wrong JSON types are 400, for one object and a collection (upstream: 500; was a TypeError here)', async () => {
+    expect((await s.api('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'deletable' } })).status).toBe(201);
+    for (const path of ['/api/v1/namespaces/default/configmaps/deletable', '/api/v1/namespaces/default/configmaps']) {
+      for (const body of [{ dryRun: 0 }, { dryRun: 'All' }, { gracePeriodSeconds: 'soon' }]) {
+        const r = await s.api('DELETE', path, body);
+        expect(r.status, JSON.stringify(r.body)).toBe(400);
+        expect(r.body.message).toMatch(/^DeleteOptions in version "v1" cannot be handled as a DeleteOptions: json: cannot unmarshal /);
+      }
+    }
+    expect((await s.api('GET', '/api/v1/namespaces/default/configmaps/deletable')).status).toBe(200);
+  });
+
   it('impersonating a group without a user is 400 (upstream: 500)', async () => {
     const r = await s.api('GET', '/api/v1/namespaces', undefined, { 'impersonate-group': 'system:masters' });
     expect(r.status).toBe(400);

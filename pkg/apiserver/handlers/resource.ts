@@ -9,7 +9,7 @@ import { deleteObject } from '../../registry/generic/delete.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { update } from '../../registry/generic/update.js';
 import { patchBuilder } from '../../registry/generic/patch.js';
-import { decodeObject, targetOf } from '../../registry/generic/decode.js';
+import { decodeAs, decodeObject, targetOf } from '../../registry/generic/decode.js';
 import { requestContext } from '../context.js';
 import { decodeBody, patchTypeOf } from '../negotiation.js';
 import { sendList, sendObject, successStatus, type Responder } from '../respond.js';
@@ -72,14 +72,14 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
       return sendObject(r, res, res.created ? 201 : 200);
     }
     case 'delete': {
-      const opts = deleteOptions(request, q);
+      const opts = deleteOptions(reg, request, q);
       if (opts.dryRun?.includes('All')) ctx.dryRun = true;
       const res = await deleteObject(reg, ctx, info.name, opts);
       const body: KubeObject = res.deleted && !reg.strategy.returnDeletedObject ? successStatus(reg.rt, res.object) : res.object;
       return sendObject(r, body === res.object ? res : { object: body }, 200);
     }
     case 'deletecollection': {
-      const opts = deleteOptions(request, q);
+      const opts = deleteOptions(reg, request, q);
       if (opts.dryRun?.includes('All')) ctx.dryRun = true;
       // Uninitialized objects go too (upstream's namespace deleter asks for them).
       const list = await reg.list(ctx, { ...listOptions(q), includeUninitialized: true });
@@ -117,11 +117,16 @@ export function listOptions(q: Query): ListOptions {
   };
 }
 
-/** DeleteOptions from the body (kubectl sends one) and from query parameters. */
-function deleteOptions(request: FastifyRequest, q: Query): DeleteOptions {
+const DELETE_OPTIONS = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
+
+/**
+ * DeleteOptions from the body (kubectl sends one; its JSON types checked, a wrong one 400 where upstream's decoder
+ * error is a 500) and from query parameters.
+ */
+function deleteOptions(reg: Registry, request: FastifyRequest, q: Query): DeleteOptions {
   const raw = request.body as Buffer | undefined;
-  const body = raw && raw.length ? (decodeBody(raw, request.headers['content-type'] ?? 'application/json') as DeleteOptions) : {};
-  const opts: DeleteOptions = { ...body };
+  const body = raw && raw.length ? decodeBody(raw, request.headers['content-type'] ?? 'application/json') : {};
+  const opts = { ...decodeAs(reg.deps.decoder, body, DELETE_OPTIONS, 'DeleteOptions', 'v1') } as DeleteOptions;
   const grace = int64Param(q.gracePeriodSeconds);
   if (grace !== undefined) opts.gracePeriodSeconds = grace;
   if (q.propagationPolicy !== undefined) opts.propagationPolicy = q.propagationPolicy as DeleteOptions['propagationPolicy'];
