@@ -137,7 +137,7 @@ describe('bad input', () => {
   it('DeleteOptions of the wrong JSON types are 400, for one object and a collection (upstream: 500; was a TypeError here)', async () => {
     expect((await s.api('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'deletable' } })).status).toBe(201);
     for (const path of ['/api/v1/namespaces/default/configmaps/deletable', '/api/v1/namespaces/default/configmaps']) {
-      for (const body of [{ dryRun: 0 }, { dryRun: 'All' }, { gracePeriodSeconds: 'soon' }]) {
+      for (const body of [{ dryRun: 0 }, { dryRun: 'All' }, { gracePeriodSeconds: 'soon' }, { preconditions: [] }]) {
         const r = await s.api('DELETE', path, body);
         expect(r.status, JSON.stringify(r.body)).toBe(400);
         expect(r.body.message).toMatch(/^DeleteOptions in version "v1" cannot be handled as a DeleteOptions: json: cannot unmarshal /);

@@ -70,8 +70,9 @@ function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string,
 
 /** An empty list, or an empty map (an object schema of additionalProperties only). */
 function isEmptyCollection(index: SchemaIndex, value: unknown, schema: Schema): boolean {
-  if (Array.isArray(value)) return value.length === 0;
-  if (!isPlainObject(value) || Object.keys(value).length > 0) return false;
   const { schema: s } = index.resolve(schema);
+  // an empty list where the field is no list (an object, say) stays for the type check to refuse, as Go's decoder does
+  if (Array.isArray(value)) return value.length === 0 && s.type === 'array';
+  if (!isPlainObject(value) || Object.keys(value).length > 0) return false;
   return !s.properties && isPlainObject(s.additionalProperties) && !s['x-kubernetes-preserve-unknown-fields'];
 }
