@@ -126,7 +126,7 @@ const DELETE_OPTIONS = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
 function deleteOptions(reg: Registry, request: FastifyRequest, q: Query): DeleteOptions {
   const raw = request.body as Buffer | undefined;
   const body = raw && raw.length ? decodeBody(raw, request.headers['content-type'] ?? 'application/json') : {};
-  const opts = { ...decodeAs(reg.deps.decoder, body, DELETE_OPTIONS, 'DeleteOptions', 'v1') } as DeleteOptions;
+  const opts = decodeAs(reg.deps.decoder, body, DELETE_OPTIONS, 'DeleteOptions', 'v1') as DeleteOptions;
   const grace = int64Param(q.gracePeriodSeconds);
   if (grace !== undefined) opts.gracePeriodSeconds = grace;
   if (q.propagationPolicy !== undefined) opts.propagationPolicy = q.propagationPolicy as DeleteOptions['propagationPolicy'];

@@ -6,6 +6,10 @@ import { createMemoryStore } from '../../storage/memory/store.js';
 import { createRegistries } from '../index.js';
 import { create } from './create.js';
 
+const registriesOver = (store: Store) =>
+  createRegistries({ store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters, serviceClusterIpRange: '10.96.0.0/12' });
+const context = () => ({ namespace: 'default', dryRun: false, fieldManager: 'test', fieldValidation: 'Strict' as const, warnings: [], now: new Date() });
+
 describe('create with generateName', () => {
   it('a name collision is retried with a fresh name, stored under the key of the name it gets', async () => {
     const inner = createMemoryStore();
@@ -15,10 +19,9 @@ describe('create with generateName', () => {
     const store = new Proxy(inner, {
       get: (target, prop) => (prop === 'create' ? create1 : (Reflect.get(target, prop) as (...a: unknown[]) => unknown)?.bind?.(target) ?? Reflect.get(target, prop)),
     });
-    const regs = await createRegistries({ store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters, serviceClusterIpRange: '10.96.0.0/12' });
+    const regs = await registriesOver(store);
     try {
-      const ctx = { namespace: 'default', dryRun: false, fieldManager: 'test', fieldValidation: 'Strict' as const, warnings: [], now: new Date() };
-      const res = await create(regs.get('', 'v1', 'configmaps')!, ctx, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'cm-' }, data: { a: 'b' } });
+      const res = await create(regs.get('', 'v1', 'configmaps')!, context(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'cm-' }, data: { a: 'b' } });
       const name = res.object.metadata!.name!;
       expect(name).toMatch(/^cm-[a-z0-9]{5}$/);
       const stored = (await inner.list('/registry/configmaps/default/')).items;
@@ -33,10 +36,9 @@ describe('create with generateName', () => {
 describe('decoding a built-in object', () => {
   it('drops omitempty scalars at their zero value, as Go encodes them, and keeps pointers and fields without omitempty', async () => {
     const store = createMemoryStore();
-    const regs = await createRegistries({ store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters, serviceClusterIpRange: '10.96.0.0/12' });
+    const regs = await registriesOver(store);
     try {
-      const ctx = { namespace: 'default', dryRun: false, fieldManager: 'test', fieldValidation: 'Strict' as const, warnings: [], now: new Date() };
-      const res = await create(regs.get('apps', 'v1', 'deployments')!, ctx, {
+      const res = await create(regs.get('apps', 'v1', 'deployments')!, context(), {
         apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', generateName: '', namespace: '' },
         spec: {
           replicas: 0, revisionHistoryLimit: 0, minReadySeconds: 0, paused: false,

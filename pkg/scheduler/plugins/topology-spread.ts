@@ -205,8 +205,6 @@ const spreadEvents = (defaults: any[], listers: Handle['listers']): ClusterEvent
 export const podTopologySpread = (args: Record<string, any>, handle: Handle): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin => {
   const defaults = args.defaultingType === 'List' ? ((args.defaultConstraints ?? []) as any[]) : SYSTEM_DEFAULTS;
   const events = spreadEvents(defaults, handle.listers);
-  let scoredState: CycleState | undefined;
-  let scoring: SpreadState | undefined;
   return {
     name: 'PodTopologySpread',
     events: () => events,
@@ -252,13 +250,10 @@ export const podTopologySpread = (args: Record<string, any>, handle: Handle): Pr
       s.weights = s.sizes.map((size) => Math.log(size + 2));
       s.perNode = perNode;
       state.write('PreScorePodTopologySpread', s);
-      scoredState = undefined;
       return null;
     },
     score: (state, pod, node) => {
-      // Score runs once per feasible node with the cycle's state: its PreScore result is read once per cycle
-      if (state !== scoredState) { scoredState = state; scoring = state.read<SpreadState>('PreScorePodTopologySpread')!; }
-      const s = scoring!;
+      const s = state.read<SpreadState>('PreScorePodTopologySpread')!;
       const labels = node.labels;
       let score = 0;
       for (let i = 0; i < s.constraints.length; i++) {
