@@ -223,8 +223,10 @@ spec:
     const patched = await api.kubectl('patch', 'configmap', 'live', '--type=merge', '-p', '{"data":{"greeting":"v2","extra":"new"}}');
     expect(patched.code, patched.stderr).toBe(0);
     await eventually(async () => (await readFile(join(rootfs, 'etc/cfg/greeting'), 'utf8')) === 'v2', 10_000, 'greeting updated');
+    // the swap of ..data comes first; the new top-level link and the old directory's removal follow it
+    const settled = async (): Promise<boolean> => (await readdir(join(rootfs, 'etc/cfg'))).filter((f) => f.startsWith('..2')).length === 1;
+    await eventually(settled, 10_000, 'old timestamped directory removed');
     expect(await readFile(join(rootfs, 'etc/cfg/extra'), 'utf8')).toBe('new');
-    expect((await readdir(join(rootfs, 'etc/cfg'))).filter((f) => f.startsWith('..2')).length).toBe(1);
     expect(await readFile(join(rootfs, 'etc/pinned'), 'utf8')).toBe('v1');
   });
 });
