@@ -1,8 +1,8 @@
 // Builds one Registry per served resource over a Store: a watch cache each, the shared schema
 // index, the strategies, and the admission chain (built later, once the registries exist, since
 // admission plugins look objects up through them).
-import { apiVersionOf, type Defaulter, type GroupVersion, type ResourceType, type StorageConversion } from '../../api/types.js';
-import type { Definitions } from '../../api/schema.js';
+import { apiVersionOf, type Defaulter, type GroupVersion, type KubeObject, type ResourceType, type StorageConversion } from '../../api/types.js';
+import { ref, type Definitions } from '../../api/schema.js';
 import type { Admission } from '../admission/interface.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import type { Store } from '../storage/interface.js';
@@ -12,6 +12,8 @@ import { createFieldManager } from './generic/managed-fields.js';
 import { Registry, type RegistryDeps } from './generic/registry.js';
 import { groupPrefix, resourcePrefix } from './keys.js';
 import { SchemaIndex } from './schema/index.js';
+import { pruneUnknown } from './schema/prune.js';
+import { fillZeroValues } from './schema/zero-values.js';
 import { TypeChecker } from './schema/typecheck.js';
 import { crdStrategy } from './strategies/crd.js';
 import { strategyFor } from './strategies/index.js';
@@ -57,9 +59,21 @@ export interface RegistryOptions {
 }
 
 /** A built-in conversion is synchronous and total: nothing to fall back to but the object itself. */
-const builtinCodec = (c: StorageConversion): ViewCodec => ({
-  toView: (obj) => c.fromStorage(obj),
-  toStorage: (obj) => c.toStorage(obj),
+/**
+ * A converted object as Go's encoding of the target version writes it: its omitempty zeros left out and its zero
+ * values written (a legacy Event's `reportingComponent: ""` is no `reportingController` in events.k8s.io/v1). The
+ * conversions share unchanged parts with their input, parts of the same types that hold nothing to change.
+ */
+const encodedAs = (index: SchemaIndex, definition: string | undefined) => (obj: KubeObject): KubeObject => {
+  if (!definition) return obj;
+  pruneUnknown(index, obj, ref(definition), '', 'json', true);
+  fillZeroValues(index, obj, ref(definition));
+  return obj;
+};
+
+const builtinCodec = (c: StorageConversion, view: (o: KubeObject) => KubeObject, stored: (o: KubeObject) => KubeObject): ViewCodec => ({
+  toView: (obj) => view(c.fromStorage(obj)),
+  toStorage: (obj) => stored(c.toStorage(obj)),
   fallback: (obj) => obj,
 });
 
@@ -81,7 +95,9 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
   await dropKeptApart(o.store, resources.map(({ rt }) => rt));
   await Promise.all(resources.map(async ({ rt, conversion }) => {
     // a version stored as another one reads and writes that one's keys through a converting view
-    const codec = conversion ? builtinCodec(conversion) : undefined;
+    const storedAs = conversion && resources.find((r) => r.rt.plural === rt.plural && r.rt.version === conversion.storageVersion
+      && r.rt.group === (rt.storageGroup ?? rt.group))?.rt.definition;
+    const codec = conversion ? builtinCodec(conversion, encodedAs(index, rt.definition), encodedAs(index, storedAs)) : undefined;
     const store = codec ? convertingStore(o.store, codec) : o.store;
     const cacher = new Cacher(store, resourcePrefix(rt), { historySize: o.watchCacheHistorySize });
     await cacher.start();

@@ -29,8 +29,10 @@ try:
 except client.exceptions.ApiException as e:
     out['missing'] = [e.status, json.loads(e.body)['reason']]
 apps = client.AppsV1Api()
-apps.create_namespaced_deployment('default', {'apiVersion': 'apps/v1', 'kind': 'Deployment', 'metadata': {'name': 'web'},
+created = apps.create_namespaced_deployment('default', {'apiVersion': 'apps/v1', 'kind': 'Deployment', 'metadata': {'name': 'web'},
   'spec': {'replicas': 2, 'selector': {'matchLabels': {'app': 'web'}}, 'template': {'metadata': {'labels': {'app': 'web'}}, 'spec': {'containers': [{'name': 'nginx', 'image': 'nginx'}]}}}})
+# as on a cluster, a new Deployment has an empty status (Go writes the struct), not None
+out['fresh'] = [type(created.status).__name__, created.status.ready_replicas, created.spec.template.metadata.creation_timestamp]
 d = apps.patch_namespaced_deployment_scale('web', 'default', {'spec': {'replicas': 4}})
 out['scaled'] = d.spec.replicas
 d = apps.patch_namespaced_deployment('web', 'default', {'spec': {'template': {'spec': {'containers': [{'name': 'nginx', 'env': [{'name': 'X', 'value': '1'}]}]}}}})
@@ -53,6 +55,7 @@ describe.skipIf(!hasClient)('the Python kubernetes client', () => {
     expect(out.created).toEqual({ a: 'b' });
     expect(out.events).toEqual([['ADDED', 'py']]);
     expect(out.missing).toEqual([404, 'NotFound']);
+    expect(out.fresh).toEqual(['V1DeploymentStatus', null, null]);
     expect(out.scaled).toBe(4);
     expect(out.strategic).toEqual([['nginx', 'nginx', ['X']]]);
     expect(out.version).toBe('32');

@@ -28,9 +28,4 @@ const cronJob: Defaulter = (o) => {
   spec.failedJobsHistoryLimit ??= 1;
 };
 
-/** A struct, not a pointer, in upstream's types: every stored job template has its metadata, `{}` when empty. */
-const jobTemplate: Defaulter = (t) => {
-  t.metadata ??= {};
-};
-
-export const defaulters: Record<string, Defaulter> = { [`${B}Job`]: job, [`${B}CronJob`]: cronJob, [`${B}JobTemplateSpec`]: jobTemplate };
+export const defaulters: Record<string, Defaulter> = { [`${B}Job`]: job, [`${B}CronJob`]: cronJob };

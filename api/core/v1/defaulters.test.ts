@@ -50,12 +50,6 @@ describe('pod', () => {
     expect(pod.spec.containers[0].ports).toEqual([{ containerPort: 80, hostPort: 80 }, { containerPort: 81, hostPort: 9 }]);
   });
 
-  it('gives every container its resources and every pod template its metadata, as Go writes their structs', () => {
-    expect(apply('Container', { name: 'c', image: 'busybox:1.37' }).resources).toEqual({});
-    expect(apply('Container', { name: 'c', image: 'busybox:1.37', resources: { limits: { cpu: '1' } } }).resources).toEqual({ limits: { cpu: '1' } });
-    expect(apply('PodTemplateSpec', { spec: { containers: [] } }).metadata).toEqual({});
-  });
-
   it('turns a volume without a source into an emptyDir', () => {
     expect(apply('Volume', { name: 'scratch' })).toEqual({ name: 'scratch', emptyDir: {} });
     expect(apply('Volume', { name: 'cfg', configMap: { name: 'c' } })).toEqual({ name: 'cfg', configMap: { name: 'c' } });

@@ -37,13 +37,6 @@ const podSpec: Defaulter = (spec) => {
 
 const container: Defaulter = (c) => {
   c.imagePullPolicy ||= defaultPullPolicy(c.image);
-  // a struct, not a pointer, in upstream's types: every stored container has one, `{}` when nothing is asked
-  c.resources ??= {};
-};
-
-/** A struct, not a pointer, in upstream's types: every stored pod template has its metadata, `{}` when empty. */
-const podTemplate: Defaulter = (t) => {
-  t.metadata ??= {};
 };
 
 /** A volume that names no source is an emptyDir. */
@@ -114,7 +107,6 @@ const replicationController: Defaulter = (o) => {
 export const defaulters: Record<string, Defaulter> = {
   [core('Pod')]: pod,
   [core('PodSpec')]: podSpec,
-  [core('PodTemplateSpec')]: podTemplate,
   [core('Container')]: container,
   [core('EphemeralContainer')]: container,
   [core('Volume')]: volume,

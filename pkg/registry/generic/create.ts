@@ -6,7 +6,7 @@ import { isStorageError } from '../../storage/errors.js';
 import type { RequestContext } from '../context.js';
 import { newUid, rfc3339 } from '../meta.js';
 import { toApiError } from '../storage-errors.js';
-import { decodeObject, targetOf } from './decode.js';
+import { decodeObject, targetOf, writeZeroValues } from './decode.js';
 import type { Registry, Result } from './registry.js';
 import { validateForCreate } from './validate.js';
 import { generateName } from '../../apimachinery/names.js';
@@ -78,4 +78,6 @@ function prepareForCreate(reg: Registry, ctx: RequestContext, obj: KubeObject): 
   else delete meta.generation;
   if (reg.hasStatus && !reg.strategy.keepStatusOnCreate) delete obj.status;
   reg.strategy.prepareForCreate?.(obj, ctx);
+  // the status just reset is Go's zero status again (`status: {}`, a ReplicaSet's `{replicas: 0}`)
+  writeZeroValues(reg.deps.decoder, obj, reg.rt.definition);
 }

@@ -1,6 +1,6 @@
 // Turning a client's JSON into an object of the resource's kind, as upstream's decoder does:
 // kind/apiVersion checked and filled in, JSON types checked, unknown fields dropped (reported per
-// fieldValidation), then defaults applied.
+// fieldValidation), then defaults applied and Go's zero values written.
 import { apiVersionOf, type KubeObject, type ResourceType } from '../../../api/types.js';
 import { ref } from '../../../api/schema.js';
 import { badRequest } from '../../apimachinery/errors.js';
@@ -9,6 +9,7 @@ import { applyDefaults } from '../schema/defaults.js';
 import type { SchemaIndex } from '../schema/index.js';
 import { isPlainObject } from '../schema/index.js';
 import { pruneUnknown } from '../schema/prune.js';
+import { fillZeroValues } from '../schema/zero-values.js';
 import type { TypeChecker } from '../schema/typecheck.js';
 
 export interface Decoder {
@@ -48,7 +49,13 @@ export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: Req
   d.types.check(obj, target.definition, target.kind, target.version);
   reportUnknown(unknown, ctx, target);
   applyDefaults(d.index, obj, ref(target.definition));
+  writeZeroValues(d, obj, target.definition);
   return obj;
+}
+
+/** Go's zero values of a built-in object (zero-values.ts); a custom resource's own decoder has none to write. */
+export function writeZeroValues(d: Decoder, obj: KubeObject, definition: string): void {
+  if (!d.decode) fillZeroValues(d.index, obj, ref(definition));
 }
 
 /**

@@ -9,6 +9,7 @@ import type { RequestContext } from '../context.js';
 import { semanticallyEqual, specChanged } from '../meta.js';
 import { toApiError } from '../storage-errors.js';
 import { create } from './create.js';
+import { writeZeroValues } from './decode.js';
 import type { Registry, Result } from './registry.js';
 import { validateForUpdate } from './validate.js';
 import { deleteIfInitializationFailed } from '../initializers/failed.js';
@@ -117,6 +118,9 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
     reg.strategy.prepareForUpdate?.(next, current, ctx);
   }
   // Other subresources (binding, scale, namespaces/finalize) shape the whole object in their builder.
+  // What the server set since decoding (a binding's PodScheduled condition) gets Go's zero values too; a status
+  // update's status was decoded and the rest is stored.
+  if (req.subresource !== 'status') writeZeroValues(reg.deps.decoder, next, reg.rt.definition);
   if (reg.strategy.generation && specChanged(current, next)) next.metadata!.generation = (curMeta.generation ?? 1) + 1;
 
   const view = req.admissionView;

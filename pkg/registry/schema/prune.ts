@@ -1,10 +1,11 @@
 // Unknown fields: upstream drops them while decoding into Go structs and, with fieldValidation
 // Strict or Warn, reports them by path ("spec.containers[0].foo"). We do both in one walk.
-// A JSON null decodes to Go's zero value, which is then omitted: nulls are dropped here too, and so
-// are empty maps and lists of optional fields (Go's omitempty: `labels: {}` is not kept). Decoding a built-in
+// A JSON null decodes to Go's zero value, which is then omitted (a metav1.Time's is written as null): nulls are
+// dropped here too, and so are empty maps and lists of optional fields (Go's omitempty: `labels: {}` is not kept). Decoding a built-in
 // object also drops its omitempty scalar fields at their zero value (omitempty.ts).
 import type { Schema } from '../../../api/schema.js';
 import { isPlainObject, type SchemaIndex } from './index.js';
+import { goZeroValues } from '../../../api/go-zero-values.js';
 import { isZeroScalar, omitemptyFields } from './omitempty.js';
 
 /**
@@ -47,9 +48,11 @@ function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string,
   // An object schema with neither: only a typed-but-unspecified object (e.g. FieldsV1) keeps all.
   if (!props && extra === undefined) return;
   const omitempty = omitEmpty && name ? omitemptyFields(name) : undefined;
+  const zeros = omitEmpty && name ? goZeroValues[name] : undefined;
   for (const key of Object.keys(value)) {
     if (value[key] === null) {
-      delete value[key];
+      // a metav1.Time that Go writes as null at zero (lastProbeTime: null) is stored that way (zero-values.ts)
+      if (zeros?.[key] !== 'null') delete value[key];
       continue;
     }
     const child = props?.[key];

@@ -59,6 +59,7 @@ export class TypeChecker {
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const QUANTITY_KEYWORD = 'x-quantity';
+const TIMES = ['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime'];
 
 const isQuantity = (s: string): boolean => {
   try { parseQuantity(s); return true; } catch { return false; }
@@ -68,5 +69,7 @@ const isQuantity = (s: string): boolean => {
 function typesOnly(defs: Record<string, unknown>): Record<string, unknown> {
   const out = JSON.parse(JSON.stringify(defs), (key, value: unknown) => (key === 'required' || key === 'enum' || key === 'default' ? undefined : value)) as Record<string, Record<string, unknown>>;
   if (out[QUANTITY]) out[QUANTITY] = { ...out[QUANTITY], [QUANTITY_KEYWORD]: true };
+  // Go writes a zero metav1.Time as null (lastProbeTime: null) and reads it back
+  for (const t of TIMES) if (out[t]) out[t] = { ...out[t], type: ['string', 'null'] };
   return out;
 }

@@ -56,7 +56,6 @@ export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strateg
     nameFn: nameIsDNS1035Label,
     allowCreateOnUpdate: false,
     prepareForCreate(svc) {
-      svc.status = { loadBalancer: {} };
       const spec = (svc.spec ??= {});
       if (spec.type !== 'ExternalName') {
         spec.ipFamilies ??= ['IPv4'];

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { allDefinitions } from '../../../api/index.js';
+import { goZeroValues } from '../../../api/go-zero-values.js';
+import { ref } from '../../../api/schema.js';
+import { SchemaIndex } from './index.js';
+import { fillZeroValues } from './zero-values.js';
+
+const index = new SchemaIndex(allDefinitions);
+
+describe('fillZeroValues', () => {
+  it('writes what Go writes for absent fields: {} for structs, null for times, zeros of scalars without omitempty', () => {
+    const rs: Record<string, any> = {
+      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' },
+      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+    };
+    fillZeroValues(index, rs, ref('io.k8s.api.apps.v1.ReplicaSet'));
+    expect(rs.spec.template.metadata).toEqual({ labels: { a: 'b' }, creationTimestamp: null });
+    expect(rs.spec.template.spec.containers[0].resources).toEqual({});
+    // a status is the controllers' report: its required counts get their zeros too
+    expect(rs.status).toEqual({ replicas: 0 });
+  });
+
+  it('leaves required fields outside the status for validation, and pointers, lists and maps absent', () => {
+    const pod: Record<string, any> = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ image: 'x' }] } };
+    fillZeroValues(index, pod, ref('io.k8s.api.core.v1.Pod'));
+    expect(pod.spec.containers[0]).toEqual({ image: 'x', resources: {} });
+    expect(pod.spec.securityContext).toBeUndefined();
+    expect(pod.spec.volumes).toBeUndefined();
+    expect(pod.status).toEqual({});
+  });
+
+  it('fills container statuses and conditions as the kubelet\'s are served', () => {
+    const pod: Record<string, any> = {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] },
+      status: { conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: [{ name: 'c', state: { running: {} } }] },
+    };
+    fillZeroValues(index, pod, ref('io.k8s.api.core.v1.Pod'));
+    expect(pod.status.conditions[0]).toEqual({ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: null });
+    expect(pod.status.containerStatuses[0]).toEqual({
+      name: 'c', state: { running: { startedAt: null } }, lastState: {}, ready: false, restartCount: 0, image: '', imageID: '',
+    });
+  });
+
+  it('never writes into what lies below the root: a part lacking a zero value is copied', () => {
+    const template = Object.freeze({ metadata: Object.freeze({ labels: Object.freeze({ a: 'b' }) }) });
+    const obj: Record<string, any> = { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 't' }, template };
+    fillZeroValues(index, obj, ref('io.k8s.api.core.v1.PodTemplate'));
+    expect(obj.template).not.toBe(template);
+    expect(obj.template.metadata).toEqual({ labels: { a: 'b' }, creationTimestamp: null });
+    // an object that has its zero values already is kept as it is
+    const filled = obj.template;
+    fillZeroValues(index, obj, ref('io.k8s.api.core.v1.PodTemplate'));
+    expect(obj.template).toBe(filled);
+  });
+
+  it('names only definitions we serve, and fields they have', () => {
+    for (const [definition, fields] of Object.entries(goZeroValues)) {
+      const schema = allDefinitions[definition];
+      expect(schema, definition).toBeDefined();
+      for (const field of Object.keys(fields)) expect(schema!.properties, `${definition}.${field}`).toHaveProperty([field]);
+    }
+  });
+});

@@ -1,0 +1,120 @@
+// Go's zero values, written as upstream's JSON encoding writes them (api/go-zero-values.ts): after decoding and
+// defaulting, an absent struct field becomes `{}` (and gets its own zero values), an absent metav1.Time becomes
+// `null`, an absent scalar without omitempty its zero. A Python or JavaScript client then reads `status: {}` and
+// `lastState: {}` where a cluster has them instead of null, and `kubectl get -o yaml` shows what it shows there.
+// Required fields outside the status are left absent: validation reports them (upstream's does the same for a zero
+// value); a status, the controllers' report, is not checked for them (required.ts) and gets its zeros
+// (`status: {replicas: 0}`).
+import { goZeroValues, type ZeroValue } from '../../../api/go-zero-values.js';
+import type { Schema } from '../../../api/schema.js';
+import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
+
+const ownZeros = (r: Resolved): boolean => r.name !== undefined && goZeroValues[r.name] !== undefined;
+const QUESTION = 'zero-values';
+
+/** What one schema node writes and where its walk goes on: computed once per node. */
+interface Plan {
+  /** Zero values of absent fields: [field, kind, property schema, required]. */
+  zeros: [string, ZeroValue, Schema, boolean][];
+  /** Properties below which something may be written. */
+  children: [string, Schema][];
+  items?: Schema;
+  additional?: Schema;
+}
+
+/** Plans by schema node, per index (null: nothing to write below the node). */
+type Plans = WeakMap<Schema, Plan | null>;
+const plansByIndex = new WeakMap<SchemaIndex, Plans>();
+
+function plansOf(index: SchemaIndex): Plans {
+  let plans = plansByIndex.get(index);
+  if (!plans) plansByIndex.set(index, (plans = new WeakMap()));
+  return plans;
+}
+
+function planOf(index: SchemaIndex, plans: Plans, schema: Schema): Plan | null {
+  const known = plans.get(schema);
+  if (known !== undefined) return known;
+  let plan: Plan | null = null;
+  if (index.anyBelow(schema, QUESTION, ownZeros)) {
+    const { schema: s, name } = index.resolve(schema);
+    const below = (c: Schema | undefined): Schema | undefined => (c && index.anyBelow(c, QUESTION, ownZeros) ? c : undefined);
+    plan = {
+      zeros: Object.entries((name && goZeroValues[name]) || {}).flatMap(([key, kind]): Plan['zeros'] => {
+        const property = s.properties?.[key];
+        return property ? [[key, kind, index.resolve(property).schema, s.required?.includes(key) ?? false]] : [];
+      }),
+      children: index.propertiesBelow(s, QUESTION, ownZeros),
+      items: below(s.items),
+      additional: below(isPlainObject(s.additionalProperties) ? s.additionalProperties as Schema : undefined),
+    };
+  }
+  plans.set(schema, plan);
+  return plan;
+}
+
+const zeroOf = (kind: ZeroValue, property: Schema): unknown => {
+  if (kind === 'struct') return {};
+  if (kind === 'null') return null;
+  switch (property.type) {
+    case 'string': return '';
+    case 'integer':
+    case 'number': return 0;
+    case 'boolean': return false;
+    default: return undefined;
+  }
+};
+
+/**
+ * Writes the zero values into `obj`, an object of the definition `schema` names (its root: `status` is found
+ * there). Below the root nothing is written into: a merge patch's result shares the stored object's parts, so a
+ * part that lacks a zero value (stored before it was written) is copied.
+ */
+export function fillZeroValues(index: SchemaIndex, obj: Record<string, unknown>, schema: Schema): void {
+  const plans = plansOf(index);
+  const plan = planOf(index, plans, schema);
+  if (!plan) return;
+  const out = filledObject(index, plans, obj, plan, false, true);
+  if (out !== obj) Object.assign(obj, out);
+}
+
+/** `value` with its zero values: the same reference when it has them all, else a copy. */
+function filled(index: SchemaIndex, plans: Plans, value: unknown, schema: Schema, inStatus: boolean): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const plan = planOf(index, plans, schema);
+  if (!plan) return value;
+  if (Array.isArray(value)) {
+    if (!plan.items) return value;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = filled(index, plans, value[i], plan.items, inStatus);
+      if (item !== value[i]) (out ??= [...value])[i] = item;
+    }
+    return out ?? value;
+  }
+  return isPlainObject(value) ? filledObject(index, plans, value, plan, inStatus, false) : value;
+}
+
+function filledObject(index: SchemaIndex, plans: Plans, value: Record<string, unknown>, plan: Plan, inStatus: boolean, root: boolean): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const [key, kind, property, required] of plan.zeros) {
+    if (value[key] !== undefined || (required && !inStatus)) continue;
+    const zero = zeroOf(kind, property);
+    if (zero !== undefined) (out ??= { ...value })[key] = zero;
+  }
+  const target = out ?? value;
+  for (const [key, property] of plan.children) {
+    const v = target[key];
+    if (v === undefined) continue;
+    const f = filled(index, plans, v, property, inStatus || (root && key === 'status'));
+    if (f !== v) (out ??= { ...value })[key] = f;
+  }
+  if (plan.additional) {
+    for (const key in target) {
+      const v = target[key];
+      const f = filled(index, plans, v, plan.additional, inStatus);
+      if (f !== v) (out ??= { ...value })[key] = f;
+    }
+  }
+  return out ?? value;
+}
