@@ -3,6 +3,7 @@ import { allDefinitions } from '../../../api/index.js';
 import { goZeroValues } from '../../../api/go-zero-values.js';
 import { ref } from '../../../api/schema.js';
 import { SchemaIndex } from './index.js';
+import { missingRequired } from './required.js';
 import { fillZeroValues } from './zero-values.js';
 
 const index = new SchemaIndex(allDefinitions);
@@ -20,13 +21,21 @@ describe('fillZeroValues', () => {
     expect(rs.status).toEqual({ replicas: 0 });
   });
 
-  it('leaves required fields outside the status for validation, and pointers, lists and maps absent', () => {
-    const pod: Record<string, any> = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ image: 'x' }] } };
+  it('leaves a required field outside the status whose zero would pass for a value absent, and pointers, lists and maps', () => {
+    const pod: Record<string, any> = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', ports: [{ name: 'http' }] }] } };
     fillZeroValues(index, pod, ref('io.k8s.api.core.v1.Pod'));
-    expect(pod.spec.containers[0]).toEqual({ image: 'x', resources: {} });
+    expect(pod.spec.containers[0]).toEqual({ name: 'c', ports: [{ name: 'http' }], resources: {} });
+    expect(missingRequired(index, pod, ref('io.k8s.api.core.v1.Pod'))).toEqual(['spec.containers[0].ports[0].containerPort']);
     expect(pod.spec.securityContext).toBeUndefined();
     expect(pod.spec.volumes).toBeUndefined();
     expect(pod.status).toEqual({});
+  });
+
+  it('writes a required time as null, which validation still finds missing', () => {
+    const event: Record<string, any> = { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e' } };
+    fillZeroValues(index, event, ref('io.k8s.api.events.v1.Event'));
+    expect(event.eventTime).toBeNull();
+    expect(missingRequired(index, event, ref('io.k8s.api.events.v1.Event'))).toEqual(['eventTime']);
   });
 
   it('fills container statuses and conditions as the kubelet\'s are served', () => {

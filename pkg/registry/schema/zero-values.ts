@@ -2,9 +2,9 @@
 // defaulting, an absent struct field becomes `{}` (and gets its own zero values), an absent metav1.Time becomes
 // `null`, an absent scalar without omitempty its zero. A Python or JavaScript client then reads `status: {}` and
 // `lastState: {}` where a cluster has them instead of null, and `kubectl get -o yaml` shows what it shows there.
-// Required fields outside the status are left absent: validation reports them (upstream's does the same for a zero
-// value); a status, the controllers' report, is not checked for them (required.ts) and gets its zeros
-// (`status: {replicas: 0}`).
+// A required field outside the status whose zero would pass for a value ({}, 0, false) is left absent: validation
+// reports it (upstream's does the same for a zero value); a status, the controllers' report, is not checked for them
+// (required.ts) and gets its zeros (`status: {replicas: 0}`).
 import { goZeroValues, type ZeroValue } from '../../../api/go-zero-values.js';
 import type { Schema } from '../../../api/schema.js';
 import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
@@ -14,7 +14,7 @@ const QUESTION = 'zero-values';
 
 /** What one schema node writes and where its walk goes on: computed once per node. */
 interface Plan {
-  /** Zero values of absent fields: [field, kind, property schema, required]. */
+  /** Zero values of absent fields: [field, kind, property schema, left to validation outside a status]. */
   zeros: [string, ZeroValue, Schema, boolean][];
   /** Properties below which something may be written. */
   children: [string, Schema][];
@@ -42,7 +42,11 @@ function planOf(index: SchemaIndex, plans: Plans, schema: Schema): Plan | null {
     plan = {
       zeros: Object.entries((name && goZeroValues[name]) || {}).flatMap(([key, kind]): Plan['zeros'] => {
         const property = s.properties?.[key];
-        return property ? [[key, kind, index.resolve(property).schema, s.required?.includes(key) ?? false]] : [];
+        if (!property) return [];
+        const p = index.resolve(property).schema;
+        // null and "" are absent to the required-field check (required.ts): only a zero that would pass for a value waits
+        const counts = kind === 'struct' || (kind === 'zero' && p.type !== 'string');
+        return [[key, kind, p, counts && (s.required?.includes(key) ?? false)]];
       }),
       children: index.propertiesBelow(s, QUESTION, ownZeros),
       items: below(s.items),
