@@ -33,11 +33,12 @@ function plansOf(index: SchemaIndex): Plans {
 }
 
 function planOf(index: SchemaIndex, plans: Plans, schema: Schema): Plan | null {
-  const known = plans.get(schema);
+  // by the node a reference resolves to: callers pass a fresh `ref()` for the root
+  const { schema: s, name } = index.resolve(schema);
+  const known = plans.get(s);
   if (known !== undefined) return known;
   let plan: Plan | null = null;
-  if (index.anyBelow(schema, QUESTION, ownZeros)) {
-    const { schema: s, name } = index.resolve(schema);
+  if (index.anyBelow(s, QUESTION, ownZeros)) {
     const below = (c: Schema | undefined): Schema | undefined => (c && index.anyBelow(c, QUESTION, ownZeros) ? c : undefined);
     plan = {
       zeros: Object.entries((name && goZeroValues[name]) || {}).flatMap(([key, kind]): Plan['zeros'] => {
@@ -53,7 +54,7 @@ function planOf(index: SchemaIndex, plans: Plans, schema: Schema): Plan | null {
       additional: below(isPlainObject(s.additionalProperties) ? s.additionalProperties as Schema : undefined),
     };
   }
-  plans.set(schema, plan);
+  plans.set(s, plan);
   return plan;
 }
 
