@@ -58,7 +58,6 @@ export interface RegistryOptions {
   initializers?: boolean;
 }
 
-/** A built-in conversion is synchronous and total: nothing to fall back to but the object itself. */
 /**
  * A converted object as Go's encoding of the target version writes it: its omitempty zeros left out and its zero
  * values written (a legacy Event's `reportingComponent: ""` is no `reportingController` in events.k8s.io/v1). The
@@ -71,6 +70,7 @@ const encodedAs = (index: SchemaIndex, definition: string | undefined) => (obj: 
   return obj;
 };
 
+/** A built-in conversion is synchronous and total: nothing to fall back to but the object itself. */
 const builtinCodec = (c: StorageConversion, view: (o: KubeObject) => KubeObject, stored: (o: KubeObject) => KubeObject): ViewCodec => ({
   toView: (obj) => view(c.fromStorage(obj)),
   toStorage: (obj) => stored(c.toStorage(obj)),
