@@ -102,6 +102,11 @@ describe('statefulset controller', () => {
       replicas: 2, persistentVolumeClaimRetentionPolicy: { whenScaled: 'Delete', whenDeleted: 'Retain' },
       volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
     }));
+    // served as upstream's apps/v1 conversion writes a claim template: with its TypeMeta, defaults and Pending status
+    expect((await c.statefulSets(NS).get('keep')).spec.volumeClaimTemplates).toEqual([{
+      apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', creationTimestamp: null },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' }, status: { phase: 'Pending' },
+    }]);
     const claims = async () => (await c.persistentVolumeClaims(NS).list()).items.filter((x) => x.metadata!.name!.startsWith('data-keep-'));
     await eventually(claims, (l) => l.length === 2, '2 claims');
     expect((await claims()).every((x) => !x.metadata!.ownerReferences?.length)).toBe(true);

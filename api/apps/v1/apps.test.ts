@@ -31,6 +31,9 @@ describe('apps/v1', () => {
     });
     expect(run('StatefulSet', { spec: { updateStrategy: { type: 'RollingUpdate' } } }).spec.updateStrategy)
       .toEqual({ type: 'RollingUpdate' });
+    const claims = run('StatefulSet', { spec: { volumeClaimTemplates: [{ metadata: { name: 'a' } }, { apiVersion: 'v2', kind: 'X', metadata: { name: 'b' } }] } });
+    expect(claims.spec.volumeClaimTemplates.map((t: Record<string, unknown>) => [t.apiVersion, t.kind]))
+      .toEqual([['v1', 'PersistentVolumeClaim'], ['v1', 'PersistentVolumeClaim']]);
   });
 
   it('defaults a DaemonSet and a ReplicaSet like upstream', () => {

@@ -50,6 +50,13 @@ const statefulSet: Defaulter = (o) => {
   retention.whenScaled ||= 'Retain';
   spec.replicas ??= 1;
   spec.revisionHistoryLimit ??= 10;
+  // Not a default but upstream's apps/v1 conversion (issue 87583): every claim template is served with its
+  // TypeMeta, whatever the client sent. Written only where it differs: a patched object shares the stored one's parts.
+  for (const t of Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : []) {
+    if (t && typeof t === 'object' && (t.apiVersion !== 'v1' || t.kind !== 'PersistentVolumeClaim')) {
+      Object.assign(t, { apiVersion: 'v1', kind: 'PersistentVolumeClaim' });
+    }
+  }
 };
 
 export const defaulters: Record<string, Defaulter> = {

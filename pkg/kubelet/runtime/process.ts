@@ -21,7 +21,7 @@ import { imageRepository, loadImageCatalog, type ImageCatalog } from './image-ca
 import { RuntimeState, type ContainerRecord } from './process-state.js';
 import { AttachHub, dialInNetns, dialPod, execNotFoundMessage, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
 import { diskUsage, filesystemOf, NO_USAGE } from '../disk-usage.js';
-import { netDev, processAlive, processGroupUsage } from './procfs.js';
+import { cgroupUsage, netDev, processAlive, processGroupUsage } from './procfs.js';
 import { normalizeCriTime } from './cri-time.js';
 import { newId } from './ids.js';
 import { ShimHandle } from './shim-client.js';
@@ -58,6 +58,8 @@ interface ProcContainer extends ContainerStatus, ContainerRecord {
   exited?: Promise<void>;
   /** The running process's stdio for attached clients. */
   hub?: AttachHub;
+  /** The most CPU time reported, which the next report never goes below (a counter, as a cgroup's). */
+  cpuNs?: number;
 }
 
 /** `mini-kube container-shim` of this package: the bundle next to this chunk, or dist/bin from the compiled tree or the sources. */
@@ -434,11 +436,13 @@ export class ProcessRuntime implements Runtime {
 
   containerUsage(): Map<string, ContainerUsage> {
     const running = [...this.containers.values()].filter((c) => c.state === 'running' && c.shim?.started?.pid !== undefined);
-    const usage = processGroupUsage(new Set(running.map((c) => c.shim!.started!.pid)));
+    // a container in its own cgroup is measured as cadvisor does; the others by their process group
+    const usage = processGroupUsage(new Set(running.filter((c) => !c.cgroup).map((c) => c.shim!.started!.pid)));
     const out = new Map<string, ContainerUsage>();
     for (const c of running) {
-      const u = usage.get(c.shim!.started!.pid);
-      if (u) out.set(c.id, { cpuCoreNanoSeconds: u.cpuNs, memoryWorkingSetBytes: u.rssBytes });
+      const u = c.cgroup ? cgroupUsage(c.cgroup) : usage.get(c.shim!.started!.pid);
+      // a process group's sum can dip (a reaped child's time is kept in whole clock ticks only)
+      if (u) out.set(c.id, { cpuCoreNanoSeconds: (c.cpuNs = Math.max(c.cpuNs ?? 0, u.cpuNs)), memoryWorkingSetBytes: u.rssBytes });
     }
     return out;
   }
@@ -559,6 +563,6 @@ export const formatCriLog = (text: string, o: LogOptions = {}): string => {
 };
 
 const publicStatus = (c: ProcContainer): ContainerStatus => {
-  const { config: _c, shim: _s, exited: _e, hub: _h, env: _env, cwd: _cwd, logPath: _l, cgroup: _cg, root: _r, ...status } = c;
+  const { config: _c, shim: _s, exited: _e, hub: _h, cpuNs: _cpu, env: _env, cwd: _cwd, logPath: _l, cgroup: _cg, root: _r, ...status } = c;
   return { ...status };
 };

@@ -1,6 +1,7 @@
 // Processes by pid, for what outlives the kubelet (shims, pause processes): after a restart there is no
 // ChildProcess to wait on, only /proc.
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { InterfaceStats } from './types.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -24,10 +25,17 @@ export const waitGone = async (pid: number, ms: number): Promise<void> => {
 const TICK_NS = 10_000_000; // USER_HZ is 100 on Linux
 const PAGE_BYTES = 4096;
 
+/** A single-threaded process's CPU time to the nanosecond (/proc/PID/schedstat), where the kernel keeps it. */
+const schedNs = (pid: string): number | undefined => {
+  try { return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]); } catch { return undefined; }
+};
+
 /**
  * CPU time (ns) and resident memory (bytes) of every process group in `groups`, summed over its processes: a
  * container's process leads its own group, and what it starts stays in it (without cgroups, the closest to a
- * container's accounting). One pass over /proc for all groups.
+ * container's accounting, which also keeps the time of exited processes: here, those their parents reaped). One pass
+ * over /proc for all groups. Clock ticks are 10 ms, so an idle process would show no CPU at all (and metrics-server
+ * drops a container whose cumulative CPU is 0): a single-threaded one is read to the nanosecond instead.
  */
 export function processGroupUsage(groups: ReadonlySet<number>): Map<number, { cpuNs: number; rssBytes: number }> {
   const out = new Map<number, { cpuNs: number; rssBytes: number }>();
@@ -37,16 +45,32 @@ export function processGroupUsage(groups: ReadonlySet<number>): Map<number, { cp
   for (const pid of pids) {
     let stat: string;
     try { stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
-    // fields after the command (which may hold spaces): state ppid pgrp ... utime(14) stime(15) ... rss(24)
+    // fields after the command (which may hold spaces): state ppid pgrp ... utime(14) stime(15) cutime(16)
+    // cstime(17) ... num_threads(20) ... rss(24)
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const pgrp = Number(f[2]);
     if (!groups.has(pgrp)) continue;
     const u = out.get(pgrp) ?? { cpuNs: 0, rssBytes: 0 };
-    u.cpuNs += (Number(f[11]) + Number(f[12])) * TICK_NS;
+    const ticks = (Number(f[11]) + Number(f[12])) * TICK_NS;
+    const own = f[17] === '1' ? Math.max(ticks, schedNs(pid) ?? 0) : ticks;
+    u.cpuNs += own + (Number(f[13]) + Number(f[14])) * TICK_NS;
     u.rssBytes += Number(f[21]) * PAGE_BYTES;
     out.set(pgrp, u);
   }
   return out;
+}
+
+/** CPU time (ns) and working set (bytes: memory.current less inactive file pages, as cadvisor) of a cgroup v2 group. */
+export function cgroupUsage(dir: string): { cpuNs: number; rssBytes: number } | undefined {
+  try {
+    const usec = /^usage_usec (\d+)/m.exec(readFileSync(join(dir, 'cpu.stat'), 'utf8'))?.[1];
+    const current = Number(readFileSync(join(dir, 'memory.current'), 'utf8'));
+    const inactive = Number(/^inactive_file (\d+)/m.exec(readFileSync(join(dir, 'memory.stat'), 'utf8'))?.[1] ?? 0);
+    if (usec === undefined || !Number.isFinite(current)) return undefined;
+    return { cpuNs: Number(usec) * 1000, rssBytes: Math.max(0, current - inactive) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Interfaces cadvisor leaves out of a network's stats: loopback and the host ends of containers' veths and bridges. */

@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cgroupUsage, processGroupUsage } from './procfs.js';
+
+const linux = process.platform === 'linux';
+
+/** A process leading its own group, as a container's does; resolves once it has printed `ready`. */
+const groupLeader = async (script: string) => {
+  const child = spawn('sh', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => { if (d.toString().includes('ready')) resolve(); }));
+  return { pid: child.pid!, stop: () => process.kill(-child.pid!, 'SIGKILL') };
+};
+
+describe.runIf(linux)('processGroupUsage', () => {
+  it('gives an idle process some CPU time, not the 0 of whole clock ticks', async () => {
+    const p = await groupLeader('echo ready; exec sleep 30');
+    try {
+      const u = processGroupUsage(new Set([p.pid])).get(p.pid)!;
+      expect(u.cpuNs).toBeGreaterThan(0);
+      expect(u.rssBytes).toBeGreaterThan(0);
+    } finally { p.stop(); }
+  });
+
+  it('keeps the time of the children the group reaped', async () => {
+    // the child spins ~0.1-0.5 s and is waited for before `ready`
+    const p = await groupLeader('sh -c \'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done\'; echo ready; sleep 30');
+    try {
+      expect(processGroupUsage(new Set([p.pid])).get(p.pid)!.cpuNs).toBeGreaterThanOrEqual(50_000_000);
+    } finally { p.stop(); }
+  });
+});
+
+describe('cgroupUsage', () => {
+  it('reads a cgroup v2 group as cadvisor does: usage_usec, memory.current less inactive_file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cgroup-'));
+    try {
+      await writeFile(join(dir, 'cpu.stat'), 'usage_usec 1500\nuser_usec 1000\nsystem_usec 500\n');
+      await writeFile(join(dir, 'memory.current'), '10485760\n');
+      await writeFile(join(dir, 'memory.stat'), 'anon 4096\nfile 8192\nactive_file 1024\ninactive_file 2097152\n');
+      expect(cgroupUsage(dir)).toEqual({ cpuNs: 1_500_000, rssBytes: 10485760 - 2097152 });
+      expect(cgroupUsage(join(dir, 'gone'))).toBeUndefined();
+    } finally { await rm(dir, { recursive: true, force: true }); }
+  });
+});
