@@ -101,6 +101,16 @@ describe('default admission plugins', () => {
       { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
       { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
     ]);
+    expect(pod.spec.volumes?.[0]?.name).toMatch(/^kube-api-access-/);
+    // as upstream's handler records them before mutating admission: the writer owns what it sent and its defaults,
+    // not the tolerations, priority, service account and token volume the plugins added
+    const [entry] = JSON.parse(await ok('get', 'pod', 'tol', '-o', 'json', '--show-managed-fields')).metadata.managedFields;
+    expect(Object.keys(entry.fieldsV1['f:spec'])).toEqual([
+      'f:containers', 'f:dnsPolicy', 'f:enableServiceLinks', 'f:restartPolicy', 'f:schedulerName', 'f:securityContext', 'f:terminationGracePeriodSeconds',
+    ]);
+    expect(Object.keys(entry.fieldsV1['f:spec']['f:containers']['k:{"name":"tol"}'])).toEqual([
+      '.', 'f:image', 'f:imagePullPolicy', 'f:name', 'f:resources', 'f:terminationMessagePath', 'f:terminationMessagePolicy',
+    ]);
   });
 
   it('PodSecurity restricted refuses a privileged pod and warns on a Deployment', async () => {

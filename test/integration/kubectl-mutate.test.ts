@@ -237,6 +237,18 @@ describe('kubectl apply --server-side', () => {
     expect((await json('cm', 'ssa')).data).toEqual({ a: '1' });
   });
 
+  it('records what a writer sent and its defaults, not what the server set after (upstream tracks before the strategy)', async () => {
+    await ok(s.kubectl('create', 'service', 'nodeport', 'tracked', '--tcp=80:8080'));
+    await ok(s.kubectl('label', 'service', 'tracked', 'tier=web'));
+    const svc = parseYaml(await ok(s.kubectl('get', 'service', 'tracked', '-o', 'yaml', '--show-managed-fields')));
+    expect(svc.spec.clusterIP).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(svc.spec.ipFamilyPolicy).toBe('SingleStack');
+    const [created, labelled] = svc.metadata.managedFields;
+    expect(created.manager).toBe('kubectl-create');
+    expect(Object.keys(created.fieldsV1['f:spec'])).toEqual(['f:externalTrafficPolicy', 'f:internalTrafficPolicy', 'f:ports', 'f:selector', 'f:sessionAffinity', 'f:type']);
+    expect(labelled).toMatchObject({ manager: 'kubectl-label', operation: 'Update', fieldsV1: { 'f:metadata': { 'f:labels': { 'f:tier': {} } } } });
+  });
+
   it('refuses fields the schema does not declare, as structured-merge-diff words it, whatever --validate says', async () => {
     const manifest = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ssa-typo}\nspec:\n  selector: {matchLabels: {app: t}}\n  replica: 2\n'
       + '  template:\n    metadata: {labels: {app: t}}\n    spec: {containers: [{name: c, image: nginx, imagePolicy: Always}]}\n';

@@ -16,9 +16,12 @@ const GENERATE_NAME_ATTEMPTS = 8;
 
 export async function create(reg: Registry, ctx: RequestContext, body: unknown, opts: { managedFieldsSet?: boolean } = {}): Promise<Result> {
   const obj = decodeObject(reg.deps.decoder, body, targetOf(reg.rt), ctx);
-  const meta = (obj.metadata ??= {});
   checkNamespace(reg, ctx, obj);
-  if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
+  if (obj.metadata!.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
+  // The writer owns what it sent, defaults included; not what admission and the server add after (upstream's
+  // handler updates managed fields before mutating admission: a pod's service-account volume is nobody's).
+  if (!opts.managedFieldsSet) reg.deps.fieldManager.update(undefined, obj, ctx, undefined, reg.hasStatus);
+  const meta = obj.metadata!;
   const named = Boolean(meta.name);
   if (!named && meta.generateName) meta.name = generateName(meta.generateName);
 
@@ -27,7 +30,6 @@ export async function create(reg: Registry, ctx: RequestContext, body: unknown, 
   const causes = validateForCreate(reg, obj, ctx);
   if (causes.length) throw reg.invalid(meta.name ?? '', causes);
   await reg.admission('validate', 'CREATE', ctx, obj, undefined, meta.name ?? '');
-  if (!opts.managedFieldsSet) reg.deps.fieldManager.update(undefined, obj, ctx, undefined, reg.hasStatus);
   if (ctx.dryRun) {
     // Nothing is stored, but the answer is the one the write would give (upstream: DryRunnableStorage.Create).
     const existing = await reg.get(ctx, meta.name!).catch((e: unknown) => (isStatusError(e) && e.code === 404 ? undefined : Promise.reject(e)));

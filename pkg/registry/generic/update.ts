@@ -81,22 +81,27 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
 async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateRequest, current: KubeObject): Promise<KubeObject> {
   // builders share what they keep with the stored object (frozen under test): the fields set below go into copies
   const built = await req.build(current);
-  const meta: ObjectMeta = { ...built.metadata };
-  let next: KubeObject = { ...built, metadata: meta };
+  const sent: ObjectMeta = built.metadata ?? {};
   const curMeta = current.metadata!;
   // as upstream's checkName: a body without a name does not take the URL's (an update is never a rename either)
-  if (meta.name !== req.name) {
-    throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${req.name})`);
+  if (sent.name !== req.name) {
+    throw badRequest(`the name of the object (${sent.name ?? ''}) does not match the name on the URL (${req.name})`);
   }
-  if (reg.rt.namespaced && meta.namespace !== undefined && meta.namespace !== ctx.namespace) {
+  if (reg.rt.namespaced && sent.namespace !== undefined && sent.namespace !== ctx.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  if (meta.resourceVersion && meta.resourceVersion !== curMeta.resourceVersion) {
+  if (sent.resourceVersion && sent.resourceVersion !== curMeta.resourceVersion) {
     throw conflict(reg.gr, req.name, 'the object has been modified; please apply your changes to the latest version and try again');
   }
-  if (!meta.resourceVersion && reg.strategy.allowUnconditionalUpdate === false) {
+  if (!sent.resourceVersion && reg.strategy.allowUnconditionalUpdate === false) {
     throw reg.invalid(req.name, [fieldCause('FieldValueInvalid', 'metadata.resourceVersion', 'Invalid value: 0x0: must be specified for an update')]);
   }
+  let next: KubeObject = { ...built, metadata: { ...sent } };
+  // As upstream's handlers: the writer owns what it sent, not what the strategy and admission change after. A
+  // subresource's write is tracked at the end, once it has been cut down to what the subresource may change.
+  const tracked = !req.managedFieldsSet && !req.subresource;
+  if (tracked) reg.deps.fieldManager.update(current, next, ctx, undefined, reg.hasStatus);
+  const meta = next.metadata!;
   meta.name = req.name;
   meta.resourceVersion = curMeta.resourceVersion;
   if (reg.rt.namespaced) meta.namespace = ctx.namespace;
@@ -135,7 +140,7 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
   if (causes.length) throw reg.invalid(req.name, causes);
   if (view) await reg.admission('validate', 'UPDATE', ctx, view.to(next), view.to(current), req.name, req.subresource);
   else await reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource);
-  if (!req.managedFieldsSet) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
+  if (!req.managedFieldsSet && !tracked) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
   delete next.metadata!.resourceVersion;
   return semanticallyEqual(current, next) ? current : next;
 }
