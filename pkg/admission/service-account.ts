@@ -10,6 +10,7 @@ import type { AdmissionDeps } from './deps.js';
 import { admissionForbidden } from './errors.js';
 import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from './interface.js';
 import { isPodCreateOrUpdate } from './pod-helpers.js';
+import { cloneJson } from '../apimachinery/json-clone.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 export const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -51,7 +52,7 @@ export class ServiceAccount implements MutatingPlugin, ValidatingPlugin {
     const sa = await this.serviceAccount(a, a.namespace, spec.serviceAccountName as string);
     if (shouldAutomount(sa, spec)) mountToken(spec);
     if (!(Array.isArray(spec.imagePullSecrets) && spec.imagePullSecrets.length) && Array.isArray(sa.imagePullSecrets) && sa.imagePullSecrets.length) {
-      spec.imagePullSecrets = structuredClone(sa.imagePullSecrets);
+      spec.imagePullSecrets = cloneJson(sa.imagePullSecrets);
     }
   }
 

@@ -14,6 +14,7 @@ import { update } from '../registry/generic/update.js';
 import type { RegistrySet } from '../registry/index.js';
 import { listPrefix, resourcePrefix } from '../registry/keys.js';
 import { followCache } from '../storage/cacher/follow.js';
+import { cloneJson } from '../apimachinery/json-clone.js';
 
 const systemContext = (namespace?: string): RequestContext => ({
   namespace,
@@ -65,7 +66,7 @@ export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer):
         name,
         subresource: 'status',
         build: (current: KubeObject | undefined) => {
-          const copy = structuredClone(current ?? {});
+          const copy = cloneJson(current ?? {});
           const status = change(copy);
           return status === undefined ? copy : { ...copy, status };
         },

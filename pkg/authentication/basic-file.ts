@@ -4,6 +4,7 @@ import { unauthorized } from '../apimachinery/errors.js';
 import type { Authenticator, UserInfo } from './interface.js';
 import { schemeCredential } from './authorization-header.js';
 import { loadCredentialsFile } from './credentials-file.js';
+import { cloneJson } from '../apimachinery/json-clone.js';
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
@@ -23,7 +24,7 @@ export const basicFileAuthenticator = (path: string): Authenticator => {
       if (!entry || !timingSafeEqual(entry.password, digest(decoded.slice(colon + 1)))) {
         return Promise.reject(unauthorized('invalid username/password combination'));
       }
-      return Promise.resolve({ user: structuredClone(entry.user), consumedHeaders: ['authorization'] });
+      return Promise.resolve({ user: cloneJson(entry.user), consumedHeaders: ['authorization'] });
     },
   };
 };

@@ -3,6 +3,7 @@ import { unauthorized } from '../apimachinery/errors.js';
 import type { Authenticator, UserInfo } from './interface.js';
 import { schemeCredential } from './authorization-header.js';
 import { loadCredentialsFile } from './credentials-file.js';
+import { cloneJson } from '../apimachinery/json-clone.js';
 
 export const tokenFileAuthenticator = (path: string): Authenticator => {
   // A later line with the same token wins, as upstream's map does.
@@ -14,7 +15,7 @@ export const tokenFileAuthenticator = (path: string): Authenticator => {
       if (token === undefined) return Promise.resolve(null);
       const user = tokens.get(token);
       if (!user) return Promise.reject(unauthorized('invalid bearer token'));
-      return Promise.resolve({ user: structuredClone(user), consumedHeaders: ['authorization'] });
+      return Promise.resolve({ user: cloneJson(user), consumedHeaders: ['authorization'] });
     },
   };
 };

@@ -8,6 +8,7 @@ import { schemeCredential } from './authorization-header.js';
 import type { Authenticator, UserInfo } from './interface.js';
 import { TtlCache } from './ttl-cache.js';
 import { webhookClient } from './webhook-client.js';
+import { cloneJson } from '../apimachinery/json-clone.js';
 
 export interface WebhookOptions {
   kubeconfigFile: string;
@@ -63,7 +64,7 @@ export const webhookTokenAuthenticator = async (o: WebhookOptions): Promise<Auth
         cache.set(key, entry, entry.user ? ttl : failureTtl);
       }
       if (!entry.user) throw unauthorized(`token webhook: ${entry.error ?? 'not authenticated'}`);
-      return { user: structuredClone(entry.user), consumedHeaders: ['authorization'] };
+      return { user: cloneJson(entry.user), consumedHeaders: ['authorization'] };
     },
   };
 };

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxesUnavailable } from '../../pkg/kubelet/sandbox/probe.js';
 import { kubectl } from '../support/apiserver.js';
 import { eventually } from './kubelet-support.js';
-import { main, seedsScenario, startUp, stopUp } from './kubelet-up-support.js';
+import { main, seedsScenario, startUp, stopUp, upLogTail } from './kubelet-up-support.js';
 
 afterEach(stopUp);
 
@@ -46,10 +46,16 @@ describe.skipIf(!existsSync(main))('mini-kube up with the process runtime (compi
         expect(page).toContain('Welcome to nginx!');
       }
       // up's cluster DNS, reached by the pods through the kube-dns ClusterIP: the service's name, with the search path
+      let lookup = '';
       const resolved = await eventually(async () => {
         const r = await kubectl(kc, ['exec', first, '--', 'getent', 'hosts', 'web']);
+        lookup = `exit ${r.code}: ${r.stderr}`;
         return r.code === 0 ? r.stdout : undefined;
-      }, 45_000, 'getent hosts web'); // a lookup the loaded DNS server misses costs the resolver's 5-s timeouts
+      }, 45_000, 'getent hosts web').catch(async (e: Error) => { // a lookup the loaded DNS server misses costs the resolver's 5-s timeouts
+        // what it takes to tell a resolver, proxy or DNS server fault apart (this step failed in loaded local runs)
+        const conf = await kubectl(kc, ['exec', first, '--', 'cat', '/etc/resolv.conf']);
+        throw new Error(`${e.message}; last lookup ${lookup}; resolv.conf: ${conf.stdout}; proxy.log: ${await upLogTail('proxy')}; dns.log: ${await upLogTail('dns')}`);
+      });
       expect(resolved.trim().split(/\s+/)).toEqual([clusterIp, 'web.default.svc.cluster.local']);
       // an in-cluster client in a pod: its service account token at the mountPath, the apiserver at KUBERNETES_SERVICE_HOST
       const whoami = await kubectl(kc, ['exec', first, '--', 'kubectl', 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);

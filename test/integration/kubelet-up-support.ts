@@ -4,7 +4,7 @@
 // deployment web --image=nginx --replicas=3` ends in 3 Running pods with IPs and the kubelet's events.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -25,6 +25,10 @@ export const stopUp = async (): Promise<void> => {
   if (dir) await rm(dir, { recursive: true, force: true });
   dir = '';
 };
+
+/** The last lines of a component's log in the running cluster's data dir (for a failing test's message). */
+export const upLogTail = async (component: string, lines = 20): Promise<string> =>
+  (await readFile(join(dir, 'logs', `${component}.log`), 'utf8').catch((e: Error) => e.message)).trim().split('\n').slice(-lines).join('\n');
 
 export const startUp = async (...args: string[]): Promise<string> => {
   dir = await mkdtemp(join(tmpdir(), 'kubelet-up-'));

@@ -12,6 +12,7 @@ import { CallError, callWebhook, type ClientConfig } from './client.js';
 import { admissionRequest } from './review.js';
 import { isExemptResource, matchedResource, namespaceSelectorMatches, objectSelectorMatches, type Rule } from './rules.js';
 import { versioned } from '../versioned.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -141,7 +142,7 @@ export class MutatingWebhook implements MutatingPlugin {
       const as = await invocation(h, a, this.deps);
       if (!as) continue;
       await this.callAndPatch(h, as, a, 0, i);
-      if (h.reinvocationPolicy === 'IfNeeded') after.set(h, structuredClone(a.object));
+      if (h.reinvocationPolicy === 'IfNeeded') after.set(h, cloneJson(a.object));
     }
     if (!after.size) return;
     for (const [i, h] of hooks.entries()) {

@@ -14,6 +14,7 @@ import { difference, intersect, pathOf, union } from './fieldpath.js';
 import { mergeApplied, removeFields } from './merge.js';
 import type { UpdateOptions } from './update.js';
 import { fieldSetOf } from './walk.js';
+import { cloneJson } from '../json-clone.js';
 
 export interface ApplyOptions extends UpdateOptions {
   force: boolean;
@@ -33,7 +34,7 @@ const sortedJson = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) =>
  */
 const syncLastApplied = (merged: KubeObject, applied: KubeObject, manager: string): KubeObject => {
   if (manager !== 'kubectl' || merged.metadata?.annotations?.[LAST_APPLIED_ANNOTATION] === undefined) return merged;
-  const copy = structuredClone(applied);
+  const copy = cloneJson(applied);
   if (copy.metadata?.annotations) delete copy.metadata.annotations[LAST_APPLIED_ANNOTATION];
   const annotations = { ...merged.metadata.annotations, [LAST_APPLIED_ANNOTATION]: `${sortedJson(copy)}\n` };
   return { ...merged, metadata: { ...merged.metadata, annotations } };

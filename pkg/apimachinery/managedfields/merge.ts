@@ -7,6 +7,7 @@ import type { Schema } from '../../../api/schema.js';
 import type { SchemaLookup } from '../schema-lookup.js';
 import { fieldPE, hasDescendant, pathKey, type FieldSet, type Path } from './fieldpath.js';
 import { childOf, classify, isObj, itemPE, type Node } from './walk.js';
+import { cloneJson } from '../json-clone.js';
 
 type Obj = Record<string, unknown>;
 
@@ -28,7 +29,7 @@ const mergeLists = (live: unknown[], config: unknown[], node: Node, lookup: Sche
   const take = (k: string, c: unknown): void => {
     done.add(k);
     const l = liveById.get(k);
-    out.push(node.kind === 'mapList' && l !== undefined ? mergeApplied(l, c, node.item, lookup) : structuredClone(c));
+    out.push(node.kind === 'mapList' && l !== undefined ? mergeApplied(l, c, node.item, lookup) : cloneJson(c));
     if (k === nextShared) nextShared = shared.shift();
   };
   let l = 0;
@@ -54,7 +55,7 @@ export const mergeApplied = (live: unknown, config: unknown, schema: Schema | un
   const node = classify(config, schema, lookup);
   switch (node.kind) {
     case 'leaf':
-      return structuredClone(config);
+      return cloneJson(config);
     case 'struct':
     case 'map': {
       const out: Obj = isObj(live) ? { ...live } : {};
@@ -67,7 +68,7 @@ export const mergeApplied = (live: unknown, config: unknown, schema: Schema | un
     }
     case 'mapList':
     case 'set':
-      return Array.isArray(live) ? mergeLists(live, config as unknown[], node, lookup) : structuredClone(config);
+      return Array.isArray(live) ? mergeLists(live, config as unknown[], node, lookup) : cloneJson(config);
   }
 };
 

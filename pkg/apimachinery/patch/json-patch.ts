@@ -7,6 +7,7 @@
 import fjp from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { badRequest, StatusError, tooLarge } from '../errors.js';
+import { cloneJson } from '../json-clone.js';
 
 const MAX_OPERATIONS = 10000;
 const OPS = ['add', 'remove', 'replace', 'move', 'copy', 'test'];
@@ -61,7 +62,7 @@ const checkShape = (patch: unknown): Operation[] => {
 
 export const applyJsonPatch = <T>(doc: T, patch: unknown): T => {
   const ops = checkShape(patch);
-  const copy = structuredClone(doc);
+  const copy = cloneJson(doc);
   let result: T = copy;
   ops.forEach((op, i) => {
     try {

@@ -3,6 +3,7 @@
 //
 //   applyMergePatch<T>(doc: T, patch: unknown): T    // doc is not mutated; a non-object patch is 400
 import { badRequest } from '../errors.js';
+import { cloneJson } from '../json-clone.js';
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -12,7 +13,7 @@ export const mergeObjects = (target: unknown, patch: Obj): Obj => {
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else if (isObject(v)) out[k] = mergeObjects(out[k], v);
-    else out[k] = typeof v === 'object' ? structuredClone(v) : v; // lists are copied, scalars need not be
+    else out[k] = typeof v === 'object' ? cloneJson(v) : v; // lists are copied, scalars need not be
   }
   return out;
 };

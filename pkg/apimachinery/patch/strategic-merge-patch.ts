@@ -15,6 +15,7 @@
 import type { Schema } from '../../../api/schema.js';
 import { badRequest, StatusError } from '../errors.js';
 import { childSchema, itemSchema, resolveSchema, type SchemaLookup } from '../schema-lookup.js';
+import { cloneJson } from '../json-clone.js';
 
 type Obj = Record<string, unknown>;
 type Kind = 'object' | 'array' | 'null' | 'scalar';
@@ -286,6 +287,6 @@ const normalizeOrder = (inPatch: unknown[], serverOnly: unknown[], patchOrder: u
 export const applyStrategicMergePatch = <T>(original: T, patch: unknown, lookup: SchemaLookup, rootDefinition: string): T => {
   if (!isObj(patch)) throw badRequest('invalid JSON document');
   const root = resolveSchema(lookup(rootDefinition), lookup);
-  const base = isObj(original) ? structuredClone(original) : {};
-  return new Merger(lookup).mergeMap(base, structuredClone(patch), root) as T;
+  const base = isObj(original) ? cloneJson(original) : {};
+  return new Merger(lookup).mergeMap(base, cloneJson(patch), root) as T;
 };

@@ -18,6 +18,7 @@ import { int64Param, isTrue } from '../request-info.js';
 import { serveWatch } from './watch.js';
 import { waitForInitialized } from '../../registry/initializers/wait.js';
 import { subresourceHandler } from './subresources.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export interface ResourceLookup {
   registry(group: string, version: string, resource: string): Registry | undefined;
@@ -61,7 +62,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
       const res = await update(reg, ctx, {
         name: info.name,
         createIfMissing: reg.strategy.allowCreateOnUpdate,
-        build: () => decodeObject(reg.deps.decoder, structuredClone(body), targetOf(reg.rt), ctx),
+        build: () => decodeObject(reg.deps.decoder, cloneJson(body), targetOf(reg.rt), ctx),
       });
       return sendObject(r, res, res.created ? 201 : 200);
     }

@@ -7,6 +7,7 @@ import type { PatchType } from '../../registry/context.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { patchScale } from '../../registry/generic/patch.js';
 import type { UpdateRequest } from '../../registry/generic/update.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export function getScale(reg: Registry, obj: KubeObject): KubeObject {
   if (reg.strategy.scale) return reg.strategy.scale.get(obj);
@@ -29,7 +30,7 @@ function withReplicas(reg: Registry, name: string, obj: KubeObject, scale: KubeO
   if (typeof replicas !== 'number' || !Number.isInteger(replicas)) throw badRequest('Scale.spec.replicas: must be an integer');
   if (replicas < 0) throw reg.invalid(name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
   if (reg.strategy.scale) return reg.strategy.scale.set(obj, replicas);
-  const next = structuredClone(obj);
+  const next = cloneJson(obj);
   next.spec = { ...next.spec, replicas };
   return next;
 }

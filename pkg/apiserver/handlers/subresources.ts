@@ -19,6 +19,7 @@ import { proxyPath, proxySubresource } from './proxy-subresources.js';
 import { approvalUpdate } from '../../registry/strategies/certificatesigningrequests.js';
 import { bindPod, evictPod } from './pod-subresources.js';
 import { getScale, scaleUpdate } from './scale.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export async function subresourceHandler(reg: Registry, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const info = request.info;
@@ -41,7 +42,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
       }
       const req: UpdateRequest = info.verb === 'patch'
         ? patchBuilder(reg, ctx, info.name, patchTypeOf(request.headers['content-type']), body(), isTrue(q.force), info.subresource)
-        : { name: info.name, subresource: info.subresource, build: () => decodeObject(reg.deps.decoder, structuredClone(body()), targetOf(reg.rt), ctx) };
+        : { name: info.name, subresource: info.subresource, build: () => decodeObject(reg.deps.decoder, cloneJson(body()), targetOf(reg.rt), ctx) };
       const field = SPEC_FIELD_OF[info.subresource];
       const res = await update(reg, ctx, field ? specFieldRequest(req, field) : info.subresource === 'approval' ? approvalRequest(req) : req);
       return sendObject(r, res);

@@ -3,6 +3,7 @@
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import { isPlainObject } from '../schema/index.js';
 import { itemSchema } from './schema.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export function defaultCustomResource(value: unknown, s: JSONSchemaProps | undefined): void {
   if (!s || !hasDefaults(s)) return;
@@ -15,7 +16,7 @@ export function defaultCustomResource(value: unknown, s: JSONSchemaProps | undef
   const props = s.properties ?? {};
   for (const key in props) {
     const d = props[key]!.default;
-    if (value[key] === undefined && d !== undefined) value[key] = structuredClone(d);
+    if (value[key] === undefined && d !== undefined) value[key] = cloneJson(d);
   }
   for (const key in value) {
     const v = value[key];

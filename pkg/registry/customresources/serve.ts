@@ -25,6 +25,7 @@ import { customResourcePrinter } from './printer.js';
 import { pruneCustomResource } from './prune.js';
 import { definitionName, versionDefinitions, withoutRequired } from './schema.js';
 import { customResourceStrategy } from './strategy.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 const metaIndex = new SchemaIndex(metaDefinitions);
 /** ObjectMeta with the alpha initializers field, for servers with the Initializers feature on. */
@@ -125,7 +126,7 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
     const defaults = hasDefaults(schema);
     const withDefaults = (obj: KubeObject): KubeObject => {
       if (!defaults) return obj;
-      const copy = structuredClone(obj);
+      const copy = cloneJson(obj);
       defaultCustomResource(copy, schema);
       return JSON.stringify(copy) === JSON.stringify(obj) ? obj : copy;
     };

@@ -10,6 +10,7 @@ import type { Strategy } from '../strategy.js';
 import { hasRules, validateRules } from './cel.js';
 import { findFirst, setPath, simplePath } from './jsonpath.js';
 import { compileValidator, validateEmbedded, validateWithSchema } from './validation.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export interface CustomResourceStrategyOptions {
   schema: JSONSchemaProps | undefined;
@@ -83,7 +84,7 @@ function scaleAccess(s: CustomResourceSubresourceScale): NonNullable<Strategy['s
       };
     },
     set(obj, replicas) {
-      const next = structuredClone(obj);
+      const next = cloneJson(obj);
       setPath(next, simplePath(s.specReplicasPath), replicas);
       return next;
     },

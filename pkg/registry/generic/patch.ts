@@ -12,6 +12,7 @@ import type { Registry } from './registry.js';
 import type { UpdateRequest } from './update.js';
 import { ref } from '../../../api/schema.js';
 import { pruneUnknown } from '../schema/prune.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, type: PatchType, patch: unknown, force: boolean, subresource?: string): UpdateRequest {
   if (type === 'apply') return applyBuilder(reg, ctx, name, patch, force, subresource);
@@ -24,27 +25,32 @@ export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, t
     subresource,
     build: (current) => {
       if (!current) throw notFound(reg.gr, name);
-      if (type === 'merge') return decodeMerged(reg, ctx, current, patch);
+      if (type === 'merge' || (type === 'strategic' && onlyFields(patch))) return decodeNamed(reg, ctx, current, type, patch);
       return decodeObject(reg.deps.decoder, patchObject(reg, current, type, patch), targetOf(reg.rt), ctx);
     },
   };
 }
 
+/** A strategic merge patch without a directive at its root changes only the top-level fields it names. */
+const onlyFields = (patch: unknown): boolean =>
+  typeof patch === 'object' && patch !== null && !Array.isArray(patch) && !Object.keys(patch).some((k) => k.startsWith('$'));
+
 /**
- * A merge patch copies only the objects on the paths it names and shares the rest with the stored object, so
- * only the top-level fields it names are decoded (pruned, type-checked, defaulted, in place): the others are
- * the stored object's own, decoded when stored (a kubelet's status patch no longer walks the pod's spec).
+ * A merge patch, and a strategic one without root directives, changes only the top-level fields it names: they
+ * alone are patched (a copy of them) and decoded (pruned, type-checked, defaulted); the others are the stored
+ * object's own, decoded when stored (a kubelet's status patch neither copies nor walks the pod's spec).
  */
-function decodeMerged(reg: Registry, ctx: RequestContext, current: KubeObject, patch: unknown): KubeObject {
-  const patched = patchObject(reg, current, 'merge', patch) as Record<string, unknown>;
-  const named = new Set(Object.keys(patch as object));
-  const part: Record<string, unknown> = {};
-  for (const k of Object.keys(patched)) if (named.has(k) || k === 'apiVersion' || k === 'kind') part[k] = patched[k];
+function decodeNamed(reg: Registry, ctx: RequestContext, current: KubeObject, type: 'merge' | 'strategic', patch: unknown): KubeObject {
+  const named = new Set(typeof patch === 'object' && patch !== null ? Object.keys(patch) : []);
+  const takes = (k: string): boolean => named.has(k) || k === 'apiVersion' || k === 'kind';
+  const base: Record<string, unknown> = {};
+  for (const k of Object.keys(current)) if (takes(k)) base[k] = current[k];
+  const part = patchObject(reg, base as KubeObject, type, patch) as Record<string, unknown>;
   const decoded = decodeObject(reg.deps.decoder, part, targetOf(reg.rt), ctx) as Record<string, unknown>;
-  // the stored key order, then whatever decoding added (a defaulted top-level field)
+  // the stored key order, then whatever the patch or decoding added (a new or defaulted top-level field)
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(patched)) {
-    if (!named.has(k) && k !== 'apiVersion' && k !== 'kind') out[k] = patched[k];
+  for (const k of Object.keys(current)) {
+    if (!takes(k)) out[k] = current[k];
     else if (k in decoded) out[k] = decoded[k];
   }
   for (const k of Object.keys(decoded)) if (!(k in out)) out[k] = decoded[k];
@@ -99,7 +105,7 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
     createIfMissing: true,
     managedFieldsSet: true,
     build: (current) => {
-      const config = structuredClone(applied);
+      const config = cloneJson(applied);
       const unknown = pruneUnknown(reg.deps.decoder.index, config, ref(reg.rt.definition), '', 'fieldpath');
       if (unknown.length) throw typedPatchError(applied, reg.rt.group, reg.rt.kind, unknown);
       const merged = reg.deps.fieldManager.apply(current, config, ctx, force, reg.hasStatus, subresource);

@@ -4,6 +4,7 @@
 import type { Schema } from '../../../api/schema.js';
 import type { Defaulter } from '../../../api/types.js';
 import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 interface Plan {
   /** Properties with a constant default. */
@@ -44,7 +45,7 @@ export function applyDefaults(index: SchemaIndex, value: unknown, schema: Schema
     return;
   }
   if (!isPlainObject(value)) return;
-  for (const [key, d] of plan.defaults) if (value[key] === undefined) value[key] = structuredClone(d);
+  for (const [key, d] of plan.defaults) if (value[key] === undefined) value[key] = typeof d === 'object' ? cloneJson(d) : d;
   plan.defaulter?.(value);
   for (const key of Object.keys(value)) {
     const v = value[key];

@@ -6,6 +6,7 @@ import type { StatusCause } from '../../apimachinery/errors.js';
 import { jsonEqual } from '../../apimachinery/json-equal.js';
 import type { Strategy } from '../strategy.js';
 import { validateEphemeralContainersUpdate } from './ephemeral-containers.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export const podStrategy: Strategy = {
   returnDeletedObject: true,
@@ -30,7 +31,7 @@ export const podStrategy: Strategy = {
     // Most of a pod's spec is immutable once created (upstream: ValidatePodUpdate).
     if (jsonEqual(pod.spec, old.spec)) return [];
     const mutable = (o: KubeObject): unknown => {
-      const spec = structuredClone(o.spec ?? {});
+      const spec = cloneJson(o.spec ?? {});
       for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) delete c.image;
       delete spec.activeDeadlineSeconds;
       delete spec.tolerations;
