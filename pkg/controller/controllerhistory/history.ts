@@ -4,13 +4,14 @@
 import type { KubeObject } from '../../../api/types.js';
 import { Resources, isAlreadyExists, isNotFound, type Client, type Lister } from '../../client/index.js';
 import { canonicalJson, controllerRef, fnv32a, getControllerOf, safeEncodeString } from '../shared/controller-utils.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export const CONTROLLER_REVISION_HASH = 'controller-revision-hash';
 export type Revision = KubeObject;
 
 /** The data of a revision: `{spec: {template: {..., $patch: replace}}}` (upstream getPatch). */
 export const revisionData = (owner: KubeObject): Record<string, unknown> => ({
-  spec: { template: { ...structuredClone(owner.spec?.template ?? {}), $patch: 'replace' } },
+  spec: { template: { ...cloneJson(owner.spec?.template ?? {}), $patch: 'replace' } },
 });
 
 export const hashRevision = (data: unknown, collisionCount?: number): string =>
@@ -76,7 +77,7 @@ export async function truncateHistory(client: Client, revisions: Revision[], liv
 
 /** The owner with the template of a revision applied (its `data.spec.template`). */
 export const templateOf = (r: Revision): KubeObject => {
-  const t = structuredClone((r.data as { spec?: { template?: KubeObject } })?.spec?.template ?? {});
+  const t = cloneJson((r.data as { spec?: { template?: KubeObject } })?.spec?.template ?? {});
   delete t.$patch;
   return t;
 };

@@ -8,6 +8,7 @@ import { controllerRef, getControllerOf, keyOf, objOf, parseTime, workerLoop } f
 import type { ControllerContext } from '../shared/types.js';
 import { isJobFinished } from '../job/job-controller.js';
 import { parseSchedule, type Schedule } from './cron.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 const SCHEDULED_TIMESTAMP = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 const JOBS = { group: 'batch', version: 'v1', resource: 'jobs', namespaced: true, kind: 'Job' };
@@ -47,11 +48,11 @@ export async function startCronJobController(ctx: ControllerContext): Promise<vo
   async function sync(key: string): Promise<void> {
     const cached = cronJobs.get(key);
     if (!cached) return;
-    const cj = structuredClone(cached);
+    const cj = cloneJson(cached);
     const ns = cj.metadata!.namespace!;
     const uid = cj.metadata!.uid!;
     const children = jobs.namespace(ns).list().filter((j) => getControllerOf(j)?.uid === uid);
-    const status: Record<string, any> = structuredClone(cj.status ?? {});
+    const status: Record<string, any> = cloneJson(cj.status ?? {});
     let active: { name: string; uid?: string }[] = [...(status.active ?? [])];
     const nowMs = clock.now();
 
@@ -140,7 +141,7 @@ export async function startCronJobController(ctx: ControllerContext): Promise<vo
       }
       active = [];
     }
-    const tmpl = structuredClone(cj.spec.jobTemplate ?? {});
+    const tmpl = cloneJson(cj.spec.jobTemplate ?? {});
     const job: KubeObject = {
       apiVersion: 'batch/v1', kind: 'Job',
       metadata: {

@@ -11,6 +11,7 @@ import { isPodActive, isPodAvailable, isPodReady, podFromTemplate, type Pod } fr
 import { claimObjects } from '../shared/controller-utils-refs.js';
 import type { ControllerContext } from '../shared/types.js';
 import { nodeOfDaemonPod, nodeShouldRunDaemonPod, pinToNode, withDefaultTolerations } from './placement.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 const TEMPLATE_GENERATION = 'pod-template-generation';
 
@@ -49,7 +50,7 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
   async function sync(key: string): Promise<void> {
     const cached = dss.get(key);
     if (!cached) { expectations.delete(key); return; }
-    const ds = structuredClone(cached);
+    const ds = cloneJson(cached);
     const ns = ds.metadata!.namespace!;
     const selector = labelSelectorAsSelector(ds.spec?.selector);
     if (selector.empty) return;

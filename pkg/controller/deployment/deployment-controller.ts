@@ -10,6 +10,7 @@ import { claimObjects } from '../shared/controller-utils-refs.js';
 import type { ControllerContext } from '../shared/types.js';
 import { Rollout } from './rollout.js';
 import type { RS } from './util.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export async function startDeploymentController(ctx: ControllerContext): Promise<void> {
   const clock = ctx.clock ?? realClock;
@@ -67,7 +68,7 @@ export async function startDeploymentController(ctx: ControllerContext): Promise
   async function sync(key: string): Promise<void> {
     const cached = dLister.get(key);
     if (!cached) return;
-    const d = structuredClone(cached);
+    const d = cloneJson(cached);
     const ns = d.metadata!.namespace!;
     const selector = labelSelectorAsSelector(d.spec?.selector);
     if (selector.empty) {

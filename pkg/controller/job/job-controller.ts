@@ -21,6 +21,7 @@ import {
   COMPLETION_INDEX, CONTROLLER_UID, JOB_NAME, JOB_TRACKING_FINALIZER, LEGACY_CONTROLLER_UID, LEGACY_JOB_NAME,
   backoffDelay, completionIndexOf, finishTime, formatIndexes, hasFinalizer, isIndexed, matchPodFailurePolicy, parseIndexes,
 } from './job-util.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 /** spec.managedBy of the Jobs this controller reconciles (unset means the same). */
 const JOB_CONTROLLER = 'kubernetes.io/job-controller';
@@ -93,7 +94,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     // a cache older than our own last write would undo it (a pod of a just-failed Job created again): the informer
     // brings the write, and its event syncs again
     if (resourceVersionOlder(cached.metadata?.resourceVersion, written.get(key))) return;
-    const job = structuredClone(cached);
+    const job = cloneJson(cached);
     const ns = job.metadata!.namespace!;
     const uid = job.metadata!.uid!;
     const selector = labelSelectorAsSelector(job.spec?.selector ?? { matchLabels: { [CONTROLLER_UID]: uid } });
@@ -107,7 +108,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     }
     const nowMs = clock.now();
     const ts = formatTimeOf(clock);
-    const status: Record<string, any> = structuredClone(job.status ?? {});
+    const status: Record<string, any> = cloneJson(job.status ?? {});
     status.succeeded ??= 0;
     status.failed ??= 0;
     const uncounted = { succeeded: [...(status.uncountedTerminatedPods?.succeeded ?? [])] as string[], failed: [...(status.uncountedTerminatedPods?.failed ?? [])] as string[] };
@@ -335,7 +336,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     if (JSON.stringify(job.status ?? {}) === JSON.stringify(status)) return;
     const updated = await ctx.client.jobs(job.metadata!.namespace!).updateStatus({ ...job, status });
     if (updated.metadata?.resourceVersion) written.set(keyOf(job), updated.metadata.resourceVersion);
-    job.status = structuredClone(updated.status ?? status);
+    job.status = cloneJson(updated.status ?? status);
     job.metadata = { ...job.metadata, resourceVersion: updated.metadata?.resourceVersion };
   }
 

@@ -12,6 +12,7 @@ import {
   ANN_BETA_STORAGE_PROVISIONER, ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, ANN_PROVISIONED_BY, ANN_SELECTED_NODE,
   ANN_STORAGE_PROVISIONER, NO_PROVISIONER, claimClass, defaultClass, findBestMatch, isPreBoundTo, mismatch,
 } from './matching.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 interface ClaimRef { kind?: string; apiVersion?: string; namespace?: string; name?: string; uid?: string; resourceVersion?: string }
 
@@ -49,27 +50,27 @@ export async function startPersistentVolumeBinder(ctx: ControllerContext): Promi
 
   async function setVolumePhase(pv: KubeObject, phase: string, message?: string): Promise<KubeObject> {
     if (pv.status?.phase === phase && (message === undefined || pv.status?.message === message)) return pv;
-    const next = structuredClone(pv);
+    const next = cloneJson(pv);
     next.status = { ...(message ? { message } : {}), phase, lastPhaseTransitionTime: formatTime(clock.now()) };
     return volumes.updateStatus(next, { signal: ctx.signal });
   }
 
   async function setClaimPending(claim: KubeObject): Promise<void> {
     if (claim.status?.phase === 'Pending') return;
-    await claims(claim.metadata!.namespace).updateStatus({ ...structuredClone(claim), status: { ...claim.status, phase: 'Pending' } }, { signal: ctx.signal });
+    await claims(claim.metadata!.namespace).updateStatus({ ...cloneJson(claim), status: { ...claim.status, phase: 'Pending' } }, { signal: ctx.signal });
   }
 
   async function setClaimLost(claim: KubeObject, reason: string, message: string): Promise<void> {
     if (claim.status?.phase === 'Lost') return;
     ctx.recorder.event(claim, 'Warning', reason, message);
-    await claims(claim.metadata!.namespace).updateStatus({ ...structuredClone(claim), status: { ...claim.status, phase: 'Lost' } }, { signal: ctx.signal });
+    await claims(claim.metadata!.namespace).updateStatus({ ...cloneJson(claim), status: { ...claim.status, phase: 'Lost' } }, { signal: ctx.signal });
   }
 
   /** Both halves of a binding, each written only when it differs (upstream's bind()). */
   async function bind(pv: KubeObject, claim: KubeObject): Promise<void> {
     const ref = claimRefOf(pv);
     if (ref?.uid !== claim.metadata!.uid || ref?.name !== claim.metadata!.name || ref?.namespace !== claim.metadata!.namespace) {
-      const next = structuredClone(pv);
+      const next = cloneJson(pv);
       next.spec!.claimRef = { kind: 'PersistentVolumeClaim', namespace: claim.metadata!.namespace, name: claim.metadata!.name, uid: claim.metadata!.uid, apiVersion: 'v1', resourceVersion: claim.metadata!.resourceVersion };
       if (!ref) next.metadata!.annotations = { ...annotations(pv), [ANN_BOUND_BY_CONTROLLER]: 'yes' };
       pv = await volumes.update(next, { signal: ctx.signal });
@@ -77,7 +78,7 @@ export async function startPersistentVolumeBinder(ctx: ControllerContext): Promi
     pv = await setVolumePhase(pv, 'Bound');
     const name = pv.metadata!.name!;
     if (claim.spec?.volumeName !== name || annotations(claim)[ANN_BIND_COMPLETED] !== 'yes') {
-      const next = structuredClone(claim);
+      const next = cloneJson(claim);
       const extra: Record<string, string> = claim.spec?.volumeName !== name ? { [ANN_BOUND_BY_CONTROLLER]: 'yes' } : {};
       next.spec!.volumeName = name;
       next.metadata!.annotations = { ...annotations(claim), ...extra, [ANN_BIND_COMPLETED]: 'yes' };
@@ -128,7 +129,7 @@ export async function startPersistentVolumeBinder(ctx: ControllerContext): Promi
     if (claim.spec?.storageClassName === undefined && !annotations(claim)['volume.beta.kubernetes.io/storage-class']) {
       const def = defaultClass(classes.list());
       if (def) { // retroactive default StorageClass assignment
-        await claims(claim.metadata!.namespace).update({ ...structuredClone(claim), spec: { ...claim.spec, storageClassName: def.metadata!.name } }, { signal: ctx.signal });
+        await claims(claim.metadata!.namespace).update({ ...cloneJson(claim), spec: { ...claim.spec, storageClassName: def.metadata!.name } }, { signal: ctx.signal });
         return;
       }
     }
@@ -157,7 +158,7 @@ export async function startPersistentVolumeBinder(ctx: ControllerContext): Promi
     ctx.recorder.event(claim, 'Normal', 'ExternalProvisioning', `Waiting for a volume to be created either by the external provisioner '${provisioner}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.`);
     const ann = annotations(claim);
     if (ann[ANN_STORAGE_PROVISIONER] === provisioner && ann[ANN_BETA_STORAGE_PROVISIONER] === provisioner) return claim;
-    const next = structuredClone(claim);
+    const next = cloneJson(claim);
     next.metadata!.annotations = { ...ann, [ANN_STORAGE_PROVISIONER]: provisioner, [ANN_BETA_STORAGE_PROVISIONER]: provisioner };
     return claims(claim.metadata!.namespace).update(next, { signal: ctx.signal });
   }
@@ -189,7 +190,7 @@ export async function startPersistentVolumeBinder(ctx: ControllerContext): Promi
     if (!claim.spec?.volumeName) { claimLoop.enqueue(claim); return; }
     if (claim.spec.volumeName === name) { await setVolumePhase(pv, 'Bound'); return; }
     // the claim went to another volume: this one is free again
-    const next = structuredClone(pv);
+    const next = cloneJson(pv);
     if (annotations(pv)[ANN_BOUND_BY_CONTROLLER]) {
       delete next.spec!.claimRef;
       delete next.metadata!.annotations![ANN_BOUND_BY_CONTROLLER];

@@ -5,6 +5,7 @@ import { Resources, isAlreadyExists, type KubeObject } from '../../client/index.
 import { isGoneOrTerminating } from '../shared/errors.js';
 import { objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 const DESCRIPTION = 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
@@ -42,7 +43,7 @@ export async function startRootCaCertPublisher(ctx: ClusterControllerContext): P
       const data = (cm.data ?? {}) as Record<string, string>;
       const annotations = cm.metadata?.annotations ?? {};
       if (data['ca.crt'] === rootCa && Object.keys(data).length === 1 && annotations['kubernetes.io/description'] === DESCRIPTION) return;
-      const updated = structuredClone(cm);
+      const updated = cloneJson(cm);
       updated.data = { 'ca.crt': rootCa };
       updated.metadata!.annotations = { ...annotations, 'kubernetes.io/description': DESCRIPTION };
       await client.update(updated, { signal: ctx.signal });

@@ -14,6 +14,7 @@ import { claimObjects } from '../shared/controller-utils-refs.js';
 import type { ControllerContext } from '../shared/types.js';
 import { scaled } from '../deployment/util.js';
 import { CONTROLLER_REVISION_HASH, ensureRevision, revisionsOf, templateOf, truncateHistory, type Revision } from '../controllerhistory/history.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 const POD_NAME = 'statefulset.kubernetes.io/pod-name';
 const POD_INDEX = 'apps.kubernetes.io/pod-index';
@@ -58,7 +59,7 @@ export async function startStatefulSetController(ctx: ControllerContext): Promis
   async function sync(key: string): Promise<void> {
     const cached = sets.get(key);
     if (!cached) return;
-    const set = structuredClone(cached);
+    const set = cloneJson(cached);
     const ns = set.metadata!.namespace!;
     const name = set.metadata!.name!;
     const selector = labelSelectorAsSelector(set.spec?.selector);
@@ -191,7 +192,7 @@ export async function startStatefulSetController(ctx: ControllerContext): Promis
       if (refs.some((r) => r.controller && !ours.has(r.uid))) continue;
       const next = [...refs.filter((r) => !ours.has(r.uid)), ...wanted];
       if (next.map((r) => r.uid).join() === refs.map((r) => r.uid).join()) continue;
-      const updated = structuredClone(claim);
+      const updated = cloneJson(claim);
       updated.metadata!.ownerReferences = next.length ? next : undefined;
       await ctx.client.persistentVolumeClaims(ns).update(updated).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
     }
@@ -216,7 +217,7 @@ export async function startStatefulSetController(ctx: ControllerContext): Promis
             ...(t.metadata?.annotations ? { annotations: t.metadata.annotations } : {}),
             ...(owners.length ? { ownerReferences: owners } : {}),
           },
-          spec: structuredClone(t.spec ?? {}),
+          spec: cloneJson(t.spec ?? {}),
         });
         ctx.recorder.event(set, 'Normal', 'SuccessfulCreate', `create Claim ${claimName} Pod ${podName} in StatefulSet ${setName} success`);
       } catch (err) {

@@ -11,6 +11,7 @@ import {
 } from '../framework/interface.js';
 import type { NodeInfo } from '../node-info.js';
 import { nodeTaints, tolerationsTolerate, type Pod } from '../types.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 interface Constraint {
   maxSkew: number;
@@ -100,7 +101,7 @@ const constraintsOf = (pod: Pod, defaults: any[], hardOnly: boolean | undefined,
     let selector: Selector;
     if (defaulted) selector = defaulted;
     else {
-      const ls = structuredClone(c.labelSelector ?? null);
+      const ls = cloneJson(c.labelSelector ?? null);
       for (const key of (c.matchLabelKeys ?? []) as string[]) {
         const v = pod.metadata?.labels?.[key];
         if (v !== undefined && ls) (ls.matchExpressions ??= []).push({ key, operator: 'In', values: [v] });
