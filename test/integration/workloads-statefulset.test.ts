@@ -144,4 +144,23 @@ describe('statefulset controller', () => {
     expect(Object.keys(x.status!).sort()).toEqual(['availableReplicas', 'collisionCount', 'currentRevision', 'observedGeneration', 'replicas', 'updateRevision']);
     expect(x.status).toMatchObject({ replicas: 0, availableReplicas: 0 });
   });
+
+  it('a set replaced while its old pod is still going creates that pod once the old one is gone', async () => {
+    const { c } = h;
+    auto = true;
+    await c.statefulSets(NS).create(sts('swap', { replicas: 1 }));
+    await eventually(() => c.statefulSets(NS).get('swap'), (x) => x.status?.readyReplicas === 1, 'ready');
+    auto = false;
+    // the old pod holds on (a finalizer stands for a long grace period) while the set is deleted and made again
+    await c.pods(NS).patch('swap-0', 'merge', { metadata: { finalizers: ['example.com/hold'] } });
+    const old = await c.statefulSets(NS).get('swap');
+    await c.statefulSets(NS).delete('swap', { propagationPolicy: 'Background' });
+    await eventually(() => c.pods(NS).get('swap-0'), (p) => Boolean(p.metadata?.deletionTimestamp), 'the old pod being deleted');
+    const fresh = await c.statefulSets(NS).create(sts('swap', { replicas: 1 }));
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await c.pods(NS).get('swap-0')).metadata!.ownerReferences![0]!.uid).toBe(old.metadata!.uid);
+    await c.pods(NS).patch('swap-0', 'merge', { metadata: { finalizers: null } });
+    const made = await eventually(() => c.pods(NS).get('swap-0').catch(() => undefined), (p) => p?.metadata?.ownerReferences?.[0]?.uid === fresh.metadata!.uid, 'the new set\'s pod');
+    expect(made!.metadata!.deletionTimestamp).toBeUndefined();
+  });
 });

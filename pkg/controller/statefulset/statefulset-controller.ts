@@ -239,8 +239,9 @@ export async function startStatefulSetController(ctx: ControllerContext): Promis
       await ctx.client.pods(ns).create(pod);
       ctx.recorder.event(set, 'Normal', 'SuccessfulCreate', `create Pod ${podName} in StatefulSet ${setName} successful`);
     } catch (err) {
-      if (isAlreadyExists(err)) return;
-      ctx.recorder.event(set, 'Warning', 'FailedCreate', `create Pod ${podName} in StatefulSet ${setName} failed error: ${(err as Error).message}`);
+      // A pod of that name already there (ours, not yet in the cache, or a replaced set's on its way out, whose deletion
+      // enqueues nobody) fails the sync, which is retried with backoff, as upstream's: without the event.
+      if (!isAlreadyExists(err)) ctx.recorder.event(set, 'Warning', 'FailedCreate', `create Pod ${podName} in StatefulSet ${setName} failed error: ${(err as Error).message}`);
       throw err;
     }
   }
