@@ -28,7 +28,17 @@ export interface PodRuntimeView {
 
 export const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady'];
 
-interface SpecContainer { name: string; image: string; restartPolicy?: string; readinessProbe?: unknown; startupProbe?: unknown }
+interface SpecMount { name: string; mountPath: string; readOnly?: boolean }
+interface SpecContainer { name: string; image: string; restartPolicy?: string; readinessProbe?: unknown; startupProbe?: unknown; volumeMounts?: SpecMount[] }
+
+/**
+ * The mounts as the container has them (upstream's RecursiveReadOnlyMounts, on by default since 1.31): a read-only
+ * one says whether that holds below it too, never on a runtime that cannot make it so (no runtime handler of ours
+ * reports recursive read-only mounts).
+ */
+const volumeMountStatuses = (spec: SpecContainer): Record<string, unknown>[] | undefined => spec.volumeMounts?.map((m) => ({
+  name: m.name, mountPath: m.mountPath, ...(m.readOnly ? { readOnly: true, recursiveReadOnly: 'Disabled' } : {}),
+}));
 
 /** The newest attempt of a container, and the one before it. */
 export const attemptsOf = (all: ContainerStatus[], name: string): { latest?: ContainerStatus; previous?: ContainerStatus } => {
@@ -73,6 +83,7 @@ const containerStatus = (spec: SpecContainer, view: PodRuntimeView, defaultWaiti
     imageID: latest?.imageRef ?? '',
     ...(latest ? { containerID: containerIdUri(view.runtimeName, latest.id) } : {}),
     started,
+    ...(spec.volumeMounts?.length ? { volumeMounts: volumeMountStatuses(spec) } : {}),
   };
 };
 

@@ -55,6 +55,19 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
     expect(reasons).toEqual(expect.arrayContaining(['Pulled', 'Created', 'Started']));
   });
 
+  it('reports each container\'s volume mounts in its status, a read-only one not recursively so', async () => {
+    await createBound(admin, pod('mounts', { spec: {
+      volumes: [{ name: 'scratch', emptyDir: {} }],
+      containers: [{ name: 'c', image: 'nginx:1.27', volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }, { name: 'scratch', mountPath: '/ro', readOnly: true }] }],
+    } }), NODE);
+    const p = await eventually(async () => ((await get('mounts')).status?.phase === 'Running' ? get('mounts') : undefined), 15_000, 'pod Running');
+    const [cs] = p.status?.containerStatuses as Record<string, any>[];
+    expect(cs!.volumeMounts.slice(0, 2)).toEqual([
+      { name: 'scratch', mountPath: '/scratch' },
+      { name: 'scratch', mountPath: '/ro', readOnly: true, recursiveReadOnly: 'Disabled' },
+    ]);
+  });
+
   it('writes Pending with ContainerCreating while the image is pulled, then Running, as upstream\'s SyncPod', async () => {
     const node = 'node-slow-pull';
     const slow = startKubelet(await nodeClient(api, node), [node], { runtimeFor: () => new FakeRuntime({ pullLatencyMs: 1_500 }) });
