@@ -27,7 +27,21 @@ export interface NodeIdentity {
   kubeletPort?: number;
   /** The node's pod range (--pod-cidr), registered as spec.podCIDR(s). */
   podCidr?: string;
+  /** The images the node holds, when its runtime lists them. */
+  images?: () => { imageRef: string; image: string; size: number }[];
 }
+
+/** upstream's nodeStatusMaxImages default and MaxNamesPerImageInNodeStatus. */
+const MAX_IMAGES = 50;
+const MAX_NAMES_PER_IMAGE = 5;
+
+/** status.images as upstream's Images setter writes it: the largest first, digests then tags as names. */
+const imagesOf = (id: NodeIdentity): Record<string, unknown>[] | undefined => {
+  const list = id.images?.();
+  if (!list?.length) return undefined;
+  return [...list].sort((a, b) => b.size - a.size).slice(0, MAX_IMAGES)
+    .map((i) => ({ names: [i.imageRef, i.image].slice(0, MAX_NAMES_PER_IMAGE), sizeBytes: i.size }));
+};
 
 interface Condition {
   type: string;
@@ -130,6 +144,7 @@ export const nodeStatus = (id: NodeIdentity, health: NodeHealth, previous: KubeO
   });
   const resources = resourceList(id.resources);
   const host = hostFacts();
+  const images = imagesOf(id);
   return {
     capacity: resources,
     allocatable: resources,
@@ -148,6 +163,7 @@ export const nodeStatus = (id: NodeIdentity, health: NodeHealth, previous: KubeO
       operatingSystem: goOs(),
       architecture: goArch(),
     },
+    ...(images ? { images } : {}),
   };
 };
 

@@ -58,6 +58,13 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await phase('echo', 'Running');
     const node = await admin.nodes().get(NODE);
     expect((node.status?.daemonEndpoints as any).kubeletEndpoint.Port).toBeGreaterThan(0);
+    // the images the node holds, as upstream's status setter lists them: digest then tag, with their size
+    const images = await eventually(async () => {
+      const list = (await admin.nodes().get(NODE)).status?.images as { names: string[]; sizeBytes: number }[] | undefined;
+      return list?.find((i) => i.names.includes('docker.io/library/busybox:1.36'));
+    }, 10_000, 'busybox in the node\'s images');
+    expect(images.names).toEqual([expect.stringMatching(/^docker\.io\/library\/busybox@sha256:[0-9a-f]{64}$/), 'docker.io/library/busybox:1.36']);
+    expect(images.sizeBytes).toBeGreaterThan(0);
     const out = await eventually(async () => {
       const r = await api.kubectl('logs', 'echo');
       return r.stdout.includes('oops') ? r : undefined;

@@ -139,6 +139,8 @@ export class ProcessRuntime implements Runtime {
 
   imageStatus(image: string): ImageInfo | undefined { return this.images.get(normalizeImage(image)); }
 
+  listImages(): ImageInfo[] { return [...this.images.values()]; }
+
   pullImage(image: string): Promise<ImageInfo> {
     const name = normalizeImage(image);
     let info = this.images.get(name);

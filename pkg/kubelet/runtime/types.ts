@@ -163,6 +163,8 @@ export interface Runtime {
   version(): { runtimeName: string; runtimeVersion: string; runtimeApiVersion: string };
   imageStatus(image: string): ImageInfo | undefined;
   pullImage(image: string, signal?: AbortSignal): Promise<ImageInfo>;
+  /** The images the node holds (CRI ListImages), for the Node's status; a simulated node of many reports none. */
+  listImages?(): ImageInfo[];
 
   runPodSandbox(config: SandboxConfig): Promise<string>;
   stopPodSandbox(id: string): Promise<void>;
