@@ -6,6 +6,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
+import { Counter, Histogram, Registry } from 'prom-client';
 import type { Clock, EventRecorder, KubeObject, TimerHandle } from '../client/index.js';
 import { grpcProbe } from './grpc-probe.js';
 import type { ContainerStatus, Runtime } from './runtime/types.js';
@@ -46,9 +47,25 @@ interface Worker {
   failures: number;
   result?: boolean;
   stopped: boolean;
+  /** Its metrics' labels, once it has run. */
+  labels?: { probe_type: string; container: string; pod: string; namespace: string };
 }
 
 const label: Record<ProbeKind, string> = { startup: 'Startup', readiness: 'Readiness', liveness: 'Liveness' };
+
+/**
+ * The kubelet's /metrics/probes: every probe run by result, and how long the successful ones took, with upstream's
+ * names and labels; a container's series go with its probe worker. One registry per process, as its own figures.
+ */
+export const proberMetrics = new Registry();
+const probeTotal = new Counter({
+  name: 'prober_probe_total', help: 'Cumulative number of a liveness, readiness or startup probe for a container by result.',
+  labelNames: ['probe_type', 'result', 'container', 'pod', 'namespace', 'pod_uid'] as const, registers: [proberMetrics],
+});
+const probeDuration = new Histogram({
+  name: 'prober_probe_duration_seconds', help: 'Duration in seconds for a probe response.',
+  labelNames: ['probe_type', 'container', 'pod', 'namespace'] as const, registers: [proberMetrics],
+});
 
 export interface ProbeManagerOptions {
   runtime: Runtime;
@@ -94,6 +111,10 @@ export class ProbeManager {
   close(): void { for (const w of this.workers.values()) this.stopWorker(w); }
 
   private stopWorker(w: Worker): void {
+    if (w.labels && !w.stopped) {
+      for (const result of ['successful', 'failed']) probeTotal.remove({ ...w.labels, result, pod_uid: w.uid });
+      probeDuration.remove(w.labels);
+    }
     w.stopped = true;
     w.timer?.cancel();
     this.workers.delete(w.key);
@@ -120,12 +141,16 @@ export class ProbeManager {
     const entry = this.o.getPod(w.uid);
     if (!entry) return;
     let res: ProbeResult;
+    const began = this.o.clock.now();
     try {
       res = await this.execute(w, spec, probe, entry.podIp);
     } catch (err) {
       res = { ok: false, message: (err as Error).message };
     }
     if (w.stopped) return;
+    w.labels ??= { probe_type: label[w.kind], container: spec.name, pod: entry.pod.metadata?.name ?? '', namespace: entry.pod.metadata?.namespace ?? '' };
+    probeTotal.inc({ ...w.labels, result: res.ok ? 'successful' : 'failed', pod_uid: w.uid });
+    if (res.ok) probeDuration.observe(w.labels, (this.o.clock.now() - began) / 1000);
     const before = w.result;
     if (res.ok) {
       w.failures = 0;

@@ -1,5 +1,5 @@
 // The node's HTTPS server, as upstream's kubelet server on :10250: /healthz, /pods, /configz, /metrics,
-// /stats/summary and /metrics/resource (stats.ts),
+// /stats/summary and /metrics/resource (stats.ts), /metrics/probes (probes.ts),
 // /containerLogs/{namespace}/{pod}/{container} (follow, tailLines, sinceSeconds, previous, timestamps), /run (exec
 // and return the output), and the upgrades /exec/{ns}/{pod}/{container}, /attach/... and /portForward/{ns}/{pod}
 // (streaming/), which the apiserver proxies `kubectl logs`, `exec`, `attach` and `port-forward` to. Clients
@@ -25,6 +25,7 @@ import type { KubeObject, UserIdentity } from '../client/index.js';
 import type { Registry } from 'prom-client';
 import type { NodeKubelet } from './kubelet.js';
 import { kubeletMetrics, processMetrics } from './metrics.js';
+import { proberMetrics } from './probes.js';
 import { servePortForward } from './streaming/portforward.js';
 import { rejectUpgrade } from './streaming/reject.js';
 import { remoteCommandOptions, serveRemoteCommand } from './streaming/remotecommand.js';
@@ -232,6 +233,10 @@ export class NodeServer {
       const stats = scope[0]?.statsSource();
       if (u.pathname === '/stats/summary' && stats) {
         send(200, JSON.stringify(await this.stats.summary(stats)), 'application/json');
+        return;
+      }
+      if (u.pathname === '/metrics/probes') {
+        send(200, await proberMetrics.metrics(), proberMetrics.contentType);
         return;
       }
       if (u.pathname === '/metrics/resource' && stats) {

@@ -119,6 +119,13 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(condition(notReady, 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady' });
     await writeFile(flag, '');
     await eventually(async () => condition(await get('probed'), 'Ready')?.status === 'True', 10_000, 'probed Ready');
+    // the node's /metrics/probes counts each run by result, as upstream's prober_probe_total
+    const probes = (await api.kubectl('get', '--raw', `/api/v1/nodes/${NODE}/proxy/metrics/probes`)).stdout.split('\n');
+    const count = (result: string): number => Number(probes.find((l) => l.startsWith('prober_probe_total{') && l.includes(`result="${result}"`)
+      && l.includes('probe_type="Readiness"') && l.includes('pod="probed"') && l.includes('container="sh"') && l.includes('namespace="default"'))?.split(' ').pop() ?? 0);
+    expect(count('failed')).toBeGreaterThanOrEqual(1);
+    expect(count('successful')).toBeGreaterThanOrEqual(1);
+    expect(probes.some((l) => l.startsWith('prober_probe_duration_seconds_count{') && l.includes('pod="probed"'))).toBe(true);
 
     const port = await freePort(); // a port nothing listens on (a random one could be taken)
     await createBound(admin, pod('web-probed', {
