@@ -1,5 +1,5 @@
 // The node's HTTPS server, as upstream's kubelet server on :10250: /healthz, /pods, /configz, /metrics,
-// /stats/summary and /metrics/resource (stats.ts), /metrics/probes (probes.ts),
+// /stats/summary, /metrics/resource and /metrics/cadvisor (stats.ts), /metrics/probes (probes.ts),
 // /containerLogs/{namespace}/{pod}/{container} (follow, tailLines, sinceSeconds, previous, timestamps), /run (exec
 // and return the output), and the upgrades /exec/{ns}/{pod}/{container}, /attach/... and /portForward/{ns}/{pod}
 // (streaming/), which the apiserver proxies `kubectl logs`, `exec`, `attach` and `port-forward` to. Clients
@@ -237,6 +237,10 @@ export class NodeServer {
       }
       if (u.pathname === '/metrics/probes') {
         send(200, await proberMetrics.metrics(), proberMetrics.contentType);
+        return;
+      }
+      if (u.pathname === '/metrics/cadvisor' && stats) {
+        send(200, await this.stats.cadvisorMetrics(stats), 'text/plain; version=0.0.4; charset=utf-8');
         return;
       }
       if (u.pathname === '/metrics/resource' && stats) {

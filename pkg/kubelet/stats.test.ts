@@ -60,3 +60,28 @@ describe('StatsProvider.summary', () => {
     expect(Object.keys(p)).toEqual(['podRef', 'startTime', 'containers', 'cpu', 'memory', 'network', 'volume', 'ephemeral-storage', 'process_stats']);
   });
 });
+
+describe('StatsProvider.cadvisorMetrics', () => {
+  it('exports the root, pod and container cgroups with cAdvisor\'s names and labels', async () => {
+    const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+    const runtime = new FakeRuntime({ clock });
+    const pod: KubeObject = {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', uid: 'u1' },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] }, status: { qosClass: 'Burstable' },
+    };
+    const sb = await runtime.runPodSandbox({ name: 'p', namespace: 'ns', uid: 'u1', attempt: 0 });
+    await runtime.pullImage('nginx');
+    const id = await runtime.createContainer(sb, { name: 'c', attempt: 0, image: 'nginx' });
+    await runtime.startContainer(id);
+    await clock.advance(10_000);
+    const text = await new StatsProvider().cadvisorMetrics({ nodeName: 'n1', pods: () => [pod], runtime }, clock.now());
+    const at = clock.now();
+    const image = runtime.listContainers()[0]!.image;
+    const lines = text.split('\n');
+    expect(lines).toContain('# TYPE container_cpu_usage_seconds_total counter');
+    expect(lines).toContain(`container_cpu_usage_seconds_total{container="c",cpu="total",id="/kubepods/burstable/podu1/${id}",image="${image}",name="${id}",namespace="ns",pod="p"} 0.1 ${at}`);
+    expect(lines).toContain(`container_memory_working_set_bytes{container="",id="/kubepods/burstable/podu1",image="",name="",namespace="ns",pod="p"} 4194304 ${at}`);
+    expect(lines.some((l) => l.startsWith('container_memory_working_set_bytes{container="",id="/",image="",name="",namespace="",pod=""} '))).toBe(true);
+    expect(lines).toContain(`container_start_time_seconds{container="c",id="/kubepods/burstable/podu1/${id}",image="${image}",name="${id}",namespace="ns",pod="p"} ${Date.parse('2026-01-01T00:00:00Z') / 1000} ${at}`);
+  });
+});

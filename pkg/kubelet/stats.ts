@@ -72,6 +72,22 @@ const fsStats = (time: string, fs: FsInfo | undefined, used?: DiskUsage): Record
 
 const add = (into: DiskUsage, u: DiskUsage): void => { into.bytes += u.bytes; into.inodes += u.inodes; };
 
+/** Prometheus label value escaping. */
+const esc = (v: string): string => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+
+/** The pod cgroup's parent by QoS class, as the kubelet's cgroupfs driver names it. */
+const QOS_CGROUP: Record<string, string> = { Guaranteed: '', Burstable: '/burstable', BestEffort: '/besteffort' };
+
+/** Prometheus text families whose samples carry the scrape's time in milliseconds, as the kubelet's collectors write them. */
+class PromText {
+  readonly lines: string[] = [];
+  constructor(private readonly now: number) {}
+  family(name: string, help: string, type: string, samples: [string, number][]): void {
+    this.lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    for (const [labels, value] of samples) this.lines.push(`${name}${labels} ${value} ${this.now}`);
+  }
+}
+
 export class StatsProvider {
   private readonly previous = new Map<string, Sample>();
 
@@ -166,25 +182,58 @@ export class StatsProvider {
   /** The series of /metrics/resource, in Prometheus text with upstream's names, help and millisecond timestamps. */
   async resourceMetrics(src: StatsSource, now = Date.now()): Promise<string> {
     const s = await this.summary(src, now, false);
-    const lines: string[] = [];
-    const family = (name: string, help: string, type: string, samples: [string, number][]): void => {
-      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
-      for (const [labels, value] of samples) lines.push(`${name}${labels} ${value} ${now}`);
-    };
+    const text = new PromText(now);
     const node = s.node as { cpu: { usageCoreNanoSeconds: number }; memory: { workingSetBytes: number } };
     const pods = s.pods as { podRef: { name: string; namespace: string }; containers: { name: string; startTime: string; cpu: { usageCoreNanoSeconds: number }; memory: { workingSetBytes: number } }[]; cpu: { usageCoreNanoSeconds: number }; memory: { workingSetBytes: number } }[];
-    const esc = (v: string): string => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
     const podLabels = (p: (typeof pods)[number]): string => `namespace="${esc(p.podRef.namespace)}",pod="${esc(p.podRef.name)}"`;
     const each = (f: (p: (typeof pods)[number], c: (typeof pods)[number]['containers'][number]) => number): [string, number][] =>
       pods.flatMap((p) => p.containers.map((c): [string, number] => [`{container="${esc(c.name)}",${podLabels(p)}}`, f(p, c)]));
-    family('container_cpu_usage_seconds_total', '[STABLE] Cumulative cpu time consumed by the container in core-seconds', 'counter', each((_, c) => c.cpu.usageCoreNanoSeconds / 1e9));
-    family('container_memory_working_set_bytes', '[STABLE] Current working set of the container in bytes', 'gauge', each((_, c) => c.memory.workingSetBytes));
-    family('container_start_time_seconds', '[STABLE] Start time of the container since unix epoch in seconds', 'gauge', each((_, c) => Date.parse(c.startTime) / 1000));
-    family('node_cpu_usage_seconds_total', '[STABLE] Cumulative cpu time consumed by the node in core-seconds', 'counter', [['', node.cpu.usageCoreNanoSeconds / 1e9]]);
-    family('node_memory_working_set_bytes', '[STABLE] Current working set of the node in bytes', 'gauge', [['', node.memory.workingSetBytes]]);
-    family('pod_cpu_usage_seconds_total', '[STABLE] Cumulative cpu time consumed by the pod in core-seconds', 'counter', pods.map((p) => [`{${podLabels(p)}}`, p.cpu.usageCoreNanoSeconds / 1e9]));
-    family('pod_memory_working_set_bytes', '[STABLE] Current working set of the pod in bytes', 'gauge', pods.map((p) => [`{${podLabels(p)}}`, p.memory.workingSetBytes]));
-    lines.push('# HELP scrape_error [ALPHA] 1 if there was an error while getting container metrics, 0 otherwise', '# TYPE scrape_error gauge', 'scrape_error 0');
-    return `${lines.join('\n')}\n`;
+    text.family('container_cpu_usage_seconds_total', '[STABLE] Cumulative cpu time consumed by the container in core-seconds', 'counter', each((_, c) => c.cpu.usageCoreNanoSeconds / 1e9));
+    text.family('container_memory_working_set_bytes', '[STABLE] Current working set of the container in bytes', 'gauge', each((_, c) => c.memory.workingSetBytes));
+    text.family('container_start_time_seconds', '[STABLE] Start time of the container since unix epoch in seconds', 'gauge', each((_, c) => Date.parse(c.startTime) / 1000));
+    text.family('node_cpu_usage_seconds_total', '[STABLE] Cumulative cpu time consumed by the node in core-seconds', 'counter', [['', node.cpu.usageCoreNanoSeconds / 1e9]]);
+    text.family('node_memory_working_set_bytes', '[STABLE] Current working set of the node in bytes', 'gauge', [['', node.memory.workingSetBytes]]);
+    text.family('pod_cpu_usage_seconds_total', '[STABLE] Cumulative cpu time consumed by the pod in core-seconds', 'counter', pods.map((p) => [`{${podLabels(p)}}`, p.cpu.usageCoreNanoSeconds / 1e9]));
+    text.family('pod_memory_working_set_bytes', '[STABLE] Current working set of the pod in bytes', 'gauge', pods.map((p) => [`{${podLabels(p)}}`, p.memory.workingSetBytes]));
+    return `${text.lines.join('\n')}\n# HELP scrape_error [ALPHA] 1 if there was an error while getting container metrics, 0 otherwise\n# TYPE scrape_error gauge\nscrape_error 0\n`;
+  }
+
+  /**
+   * /metrics/cadvisor: cAdvisor's container series as the kubelet exports them (what Prometheus' kubelet job scrapes),
+   * with its label set {container, id, image, name, namespace, pod}: the node's root cgroup "/", each pod's cgroup and
+   * each running container (id: its cgroupfs path under /kubepods by QoS class; name: the runtime's container id).
+   */
+  async cadvisorMetrics(src: StatsSource, now = Date.now()): Promise<string> {
+    const s = await this.summary(src, now, false);
+    const node = s.node as { cpu: { usageCoreNanoSeconds: number }; memory: { workingSetBytes: number } };
+    const usage = src.runtime.containerUsage(now);
+    const running = src.runtime.listContainers().filter((c) => usage.has(c.id));
+    interface Series { labels: Record<string, string>; cpuNs: number; memory: number; start: number }
+    const series: Series[] = [{ labels: { container: '', id: '/', image: '', name: '', namespace: '', pod: '' }, cpuNs: node.cpu.usageCoreNanoSeconds, memory: node.memory.workingSetBytes, start: now - uptime() * 1000 }];
+    for (const pod of src.pods()) {
+      const uid = pod.metadata?.uid ?? '';
+      const mine = running.filter((c) => c.podUid === uid);
+      if (!mine.length) continue;
+      const meta = { namespace: pod.metadata?.namespace ?? '', pod: pod.metadata?.name ?? '' };
+      const cgroup = `/kubepods${QOS_CGROUP[pod.status?.qosClass as string] ?? '/besteffort'}/pod${uid}`;
+      const containers = mine.map((c): Series => {
+        const u = usage.get(c.id)!;
+        return { labels: { container: c.name, id: `${cgroup}/${c.id}`, image: c.image, name: c.id, ...meta }, cpuNs: u.cpuCoreNanoSeconds, memory: u.memoryWorkingSetBytes, start: c.startedAt ?? c.createdAt };
+      });
+      const sum = (f: (x: Series) => number): number => containers.reduce((n, x) => n + f(x), 0);
+      series.push({ labels: { container: '', id: cgroup, image: '', name: '', ...meta }, cpuNs: sum((x) => x.cpuNs), memory: sum((x) => x.memory), start: Math.min(...containers.map((x) => x.start)) }, ...containers);
+    }
+    const text = new PromText(now);
+    const labels = (x: Series, extra: Record<string, string> = {}): string =>
+      `{${Object.entries({ ...x.labels, ...extra }).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}="${esc(v)}"`).join(',')}}`;
+    const family = (name: string, help: string, type: string, value: (x: Series) => number, extra?: Record<string, string>): void =>
+      text.family(name, help, type, series.map((x) => [labels(x, extra), value(x)]));
+    family('container_cpu_usage_seconds_total', 'Cumulative cpu time consumed in seconds.', 'counter', (x) => x.cpuNs / 1e9, { cpu: 'total' });
+    family('container_last_seen', 'Last time a container was seen by the exporter', 'gauge', () => Math.floor(now / 1000));
+    family('container_memory_rss', 'Size of RSS in bytes.', 'gauge', (x) => x.memory);
+    family('container_memory_usage_bytes', 'Current memory usage in bytes, including all memory regardless of when it was accessed', 'gauge', (x) => x.memory);
+    family('container_memory_working_set_bytes', 'Current working set in bytes.', 'gauge', (x) => x.memory);
+    family('container_start_time_seconds', 'Start time of the container since unix epoch in seconds.', 'gauge', (x) => Math.floor(x.start / 1000));
+    return `${text.lines.join('\n')}\n`;
   }
 }

@@ -65,6 +65,9 @@ describe('kubelet: process runtime and kubectl logs', () => {
     }, 10_000, 'busybox in the node\'s images');
     expect(images.names).toEqual([expect.stringMatching(/^docker\.io\/library\/busybox@sha256:[0-9a-f]{64}$/), 'docker.io/library/busybox:1.36']);
     expect(images.sizeBytes).toBeGreaterThan(0);
+    // cAdvisor's series through the apiserver's node proxy, as Prometheus' kubelet job scrapes them
+    const cadvisor = (await api.kubectl('get', '--raw', `/api/v1/nodes/${NODE}/proxy/metrics/cadvisor`)).stdout;
+    expect(cadvisor).toMatch(/^container_cpu_usage_seconds_total\{container="sh",cpu="total",id="\/kubepods\/besteffort\/pod[0-9a-f-]+\/[0-9a-f]+",image="docker\.io\/library\/busybox:1\.36",name="[0-9a-f]+",namespace="default",pod="echo"\} [0-9.e-]+ \d+$/m);
     const out = await eventually(async () => {
       const r = await api.kubectl('logs', 'echo');
       return r.stdout.includes('oops') ? r : undefined;
