@@ -159,7 +159,8 @@ export const nodeStatus = (id: NodeIdentity, health: NodeHealth, previous: KubeO
       osImage: host.osImage,
       containerRuntimeVersion: id.runtimeVersion,
       kubeletVersion: KUBELET_VERSION,
-      kubeProxyVersion: '',
+      // DisableNodeKubeProxyVersion is deprecated and off in 1.32: the kubelet still reports its own version here
+      kubeProxyVersion: KUBELET_VERSION,
       operatingSystem: goOs(),
       architecture: goArch(),
     },

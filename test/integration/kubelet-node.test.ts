@@ -38,6 +38,8 @@ describe('kubelet: node registration, status and lease', () => {
     expect(addresses.map((a) => a.type)).toEqual(['InternalIP', 'Hostname']);
     expect(node.status?.daemonEndpoints).toEqual({ kubeletEndpoint: { Port: 10250 } });
     expect(node.status?.nodeInfo).toMatchObject({ kubeletVersion: expect.stringMatching(/^v1\./), containerRuntimeVersion: 'fake://0.1.0' });
+    // 1.32's kubelet still fills the deprecated kube-proxy version with its own (DisableNodeKubeProxyVersion is off)
+    expect(node.status?.nodeInfo?.kubeProxyVersion).toBe(node.status?.nodeInfo?.kubeletVersion);
     const out = await api.kubectl('get', 'nodes');
     expect(out.stdout).toMatch(/node-a\s+Ready/);
   });
