@@ -116,7 +116,7 @@ export class NodeKubelet {
     const v = o.runtime.version();
     this.agent = new NodeAgent({
       client: o.client, logger: this.logger, clock: this.clock,
-      identity: { name: o.nodeName, ip: o.nodeIp, resources: o.resources, runtimeVersion: `${v.runtimeName}://${v.runtimeVersion}`, labels: o.labels, kubeletPort: o.kubeletPort, podCidr: o.podCidr, images: o.runtime.listImages && (() => o.runtime.listImages!()) },
+      identity: { name: o.nodeName, ip: o.nodeIp, resources: o.resources, runtimeVersion: `${v.runtimeName}://${v.runtimeVersion}`, labels: o.labels, kubeletPort: o.kubeletPort, podCidr: o.podCidr, images: o.runtime.listImages?.bind(o.runtime) },
       leaseDurationSeconds: o.leaseDurationSeconds, leaseRenewMs: o.leaseRenewMs, statusUpdateMs: o.statusUpdateMs, statusReportMs: o.statusReportMs,
       registerNode: o.registerNode,
       health: () => ({ ready: true, pressure: this.eviction?.pressure() }),

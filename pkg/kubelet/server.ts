@@ -240,7 +240,7 @@ export class NodeServer {
         return;
       }
       if (u.pathname === '/metrics/cadvisor' && stats) {
-        send(200, await this.stats.cadvisorMetrics(stats), 'text/plain; version=0.0.4; charset=utf-8');
+        send(200, this.stats.cadvisorMetrics(stats), 'text/plain; version=0.0.4; charset=utf-8');
         return;
       }
       if (u.pathname === '/metrics/resource' && stats) {

@@ -74,7 +74,7 @@ describe('StatsProvider.cadvisorMetrics', () => {
     const id = await runtime.createContainer(sb, { name: 'c', attempt: 0, image: 'nginx' });
     await runtime.startContainer(id);
     await clock.advance(10_000);
-    const text = await new StatsProvider().cadvisorMetrics({ nodeName: 'n1', pods: () => [pod], runtime }, clock.now());
+    const text = new StatsProvider().cadvisorMetrics({ nodeName: 'n1', pods: () => [pod], runtime }, clock.now());
     const at = clock.now();
     const image = runtime.listContainers()[0]!.image;
     const lines = text.split('\n');

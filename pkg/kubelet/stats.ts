@@ -72,6 +72,15 @@ const fsStats = (time: string, fs: FsInfo | undefined, used?: DiskUsage): Record
 
 const add = (into: DiskUsage, u: DiskUsage): void => { into.bytes += u.bytes; into.inodes += u.inodes; };
 
+/** The node's CPU time and memory in use: the machine's on the process runtime, the sum of its simulated containers on the fake one. */
+const nodeUsage = (runtime: Runtime, usage: Map<string, ContainerUsage>): { cpuNs: number; memory: number } => {
+  if (runtime.name !== 'fake') return { cpuNs: machineCpuNs(), memory: totalmem() - freemem() };
+  let cpuNs = 0;
+  let memory = 0;
+  for (const u of usage.values()) { cpuNs += u.cpuCoreNanoSeconds; memory += u.memoryWorkingSetBytes; }
+  return { cpuNs, memory };
+};
+
 /** Prometheus label value escaping. */
 const esc = (v: string): string => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 
@@ -142,9 +151,7 @@ export class StatsProvider {
       out.process_stats = { process_count: stats.length };
       return out;
     }))).filter((p) => (p.containers as unknown[]).length > 0);
-    const simulated = runtime.name === 'fake';
-    const nodeCpuNs = simulated ? [...usage.values()].reduce((n, u: ContainerUsage) => n + u.cpuCoreNanoSeconds, 0) : machineCpuNs();
-    const nodeMemory = simulated ? [...usage.values()].reduce((n, u) => n + u.memoryWorkingSetBytes, 0) : totalmem() - freemem();
+    const { cpuNs: nodeCpuNs, memory: nodeMemory } = nodeUsage(runtime, usage);
     const node: Record<string, unknown> = {
       nodeName: src.nodeName,
       startTime: rfc3339(now - uptime() * 1000),
@@ -203,13 +210,12 @@ export class StatsProvider {
    * with its label set {container, id, image, name, namespace, pod}: the node's root cgroup "/", each pod's cgroup and
    * each running container (id: its cgroupfs path under /kubepods by QoS class; name: the runtime's container id).
    */
-  async cadvisorMetrics(src: StatsSource, now = Date.now()): Promise<string> {
-    const s = await this.summary(src, now, false);
-    const node = s.node as { cpu: { usageCoreNanoSeconds: number }; memory: { workingSetBytes: number } };
+  cadvisorMetrics(src: StatsSource, now = Date.now()): string {
     const usage = src.runtime.containerUsage(now);
     const running = src.runtime.listContainers().filter((c) => usage.has(c.id));
+    const node = nodeUsage(src.runtime, usage);
     interface Series { labels: Record<string, string>; cpuNs: number; memory: number; start: number }
-    const series: Series[] = [{ labels: { container: '', id: '/', image: '', name: '', namespace: '', pod: '' }, cpuNs: node.cpu.usageCoreNanoSeconds, memory: node.memory.workingSetBytes, start: now - uptime() * 1000 }];
+    const series: Series[] = [{ labels: { container: '', id: '/', image: '', name: '', namespace: '', pod: '' }, cpuNs: node.cpuNs, memory: node.memory, start: now - uptime() * 1000 }];
     for (const pod of src.pods()) {
       const uid = pod.metadata?.uid ?? '';
       const mine = running.filter((c) => c.podUid === uid);

@@ -2,13 +2,14 @@
 // revision, the rollout step of the strategy, proportional scaling, history cleanup and the status.
 import type { KubeObject } from '../../../api/types.js';
 import { isAlreadyExists, isNotFound, type Clock, type Lister } from '../../client/index.js';
-import { clone, computeHash, controllerRef, deepEqual, formatTimeOf, getCondition, removeCondition, withoutEmpty, type Condition } from '../shared/controller-utils.js';
+import { computeHash, controllerRef, deepEqual, formatTimeOf, getCondition, removeCondition, withoutEmpty, type Condition } from '../shared/controller-utils.js';
 import type { ControllerContext } from '../shared/types.js';
 import {
   MAX_INT32, POD_TEMPLATE_HASH, REVISION, REVISION_HISTORY, activeReplicaSets, byCreation, copyAnnotations,
   equalIgnoreHash, findNewReplicaSet, hasProgressDeadline, isRolling, maxRevision, maxSurge, maxUnavailable,
   newCondition, replicasOf, revisionOf, setCondition, setReplicasAnnotations, sumSpec, sumStatus, type RS,
 } from './util.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export class Rollout {
   private newRS: RS | undefined;
@@ -48,7 +49,7 @@ export class Rollout {
     const d = this.d;
     const rsClient = this.ctx.client.replicaSets(this.ns);
     if (this.newRS) {
-      const rs = clone(this.newRS);
+      const rs = cloneJson(this.newRS);
       const annotations = (rs.metadata!.annotations ??= {});
       let changed = copyAnnotations(d, rs);
       const old = annotations[REVISION];
@@ -75,9 +76,9 @@ export class Rollout {
     if (!create) return;
     const collisionCount = d.status?.collisionCount as number | undefined;
     const hash = computeHash(d.spec?.template, collisionCount);
-    const template = clone(d.spec?.template ?? {});
+    const template = cloneJson(d.spec?.template ?? {});
     template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), [POD_TEMPLATE_HASH]: hash } };
-    const selector = clone(d.spec.selector);
+    const selector = cloneJson(d.spec.selector);
     selector.matchLabels = { ...(selector.matchLabels ?? {}), [POD_TEMPLATE_HASH]: hash };
     const name = `${d.metadata!.name}-${hash}`;
     const rs: RS = {
@@ -154,7 +155,7 @@ export class Rollout {
 
   private async scaleReplicaSet(rs: RS, to: number): Promise<boolean> {
     const from = replicasOf(rs);
-    const copy = clone(rs);
+    const copy = cloneJson(rs);
     const annotationsChanged = setReplicasAnnotations(copy, this.replicas, this.replicas + maxSurge(this.d));
     if (from === to && !annotationsChanged) return false;
     copy.spec.replicas = to;

@@ -1,7 +1,8 @@
 // Deployment helpers (upstream pkg/controller/deployment/util): revisions and annotations, surge / unavailable
 // fenceposts, finding the new ReplicaSet, replica counts, conditions.
 import type { KubeObject } from '../../../api/types.js';
-import { canonicalJson, clone, getCondition, type Condition } from '../shared/controller-utils.js';
+import { canonicalJson, getCondition, type Condition } from '../shared/controller-utils.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export const REVISION = 'deployment.kubernetes.io/revision';
 export const REVISION_HISTORY = 'deployment.kubernetes.io/revision-history';
@@ -51,7 +52,7 @@ export const maxUnavailable = (d: KubeObject): number => {
 
 /** The template without the pod-template-hash label, for comparisons (upstream EqualIgnoreHash). */
 const withoutHash = (t: KubeObject | undefined): string => {
-  const c = clone(t ?? {});
+  const c = cloneJson(t ?? {});
   if (c.metadata?.labels) {
     delete c.metadata.labels[POD_TEMPLATE_HASH];
     if (Object.keys(c.metadata.labels).length === 0) delete c.metadata.labels;

@@ -1,7 +1,8 @@
 // Pod helpers of the workload controllers: activity, readiness and availability, upstream's deletion ranking, and
 // the pod a controller creates from its template.
 import type { KubeObject, OwnerReference } from '../../../api/types.js';
-import { clone, parseTime } from './controller-utils.js';
+import { parseTime } from './controller-utils.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export type Pod = KubeObject;
 
@@ -73,7 +74,7 @@ export const rankByRelatedOnSameNode = (pods: Pod[], related: Pod[]): Map<Pod, n
 
 /** The pod a controller creates from its template (upstream GetPodFromTemplate). */
 export const podFromTemplate = (template: KubeObject | undefined, owner: OwnerReference | undefined, extra: { name?: string; generateName?: string; labels?: Record<string, string>; annotations?: Record<string, string>; namespace?: string } = {}): Pod => {
-  const t = clone(template ?? {});
+  const t = cloneJson(template ?? {});
   const meta = (t.metadata ?? {}) as KubeObject['metadata'] & object;
   const pod: Pod = {
     apiVersion: 'v1', kind: 'Pod',

@@ -5,7 +5,6 @@ import {
   RateLimitingQueue, finalState, formatTime, isAbortError, realClock, type Clock, type DeletedFinalStateUnknown,
 } from '../../client/index.js';
 import type { ControllerContext } from './types.js';
-import { cloneJson } from '../../apimachinery/json-clone.js';
 
 /** How long expectations wait for a watch to confirm them before they count as satisfied (upstream: 5 min). */
 export const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
@@ -118,8 +117,6 @@ export const withoutEmpty = <T extends object>(status: T, omitempty: readonly st
   for (const f of omitempty) if (out[f] === 0 || out[f] === '' || out[f] === undefined) delete out[f];
   return out as T;
 };
-
-export const clone = <T>(v: T): T => cloneJson(v);
 
 // ---- owner references ----
 
