@@ -35,6 +35,11 @@ export class NodeBridge {
     this.ready ??= (async () => {
       await run(['ip', 'link', 'add', this.name, 'type', 'bridge']).catch((e: unknown) => { if (!exists(e)) throw e; });
       await run(['ip', 'addr', 'add', `${this.gateway}/${this.prefix}`, 'dev', this.name]).catch((e: unknown) => { if (!exists(e)) throw e; });
+      // A bridge left by an earlier cluster whose node of this name had another podCIDR keeps that gateway, and with
+      // it a connected route to that range which shadows the bridge now holding it: pods there became unreachable.
+      const own = `${this.gateway}/${this.prefix}`;
+      const stale = [...(await run(['ip', '-4', '-o', 'addr', 'show', 'dev', this.name])).matchAll(/\binet (\S+)/g)].map((m) => m[1]!).filter((a) => a !== own);
+      for (const a of stale) await run(['ip', 'addr', 'del', a, 'dev', this.name]).catch((e: unknown) => { if (!gone(e)) throw e; });
       await run(['ip', 'link', 'set', this.name, 'up']);
       // what CNI's bridge plugin does for a gateway: pods of other bridges (other nodes here) are routed by the host
       const forward = '/proc/sys/net/ipv4/ip_forward';
