@@ -79,7 +79,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     throw e;
   }
   const logger = pino({ name: 'controller-manager', level: v.v >= 6 ? 'trace' : v.v >= 4 ? 'debug' : 'info' }, pino.destination(2));
-  const { Client, loadKubeconfig } = await import('../pkg/client/index.js');
+  const { Client, componentUserAgent, loadKubeconfig } = await import('../pkg/client/index.js');
   const { runControllerManager, selectControllers, knownControllers } = await import('../pkg/controller/controller-manager.js');
   try {
     selectControllers(v.controllers, knownControllers());
@@ -87,7 +87,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     exitWithFlagError('controller-manager', new FlagError((e as Error).message));
   }
   const { namespace: _ns, ...config } = await loadKubeconfig(v.kubeconfig);
-  const restConfig = { ...config, qps: v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: 'kube-controller-manager' };
+  const restConfig = { ...config, qps: v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: componentUserAgent('kube-controller-manager') };
   const client = new Client(restConfig);
   const rootCaPem = v['root-ca-file'] ? await readFile(v['root-ca-file'], 'utf8') : config.caData;
   const [clusterSigningCertPem, clusterSigningKeyPem] = await Promise.all(['cluster-signing-cert-file', 'cluster-signing-key-file']

@@ -102,7 +102,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   }
   const logger = pino({ name: 'kubelet', level: v.v >= 4 ? 'debug' : 'info' }, pino.destination(2));
   for (const w of warnings) logger.warn({ config: v.config }, w);
-  const { Client, loadKubeconfig } = await import('../pkg/client/index.js');
+  const { Client, componentUserAgent, loadKubeconfig } = await import('../pkg/client/index.js');
   const base = v['node-name'] || defaultHostname();
   const nodeNames = v.nodes === 1 ? [base] : Array.from({ length: v.nodes }, (_, i) => `${base}-${i + 1}`);
   await mkdir(resolve(v['root-dir']), { recursive: true });
@@ -111,7 +111,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   // that their status writes get the share of a loaded apiserver a fleet of kubelets would (with 64, pods of 1,000
   // nodes waited ~10 s to be reported Running while the controller-manager's creates kept the apiserver busy).
   const client = new Client({
-    ...restConfig, ...(v.nodes > 1 ? { maxConnections: Math.min(v.nodes, 256) } : {}), qps: v.nodes > 1 ? 0 : v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: `mini-kube-kubelet/${base}`,
+    ...restConfig, ...(v.nodes > 1 ? { maxConnections: Math.min(v.nodes, 256) } : {}), qps: v.nodes > 1 ? 0 : v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: componentUserAgent('kubelet', base),
   });
   const rootDir = resolve(v['root-dir']);
   // The shipped catalog sits at the package root, wherever the running code (sources, dist/ or the bundle) is.

@@ -33,7 +33,7 @@ const duration = (name: string, text: string): number => {
 export const main = async (argv: readonly string[]): Promise<void> => {
   const { values: v, given } = parseOrExit('scheduler', summary, argv, schedulerFlags);
   const logger = pino({ name: 'scheduler', level: v.v >= 4 ? 'debug' : 'info' }, pino.destination(2));
-  const { Client, LeaderElector } = await import('../pkg/client/index.js');
+  const { Client, componentUserAgent, LeaderElector } = await import('../pkg/client/index.js');
   const { Scheduler, loadConfiguration, defaultConfiguration, ConfigError } = await import('../pkg/scheduler/index.js');
   let config;
   try {
@@ -51,7 +51,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   }
   const cc = config.clientConnection;
   const client = await Client.fromKubeconfig(v.kubeconfig || cc.kubeconfig || undefined, {
-    qps: v['kube-api-qps'] || cc.qps, burst: v['kube-api-burst'] || cc.burst, userAgent: 'mini-kube-scheduler',
+    qps: v['kube-api-qps'] || cc.qps, burst: v['kube-api-burst'] || cc.burst, userAgent: componentUserAgent('kube-scheduler', 'scheduler'),
   });
   const identity = `${hostname()}_${randomUUID()}`;
   const scheduler = new Scheduler({ client, config, logger, identity });

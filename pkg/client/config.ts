@@ -43,3 +43,14 @@ export const DEFAULT_QPS = 5;
 export const DEFAULT_BURST = 10;
 export const DEFAULT_MAX_CONNECTIONS = 64;
 export const defaultUserAgent = (): string => `mini-kube-client/0.1.0 (${process.platform}/${process.arch})`;
+
+/** The Kubernetes release whose components ours stand for (the kubelet reports it as its version). */
+export const KUBERNETES_RELEASE = 'v1.32.3';
+
+/**
+ * A component's user agent as upstream's binaries send it ("kubelet/v1.32.3 (linux/amd64) kubernetes/…"): the
+ * server names a writer's managedFields entry after the part before the first "/", so a pod's status is the
+ * kubelet's, as in any cluster.
+ */
+export const componentUserAgent = (component: string, detail?: string): string =>
+  `${component}/${KUBERNETES_RELEASE} (${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}) kubernetes/mini-kube${detail ? `/${detail}` : ''}`;

@@ -7,7 +7,7 @@ import type { KubeObject } from '../../api/types.js';
 import { realClock, type Clock } from './clock.js';
 import { isAlreadyExists, isNotFound, StatusError } from './errors.js';
 import { EventCorrelator, type CorrelatorOptions } from './events-cache.js';
-import type { RateLimiter } from './flowcontrol.js';
+import { unlimited, type RateLimiter } from './flowcontrol.js';
 import { formatTime, type CoreEvent, type ObjectReference } from './types.js';
 
 /** Where events go: a ResourceClient<CoreEvent> without a namespace fits (client.events()). */
@@ -25,7 +25,7 @@ export interface EventRecorderOptions extends CorrelatorOptions {
   host?: string;
   clock?: Clock;
   logger?: Logger;
-  /** A write budget shared with other recorders of the process (see EventThrottle). */
+  /** A write budget shared with other recorders of the process (see EventThrottle); by default a queue of its own. */
   throttle?: EventThrottle;
   /** Attempts per event on connection errors (default 12, as upstream), `retryDelayMs` apart (default 10 s). */
   maxTries?: number;
@@ -52,9 +52,14 @@ export class EventThrottle {
     return true;
   }
 
-  /** Runs an admitted write once the limiter allows it, and frees its place. */
-  async run(write: () => Promise<void>): Promise<void> {
+  /**
+   * Runs an admitted event and frees its place: `next` correlates it when its turn comes and gives the write, if
+   * any, which then waits for the limiter (a deduplicated event takes none of the budget).
+   */
+  async run(next: () => (() => Promise<void>) | undefined): Promise<void> {
     try {
+      const write = next();
+      if (!write) return;
       await this.limiter.wait();
       await write();
     } finally {
@@ -71,17 +76,26 @@ export const referenceTo = (obj: KubeObject): ObjectReference => ({
 export class EventRecorder {
   private readonly clock: Clock;
   private readonly correlator: EventCorrelator;
+  private readonly throttle: EventThrottle;
   private tail: Promise<void> = Promise.resolve();
   private seq = 0;
 
   constructor(private readonly o: EventRecorderOptions) {
     this.clock = o.clock ?? realClock;
     this.correlator = new EventCorrelator(this.clock, o);
+    this.throttle = o.throttle ?? new EventThrottle(unlimited);
   }
 
   /** Records an event about `obj` (an object, or a reference to one). */
   event(obj: KubeObject | ObjectReference, type: EventType, reason: string, message: string): void {
     const ref = 'metadata' in obj || 'spec' in obj ? referenceTo(obj as KubeObject) : (obj as ObjectReference);
+    const throttle = this.throttle;
+    // As client-go's broadcaster: the bounded queue comes first, correlation when the event leaves it, so an event
+    // dropped under a burst costs no aggregation or spam-filter work.
+    if (!throttle.admit()) {
+      this.o.logger?.debug({ reason, object: `${ref.namespace ?? ''}/${ref.name ?? ''}` }, 'event dropped: too many waiting to be written');
+      return;
+    }
     const now = this.clock.now();
     const ts = formatTime(now);
     const nanos = BigInt(now) * 1_000_000n + BigInt(this.seq++ % 1_000_000);
@@ -93,18 +107,10 @@ export class EventRecorder {
       firstTimestamp: ts, lastTimestamp: ts, count: 1, eventTime: null,
       reportingComponent: this.o.component, reportingInstance: this.o.host ?? '',
     };
-    const result = this.correlator.correlate(ev);
-    if (result.skip) return;
-    const throttle = this.o.throttle;
-    if (!throttle) {
-      this.tail = this.tail.then(() => this.write(result.event, result.patch, result.key));
-      return;
-    }
-    if (!throttle.admit()) {
-      this.o.logger?.debug({ reason, object: `${ref.namespace ?? ''}/${ref.name ?? ''}` }, 'event dropped: too many waiting to be written');
-      return;
-    }
-    this.tail = this.tail.then(() => throttle.run(() => this.write(result.event, result.patch, result.key)));
+    this.tail = this.tail.then(() => throttle.run(() => {
+      const result = this.correlator.correlate(ev);
+      return result.skip ? undefined : () => this.write(result.event, result.patch, result.key);
+    }));
   }
 
   /** event() with a printf-style message (%s, %d, %v as Node's util.format). */

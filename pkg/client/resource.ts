@@ -2,6 +2,7 @@
 // types and server-side apply. Typed helpers (client.ts) are this with a fixed resource and a type parameter.
 import type { KubeObject } from '../../api/types.js';
 import type { Status } from '../apimachinery/errors.js';
+import { metadataString } from '../apimachinery/json-text.js';
 import { decodeWatch, type Watch, type WatchEvent } from './watch.js';
 import type { HttpMethod, QueryValue, RestClient } from './rest.js';
 
@@ -188,10 +189,29 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
 
   /** A patch of any type; a JSON patch is an array of operations, the others objects (or YAML/JSON text). */
   patch(name: string, type: PatchType, patch: unknown, o: PatchOptions = {}): Promise<T> {
+    const { path, query, body } = this.patchRequest(name, type, patch, o);
+    return this.call('PATCH', path, o, query, body, PATCH_CONTENT_TYPES[type]);
+  }
+
+  /**
+   * patch() for a writer that needs only the patched object's resourceVersion (a kubelet's status writes): it is
+   * read from the JSON response without decoding the rest.
+   */
+  async patchVersion(name: string, type: Exclude<PatchType, 'apply'>, patch: unknown, o: PatchOptions = {}): Promise<string | undefined> {
+    const { path, query, body } = this.patchRequest(name, type, patch, o);
+    const text = await this.rest.requestText({
+      method: 'PATCH', path, query, body, signal: o.signal, timeoutMs: o.timeoutMs, contentType: PATCH_CONTENT_TYPES[type], accept: 'application/json',
+    });
+    return metadataString(text, 'resourceVersion');
+  }
+
+  private patchRequest(name: string, type: PatchType, patch: unknown, o: PatchOptions): { path: string; query: Record<string, QueryValue>; body: string } {
     if (type === 'apply' && !o.fieldManager) throw new Error('server-side apply needs a fieldManager');
-    const query = { ...writeQuery(o), force: type === 'apply' && o.force ? true : undefined };
-    const body = typeof patch === 'string' ? patch : JSON.stringify(patch);
-    return this.call('PATCH', this.path(name, o.subresource), o, query, body, PATCH_CONTENT_TYPES[type]);
+    return {
+      path: this.path(name, o.subresource),
+      query: { ...writeQuery(o), force: type === 'apply' && o.force ? true : undefined },
+      body: typeof patch === 'string' ? patch : JSON.stringify(patch),
+    };
   }
 
   /** Server-side apply of a (partial) object: the fields it sets become `fieldManager`'s. */

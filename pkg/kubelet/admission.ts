@@ -13,22 +13,8 @@ const parse = (v: string | undefined, milli: boolean): number => {
   try { const q = parseQuantity(v); return milli ? quantityMilliValue(q) : quantityValue(q); } catch { return 0; }
 };
 
-/**
- * `fn` of a pod, kept per pod spec: a node admits each pod against every pod it runs, whose specs stay the same
- * objects between admissions.
- */
-const perSpec = <T>(fn: (pod: KubeObject) => T): ((pod: KubeObject) => T) => {
-  const known = new WeakMap<object, T>();
-  return (pod) => {
-    if (!pod.spec) return fn(pod);
-    let v = known.get(pod.spec);
-    if (v === undefined) known.set(pod.spec, (v = fn(pod)));
-    return v;
-  };
-};
-
 /** Effective requests as upstream computes them: max(sum of containers, each init container), plus overhead. */
-export const podRequests = perSpec((pod: KubeObject): { cpu: number; memory: number } => {
+export const podRequests = (pod: KubeObject): { cpu: number; memory: number } => {
   const req = (c: SpecContainer, r: string): string | undefined => c.resources?.requests?.[r] ?? c.resources?.limits?.[r];
   const containers = (pod.spec?.containers ?? []) as SpecContainer[];
   const inits = (pod.spec?.initContainers ?? []) as SpecContainer[];
@@ -40,18 +26,26 @@ export const podRequests = perSpec((pod: KubeObject): { cpu: number; memory: num
     return total + parse((pod.spec?.overhead as Record<string, string> | undefined)?.[r], milli);
   };
   return { cpu: one('cpu', true), memory: one('memory', false) };
-});
+};
 
-const hostPorts = perSpec((pod: KubeObject): string[] => [...((pod.spec?.initContainers ?? []) as SpecContainer[]), ...((pod.spec?.containers ?? []) as SpecContainer[])]
-  .flatMap((c) => c.ports ?? []).filter((p) => p.hostPort).map((p) => `${p.protocol ?? 'TCP'}/${p.hostPort}`));
+const hostPorts = (pod: KubeObject): string[] => [...((pod.spec?.initContainers ?? []) as SpecContainer[]), ...((pod.spec?.containers ?? []) as SpecContainer[])]
+  .flatMap((c) => c.ports ?? []).filter((p) => p.hostPort).map((p) => `${p.protocol ?? 'TCP'}/${p.hostPort}`);
 
-/** Whether the node can take `pod` next to `admitted` (the pods it already runs). */
-export const admitPod = (pod: KubeObject, admitted: KubeObject[], node: { labels: Record<string, string>; allocatable: { cpu: string; memory: string; pods: number } }): Rejection | undefined => {
+/** What an admitted pod holds on its node. Its containers' resources and ports never change, so it is taken once. */
+export interface Footprint {
+  requests: { cpu: number; memory: number };
+  hostPorts: string[];
+}
+
+export const footprintOf = (pod: KubeObject): Footprint => ({ requests: podRequests(pod), hostPorts: hostPorts(pod) });
+
+/** Whether the node can take `pod` next to `admitted` (the footprints of the pods it already runs). */
+export const admitPod = (pod: KubeObject, admitted: Footprint[], node: { labels: Record<string, string>; allocatable: { cpu: string; memory: string; pods: number } }): Rejection | undefined => {
   const selector = (pod.spec?.nodeSelector ?? {}) as Record<string, string>;
   if (Object.entries(selector).some(([k, v]) => node.labels[k] !== v)) {
     return { reason: 'NodeAffinity', message: "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector" };
   }
-  const used = new Set(admitted.flatMap(hostPorts));
+  const used = new Set(admitted.flatMap((f) => f.hostPorts));
   if (hostPorts(pod).some((p) => used.has(p))) {
     return { reason: 'NodePorts', message: "Pod was rejected: Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports" };
   }
@@ -59,7 +53,7 @@ export const admitPod = (pod: KubeObject, admitted: KubeObject[], node: { labels
     return { reason: 'OutOfpods', message: `Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: ${admitted.length}, capacity: ${node.allocatable.pods}` };
   }
   const want = podRequests(pod);
-  const have = admitted.map(podRequests).reduce((a, r) => ({ cpu: a.cpu + r.cpu, memory: a.memory + r.memory }), { cpu: 0, memory: 0 });
+  const have = admitted.map((f) => f.requests).reduce((a, r) => ({ cpu: a.cpu + r.cpu, memory: a.memory + r.memory }), { cpu: 0, memory: 0 });
   const cap = { cpu: parse(node.allocatable.cpu, true), memory: parse(node.allocatable.memory, false) };
   for (const r of ['cpu', 'memory'] as const) {
     if (want[r] > 0 && have[r] + want[r] > cap[r]) {

@@ -3,7 +3,7 @@
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { EventRecorder, realClock, Resources, type Client, type Clock, type EventThrottle, type KubeObject, type ObjectReference } from '../client/index.js';
-import { admitPod } from './admission.js';
+import { admitPod, footprintOf } from './admission.js';
 import { NodeAgent } from './node-agent.js';
 import { nodeLabels, type NodeResources } from './node-status.js';
 import { Pleg } from './pleg.js';
@@ -229,7 +229,7 @@ export class NodeKubelet {
       rec = { uid, pod, waiting: new Map(), terminated: false };
       const phase = pod.status?.phase as string | undefined;
       if (!pod.metadata?.deletionTimestamp && (phase === undefined || phase === 'Pending')) {
-        const active = [...this.records.values()].filter((r) => !r.terminated && !r.failed && !r.removed).map((r) => r.pod);
+        const active = [...this.records.values()].filter((r) => !r.terminated && !r.failed && !r.removed).map((r) => (r.footprint ??= footprintOf(r.pod)));
         const rejection = admitPod(pod, active, {
           labels: { ...nodeLabels(this.o.nodeName, this.o.labels), ...this.agent.labels() },
           allocatable: { cpu: this.o.resources.cpu, memory: this.o.resources.memory, pods: this.o.resources.pods },

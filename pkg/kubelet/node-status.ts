@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { arch, cpus, hostname, networkInterfaces, platform, release, totalmem } from 'node:os';
 import type { KubeObject } from '../client/index.js';
-import { formatTime } from '../client/index.js';
+import { formatTime, KUBERNETES_RELEASE } from '../client/index.js';
 
 /** The release the node reports, the same as the apiserver's (kubectl warns on version skew). */
-export const KUBELET_VERSION = 'v1.32.3';
+export const KUBELET_VERSION = KUBERNETES_RELEASE;
 export const KUBELET_PORT = 10250;
 
 export interface NodeResources {

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Clock, EventRecorder, KubeObject } from '../client/index.js';
 import { ContainerConfigError, containerEnv, expandVars, linkedServices } from './env.js';
 import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from './pod-status.js';
+import type { Footprint } from './admission.js';
 import { runAction, type Probe } from './probes.js';
 import { linuxResources } from './sandbox/cgroups.js';
 import { podDnsConfig, type DnsSettings } from './sandbox/dns.js';
@@ -52,6 +53,8 @@ export interface PodRecord {
   volumesStale?: boolean;
   /** The kubelet failed the pod (admission refused it, activeDeadlineSeconds passed): phase Failed with this. */
   failed?: { reason: string; message: string };
+  /** What the pod holds on the node, for admitting the next ones (admission.ts). */
+  footprint?: Footprint;
 }
 
 export interface SyncerOptions {

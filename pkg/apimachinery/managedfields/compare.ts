@@ -59,6 +59,11 @@ const diff = (a: unknown, b: unknown, schema: Schema | undefined, lookup: Schema
       return;
     }
   }
+  // a subtree only one side has: its paths, without the values there is nothing to compare with
+  if (a === undefined || b === undefined) {
+    for (const k of flattenAt(a ?? b, schema, lookup, place, false).keys()) (a === undefined ? changed : removed).add(k);
+    return;
+  }
   const before = flattenAt(a, schema, lookup, place);
   const after = flattenAt(b, schema, lookup, place);
   for (const [k, v] of after) if (before.get(k) !== v) changed.add(k);

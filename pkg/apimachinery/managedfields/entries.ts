@@ -10,7 +10,7 @@
 //   IGNORED_PATHS                                    // metadata fields nobody owns
 import type { ManagedFieldsEntry } from '../../../api/types.js';
 import { StatusError } from '../errors.js';
-import { decodeFieldsV1, encodeFieldsV1, fieldPE, pathOf, pathString, union, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
+import { decodeFieldsV1, encodeFieldsV1, fieldPE, pathOf, pathString, subtreesMatcher, union, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
 
 export const defaultManager = (userAgent: string): string => userAgent.split('/')[0];
 
@@ -31,8 +31,17 @@ export const IGNORED_PATHS: Path[] = [
 ];
 const METADATA_NODE = JSON.stringify([fieldPE('metadata')]);
 
+/** Matchers of IGNORED_PATHS plus an endpoint's own (none, f:spec or f:status: a handful), made once each. */
+const ignoredMatchers = new Map<string, (key: string) => boolean>();
+
 export const stripIgnored = (set: FieldSet, extra: Path[] = []): FieldSet => {
-  const out = withoutSubtrees(set, [...IGNORED_PATHS, ...extra]);
+  const id = JSON.stringify(extra);
+  let inside = ignoredMatchers.get(id);
+  if (!inside) {
+    if (ignoredMatchers.size >= 64) ignoredMatchers.clear();
+    ignoredMatchers.set(id, (inside = subtreesMatcher([...IGNORED_PATHS, ...extra])));
+  }
+  const out = withoutSubtrees(set, inside);
   out.delete(METADATA_NODE);
   return out;
 };

@@ -8,6 +8,8 @@
 //   decodeFieldsV1(fields): FieldSet     encodeFieldsV1(set): Record<string, unknown>
 //   pathString(path): string            // ".spec.containers[name=\"c\"].image", as conflict messages print it
 
+import { stringEnd } from '../json-text.js';
+
 export type Path = string[];
 export type FieldSet = Set<string>;
 
@@ -44,9 +46,22 @@ export const pathOf = (key: string): Path => {
 const parsedPaths = new Map<string, Path>();
 const MAX_PARSED_PATHS = 50_000;
 
-export const union = (...sets: FieldSet[]): FieldSet => new Set(sets.flatMap((s) => [...s]));
-export const difference = (a: FieldSet, b: FieldSet): FieldSet => new Set([...a].filter((k) => !b.has(k)));
-export const intersect = (a: FieldSet, b: FieldSet): FieldSet => new Set([...a].filter((k) => b.has(k)));
+export const union = (...sets: FieldSet[]): FieldSet => {
+  const out: FieldSet = new Set(sets[0]);
+  for (let i = 1; i < sets.length; i++) for (const k of sets[i]!) out.add(k);
+  return out;
+};
+export const difference = (a: FieldSet, b: FieldSet): FieldSet => {
+  if (b.size === 0) return new Set(a);
+  const out: FieldSet = new Set();
+  for (const k of a) if (!b.has(k)) out.add(k);
+  return out;
+};
+export const intersect = (a: FieldSet, b: FieldSet): FieldSet => {
+  const out: FieldSet = new Set();
+  for (const k of a) if (b.has(k)) out.add(k);
+  return out;
+};
 
 const isPrefix = (prefix: Path, path: Path): boolean => prefix.length <= path.length && prefix.every((pe, i) => path[i] === pe);
 
@@ -57,13 +72,31 @@ export const hasDescendant = (set: FieldSet, path: Path): boolean =>
     return p.length > path.length && isPrefix(path, p);
   });
 
-/** Drops `paths` and everything below them from `set`. */
-export const withoutSubtrees = (set: FieldSet, paths: Path[]): FieldSet => {
-  if (paths.length === 0) return set;
-  // Keys are JSON arrays: a path lies under p exactly when its key starts with p's key less its "]".
-  const stems = paths.map((p) => pathKey(p).slice(0, -1));
-  const under = (k: string, stem: string): boolean => stem === '[' || (k.startsWith(stem) && (k.length === stem.length + 1 || k[stem.length] === ','));
-  return new Set([...set].filter((k) => !stems.some((stem) => under(k, stem))));
+/**
+ * Whether a key lies in one of `paths` or below: keys are JSON arrays, so one does exactly when it starts with the
+ * path's key less its "]". Paths are grouped by their first element, so most keys are compared with none.
+ */
+export const subtreesMatcher = (paths: Path[]): ((key: string) => boolean) => {
+  if (paths.some((p) => p.length === 0)) return () => true;
+  const byFirst = new Map<string, string[]>();
+  for (const p of paths) {
+    const first = JSON.stringify(p[0]);
+    byFirst.set(first, [...(byFirst.get(first) ?? []), pathKey(p).slice(0, -1)]);
+  }
+  const under = (k: string, stem: string): boolean => k.startsWith(stem) && (k.length === stem.length + 1 || k[stem.length] === ',');
+  return (k) => {
+    const stems = k.length > 2 ? byFirst.get(k.slice(1, stringEnd(k, 1) + 1)) : undefined;
+    return stems !== undefined && stems.some((stem) => under(k, stem));
+  };
+};
+
+/** Drops `paths` (or what a subtreesMatcher matches) and everything below them from `set`. */
+export const withoutSubtrees = (set: FieldSet, paths: Path[] | ((key: string) => boolean)): FieldSet => {
+  if (Array.isArray(paths) && paths.length === 0) return set;
+  const inside = Array.isArray(paths) ? subtreesMatcher(paths) : paths;
+  const out: FieldSet = new Set();
+  for (const k of set) if (!inside(k)) out.add(k);
+  return out;
 };
 
 type Obj = Record<string, unknown>;

@@ -80,10 +80,21 @@ interface PathBuilder<C> {
   child(parent: C, pe: string): C | undefined;
 }
 
+/** A path element as JSON: the same elements recur in every write of a kind, so each is quoted once. */
+const quotedPEs = new Map<string, string>();
+const quoted = (pe: string): string => {
+  let q = quotedPEs.get(pe);
+  if (q === undefined) {
+    if (quotedPEs.size >= 50_000) quotedPEs.clear(); // keys of maps (labels, data) are unbounded
+    quotedPEs.set(pe, (q = JSON.stringify(pe)));
+  }
+  return q;
+};
+
 /** Paths as FieldSet keys, each built from its parent's key (equal to pathKey of the whole path). */
 const keyPaths: PathBuilder<string> = {
   root: '[]',
-  child: (parent, pe) => (parent.length === 2 ? `[${JSON.stringify(pe)}]` : `${parent.slice(0, -1)},${JSON.stringify(pe)}]`),
+  child: (parent, pe) => (parent.length === 2 ? `[${quoted(pe)}]` : `${parent.slice(0, -1)},${quoted(pe)}]`),
 };
 
 const requiredOf = new WeakMap<Schema, Set<string>>();
