@@ -5,6 +5,7 @@ import {
   RateLimitingQueue, finalState, formatTime, isAbortError, realClock, type Clock, type DeletedFinalStateUnknown,
 } from '../../client/index.js';
 import type { ControllerContext } from './types.js';
+import { jsonEqual } from '../../apimachinery/json-equal.js';
 
 /** How long expectations wait for a watch to confirm them before they count as satisfied (upstream: 5 min). */
 export const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
@@ -106,7 +107,8 @@ export const computeHash = (template: unknown, collisionCount?: number): string 
   return safeEncodeString(String(fnv32a(text)));
 };
 
-export const deepEqual = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
+/** Equal as JSON (canonicalJson's equality, without building either text). */
+export const deepEqual = (a: unknown, b: unknown): boolean => jsonEqual(a ?? null, b ?? null);
 
 /**
  * A status as the API serializes it: the `omitempty` fields of its Go type left out at 0 or "" (a Python or
