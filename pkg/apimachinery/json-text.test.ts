@@ -1,8 +1,10 @@
 // metadataString: a field of an object's metadata read from its JSON text, and nothing else that looks like it.
 import { describe, expect, it } from 'vitest';
-import { metadataString } from './json-text.js';
+import { metadataStrings } from './json-text.js';
 
-describe('metadataString', () => {
+const metadataString = (text: string, key: string): string | undefined => metadataStrings(text, [key])[key];
+
+describe('metadataStrings', () => {
   const pod = {
     apiVersion: 'v1', kind: 'Pod',
     metadata: {
@@ -24,6 +26,10 @@ describe('metadataString', () => {
     expect(metadataString(JSON.stringify({ ...pod, spec, metadata: meta }), 'resourceVersion')).toBeUndefined();
     expect(metadataString(JSON.stringify({ spec, metadata: { name: 'x', resourceVersion: '3' } }), 'resourceVersion')).toBe('3');
     expect(metadataString(JSON.stringify({ items: [{ metadata: { resourceVersion: '5' } }], metadata: {} }), 'resourceVersion')).toBeUndefined();
+  });
+
+  it('reads several fields in one scan, in any order', () => {
+    expect(metadataStrings(JSON.stringify(pod), ['uid', 'name', 'resourceVersion', 'generateName'])).toEqual({ name: 'web', resourceVersion: '42' });
   });
 
   it('gives undefined for a value that is not a string, and for text that is not an object', () => {

@@ -26,14 +26,17 @@ export function stringEnd(text: string, i: number): number {
 export const isJsonSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
 /**
- * The string value of `metadata.<key>` in an object's JSON text, read without parsing the document (the scan stops
- * there, and servers write metadata first); undefined when the object has no such string.
+ * The string values of `metadata.<key>` for `keys` in an object's JSON text, read without parsing the document: the
+ * scan stops once it has them all or metadata ends (servers write metadata first, and name, namespace, uid and
+ * resourceVersion first in it). A key without a string value is left out.
  */
-export function metadataString(text: string, key: string): string | undefined {
+export function metadataStrings<K extends string>(text: string, keys: readonly K[]): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  let missing = keys.length;
   let depth = 0;
   let lastTopKey: string | undefined;
   let inMetadata = false;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < text.length && missing > 0; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       const end = stringEnd(text, i);
@@ -42,19 +45,23 @@ export function metadataString(text: string, key: string): string | undefined {
       if (text.charCodeAt(colon) !== COLON) { i = end; continue; }
       const name = text.slice(i + 1, end);
       if (depth === 1) lastTopKey = name;
-      else if (depth === 2 && inMetadata && name === key) {
+      else if (depth === 2 && inMetadata && (keys as readonly string[]).includes(name) && out[name as K] === undefined) {
         let v = colon + 1;
         while (isJsonSpace(text.charCodeAt(v))) v++;
-        if (text.charCodeAt(v) !== QUOTE) return undefined;
-        const close = stringEnd(text, v);
-        return JSON.parse(text.slice(v, close + 1)) as string;
+        if (text.charCodeAt(v) === QUOTE) {
+          const close = stringEnd(text, v);
+          out[name as K] = JSON.parse(text.slice(v, close + 1)) as string;
+          missing--;
+          i = close;
+          continue;
+        }
       }
       i = colon;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       if (++depth === 2) inMetadata = c === OPEN_BRACE && lastTopKey === 'metadata';
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      if (--depth === 1 && inMetadata) return undefined;
+      if (--depth === 1 && inMetadata) break;
     }
   }
-  return undefined;
+  return out;
 }

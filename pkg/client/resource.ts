@@ -2,7 +2,7 @@
 // types and server-side apply. Typed helpers (client.ts) are this with a fixed resource and a type parameter.
 import type { KubeObject } from '../../api/types.js';
 import type { Status } from '../apimachinery/errors.js';
-import { metadataString } from '../apimachinery/json-text.js';
+import { metadataStrings } from '../apimachinery/json-text.js';
 import { decodeWatch, type Watch, type WatchEvent } from './watch.js';
 import type { HttpMethod, QueryValue, RestClient } from './rest.js';
 
@@ -51,6 +51,17 @@ export interface WatchOptions extends ListOptions {
   /** The events' objects may come without metadata.managedFields (a cache that drops them need not parse them). */
   dropManagedFields?: boolean;
 }
+
+/** What createMeta and patchMeta read back of the written object. */
+export interface WrittenMeta {
+  name?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+}
+
+const WRITTEN_META_KEYS = ['name', 'namespace', 'uid', 'resourceVersion'] as const;
+const writtenMeta = (text: string): WrittenMeta => metadataStrings(text, WRITTEN_META_KEYS);
 
 export interface WriteOptions extends CallOptions {
   dryRun?: boolean;
@@ -194,15 +205,22 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /**
-   * patch() for a writer that needs only the patched object's resourceVersion (a kubelet's status writes): it is
-   * read from the JSON response without decoding the rest.
+   * patch() for a writer that needs only the patched object's identity and resourceVersion (a kubelet's status
+   * writes): read from the JSON response without decoding the rest.
    */
-  async patchVersion(name: string, type: Exclude<PatchType, 'apply'>, patch: unknown, o: PatchOptions = {}): Promise<string | undefined> {
+  async patchMeta(name: string, type: Exclude<PatchType, 'apply'>, patch: unknown, o: PatchOptions = {}): Promise<WrittenMeta> {
     const { path, query, body } = this.patchRequest(name, type, patch, o);
-    const text = await this.rest.requestText({
+    return writtenMeta(await this.rest.requestText({
       method: 'PATCH', path, query, body, signal: o.signal, timeoutMs: o.timeoutMs, contentType: PATCH_CONTENT_TYPES[type], accept: 'application/json',
-    });
-    return metadataString(text, 'resourceVersion');
+    }));
+  }
+
+  /** create() for a writer that needs only the new object's identity (a ReplicaSet's pods: their generated names). */
+  async createMeta(obj: T, o: WriteOptions = {}): Promise<WrittenMeta> {
+    return writtenMeta(await this.rest.requestText({
+      method: 'POST', path: this.path(undefined, undefined, this.namespaceFor(obj)), query: writeQuery(o), body: this.withKind(obj),
+      signal: o.signal, timeoutMs: o.timeoutMs, contentType: 'application/json', accept: 'application/json',
+    }));
   }
 
   private patchRequest(name: string, type: PatchType, patch: unknown, o: PatchOptions): { path: string; query: Record<string, QueryValue>; body: string } {

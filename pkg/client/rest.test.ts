@@ -117,6 +117,24 @@ describe('RestClient', () => {
     await c.close();
   });
 
+  it('createMeta and patchMeta send what create and patch send and read back only the identity', async () => {
+    seen.length = 0;
+    handler = (_q, _b, res) => json(res, 201, {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-x7k2p', generateName: 'web-', namespace: 'd', uid: 'u1', resourceVersion: '7', labels: { name: 'label' } },
+      spec: { containers: [{ name: 'c' }] },
+    });
+    const pods = new Client({ host: url, qps: 0 }).pods('d');
+    expect(await pods.createMeta({ metadata: { generateName: 'web-' } })).toEqual({ name: 'web-x7k2p', namespace: 'd', uid: 'u1', resourceVersion: '7' });
+    expect(await pods.patchMeta('web-x7k2p', 'merge', { status: { phase: 'Running' } }, { subresource: 'status' })).toMatchObject({ resourceVersion: '7' });
+    expect(seen.map((r) => [r.method, r.url, r.headers['content-type']])).toEqual([
+      ['POST', '/api/v1/namespaces/d/pods', 'application/json'],
+      ['PATCH', '/api/v1/namespaces/d/pods/web-x7k2p/status', 'application/merge-patch+json'],
+    ]);
+    expect(JSON.parse(seen[0]!.body)).toEqual({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-' } });
+    handler = (_q, _b, res) => json(res, 409, status(409, 'Conflict', 'the object has been modified'));
+    await expect(pods.patchMeta('web-x7k2p', 'merge', {})).rejects.toSatisfy(isConflict);
+  });
+
   it('rate-limits on the client with a token bucket and reports metrics', async () => {
     handler = (_q, _b, res) => json(res, 200, {});
     const results: number[] = [];

@@ -99,7 +99,7 @@ export class StatusManager {
     const last = this.written.get(uid);
     const upToDate = last && resourceVersionOlder(pod.metadata?.resourceVersion, last.resourceVersion) ? same(last.status, status) : hasOwned(pod.status as Json | undefined, status);
     if (!upToDate) {
-      const resourceVersion = await pods.patchVersion(name, 'merge', { metadata: { uid: pod.metadata!.uid }, status }, { subresource: 'status' });
+      const { resourceVersion } = await pods.patchMeta(name, 'merge', { metadata: { uid: pod.metadata!.uid }, status }, { subresource: 'status' });
       this.written.set(uid, { status, resourceVersion });
       this.o.logger.debug({ pod: `${ns}/${name}`, phase: status.phase }, 'status for pod updated');
     }

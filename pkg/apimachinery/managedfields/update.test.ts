@@ -71,6 +71,20 @@ describe('updateManagedFields', () => {
     expect(out.metadata?.managedFields?.map((e) => e.manager)).toEqual(['client', 'kubectl-create']);
   });
 
+  it('owns a null as the leaf it is: Go writes some zero values as null (lastProbeTime, a template\'s creationTimestamp)', () => {
+    const withNull = (policy: string | null): KubeObject => {
+      const d = deploy();
+      return { ...d, spec: { ...d.spec, template: { spec: { containers: [{ name: 'nginx', image: 'nginx' }], restartPolicy: policy } } } };
+    };
+    const created = updateManagedFields(undefined, withNull(null), 'kube-controller-manager', opts());
+    expect((entry(created, 'kube-controller-manager')?.fieldsV1 as any)['f:spec']['f:template']['f:spec']['f:restartPolicy']).toEqual({});
+    const unchanged = updateManagedFields(created, { ...withNull(null), metadata: created.metadata }, 'kubectl-edit', opts(T2));
+    expect(entry(unchanged, 'kubectl-edit')).toBeUndefined();
+    const set = updateManagedFields(created, { ...withNull('Always'), metadata: created.metadata }, 'kubectl-edit', opts(T2));
+    expect((entry(set, 'kube-controller-manager')?.fieldsV1 as any)['f:spec']['f:template']['f:spec']['f:restartPolicy']).toBeUndefined();
+    expect(entry(set, 'kubectl-edit')?.fieldsV1).toEqual({ 'f:spec': { 'f:template': { 'f:spec': { 'f:restartPolicy': {} } } } });
+  });
+
   it('records subresource writes separately and ignores reset paths', () => {
     const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts(T1, { ignore: [['f:status']] }));
     expect((entry(created, 'kubectl-create')?.fieldsV1 as any)['f:status']).toBeUndefined();

@@ -108,7 +108,9 @@ export const requiredFields = (s: Schema | undefined): Set<string> | undefined =
 /**
  * Visits every path of `value`. `containers`: whether maps and granular lists count as members themselves
  * (a writer that creates a labels map owns it; an applier owns only what it wrote). Required fields are
- * never members: upstream's typed objects always carry them, so no write ever adds them.
+ * never members: upstream's typed objects always carry them, so no write ever adds them. A null is a leaf: what a
+ * stored object holds as null is Go's zero value written out (a condition's `lastProbeTime`, a template's
+ * `creationTimestamp`), and its writer owns it, as a cluster's managedFields show.
  */
 const visit = <C>(
   value: unknown, schema: Schema | undefined, lookup: SchemaLookup, containers: boolean,
@@ -116,7 +118,7 @@ const visit = <C>(
   from: Place<C> = { at: paths.root, nested: false, required: false },
 ): void => {
   const walk = (v: unknown, s: Schema | undefined, at: C, nested: boolean, isRequired: boolean): void => {
-    if (v === undefined || (v === null && containers)) return;
+    if (v === undefined) return;
     const node = classify(v, s, lookup);
     switch (node.kind) {
       case 'leaf':
@@ -197,7 +199,7 @@ export const createdFieldsV1 = (value: unknown, schema: Schema | undefined, look
   const ex = new FieldTrie();
   for (const p of excluded) ex.exclude(p);
   const render = (v: unknown, s: Schema | undefined, skip: FieldTrie | undefined, nested: boolean, isRequired: boolean, member = false): Obj | undefined => {
-    if (v === undefined || v === null) return member ? {} : undefined;
+    if (v === undefined) return member ? {} : undefined;
     if (typeof v !== 'object') return {}; // a scalar: most fields, so before anything is allocated
     const node = classify(v, s, lookup);
     if (node.kind === 'leaf') return {};

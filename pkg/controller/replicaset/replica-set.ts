@@ -149,8 +149,8 @@ export async function startReplicaSetController(ctx: ControllerContext, kind: Re
       const body = podFromTemplate(rs.spec?.template, owner, { generateName: `${rs.metadata!.name}-` });
       const { successes, error } = await slowStartBatch(n, SLOW_START_INITIAL_BATCH, async () => {
         try {
-          const created = await ctx.client.pods(ns).create(body);
-          ctx.recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata!.name}`);
+          const created = await ctx.client.pods(ns).createMeta(body);
+          ctx.recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.name ?? ''}`);
         } catch (err) {
           ctx.recorder.event(rs, 'Warning', 'FailedCreate', `Error creating: ${(err as Error).message}`);
           throw err;
