@@ -41,9 +41,8 @@ export async function bindPod(pods: Registry, ctx: RequestContext, name: string,
       pod.metadata!.annotations = { ...pod.metadata!.annotations, [k]: v };
     }
     const conditions = (pod.status!.conditions = [...(pod.status!.conditions ?? [])]) as KubeObject[];
-    // no `lastProbeTime: null` (upstream prints one): decoding drops nulls, and a later patch would then rewrite
-    // this condition where the stored pod shares it
-    const scheduled = { type: 'PodScheduled', status: 'True', lastTransitionTime: rfc3339(ctx.now) };
+    // `lastProbeTime: null` as Go writes the zero time, and as the kubelet's status writes carry this condition back
+    const scheduled = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(ctx.now) };
     const i = conditions.findIndex((c) => c.type === 'PodScheduled');
     if (i >= 0) conditions[i] = scheduled;
     else conditions.push(scheduled);
