@@ -203,17 +203,11 @@ export const createdFieldsV1 = (value: unknown, schema: Schema | undefined, look
     if (typeof v !== 'object') return {}; // a scalar: most fields, so before anything is allocated
     const node = classify(v, s, lookup);
     if (node.kind === 'leaf') return {};
-    const children: [string, Obj][] = [];
+    // children go straight into the FieldsV1 object; elements come sorted mostly (sorted keys, one item per key),
+    // and the object is rebuilt in order when they do not
+    let out: Obj | undefined;
+    let last = '';
     let sorted = true;
-    const add = (pe: string, child: Obj | undefined): void => {
-      if (!child) return;
-      const last = children[children.length - 1];
-      if (last && pe <= last[0]) {
-        if (pe === last[0]) throw new DuplicateItem();
-        sorted = false;
-      }
-      children.push([pe, child]);
-    };
     switch (node.kind) {
       case 'struct':
       case 'map': {
@@ -224,7 +218,12 @@ export const createdFieldsV1 = (value: unknown, schema: Schema | undefined, look
           const pe = fieldPE(k);
           const below = skip?.children?.get(pe);
           if (below?.excluded) continue;
-          add(pe, render((v as Obj)[k], childOf(node, k, lookup), below, true, req?.has(k) ?? false));
+          const child = render((v as Obj)[k], childOf(node, k, lookup), below, true, req?.has(k) ?? false);
+          if (!child) continue;
+          out ??= member ? { '.': {} } : {};
+          if (pe < last) sorted = false;
+          out[pe] = child;
+          last = pe;
         }
         break;
       }
@@ -236,18 +235,21 @@ export const createdFieldsV1 = (value: unknown, schema: Schema | undefined, look
           const pe = itemPE(item, node, lookup);
           const below = skip?.children?.get(pe);
           if (below?.excluded) continue;
-          add(pe, node.kind === 'set' ? {} : render(item, node.item, below, true, true, true));
+          const child = node.kind === 'set' ? {} : render(item, node.item, below, true, true, true);
+          if (!child) continue;
+          out ??= member ? { '.': {} } : {};
+          if (Object.hasOwn(out, pe)) throw new DuplicateItem();
+          if (pe < last) sorted = false;
+          out[pe] = child;
+          last = pe;
         }
       }
     }
-    if (!sorted) {
-      children.sort((a, b) => (a[0] < b[0] ? -1 : 1));
-      for (let i = 1; i < children.length; i++) if (children[i]![0] === children[i - 1]![0]) throw new DuplicateItem();
-    }
-    if (children.length === 0) return member ? {} : undefined;
-    const out: Obj = member ? { '.': {} } : {};
-    for (const [pe, child] of children) out[pe] = child;
-    return out;
+    if (!out) return member ? {} : undefined;
+    if (sorted) return out;
+    const inOrder: Obj = member ? { '.': {} } : {};
+    for (const pe of Object.keys(out).filter((k) => k !== '.').sort()) inOrder[pe] = out[pe];
+    return inOrder;
   };
   try {
     return render(value, schema, ex, false, false);
