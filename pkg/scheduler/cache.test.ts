@@ -43,6 +43,23 @@ describe('SchedulerCache', () => {
     expect(cache.nodeInfo('n1')!.pods.size).toBe(0);
   });
 
+  it('keeps what a pod\'s last version worked out while only its status changes, and works it out again otherwise', () => {
+    const cache = new SchedulerCache(new FakeClock());
+    cache.addNode(node('n1'));
+    const bound = pod('a', '500m', 'n1');
+    cache.addPod(bound);
+    const first = cache.nodeInfo('n1')!.pods.get('uid-a')!;
+    const running = { ...pod('a', '500m', 'n1'), status: { phase: 'Running' } };
+    cache.updatePod(bound, running);
+    const second = cache.nodeInfo('n1')!.pods.get('uid-a')!;
+    expect(second.pod).toBe(running);
+    expect(second.requests).toBe(first.requests);
+    // the init container (1 cpu) still sets the request; 1500m for the main container now does
+    cache.updatePod(running, pod('a', '1500m', 'n1'));
+    expect(cache.nodeInfo('n1')!.requested.cpu).toBe(1500);
+    expect(cache.nodeInfo('n1')!.pods.size).toBe(1);
+  });
+
   it('keeps pods of a deleted node accounted until they go', () => {
     const cache = new SchedulerCache(new FakeClock());
     cache.addNode(node('n1'));

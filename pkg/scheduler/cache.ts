@@ -3,7 +3,7 @@
 // (confirmed) and is dropped if its binding fails (forget) or, once the binding finished, if no confirmation
 // arrives within the TTL (expired).
 import type { Clock } from '../client/index.js';
-import { NodeInfo, podInfoOf } from './node-info.js';
+import { NodeInfo, podInfoOf, sameSchedulingInputs, type PodInfo } from './node-info.js';
 import { isAssigned, nodeName, podUid, type Node, type Pod } from './types.js';
 
 interface PodState {
@@ -131,8 +131,12 @@ export class SchedulerCache {
   addPod(pod: Pod): void {
     const uid = podUid(pod);
     const st = this.podStates.get(uid);
+    // what the last version worked out (requests, ports, affinity, claims) holds while its inputs are the same: a
+    // pod's updates are mostly its status
+    const prev = st ? this.nodes.get(st.pod.spec?.nodeName as string)?.pods.get(uid) : undefined;
+    const reused = prev && sameSchedulingInputs(prev.pod, pod) ? { ...prev, pod } : undefined;
     if (st) this.removePodFromNode(st.pod);
-    this.addPodToNode(pod);
+    this.addPodToNode(pod, reused);
     this.podStates.set(uid, { pod, assumed: false, bindingFinished: false });
   }
 
@@ -163,7 +167,7 @@ export class SchedulerCache {
     return expired;
   }
 
-  private addPodToNode(pod: Pod, pi = podInfoOf(pod)): void {
+  private addPodToNode(pod: Pod, pi: PodInfo = podInfoOf(pod)): void {
     if (!isAssigned(pod)) return;
     const name = pod.spec.nodeName as string;
     let ni = this.nodes.get(name);

@@ -3,6 +3,7 @@ import { hasAffinity, podAffinityInfo, type PodAffinityInfo } from './affinity.j
 import { CPU, MEMORY, PODS, nodeAllocatable, nonZeroRequests, podRequests, type Resources } from './resources.js';
 import { nodeName, podUid, type Node, type Pod } from './types.js';
 import { podClaimKeys } from './volumes.js';
+import { jsonEqual } from '../apimachinery/json-equal.js';
 
 export interface HostPort { protocol: string; ip: string; port: number }
 
@@ -36,6 +37,16 @@ export const podInfoOf = (pod: Pod): PodInfo => {
     hasAffinity: hasAffinity(affinity), hasRequiredAntiAffinity: affinity.requiredAntiAffinity.length > 0, claims: podClaimKeys(pod),
   };
 };
+
+/**
+ * Whether two versions of a pod give the same PodInfo: its containers (requests, ports), pod-level resources and
+ * overhead, affinity (its terms may take label values, matchLabelKeys), volumes (claims) and labels are unchanged.
+ */
+export const sameSchedulingInputs = (a: Pod, b: Pod): boolean =>
+  jsonEqual(a.spec?.containers, b.spec?.containers) && jsonEqual(a.spec?.initContainers, b.spec?.initContainers) &&
+  jsonEqual(a.spec?.resources, b.spec?.resources) && jsonEqual(a.spec?.overhead, b.spec?.overhead) &&
+  jsonEqual(a.spec?.affinity, b.spec?.affinity) && jsonEqual(a.spec?.volumes, b.spec?.volumes) &&
+  jsonEqual(a.metadata?.labels, b.metadata?.labels);
 
 export const portsConflict = (a: HostPort, b: HostPort): boolean =>
   a.port === b.port && a.protocol === b.protocol && (a.ip === b.ip || a.ip === '0.0.0.0' || b.ip === '0.0.0.0');
