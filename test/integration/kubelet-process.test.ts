@@ -120,14 +120,17 @@ describe('kubelet: process runtime and kubectl logs', () => {
     const notReady = await phase('probed', 'Running');
     expect((notReady.status?.containerStatuses as any[])[0]).toMatchObject({ ready: false, started: true });
     expect(condition(notReady, 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady' });
+    // the node's /metrics/probes counts each run by result, as upstream's prober_probe_total (Running can be
+    // reported before the first probe has run: the flag goes once one has failed)
+    const probeLines = async (): Promise<string[]> => (await api.kubectl('get', '--raw', `/api/v1/nodes/${NODE}/proxy/metrics/probes`)).stdout.split('\n');
+    const count = (probes: string[], result: string): number => Number(probes.find((l) => l.startsWith('prober_probe_total{') && l.includes(`result="${result}"`)
+      && l.includes('probe_type="Readiness"') && l.includes('pod="probed"') && l.includes('container="sh"') && l.includes('namespace="default"'))?.split(' ').pop() ?? 0);
+    await eventually(async () => count(await probeLines(), 'failed') >= 1, 10_000, 'a failed readiness probe counted');
     await writeFile(flag, '');
     await eventually(async () => condition(await get('probed'), 'Ready')?.status === 'True', 10_000, 'probed Ready');
-    // the node's /metrics/probes counts each run by result, as upstream's prober_probe_total
-    const probes = (await api.kubectl('get', '--raw', `/api/v1/nodes/${NODE}/proxy/metrics/probes`)).stdout.split('\n');
-    const count = (result: string): number => Number(probes.find((l) => l.startsWith('prober_probe_total{') && l.includes(`result="${result}"`)
-      && l.includes('probe_type="Readiness"') && l.includes('pod="probed"') && l.includes('container="sh"') && l.includes('namespace="default"'))?.split(' ').pop() ?? 0);
-    expect(count('failed')).toBeGreaterThanOrEqual(1);
-    expect(count('successful')).toBeGreaterThanOrEqual(1);
+    const probes = await probeLines();
+    expect(count(probes, 'failed')).toBeGreaterThanOrEqual(1);
+    expect(count(probes, 'successful')).toBeGreaterThanOrEqual(1);
     expect(probes.some((l) => l.startsWith('prober_probe_duration_seconds_count{') && l.includes('pod="probed"'))).toBe(true);
 
     const port = await freePort(); // a port nothing listens on (a random one could be taken)
