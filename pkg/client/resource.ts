@@ -61,7 +61,6 @@ export interface WrittenMeta {
 }
 
 const WRITTEN_META_KEYS = ['name', 'namespace', 'uid', 'resourceVersion'] as const;
-const writtenMeta = (text: string): WrittenMeta => metadataStrings(text, WRITTEN_META_KEYS);
 
 export interface WriteOptions extends CallOptions {
   dryRun?: boolean;
@@ -208,19 +207,20 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
    * patch() for a writer that needs only the patched object's identity and resourceVersion (a kubelet's status
    * writes): read from the JSON response without decoding the rest.
    */
-  async patchMeta(name: string, type: Exclude<PatchType, 'apply'>, patch: unknown, o: PatchOptions = {}): Promise<WrittenMeta> {
+  patchMeta(name: string, type: Exclude<PatchType, 'apply'>, patch: unknown, o: PatchOptions = {}): Promise<WrittenMeta> {
     const { path, query, body } = this.patchRequest(name, type, patch, o);
-    return writtenMeta(await this.rest.requestText({
-      method: 'PATCH', path, query, body, signal: o.signal, timeoutMs: o.timeoutMs, contentType: PATCH_CONTENT_TYPES[type], accept: 'application/json',
-    }));
+    return this.writeMeta('PATCH', path, o, query, body, PATCH_CONTENT_TYPES[type]);
   }
 
   /** create() for a writer that needs only the new object's identity (a ReplicaSet's pods: their generated names). */
-  async createMeta(obj: T, o: WriteOptions = {}): Promise<WrittenMeta> {
-    return writtenMeta(await this.rest.requestText({
-      method: 'POST', path: this.path(undefined, undefined, this.namespaceFor(obj)), query: writeQuery(o), body: this.withKind(obj),
-      signal: o.signal, timeoutMs: o.timeoutMs, contentType: 'application/json', accept: 'application/json',
-    }));
+  createMeta(obj: T, o: WriteOptions = {}): Promise<WrittenMeta> {
+    return this.writeMeta('POST', this.path(undefined, undefined, this.namespaceFor(obj)), o, writeQuery(o), this.withKind(obj), 'application/json');
+  }
+
+  /** A JSON write whose answer is read for the written object's identity only. */
+  private async writeMeta(method: HttpMethod, path: string, o: CallOptions, query: Record<string, QueryValue>, body: unknown, contentType: string): Promise<WrittenMeta> {
+    const text = await this.rest.requestText({ method, path, query, body, signal: o.signal, timeoutMs: o.timeoutMs, contentType, accept: 'application/json' });
+    return metadataStrings(text, WRITTEN_META_KEYS);
   }
 
   private patchRequest(name: string, type: PatchType, patch: unknown, o: PatchOptions): { path: string; query: Record<string, QueryValue>; body: string } {

@@ -10,8 +10,7 @@
 //   IGNORED_PATHS                                    // metadata fields nobody owns
 import type { ManagedFieldsEntry } from '../../../api/types.js';
 import { StatusError } from '../errors.js';
-import { stringEnd } from '../json-text.js';
-import { decodeFieldsV1, encodeFieldsV1, fieldPE, pathOf, pathString, subtreesMatcher, union, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
+import { decodeFieldsV1, encodeFieldsV1, fieldPE, firstElementJson, pathOf, pathString, subtreesMatcher, union, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
 
 export const defaultManager = (userAgent: string): string => userAgent.split('/')[0];
 
@@ -85,10 +84,8 @@ export const entryHas = (e: Entry, key: string): boolean => {
   if (!fields) return e.set.has(key);
   // most keys asked about lie under a first element the entry does not have (a status write against a create's
   // entry): answered from the key's text, without parsing the path
-  if (key.length > 2) {
-    const first = key.slice(2, stringEnd(key, 1));
-    if (!first.includes('\\') && !(first in fields)) return false;
-  }
+  const first = firstElementJson(key);
+  if (first !== '' && !first.includes('\\') && !(first.slice(1, -1) in fields)) return false;
   const path = pathOf(key);
   if (path.length === 0) return '.' in fields;
   let node: unknown = fields;

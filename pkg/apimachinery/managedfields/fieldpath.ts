@@ -72,6 +72,9 @@ export const hasDescendant = (set: FieldSet, path: Path): boolean =>
     return p.length > path.length && isPrefix(path, p);
   });
 
+/** The first path element of a key as its JSON text (`"f:status"`), read without parsing the key; "" for the root. */
+export const firstElementJson = (key: string): string => (key.length > 2 ? key.slice(1, stringEnd(key, 1) + 1) : '');
+
 /**
  * Whether a key lies in one of `paths` or below: keys are JSON arrays, so one does exactly when it starts with the
  * path's key less its "]". Paths are grouped by their first element, so most keys are compared with none.
@@ -84,16 +87,11 @@ export const subtreesMatcher = (paths: Path[]): ((key: string) => boolean) => {
     byFirst.set(first, [...(byFirst.get(first) ?? []), pathKey(p).slice(0, -1)]);
   }
   const under = (k: string, stem: string): boolean => k.startsWith(stem) && (k.length === stem.length + 1 || k[stem.length] === ',');
-  return (k) => {
-    const stems = k.length > 2 ? byFirst.get(k.slice(1, stringEnd(k, 1) + 1)) : undefined;
-    return stems !== undefined && stems.some((stem) => under(k, stem));
-  };
+  return (k) => byFirst.get(firstElementJson(k))?.some((stem) => under(k, stem)) ?? false;
 };
 
-/** Drops `paths` (or what a subtreesMatcher matches) and everything below them from `set`. */
-export const withoutSubtrees = (set: FieldSet, paths: Path[] | ((key: string) => boolean)): FieldSet => {
-  if (Array.isArray(paths) && paths.length === 0) return set;
-  const inside = Array.isArray(paths) ? subtreesMatcher(paths) : paths;
+/** Drops what `inside` (a subtreesMatcher) matches from `set`. */
+export const withoutSubtrees = (set: FieldSet, inside: (key: string) => boolean): FieldSet => {
   const out: FieldSet = new Set();
   for (const k of set) if (!inside(k)) out.add(k);
   return out;
