@@ -39,20 +39,20 @@ export interface Footprint {
 
 export const footprintOf = (pod: KubeObject): Footprint => ({ requests: podRequests(pod), hostPorts: hostPorts(pod) });
 
-/** Whether the node can take `pod` next to `admitted` (the footprints of the pods it already runs). */
-export const admitPod = (pod: KubeObject, admitted: Footprint[], node: { labels: Record<string, string>; allocatable: { cpu: string; memory: string; pods: number } }): Rejection | undefined => {
+/** Whether the node can take `pod` (of footprint `own`) next to `admitted` (the footprints of the pods it already runs). */
+export const admitPod = (pod: KubeObject, own: Footprint, admitted: Footprint[], node: { labels: Record<string, string>; allocatable: { cpu: string; memory: string; pods: number } }): Rejection | undefined => {
   const selector = (pod.spec?.nodeSelector ?? {}) as Record<string, string>;
   if (Object.entries(selector).some(([k, v]) => node.labels[k] !== v)) {
     return { reason: 'NodeAffinity', message: "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector" };
   }
   const used = new Set(admitted.flatMap((f) => f.hostPorts));
-  if (hostPorts(pod).some((p) => used.has(p))) {
+  if (own.hostPorts.some((p) => used.has(p))) {
     return { reason: 'NodePorts', message: "Pod was rejected: Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports" };
   }
   if (admitted.length + 1 > node.allocatable.pods) {
     return { reason: 'OutOfpods', message: `Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: ${admitted.length}, capacity: ${node.allocatable.pods}` };
   }
-  const want = podRequests(pod);
+  const want = own.requests;
   const have = admitted.map((f) => f.requests).reduce((a, r) => ({ cpu: a.cpu + r.cpu, memory: a.memory + r.memory }), { cpu: 0, memory: 0 });
   const cap = { cpu: parse(node.allocatable.cpu, true), memory: parse(node.allocatable.memory, false) };
   for (const r of ['cpu', 'memory'] as const) {

@@ -230,7 +230,8 @@ export class NodeKubelet {
       const phase = pod.status?.phase as string | undefined;
       if (!pod.metadata?.deletionTimestamp && (phase === undefined || phase === 'Pending')) {
         const active = [...this.records.values()].filter((r) => !r.terminated && !r.failed && !r.removed).map((r) => (r.footprint ??= footprintOf(r.pod)));
-        const rejection = admitPod(pod, active, {
+        rec.footprint = footprintOf(pod);
+        const rejection = admitPod(pod, rec.footprint, active, {
           labels: { ...nodeLabels(this.o.nodeName, this.o.labels), ...this.agent.labels() },
           allocatable: { cpu: this.o.resources.cpu, memory: this.o.resources.memory, pods: this.o.resources.pods },
         }) ?? pressureRejection(pod, this.eviction?.pressure() ?? new Set());
