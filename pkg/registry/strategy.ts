@@ -6,6 +6,12 @@ import type { StatusCause } from '../apimachinery/errors.js';
 import type { NameValidator } from '../apimachinery/names.js';
 import type { DeleteOptions, RequestContext } from './context.js';
 
+/** The metadata a write through /status may change, unless its strategy keeps it. */
+export type StatusWritableMetadata = 'labels' | 'annotations' | 'finalizers' | 'ownerReferences';
+
+/** Upstream's metav1.ResetObjectMetaForStatus: a status write changes none of the metadata. */
+export const RESET_OBJECT_META_FOR_STATUS: readonly StatusWritableMetadata[] = ['labels', 'annotations', 'finalizers', 'ownerReferences'];
+
 export interface Strategy {
   /** metadata.generation starts at 1 and rises with every change outside metadata and status. */
   generation?: boolean;
@@ -23,7 +29,13 @@ export interface Strategy {
   prepareForCreate?(obj: KubeObject, ctx: RequestContext): void;
   /** Resets fields a main-resource update may not change (status is handled generically). */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): void;
-  /** Resets fields a status update may not change, beyond the generic "everything but status". */
+  /**
+   * What a status update keeps of the stored metadata (upstream's status strategies): by default only the
+   * server's fields (uid, generation, deletionTimestamp, ...), the writer's labels, annotations, finalizers and
+   * ownerReferences going through; 'all': every field but managedFields (custom resources, flow control).
+   */
+  statusKeepsMetadata?: 'all' | readonly StatusWritableMetadata[];
+  /** Resets fields a status update may not change, beyond the generic "spec stays as stored". */
   prepareForStatusUpdate?(obj: KubeObject, old: KubeObject): void;
   /** How names are checked (default: DNS-1123 subdomain). */
   nameFn?: NameValidator;

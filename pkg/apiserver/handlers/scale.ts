@@ -46,7 +46,8 @@ export function scaleUpdate(reg: Registry, name: string, body: unknown, patchTyp
     build: (current) => {
       const scale = patchType ? patchScale(reg, getScale(reg, current!), patchType, body) : (body as KubeObject);
       const next = withReplicas(reg, name, current!, scale);
-      next.metadata = { ...next.metadata, resourceVersion: scale.metadata?.resourceVersion || undefined };
+      // none in the Scale: the write is unconditional, as upstream's (a CR's keeps the live resourceVersion)
+      next.metadata = { ...next.metadata, resourceVersion: scale.metadata?.resourceVersion || current!.metadata?.resourceVersion };
       return next;
     },
     admissionView: { to: (obj) => getScale(reg, obj), from: (scale, obj) => withReplicas(reg, name, obj, scale) },

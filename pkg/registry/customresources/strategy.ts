@@ -35,6 +35,8 @@ export function customResourceStrategy(o: CustomResourceStrategyOptions): Strate
   const strategy: Strategy = {
     generation: true,
     strategicMergePatch: false,
+    statusKeepsMetadata: 'all',
+    allowUnconditionalUpdate: false,
     validate: (obj) => {
       const causes = check(obj);
       return causes.length ? causes : celCauses(obj, undefined);

@@ -2,7 +2,7 @@
 // caller builds the desired object from the current one; this runs admission, the strategy and
 // validation on it inside the store's compare-and-swap, so a concurrent write re-runs the build.
 import type { KubeObject, ObjectMeta } from '../../../api/types.js';
-import { badRequest, conflict, fieldCause, isStatusError, notFound } from '../../apimachinery/errors.js';
+import { badRequest, conflict, fieldCause, invalid, isStatusError, notFound } from '../../apimachinery/errors.js';
 import type { KeyValue } from '../../storage/interface.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { RequestContext } from '../context.js';
@@ -11,6 +11,7 @@ import { toApiError } from '../storage-errors.js';
 import { create } from './create.js';
 import { writeZeroValues } from './decode.js';
 import type { Registry, Result } from './registry.js';
+import type { Strategy } from '../strategy.js';
 import { validateForUpdate } from './validate.js';
 import { deleteIfInitializationFailed } from '../initializers/failed.js';
 
@@ -94,7 +95,8 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
     throw conflict(reg.gr, req.name, 'the object has been modified; please apply your changes to the latest version and try again');
   }
   if (!sent.resourceVersion && reg.strategy.allowUnconditionalUpdate === false) {
-    throw reg.invalid(req.name, [fieldCause('FieldValueInvalid', 'metadata.resourceVersion', 'Invalid value: 0x0: must be specified for an update')]);
+    // upstream names the resource here, not the kind
+    throw invalid(reg.rt.group, reg.rt.plural, req.name, [fieldCause('FieldValueInvalid', 'metadata.resourceVersion', 'Invalid value: 0x0: must be specified for an update')]);
   }
   let next: KubeObject = { ...built, metadata: { ...sent } };
   // As upstream's handlers: the writer owns what it sent, not what the strategy and admission change after. A
@@ -112,8 +114,9 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
   }
 
   if (req.subresource === 'status') {
-    // Only status changes through /status; everything else stays as stored.
-    next = { ...current, metadata: { ...curMeta, managedFields: meta.managedFields ?? curMeta.managedFields }, status: next.status };
+    // As upstream's status strategies: the spec stays as stored, the writer's metadata goes through but for what
+    // the strategy keeps (a PUT without labels drops them, as there).
+    next = { ...current, metadata: statusMetadata(reg.strategy.statusKeepsMetadata, meta, curMeta), status: next.status };
     reg.strategy.prepareForStatusUpdate?.(next, current);
   } else if (!req.subresource) {
     if (reg.hasStatus) {
@@ -143,6 +146,17 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
   if (!req.managedFieldsSet && !tracked) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
   delete next.metadata!.resourceVersion;
   return semanticallyEqual(current, next) ? current : next;
+}
+
+/** The metadata of a status update: the writer's (server-owned fields already restored), less what `keeps` names. */
+function statusMetadata(keeps: Strategy['statusKeepsMetadata'], sent: ObjectMeta, stored: ObjectMeta): ObjectMeta {
+  if (keeps === 'all') return { ...stored, managedFields: sent.managedFields ?? stored.managedFields };
+  const out: ObjectMeta = { ...sent };
+  for (const f of keeps ?? []) {
+    if (stored[f] === undefined) delete out[f];
+    else (out as Record<string, unknown>)[f] = stored[f];
+  }
+  return out;
 }
 
 /** An object being deleted whose last finalizer just went is deleted for real (upstream: Store.Update). */

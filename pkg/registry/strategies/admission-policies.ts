@@ -4,7 +4,7 @@
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, forbidden, invalidValue, notSupported, required } from '../../apimachinery/field.js';
-import type { Strategy } from '../strategy.js';
+import { RESET_OBJECT_META_FOR_STATUS, type Strategy } from '../strategy.js';
 import { admissionScope, compileVariables } from '../../apimachinery/cel/index.js';
 import { celCompileErrors } from './admission-cel.js';
 import { validateMatchConditions, validateRule } from './admission-webhooks.js';
@@ -97,6 +97,7 @@ function validateBindingSpec(spec: Obj | undefined): StatusCause[] {
 
 export const validatingAdmissionPolicyStrategy: Strategy = {
   generation: true,
+  statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
   validate: (obj: KubeObject) => validatePolicySpec(obj.spec),
 };
 

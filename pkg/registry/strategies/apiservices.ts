@@ -4,7 +4,7 @@ import type { APIService } from '../../../api/apiregistration/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { isDNS1035Label, isDNS1123Subdomain, nameIsPathSegment } from '../../apimachinery/names.js';
-import type { Strategy } from '../strategy.js';
+import { RESET_OBJECT_META_FOR_STATUS, type Strategy } from '../strategy.js';
 
 const quote = (v: unknown): string => JSON.stringify(v ?? '');
 
@@ -39,6 +39,7 @@ export function validateApiService(obj: KubeObject): StatusCause[] {
 }
 
 export const apiServiceStrategy: Strategy = {
+  statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
   // "v1." names the core group: a path segment, not a DNS subdomain.
   nameFn: nameIsPathSegment,
   validate: (obj) => validateApiService(obj),

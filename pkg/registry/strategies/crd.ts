@@ -19,6 +19,7 @@ function recordStorageVersion(crd: KubeObject): void {
 }
 
 export const crdStrategy: Strategy = {
+  allowUnconditionalUpdate: false,
   generation: true,
   prepareForCreate: (obj) => {
     obj.status = {};

@@ -106,11 +106,13 @@ function validatePriorityLevel(pl: KubeObject): StatusCause[] {
 }
 
 export const flowSchemaStrategy: Strategy = {
+  statusKeepsMetadata: 'all',
   validate: (fs) => validateFlowSchema(fs),
   validateUpdate: (fs) => validateFlowSchema(fs),
 };
 
 export const priorityLevelStrategy: Strategy = {
+  statusKeepsMetadata: 'all',
   validate: (pl) => validatePriorityLevel(pl),
   validateUpdate: (pl) => validatePriorityLevel(pl),
 };

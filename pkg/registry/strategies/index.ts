@@ -1,7 +1,7 @@
 // Which strategy each built-in resource gets. Kinds not listed use the generic behaviour, with
 // metadata.generation for the kinds that have a spec a controller reconciles.
 import type { ResourceType } from '../../../api/types.js';
-import type { Strategy } from '../strategy.js';
+import { RESET_OBJECT_META_FOR_STATUS, type Strategy } from '../strategy.js';
 import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './admission-policies.js';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admission-webhooks.js';
 import { apiServiceStrategy } from './apiservices.js';
@@ -32,6 +32,18 @@ const CREATE_ON_UPDATE = new Set([
   'rbac.authorization.k8s.io/rolebindings', 'rbac.authorization.k8s.io/clusterroles', 'rbac.authorization.k8s.io/clusterrolebindings',
 ]);
 
+/**
+ * Kinds a PUT must name the resourceVersion of (upstream: AllowUnconditionalUpdate false; the other built-ins
+ * overwrite). CRDs and custom resources say so in their own strategies.
+ */
+const CONDITIONAL_UPDATE_ONLY = new Set([
+  'policy/poddisruptionbudgets', 'coordination.k8s.io/leases', 'node.k8s.io/runtimeclasses', 'storage.k8s.io/csidrivers',
+  'storage.k8s.io/csinodes', 'storage.k8s.io/csistoragecapacities', 'storage.k8s.io/volumeattachments',
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations', 'admissionregistration.k8s.io/validatingwebhookconfigurations',
+  'admissionregistration.k8s.io/validatingadmissionpolicies', 'admissionregistration.k8s.io/validatingadmissionpolicybindings',
+  'apiregistration.k8s.io/apiservices',
+]);
+
 const SPECIFIC: Record<string, Strategy> = {
   '/pods': podStrategy,
   '/nodes': { keepStatusOnCreate: true },
@@ -40,7 +52,8 @@ const SPECIFIC: Record<string, Strategy> = {
   '/secrets': secretStrategy,
   'policy/podsecuritypolicies': podSecurityPolicyStrategy,
   'batch/jobs': jobStrategy,
-  'apps/deployments': workloadStrategy,
+  'apps/deployments': { ...workloadStrategy, statusKeepsMetadata: ['labels'] },
+  'storage.k8s.io/volumeattachments': { statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS },
   'apps/replicasets': workloadStrategy,
   'apps/daemonsets': workloadStrategy,
   'apps/statefulsets': workloadStrategy,
@@ -68,6 +81,7 @@ export function strategyFor(rt: ResourceType, extra: Record<string, Strategy> = 
   return {
     generation: GENERATION.has(key),
     allowCreateOnUpdate: CREATE_ON_UPDATE.has(key),
+    allowUnconditionalUpdate: !CONDITIONAL_UPDATE_ONLY.has(key),
     ...base,
   };
 }

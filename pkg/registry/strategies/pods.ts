@@ -10,6 +10,8 @@ import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export const podStrategy: Strategy = {
   returnDeletedObject: true,
+  // old kubelets corrupted owner references through /status (upstream keeps them)
+  statusKeepsMetadata: ['ownerReferences'],
   prepareForCreate(pod) {
     pod.status = { phase: 'Pending', qosClass: qosClass(pod) };
   },

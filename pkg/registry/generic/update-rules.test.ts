@@ -1,0 +1,110 @@
+// Per-kind update rules from upstream's strategies: what a write through /status may change of the metadata (pods keep
+// ownerReferences, deployments labels, flow control all of it), and which kinds refuse a PUT without resourceVersion.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../api/types.js';
+import { allDefaulters, allDefinitions, builtinGroupVersions } from '../../../api/index.js';
+import { createMemoryStore } from '../../storage/memory/store.js';
+import { createRegistries } from '../index.js';
+import { create } from './create.js';
+import { deleteObject } from './delete.js';
+import { patchBuilder } from './patch.js';
+import { update } from './update.js';
+
+describe('update rules', () => {
+  let store: ReturnType<typeof createMemoryStore>;
+  let regs: Awaited<ReturnType<typeof createRegistries>>;
+  const ctx = { namespace: 'default', dryRun: false, fieldManager: 'test', fieldValidation: 'Ignore' as const, warnings: [], now: new Date() };
+  const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: '6a1b0f3e-0000-4000-8000-000000000001' };
+
+  beforeEach(async () => {
+    store = createMemoryStore();
+    regs = await createRegistries({ store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters, serviceClusterIpRange: '10.96.0.0/12' });
+  });
+  afterEach(async () => {
+    regs.stop();
+    await store.close();
+  });
+
+  const statusPatch = async (group: string, plural: string, name: string, patch: unknown, c = ctx): Promise<KubeObject> =>
+    (await update(regs.get(group, 'v1', plural)!, c, patchBuilder(regs.get(group, 'v1', plural)!, c, name, 'merge', patch, false, 'status'))).object;
+
+  it('takes a pod\'s labels, annotations and finalizers from the writer, keeps its owner references and spec', async () => {
+    const pods = regs.get('', 'v1', 'pods')!;
+    const created = (await create(pods, ctx, {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: '1' }, ownerReferences: [owner] },
+      spec: { containers: [{ name: 'c', image: 'busybox' }] },
+    })).object;
+    const pod = await statusPatch('', 'pods', 'p', {
+      metadata: { labels: { a: '2', b: '1' }, annotations: { note: 'x' }, finalizers: ['example.com/hold'], ownerReferences: null },
+      spec: { nodeName: 'elsewhere' },
+      status: { phase: 'Running' },
+    }, { ...ctx, fieldManager: 'kubelet' });
+    expect(pod.metadata?.labels).toEqual({ a: '2', b: '1' });
+    expect(pod.metadata?.annotations).toEqual({ note: 'x' });
+    expect(pod.metadata?.finalizers).toEqual(['example.com/hold']);
+    expect(pod.metadata?.ownerReferences).toEqual([owner]);
+    expect(pod.spec).toEqual(created.spec);
+    expect(pod.status?.phase).toBe('Running');
+    const mine = pod.metadata?.managedFields?.find((e) => e.manager === 'kubelet');
+    expect(mine?.subresource).toBe('status');
+    expect(mine?.fieldsV1).toMatchObject({ 'f:metadata': { 'f:labels': { 'f:b': {} }, 'f:annotations': { 'f:note': {} } }, 'f:status': { 'f:phase': {} } });
+    // invalid metadata is refused there as anywhere
+    await expect(statusPatch('', 'pods', 'p', { metadata: { labels: { 'bad key!': 'x' } } })).rejects.toThrow(/metadata.labels/);
+  });
+
+  it('drops the labels a PUT to /status leaves out, as upstream does', async () => {
+    const pods = regs.get('', 'v1', 'pods')!;
+    const created = (await create(pods, ctx, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q', labels: { a: '1' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } })).object;
+    const put = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q', resourceVersion: created.metadata?.resourceVersion }, status: { phase: 'Pending' } };
+    const res = await update(pods, ctx, { name: 'q', subresource: 'status', build: () => structuredClone(put) });
+    expect(res.object.metadata?.labels).toBeUndefined();
+    expect(res.object.spec).toEqual(created.spec);
+  });
+
+  it('removing the last finalizer of a deleted object through /status deletes it', async () => {
+    const pods = regs.get('', 'v1', 'pods')!;
+    await create(pods, ctx, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'f', finalizers: ['example.com/hold'] }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    await deleteObject(pods, ctx, 'f', { gracePeriodSeconds: 0 });
+    await statusPatch('', 'pods', 'f', { metadata: { finalizers: null } });
+    await expect(pods.get(ctx, 'f')).rejects.toThrow(/not found/);
+  });
+
+  it('keeps a deployment\'s labels, takes its annotations', async () => {
+    const deployments = regs.get('apps', 'v1', 'deployments')!;
+    await create(deployments, ctx, {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels: { a: '1' } },
+      spec: { selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+    });
+    const d = await statusPatch('apps', 'deployments', 'd', { metadata: { labels: { a: '2' }, annotations: { note: 'x' } }, status: { replicas: 3 } });
+    expect(d.metadata?.labels).toEqual({ a: '1' });
+    expect(d.metadata?.annotations).toEqual({ note: 'x' });
+    expect(d.status?.replicas).toBe(3);
+  });
+
+  it('keeps all of a FlowSchema\'s metadata', async () => {
+    const schemas = regs.get('flowcontrol.apiserver.k8s.io', 'v1', 'flowschemas')!;
+    const c = { ...ctx, namespace: '' };
+    await create(schemas, c, {
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'FlowSchema', metadata: { name: 'fs', labels: { a: '1' } },
+      spec: { priorityLevelConfiguration: { name: 'global-default' }, matchingPrecedence: 5000 },
+    });
+    const fs = await statusPatch('flowcontrol.apiserver.k8s.io', 'flowschemas', 'fs', { metadata: { labels: { a: '2' }, annotations: { note: 'x' } }, status: { conditions: [{ type: 'Dangling', status: 'False' }] } }, c);
+    expect(fs.metadata?.labels).toEqual({ a: '1' });
+    expect(fs.metadata?.annotations).toBeUndefined();
+    expect(fs.status?.conditions).toHaveLength(1);
+  });
+
+  it('refuses a PUT without resourceVersion where upstream does (a PodDisruptionBudget), takes it elsewhere (a ConfigMap)', async () => {
+    const pdbs = regs.get('policy', 'v1', 'poddisruptionbudgets')!;
+    await create(pdbs, ctx, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'b' }, spec: { minAvailable: 1 } });
+    const put = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'b' }, spec: { minAvailable: 2 } };
+    await expect(update(pdbs, ctx, { name: 'b', build: () => structuredClone(put) })).rejects.toMatchObject({
+      code: 422,
+      message: 'poddisruptionbudgets.policy "b" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+    });
+    const configMaps = regs.get('', 'v1', 'configmaps')!;
+    await create(configMaps, ctx, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } });
+    const res = await update(configMaps, ctx, { name: 'c', build: () => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '2' } }) });
+    expect(res.object.data).toEqual({ a: '2' });
+  });
+});
