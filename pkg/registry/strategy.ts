@@ -36,7 +36,7 @@ export interface Strategy {
    */
   statusKeepsMetadata?: 'all' | readonly StatusWritableMetadata[];
   /** Resets fields a status update may not change, beyond the generic "spec stays as stored". */
-  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject): void;
+  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): void;
   /** How names are checked (default: DNS-1123 subdomain). */
   nameFn?: NameValidator;
   validate?(obj: KubeObject, ctx: RequestContext): StatusCause[];

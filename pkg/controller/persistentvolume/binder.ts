@@ -5,7 +5,7 @@
 // WaitForFirstConsumer claims wait for the scheduler (selected-node or a pre-bound volume). Volumes are Available
 // when unclaimed and Released once their claim is gone; then their reclaim policy applies (Delete of dynamically
 // provisioned volumes is the provisioner's job).
-import { Resources, formatTime, isNotFound, realClock, type KubeObject } from '../../client/index.js';
+import { Resources, isNotFound, type KubeObject } from '../../client/index.js';
 import { objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ControllerContext } from '../shared/types.js';
 import {
@@ -20,7 +20,6 @@ const claimRefOf = (pv: KubeObject): ClaimRef | undefined => pv.spec?.claimRef a
 const annotations = (o: KubeObject): Record<string, string> => o.metadata?.annotations ?? {};
 
 export async function startPersistentVolumeBinder(ctx: ControllerContext): Promise<void> {
-  const clock = ctx.clock ?? realClock;
   const pvInformer = ctx.informers.informerFor(Resources.persistentVolumes);
   const pvcInformer = ctx.informers.informerFor(Resources.persistentVolumeClaims);
   const classInformer = ctx.informers.informerFor(Resources.storageClasses);
@@ -51,7 +50,10 @@ export async function startPersistentVolumeBinder(ctx: ControllerContext): Promi
   async function setVolumePhase(pv: KubeObject, phase: string, message?: string): Promise<KubeObject> {
     if (pv.status?.phase === phase && (message === undefined || pv.status?.message === message)) return pv;
     const next = cloneJson(pv);
-    next.status = { ...(message ? { message } : {}), phase, lastPhaseTransitionTime: formatTime(clock.now()) };
+    // the apiserver stamps lastPhaseTransitionTime when the phase changes (as upstream's controller, which sets none)
+    next.status = { ...next.status, phase };
+    if (message) next.status.message = message;
+    else delete next.status.message;
     return volumes.updateStatus(next, { signal: ctx.signal });
   }
 

@@ -107,4 +107,24 @@ describe('update rules', () => {
     const res = await update(configMaps, ctx, { name: 'c', build: () => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '2' } }) });
     expect(res.object.data).toEqual({ a: '2' });
   });
+
+  it('stamps a PersistentVolume\'s lastPhaseTransitionTime on create and on each phase change through /status', async () => {
+    const volumes = regs.get('', 'v1', 'persistentvolumes')!;
+    const at = (iso: string) => ({ ...ctx, namespace: '', now: new Date(iso) });
+    const pv = (await create(volumes, at('2026-01-01T00:00:00Z'), {
+      apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv' },
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv' } }, status: { phase: 'Bound' },
+    })).object;
+    expect(pv.status).toEqual({ phase: 'Pending', lastPhaseTransitionTime: '2026-01-01T00:00:00Z' });
+    const put = async (status: Record<string, unknown>, iso: string): Promise<KubeObject> => (await update(volumes, at(iso), {
+      name: 'pv', subresource: 'status', build: (cur) => ({ ...cur!, status }),
+    })).object;
+    // a phase change with the old time (a controller's copy) or none gets the write's time
+    expect((await put({ phase: 'Available', lastPhaseTransitionTime: '2026-01-01T00:00:00Z' }, '2026-01-01T00:01:00Z')).status?.lastPhaseTransitionTime).toBe('2026-01-01T00:01:00Z');
+    // the same phase keeps the time when the writer leaves it out
+    expect((await put({ phase: 'Available', message: 'm' }, '2026-01-01T00:02:00Z')).status?.lastPhaseTransitionTime).toBe('2026-01-01T00:01:00Z');
+    expect((await put({ phase: 'Bound' }, '2026-01-01T00:03:00Z')).status?.lastPhaseTransitionTime).toBe('2026-01-01T00:03:00Z');
+    // a writer's own time stands
+    expect((await put({ phase: 'Released', lastPhaseTransitionTime: '2025-12-31T00:00:00Z' }, '2026-01-01T00:04:00Z')).status?.lastPhaseTransitionTime).toBe('2025-12-31T00:00:00Z');
+  });
 });

@@ -117,7 +117,7 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
     // As upstream's status strategies: the spec stays as stored, the writer's metadata goes through but for what
     // the strategy keeps (a PUT without labels drops them, as there).
     next = { ...current, metadata: statusMetadata(reg.strategy.statusKeepsMetadata, meta, curMeta), status: next.status };
-    reg.strategy.prepareForStatusUpdate?.(next, current);
+    reg.strategy.prepareForStatusUpdate?.(next, current, ctx);
   } else if (!req.subresource) {
     if (reg.hasStatus) {
       if (current.status === undefined) delete next.status;

@@ -127,13 +127,13 @@ export const certificateSigningRequestStrategy: Strategy = {
   prepareForUpdate(csr, old) {
     csr.spec = old.spec;
   },
-  prepareForStatusUpdate(csr, old) {
+  prepareForStatusUpdate(csr, old, ctx) {
     // the signer's /status keeps what approvers decided
     const mine = conditionsOf(csr).filter((c) => !APPROVAL_TYPES.includes(c.type));
     const approvals = conditionsOf(old).filter((c) => APPROVAL_TYPES.includes(c.type));
     csr.status = { ...csr.status, conditions: [...approvals, ...mine] };
     if (!csr.status.conditions.length) delete csr.status.conditions;
-    stampConditions(csr, old, rfc3339(new Date()));
+    stampConditions(csr, old, rfc3339(ctx.now));
   },
   validate: validateSpec,
   validateSubresource(csr, old, _ctx, subresource) {

@@ -11,6 +11,7 @@ import { flowSchemaStrategy, priorityLevelStrategy } from './flowcontrol.js';
 import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.js';
 import { jobStrategy } from './jobs.js';
 import { namespaceStrategy } from './namespaces.js';
+import { persistentVolumeStrategy } from './persistentvolumes.js';
 import { podStrategy } from './pods.js';
 import { podSecurityPolicyStrategy } from './psp.js';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac.js';
@@ -47,6 +48,7 @@ const CONDITIONAL_UPDATE_ONLY = new Set([
 const SPECIFIC: Record<string, Strategy> = {
   '/pods': podStrategy,
   '/nodes': { keepStatusOnCreate: true },
+  '/persistentvolumes': persistentVolumeStrategy,
   'apiregistration.k8s.io/apiservices': apiServiceStrategy,
   '/namespaces': namespaceStrategy,
   '/secrets': secretStrategy,
