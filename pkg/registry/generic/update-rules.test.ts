@@ -59,6 +59,8 @@ describe('update rules', () => {
     const res = await update(pods, ctx, { name: 'q', subresource: 'status', build: () => structuredClone(put) });
     expect(res.object.metadata?.labels).toBeUndefined();
     expect(res.object.spec).toEqual(created.spec);
+    // the QoS class the server set at creation stays when the writer leaves it out
+    expect(res.object.status?.qosClass).toBe('BestEffort');
   });
 
   it('removing the last finalizer of a deleted object through /status deletes it', async () => {

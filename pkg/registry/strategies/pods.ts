@@ -6,6 +6,7 @@ import type { StatusCause } from '../../apimachinery/errors.js';
 import { jsonEqual } from '../../apimachinery/json-equal.js';
 import type { Strategy } from '../strategy.js';
 import { validateEphemeralContainersUpdate } from './ephemeral-containers.js';
+import { validatePodStatusUpdate } from './pod-status.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export const podStrategy: Strategy = {
@@ -14,6 +15,10 @@ export const podStrategy: Strategy = {
   statusKeepsMetadata: ['ownerReferences'],
   prepareForCreate(pod) {
     pod.status = { phase: 'Pending', qosClass: qosClass(pod) };
+  },
+  prepareForStatusUpdate(pod, old) {
+    // the QoS class is the apiserver's, set at creation: a writer that leaves it out keeps it
+    if (!pod.status?.qosClass && old.status?.qosClass) pod.status = { ...pod.status, qosClass: old.status.qosClass };
   },
   prepareForUpdate(pod, old) {
     // spec.nodeName is set only through pods/binding.
@@ -47,6 +52,7 @@ export const podStrategy: Strategy = {
     return [];
   },
   validateSubresource(pod, old, _ctx, subresource) {
+    if (subresource === 'status') return validatePodStatusUpdate(pod, old);
     return subresource === 'ephemeralcontainers' ? validateEphemeralContainersUpdate(pod, old) : [];
   },
   gracePeriod(pod, opts) {
