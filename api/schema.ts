@@ -45,6 +45,10 @@ export type Definitions = Record<string, Schema>;
 
 export const REF_PREFIX = '#/components/schemas/';
 
+/** The property `key` of `s`, own only: a key from a client ("__proto__", "constructor") never finds an inherited one. */
+export const propertyOf = <S extends { properties?: Record<string, S> }>(s: S | undefined, key: string): S | undefined =>
+  (s?.properties && Object.hasOwn(s.properties, key) ? s.properties[key] : undefined);
+
 /** The name a $ref points at. */
 export const refName = (s: Schema): string | undefined =>
   s.$ref?.startsWith(REF_PREFIX) ? s.$ref.slice(REF_PREFIX.length) : undefined;

@@ -5,7 +5,7 @@
 //   resolveSchema(s, lookup): Schema | undefined        // follows $ref and allOf:[{$ref}] wrappers
 //   childSchema(parent, key, lookup): Schema | undefined // properties[key], else additionalProperties
 //   itemSchema(list, lookup): Schema | undefined
-import { refName, type Schema } from '../../api/schema.js';
+import { propertyOf, refName, type Schema } from '../../api/schema.js';
 
 export type SchemaLookup = (definitionName: string) => Schema | undefined;
 
@@ -49,7 +49,7 @@ const resolveUncached = (s: Schema, lookup: SchemaLookup): Schema | undefined =>
 export const childSchema = (parent: Schema | undefined, key: string, lookup: SchemaLookup): Schema | undefined => {
   const p = resolveSchema(parent, lookup);
   if (!p) return undefined;
-  const prop = p.properties?.[key];
+  const prop = propertyOf(p, key);
   if (prop) return resolveSchema(prop, lookup);
   return typeof p.additionalProperties === 'object' ? resolveSchema(p.additionalProperties, lookup) : undefined;
 };

@@ -8,6 +8,7 @@ import type { SchemaLookup } from '../schema-lookup.js';
 import { fieldPE, hasDescendant, pathKey, type FieldSet, type Path } from './fieldpath.js';
 import { childOf, classify, isObj, itemPE, type Node } from './walk.js';
 import { cloneJson } from '../json-clone.js';
+import { getOwn, setOwn } from '../own-keys.js';
 
 type Obj = Record<string, unknown>;
 
@@ -60,9 +61,9 @@ export const mergeApplied = (live: unknown, config: unknown, schema: Schema | un
     case 'map': {
       const out: Obj = isObj(live) ? { ...live } : {};
       for (const [k, c] of Object.entries(config as Obj)) {
-        const v = mergeApplied(out[k], c, childOf(node, k, lookup), lookup);
+        const v = mergeApplied(getOwn(out, k), c, childOf(node, k, lookup), lookup);
         if (v === undefined) delete out[k];
-        else out[k] = v;
+        else setOwn(out, k, v);
       }
       return out;
     }
@@ -85,7 +86,7 @@ export const removeFields = (value: unknown, schema: Schema | undefined, lookup:
       const out: Obj = {};
       for (const [k, x] of Object.entries(src)) {
         const r = walk(x, childOf(node, k, lookup), [...path, fieldPE(k)]);
-        if (r !== undefined) out[k] = r;
+        if (r !== undefined) setOwn(out, k, r);
       }
       return Object.keys(src).length > 0 && Object.keys(out).length === 0 && path.length > 0 ? undefined : out;
     }

@@ -33,6 +33,17 @@ describe('applyJsonPatch', () => {
     expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'add', path: '/status/x/y', value: 1 }])).details?.causes?.[0].message)
       .toBe('add operation does not apply: doc is missing path: "/status/x/y": missing value');
     expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'frob', path: '/a' }])).code).toBe(422);
+    expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'move', from: '/metadata/labels', path: '/metadata/labels/x' }])).details?.causes?.[0].message)
+      .toBe('move operation does not apply: doc is missing destination path: /metadata/labels/x: missing value');
+    expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'copy', path: '/a' }])).details?.causes?.[0].message)
+      .toBe('copy operation does not apply: missing from field: missing value');
+  });
+
+  it('never reaches a prototype through a path', () => {
+    for (const path of ['/__proto__/polluted', '/metadata/constructor/prototype/polluted']) {
+      expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'add', path, value: 1 }])).code).toBe(422);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('rejects malformed patches with 400 and huge ones with 413', () => {

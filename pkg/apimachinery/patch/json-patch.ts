@@ -31,6 +31,9 @@ const describe = (name: string, op: Operation): string => {
     case 'OPERATION_VALUE_OUT_OF_BOUNDS':
     case 'OPERATION_PATH_ILLEGAL_ARRAY_INDEX':
       return `error in ${op.op} for path: '${path}': Unable to access invalid index: ${lastSegment(path)}: invalid index referenced`;
+    case 'OPERATION_FROM_REQUIRED':
+      return `${op.op} operation does not apply: missing from field: missing value`;
+    case 'OPERATION_PATH_INVALID':
     case 'OPERATION_PATH_UNRESOLVABLE':
       if (op.op === 'remove') return `error in remove for path: '${path}': Unable to remove nonexistent key: ${lastSegment(path)}: missing value`;
       if (op.op === 'replace') return `replace operation does not apply: doc is missing key: ${path}: missing value`;
@@ -65,11 +68,16 @@ export const applyJsonPatch = <T>(doc: T, patch: unknown): T => {
   const copy = cloneJson(doc);
   let result: T = copy;
   ops.forEach((op, i) => {
+    // a value moved under itself: evanphx removes it first, then finds no parent to add it to
+    if (op.op === 'move' && op.path.startsWith(`${op.from}/`)) {
+      throw unprocessable(`move operation does not apply: doc is missing destination path: ${op.path}: missing value`);
+    }
     try {
-      result = fjp.applyOperation(result, op, true, true, false, i).newDocument;
+      result = fjp.applyOperation(result, op, true, true, true, i).newDocument;
     } catch (e) {
       if (e instanceof fjp.JsonPatchError) throw unprocessable(describe(e.name, op));
-      throw e;
+      // anything else the library trips on is still the patch's fault, never the server's
+      throw unprocessable(`${op.op} operation does not apply: ${(e as Error).message}`);
     }
   });
   return result;

@@ -4,6 +4,7 @@
 //   applyMergePatch<T>(doc: T, patch: unknown): T    // doc is not mutated; a non-object patch is 400
 import { badRequest } from '../errors.js';
 import { cloneJson } from '../json-clone.js';
+import { getOwn, setOwn } from '../own-keys.js';
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -12,8 +13,8 @@ export const mergeObjects = (target: unknown, patch: Obj): Obj => {
   const out: Obj = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else if (isObject(v)) out[k] = mergeObjects(out[k], v);
-    else out[k] = typeof v === 'object' ? cloneJson(v) : v; // lists are copied, scalars need not be
+    else if (isObject(v)) setOwn(out, k, mergeObjects(getOwn(out, k), v));
+    else setOwn(out, k, typeof v === 'object' ? cloneJson(v) : v); // lists are copied, scalars need not be
   }
   return out;
 };

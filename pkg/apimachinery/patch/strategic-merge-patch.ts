@@ -16,6 +16,7 @@ import type { Schema } from '../../../api/schema.js';
 import { badRequest, StatusError } from '../errors.js';
 import { childSchema, itemSchema, resolveSchema, type SchemaLookup } from '../schema-lookup.js';
 import { cloneJson } from '../json-clone.js';
+import { getOwn, setOwn } from '../own-keys.js';
 
 type Obj = Record<string, unknown>;
 type Kind = 'object' | 'array' | 'null' | 'scalar';
@@ -49,7 +50,7 @@ const clean = (v: unknown): unknown => {
   if (Array.isArray(v)) return v.filter((x) => !(isObj(x) && x[DIRECTIVE] === 'delete')).map(clean);
   if (!isObj(v)) return v;
   const out: Obj = {};
-  for (const [k, x] of Object.entries(v)) if (!isDirectiveKey(k)) out[k] = clean(x);
+  for (const [k, x] of Object.entries(v)) if (!isDirectiveKey(k)) setOwn(out, k, clean(x));
   return out;
 };
 
@@ -106,24 +107,24 @@ class Merger {
         delete orig[key];
         continue;
       }
-      const ov = orig[key];
-      if (!(key in orig) || kindOf(ov) !== kindOf(pv)) {
+      const ov = getOwn(orig, key);
+      if (!Object.hasOwn(orig, key) || kindOf(ov) !== kindOf(pv)) {
         if (isDeleteList) {
           if (!Array.isArray(pv)) throw badRequest(ERR_PRIMITIVE_LIST);
         } else {
-          orig[key] = clean(pv);
+          setOwn(orig, key, clean(pv));
         }
         continue;
       }
       const meta = fieldMeta(schema, key, this.lookup);
       if (isObj(ov)) {
-        orig[key] = meta.strategy === 'replace' ? clean(pv) : this.mergeMap(ov, pv as Obj, meta.schema);
+        setOwn(orig, key, meta.strategy === 'replace' ? clean(pv) : this.mergeMap(ov, pv as Obj, meta.schema));
       } else if (Array.isArray(ov)) {
-        orig[key] = meta.strategy === 'merge' || isDeleteList
+        setOwn(orig, key, meta.strategy === 'merge' || isDeleteList
           ? this.mergeSlice(ov, pv as unknown[], itemSchema(meta.schema, this.lookup), meta.mergeKey, isDeleteList)
-          : clean(pv);
+          : clean(pv));
       } else {
-        orig[key] = pv;
+        setOwn(orig, key, pv);
       }
     }
     return orig;
@@ -150,8 +151,8 @@ class Merger {
       delete patch[k];
       const key = extractKey(k, SET_ORDER, ERR_SET_ORDER);
       if (!Array.isArray(order)) throw badRequest(ERR_SET_ORDER);
-      const orig = original[key];
-      const pl = patch[key];
+      const orig = getOwn(original, key);
+      const pl = getOwn(patch, key);
       if ((orig !== undefined && !Array.isArray(orig)) || (pl !== undefined && pl !== null && !Array.isArray(pl))) throw badRequest(ERR_SET_ORDER);
       if (orig === undefined && (pl === undefined || pl === null)) continue;
       const meta = fieldMeta(schema, key, this.lookup);
@@ -169,7 +170,7 @@ class Merger {
         const [inOrder, serverOnly] = partition(merged, order, meta.mergeKey, kind);
         merged = normalizeOrder(inOrder, serverOnly, order, origList, meta.mergeKey, kind);
       }
-      original[key] = clean(merged);
+      setOwn(original, key, clean(merged));
       delete patch[key];
     }
   }

@@ -3,7 +3,7 @@
 // lengths are patched in place: list and watch responses encode thousands of objects, and this
 // keeps that close to JSON.stringify's speed. Fields go out in number order; maps sorted by key;
 // repeated scalars unpacked (proto2, as upstream's generated marshallers write them).
-import type { Schema } from '../../../api/schema.js';
+import { propertyOf, type Schema } from '../../../api/schema.js';
 import { parseGoDuration } from './scalars.js';
 import {
   DURATION, EXT_JSON, FIELDS_V1, fieldName, INT_OR_STRING, MICRO_TIME, QUANTITY, RAW_EXTENSION, SCHEMA_OR_ARRAY, SCHEMA_OR_BOOL,
@@ -79,7 +79,7 @@ function compileSteps(name: string, schema: Schema, schemas: ProtoSchemas): Step
       continue;
     }
     const prop = fieldName(entry).name;
-    const shape = shapeOf(schema.properties?.[prop], schemas);
+    const shape = shapeOf(propertyOf(schema, prop), schemas);
     if (shape.kind === 'unknown') continue;
     steps.push({ name: prop, emit: fieldEmitter(n, shape, schemas, `${name}.${prop}`) });
   }

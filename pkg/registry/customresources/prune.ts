@@ -4,7 +4,7 @@
 // resources, metadata pruned to ObjectMeta. Nulls of non-nullable fields go too (upstream's
 // PruneNonNullableNullsWithoutDefaults; a default then fills them).
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
-import { ref } from '../../../api/schema.js';
+import { propertyOf, ref } from '../../../api/schema.js';
 import { isPlainObject, type SchemaIndex } from '../schema/index.js';
 import { pruneUnknown } from '../schema/prune.js';
 import { childPath, itemSchema } from './schema.js';
@@ -37,7 +37,7 @@ function walk(meta: SchemaIndex, value: unknown, s: JSONSchemaProps | undefined,
       if (isPlainObject(v)) unknown.push(...pruneUnknown(meta, v, ref(OBJECT_META), childPath(path, key)));
       continue;
     }
-    const prop = s?.properties?.[key] ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    const prop = propertyOf(s, key) ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
     if (prop) {
       if (v === null && !prop.nullable) {
         delete value[key];

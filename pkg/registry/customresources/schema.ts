@@ -2,7 +2,7 @@
 // kind and list publish (named by the reversed group, as upstream: com.example.stable.v1.CronTab), the
 // structural schema per version, and the field paths of errors.
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
-import { listKind, ref, str, type Definitions, type Schema } from '../../../api/schema.js';
+import { listKind, propertyOf, ref, str, type Definitions, type Schema } from '../../../api/schema.js';
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
 
@@ -53,7 +53,8 @@ export const childPath = (path: string, key: string): string => (path ? `${path}
 /** The schema of a property, following structural rules (properties, then additionalProperties). */
 export function propertySchema(s: JSONSchemaProps | undefined, key: string): JSONSchemaProps | undefined {
   if (!s) return undefined;
-  if (s.properties?.[key]) return s.properties[key];
+  const own = propertyOf(s, key);
+  if (own) return own;
   if (typeof s.additionalProperties === 'object') return s.additionalProperties;
   return undefined;
 }

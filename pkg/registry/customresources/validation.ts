@@ -4,6 +4,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isIP } from 'node:net';
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
+import { propertyOf } from '../../../api/schema.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { isPlainObject } from '../schema/index.js';
 import { childPath, itemSchema, pointerToPath } from './schema.js';
@@ -210,7 +211,7 @@ export function validateEmbedded(value: unknown, s: JSONSchemaProps | undefined,
     }
   }
   for (const [k, v] of Object.entries(value)) {
-    const prop = s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    const prop = propertyOf(s, k) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
     if (prop) causes.push(...validateEmbedded(v, prop, childPath(path, k), false));
   }
   return causes;

@@ -1,7 +1,7 @@
 // Defaulting as upstream does it for a decoded object: at each node, constant schema defaults for
 // absent properties, then the computed defaulter of that definition, then the children. Subtrees
 // whose schema holds no default and no defaulter anywhere are not walked.
-import type { Schema } from '../../../api/schema.js';
+import { propertyOf, type Schema } from '../../../api/schema.js';
 import type { Defaulter } from '../../../api/types.js';
 import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
@@ -49,7 +49,7 @@ export function applyDefaults(index: SchemaIndex, value: unknown, schema: Schema
   plan.defaulter?.(value);
   for (const key of Object.keys(value)) {
     const v = value[key];
-    const prop = s.properties?.[key];
+    const prop = propertyOf(s, key);
     if (prop) {
       if (v !== undefined && v !== null && mayDefault(index, prop)) applyDefaults(index, v, prop);
     } else if (plan.additional) {

@@ -3,7 +3,7 @@
 // A JSON null decodes to Go's zero value, which is then omitted (a metav1.Time's is written as null): nulls are
 // dropped here too, and so are empty maps and lists of optional fields (Go's omitempty: `labels: {}` is not kept). Decoding a built-in
 // object also drops its omitempty scalar fields at their zero value (omitempty.ts).
-import type { Schema } from '../../../api/schema.js';
+import { propertyOf, type Schema } from '../../../api/schema.js';
 import { isPlainObject, type SchemaIndex } from './index.js';
 import { goZeroValues } from '../../../api/go-zero-values.js';
 import { isZeroScalar, omitemptyFields } from './omitempty.js';
@@ -55,7 +55,7 @@ function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string,
       if (zeros?.[key] !== 'null') delete value[key];
       continue;
     }
-    const child = props?.[key];
+    const child = propertyOf(s, key);
     const childPath = path || style === 'fieldpath' ? `${path}.${key}` : key;
     if (child && omitempty?.has(key) && isZeroScalar(value[key], child)) {
       delete value[key];

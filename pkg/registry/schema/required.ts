@@ -2,7 +2,7 @@
 // validation words them. Status is the controllers' report, not user input: it is not checked.
 // Subtrees whose schema requires nothing anywhere are not walked, nor, on an update, those it shares with the stored
 // object (checked when it was stored: a status update does not walk the spec again).
-import type { Schema } from '../../../api/schema.js';
+import { propertyOf, type Schema } from '../../../api/schema.js';
 import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
 
 const absent = (o: Record<string, unknown>, key: string): boolean => o[key] === undefined || o[key] === null || o[key] === '';
@@ -29,7 +29,7 @@ function walk(index: SchemaIndex, value: unknown, schema: Schema, path: string, 
     if (!absent(value, key) || (isPlainObject(old) && absent(old, key))) continue;
     // a list is there when empty: Go reads an absent one as empty (an EndpointSlice without endpoints), and the
     // lists that must not be empty (a pod's containers) have their own check
-    const prop = s.properties?.[key];
+    const prop = propertyOf(s, key);
     if (prop && index.resolve(prop).schema.type === 'array') continue;
     missing.push(path ? `${path}.${key}` : key);
   }

@@ -2,6 +2,7 @@
 // apiextensions-apiserver pkg/apiserver/schema/cel): ".a.b" or "['a.b']" steps through properties and
 // additionalProperties; "[0]"-style list steps only where allowed.
 import type { JSONSchemaProps } from '../../../../api/apiextensions/v1/index.js';
+import { propertyOf } from '../../../../api/schema.js';
 
 export interface ResolvedPath {
   /** The first step of the path ("spec", "metadata"). */
@@ -17,7 +18,7 @@ export function resolveFieldPath(path: string, s: JSONSchemaProps, opts: { allow
   let node = s;
   const steps: string[] = [];
   const step = (key: string): string | undefined => {
-    const next = node.properties?.[key] ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
+    const next = propertyOf(node, key) ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
     if (!next) return `does not refer to a valid field`;
     node = next;
     steps.push(key);
