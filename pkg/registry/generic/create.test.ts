@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { allDefaulters, allDefinitions, builtinGroupVersions } from '../../../api/index.js';
 import { StorageError } from '../../storage/errors.js';
 import type { Store } from '../../storage/interface.js';
 import { createMemoryStore } from '../../storage/memory/store.js';
-import { createRegistries } from '../index.js';
 import { create } from './create.js';
-
-const registriesOver = (store: Store) =>
-  createRegistries({ store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters, serviceClusterIpRange: '10.96.0.0/12' });
-const context = () => ({ namespace: 'default', dryRun: false, fieldManager: 'test', fieldValidation: 'Strict' as const, warnings: [], now: new Date() });
+import { registriesOver, testContext as context } from './testing.js';
 
 describe('create with generateName', () => {
   it('a name collision is retried with a fresh name, stored under the key of the name it gets', async () => {

@@ -1,18 +1,17 @@
 // A merge patch decodes only the top-level fields it names; the rest stays the stored object's own.
 import { describe, expect, it } from 'vitest';
-import { allDefaulters, allDefinitions, builtinGroupVersions } from '../../../api/index.js';
 import { createMemoryStore } from '../../storage/memory/store.js';
-import { createRegistries } from '../index.js';
 import { create } from './create.js';
 import { patchBuilder } from './patch.js';
+import { registriesOver, testContext } from './testing.js';
 import { update } from './update.js';
 
 describe('merge patch', () => {
   it('decodes the fields it names (pruned, defaulted, checked), shares the others and keeps the stored key order', async () => {
     const store = createMemoryStore();
-    const regs = await createRegistries({ store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters, serviceClusterIpRange: '10.96.0.0/12' });
+    const regs = await registriesOver(store);
     try {
-      const ctx = { namespace: 'default', dryRun: false, fieldManager: 'test', fieldValidation: 'Ignore' as const, warnings: [], now: new Date() };
+      const ctx = testContext({ fieldValidation: 'Ignore' });
       const pods = regs.get('', 'v1', 'pods')!;
       const created = await create(pods, ctx, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
       const patch = { metadata: { labels: { a: 'b' } }, status: { phase: 'Running', bogus: 1, conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null }] } };

@@ -1,11 +1,10 @@
 // Keys named __proto__ (or constructor.prototype) in a body or patch are data, never a way into the server's
 // prototypes: every write path takes them and leaves Object.prototype alone.
 import { afterEach, describe, expect, it } from 'vitest';
-import { allDefaulters, allDefinitions, builtinGroupVersions } from '../../../api/index.js';
 import { createMemoryStore } from '../../storage/memory/store.js';
-import { createRegistries } from '../index.js';
 import { create } from './create.js';
 import { patchBuilder } from './patch.js';
+import { registriesOver, testContext } from './testing.js';
 import { update } from './update.js';
 
 const polluted = (): unknown => (({}) as Record<string, unknown>).polluted;
@@ -15,9 +14,9 @@ describe('prototype keys', () => {
 
   it('are never written into Object.prototype by creates, patches of every type, or apply', async () => {
     const store = createMemoryStore();
-    const regs = await createRegistries({ store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters, serviceClusterIpRange: '10.96.0.0/12' });
+    const regs = await registriesOver(store);
     try {
-      const ctx = { namespace: 'default', dryRun: false, fieldManager: 'test', fieldValidation: 'Ignore' as const, warnings: [], now: new Date() };
+      const ctx = testContext({ fieldValidation: 'Ignore' });
       const cms = regs.get('', 'v1', 'configmaps')!;
       const body = JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","labels":{"a":"1"},"__proto__":{"polluted":"create"}},"data":{"__proto__":"x"}}');
       await create(cms, ctx, body);

@@ -2,23 +2,22 @@
 // ownerReferences, deployments labels, flow control all of it), and which kinds refuse a PUT without resourceVersion.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../api/types.js';
-import { allDefaulters, allDefinitions, builtinGroupVersions } from '../../../api/index.js';
 import { createMemoryStore } from '../../storage/memory/store.js';
-import { createRegistries } from '../index.js';
 import { create } from './create.js';
 import { deleteObject } from './delete.js';
 import { patchBuilder } from './patch.js';
+import { registriesOver, testContext } from './testing.js';
 import { update } from './update.js';
 
 describe('update rules', () => {
   let store: ReturnType<typeof createMemoryStore>;
-  let regs: Awaited<ReturnType<typeof createRegistries>>;
-  const ctx = { namespace: 'default', dryRun: false, fieldManager: 'test', fieldValidation: 'Ignore' as const, warnings: [], now: new Date() };
+  let regs: Awaited<ReturnType<typeof registriesOver>>;
+  const ctx = testContext({ fieldValidation: 'Ignore' });
   const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: '6a1b0f3e-0000-4000-8000-000000000001' };
 
   beforeEach(async () => {
     store = createMemoryStore();
-    regs = await createRegistries({ store, groupVersions: builtinGroupVersions, definitions: allDefinitions, defaulters: allDefaulters, serviceClusterIpRange: '10.96.0.0/12' });
+    regs = await registriesOver(store);
   });
   afterEach(async () => {
     regs.stop();
