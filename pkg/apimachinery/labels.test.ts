@@ -31,6 +31,13 @@ describe('parseLabelSelector', () => {
     expect(parseLabelSelector('z notin ()').requirements[0].values).toEqual(['']);
   });
 
+  it('takes keys named like Object.prototype members as keys', () => {
+    const s = parseLabelSelector('toString,constructor in (a),!valueOf');
+    expect(s.toString()).toBe('constructor in (a),toString,!valueOf');
+    expect(s.matches({})).toBe(false);
+    expect(s.matches({ toString: 'x', constructor: 'a' })).toBe(true);
+  });
+
   it('supports gt and lt', () => {
     expect(parseLabelSelector('n>5').matches({ n: '6' })).toBe(true);
     expect(parseLabelSelector('n<5').matches({ n: '6' })).toBe(false);

@@ -142,9 +142,10 @@ const newRequirement = (key: string, operator: Operator, values: string[]): Requ
 type Tok = 'error' | 'eos' | ')' | ',' | '!' | '==' | '=' | '>' | 'id' | 'in' | '<' | '!=' | 'notin' | '(';
 interface Item { tok: Tok; lit: string }
 
-const KEYWORDS: Record<string, Tok> = {
-  ')': ')', ',': ',', '!': '!', '==': '==', '=': '=', '>': '>', in: 'in', '<': '<', '!=': '!=', notin: 'notin', '(': '(',
-};
+// a Map: "toString" or "constructor" is a label key, never a keyword found on an object's prototype
+const KEYWORDS = new Map<string, Tok>([
+  [')', ')'], [',', ','], ['!', '!'], ['==', '=='], ['=', '='], ['>', '>'], ['in', 'in'], ['<', '<'], ['!=', '!='], ['notin', 'notin'], ['(', '('],
+]);
 const isWhitespace = (c: string): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\n';
 const isSpecial = (c: string): boolean => '=!(),><'.includes(c);
 
@@ -160,7 +161,7 @@ const lex = (s: string): Item[] => {
       let last: Item | undefined;
       while (pos < s.length && isSpecial(s[pos])) {
         buf += s[pos];
-        const t = KEYWORDS[buf];
+        const t = KEYWORDS.get(buf);
         if (t) last = { tok: t, lit: buf };
         else if (last) break;
         pos++;
@@ -169,7 +170,7 @@ const lex = (s: string): Item[] => {
     } else {
       let buf = '';
       while (pos < s.length && !isSpecial(s[pos]) && !isWhitespace(s[pos])) buf += s[pos++];
-      items.push({ tok: KEYWORDS[buf] ?? 'id', lit: buf });
+      items.push({ tok: KEYWORDS.get(buf) ?? 'id', lit: buf });
     }
   }
 };
