@@ -62,6 +62,14 @@ const qualified = (gr: GroupResource): string => (gr.group ? `${gr.resource}.${g
 export const notFound = (gr: GroupResource, name: string): StatusError =>
   new StatusError(404, 'NotFound', `${qualified(gr)} "${name}" not found`, { name, group: gr.group || undefined, kind: gr.resource });
 
+/**
+ * No route for a path (an unknown resource or subresource): inside a served group version upstream's REST router
+ * answers, its "404 page not found" kept as the cause; elsewhere its not-found handler, with no details.
+ */
+export const noRoute = (inServedGroupVersion: boolean): StatusError =>
+  new StatusError(404, 'NotFound', 'the server could not find the requested resource',
+    inServedGroupVersion ? { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] } : undefined);
+
 export const alreadyExists = (gr: GroupResource, name: string): StatusError =>
   new StatusError(409, 'AlreadyExists', `${qualified(gr)} "${name}" already exists`, { name, group: gr.group || undefined, kind: gr.resource });
 

@@ -3,7 +3,7 @@
 // errors map to their Kubernetes twins; any other error is a bug, logged with its stack and
 // answered 500 without taking the server down.
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { badRequest, internalError, isStatusError, StatusError, tooLarge, unsupportedMediaType } from '../apimachinery/errors.js';
+import { badRequest, internalError, isStatusError, noRoute, StatusError, tooLarge, unsupportedMediaType } from '../apimachinery/errors.js';
 import { PROTOBUF_MEDIA_TYPE } from '../apimachinery/protobuf/index.js';
 import { protobufStatus } from './protobuf-response.js';
 
@@ -31,6 +31,6 @@ export function installErrorHandler(app: FastifyInstance): void {
     void reply.code(se.code).type('application/json').send(Buffer.from(JSON.stringify(status)));
   });
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).type('application/json').send(Buffer.from(JSON.stringify(new StatusError(404, 'NotFound', 'the server could not find the requested resource', {}).toStatus())));
+    void reply.code(404).type('application/json').send(Buffer.from(JSON.stringify(noRoute(false).toStatus())));
   });
 }

@@ -147,7 +147,10 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     live: [{ name: 'ping', check: () => true }, storage],
     ready: [{ name: 'ping', check: () => true }, storage, { name: 'poststarthook/bootstrap-controller', check: () => ready }],
   });
-  const lookup = { registry: (g: string, v: string, r: string) => registries.get(g, v, r) };
+  const lookup = {
+    registry: (g: string, v: string, r: string) => registries.get(g, v, r),
+    servesGroupVersion: (g: string, v: string) => registries.all().some((reg) => reg.rt.group === g && reg.rt.version === v),
+  };
   if (flowControl) {
     app.get('/debug/api_priority_and_fairness/dump_priority_levels', async (_request, reply) => reply.type('text/plain; charset=utf-8').send(flowControl.dumpPriorityLevels()));
   }

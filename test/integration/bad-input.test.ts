@@ -151,6 +151,16 @@ describe('bad input', () => {
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/^requested \[.*Group system:masters.*\] without impersonating a user$/);
   });
+
+  it('a path no resource answers is 404 as upstream words it (its REST router inside a served group version, else its not-found handler)', async () => {
+    const router = { reason: 'NotFound', message: 'the server could not find the requested resource', details: { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] } };
+    for (const path of ['/api/v1/foo', '/apis/apps/v1/namespaces/default/foo/x', '/api/v1/namespaces/default/configmaps/x/foo', '/api/v1/namespaces/default/nodes']) {
+      const r = await s.api('GET', path);
+      expect([path, r.status, r.body]).toEqual([path, 404, expect.objectContaining(router)]);
+    }
+    const r = await s.api('GET', '/apis/nope.example.com/v1/things');
+    expect([r.status, r.body.message, r.body.details]).toEqual([404, 'the server could not find the requested resource', undefined]);
+  });
 });
 
 describe('bodies that are not stored objects', () => {

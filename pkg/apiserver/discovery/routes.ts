@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { stringify as toYaml } from 'yaml';
-import { StatusError } from '../../apimachinery/errors.js';
+import { noRoute } from '../../apimachinery/errors.js';
 import { buildAggregatedApis, buildAggregatedCore, type AggregatedVersion } from './aggregated.js';
 import { findGroupVersion } from './groups.js';
 import { buildApiGroup, buildApiGroupList, buildApiResourceList, buildApiVersions } from './legacy.js';
@@ -34,7 +34,7 @@ const localAddress = (req: FastifyRequest): string => {
 
 const notFound = (reply: FastifyReply) =>
   reply.code(404).type('application/json')
-    .send(new StatusError(404, 'NotFound', 'the server could not find the requested resource', {}).toStatus());
+    .send(noRoute(false).toStatus());
 
 const sendLegacy = (reply: FastifyReply, contentType: string, doc: unknown) =>
   contentType === 'application/yaml'

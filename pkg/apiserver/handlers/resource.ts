@@ -2,7 +2,7 @@
 // and verb come from RequestInfo, worked out by the chain before authorization.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, isStatusError, methodNotAllowed, notFound } from '../../apimachinery/errors.js';
+import { badRequest, isStatusError, methodNotAllowed, noRoute } from '../../apimachinery/errors.js';
 import type { DeleteOptions, ListOptions } from '../../registry/context.js';
 import { create } from '../../registry/generic/create.js';
 import { deleteObject } from '../../registry/generic/delete.js';
@@ -22,6 +22,7 @@ import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export interface ResourceLookup {
   registry(group: string, version: string, resource: string): Registry | undefined;
+  servesGroupVersion(group: string, version: string): boolean;
 }
 
 type Query = Record<string, string | undefined>;
@@ -29,10 +30,8 @@ type Query = Record<string, string | undefined>;
 export async function handleResource(lookup: ResourceLookup, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const info = request.info;
   const reg = lookup.registry(info.apiGroup, info.apiVersion, info.resource);
-  if (!reg) throw notFound({ group: info.apiGroup, resource: info.resource }, info.name || info.resource);
-  if (!reg.rt.namespaced && info.namespace && info.resource !== 'namespaces') {
-    throw notFound({ group: info.apiGroup, resource: info.resource }, info.name || info.resource);
-  }
+  if (!reg) throw noRoute(lookup.servesGroupVersion(info.apiGroup, info.apiVersion));
+  if (!reg.rt.namespaced && info.namespace && info.resource !== 'namespaces') throw noRoute(true);
   if (info.subresource) return subresourceHandler(reg, request, reply);
   const ctx = requestContext(request, info);
   const r: Responder = { rt: reg.rt, request, reply, warnings: ctx.warnings, now: ctx.now };

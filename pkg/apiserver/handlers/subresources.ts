@@ -5,7 +5,7 @@
 // endpoint.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, methodNotAllowed, notFound, serviceUnavailable } from '../../apimachinery/errors.js';
+import { badRequest, methodNotAllowed, noRoute, serviceUnavailable } from '../../apimachinery/errors.js';
 import { decodeObject, targetOf } from '../../registry/generic/decode.js';
 import { patchBuilder } from '../../registry/generic/patch.js';
 import type { Registry } from '../../registry/generic/registry.js';
@@ -24,7 +24,7 @@ import { cloneJson } from '../../apimachinery/json-clone.js';
 export async function subresourceHandler(reg: Registry, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const info = request.info;
   const sub = reg.rt.subresources?.find((s) => s.name === info.subresource);
-  if (!sub) throw notFound({ group: reg.rt.group, resource: `${reg.rt.plural}/${info.subresource}` }, info.name);
+  if (!sub) throw noRoute(true);
   if (!(sub.verbs as string[]).includes(info.verb)) throw methodNotAllowed('the server does not allow this method on the requested resource');
   const ctx = requestContext(request, info);
   const r: Responder = { rt: reg.rt, request, reply, warnings: ctx.warnings, now: ctx.now };
