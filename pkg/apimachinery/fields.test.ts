@@ -85,5 +85,7 @@ describe('fieldsOf', () => {
     expect(fieldsOf('jobs', { status: { succeeded: 2 } })['status.successful']).toBe('2');
     expect(fieldsOf('certificatesigningrequests', { spec: { signerName: 'kubernetes.io/kubelet-serving' } })['spec.signerName']).toBe('kubernetes.io/kubelet-serving');
     expect(fieldsOf('configmaps', { metadata: { name: 'c' } })).toEqual({ 'metadata.name': 'c', 'metadata.namespace': '' });
+    // a custom resource may be called anything, "constructor" included
+    expect(fieldsOf('constructor', { kind: 'X', metadata: { name: 'c' } })).toEqual({ 'metadata.name': 'c', 'metadata.namespace': '' });
   });
 });

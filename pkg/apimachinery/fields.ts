@@ -168,5 +168,6 @@ const PER_RESOURCE: Record<string, FieldsFn> = {
 export const fieldsOf = (plural: string, obj: KubeObject): Record<string, string> => ({
   'metadata.name': str(obj.metadata?.name),
   'metadata.namespace': str(obj.metadata?.namespace),
-  ...PER_RESOURCE[plural]?.(obj),
+  // a custom resource's plural may be any DNS label, "constructor" too
+  ...(Object.hasOwn(PER_RESOURCE, plural) ? PER_RESOURCE[plural]!(obj) : {}),
 });

@@ -61,6 +61,7 @@ describe('the Kubernetes CEL environment', () => {
     expect(run('format.dns1123Label().validate("ok-name").hasValue()')).toBe(false);
     expect(run('format.named("dns1123Label").value().validate("Not_OK").value().size() > 0')).toBe(true);
     expect(run('format.named("nope").hasValue()')).toBe(false);
+    expect(run('format.named("constructor").hasValue()')).toBe(false);
     expect(run('optional.none().orValue(3) == 3 && optional.of(1).value() == 1 && !optional.ofNonZeroValue("").hasValue()')).toBe(true);
   });
 

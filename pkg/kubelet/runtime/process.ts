@@ -500,7 +500,7 @@ export class ProcessRuntime implements Runtime {
   }
 
   private async builtin(name: string): Promise<string> {
-    if (!BUILTINS[name]) throw new Error(`unknown builtin image program "${name}"`);
+    if (!Object.hasOwn(BUILTINS, name)) throw new Error(`unknown builtin image program "${name}"`);
     const dir = join(this.o.rootDir, 'bin');
     this.builtinsWritten ??= mkdir(dir, { recursive: true }).then(() => Promise.all(
       Object.entries(BUILTINS).map(([n, src]) => writeFile(join(dir, `${n}.mjs`), src)),

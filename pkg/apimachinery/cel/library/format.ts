@@ -25,7 +25,7 @@ const FORMATS: Record<string, (s: string) => string[]> = {
 };
 
 export const formatFuncs: CelFunc[] = [
-  celFunc('format.named', [STRING], OPTIONAL_TYPE, (name) => (FORMATS[name] ? optionalOf(FORMAT_TYPE.of(name)) : optionalNone())),
+  celFunc('format.named', [STRING], OPTIONAL_TYPE, (name) => (Object.hasOwn(FORMATS, name) ? optionalOf(FORMAT_TYPE.of(name)) : optionalNone())),
   ...Object.keys(FORMATS).map((name) => celFunc(`format.${name}`, [], FORMAT_TYPE.type, () => FORMAT_TYPE.of(name))),
   celMethod('validate', FORMAT_TYPE.type, [STRING], OPTIONAL_TYPE, function (s) {
     const errs = FORMATS[FORMAT_TYPE.text(this)]!(s);
