@@ -71,8 +71,12 @@ describe('Node authorizer', () => {
     expect((await n1.api('PATCH', '/api/v1/namespaces/default/pods/p1/status', { status: { phase: 'Running' } }, patch)).status).toBe(200);
     expect((await n1.api('PATCH', '/api/v1/namespaces/default/pods/p2/status', { status: { phase: 'Running' } }, patch)).status).toBe(403);
     const lease = (name: string): Record<string, unknown> => ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec: { holderIdentity: name } });
-    expect((await n1.api('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', lease('n1'))).status).toBe(201);
-    expect((await n1.api('PUT', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1', lease('n1'))).status).toBe(200);
+    const created = await n1.api('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', lease('n1'));
+    expect(created.status).toBe(201);
+    // a lease is only ever updated at a resourceVersion (upstream's strategy refuses unconditional updates)
+    const renewed = { ...lease('n1'), metadata: { name: 'n1', resourceVersion: created.body.metadata.resourceVersion } };
+    expect((await n1.api('PUT', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1', renewed)).status).toBe(200);
+    expect((await n1.api('PUT', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1', lease('n1'))).status).toBe(422);
     expect((await n1.api('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n2')).status).toBe(403);
     expect((await n1.api('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', lease('n1'))).status).toBe(403);
     const ev = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1' }, involvedObject: { kind: 'Node', name: 'n1' }, reason: 'Starting', message: 'm' };
