@@ -10,9 +10,9 @@ import { invalidValue } from '../apimachinery/field.js';
 import type { AdmissionDeps } from './deps.js';
 import { admissionForbidden } from './errors.js';
 import type { AdmissionAttributes, MutatingPlugin } from './interface.js';
+import { MIRROR_POD_ANNOTATION } from '../../api/core/v1/annotations.js';
 
 const GROUP = 'admissionregistration.k8s.io';
-const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 const FIELD = 'metadata.initializers';
 
 interface InitializerState {

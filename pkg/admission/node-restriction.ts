@@ -6,8 +6,8 @@ import type { UserInfo } from '../authentication/interface.js';
 import type { AdmissionDeps } from './deps.js';
 import { admissionForbidden, isResource } from './errors.js';
 import type { AdmissionAttributes, ValidatingPlugin } from './interface.js';
+import { MIRROR_POD_ANNOTATION } from '../../api/core/v1/annotations.js';
 
-const MIRROR = 'kubernetes.io/config.mirror';
 const NODE_PREFIX = 'system:node:';
 
 const ALLOWED_LABELS = new Set([
@@ -75,8 +75,8 @@ export class NodeRestriction implements ValidatingPlugin {
 
   private podCreate(a: AdmissionAttributes, node: string): void {
     const pod = a.object!;
-    if (pod.metadata?.annotations?.[MIRROR] === undefined) {
-      throw admissionForbidden(a, `pod does not have "${MIRROR}" annotation, node "${node}" can only create mirror pods`);
+    if (pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] === undefined) {
+      throw admissionForbidden(a, `pod does not have "${MIRROR_POD_ANNOTATION}" annotation, node "${node}" can only create mirror pods`);
     }
     if (pod.spec?.nodeName !== node) throw admissionForbidden(a, `node "${node}" can only create pods with spec.nodeName set to itself`);
     const owners = pod.metadata?.ownerReferences ?? [];

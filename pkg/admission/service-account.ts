@@ -11,11 +11,11 @@ import { admissionForbidden } from './errors.js';
 import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from './interface.js';
 import { isPodCreateOrUpdate } from './pod-helpers.js';
 import { cloneJson } from '../apimachinery/json-clone.js';
+import { MIRROR_POD_ANNOTATION } from '../../api/core/v1/annotations.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 export const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
-const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 /** Lookups of a missing "default" account before the pod is refused (upstream's 10). */
 const DEFAULT_ACCOUNT_RETRIES = 10;
 /** Upstream's warn-only token lifetime: the TokenRequest API may extend such tokens (see handlers/token-request.ts). */

@@ -11,13 +11,13 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { parse } from 'yaml';
 import { formatTime, isAlreadyExists, isConflict, isNotFound, WorkQueue, type Client, type Clock, type KubeObject } from '../client/index.js';
+import { MIRROR_POD_ANNOTATION } from '../../api/core/v1/annotations.js';
 
-export const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
 const HASH_ANNOTATION = 'kubernetes.io/config.hash';
 const SOURCE_ANNOTATION = 'kubernetes.io/config.source';
 const SEEN_ANNOTATION = 'kubernetes.io/config.seen';
 
-export const isMirrorPod = (pod: KubeObject): boolean => pod.metadata?.annotations?.[MIRROR_ANNOTATION] !== undefined;
+export const isMirrorPod = (pod: KubeObject): boolean => pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined;
 
 const keyOf = (pod: KubeObject): string => `${pod.metadata!.namespace}/${pod.metadata!.name}`;
 
@@ -72,7 +72,7 @@ export class StaticPodSource {
   /** The mirror pod that stands for this static pod in the API (its status goes there), if there is one. */
   mirrorOf(pod: KubeObject): KubeObject | undefined {
     const m = this.mirrors.get(keyOf(pod));
-    return m && !m.metadata?.deletionTimestamp && m.metadata?.annotations?.[MIRROR_ANNOTATION] === pod.metadata?.uid ? m : undefined;
+    return m && !m.metadata?.deletionTimestamp && m.metadata?.annotations?.[MIRROR_POD_ANNOTATION] === pod.metadata?.uid ? m : undefined;
   }
 
   /** The static pod a mirror pod stands for. */
@@ -176,7 +176,7 @@ export class StaticPodSource {
   private async syncMirror(key: string): Promise<void> {
     const current = this.pods.get(key)?.pod;
     const mirror = this.mirrors.get(key);
-    if (mirror && isMirrorPod(mirror) && (!current || mirror.metadata?.deletionTimestamp || mirror.metadata?.annotations?.[MIRROR_ANNOTATION] !== current.metadata?.uid)) {
+    if (mirror && isMirrorPod(mirror) && (!current || mirror.metadata?.deletionTimestamp || mirror.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== current.metadata?.uid)) {
       this.o.logger.info({ pod: key }, current ? 'deleting an outdated or deleted mirror pod' : 'deleting the mirror pod of a removed static pod');
       try {
         await this.o.client.pods(mirror.metadata!.namespace).delete(mirror.metadata!.name!, { gracePeriodSeconds: 0, preconditions: { uid: mirror.metadata!.uid } });
@@ -193,7 +193,7 @@ export class StaticPodSource {
       await this.o.client.pods(meta.namespace).create({
         ...current,
         metadata: {
-          ...meta, annotations: { ...meta.annotations, [MIRROR_ANNOTATION]: current.metadata!.uid! },
+          ...meta, annotations: { ...meta.annotations, [MIRROR_POD_ANNOTATION]: current.metadata!.uid! },
           ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.o.nodeName, uid: this.nodeUid!, controller: true }],
         },
       });

@@ -5,13 +5,13 @@ import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, forbidden, notFound, required } from '../../apimachinery/field.js';
 import { jsonEqual } from '../../apimachinery/json-equal.js';
+import { MIRROR_POD_ANNOTATION } from '../../../api/core/v1/annotations.js';
 
 const ALLOWED = new Set([
   'name', 'image', 'command', 'args', 'workingDir', 'env', 'envFrom', 'volumeMounts', 'volumeDevices',
   'terminationMessagePath', 'terminationMessagePolicy', 'imagePullPolicy', 'securityContext', 'stdin', 'stdinOnce', 'tty',
   'targetContainerName',
 ]);
-const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
 const NOT_FOR_EPHEMERAL = 'cannot be set for an Ephemeral Container';
 
 type Container = Record<string, unknown> & { name?: string };
@@ -22,7 +22,7 @@ const isZero = (v: unknown): boolean =>
   || (typeof v === 'object' && !Array.isArray(v) && Object.values(v).every(isZero));
 
 export function validateEphemeralContainersUpdate(pod: KubeObject, old: KubeObject): StatusCause[] {
-  if (old.metadata?.annotations?.[MIRROR_ANNOTATION] !== undefined) return [forbidden('', 'static pods do not support ephemeral containers')];
+  if (old.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return [forbidden('', 'static pods do not support ephemeral containers')];
   const next = (pod.spec?.ephemeralContainers ?? []) as Container[];
   const before = (old.spec?.ephemeralContainers ?? []) as Container[];
   const byName = new Map(next.map((c) => [c.name, c]));

@@ -35,4 +35,17 @@ describe('pods/status validation', () => {
     expect(messages(pod('Always', { conditions: [{ type: 'Ready', status: 'True' }, { type: 'example.com/gate', status: 'True' }, { type: 'bad gate', status: 'True' }] }), old))
       .toEqual([expect.stringMatching(/^metadata.conditions\[2\].Type: Invalid value: "bad gate": name part must consist of/)]);
   });
+
+  it('keeps the mirror and AppArmor annotations as they were created', () => {
+    const withAnnotations = (annotations: Record<string, string>): KubeObject => ({ ...pod('Always', {}), metadata: { name: 'p', annotations } });
+    const mirror = 'kubernetes.io/config.mirror';
+    const apparmor = 'container.apparmor.security.beta.kubernetes.io/c';
+    expect(messages(withAnnotations({ [mirror]: 'h2', other: 'x' }), withAnnotations({ [mirror]: 'h1' })))
+      .toEqual([`metadata.annotations[${mirror}]: Forbidden: may not remove or update mirror pod annotation`]);
+    expect(messages(withAnnotations({ [mirror]: 'h' }), withAnnotations({}))).toEqual([`metadata.annotations[${mirror}]: Forbidden: may not add mirror pod annotation`]);
+    expect(messages(withAnnotations({}), withAnnotations({ [apparmor]: 'runtime/default' })))
+      .toEqual([`metadata.annotations[${apparmor}]: Forbidden: may not remove or update AppArmor annotations`]);
+    expect(messages(withAnnotations({ [apparmor]: 'unconfined' }), withAnnotations({}))).toEqual([`metadata.annotations[${apparmor}]: Forbidden: may not add AppArmor annotations`]);
+    expect(messages(withAnnotations({ [mirror]: 'h', other: 'y' }), withAnnotations({ [mirror]: 'h', other: 'x' }))).toEqual([]);
+  });
 });

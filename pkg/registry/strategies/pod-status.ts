@@ -6,6 +6,7 @@ import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, forbidden, invalidValue } from '../../apimachinery/field.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../../apimachinery/names.js';
+import { validatePodAnnotationUpdates } from './pod-annotations.js';
 
 interface ContainerStatus { name?: string; state?: { terminated?: { exitCode?: number } } }
 type Restarts = (name: string) => 'Always' | 'OnFailure' | 'Never';
@@ -17,7 +18,7 @@ const INVALID_IP = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff
 export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject): StatusCause[] {
   const status = pod.status ?? {};
   const was = old.status ?? {};
-  const causes: StatusCause[] = [];
+  const causes = validatePodAnnotationUpdates(pod, old);
   for (const [i, c] of ((status.conditions ?? []) as { type?: string }[]).entries()) {
     if (BUILTIN_CONDITIONS.has(c.type ?? '')) continue;
     // upstream's path, capital T and all

@@ -6,6 +6,7 @@ import type { StatusCause } from '../../apimachinery/errors.js';
 import { jsonEqual } from '../../apimachinery/json-equal.js';
 import type { Strategy } from '../strategy.js';
 import { validateEphemeralContainersUpdate } from './ephemeral-containers.js';
+import { validatePodAnnotationUpdates } from './pod-annotations.js';
 import { validatePodStatusUpdate } from './pod-status.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
@@ -35,8 +36,9 @@ export const podStrategy: Strategy = {
     return causes;
   },
   validateUpdate(pod, old) {
+    const annotations = validatePodAnnotationUpdates(pod, old);
     // Most of a pod's spec is immutable once created (upstream: ValidatePodUpdate).
-    if (jsonEqual(pod.spec, old.spec)) return [];
+    if (jsonEqual(pod.spec, old.spec)) return annotations;
     const mutable = (o: KubeObject): unknown => {
       const spec = cloneJson(o.spec ?? {});
       for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) delete c.image;
@@ -47,9 +49,9 @@ export const podStrategy: Strategy = {
       return spec;
     };
     if (!jsonEqual(mutable(pod), mutable(old))) {
-      return [forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)')];
+      return [...annotations, forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)')];
     }
-    return [];
+    return annotations;
   },
   validateSubresource(pod, old, _ctx, subresource) {
     if (subresource === 'status') return validatePodStatusUpdate(pod, old);
