@@ -7,6 +7,7 @@ import type { AdmissionDeps } from './deps.js';
 import { admissionForbidden, isResource } from './errors.js';
 import type { AdmissionAttributes, ValidatingPlugin } from './interface.js';
 import { MIRROR_POD_ANNOTATION } from '../../api/core/v1/annotations.js';
+import { jsonEqual } from '../apimachinery/json-equal.js';
 
 const NODE_PREFIX = 'system:node:';
 
@@ -64,6 +65,13 @@ export class NodeRestriction implements ValidatingPlugin {
         throw admissionForbidden(a, `unexpected operation "${a.operation}", node "${node}" can only create and delete mirror pods`);
       case 'status':
         if (current?.spec?.nodeName !== node) throw admissionForbidden(a, `node "${node}" can only update pod status for pods with spec.nodeName set to itself`);
+        // a status write may carry labels (upstream's status strategy lets them through): not a kubelet's
+        if (a.object && !jsonEqual(a.object.metadata?.labels ?? {}, current.metadata?.labels ?? {})) {
+          throw admissionForbidden(a, `node "${node}" cannot update labels through pod status`);
+        }
+        if (a.object && !jsonEqual(a.object.status?.resourceClaimStatuses ?? [], current.status?.resourceClaimStatuses ?? [])) {
+          throw admissionForbidden(a, `node "${node}" cannot update resource claim statues`);
+        }
         return;
       case 'eviction':
         if (current && current.spec?.nodeName !== node) throw admissionForbidden(a, `node "${node}" can only evict pods with spec.nodeName set to itself`);

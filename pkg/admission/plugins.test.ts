@@ -139,5 +139,9 @@ describe('NodeRestriction', () => {
     expect(() => p.validate(attrs('pods', 'UPDATE', pod({ nodeName: 'n2' }), { user, subresource: 'status', oldObject: pod({ nodeName: 'n2' }) })))
       .toThrow('node "n1" can only update pod status for pods with spec.nodeName set to itself');
     expect(() => p.validate(attrs('pods', 'UPDATE', pod({ nodeName: 'n1' }), { user, subresource: 'status', oldObject: pod({ nodeName: 'n1' }) }))).not.toThrow();
+    // a status write may carry labels; a kubelet's may not change them
+    const labeled = { ...pod({ nodeName: 'n1' }), metadata: { name: 'p', namespace: 'default', labels: { a: '1' } } };
+    expect(() => p.validate(attrs('pods', 'UPDATE', { ...labeled, metadata: { ...labeled.metadata, labels: { a: '2' } } }, { user, subresource: 'status', oldObject: labeled })))
+      .toThrow('node "n1" cannot update labels through pod status');
   });
 });
