@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequestYaml } from './yaml.js';
+import { parseYaml, stringifyYaml } from './yaml.js';
 
-describe('parseRequestYaml', () => {
+describe('parseYaml', () => {
   it('reads YAML 1.1 as upstream does, timestamps left as strings', () => {
-    expect(parseRequestYaml('a: yes\nb: off\nc: 0644\nd: 0x1F\ne: 2001-01-01\nf: "yes"\n')).toEqual({ a: true, b: false, c: 420, d: 31, e: '2001-01-01', f: 'yes' });
-    expect(parseRequestYaml('base: &b {a: "1"}\ndata:\n  <<: *b\n  c: "2"\n')).toEqual({ base: { a: '1' }, data: { a: '1', c: '2' } });
+    expect(parseYaml('a: yes\nb: off\nc: 0644\nd: 0x1F\ne: 2001-01-01\nf: "yes"\n')).toEqual({ a: true, b: false, c: 420, d: 31, e: '2001-01-01', f: 'yes' });
+    expect(parseYaml('base: &b {a: "1"}\ndata:\n  <<: *b\n  c: "2"\n')).toEqual({ base: { a: '1' }, data: { a: '1', c: '2' } });
+  });
+
+  it('quotes what YAML 1.1 would read as something else, so it round-trips', () => {
+    const data = { a: 'y', b: 'on', c: '0644', d: '2001-01-01', e: 'plain', f: 'true' };
+    const text = stringifyYaml({ data });
+    expect(text).toContain('a: "y"');
+    expect(parseYaml(text)).toEqual({ data });
   });
 
   it('refuses duplicate keys when strict', () => {
-    expect(() => parseRequestYaml('a: 1\na: 2\n', true)).toThrow(/unique/);
+    expect(() => parseYaml('a: 1\na: 2\n', true)).toThrow(/unique/);
   });
 });

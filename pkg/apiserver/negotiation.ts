@@ -1,6 +1,6 @@
 // Content negotiation: which representation the client accepts (JSON, YAML, protobuf, Table,
 // PartialObjectMetadata) and how to read the body it sent.
-import { parseRequestYaml } from '../apimachinery/yaml.js';
+import { parseYaml } from '../apimachinery/yaml.js';
 import { badRequest, notAcceptable, unsupportedMediaType } from '../apimachinery/errors.js';
 import { exceedsDepth, MAX_DEPTH } from '../apimachinery/nesting.js';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE, ProtobufError } from '../apimachinery/protobuf/index.js';
@@ -113,7 +113,7 @@ export function decodeBody(body: Buffer | undefined, contentType: string | undef
   if (!yaml && type !== 'application/json' && !PATCH_TYPES[type] && type !== '') throw unsupportedMediaType(type);
   if (exceedsDepth(text, yaml)) throw badRequest(`couldn't get version/kind; json parse error: exceeded max depth of ${MAX_DEPTH}`);
   try {
-    return yaml ? parseRequestYaml(text, true) : JSON.parse(text);
+    return yaml ? parseYaml(text, true) : JSON.parse(text);
   } catch (err) {
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
     throw badRequest(`couldn't get version/kind; json parse error: ${why}`);

@@ -5,7 +5,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { stringify as toYaml } from 'yaml';
+import { stringifyYaml as toYaml } from '../apimachinery/yaml.js';
 import type { KubeObject, ResourceType } from '../../api/types.js';
 import type { KeyValue } from '../storage/interface.js';
 import type { Result } from '../registry/generic/registry.js';

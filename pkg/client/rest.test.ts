@@ -97,7 +97,7 @@ describe('RestClient', () => {
   it('speaks YAML and every patch type; apply needs a fieldManager', async () => {
     seen.length = 0;
     handler = (req, _b, res) => {
-      if (req.headers.accept === 'application/yaml') { res.writeHead(200, { 'content-type': 'application/yaml' }); res.end('metadata:\n  name: y\n'); return; }
+      if (req.headers.accept === 'application/yaml') { res.writeHead(200, { 'content-type': 'application/yaml' }); res.end('metadata:\n  name: "y"\n'); return; }
       json(res, 200, { metadata: { name: 'p' } });
     };
     const c = new Client({ host: url, qps: 0 });

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { createSecureContext } from 'node:tls';
 import { Agent, request, type Dispatcher } from 'undici';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parseYaml, stringifyYaml } from '../apimachinery/yaml.js';
 import { Backoff } from './backoff.js';
 import { realClock, type Clock } from './clock.js';
 import { DEFAULT_BURST, DEFAULT_MAX_CONNECTIONS, DEFAULT_QPS, defaultUserAgent, type RestConfig } from './config.js';

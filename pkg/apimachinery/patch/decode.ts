@@ -3,7 +3,7 @@
 //   decodeJson(body: string | Uint8Array): unknown        // throws BadRequest "invalid character ..."
 //   decodeObjectPatch(body): Record<string, unknown>      // a JSON object, or BadRequest as json.Unmarshal into a map
 //   decodeApplyPatch(body): Record<string, unknown>       // application/apply-patch+yaml (YAML 1.1, as sigs.k8s.io/yaml)
-import { parseRequestYaml } from '../yaml.js';
+import { parseYaml } from '../yaml.js';
 import { badRequest } from '../errors.js';
 
 const goTypeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'object' ? 'object' : typeof v);
@@ -38,7 +38,7 @@ export const decodeApplyPatch = (body: string | Uint8Array): Record<string, unkn
   const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
   let v: unknown;
   try {
-    v = parseRequestYaml(text);
+    v = parseYaml(text);
   } catch (e) {
     throw badRequest(`error decoding YAML: ${(e as Error).message.split('\n')[0]}`);
   }

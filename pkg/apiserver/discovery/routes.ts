@@ -2,7 +2,7 @@
 // reused until the set changes (custom resources come and go).
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { stringify as toYaml } from 'yaml';
+import { stringifyYaml as toYaml } from '../../apimachinery/yaml.js';
 import { noRoute } from '../../apimachinery/errors.js';
 import { buildAggregatedApis, buildAggregatedCore, type AggregatedVersion } from './aggregated.js';
 import { findGroupVersion } from './groups.js';

@@ -2,7 +2,7 @@
 // OpenAPISchema() reads: kubectl 1.27 and 1.28 fetch it before every create/apply/replace that validates, and
 // fail the command when it cannot be parsed. Field numbers are those of gnostic-models' OpenAPIv2.proto.
 // Extension values, defaults and enums travel as YAML text (gnostic's Any.yaml), as upstream encodes them.
-import { stringify as toYaml } from 'yaml';
+import { stringifyYaml as toYaml } from '../../apimachinery/yaml.js';
 import type { SwaggerDocument, V2Operation, V2Parameter, V2PathItem, V2Schema } from './v2.js';
 
 /** A protobuf message under construction. */
