@@ -4,7 +4,7 @@
 // upstream's strict decoding); upstream fields that mean nothing to this kubelet are accepted with a warning. The
 // effective configuration, in the same shape, is what the node server's /configz answers.
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
+import { parseYaml } from '../pkg/apimachinery/yaml.js';
 import { goDuration } from '../pkg/apimachinery/protobuf/scalars.js';
 import { parseGoDuration } from './apiserver-flags.js';
 import { FlagError, type FlagValues } from './flags.js';
@@ -94,7 +94,7 @@ export const applyConfigFile = async (path: string, v: Values, given: ReadonlySe
   const fail = (msg: string): FlagError => new FlagError(`failed to load kubelet config file ${path}: ${msg}`);
   let doc: unknown;
   try {
-    doc = parse(await readFile(path, 'utf8'));
+    doc = parseYaml(await readFile(path, 'utf8'));
   } catch (e) {
     throw fail((e as Error).message);
   }

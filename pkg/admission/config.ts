@@ -3,7 +3,7 @@
 // a file named by `path`, relative to the configuration file (upstream: apiserver/pkg/admission/config.go).
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../apimachinery/yaml.js';
 
 const API_VERSIONS = ['apiserver.config.k8s.io/v1', 'apiserver.k8s.io/v1alpha1'];
 

@@ -2,7 +2,7 @@
 // matches sets the level (no match: None) and the stages to leave out (the policy's omitStages plus the rule's).
 // Matching as upstream's apiserver/pkg/audit/policy/checker.go.
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
+import { parseYaml } from '../apimachinery/yaml.js';
 import type { UserInfo } from '../authentication/interface.js';
 
 export const LEVELS = ['None', 'Metadata', 'Request', 'RequestResponse'] as const;
@@ -66,7 +66,7 @@ const stagesOf = (v: unknown, where: string): Stage[] | undefined => {
 
 /** Checks a parsed Policy document as upstream's validation does, and returns it. */
 export function parsePolicy(text: string): Policy {
-  const doc = parse(text) as Record<string, unknown> | null;
+  const doc = parseYaml(text) as Record<string, unknown> | null;
   if (!doc || doc.kind !== 'Policy') throw new Error(`kind "${String(doc?.kind ?? '')}" is not Policy`);
   if (doc.apiVersion !== 'audit.k8s.io/v1') throw new Error(`apiVersion "${String(doc.apiVersion ?? '')}" is not audit.k8s.io/v1`);
   if (!Array.isArray(doc.rules) || doc.rules.length === 0) throw new Error('rules: at least one rule is required');

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { parseYaml } from '../apimachinery/yaml.js';
 import type { RestConfig } from './config.js';
 
 interface Named<T> { name: string; [k: string]: unknown; cluster?: T; context?: T; user?: T }
@@ -121,7 +121,7 @@ export const loadKubeconfig = async (path?: string, options: LoadOptions = {}): 
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !path && paths.length > 1) continue;
       throw new Error(`kubeconfig: cannot read ${p}: ${(e as Error).message}`);
     }
-    docs.push({ doc: parse(text), base: dirname(resolve(p)) });
+    docs.push({ doc: parseYaml(text), base: dirname(resolve(p)) });
   }
   return restConfigFromKubeconfig(mergeKubeconfigs(docs), options.context);
 };

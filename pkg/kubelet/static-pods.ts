@@ -9,7 +9,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { parse } from 'yaml';
+import { parseYaml } from '../apimachinery/yaml.js';
 import { formatTime, isAlreadyExists, isConflict, isNotFound, WorkQueue, type Client, type Clock, type KubeObject } from '../client/index.js';
 import { MIRROR_POD_ANNOTATION } from '../../api/core/v1/annotations.js';
 
@@ -27,7 +27,7 @@ const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) =>
 /** The static pod a manifest describes on this node (upstream's applyDefaults), or why it cannot be one. */
 export const staticPodFrom = (text: string, file: string, nodeName: string, now: number): KubeObject | string => {
   let pod: KubeObject;
-  try { pod = parse(text) as KubeObject; } catch (e) { return `invalid YAML or JSON: ${(e as Error).message}`; }
+  try { pod = parseYaml(text) as KubeObject; } catch (e) { return `invalid YAML or JSON: ${(e as Error).message}`; }
   if (!pod || typeof pod !== 'object' || pod.kind !== 'Pod' || pod.apiVersion !== 'v1') return 'not a v1 Pod';
   if (!pod.metadata?.name) return 'metadata.name: Required value';
   if (!Array.isArray(pod.spec?.containers) || !pod.spec.containers.length) return 'spec.containers: Required value';

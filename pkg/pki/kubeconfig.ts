@@ -1,7 +1,7 @@
 // A kubeconfig with everything embedded, as kubeadm writes admin.conf.
 import { randomBytes } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
-import { stringify } from 'yaml';
+import { stringifyYaml } from '../apimachinery/yaml.js';
 
 export interface KubeconfigOptions {
   server: string;
@@ -16,7 +16,7 @@ const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
 export const kubeconfigYaml = (o: KubeconfigOptions): string => {
   const context = o.contextName ?? 'mini-kube';
-  return stringify({
+  return stringifyYaml({
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: 'mini-kube', cluster: { server: o.server, 'certificate-authority-data': b64(o.caPem) } }],

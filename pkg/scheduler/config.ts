@@ -1,7 +1,7 @@
 // KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1): read, defaulted and merged with the default plugins
 // as upstream's v1 defaulting does (a profile's enabled plugins first, then the defaults it did not disable).
 import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../apimachinery/yaml.js';
 import { DEFAULT_SCHEDULER_NAME } from './types.js';
 
 export const EXTENSION_POINTS = ['preEnqueue', 'queueSort', 'preFilter', 'filter', 'postFilter', 'preScore', 'score', 'reserve', 'permit', 'preBind', 'bind'] as const;

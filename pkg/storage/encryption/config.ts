@@ -2,7 +2,7 @@
 // naming resources ("secrets", "deployments.apps", "*.apps", "*." for every core resource, "*.*" for all) and the
 // providers that protect them. Upstream: apiserver/pkg/server/options/encryptionconfig.
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
+import { parseYaml } from '../../apimachinery/yaml.js';
 import type { Store } from '../interface.js';
 import { transformersOf, type ProviderConfig } from './providers.js';
 import { encryptingStore, type ResourceEncryption } from './store.js';
@@ -21,7 +21,7 @@ interface EncryptionConfiguration {
 const prefixOf = (r: StoredResource): string => (r.group ? `/registry/${r.group}/${r.plural}/` : `/registry/${r.plural}/`);
 
 export function parseEncryptionConfiguration(text: string, known: StoredResource[]): ResourceEncryption[] {
-  const doc = parse(text) as EncryptionConfiguration | null;
+  const doc = parseYaml(text) as EncryptionConfiguration | null;
   if (!doc || doc.kind !== 'EncryptionConfiguration') throw new Error(`kind "${doc?.kind ?? ''}" is not EncryptionConfiguration`);
   if (doc.apiVersion !== 'apiserver.config.k8s.io/v1') throw new Error(`apiVersion "${doc.apiVersion ?? ''}" is not apiserver.config.k8s.io/v1`);
   if (!doc.resources?.length) throw new Error('resources: at least one entry is required');
