@@ -11,6 +11,7 @@ describe('parseYaml', () => {
     const data = { a: 'y', b: 'on', c: '0644', d: '2001-01-01', e: 'plain', f: 'true' };
     const text = stringifyYaml({ data });
     expect(text).toContain('a: "y"');
+    expect(stringifyYaml({ b: [{ q: 1, p: 2 }], a: 1 })).toBe('a: 1\nb:\n- p: 2\n  q: 1\n');
     expect(parseYaml(text)).toEqual({ data });
   });
 

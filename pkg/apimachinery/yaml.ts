@@ -13,4 +13,5 @@ const withoutTimestamps = (tags: Tags): Tags => tags.filter((t) => typeof t === 
 export const parseYaml = (text: string, strict = false): unknown =>
   parse(text, { version: '1.1', customTags: withoutTimestamps, ...(strict ? { strict: true, uniqueKeys: true } : {}) });
 
-export const stringifyYaml = (value: unknown): string => stringify(value, { version: '1.1' });
+/** In go-yaml's layout too: keys sorted (it marshals maps), list items not indented under their key. */
+export const stringifyYaml = (value: unknown): string => stringify(value, { version: '1.1', sortMapEntries: true, indentSeq: false });

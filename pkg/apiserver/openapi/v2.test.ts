@@ -69,7 +69,7 @@ describe('swagger 2.0', () => {
     const schema = sub(deployment.get(2)?.[0]);
     expect(str(sub(schema.get(22)?.[0]).get(1)?.[0])).toBe('object');
     const gvk = (schema.get(31) ?? []).map(sub).find((e) => str(e.get(1)?.[0]) === 'x-kubernetes-group-version-kind')!;
-    expect(str(sub(gvk.get(2)?.[0]).get(2)?.[0])).toBe('- group: apps\n  version: v1\n  kind: Deployment\n');
+    expect(str(sub(gvk.get(2)?.[0]).get(2)?.[0])).toBe('- group: apps\n  kind: Deployment\n  version: v1\n');
     const props = (sub(schema.get(25)?.[0]).get(1) ?? []).map(sub).map((p) => str(p.get(1)?.[0]));
     expect(props).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
     const paths = (sub(doc.get(8)?.[0]).get(2) ?? []).map(sub);
