@@ -28,11 +28,12 @@ export interface ListOptions {
   resourceVersionMatch?: 'Exact' | 'NotOlderThan' | '';
   /** With the alpha Initializers feature: include objects whose initializers have not all acted. */
   includeUninitialized?: boolean;
+  /** A watch's (WatchList); given to a list, it is refused, even as false. */
+  sendInitialEvents?: boolean;
 }
 
 export interface WatchOptions extends ListOptions {
   allowWatchBookmarks?: boolean;
-  sendInitialEvents?: boolean;
 }
 
 export interface DeleteOptions {

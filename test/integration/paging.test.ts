@@ -195,6 +195,9 @@ describe('resourceVersion semantics of list', () => {
     expect(zero.status).toBe(422);
     const unknown = await s.api('GET', '/api/v1/namespaces/default/configmaps?resourceVersion=1&resourceVersionMatch=Newest');
     expect(unknown.status).toBe(422);
+    // sendInitialEvents belongs to watches: a list refuses it, even as false
+    const initial = await s.api('GET', '/api/v1/namespaces/default/configmaps?sendInitialEvents=false');
+    expect([initial.status, initial.body.message]).toEqual([422, 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list']);
   });
 });
 

@@ -49,7 +49,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
       return sendList(r, list.items, { resourceVersion: list.resourceVersion, continue: list.continue, remainingItemCount: list.remainingItemCount });
     }
     case 'watch':
-      return serveWatch(reg, ctx, request, reply, { ...listOptions(q), allowWatchBookmarks: isTrue(q.allowWatchBookmarks), sendInitialEvents: q.sendInitialEvents === undefined ? undefined : isTrue(q.sendInitialEvents) }, info.name, int64Param(q.timeoutSeconds));
+      return serveWatch(reg, ctx, request, reply, { ...listOptions(q), allowWatchBookmarks: isTrue(q.allowWatchBookmarks) }, info.name, int64Param(q.timeoutSeconds));
     case 'create': {
       if (info.name) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
       const res = await create(reg, ctx, decodeBody(request.body as Buffer, request.headers['content-type']));
@@ -114,6 +114,7 @@ export function listOptions(q: Query): ListOptions {
   return {
     labelSelector: q.labelSelector, fieldSelector: q.fieldSelector, limit, continue: q.continue, resourceVersion: q.resourceVersion,
     resourceVersionMatch: match as ListOptions['resourceVersionMatch'], includeUninitialized: isTrue(q.includeUninitialized),
+    sendInitialEvents: q.sendInitialEvents === undefined ? undefined : isTrue(q.sendInitialEvents),
   };
 }
 

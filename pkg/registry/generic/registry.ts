@@ -225,6 +225,7 @@ export function validateListOptions(opts: WatchOptions, watch: boolean): void {
     if (match !== 'Exact' && match !== 'NotOlderThan') causes.push({ reason: 'FieldValueNotSupported', field: 'resourceVersionMatch', message: `Unsupported value: "${match}": supported values: "Exact", "NotOlderThan", ""` });
     if (match === 'Exact' && opts.resourceVersion === '0') forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
   }
+  if (!watch && opts.sendInitialEvents !== undefined) forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list');
   if (causes.length > 0) throw invalid('meta.k8s.io', 'ListOptions', '', causes);
 }
 
