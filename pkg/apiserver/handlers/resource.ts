@@ -7,9 +7,9 @@ import type { DeleteOptions, ListOptions } from '../../registry/context.js';
 import { create } from '../../registry/generic/create.js';
 import { deleteObject } from '../../registry/generic/delete.js';
 import type { Registry } from '../../registry/generic/registry.js';
-import { update } from '../../registry/generic/update.js';
+import { putRequest, update } from '../../registry/generic/update.js';
 import { patchBuilder } from '../../registry/generic/patch.js';
-import { decodeAs, decodeObject, targetOf } from '../../registry/generic/decode.js';
+import { decodeAs } from '../../registry/generic/decode.js';
 import { requestContext } from '../context.js';
 import { decodeBody, patchTypeOf } from '../negotiation.js';
 import { sendList, sendObject, successStatus, type Responder } from '../respond.js';
@@ -18,7 +18,6 @@ import { int64Param, isTrue } from '../request-info.js';
 import { serveWatch } from './watch.js';
 import { waitForInitialized } from '../../registry/initializers/wait.js';
 import { subresourceHandler } from './subresources.js';
-import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export interface ResourceLookup {
   registry(group: string, version: string, resource: string): Registry | undefined;
@@ -58,11 +57,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
     }
     case 'update': {
       const body = decodeBody(request.body as Buffer, request.headers['content-type']);
-      const res = await update(reg, ctx, {
-        name: info.name,
-        createIfMissing: reg.strategy.allowCreateOnUpdate,
-        build: () => decodeObject(reg.deps.decoder, cloneJson(body), targetOf(reg.rt), ctx),
-      });
+      const res = await update(reg, ctx, putRequest(reg, ctx, info.name, body, { createIfMissing: reg.strategy.allowCreateOnUpdate }));
       return sendObject(r, res, res.created ? 201 : 200);
     }
     case 'patch': {

@@ -6,10 +6,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest, methodNotAllowed, noRoute, serviceUnavailable } from '../../apimachinery/errors.js';
-import { decodeObject, targetOf } from '../../registry/generic/decode.js';
 import { patchBuilder } from '../../registry/generic/patch.js';
 import type { Registry } from '../../registry/generic/registry.js';
-import { update, type UpdateRequest } from '../../registry/generic/update.js';
+import { putRequest, update, type UpdateRequest } from '../../registry/generic/update.js';
 import { requestContext } from '../context.js';
 import { decodeBody, patchTypeOf } from '../negotiation.js';
 import { sendObject, type Responder } from '../respond.js';
@@ -19,7 +18,6 @@ import { proxyPath, proxySubresource } from './proxy-subresources.js';
 import { approvalUpdate } from '../../registry/strategies/certificatesigningrequests.js';
 import { bindPod, evictPod } from './pod-subresources.js';
 import { getScale, scaleUpdate } from './scale.js';
-import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export async function subresourceHandler(reg: Registry, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const info = request.info;
@@ -42,7 +40,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
       }
       const req: UpdateRequest = info.verb === 'patch'
         ? patchBuilder(reg, ctx, info.name, patchTypeOf(request.headers['content-type']), body(), isTrue(q.force), info.subresource)
-        : { name: info.name, subresource: info.subresource, build: () => decodeObject(reg.deps.decoder, cloneJson(body()), targetOf(reg.rt), ctx) };
+        : putRequest(reg, ctx, info.name, body(), { subresource: info.subresource });
       const field = SPEC_FIELD_OF[info.subresource];
       const res = await update(reg, ctx, field ? specFieldRequest(req, field) : info.subresource === 'approval' ? approvalRequest(req) : req);
       return sendObject(r, res);

@@ -7,7 +7,7 @@ import { create } from './create.js';
 import { deleteObject } from './delete.js';
 import { patchBuilder } from './patch.js';
 import { registriesOver, testContext } from './testing.js';
-import { update } from './update.js';
+import { putRequest, update } from './update.js';
 
 describe('update rules', () => {
   let store: ReturnType<typeof createMemoryStore>;
@@ -127,5 +127,22 @@ describe('update rules', () => {
     expect((await put({ phase: 'Bound' }, '2026-01-01T00:03:00Z')).status?.lastPhaseTransitionTime).toBe('2026-01-01T00:03:00Z');
     // a writer's own time stands
     expect((await put({ phase: 'Released', lastPhaseTransitionTime: '2025-12-31T00:00:00Z' }, '2026-01-01T00:04:00Z')).status?.lastPhaseTransitionTime).toBe('2025-12-31T00:00:00Z');
+  });
+
+  it('takes a uid only as the stored one: a PUT naming another is 409 (a precondition), a patch naming another 422', async () => {
+    const cms = regs.get('', 'v1', 'configmaps')!;
+    const created = (await create(cms, ctx, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'u' }, data: { a: '1' } })).object;
+    const other = '00000000-0000-4000-8000-000000000000';
+    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'u', uid: other }, data: { a: '2' } };
+    await expect(update(cms, ctx, putRequest(cms, ctx, 'u', body))).rejects.toMatchObject({
+      code: 409, message: `Operation cannot be fulfilled on configmaps "u": Precondition failed: UID in precondition: ${other}, UID in object meta: ${created.metadata?.uid}`,
+    });
+    await expect(update(cms, ctx, patchBuilder(cms, ctx, 'u', 'merge', { metadata: { uid: other }, data: { a: '3' } }, false))).rejects.toMatchObject({
+      code: 422, message: `ConfigMap "u" is invalid: metadata.uid: Invalid value: "${other}": field is immutable`,
+    });
+    // the right uid, or none, goes through; a deletion timestamp a live object never had is refused
+    expect((await update(cms, ctx, putRequest(cms, ctx, 'u', { ...body, metadata: { name: 'u', uid: created.metadata?.uid } }))).object.data).toEqual({ a: '2' });
+    expect((await update(cms, ctx, patchBuilder(cms, ctx, 'u', 'merge', { data: { a: '4' } }, false))).object.data).toEqual({ a: '4' });
+    await expect(update(cms, ctx, patchBuilder(cms, ctx, 'u', 'merge', { metadata: { deletionTimestamp: '2026-01-01T00:00:00Z' } }, false))).rejects.toMatchObject({ code: 422 });
   });
 });

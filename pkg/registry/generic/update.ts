@@ -3,13 +3,14 @@
 // validation on it inside the store's compare-and-swap, so a concurrent write re-runs the build.
 import type { KubeObject, ObjectMeta } from '../../../api/types.js';
 import { badRequest, conflict, fieldCause, invalid, isStatusError, notFound } from '../../apimachinery/errors.js';
+import { cloneJson } from '../../apimachinery/json-clone.js';
 import type { KeyValue } from '../../storage/interface.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { RequestContext } from '../context.js';
 import { semanticallyEqual, specChanged } from '../meta.js';
 import { toApiError } from '../storage-errors.js';
 import { create } from './create.js';
-import { writeZeroValues } from './decode.js';
+import { decodeObject, targetOf, writeZeroValues } from './decode.js';
 import type { Registry, Result } from './registry.js';
 import type { Strategy } from '../strategy.js';
 import { validateForUpdate } from './validate.js';
@@ -29,13 +30,24 @@ export interface UpdateRequest {
    * `from` carries the view, as mutating admission left it, back into the object.
    */
   admissionView?: { to(obj: KubeObject): KubeObject; from(view: KubeObject, obj: KubeObject): KubeObject };
+  /** The uid a PUT's body names: the stored object must have it (upstream's UID precondition, a 409). */
+  uidPrecondition?: string;
+}
+
+/** A PUT: the body, decoded, is the new object; a uid it names is a precondition on the stored one. */
+export function putRequest(reg: Registry, ctx: RequestContext, name: string, body: unknown, o: { subresource?: string; createIfMissing?: boolean } = {}): UpdateRequest {
+  const uid = (body as KubeObject | null)?.metadata?.uid;
+  return {
+    name, ...o,
+    uidPrecondition: typeof uid === 'string' && uid !== '' ? uid : undefined,
+    build: () => decodeObject(reg.deps.decoder, cloneJson(body), targetOf(reg.rt), ctx),
+  };
 }
 
 export interface UpdateResult extends Result {
   created: boolean;
 }
 
-const SERVER_OWNED = ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'selfLink'] as const;
 
 export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequest): Promise<UpdateResult> {
   const key = reg.key(ctx.namespace, req.name);
@@ -84,6 +96,9 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
   const built = await req.build(current);
   const sent: ObjectMeta = built.metadata ?? {};
   const curMeta = current.metadata!;
+  if (req.uidPrecondition && req.uidPrecondition !== curMeta.uid) {
+    throw conflict(reg.gr, req.name, `Precondition failed: UID in precondition: ${req.uidPrecondition}, UID in object meta: ${curMeta.uid ?? ''}`);
+  }
   // as upstream's checkName: a body without a name does not take the URL's (an update is never a rename either)
   if (sent.name !== req.name) {
     throw badRequest(`the name of the object (${sent.name ?? ''}) does not match the name on the URL (${req.name})`);
@@ -108,10 +123,7 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
   meta.resourceVersion = curMeta.resourceVersion;
   if (reg.rt.namespaced) meta.namespace = ctx.namespace;
   else delete meta.namespace;
-  for (const f of SERVER_OWNED) {
-    if (curMeta[f] === undefined) delete meta[f];
-    else (meta as Record<string, unknown>)[f] = curMeta[f];
-  }
+  restoreServerFields(meta, curMeta);
 
   if (req.subresource === 'status') {
     // As upstream's status strategies: the spec stays as stored, the writer's metadata goes through but for what
@@ -146,6 +158,25 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
   if (!req.managedFieldsSet && !tracked) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
   delete next.metadata!.resourceVersion;
   return semanticallyEqual(current, next) ? current : next;
+}
+
+/**
+ * As upstream's BeforeUpdate: generation, creationTimestamp and selfLink are the stored object's; a uid, deletion
+ * timestamp or grace period the writer leaves out is too, but one it names is kept for validation, which refuses a
+ * change (a patch naming another uid is 422, as the kubelet's status writes rely on).
+ */
+function restoreServerFields(meta: ObjectMeta, stored: ObjectMeta): void {
+  const keep = (f: keyof ObjectMeta, from: boolean): void => {
+    if (!from) return;
+    if (stored[f] === undefined) delete meta[f];
+    else (meta as Record<string, unknown>)[f] = stored[f];
+  };
+  keep('generation', true);
+  keep('creationTimestamp', true);
+  keep('selfLink', true);
+  keep('uid', !meta.uid);
+  keep('deletionTimestamp', stored.deletionTimestamp !== undefined || !meta.deletionTimestamp);
+  keep('deletionGracePeriodSeconds', meta.deletionGracePeriodSeconds === undefined);
 }
 
 /** The metadata of a status update: the writer's (server-owned fields already restored), less what `keeps` names. */
