@@ -2,7 +2,6 @@
 // ownerReferences, deployments labels, flow control all of it), and which kinds refuse a PUT without resourceVersion.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../api/types.js';
-import { createMemoryStore } from '../../storage/memory/store.js';
 import { create } from './create.js';
 import { deleteObject } from './delete.js';
 import { patchBuilder } from './patch.js';
@@ -10,18 +9,16 @@ import { registriesOver, testContext } from './testing.js';
 import { putRequest, update } from './update.js';
 
 describe('update rules', () => {
-  let store: ReturnType<typeof createMemoryStore>;
   let regs: Awaited<ReturnType<typeof registriesOver>>;
   const ctx = testContext({ fieldValidation: 'Ignore' });
   const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: '6a1b0f3e-0000-4000-8000-000000000001' };
 
   beforeEach(async () => {
-    store = createMemoryStore();
-    regs = await registriesOver(store);
+    regs = await registriesOver();
   });
   afterEach(async () => {
     regs.stop();
-    await store.close();
+    await regs.store.close();
   });
 
   const statusPatch = async (group: string, plural: string, name: string, patch: unknown, c = ctx): Promise<KubeObject> =>

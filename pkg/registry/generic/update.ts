@@ -48,7 +48,6 @@ export interface UpdateResult extends Result {
   created: boolean;
 }
 
-
 export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequest): Promise<UpdateResult> {
   const key = reg.key(ctx.namespace, req.name);
   for (;;) {
@@ -166,28 +165,24 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
  * change (a patch naming another uid is 422, as the kubelet's status writes rely on).
  */
 function restoreServerFields(meta: ObjectMeta, stored: ObjectMeta): void {
-  const keep = (f: keyof ObjectMeta, from: boolean): void => {
-    if (!from) return;
-    if (stored[f] === undefined) delete meta[f];
-    else (meta as Record<string, unknown>)[f] = stored[f];
-  };
-  keep('generation', true);
-  keep('creationTimestamp', true);
-  keep('selfLink', true);
-  keep('uid', !meta.uid);
-  keep('deletionTimestamp', stored.deletionTimestamp !== undefined || !meta.deletionTimestamp);
-  keep('deletionGracePeriodSeconds', meta.deletionGracePeriodSeconds === undefined);
+  for (const f of ['generation', 'creationTimestamp', 'selfLink'] as const) copyField(meta, stored, f);
+  if (!meta.uid) copyField(meta, stored, 'uid');
+  if (stored.deletionTimestamp !== undefined || !meta.deletionTimestamp) copyField(meta, stored, 'deletionTimestamp');
+  if (meta.deletionGracePeriodSeconds === undefined) copyField(meta, stored, 'deletionGracePeriodSeconds');
 }
 
 /** The metadata of a status update: the writer's (server-owned fields already restored), less what `keeps` names. */
 function statusMetadata(keeps: Strategy['statusKeepsMetadata'], sent: ObjectMeta, stored: ObjectMeta): ObjectMeta {
   if (keeps === 'all') return { ...stored, managedFields: sent.managedFields ?? stored.managedFields };
   const out: ObjectMeta = { ...sent };
-  for (const f of keeps ?? []) {
-    if (stored[f] === undefined) delete out[f];
-    else (out as Record<string, unknown>)[f] = stored[f];
-  }
+  for (const f of keeps ?? []) copyField(out, stored, f);
   return out;
+}
+
+/** `to[f]` becomes `from[f]`, absent when it is. */
+function copyField(to: ObjectMeta, from: ObjectMeta, f: keyof ObjectMeta): void {
+  if (from[f] === undefined) delete to[f];
+  else (to as Record<string, unknown>)[f] = from[f];
 }
 
 /** An object being deleted whose last finalizer just went is deleted for real (upstream: Store.Update). */
