@@ -6,7 +6,7 @@ import type { AdmissionDeps } from '../admission/deps.js';
 import type { Authorizer } from '../authorization/interface.js';
 import type { Admission } from '../admission/interface.js';
 import { newAdmission } from '../admission/plugins.js';
-import type { RequestContext } from '../registry/context.js';
+import { systemContext } from '../registry/context.js';
 import { create } from '../registry/generic/create.js';
 import { decodeObject, targetOf } from '../registry/generic/decode.js';
 import type { Registry } from '../registry/generic/registry.js';
@@ -15,16 +15,6 @@ import type { RegistrySet } from '../registry/index.js';
 import { listPrefix, resourcePrefix } from '../registry/keys.js';
 import { followCache } from '../storage/cacher/follow.js';
 import { cloneJson } from '../apimachinery/json-clone.js';
-
-const systemContext = (namespace?: string): RequestContext => ({
-  namespace,
-  user: { name: 'system:apiserver', groups: ['system:masters'] },
-  dryRun: false,
-  fieldManager: 'kube-apiserver',
-  fieldValidation: 'Ignore',
-  warnings: [],
-  now: new Date(),
-});
 
 export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer): AdmissionDeps {
   // Looked up on every call, not once: custom resources are served (and stop being served) at run time.

@@ -6,13 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import type { KubeObject } from '../../api/types.js';
 import { isStatusError } from '../apimachinery/errors.js';
 import { buildAuthentication, type Authentication, type ObjectLookup } from '../authentication/index.js';
+import { systemContext } from '../registry/context.js';
 import type { RegistrySet } from '../registry/index.js';
 import type { ApiServerConfig } from './config.js';
 import { registerTokenRoutes } from './handlers/token-request.js';
 
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
-const systemRead = { user: { name: 'system:apiserver', groups: ['system:masters'] }, dryRun: false, fieldManager: 'kube-apiserver', fieldValidation: 'Ignore' as const, warnings: [], now: new Date() };
 
 /** Reads from the watch cache; on a miss, once more consistently (a token issued a moment ago for a new account). */
 export const registryLookup = (registries: RegistrySet): ObjectLookup => async (resource, namespace, name) => {
@@ -21,7 +21,7 @@ export const registryLookup = (registries: RegistrySet): ObjectLookup => async (
   const cached = reg.peek(namespace, name)?.object;
   if (cached) return cached;
   try {
-    return (await reg.get({ ...systemRead, namespace, now: new Date() }, name)).object as KubeObject;
+    return (await reg.get(systemContext(namespace), name)).object as KubeObject;
   } catch (e) {
     if (isStatusError(e) && e.code === 404) return undefined;
     throw e;

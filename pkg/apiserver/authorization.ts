@@ -10,7 +10,7 @@ import { aggregatedRules, rulesEqual } from '../authorization/rbac/aggregation.j
 import { escalationCheck } from '../authorization/rbac/escalation.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from '../authorization/rbac/policy.js';
 import { reconcileBinding, reconcileRole } from '../authorization/rbac/reconcile.js';
-import type { RequestContext } from '../registry/context.js';
+import { systemContext } from '../registry/context.js';
 import { create } from '../registry/generic/create.js';
 import { deleteObject } from '../registry/generic/delete.js';
 import type { Registry } from '../registry/generic/registry.js';
@@ -43,16 +43,6 @@ export function cacheOf(reg: Registry): ObjectCache {
     fresh: () => cacher.waitUntilFresh(store.revision(), AbortSignal.timeout(5_000)).catch(() => undefined),
   };
 }
-
-const systemContext = (namespace?: string): RequestContext => ({
-  namespace,
-  user: { name: 'system:apiserver', groups: ['system:masters'] },
-  dryRun: false,
-  fieldManager: 'kube-apiserver',
-  fieldValidation: 'Ignore',
-  warnings: [],
-  now: new Date(),
-});
 
 export interface AuthorizationOptions {
   modes: string[];

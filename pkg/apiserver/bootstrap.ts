@@ -6,23 +6,12 @@ import { LABEL_SERVICE_NAME } from '../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../api/types.js';
 import { SYSTEM_PRIORITY_CLASSES } from '../admission/priority.js';
 import { isStatusError } from '../apimachinery/errors.js';
-import type { RequestContext } from '../registry/context.js';
+import { systemContext } from '../registry/context.js';
 import { create } from '../registry/generic/create.js';
 import { update } from '../registry/generic/update.js';
 import type { RegistrySet } from '../registry/index.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
-
-/** The apiserver's own requests: its bootstrap objects and the status it maintains. */
-export const systemContext = (namespace?: string): RequestContext => ({
-  namespace,
-  user: { name: 'system:apiserver', groups: ['system:masters'] },
-  dryRun: false,
-  fieldManager: 'kube-apiserver',
-  fieldValidation: 'Strict',
-  warnings: [],
-  now: new Date(),
-});
 
 async function ensure(regs: RegistrySet, group: string, plural: string, namespace: string | undefined, obj: KubeObject): Promise<void> {
   const reg = regs.get(group, 'v1', plural);

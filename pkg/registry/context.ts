@@ -45,3 +45,18 @@ export interface DeleteOptions {
 }
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+/**
+ * The apiserver's own requests (upstream's loopback client, as system:apiserver): its bootstrap objects, the status
+ * it keeps, an eviction's change to a disruption budget.
+ */
+export const systemContext = (namespace?: string, o: Partial<RequestContext> = {}): RequestContext => ({
+  namespace,
+  user: { name: 'system:apiserver', groups: ['system:masters'] },
+  dryRun: false,
+  fieldManager: 'kube-apiserver',
+  fieldValidation: 'Ignore',
+  warnings: [],
+  now: new Date(),
+  ...o,
+});

@@ -17,7 +17,7 @@ const pod = (name: string, node: string, secret: string, cm: string): Record<str
 });
 
 beforeAll(async () => {
-  s = await startTestApiServer();
+  s = await startTestApiServer({ enableAdmissionPlugins: ['NodeRestriction'] });
   n1 = await certificateUser(s, 'system:node:n1', ['system:nodes']);
   for (const n of ['n1', 'n2']) expect((await s.api('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: n } })).status).toBe(201);
   for (const [kind, name] of [['secrets', 's1'], ['secrets', 's2'], ['configmaps', 'c1'], ['configmaps', 'c2']]) {
@@ -81,6 +81,14 @@ describe('Node authorizer', () => {
     expect((await n1.api('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', lease('n1'))).status).toBe(403);
     const ev = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1' }, involvedObject: { kind: 'Node', name: 'n1' }, reason: 'Starting', message: 'm' };
     expect((await n1.api('POST', '/api/v1/namespaces/default/events', ev)).status).toBe(201);
+  });
+
+  it('evicts only the pods bound to it (NodeRestriction on pods/eviction)', async () => {
+    const eviction = (name: string) => ({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' }, deleteOptions: { dryRun: ['All'] } });
+    const other = await n1.api('POST', '/api/v1/namespaces/default/pods/p2/eviction', eviction('p2'));
+    expect(other.status).toBe(403);
+    expect(other.body.message).toContain('node "n1" can only evict pods with spec.nodeName set to itself');
+    expect((await n1.api('POST', '/api/v1/namespaces/default/pods/p1/eviction', eviction('p1'))).status).toBe(201);
   });
 
   it('gets nothing it has no business with', async () => {

@@ -2,25 +2,16 @@
 // pods — ready ones as addresses, others as notReadyAddresses, named target ports resolved per pod — and go with
 // the service (the EndpointSlice through the garbage collector).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, Resources, loadKubeconfig, type KubeObject } from '../../pkg/client/index.js';
-import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { controllerManagerKubeconfig, eventually, setPodStatus, startInProcess } from './controllers-support.js';
+import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
+import type { TestApiServer } from '../support/apiserver.js';
+import { eventually, setPodStatus, startControllersCluster, stopControllersCluster } from './controllers-support.js';
 
 let s: TestApiServer;
 let c: Client;
 let cm: { stop(): Promise<void> };
 
-beforeAll(async () => {
-  s = await startTestApiServer({ storageBackend: 'memory' });
-  c = new Client({ ...(await loadKubeconfig(s.kubeconfig)), qps: 0 });
-  cm = await startInProcess(await controllerManagerKubeconfig(s), { controllers: ['endpoint', 'endpointslice', 'endpointslicemirroring', 'garbagecollector'] });
-}, 30_000);
-
-afterAll(async () => {
-  await cm?.stop();
-  await c?.close();
-  await s?.close();
-});
+beforeAll(async () => ({ s, c, cm } = await startControllersCluster({ controllers: ['endpoint', 'endpointslice', 'endpointslicemirroring', 'garbagecollector'] })), 30_000);
+afterAll(() => stopControllersCluster({ s, c, cm }));
 
 const webPod = (name: string, port: number): KubeObject => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels: { app: 'web' } },

@@ -2,28 +2,19 @@
 // status, ResourceQuota usage, and the pod garbage collector (terminated pods over the threshold, pods of a node
 // that is gone).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, Resources, loadKubeconfig, type KubeObject } from '../../pkg/client/index.js';
-import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { controllerManagerKubeconfig, eventually, setPodStatus, startInProcess } from './controllers-support.js';
+import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
+import type { TestApiServer } from '../support/apiserver.js';
+import { eventually, setPodStatus, startControllersCluster, stopControllersCluster } from './controllers-support.js';
 
 let s: TestApiServer;
 let c: Client;
 let cm: { stop(): Promise<void> };
 
-beforeAll(async () => {
-  s = await startTestApiServer({ storageBackend: 'memory' });
-  c = new Client({ ...(await loadKubeconfig(s.kubeconfig)), qps: 0 });
-  cm = await startInProcess(await controllerManagerKubeconfig(s), {
-    controllers: ['clusterrole-aggregation', 'disruption', 'resourcequota', 'podgc'],
-    config: { terminatedPodGcThreshold: 2, podGcPeriodMs: 200, podGcQuarantineMs: 300 },
-  });
-}, 30_000);
-
-afterAll(async () => {
-  await cm?.stop();
-  await c?.close();
-  await s?.close();
-});
+beforeAll(async () => ({ s, c, cm } = await startControllersCluster({
+  controllers: ['clusterrole-aggregation', 'disruption', 'resourcequota', 'podgc'],
+  config: { terminatedPodGcThreshold: 2, podGcPeriodMs: 200, podGcQuarantineMs: 300 },
+})), 30_000);
+afterAll(() => stopControllersCluster({ s, c, cm }));
 
 const pod = (name: string, labels: Record<string, string>, extra: Record<string, unknown> = {}): KubeObject => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels },
@@ -54,9 +45,16 @@ describe('cluster controllers keeping status', () => {
     expect(pdb.status.conditions[0]).toMatchObject({ type: 'DisruptionAllowed', status: 'True', reason: 'SufficientPods' });
     await setPodStatus(c, 'default', 'db-2', false, '10.1.0.2');
     await eventually(() => pdbs.get('db'), (p) => p.status?.disruptionsAllowed === 0 && p.status.conditions[0].reason === 'InsufficientPods', 'no disruption allowed');
-    // A percentage needs the pods' controllers: pods without one fail safe.
+    // A percentage counts the replicas of the pods' controllers: pods without one are left out, with a warning.
     await pdbs.patch('db', 'merge', { spec: { minAvailable: '50%' } });
-    await eventually(() => pdbs.get('db'), (p) => p.status?.conditions?.[0]?.reason === 'SyncFailed' && p.status.observedGeneration === 2, 'SyncFailed');
+    const unmanaged = await eventually(() => pdbs.get('db'), (p) => p.status?.observedGeneration === 2, 'the status of generation 2');
+    expect(unmanaged.status).toMatchObject({ expectedPods: 0, desiredHealthy: 0, disruptionsAllowed: 0, currentHealthy: 1 });
+    const warning = await eventually(() => c.resource(Resources.events, 'default').list({ fieldSelector: 'involvedObject.name=db,reason=UnmanagedPods' }), (l) => l.items.length > 0, 'the UnmanagedPods warning');
+    expect(warning.items[0]!.message).toBe('Pods selected by this PodDisruptionBudget (selector: &LabelSelector{MatchLabels:map[string]string{app: db,},MatchExpressions:[]LabelSelectorRequirement{},}) were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. To account for these pods please set ".spec.minAvailable" field of the PDB to an integer value.');
+    // A controller whose scale cannot be read: the budget fails safe.
+    await c.pods('default').patch('db-1', 'merge', { metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'not-scalable', uid: '5c0ffee0-0000-4000-8000-000000000001', controller: true }] } });
+    const failed = await eventually(() => pdbs.get('db'), (p) => p.status?.conditions?.[0]?.reason === 'SyncFailed', 'SyncFailed');
+    expect(failed.status.disruptionsAllowed).toBe(0);
   });
 
   it('recomputes ResourceQuota usage when pods go away', async () => {

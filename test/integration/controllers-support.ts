@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { Client, formatTime, loadKubeconfig } from '../../pkg/client/index.js';
 import { runControllerManager, type ControllerManagerOptions } from '../../pkg/controller/controller-manager.js';
 import { writeKubeconfig } from '../../pkg/pki/index.js';
-import type { TestApiServer } from '../support/apiserver.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 
 
 export { bundleMain } from '../support/binary.js';
@@ -73,6 +73,26 @@ export async function startInProcess(kubeconfig: string, o: Partial<ControllerMa
       if (forbidden.length) throw new Error(`the authorizer refused controllers:\n${forbidden.join('')}`);
     },
   };
+}
+
+export interface ControllersCluster {
+  s: TestApiServer;
+  /** The admin's client. */
+  c: Client;
+  cm: { stop(): Promise<void> };
+}
+
+/** A memory-backed apiserver in this process, an admin client, and a controller-manager in this process. */
+export async function startControllersCluster(o: Partial<ControllerManagerOptions>): Promise<ControllersCluster> {
+  const s = await startTestApiServer({ storageBackend: 'memory' });
+  const c = new Client({ ...(await loadKubeconfig(s.kubeconfig)), qps: 0 });
+  return { s, c, cm: await startInProcess(await controllerManagerKubeconfig(s), o) };
+}
+
+export async function stopControllersCluster(h: Partial<ControllersCluster>): Promise<void> {
+  await h.cm?.stop();
+  await h.c?.close();
+  await h.s?.close();
 }
 
 export const eventually = async <T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> => {

@@ -8,7 +8,7 @@ import type { Agent } from 'undici';
 import type { APIService, APIServiceCondition } from '../../../api/apiregistration/v1/index.js';
 import type { GroupVersion } from '../../../api/types.js';
 import { isStatusError } from '../../apimachinery/errors.js';
-import type { RequestContext } from '../../registry/context.js';
+import { systemContext, type RequestContext } from '../../registry/context.js';
 import { create } from '../../registry/generic/create.js';
 import { deleteObject } from '../../registry/generic/delete.js';
 import type { Registry } from '../../registry/generic/registry.js';
@@ -75,10 +75,7 @@ const ignoreGone = (err: unknown): void => {
   if (!(isStatusError(err) && (err.code === 404 || err.code === 409))) throw err;
 };
 
-const systemContext = (): RequestContext => ({
-  user: { name: 'system:kube-aggregator', groups: ['system:masters'] },
-  dryRun: false, fieldManager: 'kube-apiserver', fieldValidation: 'Ignore', warnings: [], now: new Date(),
-});
+const aggregatorContext = (): RequestContext => systemContext(undefined, { user: { name: 'system:kube-aggregator', groups: ['system:masters'] } });
 
 export function createAggregator(o: AggregatorOptions): Aggregator {
   const reg: Registry = o.registries.get('apiregistration.k8s.io', 'v1', 'apiservices')!;
@@ -108,7 +105,7 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
   const writeCondition = async (svc: APIService, c: Condition): Promise<void> => {
     const old = svc.status?.conditions?.find((x) => x.type === c.type);
     if (old && old.status === c.status && old.reason === c.reason && old.message === c.message) return;
-    await update(reg, systemContext(), {
+    await update(reg, aggregatorContext(), {
       name: svc.metadata.name, subresource: 'status',
       build: (cur) => {
         if (!cur) throw new Error('gone');
@@ -214,9 +211,9 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
     crdSync = crdSync.then(async () => {
       const wanted = crdApiServices(crds.deps.cacher.list({ prefix: resourcePrefix(crds.rt) }).items.map((kv) => kv.object as CustomResourceDefinition));
       for (const a of apiServices()) {
-        if (a.metadata.labels?.[AUTOMANAGED_LABEL] === 'true' && !wanted.has(a.metadata.name)) await deleteObject(reg, systemContext(), a.metadata.name, {}).catch(ignoreGone);
+        if (a.metadata.labels?.[AUTOMANAGED_LABEL] === 'true' && !wanted.has(a.metadata.name)) await deleteObject(reg, aggregatorContext(), a.metadata.name, {}).catch(ignoreGone);
       }
-      for (const [name, a] of wanted) if (!reg.peek(undefined, name)) await create(reg, systemContext(), a).catch(ignoreGone);
+      for (const [name, a] of wanted) if (!reg.peek(undefined, name)) await create(reg, aggregatorContext(), a).catch(ignoreGone);
     }).catch((err: unknown) => o.onError(err, 'registering the APIServices of CRDs'));
   };
 
@@ -231,7 +228,7 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
       for (const svc of builtinApiServices(o.builtin)) {
         if (reg.peek(undefined, svc.metadata.name)) continue;
         try {
-          await create(reg, systemContext(), svc);
+          await create(reg, aggregatorContext(), svc);
         } catch (err) {
           if (!(isStatusError(err) && err.reason === 'AlreadyExists')) throw err;
         }

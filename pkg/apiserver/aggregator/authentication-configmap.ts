@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import type { KubeObject } from '../../../api/types.js';
 import type { RequestHeaderFlags } from '../../authentication/index.js';
-import type { RequestContext } from '../../registry/context.js';
+import { systemContext, type RequestContext } from '../../registry/context.js';
 import { create } from '../../registry/generic/create.js';
 import { update } from '../../registry/generic/update.js';
 import type { RegistrySet } from '../../registry/index.js';
@@ -26,19 +26,16 @@ export async function authenticationConfigMap(clientCaFile: string | undefined, 
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...AUTHENTICATION_CONFIGMAP }, data };
 }
 
-const systemContext = (): RequestContext => ({
-  namespace: AUTHENTICATION_CONFIGMAP.namespace, user: { name: 'system:apiserver', groups: ['system:masters'] },
-  dryRun: false, fieldManager: 'kube-apiserver', fieldValidation: 'Ignore', warnings: [], now: new Date(),
-});
+const ctx = (): RequestContext => systemContext(AUTHENTICATION_CONFIGMAP.namespace);
 
 /** Creates the ConfigMap, or sets its data when it differs (the flags changed since the last start). */
 export async function publishAuthenticationConfigMap(registries: RegistrySet, cm: KubeObject): Promise<void> {
   const reg = registries.get('', 'v1', 'configmaps')!;
   const current = reg.peek(AUTHENTICATION_CONFIGMAP.namespace, AUTHENTICATION_CONFIGMAP.name)?.object;
   if (!current) {
-    await create(reg, systemContext(), cm);
+    await create(reg, ctx(), cm);
     return;
   }
   if (JSON.stringify(current.data ?? {}) === JSON.stringify(cm.data)) return;
-  await update(reg, systemContext(), { name: AUTHENTICATION_CONFIGMAP.name, build: (cur) => ({ ...cur!, data: cm.data }) });
+  await update(reg, ctx(), { name: AUTHENTICATION_CONFIGMAP.name, build: (cur) => ({ ...cur!, data: cm.data }) });
 }

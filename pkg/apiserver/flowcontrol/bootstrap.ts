@@ -11,7 +11,7 @@ import type { RegistrySet } from '../../registry/index.js';
 import { resourcePrefix } from '../../registry/keys.js';
 import { rfc3339 } from '../../registry/meta.js';
 import { followCache } from '../../storage/cacher/follow.js';
-import { systemContext } from '../bootstrap.js';
+import { systemContext } from '../../registry/context.js';
 
 const GROUP = 'flowcontrol.apiserver.k8s.io';
 const AUTOUPDATE = 'apf.kubernetes.io/autoupdate-spec';

@@ -5,7 +5,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { badRequest, isStatusError, methodNotAllowed, noRoute } from '../../apimachinery/errors.js';
 import type { DeleteOptions, ListOptions } from '../../registry/context.js';
 import { create } from '../../registry/generic/create.js';
-import { deleteObject } from '../../registry/generic/delete.js';
+import { deleteObject, validateDeleteOptions } from '../../registry/generic/delete.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { putRequest, update } from '../../registry/generic/update.js';
 import { patchBuilder } from '../../registry/generic/patch.js';
@@ -127,9 +127,8 @@ function deleteOptions(reg: Registry, request: FastifyRequest, q: Query): Delete
   if (grace !== undefined) opts.gracePeriodSeconds = grace;
   if (q.propagationPolicy !== undefined) opts.propagationPolicy = q.propagationPolicy as DeleteOptions['propagationPolicy'];
   if (q.orphanDependents !== undefined) opts.orphanDependents = isTrue(q.orphanDependents);
-  if (opts.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
-    throw badRequest(`propagationPolicy: Unsupported value: ${JSON.stringify(opts.propagationPolicy)}: supported values: "Foreground", "Background", "Orphan"`);
-  }
   if (opts.gracePeriodSeconds !== undefined && !Number.isInteger(opts.gracePeriodSeconds)) throw badRequest('gracePeriodSeconds must be an integer');
+  // as upstream's DELETE handlers, before looking anything up
+  validateDeleteOptions(opts);
   return opts;
 }

@@ -16,7 +16,8 @@ import { isTrue } from '../request-info.js';
 import { proxyNode, proxyPodConnect, proxyPodLog } from './kubelet-proxy.js';
 import { proxyPath, proxySubresource } from './proxy-subresources.js';
 import { approvalUpdate } from '../../registry/strategies/certificatesigningrequests.js';
-import { bindPod, evictPod } from './pod-subresources.js';
+import { evictPod } from './eviction.js';
+import { bindPod } from './binding.js';
 import { getScale, scaleUpdate } from './scale.js';
 
 export async function subresourceHandler(reg: Registry, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {

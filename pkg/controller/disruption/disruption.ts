@@ -2,13 +2,30 @@
 // pods it covers (expectedPods: their count, or with a percentage / maxUnavailable the replicas of their
 // controllers), how many are healthy (ready, not being deleted), how many must stay (desiredHealthy), how many may
 // go now (disruptionsAllowed), observedGeneration, and the DisruptionAllowed condition; when the expected count
-// cannot be computed the budget fails safe (no disruption allowed, reason SyncFailed).
+// cannot be computed the budget fails safe (no disruption allowed, reason SyncFailed). Pods whose eviction the
+// apiserver admitted (status.disruptedPods) are not counted healthy until they are gone, or for two minutes.
+import { setStatusCondition } from '../../../api/meta/v1/conditions.js';
+import { conditionsAreUpToDate, DISRUPTION_ALLOWED, updateDisruptionAllowedCondition, type BudgetStatus } from '../../../api/policy/v1/disruption-allowed.js';
 import type { KubeObject } from '../../../api/types.js';
+import { jsonEqual } from '../../apimachinery/json-equal.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { Resources, formatTime, isConflict, isNotFound } from '../../client/index.js';
-import { canonicalJson, getControllerOf, objOf, workerLoop } from '../shared/controller-utils.js';
+import { getControllerOf, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { isPodReady } from '../shared/service-pods.js';
+
+/** How long an admitted eviction may take to delete its pod before the budget counts the pod again (DeletionTimeout). */
+export const DELETION_TIMEOUT_MS = 2 * 60_000;
+
+interface LabelSelector { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] }
+
+/** A selector as Go's %v prints it (its generated String()), for the UnmanagedPods warning's wording. */
+const selectorString = (sel: LabelSelector | undefined): string => {
+  if (!sel) return 'nil';
+  const labels = Object.keys(sel.matchLabels ?? {}).sort().map((k) => `${k}: ${sel.matchLabels![k]},`).join('');
+  const exprs = (sel.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`).join('');
+  return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`;
+};
 
 /** intstr.GetScaledValueFromIntOrPercent with rounding up. */
 export const scaled = (v: number | string, total: number): number => {
@@ -39,12 +56,16 @@ export async function startDisruptionController(ctx: ClusterControllerContext): 
   pdbs.addEventHandler({ onAdd: (p) => loop.enqueue(p), onUpdate: (_o, p) => loop.enqueue(p) });
   pods.addEventHandler({ onAdd: onPod, onUpdate: (old, p) => { onPod(old); onPod(p); }, onDelete: (o) => onPod(objOf(o)) });
 
-  /** The replicas of the controllers of these pods, each controller once (upstream getExpectedScale). */
-  async function expectedScale(pdb: KubeObject, selected: KubeObject[]): Promise<number> {
+  /**
+   * The replicas of the controllers of these pods, each controller once (upstream getExpectedScale); pods without a
+   * controller are left out and named, for a warning.
+   */
+  async function expectedScale(pdb: KubeObject, selected: KubeObject[]): Promise<{ expected: number; unmanaged: string[] }> {
     const seen = new Map<string, number>();
+    const unmanaged: string[] = [];
     for (const pod of selected) {
       const ref = getControllerOf(pod);
-      if (!ref) throw new Error(`found no controller ref for pod "${pod.metadata!.name}"`);
+      if (!ref) { unmanaged.push(pod.metadata!.name!); continue; }
       if (seen.has(ref.uid)) continue;
       const ns = pdb.metadata!.namespace!;
       let owner: KubeObject | undefined = ref.kind in listers ? listers[ref.kind as keyof typeof listers].namespace(ns).get(ref.name) : undefined;
@@ -59,65 +80,103 @@ export async function startDisruptionController(ctx: ClusterControllerContext): 
       const [group, version] = ref.apiVersion.includes('/') ? ref.apiVersion.split('/') as [string, string] : ['', ref.apiVersion];
       const resources = await ctx.client.rest.request<{ resources?: { name: string; kind: string }[] }>({ method: 'GET', path: group ? `/apis/${group}/${version}` : `/api/${version}`, signal: ctx.signal });
       const plural = resources.resources?.find((r) => r.kind === ref.kind && !r.name.includes('/'))?.name;
-      if (!plural) throw new Error(`no scale for ${ref.kind} ${ref.name}`);
+      if (!plural) throw new Error(`found no controllers for pod "${pod.metadata!.name}"`);
       const scale = await ctx.client.resource({ group, version, resource: plural, namespaced: true }, ns).getScale(ref.name, { signal: ctx.signal });
       if (scale.metadata?.uid && scale.metadata.uid !== ref.uid) continue;
       seen.set(ref.uid, Number(scale.spec?.replicas ?? 0));
     }
-    return [...seen.values()].reduce((a, b) => a + b, 0);
+    return { expected: [...seen.values()].reduce((a, b) => a + b, 0), unmanaged };
+  }
+
+  /** How many pods it expects and how many must stay healthy (upstream getExpectedPodCount). */
+  async function expectedCount(pdb: KubeObject, selected: KubeObject[]): Promise<{ expected: number; desired: number; unmanaged: string[] }> {
+    if (pdb.spec?.maxUnavailable != null) {
+      const { expected, unmanaged } = await expectedScale(pdb, selected);
+      return { expected, desired: Math.max(0, expected - scaled(pdb.spec.maxUnavailable, expected)), unmanaged };
+    }
+    if (typeof pdb.spec?.minAvailable === 'number') return { expected: selected.length, desired: pdb.spec.minAvailable, unmanaged: [] };
+    if (pdb.spec?.minAvailable != null) {
+      const { expected, unmanaged } = await expectedScale(pdb, selected);
+      return { expected, desired: scaled(pdb.spec.minAvailable, expected), unmanaged };
+    }
+    return { expected: 0, desired: 0, unmanaged: [] };
+  }
+
+  /**
+   * The evictions still expected to delete their pod (upstream buildDisruptedPodMap): an entry goes once its pod is
+   * gone or being deleted, or after DELETION_TIMEOUT_MS (a warning on the pod: the eviction did not see it through);
+   * with the time the earliest remaining one runs out.
+   */
+  function pendingEvictions(pdb: KubeObject, selected: KubeObject[], now: number): { disrupted: Record<string, string>; recheckAt?: number } {
+    const recorded = (pdb.status?.disruptedPods ?? {}) as Record<string, string>;
+    const disrupted: Record<string, string> = {};
+    let recheckAt: number | undefined;
+    for (const pod of selected) {
+      const at = recorded[pod.metadata!.name!];
+      if (pod.metadata?.deletionTimestamp || at === undefined) continue;
+      const expires = Date.parse(at) + DELETION_TIMEOUT_MS;
+      if (expires < now) {
+        ctx.recorder.event(pod, 'Warning', 'NotDeleted', `Pod was expected by PDB ${pdb.metadata!.namespace}/${pdb.metadata!.name} to be deleted but it wasn't`);
+        continue;
+      }
+      disrupted[pod.metadata!.name!] = at;
+      if (recheckAt === undefined || expires < recheckAt) recheckAt = expires;
+    }
+    return { disrupted, recheckAt };
   }
 
   async function sync(key: string): Promise<void> {
     const pdb = pdbLister.get(key);
     if (!pdb) return;
     const selected = podLister.namespace(pdb.metadata!.namespace!).list().filter((p) => selects(pdb, p));
-    const disrupted: Record<string, string> = { ...(pdb.status?.disruptedPods ?? {}) };
-    for (const name of Object.keys(disrupted)) if (!selected.some((p) => p.metadata?.name === name && !p.metadata?.deletionTimestamp)) delete disrupted[name];
-    const currentHealthy = selected.filter((p) => !p.metadata?.deletionTimestamp && !disrupted[p.metadata!.name!] && isPodReady(p)).length;
-    let status: Record<string, unknown>;
+    if (!selected.length) ctx.recorder.event(pdb, 'Normal', 'NoPods', 'No matching pods found');
+    const now = ctx.clock?.now() ?? Date.now();
+    let status: BudgetStatus;
+    let recheckAt: number | undefined;
     try {
-      let expected = 0;
-      let desired = 0;
-      if (pdb.spec?.maxUnavailable != null) {
-        expected = await expectedScale(pdb, selected);
-        desired = Math.max(0, expected - scaled(pdb.spec.maxUnavailable, expected));
-      } else if (typeof pdb.spec?.minAvailable === 'number') {
-        desired = pdb.spec.minAvailable;
-        expected = selected.length;
-      } else if (pdb.spec?.minAvailable != null) {
-        expected = await expectedScale(pdb, selected);
-        desired = scaled(pdb.spec.minAvailable, expected);
+      const { expected, desired, unmanaged } = await expectedCount(pdb, selected);
+      if (unmanaged.length) {
+        ctx.recorder.event(pdb, 'Warning', 'UnmanagedPods', `Pods selected by this PodDisruptionBudget (selector: ${selectorString(pdb.spec?.selector)}) were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. To account for these pods please set ".spec.minAvailable" field of the PDB to an integer value.`);
       }
+      const pending = pendingEvictions(pdb, selected, now);
+      recheckAt = pending.recheckAt;
+      // pods being deleted, or whose eviction was admitted, are not counted healthy
+      const currentHealthy = selected.filter((p) => !p.metadata?.deletionTimestamp && !pending.disrupted[p.metadata!.name!] && isPodReady(p)).length;
       const allowed = expected <= 0 ? 0 : Math.max(0, currentHealthy - desired);
-      status = {
-        currentHealthy, desiredHealthy: desired, expectedPods: expected, disruptionsAllowed: allowed,
-        ...(Object.keys(disrupted).length ? { disruptedPods: disrupted } : {}),
-        conditions: condition(pdb, allowed > 0 ? ['True', 'SufficientPods', ''] : ['False', 'InsufficientPods', '']),
-      };
+      const old = pdb.status ?? {};
+      const upToDate = old.currentHealthy === currentHealthy && old.desiredHealthy === desired && old.expectedPods === expected
+        && old.disruptionsAllowed === allowed && jsonEqual(old.disruptedPods ?? {}, pending.disrupted) && conditionsAreUpToDate(old, pdb.metadata?.generation);
+      if (upToDate) {
+        status = old;
+      } else {
+        status = {
+          currentHealthy, desiredHealthy: desired, expectedPods: expected, disruptionsAllowed: allowed,
+          ...(Object.keys(pending.disrupted).length ? { disruptedPods: pending.disrupted } : {}),
+          observedGeneration: pdb.metadata?.generation, conditions: old.conditions,
+        };
+        updateDisruptionAllowedCondition(status, formatTime(now));
+      }
     } catch (e) {
       if (ctx.signal.aborted) throw e;
       ctx.recorder.event(pdb, 'Warning', 'CalculateExpectedPodCountFailed', `Failed to calculate the number of expected pods: ${(e as Error).message}`);
-      status = {
-        currentHealthy, desiredHealthy: pdb.status?.desiredHealthy ?? 0, expectedPods: pdb.status?.expectedPods ?? 0, disruptionsAllowed: 0,
-        conditions: condition(pdb, ['False', 'SyncFailed', (e as Error).message]),
-      };
+      // fail safe: no disruption allowed until the count can be made again
+      const old: BudgetStatus = pdb.status ?? {};
+      status = { ...old, disruptionsAllowed: 0 };
+      status.conditions = setStatusCondition(old.conditions, {
+        type: DISRUPTION_ALLOWED, status: 'False', reason: 'SyncFailed', message: (e as Error).message, observedGeneration: old.observedGeneration,
+      }, formatTime(now));
     }
-    status.observedGeneration = pdb.metadata?.generation;
-    if (canonicalJson(status) === canonicalJson(pdb.status ?? {})) return;
-    try {
-      await ctx.client.resource(Resources.podDisruptionBudgets, pdb.metadata!.namespace).updateStatus({ ...pdb, status }, { signal: ctx.signal });
-    } catch (e) {
-      if (isNotFound(e)) return;
-      if (isConflict(e)) { loop.queue.addRateLimited(key); return; }
-      throw e;
+    if (!jsonEqual(status, pdb.status ?? {})) {
+      try {
+        await ctx.client.resource(Resources.podDisruptionBudgets, pdb.metadata!.namespace).updateStatus({ ...pdb, status }, { signal: ctx.signal });
+      } catch (e) {
+        if (isNotFound(e)) return;
+        if (isConflict(e)) { loop.queue.addRateLimited(key); return; }
+        throw e;
+      }
     }
+    if (recheckAt !== undefined) loop.queue.addAfter(key, Math.max(0, recheckAt - now));
   }
-
-  const condition = (pdb: KubeObject, [status, reason, message]: [string, string, string]): unknown[] => {
-    const old = ((pdb.status?.conditions ?? []) as { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[]).find((c) => c.type === 'DisruptionAllowed');
-    const same = old && old.status === status && old.reason === reason && (old.message ?? '') === message;
-    return [same ? old : { type: 'DisruptionAllowed', status, reason, message, observedGeneration: pdb.metadata?.generation, lastTransitionTime: formatTime(Date.now()) }];
-  };
 
   await loop.run();
 }

@@ -13,8 +13,7 @@ export const hasSelector = (svc: KubeObject): boolean => !!svc.spec?.selector &&
 export const servicesSelecting = (services: KubeObject[], pod: KubeObject): KubeObject[] =>
   services.filter((s) => hasSelector(s) && selectorFromSet(s.spec.selector).matches(pod.metadata?.labels));
 
-export const isPodReady = (pod: KubeObject): boolean =>
-  ((pod.status?.conditions ?? []) as { type: string; status: string }[]).some((c) => c.type === 'Ready' && c.status === 'True');
+export { isPodReady } from '../../../api/core/v1/pod-conditions.js';
 
 /** Upstream ShouldPodBeInEndpoints: it has an IP and may still run (terminating ones only when asked). */
 export function shouldPodBeInEndpoints(pod: KubeObject, includeTerminating: boolean): boolean {

@@ -8,7 +8,7 @@ import type { CustomResourceDefinition, CustomResourceDefinitionCondition, Custo
 import type { GroupVersion, KubeObject } from '../../../api/types.js';
 import { isStatusError } from '../../apimachinery/errors.js';
 import { causeToString } from '../../apimachinery/field.js';
-import type { RequestContext } from '../context.js';
+import { systemContext } from '../context.js';
 import { deleteObject } from '../generic/delete.js';
 import type { Registry } from '../generic/registry.js';
 import { update } from '../generic/update.js';
@@ -39,11 +39,6 @@ export interface CustomResources {
 }
 
 const CLEANUP_POLL_MS = 50;
-
-const systemContext = (): RequestContext => ({
-  user: { name: 'system:apiserver', groups: ['system:masters'] },
-  dryRun: false, fieldManager: 'kube-apiserver', fieldValidation: 'Ignore', warnings: [], now: new Date(),
-});
 
 const specHash = (crd: CustomResourceDefinition): string => createHash('sha256').update(JSON.stringify(crd.spec)).digest('hex');
 

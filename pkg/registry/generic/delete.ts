@@ -1,7 +1,7 @@
 // Delete (upstream: Store.Delete): preconditions, graceful deletion and finalizers mark the object
 // (deletionTimestamp) instead of removing it; otherwise one compare-and-swap delete.
 import type { KubeObject } from '../../../api/types.js';
-import { conflict, isStatusError } from '../../apimachinery/errors.js';
+import { conflict, fieldCause, invalid, isStatusError, type StatusCause } from '../../apimachinery/errors.js';
 import { isStorageError, StorageError } from '../../storage/errors.js';
 import type { DeleteOptions, RequestContext } from '../context.js';
 import { rfc3339 } from '../meta.js';
@@ -16,12 +16,18 @@ export interface DeleteResult extends Result {
 const ORPHAN = 'orphan';
 const FOREGROUND = 'foregroundDeletion';
 
-export async function deleteObject(reg: Registry, ctx: RequestContext, name: string, opts: DeleteOptions): Promise<DeleteResult> {
+/**
+ * `admit: false` for a deletion the apiserver makes on behalf of another request, whose admission already ran (an
+ * eviction: upstream's store.Delete with ValidateAllObjectFunc).
+ */
+export async function deleteObject(reg: Registry, ctx: RequestContext, name: string, opts: DeleteOptions, o: { admit?: boolean } = {}): Promise<DeleteResult> {
   for (;;) {
     const current = await reg.get(ctx, name);
     const obj = current.object;
+    // as upstream's rest.BeforeDelete
+    validateDeleteOptions(opts);
     checkPreconditions(reg, name, obj, opts);
-    await reg.admission('validate', 'DELETE', ctx, undefined, obj, name);
+    if (o.admit !== false) await reg.admission('validate', 'DELETE', ctx, undefined, obj, name);
 
     const marked = markForDeletion(reg, ctx, obj, opts);
     if (ctx.dryRun) return { object: marked ?? obj, deleted: !marked };
@@ -49,13 +55,33 @@ export async function deleteObject(reg: Registry, ctx: RequestContext, name: str
   }
 }
 
+const POLICIES = ['Foreground', 'Background', 'Orphan'];
+
+/** Upstream's ValidateDeleteOptions: a 422 on DeleteOptions.meta.k8s.io (a dry run of anything but All is no dry run). */
+export function validateDeleteOptions(opts: DeleteOptions): void {
+  const causes: StatusCause[] = [];
+  const policy = opts.propagationPolicy;
+  if (opts.orphanDependents !== undefined && policy !== undefined) {
+    causes.push(fieldCause('FieldValueInvalid', 'propagationPolicy', `Invalid value: ${JSON.stringify(policy)}: orphanDependents and deletionPropagation cannot be both set`));
+  }
+  if (policy !== undefined && !POLICIES.includes(policy)) {
+    causes.push(fieldCause('FieldValueNotSupported', 'propagationPolicy', `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`));
+  }
+  if (opts.dryRun?.some((d) => d !== 'All')) {
+    causes.push(fieldCause('FieldValueNotSupported', 'dryRun', `Unsupported value: []string{${opts.dryRun.map((d) => JSON.stringify(d)).join(', ')}}: supported values: "All"`));
+  }
+  if (causes.length) throw invalid('meta.k8s.io', 'DeleteOptions', '', causes);
+}
+
+/** As upstream's rest.BeforeDelete words them: the object named by its kind ('Pod "p"'). */
 function checkPreconditions(reg: Registry, name: string, obj: KubeObject, opts: DeleteOptions): void {
   const p = opts.preconditions;
+  const kind = { group: reg.rt.group, resource: reg.rt.kind };
   if (p?.uid && p.uid !== obj.metadata?.uid) {
-    throw conflict(reg.gr, name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${obj.metadata?.uid ?? ''}`);
+    throw conflict(kind, name, `the UID in the precondition (${p.uid}) does not match the UID in record (${obj.metadata?.uid ?? ''}). The object might have been deleted and then recreated`);
   }
   if (p?.resourceVersion && p.resourceVersion !== obj.metadata?.resourceVersion) {
-    throw conflict(reg.gr, name, `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${obj.metadata?.resourceVersion ?? ''}`);
+    throw conflict(kind, name, `the ResourceVersion in the precondition (${p.resourceVersion}) does not match the ResourceVersion in record (${obj.metadata?.resourceVersion ?? ''}). The object might have been modified`);
   }
 }
 

@@ -32,6 +32,11 @@ export interface UpdateRequest {
   admissionView?: { to(obj: KubeObject): KubeObject; from(view: KubeObject, obj: KubeObject): KubeObject };
   /** The uid a PUT's body names: the stored object must have it (upstream's UID precondition, a 409). */
   uidPrecondition?: string;
+  /**
+   * The apiserver's own change inside another request whose admission already ran (an eviction's DisruptionTarget
+   * condition): no admission and no managed-fields entry, as upstream's REST code calling its store's Update.
+   */
+  internal?: boolean;
 }
 
 /** A PUT: the body, decoded, is the new object; a uid it names is a precondition on the stored one. */
@@ -115,7 +120,7 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
   let next: KubeObject = { ...built, metadata: { ...sent } };
   // As upstream's handlers: the writer owns what it sent, not what the strategy and admission change after. A
   // subresource's write is tracked at the end, once it has been cut down to what the subresource may change.
-  const tracked = !req.managedFieldsSet && !req.subresource;
+  const tracked = !req.managedFieldsSet && !req.subresource && !req.internal;
   if (tracked) reg.deps.fieldManager.update(current, next, ctx, undefined, reg.hasStatus);
   const meta = next.metadata!;
   meta.name = req.name;
@@ -143,18 +148,19 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
   if (reg.strategy.generation && specChanged(current, next)) next.metadata!.generation = (curMeta.generation ?? 1) + 1;
 
   const view = req.admissionView;
+  const admit = !req.internal;
   if (view) {
     const scale = view.to(next);
     await reg.admission('mutate', 'UPDATE', ctx, scale, view.to(current), req.name, req.subresource);
     next = view.from(scale, next);
-  } else {
+  } else if (admit) {
     await reg.admission('mutate', 'UPDATE', ctx, next, current, req.name, req.subresource);
   }
   const causes = validateForUpdate(reg, next, current, ctx, req.subresource);
   if (causes.length) throw reg.invalid(req.name, causes);
   if (view) await reg.admission('validate', 'UPDATE', ctx, view.to(next), view.to(current), req.name, req.subresource);
-  else await reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource);
-  if (!req.managedFieldsSet && !tracked) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
+  else if (admit) await reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource);
+  if (!req.managedFieldsSet && !tracked && !req.internal) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
   delete next.metadata!.resourceVersion;
   return semanticallyEqual(current, next) ? current : next;
 }

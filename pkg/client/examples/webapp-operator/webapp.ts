@@ -1,5 +1,6 @@
 // The WebApp resource (crd.yaml) and, as pure functions of what the caches hold, what the operator makes of it: the
 // Deployment it owns and the status it reports. Kept free of I/O so that the reconcile stays a thin loop around them.
+import { setStatusCondition, type Condition } from '../../../../api/meta/v1/conditions.js';
 import type { KubeObject } from '../../../../api/types.js';
 import type { ResourceRef } from '../../resource.js';
 
@@ -12,15 +13,6 @@ export const CONFIG_VERSION_ANNOTATION = `${GROUP}/config-version`;
 export const READY = 'Ready';
 
 export const WebApps: ResourceRef = { group: GROUP, version: 'v1', resource: 'webapps', namespaced: true, kind: 'WebApp' };
-
-export interface Condition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  reason: string;
-  message: string;
-  observedGeneration?: number;
-  lastTransitionTime: string;
-}
 
 export interface WebAppStatus {
   replicas?: number;
@@ -87,17 +79,13 @@ function readiness(app: WebApp, deployment: KubeObject | undefined): Pick<Condit
 /** The status to report; the Ready condition keeps its lastTransitionTime while its status does not change. */
 export function desiredStatus(app: WebApp, deployment: KubeObject | undefined, now: string): WebAppStatus {
   const generation = app.metadata?.generation;
-  const previous = app.status?.conditions?.find((c) => c.type === READY);
   const r = readiness(app, deployment);
   return {
     replicas: deployment?.status?.replicas ?? 0,
     readyReplicas: deployment?.status?.readyReplicas ?? 0,
     selector: `${NAME_LABEL}=${app.metadata!.name!}`,
     observedGeneration: generation,
-    conditions: [{
-      type: READY, ...r, observedGeneration: generation,
-      lastTransitionTime: previous?.status === r.status ? previous.lastTransitionTime : now,
-    }],
+    conditions: setStatusCondition(app.status?.conditions?.filter((c) => c.type === READY), { type: READY, ...r, observedGeneration: generation }, now),
   };
 }
 

@@ -1,11 +1,8 @@
-// pods/binding (what the scheduler posts) and pods/eviction (what kubectl drain posts), as
-// upstream's registry/core/pod/storage does them.
+// pods/binding (what the scheduler posts), as upstream's registry/core/pod/storage does it.
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, conflict, isStatusError, notFound, StatusError } from '../../apimachinery/errors.js';
-import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
-import type { DeleteOptions, RequestContext } from '../../registry/context.js';
+import { badRequest, conflict, isStatusError, notFound } from '../../apimachinery/errors.js';
+import type { RequestContext } from '../../registry/context.js';
 import { decodeAs } from '../../registry/generic/decode.js';
-import { deleteObject } from '../../registry/generic/delete.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { toApiError } from '../../registry/storage-errors.js';
 import { rfc3339 } from '../../registry/meta.js';
@@ -62,40 +59,4 @@ export async function bindPod(pods: Registry, ctx: RequestContext, name: string,
     throw isStatusError(err) ? err : toApiError(err, pods.gr, name);
   }
   return success(201);
-}
-
-/** Deletes the pod unless a PodDisruptionBudget covering it allows no disruption (429). */
-export async function evictPod(pods: Registry, ctx: RequestContext, name: string, body: unknown): Promise<KubeObject> {
-  // policy/v1beta1's Eviction has v1's fields
-  const version = (body as KubeObject | undefined)?.apiVersion === 'policy/v1beta1' ? 'v1beta1' : 'v1';
-  const eviction = decodeAs(pods.deps.decoder, body ?? {}, 'io.k8s.api.policy.v1.Eviction', 'Eviction', version);
-  if (eviction.metadata?.name && eviction.metadata.name !== name) throw badRequest(`name in URL does not match name in Eviction object`);
-  const pod = (await pods.get(ctx, name)).object;
-  const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed' || pod.status?.phase === 'Pending';
-  const pdbs = terminal || pod.metadata?.deletionTimestamp ? [] : await coveringBudgets(pods, ctx, pod);
-  if (pdbs.length > 1) {
-    throw new StatusError(500, 'InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
-  }
-  const pdb = pdbs[0];
-  if (pdb && (pdb.status?.disruptionsAllowed ?? 0) < 1) {
-    throw new StatusError(429, 'TooManyRequests', 'Cannot evict pod as it would violate the pod\'s disruption budget.', {
-      causes: [{ reason: 'DisruptionBudget', message: `The disruption budget ${pdb.metadata?.name} needs ${pdb.status?.desiredHealthy ?? 0} healthy pods and has ${pdb.status?.currentHealthy ?? 0} currently` }],
-    });
-  }
-  try {
-    await deleteObject(pods, ctx, name, (eviction.deleteOptions ?? {}) as DeleteOptions);
-  } catch (err) {
-    if (!(isStatusError(err) && err.code === 404)) throw err;
-  }
-  return success(201);
-}
-
-async function coveringBudgets(pods: Registry, ctx: RequestContext, pod: KubeObject): Promise<KubeObject[]> {
-  const budgets = pods.deps.peer('policy', 'poddisruptionbudgets');
-  if (!budgets) return [];
-  const list = await budgets.list(ctx, {});
-  return list.items.map((kv) => kv.object).filter((pdb) => {
-    const sel = labelSelectorAsSelector(pdb.spec?.selector);
-    return !sel.empty && sel.matches(pod.metadata?.labels);
-  });
 }
