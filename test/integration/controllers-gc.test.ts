@@ -113,6 +113,26 @@ describe('garbage collector (separate process, kubectl)', () => {
     expect((pods.body as { items: KubeObject[] }).items.filter((p) => !p.metadata?.deletionTimestamp)).toEqual([]);
   });
 
+  it('foreground across three generations: the owner stays until its dependent is gone, which waits for its own', async () => {
+    const top = await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fg-top' } });
+    const mid = await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fg-mid', ownerReferences: [ownerRef(top)] } });
+    await create('/api/v1/namespaces/default/configmaps', {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fg-leaf', ownerReferences: [ownerRef(mid)], finalizers: ['example.com/hold'] },
+    });
+    expect((await s.kubectl('delete', 'configmap', 'fg-top', '--cascade=foreground', '--wait=false')).code).toBe(0);
+    const leaf = await eventually(() => api('GET', '/api/v1/namespaces/default/configmaps/fg-leaf'), (r) => !!(r.body as KubeObject).metadata?.deletionTimestamp, 'the leaf to be deleted');
+    expect((leaf.body as KubeObject).metadata?.finalizers).toEqual(['example.com/hold']);
+    // held by the leaf's finalizer: the middle waits for it, and the top for the middle (still blocking it)
+    const middle = (await api('GET', '/api/v1/namespaces/default/configmaps/fg-mid')).body as KubeObject;
+    expect(middle.metadata?.finalizers).toEqual(['foregroundDeletion']);
+    expect(middle.metadata?.ownerReferences?.[0]?.blockOwnerDeletion).toBe(true);
+    expect(((await api('GET', '/api/v1/namespaces/default/configmaps/fg-top')).body as KubeObject).metadata?.finalizers).toEqual(['foregroundDeletion']);
+    await s.api('PATCH', '/api/v1/namespaces/default/configmaps/fg-leaf', { metadata: { finalizers: null } }, { 'content-type': 'application/merge-patch+json' });
+    for (const name of ['fg-leaf', 'fg-mid', 'fg-top']) {
+      await eventually(() => exists(s, `/api/v1/namespaces/default/configmaps/${name}`), (e) => !e, `${name} to go`);
+    }
+  });
+
   it('background: kubectl delete of a ReplicaSet removes it at once and its pods after', async () => {
     await replicaSetWithPods('default', 'bg', 2);
     expect((await s.kubectl('delete', 'replicaset', 'bg')).code).toBe(0);

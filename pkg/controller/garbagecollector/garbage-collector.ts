@@ -118,11 +118,13 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
       }
       return;
     }
-    if (waiting.length && monitors.dependentsOf(uid).length) {
-      // Its owner waits for it and it has dependents itself: unblock the owner, then delete it in the foreground.
-      const waitingUids = new Set(waiting.map((r) => r.uid));
-      if (refs.some((r) => waitingUids.has(r.uid) && r.blockOwnerDeletion)) {
-        await patchMeta(item, { ownerReferences: refs.map((r) => (waitingUids.has(r.uid) ? { ...r, blockOwnerDeletion: false } : r)) });
+    const dependents = monitors.dependentsOf(uid);
+    if (waiting.length && dependents.length) {
+      // Its owner waits for it and it has dependents itself: delete it in the foreground, its owner waiting on. Only
+      // when one of those dependents is deleting its own dependents too (maybe a cycle back to here) does it stop
+      // blocking its owners first.
+      if (dependents.some((d) => d.obj.metadata?.deletionTimestamp && hasFinalizer(d.obj, FOREGROUND)) && refs.some((r) => r.blockOwnerDeletion)) {
+        await patchMeta(item, { ownerReferences: refs.map((r) => (r.blockOwnerDeletion ? { ...r, blockOwnerDeletion: false } : r)) });
       }
       await deleteObject(item, 'Foreground');
       return;
