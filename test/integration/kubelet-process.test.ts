@@ -305,6 +305,15 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await phase('exit0', 'Succeeded');
   });
 
+  it('runs the args alone of an image it does not know, as for an image without ENTRYPOINT; without them it idles', async () => {
+    await createBound(admin, pod('argsonly', { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'example.com/team/tool:2', args: ['sh', '-c', 'echo from args'] }] } }), NODE);
+    await phase('argsonly', 'Succeeded');
+    expect(await admin.pods('default').logs('argsonly')).toBe('from args\n');
+    await createBound(admin, pod('idle', { spec: { containers: [{ name: 'c', image: 'example.com/team/tool:2' }] } }), NODE);
+    const idle = await phase('idle', 'Running');
+    expect((idle.status?.containerStatuses as any[])[0].state.running).toBeTruthy();
+  });
+
   it('runs the built-in nginx and stops it with SIGTERM when the pod is deleted', async () => {
     await createBound(admin, pod('web', { spec: { containers: [{ name: 'nginx', image: 'nginx' }] } }), NODE);
     await phase('web', 'Running');

@@ -487,11 +487,15 @@ export class ProcessRuntime implements Runtime {
   /** Where the pod's files live (volumes, container dirs, logs). */
   podDir(uid: string): string { return join(this.o.rootDir, 'pods', uid); }
 
-  /** Docker's rule: command replaces ENTRYPOINT (and drops CMD); args replace CMD. */
+  /**
+   * Docker's rule: command replaces ENTRYPOINT (and drops CMD); args replace CMD. An image the catalog does not know
+   * is taken for one without ENTRYPOINT whose CMD idles (pause), as most language and distribution images have no
+   * ENTRYPOINT: `kubectl run x --image=python -- python3 -m http.server` runs python3.
+   */
   private async argv(config: ContainerConfig): Promise<string[]> {
-    const entry = this.catalog[imageRepository(config.image)] ?? { builtin: 'pause' };
-    let entrypoint = entry.builtin ? [process.execPath, await this.builtin(entry.builtin)] : entry.entrypoint ?? [];
-    let cmd = entry.cmd ?? [];
+    const entry = this.catalog[imageRepository(config.image)];
+    let entrypoint = !entry ? [] : entry.builtin ? [process.execPath, await this.builtin(entry.builtin)] : entry.entrypoint ?? [];
+    let cmd = !entry ? [process.execPath, await this.builtin('pause')] : entry.cmd ?? [];
     if (config.command?.length) { entrypoint = config.command; cmd = []; }
     if (config.args) cmd = config.args;
     const argv = [...entrypoint, ...cmd];
