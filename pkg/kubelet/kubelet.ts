@@ -149,6 +149,8 @@ export class NodeKubelet {
       serializeImagePulls: o.serializeImagePulls,
       runtimeHandlerOf: async (name) => String((await o.client.resource(Resources.runtimeClasses).get(name)).handler ?? ''),
       probeResult: (id, kind) => this.probes.result(id, kind),
+      // simulated containers run the moment they start, as kwok's: reported at once
+      seenRunning: o.runtime.name === 'fake' ? undefined : (uid, id) => this.pleg.seenRunning(uid, id),
       requestToken: async (ns, sa, audiences, expirationSeconds, pod) => {
         const tr = await o.client.serviceAccounts(ns).createSubresource<{ status?: { token?: string } }>(sa, 'token', {
           apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',

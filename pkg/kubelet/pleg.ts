@@ -1,7 +1,8 @@
 // The pod lifecycle event generator: turns runtime changes into "look at this pod again" for the pod workers.
 // Runtime notifications arrive at once; a periodic relist (upstream's generic PLEG, every second) compares
 // container states with the last relist and catches whatever a notification missed (on a runtime that counts its
-// changes, only when there were any).
+// changes, only when there were any). As upstream's status comes from what a relist saw, a container counts as
+// running once a relist has seen it run: one that exits at once (a bad command) is never reported running.
 import type { Clock, TimerHandle } from '../client/index.js';
 import type { Runtime } from './runtime/types.js';
 
@@ -15,6 +16,8 @@ export class Pleg {
     private readonly relistMs = 1000) {}
 
   start(): void {
+    // containers that ran before a kubelet restart are seen at once
+    this.relist();
     this.unsubscribe = this.runtime.subscribe((ev) => this.onPod(ev.podUid));
     const tick = (): void => { this.relist(); this.timer = this.clock.setTimer(tick, this.relistMs); };
     this.timer = this.clock.setTimer(tick, this.relistMs);
@@ -24,6 +27,9 @@ export class Pleg {
     this.unsubscribe?.();
     this.timer?.cancel();
   }
+
+  /** The last relist saw this container running. */
+  seenRunning(podUid: string, containerId: string): boolean { return this.last.get(`${podUid}/${containerId}`) === 'running'; }
 
   /** Compares every container's state with the previous relist; pods with a change are reported. */
   relist(): void {

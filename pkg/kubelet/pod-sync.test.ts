@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { FakeClock, type EventRecorder, type KubeObject } from '../client/index.js';
 import { goDuration, goDurationPrecise, PodSyncer, type PodRecord } from './pod-sync.js';
+import { Pleg } from './pleg.js';
 import { FakeRuntime } from './runtime/fake.js';
 
 const setup = () => {
@@ -40,6 +41,31 @@ describe('PodSyncer', () => {
       .toEqual(['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True']);
     expect(cs(st)).toMatchObject({ ready: true, started: true, restartCount: 0, image: 'docker.io/library/nginx:1.27' });
     expect(events.map((e) => e.split(':')[0])).toEqual(['Pulling', 'Pulled', 'Created', 'Started']);
+  });
+
+  it('reports a started container running only once the PLEG has seen it run; one that exits first never runs', async () => {
+    const { clock, runtime } = setup();
+    const pleg = new Pleg(runtime, clock, () => undefined, 1000);
+    const recorder = { event: () => undefined } as unknown as EventRecorder;
+    const syncer = new PodSyncer({
+      runtime, recorder, clock, logger: pino({ level: 'silent' }), hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 },
+      seenRunning: (uid, id) => pleg.seenRunning(uid, id),
+    });
+    const rec = record({});
+    await syncer.sync(rec);
+    expect(cs(syncer.status(rec)).state).toEqual({ waiting: { reason: 'ContainerCreating' } });
+    pleg.relist();
+    expect(cs(syncer.status(rec))).toMatchObject({ ready: true, state: { running: {} } });
+
+    const crashing = { ...record({}, { 'fake.mini-kube.io/exit-code.c': '1', 'fake.mini-kube.io/run-ms.c': '0' }), uid: 'u2' };
+    crashing.pod = { ...crashing.pod, metadata: { ...crashing.pod.metadata, uid: 'u2' } };
+    await syncer.sync(crashing);
+    expect(cs(syncer.status(crashing)).state).toEqual({ waiting: { reason: 'ContainerCreating' } });
+    await clock.advance(1);
+    pleg.relist();
+    const st = cs(syncer.status(crashing));
+    expect(st.state.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
+    expect(st.ready).toBe(false);
   });
 
   it('backs off a crashing container: 10 s, 20 s, 40 s ... up to 5 min', async () => {

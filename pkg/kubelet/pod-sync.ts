@@ -74,6 +74,11 @@ export interface SyncerOptions {
   requestToken?: TokenRequester;
   /** Probe results for the status (the probe manager's). */
   probeResult?: (containerId: string, kind: 'startup' | 'readiness') => boolean | undefined;
+  /**
+   * Whether a running container may be reported so (the PLEG's last relist saw it run); without it, at once (the fake
+   * runtime's).
+   */
+  seenRunning?: (podUid: string, containerId: string) => boolean;
   /** The node's capacity: resourceFieldRef limits default to it. */
   nodeCapacity?: { cpu: string; memory: string };
   /** Cluster DNS settings: sandboxes get the pod's resolv.conf (without: the runtime's default). */
@@ -118,9 +123,12 @@ export class PodSyncer {
   /** The runtime's view of the pod plus the kubelet's notes, for the status. */
   view(rec: PodRecord): PodRuntimeView {
     const sandboxes = this.o.runtime.listPodSandboxes(rec.uid);
+    const seen = this.o.seenRunning;
+    // a container not yet seen running is reported as if not started yet (its previous attempt, or ContainerCreating)
+    const containers = this.o.runtime.listContainers(rec.uid).filter((c) => !seen || c.state !== 'running' || seen(rec.uid, c.id));
     return {
       runtimeName: this.o.runtime.name,
-      containers: this.o.runtime.listContainers(rec.uid),
+      containers,
       sandboxReady: sandboxes.some((s) => s.state === 'ready'),
       podIp: rec.podIp,
       hostIp: this.o.hostIp,
