@@ -122,6 +122,22 @@ describe('deployment controller', () => {
     expect(st.stderr).toContain('exceeded its progress deadline');
   }, 30_000);
 
+  it('a rolling update whose new pods never become ready surges by maxSurge only, keeping the old pods', async () => {
+    const { c } = h;
+    const spec = (hold: boolean) => ({
+      replicas: 2, progressDeadlineSeconds: 1, selector: { matchLabels: { app: 'surge' } },
+      template: { metadata: { labels: { app: 'surge', ...(hold ? { hold: 'yes' } : {}) } }, spec: { containers: [{ name: 'c', image: hold ? 'v2' : 'v1' }] } },
+    });
+    await c.deployments(NS).create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'surge' }, spec: spec(false) });
+    await eventually(() => c.deployments(NS).get('surge'), (x) => x.status?.availableReplicas === 2 && x.status?.updatedReplicas === 2, 'the first rollout');
+    await c.deployments(NS).patch('surge', 'merge', { spec: spec(true) });
+    // maxSurge 25% of 2 is 1, maxUnavailable 25% of 2 is 0: one new pod, the two old ones stay (until the deadline, and after)
+    await eventually(() => c.deployments(NS).get('surge'), (x) => x.status?.observedGeneration === 2
+      && x.status?.conditions?.some((k: any) => k.type === 'Progressing' && k.reason === 'ProgressDeadlineExceeded'), 'deadline exceeded', 15_000);
+    const sets = await rsOf('surge');
+    expect(sets.map((rs) => `${rs.spec.template.spec.containers[0].image}=${rs.spec.replicas}`).sort()).toEqual(['v1=2', 'v2=1']);
+  }, 30_000);
+
   it('writes status as upstream serializes it: counts at 0 are left out', async () => {
     const { c } = h;
     await c.deployments(NS).create({

@@ -144,7 +144,8 @@ export class Rollout {
   /** Replicas of a new ReplicaSet for this step (upstream NewRSNewReplicas). */
   private newRSNewReplicas(newRS: RS): number {
     if (!isRolling(this.d)) return this.replicas;
-    const current = sumSpec(this.all.filter((x) => x !== newRS)) + (this.newRS === newRS ? 0 : replicasOf(newRS));
+    // every set's replicas, the new one's included (it may not be in the list yet, or be there as an older copy)
+    const current = sumSpec(this.all.filter((x) => x.metadata?.uid !== newRS.metadata?.uid)) + replicasOf(newRS);
     const maxTotal = this.replicas + maxSurge(this.d);
     const cur = replicasOf(newRS);
     if (current >= maxTotal) return cur;
