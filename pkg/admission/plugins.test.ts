@@ -22,9 +22,9 @@ const container = (extra: KubeObject = {}): KubeObject => ({ name: 'c', image: '
 describe('plugin selection', () => {
   it('has upstream default-on plugins and refuses unknown names', () => {
     expect(enabledPlugins(ALL_ORDERED_PLUGINS, { enable: [], disable: [], offByDefault: DEFAULT_OFF_PLUGINS }))
-      .toEqual(['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook', 'ResourceQuota']);
+      .toEqual(['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook', 'ResourceQuota']);
     expect(enabledPlugins(ALL_ORDERED_PLUGINS, { enable: ['AlwaysPullImages'], disable: ['ResourceQuota'], offByDefault: DEFAULT_OFF_PLUGINS }))
-      .toEqual(['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'AlwaysPullImages', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook']);
+      .toEqual(['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'AlwaysPullImages', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook']);
     expect(validatePluginNames(['Nope'], ['Priority', 'AlsoNope'])).toEqual([
       'enable-admission-plugins plugin "Nope" is unknown', 'disable-admission-plugins plugin "AlsoNope" is unknown',
     ]);

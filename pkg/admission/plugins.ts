@@ -5,6 +5,7 @@ import { AlwaysAdmit, AlwaysDeny } from './always.js';
 import { AlwaysPullImages } from './always-pull-images.js';
 import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction } from './certificates.js';
 import { expectKind, readAdmissionConfiguration, type PluginConfigs } from './config.js';
+import { DefaultIngressClass } from './default-ingress-class.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
 import { Initializers } from './initializers.js';
 import type { Admission } from './interface.js';
@@ -21,6 +22,7 @@ import { PodSecurityPolicy, policyUseAuthorizer } from './psp/plugin.js';
 import { buildAdmission, type PluginFactory } from './registry.js';
 import { ResourceQuota } from './resource-quota.js';
 import { ServiceAccount } from './service-account.js';
+import { DefaultStorageClass, PersistentVolumeClaimResize, StorageObjectInUseProtection } from './storage.js';
 import { ValidatingAdmissionPolicy } from './policy/validating.js';
 import { MutatingWebhook, ValidatingWebhook } from './webhook/plugins.js';
 
@@ -54,10 +56,14 @@ export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opt
     Priority: () => new Priority(deps),
     DefaultTolerationSeconds: () => new DefaultTolerationSeconds(),
     Initializers: () => new Initializers(deps),
+    DefaultStorageClass: () => new DefaultStorageClass(deps),
+    StorageObjectInUseProtection: () => new StorageObjectInUseProtection(),
+    PersistentVolumeClaimResize: () => new PersistentVolumeClaimResize(deps),
     RuntimeClass: () => new RuntimeClass(deps),
     CertificateApproval: () => new CertificateApproval(deps),
     CertificateSigning: () => new CertificateSigning(deps),
     CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
+    DefaultIngressClass: () => new DefaultIngressClass(deps),
     MutatingAdmissionWebhook: () => new MutatingWebhook(deps),
     ValidatingAdmissionPolicy: () => new ValidatingAdmissionPolicy(deps),
     ValidatingAdmissionWebhook: () => new ValidatingWebhook(deps),

@@ -24,6 +24,7 @@ import { startHostPathProvisioner } from './persistentvolume/hostpath-provisione
 import { startPersistentVolumeBinder } from './persistentvolume/binder.js';
 import { startHorizontalPodAutoscalerController } from './podautoscaler/horizontal.js';
 import { startPodGcController } from './podgc/podgc.js';
+import { startPvProtectionController, startPvcProtectionController } from './persistentvolume/protection.js';
 import { startResourceQuotaController } from './resourcequota/resource-quota.js';
 import { startRootCaCertPublisher } from './rootcacertpublisher/root-ca-cert-publisher.js';
 import { startServiceAccountController } from './serviceaccount/serviceaccounts.js';
@@ -72,6 +73,8 @@ export const clusterControllers: ControllerDescriptor[] = [
   cluster('pod-garbage-collector-controller', ['podgc'], 'pod-garbage-collector', startPodGcController, 1),
   cluster('validatingadmissionpolicy-status-controller', ['validatingadmissionpolicy-status'], 'validatingadmissionpolicy-status-controller', startValidatingAdmissionPolicyStatusController, 1),
   cluster('persistentvolume-binder-controller', ['persistentvolume-binder'], 'persistent-volume-binder', startPersistentVolumeBinder, 1),
+  cluster('persistentvolumeclaim-protection-controller', ['pvc-protection'], 'pvc-protection-controller', startPvcProtectionController, 1),
+  cluster('persistentvolume-protection-controller', ['pv-protection'], 'pv-protection-controller', startPvProtectionController, 1),
   // not upstream's: the provisioner of mini-kube.io/hostpath StorageClasses (upstream runs such provisioners apart)
   cluster('hostpath-provisioner-controller', ['hostpath-provisioner'], 'persistent-volume-binder', startHostPathProvisioner, 1),
 ];

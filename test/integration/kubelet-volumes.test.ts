@@ -37,7 +37,7 @@ describe('kubelet: persistent volumes and refreshed configMap volumes', { timeou
     });
     await kubelet.host.whenRegistered();
     cm = await startInProcess(await controllerManagerKubeconfig(api), {
-      controllers: ['persistentvolume-binder', 'hostpath-provisioner', 'statefulset'],
+      controllers: ['persistentvolume-binder', 'hostpath-provisioner', 'pvc-protection', 'pv-protection', 'statefulset'],
       config: { hostPathProvisionerDir: join(dir, 'provisioned') },
     });
     sched = startScheduler(await Client.fromKubeconfig(api.kubeconfig, { qps: 0 }));

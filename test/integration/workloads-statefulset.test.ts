@@ -8,7 +8,7 @@ let auto = false;
 let stop = false;
 let readier: Promise<void> | undefined;
 beforeAll(async () => {
-  h = await startHarness(['statefulset', 'garbagecollector'], { featureGates: { MaxUnavailableStatefulSet: true } });
+  h = await startHarness(['statefulset', 'garbagecollector', 'pvc-protection'], { featureGates: { MaxUnavailableStatefulSet: true } });
   await h.c.namespaces().create({ metadata: { name: NS } });
   readier = (async () => {
     while (!stop) {

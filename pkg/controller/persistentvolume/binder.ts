@@ -179,7 +179,8 @@ export async function startPersistentVolumeBinder(ctx: ControllerContext): Promi
 
   async function syncVolume(name: string): Promise<void> {
     const pv = pvs.get(name);
-    if (!pv || pv.metadata?.deletionTimestamp) return;
+    // a volume being deleted is still Released when its claim goes (pv-protection lets it go then)
+    if (!pv) return;
     const ref = claimRefOf(pv);
     if (!ref || !ref.uid) { await setVolumePhase(pv, 'Available'); return; }
     const claim = await claimOf(ref);

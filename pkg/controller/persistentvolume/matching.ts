@@ -1,6 +1,8 @@
 // Which PersistentVolume a claim may bind to, as upstream's FindMatchingVolume (pkg/volume/util and
 // pkg/controller/volume/persistentvolume/index.go): a volume pre-bound to the claim wins; otherwise the smallest
 // unclaimed volume of the claim's class, volume mode, selector, access modes and at least its requested size.
+import { storageClassOf } from '../../../api/core/v1/storage-objects.js';
+import { DEFAULT_STORAGE_CLASS_ANNOTATIONS, markedDefault } from '../../../api/meta/v1/default-class.js';
 import { labelSelectorAsSelector, type LabelSelector } from '../../apimachinery/labels.js';
 import { compareQuantity, parseQuantity } from '../../apimachinery/quantity.js';
 import type { KubeObject } from '../../client/index.js';
@@ -11,16 +13,10 @@ export const ANN_SELECTED_NODE = 'volume.kubernetes.io/selected-node';
 export const ANN_STORAGE_PROVISIONER = 'volume.kubernetes.io/storage-provisioner';
 export const ANN_BETA_STORAGE_PROVISIONER = 'volume.beta.kubernetes.io/storage-provisioner';
 export const ANN_PROVISIONED_BY = 'pv.kubernetes.io/provisioned-by';
-export const ANN_DEFAULT_CLASS = 'storageclass.kubernetes.io/is-default-class';
-const ANN_BETA_CLASS = 'volume.beta.kubernetes.io/storage-class';
 export const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 
-/** The claim's class: spec.storageClassName, or the beta annotation; "" for none. */
-export const claimClass = (claim: KubeObject): string =>
-  (claim.metadata?.annotations?.[ANN_BETA_CLASS] ?? (claim.spec?.storageClassName as string | undefined) ?? '');
-
-export const volumeClass = (pv: KubeObject): string =>
-  (pv.metadata?.annotations?.[ANN_BETA_CLASS] ?? (pv.spec?.storageClassName as string | undefined) ?? '');
+/** The claim's class: the beta annotation's, else spec.storageClassName; "" for none. */
+export const claimClass = storageClassOf;
 
 const storageOf = (resources: Record<string, string> | undefined): bigint => {
   const s = resources?.storage;
@@ -37,7 +33,7 @@ export const isPreBoundTo = (pv: KubeObject, claim: KubeObject): boolean => {
 
 /** Why a volume cannot serve a claim (class, mode, size, access modes), or undefined when it can. */
 export const mismatch = (pv: KubeObject, claim: KubeObject): string | undefined => {
-  if (volumeClass(pv) !== claimClass(claim)) return 'storageClassName does not match';
+  if (storageClassOf(pv) !== claimClass(claim)) return 'storageClassName does not match';
   if (((pv.spec?.volumeMode as string | undefined) ?? 'Filesystem') !== ((claim.spec?.volumeMode as string | undefined) ?? 'Filesystem')) return 'incompatible volumeMode';
   const want = requestedStorage(claim);
   if (want && storageOf(pv.spec?.capacity as Record<string, string>) < parseQuantity(want).nanos) return 'requested PV is too small';
@@ -68,7 +64,5 @@ export const findBestMatch = (claim: KubeObject, volumes: KubeObject[], delayBin
   return best;
 };
 
-/** The default StorageClass (annotation is-default-class "true"); the newest when several claim it, as upstream. */
-export const defaultClass = (classes: KubeObject[]): KubeObject | undefined =>
-  classes.filter((c) => c.metadata?.annotations?.[ANN_DEFAULT_CLASS] === 'true')
-    .sort((a, b) => (b.metadata?.creationTimestamp ?? '').localeCompare(a.metadata?.creationTimestamp ?? '') || (a.metadata!.name!).localeCompare(b.metadata!.name!))[0];
+/** The default StorageClass (annotation is-default-class "true", GA or beta); the newest when several claim it, as upstream. */
+export const defaultClass = (classes: KubeObject[]): KubeObject | undefined => markedDefault(classes, DEFAULT_STORAGE_CLASS_ANNOTATIONS);

@@ -1,18 +1,11 @@
 // Persistent volumes and claims, storage classes, CSI drivers and nodes, volume attachments.
+import { storageClassOf } from '../../../api/core/v1/storage-objects.js';
+import { DEFAULT_STORAGE_CLASS_ANNOTATIONS } from '../../../api/meta/v1/default-class.js';
 import type { KubeObject } from '../../../api/types.js';
 import { ageColumn, column, nameColumn, type Printer, simplePrinter, wideColumn } from './types.js';
 import { age } from './duration.js';
 import { accessModes } from './format.js';
 
-const BETA_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
-const DEFAULT_CLASS_ANNOTATIONS = [
-  'storageclass.kubernetes.io/is-default-class',
-  'storageclass.beta.kubernetes.io/is-default-class',
-];
-
-/** The storage class of a volume or claim: the beta annotation wins over spec.storageClassName. */
-const storageClassOf = (obj: KubeObject): string =>
-  obj.metadata?.annotations?.[BETA_CLASS_ANNOTATION] ?? obj.spec?.storageClassName ?? '';
 
 const phaseOf = (obj: KubeObject): string => (obj.metadata?.deletionTimestamp ? 'Terminating' : (obj.status?.phase ?? ''));
 
@@ -91,7 +84,7 @@ export const storageClassPrinter: Printer = {
   ],
   cells(sc, now) {
     const annotations = sc.metadata?.annotations ?? {};
-    const isDefault = DEFAULT_CLASS_ANNOTATIONS.some((a) => annotations[a] === 'true');
+    const isDefault = DEFAULT_STORAGE_CLASS_ANNOTATIONS.some((a) => annotations[a] === 'true');
     return [
       `${sc.metadata?.name ?? ''}${isDefault ? ' (default)' : ''}`,
       sc.provisioner ?? '',
