@@ -10,6 +10,7 @@ export const ALL_ORDERED_PLUGINS = [
   'LimitRanger',
   'ServiceAccount',
   'NodeRestriction',
+  'TaintNodesByCondition',
   'AlwaysPullImages',
   'PodSecurity',
   'PodSecurityPolicy',
@@ -33,7 +34,7 @@ export const ALL_ORDERED_PLUGINS = [
 
 export type PluginName = typeof ALL_ORDERED_PLUGINS[number];
 
-/** Upstream's DefaultOffAdmissionPlugins among ours (1.24's, for PodSecurityPolicy): everything but NamespaceLifecycle, LimitRanger, ServiceAccount, PodSecurity, Priority, DefaultTolerationSeconds, the three storage plugins, RuntimeClass, the three certificate plugins, DefaultIngressClass, the three dynamic admission plugins and ResourceQuota. */
+/** Upstream's DefaultOffAdmissionPlugins among ours (1.24's, for PodSecurityPolicy): everything but NamespaceLifecycle, LimitRanger, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority, DefaultTolerationSeconds, the three storage plugins, RuntimeClass, the three certificate plugins, DefaultIngressClass, the three dynamic admission plugins and ResourceQuota. */
 export const DEFAULT_OFF_PLUGINS: readonly PluginName[] = ['AlwaysAdmit', 'NamespaceAutoProvision', 'NamespaceExists', 'NodeRestriction', 'AlwaysPullImages', 'PodSecurityPolicy', 'Initializers', 'AlwaysDeny'];
 
 /** kube-apiserver's checks of the two flags, with its messages (apiserver/pkg/server/options/admission.go). */

@@ -22,6 +22,7 @@ import { PodSecurityPolicy, policyUseAuthorizer } from './psp/plugin.js';
 import { buildAdmission, type PluginFactory } from './registry.js';
 import { ResourceQuota } from './resource-quota.js';
 import { ServiceAccount } from './service-account.js';
+import { TaintNodesByCondition } from './taint-nodes-by-condition.js';
 import { DefaultStorageClass, PersistentVolumeClaimResize, StorageObjectInUseProtection } from './storage.js';
 import { ValidatingAdmissionPolicy } from './policy/validating.js';
 import { MutatingWebhook, ValidatingWebhook } from './webhook/plugins.js';
@@ -46,6 +47,7 @@ export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opt
     LimitRanger: () => new LimitRanger(deps),
     ServiceAccount: () => new ServiceAccount(deps),
     NodeRestriction: () => new NodeRestriction(deps),
+    TaintNodesByCondition: () => new TaintNodesByCondition(),
     AlwaysPullImages: () => new AlwaysPullImages(),
     PodSecurity: () => {
       const c = configs.get('PodSecurity');

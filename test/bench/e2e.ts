@@ -116,13 +116,14 @@ const until = (check: { done: () => boolean; progress: () => string }, ms: numbe
   return { poke: () => { if (check.done()) resolveIt(); }, reached };
 };
 
-interface NodeEvent { object: { metadata: { name: string }; spec?: { podCIDR?: string }; status?: { conditions?: { type: string; status: string }[] } } }
+interface NodeEvent { object: { metadata: { name: string }; spec?: { podCIDR?: string; taints?: { key: string }[] }; status?: { conditions?: { type: string; status: string }[] } } }
 
 /**
- * Waits until `count` nodes are Ready (by a watch opened now), and with `podCidr` also have their spec.podCIDR from
- * node-ipam (a settled cluster, as one a workload arrives on); returns the time each milestone was reached.
+ * Waits until `count` nodes are Ready (by a watch opened now), and with `settled` also have their spec.podCIDR from
+ * node-ipam and no longer the not-ready taint they were created with (a settled cluster, as one a workload arrives
+ * on); returns the time each milestone was reached.
  */
-async function watchNodesReady(c: Cluster, count: number, start: () => void, podCidr = false): Promise<{ registeredMs: number; readyMs: number }> {
+async function watchNodesReady(c: Cluster, count: number, start: () => void, settled = false): Promise<{ registeredMs: number; readyMs: number }> {
   const p = pool(c.api.origin, c.tls, 2);
   const seen = new Set<string>();
   const ready = new Set<string>();
@@ -134,7 +135,8 @@ async function watchNodesReady(c: Cluster, count: number, start: () => void, pod
     const name = ev.object.metadata.name;
     seen.add(name);
     if (Number.isNaN(registeredMs) && seen.size === count) registeredMs = at - t0;
-    if (ev.object.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True') && (!podCidr || ev.object.spec?.podCIDR)) ready.add(name);
+    const schedulable = !!ev.object.spec?.podCIDR && !ev.object.spec.taints?.some((t) => t.key === 'node.kubernetes.io/not-ready');
+    if (ev.object.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True') && (!settled || schedulable)) ready.add(name);
     poke();
   });
   try {
@@ -250,7 +252,7 @@ async function podsStep(): Promise<void> {
   const extraArgs = { 'controller-manager': scaleLimits, scheduler: scaleLimits, apiserver };
   await withCluster({ nodes: N.podNodes, runtime: 'fake', components: ['controller-manager', 'scheduler'], extraArgs }, async (c) => {
     const nodes = await watchNodesReady(c, N.podNodes, () => c.startKubelets(), true);
-    log(`pods: ${fmt(N.podNodes)} nodes Ready with their podCIDR in ${secs(nodes.readyMs)}; creating the Deployments`);
+    log(`pods: ${fmt(N.podNodes)} nodes Ready with their podCIDR, untainted, in ${secs(nodes.readyMs)}; creating the Deployments`);
     const cpu = await cpuMeter(c);
     const requestsBefore = await requestCounts(c);
     const r = await podsToRunning(c, 'pods', N.deployments, N.replicas, {

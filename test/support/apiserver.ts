@@ -38,6 +38,11 @@ export interface TestApiServerOptions extends Partial<ApiServerConfig> {
    * needs before it admits a pod; [] for an apiserver alone.
    */
   controllers?: string[];
+  /**
+   * Default: TaintNodesByCondition off, as upstream's integration tests turn it off: no node lifecycle controller
+   * lifts the not-ready taint of the nodes a test creates ([] keeps every default plugin on).
+   */
+  disableAdmissionPlugins?: string[];
 }
 
 /**
@@ -50,7 +55,7 @@ const etcdBackend = (dataDir: string): Partial<ApiServerConfig> => {
 };
 
 export async function startTestApiServer(options: TestApiServerOptions = {}): Promise<TestApiServer> {
-  const { controllers = ['serviceaccount'], ...overrides } = options;
+  const { controllers = ['serviceaccount'], disableAdmissionPlugins = ['TaintNodesByCondition'], ...overrides } = options;
   const dataDir = overrides.dataDir ?? await mkdtemp(join(tmpdir(), 'mini-kube-test-'));
   const pki = await ensurePki(join(dataDir, 'pki'), { nodes: [] });
   const logger = pino({ name: 'apiserver', level: process.env.MINI_KUBE_TEST_LOG ?? 'warn' });
@@ -61,6 +66,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
     tlsPrivateKeyFile: pki.apiserver.key,
     clientCaFile: pki.ca.cert,
     ...etcdBackend(dataDir),
+    disableAdmissionPlugins,
     ...overrides,
   });
   const [caPem, certPem, keyPem] = await Promise.all([pki.ca.cert, pki.admin.cert, pki.admin.key].map((p) => readFile(p, 'utf8')));
