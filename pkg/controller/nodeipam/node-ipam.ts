@@ -2,13 +2,11 @@
 // --cluster-cidr, --node-cidr-mask-size): every Node without spec.podCIDR gets the next free block of the cluster
 // CIDR; podCIDRs already set (by a kubelet's --pod-cidr or an earlier run) are marked taken first; a deleted
 // Node's block is freed. Off unless --allocate-node-cidrs, as upstream.
+import { podCidrsOf } from '../../../api/core/v1/node-pod-cidrs.js';
 import { isNotFound, type KubeObject } from '../../client/index.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { objOf, workerLoop } from '../shared/controller-utils.js';
 import { CidrSet } from './cidr-set.js';
-
-const podCidrsOf = (node: KubeObject): string[] =>
-  (node.spec?.podCIDRs as string[] | undefined)?.length ? node.spec!.podCIDRs as string[] : node.spec?.podCIDR ? [node.spec.podCIDR as string] : [];
 
 export async function startNodeIpamController(ctx: ClusterControllerContext): Promise<void> {
   const cfg = ctx.config;
@@ -24,8 +22,8 @@ export async function startNodeIpamController(ctx: ClusterControllerContext): Pr
   }
   const nodes = ctx.informers.nodes();
   const lister = nodes.lister();
-  /** What each node holds in the set, so a deletion frees exactly that. */
-  const held = new Map<string, string[]>();
+  /** What each node (by name, with its uid) holds in the set, so a deletion frees exactly that. */
+  const held = new Map<string, { uid?: string; cidrs: string[] }>();
   let primed = false;
   const loop = workerLoop(ctx, 'node-ipam-controller', sync);
 
@@ -35,16 +33,23 @@ export async function startNodeIpamController(ctx: ClusterControllerContext): Pr
     onDelete: (o) => loop.enqueue(objOf(o)),
   });
 
+  const release = (name: string): void => {
+    for (const c of held.get(name)?.cidrs ?? []) cidrs.release(c);
+    held.delete(name);
+  };
+
   const occupy = (node: KubeObject): void => {
     const name = node.metadata!.name!;
     const given = podCidrsOf(node);
-    if (held.get(name)?.join() === given.join()) return;
+    const had = held.get(name);
+    if (had?.uid === node.metadata?.uid && had?.cidrs.join() === given.join()) return;
+    if (had?.uid !== node.metadata?.uid) release(name);
     try {
       for (const c of given) cidrs.occupy(c);
-      held.set(name, given);
+      held.set(name, { uid: node.metadata?.uid, cidrs: given });
     } catch (err) {
       ctx.logger.warn({ err, node: name, podCIDRs: given }, 'the node\'s podCIDR is not in the cluster CIDR; left as it is');
-      held.set(name, []);
+      held.set(name, { uid: node.metadata?.uid, cidrs: [] });
     }
   };
 
@@ -55,12 +60,13 @@ export async function startNodeIpamController(ctx: ClusterControllerContext): Pr
       primed = true;
     }
     const node = lister.get(name);
-    if (!node) {
-      for (const c of held.get(name) ?? []) cidrs.release(c);
-      held.delete(name);
-      return;
-    }
+    if (!node) { release(name); return; }
     if (podCidrsOf(node).length) { occupy(node); return; }
+    const had = held.get(name);
+    // given one already, which the cache does not show yet (an older event of the node): not a second one
+    if (had?.uid === node.metadata?.uid && had?.cidrs.length) return;
+    // a node of that name deleted and made again: what the old one held is free
+    if (had) release(name);
     let cidr: string;
     try {
       cidr = cidrs.allocateNext();
@@ -70,7 +76,7 @@ export async function startNodeIpamController(ctx: ClusterControllerContext): Pr
     }
     try {
       await ctx.client.nodes().patch(name, 'strategic', { spec: { podCIDR: cidr, podCIDRs: [cidr] } }, { signal: ctx.signal });
-      held.set(name, [cidr]);
+      held.set(name, { uid: node.metadata?.uid, cidrs: [cidr] });
       ctx.logger.info({ node: name, podCIDR: cidr }, 'set node PodCIDR');
     } catch (err) {
       cidrs.release(cidr);

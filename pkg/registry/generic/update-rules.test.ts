@@ -142,4 +142,17 @@ describe('update rules', () => {
     expect((await update(cms, ctx, patchBuilder(cms, ctx, 'u', 'merge', { data: { a: '4' } }, false))).object.data).toEqual({ a: '4' });
     await expect(update(cms, ctx, patchBuilder(cms, ctx, 'u', 'merge', { metadata: { deletionTimestamp: '2026-01-01T00:00:00Z' } }, false))).rejects.toMatchObject({ code: 422 });
   });
+
+  it('gives a node its pod range once: from none to one, never to another', async () => {
+    const nodes = regs.get('', 'v1', 'nodes')!;
+    await create(nodes, { ...ctx, namespace: undefined }, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' } });
+    const c = { ...ctx, namespace: undefined };
+    const patch = (spec: Record<string, unknown>) => update(nodes, c, patchBuilder(nodes, c, 'n', 'strategic', { spec }, false));
+    expect((await patch({ podCIDR: '10.244.0.0/24', podCIDRs: ['10.244.0.0/24'] })).object.spec?.podCIDRs).toEqual(['10.244.0.0/24']);
+    await expect(patch({ podCIDR: '10.244.3.0/24', podCIDRs: ['10.244.3.0/24'] })).rejects.toMatchObject({
+      code: 422, message: 'Node "n" is invalid: spec.podCIDRs: Forbidden: node updates may not change podCIDR except from "" to valid',
+    });
+    expect((await patch({ providerID: 'kind://n' })).object.spec?.providerID).toBe('kind://n');
+    await expect(patch({ providerID: 'kind://m' })).rejects.toMatchObject({ code: 422, message: expect.stringContaining('node updates may not change providerID') });
+  });
 });

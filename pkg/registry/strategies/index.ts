@@ -16,6 +16,7 @@ import { podStrategy } from './pods.js';
 import { podSecurityPolicyStrategy } from './psp.js';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac.js';
 import { runtimeClassStrategy } from './runtimeclasses.js';
+import { nodeStrategy } from './nodes.js';
 import { secretStrategy } from './secrets.js';
 import { workloadStrategy } from './workloads.js';
 
@@ -47,7 +48,7 @@ const CONDITIONAL_UPDATE_ONLY = new Set([
 
 const SPECIFIC: Record<string, Strategy> = {
   '/pods': podStrategy,
-  '/nodes': { keepStatusOnCreate: true },
+  '/nodes': nodeStrategy,
   '/persistentvolumes': persistentVolumeStrategy,
   'apiregistration.k8s.io/apiservices': apiServiceStrategy,
   '/namespaces': namespaceStrategy,
