@@ -13,7 +13,6 @@ import { registerTokenRoutes } from './handlers/token-request.js';
 
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
-
 /** Reads from the watch cache; on a miss, once more consistently (a token issued a moment ago for a new account). */
 export const registryLookup = (registries: RegistrySet): ObjectLookup => async (resource, namespace, name) => {
   const reg = registries.get('', 'v1', resource);
