@@ -13,15 +13,13 @@ import { admissionForbidden, isResource } from './errors.js';
 import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from './interface.js';
 
 
-const claimCreate = (a: AdmissionAttributes): boolean => a.operation === 'CREATE' && !a.subresource && !!a.object && isResource(a, '', 'persistentvolumeclaims');
-
 export class DefaultStorageClass implements MutatingPlugin {
   readonly name = 'DefaultStorageClass';
 
   constructor(private readonly deps: Pick<AdmissionDeps, 'list'>) {}
 
   admit(a: AdmissionAttributes): void {
-    if (!claimCreate(a)) return;
+    if (a.operation !== 'CREATE' || a.subresource || !a.object || !isResource(a, '', 'persistentvolumeclaims')) return;
     const pvc = a.object!;
     // a class named, even "" (no class), stays
     if (pvc.metadata?.annotations?.[BETA_STORAGE_CLASS_ANNOTATION] !== undefined || (pvc.spec?.storageClassName ?? null) !== null) return;

@@ -1,4 +1,4 @@
-// A pod's conditions as upstream's podutil reads and sets them.
+// A pod's phase and conditions as upstream's podutil reads and sets them.
 import type { KubeObject } from '../../types.js';
 
 export interface PodCondition {
@@ -11,6 +11,9 @@ export interface PodCondition {
 }
 
 const conditionsOf = (pod: KubeObject): PodCondition[] => (pod.status?.conditions ?? []) as PodCondition[];
+
+/** Succeeded or Failed: its containers will not run again (podutil.IsPodTerminal). */
+export const isPodTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 
 /** Its Ready condition is True (podutil.IsPodReady). */
 export const isPodReady = (pod: KubeObject): boolean => conditionsOf(pod).some((c) => c.type === 'Ready' && c.status === 'True');

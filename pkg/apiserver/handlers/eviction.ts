@@ -4,13 +4,13 @@
 // compare-and-swap, so two evictions never spend the same disruption); the pod is then marked DisruptionTarget
 // (EvictionByEvictionAPI) and deleted.
 import type { KubeObject } from '../../../api/types.js';
-import { isPodReady, withPodCondition } from '../../../api/core/v1/pod-conditions.js';
+import { isPodReady, isPodTerminal, withPodCondition } from '../../../api/core/v1/pod-conditions.js';
 import { updateDisruptionAllowedCondition, type BudgetStatus } from '../../../api/policy/v1/disruption-allowed.js';
-import { badRequest, conflict, forbidden, isStatusError, StatusError } from '../../apimachinery/errors.js';
+import { badRequest, forbidden, isStatusError, StatusError } from '../../apimachinery/errors.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { systemContext, type DeleteOptions, type RequestContext } from '../../registry/context.js';
 import { decodeAs } from '../../registry/generic/decode.js';
-import { deleteObject, validateDeleteOptions } from '../../registry/generic/delete.js';
+import { checkPreconditions, deleteObject, validateDeleteOptions } from '../../registry/generic/delete.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { update } from '../../registry/generic/update.js';
 import { rfc3339 } from '../../registry/meta.js';
@@ -41,7 +41,7 @@ export async function evictPod(pods: Registry, ctx: RequestContext, name: string
   for (let attempt = 1; ; attempt++) {
     pod = (await pods.get(c, name)).object;
     if (!canIgnoreBudgets(pod)) break;
-    const enforce = !callerVersion && !isTerminal(pod) && !pod.metadata?.deletionTimestamp;
+    const enforce = !callerVersion && !isPodTerminal(pod) && !pod.metadata?.deletionTimestamp;
     try {
       await markAndDelete(pods, c, name, enforce ? withResourceVersion(options, pod.metadata?.resourceVersion) : options);
       return SUCCESS;
@@ -72,9 +72,7 @@ export async function evictPod(pods: Registry, ctx: RequestContext, name: string
 
 /** Ended, not yet running, or already being deleted: its going disrupts nothing a budget guards (canIgnorePDB). */
 const canIgnoreBudgets = (pod: KubeObject): boolean =>
-  isTerminal(pod) || pod.status?.phase === 'Pending' || !!pod.metadata?.deletionTimestamp;
-
-const isTerminal = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+  isPodTerminal(pod) || pod.status?.phase === 'Pending' || !!pod.metadata?.deletionTimestamp;
 
 const isConflict = (err: unknown): boolean => isStatusError(err) && err.code === 409;
 
@@ -163,14 +161,8 @@ async function markAndDelete(pods: Registry, ctx: RequestContext, name: string, 
       name, subresource: 'status', internal: true,
       build: (current) => {
         const pod = current!;
-        const { uid, resourceVersion } = options.preconditions ?? {};
-        const kind = { group: '', resource: 'Pod' };
-        if (uid && uid !== pod.metadata?.uid) {
-          throw conflict(kind, name, `the UID in the precondition (${uid}) does not match the UID in record (${pod.metadata?.uid ?? ''}). The object might have been deleted and then recreated`);
-        }
-        if (resourceVersion && resourceVersion !== pod.metadata?.resourceVersion) {
-          throw conflict(kind, name, `the ResourceVersion in the precondition (${resourceVersion}) does not match the ResourceVersion in record (${pod.metadata?.resourceVersion ?? ''}). The object might have been modified`);
-        }
+        // the delete's preconditions hold for the pod as it is now, before the mark changes its resourceVersion
+        checkPreconditions(pods, name, pod, options);
         const conditions = withPodCondition(pod.status?.conditions, { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' }, rfc3339(ctx.now));
         return { ...pod, status: { ...pod.status, conditions } };
       },

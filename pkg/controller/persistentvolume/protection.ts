@@ -3,6 +3,7 @@
 // (looked up in the informer's cache, then, before letting go, in a live list: the cache may lag); a volume being
 // deleted keeps kubernetes.io/pv-protection while it is Bound. Objects made before the admission plugin added the
 // finalizers get them here.
+import { isPodTerminal } from '../../../api/core/v1/pod-conditions.js';
 import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from '../../../api/core/v1/storage-objects.js';
 import { Resources, isConflict, isNotFound, type KubeObject } from '../../client/index.js';
 import { objOf, workerLoop, type WorkerLoop } from '../shared/controller-utils.js';
@@ -28,7 +29,6 @@ const claimsOf = (pod: KubeObject): string[] =>
 /** The kubelet is done with it, or it was force-deleted: a zero grace period (podIsShutDown). */
 const isShutDown = (pod: KubeObject): boolean => !!pod.metadata?.deletionTimestamp && pod.metadata.deletionGracePeriodSeconds === 0;
 
-const isTerminated = (pod: KubeObject): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 
 /**
  * Only a scheduled pod counts: the kubelet will not start a pod whose claim is being deleted. A pod's own ephemeral
@@ -77,7 +77,7 @@ export async function startPvcProtectionController(ctx: ControllerContext): Prom
   claims.addEventHandler({ onAdd: (c) => loop.enqueue(c), onUpdate: (_o, c) => loop.enqueue(c) });
   /** A pod that can no longer hold a claim (deleted, ended, never scheduled): look at its claims again. */
   const onPod = (pod: KubeObject, deleted: boolean): void => {
-    if (!deleted && !isTerminated(pod) && pod.spec?.nodeName) return;
+    if (!deleted && !isPodTerminal(pod) && pod.spec?.nodeName) return;
     for (const name of claimsOf(pod)) loop.queue.add(`${pod.metadata!.namespace}/${name}`);
   };
   pods.addEventHandler({

@@ -2,11 +2,11 @@
 // --terminated-pod-gc-threshold are deleted; pods bound to a node that no longer exists (checked against the API
 // after a quarantine, so a slow node watch is no reason) are marked Failed with DisruptionTarget (DeletionByPodGC)
 // and force-deleted; pods terminating that were never scheduled are force-deleted.
+import { isPodTerminal } from '../../../api/core/v1/pod-conditions.js';
 import type { KubeObject } from '../../../api/types.js';
 import { formatTime, isConflict, isNotFound, realClock } from '../../client/index.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 
-const isTerminated = (p: KubeObject): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 const created = (p: KubeObject): number => Date.parse(p.metadata?.creationTimestamp ?? '') || 0;
 
 export async function startPodGcController(ctx: ClusterControllerContext): Promise<void> {
@@ -29,7 +29,7 @@ export async function startPodGcController(ctx: ClusterControllerContext): Promi
 
   const markFailedAndDelete = async (pod: KubeObject, message: string): Promise<void> => {
     ctx.logger.info({ pod: `${pod.metadata!.namespace}/${pod.metadata!.name}`, node: pod.spec?.nodeName }, message);
-    if (!isTerminated(pod)) {
+    if (!isPodTerminal(pod)) {
       // A strategic merge patch of status (the pod-garbage-collector role may patch pods/status, not update it).
       await ctx.client.pods(pod.metadata!.namespace).patch(pod.metadata!.name!, 'strategic', {
         status: { phase: 'Failed', conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message, lastTransitionTime: formatTime(clock.now()) }] },
@@ -41,7 +41,7 @@ export async function startPodGcController(ctx: ClusterControllerContext): Promi
   async function gcTerminated(all: KubeObject[]): Promise<void> {
     const threshold = cfg.terminatedPodGcThreshold;
     if (threshold <= 0) return;
-    const terminated = all.filter((p) => isTerminated(p) && !p.metadata?.deletionTimestamp);
+    const terminated = all.filter((p) => isPodTerminal(p) && !p.metadata?.deletionTimestamp);
     const excess = terminated.length - threshold;
     if (excess <= 0) return;
     terminated.sort((a, b) => created(a) - created(b));

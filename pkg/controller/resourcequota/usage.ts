@@ -2,6 +2,7 @@
 // counts ("pods", "services", "count/deployments.apps", ...), pod compute requests and limits (containers summed,
 // init containers as a max, plus overhead) for non-terminal pods, service load balancers and node ports, claimed
 // storage; pod scopes Terminating / NotTerminating / BestEffort / NotBestEffort and PriorityClass selectors.
+import { isPodTerminal } from '../../../api/core/v1/pod-conditions.js';
 import type { KubeObject } from '../../../api/types.js';
 import { addQuantity, formatQuantity, parseQuantity, type Quantity } from '../../apimachinery/quantity.js';
 
@@ -14,7 +15,6 @@ export const COUNT_ALIASES: Record<string, string> = {
   persistentvolumeclaims: 'persistentvolumeclaims', replicationcontrollers: 'replicationcontrollers', resourcequotas: 'resourcequotas',
 };
 
-const isTerminal = (p: KubeObject): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
 const sum = (lists: (ResourceList | undefined)[]): Map<string, Quantity> => {
   const out = new Map<string, Quantity>();
@@ -74,7 +74,7 @@ const fmt = (q: Quantity): string => formatQuantity(q);
 /** status.used for the quota's hard keys. */
 export function computeUsed(quota: KubeObject, o: NamespaceObjects): ResourceList {
   const hard = (quota.spec?.hard ?? {}) as ResourceList;
-  const pods = o.pods.filter((p) => !isTerminal(p) && podInScopes(p, quota));
+  const pods = o.pods.filter((p) => !isPodTerminal(p) && podInScopes(p, quota));
   const requests = sum([]);
   const limits = sum([]);
   for (const p of pods) {

@@ -1,5 +1,6 @@
 // Pod helpers of the workload controllers: activity, readiness and availability, upstream's deletion ranking, and
 // the pod a controller creates from its template.
+import { isPodReady } from '../../../api/core/v1/pod-conditions.js';
 import type { KubeObject, OwnerReference } from '../../../api/types.js';
 import { parseTime } from './controller-utils.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
@@ -14,7 +15,7 @@ export const isPodTerminating = (p: Pod): boolean => !!p.metadata?.deletionTimes
 const readyCondition = (p: Pod): { status?: string; lastTransitionTime?: string } | undefined =>
   (p.status?.conditions as { type: string; status?: string; lastTransitionTime?: string }[] | undefined)?.find((c) => c.type === 'Ready');
 
-export const isPodReady = (p: Pod): boolean => readyCondition(p)?.status === 'True';
+export { isPodReady };
 
 /** Ready for at least minReadySeconds at `nowMs` (upstream podutil.IsPodAvailable). */
 export const isPodAvailable = (p: Pod, minReadySeconds: number, nowMs: number): boolean => {

@@ -74,7 +74,7 @@ export function validateDeleteOptions(opts: DeleteOptions): void {
 }
 
 /** As upstream's rest.BeforeDelete words them: the object named by its kind ('Pod "p"'). */
-function checkPreconditions(reg: Registry, name: string, obj: KubeObject, opts: DeleteOptions): void {
+export function checkPreconditions(reg: Registry, name: string, obj: KubeObject, opts: DeleteOptions): void {
   const p = opts.preconditions;
   const kind = { group: reg.rt.group, resource: reg.rt.kind };
   if (p?.uid && p.uid !== obj.metadata?.uid) {
