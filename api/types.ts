@@ -102,6 +102,8 @@ export interface GroupVersion {
   defaulters?: Record<string, Defaulter>;
   /** Resources of this version stored as another version of the group, by plural. */
   conversions?: Record<string, StorageConversion>;
+  /** Served by an extension apiserver: listed in discovery even without resources, as upstream lists every available APIService. */
+  remote?: boolean;
 }
 
 export const apiVersionOf = (group: string, version: string): string => (group ? `${group}/${version}` : version);

@@ -1,5 +1,6 @@
+import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { describe, expect, it } from 'vitest';
-import { apiServerFlags, parseGoDuration, validateApiServerFlags } from './apiserver-flags.js';
+import { apiServerFlags, validateApiServerFlags } from './apiserver-flags.js';
 import { parseFlags } from './flags.js';
 
 const check = (...argv: string[]) => () => validateApiServerFlags(parseFlags(argv, apiServerFlags).values);
@@ -52,8 +53,8 @@ describe('apiserver flags', () => {
     expect(() => validateApiServerFlags({ ...v, 'oidc-client-id': '' })).toThrow('--oidc-client-id must be given with --oidc-issuer-url');
     expect(() => validateApiServerFlags({ ...v, 'oidc-issuer-url': 'http://x' })).toThrow('must use the https scheme');
     expect(() => validateApiServerFlags({ ...v, 'authentication-token-webhook-cache-ttl': '2 minutes' })).toThrow('is not a duration');
-    expect(parseGoDuration('2m0s')).toBe(120_000);
-    expect(parseGoDuration('1h30m')).toBe(5_400_000);
-    expect(parseGoDuration('500ms')).toBe(500);
+    expect(parseGoDurationMs('2m0s')).toBe(120_000);
+    expect(parseGoDurationMs('1h30m')).toBe(5_400_000);
+    expect(parseGoDurationMs('500ms')).toBe(500);
   });
 });

@@ -1,4 +1,5 @@
 // kube-apiserver's flags (the ones mini-kube serves, and the ones it accepts by name for later) and their checks.
+import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { isIP } from 'node:net';
 import { validatePluginNames } from '../pkg/admission/names.js';
 import { flag, FlagError, type FlagValues } from './flags.js';
@@ -98,7 +99,7 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   if (v['authorization-mode'].includes('Webhook') && !v['authorization-webhook-config-file']) fail('authorization-mode Webhook\'s authorization config file not passed');
   if (!v['authorization-mode'].includes('Webhook') && v['authorization-webhook-config-file']) fail('cannot specify --authorization-webhook-config-file without mode Webhook');
   for (const f of ['authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'audit-webhook-batch-max-wait'] as const) {
-    if (parseGoDuration(v[f]) === undefined) fail(`--${f} "${v[f]}" is not a duration`);
+    if (parseGoDurationMs(v[f]) === undefined) fail(`--${f} "${v[f]}" is not a duration`);
   }
   const pluginErrors = validatePluginNames(v['enable-admission-plugins'], v['disable-admission-plugins']);
   if (pluginErrors.length) fail(pluginErrors.join('; '));
@@ -110,16 +111,8 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   if (v['max-requests-inflight'] < 0 || v['max-mutating-requests-inflight'] < 0) fail('--max-requests-inflight and --max-mutating-requests-inflight must not be negative');
   if (v['oidc-issuer-url'] && !v['oidc-issuer-url'].startsWith('https://')) fail(`--oidc-issuer-url "${v['oidc-issuer-url']}" must use the https scheme`);
   if (v['oidc-issuer-url'] && !v['oidc-client-id']) fail('--oidc-client-id must be given with --oidc-issuer-url');
-  if (parseGoDuration(v['authentication-token-webhook-cache-ttl']) === undefined) fail(`--authentication-token-webhook-cache-ttl "${v['authentication-token-webhook-cache-ttl']}" is not a duration`);
+  if (parseGoDurationMs(v['authentication-token-webhook-cache-ttl']) === undefined) fail(`--authentication-token-webhook-cache-ttl "${v['authentication-token-webhook-cache-ttl']}" is not a duration`);
   if (v['service-account-issuer'].length === 0) fail('--service-account-issuer must be given');
   if (!isCidr(v['service-cluster-ip-range'])) fail(`--service-cluster-ip-range "${v['service-cluster-ip-range']}" is not a CIDR`);
 };
 
-/** A Go duration ("2m0s", "1h30m", "500ms", "10s") in milliseconds, or undefined. */
-export const parseGoDuration = (text: string): number | undefined => {
-  if (text === '0') return 0;
-  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined;
-  return parts.reduce((sum, p) => sum + Number(p[1]) * units[p[2]!]!, 0);
-};

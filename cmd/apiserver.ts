@@ -1,11 +1,12 @@
 // `mini-kube apiserver`: kube-apiserver's flags in, ApiServerConfig out, then serve until SIGINT/SIGTERM.
+import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { isIPv4 } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { defaultApiServerConfig, type ApiServerConfig } from '../pkg/apiserver/config.js';
 import type { RequestHeaderFlags } from '../pkg/authentication/index.js';
 import { ensureFrontProxyPki, ensurePki } from '../pkg/pki/ensure-pki.js';
-import { apiServerFlags, parseGoDuration, validateApiServerFlags, type ApiServerFlagValues } from './apiserver-flags.js';
+import { apiServerFlags, validateApiServerFlags, type ApiServerFlagValues } from './apiserver-flags.js';
 import { exitWithFlagError, FlagError, parseOrExit } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
@@ -57,8 +58,8 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     authorizationPolicyFile: v['authorization-policy-file'] || undefined,
     authorizationWebhookConfigFile: v['authorization-webhook-config-file'] || undefined,
     authorizationWebhookVersion: v['authorization-webhook-version'] === 'v1beta1' ? 'v1beta1' : 'v1',
-    authorizationWebhookCacheAuthorizedTtlMs: parseGoDuration(v['authorization-webhook-cache-authorized-ttl']),
-    authorizationWebhookCacheUnauthorizedTtlMs: parseGoDuration(v['authorization-webhook-cache-unauthorized-ttl']),
+    authorizationWebhookCacheAuthorizedTtlMs: parseGoDurationMs(v['authorization-webhook-cache-authorized-ttl']),
+    authorizationWebhookCacheUnauthorizedTtlMs: parseGoDurationMs(v['authorization-webhook-cache-unauthorized-ttl']),
     anonymousAuth: v['anonymous-auth'],
     enableAdmissionPlugins: v['enable-admission-plugins'],
     disableAdmissionPlugins: v['disable-admission-plugins'],
@@ -77,7 +78,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     auditLog: { format: v['audit-log-format'] as 'json' | 'legacy', maxSizeMb: v['audit-log-maxsize'], maxBackups: v['audit-log-maxbackup'], maxAgeDays: v['audit-log-maxage'] },
     auditWebhook: v['audit-webhook-config-file'] ? {
       configFile: resolve(v['audit-webhook-config-file']), mode: v['audit-webhook-mode'] as 'batch' | 'blocking',
-      batchMaxSize: v['audit-webhook-batch-max-size'], batchMaxWaitMs: parseGoDuration(v['audit-webhook-batch-max-wait']),
+      batchMaxSize: v['audit-webhook-batch-max-size'], batchMaxWaitMs: parseGoDurationMs(v['audit-webhook-batch-max-wait']),
     } : undefined,
     auditPolicyFile: v['audit-policy-file'] ? resolve(v['audit-policy-file']) : undefined,
     serviceAccountIssuers: v['service-account-issuer'],
@@ -92,7 +93,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
       requiredClaims: Object.fromEntries(v['oidc-required-claim'].map((kv) => [kv.split('=')[0]!, kv.split('=').slice(1).join('=')])),
     } : undefined,
     authenticationTokenWebhookConfigFile: v['authentication-token-webhook-config-file'] || undefined,
-    authenticationTokenWebhookCacheTtlMs: parseGoDuration(v['authentication-token-webhook-cache-ttl']),
+    authenticationTokenWebhookCacheTtlMs: parseGoDurationMs(v['authentication-token-webhook-cache-ttl']),
     requestHeader,
     proxyClientCertFile,
     proxyClientKeyFile,

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pino } from 'pino';
-import { parseGoDuration } from './apiserver-flags.js';
+import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
@@ -36,6 +36,11 @@ export const controllerManagerFlags = {
   'cluster-signing-key-file': flag.string('', 'PEM private key of --cluster-signing-cert-file'),
   'cluster-signing-duration': duration('8760h0m0s', 'The longest validity of a signed certificate'),
   'hostpath-provisioner-dir': flag.string('/tmp/hostpath-provisioner', 'Directory under which the mini-kube.io/hostpath provisioner creates volumes'),
+  'horizontal-pod-autoscaler-sync-period': duration('15s', 'How often each HorizontalPodAutoscaler is reconciled'),
+  'horizontal-pod-autoscaler-downscale-stabilization': duration('5m0s', 'How far back the highest recommendation holds a scale-down (autoscalers without behavior)'),
+  'horizontal-pod-autoscaler-tolerance': flag.string('0.1', 'The least change of the usage ratio (desired to actual) that rescales'),
+  'horizontal-pod-autoscaler-cpu-initialization-period': duration('5m0s', 'After a pod starts, CPU samples taken before it was ready for a full metric window are skipped'),
+  'horizontal-pod-autoscaler-initial-readiness-delay': duration('30s', 'After a pod starts, how long it may turn unready before it is taken as having been ready'),
   'concurrent-gc-syncs': flag.int(20, 'Garbage collector workers'),
   'concurrent-namespace-syncs': flag.int(10, 'Namespace workers'),
   'concurrent-endpoint-syncs': flag.int(5, 'Endpoints workers'),
@@ -57,7 +62,7 @@ export const controllerManagerFlags = {
 };
 
 const durationMs = (name: string, text: string): number => {
-  const ms = parseGoDuration(text);
+  const ms = parseGoDurationMs(text);
   if (ms === undefined) throw new FlagError(`invalid argument "${text}" for "--${name}" flag: time: invalid duration "${text}"`);
   return ms;
 };
@@ -67,7 +72,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   let timing: Record<string, number>;
   try {
     if (!v.kubeconfig) throw new FlagError('--kubeconfig is required');
-    timing = Object.fromEntries(Object.entries(v).filter(([k]) => /period|deadline|duration/.test(k)).map(([k, x]) => [k, durationMs(k, x as string)]));
+    timing = Object.fromEntries(Object.entries(v).filter(([k]) => /period|deadline|duration|stabilization|delay/.test(k)).map(([k, x]) => [k, durationMs(k, x as string)]));
+    if (!(Number(v['horizontal-pod-autoscaler-tolerance']) >= 0)) throw new FlagError(`invalid argument "${v['horizontal-pod-autoscaler-tolerance']}" for "--horizontal-pod-autoscaler-tolerance" flag`);
     if (!(Number(v['node-eviction-rate']) >= 0)) throw new FlagError(`invalid argument "${v['node-eviction-rate']}" for "--node-eviction-rate" flag`);
     if (v['allocate-node-cidrs']) {
       if (!v['cluster-cidr']) throw new FlagError('--cluster-cidr must be set when --allocate-node-cidrs is true');
@@ -119,6 +125,11 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       serviceClusterIpRange: v['service-cluster-ip-range'],
       clusterSigningCertPem, clusterSigningKeyPem,
       clusterSigningDurationMs: timing['cluster-signing-duration'],
+      hpaSyncPeriodMs: timing['horizontal-pod-autoscaler-sync-period'],
+      hpaDownscaleStabilizationMs: timing['horizontal-pod-autoscaler-downscale-stabilization'],
+      hpaTolerance: Number(v['horizontal-pod-autoscaler-tolerance']),
+      hpaCpuInitializationPeriodMs: timing['horizontal-pod-autoscaler-cpu-initialization-period'],
+      hpaInitialReadinessDelayMs: timing['horizontal-pod-autoscaler-initial-readiness-delay'],
     },
     onLostLeadership: () => { logger.flush(); process.exit(1); },
   }, stop.signal);

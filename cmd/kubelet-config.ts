@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseYaml } from '../pkg/apimachinery/yaml.js';
 import { goDuration } from '../pkg/apimachinery/protobuf/scalars.js';
-import { parseGoDuration } from './apiserver-flags.js';
+import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { FlagError, type FlagValues } from './flags.js';
 import type { kubeletFlags } from './kubelet.js';
 
@@ -71,7 +71,7 @@ const asFlag = (path: string, kind: Kind, value: unknown): string | number | boo
   switch (kind) {
     case 'string': if (typeof value !== 'string') throw wrong('a string'); return value;
     case 'duration':
-      if (typeof value !== 'string' || parseGoDuration(value) === undefined) throw wrong('a duration such as "1m0s"');
+      if (typeof value !== 'string' || parseGoDurationMs(value) === undefined) throw wrong('a duration such as "1m0s"');
       return value;
     case 'int': if (!Number.isInteger(value)) throw wrong('an integer'); return value as number;
     case 'bool': if (typeof value !== 'boolean') throw wrong('true or false'); return value;
@@ -144,7 +144,7 @@ export const configz = (v: Values): Record<string, unknown> => {
     if (kind === 'thresholds') {
       shown = Object.fromEntries((value as string).split(',').filter(Boolean).map((t) => { const i = t.indexOf('<'); return [t.slice(0, i), t.slice(i + 1)]; }));
     } else if (kind === 'duration') {
-      shown = goDuration(BigInt(parseGoDuration(value as string) ?? 0) * 1_000_000n);
+      shown = goDuration(BigInt(parseGoDurationMs(value as string) ?? 0) * 1_000_000n);
     }
     if (shown === '' && kind === 'string') continue;
     const keys = path.split('.');

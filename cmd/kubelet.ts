@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pino } from 'pino';
-import { parseGoDuration } from './apiserver-flags.js';
+import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { applyConfigFile, configz } from './kubelet-config.js';
 import { packageRoot } from './package-info.js';
@@ -60,7 +60,7 @@ export const kubeletFlags = {
 };
 
 const duration = (name: string, text: string): number => {
-  const ms = parseGoDuration(text);
+  const ms = parseGoDurationMs(text);
   if (ms === undefined) throw new FlagError(`invalid argument "${text}" for "--${name}" flag: not a duration`);
   return ms;
 };

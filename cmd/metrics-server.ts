@@ -1,8 +1,8 @@
 // `mini-kube metrics-server`: the resource metrics API (metrics.k8s.io/v1beta1, behind an APIService) from every
 // kubelet's /metrics/resource, as kubernetes-sigs/metrics-server; its flags are named as that binary's.
+import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { readFile } from 'node:fs/promises';
 import { pino } from 'pino';
-import { parseGoDuration } from './apiserver-flags.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { onShutdownSignal } from './signals.js';
 
@@ -28,7 +28,7 @@ const metricsServerFlags = {
 };
 
 const duration = (name: string, text: string, minMs: number): number => {
-  const ms = parseGoDuration(text);
+  const ms = parseGoDurationMs(text);
   if (ms === undefined) throw new FlagError(`invalid argument "${text}" for "--${name}" flag: not a duration`);
   if (ms < minMs) throw new FlagError(`--${name} should be a time duration at least ${minMs / 1000}s, but value ${text} provided`);
   return ms;

@@ -1,9 +1,9 @@
 // `mini-kube proxy`: the node's service proxy (kube-proxy's place in the cluster, its flags named as that binary's).
+import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { hostname, networkInterfaces } from 'node:os';
 import { pino } from 'pino';
 import { contains, ipToInt, parseIpv4Cidr } from '../pkg/apimachinery/ipv4.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
-import { parseGoDuration } from './apiserver-flags.js';
 import { onShutdownSignal } from './signals.js';
 
 const summary = 'Runs the service proxy: ClusterIPs (when root) and NodePorts forwarded to the Services\' ready endpoints.';
@@ -36,7 +36,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   let syncPeriodMs: number;
   try {
     hosts = nodePortHosts(v['nodeport-addresses']);
-    const period = parseGoDuration(v['sync-period']);
+    const period = parseGoDurationMs(v['sync-period']);
     if (period === undefined || period <= 0) throw new FlagError(`invalid argument "${v['sync-period']}" for "--sync-period" flag: not a positive duration`);
     syncPeriodMs = period;
   } catch (e) {

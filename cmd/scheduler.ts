@@ -1,9 +1,9 @@
 // `mini-kube scheduler`: kube-scheduler's flags and KubeSchedulerConfiguration in, the scheduler out, leader-elected
 // on the Lease kube-system/kube-scheduler unless --leader-elect=false; SIGINT/SIGTERM release the lease and stop.
+import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { pino } from 'pino';
-import { parseGoDuration } from './apiserver-flags.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
@@ -25,7 +25,7 @@ const schedulerFlags = {
 };
 
 const duration = (name: string, text: string): number => {
-  const ms = parseGoDuration(text);
+  const ms = parseGoDurationMs(text);
   if (ms === undefined) throw new FlagError(`invalid argument "${text}" for "--${name}" flag: not a duration`);
   return ms;
 };

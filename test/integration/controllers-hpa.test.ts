@@ -1,8 +1,10 @@
 // The horizontal pod autoscaler with the real kubectl: `kubectl autoscale` makes an autoscaling/v2 object (upstream's
 // defaults, validation, printer columns), the controller keeps the Deployment within minReplicas..maxReplicas with
 // SuccessfulRescale events and says ScalingActive False / FailedGetResourceMetric while no resource metrics API is
-// served; then a tiny metrics-server (an APIService for metrics.k8s.io/v1beta1 served by this test) reports the pods'
-// CPU and the autoscaler scales the Deployment up to what the utilization asks for.
+// served; then a tiny metrics adapter served by this test (APIServices for metrics.k8s.io/v1beta1,
+// custom.metrics.k8s.io/v1beta2 and external.metrics.k8s.io/v1beta1) reports the pods' CPU, a per-pod custom metric
+// and an external one, and the autoscaler scales as upstream's would, within its behavior's policies. The sync period
+// is 1 s here (upstream's default 15 s) and the CPU initialization period off, so that fresh pods count at once.
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +17,8 @@ let h: Harness;
 let metrics: Server | undefined;
 /** The CPU each pod uses, as the fake metrics-server reports it. */
 let usage = '50m';
+/** The query strings the adapter was asked, by path. */
+const asked = new Map<string, string>();
 
 const deployment = (name: string, replicas: number): KubeObject => ({
   apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
@@ -24,11 +28,18 @@ const deployment = (name: string, replicas: number): KubeObject => ({
   },
 });
 
+/** Plays the kubelet for the app's pods: each Running and Ready; their number. */
+async function runningPods(app: string): Promise<number> {
+  const pods = (await h.c.pods('default').list({ labelSelector: `app=${app}` })).items;
+  await markReady(h.c, 'default', pods.filter((p) => p.status?.phase !== 'Running').map((p) => p.metadata!.name!));
+  return pods.length;
+}
+
 const hpaOf = (name: string) => h.c.resource(Resources.horizontalPodAutoscalers, 'default').get(name);
 const replicasOf = async (name: string): Promise<number> => Number((await h.c.deployments('default').get(name)).spec?.replicas);
 
 beforeAll(async () => {
-  h = await startHarness(['horizontalpodautoscaling', 'deployment', 'replicaset']);
+  h = await startHarness(['horizontalpodautoscaling', 'deployment', 'replicaset'], { config: { hpaSyncPeriodMs: 1000, hpaCpuInitializationPeriodMs: 0 } });
 }, 60_000);
 
 afterAll(async () => {
@@ -72,46 +83,133 @@ describe('horizontal pod autoscaler', () => {
     expect(bad.stderr).toContain('spec.metrics[0].resource: Required value: must populate information for the given metric source');
   });
 
+  it('without a custom metrics API, says so as upstream does', async () => {
+    await h.c.deployments('default').create(deployment('lonely', 1));
+    await h.c.resource(Resources.horizontalPodAutoscalers, 'default').create({
+      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'lonely' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'lonely' }, maxReplicas: 3, metrics: [{ type: 'Pods', pods: { metric: { name: 'requests_per_second' }, target: { type: 'AverageValue', averageValue: '10' } } }] },
+    });
+    const hpa = await eventually(() => hpaOf('lonely'), (o) => o.status?.conditions?.some((c: { type: string }) => c.type === 'ScalingActive'), 'ScalingActive');
+    expect(hpa.status.conditions.find((c: { type: string }) => c.type === 'ScalingActive')).toEqual(expect.objectContaining({
+      status: 'False', reason: 'FailedGetPodsMetric',
+      message: 'the HPA was unable to compute the replica count: unable to get metric requests_per_second: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered',
+    }));
+    // a failed metric's place in currentMetrics is Go's zero MetricStatus
+    expect(hpa.status.currentMetrics).toEqual([{ type: '' }]);
+    const events = await eventually(async () => (await h.s.kubectl('get', 'events', '--field-selector', 'involvedObject.name=lonely,involvedObject.kind=HorizontalPodAutoscaler', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}')).stdout,
+      (out) => out.includes('FailedComputeMetricsReplicas'), 'events');
+    expect(events).toContain('FailedGetPodsMetric: unable to get metric requests_per_second: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered\n');
+    expect(events).toContain('FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: failed to get pods metric value: unable to get metric requests_per_second:');
+  }, 60_000);
+
   it('follows the pods\' CPU utilization from the resource metrics API', async () => {
     const ca = await createCa('metrics-ca', 1);
-    const pair = await issueCertificate(ca, { subject: { commonName: 'metrics-server' }, usage: 'server', sans: ['127.0.0.1'], days: 1 });
+    const pair = await issueCertificate(ca, { subject: { commonName: 'metrics-adapter' }, usage: 'server', sans: ['127.0.0.1'], days: 1 });
+    const discovery = (groupVersion: string, resources: { name: string; kind: string }[]) =>
+      ({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources: resources.map((r) => ({ ...r, namespaced: true, verbs: ['get', 'list'] })) });
+    const podsOf = async (selector: string) => (await h.c.pods('default').list({ labelSelector: selector })).items;
     metrics = createServer({ cert: pair.certPem, key: pair.keyPem }, (req, res) => {
-      const path = (req.url ?? '').split('?')[0];
+      const [path = '', query = ''] = (req.url ?? '').split('?');
+      asked.set(path, decodeURIComponent(query));
+      const params = new URLSearchParams(query);
       const json = (body: unknown): void => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)); };
-      if (path === '/apis/metrics.k8s.io/v1beta1') {
-        return json({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'metrics.k8s.io/v1beta1', resources: [{ name: 'pods', namespaced: true, kind: 'PodMetrics', verbs: ['get', 'list'] }] });
+      const now = new Date().toISOString();
+      switch (path) {
+        case '/apis/metrics.k8s.io/v1beta1': return json(discovery('metrics.k8s.io/v1beta1', [{ name: 'pods', kind: 'PodMetrics' }]));
+        case '/apis/custom.metrics.k8s.io/v1beta2': return json(discovery('custom.metrics.k8s.io/v1beta2', [{ name: 'pods/requests_per_second', kind: 'MetricValueList' }]));
+        case '/apis/external.metrics.k8s.io/v1beta1': return json(discovery('external.metrics.k8s.io/v1beta1', [{ name: 'queue_length', kind: 'ExternalMetricValueList' }]));
+        case '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods':
+          void podsOf(params.get('labelSelector') ?? '').then((pods) => json({
+            kind: 'PodMetricsList', apiVersion: 'metrics.k8s.io/v1beta1', metadata: {},
+            items: pods.map((p) => ({ metadata: { name: p.metadata!.name, namespace: 'default' }, timestamp: now, window: '15s', containers: [{ name: 'c', usage: { cpu: usage, memory: '10Mi' } }] })),
+          }));
+          return;
+        case '/apis/custom.metrics.k8s.io/v1beta2/namespaces/default/pods/*/requests_per_second':
+          void podsOf(params.get('labelSelector') ?? '').then((pods) => json({
+            kind: 'MetricValueList', apiVersion: 'custom.metrics.k8s.io/v1beta2', metadata: {},
+            items: pods.map((p) => ({ describedObject: { kind: 'Pod', namespace: 'default', name: p.metadata!.name, apiVersion: '/v1' }, metric: { name: 'requests_per_second' }, timestamp: now, windowSeconds: 30, value: '20' })),
+          }));
+          return;
+        case '/apis/external.metrics.k8s.io/v1beta1/namespaces/default/queue_length':
+          return json({ kind: 'ExternalMetricValueList', apiVersion: 'external.metrics.k8s.io/v1beta1', metadata: {}, items: [
+            { metricName: 'queue_length', metricLabels: { queue: 'jobs', shard: '0' }, timestamp: now, value: '40' },
+            { metricName: 'queue_length', metricLabels: { queue: 'jobs', shard: '1' }, timestamp: now, value: '50' },
+          ] });
+        default: res.writeHead(404).end();
       }
-      if (path === '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods') {
-        void h.c.pods('default').list({ labelSelector: 'app=busy' }).then((pods) => json({
-          kind: 'PodMetricsList', apiVersion: 'metrics.k8s.io/v1beta1', metadata: {},
-          items: pods.items.map((p) => ({ metadata: { name: p.metadata!.name, namespace: 'default' }, timestamp: new Date().toISOString(), window: '15s', containers: [{ name: 'c', usage: { cpu: usage, memory: '10Mi' } }] })),
-        }));
-        return;
-      }
-      res.writeHead(404).end();
     });
     await new Promise<void>((r) => metrics!.listen(0, '127.0.0.1', r));
     const port = (metrics.address() as AddressInfo).port;
-    await h.s.api('POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'metrics-server' }, spec: { ports: [{ name: 'https', port: 443 }] } });
-    await h.s.api('POST', '/api/v1/namespaces/default/endpoints', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'metrics-server' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port }] }] });
-    await h.s.api('POST', '/apis/apiregistration.k8s.io/v1/apiservices', {
-      apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1beta1.metrics.k8s.io' },
-      spec: { group: 'metrics.k8s.io', version: 'v1beta1', service: { namespace: 'default', name: 'metrics-server' }, insecureSkipTLSVerify: true, groupPriorityMinimum: 100, versionPriority: 100 },
-    });
+    await h.s.api('POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'metrics-adapter' }, spec: { ports: [{ name: 'https', port: 443 }] } });
+    await h.s.api('POST', '/api/v1/namespaces/default/endpoints', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'metrics-adapter' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port }] }] });
+    for (const [group, version] of [['metrics.k8s.io', 'v1beta1'], ['custom.metrics.k8s.io', 'v1beta2'], ['external.metrics.k8s.io', 'v1beta1']] as const) {
+      await h.s.api('POST', '/apis/apiregistration.k8s.io/v1/apiservices', {
+        apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: `${version}.${group}` },
+        spec: { group, version, service: { namespace: 'default', name: 'metrics-adapter' }, insecureSkipTLSVerify: true, groupPriorityMinimum: 100, versionPriority: 100 },
+      });
+    }
 
     await h.c.deployments('default').create(deployment('busy', 2));
-    const running = async (): Promise<number> => {
-      const pods = (await h.c.pods('default').list({ labelSelector: 'app=busy' })).items;
-      await markReady(h.c, 'default', pods.filter((p) => p.status?.phase !== 'Running').map((p) => p.metadata!.name!));
-      return pods.length;
-    };
+    const running = (): Promise<number> => runningPods('busy');
     await eventually(running, (n) => n === 2, 'two busy pods');
     usage = '100m'; // 100% of the 100m requested, against a 50% target: twice the pods
     await h.s.kubectl('autoscale', 'deployment', 'busy', '--min=1', '--max=10', '--cpu-percent=50');
     await eventually(() => replicasOf('busy'), (n) => n === 4, 'busy scaled up to 4');
     await eventually(running, (n) => n === 4, 'four busy pods');
     const hpa = await eventually(() => hpaOf('busy'), (o) => o.status?.currentMetrics?.[0]?.resource?.current?.averageUtilization === 100, 'current utilization reported');
-    expect(hpa.status.conditions.find((c: { type: string }) => c.type === 'ScalingActive')).toMatchObject({ status: 'True', reason: 'ValidMetricFound' });
+    // the utilization and the pods' average usage it comes from
+    expect(hpa.status.currentMetrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 100, averageValue: '100m' } } }]);
+    expect(hpa.status.conditions.find((c: { type: string }) => c.type === 'ScalingActive')).toMatchObject({ status: 'True', reason: 'ValidMetricFound', message: 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)' });
     expect((await h.s.kubectl('get', 'hpa', 'busy')).stdout).toMatch(/busy\s+Deployment\/busy\s+cpu: 100%\/50%\s+1\s+10\s+\d+/);
+    const events = await h.s.kubectl('get', 'events', '--field-selector', 'involvedObject.name=busy,involvedObject.kind=HorizontalPodAutoscaler', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}');
+    expect(events.stdout).toContain('SuccessfulRescale: New size: 4; reason: cpu resource utilization (percentage of request) above target\n');
+  }, 90_000);
+
+  it('scales on custom and external metrics within its behavior\'s policies', async () => {
+    await h.c.deployments('default').create(deployment('queue', 2));
+    const running = (): Promise<number> => runningPods('queue');
+    await eventually(running, (n) => n === 2, 'two queue pods');
+    const jobs = { matchLabels: { queue: 'jobs' } };
+    await h.c.resource(Resources.horizontalPodAutoscalers, 'default').create({
+      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'queue' },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'queue' }, minReplicas: 1, maxReplicas: 10,
+        metrics: [
+          // 20 per pod against 10: 4 pods
+          { type: 'Pods', pods: { metric: { name: 'requests_per_second' }, target: { type: 'AverageValue', averageValue: '10' } } },
+          // 90 in all against 30: 3 × the 2 ready pods, 6
+          { type: 'External', external: { metric: { name: 'queue_length', selector: jobs }, target: { type: 'Value', value: '30' } } },
+        ],
+        behavior: { scaleUp: { policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } },
+      },
+    });
+    // one pod a minute: 3, limited
+    await eventually(() => replicasOf('queue'), (n) => n === 3, 'queue scaled up by one');
+    const hpa = await eventually(() => hpaOf('queue'), (o) => o.status?.desiredReplicas === 3, 'desired 3');
+    expect(hpa.spec.behavior.scaleUp).toEqual({ stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] });
+    expect(hpa.status.currentMetrics).toEqual([
+      { type: 'Pods', pods: { metric: { name: 'requests_per_second' }, current: { averageValue: '20' } } },
+      { type: 'External', external: { metric: { name: 'queue_length', selector: jobs }, current: { value: '90' } } },
+    ]);
+    const conditions = Object.fromEntries(hpa.status.conditions.map((c: { type: string; reason: string }) => [c.type, c.reason]));
+    expect(conditions).toEqual({ AbleToScale: 'SucceededRescale', ScalingActive: 'ValidMetricFound', ScalingLimited: 'ScaleUpLimit' });
+    expect(asked.get('/apis/custom.metrics.k8s.io/v1beta2/namespaces/default/pods/*/requests_per_second')).toBe('labelSelector=app=queue');
+    expect(asked.get('/apis/external.metrics.k8s.io/v1beta1/namespaces/default/queue_length')).toBe('labelSelector=queue=jobs');
+    const events = await h.s.kubectl('get', 'events', '--field-selector', 'involvedObject.name=queue,involvedObject.kind=HorizontalPodAutoscaler', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}');
+    expect(events.stdout).toContain('SuccessfulRescale: New size: 3; reason: external metric queue_length(&LabelSelector{MatchLabels:map[string]string{queue: jobs,},MatchExpressions:[]LabelSelectorRequirement{},}) above target\n');
+    expect((await h.s.kubectl('get', 'hpa', 'queue')).stdout).toMatch(/queue\s+Deployment\/queue\s+20\/10, 90\/30\s+1\s+10\s+\d+/);
+
+    // a second autoscaler of the same pods: both stop
+    await h.c.resource(Resources.horizontalPodAutoscalers, 'default').create({
+      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'queue-again' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'queue' }, maxReplicas: 10 },
+    });
+    // discovery with the adapters' subresource-only lists still works for kubectl
+    const resources = await h.s.kubectl('api-resources');
+    expect(resources.code).toBe(0);
+    const ambiguous = await eventually(() => hpaOf('queue'), (o) => o.status?.conditions?.some((c: { reason: string }) => c.reason === 'AmbiguousSelector'), 'AmbiguousSelector');
+    expect(ambiguous.status.conditions.find((c: { type: string }) => c.type === 'ScalingActive')).toMatchObject({
+      status: 'False', message: 'pods by selector app=queue are controlled by multiple HPAs: [default/queue default/queue-again]',
+    });
   }, 90_000);
 });

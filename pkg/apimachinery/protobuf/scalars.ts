@@ -2,6 +2,7 @@
 // {seconds=1, nanos=2}, Duration {duration=1 (ns)}, Quantity {string=1}, IntOrString
 // {type=1, intVal=2, strVal=3}, RawExtension {raw=1}, FieldsV1 {Raw=1} and apiextensions' JSON
 // {raw=1} (raw JSON). apiextensions' schema unions are read in decode.ts (they hold messages).
+import { parseGoDurationMs } from '../duration.js';
 import { exceedsDepth, MAX_DEPTH } from '../nesting.js';
 import { formatTime } from '../time.js';
 import { ProtoReader, ProtobufError, WIRE_BYTES, WIRE_VARINT } from './wire.js';
@@ -65,16 +66,13 @@ export function goDuration(ns: bigint): string {
   return neg ? `-${out}` : out;
 }
 
-/** Nanoseconds of a Go duration string ("1h30m", "1.5s", "300ms"). */
+/** Nanoseconds of a Go duration string ("1h30m", "1.5s", "-300ms"). */
 export function parseGoDuration(s: string): bigint {
-  const m = /^([-+])?((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(s);
-  if (s === '0') return 0n;
-  if (!m) throw new ProtobufError(`invalid duration ${JSON.stringify(s)}`);
-  const unit: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
-  let total = 0;
-  for (const part of s.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(part[1]) * unit[part[2]!]!;
-  const ns = BigInt(Math.round(total));
-  return m[1] === '-' ? -ns : ns;
+  const neg = s.startsWith('-');
+  const ms = parseGoDurationMs(neg || s.startsWith('+') ? s.slice(1) : s);
+  if (ms === undefined) throw new ProtobufError(`invalid duration ${JSON.stringify(s)}`);
+  const ns = BigInt(Math.round(ms * 1e6));
+  return neg ? -ns : ns;
 }
 
 /**

@@ -3,6 +3,7 @@ import { crdApiServices } from './local-apiservices.js';
 import { forwardedHeaders } from '../reverse-proxy.js';
 import { remoteUserHeaders } from './proxy.js';
 import { groupVersionFromDiscovery } from './remote-discovery.js';
+import { buildApiGroupList } from '../discovery/legacy.js';
 
 describe('aggregator pieces', () => {
   it('forwards the client\'s headers less credentials and hop-by-hop ones, with who the user is', () => {
@@ -32,6 +33,19 @@ describe('aggregator pieces', () => {
       { group: 'wardle.example.com', version: 'v1alpha1', kind: 'Fischer', plural: 'fischers', singular: 'fischer', namespaced: false, verbs: ['get'], definition: '' },
     ]);
     expect(groupVersionFromDiscovery('g', 'v1', { kind: 'Status' })).toBeUndefined();
+  });
+
+  it('gives a custom metrics adapter\'s subresource-only list empty parents, and lists its group even with no resources', () => {
+    const gv = groupVersionFromDiscovery('custom.metrics.k8s.io', 'v1beta2', {
+      kind: 'APIResourceList', groupVersion: 'custom.metrics.k8s.io/v1beta2',
+      resources: [{ name: 'pods/http_requests', singularName: '', namespaced: true, kind: 'MetricValueList', verbs: ['get'] }],
+    });
+    expect(gv?.resources).toEqual([{
+      group: 'custom.metrics.k8s.io', version: 'v1beta2', kind: '', plural: 'pods', singular: '', namespaced: true, verbs: [], definition: '',
+      subresources: [{ name: 'http_requests', group: 'custom.metrics.k8s.io', version: 'v1beta2', kind: 'MetricValueList', verbs: ['get'] }],
+    }]);
+    const empty = groupVersionFromDiscovery('external.metrics.k8s.io', 'v1beta1', { kind: 'APIResourceList', groupVersion: 'external.metrics.k8s.io/v1beta1', resources: [] })!;
+    expect(buildApiGroupList([empty]).groups.map((g) => g.name)).toEqual(['external.metrics.k8s.io']);
   });
 
   it('registers each served CRD version once, as upstream names and ranks them', () => {

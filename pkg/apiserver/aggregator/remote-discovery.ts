@@ -73,12 +73,14 @@ export function groupVersionFromDiscovery(group: string, version: string, doc: u
   }
   for (const r of list.resources) {
     const [parent, sub] = typeof r?.name === 'string' ? r.name.split('/') : [];
-    const owner = parent !== undefined && sub !== undefined ? resources.get(parent) : undefined;
-    if (!owner) continue;
+    if (parent === undefined || sub === undefined) continue;
+    // a subresource without its resource (custom metrics adapters list only "pods/<metric>") gets an empty parent, as upstream's aggregated discovery gives it
+    if (!resources.has(parent)) resources.set(parent, { group, version, kind: '', plural: parent, singular: '', namespaced: Boolean(r.namespaced), verbs: [], definition: '' });
+    const owner = resources.get(parent)!;
     const s: Subresource = { name: sub!, group: r.group ?? group, version: r.version ?? version, kind: r.kind, verbs: r.verbs ?? [] };
     owner.subresources = [...(owner.subresources ?? []), s];
   }
-  return { group, version, resources: [...resources.values()], definitions: {} };
+  return { group, version, resources: [...resources.values()], definitions: {}, remote: true };
 }
 
 /** The extension apiserver's OpenAPI v2 document, if it serves one (an object with paths or definitions). */

@@ -36,7 +36,7 @@ export const namedGroups = (gvs: GroupVersion[]): ServedGroup[] => {
   const byName = new Map<string, GroupVersion[]>();
   for (const gv of gvs) {
     // A group-version with no resources only lends definitions (a Scale kind, say); upstream lists none such.
-    if (gv.group === '' || gv.resources.length === 0) continue;
+    if (gv.group === '' || (gv.resources.length === 0 && !gv.remote)) continue;
     const list = byName.get(gv.group) ?? [];
     list.push(gv);
     byName.set(gv.group, list);

@@ -1,206 +1,377 @@
-// The horizontal pod autoscaler controller (upstream pkg/controller/podautoscaler/horizontal.go), every
-// --horizontal-pod-autoscaler-sync-period (15 s): read the target's scale; keep it within minReplicas..maxReplicas;
-// otherwise follow Resource metrics read from the resource metrics API (metrics.k8s.io, served by metrics-server
-// when one is installed behind an APIService). Without that API, or for Pods/Object/External metrics (custom and
-// external metrics APIs), the autoscaler says so as upstream does: ScalingActive False, FailedGetResourceMetric
-// (or FailedGetPodsMetric, ...) events, and no scaling beyond the bounds. Scale-down waits out the stabilization
-// window (300 s by default), scale-up none.
+// The horizontal pod autoscaler controller (upstream pkg/controller/podautoscaler/horizontal.go). Every
+// --horizontal-pod-autoscaler-sync-period (15 s; also the delay after a change to the autoscaler) it reads the
+// target's scale, keeps it within minReplicas..maxReplicas, and otherwise follows the highest count its metrics ask
+// for (replicas.ts) from the resource, custom and external metrics APIs (metrics-client.ts), normalized by the
+// stabilization windows and scaling policies (normalize.ts). A metric that cannot be read is reported in the
+// ScalingActive condition and events; the others still scale up, never down. Autoscalers whose pods overlap stop
+// (AmbiguousSelector).
 import type { KubeObject } from '../../../api/types.js';
-import { parseLabelSelector } from '../../apimachinery/labels.js';
-import { formatTime, isNotFound, Resources, type Scale } from '../../client/index.js';
+import { formatQuantity, quantityFromMilli } from '../../apimachinery/quantity.js';
+import { parseLabelSelector, type LabelSelector, type Selector } from '../../apimachinery/labels.js';
+import { jsonEqual } from '../../apimachinery/json-equal.js';
+import { formatTime, realClock, Resources, type Scale } from '../../client/index.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
-import { type Condition, now, workerLoop } from '../shared/controller-utils.js';
-import { quantityNumber, replicasForResource, type PodUsage, type Recommendation } from './replicas.js';
+import { keyOf, objOf, workerLoop } from '../shared/controller-utils.js';
+import { MetricsClient, type ObjectReference } from './metrics-client.js';
+import { Normalizer, type Behavior } from './normalize.js';
+import { averageValueReplicas, milliValue, perPodValueReplicas, readyPodCount, resourceUtilizationReplicas, valueReplicas, type CalculatorConfig } from './replicas.js';
 
-const SYNC_PERIOD_MS = 15_000;
-const METRICS_API = '/apis/metrics.k8s.io/v1beta1';
+interface MetricTarget { type: string; averageUtilization?: number; averageValue?: string; value?: string }
+interface MetricIdentifier { name: string; selector?: LabelSelector }
+interface MetricSpec {
+  type: string;
+  resource?: { name: string; target: MetricTarget };
+  containerResource?: { name: string; container: string; target: MetricTarget };
+  pods?: { metric: MetricIdentifier; target: MetricTarget };
+  object?: { describedObject: ObjectReference; metric: MetricIdentifier; target: MetricTarget };
+  external?: { metric: MetricIdentifier; target: MetricTarget };
+}
+interface Condition { type: string; status: string; lastTransitionTime?: string; reason?: string; message?: string }
+interface Status {
+  currentReplicas?: number; desiredReplicas?: number; lastScaleTime?: string;
+  currentMetrics?: Record<string, unknown>[]; conditions?: Condition[];
+}
 
-interface MetricSpec { type: string; resource?: { name: string; target: { type: string; averageUtilization?: number; averageValue?: string } } }
-interface PodMetrics { metadata: { name: string }; containers: { name: string; usage: Record<string, string> }[] }
+/** A metric that could not be read: its condition reason and the errors upstream reports. */
+class MetricError extends Error {
+  constructor(readonly reason: string, readonly inner: string, message: string) { super(message); }
+}
 
-const FAILED_REASON: Record<string, string> = {
-  Resource: 'FailedGetResourceMetric', ContainerResource: 'FailedGetContainerResourceMetric', Pods: 'FailedGetPodsMetric',
-  Object: 'FailedGetObjectMetric', External: 'FailedGetExternalMetric',
-};
-const UNAVAILABLE_API: Record<string, string> = {
-  Pods: 'custom.metrics.k8s.io', Object: 'custom.metrics.k8s.io', External: 'external.metrics.k8s.io',
-};
+const quantity = (milli: number): string => formatQuantity(quantityFromMilli(milli));
 
-/** Sets a condition, keeping lastTransitionTime when the status does not change (upstream setCondition). */
-function setCondition(conds: Condition[], type: string, status: 'True' | 'False', reason: string, message: string, at: string): Condition[] {
-  const old = conds.find((c) => c.type === type);
-  const next: Condition = { type, status, lastTransitionTime: old && old.status === status ? old.lastTransitionTime : at, reason, message };
-  return [...conds.filter((c) => c.type !== type), next];
+/** Go's %+v of a *metav1.LabelSelector (its generated String()), as upstream puts it in metric names. */
+function goSelector(s: LabelSelector | undefined): string {
+  if (!s) return '<nil>';
+  const labels = Object.keys(s.matchLabels ?? {}).sort().map((k) => `${k}: ${s.matchLabels![k]},`).join('');
+  const exprs = (s.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`).join('');
+  return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`;
+}
+
+/** Sets a condition in place, its transition time moving only with its status (upstream setConditionInList). */
+function setCondition(status: Status, type: string, value: 'True' | 'False', reason: string, message: string, at: string): void {
+  const list = (status.conditions = [...(status.conditions ?? [])]);
+  const i = list.findIndex((c) => c.type === type);
+  const old = i >= 0 ? list[i]! : undefined;
+  const next = { type, status: value, lastTransitionTime: old && old.status === value ? old.lastTransitionTime : at, reason, message };
+  if (i >= 0) list[i] = next;
+  else list.push(next);
 }
 
 export async function startHorizontalPodAutoscalerController(ctx: ClusterControllerContext): Promise<void> {
+  const cfg = ctx.config;
+  const clock = ctx.clock ?? realClock;
   const hpas = ctx.informers.informerFor(Resources.horizontalPodAutoscalers);
-  const pods = ctx.informers.pods();
+  const podLister = ctx.informers.pods().lister();
   const lister = hpas.lister();
-  const podLister = pods.lister();
   const loop = workerLoop(ctx, 'horizontal-pod-autoscaler-controller', sync);
-  hpas.addEventHandler({ onAdd: (h) => loop.enqueue(h), onUpdate: (_o, h) => loop.enqueue(h) });
-  /** Past recommendations per autoscaler, for the scale-down stabilization window. */
-  const recommendations = new Map<string, { at: number; replicas: number }[]>();
-  const plurals = new Map<string, string>();
+  const normalizer = new Normalizer(() => clock.now(), cfg.hpaDownscaleStabilizationMs);
+  /** The selector each autoscaler last used, to find pods two of them act on (upstream hpaSelectors). */
+  const selectors = new Map<string, { namespace: string; selector?: Selector }>();
+  // every change is picked up at the next period, as upstream's fixed-interval rate limiter does
+  hpas.addEventHandler({
+    onAdd: (h) => { const key = keyOf(h); if (!selectors.has(key)) selectors.set(key, { namespace: h.metadata!.namespace! }); loop.enqueueAfter(h, cfg.hpaSyncPeriodMs); },
+    onUpdate: (_o, h) => loop.enqueueAfter(h, cfg.hpaSyncPeriodMs),
+    onDelete: (h) => { selectors.delete(keyOf(objOf(h))); },
+  });
 
-  async function pluralOf(apiVersion: string, kind: string): Promise<{ group: string; version: string; plural: string }> {
+  const mappings = new Map<string, { group: string; version: string; plural: string }>();
+  /** The resource of a kind at an apiVersion, from discovery (upstream's RESTMapper). */
+  async function mappingOf(apiVersion: string, kind: string): Promise<{ group: string; version: string; plural: string }> {
     const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') as [string, string] : ['', apiVersion];
     const key = `${apiVersion}/${kind}`;
-    if (!plurals.has(key)) {
-      const list = await ctx.client.rest.request<{ resources?: { name: string; kind: string }[] }>({ method: 'GET', path: group ? `/apis/${group}/${version}` : `/api/${version}`, signal: ctx.signal });
-      const plural = list.resources?.find((r) => r.kind === kind && !r.name.includes('/'))?.name;
+    if (!mappings.has(key)) {
+      const list = await ctx.client.rest.request<{ resources?: { name: string; kind: string }[] }>({ method: 'GET', path: group ? `/apis/${group}/${version}` : `/api/${version}`, signal: ctx.signal })
+        .catch(() => undefined);
+      const plural = list?.resources?.find((r) => r.kind === kind && !r.name.includes('/'))?.name;
       if (!plural) throw new Error(`no matches for kind "${kind}" in group "${group}"`);
-      plurals.set(key, plural);
+      mappings.set(key, { group, version, plural });
     }
-    return { group, version, plural: plurals.get(key)! };
+    return mappings.get(key)!;
   }
-
-  /** Usage and requests of the target's running pods, from the resource metrics API. */
-  async function podUsage(namespace: string, selector: string, resource: string): Promise<PodUsage[]> {
-    const list = await ctx.client.rest.request<{ items?: PodMetrics[] }>({
-      method: 'GET', path: `${METRICS_API}/namespaces/${encodeURIComponent(namespace)}/pods`, query: { labelSelector: selector }, signal: ctx.signal,
-    }).catch((err: Error) => {
-      throw new Error(`unable to get metrics for resource ${resource}: unable to fetch metrics from resource metrics API: ${isNotFound(err) ? 'the server could not find the requested resource (get pods.metrics.k8s.io)' : err.message}`);
-    });
-    const sel = parseLabelSelector(selector);
-    const running = new Map(podLister.namespace(namespace).list()
-      .filter((p) => sel.matches(p.metadata?.labels) && p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp)
-      .map((p) => [p.metadata!.name!, p]));
-    const out: PodUsage[] = [];
-    for (const m of list.items ?? []) {
-      const pod = running.get(m.metadata.name);
-      if (!pod) continue;
-      const containers = (pod.spec?.containers ?? []) as { resources?: { requests?: Record<string, string> } }[];
-      const request = containers.every((c) => c.resources?.requests?.[resource])
-        ? containers.reduce((a, c) => a + quantityNumber(c.resources!.requests![resource]!), 0) : 0;
-      out.push({ usage: m.containers.reduce((a, c) => a + quantityNumber(c.usage[resource] ?? '0'), 0), request });
-    }
-    return out;
-  }
-
-  async function recommend(hpa: KubeObject, scale: Scale, current: number): Promise<{ replicas: number; statuses: unknown[] }> {
-    const metrics = (hpa.spec?.metrics ?? []) as MetricSpec[];
-    let replicas = 0;
-    const statuses: unknown[] = [];
-    const errors: { reason: string; message: string }[] = [];
-    for (const m of metrics) {
-      try {
-        if (m.type !== 'Resource' || !m.resource) {
-          throw new Error(`unable to get ${m.type.toLowerCase()} metric: the server could not find the requested resource (get ${UNAVAILABLE_API[m.type] ?? 'metrics'})`);
-        }
-        const selector = scale.status?.selector;
-        if (!selector) throw new Error('selector is required');
-        const r: Recommendation = replicasForResource(m.resource.name, current, await podUsage(hpa.metadata!.namespace!, selector, m.resource.name), m.resource.target);
-        replicas = Math.max(replicas, r.replicas);
-        const currentValue = r.utilization !== undefined ? { averageUtilization: r.utilization, averageValue: '0' } : { averageValue: String(r.averageValue) };
-        statuses.push({ type: 'Resource', resource: { name: m.resource.name, current: currentValue } });
-      } catch (err) {
-        const what = m.type === 'Resource' ? `failed to get ${m.resource?.name} resource metric value: failed to get ${m.resource?.name} utilization: ` : '';
-        errors.push({ reason: FAILED_REASON[m.type] ?? 'FailedGetResourceMetric', message: `${what}${(err as Error).message}` });
-      }
-    }
-    if (errors.length && errors.length === metrics.length) {
-      for (const e of errors) ctx.recorder.event(hpa, 'Warning', e.reason, e.message);
-      ctx.recorder.event(hpa, 'Warning', 'FailedComputeMetricsReplicas', `invalid metrics (${errors.length} invalid out of ${metrics.length}), first error is: ${errors[0]!.message}`);
-      throw Object.assign(new Error(errors[0]!.message), { reason: errors[0]!.reason });
-    }
-    return { replicas, statuses };
-  }
-
-  /** The highest recommendation within the scale-down window (upstream stabilizeRecommendation). */
-  function stabilize(key: string, hpa: KubeObject, replicas: number): number {
-    const windowMs = ((hpa.spec?.behavior?.scaleDown?.stabilizationWindowSeconds as number | undefined) ?? 300) * 1000;
-    const t = (ctx.clock ?? { now: () => Date.now() }).now();
-    const kept = (recommendations.get(key) ?? []).filter((r) => t - r.at <= windowMs);
-    kept.push({ at: t, replicas });
-    recommendations.set(key, kept);
-    return Math.max(...kept.map((r) => r.replicas));
-  }
+  /** The ready pods a value target divides among (upstream getReadyPodsCount). */
+  const readyPods = (pods: KubeObject[]) => (): number => {
+    try { return readyPodCount(pods); } catch (err) { throw new Error(`unable to calculate ready pods: ${(err as Error).message}`); }
+  };
+  const metricsClient = new MetricsClient(ctx.client, ctx.signal, async (ref) => {
+    const m = await mappingOf(ref.apiVersion ?? 'v1', ref.kind);
+    return m.group ? `${m.plural}.${m.group}` : m.plural;
+  });
 
   async function sync(key: string): Promise<void> {
     const hpa = lister.get(key);
-    if (!hpa) { recommendations.delete(key); return; }
-    loop.enqueueAfter(key, SYNC_PERIOD_MS);
-    const at = now(ctx.clock);
+    if (!hpa) { normalizer.forget(key); return; }
+    try {
+      await reconcile(key, hpa);
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      ctx.logger.info({ hpa: key, err: (err as Error).message }, 'reconcile failed');
+    } finally {
+      loop.enqueueAfter(key, cfg.hpaSyncPeriodMs);
+    }
+  }
+
+  async function reconcile(key: string, hpa: KubeObject): Promise<void> {
+    const at = formatTime(clock.now());
+    const original = (hpa.status ?? {}) as Status;
+    const status: Status = { ...original, conditions: [...(original.conditions ?? [])] };
     const spec = hpa.spec ?? {};
-    const min = (spec.minReplicas as number | undefined) ?? 1;
-    const max = spec.maxReplicas as number;
-    const ref = spec.scaleTargetRef as { apiVersion?: string; kind: string; name: string };
-    const status = { ...(hpa.status ?? {}) } as Record<string, any>;
-    let conditions = (status.conditions ?? []) as Condition[];
     const ns = hpa.metadata!.namespace!;
-    const reference = `${ref.kind}/${ref.name}`;
+    const ref = spec.scaleTargetRef as { apiVersion?: string; kind: string; name: string };
+    const reference = `${ref.kind}/${ns}/${ref.name}`;
+    const writeStatus = async (): Promise<void> => {
+      if (jsonEqual(status, original)) return;
+      await ctx.client.resource(Resources.horizontalPodAutoscalers, ns).updateStatus({ ...hpa, status }, { signal: ctx.signal }).catch((err: Error) => {
+        ctx.recorder.event(hpa, 'Warning', 'FailedUpdateStatus', err.message);
+        throw new Error(`failed to update status for ${hpa.metadata!.name}: ${err.message}`);
+      });
+    };
+    /** upstream setStatus: the status rebuilt from these values, the conditions kept. */
+    const setStatus = (current: number, desired: number, metrics: Record<string, unknown>[] | undefined, rescaled: boolean): void => {
+      for (const k of ['currentReplicas', 'desiredReplicas', 'currentMetrics'] as const) delete status[k];
+      Object.assign(status, { currentReplicas: current, desiredReplicas: desired }, metrics ? { currentMetrics: metrics } : {});
+      if (rescaled) status.lastScaleTime = at;
+    };
 
     let scale: Scale;
     let target: { group: string; version: string; plural: string };
     try {
-      target = await pluralOf(ref.apiVersion ?? 'v1', ref.kind);
+      target = await mappingOf(ref.apiVersion ?? 'v1', ref.kind);
       scale = await ctx.client.resource({ ...target, resource: target.plural, namespaced: true }, ns).getScale(ref.name, { signal: ctx.signal });
     } catch (err) {
-      const message = `the HPA controller was unable to get the target's current scale: ${(err as Error).message}`;
       ctx.recorder.event(hpa, 'Warning', 'FailedGetScale', (err as Error).message);
-      conditions = setCondition(conditions, 'AbleToScale', 'False', 'FailedGetScale', message, at);
-      return writeStatus(hpa, { ...status, conditions });
+      setCondition(status, 'AbleToScale', 'False', 'FailedGetScale', `the HPA controller was unable to get the target's current scale: ${(err as Error).message}`, at);
+      await writeStatus();
+      throw new Error(`failed to query scale subresource for ${reference}: ${(err as Error).message}`);
     }
-    conditions = setCondition(conditions, 'AbleToScale', 'True', 'SucceededGetScale', "the HPA controller was able to get the target's current scale", at);
+    setCondition(status, 'AbleToScale', 'True', 'SucceededGetScale', "the HPA controller was able to get the target's current scale", at);
     const current = Number(scale.spec?.replicas ?? 0);
-    let desired = current;
+    normalizer.recordInitial(key, current);
+    const min = (spec.minReplicas as number | undefined) ?? 1;
+    const max = spec.maxReplicas as number;
+    const behavior = spec.behavior as Behavior | undefined;
+
+    let desired = 0;
     let reason = '';
-    let metricStatuses: unknown[] | undefined = status.currentMetrics;
+    let rescale = true;
+    let metricStatuses: Record<string, unknown>[] | undefined;
     if (current === 0 && min !== 0) {
-      conditions = setCondition(conditions, 'ScalingActive', 'False', 'ScalingDisabled', 'scaling is disabled since the replica count of the target is zero', at);
+      rescale = false;
+      setCondition(status, 'ScalingActive', 'False', 'ScalingDisabled', 'scaling is disabled since the replica count of the target is zero', at);
     } else if (current > max) {
-      desired = max; reason = 'Current number of replicas above Spec.MaxReplicas';
+      reason = 'Current number of replicas above Spec.MaxReplicas';
+      desired = max;
     } else if (current < min) {
-      desired = min; reason = 'Current number of replicas below Spec.MinReplicas';
+      reason = 'Current number of replicas below Spec.MinReplicas';
+      desired = min;
     } else {
-      try {
-        const r = await recommend(hpa, scale, current);
-        metricStatuses = r.statuses;
-        conditions = setCondition(conditions, 'ScalingActive', 'True', 'ValidMetricFound', 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)', at);
-        const proposed = stabilize(key, hpa, r.replicas);
-        const bounded = Math.min(max, Math.max(min, proposed));
-        conditions = bounded === proposed
-          ? setCondition(conditions, 'ScalingLimited', 'False', 'DesiredWithinRange', 'the desired count is within the acceptable range', at)
-          : setCondition(conditions, 'ScalingLimited', 'True', proposed > max ? 'TooManyReplicas' : 'TooFewReplicas',
-            proposed > max ? 'the desired replica count is more than the maximum replica count' : 'the desired replica count is less than the minimum replica count', at);
-        desired = bounded;
-        if (desired !== current) reason = `${(hpa.spec?.metrics as MetricSpec[])[0]?.resource?.name ?? 'metric'} resource utilization (percentage of request) ${desired > current ? 'above' : 'below'} target`;
-      } catch (err) {
-        conditions = setCondition(conditions, 'ScalingActive', 'False', (err as { reason?: string }).reason ?? 'FailedGetResourceMetric', `the HPA was unable to compute the replica count: ${(err as Error).message}`, at);
-        return writeStatus(hpa, { ...status, currentReplicas: current, conditions });
+      const computed = await computeReplicasForMetrics(key, hpa, scale, status, at);
+      metricStatuses = computed.statuses;
+      if (computed.replicas === -1) {
+        setStatus(current, status.desiredReplicas ?? 0, metricStatuses, false);
+        await writeStatus();
+        ctx.recorder.event(hpa, 'Warning', 'FailedComputeMetricsReplicas', computed.error!);
+        return;
       }
+      desired = computed.replicas;
+      if (desired > current) reason = `${computed.metric} above target`;
+      if (desired < current) reason = 'All metrics below target';
+      const n = normalizer.normalize(key, behavior, current, desired, min, max);
+      setCondition(status, 'AbleToScale', 'True', n.ableToScale.reason, n.ableToScale.message, at);
+      setCondition(status, 'ScalingLimited', n.limited.status, n.limited.reason, n.limited.message, at);
+      desired = n.replicas;
+      rescale = desired !== current;
     }
-    let lastScaleTime = status.lastScaleTime as string | undefined;
-    if (desired !== current) {
+
+    if (rescale) {
       try {
-        // an update of the Scale read above (upstream: scales.Update): a target changed meanwhile is a conflict, retried next sync
+        // an update of the Scale read above (upstream: scales.Update): a target changed meanwhile is a conflict, retried next period
         await ctx.client.resource({ ...target, resource: target.plural, namespaced: true }, ns)
           .updateSubresource(ref.name, 'scale', { ...scale, spec: { ...scale.spec, replicas: desired } }, { signal: ctx.signal });
       } catch (err) {
-        ctx.recorder.event(hpa, 'Warning', 'FailedRescale', `New size: ${desired}; reason: ${reason}; error: ${(err as Error).message}`);
-        conditions = setCondition(conditions, 'AbleToScale', 'False', 'FailedUpdateScale', `the HPA controller was unable to update the target scale: ${(err as Error).message}`, at);
-        return writeStatus(hpa, { ...status, currentReplicas: current, conditions });
+        const message = (err as Error).message;
+        ctx.recorder.event(hpa, 'Warning', 'FailedRescale', `New size: ${desired}; reason: ${reason}; error: ${message}`);
+        setCondition(status, 'AbleToScale', 'False', 'FailedUpdateScale', `the HPA controller was unable to update the target scale: ${message}`, at);
+        setStatus(current, status.desiredReplicas ?? 0, metricStatuses, false);
+        await writeStatus();
+        throw new Error(`failed to rescale ${reference}: ${message}`);
       }
-      conditions = setCondition(conditions, 'AbleToScale', 'True', 'SucceededRescale', `the HPA controller was able to update the target scale to ${desired}`, at);
+      setCondition(status, 'AbleToScale', 'True', 'SucceededRescale', `the HPA controller was able to update the target scale to ${desired}`, at);
       ctx.recorder.event(hpa, 'Normal', 'SuccessfulRescale', `New size: ${desired}; reason: ${reason}`);
-      ctx.logger.info({ hpa: key, reference, from: current, to: desired, reason }, 'rescaled');
-      lastScaleTime = formatTime((ctx.clock ?? { now: () => Date.now() }).now());
+      normalizer.recordScale(key, behavior, current, desired);
+      ctx.logger.info({ hpa: key, currentReplicas: current, desiredReplicas: desired, reason }, 'Successfully rescaled');
+    } else {
+      desired = current;
     }
-    await writeStatus(hpa, {
-      ...status, observedGeneration: hpa.metadata?.generation, currentReplicas: current, desiredReplicas: desired,
-      ...(metricStatuses ? { currentMetrics: metricStatuses } : {}), ...(lastScaleTime ? { lastScaleTime } : {}), conditions,
-    });
+    setStatus(current, desired, metricStatuses, rescale);
+    await writeStatus();
   }
 
-  /** Writes the status when it changed (upstream updateStatusIfNeeded). */
-  async function writeStatus(hpa: KubeObject, status: Record<string, unknown>): Promise<void> {
-    const next = { desiredReplicas: 0, ...status, observedGeneration: hpa.metadata?.generation };
-    if (JSON.stringify(next) === JSON.stringify(hpa.status ?? {})) return;
-    await ctx.client.resource(Resources.horizontalPodAutoscalers, hpa.metadata!.namespace!).updateStatus({ ...hpa, status: next }, { signal: ctx.signal });
+  /** The autoscalers (this one included) whose selectors pick any of `pods` (upstream hpasControllingPodsUnderSelector). */
+  function autoscalersOf(namespace: string, pods: KubeObject[]): string[] {
+    const found: string[] = [];
+    for (const [key, s] of selectors) {
+      if (s.namespace === namespace && s.selector && pods.some((p) => s.selector!.matches(p.metadata?.labels))) found.push(key);
+    }
+    return found.sort();
+  }
+
+  async function computeReplicasForMetrics(key: string, hpa: KubeObject, scale: Scale, status: Status, at: string):
+  Promise<{ replicas: number; metric?: string; statuses?: Record<string, unknown>[]; error?: string }> {
+    const ns = hpa.metadata!.namespace!;
+    const selectorText = scale.status?.selector ?? '';
+    const inactive = (reason: string, message: string, eventReason = reason, eventMessage = message): { replicas: number; error: string } => {
+      ctx.recorder.event(hpa, 'Warning', eventReason, eventMessage);
+      setCondition(status, 'ScalingActive', 'False', reason, message, at);
+      return { replicas: -1, error: eventMessage };
+    };
+    if (!selectorText) return inactive('InvalidSelector', "the HPA target's scale is missing a selector", 'SelectorRequired', 'selector is required');
+    let selector: Selector;
+    try {
+      selector = parseLabelSelector(selectorText);
+    } catch (err) {
+      return inactive('InvalidSelector', `couldn't convert selector into a corresponding internal selector object: ${(err as Error).message}`);
+    }
+    if (selectors.has(key)) selectors.set(key, { namespace: ns, selector });
+    const pods = podLister.namespace(ns).list().filter((p) => selector.matches(p.metadata?.labels));
+    const controlling = autoscalersOf(ns, pods);
+    if (controlling.length > 1) return inactive('AmbiguousSelector', `pods by selector ${selectorText} are controlled by multiple HPAs: [${controlling.join(' ')}]`);
+
+    const specs = (hpa.spec?.metrics ?? []) as MetricSpec[];
+    const specReplicas = Number(scale.spec?.replicas ?? 0);
+    const statusReplicas = Number(scale.status?.replicas ?? 0);
+    const calc: CalculatorConfig = { tolerance: cfg.hpaTolerance, cpuInitializationPeriodMs: cfg.hpaCpuInitializationPeriodMs, delayOfInitialReadinessStatusMs: cfg.hpaInitialReadinessDelayMs, now: clock.now() };
+    const statuses: Record<string, unknown>[] = [];
+    let replicas = 0;
+    let metric = '';
+    let invalid = 0;
+    let firstError: MetricError | undefined;
+    for (const m of specs) {
+      try {
+        const r = await computeReplicasForMetric(hpa, m, specReplicas, statusReplicas, selectorText, pods, calc);
+        statuses.push(r.status);
+        if (replicas === 0 || r.replicas > replicas) { replicas = r.replicas; metric = r.metric; }
+      } catch (err) {
+        if (!(err instanceof MetricError)) throw err;
+        statuses.push({ type: '' }); // Go's zero MetricStatus
+        ctx.recorder.event(hpa, 'Warning', err.reason, err.inner);
+        firstError ??= err;
+        invalid++;
+      }
+    }
+    const error = firstError && `invalid metrics (${invalid} invalid out of ${specs.length}), first error is: ${firstError.message}`;
+    // all metrics invalid, or some invalid while the valid ones would scale down: no scaling
+    if (firstError && (invalid >= specs.length || replicas < specReplicas)) {
+      setCondition(status, 'ScalingActive', 'False', firstError.reason, `the HPA was unable to compute the replica count: ${firstError.inner}`, at);
+      return { replicas: -1, statuses, error };
+    }
+    setCondition(status, 'ScalingActive', 'True', 'ValidMetricFound', `the HPA was able to successfully calculate a replica count from ${metric}`, at);
+    return { replicas, metric, statuses };
+  }
+
+  /** The count one metric asks for, its status and its name in events; a MetricError when it cannot be read. */
+  async function computeReplicasForMetric(hpa: KubeObject, m: MetricSpec, specReplicas: number, statusReplicas: number, selector: string, pods: KubeObject[], calc: CalculatorConfig):
+  Promise<{ replicas: number; metric: string; status: Record<string, unknown> }> {
+    const ns = hpa.metadata!.namespace!;
+    /** Runs `fn`; its failure becomes a MetricError with the reason, and `wrap` applied to the message for the outer error. */
+    const attempt = async <T>(reason: string, wrap: (msg: string) => string, fn: () => Promise<T>): Promise<T> => {
+      try { return await fn(); } catch (err) {
+        if (err instanceof MetricError || ctx.signal.aborted) throw err;
+        const msg = (err as Error).message;
+        throw new MetricError(reason, msg, wrap(msg));
+      }
+    };
+    const unknown = (msg: string): never => { throw new MetricError('InvalidMetricSourceType', msg, msg); };
+    switch (m.type) {
+      case 'Resource':
+      case 'ContainerResource': {
+        const container = m.type === 'ContainerResource' ? m.containerResource?.container ?? '' : '';
+        const src = m.type === 'Resource' ? m.resource : m.containerResource;
+        if (!src) return unknown(`unknown metric source type "${m.type}"`);
+        const reason = m.type === 'Resource' ? 'FailedGetResourceMetric' : 'FailedGetContainerResourceMetric';
+        const outer = m.type === 'Resource' ? `failed to get ${src.name} resource metric value: ` : `failed to get ${container} container metric value: `;
+        return attempt(reason, (msg) => outer + msg, async () => {
+          const samples = async () => (await metricsClient.resourceMetric(src.name, ns, selector, container).catch((err: Error) => { throw new Error(`unable to get metrics for resource ${src.name}: ${err.message}`); })).metrics;
+          if (src.target.averageValue !== undefined) {
+            const r = await samples().then((s) => averageValueReplicas(specReplicas, milliValue(src.target.averageValue!), src.name, pods, s, calc))
+              .catch((err: Error) => { throw new Error(`failed to get ${src.name} usage: ${err.message}`); });
+            return { replicas: r.replicas, metric: `${src.name} resource`, status: statusOf(m, src, { averageValue: quantity(r.usage) }) };
+          }
+          if (src.target.averageUtilization === undefined) throw new Error('invalid resource metric source: neither an average utilization target nor an average value (usage) target was set');
+          const r = await samples().then((s) => resourceUtilizationReplicas(specReplicas, src.target.averageUtilization!, src.name, container, pods, s, calc))
+            .catch((err: Error) => { throw new Error(`failed to get ${src.name} utilization: ${err.message}`); });
+          const name = m.type === 'Resource' ? `${src.name} resource utilization (percentage of request)` : `${src.name} container resource utilization (percentage of request)`;
+          return { replicas: r.replicas, metric: name, status: statusOf(m, src, { averageUtilization: r.utilization, averageValue: quantity(r.rawAverage) }) };
+        });
+      }
+      case 'Pods': {
+        const src = m.pods;
+        if (!src) return unknown(`unknown metric source type "${m.type}"`);
+        return attempt('FailedGetPodsMetric', (msg) => `failed to get pods metric value: ${msg}`, async () => {
+          const { metrics } = await metricsClient.podsMetric(src.metric.name, ns, selector, src.metric.selector)
+            .catch((err: Error) => { throw new Error(`unable to get metric ${src.metric.name}: ${err.message}`); });
+          const r = averageValueReplicas(specReplicas, milliValue(src.target.averageValue ?? '0'), '', pods, metrics, calc);
+          return { replicas: r.replicas, metric: `pods metric ${src.metric.name}`, status: { type: 'Pods', pods: { metric: src.metric, current: { averageValue: quantity(r.usage) } } } };
+        });
+      }
+      case 'Object': {
+        const src = m.object;
+        if (!src) return unknown(`unknown metric source type "${m.type}"`);
+        const obj = src.describedObject;
+        const read = () => metricsClient.objectMetric(src.metric.name, ns, obj, src.metric.selector)
+          // upstream's arguments, in upstream's order
+          .catch((err: Error) => { throw new Error(`unable to get metric ${src.metric.name}: ${obj.kind} on ${ns} ${obj.name}/${err.message}`); });
+        if (src.target.type === 'Value' && src.target.value !== undefined) {
+          return attempt('FailedGetObjectMetric', (msg) => `failed to get object metric value: ${msg}`, async () => {
+            const { value } = await read();
+            const replicas = valueReplicas(specReplicas, value / milliValue(src.target.value!), calc.tolerance, readyPods(pods));
+            return { replicas, metric: `${obj.kind} metric ${src.metric.name}`, status: { type: 'Object', object: { describedObject: obj, metric: src.metric, current: { value: quantity(value) } } } };
+          });
+        }
+        if (src.target.type === 'AverageValue' && src.target.averageValue !== undefined) {
+          return attempt('FailedGetObjectMetric', (msg) => `failed to get object metric value: failed to get ${src.metric.name} object metric: ${msg}`, async () => {
+            const { value } = await read();
+            const r = perPodValueReplicas(statusReplicas, value, milliValue(src.target.averageValue!), calc.tolerance);
+            // upstream leaves describedObject empty in this status
+            return { replicas: r.replicas, metric: `external metric ${src.metric.name}(${goSelector(src.metric.selector)})`, status: { type: 'Object', object: { describedObject: { kind: '', name: '' }, metric: src.metric, current: { averageValue: quantity(r.usage) } } } };
+          });
+        }
+        const msg = 'invalid object metric source: neither a value target nor an average value target was set';
+        throw new MetricError('FailedGetObjectMetric', msg, `failed to get object metric value: ${msg}`);
+      }
+      case 'External': {
+        const src = m.external;
+        if (!src) return unknown(`unknown metric source type "${m.type}"`);
+        const name = `external metric ${src.metric.name}(${goSelector(src.metric.selector)})`;
+        const outer = (msg: string): string => `failed to get ${src.metric.name} external metric value: ${msg}`;
+        const read = async (): Promise<number> => (await metricsClient.externalMetric(src.metric.name, ns, src.metric.selector)
+          .catch((err: Error) => { throw new Error(`unable to get external metric ${ns}/${src.metric.name}/${goSelector(src.metric.selector)}: ${err.message}`); })).values.reduce((a, v) => a + v, 0);
+        if (src.target.averageValue !== undefined) {
+          return attempt('FailedGetExternalMetric', (msg) => outer(`failed to get ${src.metric.name} external metric: ${msg}`), async () => {
+            const r = perPodValueReplicas(statusReplicas, await read(), milliValue(src.target.averageValue!), calc.tolerance);
+            return { replicas: r.replicas, metric: name, status: { type: 'External', external: { metric: src.metric, current: { averageValue: quantity(r.usage) } } } };
+          });
+        }
+        if (src.target.value !== undefined) {
+          return attempt('FailedGetExternalMetric', (msg) => outer(`failed to get external metric ${src.metric.name}: ${msg}`), async () => {
+            const total = await read();
+            const replicas = valueReplicas(specReplicas, total / milliValue(src.target.value!), calc.tolerance, readyPods(pods));
+            return { replicas, metric: name, status: { type: 'External', external: { metric: src.metric, current: { value: quantity(total) } } } };
+          });
+        }
+        const msg = 'invalid external metric source: neither a value target nor an average value target was set';
+        throw new MetricError('FailedGetExternalMetric', msg, outer(msg));
+      }
+      default:
+        return unknown(`unknown metric source type "${m.type}"`);
+    }
   }
 
   await loop.run();
 }
 
+/** The status of a Resource or ContainerResource metric. */
+function statusOf(m: MetricSpec, src: { name: string; container?: string }, current: Record<string, unknown>): Record<string, unknown> {
+  return m.type === 'Resource'
+    ? { type: 'Resource', resource: { name: src.name, current } }
+    : { type: 'ContainerResource', containerResource: { name: src.name, container: src.container, current } };
+}

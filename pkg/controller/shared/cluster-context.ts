@@ -40,6 +40,16 @@ export interface ClusterControllerConfig {
   clusterSigningKeyPem?: string;
   /** The longest validity a signed certificate gets (upstream --cluster-signing-duration, 1 year). */
   clusterSigningDurationMs: number;
+  /** How often each HorizontalPodAutoscaler is reconciled (upstream --horizontal-pod-autoscaler-sync-period, 15 s). */
+  hpaSyncPeriodMs: number;
+  /** The scale-down stabilization window of autoscalers without behavior (upstream --horizontal-pod-autoscaler-downscale-stabilization, 5 min). */
+  hpaDownscaleStabilizationMs: number;
+  /** The least change of the usage ratio that rescales (upstream --horizontal-pod-autoscaler-tolerance, 0.1). */
+  hpaTolerance: number;
+  /** After a pod starts, how long its CPU samples count only once it is ready for a metric window (upstream --horizontal-pod-autoscaler-cpu-initialization-period, 5 min). */
+  hpaCpuInitializationPeriodMs: number;
+  /** After a pod starts, how long an unready pod is taken as not yet ready rather than failing (upstream --horizontal-pod-autoscaler-initial-readiness-delay, 30 s). */
+  hpaInitialReadinessDelayMs: number;
 }
 
 export const defaultClusterControllerConfig = (): ClusterControllerConfig => ({
@@ -59,6 +69,11 @@ export const defaultClusterControllerConfig = (): ClusterControllerConfig => ({
   nodeCidrMaskSize: 24,
   serviceClusterIpRange: '',
   clusterSigningDurationMs: 365 * 24 * 3600_000,
+  hpaSyncPeriodMs: 15_000,
+  hpaDownscaleStabilizationMs: 5 * 60_000,
+  hpaTolerance: 0.1,
+  hpaCpuInitializationPeriodMs: 5 * 60_000,
+  hpaInitialReadinessDelayMs: 30_000,
 });
 
 export interface ClusterControllerContext extends ControllerContext {

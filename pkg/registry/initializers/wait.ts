@@ -2,20 +2,12 @@
 // Store.WaitForInitialized): with the initialized object, with the Status an initializer set as the failure
 // result, or with a timeout (the request's ?timeout=, 30 s by default, as upstream's create handler).
 import type { KubeObject } from '../../../api/types.js';
+import { parseGoDurationMs } from '../../apimachinery/duration.js';
 import { internalError, StatusError } from '../../apimachinery/errors.js';
 import type { Registry, Result } from '../generic/registry.js';
 import { isUninitialized } from './visibility.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-const DURATION_UNITS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, µs: 0.001, ns: 0.000001 };
-
-/** A Go duration ("30s", "1m30s", "500ms") in milliseconds; undefined when it is not one. */
-export function parseGoDuration(s: string): number | undefined {
-  const parts = [...s.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g)];
-  if (!parts.length || parts.map((p) => p[0]).join('') !== s) return undefined;
-  return parts.reduce((ms, p) => ms + Number(p[1]) * DURATION_UNITS[p[2]!]!, 0);
-}
-
 /** Go's Duration.String() for the durations a client sends: "30s", "1.5s", "500ms", "2m0s". */
 const formatDuration = (ms: number): string => {
   if (ms < 1000) return `${ms}ms`;
@@ -36,7 +28,7 @@ export async function waitForInitialized(reg: Registry, created: Result, timeout
   const failed = failure(created.object);
   if (failed) throw failed;
   // Upstream's create handler falls back to its default on a timeout it cannot parse (the object exists already).
-  const timeoutMs = (timeoutParam ? parseGoDuration(timeoutParam) : undefined) ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = (timeoutParam ? parseGoDurationMs(timeoutParam) : undefined) ?? DEFAULT_TIMEOUT_MS;
   const meta = created.object.metadata!;
   const key = reg.key(meta.namespace, meta.name!);
   return new Promise<Result>((resolve, reject) => {

@@ -1,0 +1,10 @@
+// Go's duration strings (time.ParseDuration), as flags, metav1.Duration fields and query parameters carry them.
+const UNITS_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A non-negative Go duration ("2m0s", "1.5s", "500ms", "0") in milliseconds; undefined when it is not one. */
+export function parseGoDurationMs(text: string): number | undefined {
+  if (text === '0') return 0;
+  const parts = [...text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)];
+  if (!parts.length || parts.map((p) => p[0]).join('') !== text) return undefined;
+  return parts.reduce((sum, p) => sum + Number(p[1]) * UNITS_MS[p[2]!]!, 0);
+}
