@@ -1,6 +1,6 @@
 // The controllers that keep status and policy in step (in this process): ClusterRole aggregation, PodDisruptionBudget
 // status, ResourceQuota usage, and the pod garbage collector (terminated pods over the threshold, pods of a node
-// that is gone).
+// that is gone, pods terminating on a node out of service).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
 import type { TestApiServer } from '../support/apiserver.js';
@@ -80,5 +80,23 @@ describe('cluster controllers keeping status', () => {
 
     await c.pods('default').create(pod('orphan', { app: 'orphan' }, { nodeName: 'ghost-node' }));
     await eventually(() => c.pods('default').list({ labelSelector: 'app=orphan' }), (l) => l.items.length === 0, 'the pod of a missing node to be deleted');
+  }, 30_000);
+
+  it('podgc force-deletes pods terminating on a node that is down and out of service, marked Failed', async () => {
+    await c.nodes().create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'dead-node' }, spec: {} });
+    await c.nodes().patch('dead-node', 'merge', { status: { conditions: [{ type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', lastHeartbeatTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }, { subresource: 'status' });
+    await c.pods('default').create(pod('stuck', { app: 'stuck' }, { nodeName: 'dead-node' }));
+    await c.pods('default').patch('stuck', 'merge', { status: { phase: 'Running' } }, { subresource: 'status' });
+    // seen by podgc at its next pass: the pod that was dead-node's, its finalizer keeping it for us to look at
+    await c.pods('default').patch('stuck', 'merge', { metadata: { finalizers: ['example.com/hold'] } });
+    await c.pods('default').delete('stuck');
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await c.pods('default').get('stuck')).status?.phase).toBe('Running'); // terminating, not yet out of service
+    await c.nodes().patch('dead-node', 'merge', { spec: { taints: [{ key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' }] } });
+    const failed = await eventually(() => c.pods('default').get('stuck'), (p) => p.status?.phase === 'Failed', 'the stuck pod marked Failed');
+    expect(failed.metadata?.deletionGracePeriodSeconds).toBe(0);
+    expect(failed.status?.conditions ?? []).not.toContainEqual(expect.objectContaining({ type: 'DisruptionTarget' }));
+    await c.pods('default').patch('stuck', 'merge', { metadata: { finalizers: null } });
+    await eventually(() => c.pods('default').list({ labelSelector: 'app=stuck' }), (l) => l.items.length === 0, 'the stuck pod gone');
   }, 30_000);
 });
