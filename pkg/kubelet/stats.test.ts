@@ -59,6 +59,24 @@ describe('StatsProvider.summary', () => {
     expect(p['ephemeral-storage']).toMatchObject({ usedBytes: logBytes + cache.bytes + cfg.bytes, inodesUsed: 1 + 3 + 3 });
     expect(Object.keys(p)).toEqual(['podRef', 'startTime', 'containers', 'cpu', 'memory', 'network', 'volume', 'ephemeral-storage', 'process_stats']);
   });
+
+  it('reports usageNanoCores as the CPU time per second between two reads', async () => {
+    const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+    const runtime = new FakeRuntime({ clock });
+    const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', uid: 'u1' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+    const sb = await runtime.runPodSandbox({ name: 'p', namespace: 'ns', uid: 'u1', attempt: 0 });
+    await runtime.pullImage('nginx');
+    await runtime.startContainer(await runtime.createContainer(sb, { name: 'c', attempt: 0, image: 'nginx' }));
+    const stats = new StatsProvider();
+    const source = { nodeName: 'n1', pods: () => [pod], runtime, volumeDir: (uid: string, name: string) => join(tmpdir(), 'none', uid, name) };
+    await clock.advance(1_000);
+    await stats.summary(source, clock.now());
+    await clock.advance(2_000);
+    const s = await stats.summary(source, clock.now()) as any;
+    // a simulated container uses 10 ms of CPU a second: 10 millicores
+    expect(s.pods[0].containers[0].cpu).toMatchObject({ usageNanoCores: 10_000_000, usageCoreNanoSeconds: 30_000_000 });
+    expect(s.node.cpu.usageNanoCores).toBe(10_000_000);
+  });
 });
 
 describe('StatsProvider.cadvisorMetrics', () => {

@@ -104,7 +104,8 @@ export class StatsProvider {
   private cpu(key: string, cpuNs: number, now: number): Record<string, unknown> {
     const prev = this.previous.get(key);
     this.previous.set(key, { cpuNs, at: now });
-    const rate = prev && now > prev.at ? Math.max(0, Math.round(((cpuNs - prev.cpuNs) / (now - prev.at)) * 1e6)) : 0;
+    // nanoseconds of CPU per second of wall time (`now` is in ms)
+    const rate = prev && now > prev.at ? Math.max(0, Math.round(((cpuNs - prev.cpuNs) / (now - prev.at)) * 1e3)) : 0;
     return { time: rfc3339(now), usageNanoCores: rate, usageCoreNanoSeconds: Math.round(cpuNs) };
   }
 
