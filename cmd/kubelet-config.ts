@@ -21,6 +21,9 @@ const FIELDS: Record<string, { flag: keyof Values; kind: Kind }> = {
   podCIDR: { flag: 'pod-cidr', kind: 'string' },
   maxPods: { flag: 'max-pods', kind: 'int' },
   evictionHard: { flag: 'eviction-hard', kind: 'thresholds' },
+  containerLogMaxSize: { flag: 'container-log-max-size', kind: 'string' },
+  containerLogMaxFiles: { flag: 'container-log-max-files', kind: 'int' },
+  containerLogMonitorInterval: { flag: 'container-log-monitor-interval', kind: 'duration' },
   clusterDNS: { flag: 'cluster-dns', kind: 'list' },
   clusterDomain: { flag: 'cluster-domain', kind: 'string' },
   resolvConf: { flag: 'resolv-conf', kind: 'string' },
@@ -52,7 +55,7 @@ const IGNORED = new Set([
   'healthzPort', 'healthzBindAddress', 'enableServer', 'failSwapOn', 'memorySwap', 'featureGates', 'logging',
   'imageMinimumGCAge', 'imageGCHighThresholdPercent', 'imageGCLowThresholdPercent', 'evictionPressureTransitionPeriod',
   'cpuManagerPolicy', 'cpuManagerReconcilePeriod', 'streamingConnectionIdleTimeout', 'volumeStatsAggPeriod',
-  'shutdownGracePeriod', 'shutdownGracePeriodCriticalPods', 'containerLogMaxSize', 'containerLogMaxFiles',
+  'shutdownGracePeriod', 'shutdownGracePeriodCriticalPods',
   'staticPodURL', 'hairpinMode', 'enableDebuggingHandlers', 'enableContentionProfiling', 'oomScoreAdj',
 ]);
 

@@ -1,5 +1,6 @@
 // `mini-kube kubelet`: the node agent. Flags named as upstream's kubelet where they exist; `--runtime fake
 // --nodes N` simulates N nodes (<node-name>-1 .. -N) in this one process, as kwok does.
+import { parseQuantity, quantityValue } from '../pkg/apimachinery/quantity.js';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -44,6 +45,9 @@ export const kubeletFlags = {
   'pod-manifest-path': flag.string('', 'Directory of static pod manifests (YAML or JSON Pods) this kubelet runs without the apiserver, mirrored in the API'),
   'file-check-frequency': flag.string('20s', 'How often the static pod directory is re-read (changes are also watched)'),
   'eviction-hard': flag.string('memory.available<100Mi,nodefs.available<10%', 'Hard eviction thresholds (memory.available, nodefs.available; quantity or percentage); pods are evicted, BestEffort first, when one is crossed (process runtime; "" disables)'),
+  'container-log-max-size': flag.string('10Mi', 'A running container\'s log is rotated once it reaches this size (a quantity; negative: never)'),
+  'container-log-max-files': flag.int(5, 'Log files kept per container, the live one included (at least 2)'),
+  'container-log-monitor-interval': flag.string('10s', 'How often the containers\' log sizes are checked'),
   'sync-frequency': flag.string('1m', 'Longest time between syncs of a running pod (and refreshes of its configMap/secret volumes; changes seen by the watch apply at once)'),
   'pod-sandbox': flag.string('auto', 'Process runtime: a network namespace, address from the podCIDR and PID/IPC/UTS namespaces per pod (netns; needs root on Linux, iproute2, util-linux), pods on the host network (host), or netns when possible (auto)', ['auto', 'netns', 'host']),
   'pod-cidr': flag.string('', 'The node\'s pod range (e.g. 10.244.1.0/24): pods\' addresses, registered as the Node\'s spec.podCIDR (default: the spec.podCIDR the controller-manager\'s node-ipam gives the Node)'),
@@ -63,6 +67,14 @@ const duration = (name: string, text: string): number => {
   const ms = parseGoDurationMs(text);
   if (ms === undefined) throw new FlagError(`invalid argument "${text}" for "--${name}" flag: not a duration`);
   return ms;
+};
+
+/** The log rotation settings, checked as upstream's NewContainerLogManager checks them. */
+const containerLogOptions = (maxSize: string, maxFiles: number, monitorMs: number) => {
+  let bytes: number;
+  try { bytes = quantityValue(parseQuantity(maxSize)); } catch { throw new FlagError(`invalid argument "${maxSize}" for "--container-log-max-size" flag: failed to parse container log max size "${maxSize}"`); }
+  if (maxFiles <= 1) throw new FlagError(`invalid argument "${maxFiles}" for "--container-log-max-files" flag: invalid MaxFiles ${maxFiles}, must be > 1`);
+  return { containerLogMaxSizeBytes: bytes, containerLogMaxFiles: maxFiles, containerLogMonitorMs: monitorMs };
 };
 
 export const main = async (argv: readonly string[]): Promise<void> => {
@@ -86,6 +98,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       fakeStartLatencyMs: duration('fake-start-latency', v['fake-start-latency']),
       syncFrequencyMs: duration('sync-frequency', v['sync-frequency']),
       fileCheckFrequencyMs: duration('file-check-frequency', v['file-check-frequency']),
+      ...containerLogOptions(v['container-log-max-size'], v['container-log-max-files'], duration('container-log-monitor-interval', v['container-log-monitor-interval'])),
       evictionHard: (() => {
         try { return parseThresholds(v['eviction-hard']); } catch (e) { throw new FlagError(`invalid argument "${v['eviction-hard']}" for "--eviction-hard" flag: ${(e as Error).message}`); }
       })(),

@@ -2,6 +2,7 @@
 // spec.nodeName=NAME, as the Node authorizer requires; for many simulated nodes, all bound pods with a node index)
 // hands each pod to the kubelet of its node, and a single Node informer (its own Node, or every Node for many)
 // tells the fake runtime each node's spec.podCIDR as soon as node-ipam sets it.
+import type { ContainerLogOptions } from './log-manager.js';
 import type { Logger } from 'pino';
 import {
   DelegatedAuth, EventThrottle, finalState, NAMESPACE_INDEX, NODE_NAME_INDEX, indexByNamespace, indexByNodeName, newRateLimiter, realClock, SharedIndexInformer, type Client, type Clock,
@@ -15,7 +16,7 @@ import { NodeServer, type NodeServerSettings } from './server.js';
 import type { Runtime } from './runtime/types.js';
 import type { DnsSettings } from './sandbox/dns.js';
 
-export interface KubeletHostOptions extends KubeletTimings, StaticPodOptions, NodeBehaviour {
+export interface KubeletHostOptions extends KubeletTimings, StaticPodOptions, NodeBehaviour, ContainerLogOptions {
   client: Client;
   /** One name per node this process runs. */
   nodeNames: string[];

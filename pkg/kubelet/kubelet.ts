@@ -11,17 +11,19 @@ import { attemptsOf } from './pod-status.js';
 import { PodSyncer, type BackoffPolicy, type PodRecord } from './pod-sync.js';
 import { PodWorkers } from './pod-workers.js';
 import { ProbeManager } from './probes.js';
+import { ContainerLogManager, type ContainerLogOptions } from './log-manager.js';
 import { EvictionManager, observeMachine, pressureRejection, withDisruptionTarget, type Threshold } from './eviction.js';
 import { ObjectWatcher } from './object-watcher.js';
 import { isMirrorPod, StaticPodSource } from './static-pods.js';
 import type { StatsSource } from './stats.js';
-import type { LogOptions, Runtime } from './runtime/types.js';
+import type { LogChunk, LogCursor, LogOptions, Runtime } from './runtime/types.js';
 import { StatusManager } from './status-manager.js';
 import type { VolumeObjectKind } from './volumes.js';
 import type { DnsSettings } from './sandbox/dns.js';
 
 export interface ContainerLogs {
-  read(o: LogOptions): Promise<string>;
+  /** The log as `o` asks; from `cursor` on, only what was written since. */
+  read(o: LogOptions, cursor?: LogCursor): Promise<LogChunk>;
   running(): boolean;
 }
 
@@ -36,7 +38,7 @@ export interface KubeletTimings {
   syncFrequencyMs?: number;
 }
 
-export interface NodeKubeletOptions extends KubeletTimings, StaticPodOptions, NodeBehaviour {
+export interface NodeKubeletOptions extends KubeletTimings, StaticPodOptions, NodeBehaviour, ContainerLogOptions {
   client: Client;
   nodeName: string;
   nodeIp: string;
@@ -109,6 +111,8 @@ export class NodeKubelet {
   private resyncTimer?: { cancel(): void };
   private readonly staticPods?: StaticPodSource;
   private readonly eviction?: EvictionManager;
+  /** Rotation of the containers' log files (runtimes that keep them). */
+  private readonly logManager?: ContainerLogManager;
 
   constructor(readonly o: NodeKubeletOptions) {
     this.clock = o.clock ?? realClock;
@@ -123,6 +127,7 @@ export class NodeKubelet {
       onEvent: o.simulated ? undefined : (type, reason, message) => this.recorder.event(this.nodeRef(), type, reason, message),
     });
     this.recorder = new EventRecorder({ sink: o.client.events(), component: 'kubelet', host: o.nodeName, clock: this.clock, logger: this.logger, throttle: o.eventThrottle });
+    if (o.runtime.logPath && o.runtime.reopenContainerLog) this.logManager = new ContainerLogManager({ ...o, clock: this.clock, logger: this.logger });
     const podDir = (o.runtime as { podDir?: (uid: string) => string }).podDir;
     if (podDir && o.evictionHard?.length) {
       const rootDir = dirname(dirname(podDir.call(o.runtime, 'uid'))); // <root>/pods/<uid>
@@ -192,10 +197,12 @@ export class NodeKubelet {
     if (this.watcher) this.scheduleResync();
     const statics = this.staticPods?.run(signal, this.agent.whenRegistered());
     const eviction = this.eviction?.run(signal);
+    const logRotation = this.logManager?.run(signal);
     try {
       await this.agent.run(signal);
       await statics;
       await eviction;
+      await logRotation;
     } finally {
       this.resyncTimer?.cancel();
       this.watcher?.close();
@@ -303,7 +310,7 @@ export class NodeKubelet {
       return `container "${container}" in pod "${podName}" is waiting to start: ${waiting}`;
     }
     return {
-      read: (lo) => this.o.runtime.logs(target.id, lo),
+      read: (lo, cursor) => this.o.runtime.logs(target.id, lo, cursor),
       running: () => this.o.runtime.containerStatus(target.id)?.state === 'running',
     };
   }

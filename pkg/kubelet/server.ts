@@ -283,19 +283,24 @@ export class NodeServer {
       const logs = found.kubelet.containerLogs(found.pod, container, opts);
       if (typeof logs === 'string') { send(400, logs); return; }
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'transfer-encoding': 'chunked' });
-      let text = await logs.read(opts);
-      if (opts.limitBytes !== undefined) text = text.slice(0, opts.limitBytes);
-      res.write(text);
+      // limitBytes bounds all that is sent, followed lines included
+      let budget = opts.limitBytes ?? Infinity;
+      const write = (text: string): void => {
+        if (!text || budget <= 0) return;
+        const bytes = Buffer.from(text);
+        res.write(bytes.length > budget ? bytes.subarray(0, budget) : bytes);
+        budget -= bytes.length;
+      };
+      let chunk = await logs.read(opts);
+      write(chunk.text);
       if (q.get('follow') === 'true') {
-        let seen = await logs.read({ ...opts, tailLines: undefined });
-        while (!gone() && logs.running()) {
+        // what was written since the last read (a read follows the log across a rotation)
+        while (!gone() && logs.running() && budget > 0) {
           await new Promise((r) => setTimeout(r, 200));
-          const now = await logs.read({ ...opts, tailLines: undefined });
-          if (now.length > seen.length && now.startsWith(seen)) res.write(now.slice(seen.length));
-          seen = now;
+          chunk = await logs.read(opts, chunk.cursor);
+          write(chunk.text);
         }
-        const last = await logs.read({ ...opts, tailLines: undefined });
-        if (last.length > seen.length && last.startsWith(seen)) res.write(last.slice(seen.length));
+        write((await logs.read(opts, chunk.cursor)).text);
       }
       res.end();
     } catch (err) {

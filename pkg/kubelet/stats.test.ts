@@ -52,7 +52,7 @@ describe('StatsProvider.summary', () => {
     expect(p.volume.map((v: { name: string }) => v.name)).toEqual(['cache', 'cfg', 'mem']); // hostPath has no metrics
     expect(p.volume[0]).toMatchObject({ name: 'cache', usedBytes: cache.bytes, inodesUsed: 3, capacityBytes: expect.any(Number), availableBytes: expect.any(Number), inodes: expect.any(Number), inodesFree: expect.any(Number) });
     const [c] = p.containers;
-    const logBytes = Buffer.byteLength(await runtime.logs(id, { timestamps: true })); // the CRI lines as kept
+    const logBytes = Buffer.byteLength((await runtime.logs(id, { timestamps: true })).text); // the CRI lines as kept
     expect(c.logs).toMatchObject({ time: t, usedBytes: logBytes, inodesUsed: 1, capacityBytes: 100 * 2 ** 30 });
     expect(c.rootfs).toMatchObject({ usedBytes: 0, inodesUsed: 0 });
     // the containers' rootfs and logs, the emptyDir on disk and the configMap; not the Memory emptyDir

@@ -14,7 +14,7 @@ import { PassThrough } from 'node:stream';
 import { realClock, type Clock, type TimerHandle } from '../../client/index.js';
 import {
   normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUsage, type DiskUsage, type ExecResult, type FsInfo, type ImageInfo,
-  type InterfaceStats, type LogOptions, type Runtime,
+  type InterfaceStats, type LogChunk, type LogCursor, type LogOptions, type Runtime,
   type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions, type StreamingSession,
 } from './types.js';
 import { IpPool } from './ip-pool.js';
@@ -216,10 +216,13 @@ export class FakeRuntime implements Runtime {
     return Promise.resolve(fail === undefined ? { ok: true } : { ok: false, message: fail || 'simulated failure' });
   }
 
-  logs(id: string, o: LogOptions = {}): Promise<string> {
+  /** The simulated lines; a cursor counts lines read. */
+  logs(id: string, o: LogOptions = {}, cursor?: LogCursor): Promise<LogChunk> {
     const c = this.mustGet(id);
-    const lines = o.tailLines !== undefined ? c.log.slice(-o.tailLines) : c.log;
-    return Promise.resolve(lines.map((l) => `${l.split(' ').slice(o.timestamps ? 0 : 3).join(' ')}\n`).join(''));
+    let lines = c.log.slice(cursor ? Math.min(cursor.offset, c.log.length) : 0);
+    if (!cursor && o.tailLines !== undefined) lines = o.tailLines <= 0 ? [] : lines.slice(-o.tailLines);
+    const text = lines.map((l) => `${l.split(' ').slice(o.timestamps ? 0 : 3).join(' ')}\n`).join('');
+    return Promise.resolve({ text, cursor: { file: 0, offset: c.log.length } });
   }
 
   /** Simulated: 1% of a core since the start and 4 MiB each, so that stats and metrics show plausible figures. */

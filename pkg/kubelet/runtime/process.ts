@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { access, constants as fsConstants, lstat, mkdir, readdir, readFile, readlink, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { access, constants as fsConstants, lstat, mkdir, readdir, readlink, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,14 +22,14 @@ import { RuntimeState, type ContainerRecord } from './process-state.js';
 import { AttachHub, dialInNetns, dialPod, execNotFoundMessage, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
 import { diskUsage, filesystemOf, NO_USAGE } from '../disk-usage.js';
 import { cgroupUsage, netDev, processAlive, processGroupUsage } from './procfs.js';
-import { normalizeCriTime } from './cri-time.js';
+import { readCriLog } from './cri-log.js';
 import { newId } from './ids.js';
 import { ShimHandle } from './shim-client.js';
 import { canMakeRoots, hostPathOf, inRootArgv, OWN_PROC, rootDirFor, rootedArgv, rootOperations } from './container-root.js';
 import { notFoundMessage, type ShimExit } from './shim-protocol.js';
 import {
   normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUsage, type DiskUsage, type ExecResult, type FsInfo, type ImageInfo,
-  type InterfaceStats, type LogOptions, type Mount, type Runtime, type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions,
+  type InterfaceStats, type LogChunk, type LogCursor, type LogOptions, type Mount, type Runtime, type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions,
   type StreamingSession,
 } from './types.js';
 
@@ -371,9 +371,15 @@ export class ProcessRuntime implements Runtime {
     return pod ? dialInNetns(pod.netns, port) : dialPod(sb.ip, port);
   }
 
-  async logs(id: string, o: LogOptions = {}): Promise<string> {
+  logs(id: string, o: LogOptions = {}, cursor?: LogCursor): Promise<LogChunk> {
+    return readCriLog(this.mustGet(id).logPath, o, cursor);
+  }
+
+  /** CRI's ReopenContainerLog: the shim writes to a new file at the log path (the old one was rotated away). */
+  async reopenContainerLog(id: string): Promise<void> {
     const c = this.mustGet(id);
-    return formatCriLog(await readFile(c.logPath, 'utf8').catch(() => ''), o);
+    if (c.state !== 'running' || !c.shim) throw new Error(`container ${id} is not running`);
+    await c.shim.reopenLog();
   }
 
   /**
@@ -549,23 +555,6 @@ const linkEtc = async (rootfs: string, etcDir: string): Promise<void> => {
     await rm(join(etc, name), { force: true });
     await symlink(join(etcDir, name), join(etc, name));
   }
-};
-
-/** CRI log text as `kubectl logs` shows it: the payloads, with timestamps if asked, the last N lines, since a time. */
-export const formatCriLog = (text: string, o: LogOptions = {}): string => {
-  const out: string[] = [];
-  let partial = '';
-  for (const line of text.split('\n')) {
-    // `s`: a tty container's lines end in \r (its pty writes \r\n), which `.` alone does not match; kept, as containerd does
-    const m = /^(\S+) (stdout|stderr) ([FP]) ?(.*)$/s.exec(line);
-    if (!m) continue;
-    const [, ts, , tag, payload] = m;
-    if (o.sinceMs !== undefined && Date.parse(ts!) < o.sinceMs) continue;
-    if (tag === 'P') { partial += payload; continue; }
-    out.push(`${o.timestamps ? `${normalizeCriTime(ts!)} ` : ''}${partial}${payload}\n`);
-    partial = '';
-  }
-  return (o.tailLines !== undefined ? (o.tailLines <= 0 ? [] : out.slice(-o.tailLines)) : out).join('');
 };
 
 const publicStatus = (c: ProcContainer): ContainerStatus => {

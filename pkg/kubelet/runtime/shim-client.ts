@@ -35,6 +35,8 @@ export class ShimHandle {
   private socket?: Socket;
   private resolveExit!: (e: ShimExit) => void;
   private readonly startedWaiters: (() => void)[] = [];
+  /** Callers of reopenLog waiting for the shim's answer, in order. */
+  private readonly reopenWaiters = new Set<() => void>();
 
   private constructor(private readonly stateDir: string, private readonly socketPath: string) {
     this.exited = new Promise((r) => { this.resolveExit = r; });
@@ -80,6 +82,18 @@ export class ShimHandle {
     });
   }
 
+  /** Asks the shim to write to a new file at the log path; resolves once it does (CRI ReopenContainerLog). */
+  reopenLog(timeoutMs = 5_000): Promise<void> {
+    const s = this.socket;
+    if (!s) return Promise.reject(new Error('no connection to the container\'s shim'));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => { this.reopenWaiters.delete(done); reject(new Error('the container\'s shim did not reopen its log')); }, timeoutMs);
+      const done = (): void => { clearTimeout(timer); resolve(); };
+      this.reopenWaiters.add(done);
+      s.write(frame(Frame.reopenLog));
+    });
+  }
+
   /** Stops listening (the kubelet stops; the shim goes on). */
   detach(): void { this.socket?.destroy(); this.socket = undefined; }
 
@@ -90,6 +104,7 @@ export class ShimHandle {
       else if (type === Frame.stderr) this.output?.stderr(payload);
       else if (type === Frame.started) { this.started = JSON.parse(payload.toString()) as ShimStarted; this.wakeStarted(); }
       else if (type === Frame.exit) this.finish(JSON.parse(payload.toString()) as ShimExit);
+      else if (type === Frame.logReopened) { const [first] = this.reopenWaiters; if (first) { this.reopenWaiters.delete(first); first(); } }
     }));
     s.on('error', () => undefined);
     s.once('close', () => {

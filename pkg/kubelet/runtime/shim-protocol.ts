@@ -37,8 +37,11 @@ export const EXIT_FILE = 'exit.json';
 export const notFoundMessage = (cmd: string): string =>
   `failed to create containerd task: failed to create shim task: OCI runtime create failed: exec: "${cmd}": executable file not found in $PATH`;
 
-/** Frame types: shim to client (started, stdout, stderr, exit) and client to shim (stdin, end of stdin). */
-export const Frame = { started: 0x53, stdout: 0x4f, stderr: 0x45, exit: 0x58, stdin: 0x49, stdinEnd: 0x43 } as const;
+/**
+ * Frame types: shim to client (started, stdout, stderr, exit, logReopened) and client to shim (stdin, end of stdin,
+ * reopenLog: write to a new file at the log path, the old one having been rotated away).
+ */
+export const Frame = { started: 0x53, stdout: 0x4f, stderr: 0x45, exit: 0x58, stdin: 0x49, stdinEnd: 0x43, reopenLog: 0x52, logReopened: 0x72 } as const;
 
 export const frame = (type: number, payload: Buffer | string = Buffer.alloc(0)): Buffer => {
   const body = typeof payload === 'string' ? Buffer.from(payload) : payload;

@@ -18,20 +18,20 @@ const nanoTime = (): string => rfc3339Nano(nowNanos());
  * Turns a byte stream into CRI log lines written to `out`; at the end, output left without a newline is a last full
  * line, as containerd writes it (else a container's final `printf done` would be lost).
  */
-const criWriter = (out: WriteStream, stream: 'stdout' | 'stderr'): { write: (chunk: Buffer) => void; end: () => void } => {
+const criWriter = (out: () => WriteStream, stream: 'stdout' | 'stderr'): { write: (chunk: Buffer) => void; end: () => void } => {
   let pending = '';
   return {
     write: (chunk) => {
       pending += chunk.toString('utf8');
       let nl: number;
       while ((nl = pending.indexOf('\n')) >= 0) {
-        out.write(`${nanoTime()} ${stream} F ${pending.slice(0, nl)}\n`);
+        out().write(`${nanoTime()} ${stream} F ${pending.slice(0, nl)}\n`);
         pending = pending.slice(nl + 1);
       }
-      if (pending.length > 16 * 1024) { out.write(`${nanoTime()} ${stream} P ${pending}\n`); pending = ''; }
+      if (pending.length > 16 * 1024) { out().write(`${nanoTime()} ${stream} P ${pending}\n`); pending = ''; }
     },
     end: () => {
-      if (pending) out.write(`${nanoTime()} ${stream} F ${pending}\n`);
+      if (pending) out().write(`${nanoTime()} ${stream} F ${pending}\n`);
       pending = '';
     },
   };
@@ -41,7 +41,7 @@ const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', '
 
 export async function runShim(stateDir: string): Promise<void> {
   const spec = JSON.parse(readFileSync(join(stateDir, SPEC_FILE), 'utf8')) as ShimSpec;
-  const out = createWriteStream(spec.logPath, { flags: 'a' });
+  let out = createWriteStream(spec.logPath, { flags: 'a' });
   const clients = new Set<Socket>();
   let startedFrame: Buffer | undefined;
   let exitFrame: Buffer | undefined;
@@ -59,6 +59,13 @@ export async function runShim(stateDir: string): Promise<void> {
     sock.once('close', () => clients.delete(sock));
     if (startedFrame) sock.write(startedFrame);
     sock.on('data', frameReader((type, payload) => {
+      if (type === Frame.reopenLog) {
+        // what was written to the old file is flushed there; from now on the new one takes the output
+        const old = out;
+        out = createWriteStream(spec.logPath, { flags: 'a' });
+        old.end(() => sock.write(frame(Frame.logReopened)));
+        return;
+      }
       if (!stdinOpen || !child.stdin) return;
       if (type === Frame.stdin) child.stdin.write(payload);
       else if (type === Frame.stdinEnd) { stdinOpen = false; child.stdin.end(); }
@@ -72,7 +79,7 @@ export async function runShim(stateDir: string): Promise<void> {
   });
   child.stdin?.on('error', () => undefined); // the container may exit before reading its input
   for (const s of FORWARDED) process.on(s, () => { try { if (child.pid) process.kill(child.pid, s); } catch { /* gone */ } });
-  const log = { stdout: criWriter(out, 'stdout'), stderr: criWriter(out, spec.tty ? 'stdout' : 'stderr') };
+  const log = { stdout: criWriter(() => out, 'stdout'), stderr: criWriter(() => out, spec.tty ? 'stdout' : 'stderr') };
   child.stdout!.on('data', (chunk: Buffer) => { log.stdout.write(chunk); broadcast(frame(Frame.stdout, chunk)); });
   child.stderr!.on('data', (chunk: Buffer) => { log.stderr.write(chunk); broadcast(frame(spec.tty ? Frame.stdout : Frame.stderr, chunk)); });
 

@@ -127,6 +127,12 @@ export interface LogOptions {
   sinceMs?: number;
 }
 
+/** How far a reader of a container's log has got: the file (a rotation starts another) and what was read of it. */
+export interface LogCursor { file: number; offset: number }
+
+/** Log text as `kubectl logs` shows it, and where it ends. */
+export interface LogChunk { text: string; cursor: LogCursor }
+
 /** What a running container has used so far (CRI's ContainerStats). */
 export interface ContainerUsage {
   /** CPU time of its processes, in nanoseconds. */
@@ -180,7 +186,15 @@ export interface Runtime {
   containerStatus(id: string): ContainerStatus | undefined;
   listContainers(podUid?: string): ContainerStatus[];
   execSync(id: string, cmd: string[], timeoutSeconds?: number): Promise<ExecResult>;
-  logs(id: string, o?: LogOptions): Promise<string>;
+  /**
+   * The container's log as `o` asks; given `cursor`, only the complete lines written since (after a rotation, from
+   * the new file's start), for `kubectl logs -f`.
+   */
+  logs(id: string, o?: LogOptions, cursor?: LogCursor): Promise<LogChunk>;
+  /** Where a running container's log is written (a runtime that keeps files); rotated copies are `<path>.<time>`. */
+  logPath?(id: string): string | undefined;
+  /** CRI's ReopenContainerLog: the container writes to a new file at its log path. */
+  reopenContainerLog?(id: string): Promise<void>;
   /** Runs `cmd` in the container's environment, joined to the client's streams (kubectl exec). */
   exec(id: string, cmd: string[], o: StreamingOptions): Promise<StreamingSession>;
   /** Joins the client to the running container's stdio (kubectl attach). */
