@@ -50,3 +50,6 @@ export function expectKind(name: string, config: Record<string, unknown>, kind: 
     throw new Error(`admission plugin ${name}: configuration must be a ${kind} of ${apiVersions.join(' or ')} (got kind ${JSON.stringify(config.kind)}, apiVersion ${JSON.stringify(config.apiVersion)})`);
   }
 }
+
+/** A plugin that cannot start on its configuration, worded as upstream's plugin initialization. */
+export const pluginInitError = (name: string, why: string): Error => new Error(`couldn't init admission plugin "${name}": ${why}`);

@@ -15,3 +15,9 @@ export const aggregate = (errs: string[]): string => (errs.length === 1 ? errs[0
 
 export const isResource = (a: AdmissionAttributes, group: string, plural: string): boolean =>
   a.resource.group === group && a.resource.plural === plural;
+
+/**
+ * A plugin's plain Go error (fmt.Errorf, a decode error): not a Status, so upstream's handler answers it as a 500
+ * with no reason and the error's text as the message.
+ */
+export const plainError = (message: string): StatusError => new StatusError(500, '', message);

@@ -7,6 +7,7 @@ export const ALL_ORDERED_PLUGINS = [
   'NamespaceAutoProvision',
   'NamespaceLifecycle',
   'NamespaceExists',
+  'LimitPodHardAntiAffinityTopology',
   'LimitRanger',
   'ServiceAccount',
   'NodeRestriction',
@@ -14,17 +15,23 @@ export const ALL_ORDERED_PLUGINS = [
   'AlwaysPullImages',
   'PodSecurity',
   'PodSecurityPolicy',
+  'PodNodeSelector',
   'Priority',
   'DefaultTolerationSeconds',
+  'PodTolerationRestriction',
+  'EventRateLimit',
+  'ExtendedResourceToleration',
   'Initializers',
   'DefaultStorageClass',
   'StorageObjectInUseProtection',
+  'OwnerReferencesPermissionEnforcement',
   'PersistentVolumeClaimResize',
   'RuntimeClass',
   'CertificateApproval',
   'CertificateSigning',
   'CertificateSubjectRestriction',
   'DefaultIngressClass',
+  'DenyServiceExternalIPs',
   'MutatingAdmissionWebhook',
   'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
@@ -34,8 +41,19 @@ export const ALL_ORDERED_PLUGINS = [
 
 export type PluginName = typeof ALL_ORDERED_PLUGINS[number];
 
-/** Upstream's DefaultOffAdmissionPlugins among ours (1.24's, for PodSecurityPolicy): everything but NamespaceLifecycle, LimitRanger, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority, DefaultTolerationSeconds, the three storage plugins, RuntimeClass, the three certificate plugins, DefaultIngressClass, the three dynamic admission plugins and ResourceQuota. */
-export const DEFAULT_OFF_PLUGINS: readonly PluginName[] = ['AlwaysAdmit', 'NamespaceAutoProvision', 'NamespaceExists', 'NodeRestriction', 'AlwaysPullImages', 'PodSecurityPolicy', 'Initializers', 'AlwaysDeny'];
+/**
+ * Upstream's DefaultOffAdmissionPlugins among ours (1.24's, for PodSecurityPolicy): everything but NamespaceLifecycle,
+ * LimitRanger, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority, DefaultTolerationSeconds, the three
+ * storage plugins, RuntimeClass, the three certificate plugins, DefaultIngressClass, the three dynamic admission
+ * plugins and ResourceQuota. So also off: the scheduling restrictions (LimitPodHardAntiAffinityTopology,
+ * PodNodeSelector, PodTolerationRestriction, ExtendedResourceToleration), EventRateLimit (it needs a configuration),
+ * OwnerReferencesPermissionEnforcement and DenyServiceExternalIPs.
+ */
+export const DEFAULT_OFF_PLUGINS: readonly PluginName[] = [
+  'AlwaysAdmit', 'NamespaceAutoProvision', 'NamespaceExists', 'LimitPodHardAntiAffinityTopology', 'NodeRestriction', 'AlwaysPullImages',
+  'PodSecurityPolicy', 'PodNodeSelector', 'PodTolerationRestriction', 'EventRateLimit', 'ExtendedResourceToleration', 'Initializers',
+  'OwnerReferencesPermissionEnforcement', 'DenyServiceExternalIPs', 'AlwaysDeny',
+];
 
 /** kube-apiserver's checks of the two flags, with its messages (apiserver/pkg/server/options/admission.go). */
 export function validatePluginNames(enable: readonly string[], disable: readonly string[]): string[] {

@@ -7,6 +7,9 @@ import { CertificateApproval, CertificateSigning, CertificateSubjectRestriction 
 import { expectKind, readAdmissionConfiguration, type PluginConfigs } from './config.js';
 import { DefaultIngressClass } from './default-ingress-class.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
+import { DenyServiceExternalIPs } from './deny-service-external-ips.js';
+import { EventRateLimit, readEventRateLimitConfig } from './event-rate-limit.js';
+import { ExtendedResourceToleration } from './extended-resource-toleration.js';
 import { Initializers } from './initializers.js';
 import type { Admission } from './interface.js';
 import { LimitRanger } from './limit-ranger.js';
@@ -15,6 +18,10 @@ import { NamespaceAutoProvision } from './namespace-autoprovision.js';
 import { NamespaceExists } from './namespace-exists.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { NodeRestriction } from './node-restriction.js';
+import { OwnerReferencesPermissionEnforcement } from './owner-references-permission.js';
+import { LimitPodHardAntiAffinityTopology } from './pod-anti-affinity.js';
+import { PodNodeSelector, readNodeSelectorConfig } from './pod-node-selector.js';
+import { PodTolerationRestriction, readTolerationRestrictionConfig } from './pod-toleration-restriction.js';
 import { PodSecurity, type PodSecurityConfiguration } from './podsecurity/plugin.js';
 import { Priority } from './priority.js';
 import { RuntimeClass } from './runtimeclass.js';
@@ -44,6 +51,7 @@ export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opt
     NamespaceAutoProvision: () => new NamespaceAutoProvision(deps),
     NamespaceLifecycle: () => new NamespaceLifecycle((name) => deps.get('', 'namespaces', undefined, name)),
     NamespaceExists: () => new NamespaceExists(deps),
+    LimitPodHardAntiAffinityTopology: () => new LimitPodHardAntiAffinityTopology(),
     LimitRanger: () => new LimitRanger(deps),
     ServiceAccount: () => new ServiceAccount(deps),
     NodeRestriction: () => new NodeRestriction(deps),
@@ -55,17 +63,23 @@ export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opt
       return new PodSecurity(deps, c as PodSecurityConfiguration | undefined);
     },
     PodSecurityPolicy: () => new PodSecurityPolicy(deps, policyUseAuthorizer(deps.authorize)),
+    PodNodeSelector: () => new PodNodeSelector(deps, readNodeSelectorConfig(configs.get('PodNodeSelector'))),
     Priority: () => new Priority(deps),
     DefaultTolerationSeconds: () => new DefaultTolerationSeconds(),
+    PodTolerationRestriction: () => new PodTolerationRestriction(deps, readTolerationRestrictionConfig(configs.get('PodTolerationRestriction'))),
+    EventRateLimit: () => new EventRateLimit(readEventRateLimitConfig(configs.get('EventRateLimit'))),
+    ExtendedResourceToleration: () => new ExtendedResourceToleration(),
     Initializers: () => new Initializers(deps),
     DefaultStorageClass: () => new DefaultStorageClass(deps),
     StorageObjectInUseProtection: () => new StorageObjectInUseProtection(),
+    OwnerReferencesPermissionEnforcement: () => new OwnerReferencesPermissionEnforcement(deps),
     PersistentVolumeClaimResize: () => new PersistentVolumeClaimResize(deps),
     RuntimeClass: () => new RuntimeClass(deps),
     CertificateApproval: () => new CertificateApproval(deps),
     CertificateSigning: () => new CertificateSigning(deps),
     CertificateSubjectRestriction: () => new CertificateSubjectRestriction(),
     DefaultIngressClass: () => new DefaultIngressClass(deps),
+    DenyServiceExternalIPs: () => new DenyServiceExternalIPs(),
     MutatingAdmissionWebhook: () => new MutatingWebhook(deps),
     ValidatingAdmissionPolicy: () => new ValidatingAdmissionPolicy(deps),
     ValidatingAdmissionWebhook: () => new ValidatingWebhook(deps),
