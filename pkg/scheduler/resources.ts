@@ -103,5 +103,3 @@ export const nodeAllocatable = (node: Node): Resources => {
   return r;
 };
 
-/** Extended resources: anything other than the native cpu/memory/ephemeral-storage/pods/hugepages. */
-export const isExtendedResource = (name: string): boolean => name.includes('/') && !name.startsWith('kubernetes.io/');
