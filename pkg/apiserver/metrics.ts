@@ -62,6 +62,29 @@ export function registerMetrics(app: FastifyInstance): ApiMetrics {
   return { registry, inflight };
 }
 
+/**
+ * Series read when scraped (nothing per request): kubernetes_build_info, and apiserver_storage_objects, the objects
+ * stored per resource (`pods`, `deployments.apps`), as upstream's count of each resource's keys.
+ */
+export function registerStorageMetrics(registry: Registry, version: Record<string, string>, resources: () => { resource: string; count: () => number }[]): void {
+  new Gauge({
+    name: 'kubernetes_build_info', help: 'A metric with a constant \'1\' value labeled by major, minor, git version, git commit, git tree state, build date, Go version, and compiler from which Kubernetes was built, and platform on which it is running.',
+    labelNames: ['major', 'minor', 'git_version', 'git_commit', 'git_tree_state', 'build_date', 'go_version', 'compiler', 'platform'] as const, registers: [registry],
+  }).set({
+    major: version.major, minor: version.minor, git_version: version.gitVersion, git_commit: version.gitCommit, git_tree_state: version.gitTreeState,
+    build_date: version.buildDate, go_version: version.goVersion, compiler: version.compiler, platform: version.platform,
+  }, 1);
+  new Gauge({
+    name: 'apiserver_storage_objects', help: 'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
+    labelNames: ['resource'] as const, registers: [registry],
+    collect() {
+      this.reset();
+      const seen = new Set<string>();
+      for (const r of resources()) if (!seen.has(r.resource)) { seen.add(r.resource); this.set({ resource: r.resource }, r.count()); }
+    },
+  });
+}
+
 /** Upstream's apiserver_flowcontrol_* series, read from API Priority and Fairness when scraped (nothing per request). */
 export function registerFlowControlMetrics(registry: Registry, source: () => ReturnType<FlowControl['counts']>): void {
   const labelNames = ['priority_level', 'flow_schema'] as const;

@@ -32,8 +32,8 @@ import { registerDiscovery } from './discovery/routes.js';
 import { installErrorHandler } from './errors.js';
 import './fastify-types.js';
 import { handleResource } from './handlers/resource.js';
-import { type Check, registerHealth } from './health.js';
-import { registerFlowControlMetrics, registerMetrics } from './metrics.js';
+import { type Check, registerHealth, VERSION_INFO } from './health.js';
+import { registerFlowControlMetrics, registerMetrics, registerStorageMetrics } from './metrics.js';
 import { registerOpenApiV3 } from './openapi/v3-routes.js';
 import { registerOpenApiV2 } from './openapi/v2-routes.js';
 import { createCustomResources } from '../registry/customresources/controller.js';
@@ -106,6 +106,10 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     : undefined;
   const stopPriorityAndFairness = flowControl?.start();
   if (flowControl) registerFlowControlMetrics(metrics.registry, () => flowControl.counts());
+  // every served version of a resource is the same stored objects: counted once, by group and resource
+  registerStorageMetrics(metrics.registry, VERSION_INFO, () => registries.all()
+    .filter((r) => r.rt.verbs.includes('watch')) // stored resources (not reviews, bindings or component statuses)
+    .map((r) => ({ resource: r.rt.group ? `${r.rt.plural}.${r.rt.group}` : r.rt.plural, count: () => r.count() })));
   installChain(app, {
     flowControl,
     authenticator: authn.authenticator,

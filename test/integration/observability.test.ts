@@ -24,6 +24,21 @@ describe('metrics, health and audit', () => {
     expect(m.body).toMatch(/apiserver_current_inflight_requests\{request_kind="readOnly"\}/);
   });
 
+  it('counts the stored objects per resource (apiserver_storage_objects) and says what it is (kubernetes_build_info)', async () => {
+    const stored = async (resource: string): Promise<number> =>
+      Number(new RegExp(`^apiserver_storage_objects\\{resource="${resource.replace('.', '\\.')}"\\} (\\d+)$`, 'm').exec(String((await s.api('GET', '/metrics')).body))?.[1]);
+    const before = await stored('configmaps');
+    for (const name of ['counted-1', 'counted-2']) await s.api('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name } });
+    expect(await stored('configmaps')).toBe(before + 2);
+    expect(await stored('namespaces')).toBeGreaterThanOrEqual(4); // default, kube-system, kube-public, kube-node-lease
+    await s.api('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      metadata: { name: 'counted' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+    });
+    expect(await stored('deployments.apps')).toBe(1);
+    const m = String((await s.api('GET', '/metrics')).body);
+    expect(m).toMatch(/^kubernetes_build_info\{major="1",minor="32",git_version="v1\.32\.\d+[^"]*",git_commit="[0-9a-f]{40}",git_tree_state="clean",build_date="[^"]+",go_version="go[\d.]+",compiler="gc",platform="[a-z]+\/[a-z0-9]+"\} 1$/m);
+  });
+
   it('gauges the open watches by resource and scope (apiserver_longrunning_requests)', async () => {
     const gauge = async (): Promise<string | undefined> => {
       const m = String((await s.api('GET', '/metrics')).body);
@@ -50,7 +65,7 @@ describe('metrics, health and audit', () => {
   it('writes one audit event per request', async () => {
     await s.api('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'audited' } });
     const lines = (await readFile(auditLog, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    const create = lines.find((e) => e.verb === 'create' && e.objectRef?.resource === 'configmaps');
+    const create = lines.find((e) => e.verb === 'create' && e.objectRef?.resource === 'configmaps' && e.objectRef?.name === 'audited');
     expect(create).toMatchObject({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', stage: 'ResponseComplete', level: 'Metadata', user: { username: 'kubernetes-admin' }, responseStatus: { code: 201 } });
     expect(create.objectRef).toMatchObject({ resource: 'configmaps', namespace: 'default', name: 'audited', apiVersion: 'v1' });
     expect(create.annotations).toEqual({ 'authorization.k8s.io/decision': 'allow', 'authorization.k8s.io/reason': '' });

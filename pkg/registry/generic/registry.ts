@@ -108,6 +108,11 @@ export class Registry {
     return this.deps.cacher.list({ prefix: listPrefix(this.rt, undefined), limit: 1 }).items.length > 0;
   }
 
+  /** How many objects of this resource are stored (cache state, without waiting). */
+  count(): number {
+    return this.deps.cacher.count(listPrefix(this.rt, undefined));
+  }
+
   /** Current state without waiting; for lookups inside the apiserver (admission, subresources). */
   peek(namespace: string | undefined, name: string): KeyValue | undefined {
     return this.deps.cacher.get(this.key(namespace, name));

@@ -192,6 +192,12 @@ export class Cacher {
     return { items, revision: this.rev, nextKey: items[items.length - 1].key, remaining };
   }
 
+  /** How many objects are under `prefix` now (two binary searches). */
+  count(prefix: string): number {
+    this.assertCovers(prefix);
+    return this.countMatching(this.keys.lowerBound(prefix), prefix, undefined);
+  }
+
   /** The oldest revision whose state a list can still be served at (and a watch resumed from). */
   oldestRevision(): number {
     return this.ring.oldestResumable;
