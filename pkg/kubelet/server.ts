@@ -1,4 +1,5 @@
-// The node's HTTPS server, as upstream's kubelet server on :10250: /healthz, /pods, /configz, /metrics,
+// The node's HTTPS server, as upstream's kubelet server on :10250: /healthz, /pods, /runningpods/, /logs/ (the
+// node's /var/log), /configz, /metrics,
 // /stats/summary, /metrics/resource and /metrics/cadvisor (stats.ts), /metrics/probes (probes.ts),
 // /containerLogs/{namespace}/{pod}/{container} (follow, tailLines, sinceSeconds, previous, timestamps), /run (exec
 // and return the output), and the upgrades /exec/{ns}/{pod}/{container}, /attach/... and /portForward/{ns}/{pod}
@@ -14,6 +15,7 @@
 // which all reach lo on Linux), and a request is for the node whose address the connection came in on; nodes that
 // share an address are served together (the first one's figures, every one's pods).
 import { StatsProvider } from './stats.js';
+import { runningPods, serveLogPath } from './debug-handlers.js';
 import type { IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Duplex } from 'node:stream';
@@ -54,10 +56,12 @@ export interface NodeServerOptions {
    * addresses, which no one socket can bind otherwise.
    */
   loopbackOnly?: boolean;
+  /** What /logs/ serves (default the node's /var/log). */
+  logDir?: string;
 }
 
 /** What the kubelet's configuration says of its server (KubeletHost builds the rest). */
-export type NodeServerSettings = Pick<NodeServerOptions, 'clientCa' | 'port' | 'address' | 'configz' | 'anonymous'> & {
+export type NodeServerSettings = Pick<NodeServerOptions, 'clientCa' | 'port' | 'address' | 'configz' | 'anonymous' | 'logDir'> & {
   /** Bearer tokens are reviewed by the apiserver (TokenReview). */
   tokenWebhook?: boolean;
   /** How long a token's review is kept (upstream's authentication.webhook.cacheTTL, 2 min). */
@@ -259,6 +263,14 @@ export class NodeServer {
       }
       if (u.pathname === '/configz' && this.o.configz) {
         send(200, JSON.stringify(this.o.configz()), 'application/json');
+        return;
+      }
+      if (u.pathname === '/runningpods' || u.pathname === '/runningpods/') {
+        send(200, JSON.stringify(runningPods(scope.map((k) => k.o.runtime))), 'application/json');
+        return;
+      }
+      if (u.pathname === '/logs' || u.pathname.startsWith('/logs/')) {
+        await serveLogPath(res, this.o.logDir ?? '/var/log', u.pathname.slice('/logs/'.length));
         return;
       }
       if (u.pathname === '/pods' || u.pathname === '/pods/') {

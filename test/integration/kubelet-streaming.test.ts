@@ -3,7 +3,7 @@
 // port-forward tunnels SPDY in a WebSocket) and the SPDY/3.1 upgrade (kubectl 1.29, and the fallback).
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
@@ -86,11 +86,13 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
     api = await startTestApiServer();
     admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
     rootDir = await mkdtemp(join(tmpdir(), 'mini-kube-stream-'));
+    await mkdir(join(rootDir, 'var-log', 'pods'), { recursive: true });
+    await writeFile(join(rootDir, 'var-log', 'syslog'), 'booted\n');
     await publishRootCa(api, admin);
     kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
       nodeIpFor: () => '127.0.0.1',
       runtimeFor: (_i, _n, hostIp) => new ProcessRuntime({ rootDir, hostIp }),
-      server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1' },
+      server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1', logDir: join(rootDir, 'var-log') },
     });
     await kubelet.host.whenRegistered();
     nginxPort = await freePort();
@@ -375,6 +377,13 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
       expect(resource).toMatch(/^container_memory_working_set_bytes\{container="sh",namespace="default",pod="shell"\} [1-9]\d* \d+$/m);
       expect(resource).toMatch(/^node_cpu_usage_seconds_total [\d.e+-]+ \d+$/m);
       expect(resource).toContain('scrape_error 0');
+      // the debugging handlers: the runtime's own view of its pods, and the node's logs directory
+      const running = JSON.parse((await raw(`/api/v1/nodes/${NODE}/proxy/runningpods/`)).stdout) as { kind: string; items: KubeObject[] };
+      expect(running.kind).toBe('PodList');
+      expect(running.items.find((p) => p.metadata!.name === 'shell')).toMatchObject({ metadata: { namespace: 'default', creationTimestamp: null }, spec: { containers: [{ name: 'sh', resources: {} }] }, status: {} });
+      expect((await raw(`/api/v1/nodes/${NODE}/proxy/logs/`)).stdout).toBe('<!doctype html>\n<meta name="viewport" content="width=device-width">\n<pre>\n<a href="pods/">pods/</a>\n<a href="syslog">syslog</a>\n</pre>\n');
+      expect((await raw(`/api/v1/nodes/${NODE}/proxy/logs/syslog`)).stdout).toBe('booted\n');
+      expect((await raw(`/api/v1/nodes/${NODE}/proxy/logs/..%2f..%2fetc%2fpasswd`)).stderr).toContain('NotFound');
       expect((await raw('/api/v1/nodes/nope/proxy/healthz')).stderr).toContain('nodes "nope" not found');
       expect((await raw(`/api/v1/nodes/a:${NODE}:1:2/proxy/healthz`)).stderr).toContain(`invalid node request "a:${NODE}:1:2"`);
     }, 30_000);
