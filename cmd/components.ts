@@ -30,6 +30,11 @@ export interface ClusterLayout {
   dns?: { port: number; ip: string; domain: string };
   /** The apiserver's --service-cluster-ip-range (its default when unset). */
   serviceClusterIpRange?: string;
+  /**
+   * Loopback ports of the scheduler's and the controller-manager's HTTPS servers (/healthz, /metrics, ...): free ones
+   * up picks, not upstream's 10259 and 10257, since several clusters share a machine; unset, their defaults.
+   */
+  servingPorts?: { scheduler: number; controllerManager: number };
 }
 
 export interface ClientRate { qps: number; burst: number }
@@ -42,6 +47,7 @@ export const clusterCidr = (nodes: number): string =>
   formatCidr(parseIpv4Cidr(`10.244.0.0/${16 - Math.max(0, Math.ceil(Math.log2(Math.max(nodes, 1))) - 8)}`));
 
 const rateArgs = (r: ClientRate | undefined): string[] => (r ? ['--kube-api-qps', String(r.qps), '--kube-api-burst', String(r.burst)] : []);
+const servingArgs = (port: number | undefined): string[] => (port === undefined ? [] : ['--secure-port', String(port), '--bind-address', '127.0.0.1']);
 
 export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
   {
@@ -54,11 +60,11 @@ export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
     args: [
       'controller-manager', '--use-service-account-credentials', '--hostpath-provisioner-dir', join(c.dataDir, 'hostpath-provisioner'),
       '--allocate-node-cidrs', '--cluster-cidr', clusterCidr(c.nodes.length), '--node-cidr-mask-size', '24', ...rateArgs(c.rates?.controllerManager),
-      '--cluster-signing-cert-file', c.pki.ca.cert, '--cluster-signing-key-file', c.pki.ca.key,
+      '--cluster-signing-cert-file', c.pki.ca.cert, '--cluster-signing-key-file', c.pki.ca.key, ...servingArgs(c.servingPorts?.controllerManager),
     ],
     identity: { user: 'system:kube-controller-manager', pair: c.pki.controllerManager },
   },
-  { name: 'scheduler', args: ['scheduler', ...rateArgs(c.rates?.scheduler)], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler } },
+  { name: 'scheduler', args: ['scheduler', ...rateArgs(c.rates?.scheduler), ...servingArgs(c.servingPorts?.scheduler)], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler } },
   ...kubelets(c),
   ...(c.metricsServer ? [metricsServer(c.metricsServer)] : []),
   ...(c.dns ? [{

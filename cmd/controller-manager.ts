@@ -4,6 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pino } from 'pino';
 import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
+import { checkSecureServingFlags, secureServingFlags, startComponentServing } from './component-serving.js';
+import { controllerManagerConfigz } from './controller-manager-configz.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
@@ -58,6 +60,7 @@ export const controllerManagerFlags = {
   'feature-gates': flag.boolMap('Feature gates, key=true|false pairs (MaxUnavailableStatefulSet: alpha, off)'),
   'kube-api-qps': flag.int(20, 'Requests per second to the apiserver'),
   'kube-api-burst': flag.int(30, 'Burst of requests to the apiserver'),
+  ...secureServingFlags(10257),
   v: flag.int(0, 'Log verbosity: 4 and up adds debug, 6 and up trace'),
 };
 
@@ -74,6 +77,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     if (!v.kubeconfig) throw new FlagError('--kubeconfig is required');
     timing = Object.fromEntries(Object.entries(v).filter(([k]) => /period|deadline|duration|stabilization|delay/.test(k)).map(([k, x]) => [k, durationMs(k, x as string)]));
     if (!(Number(v['horizontal-pod-autoscaler-tolerance']) >= 0)) throw new FlagError(`invalid argument "${v['horizontal-pod-autoscaler-tolerance']}" for "--horizontal-pod-autoscaler-tolerance" flag`);
+    checkSecureServingFlags(v);
     if (!(Number(v['node-eviction-rate']) >= 0)) throw new FlagError(`invalid argument "${v['node-eviction-rate']}" for "--node-eviction-rate" flag`);
     if (v['allocate-node-cidrs']) {
       if (!v['cluster-cidr']) throw new FlagError('--cluster-cidr must be set when --allocate-node-cidrs is true');
@@ -92,13 +96,19 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   } catch (e) {
     exitWithFlagError('controller-manager', new FlagError((e as Error).message));
   }
+  const { componentMetrics, workQueueMetrics } = await import('../pkg/client/component-metrics.js');
+  const { setWorkQueueMetricsProvider } = await import('../pkg/client/index.js');
+  const metrics = componentMetrics();
+  // every controller's queue reports workqueue_*{name} (client-go's global provider, set before any queue is made)
+  setWorkQueueMetricsProvider(workQueueMetrics(metrics.registry));
   const { namespace: _ns, ...config } = await loadKubeconfig(v.kubeconfig);
-  const restConfig = { ...config, qps: v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: componentUserAgent('kube-controller-manager') };
+  const restConfig = { ...config, qps: v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: componentUserAgent('kube-controller-manager'), metrics: metrics.client };
   const client = new Client(restConfig);
   const rootCaPem = v['root-ca-file'] ? await readFile(v['root-ca-file'], 'utf8') : config.caData;
   const [clusterSigningCertPem, clusterSigningKeyPem] = await Promise.all(['cluster-signing-cert-file', 'cluster-signing-key-file']
     .map((f) => (v[f as 'cluster-signing-cert-file'] ? readFile(v[f as 'cluster-signing-cert-file'], 'utf8') : undefined)));
   const stop = new AbortController();
+  let elector: { check(toleranceMs: number): string | undefined } | undefined;
   const running = runControllerManager({
     client, restConfig, logger,
     controllers: v.controllers,
@@ -132,7 +142,15 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       hpaInitialReadinessDelayMs: timing['horizontal-pod-autoscaler-initial-readiness-delay'],
     },
     onLostLeadership: () => { logger.flush(); process.exit(1); },
+    leaderMetrics: metrics.leader,
+    onLeaderElector: (e) => { elector = e; },
   }, stop.signal);
+  // as upstream's: healthz fails when the lease is ours but was not renewed for 20 s past its duration
+  const leaderCheck = v['leader-elect'] ? [{ name: 'leaderElection', check: () => elector?.check(20_000) === undefined }] : [];
+  void startComponentServing(v, {
+    client, logger, registry: metrics.registry, signal: stop.signal, configz: () => controllerManagerConfigz(v, timing),
+    health: { healthz: leaderCheck, readyz: leaderCheck },
+  });
   running.catch((err: unknown) => {
     logger.fatal({ err }, 'controller-manager failed');
     logger.flush();

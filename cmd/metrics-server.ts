@@ -58,11 +58,9 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     v['kubelet-client-key'] ? readFile(v['kubelet-client-key'], 'utf8') : rest.keyData,
     v['kubelet-certificate-authority'] ? readFile(v['kubelet-certificate-authority'], 'utf8') : rest.caData,
   ]);
-  const tls = v['tls-cert-file']
-    ? { cert: await readFile(v['tls-cert-file'], 'utf8'), key: await readFile(v['tls-private-key-file'], 'utf8') }
-    : await selfSigned();
+  const tls = v['tls-cert-file'] ? { cert: await readFile(v['tls-cert-file'], 'utf8'), key: await readFile(v['tls-private-key-file'], 'utf8') } : undefined;
   const server = new MetricsServer({
-    client, logger, resolutionMs, bindAddress: v['bind-address'], port: v['secure-port'], tls,
+    client, logger, resolutionMs, bindAddress: v['bind-address'], port: v['secure-port'], ...(tls ? { tls } : {}),
     ...(v['node-selector'] ? { nodeSelector: v['node-selector'] } : {}),
     kubelet: {
       preferredAddressTypes: v['kubelet-preferred-address-types'], port: v['kubelet-port'], useNodeStatusPort: v['kubelet-use-node-status-port'],
@@ -82,10 +80,3 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   }
 };
 
-/** A self-signed serving certificate for localhost, as metrics-server makes one without --tls-cert-file. */
-async function selfSigned(): Promise<{ cert: string; key: string }> {
-  const { createCa, issueCertificate } = await import('../pkg/pki/index.js');
-  const ca = await createCa(`localhost-ca@${Math.floor(Date.now() / 1000)}`, 365);
-  const leaf = await issueCertificate(ca, { subject: { commonName: 'localhost' }, usage: 'server', sans: ['localhost', '127.0.0.1'], days: 365 });
-  return { cert: `${leaf.certPem.trimEnd()}\n${ca.cert.toString('pem').trimEnd()}\n`, key: leaf.keyPem };
-}

@@ -4,6 +4,7 @@ import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { pino } from 'pino';
+import { checkSecureServingFlags, secureServingFlags, startComponentServing } from './component-serving.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
@@ -21,6 +22,7 @@ const schedulerFlags = {
   'leader-elect-resource-name': flag.string('', 'Name of the Lease (default kube-scheduler)'),
   'kube-api-qps': flag.int(0, 'Client requests per second (default: clientConnection.qps, 50)'),
   'kube-api-burst': flag.int(0, 'Client burst (default: clientConnection.burst, 100)'),
+  ...secureServingFlags(10259),
   v: flag.int(0, 'Log verbosity (4: debug)'),
 };
 
@@ -45,22 +47,33 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     if (v['leader-elect-retry-period']) le.retryPeriodMs = duration('leader-elect-retry-period', v['leader-elect-retry-period']);
     if (v['leader-elect-resource-namespace']) le.resourceNamespace = v['leader-elect-resource-namespace'];
     if (v['leader-elect-resource-name']) le.resourceName = v['leader-elect-resource-name'];
+    checkSecureServingFlags(v);
   } catch (e) {
     if (e instanceof ConfigError || e instanceof FlagError) exitWithFlagError('scheduler', new FlagError((e as Error).message));
     throw e;
   }
   const cc = config.clientConnection;
-  const client = await Client.fromKubeconfig(v.kubeconfig || cc.kubeconfig || undefined, {
-    qps: v['kube-api-qps'] || cc.qps, burst: v['kube-api-burst'] || cc.burst, userAgent: componentUserAgent('kube-scheduler', 'scheduler'),
+  if (v['kube-api-qps']) cc.qps = v['kube-api-qps'];
+  if (v['kube-api-burst']) cc.burst = v['kube-api-burst'];
+  if (v.kubeconfig) cc.kubeconfig = v.kubeconfig;
+  const { componentMetrics } = await import('../pkg/client/component-metrics.js');
+  const { registerSchedulerMetrics } = await import('../pkg/scheduler/metrics.js');
+  const { schedulerConfigz } = await import('../pkg/scheduler/configz.js');
+  const metrics = componentMetrics();
+  const client = await Client.fromKubeconfig(cc.kubeconfig || undefined, {
+    qps: cc.qps, burst: cc.burst, userAgent: componentUserAgent('kube-scheduler', 'scheduler'), metrics: metrics.client,
   });
   const identity = `${hostname()}_${randomUUID()}`;
-  const scheduler = new Scheduler({ client, config, logger, identity });
+  let synced = false;
+  const observer = registerSchedulerMetrics(metrics.registry, () => scheduler.queue.stats());
+  const scheduler = new Scheduler({ client, config, logger, identity, observer, onSynced: () => { synced = true; } });
   const stop = new AbortController();
   let done: Promise<void>;
+  let elector: InstanceType<typeof LeaderElector> | undefined;
   if (config.leaderElection.leaderElect) {
     const le = config.leaderElection;
-    done = new LeaderElector({
-      leases: client.leases(le.resourceNamespace), name: le.resourceName, identity, logger,
+    done = (elector = new LeaderElector({
+      leases: client.leases(le.resourceNamespace), name: le.resourceName, identity, logger, metrics: metrics.leader,
       leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs,
       callbacks: {
         onStartedLeading: (signal) => { logger.info({ identity }, 'started leading'); return scheduler.run(signal); },
@@ -71,10 +84,16 @@ export const main = async (argv: readonly string[]): Promise<void> => {
           if (!stop.signal.aborted) process.exit(1);
         },
       },
-    }).run(stop.signal);
+    })).run(stop.signal);
   } else {
     done = scheduler.run(stop.signal);
   }
+  // as upstream's: healthz and readyz fail when the lease is ours but was not renewed for 20 s past its duration
+  const leaderCheck = elector ? [{ name: 'leaderElection', check: () => elector.check(20_000) === undefined }] : [];
+  void startComponentServing(v, {
+    client, logger, registry: metrics.registry, signal: stop.signal, configz: () => schedulerConfigz(config),
+    health: { healthz: leaderCheck, readyz: [...leaderCheck, { name: 'sched-handler-sync', check: () => synced || (elector !== undefined && !elector.isLeader()) }] },
+  });
   startHeapReclaimer({ logger });
   onShutdownSignal(async () => {
     stop.abort();

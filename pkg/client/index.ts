@@ -17,6 +17,7 @@ export * from './metrics.js';
 export * from './reflector.js';
 export * from './resource.js';
 export * from './rest.js';
+export * from './secure-serving.js';
 export * from './store.js';
 export * from './types.js';
 export * from './watch.js';

@@ -25,6 +25,12 @@ export interface LeaderCallbacks {
   onNewLeader?(identity: string): void;
 }
 
+/** client-go's leader metric: on while this candidate leads the named lease, off otherwise. */
+export interface LeaderMetrics {
+  leaderOn(name: string): void;
+  leaderOff(name: string): void;
+}
+
 export interface LeaderElectionConfig {
   leases: LeaseClient;
   /** The Lease's name (its namespace is the client's). */
@@ -38,6 +44,7 @@ export interface LeaderElectionConfig {
   clock?: Clock;
   logger?: Logger;
   random?: () => number;
+  metrics?: LeaderMetrics;
 }
 
 type LeaseSpec = NonNullable<Lease['spec']>;
@@ -68,10 +75,22 @@ export class LeaderElector {
   /** The holder last observed ('' if none). */
   getLeader(): string { return this.observed?.holderIdentity ?? ''; }
 
+  /**
+   * The leaderElection health check (client-go's HealthzAdaptor): an error when this candidate holds the lease but
+   * has not renewed it for longer than the lease duration plus `toleranceMs`; undefined otherwise.
+   */
+  check(toleranceMs: number): string | undefined {
+    if (!this.isLeader()) return undefined;
+    if (this.observedTime + this.leaseDurationMs + toleranceMs >= this.clock.now()) return undefined;
+    return `failed election to renew leadership on lease ${this.c.name}`;
+  }
+
   /** Campaigns until leading, leads until the lease is lost or the signal aborts, then returns. */
   async run(signal: AbortSignal): Promise<void> {
+    this.c.metrics?.leaderOff(this.c.name);
     try {
       if (!(await this.acquire(signal))) return;
+      this.c.metrics?.leaderOn(this.c.name);
       const leading = new AbortController();
       const stop = (): void => leading.abort();
       signal.addEventListener('abort', stop, { once: true });
@@ -84,6 +103,7 @@ export class LeaderElector {
       void work;
       if (this.c.releaseOnCancel !== false) await this.release();
     } finally {
+      this.c.metrics?.leaderOff(this.c.name);
       this.c.callbacks.onStoppedLeading?.();
     }
   }

@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import {
-  Client, EventRecorder, LeaderElector, SharedInformerFactory, realClock, type Clock, type RestConfig,
+  Client, EventRecorder, LeaderElector, SharedInformerFactory, realClock, type Clock, type LeaderMetrics, type RestConfig,
 } from '../client/index.js';
 import { startCsrApprovingController, startCsrCleanerController, startCsrSigningController } from './certificates/csr.js';
 import { startClusterRoleAggregationController } from './clusterroleaggregation/clusterrole-aggregation.js';
@@ -144,6 +144,10 @@ export interface ControllerManagerOptions {
   identity?: string;
   /** Called when leadership is lost while not stopping (upstream exits the process). */
   onLostLeadership?: () => void;
+  /** leader_election_master_status of the lease. */
+  leaderMetrics?: LeaderMetrics;
+  /** Hears the leader elector once made (for the leaderElection health check). */
+  onLeaderElector?: (elector: LeaderElector) => void;
 }
 
 /** Runs until the signal aborts (then stops every controller and releases the lease). */
@@ -204,11 +208,13 @@ export async function runControllerManager(o: ControllerManagerOptions, signal: 
   const elector = new LeaderElector({
     leases: o.client.leases('kube-system'), name: 'kube-controller-manager', identity, clock, logger: log,
     leaseDurationMs: o.leaseDurationMs, renewDeadlineMs: o.renewDeadlineMs, retryPeriodMs: o.retryPeriodMs,
+    ...(o.leaderMetrics ? { metrics: o.leaderMetrics } : {}),
     callbacks: {
       onStartedLeading: (leading) => { log.info('started leading'); work = runControllers(leading); },
       onNewLeader: (holder) => { if (holder !== identity) log.info({ leader: holder }, 'new leader elected'); },
     },
   });
+  o.onLeaderElector?.(elector);
   await elector.run(signal);
   await work;
   if (!signal.aborted) {

@@ -16,6 +16,7 @@ import { HttpExtender } from './extender.js';
 import { Code, type ClusterEvent, type Handle, type PluginFactory, type QueuedPodInfo, type Status, type WaitingPod } from './framework/interface.js';
 import { Framework } from './framework/runtime.js';
 import { inTreeRegistry } from './plugins/index.js';
+import type { SchedulingObserver } from './metrics.js';
 import { SchedulingQueue } from './queue.js';
 import { schedulePod } from './schedule-one.js';
 import { isAssigned, isTerminal, podKey, schedulerNameOf, type Node, type Pod } from './types.js';
@@ -37,6 +38,8 @@ export interface SchedulerOptions {
   onBound?(pod: Pod, node: string): void;
   /** Called once the informers have synced, before the first pod is scheduled. */
   onSynced?(): void;
+  /** Hears each attempt's result and latency (the Prometheus series of registerSchedulerMetrics). */
+  observer?: SchedulingObserver;
 }
 
 export interface SchedulerMetrics {
@@ -249,8 +252,8 @@ export class Scheduler {
     });
     this.metrics.algorithmMs += performance.now() - t0;
     if (!res.ok) {
-      if (res.error) { this.fail(q, res.error.reasons.join(', '), { error: true }); return; }
-      if (res.numAllNodes === 0) { this.fail(q, 'no nodes available to schedule pods', { reason: 'SchedulerError' }); return; }
+      if (res.error) { this.fail(q, res.error.reasons.join(', '), { error: true, start: t0 }); return; }
+      if (res.numAllNodes === 0) { this.fail(q, 'no nodes available to schedule pods', { reason: 'SchedulerError', start: t0 }); return; }
       let nominated: string | undefined;
       if (fw.postFilter.length) {
         const pf = await fw.runPostFilter(res.state, pod, res.diagnosis.nodeStatuses);
@@ -263,18 +266,18 @@ export class Scheduler {
         }
       }
       q.unschedulablePlugins = res.diagnosis.unschedulablePlugins;
-      this.fail(q, fitErrorMessage(res.numAllNodes, res.diagnosis), { nominatedNodeName: nominated });
+      this.fail(q, fitErrorMessage(res.numAllNodes, res.diagnosis), { nominatedNodeName: nominated, start: t0 });
       return;
     }
     const node = res.node;
     const assumed = this.cache.assumePod(pod, node);
     const reserve = fw.runReserve(res.state, assumed, node);
-    if (reserve) return this.abortBinding(fw, res.state, q, assumed, node, reserve);
+    if (reserve) return this.abortBinding(fw, res.state, q, assumed, node, reserve, t0);
     const permit = fw.runPermit(res.state, assumed, node);
-    if (permit.status) return this.abortBinding(fw, res.state, q, assumed, node, permit.status);
+    if (permit.status) return this.abortBinding(fw, res.state, q, assumed, node, permit.status, t0);
     if (pod.status?.nominatedNodeName) this.queue.nominate(pod, '');
     this.inFlightBindings++;
-    const task = this.bindingCycle(fw, res.state, q, assumed, node, permit.waitMs, permit.waiting).finally(() => {
+    const task = this.bindingCycle(fw, res.state, q, assumed, node, permit.waitMs, permit.waiting, t0).finally(() => {
       this.inFlightBindings--;
       this.bindings.delete(task);
       const w = this.bindingWaiters.shift();
@@ -283,16 +286,20 @@ export class Scheduler {
     this.bindings.add(task);
   }
 
-  private async bindingCycle(fw: Framework, state: import('./framework/interface.js').CycleState, q: QueuedPodInfo, assumed: Pod, node: string, waitMs: number | undefined, waiting: string[]): Promise<void> {
+  private async bindingCycle(fw: Framework, state: import('./framework/interface.js').CycleState, q: QueuedPodInfo, assumed: Pod, node: string, waitMs: number | undefined, waiting: string[], start: number): Promise<void> {
     if (waiting.length) {
       const rejected = await this.waitOnPermit(assumed, waiting, waitMs ?? 0);
-      if (rejected) return this.abortBinding(fw, state, q, assumed, node, rejected);
+      if (rejected) return this.abortBinding(fw, state, q, assumed, node, rejected, start);
     }
     const s = (await fw.runPreBind(state, assumed, node)) ?? (await this.bind(fw, state, assumed, node));
-    if (s) return this.abortBinding(fw, state, q, assumed, node, s);
+    if (s) return this.abortBinding(fw, state, q, assumed, node, s, start);
     this.cache.finishBinding(assumed);
     this.queue.done(q.key);
     this.metrics.scheduled++;
+    if (this.o.observer) {
+      this.o.observer.attempt('scheduled', fw.profileName, (performance.now() - start) / 1000);
+      this.o.observer.scheduled(q.attempts);
+    }
     this.recorder.event(q.pod, 'Normal', 'Scheduled', `Successfully assigned ${q.pod.metadata?.namespace}/${q.pod.metadata?.name} to ${node}`);
     this.o.onBound?.(q.pod, node);
   }
@@ -325,7 +332,7 @@ export class Scheduler {
     });
   }
 
-  private abortBinding(fw: Framework, state: import('./framework/interface.js').CycleState, q: QueuedPodInfo, assumed: Pod, node: string, s: Status): void {
+  private abortBinding(fw: Framework, state: import('./framework/interface.js').CycleState, q: QueuedPodInfo, assumed: Pod, node: string, s: Status, start: number): void {
     fw.runUnreserve(state, assumed, node);
     this.cache.forgetPod(assumed);
     this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' }, assumed);
@@ -337,14 +344,15 @@ export class Scheduler {
     }
     const rejected = s.code === Code.Unschedulable || s.code === Code.UnschedulableAndUnresolvable;
     if (rejected && s.plugin) q.unschedulablePlugins = new Set([s.plugin]);
-    this.fail(q, s.reasons.join(', ') || 'binding failed', { error: !rejected, reason: rejected ? 'Unschedulable' : 'SchedulerError' });
+    this.fail(q, s.reasons.join(', ') || 'binding failed', { error: !rejected, reason: rejected ? 'Unschedulable' : 'SchedulerError', start });
   }
 
   /** Requeues a pod that did not get a node, and tells the world why. */
-  private fail(q: QueuedPodInfo, message: string, o: { error?: boolean; nominatedNodeName?: string; reason?: string } = {}): void {
+  private fail(q: QueuedPodInfo, message: string, o: { error?: boolean; nominatedNodeName?: string; reason?: string; start: number }): void {
     const reason = o.reason ?? (o.error ? 'SchedulerError' : 'Unschedulable');
     if (o.error) this.metrics.errors++;
     else this.metrics.unschedulable++;
+    this.o.observer?.attempt(o.error ? 'error' : 'unschedulable', schedulerNameOf(q.pod), (performance.now() - o.start) / 1000);
     if (o.nominatedNodeName) this.queue.nominate(q.pod, o.nominatedNodeName);
     this.queue.addUnschedulable(q, { error: o.error });
     this.recorder.event(q.pod, 'Warning', 'FailedScheduling', message);

@@ -14,9 +14,10 @@ export class DelayingQueue<T = string> extends WorkQueue<T> {
     super(metrics, () => clock.now());
   }
 
-  /** Queues the item after `delayMs` (at once when <= 0). */
+  /** Queues the item after `delayMs` (at once when <= 0); counted as a retry in the queue's metrics. */
   addAfter(item: T, delayMs: number): void {
     if (this.shuttingDown()) return;
+    this.metrics.retries?.(); // as client-go's: every addAfter counts
     if (delayMs <= 0) { this.add(item); return; }
     const at = this.clock.now() + delayMs;
     const current = this.waitingAt.get(item);

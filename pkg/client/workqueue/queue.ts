@@ -10,7 +10,28 @@ export interface WorkQueueMetrics {
   /** ms from add to get, and from get to done */
   latency?(ms: number): void;
   workDuration?(ms: number): void;
+  /** an addRateLimited (a rate-limiting queue's retry) */
+  retries?(): void;
+  /** Hears, once at construction, how to read the work in progress (for gauges read when scraped). */
+  inProgress?(read: () => UnfinishedWork): void;
 }
+
+/** Work handed out and not done yet: the sum of its ages and the oldest, in ms (upstream's unfinished_work_seconds). */
+export interface UnfinishedWork { totalMs: number; longestMs: number }
+
+let metricsProvider: ((name: string) => WorkQueueMetrics) | undefined;
+
+/**
+ * As client-go's workqueue.SetProvider: the metrics every queue created with a name (and no metrics of its own)
+ * reports to, e.g. Prometheus series labelled by that name. Set it before the queues are created.
+ */
+export function setWorkQueueMetricsProvider(provider: ((name: string) => WorkQueueMetrics) | undefined): void {
+  metricsProvider = provider;
+}
+
+/** The metrics of a named queue: the given ones, else the provider's for its name, else none. */
+export const workQueueMetricsFor = (name: string | undefined, given?: WorkQueueMetrics): WorkQueueMetrics =>
+  given ?? (name !== undefined && metricsProvider ? metricsProvider(name) : {});
 
 export class WorkQueue<T = string> {
   private queue: T[] = [];
@@ -24,7 +45,21 @@ export class WorkQueue<T = string> {
   private readonly addedAt = new Map<T, number>();
   private readonly startedAt = new Map<T, number>();
 
-  constructor(protected readonly metrics: WorkQueueMetrics = {}, protected readonly now: () => number = Date.now) {}
+  constructor(protected readonly metrics: WorkQueueMetrics = {}, protected readonly now: () => number = Date.now) {
+    metrics.inProgress?.(() => this.unfinishedWork());
+  }
+
+  /** The items being processed: how long in all and the longest, in ms. */
+  unfinishedWork(): UnfinishedWork {
+    const now = this.now();
+    let totalMs = 0;
+    let longestMs = 0;
+    for (const at of this.startedAt.values()) {
+      totalMs += now - at;
+      if (now - at > longestMs) longestMs = now - at;
+    }
+    return { totalMs, longestMs };
+  }
 
   /** Queues an item unless it is already waiting; an item in processing is queued again when done. */
   add(item: T): void {

@@ -2,12 +2,14 @@
 // off on repeated failures), forget(item) resets it after a success.
 import { realClock, type Clock } from '../clock.js';
 import { DelayingQueue } from './delaying.js';
-import type { WorkQueueMetrics } from './queue.js';
+import { workQueueMetricsFor, type WorkQueueMetrics } from './queue.js';
 import { defaultControllerRateLimiter, type ItemRateLimiter } from './rate-limiters.js';
 
 export interface RateLimitingQueueOptions<T> {
   rateLimiter?: ItemRateLimiter<T>;
   clock?: Clock;
+  /** Names the queue's metrics (client-go's RateLimitingQueueConfig.Name): see setWorkQueueMetricsProvider. */
+  name?: string;
   metrics?: WorkQueueMetrics;
 }
 
@@ -16,7 +18,7 @@ export class RateLimitingQueue<T = string> extends DelayingQueue<T> {
 
   constructor(o: RateLimitingQueueOptions<T> = {}) {
     const clock = o.clock ?? realClock;
-    super(clock, o.metrics);
+    super(clock, workQueueMetricsFor(o.name, o.metrics));
     this.rateLimiter = o.rateLimiter ?? defaultControllerRateLimiter<T>(clock);
   }
 

@@ -164,13 +164,29 @@ export interface WorkerLoop {
   run(): Promise<void>;
 }
 
+/** Upstream's names of the controllers' work queues (the `name` label of the workqueue_* series). */
+const UPSTREAM_QUEUE_NAMES: Record<string, string> = {
+  'deployment-controller': 'deployment', 'replicaset-controller': 'replicaset', 'daemonset-controller': 'daemonset',
+  'statefulset-controller': 'statefulset', 'job-controller': 'job', 'cronjob-controller': 'cronjob',
+  'endpoints-controller': 'endpoint', 'endpointslice-controller': 'endpoint_slice', 'endpointslice-mirroring-controller': 'endpoint_slice_mirroring',
+  'namespace-controller': 'namespace', 'serviceaccount-controller': 'serviceaccount', 'disruption-controller': 'disruption',
+  'garbage-collector-controller': 'garbage_collector_attempt_to_delete', 'resourcequota-controller': 'resourcequota_primary',
+  'clusterrole-aggregation-controller': 'ClusterRoleAggregator', 'ttl-after-finished-controller': 'ttl_jobs_to_delete',
+  'horizontal-pod-autoscaler-controller': 'horizontalpodautoscaler', 'root-ca-certificate-publisher-controller': 'root_ca_cert_publisher',
+  'persistentvolumeclaim-protection-controller': 'pvcprotection', 'persistentvolume-protection-controller': 'pvprotection',
+};
+
+/** A queue's metrics name: upstream's where there is one, else the loop's name without "-controller", in snake case. */
+export const queueName = (loop: string): string =>
+  UPSTREAM_QUEUE_NAMES[loop] ?? loop.replace(/-controller(?=\/|$)/, '').replace(/[-/]/g, '_');
+
 /**
  * The standard controller body: a rate-limited queue of "namespace/name" keys, `workers` workers calling sync, a
  * failed sync retried with per-item backoff (up to maxRetries, then dropped as upstream), shutdown on abort.
  */
 export function workerLoop(ctx: ControllerContext, name: string, sync: (key: string) => Promise<void>, maxRetries = 15): WorkerLoop {
   const clock = ctx.clock ?? realClock;
-  const queue = new RateLimitingQueue<string>({ clock });
+  const queue = new RateLimitingQueue<string>({ clock, name: queueName(name) });
   const log = ctx.logger.child({ controller: name });
   const worker = async (): Promise<void> => {
     for (;;) {

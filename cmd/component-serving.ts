@@ -1,0 +1,55 @@
+// The secure serving of kube-scheduler and kube-controller-manager (upstream's SecureServingOptions with delegated
+// authentication and authorization): the flags, the checks on them, and a start that never stops the component
+// (its scheduling or controllers go on when the port is taken: tests and clusters run many of them on one machine).
+import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import type { Logger } from 'pino';
+import type { Client, HealthCheck } from '../pkg/client/index.js';
+import type { Registry } from 'prom-client';
+import { flag, FlagError } from './flags.js';
+
+export const secureServingFlags = (defaultPort: number) => ({
+  'secure-port': flag.int(defaultPort, 'Port of the HTTPS server (/healthz, /livez, /readyz, /metrics, /configz); 0 disables it'),
+  'bind-address': flag.string('0.0.0.0', 'Address the HTTPS server listens on'),
+  'tls-cert-file': flag.string('', 'Serving certificate (PEM, with its chain); default: a self-signed one for localhost, kept in memory'),
+  'tls-private-key-file': flag.string('', 'Key of --tls-cert-file'),
+  'authorization-always-allow-paths': flag.list(['/healthz', '/readyz', '/livez'], 'Paths served without a SubjectAccessReview (a trailing * is a prefix)'),
+});
+
+type ServingValues = { [K in keyof ReturnType<typeof secureServingFlags>]: ReturnType<typeof secureServingFlags>[K]['default'] };
+
+/** Throws the FlagError upstream's validation gives for a wrong combination. */
+export function checkSecureServingFlags(v: ServingValues): void {
+  if (v['secure-port'] < 0 || v['secure-port'] > 65535) throw new FlagError(`--secure-port ${v['secure-port']} must be between 0 and 65535, inclusive. 0 for turning off secure port`);
+  if (!isIP(v['bind-address'])) throw new FlagError(`--bind-address "${v['bind-address']}" is not a valid IP address`);
+  if (!v['tls-cert-file'] !== !v['tls-private-key-file']) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+}
+
+export interface ComponentServing {
+  client: Client;
+  logger: Logger;
+  registry: Registry;
+  health: { healthz?: HealthCheck[]; livez?: HealthCheck[]; readyz?: HealthCheck[] };
+  configz: () => unknown;
+  signal: AbortSignal;
+}
+
+/** Serves in the background (unless --secure-port 0); a failure to listen is logged, and the component runs on. */
+export async function startComponentServing(v: ServingValues, s: ComponentServing): Promise<number | undefined> {
+  if (v['secure-port'] === 0) return undefined;
+  const { SecureServer } = await import('../pkg/client/secure-serving.js');
+  try {
+    const tls = v['tls-cert-file'] ? { cert: await readFile(v['tls-cert-file'], 'utf8'), key: await readFile(v['tls-private-key-file'], 'utf8') } : undefined;
+    const server = new SecureServer({
+      client: s.client, logger: s.logger, bindAddress: v['bind-address'], port: v['secure-port'], ...(tls ? { tls } : {}),
+      alwaysAllowPaths: v['authorization-always-allow-paths'], health: s.health, metrics: s.registry, configz: s.configz,
+    });
+    return await server.start(s.signal);
+  } catch (err) {
+    if (s.signal.aborted) return undefined;
+    const code = (err as NodeJS.ErrnoException).code;
+    const hint = code === 'EADDRINUSE' ? ' (the port is taken: choose another with --secure-port, or 0 to serve none)' : code === 'EACCES' ? ' (ports under 1024 need root)' : '';
+    s.logger.error({ err, port: v['secure-port'] }, `failed to serve securely${hint}; running without /healthz and /metrics`);
+    return undefined;
+  }
+}

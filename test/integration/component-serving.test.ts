@@ -1,0 +1,108 @@
+// The secure serving of `mini-kube scheduler` and `mini-kube controller-manager` as their own processes (the binary
+// bundled from the current sources, each with its own client certificate): /healthz for anyone, /metrics and
+// /configz for the admin (SubjectAccessReview), with the series upstream's components serve.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Client } from '../../pkg/client/index.js';
+import { writeKubeconfig } from '../../pkg/pki/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { bundleMain } from '../support/binary.js';
+import { controllerManagerKubeconfig, spawnControllerManager, type CmProcess } from './controllers-support.js';
+import { adminClient, createNode, eventually, podObject, waitBound } from './scheduler-support.js';
+
+let bundle: { main: string; cleanup(): Promise<void> } | undefined;
+let api: TestApiServer;
+let client: Client;
+let admin: Agent;
+let anonymous: Agent;
+let scheduler: ChildProcess | undefined;
+let cm: CmProcess | undefined;
+const ports = { scheduler: 0, cm: 0 };
+
+const freePort = (): Promise<number> => new Promise((resolve, reject) => {
+  const s = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+    const { port } = s.address() as { port: number };
+    s.close(() => resolve(port));
+  });
+});
+
+const get = async (port: number, path: string, agent: Agent): Promise<{ status: number; text: string }> => {
+  const res = await request(`https://127.0.0.1:${port}${path}`, { dispatcher: agent });
+  return { status: res.statusCode, text: await res.body.text() };
+};
+
+/** Polls a path until its body passes `ok`; the last answer is in the error. */
+const until = async (port: number, path: string, agent: Agent, ok: (text: string) => boolean, what: string): Promise<string> => {
+  let last = '';
+  return eventually(async () => {
+    const r = await get(port, path, agent);
+    last = `${r.status} ${r.text.slice(0, 300)}`;
+    return r.status === 200 && ok(r.text) ? r.text : undefined;
+  }, 15_000, `${what} (last: ${last})`);
+};
+
+beforeAll(async () => {
+  bundle = await bundleMain('mini-kube-serving-');
+  api = await startTestApiServer();
+  client = await adminClient(api);
+  const [caPem, certPem, keyPem, adminCert, adminKey] = await Promise.all(
+    [api.pki.ca.cert, api.pki.scheduler.cert, api.pki.scheduler.key, api.pki.admin.cert, api.pki.admin.key].map((p) => readFile(p, 'utf8')),
+  );
+  admin = new Agent({ connect: { rejectUnauthorized: false, cert: adminCert, key: adminKey } });
+  anonymous = new Agent({ connect: { rejectUnauthorized: false } });
+  const schedulerKubeconfig = join(api.dataDir, 'scheduler.kubeconfig');
+  await writeKubeconfig(schedulerKubeconfig, { server: api.url, caPem: caPem!, certPem: certPem!, keyPem: keyPem!, user: 'system:kube-scheduler' });
+  ports.scheduler = await freePort();
+  ports.cm = await freePort();
+  scheduler = spawn(process.execPath, [bundle.main, 'scheduler', '--kubeconfig', schedulerKubeconfig, '--secure-port', String(ports.scheduler), '--bind-address', '127.0.0.1'],
+    { stdio: ['ignore', 'ignore', process.env.MINI_KUBE_TEST_LOG ? 'inherit' : 'ignore'] });
+  cm = spawnControllerManager(bundle.main, await controllerManagerKubeconfig(api),
+    ['--controllers', 'deployment,replicaset', '--secure-port', String(ports.cm), '--bind-address', '127.0.0.1']);
+  await createNode(client, 'serving-n1');
+}, 60_000);
+
+afterAll(async () => {
+  scheduler?.kill('SIGKILL');
+  await cm?.stop('SIGKILL');
+  await admin?.close();
+  await anonymous?.close();
+  await client?.close();
+  await api?.close();
+  await bundle?.cleanup();
+});
+
+it('the scheduler serves /healthz to anyone, and /metrics and /configz to the admin', async () => {
+  await until(ports.scheduler, '/healthz', anonymous, (t) => t === 'ok', 'the scheduler\'s /healthz');
+  await until(ports.scheduler, '/healthz?verbose', anonymous, (t) => t.includes('[+]leaderElection ok'), 'the leader election check');
+  const forbidden = await get(ports.scheduler, '/metrics', anonymous);
+  expect(forbidden.status).toBe(403);
+  expect(JSON.parse(forbidden.text).message).toBe('forbidden: User "system:anonymous" cannot get path "/metrics"');
+
+  await client.pods('default').create(podObject('serving-1'));
+  expect(await waitBound(client, 'serving-1', 'default', 15_000)).toBe('serving-n1');
+  const metrics = await until(ports.scheduler, '/metrics', admin, (t) => t.includes('scheduler_schedule_attempts_total{result="scheduled",profile="default-scheduler"} 1'), 'a scheduled attempt');
+  expect(metrics).toContain('scheduler_pending_pods{queue="active"} 0');
+  expect(metrics).toContain('scheduler_pod_scheduling_attempts_count 1');
+  expect(metrics).toContain('leader_election_master_status{name="kube-scheduler"} 1');
+  expect(metrics).toMatch(/rest_client_requests_total\{code="201",method="POST",host="127\.0\.0\.1:\d+"\} \d+/);
+  expect(metrics).toContain('process_resident_memory_bytes');
+  const configz = JSON.parse((await get(ports.scheduler, '/configz', admin)).text);
+  expect(configz.componentconfig).toMatchObject({ Parallelism: 16, LeaderElection: { LeaderElect: true, LeaseDuration: '15s', ResourceName: 'kube-scheduler' } });
+  expect(configz.componentconfig.Profiles[0].SchedulerName).toBe('default-scheduler');
+}, 30_000);
+
+it('the controller-manager serves /healthz, and its work queues\' series on /metrics', async () => {
+  await until(ports.cm, '/healthz', anonymous, (t) => t === 'ok', 'the controller-manager\'s /healthz');
+  const metrics = await until(ports.cm, '/metrics', admin,
+    (t) => t.includes('workqueue_depth{name="deployment"}') && t.includes('leader_election_master_status{name="kube-controller-manager"} 1'), 'the work queues\' series');
+  expect(metrics).toContain('workqueue_adds_total{name="replicaset"}');
+  expect(metrics).toContain('# HELP workqueue_depth [BETA] Current depth of workqueue');
+  expect(metrics).toMatch(/rest_client_request_duration_seconds_count\{verb="GET",host="127\.0\.0\.1:\d+"\} \d+/);
+  const configz = JSON.parse((await get(ports.cm, '/configz', admin)).text);
+  expect(configz['kubecontrollermanager.config.k8s.io'].DeploymentController).toEqual({ ConcurrentDeploymentSyncs: 5 });
+  expect((await get(ports.cm, '/configz', anonymous)).status).toBe(403);
+}, 30_000);
