@@ -1,8 +1,10 @@
 // The scheduler's Prometheus series (upstream's pkg/scheduler/metrics, names, labels, buckets and help texts as
 // theirs, help prefixed with the stability level as component-base prints it): attempts by result and profile, their
-// latency, the attempts a pod took, and the pending pods per queue (read from the queue when scraped). The hot path
-// costs two Map lookups and three updates per attempt: the label children are made once per profile.
+// latency, the attempts a pod took, the pods entering each queue by event, and the pending pods per queue (read
+// from the queue when scraped). The hot path costs a Map lookup and an update or three per event or attempt: the
+// label children are made once.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { IncomingQueue } from './queue.js';
 
 export type AttemptResult = 'scheduled' | 'unschedulable' | 'error';
 
@@ -12,6 +14,8 @@ export interface SchedulingObserver {
   attempt(result: AttemptResult, profile: string, seconds: number): void;
   /** A pod was bound after `attempts` attempts. */
   scheduled(attempts: number): void;
+  /** A pod entered a queue because of `event`. */
+  incoming(queue: IncomingQueue, event: string): void;
 }
 
 const exponential = (start: number, factor: number, count: number): number[] => Array.from({ length: count }, (_, i) => start * factor ** i);
@@ -41,6 +45,11 @@ export function registerSchedulerMetrics(registry: Registry, pending: () => { ac
       for (const queue of ['active', 'backoff', 'unschedulable', 'gated'] as const) this.set({ queue }, s[queue]);
     },
   });
+  const incoming = new Counter({
+    name: 'scheduler_queue_incoming_pods_total', help: '[STABLE] Number of pods added to scheduling queues by event and queue type.',
+    labelNames: ['queue', 'event'] as const, registers: [registry],
+  });
+  const incomingChildren = new Map<string, { inc(): void }>();
   const byProfile = new Map<string, Children>();
   const childrenOf = (profile: string): Children => {
     let c = byProfile.get(profile);
@@ -57,5 +66,11 @@ export function registerSchedulerMetrics(registry: Registry, pending: () => { ac
       c.latency.observe(seconds);
     },
     scheduled: (n) => podAttempts.observe(n),
+    incoming(queue, event) {
+      const key = `${queue} ${event}`;
+      let c = incomingChildren.get(key);
+      if (!c) incomingChildren.set(key, (c = incoming.labels(queue, event)));
+      c.inc();
+    },
   };
 }

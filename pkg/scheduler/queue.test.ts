@@ -36,7 +36,8 @@ describe('SchedulingQueue', () => {
   });
 
   it('keeps unschedulable pods until an event their plugins registered, then backs off 1 s doubling to 10 s', async () => {
-    const q = newQueue();
+    const incoming: string[] = [];
+    const q = new SchedulingQueue({ clock, frameworkFor: () => fw, incoming: (queue, event) => incoming.push(`${queue} ${event}`) });
     q.run();
     q.add(pod('p'));
     const info = (await q.pop())!;
@@ -54,6 +55,8 @@ describe('SchedulingQueue', () => {
     expect(again.attempts).toBe(2);
     q.addUnschedulable(again, { error: true });
     expect(q.stats().backoff).toBe(1);
+    // each move, as scheduler_queue_incoming_pods_total counts them
+    expect(incoming).toEqual(['active PodAdd', 'unschedulable ScheduleAttemptFailure', 'backoff NodeAdd', 'active BackoffComplete', 'backoff ScheduleAttemptFailure']);
     await clock.advance(1000);
     expect(q.stats().backoff).toBe(1); // 2 s for the second attempt
     await clock.advance(1000);

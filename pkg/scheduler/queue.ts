@@ -11,6 +11,9 @@ import { KeyedHeap } from './heap.js';
 import { podKey, schedulerNameOf, type Pod } from './types.js';
 
 const NONE: Pod[] = [];
+// upstream's event labels of the moves that are not cluster events
+const SCHEDULE_ATTEMPT_FAILURE = 'ScheduleAttemptFailure';
+const UNSCHEDULABLE_POD_UPDATE = 'UnschedulablePodUpdate';
 
 export interface QueueOptions {
   clock: Clock;
@@ -20,7 +23,11 @@ export interface QueueOptions {
   maxUnschedulableMs?: number;
   frameworkFor(pod: Pod): Framework | undefined;
   logger?: Logger;
+  /** A pod entered a queue, and why (upstream's scheduler_queue_incoming_pods_total: PodAdd, ScheduleAttemptFailure, NodeAdd, ...). */
+  incoming?(queue: IncomingQueue, event: string): void;
 }
+
+export type IncomingQueue = 'active' | 'backoff' | 'unschedulable';
 
 export class SchedulingQueue {
   private readonly activeQ: KeyedHeap<QueuedPodInfo>;
@@ -74,7 +81,7 @@ export class SchedulingQueue {
   add(pod: Pod): void {
     const key = podKey(pod);
     const q: QueuedPodInfo = { pod, key, timestamp: this.clock.now(), initialAttemptTimestamp: this.clock.now(), attempts: 0, unschedulablePlugins: new Set(), gated: false };
-    this.enqueue(q);
+    this.enqueue(q, 'PodAdd');
     this.updateNominated(pod);
   }
 
@@ -92,9 +99,8 @@ export class SchedulingQueue {
       if (JSON.stringify(oldPod.spec) !== JSON.stringify(pod.spec) || JSON.stringify(oldPod.metadata?.labels) !== JSON.stringify(pod.metadata?.labels)) {
         // an update that may make it schedulable: retry now (or after its backoff)
         this.unschedulable.delete(key);
-        if (u.gated) { u.gated = false; this.enqueue(u); return; }
-        if (this.isBackingOff(u)) this.backoffQ.addOrUpdate(u);
-        else this.activeQ.addOrUpdate(u);
+        if (u.gated) { u.gated = false; this.enqueue(u, UNSCHEDULABLE_POD_UPDATE); return; }
+        this.requeue(u, UNSCHEDULABLE_POD_UPDATE);
         this.wake();
       }
       return;
@@ -142,9 +148,11 @@ export class SchedulingQueue {
     q.timestamp = this.clock.now();
     if (opts.error || events.some((e) => this.interested(q, e))) {
       this.backoffQ.addOrUpdate(q);
+      this.o.incoming?.('backoff', SCHEDULE_ATTEMPT_FAILURE);
       return;
     }
     this.unschedulable.set(q.key, { ...q, since: this.clock.now() });
+    this.o.incoming?.('unschedulable', SCHEDULE_ATTEMPT_FAILURE);
   }
 
   /**
@@ -155,11 +163,11 @@ export class SchedulingQueue {
     const e: ClusterEventObjects = { event, oldObj, newObj };
     for (const [, evs] of this.inFlight) evs.push(e);
     let moved = false;
+    const label = event.label ?? `${event.resource}${event.action}`;
     for (const [key, u] of this.unschedulable) {
       if (u.gated || !this.interested(u, e)) continue;
       this.unschedulable.delete(key);
-      if (this.isBackingOff(u)) this.backoffQ.addOrUpdate(u);
-      else { this.activeQ.addOrUpdate(u); moved = true; }
+      if (this.requeue(u, label) === 'active') moved = true;
     }
     if (moved) this.wake();
   }
@@ -172,6 +180,7 @@ export class SchedulingQueue {
       if (!q || this.backoffTime(q) > now) break;
       this.backoffQ.pop();
       this.activeQ.addOrUpdate(q);
+      this.o.incoming?.('active', 'BackoffComplete');
       moved = true;
     }
     if (moved) this.wake();
@@ -183,8 +192,7 @@ export class SchedulingQueue {
     for (const [key, u] of this.unschedulable) {
       if (u.gated || now - u.since <= this.maxUnschedulableMs) continue;
       this.unschedulable.delete(key);
-      if (this.isBackingOff(u)) this.backoffQ.addOrUpdate(u);
-      else { this.activeQ.addOrUpdate(u); moved = true; }
+      if (this.requeue(u, 'UnschedulableTimeout') === 'active') moved = true;
     }
     if (moved) this.wake();
   }
@@ -213,12 +221,14 @@ export class SchedulingQueue {
 
   has(key: string): boolean { return this.activeQ.has(key) || this.backoffQ.has(key) || this.unschedulable.has(key); }
 
-  private enqueue(q: QueuedPodInfo): void {
+  private enqueue(q: QueuedPodInfo, event: string): void {
     const fw = this.o.frameworkFor(q.pod);
     const s = fw?.runPreEnqueue(q.pod);
     if (s) {
       q.gated = true;
       q.unschedulablePlugins = new Set([s.plugin ?? '']);
+      // a gated pod waits among the unschedulable ones, counted there as upstream's unschedulablePods does
+      if (!this.unschedulable.has(q.key)) this.o.incoming?.('unschedulable', event);
       this.unschedulable.set(q.key, { ...q, since: this.clock.now() });
       return;
     }
@@ -226,7 +236,16 @@ export class SchedulingQueue {
     this.unschedulable.delete(q.key);
     this.backoffQ.delete(q.key);
     this.activeQ.addOrUpdate(q);
+    this.o.incoming?.('active', event);
     this.wake();
+  }
+
+  /** An unschedulable pod back to activeQ, or to backoffQ while it backs off; where it went. */
+  private requeue(u: QueuedPodInfo, event: string): IncomingQueue {
+    const to = this.isBackingOff(u) ? 'backoff' : 'active';
+    (to === 'backoff' ? this.backoffQ : this.activeQ).addOrUpdate(u);
+    this.o.incoming?.(to, event);
+    return to;
   }
 
   /** Whether a plugin that rejected the pod registered the event and its hint (if any) says Queue. */

@@ -103,6 +103,7 @@ export class Scheduler {
       maxBackoffMs: this.config.podMaxBackoffSeconds * 1000,
       frameworkFor: (pod) => this.frameworks.get(schedulerNameOf(pod)),
       logger: o.logger,
+      ...(o.observer ? { incoming: o.observer.incoming } : {}),
     });
     this.pods.addEventHandler({
       onAdd: (pod) => this.onPodAdd(pod),

@@ -87,6 +87,7 @@ it('the scheduler serves /healthz to anyone, and /metrics and /configz to the ad
   const metrics = await until(ports.scheduler, '/metrics', admin, (t) => t.includes('scheduler_schedule_attempts_total{result="scheduled",profile="default-scheduler"} 1'), 'a scheduled attempt');
   expect(metrics).toContain('scheduler_pending_pods{queue="active"} 0');
   expect(metrics).toContain('scheduler_pod_scheduling_attempts_count 1');
+  expect(metrics).toContain('scheduler_queue_incoming_pods_total{queue="active",event="PodAdd"} 1');
   expect(metrics).toContain('leader_election_master_status{name="kube-scheduler"} 1');
   expect(metrics).toMatch(/rest_client_requests_total\{code="201",method="POST",host="127\.0\.0\.1:\d+"\} \d+/);
   expect(metrics).toContain('process_resident_memory_bytes');
