@@ -149,7 +149,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const leaderCheck = v['leader-elect'] ? [{ name: 'leaderElection', check: () => elector?.check(20_000) === undefined }] : [];
   void startComponentServing(v, {
     client, logger, registry: metrics.registry, signal: stop.signal, configz: () => controllerManagerConfigz(v, timing),
-    health: { healthz: leaderCheck, readyz: leaderCheck },
+    health: { healthz: leaderCheck },
   });
   running.catch((err: unknown) => {
     logger.fatal({ err }, 'controller-manager failed');

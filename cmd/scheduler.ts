@@ -92,7 +92,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const leaderCheck = elector ? [{ name: 'leaderElection', check: () => elector.check(20_000) === undefined }] : [];
   void startComponentServing(v, {
     client, logger, registry: metrics.registry, signal: stop.signal, configz: () => schedulerConfigz(config),
-    health: { healthz: leaderCheck, readyz: [...leaderCheck, { name: 'sched-handler-sync', check: () => synced || (elector !== undefined && !elector.isLeader()) }] },
+    health: { healthz: leaderCheck, livez: [], readyz: [...leaderCheck, { name: 'sched-handler-sync', check: () => synced || (elector !== undefined && !elector.isLeader()) }] },
   });
   startHeapReclaimer({ logger });
   onShutdownSignal(async () => {

@@ -85,7 +85,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const serviceClusterIpRange = clusterIps ? range : undefined;
   // free loopback ports rather than upstream's 10259/10257: several clusters may run on one machine
   const servingPorts = { scheduler: await freePort('127.0.0.1'), controllerManager: await freePort('127.0.0.1') };
-  process.stderr.write(`scheduler: https://127.0.0.1:${servingPorts.scheduler}, controller-manager: https://127.0.0.1:${servingPorts.controllerManager} (/healthz, /livez, /readyz, /metrics, /configz)\n`);
+  process.stderr.write(`scheduler: https://127.0.0.1:${servingPorts.scheduler}, controller-manager: https://127.0.0.1:${servingPorts.controllerManager} (/healthz, /metrics, /configz)\n`);
   const components: { name: string; args: string[] }[] = [];
   for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates, metricsServer, proxy, dns, serviceClusterIpRange, servingPorts })) {
     const args = [...c.args];

@@ -40,7 +40,7 @@ beforeAll(async () => {
   const server = new SecureServer({
     client, logger: pino({ level: 'silent' }), bindAddress: '127.0.0.1', port: 0, metrics: registry,
     configz: () => ({ componentconfig: { Parallelism: 16 } }),
-    health: { healthz: [{ name: 'leaderElection', check: () => healthy }], readyz: [{ name: 'leaderElection', check: () => healthy }, { name: 'sched-handler-sync', check: () => true }] },
+    health: { healthz: [{ name: 'leaderElection', check: () => healthy }], livez: [], readyz: [{ name: 'leaderElection', check: () => healthy }, { name: 'sched-handler-sync', check: () => true }] },
   });
   base = `https://127.0.0.1:${await server.start(stop.signal)}`;
 }, 60_000);

@@ -171,7 +171,7 @@ export interface SecureServingOptions {
   tls?: { cert: string; key: string };
   /** Paths served to anyone authenticated or anonymous (upstream's --authorization-always-allow-paths); a trailing * is a prefix. */
   alwaysAllowPaths?: string[];
-  /** The checks of /healthz, /livez and /readyz (an endpoint without checks lists `ping`). */
+  /** The checks of /healthz, /livez and /readyz, each served when given (with no checks it lists `ping`). */
   health?: { healthz?: HealthCheck[]; livez?: HealthCheck[]; readyz?: HealthCheck[] };
   /** Served on /metrics in Prometheus text format. */
   metrics?: Registry;
@@ -315,8 +315,9 @@ export class SecureServer {
     const health = this.o.health;
     if (health) {
       for (const endpoint of ['healthz', 'livez', 'readyz'] as const) {
-        if (path !== `/${endpoint}` && !path.startsWith(`/${endpoint}/`)) continue;
-        const answer = await healthResponse(endpoint, health[endpoint] ?? [], path, url.searchParams);
+        // an endpoint the component does not give is not served (kube-controller-manager has /healthz alone)
+        if ((path !== `/${endpoint}` && !path.startsWith(`/${endpoint}/`)) || !health[endpoint]) continue;
+        const answer = await healthResponse(endpoint, health[endpoint], path, url.searchParams);
         if (answer) send(res, answer.code, answer.body);
         else send(res, 404, '404 page not found\n');
         return true;

@@ -59,7 +59,7 @@ export class MetricsServer {
     this.factory.start(signal);
     const server = new SecureServer({
       client: this.o.client, logger: this.o.logger, bindAddress: this.o.bindAddress, port: this.o.port, tls: this.o.tls,
-      health: { readyz: [{ name: 'metric-storage-ready', check: () => this.synced && this.storage.ready }] },
+      health: { healthz: [], livez: [], readyz: [{ name: 'metric-storage-ready', check: () => this.synced && this.storage.ready }] },
       attributes: (method, url) => attributesOf(targetOf(method, url.pathname, url.searchParams)),
       forbidden: forbiddenFor,
       handler: (req, res, _who, url) => this.handle(req, res, url, sources),
