@@ -109,6 +109,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     .map((f) => (v[f as 'cluster-signing-cert-file'] ? readFile(v[f as 'cluster-signing-cert-file'], 'utf8') : undefined)));
   const stop = new AbortController();
   let elector: { check(toleranceMs: number): string | undefined } | undefined;
+  // as upstream's: healthz fails when the lease is ours but was not renewed for 20 s past its duration
+  const healthz: { name: string; check: () => boolean }[] = v['leader-elect'] ? [{ name: 'leaderElection', check: () => elector?.check(20_000) === undefined }] : [];
   const running = runControllerManager({
     client, restConfig, logger,
     controllers: v.controllers,
@@ -144,12 +146,12 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     onLostLeadership: () => { logger.flush(); process.exit(1); },
     leaderMetrics: metrics.leader,
     onLeaderElector: (e) => { elector = e; },
+    // as upstream's: each started controller answers on /healthz under its name
+    onControllerStarted: (name) => { if (!healthz.some((c) => c.name === name)) healthz.push({ name, check: () => true }); },
   }, stop.signal);
-  // as upstream's: healthz fails when the lease is ours but was not renewed for 20 s past its duration
-  const leaderCheck = v['leader-elect'] ? [{ name: 'leaderElection', check: () => elector?.check(20_000) === undefined }] : [];
   void startComponentServing(v, {
     client, logger, registry: metrics.registry, signal: stop.signal, configz: () => controllerManagerConfigz(v, timing),
-    health: { healthz: leaderCheck },
+    health: { healthz },
   });
   running.catch((err: unknown) => {
     logger.fatal({ err }, 'controller-manager failed');

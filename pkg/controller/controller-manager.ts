@@ -148,6 +148,8 @@ export interface ControllerManagerOptions {
   leaderMetrics?: LeaderMetrics;
   /** Hears the leader elector once made (for the leaderElection health check). */
   onLeaderElector?: (elector: LeaderElector) => void;
+  /** A controller was started (upstream adds a health check of its name to /healthz then). */
+  onControllerStarted?: (name: string) => void;
 }
 
 /** Runs until the signal aborts (then stops every controller and releases the lease). */
@@ -188,6 +190,7 @@ export async function runControllerManager(o: ControllerManagerOptions, signal: 
       const client = o.useServiceAccountCredentials ? await builder.client(d.serviceAccount, leading).catch(() => undefined) : o.client;
       if (!client) break; // leadership ended while the token was being fetched
       runs.push(run(d, client));
+      o.onControllerStarted?.(d.name);
     }
     const results = await Promise.allSettled(runs);
     for (const [i, r] of results.entries()) {

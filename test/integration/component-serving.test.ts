@@ -98,8 +98,10 @@ it('the scheduler serves /healthz to anyone, and /metrics and /configz to the ad
 
 it('the controller-manager serves /healthz, and its work queues\' series on /metrics', async () => {
   await until(ports.cm, '/healthz', anonymous, (t) => t === 'ok', 'the controller-manager\'s /healthz');
-  // as upstream's kube-controller-manager: /healthz alone, no /livez or /readyz
+  // as upstream's kube-controller-manager: /healthz alone, no /livez or /readyz, with a check per started controller
   expect((await get(ports.cm, '/readyz', anonymous)).status).toBe(404);
+  const verbose = await until(ports.cm, '/healthz?verbose', anonymous, (t) => t.includes('[+]replicaset-controller ok'), 'the controllers\' checks');
+  expect(verbose).toMatch(/^\[\+\]leaderElection ok\n(\[\+\][a-z-]+ ok\n)*\[\+\]deployment-controller ok\n/);
   const metrics = await until(ports.cm, '/metrics', admin,
     (t) => t.includes('workqueue_depth{name="deployment"}') && t.includes('leader_election_master_status{name="kube-controller-manager"} 1'), 'the work queues\' series');
   expect(metrics).toContain('workqueue_adds_total{name="replicaset"}');
