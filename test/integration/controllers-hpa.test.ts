@@ -135,6 +135,10 @@ describe('horizontal pod autoscaler', () => {
             { metricName: 'queue_length', metricLabels: { queue: 'jobs', shard: '0' }, timestamp: now, value: '40' },
             { metricName: 'queue_length', metricLabels: { queue: 'jobs', shard: '1' }, timestamp: now, value: '50' },
           ] });
+        case '/apis/custom.metrics.k8s.io/v1beta2/namespaces/default/deployments.apps/obj/queue_depth':
+          return json({ kind: 'MetricValueList', apiVersion: 'custom.metrics.k8s.io/v1beta2', metadata: {}, items: [
+            { describedObject: { kind: 'Deployment', namespace: 'default', name: 'obj', apiVersion: 'apps/v1' }, metric: { name: 'queue_depth' }, timestamp: now, value: '30' },
+          ] });
         default: res.writeHead(404).end();
       }
     });
@@ -211,5 +215,31 @@ describe('horizontal pod autoscaler', () => {
     expect(ambiguous.status.conditions.find((c: { type: string }) => c.type === 'ScalingActive')).toMatchObject({
       status: 'False', message: 'pods by selector app=queue are controlled by multiple HPAs: [default/queue default/queue-again]',
     });
+  }, 90_000);
+
+  it('scales on an Object metric of the Deployment itself and on one container\'s CPU', async () => {
+    for (const name of ['obj', 'ctr']) await h.c.deployments('default').create(deployment(name, 1));
+    await eventually(async () => (await runningPods('obj')) + (await runningPods('ctr')), (n) => n === 2, 'one pod each');
+    const hpas = h.c.resource(Resources.horizontalPodAutoscalers, 'default');
+    const target = (name: string) => ({ apiVersion: 'apps/v1', kind: 'Deployment', name });
+    await hpas.create({
+      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'obj' },
+      // 30 queued against 10: three times the one ready pod
+      spec: { scaleTargetRef: target('obj'), maxReplicas: 5, metrics: [{ type: 'Object', object: { describedObject: target('obj'), metric: { name: 'queue_depth' }, target: { type: 'Value', value: '10' } } }] },
+    });
+    await hpas.create({
+      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'ctr' },
+      // container c uses 100m of its 100m request against a 50% target: two pods
+      spec: { scaleTargetRef: target('ctr'), maxReplicas: 5, metrics: [{ type: 'ContainerResource', containerResource: { name: 'cpu', container: 'c', target: { type: 'Utilization', averageUtilization: 50 } } }] },
+    });
+    await eventually(() => replicasOf('obj'), (n) => n === 3, 'obj scaled to 3');
+    await eventually(() => replicasOf('ctr'), (n) => n === 2, 'ctr scaled to 2');
+    const obj = await eventually(() => hpaOf('obj'), (o) => o.status?.currentMetrics?.[0]?.type === 'Object', 'the Object metric\'s status');
+    expect(obj.status.currentMetrics).toEqual([{ type: 'Object', object: { describedObject: target('obj'), metric: { name: 'queue_depth' }, current: { value: '30' } } }]);
+    const ctr = await eventually(() => hpaOf('ctr'), (o) => o.status?.currentMetrics?.[0]?.type === 'ContainerResource', 'the container metric\'s status');
+    expect(ctr.status.currentMetrics).toEqual([{ type: 'ContainerResource', containerResource: { name: 'cpu', container: 'c', current: { averageUtilization: 100, averageValue: '100m' } } }]);
+    const events = await h.s.kubectl('get', 'events', '--field-selector', 'involvedObject.kind=HorizontalPodAutoscaler', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}');
+    expect(events.stdout).toContain('SuccessfulRescale: New size: 3; reason: Deployment metric queue_depth above target\n');
+    expect(events.stdout).toContain('SuccessfulRescale: New size: 2; reason: cpu container resource utilization (percentage of request) above target\n');
   }, 90_000);
 });

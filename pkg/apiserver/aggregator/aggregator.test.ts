@@ -1,8 +1,11 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { crdApiServices } from './local-apiservices.js';
 import { forwardedHeaders } from '../reverse-proxy.js';
 import { remoteUserHeaders } from './proxy.js';
-import { groupVersionFromDiscovery } from './remote-discovery.js';
+import { fetchOpenApiV3, groupVersionFromDiscovery } from './remote-discovery.js';
 import { buildApiGroupList } from '../discovery/legacy.js';
 
 describe('aggregator pieces', () => {
@@ -46,6 +49,18 @@ describe('aggregator pieces', () => {
     }]);
     const empty = groupVersionFromDiscovery('external.metrics.k8s.io', 'v1beta1', { kind: 'APIResourceList', groupVersion: 'external.metrics.k8s.io/v1beta1', resources: [] })!;
     expect(buildApiGroupList([empty]).groups.map((g) => g.name)).toEqual(['external.metrics.k8s.io']);
+  });
+
+  it('takes a server without an OpenAPI v3 index as serving none (not as a failure)', async () => {
+    const server = createServer((req, res) => { res.writeHead(req.url === '/openapi/v3' ? 404 : 500).end(); });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const agent = new Agent();
+    try {
+      expect(await fetchOpenApiV3(agent, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'custom.metrics.k8s.io', 'v1beta2')).toBeUndefined();
+    } finally {
+      await agent.close();
+      server.close();
+    }
   });
 
   it('registers each served CRD version once, as upstream names and ranks them', () => {

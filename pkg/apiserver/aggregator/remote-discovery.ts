@@ -50,9 +50,13 @@ async function getJson(agent: Agent, url: string): Promise<unknown> {
 export const fetchDiscovery = (agent: Agent, base: string, group: string, version: string): Promise<unknown> =>
   getJson(agent, `${base}/apis/${group}/${version}`);
 
-/** The extension apiserver's OpenAPI v3 document of the group-version (found through its /openapi/v3 index), if it has one. */
+/**
+ * The extension apiserver's OpenAPI v3 document of the group-version (found through its /openapi/v3 index), if it has
+ * one: a server without the index (custom metrics adapters, older metrics-servers) has none, and its OpenAPI v2 is
+ * still read.
+ */
 export async function fetchOpenApiV3(agent: Agent, base: string, group: string, version: string): Promise<unknown> {
-  const index = await getJson(agent, `${base}/openapi/v3`) as { paths?: Record<string, { serverRelativeURL?: string }> } | undefined;
+  const index = await getJson(agent, `${base}/openapi/v3`).catch(() => undefined) as { paths?: Record<string, { serverRelativeURL?: string }> } | undefined;
   const url = index?.paths?.[`apis/${group}/${version}`]?.serverRelativeURL;
   return url?.startsWith('/') ? getJson(agent, base + url) : undefined;
 }
