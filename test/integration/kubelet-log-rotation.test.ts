@@ -2,62 +2,36 @@
 // at --container-log-max-size (here 2 KiB, checked every second), older copies are gzipped, at most
 // --container-log-max-files are kept; `kubectl logs -f` follows the output across the rotations, every line once and
 // in order, and `kubectl logs` afterwards shows the live file as upstream's does.
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../pkg/client/index.js';
-import { ProcessRuntime } from '../../pkg/kubelet/index.js';
-import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
+import { createBound, eventually, pod, type ProcessNode, startProcessNode } from './kubelet-support.js';
 
 const NODE = 'node-logs';
 const LINES = 300;
 
 describe('kubelet: container log rotation', () => {
-  let api: TestApiServer;
-  let admin: Client;
-  let kubelet: RunningKubelet;
-  let rootDir = '';
-
+  let n: ProcessNode;
   beforeAll(async () => {
-    api = await startTestApiServer();
-    admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
-    rootDir = await mkdtemp(join(tmpdir(), 'mini-kube-kubelet-'));
-    await publishRootCa(api, admin);
-    const { readFile } = await import('node:fs/promises');
-    kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
-      nodeIpFor: () => '127.0.0.1',
-      runtimeFor: (_i, _n, hostIp) => new ProcessRuntime({ rootDir, hostIp }),
-      server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1' },
-      containerLogMaxSizeBytes: 2048, containerLogMaxFiles: 3, containerLogMonitorMs: 1000,
-    });
-    await kubelet.host.whenRegistered();
+    n = await startProcessNode(NODE, { serve: {}, containerLogMaxSizeBytes: 2048, containerLogMaxFiles: 3, containerLogMonitorMs: 1000 });
   }, 30_000);
-
-  afterAll(async () => {
-    await kubelet?.stop();
-    await admin?.close();
-    await api?.close();
-    if (rootDir) await rm(rootDir, { recursive: true, force: true });
-  });
+  afterAll(() => n?.stop());
 
   it('rotates a chatty container\'s log and kubectl logs -f follows it across the rotations', async () => {
     // ~70 bytes a line, 300 lines over ~3 s: ~20 KiB, ten times the limit
     const script = `i=0; while [ $i -lt ${LINES} ]; do echo "line $i $(printf '%040d' $i)"; i=$((i+1)); sleep 0.01; done; sleep 1`;
-    await createBound(admin, pod('chatty', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', script] }] } }), NODE);
-    await eventually(async () => (await admin.pods('default').get('chatty')).status?.phase === 'Running' || undefined, 15_000, 'chatty Running');
-    const followed = await api.kubectl('logs', '-f', 'chatty');
+    await createBound(n.admin, pod('chatty', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', script] }] } }), NODE);
+    await eventually(async () => (await n.admin.pods('default').get('chatty')).status?.phase === 'Running' || undefined, 15_000, 'chatty Running');
+    const followed = await n.api.kubectl('logs', '-f', 'chatty');
     expect(followed.code, followed.stderr).toBe(0);
     const lines = followed.stdout.trimEnd().split('\n');
     expect(lines.map((l) => Number(l.split(' ')[1]))).toEqual(Array.from({ length: LINES }, (_, i) => i));
 
-    const files = async (): Promise<string[]> => (await readdir(rootDir, { recursive: true })).filter((f) => /(^|\/)0\.log(\.|$)/.test(f));
+    const files = async (): Promise<string[]> => (await readdir(n.rootDir, { recursive: true })).filter((f) => /(^|\/)0\.log(\.|$)/.test(f));
     const logs = await files();
     expect(logs.filter((f) => f.endsWith('.gz')).length).toBeGreaterThanOrEqual(1);
     expect(logs.length).toBeLessThanOrEqual(3); // the live log, the latest rotated one, one compressed
     // kubectl logs shows the live file only, as upstream's: the stream's last lines (none, if it was just rotated)
-    const now = (await api.kubectl('logs', 'chatty')).stdout;
+    const now = (await n.api.kubectl('logs', 'chatty')).stdout;
     expect(followed.stdout.endsWith(now)).toBe(true);
     expect(now).not.toContain('line 0 ');
   }, 60_000);

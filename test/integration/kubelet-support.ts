@@ -1,12 +1,13 @@
 // Shared by the kubelet's integration tests: a node identity from the test apiserver's PKI, a kubelet host in this
 // process with the fake runtime and short intervals, pods bound by hand (the scheduler is not running), polls.
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
-import { KubeletHost, type KubeletHostOptions } from '../../pkg/kubelet/index.js';
+import { KubeletHost, ProcessRuntime, type KubeletHostOptions } from '../../pkg/kubelet/index.js';
 import { ensurePki, writeKubeconfig } from '../../pkg/pki/index.js';
-import type { TestApiServer } from '../support/apiserver.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 
 /** A client authenticating as system:node:NAME (certificate issued from the test apiserver's CA). */
 export const nodeClient = async (api: TestApiServer, node: string): Promise<Client> => {
@@ -72,3 +73,33 @@ export const eventually = async <T>(fn: () => Promise<T | undefined | null | fal
 
 export const condition = (obj: KubeObject, type: string): Record<string, unknown> | undefined =>
   ((obj.status?.conditions ?? []) as Record<string, unknown>[]).find((c) => c.type === type);
+
+export interface ProcessNode { api: TestApiServer; admin: Client; kubelet: RunningKubelet; rootDir: string; stop(): Promise<void> }
+
+/**
+ * A test apiserver (with kube-root-ca.crt published), its admin client, and one node on the process runtime with a
+ * root dir of its own; `serve` adds the node's HTTPS server (the cluster CA's clients, a free port on 127.0.0.1).
+ */
+export async function startProcessNode(node: string, o: Partial<KubeletHostOptions> & { serve?: Partial<NonNullable<KubeletHostOptions['server']>> } = {}): Promise<ProcessNode> {
+  const api = await startTestApiServer();
+  const admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
+  const rootDir = await mkdtemp(join(tmpdir(), 'mini-kube-kubelet-'));
+  await publishRootCa(api, admin);
+  const { serve, ...rest } = o;
+  const kubelet = startKubelet(await nodeClient(api, node), [node], {
+    nodeIpFor: () => '127.0.0.1',
+    runtimeFor: (_i, _n, hostIp) => new ProcessRuntime({ rootDir, hostIp }),
+    ...(serve ? { server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1', ...serve } } : {}),
+    ...rest,
+  });
+  await kubelet.host.whenRegistered();
+  return {
+    api, admin, kubelet, rootDir,
+    async stop() {
+      await kubelet.stop();
+      await admin.close();
+      await api.close();
+      await rm(rootDir, { recursive: true, force: true });
+    },
+  };
+}
