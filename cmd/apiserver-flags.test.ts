@@ -1,6 +1,6 @@
 import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { describe, expect, it } from 'vitest';
-import { apiServerFlags, validateApiServerFlags } from './apiserver-flags.js';
+import { apiServerFlags, validateApiServerFlags, withImpliedFlags } from './apiserver-flags.js';
 import { parseFlags } from './flags.js';
 
 const check = (...argv: string[]) => () => validateApiServerFlags(parseFlags(argv, apiServerFlags).values);
@@ -11,7 +11,7 @@ describe('apiserver flags', () => {
     expect(v).toMatchObject({
       'data-dir': './.mini-kube', 'secure-port': 6443, 'bind-address': '127.0.0.1', 'authorization-mode': ['Node', 'RBAC'],
       'anonymous-auth': true, 'storage-backend': 'leveldb', 'max-requests-inflight': 400, 'max-mutating-requests-inflight': 200,
-      'service-cluster-ip-range': '10.96.0.0/12', 'feature-gates': {},
+      'service-cluster-ip-range': '10.96.0.0/12', 'feature-gates': {}, 'allow-privileged': false, 'cert-dir': '', 'advertise-address': '',
     });
     expect(check()).not.toThrow();
   });
@@ -19,6 +19,7 @@ describe('apiserver flags', () => {
   it('refuses what kube-apiserver refuses', () => {
     expect(check('--secure-port=70000')).toThrow('must be between 0 and 65535');
     expect(check('--bind-address=localhost')).toThrow('is not an IP address');
+    expect(check('--advertise-address=localhost')).toThrow('--advertise-address "localhost" is not an IP address');
     expect(check('--tls-cert-file=a.crt')).toThrow('must be given together');
     expect(check('--proxy-client-cert-file=p.crt')).toThrow('--proxy-client-cert-file and --proxy-client-key-file must be given together');
     expect(check('--authorization-mode=Node,Magic')).toThrow('"Magic" is not one of');
@@ -36,6 +37,13 @@ describe('apiserver flags', () => {
     expect(check('--etcd-prefix=k8s')).toThrow('must start with /');
     expect(check('--service-cluster-ip-range=10.96.0.0/33')).toThrow('is not a CIDR');
     expect(check('--service-cluster-ip-range=fd00::/108', '--authorization-mode=Node,RBAC', '--bind-address=0.0.0.0')).not.toThrow();
+  });
+
+  it('reads --cert-dir and --etcd-servers alone as kube-apiserver does (envtest gives only those)', () => {
+    const implied = (...argv: string[]) => { const p = parseFlags(argv, apiServerFlags); return withImpliedFlags(p.values, p.given); };
+    expect(implied('--cert-dir=/tmp/c', '--etcd-servers=http://127.0.0.1:2379')).toMatchObject({ 'data-dir': '/tmp/c', 'storage-backend': 'etcd3' });
+    expect(implied('--cert-dir=/tmp/c', '--data-dir=/d', '--etcd-servers=http://e:2379', '--storage-backend=leveldb')).toMatchObject({ 'data-dir': '/d', 'storage-backend': 'leveldb' });
+    expect(implied()).toMatchObject({ 'data-dir': './.mini-kube', 'storage-backend': 'leveldb' });
   });
 
   it('takes the audit backends\' flags and checks them', () => {

@@ -5,10 +5,12 @@ import { validatePluginNames } from '../pkg/admission/names.js';
 import { flag, FlagError, type FlagValues } from './flags.js';
 
 export const apiServerFlags = {
-  'data-dir': flag.string('./.mini-kube', 'Directory of the store (store/) and of generated certificates (pki/)'),
+  'data-dir': flag.string('./.mini-kube', 'Directory of the store (store/) and of generated certificates (pki/); default --cert-dir when that is given'),
   'secure-port': flag.int(6443, 'The port on which to serve HTTPS with authentication and authorization (0 = any free port)'),
   'bind-address': flag.string('127.0.0.1', 'The IP address on which to listen for the --secure-port port'),
-  'tls-cert-file': flag.string('', 'Serving certificate (PEM); generated under --data-dir/pki when not given'),
+  'advertise-address': flag.string('', 'The IP address the kubernetes Service\'s endpoints name (default --bind-address; 127.0.0.1 when that is unspecified)'),
+  'cert-dir': flag.string('', 'Directory holding apiserver.crt and apiserver.key, the serving certificate when --tls-cert-file is not given (without them, one generated under --data-dir/pki serves)'),
+  'tls-cert-file': flag.string('', 'Serving certificate (PEM); default --cert-dir/apiserver.crt, else generated under --data-dir/pki'),
   'tls-private-key-file': flag.string('', 'Private key of --tls-cert-file'),
   'client-ca-file': flag.string('', 'CA bundle that client certificates must chain to; the generated cluster CA when not given'),
   'token-auth-file': flag.string('', 'Static bearer tokens, CSV: token,user,uid,"group1,group2"'),
@@ -18,7 +20,8 @@ export const apiServerFlags = {
   'anonymous-auth': flag.bool(true, 'Requests without credentials are system:anonymous in group system:unauthenticated'),
   'enable-admission-plugins': flag.list([], 'Admission plugins to enable in addition to the default ones'),
   'disable-admission-plugins': flag.list([], 'Admission plugins to disable, even default ones'),
-  'storage-backend': flag.string('leveldb', 'Storage backend (memory keeps nothing across restarts)', ['leveldb', 'memory', 'etcd3']),
+  'storage-backend': flag.string('leveldb', 'Storage backend (memory keeps nothing across restarts; etcd3 when only --etcd-servers is given)', ['leveldb', 'memory', 'etcd3']),
+  'allow-privileged': flag.bool(false, 'If true, allow privileged containers (securityContext.privileged, Windows host processes)'),
   'max-requests-inflight': flag.int(400, 'Maximum non-mutating requests in flight (0 = no limit)'),
   'max-mutating-requests-inflight': flag.int(200, 'Maximum mutating requests in flight (0 = no limit)'),
   'enable-priority-and-fairness': flag.bool(true, 'API Priority and Fairness: requests classified by FlowSchemas, queued fairly within the seats of their priority level (the sum of the two in-flight limits shared out); false: the two in-flight limits apply as they are'),
@@ -74,6 +77,16 @@ export const apiServerFlags = {
 
 export type ApiServerFlagValues = FlagValues<typeof apiServerFlags>;
 
+/**
+ * Defaults that follow from other flags, as kube-apiserver's command line reads (envtest runs it with --cert-dir and
+ * --etcd-servers alone): the data directory is the certificate directory, and the store is the etcd named.
+ */
+export const withImpliedFlags = (v: ApiServerFlagValues, given: ReadonlySet<string>): ApiServerFlagValues => ({
+  ...v,
+  'data-dir': !given.has('data-dir') && v['cert-dir'] ? v['cert-dir'] : v['data-dir'],
+  'storage-backend': !given.has('storage-backend') && v['etcd-servers'].length > 0 ? 'etcd3' : v['storage-backend'],
+});
+
 const authorizationModes = new Set(['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC', 'Node', 'Webhook']);
 
 const isCidr = (s: string): boolean => {
@@ -88,6 +101,7 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   const fail = (m: string): never => { throw new FlagError(m); };
   if (v['secure-port'] < 0 || v['secure-port'] > 65535) fail(`--secure-port ${v['secure-port']} must be between 0 and 65535`);
   if (!isIP(v['bind-address'])) fail(`--bind-address "${v['bind-address']}" is not an IP address`);
+  if (v['advertise-address'] && !isIP(v['advertise-address'])) fail(`--advertise-address "${v['advertise-address']}" is not an IP address`);
   if (!v['tls-cert-file'] !== !v['tls-private-key-file']) fail('--tls-cert-file and --tls-private-key-file must be given together');
   if (!v['proxy-client-cert-file'] !== !v['proxy-client-key-file']) fail('--proxy-client-cert-file and --proxy-client-key-file must be given together');
   if (v['authorization-mode'].length === 0) fail('at least one --authorization-mode must be given');

@@ -1,12 +1,13 @@
 // `mini-kube apiserver`: kube-apiserver's flags in, ApiServerConfig out, then serve until SIGINT/SIGTERM.
 import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
+import { existsSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { defaultApiServerConfig, type ApiServerConfig } from '../pkg/apiserver/config.js';
 import type { RequestHeaderFlags } from '../pkg/authentication/index.js';
 import { ensureFrontProxyPki, ensurePki } from '../pkg/pki/ensure-pki.js';
-import { apiServerFlags, validateApiServerFlags, type ApiServerFlagValues } from './apiserver-flags.js';
+import { apiServerFlags, validateApiServerFlags, withImpliedFlags, type ApiServerFlagValues } from './apiserver-flags.js';
 import { exitWithFlagError, FlagError, parseOrExit } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
@@ -29,12 +30,19 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     groupHeaders: v['requestheader-group-headers'], extraHeadersPrefix: v['requestheader-extra-headers-prefix'],
   });
   let requestHeader = v['requestheader-client-ca-file'] ? requestHeaderFrom(v['requestheader-client-ca-file'], v['requestheader-allowed-names']) : undefined;
+  // as kube-apiserver: the pair in --cert-dir serves when no --tls-cert-file is given
+  const certDir = v['cert-dir'] ? resolve(v['cert-dir']) : undefined;
+  if (!tlsCertFile && certDir && existsSync(join(certDir, 'apiserver.crt')) && existsSync(join(certDir, 'apiserver.key'))) {
+    tlsCertFile = join(certDir, 'apiserver.crt');
+    tlsPrivateKeyFile = join(certDir, 'apiserver.key');
+  }
   if (!tlsCertFile || !clientCaFile || !proxyClientCertFile) {
     const wildcard = v['bind-address'] === '0.0.0.0' || v['bind-address'] === '::';
     // as kube-apiserver's self-signed serving certificate: in-cluster clients use the kubernetes Service's ClusterIP
     const range = v['service-cluster-ip-range'];
     const serviceIp = isIPv4(range.split('/')[0]!) ? [kubernetesServiceIp(range)] : [];
-    const pki = await ensurePki(join(dataDir, 'pki'), { nodes: [], serverSans: [...(wildcard ? [] : [v['bind-address']]), ...serviceIp] });
+    const addresses = [...(wildcard ? [] : [v['bind-address']]), ...(v['advertise-address'] ? [v['advertise-address']] : [])];
+    const pki = await ensurePki(join(dataDir, 'pki'), { nodes: [], serverSans: [...addresses, ...serviceIp] });
     if (!tlsCertFile) ({ cert: tlsCertFile, key: tlsPrivateKeyFile } = pki.apiserver);
     clientCaFile ||= pki.ca.cert;
     // As kubeadm sets up kube-apiserver: the aggregator proxies with the front-proxy client certificate, and this
@@ -48,6 +56,8 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
   return {
     ...defaultApiServerConfig(dataDir, logger),
     bindAddress: v['bind-address'],
+    advertiseAddress: v['advertise-address'] || undefined,
+    allowPrivileged: v['allow-privileged'],
     securePort: v['secure-port'],
     tlsCertFile,
     tlsPrivateKeyFile,
@@ -102,7 +112,8 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
 };
 
 export const main = async (argv: readonly string[]): Promise<void> => {
-  const { values } = parseOrExit('apiserver', summary, argv, apiServerFlags);
+  const parsed = parseOrExit('apiserver', summary, argv, apiServerFlags);
+  const values = withImpliedFlags(parsed.values, parsed.given);
   try {
     validateApiServerFlags(values);
   } catch (e) {

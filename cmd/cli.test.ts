@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runCli } from './cli.js';
+import { commandLine, runCli } from './cli.js';
 
 const capture = () => {
   const out: string[] = [];
@@ -22,6 +22,17 @@ describe('runCli', () => {
     expect(await runCli(['--help'])).toBe(0);
     expect(await runCli([])).toBe(0);
     for (const c of ['up', 'apiserver', 'controller-manager', 'scheduler', 'kubelet']) expect(io.out()).toContain(`  ${c} `);
+  });
+
+  it('runs a component under its upstream name (a link named kube-apiserver, as envtest runs it)', () => {
+    expect(commandLine('/assets/kube-apiserver', ['--secure-port=1'])).toEqual(['apiserver', '--secure-port=1']);
+    expect(commandLine('/usr/bin/kube-controller-manager', [])).toEqual(['controller-manager']);
+    expect(commandLine('kube-scheduler', ['-h'])).toEqual(['scheduler', '-h']);
+    expect(commandLine('/x/kubelet', [])).toEqual(['kubelet']);
+    expect(commandLine('/x/kube-proxy', [])).toEqual(['proxy']);
+    expect(commandLine('/x/dist/bin/mini-kube.mjs', ['up'])).toEqual(['up']);
+    expect(commandLine('/x/toString', ['up'])).toEqual(['up']);
+    expect(commandLine(undefined, ['up'])).toEqual(['up']);
   });
 
   it('refuses an unknown command with exit 2', async () => {

@@ -1,4 +1,5 @@
 // `mini-kube <command>`: each command's module is loaded only when chosen, so one never pays for another.
+import { basename } from 'node:path';
 import { packageVersion } from './package-info.js';
 
 interface Command {
@@ -36,6 +37,20 @@ const usage = (): string => [
   'Use "mini-kube <command> --help" for the flags of a command.',
   '',
 ].join('\n');
+
+/** The commands run under upstream's binary names, by way of a link so named (as k3s's multicall binary). */
+const UPSTREAM_NAMES: Record<string, string> = {
+  'kube-apiserver': 'apiserver', 'kube-controller-manager': 'controller-manager', 'kube-scheduler': 'scheduler', kubelet: 'kubelet', 'kube-proxy': 'proxy',
+};
+
+/**
+ * The command line as `mini-kube` reads it: a link named kube-apiserver (envtest runs `$KUBEBUILDER_ASSETS/kube-apiserver`
+ * or `$TEST_ASSET_KUBE_APISERVER` with kube-apiserver's flags) runs `mini-kube apiserver`, and so on.
+ */
+export const commandLine = (program: string | undefined, args: readonly string[]): readonly string[] => {
+  const name = basename(program ?? '');
+  return Object.hasOwn(UPSTREAM_NAMES, name) ? [UPSTREAM_NAMES[name]!, ...args] : args;
+};
 
 /** Returns the exit code when the command is done at once; a running server keeps the process alive itself. */
 export const runCli = async (argv: readonly string[]): Promise<number | undefined> => {

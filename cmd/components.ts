@@ -52,7 +52,8 @@ const servingArgs = (port: number | undefined): string[] => (port === undefined 
 export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
   {
     name: 'apiserver',
-    args: ['apiserver', '--data-dir', c.dataDir, '--secure-port', String(c.port), '--bind-address', c.bindAddress,
+    // privileged containers allowed, as kubeadm and kind set their clusters up
+    args: ['apiserver', '--data-dir', c.dataDir, '--secure-port', String(c.port), '--bind-address', c.bindAddress, '--allow-privileged=true',
       ...(c.serviceClusterIpRange ? ['--service-cluster-ip-range', c.serviceClusterIpRange] : [])],
   },
   {

@@ -6,6 +6,10 @@ export interface ApiServerConfig {
   /** Where the store lives (`<dataDir>/store`) and where generated PKI is found (`<dataDir>/pki`). */
   dataDir: string;
   bindAddress: string;
+  /** --advertise-address: the IP the kubernetes Service's endpoints name (default the bind address, or loopback). */
+  advertiseAddress?: string;
+  /** --allow-privileged: pods and pod templates may have privileged containers (upstream: capabilities.AllowPrivileged). */
+  allowPrivileged: boolean;
   /** 0 = a random free port (tests). */
   securePort: number;
   tlsCertFile: string;
@@ -80,6 +84,7 @@ export interface ApiServerConfig {
 export const defaultApiServerConfig = (dataDir: string, logger: Logger): ApiServerConfig => ({
   dataDir,
   bindAddress: '127.0.0.1',
+  allowPrivileged: false,
   securePort: 6443,
   tlsCertFile: '',
   tlsPrivateKeyFile: '',

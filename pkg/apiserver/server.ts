@@ -64,6 +64,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const registries = await createRegistries({
     store, ...initializers.api, initializers: initializers.on,
     serviceClusterIpRange: config.serviceClusterIpRange, watchCacheHistorySize: config.watchCacheHistorySize,
+    allowPrivileged: config.allowPrivileged,
   });
   const authz = await createAuthorization(registries, {
     modes: config.authorizationModes, policyFile: config.authorizationPolicyFile, onError: (err, what) => log.error({ err }, what),
@@ -181,7 +182,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   });
   await app.listen({ host: config.bindAddress, port: config.securePort });
   const port = (app.server.address() as { port: number }).port;
-  const advertised = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
+  const advertised = config.advertiseAddress || (config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress);
   externalUrl = `https://${advertised.includes(':') ? `[${advertised}]` : advertised}:${port}`;
   await bootstrap(registries, { ip: advertised, port });
   await aggregator.start();

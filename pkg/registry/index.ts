@@ -56,6 +56,8 @@ export interface RegistryOptions {
   watchCacheHistorySize?: number;
   /** The alpha Initializers feature (--feature-gates=Initializers=true). */
   initializers?: boolean;
+  /** --allow-privileged (unset: allowed). */
+  allowPrivileged?: boolean;
 }
 
 /**
@@ -106,7 +108,7 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
       store,
       cacher,
       decoder,
-      strategy: strategyFor(rt, extra),
+      strategy: strategyFor(rt, extra, o.allowPrivileged ?? true),
       admission: { mutate: (a) => admission.mutate(a), validate: (a) => admission.validate(a) },
       fieldManager,
       peer: (group, plural) => byGroupPlural.get(group, plural),

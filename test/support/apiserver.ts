@@ -65,6 +65,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
     tlsCertFile: pki.apiserver.cert,
     tlsPrivateKeyFile: pki.apiserver.key,
     clientCaFile: pki.ca.cert,
+    allowPrivileged: true, // as `mini-kube up` and kubeadm's clusters
     ...etcdBackend(dataDir),
     disableAdmissionPlugins,
     ...overrides,

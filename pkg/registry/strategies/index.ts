@@ -13,6 +13,7 @@ import { jobStrategy } from './jobs.js';
 import { namespaceStrategy } from './namespaces.js';
 import { persistentVolumeStrategy } from './persistentvolumes.js';
 import { podStrategy } from './pods.js';
+import { withoutPrivileged } from './privileged.js';
 import { podSecurityPolicyStrategy } from './psp.js';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac.js';
 import { runtimeClassStrategy } from './runtimeclasses.js';
@@ -77,10 +78,14 @@ const SPECIFIC: Record<string, Strategy> = {
   'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindingStrategy,
 };
 
-/** `extra` supplies strategies that need server state (services need the IP allocator). */
-export function strategyFor(rt: ResourceType, extra: Record<string, Strategy> = {}): Strategy {
+/**
+ * `extra` supplies strategies that need server state (services need the IP allocator); `allowPrivileged` false
+ * (kube-apiserver's --allow-privileged default) refuses privileged containers in every pod spec.
+ */
+export function strategyFor(rt: ResourceType, extra: Record<string, Strategy> = {}, allowPrivileged = true): Strategy {
   const key = `${rt.group}/${rt.plural}`;
-  const base = extra[key] ?? SPECIFIC[key] ?? {};
+  const specific = extra[key] ?? SPECIFIC[key] ?? {};
+  const base = allowPrivileged ? specific : withoutPrivileged(key, specific);
   return {
     generation: GENERATION.has(key),
     allowCreateOnUpdate: CREATE_ON_UPDATE.has(key),
