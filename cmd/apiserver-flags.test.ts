@@ -20,6 +20,7 @@ describe('apiserver flags', () => {
     expect(check('--secure-port=70000')).toThrow('must be between 0 and 65535');
     expect(check('--bind-address=localhost')).toThrow('is not an IP address');
     expect(check('--advertise-address=localhost')).toThrow('--advertise-address "localhost" is not an IP address');
+    expect(check('--event-ttl=1 hour')).toThrow('--event-ttl "1 hour" is not a duration');
     expect(check('--tls-cert-file=a.crt')).toThrow('must be given together');
     expect(check('--proxy-client-cert-file=p.crt')).toThrow('--proxy-client-cert-file and --proxy-client-key-file must be given together');
     expect(check('--authorization-mode=Node,Magic')).toThrow('"Magic" is not one of');

@@ -22,6 +22,7 @@ export const apiServerFlags = {
   'disable-admission-plugins': flag.list([], 'Admission plugins to disable, even default ones'),
   'storage-backend': flag.string('leveldb', 'Storage backend (memory keeps nothing across restarts; etcd3 when only --etcd-servers is given)', ['leveldb', 'memory', 'etcd3']),
   'allow-privileged': flag.bool(false, 'If true, allow privileged containers (securityContext.privileged, Windows host processes)'),
+  'event-ttl': flag.string('1h0m0s', 'Amount of time to retain events (a Go duration)'),
   'max-requests-inflight': flag.int(400, 'Maximum non-mutating requests in flight (0 = no limit)'),
   'max-mutating-requests-inflight': flag.int(200, 'Maximum mutating requests in flight (0 = no limit)'),
   'enable-priority-and-fairness': flag.bool(true, 'API Priority and Fairness: requests classified by FlowSchemas, queued fairly within the seats of their priority level (the sum of the two in-flight limits shared out); false: the two in-flight limits apply as they are'),
@@ -112,7 +113,7 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   if (v['authorization-mode'].includes('ABAC') && !v['authorization-policy-file']) fail('--authorization-mode ABAC needs --authorization-policy-file');
   if (v['authorization-mode'].includes('Webhook') && !v['authorization-webhook-config-file']) fail('authorization-mode Webhook\'s authorization config file not passed');
   if (!v['authorization-mode'].includes('Webhook') && v['authorization-webhook-config-file']) fail('cannot specify --authorization-webhook-config-file without mode Webhook');
-  for (const f of ['authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'audit-webhook-batch-max-wait'] as const) {
+  for (const f of ['authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'audit-webhook-batch-max-wait', 'event-ttl'] as const) {
     if (parseGoDurationMs(v[f]) === undefined) fail(`--${f} "${v[f]}" is not a duration`);
   }
   const pluginErrors = validatePluginNames(v['enable-admission-plugins'], v['disable-admission-plugins']);

@@ -58,6 +58,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     bindAddress: v['bind-address'],
     advertiseAddress: v['advertise-address'] || undefined,
     allowPrivileged: v['allow-privileged'],
+    eventTtlMs: parseGoDurationMs(v['event-ttl']),
     securePort: v['secure-port'],
     tlsCertFile,
     tlsPrivateKeyFile,

@@ -10,6 +10,8 @@ export interface ApiServerConfig {
   advertiseAddress?: string;
   /** --allow-privileged: pods and pod templates may have privileged containers (upstream: capabilities.AllowPrivileged). */
   allowPrivileged: boolean;
+  /** --event-ttl: how long an Event outlives its last write (default one hour). */
+  eventTtlMs?: number;
   /** 0 = a random free port (tests). */
   securePort: number;
   tlsCertFile: string;

@@ -38,6 +38,7 @@ import { registerOpenApiV3 } from './openapi/v3-routes.js';
 import { registerOpenApiV2 } from './openapi/v2-routes.js';
 import { createCustomResources } from '../registry/customresources/controller.js';
 import { bootstrap } from './bootstrap.js';
+import { startEventExpiry } from './event-ttl.js';
 import { authenticationConfigMap, createAggregator, publishAuthenticationConfigMap } from './aggregator/index.js';
 import { initializersFeature } from './initializers.js';
 import { loadCel } from '../apimachinery/cel/index.js';
@@ -189,6 +190,8 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   await publishAuthenticationConfigMap(registries, await authenticationConfigMap(config.clientCaFile, config.requestHeader));
   await Promise.all([authz.bootstrap(), ensureFlowControlObjects(registries)]);
   const stopFlowControl = maintainFlowSchemaStatus(registries, (err) => log.warn({ err }, 'FlowSchema status not updated'));
+  const events = registries.get('', 'v1', 'events');
+  const stopEventExpiry = events ? startEventExpiry(events, config.eventTtlMs ?? 3_600_000, log) : () => {};
   ready = true;
   log.info({ port, ms: Date.now() - started }, 'apiserver ready');
   // the first write that needs CEL would otherwise wait for it
@@ -200,6 +203,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     close: async () => {
       await authz.stop();
       stopFlowControl();
+      stopEventExpiry();
       stopPriorityAndFairness?.();
       customResources.stop();
       aggregator.stop();
