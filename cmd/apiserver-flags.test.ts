@@ -1,6 +1,6 @@
 import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { describe, expect, it } from 'vitest';
-import { apiServerFlags, validateApiServerFlags, withImpliedFlags } from './apiserver-flags.js';
+import { apiServerFlags, parsePortRange, validateApiServerFlags, withImpliedFlags } from './apiserver-flags.js';
 import { parseFlags } from './flags.js';
 
 const check = (...argv: string[]) => () => validateApiServerFlags(parseFlags(argv, apiServerFlags).values);
@@ -21,6 +21,11 @@ describe('apiserver flags', () => {
     expect(check('--bind-address=localhost')).toThrow('is not an IP address');
     expect(check('--advertise-address=localhost')).toThrow('--advertise-address "localhost" is not an IP address');
     expect(check('--event-ttl=1 hour')).toThrow('--event-ttl "1 hour" is not a duration');
+    expect(check('--service-node-port-range=32767-30000')).toThrow('is not a port range');
+    expect(check('--kubelet-client-certificate=k.crt')).toThrow('--kubelet-client-certificate and --kubelet-client-key must be given together');
+    expect(check('--kubelet-preferred-address-types=InternalIP,Internal')).toThrow('"Internal" is not one of Hostname, InternalDNS, InternalIP, ExternalDNS, ExternalIP');
+    expect([parsePortRange('30000-32767'), parsePortRange('30000+2767'), parsePortRange('8080'), parsePortRange('0-10'), parsePortRange('1-70000')])
+      .toEqual([{ min: 30000, max: 32767 }, { min: 30000, max: 32767 }, { min: 8080, max: 8080 }, undefined, undefined]);
     expect(check('--tls-cert-file=a.crt')).toThrow('must be given together');
     expect(check('--proxy-client-cert-file=p.crt')).toThrow('--proxy-client-cert-file and --proxy-client-key-file must be given together');
     expect(check('--authorization-mode=Node,Magic')).toThrow('"Magic" is not one of');

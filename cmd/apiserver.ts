@@ -7,7 +7,7 @@ import { pino, type Logger } from 'pino';
 import { defaultApiServerConfig, type ApiServerConfig } from '../pkg/apiserver/config.js';
 import type { RequestHeaderFlags } from '../pkg/authentication/index.js';
 import { ensureFrontProxyPki, ensurePki } from '../pkg/pki/ensure-pki.js';
-import { apiServerFlags, validateApiServerFlags, withImpliedFlags, type ApiServerFlagValues } from './apiserver-flags.js';
+import { apiServerFlags, parsePortRange, validateApiServerFlags, withImpliedFlags, type ApiServerFlagValues } from './apiserver-flags.js';
 import { exitWithFlagError, FlagError, parseOrExit } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
@@ -59,6 +59,13 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     advertiseAddress: v['advertise-address'] || undefined,
     allowPrivileged: v['allow-privileged'],
     eventTtlMs: parseGoDurationMs(v['event-ttl']),
+    serviceNodePortRange: parsePortRange(v['service-node-port-range']),
+    kubeletClient: {
+      certFile: v['kubelet-client-certificate'] || join(dataDir, 'pki', 'apiserver-kubelet-client.crt'),
+      keyFile: v['kubelet-client-key'] || join(dataDir, 'pki', 'apiserver-kubelet-client.key'),
+      caFile: v['kubelet-certificate-authority'] || undefined,
+      preferredAddressTypes: v['kubelet-preferred-address-types'],
+    },
     securePort: v['secure-port'],
     tlsCertFile,
     tlsPrivateKeyFile,

@@ -1,6 +1,7 @@
 // Everything the apiserver is started with; cmd/apiserver.ts fills it from kube-apiserver-named flags.
 import type { Logger } from 'pino';
 import type { OidcOptions, RequestHeaderFlags } from '../authentication/index.js';
+import type { KubeletClientConfig } from './handlers/kubelet-proxy.js';
 
 export interface ApiServerConfig {
   /** Where the store lives (`<dataDir>/store`) and where generated PKI is found (`<dataDir>/pki`). */
@@ -12,6 +13,10 @@ export interface ApiServerConfig {
   allowPrivileged: boolean;
   /** --event-ttl: how long an Event outlives its last write (default one hour). */
   eventTtlMs?: number;
+  /** --service-node-port-range (default 30000-32767). */
+  serviceNodePortRange?: { min: number; max: number };
+  /** How the apiserver reaches kubelets (default: the generated client certificate under dataDir/pki, kubeadm's address order). */
+  kubeletClient?: KubeletClientConfig;
   /** 0 = a random free port (tests). */
   securePort: number;
   tlsCertFile: string;

@@ -23,7 +23,7 @@ import { installChain } from './chain.js';
 import { startAdmission } from './admission.js';
 import { createAuthentication } from './authentication.js';
 import { createAuthorization } from './authorization.js';
-import { setKubeletClient } from './handlers/kubelet-proxy.js';
+import { DEFAULT_KUBELET_ADDRESS_TYPES, setKubeletClient } from './handlers/kubelet-proxy.js';
 import { setUpgradeHead } from './upgrade.js';
 import { markStreamedBody } from './streamed-body.js';
 import { registerReviews } from './handlers/reviews.js';
@@ -66,6 +66,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     store, ...initializers.api, initializers: initializers.on,
     serviceClusterIpRange: config.serviceClusterIpRange, watchCacheHistorySize: config.watchCacheHistorySize,
     allowPrivileged: config.allowPrivileged,
+    serviceNodePortRange: config.serviceNodePortRange,
   });
   const authz = await createAuthorization(registries, {
     modes: config.authorizationModes, policyFile: config.authorizationPolicyFile, onError: (err, what) => log.error({ err }, what),
@@ -94,7 +95,10 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   }) as unknown as FastifyInstance;
   installErrorHandler(app);
   app.decorate('responseCompression', config.featureGates.APIResponseCompression !== false);
-  setKubeletClient(app, { certFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.crt'), keyFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.key') });
+  setKubeletClient(app, config.kubeletClient ?? {
+    certFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.crt'), keyFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.key'),
+    preferredAddressTypes: DEFAULT_KUBELET_ADDRESS_TYPES,
+  });
   const authn = await createAuthentication(config, registries);
   const sinks: AuditSink[] = [];
   if (config.auditLogPath) sinks.push(logSink({ path: config.auditLogPath, ...config.auditLog }));

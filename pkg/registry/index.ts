@@ -58,6 +58,8 @@ export interface RegistryOptions {
   initializers?: boolean;
   /** --allow-privileged (unset: allowed). */
   allowPrivileged?: boolean;
+  /** --service-node-port-range (unset: 30000-32767). */
+  serviceNodePortRange?: { min: number; max: number };
 }
 
 /**
@@ -84,7 +86,7 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
   const decoder = { index, types: new TypeChecker(index) };
   const fieldManager = createFieldManager(index);
   const ips = new IpAllocator(o.serviceClusterIpRange);
-  const ports = new PortAllocator();
+  const ports = new PortAllocator(o.serviceNodePortRange?.min, o.serviceNodePortRange?.max);
   const extra = { '/services': serviceStrategy(ips, ports), 'apiextensions.k8s.io/customresourcedefinitions': crdStrategy };
   let admission: Admission = { mutate: async () => {}, validate: async () => {} };
   const byKey = new Map<string, Registry>();

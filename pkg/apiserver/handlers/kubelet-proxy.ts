@@ -1,7 +1,8 @@
 // pods/log, exec, attach and portforward, proxied to the kubelet of the pod's node as upstream's apiserver does:
-// the node's InternalIP and daemonEndpoints port, authenticated with the apiserver's kubelet client certificate
-// (<dataDir>/pki/apiserver-kubelet-client.*). The kubelet's serving certificate is not verified (upstream without
-// --kubelet-certificate-authority does the same). Logs are a plain request; exec, attach and portforward are
+// the node's first address of --kubelet-preferred-address-types and its daemonEndpoints port, authenticated with the
+// apiserver's kubelet client certificate (--kubelet-client-certificate, default <dataDir>/pki/apiserver-kubelet-client.*).
+// The kubelet's serving certificate is verified against --kubelet-certificate-authority, and not at all without it
+// (as upstream). Logs are a plain request; exec, attach and portforward are
 // upgrades (SPDY or WebSocket) whose socket is spliced to the kubelet's, as upstream's UpgradeAwareHandler does.
 import { readFile } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -14,27 +15,43 @@ import { int64Param, isTrue } from '../request-info.js';
 import { proxyTo } from '../reverse-proxy.js';
 import { dialTls, spliceUpgrade, upgradeHead } from '../upgrade.js';
 
-export interface KubeletClientFiles { certFile: string; keyFile: string }
+export interface KubeletClientConfig {
+  certFile: string;
+  keyFile: string;
+  /** --kubelet-certificate-authority: verify the kubelets' serving certificates against it. */
+  caFile?: string;
+  /** --kubelet-preferred-address-types: the node address used is the first of these types the node has. */
+  preferredAddressTypes: string[];
+}
 
-const configs = new WeakMap<object, { files: KubeletClientFiles; creds?: Promise<{ cert?: string; key?: string }>; agent?: Promise<Agent> }>();
+/** How the apiserver dials a kubelet: its client certificate, and the CA its serving certificate must chain to. */
+interface KubeletTls { cert?: string; key?: string; ca?: string; rejectUnauthorized: boolean }
 
-/** Tells the server (a fastify instance) which client certificate it shows kubelets. */
-export const setKubeletClient = (server: object, files: KubeletClientFiles): void => { configs.set(server, { files }); };
+const configs = new WeakMap<object, { config: KubeletClientConfig; tls?: Promise<KubeletTls>; agent?: Promise<Agent> }>();
 
-const credentialsFor = (server: object): Promise<{ cert?: string; key?: string }> => {
+/** Tells the server (a fastify instance) how it reaches kubelets. */
+export const setKubeletClient = (server: object, config: KubeletClientConfig): void => { configs.set(server, { config }); };
+
+const read = (f: string): Promise<string | undefined> => readFile(f, 'utf8').catch(() => undefined);
+
+const tlsFor = (server: object): Promise<KubeletTls> => {
   const c = configs.get(server);
-  if (!c) return Promise.resolve({});
-  c.creds ??= Promise.all([readFile(c.files.certFile, 'utf8'), readFile(c.files.keyFile, 'utf8')]).then(([cert, key]) => ({ cert, key })).catch(() => ({}));
-  return c.creds;
+  if (!c) return Promise.resolve({ rejectUnauthorized: false });
+  c.tls ??= Promise.all([read(c.config.certFile), read(c.config.keyFile), c.config.caFile ? read(c.config.caFile) : undefined])
+    .then(([cert, key, ca]) => ({ cert, key, ca, rejectUnauthorized: c.config.caFile !== undefined }));
+  return c.tls;
 };
 
 const agentFor = async (server: object): Promise<Agent> => {
   const { Agent } = await undici();
   const c = configs.get(server);
   if (!c) return new Agent({ connect: { rejectUnauthorized: false } });
-  c.agent ??= credentialsFor(server).then((creds) => new Agent({ connect: { ...creds, rejectUnauthorized: false } }));
+  c.agent ??= tlsFor(server).then((tls) => new Agent({ connect: tls }));
   return c.agent;
 };
+
+/** kubeadm's order (upstream's bare default puts Hostname first; mini-kube's kubelets name themselves by --node-name). */
+export const DEFAULT_KUBELET_ADDRESS_TYPES = ['InternalIP', 'ExternalIP', 'Hostname'];
 
 const LOG_QUERY = ['follow', 'previous', 'sinceSeconds', 'sinceTime', 'timestamps', 'tailLines', 'limitBytes'];
 
@@ -57,16 +74,18 @@ function containerOf(pod: KubeObject, requested: string | undefined): string {
 }
 
 /** host:port of the kubelet serving the pod's node. */
-const kubeletOf = (reg: Registry, pod: KubeObject): { host: string; port: number } => kubeletOfNode(reg, pod.spec!.nodeName as string);
+const kubeletOf = (reg: Registry, server: object, pod: KubeObject): { host: string; port: number } => kubeletOfNode(reg, server, pod.spec!.nodeName as string);
 
-/** The node's InternalIP (or Hostname) and its daemonEndpoints' kubelet port. */
-function kubeletOfNode(reg: Registry, nodeName: string): { host: string; port: number } {
+/** The node's first address of the preferred types and its daemonEndpoints' kubelet port. */
+function kubeletOfNode(reg: Registry, server: object, nodeName: string): { host: string; port: number } {
   const node = reg.deps.peer('', 'nodes')?.peek(undefined, nodeName)?.object as KubeObject | undefined;
   if (!node) throw notFound({ group: '', resource: 'nodes' }, nodeName);
   const addresses = (node.status?.addresses ?? []) as { type: string; address: string }[];
-  const host = (addresses.find((a) => a.type === 'InternalIP') ?? addresses.find((a) => a.type === 'Hostname'))?.address;
+  const types = configs.get(server)?.config.preferredAddressTypes ?? DEFAULT_KUBELET_ADDRESS_TYPES;
+  const host = types.map((t) => addresses.find((a) => a.type === t)?.address).find(Boolean);
+  if (!host) throw badRequest(`no preferred addresses found; known addresses: [${addresses.map((a) => `{${a.type} ${a.address}}`).join(' ')}]`);
   const port = (node.status?.daemonEndpoints as { kubeletEndpoint?: { Port?: number } } | undefined)?.kubeletEndpoint?.Port;
-  if (!host || !port) throw badRequest(`node ${nodeName} has no kubelet endpoint`);
+  if (!port) throw badRequest(`node ${nodeName} has no kubelet endpoint`);
   return { host, port };
 }
 
@@ -79,11 +98,11 @@ export async function proxyNode(reg: Registry, request: FastifyRequest, reply: F
   const parts = decodeURIComponent(id).split(':');
   const [scheme, name, port] = parts.length === 1 ? ['', parts[0]!, ''] : parts.length === 2 ? ['', parts[0]!, parts[1]!] : parts.length === 3 ? parts : [];
   if (!name || !['', 'http', 'https'].includes(scheme!) || (port && !/^\d+$/.test(port))) throw badRequest(`invalid node request ${JSON.stringify(id)}`);
-  const kubelet = kubeletOfNode(reg, name);
+  const kubelet = kubeletOfNode(reg, request.server, name);
   const query = request.raw.url?.split('?')[1];
   await proxyTo(request, reply, {
     scheme: (scheme || 'https') as 'http' | 'https', host: kubelet.host, port: port ? Number(port) : kubelet.port,
-    path: `${rest}${query ? `?${query}` : ''}`, dispatcher: await agentFor(request.server), tls: { ...(await credentialsFor(request.server)), rejectUnauthorized: false },
+    path: `${rest}${query ? `?${query}` : ''}`, dispatcher: await agentFor(request.server), tls: await tlsFor(request.server),
   }, (err) => {
     throw serviceUnavailable(`error trying to reach service: ${err.message}`);
   });
@@ -108,7 +127,7 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
   const name = pod.metadata!.name!;
   checkLogOptions(q, name);
   const container = containerOf(pod, q.container);
-  const { host, port } = kubeletOf(reg, pod);
+  const { host, port } = kubeletOf(reg, request.server, pod);
   const query = new URLSearchParams();
   for (const k of LOG_QUERY) if (q[k] !== undefined) query.set(k, q[k]!);
   const hostPart = host.includes(':') ? `[${host}]` : host;
@@ -151,9 +170,8 @@ export async function proxyPodConnect(reg: Registry, request: FastifyRequest, re
     for (const [param, flag] of [['input', 'stdin'], ['output', 'stdout'], ['error', 'stderr'], ['tty', 'tty']] as const) if (all(q[flag]).some(isTrue)) query.set(param, '1');
     path = `/${sub}/${podPath(pod)}/${encodeURIComponent(container)}`;
   }
-  const { host, port } = kubeletOf(reg, pod);
-  const creds = await credentialsFor(request.server);
-  const upstream = await dialTls({ host, port, ...creds, rejectUnauthorized: false, servername: /^[\d.:]+$/.test(host) ? undefined : host })
+  const { host, port } = kubeletOf(reg, request.server, pod);
+  const upstream = await dialTls({ host, port, ...(await tlsFor(request.server)), servername: /^[\d.:]+$/.test(host) ? undefined : host })
     .catch((err: unknown) => { throw internalError(`error dialing backend: ${(err as Error).message}`); });
   reply.hijack();
   spliceUpgrade(raw, upstream, `${path}${query.size ? `?${query}` : ''}`, `${host.includes(':') ? `[${host}]` : host}:${port}`);
