@@ -22,13 +22,14 @@ export const apiServerFlags = {
   'disable-admission-plugins': flag.list([], 'Admission plugins to disable, even default ones'),
   'storage-backend': flag.string('leveldb', 'Storage backend (memory keeps nothing across restarts; etcd3 when only --etcd-servers is given)', ['leveldb', 'memory', 'etcd3']),
   'event-ttl': flag.string('1h0m0s', 'Amount of time to retain events (a Go duration)'),
-  'max-requests-inflight': flag.int(400, 'Maximum non-mutating requests in flight (0 = no limit)'),
+  'runtime-config': flag.list([], 'key=value pairs turning APIs on or off: api/all, api/ga, api/beta, api/alpha, <group>/<version>, <group>/<version>/<resource> (policy/v1beta1, gone upstream in 1.25, is off unless asked for or its admission plugin is on)'),
   'service-node-port-range': flag.string('30000-32767', 'A port range (a-b, or a+offset) reserved for NodePort Services'),
   'kubelet-client-certificate': flag.string('', 'Client certificate the apiserver shows kubelets (default the generated apiserver-kubelet-client under --data-dir/pki)'),
   'kubelet-client-key': flag.string('', 'Private key of --kubelet-client-certificate'),
   'kubelet-certificate-authority': flag.string('', 'CA bundle the kubelets\' serving certificates are verified against (default: not verified)'),
   'kubelet-preferred-address-types': flag.list(['InternalIP', 'ExternalIP', 'Hostname'], 'The node address types to reach kubelets by, in order (kubeadm\'s; mini-kube\'s kubelets name themselves by --node-name)'),
   'allow-privileged': flag.bool(false, 'If true, allow privileged containers (securityContext.privileged, Windows host processes)'),
+  'max-requests-inflight': flag.int(400, 'Maximum non-mutating requests in flight (0 = no limit)'),
   'max-mutating-requests-inflight': flag.int(200, 'Maximum mutating requests in flight (0 = no limit)'),
   'enable-priority-and-fairness': flag.bool(true, 'API Priority and Fairness: requests classified by FlowSchemas, queued fairly within the seats of their priority level (the sum of the two in-flight limits shared out); false: the two in-flight limits apply as they are'),
   'service-cluster-ip-range': flag.string('10.96.0.0/12', 'CIDR from which Service ClusterIPs are allocated'),
@@ -93,7 +94,6 @@ export const withImpliedFlags = (v: ApiServerFlagValues, given: ReadonlySet<stri
   'storage-backend': !given.has('storage-backend') && v['etcd-servers'].length > 0 ? 'etcd3' : v['storage-backend'],
 });
 
-const authorizationModes = new Set(['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC', 'Node', 'Webhook']);
 const NODE_ADDRESS_TYPES = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
 
 /** Upstream's port range syntax: "a-b", "a+offset" or a single port; undefined when it is none. */
@@ -105,6 +105,7 @@ export const parsePortRange = (s: string): { min: number; max: number } | undefi
   return min >= 1 && max <= 65535 && min <= max ? { min, max } : undefined;
 };
 
+const authorizationModes = new Set(['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC', 'Node', 'Webhook']);
 
 const isCidr = (s: string): boolean => {
   const [ip = '', bits, ...rest] = s.split('/');
@@ -118,12 +119,12 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   const fail = (m: string): never => { throw new FlagError(m); };
   if (v['secure-port'] < 0 || v['secure-port'] > 65535) fail(`--secure-port ${v['secure-port']} must be between 0 and 65535`);
   if (!isIP(v['bind-address'])) fail(`--bind-address "${v['bind-address']}" is not an IP address`);
-  if (v['advertise-address'] && !isIP(v['advertise-address'])) fail(`--advertise-address "${v['advertise-address']}" is not an IP address`);
   if (!parsePortRange(v['service-node-port-range'])) fail(`--service-node-port-range "${v['service-node-port-range']}" is not a port range (30000-32767 or 30000+2767)`);
   if (!v['kubelet-client-certificate'] !== !v['kubelet-client-key']) fail('--kubelet-client-certificate and --kubelet-client-key must be given together');
   for (const t of v['kubelet-preferred-address-types']) {
     if (!NODE_ADDRESS_TYPES.includes(t)) fail(`--kubelet-preferred-address-types: "${t}" is not one of ${NODE_ADDRESS_TYPES.join(', ')}`);
   }
+  if (v['advertise-address'] && !isIP(v['advertise-address'])) fail(`--advertise-address "${v['advertise-address']}" is not an IP address`);
   if (!v['tls-cert-file'] !== !v['tls-private-key-file']) fail('--tls-cert-file and --tls-private-key-file must be given together');
   if (!v['proxy-client-cert-file'] !== !v['proxy-client-key-file']) fail('--proxy-client-cert-file and --proxy-client-key-file must be given together');
   if (v['authorization-mode'].length === 0) fail('at least one --authorization-mode must be given');

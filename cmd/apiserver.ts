@@ -7,6 +7,7 @@ import { pino, type Logger } from 'pino';
 import { defaultApiServerConfig, type ApiServerConfig } from '../pkg/apiserver/config.js';
 import type { RequestHeaderFlags } from '../pkg/authentication/index.js';
 import { ensureFrontProxyPki, ensurePki } from '../pkg/pki/ensure-pki.js';
+import { parseRuntimeConfig } from '../pkg/apiserver/runtime-config.js';
 import { apiServerFlags, parsePortRange, validateApiServerFlags, withImpliedFlags, type ApiServerFlagValues } from './apiserver-flags.js';
 import { exitWithFlagError, FlagError, parseOrExit } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
@@ -60,6 +61,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     allowPrivileged: v['allow-privileged'],
     eventTtlMs: parseGoDurationMs(v['event-ttl']),
     serviceNodePortRange: parsePortRange(v['service-node-port-range']),
+    runtimeConfig: parseRuntimeConfig(v['runtime-config']),
     kubeletClient: {
       certFile: v['kubelet-client-certificate'] || join(dataDir, 'pki', 'apiserver-kubelet-client.crt'),
       keyFile: v['kubelet-client-key'] || join(dataDir, 'pki', 'apiserver-kubelet-client.key'),

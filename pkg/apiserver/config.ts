@@ -13,6 +13,8 @@ export interface ApiServerConfig {
   allowPrivileged: boolean;
   /** --event-ttl: how long an Event outlives its last write (default one hour). */
   eventTtlMs?: number;
+  /** --runtime-config, key → value ("apps/v1" → "false"). */
+  runtimeConfig?: ReadonlyMap<string, string>;
   /** --service-node-port-range (default 30000-32767). */
   serviceNodePortRange?: { min: number; max: number };
   /** How the apiserver reaches kubelets (default: the generated client certificate under dataDir/pki, kubeadm's address order). */

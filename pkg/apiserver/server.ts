@@ -39,6 +39,7 @@ import { registerOpenApiV2 } from './openapi/v2-routes.js';
 import { createCustomResources } from '../registry/customresources/controller.js';
 import { bootstrap } from './bootstrap.js';
 import { startEventExpiry } from './event-ttl.js';
+import { servedGroupVersions } from './runtime-config.js';
 import { authenticationConfigMap, createAggregator, publishAuthenticationConfigMap } from './aggregator/index.js';
 import { initializersFeature } from './initializers.js';
 import { loadCel } from '../apimachinery/cel/index.js';
@@ -56,14 +57,17 @@ const CIPHERS = ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA
 export async function startApiServer(config: ApiServerConfig): Promise<RunningApiServer> {
   const log = config.logger;
   const started = Date.now();
+  // the served API first: a --runtime-config it refuses stops the start before the store is opened
+  const initializers = initializersFeature(config);
+  const pspPlugin = config.enableAdmissionPlugins.includes('PodSecurityPolicy') && !config.disableAdmissionPlugins.includes('PodSecurityPolicy');
+  const api = { ...initializers.api, groupVersions: servedGroupVersions(initializers.api.groupVersions, config.runtimeConfig ?? new Map(), pspPlugin) };
   const plainStore = await openStore(config);
   const store = config.encryptionProviderConfig
     ? await withEncryptionAtRest(plainStore, config.encryptionProviderConfig, builtinGroupVersions.flatMap((gv) => gv.resources))
       .catch(async (err: unknown) => { await plainStore.close(); throw err; })
     : plainStore;
-  const initializers = initializersFeature(config);
   const registries = await createRegistries({
-    store, ...initializers.api, initializers: initializers.on,
+    store, ...api, initializers: initializers.on,
     serviceClusterIpRange: config.serviceClusterIpRange, watchCacheHistorySize: config.watchCacheHistorySize,
     allowPrivileged: config.allowPrivileged,
     serviceNodePortRange: config.serviceNodePortRange,
@@ -135,13 +139,13 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
 
   // Custom resources come and go: the served set is published anew by the CRD controller on every change.
   const customResources = createCustomResources({
-    registries, builtin: initializers.api.groupVersions, watchCacheHistorySize: config.watchCacheHistorySize,
+    registries, builtin: api.groupVersions, watchCacheHistorySize: config.watchCacheHistorySize,
     onError: (err, what) => log.warn({ err }, what),
   });
   await customResources.start();
   const source = (): GroupVersion[] => customResources.groupVersions();
   const aggregator = createAggregator({
-    registries, builtin: initializers.api.groupVersions, onError: (err, what) => log.warn({ err, component: 'aggregator' }, what),
+    registries, builtin: api.groupVersions, onError: (err, what) => log.warn({ err, component: 'aggregator' }, what),
     proxyClient: config.proxyClientCertFile && config.proxyClientKeyFile
       ? { cert: await readFile(config.proxyClientCertFile, 'utf8'), key: await readFile(config.proxyClientKeyFile, 'utf8') } : undefined,
   });
