@@ -1,10 +1,12 @@
 // Content negotiation: which representation the client accepts (JSON, YAML, protobuf, Table,
 // PartialObjectMetadata) and how to read the body it sent.
-import { parseYaml } from '../apimachinery/yaml.js';
+import { parseYamlBody } from '../apimachinery/yaml.js';
 import { badRequest, notAcceptable, unsupportedMediaType } from '../apimachinery/errors.js';
+import { scanJson } from '../apimachinery/json-duplicates.js';
 import { exceedsDepth, MAX_DEPTH } from '../apimachinery/nesting.js';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE, ProtobufError } from '../apimachinery/protobuf/index.js';
-import type { PatchType } from '../registry/context.js';
+import type { PatchType, RequestContext } from '../registry/context.js';
+import { jsonPatchOpErrors } from '../registry/generic/strict-errors.js';
 
 export type Transform = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
 
@@ -103,17 +105,45 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
 
 const mediaType = (contentType: string | undefined): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 
-/** Parses a request body as JSON or YAML according to its Content-Type; `what` names it in errors. */
-export function decodeBody(body: Buffer | undefined, contentType: string | undefined): unknown {
+const TOO_DEEP = `couldn't get version/kind; json parse error: exceeded max depth of ${MAX_DEPTH}`;
+
+/**
+ * Parses a request body as JSON or YAML according to its Content-Type. With the request's `ctx` (a body to decode
+ * as an object: create, update, patch), records how it was written and, with fieldValidation Strict or Warn, the
+ * fields it repeats, which the parsers drop silently (the last value wins), for the registry to report with the
+ * object's unknown fields (strict-errors.ts).
+ */
+export function decodeBody(body: Buffer | undefined, contentType: string | undefined, ctx?: RequestContext): unknown {
   const type = mediaType(contentType);
   if (type === PROTOBUF_MEDIA_TYPE) return decodeProtobufBody(body);
   const text = body ? body.toString('utf8') : '';
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml';
   if (!yaml && type !== 'application/json' && !PATCH_TYPES[type] && type !== '') throw unsupportedMediaType(type);
-  if (exceedsDepth(text, yaml)) throw badRequest(`couldn't get version/kind; json parse error: exceeded max depth of ${MAX_DEPTH}`);
+  const strict = ctx !== undefined && ctx.fieldValidation !== 'Ignore';
+  if (ctx) ctx.bodyFormat = type === 'application/apply-patch+yaml' ? 'apply' : yaml ? 'yaml' : PATCH_TYPES[type] ? 'patch' : 'json';
+  if (yaml) {
+    if (exceedsDepth(text, true)) throw badRequest(TOO_DEEP);
+    const { value, duplicates } = parsed(() => parseYamlBody(text, strict));
+    if (duplicates.length > 0) ctx!.bodyErrors = { yaml: duplicates };
+    return value;
+  }
+  const scan = scanJson(text, strict);
+  if (scan?.tooDeep) throw badRequest(TOO_DEEP);
+  const value = parsed(() => JSON.parse(text) as unknown);
+  if (!strict) return value;
+  if (type === 'application/json-patch+json') {
+    const ops = jsonPatchOpErrors(value, text, scan?.duplicates);
+    if (ops.length > 0) ctx.bodyErrors = { patchOps: ops };
+  } else if (scan?.duplicates) {
+    ctx.bodyErrors = { duplicates: { ...scan.duplicates, text } };
+  }
+  return value;
+}
+
+function parsed<T>(parse: () => T): T {
   try {
-    return yaml ? parseYaml(text, true) : JSON.parse(text);
+    return parse();
   } catch (err) {
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
     throw badRequest(`couldn't get version/kind; json parse error: ${why}`);

@@ -1,8 +1,26 @@
 // What a registry call knows about the request that made it. Built by the apiserver's handlers;
 // the registry never sees HTTP.
 import type { UserInfo } from '../authentication/interface.js';
+import type { DuplicateFields } from '../apimachinery/json-duplicates.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+/**
+ * How the request's body was written, which decides how upstream's decoder orders its strict errors: a JSON body's
+ * in document order; a YAML body's, or a patch's, repetitions first and then the unknown fields of the object it
+ * became (in Go's map order for a built-in kind); an apply configuration's repetitions on their own.
+ */
+export type BodyFormat = 'json' | 'yaml' | 'patch' | 'apply';
+
+/** What strict decoding finds in a body before it becomes an object: the fields it repeats (the last value wins). */
+export interface BodyFieldErrors {
+  /** A JSON body's repeated fields, by path and offset, in document order, with the text they are in. */
+  duplicates?: DuplicateFields & { text: string };
+  /** A JSON patch's errors about its operations, worded (`json patch unknown field "[0].foo"`) and in document order. */
+  patchOps?: string[];
+  /** A YAML body's repeated keys, as go-yaml words them (`line 12: key "paused" already set in map`). */
+  yaml?: string[];
+}
 
 export interface RequestContext {
   namespace?: string;
@@ -14,6 +32,10 @@ export interface RequestContext {
   fieldValidation: FieldValidation;
   /** Warnings for the `Warning` response header, appended by any layer. */
   warnings: string[];
+  /** How the body was written (set by the handler that decoded it). */
+  bodyFormat?: BodyFormat;
+  /** The body's repeated fields, with fieldValidation Strict or Warn; reported once, with its unknown fields. */
+  bodyErrors?: BodyFieldErrors;
   /** Annotations for the request's audit event (upstream's admission Attributes.AddAnnotation), set by any layer. */
   auditAnnotations?: Record<string, string>;
   now: Date;

@@ -51,18 +51,18 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
       return serveWatch(reg, ctx, request, reply, { ...listOptions(q), allowWatchBookmarks: isTrue(q.allowWatchBookmarks) }, info.name, int64Param(q.timeoutSeconds));
     case 'create': {
       if (info.name) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
-      const res = await create(reg, ctx, decodeBody(request.body as Buffer, request.headers['content-type']));
+      const res = await create(reg, ctx, decodeBody(request.body as Buffer, request.headers['content-type'], ctx));
       const initialized = reg.deps.initializers && !ctx.dryRun && !isTrue(q.includeUninitialized) ? await waitForInitialized(reg, res, q.timeout) : res;
       return sendObject(r, initialized, 201);
     }
     case 'update': {
-      const body = decodeBody(request.body as Buffer, request.headers['content-type']);
+      const body = decodeBody(request.body as Buffer, request.headers['content-type'], ctx);
       const res = await update(reg, ctx, putRequest(reg, ctx, info.name, body, { createIfMissing: reg.strategy.allowCreateOnUpdate }));
       return sendObject(r, res, res.created ? 201 : 200);
     }
     case 'patch': {
       const type = patchTypeOf(request.headers['content-type']);
-      const patch = decodeBody(request.body as Buffer, request.headers['content-type']);
+      const patch = decodeBody(request.body as Buffer, request.headers['content-type'], ctx);
       const res = await update(reg, ctx, patchBuilder(reg, ctx, info.name, type, patch, isTrue(q.force)));
       return sendObject(r, res, res.created ? 201 : 200);
     }

@@ -28,7 +28,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
   const ctx = requestContext(request, info);
   const r: Responder = { rt: reg.rt, request, reply, warnings: ctx.warnings, now: ctx.now };
   const q = request.query as Record<string, string | undefined>;
-  const body = (): unknown => decodeBody(request.body as Buffer, request.headers['content-type']);
+  const body = (): unknown => decodeBody(request.body as Buffer, request.headers['content-type'], ctx);
 
   switch (info.subresource) {
     case 'status':

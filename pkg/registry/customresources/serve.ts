@@ -8,7 +8,8 @@ import { ALL_VERBS, apiVersionOf, type GroupVersion, type KubeObject, type Resou
 import { badRequest } from '../../apimachinery/errors.js';
 import { Cacher } from '../../storage/cacher/cacher.js';
 import type { Store } from '../../storage/interface.js';
-import { reportUnknown, type Decoder } from '../generic/decode.js';
+import type { Decoder } from '../generic/decode.js';
+import { reportStrictErrors } from '../generic/strict-errors.js';
 import { createFieldManager } from '../generic/managed-fields.js';
 import type { Registry } from '../generic/registry.js';
 import type { RegistrySet } from '../index.js';
@@ -84,7 +85,7 @@ function decoderFor(crd: CustomResourceDefinition, v: CustomResourceDefinitionVe
       }
       obj.apiVersion = apiVersion;
       obj.kind = names.kind;
-      reportUnknown(pruneCustomResource(meta, obj, schema), ctx, { kind: names.kind, version: v.name });
+      reportStrictErrors(pruneCustomResource(meta, obj, schema), ctx, { kind: names.kind, version: v.name }, false);
       defaultCustomResource(obj, schema);
       return obj;
     },

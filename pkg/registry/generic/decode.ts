@@ -10,6 +10,7 @@ import type { SchemaIndex } from '../schema/index.js';
 import { isPlainObject } from '../schema/index.js';
 import { pruneUnknown } from '../schema/prune.js';
 import { fillZeroValues } from '../schema/zero-values.js';
+import { reportStrictErrors } from './strict-errors.js';
 import type { TypeChecker } from '../schema/typecheck.js';
 
 export interface Decoder {
@@ -47,7 +48,7 @@ export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: Req
   // Unknown fields and nulls go first: a null is Go's zero value, never a type error.
   const unknown = pruneUnknown(d.index, obj, ref(target.definition), '', 'json', true);
   d.types.check(obj, target.definition, target.kind, target.version);
-  reportUnknown(unknown, ctx, target);
+  reportStrictErrors(unknown, ctx, target, true);
   applyDefaults(d.index, obj, ref(target.definition));
   writeZeroValues(d, obj, target.definition);
   return obj;
@@ -67,18 +68,4 @@ export function decodeAs(d: Decoder, body: unknown, definition: string, kind: st
   pruneUnknown(d.index, body, ref(definition));
   d.types.check(body, definition, kind, version);
   return body as KubeObject;
-}
-
-/**
- * Unknown fields: an error with Strict, warnings with Warn, silence with Ignore (upstream's wording). A decoded
- * body (`as`: create, update) words the error as upstream's transformDecodeError: "<Kind> in version "v" cannot
- * be handled as a <Kind>: strict decoding error: ...".
- */
-export function reportUnknown(paths: string[], ctx: RequestContext, as?: { kind: string; version: string }): void {
-  if (paths.length === 0) return;
-  if (ctx.fieldValidation === 'Strict') {
-    const prefix = as ? `${as.kind} in version "${as.version}" cannot be handled as a ${as.kind}: ` : '';
-    throw badRequest(`${prefix}strict decoding error: ${paths.map((p) => `unknown field "${p}"`).join(', ')}`);
-  }
-  if (ctx.fieldValidation === 'Warn') for (const p of paths) ctx.warnings.push(`unknown field "${p}"`);
 }

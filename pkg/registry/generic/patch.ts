@@ -13,6 +13,7 @@ import type { UpdateRequest } from './update.js';
 import { ref } from '../../../api/schema.js';
 import { pruneUnknown } from '../schema/prune.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
+import { reportApplyDuplicates } from './strict-errors.js';
 
 export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, type: PatchType, patch: unknown, force: boolean, subresource?: string): UpdateRequest {
   if (type === 'apply') return applyBuilder(reg, ctx, name, patch, force, subresource);
@@ -109,6 +110,7 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
       const unknown = pruneUnknown(reg.deps.decoder.index, config, ref(reg.rt.definition), '', 'fieldpath');
       if (unknown.length) throw typedPatchError(applied, reg.rt.group, reg.rt.kind, unknown);
       const merged = reg.deps.fieldManager.apply(current, config, ctx, force, reg.hasStatus, subresource);
+      reportApplyDuplicates(ctx);
       if (merged === current) return current; // a no-op apply: the stored object, already decoded
       const out = decodeObject(reg.deps.decoder, merged, targetOf(reg.rt), ctx);
       if (!current) out.metadata = { ...out.metadata, name };
