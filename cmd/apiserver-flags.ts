@@ -14,6 +14,7 @@ export const apiServerFlags = {
   'tls-private-key-file': flag.string('', 'Private key of --tls-cert-file'),
   'client-ca-file': flag.string('', 'CA bundle that client certificates must chain to; the generated cluster CA when not given'),
   'token-auth-file': flag.string('', 'Static bearer tokens, CSV: token,user,uid,"group1,group2"'),
+  'enable-bootstrap-token-auth': flag.bool(false, 'Bearer tokens <id>.<secret> of the Secrets kube-system/bootstrap-token-<id> (type bootstrap.kubernetes.io/token) authenticate as system:bootstrap:<id>'),
   'basic-auth-file': flag.string('', 'HTTP Basic passwords, CSV: password,user,uid,"group1,group2"'),
   'authorization-mode': flag.list(['Node', 'RBAC'], 'Ordered list of authorizers: AlwaysAllow, AlwaysDeny, ABAC, RBAC, Node, Webhook'),
   'authorization-policy-file': flag.string('', 'ABAC policy, one JSON object per line (with --authorization-mode=ABAC)'),

@@ -73,6 +73,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     tlsPrivateKeyFile,
     clientCaFile,
     tokenAuthFile: v['token-auth-file'] || undefined,
+    enableBootstrapTokenAuth: v['enable-bootstrap-token-auth'],
     basicAuthFile: v['basic-auth-file'] || undefined,
     authorizationModes: v['authorization-mode'],
     authorizationPolicyFile: v['authorization-policy-file'] || undefined,

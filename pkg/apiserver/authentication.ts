@@ -37,13 +37,15 @@ export async function createAuthentication(config: ApiServerConfig, registries: 
   const signingKeyFile = config.serviceAccountSigningKeyFile || (existsSync(join(pki, 'sa.key')) ? join(pki, 'sa.key') : undefined);
   const keyFiles = config.serviceAccountKeyFiles?.length ? config.serviceAccountKeyFiles
     : existsSync(join(pki, 'sa.pub')) && !config.serviceAccountSigningKeyFile ? [join(pki, 'sa.pub')] : [];
+  const lookup = registryLookup(registries);
   const authn = await buildAuthentication({
     clientCaFile: config.clientCaFile, tokenAuthFile: config.tokenAuthFile, basicAuthFile: config.basicAuthFile, anonymous: config.anonymousAuth,
     requestHeader: config.requestHeader,
     serviceAccount: {
       issuers: config.serviceAccountIssuers?.length ? config.serviceAccountIssuers : [DEFAULT_SERVICE_ACCOUNT_ISSUER],
-      keyFiles, signingKeyFile, apiAudiences: config.apiAudiences, lookup: registryLookup(registries),
+      keyFiles, signingKeyFile, apiAudiences: config.apiAudiences, lookup,
     },
+    bootstrapToken: config.enableBootstrapTokenAuth ? { lookup, logger: config.logger } : undefined,
     oidc: config.oidc,
     webhook: config.authenticationTokenWebhookConfigFile
       ? { kubeconfigFile: config.authenticationTokenWebhookConfigFile, cacheTtlMs: config.authenticationTokenWebhookCacheTtlMs }

@@ -26,6 +26,8 @@ export interface ApiServerConfig {
   /** CA that signs client certificates; empty = no client-certificate authentication. */
   clientCaFile?: string;
   tokenAuthFile?: string;
+  /** --enable-bootstrap-token-auth: bearer tokens of kube-system's bootstrap-token-<id> Secrets (off by default, as upstream). */
+  enableBootstrapTokenAuth?: boolean;
   basicAuthFile?: string;
   /** In order; the first allow or deny decides. */
   authorizationModes: string[];

@@ -12,6 +12,7 @@ import { requestHeaderAuthenticator } from './request-header.js';
 import { loadPublicKeys, loadSigningKey, type PublicKeyEntry } from './serviceaccount/keys.js';
 import { serviceAccountAuthenticator, tokenIssuer, type ObjectLookup, type ReviewResult, type TokenIssuer } from './serviceaccount/tokens.js';
 import { webhookTokenAuthenticator, type WebhookOptions } from './webhook.js';
+import { bootstrapTokenAuthenticator, type BootstrapTokenOptions } from './bootstrap-token.js';
 
 export interface AuthenticationOptions {
   clientCaFile?: string;
@@ -61,6 +62,8 @@ export interface RequestHeaderFlags {
 export interface FullAuthenticationOptions extends AuthenticationOptions {
   requestHeader?: RequestHeaderFlags;
   serviceAccount?: ServiceAccountOptions;
+  /** --enable-bootstrap-token-auth: tokens of kube-system's bootstrap-token-<id> Secrets. */
+  bootstrapToken?: BootstrapTokenOptions;
   oidc?: OidcOptions;
   webhook?: WebhookOptions;
 }
@@ -89,8 +92,8 @@ const readPem = (path: string, what: string): string => {
 
 /**
  * The apiserver's authentication in upstream's order: the front proxy's headers, client certificates, then the
- * token authenticators (static tokens, service-account tokens, OIDC, the webhook last), then passwords; anonymous
- * when nothing was presented.
+ * token authenticators (static tokens, service-account tokens, bootstrap tokens, OIDC, the webhook last), then
+ * passwords; anonymous when nothing was presented.
  */
 export const buildAuthentication = async (o: FullAuthenticationOptions): Promise<Authentication> => {
   const list: Authenticator[] = [];
@@ -120,6 +123,7 @@ export const buildAuthentication = async (o: FullAuthenticationOptions): Promise
       tokens.push(sa);
     }
   }
+  if (o.bootstrapToken) tokens.push(bootstrapTokenAuthenticator(o.bootstrapToken));
   if (o.oidc) {
     const oidc = oidcAuthenticator(o.oidc);
     closers.push(oidc.close);

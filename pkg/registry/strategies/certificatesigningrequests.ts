@@ -6,6 +6,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { KEY_USAGES } from '../../../api/certificates/v1/index.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, forbidden, invalidValue, notSupported, required } from '../../apimachinery/field.js';
+import { nameIsPathSegment } from '../../apimachinery/names.js';
 import { rfc3339 } from '../meta.js';
 import type { Strategy } from '../strategy.js';
 
@@ -114,6 +115,9 @@ function stampConditions(csr: KubeObject, old: KubeObject | undefined, now: stri
 
 
 export const certificateSigningRequestStrategy: Strategy = {
+  // upstream does not care what requests are called (ValidateCertificateRequestName), beyond the path segment rule
+  // every name meets: the kubelet names its own node-csr-<base64url digest>, capitals and underscores included
+  nameFn: nameIsPathSegment,
   prepareForCreate(csr, ctx) {
     const user = ctx.user;
     const spec = (csr.spec ??= {});
