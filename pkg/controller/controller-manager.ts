@@ -9,6 +9,8 @@ import type { Logger } from 'pino';
 import {
   Client, EventRecorder, LeaderElector, SharedInformerFactory, realClock, type Clock, type LeaderMetrics, type RestConfig,
 } from '../client/index.js';
+import { startBootstrapSigner } from './bootstrap/bootstrap-signer.js';
+import { startTokenCleaner } from './bootstrap/token-cleaner.js';
 import { startCsrApprovingController, startCsrCleanerController, startCsrSigningController } from './certificates/csr.js';
 import { startClusterRoleAggregationController } from './clusterroleaggregation/clusterrole-aggregation.js';
 import { startDisruptionController } from './disruption/disruption.js';
@@ -69,6 +71,9 @@ export const clusterControllers: ControllerDescriptor[] = [
   cluster('certificatesigningrequest-signing-controller', ['csrsigning'], 'certificate-controller', startCsrSigningController, 1),
   cluster('certificatesigningrequest-approving-controller', ['csrapproving'], 'certificate-controller', startCsrApprovingController, 1),
   cluster('certificatesigningrequest-cleaner-controller', ['csrcleaner'], 'certificate-controller', startCsrCleanerController, 1),
+  // off unless named, as upstream's (kubeadm runs --controllers=*,bootstrapsigner,tokencleaner)
+  { ...cluster('bootstrap-signer-controller', ['bootstrapsigner'], 'bootstrap-signer', startBootstrapSigner, 1), disabledByDefault: true },
+  { ...cluster('token-cleaner-controller', ['tokencleaner'], 'token-cleaner', startTokenCleaner, 1), disabledByDefault: true },
   cluster('horizontal-pod-autoscaler-controller', ['horizontalpodautoscaling'], 'horizontal-pod-autoscaler', startHorizontalPodAutoscalerController, 5, 'concurrent-horizontal-pod-autoscaler-syncs'),
   cluster('pod-garbage-collector-controller', ['podgc'], 'pod-garbage-collector', startPodGcController, 1),
   cluster('validatingadmissionpolicy-status-controller', ['validatingadmissionpolicy-status'], 'validatingadmissionpolicy-status-controller', startValidatingAdmissionPolicyStatusController, 1),

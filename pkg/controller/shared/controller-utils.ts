@@ -174,6 +174,7 @@ const UPSTREAM_QUEUE_NAMES: Record<string, string> = {
   'clusterrole-aggregation-controller': 'ClusterRoleAggregator', 'ttl-after-finished-controller': 'ttl_jobs_to_delete',
   'horizontal-pod-autoscaler-controller': 'horizontalpodautoscaler', 'root-ca-certificate-publisher-controller': 'root_ca_cert_publisher',
   'persistentvolumeclaim-protection-controller': 'pvcprotection', 'persistentvolume-protection-controller': 'pvprotection',
+  'bootstrap-signer-controller': 'bootstrap_signer_queue', 'token-cleaner-controller': 'token_cleaner',
 };
 
 /** A queue's metrics name: upstream's where there is one, else the loop's name without "-controller", in snake case. */
