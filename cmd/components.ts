@@ -52,14 +52,15 @@ const servingArgs = (port: number | undefined): string[] => (port === undefined 
 export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
   {
     name: 'apiserver',
-    // privileged containers allowed, as kubeadm and kind set their clusters up
-    args: ['apiserver', '--data-dir', c.dataDir, '--secure-port', String(c.port), '--bind-address', c.bindAddress, '--allow-privileged=true',
+    // privileged containers allowed and bootstrap tokens accepted, as kubeadm sets its clusters up (kind too)
+    args: ['apiserver', '--data-dir', c.dataDir, '--secure-port', String(c.port), '--bind-address', c.bindAddress, '--allow-privileged=true', '--enable-bootstrap-token-auth',
       ...(c.serviceClusterIpRange ? ['--service-cluster-ip-range', c.serviceClusterIpRange] : [])],
   },
   {
     name: 'controller-manager',
     args: [
-      'controller-manager', '--use-service-account-credentials', '--hostpath-provisioner-dir', join(c.dataDir, 'hostpath-provisioner'),
+      // with kubeadm's --controllers: the bootstrap signer and token cleaner too, off in upstream's default
+      'controller-manager', '--controllers', '*,bootstrapsigner,tokencleaner', '--use-service-account-credentials', '--hostpath-provisioner-dir', join(c.dataDir, 'hostpath-provisioner'),
       '--allocate-node-cidrs', '--cluster-cidr', clusterCidr(c.nodes.length), '--node-cidr-mask-size', '24', ...rateArgs(c.rates?.controllerManager),
       '--cluster-signing-cert-file', c.pki.ca.cert, '--cluster-signing-key-file', c.pki.ca.key, ...servingArgs(c.servingPorts?.controllerManager),
     ],

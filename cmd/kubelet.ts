@@ -16,7 +16,9 @@ const summary = 'Runs a node agent: registers the node, heartbeats, and runs the
 
 export const kubeletFlags = {
   config: flag.string('', 'KubeletConfiguration file (kubelet.config.k8s.io/v1beta1, YAML or JSON); flags given on the command line override its fields'),
-  kubeconfig: flag.string('', 'Path to a kubeconfig file with the node\'s credentials (default $KUBECONFIG or ~/.kube/config)'),
+  kubeconfig: flag.string('', 'Path to a kubeconfig file with the node\'s credentials (default $KUBECONFIG or ~/.kube/config); with --bootstrap-kubeconfig, written there when missing or without a valid client certificate'),
+  'bootstrap-kubeconfig': flag.string('', 'Kubeconfig (e.g. a bootstrap token) used to request the node\'s client certificate when --kubeconfig is missing or holds no valid one: a CertificateSigningRequest for system:node:<node-name>, approved and signed by the controller-manager, written to --cert-dir, and --kubeconfig written naming it'),
+  'cert-dir': flag.string('', 'Directory of the kubelet\'s client certificate (kubelet-client-current.pem) when bootstrapping (default <root-dir>/pki)'),
   'node-name': flag.string('', 'Name of the node (default: the host name); with --nodes N, the prefix of <name>-1..<name>-N'),
   runtime: flag.string('process', 'Container runtime: real local processes, or simulated containers', ['process', 'fake']),
   'image-catalog': flag.string('', 'Image catalog of the process runtime (default config/images.json)'),
@@ -91,6 +93,9 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     if (v['event-qps'] < 0 || v['event-burst'] < 0) throw new FlagError('--event-qps and --event-burst must not be negative');
     if (v.nodes > 1 && v.runtime !== 'fake') throw new FlagError('--nodes > 1 needs --runtime fake');
     if (v.nodes > 1 && v['pod-manifest-path']) throw new FlagError('--pod-manifest-path needs a single node (--nodes 1)');
+    // simulated nodes share one client: a certificate of one node could not speak for the others
+    if (v.nodes > 1 && v['bootstrap-kubeconfig']) throw new FlagError('--bootstrap-kubeconfig needs a single node (--nodes 1): simulated nodes share one identity');
+    if (v['bootstrap-kubeconfig'] && !v.kubeconfig) throw new FlagError('--bootstrap-kubeconfig needs --kubeconfig: the file the kubelet writes its credentials to');
     for (const l of v['node-labels']) if (!l.includes('=')) throw new FlagError(`invalid argument "${l}" for "--node-labels" flag: not key=value`);
     timings = {
       statusUpdateMs: duration('node-status-update-frequency', v['node-status-update-frequency']),
@@ -119,6 +124,21 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const base = v['node-name'] || defaultHostname();
   const nodeNames = v.nodes === 1 ? [base] : Array.from({ length: v.nodes }, (_, i) => `${base}-${i + 1}`);
   await mkdir(resolve(v['root-dir']), { recursive: true });
+  if (v['bootstrap-kubeconfig']) {
+    const { loadClientCert } = await import('../pkg/kubelet/certificate/bootstrap.js');
+    // a stop while waiting for the certificate just ends the process (nothing runs yet)
+    const stopWaiting = (): void => process.exit(0);
+    process.once('SIGINT', stopWaiting).once('SIGTERM', stopWaiting);
+    await loadClientCert({
+      kubeconfigPath: resolve(v.kubeconfig), bootstrapKubeconfigPath: resolve(v['bootstrap-kubeconfig']),
+      certDir: resolve(v['cert-dir'] || join(v['root-dir'], 'pki')), nodeName: base, logger, userAgent: componentUserAgent('kubelet', base),
+    }).catch((err: unknown) => {
+      logger.fatal({ err }, `failed to run Kubelet: ${(err as Error).message}`);
+      logger.flush();
+      process.exit(1);
+    });
+    process.off('SIGINT', stopWaiting).off('SIGTERM', stopWaiting);
+  }
   const { namespace: _ns, ...restConfig } = await loadKubeconfig(v.kubeconfig || undefined);
   // Simulated nodes stand for as many kubelets, each with a connection of its own: up to 256 (the default is 64), so
   // that their status writes get the share of a loaded apiserver a fleet of kubelets would (with 64, pods of 1,000

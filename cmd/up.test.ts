@@ -54,6 +54,30 @@ describe.skipIf(!existsSync(main))('mini-kube up (compiled)', () => {
     const res = await request(`${kc.clusters[0].cluster.server}/api/v1/namespaces/default`, { dispatcher: agent });
     expect(res.statusCode).toBe(200);
     expect((await res.body.json() as { metadata: { name: string } }).metadata.name).toBe('default');
+
+    // as kubeadm init: kube-public/cluster-info readable without credentials, signed with each signing bootstrap token
+    const server = kc.clusters[0].cluster.server as string;
+    const ca = b64(kc.clusters[0].cluster['certificate-authority-data']);
+    const anonymous = new Agent({ connect: { ca } });
+    const clusterInfo = async (): Promise<{ data: Record<string, string> }> =>
+      (await request(`${server}/api/v1/namespaces/kube-public/configmaps/cluster-info`, { dispatcher: anonymous })).body.json() as Promise<{ data: Record<string, string> }>;
+    expect((await clusterInfo()).data.kubeconfig).toContain(`server: ${server}`);
+    const token = await request(`${server}/api/v1/namespaces/kube-system/secrets`, {
+      dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ metadata: { name: 'bootstrap-token-abcdef' }, type: 'bootstrap.kubernetes.io/token', stringData: { 'token-id': 'abcdef', 'token-secret': '0123456789abcdef', 'usage-bootstrap-authentication': 'true', 'usage-bootstrap-signing': 'true' } }),
+    });
+    expect(token.statusCode).toBe(201);
+    await token.body.dump();
+    for (const deadline = Date.now() + 20_000; !(await clusterInfo()).data['jws-kubeconfig-abcdef'];) {
+      if (Date.now() > deadline) throw new Error('cluster-info not signed by the bootstrap signer');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const whoami = await request(`${server}/apis/authentication.k8s.io/v1/selfsubjectreviews`, {
+      dispatcher: anonymous, method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer abcdef.0123456789abcdef' },
+      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
+    });
+    expect((await whoami.body.json() as { status: { userInfo: { username: string } } }).status.userInfo.username).toBe('system:bootstrap:abcdef');
+    await anonymous.close();
     await agent.close();
 
     u.child.kill('SIGTERM');

@@ -6,6 +6,7 @@ import { ensureMetricsServerPki, ensurePki, writeKubeconfig, type CertKeyPaths }
 import { controlPlane } from './components.js';
 import { ensureDefaultStorageClass } from './default-storage-class.js';
 import { applyClusterDnsObjects, CLUSTER_DOMAIN } from './cluster-dns-addon.js';
+import { applyClusterInfoObjects } from './cluster-info-addon.js';
 import { applyMetricsServerObjects } from './metrics-server-addon.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { compiledMain } from './package-info.js';
@@ -121,16 +122,19 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   await ensureDefaultStorageClass({ server, ca: caPem, cert: certPem, key: keyPem })
     .catch((e: unknown) => process.stderr.write(`Warning: no default StorageClass: ${(e as Error).message}\n`));
   // registered while the nodes come up; done before `ready`
-  const registering = metricsServer || dns ? (async () => {
+  const registering = (async () => {
     const { Client } = await import('../pkg/client/index.js');
     const admin = new Client({ host: server, caData: caPem, certData: certPem, keyData: keyPem, qps: 0 });
     await Promise.all([
+      // as kubeadm init: kube-public/cluster-info for `kubeadm join --discovery-token`, and the node bootstrap bindings
+      applyClusterInfoObjects(admin, server, caPem)
+        .catch((e: unknown) => process.stderr.write(`Warning: kube-public/cluster-info is not published (token discovery will not work): ${(e as Error).message}\n`)),
       dns && applyClusterDnsObjects(admin, dns.port, dns.ip, Date.now() + readyTimeoutMs)
         .catch((e: unknown) => process.stderr.write(`Warning: the cluster DNS is not registered (pods will not resolve service names): ${(e as Error).message}\n`)),
       metricsServer && applyMetricsServerObjects(admin, metricsServer.port, caPem, 10_000)
         .catch((e: unknown) => process.stderr.write(`Warning: metrics-server is not registered (kubectl top will not work): ${(e as Error).message}\n`)),
     ]).finally(() => admin.close());
-  })() : undefined;
+  })();
   try {
     await waitForNodesReady({ server, ca: caPem, cert: certPem, key: keyPem, nodes, timeoutMs: readyTimeoutMs, signal: supervisor.failure.signal });
   } catch (e) {

@@ -94,3 +94,9 @@ export const issueCertificate = async (ca: CertificateAuthority, req: LeafReques
   });
   return { cert, certPem: cert.toString('pem'), keyPem: await privateKeyPem(k.keys.privateKey) };
 };
+
+/** A PEM PKCS#10 request for the subject, signed with the key (no extensions: what the kubelet's client requests carry). */
+export const certificateRequestPem = async (key: SigningKey, subject: Subject): Promise<string> => {
+  const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: subjectName(subject), keys: key.keys, signingAlgorithm: key.algorithm });
+  return csr.toString('pem');
+};
