@@ -25,10 +25,17 @@ export const sleepOn = (clock: Pick<Clock, 'setTimer'>, ms: number, signal?: Abo
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
+/** setTimeout's longest delay: a longer one fires at once (a token expiring in a year would spin a queue). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 export const realClock: Clock = {
   now: () => Date.now(),
   setTimer(fn, ms) {
-    const t = setTimeout(fn, Math.max(0, ms));
+    let t: NodeJS.Timeout;
+    const arm = (left: number): void => {
+      t = left > MAX_TIMEOUT_MS ? setTimeout(() => arm(left - MAX_TIMEOUT_MS), MAX_TIMEOUT_MS) : setTimeout(fn, Math.max(0, left));
+    };
+    arm(ms);
     return { cancel: () => clearTimeout(t) };
   },
   sleep(ms, signal) { return sleepOn(realClock, ms, signal); },
