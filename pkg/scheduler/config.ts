@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { parseYaml } from '../apimachinery/yaml.js';
 import { DEFAULT_SCHEDULER_NAME } from './types.js';
 
-export const EXTENSION_POINTS = ['preEnqueue', 'queueSort', 'preFilter', 'filter', 'postFilter', 'preScore', 'score', 'reserve', 'permit', 'preBind', 'bind'] as const;
+export const EXTENSION_POINTS = ['preEnqueue', 'queueSort', 'preFilter', 'filter', 'postFilter', 'preScore', 'score', 'reserve', 'permit', 'preBind', 'bind', 'postBind'] as const;
 export type ExtensionPoint = typeof EXTENSION_POINTS[number];
 
 export interface PluginRef { name: string; weight?: number }

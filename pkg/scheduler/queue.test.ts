@@ -3,12 +3,13 @@ import { FakeClock, type Client } from '../client/index.js';
 import { SchedulerCache } from './cache.js';
 import { parseConfiguration } from './config.js';
 import type { Handle } from './framework/interface.js';
+import { NO_PREEMPTION_METRICS } from './framework/metrics.js';
 import { Framework } from './framework/runtime.js';
 import { inTreeRegistry } from './plugins/index.js';
 import { SchedulingQueue } from './queue.js';
 
 const clock = new FakeClock(1_000_000);
-const handle = { client: {} as Client, cache: new SchedulerCache(clock), listers: {} as Handle['listers'], nominatedPods: () => [], framework: () => fw, recordEvent: () => undefined, now: () => clock.now(), waitingPod: () => undefined, extenders: [] } as Handle;
+const handle = { client: {} as Client, cache: new SchedulerCache(clock), listers: {} as Handle['listers'], nominatedPods: () => [], framework: () => fw, recordEvent: () => undefined, now: () => clock.now(), waitingPod: () => undefined, extenders: [], metrics: NO_PREEMPTION_METRICS } as Handle;
 const fw: Framework = new Framework(parseConfiguration({}).profiles[0]!, inTreeRegistry, handle);
 
 const pod = (name: string, priority = 0, extra: Record<string, unknown> = {}) => ({

@@ -80,7 +80,7 @@ export class SchedulingQueue {
 
   add(pod: Pod): void {
     const key = podKey(pod);
-    const q: QueuedPodInfo = { pod, key, timestamp: this.clock.now(), initialAttemptTimestamp: this.clock.now(), attempts: 0, unschedulablePlugins: new Set(), gated: false };
+    const q: QueuedPodInfo = { pod, key, timestamp: this.clock.now(), attempts: 0, unschedulablePlugins: new Set(), gated: false };
     this.enqueue(q, 'PodAdd');
     this.updateNominated(pod);
   }
@@ -123,6 +123,8 @@ export class SchedulingQueue {
       const q = this.activeQ.pop();
       if (q) {
         q.attempts++;
+        // as upstream: the plugins that rejected it count until it is tried again (scheduler_unschedulable_pods)
+        if (q.unschedulablePlugins.size) q.unschedulablePlugins.clear();
         this.inFlight.set(q.key, []);
         return q;
       }
@@ -221,6 +223,25 @@ export class SchedulingQueue {
 
   has(key: string): boolean { return this.activeQ.has(key) || this.backoffQ.has(key) || this.unschedulable.has(key); }
 
+  /**
+   * Queued pods that a plugin rejected (or a PreEnqueue plugin holds), by profile and plugin, until they are tried
+   * again: upstream's scheduler_unschedulable_pods, counted when scraped.
+   */
+  unschedulableByPlugin(): Map<string, Map<string, number>> {
+    const out = new Map<string, Map<string, number>>();
+    const count = (q: QueuedPodInfo): void => {
+      if (!q.unschedulablePlugins.size) return;
+      const profile = schedulerNameOf(q.pod);
+      let m = out.get(profile);
+      if (!m) out.set(profile, (m = new Map()));
+      for (const plugin of q.unschedulablePlugins) if (plugin) m.set(plugin, (m.get(plugin) ?? 0) + 1);
+    };
+    for (const q of this.activeQ.list()) count(q);
+    for (const q of this.backoffQ.list()) count(q);
+    for (const q of this.unschedulable.values()) count(q);
+    return out;
+  }
+
   private enqueue(q: QueuedPodInfo, event: string): void {
     const fw = this.o.frameworkFor(q.pod);
     const s = fw?.runPreEnqueue(q.pod);
@@ -233,6 +254,8 @@ export class SchedulingQueue {
       return;
     }
     q.gated = false;
+    // the SLI's start: the first time it may be scheduled (time held by a scheduling gate does not count)
+    q.initialAttemptTimestamp ??= this.clock.now();
     this.unschedulable.delete(q.key);
     this.backoffQ.delete(q.key);
     this.activeQ.addOrUpdate(q);

@@ -4,7 +4,7 @@
 // cannot change under it; an extender's HTTP round trip lets informer events in, as upstream's live snapshot would not.
 import type { Diagnosis } from './diagnosis.js';
 import { MAX_EXTENDER_PRIORITY, type HttpExtender } from './extender.js';
-import { CycleState, MAX_NODE_SCORE, unresolvable, unschedulable, type Status } from './framework/interface.js';
+import { Code, CycleState, MAX_NODE_SCORE, unresolvable, unschedulable, type Status } from './framework/interface.js';
 import type { Framework } from './framework/runtime.js';
 import type { NodeInfo } from './node-info.js';
 import { podKey, podPriority, type Pod } from './types.js';
@@ -73,6 +73,7 @@ const scoreWithExtenders = async (pod: Pod, nodes: NodeInfo[], totals: number[],
 
 export const schedulePod = async (fw: Framework, pod: Pod, d: AlgorithmDeps): Promise<ScheduleResult> => {
   const state = new CycleState();
+  state.recordPluginMetrics = fw.sampleCycle();
   const all = d.nodes;
   const diagnosis: Diagnosis = { nodeStatuses: new Map(), unschedulablePlugins: new Set() };
   if (!all.length) return { ok: false, diagnosis, state, numAllNodes: 0 };
@@ -94,8 +95,12 @@ export const schedulePod = async (fw: Framework, pod: Pod, d: AlgorithmDeps): Pr
   };
   if (nominated) {
     const ni = all.find((n) => n.name === nominated);
-    if (ni && (!pre.nodeNames || pre.nodeNames.has(nominated)) && !fw.runFilterWithNominatedPods(state, pod, ni, nominatedFor(nominated))) {
-      return { ok: true, node: nominated, evaluated: 1, feasible: 1, state };
+    if (ni && (!pre.nodeNames || pre.nodeNames.has(nominated))) {
+      // a pass of Filter over one node, timed as one (upstream's findNodesThatPassFilters of the nominated node)
+      const t = performance.now();
+      const s = fw.runFilterWithNominatedPods(state, pod, ni, nominatedFor(nominated));
+      fw.filterDone(s?.code === Code.Error ? Code.Error : Code.Success, t);
+      if (!s) return { ok: true, node: nominated, evaluated: 1, feasible: 1, state };
     }
   }
   const candidates = pre.nodeNames ? all.filter((n) => pre.nodeNames!.has(n.name)) : all;
@@ -104,17 +109,21 @@ export const schedulePod = async (fw: Framework, pod: Pod, d: AlgorithmDeps): Pr
   const n = candidates.length;
   const start = pre.nodeNames ? 0 : d.nextStartIndex.value % Math.max(1, n);
   let evaluated = 0;
+  let filterError: Status | undefined;
+  const tFilter = performance.now();
   for (let i = 0; i < n && feasible.length < want; i++) {
     const ni = candidates[(start + i) % n]!;
     evaluated++;
     const s = fw.runFilterWithNominatedPods(state, pod, ni, nominatedFor(ni.name));
     if (!s) feasible.push(ni);
     else {
-      if (s.code === 1) return { ok: false, diagnosis, state, numAllNodes: all.length, error: s };
+      if (s.code === Code.Error) { filterError = s; break; }
       diagnosis.nodeStatuses.set(ni.name, s);
       diagnosis.unschedulablePlugins.add(s.plugin ?? '');
     }
   }
+  fw.filterDone(filterError ? Code.Error : Code.Success, tFilter);
+  if (filterError) return { ok: false, diagnosis, state, numAllNodes: all.length, error: filterError };
   if (!pre.nodeNames) d.nextStartIndex.value = (start + evaluated) % Math.max(1, n);
   if (pre.nodeNames) {
     // nodes PreFilter ruled out count as rejected by it

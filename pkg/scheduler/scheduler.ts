@@ -13,7 +13,8 @@ import { SchedulerCache } from './cache.js';
 import { defaultConfiguration, type SchedulerConfiguration } from './config.js';
 import { fitErrorMessage } from './diagnosis.js';
 import { HttpExtender } from './extender.js';
-import { Code, type ClusterEvent, type Handle, type PluginFactory, type QueuedPodInfo, type Status, type WaitingPod } from './framework/interface.js';
+import { Code, type ClusterEvent, type CycleState, type Handle, type PluginFactory, type QueuedPodInfo, type Status, type WaitingPod } from './framework/interface.js';
+import { NO_PREEMPTION_METRICS } from './framework/metrics.js';
 import { Framework } from './framework/runtime.js';
 import { inTreeRegistry } from './plugins/index.js';
 import type { SchedulingObserver } from './metrics.js';
@@ -38,7 +39,7 @@ export interface SchedulerOptions {
   onBound?(pod: Pod, node: string): void;
   /** Called once the informers have synced, before the first pod is scheduled. */
   onSynced?(): void;
-  /** Hears each attempt's result and latency (the Prometheus series of registerSchedulerMetrics). */
+  /** Hears each attempt, binding, queue move and framework run (the Prometheus series of registerSchedulerMetrics). */
   observer?: SchedulingObserver;
 }
 
@@ -94,9 +95,12 @@ export class Scheduler {
       now: () => this.clock.now(),
       waitingPod: (uid) => this.waitingPods.get(uid),
       extenders: this.extenders,
+      metrics: o.observer?.preemption ?? NO_PREEMPTION_METRICS,
     };
     const registry = { ...inTreeRegistry, ...o.registry };
-    for (const p of this.config.profiles) this.frameworks.set(p.schedulerName, new Framework(p, registry, handle));
+    for (const p of this.config.profiles) {
+      this.frameworks.set(p.schedulerName, new Framework(p, registry, handle, o.observer?.framework(p.schedulerName, this.random)));
+    }
     this.queue = new SchedulingQueue({
       clock: this.clock,
       initialBackoffMs: this.config.podInitialBackoffSeconds * 1000,
@@ -253,6 +257,7 @@ export class Scheduler {
     });
     this.metrics.algorithmMs += performance.now() - t0;
     if (!res.ok) {
+      if (res.error || res.numAllNodes === 0) this.o.observer?.algorithm((performance.now() - t0) / 1000);
       if (res.error) { this.fail(q, res.error.reasons.join(', '), { error: true, start: t0 }); return; }
       if (res.numAllNodes === 0) { this.fail(q, 'no nodes available to schedule pods', { reason: 'SchedulerError', start: t0 }); return; }
       let nominated: string | undefined;
@@ -266,10 +271,13 @@ export class Scheduler {
           this.metrics.preemptions++;
         }
       }
+      // as upstream: a pod that did not fit counts PostFilter in its algorithm's latency
+      this.o.observer?.algorithm((performance.now() - t0) / 1000);
       q.unschedulablePlugins = res.diagnosis.unschedulablePlugins;
       this.fail(q, fitErrorMessage(res.numAllNodes, res.diagnosis), { nominatedNodeName: nominated, start: t0 });
       return;
     }
+    this.o.observer?.algorithm((performance.now() - t0) / 1000);
     const node = res.node;
     const assumed = this.cache.assumePod(pod, node);
     const reserve = fw.runReserve(res.state, assumed, node);
@@ -287,9 +295,11 @@ export class Scheduler {
     this.bindings.add(task);
   }
 
-  private async bindingCycle(fw: Framework, state: import('./framework/interface.js').CycleState, q: QueuedPodInfo, assumed: Pod, node: string, waitMs: number | undefined, waiting: string[], start: number): Promise<void> {
+  private async bindingCycle(fw: Framework, state: CycleState, q: QueuedPodInfo, assumed: Pod, node: string, waitMs: number | undefined, waiting: string[], start: number): Promise<void> {
     if (waiting.length) {
+      const t = performance.now();
       const rejected = await this.waitOnPermit(assumed, waiting, waitMs ?? 0);
+      this.o.observer?.permitWait(rejected?.code ?? Code.Success, (performance.now() - t) / 1000);
       if (rejected) return this.abortBinding(fw, state, q, assumed, node, rejected, start);
     }
     const s = (await fw.runPreBind(state, assumed, node)) ?? (await this.bind(fw, state, assumed, node));
@@ -299,14 +309,15 @@ export class Scheduler {
     this.metrics.scheduled++;
     if (this.o.observer) {
       this.o.observer.attempt('scheduled', fw.profileName, (performance.now() - start) / 1000);
-      this.o.observer.scheduled(q.attempts);
+      this.o.observer.scheduled(q.attempts, q.initialAttemptTimestamp === undefined ? undefined : (this.clock.now() - q.initialAttemptTimestamp) / 1000);
     }
+    fw.runPostBind(state, assumed, node);
     this.recorder.event(q.pod, 'Normal', 'Scheduled', `Successfully assigned ${q.pod.metadata?.namespace}/${q.pod.metadata?.name} to ${node}`);
     this.o.onBound?.(q.pod, node);
   }
 
   /** An interested binder extender binds the pod; otherwise the Bind plugins (upstream's extendersBinding). */
-  private async bind(fw: Framework, state: import('./framework/interface.js').CycleState, pod: Pod, node: string): Promise<Status | null> {
+  private async bind(fw: Framework, state: CycleState, pod: Pod, node: string): Promise<Status | null> {
     const binder = this.extenders.find((e) => e.isBinder && e.isInterested(pod));
     if (!binder) return fw.runBind(state, pod, node);
     try {
@@ -333,7 +344,7 @@ export class Scheduler {
     });
   }
 
-  private abortBinding(fw: Framework, state: import('./framework/interface.js').CycleState, q: QueuedPodInfo, assumed: Pod, node: string, s: Status, start: number): void {
+  private abortBinding(fw: Framework, state: CycleState, q: QueuedPodInfo, assumed: Pod, node: string, s: Status, start: number): void {
     fw.runUnreserve(state, assumed, node);
     this.cache.forgetPod(assumed);
     this.queue.moveAllToActiveOrBackoff({ resource: 'AssignedPod', action: 'Delete' }, assumed);

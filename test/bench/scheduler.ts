@@ -11,8 +11,10 @@ import { loadavg, cpus, tmpdir } from 'node:os';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { Registry } from 'prom-client';
 import { Client } from '../../pkg/client/index.js';
 import { Scheduler, parseConfiguration } from '../../pkg/scheduler/index.js';
+import { registerSchedulerMetrics } from '../../pkg/scheduler/metrics.js';
 import { call, closedLoop, createNamespaces, percentile, pool } from './load.js';
 import { freePort, memoryOf, readTls, startServer } from './processes.js';
 import { compiledMain } from '../../cmd/package-info.js';
@@ -78,8 +80,10 @@ async function main(): Promise<void> {
       let resolveDone!: (t: number) => void;
       const synced = new Promise<number>((r) => { resolveSynced = r; });
       const done = new Promise<number>((r) => { resolveDone = r; });
+      // the Prometheus series as `mini-kube scheduler` registers them: their cost is part of the scheduler's
+      const observer = registerSchedulerMetrics(new Registry(), () => scheduler.queue);
       const scheduler = new Scheduler({
-        client, config, logger: pino({ name: 'scheduler', level: process.env.BENCH_LOG ?? 'warn' }, pino.destination(2)), identity: `bench-${randomUUID()}`,
+        client, config, observer, logger: pino({ name: 'scheduler', level: process.env.BENCH_LOG ?? 'warn' }, pino.destination(2)), identity: `bench-${randomUUID()}`,
         onSynced: () => { syncedAt = performance.now(); resolveSynced(syncedAt); },
         onBound: (pod) => {
           bound.set(`${pod.metadata?.namespace}/${pod.metadata?.name}`, performance.now());

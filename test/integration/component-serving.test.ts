@@ -1,6 +1,7 @@
 // The secure serving of `mini-kube scheduler` and `mini-kube controller-manager` as their own processes (the binary
 // bundled from the current sources, each with its own client certificate): /healthz for anyone, /metrics and
-// /configz for the admin (SubjectAccessReview), with the series upstream's components serve.
+// /configz for the admin (SubjectAccessReview), with the series upstream's components serve: the scheduler's
+// framework, plugin, preemption and queue series after it bound pods, preempted for one and left one unschedulable.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -95,6 +96,68 @@ it('the scheduler serves /healthz to anyone, and /metrics and /configz to the ad
   expect(configz.componentconfig).toMatchObject({ Parallelism: 16, LeaderElection: { LeaderElect: true, LeaseDuration: '15s', ResourceName: 'kube-scheduler' } });
   expect(configz.componentconfig.Profiles[0].SchedulerName).toBe('default-scheduler');
 }, 30_000);
+
+/** The value of the sample line `series` (name and labels as printed) in a /metrics text. */
+const sampleOf = (text: string, series: string): number | undefined => {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+};
+
+it('the scheduler serves its framework, plugin, preemption and unschedulable-pod series', async () => {
+  const P = 'profile="default-scheduler"';
+  await client.resource({ group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', namespaced: false }).create({
+    apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'serving-high' }, value: 1000,
+  });
+  // no node has pool=none: NodeAffinity rejects it for good, and preemption cannot help
+  await client.pods('default').create(podObject('serving-nowhere', { spec: { nodeSelector: { pool: 'none' } } }));
+  // serving-1 (100m) and the filler leave 400m of the node's 4 cpu
+  await client.pods('default').create(podObject('serving-filler', { cpu: '3500m' }));
+  expect(await waitBound(client, 'serving-filler', 'default', 15_000)).toBe('serving-n1');
+  // the Priority admission plugin sees the new PriorityClass through its cache: retry until it does
+  await eventually(() => client.pods('default').create(podObject('serving-vip', { cpu: '1', spec: { priorityClassName: 'serving-high' } })), 10_000, 'create serving-vip');
+  await eventually(async () => (await client.pods('default').get('serving-vip')).status?.nominatedNodeName === 'serving-n1', 15_000, 'serving-vip nominated');
+  // the kubelet's part: the victim goes away
+  await eventually(async () => (await client.pods('default').get('serving-filler')).metadata?.deletionTimestamp, 10_000, 'the victim deleted');
+  await client.pods('default').delete('serving-filler', { gracePeriodSeconds: 0 });
+  expect(await waitBound(client, 'serving-vip', 'default', 15_000)).toBe('serving-n1');
+
+  const text = await until(ports.scheduler, '/metrics', admin,
+    (t) => sampleOf(t, `scheduler_framework_extension_point_duration_seconds_count{extension_point="Bind",status="Success",${P}}`) === 3, 'three bindings');
+  const at = (series: string): number => {
+    const v = sampleOf(text, series);
+    if (v === undefined) throw new Error(`no ${series} in /metrics`);
+    return v;
+  };
+  // preemption: every PostFilter run counts, one evicted one victim
+  expect(at('scheduler_preemption_attempts_total')).toBeGreaterThanOrEqual(2);
+  expect(at('scheduler_preemption_victims_count')).toBe(1);
+  expect(at('scheduler_preemption_victims_bucket{le="1"}')).toBe(1);
+  expect(at(`scheduler_framework_extension_point_duration_seconds_count{extension_point="PostFilter",status="Success",${P}}`)).toBe(1);
+  expect(at(`scheduler_framework_extension_point_duration_seconds_count{extension_point="PostFilter",status="Unschedulable",${P}}`)).toBeGreaterThanOrEqual(1);
+  // the pod nobody can take waits, counted under the plugin that rejected it
+  expect(at(`scheduler_unschedulable_pods{plugin="NodeAffinity",${P}}`)).toBe(1);
+  expect(at('scheduler_pending_pods{queue="unschedulable"}')).toBe(1);
+  // every extension point of the cycles that bound a pod, once per pod
+  for (const point of ['Reserve', 'Permit', 'PreBind', 'Bind', 'PostBind']) {
+    expect(at(`scheduler_framework_extension_point_duration_seconds_count{extension_point="${point}",status="Success",${P}}`)).toBe(3);
+  }
+  const attempts = at(`scheduler_schedule_attempts_total{result="scheduled",${P}}`) + at(`scheduler_schedule_attempts_total{result="unschedulable",${P}}`);
+  expect(at(`scheduler_framework_extension_point_duration_seconds_count{extension_point="PreFilter",status="Success",${P}}`)).toBe(attempts);
+  expect(at('scheduler_scheduling_algorithm_duration_seconds_count')).toBe(attempts);
+  expect(at(`scheduler_framework_extension_point_duration_seconds_count{extension_point="PreEnqueue",status="Success",${P}}`)).toBeGreaterThanOrEqual(4);
+  // the SLI: serving-1 and the filler at their first attempt, the preemptor after the eviction
+  expect(at('scheduler_pod_scheduling_sli_duration_seconds_count{attempts="1"}')).toBe(2);
+  expect(text).toMatch(/^scheduler_pod_scheduling_sli_duration_seconds_count\{attempts="([2-9]|1[0-4]|15\+)"\} 1$/m);
+  // evaluations: NodeAffinity filtered only the pod with a node selector (others skip it at PreFilter)
+  expect(at(`scheduler_plugin_evaluation_total{plugin="NodeAffinity",extension_point="Filter",${P}}`)).toBeGreaterThanOrEqual(1);
+  expect(at(`scheduler_plugin_evaluation_total{plugin="NodeResourcesFit",extension_point="Filter",${P}}`)).toBeGreaterThanOrEqual(4);
+  expect(at(`scheduler_plugin_evaluation_total{plugin="NodeAffinity",extension_point="PreFilter",${P}}`)).toBeGreaterThanOrEqual(1);
+  expect(text).toContain('# HELP scheduler_plugin_execution_duration_seconds [ALPHA] Duration for running a plugin at a specific extension point.');
+  expect(text).toContain('# TYPE scheduler_plugin_execution_duration_seconds histogram');
+  expect(text).toContain('# TYPE scheduler_permit_wait_duration_seconds histogram');
+  expect(text).toContain(`scheduler_framework_extension_point_duration_seconds_bucket{extension_point="Bind",status="Success",${P},le="0.0001"}`);
+  expect(text).not.toContain('scheduler_goroutines');
+}, 60_000);
 
 it('the controller-manager serves /healthz, and its work queues\' series on /metrics', async () => {
   await until(ports.cm, '/healthz', anonymous, (t) => t === 'ok', 'the controller-manager\'s /healthz');

@@ -2,6 +2,7 @@
 import { pino } from 'pino';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { Scheduler, parseConfiguration, type PluginFactory, type SchedulerConfiguration } from '../../pkg/scheduler/index.js';
+import type { SchedulingObserver } from '../../pkg/scheduler/metrics.js';
 import type { TestApiServer } from '../support/apiserver.js';
 
 export interface NodeOptions {
@@ -50,9 +51,9 @@ export const adminClient = (api: TestApiServer): Promise<Client> => Client.fromK
 
 export interface RunningScheduler { scheduler: Scheduler; stop(): Promise<void> }
 
-export const startScheduler = (client: Client, config: Partial<SchedulerConfiguration> | Record<string, unknown> = {}, random = () => 0.5, registry?: Record<string, PluginFactory>): RunningScheduler => {
+export const startScheduler = (client: Client, config: Partial<SchedulerConfiguration> | Record<string, unknown> = {}, random = () => 0.5, registry?: Record<string, PluginFactory>, observer?: SchedulingObserver): RunningScheduler => {
   const scheduler = new Scheduler({
-    client, config: parseConfiguration(config as Record<string, unknown>), random, registry,
+    client, config: parseConfiguration(config as Record<string, unknown>), random, registry, observer,
     logger: pino({ name: 'scheduler', level: process.env.MINI_KUBE_TEST_LOG ?? 'warn' }),
   });
   const ac = new AbortController();

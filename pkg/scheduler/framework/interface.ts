@@ -5,6 +5,7 @@ import type { SchedulerCache } from '../cache.js';
 import type { HttpExtender } from '../extender.js';
 import type { NodeInfo } from '../node-info.js';
 import type { Pod } from '../types.js';
+import type { PreemptionMetrics } from './metrics.js';
 
 export enum Code {
   Success = 0,
@@ -39,7 +40,9 @@ export class CycleState {
   readonly skipFilter = new Set<string>();
   readonly skipScore = new Set<string>();
   /** The Filter plugins left to run this cycle once PreFilter is done (no per-node skip lookups). */
-  filters?: FilterPlugin[];
+  filters?: FilterList;
+  /** This cycle records each plugin's duration (upstream samples PLUGIN_METRICS_SAMPLE_PERCENT of the cycles). */
+  recordPluginMetrics = false;
   read<T>(key: string): T | undefined { return this.data.get(key) as T | undefined; }
   write(key: string, value: unknown): void { this.data.set(key, value); }
   clone(): CycleState {
@@ -48,8 +51,18 @@ export class CycleState {
     for (const s of this.skipFilter) c.skipFilter.add(s);
     for (const s of this.skipScore) c.skipScore.add(s);
     c.filters = this.filters;
+    c.recordPluginMetrics = this.recordPluginMetrics;
     return c;
   }
+}
+
+/** The Filter plugins a cycle runs (those PreFilter did not skip), one list per skip set, kept by the runtime. */
+export interface FilterList {
+  plugins: FilterPlugin[];
+  /** Each plugin's position among the framework's Filter plugins. */
+  slots: Int32Array;
+  /** Filter runs by the position of the last plugin they called: the plugins' evaluations, one update per run. */
+  runs: Float64Array;
 }
 
 /** Which cluster changes may make a rejected pod schedulable (upstream's ClusterEvent). */
@@ -109,6 +122,8 @@ export interface ReservePlugin extends Plugin {
 export interface PermitPlugin extends Plugin { permit(state: CycleState, pod: Pod, node: string): { status: Status | null; timeoutMs?: number } }
 export interface PreBindPlugin extends Plugin { preBind(state: CycleState, pod: Pod, node: string): Promise<Status | null> }
 export interface BindPlugin extends Plugin { bind(state: CycleState, pod: Pod, node: string): Promise<Status | null> }
+/** Told once the pod is bound; what it does cannot fail the binding. */
+export interface PostBindPlugin extends Plugin { postBind(state: CycleState, pod: Pod, node: string): void }
 
 export const MAX_NODE_SCORE = 100;
 
@@ -118,7 +133,7 @@ export interface QueuedPodInfo {
   key: string;
   /** When it entered the queue (activeQ ordering), ms. */
   timestamp: number;
-  /** When it was first queued, for latency metrics. */
+  /** When it first entered activeQ (past its scheduling gates), ms: the start of the pod scheduling SLI. */
   initialAttemptTimestamp?: number;
   attempts: number;
   /** Plugins that rejected it in its last attempt: only their events requeue it. */
@@ -157,6 +172,8 @@ export interface Handle {
   waitingPod(uid: string): WaitingPod | undefined;
   /** The configured extenders (preemption lets those with a preemptVerb trim its victims). */
   extenders: HttpExtender[];
+  /** DefaultPreemption's series. */
+  metrics: PreemptionMetrics;
 }
 
 export interface WaitingPod {

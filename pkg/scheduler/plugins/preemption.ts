@@ -31,8 +31,8 @@ export const defaultPreemption = (args: Record<string, any>, handle: Handle): Po
     const prio = podPriority(pod);
     const lower = [...ni.pods.values()].map((pi) => pi.pod).filter((p) => podPriority(p) < prio);
     if (!lower.length) return undefined;
-    const remove = (p: Pod): void => { ni.removePod(p); for (const pf of fw.preFilter) pf.removePod?.(st, pod, p, ni); };
-    const add = (p: Pod): void => { ni.addPod(p); for (const pf of fw.preFilter) pf.addPod?.(st, pod, p, ni); };
+    const remove = (p: Pod): void => { ni.removePod(p); fw.runPreFilterExtensionRemovePod(st, pod, p, ni); };
+    const add = (p: Pod): void => { ni.addPod(p); fw.runPreFilterExtensionAddPod(st, pod, p, ni); };
     for (const p of lower) remove(p);
     const nominated = handle.nominatedPods(node.name).filter((n) => podKey(n) !== podKey(pod) && podPriority(n) >= prio);
     if (fw.runFilterWithNominatedPods(st, pod, ni, nominated)) return undefined;
@@ -138,39 +138,50 @@ export const defaultPreemption = (args: Record<string, any>, handle: Handle): Po
     return out;
   };
 
+  /** Upstream's Preempt: eligibility, candidates, extenders, the best candidate's victims evicted. */
+  const preempt = async (state: CycleState, pod: Pod, statuses: Map<string, Status>): Promise<{ status: Status | null; nominatedNodeName?: string }> => {
+    const notEligible = eligible(pod);
+    if (notEligible) return { status: unschedulable(`preemption: ${notEligible}`) };
+    const all = handle.cache.nodeInfos();
+    const reasons: Status[] = [];
+    const potential: NodeInfo[] = [];
+    for (const ni of all) {
+      const s = statuses.get(ni.name);
+      if (s?.code === Code.UnschedulableAndUnresolvable) reasons.push(status(Code.Unschedulable, 'Preemption is not helpful for scheduling'));
+      else potential.push(ni);
+    }
+    const budgets = new Map<string, number>();
+    const wanted = Math.max(minCandidateAbs, Math.floor((potential.length * minCandidatePct) / 100));
+    const candidates: Candidate[] = [];
+    for (const ni of potential) {
+      const c = candidates.length < wanted ? selectVictims(state, pod, ni, budgets) : undefined;
+      if (c) candidates.push(c);
+      else if (candidates.length < wanted) reasons.push(status(Code.Unschedulable, 'No preemption victims found for incoming pod'));
+    }
+    if (!candidates.length) {
+      return { status: unschedulable(`preemption: 0/${all.length} nodes are available: ${reasonHistogram(reasons).join(', ')}.`) };
+    }
+    try {
+      const kept = handle.extenders.length ? await withExtenders(pod, candidates) : candidates;
+      if (!kept.length) return { status: unschedulable('no candidate node for preemption') };
+      let best = kept[0]!;
+      for (const c of kept.slice(1)) if (better(c, best)) best = c;
+      await execute(pod, best);
+      handle.metrics.victims(best.victims.length);
+      return { status: null, nominatedNodeName: best.node.name };
+    } catch (e) {
+      return { status: { code: Code.Error, reasons: [`preemption: ${(e as Error).message}`] } };
+    }
+  };
+
   return {
     name: 'DefaultPreemption',
     postFilter: async (state, pod, statuses) => {
-      const notEligible = eligible(pod);
-      if (notEligible) return { status: unschedulable(`preemption: ${notEligible}`) };
-      const all = handle.cache.nodeInfos();
-      const reasons: Status[] = [];
-      const potential: NodeInfo[] = [];
-      for (const ni of all) {
-        const s = statuses.get(ni.name);
-        if (s?.code === Code.UnschedulableAndUnresolvable) reasons.push(status(Code.Unschedulable, 'Preemption is not helpful for scheduling'));
-        else potential.push(ni);
-      }
-      const budgets = new Map<string, number>();
-      const wanted = Math.max(minCandidateAbs, Math.floor((potential.length * minCandidatePct) / 100));
-      const candidates: Candidate[] = [];
-      for (const ni of potential) {
-        const c = candidates.length < wanted ? selectVictims(state, pod, ni, budgets) : undefined;
-        if (c) candidates.push(c);
-        else if (candidates.length < wanted) reasons.push(status(Code.Unschedulable, 'No preemption victims found for incoming pod'));
-      }
-      if (!candidates.length) {
-        return { status: unschedulable(`preemption: 0/${all.length} nodes are available: ${reasonHistogram(reasons).join(', ')}.`) };
-      }
       try {
-        const kept = handle.extenders.length ? await withExtenders(pod, candidates) : candidates;
-        if (!kept.length) return { status: unschedulable('no candidate node for preemption') };
-        let best = kept[0]!;
-        for (const c of kept.slice(1)) if (better(c, best)) best = c;
-        await execute(pod, best);
-        return { status: null, nominatedNodeName: best.node.name };
-      } catch (e) {
-        return { status: { code: Code.Error, reasons: [`preemption: ${(e as Error).message}`] } };
+        return await preempt(state, pod, statuses);
+      } finally {
+        // every PostFilter run is an attempt, eligible or not, as upstream counts them
+        handle.metrics.attempt();
       }
     },
   };
