@@ -1,6 +1,5 @@
 // The secure serving of kube-scheduler and kube-controller-manager (upstream's SecureServingOptions with delegated
-// authentication and authorization): the flags, the checks on them, and a start that never stops the component
-// (its scheduling or controllers go on when the port is taken: tests and clusters run many of them on one machine).
+// authentication and authorization): the flags, the checks on them, and the start.
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import type { Logger } from 'pino';
@@ -34,10 +33,15 @@ export interface ComponentServing {
   signal: AbortSignal;
 }
 
-/** Serves in the background (unless --secure-port 0); a failure to listen is logged, and the component runs on. */
+/**
+ * Serves in the background (unless --secure-port 0). As upstream's components, one that cannot listen (the port
+ * taken, a certificate unreadable) exits 1 rather than run unwatched: tests and clusters sharing a machine give
+ * --secure-port 0 or free ports, as `mini-kube up` does.
+ */
 export async function startComponentServing(v: ServingValues, s: ComponentServing): Promise<number | undefined> {
   if (v['secure-port'] === 0) return undefined;
   const { SecureServer } = await import('../pkg/client/secure-serving.js');
+  const address = `${v['bind-address'].includes(':') ? `[${v['bind-address']}]` : v['bind-address']}:${v['secure-port']}`;
   try {
     const tls = v['tls-cert-file'] ? { cert: await readFile(v['tls-cert-file'], 'utf8'), key: await readFile(v['tls-private-key-file'], 'utf8') } : undefined;
     const server = new SecureServer({
@@ -48,8 +52,9 @@ export async function startComponentServing(v: ServingValues, s: ComponentServin
   } catch (err) {
     if (s.signal.aborted) return undefined;
     const code = (err as NodeJS.ErrnoException).code;
-    const hint = code === 'EADDRINUSE' ? ' (the port is taken: choose another with --secure-port, or 0 to serve none)' : code === 'EACCES' ? ' (ports under 1024 need root)' : '';
-    s.logger.error({ err, port: v['secure-port'] }, `failed to serve securely${hint}; running without /healthz and /metrics`);
-    return undefined;
+    const hint = code === 'EADDRINUSE' ? ' (choose another port with --secure-port, or 0 to serve none)' : code === 'EACCES' ? ' (ports under 1024 need root)' : '';
+    s.logger.fatal({ err }, `failed to create listener: failed to listen on ${address}: ${(err as Error).message}${hint}`);
+    s.logger.flush();
+    process.exit(1);
   }
 }

@@ -55,7 +55,8 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
   const pki = await ensurePki(join(o.dataDir, 'pki'), { nodes: certNodes, serverSans: ['127.0.0.1'] });
   const port = await freePort();
   const server = `https://127.0.0.1:${port}`;
-  const specs = controlPlane({ dataDir: o.dataDir, port, bindAddress: '127.0.0.1', nodes, runtime: o.runtime, pki });
+  // no HTTPS serving for the scheduler and controller-manager: the default ports may be another cluster's
+  const specs = controlPlane({ dataDir: o.dataDir, port, bindAddress: '127.0.0.1', nodes, runtime: o.runtime, pki, servingPorts: { scheduler: 0, controllerManager: 0 } });
   const [apiSpec, ...rest] = specs;
   const api = await startServer('apiserver', [...profArgs('apiserver'), o.main, ...apiSpec!.args, ...(o.extraArgs?.apiserver ?? [])], port, () => readTls(join(o.dataDir, 'pki')));
   const tls = (await readTls(join(o.dataDir, 'pki')))!;

@@ -174,3 +174,15 @@ it('the controller-manager serves /healthz, and its work queues\' series on /met
   expect(configz['kubecontrollermanager.config.k8s.io'].DeploymentController).toEqual({ ConcurrentDeploymentSyncs: 5 });
   expect((await get(ports.cm, '/configz', anonymous)).status).toBe(403);
 }, 30_000);
+
+it('a second scheduler on a taken --secure-port exits 1 saying so, as upstream\'s', async () => {
+  const schedulerKubeconfig = join(api.dataDir, 'scheduler.kubeconfig');
+  const second = spawn(process.execPath, [bundle!.main, 'scheduler', '--kubeconfig', schedulerKubeconfig, '--secure-port', String(ports.scheduler), '--bind-address', '127.0.0.1'],
+    { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  second.stderr!.on('data', (d: Buffer) => { log += d.toString(); });
+  const code = await new Promise<number | null>((done) => second.on('exit', done));
+  expect(code).toBe(1);
+  expect(log).toContain(`failed to create listener: failed to listen on 127.0.0.1:${ports.scheduler}`);
+  expect(log).toContain('choose another port with --secure-port, or 0 to serve none');
+}, 30_000);

@@ -30,8 +30,10 @@ export interface CmProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** A controller-manager process; it serves no HTTPS unless `args` give a --secure-port (tests share the machine). */
 export function spawnControllerManager(main: string, kubeconfig: string, args: string[]): CmProcess {
-  const child = spawn(process.execPath, [main, 'controller-manager', '--kubeconfig', kubeconfig, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const serving = args.some((a) => a.startsWith('--secure-port')) ? [] : ['--secure-port', '0'];
+  const child = spawn(process.execPath, [main, 'controller-manager', '--kubeconfig', kubeconfig, ...serving, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr!.on('data', (c: Buffer) => { log += c.toString(); if (process.env.MINI_KUBE_TEST_LOG) process.stderr.write(c); });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));

@@ -54,7 +54,7 @@ afterAll(async () => {
 });
 
 const startScheduler = (): { child: ChildProcess; log: () => string } => {
-  const child = spawn(process.execPath, [bundle!.main, 'scheduler', '--kubeconfig', kubeconfig, '--config', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bundle!.main, 'scheduler', '--kubeconfig', kubeconfig, '--secure-port', '0', '--config', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
   children.add(child);
   child.on('exit', () => children.delete(child));
   let log = '';
@@ -93,7 +93,7 @@ it('elects a leader, binds pods, and hands over when the leader dies', async () 
 it('refuses a bad configuration with exit 2', async () => {
   const bad = join(api.dataDir, 'bad.yaml');
   await writeFile(bad, 'apiVersion: kubescheduler.config.k8s.io/v1beta9\nkind: KubeSchedulerConfiguration\n');
-  const child = spawn(process.execPath, [bundle!.main, 'scheduler', '--kubeconfig', kubeconfig, '--config', bad], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bundle!.main, 'scheduler', '--kubeconfig', kubeconfig, '--secure-port', '0', '--config', bad], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
   const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
