@@ -22,6 +22,10 @@ describe('apiserver flags', () => {
     expect(check('--advertise-address=localhost')).toThrow('--advertise-address "localhost" is not an IP address');
     expect(check('--event-ttl=1 hour')).toThrow('--event-ttl "1 hour" is not a duration');
     expect(check('--service-node-port-range=32767-30000')).toThrow('is not a port range');
+    expect(check('--tls-min-version=TLS12')).toThrow('unknown tls version "TLS12"');
+    expect(check('--tls-cipher-suites=TLS_FANCY')).toThrow('Cipher suite TLS_FANCY not supported or doesn\'t exist');
+    expect(check('--tls-min-version=VersionTLS13', '--tls-cipher-suites=TLS_RSA_WITH_AES_128_GCM_SHA256')).toThrow('cipher suites may not be specified when --tls-min-version is \'VersionTLS13\'');
+    expect(check('--tls-min-version=VersionTLS12', '--tls-cipher-suites=TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305,TLS_AES_128_GCM_SHA256')).not.toThrow();
     expect(check('--kubelet-client-certificate=k.crt')).toThrow('--kubelet-client-certificate and --kubelet-client-key must be given together');
     expect(check('--kubelet-preferred-address-types=InternalIP,Internal')).toThrow('"Internal" is not one of Hostname, InternalDNS, InternalIP, ExternalDNS, ExternalIP');
     expect([parsePortRange('30000-32767'), parsePortRange('30000+2767'), parsePortRange('8080'), parsePortRange('0-10'), parsePortRange('1-70000')])

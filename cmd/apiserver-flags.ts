@@ -2,6 +2,7 @@
 import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { isIP } from 'node:net';
 import { validatePluginNames } from '../pkg/admission/names.js';
+import { servingTls } from '../pkg/apiserver/tls-options.js';
 import { flag, FlagError, type FlagValues } from './flags.js';
 
 export const apiServerFlags = {
@@ -12,6 +13,8 @@ export const apiServerFlags = {
   'cert-dir': flag.string('', 'Directory holding apiserver.crt and apiserver.key, the serving certificate when --tls-cert-file is not given (without them, one generated under --data-dir/pki serves)'),
   'tls-cert-file': flag.string('', 'Serving certificate (PEM); default --cert-dir/apiserver.crt, else generated under --data-dir/pki'),
   'tls-private-key-file': flag.string('', 'Private key of --tls-cert-file'),
+  'tls-min-version': flag.string('', 'Minimum TLS version: VersionTLS10, VersionTLS11, VersionTLS12 (the default), VersionTLS13'),
+  'tls-cipher-suites': flag.list([], 'Cipher suites for TLS 1.2 and below, by Go\'s names (TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, ...); default Node\'s list'),
   'client-ca-file': flag.string('', 'CA bundle that client certificates must chain to; the generated cluster CA when not given'),
   'token-auth-file': flag.string('', 'Static bearer tokens, CSV: token,user,uid,"group1,group2"'),
   'enable-bootstrap-token-auth': flag.bool(false, 'Bearer tokens <id>.<secret> of the Secrets kube-system/bootstrap-token-<id> (type bootstrap.kubernetes.io/token) authenticate as system:bootstrap:<id>'),
@@ -120,6 +123,11 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   const fail = (m: string): never => { throw new FlagError(m); };
   if (v['secure-port'] < 0 || v['secure-port'] > 65535) fail(`--secure-port ${v['secure-port']} must be between 0 and 65535`);
   if (!isIP(v['bind-address'])) fail(`--bind-address "${v['bind-address']}" is not an IP address`);
+  try {
+    servingTls(v['tls-min-version'], v['tls-cipher-suites']);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   if (!parsePortRange(v['service-node-port-range'])) fail(`--service-node-port-range "${v['service-node-port-range']}" is not a port range (30000-32767 or 30000+2767)`);
   if (!v['kubelet-client-certificate'] !== !v['kubelet-client-key']) fail('--kubelet-client-certificate and --kubelet-client-key must be given together');
   for (const t of v['kubelet-preferred-address-types']) {

@@ -62,6 +62,8 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     eventTtlMs: parseGoDurationMs(v['event-ttl']),
     serviceNodePortRange: parsePortRange(v['service-node-port-range']),
     runtimeConfig: parseRuntimeConfig(v['runtime-config']),
+    tlsMinVersion: v['tls-min-version'] || undefined,
+    tlsCipherSuites: v['tls-cipher-suites'],
     kubeletClient: {
       certFile: v['kubelet-client-certificate'] || join(dataDir, 'pki', 'apiserver-kubelet-client.crt'),
       keyFile: v['kubelet-client-key'] || join(dataDir, 'pki', 'apiserver-kubelet-client.key'),

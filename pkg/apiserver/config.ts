@@ -13,6 +13,9 @@ export interface ApiServerConfig {
   allowPrivileged: boolean;
   /** --event-ttl: how long an Event outlives its last write (default one hour). */
   eventTtlMs?: number;
+  /** --tls-min-version (Go's name: VersionTLS12) and --tls-cipher-suites (Go's names); default TLS 1.2 and Node's suites. */
+  tlsMinVersion?: string;
+  tlsCipherSuites?: string[];
   /** --runtime-config, key → value ("apps/v1" → "false"). */
   runtimeConfig?: ReadonlyMap<string, string>;
   /** --service-node-port-range (default 30000-32767). */

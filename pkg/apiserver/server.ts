@@ -4,7 +4,6 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { DEFAULT_CIPHERS } from 'node:tls';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { builtinGroupVersions } from '../../api/index.js';
 import type { GroupVersion } from '../../api/types.js';
@@ -40,6 +39,7 @@ import { createCustomResources } from '../registry/customresources/controller.js
 import { bootstrap } from './bootstrap.js';
 import { startEventExpiry } from './event-ttl.js';
 import { servedGroupVersions } from './runtime-config.js';
+import { servingTls } from './tls-options.js';
 import { authenticationConfigMap, createAggregator, publishAuthenticationConfigMap } from './aggregator/index.js';
 import { initializersFeature } from './initializers.js';
 import { loadCel } from '../apimachinery/cel/index.js';
@@ -47,12 +47,6 @@ import { withCel } from './cel-loading.js';
 
 /** Upstream's limit on a request body. */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
-
-/**
- * TLS 1.3 suites in Go's order on AES hardware (AES-128-GCM first), as the real apiserver picks: Node's default puts
- * AES-256-GCM first, ~5% more CPU for every byte served (a 10,000-pod list is ~50 MB); TLS 1.2's as Node's.
- */
-const CIPHERS = ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256', ...DEFAULT_CIPHERS.split(':').filter((c) => !c.startsWith('TLS_'))].join(':');
 
 export async function startApiServer(config: ApiServerConfig): Promise<RunningApiServer> {
   const log = config.logger;
@@ -89,7 +83,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   ]);
   const app = Fastify({
     http2: true,
-    https: { allowHTTP1: true, key, cert, ca, requestCert: Boolean(ca), rejectUnauthorized: false, honorCipherOrder: true, ciphers: CIPHERS },
+    https: { allowHTTP1: true, key, cert, ca, requestCert: Boolean(ca), rejectUnauthorized: false, honorCipherOrder: true, ...servingTls(config.tlsMinVersion, config.tlsCipherSuites) },
     bodyLimit: MAX_BODY_BYTES,
     loggerInstance: log,
     // Requests are recorded by audit, not logged one by one.
