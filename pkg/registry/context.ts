@@ -36,6 +36,8 @@ export interface RequestContext {
   bodyFormat?: BodyFormat;
   /** The body's repeated fields, with fieldValidation Strict or Warn; reported once, with its unknown fields. */
   bodyErrors?: BodyFieldErrors;
+  /** A Strict patch's value in its error (upstream: the patched object's JSON, or a strategic patch as Go prints it). */
+  patchedValue?: string;
   /** Annotations for the request's audit event (upstream's admission Attributes.AddAnnotation), set by any layer. */
   auditAnnotations?: Record<string, string>;
   now: Date;

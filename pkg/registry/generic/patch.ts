@@ -14,6 +14,7 @@ import { ref } from '../../../api/schema.js';
 import { pruneUnknown } from '../schema/prune.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 import { reportApplyDuplicates } from './strict-errors.js';
+import { goValue } from '../../apimachinery/go-format.js';
 
 export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, type: PatchType, patch: unknown, force: boolean, subresource?: string): UpdateRequest {
   if (type === 'apply') return applyBuilder(reg, ctx, name, patch, force, subresource);
@@ -26,10 +27,17 @@ export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, t
     subresource,
     build: (current) => {
       if (!current) throw notFound(reg.gr, name);
+      if (ctx.fieldValidation === 'Strict' && type === 'strategic') ctx.patchedValue = goValue(patch);
       if (type === 'merge' || (type === 'strategic' && onlyFields(patch))) return decodeNamed(reg, ctx, current, type, patch);
-      return decodeObject(reg.deps.decoder, patchObject(reg, current, type, patch), targetOf(reg.rt), ctx);
+      return decodeObject(reg.deps.decoder, strictValue(ctx, type, patchObject(reg, current, type, patch)), targetOf(reg.rt), ctx);
     },
   };
+}
+
+/** A Strict JSON or merge patch's errors quote the object it made, before decoding prunes it (upstream's patchedObjJS). */
+function strictValue(ctx: RequestContext, type: PatchType, patched: KubeObject): KubeObject {
+  if (ctx.fieldValidation === 'Strict' && type !== 'strategic') ctx.patchedValue = JSON.stringify(patched);
+  return patched;
 }
 
 /** A strategic merge patch without a directive at its root changes only the top-level fields it names. */
@@ -47,6 +55,7 @@ function decodeNamed(reg: Registry, ctx: RequestContext, current: KubeObject, ty
   const base: Record<string, unknown> = {};
   for (const k of Object.keys(current)) if (takes(k)) base[k] = current[k];
   const part = patchObject(reg, base as KubeObject, type, patch) as Record<string, unknown>;
+  if (ctx.fieldValidation === 'Strict' && type === 'merge') ctx.patchedValue = JSON.stringify({ ...current, ...part });
   const decoded = decodeObject(reg.deps.decoder, part, targetOf(reg.rt), ctx) as Record<string, unknown>;
   // the stored key order, then whatever the patch or decoding added (a new or defaulted top-level field)
   const out: Record<string, unknown> = {};

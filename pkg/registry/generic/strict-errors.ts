@@ -1,6 +1,7 @@
 // Strict decoding errors as upstream's decoders report them: the fields a body repeats (json-duplicates.ts,
 // yaml.ts) and the fields its object has that the schema does not. fieldValidation Strict makes them one 400
-// ("strict decoding error: duplicate field "spec.paused", unknown field "spec.foo""), Warn one warning each,
+// ("strict decoding error: duplicate field "spec.paused", unknown field "spec.foo""; a patch's: a 422 on the field
+// "patch"), Warn one warning each,
 // Ignore nothing. Their order is upstream's:
 // - a JSON body of a built-in kind: document order, as sigs.k8s.io/json decodes it into Go structs, where a field
 //   both unknown and repeated (or repeated under an unknown one) is reported unknown only;
@@ -12,7 +13,8 @@
 // - a server-side apply configuration: its repeated keys alone, after the apply (reportApplyDuplicates).
 // A built-in kind's unknown fields from anything but a JSON body come in Go's map order: the body was a map first.
 import { fieldOffsets, type DuplicateFields } from '../../apimachinery/json-duplicates.js';
-import { badRequest } from '../../apimachinery/errors.js';
+import { badRequest, invalid } from '../../apimachinery/errors.js';
+import { invalidValue } from '../../apimachinery/field.js';
 import type { BodyFieldErrors, BodyFormat, RequestContext } from '../context.js';
 import { isPlainObject } from '../schema/index.js';
 
@@ -36,8 +38,10 @@ export function reportStrictErrors(unknown: string[], ctx: RequestContext, as: {
   const yaml = body?.yaml ?? [];
   const fields = fieldErrors(unknown, ctx.bodyFormat ?? 'json', body, typed);
   if (ctx.fieldValidation === 'Strict') {
-    const prefix = as ? `${as.kind} in version "${as.version}" cannot be handled as a ${as.kind}: ` : '';
-    throw badRequest(`${prefix}strict decoding error: ${(yaml.length ? [yamlErrors(yaml), ...fields] : fields).join(', ')}`);
+    const errors = `strict decoding error: ${(yaml.length ? [yamlErrors(yaml), ...fields] : fields).join(', ')}`;
+    // a patch's: 422 on the field "patch" (upstream's patcher), a body's: 400 as its decoder's transformDecodeError
+    if (ctx.bodyFormat === 'patch') throw invalid('', '', '', [invalidValue('patch', ctx.patchedValue ?? '', errors)]);
+    throw badRequest(`${as ? `${as.kind} in version "${as.version}" cannot be handled as a ${as.kind}: ` : ''}${errors}`);
   }
   ctx.warnings.push(...yaml, ...fields);
 }
