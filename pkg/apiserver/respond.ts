@@ -26,9 +26,37 @@ export interface Responder {
 
 const query = (r: FastifyRequest): Record<string, string | undefined> => r.query as Record<string, string | undefined>;
 
-/** Upstream's Warning header: `299 - "text"`, one value per warning. */
+/** Upstream's warning recorder limits: all warnings' text within 4096 runes, else each cut to 256 runes. */
+const WARNINGS_MAX_RUNES = 4096;
+const WARNING_TRUNCATED_RUNES = 256;
+
+/**
+ * Upstream's Warning header: `299 - "text"`, one value per warning, as its request's warning recorder writes them:
+ * each text once (a retried update warns again); once the texts pass 4096 runes, every warning (those written
+ * already too) is cut to 256 runes, and none is added after the total has reached 4096.
+ */
 export function setWarnings(reply: FastifyReply, warnings: string[]): void {
-  if (warnings.length) reply.header('warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  if (!warnings.length) return;
+  const cut = (runes: string[]): string[] => runes.slice(0, WARNING_TRUNCATED_RUNES);
+  const seen: string[][] = [];
+  let written: string[][] = [];
+  let total = 0;
+  let truncating = false;
+  for (const text of new Set(warnings)) {
+    if (!text || (truncating && total >= WARNINGS_MAX_RUNES)) continue;
+    const runes = [...text];
+    seen.push(runes);
+    const item = truncating ? cut(runes) : runes;
+    if (truncating || total + item.length <= WARNINGS_MAX_RUNES) {
+      written.push(item);
+      total += item.length;
+      continue;
+    }
+    truncating = true;
+    written = seen.map(cut);
+    total = written.reduce((n, r) => n + r.length, 0);
+  }
+  reply.header('warning', written.map((runes) => `299 - ${JSON.stringify(runes.join(''))}`));
 }
 
 function encode(r: Responder, format: OutputFormat, body: KubeObject | Buffer, status: number): FastifyReply {
