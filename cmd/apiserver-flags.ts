@@ -32,6 +32,8 @@ export const apiServerFlags = {
   'kubelet-client-key': flag.string('', 'Private key of --kubelet-client-certificate'),
   'kubelet-certificate-authority': flag.string('', 'CA bundle the kubelets\' serving certificates are verified against (default: not verified)'),
   'kubelet-preferred-address-types': flag.list(['InternalIP', 'ExternalIP', 'Hostname'], 'The node address types to reach kubelets by, in order (kubeadm\'s; mini-kube\'s kubelets name themselves by --node-name)'),
+  'default-not-ready-toleration-seconds': flag.int(300, 'The tolerationSeconds of the not-ready:NoExecute toleration DefaultTolerationSeconds gives every pod without one'),
+  'default-unreachable-toleration-seconds': flag.int(300, 'The tolerationSeconds of the unreachable:NoExecute toleration DefaultTolerationSeconds gives every pod without one'),
   'allow-privileged': flag.bool(false, 'If true, allow privileged containers (securityContext.privileged, Windows host processes)'),
   'max-requests-inflight': flag.int(400, 'Maximum non-mutating requests in flight (0 = no limit)'),
   'max-mutating-requests-inflight': flag.int(200, 'Maximum mutating requests in flight (0 = no limit)'),

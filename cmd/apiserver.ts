@@ -62,6 +62,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     eventTtlMs: parseGoDurationMs(v['event-ttl']),
     serviceNodePortRange: parsePortRange(v['service-node-port-range']),
     runtimeConfig: parseRuntimeConfig(v['runtime-config']),
+    defaultTolerationSeconds: { notReady: v['default-not-ready-toleration-seconds'], unreachable: v['default-unreachable-toleration-seconds'] },
     tlsMinVersion: v['tls-min-version'] || undefined,
     tlsCipherSuites: v['tls-cipher-suites'],
     kubeletClient: {

@@ -41,11 +41,13 @@ export interface AdmissionOptions {
   configFile?: string;
   /** Background failures (quota status writes). */
   onError?: (err: unknown, msg: string) => void;
+  /** --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds (300 each). */
+  tolerationSeconds?: { notReady: number; unreachable: number };
 }
 
 const POD_SECURITY_VERSIONS = ['pod-security.admission.config.k8s.io/v1', 'pod-security.admission.config.k8s.io/v1beta1', 'pod-security.admission.config.k8s.io/v1alpha1'];
 
-export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opts: Pick<AdmissionOptions, 'onError'> = {}): Record<PluginName, PluginFactory> {
+export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opts: Pick<AdmissionOptions, 'onError' | 'tolerationSeconds'> = {}): Record<PluginName, PluginFactory> {
   return {
     AlwaysAdmit: () => new AlwaysAdmit(),
     NamespaceAutoProvision: () => new NamespaceAutoProvision(deps),
@@ -65,7 +67,7 @@ export function pluginFactories(deps: AdmissionDeps, configs: PluginConfigs, opt
     PodSecurityPolicy: () => new PodSecurityPolicy(deps, policyUseAuthorizer(deps.authorize)),
     PodNodeSelector: () => new PodNodeSelector(deps, readNodeSelectorConfig(configs.get('PodNodeSelector'))),
     Priority: () => new Priority(deps),
-    DefaultTolerationSeconds: () => new DefaultTolerationSeconds(),
+    DefaultTolerationSeconds: () => new DefaultTolerationSeconds(opts.tolerationSeconds?.notReady, opts.tolerationSeconds?.unreachable),
     PodTolerationRestriction: () => new PodTolerationRestriction(deps, readTolerationRestrictionConfig(configs.get('PodTolerationRestriction'))),
     EventRateLimit: () => new EventRateLimit(readEventRateLimitConfig(configs.get('EventRateLimit'))),
     ExtendedResourceToleration: () => new ExtendedResourceToleration(),

@@ -85,11 +85,14 @@ export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer):
   };
 }
 
-export function startAdmission(registries: RegistrySet, opts: { enable: string[]; disable: string[]; configFile?: string; logger: Logger; authorizer?: Authorizer }): Promise<Admission> {
+export function startAdmission(registries: RegistrySet, opts: {
+  enable: string[]; disable: string[]; configFile?: string; logger: Logger; authorizer?: Authorizer; tolerationSeconds?: { notReady: number; unreachable: number };
+}): Promise<Admission> {
   return newAdmission(admissionDeps(registries, opts.authorizer), {
     enable: opts.enable,
     disable: opts.disable,
     configFile: opts.configFile,
+    tolerationSeconds: opts.tolerationSeconds,
     onError: (err, msg) => opts.logger.warn({ err }, msg),
   });
 }

@@ -16,6 +16,8 @@ export interface ApiServerConfig {
   /** --tls-min-version (Go's name: VersionTLS12) and --tls-cipher-suites (Go's names); default TLS 1.2 and Node's suites. */
   tlsMinVersion?: string;
   tlsCipherSuites?: string[];
+  /** --default-not-ready-toleration-seconds, --default-unreachable-toleration-seconds (300 each). */
+  defaultTolerationSeconds?: { notReady: number; unreachable: number };
   /** --runtime-config, key → value ("apps/v1" → "false"). */
   runtimeConfig?: ReadonlyMap<string, string>;
   /** --service-node-port-range (default 30000-32767). */

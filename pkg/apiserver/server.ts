@@ -75,7 +75,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   });
   registries.setAdmission(withCel(registries, authz.withEscalationChecks(await startAdmission(registries, {
     enable: initializers.enableAdmissionPlugins, disable: config.disableAdmissionPlugins, configFile: config.admissionControlConfigFile, logger: log,
-    authorizer: authz.authorizer,
+    authorizer: authz.authorizer, tolerationSeconds: config.defaultTolerationSeconds,
   }))));
 
   const [key, cert, ca] = await Promise.all([

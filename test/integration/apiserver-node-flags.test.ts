@@ -1,4 +1,5 @@
-// kube-apiserver's flags about nodes: --service-node-port-range bounds NodePorts; --kubelet-preferred-address-types
+// kube-apiserver's flags about nodes: --service-node-port-range bounds NodePorts; --default-not-ready- and
+// --default-unreachable-toleration-seconds set what DefaultTolerationSeconds gives pods; --kubelet-preferred-address-types
 // picks the node address the apiserver dials; --kubelet-certificate-authority makes it verify the kubelet's serving
 // certificate (which it does not without one), showing its --kubelet-client-certificate.
 import { createServer, type Server } from 'node:https';
@@ -66,6 +67,19 @@ describe('--service-node-port-range', () => {
     expect((await s.api('POST', '/api/v1/namespaces/default/services', svc('c'))).status).toBe(201);
     const full = await s.api('POST', '/api/v1/namespaces/default/services', svc('d'));
     expect(full.body.message).toContain('range is full');
+  });
+});
+
+describe('--default-not-ready-toleration-seconds, --default-unreachable-toleration-seconds', () => {
+  it('are the tolerationSeconds DefaultTolerationSeconds gives a pod without its own', async () => {
+    const s = await start({ controllers: ['serviceaccount'], defaultTolerationSeconds: { notReady: 30, unreachable: 60 } });
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+    const created = await s.api('POST', '/api/v1/namespaces/default/pods', pod);
+    expect(created.status).toBe(201);
+    expect(created.body.spec.tolerations).toEqual([
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 },
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 },
+    ]);
   });
 });
 
