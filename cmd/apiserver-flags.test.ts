@@ -22,6 +22,8 @@ describe('apiserver flags', () => {
     expect(check('--advertise-address=localhost')).toThrow('--advertise-address "localhost" is not an IP address');
     expect(check('--event-ttl=1 hour')).toThrow('--event-ttl "1 hour" is not a duration');
     expect(check('--service-node-port-range=32767-30000')).toThrow('is not a port range');
+    expect(check('--service-account-max-token-expiration=30m')).toThrow('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
+    expect(check('--service-account-max-token-expiration=24h')).not.toThrow();
     expect(check('--tls-min-version=TLS12')).toThrow('unknown tls version "TLS12"');
     expect(check('--tls-cipher-suites=TLS_FANCY')).toThrow('Cipher suite TLS_FANCY not supported or doesn\'t exist');
     expect(check('--tls-min-version=VersionTLS13', '--tls-cipher-suites=TLS_RSA_WITH_AES_128_GCM_SHA256')).toThrow('cipher suites may not be specified when --tls-min-version is \'VersionTLS13\'');

@@ -52,6 +52,8 @@ export const apiServerFlags = {
   'service-account-jwks-uri': flag.string('', 'jwks_uri of the discovery document (default https://<apiserver>/openid/v1/jwks)'),
   'api-audiences': flag.list([], 'Audiences of the API (default the service account issuers)'),
   'service-account-key-file': flag.list([], 'PEM files of keys that verify service account tokens (default --data-dir/pki/sa.pub)'),
+  'service-account-max-token-expiration': flag.string('0s', 'The longest a TokenRequest may ask for (a Go duration; 0: no limit; at least 1h)'),
+  'service-account-extend-token-expiration': flag.bool(true, 'Projected service account tokens (3607 s, bound to a pod) are issued for a year, warning past their asked lifetime'),
   'service-account-signing-key-file': flag.string('', 'Private key that signs service account tokens (default --data-dir/pki/sa.key)'),
   'oidc-issuer-url': flag.string('', 'OpenID issuer URL (https); enables OIDC ID tokens'),
   'oidc-client-id': flag.string('', 'OpenID client ID: the audience ID tokens must carry'),
@@ -146,7 +148,7 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   if (v['authorization-mode'].includes('ABAC') && !v['authorization-policy-file']) fail('--authorization-mode ABAC needs --authorization-policy-file');
   if (v['authorization-mode'].includes('Webhook') && !v['authorization-webhook-config-file']) fail('authorization-mode Webhook\'s authorization config file not passed');
   if (!v['authorization-mode'].includes('Webhook') && v['authorization-webhook-config-file']) fail('cannot specify --authorization-webhook-config-file without mode Webhook');
-  for (const f of ['authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'audit-webhook-batch-max-wait', 'event-ttl'] as const) {
+  for (const f of ['authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'audit-webhook-batch-max-wait', 'event-ttl', 'service-account-max-token-expiration'] as const) {
     if (parseGoDurationMs(v[f]) === undefined) fail(`--${f} "${v[f]}" is not a duration`);
   }
   const pluginErrors = validatePluginNames(v['enable-admission-plugins'], v['disable-admission-plugins']);
@@ -161,6 +163,8 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   if (v['oidc-issuer-url'] && !v['oidc-client-id']) fail('--oidc-client-id must be given with --oidc-issuer-url');
   if (parseGoDurationMs(v['authentication-token-webhook-cache-ttl']) === undefined) fail(`--authentication-token-webhook-cache-ttl "${v['authentication-token-webhook-cache-ttl']}" is not a duration`);
   if (v['service-account-issuer'].length === 0) fail('--service-account-issuer must be given');
+  const maxTokenMs = parseGoDurationMs(v['service-account-max-token-expiration']) ?? 0;
+  if (maxTokenMs !== 0 && (maxTokenMs < 3_600_000 || maxTokenMs > 2 ** 32 * 1000)) fail('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
   if (!isCidr(v['service-cluster-ip-range'])) fail(`--service-cluster-ip-range "${v['service-cluster-ip-range']}" is not a CIDR`);
 };
 

@@ -109,6 +109,8 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     serviceAccountKeyFiles: v['service-account-key-file'].length ? v['service-account-key-file'] : undefined,
     serviceAccountSigningKeyFile: v['service-account-signing-key-file'] || undefined,
     serviceAccountJwksUri: v['service-account-jwks-uri'] || undefined,
+    serviceAccountMaxTokenExpirationSeconds: Math.floor((parseGoDurationMs(v['service-account-max-token-expiration']) ?? 0) / 1000) || undefined,
+    serviceAccountExtendTokenExpiration: v['service-account-extend-token-expiration'],
     apiAudiences: v['api-audiences'].length ? v['api-audiences'] : undefined,
     oidc: v['oidc-issuer-url'] ? {
       issuerUrl: v['oidc-issuer-url'], clientId: v['oidc-client-id'], usernameClaim: v['oidc-username-claim'],

@@ -60,6 +60,8 @@ export async function createAuthentication(config: ApiServerConfig, registries: 
         decoder: registries.decoder,
         externalUrl,
         jwksUri: config.serviceAccountJwksUri,
+        maxExpirationSeconds: config.serviceAccountMaxTokenExpirationSeconds,
+        extendExpiration: config.serviceAccountExtendTokenExpiration,
       });
     },
   };

@@ -18,6 +18,10 @@ export interface ApiServerConfig {
   tlsCipherSuites?: string[];
   /** --default-not-ready-toleration-seconds, --default-unreachable-toleration-seconds (300 each). */
   defaultTolerationSeconds?: { notReady: number; unreachable: number };
+  /** --service-account-max-token-expiration in seconds (unset: no limit). */
+  serviceAccountMaxTokenExpirationSeconds?: number;
+  /** --service-account-extend-token-expiration (default true). */
+  serviceAccountExtendTokenExpiration?: boolean;
   /** --runtime-config, key → value ("apps/v1" → "false"). */
   runtimeConfig?: ReadonlyMap<string, string>;
   /** --service-node-port-range (default 30000-32767). */
