@@ -58,6 +58,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     ...defaultApiServerConfig(dataDir, logger),
     bindAddress: v['bind-address'],
     advertiseAddress: v['advertise-address'] || undefined,
+    externalHostname: v['external-hostname'] || undefined,
     allowPrivileged: v['allow-privileged'],
     eventTtlMs: parseGoDurationMs(v['event-ttl']),
     serviceNodePortRange: parsePortRange(v['service-node-port-range']),

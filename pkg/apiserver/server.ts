@@ -165,7 +165,8 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   registerReviews(app, { authorizer: authz.authorizer, rules: authz.rules, decoder: registries.decoder });
   registerComponentStatuses(app, registries, plainStore);
   let externalUrl = '';
-  authn.register(app, () => externalUrl);
+  // upstream's ExternalHost: --external-hostname, else the advertised address and port (the default jwks_uri's host)
+  authn.register(app, () => (config.externalHostname ? `https://${config.externalHostname}` : externalUrl));
   app.all('/api/*', (request, reply) => handleResource(lookup, request, reply));
   app.all('/apis/*', (request, reply) => handleResource(lookup, request, reply));
 

@@ -1,5 +1,6 @@
 // --service-account-max-token-expiration and --service-account-extend-token-expiration: how long a TokenRequest's
-// token lives (the kubelet's projected 3607-s pod tokens are issued for a year with a warn-after time, unless turned off).
+// token lives (the kubelet's projected 3607-s pod tokens are issued for a year with a warn-after time, unless turned off);
+// --external-hostname: the host of the issuer discovery's default jwks_uri.
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 
@@ -34,5 +35,11 @@ describe('service account token lifetimes', () => {
   it('--service-account-extend-token-expiration=false and --service-account-max-token-expiration=1h', async () => {
     expect(await tokens({ serviceAccountExtendTokenExpiration: false, serviceAccountMaxTokenExpirationSeconds: 3600 }))
       .toEqual({ podBound: { seconds: 3600 }, tenHours: { seconds: 3600 } });
+  });
+
+  it('--external-hostname names the default jwks_uri\'s host', async () => {
+    const s = await startTestApiServer({ storageBackend: 'memory', authorizationModes: ['AlwaysAllow'], controllers: [], externalHostname: 'api.example.com' });
+    running.push(s);
+    expect((await s.api('GET', '/.well-known/openid-configuration')).body.jwks_uri).toBe('https://api.example.com/openid/v1/jwks');
   });
 });
