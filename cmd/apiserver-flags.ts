@@ -10,6 +10,7 @@ export const apiServerFlags = {
   'secure-port': flag.int(6443, 'The port on which to serve HTTPS with authentication and authorization (0 = any free port)'),
   'bind-address': flag.string('127.0.0.1', 'The IP address on which to listen for the --secure-port port'),
   'advertise-address': flag.string('', 'The IP address the kubernetes Service\'s endpoints name (default --bind-address; 127.0.0.1 when that is unspecified)'),
+  'min-request-timeout': flag.int(1800, 'Seconds a watch without timeoutSeconds lasts at least (it picks a random length up to twice this, to spread re-lists)'),
   'external-hostname': flag.string('', 'The hostname of this apiserver\'s external URLs (the service account issuer discovery\'s default jwks_uri)'),
   'cert-dir': flag.string('', 'Directory holding apiserver.crt and apiserver.key, the serving certificate when --tls-cert-file is not given (without them, one generated under --data-dir/pki serves)'),
   'tls-cert-file': flag.string('', 'Serving certificate (PEM); default --cert-dir/apiserver.crt, else generated under --data-dir/pki'),

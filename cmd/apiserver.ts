@@ -59,6 +59,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     bindAddress: v['bind-address'],
     advertiseAddress: v['advertise-address'] || undefined,
     externalHostname: v['external-hostname'] || undefined,
+    minRequestTimeoutSeconds: v['min-request-timeout'],
     allowPrivileged: v['allow-privileged'],
     eventTtlMs: parseGoDurationMs(v['event-ttl']),
     serviceNodePortRange: parsePortRange(v['service-node-port-range']),

@@ -7,6 +7,8 @@ export interface ApiServerConfig {
   /** Where the store lives (`<dataDir>/store`) and where generated PKI is found (`<dataDir>/pki`). */
   dataDir: string;
   bindAddress: string;
+  /** --min-request-timeout in seconds (default 1800): watches without timeoutSeconds last between it and twice it. */
+  minRequestTimeoutSeconds?: number;
   /** --external-hostname: the host of this apiserver's external URLs (the default jwks_uri). */
   externalHostname?: string;
   /** --advertise-address: the IP the kubernetes Service's endpoints name (default the bind address, or loopback). */

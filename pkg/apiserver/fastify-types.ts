@@ -12,5 +12,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The APIResponseCompression feature gate (on unless turned off): large responses gzipped for clients that accept it. */
     responseCompression: boolean;
+    /** --min-request-timeout (seconds): a watch without timeoutSeconds lasts between it and twice it. */
+    minRequestTimeoutSeconds: number;
   }
 }

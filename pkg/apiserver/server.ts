@@ -93,6 +93,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   }) as unknown as FastifyInstance;
   installErrorHandler(app);
   app.decorate('responseCompression', config.featureGates.APIResponseCompression !== false);
+  app.decorate('minRequestTimeoutSeconds', config.minRequestTimeoutSeconds ?? 1800);
   setKubeletClient(app, config.kubeletClient ?? {
     certFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.crt'), keyFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.key'),
     preferredAddressTypes: DEFAULT_KUBELET_ADDRESS_TYPES,

@@ -20,8 +20,6 @@ const BOOKMARK_INTERVAL_MS = 60_000;
 const FUTURE_RV_WAIT_MS = 3_000;
 /** The last bookmark is sent this long before the watch's deadline. */
 const PRE_TIMEOUT_BOOKMARK_S = 2;
-/** The default watch length when the client sets none: upstream's 30 minutes, spread up to twice that. */
-const DEFAULT_TIMEOUT_S = 1800;
 
 const frames = new WeakMap<StoreEvent, Buffer>();
 
@@ -43,7 +41,7 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
   // None (or 0) is upstream's default: a random length between the minimum request timeout and twice that; a
   // negative one ends the watch at once (upstream's timer fires at once).
   let timeoutS = timeoutSeconds ?? 0;
-  if (timeoutS === 0) timeoutS = DEFAULT_TIMEOUT_S * (1 + Math.random());
+  if (timeoutS === 0) timeoutS = request.server.minRequestTimeoutSeconds * (1 + Math.random());
   if (name) opts = { ...opts, fieldSelector: [opts.fieldSelector, `metadata.name=${name}`].filter(Boolean).join(',') };
 
   const res = reply.raw;
