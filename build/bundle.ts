@@ -3,7 +3,7 @@
 // start; a bundle is read in a few files, which takes a warm apiserver start from ~300 ms of module loading
 // to ~100 ms. Tests that spawn real processes build the same bundle (test/support/binary.ts).
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -30,6 +30,8 @@ export async function bundle(outDir: string): Promise<string> {
     output: { dir: outDir, format: 'esm', entryFileNames: BUNDLE_ENTRY, chunkFileNames: '[name]-[hash].mjs' },
     logLevel: 'warn',
   });
+  // executable, as npm makes a package's bin: a link to it (kube-apiserver, for envtest) runs it directly
+  await chmod(join(outDir, BUNDLE_ENTRY), 0o755);
   return join(outDir, BUNDLE_ENTRY);
 }
 
