@@ -68,9 +68,8 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     tlsMinVersion: v['tls-min-version'] || undefined,
     tlsCipherSuites: v['tls-cipher-suites'],
     kubeletClient: {
-      certFile: v['kubelet-client-certificate'] || join(dataDir, 'pki', 'apiserver-kubelet-client.crt'),
-      keyFile: v['kubelet-client-key'] || join(dataDir, 'pki', 'apiserver-kubelet-client.key'),
-      caFile: v['kubelet-certificate-authority'] || undefined,
+      ...(v['kubelet-client-certificate'] ? { certFile: v['kubelet-client-certificate'], keyFile: v['kubelet-client-key'] } : {}),
+      ...(v['kubelet-certificate-authority'] ? { caFile: v['kubelet-certificate-authority'] } : {}),
       preferredAddressTypes: v['kubelet-preferred-address-types'],
     },
     securePort: v['secure-port'],

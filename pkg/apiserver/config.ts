@@ -31,7 +31,7 @@ export interface ApiServerConfig {
   /** --service-node-port-range (default 30000-32767). */
   serviceNodePortRange?: { min: number; max: number };
   /** How the apiserver reaches kubelets (default: the generated client certificate under dataDir/pki, kubeadm's address order). */
-  kubeletClient?: KubeletClientConfig;
+  kubeletClient?: Partial<KubeletClientConfig>;
   /** 0 = a random free port (tests). */
   securePort: number;
   tlsCertFile: string;

@@ -94,9 +94,10 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   installErrorHandler(app);
   app.decorate('responseCompression', config.featureGates.APIResponseCompression !== false);
   app.decorate('minRequestTimeoutSeconds', config.minRequestTimeoutSeconds ?? 1800);
-  setKubeletClient(app, config.kubeletClient ?? {
+  setKubeletClient(app, {
     certFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.crt'), keyFile: join(config.dataDir, 'pki', 'apiserver-kubelet-client.key'),
     preferredAddressTypes: DEFAULT_KUBELET_ADDRESS_TYPES,
+    ...config.kubeletClient,
   });
   const authn = await createAuthentication(config, registries);
   const sinks: AuditSink[] = [];
