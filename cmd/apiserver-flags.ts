@@ -28,6 +28,8 @@ export const apiServerFlags = {
   'disable-admission-plugins': flag.list([], 'Admission plugins to disable, even default ones'),
   'storage-backend': flag.string('leveldb', 'Storage backend (memory keeps nothing across restarts; etcd3 when only --etcd-servers is given)', ['leveldb', 'memory', 'etcd3']),
   'event-ttl': flag.string('1h0m0s', 'Amount of time to retain events (a Go duration)'),
+  'shutdown-delay-duration': flag.string('0s', 'Time to delay the termination: /readyz fails at once while requests are still served, so that load balancers stop sending them (a Go duration)'),
+  'shutdown-send-retry-after': flag.bool(false, 'While the in-flight requests drain at shutdown, answer new requests 429 with a Retry-After and close their connections'),
   'runtime-config': flag.list([], 'key=value pairs turning APIs on or off: api/all, api/ga, api/beta, api/alpha, <group>/<version>, <group>/<version>/<resource> (policy/v1beta1, gone upstream in 1.25, is off unless asked for or its admission plugin is on)'),
   'service-node-port-range': flag.string('30000-32767', 'A port range (a-b, or a+offset) reserved for NodePort Services'),
   'kubelet-client-certificate': flag.string('', 'Client certificate the apiserver shows kubelets (default the generated apiserver-kubelet-client under --data-dir/pki)'),
@@ -150,7 +152,9 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   if (v['authorization-mode'].includes('ABAC') && !v['authorization-policy-file']) fail('--authorization-mode ABAC needs --authorization-policy-file');
   if (v['authorization-mode'].includes('Webhook') && !v['authorization-webhook-config-file']) fail('authorization-mode Webhook\'s authorization config file not passed');
   if (!v['authorization-mode'].includes('Webhook') && v['authorization-webhook-config-file']) fail('cannot specify --authorization-webhook-config-file without mode Webhook');
-  for (const f of ['authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'audit-webhook-batch-max-wait', 'event-ttl', 'service-account-max-token-expiration'] as const) {
+  const delay = v['shutdown-delay-duration'];
+  if (delay.startsWith('-') && parseGoDurationMs(delay.slice(1)) !== undefined) fail('--shutdown-delay-duration can not be negative value');
+  for (const f of ['authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'audit-webhook-batch-max-wait', 'event-ttl', 'service-account-max-token-expiration', 'shutdown-delay-duration'] as const) {
     if (parseGoDurationMs(v[f]) === undefined) fail(`--${f} "${v[f]}" is not a duration`);
   }
   const pluginErrors = validatePluginNames(v['enable-admission-plugins'], v['disable-admission-plugins']);

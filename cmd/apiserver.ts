@@ -62,6 +62,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     minRequestTimeoutSeconds: v['min-request-timeout'],
     allowPrivileged: v['allow-privileged'],
     eventTtlMs: parseGoDurationMs(v['event-ttl']),
+    shutdown: { delayMs: parseGoDurationMs(v['shutdown-delay-duration']), sendRetryAfter: v['shutdown-send-retry-after'] },
     serviceNodePortRange: parsePortRange(v['service-node-port-range']),
     runtimeConfig: parseRuntimeConfig(v['runtime-config']),
     defaultTolerationSeconds: { notReady: v['default-not-ready-toleration-seconds'], unreachable: v['default-unreachable-toleration-seconds'] },

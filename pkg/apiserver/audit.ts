@@ -14,6 +14,7 @@ import type { UserInfo } from '../authentication/interface.js';
 import { decodeBody } from './negotiation.js';
 import { DEFAULT_POLICY, evaluatePolicy, type AuditDecision, type Policy, type Stage } from './audit-policy.js';
 import type { AuditSink } from './audit-sinks.js';
+import { isLongRunning } from './long-running.js';
 
 export interface Audit {
   /** False without a backend: the chain then installs no audit hooks at all. */
@@ -42,10 +43,6 @@ interface InFlight {
   /** The status code of the ResponseStarted event, once it was recorded (101 for an upgrade the handler took over). */
   startedCode?: number;
 }
-
-/** Upstream's long-running requests: their ResponseStarted stage comes long before completion. */
-const LONG_RUNNING_VERBS = new Set(['watch', 'proxy']);
-const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
 
 const LEVEL_RANK = { None: 0, Metadata: 1, Request: 2, RequestResponse: 3 } as const;
 const atLeast = (d: AuditDecision, level: keyof typeof LEVEL_RANK): boolean => LEVEL_RANK[d.level] >= LEVEL_RANK[level];
@@ -156,7 +153,8 @@ export function createAudit(sinks: AuditSink[], policy: Policy = DEFAULT_POLICY)
       emit(f, 'RequestReceived', undefined);
 
       const res = reply.raw;
-      const longRunning = LONG_RUNNING_VERBS.has(i.verb) || LONG_RUNNING_SUBRESOURCES.has(i.subresource);
+      // a long-running request's ResponseStarted stage comes long before its completion
+      const longRunning = isLongRunning(i);
       if (longRunning) {
         // Every way of sending headers (writeHead, the first write, end) goes through writeHead.
         const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;

@@ -4,6 +4,7 @@
 //
 //   panic recovery  -> the error handler (errors.ts) turns anything thrown into a Status
 //   request info    -> request.info
+//   shutdown        -> graceful-shutdown.ts: once the server is stopping, new requests refused (503, or 429 with Retry-After)
 //   authentication  -> request.user, credential headers removed; a 401 is audited as upstream's failed authentication
 //   audit           -> audit.ts: the policy's level and RequestReceived here; later stages as the response goes out
 //   impersonation   -> impersonation.ts: Impersonate-* headers, each checked with the impersonate verb
@@ -21,6 +22,7 @@ import { fieldSelectorValue } from '../authorization/node.js';
 import type { Audit } from './audit.js';
 import type { FlowControl } from './flowcontrol/apf.js';
 import { impersonate, isImpersonationHeader } from './impersonation.js';
+import { isLongRunning } from './long-running.js';
 import { requestInfo } from './request-info.js';
 
 export interface ChainOptions {
@@ -33,11 +35,10 @@ export interface ChainOptions {
   onInflight?: (readonly: number, mutating: number) => void;
   /** API Priority and Fairness in place of the max-in-flight limits. */
   flowControl?: FlowControl;
+  /** Right after request info: graceful shutdown's refusals and its count of requests in flight. */
+  shutdown?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
-/** Verbs and subresources the in-flight limit does not count: they hold a connection open by design. */
-const LONG_RUNNING = new Set(['watch']);
-const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'log', 'portforward', 'proxy']);
 /** Pod subresources a GET (a WebSocket) may open only with `create` too (upstream's AuthorizePodWebsocketUpgradeCreatePermission). */
 const CONNECT_SUBRESOURCES = new Set(['attach', 'exec', 'portforward']);
 const READONLY = new Set(['get', 'list', 'watch']);
@@ -46,6 +47,7 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
   app.addHook('onRequest', async (request) => {
     request.info = requestInfo(request.method, request.url, request.query as Record<string, unknown>);
   });
+  if (o.shutdown) app.addHook('onRequest', o.shutdown);
 
   // A connection's client certificate cannot change: when it is the only credential, its verified
   // identity is kept for the connection until the certificate expires (verification costs more
@@ -121,8 +123,8 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
 
 }
 
-/** Long-running requests other than watches skip the limits (upstream's longRunningRequestCheck). */
-const skipsLimits = (i: FastifyRequest['info']): boolean => i.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(i.subresource);
+/** Long-running requests other than watches skip the limits (a watch holds its seat until it has started). */
+const skipsLimits = (i: FastifyRequest['info']): boolean => i.verb !== 'watch' && isLongRunning(i);
 
 /** The seat is freed when the response is done; a watch's once it has started (upstream: after its initial events). */
 function holdUntilDone(request: FastifyRequest, reply: FastifyReply, release: () => void): void {
@@ -137,7 +139,7 @@ function installMaxInFlight(app: FastifyInstance, o: ChainOptions): void {
   let mutatingInflight = 0;
   app.addHook('onRequest', async (request, reply) => {
     const verb = request.info.verb;
-    if (LONG_RUNNING.has(verb) || skipsLimits(request.info) || !request.info.isResourceRequest) return;
+    if (isLongRunning(request.info) || !request.info.isResourceRequest) return;
     const readonly = READONLY.has(verb);
     const limit = readonly ? o.maxRequestsInflight : o.maxMutatingRequestsInflight;
     // 0 means no limit, as upstream's flags have it; system:masters are always answered

@@ -15,6 +15,8 @@ export interface ApiServerConfig {
   advertiseAddress?: string;
   /** --allow-privileged: pods and pod templates may have privileged containers (upstream: capabilities.AllowPrivileged). */
   allowPrivileged: boolean;
+  /** --shutdown-delay-duration and --shutdown-send-retry-after (graceful-shutdown.ts); default no delay, no Retry-After. */
+  shutdown?: { delayMs?: number; sendRetryAfter?: boolean };
   /** --event-ttl: how long an Event outlives its last write (default one hour). */
   eventTtlMs?: number;
   /** --tls-min-version (Go's name: VersionTLS12) and --tls-cipher-suites (Go's names); default TLS 1.2 and Node's suites. */

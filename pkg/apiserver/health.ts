@@ -17,7 +17,8 @@ export const VERSION_INFO = {
   platform: `${process.platform === 'win32' ? 'windows' : process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
 };
 
-export function registerHealth(app: FastifyInstance, checks: { live: Check[]; ready: Check[] }): void {
+/** `ready` serve /healthz and /readyz, `live` /livez; `shutdown` is upstream's last readyz check (not a healthz one). */
+export function registerHealth(app: FastifyInstance, checks: { live: Check[]; ready: Check[]; shutdown: Check }): void {
   const serve = (endpoint: string, list: Check[]) => async (request: FastifyRequest, reply: FastifyReply) => {
     const only = (request.params as { check?: string }).check;
     const selected = only ? list.filter((c) => c.name === only) : list;
@@ -32,7 +33,8 @@ export function registerHealth(app: FastifyInstance, checks: { live: Check[]; re
     const lines = results.map((r) => (r.ok ? `[+]${r.name} ok` : `[-]${r.name} failed: reason withheld`));
     return reply.send(`${lines.join('\n')}\n${endpoint} check ${ok ? 'passed' : 'failed'}\n`);
   };
-  for (const [endpoint, list] of [['healthz', checks.ready], ['livez', checks.live], ['readyz', checks.ready]] as const) {
+  const lists: Array<[string, Check[]]> = [['healthz', checks.ready], ['livez', checks.live], ['readyz', [...checks.ready, checks.shutdown]]];
+  for (const [endpoint, list] of lists) {
     app.get(`/${endpoint}`, serve(endpoint, list));
     app.get(`/${endpoint}/:check`, serve(endpoint, list));
   }

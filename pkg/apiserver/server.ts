@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { builtinGroupVersions } from '../../api/index.js';
 import type { GroupVersion } from '../../api/types.js';
-import { createRegistries, type RegistrySet } from '../registry/index.js';
+import { createRegistries } from '../registry/index.js';
 import { openLevelStore } from '../storage/leveldb/store.js';
 import { createMemoryStore } from '../storage/memory/store.js';
 import { withEncryptionAtRest } from '../storage/encryption/config.js';
@@ -40,6 +40,7 @@ import { bootstrap } from './bootstrap.js';
 import { startEventExpiry } from './event-ttl.js';
 import { servedGroupVersions } from './runtime-config.js';
 import { servingTls } from './tls-options.js';
+import { GracefulShutdown } from './graceful-shutdown.js';
 import { authenticationConfigMap, createAggregator, publishAuthenticationConfigMap } from './aggregator/index.js';
 import { initializersFeature } from './initializers.js';
 import { loadCel } from '../apimachinery/cel/index.js';
@@ -92,6 +93,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     routerOptions: { maxParamLength: 2048 },
   }) as unknown as FastifyInstance;
   installErrorHandler(app);
+  const shutdown = new GracefulShutdown(app, { delayMs: config.shutdown?.delayMs ?? 0, sendRetryAfter: config.shutdown?.sendRetryAfter ?? false });
   app.decorate('responseCompression', config.featureGates.APIResponseCompression !== false);
   app.decorate('minRequestTimeoutSeconds', config.minRequestTimeoutSeconds ?? 1800);
   setKubeletClient(app, {
@@ -118,6 +120,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     .map((r) => ({ resource: r.rt.group ? `${r.rt.plural}.${r.rt.group}` : r.rt.plural, count: () => r.count() })));
   installChain(app, {
     flowControl,
+    shutdown: shutdown.onRequest,
     authenticator: authn.authenticator,
     authorizer: authz.authorizer,
     audit,
@@ -156,6 +159,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   registerHealth(app, {
     live: [{ name: 'ping', check: () => true }, storage],
     ready: [{ name: 'ping', check: () => true }, storage, { name: 'poststarthook/bootstrap-controller', check: () => ready }],
+    shutdown: shutdown.readyzCheck,
   });
   const lookup = {
     registry: (g: string, v: string, r: string) => registries.get(g, v, r),
@@ -181,11 +185,6 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     res.once('finish', () => socket.end());
     app.routing(req, res);
   });
-  const sockets = new Set<Socket>();
-  app.server.on('secureConnection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
   await app.listen({ host: config.bindAddress, port: config.securePort });
   const port = (app.server.address() as { port: number }).port;
   const advertised = config.advertiseAddress || (config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress);
@@ -206,13 +205,19 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     port,
     url: externalUrl,
     close: async () => {
+      // requests in flight finish first, with everything they use still running; then the watches end
+      await shutdown.run(() => {
+        customResources.stop();
+        registries.stop();
+      });
       await authz.stop();
       stopFlowControl();
       stopEventExpiry();
       stopPriorityAndFairness?.();
-      customResources.stop();
       aggregator.stop();
-      await closeAll(app, sockets, registries, store, audit.close);
+      await app.close();
+      await store.close();
+      await audit.close();
       await authn.close();
     },
   };
@@ -236,14 +241,4 @@ async function openStore(config: ApiServerConfig): Promise<Store> {
   const dir = join(config.dataDir, 'store');
   await mkdir(dir, { recursive: true });
   return openLevelStore(dir, { compaction });
-}
-
-async function closeAll(app: FastifyInstance, sockets: Set<Socket>, registries: RegistrySet, store: Store, closeAudit: () => Promise<void>): Promise<void> {
-  // Watches are long-lived: cut every connection rather than wait for clients to hang up.
-  const closing = app.close();
-  for (const s of sockets) s.destroy();
-  await closing;
-  registries.stop();
-  await store.close();
-  await closeAudit();
 }

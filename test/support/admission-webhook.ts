@@ -1,5 +1,5 @@
 // An HTTPS admission webhook for tests: a certificate for 127.0.0.1 (and `sans`) from a fresh CA, every
-// AdmissionReview request kept in `seen` with its path, and the response `respond` gives for it.
+// AdmissionReview request kept in `seen` with its path, and the response `respond` gives (or resolves to) for it.
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createCa, issueCertificate } from '../../pkg/pki/index.js';
@@ -13,7 +13,7 @@ export interface TestWebhook {
   close(): Promise<void>;
 }
 
-export async function startTestWebhook(respond: (path: string, request: any) => Record<string, unknown>, sans: string[] = []): Promise<TestWebhook> {
+export async function startTestWebhook(respond: (path: string, request: any) => Record<string, unknown> | Promise<Record<string, unknown>>, sans: string[] = []): Promise<TestWebhook> {
   const ca = await createCa('webhook-ca', 1);
   const leaf = await issueCertificate(ca, { subject: { commonName: '127.0.0.1' }, usage: 'server', sans: ['127.0.0.1', ...sans], days: 1 });
   const seen: TestWebhook['seen'] = [];
@@ -24,8 +24,10 @@ export async function startTestWebhook(respond: (path: string, request: any) => 
       const review = JSON.parse(body);
       const path = (req.url ?? '').split('?')[0]!;
       seen.push({ path, request: review.request });
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: respond(path, review.request) }));
+      void Promise.resolve(respond(path, review.request)).then((response) => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
+      });
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
