@@ -8,6 +8,8 @@ export interface RestConfig {
   host: string;
   /** PEM of the certificate authority to trust; the system roots when unset. */
   caData?: string;
+  /** The file caData was read from, when a kubeconfig named one (client-go's CAFile). */
+  caFile?: string;
   /** PEM client certificate and key (mutual TLS). */
   certData?: string;
   keyData?: string;

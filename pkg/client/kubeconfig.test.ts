@@ -31,7 +31,7 @@ describe('loadKubeconfig', () => {
       users: [{ name: 'u', user: { token: 'abc' } }, { name: 'v', user: { tokenFile: 'tok' } }],
       contexts: [{ name: 'a', context: { cluster: 'c', user: 'u' } }, { name: 'b', context: { cluster: 'd', user: 'v' } }],
     });
-    expect(await loadKubeconfig(p)).toEqual({ host: 'https://h:1', caData: 'CAFILE', bearerToken: 'abc', namespace: 'default' });
+    expect(await loadKubeconfig(p)).toEqual({ host: 'https://h:1', caData: 'CAFILE', caFile: join(dir, 'ca.crt'), bearerToken: 'abc', namespace: 'default' });
     expect(await loadKubeconfig(p, { context: 'b' })).toEqual({ host: 'https://d:2', insecureSkipTLSVerify: true, bearerTokenFile: join(dir, 'tok'), namespace: 'default' });
   });
 

@@ -94,6 +94,7 @@ export const restConfigFromKubeconfig = async (kc: Kubeconfig, contextName?: str
   };
   const caData = await pem(c['certificate-authority-data'], c['certificate-authority'], cluster.base);
   if (caData) cfg.caData = caData;
+  if (!c['certificate-authority-data'] && c['certificate-authority']) cfg.caFile = fileIn(cluster.base, c['certificate-authority']);
   if (c['insecure-skip-tls-verify']) cfg.insecureSkipTLSVerify = true;
   if (c['tls-server-name']) cfg.tlsServerName = c['tls-server-name'];
   const certData = await pem(u['client-certificate-data'], u['client-certificate'], ub);

@@ -46,12 +46,13 @@ describe.skipIf(!existsSync(bundledMain))('bootstrap tokens and kubelet TLS boot
   let kubelet: ChildProcess | undefined;
   let kubeletLog = '';
 
-  /** A kubeconfig with the CA and a bearer token, as kubeadm join's bootstrap-kubelet.conf. */
-  const tokenKubeconfig = async (name: string, token: string): Promise<string> => {
+  /** A kubeconfig with the CA (its data, or `caFile`) and a bearer token, as kubeadm join's bootstrap-kubelet.conf. */
+  const tokenKubeconfig = async (name: string, token: string, caFile?: string): Promise<string> => {
     const path = join(dir, name);
+    const ca = caFile ? { 'certificate-authority': caFile } : { 'certificate-authority-data': Buffer.from(caPem).toString('base64') };
     await writeFile(path, stringifyYaml({
       apiVersion: 'v1', kind: 'Config', 'current-context': 'tls-bootstrap-token-user@kubernetes',
-      clusters: [{ name: 'kubernetes', cluster: { server: s.url, 'certificate-authority-data': Buffer.from(caPem).toString('base64') } }],
+      clusters: [{ name: 'kubernetes', cluster: { server: s.url, ...ca } }],
       contexts: [{ name: 'tls-bootstrap-token-user@kubernetes', context: { cluster: 'kubernetes', user: 'tls-bootstrap-token-user' } }],
       users: [{ name: 'tls-bootstrap-token-user', user: { token } }],
     }));
@@ -109,7 +110,7 @@ describe.skipIf(!existsSync(bundledMain))('bootstrap tokens and kubelet TLS boot
         '--address', '127.0.0.1', '--node-ip', '127.0.0.1', '--port', '0', '--anonymous-auth=false', '--authentication-token-webhook'], { stdio: ['ignore', 'ignore', 'pipe'] });
       kubelet.stderr!.on('data', (d: Buffer) => { kubeletLog += d.toString(); });
     };
-    await startKubelet(await tokenKubeconfig('bootstrap-kubelet.conf', TOKEN));
+    await startKubelet(await tokenKubeconfig('bootstrap-kubelet.conf', TOKEN, s.pki.ca.cert));
 
     const csrs = admin.resource(Resources.certificateSigningRequests);
     const issued = await kubeletEventually(async () => (await csrs.list()).items.find((c) => c.spec?.username === `system:bootstrap:${ID}` && c.status?.certificate), 30_000, 'the kubelet\'s request issued');
@@ -137,6 +138,9 @@ describe.skipIf(!existsSync(bundledMain))('bootstrap tokens and kubelet TLS boot
     const written = await readFile(kubeconfig, 'utf8');
     expect(written).toContain(`client-certificate: ${current}`);
     expect(written).toContain(`client-key: ${current}`);
+    // the CA as the bootstrap kubeconfig named it: the file, not a copy of its data
+    expect(written).toContain(`certificate-authority: ${s.pki.ca.cert}`);
+    expect(written).not.toContain('certificate-authority-data');
     expect(written).not.toContain(SECRET);
     expect((await whoami(kubeconfig)).stdout).toBe(`system:node:${NODE} ["system:nodes","system:authenticated"]`);
 

@@ -222,7 +222,9 @@ async function waitForCertificate(client: Client, req: KubeObject, signal: Abort
 /** The kubeconfig the kubelet runs with: the bootstrap kubeconfig's cluster, the issued pair as its credentials. */
 async function writeKubeconfigFromBootstrapping(bootstrap: RestConfig, path: string, pemPath: string): Promise<void> {
   const cluster: Record<string, unknown> = { server: bootstrap.host };
-  if (bootstrap.caData) cluster['certificate-authority-data'] = Buffer.from(bootstrap.caData).toString('base64');
+  // the CA as the bootstrap kubeconfig gave it: a file stays a file (a rotated CA bundle is read again), else its data
+  if (bootstrap.caFile) cluster['certificate-authority'] = bootstrap.caFile;
+  else if (bootstrap.caData) cluster['certificate-authority-data'] = Buffer.from(bootstrap.caData).toString('base64');
   if (bootstrap.insecureSkipTLSVerify) cluster['insecure-skip-tls-verify'] = true;
   if (bootstrap.tlsServerName) cluster['tls-server-name'] = bootstrap.tlsServerName;
   const text = stringifyYaml({
