@@ -224,6 +224,23 @@ describe('repeated fields in a JSON body of a built-in kind', () => {
     const ignore = await send('PUT', `${DEPLOYMENTS}/put`, invalidDeploymentJson('put'), 'application/json', 'Ignore');
     expect([ignore.status, ignore.warnings]).toEqual([200, []]);
   });
+
+  it('a PUT of the scale subresource is decoded as a Scale: repeated, unknown (in document order) and mistyped fields', async () => {
+    expect((await send('POST', DEPLOYMENTS, validBody('scaled'), 'application/json', undefined)).status).toBe(201);
+    const scale = (spec: string): string => `{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"scaled","namespace":"default"},"spec":${spec}}`;
+    const strict = await send('PUT', `${DEPLOYMENTS}/scaled/scale`, scale('{"replicas":3,"bogus":1,"replicas":2}'), 'application/json', 'Strict');
+    expect(strict.status).toBe(400);
+    expect(strict.body.message).toBe('Scale in version "v1" cannot be handled as a Scale: strict decoding error: unknown field "spec.bogus", duplicate field "spec.replicas"');
+    const warn = await send('PUT', `${DEPLOYMENTS}/scaled/scale`, scale('{"replicas":3,"bogus":1,"replicas":2}'), 'application/json', 'Warn');
+    expect([warn.status, warn.warnings, warn.body.spec.replicas]).toEqual([200, ['unknown field "spec.bogus"', 'duplicate field "spec.replicas"'], 2]);
+    const mistyped = await send('PUT', `${DEPLOYMENTS}/scaled/scale`, scale('{"replicas":"3"}'), 'application/json', 'Ignore');
+    expect(mistyped.status).toBe(400);
+    expect(mistyped.body.message).toBe('Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32');
+    // no replicas is Go's zero value
+    const none = await send('PUT', `${DEPLOYMENTS}/scaled/scale`, scale('{}'), 'application/json', 'Strict');
+    expect([none.status, none.body.spec?.replicas]).toEqual([200, undefined]);
+    expect((await s.api('GET', `${DEPLOYMENTS}/scaled`)).body.spec.replicas).toBe(0);
+  });
 });
 
 describe('repeated keys in a YAML body', () => {

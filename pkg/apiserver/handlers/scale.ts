@@ -1,9 +1,14 @@
 // The scale subresource: an autoscaling/v1 Scale view of spec.replicas and the selector, what
 // `kubectl scale` and autoscalers read and write (upstream: registry/apps/deployment ScaleREST).
+import { groupVersion as autoscalingV1 } from '../../../api/autoscaling/v1/index.js';
+import { definitions as metaDefinitions } from '../../../api/meta/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest } from '../../apimachinery/errors.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
-import type { PatchType } from '../../registry/context.js';
+import type { PatchType, RequestContext } from '../../registry/context.js';
+import { decodeObject, type Decoder } from '../../registry/generic/decode.js';
+import { SchemaIndex } from '../../registry/schema/index.js';
+import { TypeChecker } from '../../registry/schema/typecheck.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { patchScale } from '../../registry/generic/patch.js';
 import type { UpdateRequest } from '../../registry/generic/update.js';
@@ -19,14 +24,31 @@ export function getScale(reg: Registry, obj: KubeObject): KubeObject {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
     metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
-    spec: { replicas: obj.spec?.replicas ?? 0 },
+    // ScaleSpec's replicas is omitempty: none when zero, as Go writes it
+    spec: obj.spec?.replicas ? { replicas: obj.spec.replicas } : {},
     status: { replicas: obj.status?.replicas ?? 0, selector: selectorString },
   };
 }
 
-/** The object with the replicas of a Scale, checked as upstream's ValidateScale does. */
+const SCALE = { group: 'autoscaling', version: 'v1', kind: 'Scale', definition: 'io.k8s.api.autoscaling.v1.Scale' };
+let scaleDecoder: Decoder | undefined;
+
+/**
+ * A PUT's Scale as upstream's decoder reads it, whatever kind is scaled (a custom resource's too): JSON types
+ * checked, unknown and repeated fields reported per fieldValidation ("Scale in version "v1" cannot be handled as a
+ * Scale: strict decoding error: ...").
+ */
+export function decodeScale(body: unknown, ctx: RequestContext): KubeObject {
+  if (!scaleDecoder) {
+    const index = new SchemaIndex({ ...metaDefinitions, ...autoscalingV1.definitions });
+    scaleDecoder = { index, types: new TypeChecker(index) };
+  }
+  return decodeObject(scaleDecoder, body, SCALE, ctx);
+}
+
+/** The object with the replicas of a Scale (none is Go's zero), checked as upstream's ValidateScale does. */
 function withReplicas(reg: Registry, name: string, obj: KubeObject, scale: KubeObject): KubeObject {
-  const replicas: unknown = scale?.spec?.replicas;
+  const replicas: unknown = scale?.spec?.replicas ?? 0;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas)) throw badRequest('Scale.spec.replicas: must be an integer');
   if (replicas < 0) throw reg.invalid(name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
   if (reg.strategy.scale) return reg.strategy.scale.set(obj, replicas);

@@ -18,7 +18,7 @@ import { proxyPath, proxySubresource } from './proxy-subresources.js';
 import { approvalUpdate } from '../../registry/strategies/certificatesigningrequests.js';
 import { evictPod } from './eviction.js';
 import { bindPod } from './binding.js';
-import { getScale, scaleUpdate } from './scale.js';
+import { decodeScale, getScale, scaleUpdate } from './scale.js';
 
 export async function subresourceHandler(reg: Registry, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const info = request.info;
@@ -51,7 +51,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
       const rs: Responder = { ...r, rt: scaleRt, tableOf: reg.rt };
       if (info.verb === 'get') return sendObject(rs, { object: getScale(reg, (await reg.get(ctx, info.name)).object) });
       const patchType = info.verb === 'patch' ? patchTypeOf(request.headers['content-type']) : undefined;
-      const res = await update(reg, ctx, scaleUpdate(reg, info.name, body(), patchType));
+      const res = await update(reg, ctx, scaleUpdate(reg, info.name, patchType ? body() : decodeScale(body(), ctx), patchType));
       return sendObject(rs, { object: getScale(reg, res.object) });
     }
     case 'binding':
