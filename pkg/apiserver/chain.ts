@@ -36,7 +36,7 @@ export interface ChainOptions {
   /** API Priority and Fairness in place of the max-in-flight limits. */
   flowControl?: FlowControl;
   /** Right after request info: graceful shutdown's refusals and its count of requests in flight. */
-  shutdown?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  shutdown?: (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
 }
 
 /** Pod subresources a GET (a WebSocket) may open only with `create` too (upstream's AuthorizePodWebsocketUpgradeCreatePermission). */

@@ -76,23 +76,23 @@ export class GracefulShutdown {
     });
   }
 
-  /** The request chain's step right after request info (upstream's WithRetryAfter and WithWaitGroup). */
-  readonly onRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+  /** The request chain's step right after request info (upstream's WithRetryAfter and WithWaitGroup); a callback hook, as it runs on every request. */
+  readonly onRequest = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
     const longRunning = isLongRunning(request.info);
     if (!this.refusing) {
       if (!longRunning) this.track(reply);
-      return undefined;
+      return done();
     }
-    if (isExempt(request.url)) return undefined;
-    if (this.o.sendRetryAfter) {
-      if (isHttp2(request)) reply.raw.once('finish', () => (request.raw as unknown as { stream?: { session?: ServerHttp2Session } }).stream?.session?.close());
-      else reply.header('connection', 'close');
-      return reply.code(429).header('retry-after', '5').header('x-content-type-options', 'nosniff')
-        .type('text/plain; charset=utf-8').send('The apiserver is shutting down, please try again later.\n');
+    if (isExempt(request.url) || (longRunning && !this.o.sendRetryAfter)) return done();
+    if (!this.o.sendRetryAfter) {
+      reply.header('retry-after', '1');
+      return done(serviceUnavailable('apiserver is shutting down'));
     }
-    if (longRunning) return undefined;
-    reply.header('retry-after', '1');
-    throw serviceUnavailable('apiserver is shutting down');
+    if (isHttp2(request)) reply.raw.once('finish', () => (request.raw as unknown as { stream?: { session?: ServerHttp2Session } }).stream?.session?.close());
+    else reply.header('connection', 'close');
+    // an early answer: done is not called
+    void reply.code(429).header('retry-after', '5').header('x-content-type-options', 'nosniff')
+      .type('text/plain; charset=utf-8').send('The apiserver is shutting down, please try again later.\n');
   };
 
   /**
