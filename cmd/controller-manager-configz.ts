@@ -60,6 +60,7 @@ export function controllerManagerConfigz(v: Record<string, unknown>, ms: Record<
       ReplicationController: { ConcurrentRCSyncs: n('concurrent-rc-syncs') },
       ResourceQuotaController: { ResourceQuotaSyncPeriod: d(ms['resource-quota-sync-period']), ConcurrentResourceQuotaSyncs: n('concurrent-resource-quota-syncs') },
       SAController: { ServiceAccountKeyFile: '', ConcurrentSATokenSyncs: 0, RootCAFile: s('root-ca-file') },
+      ServiceController: { ConcurrentServiceSyncs: n('concurrent-service-syncs') },
       TTLAfterFinishedController: { ConcurrentTTLSyncs: n('concurrent-ttl-after-finished-syncs') },
     },
   };

@@ -57,6 +57,7 @@ export const controllerManagerFlags = {
   'concurrent-daemonset-syncs': flag.int(2, 'DaemonSet workers'),
   'concurrent-statefulset-syncs': flag.int(5, 'StatefulSet workers'),
   'concurrent-ttl-after-finished-syncs': flag.int(5, 'TTL-after-finished workers'),
+  'concurrent-service-syncs': flag.int(1, 'LoadBalancer Service workers'),
   'feature-gates': flag.boolMap('Feature gates, key=true|false pairs (MaxUnavailableStatefulSet: alpha, off)'),
   'kube-api-qps': flag.int(20, 'Requests per second to the apiserver'),
   'kube-api-burst': flag.int(30, 'Burst of requests to the apiserver'),

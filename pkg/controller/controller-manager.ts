@@ -29,6 +29,7 @@ import { startPodGcController } from './podgc/podgc.js';
 import { startPvProtectionController, startPvcProtectionController } from './persistentvolume/protection.js';
 import { startResourceQuotaController } from './resourcequota/resource-quota.js';
 import { startRootCaCertPublisher } from './rootcacertpublisher/root-ca-cert-publisher.js';
+import { startServiceLbController } from './servicelb/service-lb.js';
 import { startServiceAccountController } from './serviceaccount/serviceaccounts.js';
 import { startValidatingAdmissionPolicyStatusController } from './validatingadmissionpolicystatus/controller.js';
 import { defaultClusterControllerConfig, type ClusterControllerConfig, type ClusterControllerInit } from './shared/cluster-context.js';
@@ -80,6 +81,8 @@ export const clusterControllers: ControllerDescriptor[] = [
   cluster('persistentvolume-binder-controller', ['persistentvolume-binder'], 'persistent-volume-binder', startPersistentVolumeBinder, 1),
   cluster('persistentvolumeclaim-protection-controller', ['pvc-protection'], 'pvc-protection-controller', startPvcProtectionController, 1),
   cluster('persistentvolume-protection-controller', ['pv-protection'], 'pv-protection-controller', startPvProtectionController, 1),
+  // upstream's runs with a cloud provider only; this one gives LoadBalancer Services the nodes' addresses (k3s's ServiceLB)
+  cluster('service-lb-controller', ['service'], 'service-controller', startServiceLbController, 1, 'concurrent-service-syncs'),
   // not upstream's: the provisioner of mini-kube.io/hostpath StorageClasses (upstream runs such provisioners apart)
   cluster('hostpath-provisioner-controller', ['hostpath-provisioner'], 'persistent-volume-binder', startHostPathProvisioner, 1),
 ];

@@ -45,6 +45,8 @@ export class Proxier {
       if (e.nodePort) {
         for (const host of this.o.nodePortAddresses) want.set(`${e.protocol} ${host}:${e.nodePort}`, { ...base, host, port: e.nodePort, backends: e.nodePortBackends });
       }
+      // the load balancer's addresses are the host's own (the node IPs ServiceLB gives): served as they are
+      for (const ip of e.loadBalancerIPs) want.set(`${e.protocol} ${ip}:${e.port}`, { ...base, host: ip, port: e.port, backends: e.nodePortBackends });
     }
     for (const [key, f] of this.open) {
       if (want.has(key)) continue;

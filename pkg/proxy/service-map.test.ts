@@ -18,7 +18,7 @@ describe('servicePorts', () => {
       slice('web', [{ name: 'http', port: 9090 }], [ep('10.244.0.9')], 'IPv6'),
     ], 'n1');
     expect(http).toEqual({
-      name: 'ns/web:http', protocol: 'TCP', clusterIPs: ['10.96.0.5'], port: 80, nodePort: 30080, affinityMs: undefined,
+      name: 'ns/web:http', protocol: 'TCP', clusterIPs: ['10.96.0.5'], port: 80, nodePort: 30080, loadBalancerIPs: [], affinityMs: undefined,
       clusterBackends: [{ ip: '10.244.0.2', port: 8080 }, { ip: '10.244.0.3', port: 8080 }],
       nodePortBackends: [{ ip: '10.244.0.2', port: 8080 }, { ip: '10.244.0.3', port: 8080 }],
     });
@@ -38,6 +38,15 @@ describe('servicePorts', () => {
       [slice('web', [{ port: 80 }], [ep('1.1.1.1', {}, 'n1'), ep('2.2.2.2', {}, 'n2')])], 'n2');
     expect(p!.nodePortBackends).toEqual([{ ip: '2.2.2.2', port: 80 }]);
     expect(p!.clusterBackends).toHaveLength(2);
+  });
+
+  it('serves a LoadBalancer\'s ingress IPs at its port with the NodePort\'s endpoints, but not those in ipMode Proxy or IPv6', () => {
+    const lb = svc('lb', { type: 'LoadBalancer', clusterIP: '10.96.0.8', externalTrafficPolicy: 'Local', ports: [{ port: 80, nodePort: 30001 }] });
+    lb.status = { loadBalancer: { ingress: [{ ip: '192.0.2.1', ipMode: 'VIP' }, { ip: '192.0.2.2' }, { ip: '192.0.2.3', ipMode: 'Proxy' }, { ip: '2001:db8::1' }, { hostname: 'lb.example.com' }] } };
+    const [p] = servicePorts([lb], [slice('lb', [{ port: 8080 }], [ep('1.1.1.1', {}, 'n1'), ep('2.2.2.2', {}, 'n2')])], 'n1');
+    expect(p).toMatchObject({ port: 80, nodePort: 30001, loadBalancerIPs: ['192.0.2.1', '192.0.2.2'], nodePortBackends: [{ ip: '1.1.1.1', port: 8080 }] });
+    // the same ingress on another type is not served: a Service changed to ClusterIP keeps it until its status is cleared
+    expect(servicePorts([{ ...lb, spec: { ...lb.spec, type: 'ClusterIP' } }], [], 'n1')[0]!.loadBalancerIPs).toEqual([]);
   });
 
   it('skips ExternalName services and headless ClusterIPs; ClientIP affinity carries its timeout', () => {

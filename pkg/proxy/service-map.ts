@@ -1,5 +1,6 @@
 // What the proxy serves, read from Services and EndpointSlices as kube-proxy's change trackers read them: one entry
-// per service port, reachable at each of its ClusterIPs and at its NodePort, with the endpoints it may pick from.
+// per service port, reachable at each of its ClusterIPs, at its NodePort and at its load balancer's ingress IPs, with
+// the endpoints it may pick from.
 import { LABEL_SERVICE_NAME } from '../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../api/types.js';
 
@@ -17,9 +18,11 @@ export interface ServicePortEntry {
   clusterIPs: string[];
   port: number;
   nodePort?: number;
+  /** A LoadBalancer Service's status.loadBalancer.ingress IPs (IPv4, not ipMode Proxy), served at `port`. */
+  loadBalancerIPs: string[];
   /** Endpoints for traffic to a ClusterIP (internalTrafficPolicy applied). */
   clusterBackends: Backend[];
-  /** Endpoints for traffic to the NodePort (externalTrafficPolicy applied). */
+  /** Endpoints for traffic to the NodePort and the load balancer IPs (externalTrafficPolicy applied). */
   nodePortBackends: Backend[];
   /** sessionAffinity ClientIP: how long a client keeps its endpoint. */
   affinityMs?: number;
@@ -83,6 +86,9 @@ export function servicePorts(services: KubeObject[], slices: KubeObject[], node:
     const key = `${svc.metadata?.namespace ?? ''}/${svc.metadata?.name ?? ''}`;
     const clusterIPs = ((spec.clusterIPs as string[] | undefined) ?? (spec.clusterIP ? [spec.clusterIP as string] : []))
       .filter((ip) => ip && ip !== 'None' && !ip.includes(':'));
+    // as kube-proxy: an ingress IP in ipMode Proxy is the load balancer's own, which sends traffic to the NodePort
+    const ingress = spec.type === 'LoadBalancer' ? ((svc.status?.loadBalancer?.ingress ?? []) as { ip?: string; ipMode?: string }[]) : [];
+    const loadBalancerIPs = ingress.filter((i) => i.ip && !i.ip.includes(':') && i.ipMode !== 'Proxy').map((i) => i.ip!);
     const affinity = spec.sessionAffinity === 'ClientIP'
       ? ((spec.sessionAffinityConfig as { clientIP?: { timeoutSeconds?: number } } | undefined)?.clientIP?.timeoutSeconds ?? 10_800) * 1000
       : undefined;
@@ -94,6 +100,7 @@ export function servicePorts(services: KubeObject[], slices: KubeObject[], node:
         name: `${key}${p.name ? `:${p.name}` : ''}`,
         protocol, clusterIPs, port: p.port,
         nodePort: spec.type === 'NodePort' || spec.type === 'LoadBalancer' ? p.nodePort : undefined,
+        loadBalancerIPs,
         clusterBackends: pick(candidates, spec.internalTrafficPolicy === 'Local', node),
         nodePortBackends: pick(candidates, spec.externalTrafficPolicy === 'Local', node),
         affinityMs: affinity,

@@ -183,6 +183,7 @@ const CONTROLLERS: Record<string, PolicyRule[]> = {
   'service-account-controller': [rule(['create'], [''], ['serviceaccounts']), EVENTS],
   'service-controller': [
     rule(READ, [''], ['services']),
+    rule(['patch', 'update'], [''], ['services']),
     rule(['patch', 'update'], [''], ['services/status']),
     rule(['list', 'watch'], [''], ['nodes']),
     EVENTS,
