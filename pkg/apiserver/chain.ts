@@ -126,10 +126,12 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
 /** Long-running requests other than watches skip the limits (a watch holds its seat until it has started). */
 const skipsLimits = (i: FastifyRequest['info']): boolean => i.verb !== 'watch' && isLongRunning(i);
 
-/** The seat is freed when the response is done; a watch's once it has started (upstream: after its initial events). */
+/**
+ * The seat is freed when the response is done ('close' follows 'finish' and an aborted response alike); a watch's
+ * once it has started (upstream: after its initial events).
+ */
 function holdUntilDone(request: FastifyRequest, reply: FastifyReply, release: () => void): void {
   if (request.info.verb === 'watch') { release(); return; }
-  reply.raw.once('finish', release);
   reply.raw.once('close', release);
 }
 

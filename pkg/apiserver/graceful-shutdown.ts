@@ -9,7 +9,7 @@
 //     closes its connection, so that a client retries elsewhere rather than failing to connect.
 // Health probes and /metrics are always answered; long-running requests (watch, exec, logs, proxy) are not waited for.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ServerHttp2Session } from 'node:http2';
+import type { Http2ServerResponse, ServerHttp2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -45,6 +45,8 @@ export class GracefulShutdown {
   private readonly sessions = new Set<ServerHttp2Session>();
   /** HTTP/1.1 requests in progress on each connection: one that is idle can be closed at once. */
   private readonly busy = new WeakMap<Socket, number>();
+  /** The responses of the non-long-running requests in flight. */
+  private readonly tracked = new Set<ServerResponse | Http2ServerResponse>();
 
   /** The readyz check that fails from the moment shutdown starts. */
   readonly readyzCheck: Check = { name: 'shutdown', check: () => !this.initiated };
@@ -63,12 +65,19 @@ export class GracefulShutdown {
       this.sessions.add(session);
       session.once('close', () => this.sessions.delete(session));
     });
+    // one listener per request for both counts: a response already has many (fastify's, the chain's, a proxy's pipe)
     app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      if (req.httpVersionMajor !== 1) return;
-      const socket = req.socket;
-      this.busy.set(socket, (this.busy.get(socket) ?? 0) + 1);
-      if (this.refusing) res.shouldKeepAlive = false;
+      const socket = req.httpVersionMajor === 1 ? req.socket : undefined;
+      if (socket) {
+        this.busy.set(socket, (this.busy.get(socket) ?? 0) + 1);
+        if (this.refusing) res.shouldKeepAlive = false;
+      }
       res.once('close', () => {
+        if (this.tracked.delete(res)) {
+          this.inflight--;
+          if (this.inflight === 0) this.onDrained?.();
+        }
+        if (!socket) return;
         const left = (this.busy.get(socket) ?? 1) - 1;
         this.busy.set(socket, left);
         if (this.refusing && left === 0) socket.end();
@@ -80,7 +89,11 @@ export class GracefulShutdown {
   readonly onRequest = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
     const longRunning = isLongRunning(request.info);
     if (!this.refusing) {
-      if (!longRunning) this.track(reply);
+      // an upgrade takes the connection over: not a request that finishes (and no 'request' event counts it down)
+      if (!longRunning && !request.headers.upgrade) {
+        this.inflight++;
+        this.tracked.add(reply.raw);
+      }
       return done();
     }
     if (isExempt(request.url) || (longRunning && !this.o.sendRetryAfter)) return done();
@@ -109,14 +122,6 @@ export class GracefulShutdown {
     endWatches();
     await this.connectionsClosed();
     for (const s of this.sockets) s.destroy();
-  }
-
-  private track(reply: FastifyReply): void {
-    this.inflight++;
-    reply.raw.once('close', () => {
-      this.inflight--;
-      if (this.inflight === 0) this.onDrained?.();
-    });
   }
 
   private drained(): Promise<void> {

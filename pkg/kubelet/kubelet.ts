@@ -87,6 +87,9 @@ interface Record_ extends PodRecord {
   stopGracefully?: boolean;
 }
 
+/** How long a stopping kubelet lets the pod syncs in progress run on (see PodWorkers.close). */
+const SYNCS_GRACE_MS = 2_000;
+
 const isStatic = (pod: KubeObject): boolean => pod.metadata?.annotations?.['kubernetes.io/config.source'] === 'file';
 
 const RESOURCE_OF: Record<VolumeObjectKind, typeof Resources.configMaps> = {
@@ -208,7 +211,7 @@ export class NodeKubelet {
       this.watcher?.close();
       this.pleg.stop();
       this.probes.close();
-      await this.workers.close();
+      await this.workers.close(SYNCS_GRACE_MS);
       await this.statusManager.stop();
       // Events still waiting for the process's event budget get a second more, not the 20 s a full queue takes at
       // 50/s: upstream's kubelet drops them when it exits.

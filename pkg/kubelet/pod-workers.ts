@@ -47,10 +47,16 @@ export class PodWorkers {
     if (lane && !lane.busy) this.lanes.delete(uid);
   }
 
-  async close(): Promise<void> {
+  /**
+   * No more syncs; the ones running get `graceMs` to finish. A pod being killed is not waited for through its
+   * termination grace period: upstream's kubelet exits on SIGTERM at once, and the next one picks the kill up again.
+   */
+  async close(graceMs: number): Promise<void> {
     this.closed = true;
     for (const lane of this.lanes.values()) lane.timer?.cancel();
-    await Promise.all([...this.lanes.values()].map((l) => l.done));
+    const waited = new AbortController();
+    await Promise.race([Promise.all([...this.lanes.values()].map((l) => l.done)), this.clock.sleep(graceMs, waited.signal).catch(() => undefined)]);
+    waited.abort();
   }
 
   private async run(uid: string, lane: Lane): Promise<void> {
