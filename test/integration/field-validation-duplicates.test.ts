@@ -241,6 +241,22 @@ describe('repeated fields in a JSON body of a built-in kind', () => {
     expect([none.status, none.body.spec?.replicas]).toEqual([200, undefined]);
     expect((await s.api('GET', `${DEPLOYMENTS}/scaled`)).body.spec.replicas).toBe(0);
   });
+
+  it('a pods/binding or pods/eviction body is checked as a Binding or an Eviction', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bound' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+    // no controllers here: the ServiceAccount admission plugin needs the account the serviceaccount controller makes
+    await s.api('POST', '/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
+    expect((await s.api('POST', '/api/v1/namespaces/default/pods', pod)).status).toBe(201);
+    const binding = '{"apiVersion":"v1","kind":"Binding","metadata":{"name":"bound"},"target":{"kind":"Node","name":"n1","name":"n2"},"extra":1}';
+    const strict = await send('POST', '/api/v1/namespaces/default/pods/bound/binding', binding, 'application/json', 'Strict');
+    expect([strict.status, strict.body.message]).toEqual([400, 'Binding in version "v1" cannot be handled as a Binding: strict decoding error: duplicate field "target.name", unknown field "extra"']);
+    const warn = await send('POST', '/api/v1/namespaces/default/pods/bound/binding', binding, 'application/json', 'Warn');
+    expect([warn.status, warn.warnings, warn.body.message]).toEqual([201, ['duplicate field "target.name"', 'unknown field "extra"'], undefined]);
+    expect((await s.api('GET', '/api/v1/namespaces/default/pods/bound')).body.spec.nodeName).toBe('n2');
+    const eviction = '{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"bound"},"bogus":true}';
+    const refused = await send('POST', '/api/v1/namespaces/default/pods/bound/eviction', eviction, 'application/json', 'Strict');
+    expect([refused.status, refused.body.message]).toEqual([400, 'Eviction in version "v1" cannot be handled as a Eviction: strict decoding error: unknown field "bogus"']);
+  });
 });
 
 describe('repeated keys in a YAML body', () => {

@@ -15,7 +15,7 @@ const success = (code: number): KubeObject => ({ kind: 'Status', apiVersion: 'v1
  * admission or validation, no managedFields entry for the scheduler).
  */
 export async function bindPod(pods: Registry, ctx: RequestContext, name: string, body: unknown): Promise<KubeObject> {
-  const binding = decodeAs(pods.deps.decoder, body ?? {}, 'io.k8s.api.core.v1.Binding', 'Binding', 'v1');
+  const binding = decodeAs(pods.deps.decoder, body ?? {}, 'io.k8s.api.core.v1.Binding', 'Binding', 'v1', ctx);
   if (binding.metadata?.name && binding.metadata.name !== name) throw badRequest(`the name of the object (${binding.metadata.name}) does not match the name on the URL (${name})`);
   await pods.admission('mutate', 'CREATE', ctx, binding, undefined, name, 'binding');
   const target = binding.target as { kind?: string; name?: string } | undefined;

@@ -25,7 +25,7 @@ const SUCCESS: KubeObject = { kind: 'Status', apiVersion: 'v1', metadata: {}, st
 export async function evictPod(pods: Registry, ctx: RequestContext, name: string, body: unknown): Promise<KubeObject> {
   // policy/v1beta1's Eviction has v1's fields
   const version = (body as KubeObject | undefined)?.apiVersion === 'policy/v1beta1' ? 'v1beta1' : 'v1';
-  const eviction = decodeAs(pods.deps.decoder, body ?? {}, 'io.k8s.api.policy.v1.Eviction', 'Eviction', version);
+  const eviction = decodeAs(pods.deps.decoder, body ?? {}, 'io.k8s.api.policy.v1.Eviction', 'Eviction', version, ctx);
   if (eviction.metadata?.name !== name) throw badRequest('name in URL does not match name in Eviction object');
   const options = withRequestDryRun((eviction.deleteOptions ?? {}) as DeleteOptions, ctx.dryRun);
   // checked before anything is spent (upstream finds a bad option only when deleting, after taking a disruption)

@@ -61,11 +61,13 @@ export function writeZeroValues(d: Decoder, obj: KubeObject, definition: string)
 
 /**
  * A body that is not stored (a review, a binding, an eviction) read as a `kind` the way a decoder reads it: no object
- * or a wrong JSON type is 400; nulls and unknown fields go.
+ * or a wrong JSON type is 400; nulls and unknown fields go. With the request's `ctx` (a create of a subresource, as
+ * pods/binding), the unknown and repeated fields are reported per fieldValidation, as upstream's create handler does.
  */
-export function decodeAs(d: Decoder, body: unknown, definition: string, kind: string, version: string): KubeObject {
+export function decodeAs(d: Decoder, body: unknown, definition: string, kind: string, version: string, ctx?: RequestContext): KubeObject {
   if (!isPlainObject(body)) throw badRequest(`the body of a ${kind} must be an object`);
-  pruneUnknown(d.index, body, ref(definition));
+  const unknown = pruneUnknown(d.index, body, ref(definition));
   d.types.check(body, definition, kind, version);
+  if (ctx) reportStrictErrors(unknown, ctx, { kind, version }, true);
   return body as KubeObject;
 }
