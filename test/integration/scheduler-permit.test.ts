@@ -60,7 +60,8 @@ describe('permit', () => {
     const ev = await eventually(async () => (await eventsFor(client, 'timeout')).find((e) => e.reason === 'FailedScheduling'), 10_000, 'FailedScheduling');
     expect(ev.message).toBe('rejected due to timeout after waiting 1.5s at plugin Hold');
     const waited = await eventually(() => sample('scheduler_permit_wait_duration_seconds_sum{result="Unschedulable"}'), 5000, 'the timeout observed');
-    expect(waited).toBeGreaterThanOrEqual(1.5);
+    // a timer fires on the event loop's millisecond clock, the wait is measured on performance.now: up to 1 ms apart
+    expect(waited).toBeGreaterThanOrEqual(1.499);
     expect(await sample('scheduler_framework_extension_point_duration_seconds_count{extension_point="Unreserve",status="Success",profile="default-scheduler"}')).toBeGreaterThanOrEqual(1);
     await client.pods('default').create(podObject('free'));
     expect(await waitBound(client, 'free')).toBe('w1');
