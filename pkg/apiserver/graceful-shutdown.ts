@@ -34,6 +34,11 @@ const CLOSE_TIMEOUT_MS = 2_000;
 const isExempt = (url: string): boolean => EXEMPT_PREFIXES.some((p) => url.startsWith(p));
 const isHttp2 = (request: FastifyRequest): boolean => request.raw.httpVersionMajor === 2;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves when the callback handed to `register` is called, or after `ms`. */
+const calledOrAfter = (ms: number, register: (done: () => void) => void): Promise<void> => new Promise((resolve) => {
+  const timer = setTimeout(resolve, ms);
+  register(() => { clearTimeout(timer); resolve(); });
+});
 
 export class GracefulShutdown {
   private initiated = false;
@@ -126,10 +131,7 @@ export class GracefulShutdown {
 
   private drained(): Promise<void> {
     if (this.inflight === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, this.o.drainTimeoutMs ?? DRAIN_TIMEOUT_MS);
-      this.onDrained = () => { clearTimeout(timer); resolve(); };
-    });
+    return calledOrAfter(this.o.drainTimeoutMs ?? DRAIN_TIMEOUT_MS, (done) => { this.onDrained = done; });
   }
 
   /** No new connection; HTTP/2 ones get GOAWAY (their open streams finish); idle HTTP/1.1 ones close. */
@@ -143,9 +145,6 @@ export class GracefulShutdown {
 
   private connectionsClosed(): Promise<void> {
     if (this.sockets.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
-      this.onAllClosed = () => { clearTimeout(timer); resolve(); };
-    });
+    return calledOrAfter(CLOSE_TIMEOUT_MS, (done) => { this.onAllClosed = done; });
   }
 }

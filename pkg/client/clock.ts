@@ -25,6 +25,16 @@ export const sleepOn = (clock: Pick<Clock, 'setTimer'>, ms: number, signal?: Abo
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
+/** Until `work` settles or `ms` have passed on `clock`, whichever is first (the timer is cancelled either way). */
+export async function waitAtMost(clock: Pick<Clock, 'setTimer'>, work: Promise<unknown>, ms: number): Promise<void> {
+  const waited = new AbortController();
+  try {
+    await Promise.race([work, sleepOn(clock, ms, waited.signal).catch(() => undefined)]);
+  } finally {
+    waited.abort();
+  }
+}
+
 /** setTimeout's longest delay: a longer one fires at once (a token expiring in a year would spin a queue). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 

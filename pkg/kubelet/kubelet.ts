@@ -2,7 +2,7 @@
 // sync each pod through the PodSyncer, and the status manager. Pods arrive from a KubeletHost (host.ts).
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
-import { EventRecorder, realClock, Resources, type Client, type Clock, type EventThrottle, type KubeObject, type ObjectReference } from '../client/index.js';
+import { EventRecorder, realClock, Resources, waitAtMost, type Client, type Clock, type EventThrottle, type KubeObject, type ObjectReference } from '../client/index.js';
 import { admitPod, footprintOf } from './admission.js';
 import { NodeAgent } from './node-agent.js';
 import { nodeLabels, type NodeResources } from './node-status.js';
@@ -215,9 +215,7 @@ export class NodeKubelet {
       await this.statusManager.stop();
       // Events still waiting for the process's event budget get a second more, not the 20 s a full queue takes at
       // 50/s: upstream's kubelet drops them when it exits.
-      const waited = new AbortController();
-      await Promise.race([this.recorder.flush(), this.clock.sleep(1_000, waited.signal).catch(() => undefined)]);
-      waited.abort();
+      await waitAtMost(this.clock, this.recorder.flush(), 1_000);
       await this.o.runtime.close();
     }
   }

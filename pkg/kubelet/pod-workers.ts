@@ -1,7 +1,7 @@
 // Pod workers, as upstream's pod_workers.go: every pod has its own serial lane; an update arriving while the pod is
 // being synced is coalesced into one more sync right after. Pods never wait for one another.
 import type { Logger } from 'pino';
-import type { Clock, TimerHandle } from '../client/index.js';
+import { waitAtMost, type Clock, type TimerHandle } from '../client/index.js';
 
 interface Lane {
   busy: boolean;
@@ -54,9 +54,7 @@ export class PodWorkers {
   async close(graceMs: number): Promise<void> {
     this.closed = true;
     for (const lane of this.lanes.values()) lane.timer?.cancel();
-    const waited = new AbortController();
-    await Promise.race([Promise.all([...this.lanes.values()].map((l) => l.done)), this.clock.sleep(graceMs, waited.signal).catch(() => undefined)]);
-    waited.abort();
+    await waitAtMost(this.clock, Promise.all([...this.lanes.values()].map((l) => l.done)), graceMs);
   }
 
   private async run(uid: string, lane: Lane): Promise<void> {
