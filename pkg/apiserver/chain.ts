@@ -5,6 +5,7 @@
 //   panic recovery  -> the error handler (errors.ts) turns anything thrown into a Status
 //   request info    -> request.info
 //   shutdown        -> graceful-shutdown.ts: once the server is stopping, new requests refused (503, or 429 with Retry-After)
+//   deadline        -> request-deadline.ts: 504 Timeout for a request not answered within its timeout
 //   authentication  -> request.user, credential headers removed; a 401 is audited as upstream's failed authentication
 //   audit           -> audit.ts: the policy's level and RequestReceived here; later stages as the response goes out
 //   impersonation   -> impersonation.ts: Impersonate-* headers, each checked with the impersonate verb
@@ -20,9 +21,11 @@ import type { UserInfo } from '../authentication/interface.js';
 import type { Authorizer } from '../authorization/index.js';
 import { fieldSelectorValue } from '../authorization/node.js';
 import type { Audit } from './audit.js';
-import type { FlowControl } from './flowcontrol/apf.js';
+import type { Admission, FlowControl } from './flowcontrol/apf.js';
+import { sendStatusError } from './errors.js';
 import { impersonate, isImpersonationHeader } from './impersonation.js';
 import { isLongRunning } from './long-running.js';
+import { requestDeadline } from './request-deadline.js';
 import { requestInfo } from './request-info.js';
 
 export interface ChainOptions {
@@ -35,6 +38,8 @@ export interface ChainOptions {
   onInflight?: (readonly: number, mutating: number) => void;
   /** API Priority and Fairness in place of the max-in-flight limits. */
   flowControl?: FlowControl;
+  /** --request-timeout: the longest a request that is not long-running is waited for. */
+  requestTimeoutMs: number;
   /** Right after request info: graceful shutdown's refusals and its count of requests in flight. */
   shutdown?: (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
 }
@@ -43,24 +48,50 @@ export interface ChainOptions {
 const CONNECT_SUBRESOURCES = new Set(['attach', 'exec', 'portforward']);
 const READONLY = new Set(['get', 'list', 'watch']);
 
+/** A step of the chain: it waits (returns a promise) only when it must. */
+type Stage = (request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
+
 export function installChain(app: FastifyInstance, o: ChainOptions): void {
-  app.addHook('onRequest', async (request) => {
-    request.info = requestInfo(request.method, request.url, request.query as Record<string, unknown>);
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      request.info = requestInfo(request.method, request.url, request.query as Record<string, unknown>);
+    } catch (e) {
+      return done(e as Error);
+    }
+    done();
   });
   if (o.shutdown) app.addHook('onRequest', o.shutdown);
+  app.addHook('onRequest', requestDeadline(o.requestTimeoutMs, sendStatusError));
 
+  // Before authorization, as upstream's chain: a request is limited whether or not it will be allowed.
+  const stages: Stage[] = [authentication(o), ...(o.audit.enabled ? [o.audit.begin] : []), impersonation(o),
+    o.flowControl ? priorityAndFairness(o.flowControl, o.onInflight) : maxInFlight(o), authorization(o)];
+  // One hook for the steps after request info: a hook of fastify's costs a promise round trip on every
+  // request, and most steps (a known client certificate, no impersonation, a free seat) have nothing to wait for.
+  app.addHook('onRequest', async (request, reply) => {
+    for (const stage of stages) {
+      const waiting = stage(request, reply);
+      if (waiting) await waiting;
+    }
+  });
+
+  if (o.audit.enabled) {
+    app.addHook('onSend', async (request, reply, payload) => {
+      o.audit.onSend(request, reply, payload);
+      return payload;
+    });
+    app.addHook('onError', async (request, _reply, err) => {
+      o.audit.onError(request, err);
+    });
+  }
+}
+
+function authentication(o: ChainOptions): Stage {
   // A connection's client certificate cannot change: when it is the only credential, its verified
   // identity is kept for the connection until the certificate expires (verification costs more
   // than the rest of a small request).
   const byConnection = new WeakMap<TLSSocket, { user: UserInfo; until: number }>();
-  app.addHook('onRequest', async (request, reply) => {
-    const socket = tlsSocketOf(request);
-    const certOnly = socket !== undefined && request.headers.authorization === undefined && !Object.keys(request.headers).some((h) => h.startsWith('x-remote-'));
-    const cached = certOnly ? byConnection.get(socket) : undefined;
-    if (cached && Date.now() < cached.until) {
-      request.user = cached.user;
-      return;
-    }
+  const verify = async (request: FastifyRequest, reply: FastifyReply, socket: TLSSocket | undefined, certOnly: boolean): Promise<void> => {
     const peer = socket?.getPeerX509Certificate?.() as X509Certificate | undefined;
     let authenticated;
     try {
@@ -72,34 +103,32 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
     const { user, consumedHeaders } = authenticated;
     request.user = user;
     for (const h of consumedHeaders ?? []) delete request.headers[h.toLowerCase()];
-    if (certOnly && peer) byConnection.set(socket, { user, until: Date.parse(peer.validTo) });
-  });
+    if (certOnly && socket && peer) byConnection.set(socket, { user, until: Date.parse(peer.validTo) });
+  };
+  return (request, reply) => {
+    const socket = tlsSocketOf(request);
+    const certOnly = socket !== undefined && request.headers.authorization === undefined && !Object.keys(request.headers).some((h) => h.startsWith('x-remote-'));
+    const cached = certOnly ? byConnection.get(socket) : undefined;
+    if (cached && Date.now() < cached.until) {
+      request.user = cached.user;
+      return;
+    }
+    return verify(request, reply, socket, certOnly);
+  };
+}
 
-  if (o.audit.enabled) {
-    app.addHook('onRequest', async (request, reply) => {
-      o.audit.begin(request, reply);
-    });
-    app.addHook('onSend', async (request, reply, payload) => {
-      o.audit.onSend(request, reply, payload);
-      return payload;
-    });
-    app.addHook('onError', async (request, _reply, err) => {
-      o.audit.onError(request, err);
-    });
-  }
-
-  app.addHook('onRequest', async (request) => {
-    const as = await impersonate(request.user!, request.raw.rawHeaders, o.authorizer);
-    if (!as) return;
-    request.user = as;
+function impersonation(o: ChainOptions): Stage {
+  const as = async (request: FastifyRequest): Promise<void> => {
+    const user = await impersonate(request.user!, request.raw.rawHeaders, o.authorizer);
+    if (!user) return;
+    request.user = user;
     for (const h of Object.keys(request.headers)) if (isImpersonationHeader(h)) delete request.headers[h];
-  });
+  };
+  return (request) => (Object.keys(request.headers).some(isImpersonationHeader) ? as(request) : undefined);
+}
 
-  // Before authorization, as upstream's chain: a request is limited whether or not it will be allowed.
-  if (o.flowControl) installPriorityAndFairness(app, o.flowControl, o.onInflight);
-  else installMaxInFlight(app, o);
-
-  app.addHook('onRequest', async (request) => {
+function authorization(o: ChainOptions): Stage {
+  return async (request) => {
     const i = request.info;
     const user = request.user!;
     const q = request.query as Record<string, unknown>;
@@ -119,8 +148,7 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
       const c = await o.authorizer.authorize({ ...attrs, verb: 'create' });
       if (c.decision !== 'allow') throw forbiddenFor(request, c.reason, 'create');
     }
-  });
-
+  };
 }
 
 /** Long-running requests other than watches skip the limits (a watch holds its seat until it has started). */
@@ -136,10 +164,10 @@ function holdUntilDone(request: FastifyRequest, reply: FastifyReply, release: ()
 }
 
 /** --enable-priority-and-fairness=false: upstream's max-in-flight filter, readonly and mutating counted apart. */
-function installMaxInFlight(app: FastifyInstance, o: ChainOptions): void {
+function maxInFlight(o: ChainOptions): Stage {
   let readonlyInflight = 0;
   let mutatingInflight = 0;
-  app.addHook('onRequest', async (request, reply) => {
+  return (request, reply) => {
     const verb = request.info.verb;
     if (isLongRunning(request.info) || !request.info.isResourceRequest) return;
     const readonly = READONLY.has(verb);
@@ -160,31 +188,22 @@ function installMaxInFlight(app: FastifyInstance, o: ChainOptions): void {
       else mutatingInflight--;
       o.onInflight?.(readonlyInflight, mutatingInflight);
     });
-  });
+  };
 }
 
 /** Classified, queued or refused by API Priority and Fairness; the response names the schema and level. */
-function installPriorityAndFairness(app: FastifyInstance, fc: FlowControl, onInflight: ChainOptions['onInflight']): void {
+function priorityAndFairness(fc: FlowControl, onInflight: ChainOptions['onInflight']): Stage {
   // apiserver_current_inflight_requests still counts what executes, readonly and mutating apart, as upstream's APF filter does
   const executing = { readonly: 0, mutating: 0 };
-  app.addHook('onRequest', async (request, reply) => {
-    const i = request.info;
-    if (skipsLimits(i)) return;
-    const attrs = {
-      user: request.user!, verb: i.verb, isResourceRequest: i.isResourceRequest, apiGroup: i.apiGroup, resource: i.resource,
-      subresource: i.subresource, namespace: i.namespace, path: i.path,
-    };
-    // a client that goes away while its request waits leaves the queue
-    const r = fc.admit(attrs, (leave) => { reply.raw.once('close', leave); return () => reply.raw.off('close', leave); });
-    const admitted = r instanceof Promise ? await r : r;
-    if (!admitted) return;
-    reply.header('x-kubernetes-pf-flowschema-uid', admitted.classification.flowSchemaUid);
-    reply.header('x-kubernetes-pf-prioritylevel-uid', admitted.levelUid);
-    if ('rejected' in admitted) {
+  const admitted = (request: FastifyRequest, reply: FastifyReply, a: Admission | undefined): void => {
+    if (!a) return;
+    reply.header('x-kubernetes-pf-flowschema-uid', a.classification.flowSchemaUid);
+    reply.header('x-kubernetes-pf-prioritylevel-uid', a.levelUid);
+    if ('rejected' in a) {
       reply.header('retry-after', '1');
       throw tooManyRequests('Too many requests, please try again later.', 1);
     }
-    const kind = READONLY.has(i.verb) ? 'readonly' : 'mutating';
+    const kind = READONLY.has(request.info.verb) ? 'readonly' : 'mutating';
     executing[kind]++;
     onInflight?.(executing.readonly, executing.mutating);
     let released = false;
@@ -193,9 +212,21 @@ function installPriorityAndFairness(app: FastifyInstance, fc: FlowControl, onInf
       released = true;
       executing[kind]--;
       onInflight?.(executing.readonly, executing.mutating);
-      admitted.ticket.release();
+      a.ticket.release();
     });
-  });
+  };
+  return (request, reply) => {
+    const i = request.info;
+    if (skipsLimits(i)) return;
+    const attrs = {
+      user: request.user!, verb: i.verb, isResourceRequest: i.isResourceRequest, apiGroup: i.apiGroup, resource: i.resource,
+      subresource: i.subresource, namespace: i.namespace, path: i.path,
+    };
+    // a client that goes away while its request waits leaves the queue
+    const r = fc.admit(attrs, (leave) => { reply.raw.once('close', leave); return () => reply.raw.off('close', leave); });
+    if (r instanceof Promise) return r.then((a) => admitted(request, reply, a));
+    admitted(request, reply, r);
+  };
 }
 
 function tlsSocketOf(request: FastifyRequest): TLSSocket | undefined {

@@ -33,19 +33,23 @@ export function registerMetrics(app: FastifyInstance): ApiMetrics {
     name: 'apiserver_longrunning_requests', help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
     labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const, registers: [registry],
   });
-  app.addHook('preHandler', async (request, reply) => {
+  // callback hooks: they run on every request and never wait
+  app.addHook('preHandler', (request, reply, done) => {
     const i = request.info;
-    if (!i?.isResourceRequest || !(i.verb === 'watch' || LONGRUNNING_SUBRESOURCES.has(i.subresource))) return;
-    const scope = i.name ? 'resource' : i.namespace ? 'namespace' : 'cluster';
-    const g = longrunning.labels(i.verb.toUpperCase(), i.apiGroup, i.apiVersion, i.resource, i.subresource, scope, 'apiserver');
-    g.inc();
-    reply.raw.once('close', () => g.dec());
+    if (i?.isResourceRequest && (i.verb === 'watch' || LONGRUNNING_SUBRESOURCES.has(i.subresource))) {
+      const scope = i.name ? 'resource' : i.namespace ? 'namespace' : 'cluster';
+      const g = longrunning.labels(i.verb.toUpperCase(), i.apiGroup, i.apiVersion, i.resource, i.subresource, scope, 'apiserver');
+      g.inc();
+      reply.raw.once('close', () => g.dec());
+    }
+    done();
   });
   // Children per label set, found by one string key: prom-client's own label checks cost more
   // than the rest of a small GET.
   const counters = new Map<string, { inc(): void }>();
   const histograms = new Map<string, { observe(v: number): void }>();
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
+    done();
     const i = request.info;
     if (!i?.isResourceRequest) return;
     const verb = i.verb.toUpperCase();

@@ -47,7 +47,7 @@ export interface Aggregator {
   /** The OpenAPI v2 documents of the remote APIServices, merged into /openapi/v2 as upstream's aggregator does. */
   openApiV2(): readonly RemoteSwagger[];
   /** A fastify onRequest hook, after the chain: proxies requests under /apis/<group>/<version> of a remote APIService. */
-  onRequest(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  onRequest(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void;
   stop(): void;
 }
 
@@ -80,6 +80,14 @@ const aggregatorContext = (): RequestContext => systemContext(undefined, { user:
 export function createAggregator(o: AggregatorOptions): Aggregator {
   const reg: Registry = o.registries.get('apiregistration.k8s.io', 'v1', 'apiservices')!;
   const remotes = new Map<string, Remote>();
+  /** The remote APIService serving a URL under /apis/<group>/<version>, if any. */
+  const remoteOf = (url: string): Remote | undefined => {
+    if (remotes.size === 0 || !url.startsWith('/apis/')) return undefined;
+    const [group, version] = url.slice(6).split('?', 1)[0]!.split('/');
+    if (!group || !version) return undefined;
+    for (const r of remotes.values()) if (r.svc.spec.group === group && r.svc.spec.version === version) return r;
+    return undefined;
+  };
   const checker = checkAgent(o.proxyClient);
   const unwatch: (() => void)[] = [];
   const queue = new Set<string>();
@@ -278,18 +286,15 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
       return openapiV2.docs;
     },
 
-    async onRequest(request, reply) {
-      const url = request.url;
-      if (!url.startsWith('/apis/')) return;
-      const [group, version] = url.slice(6).split('?', 1)[0]!.split('/');
-      if (!group || !version) return;
-      for (const r of remotes.values()) {
-        if (r.svc.spec.group !== group || r.svc.spec.version !== version) continue;
-        const ref = r.svc.spec.service!;
-        await proxyRequest(request, reply, { available: r.available, agent: await r.agent, tls: r.tls, resolve: () => resolveService(o.registries, ref) },
-          (err) => o.onError(err, `proxying to APIService ${r.svc.metadata.name}`));
-        return;
-      }
+    // a callback hook: every request passes it, and only a remote's wait
+    onRequest(request, reply, done) {
+      const r = remoteOf(request.url);
+      if (!r) return done();
+      const ref = r.svc.spec.service!;
+      // the proxy takes the response over; fastify's route runs only if it did not
+      r.agent.then((agent) => proxyRequest(request, reply, { available: r.available, agent, tls: r.tls, resolve: () => resolveService(o.registries, ref) },
+        (err) => o.onError(err, `proxying to APIService ${r.svc.metadata.name}`)))
+        .then(() => { if (!reply.sent) done(); }, (err: unknown) => done(err as Error));
     },
 
     stop() {
