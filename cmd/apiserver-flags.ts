@@ -10,6 +10,7 @@ export const apiServerFlags = {
   'secure-port': flag.int(6443, 'The port on which to serve HTTPS with authentication and authorization (0 = any free port)'),
   'bind-address': flag.string('127.0.0.1', 'The IP address on which to listen for the --secure-port port'),
   'advertise-address': flag.string('', 'The IP address the kubernetes Service\'s endpoints name (default --bind-address; 127.0.0.1 when that is unspecified)'),
+  'request-timeout': flag.string('1m0s', 'The longest a request that is not long-running (not a watch, log, exec or proxy) may take before it is answered 504 Timeout; a request\'s `timeout` parameter may shorten it (a Go duration)'),
   'min-request-timeout': flag.int(1800, 'Seconds a watch without timeoutSeconds lasts at least (it picks a random length up to twice this, to spread re-lists)'),
   'external-hostname': flag.string('', 'The hostname of this apiserver\'s external URLs (the service account issuer discovery\'s default jwks_uri)'),
   'cert-dir': flag.string('', 'Directory holding apiserver.crt and apiserver.key, the serving certificate when --tls-cert-file is not given (without them, one generated under --data-dir/pki serves)'),
@@ -152,9 +153,10 @@ export const validateApiServerFlags = (v: ApiServerFlagValues): void => {
   if (v['authorization-mode'].includes('ABAC') && !v['authorization-policy-file']) fail('--authorization-mode ABAC needs --authorization-policy-file');
   if (v['authorization-mode'].includes('Webhook') && !v['authorization-webhook-config-file']) fail('authorization-mode Webhook\'s authorization config file not passed');
   if (!v['authorization-mode'].includes('Webhook') && v['authorization-webhook-config-file']) fail('cannot specify --authorization-webhook-config-file without mode Webhook');
-  const delay = v['shutdown-delay-duration'];
-  if (delay.startsWith('-') && parseGoDurationMs(delay.slice(1)) !== undefined) fail('--shutdown-delay-duration can not be negative value');
-  for (const f of ['authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'audit-webhook-batch-max-wait', 'event-ttl', 'service-account-max-token-expiration', 'shutdown-delay-duration'] as const) {
+  for (const f of ['shutdown-delay-duration', 'request-timeout'] as const) {
+    if (v[f].startsWith('-') && parseGoDurationMs(v[f].slice(1)) !== undefined) fail(`--${f} can not be negative value`);
+  }
+  for (const f of ['authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl', 'audit-webhook-batch-max-wait', 'event-ttl', 'service-account-max-token-expiration', 'shutdown-delay-duration', 'request-timeout'] as const) {
     if (parseGoDurationMs(v[f]) === undefined) fail(`--${f} "${v[f]}" is not a duration`);
   }
   const pluginErrors = validatePluginNames(v['enable-admission-plugins'], v['disable-admission-plugins']);

@@ -60,6 +60,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     advertiseAddress: v['advertise-address'] || undefined,
     externalHostname: v['external-hostname'] || undefined,
     minRequestTimeoutSeconds: v['min-request-timeout'],
+    requestTimeoutMs: parseGoDurationMs(v['request-timeout']),
     allowPrivileged: v['allow-privileged'],
     eventTtlMs: parseGoDurationMs(v['event-ttl']),
     shutdown: { delayMs: parseGoDurationMs(v['shutdown-delay-duration']), sendRetryAfter: v['shutdown-send-retry-after'] },

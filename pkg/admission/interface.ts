@@ -1,6 +1,7 @@
 // Admission: every mutating plugin runs, then every validating one (upstream: apiserver/pkg/admission).
 // Plugins see objects, never HTTP; they get what they need to look up through injected getters.
 import type { KubeObject, ResourceType } from '../../api/types.js';
+import type { Deadline } from '../apimachinery/deadline.js';
 import type { UserInfo } from '../authentication/interface.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -23,6 +24,8 @@ export interface AdmissionAttributes {
    * its first value, as upstream's AddAnnotation refuses to overwrite).
    */
   auditAnnotations?: Record<string, string>;
+  /** The request's deadline: a webhook is called with what is left of it, and cancelled when it passes. */
+  deadline?: Deadline;
 }
 
 export function addAuditAnnotation(a: AdmissionAttributes, key: string, value: string): void {

@@ -8,3 +8,26 @@ export function parseGoDurationMs(text: string): number | undefined {
   if (!parts.length || parts.map((p) => p[0]).join('') !== text) return undefined;
   return parts.reduce((sum, p) => sum + Number(p[1]) * UNITS_MS[p[2]!]!, 0);
 }
+
+const NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)/;
+
+/**
+ * A Go duration with an optional sign, in milliseconds (a query parameter's `timeout=-1s` is valid Go); anything else
+ * throws time.ParseDuration's own message, as upstream's errors quote it.
+ */
+export function goDurationMs(text: string): number {
+  const body = text.startsWith('-') || text.startsWith('+') ? text.slice(1) : text;
+  const ms = parseGoDurationMs(body);
+  if (ms !== undefined) return text.startsWith('-') ? -ms : ms;
+  const quoted = JSON.stringify(text);
+  // Go reads number-and-unit pairs: the first that is wrong names the error
+  for (let rest = body; rest !== '';) {
+    const number = NUMBER.exec(rest)?.[0];
+    if (number === undefined) break;
+    const unit = /^[^\d.]*/.exec(rest.slice(number.length))![0];
+    if (unit === '') throw new Error(`time: missing unit in duration ${quoted}`);
+    if (!(unit in UNITS_MS)) throw new Error(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`);
+    rest = rest.slice(number.length + unit.length);
+  }
+  throw new Error(`time: invalid duration ${quoted}`);
+}

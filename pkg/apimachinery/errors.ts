@@ -105,4 +105,5 @@ export const unauthorized = (message = 'Unauthorized'): StatusError => new Statu
 export const internalError = (message: string): StatusError =>
   new StatusError(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
 export const serviceUnavailable = (message: string): StatusError => new StatusError(503, 'ServiceUnavailable', message);
-export const timeout = (message: string): StatusError => new StatusError(504, 'Timeout', message);
+/** Upstream's NewTimeoutError: "Timeout: " before the message, and details (empty) always. */
+export const timeout = (message: string): StatusError => new StatusError(504, 'Timeout', `Timeout: ${message}`, {});

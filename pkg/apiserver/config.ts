@@ -15,6 +15,8 @@ export interface ApiServerConfig {
   advertiseAddress?: string;
   /** --allow-privileged: pods and pod templates may have privileged containers (upstream: capabilities.AllowPrivileged). */
   allowPrivileged: boolean;
+  /** --request-timeout (default a minute): requests that are not long-running are answered 504 Timeout past it. */
+  requestTimeoutMs?: number;
   /** --shutdown-delay-duration and --shutdown-send-retry-after (graceful-shutdown.ts); default no delay, no Retry-After. */
   shutdown?: { delayMs?: number; sendRetryAfter?: boolean };
   /** --event-ttl: how long an Event outlives its last write (default one hour). */

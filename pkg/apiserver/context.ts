@@ -26,6 +26,7 @@ export function requestContext(request: FastifyRequest, info: RequestInfo): Requ
     fieldValidation: validation as FieldValidation,
     warnings: [],
     auditAnnotations: (request.auditAnnotations ??= {}),
+    deadline: request.deadline,
     now: new Date(),
   };
 }

@@ -2,7 +2,7 @@
 // code, in protobuf when the client negotiated it. StatusErrors render themselves; fastify's own
 // errors map to their Kubernetes twins; any other error is a bug, logged with its stack and
 // answered 500 without taking the server down.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, internalError, isStatusError, noRoute, StatusError, tooLarge, unsupportedMediaType } from '../apimachinery/errors.js';
 import { PROTOBUF_MEDIA_TYPE } from '../apimachinery/protobuf/index.js';
 import { protobufStatus } from './protobuf-response.js';
@@ -18,17 +18,22 @@ function toStatusError(err: FastifyError | Error): StatusError {
   return internalError(err.message);
 }
 
+/** A Status for `se` in the negotiated encoding (protobuf or JSON), unless a response has been started. */
+export function sendStatusError(request: FastifyRequest, reply: FastifyReply, se: StatusError): void {
+  if (se.details?.retryAfterSeconds !== undefined) reply.header('retry-after', String(se.details.retryAfterSeconds));
+  if (reply.sent || reply.raw.headersSent) return;
+  const status = se.toStatus();
+  const protobuf = protobufStatus(request, status);
+  if (protobuf) return void reply.code(se.code).type(PROTOBUF_MEDIA_TYPE).send(protobuf);
+  void reply.code(se.code).type('application/json').send(Buffer.from(JSON.stringify(status)));
+}
+
 // Bodies go out as Buffers: a string would make fastify add "; charset=utf-8", which upstream never sends.
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const se = toStatusError(err as FastifyError);
     if (se.code >= 500) request.log.error({ err, url: request.url }, 'request failed');
-    if (se.details?.retryAfterSeconds !== undefined) reply.header('retry-after', String(se.details.retryAfterSeconds));
-    if (reply.sent || reply.raw.headersSent) return;
-    const status = se.toStatus();
-    const protobuf = protobufStatus(request, status);
-    if (protobuf) return void reply.code(se.code).type(PROTOBUF_MEDIA_TYPE).send(protobuf);
-    void reply.code(se.code).type('application/json').send(Buffer.from(JSON.stringify(status)));
+    sendStatusError(request, reply, se);
   });
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).type('application/json').send(Buffer.from(JSON.stringify(noRoute(false).toStatus())));

@@ -1,4 +1,5 @@
 // What the request chain attaches to every fastify request, and what the server knows of its settings.
+import type { Deadline } from '../apimachinery/deadline.js';
 import type { UserInfo } from '../authentication/interface.js';
 import type { RequestInfo } from './request-info.js';
 
@@ -6,6 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     info: RequestInfo;
     user?: UserInfo;
+    /** When a request that is not long-running is answered 504 Timeout (request-deadline.ts). */
+    deadline?: Deadline;
     /** What admission and the registry add to the request's audit event, merged into it as the response completes. */
     auditAnnotations?: Record<string, string>;
   }

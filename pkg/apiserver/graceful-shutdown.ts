@@ -22,11 +22,10 @@ export interface ShutdownOptions {
   delayMs: number;
   /** --shutdown-send-retry-after: keep listening while draining, answering new requests 429 and closing their connection. */
   sendRetryAfter: boolean;
-  /** The longest the requests in flight are waited for (default a minute: upstream's --request-timeout bounds them). */
-  drainTimeoutMs?: number;
+  /** The longest the requests in flight are waited for: --request-timeout, which bounds them. */
+  drainTimeoutMs: number;
 }
 
-const DRAIN_TIMEOUT_MS = 60_000;
 const EXEMPT_PREFIXES = ['/readyz', '/livez', '/healthz', '/metrics'];
 /** Upstream's HTTP server shutdown timeout once drained: the time a GOAWAY'd or closing connection gets to finish. */
 const CLOSE_TIMEOUT_MS = 2_000;
@@ -131,7 +130,7 @@ export class GracefulShutdown {
 
   private drained(): Promise<void> {
     if (this.inflight === 0) return Promise.resolve();
-    return calledOrAfter(this.o.drainTimeoutMs ?? DRAIN_TIMEOUT_MS, (done) => { this.onDrained = done; });
+    return calledOrAfter(this.o.drainTimeoutMs, (done) => { this.onDrained = done; });
   }
 
   /** No new connection; HTTP/2 ones get GOAWAY (their open streams finish); idle HTTP/1.1 ones close. */

@@ -4,7 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { builtinGroupVersions } from '../../api/index.js';
 import type { GroupVersion } from '../../api/types.js';
 import { createRegistries } from '../registry/index.js';
@@ -93,7 +93,10 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     routerOptions: { maxParamLength: 2048 },
   }) as unknown as FastifyInstance;
   installErrorHandler(app);
-  const shutdown = new GracefulShutdown(app, { delayMs: config.shutdown?.delayMs ?? 0, sendRetryAfter: config.shutdown?.sendRetryAfter ?? false });
+  const requestTimeoutMs = config.requestTimeoutMs ?? 60_000;
+  const shutdown = new GracefulShutdown(app, {
+    delayMs: config.shutdown?.delayMs ?? 0, sendRetryAfter: config.shutdown?.sendRetryAfter ?? false, drainTimeoutMs: requestTimeoutMs,
+  });
   app.decorate('responseCompression', config.featureGates.APIResponseCompression !== false);
   app.decorate('minRequestTimeoutSeconds', config.minRequestTimeoutSeconds ?? 1800);
   setKubeletClient(app, {
@@ -110,7 +113,8 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const serverConcurrencyLimit = config.maxRequestsInflight + config.maxMutatingRequestsInflight;
   // with both limits 0 (no limit), there is nothing to share out
   const flowControl = config.enablePriorityAndFairness && serverConcurrencyLimit > 0
-    ? new FlowControl({ registries, serverConcurrencyLimit, onError: (err) => log.warn({ err }, 'API Priority and Fairness configuration not applied') })
+    // a request waits in a queue for at most a quarter of the request timeout, as upstream's
+    ? new FlowControl({ registries, serverConcurrencyLimit, waitLimitMs: requestTimeoutMs / 4, onError: (err) => log.warn({ err }, 'API Priority and Fairness configuration not applied') })
     : undefined;
   const stopPriorityAndFairness = flowControl?.start();
   if (flowControl) registerFlowControlMetrics(metrics.registry, () => flowControl.counts());
@@ -121,6 +125,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   installChain(app, {
     flowControl,
     shutdown: shutdown.onRequest,
+    requestTimeoutMs,
     authenticator: authn.authenticator,
     authorizer: authz.authorizer,
     audit,
@@ -173,8 +178,14 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   let externalUrl = '';
   // upstream's ExternalHost: --external-hostname, else the advertised address and port (the default jwks_uri's host)
   authn.register(app, () => (config.externalHostname ? `https://${config.externalHostname}` : externalUrl));
-  app.all('/api/*', (request, reply) => handleResource(lookup, request, reply));
-  app.all('/apis/*', (request, reply) => handleResource(lookup, request, reply));
+  // Past its deadline a request's client has had its 504: what the handler meets after that is logged, not answered
+  // (upstream's post-timeout activity).
+  const resource = (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => handleResource(lookup, request, reply).catch((err: unknown) => {
+    if (!request.deadline?.expired || !reply.sent) throw err;
+    request.log.info({ url: request.url, method: request.method, reason: (err as Error).message }, 'post-timeout activity');
+  });
+  app.all('/api/*', resource);
+  app.all('/apis/*', resource);
 
   // HTTP/1.1 upgrades (exec, attach, port-forward over SPDY or WebSocket) arrive on 'upgrade' with the raw socket;
   // they go through the same routes and chain with a response bound to that socket.

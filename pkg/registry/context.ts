@@ -1,5 +1,6 @@
 // What a registry call knows about the request that made it. Built by the apiserver's handlers;
 // the registry never sees HTTP.
+import type { Deadline } from '../apimachinery/deadline.js';
 import type { UserInfo } from '../authentication/interface.js';
 import type { DuplicateFields } from '../apimachinery/json-duplicates.js';
 
@@ -40,6 +41,8 @@ export interface RequestContext {
   patchedValue?: string;
   /** Annotations for the request's audit event (upstream's admission Attributes.AddAnnotation), set by any layer. */
   auditAnnotations?: Record<string, string>;
+  /** The request's deadline: nothing is stored once it has passed, and webhook calls stop with it. */
+  deadline?: Deadline;
   now: Date;
 }
 

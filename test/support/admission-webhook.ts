@@ -9,7 +9,8 @@ export interface TestWebhook {
   base: string;
   /** The CA's certificate, base64, as webhook configurations take it. */
   caBundle: string;
-  seen: Array<{ path: string; request: any }>;
+  /** Each request's path and query string (the apiserver's `timeout=`). */
+  seen: Array<{ path: string; query: string; request: any }>;
   close(): Promise<void>;
 }
 
@@ -22,8 +23,8 @@ export async function startTestWebhook(respond: (path: string, request: any) => 
     req.on('data', (c: Buffer) => { body += c.toString(); });
     req.on('end', () => {
       const review = JSON.parse(body);
-      const path = (req.url ?? '').split('?')[0]!;
-      seen.push({ path, request: review.request });
+      const [path = '', query = ''] = (req.url ?? '').split('?');
+      seen.push({ path, query, request: review.request });
       void Promise.resolve(respond(path, review.request)).then((response) => {
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));

@@ -1,6 +1,7 @@
 // Calling one webhook: an AdmissionReview v1 POSTed with undici to its URL, or to its service through
 // the service's Endpoints, trusting clientConfig.caBundle, bounded by timeoutSeconds (upstream:
 // apiserver/pkg/util/webhook and admission/plugin/webhook/request).
+import type { Deadline } from '../../apimachinery/deadline.js';
 import type { Agent, Dispatcher } from 'undici';
 import { undici, type Undici } from '../../apimachinery/undici.js';
 import type { AdmissionDeps } from '../deps.js';
@@ -48,11 +49,17 @@ export function resolveTarget(cc: ClientConfig, deps: AdmissionDeps): { url: str
   throw new CallError(`service "${ref.name}" has no ready endpoints`);
 }
 
-/** POSTs the review and returns the parsed response body; CallError on any transport or protocol failure. */
-export async function callWebhook(cc: ClientConfig, deps: AdmissionDeps, review: unknown, timeoutSeconds: number): Promise<Record<string, any>> {
+/**
+ * POSTs the review and returns the parsed response body; CallError on any transport or protocol failure. The call
+ * lasts at most the webhook's timeout or what is left of the request's deadline, and its `timeout` parameter says
+ * which, in whole seconds rounded up (as upstream's dispatcher tells the webhook).
+ */
+export async function callWebhook(cc: ClientConfig, deps: AdmissionDeps, review: unknown, timeoutSeconds: number, deadline?: Deadline): Promise<Record<string, any>> {
   const target = resolveTarget(cc, deps);
   const u = new URL(target.url);
-  u.searchParams.set('timeout', `${timeoutSeconds}s`);
+  const left = Math.min(timeoutSeconds * 1000, deadline ? deadline.at - Date.now() : Infinity);
+  if (left > 0) u.searchParams.set('timeout', `${Math.ceil(left / 1000)}s`);
+  const own = AbortSignal.timeout(timeoutSeconds * 1000);
   const ca = cc.caBundle ? Buffer.from(cc.caBundle, 'base64').toString('utf8') : undefined;
   const http = await undici();
   let res: Dispatcher.ResponseData;
@@ -62,11 +69,11 @@ export async function callWebhook(cc: ClientConfig, deps: AdmissionDeps, review:
       dispatcher: agentFor(http, ca, target.servername),
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(review),
-      signal: AbortSignal.timeout(timeoutSeconds * 1000),
+      signal: deadline ? AbortSignal.any([own, deadline.signal]) : own,
     });
   } catch (err) {
     const e = err as Error & { cause?: Error };
-    const why = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'context deadline exceeded' : (e.cause?.message ?? e.message);
+    const why = e.name === 'TimeoutError' || e.name === 'AbortError' || deadline?.expired ? 'context deadline exceeded' : (e.cause?.message ?? e.message);
     throw new CallError(`failed to call webhook: Post "${u.toString()}": ${why}`);
   }
   let text: string;

@@ -93,7 +93,7 @@ async function invoke(h: Webhook, as: AdmissionAttributes, asked: AdmissionAttri
     if (h.admissionReviewVersions && !h.admissionReviewVersions.includes('v1')) {
       throw new CallError(`webhook does not accept known AdmissionReview versions (v1)`);
     }
-    const body = await callWebhook(h.clientConfig, deps, { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request }, h.timeoutSeconds ?? 10);
+    const body = await callWebhook(h.clientConfig, deps, { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request }, h.timeoutSeconds ?? 10, as.deadline);
     if (body.apiVersion !== 'admission.k8s.io/v1' || body.kind !== 'AdmissionReview') {
       throw new CallError(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${body.apiVersion ?? ''}, Kind=${body.kind ?? ''}`);
     }

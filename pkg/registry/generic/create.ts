@@ -38,6 +38,7 @@ export async function create(reg: Registry, ctx: RequestContext, body: unknown, 
   }
 
   await reg.strategy.beforeCreate?.(obj, ctx);
+  ctx.deadline?.check();
   for (let attempt = 1; ; attempt++) {
     // obj.metadata, not `meta`: admission and the field manager may have replaced the metadata object since
     // (a retry that renamed the old one stored the object under a key that was not its name)

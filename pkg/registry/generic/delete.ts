@@ -31,6 +31,7 @@ export async function deleteObject(reg: Registry, ctx: RequestContext, name: str
 
     const marked = markForDeletion(reg, ctx, obj, opts);
     if (ctx.dryRun) return { object: marked ?? obj, deleted: !marked };
+    ctx.deadline?.check();
     try {
       if (marked) {
         const kv = await reg.deps.store.guaranteedUpdate(current.key, (cur) => {

@@ -201,7 +201,7 @@ export class Registry {
 
   /** Mutating admission runs before the strategy's checks, validating admission after them. */
   async admission(phase: 'mutate' | 'validate', op: Operation, ctx: RequestContext, obj: KubeObject | undefined, old: KubeObject | undefined, name: string, subresource?: string): Promise<void> {
-    const attrs = { operation: op, resource: this.rt, subresource, namespace: ctx.namespace, name, object: obj, oldObject: old, user: ctx.user, dryRun: ctx.dryRun, warnings: ctx.warnings, auditAnnotations: ctx.auditAnnotations };
+    const attrs = { operation: op, resource: this.rt, subresource, namespace: ctx.namespace, name, object: obj, oldObject: old, user: ctx.user, dryRun: ctx.dryRun, warnings: ctx.warnings, auditAnnotations: ctx.auditAnnotations, deadline: ctx.deadline };
     await (phase === 'mutate' ? this.deps.admission.mutate(attrs) : this.deps.admission.validate(attrs));
   }
 

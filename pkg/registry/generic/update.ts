@@ -80,6 +80,7 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
         const next = await computeNext(reg, ctx, req, cur.object);
         if (next === cur.object) return cur.object;
         await reg.strategy.beforeUpdate?.(next, cur.object, ctx);
+        ctx.deadline?.check();
         return next;
       });
       const gone = await deleteIfFinalized(reg, kv) ?? (reg.deps.initializers ? await deleteIfInitializationFailed(reg, kv) : undefined);
