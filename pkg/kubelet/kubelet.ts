@@ -372,6 +372,10 @@ export class NodeKubelet {
     if (!this.o.simulated && !rec.podIp && !rec.failed && !rec.pod.metadata?.deletionTimestamp && this.o.runtime.listContainers(uid).length === 0) {
       this.syncer.markStarted(rec);
       this.statusManager.setPodStatus(uid, this.syncer.status(rec, this.statusManager.getPodStatus(uid)));
+    } else if (rec.pod.metadata?.deletionTimestamp && !rec.terminated) {
+      // upstream's SyncTerminatingPod: the status as the runtime has it (its containers still running) before the
+      // kill, which may take the whole grace period
+      this.statusManager.setPodStatus(uid, this.syncer.status(rec, this.statusManager.getPodStatus(uid)));
     }
     await this.syncer.sync(rec);
     this.probes.sync(uid, rec.pod, rec.terminated ? [] : this.o.runtime.listContainers(uid));

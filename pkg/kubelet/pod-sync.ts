@@ -123,8 +123,10 @@ export class PodSyncer {
   /** The runtime's view of the pod plus the kubelet's notes, for the status. */
   view(rec: PodRecord): PodRuntimeView {
     const sandboxes = this.o.runtime.listPodSandboxes(rec.uid);
-    const seen = this.o.seenRunning;
-    // a container not yet seen running is reported as if not started yet (its previous attempt, or ContainerCreating)
+    const terminal = rec.terminated || !!rec.pod.metadata?.deletionTimestamp;
+    // a container not yet seen running is reported as if not started yet (its previous attempt, or ContainerCreating);
+    // a pod being killed is reported as the runtime has it now, as upstream's SyncTerminatingPod asks the runtime
+    const seen = terminal ? undefined : this.o.seenRunning;
     const containers = this.o.runtime.listContainers(rec.uid).filter((c) => !seen || c.state !== 'running' || seen(rec.uid, c.id));
     return {
       runtimeName: this.o.runtime.name,
@@ -134,7 +136,7 @@ export class PodSyncer {
       hostIp: this.o.hostIp,
       waiting: rec.waiting,
       startTime: rec.startTime,
-      terminal: rec.terminated || !!rec.pod.metadata?.deletionTimestamp,
+      terminal,
       probe: this.o.probeResult,
     };
   }

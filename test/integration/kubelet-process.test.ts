@@ -340,4 +340,20 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await eventually(async () => { try { await get('stubborn'); return false; } catch { return true; } }, 15_000, 'stubborn gone');
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
   });
+
+  it('reports a pod deleted as it starts as the runtime has it while it is killed: running, not ContainerCreating or Failed', async () => {
+    await createBound(admin, pod('hasty', {
+      spec: { terminationGracePeriodSeconds: 3, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'trap "" TERM; while true; do sleep 0.1; done'] }] },
+    }), NODE);
+    // deleted as soon as its container has started: before the kubelet's relist has (most likely) seen it run
+    await eventually(async () => (await admin.events('default').list({ fieldSelector: 'involvedObject.name=hasty,reason=Started' })).items.length > 0, 15_000, 'hasty started');
+    await admin.pods('default').delete('hasty');
+    const killing = await eventually(async () => {
+      const p = await get('hasty');
+      return (p.status?.containerStatuses as any[] | undefined)?.[0]?.state?.running ? p : undefined;
+    }, 2_500, 'hasty reported running while killed');
+    expect(killing.status?.phase).toBe('Running');
+    expect((killing.status?.containerStatuses as any[])[0].started).toBe(true);
+    await eventually(async () => { try { await get('hasty'); return false; } catch { return true; } }, 15_000, 'hasty gone');
+  });
 });
