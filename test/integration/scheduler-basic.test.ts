@@ -76,7 +76,12 @@ describe('scheduler', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect((await client.pods('default').get('gated')).spec?.nodeName).toBeUndefined();
     expect(sched.scheduler.queue.stats().gated).toBe(1);
+    // the apiserver said why at creation, as upstream's pod strategy does
+    expect((await client.pods('default').get('gated')).status?.conditions).toEqual([expect.objectContaining({
+      type: 'PodScheduled', status: 'False', lastProbeTime: null, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates',
+    })]);
     await client.pods('default').patch('gated', 'json', [{ op: 'remove', path: '/spec/schedulingGates' }]);
     await waitBound(client, 'gated');
+    expect((await client.pods('default').get('gated')).status?.conditions).toEqual([expect.objectContaining({ type: 'PodScheduled', status: 'True' })]);
   });
 });

@@ -4,6 +4,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { forbidden } from '../../apimachinery/field.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { jsonEqual } from '../../apimachinery/json-equal.js';
+import { rfc3339 } from '../meta.js';
 import type { Strategy } from '../strategy.js';
 import { validateEphemeralContainersUpdate } from './ephemeral-containers.js';
 import { validatePodAnnotationUpdates } from './pod-annotations.js';
@@ -14,8 +15,15 @@ export const podStrategy: Strategy = {
   returnDeletedObject: true,
   // old kubelets corrupted owner references through /status (upstream keeps them)
   statusKeepsMetadata: ['ownerReferences'],
-  prepareForCreate(pod) {
+  prepareForCreate(pod, ctx) {
     pod.status = { phase: 'Pending', qosClass: qosClass(pod) };
+    // a gated pod says why it waits (kubectl's STATUS column shows SchedulingGated)
+    if ((pod.spec?.schedulingGates as unknown[] | undefined)?.length) {
+      pod.status.conditions = [{
+        type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: rfc3339(ctx.now),
+        reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates',
+      }];
+    }
   },
   prepareForStatusUpdate(pod, old) {
     // the QoS class is the apiserver's, set at creation: a writer that leaves it out keeps it
