@@ -179,6 +179,27 @@ describe('job controller: per-index backoff, podReplacementPolicy, managedBy', (
     await eventually(() => c.jobs(NS).get('repl'), (j) => j.status?.failed === 1 && j.status?.active === 1 && j.status?.terminating === 0, 'failed 1, active 1');
   });
 
+  it('a successPolicy met deletes the other pods; the Job is Complete only once none is left terminating', async () => {
+    const { c } = h;
+    await c.jobs(NS).create(job('sp', { completionMode: 'Indexed', completions: 2, parallelism: 2, successPolicy: { rules: [{ succeededIndexes: '0' }] } }));
+    const pods = await eventually(() => livePods('sp'), (l) => l.length === 2, '2 pods');
+    const index = (p: any): string => p.metadata.annotations['batch.kubernetes.io/job-completion-index'];
+    const other = pods.find((p) => index(p) === '1')!;
+    // a finalizer of someone else's keeps index 1's pod terminating once deleted
+    await c.pods(NS).patch(other.metadata!.name!, 'merge', { metadata: { finalizers: [...other.metadata!.finalizers!, 'example.com/hold'] } });
+    await markFinished(c, NS, [pods.find((p) => index(p) === '0')!.metadata!.name!], 'Succeeded');
+    const met = await eventually(() => c.jobs(NS).get('sp'), (j) => !!cond(j, 'SuccessCriteriaMet') && j.status?.terminating === 1, 'SuccessCriteriaMet, 1 terminating');
+    expect(cond(met, 'SuccessCriteriaMet')).toMatchObject({ reason: 'SuccessPolicy', message: 'Matched rules at index 0' });
+    expect(cond(met, 'Complete')).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(cond(await c.jobs(NS).get('sp'), 'Complete')).toBeUndefined();
+    const held = await c.pods(NS).get(other.metadata!.name!);
+    expect(held.metadata!.deletionTimestamp).toBeTruthy();
+    await c.pods(NS).patch(other.metadata!.name!, 'merge', { metadata: { finalizers: (held.metadata!.finalizers ?? []).filter((f) => f !== 'example.com/hold') } });
+    const done = await eventually(() => c.jobs(NS).get('sp'), (j) => !!cond(j, 'Complete'), 'Complete');
+    expect(done.status.terminating).toBe(0);
+  });
+
   it('leaves a Job managed by another controller alone', async () => {
     const { c } = h;
     await c.jobs(NS).create(job('external', { managedBy: 'example.com/other' }));

@@ -213,11 +213,14 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
           await deletePod(p);
           if (failJob) status.failed++;
         }
+        // the pods just deleted are terminating now, as upstream counts them
+        terminating.push(...active);
         active = [];
       }
       // finished only once every pod this controller created has been seen (and so deleted above when still active):
-      // a pod created just before the failure and not in the cache yet would otherwise outlive its finished Job
-      if (expectations.satisfied(key) && terminating.filter(hasFinalizer).length === 0 && (status.uncountedTerminatedPods?.succeeded?.length ?? 0) + (status.uncountedTerminatedPods?.failed?.length ?? 0) === 0) {
+      // a pod created just before the failure and not in the cache yet would otherwise outlive its finished Job;
+      // and once no pod is left terminating (1.32's delayed terminal condition), whether or not it still has its finalizer
+      if (expectations.satisfied(key) && terminating.length === 0 && (status.uncountedTerminatedPods?.succeeded?.length ?? 0) + (status.uncountedTerminatedPods?.failed?.length ?? 0) === 0) {
         const final = failJob ? 'Failed' : 'Complete';
         conds = [...conds, { type: final, status: 'True', reason: why.reason, message: why.message, lastProbeTime: ts, lastTransitionTime: ts }];
         if (!failJob) status.completionTime = ts;
