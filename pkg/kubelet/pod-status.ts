@@ -132,6 +132,14 @@ export const podPhase = (pod: KubeObject, init: Record<string, unknown>[], main:
 
 interface Condition { type: string; status: string; reason?: string; message?: string; lastProbeTime: null; lastTransitionTime: string }
 
+/** Why each readiness gate of the pod is not met, in upstream's words (its condition is set by someone else). */
+const unreadyGates = (pod: KubeObject, conditions: Condition[]): string[] =>
+  ((pod.spec?.readinessGates ?? []) as { conditionType: string }[]).flatMap(({ conditionType: type }) => {
+    const c = conditions.find((x) => x.type === type);
+    if (!c) return [`corresponding condition of pod readiness gate ${JSON.stringify(type)} does not exist.`];
+    return c.status === 'True' ? [] : [`the status of pod readiness gate ${JSON.stringify(type)} is not "True", but ${c.status}`];
+  });
+
 /**
  * The status the kubelet would write now, from the pod's API status (foreign conditions, terminal phase) and the
  * status the kubelet last set, `previous` (its own conditions' transition times: as upstream's
@@ -177,12 +185,14 @@ export const generatePodStatus = (pod: KubeObject, view: PodRuntimeView, now: nu
   const readyMsg = completed ? undefined : `containers with unready status: [${unready.join(' ')}]`;
   const readyReason = completed ? 'PodCompleted' : 'ContainersNotReady';
   const allReady = !completed && unready.length === 0;
+  // upstream's GeneratePodReadyCondition: ready containers, then the condition of every readiness gate True
+  const gates = allReady ? unreadyGates(pod, old) : [];
   const conditions: Condition[] = [
     cond('PodReadyToStartContainers', view.sandboxReady),
     incompleteInit.length === 0 || (completed && phase === 'Succeeded')
       ? cond('Initialized', true, completed && initSpecs.length ? 'PodCompleted' : undefined)
       : cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: [${incompleteInit.join(' ')}]`),
-    allReady ? cond('Ready', true) : cond('Ready', false, readyReason, readyMsg),
+    !allReady ? cond('Ready', false, readyReason, readyMsg) : gates.length ? cond('Ready', false, 'ReadinessGatesNotReady', gates.join(', ')) : cond('Ready', true),
     allReady ? cond('ContainersReady', true) : cond('ContainersReady', false, readyReason, readyMsg),
   ];
   const foreign = old.filter((c) => !KUBELET_CONDITIONS.includes(c.type));

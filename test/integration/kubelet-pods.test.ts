@@ -150,6 +150,27 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
       .some((e) => e.reason === 'Unhealthy' && e.message === 'Readiness probe failed: HTTP probe failed with statuscode: 503'), 10_000, 'Unhealthy event');
   });
 
+  it('holds Ready False until every readiness gate\'s condition, set by someone else, is True', async () => {
+    await createBound(admin, pod('gated-ready', { spec: { readinessGates: [{ conditionType: 'example.com/ready' }], containers: [{ name: 'c', image: 'nginx:1.27' }] } }), NODE);
+    const waiting = await eventually(async () => {
+      const x = await get('gated-ready');
+      return condition(x, 'ContainersReady')?.status === 'True' ? x : undefined;
+    }, 15_000, 'containers ready');
+    expect(condition(waiting, 'Ready')).toMatchObject({
+      status: 'False', reason: 'ReadinessGatesNotReady', message: 'corresponding condition of pod readiness gate "example.com/ready" does not exist.',
+    });
+    const setGate = (status: string) => admin.pods('default').patch('gated-ready', 'strategic', { status: { conditions: [{ type: 'example.com/ready', status }] } }, { subresource: 'status' });
+    await setGate('False');
+    await eventually(async () => condition(await get('gated-ready'), 'Ready')?.message === 'the status of pod readiness gate "example.com/ready" is not "True", but False', 10_000, 'gate False');
+    await setGate('True');
+    const ready = await eventually(async () => {
+      const x = await get('gated-ready');
+      return condition(x, 'Ready')?.status === 'True' ? x : undefined;
+    }, 10_000, 'Ready once the gate is True');
+    expect(condition(ready, 'Ready')?.reason).toBeUndefined();
+    expect((await api.kubectl('get', 'pod', 'gated-ready', '-o', 'wide')).stdout).toMatch(/gated-ready\s+1\/1\s+Running.*\s1\/1\s*$/m);
+  });
+
   it('rejects a pod that does not fit the node (OutOfcpu) and fails one past activeDeadlineSeconds', async () => {
     await createBound(admin, pod('huge', { spec: { containers: [{ name: 'c', image: 'nginx:1.27', resources: { requests: { cpu: '5' } } }] } }), NODE);
     const huge = await eventually(async () => { const x = await get('huge'); return x.status?.phase === 'Failed' ? x : undefined; }, 15_000, 'huge Failed');
