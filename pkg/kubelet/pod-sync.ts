@@ -12,6 +12,7 @@ import { linuxResources } from './sandbox/cgroups.js';
 import { podDnsConfig, type DnsSettings } from './sandbox/dns.js';
 import { linkMounts, mountsReadOnly, VolumeError, VolumeManager, type TokenRequester, type Volume, type VolumeObjectGetter } from './volumes.js';
 import { join } from 'node:path';
+import { terminationMessage, terminationMount } from './termination-message.js';
 import type { ContainerStatus, ImageInfo, Mount, Runtime } from './runtime/types.js';
 
 export interface BackoffPolicy { initialMs: number; maxMs: number }
@@ -33,6 +34,8 @@ interface SpecContainer {
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   ports?: { name?: string; containerPort: number }[];
   lifecycle?: { postStart?: Probe & { sleep?: { seconds: number } }; preStop?: Probe & { sleep?: { seconds: number } } };
+  terminationMessagePath?: string;
+  terminationMessagePolicy?: string;
 }
 
 /** What the kubelet remembers of a pod between syncs. */
@@ -55,6 +58,8 @@ export interface PodRecord {
   failed?: { reason: string; message: string };
   /** What the pod holds on the node, for admitting the next ones (admission.ts). */
   footprint?: Footprint;
+  /** The termination messages of its exited containers, by container id, each read once (process runtime only). */
+  messages?: Map<string, string>;
 }
 
 export interface SyncerOptions {
@@ -127,7 +132,12 @@ export class PodSyncer {
     // a container not yet seen running is reported as if not started yet (its previous attempt, or ContainerCreating);
     // a pod being killed is reported as the runtime has it now, as upstream's SyncTerminatingPod asks the runtime
     const seen = terminal ? undefined : this.o.seenRunning;
-    const containers = this.o.runtime.listContainers(rec.uid).filter((c) => !seen || c.state !== 'running' || seen(rec.uid, c.id));
+    const containers = this.o.runtime.listContainers(rec.uid).filter((c) => !seen || c.state !== 'running' || seen(rec.uid, c.id))
+      .map((c) => {
+        // upstream adds the container's own words to the runtime's
+        const m = rec.messages?.get(c.id);
+        return m ? { ...c, message: c.message ? `${c.message}: ${m}` : m } : c;
+      });
     return {
       runtimeName: this.o.runtime.name,
       containers,
@@ -157,6 +167,7 @@ export class PodSyncer {
   async sync(rec: PodRecord): Promise<void> {
     const pod = rec.pod;
     rec.requeueAt = undefined;
+    await this.readMessages(rec);
     if (pod.metadata?.deletionTimestamp) { await this.kill(rec); return; }
     const phase = pod.status?.phase as string | undefined;
     if (rec.terminated || rec.failed || phase === 'Succeeded' || phase === 'Failed') { await this.kill(rec, 0); return; }
@@ -347,6 +358,7 @@ export class PodSyncer {
       const specVolumes = new Map(((pod.spec?.volumes ?? []) as Volume[]).map((v) => [v.name, v]));
       const volumeMounts = (c.volumeMounts ?? []).map((m) => ({ ...m, readOnly: mountsReadOnly(m, specVolumes.get(m.name)) }));
       mounts = await linkMounts(rootfs, volumeMounts, rec.volumes);
+      mounts.push(await terminationMount(podDir, rootfs, c, attempt));
       env = [{ name: 'MINI_KUBE_ROOTFS', value: rootfs }, ...env];
     }
     const vars = Object.fromEntries(env.map((e) => [e.name, e.value]));
@@ -415,11 +427,26 @@ export class PodSyncer {
       await this.stopWithHook(rec, c, grace);
     }));
     for (const sb of rt.listPodSandboxes(rec.uid)) if (sb.state === 'ready') await rt.stopPodSandbox(sb.id);
+    await this.readMessages(rec);
     for (const name of [...rec.waiting.keys()]) {
       const w = rec.waiting.get(name)!;
       if (w.reason === 'CrashLoopBackOff') rec.waiting.delete(name);
     }
     rec.terminated = true;
+  }
+
+  /** Reads the termination message of each container that has exited since the last look. */
+  private async readMessages(rec: PodRecord): Promise<void> {
+    const podDir = (this.o.runtime as { podDir?: (uid: string) => string }).podDir?.(rec.uid);
+    if (!podDir) return;
+    const specs = [...(rec.pod.spec?.initContainers ?? []), ...(rec.pod.spec?.containers ?? [])] as SpecContainer[];
+    const containers = this.o.runtime.listContainers(rec.uid);
+    for (const id of rec.messages?.keys() ?? []) if (!containers.some((c) => c.id === id)) rec.messages!.delete(id);
+    for (const c of containers) {
+      if (c.state !== 'exited' || rec.messages?.has(c.id)) continue;
+      const spec = specs.find((s) => s.name === c.name);
+      if (spec) (rec.messages ??= new Map()).set(c.id, await terminationMessage(this.o.runtime, podDir, spec, c));
+    }
   }
 
   /** Runs `fn` after every pull queued before it. */

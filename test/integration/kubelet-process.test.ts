@@ -356,4 +356,19 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect((killing.status?.containerStatuses as any[])[0].started).toBe(true);
     await eventually(async () => { try { await get('hasty'); return false; } catch { return true; } }, 15_000, 'hasty gone');
   });
+
+  it('reports termination messages: what the container wrote to its terminationMessagePath, else its log\'s end (FallbackToLogsOnError)', async () => {
+    await createBound(admin, pod('said', {
+      spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'echo "bye from file" > /dev/termination-log; exit 3'] }] },
+    }), NODE);
+    await createBound(admin, pod('logged', {
+      spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', terminationMessagePolicy: 'FallbackToLogsOnError', command: ['sh', '-c', 'echo first; echo last words; exit 4'] }] },
+    }), NODE);
+    const terminated = async (name: string): Promise<Record<string, any>> =>
+      ((await phase(name, 'Failed')).status?.containerStatuses as any[])[0].state.terminated;
+    expect(await terminated('said')).toMatchObject({ exitCode: 3, reason: 'Error', message: 'bye from file\n' });
+    expect(await terminated('logged')).toMatchObject({ exitCode: 4, reason: 'Error', message: 'first\nlast words\n' });
+    // the container wrote into a file of its own: the node's /dev/termination-log (a mount point) stays empty
+    if (!notRoot) expect(await readFile('/dev/termination-log', 'utf8')).toBe('');
+  });
 });

@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { access, constants as fsConstants, lstat, mkdir, readdir, readlink, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { access, constants as fsConstants, lstat, mkdir, readdir, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -253,6 +253,11 @@ export class ProcessRuntime implements Runtime {
       throw new Error(exit.startError);
     }
     if (rooted) {
+      // a file mounted in /dev (the termination log) gets its mount point made on the node, once: else the root
+      // would mirror the node's /dev, a mount per device, for every container
+      for (const m of mounts) {
+        if (dirname(m.containerPath) === '/dev' && (await stat(m.hostPath).catch(() => undefined))?.isFile()) await writeFile(m.containerPath, '', { flag: 'wx' }).catch(() => undefined);
+      }
       c.root = await rootDirFor(this.podDir(c.podUid), c.name, c.attempt);
       const root = await rootOperations(mounts, c.cwd);
       argv = rootedArgv(c.root, root.cwd, [...root.ops, ...(pod ? OWN_PROC : [])], argv);
