@@ -13,7 +13,7 @@ import { podDnsConfig, type DnsSettings } from './sandbox/dns.js';
 import { linkMounts, mountsReadOnly, VolumeError, VolumeManager, type TokenRequester, type Volume, type VolumeObjectGetter } from './volumes.js';
 import { join } from 'node:path';
 import { terminationMessage, terminationMount } from './termination-message.js';
-import type { ContainerStatus, ImageInfo, Mount, Runtime } from './runtime/types.js';
+import type { ContainerStatus, HostsEntries, ImageInfo, Mount, Runtime } from './runtime/types.js';
 
 export interface BackoffPolicy { initialMs: number; maxMs: number }
 
@@ -106,6 +106,17 @@ export const goDuration = (ms: number): string => {
 /** Go's time.Duration String for milliseconds: 0s, 11ms, 1.234s. */
 export const goDurationPrecise = (ms: number): string =>
   ms <= 0 ? '0s' : ms < 1000 ? `${ms}ms` : ms < 60_000 ? `${(ms / 1000).toFixed(3).replace(/\.?0+$/, '')}s` : goDuration(ms);
+
+/** The pod's own lines in its /etc/hosts: its FQDN when it has a subdomain (as its DNS record is), its hostAliases. */
+const hostsEntries = (pod: KubeObject, clusterDomain: string): HostsEntries => {
+  const spec = pod.spec ?? {};
+  const hostname = (spec.hostname as string | undefined) ?? pod.metadata!.name!;
+  const subdomain = spec.subdomain as string | undefined;
+  return {
+    ...(subdomain ? { fqdn: `${hostname}.${subdomain}.${pod.metadata!.namespace!}.svc.${clusterDomain}` } : {}),
+    ...(Array.isArray(spec.hostAliases) && spec.hostAliases.length ? { hostAliases: spec.hostAliases as HostsEntries['hostAliases'] } : {}),
+  };
+};
 
 const podDesc = (pod: KubeObject): string => `${pod.metadata!.name}_${pod.metadata!.namespace}(${pod.metadata!.uid})`;
 
@@ -205,7 +216,7 @@ export class PodSyncer {
         id = await rt.runPodSandbox({
           name: pod.metadata!.name!, namespace: pod.metadata!.namespace!, uid: rec.uid, attempt: dead.length,
           hostname: (pod.spec?.hostname as string | undefined) ?? pod.metadata!.name!, labels: pod.metadata?.labels, annotations: pod.metadata?.annotations,
-          hostNetwork: pod.spec?.hostNetwork === true, dnsConfig,
+          hostNetwork: pod.spec?.hostNetwork === true, dnsConfig, hosts: hostsEntries(pod, this.o.dns?.clusterDomain ?? 'cluster.local'),
         });
       } catch (err) {
         this.o.recorder.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${(err as Error).message}`);

@@ -140,6 +140,21 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     await admin.pods('default').delete('bare', { gracePeriodSeconds: 0 });
   });
 
+  it('writes the pod\'s /etc/hosts as upstream\'s kubelet: its FQDN with a subdomain, and its hostAliases', async () => {
+    await createBound(admin, pod('aliased', {
+      spec: {
+        hostname: 'db-0', subdomain: 'db', hostAliases: [{ ip: '10.1.2.3', hostnames: ['foo.local', 'bar.local'] }],
+        containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'exec sleep 300'] }],
+      },
+    }), NODE);
+    const p = await running('aliased');
+    const hosts = await api.kubectl('exec', 'aliased', '--', 'cat', '/etc/hosts');
+    expect(hosts.stdout.split('\n').slice(7)).toEqual([
+      `${p.status!.podIP}\tdb-0.db.default.svc.cluster.local\tdb-0`, '', '# Entries added by HostAliases.', '10.1.2.3\tfoo.local\tbar.local', '',
+    ]);
+    await admin.pods('default').delete('aliased', { gracePeriodSeconds: 0 });
+  });
+
   it('a hostNetwork pod keeps the node\'s network and IP', async () => {
     await createBound(admin, pod('hostnet', { spec: { hostNetwork: true, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'exec sleep 300'] }] } }), NODE);
     const p = await running('hostnet');

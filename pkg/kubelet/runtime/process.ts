@@ -164,7 +164,7 @@ export class ProcessRuntime implements Runtime {
       this.reclaimed ??= sandboxes.reclaim();
       await this.reclaimed;
       const pod = await sandboxes.create({
-        id, podUid: config.uid, hostname: config.hostname ?? config.name, dns: config.dnsConfig, podDir,
+        id, podUid: config.uid, hostname: config.hostname ?? config.name, dns: config.dnsConfig, hosts: config.hosts, podDir,
       });
       this.pods.set(id, pod);
       ip = pod.ip;

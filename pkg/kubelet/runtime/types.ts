@@ -19,7 +19,15 @@ export interface SandboxConfig {
   hostNetwork?: boolean;
   /** What the sandbox's resolv.conf says (CRI DNSConfig); none: the runtime's default. */
   dnsConfig?: DnsConfig;
+  /**
+   * What the pod's /etc/hosts adds (upstream's kubelet writes that file itself; here the sandbox holds it): the pod's
+   * FQDN when it has a subdomain, and its spec's hostAliases.
+   */
+  hosts?: HostsEntries;
 }
+
+/** The pod's own lines in its managed /etc/hosts. */
+export interface HostsEntries { fqdn?: string; hostAliases?: { ip: string; hostnames?: string[] }[] }
 
 /** CRI's DNSConfig. */
 export interface DnsConfig { servers: string[]; searches: string[]; options: string[] }

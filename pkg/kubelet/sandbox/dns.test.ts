@@ -1,6 +1,6 @@
 // The pod's resolv.conf by dnsPolicy, as upstream's kubelet computes it, and the host resolv.conf it starts from.
 import { describe, expect, it } from 'vitest';
-import { MISSING_CLUSTER_DNS, parseResolvConf, podDnsConfig, resolvConf, type DnsSettings } from './dns.js';
+import { hostsFile, MISSING_CLUSTER_DNS, parseResolvConf, podDnsConfig, resolvConf, type DnsSettings } from './dns.js';
 
 const host = parseResolvConf('# generated\nnameserver 192.0.2.53\nnameserver 192.0.2.54 ; second\nsearch corp.example lab.example\noptions edns0 rotate\n');
 const settings: DnsSettings = { clusterDns: ['10.96.0.10'], clusterDomain: 'cluster.local', host };
@@ -38,5 +38,19 @@ describe('pod DNS', () => {
   it('Default copies the host; an empty None writes an empty file', () => {
     expect(podDnsConfig({ namespace: 'a', dnsPolicy: 'Default' }, settings).config).toEqual(host);
     expect(resolvConf(podDnsConfig({ namespace: 'a', dnsPolicy: 'None' }, settings).config)).toBe('');
+  });
+});
+
+describe('pod /etc/hosts', () => {
+  it('names the pod by its FQDN when it has a subdomain, and adds its hostAliases, as upstream\'s managed hosts file', () => {
+    const lines = hostsFile('10.244.0.5', 'db-0', {
+      fqdn: 'db-0.db.default.svc.cluster.local',
+      hostAliases: [{ ip: '10.1.2.3', hostnames: ['foo.local', 'bar.local'] }, { ip: '10.1.2.4', hostnames: ['baz'] }],
+    }).split('\n');
+    expect(lines[0]).toBe('# Kubernetes-managed hosts file.');
+    expect(lines.slice(7)).toEqual([
+      '10.244.0.5\tdb-0.db.default.svc.cluster.local\tdb-0', '', '# Entries added by HostAliases.', '10.1.2.3\tfoo.local\tbar.local', '10.1.2.4\tbaz', '',
+    ]);
+    expect(hostsFile('10.244.0.6', 'web').split('\n').slice(7)).toEqual(['10.244.0.6\tweb', '']);
   });
 });

@@ -3,7 +3,7 @@
 // options ndots:5 (without --cluster-dns it falls back to Default, with a MissingClusterDNS warning);
 // Default (and ClusterFirst on the host network) → the host's resolv.conf; None → only spec.dnsConfig, which is
 // merged last in every policy. Also the pod's /etc/hosts as upstream's kubelet manages it.
-import type { DnsConfig } from '../runtime/types.js';
+import type { DnsConfig, HostsEntries } from '../runtime/types.js';
 
 export interface DnsSettings {
   /** --cluster-dns */
@@ -91,8 +91,11 @@ export const resolvConf = (c: DnsConfig): string =>
     ...(c.options.length ? [`options ${c.options.join(' ')}`] : []),
   ].map((l) => `${l}\n`).join('');
 
-/** The pod's /etc/hosts (upstream's managed hosts file for a pod with its own network). */
-export const hostsFile = (ip: string, hostname: string): string => [
+/**
+ * The pod's /etc/hosts (upstream's managed hosts file for a pod with its own network): its FQDN first when it has a
+ * subdomain, then its hostAliases, one line per address.
+ */
+export const hostsFile = (ip: string, hostname: string, extra: HostsEntries = {}): string => [
   '# Kubernetes-managed hosts file.',
   '127.0.0.1\tlocalhost',
   '::1\tlocalhost ip6-localhost ip6-loopback',
@@ -100,6 +103,7 @@ export const hostsFile = (ip: string, hostname: string): string => [
   'fe00::0\tip6-mcastprefix',
   'fe00::1\tip6-allnodes',
   'fe00::2\tip6-allrouters',
-  `${ip}\t${hostname}`,
+  extra.fqdn ? `${ip}\t${extra.fqdn}\t${hostname}` : `${ip}\t${hostname}`,
+  ...(extra.hostAliases?.length ? ['', '# Entries added by HostAliases.', ...extra.hostAliases.map((a) => [a.ip, ...(a.hostnames ?? [])].join('\t'))] : []),
   '',
 ].join('\n');

@@ -8,7 +8,7 @@ import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { waitGone } from '../runtime/procfs.js';
-import type { DnsConfig, LinuxContainerResources } from '../runtime/types.js';
+import type { DnsConfig, HostsEntries, LinuxContainerResources } from '../runtime/types.js';
 import type { Cgroups } from './cgroups.js';
 import { hostsFile, resolvConf } from './dns.js';
 import { HostLocalIpam } from './ipam.js';
@@ -36,6 +36,7 @@ export interface SandboxSpec {
   podUid: string;
   hostname: string;
   dns?: DnsConfig;
+  hosts?: HostsEntries;
   /** The pod's directory (the sandbox's /etc files go in <podDir>/etc). */
   podDir: string;
 }
@@ -131,7 +132,7 @@ export class PodSandboxes {
       const netns = await this.bridge.attach(s.id, ip);
       const etcDir = join(s.podDir, 'etc');
       await mkdir(etcDir, { recursive: true });
-      const files: Record<string, string> = { hosts: hostsFile(ip, s.hostname), hostname: `${s.hostname}\n` };
+      const files: Record<string, string> = { hosts: hostsFile(ip, s.hostname, s.hosts), hostname: `${s.hostname}\n` };
       if (s.dns) files['resolv.conf'] = resolvConf(s.dns);
       const bindDir = join(ETC_NETNS, netns);
       await mkdir(bindDir, { recursive: true });
