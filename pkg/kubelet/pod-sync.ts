@@ -12,6 +12,7 @@ import { linuxResources } from './sandbox/cgroups.js';
 import { podDnsConfig, type DnsSettings } from './sandbox/dns.js';
 import { linkMounts, mountsReadOnly, VolumeError, VolumeManager, type TokenRequester, type Volume, type VolumeObjectGetter } from './volumes.js';
 import { join } from 'node:path';
+import { containerUser } from './run-as.js';
 import { terminationMessage, terminationMount } from './termination-message.js';
 import type { ContainerStatus, HostsEntries, ImageInfo, Mount, Runtime } from './runtime/types.js';
 
@@ -36,6 +37,7 @@ interface SpecContainer {
   lifecycle?: { postStart?: Probe & { sleep?: { seconds: number } }; preStop?: Probe & { sleep?: { seconds: number } } };
   terminationMessagePath?: string;
   terminationMessagePolicy?: string;
+  securityContext?: { runAsUser?: number; runAsGroup?: number; runAsNonRoot?: boolean };
 }
 
 /** What the kubelet remembers of a pod between syncs. */
@@ -348,7 +350,9 @@ export class PodSyncer {
       this.o.recorder.event(pod, 'Normal', 'Pulled', `Container image "${c.image}" already present on machine`);
     }
     let env: { name: string; value: string }[];
+    let user;
     try {
+      user = containerUser(pod, c, podDesc(pod));
       env = this.o.getObject
         ? await containerEnv(pod, c as Parameters<typeof containerEnv>[1], {
           podIp: rec.podIp, hostIp: this.o.hostIp, get: this.o.getObject, node: this.o.nodeCapacity ?? { cpu: '1', memory: '1Gi' },
@@ -376,7 +380,7 @@ export class PodSyncer {
     let id: string;
     try {
       id = await rt.createContainer(sandboxId, {
-        name: c.name, attempt, image: c.image, workingDir: c.workingDir, env, resources: linuxResources(c.resources),
+        name: c.name, attempt, image: c.image, workingDir: c.workingDir, env, resources: linuxResources(c.resources), ...(user ? { user } : {}),
         command: c.command?.map((x) => expandVars(x, vars)), args: c.args?.map((x) => expandVars(x, vars)),
         annotations: pod.metadata?.annotations, stdin: c.stdin, stdinOnce: c.stdinOnce, tty: c.tty,
         ...(mounts.length ? { mounts } : {}),

@@ -2,7 +2,7 @@
 // readLastStringFromContainerLogs): what the container wrote to its terminationMessagePath, a file of its own on the
 // node mounted there (its last 4 KiB); with terminationMessagePolicy FallbackToLogsOnError, when it wrote nothing
 // and failed, the end of its log (80 lines, at most 2 KiB).
-import { mkdir, open, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Mount, Runtime } from './runtime/types.js';
 
@@ -22,7 +22,8 @@ const fileOf = (podDir: string, container: string, attempt: number): string => j
 export async function terminationMount(podDir: string, rootfs: string, spec: TerminationSpec, attempt: number): Promise<Mount> {
   const hostPath = fileOf(podDir, spec.name, attempt);
   await mkdir(dirname(hostPath), { recursive: true });
-  await writeFile(hostPath, '', { mode: 0o666 });
+  await writeFile(hostPath, '');
+  await chmod(hostPath, 0o666); // past the umask
   const containerPath = spec.terminationMessagePath || DEFAULT_PATH;
   const link = join(rootfs, containerPath);
   await mkdir(dirname(link), { recursive: true });

@@ -6,7 +6,7 @@
 // build it a root of its own (runtime/container-root.ts), at the mountPath itself; a subPath mount into an atomically
 // written volume is a copy taken at start, so it is not updated (as upstream's bind mount).
 // A missing ConfigMap, Secret or claim that is not optional is a VolumeError: the pod waits (FailedMount).
-import { cp, lstat, mkdir, realpath, rm, symlink } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, realpath, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isNotFound, type KubeObject } from '../client/index.js';
 import { writeAtomically, type Payload } from './volumes/atomic-writer.js';
@@ -87,7 +87,11 @@ export class VolumeManager {
         const dir = join(podDir, 'volumes', v.name);
         paths.set(v.name, dir);
         if (isProjection(v)) await writeAtomically(dir, await this.payload(pod, v));
-        else await mkdir(dir, { recursive: true });
+        else {
+          await mkdir(dir, { recursive: true });
+          // upstream's emptyDir is world-writable: a container of any user writes there
+          if (v.emptyDir) await chmod(dir, 0o777);
+        }
       }
     }
     return paths;

@@ -371,4 +371,25 @@ describe('kubelet: process runtime and kubectl logs', () => {
     // the container wrote into a file of its own: the node's /dev/termination-log (a mount point) stays empty
     if (!notRoot) expect(await readFile('/dev/termination-log', 'utf8')).toBe('');
   });
+
+  it('runs a container as its securityContext\'s user and groups (an emptyDir writable to it); runAsNonRoot refuses root', async () => {
+    await createBound(admin, pod('as-user', {
+      spec: {
+        restartPolicy: 'Never', securityContext: { runAsUser: 1000, runAsGroup: 3000, supplementalGroups: [4000], fsGroup: 2000 },
+        volumes: [{ name: 'scratch', emptyDir: {} }],
+        containers: [{ name: 'sh', image: 'busybox', volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }], command: ['sh', '-c', 'id -u; id -g; id -G; touch /scratch/x && echo wrote'] }],
+      },
+    }), NODE);
+    await phase('as-user', 'Succeeded');
+    const [uid, gid, groups, wrote] = (await api.kubectl('logs', 'as-user')).stdout.trim().split('\n');
+    if (!notRoot) expect([uid, gid, groups!.split(' ').sort(), wrote]).toEqual(['1000', '3000', ['2000', '3000', '4000'], 'wrote']);
+    await createBound(admin, pod('not-root', { spec: { securityContext: { runAsNonRoot: true }, containers: [{ name: 'sh', image: 'busybox', command: ['sleep', '60'] }] } }), NODE);
+    const refused = await eventually(async () => {
+      const p = await get('not-root');
+      return (p.status?.containerStatuses as any[] | undefined)?.[0]?.state?.waiting?.reason === 'CreateContainerConfigError' ? p : undefined;
+    }, 15_000, 'not-root refused');
+    const uidOf = refused.metadata!.uid!;
+    expect((refused.status?.containerStatuses as any[])[0].state.waiting.message)
+      .toBe(`container has runAsNonRoot and image will run as root (pod: "not-root_default(${uidOf})", container: sh)`);
+  });
 });

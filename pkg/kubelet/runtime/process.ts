@@ -28,7 +28,7 @@ import { ShimHandle } from './shim-client.js';
 import { canMakeRoots, hostPathOf, inRootArgv, OWN_PROC, rootDirFor, rootedArgv, rootOperations } from './container-root.js';
 import { notFoundMessage, type ShimExit } from './shim-protocol.js';
 import {
-  normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUsage, type DiskUsage, type ExecResult, type FsInfo, type ImageInfo,
+  normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUser, type ContainerUsage, type DiskUsage, type ExecResult, type FsInfo, type ImageInfo,
   type InterfaceStats, type LogChunk, type LogCursor, type LogOptions, type Mount, type Runtime, type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions,
   type StreamingSession,
 } from './types.js';
@@ -252,6 +252,7 @@ export class ProcessRuntime implements Runtime {
       this.exitedWith(c, exit);
       throw new Error(exit.startError);
     }
+    argv = asUser(c.config.user, argv);
     if (rooted) {
       // a file mounted in /dev (the termination log) gets its mount point made on the node, once: else the root
       // would mirror the node's /dev, a mount per device, for every container
@@ -404,17 +405,19 @@ export class ProcessRuntime implements Runtime {
   private async execArgv(c: ProcContainer, cmd: string[]): Promise<string[]> {
     const pod = this.pods.get(c.sandboxId);
     const pid = c.shim?.started?.pid;
-    let argv = cmd;
+    // as runc exec, as the container's user
+    const run = asUser(c.config.user, cmd);
+    let argv = run;
     if (pid !== undefined) {
       const { top, main } = await this.processesOf(c, pid);
       const target = main ?? top;
       const [mine, theirs] = await Promise.all([readlink('/proc/self/ns/mnt').catch(() => ''), readlink(`/proc/${target}/ns/mnt`).catch(() => '')]);
       if (theirs && theirs !== mine) {
         argv = ['nsenter', `--target=${target}`, '--mount', ...(c.root ? ['--root', '--wd'] : []), ...(pod ? ['--pid', '--ipc', '--uts', '--net'] : []), '--',
-          ...(c.root ? inRootArgv(c.cwd, cmd) : cmd)];
+          ...(c.root ? inRootArgv(c.cwd, run) : run)];
       }
     }
-    if (argv === cmd && pod) argv = this.o.sandboxes!.wrap(pod, cmd);
+    if (argv === run && pod) argv = this.o.sandboxes!.wrap(pod, run);
     // behind a wrapper, a missing command would be the wrapper's failure: it is looked for first
     if (argv !== cmd && !(await commandFound(c, cmd[0] ?? '', c.root ? c.config.mounts ?? [] : []))) throw new Error(execNotFoundMessage(cmd[0] ?? ''));
     return argv;
@@ -549,6 +552,15 @@ const hostCwd = (c: ContainerRecord): string => (c.root ? dirname(c.logPath) : c
 const oomKilled = (cgroup: string): boolean => {
   try { return /^oom_kill [1-9]/m.test(readFileSync(join(cgroup, 'memory.events'), 'utf8')); } catch { return false; }
 };
+
+/**
+ * `argv` run as the container's user (setpriv switches after the wrappers, which need root, have done their work); as
+ * it is when the runtime is not root itself, which cannot switch users.
+ */
+const asUser = (user: ContainerUser | undefined, argv: string[]): string[] =>
+  user && process.getuid?.() === 0
+    ? ['setpriv', `--reuid=${user.uid}`, `--regid=${user.gid}`, user.groups.length ? `--groups=${user.groups.join(',')}` : '--clear-groups', '--', ...argv]
+    : argv;
 
 /** The sandbox's /etc files under the container's $MINI_KUBE_ROOTFS (unless a volume is mounted at /etc). */
 const linkEtc = async (rootfs: string, etcDir: string): Promise<void> => {

@@ -48,6 +48,9 @@ export interface SandboxStatus {
   ip: string;
 }
 
+/** The user a container's processes run as. */
+export interface ContainerUser { uid: number; gid: number; groups: number[] }
+
 /** A volume mount as CRI's Mount: the host path is what the container sees at containerPath (read-only if asked). */
 export interface Mount { containerPath: string; hostPath: string; readOnly?: boolean }
 
@@ -71,6 +74,8 @@ export interface ContainerConfig {
   tty?: boolean;
   /** Its volumes, as CRI's mounts: the process runtime binds each at its container path where it can build roots. */
   mounts?: Mount[];
+  /** CRI's run_as_user, run_as_group and supplemental_groups; none: the image's user (root). */
+  user?: ContainerUser;
   resources?: LinuxContainerResources;
 }
 
