@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serviceUnavailable } from '../apimachinery/errors.js';
 import type { Check } from './health.js';
 import { isLongRunning } from './long-running.js';
+import { onResponseClose } from './response-close.js';
 
 export interface ShutdownOptions {
   /** --shutdown-delay-duration: how long /readyz fails before requests are refused (for load balancers to notice). */
@@ -69,14 +70,14 @@ export class GracefulShutdown {
       this.sessions.add(session);
       session.once('close', () => this.sessions.delete(session));
     });
-    // one listener per request for both counts: a response already has many (fastify's, the chain's, a proxy's pipe)
+    // one callback per request for both counts
     app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       const socket = req.httpVersionMajor === 1 ? req.socket : undefined;
       if (socket) {
         this.busy.set(socket, (this.busy.get(socket) ?? 0) + 1);
         if (this.refusing) res.shouldKeepAlive = false;
       }
-      res.once('close', () => {
+      onResponseClose(res, () => {
         if (this.tracked.delete(res)) {
           this.inflight--;
           if (this.inflight === 0) this.onDrained?.();

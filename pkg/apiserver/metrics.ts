@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { FlowControl, FlowCounts } from './flowcontrol/apf.js';
+import { onResponseClose } from './response-close.js';
 
 export interface ApiMetrics {
   registry: Registry;
@@ -40,7 +41,7 @@ export function registerMetrics(app: FastifyInstance): ApiMetrics {
       const scope = i.name ? 'resource' : i.namespace ? 'namespace' : 'cluster';
       const g = longrunning.labels(i.verb.toUpperCase(), i.apiGroup, i.apiVersion, i.resource, i.subresource, scope, 'apiserver');
       g.inc();
-      reply.raw.once('close', () => g.dec());
+      onResponseClose(reply.raw, () => g.dec());
     }
     done();
   });

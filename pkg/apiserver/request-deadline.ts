@@ -7,6 +7,7 @@ import { Deadline } from '../apimachinery/deadline.js';
 import { goDurationMs } from '../apimachinery/duration.js';
 import { badRequest, type StatusError, timeout } from '../apimachinery/errors.js';
 import { isLongRunning } from './long-running.js';
+import { onResponseClose } from './response-close.js';
 
 const WRITES = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 /** Upstream's requestTimeoutUpperBound: the handlers of writes stop waiting after this. */
@@ -41,7 +42,7 @@ export function requestDeadline(requestTimeoutMs: number, send: (request: Fastif
       send(request, reply, timeout(write ? 'request did not complete within requested timeout - context deadline exceeded'
         : 'request did not complete within the allotted timeout'));
     }, ms);
-    reply.raw.once('close', () => clearTimeout(timer));
+    onResponseClose(reply.raw, () => clearTimeout(timer));
     done();
   };
 }

@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { undici } from '../apimachinery/undici.js';
 import { dialTls, spliceUpgrade, upgradeHead } from './upgrade.js';
+import { onResponseClose } from './response-close.js';
 
 export interface ProxyDestination {
   scheme: 'http' | 'https';
@@ -77,7 +78,7 @@ export async function proxyTo(request: FastifyRequest, reply: FastifyReply, to: 
     return;
   }
   const abort = new AbortController();
-  reply.raw.once('close', () => abort.abort());
+  onResponseClose(reply.raw, () => abort.abort());
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
   const { request: undiciRequest } = await undici();
   let res: Dispatcher.ResponseData;

@@ -139,7 +139,12 @@ const apiService = () => ({
   spec: { group: 'wardle.example.com', version: 'v1alpha1', service: { namespace: 'wardle-system', name: 'api' }, caBundle, groupPriorityMinimum: 1000, versionPriority: 15 },
 });
 
+/** The process's warnings meanwhile: a proxied response must not collect more 'close' listeners than Node allows. */
+const warnings: Error[] = [];
+const onWarning = (w: Error): void => { warnings.push(w); };
+
 beforeAll(async () => {
+  process.on('warning', onWarning);
   const dataDir = await mkdtemp(join(tmpdir(), 'mini-kube-aggregation-'));
   cacheDir = join(dataDir, 'kubectl-cache');
   const front = await ensureFrontProxyPki(join(dataDir, 'pki'));
@@ -171,6 +176,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  process.off('warning', onWarning);
+  expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message)).toEqual([]);
   releaseWatch?.();
   await s?.close();
   await new Promise<void>((r) => (ext ? ext.close(() => r()) : r()));

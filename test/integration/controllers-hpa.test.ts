@@ -17,8 +17,8 @@ let h: Harness;
 let metrics: Server | undefined;
 /** The CPU each pod uses, as the fake metrics-server reports it. */
 let usage = '50m';
-/** The query strings the adapter was asked, by path. */
-const asked = new Map<string, string>();
+/** The query strings the adapter was asked, by path (every HPA of the file asks: each one's selector is there). */
+const asked = new Map<string, Set<string>>();
 
 const deployment = (name: string, replicas: number): KubeObject => ({
   apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
@@ -110,7 +110,9 @@ describe('horizontal pod autoscaler', () => {
     const podsOf = async (selector: string) => (await h.c.pods('default').list({ labelSelector: selector })).items;
     metrics = createServer({ cert: pair.certPem, key: pair.keyPem }, (req, res) => {
       const [path = '', query = ''] = (req.url ?? '').split('?');
-      asked.set(path, decodeURIComponent(query));
+      let queries = asked.get(path);
+      if (!queries) asked.set(path, (queries = new Set()));
+      queries.add(decodeURIComponent(query));
       const params = new URLSearchParams(query);
       const json = (body: unknown): void => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)); };
       const now = new Date().toISOString();
@@ -197,8 +199,8 @@ describe('horizontal pod autoscaler', () => {
     ]);
     const conditions = Object.fromEntries(hpa.status.conditions.map((c: { type: string; reason: string }) => [c.type, c.reason]));
     expect(conditions).toEqual({ AbleToScale: 'SucceededRescale', ScalingActive: 'ValidMetricFound', ScalingLimited: 'ScaleUpLimit' });
-    expect(asked.get('/apis/custom.metrics.k8s.io/v1beta2/namespaces/default/pods/*/requests_per_second')).toBe('labelSelector=app=queue');
-    expect(asked.get('/apis/external.metrics.k8s.io/v1beta1/namespaces/default/queue_length')).toBe('labelSelector=queue=jobs');
+    expect(asked.get('/apis/custom.metrics.k8s.io/v1beta2/namespaces/default/pods/*/requests_per_second')).toContain('labelSelector=app=queue');
+    expect(asked.get('/apis/external.metrics.k8s.io/v1beta1/namespaces/default/queue_length')).toContain('labelSelector=queue=jobs');
     const events = await h.s.kubectl('get', 'events', '--field-selector', 'involvedObject.name=queue,involvedObject.kind=HorizontalPodAutoscaler', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}');
     expect(events.stdout).toContain('SuccessfulRescale: New size: 3; reason: external metric queue_length(&LabelSelector{MatchLabels:map[string]string{queue: jobs,},MatchExpressions:[]LabelSelectorRequirement{},}) above target\n');
     expect((await h.s.kubectl('get', 'hpa', 'queue')).stdout).toMatch(/queue\s+Deployment\/queue\s+20\/10, 90\/30\s+1\s+10\s+\d+/);
