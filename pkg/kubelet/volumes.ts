@@ -6,7 +6,7 @@
 // build it a root of its own (runtime/container-root.ts), at the mountPath itself; a subPath mount into an atomically
 // written volume is a copy taken at start, so it is not updated (as upstream's bind mount).
 // A missing ConfigMap, Secret or claim that is not optional is a VolumeError: the pod waits (FailedMount).
-import { chmod, cp, lstat, mkdir, realpath, rm, symlink } from 'node:fs/promises';
+import { chmod, chown, cp, lstat, mkdir, realpath, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isNotFound, type KubeObject } from '../client/index.js';
 import { writeAtomically, type Payload } from './volumes/atomic-writer.js';
@@ -89,8 +89,13 @@ export class VolumeManager {
         if (isProjection(v)) await writeAtomically(dir, await this.payload(pod, v));
         else {
           await mkdir(dir, { recursive: true });
-          // upstream's emptyDir is world-writable: a container of any user writes there
-          if (v.emptyDir) await chmod(dir, 0o777);
+          // upstream's emptyDir is world-writable; with an fsGroup it is the group's, and setgid, so that what the
+          // containers write there is the group's too (SetVolumeOwnership)
+          if (v.emptyDir) {
+            const fsGroup = (pod.spec?.securityContext as { fsGroup?: number } | undefined)?.fsGroup;
+            if (fsGroup !== undefined && process.getuid?.() === 0) await chown(dir, 0, fsGroup);
+            await chmod(dir, fsGroup !== undefined && process.getuid?.() === 0 ? 0o2777 : 0o777);
+          }
         }
       }
     }

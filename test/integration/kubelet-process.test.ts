@@ -377,12 +377,13 @@ describe('kubelet: process runtime and kubectl logs', () => {
       spec: {
         restartPolicy: 'Never', securityContext: { runAsUser: 1000, runAsGroup: 3000, supplementalGroups: [4000], fsGroup: 2000 },
         volumes: [{ name: 'scratch', emptyDir: {} }],
-        containers: [{ name: 'sh', image: 'busybox', volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }], command: ['sh', '-c', 'id -u; id -g; id -G; touch /scratch/x && echo wrote'] }],
+        containers: [{ name: 'sh', image: 'busybox', volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }], command: ['sh', '-c', 'id -u; id -g; id -G; touch /scratch/x && echo wrote; stat -c %g /scratch/x'] }],
       },
     }), NODE);
     await phase('as-user', 'Succeeded');
-    const [uid, gid, groups, wrote] = (await api.kubectl('logs', 'as-user')).stdout.trim().split('\n');
-    if (!notRoot) expect([uid, gid, groups!.split(' ').sort(), wrote]).toEqual(['1000', '3000', ['2000', '3000', '4000'], 'wrote']);
+    const [uid, gid, groups, wrote, fileGroup] = (await api.kubectl('logs', 'as-user')).stdout.trim().split('\n');
+    // the emptyDir is the fsGroup's (setgid): what the container writes there is the group's
+    if (!notRoot) expect([uid, gid, groups!.split(' ').sort(), wrote, fileGroup]).toEqual(['1000', '3000', ['2000', '3000', '4000'], 'wrote', '2000']);
     await createBound(admin, pod('not-root', { spec: { securityContext: { runAsNonRoot: true }, containers: [{ name: 'sh', image: 'busybox', command: ['sleep', '60'] }] } }), NODE);
     const refused = await eventually(async () => {
       const p = await get('not-root');
