@@ -131,9 +131,8 @@ export class NodeKubelet {
     });
     this.recorder = new EventRecorder({ sink: o.client.events(), component: 'kubelet', host: o.nodeName, clock: this.clock, logger: this.logger, throttle: o.eventThrottle });
     if (o.runtime.logPath && o.runtime.reopenContainerLog) this.logManager = new ContainerLogManager({ ...o, clock: this.clock, logger: this.logger });
-    const podDir = (o.runtime as { podDir?: (uid: string) => string }).podDir;
-    if (podDir && o.evictionHard?.length) {
-      const rootDir = dirname(dirname(podDir.call(o.runtime, 'uid'))); // <root>/pods/<uid>
+    if (o.runtime.podDir && o.evictionHard?.length) {
+      const rootDir = dirname(dirname(o.runtime.podDir('uid'))); // <root>/pods/<uid>
       this.eviction = new EvictionManager({
         thresholds: o.evictionHard, clock: this.clock, logger: this.logger, intervalMs: o.evictionMonitoringMs,
         observe: () => observeMachine(rootDir),
@@ -142,7 +141,7 @@ export class NodeKubelet {
         onPressureChange: () => { this.agent.updateStatus().catch((err: unknown) => this.logger.warn({ err }, 'cannot post the node status')); },
       });
     }
-    if (typeof (o.runtime as { podDir?: unknown }).podDir === 'function') {
+    if (o.runtime.podDir) {
       this.watcher = new ObjectWatcher({ client: o.client, logger: this.logger, onChange: (uids) => { for (const uid of uids) this.refreshVolumes(uid); } });
     }
     const fromApi = (kind: VolumeObjectKind, ns: string, name: string): Promise<KubeObject> => o.client.resource(RESOURCE_OF[kind], ns || undefined).get(name);
@@ -349,10 +348,10 @@ export class NodeKubelet {
 
   /** What /stats/summary and /metrics/resource read: the node's pods, its runtime and (process runtime) where volumes are. */
   statsSource(): StatsSource {
-    const podDir = (this.o.runtime as { podDir?: (uid: string) => string }).podDir;
+    const rt = this.o.runtime;
     return {
-      nodeName: this.o.nodeName, pods: () => this.pods(), runtime: this.o.runtime,
-      volumeDir: podDir ? (uid, volume) => join(podDir.call(this.o.runtime, uid), 'volumes', volume) : undefined,
+      nodeName: this.o.nodeName, pods: () => this.pods(), runtime: rt,
+      volumeDir: rt.podDir ? (uid, volume) => join(rt.podDir!(uid), 'volumes', volume) : undefined,
     };
   }
 

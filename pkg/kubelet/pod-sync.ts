@@ -270,7 +270,7 @@ export class PodSyncer {
    * or the resync period passed. False while the first set-up fails (FailedMount; the pod waits and retries).
    */
   private async syncVolumes(rec: PodRecord): Promise<boolean> {
-    const podDir = (this.o.runtime as { podDir?: (uid: string) => string }).podDir?.(rec.uid);
+    const podDir = this.o.runtime.podDir?.(rec.uid);
     if (!podDir || !this.volumes) return true;
     const now = this.o.clock.now();
     const resyncMs = this.o.volumeResyncMs ?? 60_000;
@@ -366,7 +366,7 @@ export class PodSyncer {
       rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + Math.min(this.o.backoff.initialMs, 2_000));
       return;
     }
-    const podDir = (rt as { podDir?: (uid: string) => string }).podDir?.(rec.uid);
+    const podDir = rt.podDir?.(rec.uid);
     let mounts: Mount[] = [];
     if (podDir && rec.volumes) {
       const rootfs = join(podDir, 'rootfs', c.name);
@@ -452,7 +452,7 @@ export class PodSyncer {
 
   /** Reads the termination message of each container that has exited since the last look. */
   private async readMessages(rec: PodRecord): Promise<void> {
-    const podDir = (this.o.runtime as { podDir?: (uid: string) => string }).podDir?.(rec.uid);
+    const podDir = this.o.runtime.podDir?.(rec.uid);
     if (!podDir) return;
     const specs = [...(rec.pod.spec?.initContainers ?? []), ...(rec.pod.spec?.containers ?? [])] as SpecContainer[];
     const containers = this.o.runtime.listContainers(rec.uid);

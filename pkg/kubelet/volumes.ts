@@ -93,8 +93,9 @@ export class VolumeManager {
           // containers write there is the group's too (SetVolumeOwnership)
           if (v.emptyDir) {
             const fsGroup = (pod.spec?.securityContext as { fsGroup?: number } | undefined)?.fsGroup;
-            if (fsGroup !== undefined && process.getuid?.() === 0) await chown(dir, 0, fsGroup);
-            await chmod(dir, fsGroup !== undefined && process.getuid?.() === 0 ? 0o2777 : 0o777);
+            const owned = fsGroup !== undefined && process.getuid?.() === 0;
+            if (owned) await chown(dir, 0, fsGroup);
+            await chmod(dir, owned ? 0o2777 : 0o777);
           }
         }
       }

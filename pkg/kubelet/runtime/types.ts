@@ -206,6 +206,8 @@ export interface Runtime {
   logs(id: string, o?: LogOptions, cursor?: LogCursor): Promise<LogChunk>;
   /** Where a running container's log is written (a runtime that keeps files); rotated copies are `<path>.<time>`. */
   logPath?(id: string): string | undefined;
+  /** Where a pod's files are on the node (a runtime that keeps files: volumes, logs, termination messages). */
+  podDir?(uid: string): string;
   /** CRI's ReopenContainerLog: the container writes to a new file at its log path. */
   reopenContainerLog?(id: string): Promise<void>;
   /** Runs `cmd` in the container's environment, joined to the client's streams (kubectl exec). */
