@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import type { Logger } from 'pino';
-import type { Client, HealthCheck } from '../pkg/client/index.js';
+import type { Client, HealthCheck, SecureServingOptions } from '../pkg/client/index.js';
 import type { Registry } from 'prom-client';
 import { flag, FlagError } from './flags.js';
 
@@ -31,6 +31,8 @@ export interface ComponentServing {
   health: { healthz?: HealthCheck[]; livez?: HealthCheck[]; readyz?: HealthCheck[] };
   configz: () => unknown;
   signal: AbortSignal;
+  /** Every other path, once authorized (the controller-manager's /debug/controllers/...). */
+  handler?: SecureServingOptions['handler'];
 }
 
 /**
@@ -47,6 +49,7 @@ export async function startComponentServing(v: ServingValues, s: ComponentServin
     const server = new SecureServer({
       client: s.client, logger: s.logger, bindAddress: v['bind-address'], port: v['secure-port'], ...(tls ? { tls } : {}),
       alwaysAllowPaths: v['authorization-always-allow-paths'], health: s.health, metrics: s.registry, configz: s.configz,
+      ...(s.handler ? { handler: s.handler } : {}),
     });
     return await server.start(s.signal);
   } catch (err) {

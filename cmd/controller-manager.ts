@@ -92,6 +92,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const logger = pino({ name: 'controller-manager', level: v.v >= 6 ? 'trace' : v.v >= 4 ? 'debug' : 'info' }, pino.destination(2));
   const { Client, componentUserAgent, loadKubeconfig } = await import('../pkg/client/index.js');
   const { runControllerManager, selectControllers, knownControllers } = await import('../pkg/controller/controller-manager.js');
+  const { DebugRoutes } = await import('../pkg/controller/debug-routes.js');
+  const debug = new DebugRoutes();
   try {
     selectControllers(v.controllers, knownControllers());
   } catch (e) {
@@ -149,10 +151,11 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     onLeaderElector: (e) => { elector = e; },
     // as upstream's: each started controller answers on /healthz under its name
     onControllerStarted: (name) => { if (!healthz.some((c) => c.name === name)) healthz.push({ name, check: () => true }); },
+    onDebugHandler: (name, handler) => debug.set(name, handler),
   }, stop.signal);
   void startComponentServing(v, {
     client, logger, registry: metrics.registry, signal: stop.signal, configz: () => controllerManagerConfigz(v, timing),
-    health: { healthz },
+    health: { healthz }, handler: debug.serve,
   });
   running.catch((err: unknown) => {
     logger.fatal({ err }, 'controller-manager failed');

@@ -34,7 +34,7 @@ import { startServiceAccountController } from './serviceaccount/serviceaccounts.
 import { startValidatingAdmissionPolicyStatusController } from './validatingadmissionpolicystatus/controller.js';
 import { defaultClusterControllerConfig, type ClusterControllerConfig, type ClusterControllerInit } from './shared/cluster-context.js';
 import { ServiceAccountClientBuilder } from './shared/credentials.js';
-import type { ControllerInit } from './shared/types.js';
+import type { ControllerInit, DebugHandler } from './shared/types.js';
 import { workloadControllers } from './workloads.js';
 
 export interface ControllerDescriptor {
@@ -158,6 +158,8 @@ export interface ControllerManagerOptions {
   onLeaderElector?: (elector: LeaderElector) => void;
   /** A controller was started (upstream adds a health check of its name to /healthz then). */
   onControllerStarted?: (name: string) => void;
+  /** A controller offers a debugging endpoint, to be served at /debug/controllers/<name>. */
+  onDebugHandler?: (name: string, handler: DebugHandler) => void;
 }
 
 /** Runs until the signal aborts (then stops every controller and releases the lease). */
@@ -187,7 +189,10 @@ export async function runControllerManager(o: ControllerManagerOptions, signal: 
       recorders.push(recorder);
       const workers = (d.concurrencyFlag && o.concurrency?.[d.concurrencyFlag]) || d.workers;
       logger.info({ workers }, 'starting controller');
-      await d.init({ client, informers, recorder, signal: leading, workers, logger, clock, config, featureGates: o.featureGates });
+      await d.init({
+        client, informers, recorder, signal: leading, workers, logger, clock, config, featureGates: o.featureGates,
+        serveDebug: (h) => o.onDebugHandler?.(d.name, h),
+      });
       logger.info('controller stopped');
     };
     // As upstream's StartControllers: one controller after the other, each running as soon as it has its client.

@@ -1,8 +1,11 @@
 // The garbage collector, run by `mini-kube controller-manager` as a separate OS process with its own certificate
 // (and per-controller service-account credentials under RBAC), driven by the real kubectl: background, foreground
 // and orphan cascading deletes of a ConfigMap owned by a ConfigMap and of a ReplicaSet with pods.
+import { readFile } from 'node:fs/promises';
+import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../pkg/client/index.js';
+import { freePort } from '../bench/processes.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { bundleMain, controllerManagerKubeconfig, eventually, exists, spawnControllerManager, type CmProcess } from './controllers-support.js';
 
@@ -10,6 +13,8 @@ let s: TestApiServer;
 let cm: CmProcess;
 let cleanup: () => Promise<void>;
 let main: string;
+let cmPort: number;
+let admin: Agent;
 
 const api = (method: string, path: string, body?: unknown) => s.api(method, path, body);
 
@@ -35,16 +40,32 @@ async function replicaSetWithPods(ns: string, name: string, pods: number): Promi
       spec: { containers: [{ name: 'c', image: 'busybox' }] },
     });
   }
+  // The collector watches pods and ReplicaSets apart: an owner deleted before its pods reach the collector's cache
+  // has no dependents to wait for yet. Its graph tells when they have.
+  await eventually(() => gcGraph([rs.metadata!.uid!]), (dot) => dot.split(' -> ').length === pods + 1, `the collector to see ${name}'s pods`);
   return rs;
 }
+
+/** The controller-manager's debugging endpoint of the garbage collector. */
+const gcDebug = async (path: string): Promise<{ status: number; type: string; text: string }> => {
+  const res = await request(`https://127.0.0.1:${cmPort}/debug/controllers/garbage-collector-controller${path}`, { dispatcher: admin });
+  return { status: res.statusCode, type: String(res.headers['content-type']), text: await res.body.text() };
+};
+
+const gcGraph = async (uids: string[] = []): Promise<string> =>
+  (await gcDebug(`/graph${uids.length ? `?${uids.map((u) => `uid=${u}`).join('&')}` : ''}`)).text;
 
 beforeAll(async () => {
   const [server, bundle] = await Promise.all([startTestApiServer({ storageBackend: 'memory' }), bundleMain()]);
   s = server;
   cleanup = bundle.cleanup;
   main = bundle.main;
+  const [cert, key] = await Promise.all([readFile(s.pki.admin.cert, 'utf8'), readFile(s.pki.admin.key, 'utf8')]);
+  admin = new Agent({ connect: { rejectUnauthorized: false, cert, key } });
+  cmPort = await freePort();
   cm = spawnControllerManager(bundle.main, await controllerManagerKubeconfig(s), [
     '--controllers', 'garbagecollector,namespace', '--use-service-account-credentials', '--leader-elect=false',
+    '--secure-port', String(cmPort), '--bind-address', '127.0.0.1',
   ]);
   // Ready once the garbage collector has synced its caches.
   await eventually(async () => cm.logs(), (l) => l.includes('garbage collector: caches synced'), 'the garbage collector to sync', 30_000)
@@ -52,6 +73,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await admin?.close();
   const exit = await cm?.stop();
   await s?.close();
   await cleanup?.();
@@ -102,6 +124,28 @@ describe('garbage collector (separate process, kubectl)', () => {
     const left = await eventually(() => api('GET', '/api/v1/namespaces/default/configmaps/shared'),
       (r) => r.status === 200 && (r.body as KubeObject).metadata!.ownerReferences?.length === 1, 'the dangling reference to be removed');
     expect((left.body as KubeObject).metadata!.ownerReferences![0]!.name).toBe('owner-b');
+  });
+
+  it('serves its graph in DOT at /debug/controllers/garbage-collector-controller/graph, as upstream', async () => {
+    const owner = await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'graph-owner' } });
+    await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'graph-lonely' } });
+    const kids = await Promise.all(['graph-a', 'graph-b'].map((name) => create('/api/v1/namespaces/default/configmaps', {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ownerReferences: [ownerRef(owner, false)] },
+    })));
+    const uid = owner.metadata!.uid!;
+    const dot = await eventually(() => gcGraph([uid]), (t) => t.split(' -> ').length === 3, 'both dependents in the graph');
+    expect(dot.startsWith('strict digraph full {\n')).toBe(true);
+    // the owner's vertex, and an edge from each dependent's vertex to it
+    const idOf = (u: string): string => new RegExp(`\\n  (\\d+) \\[\\n    label="uid=${u}\\nnamespace=default\\nConfigMap\\.v1/`).exec(dot)?.[1] ?? 'none';
+    for (const k of kids) expect(dot).toContain(`  ${idOf(k.metadata!.uid!)} -> ${idOf(uid)};`);
+    expect(dot).toContain('    kind="ConfigMap"\n    namespace="default"\n    name="graph-owner"');
+    expect(await gcGraph()).toContain(`uid="${uid}"`);
+    // objects nobody owns and that own nothing are left out; an unknown path is a 404
+    expect(await gcGraph()).not.toContain('name="graph-lonely"');
+    const graph = await gcDebug('/graph');
+    expect([graph.status, graph.type]).toEqual([200, 'text/vnd.graphviz']);
+    expect((await gcDebug('/other')).status).toBe(404);
+    expect((await gcDebug('')).status).toBe(404);
   });
 
   it('foreground: kubectl --cascade=foreground waits for the pods, then the ReplicaSet goes', async () => {

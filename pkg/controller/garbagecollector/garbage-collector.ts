@@ -8,10 +8,8 @@ import { isConflict, isNotFound, type ResourceRef } from '../../client/index.js'
 import { objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import type { DiscoveredResource } from '../shared/discovery.js';
-import { Monitors, type Located } from './monitors.js';
-
-export const FOREGROUND = 'foregroundDeletion';
-export const ORPHAN = 'orphan';
+import { graphDebugHandler } from './graph-dump.js';
+import { FOREGROUND, Monitors, ORPHAN, type Located } from './monitors.js';
 
 type OwnerState = 'solid' | 'dangling' | 'waiting' | 'unknown';
 
@@ -49,6 +47,7 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
   }), log);
 
   await monitors.resync(ctx.signal);
+  ctx.serveDebug?.(graphDebugHandler(monitors));
   // Discovery is read again every period, and at once (at most once a second) when an owner reference names a kind
   // not yet discovered: the objects of a CRD created since would otherwise wait for the next period to be collected.
   let lastDiscovery = Date.now();

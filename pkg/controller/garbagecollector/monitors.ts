@@ -11,6 +11,10 @@ import {
 import { discoverPreferredResources, groupKind, hasVerbs, type DiscoveredResource } from '../shared/discovery.js';
 import { metadataInformer } from '../../client/metadata.js';
 
+/** The finalizers of owners deleted in the foreground and with orphan propagation. */
+export const FOREGROUND = 'foregroundDeletion';
+export const ORPHAN = 'orphan';
+
 /** Upstream's ignoredResources: events are never owners nor collected. */
 const IGNORED = new Set(['events.', 'events.events.k8s.io']);
 
@@ -106,6 +110,14 @@ export class Monitors {
     const at = this.byUid.get(uid);
     const obj = at?.monitor.informer.indexer.getByKey(at.key);
     return obj && obj.metadata?.uid === uid ? { obj, resource: at!.monitor.resource } : undefined;
+  }
+
+  /** Every cached object the collector tracks. */
+  *all(): Iterable<Located> {
+    for (const uid of this.byUid.keys()) {
+      const item = this.get(uid);
+      if (item) yield item;
+    }
   }
 
   /** Every cached object with an owner reference to this uid. */

@@ -22,7 +22,15 @@ export interface ControllerContext {
   clock?: Clock;
   /** --feature-gates as given (a gate not named keeps its upstream default). */
   featureGates?: Record<string, boolean>;
+  /** Mounts the controller's debugging endpoint at /debug/controllers/<its name> (upstream's controller.Debuggable). */
+  serveDebug?: (handler: DebugHandler) => void;
 }
+
+/**
+ * A controller's debugging endpoint: the path below /debug/controllers/<name> ("/graph") and the query, answered as
+ * upstream's handler would (404 with an empty line for a path it does not know).
+ */
+export type DebugHandler = (path: string, query: URLSearchParams) => { status: number; contentType: string; body: string };
 
 /** Starts a controller; the returned promise resolves once it has stopped after ctx.signal aborted. */
 export type ControllerInit = (ctx: ControllerContext) => Promise<void> | void;
