@@ -42,7 +42,7 @@ describe('Supervisor', () => {
     s.start('a', [script], logs[0]!);
     s.start('b', [script], logs[1]!);
     for (const l of logs) await until(`${l} up`, logHas(l, 'up'));
-    await s.stop('SIGTERM');
+    await s.stop();
     for (const l of logs) expect(await readFile(l, 'utf8')).toContain('got SIGTERM');
     expect(s.failure.signal.aborted).toBe(false);
   });
@@ -54,7 +54,7 @@ describe('Supervisor', () => {
     s.start('first', [`process.on("SIGTERM", () => { console.log("other gone:", require("fs").existsSync(${JSON.stringify(marker)})); process.exit(0); }); console.log("up"); setInterval(() => {}, 1000);`], first);
     s.start('other', [`process.on("SIGTERM", () => setTimeout(() => { require("fs").writeFileSync(${JSON.stringify(marker)}, ""); process.exit(0); }, 100)); console.log("up"); setInterval(() => {}, 1000);`], other);
     for (const l of [first, other]) await until(`${l} up`, logHas(l, 'up'));
-    await s.stop('SIGTERM');
+    await s.stop();
     expect(await readFile(first, 'utf8')).toContain('other gone: true');
   });
 
@@ -64,9 +64,19 @@ describe('Supervisor', () => {
     s.start('stubborn', ['process.on("SIGTERM", () => console.log("ignoring")); console.log("up"); setInterval(() => {}, 1000);'], log);
     await until('up', logHas(log, 'up'));
     const t0 = Date.now();
-    await s.stop('SIGTERM', 300);
+    await s.stop(300);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
     expect(await readFile(log, 'utf8')).toContain('ignoring');
+    expect(s.failure.signal.aborted).toBe(false);
+  });
+
+  it('tells its children they are supervised, and kill() ends them at once', async () => {
+    const s = node();
+    const log = join(dir, 'child.log');
+    s.start('child', ['process.on("SIGTERM", () => {}); console.log("supervised:", process.env.MINI_KUBE_SUPERVISED); setInterval(() => {}, 1000);'], log);
+    await until('up', logHas(log, 'supervised: 1'));
+    s.kill();
+    await s.stop(5_000);
     expect(s.failure.signal.aborted).toBe(false);
   });
 

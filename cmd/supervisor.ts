@@ -1,6 +1,7 @@
 // The children of `mini-kube up`: each with its output in its own log, stopped together, watched for early death.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
+import { SUPERVISED_ENV } from './signals.js';
 
 export interface ChildExit {
   name: string;
@@ -34,7 +35,7 @@ export class Supervisor {
     const fd = openSync(logFile, 'a', 0o600);
     let proc: ChildProcess;
     try {
-      proc = spawn(this.command, [...this.prefix, ...args], { stdio: ['ignore', fd, fd] });
+      proc = spawn(this.command, [...this.prefix, ...args], { stdio: ['ignore', fd, fd], env: { ...process.env, [SUPERVISED_ENV]: '1' } });
     } finally {
       closeSync(fd); // the child holds its own copy
     }
@@ -54,12 +55,18 @@ export class Supervisor {
    * The first child started (the apiserver, which every other one talks to) is stopped last, once the others have
    * exited: they can release their leader leases and write their last status on the way out.
    */
-  async stop(signal: NodeJS.Signals = 'SIGTERM', graceMs = 15_000): Promise<void> {
+  async stop(graceMs = 15_000): Promise<void> {
     this.stopping = true;
     const deadline = Date.now() + graceMs;
     const [first, ...rest] = this.children;
-    await this.stopGroup(rest, signal, deadline);
-    if (first) await this.stopGroup([first], signal, deadline);
+    await this.stopGroup(rest, 'SIGTERM', deadline);
+    if (first) await this.stopGroup([first], 'SIGTERM', deadline);
+  }
+
+  /** Ends every child at once (a second Ctrl-C). */
+  kill(): void {
+    this.stopping = true;
+    for (const c of this.children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
   }
 
   private async stopGroup(children: Running[], signal: NodeJS.Signals, deadline: number): Promise<void> {

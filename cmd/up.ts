@@ -75,7 +75,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const caPem = await readFile(pki.ca.cert, 'utf8');
 
   const supervisor = new Supervisor(process.execPath, [compiledMain()]);
-  onShutdownSignal((signal) => supervisor.stop(signal));
+  onShutdownSignal(() => supervisor.stop(), () => supervisor.kill());
   const rates = {
     controllerManager: { qps: v['controller-manager-kube-api-qps'], burst: v['controller-manager-kube-api-burst'] },
     scheduler: { qps: v['scheduler-kube-api-qps'], burst: v['scheduler-kube-api-burst'] },

@@ -217,6 +217,7 @@ export class LeaderElector {
         apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.c.name, resourceVersion: this.observedRV }, spec,
       });
       this.observe(updated, now);
+      this.c.logger?.info({ lease: this.c.name }, 'released lease');
     } catch (err) {
       this.c.logger?.warn({ err }, 'failed to release lease');
     }

@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { onShutdownSignal, SUPERVISED_ENV } from './signals.js';
+
+/** The handlers onShutdownSignal installs, and the exits it asks for, without touching this process. */
+const install = (force?: () => void) => {
+  const handlers = new Map<string, (s: NodeJS.Signals) => void>();
+  vi.spyOn(process, 'on').mockImplementation(((event: string, h: (s: NodeJS.Signals) => void) => { handlers.set(event, h); return process; }) as typeof process.on);
+  const exits: (number | undefined)[] = [];
+  vi.spyOn(process, 'exit').mockImplementation(((code?: number) => { exits.push(code); }) as typeof process.exit);
+  const shutdowns: NodeJS.Signals[] = [];
+  let finish!: () => void;
+  onShutdownSignal((s) => { shutdowns.push(s); return new Promise<void>((r) => { finish = r; }); }, force);
+  return { send: (s: NodeJS.Signals) => handlers.get(s)!(s), exits, shutdowns, finish: () => finish() };
+};
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  delete process.env[SUPERVISED_ENV];
+});
+
+describe('onShutdownSignal', () => {
+  it('starts one graceful shutdown and exits 0 when it is done', async () => {
+    const p = install();
+    p.send('SIGTERM');
+    expect(p.shutdowns).toEqual(['SIGTERM']);
+    expect(p.exits).toEqual([]);
+    p.finish();
+    await vi.waitFor(() => expect(p.exits).toEqual([0]));
+  });
+
+  it('exits 1 at once on a second signal, as upstream ("second signal. Exit directly"), after forcing', () => {
+    const force = vi.fn();
+    const p = install(force);
+    p.send('SIGINT');
+    p.send('SIGINT');
+    expect(p.shutdowns).toEqual(['SIGINT']);
+    expect(force).toHaveBeenCalledOnce();
+    expect(p.exits).toEqual([1]);
+  });
+
+  it('under mini-kube up, leaves SIGINT (a Ctrl-C to the whole group) to the supervisor, which sends SIGTERM', () => {
+    process.env[SUPERVISED_ENV] = '1';
+    const p = install();
+    p.send('SIGINT');
+    p.send('SIGINT');
+    expect(p.shutdowns).toEqual([]);
+    p.send('SIGTERM');
+    expect(p.shutdowns).toEqual(['SIGTERM']);
+    expect(p.exits).toEqual([]);
+  });
+});
