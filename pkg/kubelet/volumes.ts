@@ -36,6 +36,23 @@ export interface Volume {
 
 const DEFAULT_MODE = 0o644;
 
+interface RunAs { runAsUser?: number; fsGroup?: number }
+const podFsGroup = (pod: KubeObject): number | undefined => (pod.spec?.securityContext as RunAs | undefined)?.fsGroup;
+
+/**
+ * Who owns the pod's volumes, when this kubelet may chown (root): the pod's fsGroup, and upstream's FsUser, the
+ * runAsUser every container of the pod shares (none when one runs as the image's user or two differ).
+ */
+const volumeOwners = (pod: KubeObject): { fsGroup?: number; fsUser?: number } => {
+  if (process.getuid?.() !== 0) return {};
+  const podRunAs = (pod.spec?.securityContext as RunAs | undefined)?.runAsUser;
+  const containers = ['initContainers', 'containers', 'ephemeralContainers']
+    .flatMap((k) => (pod.spec?.[k] ?? []) as { securityContext?: RunAs }[]);
+  const users = new Set(containers.map((c) => c.securityContext?.runAsUser ?? podRunAs));
+  const [only] = users;
+  return { fsGroup: podFsGroup(pod), fsUser: users.size === 1 && only !== undefined ? only : undefined };
+};
+
 const fieldOf = (pod: KubeObject, path: string): string => {
   const m = /^metadata\.(labels|annotations)(?:\['(.+)'\])?$/.exec(path);
   if (m) {
@@ -70,6 +87,7 @@ export class VolumeManager {
   /** Every volume of the pod, set up or brought up to date (after `previous`); their paths on the node by volume name. */
   async setUp(pod: KubeObject, podDir: string, previous?: Map<string, string>): Promise<Map<string, string>> {
     const paths = new Map<string, string>();
+    const { fsGroup, fsUser } = volumeOwners(pod);
     for (const v of (pod.spec?.volumes ?? []) as Volume[]) {
       const known = previous?.get(v.name);
       if (known && !isProjection(v)) { // node paths and emptyDirs stay where they were set up
@@ -86,16 +104,14 @@ export class VolumeManager {
       } else {
         const dir = join(podDir, 'volumes', v.name);
         paths.set(v.name, dir);
-        if (isProjection(v)) await writeAtomically(dir, await this.payload(pod, v));
+        if (isProjection(v)) await writeAtomically(dir, await this.payload(pod, v, fsUser), undefined, fsGroup);
         else {
           await mkdir(dir, { recursive: true });
           // upstream's emptyDir is world-writable; with an fsGroup it is the group's, and setgid, so that what the
           // containers write there is the group's too (SetVolumeOwnership)
           if (v.emptyDir) {
-            const fsGroup = (pod.spec?.securityContext as { fsGroup?: number } | undefined)?.fsGroup;
-            const owned = fsGroup !== undefined && process.getuid?.() === 0;
-            if (owned) await chown(dir, 0, fsGroup);
-            await chmod(dir, owned ? 0o2777 : 0o777);
+            if (fsGroup !== undefined) await chown(dir, 0, fsGroup);
+            await chmod(dir, fsGroup !== undefined ? 0o2777 : 0o777);
           }
         }
       }
@@ -145,7 +161,7 @@ export class VolumeManager {
     }
   }
 
-  private async payload(pod: KubeObject, v: Volume): Promise<Payload> {
+  private async payload(pod: KubeObject, v: Volume, fsUser: number | undefined): Promise<Payload> {
     const ns = pod.metadata!.namespace!;
     if (v.configMap) return this.source('configmaps', ns, v.configMap, v.name, v.configMap.defaultMode ?? DEFAULT_MODE);
     if (v.secret) return this.source('secrets', ns, { ...v.secret, name: v.secret.secretName }, v.name, v.secret.defaultMode ?? DEFAULT_MODE);
@@ -156,7 +172,11 @@ export class VolumeManager {
       if (src.configMap) Object.assign(files, await this.source('configmaps', ns, src.configMap, v.name, mode));
       if (src.secret) Object.assign(files, await this.source('secrets', ns, src.secret, v.name, mode));
       if (src.downwardAPI) Object.assign(files, this.downward(pod, src.downwardAPI.items, mode));
-      if (src.serviceAccountToken && this.o.requestToken) files[src.serviceAccountToken.path] = { data: await this.token(pod, v.name, src.serviceAccountToken), mode };
+      if (src.serviceAccountToken && this.o.requestToken) {
+        // upstream's: with an fsUser or fsGroup the token is 0600 (the group reads it once the volume is the group's)
+        const tokenMode = fsUser !== undefined || podFsGroup(pod) !== undefined ? 0o600 : mode;
+        files[src.serviceAccountToken.path] = { data: await this.token(pod, v.name, src.serviceAccountToken), mode: tokenMode, ...(fsUser !== undefined ? { uid: fsUser } : {}) };
+      }
     }
     return files;
   }

@@ -372,18 +372,33 @@ describe('kubelet: process runtime and kubectl logs', () => {
     if (!notRoot) expect(await readFile('/dev/termination-log', 'utf8')).toBe('');
   });
 
-  it('runs a container as its securityContext\'s user and groups (an emptyDir writable to it); runAsNonRoot refuses root', async () => {
+  it('runs a container as its securityContext\'s user and groups (its volumes the fsGroup\'s); runAsNonRoot refuses root', async () => {
+    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'as-user-conf' }, data: { a: 'from a configMap' } });
+    await admin.secrets('default').create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'as-user-secret' }, data: { b: Buffer.from('from a secret').toString('base64') } });
     await createBound(admin, pod('as-user', {
       spec: {
         restartPolicy: 'Never', securityContext: { runAsUser: 1000, runAsGroup: 3000, supplementalGroups: [4000], fsGroup: 2000 },
-        volumes: [{ name: 'scratch', emptyDir: {} }],
-        containers: [{ name: 'sh', image: 'busybox', volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }], command: ['sh', '-c', 'id -u; id -g; id -G; touch /scratch/x && echo wrote; stat -c %g /scratch/x'] }],
+        volumes: [
+          { name: 'scratch', emptyDir: {} }, { name: 'conf', configMap: { name: 'as-user-conf' } },
+          { name: 'sec', secret: { secretName: 'as-user-secret', defaultMode: 0o400 } },
+        ],
+        containers: [{
+          name: 'sh', image: 'busybox',
+          volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }, { name: 'conf', mountPath: '/conf' }, { name: 'sec', mountPath: '/sec' }],
+          command: ['sh', '-c', 'id -u; id -g; id -G; touch /scratch/x && echo wrote; stat -c %g /scratch/x; cat /conf/a; echo; cat /sec/b; echo; stat -L -c "%a %g" /sec/b; stat -L -c "%a %u %g" /var/run/secrets/kubernetes.io/serviceaccount/token'],
+        }],
       },
     }), NODE);
     await phase('as-user', 'Succeeded');
-    const [uid, gid, groups, wrote, fileGroup] = (await api.kubectl('logs', 'as-user')).stdout.trim().split('\n');
-    // the emptyDir is the fsGroup's (setgid): what the container writes there is the group's
-    if (!notRoot) expect([uid, gid, groups!.split(' ').sort(), wrote, fileGroup]).toEqual(['1000', '3000', ['2000', '3000', '4000'], 'wrote', '2000']);
+    const [uid, gid, groups, wrote, fileGroup, conf, secret, secretMode, token] = (await api.kubectl('logs', 'as-user')).stdout.trim().split('\n');
+    // the emptyDir is the fsGroup's (setgid): what the container writes there is the group's; a secret only its owner
+    // (root) may read is the group's too, and readable by it (0400 | 0440), as upstream's SetVolumeOwnership leaves it
+    if (!notRoot) {
+      expect([uid, gid, groups!.split(' ').sort(), wrote, fileGroup]).toEqual(['1000', '3000', ['2000', '3000', '4000'], 'wrote', '2000']);
+      expect([conf, secret, secretMode]).toEqual(['from a configMap', 'from a secret', '440 2000']);
+      // the service-account token: the containers' common user's (upstream's FsUser), 0600 | the group's read
+      expect(token).toBe('640 1000 2000');
+    }
     await createBound(admin, pod('not-root', { spec: { securityContext: { runAsNonRoot: true }, containers: [{ name: 'sh', image: 'busybox', command: ['sleep', '60'] }] } }), NODE);
     const refused = await eventually(async () => {
       const p = await get('not-root');

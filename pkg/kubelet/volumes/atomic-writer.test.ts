@@ -16,6 +16,8 @@ describe('writeAtomically', () => {
     expect(await readlink(join(dir, 'a'))).toBe('..data/a');
     expect(await readFile(join(dir, 'sub/b'), 'utf8')).toBe('two');
     expect((await stat(join(dir, 'sub/b'))).mode & 0o777).toBe(0o600);
+    // every directory may be traversed by anyone: containers run as any user
+    for (const d of [first, `${first}/sub`]) expect((await stat(join(dir, d))).mode & 0o7777).toBe(0o755);
 
     expect(await writeAtomically(dir, { a: { data: 'one', mode: 0o644 }, 'sub/b': { data: 'two', mode: 0o600 } })).toBe(false);
     expect(await readlink(join(dir, '..data'))).toBe(first);
@@ -25,5 +27,18 @@ describe('writeAtomically', () => {
     await expect(lstat(join(dir, 'sub'))).rejects.toThrow();
     const entries = (await readdir(dir)).sort();
     expect(entries).toEqual(['..data', await readlink(join(dir, '..data')), 'a'].sort());
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('with an fsGroup, gives the group everything as upstream\'s SetVolumeOwnership (read-only volume)', async () => {
+    const payload = { secret: { data: 's', mode: 0o400 }, 'nested/token': { data: 't', mode: 0o600, uid: 1234 } };
+    expect(await writeAtomically(dir, payload, undefined, 2000)).toBe(true);
+    const ts = await readlink(join(dir, '..data'));
+    const st = async (p: string) => { const x = await lstat(join(dir, p)); return { uid: x.uid, gid: x.gid, mode: x.mode & 0o7777 }; };
+    expect(await st(`${ts}/secret`)).toEqual({ uid: 0, gid: 2000, mode: 0o440 });
+    expect(await st(`${ts}/nested/token`)).toEqual({ uid: 1234, gid: 2000, mode: 0o640 });
+    for (const d of ['.', ts, `${ts}/nested`]) expect(await st(d)).toMatchObject({ gid: 2000, mode: 0o2755 });
+    for (const l of ['..data', 'secret', 'nested']) expect((await st(l)).gid).toBe(2000);
+    // the modes it gave are the ones it asked for: nothing to rewrite on the next sync
+    expect(await writeAtomically(dir, payload, undefined, 2000)).toBe(false);
   });
 });
