@@ -2,14 +2,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { onShutdownSignal, SUPERVISED_ENV } from './signals.js';
 
 /** The handlers onShutdownSignal installs, and the exits it asks for, without touching this process. */
-const install = (force?: () => void) => {
+const install = (force?: () => void, clock = { t: 0 }) => {
   const handlers = new Map<string, (s: NodeJS.Signals) => void>();
   vi.spyOn(process, 'on').mockImplementation(((event: string, h: (s: NodeJS.Signals) => void) => { handlers.set(event, h); return process; }) as typeof process.on);
   const exits: (number | undefined)[] = [];
   vi.spyOn(process, 'exit').mockImplementation(((code?: number) => { exits.push(code); }) as typeof process.exit);
   const shutdowns: NodeJS.Signals[] = [];
   let finish!: () => void;
-  onShutdownSignal((s) => { shutdowns.push(s); return new Promise<void>((r) => { finish = r; }); }, force);
+  onShutdownSignal((s) => { shutdowns.push(s); return new Promise<void>((r) => { finish = r; }); }, force, () => clock.t);
   return { send: (s: NodeJS.Signals) => handlers.get(s)!(s), exits, shutdowns, finish: () => finish() };
 };
 
@@ -30,8 +30,14 @@ describe('onShutdownSignal', () => {
 
   it('exits 1 at once on a second signal, as upstream ("second signal. Exit directly"), after forcing', () => {
     const force = vi.fn();
-    const p = install(force);
+    const clock = { t: 0 };
+    const p = install(force, clock);
     p.send('SIGINT');
+    // the same Ctrl-C again: from the terminal to the process group and forwarded by `npm start`
+    clock.t = 50;
+    p.send('SIGINT');
+    expect([p.shutdowns, force.mock.calls.length, p.exits]).toEqual([['SIGINT'], 0, []]);
+    clock.t = 2_000;
     p.send('SIGINT');
     expect(p.shutdowns).toEqual(['SIGINT']);
     expect(force).toHaveBeenCalledOnce();

@@ -1,19 +1,25 @@
-// SIGINT/SIGTERM start one graceful shutdown; a second one exits at once with 1, as upstream's signal handler
-// ("second signal. Exit directly"). A component that `mini-kube up` started (MINI_KUBE_SUPERVISED=1) leaves SIGINT
-// alone: a terminal's Ctrl-C reaches the whole process group, and `up` stops its children itself with SIGTERM, the
-// apiserver last, so that the others can still release their leader leases and write their last status.
+// SIGINT/SIGTERM start one graceful shutdown; a later one exits at once with 1, as upstream's signal handler
+// ("second signal. Exit directly"). One Ctrl-C can arrive twice within moments (the terminal signals the whole
+// process group and `npm start` forwards what it gets to its child): a repeat within a second is that same one.
+// A component that `mini-kube up` started (MINI_KUBE_SUPERVISED=1) leaves SIGINT alone: `up` stops its children
+// itself with SIGTERM, the apiserver last, so that the others can still release their leader leases and write their
+// last status.
 
 /** The environment `mini-kube up` gives its children. */
 export const SUPERVISED_ENV = 'MINI_KUBE_SUPERVISED';
 
-export const onShutdownSignal = (shutdown: (signal: NodeJS.Signals) => Promise<void>, force?: () => void): void => {
-  let started = false;
+/** How long a repeated signal counts as the first one delivered again. */
+const REPEAT_MS = 1000;
+
+export const onShutdownSignal = (shutdown: (signal: NodeJS.Signals) => Promise<void>, force?: () => void, now = Date.now): void => {
+  let startedAt: number | undefined;
   const handler = (signal: NodeJS.Signals): void => {
-    if (started) {
+    if (startedAt !== undefined) {
+      if (now() - startedAt < REPEAT_MS) return;
       force?.();
       process.exit(1);
     } else {
-      started = true;
+      startedAt = now();
       shutdown(signal).then(() => process.exit(0), (e: unknown) => {
         process.stderr.write(`shutdown failed: ${(e as Error).message}\n`);
         process.exit(1);
