@@ -83,7 +83,15 @@ function sendGzipped(reply: FastifyReply, body: Readable): FastifyReply {
   return reply.send(pipeline(body, createGzip({ level: 1 }), () => undefined));
 }
 
+/** Past its deadline the client has had its 504: a late result is logged, not sent (upstream's post-timeout activity). */
+const answeredAlready = (r: Responder): boolean => {
+  if (!r.reply.sent) return false;
+  r.request.log.info({ url: r.request.url, method: r.request.method }, 'post-timeout activity');
+  return true;
+};
+
 export function sendObject(r: Responder, result: Result, status = 200): FastifyReply {
+  if (answeredAlready(r)) return r.reply;
   const format = negotiateOutput(r.request.headers.accept, false, speaksProtobuf(r.rt));
   setWarnings(r.reply, r.warnings);
   if (format.as === 'Table') {
@@ -100,6 +108,7 @@ export function sendObject(r: Responder, result: Result, status = 200): FastifyR
 }
 
 export function sendList(r: Responder, items: KeyValue[], meta: ListMeta): FastifyReply {
+  if (answeredAlready(r)) return r.reply;
   const format = negotiateOutput(r.request.headers.accept, true, speaksProtobuf(r.rt));
   setWarnings(r.reply, r.warnings);
   if (format.as === 'Table') {
