@@ -15,7 +15,6 @@ import { decodeBody } from './negotiation.js';
 import { DEFAULT_POLICY, evaluatePolicy, type AuditDecision, type Policy, type Stage } from './audit-policy.js';
 import type { AuditSink } from './audit-sinks.js';
 import { isLongRunning } from './long-running.js';
-import { onResponseClose } from './response-close.js';
 
 export interface Audit {
   /** False without a backend: the chain then installs no audit hooks at all. */
@@ -206,7 +205,7 @@ export function createAudit(sinks: AuditSink[], policy: Policy = DEFAULT_POLICY)
         emit(f, f.panic ? 'Panic' : 'ResponseComplete', request.user);
       };
       res.once('finish', complete);
-      onResponseClose(res, complete);
+      res.once('close', complete);
     },
     annotate(request, key, value) {
       const f = requests.get(request);

@@ -27,7 +27,6 @@ import { impersonate, isImpersonationHeader } from './impersonation.js';
 import { isLongRunning } from './long-running.js';
 import { requestDeadline } from './request-deadline.js';
 import { requestInfo } from './request-info.js';
-import { onResponseClose } from './response-close.js';
 
 export interface ChainOptions {
   authenticator: RequestAuthenticator;
@@ -161,7 +160,7 @@ const skipsLimits = (i: FastifyRequest['info']): boolean => i.verb !== 'watch' &
  */
 function holdUntilDone(request: FastifyRequest, reply: FastifyReply, release: () => void): void {
   if (request.info.verb === 'watch') { release(); return; }
-  onResponseClose(reply.raw, release);
+  reply.raw.once('close', release);
 }
 
 /** --enable-priority-and-fairness=false: upstream's max-in-flight filter, readonly and mutating counted apart. */

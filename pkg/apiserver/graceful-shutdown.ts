@@ -16,7 +16,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serviceUnavailable } from '../apimachinery/errors.js';
 import type { Check } from './health.js';
 import { isLongRunning } from './long-running.js';
-import { onResponseClose } from './response-close.js';
 
 export interface ShutdownOptions {
   /** --shutdown-delay-duration: how long /readyz fails before requests are refused (for load balancers to notice). */
@@ -70,14 +69,14 @@ export class GracefulShutdown {
       this.sessions.add(session);
       session.once('close', () => this.sessions.delete(session));
     });
-    // one callback per request for both counts
+    // one listener per request for both counts
     app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       const socket = req.httpVersionMajor === 1 ? req.socket : undefined;
       if (socket) {
         this.busy.set(socket, (this.busy.get(socket) ?? 0) + 1);
         if (this.refusing) res.shouldKeepAlive = false;
       }
-      onResponseClose(res, () => {
+      res.once('close', () => {
         if (this.tracked.delete(res)) {
           this.inflight--;
           if (this.inflight === 0) this.onDrained?.();

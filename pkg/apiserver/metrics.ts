@@ -4,7 +4,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { FlowControl, FlowCounts } from './flowcontrol/apf.js';
-import { onResponseClose } from './response-close.js';
 
 export interface ApiMetrics {
   registry: Registry;
@@ -41,7 +40,7 @@ export function registerMetrics(app: FastifyInstance): ApiMetrics {
       const scope = i.name ? 'resource' : i.namespace ? 'namespace' : 'cluster';
       const g = longrunning.labels(i.verb.toUpperCase(), i.apiGroup, i.apiVersion, i.resource, i.subresource, scope, 'apiserver');
       g.inc();
-      onResponseClose(reply.raw, () => g.dec());
+      reply.raw.once('close', () => g.dec());
     }
     done();
   });

@@ -7,7 +7,6 @@ import { Deadline } from '../apimachinery/deadline.js';
 import { goDurationMs } from '../apimachinery/duration.js';
 import { badRequest, type StatusError, timeout } from '../apimachinery/errors.js';
 import { isLongRunning } from './long-running.js';
-import { onResponseClose } from './response-close.js';
 
 const WRITES = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 /** Upstream's requestTimeoutUpperBound: the handlers of writes stop waiting after this. */
@@ -42,7 +41,7 @@ export function requestDeadline(requestTimeoutMs: number, send: (request: Fastif
       send(request, reply, timeout(write ? 'request did not complete within requested timeout - context deadline exceeded'
         : 'request did not complete within the allotted timeout'));
     }, ms);
-    onResponseClose(reply.raw, () => clearTimeout(timer));
+    reply.raw.once('close', () => clearTimeout(timer));
     done();
   };
 }

@@ -9,7 +9,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { undici } from '../apimachinery/undici.js';
 import { dialTls, spliceUpgrade, upgradeHead } from './upgrade.js';
-import { onResponseClose } from './response-close.js';
 
 export interface ProxyDestination {
   scheme: 'http' | 'https';
@@ -60,6 +59,8 @@ const dialPlain = (host: string, port: number): Promise<Socket> => new Promise<S
   s.once('error', reject);
 });
 
+const PROXIED_RESPONSE_LISTENERS = 20;
+
 /**
  * Forwards the request (already authenticated and authorized) to `to` and streams the answer back. When the
  * backend cannot be reached nothing is written yet: `fail` answers (or throws a Status error), each caller as its
@@ -78,7 +79,12 @@ export async function proxyTo(request: FastifyRequest, reply: FastifyReply, to: 
     return;
   }
   const abort = new AbortController();
-  onResponseClose(reply.raw, () => abort.abort());
+  // The chain's own 'close' listeners (in-flight seat, deadline, audit, shutdown counts, fastify's), the body's pipe
+  // and this abort pass Node's default ten on a proxied response: not a leak, so its limit is raised. (One listener
+  // for all of them, calling a list kept in a WeakMap or in a symbol property of each response, measured 10-20 µs
+  // more CPU per request in the bench's gets than a listener each.)
+  reply.raw.setMaxListeners(PROXIED_RESPONSE_LISTENERS);
+  reply.raw.once('close', () => abort.abort());
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
   const { request: undiciRequest } = await undici();
   let res: Dispatcher.ResponseData;
