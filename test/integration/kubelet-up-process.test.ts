@@ -57,6 +57,12 @@ describe.skipIf(!existsSync(main))('mini-kube up with the process runtime (compi
         throw new Error(`${e.message}; last lookup ${lookup}; resolv.conf: ${conf.stdout}; proxy.log: ${await upLogTail('proxy')}; dns.log: ${await upLogTail('dns')}`);
       });
       expect(resolved.trim().split(/\s+/)).toEqual([clusterIp, 'web.default.svc.cluster.local']);
+      // Kubernetes' "Debugging DNS Resolution" step: nslookup (the host's, else the one on every container's PATH)
+      const kubernetesIp = (await kubectl(kc, ['get', 'svc', 'kubernetes', '-o', 'jsonpath={.spec.clusterIP}'])).stdout;
+      const ns = await kubectl(kc, ['exec', first, '--', 'nslookup', 'kubernetes.default']);
+      expect(ns, ns.stderr).toMatchObject({ code: 0 });
+      expect(ns.stdout).toContain(`Name:\tkubernetes.default.svc.cluster.local\nAddress: ${kubernetesIp}\n`);
+      expect((await kubectl(kc, ['exec', first, '--', 'nslookup', 'nosuch'])).code).toBe(1);
       // an in-cluster client in a pod: its service account token at the mountPath, the apiserver at KUBERNETES_SERVICE_HOST
       const whoami = await kubectl(kc, ['exec', first, '--', 'kubectl', 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
       expect(whoami, whoami.stderr).toMatchObject({ code: 0, stdout: 'system:serviceaccount:default:default' });

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { forkedChild, type PodSandbox, type PodSandboxes } from '../sandbox/pod-sandbox.js';
-import { BUILTINS } from './builtins.js';
+import { BUILTINS, TOOLS } from './builtins.js';
 import { imageRepository, loadImageCatalog, type ImageCatalog } from './image-catalog.js';
 import { RuntimeState, type ContainerRecord } from './process-state.js';
 import { AttachHub, dialInNetns, dialPod, execNotFoundMessage, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
@@ -215,8 +215,9 @@ export class ProcessRuntime implements Runtime {
     const dir = join(this.podDir(sb.config.uid), config.name);
     await mkdir(dir, { recursive: true });
     const info = this.imageStatus(config.image);
+    await this.writeBuiltins();
     const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      PATH: `${process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'}:${this.toolsDir()}`,
       HOSTNAME: sb.config.hostname ?? sb.config.name, HOME: dir,
     };
     for (const e of this.catalog[imageRepository(config.image)]?.env ?? []) { const i = e.indexOf('='); if (i > 0) env[e.slice(0, i)] = e.slice(i + 1); }
@@ -519,12 +520,23 @@ export class ProcessRuntime implements Runtime {
 
   private async builtin(name: string): Promise<string> {
     if (!Object.hasOwn(BUILTINS, name)) throw new Error(`unknown builtin image program "${name}"`);
+    await this.writeBuiltins();
+    return join(this.o.rootDir, 'bin', `${name}.mjs`);
+  }
+
+  /** The builtin programs, once per kubelet run, and a command for each tool in the directory containers' PATH ends with. */
+  private writeBuiltins(): Promise<void> {
     const dir = join(this.o.rootDir, 'bin');
-    this.builtinsWritten ??= mkdir(dir, { recursive: true }).then(() => Promise.all(
-      Object.entries(BUILTINS).map(([n, src]) => writeFile(join(dir, `${n}.mjs`), src)),
-    )).then(() => undefined);
-    await this.builtinsWritten;
-    return join(dir, `${name}.mjs`);
+    const tools = this.toolsDir();
+    this.builtinsWritten ??= mkdir(tools, { recursive: true }).then(() => Promise.all([
+      ...Object.entries(BUILTINS).map(([n, src]) => writeFile(join(dir, `${n}.mjs`), src)),
+      ...TOOLS.map((n) => writeFile(join(tools, n), `#!/bin/sh\nexec '${process.execPath}' '${join(dir, `${n}.mjs`)}' "$@"\n`, { mode: 0o755 })),
+    ])).then(() => undefined);
+    return this.builtinsWritten;
+  }
+
+  private toolsDir(): string {
+    return join(this.o.rootDir, 'bin', 'tools');
   }
 
   private mustGet(id: string): ProcContainer {
