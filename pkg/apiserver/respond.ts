@@ -85,7 +85,7 @@ function sendGzipped(reply: FastifyReply, body: Readable): FastifyReply {
 
 /** Past its deadline the client has had its 504: a late result is logged, not sent (upstream's post-timeout activity). */
 const answeredAlready = (r: Responder): boolean => {
-  if (!r.reply.sent) return false;
+  if (!r.request.deadline?.expired || !r.reply.sent) return false;
   r.request.log.info({ url: r.request.url, method: r.request.method }, 'post-timeout activity');
   return true;
 };

@@ -69,8 +69,9 @@ export function dumpGraph(source: GraphSource, uids: string[] = []): string {
   const items = uids.length ? connected(source, uids) : [...source.all()];
   const vertices = new Map<string, Vertex>();
   let next = 0;
-  // as upstream's: objects that neither own nor are owned are left out
-  const inGraph = items.filter((i) => owners(i.obj).length > 0 || source.dependentsOf(i.obj.metadata!.uid!).length > 0);
+  // as upstream's: objects that neither own nor are owned are left out (an owner's dependents are among the items)
+  const owning = new Set(items.flatMap((i) => owners(i.obj).map((r) => r.uid)));
+  const inGraph = items.filter((i) => owners(i.obj).length > 0 || owning.has(i.obj.metadata!.uid!));
   for (const { obj, resource } of inGraph) {
     const m = obj.metadata!;
     vertices.set(m.uid!, {
