@@ -89,11 +89,15 @@ export async function runShim(stateDir: string): Promise<void> {
     finished = true;
     log.stdout.end();
     log.stderr.end();
-    writeStateFile(stateDir, EXIT_FILE, exit);
-    exitFrame = frame(Frame.exit, JSON.stringify(exit));
-    for (const c of clients) c.end(exitFrame);
-    server.close();
-    out.end(() => process.exit(0));
+    // the exit is told once the log file holds all the container wrote: the kubelet may read its end at once (a
+    // FallbackToLogsOnError termination message), as containerd's shim drains a task's IO before its exit event
+    out.end(() => {
+      writeStateFile(stateDir, EXIT_FILE, exit);
+      exitFrame = frame(Frame.exit, JSON.stringify(exit));
+      for (const c of clients) c.end(exitFrame);
+      server.close();
+      process.exit(0);
+    });
   };
   const markStarted = (): void => {
     if (startedFrame || finished) return;
