@@ -11,6 +11,8 @@ export interface ComponentSpec {
   args: string[];
   /** A client of the apiserver: up writes its kubeconfig and appends `--kubeconfig <file>`. */
   identity?: { user: string; pair: CertKeyPaths };
+  /** Flags for `node` itself, before the script. */
+  nodeFlags?: string[];
 }
 
 export interface ClusterLayout {
@@ -46,6 +48,13 @@ export interface ClientRate { qps: number; burst: number }
 export const clusterCidr = (nodes: number): string =>
   formatCidr(parseIpv4Cidr(`10.244.0.0/${16 - Math.max(0, Math.ceil(Math.log2(Math.max(nodes, 1))) - 8)}`));
 
+/**
+ * The informer-fed components (controller-manager, scheduler, kubelet) decode every watch event into short-lived
+ * objects: with V8's default 16 MB semi-spaces a busy one scavenges often and spends a tenth of its time collecting.
+ * Larger semi-spaces grow only under such load. The apiserver keeps the default: its memory is the one users watch.
+ */
+const INFORMER_NODE_FLAGS = ['--max-semi-space-size=64'];
+
 const rateArgs = (r: ClientRate | undefined): string[] => (r ? ['--kube-api-qps', String(r.qps), '--kube-api-burst', String(r.burst)] : []);
 const servingArgs = (port: number | undefined): string[] => (port === undefined ? [] : ['--secure-port', String(port), '--bind-address', '127.0.0.1']);
 
@@ -65,8 +74,9 @@ export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
       '--cluster-signing-cert-file', c.pki.ca.cert, '--cluster-signing-key-file', c.pki.ca.key, ...servingArgs(c.servingPorts?.controllerManager),
     ],
     identity: { user: 'system:kube-controller-manager', pair: c.pki.controllerManager },
+    nodeFlags: INFORMER_NODE_FLAGS,
   },
-  { name: 'scheduler', args: ['scheduler', ...rateArgs(c.rates?.scheduler), ...servingArgs(c.servingPorts?.scheduler)], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler } },
+  { name: 'scheduler', args: ['scheduler', ...rateArgs(c.rates?.scheduler), ...servingArgs(c.servingPorts?.scheduler)], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler }, nodeFlags: INFORMER_NODE_FLAGS },
   ...kubelets(c),
   ...(c.metricsServer ? [metricsServer(c.metricsServer)] : []),
   ...(c.dns ? [{
@@ -105,12 +115,12 @@ export const kubelets = (c: ClusterLayout): ComponentSpec[] => {
   if (c.runtime === 'fake' && c.nodes.length > 1) {
     return [{
       name: 'kubelet', args: ['kubelet', '--node-name', 'node', '--nodes', String(c.nodes.length), '--root-dir', join(c.dataDir, 'kubelet'), ...common],
-      identity: { user: 'kubernetes-admin', pair: c.pki.admin },
+      identity: { user: 'kubernetes-admin', pair: c.pki.admin }, nodeFlags: INFORMER_NODE_FLAGS,
     }];
   }
   // no --pod-cidr: each node gets its podCIDR from the controller-manager's node-ipam
   return c.nodes.map((n) => ({
     name: `kubelet-${n}`, args: ['kubelet', '--node-name', n, '--root-dir', join(c.dataDir, 'kubelet', n), ...common],
-    identity: { user: `system:node:${n}`, pair: c.pki.nodes[n]! },
+    identity: { user: `system:node:${n}`, pair: c.pki.nodes[n]! }, nodeFlags: INFORMER_NODE_FLAGS,
   }));
 };

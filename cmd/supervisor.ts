@@ -31,11 +31,12 @@ export class Supervisor {
   /** `command` and `prefix` start every child, e.g. node and the compiled main.js. */
   constructor(private readonly command: string, private readonly prefix: string[]) {}
 
-  start(name: string, args: string[], logFile: string): void {
+  /** `commandFlags` go before the prefix: node's own flags. */
+  start(name: string, args: string[], logFile: string, commandFlags: string[] = []): void {
     const fd = openSync(logFile, 'a', 0o600);
     let proc: ChildProcess;
     try {
-      proc = spawn(this.command, [...this.prefix, ...args], { stdio: ['ignore', fd, fd], env: { ...process.env, [SUPERVISED_ENV]: '1' } });
+      proc = spawn(this.command, [...commandFlags, ...this.prefix, ...args], { stdio: ['ignore', fd, fd], env: { ...process.env, [SUPERVISED_ENV]: '1' } });
     } finally {
       closeSync(fd); // the child holds its own copy
     }

@@ -87,7 +87,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   // free loopback ports rather than upstream's 10259/10257: several clusters may run on one machine
   const servingPorts = { scheduler: await freePort('127.0.0.1'), controllerManager: await freePort('127.0.0.1') };
   process.stderr.write(`scheduler: https://127.0.0.1:${servingPorts.scheduler}, controller-manager: https://127.0.0.1:${servingPorts.controllerManager} (/healthz, /metrics, /configz)\n`);
-  const components: { name: string; args: string[] }[] = [];
+  const components: { name: string; args: string[]; nodeFlags?: string[] }[] = [];
   for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates, metricsServer, proxy, dns, serviceClusterIpRange, servingPorts })) {
     const args = [...c.args];
     if (c.identity) {
@@ -96,9 +96,9 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       await writeKubeconfig(kubeconfig, { server, caPem, certPem, keyPem, user: c.identity.user });
       args.push('--kubeconfig', kubeconfig);
     }
-    components.push({ name: c.name, args });
+    components.push({ name: c.name, args, nodeFlags: c.nodeFlags });
   }
-  const start = (c: { name: string; args: string[] }): void => supervisor.start(c.name, c.args, join(dataDir, 'logs', `${c.name}.log`));
+  const start = (c: (typeof components)[number]): void => supervisor.start(c.name, c.args, join(dataDir, 'logs', `${c.name}.log`), c.nodeFlags);
   const [apiserver, ...others] = components;
   start(apiserver!);
 

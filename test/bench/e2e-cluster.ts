@@ -58,7 +58,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
   // no HTTPS serving for the scheduler and controller-manager: the default ports may be another cluster's
   const specs = controlPlane({ dataDir: o.dataDir, port, bindAddress: '127.0.0.1', nodes, runtime: o.runtime, pki, servingPorts: { scheduler: 0, controllerManager: 0 } });
   const [apiSpec, ...rest] = specs;
-  const api = await startServer('apiserver', [...profArgs('apiserver'), o.main, ...apiSpec!.args, ...(o.extraArgs?.apiserver ?? [])], port, () => readTls(join(o.dataDir, 'pki')));
+  const api = await startServer('apiserver', [...(apiSpec!.nodeFlags ?? []), ...profArgs('apiserver'), o.main, ...apiSpec!.args, ...(o.extraArgs?.apiserver ?? [])], port, () => readTls(join(o.dataDir, 'pki')));
   const tls = (await readTls(join(o.dataDir, 'pki')))!;
   const caPem = await readFile(pki.ca.cert, 'utf8');
   const children: Child[] = [];
@@ -71,13 +71,13 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     await writeKubeconfig(kubeconfig, { server, caPem, certPem, keyPem, user: spec.identity.user });
     return [...spec.args, '--kubeconfig', kubeconfig];
   };
-  const spawnOne = (name: string, component: Component, args: string[]): Child => {
+  const spawnOne = (name: string, component: Component, args: string[], nodeFlags: string[] = []): Child => {
     const logFile = join(o.dataDir, `${name}.log`);
     logFiles.push(logFile);
     const fd = openSync(logFile, 'a');
     let child: ChildProcess;
     try {
-      child = spawn(process.execPath, [...profArgs(name), o.main, ...args, ...(o.extraArgs?.[component] ?? [])], { stdio: ['ignore', fd, fd] });
+      child = spawn(process.execPath, [...nodeFlags, ...profArgs(name), o.main, ...args, ...(o.extraArgs?.[component] ?? [])], { stdio: ['ignore', fd, fd] });
     } finally {
       closeSync(fd);
     }
@@ -98,13 +98,13 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
   const componentOf = (name: string): Component => (name.startsWith('kubelet') ? 'kubelet' : name as Component);
   for (const spec of rest) {
     const c = componentOf(spec.name);
-    if (c !== 'kubelet' && o.components.includes(c)) spawnOne(spec.name, c, await withIdentity(spec));
+    if (c !== 'kubelet' && o.components.includes(c)) spawnOne(spec.name, c, await withIdentity(spec), spec.nodeFlags);
   }
   // kubeconfigs first, so that starting the kubelets is only a spawn (the benches time from it)
-  const kubelets = await Promise.all(rest.filter((s) => componentOf(s.name) === 'kubelet').map(async (s) => ({ name: s.name, args: await withIdentity(s) })));
+  const kubelets = await Promise.all(rest.filter((s) => componentOf(s.name) === 'kubelet').map(async (s) => ({ name: s.name, args: await withIdentity(s), nodeFlags: s.nodeFlags })));
   return {
     api, tls, children,
-    startKubelets: () => kubelets.map((k) => spawnOne(k.name, 'kubelet', k.args)),
+    startKubelets: () => kubelets.map((k) => spawnOne(k.name, 'kubelet', k.args, k.nodeFlags)),
     async logs() {
       const tails = await Promise.all(logFiles.map(async (f) => `--- ${f}\n${(await readFile(f, 'utf8').catch(() => '')).slice(-3000)}`));
       return [`--- apiserver\n${api.stderrTail().slice(-3000)}`, ...tails].join('\n');
