@@ -33,6 +33,17 @@ const CLOSE_TIMEOUT_MS = 2_000;
 const isExempt = (url: string): boolean => EXEMPT_PREFIXES.some((p) => url.startsWith(p));
 const isHttp2 = (request: FastifyRequest): boolean => request.raw.httpVersionMajor === 2;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** How often, while draining, the connections are looked at for requests still in flight. */
+const DRAIN_POLL_MS = 10;
+/** Marks the responses of long-running requests: the drain does not wait for them. */
+const LONG_RUNNING = Symbol('long-running');
+type Response = (ServerResponse | Http2ServerResponse) & { [LONG_RUNNING]?: true };
+/**
+ * The response in progress on an HTTP/1.1 connection, which node's http server keeps on the socket (as
+ * http-terminator reads it): the connections tell which requests are in flight without a listener per request,
+ * which cost several microseconds of every small GET.
+ */
+const inProgress = (socket: Socket): Response | null | undefined => (socket as Socket & { _httpMessage?: Response | null })._httpMessage;
 /** Resolves when the callback handed to `register` is called, or after `ms`. */
 const calledOrAfter = (ms: number, register: (done: () => void) => void): Promise<void> => new Promise((resolve) => {
   const timer = setTimeout(resolve, ms);
@@ -42,15 +53,13 @@ const calledOrAfter = (ms: number, register: (done: () => void) => void): Promis
 export class GracefulShutdown {
   private initiated = false;
   private refusing = false;
-  private inflight = 0;
-  private onDrained: (() => void) | undefined;
   private onAllClosed: (() => void) | undefined;
-  private readonly sockets = new Set<Socket>();
+  private readonly sockets = new Set<TLSSocket>();
   private readonly sessions = new Set<ServerHttp2Session>();
-  /** HTTP/1.1 requests in progress on each connection: one that is idle can be closed at once. */
-  private readonly busy = new WeakMap<Socket, number>();
-  /** The responses of the non-long-running requests in flight. */
-  private readonly tracked = new Set<ServerResponse | Http2ServerResponse>();
+  /** Connections taken over by an upgrade (exec, attach, port-forward): never idle, never waited for. */
+  private readonly upgraded = new WeakSet<Socket>();
+  /** The HTTP/2 requests in flight that the drain waits for (an HTTP/1.1 connection tells its own). */
+  private readonly streams = new Set<Response>();
 
   /** The readyz check that fails from the moment shutdown starts. */
   readonly readyzCheck: Check = { name: 'shutdown', check: () => !this.initiated };
@@ -63,29 +72,10 @@ export class GracefulShutdown {
         if (this.sockets.size === 0) this.onAllClosed?.();
       });
     });
-    // an upgraded connection (exec, attach, port-forward) is busy until it closes
-    app.server.on('upgrade', (_req: IncomingMessage, socket: Socket) => this.busy.set(socket, 1));
+    app.server.on('upgrade', (_req: IncomingMessage, socket: Socket) => this.upgraded.add(socket));
     app.server.on('session', (session: ServerHttp2Session) => {
       this.sessions.add(session);
       session.once('close', () => this.sessions.delete(session));
-    });
-    // one listener per request for both counts
-    app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      const socket = req.httpVersionMajor === 1 ? req.socket : undefined;
-      if (socket) {
-        this.busy.set(socket, (this.busy.get(socket) ?? 0) + 1);
-        if (this.refusing) res.shouldKeepAlive = false;
-      }
-      res.once('close', () => {
-        if (this.tracked.delete(res)) {
-          this.inflight--;
-          if (this.inflight === 0) this.onDrained?.();
-        }
-        if (!socket) return;
-        const left = (this.busy.get(socket) ?? 1) - 1;
-        this.busy.set(socket, left);
-        if (this.refusing && left === 0) socket.end();
-      });
     });
   }
 
@@ -93,13 +83,16 @@ export class GracefulShutdown {
   readonly onRequest = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
     const longRunning = isLongRunning(request.info);
     if (!this.refusing) {
-      // an upgrade takes the connection over: not a request that finishes (and no 'request' event counts it down)
-      if (!longRunning && !request.headers.upgrade) {
-        this.inflight++;
-        this.tracked.add(reply.raw);
+      // an upgrade takes the connection over: not a request that finishes
+      if (longRunning || request.headers.upgrade) (reply.raw as Response)[LONG_RUNNING] = true;
+      else if (isHttp2(request)) {
+        const res: Response = reply.raw;
+        this.streams.add(res);
+        res.once('close', () => this.streams.delete(res));
       }
       return done();
     }
+    if (!isHttp2(request)) reply.raw.shouldKeepAlive = false;
     if (isExempt(request.url) || (longRunning && !this.o.sendRetryAfter)) return done();
     if (!this.o.sendRetryAfter) {
       reply.header('retry-after', '1');
@@ -120,25 +113,49 @@ export class GracefulShutdown {
     this.initiated = true;
     if (this.o.delayMs > 0) await sleep(this.o.delayMs);
     this.refusing = true;
+    // an HTTP/1.1 request in flight closes its connection once answered
+    for (const socket of this.sockets) {
+      const res = inProgress(socket);
+      if (res && !res.headersSent) (res as ServerResponse).shouldKeepAlive = false;
+    }
     if (!this.o.sendRetryAfter) this.stopListening();
     await this.drained();
     if (this.o.sendRetryAfter) this.stopListening();
+    else this.endIdle();
     endWatches();
     await this.connectionsClosed();
     for (const s of this.sockets) s.destroy();
   }
 
-  private drained(): Promise<void> {
-    if (this.inflight === 0) return Promise.resolve();
-    return calledOrAfter(this.o.drainTimeoutMs, (done) => { this.onDrained = done; });
+  /** Whether a request the drain waits for is in flight: an HTTP/2 stream, or an HTTP/1.1 connection's response. */
+  private busy(): boolean {
+    if (this.streams.size > 0) return true;
+    for (const socket of this.sockets) {
+      const res = inProgress(socket);
+      if (res && !res[LONG_RUNNING]) return true;
+    }
+    return false;
+  }
+
+  /** Until nothing is in flight, or the request timeout; without Retry-After, connections close as they go idle. */
+  private async drained(): Promise<void> {
+    const deadline = Date.now() + this.o.drainTimeoutMs;
+    while (this.busy() && Date.now() < deadline) {
+      if (!this.o.sendRetryAfter) this.endIdle();
+      await sleep(DRAIN_POLL_MS);
+    }
   }
 
   /** No new connection; HTTP/2 ones get GOAWAY (their open streams finish); idle HTTP/1.1 ones close. */
   private stopListening(): void {
     this.app.server.close();
     for (const session of this.sessions) session.close();
+    this.endIdle();
+  }
+
+  private endIdle(): void {
     for (const socket of this.sockets) {
-      if ((socket as TLSSocket).alpnProtocol !== 'h2' && !this.busy.get(socket)) socket.end();
+      if (socket.alpnProtocol !== 'h2' && !this.upgraded.has(socket) && !inProgress(socket)) socket.end();
     }
   }
 
