@@ -7,7 +7,8 @@ import type { FlowControl, FlowCounts } from './flowcontrol/apf.js';
 
 export interface ApiMetrics {
   registry: Registry;
-  inflight: Gauge<'request_kind'>;
+  /** The requests in flight now, read-only and mutating: called as each starts and ends. */
+  observeInflight(readonly: number, mutating: number): void;
 }
 
 /** Upstream's long-running subresources (besides watches): streams and proxies. */
@@ -25,9 +26,23 @@ export function registerMetrics(app: FastifyInstance): ApiMetrics {
     labelNames: ['verb', 'group', 'version', 'resource', 'subresource'] as const, registers: [registry],
     buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
   });
-  const inflight = new Gauge({
+  // As upstream's watermarks: the highest count seen in each one-second period, published when it ends (a scrape
+  // reads the last whole second); per request only two comparisons.
+  const now = { readOnly: 0, mutating: 0 };
+  const high = { ...now };
+  const lastSecond = { ...now };
+  const period = setInterval(() => {
+    Object.assign(lastSecond, high);
+    Object.assign(high, now);
+  }, 1_000).unref();
+  app.addHook('onClose', (_app, done) => { clearInterval(period); done(); });
+  new Gauge({
     name: 'apiserver_current_inflight_requests', help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
     labelNames: ['request_kind'] as const, registers: [registry],
+    collect() {
+      this.set({ request_kind: 'readOnly' }, lastSecond.readOnly);
+      this.set({ request_kind: 'mutating' }, lastSecond.mutating);
+    },
   });
   const longrunning = new Gauge({
     name: 'apiserver_longrunning_requests', help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
@@ -63,7 +78,15 @@ export function registerMetrics(app: FastifyInstance): ApiMetrics {
     c.inc();
   });
   app.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
-  return { registry, inflight };
+  return {
+    registry,
+    observeInflight(readonly, mutating) {
+      now.readOnly = readonly;
+      now.mutating = mutating;
+      if (readonly > high.readOnly) high.readOnly = readonly;
+      if (mutating > high.mutating) high.mutating = mutating;
+    },
+  };
 }
 
 /**

@@ -131,10 +131,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     audit,
     maxRequestsInflight: config.maxRequestsInflight,
     maxMutatingRequestsInflight: config.maxMutatingRequestsInflight,
-    onInflight: (readonly, mutating) => {
-      metrics.inflight.set({ request_kind: 'readOnly' }, readonly);
-      metrics.inflight.set({ request_kind: 'mutating' }, mutating);
-    },
+    onInflight: metrics.observeInflight,
   });
   // Bodies are read raw and decoded by the handlers, after authorization, as JSON or YAML.
   app.removeAllContentTypeParsers();

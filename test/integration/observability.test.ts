@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 
 let s: TestApiServer;
@@ -22,6 +22,17 @@ describe('metrics, health and audit', () => {
     expect(m.status).toBe(200);
     expect(m.body).toMatch(/apiserver_request_total\{verb="GET",group="",version="v1",resource="configmaps",subresource="",code="404"\} 1/);
     expect(m.body).toMatch(/apiserver_current_inflight_requests\{request_kind="readOnly"\}/);
+  });
+
+  it('reports the most requests in flight during the last second (apiserver_current_inflight_requests)', async () => {
+    const inflight = async (kind: string): Promise<number> =>
+      Number(new RegExp(`^apiserver_current_inflight_requests\\{request_kind="${kind}"\\} (\\d+)$`, 'm').exec(String((await s.api('GET', '/metrics')).body))?.[1]);
+    await Promise.all([s.api('GET', '/api/v1/namespaces'), s.api('POST', '/api/v1/namespaces/default/configmaps', { metadata: { generateName: 'inflight-' } })]);
+    // the second they ran in is published once it is over (/metrics itself is not a resource request)
+    await vi.waitFor(async () => {
+      expect(await inflight('readOnly')).toBeGreaterThanOrEqual(1);
+      expect(await inflight('mutating')).toBeGreaterThanOrEqual(1);
+    }, { timeout: 5_000, interval: 100 });
   });
 
   it('counts the stored objects per resource (apiserver_storage_objects) and says what it is (kubernetes_build_info)', async () => {
