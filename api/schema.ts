@@ -59,6 +59,16 @@ type Extra = Omit<Schema, 'type'>;
 
 export const ref = (name: string, description?: string): Schema =>
   description ? { allOf: [{ $ref: REF_PREFIX + name }], description } : { $ref: REF_PREFIX + name };
+/**
+ * The one reference to each definition, for the runtime's walks: their memos are keyed by schema node, so a fresh
+ * `ref()` per request missed them all and left a WeakMap entry behind for the collector. Frozen: it is shared.
+ */
+const definitionRefs = new Map<string, Schema>();
+export const refTo = (name: string): Schema => {
+  let r = definitionRefs.get(name);
+  if (!r) definitionRefs.set(name, (r = Object.freeze(ref(name))));
+  return r;
+};
 export const str = (description?: string, extra: Extra = {}): Schema => ({ type: 'string', description, ...extra });
 export const enumStr = (values: string[], description?: string, extra: Extra = {}): Schema =>
   ({ type: 'string', enum: values, description, ...extra });

@@ -2,7 +2,7 @@
 // index, the strategies, and the admission chain (built later, once the registries exist, since
 // admission plugins look objects up through them).
 import { apiVersionOf, type Defaulter, type GroupVersion, type KubeObject, type ResourceType, type StorageConversion } from '../../api/types.js';
-import { ref, type Definitions } from '../../api/schema.js';
+import { refTo, type Definitions } from '../../api/schema.js';
 import type { Admission } from '../admission/interface.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import type { Store } from '../storage/interface.js';
@@ -69,8 +69,8 @@ export interface RegistryOptions {
  */
 const encodedAs = (index: SchemaIndex, definition: string | undefined) => (obj: KubeObject): KubeObject => {
   if (!definition) return obj;
-  pruneUnknown(index, obj, ref(definition), '', 'json', true);
-  fillZeroValues(index, obj, ref(definition));
+  pruneUnknown(index, obj, refTo(definition), '', 'json', true);
+  fillZeroValues(index, obj, refTo(definition));
   return obj;
 };
 

@@ -4,7 +4,7 @@
 // resources, metadata pruned to ObjectMeta. Nulls of non-nullable fields go too (upstream's
 // PruneNonNullableNullsWithoutDefaults; a default then fills them).
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
-import { propertyOf, ref } from '../../../api/schema.js';
+import { propertyOf, refTo } from '../../../api/schema.js';
 import { isPlainObject, type SchemaIndex } from '../schema/index.js';
 import { pruneUnknown } from '../schema/prune.js';
 import { childPath, itemSchema } from './schema.js';
@@ -34,7 +34,7 @@ function walk(meta: SchemaIndex, value: unknown, s: JSONSchemaProps | undefined,
     const v = value[key];
     if (embedded && (key === 'apiVersion' || key === 'kind')) continue;
     if (embedded && key === 'metadata') {
-      if (isPlainObject(v)) unknown.push(...pruneUnknown(meta, v, ref(OBJECT_META), childPath(path, key)));
+      if (isPlainObject(v)) unknown.push(...pruneUnknown(meta, v, refTo(OBJECT_META), childPath(path, key)));
       continue;
     }
     const prop = propertyOf(s, key) ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);

@@ -2,7 +2,7 @@
 // kind/apiVersion checked and filled in, JSON types checked, unknown fields dropped (reported per
 // fieldValidation), then defaults applied and Go's zero values written.
 import { apiVersionOf, type KubeObject, type ResourceType } from '../../../api/types.js';
-import { ref } from '../../../api/schema.js';
+import { refTo } from '../../../api/schema.js';
 import { badRequest } from '../../apimachinery/errors.js';
 import type { RequestContext } from '../context.js';
 import { applyDefaults } from '../schema/defaults.js';
@@ -46,17 +46,17 @@ export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: Req
   obj.apiVersion = apiVersion;
   obj.kind = target.kind;
   // Unknown fields and nulls go first: a null is Go's zero value, never a type error.
-  const unknown = pruneUnknown(d.index, obj, ref(target.definition), '', 'json', true);
+  const unknown = pruneUnknown(d.index, obj, refTo(target.definition), '', 'json', true);
   d.types.check(obj, target.definition, target.kind, target.version);
   reportStrictErrors(unknown, ctx, target, true);
-  applyDefaults(d.index, obj, ref(target.definition));
+  applyDefaults(d.index, obj, refTo(target.definition));
   writeZeroValues(d, obj, target.definition);
   return obj;
 }
 
 /** Go's zero values of a built-in object (zero-values.ts); a custom resource's own decoder has none to write. */
 export function writeZeroValues(d: Decoder, obj: KubeObject, definition: string): void {
-  if (!d.decode) fillZeroValues(d.index, obj, ref(definition));
+  if (!d.decode) fillZeroValues(d.index, obj, refTo(definition));
 }
 
 /**
@@ -66,7 +66,7 @@ export function writeZeroValues(d: Decoder, obj: KubeObject, definition: string)
  */
 export function decodeAs(d: Decoder, body: unknown, definition: string, kind: string, version: string, ctx?: RequestContext): KubeObject {
   if (!isPlainObject(body)) throw badRequest(`the body of a ${kind} must be an object`);
-  const unknown = pruneUnknown(d.index, body, ref(definition));
+  const unknown = pruneUnknown(d.index, body, refTo(definition));
   d.types.check(body, definition, kind, version);
   if (ctx) reportStrictErrors(unknown, ctx, { kind, version }, true);
   return body as KubeObject;

@@ -10,7 +10,7 @@ import type { PatchType, RequestContext } from '../context.js';
 import { decodeObject, targetOf } from './decode.js';
 import type { Registry } from './registry.js';
 import type { UpdateRequest } from './update.js';
-import { ref } from '../../../api/schema.js';
+import { refTo } from '../../../api/schema.js';
 import { pruneUnknown } from '../schema/prune.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 import { reportApplyDuplicates } from './strict-errors.js';
@@ -116,7 +116,7 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
     managedFieldsSet: true,
     build: (current) => {
       const config = cloneJson(applied);
-      const unknown = pruneUnknown(reg.deps.decoder.index, config, ref(reg.rt.definition), '', 'fieldpath');
+      const unknown = pruneUnknown(reg.deps.decoder.index, config, refTo(reg.rt.definition), '', 'fieldpath');
       if (unknown.length) throw typedPatchError(applied, reg.rt.group, reg.rt.kind, unknown);
       const merged = reg.deps.fieldManager.apply(current, config, ctx, force, reg.hasStatus, subresource);
       reportApplyDuplicates(ctx);

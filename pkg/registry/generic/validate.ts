@@ -1,6 +1,6 @@
 // Validation shared by every resource: object metadata (upstream's ValidateObjectMeta),
 // the schema's required fields, then the strategy's own rules.
-import { ref } from '../../../api/schema.js';
+import { refTo } from '../../../api/schema.js';
 import type { KubeObject } from '../../../api/types.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery/objectmeta.js';
@@ -13,7 +13,7 @@ export function validateMeta(reg: Registry, obj: KubeObject): StatusCause[] {
 }
 
 function validateSchemaRequired(reg: Registry, obj: KubeObject, old?: KubeObject): StatusCause[] {
-  return missingRequired(reg.deps.decoder.index, obj, ref(reg.rt.definition), old).map((f) => fieldCause('FieldValueRequired', f, 'Required value'));
+  return missingRequired(reg.deps.decoder.index, obj, refTo(reg.rt.definition), old).map((f) => fieldCause('FieldValueRequired', f, 'Required value'));
 }
 
 export function validateForCreate(reg: Registry, obj: KubeObject, ctx: RequestContext): StatusCause[] {

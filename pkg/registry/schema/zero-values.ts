@@ -33,7 +33,7 @@ function plansOf(index: SchemaIndex): Plans {
 }
 
 function planOf(index: SchemaIndex, plans: Plans, schema: Schema): Plan | null {
-  // by the node a reference resolves to: callers pass a fresh `ref()` for the root
+  // by the node a reference resolves to
   const { schema: s, name } = index.resolve(schema);
   const known = plans.get(s);
   if (known !== undefined) return known;
