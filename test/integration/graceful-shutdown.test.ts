@@ -2,6 +2,7 @@
 // the ones in flight finish (a create held by a slow admission webhook still gets its 201 and is stored), watches
 // end cleanly, and with --shutdown-send-retry-after new requests get 429 with Retry-After and a closed connection.
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:http2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
@@ -62,6 +63,25 @@ async function readyz(url: string, ca: string): Promise<{ status: number; body: 
   } finally {
     await agent.destroy();
   }
+}
+
+/** A POST over HTTP/2 (as kubectl speaks), as the admin: its status and body. */
+function postHttp2(server: TestApiServer, path: string, body: unknown): Promise<{ status: number; body: any }> {
+  const session = connect(server.url, {
+    ca: readFileSync(server.pki.ca.cert), cert: readFileSync(server.pki.admin.cert), key: readFileSync(server.pki.admin.key),
+  });
+  return new Promise((resolve, reject) => {
+    session.on('error', reject);
+    const stream = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/json' });
+    let status = 0;
+    let text = '';
+    stream.on('response', (h) => { status = Number(h[':status']); });
+    stream.setEncoding('utf8');
+    stream.on('data', (d: string) => { text += d; });
+    stream.on('end', () => { session.close(); resolve({ status, body: JSON.parse(text) }); });
+    stream.on('error', reject);
+    stream.end(JSON.stringify(body));
+  });
 }
 
 describe('graceful shutdown', () => {
@@ -126,6 +146,29 @@ describe('graceful shutdown', () => {
     } finally {
       await again.stop();
     }
+  });
+
+  it('waits for a request in flight over HTTP/2 before it ends the watches', async () => {
+    s = await startTestApiServer({ controllers: [] });
+    const server = s;
+    const { release, held } = await slowWebhook();
+    expect((await server.api('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', webhookConfig(hook!.base, hook!.caBundle))).status).toBe(201);
+    await untilWebhookSeen(server);
+    const watch = await request(`${server.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0`, { dispatcher: server.agent });
+    let watchEnded = false;
+    const watched = watch.body.text().then((t) => { watchEnded = true; return t; });
+    const created = postHttp2(server, '/api/v1/namespaces/default/configmaps', configMap('slow'));
+    await held;
+    const closed = server.server.close();
+    // the drain waits for the held stream; the watches end only after it
+    await new Promise((r) => setTimeout(r, 300));
+    expect(watchEnded).toBe(false);
+    release();
+    const answer = await created;
+    expect(answer.status).toBe(201);
+    expect(answer.body.metadata.name).toBe('slow');
+    expect(await watched).toContain('"name":"slow"');
+    await closed;
   });
 
   it('with --shutdown-send-retry-after keeps listening and answers new requests 429 with Retry-After, closing the connection', async () => {
