@@ -2,7 +2,8 @@
 // group, resource and code, the in-flight gauges, the open long-running requests (watches, streams), and the
 // process's own figures.
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { RequestMetrics } from './request-metrics.js';
 import type { FlowControl, FlowCounts } from './flowcontrol/apf.js';
 
 export interface ApiMetrics {
@@ -17,15 +18,8 @@ const LONGRUNNING_SUBRESOURCES = new Set(['proxy', 'log', 'exec', 'attach', 'por
 export function registerMetrics(app: FastifyInstance): ApiMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: 'apiserver_request_total', help: 'Counter of apiserver requests broken out for each verb, group, version, resource, subresource and HTTP response code.',
-    labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'code'] as const, registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'apiserver_request_duration_seconds', help: 'Response latency distribution in seconds for each verb, group, version, resource and subresource.',
-    labelNames: ['verb', 'group', 'version', 'resource', 'subresource'] as const, registers: [registry],
-    buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
-  });
+  // upstream's buckets
+  const requests = new RequestMetrics(registry, [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60]);
   // As upstream's watermarks: the highest count seen in each one-second period, published when it ends (a scrape
   // reads the last whole second); per request only two comparisons.
   const now = { readOnly: 0, mutating: 0 };
@@ -59,23 +53,11 @@ export function registerMetrics(app: FastifyInstance): ApiMetrics {
     }
     done();
   });
-  // Children per label set, found by one string key: prom-client's own label checks cost more
-  // than the rest of a small GET.
-  const counters = new Map<string, { inc(): void }>();
-  const histograms = new Map<string, { observe(v: number): void }>();
   app.addHook('onResponse', (request, reply, done) => {
     done();
     const i = request.info;
     if (!i?.isResourceRequest) return;
-    const verb = i.verb.toUpperCase();
-    const key = `${verb} ${i.apiGroup} ${i.apiVersion} ${i.resource} ${i.subresource}`;
-    let h = histograms.get(key);
-    if (!h) histograms.set(key, (h = latency.labels(verb, i.apiGroup, i.apiVersion, i.resource, i.subresource)));
-    h.observe(reply.elapsedTime / 1000);
-    const code = String(reply.statusCode);
-    let c = counters.get(`${key} ${code}`);
-    if (!c) counters.set(`${key} ${code}`, (c = requests.labels(verb, i.apiGroup, i.apiVersion, i.resource, i.subresource, code)));
-    c.inc();
+    requests.observe(i.verb.toUpperCase(), i.apiGroup, i.apiVersion, i.resource, i.subresource, reply.statusCode, reply.elapsedTime / 1000);
   });
   app.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
   return {

@@ -22,6 +22,14 @@ describe('metrics, health and audit', () => {
     expect(m.status).toBe(200);
     expect(m.body).toMatch(/apiserver_request_total\{verb="GET",group="",version="v1",resource="configmaps",subresource="",code="404"\} 1/);
     expect(m.body).toMatch(/apiserver_current_inflight_requests\{request_kind="readOnly"\}/);
+    // the latency histogram of the same series: cumulative buckets, +Inf, sum and count
+    const series = 'verb="GET",group="",version="v1",resource="configmaps",subresource=""';
+    expect(m.body).toContain('# TYPE apiserver_request_duration_seconds histogram');
+    expect(m.body).toContain(`apiserver_request_duration_seconds_bucket{${series},le="60"} 1`);
+    expect(m.body).toContain(`apiserver_request_duration_seconds_bucket{${series},le="+Inf"} 1`);
+    expect(m.body).toContain(`apiserver_request_duration_seconds_count{${series}} 1`);
+    expect(m.body).toMatch(new RegExp(`^apiserver_request_duration_seconds_sum\\{${series}\\} [0-9.e-]+$`, 'm'));
+    expect(m.body).toContain('# TYPE apiserver_request_total counter');
   });
 
   it('reports the most requests in flight during the last second (apiserver_current_inflight_requests)', async () => {
