@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { ensureMetricsServerPki, ensurePki, writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.js';
-import { controlPlane } from './components.js';
+import { controlPlane, type ComponentSpec } from './components.js';
 import { ensureDefaultStorageClass } from './default-storage-class.js';
 import { applyClusterDnsObjects, CLUSTER_DOMAIN } from './cluster-dns-addon.js';
 import { applyClusterInfoObjects } from './cluster-info-addon.js';
@@ -87,7 +87,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   // free loopback ports rather than upstream's 10259/10257: several clusters may run on one machine
   const servingPorts = { scheduler: await freePort('127.0.0.1'), controllerManager: await freePort('127.0.0.1') };
   process.stderr.write(`scheduler: https://127.0.0.1:${servingPorts.scheduler}, controller-manager: https://127.0.0.1:${servingPorts.controllerManager} (/healthz, /metrics, /configz)\n`);
-  const components: { name: string; args: string[]; nodeFlags?: string[] }[] = [];
+  const components: Pick<ComponentSpec, 'name' | 'args' | 'nodeFlags'>[] = [];
   for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates, metricsServer, proxy, dns, serviceClusterIpRange, servingPorts })) {
     const args = [...c.args];
     if (c.identity) {

@@ -37,13 +37,14 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const DRAIN_POLL_MS = 10;
 /** Marks the responses of long-running requests: the drain does not wait for them. */
 const LONG_RUNNING = Symbol('long-running');
-type Response = (ServerResponse | Http2ServerResponse) & { [LONG_RUNNING]?: true };
+type Marked<T> = T & { [LONG_RUNNING]?: true };
+type Response = Marked<ServerResponse | Http2ServerResponse>;
 /**
  * The response in progress on an HTTP/1.1 connection, which node's http server keeps on the socket (as
  * http-terminator reads it): the connections tell which requests are in flight without a listener per request,
  * which cost several microseconds of every small GET.
  */
-const inProgress = (socket: Socket): Response | null | undefined => (socket as Socket & { _httpMessage?: Response | null })._httpMessage;
+const inProgress = (socket: Socket): Marked<ServerResponse> | null | undefined => (socket as Socket & { _httpMessage?: Marked<ServerResponse> | null })._httpMessage;
 /** Resolves when the callback handed to `register` is called, or after `ms`. */
 const calledOrAfter = (ms: number, register: (done: () => void) => void): Promise<void> => new Promise((resolve) => {
   const timer = setTimeout(resolve, ms);
@@ -116,7 +117,7 @@ export class GracefulShutdown {
     // an HTTP/1.1 request in flight closes its connection once answered
     for (const socket of this.sockets) {
       const res = inProgress(socket);
-      if (res && !res.headersSent) (res as ServerResponse).shouldKeepAlive = false;
+      if (res && !res.headersSent) res.shouldKeepAlive = false;
     }
     if (!this.o.sendRetryAfter) this.stopListening();
     await this.drained();

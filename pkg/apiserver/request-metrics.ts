@@ -22,6 +22,9 @@ interface Series {
   codes: Map<number, number>;
 }
 
+const REQUESTS = 'apiserver_request_total';
+const LATENCY = 'apiserver_request_duration_seconds';
+
 interface Value { value: number; labels: Record<string, string | number>; metricName?: string }
 
 /** What prom-client's registry reads of a metric; the same shape as its classes' get(). */
@@ -35,10 +38,10 @@ export class RequestMetrics {
 
   constructor(registry: Registry, private readonly bounds: number[]) {
     const reset = (): void => this.series.clear();
-    registry.registerMetric(metric('apiserver_request_total',
+    registry.registerMetric(metric(REQUESTS,
       'Counter of apiserver requests broken out for each verb, group, version, resource, subresource and HTTP response code.',
       'counter', () => [...this.series.values()].flatMap((s) => [...s.codes].map(([code, value]) => ({ value, labels: { ...s.labels, code: String(code) } }))), reset));
-    registry.registerMetric(metric('apiserver_request_duration_seconds',
+    registry.registerMetric(metric(LATENCY,
       'Response latency distribution in seconds for each verb, group, version, resource and subresource.',
       'histogram', () => [...this.series.values()].flatMap((s) => this.histogramValues(s)), reset));
   }
@@ -62,13 +65,12 @@ export class RequestMetrics {
   }
 
   private histogramValues(s: Series): Value[] {
-    const name = 'apiserver_request_duration_seconds';
     let cumulative = 0;
     return [
-      ...this.bounds.map((le, i) => ({ value: (cumulative += s.buckets[i]!), labels: { ...s.labels, le }, metricName: `${name}_bucket` })),
-      { value: s.count, labels: { ...s.labels, le: '+Inf' }, metricName: `${name}_bucket` },
-      { value: s.sum, labels: { ...s.labels }, metricName: `${name}_sum` },
-      { value: s.count, labels: { ...s.labels }, metricName: `${name}_count` },
+      ...this.bounds.map((le, i) => ({ value: (cumulative += s.buckets[i]!), labels: { ...s.labels, le }, metricName: `${LATENCY}_bucket` })),
+      { value: s.count, labels: { ...s.labels, le: '+Inf' }, metricName: `${LATENCY}_bucket` },
+      { value: s.sum, labels: { ...s.labels }, metricName: `${LATENCY}_sum` },
+      { value: s.count, labels: { ...s.labels }, metricName: `${LATENCY}_count` },
     ];
   }
 }
