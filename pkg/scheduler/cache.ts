@@ -48,7 +48,7 @@ export class SchedulerCache {
     else this.nodes.set(name, ni = new NodeInfo());
     if (!ni.node || zoneOf(ni.node) !== zoneOf(node)) this.list = undefined;
     ni.node = node;
-    ni.generation++;
+    ni.touch();
     this.addImages(node);
   }
 
@@ -60,7 +60,7 @@ export class SchedulerCache {
     if (!ni) return;
     this.removeImages(ni.node);
     // Pods still on it stay accounted until they go (a ghost NodeInfo), as upstream.
-    if (ni.pods.size === 0) this.nodes.delete(name);
+    if (ni.pods.size === 0) this.dropNode(name, ni);
     else ni.node = undefined;
     this.list = undefined;
   }
@@ -193,7 +193,12 @@ export class SchedulerCache {
         else this.claimUsers.delete(c);
       }
     }
-    if (!ni.node && ni.pods.size === 0) this.nodes.delete(name);
+    if (!ni.node && ni.pods.size === 0) this.dropNode(name, ni);
+  }
+
+  private dropNode(name: string, ni: NodeInfo): void {
+    this.nodes.delete(name);
+    ni.release();
   }
 
   private addImages(node: Node): void {

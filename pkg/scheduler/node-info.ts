@@ -51,6 +51,17 @@ export const sameSchedulingInputs = (a: Pod, b: Pod): boolean =>
 export const portsConflict = (a: HostPort, b: HostPort): boolean =>
   a.port === b.port && a.protocol === b.protocol && (a.ip === b.ip || a.ip === '0.0.0.0' || b.ip === '0.0.0.0');
 
+/**
+ * Generations come from one counter (upstream's nextGeneration): a value names one state of one node's pods,
+ * shared only by a clone taken at that state, so a memo keyed by slot and generation is never wrong for a node.
+ */
+let lastGeneration = 0;
+const nextGeneration = (): number => ++lastGeneration;
+
+/** Slots index NodeMemo's arrays; a node the cache drops gives its slot back (a reuse only costs a recount). */
+const freeSlots: number[] = [];
+let slotCount = 0;
+
 export class NodeInfo {
   private nodeObj?: Node;
   /** status.allocatable of the node, parsed once per Node object. */
@@ -63,21 +74,21 @@ export class NodeInfo {
   allocPods = 0;
   reqCpu = 0;
   reqMemory = 0;
-  nonZero = { cpu: 0, memory: 0 };
+  /** The pods' non-zero cpu and memory requests (Score reads them per node). */
+  nonZeroCpu = 0;
+  nonZeroMemory = 0;
+  /** pods.size, read per node by Filter without loading the map */
+  podCount = 0;
   usedPorts: HostPort[] = [];
   /** Pods here with any (anti-)affinity, and those with required anti-affinity (InterPodAffinity's fast paths). */
   podsWithAffinity = new Set<PodInfo>();
   podsWithRequiredAntiAffinity = new Set<PodInfo>();
-  /** Bumped on every change. */
-  generation = 0;
+  /** New on every change (nextGeneration). */
+  generation = nextGeneration();
+  /** This node's index in every NodeMemo (a clone shares it). */
+  slot = freeSlots.pop() ?? slotCount++;
   /** The Node's labels (Filter and Score read them per node: one load instead of three). */
   labels: Readonly<Record<string, string>> = {};
-  /**
-   * Values plugins derive from this node's pods (PodTopologySpread's matching pods per selector), each kept with
-   * the generation it was computed at: valid while no pod came or went.
-   */
-  readonly memo = new Map<string, { generation: number; value: number }>();
-
   name = '';
 
   constructor(node?: Node) { this.node = node; }
@@ -102,13 +113,20 @@ export class NodeInfo {
     for (const [k, v] of Object.entries(pi.requests)) this.requested[k] = (this.requested[k] ?? 0) + v;
     this.reqCpu = this.requested[CPU] ?? 0;
     this.reqMemory = this.requested[MEMORY] ?? 0;
-    this.nonZero.cpu += pi.nonZero.cpu;
-    this.nonZero.memory += pi.nonZero.memory;
+    this.nonZeroCpu += pi.nonZero.cpu;
+    this.nonZeroMemory += pi.nonZero.memory;
+    this.podCount = this.pods.size;
     if (pi.ports.length) this.usedPorts = [...this.usedPorts, ...pi.ports];
     if (pi.hasAffinity) this.podsWithAffinity.add(pi);
     if (pi.hasRequiredAntiAffinity) this.podsWithRequiredAntiAffinity.add(pi);
-    this.generation++;
+    this.generation = nextGeneration();
   }
+
+  /** The Node object changed. */
+  touch(): void { this.generation = nextGeneration(); }
+
+  /** The cache dropped this node: its slot goes to the next one. */
+  release(): void { freeSlots.push(this.slot); }
 
   removePod(pod: Pod): boolean {
     const uid = podUid(pod);
@@ -118,12 +136,13 @@ export class NodeInfo {
     for (const [k, v] of Object.entries(pi.requests)) this.requested[k] = (this.requested[k] ?? 0) - v;
     this.reqCpu = this.requested[CPU] ?? 0;
     this.reqMemory = this.requested[MEMORY] ?? 0;
-    this.nonZero.cpu -= pi.nonZero.cpu;
-    this.nonZero.memory -= pi.nonZero.memory;
+    this.nonZeroCpu -= pi.nonZero.cpu;
+    this.nonZeroMemory -= pi.nonZero.memory;
+    this.podCount = this.pods.size;
     if (pi.ports.length) this.usedPorts = this.usedPorts.filter((p) => !pi.ports.includes(p));
     this.podsWithAffinity.delete(pi);
     this.podsWithRequiredAntiAffinity.delete(pi);
-    this.generation++;
+    this.generation = nextGeneration();
     return true;
   }
 
@@ -134,11 +153,45 @@ export class NodeInfo {
     c.requested = { ...this.requested };
     c.reqCpu = this.reqCpu;
     c.reqMemory = this.reqMemory;
-    c.nonZero = { ...this.nonZero };
+    c.nonZeroCpu = this.nonZeroCpu;
+    c.nonZeroMemory = this.nonZeroMemory;
+    c.podCount = this.podCount;
     c.usedPorts = [...this.usedPorts];
     c.podsWithAffinity = new Set(this.podsWithAffinity);
     c.podsWithRequiredAntiAffinity = new Set(this.podsWithRequiredAntiAffinity);
     c.generation = this.generation;
+    c.release();
+    c.slot = this.slot;
     return c;
+  }
+}
+
+/**
+ * A number per node derived from its pods (PodTopologySpread's pods matching one selector), valid while they stay
+ * the same. Kept in typed arrays by NodeInfo.slot: a cycle reads it for hundreds of nodes, and a map on each node
+ * cost several cache misses per read.
+ */
+export class NodeMemo {
+  private gens = new Float64Array(64);
+  private values = new Float64Array(64);
+
+  get(ni: NodeInfo): number | undefined {
+    const s = ni.slot;
+    return s < this.gens.length && this.gens[s] === ni.generation ? this.values[s] : undefined;
+  }
+
+  set(ni: NodeInfo, value: number): void {
+    const s = ni.slot;
+    if (s >= this.gens.length) {
+      const size = Math.max(this.gens.length * 2, s + 1);
+      const gens = new Float64Array(size);
+      const values = new Float64Array(size);
+      gens.set(this.gens);
+      values.set(this.values);
+      this.gens = gens;
+      this.values = values;
+    }
+    this.gens[s] = ni.generation;
+    this.values[s] = value;
   }
 }

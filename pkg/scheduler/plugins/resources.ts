@@ -41,8 +41,8 @@ interface ResourceSpec { name: string; weight: number }
 
 /** Requested amount of `r` on the node with the pod added, using non-zero defaults for cpu and memory. */
 const requestedWith = (node: NodeInfo, pod: Pod, nonZero: { cpu: number; memory: number }, r: string): number => {
-  if (r === CPU) return node.nonZero.cpu + nonZero.cpu;
-  if (r === MEMORY) return node.nonZero.memory + nonZero.memory;
+  if (r === CPU) return node.nonZeroCpu + nonZero.cpu;
+  if (r === MEMORY) return node.nonZeroMemory + nonZero.memory;
   return (node.requested[r] ?? 0) + (podRequests(pod)[r] ?? 0);
 };
 
@@ -66,7 +66,7 @@ const checkedList = (c: Checked): [string, number][] =>
 /** Upstream's fitsRequest, with its reasons in its order (pods, cpu, memory, the others). */
 const fitsRequest = (c: Checked, node: NodeInfo): string[] | undefined => {
   let reasons: string[] | undefined;
-  if (node.pods.size + 1 > node.allocPods) (reasons ??= []).push('Too many pods');
+  if (node.podCount + 1 > node.allocPods) (reasons ??= []).push('Too many pods');
   if (c.cpu > node.allocCpu - node.reqCpu) (reasons ??= []).push(`Insufficient ${CPU}`);
   if (c.memory > node.allocMemory - node.reqMemory) (reasons ??= []).push(`Insufficient ${MEMORY}`);
   for (let i = 0; i < c.others.length; i++) {

@@ -9,7 +9,7 @@ import {
   MAX_NODE_SCORE, QueueingHint, SKIP, unresolvable, unschedulable, type ClusterEventWithHint, type CycleState, type FilterPlugin, type Handle,
   type PreFilterPlugin, type PreScorePlugin, type ScorePlugin,
 } from '../framework/interface.js';
-import type { NodeInfo } from '../node-info.js';
+import { NodeMemo, type NodeInfo } from '../node-info.js';
 import { nodeTaints, tolerationsTolerate, type Pod } from '../types.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
@@ -18,8 +18,8 @@ interface Constraint {
   topologyKey: string;
   hard: boolean;
   selector: Selector;
-  /** Namespace and selector as a string: the key of the per-node match counts (one string per cycle, hashed once). */
-  countKey: string;
+  /** The per-node counts of the pods in the pod's namespace that the selector matches. */
+  counted: NodeMemo;
   minDomains: number;
   honorAffinity: boolean;
   honorTaints: boolean;
@@ -84,7 +84,22 @@ const defaultSelector = (pod: Pod, l: Handle['listers']): Selector | undefined =
   };
 };
 
-const constraintsOf = (pod: Pod, defaults: any[], hardOnly: boolean | undefined, listers: Handle['listers']): Constraint[] => {
+/** Per-node match counts by namespace and selector; those of workloads long gone are dropped now and then. */
+class MatchCounts {
+  private readonly memos = new Map<string, NodeMemo>();
+
+  of(namespace: string, selector: Selector): NodeMemo {
+    const key = `${namespace} ${selector.toString()}`;
+    let m = this.memos.get(key);
+    if (!m) {
+      if (this.memos.size >= 64) this.memos.clear();
+      this.memos.set(key, (m = new NodeMemo()));
+    }
+    return m;
+  }
+}
+
+const constraintsOf = (pod: Pod, defaults: any[], hardOnly: boolean | undefined, listers: Handle['listers'], counts: MatchCounts): Constraint[] => {
   let raw = (pod.spec?.topologySpreadConstraints ?? []) as any[];
   let defaulted: Selector | undefined;
   if (!raw.length && defaults.length) {
@@ -109,7 +124,7 @@ const constraintsOf = (pod: Pod, defaults: any[], hardOnly: boolean | undefined,
       try { selector = labelSelectorAsSelector(ls); } catch { selector = labelSelectorAsSelector(null); }
     }
     out.push({
-      maxSkew: c.maxSkew ?? 1, topologyKey: c.topologyKey, hard, selector, countKey: `${pod.metadata?.namespace ?? ''} ${selector.toString()}`, minDomains: c.minDomains ?? 1,
+      maxSkew: c.maxSkew ?? 1, topologyKey: c.topologyKey, hard, selector, counted: counts.of(pod.metadata?.namespace ?? '', selector), minDomains: c.minDomains ?? 1,
       honorAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor', honorTaints: c.nodeTaintsPolicy === 'Honor',
     });
   }
@@ -124,17 +139,15 @@ const taintsAllow = (pod: Pod, node: KubeObject): boolean =>
  * between two scheduling cycles only the nodes that got or lost a pod count again.
  */
 const countOn = (pod: Pod, c: Constraint, node: NodeInfo): number => {
-  const memo = node.memo;
-  const hit = memo.get(c.countKey);
-  if (hit && hit.generation === node.generation) return hit.value;
+  const hit = c.counted.get(node);
+  if (hit !== undefined) return hit;
   const ns = pod.metadata?.namespace;
   let n = 0;
   for (const pi of node.pods.values()) {
     if (pi.pod.metadata?.namespace !== ns || pi.pod.metadata?.deletionTimestamp) continue;
     if (c.selector.matches(pi.pod.metadata?.labels)) n++;
   }
-  if (memo.size > 64) memo.clear(); // selectors of workloads long gone
-  memo.set(c.countKey, { generation: node.generation, value: n });
+  c.counted.set(node, n);
   return n;
 };
 
@@ -179,8 +192,8 @@ const adjust = (state: SpreadState | undefined, pod: Pod, other: Pod, node: Node
  * hard constraints (an update only when its labels changed); a node when it has (or had) every constraint's
  * topology key and, on update, a key's value or its taints changed.
  */
-const spreadEvents = (defaults: any[], listers: Handle['listers']): ClusterEventWithHint[] => {
-  const hard = (pod: Pod): Constraint[] => constraintsOf(pod, defaults, true, listers);
+const spreadEvents = (defaults: any[], listers: Handle['listers'], counts: MatchCounts): ClusterEventWithHint[] => {
+  const hard = (pod: Pod): Constraint[] => constraintsOf(pod, defaults, true, listers, counts);
   const selects = (pod: Pod, cs: Constraint[], other: KubeObject | undefined): boolean =>
     !!other && other.metadata?.namespace === pod.metadata?.namespace && cs.some((c) => c.selector.matches(other.metadata?.labels));
   const afterPod = (pod: Pod, oldObj: KubeObject | undefined, newObj: KubeObject | undefined): QueueingHint => {
@@ -205,12 +218,13 @@ const spreadEvents = (defaults: any[], listers: Handle['listers']): ClusterEvent
 
 export const podTopologySpread = (args: Record<string, any>, handle: Handle): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin => {
   const defaults = args.defaultingType === 'List' ? ((args.defaultConstraints ?? []) as any[]) : SYSTEM_DEFAULTS;
-  const events = spreadEvents(defaults, handle.listers);
+  const counts = new MatchCounts();
+  const events = spreadEvents(defaults, handle.listers, counts);
   return {
     name: 'PodTopologySpread',
     events: () => events,
     preFilter: (state: CycleState, pod: Pod, nodes: NodeInfo[]) => {
-      const constraints = constraintsOf(pod, defaults, true, handle.listers);
+      const constraints = constraintsOf(pod, defaults, true, handle.listers, counts);
       if (!constraints.length) return SKIP;
       state.write('PreFilterPodTopologySpread', compute(pod, constraints, nodes));
       return null;
@@ -235,7 +249,7 @@ export const podTopologySpread = (args: Record<string, any>, handle: Handle): Pr
       return null;
     },
     preScore: (state, pod, nodes) => {
-      const constraints = constraintsOf(pod, defaults, false, handle.listers);
+      const constraints = constraintsOf(pod, defaults, false, handle.listers, counts);
       if (!constraints.length) return SKIP;
       const requireAll = (pod.spec?.topologySpreadConstraints ?? []).length > 0;
       // As upstream: a hostname domain is one node, counted in Score for the nodes scored; other keys are counted
