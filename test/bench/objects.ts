@@ -64,3 +64,21 @@ export function pod(namespace: string, name: string): string {
 }
 
 export const namespace = (name: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+
+/** The status a kubelet reports for a started pod of `pod()`, as a merge patch of pods/status. */
+export function runningStatusPatch(uid: string, at = '2026-01-01T00:00:05Z'): string {
+  const condition = (type: string) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: at });
+  return JSON.stringify({
+    metadata: { uid },
+    status: {
+      phase: 'Running',
+      conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(condition),
+      hostIP: '10.0.0.7', hostIPs: [{ ip: '10.0.0.7' }], podIP: '10.244.7.19', podIPs: [{ ip: '10.244.7.19' }], startTime: at,
+      containerStatuses: [{
+        name: 'web', state: { running: { startedAt: at } }, lastState: {}, ready: true, restartCount: 0, started: true,
+        image: 'registry.example.com/team/web:1.27.3', imageID: 'registry.example.com/team/web@sha256:0f3c1b2a', containerID: `fake://${uid}/web`,
+      }],
+      qosClass: 'Burstable',
+    },
+  });
+}

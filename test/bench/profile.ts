@@ -1,11 +1,11 @@
 // One bench step against an apiserver child run with `node --cpu-prof`, then the top frames of its profile.
-//   node dist/test/bench/profile.js <creates|creates1|gets|pods|list|watch|startup> [seconds]
+//   node dist/test/bench/profile.js <creates|creates1|gets|pods|status|list|watch|startup> [seconds]
 // The profile is kept (its path is printed) for Chrome DevTools or speedscope. BENCH_PRELOAD_PODS=n stores n pods first.
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, closedLoop, createNamespaces, pool } from './load.js';
-import { configMap, eventConfigMap, namespace, pod } from './objects.js';
+import { configMap, eventConfigMap, namespace, pod, runningStatusPatch } from './objects.js';
 import { freePort, readTls, startServer } from './processes.js';
 import { watchFanout } from './watch.js';
 import { compiledMain } from '../../cmd/package-info.js';
@@ -85,6 +85,15 @@ async function main(): Promise<void> {
         r = await closedLoop({ concurrency: 64, maxOps: 1e7, maxMs: ms }, (i) => call(p64, 'GET', `/api/v1/namespaces/bench/configmaps/cm-${i % 2_000}`));
         break;
       case 'pods': r = await closedLoop({ concurrency: 64, maxOps: 10_000, maxMs: ms }, (i) => call(p64, 'POST', '/api/v1/namespaces/bench-pods/pods', pod('bench-pods', `web-${i}`))); break;
+      case 'status': { // the kubelet's merge patch of pods/status on stored pods, each pod once
+        const uids: string[] = [];
+        await closedLoop({ concurrency: 64, maxOps: 12_000, maxMs: 120_000 }, async (i) => {
+          uids[i] = (JSON.parse((await call(p64, 'POST', '/api/v1/namespaces/bench-pods/pods', pod('bench-pods', `web-${i}`))).toString()) as { metadata: { uid: string } }).metadata.uid;
+        });
+        const merge = { 'content-type': 'application/merge-patch+json' };
+        r = await closedLoop({ concurrency: 64, maxOps: uids.length, maxMs: ms }, (i) => call(p64, 'PATCH', `/api/v1/namespaces/bench-pods/pods/web-${i}/status`, runningStatusPatch(uids[i]!), [200], merge));
+        break;
+      }
       case 'list':
         await closedLoop({ concurrency: 64, maxOps: 10_000, maxMs: 120_000 }, (i) => call(p64, 'POST', '/api/v1/namespaces/bench-pods/pods', pod('bench-pods', `web-${i}`)));
         r = await closedLoop({ concurrency: 1, maxOps: 1e6, maxMs: ms }, () => call(p1, 'GET', '/api/v1/namespaces/bench-pods/pods'));
