@@ -48,8 +48,8 @@ const storeBytes = async (): Promise<Buffer> => {
 };
 
 /**
- * The stored form of one object's newest state, read with LevelDB itself (the server must be stopped): its
- * newest event record, or its object record once compaction has folded the events in.
+ * The stored form of one object's newest state, read with LevelDB itself (the server must be stopped): the
+ * newest event record holding it (compaction keeps or rewrites that record, never drops it).
  */
 const storedRecord = async (key: string): Promise<string> => {
   const db = new Level<string, Buffer>(join(dataDir, 'store'), { keyEncoding: 'utf8', valueEncoding: 'buffer' });
@@ -60,7 +60,7 @@ const storedRecord = async (key: string): Promise<string> => {
       const header = JSON.parse(text.slice(0, text.indexOf('\n'))) as { k: string };
       if (header.k === key) return text;
     }
-    return (await db.get(`o${key}`))?.toString('utf8') ?? '';
+    return '';
   } finally {
     await db.close();
   }

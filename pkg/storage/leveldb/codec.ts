@@ -1,8 +1,9 @@
 // The LevelDB layout. Keys: "e" + 16-digit revision -> event record: the events of one group-commit batch (each
-// the object's state after a write), keyed by the first one's revision; "o" + object key -> object record (the state
-// of each key as of the compacted revision, written by compaction); "m:…" -> meta. Each event carries the object's
-// JSON bytes verbatim after a small header line, so a write never re-serializes and a read parses each object once.
-// A write stores its bytes once: the state before it is the previous event of its key, or its object record.
+// the object's state after a write), keyed by the first one's revision, and later rewritten by compaction with
+// only the events still needed; "o" + object key -> object record (the earlier layout's state of a key as of the
+// compacted revision: read, never written); "m:…" -> meta. Each event carries the object's JSON bytes verbatim
+// after a small header line, so a write never re-serializes and a read parses each object once. A write stores
+// its bytes once: the state before it is the previous event of its key, or its object record.
 // One record per batch rather than per event: LevelDB's cost is mostly per operation.
 import type { KeyValue, StoreEvent, WatchEventType } from '../interface.js';
 import { keyValueOf } from '../keyvalue.js';
@@ -10,7 +11,6 @@ import { keyValueOf } from '../keyvalue.js';
 export const META_REVISION = 'm:revision';
 export const META_COMPACTED = 'm:compacted';
 export const OBJECT_RANGE = { gte: 'o', lt: 'p' };
-export const objectKey = (key: string): string => `o${key}`;
 export const eventKey = (revision: number): string => `e${String(revision).padStart(16, '0')}`;
 /** Every event key sorts below this. */
 export const EVENT_RANGE_END = 'f';
@@ -39,16 +39,13 @@ interface EventHeader {
   p?: [number, number];
 }
 
-/** One event of a record: its header, its object's bytes, and where it ends in the record. */
+/** One event of a record: its header and its object's bytes. */
 export interface RecordEntry {
   revision: number;
   header: EventHeader;
   bytes: Buffer;
   /** The previous state's bytes (old one-event records only). */
   prevBytes?: Buffer;
-  /** Where its header line starts and where it ends in the record. */
-  start: number;
-  end: number;
 }
 
 /** The record of a batch of events (in revision order). */
@@ -69,15 +66,9 @@ export function* entriesOf(revision: number, value: Buffer): Generator<RecordEnt
     const start = nl + 1;
     const end = header.p ? value.length : start + header.n;
     const bytes = value.subarray(start, start + header.n);
-    yield { revision: header.r ?? revision, header, bytes, prevBytes: header.p ? value.subarray(start + header.n) : undefined, start: at, end };
+    yield { revision: header.r ?? revision, header, bytes, prevBytes: header.p ? value.subarray(start + header.n) : undefined };
     at = end;
   }
-}
-
-/** The object record of an event's state: what compaction writes for the last event of each key. */
-export function objectRecordOf(entry: RecordEntry): { key: string; deleted: boolean; record: Buffer } {
-  const h = entry.header;
-  return { key: h.k, deleted: h.t === 'DELETED', record: Buffer.concat([Buffer.from(`${entry.revision} ${h.c}\n`), entry.bytes]) };
 }
 
 /**

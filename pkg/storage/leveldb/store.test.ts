@@ -5,7 +5,8 @@ import { Level } from 'level';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Store } from '../interface.js';
 import { collect, storeSuite } from '../testing/suite.js';
-import { EVENT_RANGE_END } from './codec.js';
+import { seededRandom } from '../testing/seeded-random.js';
+import { encodeRecord, EVENT_RANGE_END, eventKey, META_COMPACTED, META_REVISION } from './codec.js';
 import { openLevelStore } from './store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mini-kube-leveldb-'));
@@ -30,12 +31,124 @@ storeSuite('leveldb', {
   },
 });
 
+const pod = (name: string, n = 0) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, n });
+const podKey = (name: string) => `/registry/pods/default/${name}`;
+
+/** Every key in the database, with the size of what it holds. */
+async function diskKeys(dir: string): Promise<Map<string, number>> {
+  const db = new Level<string, Buffer>(dir, { keyEncoding: 'utf8', valueEncoding: 'buffer' });
+  await db.open();
+  const keys = new Map<string, number>();
+  for await (const [k, v] of db.iterator()) keys.set(k, v.length);
+  await db.close();
+  return keys;
+}
+
 describe('LevelDB records', () => {
+  it('compaction of creates writes nothing but the compacted revision', async () => {
+    const dir = join(root, 'creates');
+    const store = await openLevelStore(dir);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => store.create(podKey(`p${i}`), pod(`p${i}`))));
+    await store.close();
+    const before = await diskKeys(dir);
+    const again = await openLevelStore(dir);
+    await again.compact(again.revision());
+    await again.close();
+    const after = await diskKeys(dir);
+    after.delete(META_COMPACTED);
+    expect(after).toEqual(before);
+  });
+
+  it('random writes, compactions and reopens keep every object, the kept events with their previous states, and no dead record', async () => {
+    const dir = join(root, 'random');
+    const random = seededRandom(20261129);
+    let store = await openLevelStore(dir);
+    const model = new Map<string, { revision: number; n: number }>();
+    const history: { type: string; key: string; revision: number; prev?: number }[] = [];
+    const names = Array.from({ length: 24 }, (_, i) => `p${i}`);
+    for (let round = 0; round < 60; round++) {
+      // one burst of concurrent writes to distinct keys: they share group-commit batches
+      const burst = names.filter(() => random() < 0.4);
+      await Promise.all(burst.map(async (name) => {
+        const key = podKey(name);
+        const had = model.get(key);
+        if (!had) {
+          const kv = await store.create(key, pod(name));
+          model.set(key, { revision: kv.modRevision, n: 0 });
+          history.push({ type: 'ADDED', key, revision: kv.modRevision });
+        } else if (random() < 0.3) {
+          const kv = await store.delete(key);
+          model.delete(key);
+          history.push({ type: 'DELETED', key, revision: kv.modRevision, prev: had.revision });
+        } else {
+          const kv = await store.guaranteedUpdate(key, (c) => ({ ...c!.object, n: had.n + 1 }));
+          model.set(key, { revision: kv.modRevision, n: had.n + 1 });
+          history.push({ type: 'MODIFIED', key, revision: kv.modRevision, prev: had.revision });
+        }
+      }));
+      if (random() < 0.5) {
+        const from = store.compactedRevision();
+        await store.compact(from + Math.floor(random() * (store.revision() - from + 1)));
+      }
+      if (random() < 0.3 || round === 59) {
+        await store.close();
+        store = await openLevelStore(dir);
+        const listed = (await store.list('/registry/')).items.map((kv) => [kv.key, kv.modRevision, (kv.object as { n?: number }).n]);
+        expect(listed).toEqual([...model].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, v]) => [key, v.revision, v.n]));
+        const from = Math.max(store.compactedRevision(), 1); // a watch from 0 starts at the present
+        const expected = history.filter((h) => h.revision > from).sort((a, b) => a.revision - b.revision);
+        const w = collect(store, '/registry/pods/', from);
+        await w.until(expected.length);
+        expect(w.events.map((e) => ({ type: e.type, key: e.key, revision: e.revision, ...(e.prev ? { prev: e.prev.modRevision } : {}) }))).toEqual(expected);
+        w.stop();
+      }
+    }
+    // Compacted to the end, what is left on disk is the objects: no record holds only dead states.
+    await store.compact(store.revision());
+    await store.compact(store.revision()); // a deletion sharing a record with what it deleted goes on the second
+    await store.close();
+    const records = [...(await diskKeys(dir)).keys()].filter((k) => k.startsWith('e'));
+    expect(records.length).toBeLessThanOrEqual(model.size);
+  });
+
+  it('reads the earlier layout (object records at the compacted revision) and drops its records once superseded', async () => {
+    const dir = join(root, 'legacy');
+    const db = new Level<string, Buffer>(dir, { keyEncoding: 'utf8', valueEncoding: 'buffer' });
+    await db.open();
+    const stored = (name: string, revision: number, create: number) =>
+      Buffer.from(JSON.stringify({ ...pod(name), metadata: { ...pod(name).metadata, resourceVersion: String(revision) } }));
+    // a and b as of the compacted revision 10; then b modified at 11 and c created at 12 (one event record)
+    await db.put(`o${podKey('a')}`, Buffer.concat([Buffer.from('4 4\n'), stored('a', 4, 4)]));
+    await db.put(`o${podKey('b')}`, Buffer.concat([Buffer.from('7 5\n'), stored('b', 7, 5)]));
+    const event = (type: 'ADDED' | 'MODIFIED', name: string, revision: number, create: number) =>
+      ({ type, key: podKey(name), revision, kv: { key: podKey(name), bytes: stored(name, revision, create), modRevision: revision, createRevision: create, object: {} } });
+    await db.put(eventKey(11), encodeRecord([event('MODIFIED', 'b', 11, 5), event('ADDED', 'c', 12, 12)]));
+    await db.put(META_REVISION, Buffer.from('12'));
+    await db.put(META_COMPACTED, Buffer.from('10'));
+    await db.close();
+
+    let store = await openLevelStore(dir);
+    expect((await store.list('/registry/')).items.map((kv) => [kv.key, kv.modRevision, kv.createRevision])).toEqual([
+      [podKey('a'), 4, 4], [podKey('b'), 11, 5], [podKey('c'), 12, 12]]);
+    const w = collect(store, '/registry/pods/', 10);
+    await w.until(2);
+    expect(w.events[0]).toMatchObject({ type: 'MODIFIED', revision: 11, prev: { modRevision: 7 } });
+    w.stop();
+    await store.delete(podKey('a'));
+    await store.compact(store.revision());
+    await store.compact(store.revision());
+    await store.close();
+    const keys = [...(await diskKeys(dir)).keys()];
+    expect(keys.filter((k) => k.startsWith('o'))).toEqual([]); // a deleted, b superseded
+    store = await openLevelStore(dir);
+    expect((await store.list('/registry/')).items.map((kv) => [kv.key, kv.modRevision])).toEqual([[podKey('b'), 11], [podKey('c'), 12]]);
+    await store.close();
+  });
+
   it('keeps a group-commit batch in one record; compaction inside it keeps the later events', async () => {
     const dir = join(root, 'batched');
     let store = await openLevelStore(dir);
-    const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' } });
-    await Promise.all(Array.from({ length: 100 }, (_, i) => store.create(`/registry/pods/default/p${i}`, pod(`p${i}`))));
+    await Promise.all(Array.from({ length: 100 }, (_, i) => store.create(podKey(`p${i}`), pod(`p${i}`))));
     await store.delete('/registry/pods/default/p7');
     const db = new Level<string, Buffer>(dir, { keyEncoding: 'utf8', valueEncoding: 'buffer' });
     await store.close();

@@ -1,8 +1,9 @@
 // The default Store backend: LevelDB. Each group-commit batch is one atomic, fsync'd LevelDB batch holding
 // the record of its writes' events and the new current revision, so a crash at any moment keeps an acknowledged
-// write whole. Object records hold each key's state as of the compacted revision: compaction writes them
-// in the same atomic batch that drops the event records it folds in, and recovery replays the kept events
-// over them (as etcd keeps revisions and rebuilds its index).
+// write whole. The records are the objects: a record stays while any state in it is needed (the latest of a
+// key, or the state before a kept event) and compaction deletes or rewrites records that have gone dead, as
+// record-index.ts decides from memory. Recovery replays every record in revision order. Object records of
+// the earlier layout (each key's state at the compacted revision) are read first and dropped once superseded.
 import { Level } from 'level';
 import type { CompactionOptions, Journal, RecoveredState } from '../core/journal.js';
 import { DEFAULT_COMPACTION } from '../core/journal.js';
@@ -10,34 +11,38 @@ import { RevisionedStore } from '../core/revisioned-store.js';
 import type { KeyValue, Store, StoreEvent } from '../interface.js';
 import {
   decodeEntry, decodeObject, encodeRecord, entriesOf, EVENT_RANGE_END, eventKey, META_COMPACTED, META_REVISION,
-  OBJECT_RANGE, objectKey, objectRecordOf, type RecordEntry, revisionOfEventKey,
+  OBJECT_RANGE, revisionOfEventKey,
 } from './codec.js';
+import { RecordIndex } from './record-index.js';
 
 type Db = Level<string, Buffer>;
 type BatchOp = { type: 'put'; key: string; value: Buffer } | { type: 'del'; key: string };
 
-/** Event records folded per compaction batch, so a large compaction never builds one huge batch. */
-const COMPACTION_CHUNK = 2_000;
+/** Bytes of rewritten records per compaction batch, so a large compaction never builds one huge batch. */
+const COMPACTION_BATCH_BYTES = 4 * 1024 * 1024;
 
 export async function openLevelStore(dir: string, opts: { compaction?: CompactionOptions } = {}): Promise<Store> {
   const db: Db = new Level<string, Buffer>(dir, { keyEncoding: 'utf8', valueEncoding: 'buffer' });
   await db.open();
   try {
-    const state = await recover(db);
-    return new RevisionedStore(levelJournal(db), state, opts.compaction ?? DEFAULT_COMPACTION);
+    const index = new RecordIndex();
+    const state = await recover(db, index);
+    return new RevisionedStore(levelJournal(db, index), state, opts.compaction ?? DEFAULT_COMPACTION);
   } catch (err) {
     await db.close();
     throw err;
   }
 }
 
-async function recover(db: Db): Promise<RecoveredState> {
+async function recover(db: Db, index: RecordIndex): Promise<RecoveredState> {
   const revision = await readNumber(db, META_REVISION);
   const compacted = await readNumber(db, META_COMPACTED);
   const objects = new Map<string, KeyValue>();
   for await (const [k, v] of db.iterator(OBJECT_RANGE)) {
     const key = k.slice(1);
-    objects.set(key, decodeObject(key, v));
+    const kv = decodeObject(key, v);
+    objects.set(key, kv);
+    index.add(k, [{ key, revision: kv.modRevision, type: 'MODIFIED', kv }]);
   }
   // Replayed in order over the object records: each event's previous state is the key's state before it.
   const events: StoreEvent[] = [];
@@ -45,15 +50,19 @@ async function recover(db: Db): Promise<RecoveredState> {
     const current = objects.get(key);
     return current?.modRevision === modRevision ? current : undefined;
   };
-  for await (const [k, v] of db.iterator({ gt: eventKey(compacted), lt: EVENT_RANGE_END })) {
+  for await (const [k, v] of db.iterator({ gte: eventKey(0), lt: EVENT_RANGE_END })) {
+    const recorded: StoreEvent[] = [];
     for (const entry of entriesOf(revisionOfEventKey(k), v)) {
       const ev = decodeEntry(entry, known);
       const prev = ev.prev ?? (ev.type === 'ADDED' ? undefined : objects.get(ev.key));
       if (ev.type === 'DELETED') objects.delete(ev.key);
       else objects.set(ev.key, ev.kv);
-      events.push(prev ? { ...ev, prev } : ev);
+      recorded.push(ev);
+      if (ev.revision > compacted) events.push(prev ? { ...ev, prev } : ev);
     }
+    index.add(k, recorded);
   }
+  index.settle(compacted);
   return { objects, events, revision, compacted };
 }
 
@@ -62,41 +71,44 @@ async function readNumber(db: Db, key: string): Promise<number> {
   return value === undefined ? 0 : Number(value.toString());
 }
 
-function levelJournal(db: Db): Journal {
+function levelJournal(db: Db, index: RecordIndex): Journal {
+  // A compaction write that failed leaves the disk behind the index: no more compactions until a reopen.
+  let broken: Error | undefined;
   return {
     async append(batch) {
+      const key = eventKey(batch[0].revision);
       await db.batch([
-        { type: 'put', key: eventKey(batch[0].revision), value: encodeRecord(batch) },
+        { type: 'put', key, value: encodeRecord(batch) },
         { type: 'put', key: META_REVISION, value: Buffer.from(String(batch[batch.length - 1].revision)) },
       ], { sync: true });
+      index.add(key, batch);
     },
-    async compact(from, to) {
-      // Each chunk folds its events into object records, drops them and records how far it got, atomically.
-      // Records start after the compacted revision: one reaching past a chunk's end keeps its later events under
-      // the first one's revision.
-      for (let start = from; start < to; start += COMPACTION_CHUNK) {
-        const end = Math.min(start + COMPACTION_CHUNK, to);
-        const last = new Map<string, { deleted: boolean; record: Buffer }>();
-        const ops: BatchOp[] = [];
-        for await (const [k, v] of db.iterator({ gt: eventKey(start), lte: eventKey(end) })) {
-          let rest: RecordEntry | undefined;
-          for (const entry of entriesOf(revisionOfEventKey(k), v)) {
-            if (entry.revision > end) {
-              rest = entry;
-              break;
-            }
-            const { key, ...state } = objectRecordOf(entry);
-            last.set(key, state);
-          }
-          ops.push({ type: 'del', key: k });
-          if (rest) ops.push({ type: 'put', key: eventKey(rest.revision), value: v.subarray(rest.start) });
+    async compact(_from, to) {
+      if (broken) throw broken;
+      let ops: BatchOp[] = [{ type: 'put', key: META_COMPACTED, value: Buffer.from(String(to)) }];
+      let bytes = 0;
+      const write = async (): Promise<void> => {
+        try {
+          await db.batch(ops);
+        } catch (err) {
+          broken = err as Error;
+          throw err;
         }
-        for (const [key, { deleted, record }] of last) {
-          ops.push(deleted ? { type: 'del', key: objectKey(key) } : { type: 'put', key: objectKey(key), value: record });
+        ops = [];
+        bytes = 0;
+      };
+      // In order, each batch atomic: a deletion goes only after everything older of its key.
+      for (const change of index.compact(to)) {
+        if (change.type === 'del') {
+          ops.push(change);
+        } else {
+          const value = encodeRecord(change.entries.map((e) => ({ type: e.type, key: e.key, revision: e.revision, kv: e.kv! })));
+          ops.push({ type: 'put', key: change.key, value });
+          bytes += value.length;
         }
-        ops.push({ type: 'put', key: META_COMPACTED, value: Buffer.from(String(end)) });
-        await db.batch(ops);
+        if (bytes >= COMPACTION_BATCH_BYTES || ops.length >= 10_000) await write();
       }
+      if (ops.length > 0) await write();
     },
     close: () => db.close(),
   };
