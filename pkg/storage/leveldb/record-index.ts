@@ -21,6 +21,8 @@ export interface IndexedEntry {
   /** The key's next entry on disk. */
   next: IndexedEntry | undefined;
   record: IndexedRecord;
+  /** How many entries of its key are on disk, kept up to date on the key's latest entry only. */
+  count: number;
 }
 
 export interface IndexedRecord {
@@ -39,22 +41,19 @@ export class RecordIndex {
   /** In the order compaction must process them: legacy object records, then event records by revision. */
   private records: IndexedRecord[] = [];
   private readonly latest = new Map<string, IndexedEntry>();
-  /** How many entries of each key are on disk. */
-  private readonly counts = new Map<string, number>();
 
   /** A record as written (or read back at open), its entries in revision order. */
   add(key: string, entries: readonly { key: string; revision: number; type: WatchEventType; kv: KeyValue }[]): void {
     const record: IndexedRecord = { key, last: 0, entries: [], flagged: 0 };
     for (const e of entries) {
-      const entry: IndexedEntry = { key: e.key, revision: e.revision, type: e.type, kv: e.kv, next: undefined, record };
       const before = this.latest.get(e.key);
+      const entry: IndexedEntry = { key: e.key, revision: e.revision, type: e.type, kv: e.kv, next: undefined, record, count: before ? before.count + 1 : 1 };
       if (before) {
         before.next = entry;
         if (before.type !== 'DELETED') before.record.flagged++; // a deletion was flagged when written
       }
       if (e.type === 'DELETED') record.flagged++;
       this.latest.set(e.key, entry);
-      this.counts.set(e.key, (this.counts.get(e.key) ?? 0) + 1);
       record.entries.push(entry);
       record.last = Math.max(record.last, e.revision);
     }
@@ -107,15 +106,14 @@ export class RecordIndex {
   }
 
   private needed(e: IndexedEntry, compacted: number): boolean {
-    if (!e.next) return e.type !== 'DELETED' || this.counts.get(e.key)! > 1;
+    if (!e.next) return e.type !== 'DELETED' || e.count > 1;
     return e.next.revision > compacted && e.next.type !== 'ADDED';
   }
 
   private drop(e: IndexedEntry): void {
     e.kv = undefined;
-    const n = this.counts.get(e.key)! - 1;
-    if (n > 0) this.counts.set(e.key, n);
-    else this.counts.delete(e.key);
-    if (this.latest.get(e.key) === e) this.latest.delete(e.key);
+    const latest = this.latest.get(e.key)!;
+    if (latest === e) this.latest.delete(e.key); // only a deletion with nothing older left is dropped as the latest
+    else latest.count--;
   }
 }
