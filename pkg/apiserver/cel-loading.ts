@@ -19,11 +19,10 @@ export const mayNeedCel = (regs: Pick<RegistrySet, 'get'>, attrs: Pick<Admission
 };
 
 export function withCel(regs: RegistrySet, a: Admission): Admission {
-  const ready = async (attrs: AdmissionAttributes): Promise<void> => {
-    if (!celLoaded() && mayNeedCel(regs, attrs)) await loadCel();
-  };
+  // Once loaded (or when not needed), the call goes straight through: no promise of its own on every write.
+  const needsLoad = (attrs: AdmissionAttributes): boolean => !celLoaded() && mayNeedCel(regs, attrs);
   return {
-    mutate: async (attrs) => { await ready(attrs); return a.mutate(attrs); },
-    validate: async (attrs) => { await ready(attrs); return a.validate(attrs); },
+    mutate: (attrs) => (needsLoad(attrs) ? loadCel().then(() => a.mutate(attrs)) : a.mutate(attrs)),
+    validate: (attrs) => (needsLoad(attrs) ? loadCel().then(() => a.validate(attrs)) : a.validate(attrs)),
   };
 }
