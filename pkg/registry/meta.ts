@@ -1,14 +1,11 @@
-// Object metadata the registry owns: timestamps, uids, and the comparisons that decide whether an
+// Object metadata the registry owns: timestamps and the comparisons that decide whether an
 // update changed anything.
-import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../api/types.js';
 import { jsonEqual } from '../apimachinery/json-equal.js';
 import { formatTime } from '../apimachinery/time.js';
 
 /** RFC 3339 to the second, as metav1.Time serializes. */
 export const rfc3339 = (d: Date): string => formatTime(d.getTime());
-
-export const newUid = (): string => randomUUID();
 
 /** Everything but metadata and status: what metadata.generation tracks. */
 export function specChanged(a: KubeObject, b: KubeObject): boolean {
