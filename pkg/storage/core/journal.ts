@@ -4,7 +4,10 @@ import type { KeyValue, StoreEvent } from '../interface.js';
 export interface Journal {
   /** Persist the batch atomically (objects, event records, current revision); resolve once durable. */
   append(batch: readonly StoreEvent[]): Promise<void>;
-  /** Drop event records with revision in (from, to] and remember `to` as the compacted revision. */
+  /**
+   * Remember `to` as the compacted revision (`from` was the last one): what only history at or before it needs
+   * may go from disk.
+   */
   compact(from: number, to: number): Promise<void>;
   close(): Promise<void>;
 }

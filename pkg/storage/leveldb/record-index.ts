@@ -55,7 +55,7 @@ export class RecordIndex {
       if (e.type === 'DELETED') record.flagged++;
       this.latest.set(e.key, entry);
       record.entries.push(entry);
-      record.last = Math.max(record.last, e.revision);
+      record.last = e.revision;
     }
     this.records.push(record);
   }

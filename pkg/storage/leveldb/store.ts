@@ -18,8 +18,9 @@ import { RecordIndex } from './record-index.js';
 type Db = Level<string, Buffer>;
 type BatchOp = { type: 'put'; key: string; value: Buffer } | { type: 'del'; key: string };
 
-/** Bytes of rewritten records per compaction batch, so a large compaction never builds one huge batch. */
+/** Bytes of rewritten records, and operations, per compaction batch: a large compaction never builds one huge batch. */
 const COMPACTION_BATCH_BYTES = 4 * 1024 * 1024;
+const COMPACTION_BATCH_OPS = 10_000;
 
 export async function openLevelStore(dir: string, opts: { compaction?: CompactionOptions } = {}): Promise<Store> {
   const db: Db = new Level<string, Buffer>(dir, { keyEncoding: 'utf8', valueEncoding: 'buffer' });
@@ -106,7 +107,7 @@ function levelJournal(db: Db, index: RecordIndex): Journal {
           ops.push({ type: 'put', key: change.key, value });
           bytes += value.length;
         }
-        if (bytes >= COMPACTION_BATCH_BYTES || ops.length >= 10_000) await write();
+        if (bytes >= COMPACTION_BATCH_BYTES || ops.length >= COMPACTION_BATCH_OPS) await write();
       }
       if (ops.length > 0) await write();
     },
