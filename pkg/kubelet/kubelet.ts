@@ -370,15 +370,15 @@ export class NodeKubelet {
     }
     if (!this.o.simulated && !rec.podIp && !rec.failed && !rec.pod.metadata?.deletionTimestamp && this.o.runtime.listContainers(uid).length === 0) {
       this.syncer.markStarted(rec);
-      this.statusManager.setPodStatus(uid, this.syncer.status(rec, this.statusManager.getPodStatus(uid)));
+      this.statusManager.setPodStatus(uid, await this.syncer.currentStatus(rec, this.statusManager.getPodStatus(uid)));
     } else if (rec.pod.metadata?.deletionTimestamp && !rec.terminated) {
       // upstream's SyncTerminatingPod: the status as the runtime has it (its containers still running) before the
       // kill, which may take the whole grace period
-      this.statusManager.setPodStatus(uid, this.syncer.status(rec, this.statusManager.getPodStatus(uid)));
+      this.statusManager.setPodStatus(uid, await this.syncer.currentStatus(rec, this.statusManager.getPodStatus(uid)));
     }
     await this.syncer.sync(rec);
     this.probes.sync(uid, rec.pod, rec.terminated ? [] : this.o.runtime.listContainers(uid));
-    const status = this.syncer.status(rec, this.statusManager.getPodStatus(uid));
+    const status = await this.syncer.currentStatus(rec, this.statusManager.getPodStatus(uid));
     this.statusManager.setPodStatus(uid, rec.failed?.reason === 'Evicted' ? withDisruptionTarget(status, rec.failed.message, this.clock.now()) : status);
     if (rec.requeueAt !== undefined) this.workers.updateAfter(uid, Math.max(0, rec.requeueAt - this.clock.now()));
   }

@@ -164,6 +164,15 @@ export class PodSyncer {
     };
   }
 
+  /**
+   * The status as of now, the termination messages of containers that exited since the last look read first: as
+   * upstream's, a container is never reported terminated without its message (it may exit in the middle of a sync).
+   */
+  async currentStatus(rec: PodRecord, previous?: Record<string, unknown>): Promise<Record<string, unknown>> {
+    await this.readMessages(rec);
+    return this.status(rec, previous);
+  }
+
   /** `previous`: the status last handed to the status manager (the informer's copy may not show it yet). */
   status(rec: PodRecord, previous?: Record<string, unknown>): Record<string, unknown> {
     const status = generatePodStatus(rec.pod, this.view(rec), this.o.clock.now(), previous);
@@ -180,7 +189,6 @@ export class PodSyncer {
   async sync(rec: PodRecord): Promise<void> {
     const pod = rec.pod;
     rec.requeueAt = undefined;
-    await this.readMessages(rec);
     if (pod.metadata?.deletionTimestamp) { await this.kill(rec); return; }
     const phase = pod.status?.phase as string | undefined;
     if (rec.terminated || rec.failed || phase === 'Succeeded' || phase === 'Failed') { await this.kill(rec, 0); return; }
@@ -442,7 +450,6 @@ export class PodSyncer {
       await this.stopWithHook(rec, c, grace);
     }));
     for (const sb of rt.listPodSandboxes(rec.uid)) if (sb.state === 'ready') await rt.stopPodSandbox(sb.id);
-    await this.readMessages(rec);
     for (const name of [...rec.waiting.keys()]) {
       const w = rec.waiting.get(name)!;
       if (w.reason === 'CrashLoopBackOff') rec.waiting.delete(name);
