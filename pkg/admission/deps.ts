@@ -6,6 +6,16 @@ import type { UserInfo } from '../authentication/interface.js';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
+/** A change of a stored object; the objects are read (parsed from storage, perhaps) only when asked for. */
+export interface Change {
+  type: ChangeType;
+  /** The object's namespace ('' for a cluster-scoped one), known without reading the object. */
+  namespace: string;
+  readonly object: KubeObject;
+  /** The object before a MODIFIED or DELETED. */
+  readonly prev: KubeObject | undefined;
+}
+
 /** A resource request to authorize on a plugin's behalf (PodSecurityPolicy asks whether a user may `use` a policy). */
 export interface AccessCheck {
   user: UserInfo;
@@ -47,5 +57,5 @@ export interface AdmissionDeps {
   /** A SubjectAccessReview's answer for a resource request or a non-resource path (the CEL authorizer library's checks). */
   review?(q: AccessQuestion): Promise<AccessAnswer>;
   /** Every change of a resource from now on (all namespaces); returns the unsubscribe. */
-  watch(group: string, plural: string, onChange: (type: ChangeType, obj: KubeObject, prev?: KubeObject) => void): () => void;
+  watch(group: string, plural: string, onChange: (change: Change) => void): () => void;
 }

@@ -10,7 +10,7 @@
 // finish are picked up from the watch caches' events.
 import type { KubeObject, ResourceType } from '../../api/types.js';
 import { compareQuantity } from '../apimachinery/quantity.js';
-import type { AdmissionDeps, ChangeType } from './deps.js';
+import type { AdmissionDeps, Change } from './deps.js';
 import { admissionForbidden, isResource } from './errors.js';
 import type { AdmissionAttributes, ValidatingPlugin } from './interface.js';
 import { podConstraints, quotaSelects, usageOf } from './quota-usage.js';
@@ -182,21 +182,23 @@ export class ResourceQuota implements ValidatingPlugin {
     if (this.watched.has(key) || !this.deps.resource(group, plural)) return;
     this.watched.add(key);
     const rt = this.deps.resource(group, plural)!;
-    this.deps.watch(group, plural, (type, obj, prev) => this.onChange(rt, type, obj, prev));
+    this.deps.watch(group, plural, (change) => this.onChange(rt, change));
   }
 
-  private onChange(rt: ResourceType, type: ChangeType, obj: KubeObject, prev?: KubeObject): void {
-    const ns = obj.metadata?.namespace;
-    if (!ns) return;
+  private onChange(rt: ResourceType, change: Change): void {
+    const ns = change.namespace;
+    // most namespaces have no quota: their objects are not even read
+    if (!ns || this.deps.list('', 'resourcequotas', ns).length === 0) return;
+    const { type } = change;
     if (rt.group === '' && rt.plural === 'resourcequotas') {
       // A new quota, or one whose spec.hard changed, gets its status (the status write itself is not stale).
+      const obj = change.object;
       const stale = JSON.stringify(obj.spec?.hard ?? {}) !== JSON.stringify(obj.status?.hard ?? {});
       if (type === 'DELETED' || (type === 'MODIFIED' && !stale)) return;
-    } else if (type === 'MODIFIED' && prev) {
+    } else if (type === 'MODIFIED' && change.prev) {
       const now = this.now();
-      if (prettyPrint(usageOf(rt, obj, now)) === prettyPrint(usageOf(rt, prev, now))) return;
+      if (prettyPrint(usageOf(rt, change.object, now)) === prettyPrint(usageOf(rt, change.prev, now))) return;
     }
-    if (this.deps.list('', 'resourcequotas', ns).length === 0) return;
     this.schedule(ns);
   }
 

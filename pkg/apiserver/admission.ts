@@ -80,7 +80,13 @@ export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer):
     }),
     watch(group, plural, onChange) {
       const r = reg(group, plural);
-      return followCache(r.deps.cacher, resourcePrefix(r.rt), (ev) => onChange(ev.type, ev.kv.object, ev.prev?.object));
+      const prefix = resourcePrefix(r.rt);
+      return followCache(r.deps.cacher, prefix, (ev) => onChange({
+        type: ev.type,
+        namespace: r.rt.namespaced ? ev.key.slice(prefix.length, ev.key.indexOf('/', prefix.length)) : '',
+        get object() { return ev.kv.object; },
+        get prev() { return ev.prev?.object; },
+      }));
     },
   };
 }
