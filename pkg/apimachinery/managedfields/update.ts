@@ -47,9 +47,18 @@ const startingEntries = (old: KubeObject | undefined, next: KubeObject, subresou
   return decoded.length > 0 ? decoded : live;
 };
 
+/** The paths nobody owns and the write's ignored ones, one list per `ignore` list (the field manager's are constants). */
+const excludedLists = new WeakMap<Path[], Path[]>();
+const NO_PATHS: Path[] = [];
+const excludedPaths = (ignore: Path[] = NO_PATHS): Path[] => {
+  let list = excludedLists.get(ignore);
+  if (!list) excludedLists.set(ignore, (list = [...IGNORED_PATHS, ...ignore]));
+  return list;
+};
+
 /** A create nobody tracked before: the writer owns every path, written straight into FieldsV1. */
 const created = (next: KubeObject, manager: string, schema: Schema | undefined, opts: UpdateOptions): KubeObject => {
-  let fieldsV1 = createdFieldsV1(next, schema, opts.lookup, [...IGNORED_PATHS, ...(opts.ignore ?? [])]);
+  let fieldsV1 = createdFieldsV1(next, schema, opts.lookup, excludedPaths(opts.ignore));
   // metadata is never a member itself (an empty one owns nothing)
   const meta = fieldsV1?.[fieldPE('metadata')] as Record<string, unknown> | undefined;
   if (meta) {

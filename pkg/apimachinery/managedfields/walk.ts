@@ -196,8 +196,7 @@ class DuplicateItem extends Error {}
  * path element falls back to the trie, which merges them.
  */
 export const createdFieldsV1 = (value: unknown, schema: Schema | undefined, lookup: SchemaLookup, excluded: Path[]): Obj | undefined => {
-  const ex = new FieldTrie();
-  for (const p of excluded) ex.exclude(p);
+  const ex = exclusionTrie(excluded);
   const render = (v: unknown, s: Schema | undefined, skip: FieldTrie | undefined, nested: boolean, isRequired: boolean, member = false): Obj | undefined => {
     if (v === undefined) return member ? {} : undefined;
     if (typeof v !== 'object') return {}; // a scalar: most fields, so before anything is allocated
@@ -255,6 +254,20 @@ export const createdFieldsV1 = (value: unknown, schema: Schema | undefined, look
     return render(value, schema, ex, false, false);
   } catch (err) {
     if (!(err instanceof DuplicateItem)) throw err;
-    return fieldTrieOf(value, schema, lookup, ex).render();
+    return fieldTrieOf(value, schema, lookup, newExclusionTrie(excluded)).render();
   }
+};
+
+const newExclusionTrie = (excluded: Path[]): FieldTrie => {
+  const ex = new FieldTrie();
+  for (const p of excluded) ex.exclude(p);
+  return ex;
+};
+
+/** Read-only tries of the excluded paths, by the list (a handful of constant lists: one per kind of write). */
+const exclusionTries = new WeakMap<Path[], FieldTrie>();
+const exclusionTrie = (excluded: Path[]): FieldTrie => {
+  let ex = exclusionTries.get(excluded);
+  if (!ex) exclusionTries.set(excluded, (ex = newExclusionTrie(excluded)));
+  return ex;
 };

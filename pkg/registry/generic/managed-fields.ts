@@ -22,8 +22,11 @@ function kindIndex(index: SchemaIndex): Map<string, string> {
  * Fields a write cannot own: the main resource does not write status, /status writes nothing else
  * (upstream's reset fields of the status strategies).
  */
+const SPEC: string[][] = [['f:spec']];
+const STATUS: string[][] = [['f:status']];
+const NONE: string[][] = [];
 const ignoredFor = (subresource: string | undefined, hasStatus: boolean): string[][] =>
-  subresource === 'status' ? [['f:spec']] : !subresource && hasStatus ? [['f:status']] : [];
+  subresource === 'status' ? SPEC : !subresource && hasStatus ? STATUS : NONE;
 
 export function createFieldManager(index: SchemaIndex): FieldManager {
   let byKind: Map<string, string> | undefined;

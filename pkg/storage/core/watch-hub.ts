@@ -25,6 +25,12 @@ interface Subscription {
 
 export class WatchHub {
   private readonly subs = new Set<Subscription>();
+  /**
+   * The subscriptions by prefix when it ends with '/' (a resource's, a namespace's: all the cachers'), found from an
+   * event's key by its slashes instead of trying every prefix; the others are tried one by one.
+   */
+  private readonly byPrefix = new Map<string, Set<Subscription>>();
+  private readonly unindexed = new Set<Subscription>();
 
   /**
    * Subscribe from `after` (already validated against compaction; checked again when the replay runs, as a
@@ -33,6 +39,7 @@ export class WatchHub {
   subscribe(prefix: string, after: number, signal: AbortSignal, watcher: Watcher, source: ReplaySource): void {
     const sub: Subscription = { prefix, watcher, after, live: false, done: false };
     this.subs.add(sub);
+    this.indexOf(prefix, true)?.add(sub);
     const onAbort = (): void => this.close(sub);
     signal.addEventListener('abort', onAbort, { once: true });
     sub.detach = () => signal.removeEventListener('abort', onAbort);
@@ -53,9 +60,24 @@ export class WatchHub {
   }
 
   dispatch(ev: StoreEvent): void {
-    for (const sub of this.subs) {
-      if (sub.live && ev.revision > sub.after && ev.key.startsWith(sub.prefix)) this.deliver(sub, ev);
+    const key = ev.key;
+    for (let slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
+      const subs = this.byPrefix.get(key.slice(0, slash + 1));
+      if (subs) for (const sub of subs) this.offer(sub, ev);
     }
+    for (const sub of this.unindexed) if (key.startsWith(sub.prefix)) this.offer(sub, ev);
+  }
+
+  private offer(sub: Subscription, ev: StoreEvent): void {
+    if (sub.live && ev.revision > sub.after) this.deliver(sub, ev);
+  }
+
+  /** The set a subscription with `prefix` belongs in (made when `create`). */
+  private indexOf(prefix: string, create = false): Set<Subscription> | undefined {
+    if (!prefix.endsWith('/')) return this.unindexed;
+    let subs = this.byPrefix.get(prefix);
+    if (!subs && create) this.byPrefix.set(prefix, (subs = new Set()));
+    return subs;
   }
 
   progress(revision: number): void {
@@ -88,6 +110,9 @@ export class WatchHub {
     if (sub.done) return;
     sub.done = true;
     this.subs.delete(sub);
+    const subs = this.indexOf(sub.prefix);
+    subs?.delete(sub);
+    if (subs?.size === 0 && subs !== this.unindexed) this.byPrefix.delete(sub.prefix);
     sub.detach?.();
     sub.watcher.onClose(err);
   }
