@@ -24,11 +24,17 @@ const READ = new Set(['get', 'list', 'watch']);
 type RefKind = 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts';
 const REF_KINDS: readonly RefKind[] = ['secrets', 'configmaps', 'persistentvolumeclaims', 'serviceaccounts'];
 
-/** What the authorizer keeps of a bound pod: its namespace and the names it references (upstream's graph edges). */
-type BoundPod = { namespace: string | undefined } & Record<RefKind, readonly string[]>;
+/**
+ * What the authorizer keeps of a bound pod: its namespace and the names it references (upstream's graph edges), and
+ * what tells whether those can have changed (its uid, its ephemeral containers: the rest of a pod's spec is immutable).
+ */
+type BoundPod = { namespace: string | undefined; uid: unknown; ephemeral: string | undefined } & Record<RefKind, readonly string[]>;
+
+const ephemeralOf = (pod: KubeObject): string | undefined =>
+  pod.spec?.ephemeralContainers === undefined ? undefined : JSON.stringify(pod.spec.ephemeralContainers);
 
 const boundPodOf = (pod: KubeObject): BoundPod => {
-  const out = { namespace: pod.metadata?.namespace } as { namespace: string | undefined } & Record<RefKind, string[]>;
+  const out = { namespace: pod.metadata?.namespace, uid: pod.metadata?.uid, ephemeral: ephemeralOf(pod) } as BoundPod & Record<RefKind, string[]>;
   for (const kind of REF_KINDS) out[kind] = podReferences(pod, kind);
   return out;
 };
@@ -50,8 +56,12 @@ class PodIndex {
   private apply(pod: KubeObject, deleted: boolean): void {
     const key = `${pod.metadata?.namespace}/${pod.metadata?.name}`;
     const before = this.nodeOf.get(key);
-    if (before !== undefined) this.byNode.get(before)?.delete(key);
     const node = deleted ? undefined : (pod.spec?.nodeName as string | undefined);
+    // a status update, mostly: same node, same pod, same ephemeral containers, so the same references (upstream's
+    // graph populator skips these updates too)
+    const known = node !== undefined && before === node ? this.byNode.get(node)?.get(key) : undefined;
+    if (known && known.uid === pod.metadata?.uid && known.ephemeral === ephemeralOf(pod)) return;
+    if (before !== undefined) this.byNode.get(before)?.delete(key);
     if (!node) {
       this.nodeOf.delete(key);
       return;
