@@ -79,6 +79,13 @@ describe('endpoints and endpointslices', () => {
     expect((ep.subsets[0].addresses as { ip: string; hostname?: string }[]).map((a) => [a.ip, a.hostname])).toEqual([['10.0.1.1', 'db-0'], ['10.0.1.2', undefined]]);
   });
 
+  it('drop a pod relabelled out of the service (only its old labels tell which service to look at again)', async () => {
+    await c.pods('default').patch('db-other', 'merge', { metadata: { labels: { app: 'other' } } });
+    await eventually(() => c.endpoints('default').get('db'), (e) => ips(e.subsets?.[0]?.addresses ?? []).join() === '10.0.1.1', 'db-other out of the Endpoints');
+    await eventually(() => c.resource(Resources.endpointSlices, 'default').list({ labelSelector: 'kubernetes.io/service-name=db' }),
+      (l) => l.items.length === 1 && (l.items[0]!.endpoints as { addresses: string[] }[]).map((e) => e.addresses[0]).join() === '10.0.1.1', 'db-other out of the slice');
+  });
+
   it('a deleted service takes its Endpoints and EndpointSlices with it', async () => {
     await c.services('default').delete('web');
     await eventually(() => c.endpoints('default').get('web').then(() => true, () => false), (v) => v === false, 'the Endpoints to go');

@@ -8,7 +8,7 @@ import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js'
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { isGoneOrTerminating } from '../shared/errors.js';
 import {
-  endpointPorts, hasSelector, isPodReady, podTargetRef, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
+  endpointPorts, hasSelector, isPodReady, podTargetRef, enqueueServicesAndTheirPods, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
 } from '../shared/service-pods.js';
 
 interface Address { ip: string; nodeName?: string; hostname?: string; targetRef: Record<string, string> }
@@ -51,15 +51,7 @@ export async function startEndpointsController(ctx: ClusterControllerContext): P
   const epLister = endpoints.lister();
   const loop = workerLoop(ctx, 'endpoints-controller', sync);
 
-  services.addEventHandler({ onAdd: (s) => loop.enqueue(s), onUpdate: (_o, s) => loop.enqueue(s), onDelete: (o) => loop.enqueue(objOf(o)) });
-  const onPod = (pod: KubeObject): void => {
-    for (const s of servicesSelecting(svcLister.namespace(pod.metadata!.namespace!).list(), pod)) loop.enqueue(s);
-  };
-  pods.addEventHandler({
-    onAdd: onPod,
-    onUpdate: (old, pod) => { onPod(pod); if (canonicalJson(old.metadata?.labels) !== canonicalJson(pod.metadata?.labels)) onPod(old); },
-    onDelete: (o) => onPod(objOf(o)),
-  });
+  enqueueServicesAndTheirPods(services, pods, (s) => loop.enqueue(s));
   // Someone else's change to an Endpoints we manage is undone.
   endpoints.addEventHandler({ onUpdate: (_o, ep) => { if (svcLister.get(`${ep.metadata!.namespace}/${ep.metadata!.name}`)) loop.enqueue(ep); }, onDelete: (o) => loop.enqueue(objOf(o)) });
 

@@ -10,7 +10,7 @@ import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js'
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { CreatedSlices, deleteSlices, managedSlices, writeSlices } from '../shared/endpoint-slices.js';
 import {
-  endpointPorts, hasSelector, isPodReady, podTargetRef, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
+  endpointPorts, hasSelector, isPodReady, podTargetRef, enqueueServicesAndTheirPods, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
 } from '../shared/service-pods.js';
 
 export const MANAGED_BY = 'endpointslice-controller.k8s.io';
@@ -30,15 +30,7 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
   const loop = workerLoop(ctx, 'endpointslice-controller', sync);
   const created = new CreatedSlices();
 
-  services.addEventHandler({ onAdd: (s) => loop.enqueue(s), onUpdate: (_o, s) => loop.enqueue(s), onDelete: (o) => loop.enqueue(objOf(o)) });
-  const onPod = (pod: KubeObject): void => {
-    for (const s of servicesSelecting(svcLister.namespace(pod.metadata!.namespace!).list(), pod)) loop.enqueue(s);
-  };
-  pods.addEventHandler({
-    onAdd: onPod,
-    onUpdate: (old, pod) => { onPod(pod); if (canonicalJson(old.metadata?.labels) !== canonicalJson(pod.metadata?.labels)) onPod(old); },
-    onDelete: (o) => onPod(objOf(o)),
-  });
+  enqueueServicesAndTheirPods(services, pods, (s) => loop.enqueue(s));
   const onSlice = (s: KubeObject): void => {
     const svc = s.metadata?.labels?.[LABEL_SERVICE_NAME];
     if (svc && s.metadata?.labels?.[LABEL_MANAGED_BY] === MANAGED_BY) loop.queue.add(`${s.metadata!.namespace}/${svc}`);

@@ -3,6 +3,8 @@
 // the port a service port targets on it.
 import type { KubeObject } from '../../../api/types.js';
 import { selectorFromSet } from '../../apimachinery/labels.js';
+import type { Lister, SharedIndexInformer } from '../../client/informer.js';
+import { deepEqual, objOf } from './controller-utils.js';
 
 export interface ServicePort { name?: string; port: number; protocol?: string; targetPort?: number | string; appProtocol?: string }
 export interface EndpointPort { name?: string; port: number; protocol: string; appProtocol?: string }
@@ -12,6 +14,23 @@ export const hasSelector = (svc: KubeObject): boolean => !!svc.spec?.selector &&
 /** The services of the pod's namespace whose selector matches it. */
 export const servicesSelecting = (services: KubeObject[], pod: KubeObject): KubeObject[] =>
   services.filter((s) => hasSelector(s) && selectorFromSet(s.spec.selector).matches(pod.metadata?.labels));
+
+/**
+ * What both endpoints controllers react to: a service as it changes, and the services selecting a pod as it
+ * changes (those selecting its old self too, when its labels changed: it may have left them).
+ */
+export function enqueueServicesAndTheirPods(services: SharedIndexInformer, pods: SharedIndexInformer, enqueue: (service: KubeObject) => void): void {
+  const svcLister: Lister = services.lister();
+  services.addEventHandler({ onAdd: enqueue, onUpdate: (_o, s) => enqueue(s), onDelete: (o) => enqueue(objOf(o)) });
+  const onPod = (pod: KubeObject): void => {
+    for (const s of servicesSelecting(svcLister.namespace(pod.metadata!.namespace!).list(), pod)) enqueue(s);
+  };
+  pods.addEventHandler({
+    onAdd: onPod,
+    onUpdate: (old, pod) => { onPod(pod); if (!deepEqual(old.metadata?.labels, pod.metadata?.labels)) onPod(old); },
+    onDelete: (o) => onPod(objOf(o)),
+  });
+}
 
 export { isPodReady } from '../../../api/core/v1/pod-conditions.js';
 
