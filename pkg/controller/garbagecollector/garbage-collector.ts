@@ -5,7 +5,7 @@
 // the finalizer. Work items are object uids; each is re-read from the caches (level-based).
 import type { KubeObject, OwnerReference } from '../../../api/types.js';
 import { isConflict, isNotFound, type ResourceRef } from '../../client/index.js';
-import { objOf, workerLoop } from '../shared/controller-utils.js';
+import { deepEqual, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import type { DiscoveredResource } from '../shared/discovery.js';
 import { graphDebugHandler } from './graph-dump.js';
@@ -14,8 +14,7 @@ import { FOREGROUND, Monitors, ORPHAN, type Located } from './monitors.js';
 type OwnerState = 'solid' | 'dangling' | 'waiting' | 'unknown';
 
 const hasFinalizer = (o: KubeObject, f: string): boolean => !!o.metadata?.finalizers?.includes(f);
-const sameRefs = (a: KubeObject, b: KubeObject): boolean =>
-  JSON.stringify(a.metadata?.ownerReferences ?? []) === JSON.stringify(b.metadata?.ownerReferences ?? []);
+const sameRefs = (a: KubeObject, b: KubeObject): boolean => deepEqual(a.metadata?.ownerReferences ?? [], b.metadata?.ownerReferences ?? []);
 
 export async function startGarbageCollector(ctx: ClusterControllerContext): Promise<void> {
   const log = ctx.logger;
@@ -31,7 +30,7 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
     onAdd: (o) => { if (needsWork(o)) add(o.metadata?.uid); },
     onUpdate: (old, o) => {
       const deletionChanged = !!old.metadata?.deletionTimestamp !== !!o.metadata?.deletionTimestamp
-        || JSON.stringify(old.metadata?.finalizers ?? []) !== JSON.stringify(o.metadata?.finalizers ?? []);
+        || !deepEqual(old.metadata?.finalizers ?? [], o.metadata?.finalizers ?? []);
       if (!sameRefs(old, o) || deletionChanged) {
         add(o.metadata?.uid);
         addOwners(old);
