@@ -70,7 +70,8 @@ export class Indexer<T extends KubeObject = KubeObject> {
       const before = old ? fn(old) : [];
       const after = obj ? fn(obj) : [];
       for (const v of before) if (!after.includes(v)) removeFrom(index, v, key);
-      for (const v of after) addTo(index, v, key);
+      // a value the old object had already lists the key (most updates change no indexed value)
+      for (const v of after) if (!before.includes(v)) addTo(index, v, key);
     }
   }
 
