@@ -196,6 +196,19 @@ export function storeSuite(name: string, backend: StoreBackend): void {
       await store.close();
     });
 
+    it('watches of every prefix shape get exactly the events under it: a resource, a namespace, a name prefix, all', async () => {
+      const store = await backend.open();
+      const prefixes = ['/registry/pods/', '/registry/pods/default/', '/registry/pods/default/we', '/registry/', '', '/registry/pods/other/'];
+      const watches = prefixes.map((p) => collect(store, p, 0));
+      const keys = [podKey('web-1'), podKey('db-1'), '/registry/pods/other/web-2', '/registry/services/default/web', '/registry/podsecurity/x'];
+      for (const key of keys) await store.create(key, pod(key.split('/').pop()!));
+      await watches[4]!.until(keys.length); // the '' watch, which gets everything
+      await Promise.all(prefixes.map((p, i) => watches[i]!.until(keys.filter((k) => k.startsWith(p)).length)));
+      prefixes.forEach((p, i) => expect(watches[i]!.events.map((e) => e.key), p).toEqual(keys.filter((k) => k.startsWith(p))));
+      for (const w of watches) w.stop();
+      await store.close();
+    });
+
     it('watch replays kept events then goes live without gaps or duplicates under concurrent writes', async () => {
       const store = await backend.open();
       const base = store.revision();
