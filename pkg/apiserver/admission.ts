@@ -12,7 +12,7 @@ import { decodeObject, targetOf } from '../registry/generic/decode.js';
 import type { Registry } from '../registry/generic/registry.js';
 import { update } from '../registry/generic/update.js';
 import type { RegistrySet } from '../registry/index.js';
-import { listPrefix, resourcePrefix } from '../registry/keys.js';
+import { listPrefix, namespaceOfKey, resourcePrefix } from '../registry/keys.js';
 import { followCache } from '../storage/cacher/follow.js';
 import { cloneJson } from '../apimachinery/json-clone.js';
 
@@ -80,10 +80,9 @@ export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer):
     }),
     watch(group, plural, onChange) {
       const r = reg(group, plural);
-      const prefix = resourcePrefix(r.rt);
-      return followCache(r.deps.cacher, prefix, (ev) => onChange({
+      return followCache(r.deps.cacher, resourcePrefix(r.rt), (ev) => onChange({
         type: ev.type,
-        namespace: r.rt.namespaced ? ev.key.slice(prefix.length, ev.key.indexOf('/', prefix.length)) : '',
+        namespace: namespaceOfKey(r.rt, ev.key),
         get object() { return ev.kv.object; },
         get prev() { return ev.prev?.object; },
       }));

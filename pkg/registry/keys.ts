@@ -13,3 +13,10 @@ export const listPrefix = (rt: ResourceType, namespace?: string): string =>
 
 export const objectKey = (rt: ResourceType, namespace: string | undefined, name: string): string =>
   rt.namespaced ? `${resourcePrefix(rt)}${namespace}/${name}` : `${resourcePrefix(rt)}${name}`;
+
+/** The namespace in an object key of `rt` ('' for a cluster-scoped resource): objectKey read back. */
+export const namespaceOfKey = (rt: ResourceType, key: string): string => {
+  if (!rt.namespaced) return '';
+  const from = resourcePrefix(rt).length;
+  return key.slice(from, key.indexOf('/', from));
+};
