@@ -67,12 +67,16 @@ describe.skipIf(!existsSync(main))('mini-kube up with the process runtime (compi
       const whoami = await kubectl(kc, ['exec', first, '--', 'kubectl', 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
       expect(whoami, whoami.stderr).toMatchObject({ code: 0, stdout: 'system:serviceaccount:default:default' });
     }
-    // up's metrics-server answers kubectl top once it has scraped every kubelet twice (every 15 s)
+    // up's metrics-server answers kubectl top once it has scraped every kubelet twice (every 15 s); until then a node
+    // it has not scraped twice shows <unknown>, as kubectl prints a node without metrics
     expect((await kubectl(kc, ['get', 'apiservice', 'v1beta1.metrics.k8s.io', '--no-headers'])).stdout).toMatch(/kube-system\/metrics-server\s+True\s/);
-    const top = await eventually(async () => {
+    const row = /^node-[123]\s+\d+m\s+\d+%\s+\d+Mi\s+\d+%/;
+    let last = '';
+    await eventually(async () => {
       const r = await kubectl(kc, ['top', 'node', '--no-headers']);
-      return r.code === 0 && r.stdout.trim().split('\n').length === 3 ? r.stdout : undefined;
-    }, 30_000, 'kubectl top node');
-    for (const l of top.trim().split('\n')) expect(l).toMatch(/^node-[123]\s+\d+m\s+\d+%\s+\d+Mi\s+\d+%/);
+      last = r.stdout;
+      const lines = r.stdout.trim().split('\n');
+      return r.code === 0 && lines.length === 3 && lines.every((l) => row.test(l));
+    }, 30_000, 'kubectl top node with the metrics of every node').catch((err: Error) => { throw new Error(`${err.message}; last output:\n${last}`); });
   }, 120_000);
 });
