@@ -23,7 +23,7 @@ export const withoutManagedFields = (obj: KubeObject | undefined): KubeObject | 
   return { ...obj, metadata };
 };
 
-export const compareObjects = (old: KubeObject | undefined, next: KubeObject, schema: Schema | undefined, lookup: SchemaLookup, ignore: Path[] = []): Comparison => {
+export const compareObjects = (old: KubeObject | undefined, next: KubeObject, schema: Schema | undefined, lookup: SchemaLookup, ignore?: Path[]): Comparison => {
   const changed: FieldSet = new Set();
   const removed: FieldSet = new Set();
   const after = withoutManagedFields(next);

@@ -7,7 +7,7 @@
 //   sameManager(a, b): boolean                       // manager + operation (+ apiVersion for Update) + subresource
 //   conflictError(conflicts): StatusError            // 409 as upstream's NewApplyConflict words it
 //   capUpdateManagers(entries, max = 10): Entry[]    // oldest Update entries folded into "ancient-changes"
-//   IGNORED_PATHS                                    // metadata fields nobody owns
+//   IGNORED_PATHS, ignoredWith(extra)                // metadata fields nobody owns (plus a write's own)
 import type { ManagedFieldsEntry } from '../../../api/types.js';
 import { StatusError } from '../errors.js';
 import { decodeFieldsV1, encodeFieldsV1, fieldPE, firstElementJson, pathOf, pathString, subtreesMatcher, union, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
@@ -25,22 +25,28 @@ export interface Entry {
 
 /** Fields the server owns: never recorded for anyone (upstream's stripMeta). */
 const META_FIELDS = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'];
-export const IGNORED_PATHS: Path[] = [
+const IGNORED_PATHS: Path[] = [
   [fieldPE('apiVersion')], [fieldPE('kind')],
   ...META_FIELDS.map((f) => [fieldPE('metadata'), fieldPE(f)]),
 ];
 const METADATA_NODE = JSON.stringify([fieldPE('metadata')]);
 
-/** Matchers of IGNORED_PATHS plus an endpoint's own (none, f:spec or f:status: a handful), made once each. */
-const ignoredMatchers = new Map<string, (key: string) => boolean>();
+const NO_PATHS: Path[] = [];
+/** IGNORED_PATHS plus a write's own (none, f:spec or f:status: the field manager's constants), one list each. */
+const ignoredLists = new WeakMap<Path[], Path[]>();
+export const ignoredWith = (extra: Path[] = NO_PATHS): Path[] => {
+  let list = ignoredLists.get(extra);
+  if (!list) ignoredLists.set(extra, (list = [...IGNORED_PATHS, ...extra]));
+  return list;
+};
 
-export const stripIgnored = (set: FieldSet, extra: Path[] = []): FieldSet => {
-  const id = JSON.stringify(extra);
-  let inside = ignoredMatchers.get(id);
-  if (!inside) {
-    if (ignoredMatchers.size >= 64) ignoredMatchers.clear();
-    ignoredMatchers.set(id, (inside = subtreesMatcher([...IGNORED_PATHS, ...extra])));
-  }
+/** Matchers of those lists, made once each. */
+const ignoredMatchers = new WeakMap<Path[], (key: string) => boolean>();
+
+export const stripIgnored = (set: FieldSet, extra?: Path[]): FieldSet => {
+  const paths = ignoredWith(extra);
+  let inside = ignoredMatchers.get(paths);
+  if (!inside) ignoredMatchers.set(paths, (inside = subtreesMatcher(paths)));
   const out = withoutSubtrees(set, inside);
   out.delete(METADATA_NODE);
   return out;

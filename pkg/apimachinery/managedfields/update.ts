@@ -10,7 +10,7 @@ import type { Schema } from '../../../api/schema.js';
 import type { KubeObject, ManagedFieldsEntry } from '../../../api/types.js';
 import { resolveSchema, type SchemaLookup } from '../schema-lookup.js';
 import { compareObjects, withoutManagedFields } from './compare.js';
-import { capUpdateManagers, decodeEntries, encodeEntries, entryHas, IGNORED_PATHS, sameManager, type Entry } from './entries.js';
+import { capUpdateManagers, decodeEntries, encodeEntries, entryHas, ignoredWith, sameManager, type Entry } from './entries.js';
 import { difference, fieldPE, union, type Path } from './fieldpath.js';
 import { createdFieldsV1 } from './walk.js';
 
@@ -47,18 +47,9 @@ const startingEntries = (old: KubeObject | undefined, next: KubeObject, subresou
   return decoded.length > 0 ? decoded : live;
 };
 
-/** The paths nobody owns and the write's ignored ones, one list per `ignore` list (the field manager's are constants). */
-const excludedLists = new WeakMap<Path[], Path[]>();
-const NO_PATHS: Path[] = [];
-const excludedPaths = (ignore: Path[] = NO_PATHS): Path[] => {
-  let list = excludedLists.get(ignore);
-  if (!list) excludedLists.set(ignore, (list = [...IGNORED_PATHS, ...ignore]));
-  return list;
-};
-
 /** A create nobody tracked before: the writer owns every path, written straight into FieldsV1. */
 const created = (next: KubeObject, manager: string, schema: Schema | undefined, opts: UpdateOptions): KubeObject => {
-  let fieldsV1 = createdFieldsV1(next, schema, opts.lookup, excludedPaths(opts.ignore));
+  let fieldsV1 = createdFieldsV1(next, schema, opts.lookup, ignoredWith(opts.ignore));
   // metadata is never a member itself (an empty one owns nothing)
   const meta = fieldsV1?.[fieldPE('metadata')] as Record<string, unknown> | undefined;
   if (meta) {

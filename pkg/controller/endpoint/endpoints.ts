@@ -8,7 +8,7 @@ import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js'
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { isGoneOrTerminating } from '../shared/errors.js';
 import {
-  endpointPorts, hasSelector, isPodReady, podTargetRef, enqueueServicesAndTheirPods, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
+  endpointPorts, enqueueServicesAndTheirPods, hasSelector, isPodReady, podTargetRef, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
 } from '../shared/service-pods.js';
 
 interface Address { ip: string; nodeName?: string; hostname?: string; targetRef: Record<string, string> }

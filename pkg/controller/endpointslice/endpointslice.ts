@@ -10,7 +10,7 @@ import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js'
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { CreatedSlices, deleteSlices, managedSlices, writeSlices } from '../shared/endpoint-slices.js';
 import {
-  endpointPorts, hasSelector, isPodReady, podTargetRef, enqueueServicesAndTheirPods, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
+  endpointPorts, enqueueServicesAndTheirPods, hasSelector, isPodReady, podTargetRef, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
 } from '../shared/service-pods.js';
 
 export const MANAGED_BY = 'endpointslice-controller.k8s.io';
