@@ -8,6 +8,7 @@ import type { Clock, KubeObject, TimerHandle } from '../client/index.js';
 import { QueueingHint, eventMatches, type ClusterEvent, type ClusterEventObjects, type QueuedPodInfo } from './framework/interface.js';
 import type { Framework } from './framework/runtime.js';
 import { KeyedHeap } from './heap.js';
+import { InFlightEvents } from './in-flight-events.js';
 import { podKey, schedulerNameOf, type Pod } from './types.js';
 
 const NONE: Pod[] = [];
@@ -34,7 +35,7 @@ export class SchedulingQueue {
   private readonly backoffQ: KeyedHeap<QueuedPodInfo>;
   private readonly unschedulable = new Map<string, QueuedPodInfo & { since: number }>();
   /** Pods popped and not yet done: the events seen meanwhile decide where a failed one goes. */
-  private readonly inFlight = new Map<string, ClusterEventObjects[]>();
+  private readonly inFlight = new InFlightEvents();
   private readonly nominated = new Map<string, Map<string, Pod>>();
   private readonly nominatedNodeOf = new Map<string, string>();
   private waiters: (() => void)[] = [];
@@ -88,7 +89,7 @@ export class SchedulingQueue {
   update(oldPod: Pod, pod: Pod): void {
     const key = podKey(pod);
     this.updateNominated(pod);
-    for (const [, evs] of this.inFlight) evs.push({ event: { resource: 'Pod', action: 'Update' }, oldObj: oldPod, newObj: pod });
+    this.inFlight.record({ event: { resource: 'Pod', action: 'Update' }, oldObj: oldPod, newObj: pod });
     const inActive = this.activeQ.get(key);
     if (inActive) { inActive.pod = pod; this.activeQ.addOrUpdate(inActive); return; }
     const inBackoff = this.backoffQ.get(key);
@@ -125,7 +126,7 @@ export class SchedulingQueue {
         q.attempts++;
         // as upstream: the plugins that rejected it count until it is tried again (scheduler_unschedulable_pods)
         if (q.unschedulablePlugins.size) q.unschedulablePlugins.clear();
-        this.inFlight.set(q.key, []);
+        this.inFlight.start(q.key);
         return q;
       }
       await new Promise<void>((resolve) => {
@@ -137,15 +138,14 @@ export class SchedulingQueue {
   }
 
   /** The pod's cycle is over (bound, or requeued by addUnschedulable / addBackoff). */
-  done(key: string): void { this.inFlight.delete(key); }
+  done(key: string): void { this.inFlight.finish(key); }
 
   /**
    * A pod that failed its cycle: back to backoffQ if an event happened meanwhile that one of its rejecting plugins'
    * hints queues it for (or it failed with an error), otherwise among the unschedulable pods.
    */
   addUnschedulable(q: QueuedPodInfo, opts: { error?: boolean } = {}): void {
-    const events = this.inFlight.get(q.key) ?? [];
-    this.inFlight.delete(q.key);
+    const events = this.inFlight.finish(q.key);
     if (this.activeQ.has(q.key) || this.backoffQ.has(q.key) || this.unschedulable.has(q.key)) return;
     q.timestamp = this.clock.now();
     if (opts.error || events.some((e) => this.interested(q, e))) {
@@ -163,7 +163,7 @@ export class SchedulingQueue {
    */
   moveAllToActiveOrBackoff(event: ClusterEvent, oldObj?: KubeObject, newObj?: KubeObject): void {
     const e: ClusterEventObjects = { event, oldObj, newObj };
-    for (const [, evs] of this.inFlight) evs.push(e);
+    this.inFlight.record(e);
     let moved = false;
     const label = event.label ?? `${event.resource}${event.action}`;
     for (const [key, u] of this.unschedulable) {
