@@ -4,22 +4,32 @@ import type { Admission, AdmissionAttributes, AdmissionPlugin, MutatingPlugin, V
 const isMutating = (p: AdmissionPlugin): p is MutatingPlugin => typeof (p as MutatingPlugin).admit === 'function';
 const isValidating = (p: AdmissionPlugin): p is ValidatingPlugin => typeof (p as ValidatingPlugin).validate === 'function';
 
+type Step = (attrs: AdmissionAttributes) => Promise<void> | void;
+
+/**
+ * The steps in order, synchronously for as long as they answer at once; from the first that returns a promise on,
+ * each is awaited (every write passes them all twice, and most plugins never wait).
+ */
+function inOrder(steps: Step[]): (attrs: AdmissionAttributes) => Promise<void> | void {
+  const rest = async (attrs: AdmissionAttributes, from: number, pending: Promise<void>): Promise<void> => {
+    await pending;
+    for (let i = from; i < steps.length; i++) {
+      const r = steps[i]!(attrs);
+      if (r) await r;
+    }
+  };
+  return (attrs) => {
+    for (let i = 0; i < steps.length; i++) {
+      const r = steps[i]!(attrs);
+      if (r) return rest(attrs, i + 1, r);
+    }
+    return undefined;
+  };
+}
+
 export function chain(plugins: AdmissionPlugin[]): Admission {
-  const mutating = plugins.filter(isMutating);
-  const validating = plugins.filter(isValidating);
-  // Most plugins answer synchronously: only a returned promise is awaited (every write passes them all twice).
   return {
-    async mutate(attrs: AdmissionAttributes) {
-      for (const p of mutating) {
-        const r = p.admit(attrs);
-        if (r) await r;
-      }
-    },
-    async validate(attrs: AdmissionAttributes) {
-      for (const p of validating) {
-        const r = p.validate(attrs);
-        if (r) await r;
-      }
-    },
+    mutate: inOrder(plugins.filter(isMutating).map((p): Step => (a) => p.admit(a))),
+    validate: inOrder(plugins.filter(isValidating).map((p): Step => (a) => p.validate(a))),
   };
 }

@@ -40,16 +40,21 @@ export class ServiceAccount implements MutatingPlugin, ValidatingPlugin {
 
   constructor(private readonly deps: AdmissionDeps) {}
 
-  async admit(a: AdmissionAttributes): Promise<void> {
+  /** At once for what is not a pod's creation (a promise only for the service account a pod may wait for). */
+  admit(a: AdmissionAttributes): Promise<void> | void {
     if (a.operation !== 'CREATE' || !isPodCreateOrUpdate(a.resource, a.subresource) || !a.object || !a.namespace) return;
     const pod = a.object;
     if (pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return this.validate(a);
     // A namespace that does not exist is NamespaceLifecycle's to refuse, with its own message.
     if (!this.deps.get('', 'namespaces', undefined, a.namespace)) return;
+    return this.admitPod(pod, a, a.namespace);
+  }
+
+  private async admitPod(pod: KubeObject, a: AdmissionAttributes, namespace: string): Promise<void> {
     const spec = (pod.spec ??= {});
     if (!spec.serviceAccountName) spec.serviceAccountName = DEFAULT_SERVICE_ACCOUNT;
     spec.serviceAccount = spec.serviceAccountName; // the deprecated alias, kept equal as the PodSpec defaulter does
-    const sa = await this.serviceAccount(a, a.namespace, spec.serviceAccountName as string);
+    const sa = await this.serviceAccount(a, namespace, spec.serviceAccountName as string);
     if (shouldAutomount(sa, spec)) mountToken(spec);
     if (!(Array.isArray(spec.imagePullSecrets) && spec.imagePullSecrets.length) && Array.isArray(sa.imagePullSecrets) && sa.imagePullSecrets.length) {
       spec.imagePullSecrets = cloneJson(sa.imagePullSecrets);

@@ -128,9 +128,9 @@ export async function createAuthorization(regs: RegistrySet, o: AuthorizationOpt
     rules: buildRuleResolver(o.modes, deps),
     withEscalationChecks: (admission) => ({
       mutate: (a) => admission.mutate(a),
-      validate: async (a) => {
-        await escalation.validate(a);
-        await admission.validate(a);
+      validate: (a) => {
+        const checking = escalation.validate(a);
+        return checking ? checking.then(() => admission.validate(a)) : admission.validate(a);
       },
     }),
     async bootstrap() {

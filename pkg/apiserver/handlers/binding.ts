@@ -17,11 +17,13 @@ const success = (code: number): KubeObject => ({ kind: 'Status', apiVersion: 'v1
 export async function bindPod(pods: Registry, ctx: RequestContext, name: string, body: unknown): Promise<KubeObject> {
   const binding = decodeAs(pods.deps.decoder, body ?? {}, 'io.k8s.api.core.v1.Binding', 'Binding', 'v1', ctx);
   if (binding.metadata?.name && binding.metadata.name !== name) throw badRequest(`the name of the object (${binding.metadata.name}) does not match the name on the URL (${name})`);
-  await pods.admission('mutate', 'CREATE', ctx, binding, undefined, name, 'binding');
+  const mutating = pods.admission('mutate', 'CREATE', ctx, binding, undefined, name, 'binding');
+  if (mutating) await mutating;
   const target = binding.target as { kind?: string; name?: string } | undefined;
   if (!target?.name) throw pods.invalid(name, [{ reason: 'FieldValueRequired', field: 'target.name', message: 'Required value' }]);
   if (target.kind && target.kind !== 'Node') throw pods.invalid(name, [{ reason: 'FieldValueNotSupported', field: 'target.kind', message: `Unsupported value: "${target.kind}": supported values: "Node"` }]);
-  await pods.admission('validate', 'CREATE', ctx, binding, undefined, name, 'binding');
+  const validating = pods.admission('validate', 'CREATE', ctx, binding, undefined, name, 'binding');
+  if (validating) await validating;
   const assign = (current: KubeObject): KubeObject => {
     const { uid, resourceVersion } = binding.metadata ?? {};
     if (uid && uid !== current.metadata?.uid) throw conflict(pods.gr, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata?.uid ?? ''}`);

@@ -26,11 +26,13 @@ export async function create(reg: Registry, ctx: RequestContext, body: unknown, 
   const named = Boolean(meta.name);
   if (!named && meta.generateName) meta.name = generateName(meta.generateName);
 
-  await reg.admission('mutate', 'CREATE', ctx, obj, undefined, meta.name ?? '');
+  const mutating = reg.admission('mutate', 'CREATE', ctx, obj, undefined, meta.name ?? '');
+  if (mutating) await mutating;
   prepareForCreate(reg, ctx, obj);
   const causes = validateForCreate(reg, obj, ctx);
   if (causes.length) throw reg.invalid(meta.name ?? '', causes);
-  await reg.admission('validate', 'CREATE', ctx, obj, undefined, meta.name ?? '');
+  const validating = reg.admission('validate', 'CREATE', ctx, obj, undefined, meta.name ?? '');
+  if (validating) await validating;
   if (ctx.dryRun) {
     // Nothing is stored, but the answer is the one the write would give (upstream: DryRunnableStorage.Create).
     const existing = await reg.get(ctx, meta.name!).catch((e: unknown) => (isStatusError(e) && e.code === 404 ? undefined : Promise.reject(e)));

@@ -199,10 +199,13 @@ export class Registry {
     }
   }
 
-  /** Mutating admission runs before the strategy's checks, validating admission after them. */
-  async admission(phase: 'mutate' | 'validate', op: Operation, ctx: RequestContext, obj: KubeObject | undefined, old: KubeObject | undefined, name: string, subresource?: string): Promise<void> {
+  /**
+   * Mutating admission runs before the strategy's checks, validating admission after them. A promise only when a
+   * plugin has to wait (see Admission): the writes on every request's path await it only then.
+   */
+  admission(phase: 'mutate' | 'validate', op: Operation, ctx: RequestContext, obj: KubeObject | undefined, old: KubeObject | undefined, name: string, subresource?: string): Promise<void> | void {
     const attrs = { operation: op, resource: this.rt, subresource, namespace: ctx.namespace, name, object: obj, oldObject: old, user: ctx.user, dryRun: ctx.dryRun, warnings: ctx.warnings, auditAnnotations: ctx.auditAnnotations, deadline: ctx.deadline };
-    await (phase === 'mutate' ? this.deps.admission.mutate(attrs) : this.deps.admission.validate(attrs));
+    return phase === 'mutate' ? this.deps.admission.mutate(attrs) : this.deps.admission.validate(attrs);
   }
 
   invalid(name: string, causes: StatusCause[]): Error {

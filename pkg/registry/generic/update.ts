@@ -155,12 +155,16 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
     await reg.admission('mutate', 'UPDATE', ctx, scale, view.to(current), req.name, req.subresource);
     next = view.from(scale, next);
   } else if (admit) {
-    await reg.admission('mutate', 'UPDATE', ctx, next, current, req.name, req.subresource);
+    const mutating = reg.admission('mutate', 'UPDATE', ctx, next, current, req.name, req.subresource);
+    if (mutating) await mutating;
   }
   const causes = validateForUpdate(reg, next, current, ctx, req.subresource);
   if (causes.length) throw reg.invalid(req.name, causes);
   if (view) await reg.admission('validate', 'UPDATE', ctx, view.to(next), view.to(current), req.name, req.subresource);
-  else if (admit) await reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource);
+  else if (admit) {
+    const validating = reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource);
+    if (validating) await validating;
+  }
   if (!req.managedFieldsSet && !tracked && !req.internal) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
   delete next.metadata!.resourceVersion;
   return semanticallyEqual(current, next) ? current : next;
