@@ -40,7 +40,9 @@ export async function create(reg: Registry, ctx: RequestContext, body: unknown, 
     return { object: obj };
   }
 
-  await reg.strategy.beforeCreate?.(obj, ctx);
+  // awaited only when it waits: a strategy's hook is mostly absent or synchronous
+  const preparing = reg.strategy.beforeCreate?.(obj, ctx);
+  if (preparing) await preparing;
   ctx.deadline?.check();
   for (let attempt = 1; ; attempt++) {
     // obj.metadata, not `meta`: admission and the field manager may have replaced the metadata object since

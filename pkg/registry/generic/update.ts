@@ -79,7 +79,8 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
         if (!cur) throw notFound(reg.gr, req.name);
         const next = await computeNext(reg, ctx, req, cur.object);
         if (next === cur.object) return cur.object;
-        await reg.strategy.beforeUpdate?.(next, cur.object, ctx);
+        const preparing = reg.strategy.beforeUpdate?.(next, cur.object, ctx);
+        if (preparing) await preparing;
         ctx.deadline?.check();
         return next;
       });
