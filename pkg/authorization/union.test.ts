@@ -15,6 +15,16 @@ describe('authorizer union', () => {
     const r = await union([fixed('a', 'noopinion'), fixed('b', 'noopinion')]).authorize(attrs);
     expect(r).toEqual({ decision: 'noopinion', reason: 'a says noopinion, b says noopinion' });
   });
+  it('answers at once while its authorizers do, and waits for one that does not', async () => {
+    const later = (name: string, decision: 'allow' | 'noopinion'): Authorizer => ({ name, authorize: () => Promise.resolve({ decision, reason: `${name} says ${decision}` }) });
+    const now = union([fixed('a', 'noopinion'), fixed('b', 'allow')]).authorize(attrs);
+    expect(now).not.toBeInstanceOf(Promise);
+    expect(now).toEqual({ decision: 'allow', reason: 'b says allow' });
+    const waited = union([fixed('a', 'noopinion'), later('w', 'noopinion'), fixed('c', 'noopinion')]).authorize(attrs);
+    expect(waited).toBeInstanceOf(Promise);
+    expect(await waited).toEqual({ decision: 'noopinion', reason: 'a says noopinion, w says noopinion, c says noopinion' });
+    expect(await union([later('w', 'allow'), fixed('d', 'deny')]).authorize(attrs)).toEqual({ decision: 'allow', reason: 'w says allow' });
+  });
   it('refuses modes it does not know with a clear error', () => {
     expect(() => buildAuthorizer(['Bogus'])).toThrow(/Bogus: not supported/);
     expect(buildAuthorizer(['AlwaysDeny', 'AlwaysAllow']).name).toBe('AlwaysDeny,AlwaysAllow');

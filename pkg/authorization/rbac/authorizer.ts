@@ -14,13 +14,10 @@ export function rbacAuthorizer(resolver: RbacResolver): Authorizer {
   };
   return {
     name: 'RBAC',
-    async authorize(a) {
+    authorize(a) {
       const r = check(a);
       // A binding written a moment ago may still be on its way to the cache: look again once it is there.
-      if (r.decision !== 'allow' && resolver.stale()) {
-        await resolver.fresh();
-        return check(a);
-      }
+      if (r.decision !== 'allow' && resolver.stale()) return resolver.fresh().then(() => check(a));
       return r;
     },
   };
