@@ -99,7 +99,8 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
 /** The object to write, or `current` itself when nothing would change (no write, no new revision). */
 async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateRequest, current: KubeObject): Promise<KubeObject> {
   // builders share what they keep with the stored object (frozen under test): the fields set below go into copies
-  const built = await req.build(current);
+  const building = req.build(current);
+  const built = building instanceof Promise ? await building : building;
   const sent: ObjectMeta = built.metadata ?? {};
   const curMeta = current.metadata!;
   if (req.uidPrecondition && req.uidPrecondition !== curMeta.uid) {

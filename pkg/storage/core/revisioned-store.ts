@@ -87,7 +87,9 @@ export class RevisionedStore implements Store {
       if (current && opts.expectedRevision !== undefined && current.modRevision !== opts.expectedRevision) {
         throw this.conflict(key, opts.expectedRevision, current.modRevision);
       }
-      const next = await tryUpdate(current);
+      // awaited only when it waits: a binding's or a status write's update is mostly synchronous
+      const computed = tryUpdate(current);
+      const next = computed instanceof Promise ? await computed : computed;
       // Another write to the key landed while tryUpdate ran: run it again on the fresh state.
       if (this.latest.get(key) !== current) continue;
       this.assertWritable(key);
