@@ -13,6 +13,7 @@ import { x509 } from '../../pkg/pki/x509.js';
 import { ProcessRuntime } from '../../pkg/kubelet/index.js';
 import { freePort } from '../bench/processes.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { succeeded } from '../support/kubectl-run.js';
 import { condition, createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
 
 const NODE = 'node-proc';
@@ -247,7 +248,10 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await expect(readFile('/var/run/cfg/k')).rejects.toThrow(/ENOENT/);
     await expect(readFile(`/var/tmp${dir}/work/outside`)).rejects.toThrow(/ENOENT/); // the working dir was made in the root
     // kubectl exec runs in the container's mount namespace and root, as runc exec does: it sees the same mounts
-    const exec = async (container: string, cmd: string): Promise<string> => (await api.kubectl('exec', 'ro', '-c', container, '--', 'sh', '-c', cmd)).stdout;
+    const exec = async (container: string, cmd: string): Promise<string> => {
+      const args = ['exec', 'ro', '-c', container, '--', 'sh', '-c', cmd];
+      return (await succeeded(api.kubectl(...args), args)).stdout; // a failed exec quotes kubectl, not an empty stdout
+    };
     expect(await exec('r', `pwd; cat outside ${dir}/scratch/f2; ${write(`${dir}/shared/h`)}; ${linked('/var/run/cfg/h')}; ${write(`${dir}/scratch/h`)}`))
       .toBe(`/var/tmp${dir}/work\nx\nx\n${dir}/shared/h: refused\nlink:/var/run/cfg/h: refused\n${dir}/scratch/h: written\n`);
     expect(await exec('w', `${write('/shared/h')}; ls /shared`)).toBe('/shared/h: written\nf\nh\n');
