@@ -35,6 +35,22 @@ describe('Supervisor', () => {
     expect(text).toContain('to stderr');
   });
 
+  it('quotes the last error the child logged, or the error it crashed with', async () => {
+    const s = node();
+    const logged = join(dir, 'cm.log');
+    const lines = [
+      { level: 30, msg: 'starting' }, { level: 50, msg: 'first failure' }, { level: 60, msg: 'controller-manager failed', err: { message: 'no lease' } }, { level: 30, msg: 'bye' },
+    ].map((l) => JSON.stringify(l)).join('\n');
+    s.start('controller-manager', [`console.log(${JSON.stringify(lines)}); process.exit(1)`], logged);
+    const crashed = join(dir, 'crash.log');
+    s.start('scheduler', ['setTimeout(() => { throw new TypeError("x is not a function"); })'], crashed);
+    await until('both exited', async () => (await readFile(crashed, 'utf8').catch(() => '')).includes('Node.js'));
+    const exit = (name: string, logFile: string): ChildExit => ({ name, code: 1, signal: null, logFile });
+    expect(unexpectedExitMessage(exit('controller-manager', logged)))
+      .toBe(`controller-manager exited with code 1; see its log: ${logged} (its last error: controller-manager failed: no lease)`);
+    expect(unexpectedExitMessage(exit('scheduler', crashed))).toBe(`scheduler exited with code 1; see its log: ${crashed} (its last error: TypeError: x is not a function)`);
+  });
+
   it('forwards the signal, waits for every child, and does not call that a failure', async () => {
     const s = node();
     const logs = [join(dir, 'a.log'), join(dir, 'b.log')];

@@ -1,6 +1,6 @@
 // The children of `mini-kube up`: each with its output in its own log, stopped together, watched for early death.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { SUPERVISED_ENV } from './signals.js';
 
 export interface ChildExit {
@@ -20,7 +20,46 @@ interface Running {
 const describeExit = (e: ChildExit): string =>
   e.signal ? `was killed by ${e.signal}` : `exited with code ${String(e.code)}`;
 
-export const unexpectedExitMessage = (e: ChildExit): string => `${e.name} ${describeExit(e)}; see its log: ${e.logFile}`;
+/** How much of a log's end is searched for the last error: the fatal line is among a dying process's last ones. */
+const TAIL_BYTES = 64 * 1024;
+
+/**
+ * The last error a child wrote to its log: a line our components log at pino's error or fatal level (its message and
+ * its error's), or else a crash's `SomethingError: message` line; undefined when there is neither.
+ */
+export function lastLoggedError(logFile: string): string | undefined {
+  let tail: string;
+  try {
+    const fd = openSync(logFile, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const buf = Buffer.alloc(Math.min(size, TAIL_BYTES));
+      readSync(fd, buf, 0, buf.length, size - buf.length);
+      tail = buf.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  let crash: string | undefined;
+  for (const line of tail.split('\n').reverse()) {
+    if (line.startsWith('{')) {
+      try {
+        const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+        if ((entry.level ?? 0) >= 50) return [entry.msg, entry.err?.message].filter(Boolean).join(': ');
+      } catch { /* cut by the tail's start */ }
+    } else if (crash === undefined && /^[A-Za-z]*Error\b.*:/.test(line)) {
+      crash = line;
+    }
+  }
+  return crash;
+}
+
+export const unexpectedExitMessage = (e: ChildExit): string => {
+  const error = lastLoggedError(e.logFile);
+  return `${e.name} ${describeExit(e)}; see its log: ${e.logFile}${error ? ` (its last error: ${error})` : ''}`;
+};
 
 export class Supervisor {
   private readonly children: Running[] = [];
