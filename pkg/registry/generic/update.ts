@@ -75,14 +75,15 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
       return { object: next, created: false };
     }
     try {
-      const kv = await reg.deps.store.guaranteedUpdate(key, async (cur) => {
+      const kv = await reg.deps.store.guaranteedUpdate(key, (cur) => {
         if (!cur) throw notFound(reg.gr, req.name);
-        const next = await computeNext(reg, ctx, req, cur.object);
-        if (next === cur.object) return cur.object;
-        const preparing = reg.strategy.beforeUpdate?.(next, cur.object, ctx);
-        if (preparing) await preparing;
-        ctx.deadline?.check();
-        return next;
+        return andThen(computeNext(reg, ctx, req, cur.object), (next) => {
+          if (next === cur.object) return cur.object;
+          return andThen(reg.strategy.beforeUpdate?.(next, cur.object, ctx), () => {
+            ctx.deadline?.check();
+            return next;
+          });
+        });
       });
       const gone = await deleteIfFinalized(reg, kv) ?? (reg.deps.initializers ? await deleteIfInitializationFailed(reg, kv) : undefined);
       return gone ? { ...gone, created: false } : { object: kv.object, bytes: kv.bytes, created: false };
@@ -96,11 +97,20 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
   }
 }
 
-/** The object to write, or `current` itself when nothing would change (no write, no new revision). */
-async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateRequest, current: KubeObject): Promise<KubeObject> {
+/** `f` of what `v` is or resolves to: at once when `v` is no promise (each step of an update mostly answers at once). */
+const andThen = <T, U>(v: T | Promise<T>, f: (value: T) => U | Promise<U>): U | Promise<U> =>
+  (v instanceof Promise ? v.then(f) : f(v));
+
+/**
+ * The object to write, or `current` itself when nothing would change (no write, no new revision); a promise only
+ * when the builder or an admission plugin waits.
+ */
+function computeNext(reg: Registry, ctx: RequestContext, req: UpdateRequest, current: KubeObject): KubeObject | Promise<KubeObject> {
   // builders share what they keep with the stored object (frozen under test): the fields set below go into copies
-  const building = req.build(current);
-  const built = building instanceof Promise ? await building : building;
+  return andThen(req.build(current), (built) => fromBuilt(reg, ctx, req, current, built));
+}
+
+function fromBuilt(reg: Registry, ctx: RequestContext, req: UpdateRequest, current: KubeObject, built: KubeObject): KubeObject | Promise<KubeObject> {
   const sent: ObjectMeta = built.metadata ?? {};
   const curMeta = current.metadata!;
   if (req.uidPrecondition && req.uidPrecondition !== curMeta.uid) {
@@ -152,24 +162,21 @@ async function computeNext(reg: Registry, ctx: RequestContext, req: UpdateReques
 
   const view = req.admissionView;
   const admit = !req.internal;
-  if (view) {
-    const scale = view.to(next);
-    await reg.admission('mutate', 'UPDATE', ctx, scale, view.to(current), req.name, req.subresource);
-    next = view.from(scale, next);
-  } else if (admit) {
-    const mutating = reg.admission('mutate', 'UPDATE', ctx, next, current, req.name, req.subresource);
-    if (mutating) await mutating;
-  }
-  const causes = validateForUpdate(reg, next, current, ctx, req.subresource);
-  if (causes.length) throw reg.invalid(req.name, causes);
-  if (view) await reg.admission('validate', 'UPDATE', ctx, view.to(next), view.to(current), req.name, req.subresource);
-  else if (admit) {
-    const validating = reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource);
-    if (validating) await validating;
-  }
-  if (!req.managedFieldsSet && !tracked && !req.internal) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
-  delete next.metadata!.resourceVersion;
-  return semanticallyEqual(current, next) ? current : next;
+  const scale = view?.to(next);
+  const mutating = view ? reg.admission('mutate', 'UPDATE', ctx, scale, view.to(current), req.name, req.subresource)
+    : admit ? reg.admission('mutate', 'UPDATE', ctx, next, current, req.name, req.subresource) : undefined;
+  return andThen(mutating, () => {
+    if (view) next = view.from(scale!, next);
+    const causes = validateForUpdate(reg, next, current, ctx, req.subresource);
+    if (causes.length) throw reg.invalid(req.name, causes);
+    const validating = view ? reg.admission('validate', 'UPDATE', ctx, view.to(next), view.to(current), req.name, req.subresource)
+      : admit ? reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource) : undefined;
+    return andThen(validating, () => {
+      if (!req.managedFieldsSet && !tracked && !req.internal) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
+      delete next.metadata!.resourceVersion;
+      return semanticallyEqual(current, next) ? current : next;
+    });
+  });
 }
 
 /**
