@@ -16,6 +16,8 @@ const WS_PROTOCOLS = [V5, V4, 'v4.base64.channel.k8s.io', 'channel.k8s.io', 'bas
 const SPDY_PROTOCOLS = [V4, 'v3.channel.k8s.io', 'v2.channel.k8s.io', 'channel.k8s.io'];
 /** Upstream's streamCreationTimeout: how long the client has to open its SPDY streams. */
 const STREAM_CREATION_TIMEOUT_MS = 30_000;
+/** How long output waits after a WebSocket handshake, for clients that set up their streams late (see WsChannels). */
+const WS_OUTPUT_HOLD_MS = 50;
 /** Output still flowing after the command exited (a background child holding the pipe) is cut after this. */
 const OUTPUT_DRAIN_MS = 2_000;
 
@@ -69,7 +71,7 @@ export function serveRemoteCommand(req: IncomingMessage, socket: Duplex, head: B
 async function webSocketStreams(req: IncomingMessage, socket: Duplex, head: Buffer, o: RemoteCommandOptions): Promise<ClientStreams | undefined> {
   const ws = await acceptWebSocket(req, socket, head, WS_PROTOCOLS);
   if (!ws) return undefined;
-  const ch = new WsChannels(ws, ws.protocol.includes('base64'));
+  const ch = new WsChannels(ws, ws.protocol.includes('base64'), WS_OUTPUT_HOLD_MS);
   const streams: ClientStreams = {
     stdin: o.stdin ? ch.input(0) : undefined,
     stdout: o.stdout ? ch.output(1) : undefined,

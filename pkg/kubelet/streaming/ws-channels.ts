@@ -36,8 +36,20 @@ export function acceptWebSocket(req: IncomingMessage, socket: Duplex, head: Buff
 
 export class WsChannels {
   private readonly inputs = new Map<number, PassThrough>();
+  /** Messages waiting for the hold to end, in order; undefined once it has. */
+  private held: { n: number; data: Buffer; cb: (err?: Error | null) => void }[] | undefined;
+  private closeHeld = false;
 
-  constructor(private readonly ws: WebSocket, private readonly base64: boolean) {
+  /**
+   * `holdMs`: how long after the handshake messages to the client wait. client-go before 1.34 (kubectl 1.30-1.33)
+   * reads the connection before it has set up its streams and drops what comes on a stream it does not know yet
+   * ("Unknown stream id 1, discarding message", kubernetes#131189): a command that prints at once lost its output.
+   */
+  constructor(private readonly ws: WebSocket, private readonly base64: boolean, holdMs = 0) {
+    if (holdMs > 0) {
+      this.held = [];
+      setTimeout(() => this.release(), holdMs).unref();
+    }
     ws.on('message', (data: Buffer, isBinary: boolean) => this.receive(Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer), isBinary));
     ws.on('close', () => { for (const s of this.inputs.values()) s.end(); });
     ws.on('error', () => undefined);
@@ -56,6 +68,7 @@ export class WsChannels {
   }
 
   send(n: number, data: Buffer, cb: (err?: Error | null) => void = () => undefined): void {
+    if (this.held) { this.held.push({ n, data, cb }); return; }
     if (this.ws.readyState !== this.ws.OPEN) { cb(); return; }
     if (this.base64) this.ws.send(String.fromCharCode(48 + n) + data.toString('base64'), cb);
     else this.ws.send(Buffer.concat([Buffer.from([n]), data]), { binary: true }, cb);
@@ -63,7 +76,17 @@ export class WsChannels {
 
   onClose(fn: () => void): void { if (this.ws.readyState >= this.ws.CLOSING) fn(); else this.ws.once('close', fn); }
 
-  close(): void { if (this.ws.readyState === this.ws.OPEN) this.ws.close(1000); }
+  close(): void {
+    if (this.held) { this.closeHeld = true; return; }
+    if (this.ws.readyState === this.ws.OPEN) this.ws.close(1000);
+  }
+
+  private release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const m of held) this.send(m.n, m.data, m.cb);
+    if (this.closeHeld) this.close();
+  }
 
   private receive(data: Buffer, isBinary: boolean): void {
     if (!data.length) return;

@@ -1,0 +1,43 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { acceptWebSocket, WsChannels } from './ws-channels.js';
+
+describe('WsChannels', () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((resolve) => { if (server) server.close(() => resolve()); else resolve(); }));
+
+  /** A server whose channels (held holdMs) send `script`'s messages at once and close; what the client saw, timed. */
+  const session = async (holdMs: number, script: (ch: WsChannels) => void): Promise<{ at: number; data: string }[]> => {
+    server = createServer();
+    server.on('upgrade', (req, socket, head) => {
+      void acceptWebSocket(req, socket, head, ['v5.channel.k8s.io']).then((ws) => { if (ws) script(new WsChannels(ws, false, holdMs)); });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
+    const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/`, ['v5.channel.k8s.io']);
+    const seen: { at: number; data: string }[] = [];
+    let opened = 0;
+    client.on('open', () => { opened = performance.now(); });
+    client.on('message', (m: Buffer) => seen.push({ at: performance.now() - opened, data: `${m[0]}:${m.subarray(1).toString()}` }));
+    await new Promise((resolve) => client.on('close', resolve));
+    seen.push({ at: performance.now() - opened, data: 'closed' });
+    return seen;
+  };
+
+  it('holds what it sends after the handshake, then sends it in order and closes after it', async () => {
+    const seen = await session(150, (ch) => {
+      ch.send(1, Buffer.from('hello'));
+      ch.send(2, Buffer.from('oops'));
+      ch.output(1).end('more', () => ch.close());
+    });
+    expect(seen.map((m) => m.data)).toEqual(['1:hello', '2:oops', '1:more', 'closed']);
+    // The client's clock starts a little after the server's, at its 'open'.
+    expect(seen[0]!.at).toBeGreaterThanOrEqual(100);
+  });
+
+  it('without a hold sends at once', async () => {
+    const seen = await session(0, (ch) => { ch.send(1, Buffer.from('now')); ch.close(); });
+    expect(seen.map((m) => m.data)).toEqual(['1:now', 'closed']);
+  });
+});
