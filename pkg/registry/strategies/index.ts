@@ -12,8 +12,8 @@ import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.js';
 import { jobStrategy } from './jobs.js';
 import { namespaceStrategy } from './namespaces.js';
 import { persistentVolumeStrategy } from './persistentvolumes.js';
+import { withPodSpecChecks } from './pod-spec-kinds.js';
 import { podStrategy } from './pods.js';
-import { withoutPrivileged } from './privileged.js';
 import { podSecurityPolicyStrategy } from './psp.js';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac.js';
 import { runtimeClassStrategy } from './runtimeclasses.js';
@@ -79,13 +79,13 @@ const SPECIFIC: Record<string, Strategy> = {
 };
 
 /**
- * `extra` supplies strategies that need server state (services need the IP allocator); `allowPrivileged` false
- * (kube-apiserver's --allow-privileged default) refuses privileged containers in every pod spec.
+ * `extra` supplies strategies that need server state (services need the IP allocator); every pod spec is validated,
+ * and with `allowPrivileged` false (kube-apiserver's --allow-privileged default) refuses privileged containers.
  */
 export function strategyFor(rt: ResourceType, extra: Record<string, Strategy> = {}, allowPrivileged = true): Strategy {
   const key = `${rt.group}/${rt.plural}`;
   const specific = extra[key] ?? SPECIFIC[key] ?? {};
-  const base = allowPrivileged ? specific : withoutPrivileged(key, specific);
+  const base = withPodSpecChecks(key, specific, allowPrivileged);
   return {
     generation: GENERATION.has(key),
     allowCreateOnUpdate: CREATE_ON_UPDATE.has(key),

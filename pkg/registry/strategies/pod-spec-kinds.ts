@@ -1,0 +1,46 @@
+// Every built-in kind that carries a pod spec (a pod, the pod template of a workload) has it validated as upstream's
+// ValidatePodSpec does, and, under --allow-privileged=false, refused privileged containers.
+import type { KubeObject } from '../../../api/types.js';
+import type { StatusCause } from '../../apimachinery/errors.js';
+import type { Strategy } from '../strategy.js';
+import { validatePodSpec } from '../validation/pod-spec.js';
+import { privilegedCauses } from './privileged.js';
+
+/** Where each built-in kind keeps its pod spec (group/plural → path). */
+const POD_SPEC_PATHS: Record<string, readonly string[]> = {
+  '/pods': ['spec'],
+  '/podtemplates': ['template', 'spec'],
+  '/replicationcontrollers': ['spec', 'template', 'spec'],
+  'apps/deployments': ['spec', 'template', 'spec'],
+  'apps/replicasets': ['spec', 'template', 'spec'],
+  'apps/statefulsets': ['spec', 'template', 'spec'],
+  'apps/daemonsets': ['spec', 'template', 'spec'],
+  'batch/jobs': ['spec', 'template', 'spec'],
+  'batch/cronjobs': ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
+};
+
+const at = (obj: KubeObject, path: readonly string[]): KubeObject | undefined =>
+  path.reduce<KubeObject | undefined>((o, k) => (o && typeof o === 'object' ? o[k] : undefined), obj);
+
+/** `base` with the pod spec checked on creates, updates and pods/ephemeralcontainers; `base` itself for kinds without one. */
+export function withPodSpecChecks(key: string, base: Strategy, allowPrivileged: boolean): Strategy {
+  const path = POD_SPEC_PATHS[key];
+  if (!path) return base;
+  const field = path.join('.');
+  const check = (obj: KubeObject): StatusCause[] => {
+    const spec = at(obj, path);
+    if (!spec || typeof spec !== 'object') return [];
+    const causes = validatePodSpec(spec, field);
+    return allowPrivileged ? causes : [...causes, ...privilegedCauses(spec, field)];
+  };
+  const strategy: Strategy = { ...base, validate: (obj, ctx) => [...(base.validate?.(obj, ctx) ?? []), ...check(obj)] };
+  // `validate` guards updates too, unless the kind's update validation stands alone
+  if (base.updateValidationIsComplete) strategy.validateUpdate = (obj, old, ctx) => [...(base.validateUpdate?.(obj, old, ctx) ?? []), ...check(obj)];
+  if (key === '/pods') {
+    strategy.validateSubresource = (obj, old, ctx, subresource) => [
+      ...(base.validateSubresource?.(obj, old, ctx, subresource) ?? []),
+      ...(subresource === 'ephemeralcontainers' ? check(obj) : []),
+    ];
+  }
+  return strategy;
+}
