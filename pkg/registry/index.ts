@@ -42,8 +42,11 @@ export interface RegistrySet {
   equivalents(rt: ResourceType): ResourceType[];
   /** Serves a resource added at run time (custom resources); replaces one at the same group/version/plural. */
   add(rt: ResourceType, deps: Omit<RegistryDeps, 'admission' | 'peer'>): Registry;
-  /** Stops serving a resource added with add() (its cacher is the caller's to stop). */
-  remove(group: string, version: string, plural: string): void;
+  /**
+   * Stops serving a resource added with add() (its cacher is the caller's to stop), unless another registry has
+   * replaced it since (a CRD's new spec served before the old one stops); false then.
+   */
+  remove(reg: Registry): boolean;
 }
 
 export interface RegistryOptions {
@@ -148,21 +151,26 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
         peer: (group, plural) => byGroupPlural.get(group, plural),
         initializers: o.initializers,
       });
-      byKey.set(`${apiVersionOf(rt.group, rt.version)}/${rt.plural}`, reg);
-      if (!byGroupPlural.get(rt.group, rt.plural)) byGroupPlural.set(rt.group, rt.plural, reg);
+      const key = `${apiVersionOf(rt.group, rt.version)}/${rt.plural}`;
+      const replaced = byKey.get(key);
+      byKey.set(key, reg);
+      const first = byGroupPlural.get(rt.group, rt.plural);
+      if (!first || first === replaced) byGroupPlural.set(rt.group, rt.plural, reg);
       equivalent = undefined;
       return reg;
     },
-    remove: (group, version, plural) => {
+    remove: (reg) => {
+      const { group, version, plural } = reg.rt;
       const key = `${apiVersionOf(group, version)}/${plural}`;
-      const reg = byKey.get(key);
+      if (byKey.get(key) !== reg) return false;
       byKey.delete(key);
       equivalent = undefined;
-      if (reg && byGroupPlural.get(group, plural) === reg) {
+      if (byGroupPlural.get(group, plural) === reg) {
         byGroupPlural.delete(group, plural);
         const other = [...byKey.values()].find((r) => r.rt.group === group && r.rt.plural === plural);
         if (other) byGroupPlural.set(group, plural, other);
       }
+      return true;
     },
   };
 }

@@ -231,6 +231,20 @@ describe('custom resource definitions', () => {
     await ok('delete', 'crd', 'crontabs2.stable.example.com');
   });
 
+  it('a change of the CRD\'s spec is served without a moment of 404 in between, with its new printer columns', async () => {
+    let polling = true;
+    const statuses = new Set<number>();
+    const poll = Promise.all([1, 2, 3, 4].map(async () => {
+      while (polling) statuses.add((await s.api('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs/a')).status);
+    }));
+    const changed = CRONTAB_CRD.replace('    - name: Age\n', '    - name: Color\n      type: string\n      jsonPath: .spec.color\n    - name: Age\n');
+    expect((await s.kubectlWithInput(changed, 'apply', '-f', '-')).code).toBe(0);
+    await eventually(async () => (await ok('get', 'crontabs', 'red1')).includes('COLOR'));
+    polling = false;
+    await poll;
+    expect([...statuses]).toEqual([200]);
+  });
+
   it('deleting the CRD deletes its objects and stops serving it', async () => {
     expect(await ok('delete', 'crd', 'crontabs.stable.example.com', '--timeout=30s')).toContain('deleted');
     await eventually(async () => (await s.api('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs')).status === 404);

@@ -212,11 +212,9 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
     const hash = specHash(crd);
     const current = served.get(name);
     if (!current || current.specHash !== hash) {
-      if (current) {
-        served.delete(name);
-        current.stop();
-      }
+      // The new spec is served before the old stops: its resources never answer 404 in between.
       const s = await serveCrd(crd, hash, { registries: o.registries, store: o.registries.store, resolveService, onError: o.onError, watchCacheHistorySize: o.watchCacheHistorySize });
+      current?.stop();
       served.set(name, s);
       publish();
     }

@@ -109,9 +109,11 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
     specHash, versions: [], groupVersions: [], converter, terminating: Boolean(crd.metadata.deletionTimestamp),
     stop: () => {
       for (const sv of served.versions) {
-        o.registries.remove(sv.rt.group, sv.rt.version, sv.rt.plural);
-        setDynamicPrinter(sv.rt.group, sv.rt.version, sv.rt.plural, undefined);
-        setSelectableFields(sv.rt.group, sv.rt.version, sv.rt.plural, undefined);
+        // a version the CRD's new spec serves again keeps its new printer and selectable fields
+        if (o.registries.remove(sv.registry)) {
+          setDynamicPrinter(sv.rt.group, sv.rt.version, sv.rt.plural, undefined);
+          setSelectableFields(sv.rt.group, sv.rt.version, sv.rt.plural, undefined);
+        }
         sv.cacher.stop();
       }
       converter.close();
