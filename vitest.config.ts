@@ -11,6 +11,8 @@ export default defineConfig({
     // each: every server a test starts is its own (own registries, stores, metrics), so nothing leaks between files,
     // and the suite takes ~360 s instead of ~540 s on two cores.
     isolate: false,
+    // each test file's kubectl its own discovery cache (see the file)
+    setupFiles: ['test/support/kube-cache.ts'],
     // stored objects deep-frozen in every apiserver the tests start, so code writing into one fails loudly
     env: { MINI_KUBE_FREEZE_STORED: '1' },
   },
