@@ -4,6 +4,7 @@
 import type { KubeObject } from '../../api/types.js';
 import type { Admission } from '../admission/interface.js';
 import { isStatusError } from '../apimachinery/errors.js';
+import { andThen } from '../apimachinery/maybe-async.js';
 import { webhookClient } from '../authentication/webhook-client.js';
 import { buildAuthorizer, buildRuleResolver, RbacResolver, type Authorizer, type ObjectCache, type RuleResolver } from '../authorization/index.js';
 import { aggregatedRules, rulesEqual } from '../authorization/rbac/aggregation.js';
@@ -128,10 +129,7 @@ export async function createAuthorization(regs: RegistrySet, o: AuthorizationOpt
     rules: buildRuleResolver(o.modes, deps),
     withEscalationChecks: (admission) => ({
       mutate: (a) => admission.mutate(a),
-      validate: (a) => {
-        const checking = escalation.validate(a);
-        return checking ? checking.then(() => admission.validate(a)) : admission.validate(a);
-      },
+      validate: (a) => andThen(escalation.validate(a), () => admission.validate(a)),
     }),
     async bootstrap() {
       // In parallel: the store's group commit makes one fsync of many writes.

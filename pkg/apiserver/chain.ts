@@ -16,6 +16,7 @@ import type { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, isStatusError, tooManyRequests } from '../apimachinery/errors.js';
+import { andThen } from '../apimachinery/maybe-async.js';
 import type { RequestAuthenticator } from '../authentication/index.js';
 import type { UserInfo } from '../authentication/interface.js';
 import type { Attributes, AuthorizationResult, Authorizer } from '../authorization/index.js';
@@ -148,8 +149,7 @@ function authorization(o: ChainOptions): Stage {
       const allowedToCreate = (c: AuthorizationResult): void => {
         if (c.decision !== 'allow') throw forbiddenFor(request, c.reason, 'create');
       };
-      const c = o.authorizer.authorize({ ...attrs, verb: 'create' });
-      return c instanceof Promise ? c.then(allowedToCreate) : allowedToCreate(c);
+      return andThen(o.authorizer.authorize({ ...attrs, verb: 'create' }), allowedToCreate);
     }
   };
   return (request) => {
@@ -164,8 +164,7 @@ function authorization(o: ChainOptions): Stage {
       user, verb: i.verb, isResourceRequest: i.isResourceRequest, path: i.path, namespace: i.namespace,
       apiGroup: i.apiGroup, apiVersion: i.apiVersion, resource: i.resource, subresource: i.subresource, name, fieldSelector, labelSelector,
     };
-    const r = o.authorizer.authorize(attrs);
-    return r instanceof Promise ? r.then((d) => decide(request, attrs, d)) : decide(request, attrs, r);
+    return andThen(o.authorizer.authorize(attrs), (r) => decide(request, attrs, r));
   };
 }
 
@@ -241,9 +240,7 @@ function priorityAndFairness(fc: FlowControl, onInflight: ChainOptions['onInflig
       subresource: i.subresource, namespace: i.namespace, path: i.path,
     };
     // a client that goes away while its request waits leaves the queue
-    const r = fc.admit(attrs, (leave) => { reply.raw.once('close', leave); return () => reply.raw.off('close', leave); });
-    if (r instanceof Promise) return r.then((a) => admitted(request, reply, a));
-    admitted(request, reply, r);
+    return andThen(fc.admit(attrs, (leave) => { reply.raw.once('close', leave); return () => reply.raw.off('close', leave); }), (a) => admitted(request, reply, a));
   };
 }
 

@@ -6,6 +6,7 @@ import { initializerMetaDefinitions } from '../../../api/admissionregistration/v
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import { ALL_VERBS, apiVersionOf, type GroupVersion, type KubeObject, type ResourceType, type Subresource } from '../../../api/types.js';
 import { badRequest } from '../../apimachinery/errors.js';
+import { andThen } from '../../apimachinery/maybe-async.js';
 import { Cacher } from '../../storage/cacher/cacher.js';
 import type { Store } from '../../storage/interface.js';
 import type { Decoder } from '../generic/decode.js';
@@ -134,10 +135,7 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
       return JSON.stringify(copy) === JSON.stringify(obj) ? obj : copy;
     };
     const codec: ViewCodec = {
-      toView: (obj) => {
-        const r = toVersion(obj, v.name);
-        return r instanceof Promise ? r.then(withDefaults) : withDefaults(r);
-      },
+      toView: (obj) => andThen(toVersion(obj, v.name), withDefaults),
       toStorage: (obj) => toVersion(obj, storageVersion),
       fallback: (obj) => rewriteApiVersion(obj, apiVersionOf(group, v.name)),
       onError: (err) => o.onError(err, `converting ${names.plural}.${group} to ${v.name}`),

@@ -4,6 +4,7 @@
 import type { KubeObject, ObjectMeta } from '../../../api/types.js';
 import { badRequest, conflict, fieldCause, invalid, isStatusError, notFound } from '../../apimachinery/errors.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
+import { andThen } from '../../apimachinery/maybe-async.js';
 import type { KeyValue } from '../../storage/interface.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { RequestContext } from '../context.js';
@@ -96,10 +97,6 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
     }
   }
 }
-
-/** `f` of what `v` is or resolves to: at once when `v` is no promise (each step of an update mostly answers at once). */
-const andThen = <T, U>(v: T | Promise<T>, f: (value: T) => U | Promise<U>): U | Promise<U> =>
-  (v instanceof Promise ? v.then(f) : f(v));
 
 /**
  * The object to write, or `current` itself when nothing would change (no write, no new revision); a promise only
