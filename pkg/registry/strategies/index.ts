@@ -9,8 +9,13 @@ import { certificateSigningRequestStrategy } from './certificatesigningrequests.
 import { coreEventStrategy, eventsV1Strategy } from './events.js';
 import { flowSchemaStrategy, priorityLevelStrategy } from './flowcontrol.js';
 import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.js';
+import { configMapStrategy } from './configmaps.js';
+import { cronJobStrategy } from './cronjobs.js';
+import { daemonSetStrategy } from './daemonsets.js';
+import { deploymentStrategy } from './deployments.js';
 import { jobStrategy } from './jobs.js';
 import { namespaceStrategy } from './namespaces.js';
+import { persistentVolumeClaimStrategy } from './persistentvolumeclaims.js';
 import { persistentVolumeStrategy } from './persistentvolumes.js';
 import { withPodSpecChecks } from './pod-spec-kinds.js';
 import { podStrategy } from './pods.js';
@@ -18,8 +23,10 @@ import { podSecurityPolicyStrategy } from './psp.js';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac.js';
 import { runtimeClassStrategy } from './runtimeclasses.js';
 import { nodeStrategy } from './nodes.js';
+import { replicaSetStrategy } from './replicasets.js';
+import { replicationControllerStrategy } from './replicationcontrollers.js';
 import { secretStrategy } from './secrets.js';
-import { workloadStrategy } from './workloads.js';
+import { statefulSetStrategy } from './statefulsets.js';
 
 /** Kinds whose metadata.generation tracks spec changes (upstream strategies that bump it). */
 const GENERATION = new Set([
@@ -51,16 +58,20 @@ const SPECIFIC: Record<string, Strategy> = {
   '/pods': podStrategy,
   '/nodes': nodeStrategy,
   '/persistentvolumes': persistentVolumeStrategy,
+  '/persistentvolumeclaims': persistentVolumeClaimStrategy,
   'apiregistration.k8s.io/apiservices': apiServiceStrategy,
   '/namespaces': namespaceStrategy,
   '/secrets': secretStrategy,
   'policy/podsecuritypolicies': podSecurityPolicyStrategy,
+  '/configmaps': configMapStrategy,
+  '/replicationcontrollers': replicationControllerStrategy,
   'batch/jobs': jobStrategy,
-  'apps/deployments': { ...workloadStrategy, statusKeepsMetadata: ['labels'] },
+  'batch/cronjobs': cronJobStrategy,
+  'apps/deployments': { ...deploymentStrategy, statusKeepsMetadata: ['labels'] },
   'storage.k8s.io/volumeattachments': { statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS },
-  'apps/replicasets': workloadStrategy,
-  'apps/daemonsets': workloadStrategy,
-  'apps/statefulsets': workloadStrategy,
+  'apps/replicasets': replicaSetStrategy,
+  'apps/daemonsets': daemonSetStrategy,
+  'apps/statefulsets': statefulSetStrategy,
   'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerStrategy,
   'certificates.k8s.io/certificatesigningrequests': certificateSigningRequestStrategy,
   'node.k8s.io/runtimeclasses': runtimeClassStrategy,

@@ -2,12 +2,32 @@
 // Terminating until the namespace controller empties them and calls /finalize
 // (upstream: registry/core/namespace/storage).
 import type { KubeObject } from '../../../api/types.js';
-import { nameIsDNSLabel } from '../../apimachinery/names.js';
+import type { StatusCause } from '../../apimachinery/errors.js';
+import { invalidValue } from '../../apimachinery/field.js';
+import { isQualifiedName, nameIsDNSLabel } from '../../apimachinery/names.js';
 import { rfc3339 } from '../meta.js';
 import type { Strategy } from '../strategy.js';
 
+/** The finalizers upstream takes without a domain prefix (helper.IsStandardFinalizerName). */
+const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+
+/** Upstream's ValidateNamespace: every spec.finalizers entry a qualified name, and prefixed unless standard. */
+function validateSpecFinalizers(ns: KubeObject): StatusCause[] {
+  const finalizers: unknown[] = Array.isArray(ns.spec?.finalizers) ? ns.spec.finalizers : [];
+  const causes: StatusCause[] = [];
+  for (const f of finalizers) {
+    const name = typeof f === 'string' ? f : '';
+    causes.push(...isQualifiedName(name).map((m) => invalidValue('spec.finalizers', name, m)));
+    if (!name.includes('/') && !STANDARD_FINALIZERS.has(name)) {
+      causes.push(invalidValue('spec.finalizers', name, 'name is neither a standard finalizer name nor is it fully qualified'));
+    }
+  }
+  return causes;
+}
+
 export const namespaceStrategy: Strategy = {
   nameFn: nameIsDNSLabel,
+  validate: validateSpecFinalizers,
   returnDeletedObject: true,
   prepareForCreate(ns) {
     ns.status = { phase: 'Active' };

@@ -6,14 +6,17 @@ import type { Strategy } from '../strategy.js';
 import { validatePodSpec } from '../validation/pod-spec.js';
 import { privilegedCauses } from './privileged.js';
 
-/** Where each built-in kind keeps its pod spec (group/plural → path). */
+/**
+ * Where each built-in kind keeps its pod spec (group/plural → path). Not StatefulSets: upstream leaves their
+ * template's spec unchecked (its volumeMounts may name volumeClaimTemplates), checking only what
+ * statefulsets.ts does.
+ */
 const POD_SPEC_PATHS: Record<string, readonly string[]> = {
   '/pods': ['spec'],
   '/podtemplates': ['template', 'spec'],
   '/replicationcontrollers': ['spec', 'template', 'spec'],
   'apps/deployments': ['spec', 'template', 'spec'],
   'apps/replicasets': ['spec', 'template', 'spec'],
-  'apps/statefulsets': ['spec', 'template', 'spec'],
   'apps/daemonsets': ['spec', 'template', 'spec'],
   'batch/jobs': ['spec', 'template', 'spec'],
   'batch/cronjobs': ['spec', 'jobTemplate', 'spec', 'template', 'spec'],

@@ -9,6 +9,7 @@ import type { Strategy } from '../strategy.js';
 import { validateEphemeralContainersUpdate } from './ephemeral-containers.js';
 import { validatePodAnnotationUpdates } from './pod-annotations.js';
 import { validatePodStatusUpdate } from './pod-status.js';
+import { validatePodVolumeClaims } from '../validation/volumes.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export const podStrategy: Strategy = {
@@ -24,6 +25,7 @@ export const podStrategy: Strategy = {
         reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates',
       }];
     }
+    mutatePodAffinity(pod);
   },
   prepareForStatusUpdate(pod, old) {
     // the QoS class is the apiserver's, set at creation: a writer that leaves it out keeps it
@@ -34,17 +36,22 @@ export const podStrategy: Strategy = {
     if (old.spec?.nodeName && pod.spec && pod.spec.nodeName !== old.spec.nodeName) pod.spec = { ...pod.spec, nodeName: old.spec.nodeName };
   },
   validate(pod) {
-    const causes: StatusCause[] = [];
-    const names = new Set<string>();
-    for (const [i, c] of ((pod.spec?.containers ?? []) as KubeObject[]).entries()) {
-      if (names.has(c.name)) causes.push({ reason: 'FieldValueDuplicate', field: `spec.containers[${i}].name`, message: `Duplicate value: ${JSON.stringify(c.name)}` });
-      names.add(c.name);
+    // ValidatePodCreate: what only a new pod is refused for, besides its spec (pod-spec-kinds.ts)
+    const causes = validatePodOnly(pod);
+    const spec = pod.spec;
+    if (!spec || typeof spec !== 'object') return causes;
+    if (Array.isArray(spec.ephemeralContainers) && spec.ephemeralContainers.length > 0) {
+      causes.push(forbidden('spec.ephemeralContainers', 'cannot be set on create'));
     }
-    if (Array.isArray(pod.spec?.containers) && pod.spec.containers.length === 0) causes.push({ reason: 'FieldValueRequired', field: 'spec.containers', message: 'Required value' });
+    if (spec.nodeName && Array.isArray(spec.schedulingGates) && spec.schedulingGates.length > 0) {
+      causes.push(forbidden('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
+    }
     return causes;
   },
+  // validate is create-only: an update has validatePodOnly and its own rules (pod-spec-kinds.ts adds the spec's)
+  updateValidationIsComplete: true,
   validateUpdate(pod, old) {
-    const annotations = validatePodAnnotationUpdates(pod, old);
+    const annotations = [...validatePodOnly(pod), ...validatePodAnnotationUpdates(pod, old)];
     // Most of a pod's spec is immutable once created (upstream: ValidatePodUpdate).
     if (jsonEqual(pod.spec, old.spec)) return annotations;
     const mutable = (o: KubeObject): unknown => {
@@ -68,9 +75,67 @@ export const podStrategy: Strategy = {
   gracePeriod(pod, opts) {
     // Never scheduled or already finished: nothing to wait for.
     if (!pod.spec?.nodeName || pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return 0;
-    return opts.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+    const period = opts.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+    // a negative grace period (accepted, with a warning, at creation) is treated as 1
+    return period < 0 ? 1 : period;
   },
 };
+
+/**
+ * What ValidatePodCreate and ValidatePodUpdate check of a pod but not of a template's pod spec
+ * (validatePodMetadataAndSpec): the claims its ephemeral volumes create are named <pod>-<volume>, and a projected
+ * service account token needs a service account.
+ */
+function validatePodOnly(pod: KubeObject): StatusCause[] {
+  const spec = pod.spec;
+  if (!spec || typeof spec !== 'object') return [];
+  const causes = validatePodVolumeClaims(pod.metadata?.name ?? '', spec.volumes, 'spec.volumes');
+  if (!spec.serviceAccountName && Array.isArray(spec.volumes)) {
+    spec.volumes.forEach((v: KubeObject, vi: number) => {
+      const sources = v?.projected?.sources;
+      if (!Array.isArray(sources)) return;
+      sources.forEach((s: KubeObject, si: number) => {
+        if (s?.serviceAccountToken && typeof s.serviceAccountToken === 'object') {
+          causes.push(forbidden(`spec.volumes[${vi}].projected.sources[${si}].serviceAccountToken`, 'must not be specified when serviceAccountName is not set'));
+        }
+      });
+    });
+  }
+  return causes;
+}
+
+/**
+ * mutatePodAffinity (MatchLabelKeysInPodAffinity, on by default in 1.32): a pod (anti-)affinity term's
+ * matchLabelKeys and mismatchLabelKeys become `In` and `NotIn` requirements of its labelSelector, with the values
+ * of the new pod's labels (a term without a selector matches nothing and stays so).
+ */
+function mutatePodAffinity(pod: KubeObject): void {
+  const affinity = pod.spec?.affinity;
+  if (!affinity || typeof affinity !== 'object') return;
+  const labels: Record<string, unknown> = pod.metadata?.labels ?? {};
+  const apply = (term: KubeObject | undefined): void => {
+    const selector = term?.labelSelector;
+    if (!selector || typeof selector !== 'object') return;
+    const match = Array.isArray(term.matchLabelKeys) ? term.matchLabelKeys as unknown[] : [];
+    const mismatch = Array.isArray(term.mismatchLabelKeys) ? term.mismatchLabelKeys as unknown[] : [];
+    if (match.length === 0 && mismatch.length === 0) return;
+    const add = (keys: unknown[], operator: string): void => {
+      for (const key of keys) {
+        if (typeof key !== 'string' || typeof labels[key] !== 'string') continue;
+        if (!Array.isArray(selector.matchExpressions)) selector.matchExpressions = [];
+        selector.matchExpressions.push({ key, operator, values: [labels[key]] });
+      }
+    };
+    add(match, 'In');
+    add(mismatch, 'NotIn');
+  };
+  for (const kind of ['podAffinity', 'podAntiAffinity']) {
+    const rules = affinity[kind];
+    if (!rules || typeof rules !== 'object') continue;
+    for (const w of Array.isArray(rules.preferredDuringSchedulingIgnoredDuringExecution) ? rules.preferredDuringSchedulingIgnoredDuringExecution : []) apply(w?.podAffinityTerm);
+    for (const t of Array.isArray(rules.requiredDuringSchedulingIgnoredDuringExecution) ? rules.requiredDuringSchedulingIgnoredDuringExecution : []) apply(t);
+  }
+}
 
 /** Guaranteed when every container's limits equal its requests for cpu and memory; BestEffort with none. */
 export function qosClass(pod: KubeObject): string {

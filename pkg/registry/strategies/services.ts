@@ -5,9 +5,82 @@ import { invalidValue } from '../../apimachinery/field.js';
 import { nameIsDNS1035Label } from '../../apimachinery/names.js';
 import { invalid, type StatusCause } from '../../apimachinery/errors.js';
 import type { Strategy } from '../strategy.js';
+import { validateService, validateServiceUpdate } from '../validation/service.js';
 import { AllocatedError, type IpAllocator, type PortAllocator } from './ip-allocator.js';
 
 const wantsNodePorts = (svc: KubeObject): boolean => svc.spec?.type === 'NodePort' || svc.spec?.type === 'LoadBalancer';
+
+type Spec = Record<string, any>;
+
+const needsClusterIP = (spec: Spec): boolean => spec.type === 'ClusterIP' || spec.type === 'NodePort' || spec.type === 'LoadBalancer';
+const needsNodePort = (spec: Spec): boolean => spec.type === 'NodePort' || spec.type === 'LoadBalancer';
+const externallyAccessible = (spec: Spec): boolean =>
+  needsNodePort(spec) || (spec.type === 'ClusterIP' && Array.isArray(spec.externalIPs) && spec.externalIPs.length > 0);
+const portsOf = (spec: Spec): Spec[] => (Array.isArray(spec.ports) ? spec.ports.filter((p: unknown) => typeof p === 'object' && p !== null) : []);
+
+/**
+ * Allocated values the client left out stay (upstream's patchAllocatedValues): the cluster IPs, and each port's
+ * nodePort, matched by port name, unless another port already uses it.
+ */
+function patchAllocatedValues(spec: Spec, old: Spec): void {
+  if (needsClusterIP(old) && needsClusterIP(spec)) {
+    if (!spec.clusterIP && old.clusterIP) spec.clusterIP = old.clusterIP;
+    if (!(Array.isArray(spec.clusterIPs) && spec.clusterIPs.length) && Array.isArray(old.clusterIPs) && old.clusterIPs.length) spec.clusterIPs = old.clusterIPs;
+  }
+  if (needsClusterIP(spec)) {
+    for (const k of ['ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy']) if (spec[k] === undefined && old[k] !== undefined) spec[k] = old[k];
+  }
+  if (needsNodePort(old) && needsNodePort(spec)) {
+    const used = new Set(portsOf(spec).map((p) => p.nodePort).filter(Boolean));
+    const byName = new Map(portsOf(old).map((p) => [p.name ?? '', p.nodePort]));
+    const patched = (p: Spec): number | undefined => {
+      const before = byName.get(p.name ?? '');
+      return !p.nodePort && before && !used.has(before) ? before : undefined;
+    };
+    // copies: the ports may be the stored object's own
+    if (portsOf(spec).some((p) => patched(p) !== undefined)) {
+      spec.ports = spec.ports.map((p: unknown) => {
+        const port = typeof p === 'object' && p !== null ? patched(p as Spec) : undefined;
+        return port === undefined ? p : { ...(p as Spec), nodePort: port };
+      });
+    }
+  }
+}
+
+const sameList = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+
+/**
+ * Fields a type change makes meaningless are dropped when the client did not change them (upstream's
+ * dropTypeDependentFields): cluster IPs and families when leaving for ExternalName, node ports when leaving
+ * NodePort/LoadBalancer, the load balancer's own fields, the external traffic policy.
+ */
+function dropTypeDependentFields(spec: Spec, old: Spec): void {
+  if (needsClusterIP(old) && !needsClusterIP(spec)) {
+    if ((spec.clusterIP ?? '') === (old.clusterIP ?? '') && sameList(spec.clusterIPs, old.clusterIPs)) {
+      delete spec.clusterIP;
+      delete spec.clusterIPs;
+    }
+    if (sameList(spec.ipFamilies, old.ipFamilies)) delete spec.ipFamilies;
+    if ((spec.ipFamilyPolicy ?? null) === (old.ipFamilyPolicy ?? null)) delete spec.ipFamilyPolicy;
+  }
+  if (needsNodePort(old) && !needsNodePort(spec) && Array.isArray(spec.ports) && sameList(portsOf(spec).map((p) => p.nodePort ?? 0), portsOf(old).map((p) => p.nodePort ?? 0))) {
+    spec.ports = spec.ports.map((p: unknown) => {
+      if (typeof p !== 'object' || p === null) return p;
+      const { nodePort: _dropped, ...rest } = p as Spec;
+      void _dropped;
+      return rest;
+    });
+  }
+  const needsHC = (s: Spec): boolean => s.type === 'LoadBalancer' && s.externalTrafficPolicy === 'Local';
+  if (needsHC(old) && !needsHC(spec) && (spec.healthCheckNodePort ?? 0) === (old.healthCheckNodePort ?? 0)) delete spec.healthCheckNodePort;
+  if (old.type === 'LoadBalancer' && spec.type !== 'LoadBalancer') {
+    if (typeof spec.allocateLoadBalancerNodePorts === 'boolean' && spec.allocateLoadBalancerNodePorts === old.allocateLoadBalancerNodePorts) delete spec.allocateLoadBalancerNodePorts;
+    if ((spec.loadBalancerClass ?? null) === (old.loadBalancerClass ?? null)) delete spec.loadBalancerClass;
+  }
+  if (externallyAccessible(old) && !externallyAccessible(spec) && (spec.externalTrafficPolicy ?? '') === (old.externalTrafficPolicy ?? '')) {
+    delete spec.externalTrafficPolicy;
+  }
+}
 
 export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strategy {
   /** Takes the addresses and ports the service needs; on any failure gives back what it took. */
@@ -66,25 +139,22 @@ export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strateg
       if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
     },
     prepareForUpdate(svc, old) {
-      // Allocated addresses stay unless the client names them again.
       const spec = (svc.spec ??= {});
-      if (!spec.clusterIP && old.spec?.clusterIP) spec.clusterIP = old.spec.clusterIP;
-      if (!spec.clusterIPs && old.spec?.clusterIPs) spec.clusterIPs = old.spec.clusterIPs;
-      for (const k of ['ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy']) if (spec[k] === undefined && old.spec?.[k] !== undefined) spec[k] = old.spec[k];
-      if (wantsNodePorts(svc)) {
-        for (const p of (spec.ports ?? []) as KubeObject[]) {
-          const before = ((old.spec?.ports ?? []) as KubeObject[]).find((o) => o.port === p.port && (o.protocol ?? 'TCP') === (p.protocol ?? 'TCP'));
-          if (!p.nodePort && before?.nodePort) p.nodePort = before.nodePort;
-        }
-      }
+      patchAllocatedValues(spec, old.spec ?? {});
+      dropTypeDependentFields(spec, old.spec ?? {});
+      if (spec.type !== 'LoadBalancer' && svc.status?.loadBalancer) svc.status = { ...svc.status, loadBalancer: {} };
     },
-    validateUpdate(svc, old) {
-      if (old.spec?.clusterIP && svc.spec?.clusterIP !== old.spec.clusterIP && old.spec.type === svc.spec?.type) {
-        return [invalidValue('spec.clusterIPs[0]', svc.spec?.clusterIP ?? '', 'may not change once set')];
-      }
-      return [];
-    },
+    validate: (svc) => validateService(svc),
+    validateUpdate: validateServiceUpdate,
+    // on updates, the IP checks come first and alone, as upstream's allocator runs them
+    updateValidationIsComplete: true,
     beforeCreate: reserve,
+    beforeUpdate(svc, old) {
+      // what a type change dropped (dropTypeDependentFields) goes back to the pools
+      if (old.spec?.clusterIP && old.spec.clusterIP !== 'None' && !svc.spec?.clusterIP) ips.release(old.spec.clusterIP);
+      const kept = new Set(((svc.spec?.ports ?? []) as KubeObject[]).map((p) => p.nodePort).filter(Boolean));
+      for (const p of (old.spec?.ports ?? []) as KubeObject[]) if (p.nodePort && !kept.has(p.nodePort)) ports.release(p.nodePort);
+    },
     afterDelete: release,
   };
 }

@@ -1,38 +1,54 @@
 // Deployments, ReplicaSets, DaemonSets and StatefulSets: the selector must select the pod template's labels, or the
 // controller would create pods it never counts (upstream: ValidatePodTemplateSpecForReplicaSet and its twins in
-// pkg/apis/apps/validation).
+// pkg/apis/apps/validation). Shared by the kinds' own strategies (deployments.ts, replicasets.ts, daemonsets.ts,
+// statefulsets.ts), which add the rest of their spec's rules.
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
-import { fieldCause } from '../../apimachinery/errors.js';
-import { labelSelectorAsSelector, validateLabelSelector, type LabelSelector } from '../../apimachinery/labels.js';
-import type { Strategy } from '../strategy.js';
-
-/** Go's %#v of a map[string]string, as field.Invalid renders the template's labels. */
-const goStringMap = (m: Record<string, string> | undefined): string => (m
-  ? `map[string]string{${Object.keys(m).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(m[k])}`).join(', ')}}`
-  : 'map[string]string(nil)');
-
-/** Go's %#v of an empty metav1.LabelSelector, as field.Invalid renders it. */
-const goEmptySelector = (s: LabelSelector): string =>
-  `v1.LabelSelector{MatchLabels:${goStringMap(s.matchLabels)}, MatchExpressions:[]v1.LabelSelectorRequirement${s.matchExpressions ? '{}' : '(nil)'}}`;
+import { labelSelectorAsSelector, validateLabelSelector, type LabelSelector, type Selector } from '../../apimachinery/labels.js';
+import { goLabelSelector, goStringMap, invalidRendered } from '../validation/go-values.js';
+import { labelsOf } from '../validation/pod-template.js';
 
 /** The word upstream's message uses per kind (ReplicaSet's says "deployment" too). */
 const EMPTY_SELECTOR_WORD: Record<string, string> = { Deployment: 'deployment', ReplicaSet: 'deployment', StatefulSet: 'statefulset', DaemonSet: 'daemonset' };
 
-function validateSelectorMatchesTemplate(obj: KubeObject): StatusCause[] {
-  const selector = obj.spec?.selector as LabelSelector | undefined;
-  if (!selector) return [];
-  const causes = validateLabelSelector(selector, 'spec.selector');
-  if (Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions?.length ?? 0) === 0) {
-    causes.push(fieldCause('FieldValueInvalid', 'spec.selector', `Invalid value: ${goEmptySelector(selector)}: empty selector is invalid for ${EMPTY_SELECTOR_WORD[obj.kind ?? ''] ?? 'deployment'}`));
-  }
-  if (causes.length) return causes;
-  const labels = obj.spec?.template?.metadata?.labels as Record<string, string> | undefined;
-  const sel = labelSelectorAsSelector(selector);
-  if (!sel.empty && !sel.matches(labels ?? {})) {
-    causes.push(fieldCause('FieldValueInvalid', 'spec.template.metadata.labels', `Invalid value: ${goStringMap(labels)}: \`selector\` does not match template \`labels\``));
-  }
-  return causes;
+export interface CheckedSelector {
+  /** The selector's own causes (labels, expressions). */
+  causes: StatusCause[];
+  /** "empty selector is invalid for ...", when it selects everything. */
+  empty?: StatusCause;
+  /** The parsed selector; undefined when absent or invalid (upstream's LabelSelectorAsSelector failed). */
+  selector?: Selector;
+  /** Whether LabelSelectorAsSelector would have failed on it. */
+  invalid: boolean;
 }
 
-export const workloadStrategy: Strategy = { validate: validateSelectorMatchesTemplate };
+const isEmpty = (s: LabelSelector): boolean =>
+  Object.keys(s.matchLabels ?? {}).length + (Array.isArray(s.matchExpressions) ? s.matchExpressions.length : 0) === 0;
+
+/** spec.selector's own rules: valid labels and expressions, and not empty (an absent one is the schema's to report). */
+export function checkSelector(obj: KubeObject, kind = obj.kind ?? ''): CheckedSelector {
+  const selector = obj.spec?.selector as LabelSelector | undefined;
+  if (!selector || typeof selector !== 'object') return { causes: [], invalid: false };
+  const causes = validateLabelSelector(selector, 'spec.selector');
+  const invalid = causes.length > 0;
+  const empty = isEmpty(selector)
+    ? invalidRendered('spec.selector', goLabelSelector(selector), `empty selector is invalid for ${EMPTY_SELECTOR_WORD[kind] ?? 'deployment'}`)
+    : undefined;
+  if (invalid) return { causes, empty, invalid };
+  try {
+    return { causes, empty, selector: labelSelectorAsSelector(selector), invalid };
+  } catch {
+    return { causes, empty, invalid: true };
+  }
+}
+
+/** The selector's causes, the empty-selector one last. */
+export const selectorCauses = (checked: CheckedSelector): StatusCause[] => (checked.empty ? [...checked.causes, checked.empty] : checked.causes);
+
+/** "`selector` does not match template `labels`", unless the selector is empty (selects everything). */
+export function templateMatchCauses(selector: Selector | undefined, template: unknown, path = 'spec.template'): StatusCause[] {
+  if (!selector || selector.empty) return [];
+  const labels = labelsOf(template);
+  return selector.matches(labels ?? {})
+    ? [] : [invalidRendered(`${path}.metadata.labels`, goStringMap(labels), '`selector` does not match template `labels`')];
+}

@@ -1,0 +1,67 @@
+// DaemonSets: upstream's ValidateDaemonSetSpec (pkg/apis/apps/validation) around the pod spec: the selector and the
+// template it must select, pods restarted Always, the update strategy and its int-or-percent parameters.
+import type { KubeObject } from '../../../api/types.js';
+import type { StatusCause } from '../../apimachinery/errors.js';
+import { required } from '../../apimachinery/field.js';
+import type { Strategy } from '../strategy.js';
+import { goIntOrString, goPointer, goQuote, goStruct, invalidRendered, notSupportedRendered } from '../validation/go-values.js';
+import { intOrPercentValue, notMoreThan100Percent, validatePositiveIntOrPercent } from '../validation/int-or-percent.js';
+import { nonNegative } from '../validation/numbers.js';
+import { validateAlwaysRestart, validatePodTemplateMeta } from '../validation/pod-template.js';
+import { checkSelector, templateMatchCauses } from './workloads.js';
+
+type Obj = Record<string, any>;
+
+const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined);
+
+function validateUpdateStrategy(strategy: Obj): StatusCause[] {
+  const path = 'spec.updateStrategy';
+  switch (strategy.type) {
+    case 'OnDelete':
+      return [];
+    case 'RollingUpdate': {
+      const ru = asObj(strategy.rollingUpdate);
+      if (!ru) return [required(`${path}.rollingUpdate`)];
+      const ruPath = `${path}.rollingUpdate`;
+      const causes = [
+        ...validatePositiveIntOrPercent(ru.maxUnavailable, `${ruPath}.maxUnavailable`),
+        ...validatePositiveIntOrPercent(ru.maxSurge, `${ruPath}.maxSurge`),
+        ...notMoreThan100Percent(ru.maxUnavailable, `${ruPath}.maxUnavailable`),
+        ...notMoreThan100Percent(ru.maxSurge, `${ruPath}.maxSurge`),
+      ];
+      const hasUnavailable = intOrPercentValue(ru.maxUnavailable) !== 0;
+      const hasSurge = intOrPercentValue(ru.maxSurge) !== 0;
+      if (hasUnavailable && hasSurge) {
+        causes.push(invalidRendered(`${ruPath}.maxSurge`, goIntOrString(ru.maxSurge), 'may not be set when maxUnavailable is non-zero'));
+      } else if (!hasUnavailable && !hasSurge) {
+        causes.push(required(`${ruPath}.maxUnavailable`, 'cannot be 0 when maxSurge is 0'));
+      }
+      return causes;
+    }
+    default: {
+      const rendered = goStruct('apps.DaemonSetUpdateStrategy', [
+        ['Type', goQuote(String(strategy.type ?? ''))], ['RollingUpdate', goPointer('apps.RollingUpdateDaemonSet', asObj(strategy.rollingUpdate) !== undefined)],
+      ]);
+      return [notSupportedRendered(path, rendered, ['RollingUpdate', 'OnDelete'])];
+    }
+  }
+}
+
+export function validateDaemonSetSpec(obj: KubeObject): StatusCause[] {
+  const spec = asObj(obj.spec) ?? {};
+  const template = asObj(spec.template);
+  const checked = checkSelector(obj, 'DaemonSet');
+  // upstream reports the empty selector after the template match, which an empty selector passes
+  return [
+    ...checked.causes,
+    ...templateMatchCauses(checked.selector, template),
+    ...(checked.empty ? [checked.empty] : []),
+    ...validatePodTemplateMeta(template, 'spec.template'),
+    ...validateAlwaysRestart(template, 'spec.template', 'DaemonSet'),
+    ...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'),
+    ...validateUpdateStrategy(asObj(spec.updateStrategy) ?? {}),
+    ...nonNegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'),
+  ];
+}
+
+export const daemonSetStrategy: Strategy = { validate: validateDaemonSetSpec };

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../api/types.js';
+import { testContext } from '../generic/testing.js';
+import { IpAllocator, PortAllocator } from './ip-allocator.js';
+import { serviceStrategy } from './services.js';
+
+const ctx = testContext();
+const nodePort = (): KubeObject => ({
+  apiVersion: 'v1', kind: 'Service', metadata: { name: 's' },
+  spec: {
+    type: 'NodePort', clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', externalTrafficPolicy: 'Cluster',
+    internalTrafficPolicy: 'Cluster', sessionAffinity: 'None', ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 80, nodePort: 30080 }],
+  },
+});
+
+describe('service strategy updates', () => {
+  it('keeps allocated values the client left out, without touching the stored object', () => {
+    const s = serviceStrategy(new IpAllocator('10.96.0.0/24'), new PortAllocator());
+    const old = Object.freeze(nodePort());
+    const next = nodePort();
+    delete next.spec.clusterIP;
+    delete next.spec.clusterIPs;
+    next.spec.ports = [Object.freeze({ name: 'http', port: 80, protocol: 'TCP', targetPort: 80 })];
+    s.prepareForUpdate!(next, old, ctx);
+    expect(next.spec).toMatchObject({ clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'], ports: [{ nodePort: 30080 }] });
+    expect(s.validateUpdate!(next, old, ctx)).toEqual([]);
+  });
+
+  it('drops what the old type needed on a type change, and gives back its IP and node ports', async () => {
+    const ips = new IpAllocator('10.96.0.0/24');
+    const ports = new PortAllocator();
+    const s = serviceStrategy(ips, ports);
+    ips.allocate('10.96.0.10');
+    ports.allocate(30080);
+    const old = nodePort();
+    const toClusterIP = nodePort();
+    toClusterIP.spec.type = 'ClusterIP';
+    s.prepareForUpdate!(toClusterIP, old, ctx);
+    expect(toClusterIP.spec.ports[0].nodePort).toBeUndefined();
+    expect(toClusterIP.spec.externalTrafficPolicy).toBeUndefined();
+    expect(toClusterIP.spec.clusterIP).toBe('10.96.0.10');
+    expect(s.validateUpdate!(toClusterIP, old, ctx)).toEqual([]);
+    const toExternal = nodePort();
+    toExternal.spec.type = 'ExternalName';
+    toExternal.spec.externalName = 'db.example.com';
+    s.prepareForUpdate!(toExternal, old, ctx);
+    expect([toExternal.spec.clusterIP, toExternal.spec.clusterIPs, toExternal.spec.ipFamilies, toExternal.spec.ipFamilyPolicy]).toEqual([undefined, undefined, undefined, undefined]);
+    expect(s.validateUpdate!(toExternal, old, ctx)).toEqual([]);
+    await s.beforeUpdate!(toExternal, old, ctx);
+    // both are free again: allocating them succeeds
+    expect(() => ips.allocate('10.96.0.10')).not.toThrow();
+    expect(() => ports.allocate(30080)).not.toThrow();
+  });
+});
