@@ -123,6 +123,19 @@ describe('workload validation', () => {
     const np = JSON.parse(await cleanStdout(s.kubectl('get', 'service', 'np', '-o', 'json')));
     expect(np.spec.ports[0].nodePort).toBeUndefined();
     expect(np.spec.externalTrafficPolicy).toBeUndefined();
+    // ClusterIP to NodePort: node ports taken
+    expect(await cleanStdout(s.kubectl('patch', 'service', 'web', '-p', '{"spec":{"type":"NodePort"}}'))).toContain('patched');
+    const web = JSON.parse(await cleanStdout(s.kubectl('get', 'service', 'web', '-o', 'json')));
+    expect(web.spec.ports.map((p: { nodePort?: number }) => p.nodePort).every((p: number | undefined) => p && p >= 30000 && p <= 32767)).toBe(true);
+    expect(web.spec.externalTrafficPolicy).toBe('Cluster');
+    // ExternalName gives up the cluster IP and what only a cluster IP needs; ClusterIP again takes one
+    expect(await cleanStdout(s.kubectl('patch', 'service', 'np', '--type=merge', '-p', '{"spec":{"type":"ExternalName","externalName":"example.com"}}'))).toContain('patched');
+    const ext = JSON.parse(await cleanStdout(s.kubectl('get', 'service', 'np', '-o', 'json')));
+    expect(ext.spec).not.toHaveProperty('clusterIP');
+    expect(ext.spec).not.toHaveProperty('internalTrafficPolicy');
+    expect(await cleanStdout(s.kubectl('patch', 'service', 'np', '--type=merge', '-p', '{"spec":{"type":"ClusterIP","externalName":null}}'))).toContain('patched');
+    const back = JSON.parse(await cleanStdout(s.kubectl('get', 'service', 'np', '-o', 'json')));
+    expect(back.spec).toMatchObject({ clusterIP: expect.stringMatching(/^10\.96\.0\.\d$/), internalTrafficPolicy: 'Cluster', ipFamilies: ['IPv4'] });
   });
 
   it('leaves no cluster IP allocated for a refused Service', async () => {

@@ -77,19 +77,40 @@ function dropTypeDependentFields(spec: Spec, old: Spec): void {
     if (typeof spec.allocateLoadBalancerNodePorts === 'boolean' && spec.allocateLoadBalancerNodePorts === old.allocateLoadBalancerNodePorts) delete spec.allocateLoadBalancerNodePorts;
     if ((spec.loadBalancerClass ?? null) === (old.loadBalancerClass ?? null)) delete spec.loadBalancerClass;
   }
+  if (old.type !== 'ExternalName' && spec.type === 'ExternalName' && (spec.internalTrafficPolicy ?? null) === (old.internalTrafficPolicy ?? null)) {
+    delete spec.internalTrafficPolicy;
+  }
   if (externallyAccessible(old) && !externallyAccessible(spec) && (spec.externalTrafficPolicy ?? '') === (old.externalTrafficPolicy ?? '')) {
     delete spec.externalTrafficPolicy;
   }
 }
 
+/** What the service's type implies and the client left out (on an update too: ExternalName to ClusterIP). */
+function defaultTypeFields(svc: KubeObject): void {
+  const spec = (svc.spec ??= {});
+  if (spec.type !== 'ExternalName') {
+    spec.ipFamilies ??= ['IPv4'];
+    spec.ipFamilyPolicy ??= 'SingleStack';
+    spec.internalTrafficPolicy ??= 'Cluster';
+  }
+  if (wantsNodePorts(svc)) spec.externalTrafficPolicy ??= 'Cluster';
+  if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
+}
+
 export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strategy {
-  /** Takes the addresses and ports the service needs; on any failure gives back what it took. */
-  const reserve = (svc: KubeObject): void => {
+  /**
+   * Takes the addresses and ports the service needs that `old` (the stored service, on an update) does not hold
+   * already; on any failure gives back what it took.
+   */
+  const reserve = (svc: KubeObject, old?: KubeObject): void => {
     const causes: StatusCause[] = [];
     const took: { ip?: string; ports: number[] } = { ports: [] };
     const spec = svc.spec ?? {};
+    const held = new Set(((old?.spec?.ports ?? []) as KubeObject[]).map((p) => p.nodePort).filter(Boolean));
     if (spec.type !== 'ExternalName' && spec.clusterIP !== 'None') {
-      if (spec.clusterIP) {
+      if (!spec.clusterIP) {
+        spec.clusterIP = took.ip = ips.allocateNext();
+      } else if (spec.clusterIP !== old?.spec?.clusterIP) {
         try {
           ips.allocate(spec.clusterIP);
           took.ip = spec.clusterIP;
@@ -97,13 +118,13 @@ export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strateg
           if (!(err instanceof AllocatedError)) throw err;
           causes.push(invalidValue('spec.clusterIPs', [spec.clusterIP], `failed to allocate IP ${spec.clusterIP}: provided IP is already allocated`));
         }
-      } else {
-        spec.clusterIP = took.ip = ips.allocateNext();
       }
-      spec.clusterIPs = [spec.clusterIP];
+      // (an update of the status leaves the stored spec as it is)
+      if (!(Array.isArray(spec.clusterIPs) && spec.clusterIPs.length === 1 && spec.clusterIPs[0] === spec.clusterIP)) spec.clusterIPs = [spec.clusterIP];
     }
     if (wantsNodePorts(svc)) {
       for (const [i, p] of ((spec.ports ?? []) as KubeObject[]).entries()) {
+        if (p.nodePort && held.has(p.nodePort)) continue;
         try {
           if (p.nodePort) ports.allocate(p.nodePort);
           else p.nodePort = ports.allocateNext();
@@ -129,28 +150,24 @@ export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strateg
     nameFn: nameIsDNS1035Label,
     allowCreateOnUpdate: false,
     prepareForCreate(svc) {
-      const spec = (svc.spec ??= {});
-      if (spec.type !== 'ExternalName') {
-        spec.ipFamilies ??= ['IPv4'];
-        spec.ipFamilyPolicy ??= 'SingleStack';
-        spec.internalTrafficPolicy ??= 'Cluster';
-      }
-      if (wantsNodePorts(svc)) spec.externalTrafficPolicy ??= 'Cluster';
-      if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
+      defaultTypeFields(svc);
     },
     prepareForUpdate(svc, old) {
       const spec = (svc.spec ??= {});
       patchAllocatedValues(spec, old.spec ?? {});
       dropTypeDependentFields(spec, old.spec ?? {});
+      defaultTypeFields(svc);
       if (spec.type !== 'LoadBalancer' && svc.status?.loadBalancer) svc.status = { ...svc.status, loadBalancer: {} };
     },
     validate: (svc) => validateService(svc),
     validateUpdate: validateServiceUpdate,
     // on updates, the IP checks come first and alone, as upstream's allocator runs them
     updateValidationIsComplete: true,
-    beforeCreate: reserve,
+    beforeCreate: (svc) => reserve(svc),
     beforeUpdate(svc, old) {
-      // what a type change dropped (dropTypeDependentFields) goes back to the pools
+      // a type change takes what the new type needs (ClusterIP to NodePort: node ports), and gives back what it
+      // dropped (dropTypeDependentFields)
+      reserve(svc, old);
       if (old.spec?.clusterIP && old.spec.clusterIP !== 'None' && !svc.spec?.clusterIP) ips.release(old.spec.clusterIP);
       const kept = new Set(((svc.spec?.ports ?? []) as KubeObject[]).map((p) => p.nodePort).filter(Boolean));
       for (const p of (old.spec?.ports ?? []) as KubeObject[]) if (p.nodePort && !kept.has(p.nodePort)) ports.release(p.nodePort);
