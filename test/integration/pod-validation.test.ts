@@ -69,6 +69,16 @@ describe('pod spec validation (kubectl)', () => {
       + '* spec.securityContext.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled');
   });
 
+  it('says a missing required field once, in upstream\'s words', async () => {
+    expect(await refused(pod('  securityContext: {seccompProfile: {}}')))
+      .toBe('The Pod "p" is invalid: spec.securityContext.seccompProfile.type: Required value: type is required when seccompProfile is set');
+    expect(await refused(pod('  topologySpreadConstraints: [{maxSkew: 1, whenUnsatisfiable: DoNotSchedule}]')))
+      .toBe('The Pod "p" is invalid: spec.topologySpreadConstraints[0].topologyKey: Required value: can not be empty');
+    expect(await refused(pod('  schedulingGates: [{}]'))).toMatch(/^The Pod "p" is invalid: \n\* spec\.schedulingGates\[0\]: Invalid value: "": name part must be non-empty\n\* spec\.schedulingGates\[0\]: Invalid value: "": name part must consist of [^\n]*$/);
+    // a required field no rule of the pod's reports still is
+    expect(await refused(pod('  volumes: [{name: v, nfs: {path: /x}}]'))).toBe('The Pod "p" is invalid: spec.volumes[0].nfs.server: Required value');
+  });
+
   it('takes a negative grace period, as upstream does (it deletes such a pod after 1s)', async () => {
     const r = await s.kubectlWithInput(pod('  terminationGracePeriodSeconds: -5'), 'create', '--dry-run=server', '-f', '-');
     expect(r.code, r.stderr).toBe(0);

@@ -16,8 +16,23 @@ function validateSchemaRequired(reg: Registry, obj: KubeObject, old?: KubeObject
   return missingRequired(reg.deps.decoder.index, obj, refTo(reg.rt.definition), old).map((f) => fieldCause('FieldValueRequired', f, 'Required value'));
 }
 
+/** The field a cause's field is in: `a.b[0].c` → `a.b[0]`, `a.b[0]` → `a.b`. */
+const parentField = (field: string): string => field.replace(/(\.[^.[]+|\[[^\]]*\])$/, '');
+
+/**
+ * The schema's required fields, less those the strategy's own rules already report at that field or at the one
+ * that holds it: those rules say it as upstream does ("type is required when seccompProfile is set",
+ * `spec.schedulingGates[0]` for a gate without a name), and the bare "Required value" would say it twice.
+ */
+function unlessReported(required: StatusCause[], own: StatusCause[]): StatusCause[] {
+  if (!required.length || !own.length) return required;
+  const reported = new Set(own.map((c) => c.field));
+  return required.filter((c) => !reported.has(c.field) && !reported.has(parentField(c.field ?? '')));
+}
+
 export function validateForCreate(reg: Registry, obj: KubeObject, ctx: RequestContext): StatusCause[] {
-  return [...validateMeta(reg, obj), ...validateSchemaRequired(reg, obj), ...(reg.strategy.validate?.(obj, ctx) ?? [])];
+  const own = reg.strategy.validate?.(obj, ctx) ?? [];
+  return [...validateMeta(reg, obj), ...unlessReported(validateSchemaRequired(reg, obj), own), ...own];
 }
 
 /**
@@ -27,11 +42,11 @@ export function validateForCreate(reg: Registry, obj: KubeObject, ctx: RequestCo
  * (a custom resource's schema maximum refuses `kubectl scale` past it).
  */
 export function validateForUpdate(reg: Registry, obj: KubeObject, old: KubeObject, ctx: RequestContext, subresource?: string): StatusCause[] {
-  const causes = [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...validateSchemaRequired(reg, obj, old)];
+  const own: StatusCause[] = [];
   if (!subresource || subresource === 'scale') {
-    if (!reg.strategy.updateValidationIsComplete) causes.push(...(reg.strategy.validate?.(obj, ctx) ?? []));
-    causes.push(...(reg.strategy.validateUpdate?.(obj, old, ctx) ?? []));
+    if (!reg.strategy.updateValidationIsComplete) own.push(...(reg.strategy.validate?.(obj, ctx) ?? []));
+    own.push(...(reg.strategy.validateUpdate?.(obj, old, ctx) ?? []));
   }
-  else causes.push(...(reg.strategy.validateSubresource?.(obj, old, ctx, subresource) ?? []));
-  return causes;
+  else own.push(...(reg.strategy.validateSubresource?.(obj, old, ctx, subresource) ?? []));
+  return [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...unlessReported(validateSchemaRequired(reg, obj, old), own), ...own];
 }
