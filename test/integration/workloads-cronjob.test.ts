@@ -67,4 +67,20 @@ describe('cronjob controller', () => {
     expect((await jobsOf('sus')).length).toBe(0);
     expect((await jobsOf('late')).length).toBe(0);
   });
+
+  it('@every: a Job once the delay has passed since the CronJob was made', async () => {
+    const { c } = h;
+    offset = 0; // the controller's clock back with the apiserver's, which stamps the creation
+    await c.cronJobs(NS).create({
+      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'every' },
+      spec: { schedule: '@every 90s', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+    });
+    await touch('every', 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await jobsOf('every')).length).toBe(0);
+    offset = 91_000;
+    await touch('every', 2);
+    const [job] = await eventually(() => jobsOf('every'), (l) => l.length === 1, 'the @every job');
+    expect(job!.metadata!.name).toMatch(/^every-\d+$/);
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSchedule } from './cron.js';
+import { mostRecentScheduleTime } from './cronjob-controller.js';
 
 const at = (iso: string): number => Date.parse(iso);
 const iso = (ms: number | undefined): string | undefined => (ms === undefined ? undefined : new Date(ms).toISOString());
@@ -36,8 +37,20 @@ describe('cron schedules', () => {
     expect(iso(parseSchedule('30 2 * * *', 'America/New_York').next(at('2024-03-10T05:00:00Z')))).toBe('2024-03-11T06:30:00.000Z');
   });
 
+  it('@every: a constant delay in whole seconds, counted from the second before', () => {
+    const s = parseSchedule('@every 1h30m');
+    expect(s.every).toBe(5_400_000);
+    expect(iso(s.next(at('2024-01-01T00:00:30.250Z')))).toBe('2024-01-01T01:30:30.000Z');
+    expect(parseSchedule('@every 1500ms').every).toBe(1000);
+    expect(parseSchedule('@every 10ms').every).toBe(1000);
+    // a day of `@every 1s` is counted, not walked
+    const { time, missed } = mostRecentScheduleTime(parseSchedule('@every 1s'), at('2024-01-01T00:00:00Z'), at('2024-01-02T00:00:00.500Z'));
+    expect([iso(time), missed]).toEqual(['2024-01-02T00:00:00.000Z', 86_400]);
+    expect(mostRecentScheduleTime(parseSchedule('@every 1m'), at('2024-01-01T00:00:00Z'), at('2024-01-01T00:00:59Z'))).toEqual({ missed: 0 });
+  });
+
   it('rejects bad schedules', () => {
-    for (const s of ['* * * *', '60 * * * *', '* 24 * * *', '*/0 * * * *', '@every 5m', 'x * * * *', '5-1 * * * *']) {
+    for (const s of ['* * * *', '60 * * * *', '* 24 * * *', '*/0 * * * *', '@every 5 minutes', 'x * * * *', '5-1 * * * *']) {
       expect(() => parseSchedule(s), s).toThrow();
     }
     expect(() => parseSchedule('* * * * *', 'Mars/Olympus')).toThrow(/unknown time zone/);

@@ -1,12 +1,17 @@
 // Cron schedules as the CronJob controller reads them (robfig/cron's standard parser): five fields (minute hour
 // day-of-month month day-of-week) with *, ?, lists, ranges, steps and month / weekday names; the @yearly ...
-// @hourly descriptors; an optional CRON_TZ= / TZ= prefix; day-of-month and day-of-week OR-ed when both are
-// restricted (AND-ed when either is *). next() works in wall-clock time of an IANA zone (default UTC).
+// @hourly descriptors; `@every <duration>` (a constant delay, whole seconds, at least one); an optional CRON_TZ= /
+// TZ= prefix; day-of-month and day-of-week OR-ed when both are restricted (AND-ed when either is *). next() works in
+// wall-clock time of an IANA zone (default UTC).
+
+import { parseGoDurationMs } from '../../apimachinery/duration.js';
 
 export interface Schedule {
   /** The first activation strictly after `afterMs` (ms since the epoch), or undefined within 5 years. */
   next(afterMs: number): number | undefined;
   timeZone: string;
+  /** `@every`'s delay in ms: activations are that far apart. */
+  every?: number;
 }
 
 interface Field { min: number; max: number; names?: string[] }
@@ -77,14 +82,22 @@ export const validTimeZone = (tz: string): boolean => {
   try { new Intl.DateTimeFormat('en-US', { timeZone: tz }); return true; } catch { return false; }
 };
 
+/** robfig's ConstantDelaySchedule: the delay truncated to whole seconds (1 s at least), from the second before. */
+function everySchedule(duration: string, tz: string): Schedule {
+  const ms = parseGoDurationMs(duration);
+  if (ms === undefined) throw new Error(`failed to parse duration @every ${duration}: time: invalid duration ${JSON.stringify(duration)}`);
+  const every = Math.max(1000, ms - (ms % 1000));
+  return { timeZone: tz, every, next: (afterMs) => afterMs - (afterMs % 1000) + every };
+}
+
 export function parseSchedule(spec: string, timeZone?: string | null): Schedule {
   let text = spec.trim();
   let tz = timeZone || 'UTC';
   const m = /^(CRON_TZ|TZ)=(\S+)\s+(.*)$/.exec(text);
   if (m) { tz = m[2]!; text = m[3]!.trim(); }
   if (!validTimeZone(tz)) throw new Error(`provided bad location ${tz}: unknown time zone ${tz}`);
+  if (text.startsWith('@every ')) return everySchedule(text.slice('@every '.length).trim(), tz);
   if (text.startsWith('@')) {
-    if (text.startsWith('@every')) throw new Error('@every is not supported');
     const d = DESCRIPTORS[text];
     if (!d) throw new Error(`unrecognized descriptor: ${text}`);
     text = d;

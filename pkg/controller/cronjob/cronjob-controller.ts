@@ -16,6 +16,13 @@ const CRONJOBS = { group: 'batch', version: 'v1', resource: 'cronjobs', namespac
 
 /** The latest schedule time in (earliest, now], and how many were missed (upstream mostRecentScheduleTime). */
 export function mostRecentScheduleTime(sched: Schedule, earliestMs: number, nowMs: number): { time?: number; missed: number } {
+  if (sched.every) {
+    // activations a constant delay apart: counted, not walked (an `@every 1s` CronJob idle for a day)
+    const first = sched.next(earliestMs)!;
+    if (first > nowMs) return { missed: 0 };
+    const missed = Math.floor((nowMs - first) / sched.every) + 1;
+    return { time: first + (missed - 1) * sched.every, missed };
+  }
   let t = sched.next(earliestMs);
   let last: number | undefined;
   let missed = 0;
