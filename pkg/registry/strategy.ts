@@ -55,7 +55,11 @@ export interface Strategy {
   strategicMergePatch?: boolean;
   /** Side effects that must happen before the write (ClusterIP allocation); may throw. */
   beforeCreate?(obj: KubeObject, ctx: RequestContext): Promise<void> | void;
-  beforeUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): Promise<void> | void;
+  /**
+   * Side effects of an update before its write (a type change's node ports); what it returns is told whether that
+   * write happened (`commit`) or not (`abort`: a conflict retried, a failed write), so that it can give back then.
+   */
+  beforeUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): UpdateSideEffects | void;
   /** Releases what beforeCreate took, once the object is gone (or the create failed). */
   afterDelete?(obj: KubeObject): void;
   /**
@@ -67,4 +71,10 @@ export interface Strategy {
   hasPendingFinalizers?(obj: KubeObject): boolean;
   /** Deletion that only marks the object (namespaces: phase Terminating until finalized). */
   beforeDelete?(obj: KubeObject, ctx: RequestContext): KubeObject | undefined;
+}
+
+/** What an update's beforeUpdate did, settled once its write is known to have happened or not. */
+export interface UpdateSideEffects {
+  commit(): void;
+  abort(): void;
 }

@@ -13,7 +13,7 @@ import { toApiError } from '../storage-errors.js';
 import { create } from './create.js';
 import { decodeObject, targetOf, writeZeroValues } from './decode.js';
 import type { Registry, Result } from './registry.js';
-import type { Strategy } from '../strategy.js';
+import type { Strategy, UpdateSideEffects } from '../strategy.js';
 import { validateForUpdate } from './validate.js';
 import { deleteIfInitializationFailed } from '../initializers/failed.js';
 
@@ -75,20 +75,29 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
       next.metadata = { ...next.metadata, resourceVersion: current.object.metadata?.resourceVersion };
       return { object: next, created: false };
     }
+    // the side effects of the attempt being written; a retried attempt's are given back
+    let effects: UpdateSideEffects | undefined;
+    const settle = (written: boolean): void => {
+      const e = effects;
+      effects = undefined;
+      if (written) e?.commit(); else e?.abort();
+    };
     try {
       const kv = await reg.deps.store.guaranteedUpdate(key, (cur) => {
+        settle(false);
         if (!cur) throw notFound(reg.gr, req.name);
         return andThen(computeNext(reg, ctx, req, cur.object), (next) => {
           if (next === cur.object) return cur.object;
-          return andThen(reg.strategy.beforeUpdate?.(next, cur.object, ctx), () => {
-            ctx.deadline?.check();
-            return next;
-          });
+          effects = reg.strategy.beforeUpdate?.(next, cur.object, ctx) ?? undefined;
+          ctx.deadline?.check();
+          return next;
         });
       });
+      settle(true);
       const gone = await deleteIfFinalized(reg, kv) ?? (reg.deps.initializers ? await deleteIfInitializationFailed(reg, kv) : undefined);
       return gone ? { ...gone, created: false } : { object: kv.object, bytes: kv.bytes, created: false };
     } catch (err) {
+      settle(false);
       if (isStorageError(err, 'KeyNotFound')) {
         await reg.catchUp(err);
         continue;

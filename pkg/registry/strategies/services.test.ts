@@ -46,9 +46,32 @@ describe('service strategy updates', () => {
     s.prepareForUpdate!(toExternal, old, ctx);
     expect([toExternal.spec.clusterIP, toExternal.spec.clusterIPs, toExternal.spec.ipFamilies, toExternal.spec.ipFamilyPolicy]).toEqual([undefined, undefined, undefined, undefined]);
     expect(s.validateUpdate!(toExternal, old, ctx)).toEqual([]);
-    await s.beforeUpdate!(toExternal, old, ctx);
+    const effects = s.beforeUpdate!(toExternal, old, ctx)!;
+    // held until the update is stored
+    expect(() => ips.allocate('10.96.0.10')).toThrow();
+    effects.commit();
     // both are free again: allocating them succeeds
     expect(() => ips.allocate('10.96.0.10')).not.toThrow();
     expect(() => ports.allocate(30080)).not.toThrow();
+  });
+
+  it('an update not stored gives back the node ports it took and keeps what the old type held', () => {
+    const ips = new IpAllocator('10.96.0.0/24');
+    const ports = new PortAllocator();
+    const s = serviceStrategy(ips, ports);
+    ips.allocate('10.96.0.10');
+    const old = nodePort();
+    old.spec.type = 'ClusterIP';
+    delete old.spec.ports[0].nodePort;
+    const toNodePort = nodePort();
+    delete toNodePort.spec.ports[0].nodePort;
+    s.prepareForUpdate!(toNodePort, old, ctx);
+    const effects = s.beforeUpdate!(toNodePort, old, ctx)!;
+    const taken = toNodePort.spec.ports[0].nodePort as number;
+    expect(taken).toBeGreaterThanOrEqual(30000);
+    expect(() => ports.allocate(taken)).toThrow();
+    effects.abort();
+    expect(() => ports.allocate(taken)).not.toThrow();
+    expect(() => ips.allocate('10.96.0.10')).toThrow();
   });
 });

@@ -97,14 +97,21 @@ function defaultTypeFields(svc: KubeObject): void {
   if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
 }
 
+/** The cluster IP and node ports a write took from the pools. */
+interface Taken { ip?: string; ports: number[] }
+
 export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strategy {
   /**
    * Takes the addresses and ports the service needs that `old` (the stored service, on an update) does not hold
    * already; on any failure gives back what it took.
    */
-  const reserve = (svc: KubeObject, old?: KubeObject): void => {
+  const giveBack = (took: Taken): void => {
+    if (took.ip) ips.release(took.ip);
+    took.ports.forEach((p) => ports.release(p));
+  };
+  const reserve = (svc: KubeObject, old?: KubeObject): Taken => {
     const causes: StatusCause[] = [];
-    const took: { ip?: string; ports: number[] } = { ports: [] };
+    const took: Taken = { ports: [] };
     const spec = svc.spec ?? {};
     const held = new Set(((old?.spec?.ports ?? []) as KubeObject[]).map((p) => p.nodePort).filter(Boolean));
     if (spec.type !== 'ExternalName' && spec.clusterIP !== 'None') {
@@ -136,10 +143,10 @@ export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strateg
       }
     }
     if (causes.length) {
-      if (took.ip) ips.release(took.ip);
-      took.ports.forEach((p) => ports.release(p));
+      giveBack(took);
       throw invalid('', 'Service', svc.metadata?.name ?? '', causes);
     }
+    return took;
   };
   const release = (svc: KubeObject): void => {
     if (svc.spec?.clusterIP && svc.spec.clusterIP !== 'None') ips.release(svc.spec.clusterIP);
@@ -163,14 +170,20 @@ export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strateg
     validateUpdate: validateServiceUpdate,
     // on updates, the IP checks come first and alone, as upstream's allocator runs them
     updateValidationIsComplete: true,
-    beforeCreate: (svc) => reserve(svc),
+    beforeCreate: (svc) => { reserve(svc); },
     beforeUpdate(svc, old) {
-      // a type change takes what the new type needs (ClusterIP to NodePort: node ports), and gives back what it
-      // dropped (dropTypeDependentFields)
-      reserve(svc, old);
-      if (old.spec?.clusterIP && old.spec.clusterIP !== 'None' && !svc.spec?.clusterIP) ips.release(old.spec.clusterIP);
-      const kept = new Set(((svc.spec?.ports ?? []) as KubeObject[]).map((p) => p.nodePort).filter(Boolean));
-      for (const p of (old.spec?.ports ?? []) as KubeObject[]) if (p.nodePort && !kept.has(p.nodePort)) ports.release(p.nodePort);
+      // a type change takes what the new type needs (ClusterIP to NodePort: node ports) at once, and gives back
+      // what it dropped (dropTypeDependentFields) once the update is stored
+      const took = reserve(svc, old);
+      return {
+        commit: () => {
+          const ip = old.spec?.clusterIP;
+          if (ip && ip !== 'None' && ip !== svc.spec?.clusterIP) ips.release(ip);
+          const kept = new Set(((svc.spec?.ports ?? []) as KubeObject[]).map((p) => p.nodePort).filter(Boolean));
+          for (const p of (old.spec?.ports ?? []) as KubeObject[]) if (p.nodePort && !kept.has(p.nodePort)) ports.release(p.nodePort);
+        },
+        abort: () => giveBack(took),
+      };
     },
     afterDelete: release,
   };
