@@ -69,6 +69,15 @@ describe('pod spec validation (kubectl)', () => {
       + '* spec.securityContext.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled');
   });
 
+  it('drops the fields of gates off in 1.32 (hostUsers, resizePolicy, pod-level resources), as upstream', async () => {
+    const yaml = pod('  hostUsers: false\n  resources: {limits: {cpu: "1"}}', '{name: c, image: nginx, resizePolicy: [{resourceName: cpu, restartPolicy: NotRequired}]}')
+      .replace('name: p}', 'name: gated}');
+    const out = JSON.parse(await cleanStdout(s.kubectlWithInput(yaml, 'create', '--dry-run=server', '-o', 'json', '-f', '-')));
+    expect(out.spec.hostUsers).toBeUndefined();
+    expect(out.spec.resources).toBeUndefined();
+    expect(out.spec.containers[0].resizePolicy).toBeUndefined();
+  });
+
   it('says a missing required field once, in upstream\'s words', async () => {
     expect(await refused(pod('  securityContext: {seccompProfile: {}}')))
       .toBe('The Pod "p" is invalid: spec.securityContext.seccompProfile.type: Required value: type is required when seccompProfile is set');

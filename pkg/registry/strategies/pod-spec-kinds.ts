@@ -1,16 +1,14 @@
-// Every built-in kind that carries a pod spec (a pod, the pod template of a workload) has it validated as upstream's
-// ValidatePodSpec does, and, under --allow-privileged=false, refused privileged containers.
+// Every built-in kind that carries a pod spec (a pod, the pod template of a workload) has the fields of gates off in
+// 1.32 dropped from it, and it validated as upstream's ValidatePodSpec does, and, under --allow-privileged=false,
+// refused privileged containers.
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import type { Strategy } from '../strategy.js';
 import { validatePodSpec } from '../validation/pod-spec.js';
+import { dropDisabledPodFields } from './pod-disabled-fields.js';
 import { privilegedCauses } from './privileged.js';
 
-/**
- * Where each built-in kind keeps its pod spec (group/plural → path). Not StatefulSets: upstream leaves their
- * template's spec unchecked (its volumeMounts may name volumeClaimTemplates), checking only what
- * statefulsets.ts does.
- */
+/** Where each built-in kind keeps its pod spec (group/plural → path). */
 const POD_SPEC_PATHS: Record<string, readonly string[]> = {
   '/pods': ['spec'],
   '/podtemplates': ['template', 'spec'],
@@ -18,25 +16,45 @@ const POD_SPEC_PATHS: Record<string, readonly string[]> = {
   'apps/deployments': ['spec', 'template', 'spec'],
   'apps/replicasets': ['spec', 'template', 'spec'],
   'apps/daemonsets': ['spec', 'template', 'spec'],
+  'apps/statefulsets': ['spec', 'template', 'spec'],
   'batch/jobs': ['spec', 'template', 'spec'],
   'batch/cronjobs': ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
 };
 
+/**
+ * Kinds whose pod spec upstream does not validate: a StatefulSet's template (its volumeMounts may name
+ * volumeClaimTemplates) is checked only as statefulsets.ts does.
+ */
+const UNCHECKED = new Set(['apps/statefulsets']);
+
 const at = (obj: KubeObject, path: readonly string[]): KubeObject | undefined =>
   path.reduce<KubeObject | undefined>((o, k) => (o && typeof o === 'object' ? o[k] : undefined), obj);
 
-/** `base` with the pod spec checked on creates, updates and pods/ephemeralcontainers; `base` itself for kinds without one. */
+/**
+ * `base` with the pod spec's gated-off fields dropped and the spec checked on creates, updates and
+ * pods/ephemeralcontainers; `base` itself for kinds without one.
+ */
 export function withPodSpecChecks(key: string, base: Strategy, allowPrivileged: boolean): Strategy {
   const path = POD_SPEC_PATHS[key];
   if (!path) return base;
   const field = path.join('.');
+  const drop = (obj: KubeObject, old?: KubeObject): void => {
+    const spec = at(obj, path);
+    if (spec && typeof spec === 'object') dropDisabledPodFields(spec, old && at(old, path));
+  };
+  const prepared: Strategy = {
+    ...base,
+    prepareForCreate: (obj, ctx) => { base.prepareForCreate?.(obj, ctx); drop(obj); },
+    prepareForUpdate: (obj, old, ctx) => { base.prepareForUpdate?.(obj, old, ctx); drop(obj, old); },
+  };
+  if (UNCHECKED.has(key)) return prepared;
   const check = (obj: KubeObject): StatusCause[] => {
     const spec = at(obj, path);
     if (!spec || typeof spec !== 'object') return [];
     const causes = validatePodSpec(spec, field);
     return allowPrivileged ? causes : [...causes, ...privilegedCauses(spec, field)];
   };
-  const strategy: Strategy = { ...base, validate: (obj, ctx) => [...(base.validate?.(obj, ctx) ?? []), ...check(obj)] };
+  const strategy: Strategy = { ...prepared, validate: (obj, ctx) => [...(base.validate?.(obj, ctx) ?? []), ...check(obj)] };
   // `validate` guards updates too, unless the kind's update validation stands alone
   if (base.updateValidationIsComplete) strategy.validateUpdate = (obj, old, ctx) => [...(base.validateUpdate?.(obj, old, ctx) ?? []), ...check(obj)];
   if (key === '/pods') {
