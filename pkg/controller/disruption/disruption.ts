@@ -13,19 +13,13 @@ import { Resources, formatTime, isConflict, isNotFound } from '../../client/inde
 import { getControllerOf, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { isPodReady } from '../shared/service-pods.js';
+import { selectorString, type SelectorLike } from '../shared/selector-string.js';
 
 /** How long an admitted eviction may take to delete its pod before the budget counts the pod again (DeletionTimeout). */
 export const DELETION_TIMEOUT_MS = 2 * 60_000;
 
-interface LabelSelector { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] }
-
-/** A selector as Go's %v prints it (its generated String()), for the UnmanagedPods warning's wording. */
-const selectorString = (sel: LabelSelector | undefined): string => {
-  if (!sel) return 'nil';
-  const labels = Object.keys(sel.matchLabels ?? {}).sort().map((k) => `${k}: ${sel.matchLabels![k]},`).join('');
-  const exprs = (sel.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`).join('');
-  return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`;
-};
+/** A selector as Go's %v prints it, for the UnmanagedPods warning's wording. */
+const selectorOrNil = (sel: SelectorLike | undefined): string => (sel ? selectorString(sel) : 'nil');
 
 /** intstr.GetScaledValueFromIntOrPercent with rounding up. */
 export const scaled = (v: number | string, total: number): number => {
@@ -136,7 +130,7 @@ export async function startDisruptionController(ctx: ClusterControllerContext): 
     try {
       const { expected, desired, unmanaged } = await expectedCount(pdb, selected);
       if (unmanaged.length) {
-        ctx.recorder.event(pdb, 'Warning', 'UnmanagedPods', `Pods selected by this PodDisruptionBudget (selector: ${selectorString(pdb.spec?.selector)}) were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. To account for these pods please set ".spec.minAvailable" field of the PDB to an integer value.`);
+        ctx.recorder.event(pdb, 'Warning', 'UnmanagedPods', `Pods selected by this PodDisruptionBudget (selector: ${selectorOrNil(pdb.spec?.selector)}) were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. To account for these pods please set ".spec.minAvailable" field of the PDB to an integer value.`);
       }
       const pending = pendingEvictions(pdb, selected, now);
       recheckAt = pending.recheckAt;

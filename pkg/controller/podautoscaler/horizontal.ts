@@ -12,6 +12,7 @@ import { jsonEqual } from '../../apimachinery/json-equal.js';
 import { formatTime, realClock, Resources, type Scale } from '../../client/index.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { keyOf, objOf, workerLoop } from '../shared/controller-utils.js';
+import { selectorString } from '../shared/selector-string.js';
 import { MetricsClient, type ObjectReference } from './metrics-client.js';
 import { Normalizer, type Behavior } from './normalize.js';
 import { averageValueReplicas, milliValue, perPodValueReplicas, readyPodCount, resourceUtilizationReplicas, valueReplicas, type CalculatorConfig } from './replicas.js';
@@ -39,13 +40,8 @@ class MetricError extends Error {
 
 const quantity = (milli: number): string => formatQuantity(quantityFromMilli(milli));
 
-/** Go's %+v of a *metav1.LabelSelector (its generated String()), as upstream puts it in metric names. */
-function goSelector(s: LabelSelector | undefined): string {
-  if (!s) return '<nil>';
-  const labels = Object.keys(s.matchLabels ?? {}).sort().map((k) => `${k}: ${s.matchLabels![k]},`).join('');
-  const exprs = (s.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`).join('');
-  return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`;
-}
+/** Go's %+v of a *metav1.LabelSelector, as upstream puts it in metric names. */
+const goSelector = (s: LabelSelector | undefined): string => (s ? selectorString(s) : '<nil>');
 
 /** Sets a condition in place, its transition time moving only with its status (upstream setConditionInList). */
 function setCondition(status: Status, type: string, value: 'True' | 'False', reason: string, message: string, at: string): void {
