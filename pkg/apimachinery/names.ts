@@ -118,3 +118,15 @@ export const generateNameSuffix = (): string => {
 
 export const generateName = (base: string): string =>
   `${base.length > MAX_GENERATED_NAME_LENGTH ? base.slice(0, MAX_GENERATED_NAME_LENGTH) : base}${generateNameSuffix()}`;
+
+const WILDCARD_DNS1123_SUBDOMAIN_FMT = `\\*\\.${DNS1123_SUBDOMAIN_FMT}`;
+const WILDCARD_DNS1123_SUBDOMAIN_MSG = "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+const wildcardDNS1123Subdomain = full(WILDCARD_DNS1123_SUBDOMAIN_FMT);
+
+/** Upstream's IsWildcardDNS1123Subdomain: `*.` and a DNS subdomain (Ingress hosts). */
+export const isWildcardDNS1123Subdomain = (v: string): string[] => {
+  const errs: string[] = [];
+  if (v.length > DNS1123_SUBDOMAIN_MAX) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
+  if (!wildcardDNS1123Subdomain.test(v)) errs.push(regexError(WILDCARD_DNS1123_SUBDOMAIN_MSG, WILDCARD_DNS1123_SUBDOMAIN_FMT, '*.example.com'));
+  return errs;
+};

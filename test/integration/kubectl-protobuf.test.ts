@@ -114,7 +114,7 @@ const CASES: Case[] = [
     check: (o) => expect(o.spec.rules[0].http.paths[0]).toEqual({ path: '/bar', pathType: 'Prefix', backend: { service: { name: 'svc', port: { number: 80 } } } }),
   },
   {
-    args: ['create', 'quota', 'NAME', '--hard=cpu=1,memory=1G,pods=2', '--scopes=BestEffort'], resource: 'resourcequota', name: 'q',
+    args: ['create', 'quota', 'NAME', '--hard=cpu=1,memory=1G,pods=2', '--scopes=NotBestEffort'], resource: 'resourcequota', name: 'q',
     check: (o) => expect(o.spec.hard).toEqual({ cpu: '1', memory: '1G', pods: '2' }),
   },
   { args: ['create', 'serviceaccount', 'NAME'], resource: 'serviceaccount', name: 'sa' },

@@ -136,7 +136,9 @@ spec:
     await writeFile(join(data, 'marker'), '');
     await admin.persistentVolumes().create({
       apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv2' },
-      spec: { capacity: { storage: '2Gi' }, accessModes: ['ReadWriteOnce', 'ReadOnlyMany'], storageClassName: 'slow', local: { path: data }, persistentVolumeReclaimPolicy: 'Retain' },
+      spec: { capacity: { storage: '2Gi' }, accessModes: ['ReadWriteOnce', 'ReadOnlyMany'], storageClassName: 'slow', local: { path: data }, persistentVolumeReclaimPolicy: 'Retain',
+        // upstream refuses a local volume without node affinity
+        nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [NODE] }] }] } } },
     });
     await running('waits-for-claim');
     expect(await logsOf('waits-for-claim', 'marker')).toBe('marker\n');

@@ -14,8 +14,17 @@ import { cronJobStrategy } from './cronjobs.js';
 import { daemonSetStrategy } from './daemonsets.js';
 import { deploymentStrategy } from './deployments.js';
 import { jobStrategy } from './jobs.js';
+import { ingressStrategy } from './ingresses.js';
+import { networkPolicyStrategy } from './networkpolicies.js';
+import { podDisruptionBudgetStrategy } from './poddisruptionbudgets.js';
 import { namespaceStrategy } from './namespaces.js';
 import { persistentVolumeClaimStrategy } from './persistentvolumeclaims.js';
+import { endpointSliceStrategy } from './endpointslices.js';
+import { leaseStrategy } from './leases.js';
+import { limitRangeStrategy } from './limitranges.js';
+import { priorityClassStrategy } from './priorityclasses.js';
+import { resourceQuotaStrategy } from './resourcequotas.js';
+import { storageClassStrategy } from './storageclasses.js';
 import { persistentVolumeStrategy } from './persistentvolumes.js';
 import { withPodSpecChecks } from './pod-spec-kinds.js';
 import { podStrategy } from './pods.js';
@@ -59,6 +68,12 @@ const SPECIFIC: Record<string, Strategy> = {
   '/nodes': nodeStrategy,
   '/persistentvolumes': persistentVolumeStrategy,
   '/persistentvolumeclaims': persistentVolumeClaimStrategy,
+  '/resourcequotas': resourceQuotaStrategy,
+  '/limitranges': limitRangeStrategy,
+  'scheduling.k8s.io/priorityclasses': priorityClassStrategy,
+  'storage.k8s.io/storageclasses': storageClassStrategy,
+  'coordination.k8s.io/leases': leaseStrategy,
+  'discovery.k8s.io/endpointslices': endpointSliceStrategy,
   'apiregistration.k8s.io/apiservices': apiServiceStrategy,
   '/namespaces': namespaceStrategy,
   '/secrets': secretStrategy,
@@ -87,6 +102,9 @@ const SPECIFIC: Record<string, Strategy> = {
   'rbac.authorization.k8s.io/clusterroles': clusterRoleStrategy,
   'rbac.authorization.k8s.io/rolebindings': roleBindingStrategy,
   'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindingStrategy,
+  'policy/poddisruptionbudgets': podDisruptionBudgetStrategy,
+  'networking.k8s.io/ingresses': ingressStrategy,
+  'networking.k8s.io/networkpolicies': networkPolicyStrategy,
 };
 
 /**

@@ -1,8 +1,164 @@
-// PersistentVolumes (upstream: pkg/registry/core/persistentvolume): the server keeps status.lastPhaseTransitionTime,
-// set when the volume is created (phase Pending) and whenever a status write changes the phase without a time of its
-// own; a write that keeps the phase keeps the time.
+// PersistentVolumes (upstream: pkg/registry/core/persistentvolume and ValidatePersistentVolume(Update) in
+// pkg/apis/core/validation).
+//
+// The server keeps status.lastPhaseTransitionTime, set when the volume is created (phase Pending) and whenever a
+// status write changes the phase without a time of its own; a write that keeps the phase keeps the time.
+//
+// The spec: access modes given and known (ReadWriteOncePod alone), a capacity of storage only and above zero, a known
+// reclaim policy (not Recycle for a hostPath of /), node affinity with required terms, exactly one volume source
+// (hostPath, nfs, local and csi are checked inside; local needs node affinity), a storage class that is a DNS
+// subdomain, a known volume mode that never changes. The "persistentvolumesource is immutable" update rule (whose
+// message carries a Go cmp.Diff) and the other sources' own fields are not checked.
+import { posix } from 'node:path';
+import type { KubeObject } from '../../../api/types.js';
+import type { StatusCause } from '../../apimachinery/errors.js';
+import { forbidden, invalidValue, notSupported, required, tooLong } from '../../apimachinery/field.js';
+import { isDNS1123Label, isDNS1123Subdomain } from '../../apimachinery/names.js';
+import { compareQuantity, formatQuantity, quantityValue } from '../../apimachinery/quantity.js';
 import { rfc3339 } from '../meta.js';
 import type { Strategy } from '../strategy.js';
+import { checkNodeSelector } from '../validation/affinity.js';
+import { checkNoBacksteps, isObj, list, str } from '../validation/field-checks.js';
+import { goQuantity, goQuote, notSupportedRendered } from '../validation/go-values.js';
+import { quantityOf } from '../validation/resources.js';
+
+/** sets.List order. */
+const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
+const RECLAIM_POLICIES = ['Delete', 'Recycle', 'Retain'];
+const VOLUME_MODES = ['Block', 'Filesystem'];
+const HOST_PATH_TYPES = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
+const MORE_THAN_ONE = 'may not specify more than 1 volume type';
+const ZERO = { nanos: 0n, format: 'DecimalSI' as const };
+/** The sources in upstream's order: [field, the path a second source is refused at]. flexVolume is never refused. */
+const SOURCES: readonly [string, string][] = [
+  ['hostPath', 'hostPath'], ['gcePersistentDisk', 'gcePersistentDisk'], ['awsElasticBlockStore', 'awsElasticBlockStore'],
+  ['glusterfs', 'glusterfs'], ['flocker', 'flocker'], ['nfs', 'nfs'], ['rbd', 'rbd'], ['quobyte', 'quobyte'], ['cephfs', 'cephFS'],
+  ['iscsi', 'iscsi'], ['cinder', 'cinder'], ['fc', 'fc'], ['flexVolume', ''], ['azureFile', 'azureFile'],
+  ['vsphereVolume', 'vsphereVolume'], ['photonPersistentDisk', 'photonPersistentDisk'], ['portworxVolume', 'portworxVolume'],
+  ['azureDisk', 'azureDisk'], ['scaleIO', 'scaleIO'], ['local', 'local'], ['storageos', 'storageos'], ['csi', 'csi'],
+];
+const CSI_SECRET_REFS = ['controllerPublishSecretRef', 'controllerExpandSecretRef', 'nodePublishSecretRef', 'nodeExpandSecretRef'];
+
+/** %#v of a core.ResourceList (map keys sorted, as fmt prints maps). */
+const goResourceList = (v: unknown): string => {
+  if (!isObj(v)) return 'core.ResourceList(nil)';
+  return `core.ResourceList{${Object.keys(v).sort().map((k) => `${goQuote(k)}:${goQuantity(v[k])}`).join(', ')}}`;
+};
+
+function checkHostPath(causes: StatusCause[], s: KubeObject, path: string): void {
+  const p = str(s.path);
+  if (!p) {
+    causes.push(required(`${path}.path`));
+    return;
+  }
+  checkNoBacksteps(causes, `${path}.path`, p);
+  if (typeof s.type === 'string' && !HOST_PATH_TYPES.includes(s.type)) causes.push(notSupported(`${path}.type`, s.type, HOST_PATH_TYPES));
+}
+
+function checkNFS(causes: StatusCause[], s: KubeObject, path: string): void {
+  if (!str(s.server)) causes.push(required(`${path}.server`));
+  const p = str(s.path);
+  if (!p) causes.push(required(`${path}.path`));
+  if (!p.startsWith('/')) causes.push(invalidValue(`${path}.path`, p, 'must be an absolute path'));
+}
+
+function checkLocal(causes: StatusCause[], s: KubeObject, path: string): void {
+  const p = str(s.path);
+  if (!p) {
+    causes.push(required(`${path}.path`));
+    return;
+  }
+  checkNoBacksteps(causes, `${path}.path`, p);
+}
+
+/** validatePVSecretReference. */
+function checkSecretRef(causes: StatusCause[], ref: KubeObject, path: string): void {
+  const name = str(ref.name);
+  if (!name) causes.push(required(`${path}.name`));
+  else for (const m of isDNS1123Subdomain(name)) causes.push(invalidValue(`${path}.name`, name, m));
+  const ns = str(ref.namespace);
+  if (!ns) causes.push(required(`${path}.namespace`));
+  else for (const m of isDNS1123Label(ns)) causes.push(invalidValue(`${path}.namespace`, ns, m));
+}
+
+/** validateCSIPersistentVolumeSource (with ValidateCSIDriverName). */
+function checkCSI(causes: StatusCause[], s: KubeObject, path: string): void {
+  const driver = str(s.driver);
+  if (!driver) causes.push(required(`${path}.driver`));
+  if (driver.length > 63) causes.push(tooLong(`${path}.driver`, 63));
+  for (const m of isDNS1123Subdomain(driver.toLowerCase())) causes.push(invalidValue(`${path}.driver`, driver, m));
+  if (!str(s.volumeHandle)) causes.push(required(`${path}.volumeHandle`));
+  for (const ref of CSI_SECRET_REFS) if (isObj(s[ref])) checkSecretRef(causes, s[ref], `${path}.${ref}`);
+}
+
+export function validatePersistentVolumeSpec(specValue: unknown): StatusCause[] {
+  const spec = isObj(specValue) ? specValue : {};
+  const causes: StatusCause[] = [];
+  const modes = list(spec.accessModes);
+  if (modes.length === 0) causes.push(required('spec.accessModes'));
+  let oncePod = false;
+  let others = false;
+  for (const mode of modes) {
+    if (!ACCESS_MODES.includes(mode as string)) causes.push(notSupported('spec.accessModes', mode, ACCESS_MODES));
+    if (mode === 'ReadWriteOncePod') oncePod = true;
+    else if (ACCESS_MODES.includes(mode as string)) others = true;
+  }
+  if (oncePod && others) causes.push(forbidden('spec.accessModes', 'may not use ReadWriteOncePod with other access modes'));
+
+  const capacity = isObj(spec.capacity) ? spec.capacity : undefined;
+  const names = capacity ? Object.keys(capacity) : [];
+  if (names.length === 0) causes.push(required('spec.capacity'));
+  if (!capacity || !Object.hasOwn(capacity, 'storage') || names.length > 1) {
+    causes.push(notSupportedRendered('spec.capacity', goResourceList(spec.capacity), ['storage']));
+  }
+  for (const name of names) {
+    const q = quantityOf(capacity![name]);
+    if (!q) continue;
+    const at = `spec.capacity[${name}]`;
+    const value = quantityValue(q);
+    if (value < 0) causes.push(invalidValue(at, value, 'must be a valid resource quantity'));
+    if (compareQuantity(q, ZERO) <= 0) causes.push(invalidValue(at, formatQuantity(q), 'must be greater than zero'));
+  }
+
+  const reclaim = str(spec.persistentVolumeReclaimPolicy);
+  if (reclaim && !RECLAIM_POLICIES.includes(reclaim)) causes.push(notSupported('spec.persistentVolumeReclaimPolicy', reclaim, RECLAIM_POLICIES));
+
+  let nodeAffinity = false;
+  if (isObj(spec.nodeAffinity)) {
+    nodeAffinity = true;
+    if (isObj(spec.nodeAffinity.required)) checkNodeSelector(causes, spec.nodeAffinity.required, 'spec.nodeAffinity.required');
+    else causes.push(required('spec.nodeAffinity.required', 'must specify required node constraints'));
+  }
+
+  let sources = 0;
+  for (const [key, refusedAt] of SOURCES) {
+    const source: unknown = spec[key];
+    if (!isObj(source)) continue;
+    if (sources > 0 && refusedAt !== '') {
+      causes.push(forbidden(`spec.${refusedAt}`, MORE_THAN_ONE));
+      continue;
+    }
+    sources++;
+    if (key === 'hostPath') checkHostPath(causes, source, 'spec.hostPath');
+    else if (key === 'nfs') checkNFS(causes, source, 'spec.nfs');
+    else if (key === 'csi') checkCSI(causes, source, 'spec.csi');
+    else if (key === 'local') {
+      checkLocal(causes, source, 'spec.local');
+      if (!nodeAffinity) causes.push(required('spec.nodeAffinity', 'Local volume requires node affinity'));
+    }
+  }
+  if (sources === 0) causes.push(required('spec', 'must specify a volume type'));
+
+  const hostPath = isObj(spec.hostPath) ? str(spec.hostPath.path) : '';
+  if (hostPath.startsWith('/') && posix.normalize(hostPath).replace(/\/+$/, '') === '' && reclaim === 'Recycle') {
+    causes.push(forbidden('spec.persistentVolumeReclaimPolicy', "may not be 'recycle' for a hostPath mount of '/'"));
+  }
+  const className = str(spec.storageClassName);
+  if (className) for (const m of isDNS1123Subdomain(className)) causes.push(invalidValue('spec.storageClassName', className, m));
+  const mode = spec.volumeMode;
+  if (mode !== undefined && mode !== null && !VOLUME_MODES.includes(mode)) causes.push(notSupported('spec.volumeMode', mode, VOLUME_MODES));
+  return causes;
+}
 
 export const persistentVolumeStrategy: Strategy = {
   prepareForCreate(pv, ctx) {
@@ -16,5 +172,10 @@ export const persistentVolumeStrategy: Strategy = {
     } else if (status.lastPhaseTransitionTime === undefined || status.lastPhaseTransitionTime === before) {
       status.lastPhaseTransitionTime = rfc3339(ctx.now);
     }
+  },
+  validate: (pv) => validatePersistentVolumeSpec(pv.spec),
+  validateUpdate(pv, old) {
+    const next = pv.spec?.volumeMode ?? null;
+    return next === (old.spec?.volumeMode ?? null) ? [] : [invalidValue('volumeMode', next, 'field is immutable')];
   },
 };

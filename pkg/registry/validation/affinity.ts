@@ -58,14 +58,17 @@ function checkNodeSelectorTerm(causes: StatusCause[], term: unknown, checkValues
   list(term.matchFields).forEach((rq, j) => { if (isObj(rq)) checkNodeFieldSelectorRequirement(causes, rq, `${path}.matchFields[${j}]`); });
 }
 
+/** ValidateNodeSelector: at least one term, each of valid requirements (`path` is the NodeSelector's). */
+export function checkNodeSelector(causes: StatusCause[], selector: KubeObject, path: string): void {
+  const at = `${path}.nodeSelectorTerms`;
+  const terms = list(selector.nodeSelectorTerms);
+  if (terms.length === 0) causes.push(required(at, 'must have at least one node selector term'));
+  else terms.forEach((term, i) => checkNodeSelectorTerm(causes, term, true, `${at}[${i}]`));
+}
+
 function checkNodeAffinity(causes: StatusCause[], na: KubeObject, path: string): void {
   const requiredTerms = na.requiredDuringSchedulingIgnoredDuringExecution;
-  if (isObj(requiredTerms)) {
-    const at = `${path}.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`;
-    const terms = list(requiredTerms.nodeSelectorTerms);
-    if (terms.length === 0) causes.push(required(at, 'must have at least one node selector term'));
-    else terms.forEach((term, i) => checkNodeSelectorTerm(causes, term, true, `${at}[${i}]`));
-  }
+  if (isObj(requiredTerms)) checkNodeSelector(causes, requiredTerms, `${path}.requiredDuringSchedulingIgnoredDuringExecution`);
   list(na.preferredDuringSchedulingIgnoredDuringExecution).forEach((term, i) => {
     if (!isObj(term)) return;
     const at = `${path}.preferredDuringSchedulingIgnoredDuringExecution[${i}]`;

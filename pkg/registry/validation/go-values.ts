@@ -69,3 +69,60 @@ export const invalidOmitted = (field: string, detail: string): StatusCause => fi
 /** field.TooMany(field, actual, max): "Too many: 21: must have at most 20 items". */
 export const tooMany = (field: string, actual: number, max: number): StatusCause =>
   ({ reason: 'FieldValueTooMany', field, message: `Too many: ${actual}: must have at most ${max} items` });
+
+const BINARY_EXP: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+const DECIMAL_EXP: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const QUANTITY_TEXT = /^([+-]?)0*(\d*)(?:\.(\d*))?(.*)$/;
+const MAX_INT64 = 9223372036854775807n;
+
+/**
+ * %#v of a resource.Quantity as resource.ParseQuantity left it (what a decoded object's quantities are when a field
+ * error quotes one whole: Quantity's String() has a pointer receiver, so the struct is printed):
+ *   "2"   -> resource.Quantity{i:resource.int64Amount{value:2, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"2", Format:"DecimalSI"}
+ * The int64 fast path keeps the text in `s` only when it is already canonical; values off the fast path are inf.Decs.
+ */
+export const goQuantity = (raw: unknown): string => {
+  const text = String(raw ?? '').trim();
+  const m = QUANTITY_TEXT.exec(text);
+  const render = (value: bigint, scale: number, s: string, format: string): string =>
+    `resource.Quantity{i:resource.int64Amount{value:${value}, scale:${scale}}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:${goQuote(s)}, Format:${goQuote(format)}}`;
+  const slow = (format: string): string =>
+    `resource.Quantity{i:resource.int64Amount{value:0, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(0xc000010000)}, s:"", Format:${goQuote(format)}}`;
+  if (!m) return slow('DecimalSI');
+  const [, sign = '', numRaw = '', denom = '', suffix = ''] = m;
+  const num = numRaw === '' ? '0' : numRaw;
+  const negative = sign === '-';
+  let format: string;
+  let exponent: number;
+  let mantissa = 1n;
+  let precision: number;
+  if (suffix in BINARY_EXP) {
+    format = 'BinarySI';
+    exponent = BINARY_EXP[suffix]!;
+    if (denom.length === 0) {
+      mantissa = 1n << BigInt(exponent);
+      precision = 15 - num.length - Math.trunc((exponent * 3) / 10) - 1;
+    } else {
+      precision = -1;
+    }
+  } else {
+    if (suffix in DECIMAL_EXP) {
+      format = 'DecimalSI';
+      exponent = DECIMAL_EXP[suffix]!;
+    } else {
+      format = 'DecimalExponent';
+      exponent = Number(suffix.slice(1));
+    }
+    precision = 18 - (num.length + denom.length);
+  }
+  if (precision < 0) return slow(format);
+  const scale = (format === 'BinarySI' ? 0 : exponent) - denom.length;
+  if (scale < -9) return slow(format);
+  const shifted = num + denom;
+  const value = BigInt(shifted) * mantissa;
+  if (value > MAX_INT64) return slow(format);
+  const canonical = format === 'BinarySI'
+    ? exponent % 10 === 0 && (BigInt(shifted) & 7n) !== 0n
+    : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
+  return render(negative ? -value : value, scale, canonical ? text : '', format);
+};

@@ -6,6 +6,7 @@
 //   parseIP(s): number[] | undefined     // netutils.ParseIPSloppy: 4 bytes (IPv4, leading zeros taken) or 16
 //   validateIP(s, path), validateCIDR(s, path): StatusCause[]
 //   validateNonSpecialIP(s, path): StatusCause[]   // not unspecified, loopback or link-local
+//   parseCIDR(s), cidrContains(net, ip)  // ParseCIDRSloppy and IPNet.Contains
 import { isIPv6 } from 'node:net';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { invalidValue } from '../../apimachinery/field.js';
@@ -110,4 +111,24 @@ export function validateNonSpecialIP(s: string, path: string): StatusCause[] {
   if (linkLocalUnicast) causes.push(invalidValue(path, s, 'may not be in the link-local range (169.254.0.0/16, fe80::/10)'));
   if (linkLocalMulticast) causes.push(invalidValue(path, s, 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)'));
   return causes;
+}
+
+/** netutils.ParseCIDRSloppy: the network's bytes (4 for IPv4 text, 16 for IPv6) masked to its prefix, or undefined. */
+export function parseCIDR(s: string): { ip: number[]; bits: number } | undefined {
+  if (!isValidCIDR(s)) return undefined;
+  const slash = s.indexOf('/');
+  const ip = parseIP(s.slice(0, slash))!;
+  const bits = Number(s.slice(slash + 1));
+  return { ip: ip.map((b, i) => (i * 8 >= bits ? 0 : i * 8 + 8 <= bits ? b : b & (0xff << (8 - (bits - i * 8))) & 0xff)), bits };
+}
+
+/** Go's IPNet.Contains for networks of one family (an IPv4 network never holds an IPv6 address, nor the reverse). */
+export function cidrContains(net: { ip: number[]; bits: number }, ip: number[]): boolean {
+  if (net.ip.length !== ip.length) return false;
+  for (let bit = 0; bit < net.bits; bit++) {
+    const byte = bit >> 3;
+    const mask = 0x80 >> (bit & 7);
+    if ((net.ip[byte]! & mask) !== (ip[byte]! & mask)) return false;
+  }
+  return true;
 }

@@ -34,10 +34,10 @@ export const isOvercommitAllowed = (name: string): boolean => isNativeResource(n
 export const isExtendedResourceName = (name: string): boolean =>
   !isNativeResource(name) && !name.startsWith('requests.') && isQualifiedName(`requests.${name}`).length === 0;
 
-const isStandardResourceName = (name: string): boolean =>
+export const isStandardResourceName = (name: string): boolean =>
   STANDARD_RESOURCES.has(name) || name.startsWith(HUGEPAGES_PREFIX) || name.startsWith(`requests.${HUGEPAGES_PREFIX}`);
 
-const isIntegerResourceName = (name: string): boolean => INTEGER_RESOURCES.has(name) || isExtendedResourceName(name);
+export const isIntegerResourceName = (name: string): boolean => INTEGER_RESOURCES.has(name) || isExtendedResourceName(name);
 
 /**
  * Parsed quantities by their text: pods repeat the same few ("100m", "128Mi"), and parsing (BigInt arithmetic) is most
@@ -75,6 +75,18 @@ const scaledUp = (nanos: bigint, unit: bigint): bigint => {
  * bare, not quoted. Likewise a resource.Quantity passed whole prints its String().
  */
 const invalidBare = invalidRaw;
+
+/** validateResourceName: a qualified name, and a standard resource when unprefixed. Whether it passed. */
+export function validateResourceName(name: string, path: string, out: StatusCause[]): boolean {
+  const msgs = isQualifiedName(name);
+  for (const m of msgs) out.push(invalidBare(path, name, m));
+  if (msgs.length) return false;
+  if (!name.includes('/') && !isStandardResourceName(name)) {
+    out.push(invalidBare(path, name, 'must be a standard resource type or fully qualified'));
+    return false;
+  }
+  return true;
+}
 
 /** validateContainerResourceName: a standard container resource (cpu, memory, ephemeral-storage, hugepages-*), or a
  * qualified name outside kubernetes.io that makes an extended resource. */

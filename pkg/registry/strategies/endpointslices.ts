@@ -1,0 +1,151 @@
+// EndpointSlices (upstream: pkg/apis/discovery/validation): an addressType of IPv4, IPv6 or FQDN (the deprecated IP
+// too on updates, and never changed), at most 1000 endpoints of 1 to 100 addresses valid for the type, endpoint
+// hostnames that are DNS labels, and at most 100 ports with distinct DNS-label names, TCP/UDP/SCTP protocols and
+// qualified-name appProtocols. The endpoints controller writes slices often: one pass, no copies. (Topology labels
+// and nodeName are not checked.)
+//
+// One deliberate difference: upstream's ValidateNonSpecialIP refuses loopback, link-local and unspecified addresses,
+// which our own components publish when the cluster runs on loopback (the apiserver's `kubernetes` slice for an
+// advertise address of 127.0.0.1, slices of host-network pods). Writes by the cluster's own identities (system:*
+// users but service accounts outside kube-system) are spared those range checks; a malformed address is refused all
+// the same.
+import type { KubeObject } from '../../../api/types.js';
+import type { StatusCause } from '../../apimachinery/errors.js';
+import { duplicate, invalidValue, notSupported, required } from '../../apimachinery/field.js';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../apimachinery/names.js';
+import type { RequestContext } from '../context.js';
+import type { Strategy } from '../strategy.js';
+import { tooMany } from '../validation/go-values.js';
+import { isIPSloppy } from '../validation/ip.js';
+import { isIPv6String, parseIP, validateNonSpecialIP } from '../validation/network.js';
+
+const CREATE_ADDRESS_TYPES = ['FQDN', 'IPv4', 'IPv6'];
+const UPDATE_ADDRESS_TYPES = ['FQDN', 'IP', 'IPv4', 'IPv6'];
+const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+const MAX_ENDPOINTS = 1000;
+const MAX_ADDRESSES = 100;
+const MAX_PORTS = 100;
+const INVALID_IP = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
+
+/** validation.IsFullyQualifiedDomainName. */
+function checkFQDN(causes: StatusCause[], path: string, value: string): void {
+  if (value.length === 0) {
+    causes.push(required(path));
+    return;
+  }
+  const name = value.endsWith('.') ? value.slice(0, -1) : value;
+  const errs = isDNS1123Subdomain(name);
+  if (errs.length) {
+    causes.push(invalidValue(path, name, errs.join(',')));
+    return;
+  }
+  const labels = name.split('.');
+  if (labels.length < 2) {
+    causes.push(invalidValue(path, name, 'should be a domain with at least two segments separated by dots'));
+    return;
+  }
+  for (const label of labels) {
+    const labelErrs = isDNS1123Label(label);
+    if (labelErrs.length) {
+      causes.push(invalidValue(path, label, labelErrs.join(',')));
+      return;
+    }
+  }
+}
+
+/** A write by the apiserver, a controller or a kubelet (see the header). */
+const isComponent = (ctx: RequestContext): boolean => {
+  const name = ctx.user?.name ?? '';
+  return name.startsWith('system:') && (!name.startsWith('system:serviceaccount:') || name.startsWith('system:serviceaccount:kube-system:'));
+};
+
+function checkNonSpecialIP(causes: StatusCause[], path: string, address: string, component: boolean): void {
+  if (!component) causes.push(...validateNonSpecialIP(address, path));
+  else if (!parseIP(address)) causes.push(invalidValue(path, address, 'must be a valid IP address'));
+}
+
+function checkAddress(causes: StatusCause[], path: string, address: string, type: string, component: boolean): void {
+  switch (type) {
+    case 'IP':
+      if (!isIPSloppy(address)) causes.push(invalidValue(path, address, INVALID_IP));
+      break;
+    case 'IPv4':
+      if (!parseIP(address) || isIPv6String(address)) causes.push(invalidValue(path, address, 'must be a valid IPv4 address'));
+      checkNonSpecialIP(causes, path, address, component);
+      break;
+    case 'IPv6':
+      if (!isIPv6String(address)) causes.push(invalidValue(path, address, 'must be a valid IPv6 address'));
+      checkNonSpecialIP(causes, path, address, component);
+      break;
+    case 'FQDN':
+      checkFQDN(causes, path, address);
+      break;
+    default: // unknown types are refused by addressType; their addresses are not checked
+  }
+}
+
+function validateEndpoints(causes: StatusCause[], endpoints: unknown, type: string, component: boolean): void {
+  if (!Array.isArray(endpoints)) return;
+  if (endpoints.length > MAX_ENDPOINTS) {
+    causes.push(tooMany('endpoints', endpoints.length, MAX_ENDPOINTS));
+    return;
+  }
+  for (let i = 0; i < endpoints.length; i++) {
+    const ep = endpoints[i] as KubeObject | null;
+    if (ep === null || typeof ep !== 'object') continue;
+    const addresses: unknown = ep.addresses;
+    const count = Array.isArray(addresses) ? addresses.length : 0;
+    if (count === 0) causes.push(required(`endpoints[${i}].addresses`, 'must contain at least 1 address'));
+    else if (count > MAX_ADDRESSES) causes.push(tooMany(`endpoints[${i}].addresses`, count, MAX_ADDRESSES));
+    for (let j = 0; j < count; j++) {
+      const address = (addresses as unknown[])[j];
+      checkAddress(causes, `endpoints[${i}].addresses[${j}]`, typeof address === 'string' ? address : '', type, component);
+    }
+    if (typeof ep.hostname === 'string') {
+      for (const m of isDNS1123Label(ep.hostname)) causes.push(invalidValue(`endpoints[${i}].hostname`, ep.hostname, m));
+    }
+  }
+}
+
+function validatePorts(causes: StatusCause[], ports: unknown): void {
+  if (!Array.isArray(ports)) return;
+  if (ports.length > MAX_PORTS) {
+    causes.push(tooMany('ports', ports.length, MAX_PORTS));
+    return;
+  }
+  const names = new Set<string>();
+  for (let i = 0; i < ports.length; i++) {
+    const port = ports[i] as KubeObject | null;
+    if (port === null || typeof port !== 'object') continue;
+    const name = typeof port.name === 'string' ? port.name : '';
+    if (name.length > 0) for (const m of isDNS1123Label(name)) causes.push(invalidValue(`ports[${i}].name`, name, m));
+    if (names.has(name)) causes.push(duplicate(`ports[${i}].name`, name));
+    else names.add(name);
+    const protocol = port.protocol;
+    if (protocol === undefined || protocol === null) causes.push(required(`ports[${i}].protocol`));
+    else if (!PROTOCOLS.includes(protocol)) causes.push(notSupported(`ports[${i}].protocol`, protocol, PROTOCOLS));
+    if (typeof port.appProtocol === 'string') {
+      for (const m of isQualifiedName(port.appProtocol)) causes.push(invalidValue(`ports[${i}].appProtocol`, port.appProtocol, m));
+    }
+  }
+}
+
+function validateEndpointSlice(slice: KubeObject, addressTypes: string[], ctx: RequestContext): StatusCause[] {
+  const causes: StatusCause[] = [];
+  const type = typeof slice.addressType === 'string' ? slice.addressType : '';
+  if (type === '') causes.push(required('addressType'));
+  else if (!addressTypes.includes(type)) causes.push(notSupported('addressType', type, addressTypes));
+  validateEndpoints(causes, slice.endpoints, type, isComponent(ctx));
+  validatePorts(causes, slice.ports);
+  return causes;
+}
+
+export const endpointSliceStrategy: Strategy = {
+  validate: (slice, ctx) => validateEndpointSlice(slice, CREATE_ADDRESS_TYPES, ctx),
+  updateValidationIsComplete: true,
+  validateUpdate(slice, old, ctx) {
+    const causes = validateEndpointSlice(slice, UPDATE_ADDRESS_TYPES, ctx);
+    if (slice.addressType !== old.addressType) causes.push(invalidValue('addressType', slice.addressType ?? '', 'field is immutable'));
+    return causes;
+  },
+};

@@ -1,0 +1,84 @@
+// ResourceQuotas, LimitRanges, PersistentVolumes, PriorityClasses, StorageClasses, Leases and EndpointSlices are
+// validated as kube-apiserver 1.32 validates them (pkg/registry/strategies/): the real kubectl shows upstream's
+// refusals for bad objects, and takes what its own generators and usual manifests make.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+
+let s: TestApiServer;
+beforeAll(async () => {
+  s = await startTestApiServer({ storageBackend: 'memory', authorizationModes: ['AlwaysAllow'] });
+});
+afterAll(async () => { await s?.close(); });
+
+const dryRun = (obj: Record<string, unknown>) => s.kubectlWithInput(JSON.stringify(obj), 'create', '--dry-run=server', '-f', '-');
+
+/** kubectl's rendering of a 422: one cause inline, several as "* cause" lines. */
+const expectInvalid = (r: { code: number; stderr: string }, kind: string, name: string, causes: string[]): void => {
+  expect(r.code).not.toBe(0);
+  if (causes.length === 1) {
+    expect(r.stderr).toContain(`The ${kind} "${name}" is invalid: ${causes[0]}`);
+    return;
+  }
+  expect(r.stderr).toContain(`The ${kind} "${name}" is invalid: \n`);
+  for (const c of causes) expect(r.stderr).toContain(`* ${c}\n`);
+};
+
+describe('cluster object validation', () => {
+  it('refuses bad quotas and limit ranges', async () => {
+    expectInvalid(await dryRun({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { pods: '-1' } } }), 'ResourceQuota', 'q', [
+      'spec.hard[pods]: Invalid value: "-1": must be greater than or equal to 0',
+    ]);
+    // a Container item's default and defaultRequest are defaulted from max and default first, as upstream does
+    const q = (v: number): string => `resource.Quantity{i:resource.int64Amount{value:${v}, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"${v}", Format:"DecimalSI"}`;
+    expectInvalid(await dryRun({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', min: { cpu: '2' }, max: { cpu: '1' } }] } }), 'LimitRange', 'lr', [
+      `spec.limits[0].min[cpu]: Invalid value: ${q(2)}: min value 2 is greater than max value 1`,
+      `spec.limits[0].defaultRequest[cpu]: Invalid value: ${q(1)}: min value 2 is greater than default request value 1`,
+      `spec.limits[0].default[cpu]: Invalid value: ${q(2)}: min value 2 is greater than default value 1`,
+    ]);
+    expectInvalid(await dryRun({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr' }, spec: { limits: [{ type: 'Pod', min: { memory: '2Gi' }, max: { memory: '1Gi' } }] } }), 'LimitRange', 'lr', [
+      'spec.limits[0].min[memory]: Invalid value: resource.Quantity{i:resource.int64Amount{value:2147483648, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"2Gi", Format:"BinarySI"}: min value 2Gi is greater than max value 1Gi',
+    ]);
+  });
+
+  it('refuses bad volumes, classes, leases and slices', async () => {
+    expectInvalid(await dryRun({
+      apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv' },
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' }, persistentVolumeReclaimPolicy: 'Foo' },
+    }), 'PersistentVolume', 'pv', ['spec.persistentVolumeReclaimPolicy: Unsupported value: "Foo": supported values: "Delete", "Recycle", "Retain"']);
+    expectInvalid(await dryRun({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'pc' }, value: 2000000000 }), 'PriorityClass', 'pc', [
+      'value: Forbidden: maximum allowed value of a user defined priority is 1000000000',
+    ]);
+    expectInvalid(await dryRun({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'sc' }, provisioner: 'example.com/x', reclaimPolicy: 'Foo' }), 'StorageClass', 'sc', [
+      'reclaimPolicy: Unsupported value: "Foo": supported values: "Delete", "Retain"',
+    ]);
+    expectInvalid(await dryRun({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 0 } }), 'Lease', 'l', [
+      'spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0',
+    ]);
+    expectInvalid(await dryRun({
+      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'es' }, addressType: 'IPv4',
+      endpoints: [{ addresses: ['not-an-ip'] }], ports: [{ name: 'http', port: 80 }],
+    }), 'EndpointSlice', 'es', [
+      'endpoints[0].addresses[0]: Invalid value: "not-an-ip": must be a valid IPv4 address',
+      'endpoints[0].addresses[0]: Invalid value: "not-an-ip": must be a valid IP address',
+    ]);
+  });
+
+  it('takes what kubectl generates and usual manifests', async () => {
+    for (const args of [['quota', 'q', '--hard=pods=2,requests.cpu=1,limits.memory=2Gi'], ['priorityclass', 'p', '--value=100'], ['priorityclass', 'p2', '--value=10', '--preemption-policy=Never']]) {
+      const r = await s.kubectlWithInput('', 'create', ...args, '--dry-run=server');
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    }
+    for (const obj of [
+      { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', default: { cpu: '500m' }, defaultRequest: { cpu: '100m' }, max: { cpu: '1' } }] } },
+      { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' } } },
+      { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'sc' }, provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'WaitForFirstConsumer' },
+      { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } },
+      { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'es' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.1.2.3'] }], ports: [{ name: 'http', port: 80 }] },
+    ]) {
+      const r = await dryRun(obj);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    }
+  });
+});
