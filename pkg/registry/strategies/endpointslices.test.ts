@@ -22,8 +22,8 @@ describe('EndpointSlice validation', () => {
       'endpoints[0].addresses[0]: Invalid value: "not-an-ip": must be a valid IPv4 address',
       'endpoints[0].addresses[0]: Invalid value: "not-an-ip": must be a valid IP address',
     ]);
-    expect(slice({ endpoints: [{ addresses: ['127.0.0.1'] }, { addresses: [] }] })).toEqual([
-      'endpoints[0].addresses[0]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
+    expect(slice({ endpoints: [{ addresses: ['169.254.169.254'] }, { addresses: [] }] })).toEqual([
+      'endpoints[0].addresses[0]: Invalid value: "169.254.169.254": may not be in the link-local range (169.254.0.0/16, fe80::/10)',
       'endpoints[1].addresses: Required value: must contain at least 1 address',
     ]);
     expect(slice({ addressType: 'IP' })).toEqual(['addressType: Unsupported value: "IP": supported values: "FQDN", "IPv4", "IPv6"']);
@@ -34,16 +34,10 @@ describe('EndpointSlice validation', () => {
     ]);
   });
 
-  it('spares the cluster\'s own components the special-range checks, not the address format', () => {
-    const system = { user: { name: 'system:apiserver' } } as RequestContext;
+  it('takes loopback addresses, from anyone (the cluster runs on loopback), but checks their format', () => {
     const mk = (address: string) => ({ addressType: 'IPv4', endpoints: [{ addresses: [address] }] }) as KubeObject;
-    expect(strs(endpointSliceStrategy.validate!(mk('127.0.0.1'), system))).toEqual([]);
-    expect(strs(endpointSliceStrategy.validate!(mk('x'), system))).toEqual([
-      'endpoints[0].addresses[0]: Invalid value: "x": must be a valid IPv4 address',
-      'endpoints[0].addresses[0]: Invalid value: "x": must be a valid IP address',
-    ]);
-    const user = { user: { name: 'system:serviceaccount:default:app' } } as RequestContext;
-    expect(strs(endpointSliceStrategy.validate!(mk('127.0.0.1'), user))).toHaveLength(1);
+    expect(strs(endpointSliceStrategy.validate!(mk('127.0.0.1'), ctx))).toEqual([]);
+    expect(strs(endpointSliceStrategy.validate!(mk('0.0.0.0'), ctx))).toEqual(['endpoints[0].addresses[0]: Invalid value: "0.0.0.0": may not be unspecified (0.0.0.0)']);
   });
 
   it('allows the deprecated IP type on update but never a change of type', () => {

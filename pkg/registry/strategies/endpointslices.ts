@@ -4,16 +4,14 @@
 // qualified-name appProtocols. The endpoints controller writes slices often: one pass, no copies. (Topology labels
 // and nodeName are not checked.)
 //
-// One deliberate difference: upstream's ValidateNonSpecialIP refuses loopback, link-local and unspecified addresses,
-// which our own components publish when the cluster runs on loopback (the apiserver's `kubernetes` slice for an
-// advertise address of 127.0.0.1, slices of host-network pods). Writes by the cluster's own identities (system:*
-// users but service accounts outside kube-system) are spared those range checks; a malformed address is refused all
-// the same.
+// One deliberate difference: upstream's ValidateNonSpecialIP also refuses loopback addresses. Here the whole cluster
+// runs on loopback: the apiserver's `kubernetes` endpoints are 127.0.0.1 for an advertise address of 127.0.0.1, and a
+// Service may front a local process (a webhook's, an aggregated API's, a developer's). Loopback is taken; link-local,
+// link-local multicast and unspecified addresses are refused as upstream.
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, invalidValue, notSupported, required } from '../../apimachinery/field.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../apimachinery/names.js';
-import type { RequestContext } from '../context.js';
 import type { Strategy } from '../strategy.js';
 import { tooMany } from '../validation/go-values.js';
 import { isIPSloppy } from '../validation/ip.js';
@@ -21,11 +19,11 @@ import { isIPv6String, parseIP, validateNonSpecialIP } from '../validation/netwo
 
 const CREATE_ADDRESS_TYPES = ['FQDN', 'IPv4', 'IPv6'];
 const UPDATE_ADDRESS_TYPES = ['FQDN', 'IP', 'IPv4', 'IPv6'];
-const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+export const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const MAX_ENDPOINTS = 1000;
 const MAX_ADDRESSES = 100;
 const MAX_PORTS = 100;
-const INVALID_IP = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
+export const INVALID_IP = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
 
 /** validation.IsFullyQualifiedDomainName. */
 function checkFQDN(causes: StatusCause[], path: string, value: string): void {
@@ -53,29 +51,23 @@ function checkFQDN(causes: StatusCause[], path: string, value: string): void {
   }
 }
 
-/** A write by the apiserver, a controller or a kubelet (see the header). */
-const isComponent = (ctx: RequestContext): boolean => {
-  const name = ctx.user?.name ?? '';
-  return name.startsWith('system:') && (!name.startsWith('system:serviceaccount:') || name.startsWith('system:serviceaccount:kube-system:'));
-};
-
-function checkNonSpecialIP(causes: StatusCause[], path: string, address: string, component: boolean): void {
-  if (!component) causes.push(...validateNonSpecialIP(address, path));
-  else if (!parseIP(address)) causes.push(invalidValue(path, address, 'must be a valid IP address'));
+/** Upstream's ValidateNonSpecialIP but for loopback (see the header). */
+export function checkNonSpecialIP(causes: StatusCause[], path: string, address: string): void {
+  causes.push(...validateNonSpecialIP(address, path, true));
 }
 
-function checkAddress(causes: StatusCause[], path: string, address: string, type: string, component: boolean): void {
+function checkAddress(causes: StatusCause[], path: string, address: string, type: string): void {
   switch (type) {
     case 'IP':
       if (!isIPSloppy(address)) causes.push(invalidValue(path, address, INVALID_IP));
       break;
     case 'IPv4':
       if (!parseIP(address) || isIPv6String(address)) causes.push(invalidValue(path, address, 'must be a valid IPv4 address'));
-      checkNonSpecialIP(causes, path, address, component);
+      checkNonSpecialIP(causes, path, address);
       break;
     case 'IPv6':
       if (!isIPv6String(address)) causes.push(invalidValue(path, address, 'must be a valid IPv6 address'));
-      checkNonSpecialIP(causes, path, address, component);
+      checkNonSpecialIP(causes, path, address);
       break;
     case 'FQDN':
       checkFQDN(causes, path, address);
@@ -84,7 +76,7 @@ function checkAddress(causes: StatusCause[], path: string, address: string, type
   }
 }
 
-function validateEndpoints(causes: StatusCause[], endpoints: unknown, type: string, component: boolean): void {
+function validateEndpoints(causes: StatusCause[], endpoints: unknown, type: string): void {
   if (!Array.isArray(endpoints)) return;
   if (endpoints.length > MAX_ENDPOINTS) {
     causes.push(tooMany('endpoints', endpoints.length, MAX_ENDPOINTS));
@@ -99,7 +91,7 @@ function validateEndpoints(causes: StatusCause[], endpoints: unknown, type: stri
     else if (count > MAX_ADDRESSES) causes.push(tooMany(`endpoints[${i}].addresses`, count, MAX_ADDRESSES));
     for (let j = 0; j < count; j++) {
       const address = (addresses as unknown[])[j];
-      checkAddress(causes, `endpoints[${i}].addresses[${j}]`, typeof address === 'string' ? address : '', type, component);
+      checkAddress(causes, `endpoints[${i}].addresses[${j}]`, typeof address === 'string' ? address : '', type);
     }
     if (typeof ep.hostname === 'string') {
       for (const m of isDNS1123Label(ep.hostname)) causes.push(invalidValue(`endpoints[${i}].hostname`, ep.hostname, m));
@@ -130,21 +122,21 @@ function validatePorts(causes: StatusCause[], ports: unknown): void {
   }
 }
 
-function validateEndpointSlice(slice: KubeObject, addressTypes: string[], ctx: RequestContext): StatusCause[] {
+function validateEndpointSlice(slice: KubeObject, addressTypes: string[]): StatusCause[] {
   const causes: StatusCause[] = [];
   const type = typeof slice.addressType === 'string' ? slice.addressType : '';
   if (type === '') causes.push(required('addressType'));
   else if (!addressTypes.includes(type)) causes.push(notSupported('addressType', type, addressTypes));
-  validateEndpoints(causes, slice.endpoints, type, isComponent(ctx));
+  validateEndpoints(causes, slice.endpoints, type);
   validatePorts(causes, slice.ports);
   return causes;
 }
 
 export const endpointSliceStrategy: Strategy = {
-  validate: (slice, ctx) => validateEndpointSlice(slice, CREATE_ADDRESS_TYPES, ctx),
+  validate: (slice) => validateEndpointSlice(slice, CREATE_ADDRESS_TYPES),
   updateValidationIsComplete: true,
-  validateUpdate(slice, old, ctx) {
-    const causes = validateEndpointSlice(slice, UPDATE_ADDRESS_TYPES, ctx);
+  validateUpdate(slice, old) {
+    const causes = validateEndpointSlice(slice, UPDATE_ADDRESS_TYPES);
     if (slice.addressType !== old.addressType) causes.push(invalidValue('addressType', slice.addressType ?? '', 'field is immutable'));
     return causes;
   },

@@ -19,6 +19,7 @@ import { networkPolicyStrategy } from './networkpolicies.js';
 import { podDisruptionBudgetStrategy } from './poddisruptionbudgets.js';
 import { namespaceStrategy } from './namespaces.js';
 import { persistentVolumeClaimStrategy } from './persistentvolumeclaims.js';
+import { endpointsStrategy } from './endpoints.js';
 import { endpointSliceStrategy } from './endpointslices.js';
 import { leaseStrategy } from './leases.js';
 import { limitRangeStrategy } from './limitranges.js';
@@ -74,6 +75,7 @@ const SPECIFIC: Record<string, Strategy> = {
   'storage.k8s.io/storageclasses': storageClassStrategy,
   'coordination.k8s.io/leases': leaseStrategy,
   'discovery.k8s.io/endpointslices': endpointSliceStrategy,
+  '/endpoints': endpointsStrategy,
   'apiregistration.k8s.io/apiservices': apiServiceStrategy,
   '/namespaces': namespaceStrategy,
   '/secrets': secretStrategy,

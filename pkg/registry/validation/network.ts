@@ -5,7 +5,7 @@
 //   isValidPortName(s): string[]         // an IANA_SVC_NAME: at most 15 of [-a-z0-9], a letter, no '--', no edge '-'
 //   parseIP(s): number[] | undefined     // netutils.ParseIPSloppy: 4 bytes (IPv4, leading zeros taken) or 16
 //   validateIP(s, path), validateCIDR(s, path): StatusCause[]
-//   validateNonSpecialIP(s, path): StatusCause[]   // not unspecified, loopback or link-local
+//   validateNonSpecialIP(s, path, allowLoopback?): StatusCause[]   // not unspecified, loopback or link-local
 //   parseCIDR(s), cidrContains(net, ip)  // ParseCIDRSloppy and IPNet.Contains
 import { isIPv6 } from 'node:net';
 import type { StatusCause } from '../../apimachinery/errors.js';
@@ -97,7 +97,7 @@ export const validateCIDR = (s: string, path: string): StatusCause[] =>
   (isValidCIDR(s) ? [] : [invalidValue(path, s, 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)')]);
 
 /** Upstream's ValidateNonSpecialIP (external IPs, endpoints). */
-export function validateNonSpecialIP(s: string, path: string): StatusCause[] {
+export function validateNonSpecialIP(s: string, path: string, allowLoopback = false): StatusCause[] {
   const b = parseIP(s);
   if (!b) return [invalidValue(path, s, 'must be a valid IP address')];
   const causes: StatusCause[] = [];
@@ -107,7 +107,7 @@ export function validateNonSpecialIP(s: string, path: string): StatusCause[] {
   const linkLocalUnicast = v4 ? v4[0] === 169 && v4[1] === 254 : b[0] === 0xfe && (b[1]! & 0xc0) === 0x80;
   const linkLocalMulticast = v4 ? v4[0] === 224 && v4[1] === 0 && v4[2] === 0 : b[0] === 0xff && (b[1]! & 0x0f) === 0x02;
   if (unspecified) causes.push(invalidValue(path, s, `may not be unspecified (${s})`));
-  if (loopback) causes.push(invalidValue(path, s, 'may not be in the loopback range (127.0.0.0/8, ::1/128)'));
+  if (loopback && !allowLoopback) causes.push(invalidValue(path, s, 'may not be in the loopback range (127.0.0.0/8, ::1/128)'));
   if (linkLocalUnicast) causes.push(invalidValue(path, s, 'may not be in the link-local range (169.254.0.0/16, fe80::/10)'));
   if (linkLocalMulticast) causes.push(invalidValue(path, s, 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)'));
   return causes;
