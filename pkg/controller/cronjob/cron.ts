@@ -51,10 +51,8 @@ const parseField = (text: string, f: Field): { set: Set<number>; star: boolean }
     }
     const step = stepText === undefined ? 1 : Number(stepText);
     if (!Number.isInteger(step) || step <= 0 || (stepText !== undefined && !/^\d+$/.test(stepText))) throw new Error(`step of range should be a positive number: ${part}`);
-    // robfig accepts 7 as Sunday in the day-of-week field.
-    const max = f === FIELDS[4] ? 7 : f.max;
-    if (lo < f.min || hi > max || lo > hi) throw new Error(`end of range (${hi}) above maximum (${f.max}) or beginning (${lo}) below minimum: ${part}`);
-    for (let v = lo; v <= hi; v += step) set.add(f === FIELDS[4] && v === 7 ? 0 : v);
+    if (lo < f.min || hi > f.max || lo > hi) throw new Error(`end of range (${hi}) above maximum (${f.max}) or beginning (${lo}) below minimum: ${part}`);
+    for (let v = lo; v <= hi; v += step) set.add(v);
   }
   return { set, star };
 };

@@ -37,7 +37,7 @@ describe('container resources', () => {
 
   it('wants extended resources whole, limited, and requested at their limit', () => {
     expect(errors({ limits: { 'example.com/gpu': '1' }, requests: { 'example.com/gpu': '500m', 'example.com/fpga': '1' } })).toEqual([
-      `${R}.requests[example.com/gpu]: Invalid value: 500m: must be an integer`,
+      `${R}.requests[example.com/gpu]: Invalid value: resource.Quantity{i:resource.int64Amount{value:500, scale:-3}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"500m", Format:"DecimalSI"}: must be an integer`,
       `${R}.requests: Invalid value: "500m": must be equal to example.com/gpu limit of 1`,
       `${R}.limits: Required value: Limit must be set for non overcommitable resources`,
     ]);

@@ -8,6 +8,7 @@ import { forbidden, invalidValue, required } from '../../apimachinery/field.js';
 import { isQualifiedName } from '../../apimachinery/names.js';
 import { compareQuantity, formatQuantity, parseQuantity, type Quantity } from '../../apimachinery/quantity.js';
 import { invalidRaw, isObj } from './field-checks.js';
+import { goQuantity } from './go-values.js';
 
 const HUGEPAGES_PREFIX = 'hugepages-';
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
@@ -104,10 +105,13 @@ export function validateContainerResourceName(name: string, path: string, out: S
   }
 }
 
-/** ValidateResourceQuantityValue: not negative, and whole for integer (extended) resources. */
-export function validateResourceQuantityValue(name: string, q: Quantity, path: string, out: StatusCause[]): void {
+/**
+ * ValidateResourceQuantityValue: not negative, and whole for integer (extended) resources. `raw` is the quantity as
+ * sent: upstream quotes it as Go's %#v of a resource.Quantity in the "must be an integer" error.
+ */
+export function validateResourceQuantityValue(name: string, q: Quantity, raw: unknown, path: string, out: StatusCause[]): void {
   if (q.nanos < 0n) out.push(invalidValue(path, formatQuantity(q), 'must be greater than or equal to 0'));
-  if (isIntegerResourceName(name) && scaledUp(q.nanos, MILLI_NANOS) % 1000n !== 0n) out.push(invalidBare(path, formatQuantity(q), 'must be an integer'));
+  if (isIntegerResourceName(name) && scaledUp(q.nanos, MILLI_NANOS) % 1000n !== 0n) out.push(invalidBare(path, goQuantity(raw), 'must be an integer'));
 }
 
 /** IsHugePageResourceValueDivisible: a whole number of pages of the size the name gives. */
@@ -142,7 +146,7 @@ export function validateContainerResources(resources: unknown, path: string, out
       const at = `${limPath}[${name}]`;
       validateContainerResourceName(name, at, out);
       const q = quantityOf(limits[name]);
-      if (q) validateResourceQuantityValue(name, q, at, out);
+      if (q) validateResourceQuantityValue(name, q, limits[name], at, out);
       if (isHugePageResourceName(name)) {
         hugePages = true;
         if (q) validateHugePageValue(name, q, at, out);
@@ -155,7 +159,7 @@ export function validateContainerResources(resources: unknown, path: string, out
       const at = `${reqPath}[${name}]`;
       validateContainerResourceName(name, at, out);
       const q = quantityOf(requests[name]);
-      if (q) validateResourceQuantityValue(name, q, at, out);
+      if (q) validateResourceQuantityValue(name, q, requests[name], at, out);
       if (limits && Object.hasOwn(limits, name)) {
         const limit = quantityOf(limits[name]);
         if (q && limit) {
