@@ -10,10 +10,10 @@ import { cronScheduleError, timeZoneError } from '../validation/cron.js';
 import { goLabelSelector, invalidRendered } from '../validation/go-values.js';
 import { validateJobSpec } from '../validation/job-spec.js';
 import { nonNegative } from '../validation/numbers.js';
+import { asObj } from '../validation/field-checks.js';
 
 type Obj = Record<string, any>;
 
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined);
 
 /** DNS1035LabelMaxLength less the "-<timestamp>" suffix of the jobs. */
 const MAX_NAME_LENGTH = 63 - 11;

@@ -9,10 +9,10 @@ import { intOrPercentValue, notMoreThan100Percent, validatePositiveIntOrPercent 
 import { nonNegative } from '../validation/numbers.js';
 import { validateAlwaysRestart, validatePodTemplateMeta } from '../validation/pod-template.js';
 import { checkSelector, templateMatchCauses } from './workloads.js';
+import { asObj } from '../validation/field-checks.js';
 
 type Obj = Record<string, any>;
 
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined);
 
 function validateUpdateStrategy(strategy: Obj): StatusCause[] {
   const path = 'spec.updateStrategy';

@@ -6,11 +6,10 @@ import type { StatusCause } from '../../apimachinery/errors.js';
 import { invalidValue, notSupported, required } from '../../apimachinery/field.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../apimachinery/names.js';
 import type { Strategy } from '../strategy.js';
+import { isObj } from '../validation/field-checks.js';
 import { isIPSloppy } from '../validation/ip.js';
 import { isValidPortNum } from '../validation/network.js';
 import { checkNonSpecialIP, INVALID_IP, PROTOCOLS } from './endpointslices.js';
-
-const isObj = (v: unknown): v is KubeObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function validateAddress(causes: StatusCause[], a: KubeObject, path: string): void {
   const ip = typeof a.ip === 'string' ? a.ip : '';

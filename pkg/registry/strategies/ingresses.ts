@@ -12,10 +12,10 @@ import type { Strategy } from '../strategy.js';
 import { invalidRendered } from '../validation/go-values.js';
 import { isIPSloppy } from '../validation/ip.js';
 import { isValidPortName, isValidPortNum } from '../validation/network.js';
+import { asObj } from '../validation/field-checks.js';
 
 type Obj = Record<string, any>;
 
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 

@@ -12,6 +12,7 @@ import type { Strategy } from '../strategy.js';
 import { goLabelSelector, goStringMap, invalidRendered } from '../validation/go-values.js';
 import { validateJobSpec } from '../validation/job-spec.js';
 import { labelsOf } from '../validation/pod-template.js';
+import { asObj } from '../validation/field-checks.js';
 
 type Obj = Record<string, any>;
 
@@ -20,7 +21,6 @@ const NAME = 'batch.kubernetes.io/job-name';
 const LEGACY_UID = 'controller-uid';
 const LEGACY_NAME = 'job-name';
 
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined);
 
 /** The selector as LabelSelectorAsSelector reads it; undefined when it would fail (its errors are reported apart). */
 const parse = (selector: unknown): ReturnType<typeof labelSelectorAsSelector> | undefined => {

@@ -12,10 +12,10 @@ import type { Strategy } from '../strategy.js';
 import { goQuote, invalidRendered } from '../validation/go-values.js';
 import { cidrContains, isValidPortName, isValidPortNum, parseCIDR, validateCIDR } from '../validation/network.js';
 import { allowingInvalidSelectorValues } from './poddisruptionbudgets.js';
+import { asObj } from '../validation/field-checks.js';
 
 type Obj = Record<string, any>;
 
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 

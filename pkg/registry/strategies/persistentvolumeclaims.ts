@@ -8,10 +8,10 @@ import { validateLabelSelector, type LabelSelector } from '../../apimachinery/la
 import { isDNS1123Label, isDNS1123Subdomain } from '../../apimachinery/names.js';
 import { formatQuantity, parseQuantity } from '../../apimachinery/quantity.js';
 import type { Strategy } from '../strategy.js';
+import { asObj } from '../validation/field-checks.js';
 
 type Obj = Record<string, any>;
 
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined);
 
 /** sets.List order. */
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];

@@ -1,10 +1,10 @@
 // Fields of a pod spec behind feature gates that are off in 1.32 by default: upstream drops them before validation
 // (pkg/api/pod's dropDisabledFields, for pods and every pod template), unless the stored object already used them.
 import type { KubeObject } from '../../../api/types.js';
+import { isObj } from '../validation/field-checks.js';
 
 type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
 const containersOf = (spec: Obj | undefined): Obj[] =>
   spec ? [...list(spec.initContainers), ...list(spec.containers), ...list(spec.ephemeralContainers)] : [];

@@ -9,10 +9,10 @@ import { type LabelSelector, validateLabelSelector } from '../../apimachinery/la
 import type { Strategy } from '../strategy.js';
 import { goPointer, goStruct, invalidRendered } from '../validation/go-values.js';
 import { notMoreThan100Percent, validatePositiveIntOrPercent } from '../validation/int-or-percent.js';
+import { asObj } from '../validation/field-checks.js';
 
 type Obj = Record<string, any>;
 
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined);
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 
 const UNHEALTHY_POD_EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'];

@@ -9,10 +9,10 @@ import type { Strategy } from '../strategy.js';
 import { nonNegative } from '../validation/numbers.js';
 import { validateAlwaysRestart, validatePodTemplateMeta } from '../validation/pod-template.js';
 import { templateMatchCauses } from './workloads.js';
+import { asObj } from '../validation/field-checks.js';
 
 type Obj = Record<string, any>;
 
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined);
 
 export function validateReplicationControllerSpec(obj: KubeObject): StatusCause[] {
   const spec = asObj(obj.spec) ?? {};

@@ -11,10 +11,10 @@ import { goLabelSelector, goPointer, goQuote, goStruct, invalidRendered } from '
 import { nonNegative } from '../validation/numbers.js';
 import { validateAlwaysRestart, validatePodTemplateMeta } from '../validation/pod-template.js';
 import { checkSelector, selectorCauses, templateMatchCauses } from './workloads.js';
+import { asObj } from '../validation/field-checks.js';
 
 type Obj = Record<string, any>;
 
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined);
 
 const goRollingUpdate = (ru: Obj): string => goStruct('apps.RollingUpdateStatefulSetStrategy', [
   ['Partition', String(typeof ru.partition === 'number' ? ru.partition : 0)],

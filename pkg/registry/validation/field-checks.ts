@@ -10,6 +10,8 @@ const NONE: readonly unknown[] = Object.freeze([]);
 
 /** A JSON object (not an array, not null). */
 export const isObj = (v: unknown): v is KubeObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The JSON object, or undefined for anything else (a field of an odd shape reads as absent). */
+export const asObj = (v: unknown): KubeObject | undefined => (isObj(v) ? v : undefined);
 /** The string, or '' (Go's zero value) for anything else. */
 export const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 /** The array, or an empty one. */

@@ -10,14 +10,14 @@
 //   goPointer('apps.RollingUpdateDeployment', present) -> (*apps.RollingUpdateDeployment)(nil) or (0xc000010000)
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import type { LabelSelector } from '../../apimachinery/labels.js';
+import { isObj } from './field-checks.js';
 
 /** %#v of a Go string: double-quoted with Go's escapes (JSON's are the same for what a client can send but \u2028). */
 export const goQuote = (s: string): string => JSON.stringify(s);
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const goStringMap = (m: unknown): string => {
-  if (!isRecord(m)) return 'map[string]string(nil)';
+  if (!isObj(m)) return 'map[string]string(nil)';
   const keys = Object.keys(m).sort();
   return `map[string]string{${keys.map((k) => `${goQuote(k)}:${goQuote(String(m[k] ?? ''))}`).join(', ')}}`;
 };
@@ -29,13 +29,13 @@ export const goInt32Slice = (v: unknown): string =>
   (Array.isArray(v) ? `[]int32{${v.map((n) => String(typeof n === 'number' ? n : 0)).join(', ')}}` : '[]int32(nil)');
 
 const goRequirement = (r: unknown): string => {
-  const o = isRecord(r) ? r : {};
+  const o = isObj(r) ? r : {};
   return `v1.LabelSelectorRequirement{Key:${goQuote(String(o.key ?? ''))}, Operator:${goQuote(String(o.operator ?? ''))}, Values:${goStringSlice(o.values)}}`;
 };
 
 /** A *metav1.LabelSelector as field.Invalid prints it (the pointer dereferenced; nil prints as null). */
 export const goLabelSelector = (s: LabelSelector | null | undefined): string => {
-  if (!isRecord(s)) return 'null';
+  if (!isObj(s)) return 'null';
   const exprs = s.matchExpressions;
   const renderedExprs = Array.isArray(exprs)
     ? `[]v1.LabelSelectorRequirement{${exprs.map(goRequirement).join(', ')}}`

@@ -9,10 +9,10 @@ import { isDNS1123Subdomain, isQualifiedName, regexError } from '../../apimachin
 import { goInt32Slice, goPointer, goQuote, goStruct, invalidOmitted, invalidRendered, tooMany } from './go-values.js';
 import { nonNegative } from './numbers.js';
 import { podSpecOf, validatePodTemplateMeta } from './pod-template.js';
+import { asObj } from './field-checks.js';
 
 type Obj = Record<string, any>;
 
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined);
 const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 

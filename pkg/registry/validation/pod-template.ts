@@ -7,10 +7,10 @@
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { forbidden, notSupported } from '../../apimachinery/field.js';
 import { validateAnnotations, validateLabels } from '../../apimachinery/objectmeta.js';
+import { asObj } from './field-checks.js';
 
 type Obj = Record<string, any>;
 
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined);
 
 export const templateOf = (spec: unknown): Obj | undefined => asObj(asObj(spec)?.template);
 export const podSpecOf = (template: unknown): Obj => asObj(asObj(template)?.spec) ?? {};

@@ -13,10 +13,10 @@ import { validateLabels } from '../../apimachinery/objectmeta.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../apimachinery/names.js';
 import { goQuote, goStringSlice, invalidRendered } from './go-values.js';
 import { isIPv6String, isValidPortName, isValidPortNum, validateCIDR, validateIP, validateNonSpecialIP } from './network.js';
+import { asObj } from './field-checks.js';
 
 type Obj = Record<string, any>;
 
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Obj : undefined);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((s) => (typeof s === 'string' ? s : '')) : []);
 const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 
