@@ -12,49 +12,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'undici';
 import { compiledMain } from '../../cmd/package-info.js';
 import { call, closedLoop, median, pool, type RunResult } from './load.js';
-import { configMap, namespace } from './objects.js';
+import { configMap, crd, GROUP, namespace, widget, WIDGET_FIELDS, WIDGET_RULES } from './objects.js';
 import { freePort, readTls, startServer, type ServerProcess } from './processes.js';
 
 const quick = process.argv.includes('--quick');
 const N = { crds: quick ? 5 : 20, rounds: 3, create64: { maxOps: quick ? 5_000 : 20_000, maxMs: quick ? 1_000 : 2_000 }, warmup: 2_000 };
 const NS = 'bench';
-const GROUP = 'bench.example.com';
 const RETRY_MS = 2;
 
 const log = (msg: string): void => { process.stderr.write(`[bench-crd ${new Date().toISOString().slice(11, 19)}] ${msg}\n`); };
 const fmt = (v: number, digits = 0): string => v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-const crd = (plural: string, kind: string, spec: Record<string, unknown>, rules: { rule: string; message: string }[] = []): string => JSON.stringify({
-  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${plural}.${GROUP}` },
-  spec: {
-    group: GROUP, scope: 'Namespaced', names: { plural, singular: plural.replace(/s$/, ''), kind, listKind: `${kind}List` },
-    versions: [{
-      name: 'v1', served: true, storage: true,
-      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec, ...(rules.length ? { 'x-kubernetes-validations': rules } : {}) } } } },
-    }],
-  },
-});
-
-/** 50 fields: strings with lengths and patterns, bounded integers, booleans and enums, as a real operator's spec. */
-const FIELDS: Record<string, unknown> = Object.fromEntries(Array.from({ length: 50 }, (_, i) => {
-  const name = `field${String(i).padStart(2, '0')}`;
-  switch (i % 4) {
-    case 0: return [name, { type: 'string', maxLength: 64, pattern: '^[a-z0-9-]*$' }];
-    case 1: return [name, { type: 'integer', minimum: 0, maximum: 1_000_000 }];
-    case 2: return [name, { type: 'boolean' }];
-    default: return [name, { type: 'string', enum: ['Always', 'IfNotPresent', 'Never'] }];
-  }
-}));
-const RULES = [
-  { rule: 'self.field01 <= self.field05', message: 'field01 must not exceed field05' },
-  { rule: 'self.field00.size() + self.field04.size() <= 100', message: 'field00 and field04 are too long together' },
-  { rule: '!self.field02 || self.field03 != "Never"', message: 'field03 may not be Never when field02 is set' },
-];
-const WIDGET_SPEC: Record<string, unknown> = Object.fromEntries(Object.entries(FIELDS).map(([name, s], i) => {
-  const t = (s as { type: string }).type;
-  return [name, t === 'integer' ? i * 10 : t === 'boolean' ? i % 8 === 2 : (s as { enum?: string[] }).enum ? 'IfNotPresent' : `value-${i}`];
-}));
-const widget = (name: string): string => JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name, namespace: NS, labels: { app: 'bench' } }, spec: WIDGET_SPEC });
 
 interface Established { established: number; firstCreate: number }
 
@@ -106,14 +73,14 @@ async function main(): Promise<void> {
     for (let i = 0; i < N.crds; i++) lat.push(await crdLatency(admin, i));
 
     log('throughput: the 50-field, 3-rule CRD');
-    await call(admin, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('widgets', 'Widget', FIELDS, RULES));
+    await call(admin, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('widgets', 'Widget', WIDGET_FIELDS, WIDGET_RULES));
     const widgetsPath = `/apis/${GROUP}/v1/namespaces/${NS}/widgets`;
     const sides = {
-      cr: { next: 0, best: undefined as RunResult | undefined, op: (s: { next: number }) => call(load, 'POST', widgetsPath, widget(`w-${s.next++}`)) },
+      cr: { next: 0, best: undefined as RunResult | undefined, op: (s: { next: number }) => call(load, 'POST', widgetsPath, widget(NS, `w-${s.next++}`)) },
       cm: { next: 0, best: undefined as RunResult | undefined, op: (s: { next: number }) => call(load, 'POST', `/api/v1/namespaces/${NS}/configmaps`, configMap(NS, `cm-${s.next++}`)) },
     };
     for (let deadline = performance.now() + 10_000; ;) {
-      const res = await load.request({ path: widgetsPath, method: 'POST', body: widget('probe'), headers: { 'content-type': 'application/json' } });
+      const res = await load.request({ path: widgetsPath, method: 'POST', body: widget(NS, 'probe'), headers: { 'content-type': 'application/json' } });
       await res.body.arrayBuffer();
       if (res.statusCode === 201) break;
       if (performance.now() > deadline) throw new Error(`widgets not served: ${res.statusCode}`);
@@ -138,7 +105,7 @@ async function main(): Promise<void> {
     const rows = [
       [`CRD POST → Established (median of ${N.crds})`, `${fmt(est, 1)} ms`, '< 100 ms', yes(est < 100)],
       [`CRD POST → first custom resource created (median of ${N.crds}; max ${fmt(maxFirst, 1)} ms)`, `${fmt(first, 1)} ms`, '< 100 ms', yes(first < 100)],
-      [`custom resource creates/s (50 fields, 3 CEL rules, ${fmt(Buffer.byteLength(widget('w-0000')) / 1024, 1)} KB), 64 clients`, `${fmt(sides.cr.best!.rate)} /s`, 'report', ''],
+      [`custom resource creates/s (50 fields, 3 CEL rules, ${fmt(Buffer.byteLength(widget(NS, 'w-0000')) / 1024, 1)} KB), 64 clients`, `${fmt(sides.cr.best!.rate)} /s`, 'report', ''],
       [`ConfigMap creates/s (${fmt(Buffer.byteLength(configMap(NS, 'cm-0000')) / 1024, 1)} KB), 64 clients, same server`, `${fmt(sides.cm.best!.rate)} /s`, 'report', ''],
       ['custom resource / ConfigMap creates', `${Math.round(ratio * 100)}%`, '≥ 70%', yes(ratio >= 0.7)],
     ];

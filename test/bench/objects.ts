@@ -82,3 +82,38 @@ export function runningStatusPatch(uid: string, at = '2026-01-01T00:00:05Z'): st
     },
   });
 }
+
+/** The custom resources' group (issue 6's bench). */
+export const GROUP = 'bench.example.com';
+
+export const crd = (plural: string, kind: string, spec: Record<string, unknown>, rules: { rule: string; message: string }[] = []): string => JSON.stringify({
+  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${plural}.${GROUP}` },
+  spec: {
+    group: GROUP, scope: 'Namespaced', names: { plural, singular: plural.replace(/s$/, ''), kind, listKind: `${kind}List` },
+    versions: [{
+      name: 'v1', served: true, storage: true,
+      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec, ...(rules.length ? { 'x-kubernetes-validations': rules } : {}) } } } },
+    }],
+  },
+});
+
+/** 50 fields: strings with lengths and patterns, bounded integers, booleans and enums, as a real operator's spec. */
+export const WIDGET_FIELDS: Record<string, unknown> = Object.fromEntries(Array.from({ length: 50 }, (_, i) => {
+  const name = `field${String(i).padStart(2, '0')}`;
+  switch (i % 4) {
+    case 0: return [name, { type: 'string', maxLength: 64, pattern: '^[a-z0-9-]*$' }];
+    case 1: return [name, { type: 'integer', minimum: 0, maximum: 1_000_000 }];
+    case 2: return [name, { type: 'boolean' }];
+    default: return [name, { type: 'string', enum: ['Always', 'IfNotPresent', 'Never'] }];
+  }
+}));
+export const WIDGET_RULES = [
+  { rule: 'self.field01 <= self.field05', message: 'field01 must not exceed field05' },
+  { rule: 'self.field00.size() + self.field04.size() <= 100', message: 'field00 and field04 are too long together' },
+  { rule: '!self.field02 || self.field03 != "Never"', message: 'field03 may not be Never when field02 is set' },
+];
+const WIDGET_SPEC: Record<string, unknown> = Object.fromEntries(Object.entries(WIDGET_FIELDS).map(([name, s], i) => {
+  const t = (s as { type: string }).type;
+  return [name, t === 'integer' ? i * 10 : t === 'boolean' ? i % 8 === 2 : (s as { enum?: string[] }).enum ? 'IfNotPresent' : `value-${i}`];
+}));
+export const widget = (namespace: string, name: string): string => JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name, namespace, labels: { app: 'bench' } }, spec: WIDGET_SPEC });

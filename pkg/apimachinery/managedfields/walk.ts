@@ -217,7 +217,9 @@ export const createdFieldsV1 = (value: unknown, schema: Schema | undefined, look
           const pe = fieldPE(k);
           const below = skip?.children?.get(pe);
           if (below?.excluded) continue;
-          const child = render((v as Obj)[k], childOf(node, k, lookup), below, true, req?.has(k) ?? false);
+          const value = (v as Obj)[k];
+          // a scalar owns its field whatever its schema: no lookup for most fields
+          const child = value !== undefined && typeof value !== 'object' ? {} : render(value, childOf(node, k, lookup), below, true, req?.has(k) ?? false);
           if (!child) continue;
           out ??= member ? { '.': {} } : {};
           if (pe < last) sorted = false;
