@@ -78,6 +78,7 @@ describe('storage object in-use protection', () => {
     expect(created.spec.storageClassName).toBe('fast');
     const grow = await s.kubectl('patch', 'pvc', 'claim-c', '-p', '{"spec":{"resources":{"requests":{"storage":"2Gi"}}}}');
     expect(grow.code).not.toBe(0);
-    expect(grow.stderr).toContain('persistentvolumeclaims "claim-c" is forbidden: Only bound persistent volume claims can be expanded');
+    // the claim is not bound: its spec is immutable (validation runs before the resize admission plugin, as upstream)
+    expect(grow.stderr).toContain('The PersistentVolumeClaim "claim-c" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { causeToString } from '../../apimachinery/field.js';
-import { validatePersistentVolumeSpec } from './persistentvolumes.js';
+import { persistentVolumeStrategy, validatePersistentVolumeSpec } from './persistentvolumes.js';
 
 const strs = (causes: { field?: string; message?: string }[]): string[] => causes.map(causeToString);
 
@@ -36,6 +36,29 @@ describe('PersistentVolume validation', () => {
     ]);
     expect(pv({ nodeAffinity: { required: { nodeSelectorTerms: [] } } })).toEqual([
       'spec.nodeAffinity.required.nodeSelectorTerms: Required value: must have at least one node selector term',
+    ]);
+  });
+
+  it('keeps the volume source, volume mode and node affinity of an existing volume', () => {
+    const spec = { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, hostPath: { path: '/data', type: '' } };
+    const update = (next: Record<string, unknown>, old: Record<string, unknown> = spec): string[] =>
+      strs(persistentVolumeStrategy.validateUpdate!({ spec: next }, { spec: old }, undefined as never) as never);
+    expect(update({ ...spec, capacity: { storage: '2Gi' }, persistentVolumeReclaimPolicy: 'Retain', claimRef: { name: 'c' } })).toEqual([]);
+    expect(update({ ...spec, hostPath: { path: '/other', type: '' } })).toEqual([
+      'spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation\n'
+      + '  core.PersistentVolumeSource{\n  \t... // 2 identical fields\n'
+      + '- \tHostPath: &{Path: "/data", Type: ""},\n+ \tHostPath: &{Path: "/other", Type: ""},\n'
+      + '  \t... // 19 identical fields\n  }\n',
+    ]);
+    expect(update({ ...spec, volumeMode: 'Block' }, { ...spec, volumeMode: 'Filesystem' })).toEqual(['volumeMode: Invalid value: "Block": field is immutable']);
+    const csi = { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, csi: { driver: 'd.example.com', volumeHandle: 'v' } };
+    const secret = { name: 's', namespace: 'ns' };
+    expect(update({ ...csi, csi: { ...csi.csi, controllerExpandSecretRef: secret } }, csi)).toEqual([]);
+    expect(update({ ...csi, csi: { ...csi.csi, nodePublishSecretRef: secret } }, csi)[0]).toMatch(/^spec.persistentvolumesource: Forbidden: .*\n- \tCSI: &\{Driver: "d.example.com", VolumeHandle: "v"\},\n\+ \tCSI: &\{Driver: "d.example.com", VolumeHandle: "v", NodePublishSecretRef: \{Name: "s", Namespace: "ns"\}\},\n  }\n$/s);
+    const affinity = { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'k', operator: 'In', values: ['a'] }] }] } };
+    expect(update({ ...spec, nodeAffinity: affinity })).toEqual([]);
+    expect(update({ ...spec, nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'k', operator: 'In', values: ['b'] }] }] } } }, { ...spec, nodeAffinity: affinity })).toEqual([
+      'nodeAffinity: Invalid value: core.VolumeNodeAffinity{Required:(*core.NodeSelector)(0xc000010000)}: field is immutable',
     ]);
   });
 });

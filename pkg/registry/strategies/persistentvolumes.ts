@@ -7,8 +7,9 @@
 // The spec: access modes given and known (ReadWriteOncePod alone), a capacity of storage only and above zero, a known
 // reclaim policy (not Recycle for a hostPath of /), node affinity with required terms, exactly one volume source
 // (hostPath, nfs, local and csi are checked inside; local needs node affinity), a storage class that is a DNS
-// subdomain, a known volume mode that never changes. The "persistentvolumesource is immutable" update rule (whose
-// message carries a Go cmp.Diff) and the other sources' own fields are not checked.
+// subdomain, a known volume mode that never changes. On updates the volume source is immutable (but for a CSI
+// controllerExpandSecretRef added where there was none), as is node affinity once set. The other sources' own
+// fields are not checked.
 import { posix } from 'node:path';
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
@@ -19,7 +20,9 @@ import { rfc3339 } from '../meta.js';
 import type { Strategy } from '../strategy.js';
 import { checkNodeSelector } from '../validation/affinity.js';
 import { checkNoBacksteps, isObj, list, str } from '../validation/field-checks.js';
-import { goQuantity, goQuote, notSupportedRendered } from '../validation/go-values.js';
+import { goNested, goStructDiff, type GoField } from '../validation/go-diff.js';
+import { goPointer, goQuantity, goQuote, invalidRendered, notSupportedRendered } from '../validation/go-values.js';
+import { jsonEqual } from '../../apimachinery/json-equal.js';
 import { quantityOf } from '../validation/resources.js';
 
 /** sets.List order. */
@@ -37,6 +40,11 @@ const SOURCES: readonly [string, string][] = [
   ['vsphereVolume', 'vsphereVolume'], ['photonPersistentDisk', 'photonPersistentDisk'], ['portworxVolume', 'portworxVolume'],
   ['azureDisk', 'azureDisk'], ['scaleIO', 'scaleIO'], ['local', 'local'], ['storageos', 'storageos'], ['csi', 'csi'],
 ];
+/** Go names that are not the JSON name capitalized. */
+const GO_SOURCE_NAMES: Record<string, string> = {
+  awsElasticBlockStore: 'AWSElasticBlockStore', gcePersistentDisk: 'GCEPersistentDisk', nfs: 'NFS', rbd: 'RBD', iscsi: 'ISCSI',
+  cephfs: 'CephFS', fc: 'FC', scaleIO: 'ScaleIO', storageos: 'StorageOS', csi: 'CSI',
+};
 const CSI_SECRET_REFS = ['controllerPublishSecretRef', 'controllerExpandSecretRef', 'nodePublishSecretRef', 'nodeExpandSecretRef'];
 
 /** %#v of a core.ResourceList (map keys sorted, as fmt prints maps). */
@@ -174,8 +182,38 @@ export const persistentVolumeStrategy: Strategy = {
     }
   },
   validate: (pv) => validatePersistentVolumeSpec(pv.spec),
-  validateUpdate(pv, old) {
-    const next = pv.spec?.volumeMode ?? null;
-    return next === (old.spec?.volumeMode ?? null) ? [] : [invalidValue('volumeMode', next, 'field is immutable')];
-  },
+  validateUpdate: validatePersistentVolumeUpdate,
 };
+
+/** core.PersistentVolumeSource's fields in Go's order, for the diff of the immutable-source error. */
+const SOURCE_FIELDS: readonly GoField[] = [
+  'gcePersistentDisk', 'awsElasticBlockStore', 'hostPath', 'glusterfs', 'nfs', 'rbd', 'quobyte', 'iscsi', 'flexVolume', 'cinder',
+  'cephfs', 'fc', 'flocker', 'azureFile', 'vsphereVolume', 'azureDisk', 'photonPersistentDisk', 'portworxVolume', 'scaleIO',
+  'local', 'storageos', 'csi',
+].map((json) => ({ json, name: GO_SOURCE_NAMES[json] ?? `${json.charAt(0).toUpperCase()}${json.slice(1)}`, render: goNested(true) }));
+
+/** ValidatePersistentVolumeUpdate's own rules (the spec's are validate's). */
+function validatePersistentVolumeUpdate(pv: KubeObject, old: KubeObject): StatusCause[] {
+  const causes: StatusCause[] = [];
+  const sourceOf = (spec: KubeObject): Record<string, unknown> => Object.fromEntries(SOURCE_FIELDS.filter((f) => spec[f.json] != null).map((f) => [f.json, spec[f.json]]));
+  const prev = sourceOf(isObj(old.spec) ? old.spec : {});
+  const next = sourceOf(isObj(pv.spec) ? pv.spec : {});
+  // a CSI volume may gain the secret for controller expansion
+  if (isObj(prev.csi) && prev.csi.controllerExpandSecretRef == null && isObj(next.csi) && next.csi.controllerExpandSecretRef != null) {
+    const { controllerExpandSecretRef: _added, ...csi } = next.csi;
+    next.csi = csi;
+  }
+  if (!jsonEqual(prev, next)) {
+    const diff = goStructDiff('core.PersistentVolumeSource', SOURCE_FIELDS, prev, next);
+    causes.push(forbidden('spec.persistentvolumesource', `spec.persistentvolumesource is immutable after creation\n${diff}`));
+  }
+  const mode = pv.spec?.volumeMode ?? null;
+  if (mode !== (old.spec?.volumeMode ?? null)) causes.push(invalidValue('volumeMode', mode, 'field is immutable'));
+  const affinity = old.spec?.nodeAffinity;
+  if (affinity != null && !jsonEqual(affinity, pv.spec?.nodeAffinity ?? null)) {
+    const now = pv.spec?.nodeAffinity;
+    const rendered = isObj(now) ? `core.VolumeNodeAffinity{Required:${goPointer('core.NodeSelector', now.required != null)}}` : 'null';
+    causes.push(invalidRendered('nodeAffinity', rendered, 'field is immutable'));
+  }
+  return causes;
+}
