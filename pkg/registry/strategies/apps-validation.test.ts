@@ -7,6 +7,7 @@ import { validateDeploymentSpec } from './deployments.js';
 import { validateReplicaSetSpec } from './replicasets.js';
 import { validateReplicationControllerSpec } from './replicationcontrollers.js';
 import { validateStatefulSetSpec, validateStatefulSetUpdate } from './statefulsets.js';
+import { immutableSelector } from './workloads.js';
 
 const msgs = (causes: { field?: string; message?: string }[]): string[] => causes.map(causeToString);
 const template = (podSpec: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) =>
@@ -15,6 +16,16 @@ const obj = (kind: string, spec: Record<string, unknown>): KubeObject =>
   ({ apiVersion: 'apps/v1', kind, metadata: { name: 'x', namespace: 'd' }, spec: { selector: { matchLabels: { app: 'a' } }, template: template(), ...spec } });
 const deploy = (spec: Record<string, unknown> = {}): KubeObject => obj('Deployment', {
   replicas: 1, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } }, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, ...spec,
+});
+
+describe('selectors of apps/v1 controllers', () => {
+  it('never change once created (an empty map equals an absent one)', () => {
+    const a = deploy();
+    expect(immutableSelector(deploy({ selector: { matchLabels: { app: 'a' }, matchExpressions: [] } }), a)).toEqual([]);
+    expect(msgs(immutableSelector(deploy({ selector: { matchLabels: { app: 'x' } } }), a))).toEqual([
+      'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"x"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable',
+    ]);
+  });
 });
 
 describe('Deployment', () => {

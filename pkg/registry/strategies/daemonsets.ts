@@ -8,7 +8,7 @@ import { goIntOrString, goPointer, goQuote, goStruct, invalidRendered, notSuppor
 import { intOrPercentValue, notMoreThan100Percent, validatePositiveIntOrPercent } from '../validation/int-or-percent.js';
 import { nonNegative } from '../validation/numbers.js';
 import { validateAlwaysRestart, validatePodTemplateMeta } from '../validation/pod-template.js';
-import { checkSelector, templateMatchCauses } from './workloads.js';
+import { checkSelector, immutableSelector, templateMatchCauses } from './workloads.js';
 import { asObj } from '../validation/field-checks.js';
 
 type Obj = Record<string, any>;
@@ -64,4 +64,4 @@ export function validateDaemonSetSpec(obj: KubeObject): StatusCause[] {
   ];
 }
 
-export const daemonSetStrategy: Strategy = { validate: validateDaemonSetSpec };
+export const daemonSetStrategy: Strategy = { validate: validateDaemonSetSpec, validateUpdate: immutableSelector };

@@ -9,7 +9,7 @@ import { goIntOrString, goLabelSelector, goPointer, goQuote, goStruct, invalidRe
 import { intOrPercentValue, notMoreThan100Percent, validatePositiveIntOrPercent } from '../validation/int-or-percent.js';
 import { nonNegative } from '../validation/numbers.js';
 import { validateAlwaysRestart, validatePodTemplateMeta } from '../validation/pod-template.js';
-import { checkSelector, selectorCauses, templateMatchCauses } from './workloads.js';
+import { checkSelector, immutableSelector, selectorCauses, templateMatchCauses } from './workloads.js';
 import { asObj } from '../validation/field-checks.js';
 
 type Obj = Record<string, any>;
@@ -86,4 +86,4 @@ export function validateDeploymentSpec(obj: KubeObject): StatusCause[] {
 }
 
 /** Updates validate the new spec the same way (upstream's ValidateDeploymentUpdate has no immutable fields). */
-export const deploymentStrategy: Strategy = { validate: validateDeploymentSpec };
+export const deploymentStrategy: Strategy = { validate: validateDeploymentSpec, validateUpdate: immutableSelector };

@@ -26,6 +26,18 @@ describe('service strategy updates', () => {
     expect(s.validateUpdate!(next, old, ctx)).toEqual([]);
   });
 
+  it('moves clusterIPs with a clusterIP the client changed alone, which may then not change', () => {
+    const s = serviceStrategy(new IpAllocator('10.96.0.0/24'), new PortAllocator());
+    const old = Object.freeze(nodePort());
+    const next = nodePort();
+    next.spec.clusterIP = '10.96.0.11';
+    s.prepareForUpdate!(next, old, ctx);
+    expect(next.spec.clusterIPs).toEqual(['10.96.0.11']);
+    expect(s.validateUpdate!(next, old, ctx)).toEqual([
+      { reason: 'FieldValueInvalid', field: 'spec.clusterIPs[0]', message: 'Invalid value: []string{"10.96.0.11"}: may not change once set' },
+    ]);
+  });
+
   it('drops what the old type needed on a type change, and gives back its IP and node ports', async () => {
     const ips = new IpAllocator('10.96.0.0/24');
     const ports = new PortAllocator();

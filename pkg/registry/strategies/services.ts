@@ -50,6 +50,19 @@ function patchAllocatedValues(spec: Spec, old: Spec): void {
 const sameList = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 
 /**
+ * An update that names clusterIP alone (an old client, a patch of it) moves clusterIPs with it, as upstream's
+ * normalizeClusterIPs: the plural field is rewritten from the singular one when the client left it as it was.
+ */
+function normalizeClusterIPs(spec: Spec, old: Spec): void {
+  if (Array.isArray(old.clusterIPs) && old.clusterIPs.length && !(Array.isArray(spec.clusterIPs) && spec.clusterIPs.length) && old.clusterIP === spec.clusterIP) {
+    spec.clusterIPs = old.clusterIPs;
+  }
+  if ((old.clusterIP ?? '') === (spec.clusterIP ?? '') || !sameList(spec.clusterIPs, old.clusterIPs)) return;
+  if (spec.clusterIP) spec.clusterIPs = [spec.clusterIP];
+  else delete spec.clusterIPs;
+}
+
+/**
  * Fields a type change makes meaningless are dropped when the client did not change them (upstream's
  * dropTypeDependentFields): cluster IPs and families when leaving for ExternalName, node ports when leaving
  * NodePort/LoadBalancer, the load balancer's own fields, the external traffic policy.
@@ -162,6 +175,7 @@ export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strateg
     prepareForUpdate(svc, old) {
       const spec = (svc.spec ??= {});
       patchAllocatedValues(spec, old.spec ?? {});
+      normalizeClusterIPs(spec, old.spec ?? {});
       dropTypeDependentFields(spec, old.spec ?? {});
       defaultTypeFields(svc);
       if (spec.type !== 'LoadBalancer' && svc.status?.loadBalancer) svc.status = { ...svc.status, loadBalancer: {} };

@@ -52,3 +52,19 @@ export function templateMatchCauses(selector: Selector | undefined, template: un
   return selector.matches(labels ?? {})
     ? [] : [invalidRendered(`${path}.metadata.labels`, goStringMap(labels), '`selector` does not match template `labels`')];
 }
+
+const sameSelector = (a: unknown, b: unknown): boolean => {
+  // Semantic.DeepEqual: an empty map or list equals an absent one
+  const norm = (s: unknown): string => {
+    const o = (s && typeof s === 'object' ? s : {}) as LabelSelector;
+    const labels = Object.entries(o.matchLabels ?? {}).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+    return JSON.stringify([labels, o.matchExpressions?.length ? o.matchExpressions : []]);
+  };
+  return (a == null) === (b == null) && norm(a) === norm(b);
+};
+
+/** apps/v1 Deployments, ReplicaSets and DaemonSets: the selector never changes once created (upstream's ValidateUpdate). */
+export function immutableSelector(obj: KubeObject, old: KubeObject): StatusCause[] {
+  const next = obj.spec?.selector;
+  return sameSelector(next, old.spec?.selector) ? [] : [invalidRendered('spec.selector', goLabelSelector(next), 'field is immutable')];
+}
