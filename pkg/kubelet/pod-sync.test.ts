@@ -119,6 +119,24 @@ describe('PodSyncer', () => {
       .toMatchObject({ status: 'False', reason: 'ContainersNotInitialized' });
   });
 
+  it('restarts a running container whose image the spec changed, whatever the restart policy', async () => {
+    const { syncer, events } = setup();
+    const rec = record({ restartPolicy: 'Never' });
+    await syncer.sync(rec);
+    await syncer.sync(rec); // nothing changed: nothing done
+    expect(events).toHaveLength(4);
+    rec.pod = { ...rec.pod, spec: { ...rec.pod.spec, containers: [{ name: 'c', image: 'nginx:1.28' }] } };
+    await syncer.sync(rec);
+    expect(events.slice(4)).toEqual([
+      'Killing: Container c definition changed, will be restarted',
+      'Pulling: Pulling image "nginx:1.28"',
+      expect.stringMatching(/^Pulled: Successfully pulled image "nginx:1.28"/),
+      'Created: Created container: c',
+      'Started: Started container c',
+    ]);
+    expect(cs(syncer.status(rec))).toMatchObject({ restartCount: 1, image: 'docker.io/library/nginx:1.28', state: { running: {} }, lastState: { terminated: {} } });
+  });
+
   it('a deleted pod: Killing, containers stopped, terminal phase', async () => {
     const { syncer, events } = setup();
     const rec = record({});

@@ -14,7 +14,7 @@ import { linkMounts, mountsReadOnly, VolumeError, VolumeManager, type TokenReque
 import { join } from 'node:path';
 import { containerUser } from './run-as.js';
 import { terminationMessage, terminationMount } from './termination-message.js';
-import type { ContainerStatus, HostsEntries, ImageInfo, Mount, Runtime } from './runtime/types.js';
+import { normalizeImage, type ContainerStatus, type HostsEntries, type ImageInfo, type Mount, type Runtime } from './runtime/types.js';
 
 export interface BackoffPolicy { initialMs: number; maxMs: number }
 
@@ -269,8 +269,20 @@ export class PodSyncer {
     for (const c of (pod.spec?.containers ?? []) as SpecContainer[]) {
       const { latest } = attemptsOf(all, c.name);
       if (!latest) await this.start(rec, sandbox.id, c, 0);
+      else if (latest.state === 'running' && latest.image !== normalizeImage(c.image)) await this.replace(rec, sandbox.id, c, latest);
       else if (latest.state === 'exited' && this.shouldRestart(restartPolicy, latest)) await this.restart(rec, sandbox.id, c, latest);
     }
+  }
+
+  /**
+   * A running container whose image the pod's spec no longer names (the only container field an update may change):
+   * stopped as on deletion, then started again whatever the restart policy, as upstream's containerChanged (whose
+   * hash covers the name and the image alone since 1.31).
+   */
+  private async replace(rec: PodRecord, sandboxId: string, c: SpecContainer, running: ContainerStatus): Promise<void> {
+    this.o.recorder.event(rec.pod, 'Normal', 'Killing', `Container ${c.name} definition changed, will be restarted`);
+    await this.stopWithHook(rec, running, (rec.pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
+    await this.restart(rec, sandboxId, c, this.o.runtime.containerStatus(running.id) ?? running);
   }
 
   /**
