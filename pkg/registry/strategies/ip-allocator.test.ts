@@ -35,6 +35,6 @@ describe('NodePort allocation', () => {
     for (const port of ports) expect(port).toBeGreaterThanOrEqual(30086);
     for (const port of ports) expect(port).toBeLessThanOrEqual(32767);
     p.allocate(30000); // a chosen one in the lower band
-    expect(() => p.allocate(30000)).toThrow('already allocated');
+    expect(() => p.allocate(30000)).toThrow('provided port is already allocated');
   });
 });

@@ -76,9 +76,10 @@ export class IpAllocator {
   }
 }
 
+/** Upstream's ErrAllocated of the IP and port allocators. */
 export class AllocatedError extends Error {
-  constructor(readonly ip: string) {
-    super(`provided IP is already allocated`);
+  constructor(readonly value: string, what: 'IP' | 'port' = 'IP') {
+    super(`provided ${what} is already allocated`);
   }
 }
 
@@ -89,7 +90,7 @@ export class PortAllocator {
 
   allocate(port: number): void {
     if (port < this.min || port > this.max) throw new RangeError(`provided port is not in the valid range. The range of valid ports is ${this.min}-${this.max}`);
-    if (this.used.has(port)) throw new AllocatedError(String(port));
+    if (this.used.has(port)) throw new AllocatedError(String(port), 'port');
     this.used.add(port);
   }
 

@@ -26,6 +26,32 @@ describe('service strategy updates', () => {
     expect(s.validateUpdate!(next, old, ctx)).toEqual([]);
   });
 
+  it('gives a LoadBalancer with externalTrafficPolicy Local a health check node port, kept on updates and given back', async () => {
+    const ips = new IpAllocator('10.96.0.0/24');
+    const ports = new PortAllocator();
+    const s = serviceStrategy(ips, ports);
+    const lb = (): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'lb' }, spec: { type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ port: 80, protocol: 'TCP' }] } });
+    const created = lb();
+    s.prepareForCreate!(created, ctx);
+    await s.beforeCreate!(created, ctx);
+    const hc = created.spec.healthCheckNodePort as number;
+    expect(hc).toBeGreaterThanOrEqual(30000);
+    expect(() => ports.allocate(hc)).toThrow();
+    // an update that leaves it out keeps it
+    const next = lb();
+    s.prepareForUpdate!(next, created, ctx);
+    expect(next.spec.healthCheckNodePort).toBe(hc);
+    // Cluster traffic policy: the port goes back once the update is stored
+    const cluster = { ...lb(), spec: { ...lb().spec, externalTrafficPolicy: 'Cluster' } };
+    s.prepareForUpdate!(cluster, created, ctx);
+    expect(cluster.spec.healthCheckNodePort).toBeUndefined();
+    (await s.beforeUpdate!(cluster, created, ctx))!.commit();
+    expect(() => ports.allocate(hc)).not.toThrow();
+    // a requested port that is taken is refused
+    const taken = { ...lb(), spec: { ...lb().spec, healthCheckNodePort: hc } };
+    expect(() => s.beforeCreate!(taken, ctx)).toThrow(`spec.healthCheckNodePort: Invalid value: ${hc}: failed to allocate requested HealthCheck NodePort ${hc}: provided port is already allocated`);
+  });
+
   it('moves clusterIPs with a clusterIP the client changed alone, which may then not change', () => {
     const s = serviceStrategy(new IpAllocator('10.96.0.0/24'), new PortAllocator());
     const old = Object.freeze(nodePort());

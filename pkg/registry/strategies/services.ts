@@ -22,6 +22,9 @@ const portsOf = (spec: Spec): Spec[] => (Array.isArray(spec.ports) ? spec.ports.
  * Allocated values the client left out stay (upstream's patchAllocatedValues): the cluster IPs, and each port's
  * nodePort, matched by port name, unless another port already uses it.
  */
+/** A LoadBalancer whose traffic stays on the node it arrives at has a node port for the load balancer's health checks. */
+const needsHealthCheckPort = (s: Spec): boolean => s.type === 'LoadBalancer' && s.externalTrafficPolicy === 'Local';
+
 function patchAllocatedValues(spec: Spec, old: Spec): void {
   if (needsClusterIP(old) && needsClusterIP(spec)) {
     if (!spec.clusterIP && old.clusterIP) spec.clusterIP = old.clusterIP;
@@ -29,6 +32,9 @@ function patchAllocatedValues(spec: Spec, old: Spec): void {
   }
   if (needsClusterIP(spec)) {
     for (const k of ['ipFamilies', 'ipFamilyPolicy', 'internalTrafficPolicy']) if (spec[k] === undefined && old[k] !== undefined) spec[k] = old[k];
+  }
+  if (needsHealthCheckPort(old) && needsHealthCheckPort(spec) && !spec.healthCheckNodePort && old.healthCheckNodePort) {
+    spec.healthCheckNodePort = old.healthCheckNodePort;
   }
   if (needsNodePort(old) && needsNodePort(spec)) {
     const used = new Set(portsOf(spec).map((p) => p.nodePort).filter(Boolean));
@@ -84,8 +90,7 @@ function dropTypeDependentFields(spec: Spec, old: Spec): void {
       return rest;
     });
   }
-  const needsHC = (s: Spec): boolean => s.type === 'LoadBalancer' && s.externalTrafficPolicy === 'Local';
-  if (needsHC(old) && !needsHC(spec) && (spec.healthCheckNodePort ?? 0) === (old.healthCheckNodePort ?? 0)) delete spec.healthCheckNodePort;
+  if (needsHealthCheckPort(old) && !needsHealthCheckPort(spec) && (spec.healthCheckNodePort ?? 0) === (old.healthCheckNodePort ?? 0)) delete spec.healthCheckNodePort;
   if (old.type === 'LoadBalancer' && spec.type !== 'LoadBalancer') {
     if (typeof spec.allocateLoadBalancerNodePorts === 'boolean' && spec.allocateLoadBalancerNodePorts === old.allocateLoadBalancerNodePorts) delete spec.allocateLoadBalancerNodePorts;
     if ((spec.loadBalancerClass ?? null) === (old.loadBalancerClass ?? null)) delete spec.loadBalancerClass;
@@ -109,6 +114,13 @@ function defaultTypeFields(svc: KubeObject): void {
   if (wantsNodePorts(svc)) spec.externalTrafficPolicy ??= 'Cluster';
   if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
 }
+
+/** The node ports a service holds: its ports' and its health check's. */
+const nodePortsOf = (svc: KubeObject): number[] => {
+  const held = ((svc.spec?.ports ?? []) as KubeObject[]).map((p) => p.nodePort).filter((n): n is number => typeof n === 'number' && n > 0);
+  const hc = svc.spec?.healthCheckNodePort;
+  return typeof hc === 'number' && hc > 0 ? [...held, hc] : held;
+};
 
 /** The cluster IP and node ports a write took from the pools. */
 interface Taken { ip?: string; ports: number[] }
@@ -155,6 +167,18 @@ export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strateg
         }
       }
     }
+    if (needsHealthCheckPort(spec) && !(spec.healthCheckNodePort && spec.healthCheckNodePort === old?.spec?.healthCheckNodePort)) {
+      const wanted = spec.healthCheckNodePort;
+      try {
+        if (wanted) ports.allocate(wanted);
+        else spec.healthCheckNodePort = ports.allocateNext();
+        took.ports.push(spec.healthCheckNodePort);
+      } catch (err) {
+        if (!(err instanceof AllocatedError || err instanceof RangeError)) throw err;
+        const detail = wanted ? `failed to allocate requested HealthCheck NodePort ${wanted}` : 'failed to allocate a HealthCheck NodePort';
+        causes.push(invalidValue('spec.healthCheckNodePort', wanted ?? 0, `${detail}: ${err.message}`));
+      }
+    }
     if (causes.length) {
       giveBack(took);
       throw invalid('', 'Service', svc.metadata?.name ?? '', causes);
@@ -163,7 +187,7 @@ export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strateg
   };
   const release = (svc: KubeObject): void => {
     if (svc.spec?.clusterIP && svc.spec.clusterIP !== 'None') ips.release(svc.spec.clusterIP);
-    for (const p of (svc.spec?.ports ?? []) as KubeObject[]) if (p.nodePort) ports.release(p.nodePort);
+    for (const port of nodePortsOf(svc)) ports.release(port);
   };
 
   return {
@@ -193,8 +217,8 @@ export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strateg
         commit: () => {
           const ip = old.spec?.clusterIP;
           if (ip && ip !== 'None' && ip !== svc.spec?.clusterIP) ips.release(ip);
-          const kept = new Set(((svc.spec?.ports ?? []) as KubeObject[]).map((p) => p.nodePort).filter(Boolean));
-          for (const p of (old.spec?.ports ?? []) as KubeObject[]) if (p.nodePort && !kept.has(p.nodePort)) ports.release(p.nodePort);
+          const kept = new Set(nodePortsOf(svc));
+          for (const port of nodePortsOf(old)) if (!kept.has(port)) ports.release(port);
         },
         abort: () => giveBack(took),
       };
@@ -209,9 +233,9 @@ export function reserveExisting(services: KubeObject[], ips: IpAllocator, ports:
     try {
       if (svc.spec?.clusterIP && svc.spec.clusterIP !== 'None') ips.allocate(svc.spec.clusterIP);
     } catch { /* a duplicate on disk: keep serving it */ }
-    for (const p of (svc.spec?.ports ?? []) as KubeObject[]) {
+    for (const port of nodePortsOf(svc)) {
       try {
-        if (p.nodePort) ports.allocate(p.nodePort);
+        ports.allocate(port);
       } catch { /* as above */ }
     }
   }
