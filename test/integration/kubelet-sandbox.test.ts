@@ -1,7 +1,8 @@
 // Pod sandboxes on the process runtime (root on Linux): each pod gets a network namespace on the node's bridge with
 // an address from the podCIDR, its own hostname, resolv.conf and PID namespace; pods reach each other and the node
 // reaches them; deleting a pod removes its namespace and frees its address. Skipped where sandboxes are impossible.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -180,6 +181,27 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     await runtime.stopContainer(id, 1);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1_000);
     expect(runtime.containerStatus(id)).toMatchObject({ state: 'exited', exitCode: 137 });
+  });
+
+  it.skipIf(!existsSync('/usr/bin/script'))('a shell on a tty (exec -it, a tty container) leads its terminal inside the pod\'s PID namespace: its own exit code, and SIGKILL reaches it', async () => {
+    await createBound(admin, pod('tty', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', stdin: true, tty: true, command: ['sh'] }] } }), NODE);
+    const id = containerId(await running('tty'));
+    // kubectl wants a terminal for -t: util-linux `script` gives it one, fed from a pipe
+    const cmd = ['kubectl', '--kubeconfig', api.kubeconfig, 'exec', '-it', 'tty', '--', 'sh'].map((a) => `'${a}'`).join(' ');
+    const r = await new Promise<{ code: number; out: string }>((resolve) => {
+      const child = execFile('/usr/bin/script', ['-qfec', cmd, '/dev/null'], { timeout: 60_000 }, (err, stdout) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: stdout });
+      });
+      child.stdin!.write('echo "sum=$((40+2))"\n');
+      setTimeout(() => child.stdin!.end('exit 7\n'), 1500);
+    });
+    expect(r.out).toContain('sum=42');
+    expect(r.out).not.toContain('Cannot set tty process group');
+    expect(r.code).toBe(7);
+    // an interactive shell ignores SIGTERM: the container's own process is SIGKILLed after the grace period
+    await runtime.stopContainer(id, 1);
+    expect(runtime.containerStatus(id)).toMatchObject({ state: 'exited', exitCode: 137 });
+    await admin.pods('default').delete('tty', { gracePeriodSeconds: 0 });
   });
 
   it('frees what a sandbox of an earlier run left behind once no process holds its namespace', async () => {

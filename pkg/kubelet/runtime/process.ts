@@ -63,6 +63,9 @@ interface ProcContainer extends ContainerStatus, ContainerRecord {
 }
 
 /** `mini-kube container-shim` of this package: the bundle next to this chunk, or dist/bin from the compiled tree or the sources. */
+/** util-linux setsid (-c: the terminal on stdin made the new session's; -w: its child's exit code), where there is one. */
+const SETSID = ['/usr/bin/setsid', '/bin/setsid'].find((p) => existsSync(p));
+
 const defaultShim = (): string[] => {
   const here = dirname(fileURLToPath(import.meta.url));
   const main = [join(here, 'mini-kube.mjs'), join(here, '../../../bin/mini-kube.mjs'), join(here, '../../../dist/bin/mini-kube.mjs')].find((p) => existsSync(p));
@@ -254,6 +257,8 @@ export class ProcessRuntime implements Runtime {
       throw new Error(exit.startError);
     }
     argv = asUser(c.config.user, argv);
+    // a tty container's process leads the terminal's session inside the pod's PID namespace (see execArgv)
+    if (pod && c.config.tty && PTY_AVAILABLE && SETSID) argv = [SETSID, '-c', '-w', ...argv];
     if (rooted) {
       // a file mounted in /dev (the termination log) gets its mount point made on the node, once: else the root
       // would mirror the node's /dev, a mount per device, for every container
@@ -320,10 +325,10 @@ export class ProcessRuntime implements Runtime {
     if (!c || c.state !== 'running' || pid === undefined) return;
     const signal = (s: NodeJS.Signals, target: number): void => { try { process.kill(target, s); } catch { /* gone */ } };
     // SIGTERM goes to the container's own process alone (as a runtime signals a container's init), SIGKILL to every
-    // process group
+    // process group (a tty container's own process leads one of its own)
     const { top, main } = await this.processesOf(c, pid);
     signal('SIGTERM', main ?? -top);
-    const killer = setTimeout(() => { for (const g of new Set([pid, top])) signal('SIGKILL', -g); }, Math.max(0, timeoutSeconds) * 1000);
+    const killer = setTimeout(() => { for (const g of new Set([pid, top, ...(main ? [main] : [])])) signal('SIGKILL', -g); }, Math.max(0, timeoutSeconds) * 1000);
     await c.exited;
     clearTimeout(killer);
   }
@@ -362,7 +367,7 @@ export class ProcessRuntime implements Runtime {
   async exec(id: string, cmd: string[], o: StreamingOptions): Promise<StreamingSession> {
     const c = this.mustGet(id);
     if (c.state !== 'running') throw new Error(`container ${id} is not running`);
-    return execStreaming(await this.execArgv(c, cmd), c.env, hostCwd(c), o);
+    return execStreaming(await this.execArgv(c, cmd, o.tty === true && PTY_AVAILABLE), c.env, hostCwd(c), o);
   }
 
   attach(id: string, o: StreamingOptions): Promise<StreamingSession> {
@@ -403,11 +408,13 @@ export class ProcessRuntime implements Runtime {
    * process, so that it sees the container's mounts (its root, read-only binds, the sandbox's /etc) when it has a
    * mount namespace of its own; else in its pod's namespaces when it has a sandbox, or as it is.
    */
-  private async execArgv(c: ProcContainer, cmd: string[]): Promise<string[]> {
+  private async execArgv(c: ProcContainer, cmd: string[], tty = false): Promise<string[]> {
     const pod = this.pods.get(c.sandboxId);
     const pid = c.shim?.started?.pid;
-    // as runc exec, as the container's user
-    const run = asUser(c.config.user, cmd);
+    // as runc exec, as the container's user; on a tty, as the leader of a session of its own that the terminal
+    // belongs to, as runc makes it: entering a PID namespace forks, and a shell whose terminal's process group it
+    // cannot see fails to give the terminal back when it exits ("Cannot set tty process group", exit code 2)
+    const run = tty && pod && SETSID ? [SETSID, '-c', '-w', ...asUser(c.config.user, cmd)] : asUser(c.config.user, cmd);
     let argv = run;
     if (pid !== undefined) {
       const { top, main } = await this.processesOf(c, pid);
