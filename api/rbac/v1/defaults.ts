@@ -8,10 +8,9 @@ const binding: Defaulter = (o) => {
   if (o.roleRef && !o.roleRef.apiGroup) o.roleRef.apiGroup = GROUP;
 };
 
+// a ServiceAccount's group is "", which omitempty leaves out of what upstream stores and serves
 const subject: Defaulter = (s) => {
-  if (s.apiGroup) return;
-  if (s.kind === 'ServiceAccount') s.apiGroup = '';
-  else if (s.kind === 'User' || s.kind === 'Group') s.apiGroup = GROUP;
+  if (!s.apiGroup && (s.kind === 'User' || s.kind === 'Group')) s.apiGroup = GROUP;
 };
 
 export const defaulters: Record<string, Defaulter> = {

@@ -17,7 +17,7 @@ describe('rbac/v1', () => {
     expect(rb.roleRef.apiGroup).toBe('rbac.authorization.k8s.io');
     const subjects = [{ kind: 'User', name: 'u' }, { kind: 'ServiceAccount', name: 's' }, { kind: 'Group', name: 'g', apiGroup: 'x' }];
     for (const s of subjects) defaulters![`${R}Subject`](s);
-    expect(subjects.map((s) => s.apiGroup)).toEqual(['rbac.authorization.k8s.io', '', 'x']);
+    expect(subjects.map((s) => s.apiGroup)).toEqual(['rbac.authorization.k8s.io', undefined, 'x']);
   });
 
   it('serves cluster-scoped clusterroles and namespaced roles with plural names', () => {
