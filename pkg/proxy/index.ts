@@ -1,15 +1,17 @@
 // `mini-kube proxy`: Services made reachable, as kube-proxy makes them, by a proxy in user space (kube-proxy had such a
 // mode until 1.26): it watches Services and EndpointSlices and listens on every ClusterIP (made an address of the
-// host) and NodePort, forwarding each connection or UDP flow to a ready endpoint.
+// host) and NodePort, forwarding each connection or UDP flow to a ready endpoint; and answers the health checks of
+// LoadBalancer Services that keep traffic on the node it arrives at (health-checks.ts).
 import type { Logger } from 'pino';
 import type { KubeObject } from '../../api/types.js';
 import { Resources, SharedInformerFactory, type Client } from '../client/index.js';
 import { Proxier } from './proxier.js';
 import { ServiceAddresses, serviceLinkName } from './service-addresses.js';
-import { servicePorts } from './service-map.js';
+import { HealthCheckServers } from './health-checks.js';
+import { healthChecks, servicePorts } from './service-map.js';
 
 export { Proxier } from './proxier.js';
-export { servicePorts, type ServicePortEntry } from './service-map.js';
+export { healthChecks, servicePorts, type ServicePortEntry } from './service-map.js';
 
 export interface ProxyOptions {
   client: Client;
@@ -29,6 +31,8 @@ export interface RunningProxy {
   /** ClusterIPs are served (their addresses were made the host's); false: NodePorts only. */
   clusterIPs: boolean;
   proxier: Proxier;
+  /** The health check node ports served (LoadBalancer Services with externalTrafficPolicy Local). */
+  healthChecks: HealthCheckServers;
   stop(): Promise<void>;
 }
 
@@ -42,6 +46,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     }
   }
   const proxier = new Proxier({ addresses, nodePortAddresses: o.nodePortAddresses, logger: o.logger });
+  const checks = new HealthCheckServers({ addresses: o.nodePortAddresses, logger: o.logger });
   const factory = new SharedInformerFactory(o.client);
   const services = factory.informerFor<KubeObject>(Resources.services);
   const slices = factory.informerFor<KubeObject>(Resources.endpointSlices);
@@ -53,7 +58,8 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const sync = (): void => {
     if (running) { again = true; return; }
     again = false;
-    running = proxier.sync(servicePorts(services.indexer.list(), slices.indexer.list(), o.node))
+    const [svcs, eps] = [services.indexer.list(), slices.indexer.list()];
+    running = Promise.all([proxier.sync(servicePorts(svcs, eps, o.node)), checks.sync(healthChecks(svcs, eps, o.node))]).then(() => undefined)
       .catch((err: unknown) => o.logger.error({ err }, 'sync failed'))
       .finally(() => { running = undefined; if (again) sync(); });
   };
@@ -73,11 +79,13 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     ready,
     clusterIPs: !!addresses,
     proxier,
+    healthChecks: checks,
     stop: async () => {
       clearInterval(timer);
       ac.abort();
       while (running) await running;
       await proxier.close();
+      checks.close();
       await addresses?.close();
     },
   };

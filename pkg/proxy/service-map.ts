@@ -3,6 +3,7 @@
 // the endpoints it may pick from.
 import { LABEL_SERVICE_NAME } from '../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../api/types.js';
+import type { HealthCheck } from './health-checks.js';
 
 export type Protocol = 'TCP' | 'UDP';
 
@@ -106,6 +107,35 @@ export function servicePorts(services: KubeObject[], slices: KubeObject[], node:
         affinityMs: affinity,
       });
     }
+  }
+  return out;
+}
+
+/**
+ * The health checks this node answers (health-checks.ts): LoadBalancer Services with externalTrafficPolicy Local and a
+ * healthCheckNodePort, each with the number of its ready endpoints on this node (distinct addresses, any port).
+ */
+export function healthChecks(services: KubeObject[], slices: KubeObject[], node: string): HealthCheck[] {
+  const local = new Map<string, Set<string>>();
+  for (const slice of slices) {
+    const svc = slice.metadata?.labels?.[LABEL_SERVICE_NAME];
+    if (!svc) continue;
+    const key = `${slice.metadata?.namespace ?? ''}/${svc}`;
+    for (const e of (slice.endpoints ?? []) as SliceEndpoint[]) {
+      const c = e.conditions ?? {};
+      if (e.nodeName !== node || c.ready === false || c.terminating === true || !e.addresses?.[0]) continue;
+      let ips = local.get(key);
+      if (!ips) local.set(key, (ips = new Set()));
+      ips.add(e.addresses[0]);
+    }
+  }
+  const out: HealthCheck[] = [];
+  for (const svc of services) {
+    const spec = (svc.spec ?? {}) as { type?: string; externalTrafficPolicy?: string; healthCheckNodePort?: number };
+    if (spec.type !== 'LoadBalancer' || spec.externalTrafficPolicy !== 'Local' || !spec.healthCheckNodePort) continue;
+    const namespace = svc.metadata?.namespace ?? '';
+    const name = svc.metadata?.name ?? '';
+    out.push({ namespace, name, nodePort: spec.healthCheckNodePort, localEndpoints: local.get(`${namespace}/${name}`)?.size ?? 0 });
   }
   return out;
 }

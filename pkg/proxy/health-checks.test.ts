@@ -1,0 +1,53 @@
+import { createServer } from 'node:net';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../api/types.js';
+import { HealthCheckServers } from './health-checks.js';
+import { healthChecks } from './service-map.js';
+
+const freePort = (): Promise<number> => new Promise((resolve) => {
+  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
+});
+const lb = (name: string, spec: Record<string, unknown>): KubeObject => ({
+  apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'ns' }, spec: { type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ port: 80 }], ...spec },
+});
+const slice = (service: string, endpoints: unknown[]): KubeObject => ({
+  apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: `${service}-x`, namespace: 'ns', labels: { 'kubernetes.io/service-name': service } },
+  addressType: 'IPv4', ports: [{ port: 8080 }], endpoints,
+});
+
+describe('health check node ports', () => {
+  it('are those of LoadBalancers with externalTrafficPolicy Local, counting this node\'s ready endpoints', () => {
+    const checks = healthChecks([
+      lb('web', { healthCheckNodePort: 30001 }),
+      lb('cluster', { externalTrafficPolicy: 'Cluster' }),
+      { ...lb('np', { healthCheckNodePort: 30002 }), spec: { type: 'NodePort', externalTrafficPolicy: 'Local', healthCheckNodePort: 30002 } },
+    ], [slice('web', [
+      { addresses: ['10.0.0.1'], nodeName: 'n1', conditions: { ready: true } },
+      { addresses: ['10.0.0.2'], nodeName: 'n1', conditions: { ready: false } },
+      { addresses: ['10.0.0.3'], nodeName: 'n2', conditions: { ready: true } },
+    ])], 'n1');
+    expect(checks).toEqual([{ namespace: 'ns', name: 'web', nodePort: 30001, localEndpoints: 1 }]);
+  });
+
+  const servers = new HealthCheckServers({ addresses: ['127.0.0.1'], logger: pino({ level: 'silent' }) });
+  afterAll(() => servers.close());
+
+  it('answer 200 while the node has an endpoint and 503 without, with kube-proxy\'s body and headers; closed when gone', async () => {
+    const port = await freePort();
+    const check = { namespace: 'ns', name: 'web', nodePort: port, localEndpoints: 2 };
+    await servers.sync([check]);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-load-balancing-endpoint-weight')).toBe('2');
+    expect(ok.headers.get('content-type')).toBe('application/json');
+    expect(JSON.parse(await ok.text())).toEqual({ service: { namespace: 'ns', name: 'web' }, localEndpoints: 2, serviceProxyHealthy: true });
+    await servers.sync([{ ...check, localEndpoints: 0 }]);
+    const none = await fetch(`http://127.0.0.1:${port}/`);
+    expect(none.status).toBe(503);
+    await none.text();
+    await servers.sync([]);
+    expect(servers.listening()).toEqual([]);
+    await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+  });
+});
