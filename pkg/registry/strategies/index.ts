@@ -14,6 +14,7 @@ import { cronJobStrategy } from './cronjobs.js';
 import { daemonSetStrategy } from './daemonsets.js';
 import { deploymentStrategy } from './deployments.js';
 import { jobStrategy } from './jobs.js';
+import { ingressClassStrategy } from './ingressclasses.js';
 import { ingressStrategy } from './ingresses.js';
 import { networkPolicyStrategy } from './networkpolicies.js';
 import { podDisruptionBudgetStrategy } from './poddisruptionbudgets.js';
@@ -106,6 +107,7 @@ const SPECIFIC: Record<string, Strategy> = {
   'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindingStrategy,
   'policy/poddisruptionbudgets': podDisruptionBudgetStrategy,
   'networking.k8s.io/ingresses': ingressStrategy,
+  'networking.k8s.io/ingressclasses': ingressClassStrategy,
   'networking.k8s.io/networkpolicies': networkPolicyStrategy,
 };
 

@@ -4,7 +4,7 @@
 import type { KubeObject } from '../../../api/types.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { invalidValue, required } from '../../apimachinery/field.js';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../apimachinery/names.js';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, regexError } from '../../apimachinery/names.js';
 
 const NONE: readonly unknown[] = Object.freeze([]);
 
@@ -76,4 +76,19 @@ export function checkLocalDescendingPath(causes: StatusCause[], path: string, ta
 export function checkLocalNonReservedPath(causes: StatusCause[], path: string, target: string): void {
   checkLocalDescendingPath(causes, path, target);
   if (target.startsWith('..') && !target.startsWith('../')) causes.push(invalidValue(path, target, "must not start with '..'"));
+}
+
+const HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
+const HTTP_PATH = /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/;
+
+/** Upstream's IsDomainPrefixedPath. */
+export function domainPrefixedPath(path: string, value: string): StatusCause[] {
+  if (value.length === 0) return [required(path)];
+  const slash = value.indexOf('/');
+  if (slash <= 0 || slash === value.length - 1) return [invalidValue(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')];
+  const host = value.slice(0, slash);
+  const causes = isDNS1123Subdomain(host).map((m) => invalidValue(path, host, m));
+  const rest = value.slice(slash + 1);
+  if (!HTTP_PATH.test(rest)) causes.push(invalidValue(path, rest, regexError('Invalid path', HTTP_PATH_FMT)));
+  return causes;
 }

@@ -9,7 +9,7 @@ import { isDNS1123Subdomain, isQualifiedName, regexError } from '../../apimachin
 import { goInt32Slice, goPointer, goQuote, goStruct, invalidOmitted, invalidRendered, tooMany } from './go-values.js';
 import { nonNegative } from './numbers.js';
 import { podSpecOf, validatePodTemplateMeta } from './pod-template.js';
-import { asObj } from './field-checks.js';
+import { asObj, domainPrefixedPath } from './field-checks.js';
 
 type Obj = Record<string, any>;
 
@@ -36,21 +36,6 @@ const REPLACEMENT_POLICIES = ['Failed', 'TerminatingOrFailed'];
 
 /** Go's %q of a sorted string slice inside a message: ["A" "B"]. */
 const goQuotedList = (values: string[]): string => `[${values.map(goQuote).join(' ')}]`;
-
-const HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
-const HTTP_PATH = /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/;
-
-/** Upstream's IsDomainPrefixedPath. */
-function domainPrefixedPath(path: string, value: string): StatusCause[] {
-  if (value.length === 0) return [required(path)];
-  const slash = value.indexOf('/');
-  if (slash <= 0 || slash === value.length - 1) return [invalidValue(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')];
-  const host = value.slice(0, slash);
-  const causes = isDNS1123Subdomain(host).map((m) => invalidValue(path, host, m));
-  const rest = value.slice(slash + 1);
-  if (!HTTP_PATH.test(rest)) causes.push(invalidValue(path, rest, regexError('Invalid path', HTTP_PATH_FMT)));
-  return causes;
-}
 
 function validateOnExitCodes(onExitCodes: Obj, path: string, containerNames: Set<string>): StatusCause[] {
   const causes: StatusCause[] = [];
