@@ -9,8 +9,9 @@ import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from
 import type { Footprint } from './admission.js';
 import { runAction, type Probe } from './probes.js';
 import { linuxResources } from './sandbox/cgroups.js';
-import { podDnsConfig, type DnsSettings } from './sandbox/dns.js';
+import { hostNetworkHostsFile, podDnsConfig, type DnsSettings } from './sandbox/dns.js';
 import { linkMounts, mountsReadOnly, VolumeError, VolumeManager, type TokenRequester, type Volume, type VolumeObjectGetter } from './volumes.js';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { containerUser } from './run-as.js';
 import { terminationMessage, terminationMount } from './termination-message.js';
@@ -118,6 +119,13 @@ const hostsEntries = (pod: KubeObject, clusterDomain: string): HostsEntries => {
     ...(subdomain ? { fqdn: `${hostname}.${subdomain}.${pod.metadata!.namespace!}.svc.${clusterDomain}` } : {}),
     ...(Array.isArray(spec.hostAliases) && spec.hostAliases.length ? { hostAliases: spec.hostAliases as HostsEntries['hostAliases'] } : {}),
   };
+};
+
+/** The managed hosts file of a host-network pod, written in its directory, as the mount of /etc/hosts. */
+const hostNetworkHostsMount = async (podDir: string, aliases: HostsEntries['hostAliases']): Promise<Mount> => {
+  const file = join(podDir, 'etc-hosts');
+  await writeFile(file, hostNetworkHostsFile(await readFile('/etc/hosts', 'utf8').catch(() => ''), aliases));
+  return { containerPath: '/etc/hosts', hostPath: file };
 };
 
 const podDesc = (pod: KubeObject): string => `${pod.metadata!.name}_${pod.metadata!.namespace}(${pod.metadata!.uid})`;
@@ -394,6 +402,9 @@ export class PodSyncer {
       const volumeMounts = (c.volumeMounts ?? []).map((m) => ({ ...m, readOnly: mountsReadOnly(m, specVolumes.get(m.name)) }));
       mounts = await linkMounts(rootfs, volumeMounts, rec.volumes);
       mounts.push(await terminationMount(podDir, rootfs, c, attempt));
+      // a pod on the node's network has the node's /etc/hosts, with its hostAliases added (a sandbox writes the others')
+      const aliases = pod.spec?.hostAliases as HostsEntries['hostAliases'];
+      if (pod.spec?.hostNetwork && aliases?.length) mounts.push(await hostNetworkHostsMount(podDir, aliases));
       env = [{ name: 'MINI_KUBE_ROOTFS', value: rootfs }, ...env];
     }
     const vars = Object.fromEntries(env.map((e) => [e.name, e.value]));

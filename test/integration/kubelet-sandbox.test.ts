@@ -156,11 +156,18 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     await admin.pods('default').delete('aliased', { gracePeriodSeconds: 0 });
   });
 
-  it('a hostNetwork pod keeps the node\'s network and IP', async () => {
-    await createBound(admin, pod('hostnet', { spec: { hostNetwork: true, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'exec sleep 300'] }] } }), NODE);
+  it('a hostNetwork pod keeps the node\'s network and IP, and the node\'s /etc/hosts with its hostAliases added', async () => {
+    await createBound(admin, pod('hostnet', { spec: {
+      hostNetwork: true, hostAliases: [{ ip: '10.1.2.3', hostnames: ['foo.local', 'bar.local'] }],
+      containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'exec sleep 300'] }],
+    } }), NODE);
     const p = await running('hostnet');
     expect(p.status!.podIP).toBe('127.0.0.1');
     expect(runtime.listPodSandboxes(p.metadata!.uid).map((s) => s.ip)).toEqual(['127.0.0.1']);
+    const hosts = await api.kubectl('exec', 'hostnet', '--', 'cat', '/etc/hosts');
+    const node = await readFile('/etc/hosts', 'utf8');
+    expect(hosts.stdout).toBe(`# Kubernetes-managed hosts file (host network).\n${node}\n# Entries added by HostAliases.\n10.1.2.3\tfoo.local\tbar.local\n`);
+    expect(node).not.toContain('foo.local');
   });
 
   it('stopping a container delivers SIGTERM to its process (not to the nsenter wrapper), which exits with its own code', async () => {

@@ -1,6 +1,6 @@
 // The pod's resolv.conf by dnsPolicy, as upstream's kubelet computes it, and the host resolv.conf it starts from.
 import { describe, expect, it } from 'vitest';
-import { hostsFile, MISSING_CLUSTER_DNS, parseResolvConf, podDnsConfig, resolvConf, type DnsSettings } from './dns.js';
+import { hostNetworkHostsFile, hostsFile, MISSING_CLUSTER_DNS, parseResolvConf, podDnsConfig, resolvConf, type DnsSettings } from './dns.js';
 
 const host = parseResolvConf('# generated\nnameserver 192.0.2.53\nnameserver 192.0.2.54 ; second\nsearch corp.example lab.example\noptions edns0 rotate\n');
 const settings: DnsSettings = { clusterDns: ['10.96.0.10'], clusterDomain: 'cluster.local', host };
@@ -52,5 +52,10 @@ describe('pod /etc/hosts', () => {
       '10.244.0.5\tdb-0.db.default.svc.cluster.local\tdb-0', '', '# Entries added by HostAliases.', '10.1.2.3\tfoo.local\tbar.local', '10.1.2.4\tbaz', '',
     ]);
     expect(hostsFile('10.244.0.6', 'web').split('\n').slice(7)).toEqual(['10.244.0.6\tweb', '']);
+  });
+
+  it('gives a host-network pod the node\'s hosts file with its hostAliases added, as upstream\'s nodeHostsFileContent', () => {
+    expect(hostNetworkHostsFile('127.0.0.1 localhost\n', [{ ip: '10.1.2.3', hostnames: ['foo.local', 'bar.local'] }])).toBe(
+      '# Kubernetes-managed hosts file (host network).\n127.0.0.1 localhost\n\n# Entries added by HostAliases.\n10.1.2.3\tfoo.local\tbar.local\n');
   });
 });

@@ -95,6 +95,14 @@ export const resolvConf = (c: DnsConfig): string =>
  * The pod's /etc/hosts (upstream's managed hosts file for a pod with its own network): its FQDN first when it has a
  * subdomain, then its hostAliases, one line per address.
  */
+/** The hostAliases block of a managed hosts file: a blank line, a comment, one line per address. */
+const aliasLines = (aliases: HostsEntries['hostAliases']): string[] =>
+  (aliases?.length ? ['', '# Entries added by HostAliases.', ...aliases.map((a) => [a.ip, ...(a.hostnames ?? [])].join('\t'))] : []);
+
+/** A host-network pod's /etc/hosts (upstream's nodeHostsFileContent): the node's, then the pod's hostAliases. */
+export const hostNetworkHostsFile = (nodeHosts: string, aliases: HostsEntries['hostAliases']): string =>
+  `# Kubernetes-managed hosts file (host network).\n${nodeHosts}${aliasLines(aliases).map((l) => `${l}\n`).join('')}`;
+
 export const hostsFile = (ip: string, hostname: string, extra: HostsEntries = {}): string => [
   '# Kubernetes-managed hosts file.',
   '127.0.0.1\tlocalhost',
@@ -104,6 +112,6 @@ export const hostsFile = (ip: string, hostname: string, extra: HostsEntries = {}
   'fe00::1\tip6-allnodes',
   'fe00::2\tip6-allrouters',
   extra.fqdn ? `${ip}\t${extra.fqdn}\t${hostname}` : `${ip}\t${hostname}`,
-  ...(extra.hostAliases?.length ? ['', '# Entries added by HostAliases.', ...extra.hostAliases.map((a) => [a.ip, ...(a.hostnames ?? [])].join('\t'))] : []),
+  ...aliasLines(extra.hostAliases),
   '',
 ].join('\n');
