@@ -14,7 +14,8 @@ import { fieldCause, type StatusCause } from './errors.js';
 
 /** Go's rendering of a bad value in ErrorBody: %q for strings, %v for scalars, %#v for string slices. */
 export const formatValue = (value: unknown): string => {
-  if (value === null || value === undefined) return 'null';
+  // a nil value (or pointer) is the string "null" to field.Error's ErrorBody, so it is quoted as strings are
+  if (value === null || value === undefined) return '"null"';
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {

@@ -108,7 +108,7 @@ describe('Initializers', () => {
     skipHead.metadata.initializers.pending.splice(1, 1);
     const wrong = await s.api('PUT', path, skipHead);
     expect([wrong.status, wrong.body.reason]).toEqual([422, 'Invalid']);
-    expect(wrong.body.message).toContain(`metadata.initializers.pending: Invalid value: null: only the first pending initializer (${LABELER}) may be removed`);
+    expect(wrong.body.message).toContain(`metadata.initializers.pending: Invalid value: "null": only the first pending initializer (${LABELER}) may be removed`);
 
     const asBob = await bob.api('PUT', path, initialize('x')(structuredClone(made.body)));
     expect([asBob.status, asBob.body.message]).toEqual([403, 'configmaps "two" is forbidden: update to uninitialized resource denied']);
@@ -119,7 +119,7 @@ describe('Initializers', () => {
     expect([last.status, last.body.metadata.initializers]).toEqual([200, undefined]);
     const again = await s.api('PUT', path, { ...last.body, metadata: { ...last.body.metadata, initializers: { pending: [{ name: AUDITOR }] } } });
     expect(again.status).toBe(422);
-    expect(again.body.message).toContain('metadata.initializers: Invalid value: null: field is immutable once initialization has completed');
+    expect(again.body.message).toContain('metadata.initializers: Invalid value: "null": field is immutable once initialization has completed');
     // Bringing one's own initializers is for those who may initialize.
     const own = await bob.api('POST', '/api/v1/namespaces/default/configmaps', { ...cm('own'), metadata: { name: 'own', initializers: { pending: [] } } });
     expect([own.status, own.body.message]).toEqual([403, 'configmaps "own" is forbidden: create with initializers denied']);

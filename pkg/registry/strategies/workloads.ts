@@ -4,6 +4,7 @@
 // statefulsets.ts), which add the rest of their spec's rules.
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
+import { invalidValue } from '../../apimachinery/field.js';
 import { labelSelectorAsSelector, validateLabelSelector, type LabelSelector, type Selector } from '../../apimachinery/labels.js';
 import { goLabelSelector, goStringMap, invalidRendered } from '../validation/go-values.js';
 import { labelsOf } from '../validation/pod-template.js';
@@ -66,5 +67,6 @@ const sameSelector = (a: unknown, b: unknown): boolean => {
 /** apps/v1 Deployments, ReplicaSets and DaemonSets: the selector never changes once created (upstream's ValidateUpdate). */
 export function immutableSelector(obj: KubeObject, old: KubeObject): StatusCause[] {
   const next = obj.spec?.selector;
-  return sameSelector(next, old.spec?.selector) ? [] : [invalidRendered('spec.selector', goLabelSelector(next), 'field is immutable')];
+  if (sameSelector(next, old.spec?.selector)) return [];
+  return [next == null ? invalidValue('spec.selector', null, 'field is immutable') : invalidRendered('spec.selector', goLabelSelector(next), 'field is immutable')];
 }
