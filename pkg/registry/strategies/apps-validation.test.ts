@@ -19,6 +19,13 @@ const deploy = (spec: Record<string, unknown> = {}): KubeObject => obj('Deployme
 });
 
 describe('selectors of apps/v1 controllers', () => {
+  it('select nothing when absent: the template\'s labels do not match (the schema reports the selector required)', () => {
+    const { selector: _none, ...spec } = deploy().spec;
+    expect(msgs(validateDeploymentSpec({ ...deploy(), spec }))).toEqual([
+      'spec.template.metadata.labels: Invalid value: map[string]string{"app":"a"}: `selector` does not match template `labels`',
+    ]);
+  });
+
   it('never change once created (an empty map equals an absent one)', () => {
     const a = deploy();
     expect(immutableSelector(deploy({ selector: { matchLabels: { app: 'a' }, matchExpressions: [] } }), a)).toEqual([]);

@@ -5,7 +5,7 @@
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { invalidValue } from '../../apimachinery/field.js';
-import { labelSelectorAsSelector, validateLabelSelector, type LabelSelector, type Selector } from '../../apimachinery/labels.js';
+import { labelSelectorAsSelector, nothing, validateLabelSelector, type LabelSelector, type Selector } from '../../apimachinery/labels.js';
 import { goLabelSelector, goStringMap, invalidRendered } from '../validation/go-values.js';
 import { labelsOf } from '../validation/pod-template.js';
 
@@ -17,7 +17,7 @@ export interface CheckedSelector {
   causes: StatusCause[];
   /** "empty selector is invalid for ...", when it selects everything. */
   empty?: StatusCause;
-  /** The parsed selector; undefined when absent or invalid (upstream's LabelSelectorAsSelector failed). */
+  /** The parsed selector (nothing() when absent); undefined when invalid (upstream's LabelSelectorAsSelector failed). */
   selector?: Selector;
   /** Whether LabelSelectorAsSelector would have failed on it. */
   invalid: boolean;
@@ -26,10 +26,14 @@ export interface CheckedSelector {
 const isEmpty = (s: LabelSelector): boolean =>
   Object.keys(s.matchLabels ?? {}).length + (Array.isArray(s.matchExpressions) ? s.matchExpressions.length : 0) === 0;
 
-/** spec.selector's own rules: valid labels and expressions, and not empty (an absent one is the schema's to report). */
+/**
+ * spec.selector's own rules: valid labels and expressions, and not empty. An absent one is the schema's to report, and
+ * selects nothing (LabelSelectorAsSelector of nil), so that the template's labels do not match it, as upstream says.
+ */
 export function checkSelector(obj: KubeObject, kind = obj.kind ?? ''): CheckedSelector {
   const selector = obj.spec?.selector as LabelSelector | undefined;
-  if (!selector || typeof selector !== 'object') return { causes: [], invalid: false };
+  if (selector === undefined || selector === null) return { causes: [], invalid: false, selector: nothing() };
+  if (typeof selector !== 'object') return { causes: [], invalid: false };
   const causes = validateLabelSelector(selector, 'spec.selector');
   const invalid = causes.length > 0;
   const empty = isEmpty(selector)
