@@ -11,13 +11,13 @@ const OPEN = Buffer.from('{');
 
 const prefixes = new WeakMap<ResourceType, Buffer[]>();
 
-/** The stored JSON prefixes of an object of `rt`: both orders of the two fields, with the comma that follows. */
+/** The stored JSON prefixes of an object of `rt`: both orders of the two fields (kind first; data written by earlier versions has apiVersion first), with the comma that follows. */
 const prefixesOf = (rt: ResourceType): Buffer[] => {
   let p = prefixes.get(rt);
   if (!p) {
     const apiVersion = `"apiVersion":${JSON.stringify(apiVersionOf(rt.group, rt.version))}`;
     const kind = `"kind":${JSON.stringify(rt.kind)}`;
-    prefixes.set(rt, (p = [Buffer.from(`{${apiVersion},${kind},`), Buffer.from(`{${kind},${apiVersion},`)]));
+    prefixes.set(rt, (p = [Buffer.from(`{${kind},${apiVersion},`), Buffer.from(`{${apiVersion},${kind},`)]));
   }
   return p;
 };

@@ -41,8 +41,9 @@ export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: Req
   if (sent.kind !== undefined && sent.kind !== target.kind) {
     throw badRequest(`the kind in the data (${String(sent.kind)}) does not match the expected kind (${target.kind})`);
   }
-  // kind and apiVersion first (clients send either order): lists serve stored items past them (list-items.ts)
-  const obj = { apiVersion, kind: target.kind, ...sent } as KubeObject;
+  // kind, then apiVersion, first, as Go's TypeMeta serializes them (clients send either order): lists serve stored
+  // items past them (list-items.ts)
+  const obj = { kind: target.kind, apiVersion, ...sent } as KubeObject;
   obj.apiVersion = apiVersion;
   obj.kind = target.kind;
   // Unknown fields and nulls go first: a null is Go's zero value, never a type error.
