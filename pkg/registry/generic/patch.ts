@@ -36,9 +36,12 @@ export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, t
 
 /** A Strict JSON or merge patch's errors quote the object it made, before decoding prunes it (upstream's patchedObjJS). */
 function strictValue(ctx: RequestContext, type: PatchType, patched: KubeObject): KubeObject {
-  if (ctx.fieldValidation === 'Strict' && type !== 'strategic') ctx.patchedValue = JSON.stringify(patched);
+  if (ctx.fieldValidation === 'Strict' && type !== 'strategic') ctx.patchedValue = patchedJson(patched);
   return patched;
 }
+
+/** The JSON json-patch writes of a patched document: its top level a Go map, so its keys sorted. */
+const patchedJson = (o: Record<string, unknown>): string => JSON.stringify(Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]])));
 
 /** A strategic merge patch without a directive at its root changes only the top-level fields it names. */
 const onlyFields = (patch: unknown): boolean =>
@@ -55,7 +58,7 @@ function decodeNamed(reg: Registry, ctx: RequestContext, current: KubeObject, ty
   const base: Record<string, unknown> = {};
   for (const k of Object.keys(current)) if (takes(k)) base[k] = current[k];
   const part = patchObject(reg, base as KubeObject, type, patch) as Record<string, unknown>;
-  if (ctx.fieldValidation === 'Strict' && type === 'merge') ctx.patchedValue = JSON.stringify({ ...current, ...part });
+  if (ctx.fieldValidation === 'Strict' && type === 'merge') ctx.patchedValue = patchedJson({ ...current, ...part });
   const decoded = decodeObject(reg.deps.decoder, part, targetOf(reg.rt), ctx) as Record<string, unknown>;
   // the stored key order, then whatever the patch or decoding added (a new or defaulted top-level field)
   const out: Record<string, unknown> = {};
