@@ -147,7 +147,8 @@ function sendParts(r: Responder, type: string, parts: Buffer[]): FastifyReply {
 }
 
 const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']}');
+// with the newline Go's json.Encoder ends a body with (json-format.ts adds it to the others)
+const CLOSE = Buffer.from(']}\n');
 const STREAM_ABOVE_BYTES = 1 << 20;
 /**
  * How much of a large list is made ready ahead of what the socket has sent. 1 MiB rather than 256 KiB: the list of

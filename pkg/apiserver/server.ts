@@ -45,7 +45,7 @@ import { authenticationConfigMap, createAggregator, publishAuthenticationConfigM
 import { initializersFeature } from './initializers.js';
 import { loadCel } from '../apimachinery/cel/index.js';
 import { withCel } from './cel-loading.js';
-import { installPrettyPrint } from './pretty.js';
+import { installJsonFormatting } from './json-format.js';
 
 /** Upstream's limit on a request body. */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -134,7 +134,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     maxMutatingRequestsInflight: config.maxMutatingRequestsInflight,
     onInflight: metrics.observeInflight,
   });
-  installPrettyPrint(app);
+  installJsonFormatting(app);
   // Bodies are read raw and decoded by the handlers, after authorization, as JSON or YAML.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
