@@ -65,6 +65,8 @@ interface ProcContainer extends ContainerStatus, ContainerRecord {
 /** `mini-kube container-shim` of this package: the bundle next to this chunk, or dist/bin from the compiled tree or the sources. */
 /** util-linux setsid (-c: the terminal on stdin made the new session's; -w: its child's exit code), where there is one. */
 const SETSID = ['/usr/bin/setsid', '/bin/setsid'].find((p) => existsSync(p));
+/** argv as the leader of a session its terminal belongs to (see execArgv), where setsid is there. */
+const leadingItsTerminal = (argv: string[]): string[] => (SETSID ? [SETSID, '-c', '-w', ...argv] : argv);
 
 const defaultShim = (): string[] => {
   const here = dirname(fileURLToPath(import.meta.url));
@@ -258,7 +260,7 @@ export class ProcessRuntime implements Runtime {
     }
     argv = asUser(c.config.user, argv);
     // a tty container's process leads the terminal's session inside the pod's PID namespace (see execArgv)
-    if (pod && c.config.tty && PTY_AVAILABLE && SETSID) argv = [SETSID, '-c', '-w', ...argv];
+    if (pod && c.config.tty && PTY_AVAILABLE) argv = leadingItsTerminal(argv);
     if (rooted) {
       // a file mounted in /dev (the termination log) gets its mount point made on the node, once: else the root
       // would mirror the node's /dev, a mount per device, for every container
@@ -414,7 +416,7 @@ export class ProcessRuntime implements Runtime {
     // as runc exec, as the container's user; on a tty, as the leader of a session of its own that the terminal
     // belongs to, as runc makes it: entering a PID namespace forks, and a shell whose terminal's process group it
     // cannot see fails to give the terminal back when it exits ("Cannot set tty process group", exit code 2)
-    const run = tty && pod && SETSID ? [SETSID, '-c', '-w', ...asUser(c.config.user, cmd)] : asUser(c.config.user, cmd);
+    const run = tty && pod ? leadingItsTerminal(asUser(c.config.user, cmd)) : asUser(c.config.user, cmd);
     let argv = run;
     if (pid !== undefined) {
       const { top, main } = await this.processesOf(c, pid);

@@ -54,12 +54,7 @@ const goResourceList = (v: unknown): string => {
 };
 
 function checkHostPath(causes: StatusCause[], s: KubeObject, path: string): void {
-  const p = str(s.path);
-  if (!p) {
-    causes.push(required(`${path}.path`));
-    return;
-  }
-  checkNoBacksteps(causes, `${path}.path`, p);
+  if (!checkLocal(causes, s, path)) return;
   if (typeof s.type === 'string' && !HOST_PATH_TYPES.includes(s.type)) causes.push(notSupported(`${path}.type`, s.type, HOST_PATH_TYPES));
 }
 
@@ -70,13 +65,15 @@ function checkNFS(causes: StatusCause[], s: KubeObject, path: string): void {
   if (!p.startsWith('/')) causes.push(invalidValue(`${path}.path`, p, 'must be an absolute path'));
 }
 
-function checkLocal(causes: StatusCause[], s: KubeObject, path: string): void {
+/** A path given, without backsteps; false when it is missing (nothing more is checked then). */
+function checkLocal(causes: StatusCause[], s: KubeObject, path: string): boolean {
   const p = str(s.path);
   if (!p) {
     causes.push(required(`${path}.path`));
-    return;
+    return false;
   }
   checkNoBacksteps(causes, `${path}.path`, p);
+  return true;
 }
 
 /** validatePVSecretReference. */
