@@ -1,11 +1,15 @@
-// The CronJob controller against a real apiserver, with a clock the test moves forward a minute at a time.
+// The CronJob controller against a real apiserver, with a clock that stands still until the test moves it: a real
+// minute boundary passing mid-test must not fire a schedule the test did not ask for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTime, realClock, type Clock } from '../../pkg/client/index.js';
+import type { KubeObject } from '../../api/types.js';
 import { eventually, startHarness, type Harness } from './workloads-harness.js';
 
 let h: Harness;
-let offset = 0;
-const clock: Clock = { now: () => Date.now() + offset, setTimer: realClock.setTimer, sleep: realClock.sleep };
+let now = Date.now();
+const clock: Clock = { now: () => now, setTimer: realClock.setTimer, sleep: realClock.sleep };
+/** The controller's time this long after the apiserver stamped the object's creation (to the second). */
+const sinceCreation = (o: KubeObject, ms: number) => Date.parse(o.metadata!.creationTimestamp!) + ms;
 const NS = 'cron';
 beforeAll(async () => {
   h = await startHarness(['cronjob'], { clock });
@@ -21,8 +25,8 @@ describe('cronjob controller', () => {
     const { c, s } = h;
     const created = await s.kubectl('-n', NS, 'create', 'cronjob', 'tick', '--image=busybox', '--schedule=* * * * *');
     expect(created.code).toBe(0);
-    await c.cronJobs(NS).patch('tick', 'merge', { spec: { concurrencyPolicy: 'Forbid', successfulJobsHistoryLimit: 1 } });
-    offset += 61_000;
+    const cj0 = await c.cronJobs(NS).patch('tick', 'merge', { spec: { concurrencyPolicy: 'Forbid', successfulJobsHistoryLimit: 1 } });
+    now = sinceCreation(cj0, 61_000);
     await touch('tick', 1);
     const [j1] = await eventually(() => jobsOf('tick'), (l) => l.length === 1, 'first job');
     expect(j1!.metadata!.name).toMatch(/^tick-\d+$/);
@@ -33,7 +37,7 @@ describe('cronjob controller', () => {
     expect(cj.status.active[0].name).toBe(j1!.metadata!.name);
 
     // Forbid: the next minute passes while the first job runs
-    offset += 60_000;
+    now += 60_000;
     await touch('tick', 2);
     await eventually(() => c.events(NS).list(), (l) => l.items.some((e) => e.reason === 'JobAlreadyActive'), 'JobAlreadyActive');
     expect((await jobsOf('tick')).length).toBe(1);
@@ -60,7 +64,7 @@ describe('cronjob controller', () => {
       apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'late' },
       spec: { schedule: '0 0 1 1 *', timeZone: 'Europe/Berlin', startingDeadlineSeconds: 10, jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
     });
-    offset += 120_000;
+    now += 120_000;
     await touch('sus', 1);
     await touch('late', 1);
     await new Promise((r) => setTimeout(r, 500));
@@ -70,17 +74,34 @@ describe('cronjob controller', () => {
 
   it('@every: a Job once the delay has passed since the CronJob was made', async () => {
     const { c } = h;
-    offset = 0; // the controller's clock back with the apiserver's, which stamps the creation
-    await c.cronJobs(NS).create({
+    now = Date.now(); // the controller's clock back with the apiserver's, which stamps the creation
+    const every = await c.cronJobs(NS).create({
       apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'every' },
       spec: { schedule: '@every 90s', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
     });
     await touch('every', 1);
     await new Promise((r) => setTimeout(r, 300));
     expect((await jobsOf('every')).length).toBe(0);
-    offset = 91_000;
+    now = sinceCreation(every, 91_000);
     await touch('every', 2);
     const [job] = await eventually(() => jobsOf('every'), (l) => l.length === 1, 'the @every job');
     expect(job!.metadata!.name).toMatch(/^every-\d+$/);
+  });
+});
+
+describe('cronjob controller and Jobs it did not make', () => {
+  it('a Job made with kubectl create job --from=cronjob is reported as unexpected and not counted active', async () => {
+    const { c, s } = h;
+    await c.cronJobs(NS).create({
+      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'manual' },
+      spec: { schedule: '0 0 1 1 *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+    });
+    const made = await s.kubectl('-n', NS, 'create', 'job', '--from=cronjob/manual', 'manual-now');
+    expect(made.code).toBe(0);
+    const ev = await eventually(() => c.events(NS).list(), (l) => l.items.some((e) => e.reason === 'UnexpectedJob'), 'UnexpectedJob');
+    expect(ev.items.find((e) => e.reason === 'UnexpectedJob')).toMatchObject({
+      type: 'Warning', involvedObject: { kind: 'CronJob', name: 'manual' }, message: 'Saw a job that the controller did not create or forgot: manual-now',
+    });
+    expect((await c.cronJobs(NS).get('manual')).status?.active).toBeUndefined();
   });
 });

@@ -55,18 +55,32 @@ export async function startCronJobController(ctx: ControllerContext): Promise<vo
   async function sync(key: string): Promise<void> {
     const cached = cronJobs.get(key);
     if (!cached) return;
-    const cj = cloneJson(cached);
+    let cj = cloneJson(cached);
     const ns = cj.metadata!.namespace!;
     const uid = cj.metadata!.uid!;
     const children = jobs.namespace(ns).list().filter((j) => getControllerOf(j)?.uid === uid);
-    const status: Record<string, any> = cloneJson(cj.status ?? {});
+    let status: Record<string, any> = cloneJson(cj.status ?? {});
     let active: { name: string; uid?: string }[] = [...(status.active ?? [])];
     const nowMs = clock.now();
 
     // 1. reconcile the active list with the Jobs that exist.
     for (const j of children) {
-      const inActive = active.some((a) => a.uid === j.metadata!.uid);
+      let inActive = active.some((a) => a.uid === j.metadata!.uid);
       const done = isJobFinished(j);
+      if (!inActive && !done) {
+        // The cache may lag our own status write: ask the API before calling the Job unexpected. One that is
+        // still not listed (a crash between create and status write, `kubectl create job --from=cronjob/…`)
+        // is reported and left out of the active list, as upstream does.
+        const live = await ctx.client.cronJobs(ns).get(cj.metadata!.name!);
+        if (live.metadata?.uid === uid && (live.status?.active ?? []).some((a: { uid?: string }) => a.uid === j.metadata!.uid)) {
+          cj = live;
+          status = cloneJson(live.status ?? {});
+          active = [...(status.active ?? [])];
+          inActive = true;
+        } else {
+          ctx.recorder.event(cj, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${j.metadata!.name}`);
+        }
+      }
       if (inActive && done) {
         active = active.filter((a) => a.uid !== j.metadata!.uid);
         ctx.recorder.event(cj, 'Normal', 'SawCompletedJob', `Saw completed job: ${j.metadata!.name}, condition: ${done.type}`);
@@ -74,8 +88,6 @@ export async function startCronJobController(ctx: ControllerContext): Promise<vo
           const t = j.status?.completionTime ?? done.lastTransitionTime;
           if (t && (!status.lastSuccessfulTime || Date.parse(t) > Date.parse(status.lastSuccessfulTime))) status.lastSuccessfulTime = t;
         }
-      } else if (!inActive && !done) {
-        active.push(jobRef(j));
       }
     }
     const existing = new Set(children.map((j) => j.metadata!.uid));
@@ -123,9 +135,8 @@ export async function startCronJobController(ctx: ControllerContext): Promise<vo
       return;
     }
     const jobName = `${cj.metadata!.name}-${Math.floor(scheduled / 60_000)}`;
-    if (active.some((a) => a.name === jobName) || children.some((j) => j.metadata!.name === jobName)) {
-      // Created by an earlier sync whose status write was lost: record it now.
-      if (!status.lastScheduleTime || Date.parse(status.lastScheduleTime) < scheduled) status.lastScheduleTime = formatTime(scheduled);
+    if (active.some((a) => a.name === jobName) || parseTime(status.lastScheduleTime) === scheduled) {
+      // this schedule time is already processed
       await write();
       requeueNext();
       return;
@@ -167,8 +178,9 @@ export async function startCronJobController(ctx: ControllerContext): Promise<vo
         ctx.recorder.event(cj, 'Warning', 'FailedCreate', `Error creating job: ${(err as Error).message}`);
         throw err;
       }
+      // ours from an earlier sync whose status write was lost: list it now; someone else's: theirs to track
       created = await ctx.client.jobs(ns).get(jobName);
-      if (getControllerOf(created)?.uid !== uid) { await write(); requeueNext(); return; }
+      if (getControllerOf(created)?.uid !== uid || active.some((a) => a.uid === created.metadata!.uid)) { await write(); requeueNext(); return; }
     }
     if (!active.some((a) => a.uid === created.metadata!.uid)) active.push(jobRef(created));
     status.active = active;
