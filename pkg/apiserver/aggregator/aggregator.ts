@@ -88,7 +88,8 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
     for (const r of remotes.values()) if (r.svc.spec.group === group && r.svc.spec.version === version) return r;
     return undefined;
   };
-  const checker = checkAgent(o.proxyClient);
+  // made on the first remote APIService's check: loading undici is no part of every start
+  let checker: Promise<Agent> | undefined;
   const unwatch: (() => void)[] = [];
   const queue = new Set<string>();
   let running: Promise<void> | undefined;
@@ -131,7 +132,7 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
     const at = resolveService(o.registries, service!);
     if (!at.ok) return { type: 'Available', status: 'False', reason: at.reason, message: at.message };
     try {
-      await fetchDiscovery(await checker, endpointUrl(at), group, version);
+      await fetchDiscovery(await (checker ??= checkAgent(o.proxyClient)), endpointUrl(at), group, version);
     } catch (err) {
       return { type: 'Available', status: 'False', reason: 'FailedDiscoveryCheck', message: (err as Error).message };
     }
@@ -302,7 +303,7 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
       if (timer) clearInterval(timer);
       for (const u of unwatch) u();
       for (const n of [...remotes.keys()]) forget(n);
-      void checker.then((a) => a.close()).catch(() => {});
+      void checker?.then((a) => a.close()).catch(() => {});
     },
   };
 }
