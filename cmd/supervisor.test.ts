@@ -106,4 +106,32 @@ describe('Supervisor', () => {
     }
     expect(await readFile(log, 'utf8')).toBe('first\nsecond\n');
   });
+
+  it('keeps children alive once told to: each death waits a back-off that doubles, and stop() ends the waiting', async () => {
+    const s = node();
+    const log = join(dir, 'crashy.log');
+    s.start('crashy', ['console.log("started"); process.exit(2)'], log);
+    const waits: number[] = [];
+    const exits: ChildExit[] = [];
+    s.keepAlive({ initialMs: 20, maxMs: 80, resetAfterMs: 60_000, onRestart: (exit, ms) => { exits.push(exit); waits.push(ms); } });
+    await until('five deaths', async () => waits.length >= 5);
+    expect(waits.slice(0, 5)).toEqual([20, 40, 80, 80, 80]);
+    expect(exits[0]).toEqual({ name: 'crashy', code: 2, signal: null, logFile: log });
+    expect(s.failure.signal.aborted).toBe(false);
+    await s.stop();
+    const started = (await readFile(log, 'utf8')).split('\n').filter(Boolean).length;
+    await delay(200);
+    expect((await readFile(log, 'utf8')).split('\n').filter(Boolean).length).toBe(started);
+  });
+
+  it('starts the back-off over once a child has run long enough', async () => {
+    const s = node();
+    const log = join(dir, 'slow.log');
+    s.start('slow', ['setTimeout(() => process.exit(1), 150)'], log);
+    const waits: number[] = [];
+    s.keepAlive({ initialMs: 10, maxMs: 1_000, resetAfterMs: 100, onRestart: (_exit, ms) => waits.push(ms) });
+    await until('three deaths', async () => waits.length >= 3);
+    expect(waits.slice(0, 3)).toEqual([10, 10, 10]);
+    await s.stop();
+  });
 });

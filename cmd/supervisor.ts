@@ -1,4 +1,5 @@
-// The children of `mini-kube up`: each with its output in its own log, stopped together, watched for early death.
+// The children of `mini-kube up`: each with its output in its own log, stopped together; one that dies while the
+// cluster comes up fails the whole, one that dies later is started again after a back-off.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { SUPERVISED_ENV } from './signals.js';
@@ -10,11 +11,28 @@ export interface ChildExit {
   logFile: string;
 }
 
+/**
+ * How a child that dies once the cluster is up comes back, as the kubelet brings back a static pod of the control
+ * plane (and systemd the kubelet): after a back-off that starts at `initialMs` and doubles up to `maxMs`, starting
+ * over once the child has run `resetAfterMs` (upstream's CrashLoopBackOff: 10 s, 5 min, 10 min).
+ */
+export interface RestartPolicy {
+  initialMs: number;
+  maxMs: number;
+  resetAfterMs: number;
+  /** Told of each death, with the wait before the restart. */
+  onRestart(exit: ChildExit, delayMs: number): void;
+}
+
 interface Running {
   name: string;
   logFile: string;
+  spawn: () => ChildProcess;
   proc: ChildProcess;
   exited: Promise<void>;
+  startedAt: number;
+  backoffMs: number;
+  restart?: NodeJS.Timeout;
 }
 
 const describeExit = (e: ChildExit): string =>
@@ -70,24 +88,52 @@ export class Supervisor {
   /** `command` and `prefix` start every child, e.g. node and the compiled main.js. */
   constructor(private readonly command: string, private readonly prefix: string[]) {}
 
+  private policy?: RestartPolicy;
+
   /** `commandFlags` go before the prefix: node's own flags. */
   start(name: string, args: string[], logFile: string, commandFlags: string[] = []): void {
-    const fd = openSync(logFile, 'a', 0o600);
-    let proc: ChildProcess;
-    try {
-      proc = spawn(this.command, [...commandFlags, ...this.prefix, ...args], { stdio: ['ignore', fd, fd], env: { ...process.env, [SUPERVISED_ENV]: '1' } });
-    } finally {
-      closeSync(fd); // the child holds its own copy
-    }
-    const exited = new Promise<void>((resolve) => {
+    const spawnChild = (): ChildProcess => {
+      const fd = openSync(logFile, 'a', 0o600);
+      try {
+        return spawn(this.command, [...commandFlags, ...this.prefix, ...args], { stdio: ['ignore', fd, fd], env: { ...process.env, [SUPERVISED_ENV]: '1' } });
+      } finally {
+        closeSync(fd); // the child holds its own copy
+      }
+    };
+    const child: Running = { name, logFile, spawn: spawnChild, proc: spawnChild(), exited: Promise.resolve(), startedAt: Date.now(), backoffMs: 0 };
+    this.watch(child);
+    this.children.push(child);
+  }
+
+  /** From now on a child that dies is started again (the cluster is up) instead of failing the whole. */
+  keepAlive(policy: RestartPolicy): void {
+    this.policy = policy;
+  }
+
+  private watch(child: Running): void {
+    child.exited = new Promise<void>((resolve) => {
       const done = (code: number | null, signal: NodeJS.Signals | null): void => {
         resolve();
-        if (!this.stopping && !this.failure.signal.aborted) this.failure.abort({ name, code, signal, logFile } satisfies ChildExit);
+        if (this.stopping || this.failure.signal.aborted) return;
+        const exit: ChildExit = { name: child.name, code, signal, logFile: child.logFile };
+        if (!this.policy) {
+          this.failure.abort(exit);
+          return;
+        }
+        const ranLong = Date.now() - child.startedAt >= this.policy.resetAfterMs;
+        child.backoffMs = ranLong || child.backoffMs === 0 ? this.policy.initialMs : Math.min(child.backoffMs * 2, this.policy.maxMs);
+        this.policy.onRestart(exit, child.backoffMs);
+        child.restart = setTimeout(() => {
+          child.restart = undefined;
+          if (this.stopping) return;
+          child.proc = child.spawn();
+          child.startedAt = Date.now();
+          this.watch(child);
+        }, child.backoffMs);
       };
-      proc.once('exit', done);
-      proc.once('error', () => done(null, null));
+      child.proc.once('exit', done);
+      child.proc.once('error', () => done(null, null));
     });
-    this.children.push({ name, logFile, proc, exited });
   }
 
   /**
@@ -97,6 +143,7 @@ export class Supervisor {
    */
   async stop(graceMs = 15_000): Promise<void> {
     this.stopping = true;
+    for (const c of this.children) clearTimeout(c.restart);
     const deadline = Date.now() + graceMs;
     const [first, ...rest] = this.children;
     await this.stopGroup(rest, 'SIGTERM', deadline);
@@ -106,6 +153,7 @@ export class Supervisor {
   /** Ends every child at once (a second Ctrl-C). */
   kill(): void {
     this.stopping = true;
+    for (const c of this.children) clearTimeout(c.restart);
     for (const c of this.children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
   }
 

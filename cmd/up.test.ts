@@ -1,6 +1,6 @@
 // `mini-kube up` as a user runs it: the compiled binary, real child processes, a real TLS client.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -42,6 +42,16 @@ const run = (...args: string[]) => {
   return { child, exited, line, stderr: () => err, stdout: () => out };
 };
 
+/** The process running `mini-kube <command>` with this argument (a child of up, found by its command line). */
+const pidOf = (command: string, arg: string): number => {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const argv = (() => { try { return readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0'); } catch { return []; } })();
+    if (argv.includes(command) && argv.includes(arg)) return Number(entry);
+  }
+  throw new Error(`no ${command} process with ${arg}`);
+};
+
 describe.skipIf(!existsSync(main))('mini-kube up (compiled)', () => {
   it('prints one ready line, serves the admin kubeconfig, and stops cleanly on Ctrl-C', async () => {
     const u = run('--secure-port', '0');
@@ -80,6 +90,17 @@ describe.skipIf(!existsSync(main))('mini-kube up (compiled)', () => {
     expect((await whoami.body.json() as { status: { userInfo: { username: string } } }).status.userInfo.username).toBe('system:bootstrap:abcdef');
     await anonymous.close();
     await agent.close();
+
+    // a component killed once the cluster is up comes back after the kubelet's first CrashLoopBackOff wait
+    const metricsLog = join(dir, 'logs', 'metrics-server.log');
+    const starts = async (): Promise<number> => (await readFile(metricsLog, 'utf8')).split('\n').filter((l) => l.includes('"Serving securely"')).length;
+    expect(await starts()).toBe(1);
+    process.kill(pidOf('metrics-server', join(dir, 'metrics-server.kubeconfig')), 'SIGKILL');
+    for (const deadline = Date.now() + 25_000; await starts() < 2;) {
+      if (Date.now() > deadline) throw new Error(`metrics-server was not started again: ${u.stderr()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(u.stderr()).toContain(`Warning: metrics-server was killed by SIGKILL; see its log: ${metricsLog}; starting it again in 10s\n`);
 
     // Ctrl-C: SIGINT to every process of the group; up stops its children itself, the apiserver last, so the
     // controller-manager and the scheduler give their leases up (a restart does not wait 15 s for them)

@@ -19,6 +19,8 @@ import { Supervisor, unexpectedExitMessage, type ChildExit } from './supervisor.
 
 const summary = 'Starts the control plane, each component a separate process, and prints how to reach it.';
 const readyTimeoutMs = 60_000;
+/** A component that dies once the cluster is up comes back as the kubelet restarts a static pod (CrashLoopBackOff). */
+const CRASH_LOOP_BACKOFF = { initialMs: 10_000, maxMs: 300_000, resetAfterMs: 600_000 };
 
 export const upFlags = {
   'data-dir': flag.string('./.mini-kube', 'Directory of all state: store, certificates, kubeconfigs, logs/'),
@@ -152,4 +154,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const adminKubeconfig = join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(adminKubeconfig, { server, caPem, certPem, keyPem, user: 'kubernetes-admin' });
   process.stdout.write(`ready: export KUBECONFIG=${adminKubeconfig}\n`);
+  supervisor.keepAlive({
+    ...CRASH_LOOP_BACKOFF,
+    onRestart: (exit, ms) => process.stderr.write(`Warning: ${unexpectedExitMessage(exit)}; starting it again in ${ms / 1000}s\n`),
+  });
 };
