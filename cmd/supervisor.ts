@@ -85,10 +85,10 @@ export class Supervisor {
   /** Aborted, with the ChildExit as reason, when a child dies before stop() was asked for. */
   readonly failure = new AbortController();
 
+  private policy?: RestartPolicy;
+
   /** `command` and `prefix` start every child, e.g. node and the compiled main.js. */
   constructor(private readonly command: string, private readonly prefix: string[]) {}
-
-  private policy?: RestartPolicy;
 
   /** `commandFlags` go before the prefix: node's own flags. */
   start(name: string, args: string[], logFile: string, commandFlags: string[] = []): void {
@@ -112,7 +112,11 @@ export class Supervisor {
 
   private watch(child: Running): void {
     child.exited = new Promise<void>((resolve) => {
+      let ended = false;
       const done = (code: number | null, signal: NodeJS.Signals | null): void => {
+        // a child that could not be spawned may report both 'error' and 'exit': one death, one restart
+        if (ended) return;
+        ended = true;
         resolve();
         if (this.stopping || this.failure.signal.aborted) return;
         const exit: ChildExit = { name: child.name, code, signal, logFile: child.logFile };
