@@ -74,7 +74,10 @@ describe.skipIf(!existsSync(bundledMain))('kubelet restart: running containers a
       },
     }), NODE);
     await createBound(admin, pod('oneshot', {
-      spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', `while [ ! -e ${flag} ]; do sleep 0.1; done; exit 3`] }] },
+      spec: {
+        restartPolicy: 'Never', volumes: [{ name: 'flags', hostPath: { path: dir } }],
+        containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'while [ ! -e /flags/exit-now ]; do sleep 0.1; done; exit 3'], volumeMounts: [{ name: 'flags', mountPath: '/flags' }] }],
+      },
     }), NODE);
     const before = await running('loop');
     await running('oneshot');

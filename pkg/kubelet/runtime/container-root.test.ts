@@ -57,6 +57,21 @@ describe('container roots', () => {
       .toEqual({ cwd: '/tmp/data/work', ops: ['m', '/tmp', 'b', vol('d'), '/tmp/data'] });
   });
 
+  it('a private /tmp: made empty after the mirrors, the kept directories under it bound back, no mirror inside it', async () => {
+    const h = host(['/run', '/tmp', '/tmp/x']);
+    const keep = { keep: ['/tmp/kubelet', '/usr/bin'] };
+    expect(await rootOperations([
+      { containerPath: '/tmp/x/data', hostPath: vol('d') },
+      { containerPath: '/run/app', hostPath: vol('a'), readOnly: true },
+    ], '/tmp/work', h, keep)).toEqual({ cwd: '/tmp/work', ops: [
+      'm', '/run', 't', 'b', '/tmp/kubelet', '/tmp/kubelet',
+      'r', vol('a'), vol('a'),
+      'r', vol('a'), '/run/app', 'b', vol('d'), '/tmp/x/data',
+    ] });
+    // a volume mounted at /tmp is the container's /tmp
+    expect((await rootOperations([{ containerPath: '/tmp', hostPath: vol('t') }], '/', h, keep)).ops).toEqual(['b', vol('t'), '/tmp']);
+  });
+
   it('finds a command on a volume at its host path', () => {
     const mounts = [{ containerPath: '/scripts', hostPath: vol('s') }, { containerPath: '/scripts/bin', hostPath: vol('b') }];
     expect(hostPathOf('/scripts/run.sh', mounts)).toBe(`${vol('s')}/run.sh`);

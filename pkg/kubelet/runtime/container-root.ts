@@ -33,31 +33,46 @@ const depth = (path: string): number => path.split('/').filter(Boolean).length;
 
 /**
  * The operations ROOT_SCRIPT performs, as its arguments: `m DIR` (mirror the host's directory, to make a path in it;
- * "/" first when a path is to be made there), `b SRC DST` and `r SRC DST` (bind read-write / read-only), and `p`
- * (OWN_PROC). The read-only volumes are also bound read-only over themselves, so that what $MINI_KUBE_ROOTFS links
- * reach is read-only too. The working dir is made in the root too (not in the host's directory): returned as the
- * path to make, its links resolved.
+ * "/" first when a path is to be made there), `t` (a /tmp of the container's own, TMP_OP), `b SRC DST` and
+ * `r SRC DST` (bind read-write / read-only), and `p` (OWN_PROC). The read-only volumes are also bound read-only over
+ * themselves, so that what $MINI_KUBE_ROOTFS links reach is read-only too. The working dir is made in the root too
+ * (not in the host's directory): returned as the path to make, its links resolved.
+ *
+ * `privateTmp` gives the container an empty /tmp, as an image's is (unless a volume is mounted at /tmp), in which
+ * the host directories it names that lie under /tmp stay where they are (the kubelet's own directory, holding the
+ * pod's files and the built-in images' programs, when the node keeps it there), and so do the volumes' host paths.
  */
-export async function rootOperations(mounts: Mount[], cwd: string, host: HostView = hostView): Promise<{ ops: string[]; cwd: string }> {
+export async function rootOperations(mounts: Mount[], cwd: string, host: HostView = hostView, privateTmp?: { keep: string[] }): Promise<{ ops: string[]; cwd: string }> {
   const placed = await Promise.all(mounts.map(async (m) => ({
     op: m.readOnly ? 'r' : 'b', src: await realpath(m.hostPath).catch(() => m.hostPath), dst: await host.resolve(m.containerPath),
   })));
   const own = placed.filter((p) => p.op === 'r').map((p) => [p.op, p.src, p.src]);
   placed.sort((a, b) => depth(a.dst.path) - depth(b.dst.path));
   const wd = await host.resolve(cwd);
-  // a path to make, not inside a volume, is made in a mirror of the directory it is to be made in
+  const ownTmp = privateTmp !== undefined && !placed.some((p) => p.dst.path === TMP);
+  // a path to make, not inside a volume, is made in a mirror of the directory it is to be made in (in a private /tmp,
+  // where anything can be made, as it is)
   const mirrors = new Set([...placed.map((p) => p.dst), wd]
     .filter((dst) => dst.path !== dst.existing && !placed.some((p) => p.dst !== dst && within(dst.path, p.dst.path)))
-    .map((dst) => dst.existing));
+    .map((dst) => dst.existing)
+    .filter((dir) => !(ownTmp && within(dir, TMP))));
+  // the volumes' host paths there too: $MINI_KUBE_ROOTFS links to them (a bound directory shows those inside it)
+  const kept = ownTmp ? [...new Set([...privateTmp.keep, ...placed.map((p) => p.src)])]
+    .filter((dir, _, all) => within(dir, TMP) && dir !== TMP && !all.some((other) => other !== dir && within(dir, other))) : [];
   return {
     ops: [
       ...[...mirrors].sort((a, b) => depth(a) - depth(b)).flatMap((d) => ['m', d]),
+      ...(ownTmp ? [TMP_OP, ...kept.flatMap((dir) => ['b', dir, dir])] : []),
       ...own.flat(),
       ...placed.flatMap((p) => [p.op, p.src, p.dst.path]),
     ],
     cwd: wd.path,
   };
 }
+
+const TMP = '/tmp';
+/** ROOT_SCRIPT's operation for an empty /tmp (a tmpfs, sticky and writable by all, as an image's /tmp is). */
+const TMP_OP = 't';
 
 /**
  * Run in the container's mount namespace as `sh -c ROOT_SCRIPT mini-kube-root ROOT CWD OPS... -- ARGV...`: ROOT (a
@@ -87,6 +102,7 @@ while [ "$1" != -- ]; do
   case $1 in
     m) mirror "$2" "$R/root$2" || exit 126; shift 2 ;;
     p) mount -t proc proc "$R/root/proc" || exit 126; shift ;;
+    t) mkdir -p "$R/root/tmp" && mount -t tmpfs -o mode=1777 mini-kube-tmp "$R/root/tmp" || exit 126; shift ;;
     b|r) d=$R/root$3
       if [ -d "$2" ]; then mkdir -p "$d"; else mkdir -p "\${d%/*}" && { [ -e "$d" ] || : > "$d"; }; fi || exit 126
       mount --bind "$2" "$d" || exit 126

@@ -25,7 +25,7 @@ import { cgroupUsage, netDev, processAlive, processGroupUsage } from './procfs.j
 import { readCriLog } from './cri-log.js';
 import { newId } from './ids.js';
 import { ShimHandle } from './shim-client.js';
-import { canMakeRoots, hostPathOf, inRootArgv, OWN_PROC, rootDirFor, rootedArgv, rootOperations } from './container-root.js';
+import { canMakeRoots, hostPathOf, hostView, inRootArgv, OWN_PROC, rootDirFor, rootedArgv, rootOperations } from './container-root.js';
 import { notFoundMessage, type ShimExit } from './shim-protocol.js';
 import {
   normalizeImage, type ContainerConfig, type ContainerStatus, type ContainerUser, type ContainerUsage, type DiskUsage, type ExecResult, type FsInfo, type ImageInfo,
@@ -268,7 +268,8 @@ export class ProcessRuntime implements Runtime {
         if (dirname(m.containerPath) === '/dev' && (await stat(m.hostPath).catch(() => undefined))?.isFile()) await writeFile(m.containerPath, '', { flag: 'wx' }).catch(() => undefined);
       }
       c.root = await rootDirFor(this.podDir(c.podUid), c.name, c.attempt);
-      const root = await rootOperations(mounts, c.cwd);
+      // a /tmp of its own, as a container has, in which the kubelet's directory stays (the pod's files, the built-in images)
+      const root = await rootOperations(mounts, c.cwd, hostView, { keep: [await realpath(this.o.rootDir).catch(() => this.o.rootDir), dirname(process.execPath)] });
       argv = rootedArgv(c.root, root.cwd, [...root.ops, ...(pod ? OWN_PROC : [])], argv);
     } else if (binds.length) {
       argv = readOnlyBinds(binds, argv);
