@@ -50,6 +50,9 @@ import { installJsonFormatting } from './json-format.js';
 /** Upstream's limit on a request body. */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
+/** The compiler factory of route schemas, which no route of the apiserver has. */
+const noRouteSchemas = () => (): never => { throw new Error('apiserver routes declare no schemas'); };
+
 export async function startApiServer(config: ApiServerConfig): Promise<RunningApiServer> {
   const log = config.logger;
   const started = Date.now();
@@ -92,6 +95,9 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     logController: new LogController({ disableRequestLogging: true }),
     // Kubernetes names may hold characters fastify would otherwise reject in a route.
     routerOptions: { maxParamLength: 2048 },
+    // No route declares a schema (the handlers decode bodies, after authorization): fastify's ajv and
+    // fast-json-stringify compilers are never asked for, and not loading them is ~10 ms of every start.
+    schemaController: { compilersFactory: { buildValidator: noRouteSchemas, buildSerializer: noRouteSchemas } },
   }) as unknown as FastifyInstance;
   installErrorHandler(app);
   const requestTimeoutMs = config.requestTimeoutMs ?? 60_000;
