@@ -157,8 +157,10 @@ export class Supervisor {
   /** Ends every child at once (a second Ctrl-C). */
   kill(): void {
     this.stopping = true;
-    for (const c of this.children) clearTimeout(c.restart);
-    for (const c of this.children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+    for (const c of this.children) {
+      clearTimeout(c.restart);
+      if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+    }
   }
 
   private async stopGroup(children: Running[], signal: NodeJS.Signals, deadline: number): Promise<void> {

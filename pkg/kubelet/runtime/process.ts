@@ -111,6 +111,8 @@ export class ProcessRuntime implements Runtime {
   private shimCommand?: string[];
   private bindable?: Promise<boolean>;
   private rootable?: Promise<boolean>;
+  /** What stays visible in a container's own /tmp: the kubelet's directory (its links resolved) and Node's. */
+  private keptInTmp?: Promise<string[]>;
 
   constructor(private readonly o: ProcessRuntimeOptions) {
     this.catalog = o.catalog ?? loadImageCatalog();
@@ -269,7 +271,8 @@ export class ProcessRuntime implements Runtime {
       }
       c.root = await rootDirFor(this.podDir(c.podUid), c.name, c.attempt);
       // a /tmp of its own, as a container has, in which the kubelet's directory stays (the pod's files, the built-in images)
-      const root = await rootOperations(mounts, c.cwd, hostView, { keep: [await realpath(this.o.rootDir).catch(() => this.o.rootDir), dirname(process.execPath)] });
+      this.keptInTmp ??= realpath(this.o.rootDir).catch(() => this.o.rootDir).then((dir) => [dir, dirname(process.execPath)]);
+      const root = await rootOperations(mounts, c.cwd, hostView, { keep: await this.keptInTmp });
       argv = rootedArgv(c.root, root.cwd, [...root.ops, ...(pod ? OWN_PROC : [])], argv);
     } else if (binds.length) {
       argv = readOnlyBinds(binds, argv);
