@@ -4,12 +4,14 @@ import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from './in
 
 export class AlwaysAdmit implements MutatingPlugin, ValidatingPlugin {
   readonly name = 'AlwaysAdmit';
+  readonly handlesConnect = true;
   admit(): void {}
   validate(): void {}
 }
 
 export class AlwaysDeny implements MutatingPlugin, ValidatingPlugin {
   readonly name = 'AlwaysDeny';
+  readonly handlesConnect = true;
   admit(a: AdmissionAttributes): void {
     deny(a);
   }

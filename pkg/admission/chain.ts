@@ -27,9 +27,16 @@ function inOrder(steps: Step[]): (attrs: AdmissionAttributes) => Promise<void> |
   };
 }
 
+/** A phase's steps for writes, and those of the plugins that handle CONNECT for connect requests. */
+function phase<P extends AdmissionPlugin>(plugins: P[], step: (p: P) => Step): Step {
+  const all = inOrder(plugins.map(step));
+  const connect = inOrder(plugins.filter((p) => p.handlesConnect).map(step));
+  return (a) => (a.operation === 'CONNECT' ? connect(a) : all(a));
+}
+
 export function chain(plugins: AdmissionPlugin[]): Admission {
   return {
-    mutate: inOrder(plugins.filter(isMutating).map((p): Step => (a) => p.admit(a))),
-    validate: inOrder(plugins.filter(isValidating).map((p): Step => (a) => p.validate(a))),
+    mutate: phase(plugins.filter(isMutating), (p): Step => (a) => p.admit(a)),
+    validate: phase(plugins.filter(isValidating), (p): Step => (a) => p.validate(a)),
   };
 }

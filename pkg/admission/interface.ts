@@ -26,18 +26,31 @@ export interface AdmissionAttributes {
   auditAnnotations?: Record<string, string>;
   /** The request's deadline: a webhook is called with what is left of it, and cancelled when it passes. */
   deadline?: Deadline;
+  /**
+   * The fields of the operation's options as the client sent them (CreateOptions, UpdateOptions, DeleteOptions), what
+   * webhooks and policies see in `request.options`; none for the apiserver's own writes and for CONNECT.
+   */
+  options?: object;
 }
 
 export function addAuditAnnotation(a: AdmissionAttributes, key: string, value: string): void {
   if (a.auditAnnotations && !Object.hasOwn(a.auditAnnotations, key)) a.auditAnnotations[key] = value;
 }
 
-export interface MutatingPlugin {
+/**
+ * Upstream's Handles(CONNECT): exec, attach, port-forward and proxy requests reach only the plugins that say so (the
+ * webhooks, ValidatingAdmissionPolicy, AlwaysAdmit and AlwaysDeny); every other plugin sees writes alone.
+ */
+interface ConnectAware {
+  readonly handlesConnect?: boolean;
+}
+
+export interface MutatingPlugin extends ConnectAware {
   readonly name: string;
   admit(attrs: AdmissionAttributes): Promise<void> | void;
 }
 
-export interface ValidatingPlugin {
+export interface ValidatingPlugin extends ConnectAware {
   readonly name: string;
   validate(attrs: AdmissionAttributes): Promise<void> | void;
 }

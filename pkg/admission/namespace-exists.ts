@@ -11,7 +11,7 @@ export class NamespaceExists implements ValidatingPlugin {
   constructor(private readonly deps: Pick<AdmissionDeps, 'get'>) {}
 
   validate(a: AdmissionAttributes): void {
-    if (a.operation === 'CONNECT' || !a.namespace || isResource(a, '', 'namespaces')) return;
+    if (!a.namespace || isResource(a, '', 'namespaces')) return;
     if (!this.deps.get('', 'namespaces', undefined, a.namespace)) throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
   }
 }

@@ -7,8 +7,7 @@
 //   forbidden(field, detail)               -> "Forbidden: detail"
 //   duplicate(field, value)                -> "Duplicate value: <value>"
 //   notFound(field, value)                 -> "Not found: <value>"
-//   tooLong(field, maxBytes)               -> "Too long: must have at most N bytes"
-//   tooLongMaxLength(field, max)           -> "Too long: may not be longer than N"
+//   tooLong(field, maxBytes)               -> "Too long: may not be more than N bytes"
 //   causeToString(c)                       -> "field: body", as field.Error.Error() renders it
 import { fieldCause, type StatusCause } from './errors.js';
 
@@ -45,10 +44,8 @@ export const duplicate = (field: string, value: unknown): StatusCause =>
 export const notFound = (field: string, value: unknown): StatusCause =>
   fieldCause('FieldValueNotFound', field, `Not found: ${formatValue(value)}`);
 
+/** field.TooLong as 1.32 words it (its deprecated TooLongMaxLength too). */
 export const tooLong = (field: string, maxBytes: number): StatusCause =>
-  fieldCause('FieldValueTooLong', field, `Too long: must have at most ${maxBytes} bytes`);
-
-export const tooLongMaxLength = (field: string, max: number): StatusCause =>
-  fieldCause('FieldValueTooLong', field, `Too long: may not be longer than ${max}`);
+  fieldCause('FieldValueTooLong', field, `Too long: may not be more than ${maxBytes} bytes`);
 
 export const causeToString = (c: StatusCause): string => `${c.field ?? '<nil>'}: ${c.message ?? ''}`;

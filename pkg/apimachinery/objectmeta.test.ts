@@ -49,15 +49,15 @@ describe('labels and annotations', () => {
 
   it('limits the total annotation size', () => {
     expect(validateAnnotations({ a: 'x'.repeat(256 * 1024) }, 'metadata.annotations')).toEqual([
-      { reason: 'FieldValueTooLong', field: 'metadata.annotations', message: 'Too long: must have at most 262144 bytes' },
+      { reason: 'FieldValueTooLong', field: 'metadata.annotations', message: 'Too long: may not be more than 262144 bytes' },
     ]);
     expect(validateAnnotations({ 'Example.com/Upper': 'x' }, 'metadata.annotations')).toEqual([]);
   });
 
   it('checks field manager names', () => {
     expect(validateFieldManager('kubectl', 'fieldManager')).toEqual([]);
-    expect(validateFieldManager('x'.repeat(129), 'fieldManager')[0].message).toBe('Too long: must have at most 128 bytes');
-    expect(validateFieldManager('a\nb', 'fieldManager')[0].message).toBe('Invalid value: "a\\nb": must only contain printable characters');
+    expect(validateFieldManager('x'.repeat(129), 'fieldManager')[0].message).toBe('Too long: may not be more than 128 bytes');
+    expect(validateFieldManager('a\nb', 'fieldManager')[0].message).toBe('Invalid value: "a\\nb": invalid character U+000A (at position 1)');
   });
 });
 

@@ -71,11 +71,19 @@ export const validateOwnerReferences = (refs: OwnerReference[] | undefined, fldP
   return causes;
 };
 
+/** Go's unicode.IsPrint fails: anything but letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const NOT_PRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu;
+
+/** Upstream's ValidateFieldManager: at most 128 bytes, and each character not printable named with its byte offset. */
 export const validateFieldManager = (manager: string | undefined, fldPath: string): StatusCause[] => {
   if (!manager) return [];
-  if (manager.length > FIELD_MANAGER_MAX_LENGTH) return [tooLong(fldPath, FIELD_MANAGER_MAX_LENGTH)];
-  if (/[\u0000-\u001f\u007f]/.test(manager)) return [invalidValue(fldPath, manager, 'must only contain printable characters')];
-  return [];
+  const causes: StatusCause[] = [];
+  if (Buffer.byteLength(manager) > FIELD_MANAGER_MAX_LENGTH) causes.push(tooLong(fldPath, FIELD_MANAGER_MAX_LENGTH));
+  for (const m of manager.matchAll(NOT_PRINTABLE)) {
+    const code = m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    causes.push(invalidValue(fldPath, manager, `invalid character U+${code} (at position ${Buffer.byteLength(manager.slice(0, m.index))})`));
+  }
+  return causes;
 };
 
 const validateManagedFields = (entries: ManagedFieldsEntry[] | undefined, fldPath: string): StatusCause[] =>

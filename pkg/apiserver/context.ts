@@ -1,29 +1,59 @@
 // The registry's RequestContext, built from the HTTP request once the chain has authenticated it.
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from '../apimachinery/errors.js';
-import type { FieldValidation, RequestContext } from '../registry/context.js';
+import { invalid, type StatusCause } from '../apimachinery/errors.js';
+import { forbidden, notSupported, required } from '../apimachinery/field.js';
+import { validateFieldManager } from '../apimachinery/objectmeta.js';
+import type { FieldValidation, RequestContext, WriteOptions } from '../registry/context.js';
 import type { RequestInfo } from './request-info.js';
+
+/** The options a write's query carries (upstream decodes them into these kinds), by the request's verb. */
+const OPTIONS_KIND: Partial<Record<string, string>> = {
+  create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions',
+};
+
+const FIELD_VALIDATION = ['', 'Ignore', 'Strict', 'Warn'];
+
+const all = (v: string | string[] | undefined): string[] => (v === undefined ? [] : ([] as string[]).concat(v));
+
+/**
+ * A write's options as upstream's handlers check them (ValidateCreateOptions and its siblings): a 422 on the options'
+ * kind. Reads ignore them, as upstream's do.
+ */
+function checkWriteOptions(kind: string, o: WriteOptions, request: FastifyRequest): void {
+  const q = request.query as Record<string, string | string[] | undefined>;
+  const causes: StatusCause[] = [];
+  if (kind === 'PatchOptions') {
+    const apply = (request.headers['content-type'] ?? '').trimStart().toLowerCase().startsWith('application/apply-patch');
+    if (!apply && q.force !== undefined) causes.push(forbidden('force', 'may not be specified for non-apply patch'));
+    // a controller must name itself when it applies (kubectl does, with "kubectl")
+    if (apply && !o.fieldManager) causes.push(required('fieldManager', 'is required for apply patch'));
+  }
+  if (kind !== 'DeleteOptions') causes.push(...validateFieldManager(o.fieldManager, 'fieldManager'));
+  if (o.dryRun?.some((d) => d !== 'All')) causes.push(notSupported('dryRun', o.dryRun, ['All']));
+  if (kind !== 'DeleteOptions' && !FIELD_VALIDATION.includes(o.fieldValidation ?? '')) causes.push(notSupported('fieldValidation', o.fieldValidation, FIELD_VALIDATION));
+  if (causes.length) throw invalid('meta.k8s.io', kind, '', causes);
+}
 
 export function requestContext(request: FastifyRequest, info: RequestInfo): RequestContext {
   const q = request.query as Record<string, string | string[] | undefined>;
-  const dryRun = q.dryRun;
-  if (dryRun !== undefined && dryRun !== 'All' && !(Array.isArray(dryRun) && dryRun.every((d) => d === 'All'))) {
-    throw badRequest(`Invalid dry run value: ${JSON.stringify(dryRun)}: supported values: "All"`);
-  }
-  const validation = (q.fieldValidation as string | undefined) || 'Warn';
-  if (!['Strict', 'Warn', 'Ignore'].includes(validation)) {
-    throw badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(validation)}: supported values: "Ignore", "Strict", "Warn"`);
-  }
+  const kind = OPTIONS_KIND[info.verb];
   const userAgent = request.headers['user-agent'];
-  const manager = (q.fieldManager as string | undefined) || managerFromUserAgent(userAgent);
-  if (manager.length > 128) throw badRequest('fieldManager: Too long: may not be more than 128 bytes');
+  let options: WriteOptions | undefined;
+  if (kind) {
+    const dryRun = all(q.dryRun);
+    const [fieldManager] = kind === 'DeleteOptions' ? [] : all(q.fieldManager);
+    const [fieldValidation] = kind === 'DeleteOptions' ? [] : all(q.fieldValidation);
+    options = { ...(dryRun.length ? { dryRun } : {}), ...(fieldManager ? { fieldManager } : {}), ...(fieldValidation ? { fieldValidation } : {}) };
+    checkWriteOptions(kind, options, request);
+  }
   return {
     namespace: info.namespace || undefined,
     user: request.user,
     userAgent,
-    dryRun: dryRun !== undefined,
-    fieldManager: manager,
-    fieldValidation: validation as FieldValidation,
+    dryRun: options?.dryRun !== undefined,
+    fieldManager: options?.fieldManager || managerFromUserAgent(userAgent),
+    fieldValidation: (options?.fieldValidation || 'Warn') as FieldValidation,
+    options,
     warnings: [],
     auditAnnotations: (request.auditAnnotations ??= {}),
     deadline: request.deadline,

@@ -83,9 +83,16 @@ function unescapePath(raw: string): string {
   }
 }
 
-/** A query boolean as Go's strconv.ParseBool reads it (the Python client sends "True"). */
-const TRUE = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
-export const isTrue = (v: unknown): boolean => v === true || (typeof v === 'string' && TRUE.has(v));
+/**
+ * A query boolean as upstream's parameter codec converts it (Convert_Slice_string_To_bool): its first value counts,
+ * and only "0" or "false" in any case is false, so `?watch`, `?watch=yes` and the Python client's "True" are true.
+ */
+export const isTrue = (v: unknown): boolean => {
+  const first: unknown = Array.isArray(v) ? v[0] : v;
+  if (first === undefined || first === false) return false;
+  const s = String(first);
+  return s !== '0' && s.toLowerCase() !== 'false';
+};
 
 const INT64_MAX = 2n ** 63n - 1n;
 

@@ -162,7 +162,8 @@ export const buildAuthentication = async (o: FullAuthenticationOptions): Promise
         const r = await tokenUnion.authenticate({ headers: { authorization: `Bearer ${token}` } });
         return { result: { ...r, audiences: accepted } };
       } catch (e) {
-        return { result: null, error: ((e as Error).cause as Error | undefined)?.message ?? (e as Error).message };
+        // upstream's bearer-token authenticator: a token no authenticator knows is "invalid bearer token"
+        return { result: null, error: ((e as Error).cause as Error | undefined)?.message ?? 'invalid bearer token' };
       }
     },
     async close() {

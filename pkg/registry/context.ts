@@ -23,6 +23,13 @@ export interface BodyFieldErrors {
   yaml?: string[];
 }
 
+/** A write's options as its client sent them (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions' query). */
+export interface WriteOptions {
+  dryRun?: string[];
+  fieldManager?: string;
+  fieldValidation?: string;
+}
+
 export interface RequestContext {
   namespace?: string;
   user?: UserInfo;
@@ -31,6 +38,8 @@ export interface RequestContext {
   /** The manager recorded in managedFields (fieldManager or derived from the user agent). */
   fieldManager: string;
   fieldValidation: FieldValidation;
+  /** The write's options as sent, for admission's `request.options` (none for the apiserver's own writes). */
+  options?: WriteOptions;
   /** Warnings for the `Warning` response header, appended by any layer. */
   warnings: string[];
   /** How the body was written (set by the handler that decoded it). */

@@ -9,8 +9,8 @@ export interface TestWebhook {
   base: string;
   /** The CA's certificate, base64, as webhook configurations take it. */
   caBundle: string;
-  /** Each request's path and query string (the apiserver's `timeout=`). */
-  seen: Array<{ path: string; query: string; request: any }>;
+  /** Each request's path and query string (the apiserver's `timeout=`), and the AdmissionReview's apiVersion. */
+  seen: Array<{ path: string; query: string; request: any; apiVersion: string }>;
   close(): Promise<void>;
 }
 
@@ -24,7 +24,7 @@ export async function startTestWebhook(respond: (path: string, request: any) => 
     req.on('end', () => {
       const review = JSON.parse(body);
       const [path = '', query = ''] = (req.url ?? '').split('?');
-      seen.push({ path, query, request: review.request });
+      seen.push({ path, query, request: review.request, apiVersion: review.apiVersion });
       void Promise.resolve(respond(path, review.request)).then((response) => {
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));

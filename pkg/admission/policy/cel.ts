@@ -4,6 +4,7 @@
 import type { CelInput } from '@bufbuild/cel';
 import { AuthorizationSession, authorizerValue, compile, evaluate, withAuthorization, type Program, isCelError } from '../../apimachinery/cel/index.js';
 import { toCel } from '../../registry/customresources/cel.js';
+import { aggregate } from '../errors.js';
 import type { AdmissionDeps } from '../deps.js';
 import type { AdmissionAttributes } from '../interface.js';
 
@@ -54,9 +55,10 @@ export function evalMatchConditions(conditions: Array<{ name: string; expression
   const errors: string[] = [];
   for (const c of conditions ?? []) {
     const r = evalCel(c.expression, bindings);
-    if ('error' in r) errors.push(`expression '${c.name}' resulted in error: ${r.error}`);
+    if ('error' in r) errors.push(`expression '${c.expression}' resulted in error: ${r.error}`);
     else if (r.value === false) return { matches: false };
-    else if (r.value !== true) errors.push(`expression '${c.name}' resulted in error: must evaluate to bool`);
+    else if (r.value !== true) errors.push(`expression '${c.expression}' resulted in error: must evaluate to bool`);
   }
-  return errors.length ? { matches: false, error: errors.join(', ') } : { matches: true };
+  // utilerrors.NewAggregate: the same message once, several in brackets
+  return errors.length ? { matches: false, error: aggregate([...new Set(errors)]) } : { matches: true };
 }

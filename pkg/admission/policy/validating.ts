@@ -82,6 +82,7 @@ class OutOfBudget extends Error {
 
 export class ValidatingAdmissionPolicy implements ValidatingPlugin {
   readonly name = 'ValidatingAdmissionPolicy';
+  readonly handlesConnect = true;
   constructor(private readonly deps: AdmissionDeps) {}
 
   /**

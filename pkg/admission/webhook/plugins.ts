@@ -81,28 +81,52 @@ function rejection(name: string, result: Record<string, any> | undefined): Statu
   return new StatusError(code, reason, message, result?.details);
 }
 
+/** The first AdmissionReview version of the webhook's list that the apiserver speaks (upstream's CreateAdmissionObjects). */
+function reviewVersion(h: Webhook): 'v1' | 'v1beta1' {
+  const version = (h.admissionReviewVersions ?? ['v1']).find((v): v is 'v1' | 'v1beta1' => v === 'v1' || v === 'v1beta1');
+  if (!version) throw new CallError('webhook does not accept known AdmissionReview versions (v1, v1beta1)');
+  return version;
+}
+
+/**
+ * Upstream's VerifyAdmissionResponse: a v1 answer is checked (uid, kind, a patch with its type, none from a validating
+ * webhook); a v1beta1 one never was, its patch taken as a JSON patch.
+ */
+function verifiedResponse(version: 'v1' | 'v1beta1', body: Record<string, any>, uid: unknown, mutating: boolean): Record<string, any> {
+  const response = body.response as Record<string, any> | undefined;
+  if (!response || typeof response !== 'object') throw new CallError('webhook response was absent');
+  if (version === 'v1beta1') return mutating ? response : { ...response, patch: undefined };
+  if (response.uid !== uid) throw new CallError(`expected response.uid="${String(uid)}", got "${String(response.uid ?? '')}"`);
+  if (body.apiVersion !== 'admission.k8s.io/v1' || body.kind !== 'AdmissionReview') {
+    const [group, v] = String(body.apiVersion ?? '').includes('/') ? String(body.apiVersion).split('/') : ['', String(body.apiVersion ?? '')];
+    throw new CallError(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${group}/${v}, Kind=${String(body.kind ?? '')}`);
+  }
+  const hasPatch = typeof response.patch === 'string' && response.patch.length > 0;
+  if (!mutating) {
+    if (hasPatch) throw new CallError('validating webhook may not return response.patch');
+    if (response.patchType !== undefined && response.patchType !== null) throw new CallError('validating webhook may not return response.patchType');
+    return response;
+  }
+  const typed = response.patchType !== undefined && response.patchType !== null;
+  if (hasPatch && !typed) throw new CallError('webhook returned response.patch but not response.patchType');
+  if (!hasPatch && typed) throw new CallError('webhook returned response.patchType but not response.patch');
+  if (typed && response.patchType === '') throw new CallError('webhook returned invalid response.patchType of ""');
+  if (typed && response.patchType !== 'JSONPatch') throw new CallError(`unsupported patch type "${String(response.patchType)}"`);
+  return response;
+}
+
 /**
  * Calls one webhook with the request `as` its resource serves it (`asked`: as the client made it). Returns its
  * response (undefined when a failure is ignored); throws the refusal, or an internal error for a failure under
  * failurePolicy Fail.
  */
-async function invoke(h: Webhook, as: AdmissionAttributes, asked: AdmissionAttributes, deps: AdmissionDeps): Promise<Record<string, any> | undefined> {
+async function invoke(h: Webhook, as: AdmissionAttributes, asked: AdmissionAttributes, deps: AdmissionDeps, mutating: boolean): Promise<Record<string, any> | undefined> {
   const request = admissionRequest(as, undefined, asked);
   let response: Record<string, any>;
   try {
-    if (h.admissionReviewVersions && !h.admissionReviewVersions.includes('v1')) {
-      throw new CallError(`webhook does not accept known AdmissionReview versions (v1)`);
-    }
-    const body = await callWebhook(h.clientConfig, deps, { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request }, h.timeoutSeconds ?? 10, as.deadline);
-    if (body.apiVersion !== 'admission.k8s.io/v1' || body.kind !== 'AdmissionReview') {
-      throw new CallError(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${body.apiVersion ?? ''}, Kind=${body.kind ?? ''}`);
-    }
-    if (!body.response || typeof body.response !== 'object') throw new CallError('webhook response was absent');
-    response = body.response;
-    if (response.uid !== request.uid) throw new CallError(`expected response.uid="${String(request.uid)}", got "${String(response.uid ?? '')}"`);
-    if (response.patch !== undefined && response.patchType !== 'JSONPatch') {
-      throw new CallError(`webhook returned response.patch but not response.patchType`);
-    }
+    const version = reviewVersion(h);
+    const body = await callWebhook(h.clientConfig, deps, { apiVersion: `admission.k8s.io/${version}`, kind: 'AdmissionReview', request }, h.timeoutSeconds ?? 10, as.deadline);
+    response = verifiedResponse(version, body, request.uid, mutating);
   } catch (err) {
     if (!(err instanceof CallError)) throw err;
     if (h.failurePolicy === 'Ignore') {
@@ -127,6 +151,7 @@ function replaceInPlace(target: KubeObject, source: KubeObject): void {
 
 export class MutatingWebhook implements MutatingPlugin {
   readonly name = 'MutatingAdmissionWebhook';
+  readonly handlesConnect = true;
   constructor(private readonly deps: AdmissionDeps) {}
 
   admit(a: AdmissionAttributes): Promise<void> | void {
@@ -160,7 +185,7 @@ export class MutatingWebhook implements MutatingPlugin {
   private async callAndPatch(h: Webhook, as: AdmissionAttributes, a: AdmissionAttributes, round: number, index: number): Promise<void> {
     let mutated = false;
     try {
-      const response = await invoke(h, as, a, this.deps);
+      const response = await invoke(h, as, a, this.deps, true);
       if (!response?.patch || !as.object || !a.object) return;
       let patched: KubeObject;
       try {
@@ -199,6 +224,7 @@ export class MutatingWebhook implements MutatingPlugin {
 
 export class ValidatingWebhook implements ValidatingPlugin {
   readonly name = 'ValidatingAdmissionWebhook';
+  readonly handlesConnect = true;
   constructor(private readonly deps: AdmissionDeps) {}
 
   validate(a: AdmissionAttributes): Promise<void> | void {
@@ -215,7 +241,7 @@ export class ValidatingWebhook implements ValidatingPlugin {
     }
     if (!hooks.length) return;
     // All called at once, as upstream; the first failure in webhook order is the answer.
-    const results = await Promise.allSettled(hooks.map(([h, as]) => invoke(h, as, a, this.deps)));
+    const results = await Promise.allSettled(hooks.map(([h, as]) => invoke(h, as, a, this.deps, false)));
     for (const r of results) if (r.status === 'rejected') throw r.reason;
   }
 }

@@ -41,7 +41,7 @@ export function admissionRequest(a: AdmissionAttributes, uid: string = randomUUI
     dryRun: a.dryRun,
   };
   const optionsKind = OPTIONS_KIND[a.operation];
-  if (optionsKind) req.options = { apiVersion: 'meta.k8s.io/v1', kind: optionsKind, ...(a.dryRun ? { dryRun: ['All'] } : {}) };
+  if (optionsKind) req.options = { apiVersion: 'meta.k8s.io/v1', kind: optionsKind, ...(a.options ?? (a.dryRun ? { dryRun: ['All'] } : {})) };
   return req;
 }
 

@@ -11,7 +11,7 @@ import { undici } from '../../apimachinery/undici.js';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest, fieldCause, internalError, invalid, notFound, serviceUnavailable, type StatusCause } from '../../apimachinery/errors.js';
 import type { Registry } from '../../registry/generic/registry.js';
-import { int64Param, isTrue } from '../request-info.js';
+import { int64Param } from '../request-info.js';
 import { proxyTo } from '../reverse-proxy.js';
 import { dialTls, spliceUpgrade, upgradeHead } from '../upgrade.js';
 
@@ -149,25 +149,23 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
   return reply.send(res.body);
 }
 
-const all = (v: unknown): string[] => (v === undefined ? [] : ([] as unknown[]).concat(v).map(String));
-
 /**
  * pods/exec, pods/attach, pods/portforward: the kubelet's /exec, /attach or /portForward with upstream's query
- * (command, input/output/error/tty = 1; port), the client's upgraded socket spliced to the kubelet's.
+ * (command, input/output/error/tty = 1; port) from the request's options (as admission left them), the client's
+ * upgraded socket spliced to the kubelet's.
  */
-export async function proxyPodConnect(reg: Registry, request: FastifyRequest, reply: FastifyReply, pod: KubeObject, sub: 'exec' | 'attach' | 'portforward'): Promise<unknown> {
+export async function proxyPodConnect(reg: Registry, request: FastifyRequest, reply: FastifyReply, pod: KubeObject, sub: 'exec' | 'attach' | 'portforward', options: KubeObject): Promise<unknown> {
   const raw = request.raw;
   if (!upgradeHead(raw)) throw badRequest('Upgrade request required');
-  const q = request.query as Record<string, unknown>;
   const query = new URLSearchParams();
   let path: string;
   if (sub === 'portforward') {
-    for (const p of all(q.ports)) for (const port of p.split(',')) query.append('port', port);
+    for (const port of (options.ports ?? []) as number[]) query.append('port', String(port));
     path = `/portForward/${podPath(pod)}`;
   } else {
-    const container = containerOf(pod, all(q.container)[0]);
-    if (sub === 'exec') for (const c of all(q.command)) query.append('command', c);
-    for (const [param, flag] of [['input', 'stdin'], ['output', 'stdout'], ['error', 'stderr'], ['tty', 'tty']] as const) if (all(q[flag]).some(isTrue)) query.set(param, '1');
+    const container = containerOf(pod, options.container as string | undefined);
+    if (sub === 'exec') for (const c of (options.command ?? []) as string[]) query.append('command', c);
+    for (const [param, field] of [['input', 'stdin'], ['output', 'stdout'], ['error', 'stderr'], ['tty', 'tty']] as const) if (options[field] === true) query.set(param, '1');
     path = `/${sub}/${podPath(pod)}/${encodeURIComponent(container)}`;
   }
   const { host, port } = kubeletOf(reg, request.server, pod);

@@ -127,6 +127,7 @@ function deleteOptions(reg: Registry, request: FastifyRequest, q: Query): Delete
   if (grace !== undefined) opts.gracePeriodSeconds = grace;
   if (q.propagationPolicy !== undefined) opts.propagationPolicy = q.propagationPolicy as DeleteOptions['propagationPolicy'];
   if (q.orphanDependents !== undefined) opts.orphanDependents = isTrue(q.orphanDependents);
+  if (opts.dryRun === undefined && q.dryRun !== undefined) opts.dryRun = ([] as string[]).concat(q.dryRun);
   if (opts.gracePeriodSeconds !== undefined && !Number.isInteger(opts.gracePeriodSeconds)) throw badRequest('gracePeriodSeconds must be an integer');
   // as upstream's DELETE handlers, before looking anything up
   validateDeleteOptions(opts);

@@ -15,6 +15,7 @@ import { sendObject, type Responder } from '../respond.js';
 import { isTrue } from '../request-info.js';
 import { proxyNode, proxyPodConnect, proxyPodLog } from './kubelet-proxy.js';
 import { proxyPath, proxySubresource } from './proxy-subresources.js';
+import { admitConnect, connectOptions } from './connect-admission.js';
 import { approvalUpdate } from '../../registry/strategies/certificatesigningrequests.js';
 import { evictPod } from './eviction.js';
 import { bindPod } from './binding.js';
@@ -59,6 +60,9 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
     case 'eviction':
       return sendObject(r, { object: await evictPod(reg, ctx, info.name, body()) }, 201);
     default: {
+      const connect = info.subresource === 'proxy' || info.subresource === 'exec' || info.subresource === 'attach' || info.subresource === 'portforward';
+      const options = connect ? connectOptions(reg, info, q) : undefined;
+      if (options) await admitConnect(reg, ctx, info, options);
       if (info.subresource === 'proxy' && (reg.rt.plural === 'pods' || reg.rt.plural === 'services')) return proxySubresource(reg, request, reply, info);
       if (info.subresource === 'proxy' && reg.rt.plural === 'nodes') {
         const rest = proxyPath(request, reply, info);
@@ -67,9 +71,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
       const pod = (await reg.get(ctx, info.name)).object as KubeObject;
       if (reg.rt.plural === 'pods' && !pod.spec?.nodeName) throw badRequest(`pod ${info.name} does not have a host assigned`);
       if (reg.rt.plural === 'pods' && info.subresource === 'log') return proxyPodLog(reg, request, reply, pod);
-      if (reg.rt.plural === 'pods' && (info.subresource === 'exec' || info.subresource === 'attach' || info.subresource === 'portforward')) {
-        return proxyPodConnect(reg, request, reply, pod, info.subresource);
-      }
+      if (reg.rt.plural === 'pods' && options && info.subresource !== 'proxy') return proxyPodConnect(reg, request, reply, pod, info.subresource as 'exec' | 'attach' | 'portforward', options);
       throw serviceUnavailable(`no kubelet serves ${reg.rt.plural}/${info.subresource} yet: the node agent arrives with the kubelet`);
     }
   }

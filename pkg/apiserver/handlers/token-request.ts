@@ -5,7 +5,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findResource } from '../../../api/index.js';
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, fieldCause, invalid, isStatusError, notFound, serviceUnavailable, type StatusCause } from '../../apimachinery/errors.js';
+import { badRequest, conflict, invalid, isStatusError, notFound, serviceUnavailable, type StatusCause } from '../../apimachinery/errors.js';
+import { invalidValue } from '../../apimachinery/field.js';
 import { jwksOf, openIdConfiguration, type Authentication } from '../../authentication/index.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import type { RequestContext } from '../../registry/context.js';
@@ -63,83 +64,91 @@ async function getOrUndefined(reg: Registry | undefined, ctx: RequestContext, na
   }
 }
 
+/** The object a token is bound to, as upstream's TokenREST looks it up: only a Pod, a Node or a Secret of core/v1. */
+type BoundRef = { kind?: string; apiVersion?: string; name?: string; uid?: string };
+
+const PLURAL_OF: Record<string, 'pods' | 'nodes' | 'secrets'> = { Pod: 'pods', Node: 'nodes', Secret: 'secrets' };
+
+/**
+ * POST serviceaccounts/NAME/token, in upstream's order: the create handler's namespace check and mutating admission,
+ * then TokenREST.Create (the name, the ServiceAccount, static validation, validating admission, the bound object).
+ */
 async function tokenRequest(deps: TokenRoutesDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { namespace, name } = req.params as { namespace: string; name: string };
   const ctx = { ...requestContext(req, req.info), namespace };
   const saReg = deps.registry('serviceaccounts')!;
-  const obj = typedBody(deps.decoder, req, 'authentication.k8s.io', 'TokenRequest');
-  const spec = { ...((obj.spec ?? {}) as Record<string, any>) };
-  const causes: StatusCause[] = [];
-  if (obj.metadata?.name && obj.metadata.name !== name) throw badRequest('the name of the provided object does not match the name of the service account');
-  if (obj.metadata?.namespace && obj.metadata.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  spec.expirationSeconds ??= DEFAULT_EXPIRATION;
-  if (!Number.isInteger(spec.expirationSeconds) || spec.expirationSeconds < MIN_EXPIRATION) {
-    causes.push(fieldCause('FieldValueInvalid', 'spec.expirationSeconds', `Invalid value: ${JSON.stringify(spec.expirationSeconds)}: may not specify a duration less than 10 minutes`));
-  } else if (spec.expirationSeconds > 2 ** 32) {
-    causes.push(fieldCause('FieldValueTooLong', 'spec.expirationSeconds', `Invalid value: ${spec.expirationSeconds}: may not specify a duration larger than 2^32 seconds`));
-  }
   const authn = deps.authentication;
-  if (!Array.isArray(spec.audiences) || spec.audiences.length === 0) spec.audiences = authn.apiAudiences;
-  const ref = spec.boundObjectRef as { kind?: string; apiVersion?: string; name?: string; uid?: string } | undefined;
-  if (ref) {
-    if (ref.kind !== 'Pod' && ref.kind !== 'Secret' && ref.kind !== 'Node') {
-      causes.push(fieldCause('FieldValueNotSupported', 'spec.boundObjectRef.kind', `Unsupported value: ${JSON.stringify(ref.kind ?? '')}: supported values: "Pod", "Secret", "Node"`));
-    }
-    if (!ref.name) causes.push(fieldCause('FieldValueRequired', 'spec.boundObjectRef.name', 'Required value'));
-  }
-  if (causes.length) throw invalid('authentication.k8s.io', 'TokenRequest', name, causes);
   if (!authn.tokenIssuer) throw serviceUnavailable('the TokenRequest API is not enabled: no --service-account-signing-key-file');
+  const obj = typedBody(deps.decoder, req, 'authentication.k8s.io', 'TokenRequest');
+  if (obj.metadata?.namespace && obj.metadata.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  obj.metadata = { ...obj.metadata, namespace };
+  obj.spec = { ...((obj.spec ?? {}) as Record<string, unknown>) };
+  (obj.spec as { expirationSeconds?: number }).expirationSeconds ??= DEFAULT_EXPIRATION;
+  await saReg.admission('mutate', 'CREATE', ctx, obj, undefined, name, 'token');
 
+  if (obj.metadata.name && obj.metadata.name !== name) {
+    throw invalid('authentication.k8s.io', 'TokenRequest', name, [invalidValue('metadata.name', obj.metadata.name, 'must match the service account name if specified')]);
+  }
   const sa = await getOrUndefined(saReg, ctx, name);
   if (!sa) throw notFound({ group: '', resource: 'serviceaccounts' }, name);
-  let pod: KubeObject | undefined;
-  let secret: KubeObject | undefined;
-  let node: KubeObject | undefined;
+  const spec = obj.spec as Record<string, any>;
+  if (!Array.isArray(spec.audiences) || spec.audiences.length === 0) spec.audiences = authn.apiAudiences;
+  obj.metadata = { ...obj.metadata, name, creationTimestamp: rfc3339(ctx.now) };
+  delete obj.status;
+  const causes: StatusCause[] = [];
+  if (!Number.isInteger(spec.expirationSeconds) || spec.expirationSeconds < MIN_EXPIRATION) {
+    causes.push(invalidValue('spec.expirationSeconds', spec.expirationSeconds, 'may not specify a duration less than 10 minutes'));
+  } else if (spec.expirationSeconds > 2 ** 32) {
+    causes.push(invalidValue('spec.expirationSeconds', spec.expirationSeconds, 'may not specify a duration larger than 2^32 seconds'));
+  }
+  if (causes.length) throw invalid('authentication.k8s.io', 'TokenRequest', '', causes);
+  await saReg.admission('validate', 'CREATE', ctx, obj, undefined, name, 'token');
+
+  const bound: { pod?: KubeObject; secret?: KubeObject; node?: KubeObject } = {};
+  const ref = spec.boundObjectRef as BoundRef | undefined;
   if (ref) {
-    const plural = ref.kind === 'Pod' ? 'pods' : ref.kind === 'Secret' ? 'secrets' : 'nodes';
-    const bound = await getOrUndefined(deps.registry(plural), { ...ctx, namespace: plural === 'nodes' ? undefined : namespace }, ref.name!);
-    if (!bound) throw notFound({ group: '', resource: plural }, ref.name!);
-    if (ref.uid && ref.uid !== bound.metadata?.uid) {
-      throw conflictUid(ref.kind!, ref.name!, ref.uid, bound.metadata?.uid);
-    }
+    const [group, version] = (ref.apiVersion ?? '').includes('/') ? ref.apiVersion!.split('/') : ['', ref.apiVersion ?? ''];
+    const plural = group === '' ? PLURAL_OF[ref.kind ?? ''] : undefined;
+    if (!plural) throw badRequest(`cannot bind token to object of type ${group}/${version}, Kind=${ref.kind ?? ''}`);
+    if (!ref.name) throw badRequest('Name parameter required.');
+    const object = await getOrUndefined(deps.registry(plural), { ...ctx, namespace: plural === 'nodes' ? undefined : namespace }, ref.name);
+    if (!object) throw notFound({ group: '', resource: plural }, ref.name);
     if (plural === 'pods') {
-      pod = bound;
-      const podSa = (pod.spec?.serviceAccountName as string | undefined) || 'default';
-      if (podSa !== name) throw badRequest(`cannot bind token for serviceaccount "${name}" to pod running with different serviceaccount name.`);
-      const nodeName = pod.spec?.nodeName as string | undefined;
-      if (nodeName) node = await getOrUndefined(deps.registry('nodes'), { ...ctx, namespace: undefined }, nodeName);
+      bound.pod = object;
+      if (((object.spec?.serviceAccountName as string | undefined) ?? '') !== name) {
+        throw badRequest(`cannot bind token for serviceaccount "${name}" to pod running with different serviceaccount name.`);
+      }
+      const nodeName = object.spec?.nodeName as string | undefined;
+      // a node that is gone still names the pod's node in the claims, without its uid
+      if (nodeName) bound.node = await getOrUndefined(deps.registry('nodes'), { ...ctx, namespace: undefined }, nodeName) ?? { metadata: { name: nodeName } };
     } else if (plural === 'secrets') {
-      secret = bound;
+      bound.secret = object;
     } else {
-      node = bound;
+      bound.node = object;
+    }
+    if (ref.uid && ref.uid !== object.metadata?.uid) {
+      throw conflict({ group: '', resource: ref.kind! }, ref.name, `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
     }
   }
-  let expirationSeconds = spec.expirationSeconds as number;
-  if (deps.maxExpirationSeconds && expirationSeconds > deps.maxExpirationSeconds) expirationSeconds = deps.maxExpirationSeconds;
-  let warnAfterSeconds: number | undefined;
-  // Upstream: the kubelet's projected tokens (3607 s, bound to a pod) are issued for a year with a warn-after time,
-  // so clients that do not reload them keep working while the apiserver counts them as stale.
-  if (pod && (deps.extendExpiration ?? true) && expirationSeconds === WARN_ONLY_EXPIRATION) {
-    warnAfterSeconds = expirationSeconds;
-    expirationSeconds = EXTENDED_EXPIRATION;
+  if (deps.maxExpirationSeconds && spec.expirationSeconds > deps.maxExpirationSeconds) {
+    ctx.warnings.push(`requested expiration of ${spec.expirationSeconds} seconds shortened to ${deps.maxExpirationSeconds} seconds`);
+    spec.expirationSeconds = deps.maxExpirationSeconds;
   }
-  const { token, claims } = await authn.tokenIssuer.issue({
-    audiences: spec.audiences as string[], expirationSeconds, now: ctx.now, serviceAccount: sa, pod, secret, node, warnAfterSeconds,
+  const expirationSeconds = spec.expirationSeconds as number;
+  // Upstream: the kubelet's projected tokens (3607 s, bound to a pod, for the apiserver's audiences) are issued for a
+  // year with a warn-after time, so clients that do not reload them keep working while the apiserver counts them stale.
+  const kubeAudiences = (spec.audiences as string[]).every((a) => authn.apiAudiences.includes(a));
+  const extend = !!bound.pod && (deps.extendExpiration ?? true) && expirationSeconds === WARN_ONLY_EXPIRATION && kubeAudiences;
+  const { token } = await authn.tokenIssuer.issue({
+    audiences: spec.audiences as string[], expirationSeconds: extend ? EXTENDED_EXPIRATION : expirationSeconds, now: ctx.now, serviceAccount: sa,
+    ...bound, warnAfterSeconds: extend ? expirationSeconds : undefined,
   });
-  if (ref) spec.boundObjectRef = { kind: ref.kind, apiVersion: ref.apiVersion ?? 'v1', name: ref.name, uid: (pod ?? secret ?? node)!.metadata?.uid };
   const rt = { ...saReg.rt, group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
   const out: KubeObject = {
-    kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1',
-    metadata: { name, namespace, creationTimestamp: null },
-    spec,
-    status: { token, expirationTimestamp: rfc3339(new Date((warnAfterSeconds !== undefined ? claims.iat + warnAfterSeconds : claims.exp) * 1000)) },
+    ...obj, kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1',
+    status: { token, expirationTimestamp: rfc3339(new Date(ctx.now.getTime() + expirationSeconds * 1000)) },
   };
   return sendObject({ rt, request: req, reply, warnings: ctx.warnings, now: ctx.now }, { object: out }, 201);
-}
-
-function conflictUid(kind: string, name: string, want: string, have: string | undefined): Error {
-  return badRequest(`the UID in the bound object reference (${want}) does not match the UID in record (${have ?? ''}). The object might have been deleted and then recreated`
-    + ` (${kind} "${name}")`);
 }
 
 async function tokenReview(deps: TokenRoutesDeps, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {

@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import { propertyOf } from '../../../api/schema.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
+import { tooLong } from '../../apimachinery/field.js';
 import { isPlainObject } from '../schema/index.js';
 import { childPath, itemSchema, pointerToPath } from './schema.js';
 
@@ -134,8 +135,7 @@ function causeOf(e: ErrorObject, prefix: string): StatusCause | undefined {
       return fieldCause('FieldValueNotSupported', path, `Unsupported value: ${goValue(e.data)}: supported values: ${values.join(', ')}`);
     }
     case 'maxLength': {
-      const n = Number(params.limit);
-      return { reason: 'FieldValueTooLong', field: path, message: `Too long: may not be more than ${n} ${n === 1 ? 'byte' : 'bytes'}` };
+      return tooLong(path, Number(params.limit));
     }
     case 'maxItems':
       return { reason: 'FieldValueTooMany', field: path, message: `Too many: ${(e.data as unknown[]).length}: must have at most ${params.limit} items` };

@@ -27,7 +27,7 @@ export async function deleteObject(reg: Registry, ctx: RequestContext, name: str
     // as upstream's rest.BeforeDelete
     validateDeleteOptions(opts);
     checkPreconditions(reg, name, obj, opts);
-    if (o.admit !== false) await reg.admission('validate', 'DELETE', ctx, undefined, obj, name);
+    if (o.admit !== false) await reg.admission('validate', 'DELETE', ctx, undefined, obj, name, undefined, opts);
 
     const marked = markForDeletion(reg, ctx, obj, opts);
     if (ctx.dryRun) return { object: marked ?? obj, deleted: !marked };

@@ -101,7 +101,6 @@ function typedPatchError(applied: KubeObject, group: string, kind: string, paths
 
 /** Server-side apply: the applied configuration is merged by the field manager, which owns conflicts. */
 function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: unknown, force: boolean, subresource: string | undefined): UpdateRequest {
-  if (!ctx.fieldManager || ctx.fieldManager === 'unknown') throw badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('error decoding YAML: the applied configuration must be an object');
   const applied = patch as KubeObject;
   if (!applied.apiVersion) throw badRequest('apiVersion must be set in the applied configuration');

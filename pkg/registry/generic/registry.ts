@@ -7,7 +7,7 @@ import type { Admission, Operation } from '../../admission/interface.js';
 import type { Cacher } from '../../storage/cacher/cacher.js';
 import { isStorageError, type StorageError } from '../../storage/errors.js';
 import type { KeyValue, Store, StoreEvent } from '../../storage/interface.js';
-import type { ListOptions, RequestContext, WatchOptions } from '../context.js';
+import type { DeleteOptions, ListOptions, RequestContext, WatchOptions } from '../context.js';
 import { listPrefix, objectKey } from '../keys.js';
 import { selectionPredicate } from '../predicate.js';
 import type { ViewCodec } from './converting-store.js';
@@ -203,8 +203,9 @@ export class Registry {
    * Mutating admission runs before the strategy's checks, validating admission after them. A promise only when a
    * plugin has to wait (see Admission): the writes on every request's path await it only then.
    */
-  admission(phase: 'mutate' | 'validate', op: Operation, ctx: RequestContext, obj: KubeObject | undefined, old: KubeObject | undefined, name: string, subresource?: string): Promise<void> | void {
-    const attrs = { operation: op, resource: this.rt, subresource, namespace: ctx.namespace, name, object: obj, oldObject: old, user: ctx.user, dryRun: ctx.dryRun, warnings: ctx.warnings, auditAnnotations: ctx.auditAnnotations, deadline: ctx.deadline };
+  admission(phase: 'mutate' | 'validate', op: Operation, ctx: RequestContext, obj: KubeObject | undefined, old: KubeObject | undefined, name: string, subresource?: string, deleteOptions?: DeleteOptions): Promise<void> | void {
+    const options = op === 'DELETE' ? deleteOptions : op === 'CONNECT' ? undefined : ctx.options;
+    const attrs = { operation: op, resource: this.rt, subresource, namespace: ctx.namespace, name, object: obj, oldObject: old, user: ctx.user, dryRun: ctx.dryRun, warnings: ctx.warnings, auditAnnotations: ctx.auditAnnotations, deadline: ctx.deadline, options };
     return phase === 'mutate' ? this.deps.admission.mutate(attrs) : this.deps.admission.validate(attrs);
   }
 

@@ -31,12 +31,12 @@ describe('ConfigMap validation', () => {
   it('refuses more than 1 MiB of values, counted as Go counts them', () => {
     const half = 'x'.repeat(512 * 1024);
     expect(validateConfigMap(cm({ data: { a: half, b: half } }))).toEqual([]);
-    expect(msgs(validateConfigMap(cm({ data: { a: half, b: `${half}x` } })))).toEqual(['[]: Too long: must have at most 1048576 bytes']);
+    expect(msgs(validateConfigMap(cm({ data: { a: half, b: `${half}x` } })))).toEqual(['[]: Too long: may not be more than 1048576 bytes']);
     // three UTF-8 bytes each: 350000 of them pass 1 MiB though their UTF-16 length does not
-    expect(msgs(validateConfigMap(cm({ data: { a: '€'.repeat(350000) } })))).toEqual(['[]: Too long: must have at most 1048576 bytes']);
+    expect(msgs(validateConfigMap(cm({ data: { a: '€'.repeat(350000) } })))).toEqual(['[]: Too long: may not be more than 1048576 bytes']);
     // base64 is counted decoded: 1 MiB of bytes is 1398104 characters
     expect(validateConfigMap(cm({ binaryData: { a: Buffer.alloc(1024 * 1024).toString('base64') } }))).toEqual([]);
-    expect(msgs(validateConfigMap(cm({ data: { a: 'x' }, binaryData: { b: Buffer.alloc(1024 * 1024).toString('base64') } })))).toEqual(['[]: Too long: must have at most 1048576 bytes']);
+    expect(msgs(validateConfigMap(cm({ data: { a: 'x' }, binaryData: { b: Buffer.alloc(1024 * 1024).toString('base64') } })))).toEqual(['[]: Too long: may not be more than 1048576 bytes']);
   });
 
   it('keeps an immutable ConfigMap as it is', () => {
@@ -58,7 +58,7 @@ const b64 = (s: string): string => Buffer.from(s).toString('base64');
 describe('Secret validation', () => {
   it('refuses bad keys and more than 1 MiB of data', () => {
     expect(msgs(validateSecret(secret('Opaque', { 'a b': 'eA==' })))).toEqual([`data[a b]: Invalid value: "a b": ${KEY_ERROR}`]);
-    expect(msgs(validateSecret(secret('Opaque', { a: Buffer.alloc(1024 * 1024 + 1).toString('base64') })))).toEqual(['data: Too long: must have at most 1048576 bytes']);
+    expect(msgs(validateSecret(secret('Opaque', { a: Buffer.alloc(1024 * 1024 + 1).toString('base64') })))).toEqual(['data: Too long: may not be more than 1048576 bytes']);
   });
 
   it('requires what each well-known type needs', () => {

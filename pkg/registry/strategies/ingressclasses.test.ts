@@ -18,7 +18,7 @@ describe('IngressClass validation', () => {
       expect.stringMatching(/^spec\.controller: Invalid value: "Example\.com": a lowercase RFC 1123 subdomain/),
       'spec.controller: Invalid value: "x y": Invalid path (regex used for validation is \'[A-Za-z0-9/\\-._~%!$&\'()*+,;=:]+\')',
     ]);
-    expect(check({ controller: `example.com/${'x'.repeat(250)}` })[0]).toBe('spec.controller: Too long: must have at most 250 bytes');
+    expect(check({ controller: `example.com/${'x'.repeat(250)}` })[0]).toBe('spec.controller: Too long: may not be more than 250 bytes');
   });
 
   it('checks the parameters reference: kind, name, scope and namespace', () => {

@@ -4,7 +4,7 @@
 //
 //   validateJobSpec(spec, path): StatusCause[]    // path: "spec", "spec.jobTemplate.spec"
 import type { StatusCause } from '../../apimachinery/errors.js';
-import { duplicate, invalidValue, notSupported, required, tooLongMaxLength } from '../../apimachinery/field.js';
+import { duplicate, invalidValue, notSupported, required, tooLong } from '../../apimachinery/field.js';
 import { isDNS1123Subdomain, isQualifiedName, regexError } from '../../apimachinery/names.js';
 import { goInt32Slice, goPointer, goQuote, goStruct, invalidOmitted, invalidRendered, tooMany } from './go-values.js';
 import { nonNegative } from './numbers.js';
@@ -158,7 +158,7 @@ function validateSuccessPolicy(spec: Obj, policy: Obj, path: string): StatusCaus
     if (indexes === undefined && count === undefined) causes.push(required(rulePath, 'at least one of succeededCount or succeededIndexes must be specified'));
     let total = 0;
     if (indexes !== undefined) {
-      if (indexes.length > MAX_SUCCEEDED_INDEXES_LENGTH) causes.push(tooLongMaxLength(`${rulePath}.succeededIndexes`, MAX_SUCCEEDED_INDEXES_LENGTH));
+      if (indexes.length > MAX_SUCCEEDED_INDEXES_LENGTH) causes.push(tooLong(`${rulePath}.succeededIndexes`, MAX_SUCCEEDED_INDEXES_LENGTH));
       const parsed = indexesFormat(indexes, completions);
       total = parsed.total;
       if (parsed.error) causes.push(invalidValue(`${rulePath}.succeededIndexes`, indexes, `error parsing succeededIndexes: ${parsed.error}`));
@@ -214,7 +214,7 @@ export function validateJobSpec(specValue: unknown, path: string): StatusCause[]
   }
   if (typeof spec.managedBy === 'string') {
     causes.push(...domainPrefixedPath(`${path}.managedBy`, spec.managedBy));
-    if (spec.managedBy.length > MAX_MANAGED_BY_LENGTH) causes.push(tooLongMaxLength(`${path}.managedBy`, MAX_MANAGED_BY_LENGTH));
+    if (spec.managedBy.length > MAX_MANAGED_BY_LENGTH) causes.push(tooLong(`${path}.managedBy`, MAX_MANAGED_BY_LENGTH));
   }
   const mode = spec.completionMode;
   if (isSet(mode)) {

@@ -119,7 +119,7 @@ describe('validateVolumes', () => {
     expect(messages({ name: 'v', iscsi: { targetPortal: '1.2.3.4:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0 } })).toEqual([]);
     const driver = `${'a'.repeat(60)}.Example`;
     expect(messages({ name: 'v', csi: { driver, nodePublishSecretRef: { name: 'Bad' } } })).toEqual([
-      'spec.volumes[0].csi.driver: Too long: must have at most 63 bytes',
+      'spec.volumes[0].csi.driver: Too long: may not be more than 63 bytes',
       `spec.volumes[0].csi.name: Invalid value: "Bad": ${isDNS1123Subdomain('Bad')[0]}`,
     ]);
   });
