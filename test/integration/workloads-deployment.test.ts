@@ -120,7 +120,25 @@ describe('deployment controller', () => {
     const st = await s.kubectl('-n', NS, 'rollout', 'status', 'deployment/stuck', '--timeout=5s');
     expect(st.code).not.toBe(0);
     expect(st.stderr).toContain('exceeded its progress deadline');
-  }, 30_000);
+
+    // scaled while failed, then every pod becomes available: the rollout is complete again (upstream estimates
+    // progress whenever the rollout is not complete, whatever the condition says)
+    expect((await s.kubectl('-n', NS, 'scale', 'deployment/stuck', '--replicas=2')).code).toBe(0);
+    const held = await eventually(() => c.pods(NS).list({ labelSelector: 'app=stuck' }), (l) => l.items.length === 2, '2 pods');
+    await markReady(c, NS, held.items.map((p) => p.metadata!.name!));
+    const done = await eventually(() => c.deployments(NS).get('stuck'), (x) => x.status?.availableReplicas === 2
+      && x.status?.conditions?.some((k: any) => k.type === 'Progressing' && k.status === 'True'), 'progressing again', 15_000);
+    const rsName = (await rsOf('stuck'))[0]!.metadata!.name;
+    expect(done.status!.conditions.find((k: any) => k.type === 'Progressing')).toMatchObject({
+      status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${rsName}" has successfully progressed.`,
+    });
+    const ok = await s.kubectl('-n', NS, 'rollout', 'status', 'deployment/stuck', '--timeout=10s');
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('successfully rolled out');
+    // timing out sets the condition only: upstream records no event for it
+    const events = (await c.events(NS).list()).items.filter((e) => e.involvedObject.name === 'stuck');
+    expect(events.filter((e) => e.type === 'Warning')).toEqual([]);
+  }, 45_000);
 
   it('a rolling update whose new pods never become ready surges by maxSurge only, keeping the old pods', async () => {
     const { c } = h;
@@ -136,7 +154,15 @@ describe('deployment controller', () => {
       && x.status?.conditions?.some((k: any) => k.type === 'Progressing' && k.reason === 'ProgressDeadlineExceeded'), 'deadline exceeded', 15_000);
     const sets = await rsOf('surge');
     expect(sets.map((rs) => `${rs.spec.template.spec.containers[0].image}=${rs.spec.replicas}`).sort()).toEqual(['v1=2', 'v2=1']);
-  }, 30_000);
+
+    // back to the first template, whose set is still available: the rollout completes and is reported so
+    expect((await h.s.kubectl('-n', NS, 'rollout', 'undo', 'deployment/surge')).code).toBe(0);
+    const st = await h.s.kubectl('-n', NS, 'rollout', 'status', 'deployment/surge', '--timeout=15s');
+    expect(st.code, st.stderr).toBe(0);
+    const d = await eventually(() => c.deployments(NS).get('surge'), (x) => x.status?.conditions?.some((k: any) => k.type === 'Progressing' && k.reason === 'NewReplicaSetAvailable'), 'complete after undo');
+    expect(d.status!.conditions.find((k: any) => k.type === 'Progressing').status).toBe('True');
+    expect((await rsOf('surge')).map((rs) => `${rs.spec.template.spec.containers[0].image}=${rs.spec.replicas}`).sort()).toEqual(['v1=2', 'v2=0']);
+  }, 40_000);
 
   it('writes status as upstream serializes it: counts at 0 are left out', async () => {
     const { c } = h;

@@ -345,19 +345,23 @@ export class Rollout {
     const s = this.calculateStatus();
     let conds = s.conditions as Condition[];
     if (!hasProgressDeadline(d)) conds = removeCondition(conds, 'Progressing');
-    const cur = getCondition(conds, 'Progressing');
+    const cur = getCondition(d.status?.conditions, 'Progressing');
     const ts = this.ts();
-    const name = this.newRS?.metadata?.name;
-    if (hasProgressDeadline(d) && cur?.reason !== 'ProgressDeadlineExceeded') {
+    // the one named in the messages: the new set, else the Deployment (upstream's two wordings)
+    const subject = this.newRS ? `ReplicaSet "${this.newRS.metadata!.name}"` : `Deployment "${d.metadata!.name}"`;
+    // Progress is estimated while the latest rollout has not completed, whatever the condition says now: a rollout
+    // that timed out and then became available (or was rolled back to a set that is) is complete again, as upstream.
+    // Timing out only sets the condition (no event).
+    const completed = s.replicas === s.updatedReplicas && cur?.reason === 'NewReplicaSetAvailable';
+    if (hasProgressDeadline(d) && !completed) {
       if (this.complete(s)) {
-        conds = setCondition(conds, newCondition('Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${name}" has successfully progressed.`, ts));
+        conds = setCondition(conds, newCondition('Progressing', 'True', 'NewReplicaSetAvailable', `${subject} has successfully progressed.`, ts));
       } else if (this.progressing(s)) {
-        const c = newCondition('Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${name}" is progressing.`, ts);
+        const c = newCondition('Progressing', 'True', 'ReplicaSetUpdated', `${subject} is progressing.`, ts);
         if (cur?.status === 'True') c.lastTransitionTime = cur.lastTransitionTime;
         conds = [...removeCondition(conds, 'Progressing'), c];
-      } else if (this.timedOut(cur)) {
-        conds = setCondition(conds, newCondition('Progressing', 'False', 'ProgressDeadlineExceeded', `ReplicaSet "${name}" has timed out progressing.`, ts));
-        this.ctx.recorder.event(d, 'Warning', 'ProgressDeadlineExceeded', `Deployment "${d.metadata!.name}" has timed out progressing.`);
+      } else if (this.timedOut(getCondition(conds, 'Progressing'))) {
+        conds = setCondition(conds, newCondition('Progressing', 'False', 'ProgressDeadlineExceeded', `${subject} has timed out progressing.`, ts));
       }
     }
     // Surface a ReplicaFailure of any set (upstream: GetReplicaSetsWithFailure).
@@ -382,6 +386,7 @@ export class Rollout {
 
   private timedOut(cur: Condition | undefined): boolean {
     if (!cur || cur.reason === 'NewReplicaSetAvailable') return false;
+    if (cur.reason === 'ProgressDeadlineExceeded') return true;
     const deadline = this.d.spec?.progressDeadlineSeconds ?? MAX_INT32;
     const from = Date.parse(cur.lastUpdateTime ?? '');
     return Number.isFinite(from) && from + deadline * 1000 < this.clock.now();
