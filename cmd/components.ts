@@ -71,7 +71,8 @@ export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
       // with kubeadm's --controllers: the bootstrap signer and token cleaner too, off in upstream's default
       'controller-manager', '--controllers', '*,bootstrapsigner,tokencleaner', '--use-service-account-credentials', '--hostpath-provisioner-dir', join(c.dataDir, 'hostpath-provisioner'),
       '--allocate-node-cidrs', '--cluster-cidr', clusterCidr(c.nodes.length), '--node-cidr-mask-size', '24', ...rateArgs(c.rates?.controllerManager),
-      '--cluster-signing-cert-file', c.pki.ca.cert, '--cluster-signing-key-file', c.pki.ca.key, ...servingArgs(c.servingPorts?.controllerManager),
+      '--cluster-signing-cert-file', c.pki.ca.cert, '--cluster-signing-key-file', c.pki.ca.key, '--service-account-private-key-file', c.pki.serviceAccount.key,
+      ...servingArgs(c.servingPorts?.controllerManager),
     ],
     identity: { user: 'system:kube-controller-manager', pair: c.pki.controllerManager },
     nodeFlags: INFORMER_NODE_FLAGS,

@@ -59,7 +59,7 @@ export function controllerManagerConfigz(v: Record<string, unknown>, ms: Record<
       ReplicaSetController: { ConcurrentRSSyncs: n('concurrent-replicaset-syncs') },
       ReplicationController: { ConcurrentRCSyncs: n('concurrent-rc-syncs') },
       ResourceQuotaController: { ResourceQuotaSyncPeriod: d(ms['resource-quota-sync-period']), ConcurrentResourceQuotaSyncs: n('concurrent-resource-quota-syncs') },
-      SAController: { ServiceAccountKeyFile: '', ConcurrentSATokenSyncs: 0, RootCAFile: s('root-ca-file') },
+      SAController: { ServiceAccountKeyFile: s('service-account-private-key-file'), ConcurrentSATokenSyncs: 0, RootCAFile: s('root-ca-file') },
       ServiceController: { ConcurrentServiceSyncs: n('concurrent-service-syncs') },
       TTLAfterFinishedController: { ConcurrentTTLSyncs: n('concurrent-ttl-after-finished-syncs') },
     },

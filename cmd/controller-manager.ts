@@ -23,6 +23,7 @@ export const controllerManagerFlags = {
   'leader-elect-retry-period': duration('2s', 'Wait between attempts to acquire or renew the lease'),
   'use-service-account-credentials': flag.bool(false, 'Run each controller with its own service account (kube-system/<controller>) credentials'),
   'root-ca-file': flag.string('', 'CA published as kube-root-ca.crt in every namespace (default: the kubeconfig\'s certificate authority)'),
+  'service-account-private-key-file': flag.string('', 'PEM private key that signs the legacy tokens of kubernetes.io/service-account-token Secrets (without it the tokens controller is off)'),
   'node-monitor-period': duration('5s', 'How often node health is checked'),
   'node-monitor-grace-period': duration('40s', 'How long a node may stop heartbeating before it is marked Unknown'),
   'node-startup-grace-period': duration('1m0s', 'How long a new node may go without heartbeat before it is marked Unknown'),
@@ -108,6 +109,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const restConfig = { ...config, qps: v['kube-api-qps'], burst: v['kube-api-burst'], userAgent: componentUserAgent('kube-controller-manager'), metrics: metrics.client };
   const client = new Client(restConfig);
   const rootCaPem = v['root-ca-file'] ? await readFile(v['root-ca-file'], 'utf8') : config.caData;
+  const serviceAccountPrivateKeyPem = v['service-account-private-key-file'] ? await readFile(v['service-account-private-key-file'], 'utf8') : undefined;
   const [clusterSigningCertPem, clusterSigningKeyPem] = await Promise.all(['cluster-signing-cert-file', 'cluster-signing-key-file']
     .map((f) => (v[f as 'cluster-signing-cert-file'] ? readFile(v[f as 'cluster-signing-cert-file'], 'utf8') : undefined)));
   const stop = new AbortController();
@@ -126,6 +128,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     concurrency: Object.fromEntries(Object.entries(v).filter(([k]) => k.startsWith('concurrent-')) as [string, number][]),
     config: {
       rootCaPem,
+      serviceAccountPrivateKeyPem,
       nodeMonitorPeriodMs: timing['node-monitor-period'],
       nodeMonitorGracePeriodMs: timing['node-monitor-grace-period'],
       nodeStartupGracePeriodMs: timing['node-startup-grace-period'],

@@ -6,7 +6,10 @@ import type { FastifyInstance } from 'fastify';
 import type { KubeObject } from '../../api/types.js';
 import { isStatusError } from '../apimachinery/errors.js';
 import { buildAuthentication, type Authentication, type ObjectLookup } from '../authentication/index.js';
+import { LEGACY_TOKEN_LAST_USED_LABEL } from '../apimachinery/legacy-service-account-token.js';
 import { systemContext } from '../registry/context.js';
+import { patchBuilder } from '../registry/generic/patch.js';
+import { update } from '../registry/generic/update.js';
 import type { RegistrySet } from '../registry/index.js';
 import type { ApiServerConfig } from './config.js';
 import { registerTokenRoutes } from './handlers/token-request.js';
@@ -27,6 +30,22 @@ export const registryLookup = (registries: RegistrySet): ObjectLookup => async (
   }
 };
 
+/**
+ * Upstream's legacy-token tracking: a merge patch of the Secret's last-used label, as the apiserver itself; a failure
+ * is logged and the request goes on.
+ */
+const legacyTokenMarker = (registries: RegistrySet, config: ApiServerConfig) => async (secret: KubeObject, day: string): Promise<void> => {
+  const reg = registries.get('', 'v1', 'secrets');
+  const { namespace, name, uid } = secret.metadata ?? {};
+  if (!reg || !name) return;
+  const ctx = systemContext(namespace);
+  try {
+    await update(reg, ctx, patchBuilder(reg, ctx, name, 'merge', { metadata: { uid, labels: { [LEGACY_TOKEN_LAST_USED_LABEL]: day } } }, false));
+  } catch (err) {
+    config.logger.error({ err, secret: `${namespace}/${name}` }, 'failed to label a legacy service account token with its last-used date');
+  }
+};
+
 export interface ApiServerAuthentication extends Authentication {
   /** Registers TokenRequest, TokenReview and the OpenID discovery documents. */
   register(app: FastifyInstance, externalUrl: () => string): void;
@@ -43,7 +62,7 @@ export async function createAuthentication(config: ApiServerConfig, registries: 
     requestHeader: config.requestHeader,
     serviceAccount: {
       issuers: config.serviceAccountIssuers?.length ? config.serviceAccountIssuers : [DEFAULT_SERVICE_ACCOUNT_ISSUER],
-      keyFiles, signingKeyFile, apiAudiences: config.apiAudiences, lookup,
+      keyFiles, signingKeyFile, apiAudiences: config.apiAudiences, lookup, markUsed: legacyTokenMarker(registries, config),
     },
     bootstrapToken: config.enableBootstrapTokenAuth ? { lookup, logger: config.logger } : undefined,
     oidc: config.oidc,

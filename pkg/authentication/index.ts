@@ -1,5 +1,6 @@
 // The apiserver's authenticator from its flags, in upstream's order: client certificates, then tokens, then passwords.
 import { readFileSync } from 'node:fs';
+import type { KubeObject } from '../../api/types.js';
 import { anonymousAuthenticator } from './anonymous.js';
 import { basicFileAuthenticator } from './basic-file.js';
 import type { Authenticator } from './interface.js';
@@ -48,6 +49,8 @@ export interface ServiceAccountOptions {
   /** --api-audiences; default the issuers. */
   apiAudiences?: string[];
   lookup: ObjectLookup;
+  /** Records on a legacy token's Secret the day it was used. */
+  markUsed?: (secret: KubeObject, day: string) => Promise<void>;
 }
 
 export interface RequestHeaderFlags {
@@ -119,7 +122,7 @@ export const buildAuthentication = async (o: FullAuthenticationOptions): Promise
     if (signing && !saKeys.some((k) => k.kid === signing.kid)) saKeys.push({ kid: signing.kid, alg: signing.alg, key: signing.key });
     if (signing) issuer = tokenIssuer(s.issuers[0]!, signing);
     if (saKeys.length) {
-      sa = serviceAccountAuthenticator({ issuers: s.issuers, keys: saKeys, audiences: apiAudiences, lookup: s.lookup });
+      sa = serviceAccountAuthenticator({ issuers: s.issuers, keys: saKeys, audiences: apiAudiences, lookup: s.lookup, markUsed: s.markUsed });
       tokens.push(sa);
     }
   }

@@ -31,6 +31,7 @@ import { startResourceQuotaController } from './resourcequota/resource-quota.js'
 import { startRootCaCertPublisher } from './rootcacertpublisher/root-ca-cert-publisher.js';
 import { startServiceLbController } from './servicelb/service-lb.js';
 import { startServiceAccountController } from './serviceaccount/serviceaccounts.js';
+import { startTokensController } from './serviceaccount/tokens.js';
 import { startValidatingAdmissionPolicyStatusController } from './validatingadmissionpolicystatus/controller.js';
 import { defaultClusterControllerConfig, type ClusterControllerConfig, type ClusterControllerInit } from './shared/cluster-context.js';
 import { ServiceAccountClientBuilder } from './shared/credentials.js';
@@ -48,6 +49,8 @@ export interface ControllerDescriptor {
   workers: number;
   concurrencyFlag?: string;
   disabledByDefault?: boolean;
+  /** Runs with the controller-manager's own credentials even with --use-service-account-credentials (upstream's tokens controller). */
+  rootCredentials?: boolean;
   init: ClusterControllerInit;
 }
 
@@ -56,6 +59,8 @@ const cluster = (name: string, aliases: string[], serviceAccount: string, init: 
 
 /** The cluster-level controllers, by upstream's names (cmd/kube-controller-manager/names). */
 export const clusterControllers: ControllerDescriptor[] = [
+  // first, as upstream starts it: it signs the tokens other clients may be waiting for
+  { ...cluster('serviceaccount-token-controller', ['serviceaccount-token'], 'tokens-controller', startTokensController, 1), rootCredentials: true },
   cluster('garbage-collector-controller', ['garbagecollector'], 'generic-garbage-collector', startGarbageCollector, 20, 'concurrent-gc-syncs'),
   cluster('namespace-controller', ['namespace'], 'namespace-controller', startNamespaceController, 10, 'concurrent-namespace-syncs'),
   cluster('serviceaccount-controller', ['serviceaccount'], 'service-account-controller', startServiceAccountController, 1),
@@ -200,7 +205,7 @@ export async function runControllerManager(o: ControllerManagerOptions, signal: 
     // limit (20/s), and none started before ~60 requests had gone.
     const runs: Promise<void>[] = [];
     for (const d of selected) {
-      const client = o.useServiceAccountCredentials ? await builder.client(d.serviceAccount, leading).catch(() => undefined) : o.client;
+      const client = o.useServiceAccountCredentials && !d.rootCredentials ? await builder.client(d.serviceAccount, leading).catch(() => undefined) : o.client;
       if (!client) break; // leadership ended while the token was being fetched
       runs.push(run(d, client));
       o.onControllerStarted?.(d.name);

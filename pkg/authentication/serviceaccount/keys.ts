@@ -1,11 +1,9 @@
 // Service-account token keys: the signing key (--service-account-signing-key-file) and the verifying keys
 // (--service-account-key-file, a PEM bundle of public keys, private keys or certificates, as upstream's keyutil reads).
-// Key ids are upstream's: base64url(SHA-256(DER of the PKIX public key)).
-import { createHash, createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { exportJWK, type JWK } from 'jose';
-
-export type SigningAlg = 'RS256' | 'ES256' | 'ES384' | 'ES512';
+import { algorithmOf, keyIdOf, type SigningAlg } from '../../apimachinery/legacy-service-account-token.js';
 
 export interface PublicKeyEntry {
   kid: string;
@@ -16,21 +14,6 @@ export interface PublicKeyEntry {
 export interface SigningKeyEntry extends PublicKeyEntry {
   privateKey: KeyObject;
 }
-
-const curveAlg: Record<string, SigningAlg> = { prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512' };
-
-/** The JOSE algorithm a key signs with, as upstream picks it from the key type (RSA: RS256, EC: by curve). */
-export const algorithmOf = (key: KeyObject): SigningAlg => {
-  if (key.asymmetricKeyType === 'rsa') return 'RS256';
-  if (key.asymmetricKeyType === 'ec') {
-    const alg = curveAlg[key.asymmetricKeyDetails?.namedCurve ?? ''];
-    if (alg) return alg;
-  }
-  throw new Error(`unsupported service account key type ${key.asymmetricKeyType ?? '(unknown)'}: use an RSA or EC (P-256/384/521) key`);
-};
-
-export const keyIdOf = (publicKey: KeyObject): string =>
-  createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
 
 const pemBlocks = (text: string): { label: string; block: string }[] =>
   [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----[\s\S]+?-----END \1-----/g)].map((m) => ({ label: m[1]!, block: m[0] }));

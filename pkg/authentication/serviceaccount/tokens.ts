@@ -9,6 +9,9 @@ import { schemeCredential } from '../authorization-header.js';
 import type { Authenticator, AuthnRequest, AuthnResult, UserInfo } from '../interface.js';
 import { buildClaims, serviceAccountGroups, serviceAccountUsername, type ClaimsRequest, type KubernetesClaim, type ServiceAccountClaims } from './claims.js';
 import type { PublicKeyEntry, SigningKeyEntry } from './keys.js';
+import {
+  LEGACY_CLAIM, LEGACY_TOKEN_INVALID_SINCE_LABEL, LEGACY_TOKEN_ISSUER, LEGACY_TOKEN_LAST_USED_LABEL,
+} from '../../apimachinery/legacy-service-account-token.js';
 
 /** Finds the objects a token is bound to; undefined when they do not exist (any more). */
 export type ObjectLookup = (resource: 'serviceaccounts' | 'pods' | 'secrets' | 'nodes', namespace: string | undefined, name: string) => Promise<KubeObject | undefined>;
@@ -37,6 +40,11 @@ export interface ServiceAccountAuthenticatorOptions {
   /** --api-audiences; default the issuers. A token must be meant for one of them. */
   audiences: string[];
   lookup: ObjectLookup;
+  /**
+   * Labels a legacy token's Secret with the day it was last used (upstream's kubernetes.io/legacy-token-last-used,
+   * once a day); absent, nothing is recorded.
+   */
+  markUsed?: (secret: KubeObject, day: string) => Promise<void>;
   now?: () => number;
 }
 
@@ -63,7 +71,10 @@ export const serviceAccountTokenValidator = (o: ServiceAccountAuthenticatorOptio
     } catch {
       return null;
     }
-    if (typeof unverified.iss !== 'string' || !issuers.has(unverified.iss)) return null;
+    if (typeof unverified.iss !== 'string') return null;
+    // upstream always accepts the legacy tokens of token Secrets as well, signed by the same keys
+    const legacy = unverified.iss === LEGACY_TOKEN_ISSUER;
+    if (!legacy && !issuers.has(unverified.iss)) return null;
     const candidates = kid ? o.keys.filter((k) => k.kid === kid) : o.keys;
     const keys = candidates.length ? candidates : o.keys;
     let payload: JWTPayload | undefined;
@@ -71,7 +82,7 @@ export const serviceAccountTokenValidator = (o: ServiceAccountAuthenticatorOptio
     for (const k of keys) {
       try {
         ({ payload } = await jwtVerify(token, k.key, {
-          algorithms: [k.alg], issuer: [...issuers], clockTolerance: LEEWAY_SECONDS, currentDate: new Date(now()),
+          algorithms: [k.alg], issuer: legacy ? LEGACY_TOKEN_ISSUER : [...issuers], clockTolerance: LEEWAY_SECONDS, currentDate: new Date(now()),
         }));
         break;
       } catch (e) {
@@ -83,15 +94,18 @@ export const serviceAccountTokenValidator = (o: ServiceAccountAuthenticatorOptio
       if (lastError instanceof joseErrors.JWTExpired) throw unauthorized('service account token has expired');
       throw unauthorized(`invalid service account token: ${(lastError as Error | undefined)?.message ?? 'no key'}`);
     }
-    const aud = typeof payload.aud === 'string' ? [payload.aud] : payload.aud ?? [];
+    const claimed = typeof payload.aud === 'string' ? [payload.aud] : payload.aud ?? [];
+    // a token without audiences (a legacy one) is meant for the API's
+    const aud = claimed.length ? claimed : o.audiences;
     const audiences = wantAudiences.filter((a) => aud.includes(a));
     if (audiences.length === 0) throw unauthorized(`token audiences ${JSON.stringify(aud)} is invalid for the target audiences ${JSON.stringify(wantAudiences)}`);
     const verified = payload; // a const: the closure below keeps its narrowed type
-    const user = await validatePrivateClaims(verified, o.lookup, now());
+    const validate = (): Promise<UserInfo> => (legacy ? validateLegacyClaims(token, verified, o, now()) : validatePrivateClaims(verified, o.lookup, now()));
+    const user = await validate();
     return {
       user, audiences, consumedHeaders: ['authorization'],
       expiresAt: typeof verified.exp === 'number' ? (verified.exp + LEEWAY_SECONDS) * 1000 : undefined,
-      revalidate: async () => { await validatePrivateClaims(verified, o.lookup, now()); },
+      revalidate: async () => { await validate(); },
     };
   };
 };
@@ -133,6 +147,37 @@ async function validatePrivateClaims(payload: JWTPayload, lookup: ObjectLookup, 
   const user: UserInfo = { name: serviceAccountUsername(ns, k8s!.serviceaccount.name), uid: sa.metadata?.uid, groups: serviceAccountGroups(ns) };
   if (Object.keys(extra).length) user.extra = extra;
   return user;
+}
+
+/**
+ * A legacy token (upstream's legacyValidator with --service-account-lookup): its claims name a token Secret that still
+ * holds exactly this token and an account that is still the one it was issued for.
+ */
+async function validateLegacyClaims(token: string, payload: JWTPayload, o: ServiceAccountAuthenticatorOptions, nowMs: number): Promise<UserInfo> {
+  const claim = (k: string): string => (typeof payload[k] === 'string' ? payload[k] as string : '');
+  const [ns, secretName, name, uid] = [claim(LEGACY_CLAIM.namespace), claim(LEGACY_CLAIM.secretName), claim(LEGACY_CLAIM.serviceAccountName), claim(LEGACY_CLAIM.serviceAccountUid)];
+  const fail = (why: string): never => { throw unauthorized(why); };
+  if (!payload.sub) fail('sub claim is missing');
+  if (!ns) fail('namespace claim is missing');
+  if (!secretName) fail('secretName claim is missing');
+  if (!name) fail('serviceAccountName claim is missing');
+  if (!uid) fail('serviceAccountUID claim is missing');
+  if (payload.sub !== serviceAccountUsername(ns, name)) fail('sub claim is invalid');
+  const secret = await o.lookup('secrets', ns, secretName);
+  if (!secret || secret.metadata?.deletionTimestamp) fail('Token has been invalidated');
+  if (Buffer.from(String((secret!.data as Record<string, string> | undefined)?.token ?? ''), 'base64').toString() !== token) fail('Token does not match server\'s copy');
+  const sa = await o.lookup('serviceaccounts', ns, name);
+  if (!sa) fail(`serviceaccounts "${name}" not found`);
+  if (sa!.metadata?.deletionTimestamp) fail(`ServiceAccount ${ns}/${name} has been deleted`);
+  if (sa!.metadata?.uid !== uid) fail(`ServiceAccount UID (${sa!.metadata?.uid ?? ''}) does not match claim (${uid})`);
+  const lastUsed = secret!.metadata?.labels?.[LEGACY_TOKEN_LAST_USED_LABEL];
+  const today = new Date(nowMs).toISOString().slice(0, 10);
+  const tomorrow = new Date(nowMs + 86_400_000).toISOString().slice(0, 10);
+  if (o.markUsed && lastUsed !== today && lastUsed !== tomorrow) await o.markUsed(secret!, today);
+  if (secret!.metadata?.labels?.[LEGACY_TOKEN_INVALID_SINCE_LABEL]) {
+    fail(`the token in secret ${ns}/${secretName} for service account ${ns}/${name} has been marked invalid. Use tokens from the TokenRequest API or manually created secret-based tokens, or remove the '${LEGACY_TOKEN_INVALID_SINCE_LABEL}' label from the secret to temporarily allow use of this token`);
+  }
+  return { name: serviceAccountUsername(ns, name), uid, groups: serviceAccountGroups(ns) };
 }
 
 export const serviceAccountAuthenticator = (o: ServiceAccountAuthenticatorOptions): Authenticator & { review: ReturnType<typeof serviceAccountTokenValidator> } => {

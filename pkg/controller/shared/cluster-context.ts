@@ -5,6 +5,8 @@ import type { ControllerContext } from './types.js';
 export interface ClusterControllerConfig {
   /** PEM of the cluster CA that root-ca-cert-publisher writes into every namespace (upstream --root-ca-file). */
   rootCaPem?: string;
+  /** PEM of the key legacy service-account tokens are signed with (upstream --service-account-private-key-file). */
+  serviceAccountPrivateKeyPem?: string;
   /** How often node health is checked (upstream --node-monitor-period, 5 s). */
   nodeMonitorPeriodMs: number;
   /** A node whose heartbeat is older than this is Unknown (upstream --node-monitor-grace-period, 40 s). */
