@@ -1,20 +1,27 @@
 // The DaemonSet controller against a real apiserver and the real kubectl, with plain Node objects; the test plays
-// the kubelet by marking pods ready.
+// the kubelet by marking pods ready (pods labelled hold=yes it leaves to the test). The controller's clock follows
+// real time until a test freezes it, and then moves only when the test moves it (its timers stay real).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realClock, type Clock } from '../../pkg/client/index.js';
 import { nodeOfDaemonPod } from '../../pkg/controller/daemonset/placement.js';
-import { eventually, markReady, startHarness, type Harness } from './workloads-harness.js';
+import { eventually, markFinished, markReady, startHarness, type Harness } from './workloads-harness.js';
 
 let h: Harness;
 const NS = 'ds';
 let stop = false;
 let readier: Promise<void> | undefined;
+let frozen: number | undefined;
+let offset = 0;
+const clock: Clock = { now: () => frozen ?? Date.now() + offset, setTimer: realClock.setTimer, sleep: realClock.sleep };
+const freeze = (): void => { frozen = clock.now(); };
+const unfreeze = (): void => { offset = frozen! - Date.now(); frozen = undefined; };
 beforeAll(async () => {
-  h = await startHarness(['daemonset']);
+  h = await startHarness(['daemonset'], { clock });
   await h.c.namespaces().create({ metadata: { name: NS } });
   readier = (async () => {
     while (!stop) {
       const pods = await h.c.pods(NS).list().catch(() => ({ items: [] as any[] }));
-      const pending = pods.items.filter((p) => !p.metadata?.deletionTimestamp && p.status?.phase !== 'Running');
+      const pending = pods.items.filter((p) => !p.metadata?.deletionTimestamp && p.status?.phase !== 'Running' && !p.metadata?.labels?.hold);
       if (pending.length) await markReady(h.c, NS, pending.map((p) => p.metadata!.name!)).catch(() => undefined);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -73,5 +80,83 @@ describe('daemonset controller', () => {
     });
     const ds = await eventually(() => c.daemonSets(NS).get('nowhere'), (x) => x.status?.observedGeneration === 1, 'status');
     expect(ds.status).toEqual({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0, observedGeneration: 1 });
+  });
+
+  it('with maxSurge 0 the pod of a new revision waits until the old pod has gone, not only started terminating', async () => {
+    const { c } = h;
+    await c.nodes().create(node('t1', { metadata: { name: 't1', labels: { 'kubernetes.io/hostname': 't1', pool: 'term' } } }));
+    const template = (image: string) => ({ metadata: { labels: { app: 'term' } }, spec: { nodeSelector: { pool: 'term' }, containers: [{ name: 'c', image }] } });
+    await c.daemonSets(NS).create({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'term' }, spec: { selector: { matchLabels: { app: 'term' } }, template: template('term:1') } });
+    const termPods = async () => (await c.pods(NS).list({ labelSelector: 'app=term' })).items;
+    const [old] = await eventually(termPods, (l) => l.length === 1 && l[0]!.status?.phase === 'Running', 'the first pod running');
+    const oldName = old!.metadata!.name!;
+    // a finalizer keeps the old pod terminating once the rolling update deletes it
+    await c.pods(NS).patch(oldName, 'merge', { metadata: { finalizers: ['test.mini-kube.io/hold'] } });
+    await eventually(() => c.daemonSets(NS).get('term'), (d) => d.status?.numberAvailable === 1, 'available');
+    await c.daemonSets(NS).patch('term', 'merge', { spec: { template: template('term:2') } });
+    // a sync that saw the old pod terminating (it no longer counts as scheduled) has created nothing for its node
+    const { during } = await eventually(async () => ({ d: await c.daemonSets(NS).get('term'), during: await termPods() }),
+      ({ d, during }) => (d.status?.observedGeneration === 2 && d.status?.currentNumberScheduled === 0) || during.length > 1, 'the old pod seen terminating');
+    expect(during.map((p) => `${p.metadata!.name}:${!!p.metadata?.deletionTimestamp}`)).toEqual([`${oldName}:true`]);
+    await c.pods(NS).patch(oldName, 'merge', { metadata: { finalizers: null } });
+    const after = await eventually(termPods, (l) => l.length === 1 && l[0]!.metadata!.name !== oldName, 'the new pod once the old one is gone');
+    expect(after[0]!.spec.containers[0].image).toBe('term:2');
+  });
+
+  it('deletes a failed pod with a FailedDaemonPod warning, replaces it once it is gone, and deletes a pod failing again only after the backoff', async () => {
+    const { c } = h;
+    await c.nodes().create(node('f1', { metadata: { name: 'f1', labels: { 'kubernetes.io/hostname': 'f1', pool: 'flaky' } } }));
+    await c.daemonSets(NS).create({
+      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'flaky' },
+      spec: {
+        selector: { matchLabels: { app: 'flaky' } },
+        template: { metadata: { labels: { app: 'flaky', hold: 'yes' } }, spec: { nodeSelector: { pool: 'flaky' }, containers: [{ name: 'c', image: 'flaky' }] } },
+      },
+    });
+    const flakyPods = async () => (await c.pods(NS).list({ labelSelector: 'app=flaky' })).items;
+    const [p1] = await eventually(flakyPods, (l) => l.length === 1, 'the first pod');
+    const first = p1!.metadata!.name!;
+    await markReady(c, NS, [first]);
+    await eventually(() => c.daemonSets(NS).get('flaky'), (d) => d.status?.numberReady === 1, 'ready');
+    const failedEvents = async () => (await c.events(NS).list()).items
+      .filter((e) => e.involvedObject.name === 'flaky' && e.reason === 'FailedDaemonPod').map((e) => `${e.type} ${e.message}`).sort();
+
+    // the order of the pods' watch events shows the replacement created only after the failed pod was deleted
+    const ac = new AbortController();
+    const from = (await c.pods(NS).list({ labelSelector: 'app=flaky' })).metadata?.resourceVersion;
+    const w = await c.pods(NS).watch({ labelSelector: 'app=flaky', resourceVersion: from, signal: ac.signal });
+    const seen: string[] = [];
+    const watching = (async () => {
+      for await (const ev of w) {
+        if (ev.type === 'ADDED' || ev.type === 'DELETED') seen.push(`${ev.type} ${ev.object.metadata!.name === first ? 'first' : 'replacement'}`);
+        if (seen.length === 2) break;
+      }
+    })().catch(() => undefined);
+    freeze();
+    try {
+      await markFinished(c, NS, [first], 'Failed');
+      await Promise.race([watching, new Promise((_, reject) => setTimeout(() => reject(new Error(`seen ${seen.join(', ')}`)), 15_000))]);
+      ac.abort();
+      expect(seen).toEqual(['DELETED first', 'ADDED replacement']);
+      await eventually(failedEvents, (l) => l.length === 1, 'the FailedDaemonPod event');
+      expect(await failedEvents()).toEqual([`Warning Found failed daemon pod ${NS}/${first} on node f1, will try to kill it`]);
+
+      // the replacement fails within the second: it stays until the clock has moved past the backoff (1 s)
+      const [p2] = await eventually(flakyPods, (l) => l.length === 1 && l[0]!.metadata!.name !== first, 'the replacement');
+      const second = p2!.metadata!.name!;
+      await eventually(() => c.daemonSets(NS).get('flaky'), (d) => d.status?.currentNumberScheduled === 1, 'the replacement seen');
+      await markFinished(c, NS, [second], 'Failed');
+      await eventually(() => c.daemonSets(NS).get('flaky'), (d) => d.status?.currentNumberScheduled === 0, 'the failed replacement seen');
+      const held = await flakyPods();
+      expect(held.map((p) => `${p.metadata!.name}:${p.status?.phase}:${!!p.metadata?.deletionTimestamp}`)).toEqual([`${second}:Failed:false`]);
+      expect((await failedEvents()).length).toBe(1);
+      frozen = frozen! + 1001;
+      await eventually(flakyPods, (l) => l.length === 1 && l[0]!.metadata!.name !== second, 'the second replacement after the backoff');
+      expect(await eventually(failedEvents, (l) => l.length === 2, 'the second FailedDaemonPod event'))
+        .toContain(`Warning Found failed daemon pod ${NS}/${second} on node f1, will try to kill it`);
+    } finally {
+      ac.abort();
+      unfreeze();
+    }
   });
 });

@@ -9,8 +9,10 @@ import { scaled } from '../deployment/util.js';
 import { ControllerExpectations, SLOW_START_INITIAL_BATCH, controllerRef, getControllerOf, keyOf, objOf, slowStartBatch, withoutEmpty, workerLoop } from '../shared/controller-utils.js';
 import { isPodActive, isPodAvailable, isPodReady, podFromTemplate, type Pod } from '../shared/controller-utils-pods.js';
 import { claimObjects } from '../shared/controller-utils-refs.js';
+import { isNamespaceTerminating } from '../shared/errors.js';
 import type { ControllerContext } from '../shared/types.js';
 import { nodeOfDaemonPod, nodeShouldRunDaemonPod, pinToNode, withDefaultTolerations } from './placement.js';
+import { FailedPodsBackoff } from './failed-pods-backoff.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
 const TEMPLATE_GENERATION = 'pod-template-generation';
@@ -26,6 +28,7 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
   const nodes = nodeInformer.lister();
   const revs = revInformer.lister();
   const expectations = new ControllerExpectations(clock);
+  const failedPodsBackoff = new FailedPodsBackoff(clock);
   const loop = workerLoop(ctx, 'daemonset-controller', sync);
 
   const dsOf = (p: KubeObject): KubeObject | undefined => {
@@ -69,29 +72,19 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
       const n = nodeOfDaemonPod(p);
       if (n) byNode.set(n, [...(byNode.get(n) ?? []), p]);
     }
-    const toCreate: string[] = [];
-    const toDelete: Pod[] = [];
     const nodeList = nodes.list();
     let desired = 0, scheduled = 0, misscheduled = 0, ready = 0, available = 0, updated = 0;
     const eligible: string[] = [];
+    const placement = new Map<string, Placement>();
     for (const node of nodeList) {
       const name = node.metadata!.name!;
       const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(ds, node);
+      placement.set(name, { shouldRun, shouldContinueRunning });
       const here = (byNode.get(name) ?? []).filter((p) => !p.metadata?.deletionTimestamp);
       if (shouldRun) { desired++; eligible.push(name); }
-      if (shouldRun && here.length === 0) toCreate.push(name);
-      if (!shouldContinueRunning) { toDelete.push(...here); if (here.length) misscheduled++; continue; }
+      if (!shouldContinueRunning) { if (here.length) misscheduled++; continue; }
       if (here.length && !shouldRun) misscheduled++;
-      const failed = here.filter((p) => p.status?.phase === 'Failed');
-      toDelete.push(...failed);
       const running = here.filter((p) => p.status?.phase !== 'Failed');
-      if (shouldRun && running.length === 0 && failed.length) toCreate.push(name);
-      // Keep one (the updated one if any, else the oldest); extra pods go, except a surge pod mid-update.
-      if (running.length > 1) {
-        const sorted = [...running].sort((a, b) => Date.parse(a.metadata!.creationTimestamp ?? '') - Date.parse(b.metadata!.creationTimestamp ?? ''));
-        const surging = running.length === 2 && sorted.some((p) => p.metadata?.labels?.[CONTROLLER_REVISION_HASH] === hash);
-        if (!surging) toDelete.push(...sorted.slice(1));
-      }
       if (running.length) {
         scheduled += shouldRun ? 1 : 0;
         const p = running.find((x) => x.metadata?.labels?.[CONTROLLER_REVISION_HASH] === hash) ?? running[0]!;
@@ -102,6 +95,9 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
     }
 
     if (expectations.satisfied(key)) {
+      const toCreate: string[] = [];
+      const toDelete: Pod[] = [];
+      for (const [name, where] of placement) podsShouldBeOnNode(ds, hash, name, where, byNode.get(name) ?? [], toCreate, toDelete, nowMs);
       if (ds.spec?.updateStrategy?.type !== 'OnDelete') rollingUpdate(ds, hash, eligible, byNode, toCreate, toDelete, nowMs);
       await manage(ds, hash, toCreate, [...new Set(toDelete)]);
     }
@@ -121,6 +117,42 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
     const live = new Set([revision.metadata!.name!, ...owned.map((p) => `${ds.metadata!.name}-${p.metadata?.labels?.[CONTROLLER_REVISION_HASH]}`)]);
     await truncateHistory(ctx.client, revisionsOf(ds, revs), live, ds.spec?.revisionHistoryLimit ?? 10);
     if (minReady > 0 && available < ready) loop.enqueueAfter(key, minReady * 1000);
+  }
+
+  /**
+   * The pods to create and delete for one node (upstream podsShouldBeOnNode). `pods` are all of the node's daemon pods,
+   * terminating ones included: a node with any pod left gets no new one (without surge, the replacement of a deleted
+   * or failed pod waits until the old pod is gone). Failed pods are deleted at most as often as failedPodsBackoff
+   * allows per node, with a FailedDaemonPod warning; succeeded pods are deleted too.
+   */
+  function podsShouldBeOnNode(ds: KubeObject, hash: string, name: string, { shouldRun, shouldContinueRunning }: Placement, pods: Pod[], toCreate: string[], toDelete: Pod[], nowMs: number): void {
+    if (shouldRun && pods.length === 0) { toCreate.push(name); return; }
+    if (!shouldContinueRunning) { toDelete.push(...pods.filter((p) => !p.metadata?.deletionTimestamp)); return; }
+    const running: Pod[] = [];
+    for (const p of pods) {
+      if (p.metadata?.deletionTimestamp) continue;
+      const where = `${p.metadata!.namespace}/${p.metadata!.name} on node ${name}`;
+      if (p.status?.phase === 'Failed') {
+        const backoffKey = `${ds.metadata!.uid}/${ds.status?.observedGeneration ?? 0}/${name}`;
+        if (failedPodsBackoff.inBackoff(backoffKey)) { loop.enqueueAfter(keyOf(ds), failedPodsBackoff.delay(backoffKey)); continue; }
+        failedPodsBackoff.next(backoffKey);
+        ctx.recorder.event(ds, 'Warning', 'FailedDaemonPod', `Found failed daemon pod ${where}, will try to kill it`);
+        toDelete.push(p);
+      } else if (p.status?.phase === 'Succeeded') {
+        ctx.recorder.event(ds, 'Normal', 'SucceededDaemonPod', `Found succeeded daemon pod ${where}, will try to delete it`);
+        toDelete.push(p);
+      } else running.push(p);
+    }
+    const sorted = running.sort(byCreationScheduledFirst);
+    if (!allowsSurge(ds)) { toDelete.push(...sorted.slice(1)); return; }
+    if (sorted.length === 0) { if (shouldRun) toCreate.push(name); return; }
+    // surging: the oldest pod of the current revision and the oldest of an older one may both stay, the old one only
+    // while it is ready and the new one is not yet available
+    const isNew = (p: Pod): boolean => p.metadata?.labels?.[CONTROLLER_REVISION_HASH] === hash;
+    const oldestNew = sorted.find(isNew);
+    const oldestOld = sorted.find((p) => !isNew(p));
+    toDelete.push(...sorted.filter((p) => p !== oldestNew && p !== oldestOld));
+    if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, ds.spec?.minReadySeconds ?? 0, nowMs))) toDelete.push(oldestOld);
   }
 
   /** RollingUpdate: old pods go (maxUnavailable at a time), or with maxSurge a new pod starts beside the old. */
@@ -172,6 +204,8 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
         const created = await ctx.client.pods(ns).create(pod);
         ctx.recorder.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata!.name}`);
       } catch (err) {
+        // a namespace being torn down refuses every create: nothing to report or retry (as upstream)
+        if (isNamespaceTerminating(err)) return;
         ctx.recorder.event(ds, 'Warning', 'FailedCreate', `Error creating: ${(err as Error).message}`);
         throw err;
       }
@@ -190,3 +224,17 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
 
   await loop.run();
 }
+
+type Placement = ReturnType<typeof nodeShouldRunDaemonPod>;
+
+/** RollingUpdate with a maxSurge that is not 0 (upstream AllowsSurge). */
+const allowsSurge = (ds: KubeObject): boolean =>
+  (ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate' && scaled(ds.spec?.updateStrategy?.rollingUpdate?.maxSurge, 1, true, '0') > 0;
+
+/** Pods bound to a node first, then the oldest, then by name (upstream podByCreationTimestampAndPhase). */
+const byCreationScheduledFirst = (a: Pod, b: Pod): number => {
+  const an = !!a.spec?.nodeName, bn = !!b.spec?.nodeName;
+  if (an !== bn) return an ? -1 : 1;
+  const d = (Date.parse(a.metadata?.creationTimestamp ?? '') || 0) - (Date.parse(b.metadata?.creationTimestamp ?? '') || 0);
+  return d || (a.metadata!.name! < b.metadata!.name! ? -1 : a.metadata!.name! > b.metadata!.name! ? 1 : 0);
+};
