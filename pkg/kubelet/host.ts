@@ -1,7 +1,8 @@
 // One process, one or many kubelets: a single pod informer (for one node narrowed by the field selector
 // spec.nodeName=NAME, as the Node authorizer requires; for many simulated nodes, all bound pods with a node index)
 // hands each pod to the kubelet of its node, and a single Node informer (its own Node, or every Node for many)
-// tells the fake runtime each node's spec.podCIDR as soon as node-ipam sets it.
+// tells the fake runtime each node's spec.podCIDR as soon as node-ipam sets it and each kubelet's admission the
+// node's labels as soon as they change.
 import type { ContainerLogOptions } from './log-manager.js';
 import type { Logger } from 'pino';
 import {
@@ -70,7 +71,10 @@ export class KubeletHost {
   readonly informer: SharedIndexInformer;
   /** Services of every namespace: the containers' service link variables (upstream's kubelet watches them too). */
   readonly services: SharedIndexInformer;
-  /** The Nodes of this process, as upstream's kubelet watches its own: their podCIDR without a request per pod. */
+  /**
+   * The Nodes of this process, as upstream's kubelet watches its own: their podCIDR without a request per pod, and
+   * their labels for admission as soon as they change.
+   */
   readonly nodes: SharedIndexInformer;
 
   constructor(private readonly o: KubeletHostOptions) {
@@ -101,6 +105,7 @@ export class KubeletHost {
         simulated: o.simulated ?? !single,
         eventThrottle,
         servicesIn,
+        watchedNode: () => this.nodes.indexer.getByKey(name),
       }));
     });
     const pods = o.client.pods();

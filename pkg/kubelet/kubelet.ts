@@ -7,7 +7,7 @@ import { admitPod, footprintOf } from './admission.js';
 import { NodeAgent } from './node-agent.js';
 import { nodeLabels, type NodeResources } from './node-status.js';
 import { Pleg } from './pleg.js';
-import { attemptsOf } from './pod-status.js';
+import { attemptsOf, noLogYet } from './pod-status.js';
 import { PodSyncer, type BackoffPolicy, type PodRecord } from './pod-sync.js';
 import { PodWorkers } from './pod-workers.js';
 import { ProbeManager } from './probes.js';
@@ -64,6 +64,8 @@ export interface NodeKubeletOptions extends KubeletTimings, StaticPodOptions, No
   podCidr?: string;
   /** The process's event budget (shared by the nodes it simulates). */
   eventThrottle?: EventThrottle;
+  /** This node's Node as the process's Node informer has it (admission reads its labels). */
+  watchedNode?: () => KubeObject | undefined;
 }
 
 /** Upstream's registerNode and serializeImagePulls (both default true). */
@@ -125,7 +127,7 @@ export class NodeKubelet {
       client: o.client, logger: this.logger, clock: this.clock,
       identity: { name: o.nodeName, ip: o.nodeIp, resources: o.resources, runtimeVersion: `${v.runtimeName}://${v.runtimeVersion}`, labels: o.labels, kubeletPort: o.kubeletPort, podCidr: o.podCidr, images: o.runtime.listImages?.bind(o.runtime) },
       leaseDurationSeconds: o.leaseDurationSeconds, leaseRenewMs: o.leaseRenewMs, statusUpdateMs: o.statusUpdateMs, statusReportMs: o.statusReportMs,
-      registerNode: o.registerNode,
+      registerNode: o.registerNode, watched: o.watchedNode,
       health: () => ({ ready: true, pressure: this.eviction?.pressure() }),
       onEvent: o.simulated ? undefined : (type, reason, message) => this.recorder.event(this.nodeRef(), type, reason, message),
     });
@@ -245,8 +247,10 @@ export class NodeKubelet {
           allocatable: { cpu: this.o.resources.cpu, memory: this.o.resources.memory, pods: this.o.resources.pods },
         }) ?? pressureRejection(pod, this.eviction?.pressure() ?? new Set());
         if (rejection) {
-          rec.failed = rejection;
-          this.recorder.event(pod, 'Warning', rejection.reason, rejection.message.replace(/^Pod was rejected: /, ''));
+          // upstream's rejectPod: the event says why, the status that the pod was rejected and why
+          const why = rejection.message.replace(/^Pod was rejected: /, '');
+          rec.failed = { reason: rejection.reason, message: `Pod was rejected: ${why}`, rejected: true };
+          this.recorder.event(pod, 'Warning', rejection.reason, why);
         }
       }
       this.records.set(uid, rec);
@@ -306,8 +310,7 @@ export class NodeKubelet {
     const target = o.previous ? previous : latest;
     if (!target) {
       if (o.previous) return `previous terminated container "${container}" in pod "${podName}" not found`;
-      const waiting = this.records.get(uid)?.waiting.get(container)?.reason ?? 'ContainerCreating';
-      return `container "${container}" in pod "${podName}" is waiting to start: ${waiting}`;
+      return noLogYet(this.statusManager.getPodStatus(uid) ?? pod.status, container, podName);
     }
     return {
       read: (lo, cursor) => this.o.runtime.logs(target.id, lo, cursor),
@@ -379,7 +382,7 @@ export class NodeKubelet {
     await this.syncer.sync(rec);
     this.probes.sync(uid, rec.pod, rec.terminated ? [] : this.o.runtime.listContainers(uid));
     const status = await this.syncer.currentStatus(rec, this.statusManager.getPodStatus(uid));
-    this.statusManager.setPodStatus(uid, rec.failed?.reason === 'Evicted' ? withDisruptionTarget(status, rec.failed.message, this.clock.now()) : status);
+    this.statusManager.setPodStatus(uid, rec.failed?.reason === 'Evicted' && !rec.failed.rejected ? withDisruptionTarget(status, rec.failed.message, this.clock.now()) : status);
     if (rec.requeueAt !== undefined) this.workers.updateAfter(uid, Math.max(0, rec.requeueAt - this.clock.now()));
   }
 }

@@ -3,7 +3,7 @@
 // upstream's kubelet_node_status.go and nodelease controller do.
 import type { Logger } from 'pino';
 import {
-  formatMicroTime, isAlreadyExists, isConflict, isNotFound, realClock, type Client, type Clock, type KubeObject, type Lease,
+  formatMicroTime, isAlreadyExists, isConflict, isNotFound, realClock, resourceVersionOlder, type Client, type Clock, type KubeObject, type Lease,
 } from '../client/index.js';
 import { initialNode, nodeStatus, statusChanged, type NodeHealth, type NodeIdentity } from './node-status.js';
 
@@ -30,6 +30,11 @@ export interface NodeAgentOptions {
    * it, each status update reads the Node first (from the apiserver's cache), as upstream's tryUpdateNodeStatus.
    */
   onEvent?: (type: 'Normal', reason: string, message: string) => void;
+  /**
+   * The Node as the process's Node informer has it (upstream's kubelet watches its own Node): labels added by
+   * `kubectl label node` are seen at once, not at the next status update.
+   */
+  watched?: () => KubeObject | undefined;
 }
 
 /** The event a condition's new status records (upstream's nodestatus setters), by type and status. */
@@ -60,8 +65,15 @@ export class NodeAgent {
 
   get name(): string { return this.o.identity.name; }
 
-  /** The Node's labels as last read or written. */
-  labels(): Record<string, string> { return this.node?.metadata?.labels ?? {}; }
+  /** The Node's labels as last seen: by the Node informer, or in the agent's own last read or write if newer. */
+  labels(): Record<string, string> { return this.latest()?.metadata?.labels ?? {}; }
+
+  /** The newer of the watched Node and the one the agent last read or wrote. */
+  private latest(): KubeObject | undefined {
+    const watched = this.o.watched?.();
+    if (!watched || !this.node) return watched ?? this.node;
+    return resourceVersionOlder(watched.metadata?.resourceVersion, this.node.metadata?.resourceVersion) ? this.node : watched;
+  }
 
   /** The port of the node server, reported in status.daemonEndpoints (known once it listens). */
   setKubeletPort(port: number): void { this.o.identity.kubeletPort = port; }
@@ -226,7 +238,7 @@ export class NodeAgent {
   }
 
   /** The Node's spec.podCIDR as last read or written (node-ipam sets it after registration). */
-  seenPodCidr(): string | undefined { return this.node?.spec?.podCIDR as string | undefined; }
+  seenPodCidr(): string | undefined { return this.latest()?.spec?.podCIDR as string | undefined; }
 
   /** Calls fn until it succeeds (backing off), and returns its result. */
   private async retryUntil<T>(signal: AbortSignal, what: string, fn: () => Promise<T>): Promise<T> {

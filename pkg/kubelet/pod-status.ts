@@ -46,6 +46,25 @@ export const attemptsOf = (all: ContainerStatus[], name: string): { latest?: Con
   return { latest: mine[0], previous: mine[1] };
 };
 
+type StatusOfContainer = { name: string; state?: { waiting?: { reason?: string } } };
+
+/**
+ * Why a container the runtime has no instance of has no log, in the words of upstream's validateContainerLogStatus:
+ * read from the pod's status (the kubelet's last, else the API's), the container's waiting reason, the image pull
+ * failures said plainly.
+ */
+export const noLogYet = (status: Record<string, unknown> | undefined, container: string, podName: string): string => {
+  const statuses = (['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses'] as const).flatMap((k) => (status?.[k] ?? []) as StatusOfContainer[]);
+  const found = statuses.find((s) => s.name === container);
+  const prefix = `container "${container}" in pod "${podName}"`;
+  if (!found) return `${prefix} is not available`;
+  const waiting = found.state?.waiting;
+  if (!waiting) return `${prefix} is waiting to start - no logs yet`;
+  const reason = waiting.reason ?? '';
+  const why = reason === 'ErrImagePull' ? "image can't be pulled" : reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : reason;
+  return `${prefix} is waiting to start: ${why}`;
+};
+
 const terminatedState = (c: ContainerStatus, runtime: string): Record<string, unknown> => ({
   terminated: {
     exitCode: c.exitCode ?? 0, reason: c.reason ?? (c.exitCode ? 'Error' : 'Completed'), ...(c.message ? { message: c.message } : {}),

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock, type EventRecorder, type KubeObject } from '../client/index.js';
 import { goDuration, goDurationPrecise, PodSyncer, type PodRecord } from './pod-sync.js';
 import { Pleg } from './pleg.js';
+import { noLogYet } from './pod-status.js';
 import { FakeRuntime } from './runtime/fake.js';
 
 const setup = () => {
@@ -163,5 +164,38 @@ describe('pod status transition times', () => {
     const times = (s: Record<string, unknown>): string[] => (s.conditions as { lastTransitionTime: string }[]).map((c) => c.lastTransitionTime);
     expect(times(again)).toEqual(times(first));
     expect(times(syncer.status(rec))).not.toEqual(times(first));
+  });
+});
+
+describe('a pod refused at admission', () => {
+  it('has the status of upstream\'s rejectPod: phase, reason, message, QoS class and start time, no container statuses', async () => {
+    const { syncer, runtime } = setup();
+    const rec = record({ nodeSelector: { disk: 'ssd' } });
+    rec.pod = { ...rec.pod, status: { phase: 'Pending', qosClass: 'BestEffort', conditions: [{ type: 'PodScheduled', status: 'True' }] } };
+    rec.failed = { reason: 'NodeAffinity', message: "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector", rejected: true };
+    await syncer.sync(rec);
+    expect(runtime.listPodSandboxes('u1')).toEqual([]);
+    // no containerStatuses: kubectl shows the reason, not ContainerCreating; no conditions: the API's PodScheduled stays
+    expect(syncer.status(rec)).toEqual({
+      phase: 'Failed', reason: 'NodeAffinity', message: rec.failed.message, qosClass: 'BestEffort', startTime: '2026-01-01T00:00:00Z',
+    });
+  });
+});
+
+describe('why a container has no log yet', () => {
+  it('is its waiting reason: PodInitializing while the init containers run', async () => {
+    const { syncer } = setup();
+    const rec = record({ initContainers: [{ name: 'init', image: 'busybox' }] }); // runs until stopped
+    await syncer.sync(rec);
+    expect(noLogYet(syncer.status(rec), 'c', 'p')).toBe('container "c" in pod "p" is waiting to start: PodInitializing');
+  });
+
+  it('says image pull failures plainly, and that a container not in the status is not available', () => {
+    const waiting = (reason: string): Record<string, unknown> => ({ containerStatuses: [{ name: 'c', state: { waiting: { reason } } }] });
+    expect(noLogYet(waiting('ErrImagePull'), 'c', 'p')).toBe('container "c" in pod "p" is waiting to start: image can\'t be pulled');
+    expect(noLogYet(waiting('ImagePullBackOff'), 'c', 'p')).toBe('container "c" in pod "p" is waiting to start: trying and failing to pull image');
+    expect(noLogYet(waiting('ContainerCreating'), 'c', 'p')).toBe('container "c" in pod "p" is waiting to start: ContainerCreating');
+    expect(noLogYet({ phase: 'Failed', reason: 'OutOfcpu' }, 'c', 'p')).toBe('container "c" in pod "p" is not available');
+    expect(noLogYet({ initContainerStatuses: [{ name: 'i', state: { running: {} } }] }, 'i', 'p')).toBe('container "i" in pod "p" is waiting to start - no logs yet');
   });
 });

@@ -3,7 +3,7 @@
 // pod's restartPolicy with CrashLoopBackOff (10 s doubling to 5 min); a deleted pod's containers stop within its
 // grace period. Each step is an event (Pulling, Pulled, Created, Started, Killing, BackOff, Failed).
 import type { Logger } from 'pino';
-import type { Clock, EventRecorder, KubeObject } from '../client/index.js';
+import { formatTime, type Clock, type EventRecorder, type KubeObject } from '../client/index.js';
 import { ContainerConfigError, containerEnv, expandVars, linkedServices } from './env.js';
 import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from './pod-status.js';
 import type { Footprint } from './admission.js';
@@ -57,8 +57,11 @@ export interface PodRecord {
   /** When the volumes' contents were last brought up to date, and whether a source has changed since. */
   volumesSyncedAt?: number;
   volumesStale?: boolean;
-  /** The kubelet failed the pod (admission refused it, activeDeadlineSeconds passed): phase Failed with this. */
-  failed?: { reason: string; message: string };
+  /**
+   * The kubelet failed the pod (admission refused it, activeDeadlineSeconds passed, evicted): phase Failed with this.
+   * `rejected`: refused at admission, so never started (upstream's rejectPod: a status of the phase, reason and message).
+   */
+  failed?: { reason: string; message: string; rejected?: boolean };
   /** What the pod holds on the node, for admitting the next ones (admission.ts). */
   footprint?: Footprint;
   /** The termination messages of its exited containers, by container id, each read once (process runtime only). */
@@ -183,8 +186,22 @@ export class PodSyncer {
 
   /** `previous`: the status last handed to the status manager (the informer's copy may not show it yet). */
   status(rec: PodRecord, previous?: Record<string, unknown>): Record<string, unknown> {
+    if (rec.failed?.rejected) return this.rejectedStatus(rec, rec.failed);
     const status = generatePodStatus(rec.pod, this.view(rec), this.o.clock.now(), previous);
     return rec.failed ? { ...status, phase: 'Failed', reason: rec.failed.reason, message: rec.failed.message } : status;
+  }
+
+  /**
+   * A pod refused at admission, as upstream's rejectPod leaves it: phase, reason, message and QoS class, with the
+   * startTime its status manager adds; no container statuses, so kubectl shows the reason (NodeAffinity, OutOfcpu),
+   * and no conditions of the kubelet's (the API's PodScheduled stays).
+   */
+  private rejectedStatus(rec: PodRecord, failed: { reason: string; message: string }): Record<string, unknown> {
+    const qosClass = rec.pod.status?.qosClass as string | undefined;
+    return {
+      phase: 'Failed', reason: failed.reason, message: failed.message,
+      startTime: formatTime(this.markStarted(rec)), ...(qosClass ? { qosClass } : {}),
+    };
   }
 
   /** The pod's startTime: the API's if it has one (a restarted kubelet), else now, once. */

@@ -28,7 +28,10 @@ describe('kubelet: node-pressure eviction', { timeout: 60_000 }, () => {
 
     await createBound(admin, pod('besteffort', { spec: { containers: [{ name: 'sh', image: 'busybox', command: ['sleep', '60'] }] } }), NODE);
     const refused = await eventually(async () => { const p = await admin.pods('default').get('besteffort'); return p.status?.phase === 'Failed' ? p : undefined; }, 10_000, 'besteffort refused');
-    expect(refused.status).toMatchObject({ reason: 'Evicted', message: 'The node had condition: [MemoryPressure]. ' });
+    // upstream's rejectPod: "Pod was rejected: " before the eviction manager's reason, no DisruptionTarget (the pod never ran)
+    expect(refused.status).toMatchObject({ reason: 'Evicted', message: 'Pod was rejected: The node had condition: [MemoryPressure]. ' });
+    expect(condition(refused, 'DisruptionTarget')).toBeUndefined();
+    expect(refused.status?.containerStatuses).toBeUndefined();
 
     const burstable = { name: 'sh', image: 'busybox', command: ['sleep', '60'], resources: { requests: { memory: '10Mi' } } };
     await createBound(admin, pod('burstable', { spec: { containers: [burstable] } }), NODE);

@@ -175,6 +175,9 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
     await createBound(admin, pod('huge', { spec: { containers: [{ name: 'c', image: 'nginx:1.27', resources: { requests: { cpu: '5' } } }] } }), NODE);
     const huge = await eventually(async () => { const x = await get('huge'); return x.status?.phase === 'Failed' ? x : undefined; }, 15_000, 'huge Failed');
     expect(huge.status).toMatchObject({ reason: 'OutOfcpu', message: expect.stringMatching(/^Pod was rejected: Node didn't have enough resource: cpu, requested: 5000, used: \d+, capacity: 4000$/) });
+    // as upstream's rejectPod: no container statuses, so kubectl shows the reason, not ContainerCreating
+    expect(huge.status?.containerStatuses).toBeUndefined();
+    expect((await api.kubectl('get', 'pod', 'huge')).stdout).toMatch(/huge\s+0\/1\s+OutOfcpu\s+0\s/);
     await createBound(admin, pod('brief', { spec: { activeDeadlineSeconds: 1 } }), NODE);
     const brief = await eventually(async () => { const x = await get('brief'); return x.status?.phase === 'Failed' ? x : undefined; }, 15_000, 'brief Failed');
     expect(brief.status).toMatchObject({ reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' });

@@ -74,7 +74,18 @@ export const eventually = async <T>(fn: () => Promise<T | undefined | null | fal
 export const condition = (obj: KubeObject, type: string): Record<string, unknown> | undefined =>
   ((obj.status?.conditions ?? []) as Record<string, unknown>[]).find((c) => c.type === type);
 
-export interface ProcessNode { api: TestApiServer; admin: Client; kubelet: RunningKubelet; rootDir: string; stop(): Promise<void> }
+export interface FakeNode { api: TestApiServer; admin: Client; kubelet: RunningKubelet; stop(): Promise<void> }
+
+/** A test apiserver, its admin client, and one registered node on the fake runtime (kubelet options as `o`). */
+export async function startFakeNode(node: string, o: Partial<KubeletHostOptions> = {}): Promise<FakeNode> {
+  const api = await startTestApiServer();
+  const admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
+  const kubelet = startKubelet(await nodeClient(api, node), [node], o);
+  await kubelet.host.whenRegistered();
+  return { api, admin, kubelet, async stop() { await kubelet.stop(); await admin.close(); await api.close(); } };
+}
+
+export interface ProcessNode extends FakeNode { rootDir: string }
 
 /**
  * A test apiserver (with kube-root-ca.crt published), its admin client, and one node on the process runtime with a
