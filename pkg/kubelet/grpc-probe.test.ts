@@ -55,7 +55,7 @@ describe('grpc probe', () => {
 
   it('succeeds on SERVING; fails with upstream\'s messages otherwise', async () => {
     expect(await grpcProbe('127.0.0.1', port, '', 1)).toEqual({ ok: true });
-    expect(seen.at(-1)).toMatchObject({ 'content-type': 'application/grpc', 'user-agent': expect.stringMatching(/^kube-probe\//) });
+    expect(seen.at(-1)).toMatchObject({ 'content-type': 'application/grpc', 'user-agent': 'kube-probe/1.32' });
     expect(await grpcProbe('127.0.0.1', port, 'down', 1)).toEqual({ ok: false, message: 'service unhealthy (responded with "NOT_SERVING")' });
     expect(await grpcProbe('127.0.0.1', port, 'nope', 1)).toEqual({ ok: false, message: 'error: health rpc probe failed: rpc error: code = NotFound desc = unknown service' });
     expect(await grpcProbe('127.0.0.1', port, 'slow', 1)).toEqual({ ok: false, message: 'timeout: health rpc did not complete within 1s' });

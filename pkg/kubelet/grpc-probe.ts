@@ -2,6 +2,8 @@
 // is a length-prefixed HealthCheckRequest { string service = 1 }, the answer a HealthCheckResponse
 // { ServingStatus status = 1 } and a grpc-status trailer. Results and messages as upstream's prober.
 import { connect, constants } from 'node:http2';
+import { goDialError, joinHostPort } from './go-net-errors.js';
+import { PROBE_USER_AGENT } from './node-status.js';
 import type { ProbeResult } from './probes.js';
 
 const SERVING_STATUS = ['UNKNOWN', 'SERVING', 'NOT_SERVING', 'SERVICE_UNKNOWN'];
@@ -53,11 +55,9 @@ export const servingStatus = (frame: Buffer): number => {
 
 const goSeconds = (s: number): string => (s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60}s`);
 
-const dialError = (addr: string, e: NodeJS.ErrnoException): string =>
-  `connection error: desc = "transport: Error while dialing: dial tcp ${addr}: ${e.code === 'ECONNREFUSED' ? 'connect: connection refused' : e.message}"`;
 
 export function grpcProbe(host: string, port: number, service: string, timeoutSeconds: number): Promise<ProbeResult> {
-  const addr = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+  const addr = joinHostPort(host, port);
   const timeout = goSeconds(timeoutSeconds);
   return new Promise<ProbeResult>((resolve) => {
     let connected = false;
@@ -75,12 +75,12 @@ export function grpcProbe(host: string, port: number, service: string, timeoutSe
       message: connected ? `timeout: health rpc did not complete within ${timeout}` : `timeout: failed to connect service "${addr}" within ${timeout}: context deadline exceeded`,
     }), timeoutSeconds * 1000);
     session.on('error', (e: NodeJS.ErrnoException) => finish({
-      ok: false, message: connected ? `error: health rpc probe failed: rpc error: code = Unavailable desc = ${e.message}` : `error: failed to connect service at "${addr}": ${dialError(addr, e)}`,
+      ok: false, message: connected ? `error: health rpc probe failed: rpc error: code = Unavailable desc = ${e.message}` : `error: failed to connect service at "${addr}": connection error: desc = "transport: Error while dialing: ${goDialError(host, port, e)}"`,
     }));
     session.on('connect', () => { connected = true; });
     const req = session.request({
       [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: '/grpc.health.v1.Health/Check',
-      'content-type': 'application/grpc', te: 'trailers', 'user-agent': 'kube-probe/1.33', 'grpc-timeout': `${timeoutSeconds}S`,
+      'content-type': 'application/grpc', te: 'trailers', 'user-agent': PROBE_USER_AGENT, 'grpc-timeout': `${timeoutSeconds}S`,
     });
     const chunks: Buffer[] = [];
     let status: string | undefined;

@@ -8,6 +8,8 @@ import { formatTime, KUBERNETES_RELEASE } from '../client/index.js';
 
 /** The release the node reports, the same as the apiserver's (kubectl warns on version skew). */
 export const KUBELET_VERSION = KUBERNETES_RELEASE;
+/** The User-Agent of HTTP and gRPC probes, kube-probe/<major>.<minor> of the kubelet's version (upstream's prober). */
+export const PROBE_USER_AGENT = `kube-probe/${KUBELET_VERSION.replace(/^v(\d+)\.(\d+).*$/, '$1.$2')}`;
 export const KUBELET_PORT = 10250;
 
 export interface NodeResources {

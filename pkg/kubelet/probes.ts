@@ -8,7 +8,9 @@ import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { Counter, Histogram, Registry } from 'prom-client';
 import type { Clock, EventRecorder, KubeObject, TimerHandle } from '../client/index.js';
+import { goDialError, goTransportError, isTimeout, joinHostPort } from './go-net-errors.js';
 import { grpcProbe } from './grpc-probe.js';
+import { PROBE_USER_AGENT } from './node-status.js';
 import type { ContainerStatus, Runtime } from './runtime/types.js';
 
 export type ProbeKind = 'startup' | 'readiness' | 'liveness';
@@ -159,7 +161,8 @@ export class ProbeManager {
     } else {
       w.successes = 0;
       w.failures++;
-      this.o.recorder.event(entry.pod, 'Warning', 'Unhealthy', `${label[w.kind]} probe failed: ${res.message ?? ''}`.trim());
+      // as upstream's prober: the output as the probe gave it (an exec probe's may end in a newline, or be empty)
+      this.o.recorder.event(entry.pod, 'Warning', 'Unhealthy', `${label[w.kind]} probe failed: ${res.message ?? ''}`);
       if (w.failures >= (probe.failureThreshold ?? 3)) {
         w.result = false;
         if (w.kind !== 'readiness') await this.kill(w, spec, probe, entry.pod);
@@ -179,9 +182,24 @@ export class ProbeManager {
   private async execute(w: Worker, spec: SpecContainer, probe: Probe, podIp: string | undefined): Promise<ProbeResult> {
     const rt = this.o.runtime;
     if (hasProbe(rt)) return rt.probe(w.containerId, w.kind, probe);
+    if (probe.exec) return execProbe(rt, w.containerId, probe.exec.command ?? [], probe.timeoutSeconds ?? 1);
     return runAction(rt, w.containerId, probe, { podIp, ports: spec.ports, timeoutSeconds: probe.timeoutSeconds ?? 1 });
   }
 }
+
+/** Upstream's exec prober reads at most this much of a command's output. */
+const EXEC_OUTPUT_LIMIT = 10 * 1024;
+
+/**
+ * An exec probe as upstream's (pkg/probe/exec): its message is the command's output (stdout, then stderr, at most
+ * 10 KiB) whatever the exit code, or, killed at its timeout, `command "<cmd>" timed out`.
+ */
+export const execProbe = async (rt: Runtime, containerId: string, command: string[], timeoutSeconds: number): Promise<ProbeResult> => {
+  const r = await rt.execSync(containerId, command, timeoutSeconds);
+  if (r.timedOut) return { ok: false, message: `command ${JSON.stringify(command.join(' '))} timed out` };
+  const output = Buffer.from(r.stdout + r.stderr).subarray(0, EXEC_OUTPUT_LIMIT).toString();
+  return { ok: r.exitCode === 0, message: output };
+};
 
 /**
  * Runs a probe's or a lifecycle hook's action against a container: exec (runtime ExecSync), httpGet, tcpSocket,
@@ -206,14 +224,20 @@ export const runAction = async (
     return new Promise<ProbeResult>((resolve) => {
       const req = (https ? httpsRequest : httpRequest)({
         host, port: port(g.port), path: g.path ?? '/', method: 'GET', timeout: timeoutMs, rejectUnauthorized: false,
-        headers: { 'user-agent': 'kube-probe/1.33', accept: '*/*', ...Object.fromEntries((g.httpHeaders ?? []).map((h) => [h.name, h.value])) },
+        headers: { 'user-agent': PROBE_USER_AGENT, accept: '*/*', ...Object.fromEntries((g.httpHeaders ?? []).map((h) => [h.name, h.value])) },
       }, (res) => {
         res.resume();
         const code = res.statusCode ?? 0;
         resolve(code >= 200 && code < 400 ? { ok: true } : { ok: false, message: `HTTP probe failed with statuscode: ${code}` });
       });
-      req.on('timeout', () => { req.destroy(); resolve({ ok: false, message: `Get "${https ? 'https' : 'http'}://${host}:${port(g.port)}${g.path ?? '/'}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)` }); });
-      req.on('error', (e) => resolve({ ok: false, message: `Get "${https ? 'https' : 'http'}://${host}:${port(g.port)}${g.path ?? '/'}": ${e.message}` }));
+      // Go's url.Error: `Get "<url>": <transport error>`
+      const url = `${https ? 'https' : 'http'}://${joinHostPort(host, port(g.port))}${g.path ?? '/'}`;
+      const timedOut = (): void => resolve({ ok: false, message: `Get "${url}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)` });
+      req.on('timeout', () => { req.destroy(); timedOut(); });
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        if (isTimeout(e)) { timedOut(); return; }
+        resolve({ ok: false, message: `Get "${url}": ${goTransportError(host, port(g.port), e, { address: req.socket?.localAddress, port: req.socket?.localPort })}` });
+      });
       req.end();
     });
   }
@@ -224,8 +248,8 @@ export const runAction = async (
     return new Promise<ProbeResult>((resolve) => {
       const s = connect({ host, port: port(tcp.port), timeout: timeoutMs });
       s.once('connect', () => { s.destroy(); resolve({ ok: true }); });
-      s.once('timeout', () => { s.destroy(); resolve({ ok: false, message: `dial tcp ${host}:${port(tcp.port)}: i/o timeout` }); });
-      s.once('error', (e) => resolve({ ok: false, message: `dial tcp ${host}:${port(tcp.port)}: ${e.message}` }));
+      s.once('timeout', () => { s.destroy(); resolve({ ok: false, message: `dial tcp ${joinHostPort(host, port(tcp.port))}: i/o timeout` }); });
+      s.once('error', (e: NodeJS.ErrnoException) => resolve({ ok: false, message: goDialError(host, port(tcp.port), e) }));
     });
   }
   return { ok: true };

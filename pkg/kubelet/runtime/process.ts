@@ -365,7 +365,8 @@ export class ProcessRuntime implements Runtime {
     return new Promise((resolve) => {
       execFile(argv[0]!, argv.slice(1), { cwd: hostCwd(c), env: c.env, timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 126) : 0;
-        resolve({ stdout, stderr, exitCode: code });
+        const timedOut = timeoutSeconds > 0 && (err as { killed?: boolean } | null)?.killed === true;
+        resolve({ stdout, stderr, exitCode: code, ...(timedOut ? { timedOut } : {}) });
       });
     });
   }

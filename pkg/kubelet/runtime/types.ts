@@ -109,6 +109,8 @@ export interface ExecResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** The command was killed at its timeout (CRI's DeadlineExceeded). */
+  timedOut?: boolean;
 }
 
 /** What a client asked to be connected to (CRI ExecRequest / AttachRequest). */

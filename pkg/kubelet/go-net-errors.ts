@@ -1,0 +1,46 @@
+// Node's socket errors in the words of Go's net package, as upstream's probers print them (pkg/probe/tcp and
+// pkg/probe/http hand err.Error() on as the probe's output): "dial tcp 10.244.0.27:80: connect: connection refused",
+// not "connect ECONNREFUSED 10.244.0.27:80".
+
+/** Go's text of the errnos a probe meets (syscall.Errno.Error()). */
+const ERRNO_TEXT: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset by peer',
+  EHOSTUNREACH: 'no route to host',
+  ENETUNREACH: 'network is unreachable',
+  ETIMEDOUT: 'connection timed out',
+  EPIPE: 'broken pipe',
+  EADDRNOTAVAIL: 'cannot assign requested address',
+};
+
+/** net.JoinHostPort: an IPv6 address in brackets. */
+export const joinHostPort = (host: string, port: number): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
+
+/** Whether the error is a timeout (Node's ETIMEDOUT): Go's dialer, given the probe's timeout, reports its deadline. */
+export const isTimeout = (e: NodeJS.ErrnoException): boolean => e.code === 'ETIMEDOUT';
+
+/**
+ * A failed dial as Go's net.Dial reports it (an *net.OpError): "dial tcp <addr>: connect: <errno text>", a host
+ * that does not resolve "dial tcp: lookup <host>: no such host", a timeout "dial tcp <addr>: i/o timeout".
+ */
+export const goDialError = (host: string, port: number, e: NodeJS.ErrnoException): string => {
+  const addr = joinHostPort(host, port);
+  if (isTimeout(e)) return `dial tcp ${addr}: i/o timeout`;
+  if (e.code === 'ENOTFOUND') return `dial tcp: lookup ${host}: no such host`;
+  const text = e.code ? ERRNO_TEXT[e.code] : undefined;
+  return text ? `dial tcp ${addr}: connect: ${text}` : `dial tcp ${addr}: ${e.message}`;
+};
+
+/**
+ * An HTTP request's transport error after Go's http.Client: a dial failure as above; the connection closed before
+ * an answer "EOF" (Node's "socket hang up"); a reset while reading "read tcp <local>-><remote>: read: connection
+ * reset by peer".
+ */
+export const goTransportError = (host: string, port: number, e: NodeJS.ErrnoException, local?: { address?: string; port?: number }): string => {
+  if (e.message === 'socket hang up') return 'EOF';
+  if (e.syscall === 'read' && e.code && ERRNO_TEXT[e.code]) {
+    const from = local?.address && local.port ? `${joinHostPort(local.address, local.port)}->` : '';
+    return `read tcp ${from}${joinHostPort(host, port)}: read: ${ERRNO_TEXT[e.code]}`;
+  }
+  return goDialError(host, port, e);
+};
