@@ -1,7 +1,9 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../client/index.js';
 import { serveResource, targetOf, type MetricsSources } from './api.js';
 import { decodeBatch, podKey, type MetricsBatch } from './decode.js';
+import { everyPeriod } from './server.js';
 import { MetricsStorage } from './storage.js';
 import { toTable, wantsTable } from './table.js';
 
@@ -102,5 +104,15 @@ describe('metrics-server', () => {
       ],
       rows: [{ cells: ['p', '100m', '1049576', '10s'], object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: expect.objectContaining({ name: 'p' }) } }],
     });
+  });
+
+  it('scrapes once per period and leaves no listener on the server\'s signal between scrapes', async () => {
+    const ac = new AbortController();
+    const listeners: number[] = [];
+    await everyPeriod(ac.signal, 1, async () => {
+      listeners.push(getEventListeners(ac.signal, 'abort').length);
+      if (listeners.length === 20) ac.abort();
+    });
+    expect(listeners).toEqual(Array(20).fill(0));
   });
 });

@@ -4,6 +4,7 @@
 // /healthz, /livez and /readyz need no authorization (upstream's --authorization-always-allow-paths); /readyz is ok
 // once the caches have synced and a first scrape is stored.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { StatusError } from '../apimachinery/errors.js';
 import { NAMESPACE_INDEX, Resources, SharedInformerFactory, type AccessAttributes, type Client, type KubeObject, type UserIdentity } from '../client/index.js';
@@ -67,14 +68,7 @@ export class MetricsServer {
     const port = await server.start(signal);
     void (async () => {
       this.synced = await this.factory.waitForCacheSync(signal);
-      while (!signal.aborted) {
-        const started = Date.now();
-        this.storage.store(await scraper.scrape(sources.nodes()));
-        await new Promise<void>((r) => {
-          const t = setTimeout(r, Math.max(0, this.o.resolutionMs - (Date.now() - started)));
-          signal.addEventListener('abort', () => { clearTimeout(t); r(); }, { once: true });
-        });
-      }
+      await everyPeriod(signal, this.o.resolutionMs, async () => { this.storage.store(await scraper.scrape(sources.nodes())); });
     })().catch((err: unknown) => this.o.logger.error({ err }, 'Scrape loop failed'));
     signal.addEventListener('abort', () => void scraper.close(), { once: true });
     return port;
@@ -91,6 +85,18 @@ export class MetricsServer {
     }
     const obj = serveResource(sources, t, url.searchParams);
     send(res, 200, wantsTable(req.headers.accept) ? toTable(obj, url.searchParams.get('includeObject')) : obj);
+  }
+}
+
+/**
+ * Runs `work` once per period (the next run a period after the last one began) until the signal aborts. The wait
+ * leaves nothing on the signal once over: the signal lives as long as the server, the loop runs every 15 s.
+ */
+export async function everyPeriod(signal: AbortSignal, periodMs: number, work: () => Promise<void>): Promise<void> {
+  while (!signal.aborted) {
+    const started = Date.now();
+    await work();
+    await sleep(Math.max(0, periodMs - (Date.now() - started)), undefined, { signal }).catch(() => undefined);
   }
 }
 

@@ -4,6 +4,7 @@
 // client certificates (kubernetes.io/kube-apiserver-client-kubelet) when a SubjectAccessReview lets the requester
 // create certificatesigningrequests/nodeclient (or /selfnodeclient for its own node); csrcleaner deletes requests
 // once done with (issued, denied or failed after an hour, pending after a day, or expired).
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../../../api/types.js';
 import { isNotFound, Resources } from '../../client/index.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
@@ -132,9 +133,7 @@ export async function startCsrCleanerController(ctx: ClusterControllerContext): 
       await ctx.client.resource(Resources.certificateSigningRequests).delete(csr.metadata!.name!, { signal: ctx.signal }).catch(ignoreGone);
       ctx.logger.info({ csr: csr.metadata!.name }, 'deleted a finished certificate signing request');
     }
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, HOUR);
-      ctx.signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
-    });
+    // the timer's abort listener goes when it fires (one added per hour to the controller's signal otherwise)
+    await sleep(HOUR, undefined, { signal: ctx.signal }).catch(() => undefined);
   }
 }
