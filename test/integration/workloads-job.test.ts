@@ -17,6 +17,8 @@ const job = (name: string, spec: Record<string, unknown>) => ({
 });
 const livePods = async (name: string) => (await h.c.pods(NS).list({ labelSelector: `batch.kubernetes.io/job-name=${name}` })).items;
 const cond = (j: any, type: string) => (j.status?.conditions ?? []).find((c: any) => c.type === type && c.status === 'True');
+const jobEvents = async (name: string) => (await h.c.events(NS).list()).items
+  .filter((e) => e.involvedObject.kind === 'Job' && e.involvedObject.name === name).map((e) => `${e.type} ${e.reason} ${e.message}`);
 
 describe('job controller', () => {
   it('runs completions with parallelism and completes when pods succeed (kubectl create job)', async () => {
@@ -91,8 +93,10 @@ describe('job controller', () => {
     expect(cond(j1, 'Failed').reason).toBe('PodFailurePolicy');
 
     await c.jobs(NS).create(job('slow', { activeDeadlineSeconds: 1 }));
+    const [slowPod] = await eventually(() => livePods('slow'), (l) => l.length === 1, 'the pod');
     const j2 = await eventually(() => c.jobs(NS).get('slow'), (j) => !!cond(j, 'Failed'), 'deadline', 10_000);
     expect(cond(j2, 'Failed').reason).toBe('DeadlineExceeded');
+    await eventually(() => jobEvents('slow'), (l) => l.includes(`Normal SuccessfulDelete Deleted pod: ${slowPod!.metadata!.name}`), 'the deletion event');
 
     await c.jobs(NS).create(job('idx', { completions: 3, parallelism: 3, completionMode: 'Indexed', ttlSecondsAfterFinished: 1 }));
     const ipods = await eventually(() => livePods('idx'), (l) => l.length === 3, '3 indexed pods');
@@ -105,16 +109,27 @@ describe('job controller', () => {
     await eventually(() => c.jobs(NS).get('idx'), (j) => !!(j as any).metadata?.deletionTimestamp || (j as any)?.code === 404, 'ttl deletion', 10_000);
   });
 
-  it('suspend deletes the active pods and resume restarts them', async () => {
+  it('suspend deletes the active pods and resume restarts them, with upstream\'s events', async () => {
     const { c } = h;
     await c.jobs(NS).create(job('sus', { parallelism: 2, completions: 2 }));
-    await eventually(() => livePods('sus'), (l) => l.length === 2, '2 pods');
+    const running = await eventually(() => livePods('sus'), (l) => l.length === 2, '2 pods');
     await c.jobs(NS).patch('sus', 'merge', { spec: { suspend: true } });
     const s1 = await eventually(() => c.jobs(NS).get('sus'), (j) => !!cond(j, 'Suspended') && j.status?.active === undefined, 'suspended');
     expect(cond(s1, 'Suspended').reason).toBe('JobSuspended');
     await eventually(() => livePods('sus'), (l) => l.length === 0, 'pods gone');
+    // as upstream's syncJob and PodControl.DeletePod record them (kubectl describe job shows these)
+    const deleted = running.map((p) => `Normal SuccessfulDelete Deleted pod: ${p.metadata!.name}`);
+    const suspendEvents = await eventually(() => jobEvents('sus'), (l) => deleted.every((d) => l.includes(d)) && l.includes('Normal Suspended Job suspended'), 'events');
+    expect(suspendEvents.filter((e) => e.includes('Suspended'))).toEqual(['Normal Suspended Job suspended']);
     await c.jobs(NS).patch('sus', 'merge', { spec: { suspend: false } });
     await eventually(() => livePods('sus'), (l) => l.length === 2, 'pods back');
+    await eventually(() => jobEvents('sus'), (l) => l.includes('Normal Resumed Job resumed'), 'resumed event');
+
+    // created suspended: the condition and the event, no pod
+    await c.jobs(NS).create(job('born-suspended', { suspend: true }));
+    await eventually(() => c.jobs(NS).get('born-suspended'), (j) => !!cond(j, 'Suspended'), 'suspended at creation');
+    await eventually(() => jobEvents('born-suspended'), (l) => l.includes('Normal Suspended Job suspended'), 'Suspended event');
+    expect(await livePods('born-suspended')).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import {
 } from '../shared/controller-utils.js';
 import { compareForDeletion, isPodActive, isPodReady, podFromTemplate, type Pod } from '../shared/controller-utils-pods.js';
 import { claimObjects } from '../shared/controller-utils-refs.js';
+import { isNamespaceTerminating } from '../shared/errors.js';
 import type { ControllerContext } from '../shared/types.js';
 import {
   failsIndex, hasBackoffLimitPerIndex, indexBackoffLeft, lastFailedPerIndex, replacementAnnotations,
@@ -75,13 +76,17 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     }
   };
 
-  const deletePod = async (p: Pod): Promise<void> => {
+  /** Deletes a pod of the Job, with upstream PodControl's events (none when it is gone already). */
+  const deletePod = async (job: KubeObject, p: Pod): Promise<void> => {
     await removeFinalizer(p);
     try {
       await ctx.client.pods(p.metadata!.namespace!).delete(p.metadata!.name!, { preconditions: { uid: p.metadata!.uid } });
     } catch (err) {
-      if (!isNotFound(err)) throw err;
+      if (isNotFound(err)) return;
+      ctx.recorder.event(job, 'Warning', 'FailedDelete', `Error deleting: ${(err as Error).message}`);
+      throw err;
     }
+    ctx.recorder.event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata!.name}`);
   };
 
   /** The resourceVersion of this controller's last status write per Job. */
@@ -168,7 +173,10 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     // 2. start time and suspension
     const susp = getCondition(conds, 'Suspended');
     if (suspended) {
-      if (susp?.status !== 'True') conds = [...conds.filter((c) => c.type !== 'Suspended'), { type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended', lastProbeTime: ts, lastTransitionTime: ts }];
+      if (susp?.status !== 'True') {
+        conds = [...conds.filter((c) => c.type !== 'Suspended'), { type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended', lastProbeTime: ts, lastTransitionTime: ts }];
+        ctx.recorder.event(job, 'Normal', 'Suspended', 'Job suspended');
+      }
     } else {
       if (susp?.status === 'True') {
         conds = [...conds.filter((c) => c.type !== 'Suspended'), { type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed', lastProbeTime: ts, lastTransitionTime: ts }];
@@ -210,7 +218,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
       if (getCondition(conds, type)?.status !== 'True') conds = [...conds, { type, status: 'True', reason: why.reason, message: why.message, lastProbeTime: ts, lastTransitionTime: ts }];
       if (active.length) {
         for (const p of active) {
-          await deletePod(p);
+          await deletePod(job, p);
           if (failJob) status.failed++;
         }
         // the pods just deleted are terminating now, as upstream counts them
@@ -227,7 +235,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
         ctx.recorder.event(job, failJob ? 'Warning' : 'Normal', failJob ? why.reason : 'Completed', failJob ? why.message : 'Job completed');
       }
     } else if (suspended) {
-      for (const p of active) await deletePod(p);
+      for (const p of active) await deletePod(job, p);
       active = [];
     } else if (expectations.satisfied(key)) {
       active = await manage(job, pods, active, { completed, failed: failedIdx, terminating }, status, nowMs);
@@ -265,7 +273,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
       const rest = [...active].filter((p) => !ofFailed.includes(p)).sort(compareForDeletion());
       const victims = [...ofFailed, ...rest.slice(0, Math.max(0, rest.length - want))];
       expectations.expectDeletions(key, victims.map((p) => p.metadata!.uid!));
-      for (const p of victims) await deletePod(p);
+      for (const p of victims) await deletePod(job, p);
       return active.filter((p) => !victims.includes(p));
     }
     const replacing = waitForTerminating ? idx.terminating.length : 0;
@@ -304,6 +312,8 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
         const created = await ctx.client.pods(ns).create(pod);
         ctx.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata!.name}`);
       } catch (err) {
+        // a namespace being torn down refuses every create: nothing to report or retry (as upstream)
+        if (isNamespaceTerminating(err)) return;
         ctx.recorder.event(job, 'Warning', 'FailedCreate', `Error creating: ${(err as Error).message}`);
         throw err;
       }
