@@ -66,4 +66,21 @@ describe('replicaset controller', () => {
     const x = await eventually(() => c.replicaSets('rs').get('none'), (r) => r.status?.observedGeneration === 1, 'status');
     expect(x.status).toEqual({ replicas: 0, observedGeneration: 1 });
   });
+
+  it('a create refused because the namespace is terminating is no failure: no FailedCreate, no ReplicaFailure, no retry', async () => {
+    const { c } = h;
+    await c.namespaces().create({ metadata: { name: 'rs-doomed' } });
+    await c.replicaSets('rs-doomed').create(rs('doomed', 1, 'doomed'));
+    await eventually(() => c.pods('rs-doomed').list(), (l) => l.items.length === 1, 'the first pod');
+    // no namespace controller runs here: the namespace stays Terminating
+    await c.namespaces().delete('rs-doomed');
+    await eventually(() => c.namespaces().get('rs-doomed'), (n) => n.status?.phase === 'Terminating', 'terminating');
+    await c.replicaSets('rs-doomed').scale('doomed', 3);
+    // the sync that tried to create the two pods wrote this status
+    const x = await eventually(() => c.replicaSets('rs-doomed').get('doomed'), (r) => r.status?.observedGeneration === 2, 'status');
+    expect(x.status?.conditions).toBeUndefined();
+    expect((await c.pods('rs-doomed').list()).items.length).toBe(1);
+    const events = (await c.events('rs-doomed').list()).items.filter((e) => e.involvedObject.name === 'doomed');
+    expect(events.filter((e) => e.reason !== 'SuccessfulCreate')).toEqual([]);
+  });
 });

@@ -13,6 +13,7 @@ import {
   compareForDeletion, isPodActive, podFromTemplate, rankByRelatedOnSameNode, type Pod,
 } from '../shared/controller-utils-pods.js';
 import { claimObjects } from '../shared/controller-utils-refs.js';
+import { isNamespaceTerminating } from '../shared/errors.js';
 import type { ControllerContext } from '../shared/types.js';
 import { calculateStatus, statusEqual, writtenStatus } from './status.js';
 
@@ -152,6 +153,9 @@ export async function startReplicaSetController(ctx: ControllerContext, kind: Re
           const created = await ctx.client.pods(ns).createMeta(body);
           ctx.recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.name ?? ''}`);
         } catch (err) {
+          // a namespace being torn down refuses every create: upstream counts it as done, with no event, error or
+          // retry (its pods go with the namespace)
+          if (isNamespaceTerminating(err)) return;
           ctx.recorder.event(rs, 'Warning', 'FailedCreate', `Error creating: ${(err as Error).message}`);
           throw err;
         }
