@@ -155,7 +155,9 @@ describe('deployment controller', () => {
     const sets = await rsOf('surge');
     expect(sets.map((rs) => `${rs.spec.template.spec.containers[0].image}=${rs.spec.replicas}`).sort()).toEqual(['v1=2', 'v2=1']);
 
-    // back to the first template, whose set is still available: the rollout completes and is reported so
+    // back to the first template, whose set is still available: the rollout completes and is reported so (a longer
+    // deadline first, so that a slow machine cannot time the undo out again)
+    await c.deployments(NS).patch('surge', 'merge', { spec: { progressDeadlineSeconds: 600 } });
     expect((await h.s.kubectl('-n', NS, 'rollout', 'undo', 'deployment/surge')).code).toBe(0);
     const st = await h.s.kubectl('-n', NS, 'rollout', 'status', 'deployment/surge', '--timeout=15s');
     expect(st.code, st.stderr).toBe(0);

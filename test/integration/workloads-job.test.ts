@@ -93,10 +93,12 @@ describe('job controller', () => {
     expect(cond(j1, 'Failed').reason).toBe('PodFailurePolicy');
 
     await c.jobs(NS).create(job('slow', { activeDeadlineSeconds: 1 }));
-    const [slowPod] = await eventually(() => livePods('slow'), (l) => l.length === 1, 'the pod');
     const j2 = await eventually(() => c.jobs(NS).get('slow'), (j) => !!cond(j, 'Failed'), 'deadline', 10_000);
     expect(cond(j2, 'Failed').reason).toBe('DeadlineExceeded');
-    await eventually(() => jobEvents('slow'), (l) => l.includes(`Normal SuccessfulDelete Deleted pod: ${slowPod!.metadata!.name}`), 'the deletion event');
+    // the pod it created is deleted at the deadline, with its event
+    const slowEvents = await eventually(() => jobEvents('slow'), (l) => l.some((e) => e.startsWith('Normal SuccessfulDelete ')), 'the deletion event');
+    const slowPod = slowEvents.find((e) => e.startsWith('Normal SuccessfulCreate '))!.replace('Normal SuccessfulCreate Created pod: ', '');
+    expect(slowEvents).toContain(`Normal SuccessfulDelete Deleted pod: ${slowPod}`);
 
     await c.jobs(NS).create(job('idx', { completions: 3, parallelism: 3, completionMode: 'Indexed', ttlSecondsAfterFinished: 1 }));
     const ipods = await eventually(() => livePods('idx'), (l) => l.length === 3, '3 indexed pods');
