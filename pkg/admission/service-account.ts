@@ -61,12 +61,28 @@ export class ServiceAccount implements MutatingPlugin, ValidatingPlugin {
     }
   }
 
-  /** Mirror pods (static pods the kubelet reports) may not reference a service account, a secret or a projected token. */
+  /**
+   * Mirror pods (static pods the kubelet reports) may not reference a service account, a secret or a projected token;
+   * other pods, and ephemeral containers added to one, may reference only the secrets their account lists when it
+   * says kubernetes.io/enforce-mountable-secrets=true.
+   */
   validate(a: AdmissionAttributes): void {
-    if (a.operation !== 'CREATE' || !isPodCreateOrUpdate(a.resource, a.subresource) || !a.object) return;
+    if (!a.object || !a.namespace || a.resource.group !== '' || a.resource.plural !== 'pods') return;
     const pod = a.object;
-    if (pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] === undefined) return;
     const spec = pod.spec ?? {};
+    if (a.operation === 'UPDATE' && a.subresource === 'ephemeralcontainers') {
+      const sa = this.podAccount(a, spec);
+      const why = enforcesMountableSecrets(sa) ? secretReferenceError(sa, { ephemeralContainers: spec.ephemeralContainers }) : undefined;
+      if (why) throw admissionForbidden(a, why);
+      return;
+    }
+    if (a.operation !== 'CREATE' || !isPodCreateOrUpdate(a.resource, a.subresource)) return;
+    if (pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] === undefined) {
+      const sa = this.podAccount(a, spec);
+      const why = enforcesMountableSecrets(sa) ? secretReferenceError(sa, spec) : undefined;
+      if (why) throw admissionForbidden(a, why);
+      return;
+    }
     if (spec.serviceAccountName) throw admissionForbidden(a, 'a mirror pod may not reference service accounts');
     for (const v of (spec.volumes ?? []) as KubeObject[]) {
       if (v.secret) throw admissionForbidden(a, `a mirror pod may not reference secrets`);
@@ -74,6 +90,15 @@ export class ServiceAccount implements MutatingPlugin, ValidatingPlugin {
         throw admissionForbidden(a, `a mirror pod may not use ServiceAccountToken volume projections`);
       }
     }
+  }
+
+  /** The pod's account, which admission made sure of (a mutating webhook may still have taken it away). */
+  private podAccount(a: AdmissionAttributes, spec: Record<string, any>): KubeObject {
+    const name = spec.serviceAccountName as string | undefined;
+    if (!name) throw admissionForbidden(a, `no service account specified for pod ${a.namespace}/${a.object?.metadata?.name ?? ''}`);
+    const sa = this.deps.get('', 'serviceaccounts', a.namespace, name);
+    if (!sa) throw admissionForbidden(a, `error looking up service account ${a.namespace}/${name}: serviceaccount "${name}" not found`);
+    return sa;
   }
 
   /**
@@ -113,4 +138,37 @@ function mountToken(spec: KubeObject): void {
     spec.volumes = [...volumes, projectedTokenVolume(name)];
   }
   for (const c of needs) c.volumeMounts = [...((c.volumeMounts ?? []) as Mount[]), { name, readOnly: true, mountPath: TOKEN_MOUNT_PATH }];
+}
+
+/** The account's kubernetes.io/enforce-mountable-secrets annotation, read as Go's ParseBool. */
+const enforcesMountableSecrets = (sa: KubeObject): boolean =>
+  ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(sa.metadata?.annotations?.['kubernetes.io/enforce-mountable-secrets'] ?? '');
+
+type Container = { name: string; env?: { name: string; valueFrom?: { secretKeyRef?: { name: string } } }[]; envFrom?: { secretRef?: { name: string } }[] };
+
+/** Upstream's limitSecretReferences: the first secret the pod uses that its account does not list, worded as upstream's. */
+function secretReferenceError(sa: KubeObject, spec: Record<string, any>): string | undefined {
+  const account = sa.metadata!.name!;
+  const mountable = new Set(((sa.secrets ?? []) as { name?: string }[]).map((r) => r.name));
+  const notListed = `is not allowed because service account ${account} does not reference that secret`;
+  for (const v of (spec.volumes ?? []) as { secret?: { secretName?: string } }[]) {
+    if (v.secret && !mountable.has(v.secret.secretName)) return `volume with secret.secretName="${v.secret.secretName ?? ''}" ${notListed}`;
+  }
+  for (const [field, what] of [['initContainers', 'init container'], ['containers', 'container'], ['ephemeralContainers', 'ephemeral container']] as const) {
+    for (const c of (spec[field] ?? []) as Container[]) {
+      for (const e of c.env ?? []) {
+        const ref = e.valueFrom?.secretKeyRef?.name;
+        if (ref !== undefined && !mountable.has(ref)) return `${what} ${c.name} with envVar ${e.name} referencing secret.secretName="${ref}" ${notListed}`;
+      }
+      for (const e of c.envFrom ?? []) {
+        const ref = e.secretRef?.name;
+        if (ref !== undefined && !mountable.has(ref)) return `${what} ${c.name} with envFrom referencing secret.secretName="${ref}" ${notListed}`;
+      }
+    }
+  }
+  const pullable = new Set(((sa.imagePullSecrets ?? []) as { name?: string }[]).map((r) => r.name));
+  for (const [i, r] of ((spec.imagePullSecrets ?? []) as { name?: string }[]).entries()) {
+    if (!pullable.has(r.name)) return `imagePullSecrets[${i}].name="${r.name ?? ''}" is not allowed because service account ${account} does not reference that imagePullSecret`;
+  }
+  return undefined;
 }

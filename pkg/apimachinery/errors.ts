@@ -94,8 +94,11 @@ export const fieldCause = (
 export const badRequest = (message: string): StatusError => new StatusError(400, 'BadRequest', message);
 export const methodNotAllowed = (message: string): StatusError => new StatusError(405, 'MethodNotAllowed', message);
 export const notAcceptable = (message: string): StatusError => new StatusError(406, 'NotAcceptable', message);
-export const unsupportedMediaType = (contentType: string): StatusError =>
-  new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/apply-patch+yaml, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got ${contentType})`);
+/** A body of a type no decoder reads (upstream's NegotiateInputSerializer, which knows no patch types). */
+export const unsupportedMediaType = (): StatusError =>
+  new StatusError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+/** A PATCH of a type that is no patch: the router's own refusal, as go-restful words it. */
+export const unsupportedPatchType = (): StatusError => new StatusError(415, 'UnsupportedMediaType', '415: Unsupported Media Type');
 export const gone = (message: string): StatusError => new StatusError(410, 'Expired', message);
 export const tooLarge = (message = 'Request entity too large: limit is 3145728'): StatusError => new StatusError(413, 'RequestEntityTooLarge', message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number): StatusError =>

@@ -70,7 +70,7 @@ function attemptedMethods(request: FastifyRequest): string {
 function decoded(body: unknown, contentType: string | undefined): unknown {
   if (!Buffer.isBuffer(body) || body.length === 0) return undefined;
   try {
-    return decodeBody(body, contentType);
+    return decodeBody(body, contentType, undefined, true);
   } catch {
     // Malformed: the request fails with its own Status; the event goes without the body.
     return undefined;
@@ -112,8 +112,7 @@ export function createAudit(sinks: AuditSink[], policy: Policy = DEFAULT_POLICY)
       user: user ?? { name: '', groups: [] }, verb: i.verb, isResourceRequest: i.isResourceRequest, path: i.path, namespace: i.namespace,
       apiGroup: i.apiGroup, resource: i.resource, subresource: i.subresource, name: i.name,
     });
-    const auditID = randomUUID();
-    reply.header('audit-id', auditID);
+    const auditID = String(reply.getHeader('audit-id') ?? randomUUID());
     if (decision.level === 'None') return undefined;
     return {
       decision, user, annotations: {},

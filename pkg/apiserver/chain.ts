@@ -3,6 +3,7 @@
 // authorization or the in-flight limit never has its body parsed.
 //
 //   panic recovery  -> the error handler (errors.ts) turns anything thrown into a Status
+//   audit ID, cache -> the Audit-Id and Cache-Control response headers
 //   request info    -> request.info
 //   shutdown        -> graceful-shutdown.ts: once the server is stopping, new requests refused (503, or 429 with Retry-After)
 //   deadline        -> request-deadline.ts: 504 Timeout for a request not answered within its timeout
@@ -12,6 +13,7 @@
 //   priority and fairness (flowcontrol/apf.ts), or max-in-flight -> queued, or 429 TooManyRequests with Retry-After
 //   authorization   -> 403 Forbidden with upstream's message
 //   (admission runs inside the registry, on the decoded object)
+import { randomUUID } from 'node:crypto';
 import type { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -53,7 +55,12 @@ const READONLY = new Set(['get', 'list', 'watch']);
 type Stage = (request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
 
 export function installChain(app: FastifyInstance, o: ChainOptions): void {
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
+    // upstream's WithAuditInit and WithCacheControl: every response carries its audit ID (the client's, if it sent
+    // one) and is not to be cached unless a handler says otherwise
+    const auditId = request.headers['audit-id'];
+    reply.header('audit-id', typeof auditId === 'string' && auditId ? auditId : randomUUID());
+    reply.header('cache-control', 'no-cache, private');
     try {
       request.info = requestInfo(request.method, request.url, request.query as Record<string, unknown>);
     } catch (e) {

@@ -11,7 +11,7 @@ function toStatusError(err: FastifyError | Error): StatusError {
   if (isStatusError(err)) return err;
   const code = (err as FastifyError).code;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return tooLarge();
-  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return unsupportedMediaType(String((err as FastifyError).message));
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return unsupportedMediaType();
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return badRequest(err.message);
   const status = (err as FastifyError).statusCode;
   if (status && status >= 400 && status < 500) return new StatusError(status, status === 404 ? 'NotFound' : 'BadRequest', err.message);

@@ -1,7 +1,7 @@
 // Content negotiation: which representation the client accepts (JSON, YAML, protobuf, Table,
 // PartialObjectMetadata) and how to read the body it sent.
 import { parseYamlBody } from '../apimachinery/yaml.js';
-import { badRequest, notAcceptable, unsupportedMediaType } from '../apimachinery/errors.js';
+import { badRequest, notAcceptable, unsupportedMediaType, unsupportedPatchType } from '../apimachinery/errors.js';
 import { scanJson } from '../apimachinery/json-duplicates.js';
 import { exceedsDepth, MAX_DEPTH } from '../apimachinery/nesting.js';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE, ProtobufError } from '../apimachinery/protobuf/index.js';
@@ -97,9 +97,7 @@ const PATCH_TYPES: Record<string, PatchType> = {
 export function patchTypeOf(contentType: string | undefined): PatchType {
   const t = mediaType(contentType);
   const p = PATCH_TYPES[t];
-  if (!p) {
-    throw unsupportedMediaType(t);
-  }
+  if (!p) throw unsupportedPatchType();
   return p;
 }
 
@@ -113,13 +111,15 @@ const TOO_DEEP = `couldn't get version/kind; json parse error: exceeded max dept
  * fields it repeats, which the parsers drop silently (the last value wins), for the registry to report with the
  * object's unknown fields (strict-errors.ts).
  */
-export function decodeBody(body: Buffer | undefined, contentType: string | undefined, ctx?: RequestContext): unknown {
+/** A request's body; `patch`: a PATCH's, which may be of the patch types (and only a PATCH's may). */
+export function decodeBody(body: Buffer | undefined, contentType: string | undefined, ctx?: RequestContext, patch = false): unknown {
   const type = mediaType(contentType);
   if (type === PROTOBUF_MEDIA_TYPE) return decodeProtobufBody(body);
   const text = body ? body.toString('utf8') : '';
   if (text.trim() === '') throw badRequest('the body of the request was empty');
   const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml';
-  if (!yaml && type !== 'application/json' && !PATCH_TYPES[type] && type !== '') throw unsupportedMediaType(type);
+  if (!yaml && type !== 'application/json' && !(patch && PATCH_TYPES[type]) && type !== '') throw unsupportedMediaType();
+  if (type === 'application/apply-patch+yaml' && !patch) throw unsupportedMediaType();
   const strict = ctx !== undefined && ctx.fieldValidation !== 'Ignore';
   if (ctx) ctx.bodyFormat = type === 'application/apply-patch+yaml' ? 'apply' : yaml ? 'yaml' : PATCH_TYPES[type] ? 'patch' : 'json';
   if (yaml) {

@@ -92,8 +92,10 @@ const answeredAlready = (r: Responder): boolean => {
 
 export function sendObject(r: Responder, result: Result, status = 200): FastifyReply {
   if (answeredAlready(r)) return r.reply;
-  const format = negotiateOutput(r.request.headers.accept, false, speaksProtobuf(r.rt));
+  let format = negotiateOutput(r.request.headers.accept, false, speaksProtobuf(r.rt));
   setWarnings(r.reply, r.warnings);
+  // a Status (a delete's success) is sent as itself, whatever view was asked for (upstream's transformObject)
+  if (format.as && result.object.kind === 'Status') format = { ...format, as: undefined };
   if (format.as === 'Table') {
     const meta = { resourceVersion: result.object.metadata?.resourceVersion };
     const table = toTable(r.tableOf ?? r.rt, [result.object], meta, format, { includeObject: includeObjectOf(query(r.request).includeObject), now: r.now }, r.tableOf && r.rt);

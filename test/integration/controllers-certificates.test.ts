@@ -91,6 +91,9 @@ describe('certificate signing requests', () => {
     expect(bad.stderr).toContain("spec.signerName: Invalid value: \"nope\": must be a fully qualified domain and path of the form 'example.com/signer-name'");
     expect(bad.stderr).toContain('spec.usages[0]: Unsupported value: "flying"');
     expect(bad.stderr).toContain('spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 600 seconds (10 minutes)');
+    // the legacy signer was v1beta1's only
+    const legacy = await h.s.kubectlWithInput(manifest('legacy', masters.csrPem, 'kubernetes.io/legacy-unknown', ['client auth']), 'apply', '-f', '-');
+    expect(legacy.stderr).toContain('spec.signerName: Invalid value: "kubernetes.io/legacy-unknown": the legacy signerName is not allowed via this API version');
   }, 60_000);
 
   it('the signer marks what its rules refuse Failed; kubelet client requests are approved automatically', async () => {

@@ -54,4 +54,32 @@ describe('write options', () => {
     const list = await s.api('GET', `${CMS}?watch=False`);
     expect(list.body.kind).toBe('ConfigMapList');
   });
+
+  it('answers as upstream\'s router and filters do: 415, 405, a Status as itself, Audit-Id and Cache-Control', async () => {
+    const merge = await s.api('POST', CMS, cm('m'), { 'content-type': 'application/merge-patch+json' });
+    expect(merge.status).toBe(415);
+    expect(merge.body.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+    expect((await s.api('PATCH', `${CMS}/m`, {}, { 'content-type': 'application/json' })).body.message).toBe('415: Unsupported Media Type');
+    const put = await s.api('PUT', CMS, cm('m'));
+    expect([put.status, put.body.message]).toEqual([405, 'the server does not allow this method on the requested resource']);
+
+    await s.api('POST', CMS, cm('gone'));
+    const del = await s.api('DELETE', `${CMS}/gone`, undefined, { accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' });
+    expect(del.body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'gone', kind: 'configmaps' } });
+
+    const got = await s.api('GET', `${CMS}?limit=1`, undefined, { 'audit-id': 'my-request-1' });
+    expect(got.headers['audit-id']).toBe('my-request-1');
+    expect(got.headers['cache-control']).toBe('no-cache, private');
+    expect(String((await s.api('GET', '/version')).headers['audit-id'])).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('names the Scale in a scale\'s validation error, as upstream\'s scale storages do', async () => {
+    await s.api('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' },
+      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    const r = await s.api('PATCH', '/apis/apps/v1/namespaces/default/deployments/d/scale', { spec: { replicas: -1 } }, { 'content-type': 'application/merge-patch+json' });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe('Scale.autoscaling "d" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+  });
 });

@@ -32,10 +32,11 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
   if (!reg) throw noRoute(lookup.servesGroupVersion(info.apiGroup, info.apiVersion));
   if (!reg.rt.namespaced && info.namespace && info.resource !== 'namespaces') throw noRoute(true);
   if (info.subresource) return subresourceHandler(reg, request, reply);
+  // the router's refusals come before anything of the request is read
+  checkVerb(reg, info);
   const ctx = requestContext(request, info);
   const r: Responder = { rt: reg.rt, request, reply, warnings: ctx.warnings, now: ctx.now };
   const q = request.query as Query;
-  checkVerb(reg, info);
 
   switch (info.verb) {
     case 'get': {
@@ -50,7 +51,6 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
     case 'watch':
       return serveWatch(reg, ctx, request, reply, { ...listOptions(q), allowWatchBookmarks: isTrue(q.allowWatchBookmarks) }, info.name, int64Param(q.timeoutSeconds));
     case 'create': {
-      if (info.name) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
       const res = await create(reg, ctx, decodeBody(request.body as Buffer, request.headers['content-type'], ctx));
       const initialized = reg.deps.initializers && !ctx.dryRun && !isTrue(q.includeUninitialized) ? await waitForInitialized(reg, res, q.timeout) : res;
       return sendObject(r, initialized, 201);
@@ -62,7 +62,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
     }
     case 'patch': {
       const type = patchTypeOf(request.headers['content-type']);
-      const patch = decodeBody(request.body as Buffer, request.headers['content-type'], ctx);
+      const patch = decodeBody(request.body as Buffer, request.headers['content-type'], ctx, true);
       const res = await update(reg, ctx, patchBuilder(reg, ctx, info.name, type, patch, isTrue(q.force)));
       return sendObject(r, res, res.created ? 201 : 200);
     }
@@ -95,7 +95,9 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
 }
 
 function checkVerb(reg: Registry, info: RequestInfo): void {
-  if (!(reg.rt.verbs as string[]).includes(info.verb)) {
+  // a collection's routes are GET, POST and DELETE only; an object's have no POST
+  const routed = info.name ? info.verb !== 'create' : info.verb !== 'update' && info.verb !== 'patch';
+  if (!routed || !(reg.rt.verbs as string[]).includes(info.verb)) {
     throw methodNotAllowed('the server does not allow this method on the requested resource');
   }
 }

@@ -3,7 +3,7 @@
 import { groupVersion as autoscalingV1 } from '../../../api/autoscaling/v1/index.js';
 import { definitions as metaDefinitions } from '../../../api/meta/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest } from '../../apimachinery/errors.js';
+import { badRequest, invalid } from '../../apimachinery/errors.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import type { PatchType, RequestContext } from '../../registry/context.js';
 import { decodeObject, type Decoder } from '../../registry/generic/decode.js';
@@ -50,7 +50,8 @@ export function decodeScale(body: unknown, ctx: RequestContext): KubeObject {
 function withReplicas(reg: Registry, name: string, obj: KubeObject, scale: KubeObject): KubeObject {
   const replicas: unknown = scale?.spec?.replicas ?? 0;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas)) throw badRequest('Scale.spec.replicas: must be an integer');
-  if (replicas < 0) throw reg.invalid(name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
+  // upstream's scale storages name the Scale, whichever kind it scales
+  if (replicas < 0) throw invalid('autoscaling', 'Scale', name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
   if (reg.strategy.scale) return reg.strategy.scale.set(obj, replicas);
   const next = cloneJson(obj);
   next.spec = { ...next.spec, replicas };

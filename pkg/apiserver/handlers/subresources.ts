@@ -29,7 +29,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
   const ctx = requestContext(request, info);
   const r: Responder = { rt: reg.rt, request, reply, warnings: ctx.warnings, now: ctx.now };
   const q = request.query as Record<string, string | undefined>;
-  const body = (): unknown => decodeBody(request.body as Buffer, request.headers['content-type'], ctx);
+  const body = (): unknown => decodeBody(request.body as Buffer, request.headers['content-type'], ctx, info.verb === 'patch');
 
   switch (info.subresource) {
     case 'status':

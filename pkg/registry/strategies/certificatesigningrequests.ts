@@ -55,6 +55,8 @@ function validateSpec(csr: KubeObject): StatusCause[] {
   else if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+\/\S+$/.test(spec.signerName)) {
     causes.push(invalidValue('spec.signerName', spec.signerName, "must be a fully qualified domain and path of the form 'example.com/signer-name'"));
   }
+  // only certificates.k8s.io/v1beta1 (not served any more) could create one
+  if (spec.signerName === 'kubernetes.io/legacy-unknown') causes.push(invalidValue('spec.signerName', spec.signerName, 'the legacy signerName is not allowed via this API version'));
   const usages = (spec.usages ?? []) as string[];
   if (!usages.length) causes.push(required('spec.usages', 'usages must be provided'));
   const seen = new Set<string>();
