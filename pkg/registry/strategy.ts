@@ -50,6 +50,8 @@ export interface Strategy {
     get(obj: KubeObject): KubeObject;
     /** The object with the Scale's spec.replicas written to it (a copy). */
     set(obj: KubeObject, replicas: number): KubeObject;
+    /** Where the replicas live in the object (its specReplicasPath), for the managed fields of a Scale. */
+    replicasPath: string[];
   };
   /** false: strategic merge patch is refused with 415, as for custom resources upstream. */
   strategicMergePatch?: boolean;

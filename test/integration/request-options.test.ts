@@ -82,4 +82,27 @@ describe('write options', () => {
     expect(r.status).toBe(422);
     expect(r.body.message).toBe('Scale.autoscaling "d" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
   });
+
+  it('applies a Scale server-side, its managers taking and losing the object\'s replicas as upstream\'s ScaleHandler', async () => {
+    const apply = (manager: string, replicas: number, force = false) => s.api('PATCH', `/apis/apps/v1/namespaces/default/deployments/d/scale?fieldManager=${manager}${force ? '&force=true' : ''}`,
+      { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'd' }, spec: { replicas } }, { 'content-type': 'application/apply-patch+yaml' });
+    // the creator owns the defaulted replicas (as upstream's create records them): taking them needs force
+    expect((await apply('scaler-a', 2)).status).toBe(409);
+    const first = await apply('scaler-a', 2, true);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ kind: 'Scale', spec: { replicas: 2 } });
+    const managersOfReplicas = async () => ((await s.api('GET', '/apis/apps/v1/namespaces/default/deployments/d')).body.metadata.managedFields as Array<Record<string, any>>)
+      .filter((e) => e.fieldsV1?.['f:spec']?.['f:replicas']).map((e) => [e.manager, e.operation, e.subresource, e.apiVersion]);
+    expect(await managersOfReplicas()).toContainEqual(['scaler-a', 'Apply', 'scale', 'apps/v1']);
+
+    const conflict = await apply('scaler-b', 4);
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.message).toContain('conflict with "scaler-a"');
+    const forced = await apply('scaler-b', 4, true);
+    expect(forced.status).toBe(200);
+    expect((await s.api('GET', '/apis/apps/v1/namespaces/default/deployments/d')).body.spec.replicas).toBe(4);
+    expect(await managersOfReplicas()).toEqual([['scaler-b', 'Apply', 'scale', 'apps/v1']]);
+    const wrong = await s.api('PATCH', '/apis/apps/v1/namespaces/default/deployments/d/scale?fieldManager=x', { apiVersion: 'v1', kind: 'Secret' }, { 'content-type': 'application/apply-patch+yaml' });
+    expect([wrong.status, wrong.body.message]).toEqual([400, 'invalid object type: /v1, Kind=Secret']);
+  });
 });

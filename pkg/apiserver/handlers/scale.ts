@@ -2,7 +2,7 @@
 // `kubectl scale` and autoscalers read and write (upstream: registry/apps/deployment ScaleREST).
 import { groupVersion as autoscalingV1 } from '../../../api/autoscaling/v1/index.js';
 import { definitions as metaDefinitions } from '../../../api/meta/v1/index.js';
-import type { KubeObject } from '../../../api/types.js';
+import type { KubeObject, ManagedFieldsEntry } from '../../../api/types.js';
 import { badRequest, invalid } from '../../apimachinery/errors.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import type { PatchType, RequestContext } from '../../registry/context.js';
@@ -12,6 +12,8 @@ import { TypeChecker } from '../../registry/schema/typecheck.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { patchScale } from '../../registry/generic/patch.js';
 import type { UpdateRequest } from '../../registry/generic/update.js';
+import type { FieldManager } from '../../registry/generic/field-manager.js';
+import { createFieldManager } from '../../registry/generic/managed-fields.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export function getScale(reg: Registry, obj: KubeObject): KubeObject {
@@ -32,6 +34,12 @@ export function getScale(reg: Registry, obj: KubeObject): KubeObject {
 
 const SCALE = { group: 'autoscaling', version: 'v1', kind: 'Scale', definition: 'io.k8s.api.autoscaling.v1.Scale' };
 let scaleDecoder: Decoder | undefined;
+let scaleFieldManager: FieldManager | undefined;
+
+const newScaleDecoder = (): Decoder => {
+  const index = new SchemaIndex({ ...metaDefinitions, ...autoscalingV1.definitions });
+  return { index, types: new TypeChecker(index) };
+};
 
 /**
  * A PUT's Scale as upstream's decoder reads it, whatever kind is scaled (a custom resource's too): JSON types
@@ -39,10 +47,7 @@ let scaleDecoder: Decoder | undefined;
  * Scale: strict decoding error: ...").
  */
 export function decodeScale(body: unknown, ctx: RequestContext): KubeObject {
-  if (!scaleDecoder) {
-    const index = new SchemaIndex({ ...metaDefinitions, ...autoscalingV1.definitions });
-    scaleDecoder = { index, types: new TypeChecker(index) };
-  }
+  scaleDecoder ??= newScaleDecoder();
   return decodeObject(scaleDecoder, body, SCALE, ctx);
 }
 
@@ -62,17 +67,83 @@ function withReplicas(reg: Registry, name: string, obj: KubeObject, scale: KubeO
  * PUT or PATCH of a Scale: its spec.replicas goes to the object; a resourceVersion in it is a precondition.
  * Admission sees what upstream's does: an UPDATE of <resource>/scale whose objects are the new and old Scale.
  */
-export function scaleUpdate(reg: Registry, name: string, body: unknown, patchType: PatchType | undefined): UpdateRequest {
+export function scaleUpdate(reg: Registry, ctx: RequestContext, name: string, body: unknown, patchType: PatchType | undefined, force = false): UpdateRequest {
   return {
     name,
     subresource: 'scale',
+    managedFieldsSet: patchType === 'apply',
     build: (current) => {
-      const scale = patchType ? patchScale(reg, getScale(reg, current!), patchType, body) : (body as KubeObject);
-      const next = withReplicas(reg, name, current!, scale);
+      let next: KubeObject;
+      let scale: KubeObject;
+      if (patchType === 'apply') {
+        ({ next, scale } = applyScale(reg, ctx, current!, body, force));
+      } else {
+        scale = patchType ? patchScale(reg, getScale(reg, current!), patchType, body) : (body as KubeObject);
+        next = withReplicas(reg, name, current!, scale);
+      }
       // none in the Scale: the write is unconditional, as upstream's (a CR's keeps the live resourceVersion)
       next.metadata = { ...next.metadata, resourceVersion: scale.metadata?.resourceVersion || current!.metadata?.resourceVersion };
       return next;
     },
     admissionView: { to: (obj) => getScale(reg, obj), from: (scale, obj) => withReplicas(reg, name, obj, scale) },
   };
+}
+
+type Entry = ManagedFieldsEntry;
+const SCALE_REPLICAS = ['f:spec', 'f:replicas'];
+const fieldPath = (keys: string[]): string[] => keys.map((k) => `f:${k}`);
+const owns = (fields: Record<string, any> | undefined, path: string[]): boolean => path.reduce<any>((node, k) => node?.[k], fields) !== undefined;
+const only = (path: string[]): Record<string, any> => path.reduceRight<Record<string, any>>((inner, k) => ({ [k]: inner }), {});
+const sameEntry = (a: Entry, b: Entry): boolean => a.manager === b.manager && a.operation === b.operation && (a.subresource ?? '') === (b.subresource ?? '');
+
+/** `fields` less `path`, its emptied parents pruned; undefined when nothing is left. */
+function without(fields: Record<string, any>, path: string[]): Record<string, any> | undefined {
+  const [k, ...rest] = path;
+  const out = { ...fields };
+  const inner = rest.length && out[k!] ? without(out[k!], rest) : undefined;
+  if (inner) out[k!] = inner;
+  else delete out[k!];
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * Server-side apply of a Scale, as upstream's ScaleHandler: the object's managers of its replicas become the
+ * Scale's managers of spec.replicas, the applied Scale is merged (conflicts and all) by the field manager, and its
+ * managers of spec.replicas go back onto the object's replicas, taking them from whoever lost them.
+ */
+function applyScale(reg: Registry, ctx: RequestContext, current: KubeObject, body: unknown, force: boolean): { next: KubeObject; scale: KubeObject } {
+  const applied = body as KubeObject;
+  if (typeof applied !== 'object' || applied === null || Array.isArray(applied)) throw badRequest('error decoding YAML: the applied configuration must be an object');
+  if (applied.apiVersion !== 'autoscaling/v1' || applied.kind !== 'Scale') {
+    const [group, version] = String(applied.apiVersion ?? '').includes('/') ? String(applied.apiVersion).split('/') : ['', String(applied.apiVersion ?? '')];
+    throw badRequest(`invalid object type: ${group}/${version}, Kind=${String(applied.kind ?? '')}`);
+  }
+  const path = fieldPath(reg.strategy.scale?.replicasPath ?? ['spec', 'replicas']);
+  const parentEntries = (current.metadata?.managedFields ?? []) as Entry[];
+  const live = getScale(reg, current);
+  live.metadata = {
+    ...live.metadata,
+    managedFields: parentEntries.filter((e) => owns(e.fieldsV1, path)).map((e) => ({ ...e, apiVersion: 'autoscaling/v1', fieldsV1: only(SCALE_REPLICAS) })),
+  };
+  scaleDecoder ??= newScaleDecoder();
+  scaleFieldManager ??= createFieldManager(scaleDecoder.index);
+  const scale = scaleFieldManager.apply(live, cloneJson(applied), ctx, force, false, 'scale');
+  const scaleEntries = ((scale.metadata?.managedFields ?? []) as Entry[]).filter((e) => owns(e.fieldsV1, SCALE_REPLICAS));
+  const entries: Entry[] = [];
+  for (const e of parentEntries) {
+    if (!owns(e.fieldsV1, path) || scaleEntries.some((s) => sameEntry(s, e))) entries.push(e);
+    else {
+      const rest = without(e.fieldsV1!, path);
+      if (rest) entries.push({ ...e, fieldsV1: rest });
+    }
+  }
+  for (const s of scaleEntries) {
+    const entry = { ...s, apiVersion: current.apiVersion, fieldsV1: only(path) };
+    const at = entries.findIndex((e) => sameEntry(e, s));
+    if (at === -1) entries.push(entry);
+    else entries[at] = { ...entry, time: s.manager === ctx.fieldManager ? s.time : entries[at]!.time };
+  }
+  const next = withReplicas(reg, current.metadata!.name!, current, scale);
+  next.metadata = { ...next.metadata, managedFields: entries };
+  return { next, scale };
 }

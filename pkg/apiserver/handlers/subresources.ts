@@ -52,7 +52,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
       const rs: Responder = { ...r, rt: scaleRt, tableOf: reg.rt };
       if (info.verb === 'get') return sendObject(rs, { object: getScale(reg, (await reg.get(ctx, info.name)).object) });
       const patchType = info.verb === 'patch' ? patchTypeOf(request.headers['content-type']) : undefined;
-      const res = await update(reg, ctx, scaleUpdate(reg, info.name, patchType ? body() : decodeScale(body(), ctx), patchType));
+      const res = await update(reg, ctx, scaleUpdate(reg, ctx, info.name, patchType ? body() : decodeScale(body(), ctx), patchType, isTrue(q.force)));
       return sendObject(rs, { object: getScale(reg, res.object) });
     }
     case 'binding':

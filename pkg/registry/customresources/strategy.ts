@@ -65,7 +65,9 @@ function celView(obj: KubeObject): KubeObject {
 }
 
 function scaleAccess(s: CustomResourceSubresourceScale): NonNullable<Strategy['scale']> {
+  const replicasPath = simplePath(s.specReplicasPath);
   return {
+    replicasPath,
     get(obj) {
       const m = obj.metadata ?? {};
       const replicas = findFirst(obj, s.specReplicasPath);
@@ -87,7 +89,7 @@ function scaleAccess(s: CustomResourceSubresourceScale): NonNullable<Strategy['s
     },
     set(obj, replicas) {
       const next = cloneJson(obj);
-      setPath(next, simplePath(s.specReplicasPath), replicas);
+      setPath(next, replicasPath, replicas);
       return next;
     },
   };

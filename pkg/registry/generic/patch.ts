@@ -81,8 +81,7 @@ export function patchObject(reg: Registry, current: KubeObject, type: Exclude<Pa
 }
 
 /** A patch of the autoscaling/v1 Scale view (kubectl scale sends a merge patch of spec.replicas). */
-export function patchScale(reg: Registry, scale: KubeObject, type: PatchType, patch: unknown): KubeObject {
-  if (type === 'apply') throw badRequest('server-side apply of the scale subresource is not supported; use a merge patch');
+export function patchScale(reg: Registry, scale: KubeObject, type: Exclude<PatchType, 'apply'>, patch: unknown): KubeObject {
   return patchObject(reg, scale, type, patch, 'io.k8s.api.autoscaling.v1.Scale');
 }
 
