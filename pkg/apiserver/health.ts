@@ -1,14 +1,15 @@
 // /healthz, /livez, /readyz with their named checks (?verbose lists them, /readyz/<check> asks
 // one), and /version with the Kubernetes release we serve.
+import { KUBERNETES_RELEASE, RELEASE_MAJOR, RELEASE_MINOR } from '../apimachinery/release.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export type Check = { name: string; check: () => boolean | Promise<boolean> };
 
 /** The release kubectl's version dispatcher picks its client by. */
 export const VERSION_INFO = {
-  major: '1',
-  minor: '32',
-  gitVersion: 'v1.32.3+mini-kube',
+  major: RELEASE_MAJOR,
+  minor: RELEASE_MINOR,
+  gitVersion: `${KUBERNETES_RELEASE}+mini-kube`,
   gitCommit: '0000000000000000000000000000000000000000',
   gitTreeState: 'clean',
   buildDate: '2026-11-01T00:00:00Z',

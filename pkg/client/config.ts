@@ -1,4 +1,5 @@
 // RestConfig: where the apiserver is and how to talk to it (client-go's rest.Config).
+import { KUBERNETES_RELEASE } from '../apimachinery/release.js';
 import type { Clock } from './clock.js';
 import type { RateLimiter } from './flowcontrol.js';
 import type { ClientMetrics } from './metrics.js';
@@ -46,8 +47,7 @@ export const DEFAULT_BURST = 10;
 export const DEFAULT_MAX_CONNECTIONS = 64;
 export const defaultUserAgent = (): string => `mini-kube-client/0.1.0 (${process.platform}/${process.arch})`;
 
-/** The Kubernetes release whose components ours stand for (the kubelet reports it as its version). */
-export const KUBERNETES_RELEASE = 'v1.32.3';
+export { KUBERNETES_RELEASE } from '../apimachinery/release.js';
 
 /**
  * A component's user agent as upstream's binaries send it ("kubelet/v1.32.3 (linux/amd64) kubernetes/…"): the
