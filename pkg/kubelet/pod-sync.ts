@@ -7,7 +7,7 @@ import { formatTime, type Clock, type EventRecorder, type KubeObject } from '../
 import { ContainerConfigError, containerEnv, expandVars, linkedServices } from './env.js';
 import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from './pod-status.js';
 import type { Footprint } from './admission.js';
-import { runAction, type Probe } from './probes.js';
+import { runHook, type Hook } from './lifecycle-hooks.js';
 import { linuxResources } from './sandbox/cgroups.js';
 import { hostNetworkHostsFile, podDnsConfig, type DnsSettings } from './sandbox/dns.js';
 import { linkMounts, mountsReadOnly, VolumeError, VolumeManager, type TokenRequester, type Volume, type VolumeObjectGetter } from './volumes.js';
@@ -35,7 +35,7 @@ interface SpecContainer {
   restartPolicy?: string;
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   ports?: { name?: string; containerPort: number }[];
-  lifecycle?: { postStart?: Probe & { sleep?: { seconds: number } }; preStop?: Probe & { sleep?: { seconds: number } } };
+  lifecycle?: { postStart?: Hook; preStop?: Hook };
   terminationMessagePath?: string;
   terminationMessagePolicy?: string;
   securityContext?: { runAsUser?: number; runAsGroup?: number; runAsNonRoot?: boolean };
@@ -450,9 +450,9 @@ export class PodSyncer {
     }
     const hook = c.lifecycle?.postStart;
     if (hook && this.runsHooks()) {
-      const res = await runAction(rt, id, hook, { podIp: rec.podIp, ports: c.ports, timeoutSeconds: 0 }).catch((e: unknown) => ({ ok: false, message: (e as Error).message }));
-      if (!res.ok) {
-        this.o.recorder.event(pod, 'Warning', 'FailedPostStartHook', `PostStartHook failed: ${res.message ?? ''}`.trim());
+      const failure = await runHook(rt, id, hook, { pod, container: c.name, podIp: rec.podIp, ports: c.ports, timeoutSeconds: 0 });
+      if (failure !== undefined) {
+        this.o.recorder.event(pod, 'Warning', 'FailedPostStartHook', failure);
         this.o.recorder.event(pod, 'Normal', 'Killing', `FailedPostStartHook`);
         await rt.stopContainer(id, (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
       }
@@ -469,11 +469,13 @@ export class PodSyncer {
     const hook = spec?.lifecycle?.preStop;
     if (hook && grace > 0 && c.state === 'running' && this.runsHooks()) {
       const t0 = Date.now();
-      const res = await Promise.race([
-        runAction(this.o.runtime, c.id, hook, { podIp: rec.podIp, ports: spec.ports, timeoutSeconds: grace }).catch((e: unknown) => ({ ok: false, message: (e as Error).message })),
-        new Promise<{ ok: boolean; message?: string }>((r) => setTimeout(() => r({ ok: false, message: `PreStop hook did not finish within ${grace}s` }), grace * 1000).unref()),
+      // a hook still running when the grace period ends is only left behind; a failed one gets an event that says no
+      // more than that, as upstream's (its output may hold secrets)
+      const failed = await Promise.race([
+        runHook(this.o.runtime, c.id, hook, { pod: rec.pod, container: c.name, podIp: rec.podIp, ports: spec.ports, timeoutSeconds: grace }).then((f) => f !== undefined),
+        new Promise<boolean>((r) => setTimeout(() => r(false), grace * 1000).unref()),
       ]);
-      if (!res.ok) this.o.recorder.event(rec.pod, 'Warning', 'FailedPreStopHook', `PreStopHook failed: ${res.message ?? ''}`.trim());
+      if (failed) this.o.recorder.event(rec.pod, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
       left = Math.max(2, grace - Math.floor((Date.now() - t0) / 1000));
     }
     await this.o.runtime.stopContainer(c.id, left);

@@ -28,7 +28,7 @@ export interface Probe {
   terminationGracePeriodSeconds?: number;
 }
 
-export interface ProbeResult { ok: boolean; message?: string }
+export interface ProbeResult { ok: boolean; message?: string; /** An exec's stdout and stderr (a lifecycle hook's message quotes them). */ output?: string }
 
 /** A runtime that answers probes itself (the fake runtime). */
 export interface ProbingRuntime extends Runtime {
@@ -207,7 +207,7 @@ export const execProbe = async (rt: Runtime, containerId: string, command: strin
  */
 export const runAction = async (
   rt: Runtime, containerId: string, probe: Probe & { sleep?: { seconds: number } },
-  o: { podIp?: string; ports?: { name?: string; containerPort: number }[]; timeoutSeconds: number },
+  o: { podIp?: string; ports?: { name?: string; containerPort: number }[]; timeoutSeconds: number; /** a hook's GET succeeds whatever its status */ anyStatus?: boolean },
 ): Promise<ProbeResult> => {
   if (probe.sleep) { await new Promise((r) => setTimeout(r, probe.sleep!.seconds * 1000)); return { ok: true }; }
   const podIp = o.podIp;
@@ -215,7 +215,8 @@ export const runAction = async (
   const port = (p: number | string): number => (typeof p === 'number' ? p : (o.ports?.find((x) => x.name === p)?.containerPort ?? Number(p)));
   if (probe.exec) {
     const r = await rt.execSync(containerId, probe.exec.command ?? [], o.timeoutSeconds);
-    return r.exitCode === 0 ? { ok: true } : { ok: false, message: `command ${JSON.stringify((probe.exec.command ?? []).join(' '))} exited with ${r.exitCode}: ${(r.stdout + r.stderr).trim()}`.trim() };
+    // the CRI's ExecSync error, as upstream's remote runtime words it
+    return r.exitCode === 0 ? { ok: true } : { ok: false, message: `command '${(probe.exec.command ?? []).join(' ')}' exited with ${r.exitCode}: ${r.stderr}`, output: r.stdout + r.stderr };
   }
   if (probe.httpGet) {
     const g = probe.httpGet;
@@ -228,7 +229,7 @@ export const runAction = async (
       }, (res) => {
         res.resume();
         const code = res.statusCode ?? 0;
-        resolve(code >= 200 && code < 400 ? { ok: true } : { ok: false, message: `HTTP probe failed with statuscode: ${code}` });
+        resolve((code >= 200 && code < 400) || o.anyStatus ? { ok: true } : { ok: false, message: `HTTP probe failed with statuscode: ${code}` });
       });
       // Go's url.Error: `Get "<url>": <transport error>`
       const url = `${https ? 'https' : 'http'}://${joinHostPort(host, port(g.port))}${g.path ?? '/'}`;

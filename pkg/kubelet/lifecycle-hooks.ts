@@ -1,0 +1,31 @@
+// Lifecycle hooks as upstream's handlerRunner runs them (pkg/kubelet/lifecycle/handlers.go): an exec in the
+// container, an HTTP GET that fails only when it cannot be sent (its status does not count), or a sleep; a failure
+// is worded with the hook's kind, the container and the pod ("name_namespace(uid)"), as the FailedPostStartHook
+// event shows it.
+import type { KubeObject } from '../../api/types.js';
+import { runAction, type Probe } from './probes.js';
+import type { Runtime } from './runtime/types.js';
+
+export type Hook = Probe & { sleep?: { seconds: number } };
+
+export interface HookContext {
+  pod: KubeObject;
+  container: string;
+  podIp?: string;
+  ports?: { name?: string; containerPort: number }[];
+  /** 0: none. */
+  timeoutSeconds: number;
+}
+
+/** undefined when the hook ran; else upstream's message about it. */
+export async function runHook(rt: Runtime, containerId: string, hook: Hook, c: HookContext): Promise<string | undefined> {
+  const res = await runAction(rt, containerId, hook, { podIp: c.podIp, ports: c.ports, timeoutSeconds: c.timeoutSeconds, anyStatus: true })
+    .catch((e: unknown) => ({ ok: false, message: (e as Error).message, output: undefined }));
+  if (res.ok) return undefined;
+  const m = c.pod.metadata ?? {};
+  const where = `for Container ${JSON.stringify(c.container)} in Pod ${JSON.stringify(`${m.name ?? ''}_${m.namespace ?? ''}(${m.uid ?? ''})`)} failed - error: ${res.message ?? ''}`;
+  if (hook.exec) return `Exec lifecycle hook ([${(hook.exec.command ?? []).join(' ')}]) ${where}, message: ${JSON.stringify(res.output ?? '')}`;
+  if (hook.httpGet) return `HTTP lifecycle hook (${hook.httpGet.path ?? ''}) ${where}`;
+  if (hook.sleep) return `Sleep lifecycle hook (${hook.sleep.seconds}) ${where}`;
+  return `Cannot run handler: ${res.message ?? ''}`;
+}
