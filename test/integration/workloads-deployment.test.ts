@@ -2,6 +2,7 @@
 // rollout status / history / undo / pause / resume, Recreate and history cleanup. The test plays the kubelet by
 // marking pods ready.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Resources } from '../../pkg/client/index.js';
 import { eventually, markReady, startHarness, type Harness } from './workloads-harness.js';
 
 let h: Harness;
@@ -174,5 +175,20 @@ describe('deployment controller', () => {
     });
     const d = await eventually(() => c.deployments(NS).get('none'), (x) => x.status?.observedGeneration === 1 && !!x.status?.conditions?.length, 'status');
     expect(Object.keys(d.status!).sort()).toEqual(['conditions', 'observedGeneration']);
+  });
+
+  it('a ReplicaSet it cannot create is a Warning ReplicaSetCreateError and the Progressing condition says why', async () => {
+    const { s: api, c } = h;
+    await c.namespaces().create({ metadata: { name: 'dep-quota' } });
+    // a quota no controller has counted yet refuses every replicaset
+    await c.resource(Resources.resourceQuotas, 'dep-quota').create({ metadata: { name: 'no-rs' }, spec: { hard: { 'count/replicasets.apps': '0' } } });
+    expect((await api.kubectl('-n', 'dep-quota', 'create', 'deployment', 'stuck', '--image=nginx')).code).toBe(0);
+    const events = await eventually(async () => (await c.events('dep-quota').list()).items.filter((e) => e.reason === 'ReplicaSetCreateError'),
+      (l) => l.length > 0, 'the ReplicaSetCreateError event');
+    expect(events[0]).toMatchObject({ type: 'Warning', involvedObject: { kind: 'Deployment', name: 'stuck' } });
+    expect(events[0]!.message).toMatch(/^Failed to create new replica set "stuck-[a-z0-9]+": /);
+    const d = await eventually(() => c.deployments('dep-quota').get('stuck'),
+      (x) => !!x.status?.conditions?.some((k: { reason?: string }) => k.reason === 'ReplicaSetCreateError'), 'the condition');
+    expect(d.status!.conditions!.find((k: { type: string }) => k.type === 'Progressing')).toMatchObject({ status: 'False', message: events[0]!.message });
   });
 });

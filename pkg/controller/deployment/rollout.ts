@@ -100,10 +100,11 @@ export class Rollout {
       created = await rsClient.create(rs);
     } catch (err) {
       if (!isAlreadyExists(err)) {
+        const msg = `Failed to create new replica set "${name}": ${(err as Error).message}`;
         if (hasProgressDeadline(d)) {
-          const msg = `Failed to create new replica set "${name}": ${(err as Error).message}`;
           await this.writeStatus({ ...this.calculateStatus(), conditions: setCondition(d.status?.conditions, newCondition('Progressing', 'False', 'ReplicaSetCreateError', msg, this.ts())) });
         }
+        this.ctx.recorder.event(d, 'Warning', 'ReplicaSetCreateError', msg);
         throw err;
       }
       const existing = await rsClient.get(name);
