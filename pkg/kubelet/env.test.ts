@@ -39,3 +39,17 @@ describe('service links', () => {
     expect(env.filter((e) => e.name === 'KUBERNETES_SERVICE_PORT')).toHaveLength(1);
   });
 });
+
+describe('resourceFieldRef env vars', () => {
+  it('default unset limits to the node\'s allocatable, ephemeral-storage too', async () => {
+    const env = await containerEnv(pod('ns'), {
+      name: 'c', resources: { limits: { memory: '128Mi' } },
+      env: [
+        { name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } },
+        { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } },
+        { name: 'EPH', valueFrom: { resourceFieldRef: { resource: 'limits.ephemeral-storage', divisor: '1Mi' } } },
+      ],
+    }, { hostIp: '10.0.0.1', get: () => Promise.resolve(undefined), node: { cpu: '3', memory: '1Gi', ephemeralStorage: '2Gi' } });
+    expect(env).toEqual([{ name: 'CPU', value: '3' }, { name: 'MEM', value: '128' }, { name: 'EPH', value: '2048' }]);
+  });
+});

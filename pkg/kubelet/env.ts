@@ -3,6 +3,7 @@
 // secretKeyRef), then the service links of the pod's namespace that env did not set. A missing ConfigMap, Secret
 // or key that is not optional fails with CreateContainerConfigError.
 import { isNotFound, type KubeObject } from '../client/index.js';
+import { ResourceFieldError, resourceFieldValue, selectedContainer, type NodeAllocatable, type ResourceFieldSelector } from './resource-field.js';
 
 export type ObjectGetter = (kind: 'configmaps' | 'secrets', namespace: string, name: string) => Promise<KubeObject | undefined>;
 
@@ -15,7 +16,7 @@ interface EnvVar {
   value?: string;
   valueFrom?: {
     fieldRef?: { fieldPath: string };
-    resourceFieldRef?: { containerName?: string; resource: string; divisor?: string };
+    resourceFieldRef?: ResourceFieldSelector;
     configMapKeyRef?: { name: string; key: string; optional?: boolean };
     secretKeyRef?: { name: string; key: string; optional?: boolean };
   };
@@ -45,22 +46,13 @@ const fieldValue = (pod: KubeObject, path: string, podIp: string | undefined, ho
   }
 };
 
-const quantity = (q: string): number => {
-  const m = /^([0-9.]+)([a-zA-Z]*)$/.exec(q);
-  if (!m) return Number(q) || 0;
-  const n = Number(m[1]);
-  const mult: Record<string, number> = { '': 1, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
-  return n * (mult[m[2]!] ?? 1);
-};
-
-const resourceValue = (pod: KubeObject, c: SpecContainer, ref: NonNullable<EnvVar['valueFrom']>['resourceFieldRef'] & object, node: { cpu: string; memory: string }): string => {
-  const target = ref.containerName ? ((pod.spec?.containers ?? []) as SpecContainer[]).find((x) => x.name === ref.containerName) ?? c : c;
-  const [kind, res] = ref.resource.split('.') as [string, string];
-  const set = kind === 'limits' ? target.resources?.limits : target.resources?.requests;
-  const raw = set?.[res] ?? (kind === 'limits' ? (res === 'cpu' ? node.cpu : res === 'memory' ? node.memory : '0') : '0');
-  const divisor = quantity(ref.divisor ?? '1');
-  const value = quantity(raw) / (divisor || 1);
-  return String(res === 'cpu' ? Math.ceil(value) : Math.ceil(value));
+const resourceValue = (pod: KubeObject, c: SpecContainer, ref: ResourceFieldSelector, node: NodeAllocatable): string => {
+  try {
+    return resourceFieldValue(selectedContainer(pod, ref, c), ref, node);
+  } catch (e) {
+    if (e instanceof ResourceFieldError) throw new ContainerConfigError(e.message);
+    throw e;
+  }
 };
 
 const envName = (s: string): string => s.replace(/-/g, '_').toUpperCase();
@@ -110,7 +102,7 @@ export const serviceLinkEnv = (services: KubeObject[]): Record<string, string> =
 
 export const containerEnv = async (
   pod: KubeObject, c: SpecContainer,
-  o: { podIp?: string; hostIp: string; get: ObjectGetter; node: { cpu: string; memory: string }; services?: KubeObject[] },
+  o: { podIp?: string; hostIp: string; get: ObjectGetter; node: NodeAllocatable; services?: KubeObject[] },
 ): Promise<{ name: string; value: string }[]> => {
   const ns = pod.metadata!.namespace!;
   const cache = new Map<string, KubeObject | undefined>();

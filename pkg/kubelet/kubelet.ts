@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { EventRecorder, realClock, Resources, waitAtMost, type Client, type Clock, type EventThrottle, type KubeObject, type ObjectReference } from '../client/index.js';
 import { admitPod, footprintOf } from './admission.js';
 import { NodeAgent } from './node-agent.js';
-import { nodeLabels, type NodeResources } from './node-status.js';
+import { DEFAULT_EPHEMERAL_STORAGE, nodeLabels, type NodeResources } from './node-status.js';
 import { Pleg } from './pleg.js';
 import { attemptsOf, noLogYet } from './pod-status.js';
 import { PodSyncer, type BackoffPolicy, type PodRecord } from './pod-sync.js';
@@ -152,7 +152,7 @@ export class NodeKubelet {
       backoff: o.backoff ?? { initialMs: 10_000, maxMs: 300_000 },
       getObject: this.watcher?.getter(fromApi) ?? fromApi,
       volumeResyncMs: o.syncFrequencyMs,
-      nodeCapacity: { cpu: o.resources.cpu, memory: o.resources.memory },
+      nodeCapacity: { cpu: o.resources.cpu, memory: o.resources.memory, ephemeralStorage: o.resources.ephemeralStorage ?? DEFAULT_EPHEMERAL_STORAGE },
       dns: o.dns,
       servicesIn: o.servicesIn,
       serializeImagePulls: o.serializeImagePulls,

@@ -12,6 +12,9 @@ export const KUBELET_VERSION = KUBERNETES_RELEASE;
 export const PROBE_USER_AGENT = `kube-probe/${KUBELET_VERSION.replace(/^v(\d+)\.(\d+).*$/, '$1.$2')}`;
 export const KUBELET_PORT = 10250;
 
+/** The node's ephemeral-storage capacity when none is given. */
+export const DEFAULT_EPHEMERAL_STORAGE = '102400Mi';
+
 export interface NodeResources {
   cpu: string;
   memory: string;
@@ -62,7 +65,7 @@ export const machineResources = (): NodeResources => ({
   cpu: String(cpus().length || 1),
   memory: `${Math.floor(totalmem() / 1024)}Ki`,
   pods: 110,
-  ephemeralStorage: '102400Mi',
+  ephemeralStorage: DEFAULT_EPHEMERAL_STORAGE,
 });
 
 /** The first non-internal IPv4 address of the machine, else 127.0.0.1. */
@@ -114,7 +117,7 @@ export const initialNode = (id: NodeIdentity): KubeObject => ({
 
 const resourceList = (r: NodeResources): Record<string, string> => ({
   cpu: r.cpu,
-  'ephemeral-storage': r.ephemeralStorage ?? '102400Mi',
+  'ephemeral-storage': r.ephemeralStorage ?? DEFAULT_EPHEMERAL_STORAGE,
   'hugepages-1Gi': '0',
   'hugepages-2Mi': '0',
   memory: r.memory,

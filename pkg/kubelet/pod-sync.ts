@@ -14,6 +14,7 @@ import { linkMounts, mountsReadOnly, VolumeError, VolumeManager, type TokenReque
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { containerUser } from './run-as.js';
+import type { NodeAllocatable } from './resource-field.js';
 import { terminationMessage, terminationMount } from './termination-message.js';
 import { normalizeImage, type ContainerStatus, type HostsEntries, type ImageInfo, type Mount, type Runtime } from './runtime/types.js';
 
@@ -90,8 +91,8 @@ export interface SyncerOptions {
    * runtime's).
    */
   seenRunning?: (podUid: string, containerId: string) => boolean;
-  /** The node's capacity: resourceFieldRef limits default to it. */
-  nodeCapacity?: { cpu: string; memory: string };
+  /** The node's allocatable: resourceFieldRef limits (env and downwardAPI volumes) default to it. */
+  nodeCapacity?: NodeAllocatable;
   /** Cluster DNS settings: sandboxes get the pod's resolv.conf (without: the runtime's default). */
   dns?: DnsSettings;
   /** Upstream's serializeImagePulls (default true): one image pull at a time on the node. */
@@ -144,9 +145,11 @@ export class PodSyncer {
   /** The last pull queued, when pulls are serialized. */
   private pullQueue: Promise<unknown> = Promise.resolve();
   private readonly volumes?: VolumeManager;
+  private readonly nodeAllocatable: NodeAllocatable;
 
   constructor(private readonly o: SyncerOptions) {
-    if (o.getObject) this.volumes = new VolumeManager({ get: o.getObject, requestToken: o.requestToken, now: () => o.clock.now() });
+    this.nodeAllocatable = o.nodeCapacity ?? { cpu: '1', memory: '1Gi' };
+    if (o.getObject) this.volumes = new VolumeManager({ get: o.getObject, requestToken: o.requestToken, now: () => o.clock.now(), node: this.nodeAllocatable });
   }
 
   /** The runtime's view of the pod plus the kubelet's notes, for the status. */
@@ -400,7 +403,7 @@ export class PodSyncer {
       user = containerUser(pod, c, podDesc(pod));
       env = this.o.getObject
         ? await containerEnv(pod, c as Parameters<typeof containerEnv>[1], {
-          podIp: rec.podIp, hostIp: this.o.hostIp, get: this.o.getObject, node: this.o.nodeCapacity ?? { cpu: '1', memory: '1Gi' },
+          podIp: rec.podIp, hostIp: this.o.hostIp, get: this.o.getObject, node: this.nodeAllocatable,
           services: this.o.servicesIn ? linkedServices(pod, this.o.servicesIn) : [],
         })
         : (c.env ?? []).filter((e) => e.value !== undefined).map((e) => ({ name: e.name, value: e.value! }));

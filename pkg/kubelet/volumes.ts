@@ -12,13 +12,14 @@ import { isNotFound, type KubeObject } from '../client/index.js';
 import { writeAtomically, type Payload } from './volumes/atomic-writer.js';
 import { ClaimError, VolumeError, claimPath, prepareHostPath, type HostPathSource, type VolumeObjectGetter } from './volumes/host-volumes.js';
 import type { Mount } from './runtime/types.js';
+import { ResourceFieldError, resourceFieldValue, selectedContainer, type NodeAllocatable, type ResourceFieldSelector } from './resource-field.js';
 
 export { VolumeError, type VolumeObjectGetter, type VolumeObjectKind } from './volumes/host-volumes.js';
 
 export type TokenRequester = (namespace: string, serviceAccount: string, audiences: string[] | undefined, expirationSeconds: number, pod: KubeObject) => Promise<string>;
 
 interface KeyToPath { key: string; path: string; mode?: number }
-interface DownwardItem { path: string; fieldRef?: { fieldPath: string }; mode?: number }
+interface DownwardItem { path: string; fieldRef?: { fieldPath: string }; resourceFieldRef?: ResourceFieldSelector; mode?: number }
 interface ConfigSource { name: string; items?: KeyToPath[]; optional?: boolean }
 export interface Volume {
   name: string;
@@ -72,6 +73,8 @@ export interface VolumeManagerOptions {
   get: VolumeObjectGetter;
   requestToken?: TokenRequester;
   now?: () => number;
+  /** The node's allocatable, that resourceFieldRef limits default to. */
+  node?: NodeAllocatable;
 }
 
 /** Sets pods' volumes up and refreshes them; remembers service-account tokens until 80% of their lifetime. */
@@ -141,8 +144,18 @@ export class VolumeManager {
     return out;
   }
 
-  private downward(pod: KubeObject, items: DownwardItem[] | undefined, mode: number): Payload {
-    return Object.fromEntries((items ?? []).map((i) => [i.path, { data: fieldOf(pod, i.fieldRef?.fieldPath ?? ''), mode: i.mode ?? mode }]));
+  /** upstream's CollectData: each item's field of the pod or resource of one of its containers. */
+  private downward(pod: KubeObject, volume: string, items: DownwardItem[] | undefined, mode: number): Payload {
+    const value = (i: DownwardItem): string => {
+      if (!i.resourceFieldRef) return fieldOf(pod, i.fieldRef?.fieldPath ?? '');
+      try {
+        return resourceFieldValue(selectedContainer(pod, i.resourceFieldRef), i.resourceFieldRef, this.o.node ?? { cpu: '1', memory: '1Gi' });
+      } catch (e) {
+        if (!(e instanceof ResourceFieldError)) throw e;
+        throw new VolumeError(`MountVolume.SetUp failed for volume "${volume}" : ${e.message}`);
+      }
+    };
+    return Object.fromEntries((items ?? []).map((i) => [i.path, { data: value(i), mode: i.mode ?? mode }]));
   }
 
   private async token(pod: KubeObject, volume: string, src: { path: string; audience?: string; expirationSeconds?: number }): Promise<string> {
@@ -165,13 +178,13 @@ export class VolumeManager {
     const ns = pod.metadata!.namespace!;
     if (v.configMap) return this.source('configmaps', ns, v.configMap, v.name, v.configMap.defaultMode ?? DEFAULT_MODE);
     if (v.secret) return this.source('secrets', ns, { ...v.secret, name: v.secret.secretName }, v.name, v.secret.defaultMode ?? DEFAULT_MODE);
-    if (v.downwardAPI) return this.downward(pod, v.downwardAPI.items, v.downwardAPI.defaultMode ?? DEFAULT_MODE);
+    if (v.downwardAPI) return this.downward(pod, v.name, v.downwardAPI.items, v.downwardAPI.defaultMode ?? DEFAULT_MODE);
     const mode = v.projected?.defaultMode ?? DEFAULT_MODE;
     const files: Payload = {};
     for (const src of v.projected?.sources ?? []) {
       if (src.configMap) Object.assign(files, await this.source('configmaps', ns, src.configMap, v.name, mode));
       if (src.secret) Object.assign(files, await this.source('secrets', ns, src.secret, v.name, mode));
-      if (src.downwardAPI) Object.assign(files, this.downward(pod, src.downwardAPI.items, mode));
+      if (src.downwardAPI) Object.assign(files, this.downward(pod, v.name, src.downwardAPI.items, mode));
       if (src.serviceAccountToken && this.o.requestToken) {
         // upstream's: with an fsUser or fsGroup the token is 0600 (the group reads it once the volume is the group's)
         const tokenMode = fsUser !== undefined || podFsGroup(pod) !== undefined ? 0o600 : mode;
