@@ -97,19 +97,23 @@ export const volumeBinding = (args: unknown, handle: Handle): PreFilterPlugin & 
     const st = state.read<VolumeState>('PreFilterVolumeBinding');
     if (!st?.chosen) return SKIP;
     try {
+      // What we write is kept, as upstream's assume cache keeps it: the informer's copy may not have seen it yet.
+      const bindings: Binding[] = [];
+      const provisions: KubeObject[] = [];
+      const ns = pod.metadata?.namespace ?? 'default';
       for (const u of st.unbound) {
         const choice = st.chosen.get(u.claim.metadata!.name!);
-        const ns = pod.metadata?.namespace;
         if (choice === 'provision') {
-          await handle.client.persistentVolumeClaims(ns).patch(u.claim.metadata!.name!, 'merge', { metadata: { annotations: { [SELECTED_NODE]: node } } });
+          provisions.push(await handle.client.persistentVolumeClaims(ns).patch(u.claim.metadata!.name!, 'merge', { metadata: { annotations: { [SELECTED_NODE]: node } } }));
         } else if (choice) {
-          await handle.client.persistentVolumes().patch(choice.metadata!.name!, 'merge', {
+          const pv = await handle.client.persistentVolumes().patch(choice.metadata!.name!, 'merge', {
             spec: { claimRef: { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace: ns, name: u.claim.metadata!.name, uid: u.claim.metadata!.uid } },
           });
+          bindings.push({ pv, claim: u.claim.metadata!.name! });
         }
       }
       const timeoutMs = ((args as { bindTimeoutSeconds?: number } | undefined)?.bindTimeoutSeconds ?? BIND_TIMEOUT_SECONDS) * 1000;
-      await waitForBindings(handle, pod.metadata?.namespace ?? 'default', st.unbound.map((u) => ({ name: u.claim.metadata!.name!, provision: st.chosen!.get(u.claim.metadata!.name!) === 'provision' })), timeoutMs);
+      await waitForBindings(handle, ns, node, bindings, provisions, timeoutMs);
       return null;
     } catch (e) {
       return errorStatus(e);
@@ -121,25 +125,71 @@ export const volumeBinding = (args: unknown, handle: Handle): PreFilterPlugin & 
 const BIND_TIMEOUT_SECONDS = 600;
 const BIND_COMPLETED = 'pv.kubernetes.io/bind-completed';
 
-/** Upstream's checkBindings, polled on the informer's copies: every claim bound, or an error that sends the pod back. */
-async function waitForBindings(handle: Handle, ns: string, claims: { name: string; provision: boolean }[], timeoutMs: number): Promise<void> {
+/** A static binding as written: the volume returned by the claimRef patch, and its claim's name. */
+interface Binding { pv: KubeObject; claim: string }
+
+/** True when `written` (what this binder wrote) is newer than `seen` (the informer's copy): the informer lags. */
+export const newerThan = (written: KubeObject, seen: KubeObject): boolean => {
+  const rv = (o: KubeObject): bigint | undefined => {
+    const v = o.metadata?.resourceVersion;
+    return v && /^\d+$/.test(v) ? BigInt(v) : undefined;
+  };
+  const a = rv(written);
+  const b = rv(seen);
+  return a !== undefined && b !== undefined && a > b;
+};
+
+const fullyBound = (claim: KubeObject): boolean => !!claim.spec?.volumeName && claim.metadata?.annotations?.[BIND_COMPLETED] !== undefined;
+
+/**
+ * Upstream's checkBindings, on the informer's copies: true when every claim is bound, false to keep waiting (also
+ * while the informer has not yet seen what was written), an error to send the pod back.
+ */
+export function checkBindings(handle: Handle, ns: string, node: string, bindings: Binding[], provisions: KubeObject[]): boolean {
+  const nodeObj = handle.cache.nodeInfo(node)?.node;
+  if (!nodeObj) throw new Error(`failed to get node "${node}": node "${node}" not found`);
+  for (const { pv: written, claim: claimName } of bindings) {
+    const name = written.metadata!.name!;
+    const pv = handle.listers.pvs.get(name);
+    if (!pv) throw new Error(`failed to check binding: could not find v1.PersistentVolume "${name}"`);
+    const claim = handle.listers.pvcs.get(`${ns}/${claimName}`);
+    if (!claim) throw new Error(`failed to check binding: could not find v1.PersistentVolumeClaim "${ns}/${claimName}"`);
+    if (newerThan(written, pv)) return false;
+    if (!pvMatchesNode(pv, nodeObj)) throw new Error(`pv "${name}" node affinity doesn't match node "${node}": no matching NodeSelectorTerms`);
+    if (!pv.spec?.claimRef?.uid) throw new Error(`ClaimRef got reset for pv "${name}"`);
+    if (!fullyBound(claim)) return false;
+  }
+  for (const written of provisions) {
+    const key = `${ns}/${written.metadata!.name!}`;
+    const claim = handle.listers.pvcs.get(key);
+    if (!claim) throw new Error(`failed to check provisioning pvc: could not find v1.PersistentVolumeClaim "${key}"`);
+    if (newerThan(written, claim)) return false;
+    const annotations = claim.metadata?.annotations;
+    if (!annotations) throw new Error(`selectedNode annotation reset for PVC "${claim.metadata?.name}"`);
+    // a provisioner that fails takes the annotation away, to have the scheduler choose again
+    if (annotations[SELECTED_NODE] !== node) throw new Error(`provisioning failed for PVC "${claim.metadata?.name}"`);
+    if (claim.spec?.volumeName) {
+      const pv = handle.listers.pvs.get(claim.spec.volumeName);
+      if (!pv) return false; // not seen yet
+      if (!pvMatchesNode(pv, nodeObj)) throw new Error(`pv "${pv.metadata?.name}" node affinity doesn't match node "${node}": no matching NodeSelectorTerms`);
+    }
+    if (!fullyBound(claim)) return false;
+  }
+  return true;
+}
+
+/** Upstream's BindPodVolumes' wait: checkBindings polled until true, an error or bindTimeoutSeconds. */
+async function waitForBindings(handle: Handle, ns: string, node: string, bindings: Binding[], provisions: KubeObject[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    let pending = 0;
-    for (const { name, provision } of claims) {
-      const claim = handle.listers.pvcs.get(`${ns}/${name}`);
-      if (!claim) throw new Error(`failed to bind volumes: PVC ${ns}/${name} was deleted`);
-      if (!claim.spec?.volumeName) {
-        if (provision && claim.metadata?.annotations?.[SELECTED_NODE] === undefined) {
-          throw new Error(`failed to bind volumes: selectedNode annotation reset for PVC "${name}"`);
-        }
-        pending++;
-      } else if (claim.metadata?.annotations?.[BIND_COMPLETED] === undefined) {
-        pending++;
-      }
+    let done: boolean;
+    try {
+      done = checkBindings(handle, ns, node, bindings, provisions);
+    } catch (e) {
+      throw new Error(`binding volumes: ${e instanceof Error ? e.message : String(e)}`);
     }
-    if (pending === 0) return;
-    if (Date.now() > deadline) throw new Error('failed to bind volumes: timed out waiting for the condition');
+    if (done) return;
+    if (Date.now() > deadline) throw new Error('binding volumes: context deadline exceeded');
     await sleep(50);
   }
 }
