@@ -225,7 +225,7 @@ describe('custom resource definitions', () => {
     expect((await s.kubectlWithInput(clash, 'apply', '-f', '-')).code).toBe(0);
     await eventually(async () => {
       const crd = JSON.parse(await ok('get', 'crd', 'crontabs2.stable.example.com', '-o', 'json'));
-      return crd.status?.conditions?.some((c: { type: string; status: string; reason: string }) => c.type === 'NamesAccepted' && c.status === 'False' && c.reason === 'KindConflict') ?? false;
+      return crd.status?.conditions?.some((c: { type: string; status: string; reason: string }) => c.type === 'NamesAccepted' && c.status === 'False' && c.reason === 'ListKindConflict') ?? false;
     });
     expect((await s.api('GET', '/apis/stable.example.com/v1/crontabs2')).status).toBe(404);
     await ok('delete', 'crd', 'crontabs2.stable.example.com');

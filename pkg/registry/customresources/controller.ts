@@ -5,7 +5,7 @@
 // removes every custom resource, then the cleanup finalizer; publishes the served set for discovery and OpenAPI.
 import { createHash } from 'node:crypto';
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionNames } from '../../../api/apiextensions/v1/index.js';
-import type { GroupVersion, KubeObject } from '../../../api/types.js';
+import type { GroupVersion, KubeObject, ObjectMeta } from '../../../api/types.js';
 import { isStatusError } from '../../apimachinery/errors.js';
 import { causeToString } from '../../apimachinery/field.js';
 import { systemContext } from '../context.js';
@@ -38,7 +38,11 @@ export interface CustomResources {
   stop(): void;
 }
 
-const CLEANUP_POLL_MS = 50;
+/**
+ * How the cleanup of a deleted CRD waits for its custom resources to go (upstream: polled every 5 s for a minute);
+ * read on every poll, so tests may shorten it.
+ */
+export const finalizerTiming = { pollMs: 50, timeoutMs: 60_000 };
 
 const specHash = (crd: CustomResourceDefinition): string => createHash('sha256').update(JSON.stringify(crd.spec)).digest('hex');
 
@@ -86,34 +90,57 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
     published = [...o.builtin, ...custom];
   };
 
-  /** The first clash of `names` in `group` with a built-in resource or another CRD's accepted names. */
-  const conflict = (crd: CustomResourceDefinition): { reason: string; message: string } | undefined => {
-    const { group, names } = crd.spec;
-    const mine = [names.plural, names.singular, ...(names.shortNames ?? [])].filter(Boolean) as string[];
+  /**
+   * Upstream's NamingConditionController.calculateNamesAndConditions: each requested name (plural, singular,
+   * shortNames, kind, listKind, in that order) is accepted when it is already this CRD's or no other CRD of the group
+   * (nor a built-in resource) has it; a name in use keeps the accepted one and makes NamesAccepted False, the last
+   * conflict found giving the reason.
+   */
+  const calculateNames = (crd: CustomResourceDefinition): { names: CustomResourceDefinitionNames; clash?: { reason: string; message: string } } => {
+    const { group, names: requested } = crd.spec;
+    const resources = new Set<string>();
+    const kinds = new Set<string>();
     for (const gv of o.builtin) {
       if (gv.group !== group) continue;
       for (const r of gv.resources) {
-        if (mine.includes(r.plural)) return { reason: 'PluralConflict', message: `"${r.plural}" is already in use` };
-        if (r.kind === names.kind) return { reason: 'KindConflict', message: `"${names.kind}" is already in use` };
+        resources.add(r.plural);
+        kinds.add(r.kind);
       }
     }
     for (const kv of crdRegistry.deps.cacher.list({ prefix: resourcePrefix(crdRegistry.rt) }).items) {
       const other = kv.object as CustomResourceDefinition;
       if (other.metadata.name === crd.metadata.name || other.spec?.group !== group) continue;
-      const acc: CustomResourceDefinitionNames | undefined = other.status?.acceptedNames;
-      if (!acc?.plural) continue;
-      const theirs = new Set([acc.plural, acc.singular, ...(acc.shortNames ?? [])].filter(Boolean));
-      if (theirs.has(names.plural)) return { reason: 'PluralConflict', message: `"${names.plural}" is already in use` };
-      if (names.singular && theirs.has(names.singular)) return { reason: 'SingularConflict', message: `"${names.singular}" is already in use` };
-      const short = (names.shortNames ?? []).find((s) => theirs.has(s));
-      if (short) return { reason: 'ShortNamesConflict', message: `"${short}" is already in use` };
-      if (acc.kind === names.kind) return { reason: 'KindConflict', message: `"${names.kind}" is already in use` };
-      if (acc.listKind && acc.listKind === names.listKind) return { reason: 'ListKindConflict', message: `"${names.listKind}" is already in use` };
+      const acc: Partial<CustomResourceDefinitionNames> = other.status?.acceptedNames ?? {};
+      for (const n of [acc.plural, acc.singular, ...(acc.shortNames ?? [])]) if (n) resources.add(n);
+      for (const n of [acc.kind, acc.listKind]) if (n) kinds.add(n);
     }
-    return undefined;
+    const accepted: Partial<CustomResourceDefinitionNames> = crd.status?.acceptedNames ?? {};
+    const next: Partial<CustomResourceDefinitionNames> = { ...accepted };
+    let clash: { reason: string; message: string } | undefined;
+    const inUse = (want: string | undefined, have: string | undefined, used: Set<string>): boolean => want !== have && want !== undefined && used.has(want);
+    const check = (field: 'plural' | 'singular' | 'kind' | 'listKind', used: Set<string>, reason: string): void => {
+      if (inUse(requested[field], accepted[field], used)) clash = { reason, message: `"${requested[field]}" is already in use` };
+      else if (requested[field] === undefined) delete next[field];
+      else next[field] = requested[field];
+    };
+    check('plural', resources, 'PluralConflict');
+    check('singular', resources, 'SingularConflict');
+    if (JSON.stringify(requested.shortNames) !== JSON.stringify(accepted.shortNames)) {
+      const mine = new Set(accepted.shortNames ?? []);
+      const taken = (requested.shortNames ?? []).filter((n) => !mine.has(n) && resources.has(n));
+      const messages = taken.map((n) => `"${n}" is already in use`);
+      if (taken.length) clash = { reason: 'ShortNamesConflict', message: messages.length === 1 ? messages[0]! : `[${messages.join(', ')}]` };
+      else if (requested.shortNames === undefined) delete next.shortNames;
+      else next.shortNames = requested.shortNames;
+    }
+    check('kind', kinds, 'KindConflict');
+    check('listKind', kinds, 'ListKindConflict');
+    if (requested.categories === undefined) delete next.categories;
+    else next.categories = requested.categories;
+    return { names: next as CustomResourceDefinitionNames, clash };
   };
 
-  const writeStatus = async (name: string, shape: (status: Record<string, any>) => void): Promise<void> => {
+  const writeStatus = async (name: string, shape: (status: Record<string, any>) => void, shapeMeta?: (meta: ObjectMeta) => void): Promise<void> => {
     await update(crdRegistry, systemContext(), {
       name, subresource: 'status',
       build: (cur) => {
@@ -121,6 +148,7 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
         const next = structuredClone(cur);
         next.status ??= {};
         shape(next.status);
+        if (shapeMeta) shapeMeta(next.metadata!);
         return next;
       },
     });
@@ -134,9 +162,9 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
     status.conditions = old ? list.map((x) => (x === old ? next : x)) : [...list, next];
   };
 
-  const sameConditions = (crd: CustomResourceDefinition, wanted: Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>[], names: CustomResourceDefinitionNames): boolean =>
+  const sameConditions = (crd: CustomResourceDefinition, wanted: Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>[], names?: CustomResourceDefinitionNames): boolean =>
     wanted.every((w) => crd.status?.conditions?.some((c) => c.type === w.type && c.status === w.status && c.reason === w.reason && c.message === w.message))
-    && JSON.stringify(crd.status?.acceptedNames ?? {}) === JSON.stringify(names);
+    && (!names || JSON.stringify(crd.status?.acceptedNames ?? {}) === JSON.stringify(names));
 
   const stopServing = (name: string): void => {
     const s = served.get(name);
@@ -146,83 +174,128 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
     publish();
   };
 
-  /** Deletes every custom resource of the CRD, waits until none is left (finalizers), then drops the finalizer. */
-  const cleanup = async (crd: CustomResourceDefinition): Promise<void> => {
-    const name = crd.metadata.name!;
-    const s = served.get(name);
-    if (s) {
-      s.terminating = true;
-      const reg = s.versions[0]!.registry;
-      const prefix = resourcePrefix(reg.rt);
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const items = reg.deps.cacher.list({ prefix }).items;
-        if (items.length === 0 || stopped) break;
-        for (const kv of items) {
-          const meta = kv.object.metadata ?? {};
-          if (meta.deletionTimestamp) continue;
-          try {
-            await deleteObject(reg, { ...systemContext(), namespace: meta.namespace }, meta.name!, {});
-          } catch (err) {
-            if (!(isStatusError(err) && (err.code === 404 || err.code === 409))) o.onError(err, `deleting ${meta.name} of ${name}`);
-          }
+  type Condition = Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>;
+  const terminating = (status: 'True' | 'False', reason: string, message: string): Condition => ({ type: 'Terminating', status, reason, message });
+
+  /**
+   * Upstream's CRDFinalizer.deleteInstances: deletes every custom resource of the CRD and waits (up to
+   * finalizerTiming.timeoutMs) until none is left; the Terminating condition to record, and whether it is done.
+   */
+  const deleteInstances = async (name: string, s: ServedCrd): Promise<{ done: boolean; condition: Condition }> => {
+    const reg = s.versions[0]!.registry;
+    const prefix = resourcePrefix(reg.rt);
+    const started = Date.now();
+    for (;;) {
+      const items = reg.deps.cacher.list({ prefix }).items;
+      if (items.length === 0 || stopped) return { done: true, condition: terminating('False', 'InstanceDeletionCompleted', 'removed all instances') };
+      const failures: string[] = [];
+      for (const kv of items) {
+        const meta = kv.object.metadata ?? {};
+        if (meta.deletionTimestamp) continue;
+        try {
+          await deleteObject(reg, { ...systemContext(), namespace: meta.namespace }, meta.name!, {});
+        } catch (err) {
+          if (!(isStatusError(err) && (err.code === 404 || err.code === 409))) failures.push(err instanceof Error ? err.message : String(err));
         }
-        if (Date.now() > deadline) {
-          await writeStatus(name, (st) => setCondition(st, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionCheck', message: 'could not confirm zero CustomResources remaining: timed out waiting for the condition' })).catch(() => {});
-          return;
-        }
-        await new Promise((r) => setTimeout(r, CLEANUP_POLL_MS));
       }
+      if (failures.length) {
+        const message = failures.length === 1 ? failures[0] : `[${failures.join(', ')}]`;
+        return { done: false, condition: terminating('True', 'InstanceDeletionFailed', `could not issue all deletes: ${message}`) };
+      }
+      if (Date.now() - started >= finalizerTiming.timeoutMs) {
+        return { done: false, condition: terminating('True', 'InstanceDeletionCheck', 'could not confirm zero CustomResources remaining: timed out waiting for the condition') };
+      }
+      await new Promise((r) => setTimeout(r, finalizerTiming.pollMs));
     }
-    if (stopped) return;
-    await update(crdRegistry, systemContext(), {
-      name,
-      build: (cur) => {
-        if (!cur) throw new Error('gone');
-        const next = structuredClone(cur);
-        next.metadata!.finalizers = (next.metadata!.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER);
-        if (next.metadata!.finalizers.length === 0) delete next.metadata!.finalizers;
-        return next;
-      },
+  };
+
+  /**
+   * Upstream's CRDFinalizer.sync: Terminating=True InstanceDeletionInProgress, then (for a CRD that was served) every
+   * custom resource deleted; once none is left the cleanup finalizer goes with Terminating=False. False when the
+   * instances could not all be removed (the CRD is looked at again later, rate-limited).
+   */
+  const cleanup = async (crd: CustomResourceDefinition): Promise<boolean> => {
+    const name = crd.metadata.name!;
+    const inProgress = terminating('True', 'InstanceDeletionInProgress', 'CustomResource deletion is in progress');
+    if (!sameConditions(crd, [inProgress])) await writeStatus(name, (st) => setCondition(st, inProgress));
+    const s = served.get(name);
+    let condition = terminating('False', 'NeverEstablished', 'resource was never established');
+    if (s) {
+      const r = await deleteInstances(name, s);
+      if (stopped) return true;
+      if (!r.done) {
+        await writeStatus(name, (st) => setCondition(st, r.condition));
+        return false;
+      }
+      condition = r.condition;
+    }
+    if (stopped) return true;
+    await writeStatus(name, (st) => setCondition(st, condition), (meta) => {
+      meta.finalizers = (meta.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER);
+      if (meta.finalizers.length === 0) delete meta.finalizers;
     });
+    return true;
+  };
+
+  /** Upstream's default controller rate limiter (per item: 5 ms doubling up to 1000 s) for a failed cleanup. */
+  const failures = new Map<string, number>();
+  const requeueRateLimited = (name: string): void => {
+    const n = failures.get(name) ?? 0;
+    failures.set(name, n + 1);
+    if (!stopped) setTimeout(() => enqueue(name), Math.min(5 * 2 ** n, 1_000_000)).unref();
+  };
+
+  const isTrue = (crd: CustomResourceDefinition, type: string): boolean => Boolean(crd.status?.conditions?.some((c) => c.type === type && c.status === 'True'));
+
+  /** Serves the CRD under its accepted names (upstream's crdInfo), anew when its spec or those names changed. */
+  const serve = async (crd: CustomResourceDefinition): Promise<void> => {
+    const name = crd.metadata.name!;
+    const asServed: CustomResourceDefinition = { ...crd, spec: { ...crd.spec, names: { ...crd.spec.names, ...crd.status?.acceptedNames } } };
+    const hash = specHash(asServed);
+    const current = served.get(name);
+    if (current && current.specHash === hash) return;
+    // The new spec is served before the old stops: its resources never answer 404 in between.
+    const s = await serveCrd(asServed, hash, { registries: o.registries, store: o.registries.store, resolveService, onError: o.onError, watchCacheHistorySize: o.watchCacheHistorySize });
+    current?.stop();
+    served.set(name, s);
+    publish();
   };
 
   const reconcile = async (name: string): Promise<void> => {
     const crd = crdRegistry.peek(undefined, name)?.object as CustomResourceDefinition | undefined;
     if (!crd) return stopServing(name);
     if (crd.metadata.deletionTimestamp) {
+      // still served (after a restart too) until its instances are gone; creates are refused
+      if (!served.has(name) && isTrue(crd, 'Established')) await serve(crd);
       const s = served.get(name);
       if (s) s.terminating = true;
       if (crd.metadata.finalizers?.includes(CLEANUP_FINALIZER) && !cleaning.has(name)) {
         cleaning.add(name);
-        void cleanup(crd).catch((err: unknown) => o.onError(err, `cleaning up ${name}`)).finally(() => cleaning.delete(name));
+        void cleanup(crd)
+          .catch((err: unknown) => {
+            if (!(isStatusError(err) && (err.code === 404 || err.code === 409))) o.onError(err, `cleaning up ${name}`);
+            return false;
+          })
+          .then((done) => {
+            cleaning.delete(name);
+            if (done) failures.delete(name);
+            else requeueRateLimited(name);
+          });
       }
       return;
     }
-    const clash = conflict(crd);
-    if (clash) {
-      const wanted = [
-        { type: 'NamesAccepted', status: 'False' as const, reason: clash.reason, message: clash.message },
-        { type: 'Established', status: 'False' as const, reason: 'NotAccepted', message: 'not all names are accepted' },
-      ];
-      const accepted = crd.status?.acceptedNames ?? ({} as CustomResourceDefinitionNames);
-      if (!sameConditions(crd, wanted, accepted)) await writeStatus(name, (st) => wanted.forEach((w) => setCondition(st, w)));
-      return;
-    }
-    const hash = specHash(crd);
-    const current = served.get(name);
-    if (!current || current.specHash !== hash) {
-      // The new spec is served before the old stops: its resources never answer 404 in between.
-      const s = await serveCrd(crd, hash, { registries: o.registries, store: o.registries.store, resolveService, onError: o.onError, watchCacheHistorySize: o.watchCacheHistorySize });
-      current?.stop();
-      served.set(name, s);
-      publish();
-    }
-    const names: CustomResourceDefinitionNames = { ...crd.spec.names };
-    const wanted: Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>[] = [
-      { type: 'NamesAccepted', status: 'True' as const, reason: 'NoConflicts', message: 'no conflicts found' },
-      { type: 'Established', status: 'True' as const, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+    const { names, clash } = calculateNames(crd);
+    const wanted: Condition[] = [
+      clash ? { type: 'NamesAccepted', status: 'False', ...clash } : { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' },
     ];
+    // An established CRD stays so (served under the names it has), as upstream's naming controller keeps it.
+    const established = isTrue(crd, 'Established') || !clash;
+    if (!isTrue(crd, 'Established')) {
+      wanted.push(clash
+        ? { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' }
+        : { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' });
+    }
+    if (established) await serve({ ...crd, status: { ...crd.status, acceptedNames: names } });
     // Upstream's NonStructuralSchema controller: only CRDs stored before structural schemas were enforced get it.
     const violations = nonStructuralViolations(crd).map(causeToString);
     if (violations.length) wanted.push({ type: 'NonStructuralSchema', status: 'True', reason: 'Violations', message: violations.length === 1 ? violations[0] : `[${violations.join(', ')}]` });
