@@ -1,5 +1,5 @@
 // `mini-kube dns`: the cluster DNS (CoreDNS's place, with its kubernetes and forward plugins), answering the names
-// of Services and their endpoints from watched Services and EndpointSlices.
+// of Services and their endpoints from watched Services, EndpointSlices and Namespaces.
 import type { Logger } from 'pino';
 import { LABEL_SERVICE_NAME } from '../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../api/types.js';
@@ -32,6 +32,7 @@ export async function startDns(o: DnsOptions): Promise<RunningDns> {
   const slices = factory.informerFor<KubeObject>(Resources.endpointSlices, {
     indexers: { [BY_SERVICE]: (s) => { const svc = s.metadata?.labels?.[LABEL_SERVICE_NAME]; return svc ? [`${s.metadata?.namespace ?? ''}/${svc}`] : []; } },
   });
+  const namespaces = factory.informerFor<KubeObject>(Resources.namespaces);
   const zone = o.zone.replace(/\.$/, '').toLowerCase();
   // address → name, for PTR queries: rebuilt on the first lookup after a change
   let names: Map<string, string> | undefined;
@@ -43,6 +44,7 @@ export async function startDns(o: DnsOptions): Promise<RunningDns> {
     service: (ns, name) => services.indexer.getByKey(`${ns}/${name}`),
     slices: slicesOf,
     nameOf: (ip) => (names ??= addressNames(services.indexer.list(), slicesOf, zone)).get(ip),
+    namespace: (name) => namespaces.indexer.getByKey(name) !== undefined,
   };
   const ac = new AbortController();
   factory.start(ac.signal);

@@ -7,6 +7,9 @@ const services: Record<string, KubeObject> = {
   'default/db': { spec: { clusterIP: 'None', ports: [{ name: 'pg', port: 5432 }] } },
   'default/empty': { spec: { clusterIP: 'None', ports: [{ port: 1 }] } },
   'default/ext': { spec: { type: 'ExternalName', externalName: 'example.com.' } },
+  'default/inner': { spec: { type: 'ExternalName', externalName: 'Web.default.svc.cluster.local' } },
+  'default/loop': { spec: { type: 'ExternalName', externalName: 'loop.default.svc.cluster.local' } },
+  'default/dangling': { spec: { type: 'ExternalName', externalName: 'nosuch.default.svc.cluster.local' } },
 };
 const view: ClusterView = {
   service: (ns, name) => services[`${ns}/${name}`],
@@ -19,6 +22,7 @@ const view: ClusterView = {
     ],
   }] : []),
   nameOf: (ip) => ({ '10.96.0.20': 'web.default.svc.cluster.local' } as Record<string, string>)[ip],
+  namespace: (name) => name === 'default' || name === 'other',
 };
 const zone = 'cluster.local';
 const data = (name: string, type: string): unknown => {
@@ -50,9 +54,36 @@ describe('cluster DNS records', () => {
       { priority: 0, weight: 50, port: 15432, target: 'db-0.db.default.svc.cluster.local' },
       { priority: 0, weight: 50, port: 15432, target: '10-244-0-6.db.default.svc.cluster.local' },
     ]);
-    expect(data('ext.default.svc.cluster.local', 'A')).toEqual(['example.com']);
+    expect(data('ext.default.svc.cluster.local', 'CNAME')).toEqual(['example.com']);
     expect(data('10-244-1-9.default.pod.cluster.local', 'A')).toEqual(['10.244.1.9']);
     expect(data('20.0.96.10.in-addr.arpa', 'PTR')).toEqual(['web.default.svc.cluster.local']);
+  });
+
+  it('answers an address query for an ExternalName with the CNAME and the target\'s records: the zone\'s, or the host resolvers\' to come', () => {
+    expect(lookup(view, zone, 'ext.default.svc.cluster.local', 'A')).toEqual({
+      exists: true, external: 'example.com', answers: [{ type: 'CNAME', name: 'ext.default.svc.cluster.local', ttl: 5, class: 'IN', data: 'example.com' }],
+    });
+    expect(lookup(view, zone, 'inner.default.svc.cluster.local', 'A')).toEqual({
+      exists: true,
+      answers: [
+        { type: 'CNAME', name: 'inner.default.svc.cluster.local', ttl: 5, class: 'IN', data: 'Web.default.svc.cluster.local' },
+        { type: 'A', name: 'web.default.svc.cluster.local', ttl: 5, class: 'IN', data: '10.96.0.20' },
+      ],
+    });
+    // a target without addresses, or a loop: nothing (as CoreDNS)
+    expect(data('inner.default.svc.cluster.local', 'AAAA')).toEqual([]);
+    expect(data('dangling.default.svc.cluster.local', 'A')).toEqual([]);
+    expect(data('loop.default.svc.cluster.local', 'A')).toEqual([]);
+  });
+
+  it('says NXDOMAIN for names in namespaces that do not exist (CoreDNS\'s namespaceExposed)', () => {
+    expect(data('10-0-0-1.nosuchns.pod.cluster.local', 'A')).toBe('NXDOMAIN');
+    expect(data('nosuchns.pod.cluster.local', 'A')).toBe('NXDOMAIN');
+    expect(data('nosuchns.svc.cluster.local', 'A')).toBe('NXDOMAIN');
+    expect(data('_http._tcp.web.nosuchns.svc.cluster.local', 'SRV')).toBe('NXDOMAIN');
+    expect(data('other.svc.cluster.local', 'A')).toEqual([]);
+    expect(data('default.pod.cluster.local', 'A')).toEqual([]);
+    expect(data('10-0-0-1.other.pod.cluster.local', 'A')).toEqual(['10.0.0.1']);
   });
 
   it('leaves names outside the zone, and addresses outside the cluster, to the host\'s resolvers', () => {

@@ -1,12 +1,14 @@
 // The cluster's names, as the Kubernetes DNS specification (kubernetes/dns docs/specification.md) and CoreDNS's
 // kubernetes plugin give them, answered from Services and EndpointSlices:
 //   <svc>.<ns>.svc.<zone>               A: the ClusterIP; headless: every ready endpoint; ExternalName: a CNAME
+//                                       and, for A/AAAA, the target's records (in the zone: ours; else upstream's)
 //   <host>.<svc>.<ns>.svc.<zone>        A: a headless endpoint by its hostname (StatefulSet pods) or dashed IP
 //   _<port>._<proto>.<svc>.<ns>.svc.<zone>  SRV per named port (bare <svc>.<ns>.svc.<zone>: every named port);
 //                                       headless: one per endpoint, at the endpoint's own port
 //   <a-b-c-d>.<ns>.pod.<zone>           A: a.b.c.d (CoreDNS's "pods insecure")
 //   <d.c.b.a>.in-addr.arpa              PTR: the service or headless endpoint with that address
-// A name in the zone that does not exist is NXDOMAIN; one that exists without the asked type, an empty answer.
+// A name in the zone that does not exist is NXDOMAIN, as is any name in a namespace that does not exist (CoreDNS's
+// namespaceExposed); one that exists without the asked type, an empty answer.
 import type { Answer } from 'dns-packet';
 import type { KubeObject } from '../../api/types.js';
 
@@ -18,6 +20,11 @@ export interface Lookup {
   exists: boolean;
   answers: Answer[];
   additionals?: Answer[];
+  /**
+   * An ExternalName's target outside the zone whose records of the asked type (A, AAAA) the answer goes on with, as
+   * the host's resolvers give them; without them the answer is empty (CoreDNS's upstream lookup of the CNAME target).
+   */
+  external?: string;
 }
 
 export interface ClusterView {
@@ -26,6 +33,8 @@ export interface ClusterView {
   slices(namespace: string, service: string): KubeObject[];
   /** The service or headless endpoint name an IPv4 address belongs to (for PTR). */
   nameOf(ip: string): string | undefined;
+  /** Whether the namespace exists. */
+  namespace(name: string): boolean;
 }
 
 interface Endpoint { addresses?: string[]; hostname?: string; conditions?: { ready?: boolean } }
@@ -53,8 +62,11 @@ const readyEndpoints = (slices: KubeObject[]): Ready[] => {
 
 const a = (name: string, ip: string): Answer => ({ type: 'A', name, ttl: TTL, class: 'IN', data: ip });
 
+/** CoreDNS follows at most 8 CNAMEs within the zone. */
+const MAX_CNAMES = 8;
+
 /** The records of `name` (lower case, no trailing dot) of `type`, when it is in `zone` or a reverse name; undefined: not ours. */
-export function lookup(view: ClusterView, zone: string, name: string, type: string): Lookup | undefined {
+export function lookup(view: ClusterView, zone: string, name: string, type: string, chain: Answer[] = []): Lookup | undefined {
   if (name.endsWith('.in-addr.arpa')) {
     const ip = name.slice(0, -'.in-addr.arpa'.length).split('.').reverse().join('.');
     const target = isIpv4(ip) ? view.nameOf(ip) : undefined;
@@ -65,6 +77,7 @@ export function lookup(view: ClusterView, zone: string, name: string, type: stri
   const labels = name === zone ? [] : name.slice(0, -zone.length - 1).split('.');
   if (labels.length === 0) return { exists: true, answers: [] }; // the apex (its SOA comes with every answer)
   const kind = labels[labels.length - 1];
+  if ((kind === 'pod' || kind === 'svc') && labels.length >= 2 && !view.namespace(labels[labels.length - 2]!)) return NOWHERE;
   if (kind === 'pod') {
     if (labels.length !== 3) return labels.length < 3 ? { exists: true, answers: [] } : NOWHERE; // pod.<zone>, <ns>.pod.<zone>
     const ip = labels[0]!.replace(/-/g, '.');
@@ -82,9 +95,7 @@ export function lookup(view: ClusterView, zone: string, name: string, type: stri
   const endpoints = headless ? readyEndpoints(view.slices(ns, svcName)) : [];
   const prefix = labels.slice(0, -3);
   if (prefix.length === 0) {
-    if (spec.type === 'ExternalName') {
-      return { exists: true, answers: [{ type: 'CNAME', name, ttl: TTL, class: 'IN', data: (spec.externalName ?? '').replace(/\.$/, '') }] };
-    }
+    if (spec.type === 'ExternalName') return externalName(view, zone, name, type, (spec.externalName ?? '').replace(/\.$/, ''), chain);
     if (type === 'SRV') return srv(name, base, spec.ports ?? [], undefined, headless, endpoints);
     if (headless && endpoints.length === 0) return NOWHERE;
     if (type !== 'A') return { exists: true, answers: [] };
@@ -103,6 +114,23 @@ export function lookup(view: ClusterView, zone: string, name: string, type: stri
     return { exists: true, answers: type === 'A' ? matching.map((e) => a(name, e.ip)) : [] };
   }
   return NOWHERE;
+}
+
+/**
+ * An ExternalName service: its CNAME, and for an address query the target's addresses too (CoreDNS's backend A and
+ * AAAA), as the zone gives them for a target in it (nothing when it has none, a loop or past MAX_CNAMES) and as the
+ * host's resolvers do for one outside it.
+ */
+function externalName(view: ClusterView, zone: string, name: string, type: string, target: string, chain: Answer[]): Lookup {
+  const cname: Answer = { type: 'CNAME', name, ttl: TTL, class: 'IN', data: target };
+  if (type !== 'A' && type !== 'AAAA') return { exists: true, answers: [cname] };
+  const lower = target.toLowerCase();
+  const loops = lower === name || chain.some((c) => c.name === lower);
+  if (loops || chain.length >= MAX_CNAMES) return { exists: true, answers: [] };
+  if (lower !== zone && !lower.endsWith(`.${zone}`)) return { exists: true, answers: [cname], external: lower };
+  const next = lookup(view, zone, lower, type, [...chain, cname]);
+  if (!next?.answers.length) return { exists: true, answers: [] };
+  return { exists: true, answers: [cname, ...next.answers], ...(next.external ? { external: next.external } : {}) };
 }
 
 /** SRV records of named ports: the service itself at its port, or (headless) each endpoint at its own port. */

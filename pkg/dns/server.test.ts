@@ -9,9 +9,11 @@ import { DnsServer } from './server.js';
 const many = Array.from({ length: 60 }, (_, i) => ({ addresses: [`10.244.0.${i + 1}`], conditions: { ready: true } }));
 const view: ClusterView = {
   service: (ns, name) => (ns === 'default' && name === 'web' ? { spec: { clusterIP: '10.96.0.20', ports: [{ port: 80 }] } }
-    : ns === 'default' && name === 'big' ? { spec: { clusterIP: 'None', ports: [{ port: 80 }] } } : undefined),
+    : ns === 'default' && name === 'big' ? { spec: { clusterIP: 'None', ports: [{ port: 80 }] } }
+      : ns === 'default' && name === 'ext' ? { spec: { type: 'ExternalName', externalName: 'example.com' } } : undefined),
   slices: (_ns, svc) => (svc === 'big' ? [{ addressType: 'IPv4', endpoints: many }] : []),
   nameOf: () => undefined,
+  namespace: (name) => name === 'default',
 };
 
 const query = (name: string, type: 'A' | 'AAAA' = 'A', id = 7): Buffer =>
@@ -70,6 +72,15 @@ describe('DnsServer', () => {
     expect(r).toMatchObject({ id: 99, answers: [{ name: 'example.com', data: '192.0.2.1' }] });
   });
 
+  it('answers an ExternalName\'s address query with the CNAME and what the host\'s resolver gives for the target', async () => {
+    const r = await askUdp(port, query('ext.default.svc.cluster.local', 'A', 5));
+    expect(r).toMatchObject({ id: 5, rcode: 'NOERROR', flag_aa: true });
+    expect(r.answers).toMatchObject([
+      { type: 'CNAME', name: 'ext.default.svc.cluster.local', data: 'example.com' },
+      { type: 'A', name: 'example.com', data: '192.0.2.1' },
+    ]);
+  });
+
   it('truncates an answer too large for UDP (the client asks again over TCP)', async () => {
     const udp = await askUdp(port, query('big.default.svc.cluster.local'));
     expect(udp).toMatchObject({ flag_tc: true, answers: [] });
@@ -81,6 +92,8 @@ describe('DnsServer', () => {
     const p = await lonely.listen('127.0.0.1', 0);
     try {
       expect(await askUdp(p, query('example.com'))).toMatchObject({ rcode: 'SERVFAIL' });
+      // an ExternalName whose target cannot be looked up: no records (CoreDNS skips it)
+      expect(await askUdp(p, query('ext.default.svc.cluster.local'))).toMatchObject({ rcode: 'NOERROR', answers: [] });
     } finally {
       lonely.close();
     }

@@ -1,5 +1,6 @@
 // The DNS server: UDP and TCP (length-prefixed) on one port; the cluster zone and reverse names of cluster addresses
 // answered from the ClusterView, everything else relayed to the host's resolvers, as CoreDNS's forward plugin does.
+import { randomInt } from 'node:crypto';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server, type Socket } from 'node:net';
 import dnsPacket, { type Answer, type DecodedPacket, type Packet } from 'dns-packet';
@@ -108,6 +109,10 @@ export class DnsServer {
     const name = asked.toLowerCase();
     const found = lookup(this.o.view, this.zone, name, q.type);
     if (!found) return this.forward(msg, query);
+    if (found.external) {
+      const theirs = await this.resolve(found.external, q.type);
+      found.answers = theirs ? [...found.answers, ...theirs] : [];
+    }
     for (const a of found.answers) if (a.name === name) a.name = asked; // the question's case, as CoreDNS keeps it
     const reply: Packet = {
       type: 'response', id: query.id, questions: [q],
@@ -125,6 +130,19 @@ export class DnsServer {
       type: 'SOA', name: this.zone, ttl: TTL, class: 'IN',
       data: { mname: `ns.dns.${this.zone}`, rname: `hostmaster.${this.zone}`, serial: Math.floor(Date.now() / 1000), refresh: 7200, retry: 1800, expire: 86_400, minimum: TTL },
     };
+  }
+
+  /** The answers the host's resolvers give for a name outside the zone (an ExternalName's target); undefined: none answered. */
+  private async resolve(name: string, type: string): Promise<Answer[] | undefined> {
+    const msg = dnsPacket.encode({
+      type: 'query', id: randomInt(65_536), flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: type as 'A', name, class: 'IN' }],
+    });
+    for (const { host, port } of this.o.upstreams) {
+      const reply = await relay(msg, host, port).catch(() => undefined);
+      if (!reply) continue;
+      try { return dnsPacket.decode(reply).answers ?? []; } catch { continue; }
+    }
+    return undefined;
   }
 
   /** The query relayed to each upstream in turn until one answers; SERVFAIL when none does. */

@@ -44,4 +44,14 @@ describe('cluster DNS', () => {
     await admin.services('default').delete('web');
     await eventually(async () => ((await ask(dns.port, 'web.default.svc.cluster.local', 'A')).flags! & 0xf) === 3); // NXDOMAIN
   });
+
+  it('answers pod names in a namespace only once it exists (NXDOMAIN before, as CoreDNS)', async () => {
+    const rcode = async (name: string): Promise<number> => (await ask(dns.port, name, 'A')).flags! & 0xf;
+    expect(await rcode('10-0-0-1.dns-late.pod.cluster.local')).toBe(3);
+    expect(await rcode('dns-late.svc.cluster.local')).toBe(3);
+    await admin.namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dns-late' } });
+    const r = await eventually(async () => { const x = await ask(dns.port, '10-0-0-1.dns-late.pod.cluster.local', 'A'); return x.answers?.length ? x : undefined; });
+    expect(r.answers).toMatchObject([{ type: 'A', data: '10.0.0.1' }]);
+    expect(await rcode('dns-late.svc.cluster.local')).toBe(0);
+  });
 });
