@@ -186,4 +186,37 @@ describe('CustomResourceDefinition validation', () => {
     expect(bad.stderr).toContain('spec.subnet: Forbidden: subnet outside 10.0.0.0/8');
     expect(bad.stderr).toContain('spec: Invalid value: "object": ports must be sorted');
   });
+  it('runs optionalOldSelf rules on create (oldSelf none) and update (an optional); messageExpressions read oldSelf', async () => {
+    const def = crd(`        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              name: {type: string, maxLength: 20}
+              size: {type: integer}
+            x-kubernetes-validations:
+            - rule: "oldSelf.hasValue() || self.name.startsWith('a')"
+              optionalOldSelf: true
+              message: a new name starts with a
+            - rule: "self.name == oldSelf.orValue(self).name"
+              optionalOldSelf: true
+              messageExpression: "'name was ' + oldSelf.value().name"
+            - rule: "self.size >= oldSelf.size"
+              messageExpression: "'size was ' + string(oldSelf.size)"
+`).replace(/gadget/g, 'doodad').replace(/Gadget/g, 'Doodad');
+    const created = await s.kubectlWithInput(def, 'apply', '-f', '-');
+    expect(created.stderr).toBe('');
+    const path = '/apis/example.com/v1/namespaces/default/doodads';
+    const post = (name: string) => s.api('POST', path, { apiVersion: 'example.com/v1', kind: 'Doodad', metadata: { name: 'd' }, spec: { name, size: 2 } });
+    let first = await post('bc');
+    for (const deadline = Date.now() + 10_000; first.status === 404 && Date.now() < deadline;) {
+      await new Promise((res) => setTimeout(res, 50));
+      first = await post('bc');
+    }
+    expect(first.body.details?.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'spec', message: 'Invalid value: "object": a new name starts with a' }]);
+    expect((await post('ab')).status).toBe(201);
+    const put = await s.api('PATCH', `${path}/d`, { spec: { name: 'bc', size: 1 } }, { 'content-type': 'application/merge-patch+json' });
+    expect(put.body.details?.causes?.map((c: { message: string }) => c.message)).toEqual(['Invalid value: "object": name was ab', 'Invalid value: "object": size was 2']);
+    expect((await s.api('PATCH', `${path}/d`, { spec: { size: 3 } }, { 'content-type': 'application/merge-patch+json' })).status).toBe(200);
+  });
 });

@@ -288,10 +288,11 @@ export const celTypeName = (t: Typed): string | undefined => celType(t);
 
 /**
  * The compile error upstream reports for `source` with `self` (and `oldSelf`) typed by `self`, or undefined.
- * `want`: the type the expression must have (bool for rules, string for messageExpressions).
+ * `want`: the type the expression must have (bool for rules, string for messageExpressions); `oldSelf`: its type
+ * when not `self`'s (undefined: dyn, as for an optionalOldSelf rule's optional).
  */
-export function checkExpression(source: string, ast: Ast, positions: Record<string, number>, self: JSONSchemaProps, want: 'boolean' | 'string'): string | undefined {
-  const r = checkTyped(source, ast, positions, new Map([['self', self], ['oldSelf', self]]));
+export function checkExpression(source: string, ast: Ast, positions: Record<string, number>, self: JSONSchemaProps, want: 'boolean' | 'string', oldSelf: Typed = self): string | undefined {
+  const r = checkTyped(source, ast, positions, new Map([['self', self], ['oldSelf', oldSelf]]));
   if (r.error) return r.error;
   const t = r.type;
   const known = t && !t['x-kubernetes-int-or-string'] && !t['x-kubernetes-preserve-unknown-fields'] ? t.type : undefined;

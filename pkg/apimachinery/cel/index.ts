@@ -39,3 +39,5 @@ export const isCelError = lazy('isCelError');
 export const isCelList = lazy('isCelList');
 export const isCelMap = lazy('isCelMap');
 export const isCelUint = lazy('isCelUint');
+export const optionalOf = lazy('optionalOf');
+export const optionalNone = lazy('optionalNone');

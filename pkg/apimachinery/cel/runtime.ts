@@ -4,4 +4,5 @@ export { compile, evaluate, reads } from './env.js';
 export { celTypeName, checkExpression, checkTyped } from './check.js';
 export { admissionScope, checkAdmissionExpression, compileVariables } from './admission.js';
 export { authorizerValue } from './library/authz.js';
+export { optionalNone, optionalOf } from './library/types.js';
 export { isCelError, isCelList, isCelMap, isCelUint } from '@bufbuild/cel';

@@ -1,9 +1,9 @@
-// x-kubernetes-validations: CEL rules evaluated with `self` (and `oldSelf` for transition rules) at every
-// schema node that declares them (upstream: apiextensions-apiserver pkg/apiserver/schema/cel). Values are
-// handed to @bufbuild/cel typed by the schema: objects as maps, integers as int (BigInt), numbers as double.
+// x-kubernetes-validations: CEL rules evaluated with `self` (and `oldSelf` for transition rules, an optional for
+// optionalOldSelf ones, and in messageExpressions) at every schema node that declares them (upstream: apiextensions-apiserver
+// pkg/apiserver/schema/cel). Values are handed to @bufbuild/cel typed by the schema: objects as maps, integers as int (BigInt), numbers as double.
 import type { CelInput } from '@bufbuild/cel';
 import type { JSONSchemaProps, ValidationRule } from '../../../api/apiextensions/v1/index.js';
-import { checkExpression, compile, COST_LIMIT_EXCEEDED, costExceededMessage, estimateCost, evaluate, PER_CALL_LIMIT, reads, resourceRootSchema, RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT, unescapeField, type Program, isCelError } from '../../apimachinery/cel/index.js';
+import { checkExpression, compile, optionalNone, optionalOf, COST_LIMIT_EXCEEDED, costExceededMessage, estimateCost, evaluate, PER_CALL_LIMIT, reads, resourceRootSchema, RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT, unescapeField, type Program, isCelError } from '../../apimachinery/cel/index.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { forbidden } from '../../apimachinery/field.js';
 import { isPlainObject } from '../schema/index.js';
@@ -13,7 +13,9 @@ interface CompiledRule {
   rule: ValidationRule;
   program: Program;
   message?: Program;
+  /** The rule reads oldSelf: it runs on updates only, unless optionalOldSelf (then oldSelf is an optional). */
   transition: boolean;
+  optionalOldSelf: boolean;
 }
 
 export interface RuleCompilation {
@@ -30,23 +32,23 @@ export function compileRuleSet(s: JSONSchemaProps, cardinality: number, resource
   const self = resourceRoot ? resourceRootSchema(s) : s;
   return (s['x-kubernetes-validations'] ?? []).map((r) => {
     const out: RuleCompilation = { usesOldSelf: false, cost: 0, messageCost: 0 };
+    // upstream's optionalOldSelf environment: oldSelf is an optional of self's type (dyn to our checker)
+    const oldSelf = r.optionalOldSelf ? undefined : self;
     try {
       const c = compile(r.rule);
       out.usesOldSelf = reads(c.ast, 'oldSelf');
       out.cost = estimateCost(c.ast, s) * cardinality;
-      out.error = checkExpression(r.rule, c.ast, c.positions, self, 'boolean');
+      out.error = checkExpression(r.rule, c.ast, c.positions, self, 'boolean', oldSelf);
     } catch (err) {
       out.error = `compilation failed: ${(err as Error).message}`;
     }
     if (r.messageExpression) {
       try {
+        // the message's environment is the rule's: self, and oldSelf as the rule has it
         const m = compile(r.messageExpression);
-        if (reads(m.ast, 'oldSelf')) out.messageError = 'messageExpression compilation failed: undeclared reference to \'oldSelf\'';
-        else {
-          out.messageCost = estimateCost(m.ast, s) * cardinality;
-          const err = checkExpression(r.messageExpression, m.ast, m.positions, self, 'string');
-          if (err) out.messageError = err.startsWith('compilation failed: ') ? `messageExpression ${err}` : err;
-        }
+        out.messageCost = estimateCost(m.ast, s) * cardinality;
+        const err = checkExpression(r.messageExpression, m.ast, m.positions, self, 'string', oldSelf);
+        if (err) out.messageError = err.startsWith('compilation failed: ') ? `messageExpression ${err}` : err;
       } catch (err) {
         out.messageError = `messageExpression compilation failed: ${(err as Error).message}`;
       }
@@ -100,6 +102,7 @@ function rulesOf(s: JSONSchemaProps): CompiledRule[] {
       program: compile(rule.rule).program,
       message: rule.messageExpression ? compile(rule.messageExpression).program : undefined,
       transition: reads(compile(rule.rule).ast, 'oldSelf'),
+      optionalOldSelf: rule.optionalOldSelf === true,
     }));
     compiledRules.set(s, rules);
   }
@@ -248,9 +251,9 @@ function failure(rule: CompiledRule, s: JSONSchemaProps, path: string, bindings:
  * transition rules (those reading oldSelf) run. Lists correlate items by their map keys only, as upstream.
  * One call spends at most upstream's per-request runtime budget; one evaluation at most the per-call limit.
  */
-export function validateRules(value: unknown, old: unknown, s: JSONSchemaProps | undefined, opts: { transitionOnly?: boolean } = {}): StatusCause[] {
+export function validateRules(value: unknown, old: unknown, s: JSONSchemaProps | undefined): StatusCause[] {
   const causes: StatusCause[] = [];
-  walk(value, old, s, '', causes, opts.transitionOnly ?? false, { remaining: RUNTIME_COST_BUDGET });
+  walk(value, old, s, '', causes, { remaining: RUNTIME_COST_BUDGET });
   return causes;
 }
 
@@ -277,7 +280,7 @@ function runRule(rule: CompiledRule, s: JSONSchemaProps, path: string, bindings:
   return result === true ? undefined : failure(rule, s, path, bindings, budget);
 }
 
-function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path: string, causes: StatusCause[], transitionOnly: boolean, budget: Budget): void {
+function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path: string, causes: StatusCause[], budget: Budget): void {
   if (!s || value === undefined || value === null || budget.remaining < 0 || !hasRules(s)) return;
   const rules = s['x-kubernetes-validations']?.length ? rulesOf(s) : [];
   if (rules.length) {
@@ -286,11 +289,16 @@ function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path
       budget.remaining = -1;
       return;
     }
+    // upstream's two activations: oldSelf as it is, and (optionalOldSelf rules) as an optional, none when absent
     const bindings: Record<string, CelInput> = { self: toCel(value, s) };
-    if (old !== undefined && old !== null) bindings.oldSelf = toCel(old, s);
+    const hasOld = old !== undefined && old !== null;
+    if (hasOld) bindings.oldSelf = toCel(old, s);
+    let optionalBindings: Record<string, CelInput> | undefined;
     for (const rule of rules) {
-      if (rule.transition ? bindings.oldSelf === undefined : transitionOnly) continue;
-      const cause = runRule(rule, s, path, bindings, budget);
+      if (rule.transition && !hasOld && !rule.optionalOldSelf) continue;
+      const optional = rule.transition && rule.optionalOldSelf;
+      if (optional) optionalBindings ??= { self: bindings.self!, oldSelf: (hasOld ? optionalOf(bindings.oldSelf) : optionalNone()) as unknown as CelInput };
+      const cause = runRule(rule, s, path, optional ? optionalBindings! : bindings, budget);
       if (cause) causes.push(cause);
       if (budget.remaining < 0) return;
     }
@@ -305,7 +313,7 @@ function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path
       const prev = keys?.length && isPlainObject(v)
         ? olds.find((o) => isPlainObject(o) && keys.every((k) => o[k] === v[k]))
         : undefined;
-      walk(v, prev, items, `${path}[${i}]`, causes, transitionOnly, budget);
+      walk(v, prev, items, `${path}[${i}]`, causes, budget);
     });
     return;
   }
@@ -313,6 +321,6 @@ function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path
   const prevObj = isPlainObject(old) ? old : undefined;
   for (const [k, v] of Object.entries(value)) {
     const prop = propertySchema(s, k);
-    if (prop) walk(v, prevObj?.[k], prop, childPath(path, k), causes, transitionOnly, budget);
+    if (prop) walk(v, prevObj?.[k], prop, childPath(path, k), causes, budget);
   }
 }

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { definitions as metaDefinitions } from '../../../api/meta/v1/index.js';
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import { SchemaIndex } from '../schema/index.js';
-import { validateRules } from './cel.js';
+import { compileRuleSet, validateRules } from './cel.js';
 import { defaultCustomResource } from './defaults.js';
 import { findFirst } from './jsonpath.js';
 import { pruneCustomResource } from './prune.js';
@@ -71,8 +71,33 @@ describe('custom resource schemas', () => {
   it('runs CEL rules with int values, messageExpression and transition rules with fieldPath', () => {
     const causes = validateRules({ spec: { name: 'ab', replicas: 5, max: 3 } }, undefined, schema);
     expect(causes).toEqual([{ reason: 'FieldValueInvalid', field: 'spec', message: 'Invalid value: "object": replicas 5 over 3' }]);
-    const changed = validateRules({ spec: { name: 'cd', replicas: 1, max: 3 } }, { spec: { name: 'ab', replicas: 1, max: 3 } }, schema, { transitionOnly: true });
+    const changed = validateRules({ spec: { name: 'cd', replicas: 1, max: 3 } }, { spec: { name: 'ab', replicas: 1, max: 3 } }, schema);
     expect(changed).toEqual([{ reason: 'FieldValueInvalid', field: 'spec.name', message: 'Invalid value: "object": name is immutable' }]);
+  });
+
+  it('runs optionalOldSelf rules on create with oldSelf none and on updates with an optional; messages may read oldSelf', () => {
+    const s: JSONSchemaProps = {
+      type: 'object',
+      properties: { spec: {
+        type: 'object',
+        properties: { name: { type: 'string' }, size: { type: 'integer' } },
+        'x-kubernetes-validations': [
+          { rule: 'oldSelf.hasValue() || self.name.startsWith("a")', message: 'a new name starts with a', optionalOldSelf: true },
+          { rule: 'self.name == oldSelf.orValue(self).name', messageExpression: '"name was " + oldSelf.value().name', optionalOldSelf: true },
+          { rule: 'self.size >= oldSelf.size', messageExpression: '"size was " + string(oldSelf.size)' },
+        ],
+      } },
+    };
+    expect(compileRuleSet(s.properties!.spec!, 1, false).map((c) => [c.error, c.messageError, c.usesOldSelf])).toEqual([
+      [undefined, undefined, true], [undefined, undefined, true], [undefined, undefined, true],
+    ]);
+    const messages = (obj: unknown, old?: unknown): string[] => validateRules(obj, old, s).map((c) => c.message ?? '');
+    expect(messages({ spec: { name: 'bc', size: 1 } })).toEqual(['Invalid value: "object": a new name starts with a']);
+    expect(messages({ spec: { name: 'ab', size: 1 } })).toEqual([]);
+    expect(messages({ spec: { name: 'bc', size: 0 } }, { spec: { name: 'ab', size: 1 } })).toEqual(['Invalid value: "object": name was ab', 'Invalid value: "object": size was 1']);
+    expect(messages({ spec: { name: 'bc', size: 1 } }, { spec: { name: 'bc', size: 1 } })).toEqual([]);
+    // a field that was absent before: oldSelf is none there
+    expect(messages({ spec: { name: 'bc', size: 1 } }, { other: 1 })).toEqual(['Invalid value: "object": a new name starts with a']);
   });
 
   it('evaluates the JSONPath of printer columns', () => {

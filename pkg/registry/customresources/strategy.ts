@@ -31,6 +31,10 @@ export function customResourceStrategy(o: CustomResourceStrategyOptions): Strate
   };
   const celCauses = (obj: KubeObject, old: KubeObject | undefined): StatusCause[] =>
     (rules ? validateRules(celView(obj), old && celView(old), o.schema) : []);
+  const checkUpdate = (obj: KubeObject, old: KubeObject): StatusCause[] => {
+    const causes = check(obj);
+    return causes.length ? causes : celCauses(obj, old);
+  };
 
   const strategy: Strategy = {
     generation: true,
@@ -41,13 +45,11 @@ export function customResourceStrategy(o: CustomResourceStrategyOptions): Strate
       const causes = check(obj);
       return causes.length ? causes : celCauses(obj, undefined);
     },
-    // Transition rules run on updates (validate above already ran the others, without oldSelf).
-    validateUpdate: (obj, old) => (rules ? validateRules(celView(obj), celView(old), o.schema, { transitionOnly: true }) : []),
-    validateSubresource: (obj, old, _ctx, subresource) => {
-      if (subresource !== 'status') return [];
-      const causes = check(obj);
-      return causes.length ? causes : celCauses(obj, old);
-    },
+    // An update is validated whole here: its rules see oldSelf (transition rules run, optionalOldSelf ones get it
+    // as an optional, messages may read it), as upstream's one validation with the old object.
+    updateValidationIsComplete: true,
+    validateUpdate: (obj, old) => checkUpdate(obj, old),
+    validateSubresource: (obj, old, _ctx, subresource) => (subresource === 'status' ? checkUpdate(obj, old) : []),
     beforeCreate: () => {
       if (o.terminating()) throw methodNotAllowed('create not allowed while custom resource definition is terminating');
     },
