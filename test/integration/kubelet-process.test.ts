@@ -190,10 +190,12 @@ describe('kubelet: process runtime and kubectl logs', () => {
   it('materialises volumes (configMap, downwardAPI, emptyDir) under $MINI_KUBE_ROOTFS; a missing ConfigMap is FailedMount', async () => {
     await createBound(admin, pod('vols', {
       spec: {
-        volumes: [{ name: 'cfg', configMap: { name: 'vol-cm' } }, { name: 'info', downwardAPI: { items: [{ path: 'name', fieldRef: { fieldPath: 'metadata.name' } }] } }, { name: 'scratch', emptyDir: {} }],
+        volumes: [{ name: 'cfg', configMap: { name: 'vol-cm' } }, { name: 'scratch', emptyDir: {} }, {
+          name: 'info', downwardAPI: { items: [{ path: 'name', fieldRef: { fieldPath: 'metadata.name' } }, { path: 'mem', resourceFieldRef: { containerName: 'sh', resource: 'limits.memory', divisor: '1Mi' } }] },
+        }],
         containers: [{
-          name: 'sh', image: 'busybox',
-          command: ['sh', '-c', 'cat $MINI_KUBE_ROOTFS/etc/cfg/greeting; cat $MINI_KUBE_ROOTFS/etc/info/name; echo; echo x > $MINI_KUBE_ROOTFS/scratch/f && echo wrote; exec sleep 60'],
+          name: 'sh', image: 'busybox', resources: { limits: { memory: '256Mi' } },
+          command: ['sh', '-c', 'cat $MINI_KUBE_ROOTFS/etc/cfg/greeting; cat $MINI_KUBE_ROOTFS/etc/info/name; echo; cat $MINI_KUBE_ROOTFS/etc/info/mem; echo; echo x > $MINI_KUBE_ROOTFS/scratch/f && echo wrote; exec sleep 60'],
           volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg' }, { name: 'info', mountPath: '/etc/info' }, { name: 'scratch', mountPath: '/scratch' }],
         }],
       },
@@ -204,7 +206,7 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'vol-cm' }, data: { greeting: 'hi from a volume\n' } });
     await phase('vols', 'Running');
     const logs = await eventually(async () => { const l = await admin.pods('default').logs('vols'); return l.includes('wrote') ? l : undefined; }, 10_000, 'vols log');
-    expect(logs).toBe('hi from a volume\nvols\nwrote\n');
+    expect(logs).toBe('hi from a volume\nvols\n256\nwrote\n');
     const sa = join(rootDir, 'pods', (await get('vols')).metadata!.uid!, 'rootfs', 'sh', 'var/run/secrets/kubernetes.io/serviceaccount');
     expect((await readFile(join(sa, 'token'), 'utf8')).split('.')).toHaveLength(3);
     expect(await readFile(join(sa, 'namespace'), 'utf8')).toBe('default');
@@ -299,6 +301,17 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(await withToken(token, '/pods')).toBe(403);
     expect(await withToken(`${token}x`, '/metrics')).toBe(401);
     await anonymous.close();
+  });
+
+  it('passes the environment on untouched: variables whose names are not shell identifiers (envFrom keys) too, as runc', async () => {
+    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dotted' }, data: { 'c.txt': 'dotted value', 'a-b': 'dashed' } });
+    await createBound(admin, pod('dotted', {
+      spec: { restartPolicy: 'Never', containers: [{ name: 'env', image: 'busybox', command: ['env'], envFrom: [{ prefix: 'CM_', configMapRef: { name: 'dotted' } }] }] },
+    }), NODE);
+    await phase('dotted', 'Succeeded');
+    const vars = (await admin.pods('default').logs('dotted')).split('\n');
+    expect(vars).toContain('CM_c.txt=dotted value');
+    expect(vars).toContain('CM_a-b=dashed');
   });
 
   it('reports exit codes: restartPolicy Never ends Failed with the code; output without a last newline is logged', async () => {

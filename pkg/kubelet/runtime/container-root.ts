@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, realpath, rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Mount } from './types.js';
+import { WRAPPER_SHELL, wrapperArgv } from './wrapper-shell.js';
 
 /** How the host shows a path (a seam for tests). */
 export interface HostView {
@@ -81,6 +82,7 @@ const TMP_OP = 't';
  * with a byte to fd 3 (the shim's sign that the container has started: ShimSpec.startedByte), ARGV runs chrooted
  * there in CWD (made if missing). Anything failing stops the container with exit 126 and mount's message in its log.
  */
+const IN_DIR = 'cd "$0" && exec "$@"';
 const ROOT_SCRIPT = `R=$1; W=$2; shift 2
 mirror() {
   s=$1; t=$2
@@ -114,7 +116,7 @@ done
 shift
 mkdir -p "$R/root$W" || exit 126
 printf x >&3 && exec 3>&- || exit 126
-exec chroot "$R/root" /bin/sh -c 'cd "$0" && exec "$@"' "$W" "$@"`;
+exec chroot "$R/root" ${WRAPPER_SHELL} -c '${IN_DIR}' "$W" "$@"`;
 
 /**
  * The operation that gives the root a /proc of the PID namespace it runs in (a pod sandbox's), as a container's is:
@@ -124,10 +126,10 @@ export const OWN_PROC = ['p'];
 
 /** The argv that builds the container's root at `root` (an empty host directory) and runs `argv` in it, in `cwd`. */
 export const rootedArgv = (root: string, cwd: string, ops: string[], argv: string[]): string[] =>
-  ['sh', '-c', ROOT_SCRIPT, 'mini-kube-root', root, cwd, ...ops, '--', ...argv];
+  wrapperArgv(ROOT_SCRIPT, 'mini-kube-root', root, cwd, ...ops, '--', ...argv);
 
 /** The argv that runs `cmd` in a running container's root (entered with nsenter --root), in the container's working dir. */
-export const inRootArgv = (cwd: string, cmd: string[]): string[] => ['/bin/sh', '-c', 'cd "$0" && exec "$@"', cwd, ...cmd];
+export const inRootArgv = (cwd: string, cmd: string[]): string[] => wrapperArgv(IN_DIR, cwd, ...cmd);
 
 /** Where a path inside the container is on the host (through the volume mounted there), for looking commands up. */
 export const hostPathOf = (path: string, mounts: Mount[]): string => {

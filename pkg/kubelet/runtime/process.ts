@@ -25,6 +25,7 @@ import { cgroupUsage, netDev, processAlive, processGroupUsage } from './procfs.j
 import { readCriLog } from './cri-log.js';
 import { newId } from './ids.js';
 import { ShimHandle } from './shim-client.js';
+import { WRAPPER_SHELL, wrapperArgv } from './wrapper-shell.js';
 import { canMakeRoots, hostPathOf, hostView, inRootArgv, OWN_PROC, rootDirFor, rootedArgv, rootOperations } from './container-root.js';
 import { notFoundMessage, type ShimExit } from './shim-protocol.js';
 import {
@@ -544,7 +545,7 @@ export class ProcessRuntime implements Runtime {
     const tools = this.toolsDir();
     this.builtinsWritten ??= mkdir(tools, { recursive: true }).then(() => Promise.all([
       ...Object.entries(BUILTINS).map(([n, src]) => writeFile(join(dir, `${n}.mjs`), src)),
-      ...TOOLS.map((n) => writeFile(join(tools, n), `#!/bin/sh\nexec '${process.execPath}' '${join(dir, `${n}.mjs`)}' "$@"\n`, { mode: 0o755 })),
+      ...TOOLS.map((n) => writeFile(join(tools, n), `#!${WRAPPER_SHELL === 'sh' ? '/bin/sh' : WRAPPER_SHELL}\nexec '${process.execPath}' '${join(dir, `${n}.mjs`)}' "$@"\n`, { mode: 0o755 })),
     ])).then(() => undefined);
     return this.builtinsWritten;
   }
@@ -567,8 +568,8 @@ export class ProcessRuntime implements Runtime {
  * bind that fails stops the container (exit 126, mount's message in its log).
  */
 const readOnlyBinds = (paths: string[], argv: string[]): string[] => [
-  'sh', '-c', 'while [ "$1" != -- ]; do mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 126; shift; done; shift; exec "$@"',
-  'mini-kube-mounts', ...paths, '--', ...argv,
+  ...wrapperArgv('while [ "$1" != -- ]; do mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 126; shift; done; shift; exec "$@"',
+    'mini-kube-mounts', ...paths, '--', ...argv),
 ];
 
 /** Where a container's processes start on the host: its working dir, or its own directory when that is in its own root. */

@@ -8,6 +8,7 @@ import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { waitGone } from '../runtime/procfs.js';
+import { wrapperArgv } from '../runtime/wrapper-shell.js';
 import type { DnsConfig, HostsEntries, LinuxContainerResources } from '../runtime/types.js';
 import type { Cgroups } from './cgroups.js';
 import { hostsFile, resolvConf } from './dns.js';
@@ -160,7 +161,7 @@ export class PodSandboxes {
    */
   wrap(sb: PodSandbox, argv: string[], cgroupDir?: string): string[] {
     const inPod = ['nsenter', `--target=${sb.pausePid}`, '--pid', '--ipc', '--uts', '--', 'ip', 'netns', 'exec', sb.netns, ...argv];
-    return cgroupDir ? ['sh', '-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', cgroupDir, ...inPod] : inPod;
+    return cgroupDir ? wrapperArgv('echo $$ > "$0/cgroup.procs" && exec "$@"', cgroupDir, ...inPod) : inPod;
   }
 
   /** StopPodSandbox: the pause (and with it every process of the pod's PID namespace) goes, then the network. */
