@@ -77,6 +77,8 @@ export interface ResourceType {
   definition: string;
   /** Kept as this group's resource of the same plural (events.k8s.io Events are core Events); its own group if unset. */
   storageGroup?: string;
+  /** A warning sent with every response for this resource in this version (a deprecated custom resource version's). */
+  warning?: string;
 }
 
 /**

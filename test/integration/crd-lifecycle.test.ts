@@ -1,7 +1,8 @@
 // A CRD's life as upstream's apiextensions controllers run it: deletion waits for its custom resources (Terminating
 // InstanceDeletionInProgress, InstanceDeletionCheck after the wait times out, retried until the last one goes, then
 // InstanceDeletionCompleted with the finalizer gone); names clashing with another CRD's are refused one by one, the
-// last conflict naming the reason, while an established CRD stays established under the names it has.
+// last conflict naming the reason, while an established CRD stays established under the names it has; a deprecated
+// version answers every request with a Warning header.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalizerTiming } from '../../pkg/registry/customresources/controller.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
@@ -106,5 +107,35 @@ describe('CRD names', () => {
     expect((await s.kubectl('get', 'gizmo', 'x', '-o', 'name')).stdout).toBe('gadget.life.example.com/x\n');
     await rename({ shortNames: ['g'] });
     await eventually(async () => (await condition('gadgets.life.example.com', 'NamesAccepted'))?.status === 'True', 'NamesAccepted=True');
+  });
+});
+
+describe('deprecated versions', () => {
+  it('warn on every request, with the deprecationWarning or upstream\'s default naming the newest served version', async () => {
+    const version = (name: string, extra: object = {}) => ({ name, served: true, storage: name === 'v1', subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }, ...extra });
+    const def = {
+      ...crd('things', 'Thing', []),
+      spec: {
+        ...crd('things', 'Thing', []).spec,
+        versions: [version('v1alpha1', { deprecated: true }), version('v1beta1', { deprecated: true, deprecationWarning: 'v1beta1 things go away in 2.0' }),
+          version('v1'), version('v2beta1'), version('v3', { deprecated: true })],
+      },
+    };
+    expect((await s.api('POST', CRDS, def)).status).toBe(201);
+    await established('things.life.example.com');
+    const warning = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+      const r = await s.api(method, path, body, body ? { 'content-type': 'application/merge-patch+json' } : {});
+      return r.headers.warning;
+    };
+    const created = await s.api('POST', '/apis/life.example.com/v1alpha1/things', { apiVersion: 'life.example.com/v1alpha1', kind: 'Thing', metadata: { name: 't' } });
+    expect(created.status).toBe(201);
+    expect(created.headers.warning).toBe('299 - "life.example.com/v1alpha1 Thing is deprecated; use life.example.com/v1 Thing"');
+    expect(await warning('GET', '/apis/life.example.com/v1alpha1/things')).toBe('299 - "life.example.com/v1alpha1 Thing is deprecated; use life.example.com/v1 Thing"');
+    expect(await warning('GET', '/apis/life.example.com/v1beta1/things/t')).toBe('299 - "v1beta1 things go away in 2.0"');
+    expect(await warning('PATCH', '/apis/life.example.com/v1beta1/things/t/status', { status: { ok: true } })).toBe('299 - "v1beta1 things go away in 2.0"');
+    // no newer version to recommend
+    expect(await warning('GET', '/apis/life.example.com/v3/things/t')).toBe('299 - "life.example.com/v3 Thing is deprecated"');
+    expect(await warning('GET', '/apis/life.example.com/v1/things/t')).toBeUndefined();
+    expect(await warning('GET', '/apis/life.example.com/v2beta1/things/t')).toBeUndefined();
   });
 });

@@ -35,6 +35,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
   // the router's refusals come before anything of the request is read
   checkVerb(reg, info);
   const ctx = requestContext(request, info);
+  if (reg.rt.warning) ctx.warnings.push(reg.rt.warning);
   const r: Responder = { rt: reg.rt, request, reply, warnings: ctx.warnings, now: ctx.now };
   const q = request.query as Query;
 

@@ -27,6 +27,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
   if (!sub) throw noRoute(true);
   if (!(sub.verbs as string[]).includes(info.verb)) throw methodNotAllowed('the server does not allow this method on the requested resource');
   const ctx = requestContext(request, info);
+  if (reg.rt.warning) ctx.warnings.push(reg.rt.warning);
   const r: Responder = { rt: reg.rt, request, reply, warnings: ctx.warnings, now: ctx.now };
   const q = request.query as Record<string, string | undefined>;
   const body = (): unknown => decodeBody(request.body as Buffer, request.headers['content-type'], ctx, info.verb === 'patch');

@@ -61,10 +61,34 @@ export function resourceTypeOf(crd: CustomResourceDefinition, v: CustomResourceD
     group, version: v.name, kind: names.kind, plural: names.plural, singular: names.singular ?? names.kind.toLowerCase(),
     namespaced: scope === 'Namespaced', verbs: ALL_VERBS, definition: definitionName(group, v.name, names.kind),
   };
+  if (v.deprecated) rt.warning = v.deprecationWarning ?? defaultDeprecationWarning(crd, v.name);
   if (names.shortNames?.length) rt.shortNames = names.shortNames;
   if (names.categories?.length) rt.categories = names.categories;
   if (subresources.length) rt.subresources = subresources;
   return rt;
+}
+
+const KUBE_VERSION = /^v(\d+)(?:(alpha|beta)(\d+))?$/;
+
+/** Upstream's CompareKubeAwareVersionStrings: > 0 when `a` ranks above `b` (GA, beta, alpha; then the numbers). */
+export function kubeAwareVersionOrder(a: string, b: string): number {
+  const [ka, kb] = [KUBE_VERSION.exec(a), KUBE_VERSION.exec(b)];
+  if (!ka || !kb) return Number(Boolean(ka)) - Number(Boolean(kb)) || (a === b ? 0 : a < b ? 1 : -1);
+  const rank = (m: RegExpExecArray): number[] => [m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0, Number(m[1]), Number(m[3] ?? 0)];
+  const [ra, rb] = [rank(ka), rank(kb)];
+  return ra.map((x, i) => x - rb[i]!).find((d) => d !== 0) ?? 0;
+}
+
+/**
+ * Upstream's defaultDeprecationWarning: "<group>/<version> <Kind> is deprecated", and "; use <group>/<v> <Kind>" with
+ * the highest served, non-deprecated version that ranks above the deprecated one, if any.
+ */
+export function defaultDeprecationWarning(crd: CustomResourceDefinition, deprecated: string): string {
+  const { group, names } = crd.spec;
+  const msg = `${group}/${deprecated} ${names.kind} is deprecated`;
+  const newer = crd.spec.versions.filter((v) => v.served && !v.deprecated && kubeAwareVersionOrder(v.name, deprecated) > 0).map((v) => v.name);
+  const [best] = newer.sort((a, b) => kubeAwareVersionOrder(b, a));
+  return best ? `${msg}; use ${group}/${best} ${names.kind}` : msg;
 }
 
 function decoderFor(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion, initializers: boolean): Decoder {
