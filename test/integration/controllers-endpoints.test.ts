@@ -2,7 +2,7 @@
 // pods — ready ones as addresses, others as notReadyAddresses, named target ports resolved per pod — and go with
 // the service (the EndpointSlice through the garbage collector).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
+import { Client, Resources, isNotFound, type KubeObject } from '../../pkg/client/index.js';
 import type { TestApiServer } from '../support/apiserver.js';
 import { eventually, setPodStatus, startControllersCluster, stopControllersCluster } from './controllers-support.js';
 
@@ -117,5 +117,37 @@ describe('endpoints and endpointslices', () => {
     const labelled = await c.endpoints('default').get('manual');
     await c.endpoints('default').update({ ...labelled, metadata: { ...labelled.metadata, labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } } });
     await eventually(mirrored, (l) => l.length === 0, 'the mirrored slice to go');
+  });
+
+  it('publishNotReadyAddresses makes a not-ready pod ready, but not serving', async () => {
+    await c.services('default').create({
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'pna', namespace: 'default' },
+      spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: { app: 'pna' }, ports: [{ port: 80 }] },
+    });
+    await c.pods('default').create({ ...webPod('pna-0', 80), metadata: { name: 'pna-0', namespace: 'default', labels: { app: 'pna' } } });
+    await setPodStatus(c, 'default', 'pna-0', false, '10.0.2.1');
+    const slices = await eventually(() => c.resource(Resources.endpointSlices, 'default').list({ labelSelector: 'kubernetes.io/service-name=pna' }),
+      (l) => (l.items[0]?.endpoints ?? []).length === 1, 'the not-ready pod in the slice');
+    expect(slices.items[0]!.endpoints[0].conditions).toEqual({ ready: true, serving: false, terminating: false });
+    const ep = await eventually(() => c.endpoints('default').get('pna'), (e) => (e.subsets?.[0]?.addresses ?? []).length === 1, 'the not-ready pod in the addresses');
+    expect(ep.subsets[0].notReadyAddresses).toBeUndefined();
+  });
+
+  it('gives an ExternalName service no Endpoints or EndpointSlices, even with a selector', async () => {
+    // the ExternalName service is queued first; once the plain service after it has its endpoints, it has been synced
+    await c.services('default').create({
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'ext', namespace: 'default' },
+      spec: { type: 'ExternalName', externalName: 'example.com', selector: { app: 'ext' }, ports: [{ port: 80 }] },
+    });
+    await c.services('default').create({
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'ext-sentinel', namespace: 'default' }, spec: { selector: { app: 'ext' }, ports: [{ port: 80 }] },
+    });
+    await c.pods('default').create({ ...webPod('ext-0', 80), metadata: { name: 'ext-0', namespace: 'default', labels: { app: 'ext' } } });
+    await setPodStatus(c, 'default', 'ext-0', true, '10.0.3.1');
+    await eventually(() => c.endpoints('default').get('ext-sentinel'), (e) => (e.subsets?.[0]?.addresses ?? []).length === 1, 'the sentinel\'s Endpoints');
+    await eventually(() => c.resource(Resources.endpointSlices, 'default').list({ labelSelector: 'kubernetes.io/service-name=ext-sentinel' }),
+      (l) => (l.items[0]?.endpoints ?? []).length === 1, 'the sentinel\'s slice');
+    expect(await c.endpoints('default').get('ext').then(() => 'found', (e: unknown) => (isNotFound(e) ? 'NotFound' : String(e)))).toBe('NotFound');
+    expect((await c.resource(Resources.endpointSlices, 'default').list({ labelSelector: 'kubernetes.io/service-name=ext' })).items).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // The endpoints controller (upstream pkg/controller/endpoint): the Endpoints object of every service with a
 // selector lists the IPs of its pods — ready ones in addresses, others in notReadyAddresses (or all in addresses
 // with publishNotReadyAddresses) — grouped into subsets by the ports they serve (named targetPorts resolved per
-// pod). Services without a selector keep their hand-made Endpoints; a deleted service loses its own.
+// pod). Services without a selector, and ExternalName ones, keep their hand-made Endpoints; a deleted service loses its
+// own.
 import type { KubeObject } from '../../../api/types.js';
 import { Resources, isAlreadyExists, isNotFound } from '../../client/index.js';
 import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
@@ -63,7 +64,8 @@ export async function startEndpointsController(ctx: ClusterControllerContext): P
       await client.delete(name, { signal: ctx.signal }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
       return;
     }
-    if (!hasSelector(svc)) return;
+    // an ExternalName service gets no endpoints, whatever its selector (upstream's syncService; issue 105986)
+    if (svc.spec?.type === 'ExternalName' || !hasSelector(svc)) return;
     const selected = podLister.namespace(namespace).list().filter((p) => servicesSelecting([svc], p).length > 0);
     const subsets = computeSubsets(svc, selected);
     const labels: Record<string, string> = { ...(svc.metadata?.labels ?? {}) };

@@ -2,7 +2,7 @@
 // selector owns discovery.k8s.io/v1 EndpointSlices labelled kubernetes.io/service-name and managed-by
 // endpointslice-controller.k8s.io — one slice per distinct port mapping (at most 100 endpoints each), each endpoint a
 // pod IP with ready / serving / terminating conditions, its hostname, node, zone and targetRef. Slices no longer wanted are
-// deleted; the garbage collector removes them with their service.
+// deleted; the garbage collector removes them with their service. An ExternalName service gets none.
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { Resources } from '../../client/index.js';
@@ -52,7 +52,8 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
       const g = groups.get(key) ?? { ports, endpoints: [] };
       g.endpoints.push({
         addresses: [pod.status.podIP],
-        conditions: { ready: publishAll || (serving && !terminating), serving: publishAll || serving, terminating },
+        // publishNotReadyAddresses forces ready only: serving stays the pod's readiness (upstream's podToEndpoint)
+        conditions: { ready: publishAll || (serving && !terminating), serving, terminating },
         // as upstream's ShouldSetHostname: a pod naming this service as its subdomain (StatefulSet pods) is found by name
         ...(pod.spec?.hostname && pod.spec?.subdomain === svc.metadata?.name ? { hostname: pod.spec.hostname as string } : {}),
         ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
@@ -75,6 +76,8 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
     const [namespace, name] = key.split('/') as [string, string];
     if (created.waiting(key, namespace, sliceLister)) { loop.enqueueAfter(key, 100); return; }
     const svc = svcLister.get(key);
+    // an ExternalName service gets no endpoints, whatever its selector (upstream's syncService; issue 105986)
+    if (svc?.spec?.type === 'ExternalName') return;
     const client = ctx.client.resource(Resources.endpointSlices, namespace);
     const existing = managedSlices(sliceLister, namespace, name, MANAGED_BY);
     if (!svc || !hasSelector(svc)) {
