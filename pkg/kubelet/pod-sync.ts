@@ -529,6 +529,8 @@ export class PodSyncer {
     for (const c of rt.listContainers(uid)) if (c.state === 'running') await rt.stopContainer(c.id, 0);
     for (const sb of rt.listPodSandboxes(uid)) await rt.removePodSandbox(sb.id);
     for (const key of [...this.backoffs.keys()]) if (key.startsWith(`${uid}/`)) this.backoffs.delete(key);
-    this.volumes?.forget(uid);
+    const podDir = rt.podDir?.(uid);
+    if (podDir) await this.volumes?.tearDown(uid, podDir);
+    else this.volumes?.forget(uid);
   }
 }

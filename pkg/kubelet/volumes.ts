@@ -1,7 +1,8 @@
 // Pod volumes for the process runtime, materialised under <root>/pods/<uid>/volumes/<name> as upstream's volume
 // plugins do: emptyDir, configMap, secret, downwardAPI and projected (configMap, secret, downwardAPI,
 // serviceAccountToken via TokenRequest) written atomically (volumes/atomic-writer.ts) so that a later set-up with
-// changed sources updates them in place; hostPath and persistentVolumeClaim (volumes/host-volumes.ts) are node
+// changed sources updates them in place; an emptyDir of medium Memory is a tmpfs (volumes/memory-medium.ts) where the
+// kubelet has root; hostPath and persistentVolumeClaim (volumes/host-volumes.ts) are node
 // paths. A container finds its mounts as symlinks under $MINI_KUBE_ROOTFS/<mountPath>, and, where the runtime can
 // build it a root of its own (runtime/container-root.ts), at the mountPath itself; a subPath mount into an atomically
 // written volume is a copy taken at start, so it is not updated (as upstream's bind mount).
@@ -10,6 +11,7 @@ import { chmod, chown, cp, lstat, mkdir, realpath, rm, symlink } from 'node:fs/p
 import { dirname, join } from 'node:path';
 import { isNotFound, type KubeObject } from '../client/index.js';
 import { writeAtomically, type Payload } from './volumes/atomic-writer.js';
+import { memoryMediumSize, mountMemoryMedium, unmountPodVolumes } from './volumes/memory-medium.js';
 import { ClaimError, VolumeError, claimPath, prepareHostPath, type HostPathSource, type VolumeObjectGetter } from './volumes/host-volumes.js';
 import type { Mount } from './runtime/types.js';
 import { ResourceFieldError, resourceFieldValue, selectedContainer, type NodeAllocatable, type ResourceFieldSelector } from './resource-field.js';
@@ -23,7 +25,7 @@ interface DownwardItem { path: string; fieldRef?: { fieldPath: string }; resourc
 interface ConfigSource { name: string; items?: KeyToPath[]; optional?: boolean }
 export interface Volume {
   name: string;
-  emptyDir?: unknown;
+  emptyDir?: { medium?: string; sizeLimit?: string };
   hostPath?: HostPathSource;
   persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
   configMap?: ConfigSource & { defaultMode?: number };
@@ -81,7 +83,17 @@ export interface VolumeManagerOptions {
 export class VolumeManager {
   private readonly tokens = new Map<string, { token: string; renewAt: number }>();
 
-  constructor(private readonly o: VolumeManagerOptions) {}
+  private readonly node: NodeAllocatable;
+
+  constructor(private readonly o: VolumeManagerOptions) {
+    this.node = o.node ?? { cpu: '1', memory: '1Gi' };
+  }
+
+  /** The pod's volumes torn down on the node (its memory-backed emptyDirs unmounted); then forgotten. */
+  async tearDown(uid: string, podDir: string): Promise<void> {
+    await unmountPodVolumes(join(podDir, 'volumes'));
+    this.forget(uid);
+  }
 
   forget(uid: string): void {
     for (const k of this.tokens.keys()) if (k.startsWith(`${uid}/`)) this.tokens.delete(k);
@@ -113,6 +125,11 @@ export class VolumeManager {
           // upstream's emptyDir is world-writable; with an fsGroup it is the group's, and setgid, so that what the
           // containers write there is the group's too (SetVolumeOwnership)
           if (v.emptyDir) {
+            if (v.emptyDir.medium === 'Memory' && process.getuid?.() === 0) {
+              await mountMemoryMedium(dir, memoryMediumSize(pod, v.emptyDir.sizeLimit, this.node.memory)).catch((e: unknown) => {
+                throw new VolumeError(`MountVolume.SetUp failed for volume "${v.name}" : ${(e as Error).message}`);
+              });
+            }
             if (fsGroup !== undefined) await chown(dir, 0, fsGroup);
             await chmod(dir, fsGroup !== undefined ? 0o2777 : 0o777);
           }
@@ -149,7 +166,7 @@ export class VolumeManager {
     const value = (i: DownwardItem): string => {
       if (!i.resourceFieldRef) return fieldOf(pod, i.fieldRef?.fieldPath ?? '');
       try {
-        return resourceFieldValue(selectedContainer(pod, i.resourceFieldRef), i.resourceFieldRef, this.o.node ?? { cpu: '1', memory: '1Gi' });
+        return resourceFieldValue(selectedContainer(pod, i.resourceFieldRef), i.resourceFieldRef, this.node);
       } catch (e) {
         if (!(e instanceof ResourceFieldError)) throw e;
         throw new VolumeError(`MountVolume.SetUp failed for volume "${volume}" : ${e.message}`);

@@ -303,6 +303,23 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await anonymous.close();
   });
 
+  it.skipIf(notRoot)('makes an emptyDir of medium Memory a tmpfs of its sizeLimit, unmounted when the pod goes', async () => {
+    await createBound(admin, pod('ram', {
+      spec: {
+        volumes: [{ name: 'cache', emptyDir: { medium: 'Memory', sizeLimit: '8Mi' } }],
+        containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'grep " /cache " /proc/self/mounts; exec sleep 60'], volumeMounts: [{ name: 'cache', mountPath: '/cache' }] }],
+      },
+    }), NODE);
+    await phase('ram', 'Running');
+    const line = await eventually(async () => (await admin.pods('default').logs('ram')) || undefined, 10_000, 'ram log');
+    expect(line).toMatch(/^tmpfs \/cache tmpfs rw,.*size=8192k/);
+    const volumes = join(rootDir, 'pods', (await get('ram')).metadata!.uid!, 'volumes');
+    const mounted = async (): Promise<boolean> => (await readFile('/proc/self/mountinfo', 'utf8')).includes(` ${volumes}/cache `);
+    expect(await mounted()).toBe(true);
+    await admin.pods('default').delete('ram', { gracePeriodSeconds: 0 });
+    await eventually(async () => !(await mounted()), 15_000, 'the tmpfs unmounted');
+  });
+
   it('passes the environment on untouched: variables whose names are not shell identifiers (envFrom keys) too, as runc', async () => {
     await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dotted' }, data: { 'c.txt': 'dotted value', 'a-b': 'dashed' } });
     await createBound(admin, pod('dotted', {
