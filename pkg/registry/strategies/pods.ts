@@ -3,14 +3,13 @@
 import type { KubeObject } from '../../../api/types.js';
 import { forbidden } from '../../apimachinery/field.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
-import { jsonEqual } from '../../apimachinery/json-equal.js';
 import { rfc3339 } from '../meta.js';
 import type { Strategy } from '../strategy.js';
 import { validateEphemeralContainersUpdate } from './ephemeral-containers.js';
 import { validatePodAnnotationUpdates } from './pod-annotations.js';
 import { validatePodStatusUpdate } from './pod-status.js';
+import { validatePodSpecUpdate } from './pod-update.js';
 import { validatePodVolumeClaims } from '../validation/volumes.js';
-import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export const podStrategy: Strategy = {
   returnDeletedObject: true,
@@ -53,20 +52,7 @@ export const podStrategy: Strategy = {
   validateUpdate(pod, old) {
     const annotations = [...validatePodOnly(pod), ...validatePodAnnotationUpdates(pod, old)];
     // Most of a pod's spec is immutable once created (upstream: ValidatePodUpdate).
-    if (jsonEqual(pod.spec, old.spec)) return annotations;
-    const mutable = (o: KubeObject): unknown => {
-      const spec = cloneJson(o.spec ?? {});
-      for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) delete c.image;
-      delete spec.activeDeadlineSeconds;
-      delete spec.tolerations;
-      delete spec.schedulingGates;
-      delete spec.terminationGracePeriodSeconds;
-      return spec;
-    };
-    if (!jsonEqual(mutable(pod), mutable(old))) {
-      return [...annotations, forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)')];
-    }
-    return annotations;
+    return [...annotations, ...validatePodSpecUpdate(pod.spec ?? {}, old.spec ?? {})];
   },
   validateSubresource(pod, old, _ctx, subresource) {
     if (subresource === 'status') return validatePodStatusUpdate(pod, old);
