@@ -150,4 +150,27 @@ describe('endpoints and endpointslices', () => {
     expect(await c.endpoints('default').get('ext').then(() => 'found', (e: unknown) => (isNotFound(e) ? 'NotFound' : String(e)))).toBe('NotFound');
     expect((await c.resource(Resources.endpointSlices, 'default').list({ labelSelector: 'kubernetes.io/service-name=ext' })).items).toEqual([]);
   });
+
+  it('stamps Endpoints and EndpointSlices with the time of the change they reflect', async () => {
+    const key = 'endpoints.kubernetes.io/last-change-trigger-time';
+    const svc = await c.services('default').create({
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'tt', namespace: 'default' }, spec: { selector: { app: 'tt' }, ports: [{ port: 80 }] },
+    });
+    const slicesOf = (): Promise<{ items: KubeObject[] }> => c.resource(Resources.endpointSlices, 'default').list({ labelSelector: 'kubernetes.io/service-name=tt' });
+    // the first sync of a service: its creation
+    const created = svc.metadata!.creationTimestamp;
+    await eventually(() => c.endpoints('default').get('tt'), (e) => e.metadata?.annotations?.[key] === created, 'the Endpoints stamped with the service\'s creation');
+    await eventually(slicesOf, (l) => l.items[0]?.metadata?.annotations?.[key] === created, 'the placeholder slice stamped with the service\'s creation');
+    // then the pod's readiness
+    await c.pods('default').create({ ...webPod('tt-0', 80), metadata: { name: 'tt-0', namespace: 'default', labels: { app: 'tt' } } });
+    // (a time of its own, so that it cannot be mistaken for the service's creation)
+    const readyAt = '2020-02-02T02:02:02Z';
+    await c.pods('default').patch('tt-0', 'merge', {
+      status: { phase: 'Running', podIP: '10.0.4.1', podIPs: [{ ip: '10.0.4.1' }], conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: readyAt }] },
+    }, { subresource: 'status' });
+    const ep = await eventually(() => c.endpoints('default').get('tt'), (e) => (e.subsets?.[0]?.addresses ?? []).length === 1, 'the pod in the Endpoints');
+    expect(ep.metadata?.annotations?.[key]).toBe(readyAt);
+    const slices = await eventually(slicesOf, (l) => (l.items[0]?.endpoints ?? []).length === 1, 'the pod in the slice');
+    expect(slices.items[0]!.metadata?.annotations?.[key]).toBe(readyAt);
+  });
 });

@@ -2,12 +2,13 @@
 // selector lists the IPs of its pods — ready ones in addresses, others in notReadyAddresses (or all in addresses
 // with publishNotReadyAddresses) — grouped into subsets by the ports they serve (named targetPorts resolved per
 // pod). Services without a selector, and ExternalName ones, keep their hand-made Endpoints; a deleted service loses its
-// own.
+// own. A written Endpoints carries endpoints.kubernetes.io/last-change-trigger-time (./trigger-time.ts).
 import type { KubeObject } from '../../../api/types.js';
 import { Resources, isAlreadyExists, isNotFound } from '../../client/index.js';
 import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { isGoneOrTerminating } from '../shared/errors.js';
+import { TriggerTimeTracker, withTriggerTime } from './trigger-time.js';
 import {
   endpointPorts, enqueueServicesAndTheirPods, hasSelector, isPodReady, podTargetRef, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
 } from '../shared/service-pods.js';
@@ -51,6 +52,7 @@ export async function startEndpointsController(ctx: ClusterControllerContext): P
   const podLister = pods.lister();
   const epLister = endpoints.lister();
   const loop = workerLoop(ctx, 'endpoints-controller', sync);
+  const triggerTimes = new TriggerTimeTracker();
 
   enqueueServicesAndTheirPods(services, pods, (s) => loop.enqueue(s));
   // Someone else's change to an Endpoints we manage is undone.
@@ -61,12 +63,15 @@ export async function startEndpointsController(ctx: ClusterControllerContext): P
     const client = ctx.client.endpoints(namespace);
     const svc = svcLister.get(key);
     if (!svc) {
+      triggerTimes.delete(namespace, name);
       await client.delete(name, { signal: ctx.signal }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
       return;
     }
     // an ExternalName service gets no endpoints, whatever its selector (upstream's syncService; issue 105986)
     if (svc.spec?.type === 'ExternalName' || !hasSelector(svc)) return;
     const selected = podLister.namespace(namespace).list().filter((p) => servicesSelecting([svc], p).length > 0);
+    // computed on every sync, written or not, so that the tracker knows what has been published
+    const triggerTime = triggerTimes.compute(svc, selected);
     const subsets = computeSubsets(svc, selected);
     const labels: Record<string, string> = { ...(svc.metadata?.labels ?? {}) };
     if (svc.spec?.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
@@ -74,9 +79,11 @@ export async function startEndpointsController(ctx: ClusterControllerContext): P
     if (current && canonicalJson(current.subsets ?? []) === canonicalJson(subsets) && canonicalJson(current.metadata?.labels ?? {}) === canonicalJson(labels)) return;
     try {
       if (current) {
-        await client.update({ ...current, metadata: { ...current.metadata, labels }, subsets }, { signal: ctx.signal });
+        const annotations = withTriggerTime(current.metadata?.annotations, triggerTime);
+        await client.update({ ...current, metadata: { ...current.metadata, labels, annotations }, subsets }, { signal: ctx.signal });
       } else {
-        await client.create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels }, subsets }, { signal: ctx.signal });
+        const annotations = withTriggerTime(undefined, triggerTime);
+        await client.create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels, annotations }, subsets }, { signal: ctx.signal });
       }
     } catch (e) {
       if (isGoneOrTerminating(e)) return;

@@ -2,10 +2,12 @@
 // selector owns discovery.k8s.io/v1 EndpointSlices labelled kubernetes.io/service-name and managed-by
 // endpointslice-controller.k8s.io — one slice per distinct port mapping (at most 100 endpoints each), each endpoint a
 // pod IP with ready / serving / terminating conditions, its hostname, node, zone and targetRef. Slices no longer wanted are
-// deleted; the garbage collector removes them with their service. An ExternalName service gets none.
+// deleted; the garbage collector removes them with their service. An ExternalName service gets none. Slices written
+// carry endpoints.kubernetes.io/last-change-trigger-time (../endpoint/trigger-time.ts).
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { Resources } from '../../client/index.js';
+import { TriggerTimeTracker, withTriggerTime } from '../endpoint/trigger-time.js';
 import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { CreatedSlices, deleteSlices, managedSlices, writeSlices } from '../shared/endpoint-slices.js';
@@ -18,6 +20,9 @@ const MAX_ENDPOINTS_PER_SLICE = 100;
 
 interface Endpoint { addresses: string[]; conditions: { ready: boolean; serving: boolean; terminating: boolean }; hostname?: string; nodeName?: string; zone?: string; targetRef: Record<string, string> }
 
+/** A slice's ports: as the Endpoints', but an unnamed one is named "" (as the apiserver keeps it, so a slice compares equal). */
+const slicePorts = (pod: KubeObject, svc: KubeObject): EndpointPort[] | undefined => endpointPorts(pod, svc)?.map((p) => ({ name: '', ...p }));
+
 export async function startEndpointSliceController(ctx: ClusterControllerContext): Promise<void> {
   const services = ctx.informers.informerFor(Resources.services);
   const pods = ctx.informers.pods();
@@ -29,6 +34,7 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
   const sliceLister = slices.lister();
   const loop = workerLoop(ctx, 'endpointslice-controller', sync);
   const created = new CreatedSlices();
+  const triggerTimes = new TriggerTimeTracker();
 
   enqueueServicesAndTheirPods(services, pods, (s) => loop.enqueue(s));
   const onSlice = (s: KubeObject): void => {
@@ -37,13 +43,12 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
   };
   slices.addEventHandler({ onUpdate: (_o, s) => onSlice(s), onDelete: (o) => onSlice(objOf(o)) });
 
-  function desiredSlices(svc: KubeObject): { ports: EndpointPort[]; endpoints: Endpoint[] }[] {
-    const namespace = svc.metadata!.namespace!;
+  function desiredSlices(svc: KubeObject, selected: KubeObject[]): { ports: EndpointPort[]; endpoints: Endpoint[] }[] {
     const groups = new Map<string, { ports: EndpointPort[]; endpoints: Endpoint[] }>();
     const publishAll = !!svc.spec?.publishNotReadyAddresses;
-    for (const pod of podLister.namespace(namespace).list()) {
-      if (!servicesSelecting([svc], pod).length || !shouldPodBeInEndpoints(pod, true)) continue;
-      const ports = endpointPorts(pod, svc);
+    for (const pod of selected) {
+      if (!shouldPodBeInEndpoints(pod, true)) continue;
+      const ports = slicePorts(pod, svc);
       if (!ports) continue;
       const terminating = !!pod.metadata?.deletionTimestamp;
       const serving = isPodReady(pod);
@@ -76,6 +81,7 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
     const [namespace, name] = key.split('/') as [string, string];
     if (created.waiting(key, namespace, sliceLister)) { loop.enqueueAfter(key, 100); return; }
     const svc = svcLister.get(key);
+    if (!svc) triggerTimes.delete(namespace, name);
     // an ExternalName service gets no endpoints, whatever its selector (upstream's syncService; issue 105986)
     if (svc?.spec?.type === 'ExternalName') return;
     const client = ctx.client.resource(Resources.endpointSlices, namespace);
@@ -87,11 +93,15 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
     }
     const labels: Record<string, string> = { ...(svc.metadata?.labels ?? {}), [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: MANAGED_BY };
     if (svc.spec?.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
+    // computed on every sync, written or not, so that the tracker knows what has been published
+    const selected = podLister.namespace(namespace).list().filter((p) => servicesSelecting([svc], p).length > 0);
+    const triggerTime = triggerTimes.compute(svc, selected);
     await writeSlices({
       client, signal: ctx.signal, service: name, namespace, labels, existing,
-      wanted: desiredSlices(svc).map((d) => ({ addressType: 'IPv4', endpoints: d.endpoints, ports: d.ports })),
+      wanted: desiredSlices(svc, selected).map((d) => ({ addressType: 'IPv4', endpoints: d.endpoints, ports: d.ports })),
       owner: { apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata!.uid!, controller: true, blockOwnerDeletion: true },
       onCreated: (n) => created.add(key, n),
+      annotate: (current) => withTriggerTime(current, triggerTime),
     });
   }
 

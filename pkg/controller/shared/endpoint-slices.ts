@@ -53,6 +53,8 @@ export interface SliceWrite {
   existing: KubeObject[];
   wanted: WantedSlice[];
   onCreated(name: string): void;
+  /** The annotations of a slice being created or updated (an unchanged slice is not written for them). */
+  annotate?(current: Record<string, string> | undefined): Record<string, string>;
 }
 
 /** Brings `existing` to `wanted`; rejects with the first failure other than a gone or terminating object. */
@@ -66,11 +68,14 @@ export async function writeSlices(w: SliceWrite): Promise<void> {
       const [s] = unused.splice(i, 1) as [KubeObject];
       if (canonicalJson({ addressType: s.addressType, endpoints: s.endpoints ?? [], ports: s.ports ?? [] }) === canonicalJson(body)
         && canonicalJson(s.metadata?.labels) === canonicalJson(w.labels)) continue;
-      writes.push(w.client.update({ ...s, ...body, metadata: { ...s.metadata, labels: w.labels } }, { signal: w.signal }));
+      const annotations = w.annotate ? { annotations: w.annotate(s.metadata?.annotations) } : {};
+      writes.push(w.client.update({ ...s, ...body, metadata: { ...s.metadata, labels: w.labels, ...annotations } }, { signal: w.signal }));
     } else {
       writes.push(w.client.create({
         apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
-        metadata: { generateName: `${w.service}-`, namespace: w.namespace, labels: w.labels, ownerReferences: [w.owner] },
+        metadata: {
+          generateName: `${w.service}-`, namespace: w.namespace, labels: w.labels, ...(w.annotate ? { annotations: w.annotate(undefined) } : {}), ownerReferences: [w.owner],
+        },
         ...body,
       }, { signal: w.signal }).then((created) => w.onCreated(created.metadata!.name!)));
     }
