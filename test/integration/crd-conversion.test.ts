@@ -107,11 +107,55 @@ describe('custom resource conversion', () => {
     const v2 = await s.api('GET', '/apis/none.example.com/v2/namespaces/default/widgets/w');
     expect(v1.body.apiVersion).toBe('none.example.com/v1');
     expect(v2.body.apiVersion).toBe('none.example.com/v2');
-    // Written through v2 (defaulted by v2's schema: size 2) and stored as v1.
-    expect(v2.body.spec).toMatchObject({ fullName: 'x', size: 2 });
+    // Written through v2 (defaulted by v2's schema: size 2) and stored as v1, pruned by v1's schema as upstream
+    // prunes a converted object: fullName is v2's alone.
+    expect(v2.body.spec).toEqual({ size: 2 });
+    expect(v1.body.spec).toEqual({ size: 2 });
     const crdObj = JSON.parse(await ok('get', 'crd', 'widgets.none.example.com', '-o', 'json'));
     expect(crdObj.status.storedVersions).toEqual(['v1']);
     expect(crdObj.spec.conversion).toEqual({ strategy: 'None' });
+  });
+
+  it('reads a version as upstream\'s storage codec: defaults of the stored version, then pruned by the version read', async () => {
+    const layered = (aDefault: string) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: layers.layered.example.com}
+spec:
+  group: layered.example.com
+  scope: Namespaced
+  names: {plural: layers, singular: layer, kind: Layer}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {a: {type: string${aDefault}}, old: {type: string}}}
+  - name: v2
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {a: {type: string, default: z}, b: {type: string, default: "y"}}}
+`;
+    await okWith(layered(''), 'apply', '-f', '-');
+    await ok('wait', '--for', 'condition=established', '--timeout=20s', 'crd/layers.layered.example.com');
+    await okWith('apiVersion: layered.example.com/v1\nkind: Layer\nmetadata: {name: l}\nspec: {old: o}\n', 'create', '-f', '-');
+    const read = async (version: string): Promise<Obj> => (await s.api('GET', `/apis/layered.example.com/${version}/namespaces/default/layers/l`)).body.spec;
+    // v1's field is not v2's, and v2's defaults are for what is written through v2
+    expect(await read('v2')).toEqual({});
+    expect(await read('v1')).toEqual({ old: 'o' });
+    // a default of the stored version fills the stored object, in every version read
+    await okWith(layered(', default: x'), 'apply', '-f', '-');
+    for (const deadline = Date.now() + 10_000; (await read('v1')).a !== 'x';) {
+      if (Date.now() > deadline) throw new Error('the new default was not served');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await read('v2')).toEqual({ a: 'x' });
   });
 
   it('strategy Webhook converts through a ConversionReview on reads, writes and watches', async () => {

@@ -148,19 +148,36 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
     const r = converter.convert([obj], version);
     return Array.isArray(r) ? r[0]! : r.then((a) => a[0]!);
   };
+  // upstream's storage codec: a stored object is defaulted with the schema of the version it is stored in, and
+  // once converted, pruned with the schema of the version it is served in (crdConversionRESTOptionsGetter)
+  const schemas = new Map(crd.spec.versions.map((x) => [apiVersionOf(group, x.name), schemaOf(x)]));
+  const schemaText = new Map([...schemas].map(([k, x]) => [k, JSON.stringify(x ?? null)]));
+  const meta = o.registries.initializers ? initializerMetaIndex : metaIndex;
+  const storedDefaults = (obj: KubeObject): KubeObject => {
+    const schema = schemas.get(String(obj.apiVersion));
+    if (!hasDefaults(schema)) return obj;
+    const copy = cloneJson(obj);
+    defaultCustomResource(copy, schema);
+    return JSON.stringify(copy) === JSON.stringify(obj) ? obj : copy;
+  };
+  /** A converted object less what its new version's schema does not specify (nothing to drop: the same schema, converted by None). */
+  const prunedFrom = (from: string, to: string) => (obj: KubeObject): KubeObject => {
+    if (converter.sync && schemaText.get(from) === schemaText.get(to)) return obj;
+    const copy = cloneJson(obj);
+    pruneCustomResource(meta, copy, schemas.get(to));
+    return copy;
+  };
   for (const v of crd.spec.versions.filter((x) => x.served)) {
     const rt = resourceTypeOf(crd, v);
     const schema = schemaOf(v);
-    const defaults = hasDefaults(schema);
-    const withDefaults = (obj: KubeObject): KubeObject => {
-      if (!defaults) return obj;
-      const copy = cloneJson(obj);
-      defaultCustomResource(copy, schema);
-      return JSON.stringify(copy) === JSON.stringify(obj) ? obj : copy;
-    };
+    const apiVersion = apiVersionOf(group, v.name);
     const codec: ViewCodec = {
-      toView: (obj) => andThen(toVersion(obj, v.name), withDefaults),
-      toStorage: (obj) => toVersion(obj, storageVersion),
+      toView: (obj) => {
+        const stored = storedDefaults(obj);
+        return stored.apiVersion === apiVersion ? stored : andThen(toVersion(stored, v.name), prunedFrom(String(stored.apiVersion), apiVersion));
+      },
+      toStorage: v.name === storageVersion ? (obj) => toVersion(obj, storageVersion)
+        : (obj) => andThen(toVersion(obj, storageVersion), prunedFrom(apiVersion, apiVersionOf(group, storageVersion))),
       fallback: (obj) => rewriteApiVersion(obj, apiVersionOf(group, v.name)),
       onError: (err) => o.onError(err, `converting ${names.plural}.${group} to ${v.name}`),
     };
