@@ -3,12 +3,13 @@
 // machine (MemAvailable of /proc/meminfo, else free memory; free space of the root dir's filesystem); a signal past
 // its threshold sets the node's MemoryPressure or DiskPressure condition and evicts one pod per interval,
 // BestEffort first, then Burstable, then Guaranteed (lower priority first within a class), with upstream's reason
-// and message. Under pressure, node admission refuses new pods as upstream's eviction admit handler does.
+// and message. Under pressure, node admission refuses new pods as upstream's eviction admit handler does. Before
+// that, each round evicts every pod whose emptyDir holds more than its sizeLimit (localStorageEviction).
 import { readFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { freemem, totalmem } from 'node:os';
 import type { Logger } from 'pino';
-import { parseQuantity, quantityValue } from '../apimachinery/quantity.js';
+import { canonicalQuantity, parseQuantity, quantityValue } from '../apimachinery/quantity.js';
 import { formatTime, type Clock, type KubeObject } from '../client/index.js';
 
 export type Signal = 'memory.available' | 'nodefs.available';
@@ -112,6 +113,21 @@ export const withDisruptionTarget = (status: Record<string, unknown>, message: s
   };
 };
 
+/**
+ * Upstream's emptyDirLimitEviction: the message evicting the pod for its first emptyDir that holds more than its
+ * sizeLimit (`usage` in bytes by volume name), if one does.
+ */
+export const emptyDirOverLimit = (pod: KubeObject, usage: Map<string, number>): string | undefined => {
+  for (const v of (pod.spec?.volumes ?? []) as { name: string; emptyDir?: { sizeLimit?: string } }[]) {
+    const limit = v.emptyDir?.sizeLimit;
+    const used = usage.get(v.name);
+    if (limit === undefined || used === undefined) continue;
+    const bytes = quantityValue(parseQuantity(limit));
+    if (bytes > 0 && used > bytes) return `Usage of EmptyDir volume "${v.name}" exceeds the limit "${canonicalQuantity(limit)}". `;
+  }
+  return undefined;
+};
+
 export interface EvictionManagerOptions {
   thresholds: Threshold[];
   clock: Clock;
@@ -123,6 +139,8 @@ export interface EvictionManagerOptions {
   evict: (pod: KubeObject, message: string) => void;
   /** The node conditions changed: post the node status now. */
   onPressureChange: () => void;
+  /** What the pod's emptyDir volumes hold, in bytes by volume name (without it: no local storage eviction). */
+  emptyDirUsage?: (pod: KubeObject) => Promise<Map<string, number>>;
   /** Upstream's housekeeping interval, 10 s. */
   intervalMs?: number;
 }
@@ -142,8 +160,9 @@ export class EvictionManager {
     }
   }
 
-  /** One round: observe, update the conditions, evict at most one pod. */
+  /** One round: evict the pods past their emptyDirs' limits; else observe, update the conditions, evict at most one pod. */
   async check(): Promise<void> {
+    if (await this.localStorageEviction()) return;
     const obs = await this.o.observe();
     const hit = crossed(this.o.thresholds, obs);
     const next = new Set(hit.map((t) => CONDITION[t.signal]));
@@ -159,5 +178,20 @@ export class EvictionManager {
     const message = evictionMessage(t, obs[t.signal]!);
     this.o.logger.info({ pod: `${victim.metadata?.namespace}/${victim.metadata?.name}`, signal: t.signal }, 'eviction manager: evicting pod');
     this.o.evict(victim, message);
+  }
+
+  /** Evicts every pod an emptyDir of which holds more than its sizeLimit; whether it evicted any. */
+  private async localStorageEviction(): Promise<boolean> {
+    if (!this.o.emptyDirUsage) return false;
+    let evicted = false;
+    for (const pod of this.o.activePods()) {
+      if (!((pod.spec?.volumes ?? []) as { emptyDir?: { sizeLimit?: string } }[]).some((v) => v.emptyDir?.sizeLimit)) continue;
+      const message = emptyDirOverLimit(pod, await this.o.emptyDirUsage(pod));
+      if (!message) continue;
+      this.o.logger.info({ pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` }, 'eviction manager: evicting pod past its emptyDir limit');
+      this.o.evict(pod, message);
+      evicted = true;
+    }
+    return evicted;
   }
 }

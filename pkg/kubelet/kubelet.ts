@@ -1,6 +1,7 @@
 // The kubelet of one node: its NodeAgent (registration, status, lease), its runtime, the PLEG, the pod workers that
 // sync each pod through the PodSyncer, and the status manager. Pods arrive from a KubeletHost (host.ts).
 import { dirname, join } from 'node:path';
+import { diskUsage } from './disk-usage.js';
 import type { Logger } from 'pino';
 import { EventRecorder, realClock, Resources, waitAtMost, type Client, type Clock, type EventThrottle, type KubeObject, type ObjectReference } from '../client/index.js';
 import { admitPod, footprintOf } from './admission.js';
@@ -140,6 +141,11 @@ export class NodeKubelet {
         observe: () => observeMachine(rootDir),
         activePods: () => [...this.records.values()].filter((r) => !r.terminated && !r.failed && !r.removed && !r.pod.metadata?.deletionTimestamp).map((r) => r.pod),
         evict: (pod, message) => this.evict(pod, message),
+        emptyDirUsage: async (pod) => {
+          const volumes = ((pod.spec?.volumes ?? []) as { name: string; emptyDir?: unknown }[]).filter((v) => v.emptyDir);
+          const dir = join(o.runtime.podDir!(pod.metadata!.uid!), 'volumes');
+          return new Map(await Promise.all(volumes.map(async (v) => [v.name, (await diskUsage(join(dir, v.name))).bytes] as const)));
+        },
         onPressureChange: () => { this.agent.updateStatus().catch((err: unknown) => this.logger.warn({ err }, 'cannot post the node status')); },
       });
     }
