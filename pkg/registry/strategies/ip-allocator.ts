@@ -3,7 +3,7 @@
 // allocation takes a random free value of the upper band first, and the lower band, meant for values users choose,
 // only once the upper one is full. The network and broadcast addresses are never handed out.
 import { randomInt } from 'node:crypto';
-import { badRequest } from '../../apimachinery/errors.js';
+import { internalError } from '../../apimachinery/errors.js';
 
 /**
  * Upstream's calculateRangeOffset: the size of the lower band, `size / step` clamped to [min, max] (none below
@@ -54,9 +54,12 @@ export class IpAllocator {
     return n > this.base && n < this.base + this.size - 1;
   }
 
-  /** Takes a specific address (a client-chosen clusterIP, or one found at start-up). */
+  /**
+   * Takes a specific address (a client-chosen clusterIP, or one found at start-up): upstream's ErrNotInRange is a
+   * RangeError, its ErrAllocated an AllocatedError, for the caller to name the field.
+   */
   allocate(ip: string): void {
-    if (!this.contains(ip)) throw badRequest(`failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${this.cidr}`);
+    if (!this.contains(ip)) throw new RangeError(`the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${this.cidr}`);
     const n = toInt(ip) - this.base;
     if (this.used.has(n)) throw new AllocatedError(ip);
     this.used.add(n);
@@ -66,7 +69,8 @@ export class IpAllocator {
     // index i is address base + 1 + i: the network and broadcast addresses are outside the bitmap
     const max = this.size - 2;
     const i = randomFree(max, lowerBand(max, 16, 256, 16), (at) => this.used.has(at + 1));
-    if (i === undefined) throw badRequest(`failed to allocate a serviceIP: range is full`);
+    // neither a field's fault nor really internal, says upstream, which answers 500 all the same
+    if (i === undefined) throw internalError('failed to allocate a serviceIP: range is full');
     this.used.add(i + 1);
     return toIp(this.base + 1 + i);
   }
@@ -97,7 +101,7 @@ export class PortAllocator {
   allocateNext(): number {
     const span = this.max - this.min + 1;
     const i = randomFree(span, lowerBand(span, 16, 128, 32), (at) => this.used.has(this.min + at));
-    if (i === undefined) throw badRequest('failed to allocate a nodePort: range is full');
+    if (i === undefined) throw internalError('failed to allocate a nodePort: range is full');
     this.used.add(this.min + i);
     return this.min + i;
   }

@@ -113,3 +113,31 @@ describe('service strategy updates', () => {
     expect(() => ips.allocate('10.96.0.10')).toThrow();
   });
 });
+
+describe('service strategy allocation errors', () => {
+  const clusterIp = (name: string, clusterIP?: string): KubeObject => ({
+    apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { type: 'ClusterIP', ...(clusterIP ? { clusterIP } : {}), ports: [{ port: 80, protocol: 'TCP' }] },
+  });
+  const create = async (s: ReturnType<typeof serviceStrategy>, svc: KubeObject): Promise<void> => {
+    s.prepareForCreate!(svc, ctx);
+    await s.beforeCreate!(svc, ctx);
+  };
+  const OUT_OF_RANGE = 'spec.clusterIPs: Invalid value: []string{"192.168.0.5"}: failed to allocate IP 192.168.0.5: the provided IP (192.168.0.5) is not in the valid range. The range of valid IPs is 10.96.0.0/12';
+
+  it('refuses a clusterIP outside the range as upstream\'s allocIPs does: 422 on spec.clusterIPs', async () => {
+    const s = serviceStrategy(new IpAllocator('10.96.0.0/12'), new PortAllocator());
+    await expect(create(s, clusterIp('oor', '192.168.0.5'))).rejects.toMatchObject({ code: 422, message: `Service "oor" is invalid: ${OUT_OF_RANGE}` });
+  });
+
+  it('reports a clusterIP problem alone, before any node port is looked at', async () => {
+    const s = serviceStrategy(new IpAllocator('10.96.0.0/12'), new PortAllocator());
+    const svc: KubeObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'np' }, spec: { type: 'NodePort', clusterIP: '192.168.0.5', ports: [{ port: 80, protocol: 'TCP', nodePort: 1 }] } };
+    await expect(create(s, svc)).rejects.toMatchObject({ code: 422, message: `Service "np" is invalid: ${OUT_OF_RANGE}` });
+  });
+
+  it('answers 500 when the range is full, as upstream', async () => {
+    const s = serviceStrategy(new IpAllocator('10.0.0.0/30'), new PortAllocator());
+    for (const name of ['a', 'b']) await create(s, clusterIp(name));
+    await expect(create(s, clusterIp('c'))).rejects.toMatchObject({ code: 500, message: 'Internal error occurred: failed to allocate a serviceIP: range is full' });
+  });
+});

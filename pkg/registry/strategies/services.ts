@@ -147,8 +147,9 @@ export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strateg
           ips.allocate(spec.clusterIP);
           took.ip = spec.clusterIP;
         } catch (err) {
-          if (!(err instanceof AllocatedError)) throw err;
-          causes.push(invalidValue('spec.clusterIPs', [spec.clusterIP], `failed to allocate IP ${spec.clusterIP}: provided IP is already allocated`));
+          if (!(err instanceof AllocatedError || err instanceof RangeError)) throw err;
+          // upstream's allocIPs: the IPs come first and alone, before any node port is looked at
+          throw invalid('', 'Service', svc.metadata?.name ?? '', [invalidValue('spec.clusterIPs', [spec.clusterIP], `failed to allocate IP ${spec.clusterIP}: ${err.message}`)]);
         }
       }
       // (an update of the status leaves the stored spec as it is)
