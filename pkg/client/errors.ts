@@ -48,6 +48,13 @@ export const isConflict = hasReason('Conflict', 409);
 export const isInvalid = hasReason('Invalid', 422);
 export const isForbidden = hasReason('Forbidden', 403);
 export const isUnauthorized = hasReason('Unauthorized', 401);
+
+/** A create refused because its namespace is terminating (the NamespaceLifecycle admission plugin's NamespaceTerminating cause). */
+export const isNamespaceTerminating = (e: unknown): boolean => {
+  if (!isForbidden(e)) return false;
+  const err = e as { message?: string; details?: { causes?: { reason?: string }[] } };
+  return /being terminated/.test(err.message ?? '') || !!err.details?.causes?.some((c) => c.reason === 'NamespaceTerminating');
+};
 export const isBadRequest = hasReason('BadRequest', 400);
 export const isTooManyRequests = hasReason('TooManyRequests', 429);
 export const isServerTimeout = hasReason('ServerTimeout');

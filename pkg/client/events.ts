@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { format } from 'node:util';
 import type { KubeObject } from '../../api/types.js';
 import { realClock, type Clock } from './clock.js';
-import { isAlreadyExists, isNotFound, StatusError } from './errors.js';
+import { isAlreadyExists, isNamespaceTerminating, isNotFound, StatusError } from './errors.js';
 import { EventCorrelator, type CorrelatorOptions } from './events-cache.js';
 import { unlimited, type RateLimiter } from './flowcontrol.js';
 import { formatTime, type CoreEvent, type ObjectReference } from './types.js';
@@ -142,8 +142,9 @@ export class EventRecorder {
         return;
       } catch (err) {
         if (err instanceof StatusError) {
-          // the server refused it: retrying the same request will not help
-          if (!isAlreadyExists(err)) this.o.logger?.warn({ err, reason: ev.reason }, 'server rejected event (will not retry)');
+          // the server refused it: retrying the same request will not help (a namespace going away is no news)
+          if (isAlreadyExists(err) || isNamespaceTerminating(err)) this.o.logger?.debug({ err, reason: ev.reason }, 'server rejected event (will not retry)');
+          else this.o.logger?.warn({ err, reason: ev.reason }, 'server rejected event (will not retry)');
           return;
         }
         if (attempt >= tries) {
