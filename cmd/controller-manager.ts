@@ -25,7 +25,7 @@ export const controllerManagerFlags = {
   'root-ca-file': flag.string('', 'CA published as kube-root-ca.crt in every namespace (default: the kubeconfig\'s certificate authority)'),
   'service-account-private-key-file': flag.string('', 'PEM private key that signs the legacy tokens of kubernetes.io/service-account-token Secrets (without it the tokens controller is off)'),
   'node-monitor-period': duration('5s', 'How often node health is checked'),
-  'node-monitor-grace-period': duration('40s', 'How long a node may stop heartbeating before it is marked Unknown'),
+  'node-monitor-grace-period': duration('50s', 'How long a node may stop heartbeating before it is marked Unknown'),
   'node-startup-grace-period': duration('1m0s', 'How long a new node may go without heartbeat before it is marked Unknown'),
   'node-eviction-rate': flag.string('0.1', 'Nodes per second whose pods are evicted (NoExecute-tainted) in a healthy zone'),
   'terminated-pod-gc-threshold': flag.int(12500, 'Terminated pods kept before the oldest are deleted (0 disables)'),

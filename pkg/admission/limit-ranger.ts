@@ -29,7 +29,8 @@ export class LimitRanger implements MutatingPlugin, ValidatingPlugin {
         Object.assign(defaults.requests, item.defaultRequest ?? {});
       }
       const notes: string[] = [];
-      for (const [kind, label] of [['initContainers', 'init container'], ['containers', 'container']] as const) {
+      // containers first, then init containers, as upstream's mergePodResourceRequirements words its annotation
+      for (const [kind, label] of [['containers', 'container'], ['initContainers', 'init container']] as const) {
         for (const c of (pod.spec?.[kind] ?? []) as KubeObject[]) notes.push(...mergeDefaults(c, defaults, label));
       }
       if (notes.length) {

@@ -119,6 +119,13 @@ describe('LimitRanger', () => {
     expect(() => p.validate(a)).not.toThrow();
   });
 
+  it('notes the containers before the init containers, as upstream', () => {
+    const a = attrs('pods', 'CREATE', pod({ initContainers: [{ ...container(), name: 'i' }], containers: [container()] }));
+    p.admit(a);
+    expect(a.object!.metadata!.annotations!['kubernetes.io/limit-ranger']).toBe('LimitRanger plugin set: cpu, memory request for container c; cpu limit for container c; '
+      + 'cpu, memory request for init container i; cpu limit for init container i');
+  });
+
   it('enforces min, max and ratio with upstream messages', () => {
     const a = attrs('pods', 'CREATE', pod({ containers: [container({ resources: { requests: { cpu: '100m', memory: '16Mi' }, limits: { cpu: '2' } } })] }));
     expect(() => p.validate(a)).toThrow('pods "p" is forbidden: [minimum memory usage per Container is 32Mi, but request is 16Mi, maximum cpu usage per Container is 1, but limit is 2, cpu max limit to request ratio per Container is 4, but provided ratio is 20.000000]');

@@ -9,7 +9,7 @@ export interface ClusterControllerConfig {
   serviceAccountPrivateKeyPem?: string;
   /** How often node health is checked (upstream --node-monitor-period, 5 s). */
   nodeMonitorPeriodMs: number;
-  /** A node whose heartbeat is older than this is Unknown (upstream --node-monitor-grace-period, 40 s). */
+  /** A node whose heartbeat is older than this is Unknown (upstream --node-monitor-grace-period, 50 s since 1.32). */
   nodeMonitorGracePeriodMs: number;
   /** How long a new node may go without any heartbeat (upstream --node-startup-grace-period, 60 s). */
   nodeStartupGracePeriodMs: number;
@@ -56,7 +56,7 @@ export interface ClusterControllerConfig {
 
 export const defaultClusterControllerConfig = (): ClusterControllerConfig => ({
   nodeMonitorPeriodMs: 5_000,
-  nodeMonitorGracePeriodMs: 40_000,
+  nodeMonitorGracePeriodMs: 50_000,
   nodeStartupGracePeriodMs: 60_000,
   nodeEvictionRate: 0.1,
   terminatedPodGcThreshold: 12_500,
