@@ -27,6 +27,7 @@ import { startPersistentVolumeBinder } from './persistentvolume/binder.js';
 import { startHorizontalPodAutoscalerController } from './podautoscaler/horizontal.js';
 import { startPodGcController } from './podgc/podgc.js';
 import { startPvProtectionController, startPvcProtectionController } from './persistentvolume/protection.js';
+import { startExpandController } from './persistentvolume/expander.js';
 import { startResourceQuotaController } from './resourcequota/resource-quota.js';
 import { startRootCaCertPublisher } from './rootcacertpublisher/root-ca-cert-publisher.js';
 import { startServiceLbController } from './servicelb/service-lb.js';
@@ -86,6 +87,7 @@ export const clusterControllers: ControllerDescriptor[] = [
   cluster('persistentvolume-binder-controller', ['persistentvolume-binder'], 'persistent-volume-binder', startPersistentVolumeBinder, 1),
   cluster('persistentvolumeclaim-protection-controller', ['pvc-protection'], 'pvc-protection-controller', startPvcProtectionController, 1),
   cluster('persistentvolume-protection-controller', ['pv-protection'], 'pv-protection-controller', startPvProtectionController, 1),
+  cluster('persistentvolume-expander-controller', ['persistentvolume-expander'], 'expand-controller', startExpandController, 1),
   // upstream's runs with a cloud provider only; this one gives LoadBalancer Services the nodes' addresses (k3s's ServiceLB)
   cluster('service-lb-controller', ['service'], 'service-controller', startServiceLbController, 1, 'concurrent-service-syncs'),
   // not upstream's: the provisioner of mini-kube.io/hostpath StorageClasses (upstream runs such provisioners apart)

@@ -3,12 +3,14 @@
 // (volume.kubernetes.io/storage-provisioner) gets a PersistentVolume `pvc-<claim uid>` pre-bound to it, a hostPath
 // directory `<dir>/pvc-<uid>_<namespace>_<name>` (DirectoryOrCreate: the kubelet creates it on first mount) pinned to
 // the selected node under WaitForFirstConsumer; a Released volume of policy Delete loses its directory and object.
-// mini-kube's nodes share one machine, so the directory is removed from here.
+// mini-kube's nodes share one machine, so the directory is removed from here. A claim grown past its capacity is
+// expanded by its resizer (hostpath-resizer.ts).
 import { rm } from 'node:fs/promises';
 import { join, relative, isAbsolute } from 'node:path';
 import { Resources, isAlreadyExists, isNotFound, type KubeObject } from '../../client/index.js';
 import { objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
+import { startHostPathResizer } from './hostpath-resizer.js';
 import {
   ANN_BETA_STORAGE_PROVISIONER, ANN_PROVISIONED_BY, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, claimClass, requestedStorage,
 } from './matching.js';
@@ -88,5 +90,6 @@ export async function startHostPathProvisioner(ctx: ClusterControllerContext): P
     }
   }
 
-  await Promise.all([claimLoop.run(), volumeLoop.run()]);
+  // and its resizer, as a CSI driver's external-resizer beside its external-provisioner
+  await Promise.all([claimLoop.run(), volumeLoop.run(), startHostPathResizer(ctx, HOSTPATH_PROVISIONER)]);
 }

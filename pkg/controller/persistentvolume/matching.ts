@@ -18,8 +18,9 @@ export const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 /** The claim's class: the beta annotation's, else spec.storageClassName; "" for none. */
 export const claimClass = storageClassOf;
 
-const storageOf = (resources: Record<string, string> | undefined): bigint => {
-  const s = resources?.storage;
+/** The storage of a resource list (requests, capacity), in nanos; 0 when absent. */
+export const storageQuantity = (resources: unknown): bigint => {
+  const s = (resources as Record<string, string> | undefined)?.storage;
   return s ? parseQuantity(s).nanos : 0n;
 };
 
@@ -36,7 +37,7 @@ export const mismatch = (pv: KubeObject, claim: KubeObject): string | undefined 
   if (storageClassOf(pv) !== claimClass(claim)) return 'storageClassName does not match';
   if (((pv.spec?.volumeMode as string | undefined) ?? 'Filesystem') !== ((claim.spec?.volumeMode as string | undefined) ?? 'Filesystem')) return 'incompatible volumeMode';
   const want = requestedStorage(claim);
-  if (want && storageOf(pv.spec?.capacity as Record<string, string>) < parseQuantity(want).nanos) return 'requested PV is too small';
+  if (want && storageQuantity(pv.spec?.capacity as Record<string, string>) < parseQuantity(want).nanos) return 'requested PV is too small';
   const modes = (pv.spec?.accessModes ?? []) as string[];
   if (!((claim.spec?.accessModes ?? []) as string[]).every((m) => modes.includes(m))) return 'incompatible accessMode';
   return undefined;
