@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import {
   formatMicroTime, isAlreadyExists, isConflict, isNotFound, realClock, resourceVersionOlder, type Client, type Clock, type KubeObject, type Lease,
 } from '../client/index.js';
-import { initialNode, nodeStatus, statusChanged, type NodeHealth, type NodeIdentity } from './node-status.js';
+import { conditionsDiffer, initialNode, nodeStatus, statusChanged, type NodeHealth, type NodeIdentity } from './node-status.js';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
@@ -133,10 +133,14 @@ export class NodeAgent {
     if (this.o.onEvent) await this.readNode();
     const now = this.clock.now();
     const health = this.o.health?.() ?? { ready: true };
-    const status = nodeStatus(this.o.identity, health, this.node, now);
-    if (!force && !statusChanged(this.lastReported, status) && now - this.lastReportAt < (this.o.statusReportMs ?? 300_000)) return false;
-    // the first post of a kubelet that found its Node compares with what the Node says (no NodeReady again on restart)
-    const before = this.lastReported ?? (this.node?.status as Record<string, unknown> | undefined);
+    // as upstream's tryUpdateNodeStatus, the status is built on the Node as the apiserver has it: conditions the node
+    // controller set Unknown while this kubelet was away are put right at once (with their transition and events),
+    // not at the next report interval; a restarted kubelet that finds its Node Ready records no NodeReady again
+    const seen = this.latest()?.status as Record<string, unknown> | undefined;
+    const status = nodeStatus(this.o.identity, health, this.latest(), now);
+    const unchanged = !force && !statusChanged(this.lastReported, status) && !conditionsDiffer(seen, status);
+    if (unchanged && now - this.lastReportAt < (this.o.statusReportMs ?? 300_000)) return false;
+    const before = seen ?? this.lastReported;
     this.node = await this.o.client.nodes().patch(this.name, 'strategic', { status }, { subresource: 'status' });
     this.recordTransitions(before, status);
     this.lastReported = status;

@@ -182,4 +182,11 @@ export const statusChanged = (a: Record<string, unknown> | undefined, b: Record<
   return strip(a) !== strip(b);
 };
 
+/** Whether the Node's conditions (as the apiserver has them) say other than `status` of any condition's status. */
+export const conditionsDiffer = (node: Record<string, unknown> | undefined, status: Record<string, unknown>): boolean => {
+  if (!node) return false;
+  const stored = new Map(((node.conditions ?? []) as Condition[]).map((c) => [c.type, c.status]));
+  return ((status.conditions ?? []) as Condition[]).some((c) => stored.get(c.type) !== c.status);
+};
+
 export const defaultHostname = (): string => hostname().toLowerCase();

@@ -68,6 +68,22 @@ describe('kubelet: node registration, status and lease', () => {
     await eventually(async () => (await reasons()).includes('NodeSchedulable'), 10_000, 'NodeSchedulable');
   });
 
+  it('puts right at its next status sync the conditions the node controller marked Unknown while it was away', async () => {
+    const node = await admin.nodes().get('node-a');
+    const conditions = (node.status!.conditions as { type: string }[]).map((c) => (c.type === 'Ready'
+      ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' } : c));
+    await admin.nodes().patch('node-a', 'merge', { status: { conditions } }, { subresource: 'status' });
+    const back = await eventually(async () => {
+      const n = await admin.nodes().get('node-a');
+      return condition(n, 'Ready')?.status === 'True' ? n : undefined;
+    }, 10_000, 'Ready again');
+    expect(condition(back, 'Ready')).toMatchObject({ reason: 'KubeletReady' });
+    // a transition, as upstream's kubelet records it (the same event again: its count goes up)
+    const readyEvents = async () => (await admin.events('default').list({ fieldSelector: 'involvedObject.name=node-a,reason=NodeReady' })).items
+      .reduce((n, e) => n + ((e.count as number | undefined) ?? 1), 0);
+    await eventually(async () => ((await readyEvents()) > 1 ? true : undefined), 10_000, 'NodeReady recorded again');
+  });
+
   it('renews its Lease in kube-node-lease', async () => {
     const first = await eventually(() => admin.leases('kube-node-lease').get('node-a'), 10_000, 'lease');
     expect(first.spec).toMatchObject({ holderIdentity: 'node-a', leaseDurationSeconds: 40 });
