@@ -27,7 +27,11 @@ export async function deleteObject(reg: Registry, ctx: RequestContext, name: str
     // as upstream's rest.BeforeDelete
     validateDeleteOptions(opts);
     checkPreconditions(reg, name, obj, opts);
-    if (o.admit !== false) await reg.admission('validate', 'DELETE', ctx, undefined, obj, name, undefined, opts);
+    // both phases, as upstream's AdmissionToValidateObjectDeleteFunc (NamespaceLifecycle and mutating webhooks decide in the first)
+    if (o.admit !== false) {
+      await reg.admission('mutate', 'DELETE', ctx, undefined, obj, name, undefined, opts);
+      await reg.admission('validate', 'DELETE', ctx, undefined, obj, name, undefined, opts);
+    }
 
     const marked = markForDeletion(reg, ctx, obj, opts);
     if (ctx.dryRun) return { object: marked ?? obj, deleted: !marked };
