@@ -104,8 +104,10 @@ export interface GroupVersion {
   defaulters?: Record<string, Defaulter>;
   /** Resources of this version stored as another version of the group, by plural. */
   conversions?: Record<string, StorageConversion>;
-  /** Served by an extension apiserver: listed in discovery even without resources, as upstream lists every available APIService. */
+  /** Served by an extension apiserver: listed in discovery even without resources, as upstream lists every APIService. */
   remote?: boolean;
+  /** An extension apiserver not available now: listed with the resources last seen (if any), its discovery Stale. */
+  stale?: boolean;
 }
 
 export const apiVersionOf = (group: string, version: string): string => (group ? `${group}/${version}` : version);

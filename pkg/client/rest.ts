@@ -27,6 +27,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the config's timeoutMs; 0 for none. */
   timeoutMs?: number;
+  /** Overrides the config's maxRetries (0: an answer of 5xx or a failed connection is final). */
+  maxRetries?: number;
   headers?: Record<string, string>;
 }
 
@@ -133,7 +135,7 @@ export class RestClient {
     const body = this.encodeBody(o);
     const headers = await this.headers(o, body);
     const url = this.url(o.path, o.query);
-    const maxRetries = this.config.maxRetries ?? 10;
+    const maxRetries = o.maxRetries ?? this.config.maxRetries ?? 10;
     const backoff = new Backoff({ initialMs: 100, maxMs: 5_000, jitter: 0.2 }, this.clock);
     const metrics = this.config.metrics;
     const host = this.base.host;

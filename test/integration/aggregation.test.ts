@@ -366,6 +366,14 @@ describe('API aggregation', () => {
     expect((await kubectl('get', 'apiservice', 'v1alpha1.wardle.example.com')).stdout).toMatch(/wardle-system\/api\s+False \(EndpointsNotFound\)/);
     const unavailable = await s.api('GET', FLUNDERS);
     expect([unavailable.status, unavailable.body]).toEqual([503, 'service unavailable\n']);
+    // still listed, as upstream's aggregator lists every APIService: stale in aggregated discovery
+    expect((await s.api('GET', '/apis')).body.groups.map((g: { name: string }) => g.name)).toContain('wardle.example.com');
+    const aggregated = await s.api('GET', '/apis', undefined, { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
+    const wardle = aggregated.body.items.find((i: { metadata: { name: string } }) => i.metadata.name === 'wardle.example.com');
+    expect(wardle.versions.map((v: { version: string; freshness: string }) => [v.version, v.freshness])).toEqual([['v1alpha1', 'Stale']]);
+    // kubectl 1.32's aggregated discovery leaves a stale group-version out quietly, as against upstream
+    const resources = await s.kubectl('--cache-dir', join(cacheDir, 'fresh'), 'api-resources');
+    expect([resources.code, resources.stdout.includes('wardle')]).toEqual([0, false]);
     expect((await s.api('DELETE', '/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.wardle.example.com')).status).toBe(200);
     const gone = await until('404', async () => { const r = await s.api('GET', FLUNDERS); return r.status === 404 ? r : undefined; });
     expect(gone.body).toMatchObject({ kind: 'Status', reason: 'NotFound' });

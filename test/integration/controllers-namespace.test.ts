@@ -56,6 +56,25 @@ describe('namespace controller', () => {
     await s.api('PATCH', '/api/v1/namespaces/held/configmaps/stuck', { metadata: { finalizers: null } }, { 'content-type': 'application/merge-patch+json' });
     await eventually(() => exists(s, '/api/v1/namespaces/held'), (v) => v === false, 'the namespace to go', 20_000);
   }, 40_000);
+
+  it('an APIService that cannot be reached holds a namespace\'s deletion with NamespaceDeletionDiscoveryFailure, as upstream', async () => {
+    const APISERVICE = '/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.bogus.example.com';
+    await s.api('POST', '/apis/apiregistration.k8s.io/v1/apiservices', {
+      apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1beta1.bogus.example.com' },
+      spec: { group: 'bogus.example.com', version: 'v1beta1', groupPriorityMinimum: 100, versionPriority: 100, insecureSkipTLSVerify: true, service: { name: 'nosvc', namespace: 'default', port: 443 } },
+    });
+    expect((await s.kubectl('create', 'namespace', 'blocked')).code).toBe(0);
+    expect((await s.kubectl('delete', 'namespace', 'blocked', '--wait=false')).code).toBe(0);
+    const ns = await eventually(() => s.api('GET', '/api/v1/namespaces/blocked'),
+      (r) => ((r.body as KubeObject).status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'NamespaceDeletionDiscoveryFailure' && c.status === 'True'),
+      'the discovery failure');
+    const failure = ((ns.body as KubeObject).status!.conditions as { type: string; reason: string; message: string }[]).find((c) => c.type === 'NamespaceDeletionDiscoveryFailure');
+    expect(failure).toMatchObject({ reason: 'DiscoveryFailed' });
+    expect(failure!.message).toContain('bogus.example.com/v1beta1');
+    // the APIService goes: the namespace follows
+    expect((await s.api('DELETE', APISERVICE)).status).toBe(200);
+    await eventually(() => exists(s, '/api/v1/namespaces/blocked'), (v) => v === false, 'the namespace to go', 30_000);
+  }, 50_000);
 });
 
 describe('serviceaccount and root-ca-cert-publisher controllers', () => {

@@ -259,7 +259,13 @@ export function createAggregator(o: AggregatorOptions): Aggregator {
 
     merge(local) {
       if (merged?.local === local && merged.generation === generation) return merged.out;
-      const served = [...remotes.values()].filter((r) => r.gv).map((r) => r.gv!);
+      // every APIService is listed, as upstream's aggregator lists them: one not available with what it last served (or
+      // nothing) and its discovery Stale, so that clients and the namespace controller see it failing
+      const served = [...remotes.values()].map((r): GroupVersion => {
+        if (r.gv && r.available) return r.gv;
+        const { group = '', version = '' } = r.svc.spec;
+        return { ...(r.gv ?? { group, version, resources: [], definitions: {}, remote: true }), stale: true };
+      });
       const taken = new Set(served.map((gv) => `${gv.group}/${gv.version}`));
       const p = priorities();
       const priority = (gv: GroupVersion): number => p.get(gv.group) ?? CRD_GROUP_PRIORITY;

@@ -31,7 +31,7 @@ export interface APIResourceDiscovery {
 export interface APIVersionDiscovery {
   version: string;
   resources: APIResourceDiscovery[];
-  freshness: 'Current';
+  freshness: 'Current' | 'Stale';
 }
 
 export interface APIGroupDiscovery {
@@ -70,7 +70,7 @@ const resource = (r: ResourceType): APIResourceDiscovery => ({
 const version = (gv: GroupVersion): APIVersionDiscovery => ({
   version: gv.version,
   resources: gv.resources.map(resource).sort(byName((x) => x.resource)),
-  freshness: 'Current',
+  freshness: gv.stale ? 'Stale' : 'Current',
 });
 
 const list = (items: APIGroupDiscovery[], v: AggregatedVersion): APIGroupDiscoveryList => ({

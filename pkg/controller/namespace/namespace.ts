@@ -67,7 +67,10 @@ export async function startNamespaceController(ctx: ClusterControllerContext): P
     try {
       const d = await discoverPreferredResources(ctx.client, ctx.signal);
       discovered = d.resources;
-      conditions.discovery([...d.failed].map(([gv, msg]) => `${gv}: ${msg}`));
+      const failures = [...d.failed].map(([gv, msg]) => `${gv}: ${msg}`);
+      conditions.discovery(failures);
+      // as upstream's deleter: what was found is deleted, but a group that could not be read keeps the namespace
+      if (failures.length) errors.push(`unable to retrieve the complete list of server APIs: ${failures.join(', ')}`);
     } catch (e) {
       conditions.discovery([(e as Error).message]);
       errors.push((e as Error).message);

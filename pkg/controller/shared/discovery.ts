@@ -20,7 +20,9 @@ interface APIGroup { name: string; preferredVersion?: { groupVersion: string; ve
 export const groupVersionOf = (r: { group: string; version: string }): string => (r.group ? `${r.group}/${r.version}` : r.version);
 
 export async function discoverPreferredResources(client: Client, signal?: AbortSignal): Promise<Discovery> {
-  const get = <T>(path: string): Promise<T> => client.rest.request<T>({ method: 'GET', path, signal, accept: 'application/json' });
+  // a group-version that cannot be read is a failure of this discovery at once, not after retries (client-go's
+  // discovery retries only what the server asks to be retried): the namespace controller reports it and tries again
+  const get = <T>(path: string, maxRetries?: number): Promise<T> => client.rest.request<T>({ method: 'GET', path, signal, accept: 'application/json', maxRetries });
   const [core, groups] = await Promise.all([get<{ versions: string[] }>('/api'), get<{ groups: APIGroup[] }>('/apis')]);
   const gvs: { group: string; version: string }[] = (core.versions ?? []).slice(0, 1).map((version) => ({ group: '', version }));
   for (const g of groups.groups ?? []) {
@@ -31,7 +33,7 @@ export async function discoverPreferredResources(client: Client, signal?: AbortS
   const lists = await Promise.all(gvs.map(async (gv) => {
     const path = gv.group ? `/apis/${gv.group}/${gv.version}` : `/api/${gv.version}`;
     try {
-      const list = await get<{ resources?: APIResource[] }>(path);
+      const list = await get<{ resources?: APIResource[] }>(path, 0);
       return (list.resources ?? []).filter((r) => !r.name.includes('/')).map((r): DiscoveredResource => ({
         group: gv.group, version: gv.version, resource: r.name, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs ?? [],
       }));
