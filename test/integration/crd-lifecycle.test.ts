@@ -137,5 +137,9 @@ describe('deprecated versions', () => {
     expect(await warning('GET', '/apis/life.example.com/v3/things/t')).toBe('299 - "life.example.com/v3 Thing is deprecated"');
     expect(await warning('GET', '/apis/life.example.com/v1/things/t')).toBeUndefined();
     expect(await warning('GET', '/apis/life.example.com/v2beta1/things/t')).toBeUndefined();
+    // a watch's response carries it too, with the chain's Audit-Id
+    const watch = await s.api('GET', '/apis/life.example.com/v1alpha1/things?watch=true&timeoutSeconds=1');
+    expect(watch.headers.warning).toBe('299 - "life.example.com/v1alpha1 Thing is deprecated; use life.example.com/v1 Thing"');
+    expect(String(watch.headers['audit-id'])).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

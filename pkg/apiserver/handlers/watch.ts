@@ -2,6 +2,7 @@
 // WatchEvents (protobuf-response.ts). The plain frame of each store event is built once and written
 // to every watcher; a watcher whose connection cannot take more is closed rather than buffered
 // without bound (the client re-lists).
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest, isStatusError, StatusError } from '../../apimachinery/errors.js';
@@ -9,6 +10,7 @@ import type { StoreEvent } from '../../storage/interface.js';
 import type { RequestContext, WatchOptions } from '../../registry/context.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { negotiateOutput, type OutputFormat } from '../negotiation.js';
+import { setWarnings } from '../respond.js';
 import { PROTOBUF_WATCH_MEDIA_TYPE, protobufEventFrame, protobufObject, protobufPartialObjectMetadata, protobufWatchFrame, speaksProtobuf } from '../protobuf-response.js';
 import { includeObjectOf, partialObjectMetadata, toTable } from '../transform.js';
 
@@ -61,9 +63,12 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
   const start = (): void => {
     if (headersSent) return;
     headersSent = true;
+    // the chain's headers (Audit-Id, flow control's) and the request's warnings (a deprecated version's) go out too
+    setWarnings(reply, ctx.warnings);
+    const headers = Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined)) as OutgoingHttpHeaders;
     reply.hijack();
     // HTTP/1.1 chunks on its own when no length is set; HTTP/2 frames by itself.
-    res.writeHead(200, { 'content-type': protobuf ? PROTOBUF_WATCH_MEDIA_TYPE : 'application/json', 'cache-control': 'no-cache, private' });
+    res.writeHead(200, { ...headers, 'content-type': protobuf ? PROTOBUF_WATCH_MEDIA_TYPE : 'application/json', 'cache-control': 'no-cache, private' });
     // HTTP/1.1 holds headers back until the first write: send them now, as a client waits for them before any event.
     res.flushHeaders();
   };

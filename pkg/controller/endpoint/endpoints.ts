@@ -23,7 +23,7 @@ export function computeSubsets(svc: KubeObject, pods: KubeObject[]): Subset[] {
   const groups = new Map<string, { ports: EndpointPort[]; ready: Address[]; notReady: Address[] }>();
   const publishAll = !!svc.spec?.publishNotReadyAddresses;
   for (const pod of pods) {
-    if (!shouldPodBeInEndpoints(pod, false)) continue;
+    if (!shouldPodBeInEndpoints(pod, publishAll)) continue; // terminating pods too under publishNotReadyAddresses, as upstream's
     const ports = endpointPorts(pod, svc);
     if (!ports) continue;
     const addr: Address = {
