@@ -2,7 +2,9 @@
 // `kubectl scale` and autoscalers read and write (upstream: registry/apps/deployment ScaleREST).
 import { groupVersion as autoscalingV1 } from '../../../api/autoscaling/v1/index.js';
 import { definitions as metaDefinitions } from '../../../api/meta/v1/index.js';
-import type { KubeObject, ManagedFieldsEntry } from '../../../api/types.js';
+import type { KubeObject } from '../../../api/types.js';
+import { decodeEntries, encodeEntries, sameManager, type Entry } from '../../apimachinery/managedfields/entries.js';
+import { difference, fieldPE, pathKey } from '../../apimachinery/managedfields/fieldpath.js';
 import { badRequest, invalid } from '../../apimachinery/errors.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import type { PatchType, RequestContext } from '../../registry/context.js';
@@ -89,22 +91,9 @@ export function scaleUpdate(reg: Registry, ctx: RequestContext, name: string, bo
   };
 }
 
-type Entry = ManagedFieldsEntry;
-const SCALE_REPLICAS = ['f:spec', 'f:replicas'];
-const fieldPath = (keys: string[]): string[] => keys.map((k) => `f:${k}`);
-const owns = (fields: Record<string, any> | undefined, path: string[]): boolean => path.reduce<any>((node, k) => node?.[k], fields) !== undefined;
-const only = (path: string[]): Record<string, any> => path.reduceRight<Record<string, any>>((inner, k) => ({ [k]: inner }), {});
-const sameEntry = (a: Entry, b: Entry): boolean => a.manager === b.manager && a.operation === b.operation && (a.subresource ?? '') === (b.subresource ?? '');
-
-/** `fields` less `path`, its emptied parents pruned; undefined when nothing is left. */
-function without(fields: Record<string, any>, path: string[]): Record<string, any> | undefined {
-  const [k, ...rest] = path;
-  const out = { ...fields };
-  const inner = rest.length && out[k!] ? without(out[k!], rest) : undefined;
-  if (inner) out[k!] = inner;
-  else delete out[k!];
-  return Object.keys(out).length ? out : undefined;
-}
+/** The replicas' field in a Scale's managed fields, and in the scaled object's (its replicasPath). */
+const SCALE_REPLICAS = pathKey([fieldPE('spec'), fieldPE('replicas')]);
+const replicasKey = (reg: Registry): string => pathKey((reg.strategy.scale?.replicasPath ?? ['spec', 'replicas']).map(fieldPE));
 
 /**
  * Server-side apply of a Scale, as upstream's ScaleHandler: the object's managers of its replicas become the
@@ -118,32 +107,24 @@ function applyScale(reg: Registry, ctx: RequestContext, current: KubeObject, bod
     const [group, version] = String(applied.apiVersion ?? '').includes('/') ? String(applied.apiVersion).split('/') : ['', String(applied.apiVersion ?? '')];
     throw badRequest(`invalid object type: ${group}/${version}, Kind=${String(applied.kind ?? '')}`);
   }
-  const path = fieldPath(reg.strategy.scale?.replicasPath ?? ['spec', 'replicas']);
-  const parentEntries = (current.metadata?.managedFields ?? []) as Entry[];
+  const key = replicasKey(reg);
+  const parent = decodeEntries(current.metadata?.managedFields);
   const live = getScale(reg, current);
-  live.metadata = {
-    ...live.metadata,
-    managedFields: parentEntries.filter((e) => owns(e.fieldsV1, path)).map((e) => ({ ...e, apiVersion: 'autoscaling/v1', fieldsV1: only(SCALE_REPLICAS) })),
-  };
+  const asScale = parent.filter((e) => e.set.has(key)).map((e): Entry => ({ ...e, apiVersion: 'autoscaling/v1', set: new Set([SCALE_REPLICAS]) }));
+  live.metadata = { ...live.metadata, managedFields: encodeEntries(asScale) };
   scaleDecoder ??= newScaleDecoder();
   scaleFieldManager ??= createFieldManager(scaleDecoder.index);
   const scale = scaleFieldManager.apply(live, cloneJson(applied), ctx, force, false, 'scale');
-  const scaleEntries = ((scale.metadata?.managedFields ?? []) as Entry[]).filter((e) => owns(e.fieldsV1, SCALE_REPLICAS));
-  const entries: Entry[] = [];
-  for (const e of parentEntries) {
-    if (!owns(e.fieldsV1, path) || scaleEntries.some((s) => sameEntry(s, e))) entries.push(e);
-    else {
-      const rest = without(e.fieldsV1!, path);
-      if (rest) entries.push({ ...e, fieldsV1: rest });
-    }
-  }
+  // a Scale's entry is the object's entry of that manager (same identity, in the object's apiVersion)
+  const scaleEntries = decodeEntries(scale.metadata?.managedFields).filter((e) => e.set.has(SCALE_REPLICAS))
+    .map((e): Entry => ({ ...e, apiVersion: current.apiVersion ?? '', set: new Set([key]) }));
+  const entries = parent.map((e): Entry => (!e.set.has(key) || scaleEntries.some((s) => sameManager(s, e)) ? e : { ...e, set: difference(e.set, new Set([key])) }));
   for (const s of scaleEntries) {
-    const entry = { ...s, apiVersion: current.apiVersion, fieldsV1: only(path) };
-    const at = entries.findIndex((e) => sameEntry(e, s));
-    if (at === -1) entries.push(entry);
-    else entries[at] = { ...entry, time: s.manager === ctx.fieldManager ? s.time : entries[at]!.time };
+    const at = entries.findIndex((e) => sameManager(e, s));
+    if (at === -1) entries.push(s);
+    else entries[at] = { ...s, time: s.manager === ctx.fieldManager ? s.time : entries[at]!.time };
   }
   const next = withReplicas(reg, current.metadata!.name!, current, scale);
-  next.metadata = { ...next.metadata, managedFields: entries };
+  next.metadata = { ...next.metadata, managedFields: encodeEntries(entries) };
   return { next, scale };
 }
