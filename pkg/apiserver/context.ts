@@ -4,7 +4,7 @@ import { invalid, type StatusCause } from '../apimachinery/errors.js';
 import { forbidden, notSupported, required } from '../apimachinery/field.js';
 import { validateFieldManager } from '../apimachinery/objectmeta.js';
 import type { FieldValidation, RequestContext, WriteOptions } from '../registry/context.js';
-import type { RequestInfo } from './request-info.js';
+import { queryValues, type RequestInfo } from './request-info.js';
 
 /** The options a write's query carries (upstream decodes them into these kinds), by the request's verb. */
 const OPTIONS_KIND: Partial<Record<string, string>> = {
@@ -13,7 +13,6 @@ const OPTIONS_KIND: Partial<Record<string, string>> = {
 
 const FIELD_VALIDATION = ['', 'Ignore', 'Strict', 'Warn'];
 
-const all = (v: string | string[] | undefined): string[] => (v === undefined ? [] : ([] as string[]).concat(v));
 
 /**
  * A write's options as upstream's handlers check them (ValidateCreateOptions and its siblings): a 422 on the options'
@@ -40,9 +39,9 @@ export function requestContext(request: FastifyRequest, info: RequestInfo): Requ
   const userAgent = request.headers['user-agent'];
   let options: WriteOptions | undefined;
   if (kind) {
-    const dryRun = all(q.dryRun);
-    const [fieldManager] = kind === 'DeleteOptions' ? [] : all(q.fieldManager);
-    const [fieldValidation] = kind === 'DeleteOptions' ? [] : all(q.fieldValidation);
+    const dryRun = queryValues(q.dryRun);
+    const [fieldManager] = kind === 'DeleteOptions' ? [] : queryValues(q.fieldManager);
+    const [fieldValidation] = kind === 'DeleteOptions' ? [] : queryValues(q.fieldValidation);
     options = { ...(dryRun.length ? { dryRun } : {}), ...(fieldManager ? { fieldManager } : {}), ...(fieldValidation ? { fieldValidation } : {}) };
     checkWriteOptions(kind, options, request);
   }

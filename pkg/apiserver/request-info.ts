@@ -83,15 +83,16 @@ function unescapePath(raw: string): string {
   }
 }
 
+/** A query parameter's values, as url.Values holds them: none, one, or each of a repeated key. */
+export const queryValues = (v: unknown): string[] => (v === undefined ? [] : ([] as unknown[]).concat(v).map(String));
+
 /**
  * A query boolean as upstream's parameter codec converts it (Convert_Slice_string_To_bool): its first value counts,
  * and only "0" or "false" in any case is false, so `?watch`, `?watch=yes` and the Python client's "True" are true.
  */
 export const isTrue = (v: unknown): boolean => {
-  const first: unknown = Array.isArray(v) ? v[0] : v;
-  if (first === undefined || first === false) return false;
-  const s = String(first);
-  return s !== '0' && s.toLowerCase() !== 'false';
+  const [first] = queryValues(v);
+  return first !== undefined && first !== '0' && first.toLowerCase() !== 'false';
 };
 
 const INT64_MAX = 2n ** 63n - 1n;

@@ -4,9 +4,8 @@
 import type { KubeObject } from '../../../api/types.js';
 import type { RequestContext } from '../../registry/context.js';
 import type { Registry } from '../../registry/generic/registry.js';
-import { isTrue, type RequestInfo } from '../request-info.js';
+import { isTrue, queryValues, type RequestInfo } from '../request-info.js';
 
-const values = (v: unknown): string[] => (v === undefined ? [] : ([] as unknown[]).concat(v).map(String));
 
 /** A proxy's path as upstream's getRequestOptions sets it: what follows `proxy`, with a leading slash, and the URL's trailing one. */
 function proxyPathOf(info: RequestInfo): string | undefined {
@@ -26,15 +25,15 @@ export function connectOptions(reg: Registry, info: RequestInfo, q: Record<strin
     return out;
   }
   if (info.subresource === 'portforward') {
-    const ports = values(q.ports).flatMap((p) => p.split(',')).map(Number).filter(Number.isInteger);
+    const ports = queryValues(q.ports).flatMap((p) => p.split(',')).map(Number).filter(Number.isInteger);
     if (ports.length) out.ports = ports;
     return out;
   }
   for (const f of ['stdin', 'stdout', 'stderr', 'tty']) if (isTrue(q[f])) out[f] = true;
-  const container = values(q.container)[0];
+  const container = queryValues(q.container)[0];
   if (container) out.container = container;
   // command carries no omitempty upstream: an exec without one shows null
-  if (info.subresource === 'exec') out.command = q.command === undefined ? null : values(q.command);
+  if (info.subresource === 'exec') out.command = q.command === undefined ? null : queryValues(q.command);
   return out;
 }
 

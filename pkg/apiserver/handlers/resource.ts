@@ -14,7 +14,7 @@ import { requestContext } from '../context.js';
 import { decodeBody, patchTypeOf } from '../negotiation.js';
 import { sendList, sendObject, successStatus, type Responder } from '../respond.js';
 import type { RequestInfo } from '../request-info.js';
-import { int64Param, isTrue } from '../request-info.js';
+import { int64Param, isTrue, queryValues } from '../request-info.js';
 import { serveWatch } from './watch.js';
 import { waitForInitialized } from '../../registry/initializers/wait.js';
 import { subresourceHandler } from './subresources.js';
@@ -130,7 +130,7 @@ function deleteOptions(reg: Registry, request: FastifyRequest, q: Query): Delete
   if (grace !== undefined) opts.gracePeriodSeconds = grace;
   if (q.propagationPolicy !== undefined) opts.propagationPolicy = q.propagationPolicy as DeleteOptions['propagationPolicy'];
   if (q.orphanDependents !== undefined) opts.orphanDependents = isTrue(q.orphanDependents);
-  if (opts.dryRun === undefined && q.dryRun !== undefined) opts.dryRun = ([] as string[]).concat(q.dryRun);
+  if (opts.dryRun === undefined && q.dryRun !== undefined) opts.dryRun = queryValues(q.dryRun);
   if (opts.gracePeriodSeconds !== undefined && !Number.isInteger(opts.gracePeriodSeconds)) throw badRequest('gracePeriodSeconds must be an integer');
   // as upstream's DELETE handlers, before looking anything up
   validateDeleteOptions(opts);
