@@ -13,7 +13,6 @@ const OPTIONS_KIND: Partial<Record<string, string>> = {
 
 const FIELD_VALIDATION = ['', 'Ignore', 'Strict', 'Warn'];
 
-
 /**
  * A write's options as upstream's handlers check them (ValidateCreateOptions and its siblings): a 422 on the options'
  * kind. Reads ignore them, as upstream's do.
