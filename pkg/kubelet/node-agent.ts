@@ -3,7 +3,7 @@
 // upstream's kubelet_node_status.go and nodelease controller do.
 import type { Logger } from 'pino';
 import {
-  formatMicroTime, isAlreadyExists, isConflict, isNotFound, realClock, resourceVersionOlder, type Client, type Clock, type KubeObject, type Lease,
+  formatMicroTime, isAlreadyExists, isConflict, isNotFound, realClock, resourceVersionOlder, type Client, type Clock, type KubeObject, type Lease, type OwnerReference,
 } from '../client/index.js';
 import { conditionsDiffer, initialNode, nodeStatus, statusChanged, type NodeHealth, type NodeIdentity } from './node-status.js';
 
@@ -193,8 +193,8 @@ export class NodeAgent {
         await this.updateStatus();
       } catch (err) {
         if (signal.aborted) return;
-        if (isNotFound(err) && this.o.registerNode !== false) { await this.register().catch(() => undefined); continue; }
-        this.o.logger.warn({ err }, 'error updating node status, will retry');
+        // as upstream's, a kubelet registers once: a Node deleted under it stays away until the kubelet restarts
+        this.o.logger.warn({ err }, 'unable to update node status, will retry');
       }
     }
   }
@@ -203,9 +203,6 @@ export class NodeAgent {
   async renewLease(): Promise<Lease> {
     const leases = this.o.client.leases(NODE_LEASE_NAMESPACE);
     const spec = { holderIdentity: this.name, leaseDurationSeconds: this.o.leaseDurationSeconds ?? 40, renewTime: formatMicroTime(this.clock.now()) };
-    const owner = this.node?.metadata?.uid
-      ? [{ apiVersion: 'v1', kind: 'Node', name: this.name, uid: this.node.metadata.uid }]
-      : undefined;
     let lease = this.lease;
     this.lease = undefined; // read afresh after a failure
     if (!lease) {
@@ -216,12 +213,29 @@ export class NodeAgent {
       }
     }
     if (!lease) {
+      const owner = await this.leaseOwner();
       this.lease = await leases.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.name, namespace: NODE_LEASE_NAMESPACE, ...(owner ? { ownerReferences: owner } : {}) }, spec });
       return this.lease;
     }
-    const metadata = { ...lease.metadata, ...(owner && !lease.metadata?.ownerReferences?.length ? { ownerReferences: owner } : {}) };
+    const owner = lease.metadata?.ownerReferences?.length ? undefined : await this.leaseOwner();
+    const metadata = { ...lease.metadata, ...(owner ? { ownerReferences: owner } : {}) };
     this.lease = await leases.update({ ...lease, metadata, spec: { ...lease.spec, ...spec } });
     return this.lease;
+  }
+
+  /**
+   * The Node as owner of its Lease, read afresh as upstream's setNodeOwnerFunc does (a Node deleted and made again has
+   * a new uid; a deleted one leaves the Lease without owner rather than one the garbage collector removes at once).
+   */
+  private async leaseOwner(): Promise<OwnerReference[] | undefined> {
+    try {
+      const node = await this.o.client.nodes().get(this.name);
+      return [{ apiVersion: 'v1', kind: 'Node', name: this.name, uid: node.metadata!.uid! }];
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      this.o.logger.warn({ err }, 'failed to get node when trying to set owner ref to the node lease');
+      return undefined;
+    }
   }
 
   private async leaseLoop(signal: AbortSignal): Promise<void> {

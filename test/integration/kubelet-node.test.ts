@@ -103,4 +103,20 @@ describe('kubelet: node registration, status and lease', () => {
     await expect(client.nodes().patch('node-b', 'merge', { metadata: { labels: { x: 'y' } } })).rejects.toMatchObject({ code: 403 });
     await client.close();
   });
+
+  it('as upstream, does not register a deleted Node again; its Lease comes back without an owner', async () => {
+    await admin.nodes().delete('node-a');
+    await admin.leases('kube-node-lease').delete('node-a');
+    const lease = await eventually(() => admin.leases('kube-node-lease').get('node-a').catch(() => undefined), 10_000, 'the lease made again');
+    expect(lease.metadata?.ownerReferences).toBeUndefined();
+    // two renewals later the status loop has run too (both every 300 ms here): the Node stays deleted
+    let renewals = 0;
+    let last = lease.spec?.renewTime;
+    await eventually(async () => {
+      const l = await admin.leases('kube-node-lease').get('node-a');
+      if (l.spec?.renewTime !== last) { renewals++; last = l.spec?.renewTime; }
+      return renewals >= 2;
+    }, 10_000, 'two renewals');
+    await expect(admin.nodes().get('node-a')).rejects.toMatchObject({ code: 404 });
+  });
 });
