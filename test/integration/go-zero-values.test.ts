@@ -53,3 +53,14 @@ it('a core Event has its null eventTime and empty reporting fields; its events.k
   expect(view).not.toHaveProperty('reportingController');
   expect(view).not.toHaveProperty('reportingInstance');
 });
+
+it('a template without spec is defaulted as Go\'s struct is (only its containers are missing); an empty owner reference is reported as upstream does', async () => {
+  const d = await s.api('POST', '/apis/apps/v1/namespaces/default/deployments', {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nospec' }, spec: { selector: { matchLabels: { app: 'z' } }, template: { metadata: template.metadata } },
+  });
+  expect(d.status).toBe(422);
+  expect(d.body.message).toBe('Deployment.apps "nospec" is invalid: spec.template.spec.containers: Required value');
+  const cm = await s.api('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owned', ownerReferences: [{}] } });
+  expect(cm.status).toBe(422);
+  expect(cm.body.details.causes.map((c: { field: string }) => c.field)).toEqual(['metadata.ownerReferences.apiVersion', 'metadata.ownerReferences.kind', 'metadata.ownerReferences.name', 'metadata.ownerReferences.uid']);
+});

@@ -1,5 +1,5 @@
 // Required fields per the schema: missing ones are 422 Invalid "Required value", as upstream's
-// validation words them. Status is the controllers' report, not user input: it is not checked.
+// validation words them. Status is the controllers' report, not user input: it is not checked; metadata has its own.
 // Subtrees whose schema requires nothing anywhere are not walked, nor, on an update, those it shares with the stored
 // object (checked when it was stored: a status update does not walk the spec again).
 import { propertyOf, type Schema } from '../../../api/schema.js';
@@ -34,7 +34,9 @@ function walk(index: SchemaIndex, value: unknown, schema: Schema, path: string, 
     missing.push(path ? `${path}.${key}` : key);
   }
   for (const [key, prop] of index.propertiesBelow(s, 'required', requires)) {
-    if (path === '' && key === 'status') continue;
+    // the metadata is checked by the object meta's own validation (an owner reference's missing name is "name must
+    // not be empty" there, once, as upstream's ValidateOwnerReferences words it)
+    if (path === '' && (key === 'status' || key === 'metadata')) continue;
     if (value[key] !== undefined) walk(index, value[key], prop, path ? `${path}.${key}` : key, missing, isPlainObject(old) ? old[key] : undefined);
   }
 }

@@ -7,6 +7,7 @@
 // (required.ts) and gets its zeros (`status: {replicas: 0}`).
 import { goZeroValues, type ZeroValue } from '../../../api/go-zero-values.js';
 import type { Schema } from '../../../api/schema.js';
+import { applyDefaults } from './defaults.js';
 import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
 
 const ownZeros = (r: Resolved): boolean => r.name !== undefined && goZeroValues[r.name] !== undefined;
@@ -14,8 +15,11 @@ const QUESTION = 'zero-values';
 
 /** What one schema node writes and where its walk goes on: computed once per node. */
 interface Plan {
-  /** Zero values of absent fields: [field, kind, property schema, left to validation outside a status]. */
-  zeros: [string, ZeroValue, Schema, boolean][];
+  /**
+   * Zero values of absent fields: [field, kind, resolved property schema, left to validation outside a status, the
+   * property schema as written (its definition's defaulter found through it)].
+   */
+  zeros: [string, ZeroValue, Schema, boolean, Schema][];
   /** Properties below which something may be written. */
   children: [string, Schema][];
   items?: Schema;
@@ -47,7 +51,7 @@ function planOf(index: SchemaIndex, plans: Plans, schema: Schema): Plan | null {
         const p = index.resolve(property).schema;
         // null and "" are absent to the required-field check (required.ts): only a zero that would pass for a value waits
         const counts = kind === 'struct' || (kind === 'zero' && p.type !== 'string');
-        return [[key, kind, p, counts && (s.required?.includes(key) ?? false)]];
+        return [[key, kind, p, counts && (s.required?.includes(key) ?? false), property]];
       }),
       children: index.propertiesBelow(s, QUESTION, ownZeros),
       items: below(s.items),
@@ -102,9 +106,12 @@ function filled(index: SchemaIndex, plans: Plans, value: unknown, schema: Schema
 
 function filledObject(index: SchemaIndex, plans: Plans, value: Record<string, unknown>, plan: Plan, inStatus: boolean, root: boolean): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
-  for (const [key, kind, property, required] of plan.zeros) {
+  for (const [key, kind, property, required, written] of plan.zeros) {
     if (value[key] !== undefined || (required && !inStatus)) continue;
     const zero = zeroOf(kind, property);
+    // Go's decoder made the struct, so upstream's defaulting filled it (a template without spec has restartPolicy
+    // Always, and only its containers are missing)
+    if (kind === 'struct') applyDefaults(index, zero, written);
     if (zero !== undefined) (out ??= { ...value })[key] = zero;
   }
   const target = out ?? value;
