@@ -59,7 +59,8 @@ export const toV2Schema = (s: Schema): V2Schema => {
     if (v === undefined || k === 'nullable' || (k === 'allOf' && out.$ref)) continue;
     if (k === '$ref') out.$ref = String(v).replace(REF_PREFIX, V2_REF_PREFIX);
     else if (k === 'oneOf' || k === 'anyOf') {
-      if (!s.type) out.type = 'string';
+      // a custom resource's int-or-string keeps no type in 2.0, as upstream's ToStructuralOpenAPIV2 leaves it
+      if (!s.type && !(s as Record<string, unknown>)['x-kubernetes-int-or-string']) out.type = 'string';
     } else if (k === 'properties') {
       out.properties = Object.fromEntries(Object.entries(v as Record<string, Schema>).map(([n, p]) => [n, toV2Schema(p)]));
     } else if (k === 'items' || (k === 'additionalProperties' && typeof v === 'object')) out[k] = toV2Schema(v as Schema);

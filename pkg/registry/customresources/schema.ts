@@ -18,8 +18,8 @@ export function kindSchema(props: JSONSchemaProps | undefined, group: string, ve
   const root = (props ? structuredClone(props) : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as Schema & Record<string, unknown>;
   root.type ??= 'object';
   root.properties = {
-    apiVersion: str('APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.'),
-    kind: str('Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase.'),
+    apiVersion: str('APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources'),
+    kind: str('Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds'),
     metadata: ref(`${META}ObjectMeta`, "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"),
     ...Object.fromEntries(Object.entries(root.properties ?? {}).filter(([k]) => k !== 'metadata' && k !== 'apiVersion' && k !== 'kind')),
   };
@@ -27,13 +27,54 @@ export function kindSchema(props: JSONSchemaProps | undefined, group: string, ve
   return root;
 }
 
-/** The kind's and list's definitions for one version. */
-export function versionDefinitions(props: JSONSchemaProps | undefined, group: string, version: string, kind: string, listKindName: string): Definitions {
+/**
+ * The kind's and list's definitions for one version; `published`: as OpenAPI serves them, unfolded as upstream's
+ * builder does (an int-or-string is `anyOf` integer or string, an embedded resource has apiVersion, kind and metadata),
+ * so that `kubectl explain` shows them as it does on a cluster.
+ */
+export function versionDefinitions(props: JSONSchemaProps | undefined, group: string, version: string, kind: string, listKindName: string, published = false): Definitions {
   const def = definitionName(group, version, kind);
+  const schema = kindSchema(props, group, version, kind);
   return {
-    [def]: kindSchema(props, group, version, kind),
+    [def]: published ? unfolded(schema as Record<string, unknown>, true) as Schema : schema,
     [definitionName(group, version, listKindName)]: listKind({ group, version, kind: listKindName }, def),
   };
+}
+
+const INT_OR_STRING = [{ type: 'integer' }, { type: 'string' }];
+
+/** `s` and its subschemas unfolded for publishing (upstream's Structural.Unfold and addEmbeddedProperties). */
+function unfolded(s: Record<string, unknown>, root = false): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...s };
+  const props = s.properties as Record<string, Record<string, unknown>> | undefined;
+  if (props) out.properties = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, root && k === 'metadata' ? v : unfolded(v)]));
+  if (isObject(s.items)) out.items = unfolded(s.items);
+  if (isObject(s.additionalProperties)) out.additionalProperties = unfolded(s.additionalProperties);
+  if (s['x-kubernetes-int-or-string'] === true && !intOrStringPattern(s)) {
+    if (!s.anyOf) out.anyOf = INT_OR_STRING;
+    else out.allOf = [{ anyOf: INT_OR_STRING }, ...((s.allOf as unknown[] | undefined) ?? [])];
+  }
+  if (s['x-kubernetes-embedded-resource'] === true) {
+    out.properties = {
+      ...(out.properties as object | undefined),
+      apiVersion: str('apiVersion defines the versioned schema of this representation of an object. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources'),
+      kind: str('kind is a string value representing the type of this object. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds'),
+      metadata: ref(`${META}ObjectMeta`, "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"),
+    };
+    const required = (s.required as string[] | undefined) ?? [];
+    out.required = [...required, ...['kind', 'apiVersion'].filter((k) => !required.includes(k))];
+  }
+  return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The int-or-string's own anyOf (exactly integer, string), directly or as the first allOf: left as written. */
+function intOrStringPattern(s: Record<string, unknown>): boolean {
+  const only = (x: unknown, type: string): boolean => isObject(x) && x.type === type && Object.keys(x).length === 1;
+  const isPair = (a: unknown): boolean => Array.isArray(a) && a.length === 2 && only(a[0], 'integer') && only(a[1], 'string');
+  const allOf = s.allOf as Record<string, unknown>[] | undefined;
+  return isPair(s.anyOf) || (Array.isArray(allOf) && allOf.length > 0 && isPair(allOf[0]!.anyOf));
 }
 
 /** Removes `required` everywhere: the custom resource validator reports missing fields itself. */
