@@ -19,7 +19,7 @@ const props = {
 } as unknown as JSONSchemaProps;
 
 describe('a custom kind\'s published definitions', () => {
-  const published = versionDefinitions(props, 'ex.io', 'v1', 'Widget', 'WidgetList', true)['io.ex.v1.Widget']!;
+  const published = versionDefinitions(props, 'ex.io', 'v1', 'Widget', 'WidgetList', { selectableFields: [{ jsonPath: '.spec.port' }] })['io.ex.v1.Widget']!;
   const spec = published.properties!.spec!.properties!;
 
   it('unfold an int-or-string into anyOf integer or string, as upstream\'s builder; its own anyOf pattern stays as written', () => {
@@ -33,6 +33,10 @@ describe('a custom kind\'s published definitions', () => {
     expect(Object.keys(spec.tpl!.properties!)).toEqual(['apiVersion', 'kind', 'metadata']);
     expect(spec.tpl!.properties!.metadata!.allOf?.[0]?.$ref).toBe('#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
     expect(spec.tpl!.required).toEqual(['spec', 'kind', 'apiVersion']);
+  });
+
+  it('carry the selectable fields as upstream\'s x-kubernetes-selectable-fields', () => {
+    expect(published['x-kubernetes-selectable-fields' as never]).toEqual([{ fieldPath: 'spec.port' }]);
   });
 
   it('are not what the decoder reads', () => {

@@ -30,15 +30,27 @@ export function kindSchema(props: JSONSchemaProps | undefined, group: string, ve
 /**
  * The kind's and list's definitions for one version; `published`: as OpenAPI serves them, unfolded as upstream's
  * builder does (an int-or-string is `anyOf` integer or string, an embedded resource has apiVersion, kind and metadata),
- * so that `kubectl explain` shows them as it does on a cluster.
+ * and with the selectable fields, so that `kubectl explain` and clients see them as on a cluster.
  */
-export function versionDefinitions(props: JSONSchemaProps | undefined, group: string, version: string, kind: string, listKindName: string, published = false): Definitions {
+export function versionDefinitions(props: JSONSchemaProps | undefined, group: string, version: string, kind: string, listKindName: string, published?: Published): Definitions {
   const def = definitionName(group, version, kind);
   const schema = kindSchema(props, group, version, kind);
   return {
-    [def]: published ? unfolded(schema as Record<string, unknown>, true) as Schema : schema,
+    [def]: published ? publishedSchema(schema, published) : schema,
     [definitionName(group, version, listKindName)]: listKind({ group, version, kind: listKindName }, def),
   };
+}
+
+/** What only the published schema carries. */
+export interface Published {
+  /** The version's selectableFields, as `x-kubernetes-selectable-fields` (fieldPath without the leading dot). */
+  selectableFields?: { jsonPath: string }[];
+}
+
+function publishedSchema(schema: Schema, { selectableFields }: Published): Schema {
+  const out = unfolded(schema as Record<string, unknown>, true);
+  if (selectableFields?.length) out['x-kubernetes-selectable-fields'] = selectableFields.map((f) => ({ fieldPath: f.jsonPath.replace(/^\./, '') }));
+  return out as Schema;
 }
 
 const INT_OR_STRING = [{ type: 'integer' }, { type: 'string' }];

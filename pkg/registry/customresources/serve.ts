@@ -195,7 +195,7 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
     served.versions.push({ rt, registry, cacher });
     served.groupVersions.push({
       group, version: v.name, resources: [rt],
-      definitions: versionDefinitions(schema, group, v.name, names.kind, names.listKind ?? `${names.kind}List`, true),
+      definitions: versionDefinitions(schema, group, v.name, names.kind, names.listKind ?? `${names.kind}List`, { selectableFields: v.selectableFields }),
     });
   }
   return served;
