@@ -116,4 +116,33 @@ describe('pkg/client against a real apiserver', () => {
     w.stop();
     expect((await leases.get('l1')).spec.holderIdentity).toBe('me');
   });
+
+  it('a deletion moves the generation on; taking the last finalizer off deletes without writing the update: one DELETED, of the object as stored', async () => {
+    const cms = c.configMaps('crud');
+    const made = await cms.create({ metadata: { name: 'fin', finalizers: ['example.com/hold'] }, data: { a: 'b' } });
+    expect(made.metadata?.generation).toBeUndefined(); // a ConfigMap has none to move
+    const deps = c.deployments('crud');
+    await deps.create({ ...deployment('fin-dep'), metadata: { name: 'fin-dep', finalizers: ['example.com/hold'] } });
+    await deps.delete('fin-dep');
+    const marked = await deps.get('fin-dep');
+    expect(marked.metadata).toMatchObject({ generation: 2, deletionGracePeriodSeconds: 0 });
+    await deps.delete('fin-dep'); // marked already: no second move
+    expect((await deps.get('fin-dep')).metadata?.generation).toBe(2);
+    await deps.patch('fin-dep', 'json', [{ op: 'remove', path: '/metadata/finalizers' }]);
+
+    await cms.delete('fin');
+    const held = await cms.get('fin');
+    const ac = new AbortController();
+    const w = await cms.watch({ signal: ac.signal, resourceVersion: held.metadata!.resourceVersion, fieldSelector: 'metadata.name=fin' });
+    const answered = await cms.patch('fin', 'merge', { metadata: { finalizers: null } });
+    expect(answered.metadata?.finalizers).toBeUndefined();
+    const seen: { type: string; finalizers?: string[] }[] = [];
+    for await (const ev of w) {
+      seen.push({ type: ev.type, finalizers: ev.object.metadata?.finalizers });
+      if (ev.type === 'DELETED') break;
+    }
+    w.stop();
+    expect(seen).toEqual([{ type: 'DELETED', finalizers: ['example.com/hold'] }]);
+    await expect(cms.get('fin')).rejects.toMatchObject({ code: 404 });
+  });
 });

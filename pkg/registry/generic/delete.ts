@@ -109,7 +109,11 @@ function markForDeletion(reg: Registry, ctx: RequestContext, obj: KubeObject, op
     if (grace < current && finalizers.length === 0 && grace === 0) return undefined;
     return withDeletion(obj, ctx.now, Math.min(grace, current), finalizers);
   }
-  return withDeletion(obj, ctx.now, grace, finalizers);
+  // the first mark changes what the object's controller must do: its generation moves on (upstream's BeforeDelete and
+  // markAsDeleting), so that a reconciler comparing it with status.observedGeneration sees the deletion
+  const marked = withDeletion(obj, ctx.now, grace, finalizers);
+  if ((meta.generation ?? 0) > 0) marked.metadata!.generation = meta.generation! + 1;
+  return marked;
 }
 
 function withDeletion(obj: KubeObject, now: Date, grace: number, finalizers: string[]): KubeObject {

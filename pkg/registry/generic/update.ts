@@ -82,22 +82,31 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
       effects = undefined;
       if (written) e?.commit(); else e?.abort();
     };
+    let emptied: { next: KubeObject; revision: number } | undefined;
     try {
       const kv = await reg.deps.store.guaranteedUpdate(key, (cur) => {
         settle(false);
         if (!cur) throw notFound(reg.gr, req.name);
         return andThen(computeNext(reg, ctx, req, cur.object), (next) => {
           if (next === cur.object) return cur.object;
+          if (finalized(reg, next, cur.object)) {
+            emptied = { next, revision: cur.modRevision };
+            throw EMPTIED_FINALIZERS;
+          }
           effects = reg.strategy.beforeUpdate?.(next, cur.object, ctx) ?? undefined;
           ctx.deadline?.check();
           return next;
         });
       });
       settle(true);
-      const gone = await deleteIfFinalized(reg, kv) ?? (reg.deps.initializers ? await deleteIfInitializationFailed(reg, kv) : undefined);
+      const gone = reg.deps.initializers ? await deleteIfInitializationFailed(reg, kv) : undefined;
       return gone ? { ...gone, created: false } : { object: kv.object, bytes: kv.bytes, created: false };
     } catch (err) {
       settle(false);
+      if (err === EMPTIED_FINALIZERS && emptied) {
+        if (await deleteFinalized(reg, key, emptied.revision)) return { object: emptied.next, created: false };
+        continue; // changed or gone meanwhile: read it again
+      }
       if (isStorageError(err, 'KeyNotFound')) {
         await reg.catchUp(err);
         continue;
@@ -211,17 +220,27 @@ function copyField(to: ObjectMeta, from: ObjectMeta, f: keyof ObjectMeta): void 
   else (to as Record<string, unknown>)[f] = from[f];
 }
 
-/** An object being deleted whose last finalizer just went is deleted for real (upstream: Store.Update). */
-async function deleteIfFinalized(reg: Registry, kv: KeyValue): Promise<UpdateResult | undefined> {
-  const meta = kv.object.metadata!;
-  if (!meta.deletionTimestamp || (meta.deletionGracePeriodSeconds ?? 0) > 0) return undefined;
-  if (reg.strategy.hasPendingFinalizers ? reg.strategy.hasPendingFinalizers(kv.object) : (meta.finalizers?.length ?? 0) > 0) return undefined;
+/** Thrown out of an update whose object is to be deleted instead of written. */
+const EMPTIED_FINALIZERS = new Error('emptied finalizers');
+
+/**
+ * An update that takes the last finalizer off an object being deleted (without a grace period left) deletes it instead
+ * of writing it, as upstream's Store.Update: watchers see one DELETED (of the object as last stored), no MODIFIED.
+ */
+function finalized(reg: Registry, next: KubeObject, existing: KubeObject): boolean {
+  const old = existing.metadata!;
+  if (!old.deletionTimestamp || (old.deletionGracePeriodSeconds ?? 0) > 0) return false;
+  return !(reg.strategy.hasPendingFinalizers ? reg.strategy.hasPendingFinalizers(next) : (next.metadata?.finalizers?.length ?? 0) > 0);
+}
+
+/** Deletes the finalized object if it is still at `revision`; false when it changed or went meanwhile. */
+async function deleteFinalized(reg: Registry, key: string, revision: number): Promise<boolean> {
   try {
-    const gone = await reg.deps.store.delete(kv.key, { expectedRevision: kv.modRevision });
+    const gone = await reg.deps.store.delete(key, { expectedRevision: revision });
     reg.strategy.afterDelete?.(gone.object);
-    return { object: gone.object, bytes: gone.bytes, created: false };
+    return true;
   } catch (err) {
-    if (isStorageError(err, 'KeyNotFound') || isStorageError(err, 'Conflict')) return undefined;
+    if (isStorageError(err, 'KeyNotFound') || isStorageError(err, 'Conflict')) return false;
     throw err;
   }
 }
