@@ -106,6 +106,25 @@ const WORKLOAD_NAMES: Record<string, { name: string; serviceAccount: string; fla
   'ttl-after-finished': { name: 'ttl-after-finished-controller', serviceAccount: 'ttl-after-finished-controller', flag: 'concurrent-ttl-after-finished-syncs', workers: 5 },
 };
 
+/**
+ * The component of a controller's events where upstream's recorder names it otherwise than its ServiceAccount (each
+ * controller's NewRecorder call): `kubectl get events` and field selectors on source show these.
+ */
+const EVENT_SOURCES: Record<string, string> = {
+  'garbage-collector-controller': 'garbage-collector-controller',
+  'node-ipam-controller': 'cidrAllocator',
+  'taint-eviction-controller': 'taint-eviction-controller',
+  'endpointslice-controller': 'endpoint-slice-controller',
+  'endpointslice-mirroring-controller': 'endpoint-slice-mirroring-controller',
+  'disruption-controller': 'controllermanager',
+  'persistentvolume-binder-controller': 'persistentvolume-controller',
+  'persistentvolume-expander-controller': 'volume_expand',
+  'daemonset-controller': 'daemonset-controller',
+};
+
+/** The source.component (and reportingComponent) of a controller's events. */
+export const eventSourceOf = (d: ControllerDescriptor): string => EVENT_SOURCES[d.name] ?? d.serviceAccount;
+
 const workloadDescriptor = (key: string, init: ControllerInit): ControllerDescriptor => {
   const alias = Object.entries(WORKLOAD_NAMES).find(([a, w]) => a === key || w.name === key);
   const w = alias?.[1];
@@ -192,7 +211,7 @@ export async function runControllerManager(o: ControllerManagerOptions, signal: 
     const recorders: EventRecorder[] = [];
     const run = async (d: ControllerDescriptor, client: Client): Promise<void> => {
       const logger = log.child({ controller: d.name });
-      const recorder = new EventRecorder({ sink: client.events(), component: d.serviceAccount, clock, logger });
+      const recorder = new EventRecorder({ sink: client.events(), component: eventSourceOf(d), clock, logger });
       recorders.push(recorder);
       const workers = (d.concurrencyFlag && o.concurrency?.[d.concurrencyFlag]) || d.workers;
       logger.info({ workers }, 'starting controller');

@@ -1,6 +1,6 @@
 // `--controllers` as upstream's (names, old aliases, "*", "-foo") and the command's flag errors.
 import { describe, expect, it } from 'vitest';
-import { knownControllers, selectControllers } from '../../pkg/controller/controller-manager.js';
+import { eventSourceOf, knownControllers, selectControllers } from '../../pkg/controller/controller-manager.js';
 
 const names = (list: string[]): string[] => selectControllers(list, knownControllers()).map((d) => d.name);
 
@@ -23,6 +23,18 @@ describe('--controllers', () => {
     expect(sa).toMatchObject({
       'garbage-collector-controller': 'generic-garbage-collector', 'node-lifecycle-controller': 'node-controller',
       'pod-garbage-collector-controller': 'pod-garbage-collector', 'replicationcontroller-controller': 'replication-controller',
+    });
+  });
+
+  it("names each controller's events as upstream's recorder does, whatever its service account", () => {
+    const source = Object.fromEntries(knownControllers().map((d) => [d.name, eventSourceOf(d)]));
+    expect(source).toMatchObject({
+      'daemonset-controller': 'daemonset-controller', 'persistentvolume-binder-controller': 'persistentvolume-controller',
+      'disruption-controller': 'controllermanager', 'persistentvolume-expander-controller': 'volume_expand',
+      'node-ipam-controller': 'cidrAllocator', 'taint-eviction-controller': 'taint-eviction-controller',
+      'node-lifecycle-controller': 'node-controller', 'replicationcontroller-controller': 'replication-controller',
+      'deployment-controller': 'deployment-controller', 'horizontal-pod-autoscaler-controller': 'horizontal-pod-autoscaler',
+      'endpointslice-controller': 'endpoint-slice-controller', 'service-lb-controller': 'service-controller',
     });
   });
 });

@@ -33,7 +33,7 @@ describe('node-ipam controller', () => {
     await eventually(() => c.events('default').list({ fieldSelector: 'involvedObject.name=d' }),
       (l) => l.items.some((e: KubeObject) => e.reason === 'CIDRNotAvailable'), 'CIDRNotAvailable event');
     const ev = (await c.events('default').list({ fieldSelector: 'involvedObject.name=d' })).items.find((e: KubeObject) => e.reason === 'CIDRNotAvailable')!;
-    expect(ev).toMatchObject({ type: 'Normal', message: 'Node d status is now: CIDRNotAvailable', source: { component: 'node-controller' } });
+    expect(ev).toMatchObject({ type: 'Normal', message: 'Node d status is now: CIDRNotAvailable', source: { component: 'cidrAllocator' } });
 
     await c.nodes().delete('b');
     expect((await podCidr('d')).spec!.podCIDR).toBe('10.9.2.0/24');
