@@ -1,6 +1,7 @@
 // The Job and ttl-after-finished controllers against a real apiserver; the test plays the kubelet by writing pod
 // phases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatTime } from '../../pkg/client/index.js';
 import { eventually, markFinished, startHarness, type Harness } from './workloads-harness.js';
 
 let h: Harness;
@@ -58,6 +59,51 @@ describe('job controller', () => {
     expect(failed.status.failed).toBe(3);
     expect(failed.status.active).toBeUndefined();
     await eventually(() => livePods('bad'), (l) => l.filter((p) => p.status?.phase !== 'Failed').length === 0, 'running pod removed');
+  });
+
+  it('restartPolicy OnFailure: container restarts of running pods reaching backoffLimit fail the Job and delete its pods', async () => {
+    const { c } = h;
+    const spec = (extra: Record<string, unknown>) => ({
+      template: { spec: { restartPolicy: 'OnFailure', initContainers: [{ name: 'i', image: 'busybox' }], containers: [{ name: 'c', image: 'busybox' }] } }, ...extra,
+    });
+    /** Plays the kubelet: running and ready, the init container having restarted `init` times and the container `main` times. */
+    const restarted = (name: string, init: number, main: number) => {
+      const t = formatTime(Date.now());
+      return c.pods(NS).patch(name, 'merge', {
+        status: {
+          phase: 'Running', startTime: t, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: t }],
+          initContainerStatuses: [{ name: 'i', ready: true, restartCount: init, image: 'busybox', imageID: '', state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: t, finishedAt: t } } }],
+          containerStatuses: [{ name: 'c', ready: true, restartCount: main, image: 'busybox', imageID: '', state: { running: { startedAt: t } } }],
+        },
+      }, { subresource: 'status' });
+    };
+    await c.jobs(NS).create({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'crashy' }, spec: spec({ backoffLimit: 2 }) });
+    const [p] = await eventually(() => livePods('crashy'), (l) => l.length === 1, 'pod');
+    // no pod has finished, yet the status carries the empty uncountedTerminatedPods, as upstream's syncJob writes it
+    const running = await eventually(() => c.jobs(NS).get('crashy'), (j) => j.status?.active === 1, 'active 1');
+    expect(running.status.uncountedTerminatedPods).toEqual({});
+    // one restart is below the limit: the Job counts the pod ready and carries on
+    await restarted(p!.metadata!.name!, 0, 1);
+    const below = await eventually(() => c.jobs(NS).get('crashy'), (j) => j.status?.ready === 1, 'ready 1');
+    expect(condTypes(below)).toEqual([]);
+    // init and main containers' restarts add up to the limit
+    await restarted(p!.metadata!.name!, 1, 1);
+    const failed = await eventually(() => c.jobs(NS).get('crashy'), (j) => !!cond(j, 'Failed'), 'Failed');
+    expect(condTypes(failed)).toEqual(['FailureTarget', 'Failed']);
+    expect(cond(failed, 'FailureTarget')).toMatchObject({ reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' });
+    expect(cond(failed, 'Failed')).toMatchObject({ reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' });
+    expect(failed.status).toMatchObject({ failed: 1, uncountedTerminatedPods: {} });
+    expect(failed.status.active).toBeUndefined();
+    await eventually(() => livePods('crashy'), (l) => l.length === 0, 'the pod deleted');
+    expect(await jobEvents('crashy')).toContain(`Normal SuccessfulDelete Deleted pod: ${p!.metadata!.name}`);
+
+    // with backoffLimitPerIndex, backoffLimit defaults to MaxInt32: restarts alone never fail the Job
+    await c.jobs(NS).create({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'crashy-idx' }, spec: spec({ completionMode: 'Indexed', completions: 1, backoffLimitPerIndex: 0 }) });
+    const [q] = await eventually(() => livePods('crashy-idx'), (l) => l.length === 1, 'indexed pod');
+    await restarted(q!.metadata!.name!, 3, 4);
+    const idx = await eventually(() => c.jobs(NS).get('crashy-idx'), (j) => j.status?.ready === 1, 'indexed ready 1');
+    expect(condTypes(idx)).toEqual([]);
+    expect(idx.spec.backoffLimit).toBe(2147483647);
   });
 
   it('counts failed pods deleted at once (kubectl delete): the tracking finalizer holds each until counted, and backoffLimit holds', async () => {
@@ -178,7 +224,7 @@ describe('job controller: per-index backoff, podReplacementPolicy, managedBy', (
     const pods = await eventually(() => livePods('fail-idx'), (l) => l.length === 2, '2 pods');
     await failLongAgo(ofIndex(pods, 1)[0].metadata.name, 42);
     const j = await eventually(() => c.jobs(NS).get('fail-idx'), (x) => !!cond(x, 'Failed'), 'Failed');
-    expect(cond(j, 'Failed')).toMatchObject({ reason: 'MaxFailedIndexesExceeded', message: 'Job has exceeded the specified maximum number of failed indexes' });
+    expect(cond(j, 'Failed')).toMatchObject({ reason: 'MaxFailedIndexesExceeded', message: 'Job has exceeded the specified maximal number of failed indexes' });
     expect(condTypes(j)).toEqual(['FailureTarget', 'Failed']);
     expect(j.status.failedIndexes).toBe('1');
     await eventually(() => livePods('fail-idx'), (l) => ofIndex(l, 0).every((p) => p.metadata.deletionTimestamp || p.status?.phase === 'Failed'), 'index 0 pod removed');

@@ -21,6 +21,7 @@ import {
 import {
   COMPLETION_INDEX, CONTROLLER_UID, JOB_NAME, JOB_TRACKING_FINALIZER, LEGACY_CONTROLLER_UID, LEGACY_JOB_NAME,
   backoffDelay, completionIndexOf, finishTime, formatIndexes, hasFinalizer, isIndexed, matchPodFailurePolicy, parseIndexes,
+  pastBackoffLimitOnFailure,
 } from './job-util.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
@@ -114,6 +115,8 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     const nowMs = clock.now();
     const ts = formatTimeOf(clock);
     const status: Record<string, any> = cloneJson(job.status ?? {});
+    // upstream's syncJob starts from an empty struct, so every status it writes carries `uncountedTerminatedPods: {}`
+    status.uncountedTerminatedPods ??= {};
     status.succeeded ??= 0;
     status.failed ??= 0;
     const uncounted = { succeeded: [...(status.uncountedTerminatedPods?.succeeded ?? [])] as string[], failed: [...(status.uncountedTerminatedPods?.failed ?? [])] as string[] };
@@ -189,15 +192,23 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     // 3. terminal criteria
     const target = getCondition(conds, 'FailureTarget');
     if (target?.status === 'True') failJob = { reason: target.reason ?? '', message: target.message ?? '' };
-    if (!failJob && status.failed > (job.spec?.backoffLimit ?? 6)) failJob = { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
-    if (!failJob && perIndex && job.spec?.maxFailedIndexes != null && failedIdx.size > job.spec.maxFailedIndexes) {
-      failJob = { reason: 'MaxFailedIndexesExceeded', message: 'Job has exceeded the specified maximum number of failed indexes' };
+    // in upstream syncJob's order: failed pods or container restarts past backoffLimit, the deadline, then the
+    // per-index limits (with backoffLimitPerIndex, backoffLimit defaults to MaxInt32, so restarts never reach it)
+    if (!failJob && (status.failed > (job.spec?.backoffLimit ?? 6) || pastBackoffLimitOnFailure(job, pods))) {
+      failJob = { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
     }
     const ads = job.spec?.activeDeadlineSeconds as number | undefined;
     const started = parseTime(status.startTime);
     if (!failJob && !suspended && ads != null && started !== undefined) {
       if (nowMs - started >= ads * 1000) failJob = { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
       else loop.enqueueAfter(key, started + ads * 1000 - nowMs);
+    }
+    if (!failJob && perIndex) {
+      if (job.spec?.maxFailedIndexes != null && failedIdx.size > job.spec.maxFailedIndexes) {
+        failJob = { reason: 'MaxFailedIndexesExceeded', message: 'Job has exceeded the specified maximal number of failed indexes' };
+      } else if (failedIdx.size > 0 && completed.size + failedIdx.size >= (completions ?? 0)) {
+        failJob = { reason: 'FailedIndexes', message: 'Job has failed indexes' };
+      }
     }
     let success: { reason: string; message: string } | undefined;
     const met = getCondition(conds, 'SuccessCriteriaMet');
@@ -207,8 +218,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
         const rule = matchSuccessPolicy(job, completed, status.succeeded);
         if (rule !== undefined) success = { reason: 'SuccessPolicy', message: `Matched rules at index ${rule}` };
         else if (indexed ? completed.size + failedIdx.size >= (completions ?? 0) : completions != null ? status.succeeded >= completions : status.succeeded > 0 && active.length === 0) {
-          if (failedIdx.size) failJob = { reason: 'FailedIndexes', message: 'Job has failed indexes' };
-          else success = { reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' };
+          success = { reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' };
         }
       }
     }

@@ -55,6 +55,24 @@ export const finishTime = (p: Pod): number => {
   return parseTime(ready?.lastTransitionTime) ?? parseTime(p.metadata?.deletionTimestamp) ?? parseTime(p.metadata?.creationTimestamp ?? undefined) ?? 0;
 };
 
+/**
+ * Whether the container restarts of the Job's running and pending pods have used up backoffLimit (upstream
+ * pastBackoffLimitOnFailure): with restartPolicy OnFailure a failing container restarts in place, so no pod ever
+ * fails and status.failed never grows. A limit of 0 is reached by the first restart.
+ */
+export const pastBackoffLimitOnFailure = (job: KubeObject, pods: Pod[]): boolean => {
+  if (job.spec?.template?.spec?.restartPolicy !== 'OnFailure') return false;
+  let restarts = 0;
+  for (const p of pods) {
+    if (p.status?.phase !== 'Running' && p.status?.phase !== 'Pending') continue;
+    for (const cs of [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])] as { restartCount?: number }[]) {
+      restarts += cs.restartCount ?? 0;
+    }
+  }
+  const limit: number = job.spec?.backoffLimit ?? 6;
+  return limit === 0 ? restarts > 0 : restarts >= limit;
+};
+
 /** Delay before the next pod after `failures` consecutive failures (10 s doubling, at most 6 min). */
 export const backoffDelay = (failures: number): number =>
   failures <= 0 ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(failures - 1, 30));
