@@ -89,6 +89,24 @@ describe('cronjob controller', () => {
   });
 });
 
+describe('cronjob controller and time zones', () => {
+  it('writes the scheduled-timestamp annotation in the CronJob\'s time zone', async () => {
+    const { c } = h;
+    now = Date.now(); // the controller's clock back with the apiserver's, which stamps the creation
+    const tokyo = await c.cronJobs(NS).create({
+      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'tokyo' },
+      spec: { schedule: '* * * * *', timeZone: 'Asia/Tokyo', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+    });
+    now = sinceCreation(tokyo, 61_000);
+    await touch('tokyo', 1);
+    const [job] = await eventually(() => jobsOf('tokyo'), (l) => l.length === 1, 'the tokyo job');
+    const stamp = job!.metadata!.annotations!['batch.kubernetes.io/cronjob-scheduled-timestamp']!;
+    expect(stamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00\+09:00$/);
+    // the same instant as the name's minutes since the epoch
+    expect(Date.parse(stamp)).toBe(Number(job!.metadata!.name!.slice('tokyo-'.length)) * 60_000);
+  });
+});
+
 describe('cronjob controller and Jobs it did not make', () => {
   it('a Job made with kubectl create job --from=cronjob is reported as unexpected and not counted active', async () => {
     const { c, s } = h;
@@ -105,5 +123,21 @@ describe('cronjob controller and Jobs it did not make', () => {
       type: 'Warning', involvedObject: { kind: 'CronJob', name: 'manual' }, message: 'Saw a job that the controller did not create or forgot: manual-now',
     });
     expect((await c.cronJobs(NS).get('manual')).status?.active).toBeUndefined();
+  });
+});
+
+describe('cronjob controller: lastSuccessfulTime', () => {
+  it('records the completion of a Job made from a suspended CronJob, not in its active list', async () => {
+    const { c, s } = h;
+    await c.cronJobs(NS).create({
+      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'susp' },
+      spec: { schedule: '* * * * *', suspend: true, jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+    });
+    expect((await s.kubectl('-n', NS, 'create', 'job', 'man2', '--from=cronjob/susp')).code).toBe(0);
+    const done = formatTime(Date.now());
+    await c.jobs(NS).patch('man2', 'merge', { status: { startTime: done, completionTime: done, succeeded: 1, conditions: [{ type: 'SuccessCriteriaMet', status: 'True', lastTransitionTime: done }, { type: 'Complete', status: 'True', lastTransitionTime: done }] } }, { subresource: 'status' });
+    const cj = await eventually(() => c.cronJobs(NS).get('susp'), (x) => !!x.status?.lastSuccessfulTime, 'lastSuccessfulTime');
+    expect(cj.status.lastSuccessfulTime).toBe(done);
+    expect(cj.status.active).toBeUndefined();
   });
 });

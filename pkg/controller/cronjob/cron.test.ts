@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSchedule } from './cron.js';
+import { formatInZone, parseSchedule } from './cron.js';
 import { mostRecentScheduleTime } from './cronjob-controller.js';
 
 const at = (iso: string): number => Date.parse(iso);
@@ -54,5 +54,20 @@ describe('cron schedules', () => {
       expect(() => parseSchedule(s), s).toThrow();
     }
     expect(() => parseSchedule('* * * * *', 'Mars/Olympus')).toThrow(/unknown time zone/);
+  });
+});
+
+describe('scheduled timestamps in the CronJob\'s time zone', () => {
+  it('RFC 3339 with the zone\'s offset, Z for a zero one (Go\'s Time.In(loc).Format(time.RFC3339))', () => {
+    expect(formatInZone(at('2026-11-30T12:49:00Z'), 'Asia/Tokyo')).toBe('2026-11-30T21:49:00+09:00');
+    expect(formatInZone(at('2026-11-30T12:49:00Z'), 'UTC')).toBe('2026-11-30T12:49:00Z');
+    // a zero offset outside UTC is still Z; a summer one is not
+    expect(formatInZone(at('2026-01-15T08:00:00Z'), 'Europe/London')).toBe('2026-01-15T08:00:00Z');
+    expect(formatInZone(at('2026-07-15T08:00:00Z'), 'Europe/London')).toBe('2026-07-15T09:00:00+01:00');
+    // negative and half-hour offsets, across a date line
+    expect(formatInZone(at('2026-01-15T02:00:00Z'), 'America/St_Johns')).toBe('2026-01-14T22:30:00-03:30');
+    expect(formatInZone(at('2026-01-15T20:00:00Z'), 'Asia/Kolkata')).toBe('2026-01-16T01:30:00+05:30');
+    // whole seconds only
+    expect(formatInZone(at('2026-01-15T20:00:00.750Z'), 'UTC')).toBe('2026-01-15T20:00:00Z');
   });
 });

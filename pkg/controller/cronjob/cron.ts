@@ -69,6 +69,20 @@ const wallOf = (ms: number, tz: string): number => {
   return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) + (ms % 1000 + 1000) % 1000;
 };
 
+/**
+ * RFC 3339 in the zone's wall-clock time with its offset, to the second, as Go's Time.In(loc).Format(time.RFC3339):
+ * a zero offset is written `Z`, and an offset's odd seconds are dropped from it.
+ */
+export const formatInZone = (ms: number, tz: string): string => {
+  const whole = Math.floor(ms / 1000) * 1000;
+  const wall = wallOf(whole, tz);
+  const offsetMin = Math.trunc((wall - whole) / 60_000);
+  const text = new Date(wall).toISOString().slice(0, 19);
+  if (offsetMin === 0) return `${text}Z`;
+  const abs = Math.abs(offsetMin);
+  return `${text}${offsetMin < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+};
+
 /** The instant whose wall-clock time in tz is `wall` (the earlier one in a fall-back overlap). */
 const instantOf = (wall: number, tz: string): number => {
   let t = wall - (wallOf(wall, tz) - wall);

@@ -7,7 +7,7 @@ import { formatTime, isAlreadyExists, isNotFound, realClock } from '../../client
 import { controllerRef, getControllerOf, keyOf, objOf, parseTime, workerLoop } from '../shared/controller-utils.js';
 import type { ControllerContext } from '../shared/types.js';
 import { isJobFinished } from '../job/job-controller.js';
-import { parseSchedule, type Schedule } from './cron.js';
+import { formatInZone, parseSchedule, type Schedule } from './cron.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
 const SCHEDULED_TIMESTAMP = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
@@ -84,10 +84,12 @@ export async function startCronJobController(ctx: ControllerContext): Promise<vo
       if (inActive && done) {
         active = active.filter((a) => a.uid !== j.metadata!.uid);
         ctx.recorder.event(cj, 'Normal', 'SawCompletedJob', `Saw completed job: ${j.metadata!.name}, condition: ${done.type}`);
-        if (done.type === 'Complete') {
-          const t = j.status?.completionTime ?? done.lastTransitionTime;
-          if (t && (!status.lastSuccessfulTime || Date.parse(t) > Date.parse(status.lastSuccessfulTime))) status.lastSuccessfulTime = t;
-        }
+      }
+      // any Job of ours that succeeded counts, listed active or not (`kubectl create job --from=cronjob/…`), as
+      // upstream: its completionTime when newer than the one recorded
+      if (done?.type === 'Complete') {
+        const t = j.status?.completionTime;
+        if (t && (!status.lastSuccessfulTime || Date.parse(t) > Date.parse(status.lastSuccessfulTime))) status.lastSuccessfulTime = t;
       }
     }
     const existing = new Set(children.map((j) => j.metadata!.uid));
@@ -164,7 +166,7 @@ export async function startCronJobController(ctx: ControllerContext): Promise<vo
       apiVersion: 'batch/v1', kind: 'Job',
       metadata: {
         name: jobName, namespace: ns, labels: tmpl.metadata?.labels ?? {},
-        annotations: { ...(tmpl.metadata?.annotations ?? {}), [SCHEDULED_TIMESTAMP]: formatTime(scheduled) },
+        annotations: { ...(tmpl.metadata?.annotations ?? {}), [SCHEDULED_TIMESTAMP]: formatInZone(scheduled, cj.spec?.timeZone || 'UTC') },
         ownerReferences: [controllerRef(cj, 'batch/v1', 'CronJob')],
       },
       spec: tmpl.spec ?? {},
