@@ -115,6 +115,20 @@ describe('pods/eviction', () => {
     }
   });
 
+  it('refuses a pod two budgets cover with a bare 500 Status: no reason, as upstream returns it', async () => {
+    await runningPods('twice', ['twice-1', 'twice-2']);
+    await budget('twice-a', { minAvailable: 1, selector: { matchLabels: { app: 'twice' } } }, (st) => st.disruptionsAllowed === 1);
+    await budget('twice-b', { minAvailable: 0, selector: { matchLabels: { app: 'twice' } } }, (st) => st.disruptionsAllowed === 2);
+    const refused = await evict('twice-1');
+    expect(refused.status).toBe(500);
+    expect(refused.body).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500,
+      message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+    });
+    expect((await c.pods('default').get('twice-1')).metadata?.deletionTimestamp).toBeUndefined();
+    expect((await pdbs().get('twice-a')).status.disruptedPods).toBeUndefined();
+  });
+
   it('counts a pod whose eviction never deleted it again after two minutes', async () => {
     await runningPods('late', ['late-1', 'late-2']);
     await budget('late', { minAvailable: 1, selector: { matchLabels: { app: 'late' } } }, (st) => st.currentHealthy === 2);
