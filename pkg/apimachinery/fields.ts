@@ -3,7 +3,7 @@
 //
 //   parseFieldSelector(s: string): FieldSelector           // "a=b,c==d,e!=f", "\\" escapes "\\", ",", "="; throws BadRequest
 //   fieldSelectorFor(group, plural, s): FieldSelector      // parse + check the labels the resource supports (BadRequest)
-//   fieldsOf(plural: string, obj: KubeObject): Record<string, string>   // the values the selector is matched against
+//   fieldsOf(plural, obj, group?): Record<string, string>  // the values the selector is matched against
 //   escapeFieldValue(v: string): string
 //   FieldSelector: { requirements, empty, matches(fields), toString(), requiresExactMatch(field) }
 import type { KubeObject } from '../../api/types.js';
@@ -106,6 +106,9 @@ const SUPPORTED: Record<string, string[]> = {
   'batch/jobs': [...META, 'status.successful'],
   'certificates.k8s.io/certificatesigningrequests': ['metadata.name', 'spec.signerName'],
   'certificates.k8s.io/clustertrustbundles': ['metadata.name', 'spec.signerName'],
+  // a core Event's fields by events.k8s.io's names (upstream converts them to the core ones; its own are not taken)
+  'events.k8s.io/events': [...META, 'reason', 'source', 'type', 'reportingController',
+    ...['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((f) => `regarding.${f}`)],
 };
 /** Old clients' names for a field. */
 const RENAMED: Record<string, Record<string, string>> = { '/pods': { 'spec.host': 'spec.nodeName' } };
@@ -154,6 +157,13 @@ const PER_RESOURCE: Record<string, FieldsFn> = {
     source: str(o.source?.component),
     type: str(o.type),
   }),
+  'events.k8s.io/events': (o) => ({
+    ...Object.fromEntries(['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((f) => [`regarding.${f}`, str(o.regarding?.[f])])),
+    reason: str(o.reason),
+    reportingController: str(o.reportingController),
+    source: str(o.deprecatedSource?.component),
+    type: str(o.type),
+  }),
   secrets: (o) => ({ type: str(o.type) }),
   nodes: (o) => ({ 'spec.unschedulable': String(o.spec?.unschedulable === true) }),
   namespaces: (o) => ({ 'status.phase': str(o.status?.phase) }),
@@ -165,9 +175,13 @@ const PER_RESOURCE: Record<string, FieldsFn> = {
   clustertrustbundles: (o) => ({ 'spec.signerName': str(o.spec?.signerName) }),
 };
 
-export const fieldsOf = (plural: string, obj: KubeObject): Record<string, string> => ({
-  'metadata.name': str(obj.metadata?.name),
-  'metadata.namespace': str(obj.metadata?.namespace),
-  // a custom resource's plural may be any DNS label, "constructor" too
-  ...(Object.hasOwn(PER_RESOURCE, plural) ? PER_RESOURCE[plural]!(obj) : {}),
-});
+/** The field values of `obj`, as served by the group (events.k8s.io's view of an Event has its own names). */
+export const fieldsOf = (plural: string, obj: KubeObject, group = ''): Record<string, string> => {
+  const key = group === 'events.k8s.io' ? `${group}/${plural}` : plural;
+  return {
+    'metadata.name': str(obj.metadata?.name),
+    'metadata.namespace': str(obj.metadata?.namespace),
+    // a custom resource's plural may be any DNS label, "constructor" too
+    ...(Object.hasOwn(PER_RESOURCE, key) ? PER_RESOURCE[key]!(obj) : {}),
+  };
+};

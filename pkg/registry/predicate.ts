@@ -28,7 +28,7 @@ export function selectionPredicate(rt: ResourceType, labelSelector?: string, fie
   if (!useLabels && !useFields) return undefined;
   return (obj) =>
     (!useLabels || useLabels.matches(obj.metadata?.labels)) &&
-    (!useFields || useFields.matches(fieldsOf(rt.plural, obj)));
+    (!useFields || useFields.matches(fieldsOf(rt.plural, obj, rt.group)));
 }
 
 function dynamicPredicate(d: { labels: string[]; read(obj: KubeObject): Record<string, string> }, labelSelector?: string, fieldSelector?: string): Predicate | undefined {

@@ -136,7 +136,7 @@ describe('pkg/client against a real apiserver', () => {
     const w = await cms.watch({ signal: ac.signal, resourceVersion: held.metadata!.resourceVersion, fieldSelector: 'metadata.name=fin' });
     const answered = await cms.patch('fin', 'merge', { metadata: { finalizers: null } });
     expect(answered.metadata?.finalizers).toBeUndefined();
-    const seen: { type: string; finalizers?: string[] }[] = [];
+    const seen: { type: string; finalizers?: unknown }[] = [];
     for await (const ev of w) {
       seen.push({ type: ev.type, finalizers: ev.object.metadata?.finalizers });
       if (ev.type === 'DELETED') break;

@@ -62,6 +62,19 @@ it('a core Event reads back through events.k8s.io/v1 with the deprecated fields,
   expect(await cleanStdout(s.kubectl('get', 'events.events.k8s.io', '-o', 'name'))).toContain('event.events.k8s.io/old.1');
 });
 
+it('events.k8s.io/v1 selects Events by its own field names (regarding.*, reportingController), as upstream converts them', async () => {
+  const names = async (selector: string): Promise<string[]> =>
+    (await s.api('GET', `/apis/events.k8s.io/v1/namespaces/default/events?fieldSelector=${encodeURIComponent(selector)}`)).body.items.map((e: { metadata: { name: string } }) => e.metadata.name).sort();
+  expect(await names('regarding.name=web,regarding.kind=Pod')).toEqual(['old.1', 'web.1']);
+  expect(await names('reportingController=example.com/controller')).toEqual(['web.1']);
+  expect(await names('source=kubelet,reason=Pulled,type=Normal')).toEqual(['old.1']);
+  const core = await s.api('GET', '/apis/events.k8s.io/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dweb');
+  expect(core.status).toBe(400);
+  expect(core.body.message).toBe('field label not supported: involvedObject.name');
+  const watched = await cleanStdout(s.kubectl('get', 'events.events.k8s.io', '--field-selector', 'regarding.name=web,reason=Pulled', '-w', '--request-timeout=2s', '-o', 'name'));
+  expect(watched.trim().split('\n')).toEqual(['event.events.k8s.io/old.1']);
+});
+
 it('validates events.k8s.io/v1 writes strictly and core writes as legacy clients expect', async () => {
   const bad = await s.api('POST', '/apis/events.k8s.io/v1/namespaces/default/events',
     newEvent('bad.1', { eventTime: undefined, type: 'Odd', deprecatedCount: 2 }));
