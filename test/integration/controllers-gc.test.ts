@@ -127,6 +127,74 @@ describe('garbage collector (separate process, kubectl)', () => {
     expect((left.body as KubeObject).metadata!.ownerReferences![0]!.name).toBe('owner-b');
   });
 
+  it('looks for a namespaced owner in the dependent\'s namespace only: one elsewhere is dangling and reported (OwnerRefInvalidNamespace), as upstream', async () => {
+    expect((await api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gc-other' } })).status).toBe(201);
+    const owner = await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dyn1' } });
+    const local = await create('/api/v1/namespaces/gc-other/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'local-owner' } });
+    const uid = owner.metadata!.uid!;
+    const xns = await create('/api/v1/namespaces/gc-other/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'xns', ownerReferences: [ownerRef(owner, false)] } });
+    // with an owner of its own namespace as well, it stays and only loses the reference to the other namespace's
+    await create('/api/v1/namespaces/gc-other/configmaps', {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'xns-kept', ownerReferences: [{ ...ownerRef(owner, false), controller: false }, { ...ownerRef(local, false), controller: false }] },
+    });
+    const same = await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dyn1-part', ownerReferences: [ownerRef(owner, false)] } });
+    await eventually(() => exists(s, '/api/v1/namespaces/gc-other/configmaps/xns'), (v) => v === false, 'the cross-namespace dependent to be collected');
+    const kept = await eventually(() => api('GET', '/api/v1/namespaces/gc-other/configmaps/xns-kept'),
+      (r) => r.status === 200 && (r.body as KubeObject).metadata!.ownerReferences?.length === 1, 'the reference to the other namespace to be removed');
+    expect((kept.body as KubeObject).metadata!.ownerReferences![0]!.uid).toBe(local.metadata!.uid);
+    const events = await eventually(() => api('GET', `/api/v1/namespaces/gc-other/events?fieldSelector=involvedObject.uid%3D${xns.metadata!.uid}`),
+      (r) => (r.body as { items: KubeObject[] }).items.length > 0, 'the warning event');
+    const ev = (events.body as { items: Record<string, any>[] }).items[0]!;
+    expect([ev.type, ev.reason, ev.source?.component]).toEqual(['Warning', 'OwnerRefInvalidNamespace', 'garbage-collector-controller']);
+    expect(ev.message).toBe(`ownerRef [v1/ConfigMap, namespace: gc-other, name: dyn1, uid: ${uid}] does not exist in namespace "gc-other"`);
+    expect(ev.involvedObject).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', namespace: 'gc-other', name: 'xns', uid: xns.metadata!.uid });
+    // the owner and its dependent in its own namespace are left alone
+    expect(await exists(s, '/api/v1/namespaces/default/configmaps/dyn1')).toBe(true);
+    const part = (await api('GET', '/api/v1/namespaces/default/configmaps/dyn1-part')).body as KubeObject;
+    expect(part.metadata!.uid).toBe(same.metadata!.uid);
+    expect(part.metadata!.ownerReferences).toHaveLength(1);
+  });
+
+  // The collector discovers the new kind when the dependent names it, so the owner is usually seen after its dependent.
+  it('a custom resource (Widget) of another namespace owns nothing either', async () => {
+    await create('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.xns.example.com' },
+      spec: {
+        group: 'xns.example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    });
+    const created = await eventually(() => api('POST', '/apis/xns.example.com/v1/namespaces/default/widgets', { apiVersion: 'xns.example.com/v1', kind: 'Widget', metadata: { name: 'dyn1' } }),
+      (r) => r.status === 201, 'the CRD to be served');
+    const widget = created.body as KubeObject;
+    const xns = await create('/api/v1/namespaces/gc-other/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'xns-widget', ownerReferences: [ownerRef(widget, false)] } });
+    await eventually(() => exists(s, '/api/v1/namespaces/gc-other/configmaps/xns-widget'), (v) => v === false, 'the cross-namespace dependent to be collected', 10_000);
+    const events = await eventually(() => api('GET', `/api/v1/namespaces/gc-other/events?fieldSelector=involvedObject.uid%3D${xns.metadata!.uid}`),
+      (r) => (r.body as { items: KubeObject[] }).items.length > 0, 'the warning event');
+    expect((events.body as { items: Record<string, any>[] }).items[0]!.message)
+      .toBe(`ownerRef [xns.example.com/v1/Widget, namespace: gc-other, name: dyn1, uid: ${widget.metadata!.uid}] does not exist in namespace "gc-other"`);
+    expect(await exists(s, '/apis/xns.example.com/v1/namespaces/default/widgets/dyn1')).toBe(true);
+  });
+
+  it('a cluster-scoped object naming a namespaced owner is reported and never collected, as upstream', async () => {
+    const owner = await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ns-owner' } });
+    await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ns-owner-part', ownerReferences: [ownerRef(owner, false)] } });
+    const role = await create('/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'gc-cluster-dependent', ownerReferences: [ownerRef(owner, false)] }, rules: [],
+    });
+    const events = await eventually(() => api('GET', `/api/v1/namespaces/default/events?fieldSelector=involvedObject.uid%3D${role.metadata!.uid}`),
+      (r) => (r.body as { items: KubeObject[] }).items.length > 0, 'the warning event');
+    const ev = (events.body as { items: Record<string, any>[] }).items[0]!;
+    expect([ev.type, ev.reason]).toEqual(['Warning', 'OwnerRefInvalidNamespace']);
+    expect(ev.message).toBe(`ownerRef [v1/ConfigMap, namespace: , name: ns-owner, uid: ${owner.metadata!.uid}] does not exist in namespace ""`);
+    expect(ev.involvedObject).toEqual({ kind: 'ClusterRole', apiVersion: 'rbac.authorization.k8s.io/v1', name: 'gc-cluster-dependent', uid: role.metadata!.uid });
+    // even once the owner is gone (its namespaced dependent collected), the cluster-scoped one stays
+    expect((await s.kubectl('delete', 'configmap', 'ns-owner', '-n', 'default')).code).toBe(0);
+    await eventually(() => exists(s, '/api/v1/namespaces/default/configmaps/ns-owner-part'), (v) => v === false, 'the namespaced dependent to be collected');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await exists(s, '/apis/rbac.authorization.k8s.io/v1/clusterroles/gc-cluster-dependent')).toBe(true);
+  });
+
   it('serves its graph in DOT at /debug/controllers/garbage-collector-controller/graph, as upstream', async () => {
     const owner = await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'graph-owner' } });
     await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'graph-lonely' } });

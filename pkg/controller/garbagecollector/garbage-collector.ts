@@ -3,34 +3,88 @@
 // dependents deleted — it waits for those with blockOwnerDeletion — then loses the finalizer; an owner deleted
 // with orphan propagation (finalizer orphan) has its owner references stripped from its dependents, then loses
 // the finalizer. Work items are object uids; each is re-read from the caches (level-based).
+// A namespaced object's owner is looked for in the object's own namespace only: a reference to an owner elsewhere is
+// dangling (and reported in an OwnerRefInvalidNamespace event); a cluster-scoped object naming a namespaced owner is
+// left alone.
 import type { KubeObject, OwnerReference } from '../../../api/types.js';
 import { isConflict, isNotFound, type ResourceRef } from '../../client/index.js';
 import { deepEqual, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
-import type { DiscoveredResource } from '../shared/discovery.js';
+import { groupVersionOf, type DiscoveredResource } from '../shared/discovery.js';
 import { graphDebugHandler } from './graph-dump.js';
 import { FOREGROUND, Monitors, ORPHAN, type Located } from './monitors.js';
 
-type OwnerState = 'solid' | 'dangling' | 'waiting' | 'unknown';
+/** 'unknown': a kind discovery does not serve (retried); 'invalid': a cluster-scoped object naming a namespaced owner. */
+type OwnerState = 'solid' | 'dangling' | 'waiting' | 'unknown' | 'invalid';
 
 const hasFinalizer = (o: KubeObject, f: string): boolean => !!o.metadata?.finalizers?.includes(f);
 const sameRefs = (a: KubeObject, b: KubeObject): boolean => deepEqual(a.metadata?.ownerReferences ?? [], b.metadata?.ownerReferences ?? []);
 
 export async function startGarbageCollector(ctx: ClusterControllerContext): Promise<void> {
   const log = ctx.logger;
-  /** uids of owners verified absent (upstream's absentOwnerCache). */
+  /** Owners verified absent, by apiVersion, kind, namespace ('' when cluster-scoped), name and uid (upstream's absentOwnerCache). */
   const absent = new Set<string>();
+  const absentKey = (r: OwnerReference, ns: string): string => JSON.stringify([r.apiVersion, r.kind, ns, r.name, r.uid]);
   const loop = workerLoop(ctx, 'garbage-collector-controller', attemptToDelete);
   const add = (uid: string | undefined): void => { if (uid) loop.queue.add(uid); };
   const addOwners = (o: KubeObject): void => { for (const r of o.metadata?.ownerReferences ?? []) add(r.uid); };
   const needsWork = (o: KubeObject): boolean =>
     !!o.metadata?.ownerReferences?.length || (!!o.metadata?.deletionTimestamp && (hasFinalizer(o, FOREGROUND) || hasFinalizer(o, ORPHAN)));
 
-  const monitors = new Monitors(ctx.client, ctx.informers, () => ({
-    onAdd: (o) => { if (needsWork(o)) add(o.metadata?.uid); },
+  /** Upstream's reportInvalidNamespaceOwnerRef: a Warning on the dependent, naming the owner as looked for in its namespace. */
+  const reportInvalidNamespace = ({ obj, resource }: Located, ownerUid: string): void => {
+    const ref = obj.metadata?.ownerReferences?.find((r) => r.uid === ownerUid);
+    if (!ref) return;
+    const ns = obj.metadata?.namespace ?? '';
+    ctx.recorder.event(
+      { kind: resource.kind, apiVersion: groupVersionOf(resource), namespace: obj.metadata?.namespace, name: obj.metadata?.name, uid: obj.metadata?.uid },
+      'Warning', 'OwnerRefInvalidNamespace',
+      `ownerRef [${ref.apiVersion}/${ref.kind}, namespace: ${ns}, name: ${ref.name}, uid: ${ref.uid}] does not exist in namespace ${JSON.stringify(ns)}`,
+    );
+  };
+  /** Whether a reference names the observed owner by its coordinates (apiVersion, kind, name). */
+  const matchesOwner = (r: OwnerReference, owner: Located): boolean =>
+    r.name === owner.obj.metadata?.name && r.kind === owner.resource.kind && r.apiVersion === groupVersionOf(owner.resource);
+  /**
+   * As upstream's graph builder on references first seen: the first whose observed owner disagrees with it ends the
+   * look, reported when the owner lives in another namespace (a cluster-scoped owner may own from anywhere).
+   */
+  const checkNewRefs = (dependent: Located, refs: OwnerReference[]): void => {
+    const ns = dependent.obj.metadata?.namespace ?? '';
+    for (const r of refs) {
+      const owner = monitors.get(r.uid);
+      if (!owner) continue;
+      const ownerNs = owner.obj.metadata?.namespace ?? '';
+      if (ownerNs && ownerNs !== ns) { reportInvalidNamespace(dependent, r.uid); return; }
+      if (!matchesOwner(r, owner)) return;
+    }
+  };
+  /** An owner first seen after its dependents (upstream: a virtual node observed): those it cannot own are looked at again. */
+  const checkDependents = (owner: Located): void => {
+    const uid = owner.obj.metadata!.uid!;
+    const ns = owner.obj.metadata?.namespace ?? '';
+    for (const d of monitors.dependentsOf(uid)) {
+      if (ns && (d.obj.metadata?.namespace ?? '') !== ns) reportInvalidNamespace(d, uid);
+      else if (d.obj.metadata?.ownerReferences?.every((r) => r.uid !== uid || matchesOwner(r, owner))) continue;
+      add(d.obj.metadata?.uid);
+    }
+  };
+
+  const monitors = new Monitors(ctx.client, ctx.informers, (resource) => ({
+    onAdd: (o, known) => {
+      if (!known) {
+        checkNewRefs({ obj: o, resource }, o.metadata?.ownerReferences ?? []);
+        checkDependents({ obj: o, resource });
+      }
+      if (needsWork(o)) add(o.metadata?.uid);
+    },
     onUpdate: (old, o) => {
       const deletionChanged = !!old.metadata?.deletionTimestamp !== !!o.metadata?.deletionTimestamp
         || !deepEqual(old.metadata?.finalizers ?? [], o.metadata?.finalizers ?? []);
+      if (!sameRefs(old, o)) {
+        const before = new Set((old.metadata?.ownerReferences ?? []).map((r) => r.uid));
+        checkNewRefs({ obj: o, resource }, (o.metadata?.ownerReferences ?? []).filter((r) => !before.has(r.uid)));
+      }
       if (!sameRefs(old, o) || deletionChanged) {
         add(o.metadata?.uid);
         addOwners(old);
@@ -66,15 +120,21 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
 
   const clientFor = (r: ResourceRef, ns: string | undefined) => ctx.client.resource(r, r.namespaced ? ns : undefined);
 
-  /** Where an owner reference of `dependent` stands (upstream classifyReferences / isDangling). */
+  /**
+   * Where an owner reference of `dependent` stands (upstream classifyReferences / isDangling): the owner is the object
+   * of the reference's kind and name in the dependent's namespace (or cluster-wide) with the reference's uid. The
+   * cache answers for the apiserver only when its object with that uid is that one.
+   */
   async function ownerState(dependent: KubeObject, ref: OwnerReference): Promise<OwnerState> {
+    const ns = dependent.metadata?.namespace ?? '';
+    if (absent.has(absentKey(ref, '')) || absent.has(absentKey(ref, ns))) return 'dangling';
     const resource = monitors.resourceFor(ref.apiVersion, ref.kind);
     if (!resource) return 'unknown';
-    const ns = dependent.metadata?.namespace;
-    if (resource.namespaced && !ns) return 'dangling'; // a cluster-scoped object cannot be owned by a namespaced one
-    let owner = monitors.get(ref.uid)?.obj;
+    if (resource.namespaced && !ns) return 'invalid';
+    const cached = monitors.get(ref.uid);
+    let owner = cached && cached.resource.group === resource.group && cached.resource.resource === resource.resource
+      && cached.obj.metadata?.name === ref.name && (cached.obj.metadata?.namespace ?? '') === (resource.namespaced ? ns : '') ? cached.obj : undefined;
     if (!owner) {
-      if (absent.has(ref.uid)) return 'dangling';
       try {
         owner = await clientFor(resource, ns).metadataOnly().get(ref.name, { signal: ctx.signal });
       } catch (e) {
@@ -82,7 +142,7 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
       }
       if (!owner || owner.metadata?.uid !== ref.uid) {
         if (absent.size > 10_000) absent.clear();
-        absent.add(ref.uid);
+        absent.add(absentKey(ref, resource.namespaced ? ns : ''));
         return 'dangling';
       }
     }
@@ -100,8 +160,19 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
     }
     const refs = obj.metadata?.ownerReferences ?? [];
     if (!refs.length) return;
-    const states = await Promise.all(refs.map((r) => ownerState(obj, r)));
-    if (states.includes('unknown')) {
+    // One after the other, as upstream: the first reference that cannot be classified decides.
+    const states: OwnerState[] = [];
+    for (const r of refs) {
+      const state = await ownerState(obj, r);
+      states.push(state);
+      if (state === 'unknown' || state === 'invalid') break;
+    }
+    if (states.at(-1) === 'invalid') {
+      // no retry will make it valid: upstream forgets the item
+      log.debug({ object: describe(item) }, 'cluster-scoped object refers to a namespaced owner');
+      return;
+    }
+    if (states.at(-1) === 'unknown') {
       if (Date.now() - lastDiscovery > 1000) rediscover();
       throw new Error(`${describe(item)}: an owner reference names a kind the apiserver does not serve`);
     }

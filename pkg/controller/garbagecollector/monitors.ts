@@ -31,6 +31,12 @@ export interface Located {
   resource: DiscoveredResource;
 }
 
+/**
+ * A monitor's events as the collector hears them. An add says whether the uid was already tracked (a monitor
+ * replaced after discovery lists again what was seen): upstream's graph treats only a first sight as new.
+ */
+export type MonitorHandler = Omit<EventHandler, 'onAdd'> & { onAdd?(obj: KubeObject, known: boolean): void };
+
 export class Monitors {
   private readonly monitors = new Map<string, Monitor>();
   /** Every discovered kind (group/kind -> resource), watched or not: owner references are resolved with it. */
@@ -40,7 +46,7 @@ export class Monitors {
   constructor(
     private readonly client: Client,
     private readonly informers: SharedInformerFactory,
-    private readonly handler: (resource: DiscoveredResource) => EventHandler,
+    private readonly handler: (resource: DiscoveredResource) => MonitorHandler,
     private readonly logger: Logger,
   ) {}
 
@@ -64,7 +70,11 @@ export class Monitors {
       const monitor: Monitor = { resource: r, informer, stop: () => own.abort(), run: Promise.resolve() };
       const h = this.handler(r);
       const registration = informer.addEventHandler({
-        onAdd: (o, initial) => { this.track(monitor, o); h.onAdd?.(o, initial); },
+        onAdd: (o) => {
+          const known = !!o.metadata?.uid && this.byUid.has(o.metadata.uid);
+          this.track(monitor, o);
+          h.onAdd?.(o, known);
+        },
         onUpdate: (old, o) => { this.track(monitor, o); h.onUpdate?.(old, o); },
         onDelete: (d) => { const o = finalState(d); this.untrack(monitor, o); h.onDelete?.(d); },
       });
