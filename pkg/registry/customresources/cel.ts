@@ -7,6 +7,7 @@ import { checkExpression, compile, optionalNone, optionalOf, COST_LIMIT_EXCEEDED
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { forbidden } from '../../apimachinery/field.js';
 import { isPlainObject } from '../schema/index.js';
+import { mapList, ratchetIndex, ratchetKey, ratchets, type Correlation, type RatchetPosition } from './ratcheting.js';
 import { childPath, itemSchema, propertySchema } from './schema.js';
 
 interface CompiledRule {
@@ -219,21 +220,27 @@ const messageOrDefault = (r: ValidationRule): string => (r.message ? r.message.t
 /** What an evaluation error names the rule by (upstream: ruleErrorString). */
 const ruleErrorString = (r: ValidationRule): string => (r.message ? r.message.trim() : r.rule.trim());
 
-/** The walk's state for one request: the runtime budget left (upstream: RuntimeCELCostBudget); negative stops the walk. */
-interface Budget {
+/** The walk's state for one request: the runtime budget left (upstream: RuntimeCELCostBudget, negative stops the walk), what it found. */
+interface Walk {
   remaining: number;
+  causes: StatusCause[];
+  /** The field of causes at the walk's root: upstream's nil path ("<nil>") for a resource. */
+  rootField: string;
+  warn?: (text: string) => void;
 }
 
 const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run';
 
-function failure(rule: CompiledRule, s: JSONSchemaProps, path: string, bindings: Record<string, CelInput>, budget: Budget): StatusCause {
+const fieldAt = (w: Walk, path: string): string => path || w.rootField;
+
+function failure(rule: CompiledRule, s: JSONSchemaProps, path: string, bindings: Record<string, CelInput>, w: Walk): StatusCause {
   let message = messageOrDefault(rule.rule);
   if (rule.message) {
     const { result, cost } = evaluate(rule.message, bindings);
-    budget.remaining -= cost;
+    w.remaining -= cost;
     if (!(result instanceof Error) && !isCelError(result) && typeof result === 'string' && result.trim() !== '' && !/\n/.test(result)) message = result.trim();
   }
-  const field = joinFieldPath(path, rule.rule.fieldPath ?? '');
+  const field = fieldAt(w, joinFieldPath(path, rule.rule.fieldPath ?? ''));
   switch (rule.rule.reason) {
     case 'FieldValueRequired':
       return fieldCause('FieldValueRequired', field, `Required value: ${message}`);
@@ -246,30 +253,39 @@ function failure(rule: CompiledRule, s: JSONSchemaProps, path: string, bindings:
   }
 }
 
+export interface RuleOptions {
+  /** The field of errors at the root of `value` ('' unless given). */
+  rootField?: string;
+  /** An update's correlation of the new and old objects: a failed rule (not a transition rule) on an unchanged value warns instead. */
+  ratchet?: Correlation;
+  /** Where ratcheted failures go, as `field: message`. */
+  warn?: (text: string) => void;
+}
+
 /**
  * Runs every rule under `s` on `value`; `old` is the stored value at the same place (updates), which makes
  * transition rules (those reading oldSelf) run. Lists correlate items by their map keys only, as upstream.
  * One call spends at most upstream's per-request runtime budget; one evaluation at most the per-call limit.
  */
-export function validateRules(value: unknown, old: unknown, s: JSONSchemaProps | undefined): StatusCause[] {
-  const causes: StatusCause[] = [];
-  walk(value, old, s, '', causes, { remaining: RUNTIME_COST_BUDGET });
-  return causes;
+export function validateRules(value: unknown, old: unknown, s: JSONSchemaProps | undefined, opts: RuleOptions = {}): StatusCause[] {
+  const w: Walk = { remaining: RUNTIME_COST_BUDGET, causes: [], rootField: opts.rootField ?? '', warn: opts.warn };
+  walk(value, old, s, '', opts.ratchet && { current: opts.ratchet }, w);
+  return w.causes;
 }
 
-/** One rule on one value: a cause, nothing, or the walk stopped (budget.remaining < 0). */
-function runRule(rule: CompiledRule, s: JSONSchemaProps, path: string, bindings: Record<string, CelInput>, budget: Budget): StatusCause | undefined {
-  const invalid = (detail: string): StatusCause => fieldCause('FieldValueInvalid', path, `Invalid value: "${typeName(s)}": ${detail}`);
+/** One rule on one value: a cause (`failed`: the rule said false, which ratchets), nothing, or the walk stopped (remaining < 0). */
+function runRule(rule: CompiledRule, s: JSONSchemaProps, path: string, bindings: Record<string, CelInput>, w: Walk): { cause: StatusCause; failed?: boolean } | undefined {
+  const invalid = (detail: string) => ({ cause: fieldCause('FieldValueInvalid', fieldAt(w, path), `Invalid value: "${typeName(s)}": ${detail}`) });
   const { result, cost } = evaluate(rule.program, bindings);
   if (cost > PER_CALL_LIMIT) {
-    budget.remaining = -1;
+    w.remaining = -1;
     return invalid(`'${COST_LIMIT_EXCEEDED}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(rule.rule)}`);
   }
-  if (cost > budget.remaining) {
-    budget.remaining = -1;
+  if (cost > w.remaining) {
+    w.remaining = -1;
     return invalid(OUT_OF_BUDGET);
   }
-  budget.remaining -= cost;
+  w.remaining -= cost;
   const error = result instanceof Error ? result.message : isCelError(result) ? result.message : undefined;
   if (error !== undefined) {
     if (/^(found no matching overload|no such overload|unbound function)/.test(error)) {
@@ -277,16 +293,16 @@ function runRule(rule: CompiledRule, s: JSONSchemaProps, path: string, bindings:
     }
     return invalid(`${error} evaluating rule: ${ruleErrorString(rule.rule)}`);
   }
-  return result === true ? undefined : failure(rule, s, path, bindings, budget);
+  return result === true ? undefined : { cause: failure(rule, s, path, bindings, w), failed: true };
 }
 
-function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path: string, causes: StatusCause[], budget: Budget): void {
-  if (!s || value === undefined || value === null || budget.remaining < 0 || !hasRules(s)) return;
+function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path: string, r: RatchetPosition | undefined, w: Walk): void {
+  if (!s || value === undefined || value === null || w.remaining < 0 || !hasRules(s)) return;
   const rules = s['x-kubernetes-validations']?.length ? rulesOf(s) : [];
   if (rules.length) {
-    if (budget.remaining <= 0) {
-      causes.push(fieldCause('FieldValueInvalid', path, `Invalid value: "${typeName(s)}": ${OUT_OF_BUDGET}`));
-      budget.remaining = -1;
+    if (w.remaining <= 0) {
+      w.causes.push(fieldCause('FieldValueInvalid', fieldAt(w, path), `Invalid value: "${typeName(s)}": ${OUT_OF_BUDGET}`));
+      w.remaining = -1;
       return;
     }
     // upstream's two activations: oldSelf as it is, and (optionalOldSelf rules) as an optional, none when absent
@@ -298,29 +314,27 @@ function walk(value: unknown, old: unknown, s: JSONSchemaProps | undefined, path
       if (rule.transition && !hasOld && !rule.optionalOldSelf) continue;
       const optional = rule.transition && rule.optionalOldSelf;
       if (optional) optionalBindings ??= { self: bindings.self!, oldSelf: (hasOld ? optionalOf(bindings.oldSelf) : optionalNone()) as unknown as CelInput };
-      const cause = runRule(rule, s, path, optional ? optionalBindings! : bindings, budget);
-      if (cause) causes.push(cause);
-      if (budget.remaining < 0) return;
+      const out = runRule(rule, s, path, optional ? optionalBindings! : bindings, w);
+      if (out) {
+        // a rule that fails on a value the update left as it was warns instead (transition rules compare, so they do not)
+        if (out.failed && !rule.transition && ratchets(r)) w.warn?.(`${out.cause.field}: ${out.cause.message}`);
+        else w.causes.push(out.cause);
+      }
+      if (w.remaining < 0) return;
     }
   }
   if (!rulesBelow(s)) return;
   if (Array.isArray(value)) {
     const items = itemSchema(s);
     if (!items) return;
-    const keys = s['x-kubernetes-list-type'] === 'map' ? s['x-kubernetes-list-map-keys'] ?? [] : undefined;
-    const olds = Array.isArray(old) ? old : [];
-    value.forEach((v, i) => {
-      const prev = keys?.length && isPlainObject(v)
-        ? olds.find((o) => isPlainObject(o) && keys.every((k) => o[k] === v[k]))
-        : undefined;
-      walk(v, prev, items, `${path}[${i}]`, causes, budget);
-    });
+    const olds = Array.isArray(old) ? mapList(s, old) : undefined;
+    value.forEach((v, i) => walk(v, olds?.get(v), items, `${path}[${i}]`, ratchetIndex(r, i), w));
     return;
   }
   if (!isPlainObject(value)) return;
   const prevObj = isPlainObject(old) ? old : undefined;
   for (const [k, v] of Object.entries(value)) {
     const prop = propertySchema(s, k);
-    if (prop) walk(v, prevObj?.[k], prop, childPath(path, k), causes, budget);
+    if (prop) walk(v, prevObj?.[k], prop, childPath(path, k), ratchetKey(r, k), w);
   }
 }

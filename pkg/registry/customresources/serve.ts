@@ -187,7 +187,7 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
     const decoder = decoderFor(crd, v, o.registries.initializers);
     const strategy = customResourceStrategy({
       schema, kind: names.kind, hasStatus: Boolean(v.subresources?.status), scale: v.subresources?.scale,
-      terminating: () => served.terminating,
+      terminating: () => served.terminating, namespaced: crd.spec.scope === 'Namespaced',
     });
     const registry = o.registries.add(rt, { store: view, cacher, decoder, strategy, fieldManager: createFieldManager(decoder.index), codec });
     setDynamicPrinter(group, v.name, names.plural, customResourcePrinter(v.additionalPrinterColumns));

@@ -117,9 +117,10 @@ function insideBranch(schemaPath: string): boolean {
 /** Appends a relative field path ("a.b", "[0].c") to `prefix`. */
 export const joinPath = (prefix: string, rel: string): string => (!rel ? prefix : !prefix ? rel : rel.startsWith('[') ? `${prefix}${rel}` : `${prefix}.${rel}`);
 
-function causeOf(e: ErrorObject, prefix: string): StatusCause | undefined {
-  const path = joinPath(prefix, pointerToPath(e.instancePath));
-  const name = path || '.';
+function causeOf(e: ErrorObject, prefix: string, namePrefix: string): StatusCause | undefined {
+  const rel = pointerToPath(e.instancePath);
+  const path = joinPath(prefix, rel);
+  const name = joinPath(namePrefix, rel) || '.';
   const params = e.params as Record<string, any>;
   const invalid = (msg: string) => fieldCause('FieldValueInvalid', path, `Invalid value: ${goValue(e.data)}: ${name} in body ${msg}`);
   switch (e.keyword) {
@@ -178,14 +179,21 @@ function causeOf(e: ErrorObject, prefix: string): StatusCause | undefined {
   }
 }
 
+export interface SchemaValidationOptions {
+  /** What messages name paths from ("replicas in body" of a status validated alone); the field prefix unless given. */
+  namePrefix?: string;
+  /** Errors left out (ratcheted ones). */
+  drop?: (e: ErrorObject) => boolean;
+}
+
 /** The schema's errors for `obj` (metadata is validated as ObjectMeta elsewhere), under the field path `prefix`. */
-export function validateWithSchema(validate: ValidateFunction | undefined, obj: unknown, prefix = ''): StatusCause[] {
+export function validateWithSchema(validate: ValidateFunction | undefined, obj: unknown, prefix = '', opts: SchemaValidationOptions = {}): StatusCause[] {
   if (!validate || validate(obj)) return [];
   const seen = new Set<string>();
   const causes: StatusCause[] = [];
   for (const e of validate.errors ?? []) {
-    if (insideBranch(e.schemaPath)) continue;
-    const c = causeOf(e, prefix);
+    if (insideBranch(e.schemaPath) || opts.drop?.(e)) continue;
+    const c = causeOf(e, prefix, opts.namePrefix ?? prefix);
     if (!c) continue;
     const key = `${c.field}\u0000${c.message}`;
     if (seen.has(key)) continue;
