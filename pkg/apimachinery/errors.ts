@@ -44,7 +44,8 @@ export class StatusError extends Error {
   }
 
   toStatus(): Status {
-    const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
+    // an empty reason is left out, as Go's omitempty does (a webhook's or an eviction's bare Status)
+    const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, ...(this.reason ? { reason: this.reason } : {}), code: this.code } as Status;
     if (this.details) s.details = this.details;
     return s;
   }

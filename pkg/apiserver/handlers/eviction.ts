@@ -51,7 +51,8 @@ export async function evictPod(pods: Registry, ctx: RequestContext, name: string
   }
 
   const budgets = await coveringBudgets(pods, c, pod);
-  if (budgets.length > 1) throw new ReasonlessError(500, 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+  // upstream returns a bare Status (code and message): no reason, so kubectl prints just "Error from server: <message>"
+  if (budgets.length > 1) throw new StatusError(500, '', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
   const pdb = budgets[0];
   // An unready pod adds nothing to the budget's health: it may go without spending a disruption, if it is still the
   // same pod when deleted.
@@ -66,18 +67,6 @@ export async function evictPod(pods: Registry, ctx: RequestContext, name: string
     throw err;
   }
   return SUCCESS;
-}
-
-/**
- * A failure upstream's eviction returns as a bare Status (code and message only), which the request finisher turns
- * into an error: its reason is empty and so left out, and kubectl prints just "Error from server: <message>".
- */
-class ReasonlessError extends StatusError {
-  constructor(code: number, message: string) { super(code, '', message); }
-  override toStatus(): ReturnType<StatusError['toStatus']> {
-    const { reason: _omitted, ...status } = super.toStatus();
-    return status;
-  }
 }
 
 /** Ended, not yet running, or already being deleted: its going disrupts nothing a budget guards (canIgnorePDB). */

@@ -12,12 +12,34 @@ export interface ContinueToken {
 export const encodeContinue = (t: ContinueToken): string =>
   Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: t.resourceVersion, start: t.startKey })).toString('base64url');
 
+/** Go's base64.RawURLEncoding: only the URL alphabet, no padding, no lone last character. */
+function rawUrlBase64(s: string): Buffer {
+  const bad = /[^A-Za-z0-9_-]/.exec(s)?.index ?? (s.length % 4 === 1 ? s.length - 1 : -1);
+  if (bad >= 0) throw badRequest(`invalid continue token: continue key is not valid: illegal base64 data at input byte ${bad}`);
+  return Buffer.from(s, 'base64url');
+}
+
+/** A byte as Go's encoding/json quotes it in a syntax error ('\u0081', '\x01', 'a'). */
+function goQuoteByte(b: number): string {
+  if (b === 0x27) return "'\\''";
+  if (b >= 0x20 && b < 0x7f) return `'${String.fromCharCode(b)}'`;
+  const named: Record<number, string> = { 7: 'a', 8: 'b', 9: 't', 10: 'n', 11: 'v', 12: 'f', 13: 'r' };
+  if (named[b]) return `'\\${named[b]}'`;
+  if (b < 0x80) return `'\\x${b.toString(16).padStart(2, '0')}'`;
+  return b < 0xa0 ? `'\\u${b.toString(16).padStart(4, '0')}'` : `'${String.fromCharCode(b)}'`;
+}
+
 export function decodeContinue(s: string): ContinueToken {
   let raw: { v?: string; rv?: number; start?: string };
+  const bytes = rawUrlBase64(s);
   try {
-    raw = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as typeof raw;
-  } catch (err) {
-    throw badRequest(`invalid continue token: continue key is not valid: ${(err as Error).message}`);
+    raw = JSON.parse(bytes.toString('utf8')) as typeof raw;
+  } catch {
+    // the token is ours, so only a client's own bytes get here: Go's words for the first one that cannot start a value
+    const first = bytes.findIndex((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d);
+    const why = first < 0 ? 'unexpected end of JSON input'
+      : '{["-0123456789tfn'.includes(String.fromCharCode(bytes[first]!)) ? 'invalid JSON' : `invalid character ${goQuoteByte(bytes[first]!)} looking for beginning of value`;
+    throw badRequest(`invalid continue token: continue key is not valid: ${why}`);
   }
   if (raw === null || typeof raw !== 'object') throw badRequest('invalid continue token: continue key is not valid');
   if (raw.v !== 'meta.k8s.io/v1') throw badRequest(`invalid continue token: continue key is not valid: server does not recognize this encoded version ${raw.v ?? ''}`);
