@@ -64,3 +64,23 @@ it('a template without spec is defaulted as Go\'s struct is (only its containers
   expect(cm.status).toBe(422);
   expect(cm.body.details.causes.map((c: { field: string }) => c.field)).toEqual(['metadata.ownerReferences.apiVersion', 'metadata.ownerReferences.kind', 'metadata.ownerReferences.name', 'metadata.ownerReferences.uid']);
 });
+
+it('quantities and times read back as Go writes them: canonical quantities, Time in UTC to the second, MicroTime with six decimals', async () => {
+  const rq = await s.api('POST', '/api/v1/namespaces/default/resourcequotas', {
+    apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'canon' }, spec: { hard: { cpu: '1000m', memory: '1024Mi', pods: '010', 'requests.storage': '1.5Gi', 'count/x': 2 } },
+  });
+  expect(rq.body.spec.hard).toEqual({ cpu: '1', memory: '1Gi', pods: '10', 'requests.storage': '1536Mi', 'count/x': '2' });
+  const lease = await s.api('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', {
+    apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'canon' },
+    spec: { renewTime: '2026-11-30T12:00:00Z', acquireTime: '2026-11-30T13:00:00.1234567+02:00' },
+  });
+  expect(lease.body.spec).toEqual({ renewTime: '2026-11-30T12:00:00.000000Z', acquireTime: '2026-11-30T11:00:00.123456Z' });
+  const ev = await s.api('POST', '/api/v1/namespaces/default/events', {
+    apiVersion: 'v1', kind: 'Event', metadata: { name: 'canon.1' }, involvedObject: { kind: 'Pod', name: 'z', namespace: 'default' },
+    reason: 'R', message: 'm', firstTimestamp: '2026-11-30T13:00:00.123+02:00', lastTimestamp: '2026-11-30T11:00:00Z',
+  });
+  expect(ev.body).toMatchObject({ firstTimestamp: '2026-11-30T11:00:00Z', lastTimestamp: '2026-11-30T11:00:00Z' });
+  // a merge patch shares the stored parts it leaves alone; what it changes is canonical too
+  const patched = await s.api('PATCH', '/api/v1/namespaces/default/resourcequotas/canon', { spec: { hard: { cpu: '2000m' } } }, { 'content-type': 'application/merge-patch+json' });
+  expect(patched.body.spec.hard).toMatchObject({ cpu: '2', memory: '1Gi' });
+});

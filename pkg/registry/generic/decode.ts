@@ -1,10 +1,12 @@
 // Turning a client's JSON into an object of the resource's kind, as upstream's decoder does:
 // kind/apiVersion checked and filled in, JSON types checked, unknown fields dropped (reported per
-// fieldValidation), then defaults applied and Go's zero values written.
+// fieldValidation), then defaults applied, quantities and times put in Go's canonical form and Go's zero values
+// written.
 import { apiVersionOf, type KubeObject, type ResourceType } from '../../../api/types.js';
 import { refTo } from '../../../api/schema.js';
 import { badRequest } from '../../apimachinery/errors.js';
 import type { RequestContext } from '../context.js';
+import { canonicalizeValues } from '../schema/canonical.js';
 import { applyDefaults } from '../schema/defaults.js';
 import type { SchemaIndex } from '../schema/index.js';
 import { isPlainObject } from '../schema/index.js';
@@ -51,6 +53,7 @@ export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: Req
   d.types.check(obj, target.definition, target.kind, target.version);
   reportStrictErrors(unknown, ctx, target, true);
   applyDefaults(d.index, obj, refTo(target.definition));
+  canonicalizeValues(d.index, obj, refTo(target.definition));
   writeZeroValues(d, obj, target.definition);
   return obj;
 }

@@ -1,0 +1,80 @@
+// Values as upstream's Go types write them back after decoding: a resource.Quantity in its canonical form ("1000m"
+// is "1", "1024Mi" "1Gi", a number 2 the string "2"), a metav1.Time in UTC to the second, a metav1.MicroTime in UTC
+// with six decimals. A client that compares what it wrote with what it reads back sees what a cluster shows it.
+// The metadata is the server's to write and is not walked; subtrees without such a field are not walked either.
+import type { Schema } from '../../../api/schema.js';
+import { canonicalQuantity } from '../../apimachinery/quantity.js';
+import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
+
+const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+const TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
+const MICRO_TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
+const QUESTION = 'canonical';
+
+const own = (r: Resolved): boolean => r.name === QUANTITY || r.name === TIME || r.name === MICRO_TIME;
+
+const RFC3339 = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/;
+
+/** Go's Time.UTC().Format of a parsed RFC 3339 time: `digits` decimals (truncated), or undefined when not one. */
+function utcTime(s: string, digits: 0 | 6): string | undefined {
+  const m = RFC3339.exec(s);
+  if (!m) return undefined;
+  const [, seconds, fraction = '', zone] = m;
+  const base = zone === 'Z' ? `${seconds}Z` : new Date(`${seconds}${zone}`).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return digits ? base.replace(/Z$/, `.${fraction.slice(0, 6).padEnd(6, '0')}Z`) : base;
+}
+
+function canonicalScalar(name: string | undefined, v: unknown): unknown {
+  if (name === QUANTITY) {
+    if (typeof v !== 'string' && typeof v !== 'number') return v;
+    try { return canonicalQuantity(String(v)); } catch { return v; } // not a quantity: its validation says so
+  }
+  if (typeof v !== 'string') return v;
+  return utcTime(v, name === MICRO_TIME ? 6 : 0) ?? v;
+}
+
+/** `value` with its quantities and times canonical: the same reference when they all are, else a copy. */
+function canonical(index: SchemaIndex, value: unknown, schema: Schema): unknown {
+  const r = index.resolve(schema);
+  if (own(r)) return canonicalScalar(r.name, value);
+  if (value === null || typeof value !== 'object' || !index.anyBelow(schema, QUESTION, own)) return value;
+  const s = r.schema;
+  if (Array.isArray(value)) {
+    if (!s.items) return value;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = canonical(index, value[i], s.items);
+      if (v !== value[i]) (out ??= [...value])[i] = v;
+    }
+    return out ?? value;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const [key, prop] of index.propertiesBelow(s, QUESTION, own)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v === undefined) continue;
+    const c = canonical(index, v, prop);
+    if (c !== v) (out ??= { ...value })[key] = c;
+  }
+  const additional = isPlainObject(s.additionalProperties) ? s.additionalProperties as Schema : undefined;
+  if (additional && index.anyBelow(additional, QUESTION, own)) {
+    for (const [key, v] of Object.entries(value)) {
+      const c = canonical(index, v, additional);
+      if (c !== v) (out ??= { ...value })[key] = c;
+    }
+  }
+  return out ?? value;
+}
+
+/**
+ * Puts the quantities and times of `obj` (an object of the definition `schema` names, its root) in canonical form.
+ * Only the root is written into: what lies below may be shared with the stored object (a patch's result), and is
+ * copied where it changes.
+ */
+export function canonicalizeValues(index: SchemaIndex, obj: Record<string, unknown>, schema: Schema): void {
+  if (!index.anyBelow(schema, QUESTION, own)) return;
+  for (const [key, prop] of index.propertiesBelow(schema, QUESTION, own)) {
+    if (key === 'metadata' || obj[key] === undefined) continue;
+    const c = canonical(index, obj[key], prop);
+    if (c !== obj[key]) obj[key] = c;
+  }
+}
