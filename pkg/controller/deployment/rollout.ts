@@ -5,7 +5,7 @@ import { isAlreadyExists, isNotFound, type Clock, type Lister } from '../../clie
 import { computeHash, controllerRef, deepEqual, formatTimeOf, getCondition, removeCondition, withoutEmpty, type Condition } from '../shared/controller-utils.js';
 import type { ControllerContext } from '../shared/types.js';
 import {
-  MAX_INT32, POD_TEMPLATE_HASH, REVISION, REVISION_HISTORY, activeReplicaSets, byCreation, copyAnnotations,
+  DESIRED_REPLICAS, MAX_INT32, MAX_REPLICAS, POD_TEMPLATE_HASH, REVISION, REVISION_HISTORY, activeReplicaSets, byCreation, copyAnnotations,
   equalIgnoreHash, findNewReplicaSet, hasProgressDeadline, isRolling, maxRevision, maxSurge, maxUnavailable,
   newCondition, replicasOf, revisionOf, setCondition, setReplicasAnnotations, sumSpec, sumStatus, type RS,
 } from './util.js';
@@ -185,27 +185,57 @@ export class Rollout {
       if (replicasOf(target) !== this.replicas) await this.scaleReplicaSet(target, this.replicas);
       return;
     }
-    if (this.newRS && replicasOf(this.newRS) === this.replicas && (this.newRS.status?.availableReplicas ?? 0) === this.replicas) {
+    if (this.isSaturated(this.newRS)) {
       for (const rs of activeReplicaSets(this.oldRSs)) await this.scaleReplicaSet(rs, 0);
       return;
     }
     if (!isRolling(this.d)) return;
-    const allowed = this.replicas + maxSurge(this.d);
+    // scaling to zero allows nothing, not even the surge
+    const allowed = this.replicas > 0 ? this.replicas + maxSurge(this.d) : 0;
     const toAdd = allowed - sumSpec(active);
-    if (toAdd === 0) return;
-    const sorted = [...active].sort((a, b) => (toAdd > 0 ? replicasOf(b) - replicasOf(a) || byCreation(b, a) : replicasOf(a) - replicasOf(b) || byCreation(a, b)));
+    // Larger sets first: the leftover of rounding goes to the first. On equal sizes a scale-up favours the newer set
+    // and a scale-down the older one (upstream ReplicaSetsBySizeNewer / ReplicaSetsBySizeOlder).
+    const sorted = toAdd > 0 ? [...active].sort((a, b) => replicasOf(b) - replicasOf(a) || byCreation(b, a))
+      : toAdd < 0 ? [...active].sort((a, b) => replicasOf(b) - replicasOf(a) || byCreation(a, b)) : active;
     let added = 0;
     const sizes = new Map<RS, number>();
     for (const rs of sorted) {
-      const annotated = Number(rs.metadata?.annotations?.['deployment.kubernetes.io/max-replicas'] ?? 0) || (this.d.status?.replicas ?? 0);
-      let frac = annotated ? Math.round((replicasOf(rs) * allowed) / annotated) - replicasOf(rs) : 0;
-      frac = toAdd > 0 ? Math.min(frac, toAdd - added) : Math.max(frac, toAdd - added);
-      sizes.set(rs, replicasOf(rs) + frac);
-      added += frac;
+      const p = toAdd === 0 ? 0 : this.proportion(rs, toAdd, added);
+      sizes.set(rs, replicasOf(rs) + p);
+      added += p;
     }
-    const first = sorted[0]!;
-    if (added !== toAdd) sizes.set(first, Math.max(0, sizes.get(first)! + toAdd - added));
-    for (const rs of sorted) await this.scaleReplicaSet(rs, Math.max(0, sizes.get(rs)!));
+    const first = sorted[0];
+    if (first && toAdd !== 0) sizes.set(first, Math.max(0, sizes.get(first)! + toAdd - added));
+    // every active set is written, even at its size, so that its desired/max-replicas annotations follow the Deployment
+    for (const rs of sorted) await this.scaleReplicaSet(rs, sizes.get(rs)!);
+  }
+
+  /** The new set runs every replica, available, and was sized for this replica count (upstream IsSaturated). */
+  private isSaturated(rs: RS | undefined): boolean {
+    const desired = rs?.metadata?.annotations?.[DESIRED_REPLICAS];
+    return !!rs && desired !== undefined && /^[+-]?\d+$/.test(desired) && Number(desired) === this.replicas
+      && replicasOf(rs) === this.replicas && (rs.status?.availableReplicas ?? 0) === this.replicas;
+  }
+
+  /** The share of `toAdd` (negative: to remove) for one set, bounded by what is left (upstream GetProportion). */
+  private proportion(rs: RS, toAdd: number, added: number): number {
+    if (replicasOf(rs) === 0 || toAdd === added) return 0;
+    const allowed = toAdd - added;
+    const fraction = this.fraction(rs);
+    return toAdd > 0 ? Math.min(fraction, allowed) : Math.max(fraction, allowed);
+  }
+
+  /** How far one set moves to keep its share of the new maximum (upstream getReplicaSetFraction). */
+  private fraction(rs: RS): number {
+    const size = replicasOf(rs);
+    if (this.replicas === 0) return -size;
+    const raw = rs.metadata?.annotations?.[MAX_REPLICAS];
+    // an annotation that is not an integer falls back to the Deployment's current size
+    const before = raw !== undefined && /^[+-]?\d+$/.test(raw) ? Number(raw) : (this.d.status?.replicas ?? 0);
+    if (!before) return 0;
+    const target = (size * (this.replicas + maxSurge(this.d))) / before;
+    // rounded half away from zero (upstream integer.RoundToInt32)
+    return (target < 0 ? Math.ceil(target - 0.5) : Math.floor(target + 0.5)) - size;
   }
 
   private async syncScale(): Promise<void> {
