@@ -67,6 +67,32 @@ describe('replicaset controller', () => {
     expect(x.status).toEqual({ replicas: 0, observedGeneration: 1 });
   });
 
+  it('a scale-down ranks pods by the pods of the sets with the same controller on their node, not by every pod there', async () => {
+    const { c } = h;
+    const owner = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'spread', uid: '6f1c3a52-0d1e-4f38-9d0e-5a2b7c9e1f00', controller: true };
+    const set = (name: string, replicas: number, rev: string) => ({
+      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name, ownerReferences: [owner] },
+      spec: { replicas, selector: { matchLabels: { app: 'spread', rev } }, template: { metadata: { labels: { app: 'spread', rev } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    // orphans the sets adopt: a-1 alone on n1 with two pods of another workload, a-2 on n2 beside its sibling set's b-1
+    const t = '2024-01-01T00:00:00Z';
+    const place = [['a-1', 'n1', { app: 'spread', rev: 'a' }], ['a-2', 'n2', { app: 'spread', rev: 'a' }], ['b-1', 'n2', { app: 'spread', rev: 'b' }],
+      ['other-1', 'n1', { app: 'other' }], ['other-2', 'n1', { app: 'other' }]] as const;
+    for (const [name, nodeName, labels] of place) {
+      await c.pods('rs').create({ apiVersion: 'v1', kind: 'Pod', metadata: { name, labels }, spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }] } });
+      await c.pods('rs').patch(name, 'merge', { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: t }] } }, { subresource: 'status' });
+    }
+    await c.replicaSets('rs').create(set('spread-a', 2, 'a'));
+    await c.replicaSets('rs').create(set('spread-b', 1, 'b'));
+    await eventually(() => c.replicaSets('rs').get('spread-a'), (x) => x.status?.readyReplicas === 2, 'a-1 and a-2 adopted');
+    await eventually(() => c.replicaSets('rs').get('spread-b'), (x) => x.status?.readyReplicas === 1, 'b-1 adopted');
+    await c.replicaSets('rs').scale('spread-a', 1);
+    // n2 holds two pods of the Deployment's sets, n1 one (other-1 and other-2 are not related): a-2 goes
+    const after = await eventually(() => c.pods('rs').list({ labelSelector: 'rev=a' }),
+      (l) => l.items.filter((p) => !p.metadata?.deletionTimestamp).length === 1, 'one of a-1, a-2 deleted');
+    expect(after.items.filter((p) => !p.metadata?.deletionTimestamp).map((p) => p.metadata!.name)).toEqual(['a-1']);
+  });
+
   it('a create refused because the namespace is terminating is no failure: no FailedCreate, no ReplicaFailure, no retry', async () => {
     const { c } = h;
     await c.namespaces().create({ metadata: { name: 'rs-doomed' } });

@@ -119,7 +119,7 @@ export async function startReplicaSetController(ctx: ControllerContext, kind: Re
     });
     let manageError: unknown;
     if (needsSync && !rs.metadata?.deletionTimestamp && !selector.empty) {
-      try { await manageReplicas(rs, pods, () => podLister.namespace(ns).list()); } catch (err) { manageError = err; }
+      try { await manageReplicas(rs, pods); } catch (err) { manageError = err; }
     }
     const status = calculateStatus(rs, pods, manageError, clock.now());
     const written = writtenStatus(status);
@@ -137,8 +137,30 @@ export async function startReplicaSetController(ctx: ControllerContext, kind: Re
     }
   }
 
-  /** `all`: every pod of the namespace, read only to rank victims of a scale-down. */
-  async function manageReplicas(rs: KubeObject, pods: Pod[], all: () => Pod[]): Promise<void> {
+  /**
+   * The pods of every set controlled by the same owner as `rs` (a Deployment's old and new sets), each once: what
+   * ranks the victims of a scale-down by node (upstream getIndirectlyRelatedPods). A set without a controller has none.
+   */
+  function indirectlyRelatedPods(rs: KubeObject): Pod[] {
+    const ref = getControllerOf(rs);
+    if (!ref) return [];
+    const ns = rs.metadata!.namespace!;
+    const inNamespace = podLister.namespace(ns).list();
+    const seen = new Set<string | undefined>();
+    const related: Pod[] = [];
+    for (const sibling of rsLister.namespace(ns).list()) {
+      if (getControllerOf(sibling)?.uid !== ref.uid) continue;
+      const sel = kind.selectorOf(sibling);
+      for (const p of inNamespace) {
+        if (seen.has(p.metadata?.uid) || !sel.matches(p.metadata?.labels)) continue;
+        seen.add(p.metadata?.uid);
+        related.push(p);
+      }
+    }
+    return related;
+  }
+
+  async function manageReplicas(rs: KubeObject, pods: Pod[]): Promise<void> {
     const key = keyOf(rs);
     const ns = rs.metadata!.namespace!;
     const want = rs.spec?.replicas ?? 1;
@@ -167,8 +189,8 @@ export async function startReplicaSetController(ctx: ControllerContext, kind: Re
     }
     if (diff > 0) {
       const n = Math.min(diff, BURST_REPLICAS);
-      const rank = rankByRelatedOnSameNode(pods, all());
-      const victims = [...pods].sort(compareForDeletion(rank)).slice(0, n);
+      // all of them go when all must: no ranking (upstream getPodsToDelete)
+      const victims = n < pods.length ? [...pods].sort(compareForDeletion(rankByRelatedOnSameNode(pods, indirectlyRelatedPods(rs)), clock.now())).slice(0, n) : pods;
       expectations.expectDeletions(key, victims.map((p) => p.metadata!.uid!));
       const results = await Promise.allSettled(victims.map(async (p) => {
         try {

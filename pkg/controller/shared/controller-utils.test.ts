@@ -56,4 +56,41 @@ describe('controller utils', () => {
     ];
     expect([...pods].sort(compareForDeletion()).map((p) => p.metadata.name)).toEqual(['unscheduled', 'pending', 'running-unready', 'ready-new', 'ready-old']);
   });
+  describe('deletion ranking of a scale-down (LogarithmicScaleDown)', () => {
+    const now = Date.parse('2024-01-01T01:00:00Z');
+    const ago = (s: number): string => new Date(now - s * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const pod = (uid: string, o: { ready?: number; created?: number; cost?: string; node?: string; restarts?: number } = {}) => ({
+      metadata: { name: `p-${uid}`, uid, creationTimestamp: ago(o.created ?? 3000), ...(o.cost !== undefined ? { annotations: { 'controller.kubernetes.io/pod-deletion-cost': o.cost } } : {}) },
+      spec: { nodeName: o.node ?? 'n1' },
+      status: {
+        phase: 'Running', containerStatuses: [{ restartCount: o.restarts ?? 0 }],
+        conditions: [{ type: 'Ready', status: o.ready !== undefined ? 'True' : 'False', lastTransitionTime: ago(o.ready ?? 3000) }],
+      },
+    });
+    const order = (pods: ReturnType<typeof pod>[], rank?: Map<unknown, number>) =>
+      [...pods].sort(compareForDeletion(rank as never, now)).map((p) => p.metadata.uid);
+
+    it('ready times in the same power-of-two bucket of age tie, and the UID decides', () => {
+      // 100 s and 120 s ago both fall in [2^36 ns, 2^37 ns)
+      expect(order([pod('b', { ready: 100 }), pod('a', { ready: 120 })])).toEqual(['a', 'b']);
+      // 10 s ago is a younger bucket: ready for less time goes first whatever the UIDs
+      expect(order([pod('a', { ready: 100 }), pod('b', { ready: 10 })])).toEqual(['b', 'a']);
+      // without a reference time, the exact times compare (upstream ActivePods, as the Job controller sorts)
+      expect([pod('b', { ready: 100 }), pod('a', { ready: 120 })].sort(compareForDeletion()).map((p) => p.metadata.uid)).toEqual(['b', 'a']);
+    });
+
+    it('creation times of unready pods compare the same way, after restart counts', () => {
+      expect(order([pod('b', { created: 100 }), pod('a', { created: 120 })])).toEqual(['a', 'b']);
+      expect(order([pod('a', { created: 100 }), pod('b', { created: 120, restarts: 1 })])).toEqual(['b', 'a']);
+      expect(order([pod('a', { created: 1000 }), pod('b', { created: 100 })])).toEqual(['b', 'a']);
+    });
+
+    it('pod-deletion-cost counts only as a plain int32 decimal', () => {
+      expect(order([pod('a', { cost: '1' }), pod('b', { cost: '+5' })])).toEqual(['b', 'a']);
+      expect(order([pod('a', { cost: '1' }), pod('b', { cost: '007' })])).toEqual(['b', 'a']);
+      expect(order([pod('a', { cost: '1' }), pod('b', { cost: '-3' })])).toEqual(['b', 'a']);
+      expect(order([pod('a', { cost: '2' }), pod('b', { cost: '1' })])).toEqual(['b', 'a']);
+      expect(order([pod('a', { cost: '1' }), pod('b', { cost: '4294967296' })])).toEqual(['b', 'a']);
+    });
+  });
 });
