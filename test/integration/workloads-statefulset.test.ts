@@ -1,5 +1,7 @@
-// The StatefulSet controller against a real apiserver and the real kubectl; the test plays the kubelet.
+// The StatefulSet controller against a real apiserver and the real kubectl; the test plays the kubelet. The
+// controller's clock runs `offset` ms ahead of real time (its timers stay real), so a test can let minReadySeconds pass.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatTime, realClock, type Clock } from '../../pkg/client/index.js';
 import { eventually, markReady, podNames, startHarness, type Harness } from './workloads-harness.js';
 
 let h: Harness;
@@ -7,8 +9,10 @@ const NS = 'sts';
 let auto = false;
 let stop = false;
 let readier: Promise<void> | undefined;
+let offset = 0;
+const clock: Clock = { now: () => Date.now() + offset, setTimer: realClock.setTimer, sleep: realClock.sleep };
 beforeAll(async () => {
-  h = await startHarness(['statefulset', 'garbagecollector', 'pvc-protection'], { featureGates: { MaxUnavailableStatefulSet: true } });
+  h = await startHarness(['statefulset', 'garbagecollector', 'pvc-protection'], { clock, featureGates: { MaxUnavailableStatefulSet: true } });
   await h.c.namespaces().create({ metadata: { name: NS } });
   readier = (async () => {
     while (!stop) {
@@ -31,6 +35,13 @@ const sts = (name: string, spec: Record<string, unknown>) => ({
     ...spec,
   },
 });
+
+/** Plays the kubelet: Running and Ready since the controller's now. */
+const markReadyNow = (names: string[]) => Promise.all(names.map((n) => h.c.pods(NS).patch(n, 'merge', {
+  status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: formatTime(clock.now()) }] },
+}, { subresource: 'status' })));
+/** Any change to the set makes the controller sync it. */
+const poke = (name: string) => h.c.statefulSets(NS).patch(name, 'merge', { metadata: { annotations: { poked: String(Date.now()) } } });
 
 describe('statefulset controller', () => {
   it('creates ordered pods with PVCs, one at a time, and rolls an update from the highest ordinal', async () => {
@@ -162,5 +173,57 @@ describe('statefulset controller', () => {
     await c.pods(NS).patch('swap-0', 'merge', { metadata: { finalizers: null } });
     const made = await eventually(() => c.pods(NS).get('swap-0').catch(() => undefined), (p) => p?.metadata?.ownerReferences?.[0]?.uid === fresh.metadata!.uid, 'the new set\'s pod');
     expect(made!.metadata!.deletionTimestamp).toBeUndefined();
+  });
+  it('OrderedReady waits for a pod to be available (minReadySeconds) before creating the next and before a scale-down deletes', async () => {
+    const { c } = h;
+    await c.statefulSets(NS).create(sts('slow', { replicas: 2, minReadySeconds: 600 }));
+    await eventually(() => podNames(c, NS, 'app=slow'), (l) => l.join() === 'slow-0', 'slow-0');
+    await markReadyNow(['slow-0']);
+    // the sync that saw slow-0 ready wrote this status, and created nothing
+    const seen = await eventually(() => c.statefulSets(NS).get('slow'), (x) => x.status?.readyReplicas === 1, 'slow-0 ready');
+    expect(seen.status.availableReplicas).toBe(0);
+    expect(await podNames(c, NS, 'app=slow')).toEqual(['slow-0']);
+    offset += 601_000;
+    await poke('slow');
+    await eventually(() => podNames(c, NS, 'app=slow'), (l) => l.join() === 'slow-0,slow-1', 'slow-1 once slow-0 is available');
+    await markReadyNow(['slow-1']);
+    await eventually(() => c.statefulSets(NS).get('slow'), (x) => x.status?.readyReplicas === 2, 'slow-1 ready');
+    // scaled down while slow-1 is ready but not yet available: it stays
+    await c.statefulSets(NS).scale('slow', 1);
+    await eventually(() => c.statefulSets(NS).get('slow'), (x) => x.spec.replicas === 1 && x.status?.observedGeneration === x.metadata?.generation, 'the scale-down seen');
+    expect((await c.pods(NS).get('slow-1')).metadata!.deletionTimestamp).toBeUndefined();
+    offset += 601_000;
+    await poke('slow');
+    await eventually(() => c.pods(NS).list({ labelSelector: 'app=slow' }), (l) => l.items.filter((p) => !p.metadata?.deletionTimestamp).length === 1, 'slow-1 deleted once available');
+  });
+
+  it('status counts a scaled-away pod until it is gone; a terminating pod is neither current nor updated', async () => {
+    const { c } = h;
+    auto = true;
+    await c.statefulSets(NS).create(sts('hold', { replicas: 2 }));
+    await eventually(() => c.statefulSets(NS).get('hold'), (x) => x.status?.readyReplicas === 2 && x.status?.currentReplicas === 2, 'ready');
+    auto = false;
+    await c.pods(NS).patch('hold-1', 'merge', { metadata: { finalizers: ['example.com/hold'] } });
+    await c.statefulSets(NS).scale('hold', 1);
+    const x = await eventually(() => c.statefulSets(NS).get('hold'), (y) => y.status?.currentReplicas === 1, 'hold-1 seen terminating');
+    expect(x.status).toMatchObject({ replicas: 2, readyReplicas: 2, availableReplicas: 2, currentReplicas: 1, updatedReplicas: 1 });
+    await c.pods(NS).patch('hold-1', 'merge', { metadata: { finalizers: null } });
+    const gone = await eventually(() => c.statefulSets(NS).get('hold'), (y) => y.status?.replicas === 1, 'hold-1 gone');
+    expect(gone.status).toMatchObject({ readyReplicas: 1, currentReplicas: 1, updatedReplicas: 1 });
+  });
+
+  it('OnDelete never moves currentRevision, even once every pod runs the update revision', async () => {
+    const { c } = h;
+    auto = true;
+    await c.statefulSets(NS).create(sts('od', { replicas: 1, updateStrategy: { type: 'OnDelete' } }));
+    const first = await eventually(() => c.statefulSets(NS).get('od'), (x) => x.status?.readyReplicas === 1 && !!x.status?.currentRevision, 'ready');
+    await c.statefulSets(NS).patch('od', 'merge', { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } });
+    const updating = await eventually(() => c.statefulSets(NS).get('od'), (x) => x.status?.updateRevision !== first.status.currentRevision, 'a new revision');
+    expect((await c.pods(NS).get('od-0')).spec.containers[0].image).toBe('nginx:1');
+    await c.pods(NS).delete('od-0');
+    const done = await eventually(() => c.statefulSets(NS).get('od'), (x) => x.status?.updatedReplicas === 1 && x.status?.readyReplicas === 1, 'od-0 remade at the update revision');
+    expect(done.status).toMatchObject({ currentRevision: first.status.currentRevision, updateRevision: updating.status.updateRevision });
+    expect(done.status.currentReplicas).toBeUndefined(); // 0, left out
+    auto = false;
   });
 });

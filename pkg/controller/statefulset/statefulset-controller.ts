@@ -1,15 +1,16 @@
 // The StatefulSet controller (upstream pkg/controller/statefulset): pods `<set>-<ordinal>` with stable hostnames
-// and PVCs `<claim>-<set>-<ordinal>` from volumeClaimTemplates; OrderedReady (one at a time, each Running and
-// Ready before the next, deleting from the highest ordinal) or Parallel; RollingUpdate from the highest ordinal
-// down to the partition, or OnDelete; ControllerRevisions; status with currentRevision / updateRevision;
-// rollingUpdate.maxUnavailable behind the alpha MaxUnavailableStatefulSet gate (off: one at a time, as upstream);
-// persistentVolumeClaimRetentionPolicy through the claims' owners (whenDeleted: Delete, the set; whenScaled:
-// Delete, the pod once scaled away), so the garbage collector removes them.
+// and PVCs `<claim>-<set>-<ordinal>` from volumeClaimTemplates; OrderedReady (one at a time, each Running, Ready and
+// available (minReadySeconds) before the next, deleting from the highest ordinal) or Parallel; RollingUpdate from
+// the highest ordinal down to the partition, or OnDelete; ControllerRevisions; status with currentRevision /
+// updateRevision; rollingUpdate.maxUnavailable behind the alpha MaxUnavailableStatefulSet gate (off: one at a time,
+// as upstream); persistentVolumeClaimRetentionPolicy through the claims' owners (whenDeleted: Delete, the set;
+// whenScaled: Delete, the pod once scaled away), so the garbage collector removes them.
 import type { KubeObject, OwnerReference } from '../../../api/types.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { Resources, isAlreadyExists, isNotFound, realClock } from '../../client/index.js';
 import { controllerRef, getControllerOf, keyOf, objOf, withoutEmpty, workerLoop } from '../shared/controller-utils.js';
-import { isPodAvailable, isPodReady, podFromTemplate, type Pod } from '../shared/controller-utils-pods.js';
+import { isPodAvailable, podFromTemplate, type Pod } from '../shared/controller-utils-pods.js';
+import { completeRollingUpdate, isHealthy, isTerminal, isTerminating, replicaCounts, runningAndReady, type ReplicaCounts } from './status.js';
 import { claimObjects } from '../shared/controller-utils-refs.js';
 import type { ControllerContext } from '../shared/types.js';
 import { scaled } from '../deployment/util.js';
@@ -25,8 +26,6 @@ const ordinalOf = (set: KubeObject, p: Pod): number | undefined => {
   if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) return undefined;
   return Number(name.slice(prefix.length));
 };
-const runningAndReady = (p: Pod): boolean => p.status?.phase === 'Running' && isPodReady(p);
-const terminal = (p: Pod): boolean => p.status?.phase === 'Failed' || p.status?.phase === 'Succeeded';
 
 export async function startStatefulSetController(ctx: ControllerContext): Promise<void> {
   const clock = ctx.clock ?? realClock;
@@ -101,75 +100,91 @@ export async function startStatefulSetController(ctx: ControllerContext): Promis
       if (strategy === 'RollingUpdate' && ordinal < start + partition) return current;
       return update;
     };
-    await (async (): Promise<void> => {
-      // 1. replace terminal pods, create missing ones (ordered: one at a time, each ready before the next)
-      for (let o = start; o < start + replicas; o++) {
-        const p = slots.get(o);
-        if (p && terminal(p) && !p.metadata?.deletionTimestamp) {
-          await ctx.client.pods(ns).delete(p.metadata!.name!, { preconditions: { uid: p.metadata!.uid } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
-          ctx.recorder.event(set, 'Normal', 'SuccessfulDelete', `delete Pod ${p.metadata!.name} in StatefulSet ${name} successful`);
-          slots.delete(o);
-          if (!parallel) return;
-          continue;
-        }
-        if (!p) {
-          await createPod(set, o, revisionFor(o));
-          if (!parallel) return;
-          continue;
-        }
-        if (!parallel && (p.metadata?.deletionTimestamp || !runningAndReady(p))) return;
-      }
-      // 2. scale down from the highest ordinal
-      for (const p of condemned) {
-        if (p.metadata?.deletionTimestamp) { if (!parallel) return; continue; }
-        if (!parallel && [...slots.values()].some((x) => !runningAndReady(x) || x.metadata?.deletionTimestamp)) return;
-        await ctx.client.pods(ns).delete(p.metadata!.name!, { preconditions: { uid: p.metadata!.uid } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
-        ctx.recorder.event(set, 'Normal', 'SuccessfulDelete', `delete Pod ${p.metadata!.name} in StatefulSet ${name} successful`);
-        if (!parallel) return;
-      }
-      // 3. rolling update: highest ordinal first, down to the partition, at most maxUnavailable unavailable (a missing
-      // pod counts as unavailable)
-      if (strategy !== 'RollingUpdate') return;
-      const gated = ctx.featureGates?.MaxUnavailableStatefulSet === true;
-      const maxUnavailable = gated ? Math.max(1, scaled(set.spec?.updateStrategy?.rollingUpdate?.maxUnavailable, replicas, false, '1')) : 1;
-      let unavailable = replicas - [...slots.values()].filter((p) => runningAndReady(p) && !p.metadata?.deletionTimestamp).length;
-      for (let o = start + replicas - 1; o >= start + partition && unavailable < maxUnavailable; o--) {
-        const p = slots.get(o);
-        if (!p || p.metadata?.labels?.[CONTROLLER_REVISION_HASH] === updateName || !runningAndReady(p) || p.metadata?.deletionTimestamp) continue;
-        await ctx.client.pods(ns).delete(p.metadata!.name!, { preconditions: { uid: p.metadata!.uid } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
-        ctx.recorder.event(set, 'Normal', 'SuccessfulDelete', `delete Pod ${p.metadata!.name} in StatefulSet ${name} successful`);
-        unavailable++;
-      }
-    })();
-
-    // status
-    const live = [...slots.values()];
+    const minReady: number = set.spec?.minReadySeconds ?? 0;
     const nowMs = clock.now();
-    const minReady = set.spec?.minReadySeconds ?? 0;
-    const counted = live.filter((p) => !terminal(p));
+    const available = (p: Pod): boolean => isPodAvailable(p, minReady, nowMs);
+    const monotonic = !parallel;
+    const deletePod = async (p: Pod): Promise<void> => {
+      await ctx.client.pods(ns).delete(p.metadata!.name!, { preconditions: { uid: p.metadata!.uid } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
+      ctx.recorder.event(set, 'Normal', 'SuccessfulDelete', `delete Pod ${p.metadata!.name} in StatefulSet ${name} successful`);
+    };
+    // pods deleted for the rolling update no longer count as current (upstream decrements the status)
+    let deletedForUpdate = 0;
+    let stepError: unknown;
+    try {
+      await (async (): Promise<void> => {
+        // 1. each replica in ordinal order (upstream processReplica): a terminal pod is deleted, its replacement made on
+        // a later sync; a missing one is created. OrderedReady goes no further than a pod that is terminating, or not
+        // Running and Ready, or not yet available (ready for minReadySeconds).
+        for (let o = start; o < start + replicas; o++) {
+          const p = slots.get(o);
+          if (p && isTerminal(p)) {
+            if (!isTerminating(p)) await deletePod(p);
+            if (monotonic) return;
+            continue;
+          }
+          if (!p) {
+            await createPod(set, o, revisionFor(o));
+            if (monotonic) return;
+            continue;
+          }
+          if (monotonic && (isTerminating(p) || !runningAndReady(p) || !available(p))) return;
+        }
+        // 2. scale down from the highest ordinal (upstream processCondemned). OrderedReady waits for a terminating pod to
+        // go, and deletes a pod that is not Running, Ready and available only when it is the first unhealthy one.
+        const replicaUnhealthy = Array.from({ length: replicas }, (_, i) => slots.get(start + i)).some((p) => !p || !isHealthy(p));
+        const firstUnhealthy = replicaUnhealthy ? undefined : [...condemned].reverse().find((p) => !isHealthy(p));
+        for (const p of condemned) {
+          if (isTerminating(p)) { if (monotonic) return; continue; }
+          if (monotonic && p !== firstUnhealthy && (!runningAndReady(p) || !available(p))) return;
+          await deletePod(p);
+          if (monotonic) return;
+        }
+        // 3. rolling update from the highest ordinal down to the partition; a missing pod counts as unhealthy
+        if (strategy !== 'RollingUpdate') return;
+        const outdated = (p: Pod | undefined): p is Pod => !!p && p.metadata?.labels?.[CONTROLLER_REVISION_HASH] !== updateName && !isTerminating(p);
+        if (ctx.featureGates?.MaxUnavailableStatefulSet !== true) {
+          // one at a time: delete the highest outdated pod, or wait for the highest unhealthy one
+          for (let o = start + replicas - 1; o >= start + partition; o--) {
+            const p = slots.get(o);
+            if (outdated(p)) { await deletePod(p); deletedForUpdate++; return; }
+            if (!p || !isHealthy(p)) return;
+          }
+          return;
+        }
+        // maxUnavailable at a time: as many outdated pods as unhealthy ones leave room for
+        const maxUnavailable = Math.max(1, scaled(set.spec?.updateStrategy?.rollingUpdate?.maxUnavailable, replicas, false, '1'));
+        const unhealthy = Array.from({ length: replicas }, (_, i) => slots.get(start + i)).filter((p) => !p || !isHealthy(p)).length;
+        for (let o = start + replicas - 1; o >= start + partition && deletedForUpdate < maxUnavailable - unhealthy; o--) {
+          const p = slots.get(o);
+          if (outdated(p)) { await deletePod(p); deletedForUpdate++; }
+        }
+      })();
+    } catch (err) {
+      stepError = err;
+    }
+
+    // status, written even when a step failed (upstream performUpdate): counts over every pod of the set as listed
+    const counts = replicaCounts(owned, minReady, nowMs, currentName, updateName);
     const st: Record<string, any> = {
       observedGeneration: set.metadata?.generation,
-      replicas: counted.length,
-      readyReplicas: counted.filter(isPodReady).length,
-      availableReplicas: counted.filter((p) => isPodAvailable(p, minReady, nowMs)).length,
-      currentReplicas: counted.filter((p) => p.metadata?.labels?.[CONTROLLER_REVISION_HASH] === currentName).length,
-      updatedReplicas: counted.filter((p) => p.metadata?.labels?.[CONTROLLER_REVISION_HASH] === updateName).length,
+      ...counts,
+      currentReplicas: counts.currentReplicas - deletedForUpdate,
       currentRevision: currentName,
       updateRevision: updateName,
       collisionCount,
     };
-    if (st.updatedReplicas === replicas && st.readyReplicas === replicas && counted.length === replicas && condemned.length === 0) {
-      st.currentRevision = updateName;
-      st.currentReplicas = st.updatedReplicas;
-    }
+    completeRollingUpdate(set, st as ReplicaCounts);
     // StatefulSetStatus: replicas and availableReplicas always written, these omitempty
     const written = withoutEmpty(st, ['observedGeneration', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'currentRevision', 'updateRevision']);
     if (JSON.stringify({ ...set.status, conditions: undefined }) !== JSON.stringify({ ...written, conditions: undefined })) {
       await ctx.client.statefulSets(ns).updateStatus({ ...set, status: { ...written, ...(set.status?.conditions ? { conditions: set.status.conditions } : {}) } });
     }
-    const inUse = new Set([st.currentRevision as string, updateName, ...live.map((p) => p.metadata?.labels?.[CONTROLLER_REVISION_HASH] as string)]);
+    const inUse = new Set([currentName, updateName, ...owned.map((p) => p.metadata?.labels?.[CONTROLLER_REVISION_HASH] as string)]);
     await truncateHistory(ctx.client, history, inUse, set.spec?.revisionHistoryLimit ?? 10);
-    if (minReady > 0 && st.availableReplicas !== st.readyReplicas) loop.enqueueAfter(key, minReady * 1000);
+    if (stepError) throw stepError;
+    // looked at again once pods may have become available (upstream syncStatefulSet)
+    if (minReady > 0 && st.availableReplicas !== replicas) loop.enqueueAfter(key, minReady * 1000);
   }
 
   /** The owners a claim of `pod` must have under the set's retention policy (upstream updateClaimOwnerRefForSetAndPod). */
