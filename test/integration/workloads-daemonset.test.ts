@@ -2,7 +2,7 @@
 // the kubelet by marking pods ready (pods labelled hold=yes it leaves to the test). The controller's clock follows
 // real time until a test freezes it, and then moves only when the test moves it (its timers stay real).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realClock, type Clock } from '../../pkg/client/index.js';
+import { formatTime, realClock, type Clock } from '../../pkg/client/index.js';
 import { nodeOfDaemonPod } from '../../pkg/controller/daemonset/placement.js';
 import { eventually, markFinished, markReady, startHarness, type Harness } from './workloads-harness.js';
 
@@ -94,9 +94,11 @@ describe('daemonset controller', () => {
     await c.pods(NS).patch(oldName, 'merge', { metadata: { finalizers: ['test.mini-kube.io/hold'] } });
     await eventually(() => c.daemonSets(NS).get('term'), (d) => d.status?.numberAvailable === 1, 'available');
     await c.daemonSets(NS).patch('term', 'merge', { spec: { template: template('term:2') } });
-    // a sync that saw the old pod terminating (it no longer counts as scheduled) has created nothing for its node
+    await eventually(() => c.pods(NS).get(oldName), (p) => !!p.metadata?.deletionTimestamp, 'the old pod terminating');
+    // the kubelet stops it: a sync that saw it terminating and unready (still scheduled) has created nothing for its node
+    await c.pods(NS).patch(oldName, 'merge', { status: { conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: formatTime(Date.now()) }] } }, { subresource: 'status' });
     const { during } = await eventually(async () => ({ d: await c.daemonSets(NS).get('term'), during: await termPods() }),
-      ({ d, during }) => (d.status?.observedGeneration === 2 && d.status?.currentNumberScheduled === 0) || during.length > 1, 'the old pod seen terminating');
+      ({ d, during }) => (d.status?.observedGeneration === 2 && d.status?.numberReady === 0 && d.status?.currentNumberScheduled === 1) || during.length > 1, 'the old pod seen terminating');
     expect(during.map((p) => `${p.metadata!.name}:${!!p.metadata?.deletionTimestamp}`)).toEqual([`${oldName}:true`]);
     await c.pods(NS).patch(oldName, 'merge', { metadata: { finalizers: null } });
     const after = await eventually(termPods, (l) => l.length === 1 && l[0]!.metadata!.name !== oldName, 'the new pod once the old one is gone');
@@ -144,9 +146,11 @@ describe('daemonset controller', () => {
       // the replacement fails within the second: it stays until the clock has moved past the backoff (1 s)
       const [p2] = await eventually(flakyPods, (l) => l.length === 1 && l[0]!.metadata!.name !== first, 'the replacement');
       const second = p2!.metadata!.name!;
-      await eventually(() => c.daemonSets(NS).get('flaky'), (d) => d.status?.currentNumberScheduled === 1, 'the replacement seen');
+      await markReady(c, NS, [second]);
+      await eventually(() => c.daemonSets(NS).get('flaky'), (d) => d.status?.numberReady === 1, 'the replacement seen ready');
       await markFinished(c, NS, [second], 'Failed');
-      await eventually(() => c.daemonSets(NS).get('flaky'), (d) => d.status?.currentNumberScheduled === 0, 'the failed replacement seen');
+      // a failed pod still counts as scheduled; no longer ready shows the sync that saw it fail
+      await eventually(() => c.daemonSets(NS).get('flaky'), (d) => d.status?.numberReady === 0 && d.status?.currentNumberScheduled === 1, 'the failed replacement seen');
       const held = await flakyPods();
       expect(held.map((p) => `${p.metadata!.name}:${p.status?.phase}:${!!p.metadata?.deletionTimestamp}`)).toEqual([`${second}:Failed:false`]);
       expect((await failedEvents()).length).toBe(1);
@@ -158,5 +162,20 @@ describe('daemonset controller', () => {
       ac.abort();
       unfreeze();
     }
+  });
+
+  it('a pod left on a node that should no longer run one (a NoSchedule taint) counts as misscheduled only', async () => {
+    const { c } = h;
+    await c.nodes().create(node('m1', { metadata: { name: 'm1', labels: { 'kubernetes.io/hostname': 'm1', pool: 'mis' } } }));
+    await c.daemonSets(NS).create({
+      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'mis' },
+      spec: { selector: { matchLabels: { app: 'mis' } }, template: { metadata: { labels: { app: 'mis' } }, spec: { nodeSelector: { pool: 'mis' }, containers: [{ name: 'c', image: 'mis:1' }] } } },
+    });
+    await eventually(() => c.daemonSets(NS).get('mis'), (d) => d.status?.numberAvailable === 1 && d.status?.updatedNumberScheduled === 1, 'ready on m1');
+    // not tolerated, but not NoExecute: the pod may keep running there
+    await c.nodes().patch('m1', 'merge', { spec: { taints: [{ key: 'dedicated', value: 'x', effect: 'NoSchedule' }] } });
+    const d = await eventually(() => c.daemonSets(NS).get('mis'), (x) => x.status?.desiredNumberScheduled === 0, 'm1 no longer desired');
+    expect(d.status).toEqual({ currentNumberScheduled: 0, numberMisscheduled: 1, desiredNumberScheduled: 0, numberReady: 0, observedGeneration: 1 });
+    expect((await c.pods(NS).list({ labelSelector: 'app=mis' })).items.map((p) => !!p.metadata?.deletionTimestamp)).toEqual([false]);
   });
 });

@@ -13,6 +13,7 @@ import { isNamespaceTerminating } from '../shared/errors.js';
 import type { ControllerContext } from '../shared/types.js';
 import { nodeOfDaemonPod, nodeShouldRunDaemonPod, pinToNode, withDefaultTolerations } from './placement.js';
 import { FailedPodsBackoff } from './failed-pods-backoff.js';
+import { byCreationScheduledFirst, daemonSetStatusCounts } from './status.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
 const TEMPLATE_GENERATION = 'pod-template-generation';
@@ -73,25 +74,13 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
       if (n) byNode.set(n, [...(byNode.get(n) ?? []), p]);
     }
     const nodeList = nodes.list();
-    let desired = 0, scheduled = 0, misscheduled = 0, ready = 0, available = 0, updated = 0;
     const eligible: string[] = [];
     const placement = new Map<string, Placement>();
     for (const node of nodeList) {
       const name = node.metadata!.name!;
-      const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(ds, node);
-      placement.set(name, { shouldRun, shouldContinueRunning });
-      const here = (byNode.get(name) ?? []).filter((p) => !p.metadata?.deletionTimestamp);
-      if (shouldRun) { desired++; eligible.push(name); }
-      if (!shouldContinueRunning) { if (here.length) misscheduled++; continue; }
-      if (here.length && !shouldRun) misscheduled++;
-      const running = here.filter((p) => p.status?.phase !== 'Failed');
-      if (running.length) {
-        scheduled += shouldRun ? 1 : 0;
-        const p = running.find((x) => x.metadata?.labels?.[CONTROLLER_REVISION_HASH] === hash) ?? running[0]!;
-        if (isPodReady(p)) ready++;
-        if (isPodAvailable(p, minReady, nowMs)) available++;
-        if (p.metadata?.labels?.[CONTROLLER_REVISION_HASH] === hash) updated++;
-      }
+      const where = nodeShouldRunDaemonPod(ds, node);
+      placement.set(name, where);
+      if (where.shouldRun) eligible.push(name);
     }
 
     if (expectations.satisfied(key)) {
@@ -102,11 +91,14 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
       await manage(ds, hash, toCreate, [...new Set(toDelete)]);
     }
 
+    // from the pods as listed before this sync acted (upstream lists its cache again, which has rarely caught up)
+    const counts = daemonSetStatusCounts([...placement].map(([name, { shouldRun }]) => ({ name, shouldRun })), byNode, hash, minReady, nowMs);
     // DaemonSetStatus: the first four always written, the others omitempty
     const status = withoutEmpty({
-      currentNumberScheduled: scheduled, numberMisscheduled: misscheduled, desiredNumberScheduled: desired,
-      numberReady: ready, observedGeneration: ds.metadata?.generation, updatedNumberScheduled: updated,
-      numberAvailable: available, numberUnavailable: Math.max(0, desired - available),
+      currentNumberScheduled: counts.currentNumberScheduled, numberMisscheduled: counts.numberMisscheduled,
+      desiredNumberScheduled: counts.desiredNumberScheduled, numberReady: counts.numberReady,
+      observedGeneration: ds.metadata?.generation, updatedNumberScheduled: counts.updatedNumberScheduled,
+      numberAvailable: counts.numberAvailable, numberUnavailable: counts.desiredNumberScheduled - counts.numberAvailable,
       // a pointer upstream sets on the first hash collision only
       collisionCount: ds.status?.collisionCount != null || collisionCount > 0 ? collisionCount : undefined,
     }, ['observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable']);
@@ -116,7 +108,7 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
     }
     const live = new Set([revision.metadata!.name!, ...owned.map((p) => `${ds.metadata!.name}-${p.metadata?.labels?.[CONTROLLER_REVISION_HASH]}`)]);
     await truncateHistory(ctx.client, revisionsOf(ds, revs), live, ds.spec?.revisionHistoryLimit ?? 10);
-    if (minReady > 0 && available < ready) loop.enqueueAfter(key, minReady * 1000);
+    if (minReady > 0 && counts.numberAvailable !== counts.numberReady) loop.enqueueAfter(key, minReady * 1000);
   }
 
   /**
@@ -230,11 +222,3 @@ type Placement = ReturnType<typeof nodeShouldRunDaemonPod>;
 /** RollingUpdate with a maxSurge that is not 0 (upstream AllowsSurge). */
 const allowsSurge = (ds: KubeObject): boolean =>
   (ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate' && scaled(ds.spec?.updateStrategy?.rollingUpdate?.maxSurge, 1, true, '0') > 0;
-
-/** Pods bound to a node first, then the oldest, then by name (upstream podByCreationTimestampAndPhase). */
-const byCreationScheduledFirst = (a: Pod, b: Pod): number => {
-  const an = !!a.spec?.nodeName, bn = !!b.spec?.nodeName;
-  if (an !== bn) return an ? -1 : 1;
-  const d = (Date.parse(a.metadata?.creationTimestamp ?? '') || 0) - (Date.parse(b.metadata?.creationTimestamp ?? '') || 0);
-  return d || (a.metadata!.name! < b.metadata!.name! ? -1 : a.metadata!.name! > b.metadata!.name! ? 1 : 0);
-};
