@@ -7,6 +7,7 @@ import type { ConnectionOptions } from 'node:tls';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
+import { goTransportError } from '../apimachinery/go-net-errors.js';
 import { undici } from '../apimachinery/undici.js';
 import { dialTls, spliceUpgrade, upgradeHead } from './upgrade.js';
 
@@ -67,12 +68,14 @@ const PROXIED_RESPONSE_LISTENERS = 20;
  * upstream counterpart does.
  */
 export async function proxyTo(request: FastifyRequest, reply: FastifyReply, to: ProxyDestination, fail: (err: Error) => void): Promise<void> {
+  // the error as upstream's Go transport words it: "dial tcp 10.244.1.5:80: connect: connection refused"
+  const failed = (e: Error): void => fail(new Error(goTransportError(to.host, to.port, e)));
   if (upgradeHead(request.raw)) {
     let upstream: Socket;
     try {
       upstream = await (to.scheme === 'https' ? dialTls({ ...to.tls, host: to.host, port: to.port }) : dialPlain(to.host, to.port));
     } catch (err) {
-      return fail(err as Error);
+      return failed(err as Error);
     }
     takeOver(reply);
     spliceUpgrade(request.raw, upstream, to.path, hostPort(to), to.extraHeaders);
@@ -102,7 +105,7 @@ export async function proxyTo(request: FastifyRequest, reply: FastifyReply, to: 
   } catch (err) {
     if (abort.signal.aborted) return;
     const e = err as Error & { cause?: Error };
-    return fail(e.cause ?? e);
+    return failed(e.cause ?? e);
   }
   takeOver(reply);
   const headers: Record<string, string | string[]> = {};

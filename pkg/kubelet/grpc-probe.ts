@@ -2,7 +2,7 @@
 // is a length-prefixed HealthCheckRequest { string service = 1 }, the answer a HealthCheckResponse
 // { ServingStatus status = 1 } and a grpc-status trailer. Results and messages as upstream's prober.
 import { connect, constants } from 'node:http2';
-import { goDialError, joinHostPort } from './go-net-errors.js';
+import { goDialError, joinHostPort } from '../apimachinery/go-net-errors.js';
 import { PROBE_USER_AGENT } from './node-status.js';
 import type { ProbeResult } from './probes.js';
 

@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { goDialError, goTransportError } from './go-net-errors.js';
+import { goDialError, goTransportError } from '../apimachinery/go-net-errors.js';
 import { KUBELET_VERSION, PROBE_USER_AGENT } from './node-status.js';
 import { execProbe, runAction } from './probes.js';
 import type { ExecResult, Runtime } from './runtime/types.js';

@@ -8,7 +8,7 @@ import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { Counter, Histogram, Registry } from 'prom-client';
 import type { Clock, EventRecorder, KubeObject, TimerHandle } from '../client/index.js';
-import { goDialError, goTransportError, isTimeout, joinHostPort } from './go-net-errors.js';
+import { goDialError, goTransportError, isTimeout, joinHostPort } from '../apimachinery/go-net-errors.js';
 import { grpcProbe } from './grpc-probe.js';
 import { PROBE_USER_AGENT } from './node-status.js';
 import type { ContainerStatus, Runtime } from './runtime/types.js';
