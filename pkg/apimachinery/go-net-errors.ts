@@ -1,4 +1,4 @@
-// Node's socket errors in the words of Go's net package, as upstream's probers print them (pkg/probe/tcp and
+// Node's socket errors in the words of Go's net package, as upstream's probers and proxies print them (pkg/probe/tcp and
 // pkg/probe/http hand err.Error() on as the probe's output): "dial tcp 10.244.0.27:80: connect: connection refused",
 // not "connect ECONNREFUSED 10.244.0.27:80".
 
