@@ -1,10 +1,12 @@
 // PodSyncer over the fake runtime with a fake clock: start order, restart policies, CrashLoopBackOff doubling
 // from 10 s to the 5 min cap, and the status it produces.
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeClock, type EventRecorder, type KubeObject } from '../client/index.js';
+import { containerFieldPath, containerRef } from './container-ref.js';
 import { goDuration, goDurationPrecise, PodSyncer, type PodRecord } from './pod-sync.js';
 import { Pleg } from './pleg.js';
+import { ProbeManager } from './probes.js';
 import { noLogYet } from './pod-status.js';
 import { FakeRuntime } from './runtime/fake.js';
 
@@ -12,9 +14,16 @@ const setup = () => {
   const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
   const runtime = new FakeRuntime({ clock });
   const events: string[] = [];
-  const recorder = { event: (_o: unknown, _t: string, reason: string, message: string) => { events.push(`${reason}: ${message}`); } } as unknown as EventRecorder;
+  /** Each event's reason with the fieldPath of what it is about. */
+  const about: string[] = [];
+  const recorder = {
+    event: (o: { fieldPath?: string }, _t: string, reason: string, message: string) => {
+      events.push(`${reason}: ${message}`);
+      about.push(`${reason} ${o.fieldPath ?? '-'}`);
+    },
+  } as unknown as EventRecorder;
   const syncer = new PodSyncer({ runtime, recorder, clock, logger: pino({ level: 'silent' }), hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 } });
-  return { clock, runtime, events, syncer };
+  return { clock, runtime, events, about, syncer };
 };
 
 const record = (spec: Record<string, unknown>, annotations: Record<string, string> = {}): PodRecord => ({
@@ -149,6 +158,51 @@ describe('PodSyncer', () => {
     const st = syncer.status(rec);
     expect(st.phase).toBe('Succeeded');
     expect((st.conditions as { type: string; status: string }[]).find((c) => c.type === 'PodReadyToStartContainers')?.status).toBe('False');
+  });
+});
+
+describe('event references', () => {
+  it("a container's events are about its place in the spec (init, ephemeral, regular); the pod's own about the pod", async () => {
+    const { syncer, clock, about } = setup();
+    const rec = record({
+      initContainers: [{ name: 'setup', image: 'busybox:1.36' }],
+      ephemeralContainers: [{ name: 'debugger', image: 'busybox:1.36' }],
+    }, { 'fake.mini-kube.io/run-ms.setup': '0' });
+    await syncer.sync(rec);
+    await clock.advance(1);
+    await syncer.sync(rec);
+    expect(about).toEqual([
+      ...['Pulling', 'Pulled', 'Created', 'Started'].map((r) => `${r} spec.ephemeralContainers{debugger}`),
+      ...['Pulled', 'Created', 'Started'].map((r) => `${r} spec.initContainers{setup}`), // its image is there by then
+      ...['Pulling', 'Pulled', 'Created', 'Started'].map((r) => `${r} spec.containers{c}`),
+    ]);
+    about.length = 0;
+    rec.pod = { ...rec.pod, spec: { ...rec.pod.spec, activeDeadlineSeconds: 1 } };
+    await clock.advance(1000);
+    await syncer.sync(rec);
+    expect(about[0]).toBe('DeadlineExceeded -');
+    expect(about.slice(1).sort()).toEqual(['Killing spec.containers{c}', 'Killing spec.ephemeralContainers{debugger}']);
+  });
+
+  it("a probe's Unhealthy and Killing are about the probed container", async () => {
+    const { syncer, clock, runtime } = setup();
+    const rec = record({ containers: [{ name: 'web', image: 'nginx:1.27', livenessProbe: { exec: { command: ['true'] }, periodSeconds: 1, failureThreshold: 1 } }] },
+      { 'fake.mini-kube.io/liveness-fail.web': 'down' });
+    await syncer.sync(rec);
+    const about: string[] = [];
+    const recorder = { event: (o: { fieldPath?: string }, _t: string, reason: string) => { about.push(`${reason} ${o.fieldPath ?? '-'}`); } } as unknown as EventRecorder;
+    const probes = new ProbeManager({ runtime, clock, recorder, onChange: () => undefined, getPod: () => ({ pod: rec.pod }) });
+    probes.sync(rec.uid, rec.pod, runtime.listContainers(rec.uid));
+    await clock.advance(1);
+    await vi.waitFor(() => expect(about).toEqual(['Unhealthy spec.containers{web}', 'Killing spec.containers{web}']));
+    probes.close();
+  });
+
+  it('a container the spec lacks is named as upstream names it; a nameless one by its index', () => {
+    const pod = { metadata: { name: 'p', namespace: 'ns', uid: 'u1' }, spec: { containers: [{ name: 'a' }, { name: '' }] } } as KubeObject;
+    expect(containerFieldPath(pod, '')).toBe('spec.containers[1]');
+    expect(containerFieldPath(pod, 'gone')).toBe('implicitly required container gone');
+    expect(containerRef(pod, 'a')).toMatchObject({ name: 'p', namespace: 'ns', uid: 'u1', fieldPath: 'spec.containers{a}' });
   });
 });
 

@@ -7,6 +7,7 @@ import { formatTime, type Clock, type EventRecorder, type KubeObject } from '../
 import { ContainerConfigError, containerEnv, expandVars, linkedServices } from './env.js';
 import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from './pod-status.js';
 import type { Footprint } from './admission.js';
+import { containerRef } from './container-ref.js';
 import { runHook, type Hook } from './lifecycle-hooks.js';
 import { linuxResources } from './sandbox/cgroups.js';
 import { hostNetworkHostsFile, podDnsConfig, type DnsSettings } from './sandbox/dns.js';
@@ -308,7 +309,7 @@ export class PodSyncer {
    * hash covers the name and the image alone since 1.31).
    */
   private async replace(rec: PodRecord, sandboxId: string, c: SpecContainer, running: ContainerStatus): Promise<void> {
-    this.o.recorder.event(rec.pod, 'Normal', 'Killing', `Container ${c.name} definition changed, will be restarted`);
+    this.o.recorder.event(containerRef(rec.pod, c.name), 'Normal', 'Killing', `Container ${c.name} definition changed, will be restarted`);
     await this.stopWithHook(rec, running, (rec.pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
     await this.restart(rec, sandboxId, c, this.o.runtime.containerStatus(running.id) ?? running);
   }
@@ -350,7 +351,7 @@ export class PodSyncer {
       const message = `back-off ${goDuration(entry.delayMs)} restarting failed container=${c.name} pod=${podDesc(rec.pod)}`;
       const prev = rec.waiting.get(c.name);
       if (prev?.reason !== 'CrashLoopBackOff' || prev.attempt !== latest.attempt) {
-        this.o.recorder.event(rec.pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podDesc(rec.pod)}`);
+        this.o.recorder.event(containerRef(rec.pod, c.name), 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podDesc(rec.pod)}`);
       }
       rec.waiting.set(c.name, { reason: 'CrashLoopBackOff', message, attempt: latest.attempt });
       rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, now + entry.delayMs - since);
@@ -372,12 +373,12 @@ export class PodSyncer {
     const pullError = pod.metadata?.annotations?.['fake.mini-kube.io/pull-error'];
     if (policy === 'Never' && !present) {
       const message = `Container image "${c.image}" is not present with pull policy of Never`;
-      this.o.recorder.event(pod, 'Warning', 'ErrImageNeverPull', message);
+      this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'ErrImageNeverPull', message);
       rec.waiting.set(c.name, { reason: 'ErrImageNeverPull', message, attempt: attempt - 1 });
       return;
     }
     if (policy === 'Always' || !present) {
-      this.o.recorder.event(pod, 'Normal', 'Pulling', `Pulling image "${c.image}"`);
+      this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Pulling', `Pulling image "${c.image}"`);
       const t0 = this.o.clock.now();
       let started = t0;
       const pull = (): Promise<ImageInfo> => { started = this.o.clock.now(); return rt.pullImage(c.image); };
@@ -385,17 +386,17 @@ export class PodSyncer {
         if (pullError !== undefined && rt.name === 'fake') throw new Error(pullError);
         const info = await (this.o.serializeImagePulls === false ? pull() : this.serially(pull));
         const now = this.o.clock.now();
-        this.o.recorder.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${goDurationPrecise(now - started)} (${goDurationPrecise(now - t0)} including waiting). Image size: ${info.size} bytes.`);
+        this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${goDurationPrecise(now - started)} (${goDurationPrecise(now - t0)} including waiting). Image size: ${info.size} bytes.`);
       } catch (err) {
         const message = `Failed to pull image "${c.image}": ${(err as Error).message}`;
-        this.o.recorder.event(pod, 'Warning', 'Failed', message);
-        this.o.recorder.event(pod, 'Warning', 'Failed', 'Error: ErrImagePull');
+        this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', message);
+        this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', 'Error: ErrImagePull');
         rec.waiting.set(c.name, { reason: 'ErrImagePull', message, attempt: attempt - 1 });
         rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + this.o.backoff.initialMs);
         return;
       }
     } else {
-      this.o.recorder.event(pod, 'Normal', 'Pulled', `Container image "${c.image}" already present on machine`);
+      this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Pulled', `Container image "${c.image}" already present on machine`);
     }
     let env: { name: string; value: string }[];
     let user;
@@ -409,7 +410,7 @@ export class PodSyncer {
         : (c.env ?? []).filter((e) => e.value !== undefined).map((e) => ({ name: e.name, value: e.value! }));
     } catch (err) {
       if (!(err instanceof ContainerConfigError)) throw err;
-      this.o.recorder.event(pod, 'Warning', 'Failed', `Error: ${err.message}`);
+      this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', `Error: ${err.message}`);
       rec.waiting.set(c.name, { reason: 'CreateContainerConfigError', message: err.message, attempt: attempt - 1 });
       rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + Math.min(this.o.backoff.initialMs, 2_000));
       return;
@@ -438,25 +439,25 @@ export class PodSyncer {
       });
     } catch (err) {
       const message = (err as Error).message;
-      this.o.recorder.event(pod, 'Warning', 'Failed', `Error: ${message}`);
+      this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', `Error: ${message}`);
       rec.waiting.set(c.name, { reason: 'CreateContainerError', message, attempt: attempt - 1 });
       return;
     }
     rec.waiting.delete(c.name);
-    this.o.recorder.event(pod, 'Normal', 'Created', `Created container: ${c.name}`);
+    this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Created', `Created container: ${c.name}`);
     try {
       await rt.startContainer(id);
-      this.o.recorder.event(pod, 'Normal', 'Started', `Started container ${c.name}`);
+      this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Started', `Started container ${c.name}`);
     } catch (err) {
-      this.o.recorder.event(pod, 'Warning', 'Failed', `Error: ${(err as Error).message}`);
+      this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', `Error: ${(err as Error).message}`);
       return;
     }
     const hook = c.lifecycle?.postStart;
     if (hook && this.runsHooks()) {
       const failure = await runHook(rt, id, hook, { pod, container: c.name, podIp: rec.podIp, ports: c.ports, timeoutSeconds: 0 });
       if (failure !== undefined) {
-        this.o.recorder.event(pod, 'Warning', 'FailedPostStartHook', failure);
-        this.o.recorder.event(pod, 'Normal', 'Killing', `FailedPostStartHook`);
+        this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'FailedPostStartHook', failure);
+        this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Killing', `FailedPostStartHook`);
         await rt.stopContainer(id, (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
       }
     }
@@ -478,7 +479,7 @@ export class PodSyncer {
         runHook(this.o.runtime, c.id, hook, { pod: rec.pod, container: c.name, podIp: rec.podIp, ports: spec.ports, timeoutSeconds: grace }).then((f) => f !== undefined),
         new Promise<boolean>((r) => setTimeout(() => r(false), grace * 1000).unref()),
       ]);
-      if (failed) this.o.recorder.event(rec.pod, 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
+      if (failed) this.o.recorder.event(containerRef(rec.pod, c.name), 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
       left = Math.max(2, grace - Math.floor((Date.now() - t0) / 1000));
     }
     await this.o.runtime.stopContainer(c.id, left);
@@ -491,7 +492,7 @@ export class PodSyncer {
     const grace = graceOverride ?? (pod.metadata?.deletionGracePeriodSeconds as number | undefined) ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30;
     const running = rt.listContainers(rec.uid).filter((c) => c.state === 'running' || c.state === 'created');
     await Promise.all(running.map(async (c) => {
-      this.o.recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c.name}`);
+      this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Killing', `Stopping container ${c.name}`);
       await this.stopWithHook(rec, c, grace);
     }));
     for (const sb of rt.listPodSandboxes(rec.uid)) if (sb.state === 'ready') await rt.stopPodSandbox(sb.id);

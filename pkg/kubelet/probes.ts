@@ -8,6 +8,7 @@ import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { Counter, Histogram, Registry } from 'prom-client';
 import type { Clock, EventRecorder, KubeObject, TimerHandle } from '../client/index.js';
+import { containerRef } from './container-ref.js';
 import { goDialError, goTransportError, isTimeout, joinHostPort } from '../apimachinery/go-net-errors.js';
 import { grpcProbe } from './grpc-probe.js';
 import { PROBE_USER_AGENT } from './node-status.js';
@@ -162,7 +163,7 @@ export class ProbeManager {
       w.successes = 0;
       w.failures++;
       // as upstream's prober: the output as the probe gave it (an exec probe's may end in a newline, or be empty)
-      this.o.recorder.event(entry.pod, 'Warning', 'Unhealthy', `${label[w.kind]} probe failed: ${res.message ?? ''}`);
+      this.o.recorder.event(containerRef(entry.pod, spec.name), 'Warning', 'Unhealthy', `${label[w.kind]} probe failed: ${res.message ?? ''}`);
       if (w.failures >= (probe.failureThreshold ?? 3)) {
         w.result = false;
         if (w.kind !== 'readiness') await this.kill(w, spec, probe, entry.pod);
@@ -173,7 +174,7 @@ export class ProbeManager {
 
   private async kill(w: Worker, spec: SpecContainer, probe: Probe, pod: KubeObject): Promise<void> {
     const why = w.kind === 'liveness' ? 'failed liveness probe' : 'failed startup probe';
-    this.o.recorder.event(pod, 'Normal', 'Killing', `Container ${spec.name} ${why}, will be restarted`);
+    this.o.recorder.event(containerRef(pod, spec.name), 'Normal', 'Killing', `Container ${spec.name} ${why}, will be restarted`);
     this.stopWorker(w);
     const grace = probe.terminationGracePeriodSeconds ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30;
     await this.o.runtime.stopContainer(w.containerId, grace);

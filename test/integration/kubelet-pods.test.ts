@@ -55,6 +55,22 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
     expect(reasons).toEqual(expect.arrayContaining(['Pulled', 'Created', 'Started']));
   });
 
+  it("counts each container's events apart: they are about spec.containers{name}, which kubectl can select and describe shows", async () => {
+    const spec = { containers: ['aa', 'bb'].map((name) => ({ name, image: 'busybox:1.36', imagePullPolicy: 'Always' })) };
+    await createBound(admin, pod('pair', { spec }), NODE);
+    const pulling = await eventually(async () => {
+      const evs = (await admin.events('default').list({ fieldSelector: 'involvedObject.name=pair,reason=Pulling' })).items;
+      return evs.length === 2 ? evs : undefined;
+    }, 10_000, "each container's Pulling event");
+    expect(pulling.map((e) => [e.involvedObject.fieldPath, e.count]).sort()).toEqual([['spec.containers{aa}', 1], ['spec.containers{bb}', 1]]);
+    await eventually(async () => (await admin.events('default').list({ fieldSelector: 'involvedObject.name=pair,reason=Started' })).items.length === 2, 10_000, 'Started');
+    const bb = await api.kubectl('get', 'events', '--field-selector', 'involvedObject.fieldPath=spec.containers{bb}', '-o', 'jsonpath={range .items[*]}{.reason}/{.message}{"\\n"}{end}');
+    expect(bb.stdout.trim().split('\n')).toEqual(['Pulling/Pulling image "busybox:1.36"', expect.stringMatching(/^Pulled\//), 'Created/Created container: bb', 'Started/Started container bb']);
+    const described = (await api.kubectl('describe', 'pod', 'pair')).stdout;
+    expect(described.match(/Normal +Pulling +\S+ +kubelet +Pulling image "busybox:1.36"/g)).toHaveLength(2);
+    expect(described).not.toMatch(/\(x2 over/);
+  });
+
   it('reports each container\'s volume mounts in its status, a read-only one not recursively so', async () => {
     await createBound(admin, pod('mounts', { spec: {
       volumes: [{ name: 'scratch', emptyDir: {} }],
