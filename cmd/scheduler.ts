@@ -66,7 +66,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const identity = `${hostname()}_${randomUUID()}`;
   let synced = false;
   const observer = registerSchedulerMetrics(metrics.registry, () => scheduler.queue);
-  const scheduler = new Scheduler({ client, config, logger, identity, observer, onSynced: () => { synced = true; } });
+  const scheduler = new Scheduler({ client, config, logger, observer, onSynced: () => { synced = true; } });
   const stop = new AbortController();
   let done: Promise<void>;
   let elector: InstanceType<typeof LeaderElector> | undefined;

@@ -7,6 +7,7 @@ export * from './delegated-auth.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './events-cache.js';
+export * from './events-v1.js';
 export * from './factory.js';
 export * from './flowcontrol.js';
 export * from './informer.js';

@@ -1,12 +1,13 @@
 // The scheduler: informers feed the queue (unassigned pods of our profiles) and the cache (nodes, assigned pods);
 // one loop pops a pod, runs its profile's framework synchronously against the cache, assumes the chosen node and
 // hands the binding cycle (Permit wait, PreBind, Bind) to an async task, so the next pod is scheduled meanwhile.
-// Failures get a FailedScheduling event and the PodScheduled=False condition; successes a Scheduled event.
+// Failures get a FailedScheduling event and the PodScheduled=False condition; successes a Scheduled event. Events go
+// through events.k8s.io/v1, each profile's reported as its schedulerName (upstream's recorder factory).
 import type { Logger } from 'pino';
 import { setMaxListeners } from 'node:events';
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import {
-  EventRecorder, Resources, SharedInformerFactory, finalState, formatTime, isConflict, isNotFound, realClock, type Client, type Clock,
+  EventBroadcaster, Resources, type EventsV1Recorder, SharedInformerFactory, finalState, formatTime, isConflict, isNotFound, realClock, type Client, type Clock,
   type KubeObject, type Lister, type SharedIndexInformer,
 } from '../client/index.js';
 import { SchedulerCache } from './cache.js';
@@ -30,8 +31,8 @@ export interface SchedulerOptions {
   random?: () => number;
   /** Out-of-tree plugins, merged over the in-tree registry. */
   registry?: Record<string, PluginFactory>;
-  /** source.host of events. */
-  identity?: string;
+  /** The host in events' reportingInstance ("default-scheduler-<hostname>"); default: this machine's name. */
+  hostname?: string;
   /** Binding cycles allowed at once before the loop waits (default 256). */
   maxInFlightBindings?: number;
   assumedPodTtlMs?: number;
@@ -49,6 +50,9 @@ export interface SchedulerMetrics {
   algorithmMs: number;
 }
 
+/** An event's note within the API's limit of 1024, as upstream's truncateMessage (the condition keeps it whole). */
+export const truncateNote = (message: string): string => (message.length <= 1024 ? message : `${message.slice(0, 1024 - 4)} ...`);
+
 export class Scheduler {
   readonly config: SchedulerConfiguration;
   readonly cache: SchedulerCache;
@@ -59,7 +63,8 @@ export class Scheduler {
   private readonly random: () => number;
   private readonly factory: SharedInformerFactory;
   private readonly pods: SharedIndexInformer<Pod>;
-  private readonly recorder: EventRecorder;
+  private readonly events: EventBroadcaster;
+  private readonly recorders = new Map<string, EventsV1Recorder>();
   private readonly nextStartIndex = { value: 0 };
   private inFlightBindings = 0;
   private bindingWaiters: (() => void)[] = [];
@@ -78,7 +83,7 @@ export class Scheduler {
     const nodes = this.factory.nodes<Node>();
     const lister = (r: typeof Resources.pods): Lister<KubeObject> => this.factory.informerFor(r).lister();
     this.extenders = this.config.extenders.map((e) => new HttpExtender(e));
-    this.recorder = new EventRecorder({ sink: o.client.events(), component: 'default-scheduler', host: o.identity, clock: this.clock, logger: o.logger });
+    this.events = new EventBroadcaster({ sink: o.client.resource(Resources.eventsV1), clock: this.clock, logger: o.logger, hostname: o.hostname });
     const handle: Handle = {
       client: o.client,
       cache: this.cache,
@@ -91,7 +96,7 @@ export class Scheduler {
       },
       nominatedPods: (node) => this.queue.nominatedPods(node),
       framework: () => this.current!,
-      recordEvent: (obj, type, reason, message) => this.recorder.event(obj, type, reason, message),
+      recordEvent: (regarding, related, type, reason, action, note) => this.recorderOf(this.current!.profileName).eventf(regarding, related, type, reason, action, note),
       now: () => this.clock.now(),
       waitingPod: (uid) => this.waitingPods.get(uid),
       extenders: this.extenders,
@@ -146,6 +151,7 @@ export class Scheduler {
     if (!(await this.factory.waitForCacheSync(signal))) { await this.factory.shutdown(); return; }
     this.o.logger?.info({ profiles: [...this.frameworks.keys()], nodes: this.cache.nodeCount() }, 'caches synced, scheduling');
     this.o.onSynced?.();
+    this.events.start();
     this.queue.run();
     const cleanup = (): void => {
       if (signal.aborted) return;
@@ -177,15 +183,23 @@ export class Scheduler {
       await Promise.allSettled(this.bindings);
       await Promise.all(this.extenders.map((e) => e.close()));
       await this.factory.shutdown();
+      this.events.stop();
       // events still unwritten get a moment, not the recorder's retries (the apiserver may be gone already)
-      await Promise.race([this.recorder.flush(), this.clock.sleep(2000)]);
+      await Promise.race([this.events.flush(), this.clock.sleep(2000)]);
     }
   }
 
   /** Resolves once every binding started so far has finished and every event is written. */
   async flush(): Promise<void> {
     await Promise.allSettled(this.bindings);
-    await this.recorder.flush();
+    await this.events.flush();
+  }
+
+  /** The recorder of a profile: its events report the profile's schedulerName as their controller. */
+  private recorderOf(profile: string): EventsV1Recorder {
+    let r = this.recorders.get(profile);
+    if (!r) this.recorders.set(profile, r = this.events.newRecorder(profile));
+    return r;
   }
 
   // Informer handlers
@@ -312,7 +326,7 @@ export class Scheduler {
       this.o.observer.scheduled(q.attempts, q.initialAttemptTimestamp === undefined ? undefined : (this.clock.now() - q.initialAttemptTimestamp) / 1000);
     }
     fw.runPostBind(state, assumed, node);
-    this.recorder.event(q.pod, 'Normal', 'Scheduled', `Successfully assigned ${q.pod.metadata?.namespace}/${q.pod.metadata?.name} to ${node}`);
+    this.recorderOf(fw.profileName).eventf(q.pod, undefined, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${q.pod.metadata?.namespace}/${q.pod.metadata?.name} to ${node}`);
     this.o.onBound?.(q.pod, node);
   }
 
@@ -367,7 +381,7 @@ export class Scheduler {
     this.o.observer?.attempt(o.error ? 'error' : 'unschedulable', schedulerNameOf(q.pod), (performance.now() - o.start) / 1000);
     if (o.nominatedNodeName) this.queue.nominate(q.pod, o.nominatedNodeName);
     this.queue.addUnschedulable(q, { error: o.error });
-    this.recorder.event(q.pod, 'Warning', 'FailedScheduling', message);
+    this.recorderOf(schedulerNameOf(q.pod)).eventf(q.pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', truncateNote(message));
     void this.updateStatus(q.pod, reason, message, o.nominatedNodeName);
   }
 

@@ -6,7 +6,6 @@
 //      (create acknowledged → binding acknowledged) p50/p99, and pods bound per second over the whole run;
 //   2. backlog: 10,000 more pods created while no scheduler runs, then a fresh scheduler binds them all;
 //      pods bound per second from its caches' sync to the last binding (what the scheduler itself can do).
-import { randomUUID } from 'node:crypto';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -83,7 +82,7 @@ async function main(): Promise<void> {
       // the Prometheus series as `mini-kube scheduler` registers them: their cost is part of the scheduler's
       const observer = registerSchedulerMetrics(new Registry(), () => scheduler.queue);
       const scheduler = new Scheduler({
-        client, config, observer, logger: pino({ name: 'scheduler', level: process.env.BENCH_LOG ?? 'warn' }, pino.destination(2)), identity: `bench-${randomUUID()}`,
+        client, config, observer, logger: pino({ name: 'scheduler', level: process.env.BENCH_LOG ?? 'warn' }, pino.destination(2)),
         onSynced: () => { syncedAt = performance.now(); resolveSynced(syncedAt); },
         onBound: (pod) => {
           bound.set(`${pod.metadata?.namespace}/${pod.metadata?.name}`, performance.now());

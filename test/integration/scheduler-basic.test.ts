@@ -1,6 +1,7 @@
 // The scheduler in this process against a real apiserver: pods get bound, requests and taints are respected,
 // an unschedulable pod gets upstream's FailedScheduling event and PodScheduled=False condition and is scheduled
 // once a node appears; schedulingGates keep a pod out until removed.
+import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../pkg/client/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
@@ -32,6 +33,19 @@ describe('scheduler', () => {
     expect(['n1', 'n2']).toContain(node);
     const ev = await eventually(async () => (await eventsFor(client, 'web-1')).find((e) => e.reason === 'Scheduled'), 10_000, 'Scheduled event');
     expect(ev.message).toBe(`Successfully assigned default/web-1 to ${node}`);
+    // written through events.k8s.io/v1, as upstream's: the core view has no source, count or first/last timestamps
+    expect(ev).toMatchObject({
+      action: 'Binding', reportingComponent: 'default-scheduler', reportingInstance: `default-scheduler-${hostname()}`,
+      source: {}, firstTimestamp: null, lastTimestamp: null, eventTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+    });
+    expect(ev.count).toBeUndefined();
+    const v1 = (await api.api('GET', `/apis/events.k8s.io/v1/namespaces/default/events/${ev.metadata!.name}`)).body;
+    expect(v1).toMatchObject({ reportingController: 'default-scheduler', action: 'Binding', note: ev.message, regarding: { kind: 'Pod', name: 'web-1' } });
+    expect(v1.deprecatedCount).toBeUndefined();
+    expect(v1.series).toBeUndefined();
+    expect((await api.kubectl('describe', 'pod', 'web-1')).stdout).toMatch(new RegExp(`Normal +Scheduled +\\S+ +default-scheduler +Successfully assigned default/web-1 to ${node}`));
+    const table = (await api.kubectl('get', 'events', '--field-selector', 'involvedObject.name=web-1,reason=Scheduled', '-o', 'wide')).stdout;
+    expect(table).toMatch(new RegExp(`Normal +Scheduled +pod/web-1 +default-scheduler, default-scheduler-${hostname()} +Successfully assigned default/web-1 to ${node} +\\S+ +1 +web-1\\.`));
     const pod = await client.pods('default').get('web-1');
     expect(pod.status?.conditions?.find((c: { type: string }) => c.type === 'PodScheduled')?.status).toBe('True');
   });
@@ -49,7 +63,7 @@ describe('scheduler', () => {
   it('reports an unschedulable pod as upstream and schedules it once a node appears', async () => {
     await client.pods('default').create(podObject('big', { cpu: '3' }));
     const ev = await eventually(async () => (await eventsFor(client, 'big')).find((e) => e.reason === 'FailedScheduling'), 10_000, 'FailedScheduling');
-    expect(ev.type).toBe('Warning');
+    expect(ev).toMatchObject({ type: 'Warning', action: 'Scheduling', reportingComponent: 'default-scheduler', source: {} });
     expect(ev.message).toBe('0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.');
     const cond = await eventually(async () => (await client.pods('default').get('big')).status?.conditions?.find((c: { type: string }) => c.type === 'PodScheduled'), 10_000, 'condition');
     expect(cond).toMatchObject({ status: 'False', reason: 'Unschedulable', message: ev.message });

@@ -67,6 +67,12 @@ describe('preemption', () => {
     for (const v of victims) expect(v).toMatch(/^low-/);
     const victim = await client.pods('default').get(victims[0]!);
     expect(victim.status?.conditions?.find((c: { type: string }) => c.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'PreemptionByScheduler' });
+    const vip = await client.pods('default').get('vip');
+    const preempted = await eventually(async () => (await eventsFor(client, victims[0]!)).find((e) => e.reason === 'Preempted'), 10_000, 'Preempted');
+    expect(preempted).toMatchObject({
+      action: 'Preempting', reportingComponent: 'default-scheduler', message: `Preempted by pod ${vip.metadata!.uid} on node pb`,
+      involvedObject: { kind: 'Pod', name: victims[0] }, related: { kind: 'Pod', name: 'vip', uid: vip.metadata!.uid },
+    });
     await finishDeletions();
     expect(await waitBound(client, 'vip')).toBe('pb');
     const pods = (await client.pods('default').list()).items as KubeObject[];

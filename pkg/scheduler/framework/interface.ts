@@ -166,7 +166,8 @@ export interface Handle {
   nominatedPods(node: string): Pod[];
   /** The running framework of the pod's profile (preemption re-runs filters). */
   framework(): import('./runtime.js').Framework;
-  recordEvent(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  /** An events.k8s.io/v1 event of the running profile: `action` on `regarding`, `related` the other object in it. */
+  recordEvent(regarding: KubeObject, related: KubeObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string): void;
   now(): number;
   /** A pod a Permit plugin holds (Wait), by uid: the plugins that still have to allow it decide when it binds. */
   waitingPod(uid: string): WaitingPod | undefined;

@@ -110,7 +110,7 @@ export const defaultPreemption = (args: Record<string, any>, handle: Handle): Po
       } catch (e) {
         if (!isNotFound(e)) throw e;
       }
-      handle.recordEvent(v, 'Normal', 'Preempted', `Preempted by pod ${pod.metadata?.uid} on node ${node}`);
+      handle.recordEvent(v, pod, 'Normal', 'Preempted', 'Preempting', `Preempted by pod ${pod.metadata?.uid} on node ${node}`);
     }));
   };
 
