@@ -21,6 +21,8 @@ export interface ClusterLayout {
   bindAddress: string;
   nodes: string[];
   runtime: 'process' | 'fake';
+  /** The process runtime's answer to an image outside its catalog (the kubelets' --unknown-images; default simulate). */
+  unknownImages?: 'simulate' | 'fail';
   pki: PkiPaths;
   /** Client rates (--kube-api-qps/--kube-api-burst) of the controller-manager and the scheduler; default theirs. */
   rates?: { controllerManager?: ClientRate; scheduler?: ClientRate };
@@ -111,7 +113,7 @@ export const kubelets = (c: ClusterLayout): ComponentSpec[] => {
   // and, as kubeadm configures them, tokens are reviewed by the apiserver and anonymous requests refused
   const common = ['--runtime', c.runtime, '--port', '0', '--anonymous-auth=false', '--authentication-token-webhook=true',
     ...(loopback ? ['--node-ip', c.bindAddress, '--address', c.bindAddress] : []),
-    ...(c.runtime === 'process' ? ['--stop-containers-on-exit=true'] : []),
+    ...(c.runtime === 'process' ? ['--stop-containers-on-exit=true', ...(c.unknownImages === 'fail' ? ['--unknown-images=fail'] : [])] : []),
     ...(c.dns ? ['--cluster-dns', c.dns.ip, '--cluster-domain', c.dns.domain] : [])];
   if (c.runtime === 'fake' && c.nodes.length > 1) {
     return [{

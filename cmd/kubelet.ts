@@ -22,6 +22,7 @@ export const kubeletFlags = {
   'node-name': flag.string('', 'Name of the node (default: the host name); with --nodes N, the prefix of <name>-1..<name>-N'),
   runtime: flag.string('process', 'Container runtime: real local processes, or simulated containers', ['process', 'fake']),
   'image-catalog': flag.string('', 'Image catalog of the process runtime (default config/images.json)'),
+  'unknown-images': flag.string('simulate', 'Process runtime, an image not in the catalog: pulled as a stand-in that runs the pod\'s command or idles, with an ImageSimulated event (simulate), or not found: ErrImagePull, then ImagePullBackOff (fail)', ['simulate', 'fail']),
   'root-dir': flag.string('./.mini-kube/kubelet', 'Directory of the kubelet\'s files (pods, logs)'),
   port: flag.int(10250, 'Port of the kubelet\'s HTTPS server (containerLogs); 0: any free port, reported in the Node\'s daemonEndpoints'),
   address: flag.string('0.0.0.0', 'Address the kubelet\'s HTTPS server listens on'),
@@ -173,7 +174,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       runtimeFor: (_i: number, nodeName: string, hostIp: string) => {
         const sb = sandboxing && new PodSandboxes({ nodeName, podCidr: v['pod-cidr'] || undefined, logger, cgroups: sandboxing.cgroups });
         if (sb) sandboxes.set(nodeName, sb);
-        return new ProcessRuntime({ rootDir, hostIp, catalog, sandboxes: sb, logger, stopContainersOnClose: v['stop-containers-on-exit'] });
+        return new ProcessRuntime({ rootDir, hostIp, catalog, sandboxes: sb, logger, stopContainersOnClose: v['stop-containers-on-exit'], unknownImages: v['unknown-images'] as 'simulate' | 'fail' });
       },
     } : {}),
     ...(v['pod-cidr'] && v.nodes === 1 ? { podCidr: v['pod-cidr'] } : {}),

@@ -28,6 +28,7 @@ export const upFlags = {
   'bind-address': flag.string('127.0.0.1', 'Address the apiserver listens on (0.0.0.0 for every interface)'),
   nodes: flag.int(1, 'Number of nodes, named node-1..node-N'),
   runtime: flag.string('process', 'Container runtime of the kubelets', ['process', 'fake']),
+  'unknown-images': flag.string('simulate', 'Process runtime, an image not in the kubelets\' catalog: run as a stand-in (simulate) or not found, ErrImagePull (fail); the kubelets\' --unknown-images', ['simulate', 'fail']),
   'controller-manager-kube-api-qps': flag.int(20, 'Requests per second of the controller-manager to the apiserver (its --kube-api-qps)'),
   'controller-manager-kube-api-burst': flag.int(30, 'Request burst of the controller-manager (its --kube-api-burst)'),
   'scheduler-kube-api-qps': flag.int(50, 'Requests per second of the scheduler to the apiserver (its --kube-api-qps)'),
@@ -90,7 +91,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const servingPorts = { scheduler: await freePort('127.0.0.1'), controllerManager: await freePort('127.0.0.1') };
   process.stderr.write(`scheduler: https://127.0.0.1:${servingPorts.scheduler}, controller-manager: https://127.0.0.1:${servingPorts.controllerManager} (/healthz, /metrics, /configz)\n`);
   const components: Pick<ComponentSpec, 'name' | 'args' | 'nodeFlags'>[] = [];
-  for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', pki, rates, metricsServer, proxy, dns, serviceClusterIpRange, servingPorts })) {
+  for (const c of controlPlane({ dataDir, port, bindAddress: bind, nodes, runtime: v.runtime as 'process' | 'fake', unknownImages: v['unknown-images'] as 'simulate' | 'fail', pki, rates, metricsServer, proxy, dns, serviceClusterIpRange, servingPorts })) {
     const args = [...c.args];
     if (c.identity) {
       const kubeconfig = join(dataDir, `${c.name}.kubeconfig`);

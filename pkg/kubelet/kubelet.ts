@@ -101,6 +101,13 @@ const RESOURCE_OF: Record<VolumeObjectKind, typeof Resources.configMaps> = {
 };
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/** What upstream's checkAndUpdatePod compares: spec, labels, annotations and the deletion's timestamp and grace. */
+const sameSpecAndMeta = (a: KubeObject, b: KubeObject): boolean => {
+  const [x, y] = [a.metadata!, b.metadata!];
+  return x.deletionTimestamp === y.deletionTimestamp && x.deletionGracePeriodSeconds === y.deletionGracePeriodSeconds
+    && sameJson(x.labels, y.labels) && sameJson(x.annotations, y.annotations) && sameJson(a.spec, b.spec);
+};
+
 export class NodeKubelet {
   readonly agent: NodeAgent;
   readonly statusManager: StatusManager;
@@ -242,6 +249,9 @@ export class NodeKubelet {
     }
     const uid = pod.metadata!.uid!;
     let rec = this.records.get(uid);
+    // as upstream's pod config, a change of the status alone (this kubelet's own write, most often) is a reconcile, not
+    // an update: it syncs nothing, unless readiness gates may have to be looked at again
+    const statusOnly = rec !== undefined && !pod.spec?.readinessGates && sameSpecAndMeta(rec.pod, pod);
     if (!rec) {
       rec = { uid, pod, waiting: new Map(), terminated: false };
       const phase = pod.status?.phase as string | undefined;
@@ -265,7 +275,7 @@ export class NodeKubelet {
     if (!sameJson(rec.pod.metadata?.labels, pod.metadata?.labels) || !sameJson(rec.pod.metadata?.annotations, pod.metadata?.annotations)) rec.volumesStale = true;
     rec.pod = pod;
     this.watcher?.track(uid, pod);
-    this.workers.update(uid);
+    if (!statusOnly) this.workers.update(uid);
   }
 
   /** The eviction manager chose this pod: it fails with reason Evicted and its containers are killed. */

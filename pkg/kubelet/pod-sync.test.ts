@@ -34,6 +34,33 @@ const record = (spec: Record<string, unknown>, annotations: Record<string, strin
 const cs = (status: Record<string, unknown>): Record<string, any> => (status.containerStatuses as Record<string, any>[])[0]!;
 
 describe('PodSyncer', () => {
+  it('backs a failing pull off as upstream\'s image puller: ErrImagePull, then ImagePullBackOff until the delay (10 s doubling) has passed', async () => {
+    const { syncer, events, clock } = setup();
+    const rec = record({}, { 'fake.mini-kube.io/pull-error': 'not found' });
+    const reasons: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      events.length = 0;
+      await syncer.sync(rec);
+      reasons.push(rec.waiting.get('c')!.reason);
+      expect(rec.requeueAt).toBe(clock.now() + 10_000); // the pod worker's own back-off, whatever the image's
+      await clock.advance(10_000);
+    }
+    // pulls at 0, 10 s (the first delay over), 30 s (20 s over), then 70 s
+    expect(reasons).toEqual(['ErrImagePull', 'ErrImagePull', 'ImagePullBackOff', 'ErrImagePull', 'ImagePullBackOff', 'ImagePullBackOff']);
+    expect(events).toEqual(['BackOff: Back-off pulling image "nginx:1.27"', 'Failed: Error: ImagePullBackOff']);
+    expect(rec.waiting.get('c')!.message).toBe('Back-off pulling image "nginx:1.27"');
+  });
+
+  it('says in an event that an image outside the process runtime\'s catalog is simulated', async () => {
+    const { syncer, events, runtime } = setup();
+    const pull = runtime.pullImage.bind(runtime);
+    vi.spyOn(runtime, 'pullImage').mockImplementation(async (image) => ({ ...(await pull(image)), simulated: true }));
+    await syncer.sync(record({}));
+    expect(events.filter((e) => e.startsWith('ImageSimulated'))).toEqual([
+      'ImageSimulated: Image "nginx:1.27" is not in the image catalog: simulated, the container runs its command, or idles without one (kubelet --unknown-images=fail refuses such images)',
+    ]);
+  });
+
   it('formats durations as Go does', () => {
     expect([10_000, 80_000, 300_000].map(goDuration)).toEqual(['10s', '1m20s', '5m0s']);
     expect([0, 11, 1234].map(goDurationPrecise)).toEqual(['0s', '11ms', '1.234s']);

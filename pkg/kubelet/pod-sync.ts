@@ -143,6 +143,8 @@ const pullPolicy = (c: SpecContainer): string => {
 
 export class PodSyncer {
   private readonly backoffs = new Map<string, { delayMs: number }>();
+  /** Failed pulls by `<uid>/<image>`: the next is tried once the delay has passed (upstream's image puller back-off). */
+  private readonly pullBackoffs = new Map<string, { delayMs: number; at: number }>();
   /** The last pull queued, when pulls are serialized. */
   private pullQueue: Promise<unknown> = Promise.resolve();
   private readonly volumes?: VolumeManager;
@@ -378,6 +380,18 @@ export class PodSyncer {
       return;
     }
     if (policy === 'Always' || !present) {
+      const backoffKey = `${rec.uid}/${c.image}`;
+      const backoff = this.pullBackoffs.get(backoffKey);
+      if (backoff && this.o.clock.now() - backoff.at < backoff.delayMs) {
+        const message = `Back-off pulling image "${c.image}"`;
+        this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'BackOff', message);
+        this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', 'Error: ImagePullBackOff');
+        rec.waiting.set(c.name, { reason: 'ImagePullBackOff', message, attempt: attempt - 1 });
+        // as upstream's pod worker after a failed sync: looked at again after its own back-off period, whatever
+        // the image's, so that ErrImagePull and ImagePullBackOff take turns as on a node
+        rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + this.o.backoff.initialMs);
+        return;
+      }
       this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Pulling', `Pulling image "${c.image}"`);
       const t0 = this.o.clock.now();
       let started = t0;
@@ -386,13 +400,23 @@ export class PodSyncer {
         if (pullError !== undefined && rt.name === 'fake') throw new Error(pullError);
         const info = await (this.o.serializeImagePulls === false ? pull() : this.serially(pull));
         const now = this.o.clock.now();
+        this.pullBackoffs.delete(backoffKey);
         this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${goDurationPrecise(now - started)} (${goDurationPrecise(now - t0)} including waiting). Image size: ${info.size} bytes.`);
+        if (info.simulated) {
+          this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'ImageSimulated',
+            `Image "${c.image}" is not in the image catalog: simulated, the container runs its command, or idles without one (kubelet --unknown-images=fail refuses such images)`);
+        }
       } catch (err) {
         const message = `Failed to pull image "${c.image}": ${(err as Error).message}`;
         this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', message);
         this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', 'Error: ErrImagePull');
         rec.waiting.set(c.name, { reason: 'ErrImagePull', message, attempt: attempt - 1 });
-        rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + this.o.backoff.initialMs);
+        // upstream's back-off: from the initial delay doubling to the max; one left alone for twice the max starts over
+        const now = this.o.clock.now();
+        const fresh = !backoff || now - backoff.at > 2 * this.o.backoff.maxMs;
+        const delayMs = fresh ? this.o.backoff.initialMs : Math.min(backoff.delayMs * 2, this.o.backoff.maxMs);
+        this.pullBackoffs.set(backoffKey, { delayMs, at: now });
+        rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, now + this.o.backoff.initialMs);
         return;
       }
     } else {
@@ -529,7 +553,7 @@ export class PodSyncer {
     const rt = this.o.runtime;
     for (const c of rt.listContainers(uid)) if (c.state === 'running') await rt.stopContainer(c.id, 0);
     for (const sb of rt.listPodSandboxes(uid)) await rt.removePodSandbox(sb.id);
-    for (const key of [...this.backoffs.keys()]) if (key.startsWith(`${uid}/`)) this.backoffs.delete(key);
+    for (const map of [this.backoffs, this.pullBackoffs]) for (const key of [...map.keys()]) if (key.startsWith(`${uid}/`)) map.delete(key);
     const podDir = rt.podDir?.(uid);
     if (podDir) await this.volumes?.tearDown(uid, podDir);
     else this.volumes?.forget(uid);

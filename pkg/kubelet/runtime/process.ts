@@ -50,6 +50,11 @@ export interface ProcessRuntimeOptions {
    * and the next kubelet on the same root dir adopts them.
    */
   stopContainersOnClose?: boolean;
+  /**
+   * An image the catalog does not know: pulled as a stand-in (`simulate`, the default: `kubectl create deployment
+   * --image=anything` runs) or not found (`fail`: ErrImagePull, then ImagePullBackOff, as a registry would answer).
+   */
+  unknownImages?: 'simulate' | 'fail';
 }
 
 interface ProcContainer extends ContainerStatus, ContainerRecord {
@@ -153,8 +158,13 @@ export class ProcessRuntime implements Runtime {
     const name = normalizeImage(image);
     let info = this.images.get(name);
     if (!info) {
+      const known = Object.hasOwn(this.catalog, imageRepository(image));
+      if (!known && this.o.unknownImages === 'fail') {
+        // containerd's answer for an image its registry does not have
+        return Promise.reject(new Error(`rpc error: code = NotFound desc = failed to pull and unpack image "${name}": failed to resolve reference "${name}": ${name}: not found`));
+      }
       const digest = createHash('sha256').update(name).digest('hex');
-      info = { image: name, imageRef: `${name.replace(/@.*$/, '').replace(/:[^:/]*$/, '')}@sha256:${digest}`, size: 4_000_000 };
+      info = { image: name, imageRef: `${name.replace(/@.*$/, '').replace(/:[^:/]*$/, '')}@sha256:${digest}`, size: 4_000_000, ...(known ? {} : { simulated: true }) };
       this.images.set(name, info);
     }
     return Promise.resolve(info);

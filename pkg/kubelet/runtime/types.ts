@@ -103,6 +103,8 @@ export interface ImageInfo {
   /** The digest reference (docker.io/library/nginx@sha256:...). */
   imageRef: string;
   size: number;
+  /** Not in the process runtime's image catalog: pulled as a stand-in (its container runs the pod's command, or idles). */
+  simulated?: boolean;
 }
 
 export interface ExecResult {
