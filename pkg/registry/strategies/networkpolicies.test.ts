@@ -21,16 +21,20 @@ describe('NetworkPolicy', () => {
 
   it('checks the ports', () => {
     expect(msgs(validateNetworkPolicySpec(np({ ingress: [{ ports: [
-      { protocol: 'XTP', port: 0 }, { port: 100, endPort: 90 }, { port: 'http', endPort: 90 }, { endPort: 70000 }, { port: 'Bad--' },
+      { protocol: 'XTP', port: 0 }, { port: 100, endPort: 90 }, { port: 'http', endPort: 90 }, { endPort: 70000 }, { port: 'Bad--' }, { port: 70000, endPort: 0 },
     ] }] })))).toEqual([
       'spec.ingress[0].ports[0].protocol: Unsupported value: "XTP": supported values: "TCP", "UDP", "SCTP"',
       'spec.ingress[0].ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive',
-      'spec.ingress[0].ports[1].endPort: Invalid value: 90: must be greater than or equal to `port`',
+      // upstream's value here is the port, not the endPort
+      'spec.ingress[0].ports[1].endPort: Invalid value: 100: must be greater than or equal to `port`',
       'spec.ingress[0].ports[2].endPort: Invalid value: 90: may not be specified when `port` is non-numeric',
       'spec.ingress[0].ports[3].endPort: Invalid value: 70000: may not be specified when `port` is not specified',
       'spec.ingress[0].ports[4].port: Invalid value: "Bad--": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
       'spec.ingress[0].ports[4].port: Invalid value: "Bad--": must not contain consecutive hyphens',
       'spec.ingress[0].ports[4].port: Invalid value: "Bad--": must not begin or end with a hyphen',
+      'spec.ingress[0].ports[5].port: Invalid value: 70000: must be between 1 and 65535, inclusive',
+      'spec.ingress[0].ports[5].endPort: Invalid value: 70000: must be greater than or equal to `port`',
+      'spec.ingress[0].ports[5].endPort: Invalid value: 0: must be between 1 and 65535, inclusive',
     ]);
   });
 

@@ -29,7 +29,8 @@ function validatePort(port: Obj, path: string): StatusCause[] {
   if (typeof port.port === 'number') {
     for (const m of isValidPortNum(port.port)) causes.push(invalidValue(`${path}.port`, port.port, m));
     if (typeof endPort === 'number') {
-      if (endPort < port.port) causes.push(invalidValue(`${path}.endPort`, endPort, 'must be greater than or equal to `port`'));
+      // upstream reports the port here, not the endPort
+      if (endPort < port.port) causes.push(invalidValue(`${path}.endPort`, port.port, 'must be greater than or equal to `port`'));
       for (const m of isValidPortNum(endPort)) causes.push(invalidValue(`${path}.endPort`, endPort, m));
     }
   } else if (typeof port.port === 'string') {
