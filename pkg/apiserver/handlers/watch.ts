@@ -18,7 +18,7 @@ import { includeObjectOf, partialObjectMetadata, toTable } from '../transform.js
 const MAX_BUFFERED = 8 * 1024 * 1024;
 /** Bookmarks are sent about this often when asked for (upstream: about once a minute). */
 const BOOKMARK_INTERVAL_MS = 60_000;
-/** How long a watch from a resourceVersion the cache has not seen yet waits for it. */
+/** How long a watch-list from a resourceVersion the cache has not seen yet waits for it. */
 const FUTURE_RV_WAIT_MS = 3_000;
 /** The last bookmark is sent this long before the watch's deadline. */
 const PRE_TIMEOUT_BOOKMARK_S = 2;
@@ -122,7 +122,9 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
   res.on('close', finish);
   request.raw.on('close', finish);
   const rv = Number(opts.resourceVersion);
-  if (opts.resourceVersion && /^\d+$/.test(opts.resourceVersion) && rv > reg.deps.cacher.revision()) {
+  // only a watch-list waits for a revision the cache has not seen (upstream's waitUntilWatchCacheFreshAndForceAllEvents);
+  // a plain watch from one is silent until the store passes it, and then sends what follows
+  if (opts.sendInitialEvents && opts.resourceVersion && /^\d+$/.test(opts.resourceVersion) && rv > reg.deps.cacher.revision()) {
     try {
       await reg.deps.cacher.waitUntilFresh(rv, AbortSignal.timeout(FUTURE_RV_WAIT_MS));
       if (closed) return; // the client went away meanwhile
