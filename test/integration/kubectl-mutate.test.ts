@@ -259,4 +259,15 @@ describe('kubectl apply --server-side', () => {
     }
     expect((await s.kubectl('get', 'deployment', 'ssa-typo')).code).not.toBe(0);
   });
+
+  it('refuses an applied configuration whose keyed list repeats a key (a port\'s protocol at its default), as structured-merge-diff', async () => {
+    const manifest = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ssa-dup}\nspec:\n  selector: {matchLabels: {app: t}}\n'
+      + '  template:\n    metadata: {labels: {app: t}}\n    spec:\n      containers:\n      - name: c\n        image: nginx\n'
+      + '        env: [{name: X, value: "1"}, {name: X, value: "2"}]\n        ports: [{containerPort: 80}, {containerPort: 80, protocol: TCP}]\n';
+    const r = await s.kubectlWithInput(manifest, 'apply', '--server-side', '-f', '-');
+    expect(r.stderr).toBe('Error from server (BadRequest): failed to create typed patch object (default/ssa-dup; apps/v1, Kind=Deployment): errors:\n'
+      + '  .spec.template.spec.containers[name="c"].env: duplicate entries for key [name="X"]\n'
+      + '  .spec.template.spec.containers[name="c"].ports: duplicate entries for key [containerPort=80,protocol="TCP"]\n');
+    expect((await s.kubectl('get', 'deployment', 'ssa-dup')).code).not.toBe(0);
+  });
 });

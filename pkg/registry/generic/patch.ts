@@ -86,14 +86,13 @@ export function patchScale(reg: Registry, scale: KubeObject, type: Exclude<Patch
 }
 
 /**
- * Fields the schema does not declare fail server-side apply whatever the fieldValidation, as upstream's
- * structured-merge-diff conversion of the applied configuration words it. Upstream answers 500 (kubernetes#139253);
+ * Fields the schema does not declare, and items a map list or set repeats, fail server-side apply whatever the
+ * fieldValidation, as upstream's structured-merge-diff conversion of the applied configuration words them. Upstream answers 500 (kubernetes#139253);
  * the client sent the bad field, so this is a 400, as the fix proposed there has it.
  */
-function typedPatchError(applied: KubeObject, group: string, kind: string, paths: string[]): StatusError {
+function typedPatchError(applied: KubeObject, group: string, kind: string, errors: string[]): StatusError {
   const [, version] = /^(?:.*\/)?([^/]+)$/.exec(applied.apiVersion ?? '') ?? [];
   const what = `${applied.metadata?.namespace ?? ''}/${applied.metadata?.name ?? ''}; ${group}/${version}, Kind=${kind}`;
-  const errors = paths.map((p) => `${p}: field not declared in schema`);
   return badRequest(`failed to create typed patch object (${what}): ${errors.length === 1 ? errors[0] : ['errors:', ...errors.map((e) => `  ${e}`)].join('\n')}`);
 }
 
@@ -116,8 +115,11 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
     managedFieldsSet: true,
     build: (current) => {
       const config = cloneJson(applied);
-      const unknown = pruneUnknown(reg.deps.decoder.index, config, refTo(reg.rt.definition), '', 'fieldpath');
-      if (unknown.length) throw typedPatchError(applied, reg.rt.group, reg.rt.kind, unknown);
+      const duplicates: string[] = [];
+      const unknown = pruneUnknown(reg.deps.decoder.index, config, refTo(reg.rt.definition), '', 'fieldpath', false, duplicates);
+      if (unknown.length || duplicates.length) {
+        throw typedPatchError(applied, reg.rt.group, reg.rt.kind, [...unknown.map((p) => `${p}: field not declared in schema`), ...duplicates]);
+      }
       const merged = reg.deps.fieldManager.apply(current, config, ctx, force, reg.hasStatus, subresource);
       reportApplyDuplicates(ctx);
       if (merged === current) return current; // a no-op apply: the stored object, already decoded

@@ -17,29 +17,42 @@ export type PathStyle = 'json' | 'fieldpath';
 /**
  * Removes fields the schema does not know; returns their paths, in document order. `omitEmpty`: also the omitempty
  * scalars at their zero value, as decoding into Go's types and encoding again does (not for an apply configuration,
- * whose zero values are fields its manager sets).
+ * whose zero values are fields its manager sets). `duplicates` collects the items a map list or set repeats, as
+ * structured-merge-diff refuses them in an applied configuration.
  */
-export function pruneUnknown(index: SchemaIndex, value: unknown, schema: Schema, path = '', style: PathStyle = 'json', omitEmpty = false): string[] {
+export function pruneUnknown(index: SchemaIndex, value: unknown, schema: Schema, path = '', style: PathStyle = 'json', omitEmpty = false, duplicates?: string[]): string[] {
   const unknown: string[] = [];
-  prune(index, value, schema, path, unknown, style, omitEmpty);
+  prune(index, value, schema, path, unknown, style, omitEmpty, duplicates);
   return unknown;
 }
 
-/** structured-merge-diff's PathElement of a list item: [k="v",n=1] in a map list, [=v] in a set, [i] otherwise. */
-function elementPath(s: Schema, item: unknown, i: number): string {
+/**
+ * structured-merge-diff's PathElement of a list item: [k="v",n=1] in a map list (its keys sorted, a missing one at its
+ * schema default), [=v] in a set, [i] otherwise.
+ */
+function elementPath(index: SchemaIndex, s: Schema, item: unknown, i: number): string {
   const keys = s['x-kubernetes-list-map-keys'];
   if (s['x-kubernetes-list-type'] === 'map' && Array.isArray(keys) && isPlainObject(item)) {
-    return `[${(keys as string[]).filter((k) => item[k] !== undefined).map((k) => `${k}=${JSON.stringify(item[k])}`).join(',')}]`;
+    const props = s.items ? index.resolve(s.items).schema.properties : undefined;
+    const parts = (keys as string[]).map((k) => [k, item[k] ?? props?.[k]?.default] as const).filter(([, v]) => v !== undefined);
+    return `[${parts.sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
   }
   if (s['x-kubernetes-list-type'] === 'set') return `[=${JSON.stringify(item)}]`;
   return `[${i}]`;
 }
 
-function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string, unknown: string[], style: PathStyle, omitEmpty: boolean): void {
+function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string, unknown: string[], style: PathStyle, omitEmpty: boolean, duplicates?: string[]): void {
   const { schema: s, name } = index.resolve(schema);
   if (s['x-kubernetes-preserve-unknown-fields']) return;
   if (Array.isArray(value)) {
-    if (s.items) for (let i = 0; i < value.length; i++) prune(index, value[i], s.items, `${path}${style === 'fieldpath' ? elementPath(s, value[i], i) : `[${i}]`}`, unknown, style, omitEmpty);
+    if (!s.items) return;
+    const seen = duplicates && s['x-kubernetes-list-type'] ? new Set<string>() : undefined;
+    for (let i = 0; i < value.length; i++) {
+      const element = style === 'fieldpath' ? elementPath(index, s, value[i], i) : `[${i}]`;
+      if (seen?.has(element)) duplicates!.push(`${path}: duplicate entries for key ${element}`);
+      seen?.add(element);
+      prune(index, value[i], s.items, `${path}${element}`, unknown, style, omitEmpty, duplicates);
+    }
     return;
   }
   if (!isPlainObject(value)) return;
@@ -60,10 +73,10 @@ function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string,
     if (child && omitempty?.has(key) && isZeroScalar(value[key], child)) {
       delete value[key];
     } else if (child) {
-      prune(index, value[key], child, childPath, unknown, style, omitEmpty);
+      prune(index, value[key], child, childPath, unknown, style, omitEmpty, duplicates);
       if (isEmptyCollection(index, value[key], child) && !s.required?.includes(key)) delete value[key];
     } else if (isPlainObject(extra)) {
-      prune(index, value[key], extra, childPath, unknown, style, omitEmpty);
+      prune(index, value[key], extra, childPath, unknown, style, omitEmpty, duplicates);
     } else if (extra !== true) {
       unknown.push(childPath);
       delete value[key];
