@@ -73,7 +73,8 @@ const terminatedState = (c: ContainerStatus, runtime: string): Record<string, un
   },
 });
 
-const containerStatus = (spec: SpecContainer, view: PodRuntimeView, defaultWaiting: string): Record<string, unknown> => {
+/** `runsToCompletion`: a regular init container, ready once it exited 0 (upstream's prober manager). */
+const containerStatus = (spec: SpecContainer, view: PodRuntimeView, defaultWaiting: string, runsToCompletion = false): Record<string, unknown> => {
   const { latest, previous } = attemptsOf(view.containers, spec.name);
   const w = view.waiting.get(spec.name);
   const waitingNow = w && (latest ? w.attempt === latest.attempt && latest.state === 'exited' : true);
@@ -91,7 +92,9 @@ const containerStatus = (spec: SpecContainer, view: PodRuntimeView, defaultWaiti
   }
   const running = !!latest && latest.state === 'running' && !waitingNow;
   const started = running && view.probe?.(latest.id, 'startup') !== false;
-  const ready = started && view.probe?.(latest.id, 'readiness') !== false;
+  const ready = runsToCompletion
+    ? !waitingNow && latest?.state === 'exited' && (latest.exitCode ?? 0) === 0
+    : started && view.probe?.(latest.id, 'readiness') !== false;
   return {
     name: spec.name,
     state,
@@ -169,16 +172,14 @@ export const generatePodStatus = (pod: KubeObject, view: PodRuntimeView, now: nu
   const apiStatus = (pod.status ?? {}) as Record<string, unknown>;
   const initSpecs = (pod.spec?.initContainers ?? []) as SpecContainer[];
   const specs = (pod.spec?.containers ?? []) as SpecContainer[];
-  const initStatuses = initSpecs.map((c) => containerStatus(c, view, 'PodInitializing'));
-  const initDone = initSpecs.every((c, i) => {
-    const st = initStatuses[i]!;
-    return c.restartPolicy === 'Always' ? stateOf(st) === 'running' : stateOf(st) === 'terminated' && exitCodeOf(st) === 0;
-  });
-  const mainStatuses = specs.map((c) => containerStatus(c, view, initDone ? 'ContainerCreating' : 'PodInitializing'))
+  // upstream's default waiting reason says only whether the pod has init containers, for every kind of container
+  const defaultWaiting = initSpecs.length ? 'PodInitializing' : 'ContainerCreating';
+  const initStatuses = initSpecs.map((c) => containerStatus(c, view, defaultWaiting, c.restartPolicy !== 'Always'));
+  const mainStatuses = specs.map((c) => containerStatus(c, view, defaultWaiting))
     .sort((a, b) => String(a.name).localeCompare(String(b.name)));
   // ephemeral containers count for nothing but themselves: never ready, no started (upstream's probe manager skips them)
   const ephemeralStatuses = ((pod.spec?.ephemeralContainers ?? []) as SpecContainer[]).map((c) => {
-    const { started: _started, ...status } = containerStatus(c, view, 'ContainerCreating');
+    const { started: _started, ...status } = containerStatus(c, view, defaultWaiting);
     return { ...status, ready: false };
   });
   const oldPhase = apiStatus.phase as Phase | undefined;
@@ -200,16 +201,20 @@ export const generatePodStatus = (pod: KubeObject, view: PodRuntimeView, now: nu
   const unready = [...initStatuses.filter((s, i) => initSpecs[i]!.restartPolicy === 'Always' && !s.ready), ...mainStatuses.filter((s) => !s.ready)]
     .map((s) => s.name as string);
   const completed = phase === 'Succeeded' || phase === 'Failed';
-  const incompleteInit = initSpecs.filter((c, i) => c.restartPolicy !== 'Always' && !(stateOf(initStatuses[i]!) === 'terminated' && exitCodeOf(initStatuses[i]!) === 0)).map((c) => c.name);
+  // upstream's isInitContainerInitialized: a sidecar once started (its startup probe passed), any other once ready
+  const incompleteInit = initSpecs.filter((c, i) => !(c.restartPolicy === 'Always' ? initStatuses[i]!.started === true : initStatuses[i]!.ready === true))
+    .map((c) => c.name);
+  // a regular container that ran means the init containers all did, though a sidecar may be restarting now
+  const mainStarted = mainStatuses.some((s) => stateOf(s) !== 'waiting');
   const readyMsg = completed ? undefined : `containers with unready status: [${unready.join(' ')}]`;
-  const readyReason = completed ? 'PodCompleted' : 'ContainersNotReady';
+  const readyReason = phase === 'Failed' ? 'PodFailed' : completed ? 'PodCompleted' : 'ContainersNotReady';
   const allReady = !completed && unready.length === 0;
   // upstream's GeneratePodReadyCondition: ready containers, then the condition of every readiness gate True
   const gates = allReady ? unreadyGates(pod, old) : [];
   const conditions: Condition[] = [
     cond('PodReadyToStartContainers', view.sandboxReady),
-    incompleteInit.length === 0 || (completed && phase === 'Succeeded')
-      ? cond('Initialized', true, completed && initSpecs.length ? 'PodCompleted' : undefined)
+    phase === 'Succeeded' ? cond('Initialized', true, 'PodCompleted')
+      : incompleteInit.length === 0 || mainStarted ? cond('Initialized', true)
       : cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: [${incompleteInit.join(' ')}]`),
     !allReady ? cond('Ready', false, readyReason, readyMsg) : gates.length ? cond('Ready', false, 'ReadinessGatesNotReady', gates.join(', ')) : cond('Ready', true),
     allReady ? cond('ContainersReady', true) : cond('ContainersReady', false, readyReason, readyMsg),

@@ -280,3 +280,53 @@ describe('why a container has no log yet', () => {
     expect(noLogYet({ initContainerStatuses: [{ name: 'i', state: { running: {} } }] }, 'i', 'p')).toBe('container "i" in pod "p" is waiting to start - no logs yet');
   });
 });
+
+type Cond = { type: string; status: string; reason?: string; message?: string };
+const conds = (st: Record<string, unknown>): string[] => (st.conditions as Cond[]).filter((c) => c.type !== 'PodScheduled')
+  .map((c) => `${c.type}=${c.status}${c.reason ? `/${c.reason}` : ''}${c.message ? ` ${c.message}` : ''}`);
+
+describe('status of terminal pods and finished init containers (upstream generate.go, prober manager)', () => {
+  it('Failed: Ready and ContainersReady PodFailed, Initialized True without reason; an init container that exited 0 is ready', async () => {
+    const { syncer, clock } = setup();
+    const rec = record({ restartPolicy: 'Never', initContainers: [{ name: 'init', image: 'busybox' }] },
+      { 'fake.mini-kube.io/run-ms.init': '0', 'fake.mini-kube.io/exit-code.c': '1', 'fake.mini-kube.io/run-ms.c': '5' });
+    await syncer.sync(rec);
+    await clock.advance(1);
+    await syncer.sync(rec);
+    await clock.advance(10);
+    await syncer.sync(rec);
+    const st = syncer.status(rec);
+    expect(st.phase).toBe('Failed');
+    expect(conds(st)).toEqual(['PodReadyToStartContainers=False', 'Initialized=True', 'Ready=False/PodFailed', 'ContainersReady=False/PodFailed']);
+    expect((st.initContainerStatuses as Record<string, unknown>[])[0]).toMatchObject({ ready: true, started: false, state: { terminated: { exitCode: 0 } } });
+  });
+
+  it('Succeeded: Initialized PodCompleted, with or without init containers', async () => {
+    for (const initContainers of [[], [{ name: 'init', image: 'busybox' }]]) {
+      const { syncer, clock } = setup();
+      const rec = record({ restartPolicy: 'Never', initContainers }, { 'fake.mini-kube.io/run-ms.init': '0', 'fake.mini-kube.io/exit-code.c': '0', 'fake.mini-kube.io/run-ms.c': '5' });
+      for (let i = 0; i < 3; i++) { await syncer.sync(rec); await clock.advance(10); }
+      const st = syncer.status(rec);
+      expect(st.phase).toBe('Succeeded');
+      expect(conds(st)).toEqual(['PodReadyToStartContainers=False', 'Initialized=True/PodCompleted', 'Ready=False/PodCompleted', 'ContainersReady=False/PodCompleted']);
+    }
+  });
+
+  it('a container not yet running waits with PodInitializing whenever the pod has init containers, even once they are done', async () => {
+    const { clock, runtime } = setup();
+    const pleg = new Pleg(runtime, clock, () => undefined, 1000);
+    const syncer = new PodSyncer({
+      runtime, recorder: { event: () => undefined } as unknown as EventRecorder, clock, logger: pino({ level: 'silent' }), hostIp: '192.0.2.10',
+      backoff: { initialMs: 10_000, maxMs: 300_000 }, seenRunning: (uid, id) => pleg.seenRunning(uid, id),
+    });
+    const rec = record({ initContainers: [{ name: 'init', image: 'busybox' }], ephemeralContainers: [{ name: 'dbg', image: 'busybox' }] },
+      { 'fake.mini-kube.io/run-ms.init': '0' });
+    await syncer.sync(rec);
+    await clock.advance(1);
+    await syncer.sync(rec); // init exited 0: c is started, not yet seen running
+    const st = syncer.status(rec);
+    expect((st.initContainerStatuses as Record<string, any>[])[0]!.state.terminated).toMatchObject({ exitCode: 0 });
+    expect(cs(st).state).toEqual({ waiting: { reason: 'PodInitializing' } });
+    expect((st.ephemeralContainerStatuses as Record<string, any>[])[0]!.state).toEqual({ waiting: { reason: 'PodInitializing' } });
+  });
+});

@@ -218,7 +218,7 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
     await eventually(async () => (await get('ok')).status?.phase === 'Succeeded', 15_000, 'ok Succeeded');
     const bad = await eventually(async () => { const x = await get('bad'); return x.status?.phase === 'Failed' ? x : undefined; }, 15_000, 'bad Failed');
     expect((bad.status?.containerStatuses as Record<string, any>[])[0]!.state.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
-    expect(condition(bad, 'Ready')).toMatchObject({ status: 'False', reason: 'PodCompleted' });
+    expect(condition(bad, 'Ready')).toMatchObject({ status: 'False', reason: 'PodFailed' });
   });
 
   it('deletes a pod: containers stop (Killing), then the kubelet removes it from the API', async () => {
