@@ -330,3 +330,14 @@ describe('status of terminal pods and finished init containers (upstream generat
     expect((st.ephemeralContainerStatuses as Record<string, any>[])[0]!.state).toEqual({ waiting: { reason: 'PodInitializing' } });
   });
 });
+
+describe('a container whose config cannot be made', () => {
+  it('CreateContainerConfigError is retried after the pod worker\'s back-off period (10 s), as a failed sync is', async () => {
+    const { syncer, clock, events } = setup();
+    const rec = record({ securityContext: { runAsNonRoot: true } });
+    await syncer.sync(rec);
+    expect(rec.waiting.get('c')?.reason).toBe('CreateContainerConfigError');
+    expect(rec.requeueAt).toBe(clock.now() + 10_000);
+    expect(events.filter((e) => e.startsWith('Failed'))).toHaveLength(1);
+  });
+});

@@ -436,7 +436,8 @@ export class PodSyncer {
       if (!(err instanceof ContainerConfigError)) throw err;
       this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', `Error: ${err.message}`);
       rec.waiting.set(c.name, { reason: 'CreateContainerConfigError', message: err.message, attempt: attempt - 1 });
-      rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + Math.min(this.o.backoff.initialMs, 2_000));
+      // upstream's pod worker retries a failed sync after its back-off period (10 s; its jitter left out)
+      rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + this.o.backoff.initialMs);
       return;
     }
     const podDir = rt.podDir?.(rec.uid);
