@@ -145,4 +145,16 @@ describe('pkg/client against a real apiserver', () => {
     expect(seen).toEqual([{ type: 'DELETED', finalizers: ['example.com/hold'] }]);
     await expect(cms.get('fin')).rejects.toMatchObject({ code: 404 });
   });
+
+  it('a status apply owns no metadata field its status strategy keeps as stored (a Deployment\'s labels)', async () => {
+    await c.deployments('crud').create(deployment('st-apply'));
+    const r = await s.api('PATCH', '/apis/apps/v1/namespaces/crud/deployments/st-apply/status?fieldManager=st', {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'st-apply', labels: { zz: '1' } }, status: { observedGeneration: 1 },
+    }, { 'content-type': 'application/apply-patch+yaml' });
+    expect(r.status).toBe(200);
+    expect(r.body.metadata.labels?.zz).toBeUndefined();
+    const entry = r.body.metadata.managedFields.find((m: { manager: string }) => m.manager === 'st');
+    expect(entry).toMatchObject({ operation: 'Apply', subresource: 'status', fieldsV1: { 'f:status': { 'f:observedGeneration': {} } } });
+    expect(entry.fieldsV1['f:metadata']).toBeUndefined();
+  });
 });

@@ -8,7 +8,8 @@ export interface FieldManager {
   update(old: KubeObject | undefined, next: KubeObject, ctx: RequestContext, subresource?: string, hasStatus?: boolean): void;
   /**
    * The live object with the applied configuration merged in, managedFields updated; 409 on conflicts unless force.
-   * Through /status only status is applied (and the manager's entry names the subresource).
+   * Through /status only status is applied (and the manager's entry names the subresource); nor is any field of
+   * `statusKeeps` (the metadata the status strategy keeps as stored) owned then.
    */
-  apply(live: KubeObject | undefined, applied: KubeObject, ctx: RequestContext, force: boolean, hasStatus?: boolean, subresource?: string): KubeObject;
+  apply(live: KubeObject | undefined, applied: KubeObject, ctx: RequestContext, force: boolean, hasStatus?: boolean, subresource?: string, statusKeeps?: readonly string[]): KubeObject;
 }

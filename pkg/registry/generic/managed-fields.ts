@@ -25,8 +25,10 @@ function kindIndex(index: SchemaIndex): Map<string, string> {
 const SPEC: string[][] = [['f:spec']];
 const STATUS: string[][] = [['f:status']];
 const NONE: string[][] = [];
-const ignoredFor = (subresource: string | undefined, hasStatus: boolean): string[][] =>
-  subresource === 'status' ? SPEC : !subresource && hasStatus ? STATUS : NONE;
+/** `statusKeeps`: the metadata fields a status write leaves as stored, reset fields of the status strategy too. */
+const ignoredFor = (subresource: string | undefined, hasStatus: boolean, statusKeeps?: readonly string[]): string[][] =>
+  subresource === 'status' ? (statusKeeps?.length ? [...SPEC, ...statusKeeps.map((f) => ['f:metadata', `f:${f}`])] : SPEC)
+    : !subresource && hasStatus ? STATUS : NONE;
 
 export function createFieldManager(index: SchemaIndex): FieldManager {
   let byKind: Map<string, string> | undefined;
@@ -44,10 +46,10 @@ export function createFieldManager(index: SchemaIndex): FieldManager {
       });
       next.metadata = out.metadata;
     },
-    apply(live, applied, ctx, force, hasStatus = false, subresource) {
+    apply(live, applied, ctx, force, hasStatus = false, subresource, statusKeeps) {
       return apply(live, applied, ctx.fieldManager, {
         force, lookup: index.lookup, rootDefinition: rootOf(applied), apiVersion: applied.apiVersion!, now: rfc3339(ctx.now), subresource,
-        ignore: ignoredFor(subresource, hasStatus),
+        ignore: ignoredFor(subresource, hasStatus, statusKeeps),
       });
     },
   };

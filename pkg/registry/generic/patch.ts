@@ -120,7 +120,8 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
       if (unknown.length || duplicates.length) {
         throw typedPatchError(applied, reg.rt.group, reg.rt.kind, [...unknown.map((p) => `${p}: field not declared in schema`), ...duplicates]);
       }
-      const merged = reg.deps.fieldManager.apply(current, config, ctx, force, reg.hasStatus, subresource);
+      const keeps = reg.strategy.statusKeepsMetadata;
+      const merged = reg.deps.fieldManager.apply(current, config, ctx, force, reg.hasStatus, subresource, keeps === 'all' ? undefined : keeps);
       reportApplyDuplicates(ctx);
       if (merged === current) return current; // a no-op apply: the stored object, already decoded
       const out = decodeObject(reg.deps.decoder, merged, targetOf(reg.rt), ctx);
