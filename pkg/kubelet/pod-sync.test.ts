@@ -341,3 +341,30 @@ describe('a container whose config cannot be made', () => {
     expect(events.filter((e) => e.startsWith('Failed'))).toHaveLength(1);
   });
 });
+
+describe('a sidecar with a startup probe', () => {
+  it('holds back the next init container and the containers until the probe succeeds; until then the pod is not initialized', async () => {
+    const { clock, runtime } = setup();
+    let started = false;
+    const syncer = new PodSyncer({
+      runtime, recorder: { event: () => undefined } as unknown as EventRecorder, clock, logger: pino({ level: 'silent' }), hostIp: '192.0.2.10',
+      backoff: { initialMs: 10_000, maxMs: 300_000 }, probeResult: (_id, kind) => (kind === 'startup' ? started : undefined),
+    });
+    const rec = record({
+      initContainers: [{ name: 'sc', image: 'busybox', restartPolicy: 'Always', startupProbe: { exec: { command: ['true'] } } }, { name: 'init', image: 'busybox' }],
+    }, { 'fake.mini-kube.io/run-ms.init': '0' });
+    await syncer.sync(rec);
+    await syncer.sync(rec);
+    expect(runtime.listContainers('u1').map((c) => c.name)).toEqual(['sc']);
+    const st = syncer.status(rec);
+    expect(conds(st)[1]).toBe('Initialized=False/ContainersNotInitialized containers with incomplete status: [sc init]');
+    expect((st.initContainerStatuses as Record<string, unknown>[])[0]).toMatchObject({ started: false, ready: false, state: { running: {} } });
+    started = true;
+    await syncer.sync(rec);
+    expect(runtime.listContainers('u1').map((c) => c.name)).toEqual(['sc', 'init']);
+    await clock.advance(1);
+    await syncer.sync(rec);
+    expect(runtime.listContainers('u1').map((c) => c.name).sort()).toEqual(['c', 'init', 'sc']);
+    expect(conds(syncer.status(rec))[1]).toBe('Initialized=True');
+  });
+});

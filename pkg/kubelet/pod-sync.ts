@@ -35,6 +35,7 @@ interface SpecContainer {
   stdinOnce?: boolean;
   tty?: boolean;
   restartPolicy?: string;
+  startupProbe?: unknown;
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   ports?: { name?: string; containerPort: number }[];
   lifecycle?: { postStart?: Hook; preStop?: Hook };
@@ -276,12 +277,17 @@ export class PodSyncer {
       if (!attemptsOf(all, c.name).latest) await this.start(rec, sandbox.id, c, 0);
     }
 
+    // a regular container created or running: the pod was initialized (upstream's podHasInitialized)
+    const initialized = ((pod.spec?.containers ?? []) as SpecContainer[])
+      .some((c) => ['created', 'running'].includes(attemptsOf(all, c.name).latest?.state ?? ''));
     for (const c of (pod.spec?.initContainers ?? []) as SpecContainer[]) {
       const { latest } = attemptsOf(all, c.name);
       if (c.restartPolicy === 'Always') { // a sidecar: started in order, then kept running
         if (!latest) { await this.start(rec, sandbox.id, c, 0); return; }
         if (latest.state === 'exited') { await this.restart(rec, sandbox.id, c, latest); return; }
         if (latest.state !== 'running') return;
+        // what follows it waits for its startup probe to succeed (one not run yet too); a success resyncs the pod
+        if (!initialized && c.startupProbe && this.o.probeResult && this.o.probeResult(latest.id, 'startup') !== true) return;
         continue;
       }
       if (!latest) { await this.start(rec, sandbox.id, c, 0); return; }
