@@ -90,7 +90,7 @@ describe('kubectl patch', () => {
     const failing = JSON.stringify([{ op: 'test', path: '/spec/replicas', value: 1 }, { op: 'replace', path: '/spec/replicas', value: 9 }]);
     const r = await s.kubectl('patch', 'deployment', 'web', '--type=json', '-p', failing);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('The request is invalid: : testing value /spec/replicas failed: test failed\n');
+    expect(r.stderr).toBe('The request is invalid: the server rejected our request due to an error in our request\n');
     expect((await json('deploy', 'web')).spec.replicas).toBe(4);
   });
 

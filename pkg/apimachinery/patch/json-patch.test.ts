@@ -20,23 +20,20 @@ describe('applyJsonPatch', () => {
     expect(doc.spec.replicas).toBe(1);
   });
 
-  it('answers 422 with the json-patch reason when an operation does not apply', () => {
-    const e = statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'test', path: '/spec/replicas', value: 2 }]));
-    expect(e.code).toBe(422);
-    expect(e.reason).toBe('Invalid');
-    expect(e.message).toBe('the server rejected our request due to an error in our request');
-    expect(e.details?.causes?.[0].message).toBe('testing value /spec/replicas failed: test failed');
-    expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'remove', path: '/metadata/labels/nope' }])).details?.causes?.[0].message)
-      .toBe("error in remove for path: '/metadata/labels/nope': Unable to remove nonexistent key: nope: missing value");
-    expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'replace', path: '/spec/paused', value: true }])).details?.causes?.[0].message)
-      .toBe('replace operation does not apply: doc is missing key: /spec/paused: missing value');
-    expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'add', path: '/status/x/y', value: 1 }])).details?.causes?.[0].message)
-      .toBe('add operation does not apply: doc is missing path: "/status/x/y": missing value');
-    expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'frob', path: '/a' }])).code).toBe(422);
-    expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'move', from: '/metadata/labels', path: '/metadata/labels/x' }])).details?.causes?.[0].message)
-      .toBe('move operation does not apply: doc is missing destination path: /metadata/labels/x: missing value');
-    expect(statusErrorOf(() => applyJsonPatch(deploy(), [{ op: 'copy', path: '/a' }])).details?.causes?.[0].message)
-      .toBe('copy operation does not apply: missing from field: missing value');
+  it('answers 422 as upstream's generic server response, with empty details, whichever operation does not apply', () => {
+    const failing: unknown[][] = [
+      [{ op: 'test', path: '/spec/replicas', value: 2 }],
+      [{ op: 'remove', path: '/metadata/labels/nope' }],
+      [{ op: 'replace', path: '/spec/paused', value: true }],
+      [{ op: 'add', path: '/status/x/y', value: 1 }],
+      [{ op: 'frob', path: '/a' }],
+      [{ op: 'move', from: '/metadata/labels', path: '/metadata/labels/x' }],
+      [{ op: 'copy', path: '/a' }],
+    ];
+    for (const patch of failing) {
+      const e = statusErrorOf(() => applyJsonPatch(deploy(), patch));
+      expect([e.code, e.reason, e.message, e.details]).toEqual([422, 'Invalid', 'the server rejected our request due to an error in our request', {}]);
+    }
   });
 
   it('never reaches a prototype through a path', () => {
