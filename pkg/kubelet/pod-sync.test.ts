@@ -368,3 +368,75 @@ describe('a sidecar with a startup probe', () => {
     expect(conds(syncer.status(rec))[1]).toBe('Initialized=True');
   });
 });
+
+describe('stopping a pod with sidecars (upstream termination ordering)', () => {
+  const sidecarPod = (spec: Record<string, unknown>, annotations: Record<string, string> = {}): PodRecord => record({
+    initContainers: [{ name: 'sc1', image: 'busybox', restartPolicy: 'Always' }, { name: 'sc2', image: 'busybox', restartPolicy: 'Always' }],
+    containers: [{ name: 'a', image: 'nginx:1.27' }, { name: 'b', image: 'nginx:1.27' }], ...spec,
+  }, annotations);
+
+  it('on deletion: the regular containers first, the sidecars once they all stopped, the later sidecar first', async () => {
+    const { syncer, runtime, events } = setup();
+    const rec = sidecarPod({});
+    for (let i = 0; i < 3; i++) await syncer.sync(rec);
+    const stop = runtime.stopContainer.bind(runtime);
+    const order: string[] = [];
+    let releaseB!: () => void;
+    const bHeld = new Promise<void>((r) => { releaseB = r; });
+    vi.spyOn(runtime, 'stopContainer').mockImplementation(async (id, timeout) => {
+      const name = runtime.containerStatus(id)!.name;
+      order.push(`${name}:${timeout}`);
+      if (name === 'b') await bHeld; // b takes its time to exit
+      await stop(id, timeout);
+    });
+    rec.pod = { ...rec.pod, metadata: { ...rec.pod.metadata, deletionTimestamp: '2026-01-01T00:00:30Z', deletionGracePeriodSeconds: 30 } };
+    const killed = syncer.sync(rec);
+    await vi.waitFor(() => expect(order).toEqual(['a:30', 'b:30']));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual(['a:30', 'b:30']); // the sidecars wait for b
+    expect(events.filter((e) => e.startsWith('Killing')).sort()).toEqual(['a', 'b', 'sc1', 'sc2'].map((n) => `Killing: Stopping container ${n}`));
+    releaseB();
+    await killed;
+    expect(order).toEqual(['a:30', 'b:30', 'sc2:30', 'sc1:30']);
+    expect(rec.terminated).toBe(true);
+  });
+
+  it('once the regular containers of a Never pod are done, the sidecars are stopped with the pod\'s grace period', async () => {
+    const { syncer, runtime, clock } = setup();
+    const rec = sidecarPod({ restartPolicy: 'Never', terminationGracePeriodSeconds: 7 },
+      { 'fake.mini-kube.io/exit-code.a': '0', 'fake.mini-kube.io/run-ms.a': '5', 'fake.mini-kube.io/exit-code.b': '0', 'fake.mini-kube.io/run-ms.b': '5' });
+    for (let i = 0; i < 3; i++) await syncer.sync(rec);
+    const timeouts: string[] = [];
+    const stop = runtime.stopContainer.bind(runtime);
+    vi.spyOn(runtime, 'stopContainer').mockImplementation(async (id, timeout) => {
+      timeouts.push(`${runtime.containerStatus(id)!.name}:${timeout}`);
+      await stop(id, timeout);
+    });
+    await clock.advance(10);
+    await syncer.sync(rec);
+    expect(timeouts).toEqual(['sc2:7', 'sc1:7']);
+    const st = syncer.status(rec);
+    expect(st.phase).toBe('Succeeded');
+    expect((st.initContainerStatuses as Record<string, any>[]).map((s) => s.state.terminated?.exitCode)).toEqual([0, 0]);
+  });
+
+  it('an init container failing under Never kills the pod with its grace period', async () => {
+    const { syncer, runtime, clock } = setup();
+    const rec = record({
+      restartPolicy: 'Never', terminationGracePeriodSeconds: 7,
+      initContainers: [{ name: 'sc', image: 'busybox', restartPolicy: 'Always' }, { name: 'init', image: 'busybox' }],
+    }, { 'fake.mini-kube.io/exit-code.init': '1', 'fake.mini-kube.io/run-ms.init': '5' });
+    await syncer.sync(rec);
+    await syncer.sync(rec);
+    const timeouts: string[] = [];
+    const stop = runtime.stopContainer.bind(runtime);
+    vi.spyOn(runtime, 'stopContainer').mockImplementation(async (id, timeout) => {
+      timeouts.push(`${runtime.containerStatus(id)!.name}:${timeout}`);
+      await stop(id, timeout);
+    });
+    await clock.advance(10);
+    await syncer.sync(rec);
+    expect(timeouts).toEqual(['sc:7']);
+    expect(syncer.status(rec).phase).toBe('Failed');
+  });
+});

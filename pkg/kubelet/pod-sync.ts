@@ -293,7 +293,8 @@ export class PodSyncer {
       if (!latest) { await this.start(rec, sandbox.id, c, 0); return; }
       if (latest.state !== 'exited') return;
       if (latest.exitCode === 0) continue;
-      if (restartPolicy === 'Never') { await this.kill(rec, 0); return; }
+      // upstream kills the pod with its own grace period (no override), so the sidecars get SIGTERM
+      if (restartPolicy === 'Never') { await this.kill(rec); return; }
       await this.restart(rec, sandbox.id, c, latest);
       return;
     }
@@ -302,7 +303,8 @@ export class PodSyncer {
       const { latest } = attemptsOf(all, c.name);
       return latest?.state === 'exited' && !this.shouldRestart(restartPolicy, latest);
     });
-    if (terminal && (restartPolicy !== 'Always')) { await this.kill(rec, 0); return; }
+    // the regular containers are done: the pod is killed with its grace period, the sidecars get SIGTERM (and may exit 0)
+    if (terminal && (restartPolicy !== 'Always')) { await this.kill(rec); return; }
     for (const c of (pod.spec?.containers ?? []) as SpecContainer[]) {
       const { latest } = attemptsOf(all, c.name);
       if (!latest) await this.start(rec, sandbox.id, c, 0);
@@ -497,8 +499,11 @@ export class PodSyncer {
   /** The fake runtime answers probes itself and has no processes to run hooks in. */
   private runsHooks(): boolean { return typeof (this.o.runtime as { probe?: unknown }).probe !== 'function'; }
 
-  /** preStop (within the grace period), then SIGTERM and SIGKILL after what is left of it (at least 2 s, as upstream). */
-  private async stopWithHook(rec: PodRecord, c: ContainerStatus, grace: number): Promise<void> {
+  /**
+   * preStop (within the grace period), then its turn (`after`: what must have stopped first, waited for within what
+   * is left of the grace period), then SIGTERM and SIGKILL after what is left of it (at least 2 s, as upstream).
+   */
+  private async stopWithHook(rec: PodRecord, c: ContainerStatus, grace: number, after: Promise<unknown>[] = []): Promise<void> {
     const spec = [...((rec.pod.spec?.initContainers ?? []) as SpecContainer[]), ...((rec.pod.spec?.containers ?? []) as SpecContainer[])].find((s) => s.name === c.name);
     let left = grace;
     const hook = spec?.lifecycle?.preStop;
@@ -513,18 +518,46 @@ export class PodSyncer {
       if (failed) this.o.recorder.event(containerRef(rec.pod, c.name), 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
       left = Math.max(2, grace - Math.floor((Date.now() - t0) / 1000));
     }
+    if (after.length && left > 0) {
+      const t0 = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(after), new Promise<void>((r) => { timer = setTimeout(r, left * 1000).unref(); })]);
+      clearTimeout(timer);
+      left = Math.max(2, left - Math.floor((Date.now() - t0) / 1000));
+    }
     await this.o.runtime.stopContainer(c.id, left);
   }
 
-  /** Stops every container (Killing events) within the grace period, then the sandbox; the pod is terminated. */
+  /**
+   * Stops every container (Killing events) within the grace period, then the sandbox; the pod is terminated. As
+   * upstream's termination ordering, a sidecar is stopped only once every regular container and the sidecars after
+   * it have (or the grace period is over); its preStop hook runs meanwhile.
+   */
   async kill(rec: PodRecord, graceOverride?: number): Promise<void> {
     const rt = this.o.runtime;
     const pod = rec.pod;
     const grace = graceOverride ?? (pod.metadata?.deletionGracePeriodSeconds as number | undefined) ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30;
     const running = rt.listContainers(rec.uid).filter((c) => c.state === 'running' || c.state === 'created');
+    const stopped = new Map<string, { done: Promise<void>; resolve: () => void }>();
+    for (const c of running) {
+      if (stopped.has(c.name)) continue;
+      let resolve!: () => void;
+      stopped.set(c.name, { done: new Promise<void>((r) => { resolve = r; }), resolve });
+    }
+    const sidecars = ((pod.spec?.initContainers ?? []) as SpecContainer[]).filter((c) => c.restartPolicy === 'Always').map((c) => c.name);
+    const regular = ((pod.spec?.containers ?? []) as SpecContainer[]).map((c) => c.name);
+    const turnOf = (name: string): Promise<unknown>[] => {
+      const i = sidecars.indexOf(name);
+      if (i < 0) return [];
+      return [...regular, sidecars[i + 1]].flatMap((n) => (n !== undefined && stopped.has(n) ? [stopped.get(n)!.done] : []));
+    };
     await Promise.all(running.map(async (c) => {
       this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Killing', `Stopping container ${c.name}`);
-      await this.stopWithHook(rec, c, grace);
+      try {
+        await this.stopWithHook(rec, c, grace, turnOf(c.name));
+      } finally {
+        stopped.get(c.name)!.resolve();
+      }
     }));
     for (const sb of rt.listPodSandboxes(rec.uid)) if (sb.state === 'ready') await rt.stopPodSandbox(sb.id);
     for (const name of [...rec.waiting.keys()]) {
