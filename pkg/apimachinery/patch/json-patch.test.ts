@@ -20,7 +20,7 @@ describe('applyJsonPatch', () => {
     expect(doc.spec.replicas).toBe(1);
   });
 
-  it('answers 422 as upstream's generic server response, with empty details, whichever operation does not apply', () => {
+  it('answers 422 as upstream\'s generic server response, with empty details, whichever operation does not apply', () => {
     const failing: unknown[][] = [
       [{ op: 'test', path: '/spec/replicas', value: 2 }],
       [{ op: 'remove', path: '/metadata/labels/nope' }],
