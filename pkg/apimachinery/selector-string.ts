@@ -1,5 +1,5 @@
 // A *metav1.LabelSelector as Go prints it with %v / %+v (its generated String()), as upstream's controllers quote it
-// in events and metric names.
+// in events and metric names, and its printers in table cells.
 
 export interface SelectorLike {
   matchLabels?: Record<string, string>;

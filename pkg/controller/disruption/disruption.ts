@@ -13,7 +13,7 @@ import { Resources, formatTime, isConflict, isNotFound } from '../../client/inde
 import { getControllerOf, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { isPodReady } from '../shared/service-pods.js';
-import { selectorString, type SelectorLike } from '../shared/selector-string.js';
+import { selectorString, type SelectorLike } from '../../apimachinery/selector-string.js';
 
 /** How long an admitted eviction may take to delete its pod before the budget counts the pod again (DeletionTimeout). */
 export const DELETION_TIMEOUT_MS = 2 * 60_000;

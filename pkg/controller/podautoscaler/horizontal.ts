@@ -12,7 +12,7 @@ import { jsonEqual } from '../../apimachinery/json-equal.js';
 import { formatTime, realClock, Resources, type Scale } from '../../client/index.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { keyOf, objOf, workerLoop } from '../shared/controller-utils.js';
-import { selectorString } from '../shared/selector-string.js';
+import { selectorString } from '../../apimachinery/selector-string.js';
 import { MetricsClient, type ObjectReference } from './metrics-client.js';
 import { Normalizer, type Behavior } from './normalize.js';
 import { averageValueReplicas, milliValue, perPodValueReplicas, readyPodCount, resourceUtilizationReplicas, valueReplicas, type CalculatorConfig } from './replicas.js';

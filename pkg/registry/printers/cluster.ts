@@ -2,6 +2,7 @@
 // admission webhook configurations.
 import { ageColumn, column, nameColumn, type Printer, simplePrinter } from './types.js';
 import { age } from './duration.js';
+import { selectorString, type SelectorLike } from '../../apimachinery/selector-string.js';
 
 export const leasePrinter = simplePrinter([column('Holder', 'The identity that holds the lease.')], (lease) => [
   lease.spec?.holderIdentity ?? '',
@@ -44,6 +45,34 @@ export const runtimeClassPrinter = simplePrinter([column('Handler', 'The CRI han
 export const webhookConfigurationPrinter = simplePrinter(
   [column('Webhooks', 'How many webhooks the configuration registers.', 'integer')],
   (cfg) => [(cfg.webhooks ?? []).length],
+);
+
+/** Upstream's printValidatingAdmissionPolicy: its validations and the kind of its parameters. */
+export const validatingAdmissionPolicyPrinter = simplePrinter(
+  [
+    column('Validations', 'Validations indicates the number of validation rules defined in this configuration', 'integer'),
+    column('ParamKind', 'ParamKind specifies the kind of resources used to parameterize this policy'),
+  ],
+  (policy) => {
+    const kind = policy.spec?.paramKind as { apiVersion?: string; kind?: string } | undefined;
+    return [((policy.spec?.validations as unknown[] | undefined) ?? []).length, kind ? `${kind.apiVersion ?? ''}/${kind.kind ?? ''}` : '<unset>'];
+  },
+);
+
+/**
+ * Upstream's printValidatingAdmissionPolicyBinding: the policy and its parameter, named namespace/name ("*" for a
+ * namespace it cannot tell), or its selector as Go prints the struct.
+ */
+export const validatingAdmissionPolicyBindingPrinter = simplePrinter(
+  [
+    column('PolicyName', 'PolicyName indicates the policy definition which the policy binding binded to'),
+    column('ParamRef', 'ParamRef indicates the param resource which sets the configration param'),
+  ],
+  (binding) => {
+    const ref = binding.spec?.paramRef as { name?: string; namespace?: string; selector?: SelectorLike } | undefined;
+    const param = !ref ? '<unset>' : ref.name ? `${ref.namespace || '*'}/${ref.name}` : ref.selector ? selectorString(ref.selector) : '<unset>';
+    return [binding.spec?.policyName ?? '', param];
+  },
 );
 
 /** Upstream's printComponentStatus: the Healthy condition as Healthy/Unhealthy/Unknown, with its message and error. */

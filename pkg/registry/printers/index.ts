@@ -20,6 +20,8 @@ import {
   priorityClassPrinter,
   runtimeClassPrinter,
   webhookConfigurationPrinter,
+  validatingAdmissionPolicyPrinter,
+  validatingAdmissionPolicyBindingPrinter,
 } from './cluster.js';
 import { flowSchemaPrinter, priorityLevelPrinter } from './flowcontrol.js';
 import { configMapPrinter, namespacePrinter, resourceQuotaPrinter, secretPrinter, serviceAccountPrinter } from './core.js';
@@ -90,6 +92,8 @@ const printers: Record<string, Printer> = {
   'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': priorityLevelPrinter,
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': webhookConfigurationPrinter,
   'admissionregistration.k8s.io/validatingwebhookconfigurations': webhookConfigurationPrinter,
+  'admissionregistration.k8s.io/validatingadmissionpolicies': validatingAdmissionPolicyPrinter,
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings': validatingAdmissionPolicyBindingPrinter,
 };
 
 /** Printers of resources served at run time (custom resources), by group, version and plural. */

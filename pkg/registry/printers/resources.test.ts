@@ -12,7 +12,9 @@ import {
 } from './storage.js';
 import { ingressClassPrinter, ingressPrinter, networkPolicyPrinter } from './networking.js';
 import { roleBindingPrinter } from './rbac.js';
-import { leasePrinter, podDisruptionBudgetPrinter, priorityClassPrinter, webhookConfigurationPrinter } from './cluster.js';
+import {
+  leasePrinter, podDisruptionBudgetPrinter, priorityClassPrinter, validatingAdmissionPolicyBindingPrinter, validatingAdmissionPolicyPrinter, webhookConfigurationPrinter,
+} from './cluster.js';
 import { printerFor } from './index.js';
 import { NOW, ago, obj } from './testing.js';
 
@@ -199,6 +201,13 @@ describe('cluster plumbing', () => {
     ]);
     expect(podDisruptionBudgetPrinter.cells(obj('pdb', { spec: { maxUnavailable: 1 } }), NOW).slice(1, 4)).toEqual(['N/A', '1', 0]);
     expect(webhookConfigurationPrinter.cells(obj('w', { webhooks: [{}, {}] }), NOW)).toEqual(['w', 2, '<unknown>']);
+    expect(validatingAdmissionPolicyPrinter.columns.map((c) => c.name)).toEqual(['Name', 'Validations', 'ParamKind', 'Age']);
+    expect(validatingAdmissionPolicyPrinter.cells(obj('p', { spec: { validations: [{}], paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } } }), NOW)).toEqual(['p', 1, 'v1/ConfigMap', '<unknown>']);
+    expect(validatingAdmissionPolicyPrinter.cells(obj('p', { spec: {} }), NOW)).toEqual(['p', 0, '<unset>', '<unknown>']);
+    const binding = (paramRef?: unknown) => validatingAdmissionPolicyBindingPrinter.cells(obj('b', { spec: { policyName: 'p', paramRef } }), NOW).slice(1, 3);
+    expect(validatingAdmissionPolicyBindingPrinter.columns.map((c) => c.name)).toEqual(['Name', 'PolicyName', 'ParamRef', 'Age']);
+    expect([binding(), binding({ name: 'x', namespace: 'ns' }), binding({ name: 'x' })]).toEqual([['p', '<unset>'], ['p', 'ns/x'], ['p', '*/x']]);
+    expect(binding({ selector: { matchLabels: { a: 'b' } } })).toEqual(['p', '&LabelSelector{MatchLabels:map[string]string{a: b,},MatchExpressions:[]LabelSelectorRequirement{},}']);
   });
 });
 
