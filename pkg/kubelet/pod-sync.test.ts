@@ -440,3 +440,35 @@ describe('stopping a pod with sidecars (upstream termination ordering)', () => {
     expect(syncer.status(rec).phase).toBe('Failed');
   });
 });
+
+describe('the sandbox hostname', () => {
+  const sandboxOf = async (spec: Record<string, unknown>, name = 'p') => {
+    const { syncer, runtime, events } = setup();
+    const run = vi.spyOn(runtime, 'runPodSandbox');
+    const rec = record(spec);
+    rec.pod = { ...rec.pod, metadata: { ...rec.pod.metadata, name } };
+    await syncer.sync(rec).catch(() => undefined);
+    return { config: run.mock.calls[0]?.[0] as Parameters<typeof runtime.runPodSandbox>[0], events, calls: run.mock.calls.length };
+  };
+
+  it('is the FQDN with setHostnameAsFQDN (upstream GetNodenameForKernel); /etc/hosts keeps the short name', async () => {
+    const { config } = await sandboxOf({ hostname: 'db-0', subdomain: 'db', setHostnameAsFQDN: true });
+    expect(config.hostname).toBe('db-0.db.ns.svc.cluster.local');
+    expect(config.hosts).toEqual({ hostname: 'db-0', fqdn: 'db-0.db.ns.svc.cluster.local' });
+    expect((await sandboxOf({ hostname: 'db-0', setHostnameAsFQDN: true })).config.hostname).toBe('db-0'); // no subdomain: no domain
+  });
+
+  it('cuts a pod name longer than 63 characters to 63, then drops a trailing - or . (truncatePodHostnameIfNeeded)', async () => {
+    const name = `${'a'.repeat(60)}.b--${'c'.repeat(10)}`; // characters 61-63 are "b--"
+    const { config } = await sandboxOf({ subdomain: 'sub' }, name);
+    expect(config.hostname).toBe(`${'a'.repeat(60)}.b`);
+    expect(config.hosts).toEqual({ hostname: `${'a'.repeat(60)}.b`, fqdn: `${'a'.repeat(60)}.b.sub.ns.svc.cluster.local` });
+  });
+
+  it('an FQDN longer than 64 characters fails the sandbox (FailedCreatePodSandBox)', async () => {
+    const { events, calls } = await sandboxOf({ hostname: 'h'.repeat(40), subdomain: 'sub', setHostnameAsFQDN: true });
+    expect(calls).toBe(0);
+    const fqdn = `${'h'.repeat(40)}.sub.ns.svc.cluster.local`;
+    expect(events).toEqual([`FailedCreatePodSandBox: Failed to create pod sandbox: failed to construct FQDN from pod hostname and cluster domain, FQDN ${fqdn} is too long (64 characters is the max, ${fqdn.length} characters requested)`]);
+  });
+});

@@ -116,13 +116,35 @@ export const goDuration = (ms: number): string => {
 export const goDurationPrecise = (ms: number): string =>
   ms <= 0 ? '0s' : ms < 1000 ? `${ms}ms` : ms < 60_000 ? `${(ms / 1000).toFixed(3).replace(/\.?0+$/, '')}s` : goDuration(ms);
 
-/** The pod's own lines in its /etc/hosts: its FQDN when it has a subdomain (as its DNS record is), its hostAliases. */
-const hostsEntries = (pod: KubeObject, clusterDomain: string): HostsEntries => {
+/**
+ * The pod's hostname and domain, as upstream's GeneratePodHostNameAndDomain: spec.hostname or the pod's name, cut to
+ * the 63 characters a hostname may have and then without a trailing '-' or '.'; the domain its subdomain's.
+ */
+export const podHostnameAndDomain = (pod: KubeObject, clusterDomain: string): { hostname: string; domain?: string } => {
   const spec = pod.spec ?? {};
-  const hostname = (spec.hostname as string | undefined) ?? pod.metadata!.name!;
+  let hostname = (spec.hostname as string | undefined) || pod.metadata!.name!;
+  if (hostname.length > 63) hostname = hostname.slice(0, 63).replace(/[-.]+$/, '');
   const subdomain = spec.subdomain as string | undefined;
+  return { hostname, ...(subdomain ? { domain: `${subdomain}.${pod.metadata!.namespace!}.svc.${clusterDomain}` } : {}) };
+};
+
+/** The sandbox's kernel hostname, as upstream's GetNodenameForKernel: the FQDN with setHostnameAsFQDN, if it fits. */
+export const kernelHostname = (hostname: string, domain: string | undefined, asFqdn: boolean): string => {
+  if (!domain || !asFqdn) return hostname;
+  const fqdn = `${hostname}.${domain}`;
+  // the kernel's nodename field holds 64 characters
+  if (fqdn.length > 64) {
+    throw new Error(`failed to construct FQDN from pod hostname and cluster domain, FQDN ${fqdn} is too long (64 characters is the max, ${fqdn.length} characters requested)`);
+  }
+  return fqdn;
+};
+
+/** The pod's own lines in its /etc/hosts: its (short) hostname, its FQDN when it has a subdomain, its hostAliases. */
+const hostsEntries = (pod: KubeObject, hostname: string, domain: string | undefined): HostsEntries => {
+  const spec = pod.spec ?? {};
   return {
-    ...(subdomain ? { fqdn: `${hostname}.${subdomain}.${pod.metadata!.namespace!}.svc.${clusterDomain}` } : {}),
+    hostname,
+    ...(domain ? { fqdn: `${hostname}.${domain}` } : {}),
     ...(Array.isArray(spec.hostAliases) && spec.hostAliases.length ? { hostAliases: spec.hostAliases as HostsEntries['hostAliases'] } : {}),
   };
 };
@@ -255,10 +277,11 @@ export class PodSyncer {
         const handler = runtimeClass && this.o.runtimeHandlerOf ? await this.o.runtimeHandlerOf(runtimeClass) : '';
         // containerd's words for a handler it has no runtime for
         if (!RUNTIME_HANDLERS.includes(handler)) throw new Error(`failed to get sandbox runtime: no runtime for "${handler}" is configured`);
+        const { hostname, domain } = podHostnameAndDomain(pod, this.o.dns?.clusterDomain ?? 'cluster.local');
         id = await rt.runPodSandbox({
           name: pod.metadata!.name!, namespace: pod.metadata!.namespace!, uid: rec.uid, attempt: dead.length,
-          hostname: (pod.spec?.hostname as string | undefined) ?? pod.metadata!.name!, labels: pod.metadata?.labels, annotations: pod.metadata?.annotations,
-          hostNetwork: pod.spec?.hostNetwork === true, dnsConfig, hosts: hostsEntries(pod, this.o.dns?.clusterDomain ?? 'cluster.local'),
+          hostname: kernelHostname(hostname, domain, pod.spec?.setHostnameAsFQDN === true), labels: pod.metadata?.labels, annotations: pod.metadata?.annotations,
+          hostNetwork: pod.spec?.hostNetwork === true, dnsConfig, hosts: hostsEntries(pod, hostname, domain),
         });
       } catch (err) {
         this.o.recorder.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${(err as Error).message}`);

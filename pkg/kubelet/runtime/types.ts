@@ -26,8 +26,8 @@ export interface SandboxConfig {
   hosts?: HostsEntries;
 }
 
-/** The pod's own lines in its managed /etc/hosts. */
-export interface HostsEntries { fqdn?: string; hostAliases?: { ip: string; hostnames?: string[] }[] }
+/** The pod's own lines in its managed /etc/hosts (`hostname`: the pod's short one, when the kernel's is its FQDN). */
+export interface HostsEntries { hostname?: string; fqdn?: string; hostAliases?: { ip: string; hostnames?: string[] }[] }
 
 /** CRI's DNSConfig. */
 export interface DnsConfig { servers: string[]; searches: string[]; options: string[] }

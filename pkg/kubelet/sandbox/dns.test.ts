@@ -54,6 +54,11 @@ describe('pod /etc/hosts', () => {
     expect(hostsFile('10.244.0.6', 'web').split('\n').slice(7)).toEqual(['10.244.0.6\tweb', '']);
   });
 
+  it('names the pod by its short hostname when the kernel\'s is its FQDN (setHostnameAsFQDN)', () => {
+    const fqdn = 'db-0.db.default.svc.cluster.local';
+    expect(hostsFile('10.244.0.5', fqdn, { hostname: 'db-0', fqdn }).split('\n')[7]).toBe(`10.244.0.5\t${fqdn}\tdb-0`);
+  });
+
   it('gives a host-network pod the node\'s hosts file with its hostAliases added, as upstream\'s nodeHostsFileContent', () => {
     expect(hostNetworkHostsFile('127.0.0.1 localhost\n', [{ ip: '10.1.2.3', hostnames: ['foo.local', 'bar.local'] }])).toBe(
       '# Kubernetes-managed hosts file (host network).\n127.0.0.1 localhost\n\n# Entries added by HostAliases.\n10.1.2.3\tfoo.local\tbar.local\n');

@@ -111,7 +111,7 @@ export const hostsFile = (ip: string, hostname: string, extra: HostsEntries = {}
   'fe00::0\tip6-mcastprefix',
   'fe00::1\tip6-allnodes',
   'fe00::2\tip6-allrouters',
-  extra.fqdn ? `${ip}\t${extra.fqdn}\t${hostname}` : `${ip}\t${hostname}`,
+  extra.fqdn ? `${ip}\t${extra.fqdn}\t${extra.hostname ?? hostname}` : `${ip}\t${extra.hostname ?? hostname}`,
   ...aliasLines(extra.hostAliases),
   '',
 ].join('\n');
