@@ -33,16 +33,16 @@ export async function create(reg: Registry, ctx: RequestContext, body: unknown, 
   if (causes.length) throw reg.invalid(meta.name ?? '', causes);
   const validating = reg.admission('validate', 'CREATE', ctx, obj, undefined, meta.name ?? '');
   if (validating) await validating;
+  // awaited only when it waits: a strategy's hook is mostly absent or synchronous. A dry run runs it too (upstream's
+  // BeginCreate): a Service allocates from allocators that keep nothing, and answers what a real create would.
+  const preparing = reg.strategy.beforeCreate?.(obj, ctx);
+  if (preparing) await preparing;
   if (ctx.dryRun) {
     // Nothing is stored, but the answer is the one the write would give (upstream: DryRunnableStorage.Create).
     const existing = await reg.get(ctx, meta.name!).catch((e: unknown) => (isStatusError(e) && e.code === 404 ? undefined : Promise.reject(e)));
     if (existing) throw alreadyExists(reg.gr, meta.name!);
     return { object: obj };
   }
-
-  // awaited only when it waits: a strategy's hook is mostly absent or synchronous
-  const preparing = reg.strategy.beforeCreate?.(obj, ctx);
-  if (preparing) await preparing;
   ctx.deadline?.check();
   for (let attempt = 1; ; attempt++) {
     // obj.metadata, not `meta`: admission and the field manager may have replaced the metadata object since

@@ -72,6 +72,9 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
       // Nothing is written, so the answer keeps the stored revision (upstream: DryRunnableStorage.GuaranteedUpdate).
       const next = await computeNext(reg, ctx, req, current.object);
       if (next === current.object) return { object: current.object, bytes: current.bytes, created: false };
+      // as upstream's BeginUpdate with dryRun: a Service allocates what the update needs from allocators that keep
+      // nothing (a node port taken elsewhere is refused), and nothing is written to settle
+      reg.strategy.beforeUpdate?.(next, current.object, ctx)?.abort();
       next.metadata = { ...next.metadata, resourceVersion: current.object.metadata?.resourceVersion };
       return { object: next, created: false };
     }

@@ -47,9 +47,11 @@ describe('service strategy updates', () => {
     expect(cluster.spec.healthCheckNodePort).toBeUndefined();
     (await s.beforeUpdate!(cluster, created, ctx))!.commit();
     expect(() => ports.allocate(hc)).not.toThrow();
-    // a requested port that is taken is refused
+    // a requested port that is taken is refused, as upstream's txnAllocNodePorts words it: 500, not a field's 422
     const taken = { ...lb(), spec: { ...lb().spec, healthCheckNodePort: hc } };
-    expect(() => s.beforeCreate!(taken, ctx)).toThrow(`spec.healthCheckNodePort: Invalid value: ${hc}: failed to allocate requested HealthCheck NodePort ${hc}: provided port is already allocated`);
+    expect(() => s.beforeCreate!(taken, ctx)).toThrow(expect.objectContaining({
+      code: 500, message: `Internal error occurred: failed to allocate requested HealthCheck NodePort ${hc}: provided port is already allocated`,
+    }));
   });
 
   it('moves clusterIPs with a clusterIP the client changed alone, which may then not change', () => {
@@ -139,5 +141,135 @@ describe('service strategy allocation errors', () => {
     const s = serviceStrategy(new IpAllocator('10.0.0.0/30'), new PortAllocator());
     for (const name of ['a', 'b']) await create(s, clusterIp(name));
     await expect(create(s, clusterIp('c'))).rejects.toMatchObject({ code: 500, message: 'Internal error occurred: failed to allocate a serviceIP: range is full' });
+  });
+});
+
+describe('service IP families on a single-stack IPv4 cluster (upstream initIPFamilyFields)', () => {
+  const s = (): ReturnType<typeof serviceStrategy> => serviceStrategy(new IpAllocator('10.112.0.0/12'), new PortAllocator());
+  const svc = (spec: Record<string, unknown>): KubeObject => ({
+    apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { type: 'ClusterIP', sessionAffinity: 'None', ports: [{ port: 80, protocol: 'TCP' }], ...spec },
+  });
+  const prepared = (spec: Record<string, unknown>): Record<string, unknown> => {
+    const obj = svc(spec);
+    s().prepareForCreate!(obj, ctx);
+    return obj.spec;
+  };
+  const refusal = (spec: Record<string, unknown>): string => {
+    try {
+      s().prepareForCreate!(svc(spec), ctx);
+    } catch (err) {
+      return `${(err as { code: number }).code} ${(err as Error).message}`;
+    }
+    return 'accepted';
+  };
+
+  it('refuses what the cluster cannot give, with upstream\'s 422', () => {
+    expect(refusal({ selector: { a: 'b' }, ipFamilyPolicy: 'RequireDualStack' }))
+      .toBe('422 Service "s" is invalid: spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services');
+    expect(refusal({ ipFamilies: ['IPv6'] })).toBe('422 Service "s" is invalid: spec.ipFamilies[0]: Invalid value: "IPv6": not configured on this cluster');
+    expect(refusal({ ipFamilies: ['IPv4', 'IPv6'] }))
+      .toBe('422 Service "s" is invalid: spec.ipFamilyPolicy: Invalid value: "SingleStack": must be \'RequireDualStack\' or \'PreferDualStack\' when multiple IP families are specified');
+    expect(refusal({ ipFamilies: ['IPv4', 'IPv6'], ipFamilyPolicy: 'RequireDualStack' })).toBe('422 Service "s" is invalid: [spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services, spec.ipFamilies[1]: Invalid value: "IPv6": not configured on this cluster]');
+    // a family the client left out follows its cluster IP
+    expect(refusal({ clusterIP: 'fd00::10' })).toBe('422 Service "s" is invalid: spec.clusterIPs[0]: Invalid value: []string{"fd00::10"}: IPv6 is not configured on this cluster');
+  });
+
+  it('defaults the policy and families', () => {
+    expect(prepared({})).toMatchObject({ ipFamilyPolicy: 'SingleStack', ipFamilies: ['IPv4'] });
+    // PreferDualStack is served single-stack here, and kept
+    expect(prepared({ ipFamilyPolicy: 'PreferDualStack' })).toMatchObject({ ipFamilyPolicy: 'PreferDualStack', ipFamilies: ['IPv4'] });
+    expect(prepared({ clusterIP: 'None', selector: { a: 'b' } })).toMatchObject({ ipFamilyPolicy: 'SingleStack', ipFamilies: ['IPv4'], clusterIPs: ['None'] });
+    const external = prepared({ type: 'ExternalName', externalName: 'db.example.com' });
+    expect([external.ipFamilyPolicy, external.ipFamilies]).toEqual([undefined, undefined]);
+  });
+
+  it('gives a headless service without a selector both families, unless it asks for one', () => {
+    expect(prepared({ clusterIP: 'None' })).toMatchObject({ ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6'] });
+    expect(prepared({ clusterIP: 'None', ipFamilyPolicy: 'RequireDualStack' })).toMatchObject({ ipFamilies: ['IPv4', 'IPv6'] });
+    expect(prepared({ clusterIP: 'None', ipFamilyPolicy: 'PreferDualStack' })).toMatchObject({ ipFamilies: ['IPv4', 'IPv6'] });
+    expect(prepared({ clusterIP: 'None', ipFamilyPolicy: 'SingleStack' })).toMatchObject({ ipFamilies: ['IPv4'] });
+    // families the cluster lacks are allowed here
+    expect(prepared({ clusterIP: 'None', ipFamilyPolicy: 'SingleStack', ipFamilies: ['IPv6'] })).toMatchObject({ ipFamilies: ['IPv6'] });
+    expect(prepared({ clusterIP: 'None', ipFamilies: ['IPv6'] })).toMatchObject({ ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv6', 'IPv4'] });
+  });
+
+  it('on an update: adopts the stored policy, drops the secondary family for SingleStack, refuses dropping it otherwise', () => {
+    const strategy = s();
+    const stored = svc({ clusterIP: 'None' });
+    strategy.prepareForCreate!(stored, ctx);
+    Object.freeze(stored.spec.ipFamilies);
+    const put = (spec: Record<string, unknown>): KubeObject => {
+      const next = svc({ clusterIP: 'None', ...spec });
+      strategy.prepareForUpdate!(next, stored, ctx);
+      return next;
+    };
+    expect(put({}).spec).toMatchObject({ ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6'] });
+    expect(put({ ipFamilyPolicy: 'SingleStack' }).spec).toMatchObject({ ipFamilyPolicy: 'SingleStack', ipFamilies: ['IPv4'] });
+    expect(() => put({ ipFamilies: ['IPv4'] }))
+      .toThrow('Service "s" is invalid: spec.ipFamilyPolicy: Invalid value: "RequireDualStack": must be \'SingleStack\' to release the secondary IP family');
+    // ExternalName to ClusterIP: a new service's defaults
+    const external = svc({ type: 'ExternalName', externalName: 'db.example.com' });
+    strategy.prepareForCreate!(external, ctx);
+    const toClusterIP = svc({});
+    strategy.prepareForUpdate!(toClusterIP, external, ctx);
+    expect(toClusterIP.spec).toMatchObject({ ipFamilyPolicy: 'SingleStack', ipFamilies: ['IPv4'] });
+  });
+});
+
+describe('service node ports (upstream initNodePorts and updateNodePorts)', () => {
+  const svc = (spec: Record<string, unknown>): KubeObject => ({
+    apiVersion: 'v1', kind: 'Service', metadata: { name: 's' },
+    spec: { type: 'NodePort', externalTrafficPolicy: 'Cluster', sessionAffinity: 'None', ...spec },
+  });
+  const dns = (nodePorts: [number?, number?] = []): Record<string, unknown>[] => [
+    { name: 'tcp', port: 53, protocol: 'TCP', ...(nodePorts[0] ? { nodePort: nodePorts[0] } : {}) },
+    { name: 'udp', port: 53, protocol: 'UDP', ...(nodePorts[1] ? { nodePort: nodePorts[1] } : {}) },
+  ];
+
+  it('gives a LoadBalancer with allocateLoadBalancerNodePorts false no node port, but reserves one it names', async () => {
+    const ports = new PortAllocator();
+    const s = serviceStrategy(new IpAllocator('10.96.0.0/24'), ports);
+    const lb = svc({ type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ name: 'a', port: 80, protocol: 'TCP' }, { name: 'b', port: 81, protocol: 'TCP', nodePort: 30081 }] });
+    s.prepareForCreate!(lb, ctx);
+    await s.beforeCreate!(lb, ctx);
+    expect(lb.spec.ports.map((p: KubeObject) => p.nodePort)).toEqual([undefined, 30081]);
+    expect(ports.has(30081)).toBe(true);
+    // and an update keeps it so
+    const next = svc({ type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ name: 'a', port: 80, protocol: 'TCP' }, { name: 'b', port: 81, protocol: 'TCP', nodePort: 30081 }] });
+    s.prepareForUpdate!(next, lb, ctx);
+    s.beforeUpdate!(next, lb, ctx)!.commit();
+    expect(next.spec.ports.map((p: KubeObject) => p.nodePort)).toEqual([undefined, 30081]);
+  });
+
+  it('gives one port number on TCP and UDP one node port on create, the one named for either', async () => {
+    const ports = new PortAllocator();
+    const s = serviceStrategy(new IpAllocator('10.96.0.0/24'), ports);
+    const auto = svc({ ports: dns() });
+    s.prepareForCreate!(auto, ctx);
+    await s.beforeCreate!(auto, ctx);
+    const [tcp, udp] = auto.spec.ports.map((p: KubeObject) => p.nodePort);
+    expect(tcp).toBeGreaterThanOrEqual(30000);
+    expect(udp).toBe(tcp);
+    const named = svc({ ports: dns([undefined, 30053]) });
+    s.prepareForCreate!(named, ctx);
+    await s.beforeCreate!(named, ctx);
+    expect(named.spec.ports.map((p: KubeObject) => p.nodePort)).toEqual([30053, 30053]);
+  });
+
+  it('on an update, gives each port without one its own node port, and takes one named for both once', () => {
+    const ports = new PortAllocator();
+    const s = serviceStrategy(new IpAllocator('10.96.0.0/24'), ports);
+    const stored = svc({ type: 'ClusterIP', clusterIP: '10.96.0.10', ports: dns() });
+    delete stored.spec.externalTrafficPolicy;
+    s.prepareForCreate!(stored, ctx);
+    const auto = svc({ clusterIP: '10.96.0.10', ports: dns() });
+    s.prepareForUpdate!(auto, stored, ctx);
+    s.beforeUpdate!(auto, stored, ctx)!.commit();
+    const [tcp, udp] = auto.spec.ports.map((p: KubeObject) => p.nodePort);
+    expect(udp).not.toBe(tcp);
+    const named = svc({ clusterIP: '10.96.0.10', ports: dns([30053, 30053]) });
+    s.prepareForUpdate!(named, stored, ctx);
+    s.beforeUpdate!(named, stored, ctx)!.commit();
+    expect(ports.has(30053)).toBe(true);
   });
 });
