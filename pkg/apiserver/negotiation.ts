@@ -3,6 +3,7 @@
 import { parseYamlBody } from '../apimachinery/yaml.js';
 import { badRequest, notAcceptable, unsupportedMediaType, unsupportedPatchType } from '../apimachinery/errors.js';
 import { scanJson } from '../apimachinery/json-duplicates.js';
+import { goSyntaxError } from '../apimachinery/go-json-syntax.js';
 import { exceedsDepth, MAX_DEPTH } from '../apimachinery/nesting.js';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE, ProtobufError } from '../apimachinery/protobuf/index.js';
 import type { PatchType, RequestContext } from '../registry/context.js';
@@ -130,7 +131,7 @@ export function decodeBody(body: Buffer | undefined, contentType: string | undef
   }
   const scan = scanJson(text, strict);
   if (scan?.tooDeep) throw badRequest(TOO_DEEP);
-  const value = parsed(() => JSON.parse(text) as unknown);
+  const value = parsed(() => JSON.parse(text) as unknown, text);
   if (!strict) return value;
   if (type === 'application/json-patch+json') {
     const ops = jsonPatchOpErrors(value, text, scan?.duplicates);
@@ -141,11 +142,12 @@ export function decodeBody(body: Buffer | undefined, contentType: string | undef
   return value;
 }
 
-function parsed<T>(parse: () => T): T {
+/** `parse()`, or upstream's decode error: a JSON `text`'s in encoding/json's words, a YAML one's in the parser's. */
+function parsed<T>(parse: () => T, json?: string): T {
   try {
     return parse();
   } catch (err) {
-    const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    const why = (json !== undefined ? goSyntaxError(json) : undefined) ?? (err instanceof Error ? err.message.split('\n')[0] : String(err));
     throw badRequest(`couldn't get version/kind; json parse error: ${why}`);
   }
 }

@@ -117,6 +117,18 @@ describe('bad input', () => {
     }
   });
 
+  it('a body that is not JSON is refused in encoding/json\'s words, as upstream\'s decoder', async () => {
+    const cases: [string, string][] = [
+      ['notjson', "invalid character 'o' in literal null (expecting 'u')"],
+      ['{"a":1,}', "invalid character '}' looking for beginning of object key string"],
+      ['{"a" 1}', "invalid character '1' after object key"],
+    ];
+    for (const [body, why] of cases) {
+      const r = await s.api('POST', '/api/v1/namespaces/default/configmaps', body, { 'content-type': 'application/json' });
+      expect([r.status, r.body.message]).toEqual([400, `couldn't get version/kind; json parse error: ${why}`]);
+    }
+  });
+
   it('a namespace without a name is 422 Invalid (name or generateName required), not a crash on its name label', async () => {
     for (const body of ['{}', '{"apiVersion":"v1","kind":"Namespace"}', '{"apiVersion":"v1","kind":"Namespace","metadata":null}']) {
       const r = await s.api('POST', '/api/v1/namespaces', body);

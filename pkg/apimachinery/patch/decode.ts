@@ -5,23 +5,16 @@
 //   decodeApplyPatch(body): Record<string, unknown>       // application/apply-patch+yaml (YAML 1.1, as sigs.k8s.io/yaml)
 import { parseYaml } from '../yaml.js';
 import { badRequest } from '../errors.js';
+import { goSyntaxError } from '../go-json-syntax.js';
 
 const goTypeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'object' ? 'object' : typeof v);
-
-/** Go's encoding/json phrasing of a syntax error, approximated from V8's message. */
-const goSyntaxError = (text: string, err: Error): string => {
-  if (text.trim() === '' || /end of (JSON )?input|Unterminated/i.test(err.message)) return 'unexpected end of JSON input';
-  const m = /position (\d+)/.exec(err.message);
-  const ch = m ? text[Number(m[1])] : /Unexpected token '?(.)/.exec(err.message)?.[1];
-  return ch ? `invalid character '${ch}' looking for beginning of value` : err.message;
-};
 
 export const decodeJson = (body: string | Uint8Array): unknown => {
   const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw badRequest(goSyntaxError(text, e as Error));
+    throw badRequest(goSyntaxError(text) ?? (e as Error).message);
   }
 };
 
