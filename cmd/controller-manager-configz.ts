@@ -55,6 +55,7 @@ export function controllerManagerConfigz(v: Record<string, unknown>, ms: Record<
         NodeEvictionRate: Number(v['node-eviction-rate']), NodeStartupGracePeriod: d(ms['node-startup-grace-period']),
         NodeMonitorGracePeriod: d(ms['node-monitor-grace-period']),
       },
+      PersistentVolumeBinderController: { PVClaimBinderSyncPeriod: d(ms['pvclaimbinder-sync-period']) },
       PodGCController: { TerminatedPodGCThreshold: n('terminated-pod-gc-threshold') },
       ReplicaSetController: { ConcurrentRSSyncs: n('concurrent-replicaset-syncs') },
       ReplicationController: { ConcurrentRCSyncs: n('concurrent-rc-syncs') },

@@ -27,6 +27,8 @@ export interface ClusterControllerConfig {
   discoveryPeriodMs: number;
   /** Re-sync of namespaces (upstream --namespace-sync-period, 5 min). */
   namespaceSyncPeriodMs: number;
+  /** Re-sync of every claim and volume by the PersistentVolume binder (upstream --pvclaimbinder-sync-period, 15 s). */
+  pvClaimBinderSyncPeriodMs: number;
   /** Where the mini-kube.io/hostpath provisioner makes its volumes' directories (minikube's /tmp/hostpath-provisioner). */
   hostPathProvisionerDir: string;
   /** Whether node-ipam gives nodes a podCIDR (upstream --allocate-node-cidrs, off). */
@@ -65,6 +67,7 @@ export const defaultClusterControllerConfig = (): ClusterControllerConfig => ({
   resourceQuotaSyncPeriodMs: 5 * 60_000,
   discoveryPeriodMs: 30_000,
   namespaceSyncPeriodMs: 5 * 60_000,
+  pvClaimBinderSyncPeriodMs: 15_000,
   hostPathProvisionerDir: '/tmp/hostpath-provisioner',
   allocateNodeCidrs: false,
   clusterCidr: '',

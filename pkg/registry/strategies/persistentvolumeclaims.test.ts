@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { causeToString } from '../../apimachinery/field.js';
-import { validatePersistentVolumeClaimSpec, validatePersistentVolumeClaimUpdate } from './persistentvolumeclaims.js';
+import type { KubeObject } from '../../../api/types.js';
+import { systemContext } from '../context.js';
+import { persistentVolumeClaimStrategy, validatePersistentVolumeClaimSpec, validatePersistentVolumeClaimUpdate } from './persistentvolumeclaims.js';
 
 const check = (spec: Record<string, unknown>): string[] =>
   validatePersistentVolumeClaimSpec({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec }).map(causeToString);
@@ -65,5 +67,13 @@ describe('PersistentVolumeClaim validation', () => {
         'metadata.annotations.volume.beta.kubernetes.io/storage-class: Invalid value: "other": field is immutable',
       ]);
     });
+  });
+});
+
+describe('PersistentVolumeClaim creation', () => {
+  it('starts Pending whatever status the client sent, as upstream\'s cleared status read back defaulted', () => {
+    const pvc: KubeObject = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c' }, spec: {}, status: { phase: 'Bound', capacity: { storage: '1Gi' } } };
+    persistentVolumeClaimStrategy.prepareForCreate!(pvc, systemContext('default'));
+    expect(pvc.status).toEqual({ phase: 'Pending' });
   });
 });

@@ -152,6 +152,11 @@ export function validatePersistentVolumeClaimUpdate(pvc: KubeObject, old: KubeOb
 }
 
 export const persistentVolumeClaimStrategy: Strategy = {
+  // upstream clears the status on create and its v1 defaulting (applied as the stored object is read back) sets
+  // phase Pending: the create response and every read show it, so the binder never has to write it
+  prepareForCreate(pvc) {
+    pvc.status = { phase: 'Pending' };
+  },
   validate: (pvc: KubeObject) => validatePersistentVolumeClaimSpec(pvc.spec),
   validateUpdate: validatePersistentVolumeClaimUpdate,
 };
