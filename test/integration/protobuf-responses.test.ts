@@ -292,8 +292,8 @@ describe('protobuf watch', () => {
     expect(w.events.find((e) => e.object.metadata?.name === 'cfg')?.object).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', data: { a: 'b', empty: '' } });
   });
 
-  it('reports a resourceVersion it cannot reach as an ERROR event carrying a protobuf Status', async () => {
-    const w = await watch('/api/v1/namespaces/pb/configmaps?watch=1&resourceVersion=999999999', CLIENT_GO, (events) => events.length > 0);
+  it('reports a resourceVersion a watch-list cannot reach as an ERROR event carrying a protobuf Status', async () => {
+    const w = await watch('/api/v1/namespaces/pb/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=999999999', CLIENT_GO, (events) => events.length > 0);
     expect(w.type).toBe(`${PB};stream=watch`);
     expect(w.events[0]).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 504, reason: 'Timeout' } });
   });
