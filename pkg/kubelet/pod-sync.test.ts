@@ -31,6 +31,17 @@ const record = (spec: Record<string, unknown>, annotations: Record<string, strin
   pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', uid: 'u1', annotations }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }], ...spec } } as KubeObject,
 });
 
+/** Each container the runtime is asked to stop, as name:timeout, in order. */
+const recordStops = (runtime: FakeRuntime): string[] => {
+  const stops: string[] = [];
+  const stop = runtime.stopContainer.bind(runtime);
+  vi.spyOn(runtime, 'stopContainer').mockImplementation(async (id, timeout) => {
+    stops.push(`${runtime.containerStatus(id)!.name}:${timeout}`);
+    await stop(id, timeout);
+  });
+  return stops;
+};
+
 const cs = (status: Record<string, unknown>): Record<string, any> => (status.containerStatuses as Record<string, any>[])[0]!;
 
 describe('PodSyncer', () => {
@@ -406,12 +417,7 @@ describe('stopping a pod with sidecars (upstream termination ordering)', () => {
     const rec = sidecarPod({ restartPolicy: 'Never', terminationGracePeriodSeconds: 7 },
       { 'fake.mini-kube.io/exit-code.a': '0', 'fake.mini-kube.io/run-ms.a': '5', 'fake.mini-kube.io/exit-code.b': '0', 'fake.mini-kube.io/run-ms.b': '5' });
     for (let i = 0; i < 3; i++) await syncer.sync(rec);
-    const timeouts: string[] = [];
-    const stop = runtime.stopContainer.bind(runtime);
-    vi.spyOn(runtime, 'stopContainer').mockImplementation(async (id, timeout) => {
-      timeouts.push(`${runtime.containerStatus(id)!.name}:${timeout}`);
-      await stop(id, timeout);
-    });
+    const timeouts = recordStops(runtime);
     await clock.advance(10);
     await syncer.sync(rec);
     expect(timeouts).toEqual(['sc2:7', 'sc1:7']);
@@ -428,12 +434,7 @@ describe('stopping a pod with sidecars (upstream termination ordering)', () => {
     }, { 'fake.mini-kube.io/exit-code.init': '1', 'fake.mini-kube.io/run-ms.init': '5' });
     await syncer.sync(rec);
     await syncer.sync(rec);
-    const timeouts: string[] = [];
-    const stop = runtime.stopContainer.bind(runtime);
-    vi.spyOn(runtime, 'stopContainer').mockImplementation(async (id, timeout) => {
-      timeouts.push(`${runtime.containerStatus(id)!.name}:${timeout}`);
-      await stop(id, timeout);
-    });
+    const timeouts = recordStops(runtime);
     await clock.advance(10);
     await syncer.sync(rec);
     expect(timeouts).toEqual(['sc:7']);
