@@ -101,11 +101,14 @@ const RESOURCE_OF: Record<VolumeObjectKind, typeof Resources.configMaps> = {
 };
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-/** What upstream's checkAndUpdatePod compares: spec, labels, annotations and the deletion's timestamp and grace. */
-const sameSpecAndMeta = (a: KubeObject, b: KubeObject): boolean => {
+/** Labels and annotations: what the downward API projects, and part of what upstream's checkAndUpdatePod compares. */
+const sameLabelsAndAnnotations = (a: KubeObject, b: KubeObject): boolean =>
+  sameJson(a.metadata?.labels, b.metadata?.labels) && sameJson(a.metadata?.annotations, b.metadata?.annotations);
+
+/** The rest of what checkAndUpdatePod compares: spec and the deletion's timestamp and grace. */
+const sameSpecAndDeletion = (a: KubeObject, b: KubeObject): boolean => {
   const [x, y] = [a.metadata!, b.metadata!];
-  return x.deletionTimestamp === y.deletionTimestamp && x.deletionGracePeriodSeconds === y.deletionGracePeriodSeconds
-    && sameJson(x.labels, y.labels) && sameJson(x.annotations, y.annotations) && sameJson(a.spec, b.spec);
+  return x.deletionTimestamp === y.deletionTimestamp && x.deletionGracePeriodSeconds === y.deletionGracePeriodSeconds && sameJson(a.spec, b.spec);
 };
 
 export class NodeKubelet {
@@ -249,9 +252,10 @@ export class NodeKubelet {
     }
     const uid = pod.metadata!.uid!;
     let rec = this.records.get(uid);
+    const sameMeta = !rec || sameLabelsAndAnnotations(rec.pod, pod);
     // as upstream's pod config, a change of the status alone (this kubelet's own write, most often) is a reconcile, not
     // an update: it syncs nothing, unless readiness gates may have to be looked at again
-    const statusOnly = rec !== undefined && !pod.spec?.readinessGates && sameSpecAndMeta(rec.pod, pod);
+    const statusOnly = rec !== undefined && sameMeta && !pod.spec?.readinessGates && sameSpecAndDeletion(rec.pod, pod);
     if (!rec) {
       rec = { uid, pod, waiting: new Map(), terminated: false };
       const phase = pod.status?.phase as string | undefined;
@@ -272,7 +276,7 @@ export class NodeKubelet {
       this.records.set(uid, rec);
     }
     // the downward API projects labels and annotations
-    if (!sameJson(rec.pod.metadata?.labels, pod.metadata?.labels) || !sameJson(rec.pod.metadata?.annotations, pod.metadata?.annotations)) rec.volumesStale = true;
+    if (!sameMeta) rec.volumesStale = true;
     rec.pod = pod;
     this.watcher?.track(uid, pod);
     if (!statusOnly) this.workers.update(uid);
