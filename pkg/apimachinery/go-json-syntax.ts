@@ -1,7 +1,20 @@
 // encoding/json's scanner: the error Go's decoder reports for the first bad character of a JSON text, in its words
 // ("invalid character 'o' in literal null (expecting 'u')"), which clients and scripts match on.
-/** Go's quoteChar: how encoding/json names an unexpected character. */
-const goChar = (c: string): string => (c === "'" ? "'\\''" : c === '"' ? "'\"'" : `'${JSON.stringify(c).slice(1, -1)}'`);
+const NAMED_ESCAPES: Record<number, string> = { 7: 'a', 8: 'b', 9: 't', 10: 'n', 11: 'v', 12: 'f', 13: 'r' };
+
+/**
+ * Go's quoteChar: how encoding/json names an unexpected character, strconv.Quote's escapes between single quotes
+ * ('\x01', '\n', '\u0081'). The scanner reads bytes: a text read as latin1 holds one character per byte.
+ */
+const goChar = (c: string): string => {
+  const code = c.charCodeAt(0);
+  if (c === "'") return "'\\''";
+  if (c === '\\') return "'\\\\'";
+  if (NAMED_ESCAPES[code]) return `'\\${NAMED_ESCAPES[code]}'`;
+  if (code < 0x20 || code === 0x7f) return `'\\x${code.toString(16).padStart(2, '0')}'`;
+  if (code >= 0x80 && code < 0xa0) return `'\\u${code.toString(16).padStart(4, '0')}'`;
+  return `'${c}'`;
+};
 
 class SyntaxErr extends Error {}
 

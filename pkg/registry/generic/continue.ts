@@ -2,6 +2,7 @@
 // the first page (every page is served at it) and the key after which the next page starts. A token
 // with revision -1 continues at the latest state (what an expired token's 410 hands back).
 import { badRequest, StatusError } from '../../apimachinery/errors.js';
+import { goSyntaxError } from '../../apimachinery/go-json-syntax.js';
 
 export interface ContinueToken {
   /** The snapshot every page is read at; -1 = the latest state. */
@@ -19,26 +20,14 @@ function rawUrlBase64(s: string): Buffer {
   return Buffer.from(s, 'base64url');
 }
 
-/** A byte as Go's encoding/json quotes it in a syntax error ('\u0081', '\x01', 'a'). */
-function goQuoteByte(b: number): string {
-  if (b === 0x27) return "'\\''";
-  if (b >= 0x20 && b < 0x7f) return `'${String.fromCharCode(b)}'`;
-  const named: Record<number, string> = { 7: 'a', 8: 'b', 9: 't', 10: 'n', 11: 'v', 12: 'f', 13: 'r' };
-  if (named[b]) return `'\\${named[b]}'`;
-  if (b < 0x80) return `'\\x${b.toString(16).padStart(2, '0')}'`;
-  return b < 0xa0 ? `'\\u${b.toString(16).padStart(4, '0')}'` : `'${String.fromCharCode(b)}'`;
-}
-
 export function decodeContinue(s: string): ContinueToken {
   let raw: { v?: string; rv?: number; start?: string };
   const bytes = rawUrlBase64(s);
   try {
     raw = JSON.parse(bytes.toString('utf8')) as typeof raw;
   } catch {
-    // the token is ours, so only a client's own bytes get here: Go's words for the first one that cannot start a value
-    const first = bytes.findIndex((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d);
-    const why = first < 0 ? 'unexpected end of JSON input'
-      : '{["-0123456789tfn'.includes(String.fromCharCode(bytes[first]!)) ? 'invalid JSON' : `invalid character ${goQuoteByte(bytes[first]!)} looking for beginning of value`;
+    // the token is ours, so only a client's own bytes get here: Go's scanner reads them byte by byte
+    const why = goSyntaxError(bytes.toString('latin1')) ?? 'unexpected end of JSON input';
     throw badRequest(`invalid continue token: continue key is not valid: ${why}`);
   }
   if (raw === null || typeof raw !== 'object') throw badRequest('invalid continue token: continue key is not valid');
