@@ -92,13 +92,14 @@ export const parseFieldSelector = (s: string): FieldSelector => {
 // Labels each resource accepts beyond none: upstream registers a conversion func per kind; kinds
 // without one accept only metadata.name and metadata.namespace, with a different message.
 const META = ['metadata.name', 'metadata.namespace'];
+/** An Event's object reference fields, selectable as involvedObject.* (core) or regarding.* (events.k8s.io). */
+const REFERENCE_FIELDS = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'];
 const SUPPORTED: Record<string, string[]> = {
   '/pods': [...META, 'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork',
     'status.phase', 'status.podIP', 'status.nominatedNodeName'],
   '/nodes': ['metadata.name', 'spec.unschedulable'],
   '/replicationcontrollers': [...META, 'status.replicas'],
-  '/events': [...META, 'involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid',
-    'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
+  '/events': [...META, ...REFERENCE_FIELDS.map((f) => `involvedObject.${f}`), 'reason', 'reportingComponent', 'source', 'type'],
   '/namespaces': ['metadata.name', 'status.phase'],
   '/secrets': [...META, 'type'],
   '/services': [...META, 'spec.clusterIP', 'spec.type'],
@@ -108,7 +109,7 @@ const SUPPORTED: Record<string, string[]> = {
   'certificates.k8s.io/clustertrustbundles': ['metadata.name', 'spec.signerName'],
   // a core Event's fields by events.k8s.io's names (upstream converts them to the core ones; its own are not taken)
   'events.k8s.io/events': [...META, 'reason', 'source', 'type', 'reportingController',
-    ...['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((f) => `regarding.${f}`)],
+    ...REFERENCE_FIELDS.map((f) => `regarding.${f}`)],
 };
 /** Old clients' names for a field. */
 const RENAMED: Record<string, Record<string, string>> = { '/pods': { 'spec.host': 'spec.nodeName' } };
@@ -145,20 +146,14 @@ const PER_RESOURCE: Record<string, FieldsFn> = {
     'status.nominatedNodeName': str(o.status?.nominatedNodeName),
   }),
   events: (o) => ({
-    'involvedObject.kind': str(o.involvedObject?.kind),
-    'involvedObject.namespace': str(o.involvedObject?.namespace),
-    'involvedObject.name': str(o.involvedObject?.name),
-    'involvedObject.uid': str(o.involvedObject?.uid),
-    'involvedObject.apiVersion': str(o.involvedObject?.apiVersion),
-    'involvedObject.resourceVersion': str(o.involvedObject?.resourceVersion),
-    'involvedObject.fieldPath': str(o.involvedObject?.fieldPath),
+    ...Object.fromEntries(REFERENCE_FIELDS.map((f) => [`involvedObject.${f}`, str(o.involvedObject?.[f])])),
     reason: str(o.reason),
     reportingComponent: str(o.reportingComponent),
     source: str(o.source?.component),
     type: str(o.type),
   }),
   'events.k8s.io/events': (o) => ({
-    ...Object.fromEntries(['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((f) => [`regarding.${f}`, str(o.regarding?.[f])])),
+    ...Object.fromEntries(REFERENCE_FIELDS.map((f) => [`regarding.${f}`, str(o.regarding?.[f])])),
     reason: str(o.reason),
     reportingController: str(o.reportingController),
     source: str(o.deprecatedSource?.component),
