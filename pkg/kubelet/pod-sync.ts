@@ -282,6 +282,7 @@ export class PodSyncer {
           name: pod.metadata!.name!, namespace: pod.metadata!.namespace!, uid: rec.uid, attempt: dead.length,
           hostname: kernelHostname(hostname, domain, pod.spec?.setHostnameAsFQDN === true), labels: pod.metadata?.labels, annotations: pod.metadata?.annotations,
           hostNetwork: pod.spec?.hostNetwork === true, dnsConfig, hosts: hostsEntries(pod, hostname, domain),
+          sharedPidNamespace: pod.spec?.shareProcessNamespace === true,
         });
       } catch (err) {
         this.o.recorder.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${(err as Error).message}`);

@@ -376,6 +376,23 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
   });
 
+  it('stops a container as the init of its PID namespace: SIGTERM reaches it only through a handler (else SIGKILL, 137), unless the pod shares one', async () => {
+    // a failing liveness probe stops the container with the pod's grace period, and the status keeps its exit code
+    const sleeper = (name: string, extra: Record<string, unknown>) => pod(name, {
+      spec: {
+        terminationGracePeriodSeconds: 1, ...extra,
+        containers: [{ name: 'sh', image: 'busybox', command: ['sleep', '1000'], livenessProbe: { exec: { command: ['false'] }, periodSeconds: 1, failureThreshold: 1 } }],
+      },
+    });
+    await createBound(admin, sleeper('init-sleeper', {}), NODE);
+    await createBound(admin, sleeper('shared-sleeper', { shareProcessNamespace: true }), NODE);
+    const lastExit = async (name: string): Promise<number> => eventually(async () =>
+      ((await get(name)).status?.containerStatuses as any[] | undefined)?.[0]?.lastState?.terminated?.exitCode as number | undefined, 20_000, `${name} restarted`);
+    expect(await lastExit('init-sleeper')).toBe(137);
+    expect(await lastExit('shared-sleeper')).toBe(143);
+    await Promise.all(['init-sleeper', 'shared-sleeper'].map((n) => admin.pods('default').delete(n, { gracePeriodSeconds: 0 })));
+  });
+
   it('reports a pod deleted as it starts as the runtime has it while it is killed: running, not ContainerCreating or Failed', async () => {
     await createBound(admin, pod('hasty', {
       spec: { terminationGracePeriodSeconds: 3, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'trap "" TERM; while true; do sleep 0.1; done'] }] },

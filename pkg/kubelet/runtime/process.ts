@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { access, constants as fsConstants, lstat, mkdir, readdir, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { constants as osConstants, tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
@@ -21,7 +21,7 @@ import { imageRepository, loadImageCatalog, type ImageCatalog } from './image-ca
 import { RuntimeState, type ContainerRecord } from './process-state.js';
 import { AttachHub, dialInNetns, dialPod, execNotFoundMessage, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
 import { diskUsage, filesystemOf, NO_USAGE } from '../disk-usage.js';
-import { cgroupUsage, netDev, processAlive, processGroupUsage } from './procfs.js';
+import { cgroupUsage, handlesSignal, netDev, processAlive, processGroupUsage } from './procfs.js';
 import { readCriLog } from './cri-log.js';
 import { newId } from './ids.js';
 import { ShimHandle } from './shim-client.js';
@@ -70,6 +70,7 @@ interface ProcContainer extends ContainerStatus, ContainerRecord {
 
 /** `mini-kube container-shim` of this package: the bundle next to this chunk, or dist/bin from the compiled tree or the sources. */
 /** util-linux setsid (-c: the terminal on stdin made the new session's; -w: its child's exit code), where there is one. */
+const SIGTERM = osConstants.signals.SIGTERM;
 const SETSID = ['/usr/bin/setsid', '/bin/setsid'].find((p) => existsSync(p));
 /** argv as the leader of a session its terminal belongs to (see execArgv), where setsid is there. */
 const leadingItsTerminal = (argv: string[]): string[] => (SETSID ? [SETSID, '-c', '-w', ...argv] : argv);
@@ -342,9 +343,12 @@ export class ProcessRuntime implements Runtime {
     if (!c || c.state !== 'running' || pid === undefined) return;
     const signal = (s: NodeJS.Signals, target: number): void => { try { process.kill(target, s); } catch { /* gone */ } };
     // SIGTERM goes to the container's own process alone (as a runtime signals a container's init), SIGKILL to every
-    // process group (a tty container's own process leads one of its own)
+    // process group (a tty container's own process leads one of its own). Upstream that process is PID 1 of a
+    // namespace of its own unless the pod shares one: SIGTERM is then lost on a process without a handler for it (a
+    // `sleep`, a shell without a trap), which runs until the grace period's SIGKILL (exit code 137).
     const { top, main } = await this.processesOf(c, pid);
-    signal('SIGTERM', main ?? -top);
+    const ownInit = !this.sandboxes.get(c.sandboxId)?.config.sharedPidNamespace;
+    if (!ownInit || handlesSignal(main ?? top, SIGTERM)) signal('SIGTERM', main ?? -top);
     const killer = setTimeout(() => { for (const g of new Set([pid, top, ...(main ? [main] : [])])) signal('SIGKILL', -g); }, Math.max(0, timeoutSeconds) * 1000);
     await c.exited;
     clearTimeout(killer);

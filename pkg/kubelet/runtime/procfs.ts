@@ -22,6 +22,19 @@ export const waitGone = async (pid: number, ms: number): Promise<void> => {
   while (processAlive(pid) && Date.now() < deadline) await sleep(10);
 };
 
+/**
+ * Whether the process has a handler of its own for `signal` (/proc/PID/status SigCgt): what decides whether a
+ * signal sent from outside reaches the init of a PID namespace. A process gone (or unreadable) handles nothing.
+ */
+export function handlesSignal(pid: number, signal: number): boolean {
+  try {
+    const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return caught !== undefined && (BigInt(`0x${caught}`) & (1n << BigInt(signal - 1))) !== 0n;
+  } catch {
+    return false;
+  }
+}
+
 const TICK_NS = 10_000_000; // USER_HZ is 100 on Linux
 const PAGE_BYTES = 4096;
 

@@ -24,6 +24,12 @@ export interface SandboxConfig {
    * FQDN when it has a subdomain, and its spec's hostAliases.
    */
   hosts?: HostsEntries;
+  /**
+   * The pod's containers share one PID namespace (spec.shareProcessNamespace, CRI NamespaceMode POD): the pause is
+   * its init. Else each container's process is the init of a namespace of its own, which a signal reaches only
+   * when the process handles it (the kernel drops others, SIGKILL aside).
+   */
+  sharedPidNamespace?: boolean;
 }
 
 /** The pod's own lines in its managed /etc/hosts (`hostname`: the pod's short one, when the kernel's is its FQDN). */
