@@ -1,63 +1,93 @@
-// Admission on the node, as upstream's lifecycle predicate admit handler runs the scheduler's general predicates
-// again when a pod arrives: node name, nodeSelector, host ports free, and resources (cpu, memory, pods) within
-// allocatable given the pods already admitted. A rejected pod is Failed with upstream's reason and message.
+// Admission on the node, as upstream's lifecycle predicate admit handler (generalFilter): the scheduler's
+// AdmissionCheck run again when a pod arrives, in its order (resources, node affinity and selector, node name, host
+// ports), then the NoExecute taints the pod does not tolerate (static pods exempt). Only the first failure is
+// reported; a rejected pod is Failed with upstream's reason and message. The checks are the scheduler's own
+// (pkg/scheduler), as upstream's kubelet imports the scheduler's.
 import type { KubeObject } from '../client/index.js';
-import { parseQuantity, quantityMilliValue, quantityValue } from '../apimachinery/quantity.js';
+import { podMatchesNodeSelectorAndAffinity } from '../scheduler/affinity.js';
+import { podInfoOf, portsConflict, type HostPort } from '../scheduler/node-info.js';
+import { CPU, MEMORY, PODS, podRequests, toResources, type Resources } from '../scheduler/resources.js';
+import { tolerationsTolerate, type Taint, type Toleration } from '../scheduler/types.js';
 
 export interface Rejection { reason: string; message: string }
 
-interface SpecContainer { resources?: { requests?: Record<string, string>; limits?: Record<string, string> }; ports?: { hostPort?: number; protocol?: string; hostIP?: string }[]; restartPolicy?: string }
-
-const parse = (v: string | undefined, milli: boolean): number => {
-  if (!v) return 0;
-  try { const q = parseQuantity(v); return milli ? quantityMilliValue(q) : quantityValue(q); } catch { return 0; }
-};
-
-/** Effective requests as upstream computes them: max(sum of containers, each init container), plus overhead. */
-export const podRequests = (pod: KubeObject): { cpu: number; memory: number } => {
-  const req = (c: SpecContainer, r: string): string | undefined => c.resources?.requests?.[r] ?? c.resources?.limits?.[r];
-  const containers = (pod.spec?.containers ?? []) as SpecContainer[];
-  const inits = (pod.spec?.initContainers ?? []) as SpecContainer[];
-  const sidecars = inits.filter((c) => c.restartPolicy === 'Always');
-  const sum = (list: SpecContainer[], r: string, milli: boolean): number => list.reduce((a, c) => a + parse(req(c, r), milli), 0);
-  const one = (r: string, milli: boolean): number => {
-    let total = sum(containers, r, milli) + sum(sidecars, r, milli);
-    for (const c of inits) if (c.restartPolicy !== 'Always') total = Math.max(total, parse(req(c, r), milli));
-    return total + parse((pod.spec?.overhead as Record<string, string> | undefined)?.[r], milli);
-  };
-  return { cpu: one('cpu', true), memory: one('memory', false) };
-};
-
-const hostPorts = (pod: KubeObject): string[] => [...((pod.spec?.initContainers ?? []) as SpecContainer[]), ...((pod.spec?.containers ?? []) as SpecContainer[])]
-  .flatMap((c) => c.ports ?? []).filter((p) => p.hostPort).map((p) => `${p.protocol ?? 'TCP'}/${p.hostPort}`);
-
 /** What an admitted pod holds on its node. Its containers' resources and ports never change, so it is taken once. */
 export interface Footprint {
-  requests: { cpu: number; memory: number };
-  hostPorts: string[];
+  requests: Resources;
+  hostPorts: HostPort[];
 }
 
-export const footprintOf = (pod: KubeObject): Footprint => ({ requests: podRequests(pod), hostPorts: hostPorts(pod) });
+type Container = { resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> } };
 
-/** Whether the node can take `pod` (of footprint `own`) next to `admitted` (the footprints of the pods it already runs). */
-export const admitPod = (pod: KubeObject, own: Footprint, admitted: Footprint[], node: { labels: Record<string, string>; allocatable: { cpu: string; memory: string; pods: number } }): Rejection | undefined => {
-  const selector = (pod.spec?.nodeSelector ?? {}) as Record<string, string>;
-  if (Object.entries(selector).some(([k, v]) => node.labels[k] !== v)) {
-    return { reason: 'NodeAffinity', message: "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector" };
+/**
+ * Requests default to limits. The apiserver's defaulting did so for pods from the API; static pods are read from
+ * their files here without it (upstream's file source defaults them), so the kubelet applies that one rule itself.
+ */
+const withRequestsFromLimits = (pod: KubeObject): KubeObject => {
+  const fill = (list: unknown): Container[] | undefined => (list as Container[] | undefined)?.map((c) =>
+    (c.resources?.limits ? { ...c, resources: { ...c.resources, requests: { ...c.resources.limits, ...c.resources.requests } } } : c));
+  return { ...pod, spec: { ...pod.spec, containers: fill(pod.spec?.containers), initContainers: fill(pod.spec?.initContainers) } };
+};
+
+export const footprintOf = (pod: KubeObject): Footprint => ({ requests: podRequests(withRequestsFromLimits(pod)), hostPorts: podInfoOf(pod).ports });
+
+/** Upstream's IsExtendedResourceName: a domain-prefixed name outside kubernetes.io. */
+const isExtended = (r: string): boolean => r.includes('/') && !r.includes('kubernetes.io/') && !r.startsWith('requests.');
+
+/** Upstream's IsScalarResourceName: what NodeResourcesFit checks besides cpu, memory, ephemeral-storage and pods. */
+const isScalar = (r: string): boolean => r.includes('/') || r.startsWith('hugepages-') || r.startsWith('attachable-volumes-');
+
+const EPHEMERAL_STORAGE = 'ephemeral-storage';
+
+const rejected = (predicate: string, why: string): Rejection => ({ reason: predicate, message: `Pod was rejected: Predicate ${predicate} failed: ${why}` });
+
+/**
+ * Upstream's noderesources.Fits: too many pods first, then cpu, memory, ephemeral storage and the scalar resources
+ * (extended resources the node does not have left out, as upstream's removeMissingExtendedResources); the first
+ * shortfall.
+ */
+const insufficient = (want: Resources, admitted: Footprint[], allocatable: Resources): Rejection | undefined => {
+  const allowedPods = allocatable[PODS] ?? 0;
+  const short = (r: string, requested: number, used: number, capacity: number): Rejection =>
+    ({ reason: `OutOf${r}`, message: `Pod was rejected: Node didn't have enough resource: ${r}, requested: ${requested}, used: ${used}, capacity: ${capacity}` });
+  if (admitted.length + 1 > allowedPods) return short(PODS, 1, admitted.length, allowedPods);
+  const used = (r: string): number => admitted.reduce((a, f) => a + (f.requests[r] ?? 0), 0);
+  const named = [CPU, MEMORY, EPHEMERAL_STORAGE];
+  // Go ranges over the scalar resources in no set order: sorted here, so that the first reported is always the same
+  const scalars = Object.keys(want).filter((r) => isScalar(r) && !(isExtended(r) && !(r in allocatable))).sort();
+  for (const r of [...named, ...scalars]) {
+    const v = want[r] ?? 0;
+    if (v > 0 && v > (allocatable[r] ?? 0) - used(r)) return short(r, v, used(r), allocatable[r] ?? 0);
   }
-  const used = new Set(admitted.flatMap((f) => f.hostPorts));
-  if (own.hostPorts.some((p) => used.has(p))) {
-    return { reason: 'NodePorts', message: "Pod was rejected: Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports" };
+  return undefined;
+};
+
+/** Upstream's IsStaticPod: a pod whose config source is not the apiserver. */
+const isStatic = (pod: KubeObject): boolean => {
+  const source = pod.metadata?.annotations?.['kubernetes.io/config.source'];
+  return source !== undefined && source !== 'api';
+};
+
+/**
+ * Whether the node can take `pod` (of footprint `own`) next to `admitted` (the footprints of the pods it already
+ * runs). `node`: the Node as the kubelet has it (its labels, spec.taints and status.allocatable).
+ */
+export const admitPod = (pod: KubeObject, own: Footprint, admitted: Footprint[], node: KubeObject): Rejection | undefined => {
+  const lacking = insufficient(own.requests, admitted, toResources(node.status?.allocatable as Record<string, unknown> | undefined));
+  if (lacking) return lacking;
+  if (!podMatchesNodeSelectorAndAffinity(pod, node)) return rejected('NodeAffinity', "node(s) didn't match Pod's node affinity/selector");
+  const nodeName = pod.spec?.nodeName as string | undefined;
+  if (nodeName && nodeName !== node.metadata?.name) return rejected('NodeName', "node(s) didn't match the requested node name");
+  const used = admitted.flatMap((f) => f.hostPorts);
+  if (own.hostPorts.some((p) => used.some((u) => portsConflict(u, p)))) {
+    return rejected('NodePorts', "node(s) didn't have free ports for the requested pod ports");
   }
-  if (admitted.length + 1 > node.allocatable.pods) {
-    return { reason: 'OutOfpods', message: `Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: ${admitted.length}, capacity: ${node.allocatable.pods}` };
-  }
-  const want = own.requests;
-  const have = admitted.map((f) => f.requests).reduce((a, r) => ({ cpu: a.cpu + r.cpu, memory: a.memory + r.memory }), { cpu: 0, memory: 0 });
-  const cap = { cpu: parse(node.allocatable.cpu, true), memory: parse(node.allocatable.memory, false) };
-  for (const r of ['cpu', 'memory'] as const) {
-    if (want[r] > 0 && have[r] + want[r] > cap[r]) {
-      return { reason: `OutOf${r}`, message: `Pod was rejected: Node didn't have enough resource: ${r}, requested: ${want[r]}, used: ${have[r]}, capacity: ${cap[r]}` };
+  // the kubelet minds only the NoExecute taints (the scheduler saw to NoSchedule); static pods are exempt
+  if (!isStatic(pod)) {
+    const tolerations = pod.spec?.tolerations as Toleration[] | undefined;
+    const taints = ((node.spec?.taints ?? []) as Taint[]).filter((t) => t.effect === 'NoExecute');
+    if (taints.some((t) => !tolerationsTolerate(tolerations, t))) {
+      return rejected('TaintToleration', "node(s) had taints that the pod didn't tolerate");
     }
   }
   return undefined;

@@ -242,6 +242,25 @@ export class NodeKubelet {
     return { kind: 'Node', name: this.o.nodeName, uid: this.o.nodeName, namespace: '' };
   }
 
+  /**
+   * The Node that admission weighs a pod against, as upstream's getNodeAnyWay: its labels as last seen, its taints
+   * and, besides this kubelet's own resources, what else its allocatable lists (extended resources others added).
+   */
+  private admissionNode(): KubeObject {
+    const watched = this.o.watchedNode?.();
+    const r = this.o.resources;
+    return {
+      metadata: { name: this.o.nodeName, labels: { ...nodeLabels(this.o.nodeName, this.o.labels), ...this.agent.labels() } },
+      spec: { taints: watched?.spec?.taints },
+      status: {
+        allocatable: {
+          ...(watched?.status?.allocatable as Record<string, string> | undefined),
+          cpu: r.cpu, memory: r.memory, pods: String(r.pods), 'ephemeral-storage': r.ephemeralStorage ?? DEFAULT_EPHEMERAL_STORAGE,
+        },
+      },
+    };
+  }
+
   /** A pod bound to this node was added or changed. */
   podChanged(pod: KubeObject): void {
     if (isMirrorPod(pod)) { // stands for a static pod: not run, but its status is written there
@@ -262,10 +281,8 @@ export class NodeKubelet {
       if (!pod.metadata?.deletionTimestamp && (phase === undefined || phase === 'Pending')) {
         const active = [...this.records.values()].filter((r) => !r.terminated && !r.failed && !r.removed).map((r) => (r.footprint ??= footprintOf(r.pod)));
         rec.footprint = footprintOf(pod);
-        const rejection = admitPod(pod, rec.footprint, active, {
-          labels: { ...nodeLabels(this.o.nodeName, this.o.labels), ...this.agent.labels() },
-          allocatable: { cpu: this.o.resources.cpu, memory: this.o.resources.memory, pods: this.o.resources.pods },
-        }) ?? pressureRejection(pod, this.eviction?.pressure() ?? new Set());
+        // upstream's admit handlers in their order: the eviction manager's (node pressure), then the predicates'
+        const rejection = pressureRejection(pod, this.eviction?.pressure() ?? new Set()) ?? admitPod(pod, rec.footprint, active, this.admissionNode());
         if (rejection) {
           // upstream's rejectPod: the event says why, the status that the pod was rejected and why
           const why = rejection.message.replace(/^Pod was rejected: /, '');
