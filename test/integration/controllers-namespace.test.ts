@@ -49,7 +49,7 @@ describe('namespace controller', () => {
       'the finalizer conditions');
     const conds = Object.fromEntries(((ns.body as KubeObject).status!.conditions as { type: string; reason: string; message: string }[]).map((c) => [c.type, c]));
     expect((ns.body as KubeObject).status!.phase).toBe('Terminating');
-    expect(conds.NamespaceContentRemaining).toMatchObject({ status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: configmaps has 1 resource instances' });
+    expect(conds.NamespaceContentRemaining).toMatchObject({ status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: configmaps. has 1 resource instances' });
     expect(conds.NamespaceFinalizersRemaining).toMatchObject({ reason: 'SomeFinalizersRemain', message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances' });
     expect(conds.NamespaceDeletionDiscoveryFailure).toMatchObject({ status: 'False', reason: 'ResourcesDiscovered' });
     // The finalizer goes: the namespace follows (the controller looks again after upstream's 15 s estimate / 2 + 1).

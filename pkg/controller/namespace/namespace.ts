@@ -83,7 +83,8 @@ export async function startNamespaceController(ctx: ClusterControllerContext): P
       try {
         const left = await deleteResource(r, name);
         estimate = Math.max(estimate, left.estimate);
-        if (left.count > 0) remaining.set(r.group ? `${r.resource}.${r.group}` : r.resource, left);
+        // upstream formats every resource as resource.group, leaving "configmaps." for the core group
+        if (left.count > 0) remaining.set(`${r.resource}.${r.group}`, left);
       } catch (e) {
         if (ctx.signal.aborted) throw e;
         contentErrors.push((e as Error).message);
