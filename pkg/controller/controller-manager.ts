@@ -22,7 +22,7 @@ import { startNamespaceController } from './namespace/namespace.js';
 import { startNodeIpamController } from './nodeipam/node-ipam.js';
 import { startNodeLifecycleController } from './nodelifecycle/node-lifecycle.js';
 import { startTaintEvictionController } from './nodelifecycle/taint-eviction.js';
-import { startHostPathProvisioner } from './persistentvolume/hostpath-provisioner.js';
+import { HOSTPATH_PROVISIONER, startHostPathProvisioner } from './persistentvolume/hostpath-provisioner.js';
 import { startPersistentVolumeBinder } from './persistentvolume/binder.js';
 import { startHorizontalPodAutoscalerController } from './podautoscaler/horizontal.js';
 import { startPodGcController } from './podgc/podgc.js';
@@ -122,8 +122,12 @@ const EVENT_SOURCES: Record<string, string> = {
   'daemonset-controller': 'daemonset-controller',
 };
 
-/** The source.component (and reportingComponent) of a controller's events. */
-export const eventSourceOf = (d: ControllerDescriptor): string => EVENT_SOURCES[d.name] ?? d.serviceAccount;
+/**
+ * The source.component (and reportingComponent) of a controller's events. An external provisioner's (the hostpath
+ * one) are its provisioner's name and its identity, as sig-storage's provisioner library names them.
+ */
+export const eventSourceOf = (d: ControllerDescriptor, identity: string): string =>
+  d.name === 'hostpath-provisioner-controller' ? `${HOSTPATH_PROVISIONER}_${identity}` : EVENT_SOURCES[d.name] ?? d.serviceAccount;
 
 const workloadDescriptor = (key: string, init: ControllerInit): ControllerDescriptor => {
   const alias = Object.entries(WORKLOAD_NAMES).find(([a, w]) => a === key || w.name === key);
@@ -211,7 +215,7 @@ export async function runControllerManager(o: ControllerManagerOptions, signal: 
     const recorders: EventRecorder[] = [];
     const run = async (d: ControllerDescriptor, client: Client): Promise<void> => {
       const logger = log.child({ controller: d.name });
-      const recorder = new EventRecorder({ sink: client.events(), component: eventSourceOf(d), clock, logger });
+      const recorder = new EventRecorder({ sink: client.events(), component: eventSourceOf(d, identity), clock, logger });
       recorders.push(recorder);
       const workers = (d.concurrencyFlag && o.concurrency?.[d.concurrencyFlag]) || d.workers;
       logger.info({ workers }, 'starting controller');

@@ -27,7 +27,7 @@ describe('--controllers', () => {
   });
 
   it("names each controller's events as upstream's recorder does, whatever its service account", () => {
-    const source = Object.fromEntries(knownControllers().map((d) => [d.name, eventSourceOf(d)]));
+    const source = Object.fromEntries(knownControllers().map((d) => [d.name, eventSourceOf(d, 'vm_6f1c')]));
     expect(source).toMatchObject({
       'daemonset-controller': 'daemonset-controller', 'persistentvolume-binder-controller': 'persistentvolume-controller',
       'disruption-controller': 'controllermanager', 'persistentvolume-expander-controller': 'volume_expand',
@@ -35,6 +35,7 @@ describe('--controllers', () => {
       'node-lifecycle-controller': 'node-controller', 'replicationcontroller-controller': 'replication-controller',
       'deployment-controller': 'deployment-controller', 'horizontal-pod-autoscaler-controller': 'horizontal-pod-autoscaler',
       'endpointslice-controller': 'endpoint-slice-controller', 'service-lb-controller': 'service-controller',
+      'hostpath-provisioner-controller': 'mini-kube.io/hostpath_vm_6f1c',
     });
   });
 });
