@@ -50,6 +50,12 @@ interface Worker {
   failures: number;
   result?: boolean;
   stopped: boolean;
+  /**
+   * A liveness or startup failure killed its container: no more probes, but the worker stays until the container
+   * leaves the running list, so that a sync seeing it still running (stopping) starts no second worker to kill it
+   * again (upstream's onHold, until a new container ID).
+   */
+  onHold?: boolean;
   /** Its metrics' labels, once it has run. */
   labels?: { probe_type: string; container: string; pod: string; namespace: string };
 }
@@ -129,9 +135,9 @@ export class ProbeManager {
     const started = c.startedAt ?? this.o.clock.now();
     const firstAt = Math.max(0, started + (probe.initialDelaySeconds ?? 0) * 1000 - this.o.clock.now());
     const tick = async (): Promise<void> => {
-      if (w.stopped) return;
+      if (w.stopped || w.onHold) return;
       await this.runOnce(w, spec, probe);
-      if (!w.stopped) w.timer = this.o.clock.setTimer(() => void tick(), period);
+      if (!w.stopped && !w.onHold) w.timer = this.o.clock.setTimer(() => void tick(), period);
     };
     w.timer = this.o.clock.setTimer(() => void tick(), firstAt);
   }
@@ -175,7 +181,8 @@ export class ProbeManager {
   private async kill(w: Worker, spec: SpecContainer, probe: Probe, pod: KubeObject): Promise<void> {
     const why = w.kind === 'liveness' ? 'failed liveness probe' : 'failed startup probe';
     this.o.recorder.event(containerRef(pod, spec.name), 'Normal', 'Killing', `Container ${spec.name} ${why}, will be restarted`);
-    this.stopWorker(w);
+    w.onHold = true;
+    w.timer?.cancel();
     const grace = probe.terminationGracePeriodSeconds ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30;
     await this.o.runtime.stopContainer(w.containerId, grace);
   }
