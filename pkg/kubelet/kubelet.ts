@@ -85,7 +85,6 @@ export interface StaticPodOptions {
 }
 
 interface Record_ extends PodRecord {
-  removed?: boolean;
   /** Stop the containers within the grace period before forgetting the pod (a static pod's manifest went). */
   stopGracefully?: boolean;
 }

@@ -197,6 +197,25 @@ describe('PodSyncer', () => {
     expect(st.phase).toBe('Succeeded');
     expect((st.conditions as { type: string; status: string }[]).find((c) => c.type === 'PodReadyToStartContainers')?.status).toBe('False');
   });
+
+  it('a pod deleted while its image is pulled: the sync in flight creates nothing more (upstream cancels it)', async () => {
+    const { syncer, events, runtime } = setup();
+    const rec = record({ containers: [{ name: 'a', image: 'nginx:1.27' }, { name: 'b', image: 'busybox:1.36' }] });
+    const pull = runtime.pullImage.bind(runtime);
+    let release!: () => void;
+    const pulled = new Promise<void>((r) => { release = r; });
+    vi.spyOn(runtime, 'pullImage').mockImplementation(async (image) => { await pulled; return pull(image); });
+    const syncing = syncer.sync(rec);
+    await vi.waitFor(() => expect(events).toContain('Pulling: Pulling image "nginx:1.27"'));
+    rec.pod = { ...rec.pod, metadata: { ...rec.pod.metadata, deletionTimestamp: '2026-01-01T00:00:30Z', deletionGracePeriodSeconds: 30 } };
+    release();
+    await syncing;
+    expect(runtime.listContainers('u1')).toEqual([]);
+    expect(events.filter((e) => /^(Created|Started|Pulling: Pulling image "busybox)/.test(e))).toEqual([]);
+    await syncer.sync(rec);
+    expect(rec.terminated).toBe(true);
+    expect(events.filter((e) => e.startsWith('Killing'))).toEqual([]);
+  });
 });
 
 describe('event references', () => {

@@ -53,6 +53,8 @@ export interface PodRecord {
   startTime?: number;
   /** Set once every container is stopped after deletion or a terminal phase. */
   terminated: boolean;
+  /** The pod left the API (or its static manifest went). */
+  removed?: boolean;
   /** When the worker should look again (backoff expiry), ms since the epoch. */
   requeueAt?: number;
   /** Where each volume is on the node (set up once the sandbox exists; process runtime only). */
@@ -399,7 +401,16 @@ export class PodSyncer {
     }
   }
 
+  /**
+   * Whether the pod is to terminate, asked since the sync in progress read it: upstream's pod worker then cancels the
+   * sync in flight (its context), so nothing more is pulled, created or started; the next sync kills the pod.
+   */
+  private terminationRequested(rec: PodRecord): boolean {
+    return rec.removed === true || !!rec.pod.metadata?.deletionTimestamp;
+  }
+
   private async start(rec: PodRecord, sandboxId: string, c: SpecContainer, attempt: number): Promise<void> {
+    if (this.terminationRequested(rec)) return;
     const rt = this.o.runtime;
     const pod = rec.pod;
     const policy = pullPolicy(c);
@@ -486,6 +497,7 @@ export class PodSyncer {
       env = [{ name: 'MINI_KUBE_ROOTFS', value: rootfs }, ...env];
     }
     const vars = Object.fromEntries(env.map((e) => [e.name, e.value]));
+    if (this.terminationRequested(rec)) return; // asked while the image was pulled or the mounts made
     let id: string;
     try {
       id = await rt.createContainer(sandboxId, {
