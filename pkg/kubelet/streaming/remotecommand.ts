@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { StreamingOptions, StreamingSession } from '../runtime/types.js';
 import type { SpdyStream } from './spdy.js';
 import { upgradeSpdy } from './spdy-upgrade.js';
-import { acceptWebSocket, isWebSocketRequest, WsChannels } from './ws-channels.js';
+import { acceptWebSocket, flushed, isWebSocketRequest, WsChannels } from './ws-channels.js';
 
 const V5 = 'v5.channel.k8s.io';
 const V4 = 'v4.channel.k8s.io';
@@ -136,9 +136,10 @@ async function run(c: ClientStreams, o: RemoteCommandOptions, cmd: RemoteCommand
     if (c.stdin && s.stdin) c.stdin.pipe(s.stdin as Writable);
     else c.stdin?.resume();
     if (c.resize) readResizes(c.resize, (w, h) => s.resize(w, h));
-    const drained = [copy(s.stdout, c.stdout), copy(s.stderr, c.stderr)];
+    const copies = [copy(s.stdout, c.stdout), copy(s.stderr, c.stderr)];
     const code = await s.exited;
-    await Promise.race([Promise.all(drained), new Promise((r) => setTimeout(r, OUTPUT_DRAIN_MS).unref())]);
+    await Promise.race([Promise.all(copies.map((x) => x.done)), new Promise((r) => setTimeout(r, OUTPUT_DRAIN_MS).unref())]);
+    for (const x of copies) x.stop();
     if (cmd.exitCodes && code !== 0) {
       const message = `command terminated with non-zero exit code: error executing command ${cmd.describe}, exit code ${code}`;
       result = c.status ? failure(message, { reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: String(code) }] } }) : message;
@@ -151,20 +152,28 @@ async function run(c: ClientStreams, o: RemoteCommandOptions, cmd: RemoteCommand
     result = c.status ? failure(`Internal error occurred: ${message}`, { reason: 'InternalError', details: { causes: [{ message }] }, code: 500 }) : message;
   }
   if (gone) return;
-  c.stdout?.end();
-  c.stderr?.end();
+  // As upstream, the status is the last thing sent: output still queued on stdout/stderr (each chunk waits for the
+  // previous one's send) goes out before it, or a client ends its stdout at the status and loses the rest.
+  await Promise.all([flushed(c.stdout), flushed(c.stderr)]);
+  if (gone) return;
   if (result !== undefined) c.error.write(result);
   c.error.end(() => c.close());
 }
 
-/** Copies a session's output to the client (or drains it when the client did not ask for it). */
-const copy = (from: NodeJS.ReadableStream | undefined, to: Writable | undefined): Promise<void> => new Promise((resolve) => {
-  if (!from) { resolve(); return; }
-  from.once('end', () => resolve());
-  from.once('close', () => resolve());
+/**
+ * Copies a session's output to the client (or drains it when the client did not ask for it): `done` once the
+ * output ended; `stop` cuts what still comes (and discards it), so the client's stream can be ended.
+ */
+const copy = (from: NodeJS.ReadableStream | undefined, to: Writable | undefined): { done: Promise<void>; stop(): void } => {
+  if (!from) return { done: Promise.resolve(), stop: () => undefined };
+  const done = new Promise<void>((resolve) => {
+    from.once('end', () => resolve());
+    from.once('close', () => resolve());
+  });
   if (to) from.pipe(to, { end: false });
   else from.resume();
-});
+  return { done, stop: () => { if (to) from.unpipe(to); from.resume(); } };
+};
 
 /** Terminal sizes arrive as JSON objects {"Width":W,"Height":H}, one after another. */
 function readResizes(from: Readable, apply: (width: number, height: number) => void): void {

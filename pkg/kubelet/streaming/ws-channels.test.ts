@@ -36,6 +36,15 @@ describe('WsChannels', () => {
     expect(seen[0]!.at).toBeGreaterThanOrEqual(100);
   });
 
+  it('closes only after what its outputs still have queued', async () => {
+    const seen = await session(0, (ch) => {
+      const out = ch.output(1);
+      for (const s of ['a', 'b', 'c']) out.write(s);
+      ch.close();
+    });
+    expect(seen.map((m) => m.data)).toEqual(['1:a', '1:b', '1:c', 'closed']);
+  });
+
   it('without a hold sends at once', async () => {
     const seen = await session(0, (ch) => { ch.send(1, Buffer.from('now')); ch.close(); });
     expect(seen.map((m) => m.data)).toEqual(['1:now', 'closed']);

@@ -34,8 +34,16 @@ export function acceptWebSocket(req: IncomingMessage, socket: Duplex, head: Buff
   return new Promise((resolve) => wss.handleUpgrade(req, socket, head, (ws) => resolve(ws)));
 }
 
+/** Ends a stream and resolves once all it was given is written (at once when it is absent, destroyed or done). */
+export const flushed = (w: Writable | undefined): Promise<void> => new Promise((resolve) => {
+  if (!w || w.destroyed || w.writableFinished) { resolve(); return; }
+  w.once('close', () => resolve());
+  w.end(() => resolve());
+});
+
 export class WsChannels {
   private readonly inputs = new Map<number, PassThrough>();
+  private readonly outputs: Writable[] = [];
   /** Messages waiting for the hold to end, in order; undefined once it has. */
   private held: { n: number; data: Buffer; cb: (err?: Error | null) => void }[] | undefined;
   private closeHeld = false;
@@ -64,7 +72,9 @@ export class WsChannels {
 
   /** Writes to the client on channel n; ending it sends nothing (channels close with the connection). */
   output(n: number): Writable {
-    return new Writable({ write: (chunk: Buffer, _enc, cb) => this.send(n, chunk, cb), final: (cb) => cb() });
+    const w = new Writable({ write: (chunk: Buffer, _enc, cb) => this.send(n, chunk, cb), final: (cb) => cb() });
+    this.outputs.push(w);
+    return w;
   }
 
   send(n: number, data: Buffer, cb: (err?: Error | null) => void = () => undefined): void {
@@ -76,9 +86,12 @@ export class WsChannels {
 
   onClose(fn: () => void): void { if (this.ws.readyState >= this.ws.CLOSING) fn(); else this.ws.once('close', fn); }
 
+  /** Closes the connection once every output has sent what it still has queued (each waits for its last send). */
   close(): void {
-    if (this.held) { this.closeHeld = true; return; }
-    if (this.ws.readyState === this.ws.OPEN) this.ws.close(1000);
+    void Promise.all(this.outputs.map(flushed)).then(() => {
+      if (this.held) { this.closeHeld = true; return; }
+      if (this.ws.readyState === this.ws.OPEN) this.ws.close(1000);
+    });
   }
 
   private release(): void {
