@@ -3,7 +3,7 @@
 // exists and binds; a StatefulSet's volumeClaimTemplates are provisioned by the mini-kube.io/hostpath provisioner
 // (default StorageClass, WaitForFirstConsumer) and its pods run. ConfigMap volumes follow their ConfigMap (watch),
 // except subPath mounts.
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,6 +111,23 @@ spec:
     expect((await api.kubectl('delete', 'pvc', 'claim1', '--wait=false')).code).toBe(0);
     await eventually(async () => (await admin.persistentVolumes().get('pv1')).status?.phase === 'Released', 20_000, 'pv1 Released');
     expect(await readFile(join(data, 'hello'), 'utf8')).toBe('from the volume\n');
+  });
+
+  it('a hostPath volume of no type at a missing path is made a directory (0755) by the runtime, as containerd does; the pod runs', async () => {
+    const missing = join(dir, 'absent', 'data');
+    await createBound(admin, pod('missing-host-path', {
+      spec: {
+        volumes: [{ name: 'data', hostPath: { path: missing } }, { name: 'blank', hostPath: { path: join(dir, 'absent-too'), type: '' } }],
+        containers: [{
+          name: 'sh', image: 'busybox', command: ['sh', '-c', 'echo made > /data/out; ls -a /blank; exec sleep 60'],
+          volumeMounts: [{ name: 'data', mountPath: '/data' }, { name: 'blank', mountPath: '/blank' }],
+        }],
+      },
+    }), NODE);
+    await running('missing-host-path');
+    await eventually(async () => (await readFile(join(missing, 'out'), 'utf8').catch(() => '')) === 'made\n', 10_000, 'file written in the made directory');
+    expect((await stat(join(dir, 'absent-too'))).mode & 0o7777).toBe(0o755);
+    await admin.pods('default').delete('missing-host-path', { gracePeriodSeconds: 0 });
   });
 
   it('a pod whose claim is missing or unbound waits with FailedMount, then starts once the claim binds', async () => {

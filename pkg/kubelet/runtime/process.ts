@@ -93,6 +93,20 @@ const findExecutable = async (cmd: string, path: string, cwd: string): Promise<b
 };
 
 /** Whether the container finds `cmd` (its PATH, its working dir; through the volumes of a root of its own). */
+/**
+ * As containerd's CRI at CreateContainer: a mount's host path that does not exist is made, a directory (0755), so a
+ * hostPath volume of no type (or a hostPath PV) at a missing path is an empty directory, not a failed mount.
+ */
+async function makeMissingSources(mounts: Mount[]): Promise<void> {
+  for (const m of mounts) {
+    const missing = await stat(m.hostPath).then(() => false, (e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return true;
+      throw new Error(`failed to stat ${JSON.stringify(m.hostPath)}: ${e.message}`);
+    });
+    if (missing) await mkdir(m.hostPath, { recursive: true, mode: 0o755 }).catch((e: Error) => { throw new Error(`failed to mkdir ${JSON.stringify(m.hostPath)}: ${e.message}`); });
+  }
+}
+
 const commandFound = (c: ContainerRecord, cmd: string, mounts: Mount[]): Promise<boolean> =>
   findExecutable(hostPathOf(cmd, mounts), c.env.PATH ?? '', hostPathOf(c.cwd, mounts));
 
@@ -233,6 +247,7 @@ export class ProcessRuntime implements Runtime {
     const id = newId();
     const dir = join(this.podDir(sb.config.uid), config.name);
     await mkdir(dir, { recursive: true });
+    await makeMissingSources(config.mounts ?? []);
     const info = this.imageStatus(config.image);
     await this.writeBuiltins();
     const env: Record<string, string> = {
