@@ -2,7 +2,7 @@
 // the kubelet by marking pods ready (pods labelled hold=yes it leaves to the test). The controller's clock follows
 // real time until a test freezes it, and then moves only when the test moves it (its timers stay real).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatTime, realClock, type Clock } from '../../pkg/client/index.js';
+import { Resources, formatTime, realClock, type Clock } from '../../pkg/client/index.js';
 import { nodeOfDaemonPod } from '../../pkg/controller/daemonset/placement.js';
 import { eventually, markFinished, markReady, startHarness, type Harness } from './workloads-harness.js';
 
@@ -68,6 +68,28 @@ describe('daemonset controller', () => {
     await c.nodes().patch('n3', 'merge', { spec: { taints: null } });
     await eventually(nodesOfPods, (l) => l.includes('n3'), 'pod on n3');
   }, 50_000);
+
+  it('a revision carries the template labels and the DaemonSet annotations, so rollout history shows the change cause', async () => {
+    const { c, s } = h;
+    const template = (image: string) => ({ metadata: { labels: { app: 'cause', tier: 'agent' } }, spec: { nodeSelector: { pool: 'cause' }, containers: [{ name: 'c', image }] } });
+    await c.daemonSets(NS).create({
+      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'cause', annotations: { 'kubernetes.io/change-cause': 'first' } },
+      spec: { selector: { matchLabels: { app: 'cause' } }, template: template('cause:1') },
+    });
+    const revisions = async () => (await c.resource(Resources.controllerRevisions, NS).list()).items
+      .filter((r) => r.metadata!.ownerReferences?.[0]?.name === 'cause').sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0));
+    const [first] = await eventually(revisions, (l) => l.length === 1, 'a revision');
+    expect(first!.metadata!.labels).toEqual({ app: 'cause', tier: 'agent', 'controller-revision-hash': first!.metadata!.name!.slice('cause-'.length) });
+    expect(first!.metadata!.annotations?.['kubernetes.io/change-cause']).toBe('first');
+    await c.daemonSets(NS).patch('cause', 'merge', { metadata: { annotations: { 'kubernetes.io/change-cause': 'second' } }, spec: { template: template('cause:2') } });
+    await eventually(revisions, (l) => l.length === 2, 'a second revision');
+    // a revision keeps the annotations it was made with
+    await c.daemonSets(NS).patch('cause', 'merge', { metadata: { annotations: { 'kubernetes.io/change-cause': 'third' } } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await revisions()).map((r) => r.metadata!.annotations?.['kubernetes.io/change-cause'])).toEqual(['first', 'second']);
+    const hist = await s.kubectl('-n', NS, 'rollout', 'history', 'daemonset/cause');
+    expect(hist.stdout).toMatch(/1\s+first\n2\s+second\n/);
+  });
 
   it('writes status as upstream serializes it: the four scheduling counts always, the omitempty ones only when not 0', async () => {
     const { c } = h;

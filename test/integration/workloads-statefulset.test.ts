@@ -1,7 +1,7 @@
 // The StatefulSet controller against a real apiserver and the real kubectl; the test plays the kubelet. The
 // controller's clock runs `offset` ms ahead of real time (its timers stay real), so a test can let minReadySeconds pass.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatTime, realClock, type Clock } from '../../pkg/client/index.js';
+import { Resources, formatTime, realClock, type Clock } from '../../pkg/client/index.js';
 import { eventually, markReady, podNames, startHarness, type Harness } from './workloads-harness.js';
 
 let h: Harness;
@@ -210,6 +210,27 @@ describe('statefulset controller', () => {
     await c.pods(NS).patch('hold-1', 'merge', { metadata: { finalizers: null } });
     const gone = await eventually(() => c.statefulSets(NS).get('hold'), (y) => y.status?.replicas === 1, 'hold-1 gone');
     expect(gone.status).toMatchObject({ readyReplicas: 1, currentReplicas: 1, updatedReplicas: 1 });
+  });
+
+  it('a revision carries the template labels and the set annotations, so rollout history shows the change cause', async () => {
+    const { c, s } = h;
+    const set = sts('cause', { replicas: 0 });
+    set.metadata = { name: 'cause', annotations: { 'kubernetes.io/change-cause': 'first' } } as any;
+    (set.spec.template.metadata.labels as Record<string, string>).tier = 'web';
+    await c.statefulSets(NS).create(set);
+    const first = await eventually(() => c.statefulSets(NS).get('cause'), (x) => !!x.status?.updateRevision, 'a revision');
+    const rev = await c.resource(Resources.controllerRevisions, NS).get(first.status.updateRevision);
+    expect(rev.metadata!.labels).toEqual({ app: 'cause', tier: 'web', 'controller.kubernetes.io/hash': first.status.updateRevision.slice('cause-'.length) });
+    expect(rev.metadata!.annotations).toEqual({ 'kubernetes.io/change-cause': 'first' });
+    // a revision keeps the annotations it was made with; an annotation change alone makes no revision
+    await c.statefulSets(NS).patch('cause', 'merge', { metadata: { annotations: { 'kubernetes.io/change-cause': 'second' } }, spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } });
+    await eventually(() => c.statefulSets(NS).get('cause'), (x) => x.status?.updateRevision !== first.status.updateRevision, 'a second revision');
+    await c.statefulSets(NS).patch('cause', 'merge', { metadata: { annotations: { 'kubernetes.io/change-cause': 'third' } } });
+    await poke('cause');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await c.resource(Resources.controllerRevisions, NS).get(first.status.updateRevision)).metadata!.annotations).toEqual({ 'kubernetes.io/change-cause': 'first' });
+    const hist = await s.kubectl('-n', NS, 'rollout', 'history', 'statefulset/cause');
+    expect(hist.stdout).toMatch(/1\s+first\n2\s+second\n/);
   });
 
   it('OnDelete never moves currentRevision, even once every pod runs the update revision', async () => {

@@ -7,6 +7,8 @@ import { canonicalJson, controllerRef, fnv32a, getControllerOf, safeEncodeString
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export const CONTROLLER_REVISION_HASH = 'controller-revision-hash';
+/** The hash label of the revisions made through upstream's generic history (StatefulSets'). */
+export const HISTORY_HASH_LABEL = 'controller.kubernetes.io/hash';
 export type Revision = KubeObject;
 
 /** The data of a revision: `{spec: {template: {..., $patch: replace}}}` (upstream getPatch). */
@@ -23,13 +25,15 @@ export const revisionsOf = (owner: KubeObject, lister: Lister): Revision[] =>
 
 export const equalRevision = (a: Revision, b: KubeObject): boolean => canonicalJson(a.data) === canonicalJson(b.data);
 
-export interface OwnerKind { apiVersion: string; kind: string }
+/** The owner's kind, and the label its revisions carry their hash in (DaemonSets: controller-revision-hash). */
+export interface OwnerKind { apiVersion: string; kind: string; hashLabel: string }
 
 /**
- * The revision of the owner's current template: an existing equal one (renumbered to be the newest if it is not),
- * or a new one. Returns it and the (possibly bumped) collision count.
+ * The revision of the owner's current template: an existing equal one (renumbered to be the newest if it is not;
+ * its labels and annotations stay as they were, as upstream), or a new one. Returns it and the (possibly bumped)
+ * collision count.
  */
-export async function ensureRevision(client: Client, owner: KubeObject, kind: OwnerKind, existing: Revision[], selectorLabels: Record<string, string>): Promise<{ revision: Revision; collisionCount: number }> {
+export async function ensureRevision(client: Client, owner: KubeObject, kind: OwnerKind, existing: Revision[]): Promise<{ revision: Revision; collisionCount: number }> {
   const ns = owner.metadata!.namespace!;
   const rc = client.resource(Resources.controllerRevisions, ns);
   const data = revisionData(owner);
@@ -43,9 +47,17 @@ export async function ensureRevision(client: Client, owner: KubeObject, kind: Ow
   }
   for (let attempt = 0; attempt < 10; attempt++) {
     const hash = hashRevision(data, collisionCount);
+    // as upstream's StatefulSet newRevision and DaemonSet snapshot: the template's labels plus the hash, and every
+    // annotation of the owner (kubernetes.io/change-cause is what `kubectl rollout history` shows)
+    const annotations = owner.metadata?.annotations;
     const body: Revision = {
       apiVersion: 'apps/v1', kind: 'ControllerRevision',
-      metadata: { name: `${owner.metadata!.name}-${hash}`, namespace: ns, labels: { ...selectorLabels, [CONTROLLER_REVISION_HASH]: hash }, ownerReferences: [controllerRef(owner, kind.apiVersion, kind.kind)] },
+      metadata: {
+        name: `${owner.metadata!.name}-${hash}`, namespace: ns,
+        labels: { ...owner.spec?.template?.metadata?.labels, [kind.hashLabel]: hash },
+        ...(annotations && Object.keys(annotations).length ? { annotations: { ...annotations } } : {}),
+        ownerReferences: [controllerRef(owner, kind.apiVersion, kind.kind)],
+      },
       data, revision: max + 1,
     };
     try {

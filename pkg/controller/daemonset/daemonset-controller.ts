@@ -63,7 +63,7 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
     });
     if (ds.metadata?.deletionTimestamp) return;
     const history = revisionsOf(ds, revs);
-    const { revision, collisionCount } = await ensureRevision(ctx.client, ds, { apiVersion: 'apps/v1', kind: 'DaemonSet' }, history, ds.spec?.selector?.matchLabels ?? {});
+    const { revision, collisionCount } = await ensureRevision(ctx.client, ds, { apiVersion: 'apps/v1', kind: 'DaemonSet', hashLabel: CONTROLLER_REVISION_HASH }, history);
     const hash = revision.metadata!.labels![CONTROLLER_REVISION_HASH]!;
     const nowMs = clock.now();
     const minReady = ds.spec?.minReadySeconds ?? 0;

@@ -14,7 +14,7 @@ import { completeRollingUpdate, isHealthy, isTerminal, isTerminating, replicaCou
 import { claimObjects } from '../shared/controller-utils-refs.js';
 import type { ControllerContext } from '../shared/types.js';
 import { scaled } from '../deployment/util.js';
-import { CONTROLLER_REVISION_HASH, ensureRevision, revisionsOf, templateOf, truncateHistory, type Revision } from '../controllerhistory/history.js';
+import { CONTROLLER_REVISION_HASH, HISTORY_HASH_LABEL, ensureRevision, revisionsOf, templateOf, truncateHistory, type Revision } from '../controllerhistory/history.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
 const POD_NAME = 'statefulset.kubernetes.io/pod-name';
@@ -75,7 +75,7 @@ export async function startStatefulSetController(ctx: ControllerContext): Promis
 
     // revisions
     let history = revisionsOf(set, revs);
-    const { revision: update, collisionCount } = await ensureRevision(ctx.client, set, { apiVersion: 'apps/v1', kind: 'StatefulSet' }, history, set.spec?.selector?.matchLabels ?? {});
+    const { revision: update, collisionCount } = await ensureRevision(ctx.client, set, { apiVersion: 'apps/v1', kind: 'StatefulSet', hashLabel: HISTORY_HASH_LABEL }, history);
     history = [...history.filter((r) => r.metadata!.name !== update.metadata!.name), update];
     const current: Revision = history.find((r) => r.metadata!.name === set.status?.currentRevision) ?? update;
     const updateName = update.metadata!.name!;
