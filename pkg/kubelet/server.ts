@@ -27,6 +27,8 @@ import type { KubeObject, UserIdentity } from '../client/index.js';
 import type { Registry } from 'prom-client';
 import type { NodeKubelet } from './kubelet.js';
 import { kubeletMetrics, processMetrics } from './metrics.js';
+// PodLogOptions' flags decoded as upstream's kubelet does, with the apiserver's parameter codec.
+import { isTrue } from '../apiserver/request-info.js';
 import { proberMetrics } from './probes.js';
 import { servePortForward } from './streaming/portforward.js';
 import { rejectUpgrade } from './streaming/reject.js';
@@ -288,7 +290,7 @@ export class NodeServer {
       const sinceSeconds = num('sinceSeconds');
       const sinceTime = q.get('sinceTime');
       const opts = {
-        previous: q.get('previous') === 'true', timestamps: q.get('timestamps') === 'true', tailLines: num('tailLines'),
+        previous: isTrue(q.getAll('previous')), timestamps: isTrue(q.getAll('timestamps')), tailLines: num('tailLines'),
         sinceMs: sinceSeconds !== undefined ? Date.now() - sinceSeconds * 1000 : sinceTime ? Date.parse(sinceTime) : undefined,
         limitBytes: num('limitBytes'),
       };
@@ -305,7 +307,7 @@ export class NodeServer {
       };
       let chunk = await logs.read(opts);
       write(chunk.text);
-      if (q.get('follow') === 'true') {
+      if (isTrue(q.getAll('follow'))) {
         // what was written since the last read (a read follows the log across a rotation)
         while (!gone() && logs.running() && budget > 0) {
           await new Promise((r) => setTimeout(r, 200));

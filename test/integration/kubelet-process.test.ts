@@ -77,6 +77,12 @@ describe('kubelet: process runtime and kubectl logs', () => {
     const ts = await api.kubectl('logs', 'echo', '--timestamps', '--tail=1');
     // RFC3339Nano: up to nine digits, no trailing zero
     expect(ts.stdout).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{0,8}[1-9])?Z oops\n$/);
+    // flags as upstream's parameter codec reads them: only "false" and "0" (any case) are false, so the Python
+    // client's "True" counts, at the apiserver and at the kubelet's own server alike
+    const tsLine = /^\S+Z oops\n$/;
+    expect((await api.kubectl('get', '--raw', '/api/v1/namespaces/default/pods/echo/log?timestamps=True&tailLines=1')).stdout).toMatch(tsLine);
+    expect((await api.kubectl('get', '--raw', '/api/v1/namespaces/default/pods/echo/log?timestamps=FALSE&tailLines=1')).stdout).toBe('oops\n');
+    expect((await api.kubectl('get', '--raw', `/api/v1/nodes/${NODE}/proxy/containerLogs/default/echo/sh?timestamps=True&tailLines=1`)).stdout).toMatch(tsLine);
     expect((await api.kubectl('logs', 'echo', '-c', 'nope')).stderr).toContain('container nope is not valid for pod echo');
     // log options parsed and validated as upstream's PodLogOptions
     expect((await api.kubectl('get', '--raw', '/api/v1/namespaces/default/pods/echo/log?tailLines=x')).stderr).toContain('Error from server (BadRequest): strconv.ParseInt: parsing "x": invalid syntax');

@@ -11,7 +11,7 @@ import { undici } from '../../apimachinery/undici.js';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest, fieldCause, internalError, invalid, notFound, serviceUnavailable, type StatusCause } from '../../apimachinery/errors.js';
 import type { Registry } from '../../registry/generic/registry.js';
-import { int64Param } from '../request-info.js';
+import { int64Param, isTrue } from '../request-info.js';
 import { proxyTo } from '../reverse-proxy.js';
 import { dialTls, spliceUpgrade, upgradeHead } from '../upgrade.js';
 
@@ -53,7 +53,6 @@ const agentFor = async (server: object): Promise<Agent> => {
 /** kubeadm's order (upstream's bare default puts Hostname first; mini-kube's kubelets name themselves by --node-name). */
 export const DEFAULT_KUBELET_ADDRESS_TYPES = ['InternalIP', 'ExternalIP', 'Hostname'];
 
-const LOG_QUERY = ['follow', 'previous', 'sinceSeconds', 'sinceTime', 'timestamps', 'tailLines', 'limitBytes'];
 
 /** The container a request names, or the pod's only one; upstream's messages when there is none. */
 function containerOf(pod: KubeObject, requested: string | undefined): string {
@@ -122,14 +121,30 @@ function checkLogOptions(q: Record<string, string | undefined>, name: string): v
   if (causes.length) throw invalid('', 'PodLogOptions', name, causes);
 }
 
+/**
+ * The kubelet's query from the decoded PodLogOptions, as upstream's LogLocation writes it: canonical values (a flag
+ * only when set, as "true", whatever spelling the client used, e.g. the Python client's "True").
+ */
+function logQuery(q: Record<string, string | undefined>): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const k of ['follow', 'previous', 'timestamps']) if (isTrue(q[k])) query.set(k, 'true');
+  const sinceSeconds = int64Param(q.sinceSeconds);
+  if (sinceSeconds !== undefined) query.set('sinceSeconds', String(sinceSeconds));
+  if (q.sinceTime) query.set('sinceTime', q.sinceTime);
+  for (const k of ['tailLines', 'limitBytes']) {
+    const n = int64Param(q[k]);
+    if (n !== undefined) query.set(k, String(n));
+  }
+  return query;
+}
+
 export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply: FastifyReply, pod: KubeObject): Promise<unknown> {
   const q = request.query as Record<string, string | undefined>;
   const name = pod.metadata!.name!;
   checkLogOptions(q, name);
   const container = containerOf(pod, q.container);
   const { host, port } = kubeletOf(reg, request.server, pod);
-  const query = new URLSearchParams();
-  for (const k of LOG_QUERY) if (q[k] !== undefined) query.set(k, q[k]!);
+  const query = logQuery(q);
   const hostPart = host.includes(':') ? `[${host}]` : host;
   const url = `https://${hostPart}:${port}/containerLogs/${podPath(pod)}/${encodeURIComponent(container)}${query.size ? `?${query}` : ''}`;
   const ac = new AbortController();
