@@ -44,8 +44,10 @@ beforeAll(async () => {
   const unreachable = { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' };
   await c.pods('default').create(pod('b-short', 'node-b', [{ ...unreachable, tolerationSeconds: 2 }]));
   await c.pods('default').create(pod('b-forever', 'node-b', [unreachable]));
+  // its eviction is still pending when node-b comes back
+  await c.pods('default').create(pod('b-long', 'node-b', [{ ...unreachable, tolerationSeconds: 600 }]));
   await c.pods('default').create(pod('a-1', 'node-a', [{ ...unreachable, tolerationSeconds: 1 }]));
-  for (const [name, ip] of [['b-short', '10.0.1.1'], ['b-forever', '10.0.1.2'], ['a-1', '10.0.0.1']] as const) await setPodStatus(c, 'default', name, true, ip);
+  for (const [name, ip] of [['b-short', '10.0.1.1'], ['b-forever', '10.0.1.2'], ['b-long', '10.0.1.3'], ['a-1', '10.0.0.1']] as const) await setPodStatus(c, 'default', name, true, ip);
   cm = await startInProcess(await controllerManagerKubeconfig(s), {
     controllers: ['nodelifecycle', 'taint-eviction-controller'],
     config: { nodeMonitorPeriodMs: 200, nodeMonitorGracePeriodMs: 1500, nodeStartupGracePeriodMs: 3000, nodeEvictionRate: 10 },
@@ -88,6 +90,10 @@ describe('node lifecycle', () => {
     expect(forever.metadata?.deletionTimestamp).toBeUndefined();
     const evicted = await eventually(() => c.pods('default').get('b-short'), (p) => !!p.metadata?.deletionTimestamp, 'b-short to be evicted', 15_000);
     expect((evicted.status?.conditions as { type: string; reason?: string }[]).find((x) => x.type === 'DisruptionTarget')).toMatchObject({ reason: 'DeletionByTaintManager' });
+    // upstream's emitPodDeletionEvent: a reference made by hand, without uid or resourceVersion
+    const marked = await eventually(() => c.events('default').list({ fieldSelector: 'reason=TaintManagerEviction,involvedObject.name=b-short' }), (l) => l.items.length > 0, 'the eviction event');
+    expect(marked.items[0]).toMatchObject({ type: 'Normal', message: 'Marking for deletion Pod default/b-short' });
+    expect(marked.items[0]!.involvedObject).toEqual({ apiVersion: 'v1', kind: 'Pod', name: 'b-short', namespace: 'default' });
     // Tolerating without seconds: never evicted; the healthy node's pod untouched.
     expect((await c.pods('default').get('b-forever')).metadata?.deletionTimestamp).toBeUndefined();
     const a1 = await c.pods('default').get('a-1');
@@ -102,5 +108,10 @@ describe('node lifecycle', () => {
     await c.leases('kube-node-lease').patch('node-b', 'merge', { spec: { renewTime: formatMicroTime(Date.now()) } });
     const healed = await eventually(() => c.nodes().get('node-b'), (x) => !taintKeys(x).some((k) => k.startsWith('node.kubernetes.io/unreachable')), 'the taints to go', 10_000);
     expect(ready(healed)).toBe('True');
+    // the eviction still pending is cancelled, and says so (upstream's cancelWorkWithEvent)
+    const cancelled = await eventually(() => c.events('default').list({ fieldSelector: 'reason=TaintManagerEviction,involvedObject.name=b-long' }), (l) => l.items.length > 0, 'the cancelling event');
+    expect(cancelled.items.map((e) => e.message)).toEqual(['Cancelling deletion of Pod default/b-long']);
+    expect(cancelled.items[0]!.involvedObject).toEqual({ apiVersion: 'v1', kind: 'Pod', name: 'b-long', namespace: 'default' });
+    expect((await c.pods('default').get('b-long')).metadata?.deletionTimestamp).toBeUndefined();
   });
 });

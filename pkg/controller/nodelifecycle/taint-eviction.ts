@@ -1,9 +1,12 @@
 // The taint eviction controller (upstream pkg/controller/tainteviction): a pod on a node with NoExecute taints it
 // does not tolerate is deleted at once; one that tolerates them for tolerationSeconds is deleted that long after
 // this controller first saw it exposed (the smallest of its matching tolerations); a taint lifted in time cancels
-// it. Before deleting, the pod gets the DisruptionTarget condition (reason DeletionByTaintManager).
+// it. Before deleting, the pod gets the DisruptionTarget condition (reason DeletionByTaintManager). Both the
+// deletion and the cancelling of a pending one are TaintManagerEviction events.
 import type { KubeObject } from '../../../api/types.js';
-import { NODE_NAME_INDEX, Resources, formatTime, indexByNodeName, isConflict, isNotFound, realClock, splitMetaNamespaceKey } from '../../client/index.js';
+import {
+  NODE_NAME_INDEX, Resources, formatTime, indexByNodeName, isConflict, isNotFound, realClock, splitMetaNamespaceKey, type ObjectReference,
+} from '../../client/index.js';
 import { objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { tolerationTimeMs, type Taint, type Toleration } from './taints.js';
@@ -33,32 +36,56 @@ export async function startTaintEvictionController(ctx: ClusterControllerContext
     onUpdate: (old, p) => {
       if (p.spec?.nodeName && (old.spec?.nodeName !== p.spec.nodeName || JSON.stringify(old.spec?.tolerations) !== JSON.stringify(p.spec.tolerations))) loop.enqueue(p);
     },
-    onDelete: (o) => { const p = objOf(o); exposedSince.delete(`${p.metadata!.namespace}/${p.metadata!.name}`); },
+    onDelete: (o) => { const p = objOf(o); cancel(`${p.metadata!.namespace}/${p.metadata!.name}`); },
   });
+
+  /**
+   * The pod's events name it as upstream's emitPodDeletionEvent builds the reference by hand: apiVersion, kind,
+   * name and namespace only (no uid, no resourceVersion).
+   */
+  const podRef = (key: string): ObjectReference => {
+    const { namespace, name } = splitMetaNamespaceKey(key);
+    return { apiVersion: 'v1', kind: 'Pod', name, namespace };
+  };
+
+  /** Upstream's cancelWorkWithEvent: a pending eviction dropped is an event; with none pending, nothing is said. */
+  function cancel(key: string): void {
+    if (exposedSince.delete(key)) ctx.recorder.event(podRef(key), 'Normal', 'TaintManagerEviction', `Cancelling deletion of Pod ${key}`);
+  }
 
   async function sync(key: string): Promise<void> {
     const pod = podLister.get(key);
-    if (!pod || pod.metadata?.deletionTimestamp || !pod.spec?.nodeName) { exposedSince.delete(key); return; }
+    if (!pod) { cancel(key); return; }
+    if (pod.metadata?.deletionTimestamp || !pod.spec?.nodeName) { exposedSince.delete(key); return; }
     const taints = noExecuteTaints(nodeLister.get(pod.spec.nodeName));
-    if (!taints.length) { exposedSince.delete(key); return; }
+    if (!taints.length) { cancel(key); return; }
     const tolerateMs = tolerationTimeMs((pod.spec.tolerations ?? []) as Toleration[], taints);
-    if (tolerateMs === Infinity) { exposedSince.delete(key); return; }
+    if (tolerateMs === Infinity) { cancel(key); return; }
+    // a taint not tolerated: a pending eviction gives way to one at once
+    if (tolerateMs === undefined) cancel(key);
     const now = clock.now();
     const since = exposedSince.get(key) ?? now;
     exposedSince.set(key, since);
-    if (now < since + tolerateMs) {
-      loop.enqueueAfter(key, since + tolerateMs - now);
+    const due = since + (tolerateMs ?? 0);
+    if (now < due) {
+      loop.enqueueAfter(key, due - now);
       return;
     }
-    await evict(pod, now);
+    // no longer pending once it fires: the pod's deletion that follows cancels nothing
     exposedSince.delete(key);
+    try {
+      await evict(pod, key, now);
+    } catch (e) {
+      exposedSince.set(key, since); // retried as due still, not after another toleration period
+      throw e;
+    }
   }
 
-  async function evict(pod: KubeObject, now: number): Promise<void> {
-    const { namespace, name } = splitMetaNamespaceKey(`${pod.metadata!.namespace}/${pod.metadata!.name}`);
+  async function evict(pod: KubeObject, key: string, now: number): Promise<void> {
+    const { namespace, name } = splitMetaNamespaceKey(key);
     const client = ctx.client.pods(namespace);
-    ctx.logger.info({ pod: `${namespace}/${name}`, node: pod.spec?.nodeName }, 'deleting pod for its NoExecute taint');
-    ctx.recorder.event(pod, 'Normal', 'TaintManagerEviction', `Marking for deletion Pod ${namespace}/${name}`);
+    ctx.logger.info({ pod: key, node: pod.spec?.nodeName }, 'deleting pod for its NoExecute taint');
+    ctx.recorder.event(podRef(key), 'Normal', 'TaintManagerEviction', `Marking for deletion Pod ${key}`);
     try {
       const conds = ((pod.status?.conditions ?? []) as { type: string }[]).filter((c) => c.type !== 'DisruptionTarget');
       await client.updateStatus({

@@ -42,14 +42,14 @@ export const tolerates = (t: Toleration, taint: Taint): boolean => {
 };
 
 /**
- * How long a pod may stay on a node with these NoExecute taints: 0 when one is not tolerated, the smallest
+ * How long a pod may stay on a node with these NoExecute taints: undefined when one is not tolerated, the smallest
  * tolerationSeconds of the first toleration matching each taint, or Infinity when every match tolerates forever.
  */
-export function tolerationTimeMs(tolerations: Toleration[], taints: Taint[]): number {
+export function tolerationTimeMs(tolerations: Toleration[], taints: Taint[]): number | undefined {
   let min = Infinity;
   for (const taint of taints) {
     const t = tolerations.find((x) => tolerates(x, taint)); // upstream GetMatchingTolerations: the first match
-    if (!t) return 0;
+    if (!t) return undefined;
     if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null) min = Math.min(min, Math.max(0, t.tolerationSeconds) * 1000);
   }
   return min;
