@@ -227,4 +227,29 @@ describe('deeply nested bodies', () => {
     expect(pb.body.message).toMatch(/exceeded max depth of 500$/);
     expect((await s.api('GET', '/api/v1/namespaces/default')).status).toBe(200);
   });
+
+  it('an Eviction, a Binding or a Scale naming another object or namespace than the URL is 400, and nothing happens', async () => {
+    await s.api('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'elsewhere' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    await s.api('POST', '/apis/apps/v1/namespaces/default/deployments', { metadata: { name: 'scaled' }, spec: {
+      selector: { matchLabels: { app: 'scaled' } }, template: { metadata: { labels: { app: 'scaled' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });
+    const ns = 'the namespace of the provided object does not match the namespace sent on the request';
+    const pod = '/api/v1/namespaces/default/pods/elsewhere';
+    const scale = '/apis/apps/v1/namespaces/default/deployments/scaled/scale';
+    const cases: [string, string, unknown, string, Record<string, string>?][] = [
+      ['POST', `${pod}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'elsewhere', namespace: 'kube-system' } }, ns],
+      ['POST', `${pod}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'elsewhere', namespace: 'other' }, target: { kind: 'Node', name: 'n1' } }, ns],
+      ['POST', `${pod}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'other' }, target: { kind: 'Node', name: 'n1' } }, 'name in URL does not match name in Binding object'],
+      ['POST', `${pod}/binding`, { apiVersion: 'v1', kind: 'Binding', target: { kind: 'Node', name: 'n1' } }, 'name in URL does not match name in Binding object'],
+      ['PUT', scale, { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'zz' }, spec: { replicas: 2 } }, 'the name of the object (zz) does not match the name on the URL (scaled)'],
+      ['PUT', scale, { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'scaled', namespace: 'other' }, spec: { replicas: 2 } }, ns],
+      ['PATCH', scale, { metadata: { name: 'zz' }, spec: { replicas: 2 } }, 'the name of the object (zz) does not match the name on the URL (scaled)', { 'content-type': 'application/merge-patch+json' }],
+    ];
+    for (const [method, path, body, message, headers] of cases) {
+      const r = await s.api(method, path, body, headers);
+      expect([r.status, r.body.message], `${method} ${path} ${JSON.stringify(body)}`).toEqual([400, message]);
+    }
+    const stored = (await s.api('GET', pod)).body;
+    expect([stored.spec.nodeName, stored.metadata.deletionTimestamp]).toEqual([undefined, undefined]);
+    expect((await s.api('GET', scale)).body.spec.replicas).toBe(1);
+  });
 });

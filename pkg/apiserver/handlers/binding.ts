@@ -1,6 +1,6 @@
 // pods/binding (what the scheduler posts), as upstream's registry/core/pod/storage does it.
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, conflict, isStatusError, notFound } from '../../apimachinery/errors.js';
+import { badRequest, conflict, isStatusError, namespaceMismatch, notFound } from '../../apimachinery/errors.js';
 import type { RequestContext } from '../../registry/context.js';
 import { decodeAs } from '../../registry/generic/decode.js';
 import type { Registry } from '../../registry/generic/registry.js';
@@ -16,7 +16,9 @@ const success = (code: number): KubeObject => ({ kind: 'Status', apiVersion: 'v1
  */
 export async function bindPod(pods: Registry, ctx: RequestContext, name: string, body: unknown): Promise<KubeObject> {
   const binding = decodeAs(pods.deps.decoder, body ?? {}, 'io.k8s.api.core.v1.Binding', 'Binding', 'v1', ctx);
-  if (binding.metadata?.name && binding.metadata.name !== name) throw badRequest(`the name of the object (${binding.metadata.name}) does not match the name on the URL (${name})`);
+  // the create handler's namespace check (every create's), then BindingREST's own of the name
+  if (binding.metadata?.namespace && binding.metadata.namespace !== ctx.namespace) throw namespaceMismatch();
+  if (binding.metadata?.name !== name) throw badRequest('name in URL does not match name in Binding object');
   const mutating = pods.admission('mutate', 'CREATE', ctx, binding, undefined, name, 'binding');
   if (mutating) await mutating;
   const target = binding.target as { kind?: string; name?: string } | undefined;

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../../api/types.js';
 import { isPodReady, isPodTerminal, withPodCondition } from '../../../api/core/v1/pod-conditions.js';
 import { updateDisruptionAllowedCondition, type BudgetStatus } from '../../../api/policy/v1/disruption-allowed.js';
-import { badRequest, forbidden, isStatusError, StatusError } from '../../apimachinery/errors.js';
+import { badRequest, forbidden, isStatusError, namespaceMismatch, StatusError } from '../../apimachinery/errors.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { systemContext, type DeleteOptions, type RequestContext } from '../../registry/context.js';
 import { decodeAs } from '../../registry/generic/decode.js';
@@ -26,6 +26,8 @@ export async function evictPod(pods: Registry, ctx: RequestContext, name: string
   // policy/v1beta1's Eviction has v1's fields
   const version = (body as KubeObject | undefined)?.apiVersion === 'policy/v1beta1' ? 'v1beta1' : 'v1';
   const eviction = decodeAs(pods.deps.decoder, body ?? {}, 'io.k8s.api.policy.v1.Eviction', 'Eviction', version, ctx);
+  // as upstream's create handler does for every create, a subresource's too, before the eviction REST checks the name
+  if (eviction.metadata?.namespace && eviction.metadata.namespace !== ctx.namespace) throw namespaceMismatch();
   if (eviction.metadata?.name !== name) throw badRequest('name in URL does not match name in Eviction object');
   const options = withRequestDryRun((eviction.deleteOptions ?? {}) as DeleteOptions, ctx.dryRun);
   // checked before anything is spent (upstream finds a bad option only when deleting, after taking a disruption)

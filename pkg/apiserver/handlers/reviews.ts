@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findResource } from '../../../api/index.js';
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, fieldCause, invalid, type StatusCause } from '../../apimachinery/errors.js';
+import { badRequest, fieldCause, invalid, namespaceMismatch, type StatusCause } from '../../apimachinery/errors.js';
 import type { UserInfo } from '../../authentication/interface.js';
 import type { Attributes, Authorizer, PolicyRule, RuleResolver } from '../../authorization/index.js';
 import { sendObject } from '../respond.js';
@@ -68,7 +68,7 @@ async function subjectAccessReview(deps: ReviewDeps, req: FastifyRequest, reply:
   }
   if (kind === 'LocalSubjectAccessReview') {
     const ns = (req.params as { namespace: string }).namespace;
-    if (meta.namespace && meta.namespace !== ns) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    if (meta.namespace && meta.namespace !== ns) throw namespaceMismatch();
     meta.namespace = ns;
     if (spec.resourceAttributes && (spec.resourceAttributes.namespace ?? '') !== ns) {
       causes.push(fieldCause('FieldValueInvalid', 'spec.resourceAttributes.namespace', `Invalid value: "${spec.resourceAttributes.namespace ?? ''}": must match metadata.namespace`));

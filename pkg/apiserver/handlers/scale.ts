@@ -5,7 +5,7 @@ import { definitions as metaDefinitions } from '../../../api/meta/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { decodeEntries, encodeEntries, sameManager, type Entry } from '../../apimachinery/managedfields/entries.js';
 import { difference, fieldPE, pathKey } from '../../apimachinery/managedfields/fieldpath.js';
-import { badRequest, invalid } from '../../apimachinery/errors.js';
+import { badRequest, invalid, namespaceMismatch } from '../../apimachinery/errors.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import type { PatchType, RequestContext } from '../../registry/context.js';
 import { decodeObject, type Decoder } from '../../registry/generic/decode.js';
@@ -53,6 +53,16 @@ export function decodeScale(body: unknown, ctx: RequestContext): KubeObject {
   return decodeObject(scaleDecoder, body, SCALE, ctx);
 }
 
+/**
+ * The Scale a PUT sent, or a patch or an apply made, names the object of the URL: upstream's update and patch handlers
+ * check every object they are handed so (EnsureObjectNamespaceMatchesRequestNamespace, then checkName), a Scale too.
+ */
+function checkScaleNames(reg: Registry, ctx: RequestContext, name: string, scale: KubeObject): void {
+  const meta = scale?.metadata ?? {};
+  if (reg.rt.namespaced && meta.namespace && meta.namespace !== ctx.namespace) throw namespaceMismatch();
+  if ((meta.name ?? '') !== name) throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${name})`);
+}
+
 /** The object with the replicas of a Scale (none is Go's zero), checked as upstream's ValidateScale does. */
 function withReplicas(reg: Registry, name: string, obj: KubeObject, scale: KubeObject): KubeObject {
   const replicas: unknown = scale?.spec?.replicas ?? 0;
@@ -81,6 +91,7 @@ export function scaleUpdate(reg: Registry, ctx: RequestContext, name: string, bo
         ({ next, scale } = applyScale(reg, ctx, current!, body, force));
       } else {
         scale = patchType ? patchScale(reg, getScale(reg, current!), patchType, body) : (body as KubeObject);
+        checkScaleNames(reg, ctx, name, scale);
         next = withReplicas(reg, name, current!, scale);
       }
       // none in the Scale: the write is unconditional, as upstream's (a CR's keeps the live resourceVersion)
@@ -115,6 +126,7 @@ function applyScale(reg: Registry, ctx: RequestContext, current: KubeObject, bod
   scaleDecoder ??= newScaleDecoder();
   scaleFieldManager ??= createFieldManager(scaleDecoder.index);
   const scale = scaleFieldManager.apply(live, cloneJson(applied), ctx, force, false, 'scale');
+  checkScaleNames(reg, ctx, current.metadata!.name!, scale);
   // a Scale's entry is the object's entry of that manager (same identity, in the object's apiVersion)
   const scaleEntries = decodeEntries(scale.metadata?.managedFields).filter((e) => e.set.has(SCALE_REPLICAS))
     .map((e): Entry => ({ ...e, apiVersion: current.apiVersion ?? '', set: new Set([key]) }));

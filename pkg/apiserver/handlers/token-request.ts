@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findResource } from '../../../api/index.js';
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, conflict, invalid, isStatusError, notFound, serviceUnavailable, type StatusCause } from '../../apimachinery/errors.js';
+import { badRequest, conflict, invalid, isStatusError, namespaceMismatch, notFound, serviceUnavailable, type StatusCause } from '../../apimachinery/errors.js';
 import { invalidValue } from '../../apimachinery/field.js';
 import { jwksOf, openIdConfiguration, type Authentication } from '../../authentication/index.js';
 import type { Registry } from '../../registry/generic/registry.js';
@@ -80,7 +80,7 @@ async function tokenRequest(deps: TokenRoutesDeps, req: FastifyRequest, reply: F
   const authn = deps.authentication;
   if (!authn.tokenIssuer) throw serviceUnavailable('the TokenRequest API is not enabled: no --service-account-signing-key-file');
   const obj = typedBody(deps.decoder, req, 'authentication.k8s.io', 'TokenRequest');
-  if (obj.metadata?.namespace && obj.metadata.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  if (obj.metadata?.namespace && obj.metadata.namespace !== namespace) throw namespaceMismatch();
   obj.metadata = { ...obj.metadata, namespace };
   obj.spec = { ...((obj.spec ?? {}) as Record<string, unknown>) };
   (obj.spec as { expirationSeconds?: number }).expirationSeconds ??= DEFAULT_EXPIRATION;

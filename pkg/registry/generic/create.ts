@@ -1,7 +1,7 @@
 // Create (upstream: Store.Create + rest.BeforeCreate): decode, mutating admission, metadata the
 // server owns, validation, validating admission, then one durable write.
 import type { KubeObject } from '../../../api/types.js';
-import { alreadyExists, badRequest, isStatusError } from '../../apimachinery/errors.js';
+import { alreadyExists, badRequest, isStatusError, namespaceMismatch } from '../../apimachinery/errors.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { RequestContext } from '../context.js';
 import { newUid } from '../../apimachinery/meta.js';
@@ -69,9 +69,7 @@ export function checkNamespace(reg: Registry, ctx: RequestContext, obj: KubeObje
     delete meta.namespace;
     return;
   }
-  if (meta.namespace && meta.namespace !== ctx.namespace) {
-    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
+  if (meta.namespace && meta.namespace !== ctx.namespace) throw namespaceMismatch();
   meta.namespace = ctx.namespace;
 }
 

@@ -2,7 +2,7 @@
 // caller builds the desired object from the current one; this runs admission, the strategy and
 // validation on it inside the store's compare-and-swap, so a concurrent write re-runs the build.
 import type { KubeObject, ObjectMeta } from '../../../api/types.js';
-import { badRequest, conflict, fieldCause, invalid, isStatusError, notFound } from '../../apimachinery/errors.js';
+import { badRequest, conflict, fieldCause, invalid, isStatusError, namespaceMismatch, notFound } from '../../apimachinery/errors.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 import { andThen } from '../../apimachinery/maybe-async.js';
 import type { KeyValue } from '../../storage/interface.js';
@@ -139,7 +139,7 @@ function fromBuilt(reg: Registry, ctx: RequestContext, req: UpdateRequest, curre
     throw badRequest(`the name of the object (${sent.name ?? ''}) does not match the name on the URL (${req.name})`);
   }
   if (reg.rt.namespaced && sent.namespace !== undefined && sent.namespace !== ctx.namespace) {
-    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    throw namespaceMismatch();
   }
   if (sent.resourceVersion && sent.resourceVersion !== curMeta.resourceVersion) {
     throw conflict(reg.gr, req.name, 'the object has been modified; please apply your changes to the latest version and try again');
