@@ -102,6 +102,17 @@ describe('CONNECT admission', () => {
   });
 });
 
+describe('pods/log of a pod no node runs yet', () => {
+  it('is empty, 204 No Content (upstream\'s null log location), once the container is known to be valid', async () => {
+    await namespaceWithPod('nolog');
+    const logs = await s.kubectl('logs', '-n', 'nolog', 'p');
+    expect(logs).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const raw = await s.api('GET', '/api/v1/namespaces/nolog/pods/p/log');
+    expect(raw.status).toBe(204);
+    expect((await s.kubectl('logs', '-n', 'nolog', 'p', '-c', 'nope')).stderr).toContain('container nope is not valid for pod p');
+  });
+});
+
 describe('admission of other requests', () => {
   it('admits kubectl create token as a CREATE of serviceaccounts/token', async () => {
     await ok('create', 'namespace', 'tok');

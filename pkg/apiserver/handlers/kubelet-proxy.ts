@@ -143,6 +143,9 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
   const name = pod.metadata!.name!;
   checkLogOptions(q, name);
   const container = containerOf(pod, q.container);
+  // Not scheduled yet: upstream's LogLocation gives no location, and a null stream is 204 No Content (kubectl logs
+  // prints nothing and succeeds).
+  if (!pod.spec?.nodeName) return reply.code(204).send();
   const { host, port } = kubeletOf(reg, request.server, pod);
   const query = logQuery(q);
   const hostPart = host.includes(':') ? `[${host}]` : host;

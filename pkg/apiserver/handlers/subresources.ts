@@ -70,8 +70,8 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
         return rest === undefined ? reply : proxyNode(reg, request, reply, info.name, rest);
       }
       const pod = (await reg.get(ctx, info.name)).object as KubeObject;
-      if (reg.rt.plural === 'pods' && !pod.spec?.nodeName) throw badRequest(`pod ${info.name} does not have a host assigned`);
       if (reg.rt.plural === 'pods' && info.subresource === 'log') return proxyPodLog(reg, request, reply, pod);
+      if (reg.rt.plural === 'pods' && !pod.spec?.nodeName) throw badRequest(`pod ${info.name} does not have a host assigned`);
       if (reg.rt.plural === 'pods' && options && info.subresource !== 'proxy') return proxyPodConnect(reg, request, reply, pod, info.subresource as 'exec' | 'attach' | 'portforward', options);
       throw serviceUnavailable(`no kubelet serves ${reg.rt.plural}/${info.subresource} yet: the node agent arrives with the kubelet`);
     }
