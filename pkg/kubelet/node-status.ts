@@ -3,8 +3,10 @@
 // daemonEndpoints and nodeInfo. Heartbeat times alone are not a change (the Lease carries liveness).
 import { readFileSync } from 'node:fs';
 import { arch, cpus, hostname, networkInterfaces, platform, release, totalmem } from 'node:os';
+import { formatQuantity, parseQuantity, quantityValue, subQuantity, type Quantity } from '../apimachinery/quantity.js';
 import type { KubeObject } from '../client/index.js';
 import { formatTime, KUBERNETES_RELEASE } from '../client/index.js';
+import { parseThresholds, type Threshold } from './eviction.js';
 
 /** The release the node reports, the same as the apiserver's (kubectl warns on version skew). */
 export const KUBELET_VERSION = KUBERNETES_RELEASE;
@@ -34,7 +36,13 @@ export interface NodeIdentity {
   podCidr?: string;
   /** The images the node holds, when its runtime lists them. */
   images?: () => { imageRef: string; image: string; size: number }[];
+  /** --eviction-hard, reserved from allocatable; undefined: upstream's default (DEFAULT_EVICTION_HARD). */
+  evictionHard?: readonly Threshold[];
 }
+
+/** The kubelet's default --eviction-hard (upstream's on Linux, less the inode and imagefs signals, which reserve nothing). */
+export const DEFAULT_EVICTION_HARD = 'memory.available<100Mi,nodefs.available<10%';
+const defaultThresholds = parseThresholds(DEFAULT_EVICTION_HARD);
 
 /** upstream's nodeStatusMaxImages default and MaxNamesPerImageInNodeStatus. */
 const MAX_IMAGES = 50;
@@ -124,6 +132,47 @@ const resourceList = (r: NodeResources): Record<string, string> => ({
   pods: String(r.pods),
 });
 
+/** What a hard eviction threshold keeps back of its resource: its quantity, or its share of the capacity. */
+const reservation = (t: Threshold, capacity: Quantity): Quantity => {
+  if (t.quantity !== undefined) return parseQuantity(t.quantity);
+  // upstream parses the percentage as a float32 and truncates capacity × it to whole bytes
+  const share = Math.fround(Math.fround(t.percentage ?? 0) / 100);
+  return { nanos: BigInt(Math.trunc(quantityValue(capacity) * share)) * 1_000_000_000n, format: 'BinarySI' };
+};
+
+const RESERVED_BY: Record<Threshold['signal'], string> = { 'memory.available': 'memory', 'nodefs.available': 'ephemeral-storage' };
+
+/**
+ * status.allocatable as upstream's MachineInfo setter: the capacity less the node allocatable reservation, here the
+ * hard eviction thresholds (memory.available from memory, nodefs.available from ephemeral-storage), never below 0,
+ * in the capacity's format (a share of a byte count that is no multiple of 1024 prints as plain bytes).
+ */
+export const allocatableOf = (capacity: Record<string, string>, thresholds: readonly Threshold[]): Record<string, string> => {
+  const out = { ...capacity };
+  for (const t of thresholds) {
+    const name = RESERVED_BY[t.signal];
+    if (capacity[name] === undefined) continue;
+    const cap = parseQuantity(capacity[name]);
+    const left = subQuantity(parseQuantity(out[name]!), reservation(t, cap));
+    out[name] = formatQuantity(left.nanos < 0n ? { nanos: 0n, format: left.format } : left);
+  }
+  return out;
+};
+
+/** Capacity and allocatable, worked out once per resources and thresholds (thousands of simulated nodes post statuses). */
+const listsCache = new WeakMap<NodeResources, { thresholds: readonly Threshold[]; capacity: Record<string, string>; allocatable: Record<string, string> }>();
+const resourceLists = (id: NodeIdentity): { capacity: Record<string, string>; allocatable: Record<string, string> } => {
+  const thresholds = id.evictionHard ?? defaultThresholds;
+  let lists = listsCache.get(id.resources);
+  if (lists?.thresholds !== thresholds) {
+    const capacity = resourceList(id.resources);
+    lists = { thresholds, capacity, allocatable: allocatableOf(capacity, thresholds) };
+    listsCache.set(id.resources, lists);
+  }
+  // copies: the nodes sharing the resources each get lists of their own
+  return { capacity: { ...lists.capacity }, allocatable: { ...lists.allocatable } };
+};
+
 const condition = (type: string, ok: boolean, okReason: string, okMessage: string, badReason: string, badMessage: string, positive: boolean) =>
   ({ type, status: (ok === positive ? 'True' : 'False') as 'True' | 'False', reason: ok ? okReason : badReason, message: ok ? okMessage : badMessage });
 
@@ -147,12 +196,12 @@ export const nodeStatus = (id: NodeIdentity, health: NodeHealth, previous: KubeO
     const old = prev.find((p) => p.type === c.type);
     return { ...c, lastHeartbeatTime: ts, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : ts };
   });
-  const resources = resourceList(id.resources);
+  const { capacity, allocatable } = resourceLists(id);
   const host = hostFacts();
   const images = imagesOf(id);
   return {
-    capacity: resources,
-    allocatable: resources,
+    capacity,
+    allocatable,
     conditions: conds,
     addresses: [{ type: 'InternalIP', address: id.ip }, { type: 'Hostname', address: id.name }],
     daemonEndpoints: { kubeletEndpoint: { Port: id.kubeletPort ?? KUBELET_PORT } },
