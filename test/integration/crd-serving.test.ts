@@ -245,6 +245,22 @@ describe('custom resource definitions', () => {
     expect([...statuses]).toEqual([200]);
   });
 
+  it('a subresource the CRD does not define is NotFound for the object, as upstream\'s crdHandler answers', async () => {
+    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] } };
+    expect((await s.kubectlWithInput(JSON.stringify(crd), 'apply', '-f', '-')).code).toBe(0);
+    await eventually(async () => (await s.api('GET', '/apis/example.com/v1/namespaces/default/gadgets')).status === 200);
+    expect((await s.api('POST', '/apis/example.com/v1/namespaces/default/gadgets', { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g1' } })).status).toBe(201);
+    for (const sub of ['status', 'scale', 'foo']) {
+      const r = await s.api('GET', `/apis/example.com/v1/namespaces/default/gadgets/g1/${sub}`);
+      expect(r.status).toBe(404);
+      expect(r.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'gadgets.example.com "g1" not found', reason: 'NotFound', details: { name: 'g1', group: 'example.com', kind: 'gadgets' }, code: 404 });
+    }
+    expect((await s.kubectl('get', 'gadget', 'g1', '--subresource=status')).stderr).toContain('Error from server (NotFound): gadgets.example.com "g1" not found');
+    await ok('delete', 'crd', 'gadgets.example.com', '--timeout=30s');
+  });
+
   it('deleting the CRD deletes its objects and stops serving it', async () => {
     expect(await ok('delete', 'crd', 'crontabs.stable.example.com', '--timeout=30s')).toContain('deleted');
     await eventually(async () => (await s.api('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs')).status === 404);

@@ -5,7 +5,7 @@
 // endpoint.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, methodNotAllowed, noRoute, serviceUnavailable } from '../../apimachinery/errors.js';
+import { badRequest, methodNotAllowed, noRoute, notFound, serviceUnavailable } from '../../apimachinery/errors.js';
 import { patchBuilder } from '../../registry/generic/patch.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { putRequest, update, type UpdateRequest } from '../../registry/generic/update.js';
@@ -24,7 +24,9 @@ import { decodeScale, getScale, scaleUpdate } from './scale.js';
 export async function subresourceHandler(reg: Registry, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const info = request.info;
   const sub = reg.rt.subresources?.find((s) => s.name === info.subresource);
-  if (!sub) throw noRoute(true);
+  // A custom resource's undefined subresource is NotFound for the object (upstream's crdHandler); a built-in
+  // resource's has no route at all.
+  if (!sub) throw isCustomResource(reg) ? notFound(reg.gr, info.name) : noRoute(true);
   if (!(sub.verbs as string[]).includes(info.verb)) throw methodNotAllowed('the server does not allow this method on the requested resource');
   const ctx = requestContext(request, info);
   if (reg.rt.warning) ctx.warnings.push(reg.rt.warning);
@@ -77,6 +79,10 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
     }
   }
 }
+
+/** Whether a CustomResourceDefinition serves the resource: one named <plural>.<group>, as upstream's crdHandler finds it. */
+const isCustomResource = (reg: Registry): boolean =>
+  reg.deps.peer('apiextensions.k8s.io', 'customresourcedefinitions')?.peek(undefined, `${reg.rt.plural}.${reg.rt.group}`) !== undefined;
 
 /** certificatesigningrequests/approval: the Approved and Denied conditions only. */
 function approvalRequest(req: UpdateRequest): UpdateRequest {
