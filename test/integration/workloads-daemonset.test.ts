@@ -91,6 +91,30 @@ describe('daemonset controller', () => {
     expect(hist.stdout).toMatch(/1\s+first\n2\s+second\n/);
   });
 
+  it('labels pods with the template generation the apiserver keeps in its annotation, raised by template changes only', async () => {
+    const { c } = h;
+    await c.nodes().create(node('g1', { metadata: { name: 'g1', labels: { 'kubernetes.io/hostname': 'g1', pool: 'gen' } } }));
+    const template = (image: string) => ({ metadata: { labels: { app: 'gen' } }, spec: { nodeSelector: { pool: 'gen' }, containers: [{ name: 'c', image }] } });
+    const TG = 'deprecated.daemonset.template.generation';
+    const created = await c.daemonSets(NS).create({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'gen' }, spec: { selector: { matchLabels: { app: 'gen' } }, template: template('gen:1') } });
+    expect(created.metadata!.annotations).toEqual({ [TG]: '1' });
+    const genPods = async () => (await c.pods(NS).list({ labelSelector: 'app=gen' })).items.filter((p) => !p.metadata?.deletionTimestamp);
+    const [first] = await eventually(genPods, (l) => l.length === 1, 'a pod');
+    expect(first!.metadata!.labels!['pod-template-generation']).toBe('1');
+    // not the template: metadata.generation rises, the template generation does not, nor does a value sent for it
+    const other = await c.daemonSets(NS).patch('gen', 'merge', { metadata: { annotations: { [TG]: '7' } }, spec: { revisionHistoryLimit: 3 } });
+    expect([other.metadata!.generation, other.metadata!.annotations![TG]]).toEqual([2, '1']);
+    await c.nodes().create(node('g2', { metadata: { name: 'g2', labels: { 'kubernetes.io/hostname': 'g2', pool: 'gen' } } }));
+    const two = await eventually(genPods, (l) => l.length === 2, 'a pod on g2');
+    expect(two.map((p) => p.metadata!.labels!['pod-template-generation'])).toEqual(['1', '1']);
+    const changed = await c.daemonSets(NS).patch('gen', 'merge', { spec: { template: template('gen:2') } });
+    expect([changed.metadata!.generation, changed.metadata!.annotations![TG]]).toEqual([3, '2']);
+    const rolled = await eventually(genPods, (l) => l.length === 2 && l.every((p) => p.spec.containers[0].image === 'gen:2'), 'the new template on both nodes');
+    expect(rolled.map((p) => p.metadata!.labels!['pod-template-generation'])).toEqual(['2', '2']);
+    await c.nodes().delete('g1');
+    await c.nodes().delete('g2');
+  });
+
   it('writes status as upstream serializes it: the four scheduling counts always, the omitempty ones only when not 0', async () => {
     const { c } = h;
     await c.daemonSets(NS).create({

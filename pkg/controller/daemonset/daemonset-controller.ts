@@ -13,10 +13,8 @@ import { isNamespaceTerminating } from '../shared/errors.js';
 import type { ControllerContext } from '../shared/types.js';
 import { nodeOfDaemonPod, nodeShouldRunDaemonPod, pinToNode, withDefaultTolerations } from './placement.js';
 import { FailedPodsBackoff } from './failed-pods-backoff.js';
-import { byCreationScheduledFirst, daemonSetStatusCounts } from './status.js';
+import { TEMPLATE_GENERATION_LABEL, byCreationScheduledFirst, daemonSetStatusCounts, isPodUpdated, templateGenerationOf } from './status.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
-
-const TEMPLATE_GENERATION = 'pod-template-generation';
 
 export async function startDaemonSetController(ctx: ControllerContext): Promise<void> {
   const clock = ctx.clock ?? realClock;
@@ -92,7 +90,7 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
     }
 
     // from the pods as listed before this sync acted (upstream lists its cache again, which has rarely caught up)
-    const counts = daemonSetStatusCounts([...placement].map(([name, { shouldRun }]) => ({ name, shouldRun })), byNode, hash, minReady, nowMs);
+    const counts = daemonSetStatusCounts([...placement].map(([name, { shouldRun }]) => ({ name, shouldRun })), byNode, hash, minReady, nowMs, templateGenerationOf(ds));
     // DaemonSetStatus: the first four always written, the others omitempty
     const status = withoutEmpty({
       currentNumberScheduled: counts.currentNumberScheduled, numberMisscheduled: counts.numberMisscheduled,
@@ -157,10 +155,11 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
     let unavailable = 0;
     const oldAvailable: Pod[] = [], oldUnavailable: Pod[] = [];
     let surging = 0;
+    const generation = templateGenerationOf(ds);
     for (const node of eligible) {
       const here = (byNode.get(node) ?? []).filter(isPodActive);
-      const fresh = here.find((p) => p.metadata?.labels?.[CONTROLLER_REVISION_HASH] === hash);
-      const old = here.filter((p) => p.metadata?.labels?.[CONTROLLER_REVISION_HASH] !== hash);
+      const fresh = here.find((p) => isPodUpdated(p, hash, generation));
+      const old = here.filter((p) => !isPodUpdated(p, hash, generation));
       if (!here.length) { unavailable++; continue; }
       if (fresh && old.length) {
         surging++;
@@ -185,10 +184,13 @@ export async function startDaemonSetController(ctx: ControllerContext): Promise<
     const ns = ds.metadata!.namespace!;
     expectations.expectCreations(key, toCreate.length);
     const queue = [...toCreate];
+    // the template generation as the apiserver keeps it, not metadata.generation (upstream CreatePodTemplate)
+    const generation = templateGenerationOf(ds);
+    const labels = { [CONTROLLER_REVISION_HASH]: hash, ...(generation !== undefined ? { [TEMPLATE_GENERATION_LABEL]: generation } : {}) };
     const { successes, error } = await slowStartBatch(toCreate.length, SLOW_START_INITIAL_BATCH, async () => {
       const node = queue.shift()!;
       const pod = podFromTemplate(ds.spec?.template, controllerRef(ds, 'apps/v1', 'DaemonSet'), {
-        generateName: `${ds.metadata!.name}-`, labels: { [CONTROLLER_REVISION_HASH]: hash, [TEMPLATE_GENERATION]: String(ds.metadata?.generation ?? 1) },
+        generateName: `${ds.metadata!.name}-`, labels,
       });
       pinToNode(pod.spec, node);
       pod.spec.tolerations = withDefaultTolerations(pod.spec.tolerations, !!pod.spec.hostNetwork);

@@ -31,4 +31,16 @@ describe('daemonset status counts', () => {
       ]), 'h2', 0, now);
     expect(counts).toEqual({ desiredNumberScheduled: 4, currentNumberScheduled: 3, numberMisscheduled: 0, numberReady: 1, updatedNumberScheduled: 2, numberAvailable: 1 });
   });
+
+  it('a pod counts as updated by its revision hash or by its template generation (upstream IsPodUpdated)', () => {
+    const gen = (name: string, hash: string, generation: string) => {
+      const p = pod(name, { hash });
+      (p.metadata.labels as Record<string, string>)['pod-template-generation'] = generation;
+      return p;
+    };
+    const counts = daemonSetStatusCounts(
+      ['n1', 'n2', 'n3'].map((name) => ({ name, shouldRun: true })),
+      new Map([['n1', [gen('a', 'h1', '3')]], ['n2', [gen('b', 'h1', '2')]], ['n3', [gen('c', 'h2', '2')]]]), 'h2', 0, now, '3');
+    expect(counts.updatedNumberScheduled).toBe(2);
+  });
 });

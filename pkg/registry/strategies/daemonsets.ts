@@ -10,6 +10,8 @@ import { nonNegative } from '../validation/numbers.js';
 import { validateAlwaysRestart, validatePodTemplateMeta } from '../validation/pod-template.js';
 import { checkSelector, immutableSelector, templateMatchCauses } from './workloads.js';
 import { asObj } from '../validation/field-checks.js';
+import { badRequest } from '../../apimachinery/errors.js';
+import { jsonEqual } from '../../apimachinery/json-equal.js';
 
 type Obj = Record<string, any>;
 
@@ -64,4 +66,50 @@ export function validateDaemonSetSpec(obj: KubeObject): StatusCause[] {
   ];
 }
 
-export const daemonSetStrategy: Strategy = { validate: validateDaemonSetSpec, validateUpdate: immutableSelector };
+/**
+ * Upstream's internal spec.templateGeneration, which apps/v1 shows as this annotation: the conversion reads the
+ * sent value (which must be an int64) and always writes the stored one back.
+ */
+export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
+
+/**
+ * The annotation as the v1 conversion parses it (Go's strconv.ParseInt, base 10, 64 bits), a bad one failing the
+ * decoding of the request; 0 when absent.
+ */
+function templateGeneration(obj: KubeObject): bigint {
+  const value = obj.metadata?.annotations?.[TEMPLATE_GENERATION_ANNOTATION];
+  if (value === undefined) return 0n;
+  const fail = (why: string): never => {
+    throw badRequest(`DaemonSet in version "v1" cannot be handled as a DaemonSet: strconv.ParseInt: parsing ${goQuote(value)}: ${why}`);
+  };
+  if (!/^[+-]?\d+$/.test(value)) fail('invalid syntax');
+  const n = BigInt(value);
+  if (n > 0x7fffffffffffffffn || n < -0x8000000000000000n) fail('value out of range');
+  return n;
+}
+
+const setTemplateGeneration = (obj: KubeObject, generation: bigint): void => {
+  const meta = (obj.metadata ??= {});
+  meta.annotations = { ...meta.annotations, [TEMPLATE_GENERATION_ANNOTATION]: String(generation) };
+};
+
+export const daemonSetStrategy: Strategy = {
+  validate: validateDaemonSetSpec,
+  validateUpdate: immutableSelector,
+  // at create the sent generation stands, if at least 1
+  prepareForCreate: (obj) => {
+    const sent = templateGeneration(obj);
+    setTemplateGeneration(obj, sent < 1n ? 1n : sent);
+  },
+  // an update may not set it: the stored one, one more when the template changed
+  prepareForUpdate: (obj, old) => {
+    templateGeneration(obj);
+    const stored = templateGeneration(old);
+    setTemplateGeneration(obj, jsonEqual(obj.spec?.template ?? null, old.spec?.template ?? null) ? stored : stored + 1n);
+  },
+  // it is part of the spec, which a status update leaves as stored
+  prepareForStatusUpdate: (obj, old) => {
+    templateGeneration(obj);
+    setTemplateGeneration(obj, templateGeneration(old));
+  },
+};
