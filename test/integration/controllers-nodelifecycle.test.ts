@@ -78,6 +78,10 @@ describe('node lifecycle', () => {
     const cond = (node.status!.conditions as { type: string; reason: string; message: string }[]).find((x) => x.type === 'Ready')!;
     expect(cond).toMatchObject({ reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
     await eventually(() => c.nodes().get('node-b'), (n) => taintKeys(n).includes('node.kubernetes.io/unreachable:NoSchedule'), 'the NoSchedule taint');
+    // upstream's RecordNodeStatusChange: about the node by its own UID
+    const notReady = await eventually(() => c.events('default').list({ fieldSelector: 'reason=NodeNotReady,involvedObject.name=node-b' }), (l) => l.items.length > 0, 'NodeNotReady');
+    expect(notReady.items[0]).toMatchObject({ type: 'Normal', message: 'Node node-b status is now: NodeNotReady' });
+    expect(notReady.items[0]!.involvedObject).toEqual({ apiVersion: 'v1', kind: 'Node', name: 'node-b', uid: node.metadata!.uid });
     // the healthy node lost the not-ready taint it was created with
     const a = await eventually(() => c.nodes().get('node-a'), (n) => taintKeys(n).length === 0, 'node-a without taints');
     expect(ready(a)).toBe('True');

@@ -5,12 +5,12 @@
 // (rate-limited per zone, halted when a whole zone is down as upstream); the taint eviction controller then evicts
 // its pods. Conditions also drive the NoSchedule taints (TaintNodesByCondition) through a queue of node names.
 import type { KubeObject } from '../../../api/types.js';
-import { NODE_NAME_INDEX, Resources, formatTime, indexByNodeName, isConflict, isNotFound, realClock } from '../../client/index.js';
+import { NODE_NAME_INDEX, Resources, formatTime, indexByNodeName, isConflict, isNotFound, realClock, type ObjectReference } from '../../client/index.js';
 import { objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { markPodsNotReady } from './pods.js';
 import {
-  NO_SCHEDULE_KEYS, TAINT_NOT_READY, TAINT_UNREACHABLE, noScheduleTaintKeys, type NodeCondition, type Taint,
+  NO_SCHEDULE_KEYS, TAINT_NOT_READY, TAINT_UNREACHABLE, noScheduleTaintKeys, updateNodeTaints, type NodeCondition, type Taint,
 } from './taints.js';
 import { ZoneLimiter, zoneOf, zoneStates } from './zones.js';
 
@@ -49,10 +49,13 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
     },
   });
 
-  /** Upstream's RecordNodeEvent: the node's own UID, the message prefixed "Node <name> event: ". */
+  /** The node as upstream's RecordNodeEvent and RecordNodeStatusChange name it: apiVersion v1, its own UID. */
+  const nodeRef = (node: KubeObject): ObjectReference =>
+    ({ apiVersion: 'v1', kind: 'Node', name: node.metadata!.name!, uid: node.metadata?.uid, namespace: '' });
+
+  /** Upstream's RecordNodeEvent: the message prefixed "Node <name> event: ". */
   function nodeEvent(node: KubeObject, reason: string, event: string): void {
-    const name = node.metadata!.name!;
-    ctx.recorder.event({ kind: 'Node', name, uid: node.metadata?.uid ?? name }, 'Normal', reason, `Node ${name} event: ${event}`);
+    ctx.recorder.event(nodeRef(node), 'Normal', reason, `Node ${node.metadata!.name} event: ${event}`);
   }
 
   /** TaintNodesByCondition: the NoSchedule taints follow the node's conditions and spec.unschedulable. */
@@ -60,18 +63,21 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
     const node = nodeLister.get(name);
     if (!node) return;
     const want = noScheduleTaintKeys(conditionsOf(node), !!node.spec?.unschedulable);
-    const have = taintsOf(node).filter((t) => t.effect === 'NoSchedule' && NO_SCHEDULE_KEYS.has(t.key)).map((t) => t.key).sort();
-    if (want.join() === have.join()) return;
-    const keep = taintsOf(node).filter((t) => !(t.effect === 'NoSchedule' && NO_SCHEDULE_KEYS.has(t.key)));
-    await updateTaints(node, [...keep, ...want.map((key): Taint => ({ key, effect: 'NoSchedule' }))]);
+    const ours = (t: Taint): boolean => t.effect === 'NoSchedule' && NO_SCHEDULE_KEYS.has(t.key);
+    await updateTaints(node, (taints) => {
+      if (want.join() === taints.filter(ours).map((t) => t.key).sort().join()) return undefined;
+      return [...taints.filter((t) => !ours(t)), ...want.map((key): Taint => ({ key, effect: 'NoSchedule' }))];
+    });
   }
 
-  async function updateTaints(node: KubeObject, taints: Taint[]): Promise<void> {
+  async function updateTaints(node: KubeObject, change: (taints: Taint[]) => Taint[] | undefined): Promise<void> {
+    const nodesClient = ctx.client.nodes();
+    const writer = { get: (name: string) => nodesClient.get(name, { signal: ctx.signal }), update: (n: KubeObject) => nodesClient.update(n, { signal: ctx.signal }) };
     try {
-      await ctx.client.nodes().update({ ...node, spec: { ...node.spec, taints } }, { signal: ctx.signal });
+      await updateNodeTaints(writer, node, change, (ms) => clock.sleep(ms, ctx.signal));
     } catch (e) {
       if (isNotFound(e)) return;
-      throw e; // a conflict: retried with the newer node
+      throw e; // conflicts still, after upstream's tries: the node's next change brings it back
     }
   }
 
@@ -115,15 +121,18 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
   async function syncNoExecuteTaint(node: KubeObject, allowed: () => boolean, now: number): Promise<void> {
     const status = conditionsOf(node).find((c) => c.type === 'Ready')?.status ?? 'Unknown';
     const want = status === 'False' ? TAINT_NOT_READY : status === 'Unknown' ? TAINT_UNREACHABLE : undefined;
-    const taints = taintsOf(node);
     const isOurs = (t: Taint): boolean => t.effect === 'NoExecute' && (t.key === TAINT_NOT_READY || t.key === TAINT_UNREACHABLE);
-    const current = taints.filter(isOurs);
-    if (current.length === (want ? 1 : 0) && (!want || current[0]!.key === want)) return;
+    const right = (taints: Taint[]): boolean => {
+      const current = taints.filter(isOurs);
+      return current.length === (want ? 1 : 0) && (!want || current[0]!.key === want);
+    };
+    if (right(taintsOf(node))) return;
     if (want && !allowed()) return;
-    const next = taints.filter((t) => !isOurs(t));
-    if (want) next.push({ key: want, effect: 'NoExecute', timeAdded: formatTime(now) });
     ctx.logger.info({ node: node.metadata!.name, taint: want ?? null }, want ? 'tainting node NoExecute' : 'removing NoExecute taints');
-    await updateTaints(node, next);
+    // the token is spent: a conflict (most often with the NoSchedule taint's writer) is retried now, on the node
+    // read again, as upstream's SwapNodeControllerTaint
+    await updateTaints(node, (taints) => (right(taints) ? undefined
+      : [...taints.filter((t) => !isOurs(t)), ...(want ? [{ key: want, effect: 'NoExecute' as const, timeAdded: formatTime(now) }] : [])]));
   }
 
   async function monitorNodeHealth(): Promise<void> {
@@ -143,7 +152,8 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
       const ready = conditionsOf(node).find((c) => c.type === 'Ready')?.status ?? 'Unknown';
       const h = health.get(name)!;
       if (ready !== 'True' && h.lastReadyStatus === 'True') {
-        ctx.recorder.event({ kind: 'Node', name, uid: name }, 'Normal', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
+        // upstream's RecordNodeStatusChange
+        ctx.recorder.event(nodeRef(node), 'Normal', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
       }
       h.lastReadyStatus = ready;
       if (ready !== 'True') {

@@ -1,6 +1,8 @@
 // Taints and tolerations as the node lifecycle controllers use them (upstream pkg/apis/core/v1/helper and
 // pkg/controller/nodelifecycle): the well-known taint keys, which conditions set which NoSchedule taint, and
-// toleration matching.
+// toleration matching, and writing a node's taints.
+import type { KubeObject } from '../../../api/types.js';
+import { isConflict } from '../../client/index.js';
 
 export interface Taint { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute'; timeAdded?: string }
 export interface Toleration { key?: string; operator?: 'Exists' | 'Equal'; value?: string; effect?: string; tolerationSeconds?: number }
@@ -53,4 +55,36 @@ export function tolerationTimeMs(tolerations: Toleration[], taints: Taint[]): nu
     if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null) min = Math.min(min, Math.max(0, t.tolerationSeconds) * 1000);
   }
   return min;
+}
+
+/** Reads and writes Nodes (the client's, in the controller). */
+export interface NodeWriter {
+  get(name: string): Promise<KubeObject>;
+  update(node: KubeObject): Promise<KubeObject>;
+}
+
+/** Upstream's UpdateTaintBackoff: five tries, 100 ms apart (upstream adds up to as much again of jitter). */
+const TAINT_UPDATE_TRIES = 5;
+const TAINT_RETRY_MS = 100;
+
+/**
+ * Writes the node's taints as `change` makes them from the ones it has (undefined: nothing to do), as upstream's
+ * AddOrUpdateTaintOnNode and RemoveTaintOffNode: a conflict is retried at once on the node read again, within this
+ * call, so within the rate limiter's token the NoExecute taint was given (not at the next token, seconds later).
+ */
+export async function updateNodeTaints(w: NodeWriter, node: KubeObject, change: (taints: Taint[]) => Taint[] | undefined,
+  sleep: (ms: number) => Promise<unknown>): Promise<void> {
+  let current = node;
+  for (let attempt = 1; ; attempt++) {
+    const taints = change((current.spec?.taints ?? []) as Taint[]);
+    if (!taints) return;
+    try {
+      await w.update({ ...current, spec: { ...current.spec, taints } });
+      return;
+    } catch (e) {
+      if (!isConflict(e) || attempt >= TAINT_UPDATE_TRIES) throw e;
+    }
+    await sleep(TAINT_RETRY_MS);
+    current = await w.get(node.metadata!.name!);
+  }
 }
