@@ -56,7 +56,8 @@ export function execStreaming(argv: string[], env: Record<string, string>, cwd: 
   const ptyArgv = o.tty ? onPty(argv) : undefined;
   const pty = ptyArgv !== undefined;
   const cmd = ptyArgv ?? argv;
-  const child = spawn(cmd[0]!, cmd.slice(1), { cwd, env, detached: true, stdio: [o.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  // As containerd's exec with a terminal: TERM=xterm over the container's environment.
+  const child = spawn(cmd[0]!, cmd.slice(1), { cwd, env: o.tty ? { ...env, TERM: 'xterm' } : env, detached: true, stdio: [o.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number>((resolve) => child.once('close', (code, signal) => resolve(exitCodeOf(code, signal))));
   let stdout: NodeJS.ReadableStream = child.stdout!;
   if (o.tty) {
