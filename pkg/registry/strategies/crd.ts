@@ -22,7 +22,9 @@ export const crdStrategy: Strategy = {
   allowUnconditionalUpdate: false,
   generation: true,
   prepareForCreate: (obj) => {
-    obj.status = {};
+    // Upstream's status fields have no omitempty: a new CRD's status reads as Go writes its zero value, until the
+    // controller fills it (conditions null, acceptedNames with its plural and kind empty).
+    obj.status = { conditions: null, acceptedNames: { plural: '', kind: '' } };
     recordStorageVersion(obj);
   },
   prepareForUpdate: (obj) => recordStorageVersion(obj),
