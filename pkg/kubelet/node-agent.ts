@@ -3,11 +3,19 @@
 // upstream's kubelet_node_status.go and nodelease controller do.
 import type { Logger } from 'pino';
 import {
-  formatMicroTime, isAlreadyExists, isConflict, isNotFound, realClock, resourceVersionOlder, type Client, type Clock, type KubeObject, type Lease, type OwnerReference,
+  formatMicroTime, isAlreadyExists, isConflict, isForbidden, isNotFound, realClock, Resources, resourceVersionOlder, type Client, type Clock, type KubeObject, type Lease, type OwnerReference,
 } from '../client/index.js';
 import { conditionsDiffer, initialNode, nodeStatus, statusChanged, type NodeHealth, type NodeIdentity } from './node-status.js';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+
+/** The annotation on a CSINode naming the in-tree volume plugins migrated to CSI (v1.MigratedPluginsAnnotationKey). */
+export const MIGRATED_PLUGINS_ANNOTATION = 'storage.alpha.kubernetes.io/migrated-plugins';
+/** 1.32's migrated in-tree plugins (Portworx's migration on by default since 1.31), sorted as upstream joins them. */
+export const MIGRATED_PLUGINS = [
+  'kubernetes.io/aws-ebs', 'kubernetes.io/azure-disk', 'kubernetes.io/azure-file', 'kubernetes.io/cinder',
+  'kubernetes.io/gce-pd', 'kubernetes.io/portworx-volume', 'kubernetes.io/vsphere-volume',
+].join(',');
 
 export interface NodeAgentOptions {
   client: Client;
@@ -94,7 +102,7 @@ export class NodeAgent {
       if (!posted) await this.retryUntil(signal, 'update node status', () => this.updateStatus(true));
       this.recordStarting();
       this.registeredResolve?.();
-      await Promise.all([this.leaseLoop(signal), this.statusLoop(signal)]);
+      await Promise.all([this.leaseLoop(signal), this.statusLoop(signal), this.initCsiNode(signal)]);
     } finally {
       parent.removeEventListener('abort', abort);
     }
@@ -197,6 +205,42 @@ export class NodeAgent {
         this.o.logger.warn({ err }, 'unable to update node status, will retry');
       }
     }
+  }
+
+  /**
+   * The node's CSINode, as upstream's CSI volume plugin makes it at start (nodeinfomanager): named after the Node and
+   * owned by it, no drivers, the migrated in-tree plugins in its annotation; one already there gets the annotation
+   * put right. Retried until done, unless the apiserver forbids it or serves no CSINodes.
+   */
+  async ensureCsiNode(): Promise<void> {
+    const csiNodes = this.o.client.resource(Resources.csiNodes);
+    const uid = this.node?.metadata?.uid ?? (await this.o.client.nodes().get(this.name)).metadata?.uid;
+    try {
+      await csiNodes.create({
+        apiVersion: 'storage.k8s.io/v1', kind: 'CSINode',
+        metadata: { name: this.name, annotations: { [MIGRATED_PLUGINS_ANNOTATION]: MIGRATED_PLUGINS }, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.name, uid: uid! }] },
+        spec: { drivers: [] },
+      });
+      return;
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+    }
+    const existing = await csiNodes.get(this.name);
+    const annotations = existing.metadata?.annotations ?? {};
+    const listed = (annotations[MIGRATED_PLUGINS_ANNOTATION] ?? '').split(',').filter(Boolean).sort().join(',');
+    if (listed === MIGRATED_PLUGINS) return;
+    await csiNodes.update({ ...existing, metadata: { ...existing.metadata, annotations: { ...annotations, [MIGRATED_PLUGINS_ANNOTATION]: MIGRATED_PLUGINS } } });
+  }
+
+  private async initCsiNode(signal: AbortSignal): Promise<void> {
+    try {
+      await this.retryUntil(signal, 'publish CSINode', async () => {
+        try { await this.ensureCsiNode(); } catch (err) {
+          if (!isForbidden(err) && !isNotFound(err)) throw err;
+          this.o.logger.warn({ err }, 'failed to publish CSINode, not retrying');
+        }
+      });
+    } catch { /* stopped */ }
   }
 
   /** The Lease, created or renewed; returns it. The one last written is updated directly; a conflict reads it again. */

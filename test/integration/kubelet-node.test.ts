@@ -1,7 +1,7 @@
 // The kubelet registers its Node with its own system:node certificate, becomes Ready with upstream's conditions,
 // and keeps renewing its Lease in kube-node-lease.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, type KubeObject } from '../../pkg/client/index.js';
+import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { condition, eventually, nodeClient, startKubelet, type RunningKubelet } from './kubelet-support.js';
 
@@ -42,6 +42,16 @@ describe('kubelet: node registration, status and lease', () => {
     expect(node.status?.nodeInfo?.kubeProxyVersion).toBe(node.status?.nodeInfo?.kubeletVersion);
     const out = await api.kubectl('get', 'nodes');
     expect(out.stdout).toMatch(/node-a\s+Ready/);
+  });
+
+  it('publishes the node\'s CSINode at start: owned by the Node, no drivers, the migrated in-tree plugins annotated', async () => {
+    const csiNode = await eventually(() => admin.resource(Resources.csiNodes).get('node-a').catch(() => undefined), 15_000, 'CSINode node-a');
+    const node = await admin.nodes().get('node-a');
+    expect(csiNode.metadata?.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: 'node-a', uid: node.metadata?.uid }]);
+    expect(csiNode.metadata?.annotations).toEqual({
+      'storage.alpha.kubernetes.io/migrated-plugins': 'kubernetes.io/aws-ebs,kubernetes.io/azure-disk,kubernetes.io/azure-file,kubernetes.io/cinder,kubernetes.io/gce-pd,kubernetes.io/portworx-volume,kubernetes.io/vsphere-volume',
+    });
+    expect((await api.kubectl('get', 'csinodes')).stdout).toMatch(/^NAME\s+DRIVERS\s+AGE\n\s*node-a\s+0\s+\S+\n$/);
   });
 
   it('records upstream\'s node events: Starting, then each condition as first reported; kubectl describe node shows them', async () => {
