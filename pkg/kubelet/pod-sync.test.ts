@@ -286,10 +286,19 @@ describe('a pod refused at admission', () => {
     rec.failed = { reason: 'NodeAffinity', message: "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector", rejected: true };
     await syncer.sync(rec);
     expect(runtime.listPodSandboxes('u1')).toEqual([]);
-    // no containerStatuses: kubectl shows the reason, not ContainerCreating; no conditions: the API's PodScheduled stays
+    // no containerStatuses: kubectl shows the reason, not ContainerCreating; PodScheduled, the kubelet's, goes
     expect(syncer.status(rec)).toEqual({
-      phase: 'Failed', reason: 'NodeAffinity', message: rec.failed.message, qosClass: 'BestEffort', startTime: '2026-01-01T00:00:00Z',
+      phase: 'Failed', reason: 'NodeAffinity', message: rec.failed.message, qosClass: 'BestEffort', startTime: '2026-01-01T00:00:00Z', conditions: null,
     });
+  });
+
+  it('keeps the conditions the kubelet does not own (upstream mergePodStatus)', () => {
+    const { syncer } = setup();
+    const rec = record({});
+    const gate = { type: 'example.com/gate', status: 'True' };
+    rec.pod = { ...rec.pod, status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }, gate] } };
+    rec.failed = { reason: 'OutOfcpu', message: 'Pod was rejected: x', rejected: true };
+    expect(syncer.status(rec).conditions).toEqual([gate]);
   });
 });
 

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import { formatTime, type Clock, type EventRecorder, type KubeObject } from '../client/index.js';
 import { ContainerConfigError, containerEnv, expandVars, linkedServices } from './env.js';
-import { attemptsOf, generatePodStatus, type PodRuntimeView, type Waiting } from './pod-status.js';
+import { attemptsOf, generatePodStatus, KUBELET_CONDITIONS, type PodRuntimeView, type Waiting } from './pod-status.js';
 import type { Footprint } from './admission.js';
 import { containerRef } from './container-ref.js';
 import { runHook, type Hook } from './lifecycle-hooks.js';
@@ -224,14 +224,18 @@ export class PodSyncer {
 
   /**
    * A pod refused at admission, as upstream's rejectPod leaves it: phase, reason, message and QoS class, with the
-   * startTime its status manager adds; no container statuses, so kubectl shows the reason (NodeAffinity, OutOfcpu),
-   * and no conditions of the kubelet's (the API's PodScheduled stays).
+   * startTime its status manager adds; no container statuses, so kubectl shows the reason (NodeAffinity, OutOfcpu).
+   * No conditions of the kubelet's either: upstream's mergePodStatus keeps only the API's conditions the kubelet does
+   * not own, and PodScheduled is one it owns (PodConditionsByKubelet), so its patch deletes it. The list is written
+   * whole (null when empty: the merge patch then drops the field).
    */
   private rejectedStatus(rec: PodRecord, failed: { reason: string; message: string }): Record<string, unknown> {
     const qosClass = rec.pod.status?.qosClass as string | undefined;
+    const foreign = ((rec.pod.status?.conditions ?? []) as { type: string }[]).filter((c) => !KUBELET_CONDITIONS.includes(c.type) && c.type !== 'PodScheduled');
     return {
       phase: 'Failed', reason: failed.reason, message: failed.message,
       startTime: formatTime(this.markStarted(rec)), ...(qosClass ? { qosClass } : {}),
+      conditions: foreign.length ? foreign : null,
     };
   }
 

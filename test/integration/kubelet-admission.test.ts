@@ -34,7 +34,9 @@ describe('kubelet: admission against the watched Node', () => {
       qosClass: 'BestEffort', startTime: expect.any(String),
     });
     expect(p.status?.containerStatuses).toBeUndefined();
-    expect((p.status?.conditions as { type: string }[]).map((c) => c.type)).toEqual(['PodScheduled']);
+    // upstream's status manager writes only conditions the kubelet does not own besides its own (none here): the
+    // PodScheduled the binding set goes
+    await eventually(async () => ((await get('on-hdd')).status?.conditions === undefined ? true : undefined), 10_000, 'no conditions');
     expect((await n.api.kubectl('get', 'pod', 'on-hdd')).stdout).toMatch(/on-hdd\s+0\/1\s+NodeAffinity\s+0\s/);
     expect(n.kubelet.host.kubelets.get(NODE)!.containerLogs(p, 'c', {})).toBe('container "c" in pod "on-hdd" is not available');
   });
