@@ -1,5 +1,8 @@
 // PodSyncer over the fake runtime with a fake clock: start order, restart policies, CrashLoopBackOff doubling
 // from 10 s to the 5 min cap, and the status it produces.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { FakeClock, type EventRecorder, type KubeObject } from '../client/index.js';
@@ -499,5 +502,29 @@ describe('the sandbox hostname', () => {
     expect(calls).toBe(0);
     const fqdn = `${'h'.repeat(40)}.sub.ns.svc.cluster.local`;
     expect(events).toEqual([`FailedCreatePodSandBox: Failed to create pod sandbox: failed to construct FQDN from pod hostname and cluster domain, FQDN ${fqdn} is too long (64 characters is the max, ${fqdn.length} characters requested)`]);
+  });
+
+  it('tries a failed volume set-up again after 500 ms, doubling up to 2m2s, one FailedMount each time, as upstream\'s volume operations back off', async () => {
+    const { clock, runtime, events } = setup();
+    const dir = await mkdtemp(join(tmpdir(), 'pod-sync-mount-'));
+    try {
+      Object.assign(runtime, { podDir: (uid: string) => join(dir, uid) });
+      const syncer = new PodSyncer({
+        runtime, recorder: { event: (_o: unknown, _t: string, reason: string, message: string) => events.push(`${reason}: ${message}`) } as unknown as EventRecorder,
+        clock, logger: pino({ level: 'silent' }), hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 }, getObject: async () => undefined,
+      });
+      const rec = record({ volumes: [{ name: 'cfg', configMap: { name: 'missing' } }] });
+      const waits: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        await syncer.sync(rec);
+        waits.push(rec.requeueAt! - clock.now());
+        await clock.advance(rec.requeueAt! - clock.now());
+        rec.requeueAt = undefined;
+      }
+      expect(waits).toEqual([500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 122_000, 122_000, 122_000]);
+      expect(events.filter((e) => e.startsWith('FailedMount: MountVolume.SetUp failed for volume "cfg" : configmap "missing" not found'))).toHaveLength(11);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -45,6 +45,9 @@ interface SpecContainer {
 }
 
 /** What the kubelet remembers of a pod between syncs. */
+const MOUNT_BACKOFF_INITIAL_MS = 500;
+const MOUNT_BACKOFF_MAX_MS = 122_000;
+
 export interface PodRecord {
   uid: string;
   pod: KubeObject;
@@ -62,6 +65,8 @@ export interface PodRecord {
   /** When the volumes' contents were last brought up to date, and whether a source has changed since. */
   volumesSyncedAt?: number;
   volumesStale?: boolean;
+  /** The wait before the next set-up after a failed one (upstream's exponential backoff of volume operations). */
+  mountBackoffMs?: number;
   /**
    * The kubelet failed the pod (admission refused it, activeDeadlineSeconds passed, evicted): phase Failed with this.
    * `rejected`: refused at admission, so never started (upstream's rejectPod: a status of the phase, reason and message).
@@ -368,11 +373,14 @@ export class PodSyncer {
       rec.volumes = await this.volumes.setUp(rec.pod, podDir, rec.volumes);
       rec.volumesSyncedAt = now;
       rec.volumesStale = false;
+      rec.mountBackoffMs = undefined;
       return true;
     } catch (err) {
       if (!(err instanceof VolumeError)) throw err;
       this.o.recorder.event(rec.pod, 'Warning', 'FailedMount', err.message);
-      rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, now + 2_000);
+      // as a failed volume operation upstream: tried again after 500 ms, doubling up to 2m2s
+      rec.mountBackoffMs = rec.mountBackoffMs ? Math.min(rec.mountBackoffMs * 2, MOUNT_BACKOFF_MAX_MS) : MOUNT_BACKOFF_INITIAL_MS;
+      rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, now + rec.mountBackoffMs);
       return !!rec.volumes; // running containers keep the contents they have
     }
   }
