@@ -99,4 +99,38 @@ describe('cluster controllers keeping status', () => {
     await c.pods('default').patch('stuck', 'merge', { metadata: { finalizers: null } });
     await eventually(() => c.pods('default').list({ labelSelector: 'app=stuck' }), (l) => l.items.length === 0, 'the stuck pod gone');
   }, 30_000);
+
+  it('a PodDisruptionBudget whose pods name a controller that is gone, or another object of that name, fails safe', async () => {
+    const pdbs = c.resource(Resources.podDisruptionBudgets, 'default');
+    const owner = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: '5c0ffee0-0000-4000-8000-000000000002', controller: true };
+    await c.pods('default').create({ ...pod('web-1', { app: 'web' }), metadata: { name: 'web-1', namespace: 'default', labels: { app: 'web' }, ownerReferences: [owner] } });
+    await pdbs.create({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: '50%', selector: { matchLabels: { app: 'web' } } } });
+    const message = 'found no controllers for pod "web-1"';
+    const gone = await eventually(() => pdbs.get('web'), (p) => p.status?.conditions?.[0]?.reason === 'SyncFailed', 'SyncFailed');
+    expect(gone.status.conditions[0]).toMatchObject({ type: 'DisruptionAllowed', status: 'False', message });
+    expect(gone.status.disruptionsAllowed).toBe(0);
+    const events = await eventually(() => c.resource(Resources.events, 'default').list({ fieldSelector: 'involvedObject.name=web,reason=CalculateExpectedPodCountFailed' }), (l) => l.items.length > 0, 'the warning');
+    expect(events.items[0]!.message).toBe(`Failed to calculate the number of expected pods: ${message}`);
+    // a ReplicaSet of that name, but not the pod's
+    await c.replicaSets('default').create({
+      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web' },
+      spec: { replicas: 4, selector: { matchLabels: { app: 'other' } }, template: { metadata: { labels: { app: 'other' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+    });
+    await pdbs.patch('web', 'merge', { spec: { minAvailable: '60%' } });
+    await new Promise((r) => setTimeout(r, 500));
+    const other = await pdbs.get('web');
+    expect(other.status.conditions[0]).toMatchObject({ reason: 'SyncFailed', message });
+    expect(other.status.observedGeneration).toBeUndefined(); // failing safe leaves it as it was
+  });
+
+  it('a pod that more than one PodDisruptionBudget selects gets a warning naming the one chosen', async () => {
+    const pdbs = c.resource(Resources.podDisruptionBudgets, 'default');
+    for (const name of ['multi-a', 'multi-b']) {
+      await pdbs.create({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'multi' } } } });
+    }
+    await c.pods('default').create(pod('multi-1', { app: 'multi' }));
+    const events = await eventually(() => c.resource(Resources.events, 'default').list({ fieldSelector: 'involvedObject.name=multi-1,reason=MultiplePodDisruptionBudgets' }), (l) => l.items.length > 0, 'the warning');
+    expect(events.items[0]).toMatchObject({ type: 'Warning', involvedObject: { kind: 'Pod', name: 'multi-1' } });
+    expect(events.items[0]!.message).toBe('Pod "default"/"multi-1" matches multiple PodDisruptionBudgets.  Chose "multi-a" arbitrarily.');
+  });
 });

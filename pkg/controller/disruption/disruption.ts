@@ -6,7 +6,7 @@
 // apiserver admitted (status.disruptedPods) are not counted healthy until they are gone, or for two minutes.
 import { setStatusCondition } from '../../../api/meta/v1/conditions.js';
 import { conditionsAreUpToDate, DISRUPTION_ALLOWED, updateDisruptionAllowedCondition, type BudgetStatus } from '../../../api/policy/v1/disruption-allowed.js';
-import type { KubeObject } from '../../../api/types.js';
+import type { KubeObject, OwnerReference } from '../../../api/types.js';
 import { jsonEqual } from '../../apimachinery/json-equal.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { Resources, formatTime, isConflict, isNotFound } from '../../client/index.js';
@@ -44,15 +44,26 @@ export async function startDisruptionController(ctx: ClusterControllerContext): 
 
   const selects = (pdb: KubeObject, pod: KubeObject): boolean =>
     pdb.spec?.selector != null && labelSelectorAsSelector(pdb.spec.selector).matches(pod.metadata?.labels);
+  /**
+   * A pod's change syncs one budget (upstream getPdbForPod): the first that selects it, with a warning on the pod
+   * when more do. An update looks at the pod as it is now only, as upstream's updatePod.
+   */
   const onPod = (pod: KubeObject): void => {
-    for (const pdb of pdbLister.namespace(pod.metadata!.namespace!).list()) if (selects(pdb, pod)) loop.enqueue(pdb);
+    const [pdb, ...more] = pdbLister.namespace(pod.metadata!.namespace!).list().filter((x) => selects(x, pod));
+    if (!pdb) return;
+    if (more.length) {
+      ctx.recorder.event(pod, 'Warning', 'MultiplePodDisruptionBudgets',
+        `Pod "${pod.metadata!.namespace!}"/"${pod.metadata!.name!}" matches multiple PodDisruptionBudgets.  Chose "${pdb.metadata!.name!}" arbitrarily.`);
+    }
+    loop.enqueue(pdb);
   };
   pdbs.addEventHandler({ onAdd: (p) => loop.enqueue(p), onUpdate: (_o, p) => loop.enqueue(p) });
-  pods.addEventHandler({ onAdd: onPod, onUpdate: (old, p) => { onPod(old); onPod(p); }, onDelete: (o) => onPod(objOf(o)) });
+  pods.addEventHandler({ onAdd: onPod, onUpdate: (_old, p) => onPod(p), onDelete: (o) => onPod(objOf(o)) });
 
   /**
    * The replicas of the controllers of these pods, each controller once (upstream getExpectedScale); pods without a
-   * controller are left out and named, for a warning.
+   * controller are left out and named, for a warning. A controller that is gone, or is another object of its name
+   * now, is none, and fails the count.
    */
   async function expectedScale(pdb: KubeObject, selected: KubeObject[]): Promise<{ expected: number; unmanaged: string[] }> {
     const seen = new Map<string, number>();
@@ -61,25 +72,52 @@ export async function startDisruptionController(ctx: ClusterControllerContext): 
       const ref = getControllerOf(pod);
       if (!ref) { unmanaged.push(pod.metadata!.name!); continue; }
       if (seen.has(ref.uid)) continue;
-      const ns = pdb.metadata!.namespace!;
-      let owner: KubeObject | undefined = ref.kind in listers ? listers[ref.kind as keyof typeof listers].namespace(ns).get(ref.name) : undefined;
-      if (owner?.metadata?.uid !== ref.uid) owner = undefined;
-      if (owner && ref.kind === 'ReplicaSet') {
-        const dref = getControllerOf(owner);
-        const d = dref?.kind === 'Deployment' ? listers.Deployment.namespace(ns).get(dref.name) : undefined;
-        if (d && d.metadata?.uid === dref!.uid) { seen.set(d.metadata!.uid!, Number(d.spec?.replicas ?? 1)); seen.set(ref.uid, 0); continue; }
-      }
-      if (owner) { seen.set(ref.uid, Number(owner.spec?.replicas ?? 1)); continue; }
-      // Any other kind: its scale subresource.
-      const [group, version] = ref.apiVersion.includes('/') ? ref.apiVersion.split('/') as [string, string] : ['', ref.apiVersion];
-      const resources = await ctx.client.rest.request<{ resources?: { name: string; kind: string }[] }>({ method: 'GET', path: group ? `/apis/${group}/${version}` : `/api/${version}`, signal: ctx.signal });
-      const plural = resources.resources?.find((r) => r.kind === ref.kind && !r.name.includes('/'))?.name;
-      if (!plural) throw new Error(`found no controllers for pod "${pod.metadata!.name}"`);
-      const scale = await ctx.client.resource({ group, version, resource: plural, namespaced: true }, ns).getScale(ref.name, { signal: ctx.signal });
-      if (scale.metadata?.uid && scale.metadata.uid !== ref.uid) continue;
-      seen.set(ref.uid, Number(scale.spec?.replicas ?? 0));
+      const found = await controllerScale(ref, pdb.metadata!.namespace!);
+      if (!found) throw new Error(`found no controllers for pod "${pod.metadata!.name!}"`);
+      seen.set(found.uid, found.replicas);
     }
     return { expected: [...seen.values()].reduce((a, b) => a + b, 0), unmanaged };
+  }
+
+  /**
+   * The controller a pod's controller reference names and its replicas (upstream's finders): a Deployment through
+   * its ReplicaSet, a ReplicaSet (not a Deployment's), StatefulSet or ReplicationController from the caches, any
+   * other kind (or one the caches lack) through its scale subresource; undefined when there is none of that uid.
+   */
+  async function controllerScale(ref: OwnerReference, ns: string): Promise<{ uid: string; replicas: number } | undefined> {
+    const [group, version] = ref.apiVersion.includes('/') ? ref.apiVersion.split('/') as [string, string] : ['', ref.apiVersion];
+    const cached = (kind: keyof typeof listers, groups: string[]): KubeObject | undefined => {
+      if (ref.kind !== kind || !groups.includes(group)) return undefined;
+      const o = listers[kind].namespace(ns).get(ref.name);
+      return o?.metadata?.uid === ref.uid ? o : undefined;
+    };
+    const replicas = (o: KubeObject): number => Number(o.spec?.replicas ?? 1);
+    const rc = cached('ReplicationController', ['']);
+    if (rc) return { uid: ref.uid, replicas: replicas(rc) };
+    const rs = cached('ReplicaSet', ['apps', 'extensions']);
+    const dref = rs && getControllerOf(rs);
+    if (dref?.kind === 'Deployment') {
+      const [dgroup] = dref.apiVersion.split('/');
+      const d = ['apps', 'extensions'].includes(dgroup!) ? listers.Deployment.namespace(ns).get(dref.name) : undefined;
+      if (d && d.metadata?.uid === dref.uid) return { uid: dref.uid, replicas: replicas(d) };
+    } else if (rs) return { uid: ref.uid, replicas: replicas(rs) };
+    const ss = cached('StatefulSet', ['apps']);
+    if (ss) return { uid: ref.uid, replicas: replicas(ss) };
+    // Any other kind: its scale subresource.
+    type Discovery = { resources?: { name: string; kind: string }[] };
+    const resources = await ctx.client.rest.request<Discovery>({ method: 'GET', path: group ? `/apis/${group}/${version}` : `/api/${version}`, signal: ctx.signal })
+      .catch((e: unknown): Discovery => { if (isNotFound(e)) return {}; throw e; });
+    const plural = resources.resources?.find((r) => r.kind === ref.kind && !r.name.includes('/'))?.name;
+    if (!plural) throw new Error(`no matches for kind "${ref.kind}" in version "${ref.apiVersion}"`);
+    try {
+      const scale = await ctx.client.resource({ group, version, resource: plural, namespaced: true }, ns).getScale(ref.name, { signal: ctx.signal });
+      return scale.metadata?.uid === ref.uid ? { uid: ref.uid, replicas: Number(scale.spec?.replicas ?? 0) } : undefined;
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+      // not found: the object is gone, or its kind has no scale subresource
+      if (!resources.resources?.some((r) => r.name === `${plural}/scale`)) throw new Error(`${group ? `${plural}.${group}` : plural} does not implement the scale subresource`);
+      return undefined;
+    }
   }
 
   /** How many pods it expects and how many must stay healthy (upstream getExpectedPodCount). */
