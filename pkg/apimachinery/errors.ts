@@ -64,12 +64,21 @@ export const notFound = (gr: GroupResource, name: string): StatusError =>
   new StatusError(404, 'NotFound', `${qualified(gr)} "${name}" not found`, { name, group: gr.group || undefined, kind: gr.resource });
 
 /**
- * No route for a path (an unknown resource or subresource): inside a served group version upstream's REST router
- * answers, its "404 page not found" kept as the cause; elsewhere its not-found handler, with no details.
+ * A path nothing serves outside the built-in group versions (a non-API path, an unknown group, a custom resource's
+ * unknown version or resource): upstream's not-found handler answers Go's plain-text `404 page not found`, which
+ * the apiserver's error handler writes for this error; a client reads it as the generic 404 this Status words.
  */
-export const noRoute = (inServedGroupVersion: boolean): StatusError =>
-  new StatusError(404, 'NotFound', 'the server could not find the requested resource',
-    inServedGroupVersion ? { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] } : undefined);
+export class PageNotFound extends StatusError {
+  constructor() { super(404, 'NotFound', 'the server could not find the requested resource'); }
+}
+
+/**
+ * No route for a path (an unknown resource or subresource): inside a served built-in group version upstream's REST
+ * router answers a generic Status (NewGenericServerResponse: no causes, empty details); elsewhere its not-found
+ * handler (PageNotFound).
+ */
+export const noRoute = (inBuiltinGroupVersion: boolean): StatusError =>
+  (inBuiltinGroupVersion ? new StatusError(404, 'NotFound', 'the server could not find the requested resource', {}) : new PageNotFound());
 
 export const alreadyExists = (gr: GroupResource, name: string): StatusError =>
   new StatusError(409, 'AlreadyExists', `${qualified(gr)} "${name}" already exists`, { name, group: gr.group || undefined, kind: gr.resource });

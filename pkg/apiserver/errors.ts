@@ -3,7 +3,7 @@
 // errors map to their Kubernetes twins; any other error is a bug, logged with its stack and
 // answered 500 without taking the server down.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest, internalError, isStatusError, noRoute, StatusError, tooLarge, unsupportedMediaType } from '../apimachinery/errors.js';
+import { badRequest, internalError, isStatusError, noRoute, PageNotFound, StatusError, tooLarge, unsupportedMediaType } from '../apimachinery/errors.js';
 import { PROTOBUF_MEDIA_TYPE } from '../apimachinery/protobuf/index.js';
 import { protobufStatus } from './protobuf-response.js';
 
@@ -22,6 +22,8 @@ function toStatusError(err: FastifyError | Error): StatusError {
 export function sendStatusError(request: FastifyRequest, reply: FastifyReply, se: StatusError): void {
   if (se.details?.retryAfterSeconds !== undefined) reply.header('retry-after', String(se.details.retryAfterSeconds));
   if (reply.sent || reply.raw.headersSent) return;
+  // Go's http.NotFound, as upstream's not-found handler answers
+  if (se instanceof PageNotFound) return void reply.code(404).header('x-content-type-options', 'nosniff').type('text/plain; charset=utf-8').send(Buffer.from('404 page not found\n'));
   const status = se.toStatus();
   const protobuf = protobufStatus(request, status);
   if (protobuf) return void reply.code(se.code).type(PROTOBUF_MEDIA_TYPE).send(protobuf);
@@ -35,7 +37,5 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (se.code >= 500) request.log.error({ err, url: request.url }, 'request failed');
     sendStatusError(request, reply, se);
   });
-  app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).type('application/json').send(Buffer.from(JSON.stringify(noRoute(false).toStatus())));
-  });
+  app.setNotFoundHandler((request, reply) => sendStatusError(request, reply, noRoute(false)));
 }

@@ -261,6 +261,11 @@ describe('custom resource definitions', () => {
       expect(r.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'gadgets.example.com "g1" not found', reason: 'NotFound', details: { name: 'g1', group: 'example.com', kind: 'gadgets' }, code: 404 });
     }
     expect((await s.kubectl('get', 'gadget', 'g1', '--subresource=status')).stderr).toContain('Error from server (NotFound): gadgets.example.com "g1" not found');
+    // what the crdHandler does not serve goes on to the not-found handler: Go's plain-text 404
+    for (const path of ['/apis/example.com/v1/namespaces/default/doodads', '/apis/example.com/v2/namespaces/default/gadgets/g1']) {
+      const r = await s.api('GET', path);
+      expect([path, r.status, r.headers['content-type'], r.body]).toEqual([path, 404, 'text/plain; charset=utf-8', '404 page not found\n']);
+    }
     await ok('delete', 'crd', 'gadgets.example.com', '--timeout=30s');
   });
 

@@ -17,7 +17,10 @@ import type { RequestInfo } from '../request-info.js';
 import { int64Param, isTrue, queryValues } from '../request-info.js';
 import { serveWatch } from './watch.js';
 import { waitForInitialized } from '../../registry/initializers/wait.js';
-import { subresourceHandler } from './subresources.js';
+import { isCustomResource, subresourceHandler } from './subresources.js';
+import { builtinGroupVersions } from '../../../api/index.js';
+
+const BUILTIN_GROUP_VERSIONS = new Set(builtinGroupVersions.map((gv) => `${gv.group}/${gv.version}`));
 
 export interface ResourceLookup {
   registry(group: string, version: string, resource: string): Registry | undefined;
@@ -29,8 +32,10 @@ type Query = Record<string, string | undefined>;
 export async function handleResource(lookup: ResourceLookup, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const info = request.info;
   const reg = lookup.registry(info.apiGroup, info.apiVersion, info.resource);
-  if (!reg) throw noRoute(lookup.servesGroupVersion(info.apiGroup, info.apiVersion));
-  if (!reg.rt.namespaced && info.namespace && info.resource !== 'namespaces') throw noRoute(true);
+  // Built-in group versions have a REST router of their own; custom resources' paths go to upstream's crdHandler,
+  // which passes what it does not serve on to the not-found handler.
+  if (!reg) throw noRoute(BUILTIN_GROUP_VERSIONS.has(`${info.apiGroup}/${info.apiVersion}`) && lookup.servesGroupVersion(info.apiGroup, info.apiVersion));
+  if (!reg.rt.namespaced && info.namespace && info.resource !== 'namespaces') throw noRoute(!isCustomResource(reg));
   if (info.subresource) return subresourceHandler(reg, request, reply);
   // the router's refusals come before anything of the request is read
   checkVerb(reg, info);

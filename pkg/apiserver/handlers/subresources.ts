@@ -81,7 +81,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
 }
 
 /** Whether a CustomResourceDefinition serves the resource: one named <plural>.<group>, as upstream's crdHandler finds it. */
-const isCustomResource = (reg: Registry): boolean =>
+export const isCustomResource = (reg: Registry): boolean =>
   reg.deps.peer('apiextensions.k8s.io', 'customresourcedefinitions')?.peek(undefined, `${reg.rt.plural}.${reg.rt.group}`) !== undefined;
 
 /** certificatesigningrequests/approval: the Approved and Denied conditions only. */
