@@ -3,7 +3,7 @@
 // tells of the exit. When the connection ends without an exit frame, exit.json says what happened; a shim that
 // died without writing it leaves the container exited with 255, as containerd reports a task whose shim is lost.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -21,6 +21,16 @@ const tryConnect = (path: string): Promise<Socket> => new Promise((resolve, reje
   s.once('connect', () => { s.off('error', reject); resolve(s); });
   s.once('error', reject);
 });
+
+/** A shim process, detached (it outlives the kubelet); `done` once it exited or could not be spawned. */
+const launch = (command: string[], stateDir: string): { pid?: number; done: boolean } => {
+  const child = spawn(command[0]!, [...command.slice(1), stateDir], { detached: true, stdio: 'ignore' });
+  const shim = { pid: child.pid, done: false };
+  child.once('exit', () => { shim.done = true; });
+  child.once('error', () => { shim.done = true; });
+  child.unref();
+  return shim;
+};
 
 export interface ShimOutput { stdout(chunk: Buffer): void; stderr(chunk: Buffer): void }
 
@@ -43,20 +53,30 @@ export class ShimHandle {
     this.started = readJson<ShimStarted>(join(stateDir, STARTED_FILE));
   }
 
-  /** Writes the spec, starts the shim and waits until the container runs (or could not start). */
+  /**
+   * Writes the spec, starts the shim and waits until the container runs (or could not start). A shim that exits
+   * before it listens has run nothing (it starts the container after): it could not load, as when the package's
+   * bundle is being rebuilt under it (its files removed, then written again), and another is started, until the
+   * deadline.
+   */
   static async start(command: string[], stateDir: string, spec: ShimSpec): Promise<ShimHandle> {
     writeStateFile(stateDir, SPEC_FILE, spec);
-    const shim = spawn(command[0]!, [...command.slice(1), stateDir], { detached: true, stdio: 'ignore' });
-    let shimDone = false;
-    shim.once('exit', () => { shimDone = true; });
-    shim.once('error', () => { shimDone = true; });
-    shim.unref();
     const h = new ShimHandle(stateDir, spec.socket);
     const deadline = Date.now() + 10_000;
+    let shim = launch(command, stateDir);
     for (;;) {
       if (h.recordedExit()) break;
       try { h.attachSocket(await tryConnect(spec.socket)); break; } catch { /* not listening yet */ }
-      if (shimDone) { h.lost(); break; }
+      if (shim.done) {
+        if (h.recordedExit()) break;
+        if (!existsSync(spec.socket) && !existsSync(join(stateDir, STARTED_FILE)) && Date.now() < deadline) {
+          await sleep(100);
+          shim = launch(command, stateDir);
+          continue;
+        }
+        h.lost();
+        break;
+      }
       if (Date.now() > deadline) { try { process.kill(-shim.pid!, 'SIGKILL'); } catch { /* gone */ } throw new Error('the container shim did not start within 10s'); }
       await sleep(10);
     }
