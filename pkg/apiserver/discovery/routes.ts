@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { stringifyYaml as toYaml } from '../../apimachinery/yaml.js';
 import { noRoute } from '../../apimachinery/errors.js';
+import { sendStatusError } from '../errors.js';
 import { buildAggregatedApis, buildAggregatedCore, type AggregatedVersion } from './aggregated.js';
 import { findGroupVersion } from './groups.js';
 import { buildApiGroup, buildApiGroupList, buildApiResourceList, buildApiVersions } from './legacy.js';
@@ -32,9 +33,8 @@ const localAddress = (req: FastifyRequest): string => {
   return bare.includes(':') ? `[${bare}]:${localPort}` : `${bare}:${localPort}`;
 };
 
-const notFound = (reply: FastifyReply) =>
-  reply.code(404).type('application/json')
-    .send(noRoute(false).toStatus());
+/** A group or version nobody serves: upstream's not-found handler answers it (Go's plain-text http.NotFound). */
+const notFound = (req: FastifyRequest, reply: FastifyReply): void => sendStatusError(req, reply, noRoute(false));
 
 const sendLegacy = (reply: FastifyReply, contentType: string, doc: unknown) =>
   contentType === 'application/yaml'
@@ -71,7 +71,7 @@ export const registerDiscovery = (app: FastifyInstance, source: GroupVersionSour
 
   const resourceList = (group: string, version: string, req: FastifyRequest, reply: FastifyReply) => {
     const doc = resourceLists(`${group}/${version}`);
-    if (!doc) return notFound(reply);
+    if (!doc) return notFound(req, reply);
     const { contentType } = negotiateDiscovery(req.headers.accept);
     if (contentType === 'application/yaml') return sendLegacy(reply, contentType, JSON.parse(doc.body));
     return reply.type('application/json').send(doc.body);
@@ -87,7 +87,7 @@ export const registerDiscovery = (app: FastifyInstance, source: GroupVersionSour
 
     app.get<{ Params: { group: string } }>(`/apis/:group${slash}`, async (req, reply) => {
       const doc = buildApiGroup(source(), req.params.group);
-      if (!doc) return notFound(reply);
+      if (!doc) return notFound(req, reply);
       return sendLegacy(reply, negotiateDiscovery(req.headers.accept).contentType, doc);
     });
 
