@@ -187,10 +187,11 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
         try {
           const tag = `${c.bin.slice(-4)}${Object.keys(c.env).length}`;
           await eventually(async () => {
-            child.stdin.write(`tty; stty size; echo "sum=$((40+2))-${tag}"\n`);
+            child.stdin.write(`tty; stty size; echo "sum=$((40+2))-${tag} term=$TERM"\n`);
             await new Promise((r) => setTimeout(r, 300));
             // kubectl attach resizes to one more row and column, then to the size, to make the shell redraw
-            return out.includes(`sum=42-${tag}\r\n`) && out.includes('33 101\r\n');
+            // a terminal container has containerd's TERM=xterm
+            return out.includes(`sum=42-${tag} term=xterm\r\n`) && out.includes('33 101\r\n');
           }, 20_000, 'the tty shell answering, at the terminal\'s size');
           expect(out).toMatch(/\/dev\/pts\/\d+\r\n/);
           expect(out).not.toMatch(/fallback/i);

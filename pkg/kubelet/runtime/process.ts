@@ -253,6 +253,8 @@ export class ProcessRuntime implements Runtime {
     const env: Record<string, string> = {
       PATH: `${process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'}:${this.toolsDir()}`,
       HOSTNAME: sb.config.hostname ?? sb.config.name, HOME: dir,
+      // containerd's WithTTY: a terminal container has TERM=xterm unless its image or its spec say otherwise
+      ...(config.tty ? { TERM: 'xterm' } : {}),
     };
     for (const e of this.catalog[imageRepository(config.image)]?.env ?? []) { const i = e.indexOf('='); if (i > 0) env[e.slice(0, i)] = e.slice(i + 1); }
     for (const e of config.env ?? []) env[e.name] = e.value;
