@@ -2,10 +2,10 @@
 // rbac/validation ConfirmNoEscalation): nobody grants a permission they lack, unless they may `escalate`
 // (roles) or `bind` (bindings) that role. system:masters is exempt.
 import type { KubeObject } from '../../../api/types.js';
-import { forbidden } from '../../apimachinery/errors.js';
+import { semanticallyEqual } from '../../registry/meta.js';
+import { forbidden, notFound, StatusError } from '../../apimachinery/errors.js';
 import type { UserInfo } from '../../authentication/interface.js';
 import type { Authorizer, PolicyRule } from '../interface.js';
-import { rulesEqual } from './aggregation.js';
 import { covers } from './covers.js';
 import type { RbacResolver } from './resolver.js';
 import { compactString } from './rules.js';
@@ -41,7 +41,7 @@ export function escalationCheck(resolver: RbacResolver, authorizer: () => Author
 
   const confirmNoEscalation = async (w: RbacWrite, user: UserInfo, rules: PolicyRule[], namespace: string): Promise<void> => {
     if (resolver.stale()) await resolver.fresh();
-    const owner = resolver.rulesFor(user, namespace);
+    const owner = resolver.rulesFor(user, namespace, 'registry');
     const { covered, missing } = covers(owner.rules, rules);
     if (covered) return;
     const lines = [...new Set(compact(missing).map(compactString))].sort();
@@ -56,24 +56,26 @@ export function escalationCheck(resolver: RbacResolver, authorizer: () => Author
     switch (w.resource.plural) {
       case 'roles':
       case 'clusterroles': {
-        if (old && rulesEqual(old.rules, obj.rules) && JSON.stringify(old.aggregationRule) === JSON.stringify(obj.aggregationRule)) return;
         if (await may(user, 'escalate', w.resource.plural, ns, w.name)) return;
-        if (w.resource.plural === 'clusterroles' && obj.aggregationRule) {
-          if (resolver.stale()) await resolver.fresh();
-          if (!covers(resolver.rulesFor(user, '').rules, FULL_AUTHORITY).covered) throw refuse(w, 'must have cluster-admin privileges to use the aggregationRule');
-        }
+        // Any other change, metadata alone included, is checked: only the garbage collector's writes are not.
+        if (old && onlyGCFields(obj, old)) return;
         await confirmNoEscalation(w, user, (obj.rules ?? []) as PolicyRule[], ns);
+        // After the rules (as upstream): an aggregationRule, set or being removed, gathers anything.
+        if (w.resource.plural === 'clusterroles' && (aggregates(obj) || (old && aggregates(old)))) {
+          if (!covers(resolver.rulesFor(user, '', 'registry').rules, FULL_AUTHORITY).covered) throw refuse(w, 'must have cluster-admin privileges to use the aggregationRule');
+        }
         return;
       }
       case 'rolebindings':
       case 'clusterrolebindings': {
-        if (old && JSON.stringify(old.roleRef) === JSON.stringify(obj.roleRef) && JSON.stringify(old.subjects ?? []) === JSON.stringify(obj.subjects ?? [])) return;
+        if (old && onlyGCFields(obj, old)) return;
         const ref = (obj.roleRef ?? {}) as { kind?: string; name?: string };
         const refPlural = ref.kind === 'ClusterRole' ? 'clusterroles' : 'roles';
         if (await may(user, 'bind', refPlural, ns, ref.name ?? '')) return;
         if (resolver.stale()) await resolver.fresh();
-        const got = resolver.roleReferenceRules(ref, ns);
-        if ('error' in got) throw refuse(w, got.error);
+        const got = resolver.roleReferenceRules(ref, ns, 'registry');
+        // Upstream returns the role getter's error as it is: the registry's 404, not a 403 (any other, a plain 500).
+        if ('error' in got) throw got.missing ? notFound({ group: GROUP, resource: got.missing }, ref.name ?? '') : new StatusError(500, '', got.error);
         await confirmNoEscalation(w, user, got.rules, ns);
         return;
       }
@@ -91,6 +93,18 @@ export function escalationCheck(resolver: RbacResolver, authorizer: () => Author
     },
   };
 }
+
+/**
+ * An update that changes nothing but what the garbage collector writes (ownerReferences, finalizers; selfLink):
+ * upstream's IsOnlyMutatingGCFields, the one update the escalation checks let through unexamined.
+ */
+function onlyGCFields(obj: KubeObject, old: KubeObject): boolean {
+  const gc = { ownerReferences: old.metadata?.ownerReferences, finalizers: old.metadata?.finalizers, selfLink: old.metadata?.selfLink };
+  return semanticallyEqual({ ...obj, metadata: { ...obj.metadata, ...gc } }, old);
+}
+
+/** A ClusterRole that aggregates: an aggregationRule with at least one selector. */
+const aggregates = (role: KubeObject): boolean => ((role.aggregationRule as { clusterRoleSelectors?: unknown[] } | undefined)?.clusterRoleSelectors?.length ?? 0) > 0;
 
 /** Single rules that differ only in verb become one rule (upstream: CompactRules). */
 function compact(rules: PolicyRule[]): PolicyRule[] {

@@ -1,26 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../api/types.js';
-import type { ObjectCache } from '../cache.js';
 import { rbacAuthorizer } from './authorizer.js';
 import { RbacResolver } from './resolver.js';
-
-/** A watch cache stand-in: objects by namespace/name, and the change callbacks the real one calls. */
-function fakeCache(objects: KubeObject[]): ObjectCache & { put(o: KubeObject): void } {
-  const subs = new Set<(o: KubeObject, t: 'ADDED' | 'MODIFIED' | 'DELETED') => void>();
-  const key = (ns: string | undefined, name: string): string => `${ns ?? ''}/${name}`;
-  const byKey = new Map(objects.map((o) => [key(o.metadata?.namespace, o.metadata!.name!), o]));
-  return {
-    get: (ns, name) => byKey.get(key(ns, name)),
-    list: (ns) => [...byKey.values()].filter((o) => ns === undefined || o.metadata?.namespace === ns),
-    subscribe: (cb) => { subs.add(cb); return () => subs.delete(cb); },
-    stale: () => false,
-    fresh: async () => {},
-    put(o) {
-      byKey.set(key(o.metadata?.namespace, o.metadata!.name!), o);
-      subs.forEach((cb) => cb(o, 'MODIFIED'));
-    },
-  };
-}
+import { fakeCache } from './testing.js';
 
 const role = (verbs: string[]): KubeObject => ({ metadata: { name: 'r', namespace: 'ns' }, rules: [{ verbs, apiGroups: [''], resources: ['configmaps'] }] });
 

@@ -22,6 +22,9 @@ interface Entry {
 /** Visits each rule with its source; return false to stop. `err` reports a role that could not be read. */
 export type RuleVisitor = (source: string | undefined, rule: PolicyRule | undefined, err: string | undefined) => boolean;
 
+/** How a missing role is named: by the authorizer's listers, or by the registry (escalation checks). */
+export type RoleNaming = 'lister' | 'registry';
+
 const SA_PREFIX = 'system:serviceaccount:';
 
 /** A user's rules in a namespace, in visiting order, with the binding each comes through; and the roles not found. */
@@ -103,23 +106,31 @@ export class RbacResolver implements RuleResolver {
     return this.namespaceIndex.get(namespace);
   }
 
-  /** The rules of a role reference, as a binding in `namespace` ("" for a ClusterRoleBinding) sees them. */
-  roleReferenceRules(roleRef: { kind?: string; name?: string }, namespace: string): { rules: PolicyRule[] } | { error: string } {
+  /**
+   * The rules of a role reference, as a binding in `namespace` ("" for a ClusterRoleBinding) sees them. A missing
+   * role is named as upstream's getter words it: the authorizer's listers say `role.rbac…`, the registry that the
+   * escalation checks read says `roles.rbac…` (`missing` is then that resource).
+   */
+  roleReferenceRules(roleRef: { kind?: string; name?: string }, namespace: string, naming: RoleNaming = 'lister'): { rules: PolicyRule[] } | { error: string; missing?: string } {
+    const absent = (singular: string): { error: string; missing: string } => {
+      const resource = naming === 'registry' ? `${singular}s` : singular;
+      return { error: `${resource}.rbac.authorization.k8s.io "${roleRef.name}" not found`, missing: resource };
+    };
     if (roleRef.kind === 'ClusterRole') {
       const r = this.caches.clusterRoles.get(undefined, roleRef.name ?? '');
-      if (!r) return { error: `clusterrole.rbac.authorization.k8s.io "${roleRef.name}" not found` };
+      if (!r) return absent('clusterrole');
       return { rules: (r.rules ?? []) as PolicyRule[] };
     }
     if (roleRef.kind === 'Role') {
       const r = namespace ? this.caches.roles.get(namespace, roleRef.name ?? '') : undefined;
-      if (!r) return { error: `role.rbac.authorization.k8s.io "${roleRef.name}" not found` };
+      if (!r) return absent('role');
       return { rules: (r.rules ?? []) as PolicyRule[] };
     }
     return { error: `unsupported role reference kind: "${roleRef.kind}"` };
   }
 
   /** ClusterRoleBindings first, then the RoleBindings of `namespace` (upstream's VisitRulesFor). */
-  visitRulesFor(user: UserInfo, namespace: string, visit: RuleVisitor): void {
+  visitRulesFor(user: UserInfo, namespace: string, visit: RuleVisitor, naming: RoleNaming = 'lister'): void {
     const keys = subjectKeys(user);
     const walk = (idx: Map<string, Entry[]>, ns: string): boolean => {
       const seen = new Set<KubeObject>();
@@ -127,7 +138,7 @@ export class RbacResolver implements RuleResolver {
         for (const e of idx.get(key) ?? []) {
           if (seen.has(e.binding)) continue;
           seen.add(e.binding);
-          const got = this.roleReferenceRules(e.binding.roleRef ?? {}, ns);
+          const got = this.roleReferenceRules(e.binding.roleRef ?? {}, ns, naming);
           if ('error' in got) {
             if (!visit(undefined, undefined, got.error)) return false;
             continue;
@@ -144,14 +155,14 @@ export class RbacResolver implements RuleResolver {
     if (idx) walk(idx, namespace);
   }
 
-  rulesFor(user: UserInfo, namespace: string): { rules: PolicyRule[]; incomplete: boolean; errors: string[] } {
+  rulesFor(user: UserInfo, namespace: string, naming: RoleNaming = 'lister'): { rules: PolicyRule[]; incomplete: boolean; errors: string[] } {
     const rules: PolicyRule[] = [];
     const errors: string[] = [];
     this.visitRulesFor(user, namespace, (_s, r, err) => {
       if (r) rules.push(r);
       if (err) errors.push(err);
       return true;
-    });
+    }, naming);
     return { rules, incomplete: errors.length > 0, errors };
   }
 }
