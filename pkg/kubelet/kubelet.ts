@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { EventRecorder, realClock, Resources, waitAtMost, type Client, type Clock, type EventThrottle, type KubeObject, type ObjectReference } from '../client/index.js';
 import { admitPod, footprintOf } from './admission.js';
 import { NodeAgent } from './node-agent.js';
-import { DEFAULT_EPHEMERAL_STORAGE, nodeLabels, type NodeResources } from './node-status.js';
+import { nodeAllocatableOf, nodeLabels, type NodeResources } from './node-status.js';
 import { Pleg } from './pleg.js';
 import { attemptsOf, noLogYet } from './pod-status.js';
 import { PodSyncer, type BackoffPolicy, type PodRecord } from './pod-sync.js';
@@ -135,7 +135,7 @@ export class NodeKubelet {
     const v = o.runtime.version();
     this.agent = new NodeAgent({
       client: o.client, logger: this.logger, clock: this.clock,
-      identity: { name: o.nodeName, ip: o.nodeIp, resources: o.resources, runtimeVersion: `${v.runtimeName}://${v.runtimeVersion}`, labels: o.labels, kubeletPort: o.kubeletPort, podCidr: o.podCidr, images: o.runtime.listImages?.bind(o.runtime) },
+      identity: { name: o.nodeName, ip: o.nodeIp, resources: o.resources, evictionHard: o.evictionHard, runtimeVersion: `${v.runtimeName}://${v.runtimeVersion}`, labels: o.labels, kubeletPort: o.kubeletPort, podCidr: o.podCidr, images: o.runtime.listImages?.bind(o.runtime) },
       leaseDurationSeconds: o.leaseDurationSeconds, leaseRenewMs: o.leaseRenewMs, statusUpdateMs: o.statusUpdateMs, statusReportMs: o.statusReportMs,
       registerNode: o.registerNode, watched: o.watchedNode,
       health: () => ({ ready: true, pressure: this.eviction?.pressure() }),
@@ -161,13 +161,15 @@ export class NodeKubelet {
     if (o.runtime.podDir) {
       this.watcher = new ObjectWatcher({ client: o.client, logger: this.logger, onChange: (uids) => { for (const uid of uids) this.refreshVolumes(uid); } });
     }
+    const allocatable = nodeAllocatableOf({ resources: o.resources, evictionHard: o.evictionHard });
     const fromApi = (kind: VolumeObjectKind, ns: string, name: string): Promise<KubeObject> => o.client.resource(RESOURCE_OF[kind], ns || undefined).get(name);
     this.syncer = new PodSyncer({
       runtime: o.runtime, recorder: this.recorder, clock: this.clock, logger: this.logger, hostIp: o.nodeIp,
       backoff: o.backoff ?? { initialMs: 10_000, maxMs: 300_000 },
       getObject: this.watcher?.getter(fromApi) ?? fromApi,
       volumeResyncMs: o.syncFrequencyMs,
-      nodeCapacity: { cpu: o.resources.cpu, memory: o.resources.memory, ephemeralStorage: o.resources.ephemeralStorage ?? DEFAULT_EPHEMERAL_STORAGE },
+      // the downward API's default limits are the node's allocatable, as upstream's
+      nodeCapacity: { cpu: allocatable.cpu!, memory: allocatable.memory!, ephemeralStorage: allocatable['ephemeral-storage'] },
       dns: o.dns,
       servicesIn: o.servicesIn,
       serializeImagePulls: o.serializeImagePulls,
@@ -247,14 +249,14 @@ export class NodeKubelet {
    */
   private admissionNode(): KubeObject {
     const watched = this.o.watchedNode?.();
-    const r = this.o.resources;
+    const own = nodeAllocatableOf({ resources: this.o.resources, evictionHard: this.o.evictionHard });
     return {
       metadata: { name: this.o.nodeName, labels: { ...nodeLabels(this.o.nodeName, this.o.labels), ...this.agent.labels() } },
       spec: { taints: watched?.spec?.taints },
       status: {
         allocatable: {
           ...(watched?.status?.allocatable as Record<string, string> | undefined),
-          cpu: r.cpu, memory: r.memory, pods: String(r.pods), 'ephemeral-storage': r.ephemeralStorage ?? DEFAULT_EPHEMERAL_STORAGE,
+          cpu: own.cpu!, memory: own.memory!, pods: own.pods!, 'ephemeral-storage': own['ephemeral-storage']!,
         },
       },
     };

@@ -159,9 +159,12 @@ export const allocatableOf = (capacity: Record<string, string>, thresholds: read
   return out;
 };
 
+/** The node's allocatable (capacity less the hard eviction thresholds), as its status reports it. */
+export const nodeAllocatableOf = (id: Pick<NodeIdentity, 'resources' | 'evictionHard'>): Record<string, string> => resourceLists(id).allocatable;
+
 /** Capacity and allocatable, worked out once per resources and thresholds (thousands of simulated nodes post statuses). */
 const listsCache = new WeakMap<NodeResources, { thresholds: readonly Threshold[]; capacity: Record<string, string>; allocatable: Record<string, string> }>();
-const resourceLists = (id: NodeIdentity): { capacity: Record<string, string>; allocatable: Record<string, string> } => {
+const resourceLists = (id: Pick<NodeIdentity, 'resources' | 'evictionHard'>): { capacity: Record<string, string>; allocatable: Record<string, string> } => {
   const thresholds = id.evictionHard ?? defaultThresholds;
   let lists = listsCache.get(id.resources);
   if (lists?.thresholds !== thresholds) {

@@ -41,6 +41,16 @@ describe('kubelet: admission against the watched Node', () => {
     expect(n.kubelet.host.kubelets.get(NODE)!.containerLogs(p, 'c', {})).toBe('container "c" in pod "on-hdd" is not available');
   });
 
+  it('weighs requests against allocatable (capacity less the hard eviction thresholds), not capacity', async () => {
+    const node = await n.admin.nodes().get(NODE);
+    const capacity = (node.status?.capacity as Record<string, string>).memory;
+    expect((node.status?.allocatable as Record<string, string>).memory).not.toBe(capacity);
+    const c = { name: 'c', image: 'pause', resources: { requests: { memory: capacity } } };
+    await createBound(n.admin, pod('whole-memory', { spec: { containers: [c] } }), NODE);
+    const p = await eventually(async () => { const x = await get('whole-memory'); return x.status?.phase === 'Failed' ? x : undefined; }, 15_000, 'whole-memory Failed');
+    expect(p.status).toMatchObject({ reason: 'OutOfmemory' });
+  });
+
   it('a container waiting for its init containers has no log yet: PodInitializing', async () => {
     // the init container runs until stopped
     await createBound(n.admin, pod('initializing', { spec: { initContainers: [{ name: 'i', image: 'busybox:1.36' }] } }), NODE);

@@ -13,7 +13,8 @@ describe('kubelet: node-pressure eviction', { timeout: 60_000 }, () => {
   let admin: Client;
 
   beforeAll(async () => {
-    n = await startProcessNode(NODE, { evictionHard: parseThresholds('memory.available<1000Ti'), evictionMonitoringMs: 300 });
+    // the node claims more memory than the threshold (allocatable is what is left: 1000Ti), the machine has less
+    n = await startProcessNode(NODE, { evictionHard: parseThresholds('memory.available<1000Ti'), evictionMonitoringMs: 300, resources: { memory: '2000Ti' } });
     admin = n.admin;
   }, 30_000);
 
