@@ -92,16 +92,26 @@ export async function startCsrApprovingController(ctx: ClusterControllerContext)
       return; // the signer marks it Failed
     }
     if (signerRefusal('kubernetes.io/kube-apiserver-client-kubelet', (csr.spec?.usages ?? []) as string[], facts)) return;
-    const self = csr.spec?.username === facts.commonName && (await allowed(csr, 'selfnodeclient'));
-    if (!self && !(await allowed(csr, 'nodeclient'))) return;
+    const message = await approvalMessage(csr, facts.commonName, allowed);
+    if (!message) return;
     const at = now(ctx.clock);
     const conditions = [...(csr.status?.conditions ?? []), {
-      type: 'Approved', status: 'True', reason: 'AutoApproved', message: 'Auto approving kubelet client certificate after SubjectAccessReview.', lastUpdateTime: at, lastTransitionTime: at,
+      type: 'Approved', status: 'True', reason: 'AutoApproved', message, lastUpdateTime: at, lastTransitionTime: at,
     }];
     await ctx.client.resource(Resources.certificateSigningRequests).updateSubresource(name, 'approval', { ...csr, status: { ...csr.status, conditions } }, { signal: ctx.signal }).catch(ignoreGone);
   }
 
   await loop.run();
+}
+
+/**
+ * Upstream sarapprove.go's recognizers in order, for a request already known to be a kubelet client one: a node
+ * asking for its own name (selfnodeclient), then any (nodeclient). The first whose review allows wins.
+ */
+export async function approvalMessage(csr: KubeObject, commonName: string, allowed: (csr: KubeObject, subresource: string) => Promise<boolean>): Promise<string | undefined> {
+  if (csr.spec?.username === commonName && (await allowed(csr, 'selfnodeclient'))) return 'Auto approving self kubelet client certificate after SubjectAccessReview.';
+  if (await allowed(csr, 'nodeclient')) return 'Auto approving kubelet client certificate after SubjectAccessReview.';
+  return undefined;
 }
 
 /** When a request should go (upstream cleaner.go: approved/denied/failed an hour, pending a day, expired). */

@@ -14,7 +14,6 @@ export interface CsrFacts {
   ipAddresses: string[];
   emailAddresses: string[];
   uris: string[];
-  rsa: boolean;
 }
 
 export function factsOf(csr: x509.Pkcs10CertificateRequest, SanExtension: typeof x509.SubjectAlternativeNameExtension): CsrFacts {
@@ -25,36 +24,49 @@ export function factsOf(csr: x509.Pkcs10CertificateRequest, SanExtension: typeof
     commonName: csr.subjectName.getField('CN')[0] ?? '',
     organizations: csr.subjectName.getField('O'),
     dnsNames: of('dns'), ipAddresses: of('ip'), emailAddresses: of('email'), uris: of('url'),
-    rsa: csr.publicKey.algorithm.name.startsWith('RSA'),
   };
 }
 
-const usageProblem = (usages: string[], allowed: string[], required: string): string | undefined => {
-  const bad = usages.filter((u) => !allowed.includes(u));
-  if (bad.length) return `invalid usage for client certificate: ${bad[0]}`;
-  if (!usages.includes(required)) return `missing required usage: ${required}`;
-  return undefined;
+/** The usages a kubelet signer takes: exactly these, or these without key encipherment (whatever the key). */
+const exactUsages = (usages: string[], last: 'client auth' | 'server auth'): string | undefined => {
+  const want = ['digital signature', 'key encipherment', last];
+  const got = new Set(usages);
+  const matches = (set: string[]): boolean => set.length === got.size && set.every((u) => got.has(u));
+  if (matches(want) || matches(want.filter((u) => u !== 'key encipherment'))) return undefined;
+  return `usages did not match [${[...want].sort().join(' ')}]`; // as Go prints a sorted set's List()
 };
 
-/** Why the signer refuses this request (upstream's SignerValidationFailure message), or undefined. */
+const NODES = 'subject organization is not system:nodes';
+const NODE_CN = 'subject common name does not begin with system:node:';
+const isNodes = (f: CsrFacts): boolean => f.organizations.length === 1 && f.organizations[0] === 'system:nodes';
+
+/**
+ * Why the signer refuses this request (upstream's SignerValidationFailure message), or undefined. The kubelet
+ * signers check in upstream's order: the client one its subject, SANs, common name, usages; the serving one its
+ * subject, SANs, usages, common name.
+ */
 export function signerRefusal(signerName: string, usages: string[], f: CsrFacts): string | undefined {
   switch (signerName) {
-    case 'kubernetes.io/kube-apiserver-client':
-      return usageProblem(usages, ['digital signature', 'key encipherment', 'client auth'], 'client auth');
+    case 'kubernetes.io/kube-apiserver-client': {
+      const bad = usages.find((u) => !['digital signature', 'key encipherment', 'client auth'].includes(u));
+      if (bad !== undefined) return `invalid usage for client certificate: ${bad}`;
+      return usages.includes('client auth') ? undefined : 'missing required usage for client certificate: client auth';
+    }
     case 'kubernetes.io/kube-apiserver-client-kubelet': {
-      if (f.organizations.length !== 1 || f.organizations[0] !== 'system:nodes') return 'subject organization is not system:nodes';
-      if (!f.commonName.startsWith('system:node:')) return 'subject common name does not begin with system:node:';
-      if (f.dnsNames.length || f.emailAddresses.length || f.ipAddresses.length || f.uris.length) return 'DNS, email, IP and URI subjectAltNames are not allowed';
-      return usageProblem(usages, f.rsa ? ['digital signature', 'key encipherment', 'client auth'] : ['digital signature', 'client auth'], 'client auth');
+      if (!isNodes(f)) return NODES;
+      if (f.dnsNames.length) return 'DNS subjectAltNames are not allowed';
+      if (f.emailAddresses.length) return 'Email subjectAltNames are not allowed';
+      if (f.ipAddresses.length) return 'IP subjectAltNames are not allowed';
+      if (f.uris.length) return 'URI subjectAltNames are not allowed';
+      if (!f.commonName.startsWith('system:node:')) return NODE_CN;
+      return exactUsages(usages, 'client auth');
     }
     case 'kubernetes.io/kubelet-serving': {
-      if (f.organizations.length !== 1 || f.organizations[0] !== 'system:nodes') return 'subject organization is not system:nodes';
-      if (!f.commonName.startsWith('system:node:')) return 'subject common name does not begin with system:node:';
-      if (f.emailAddresses.length || f.uris.length) return 'email and URI subjectAltNames are not allowed';
+      if (!isNodes(f)) return NODES;
       if (!f.dnsNames.length && !f.ipAddresses.length) return 'DNS or IP subjectAltName is required';
-      const bad = usages.filter((u) => !(f.rsa ? ['digital signature', 'key encipherment', 'server auth'] : ['digital signature', 'server auth']).includes(u));
-      if (bad.length) return `invalid usage for serving certificate: ${bad[0]}`;
-      return usages.includes('server auth') ? undefined : 'missing required usage: server auth';
+      if (f.emailAddresses.length) return 'Email subjectAltNames are not allowed';
+      if (f.uris.length) return 'URI subjectAltNames are not allowed';
+      return exactUsages(usages, 'server auth') ?? (f.commonName.startsWith('system:node:') ? undefined : NODE_CN);
     }
     default:
       return undefined;
