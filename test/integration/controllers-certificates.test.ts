@@ -87,7 +87,7 @@ describe('certificate signing requests', () => {
     const m = await h.s.kubectlWithInput(manifest('root', masters.csrPem, 'kubernetes.io/kube-apiserver-client', ['client auth']), 'apply', '-f', '-');
     expect(m.stderr).toContain('use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed');
     const bad = await h.s.kubectlWithInput(JSON.stringify({ apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'bad' }, spec: { request: Buffer.from('not a csr').toString('base64'), signerName: 'nope', usages: ['flying'], expirationSeconds: 60 } }), 'apply', '-f', '-');
-    expect(bad.stderr).toContain('spec.request: Invalid value: "<request data>": PEM block type must be CERTIFICATE REQUEST');
+    expect(bad.stderr).toContain('spec.request: Invalid value: []byte{0x6e, 0x6f, 0x74, 0x20, 0x61, 0x20, 0x63, 0x73, 0x72}: PEM block type must be CERTIFICATE REQUEST');
     expect(bad.stderr).toContain("spec.signerName: Invalid value: \"nope\": must be a fully qualified domain and path of the form 'example.com/signer-name'");
     expect(bad.stderr).toContain('spec.usages[0]: Unsupported value: "flying"');
     expect(bad.stderr).toContain('spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 600 seconds (10 minutes)');

@@ -4,7 +4,7 @@
 // each keeping what the other owns; a certificate once issued and Approved/Denied/Failed once set stay.
 import type { KubeObject } from '../../../api/types.js';
 import { KEY_USAGES } from '../../../api/certificates/v1/index.js';
-import type { StatusCause } from '../../apimachinery/errors.js';
+import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, forbidden, invalidValue, notSupported, required } from '../../apimachinery/field.js';
 import { nameIsPathSegment } from '../../apimachinery/names.js';
 import { rfc3339 } from '../meta.js';
@@ -44,26 +44,37 @@ function isDerSequence(der: Buffer): boolean {
   return at + len === der.length;
 }
 
+/** The request as upstream's field.Invalid prints a []byte (Go's %#v): `[]byte{0x2d, 0x2d, …}`, nil when absent. */
+const invalidRequest = (b64: unknown, detail: string): StatusCause => {
+  const bytes = typeof b64 === 'string' ? Buffer.from(b64, 'base64') : undefined;
+  const shown = bytes ? `[]byte{${[...bytes].map((b) => `0x${b.toString(16)}`).join(', ')}}` : '[]byte(nil)';
+  return fieldCause('FieldValueInvalid', 'spec.request', `Invalid value: ${shown}: ${detail}`);
+};
+
+/** Every usage upstream knows, sorted as its set's List() gives them. */
+const SORTED_USAGES = [...KEY_USAGES].sort();
+
+/** In upstream's order: request, usages (required, unsupported, duplicate), signerName, expirationSeconds. */
 function validateSpec(csr: KubeObject): StatusCause[] {
   const spec = csr.spec ?? {};
   const causes: StatusCause[] = [];
   const blocks = pemBlocks(decodeBytes(spec.request));
   const csrBlock = blocks[0];
-  if (!csrBlock || csrBlock.label !== 'CERTIFICATE REQUEST') causes.push(invalidValue('spec.request', '<request data>', 'PEM block type must be CERTIFICATE REQUEST'));
-  else if (!isDerSequence(csrBlock.der)) causes.push(invalidValue('spec.request', '<request data>', 'x509: malformed certificate request'));
-  if (!spec.signerName) causes.push(required('spec.signerName'));
-  else if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+\/\S+$/.test(spec.signerName)) {
-    causes.push(invalidValue('spec.signerName', spec.signerName, "must be a fully qualified domain and path of the form 'example.com/signer-name'"));
-  }
-  // only certificates.k8s.io/v1beta1 (not served any more) could create one
-  if (spec.signerName === 'kubernetes.io/legacy-unknown') causes.push(invalidValue('spec.signerName', spec.signerName, 'the legacy signerName is not allowed via this API version'));
+  if (!csrBlock || csrBlock.label !== 'CERTIFICATE REQUEST') causes.push(invalidRequest(spec.request, 'PEM block type must be CERTIFICATE REQUEST'));
+  else if (!isDerSequence(csrBlock.der)) causes.push(invalidRequest(spec.request, 'x509: malformed certificate request'));
   const usages = (spec.usages ?? []) as string[];
-  if (!usages.length) causes.push(required('spec.usages', 'usages must be provided'));
+  if (!usages.length) causes.push(required('spec.usages'));
+  for (const [i, u] of usages.entries()) if (!KEY_USAGES.includes(u)) causes.push(notSupported(`spec.usages[${i}]`, u, SORTED_USAGES));
   const seen = new Set<string>();
   for (const [i, u] of usages.entries()) {
-    if (!KEY_USAGES.includes(u)) causes.push(notSupported(`spec.usages[${i}]`, u, KEY_USAGES));
     if (seen.has(u)) causes.push(duplicate(`spec.usages[${i}]`, u));
     seen.add(u);
+  }
+  // only certificates.k8s.io/v1beta1 (not served any more) could create one; the name is then not checked further
+  if (spec.signerName === 'kubernetes.io/legacy-unknown') causes.push(invalidValue('spec.signerName', spec.signerName, 'the legacy signerName is not allowed via this API version'));
+  else if (!spec.signerName) causes.push(required('spec.signerName'));
+  else if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+\/\S+$/.test(spec.signerName)) {
+    causes.push(invalidValue('spec.signerName', spec.signerName, "must be a fully qualified domain and path of the form 'example.com/signer-name'"));
   }
   const exp = spec.expirationSeconds as number | undefined;
   if (exp !== undefined && exp < 600) causes.push(invalidValue('spec.expirationSeconds', exp, 'may not specify a duration less than 600 seconds (10 minutes)'));
@@ -75,13 +86,15 @@ function validateStatus(csr: KubeObject): StatusCause[] {
   const types = new Set<string>();
   for (const [i, c] of conditionsOf(csr).entries()) {
     const at = `status.conditions[${i}]`;
+    // upstream's order: type, status, Approved/Denied exclusivity, duplicate type
     if (!c.type) causes.push(required(`${at}.type`));
-    else if (types.has(c.type)) causes.push(duplicate(`${at}.type`, c.type));
-    types.add(c.type);
-    if (PERMANENT_TYPES.includes(c.type) && c.status !== 'True') causes.push(notSupported(`${at}.status`, c.status, ['True']));
+    if (!c.status) causes.push(required(`${at}.status`));
+    else if (PERMANENT_TYPES.includes(c.type) && c.status !== 'True') causes.push(notSupported(`${at}.status`, c.status, ['True']));
     else if (!['True', 'False', 'Unknown'].includes(c.status)) causes.push(notSupported(`${at}.status`, c.status, ['False', 'True', 'Unknown']));
     if (c.type === 'Denied' && types.has('Approved')) causes.push(invalidValue(`${at}.type`, c.type, 'Approved and Denied conditions are mutually exclusive'));
     if (c.type === 'Approved' && types.has('Denied')) causes.push(invalidValue(`${at}.type`, c.type, 'Approved and Denied conditions are mutually exclusive'));
+    if (types.has(c.type)) causes.push(duplicate(`${at}.type`, c.type));
+    types.add(c.type);
   }
   const cert = csr.status?.certificate;
   if (cert !== undefined && cert !== null && cert !== '') {
@@ -98,9 +111,9 @@ function validateStatusUpdate(csr: KubeObject, old: KubeObject): StatusCause[] {
   const causes = validateStatus(csr);
   const oldCert = old.status?.certificate;
   if (oldCert && csr.status?.certificate !== oldCert) causes.push(invalidValue('status.certificate', '<certificate data>', 'updates may not modify existing certificate content'));
-  const now = new Set(conditionsOf(csr).map((c) => c.type));
+  const count = (o: KubeObject, t: string): number => conditionsOf(o).filter((c) => c.type === t).length;
   for (const t of PERMANENT_TYPES) {
-    if (conditionsOf(old).some((c) => c.type === t) && !now.has(t)) causes.push(forbidden('status.conditions', `updates may not remove ${t} condition`));
+    if (count(csr, t) < count(old, t)) causes.push(forbidden('status.conditions', `updates may not remove a condition of type "${t}"`));
   }
   return causes;
 }
