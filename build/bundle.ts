@@ -3,7 +3,7 @@
 // start; a bundle is read in a few files, which takes a warm apiserver start from ~300 ms of module loading
 // to ~100 ms. Tests that spawn real processes build the same bundle (test/support/binary.ts).
 import { existsSync } from 'node:fs';
-import { chmod, rm } from 'node:fs/promises';
+import { chmod, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -21,17 +21,26 @@ export const BUNDLE_ENTRY = 'mini-kube.mjs';
 /** Packages left to node at run time: native addons find their binaries, etcd3 its .proto files, next to their own sources. */
 const unbundled = new Set(['classic-level', 'etcd3']);
 
+/**
+ * Builds beside `outDir` and then swaps the directories, so that a process started meanwhile (a cluster running from
+ * this checkout starts shims and components from it) never finds the bundle half written or gone.
+ */
 export async function bundle(outDir: string): Promise<string> {
-  await rm(outDir, { recursive: true, force: true });
+  const fresh = `${outDir}.new-${process.pid}`;
+  const stale = `${outDir}.old-${process.pid}`;
+  await rm(fresh, { recursive: true, force: true });
   await build({
     input: join(repo, 'cmd/main.ts'),
     platform: 'node',
     external: (id) => id.startsWith('node:') || unbundled.has(id),
-    output: { dir: outDir, format: 'esm', entryFileNames: BUNDLE_ENTRY, chunkFileNames: '[name]-[hash].mjs' },
+    output: { dir: fresh, format: 'esm', entryFileNames: BUNDLE_ENTRY, chunkFileNames: '[name]-[hash].mjs' },
     logLevel: 'warn',
   });
   // executable, as npm makes a package's bin: a link to it (kube-apiserver, for envtest) runs it directly
-  await chmod(join(outDir, BUNDLE_ENTRY), 0o755);
+  await chmod(join(fresh, BUNDLE_ENTRY), 0o755);
+  if (existsSync(outDir)) await rename(outDir, stale);
+  await rename(fresh, outDir);
+  await rm(stale, { recursive: true, force: true });
   return join(outDir, BUNDLE_ENTRY);
 }
 
