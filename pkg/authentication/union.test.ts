@@ -49,9 +49,17 @@ describe('unionAuthenticator', () => {
     await expect(unionAuthenticator([fixed('a', 'null')]).authenticate(noCredential)).rejects.toMatchObject({ code: 401 });
   });
 
-  it('an Authorization header nobody understood is 401, not anonymous', async () => {
+  it('a bearer token nobody knew is 401, not anonymous', async () => {
     const u = unionAuthenticator([fixed('a', 'null')], anonymousAuthenticator);
-    await expect(u.authenticate({ headers: { authorization: 'Negotiate abc' } })).rejects.toMatchObject({ code: 401 });
+    await expect(u.authenticate({ headers: { authorization: 'Bearer abc' } })).rejects.toMatchObject({ code: 401 });
+  });
+
+  it('an Authorization header of another scheme, or without a token, is no credential: anonymous', async () => {
+    const u = unionAuthenticator([fixed('a', 'null')], anonymousAuthenticator);
+    for (const authorization of ['Negotiate abc', 'Basic dTpw', 'Bearer', 'bearer ']) {
+      expect((await u.authenticate({ headers: { authorization } })).user.name).toBe('system:anonymous');
+    }
+    await expect(unionAuthenticator([fixed('a', 'null')]).authenticate({ headers: { authorization: 'Basic dTpw' } })).rejects.toMatchObject({ code: 401 });
   });
 
   it('errors other than 401 are not swallowed', async () => {

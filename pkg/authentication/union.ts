@@ -1,6 +1,6 @@
 // Tries each authenticator in order, as upstream's union + authenticated-group adder + anonymous fallback do.
 import { isStatusError, unauthorized } from '../apimachinery/errors.js';
-import { authorizationHeader } from './authorization-header.js';
+import { schemeCredential } from './authorization-header.js';
 import type { Authenticator, AuthnRequest, AuthnResult } from './interface.js';
 import { anonymousUser, unauthenticatedGroup } from './anonymous.js';
 
@@ -40,14 +40,15 @@ const rejected = (rejections: Error[]): Error => {
 };
 
 /**
- * A credential that someone rejected, or an Authorization header that no one understood, is a 401 even when
- * anonymous access is on: a caller who tried to be someone must not silently become nobody.
+ * A credential that someone rejected, or a bearer token that no one knew (upstream's bearertoken authenticator says
+ * "invalid bearer token"), is a 401 even when anonymous access is on. An Authorization header of another scheme, or
+ * a Bearer one without a token, is no credential at all to upstream: such a request is anonymous.
  */
 export const unionAuthenticator = (authenticators: Authenticator[], anonymous?: Authenticator): RequestAuthenticator => ({
   async authenticate(req) {
     const { result, rejections } = await firstAccepting(authenticators, req);
     if (result) return withAuthenticatedGroup(result);
-    if (rejections.length === 0 && authorizationHeader(req) === undefined && anonymous) {
+    if (rejections.length === 0 && schemeCredential(req, 'bearer') === undefined && anonymous) {
       const r = await anonymous.authenticate(req);
       if (r) return r;
     }
