@@ -98,7 +98,7 @@ export const serviceAccountTokenValidator = (o: ServiceAccountAuthenticatorOptio
     // a token without audiences (a legacy one) is meant for the API's
     const aud = claimed.length ? claimed : o.audiences;
     const audiences = wantAudiences.filter((a) => aud.includes(a));
-    if (audiences.length === 0) throw unauthorized(`token audiences ${JSON.stringify(aud)} is invalid for the target audiences ${JSON.stringify(wantAudiences)}`);
+    if (audiences.length === 0) throw unauthorized(`token audiences ${goQuoted(aud)} is invalid for the target audiences ${goQuoted(wantAudiences)}`);
     const verified = payload; // a const: the closure below keeps its narrowed type
     const validate = (): Promise<UserInfo> => (legacy ? validateLegacyClaims(token, verified, o, now()) : validatePrivateClaims(verified, o.lookup, now()));
     const user = await validate();
@@ -110,6 +110,9 @@ export const serviceAccountTokenValidator = (o: ServiceAccountAuthenticatorOptio
   };
 };
 
+/** A string slice as Go's %q prints it: `["a" "b"]`. */
+const goQuoted = (list: string[]): string => `[${list.map((a) => JSON.stringify(a)).join(' ')}]`;
+
 const must = (cond: unknown, why: string): void => {
   if (!cond) throw unauthorized(`service account token is invalid: ${why}`);
 };
@@ -119,27 +122,34 @@ async function validatePrivateClaims(payload: JWTPayload, lookup: ObjectLookup, 
   must(k8s && typeof k8s.namespace === 'string' && k8s.serviceaccount?.name, 'missing the kubernetes.io claim');
   const ns = k8s!.namespace;
   must(payload.sub === serviceAccountUsername(ns, k8s!.serviceaccount.name), 'sub does not match the kubernetes.io claim');
-  const check = async (resource: 'serviceaccounts' | 'pods' | 'secrets' | 'nodes', ref: { name: string; uid: string }, namespaced = true): Promise<KubeObject> => {
-    const obj = await lookup(resource, namespaced ? ns : undefined, ref.name);
-    const what = `${resource} "${ref.name}"`;
-    if (!obj) throw unauthorized(`service account token is invalid: ${what} not found`);
-    if (obj.metadata?.uid !== ref.uid) throw unauthorized(`service account token is invalid: the uid of ${what} (${obj.metadata?.uid}) does not match the claim (${ref.uid})`);
-    // Upstream: an object being deleted keeps its tokens valid for a 60 s grace period.
-    const deleting = obj.metadata?.deletionTimestamp ? Date.parse(obj.metadata.deletionTimestamp) : undefined;
-    if (deleting !== undefined && deleting < nowMs - LEEWAY_SECONDS * 1000) throw unauthorized(`service account token is invalid: ${what} is being deleted`);
-    return obj;
+  const deleted = (obj: KubeObject): boolean => {
+    // an object being deleted keeps its tokens valid for the leeway (upstream's invalidIfDeletedBefore)
+    const at = obj.metadata?.deletionTimestamp ? Date.parse(obj.metadata.deletionTimestamp) : undefined;
+    return at !== undefined && at < nowMs - LEEWAY_SECONDS * 1000;
   };
-  const sa = await check('serviceaccounts', k8s!.serviceaccount);
+  const fail = (why: string): never => { throw unauthorized(why); };
+  const saRef = k8s!.serviceaccount;
+  // upstream returns the getter's error as it is: the API's NotFound
+  const sa = (await lookup('serviceaccounts', ns, saRef.name)) ?? fail(`serviceaccounts "${saRef.name}" not found`);
+  if (sa.metadata?.uid !== saRef.uid) fail(`service account UID (${sa.metadata?.uid ?? ''}) does not match claim (${saRef.uid})`);
+  if (deleted(sa)) fail(`service account ${ns}/${saRef.name} has been deleted`);
+  /** A bound object: gone or deleted invalidates the token; another of the same name is named in the error. */
+  const bound = async (resource: 'secrets' | 'pods' | 'nodes', kind: string, ref: { name: string; uid: string }): Promise<void> => {
+    const obj = await lookup(resource, resource === 'nodes' ? undefined : ns, ref.name);
+    if (!obj) fail('service account token has been invalidated');
+    if (obj!.metadata?.uid !== ref.uid) fail(`${kind} UID (${obj!.metadata?.uid ?? ''}) does not match service account ${kind} ref claim (${ref.uid})`);
+    if (deleted(obj!)) fail('service account token has been invalidated');
+  };
   const extra: Record<string, string[]> = {};
+  // upstream's order: secret, pod, then the node when the token is not also bound to a pod (the pod pins it)
+  if (k8s!.secret) await bound('secrets', 'secret', k8s!.secret);
   if (k8s!.pod) {
-    await check('pods', k8s!.pod);
+    await bound('pods', 'pod', k8s!.pod);
     extra['authentication.kubernetes.io/pod-name'] = [k8s!.pod.name];
     extra['authentication.kubernetes.io/pod-uid'] = [k8s!.pod.uid];
   }
-  if (k8s!.secret) await check('secrets', k8s!.secret);
   if (k8s!.node) {
-    // Upstream checks a node only when the token is not also bound to a pod (the pod pins it).
-    if (!k8s!.pod) await check('nodes', k8s!.node, false);
+    if (!k8s!.pod) await bound('nodes', 'node', k8s!.node);
     extra['authentication.kubernetes.io/node-name'] = [k8s!.node.name];
     extra['authentication.kubernetes.io/node-uid'] = [k8s!.node.uid];
   }
