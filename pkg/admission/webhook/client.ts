@@ -4,6 +4,8 @@
 import type { Deadline } from '../../apimachinery/deadline.js';
 import type { Agent, Dispatcher } from 'undici';
 import { undici, type Undici } from '../../apimachinery/undici.js';
+import { isIP } from 'node:net';
+import { goTransportError } from '../../apimachinery/go-net-errors.js';
 import type { AdmissionDeps } from '../deps.js';
 
 export interface ClientConfig {
@@ -27,26 +29,101 @@ function agentFor(u: Undici, ca: string | undefined, servername: string | undefi
   return a;
 }
 
-/** The URL to POST to and the TLS server name to verify (the service's DNS name for services). */
-export function resolveTarget(cc: ClientConfig, deps: AdmissionDeps): { url: string; servername?: string } {
-  if (cc.url) return { url: cc.url };
+/**
+ * The URL the call is made to and its host as Go prints it (with the port as configured, where WHATWG URLs drop
+ * :443): for a service its DNS name and port, as upstream's client dials `<name>.<namespace>.svc:<port>` and
+ * resolves that to an endpoint only as it connects.
+ */
+function requestUrl(cc: ClientConfig): { u: URL; host: string } {
+  if (cc.url) {
+    const u = new URL(cc.url);
+    return { u, host: /^[a-z]+:\/\/([^/?#]*)/i.exec(cc.url)?.[1] ?? u.host };
+  }
   const ref = cc.service;
   if (!ref) throw new CallError('webhook has neither url nor service');
+  const host = `${ref.name}.${ref.namespace}.svc:${ref.port ?? 443}`;
+  return { u: new URL(`https://${host}${ref.path ?? ''}`), host };
+}
+
+/**
+ * The endpoint a service's webhook is called at, one of its addresses serving the port at random (upstream's
+ * proxy.ResolveEndpoint, as with --enable-aggregator-routing: mini-kube has no cluster IP routing); a failure is the
+ * dial's error.
+ */
+export function resolveEndpoint(ref: NonNullable<ClientConfig['service']>, deps: AdmissionDeps): { host: string; port: number } {
   const svc = deps.get('', 'services', ref.namespace, ref.name);
-  if (!svc) throw new CallError(`service "${ref.name}" not found`);
+  if (!svc) throw new Error(`service "${ref.name}" not found`);
   const port = ref.port ?? 443;
   const sp = (svc.spec?.ports ?? []).find((p: { port?: number }) => p.port === port);
-  if (!sp) throw new CallError(`service ${ref.namespace}/${ref.name} has no port ${port}`);
+  if (!sp) throw new Error(`no service port ${port} found for service "${ref.name}"`);
+  const type = svc.spec?.type ?? 'ClusterIP';
+  if (type !== 'ClusterIP' && type !== 'LoadBalancer' && type !== 'NodePort') throw new Error(`unsupported service type "${type}"`);
   const ep = deps.get('', 'endpoints', ref.namespace, ref.name);
-  for (const subset of ep?.subsets ?? []) {
-    const addr = subset.addresses?.[0];
-    const epPort = (subset.ports ?? []).find((p: { name?: string }) => (p.name ?? '') === (sp.name ?? ''));
-    if (addr?.ip && epPort?.port) {
-      const host = addr.ip.includes(':') ? `[${addr.ip}]` : addr.ip;
-      return { url: `https://${host}:${epPort.port}${ref.path ?? ''}`, servername: `${ref.name}.${ref.namespace}.svc` };
+  if (!ep) throw new Error(`endpoints "${ref.name}" not found`);
+  const all: Array<{ host: string; port: number }> = [];
+  for (const subset of ep.subsets ?? []) {
+    for (const p of (subset.ports ?? []) as Array<{ name?: string; port: number }>) {
+      if ((p.name ?? '') !== (sp.name ?? '')) continue;
+      for (const addr of (subset.addresses ?? []) as Array<{ ip: string }>) all.push({ host: addr.ip, port: p.port });
     }
   }
-  throw new CallError(`service "${ref.name}" has no ready endpoints`);
+  if (all.length) return all[Math.floor(Math.random() * all.length)]!;
+  throw new Error(`no endpoints available for service "${ref.name}"`);
+}
+
+/** Node's certificate-verification codes that Go words as an unknown authority. */
+const UNKNOWN_AUTHORITY = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY']);
+
+/** Go's x509.HostnameError for a certificate that does not name the host (`san`: Node's subjectaltname). */
+function hostnameError(host: string, san: string | undefined): string {
+  const entries = (san ?? '').split(', ').filter(Boolean);
+  const isIp = isIP(host) !== 0;
+  const names = entries.filter((e) => e.startsWith(isIp ? 'IP Address:' : 'DNS:')).map((e) => e.slice(e.indexOf(':') + 1));
+  if (isIp && !names.length) return `x509: cannot validate certificate for ${host} because it doesn't contain any IP SANs`;
+  return `x509: certificate is valid for ${names.join(', ')}, not ${host}`;
+}
+
+/** A failed connection in Go's words (crypto/tls, net): what upstream's url.Error prints after `Post "<url>": `. */
+function transportError(e: NodeJS.ErrnoException & { cert?: { subjectaltname?: string } }, host: string, port: number, servername: string | undefined): string {
+  if (e.code && UNKNOWN_AUTHORITY.has(e.code)) return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
+  if (e.code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `tls: failed to verify certificate: ${hostnameError(servername ?? host, e.cert?.subjectaltname)}`;
+  return goTransportError(host, port, e);
+}
+
+/** client-go's NewGenericServerResponse message for a status code, given the body's text (`server`). */
+function genericServerResponse(code: number, server: string): string {
+  switch (code) {
+    case 400: return 'the server rejected our request for an unknown reason';
+    case 401: return 'the server has asked for the client to provide credentials';
+    case 403: case 415: return server;
+    case 404: return 'the server could not find the requested resource';
+    case 405: return 'the server does not allow this method on the requested resource';
+    case 406: return server && server !== 'unknown' ? server : 'the server was unable to respond with a content type that the client supports';
+    case 409: return 'the server reported a conflict';
+    case 422: return 'the server rejected our request due to an error in our request';
+    case 429: return 'the server has received too many requests and has asked us to try again later';
+    case 503: return 'the server is currently unable to handle the request';
+    case 504: return 'the server was unable to return a response in the time allotted, but may still be processing the request';
+    default:
+      return code >= 500 ? `an error on the server (${JSON.stringify(server)}) has prevented the request from succeeding`
+        : `the server responded with the status code ${code} but did not return more information`;
+  }
+}
+
+/**
+ * A non-2xx answer as client-go's rest client reports it: a JSON Status of a failure by its message, else the
+ * generic message for the code, quoting a text body (at most 2048 bytes, trimmed; "unknown" for any other body).
+ */
+export function responseError(code: number, contentType: string | undefined, text: string): string {
+  const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (media === '' || media === 'application/json' || media.endsWith('+json')) {
+    try {
+      const status = JSON.parse(text) as Record<string, unknown>;
+      if (status?.kind === 'Status' && status.status === 'Failure') return typeof status.message === 'string' ? status.message : '';
+    } catch { /* not a Status: the generic message */ }
+  }
+  const server = media === '' || media.startsWith('text/') ? Buffer.from(text).subarray(0, 2048).toString().trim() : 'unknown';
+  return genericServerResponse(code, server);
 }
 
 /**
@@ -55,26 +132,42 @@ export function resolveTarget(cc: ClientConfig, deps: AdmissionDeps): { url: str
  * which, in whole seconds rounded up (as upstream's dispatcher tells the webhook).
  */
 export async function callWebhook(cc: ClientConfig, deps: AdmissionDeps, review: unknown, timeoutSeconds: number, deadline?: Deadline): Promise<Record<string, any>> {
-  const target = resolveTarget(cc, deps);
-  const u = new URL(target.url);
+  const { u, host: shownHost } = requestUrl(cc);
   const left = Math.min(timeoutSeconds * 1000, deadline ? deadline.at - Date.now() : Infinity);
   if (left > 0) u.searchParams.set('timeout', `${Math.ceil(left / 1000)}s`);
+  const failed = (why: string): CallError => new CallError(`failed to call webhook: Post "${u.protocol}//${shownHost}${u.pathname}${u.search}": ${why}`);
+  // a service's URL names it; the connection goes to one of its endpoints, verified by the service's DNS name
+  let target = u;
+  if (cc.service) {
+    let ep: { host: string; port: number };
+    try {
+      ep = resolveEndpoint(cc.service, deps);
+    } catch (err) {
+      throw failed((err as Error).message);
+    }
+    target = new URL(u);
+    target.hostname = ep.host.includes(':') ? `[${ep.host}]` : ep.host;
+    target.port = String(ep.port);
+  }
+  const servername = cc.service ? u.hostname : undefined;
   const own = AbortSignal.timeout(timeoutSeconds * 1000);
   const ca = cc.caBundle ? Buffer.from(cc.caBundle, 'base64').toString('utf8') : undefined;
   const http = await undici();
   let res: Dispatcher.ResponseData;
   try {
-    res = await http.request(u, {
+    res = await http.request(target, {
       method: 'POST',
-      dispatcher: agentFor(http, ca, target.servername),
+      dispatcher: agentFor(http, ca, servername),
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(review),
       signal: deadline ? AbortSignal.any([own, deadline.signal]) : own,
     });
   } catch (err) {
     const e = err as Error & { cause?: Error };
-    const why = e.name === 'TimeoutError' || e.name === 'AbortError' || deadline?.expired ? 'context deadline exceeded' : (e.cause?.message ?? e.message);
-    throw new CallError(`failed to call webhook: Post "${u.toString()}": ${why}`);
+    if (e.name === 'TimeoutError' || e.name === 'AbortError' || deadline?.expired) throw failed('context deadline exceeded');
+    const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = Number(target.port) || 443;
+    throw failed(transportError((e.cause ?? e) as NodeJS.ErrnoException, host, port, servername));
   }
   let text: string;
   try {
@@ -83,7 +176,8 @@ export async function callWebhook(cc: ClientConfig, deps: AdmissionDeps, review:
     throw new CallError(`failed to call webhook: ${(err as Error).message}`);
   }
   if (res.statusCode < 200 || res.statusCode >= 300) {
-    throw new CallError(`failed to call webhook: the server responded with the status code ${res.statusCode} but did not return more information`);
+    const type = res.headers['content-type'];
+    throw new CallError(`failed to call webhook: ${responseError(res.statusCode, Array.isArray(type) ? type[0] : type, text)}`);
   }
   try {
     return JSON.parse(text) as Record<string, any>;

@@ -4,11 +4,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest, internalError, StatusError, type StatusReason } from '../../apimachinery/errors.js';
-import { applyJsonPatch } from '../../apimachinery/patch/json-patch.js';
+import { admissionForbidden } from '../errors.js';
 import type { AdmissionDeps } from '../deps.js';
 import { addAuditAnnotation, type AdmissionAttributes, type MutatingPlugin, type ValidatingPlugin } from '../interface.js';
 import { celValue, evalMatchConditions, requestAuthorizer, withAnswers } from '../policy/cel.js';
 import { CallError, callWebhook, type ClientConfig } from './client.js';
+import { applyWebhookJsonPatch } from './patch-failure.js';
 import { admissionRequest } from './review.js';
 import { isExemptResource, matchedResource, namespaceSelectorMatches, objectSelectorMatches, type Rule } from './rules.js';
 import { versioned } from '../versioned.js';
@@ -61,8 +62,9 @@ async function invocation(h: Webhook, a: AdmissionAttributes, deps: AdmissionDep
     };
     const r = await withAnswers(deps.review, () => evalMatchConditions(h.matchConditions, bindings));
     if (r.error !== undefined) {
+      // upstream's matcher skips the webhook under Ignore; under Fail ShouldCallHook refuses the request (403)
       if (h.failurePolicy === 'Ignore') return undefined;
-      throw internalError(`failed calling webhook "${h.name}": failed to evaluate match conditions: ${r.error}`);
+      throw admissionForbidden(a, r.error);
     }
     if (!r.matches) return undefined;
   }
@@ -84,34 +86,34 @@ function rejection(name: string, result: Record<string, any> | undefined): Statu
 /** The first AdmissionReview version of the webhook's list that the apiserver speaks (upstream's CreateAdmissionObjects). */
 function reviewVersion(h: Webhook): 'v1' | 'v1beta1' {
   const version = (h.admissionReviewVersions ?? ['v1']).find((v): v is 'v1' | 'v1beta1' => v === 'v1' || v === 'v1beta1');
-  if (!version) throw new CallError('webhook does not accept known AdmissionReview versions (v1, v1beta1)');
+  if (!version) throw new CallError('could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)');
   return version;
 }
 
 /**
  * Upstream's VerifyAdmissionResponse: a v1 answer is checked (uid, kind, a patch with its type, none from a validating
- * webhook); a v1beta1 one never was, its patch taken as a JSON patch.
+ * webhook); a v1beta1 one never was, its patch taken as a JSON patch. What fails is an invalid response.
  */
 function verifiedResponse(version: 'v1' | 'v1beta1', body: Record<string, any>, uid: unknown, mutating: boolean): Record<string, any> {
+  const invalid = (why: string) => new CallError(`received invalid webhook response: ${why}`);
   const response = body.response as Record<string, any> | undefined;
-  if (!response || typeof response !== 'object') throw new CallError('webhook response was absent');
-  if (version === 'v1beta1') return mutating ? response : { ...response, patch: undefined };
-  if (response.uid !== uid) throw new CallError(`expected response.uid="${String(uid)}", got "${String(response.uid ?? '')}"`);
+  if (!response || typeof response !== 'object') throw invalid('webhook response was absent');
+  const hasPatch = typeof response.patch === 'string' && response.patch.length > 0;
+  if (version === 'v1beta1') return { ...response, patch: mutating ? response.patch : undefined, patchType: mutating && hasPatch ? 'JSONPatch' : undefined };
+  if (response.uid !== uid) throw invalid(`expected response.uid="${String(uid)}", got "${String(response.uid ?? '')}"`);
   if (body.apiVersion !== 'admission.k8s.io/v1' || body.kind !== 'AdmissionReview') {
     const [group, v] = String(body.apiVersion ?? '').includes('/') ? String(body.apiVersion).split('/') : ['', String(body.apiVersion ?? '')];
-    throw new CallError(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${group}/${v}, Kind=${String(body.kind ?? '')}`);
-  }
-  const hasPatch = typeof response.patch === 'string' && response.patch.length > 0;
-  if (!mutating) {
-    if (hasPatch) throw new CallError('validating webhook may not return response.patch');
-    if (response.patchType !== undefined && response.patchType !== null) throw new CallError('validating webhook may not return response.patchType');
-    return response;
+    throw invalid(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${group}/${v}, Kind=${String(body.kind ?? '')}`);
   }
   const typed = response.patchType !== undefined && response.patchType !== null;
-  if (hasPatch && !typed) throw new CallError('webhook returned response.patch but not response.patchType');
-  if (!hasPatch && typed) throw new CallError('webhook returned response.patchType but not response.patch');
-  if (typed && response.patchType === '') throw new CallError('webhook returned invalid response.patchType of ""');
-  if (typed && response.patchType !== 'JSONPatch') throw new CallError(`unsupported patch type "${String(response.patchType)}"`);
+  if (!mutating) {
+    if (hasPatch) throw invalid('validating webhook may not return response.patch');
+    if (typed) throw invalid('validating webhook may not return response.patchType');
+    return response;
+  }
+  if (hasPatch && !typed) throw invalid('webhook returned response.patch but not response.patchType');
+  if (!hasPatch && typed) throw invalid('webhook returned response.patchType but not response.patch');
+  if (typed && response.patchType === '') throw invalid('webhook returned invalid response.patchType of ""');
   return response;
 }
 
@@ -147,6 +149,31 @@ async function invoke(h: Webhook, as: AdmissionAttributes, asked: AdmissionAttri
 function replaceInPlace(target: KubeObject, source: KubeObject): void {
   for (const k of Object.keys(target)) delete target[k];
   Object.assign(target, source);
+}
+
+/**
+ * The object a mutating webhook's answer makes of `object`, as upstream's dispatcher gets it: an undecodable patch
+ * is a failed call (subject to failurePolicy), an empty one changes nothing (undefined), a patch for a request without
+ * an object (DELETE) or one that does not apply is an internal error, failurePolicy or not.
+ */
+function applyWebhookPatch(h: Webhook, response: Record<string, any>, object: KubeObject | undefined): KubeObject | undefined {
+  let ops: unknown;
+  try {
+    ops = JSON.parse(Buffer.from(String(response.patch), 'base64').toString('utf8'));
+    if (!Array.isArray(ops)) throw new Error(`json: cannot unmarshal ${ops === null ? 'null' : typeof ops} into Go value of type jsonpatch.Patch`);
+  } catch (err) {
+    if (h.failurePolicy === 'Ignore') return undefined;
+    throw internalError(`failed calling webhook "${h.name}": received undecodable patch in webhook response: ${(err as Error).message}`);
+  }
+  if (!ops.length) return undefined;
+  if (!object) throw internalError(`admission webhook "${h.name}" attempted to modify the object, which is not supported for this operation`);
+  if (response.patchType !== 'JSONPatch') {
+    if (h.failurePolicy === 'Ignore') return undefined;
+    throw internalError(`failed calling webhook "${h.name}": unsupported patch type "${String(response.patchType)}"`);
+  }
+  const r = applyWebhookJsonPatch(object, ops);
+  if ('error' in r) throw internalError(r.error);
+  return r.patched as KubeObject;
 }
 
 export class MutatingWebhook implements MutatingPlugin {
@@ -186,27 +213,22 @@ export class MutatingWebhook implements MutatingPlugin {
     let mutated = false;
     try {
       const response = await invoke(h, as, a, this.deps, true);
-      if (!response?.patch || !as.object || !a.object) return;
-      let patched: KubeObject;
-      try {
-        const ops: unknown = JSON.parse(Buffer.from(String(response.patch), 'base64').toString('utf8'));
-        patched = applyJsonPatch(as.object, ops);
-      } catch (err) {
-        if (h.failurePolicy === 'Ignore') return;
-        throw internalError(`failed calling webhook "${h.name}": ${(err as Error).message}`);
-      }
+      if (!response?.patch) return;
+      const patched = applyWebhookPatch(h, response, as.object);
+      if (!patched) return;
       // decoded into the kind again and defaulted, as upstream's dispatcher does (an injected sidecar gets its
       // container defaults); a subresource's own kind (Scale, Binding) stays as patched
+      let decoded = patched;
       if (patched.kind === as.resource.kind) {
         try {
-          patched = this.deps.decode(patched, as.resource);
+          decoded = this.deps.decode(patched, as.resource);
         } catch (err) {
           throw internalError(`the object patched by webhook "${h.name}" cannot be decoded: ${(err as Error).message}`);
         }
       }
-      mutated = !isDeepStrictEqual(patched, as.object);
-      if (!mutated) return;
-      const back = as.object === a.object ? patched : await this.convertBack(patched, as, a);
+      mutated = !isDeepStrictEqual(decoded, as.object);
+      if (!mutated || !a.object) return;
+      const back = as.object === a.object ? decoded : await this.convertBack(decoded, as, a);
       replaceInPlace(a.object, back);
     } finally {
       addAuditAnnotation(a, `mutation.webhook.admission.k8s.io/round_${round}_index_${index}`, JSON.stringify({ configuration: h.configuration, webhook: h.name, mutated }));

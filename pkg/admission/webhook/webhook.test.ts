@@ -5,6 +5,7 @@ import { attrs, memoryDeps } from '../testing.js';
 import { MutatingWebhook, ValidatingWebhook } from './plugins.js';
 import { ruleMatches } from './rules.js';
 import { loadCel } from '../../apimachinery/cel/index.js';
+import { startTestWebhook } from '../../../test/support/admission-webhook.js';
 
 // what the apiserver does before admitting a write
 beforeAll(async () => { await loadCel(); });
@@ -43,7 +44,7 @@ describe('webhook calls', () => {
         const { request } = JSON.parse(body);
         const path = (req.url ?? '').split('?')[0]!;
         calls.push(path);
-        const labels = request.object.metadata.labels ?? {};
+        const labels = request.object?.metadata?.labels ?? {};
         let response: Record<string, unknown> = { uid: request.uid, allowed: true };
         if (path === '/a' || path === '/b') {
           const key = path.slice(1);
@@ -53,6 +54,18 @@ describe('webhook calls', () => {
         if (path === '/wrong-uid') response = { uid: 'nope', allowed: true };
         if (path === '/deny') response = { uid: request.uid, allowed: false, status: { reason: 'Forbidden' } };
         if (path === '/annotate') response = { ...response, auditAnnotations: { checked: 'yes' } };
+        const b64 = (ops: unknown) => Buffer.from(JSON.stringify(ops)).toString('base64');
+        if (path === '/bad-patch') response = { ...response, patchType: 'JSONPatch', patch: b64([{ op: 'replace', path: '/spec/doesnotexist/x', value: 1 }]) };
+        if (path === '/label-patch') response = { ...response, patchType: 'JSONPatch', patch: b64([{ op: 'add', path: '/metadata/labels', value: { x: 'y' } }]) };
+        if (path === '/untyped-patch') response = { ...response, patch: b64([{ op: 'add', path: '/metadata/labels', value: { x: 'y' } }]) };
+        if (path === '/boom') {
+          res.writeHead(500, { 'content-type': 'text/plain' });
+          return res.end('boom\n');
+        }
+        if (path === '/status') {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'webhook is sick', code: 500 }));
+        }
         res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
       });
     });
@@ -93,11 +106,10 @@ describe('webhook calls', () => {
 
   it('refuses on a protocol error under Fail, ignores it under Ignore, and words refusals as upstream', async () => {
     const run = (h: unknown) => new ValidatingWebhook(memoryDeps([config('validatingwebhookconfigurations', 'v', [h])])).validate(attrs('pods', 'CREATE', { metadata: { name: 'p' } }));
-    await expect(run(hook('uid', '/wrong-uid'))).rejects.toThrow(/failed calling webhook "uid": expected response.uid=".*", got "nope"/);
     await expect(run(hook('uid', '/wrong-uid', { failurePolicy: 'Ignore' }))).resolves.toBeUndefined();
     await expect(run(hook('deny', '/deny'))).rejects.toMatchObject({ code: 400, reason: 'Forbidden', message: 'admission webhook "deny" denied the request: Forbidden' });
     await expect(run(hook('skip', '/deny', { matchConditions: [{ name: 'never', expression: 'false' }] }))).resolves.toBeUndefined();
-    await expect(run(hook('err', '/deny', { matchConditions: [{ name: 'bad', expression: 'object.nope' }] }))).rejects.toThrow(/failed to evaluate match conditions/);
+    await expect(run(hook('err', '/deny', { matchConditions: [{ name: 'bad', expression: 'object.nope' }] }))).rejects.toThrow(/is forbidden: expression 'object.nope' resulted in error/);
   });
 
   it('evaluates match conditions with the authorizer of the request\'s user', async () => {
@@ -109,5 +121,69 @@ describe('webhook calls', () => {
     };
     await expect(run('admin')).resolves.toBeUndefined();
     await expect(run('jane')).rejects.toThrow('admission webhook "deny" denied the request: Forbidden');
+  });
+
+  const mutate = (h: unknown, a = attrs('pods', 'CREATE', { metadata: { name: 'p' } })) =>
+    new MutatingWebhook(memoryDeps([config('mutatingwebhookconfigurations', 'm', [h])])).admit(a);
+  const validate = (h: unknown, objects: Parameters<typeof memoryDeps>[0] = []) =>
+    new ValidatingWebhook(memoryDeps([config('validatingwebhookconfigurations', 'v', [h]), ...objects])).validate(attrs('pods', 'CREATE', { metadata: { name: 'p' } }));
+
+  it('answers a patch that does not apply as an internal error whatever the failurePolicy, in the patch library\'s words', async () => {
+    const why = { code: 500, reason: 'InternalError', message: 'Internal error occurred: replace operation does not apply: doc is missing path: /spec/doesnotexist/x: missing value' };
+    await expect(mutate(hook('bad', '/bad-patch'))).rejects.toMatchObject(why);
+    await expect(mutate(hook('bad', '/bad-patch', { failurePolicy: 'Ignore' }))).rejects.toMatchObject(why);
+  });
+
+  it('refuses a patch for a request without an object (DELETE)', async () => {
+    const a = attrs('pods', 'DELETE', undefined, { name: 'p', oldObject: { metadata: { name: 'p' } } });
+    await expect(mutate(hook('del', '/label-patch', { rules: [{ operations: ['*'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] }), a))
+      .rejects.toMatchObject({ code: 500, message: 'Internal error occurred: admission webhook "del" attempted to modify the object, which is not supported for this operation' });
+  });
+
+  it('words invalid responses and failed calls as upstream', async () => {
+    await expect(mutate(hook('untyped', '/untyped-patch'))).rejects.toMatchObject({ code: 500,
+      message: 'Internal error occurred: failed calling webhook "untyped": received invalid webhook response: webhook returned response.patch but not response.patchType' });
+    await expect(validate(hook('vp', '/label-patch'))).rejects.toThrow('failed calling webhook "vp": received invalid webhook response: validating webhook may not return response.patch');
+    await expect(validate(hook('uid', '/wrong-uid'))).rejects.toThrow(/failed calling webhook "uid": received invalid webhook response: expected response.uid=".*", got "nope"/);
+    await expect(validate(hook('boom', '/boom'))).rejects.toThrow('failed calling webhook "boom": failed to call webhook: an error on the server ("boom") has prevented the request from succeeding');
+    await expect(validate(hook('status', '/status'))).rejects.toThrow('failed calling webhook "status": failed to call webhook: webhook is sick');
+    await expect(validate(hook('boom', '/boom', { failurePolicy: 'Ignore' }))).resolves.toBeUndefined();
+  });
+
+  it('words a service that cannot be reached as upstream\'s dial of its DNS name', async () => {
+    const svc = (ports: unknown[]) => ({ plural: 'services', obj: { metadata: { name: 'wh', namespace: 'default' }, spec: { type: 'ClusterIP', ports } } });
+    const eps = (subsets: unknown[]) => ({ plural: 'endpoints', obj: { metadata: { name: 'wh', namespace: 'default' }, subsets } });
+    const viaService = (port?: number) => ({ ...hook('s', ''), clientConfig: { service: { namespace: 'default', name: 'wh', path: '/allow', ...(port ? { port } : {}) } } });
+    const post = 'failed calling webhook "s": failed to call webhook: Post "https://wh.default.svc:443/allow?timeout=10s"';
+    await expect(validate(viaService())).rejects.toThrow(`${post}: service "wh" not found`);
+    await expect(validate(viaService(), [svc([{ port: 443 }]), eps([])])).rejects.toThrow(`${post}: no endpoints available for service "wh"`);
+    await expect(validate(viaService(8443), [svc([{ port: 443 }])]))
+      .rejects.toThrow('failed calling webhook "s": failed to call webhook: Post "https://wh.default.svc:8443/allow?timeout=10s": no service port 8443 found for service "wh"');
+    const closed = Number(new URL(url).port);
+    await new Promise<void>((r) => server.close(() => r()));
+    try {
+      await expect(validate(viaService(), [svc([{ port: 443 }]), eps([{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port: closed }] }])]))
+        .rejects.toThrow(`${post}: dial tcp 127.0.0.1:${closed}: connect: connection refused`);
+    } finally {
+      await new Promise<void>((r) => server.listen(closed, '127.0.0.1', r));
+    }
+  });
+
+  it('refuses the request (403) when a match condition errs under Fail, and skips the webhook under Ignore', async () => {
+    const matchConditions = [{ name: 'bad', expression: 'object.nope == "x"' }];
+    await expect(validate(hook('err', '/deny', { matchConditions }))).rejects.toMatchObject({ code: 403, reason: 'Forbidden',
+      message: expect.stringMatching(/^pods "p" is forbidden: expression 'object.nope == "x"' resulted in error: no such key: nope$/) });
+    await expect(validate(hook('err', '/deny', { matchConditions, failurePolicy: 'Ignore' }))).resolves.toBeUndefined();
+  });
+
+  it('words certificate failures as Go\'s crypto/tls', async () => {
+    const tls = await startTestWebhook((_path, request) => ({ uid: request.uid, allowed: true }));
+    try {
+      const h = { ...hook('tls', ''), clientConfig: { url: `${tls.base}/allow` } };
+      await expect(validate(h)).rejects.toThrow(`failed calling webhook "tls": failed to call webhook: Post "${tls.base}/allow?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority`);
+      await expect(validate({ ...h, clientConfig: { url: `${tls.base}/allow`, caBundle: tls.caBundle } })).resolves.toBeUndefined();
+    } finally {
+      await tls.close();
+    }
   });
 });
