@@ -48,6 +48,29 @@ describe('ValidatingAdmissionPolicy', () => {
     await expect(check(none('Deny'), cm('c'))).rejects.toThrow(/no params found/);
   });
 
+  it('refuses a binding naming a namespace for a cluster-scoped paramKind, and a policy whose paramKind is unknown', async () => {
+    const spec = (kind: string) => ({ paramKind: { apiVersion: kind === 'Nope' ? 'example.com/v1' : 'v1', kind }, validations: [{ expression: 'true' }] });
+    const ns = { plural: 'namespaces', obj: { metadata: { name: 'x' } } };
+    await expect(check([ns, policy('p', spec('Namespace')), binding('b', { policyName: 'p', paramRef: { name: 'x', namespace: 'x', parameterNotFoundAction: 'Deny' } })], cm('c')))
+      .rejects.toThrow("ValidatingAdmissionPolicy 'p' with binding 'b' denied request: failed to configure binding: paramRef.namespace must not be provided for a cluster-scoped `paramKind`");
+    await expect(check([ns, policy('p', spec('Namespace')), binding('b', { policyName: 'p', paramRef: { name: 'x', parameterNotFoundAction: 'Deny' } })], cm('c'))).resolves.toBeUndefined();
+    // the policy's error, even when its only binding does not match the request
+    const excluded = binding('b', { policyName: 'p', paramRef: { name: 'x', parameterNotFoundAction: 'Deny' }, matchResources: { excludeResourceRules: rules } });
+    await expect(check([policy('p', spec('Nope')), excluded], cm('c'))).rejects.toMatchObject({
+      message: "configmaps \"c\" is forbidden: ValidatingAdmissionPolicy 'p' denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Nope'",
+    });
+    await expect(check([policy('p', { ...spec('Nope'), failurePolicy: 'Ignore' }), excluded], cm('c'))).resolves.toBeUndefined();
+  });
+
+  it('audits a failed validation under its index among all the policy\'s validations', async () => {
+    const spec = { validations: [{ expression: 'true' }, { expression: 'false', message: 'second' }] };
+    const a = attrs('configmaps', 'CREATE', cm('c'), { auditAnnotations: {} });
+    await new ValidatingAdmissionPolicy(memoryDeps([policy('p', spec), binding('b', { policyName: 'p', validationActions: ['Audit'] })])).validate(a);
+    expect(JSON.parse(a.auditAnnotations!['validation.policy.admission.k8s.io/validation_failure']!)).toEqual([
+      { message: 'second', policy: 'p', binding: 'b', expressionIndex: 1, validationActions: ['Audit'] },
+    ]);
+  });
+
   it('sees oldObject on DELETE and skips bindings whose matchResources exclude the request', async () => {
     const spec = { validations: [{ expression: 'request.operation != "DELETE" || !has(oldObject.metadata.labels.keep)', message: 'kept' }] };
     const kept = cm('k', {}, { keep: 'yes' });

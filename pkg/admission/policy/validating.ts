@@ -22,6 +22,8 @@ const GROUP = 'admissionregistration.k8s.io';
 
 interface Decision {
   message: string;
+  /** Its validation's index among all the policy's validations (0 for an error of the whole evaluation), as audited. */
+  index?: number;
   reason?: string;
   /** A policy or evaluation error (enforced only under failurePolicy Fail) rather than a failed validation. */
   error?: boolean;
@@ -101,15 +103,26 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
     const session = new AuthorizationSession();
     const denied: Array<{ who: string; d: Decision }> = [];
     const published = new Map<string, Map<string, string[]>>();
+    // policies whose paramKind names no resource: refused once for the policy, whatever its bindings (upstream's
+    // ConfigurationError of the policy source, raised when the policy's constraints match)
+    const misconfigured = new Set<string>();
     for (const binding of [...bindings].sort(byName)) {
       const policy = policies.get(binding.spec?.policyName ?? '');
       if (!policy) continue;
       const spec = policy.spec ?? {};
       const matched = matchResources(spec.matchConstraints, a, this.deps, false);
-      if (!matched || !matchResources(binding.spec?.matchResources, a, this.deps, true)) continue;
+      if (!matched) continue;
+      const policyName: string = policy.metadata?.name ?? '';
+      if (misconfigured.has(policyName)) continue;
+      const paramError = this.paramKindError(spec.paramKind);
+      if (paramError !== undefined) {
+        misconfigured.add(policyName);
+        if (spec.failurePolicy !== 'Ignore') denied.push({ who: `ValidatingAdmissionPolicy '${policyName}'`, d: { message: paramError, error: true } });
+        continue;
+      }
+      if (!matchResources(binding.spec?.matchResources, a, this.deps, true)) continue;
       // what the policy sees: the request at the version its constraints name (matchPolicy Equivalent)
       const as = await versioned(a, matched, this.deps);
-      const policyName: string = policy.metadata?.name ?? '';
       const bindingName: string = binding.metadata?.name ?? '';
       const actions: string[] = binding.spec?.validationActions ?? [];
       const failOpen = spec.failurePolicy === 'Ignore';
@@ -119,8 +132,9 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
           if (!failOpen) denied.push({ who, d: { message: ev.configError, error: true } });
           continue;
         }
-        ev.decisions.forEach((d, expressionIndex) => {
-          if (d.error && failOpen) return;
+        for (const d of ev.decisions) {
+          if (d.error && failOpen) continue;
+          const expressionIndex = d.index ?? 0;
           for (const action of actions) {
             if (action === 'Deny') denied.push({ who, d });
             else if (action === 'Warn') a.warnings?.push(`Validation failed for ${who}: ${d.message}`);
@@ -128,7 +142,7 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
               addAuditAnnotation(a, VALIDATION_FAILURE, JSON.stringify([{ message: d.message, policy: policyName, binding: bindingName, expressionIndex, validationActions: actions }]));
             }
           }
-        });
+        }
         for (const ann of ev.annotations) {
           if (ann.error !== undefined) denied.push({ who, d: { message: ann.error, error: true } });
           else if (ann.value !== undefined) {
@@ -199,9 +213,9 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
     const decisions: Decision[] = [];
     validations.forEach((v, i) => {
       const r = results[i]!;
-      if ('error' in r) decisions.push({ message: `expression '${v.expression}' resulted in error: ${r.error}`, error: true });
-      else if (messageError !== undefined) decisions.push({ message: messageError, error: true });
-      else if (r.value !== true) decisions.push({ message: this.message(v, messages[i]), reason: v.reason });
+      if ('error' in r) decisions.push({ message: `expression '${v.expression}' resulted in error: ${r.error}`, error: true, index: i });
+      else if (messageError !== undefined) decisions.push({ message: messageError, error: true, index: i });
+      else if (r.value !== true) decisions.push({ message: this.message(v, messages[i]), reason: v.reason, index: i });
     });
     let annotations: AnnotationResult[];
     try {
@@ -246,9 +260,11 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
     if (!kind?.kind || !ref) return [null];
     const [group, version] = kind.apiVersion?.includes('/') ? kind.apiVersion.split('/', 2) as [string, string] : ['', kind.apiVersion ?? ''];
     const target = this.resourceOf(group, version, kind.kind);
-    if (!target) throw new Error(`failed to configure policy: failed to find resource referenced by paramKind: '${kind.apiVersion}, Kind=${kind.kind}'`);
+    // checked for the policy before its bindings (paramKindError)
+    if (!target) return [];
     const namespace = target.namespaced ? (ref.namespace || a.namespace) : undefined;
     if (target.namespaced && !namespace) throw new Error('failed to configure binding: cannot use namespaced paramRef in policy binding that matches cluster-scoped resources');
+    if (!target.namespaced && ref.namespace) throw new Error('failed to configure binding: paramRef.namespace must not be provided for a cluster-scoped `paramKind`');
     let found: KubeObject[];
     if (ref.name) {
       const o = this.deps.get(group, target.plural, namespace, ref.name);
@@ -260,6 +276,14 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
     if (found.length) return found;
     if (ref.parameterNotFoundAction === 'Allow') return [];
     throw new Error('failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction');
+  }
+
+  /** Why a policy's paramKind cannot be used (it names no served resource), as upstream words it; undefined when it can. */
+  private paramKindError(kind: { apiVersion?: string; kind?: string } | undefined): string | undefined {
+    if (!kind?.kind) return undefined;
+    const [group, version] = kind.apiVersion?.includes('/') ? kind.apiVersion.split('/', 2) as [string, string] : ['', kind.apiVersion ?? ''];
+    if (this.resourceOf(group, version, kind.kind)) return undefined;
+    return `failed to configure policy: failed to find resource referenced by paramKind: '${group}/${version}, Kind=${kind.kind}'`;
   }
 
   private resourceOf(group: string, version: string, kindName: string): { plural: string; namespaced: boolean } | undefined {
