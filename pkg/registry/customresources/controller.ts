@@ -237,11 +237,15 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
     return true;
   };
 
-  /** Upstream's default controller rate limiter (per item: 5 ms doubling up to 1000 s) for a failed cleanup. */
+  /**
+   * Upstream's default controller rate limiter (per item: 5 ms doubling up to 1000 s), for a failed cleanup and for a
+   * failed reconcile (each its own controller upstream, each with its own queue).
+   */
   const failures = new Map<string, number>();
-  const requeueRateLimited = (name: string): void => {
-    const n = failures.get(name) ?? 0;
-    failures.set(name, n + 1);
+  const reconcileFailures = new Map<string, number>();
+  const requeueRateLimited = (name: string, counts = failures): void => {
+    const n = counts.get(name) ?? 0;
+    counts.set(name, n + 1);
     if (!stopped) setTimeout(() => enqueue(name), Math.min(5 * 2 ** n, 1_000_000)).unref();
   };
 
@@ -255,7 +259,7 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
     const current = served.get(name);
     if (current && current.specHash === hash) return;
     // The new spec is served before the old stops: its resources never answer 404 in between.
-    const s = await serveCrd(asServed, hash, { registries: o.registries, store: o.registries.store, resolveService, onError: o.onError, watchCacheHistorySize: o.watchCacheHistorySize });
+    const s = await serveCrd(asServed, hash, { registries: o.registries, store: o.registries.store, resolveService, watchCacheHistorySize: o.watchCacheHistorySize });
     current?.stop();
     served.set(name, s);
     publish();
@@ -320,10 +324,11 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
         queue.delete(name!);
         try {
           await reconcile(name!);
+          reconcileFailures.delete(name!);
         } catch (err) {
           if (!(isStatusError(err) && (err.code === 404 || err.code === 409))) o.onError(err, `reconciling customresourcedefinition ${name}`);
-          // A conflict or a transient failure: look again shortly.
-          if (!stopped) setTimeout(() => enqueue(name!), 200).unref();
+          // A conflict or a transient failure: look again, backing off while it keeps failing.
+          requeueRateLimited(name!, reconcileFailures);
         }
       }
       running = undefined;

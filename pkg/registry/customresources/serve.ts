@@ -7,7 +7,7 @@ import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSch
 import { ALL_VERBS, apiVersionOf, type GroupVersion, type KubeObject, type ResourceType, type Subresource } from '../../../api/types.js';
 import { badRequest } from '../../apimachinery/errors.js';
 import { andThen } from '../../apimachinery/maybe-async.js';
-import { Cacher } from '../../storage/cacher/cacher.js';
+import type { Cacher } from '../../storage/cacher/cacher.js';
 import type { Store } from '../../storage/interface.js';
 import type { Decoder } from '../generic/decode.js';
 import { reportStrictErrors } from '../generic/strict-errors.js';
@@ -20,7 +20,8 @@ import { setSelectableFields } from '../predicate.js';
 import { findFirst } from './jsonpath.js';
 import { SchemaIndex } from '../schema/index.js';
 import { TypeChecker } from '../schema/typecheck.js';
-import { createConverter, rewriteApiVersion, type Converter, type ServiceResolver } from './conversion.js';
+import { createConverter, type Converter, type ServiceResolver } from './conversion.js';
+import { ConversionCacher } from './conversion-cache.js';
 import { convertingStore, type ViewCodec } from '../generic/converting-store.js';
 import { defaultCustomResource, hasDefaults } from './defaults.js';
 import { customResourcePrinter } from './printer.js';
@@ -121,11 +122,13 @@ export interface ServeOptions {
   registries: RegistrySet;
   store: Store;
   resolveService: ServiceResolver;
-  onError(err: unknown, what: string): void;
   watchCacheHistorySize?: number;
 }
 
-/** Starts serving every served version of `crd`; resolves once their watch caches are live. */
+/**
+ * Starts serving every served version of `crd`; resolves once their watch caches are live, or could not list (the
+ * conversion failing: the versions are served, their reads answer with its error until it converts).
+ */
 export async function serveCrd(crd: CustomResourceDefinition, specHash: string, o: ServeOptions): Promise<ServedCrd> {
   const { group, names } = crd.spec;
   const storageVersion = crd.spec.versions.find((v) => v.storage)!.name;
@@ -144,10 +147,7 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
       converter.close();
     },
   };
-  const toVersion = (obj: KubeObject, version: string): KubeObject | Promise<KubeObject> => {
-    const r = converter.convert([obj], version);
-    return Array.isArray(r) ? r[0]! : r.then((a) => a[0]!);
-  };
+  const toVersion = (obj: KubeObject, version: string): KubeObject | Promise<KubeObject> => converter.convert(obj, version);
   // upstream's storage codec: a stored object is defaulted with the schema of the version it is stored in, and
   // once converted, pruned with the schema of the version it is served in (crdConversionRESTOptionsGetter)
   const schemas = new Map(crd.spec.versions.map((x) => [apiVersionOf(group, x.name), schemaOf(x)]));
@@ -178,11 +178,9 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
       },
       toStorage: v.name === storageVersion ? (obj) => toVersion(obj, storageVersion)
         : (obj) => andThen(toVersion(obj, storageVersion), prunedFrom(apiVersion, apiVersionOf(group, storageVersion))),
-      fallback: (obj) => rewriteApiVersion(obj, apiVersionOf(group, v.name)),
-      onError: (err) => o.onError(err, `converting ${names.plural}.${group} to ${v.name}`),
     };
     const view = convertingStore(o.store, codec);
-    const cacher = new Cacher(view, resourcePrefix(rt), { historySize: o.watchCacheHistorySize });
+    const cacher = new ConversionCacher(view, resourcePrefix(rt), { historySize: o.watchCacheHistorySize });
     await cacher.start();
     const decoder = decoderFor(crd, v, o.registries.initializers);
     const strategy = customResourceStrategy({

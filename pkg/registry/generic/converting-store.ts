@@ -4,6 +4,10 @@
 // A Cacher over it is the version's watch cache, so every read path (get, list, watch, Table) sees the version
 // the client asked for without the generic registry knowing about conversion. Webhook conversions are async:
 // watch events are converted in order and progress is reported only after the events before it.
+// A conversion that fails is an error, never an object served half-converted: get and list fail whole (upstream's
+// storage decodes every object it returns), and a watch holds the event it cannot convert, and every event after
+// it, retrying with backoff or when asked (retryHeld), so a cache over the view stays consistent at the revision
+// before it.
 import type { KubeObject } from '../../../api/types.js';
 import type { KeyValue, Store, StoreEvent, Watcher } from '../../storage/interface.js';
 
@@ -12,10 +16,22 @@ export interface ViewCodec {
   toView(obj: KubeObject): KubeObject | Promise<KubeObject>;
   /** An object of this version as the storage version keeps it. */
   toStorage(obj: KubeObject): KubeObject | Promise<KubeObject>;
-  /** A conversion failed while following the store (the event is then served with apiVersion rewritten only). */
-  onError?(err: unknown): void;
-  fallback(obj: KubeObject): KubeObject;
+  /** Unused: a failed conversion is an error, nothing is served in its place. */
+  fallback?(obj: KubeObject): KubeObject;
 }
+
+export interface ConvertingStore extends Store {
+  /** Whether a watch of the view is held at an event it could not convert. */
+  held(): boolean;
+  /**
+   * Retries now every held watch's conversion: resolves once they moved on, rejects with the conversion's error
+   * when it fails again.
+   */
+  retryHeld(): Promise<void>;
+}
+
+/** Backoff between a held watch event's own retries. */
+export const heldRetry = { minMs: 1_000, maxMs: 30_000 };
 
 const isPromise = <T>(v: T | Promise<T>): v is Promise<T> => typeof (v as Promise<T>)?.then === 'function';
 
@@ -25,8 +41,76 @@ function viewKv(codec: ViewCodec, kv: KeyValue): KeyValue | Promise<KeyValue> {
   return isPromise(o) ? o.then(wrap) : wrap(o);
 }
 
-export function convertingStore(inner: Store, codec: ViewCodec): Store {
+/** An event with its object (and previous object) converted; a sync conversion answers (or throws) at once. */
+function viewEvent(codec: ViewCodec, ev: StoreEvent): StoreEvent | Promise<StoreEvent> {
+  const kv = viewKv(codec, ev.kv);
+  const prev = ev.prev && viewKv(codec, ev.prev);
+  if (!isPromise(kv) && !isPromise(prev)) return { ...ev, kv, prev };
+  return Promise.all([kv, prev]).then(([k, p]) => ({ ...ev, kv: k, prev: p }));
+}
+
+interface Held {
+  /** Ends the wait before the next attempt; resolves or rejects with that attempt. */
+  retry(): Promise<void>;
+}
+
+export function convertingStore(inner: Store, codec: ViewCodec): ConvertingStore {
   const view = async (kv: KeyValue): Promise<KeyValue> => viewKv(codec, kv);
+  const holds = new Set<Held>();
+
+  /**
+   * Delivers an event whose conversion failed once it converts: attempts after a backoff, or at once when asked;
+   * each attempt settles the askers waiting for it.
+   */
+  const hold = async (ev: StoreEvent, err: unknown, signal: AbortSignal, deliver: (ev: StoreEvent) => void): Promise<void> => {
+    let askers: { resolve(): void; reject(err: unknown): void }[] = [];
+    let wake = (): void => {};
+    const held: Held = { retry: () => new Promise<void>((resolve, reject) => { askers.push({ resolve, reject }); wake(); }) };
+    const settle = (e?: unknown): void => {
+      const waiting = askers;
+      askers = [];
+      for (const a of waiting) {
+        if (e === undefined) a.resolve();
+        else a.reject(e);
+      }
+    };
+    holds.add(held);
+    try {
+      for (let delay = heldRetry.minMs; !signal.aborted; delay = Math.min(delay * 2, heldRetry.maxMs)) {
+        if (!askers.length) {
+          await new Promise<void>((resolve) => {
+            const done = (): void => {
+              clearTimeout(timer);
+              signal.removeEventListener('abort', done);
+              wake = () => {};
+              resolve();
+            };
+            const timer = setTimeout(done, delay);
+            timer.unref();
+            wake = done;
+            signal.addEventListener('abort', done, { once: true });
+          });
+        }
+        if (signal.aborted) break;
+        let out: StoreEvent;
+        try {
+          out = await viewEvent(codec, ev);
+        } catch (e) {
+          err = e;
+          settle(e);
+          continue;
+        }
+        holds.delete(held);
+        if (!signal.aborted) deliver(out);
+        settle();
+        return;
+      }
+      settle(err);
+    } finally {
+      holds.delete(held);
+    }
+  };
+
   return {
     async get(key) {
       const kv = await inner.get(key);
@@ -52,21 +136,8 @@ export function convertingStore(inner: Store, codec: ViewCodec): Store {
       return view(await inner.delete(key, opts));
     },
     watch(prefix, opts, watcher: Watcher) {
-      // Events stay in order: once one needs an async conversion, the ones after it wait their turn.
+      // Events stay in order: once one needs an async conversion (or is held), the ones after it wait their turn.
       let chain: Promise<void> | undefined;
-      const safeView = (kv: KeyValue): KeyValue | Promise<KeyValue> => {
-        try {
-          const r = viewKv(codec, kv);
-          return isPromise(r) ? r.catch((err: unknown) => fallbackKv(err, kv)) : r;
-        } catch (err) {
-          return fallbackKv(err, kv);
-        }
-      };
-      const fallbackKv = (err: unknown, kv: KeyValue): KeyValue => {
-        codec.onError?.(err);
-        const o = codec.fallback(kv.object);
-        return { ...kv, object: o, bytes: Buffer.from(JSON.stringify(o)) };
-      };
       const enqueue = (step: () => void | Promise<void>): void => {
         if (!chain) {
           const r = step();
@@ -77,16 +148,25 @@ export function convertingStore(inner: Store, codec: ViewCodec): Store {
         const next: Promise<void> = chain.then(step).finally(() => { if (chain === next) chain = undefined; });
         chain = next;
       };
+      const deliver = (ev: StoreEvent): void => watcher.onEvent(ev);
       inner.watch(prefix, opts, {
         onEvent: (ev: StoreEvent) => enqueue(() => {
-          const kv = safeView(ev.kv);
-          const prev = ev.prev && safeView(ev.prev);
-          if (!isPromise(kv) && !isPromise(prev)) return watcher.onEvent({ ...ev, kv, prev });
-          return Promise.all([kv, prev]).then(([k, p]) => watcher.onEvent({ ...ev, kv: k, prev: p }));
+          let out: StoreEvent | Promise<StoreEvent>;
+          try {
+            out = viewEvent(codec, ev);
+          } catch (err) {
+            return hold(ev, err, opts.signal, deliver);
+          }
+          if (!isPromise(out)) return deliver(out);
+          return out.then(deliver, (err: unknown) => hold(ev, err, opts.signal, deliver));
         }),
         onProgress: (revision) => enqueue(() => watcher.onProgress?.(revision)),
         onClose: (err) => enqueue(() => watcher.onClose(err)),
       });
+    },
+    held: () => holds.size > 0,
+    async retryHeld() {
+      await Promise.all([...holds].map((h) => h.retry()));
     },
     revision: () => inner.revision(),
     compactedRevision: () => inner.compactedRevision(),
