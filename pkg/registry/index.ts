@@ -77,11 +77,10 @@ const encodedAs = (index: SchemaIndex, definition: string | undefined) => (obj: 
   return obj;
 };
 
-/** A built-in conversion is synchronous and total: nothing to fall back to but the object itself. */
+/** A built-in conversion is synchronous and total. */
 const builtinCodec = (c: StorageConversion, view: (o: KubeObject) => KubeObject, stored: (o: KubeObject) => KubeObject): ViewCodec => ({
   toView: (obj) => view(c.fromStorage(obj)),
   toStorage: (obj) => stored(c.toStorage(obj)),
-  fallback: (obj) => obj,
 });
 
 export async function createRegistries(o: RegistryOptions): Promise<RegistrySet> {

@@ -16,8 +16,6 @@ export interface ViewCodec {
   toView(obj: KubeObject): KubeObject | Promise<KubeObject>;
   /** An object of this version as the storage version keeps it. */
   toStorage(obj: KubeObject): KubeObject | Promise<KubeObject>;
-  /** Unused: a failed conversion is an error, nothing is served in its place. */
-  fallback?(obj: KubeObject): KubeObject;
 }
 
 export interface ConvertingStore extends Store {
