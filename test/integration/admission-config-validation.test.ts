@@ -39,7 +39,7 @@ describe('admission configuration validation', () => {
       'webhooks[0].name: Invalid value: "check": should be a domain with at least three segments separated by dots',
       'webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"',
       'webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds',
-      'webhooks[1].clientConfig.url: Invalid value: "http://hook.example.com/x": \'https\' is the only allowed URL scheme',
+      'webhooks[1].clientConfig.url: Invalid value: "http": \'https\' is the only allowed URL scheme; desired format: https://host[/path]',
       'webhooks[2].clientConfig: Required value: exactly one of url or service is required',
       'webhooks[2].admissionReviewVersions: Invalid value: []string{"v2"}: must include at least one of v1, v1beta1',
       'webhooks[2].name: Duplicate value: "dup.example.com"',

@@ -88,18 +88,16 @@ export function validateClientConfig(cc: Obj | undefined, path: string): StatusC
   if (hasUrl === hasService) return [required(path, 'exactly one of url or service is required')];
   if (hasUrl) {
     const at = `${path}.url`;
-    let u: URL;
-    try {
-      u = new URL(cc!.url as string);
-    } catch {
-      return [invalidValue(at, cc!.url, 'host must be specified')];
-    }
+    const form = '; desired format: https://host[/path]';
+    const u = goUrlParts(cc!.url as string);
+    if (typeof u === 'string') return [required(at, `url must be a valid URL: ${u}${form}`)];
+    // each problem with the offending part as the value, as upstream's ValidateWebhookURL
     const causes: StatusCause[] = [];
-    if (u.protocol !== 'https:') causes.push(invalidValue(at, cc!.url, "'https' is the only allowed URL scheme"));
-    if (!u.host) causes.push(invalidValue(at, cc!.url, 'host must be specified'));
-    if (u.username || u.password) causes.push(invalidValue(at, cc!.url, 'user information is not permitted in the URL'));
-    if (u.hash || (cc!.url as string).includes('#')) causes.push(invalidValue(at, cc!.url, 'fragments are not permitted in the URL'));
-    if (u.search || (cc!.url as string).includes('?')) causes.push(invalidValue(at, cc!.url, 'query parameters are not permitted in the URL'));
+    if (u.scheme !== 'https') causes.push(invalidValue(at, u.scheme, `'https' is the only allowed URL scheme${form}`));
+    if (!u.host) causes.push(invalidValue(at, u.host, `host must be provided${form}`));
+    if (u.user !== undefined) causes.push(invalidValue(at, u.user, 'user information is not permitted in the URL'));
+    if (u.fragment) causes.push(invalidValue(at, u.fragment, 'fragments are not permitted in the URL'));
+    if (u.rawQuery) causes.push(invalidValue(at, u.rawQuery, 'query parameters are not permitted in the URL'));
     return causes;
   }
   const svc = cc!.service as Obj;
@@ -109,14 +107,53 @@ export function validateClientConfig(cc: Obj | undefined, path: string): StatusC
   if (!svc.namespace) causes.push(required(`${at}.namespace`, 'service namespace is required'));
   const port = svc.port ?? 443;
   if (port < 1 || port > 65535) causes.push(invalidValue(`${at}.port`, port, 'port is not valid: must be between 1 and 65535, inclusive'));
-  if (typeof svc.path === 'string' && svc.path !== '') {
-    if (!svc.path.startsWith('/')) causes.push(invalidValue(`${at}.path`, svc.path, "must start with a '/'"));
-    else if (svc.path !== '/' && svc.path.slice(1).split('/').some((seg: string) => seg === '' || isDNS1123Subdomain(seg).length > 0)) {
-      causes.push(invalidValue(`${at}.path`, svc.path, "segment must be a valid DNS-1123 subdomain and must not be empty"));
-    }
-  }
+  causes.push(...servicePathErrors(`${at}.path`, svc.path));
   return causes;
 }
+
+/** A service's path: "/" or segments that are each a DNS-1123 subdomain (upstream's ValidateWebhookService). */
+function servicePathErrors(at: string, path: unknown): StatusCause[] {
+  if (typeof path !== 'string' || path === '' || path === '/') return [];
+  if (path === '//') return [invalidValue(at, path, 'segment[0] may not be empty')];
+  const causes: StatusCause[] = [];
+  if (!path.startsWith('/')) causes.push(invalidValue(at, path, "must start with a '/'"));
+  // the first character is dropped whatever it is, and one trailing slash
+  const rest = path.slice(1);
+  (rest.endsWith('/') ? rest.slice(0, -1) : rest).split('/').forEach((seg, i) => {
+    if (!seg) causes.push(invalidValue(at, path, `segment[${i}] may not be empty`));
+    else for (const failure of isDNS1123Subdomain(seg)) causes.push(invalidValue(at, path, `segment[${i}]: ${failure}`));
+  });
+  return causes;
+}
+
+/**
+ * The parts of a URL as Go's url.Parse splits it (the scheme lowercased; the user information as Userinfo.String()
+ * prints it, undefined when absent), or the parse error's text. Go accepts what WHATWG would not (a bare "host/path"
+ * has no scheme and no host).
+ */
+function goUrlParts(raw: string): { scheme: string; host: string; user?: string; rawQuery: string; fragment: string } | string {
+  const hash = raw.indexOf('#');
+  const fragment = hash < 0 ? '' : safeDecode(raw.slice(hash + 1));
+  let rest = hash < 0 ? raw : raw.slice(0, hash);
+  if (rest.startsWith(':')) return `parse ${JSON.stringify(raw)}: missing protocol scheme`;
+  const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:/.exec(rest)?.[0].slice(0, -1).toLowerCase() ?? '';
+  if (scheme) rest = rest.slice(scheme.length + 1);
+  const q = rest.indexOf('?');
+  const rawQuery = q < 0 ? '' : rest.slice(q + 1);
+  if (q >= 0) rest = rest.slice(0, q);
+  if (!rest.startsWith('//') || (!scheme && rest.startsWith('///'))) return { scheme, host: '', rawQuery, fragment };
+  const authority = rest.slice(2).split('/')[0]!;
+  const at = authority.lastIndexOf('@');
+  return { scheme, host: at < 0 ? authority : authority.slice(at + 1), ...(at < 0 ? {} : { user: authority.slice(0, at) }), rawQuery, fragment };
+}
+
+const safeDecode = (s: string): string => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
 
 /** matchConditions: names qualified and unique, expressions compiled (upstream: validateMatchConditions). */
 export function validateMatchConditions(conditions: Obj[] | undefined, path: string, scope: Scope = matchConditionScope()): StatusCause[] {
