@@ -65,7 +65,7 @@ describe('CONNECT admission', () => {
       object: { kind: 'PodExecOptions', apiVersion: 'v1', stdout: true, stderr: true, container: 'p', command: ['forbidden', 'arg'] },
       oldObject: null,
     });
-    expect(seen!.request.options).toBeUndefined();
+    expect(seen!.request.options).toBeNull();
 
     // admitted, the exec goes on to the pod, which no node runs yet
     const admitted = await s.kubectl('exec', '-n', 'conn', 'p', '--', 'ls');

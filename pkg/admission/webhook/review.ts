@@ -41,7 +41,8 @@ export function admissionRequest(a: AdmissionAttributes, uid: string = randomUUI
     dryRun: a.dryRun,
   };
   const optionsKind = OPTIONS_KIND[a.operation];
-  if (optionsKind) req.options = { apiVersion: 'meta.k8s.io/v1', kind: optionsKind, ...(a.options ?? (a.dryRun ? { dryRun: ['All'] } : {})) };
+  // CONNECT has no options object: upstream's empty RawExtension marshals as null, as object and oldObject do
+  req.options = optionsKind ? { apiVersion: 'meta.k8s.io/v1', kind: optionsKind, ...(a.options ?? (a.dryRun ? { dryRun: ['All'] } : {})) } : null;
   return req;
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attrs, memoryDeps } from '../testing.js';
 import { MutatingWebhook, ValidatingWebhook } from './plugins.js';
 import { ruleMatches } from './rules.js';
+import { admissionRequest } from './review.js';
 import { loadCel } from '../../apimachinery/cel/index.js';
 import { startTestWebhook } from '../../../test/support/admission-webhook.js';
 
@@ -29,6 +30,14 @@ describe('webhook rules', () => {
     expect(ruleMatches(rule(['pods'], { apiVersions: ['v2'] }), pod)).toBe(false);
     expect([ruleMatches(rule(['*'], { scope: 'Namespaced' }), pod), ruleMatches(rule(['*'], { scope: 'Namespaced' }), node)]).toEqual([true, false]);
     expect([ruleMatches(rule(['*'], { scope: 'Cluster' }), pod), ruleMatches(rule(['*'], { scope: 'Cluster' }), node)]).toEqual([false, true]);
+  });
+});
+
+describe('admission requests', () => {
+  it('send options as null for CONNECT, which has no options object (an empty RawExtension marshals as null)', () => {
+    const connect = attrs('pods', 'CONNECT', { kind: 'PodExecOptions', apiVersion: 'v1', command: ['ls'] }, { name: 'p', subresource: 'exec' });
+    expect(admissionRequest(connect)).toMatchObject({ options: null, oldObject: null });
+    expect(admissionRequest(attrs('pods', 'CREATE', { metadata: { name: 'p' } })).options).toEqual({ apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' });
   });
 });
 
