@@ -97,6 +97,17 @@ describe('admission webhooks', () => {
     expect(JSON.parse(await ok('get', 'pod', 'other', '-n', 'plain', '-o', 'json')).metadata.labels).toEqual({ run: 'other' });
   });
 
+  it('calls mutating webhooks before a generateName create is named, validating ones after', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'gen-' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+    const created = await s.api('POST', '/api/v1/namespaces/mut/pods', pod);
+    expect(created.status).toBe(201);
+    expect(created.body.metadata.labels).toEqual({ 'mutated-by': 'webhook' });
+    const review = seen.filter((x) => x.path === '/mutate' && x.request.object?.metadata?.generateName === 'gen-').at(-1)!.request;
+    expect(review.name).toBe('');
+    expect(review.object.metadata.name).toBeUndefined();
+    expect(created.body.metadata.name).toMatch(/^gen-[a-z0-9]{5}$/);
+  });
+
   it('a validating webhook refuses a pod with its message and code', async () => {
     await namespace('val');
     expect((await create(webhookConfig('ValidatingWebhookConfiguration', 'denier', 'deny.example.com', `${base}/validate`, 'val'))).code).toBe(0);
@@ -106,6 +117,9 @@ describe('admission webhooks', () => {
     expect(r.code).toBe(1);
     // The webhook's status has no reason: kubectl prints none, as against a real cluster.
     expect(r.stderr).toContain('Error from server: admission webhook "deny.example.com" denied the request: pods labelled deny=true are refused');
+    const generated = await s.api('POST', '/api/v1/namespaces/val/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'vgen-' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    const validated = seen.filter((x) => x.path === '/validate' && x.request.object?.metadata?.generateName === 'vgen-').at(-1)!.request;
+    expect([validated.name, validated.object.metadata.name]).toEqual([generated.body.metadata.name, generated.body.metadata.name]);
     const api = await s.api('POST', '/api/v1/namespaces/val/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad2', labels: { deny: 'true' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
     expect(api.status).toBe(403);
     expect(api.body.message).toBe('admission webhook "deny.example.com" denied the request: pods labelled deny=true are refused');

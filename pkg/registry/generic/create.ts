@@ -22,12 +22,14 @@ export async function create(reg: Registry, ctx: RequestContext, body: unknown, 
   // The writer owns what it sent, defaults included; not what admission and the server add after (upstream's
   // handler updates managed fields before mutating admission: a pod's service-account volume is nobody's).
   if (!opts.managedFieldsSet) reg.deps.fieldManager.update(undefined, obj, ctx, undefined, reg.hasStatus);
+  // Mutating admission sees the object as sent, before the name is generated (upstream's handler admits, then
+  // rest.BeforeCreate generates it), so a webhook may still name it; validating admission sees the generated name.
+  const mutating = reg.admission('mutate', 'CREATE', ctx, obj, undefined, obj.metadata!.name ?? '');
+  if (mutating) await mutating;
+  // admission may have replaced the metadata object
   const meta = obj.metadata!;
   const named = Boolean(meta.name);
   if (!named && meta.generateName) meta.name = generateName(meta.generateName);
-
-  const mutating = reg.admission('mutate', 'CREATE', ctx, obj, undefined, meta.name ?? '');
-  if (mutating) await mutating;
   prepareForCreate(reg, ctx, obj);
   const causes = validateForCreate(reg, obj, ctx);
   if (causes.length) throw reg.invalid(meta.name ?? '', causes);
