@@ -24,7 +24,8 @@ describe('applyJsonPatch', () => {
     const failing: unknown[][] = [
       [{ op: 'test', path: '/spec/replicas', value: 2 }],
       [{ op: 'remove', path: '/metadata/labels/nope' }],
-      [{ op: 'replace', path: '/spec/paused', value: true }],
+      [{ op: 'replace', path: '/spec/missing/paused', value: true }],
+      [{ op: 'replace', path: '/spec/template/spec/containers/1', value: {} }],
       [{ op: 'add', path: '/status/x/y', value: 1 }],
       [{ op: 'frob', path: '/a' }],
       [{ op: 'move', from: '/metadata/labels', path: '/metadata/labels/x' }],
@@ -34,6 +35,11 @@ describe('applyJsonPatch', () => {
       const e = statusErrorOf(() => applyJsonPatch(deploy(), patch));
       expect([e.code, e.reason, e.message, e.details]).toEqual([422, 'Invalid', 'the server rejected our request due to an error in our request', {}]);
     }
+  });
+
+  it('replaces a key an object lacks by setting it, as upstream\'s evanphx/json-patch v4 does', () => {
+    const out = applyJsonPatch(deploy(), [{ op: 'replace', path: '/spec/paused', value: true }, { op: 'replace', path: '/metadata/labels/a~1b', value: 'x' }]);
+    expect([out.spec, out.metadata.labels]).toEqual([{ ...deploy().spec, paused: true }, { app: 'web', 'a/b': 'x' }]);
   });
 
   it('never reaches a prototype through a path', () => {

@@ -38,6 +38,25 @@ const checkShape = (patch: unknown): Operation[] => {
   });
 };
 
+const unescapeToken = (t: string): string => t.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/**
+ * evanphx/json-patch v4 (upstream's) replaces a key an object lacks by setting it, as an add: only a missing parent,
+ * or an array index out of range, fails. fast-json-patch follows RFC 6902 there, so such a replace goes as an add.
+ */
+function asEvanphxReplace(doc: unknown, op: Operation): Operation {
+  if (op.op !== 'replace' || op.path === '') return op;
+  const tokens = op.path.split('/').slice(1).map(unescapeToken);
+  let parent: unknown = doc;
+  for (const t of tokens.slice(0, -1)) {
+    if (typeof parent !== 'object' || parent === null || !Object.hasOwn(parent, t)) return op;
+    parent = (parent as Record<string, unknown>)[t];
+  }
+  const key = tokens.at(-1)!;
+  const missingKey = typeof parent === 'object' && parent !== null && !Array.isArray(parent) && !Object.hasOwn(parent, key);
+  return missingKey ? { ...op, op: 'add' } : op;
+}
+
 export const applyJsonPatch = <T>(doc: T, patch: unknown): T => {
   const ops = checkShape(patch);
   const copy = cloneJson(doc);
@@ -46,7 +65,7 @@ export const applyJsonPatch = <T>(doc: T, patch: unknown): T => {
     // a value moved under itself: evanphx removes it first, then finds no parent to add it to
     if (op.op === 'move' && op.path.startsWith(`${op.from}/`)) throw unprocessable();
     try {
-      result = fjp.applyOperation(result, op, true, true, true, i).newDocument;
+      result = fjp.applyOperation(result, asEvanphxReplace(result, op), true, true, true, i).newDocument;
     } catch {
       // whatever the library trips on is the patch's fault, never the server's
       throw unprocessable();
