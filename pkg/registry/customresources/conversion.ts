@@ -10,7 +10,7 @@ import type { CustomResourceConversion, ServiceReference } from '../../../api/ap
 import { apiVersionOf, type KubeObject } from '../../../api/types.js';
 import { StatusError } from '../../apimachinery/errors.js';
 import { goTransportError } from '../../apimachinery/go-net-errors.js';
-import { responseError } from '../../admission/webhook/client.js';
+import { responseError } from '../../apimachinery/client-go-errors.js';
 
 export interface Converter {
   /** Whether convert answers synchronously (no webhook). */
