@@ -1,6 +1,7 @@
 import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { describe, expect, it } from 'vitest';
 import { apiServerFlags, parsePortRange, validateApiServerFlags, withImpliedFlags } from './apiserver-flags.js';
+import { controllerManagerFlags } from './controller-manager.js';
 import { parseFlags } from './flags.js';
 
 const check = (...argv: string[]) => () => validateApiServerFlags(parseFlags(argv, apiServerFlags).values);
@@ -52,6 +53,14 @@ describe('apiserver flags', () => {
     expect(check('--etcd-prefix=k8s')).toThrow('must start with /');
     expect(check('--service-cluster-ip-range=10.96.0.0/33')).toThrow('is not a CIDR');
     expect(check('--service-cluster-ip-range=fd00::/108', '--authorization-mode=Node,RBAC', '--bind-address=0.0.0.0')).not.toThrow();
+  });
+
+  it('refuses a feature gate Kubernetes 1.32 does not know, as kube-apiserver and kube-controller-manager do', () => {
+    for (const spec of [apiServerFlags, controllerManagerFlags]) {
+      expect(() => parseFlags(['--feature-gates=Bogus=true'], spec)).toThrow('invalid argument "Bogus=true" for "--feature-gates" flag: unrecognized feature gate: Bogus');
+      expect(parseFlags(['--feature-gates=APIResponseCompression=false,MaxUnavailableStatefulSet=true,Initializers=true,AllAlpha=false,WatchListClient=true,ContextualLogging=true'], spec).values['feature-gates'])
+        .toEqual({ APIResponseCompression: false, MaxUnavailableStatefulSet: true, Initializers: true, AllAlpha: false, WatchListClient: true, ContextualLogging: true });
+    }
   });
 
   it('reads --cert-dir and --etcd-servers alone as kube-apiserver does (envtest gives only those)', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { commandLine, runCli } from './cli.js';
+import { commandLine, runCli, upstreamName } from './cli.js';
 
 const capture = () => {
   const out: string[] = [];
@@ -33,6 +33,7 @@ describe('runCli', () => {
     expect(commandLine('/x/dist/bin/mini-kube.mjs', ['up'])).toEqual(['up']);
     expect(commandLine('/x/toString', ['up'])).toEqual(['up']);
     expect(commandLine(undefined, ['up'])).toEqual(['up']);
+    expect([upstreamName('/assets/kube-apiserver'), upstreamName('/x/dist/bin/mini-kube.mjs'), upstreamName(undefined)]).toEqual(['kube-apiserver', undefined, undefined]);
   });
 
   it('refuses an unknown command with exit 2', async () => {

@@ -48,8 +48,14 @@ const UPSTREAM_NAMES: Record<string, string> = {
  * or `$TEST_ASSET_KUBE_APISERVER` with kube-apiserver's flags) runs `mini-kube apiserver`, and so on.
  */
 export const commandLine = (program: string | undefined, args: readonly string[]): readonly string[] => {
+  const name = upstreamName(program);
+  return name ? [UPSTREAM_NAMES[name]!, ...args] : args;
+};
+
+/** The upstream binary name the program was run by (a link named kube-apiserver), else undefined. */
+export const upstreamName = (program: string | undefined): string | undefined => {
   const name = basename(program ?? '');
-  return Object.hasOwn(UPSTREAM_NAMES, name) ? [UPSTREAM_NAMES[name]!, ...args] : args;
+  return Object.hasOwn(UPSTREAM_NAMES, name) ? name : undefined;
 };
 
 /** Returns the exit code when the command is done at once; a running server keeps the process alive itself. */

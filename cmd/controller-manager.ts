@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
 import { checkSecureServingFlags, secureServingFlags, startComponentServing } from './component-serving.js';
 import { controllerManagerConfigz } from './controller-manager-configz.js';
+import { KNOWN_FEATURE_GATES } from './feature-gates.js';
 import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
@@ -60,7 +61,7 @@ export const controllerManagerFlags = {
   'concurrent-statefulset-syncs': flag.int(5, 'StatefulSet workers'),
   'concurrent-ttl-after-finished-syncs': flag.int(5, 'TTL-after-finished workers'),
   'concurrent-service-syncs': flag.int(1, 'LoadBalancer Service workers'),
-  'feature-gates': flag.boolMap('Feature gates, key=true|false pairs (MaxUnavailableStatefulSet: alpha, off)'),
+  'feature-gates': flag.featureGates('Feature gates, key=true|false pairs: Kubernetes 1.32\'s names (unknown ones are refused); MaxUnavailableStatefulSet (alpha, off) acts here', KNOWN_FEATURE_GATES),
   'kube-api-qps': flag.int(20, 'Requests per second to the apiserver'),
   'kube-api-burst': flag.int(30, 'Burst of requests to the apiserver'),
   ...secureServingFlags(10257),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flag, FlagError, parseFlags, usage } from './flags.js';
+import { flag, FlagError, parseFlags, setInvokedAs, usage } from './flags.js';
 
 const spec = {
   'data-dir': flag.string('./.mini-kube', 'where data lives'),
@@ -50,6 +50,13 @@ describe('parseFlags', () => {
     expect(() => parseFlags(['--feature-gates=A=yes'], spec)).toThrow(FlagError);
   });
 
+  it('refuses a feature gate it does not know, as featuregate.Set in pflag\'s words', () => {
+    const gated = { 'feature-gates': flag.featureGates('gates', new Set(['Known', 'Other'])) };
+    expect(parseFlags(['--feature-gates=Known=true,Other=false'], gated).values['feature-gates']).toEqual({ Known: true, Other: false });
+    expect(() => parseFlags(['--feature-gates=Known=true', '--feature-gates', 'Known=false,Bogus=true'], gated))
+      .toThrow(new FlagError('invalid argument "Known=false,Bogus=true" for "--feature-gates" flag: unrecognized feature gate: Bogus'));
+  });
+
   it('rejects unknown flags, bad values, missing values and stray words clearly', () => {
     expect(() => parseFlags(['--nope'], spec)).toThrow(new FlagError('unknown flag: --nope'));
     expect(() => parseFlags(['--secure-port', 'abc'], spec)).toThrow('invalid argument "abc" for "--secure-port" flag: not an integer');
@@ -79,5 +86,17 @@ describe('usage', () => {
     expect(text).toMatch(/--secure-port int +port \(default 6443\)/);
     expect(text).toMatch(/--anonymous-auth +allow anonymous \(default true\)/);
     expect(text).toMatch(/--authorization-mode strings +modes \(default \[AlwaysAllow\]\)/);
+  });
+
+  it('names the upstream binary it was run as (a link named kube-apiserver)', () => {
+    setInvokedAs('kube-apiserver');
+    try {
+      const text = usage('apiserver', 'Runs the apiserver.', spec);
+      expect(text).toContain('Usage:\n  kube-apiserver [flags]\n');
+      expect(text).toMatch(/-h, --help +help for kube-apiserver\n/);
+      expect(text).not.toContain('mini-kube apiserver');
+    } finally {
+      setInvokedAs(undefined);
+    }
   });
 });

@@ -11,7 +11,10 @@ export type StringFlag = FlagBase<'string', string>;
 export type IntFlag = FlagBase<'int', number>;
 export type BoolFlag = FlagBase<'bool', boolean>;
 export type ListFlag = FlagBase<'list', string[]>;
-export type BoolMapFlag = FlagBase<'boolMap', Record<string, boolean>>;
+export type BoolMapFlag = FlagBase<'boolMap', Record<string, boolean>> & {
+  /** The keys accepted and why another is refused (after pflag's `invalid argument "<value>" for "--<flag>" flag: `); unset, any key. */
+  known?: { keys: ReadonlySet<string>; refusal: (key: string) => string };
+};
 export type Flag = StringFlag | IntFlag | BoolFlag | ListFlag | BoolMapFlag;
 export type FlagSpec = Record<string, Flag>;
 export type FlagValues<S extends FlagSpec> = { [K in keyof S]: S[K]['default'] };
@@ -21,7 +24,10 @@ export const flag = {
   int: (def: number, help: string): IntFlag => ({ kind: 'int', default: def, help }),
   bool: (def: boolean, help: string): BoolFlag => ({ kind: 'bool', default: def, help }),
   list: (def: string[], help: string): ListFlag => ({ kind: 'list', default: def, help }),
-  boolMap: (help: string): BoolMapFlag => ({ kind: 'boolMap', default: {}, help }),
+  boolMap: (help: string, known?: BoolMapFlag['known']): BoolMapFlag => ({ kind: 'boolMap', default: {}, help, ...(known ? { known } : {}) }),
+  /** --feature-gates: featuregate.Set's refusal of a gate it does not know, in pflag's wrapping. */
+  featureGates: (help: string, known: ReadonlySet<string>): BoolMapFlag =>
+    flag.boolMap(help, { keys: known, refusal: (key) => `unrecognized feature gate: ${key}` }),
 };
 
 /** A wrong command line: the caller prints it and exits 2. */
@@ -56,7 +62,9 @@ const convert = (name: string, f: Flag, raw: string, current: unknown, seen: boo
       for (const pair of raw.split(',').filter((p) => p.trim() !== '')) {
         const eq = pair.indexOf('=');
         if (eq <= 0) throw new FlagError(`invalid argument "${raw}" for "--${name}" flag: "${pair}" is not key=true|false`);
-        map[pair.slice(0, eq).trim()] = parseBool(name, pair.slice(eq + 1).trim());
+        const key = pair.slice(0, eq).trim();
+        if (f.known && !f.known.keys.has(key)) throw new FlagError(`invalid argument "${raw}" for "--${name}" flag: ${f.known.refusal(key)}`);
+        map[key] = parseBool(name, pair.slice(eq + 1).trim());
       }
       return map;
     }
@@ -106,12 +114,20 @@ const defaultText = (f: Flag): string => {
   return ` (default ${String(d)})`;
 };
 
+/**
+ * The name the command was run by, when a link with an upstream binary's name ran it (kube-apiserver): its help and
+ * errors name it, as upstream's do. Set once at start-up by the binary.
+ */
+let invokedAs: string | undefined;
+export const setInvokedAs = (name: string | undefined): void => { invokedAs = name; };
+const commandName = (command: string): string => invokedAs ?? `mini-kube ${command}`;
+
 export const usage = (command: string, summary: string, spec: FlagSpec): string => {
   const rows = Object.entries(spec).map(([name, f]) => [`      --${name}${typeName[f.kind] ? ` ${typeName[f.kind]}` : ''}`, `${f.help}${defaultText(f)}`]);
   const width = Math.max(...rows.map(([l]) => (l as string).length)) + 3;
   return [
-    `${summary}`, '', `Usage:`, `  mini-kube ${command} [flags]`, '', 'Flags:',
-    `  -h, --help${' '.repeat(width - 12)}help for ${command}`,
+    `${summary}`, '', `Usage:`, `  ${commandName(command)} [flags]`, '', 'Flags:',
+    `  -h, --help${' '.repeat(width - 12)}help for ${invokedAs ?? command}`,
     ...rows.map(([l, r]) => `${(l as string).padEnd(width)}${r as string}`),
     '',
   ].join('\n');
@@ -133,6 +149,6 @@ export const parseOrExit = <S extends FlagSpec>(command: string, summary: string
 };
 
 export const exitWithFlagError = (command: string, e: FlagError): never => {
-  process.stderr.write(`Error: ${e.message}\nRun 'mini-kube ${command} --help' for usage.\n`);
+  process.stderr.write(`Error: ${e.message}\nRun '${commandName(command)} --help' for usage.\n`);
   process.exit(2);
 };

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // The `mini-kube` binary (package.json "bin").
-import { commandLine, runCli } from './cli.js';
+import { commandLine, runCli, upstreamName } from './cli.js';
+import { setInvokedAs } from './flags.js';
 
+// run by a link named kube-apiserver (envtest's), help and flag errors name kube-apiserver
+setInvokedAs(upstreamName(process.argv[1]));
 runCli(commandLine(process.argv[1], process.argv.slice(2))).then((code) => {
   if (code !== undefined) process.exitCode = code;
 }, (e: unknown) => {

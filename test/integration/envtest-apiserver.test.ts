@@ -51,6 +51,7 @@ describe.skipIf(!haveEtcd())('envtest runs mini-kube as its kube-apiserver', () 
     expect(help.status).toBe(0);
     expect(help.stdout).not.toMatch(/^\s*--insecure-port\b/m);
     expect(help.stdout).toMatch(/^\s*--cert-dir\b/m);
+    expect(help.stdout).toContain('Usage:\n  kube-apiserver [flags]\n'); // the name it was run by, as upstream's
   });
 
   it('serves envtest\'s command line from its certificate directory and etcd, and stops on SIGTERM', async () => {
