@@ -7,8 +7,9 @@ import type { Client, HealthCheck, SecureServingOptions } from '../pkg/client/in
 import type { Registry } from 'prom-client';
 import { flag, FlagError } from './flags.js';
 
-export const secureServingFlags = (defaultPort: number) => ({
-  'secure-port': flag.int(defaultPort, 'Port of the HTTPS server (/healthz, /livez, /readyz, /metrics, /configz); 0 disables it'),
+/** `serves`: the paths the component's HTTPS server answers, for the help (they differ upstream too). */
+export const secureServingFlags = (defaultPort: number, serves: string) => ({
+  'secure-port': flag.int(defaultPort, `Port of the HTTPS server (${serves}); 0 disables it`),
   'bind-address': flag.string('0.0.0.0', 'Address the HTTPS server listens on'),
   'tls-cert-file': flag.string('', 'Serving certificate (PEM, with its chain); default: a self-signed one for localhost, kept in memory'),
   'tls-private-key-file': flag.string('', 'Key of --tls-cert-file'),

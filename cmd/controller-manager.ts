@@ -64,7 +64,8 @@ export const controllerManagerFlags = {
   'feature-gates': flag.featureGates('Feature gates, key=true|false pairs: Kubernetes 1.32\'s names (unknown ones are refused); MaxUnavailableStatefulSet (alpha, off) acts here', KNOWN_FEATURE_GATES),
   'kube-api-qps': flag.int(20, 'Requests per second to the apiserver'),
   'kube-api-burst': flag.int(30, 'Burst of requests to the apiserver'),
-  ...secureServingFlags(10257),
+  // as upstream's kube-controller-manager: /healthz alone of the health endpoints
+  ...secureServingFlags(10257, '/healthz, /metrics, /configz, /debug/controllers/...'),
   v: flag.int(0, 'Log verbosity: 4 and up adds debug, 6 and up trace'),
 };
 

@@ -11,7 +11,7 @@ import { onShutdownSignal } from './signals.js';
 
 const summary = 'Runs the scheduler: assigns pending pods to nodes, as kube-scheduler does, configured by a KubeSchedulerConfiguration.';
 
-const schedulerFlags = {
+export const schedulerFlags = {
   kubeconfig: flag.string('', 'Path to a kubeconfig file (default: the config file\'s clientConnection.kubeconfig, $KUBECONFIG or ~/.kube/config)'),
   config: flag.string('', 'Path to a KubeSchedulerConfiguration file (kubescheduler.config.k8s.io/v1)'),
   'leader-elect': flag.bool(true, 'Elect a leader before scheduling (Lease kube-system/kube-scheduler)'),
@@ -22,7 +22,7 @@ const schedulerFlags = {
   'leader-elect-resource-name': flag.string('', 'Name of the Lease (default kube-scheduler)'),
   'kube-api-qps': flag.int(0, 'Client requests per second (default: clientConnection.qps, 50)'),
   'kube-api-burst': flag.int(0, 'Client burst (default: clientConnection.burst, 100)'),
-  ...secureServingFlags(10259),
+  ...secureServingFlags(10259, '/healthz, /livez, /readyz, /metrics, /configz'),
   v: flag.int(0, 'Log verbosity (4: debug)'),
 };
 
