@@ -1,6 +1,7 @@
 // Node's socket errors in the words of Go's net package, as upstream's probers and proxies print them (pkg/probe/tcp and
 // pkg/probe/http hand err.Error() on as the probe's output): "dial tcp 10.244.0.27:80: connect: connection refused",
 // not "connect ECONNREFUSED 10.244.0.27:80".
+import { isIP } from 'node:net';
 
 /** Go's text of the errnos a probe meets (syscall.Errno.Error()). */
 const ERRNO_TEXT: Record<string, string> = {
@@ -44,3 +45,22 @@ export const goTransportError = (host: string, port: number, e: NodeJS.ErrnoExce
   }
   return goDialError(host, port, e);
 };
+
+/** Node's certificate-verification codes that Go words as an unknown authority. */
+const UNKNOWN_AUTHORITY = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY']);
+
+/** Go's x509.HostnameError for a certificate that does not name the host (`san`: Node's subjectaltname). */
+function hostnameError(host: string, san: string | undefined): string {
+  const entries = (san ?? '').split(', ').filter(Boolean);
+  const isIp = isIP(host) !== 0;
+  const names = entries.filter((e) => e.startsWith(isIp ? 'IP Address:' : 'DNS:')).map((e) => e.slice(e.indexOf(':') + 1));
+  if (isIp && !names.length) return `x509: cannot validate certificate for ${host} because it doesn't contain any IP SANs`;
+  return `x509: certificate is valid for ${names.join(', ')}, not ${host}`;
+}
+
+/** A failed HTTPS connection in Go's words (crypto/tls, net): what upstream's url.Error prints after `Post "<url>": `. */
+export function goHttpsTransportError(e: NodeJS.ErrnoException & { cert?: { subjectaltname?: string } }, host: string, port: number, servername: string | undefined): string {
+  if (e.code && UNKNOWN_AUTHORITY.has(e.code)) return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
+  if (e.code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `tls: failed to verify certificate: ${hostnameError(servername ?? host, e.cert?.subjectaltname)}`;
+  return goTransportError(host, port, e);
+}

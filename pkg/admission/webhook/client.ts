@@ -4,8 +4,7 @@
 import type { Deadline } from '../../apimachinery/deadline.js';
 import type { Agent, Dispatcher } from 'undici';
 import { undici, type Undici } from '../../apimachinery/undici.js';
-import { isIP } from 'node:net';
-import { goTransportError } from '../../apimachinery/go-net-errors.js';
+import { goHttpsTransportError } from '../../apimachinery/go-net-errors.js';
 import { responseError } from '../../apimachinery/client-go-errors.js';
 import type { AdmissionDeps } from '../deps.js';
 
@@ -72,25 +71,6 @@ export function resolveEndpoint(ref: NonNullable<ClientConfig['service']>, deps:
   throw new Error(`no endpoints available for service "${ref.name}"`);
 }
 
-/** Node's certificate-verification codes that Go words as an unknown authority. */
-const UNKNOWN_AUTHORITY = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY']);
-
-/** Go's x509.HostnameError for a certificate that does not name the host (`san`: Node's subjectaltname). */
-function hostnameError(host: string, san: string | undefined): string {
-  const entries = (san ?? '').split(', ').filter(Boolean);
-  const isIp = isIP(host) !== 0;
-  const names = entries.filter((e) => e.startsWith(isIp ? 'IP Address:' : 'DNS:')).map((e) => e.slice(e.indexOf(':') + 1));
-  if (isIp && !names.length) return `x509: cannot validate certificate for ${host} because it doesn't contain any IP SANs`;
-  return `x509: certificate is valid for ${names.join(', ')}, not ${host}`;
-}
-
-/** A failed connection in Go's words (crypto/tls, net): what upstream's url.Error prints after `Post "<url>": `. */
-function transportError(e: NodeJS.ErrnoException & { cert?: { subjectaltname?: string } }, host: string, port: number, servername: string | undefined): string {
-  if (e.code && UNKNOWN_AUTHORITY.has(e.code)) return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
-  if (e.code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `tls: failed to verify certificate: ${hostnameError(servername ?? host, e.cert?.subjectaltname)}`;
-  return goTransportError(host, port, e);
-}
-
 /**
  * POSTs the review and returns the parsed response body; CallError on any transport or protocol failure. The call
  * lasts at most the webhook's timeout or what is left of the request's deadline, and its `timeout` parameter says
@@ -132,7 +112,7 @@ export async function callWebhook(cc: ClientConfig, deps: AdmissionDeps, review:
     if (e.name === 'TimeoutError' || e.name === 'AbortError' || deadline?.expired) throw failed('context deadline exceeded');
     const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
     const port = Number(target.port) || 443;
-    throw failed(transportError((e.cause ?? e) as NodeJS.ErrnoException, host, port, servername));
+    throw failed(goHttpsTransportError((e.cause ?? e) as NodeJS.ErrnoException, host, port, servername));
   }
   let text: string;
   try {

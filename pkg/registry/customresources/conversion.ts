@@ -9,7 +9,7 @@ import { undici, type Undici } from '../../apimachinery/undici.js';
 import type { CustomResourceConversion, ServiceReference } from '../../../api/apiextensions/v1/index.js';
 import { apiVersionOf, type KubeObject } from '../../../api/types.js';
 import { StatusError } from '../../apimachinery/errors.js';
-import { goTransportError } from '../../apimachinery/go-net-errors.js';
+import { goHttpsTransportError } from '../../apimachinery/go-net-errors.js';
 import { responseError } from '../../apimachinery/client-go-errors.js';
 
 export interface Converter {
@@ -126,7 +126,7 @@ export function createConverter(group: string, conversion: CustomResourceConvers
     } catch (err) {
       const e = err as Error & { cause?: Error };
       if (e.name === 'TimeoutError' || e.name === 'AbortError') throw failed('context deadline exceeded');
-      throw failed(goTransportError(target.hostname.replace(/^\[(.*)\]$/, '$1'), Number(target.port) || 443, (e.cause ?? e) as NodeJS.ErrnoException));
+      throw failed(goHttpsTransportError((e.cause ?? e) as NodeJS.ErrnoException, target.hostname.replace(/^\[(.*)\]$/, '$1'), Number(target.port) || 443, servername));
     }
     const text = await res.body.text();
     if (res.statusCode < 200 || res.statusCode >= 300) {
