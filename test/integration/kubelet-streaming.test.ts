@@ -333,9 +333,10 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
       await admin.resource<KubeObject>({ group: '', version: 'v1', resource: 'services', namespaced: true, kind: 'Service' }, 'default').create({
         apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { ports: [{ name: 'http', port: 80, targetPort: nginxPort }] },
       } as KubeObject);
-      expect((await raw('/api/v1/namespaces/default/services/web:80/proxy/')).stderr).toContain('no endpoints available for service "web"');
+      // a selector-less Service: its Endpoints decide, and there are none yet
+      expect((await raw('/api/v1/namespaces/default/services/web:80/proxy/')).stderr).toContain('endpoints "web" not found');
       await admin.resource<KubeObject>({ group: '', version: 'v1', resource: 'endpoints', namespaced: true, kind: 'Endpoints' }, 'default').create({
-        apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'web' }, subsets: [{ addresses: [{ ip }], ports: [{ name: 'http', port: nginxPort }] }],
+        apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'web' }, subsets: [{ addresses: [{ ip, targetRef: { kind: 'Pod', namespace: 'default', name: 'nginx' } }], ports: [{ name: 'http', port: nginxPort }] }],
       } as KubeObject);
       for (const name of ['web:80', 'web:http', 'http:web:http']) {
         expect((await raw(`/api/v1/namespaces/default/services/${name}/proxy/`)).stdout).toContain('Welcome to nginx!');

@@ -1,8 +1,10 @@
 // pods/proxy and services/proxy (upstream: registry/core/pod/strategy.go and service/storage ResourceLocation):
 // `<name>`, `<name>:<port>` or `<scheme>:<name>:<port>` names the target; a pod is reached at its IP (the port
 // defaults to its first declared container port), a service at a random ready address of its Endpoints for the
-// named or numbered service port (an ExternalName service at its external name). The rest of the path after
-// /proxy and the query go to the backend as they came; backends' certificates are not verified, as upstream's.
+// named or numbered service port, that address backed by a pod of the namespace that has this IP (upstream's
+// isValidAddress: hand-written addresses without a targetRef are never dialed, nor is an ExternalName). The rest of
+// the path after /proxy and the query go to the backend as they came; backends' certificates are not verified, as
+// upstream's.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Agent } from 'undici';
 import type { KubeObject } from '../../../api/types.js';
@@ -40,21 +42,51 @@ function podLocation(pod: KubeObject, scheme: string, port: string): Target {
 }
 
 interface ServicePort { name?: string; port: number }
-interface Subset { addresses?: { ip: string }[]; ports?: { name?: string; port: number }[] }
+interface Address { ip: string; targetRef?: { kind?: string; namespace?: string; name?: string } }
+interface Subset { addresses?: Address[]; ports?: { name?: string; port: number }[] }
 
-function serviceLocation(reg: Registry, svc: KubeObject, namespace: string, scheme: string, port: string): Target {
-  const name = svc.metadata!.name!;
-  const s = (scheme || 'http') as Target['scheme'];
-  if (svc.spec?.type === 'ExternalName') return { scheme: s, host: String(svc.spec.externalName), port: port ? Number(port) : defaultPort(scheme) };
-  let portName = port;
-  if (/^\d+$/.test(port)) portName = ((svc.spec?.ports ?? []) as ServicePort[]).find((sp) => sp.port === Number(port))?.name ?? '';
-  const eps = reg.deps.peer('', 'endpoints')?.peek(namespace, name)?.object;
-  for (const subset of (eps?.subsets ?? []) as Subset[]) {
-    const ep = (subset.ports ?? []).find((p) => (p.name ?? '') === portName);
-    const addresses = subset.addresses ?? [];
-    if (ep && addresses.length) return { scheme: s, host: addresses[Math.floor(Math.random() * addresses.length)]!.ip, port: ep.port };
+/** Whether an endpoint address is a pod of the namespace that has this IP (upstream's isValidAddress). */
+function podBacked(reg: Registry, namespace: string, addr: Address): boolean {
+  const ref = addr.targetRef;
+  if (!ref?.name || ref.namespace !== namespace) return false;
+  const pod = reg.deps.peer('', 'pods')?.peek(namespace, ref.name)?.object;
+  return ((pod?.status?.podIPs ?? []) as { ip: string }[]).some((p) => p.ip === addr.ip);
+}
+
+/** The items rotated to a random start: upstream starts at a random subset and address, then tries the others in turn. */
+const fromRandom = <T>(items: T[]): T[] => {
+  const seed = Math.floor(Math.random() * items.length);
+  return items.map((_, i) => items[(seed + i) % items.length]!);
+};
+
+/**
+ * As upstream, the Service itself is only read to turn a port number into the port's name; everything else comes
+ * from the Endpoints of that name (so a missing one is `endpoints "<name>" not found`, whatever the Service is).
+ */
+function serviceLocation(reg: Registry, namespace: string, id: string, split: { scheme: string; name: string; port: string }): Target {
+  const { name } = split;
+  let portName = split.port;
+  if (/^[+-]?\d+$/.test(portName)) {
+    const svc = reg.peek(namespace, name)?.object;
+    if (!svc) throw notFound(reg.gr, name);
+    const num = Number(portName);
+    const sp = ((svc.spec?.ports ?? []) as ServicePort[]).find((p) => p.port === num);
+    if (!sp) throw serviceUnavailable(`no service port ${num} found for service ${JSON.stringify(name)}`);
+    portName = sp.name ?? '';
   }
-  throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(name)}`);
+  const eps = reg.deps.peer('', 'endpoints')?.peek(namespace, name)?.object;
+  if (!eps) throw notFound({ group: '', resource: 'endpoints' }, name);
+  const subsets = (eps.subsets ?? []) as Subset[];
+  if (!subsets.length) throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(name)}`);
+  for (const subset of fromRandom(subsets)) {
+    if (!subset.addresses?.length) continue;
+    const ep = (subset.ports ?? []).find((p) => (p.name ?? '') === portName);
+    if (!ep) continue;
+    const addr = fromRandom(subset.addresses).find((a) => podBacked(reg, namespace, a));
+    if (addr) return { scheme: (split.scheme || 'http') as Target['scheme'], host: addr.ip, port: ep.port };
+  }
+  // here upstream quotes the whole id (scheme and port included), unlike the empty-subsets case above
+  throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(id)}`);
 }
 
 /**
@@ -83,9 +115,14 @@ export async function proxySubresource(reg: Registry, request: FastifyRequest, r
   const split = splitSchemeNamePort(id);
   if (!split) throw badRequest(`invalid ${kind} request ${JSON.stringify(id)}`);
   const namespace = info.namespace;
-  const obj = reg.peek(namespace, split.name)?.object;
-  if (!obj) throw notFound(reg.gr, split.name);
-  const target = kind === 'pod' ? podLocation(obj, split.scheme, split.port) : serviceLocation(reg, obj, namespace, split.scheme, split.port);
+  let target: Target;
+  if (kind === 'pod') {
+    const pod = reg.peek(namespace, split.name)?.object;
+    if (!pod) throw notFound(reg.gr, split.name);
+    target = podLocation(pod, split.scheme, split.port);
+  } else {
+    target = serviceLocation(reg, namespace, id, split);
+  }
 
   const rest = proxyPath(request, reply, info);
   if (rest === undefined) return reply;

@@ -1,0 +1,76 @@
+// services/<name>[:port]/proxy as upstream's service REST ResourceLocation answers it: only Endpoints addresses
+// backed by a pod that has this IP are dialed; the Service is only read for a port number; the Endpoints of the
+// name decide the rest (ExternalName services and selector-less ones without Endpoints are "not found").
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, type KubeObject } from '../../pkg/client/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+
+describe('services/proxy', () => {
+  let api: TestApiServer;
+  let admin: Client;
+  let backend: Server;
+  let port = 0;
+
+  const endpoints = (name: string, addresses: Record<string, unknown>[], portName = 'http'): KubeObject => ({
+    apiVersion: 'v1', kind: 'Endpoints', metadata: { name }, subsets: [{ addresses, ports: [{ name: portName, port }] }],
+  });
+  const service = (name: string, spec: Record<string, unknown>): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec });
+  const get = async (path: string): Promise<{ status: number; body: any }> => api.api('GET', `/api/v1/namespaces/default/services/${path}`);
+
+  beforeAll(async () => {
+    backend = createServer((req, res) => res.end(`backend ${req.url}`));
+    await new Promise<void>((r) => backend.listen(0, '127.0.0.1', r));
+    port = (backend.address() as AddressInfo).port;
+    api = await startTestApiServer();
+    admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
+    await admin.pods('default').create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    await admin.pods('default').patch('web-0', 'merge', { status: { podIP: '127.0.0.1', podIPs: [{ ip: '127.0.0.1' }] } }, { subresource: 'status' });
+    const svcs = admin.services('default');
+    const eps = admin.endpoints('default');
+    await svcs.create(service('web', { ports: [{ name: 'http', port: 80 }] }));
+    await eps.create(endpoints('web', [{ ip: '127.0.0.1', targetRef: { kind: 'Pod', namespace: 'default', name: 'web-0' } }]));
+    await svcs.create(service('manual', { ports: [{ name: 'web', port: 80 }] }));
+    await eps.create(endpoints('manual', [{ ip: '127.0.0.1' }], 'web'));
+    await svcs.create(service('stale', { ports: [{ name: 'http', port: 80 }] }));
+    await eps.create(endpoints('stale', [{ ip: '127.0.0.2', targetRef: { kind: 'Pod', namespace: 'default', name: 'web-0' } }]));
+    await svcs.create(service('ext', { type: 'ExternalName', externalName: '127.0.0.1', ports: [{ port: 80 }] }));
+    await svcs.create(service('noeps', { ports: [{ name: 'http', port: 80 }] }));
+    await eps.create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'empty' } });
+    await svcs.create(service('empty', { ports: [{ name: 'http', port: 80 }] }));
+  });
+
+  afterAll(async () => {
+    await admin?.close();
+    await api?.close();
+    backend?.close();
+  });
+
+  it('reaches an address backed by a pod with that IP, by port number or name', async () => {
+    for (const id of ['web:80', 'web:http', 'http:web:http']) {
+      expect(await get(`${id}/proxy/x?y=1`)).toMatchObject({ status: 200, body: 'backend /x?y=1' });
+    }
+  });
+
+  it('does not dial addresses without a targetRef, or whose pod lacks the IP: 503 naming the whole id', async () => {
+    expect(await get('manual:web/proxy/')).toMatchObject({ status: 503, body: { reason: 'ServiceUnavailable', message: 'no endpoints available for service "manual:web"' } });
+    expect(await get('http:stale:80/proxy/')).toMatchObject({ status: 503, body: { message: 'no endpoints available for service "http:stale:80"' } });
+  });
+
+  it('an Endpoints object without subsets: 503 naming the service', async () => {
+    expect(await get('empty/proxy/')).toMatchObject({ status: 503, body: { message: 'no endpoints available for service "empty"' } });
+  });
+
+  it('an unknown port number: 503; a missing Service is only read for a port number', async () => {
+    expect(await get('web:9999/proxy/')).toMatchObject({ status: 503, body: { reason: 'ServiceUnavailable', message: 'no service port 9999 found for service "web"' } });
+    expect(await get('nope:80/proxy/')).toMatchObject({ status: 404, body: { message: 'services "nope" not found', details: { name: 'nope', kind: 'services' } } });
+    expect(await get('nope/proxy/')).toMatchObject({ status: 404, body: { message: 'endpoints "nope" not found', details: { name: 'nope', kind: 'endpoints' } } });
+  });
+
+  it('ExternalName and selector-less services without Endpoints: endpoints not found (no external dialing)', async () => {
+    expect(await get('ext/proxy/')).toMatchObject({ status: 404, body: { reason: 'NotFound', message: 'endpoints "ext" not found' } });
+    expect(await get('ext:80/proxy/')).toMatchObject({ status: 404, body: { message: 'endpoints "ext" not found' } });
+    expect(await get('noeps:http/proxy/')).toMatchObject({ status: 404, body: { message: 'endpoints "noeps" not found' } });
+  });
+});
