@@ -119,6 +119,22 @@ describe('endpoints and endpointslices', () => {
     await eventually(mirrored, (l) => l.length === 0, 'the mirrored slice to go');
   });
 
+  it('leave the Endpoints and EndpointSlices of a service that loses its selector as they were, as upstream', async () => {
+    await c.services('default').create({
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'unsel', namespace: 'default' }, spec: { selector: { app: 'unsel' }, ports: [{ port: 80 }] },
+    });
+    await c.pods('default').create({ ...webPod('unsel-0', 80), metadata: { name: 'unsel-0', namespace: 'default', labels: { app: 'unsel' } } });
+    await setPodStatus(c, 'default', 'unsel-0', true, '10.0.6.1');
+    const owned = (): Promise<KubeObject[]> => c.resource(Resources.endpointSlices, 'default')
+      .list({ labelSelector: 'kubernetes.io/service-name=unsel,endpointslice.kubernetes.io/managed-by=endpointslice-controller.k8s.io' }).then((l) => l.items);
+    await eventually(owned, (l) => (l[0]?.endpoints ?? []).length === 1, 'the pod in the slice');
+    await eventually(() => c.endpoints('default').get('unsel'), (e) => (e.subsets?.[0]?.addresses ?? []).length === 1, 'the pod in the Endpoints');
+    await c.services('default').patch('unsel', 'merge', { spec: { selector: null } });
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await owned()).map((sl) => (sl.endpoints as { addresses: string[] }[]).map((e) => e.addresses[0]))).toEqual([['10.0.6.1']]);
+    expect(ips((await c.endpoints('default').get('unsel')).subsets[0].addresses)).toEqual(['10.0.6.1']);
+  });
+
   it('publishNotReadyAddresses makes a not-ready pod ready, but not serving', async () => {
     await c.services('default').create({
       apiVersion: 'v1', kind: 'Service', metadata: { name: 'pna', namespace: 'default' },

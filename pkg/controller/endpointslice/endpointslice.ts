@@ -1,16 +1,17 @@
 // The EndpointSlice controller (upstream pkg/controller/endpointslice, reconciler simplified): every service with a
 // selector owns discovery.k8s.io/v1 EndpointSlices labelled kubernetes.io/service-name and managed-by
 // endpointslice-controller.k8s.io — one slice per distinct port mapping (at most 100 endpoints each), each endpoint a
-// pod IP with ready / serving / terminating conditions, its hostname, node, zone and targetRef. Slices no longer wanted are
-// deleted; the garbage collector removes them with their service. An ExternalName service gets none. Slices written
-// carry endpoints.kubernetes.io/last-change-trigger-time (../endpoint/trigger-time.ts).
+// pod IP with ready / serving / terminating conditions, its hostname, node, zone and targetRef (and, under
+// trafficDistribution PreferClose, a hint for its zone). Slices no longer wanted are deleted; the garbage collector
+// removes them with their service; a service that loses its selector keeps them. An ExternalName service gets none.
+// Slices written carry endpoints.kubernetes.io/last-change-trigger-time (../endpoint/trigger-time.ts).
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { Resources } from '../../client/index.js';
 import { TriggerTimeTracker, withTriggerTime } from '../endpoint/trigger-time.js';
 import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
-import { CreatedSlices, deleteSlices, managedSlices, writeSlices } from '../shared/endpoint-slices.js';
+import { CreatedSlices, managedSlices, writeSlices } from '../shared/endpoint-slices.js';
 import {
   endpointPorts, enqueueServicesAndTheirPods, hasSelector, isPodReady, podTargetRef, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
 } from '../shared/service-pods.js';
@@ -18,10 +19,64 @@ import {
 export const MANAGED_BY = 'endpointslice-controller.k8s.io';
 const MAX_ENDPOINTS_PER_SLICE = 100;
 
-interface Endpoint { addresses: string[]; conditions: { ready: boolean; serving: boolean; terminating: boolean }; hostname?: string; nodeName?: string; zone?: string; targetRef: Record<string, string> }
+interface Endpoint {
+  addresses: string[]; conditions: { ready: boolean; serving: boolean; terminating: boolean }; hostname?: string; nodeName?: string; zone?: string;
+  hints?: { forZones: { name: string }[] }; targetRef: Record<string, string>;
+}
 
 /** A slice's ports: as the Endpoints', but an unnamed one is named "" (as the apiserver keeps it, so a slice compares equal). */
-const slicePorts = (pod: KubeObject, svc: KubeObject): EndpointPort[] | undefined => endpointPorts(pod, svc)?.map((p) => ({ name: '', ...p }));
+const slicePorts = (pod: KubeObject, svc: KubeObject): EndpointPort[] => endpointPorts(pod, svc).map((p) => ({ name: '', ...p }));
+
+/** Upstream's hintsEnabled: topology-aware hints asked for by annotation (the deprecated one first). */
+const hintsAnnotated = (annotations: Record<string, string> | undefined): boolean => {
+  const mode = annotations?.['service.kubernetes.io/topology-aware-hints'] ?? annotations?.['service.kubernetes.io/topology-mode'];
+  return mode === 'Auto' || mode === 'auto';
+};
+
+/**
+ * Whether the service's ready endpoints get a hint for their own zone: trafficDistribution PreferClose (upstream's
+ * trafficdist preferCloseHeuristic), unless the topology annotation asks for Auto hints, which take precedence
+ * upstream (its topology cache, not implemented here: those services get no hints).
+ */
+const preferClose = (svc: KubeObject): boolean => svc.spec?.trafficDistribution === 'PreferClose' && !hintsAnnotated(svc.metadata?.annotations);
+
+/** The slices of a service over its selected pods; `zoneOf` gives a node's zone. */
+export function desiredSlices(svc: KubeObject, selected: KubeObject[], zoneOf: (node: string) => string | undefined): { ports: EndpointPort[]; endpoints: Endpoint[] }[] {
+  const groups = new Map<string, { ports: EndpointPort[]; endpoints: Endpoint[] }>();
+  const publishAll = !!svc.spec?.publishNotReadyAddresses;
+  const hints = preferClose(svc);
+  for (const pod of selected) {
+    if (!shouldPodBeInEndpoints(pod, true)) continue;
+    // a pod with none of the service's ports is still an endpoint, in a slice without ports (upstream's getEndpointPorts)
+    const ports = slicePorts(pod, svc);
+    const terminating = !!pod.metadata?.deletionTimestamp;
+    const serving = isPodReady(pod);
+    const ready = publishAll || (serving && !terminating);
+    const zone = pod.spec?.nodeName ? zoneOf(pod.spec.nodeName) : undefined;
+    const key = canonicalJson(ports);
+    const g = groups.get(key) ?? { ports, endpoints: [] };
+    g.endpoints.push({
+      addresses: [pod.status.podIP],
+      // publishNotReadyAddresses forces ready only: serving stays the pod's readiness (upstream's podToEndpoint)
+      conditions: { ready, serving, terminating },
+      // as upstream's ShouldSetHostname: a pod naming this service as its subdomain (StatefulSet pods) is found by name
+      ...(pod.spec?.hostname && pod.spec?.subdomain === svc.metadata?.name ? { hostname: pod.spec.hostname as string } : {}),
+      ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
+      ...(zone ? { zone } : {}),
+      ...(hints && ready && zone ? { hints: { forZones: [{ name: zone }] } } : {}),
+      targetRef: podTargetRef(pod),
+    });
+    groups.set(key, g);
+  }
+  const out: { ports: EndpointPort[]; endpoints: Endpoint[] }[] = [];
+  for (const g of groups.values()) {
+    g.endpoints.sort((a, b) => a.addresses[0]!.localeCompare(b.addresses[0]!));
+    for (let i = 0; i < g.endpoints.length; i += MAX_ENDPOINTS_PER_SLICE) out.push({ ports: g.ports, endpoints: g.endpoints.slice(i, i + MAX_ENDPOINTS_PER_SLICE) });
+  }
+  // A service with no endpoints still has one (empty) slice with its ports, as upstream's placeholder.
+  if (!out.length) out.push({ ports: [], endpoints: [] });
+  return out;
+}
 
 export async function startEndpointSliceController(ctx: ClusterControllerContext): Promise<void> {
   const services = ctx.informers.informerFor(Resources.services);
@@ -35,6 +90,7 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
   const loop = workerLoop(ctx, 'endpointslice-controller', sync);
   const created = new CreatedSlices();
   const triggerTimes = new TriggerTimeTracker();
+  const zoneOf = (node: string): string | undefined => nodeLister.get(node)?.metadata?.labels?.['topology.kubernetes.io/zone'];
 
   enqueueServicesAndTheirPods(services, pods, (s) => loop.enqueue(s));
   const onSlice = (s: KubeObject): void => {
@@ -43,40 +99,6 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
   };
   slices.addEventHandler({ onUpdate: (_o, s) => onSlice(s), onDelete: (o) => onSlice(objOf(o)) });
 
-  function desiredSlices(svc: KubeObject, selected: KubeObject[]): { ports: EndpointPort[]; endpoints: Endpoint[] }[] {
-    const groups = new Map<string, { ports: EndpointPort[]; endpoints: Endpoint[] }>();
-    const publishAll = !!svc.spec?.publishNotReadyAddresses;
-    for (const pod of selected) {
-      if (!shouldPodBeInEndpoints(pod, true)) continue;
-      const ports = slicePorts(pod, svc);
-      if (!ports) continue;
-      const terminating = !!pod.metadata?.deletionTimestamp;
-      const serving = isPodReady(pod);
-      const zone = pod.spec?.nodeName ? nodeLister.get(pod.spec.nodeName)?.metadata?.labels?.['topology.kubernetes.io/zone'] : undefined;
-      const key = canonicalJson(ports);
-      const g = groups.get(key) ?? { ports, endpoints: [] };
-      g.endpoints.push({
-        addresses: [pod.status.podIP],
-        // publishNotReadyAddresses forces ready only: serving stays the pod's readiness (upstream's podToEndpoint)
-        conditions: { ready: publishAll || (serving && !terminating), serving, terminating },
-        // as upstream's ShouldSetHostname: a pod naming this service as its subdomain (StatefulSet pods) is found by name
-        ...(pod.spec?.hostname && pod.spec?.subdomain === svc.metadata?.name ? { hostname: pod.spec.hostname as string } : {}),
-        ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
-        ...(zone ? { zone } : {}),
-        targetRef: podTargetRef(pod),
-      });
-      groups.set(key, g);
-    }
-    const out: { ports: EndpointPort[]; endpoints: Endpoint[] }[] = [];
-    for (const g of groups.values()) {
-      g.endpoints.sort((a, b) => a.addresses[0]!.localeCompare(b.addresses[0]!));
-      for (let i = 0; i < g.endpoints.length; i += MAX_ENDPOINTS_PER_SLICE) out.push({ ports: g.ports, endpoints: g.endpoints.slice(i, i + MAX_ENDPOINTS_PER_SLICE) });
-    }
-    // A service with no endpoints still has one (empty) slice with its ports, as upstream's placeholder.
-    if (!out.length) out.push({ ports: [], endpoints: [] });
-    return out;
-  }
-
   async function sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
     if (created.waiting(key, namespace, sliceLister)) { loop.enqueueAfter(key, 100); return; }
@@ -84,13 +106,11 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
     if (!svc) triggerTimes.delete(namespace, name);
     // an ExternalName service gets no endpoints, whatever its selector (upstream's syncService; issue 105986)
     if (svc?.spec?.type === 'ExternalName') return;
+    // The garbage collector deletes the slices of a deleted service; a service without selector (or that lost it) keeps
+    // whatever slices it has (upstream's syncService returns early).
+    if (!svc || !hasSelector(svc)) return;
     const client = ctx.client.resource(Resources.endpointSlices, namespace);
     const existing = managedSlices(sliceLister, namespace, name, MANAGED_BY);
-    if (!svc || !hasSelector(svc)) {
-      // The garbage collector deletes the slices of a deleted service; a service that lost its selector loses its slices.
-      if (svc) await deleteSlices(client, existing, ctx.signal);
-      return;
-    }
     const labels: Record<string, string> = { ...(svc.metadata?.labels ?? {}), [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: MANAGED_BY };
     if (svc.spec?.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
     // computed on every sync, written or not, so that the tracker knows what has been published
@@ -98,7 +118,7 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
     const triggerTime = triggerTimes.compute(svc, selected);
     await writeSlices({
       client, signal: ctx.signal, service: name, namespace, labels, existing,
-      wanted: desiredSlices(svc, selected).map((d) => ({ addressType: 'IPv4', endpoints: d.endpoints, ports: d.ports })),
+      wanted: desiredSlices(svc, selected, zoneOf).map((d) => ({ addressType: 'IPv4', endpoints: d.endpoints, ports: d.ports })),
       owner: { apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata!.uid!, controller: true, blockOwnerDeletion: true },
       onCreated: (n) => created.add(key, n),
       annotate: (current) => withTriggerTime(current, triggerTime),

@@ -34,36 +34,48 @@ export function enqueueServicesAndTheirPods(services: SharedIndexInformer, pods:
 
 export { isPodReady } from '../../../api/core/v1/pod-conditions.js';
 
-/** Upstream ShouldPodBeInEndpoints: it has an IP and may still run (terminating ones only when asked). */
+/**
+ * Upstream ShouldPodBeInEndpoints: not terminal (Succeeded or Failed, whatever its restartPolicy: a kubelet may
+ * stop a restartPolicy Always pod for good, as on node shutdown or eviction), with an IP, and not terminating unless asked.
+ */
 export function shouldPodBeInEndpoints(pod: KubeObject, includeTerminating: boolean): boolean {
-  if (!pod.status?.podIP) return false;
-  if (!includeTerminating && pod.metadata?.deletionTimestamp) return false;
   const phase = pod.status?.phase;
-  switch (pod.spec?.restartPolicy) {
-    case 'Never': return phase !== 'Failed' && phase !== 'Succeeded';
-    case 'OnFailure': return phase !== 'Succeeded';
-    default: return true;
-  }
+  if (phase === 'Failed' || phase === 'Succeeded') return false;
+  if (!pod.status?.podIP) return false; // podIPs[0] is podIP: the addresses written are podIP
+  return includeTerminating || !pod.metadata?.deletionTimestamp;
 }
 
-/** The container port a service port reaches on this pod (upstream FindPort), or undefined. */
+interface ContainerPorts { ports?: { name?: string; containerPort: number; protocol?: string }[]; restartPolicy?: string }
+
+const namedPort = (containers: ContainerPorts[] | undefined, name: string, protocol: string): number | undefined => {
+  for (const c of containers ?? []) {
+    for (const p of c.ports ?? []) if (p.name === name && (p.protocol ?? 'TCP') === protocol) return p.containerPort;
+  }
+  return undefined;
+};
+
+/**
+ * The container port a service port reaches on this pod (upstream FindPort), or undefined: a number as is, a name
+ * looked up in the containers, then in the sidecars (init containers with restartPolicy Always).
+ */
 export function findPort(pod: KubeObject, sp: ServicePort): number | undefined {
   const target = sp.targetPort ?? sp.port;
   if (typeof target === 'number') return target;
   if (/^\d+$/.test(target)) return Number(target);
   const protocol = sp.protocol ?? 'TCP';
-  for (const c of (pod.spec?.containers ?? []) as { ports?: { name?: string; containerPort: number; protocol?: string }[] }[]) {
-    for (const p of c.ports ?? []) if (p.name === target && (p.protocol ?? 'TCP') === protocol) return p.containerPort;
-  }
-  return undefined;
+  return namedPort(pod.spec?.containers as ContainerPorts[] | undefined, target, protocol)
+    ?? namedPort((pod.spec?.initContainers as ContainerPorts[] | undefined)?.filter((c) => c.restartPolicy === 'Always'), target, protocol);
 }
 
-/** The endpoint ports of a pod for every service port it serves; undefined when one named port is missing. */
-export function endpointPorts(pod: KubeObject, svc: KubeObject): EndpointPort[] | undefined {
+/**
+ * The endpoint ports of a pod: one for each service port found on it, those not found skipped (upstream's per-port
+ * loop of the endpoints controller, and getEndpointPorts of the EndpointSlice one).
+ */
+export function endpointPorts(pod: KubeObject, svc: KubeObject): EndpointPort[] {
   const out: EndpointPort[] = [];
   for (const sp of (svc.spec?.ports ?? []) as ServicePort[]) {
     const port = findPort(pod, sp);
-    if (port === undefined) return undefined;
+    if (port === undefined) continue;
     out.push({ ...(sp.name ? { name: sp.name } : {}), port, protocol: sp.protocol ?? 'TCP', ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}) });
   }
   return out;
