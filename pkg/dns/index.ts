@@ -4,13 +4,19 @@ import type { Logger } from 'pino';
 import { LABEL_SERVICE_NAME } from '../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../api/types.js';
 import { Resources, SharedInformerFactory, type Client } from '../client/index.js';
-import type { ClusterView } from './records.js';
+import { readyAddresses, type ClusterView } from './records.js';
 import { DnsServer } from './server.js';
 
 export { DnsServer } from './server.js';
 export { lookup, type ClusterView } from './records.js';
 
 const BY_SERVICE = 'service';
+// PTR lookups by address: informer indexes, kept up to date object by object as the watch delivers changes
+const BY_CLUSTER_IP = 'clusterIP';
+const BY_ADDRESS = 'address';
+
+const clusterIPs = (svc: KubeObject): string[] =>
+  ((svc.spec?.clusterIPs as string[] | undefined) ?? [svc.spec?.clusterIP as string | undefined]).filter((ip): ip is string => !!ip && ip !== 'None');
 
 export interface DnsOptions {
   client: Client;
@@ -28,22 +34,20 @@ export interface RunningDns {
 
 export async function startDns(o: DnsOptions): Promise<RunningDns> {
   const factory = new SharedInformerFactory(o.client);
-  const services = factory.informerFor<KubeObject>(Resources.services);
+  const services = factory.informerFor<KubeObject>(Resources.services, { indexers: { [BY_CLUSTER_IP]: clusterIPs } });
   const slices = factory.informerFor<KubeObject>(Resources.endpointSlices, {
-    indexers: { [BY_SERVICE]: (s) => { const svc = s.metadata?.labels?.[LABEL_SERVICE_NAME]; return svc ? [`${s.metadata?.namespace ?? ''}/${svc}`] : []; } },
+    indexers: {
+      [BY_SERVICE]: (s) => { const svc = s.metadata?.labels?.[LABEL_SERVICE_NAME]; return svc ? [`${s.metadata?.namespace ?? ''}/${svc}`] : []; },
+      [BY_ADDRESS]: (s) => (s.metadata?.labels?.[LABEL_SERVICE_NAME] ? [...new Set(readyAddresses(s))] : []),
+    },
   });
   const namespaces = factory.informerFor<KubeObject>(Resources.namespaces);
   const zone = o.zone.replace(/\.$/, '').toLowerCase();
-  // address → name, for PTR queries: rebuilt on the first lookup after a change
-  let names: Map<string, string> | undefined;
-  const changed = { onAdd: () => { names = undefined; }, onUpdate: () => { names = undefined; }, onDelete: () => { names = undefined; } };
-  services.addEventHandler(changed);
-  slices.addEventHandler(changed);
-  const slicesOf = (ns: string, svc: string): KubeObject[] => slices.indexer.byIndex(BY_SERVICE, `${ns}/${svc}`);
   const view: ClusterView = {
     service: (ns, name) => services.indexer.getByKey(`${ns}/${name}`),
-    slices: slicesOf,
-    nameOf: (ip) => (names ??= addressNames(services.indexer.list(), slicesOf, zone)).get(ip),
+    slices: (ns, svc) => slices.indexer.byIndex(BY_SERVICE, `${ns}/${svc}`),
+    servicesByIP: (ip) => services.indexer.byIndex(BY_CLUSTER_IP, ip),
+    slicesByAddress: (ip) => slices.indexer.byIndex(BY_ADDRESS, ip),
     namespace: (name) => namespaces.indexer.getByKey(name) !== undefined,
   };
   const ac = new AbortController();
@@ -60,22 +64,4 @@ export async function startDns(o: DnsOptions): Promise<RunningDns> {
       await factory.shutdown();
     },
   };
-}
-
-/** ClusterIPs to their service's name, headless endpoints with a hostname to theirs. */
-function addressNames(services: KubeObject[], slicesOf: (ns: string, svc: string) => KubeObject[], zone: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const svc of services) {
-    const ns = svc.metadata?.namespace ?? '';
-    const name = svc.metadata?.name ?? '';
-    const base = `${name}.${ns}.svc.${zone}`;
-    const ip = svc.spec?.clusterIP as string | undefined;
-    if (ip && ip !== 'None') { out.set(ip, base); continue; }
-    for (const slice of slicesOf(ns, name)) {
-      for (const e of (slice.endpoints ?? []) as { addresses?: string[]; hostname?: string }[]) {
-        if (e.hostname && e.addresses?.[0]) out.set(e.addresses[0], `${e.hostname}.${base}`);
-      }
-    }
-  }
-  return out;
 }

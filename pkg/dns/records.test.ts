@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/types.js';
-import { lookup, type ClusterView } from './records.js';
+import { lookup, readyAddresses, type ClusterView } from './records.js';
 
 const services: Record<string, KubeObject> = {
   'default/web': { spec: { clusterIP: '10.96.0.20', ports: [{ name: 'http', port: 80, protocol: 'TCP' }, { port: 81 }] } },
@@ -11,17 +11,27 @@ const services: Record<string, KubeObject> = {
   'default/loop': { spec: { type: 'ExternalName', externalName: 'loop.default.svc.cluster.local' } },
   'default/dangling': { spec: { type: 'ExternalName', externalName: 'nosuch.default.svc.cluster.local' } },
 };
+const slice = (service: string, endpoints: unknown[], ports: unknown[] = []): KubeObject =>
+  ({ metadata: { namespace: 'default', labels: { 'kubernetes.io/service-name': service } }, addressType: 'IPv4', ports, endpoints });
+const allSlices = [
+  slice('db', [
+    { addresses: ['10.244.0.5'], hostname: 'db-0', conditions: { ready: true } },
+    { addresses: ['10.244.0.6'], conditions: { ready: true } },
+    { addresses: ['10.244.0.7'], hostname: 'db-2', conditions: { ready: false } },
+  ], [{ name: 'pg', port: 15432, protocol: 'TCP' }]),
+  // one pod selected by two ClusterIP services (each slice a port of its own: the same name once)
+  slice('web', [{ addresses: ['10.244.0.141'], conditions: { ready: true } }]),
+  slice('web', [{ addresses: ['10.244.0.141'], conditions: {} }]),
+  slice('api', [{ addresses: ['10.244.0.141'], conditions: { ready: true } }, { addresses: ['10.244.0.142'], conditions: { ready: false } }]),
+];
 const view: ClusterView = {
   service: (ns, name) => services[`${ns}/${name}`],
-  slices: (_ns, svc) => (svc === 'db' ? [{
-    addressType: 'IPv4', ports: [{ name: 'pg', port: 15432, protocol: 'TCP' }],
-    endpoints: [
-      { addresses: ['10.244.0.5'], hostname: 'db-0', conditions: { ready: true } },
-      { addresses: ['10.244.0.6'], conditions: { ready: true } },
-      { addresses: ['10.244.0.7'], hostname: 'db-2', conditions: { ready: false } },
-    ],
-  }] : []),
-  nameOf: (ip) => ({ '10.96.0.20': 'web.default.svc.cluster.local' } as Record<string, string>)[ip],
+  slices: (_ns, svc) => allSlices.filter((s) => s.metadata!.labels!['kubernetes.io/service-name'] === svc),
+  servicesByIP: (ip) => Object.entries(services).filter(([, s]) => s.spec!.clusterIP === ip).map(([key, s]) => {
+    const [namespace, name] = key.split('/');
+    return { ...s, metadata: { namespace, name } };
+  }),
+  slicesByAddress: (ip) => allSlices.filter((s) => readyAddresses(s).includes(ip)),
   namespace: (name) => name === 'default' || name === 'other',
 };
 const zone = 'cluster.local';
@@ -57,6 +67,16 @@ describe('cluster DNS records', () => {
     expect(data('ext.default.svc.cluster.local', 'CNAME')).toEqual(['example.com']);
     expect(data('10-244-1-9.default.pod.cluster.local', 'A')).toEqual(['10.244.1.9']);
     expect(data('20.0.96.10.in-addr.arpa', 'PTR')).toEqual(['web.default.svc.cluster.local']);
+  });
+
+  it('answers PTR for a ready endpoint address: one name per Service, by hostname or dashed address (CoreDNS\'s serviceRecordForIP)', () => {
+    expect(data('141.0.244.10.in-addr.arpa', 'PTR')).toEqual(['10-244-0-141.web.default.svc.cluster.local', '10-244-0-141.api.default.svc.cluster.local']);
+    expect(data('5.0.244.10.in-addr.arpa', 'PTR')).toEqual(['db-0.db.default.svc.cluster.local']);
+    expect(data('6.0.244.10.in-addr.arpa', 'PTR')).toEqual(['10-244-0-6.db.default.svc.cluster.local']);
+    expect(data('6.0.244.10.in-addr.arpa', 'A')).toEqual([]);
+    // not ready: not published, so the host's resolvers answer
+    expect(data('7.0.244.10.in-addr.arpa', 'PTR')).toBeUndefined();
+    expect(data('142.0.244.10.in-addr.arpa', 'PTR')).toBeUndefined();
   });
 
   it('answers an address query for an ExternalName with the CNAME and the target\'s records: the zone\'s, or the host resolvers\' to come', () => {

@@ -6,10 +6,13 @@
 //   _<port>._<proto>.<svc>.<ns>.svc.<zone>  SRV per named port (bare <svc>.<ns>.svc.<zone>: every named port);
 //                                       headless: one per endpoint, at the endpoint's own port
 //   <a-b-c-d>.<ns>.pod.<zone>           A: a.b.c.d (CoreDNS's "pods insecure")
-//   <d.c.b.a>.in-addr.arpa              PTR: the service or headless endpoint with that address
+//   <d.c.b.a>.in-addr.arpa              PTR: the service with that ClusterIP; else, for each Service with a ready
+//                                       endpoint of that address, <hostname or dashed IP>.<svc>.<ns>.svc.<zone>
+//                                       (CoreDNS's serviceRecordForIP)
 // A name in the zone that does not exist is NXDOMAIN, as is any name in a namespace that does not exist (CoreDNS's
 // namespaceExposed); one that exists without the asked type, an empty answer.
 import type { Answer } from 'dns-packet';
+import { LABEL_SERVICE_NAME } from '../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../api/types.js';
 
 /** CoreDNS's kubernetes plugin answers with a TTL of 5 s. */
@@ -31,8 +34,10 @@ export interface ClusterView {
   service(namespace: string, name: string): KubeObject | undefined;
   /** The EndpointSlices of a service. */
   slices(namespace: string, service: string): KubeObject[];
-  /** The service or headless endpoint name an IPv4 address belongs to (for PTR). */
-  nameOf(ip: string): string | undefined;
+  /** The Services with this ClusterIP (for PTR). */
+  servicesByIP(ip: string): KubeObject[];
+  /** The EndpointSlices with a ready endpoint of this address (for PTR). */
+  slicesByAddress(ip: string): KubeObject[];
   /** Whether the namespace exists. */
   namespace(name: string): boolean;
 }
@@ -43,6 +48,12 @@ interface Port { name?: string; port?: number; protocol?: string }
 const NOWHERE: Lookup = { exists: false, answers: [] };
 const dashed = (ip: string): string => ip.replace(/\./g, '-');
 const isIpv4 = (s: string): boolean => /^(\d{1,3})(\.\d{1,3}){3}$/.test(s) && s.split('.').every((o) => Number(o) < 256);
+/** CoreDNS publishes an endpoint while it is ready, or says nothing of it. */
+const isReady = (e: Endpoint): boolean => e.conditions?.ready !== false;
+
+/** The addresses of a slice's ready endpoints: what slicesByAddress indexes. */
+export const readyAddresses = (slice: KubeObject): string[] =>
+  slice.addressType === 'IPv4' ? ((slice.endpoints ?? []) as Endpoint[]).filter(isReady).flatMap((e) => e.addresses ?? []) : [];
 
 /** A ready endpoint: its address, its name under the service, and its slice's port numbers by port name. */
 interface Ready { ip: string; host: string; ports: Map<string, number> }
@@ -54,7 +65,7 @@ const readyEndpoints = (slices: KubeObject[]): Ready[] => {
     const ports = new Map(((slice.ports ?? []) as Port[]).map((p) => [`${p.name ?? ''}/${p.protocol ?? 'TCP'}`, p.port ?? 0]));
     for (const e of (slice.endpoints ?? []) as Endpoint[]) {
       const ip = e.addresses?.[0];
-      if (ip && e.conditions?.ready !== false) out.push({ ip, host: e.hostname ?? dashed(ip), ports });
+      if (ip && isReady(e)) out.push({ ip, host: e.hostname ?? dashed(ip), ports });
     }
   }
   return out;
@@ -69,9 +80,9 @@ const MAX_CNAMES = 8;
 export function lookup(view: ClusterView, zone: string, name: string, type: string, chain: Answer[] = []): Lookup | undefined {
   if (name.endsWith('.in-addr.arpa')) {
     const ip = name.slice(0, -'.in-addr.arpa'.length).split('.').reverse().join('.');
-    const target = isIpv4(ip) ? view.nameOf(ip) : undefined;
-    if (!target) return undefined; // not a cluster address: the host's resolvers answer
-    return { exists: true, answers: type === 'PTR' ? [{ type: 'PTR', name, ttl: TTL, class: 'IN', data: target }] : [] };
+    const targets = isIpv4(ip) ? reverseNames(view, zone, ip) : [];
+    if (!targets.length) return undefined; // not a cluster address: the host's resolvers answer
+    return { exists: true, answers: type === 'PTR' ? targets.map((data) => ({ type: 'PTR', name, ttl: TTL, class: 'IN', data })) : [] };
   }
   if (name !== zone && !name.endsWith(`.${zone}`)) return undefined;
   const labels = name === zone ? [] : name.slice(0, -zone.length - 1).split('.');
@@ -114,6 +125,24 @@ export function lookup(view: ClusterView, zone: string, name: string, type: stri
     return { exists: true, answers: type === 'A' ? matching.map((e) => a(name, e.ip)) : [] };
   }
   return NOWHERE;
+}
+
+/**
+ * The names of an address: a Service's by its ClusterIP; else one per Service with a ready endpoint of that address
+ * (any Service, not only headless ones), the endpoint named by its hostname or dashed address.
+ */
+function reverseNames(view: ClusterView, zone: string, ip: string): string[] {
+  const svc = view.servicesByIP(ip)[0];
+  if (svc) return [`${svc.metadata?.name}.${svc.metadata?.namespace}.svc.${zone}`];
+  const names = new Set<string>();
+  for (const slice of view.slicesByAddress(ip)) {
+    const service = slice.metadata?.labels?.[LABEL_SERVICE_NAME];
+    if (!service) continue;
+    for (const e of (slice.endpoints ?? []) as Endpoint[]) {
+      if (isReady(e) && e.addresses?.includes(ip)) names.add(`${e.hostname ?? dashed(ip)}.${service}.${slice.metadata?.namespace}.svc.${zone}`);
+    }
+  }
+  return [...names];
 }
 
 /**

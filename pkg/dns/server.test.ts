@@ -12,7 +12,8 @@ const view: ClusterView = {
     : ns === 'default' && name === 'big' ? { spec: { clusterIP: 'None', ports: [{ port: 80 }] } }
       : ns === 'default' && name === 'ext' ? { spec: { type: 'ExternalName', externalName: 'example.com' } } : undefined),
   slices: (_ns, svc) => (svc === 'big' ? [{ addressType: 'IPv4', endpoints: many }] : []),
-  nameOf: () => undefined,
+  servicesByIP: () => [],
+  slicesByAddress: () => [],
   namespace: (name) => name === 'default',
 };
 

@@ -1,10 +1,11 @@
 // The cluster DNS against a real apiserver: a Service's name answers with its ClusterIP and its address with its
-// name as soon as the watch delivers it, and is gone (NXDOMAIN) once the Service is deleted.
+// name as soon as the watch delivers it, and is gone (NXDOMAIN) once the Service is deleted; a pod's address behind
+// Services answers with a name under each of them.
 import { createSocket } from 'node:dgram';
 import dnsPacket, { type DecodedPacket } from 'dns-packet';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../pkg/client/index.js';
+import { Client, Resources } from '../../pkg/client/index.js';
 import { startDns, type RunningDns } from '../../pkg/dns/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { eventually } from './kubelet-support.js';
@@ -43,6 +44,23 @@ describe('cluster DNS', () => {
     expect((await ask(dns.port, 'kubernetes.default.svc.cluster.local', 'A')).answers).toMatchObject([{ data: '10.96.0.1' }]);
     await admin.services('default').delete('web');
     await eventually(async () => ((await ask(dns.port, 'web.default.svc.cluster.local', 'A')).flags! & 0xf) === 3); // NXDOMAIN
+  });
+
+  it('answers PTR for a pod address behind Services: one name per Service, following the slices', async () => {
+    const ptr = async (): Promise<string[]> => ((await ask(dns.port, '141.0.244.10.in-addr.arpa', 'PTR')).answers ?? []).map((a) => String((a as { data: unknown }).data)).sort();
+    const slices = admin.resource(Resources.endpointSlices, 'default');
+    for (const svc of ['front', 'back']) {
+      await admin.services('default').create({ apiVersion: 'v1', kind: 'Service', metadata: { name: svc }, spec: { ports: [{ port: 80 }] } });
+      await slices.create({
+        apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: svc, labels: { 'kubernetes.io/service-name': svc } }, addressType: 'IPv4',
+        ports: [{ port: 8080, protocol: 'TCP' }], endpoints: [{ addresses: ['10.244.0.141'], conditions: { ready: true } }],
+      });
+    }
+    const both = ['10-244-0-141.back.default.svc.cluster.local', '10-244-0-141.front.default.svc.cluster.local'];
+    expect(await eventually(async () => { const names = await ptr(); return names.length === 2 ? names : undefined; })).toEqual(both);
+    await slices.delete('back');
+    await eventually(async () => (await ptr()).length === 1);
+    expect(await ptr()).toEqual([both[1]]);
   });
 
   it('answers pod names in a namespace only once it exists (NXDOMAIN before, as CoreDNS)', async () => {
