@@ -119,6 +119,22 @@ describe('endpoints and endpointslices', () => {
     await eventually(mirrored, (l) => l.length === 0, 'the mirrored slice to go');
   });
 
+  it('copies the annotations of mirrored Endpoints (but its trigger time and last-applied configuration) onto its slices', async () => {
+    await c.services('default').create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'annotated', namespace: 'default' }, spec: { ports: [{ port: 80 }] } });
+    await c.endpoints('default').create({
+      apiVersion: 'v1', kind: 'Endpoints',
+      metadata: { name: 'annotated', namespace: 'default', annotations: { team: 'a', 'endpoints.kubernetes.io/last-change-trigger-time': '2020-01-01T00:00:00Z' } },
+      subsets: [{ addresses: [{ ip: '192.168.2.1' }], ports: [{ port: 80 }] }],
+    });
+    const mirrored = (): Promise<KubeObject[]> => c.resource(Resources.endpointSlices, 'default')
+      .list({ labelSelector: 'kubernetes.io/service-name=annotated,endpointslice.kubernetes.io/managed-by=endpointslicemirroring-controller.k8s.io' }).then((l) => l.items);
+    const [slice] = await eventually(mirrored, (l) => l.length === 1, 'the mirrored slice');
+    expect(slice!.metadata?.annotations).toEqual({ team: 'a' });
+    // an annotation change alone is mirrored
+    await c.endpoints('default').patch('annotated', 'merge', { metadata: { annotations: { team: 'b' } } });
+    await eventually(mirrored, (l) => l[0]?.metadata?.annotations?.team === 'b', 'the new annotation on the slice');
+  });
+
   it('leave the Endpoints and EndpointSlices of a service that loses its selector as they were, as upstream', async () => {
     await c.services('default').create({
       apiVersion: 'v1', kind: 'Service', metadata: { name: 'unsel', namespace: 'default' }, spec: { selector: { app: 'unsel' }, ports: [{ port: 80 }] },

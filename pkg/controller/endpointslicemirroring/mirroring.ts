@@ -1,50 +1,112 @@
 // The EndpointSlice mirroring controller (upstream pkg/controller/endpointslicemirroring): the Endpoints of a Service
 // without selector, written by hand or by another tool, are mirrored into EndpointSlices labelled managed-by
 // endpointslicemirroring-controller.k8s.io and owned by the Endpoints, so that what reads slices (the service proxy,
-// the cluster DNS) sees them. Addresses are ready endpoints, notReadyAddresses not ready ones, one slice per subset's
-// ports and address family (at most 100 endpoints each, at most 1,000 addresses mirrored per subset). Endpoints
-// labelled endpointslice.kubernetes.io/skip-mirror=true, and those of a service with a selector, are not mirrored.
+// the cluster DNS) sees them. The subsets are repacked first (addresses deduplicated); addresses are ready endpoints,
+// notReadyAddresses not ready ones, one slice per subset and address family, of at most 1,000 addresses (the rest
+// skipped, with a Warning event). The slices carry the Endpoints' labels and annotations (but its trigger time and
+// last-applied configuration). Endpoints labelled endpointslice.kubernetes.io/skip-mirror=true, and those of a service
+// with a selector, are not mirrored.
+import { isIPv6 } from 'node:net';
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { Resources } from '../../client/index.js';
-import { objOf, workerLoop } from '../shared/controller-utils.js';
+import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { CreatedSlices, deleteSlices, managedSlices, writeSlices, type WantedSlice } from '../shared/endpoint-slices.js';
 import { hasSelector } from '../shared/service-pods.js';
 
 export const MIRRORING_MANAGED_BY = 'endpointslicemirroring-controller.k8s.io';
 const SKIP_MIRROR = 'endpointslice.kubernetes.io/skip-mirror';
-const LAST_CHANGE = 'endpoints.kubernetes.io/last-change-trigger-time';
-const MAX_ENDPOINTS_PER_SLICE = 100;
+/** Annotations of the Endpoints not copied onto its slices (upstream's newEndpointSlice). */
+const NOT_MIRRORED = ['endpoints.kubernetes.io/last-change-trigger-time', 'kubectl.kubernetes.io/last-applied-configuration'];
+/** Upstream's --mirroring-max-endpoints-per-subset default: the addresses mirrored per subset, in one slice per family. */
 const MAX_ENDPOINTS_PER_SUBSET = 1000;
 
 interface Address { ip: string; hostname?: string; nodeName?: string; targetRef?: Record<string, unknown> }
-interface Subset { addresses?: Address[]; notReadyAddresses?: Address[]; ports?: { name?: string; port: number; protocol?: string; appProtocol?: string }[] }
+interface Port { name?: string; port: number; protocol?: string; appProtocol?: string }
+interface Subset { addresses?: Address[]; notReadyAddresses?: Address[]; ports?: Port[] }
 
-/** The slices an Endpoints object mirrors into. */
-export function mirroredSlices(endpoints: KubeObject): WantedSlice[] {
-  const out: WantedSlice[] = [];
-  for (const subset of (endpoints.subsets ?? []) as Subset[]) {
+/**
+ * Upstream's RepackSubsets: addresses deduplicated by IP and targetRef UID (not-ready winning over ready), and the
+ * ports served by the same addresses gathered in one subset (a subset without ports kept as such).
+ */
+export function repackSubsets(subsets: Subset[]): Subset[] {
+  const addresses = new Map<string, Address>();
+  const byPort = new Map<string, { port?: Port; ready: Map<string, boolean> }>();
+  for (const subset of subsets) {
+    for (const port of subset.ports?.length ? subset.ports : [undefined]) {
+      const key = port ? canonicalJson([port.name ?? '', port.port, port.protocol ?? 'TCP', port.appProtocol ?? null]) : '';
+      let entry = byPort.get(key);
+      if (!entry) byPort.set(key, (entry = { ...(port ? { port } : {}), ready: new Map() }));
+      for (const [list, ready] of [[subset.addresses, true], [subset.notReadyAddresses, false]] as const) {
+        for (const a of list ?? []) {
+          const id = `${a.ip}/${String(a.targetRef?.uid ?? '')}`;
+          if (!addresses.has(id)) addresses.set(id, a);
+          if (entry.ready.get(id) !== false) entry.ready.set(id, ready);
+        }
+      }
+    }
+  }
+  const bySet = new Map<string, { ready: Map<string, boolean>; ports: Port[] }>();
+  for (const { port, ready } of byPort.values()) {
+    const key = [...ready].map(([id, r]) => `${id}=${r}`).sort().join(',');
+    let entry = bySet.get(key);
+    if (!entry) bySet.set(key, (entry = { ready, ports: [] }));
+    if (port) entry.ports.push(port);
+  }
+  const byIp = (a: Address, b: Address): number => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : String(a.targetRef?.uid ?? '').localeCompare(String(b.targetRef?.uid ?? '')));
+  const pick = (ready: Map<string, boolean>, want: boolean): Address[] => [...ready].filter(([, r]) => r === want).map(([id]) => addresses.get(id)!).sort(byIp);
+  return [...bySet.values()].map(({ ready, ports }) => ({ addresses: pick(ready, true), notReadyAddresses: pick(ready, false), ports }));
+}
+
+/** An address's IP as a slice holds it, and its family; undefined for no IP (upstream's ParseIPSloppy, restringified). */
+function sliceAddress(ip: string): { ip: string; family: 'IPv4' | 'IPv6' } | undefined {
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(ip);
+  if (v4) {
+    const octets = v4.slice(1).map(Number);
+    return octets.every((o) => o <= 255) ? { ip: octets.join('.'), family: 'IPv4' } : undefined;
+  }
+  return !ip.includes('%') && isIPv6(ip) ? { ip, family: 'IPv6' } : undefined;
+}
+
+export interface Mirrored {
+  slices: WantedSlice[];
+  /** Addresses that are no IP. */
+  invalid: number;
+  /** Addresses left out, past the 1000 of a subset or invalid. */
+  skipped: number;
+}
+
+/** The slices an Endpoints object mirrors into: one per repacked subset and address family (upstream's reconcile). */
+export function mirroredSlices(endpoints: KubeObject): Mirrored {
+  const slices: WantedSlice[] = [];
+  let invalid = 0;
+  let skipped = 0;
+  for (const subset of repackSubsets((endpoints.subsets ?? []) as Subset[])) {
     const ports = (subset.ports ?? []).map((p) => ({ name: p.name ?? '', port: p.port, protocol: p.protocol ?? 'TCP', ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}) }));
-    const byFamily = new Map<string, unknown[]>();
-    const all = [...(subset.addresses ?? []).map((a) => [a, true] as const), ...(subset.notReadyAddresses ?? []).map((a) => [a, false] as const)]
-      .slice(0, MAX_ENDPOINTS_PER_SUBSET);
+    // an endpoint is one per IP, hostname and target (upstream's EndpointSet: a later one replaces an earlier one)
+    const byFamily = new Map<string, Map<string, unknown>>();
+    let added = 0;
+    const all = [...subset.addresses!.map((a) => [a, true] as const), ...subset.notReadyAddresses!.map((a) => [a, false] as const)];
     for (const [a, ready] of all) {
-      const family = a.ip.includes(':') ? 'IPv6' : 'IPv4';
+      if (added >= MAX_ENDPOINTS_PER_SUBSET) break;
+      const address = sliceAddress(a.ip);
+      if (!address) { invalid++; continue; }
+      added++;
       const endpoint = {
-        addresses: [a.ip], conditions: { ready },
+        addresses: [address.ip], conditions: { ready },
         ...(a.hostname ? { hostname: a.hostname } : {}),
         ...(a.targetRef ? { targetRef: a.targetRef } : {}),
         ...(a.nodeName ? { nodeName: a.nodeName } : {}),
       };
-      const list = byFamily.get(family);
-      if (list) list.push(endpoint); else byFamily.set(family, [endpoint]);
+      const family = byFamily.get(address.family) ?? new Map<string, unknown>();
+      family.set(`${address.ip}/${a.hostname ?? ''}/${String(a.targetRef?.namespace ?? '')}/${String(a.targetRef?.name ?? '')}`, endpoint);
+      byFamily.set(address.family, family);
     }
-    for (const [addressType, endpoints] of byFamily) {
-      for (let i = 0; i < endpoints.length; i += MAX_ENDPOINTS_PER_SLICE) out.push({ addressType, ports, endpoints: endpoints.slice(i, i + MAX_ENDPOINTS_PER_SLICE) });
-    }
+    skipped += all.length - added;
+    for (const [addressType, endpoints] of byFamily) slices.push({ addressType, ports, endpoints: [...endpoints.values()] });
   }
-  return out;
+  return { slices, invalid, skipped };
 }
 
 export async function startEndpointSliceMirroringController(ctx: ClusterControllerContext): Promise<void> {
@@ -77,13 +139,23 @@ export async function startEndpointSliceMirroringController(ctx: ClusterControll
       await deleteSlices(client, existing, ctx.signal);
       return;
     }
-    const { [SKIP_MIRROR]: _skip, [LAST_CHANGE]: _change, ...copied } = ep.metadata?.labels ?? {};
+    const { slices: wanted, invalid, skipped } = mirroredSlices(ep);
+    if (invalid > 0) ctx.recorder.event(ep, 'Warning', 'InvalidIPAddress', `Skipped ${invalid} invalid IP addresses when mirroring to EndpointSlices`);
+    if (skipped > invalid) {
+      ctx.recorder.event(ep, 'Warning', 'TooManyAddressesToMirror',
+        `A max of ${MAX_ENDPOINTS_PER_SUBSET} addresses can be mirrored to EndpointSlices per Endpoints subset. ${skipped} addresses were skipped`);
+    }
+    const annotations = Object.fromEntries(Object.entries(ep.metadata?.annotations ?? {}).filter(([k]) => !NOT_MIRRORED.includes(k)));
     await writeSlices({
-      client, signal: ctx.signal, service: name, namespace, existing,
-      labels: { ...copied, [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: MIRRORING_MANAGED_BY },
-      wanted: mirroredSlices(ep),
+      client, signal: ctx.signal, service: name, namespace,
+      // writeSlices compares endpoints, ports and labels: a slice whose annotations are not the Endpoints' is handed
+      // over without labels, so that it is rewritten (upstream compares the annotations too)
+      existing: existing.map((sl) => (canonicalJson(sl.metadata?.annotations ?? {}) === canonicalJson(annotations) ? sl : { ...sl, metadata: { ...sl.metadata, labels: {} } })),
+      labels: { ...(ep.metadata?.labels ?? {}), [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: MIRRORING_MANAGED_BY },
+      wanted,
       owner: { apiVersion: 'v1', kind: 'Endpoints', name, uid: ep.metadata!.uid!, controller: true, blockOwnerDeletion: true },
       onCreated: (n) => created.add(key, n),
+      annotate: () => annotations,
     });
   }
 
