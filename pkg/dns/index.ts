@@ -1,10 +1,11 @@
 // `mini-kube dns`: the cluster DNS (CoreDNS's place, with its kubernetes and forward plugins), answering the names
 // of Services and their endpoints from watched Services, EndpointSlices and Namespaces.
+import { networkInterfaces } from 'node:os';
 import type { Logger } from 'pino';
 import { LABEL_SERVICE_NAME } from '../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../api/types.js';
 import { Resources, SharedInformerFactory, type Client } from '../client/index.js';
-import { readyAddresses, type ClusterView } from './records.js';
+import { clusterIPs, readyAddresses, type ClusterView } from './records.js';
 import { DnsServer } from './server.js';
 
 export { DnsServer } from './server.js';
@@ -15,8 +16,10 @@ const BY_SERVICE = 'service';
 const BY_CLUSTER_IP = 'clusterIP';
 const BY_ADDRESS = 'address';
 
-const clusterIPs = (svc: KubeObject): string[] =>
-  ((svc.spec?.clusterIPs as string[] | undefined) ?? [svc.spec?.clusterIP as string | undefined]).filter((ip): ip is string => !!ip && ip !== 'None');
+/** The addresses a server listening on `host` answers at: every interface's for the unspecified address. */
+const ownAddresses = (host: string): string[] => (host === '0.0.0.0' || host === '::'
+  ? Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((i) => i.family === 'IPv4').map((i) => i.address))
+  : [host]);
 
 export interface DnsOptions {
   client: Client;
@@ -43,18 +46,21 @@ export async function startDns(o: DnsOptions): Promise<RunningDns> {
   });
   const namespaces = factory.informerFor<KubeObject>(Resources.namespaces);
   const zone = o.zone.replace(/\.$/, '').toLowerCase();
+  const self = { addresses: ownAddresses(o.host), port: o.port };
   const view: ClusterView = {
     service: (ns, name) => services.indexer.getByKey(`${ns}/${name}`),
     slices: (ns, svc) => slices.indexer.byIndex(BY_SERVICE, `${ns}/${svc}`),
     servicesByIP: (ip) => services.indexer.byIndex(BY_CLUSTER_IP, ip),
     slicesByAddress: (ip) => slices.indexer.byIndex(BY_ADDRESS, ip),
     namespace: (name) => namespaces.indexer.getByKey(name) !== undefined,
+    self: () => self,
   };
   const ac = new AbortController();
   factory.start(ac.signal);
   await factory.waitForCacheSync(ac.signal);
   const server = new DnsServer({ view, zone, upstreams: o.upstreams, logger: o.logger });
   const port = await server.listen(o.host, o.port);
+  self.port = port;
   o.logger.info({ host: o.host, port, zone, upstreams: o.upstreams.map((u) => `${u.host}:${u.port}`) }, 'serving DNS');
   return {
     port,

@@ -10,9 +10,11 @@ const services: Record<string, KubeObject> = {
   'default/inner': { spec: { type: 'ExternalName', externalName: 'Web.default.svc.cluster.local' } },
   'default/loop': { spec: { type: 'ExternalName', externalName: 'loop.default.svc.cluster.local' } },
   'default/dangling': { spec: { type: 'ExternalName', externalName: 'nosuch.default.svc.cluster.local' } },
+  'default/kubernetes': { spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP' }] } },
+  'kube-system/kube-dns': { spec: { clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'], ports: [{ name: 'dns', port: 53, protocol: 'UDP' }] } },
 };
-const slice = (service: string, endpoints: unknown[], ports: unknown[] = []): KubeObject =>
-  ({ metadata: { namespace: 'default', labels: { 'kubernetes.io/service-name': service } }, addressType: 'IPv4', ports, endpoints });
+const slice = (service: string, endpoints: unknown[], ports: unknown[] = [], namespace = 'default'): KubeObject =>
+  ({ metadata: { namespace, labels: { 'kubernetes.io/service-name': service } }, addressType: 'IPv4', ports, endpoints });
 const allSlices = [
   slice('db', [
     { addresses: ['10.244.0.5'], hostname: 'db-0', conditions: { ready: true } },
@@ -23,6 +25,9 @@ const allSlices = [
   slice('web', [{ addresses: ['10.244.0.141'], conditions: { ready: true } }]),
   slice('web', [{ addresses: ['10.244.0.141'], conditions: {} }]),
   slice('api', [{ addresses: ['10.244.0.141'], conditions: { ready: true } }, { addresses: ['10.244.0.142'], conditions: { ready: false } }]),
+  // the DNS server itself, as `up` publishes it; and the apiserver at the same loopback address, another port
+  slice('kube-dns', [{ addresses: ['127.0.0.1'], conditions: { ready: true } }], [{ name: 'dns', port: 5353, protocol: 'UDP' }], 'kube-system'),
+  slice('kubernetes', [{ addresses: ['127.0.0.1'], conditions: { ready: true } }], [{ name: 'https', port: 6443, protocol: 'TCP' }]),
 ];
 const view: ClusterView = {
   service: (ns, name) => services[`${ns}/${name}`],
@@ -33,6 +38,7 @@ const view: ClusterView = {
   }),
   slicesByAddress: (ip) => allSlices.filter((s) => readyAddresses(s).includes(ip)),
   namespace: (name) => name === 'default' || name === 'other',
+  self: () => ({ addresses: ['127.0.0.1', '192.168.1.2'], port: 5353 }),
 };
 const zone = 'cluster.local';
 const data = (name: string, type: string): unknown => {
@@ -79,6 +85,29 @@ describe('cluster DNS records', () => {
     expect(data('142.0.244.10.in-addr.arpa', 'PTR')).toBeUndefined();
   });
 
+  it('answers the apex\'s SOA and NS (the Service in front of this server, with its address), and dns-version TXT, as CoreDNS', () => {
+    expect(lookup(view, zone, 'cluster.local', 'SOA')?.answers).toMatchObject([
+      { type: 'SOA', name: 'cluster.local', ttl: 5, data: { mname: 'ns.dns.cluster.local', rname: 'hostmaster.cluster.local', refresh: 7200, retry: 1800, expire: 86_400, minimum: 5 } },
+    ]);
+    expect(lookup(view, zone, 'cluster.local', 'NS')).toEqual({
+      exists: true,
+      answers: [{ type: 'NS', name: 'cluster.local', ttl: 5, class: 'IN', data: 'kube-dns.kube-system.svc.cluster.local' }],
+      additionals: [{ type: 'A', name: 'kube-dns.kube-system.svc.cluster.local', ttl: 5, class: 'IN', data: '10.96.0.10' }],
+    });
+    expect(data('cluster.local', 'A')).toEqual([]);
+    expect(data('ns.dns.cluster.local', 'A')).toEqual(['10.96.0.10']);
+    expect(data('ns.dns.cluster.local', 'AAAA')).toEqual([]);
+    expect(lookup(view, zone, 'dns-version.cluster.local', 'TXT')?.answers).toEqual([{ type: 'TXT', name: 'dns-version.cluster.local', ttl: 28_800, class: 'IN', data: '1.1.0' }]);
+    expect(data('dns-version.cluster.local', 'A')).toBe('NXDOMAIN');
+    expect(data('web.default.svc.cluster.local', 'TXT')).toEqual([]);
+    // no Service in front of this server: ns.dns.<zone> at its own addresses
+    const alone = { ...view, self: () => ({ addresses: ['192.0.2.7'], port: 53 }) };
+    expect(lookup(alone, zone, 'cluster.local', 'NS')).toMatchObject({
+      answers: [{ type: 'NS', data: 'ns.dns.cluster.local' }], additionals: [{ type: 'A', name: 'ns.dns.cluster.local', data: '192.0.2.7' }],
+    });
+    expect(lookup(alone, zone, 'ns.dns.cluster.local', 'A')?.answers).toMatchObject([{ type: 'A', name: 'ns.dns.cluster.local', data: '192.0.2.7' }]);
+  });
+
   it('answers an address query for an ExternalName with the CNAME and the target\'s records: the zone\'s, or the host resolvers\' to come', () => {
     expect(lookup(view, zone, 'ext.default.svc.cluster.local', 'A')).toEqual({
       exists: true, external: 'example.com', answers: [{ type: 'CNAME', name: 'ext.default.svc.cluster.local', ttl: 5, class: 'IN', data: 'example.com' }],
@@ -108,7 +137,7 @@ describe('cluster DNS records', () => {
 
   it('leaves names outside the zone, and addresses outside the cluster, to the host\'s resolvers', () => {
     expect(data('example.com', 'A')).toBeUndefined();
-    expect(data('1.0.0.127.in-addr.arpa', 'PTR')).toBeUndefined();
+    expect(data('1.2.0.192.in-addr.arpa', 'PTR')).toBeUndefined();
     expect(data('svc.cluster.local', 'A')).toEqual([]);
     expect(data('web.default.nope.cluster.local', 'A')).toBe('NXDOMAIN');
   });

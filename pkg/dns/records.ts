@@ -9,6 +9,10 @@
 //   <d.c.b.a>.in-addr.arpa              PTR: the service with that ClusterIP; else, for each Service with a ready
 //                                       endpoint of that address, <hostname or dashed IP>.<svc>.<ns>.svc.<zone>
 //                                       (CoreDNS's serviceRecordForIP)
+//   <zone>                              SOA; NS: the Services whose endpoints are this server, with their
+//                                       addresses as glue (else ns.dns.<zone> at our own addresses)
+//   ns.dns.<zone>                       A: those name servers' addresses (the SOA names it)
+//   dns-version.<zone>                  TXT: the schema version the records follow
 // A name in the zone that does not exist is NXDOMAIN, as is any name in a namespace that does not exist (CoreDNS's
 // namespaceExposed); one that exists without the asked type, an empty answer.
 import type { Answer } from 'dns-packet';
@@ -40,6 +44,11 @@ export interface ClusterView {
   slicesByAddress(ip: string): KubeObject[];
   /** Whether the namespace exists. */
   namespace(name: string): boolean;
+  /**
+   * The DNS server's own IPv4 addresses (CoreDNS's localIPs) and port: which Services are the cluster's name servers.
+   * The port tells them apart where several Services have endpoints at one address (loopback ones, here).
+   */
+  self(): { addresses: string[]; port: number };
 }
 
 interface Endpoint { addresses?: string[]; hostname?: string; conditions?: { ready?: boolean } }
@@ -73,6 +82,20 @@ const readyEndpoints = (slices: KubeObject[]): Ready[] => {
 
 const a = (name: string, ip: string): Answer => ({ type: 'A', name, ttl: TTL, class: 'IN', data: ip });
 
+/** The Kubernetes DNS specification's version that CoreDNS says it follows, at dns-version.<zone> (TTL 8 h). */
+const SCHEMA_VERSION = '1.1.0';
+const SCHEMA_VERSION_TTL = 28_800;
+
+/** The zone's SOA, as CoreDNS's: its name server ns.dns.<zone>, a TTL and minimum of 5 s. */
+export const soa = (zone: string): Answer => ({
+  type: 'SOA', name: zone, ttl: TTL, class: 'IN',
+  data: { mname: `ns.dns.${zone}`, rname: `hostmaster.${zone}`, serial: Math.floor(Date.now() / 1000), refresh: 7200, retry: 1800, expire: 86_400, minimum: TTL },
+});
+
+/** A Service's IPv4 ClusterIPs (none when headless). */
+export const clusterIPs = (svc: KubeObject): string[] =>
+  ((svc.spec?.clusterIPs as string[] | undefined) ?? [svc.spec?.clusterIP as string | undefined]).filter((ip): ip is string => !!ip && isIpv4(ip));
+
 /** CoreDNS follows at most 8 CNAMEs within the zone. */
 const MAX_CNAMES = 8;
 
@@ -86,7 +109,14 @@ export function lookup(view: ClusterView, zone: string, name: string, type: stri
   }
   if (name !== zone && !name.endsWith(`.${zone}`)) return undefined;
   const labels = name === zone ? [] : name.slice(0, -zone.length - 1).split('.');
-  if (labels.length === 0) return { exists: true, answers: [] }; // the apex (its SOA comes with every answer)
+  if (labels.length === 0) return apex(view, zone, name, type);
+  if (labels.length === 1 && labels[0] === 'dns-version' && type === 'TXT') {
+    return { exists: true, answers: [{ type: 'TXT', name, ttl: SCHEMA_VERSION_TTL, class: 'IN', data: SCHEMA_VERSION }] };
+  }
+  if (name === `ns.dns.${zone}`) {
+    const ips = [...new Set(nameServers(view, zone).map((n) => n.ip))];
+    return { exists: true, answers: type === 'A' ? ips.map((ip) => a(name, ip)) : [] };
+  }
   const kind = labels[labels.length - 1];
   if ((kind === 'pod' || kind === 'svc') && labels.length >= 2 && !view.namespace(labels[labels.length - 2]!)) return NOWHERE;
   if (kind === 'pod') {
@@ -125,6 +155,39 @@ export function lookup(view: ClusterView, zone: string, name: string, type: stri
     return { exists: true, answers: type === 'A' ? matching.map((e) => a(name, e.ip)) : [] };
   }
   return NOWHERE;
+}
+
+/** The apex: its SOA, its name servers (with their addresses as additionals), nothing of other types. */
+function apex(view: ClusterView, zone: string, name: string, type: string): Lookup {
+  if (type === 'SOA') return { exists: true, answers: [soa(zone)] };
+  if (type !== 'NS') return { exists: true, answers: [] };
+  const servers = nameServers(view, zone);
+  const names = [...new Set(servers.map((n) => n.name))];
+  return { exists: true, answers: names.map((data) => ({ type: 'NS', name, ttl: TTL, class: 'IN', data })), additionals: servers.map((n) => a(n.name, n.ip)) };
+}
+
+/**
+ * The cluster's name servers (CoreDNS's nsAddrs): every Service with a ready endpoint at one of our own addresses
+ * (and a port that is ours), by name at its ClusterIPs (headless: each of its endpoints by name); without one,
+ * ns.dns.<zone> at our own addresses.
+ */
+function nameServers(view: ClusterView, zone: string): { name: string; ip: string }[] {
+  const out = new Map<string, { name: string; ip: string }>();
+  const add = (name: string, ip: string): void => { out.set(`${name} ${ip}`, { name, ip }); };
+  const self = view.self();
+  for (const own of self.addresses) {
+    for (const slice of view.slicesByAddress(own)) {
+      if (!((slice.ports ?? []) as Port[]).some((p) => p.port === self.port)) continue;
+      const [ns, svcName] = [slice.metadata?.namespace ?? '', slice.metadata?.labels?.[LABEL_SERVICE_NAME] ?? ''];
+      const svc = view.service(ns, svcName);
+      if (!svc) continue;
+      const base = `${svcName}.${ns}.svc.${zone}`;
+      if (svc.spec?.clusterIP !== 'None') { for (const ip of clusterIPs(svc)) add(base, ip); continue; }
+      for (const e of readyEndpoints([slice])) add(`${e.host}.${base}`, e.ip);
+    }
+  }
+  if (!out.size) for (const ip of self.addresses) add(`ns.dns.${zone}`, ip);
+  return [...out.values()];
 }
 
 /**

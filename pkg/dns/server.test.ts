@@ -15,6 +15,7 @@ const view: ClusterView = {
   servicesByIP: () => [],
   slicesByAddress: () => [],
   namespace: (name) => name === 'default',
+  self: () => ({ addresses: ['127.0.0.1'], port: 53 }),
 };
 
 const query = (name: string, type: 'A' | 'AAAA' = 'A', id = 7): Buffer =>
@@ -66,6 +67,12 @@ describe('DnsServer', () => {
     expect(nx).toMatchObject({ rcode: 'NXDOMAIN', answers: [] });
     expect(nx.authorities).toMatchObject([{ type: 'SOA', name: 'cluster.local' }]);
     expect(await askUdp(port, query('web.default.svc.cluster.local', 'AAAA'))).toMatchObject({ rcode: 'NOERROR', answers: [] });
+  });
+
+  it('answers the apex\'s SOA in the answer section, not the authority one', async () => {
+    const msg = dnsPacket.encode({ type: 'query', id: 3, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'SOA', name: 'cluster.local', class: 'IN' }] });
+    const r = await askUdp(port, msg);
+    expect(r).toMatchObject({ rcode: 'NOERROR', flag_aa: true, answers: [{ type: 'SOA', name: 'cluster.local', data: { mname: 'ns.dns.cluster.local' } }], authorities: [] });
   });
 
   it('relays other names to the host\'s resolver', async () => {

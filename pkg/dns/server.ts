@@ -5,7 +5,7 @@ import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server, type Socket } from 'node:net';
 import dnsPacket, { type Answer, type DecodedPacket, type Packet } from 'dns-packet';
 import type { Logger } from 'pino';
-import { lookup, TTL, type ClusterView } from './records.js';
+import { lookup, soa, type ClusterView } from './records.js';
 
 const NXDOMAIN = 3;
 const SERVFAIL = 2;
@@ -118,18 +118,11 @@ export class DnsServer {
       type: 'response', id: query.id, questions: [q],
       flags: dnsPacket.AUTHORITATIVE_ANSWER | dnsPacket.RECURSION_AVAILABLE | rd | (found.exists ? 0 : NXDOMAIN),
       answers: found.answers, additionals: found.additionals ?? [],
-      authorities: found.answers.length ? [] : [this.soa()],
+      authorities: found.answers.length ? [] : [soa(this.zone)],
     };
     const out = dnsPacket.encode(reply);
     if (out.length <= limit) return out;
     return dnsPacket.encode({ ...reply, answers: [], additionals: [], flags: reply.flags! | dnsPacket.TRUNCATED_RESPONSE });
-  }
-
-  private soa(): Answer {
-    return {
-      type: 'SOA', name: this.zone, ttl: TTL, class: 'IN',
-      data: { mname: `ns.dns.${this.zone}`, rname: `hostmaster.${this.zone}`, serial: Math.floor(Date.now() / 1000), refresh: 7200, retry: 1800, expire: 86_400, minimum: TTL },
-    };
   }
 
   /** The answers the host's resolvers give for a name outside the zone (an ExternalName's target); undefined: none answered. */

@@ -10,7 +10,7 @@ import { startDns, type RunningDns } from '../../pkg/dns/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { eventually } from './kubelet-support.js';
 
-const ask = (port: number, name: string, type: 'A' | 'PTR'): Promise<DecodedPacket> => new Promise((resolve) => {
+const ask = (port: number, name: string, type: 'A' | 'PTR' | 'NS' | 'TXT'): Promise<DecodedPacket> => new Promise((resolve) => {
   const s = createSocket('udp4');
   s.on('message', (m) => { s.close(); resolve(dnsPacket.decode(m)); });
   s.send(dnsPacket.encode({ type: 'query', id: 1, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type, name, class: 'IN' }] }), port, '127.0.0.1');
@@ -61,6 +61,13 @@ describe('cluster DNS', () => {
     await slices.delete('back');
     await eventually(async () => (await ptr()).length === 1);
     expect(await ptr()).toEqual([both[1]]);
+  });
+
+  it('answers the apex NS with this server (no Service in front of it here: ns.dns.<zone> at its address), and dns-version', async () => {
+    const ns = await ask(dns.port, 'cluster.local', 'NS');
+    expect(ns.answers).toMatchObject([{ type: 'NS', name: 'cluster.local', data: 'ns.dns.cluster.local' }]);
+    expect(ns.additionals).toMatchObject([{ type: 'A', name: 'ns.dns.cluster.local', data: '127.0.0.1' }]);
+    expect((await ask(dns.port, 'dns-version.cluster.local', 'TXT')).answers).toMatchObject([{ type: 'TXT', ttl: 28_800, data: [Buffer.from('1.1.0')] }]);
   });
 
   it('answers pod names in a namespace only once it exists (NXDOMAIN before, as CoreDNS)', async () => {
