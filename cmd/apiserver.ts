@@ -6,9 +6,11 @@ import { join, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { defaultApiServerConfig, type ApiServerConfig } from '../pkg/apiserver/config.js';
 import type { RequestHeaderFlags } from '../pkg/authentication/index.js';
-import { ensureFrontProxyPki, ensurePki } from '../pkg/pki/ensure-pki.js';
-import { parseRuntimeConfig } from '../pkg/apiserver/runtime-config.js';
+import { ensureFrontProxyPki, ensurePki, type CertKeyPaths, type PkiPaths } from '../pkg/pki/ensure-pki.js';
+import { parseRuntimeConfig, servedGroupVersions } from '../pkg/apiserver/runtime-config.js';
 import { apiServerFlags, parsePortRange, validateApiServerFlags, withImpliedFlags, type ApiServerFlagValues } from './apiserver-flags.js';
+import { readAdminCredentials, serverUrl, writeAdminKubeconfig } from './admin-kubeconfig.js';
+import { dataDirInUseMessage, isStoreLocked } from './data-dir-lock.js';
 import { exitWithFlagError, FlagError, parseOrExit } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
@@ -18,8 +20,17 @@ const summary = 'Runs the Kubernetes API server: REST over HTTPS for every resou
 
 const logLevel = (v: number): string => (v >= 6 ? 'trace' : v >= 4 ? 'debug' : 'info');
 
+export interface ApiServerSetup {
+  config: ApiServerConfig;
+  /**
+   * The generated CA and admin pair, when the server's certificate and client CA are the generated ones: only then
+   * does DIR/admin.kubeconfig work (envtest, with certificates of its own, writes its own kubeconfig).
+   */
+  admin?: { caCert: string; pair: CertKeyPaths };
+}
+
 /** Fills in generated TLS material for whatever the flags leave out. */
-export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): Promise<ApiServerConfig> => {
+export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): Promise<ApiServerSetup> => {
   const dataDir = resolve(v['data-dir']);
   let tlsCertFile = v['tls-cert-file'];
   let tlsPrivateKeyFile = v['tls-private-key-file'];
@@ -37,13 +48,14 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     tlsCertFile = join(certDir, 'apiserver.crt');
     tlsPrivateKeyFile = join(certDir, 'apiserver.key');
   }
+  let pki: PkiPaths | undefined;
   if (!tlsCertFile || !clientCaFile || !proxyClientCertFile) {
     const wildcard = v['bind-address'] === '0.0.0.0' || v['bind-address'] === '::';
     // as kube-apiserver's self-signed serving certificate: in-cluster clients use the kubernetes Service's ClusterIP
     const range = v['service-cluster-ip-range'];
     const serviceIp = isIPv4(range.split('/')[0]!) ? [kubernetesServiceIp(range)] : [];
     const addresses = [...(wildcard ? [] : [v['bind-address']]), ...(v['advertise-address'] ? [v['advertise-address']] : [])];
-    const pki = await ensurePki(join(dataDir, 'pki'), { nodes: [], serverSans: [...addresses, ...serviceIp] });
+    pki = await ensurePki(join(dataDir, 'pki'), { nodes: [], serverSans: [...addresses, ...serviceIp] });
     if (!tlsCertFile) ({ cert: tlsCertFile, key: tlsPrivateKeyFile } = pki.apiserver);
     clientCaFile ||= pki.ca.cert;
     // As kubeadm sets up kube-apiserver: the aggregator proxies with the front-proxy client certificate, and this
@@ -54,7 +66,8 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
       requestHeader ??= requestHeaderFrom(front.ca.cert, ['front-proxy-client']);
     }
   }
-  return {
+  const admin = pki && tlsCertFile === pki.apiserver.cert && clientCaFile === pki.ca.cert ? { caCert: pki.ca.cert, pair: pki.admin } : undefined;
+  const config: ApiServerConfig = {
     ...defaultApiServerConfig(dataDir, logger),
     bindAddress: v['bind-address'],
     advertiseAddress: v['advertise-address'] || undefined,
@@ -128,6 +141,30 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     proxyClientKeyFile,
     encryptionProviderConfig: v['encryption-provider-config'] || undefined,
   };
+  return { config, admin };
+};
+
+/**
+ * --runtime-config checked as the server will read it, so that a bad key is a flag error (exit 2) with upstream's
+ * words rather than a failed start. The API list is loaded only when the flag is given (the warm start does not pay).
+ */
+const checkRuntimeConfig = async (v: ApiServerFlagValues): Promise<void> => {
+  if (v['runtime-config'].length === 0) return;
+  const { initializersFeature } = await import('../pkg/apiserver/initializers.js');
+  const plugins = { featureGates: v['feature-gates'], enableAdmissionPlugins: v['enable-admission-plugins'], disableAdmissionPlugins: v['disable-admission-plugins'] };
+  const psp = plugins.enableAdmissionPlugins.includes('PodSecurityPolicy') && !plugins.disableAdmissionPlugins.includes('PodSecurityPolicy');
+  try {
+    servedGroupVersions(initializersFeature(plugins).api.groupVersions, parseRuntimeConfig(v['runtime-config']), psp);
+  } catch (e) {
+    throw new FlagError(`invalid argument "${v['runtime-config'].join(',')}" for "--runtime-config" flag: ${(e as Error).message}`);
+  }
+};
+
+/** What to do about a failure to start, for the ones a second server on the same port or data dir causes. */
+const startFailureHint = (e: unknown, v: ApiServerFlagValues): string | undefined => {
+  if ((e as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE') return `${(e as Error).message}; pass --secure-port 0 (any free port) or another port`;
+  if (isStoreLocked(e)) return dataDirInUseMessage(resolve(v['data-dir']));
+  return undefined;
 };
 
 export const main = async (argv: readonly string[]): Promise<void> => {
@@ -135,6 +172,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const values = withImpliedFlags(parsed.values, parsed.given);
   try {
     validateApiServerFlags(values);
+    await checkRuntimeConfig(values);
   } catch (e) {
     if (e instanceof FlagError) exitWithFlagError('apiserver', e);
     throw e;
@@ -143,8 +181,14 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   try {
     // Loaded only once the flags are good: --help and flag errors answer without starting the server's module graph.
     const { startApiServer } = await import('../pkg/apiserver/server.js');
-    const server = await startApiServer(await apiServerConfig(values, logger));
+    const { config, admin } = await apiServerConfig(values, logger);
+    const server = await startApiServer(config);
     logger.info({ url: server.url }, 'serving');
+    // as `up`: a kubeconfig for kubectl once it serves, at the port it got (--secure-port 0 picks one)
+    const kubeconfig = admin && await readAdminCredentials(admin.caCert, admin.pair)
+      .then((c) => writeAdminKubeconfig(config.dataDir, serverUrl(values['bind-address'], server.port), c))
+      .catch((err: unknown) => { logger.warn({ err }, 'admin.kubeconfig not written: the server runs on'); return undefined; });
+    process.stderr.write(kubeconfig ? `ready: export KUBECONFIG=${kubeconfig}\n` : `ready: serving ${server.url}\n`);
     const reclaimer = startHeapReclaimer({ logger });
     onShutdownSignal(async (signal) => {
       reclaimer.stop();
@@ -153,8 +197,11 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       logger.info('stopped');
     });
   } catch (e) {
-    logger.fatal({ err: e }, 'apiserver failed to start');
+    const hint = startFailureHint(e, values);
+    // the hint is the log line's error (what `up` reports of a child that died) and, for a person, the last line
+    logger.fatal({ err: hint ? new Error(hint) : e }, 'apiserver failed to start');
     logger.flush();
+    if (hint) process.stderr.write(`Error: apiserver failed to start: ${hint}\n`);
     process.exit(1);
   }
 };

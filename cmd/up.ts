@@ -3,7 +3,9 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { ensureMetricsServerPki, ensurePki, writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.js';
+import { serverUrl, writeAdminKubeconfig } from './admin-kubeconfig.js';
 import { controlPlane, type ComponentSpec } from './components.js';
+import { dataDirInUseMessage, storeInUse } from './data-dir-lock.js';
 import { ensureDefaultStorageClass } from './default-storage-class.js';
 import { applyClusterDnsObjects, CLUSTER_DOMAIN } from './cluster-dns-addon.js';
 import { applyClusterInfoObjects } from './cluster-info-addon.js';
@@ -45,10 +47,6 @@ const freePort = (host: string): Promise<number> => new Promise((res, rej) => {
   });
 });
 
-/** Clients reach a wildcard listener over loopback, which the serving certificate names. */
-const clientHost = (bind: string): string =>
-  bind === '0.0.0.0' ? '127.0.0.1' : bind === '::' ? '[::1]' : bind.includes(':') ? `[${bind}]` : bind;
-
 const read = (p: CertKeyPaths): Promise<[string, string]> => Promise.all([readFile(p.cert, 'utf8'), readFile(p.key, 'utf8')]);
 
 export const main = async (argv: readonly string[]): Promise<void> => {
@@ -61,10 +59,15 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const bind = v['bind-address'];
   if (!isIP(bind)) exitWithFlagError('up', new FlagError(`--bind-address "${bind}" is not an IP address`));
   const dataDir = resolve(v['data-dir']);
+  // before anything is claimed for this cluster (a Service range that the running one holds would warn of a collision)
+  if (await storeInUse(dataDir)) {
+    process.stderr.write(`Error: ${dataDirInUseMessage(dataDir)}\n`);
+    process.exit(1);
+  }
   const wildcard = bind === '0.0.0.0' || bind === '::';
   const nodes = Array.from({ length: v.nodes }, (_, i) => `node-${i + 1}`);
   const port = v['secure-port'] === 0 ? await freePort(bind) : v['secure-port'];
-  const server = `https://${clientHost(bind)}:${port}`;
+  const server = serverUrl(bind, port);
   const proxy = v.proxy && v.runtime === 'process';
   // a root proxy makes ClusterIPs addresses of the host: each cluster of the machine needs a range of its own
   const clusterIps = proxy && process.platform === 'linux' && process.getuid?.() === 0;
@@ -152,8 +155,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     await fail(`the default ServiceAccount: ${(e as Error).message}; see ${join(dataDir, 'logs', 'controller-manager.log')}`);
   }
   await registering;
-  const adminKubeconfig = join(dataDir, 'admin.kubeconfig');
-  await writeKubeconfig(adminKubeconfig, { server, caPem, certPem, keyPem, user: 'kubernetes-admin' });
+  const adminKubeconfig = await writeAdminKubeconfig(dataDir, server, { caPem, certPem, keyPem });
   process.stdout.write(`ready: export KUBECONFIG=${adminKubeconfig}\n`);
   supervisor.keepAlive({
     ...CRASH_LOOP_BACKOFF,

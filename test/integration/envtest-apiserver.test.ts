@@ -5,6 +5,7 @@
 // with a client certificate, and stops the server with SIGTERM.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +121,8 @@ describe.skipIf(!haveEtcd())('envtest runs mini-kube as its kube-apiserver', () 
     const res = await fetch(`${etcd!.url}/v3/kv/range`, { method: 'POST', body: JSON.stringify({ key: Buffer.from('/registry/example.com/widgets/default/w').toString('base64') }) });
     expect(((await res.json()) as { kvs?: unknown[] }).kvs).toHaveLength(1);
     expect(await readdir(cwd)).toEqual([]);
+    // its certificates are envtest's: a kubeconfig of the generated CA's admin would not work, so none is written
+    expect(existsSync(join(certDir, 'admin.kubeconfig'))).toBe(false);
 
     server.kill('SIGTERM');
     const [code] = await once(server, 'exit') as [number | null];
