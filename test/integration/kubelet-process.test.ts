@@ -346,6 +346,15 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await phase('exit0', 'Succeeded');
   });
 
+  it('ends a container with its own process: a background child holding its output is killed, not waited for', async () => {
+    const t0 = Date.now();
+    await createBound(admin, pod('bgchild', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'sleep 60 & echo done'] }] } }), NODE);
+    const p = await phase('bgchild', 'Succeeded');
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    expect((p.status?.containerStatuses as any[])[0].state.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
+    expect(await admin.pods('default').logs('bgchild')).toBe('done\n');
+  });
+
   it('runs the args alone of an image it does not know, as for an image without ENTRYPOINT; without them it idles', async () => {
     await createBound(admin, pod('argsonly', { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'example.com/team/tool:2', args: ['sh', '-c', 'echo from args'] }] } }), NODE);
     await phase('argsonly', 'Succeeded');

@@ -37,6 +37,8 @@ const criWriter = (out: () => WriteStream, stream: 'stdout' | 'stderr'): { write
   };
 };
 
+/** How long the output of a container whose process exited is waited for, when something else still holds it. */
+const OUTPUT_DRAIN_MS = 2_000;
 const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
 
 export async function runShim(stateDir: string): Promise<void> {
@@ -115,7 +117,15 @@ export async function runShim(stateDir: string): Promise<void> {
     const startError = err.code === 'ENOENT' ? notFoundMessage(spec.argv[0]!) : err.message;
     finish({ exitCode: 128, finishedAt: Date.now(), startError });
   });
-  child.once('close', (code, signal) => {
-    finish({ exitCode: code ?? (signal ? 128 + (constants.signals[signal] ?? 9) : 0), ...(signal ? { signal } : {}), finishedAt: Date.now() });
+  // The container ends with its own process: the kernel kills what else is left in a PID namespace whose init exits
+  // (and containerd's shim the rest of a shared one's container), so a background child that still holds the output
+  // does not keep it running. Its output is drained before the exit is told; a process that left the group and keeps
+  // the pipes open is not waited for past a moment.
+  child.once('exit', (code, signal) => {
+    const exit: ShimExit = { exitCode: code ?? (signal ? 128 + (constants.signals[signal] ?? 9) : 0), ...(signal ? { signal } : {}), finishedAt: Date.now() };
+    try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* nothing left */ }
+    const drained = (): void => finish(exit);
+    child.once('close', drained);
+    setTimeout(() => { child.stdout?.destroy(); child.stderr?.destroy(); drained(); }, OUTPUT_DRAIN_MS).unref();
   });
 }
