@@ -147,15 +147,14 @@ export async function startEndpointSliceMirroringController(ctx: ClusterControll
     }
     const annotations = Object.fromEntries(Object.entries(ep.metadata?.annotations ?? {}).filter(([k]) => !NOT_MIRRORED.includes(k)));
     await writeSlices({
-      client, signal: ctx.signal, service: name, namespace,
-      // writeSlices compares endpoints, ports and labels: a slice whose annotations are not the Endpoints' is handed
-      // over without labels, so that it is rewritten (upstream compares the annotations too)
-      existing: existing.map((sl) => (canonicalJson(sl.metadata?.annotations ?? {}) === canonicalJson(annotations) ? sl : { ...sl, metadata: { ...sl.metadata, labels: {} } })),
+      client, signal: ctx.signal, service: name, namespace, existing,
       labels: { ...(ep.metadata?.labels ?? {}), [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: MIRRORING_MANAGED_BY },
       wanted,
       owner: { apiVersion: 'v1', kind: 'Endpoints', name, uid: ep.metadata!.uid!, controller: true, blockOwnerDeletion: true },
       onCreated: (n) => created.add(key, n),
       annotate: () => annotations,
+      // upstream compares a mirrored slice's annotations with the Endpoints' too
+      annotated: (current) => canonicalJson(current ?? {}) === canonicalJson(annotations),
     });
   }
 

@@ -55,6 +55,8 @@ export interface SliceWrite {
   onCreated(name: string): void;
   /** The annotations of a slice being created or updated (an unchanged slice is not written for them). */
   annotate?(current: Record<string, string> | undefined): Record<string, string>;
+  /** Whether a slice's annotations are as wanted; one whose are not is written even when nothing else changed. */
+  annotated?(current: Record<string, string> | undefined): boolean;
 }
 
 /** Brings `existing` to `wanted`; rejects with the first failure other than a gone or terminating object. */
@@ -67,7 +69,7 @@ export async function writeSlices(w: SliceWrite): Promise<void> {
     if (i >= 0) {
       const [s] = unused.splice(i, 1) as [KubeObject];
       if (canonicalJson({ addressType: s.addressType, endpoints: s.endpoints ?? [], ports: s.ports ?? [] }) === canonicalJson(body)
-        && canonicalJson(s.metadata?.labels) === canonicalJson(w.labels)) continue;
+        && canonicalJson(s.metadata?.labels) === canonicalJson(w.labels) && (w.annotated?.(s.metadata?.annotations) ?? true)) continue;
       const annotations = w.annotate ? { annotations: w.annotate(s.metadata?.annotations) } : {};
       writes.push(w.client.update({ ...s, ...body, metadata: { ...s.metadata, labels: w.labels, ...annotations } }, { signal: w.signal }));
     } else {
