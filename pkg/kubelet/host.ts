@@ -66,6 +66,24 @@ export const simulatedNodeIp = (i: number, base = '127.0.0.1'): string =>
  */
 const fallbackPodCidr = (i: number): string => `${intToIp(ipToInt('100.64.0.0') + (i % 2 ** 14) * 256)}/24`;
 
+/** When, and how often after, a node without a podCIDR says that its pods wait for one. */
+export const POD_CIDR_WARN_AFTER_MS = 10_000;
+export const POD_CIDR_WARN_EVERY_MS = 300_000;
+
+/**
+ * Warns after a few seconds, then rarely, that the node's pods wait for its spec.podCIDR (their sandboxes need it):
+ * without one they stay Pending with no event. Returns the stop.
+ */
+export const warnWhileNoPodCidr = (clock: Pick<Clock, 'setTimer' | 'now'>, logger: Pick<Logger, 'warn'>, nodeName: string): (() => void) => {
+  const since = clock.now();
+  let timer = clock.setTimer(function warn() {
+    logger.warn({ node: nodeName, waitedSeconds: Math.round((clock.now() - since) / 1000) },
+      'waiting for the Node\'s spec.podCIDR before running pods: pass --pod-cidr or run the controller-manager with --allocate-node-cidrs --cluster-cidr');
+    timer = clock.setTimer(warn, POD_CIDR_WARN_EVERY_MS);
+  }, POD_CIDR_WARN_AFTER_MS);
+  return () => timer.cancel();
+};
+
 export class KubeletHost {
   readonly kubelets = new Map<string, NodeKubelet>();
   readonly informer: SharedIndexInformer;
@@ -135,16 +153,21 @@ export class KubeletHost {
     return (this.nodes.indexer.getByKey(nodeName)?.spec?.podCIDR as string | undefined) ?? this.kubelets.get(nodeName)?.agent.seenPodCidr();
   }
 
-  /** Resolves with the node's spec.podCIDR as soon as the Node informer sees node-ipam set it; undefined on abort. */
+  /**
+   * Resolves with the node's spec.podCIDR as soon as the Node informer sees node-ipam set it; undefined on abort.
+   * Warns meanwhile (a kubelet started by hand may wait for a controller-manager that gives none).
+   */
   private whenPodCidr(nodeName: string, signal: AbortSignal): Promise<string | undefined> {
     const known = this.podCidrOf(nodeName);
     if (known || signal.aborted) return Promise.resolve(known);
     return new Promise((resolve) => {
       let reg: HandlerRegistration | undefined;
       let finished = false;
+      const stopWarning = warnWhileNoPodCidr(this.o.clock ?? realClock, this.o.logger, nodeName);
       const done = (cidr: string | undefined): void => {
         if (finished) return;
         finished = true;
+        stopWarning();
         reg?.remove();
         signal.removeEventListener('abort', aborted);
         resolve(cidr);
