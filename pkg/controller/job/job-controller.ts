@@ -40,27 +40,74 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
   const expectations = new ControllerExpectations(clock);
   const loop = workerLoop(ctx, 'job-controller', sync);
 
-  const jobOf = (pod: Pod): KubeObject | undefined => {
-    const ref = getControllerOf(pod);
-    if (!ref || ref.kind !== 'Job') return undefined;
-    const j = jobs.get(`${pod.metadata!.namespace}/${ref.name}`);
+  /** The Job a controller reference names, when the cache has it with that uid. */
+  const resolve = (ns: string | undefined, ref: { kind?: string; name?: string; uid?: string } | undefined): KubeObject | undefined => {
+    if (ref?.kind !== 'Job') return undefined;
+    const j = jobs.get(`${ns}/${ref.name}`);
     return j?.metadata?.uid === ref.uid ? j : undefined;
+  };
+  // pods holding the job-tracking finalizer that no running Job will release (upstream's orphan queue)
+  const orphans = workerLoop(ctx, 'job-controller/orphan-pod', syncOrphanPod);
+  const enqueueOrphan = (p: Pod): void => { if (hasFinalizer(p)) orphans.enqueue(p); };
+  /** The pods a Job controls that still have the finalizer go to the orphan queue (upstream cleanupPodFinalizers). */
+  const cleanupPodFinalizers = (job: KubeObject): void => {
+    const uid = job.metadata?.uid;
+    for (const p of podLister.namespace(job.metadata!.namespace!).list()) if (getControllerOf(p)?.uid === uid) enqueueOrphan(p);
+  };
+  /** A pod deleted, or given a deletionTimestamp (upstream deletePod). */
+  const podGone = (p: Pod): void => {
+    const ref = getControllerOf(p);
+    const j = ref && resolve(p.metadata?.namespace, ref);
+    // no owner, or one that is gone or finished: syncJob would never release the pod
+    if (!j || isJobFinished(j)) { enqueueOrphan(p); return; }
+    expectations.deletionObserved(keyOf(j), p.metadata?.uid);
+    loop.enqueue(j);
   };
   jobInformer.addEventHandler({
     onAdd: (j) => loop.enqueue(j),
-    onUpdate: (_o, j) => loop.enqueue(j),
-    onDelete: (o) => { const j = objOf(o); expectations.delete(keyOf(j)); loop.enqueue(j); },
+    onUpdate: (_o, j) => { loop.enqueue(j); if (isJobFinished(j)) cleanupPodFinalizers(j); },
+    onDelete: (o) => { const j = objOf(o); expectations.delete(keyOf(j)); loop.enqueue(j); cleanupPodFinalizers(j); },
   });
   podInformer.addEventHandler({
-    onAdd: (p) => { const j = jobOf(p); if (j) { expectations.creationObserved(keyOf(j)); loop.enqueue(j); } },
-    onUpdate: (o, p) => {
-      const j = jobOf(p);
-      if (!j) return;
-      if (p.metadata?.deletionTimestamp && !o.metadata?.deletionTimestamp) expectations.deletionObserved(keyOf(j), p.metadata.uid);
-      loop.enqueue(j);
+    onAdd: (p) => {
+      // a pod already being deleted (seen at start) is no creation
+      if (p.metadata?.deletionTimestamp) { podGone(p); return; }
+      const ref = getControllerOf(p);
+      if (!ref) { enqueueOrphan(p); return; }
+      const j = resolve(p.metadata?.namespace, ref);
+      if (j) { expectations.creationObserved(keyOf(j)); loop.enqueue(j); }
     },
-    onDelete: (o) => { const p = objOf(o); const j = jobOf(p); if (j) { expectations.deletionObserved(keyOf(j), p.metadata?.uid); loop.enqueue(j); } },
+    onUpdate: (o, p) => {
+      if (o.metadata?.resourceVersion === p.metadata?.resourceVersion) return;
+      if (p.metadata?.deletionTimestamp) { podGone(p); return; }
+      const ref = getControllerOf(p);
+      const oldRef = getControllerOf(o);
+      if (oldRef && oldRef.uid !== ref?.uid) { const old = resolve(o.metadata?.namespace, oldRef); if (old) loop.enqueue(old); }
+      if (!ref) { enqueueOrphan(p); return; }
+      const j = resolve(p.metadata?.namespace, ref);
+      if (j) loop.enqueue(j);
+    },
+    onDelete: (o) => podGone(objOf(o)),
   });
+
+  /**
+   * Takes the finalizer off a pod no Job will count (upstream syncOrphanPod): unless, read again from the cache,
+   * it is controlled by something else than a batch/v1 Job, or by a Job that is there and not finished (it was
+   * adopted), or by one another controller manages.
+   */
+  async function syncOrphanPod(key: string): Promise<void> {
+    const [ns, name] = key.split('/') as [string, string];
+    const p = podLister.namespace(ns).get(name);
+    if (!p) return;
+    const ref = getControllerOf(p);
+    if (ref) {
+      if (ref.kind !== 'Job' || ref.apiVersion !== 'batch/v1') return;
+      const j = resolve(ns, ref);
+      if (j && (j.spec?.managedBy ?? JOB_CONTROLLER) !== JOB_CONTROLLER) return;
+      if (j && !isJobFinished(j)) return;
+    }
+    if (!(await removeFinalizer(p))) throw new Error(`removing the ${JOB_TRACKING_FINALIZER} finalizer of pod ${key}: conflict`);
+  }
 
   const removeFinalizer = async (p: Pod): Promise<boolean> => {
     if (!hasFinalizer(p)) return true;
@@ -104,14 +151,14 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     const ns = job.metadata!.namespace!;
     const uid = job.metadata!.uid!;
     const selector = labelSelectorAsSelector(job.spec?.selector ?? { matchLabels: { [CONTROLLER_UID]: uid } });
+    // a finished Job's pods are no more its business: the orphan queue releases them
+    if (isJobFinished(job)) { cleanupPodFinalizers(job); return; }
     const inNs = podLister.namespace(ns).list();
     const pods = await claimObjects(inNs.filter((p) => !p.metadata?.deletionTimestamp || getControllerOf(p)?.uid === uid), {
-      owner: job, ownerApiVersion: 'batch/v1', ownerKind: 'Job', selector, client: ctx.client.pods(ns),
+      owner: job, ownerApiVersion: 'batch/v1', ownerKind: 'Job', selector, client: ctx.client.pods(ns), canAdopt: () => canAdopt(job),
     });
-    if (isJobFinished(job)) {
-      for (const p of pods) await removeFinalizer(p);
-      return;
-    }
+    // a Job being deleted releases every pod (upstream canRemoveFinalizer), counting only the finished ones
+    const deleting = !!job.metadata?.deletionTimestamp;
     const nowMs = clock.now();
     const ts = formatTimeOf(clock);
     const status: Record<string, any> = cloneJson(job.status ?? {});
@@ -129,6 +176,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     const onlyFailed = job.spec?.podReplacementPolicy === 'Failed';
     const podFailed = (p: Pod): boolean => p.status?.phase === 'Failed' || (!onlyFailed && !!p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded');
     let failJob: { reason: string; message: string } | undefined;
+    let manageError: unknown;
 
     // 1. finished pods still holding the finalizer are recorded as uncounted, then released, then counted.
     const seen = new Set([...uncounted.succeeded, ...uncounted.failed]);
@@ -151,7 +199,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
         if (perIndex && idx !== undefined && idx < (completions ?? 0) && failsIndex(job, p)) failedIdx.add(idx);
         uncounted.failed.push(pu);
         release.push(p);
-      }
+      } else if (deleting) release.push(p);
     }
     if (uncounted.succeeded.length || uncounted.failed.length) {
       status.uncountedTerminatedPods = uncounted;
@@ -244,11 +292,14 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
         if (!failJob) status.completionTime = ts;
         ctx.recorder.event(job, failJob ? 'Warning' : 'Normal', failJob ? why.reason : 'Completed', failJob ? why.message : 'Job completed');
       }
-    } else if (suspended) {
-      for (const p of active) await deletePod(job, p);
-      active = [];
-    } else if (expectations.satisfied(key)) {
-      active = await manage(job, pods, active, { completed, failed: failedIdx, terminating }, status, nowMs);
+    } else if (!deleting && expectations.satisfied(key)) {
+      // no pod is started for a Job being deleted: the garbage collector would delete it again (upstream syncJob)
+      if (suspended) {
+        for (const p of active) await deletePod(job, p);
+        active = [];
+      } else {
+        ({ active, error: manageError } = await manage(job, pods, active, { completed, failed: failedIdx, terminating }, status, nowMs));
+      }
     }
 
     status.active = active.length;
@@ -259,13 +310,22 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     if (perIndex) status.failedIndexes = formatIndexes(failedIdx);
     if (status.uncountedTerminatedPods && !status.uncountedTerminatedPods.succeeded?.length && !status.uncountedTerminatedPods.failed?.length) status.uncountedTerminatedPods = {};
     await writeStatus(job, status);
+    // a failed pod creation is retried with backoff, once the status (startTime) is written
+    if (manageError !== undefined) throw manageError;
+  }
+
+  /** Upstream RecheckDeletionTimestamp: adopt only for the same Job, read from the API, not being deleted. */
+  async function canAdopt(job: KubeObject): Promise<boolean> {
+    const fresh = await ctx.client.jobs(job.metadata!.namespace!).get(job.metadata!.name!);
+    return fresh.metadata?.uid === job.metadata?.uid && !fresh.metadata?.deletionTimestamp;
   }
 
   /**
-   * Creates or deletes pods so min(parallelism, remaining work) run; returns the active pods. With
-   * podReplacementPolicy Failed, terminating pods are not replaced until they have finished.
+   * Creates or deletes pods so min(parallelism, remaining work) run; returns the active pods, and the first
+   * create or delete error for the caller to throw once the status is written. With podReplacementPolicy Failed,
+   * terminating pods are not replaced until they have finished.
    */
-  async function manage(job: KubeObject, pods: Pod[], active: Pod[], idx: { completed: Set<number>; failed: Set<number>; terminating: Pod[] }, status: Record<string, any>, nowMs: number): Promise<Pod[]> {
+  async function manage(job: KubeObject, pods: Pod[], active: Pod[], idx: { completed: Set<number>; failed: Set<number>; terminating: Pod[] }, status: Record<string, any>, nowMs: number): Promise<{ active: Pod[]; error?: unknown }> {
     const key = keyOf(job);
     const ns = job.metadata!.namespace!;
     const parallelism = job.spec?.parallelism ?? 1;
@@ -283,18 +343,26 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
       const rest = [...active].filter((p) => !ofFailed.includes(p)).sort(compareForDeletion());
       const victims = [...ofFailed, ...rest.slice(0, Math.max(0, rest.length - want))];
       expectations.expectDeletions(key, victims.map((p) => p.metadata!.uid!));
-      for (const p of victims) await deletePod(job, p);
-      return active.filter((p) => !victims.includes(p));
+      const deleted = new Set<Pod>();
+      let error: unknown;
+      for (const p of victims) {
+        try { await deletePod(job, p); deleted.add(p); } catch (err) {
+          // no informer event will observe it
+          expectations.deletionObserved(key, p.metadata!.uid);
+          error ??= err;
+        }
+      }
+      return { active: active.filter((p) => !deleted.has(p)), error };
     }
     const replacing = waitForTerminating ? idx.terminating.length : 0;
-    if (active.length + replacing >= want) return active;
+    if (active.length + replacing >= want) return { active };
     // Exponential backoff after consecutive failures (since the last success); per index with backoffLimitPerIndex.
     if (!perIndex) {
       const lastSuccess = Math.max(0, ...pods.filter((p) => p.status?.phase === 'Succeeded').map(finishTime));
       const failures = pods.filter((p) => p.status?.phase === 'Failed' && finishTime(p) >= lastSuccess);
       if (failures.length) {
         const wait = Math.max(...failures.map(finishTime)) + backoffDelay(failures.length) - nowMs;
-        if (wait > 0) { loop.enqueueAfter(key, wait); return active; }
+        if (wait > 0) { loop.enqueueAfter(key, wait); return { active }; }
       }
     }
     const lastFailed = perIndex ? lastFailedPerIndex(pods) : new Map<number, Pod>();
@@ -311,7 +379,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
       }
       if (soonest < Infinity) loop.enqueueAfter(key, soonest);
     } else indexes = Array.from({ length: want - active.length - replacing }, () => undefined);
-    if (!indexes.length) return active;
+    if (!indexes.length) return { active };
     expectations.expectCreations(key, indexes.length);
     const queue = [...indexes];
     const { successes, error } = await slowStartBatch(indexes.length, SLOW_START_INITIAL_BATCH, async () => {
@@ -329,8 +397,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
       }
     });
     if (successes < indexes.length) expectations.lowerExpectations(key, indexes.length - successes, 0);
-    if (error) throw error;
-    return active;
+    return { active, error };
   }
 
   function jobPod(job: KubeObject, idx: number | undefined): Pod {
@@ -363,7 +430,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     job.metadata = { ...job.metadata, resourceVersion: updated.metadata?.resourceVersion };
   }
 
-  await loop.run();
+  await Promise.all([loop.run(), orphans.run()]);
 }
 
 /**
