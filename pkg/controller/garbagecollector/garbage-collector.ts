@@ -187,6 +187,9 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
       }
       return;
     }
+    // About to delete it: decide on the object as the apiserver has it (upstream reads the latest one first), not a
+    // cache that may lag behind, e.g. still naming an owner that orphaned it just before going away.
+    if (!(await stillAsCached(item))) return;
     const dependents = monitors.dependentsOf(uid);
     if (waiting.length && dependents.length) {
       // Its owner waits for it and it has dependents itself: delete it in the foreground, its owner waiting on. Only
@@ -199,6 +202,17 @@ export async function startGarbageCollector(ctx: ClusterControllerContext): Prom
       return;
     }
     await deleteObject(item, hasFinalizer(obj, ORPHAN) ? 'Orphan' : hasFinalizer(obj, FOREGROUND) ? 'Foreground' : 'Background');
+  }
+
+  /** Whether the apiserver's object is the cached one with the same owner references (its update, if any, comes next). */
+  async function stillAsCached({ obj, resource }: Located): Promise<boolean> {
+    let latest: KubeObject | undefined;
+    try {
+      latest = await clientFor(resource, obj.metadata?.namespace).metadataOnly().get(obj.metadata!.name!, { signal: ctx.signal });
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    return latest?.metadata?.uid === obj.metadata?.uid && sameRefs(latest!, obj);
   }
 
   /**
