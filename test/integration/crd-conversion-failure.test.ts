@@ -7,8 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCa, issueCertificate } from '../../pkg/pki/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-
-type Obj = Record<string, any>;
+import { convert, type Obj } from './crd-conversion-support.js';
 
 let s: TestApiServer;
 let webhook: Server;
@@ -18,19 +17,6 @@ let reviews: Obj[] = [];
 /** How the webhook answers a review (default: converts, v1 keeps spec.name, v2 spec.fullName). */
 let answer: (review: Obj) => Obj;
 
-function convert(obj: Obj, desired: string): Obj {
-  const out = structuredClone(obj);
-  const spec = out.spec ?? {};
-  if (desired.endsWith('/v2') && 'name' in spec) {
-    spec.fullName = spec.name;
-    delete spec.name;
-  } else if (desired.endsWith('/v1') && 'fullName' in spec) {
-    spec.name = spec.fullName;
-    delete spec.fullName;
-  }
-  out.apiVersion = desired;
-  return out;
-}
 const converting = (review: Obj): Obj => ({
   apiVersion: review.apiVersion, kind: 'ConversionReview',
   response: { uid: review.request.uid, result: { status: 'Success' }, convertedObjects: (review.request.objects as Obj[]).map((o) => convert(o, review.request.desiredAPIVersion)) },

@@ -6,29 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCa, issueCertificate } from '../../pkg/pki/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { succeeded } from '../support/kubectl-run.js';
+import { convert, type Obj } from './crd-conversion-support.js';
 
 let s: TestApiServer;
 let webhook: Server;
 let caBundle = '';
 let webhookUrl = '';
 const reviews: { desiredAPIVersion: string; count: number }[] = [];
-
-type Obj = Record<string, any>;
-
-/** v1 keeps spec.name, v2 spec.fullName. */
-function convert(obj: Obj, desired: string): Obj {
-  const out = structuredClone(obj);
-  const spec = out.spec ?? {};
-  if (desired.endsWith('/v2') && 'name' in spec) {
-    spec.fullName = spec.name;
-    delete spec.name;
-  } else if (desired.endsWith('/v1') && 'fullName' in spec) {
-    spec.name = spec.fullName;
-    delete spec.fullName;
-  }
-  out.apiVersion = desired;
-  return out;
-}
 
 beforeAll(async () => {
   s = await startTestApiServer({ storageBackend: 'memory', authorizationModes: ['AlwaysAllow'] });
