@@ -2,7 +2,8 @@
 // kubeadm's admin.conf): the one place its name, user and server URL are decided.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.js';
+import type { CertKeyPaths } from '../pkg/pki/ensure-pki.js';
+import { writeKubeconfig } from '../pkg/pki/kubeconfig.js';
 
 /** Clients reach a wildcard listener over loopback, which the serving certificate names. */
 export const clientHost = (bind: string): string =>

@@ -9,7 +9,6 @@ import type { RequestHeaderFlags } from '../pkg/authentication/index.js';
 import { ensureFrontProxyPki, ensurePki, type CertKeyPaths, type PkiPaths } from '../pkg/pki/ensure-pki.js';
 import { parseRuntimeConfig, servedGroupVersions } from '../pkg/apiserver/runtime-config.js';
 import { apiServerFlags, parsePortRange, validateApiServerFlags, withImpliedFlags, type ApiServerFlagValues } from './apiserver-flags.js';
-import { readAdminCredentials, serverUrl, writeAdminKubeconfig } from './admin-kubeconfig.js';
 import { dataDirInUseMessage, isStoreLocked } from './data-dir-lock.js';
 import { exitWithFlagError, FlagError, parseOrExit } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
@@ -184,7 +183,9 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     const { config, admin } = await apiServerConfig(values, logger);
     const server = await startApiServer(config);
     logger.info({ url: server.url }, 'serving');
-    // as `up`: a kubeconfig for kubectl once it serves, at the port it got (--secure-port 0 picks one)
+    // as `up`: a kubeconfig for kubectl once it serves, at the port it got (--secure-port 0 picks one); its writer
+    // (YAML) is loaded only then, no part of the start
+    const { readAdminCredentials, serverUrl, writeAdminKubeconfig } = await import('./admin-kubeconfig.js');
     const kubeconfig = admin && await readAdminCredentials(admin.caCert, admin.pair)
       .then((c) => writeAdminKubeconfig(config.dataDir, serverUrl(values['bind-address'], server.port), c))
       .catch((err: unknown) => { logger.warn({ err }, 'admin.kubeconfig not written: the server runs on'); return undefined; });
