@@ -105,8 +105,8 @@ function operationError(doc: Json, op: Record<string, unknown>): string {
 }
 
 /**
- * `ops` applied to `doc` as the library applies them, or the error of the first operation that does not apply. One
- * leniency of the library is kept: replacing an absent member of an object adds it.
+ * `ops` applied to `doc` as the library applies them (pkg/apimachinery/patch keeps its leniencies), or the error of the
+ * first operation that does not apply.
  */
 export function applyWebhookJsonPatch(doc: unknown, ops: unknown[]): { patched: unknown } | { error: string } {
   try {
@@ -116,15 +116,11 @@ export function applyWebhookJsonPatch(doc: unknown, ops: unknown[]): { patched: 
   }
   let cur = doc;
   for (const raw of ops) {
-    const op = (isContainer(raw) && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
     try {
       cur = applyJsonPatch(cur, [raw]);
-      continue;
     } catch {
-      const at = op.op === 'replace' && typeof op.path === 'string' ? findParent(cur, op.path) : undefined;
-      if (!at || Array.isArray(at.con) || Object.hasOwn(at.con, at.key)) return { error: operationError(cur, op) };
+      return { error: operationError(cur, (isContainer(raw) && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>) };
     }
-    cur = applyJsonPatch(cur, [{ ...op, op: 'add' }]);
   }
   return { patched: cur };
 }
