@@ -1,11 +1,12 @@
-// Calling one webhook: an AdmissionReview v1 POSTed with undici to its URL, or to its service through
-// the service's Endpoints, trusting clientConfig.caBundle, bounded by timeoutSeconds (upstream:
-// apiserver/pkg/util/webhook and admission/plugin/webhook/request).
+// Calling one webhook: an AdmissionReview v1 POSTed with undici to its URL, or to one of its service's endpoints,
+// trusting clientConfig.caBundle, bounded by timeoutSeconds (upstream: apiserver/pkg/util/webhook and
+// admission/plugin/webhook/request).
 import type { Deadline } from '../../apimachinery/deadline.js';
 import type { Agent, Dispatcher } from 'undici';
 import { undici, type Undici } from '../../apimachinery/undici.js';
 import { goHttpsTransportError } from '../../apimachinery/go-net-errors.js';
 import { responseError } from '../../apimachinery/client-go-errors.js';
+import { resolveServiceEndpoint } from '../../apimachinery/service-endpoint.js';
 import type { AdmissionDeps } from '../deps.js';
 
 export interface ClientConfig {
@@ -46,32 +47,6 @@ function requestUrl(cc: ClientConfig): { u: URL; host: string } {
 }
 
 /**
- * The endpoint a service's webhook is called at, one of its addresses serving the port at random (upstream's
- * proxy.ResolveEndpoint, as with --enable-aggregator-routing: mini-kube has no cluster IP routing); a failure is the
- * dial's error.
- */
-export function resolveEndpoint(ref: NonNullable<ClientConfig['service']>, deps: AdmissionDeps): { host: string; port: number } {
-  const svc = deps.get('', 'services', ref.namespace, ref.name);
-  if (!svc) throw new Error(`service "${ref.name}" not found`);
-  const port = ref.port ?? 443;
-  const sp = (svc.spec?.ports ?? []).find((p: { port?: number }) => p.port === port);
-  if (!sp) throw new Error(`no service port ${port} found for service "${ref.name}"`);
-  const type = svc.spec?.type ?? 'ClusterIP';
-  if (type !== 'ClusterIP' && type !== 'LoadBalancer' && type !== 'NodePort') throw new Error(`unsupported service type "${type}"`);
-  const ep = deps.get('', 'endpoints', ref.namespace, ref.name);
-  if (!ep) throw new Error(`endpoints "${ref.name}" not found`);
-  const all: Array<{ host: string; port: number }> = [];
-  for (const subset of ep.subsets ?? []) {
-    for (const p of (subset.ports ?? []) as Array<{ name?: string; port: number }>) {
-      if ((p.name ?? '') !== (sp.name ?? '')) continue;
-      for (const addr of (subset.addresses ?? []) as Array<{ ip: string }>) all.push({ host: addr.ip, port: p.port });
-    }
-  }
-  if (all.length) return all[Math.floor(Math.random() * all.length)]!;
-  throw new Error(`no endpoints available for service "${ref.name}"`);
-}
-
-/**
  * POSTs the review and returns the parsed response body; CallError on any transport or protocol failure. The call
  * lasts at most the webhook's timeout or what is left of the request's deadline, and its `timeout` parameter says
  * which, in whole seconds rounded up (as upstream's dispatcher tells the webhook).
@@ -84,12 +59,8 @@ export async function callWebhook(cc: ClientConfig, deps: AdmissionDeps, review:
   // a service's URL names it; the connection goes to one of its endpoints, verified by the service's DNS name
   let target = u;
   if (cc.service) {
-    let ep: { host: string; port: number };
-    try {
-      ep = resolveEndpoint(cc.service, deps);
-    } catch (err) {
-      throw failed((err as Error).message);
-    }
+    const ep = resolveServiceEndpoint((resource, namespace, name) => deps.get('', resource, namespace, name), cc.service);
+    if (!ep.ok) throw failed(ep.message);
     target = new URL(u);
     target.hostname = ep.host.includes(':') ? `[${ep.host}]` : ep.host;
     target.port = String(ep.port);

@@ -17,7 +17,6 @@ import { resourcePrefix } from '../keys.js';
 import { followCache } from '../../storage/cacher/follow.js';
 import { rfc3339 } from '../meta.js';
 import { CLEANUP_FINALIZER } from '../strategies/crd.js';
-import type { ServiceResolver } from './conversion.js';
 import { nonStructuralViolations } from './definition/validate.js';
 import { celLoaded, loadCel } from '../../apimachinery/cel/index.js';
 import { serveCrd, type ServedCrd } from './serve.js';
@@ -57,22 +56,6 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
   const queue = new Set<string>();
   let running: Promise<void> | undefined;
   const cleaning = new Set<string>();
-
-  const resolveService: ServiceResolver = (ref) => {
-    const svc = o.registries.get('', 'v1', 'services')?.peek(ref.namespace, ref.name)?.object;
-    const eps = o.registries.get('', 'v1', 'endpoints')?.peek(ref.namespace, ref.name)?.object;
-    if (!svc || !eps) return undefined;
-    const port = (svc.spec?.ports ?? []).find((p: { port: number }) => p.port === (ref.port ?? 443)) ?? svc.spec?.ports?.[0];
-    for (const subset of eps.subsets ?? []) {
-      const addr = subset.addresses?.[0]?.ip;
-      const ep = (subset.ports ?? []).find((p: { name?: string }) => (p.name ?? '') === (port?.name ?? '')) ?? subset.ports?.[0];
-      if (addr && ep) {
-        const host = addr.includes(':') ? `[${addr}]` : addr;
-        return { url: `https://${host}:${ep.port}${ref.path ?? ''}`, servername: `${ref.name}.${ref.namespace}.svc` };
-      }
-    }
-    return undefined;
-  };
 
   const publish = (): void => {
     const byKey = new Map<string, GroupVersion>();
@@ -259,7 +242,7 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
     const current = served.get(name);
     if (current && current.specHash === hash) return;
     // The new spec is served before the old stops: its resources never answer 404 in between.
-    const s = await serveCrd(asServed, hash, { registries: o.registries, store: o.registries.store, resolveService, watchCacheHistorySize: o.watchCacheHistorySize });
+    const s = await serveCrd(asServed, hash, { registries: o.registries, store: o.registries.store, watchCacheHistorySize: o.watchCacheHistorySize });
     current?.stop();
     served.set(name, s);
     publish();

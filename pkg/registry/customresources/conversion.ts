@@ -1,16 +1,17 @@
 // Conversion between a custom resource's versions (upstream: apiextensions-apiserver pkg/apiserver/conversion):
 // strategy None rewrites apiVersion; strategy Webhook POSTs a ConversionReview (the first of
-// conversionReviewVersions this server speaks, v1 or v1beta1) to the webhook's URL, or to the service it names
-// (resolved through its Endpoints), trusting caBundle. A failure is the error of upstream's webhookConverter, which
+// conversionReviewVersions this server speaks, v1 or v1beta1) to the webhook's URL, or to one of the endpoints of the
+// service it names (as admission webhooks are called), trusting caBundle. A failure is the error of upstream's webhookConverter, which
 // the request answers with (a 500 whose reason is empty).
 import { randomUUID } from 'node:crypto';
 import type { Agent } from 'undici';
 import { undici, type Undici } from '../../apimachinery/undici.js';
-import type { CustomResourceConversion, ServiceReference } from '../../../api/apiextensions/v1/index.js';
+import type { CustomResourceConversion } from '../../../api/apiextensions/v1/index.js';
 import { apiVersionOf, type KubeObject } from '../../../api/types.js';
 import { StatusError } from '../../apimachinery/errors.js';
 import { goHttpsTransportError } from '../../apimachinery/go-net-errors.js';
 import { responseError } from '../../apimachinery/client-go-errors.js';
+import { endpointUrl, resolveServiceEndpoint, type ServiceGetter } from '../../apimachinery/service-endpoint.js';
 
 export interface Converter {
   /** Whether convert answers synchronously (no webhook). */
@@ -19,9 +20,6 @@ export interface Converter {
   convert(obj: KubeObject, version: string): KubeObject | Promise<KubeObject>;
   close(): void;
 }
-
-/** Where a service's webhook listens: a URL built from its endpoints, and the name its certificate is for. */
-export type ServiceResolver = (ref: ServiceReference) => { url: string; servername: string } | undefined;
 
 /** Upstream's webhook rest client's timeout (setGlobalDefaults), sent as the request's timeout parameter too. */
 const WEBHOOK_TIMEOUT_MS = 30_000;
@@ -80,7 +78,7 @@ function restoredMeta(from: KubeObject, to: KubeObject): Record<string, unknown>
   return out;
 }
 
-export function createConverter(group: string, conversion: CustomResourceConversion | undefined, resolve: ServiceResolver): Converter {
+export function createConverter(group: string, conversion: CustomResourceConversion | undefined, services: ServiceGetter): Converter {
   if (conversion?.strategy !== 'Webhook') return noneConverter(group);
   const cfg = conversion.webhook?.clientConfig ?? {};
   const reviewVersion = (conversion.webhook?.conversionReviewVersions ?? []).find((v) => REVIEW_VERSIONS.includes(v));
@@ -109,11 +107,11 @@ export function createConverter(group: string, conversion: CustomResourceConvers
     let target = shown;
     let servername: string | undefined;
     if (cfg.service) {
-      const r = resolve(cfg.service);
-      if (!r) throw failed(`no endpoints available for service "${cfg.service.name}"`);
-      target = new URL(r.url);
+      const ep = resolveServiceEndpoint(services, cfg.service);
+      if (!ep.ok) throw failed(ep.message);
+      target = new URL(`${endpointUrl(ep)}${cfg.service.path ?? ''}`);
       target.search = shown.search;
-      servername = r.servername;
+      servername = `${cfg.service.name}.${cfg.service.namespace}.svc`;
     }
     const http = await undici();
     let res;

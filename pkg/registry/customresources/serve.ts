@@ -20,7 +20,7 @@ import { setSelectableFields } from '../predicate.js';
 import { findFirst } from './jsonpath.js';
 import { SchemaIndex } from '../schema/index.js';
 import { TypeChecker } from '../schema/typecheck.js';
-import { createConverter, type Converter, type ServiceResolver } from './conversion.js';
+import { createConverter, type Converter } from './conversion.js';
 import { ConversionCacher } from './conversion-cache.js';
 import { convertingStore, type ViewCodec } from '../generic/converting-store.js';
 import { defaultCustomResource, hasDefaults } from './defaults.js';
@@ -121,7 +121,6 @@ function decoderFor(crd: CustomResourceDefinition, v: CustomResourceDefinitionVe
 export interface ServeOptions {
   registries: RegistrySet;
   store: Store;
-  resolveService: ServiceResolver;
   watchCacheHistorySize?: number;
 }
 
@@ -132,7 +131,7 @@ export interface ServeOptions {
 export async function serveCrd(crd: CustomResourceDefinition, specHash: string, o: ServeOptions): Promise<ServedCrd> {
   const { group, names } = crd.spec;
   const storageVersion = crd.spec.versions.find((v) => v.storage)!.name;
-  const converter = createConverter(group, crd.spec.conversion, o.resolveService);
+  const converter = createConverter(group, crd.spec.conversion, (resource, namespace, name) => o.registries.get('', 'v1', resource)?.peek(namespace, name)?.object);
   const served: ServedCrd = {
     specHash, versions: [], groupVersions: [], converter, terminating: Boolean(crd.metadata.deletionTimestamp),
     stop: () => {
