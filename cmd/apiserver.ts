@@ -201,8 +201,10 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     const hint = startFailureHint(e, values);
     // the hint is the log line's error (what `up` reports of a child that died) and, for a person, the last line
     logger.fatal({ err: hint ? new Error(hint) : e }, 'apiserver failed to start');
-    logger.flush();
-    if (hint) process.stderr.write(`Error: apiserver failed to start: ${hint}\n`);
-    process.exit(1);
+    // the log's destination writes asynchronously: the person's line goes once the log line is out
+    logger.flush(() => {
+      if (hint) process.stderr.write(`Error: apiserver failed to start: ${hint}\n`);
+      process.exit(1);
+    });
   }
 };
