@@ -1,5 +1,6 @@
 // The apiserver's CRD controller (upstream: apiextensions-apiserver's NamingConditionController,
-// EstablishingController, CRDFinalizer and the crdHandler's storage map, folded into one level-based loop):
+// EstablishingController, KubernetesAPIApprovalPolicyConformantConditionController, CRDFinalizer and the crdHandler's
+// storage map, folded into one level-based loop):
 // watches CustomResourceDefinitions through their registry; accepts names that clash with no other CRD and no
 // built-in resource (NamesAccepted), serves the accepted CRD's versions and marks it Established; on deletion
 // removes every custom resource, then the cleanup finalizer; publishes the served set for discovery and OpenAPI.
@@ -17,6 +18,7 @@ import { resourcePrefix } from '../keys.js';
 import { followCache } from '../../storage/cacher/follow.js';
 import { rfc3339 } from '../meta.js';
 import { CLEANUP_FINALIZER } from '../strategies/crd.js';
+import { apiApprovalCondition } from './definition/api-approval.js';
 import { nonStructuralViolations } from './definition/validate.js';
 import { celLoaded, loadCel } from '../../apimachinery/cel/index.js';
 import { serveCrd, type ServedCrd } from './serve.js';
@@ -272,7 +274,10 @@ export function createCustomResources(o: CustomResourcesOptions): CustomResource
       return;
     }
     const { names, clash } = calculateNames(crd);
+    const approval = apiApprovalCondition(crd);
     const wanted: Condition[] = [
+      // upstream's apiapproval controller writes it as soon as it sees the CRD, usually before the naming controller
+      ...(approval ? [approval] : []),
       clash ? { type: 'NamesAccepted', status: 'False', ...clash } : { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' },
     ];
     // An established CRD stays so (served under the names it has), as upstream's naming controller keeps it.

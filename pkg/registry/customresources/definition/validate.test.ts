@@ -182,3 +182,29 @@ describe('CRD validation as upstream', () => {
     ]);
   });
 });
+
+describe('API approval of protected groups', () => {
+  const inGroup = (group: string, annotations?: Record<string, string>): CustomResourceDefinition => {
+    const c = crd(obj({}));
+    return { ...c, metadata: { name: `widgets.${group}`, annotations }, spec: { ...c.spec, group } };
+  };
+  const at = 'metadata.annotations[api-approved.kubernetes.io]';
+
+  it('lets an update leave a stored CRD\'s approval state as it was, missing or invalid too', () => {
+    const missing = inGroup('x.k8s.io');
+    expect(errors(missing)).toEqual([`${at}: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111`]);
+    expect(validateCustomResourceDefinitionUpdate(missing, missing).map(causeToString)).toEqual([]);
+    const invalid = inGroup('x.k8s.io', { 'api-approved.kubernetes.io': 'yes' });
+    expect(validateCustomResourceDefinitionUpdate(invalid, missing).map(causeToString)).toEqual([expect.stringMatching(/^metadata\.annotations\[api-approved\.kubernetes\.io\]: Invalid value: "yes": /)]);
+    expect(validateCustomResourceDefinitionUpdate(inGroup('x.k8s.io', { 'api-approved.kubernetes.io': 'no' }), invalid).map(causeToString)).toEqual([]);
+  });
+
+  it('takes what Go\'s url.ParseRequestURI parses with a scheme and a host as approved', () => {
+    for (const ok of ['https://github.com/kubernetes/kubernetes/pull/1', 'http://user@host:8080/x?y#z', 'https://[::1]:1']) {
+      expect(errors(inGroup('k8s.io', { 'api-approved.kubernetes.io': ok })), ok).toEqual([]);
+    }
+    for (const bad of ['/pull/1', 'https:/x', 'https:///x', 'https://host:port/', 'https://ho st/', 'https://a#b', '1http://a']) {
+      expect(errors(inGroup('k8s.io', { 'api-approved.kubernetes.io': bad })), bad).toHaveLength(1);
+    }
+  });
+});

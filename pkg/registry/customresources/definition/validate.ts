@@ -8,6 +8,7 @@ import { forbidden, invalidValue, notSupported, required, duplicate } from '../.
 import { isDNS1035Label, isDNS1123Subdomain } from '../../../apimachinery/names.js';
 import { validateClientConfig } from '../../strategies/admission-webhooks.js';
 import { costTotal, crdCostExceeded } from '../cel.js';
+import { validateAPIApproval } from './api-approval.js';
 import { resolveFieldPath } from './field-path.js';
 import { validateOpenAPISchema, mapListKeysMapSet, type SchemaOptions } from './openapi-schema.js';
 import { validateDefaults } from './schema-defaults.js';
@@ -334,7 +335,7 @@ function preserveUnknownFields(crd: CustomResourceDefinition, old?: CustomResour
   return [];
 }
 
-/** Create: metadata.name is plural.group, then spec, accepted names, stored versions. */
+/** Create: metadata.name is plural.group, then spec, accepted names, stored versions, API approval. */
 export function validateCustomResourceDefinition(crd: CustomResourceDefinition): StatusCause[] {
   const spec = crd.spec ?? ({} as Spec);
   const causes: StatusCause[] = [];
@@ -343,6 +344,7 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition):
   causes.push(...validateSpec(spec, CREATE_OPTIONS));
   causes.push(...validateNames(crd.status?.acceptedNames, 'status.acceptedNames'));
   causes.push(...validateStoredVersions(crd));
+  causes.push(...validateAPIApproval(crd));
   causes.push(...preserveUnknownFields(crd));
   return causes;
 }
@@ -394,6 +396,7 @@ export function validateCustomResourceDefinitionUpdate(crd: CustomResourceDefini
   if (crd.spec?.names?.plural !== old.spec?.names?.plural) causes.push(invalidValue('spec.names.plural', crd.spec?.names?.plural ?? '', 'field is immutable'));
   causes.push(...validateNames(crd.status?.acceptedNames, 'status.acceptedNames'));
   causes.push(...validateStoredVersions(crd));
+  causes.push(...validateAPIApproval(crd, old));
   causes.push(...preserveUnknownFields(crd, old));
   return causes;
 }
