@@ -26,6 +26,7 @@ import { convertingStore, type ViewCodec } from '../generic/converting-store.js'
 import { defaultCustomResource, hasDefaults } from './defaults.js';
 import { customResourcePrinter } from './printer.js';
 import { pruneCustomResource } from './prune.js';
+import { embeddedDecodingError } from './embedded.js';
 import { definitionName, versionDefinitions, withoutRequired } from './schema.js';
 import { customResourceStrategy } from './strategy.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
@@ -111,7 +112,10 @@ function decoderFor(crd: CustomResourceDefinition, v: CustomResourceDefinitionVe
       }
       obj.apiVersion = apiVersion;
       obj.kind = names.kind;
-      reportStrictErrors(pruneCustomResource(meta, obj, schema), ctx, { kind: names.kind, version: v.name }, false);
+      const unknown = pruneCustomResource(meta, obj, schema);
+      const coerceError = embeddedDecodingError(obj, schema);
+      if (coerceError) throw badRequest(`${names.kind} in version "${v.name}" cannot be handled as a ${names.kind}: ${coerceError}`);
+      reportStrictErrors(unknown, ctx, { kind: names.kind, version: v.name }, false);
       defaultCustomResource(obj, schema);
       return obj;
     },

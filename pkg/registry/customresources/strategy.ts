@@ -14,7 +14,8 @@ import { hasRules, validateRules } from './cel.js';
 import { findFirst, setPath, simplePath } from './jsonpath.js';
 import { hasListSetsOrMaps, validateListSetsAndMaps } from './listtype.js';
 import { Correlation, ratchetsSchemaError } from './ratcheting.js';
-import { compileValidator, validateEmbedded, validateWithSchema } from './validation.js';
+import { compileValidator, validateWithSchema } from './validation.js';
+import { validateEmbedded } from './embedded.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export interface CustomResourceStrategyOptions {

@@ -4,11 +4,9 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isIP } from 'node:net';
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
-import { propertyOf } from '../../../api/schema.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { tooLong } from '../../apimachinery/field.js';
-import { isPlainObject } from '../schema/index.js';
-import { childPath, itemSchema, pointerToPath } from './schema.js';
+import { childPath, pointerToPath } from './schema.js';
 
 const FORMATS: Record<string, (s: string) => boolean> = {
   'date-time': (s) => /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})?$/.test(s) && !Number.isNaN(Date.parse(s.replace(' ', 'T'))),
@@ -202,41 +200,3 @@ export function validateWithSchema(validate: ValidateFunction | undefined, obj: 
   }
   return causes;
 }
-
-/** x-kubernetes-embedded-resource: apiVersion and kind must be set (upstream: objectmeta validation of embedded resources). */
-export function validateEmbedded(value: unknown, s: JSONSchemaProps | undefined, path = '', root = true): StatusCause[] {
-  if (!s || value === null || value === undefined || !hasEmbedded(s)) return [];
-  const causes: StatusCause[] = [];
-  if (Array.isArray(value)) {
-    const items = itemSchema(s);
-    value.forEach((v, i) => causes.push(...validateEmbedded(v, items, `${path}[${i}]`, false)));
-    return causes;
-  }
-  if (!isPlainObject(value)) return causes;
-  if (!root && s['x-kubernetes-embedded-resource']) {
-    for (const k of ['apiVersion', 'kind']) {
-      if (typeof value[k] !== 'string' || value[k] === '') causes.push(fieldCause('FieldValueRequired', childPath(path, k), 'Required value: must not be empty'));
-    }
-  }
-  for (const [k, v] of Object.entries(value)) {
-    const prop = propertyOf(s, k) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
-    if (prop) causes.push(...validateEmbedded(v, prop, childPath(path, k), false));
-  }
-  return causes;
-}
-
-/** Whether `s` or a node below it is an embedded resource (most schemas have none: their objects skip the walk). */
-function hasEmbedded(s: JSONSchemaProps): boolean {
-  let known = withEmbedded.get(s);
-  if (known === undefined) {
-    withEmbedded.set(s, false); // a cycle through the same node adds nothing
-    const items = itemSchema(s);
-    known = Boolean(s['x-kubernetes-embedded-resource']) || Object.values(s.properties ?? {}).some(hasEmbedded) ||
-      (typeof s.additionalProperties === 'object' && hasEmbedded(s.additionalProperties)) || (items !== undefined && hasEmbedded(items));
-    withEmbedded.set(s, known);
-  }
-  return known;
-}
-
-/** Served schemas are not changed: each node is asked once. */
-const withEmbedded = new WeakMap<JSONSchemaProps, boolean>();
