@@ -8,7 +8,7 @@ import { andThen } from '../../apimachinery/maybe-async.js';
 import type { KeyValue } from '../../storage/interface.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { RequestContext } from '../context.js';
-import { semanticallyEqual, specChanged } from '../meta.js';
+import { specChanged, unchangedByUpdate } from '../meta.js';
 import { toApiError } from '../storage-errors.js';
 import { create } from './create.js';
 import { decodeObject, targetOf, writeZeroValues } from './decode.js';
@@ -176,7 +176,8 @@ function fromBuilt(reg: Registry, ctx: RequestContext, req: UpdateRequest, curre
   // What the server set since decoding (a binding's PodScheduled condition) gets Go's zero values too; a status
   // update's status was decoded and the rest is stored.
   if (req.subresource !== 'status') writeZeroValues(reg.deps.decoder, next, reg.rt.definition);
-  if (reg.strategy.generation && specChanged(current, next)) next.metadata!.generation = (curMeta.generation ?? 1) + 1;
+  // without a status subresource (a custom resource's), status is the spec's to write and counts as a change of it
+  if (reg.strategy.generation && specChanged(current, next, !reg.hasStatus)) next.metadata!.generation = (curMeta.generation ?? 1) + 1;
 
   const view = req.admissionView;
   const admit = !req.internal;
@@ -192,7 +193,7 @@ function fromBuilt(reg: Registry, ctx: RequestContext, req: UpdateRequest, curre
     return andThen(validating, () => {
       if (!req.managedFieldsSet && !tracked && !req.internal) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
       delete next.metadata!.resourceVersion;
-      return semanticallyEqual(current, next) ? current : next;
+      return unchangedByUpdate(current, next) ? current : next;
     });
   });
 }

@@ -1,0 +1,57 @@
+// What an update writes: nothing when only the times of its managed fields would change (upstream's
+// IgnoreManagedFieldsTimestampsTransformer), and a new generation for any change outside the metadata where status is
+// no subresource of its own.
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../api/types.js';
+import { patchBuilder } from './patch.js';
+import { Registry } from './registry.js';
+import { testContext, withRegistries } from './testing.js';
+import { update } from './update.js';
+
+const at = (second: number) => testContext({ fieldValidation: 'Strict', bodyFormat: 'apply', now: new Date(Date.UTC(2024, 0, 1, 0, 0, second)) });
+
+const statefulSet = (memory: string): KubeObject => ({
+  apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's' },
+  spec: {
+    selector: { matchLabels: { app: 's' } }, serviceName: 's',
+    template: { metadata: { labels: { app: 's' } }, spec: { containers: [{ name: 'c', image: 'busybox', resources: { limits: { memory } } }] } },
+  },
+});
+
+describe('update', () => {
+  it('writes nothing when only managed fields times would change (an apply of 2048Mi over a stored 2Gi)', async () => {
+    await withRegistries(async (regs) => {
+      const sets = regs.get('apps', 'v1', 'statefulsets')!;
+      const apply = (second: number, body: KubeObject, manager = 'kubectl') => {
+        const ctx = { ...at(second), fieldManager: manager };
+        return update(sets, ctx, patchBuilder(sets, ctx, 's', 'apply', body, false));
+      };
+      const created = (await apply(1, statefulSet('2048Mi'))).object;
+      expect(created.spec?.template.spec.containers[0].resources.limits.memory).toBe('2Gi');
+      const again = (await apply(5, statefulSet('2048Mi'))).object;
+      expect(again.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
+      expect(again.metadata?.managedFields).toEqual(created.metadata?.managedFields);
+      // another manager taking a share of the same values is a change
+      const shared = (await apply(9, statefulSet('2Gi'), 'other')).object;
+      expect(shared.metadata?.resourceVersion).not.toBe(created.metadata?.resourceVersion);
+      expect(shared.metadata?.managedFields?.map((e) => e.manager)).toEqual(['kubectl', 'other']);
+    });
+  });
+
+  it('counts a status change in the generation only where status has no subresource of its own', async () => {
+    await withRegistries(async (regs) => {
+      const withStatus = regs.get('apps', 'v1', 'deployments')!;
+      // a kind whose strategy tracks generation, served without /status, as a custom resource can be
+      const without = new Registry({ ...withStatus.rt, subresources: withStatus.rt.subresources?.filter((s) => s.name !== 'status') }, withStatus.deps);
+      const ctx = testContext({ fieldValidation: 'Ignore' });
+      const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } } };
+      await update(withStatus, ctx, patchBuilder(withStatus, ctx, 'd', 'apply', deployment, false));
+      const patch = (reg: Registry, replicas: number) => update(reg, ctx, patchBuilder(reg, ctx, 'd', 'merge', { status: { replicas } }, false));
+      const kept = (await patch(withStatus, 3)).object;
+      expect([kept.metadata?.generation, kept.status?.replicas]).toEqual([1, undefined]);
+      const counted = (await patch(without, 3)).object;
+      expect([counted.metadata?.generation, counted.status?.replicas]).toEqual([2, 3]);
+      expect((await patch(without, 3)).object.metadata?.generation).toBe(2);
+    });
+  });
+});
