@@ -2,7 +2,7 @@
 // current object (upstream: handlers/patch.go). The patched result is decoded like a body, so
 // unknown fields, wrong types and defaults are handled exactly as for PUT.
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, notFound, StatusError } from '../../apimachinery/errors.js';
+import { badRequest, conflict, namespaceMismatch, notFound, StatusError } from '../../apimachinery/errors.js';
 import { applyJsonPatch } from '../../apimachinery/patch/json-patch.js';
 import { applyMergePatch } from '../../apimachinery/patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../../apimachinery/patch/strategic-merge-patch.js';
@@ -10,10 +10,9 @@ import type { PatchType, RequestContext } from '../context.js';
 import { decodeObject, targetOf } from './decode.js';
 import type { Registry } from './registry.js';
 import type { UpdateRequest } from './update.js';
-import { refTo } from '../../../api/schema.js';
-import { pruneUnknown } from '../schema/prune.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 import { reportApplyDuplicates } from './strict-errors.js';
+import { checkTypedPatch } from './typed-patch.js';
 import { goValue } from '../../apimachinery/go-format.js';
 
 export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, type: PatchType, patch: unknown, force: boolean, subresource?: string): UpdateRequest {
@@ -85,29 +84,13 @@ export function patchScale(reg: Registry, scale: KubeObject, type: Exclude<Patch
   return patchObject(reg, scale, type, patch, 'io.k8s.api.autoscaling.v1.Scale');
 }
 
-/**
- * Fields the schema does not declare, and items a map list or set repeats, fail server-side apply whatever the
- * fieldValidation, as upstream's structured-merge-diff conversion of the applied configuration words them. Upstream answers 500 (kubernetes#139253);
- * the client sent the bad field, so this is a 400, as the fix proposed there has it.
- */
-function typedPatchError(applied: KubeObject, group: string, kind: string, errors: string[]): StatusError {
-  const [, version] = /^(?:.*\/)?([^/]+)$/.exec(applied.apiVersion ?? '') ?? [];
-  const what = `${applied.metadata?.namespace ?? ''}/${applied.metadata?.name ?? ''}; ${group}/${version}, Kind=${kind}`;
-  return badRequest(`failed to create typed patch object (${what}): ${errors.length === 1 ? errors[0] : ['errors:', ...errors.map((e) => `  ${e}`)].join('\n')}`);
-}
-
 /** Server-side apply: the applied configuration is merged by the field manager, which owns conflicts. */
 function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: unknown, force: boolean, subresource: string | undefined): UpdateRequest {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('error decoding YAML: the applied configuration must be an object');
   const applied = patch as KubeObject;
-  if (!applied.apiVersion) throw badRequest('apiVersion must be set in the applied configuration');
-  if (!applied.kind) throw badRequest('kind must be set in the applied configuration');
-  if (applied.apiVersion !== reg.apiVersion || applied.kind !== reg.rt.kind) {
-    throw badRequest(`the applied configuration is a ${String(applied.kind)} of ${String(applied.apiVersion)}, not a ${reg.rt.kind} of ${reg.apiVersion}`);
-  }
-  if (applied.metadata?.name !== undefined && applied.metadata.name !== name) {
-    throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
-  }
+  // as upstream's versionCheckManager, the first step of an apply
+  const gvk = groupVersionKindOf(applied);
+  if (gvk !== `${reg.rt.group}/${reg.rt.version}, Kind=${reg.rt.kind}`) throw badRequest(`invalid object type: ${gvk}`);
   return {
     name,
     subresource,
@@ -115,18 +98,40 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
     managedFieldsSet: true,
     build: (current) => {
       const config = cloneJson(applied);
-      const duplicates: string[] = [];
-      const unknown = pruneUnknown(reg.deps.decoder.index, config, refTo(reg.rt.definition), '', 'fieldpath', false, duplicates);
-      if (unknown.length || duplicates.length) {
-        throw typedPatchError(applied, reg.rt.group, reg.rt.kind, [...unknown.map((p) => `${p}: field not declared in schema`), ...duplicates]);
-      }
+      config.apiVersion = reg.apiVersion;
+      checkTypedPatch(reg, applied, config);
       const keeps = reg.strategy.statusKeepsMetadata;
       const merged = reg.deps.fieldManager.apply(current, config, ctx, force, reg.hasStatus, subresource, keeps === 'all' ? undefined : keeps);
       reportApplyDuplicates(ctx);
+      checkApplied(reg, ctx, name, applied, current);
       if (merged === current) return current; // a no-op apply: the stored object, already decoded
-      const out = decodeObject(reg.deps.decoder, merged, targetOf(reg.rt), ctx);
-      if (!current) out.metadata = { ...out.metadata, name };
-      return out;
+      return decodeObject(reg.deps.decoder, merged, targetOf(reg.rt), ctx);
     },
   };
+}
+
+/** An unstructured object's group, version and kind as Go prints them: all empty when its apiVersion does not parse. */
+function groupVersionKindOf(obj: KubeObject): string {
+  const apiVersion = typeof obj.apiVersion === 'string' && obj.apiVersion !== '/' ? obj.apiVersion : '';
+  const kind = typeof obj.kind === 'string' ? obj.kind : '';
+  const parts = apiVersion.split('/');
+  if (parts.length > 2) return '/, Kind=';
+  const [group, version] = parts.length === 2 ? parts : ['', apiVersion];
+  return `${group}/${version}, Kind=${kind}`;
+}
+
+/**
+ * What upstream's patch handler checks of the object an apply made, in its order: a uid when there was nothing to
+ * apply to, the namespace (on every apply, also one that changes nothing), then the name (the live object's when the
+ * configuration has none).
+ */
+function checkApplied(reg: Registry, ctx: RequestContext, name: string, applied: KubeObject, current: KubeObject | undefined): void {
+  const sent = applied.metadata ?? {};
+  if (!current && sent.uid) {
+    throw conflict(reg.gr, name, `uid mismatch: the provided object specified uid ${sent.uid}, and no existing object was found`);
+  }
+  if (reg.rt.namespaced && sent.namespace && sent.namespace !== ctx.namespace) throw namespaceMismatch();
+  const objName = sent.name ?? current?.metadata?.name;
+  if (!objName) throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
+  if (objName !== name) throw badRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
 }

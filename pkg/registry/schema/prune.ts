@@ -30,7 +30,7 @@ export function pruneUnknown(index: SchemaIndex, value: unknown, schema: Schema,
  * structured-merge-diff's PathElement of a list item: [k="v",n=1] in a map list (its keys sorted, a missing one at its
  * schema default), [=v] in a set, [i] otherwise.
  */
-function elementPath(index: SchemaIndex, s: Schema, item: unknown, i: number): string {
+export function elementPath(index: SchemaIndex, s: Schema, item: unknown, i: number): string {
   const keys = s['x-kubernetes-list-map-keys'];
   if (s['x-kubernetes-list-type'] === 'map' && Array.isArray(keys) && isPlainObject(item)) {
     const props = s.items ? index.resolve(s.items).schema.properties : undefined;

@@ -1,0 +1,85 @@
+// An applied configuration as structured-merge-diff types it (upstream: the field manager's ObjectToTyped of the
+// patch object): a value of the wrong JSON type for its schema fails the apply, worded as that library words it.
+import type { KubeObject } from '../../../api/types.js';
+import { propertyOf, refTo, type Schema } from '../../../api/schema.js';
+import { badRequest, StatusError } from '../../apimachinery/errors.js';
+import { goFloat, goValue } from '../../apimachinery/go-format.js';
+import { isPlainObject, type SchemaIndex } from '../schema/index.js';
+import { elementPath, pruneUnknown } from '../schema/prune.js';
+import type { Registry } from './registry.js';
+
+/**
+ * Throws when the applied configuration does not type: undeclared fields, items a map list or set repeats, values
+ * of the wrong type. `config` (a copy) loses its undeclared fields and nulls.
+ */
+export function checkTypedPatch(reg: Registry, applied: KubeObject, config: KubeObject): void {
+  const { index } = reg.deps.decoder;
+  const duplicates: string[] = [];
+  const unknown = pruneUnknown(index, config, refTo(reg.rt.definition), '', 'fieldpath', false, duplicates);
+  const types: string[] = [];
+  typeErrors(index, applied, refTo(reg.rt.definition), '', types);
+  if (unknown.length || duplicates.length || types.length) {
+    throw typedPatchError(applied, reg.rt.group, reg.rt.kind, [...unknown.map((p) => `${p}: field not declared in schema`), ...duplicates, ...types], types.length > 0);
+  }
+}
+
+/**
+ * Upstream's field manager returns these as a plain error, which its handler writes as a Status of code 500 and no
+ * reason (kubectl: `Error from server: failed to create typed patch object ...`): a wrong type is answered so here
+ * too, for clients that look at the code. Undeclared fields and repeated items alone are a 400, as the fix proposed
+ * upstream has it (kubernetes#139253), the client having sent them.
+ */
+function typedPatchError(applied: KubeObject, group: string, kind: string, errors: string[], wrongType: boolean): StatusError {
+  const [, version] = /^(?:.*\/)?([^/]+)$/.exec(applied.apiVersion ?? '') ?? [];
+  const what = `${applied.metadata?.namespace ?? ''}/${applied.metadata?.name ?? ''}; ${group}/${version}, Kind=${kind}`;
+  const message = `failed to create typed patch object (${what}): ${errors.length === 1 ? errors[0] : ['errors:', ...errors.map((e) => `  ${e}`)].join('\n')}`;
+  return wrongType ? new StatusError(500, '', message) : badRequest(message);
+}
+
+/**
+ * structured-merge-diff's check of scalars, maps and lists, in document order. Schemas without a single type
+ * (quantities, int-or-string) take any value there, as the library's untyped atoms do; nulls are always right.
+ */
+function typeErrors(index: SchemaIndex, value: unknown, schema: Schema, path: string, out: string[]): void {
+  const { schema: s } = index.resolve(schema);
+  if (value === null || value === undefined || s['x-kubernetes-int-or-string']) return;
+  const at = (message: string): void => void out.push(path ? `${path}: ${message}` : message);
+  switch (s.type) {
+    case 'string':
+      if (typeof value !== 'string') at(`expected string, got ${sharpV(value)}`);
+      return;
+    case 'integer':
+    case 'number':
+      if (typeof value !== 'number') at(`expected numeric (int or float), got ${goType(value)}`);
+      return;
+    case 'boolean':
+      if (typeof value !== 'boolean') at(`expected boolean, got &{${goValue(value)}}`);
+      return;
+    case 'array':
+      if (!Array.isArray(value)) return at(`expected list, got &{${goValue(value)}}`);
+      if (s.items) value.forEach((item, i) => typeErrors(index, item, s.items!, `${path}${elementPath(index, s, item, i)}`, out));
+      return;
+    case 'object':
+      if (!isPlainObject(value)) return at(`expected map, got &{${goValue(value)}}`);
+      for (const [key, v] of Object.entries(value)) {
+        const child = propertyOf(s, key) ?? (isPlainObject(s.additionalProperties) ? s.additionalProperties : undefined);
+        if (child) typeErrors(index, v, child, `${path}.${key}`, out);
+      }
+  }
+}
+
+/** Go's %#v of the library's value holding `v` (decoded from JSON: float64s, strings, bools, maps, slices). */
+const sharpV = (v: unknown): string => `&value.valueUnstructured{Value:${goSharp(v)}}`;
+
+function goSharp(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'number') return goFloat(v);
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharp).join(', ')}}`;
+  if (isPlainObject(v)) return `map[string]interface {}{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${goSharp(v[k])}`).join(', ')}}`;
+  return String(v);
+}
+
+/** Go's %T of a value decoded from JSON. */
+const goType = (v: unknown): string =>
+  typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? '[]interface {}' : 'map[string]interface {}';
