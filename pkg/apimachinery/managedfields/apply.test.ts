@@ -112,6 +112,18 @@ describe('apply', () => {
     expect(bobLeaves.spec.replicas).toBe(2);
   });
 
+  it('removes a dropped item whole though an updater owns fields inside it, and their ownership with it', () => {
+    const both = config(2);
+    both.spec.template.spec.containers.push({ name: 'sidecar', image: 'envoy' });
+    const live = apply(undefined, both, 'alice', opts());
+    const containers = live.spec.template.spec.containers.map((c: Record<string, unknown>) =>
+      (c.name === 'sidecar' ? { ...c, resources: { limits: { cpu: '100m' } } } : c));
+    const patched = updateManagedFields(live, { ...live, spec: { ...live.spec, template: { ...live.spec.template, spec: { containers } } } }, 'kubectl-patch', opts());
+    const out = apply(patched, config(2), 'alice', opts(false, T2));
+    expect(out.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['nginx']);
+    expect(managers(out)).toEqual(['alice/Apply']);
+  });
+
   it('returns the live object itself when applying the same configuration again', () => {
     const live = apply(undefined, config(), 'kubectl', opts());
     expect(apply(live, config(), 'kubectl', opts(false, T2))).toBe(live);
@@ -128,8 +140,10 @@ describe('apply', () => {
 
   it('refuses managedFields in the applied configuration', () => {
     const bad = config();
-    bad.metadata!.managedFields = [{ manager: 'x' }];
-    expect(statusErrorOf(() => apply(undefined, bad, 'kubectl', opts())).message).toBe('metadata.managedFields must be nil');
+    for (const list of [[{ manager: 'x' }], []]) {
+      bad.metadata!.managedFields = list;
+      expect(statusErrorOf(() => apply(undefined, bad, 'kubectl', opts())).message).toBe('metadata.managedFields must be nil');
+    }
   });
 
   it('keeps the client-side apply annotation in step when kubectl applies', () => {

@@ -5,16 +5,18 @@
 //   apply(live: KubeObject | undefined, applied: KubeObject, manager: string, opts: ApplyOptions): KubeObject
 //     -> the merged object with metadata.managedFields updated; `live` itself (===) when nothing changed.
 //     Throws 409 Conflict (causes with reason FieldManagerConflict) and 400 when the patch carries managedFields.
+//   refuseAppliedManagedFields(applied): void    // that 400, for callers that check the configuration before
+//     kubectl's own applies may take fields its client-side apply annotation lists without a conflict (last-applied.ts).
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest } from '../errors.js';
 import { resolveSchema } from '../schema-lookup.js';
 import { compareObjects, withoutManagedFields } from './compare.js';
-import { conflictError, decodeEntries, encodeEntries, sameManager, stripIgnored, type Conflict, type Entry } from './entries.js';
+import { conflictError, decodeEntries, encodeEntries, sameManager, stripIgnored, type Entry } from './entries.js';
 import { difference, intersect, pathOf, union } from './fieldpath.js';
+import { KUBECTL_MANAGER, LAST_APPLIED_ANNOTATION, syncLastApplied, takeoverAllowed } from './last-applied.js';
 import { mergeApplied, removeFields } from './merge.js';
 import type { UpdateOptions } from './update.js';
 import { fieldSetOf } from './walk.js';
-import { cloneJson } from '../json-clone.js';
 
 export interface ApplyOptions extends UpdateOptions {
   force: boolean;
@@ -22,28 +24,16 @@ export interface ApplyOptions extends UpdateOptions {
 
 /** The owner of an object's fields before anyone applied, as upstream names it. */
 export const BEFORE_FIRST_APPLY = 'before-first-apply';
-export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
-
-/** Go's json.Marshal of a map: keys sorted; the encoder ends with a newline. */
-const sortedJson = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) =>
-  x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, (x as Record<string, unknown>)[k]])) : x);
-
-/**
- * kubectl's server-side apply keeps a client-side apply annotation, if the object has one, in step with
- * what it applied (upstream's lastAppliedUpdater), so that a later client-side apply diffs correctly.
- */
-const syncLastApplied = (merged: KubeObject, applied: KubeObject, manager: string): KubeObject => {
-  if (manager !== 'kubectl' || merged.metadata?.annotations?.[LAST_APPLIED_ANNOTATION] === undefined) return merged;
-  const copy = cloneJson(applied);
-  if (copy.metadata?.annotations) delete copy.metadata.annotations[LAST_APPLIED_ANNOTATION];
-  const annotations = { ...merged.metadata.annotations, [LAST_APPLIED_ANNOTATION]: `${sortedJson(copy)}\n` };
-  return { ...merged, metadata: { ...merged.metadata, annotations } };
-};
 
 const entriesKey = (entries: Entry[]): string => JSON.stringify((encodeEntries(entries) ?? []).map(({ time: _t, ...e }) => e));
 
+/** An applied configuration may not carry managedFields, an empty list either (only absent or null is Go's nil). */
+export const refuseAppliedManagedFields = (applied: KubeObject): void => {
+  if (Array.isArray(applied.metadata?.managedFields)) throw badRequest('metadata.managedFields must be nil');
+};
+
 export const apply = (live: KubeObject | undefined, applied: KubeObject, manager: string, opts: ApplyOptions): KubeObject => {
-  if ((applied.metadata?.managedFields ?? []).length > 0) throw badRequest('metadata.managedFields must be nil');
+  refuseAppliedManagedFields(applied);
   const { lookup } = opts;
   const schema = resolveSchema(lookup(opts.rootDefinition), lookup);
   const current = withoutManagedFields(live);
@@ -64,8 +54,12 @@ export const apply = (live: KubeObject | undefined, applied: KubeObject, manager
   }
 
   const { changed, removed } = compareObjects(current, merged, schema, lookup, opts.ignore);
-  const conflicts: Conflict[] = others.flatMap((entry) => [...intersect(entry.set, changed)].map((k) => ({ entry, path: pathOf(k) })));
-  if (conflicts.length > 0 && !opts.force) throw conflictError(conflicts);
+  let conflicts = others.flatMap((entry) => [...intersect(entry.set, changed)].map((key) => ({ entry, key })));
+  if (conflicts.length > 0 && !opts.force && manager === KUBECTL_MANAGER) {
+    const allowed = takeoverAllowed(current, schema, lookup, opts.apiVersion);
+    conflicts = conflicts.filter((c) => !allowed.has(c.key));
+  }
+  if (conflicts.length > 0 && !opts.force) throw conflictError(conflicts.map(({ entry, key }) => ({ entry, path: pathOf(key) })));
 
   const result: Entry[] = others.map((e) => ({ ...e, set: difference(difference(e.set, changed), removed) }));
   result.push({ ...me, time: opts.now, set: appliedSet });

@@ -30,12 +30,21 @@ describe('fieldSetOf and removeFields', () => {
     expect([...set]).toEqual([pathKey([fieldPE('finalizers'), valuePE('a/b')])]);
   });
 
-  it('keeps an item whose other fields someone else owns, with its key', () => {
-    const value = { containers: [{ name: 'a', image: 'i', args: ['x'] }] };
+  it('drops an item its applier dropped though someone else owns fields inside it, as upstream', () => {
+    const value = { containers: [{ name: 'a', image: 'i', args: ['x'] }, { name: 'b' }] };
     const item = [fieldPE('containers'), keyPE({ name: 'a' })];
     const remove = new Set([pathKey(item), pathKey([...item, fieldPE('name')]), pathKey([...item, fieldPE('image')])]);
-    const keep = new Set([pathKey([...item, fieldPE('args')])]);
-    expect(removeFields(value, podSpec, lookup, remove, keep)).toEqual({ containers: [{ name: 'a', args: ['x'] }] });
-    expect(removeFields(value, podSpec, lookup, remove, new Set())).toEqual({});
+    const keep = new Set([pathKey([...item, fieldPE('args')]), pathKey([fieldPE('containers'), keyPE({ name: 'b' })])]);
+    expect(removeFields(value, podSpec, lookup, remove, keep)).toEqual({ containers: [{ name: 'b' }] });
+  });
+
+  it('keeps a struct field someone else owns something below, with what is kept', () => {
+    const strategy = definitions['io.k8s.api.apps.v1.DeploymentStrategy'];
+    const value = { type: 'RollingUpdate', rollingUpdate: { maxSurge: '1', maxUnavailable: '0' } };
+    const field = [fieldPE('rollingUpdate')];
+    const remove = new Set([pathKey(field), pathKey([...field, fieldPE('maxSurge')])]);
+    const keep = new Set([pathKey([fieldPE('type')]), pathKey([...field, fieldPE('maxUnavailable')])]);
+    expect(removeFields(value, strategy, lookup, remove, keep)).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '0' } });
+    expect(removeFields(value, strategy, lookup, remove, new Set([pathKey([fieldPE('type')])]))).toEqual({ type: 'RollingUpdate' });
   });
 });

@@ -74,18 +74,21 @@ export const mergeApplied = (live: unknown, config: unknown, schema: Schema | un
 };
 
 /**
- * Removes every path in `remove` unless `keep` still holds something below it (then the node stays with
- * what is kept, and a list item keeps its key fields). Maps emptied by the removal go too.
+ * Removes every path in `remove` with all below it, but for a struct's field that `keep` still holds something
+ * below: it stays with what is kept (upstream's EnsureNamedFieldsAreMembers makes such a field owned). A list item
+ * is never kept that way: dropped by its applier, it goes though another manager owns fields inside it. Maps
+ * emptied by the removal go too.
  */
 export const removeFields = (value: unknown, schema: Schema | undefined, lookup: SchemaLookup, remove: FieldSet, keep: FieldSet): unknown => {
-  const walk = (v: unknown, s: Schema | undefined, path: Path): unknown => {
-    if (path.length > 0 && remove.has(pathKey(path)) && !hasDescendant(keep, path)) return undefined;
+  const walk = (v: unknown, s: Schema | undefined, path: Path, named = false): unknown => {
+    if (path.length > 0 && remove.has(pathKey(path)) && !(named && hasDescendant(keep, path))) return undefined;
     const node = classify(v, s, lookup);
     if (node.kind === 'struct' || node.kind === 'map') {
       const src = v as Obj;
       const out: Obj = {};
+      const fields = node.kind === 'struct' ? node.schema?.properties : undefined;
       for (const [k, x] of Object.entries(src)) {
-        const r = walk(x, childOf(node, k, lookup), [...path, fieldPE(k)]);
+        const r = walk(x, childOf(node, k, lookup), [...path, fieldPE(k)], fields !== undefined && Object.hasOwn(fields, k));
         if (r !== undefined) setOwn(out, k, r);
       }
       return Object.keys(src).length > 0 && Object.keys(out).length === 0 && path.length > 0 ? undefined : out;

@@ -64,6 +64,16 @@ describe('updateManagedFields', () => {
     expect(later.metadata?.managedFields).toBeUndefined();
   });
 
+  it('resets managedFields on an empty list too, as upstream\'s isResetManagedFields (null keeps them)', () => {
+    const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts());
+    for (const sent of [[], [{ manager: '', fieldsV1: null }]]) {
+      const reset = updateManagedFields(created, { ...created, metadata: { ...created.metadata, managedFields: sent as never } }, 'kubectl-replace', opts());
+      expect(reset.metadata?.managedFields).toBeUndefined();
+    }
+    const kept = updateManagedFields(created, { ...created, metadata: { ...created.metadata, managedFields: null as never } }, 'kubectl-replace', opts());
+    expect(kept.metadata?.managedFields?.map((e) => e.manager)).toEqual(['kubectl-create']);
+  });
+
   it('keeps the live entries when the request sends none', () => {
     const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts());
     const { managedFields: _m, ...meta } = created.metadata!;

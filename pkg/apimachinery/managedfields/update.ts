@@ -12,7 +12,7 @@ import { resolveSchema, type SchemaLookup } from '../schema-lookup.js';
 import { compareObjects, withoutManagedFields } from './compare.js';
 import { capUpdateManagers, decodeEntries, encodeEntries, entryHas, ignoredWith, sameManager, type Entry } from './entries.js';
 import { difference, fieldPE, union, type Path } from './fieldpath.js';
-import { createdFieldsV1 } from './walk.js';
+import { createdFieldsV1, isObj } from './walk.js';
 
 export interface UpdateOptions {
   lookup: SchemaLookup;
@@ -27,9 +27,12 @@ export interface UpdateOptions {
   ignore?: Path[];
 }
 
-/** `managedFields: [{}]` in a request clears them. */
-const isReset = (list: ManagedFieldsEntry[] | undefined): boolean =>
-  list?.length === 1 && Object.keys(list[0]).length === 0;
+/** An entry Go decodes to its zero value: every field empty or null. */
+const isZeroEntry = (e: ManagedFieldsEntry): boolean => Object.values(e).every((v) => v === '' || v === null || v === undefined);
+
+/** `managedFields: []` or `[{}]` in a request clears them (upstream's isResetManagedFields); null or none does not. */
+const isReset = (list: ManagedFieldsEntry[] | null | undefined): boolean =>
+  Array.isArray(list) && (list.length === 0 || (list.length === 1 && isObj(list[0]) && isZeroEntry(list[0])));
 
 /**
  * Which entries an update starts from: the request's own (clients may edit managedFields), unless it
@@ -42,7 +45,7 @@ const startingEntries = (old: KubeObject | undefined, next: KubeObject, subresou
   const sent = next.metadata?.managedFields;
   if (isReset(sent)) return [];
   // clients mostly send back the entries they read
-  if (sent === undefined || sent.length === 0 || isDeepStrictEqual(sent, stored)) return live;
+  if (!Array.isArray(sent) || isDeepStrictEqual(sent, stored)) return live;
   const decoded = decodeEntries(sent);
   return decoded.length > 0 ? decoded : live;
 };

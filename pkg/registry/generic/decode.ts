@@ -35,7 +35,15 @@ export const targetOf = (rt: ResourceType): Target => ({ group: rt.group, versio
 export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: RequestContext): KubeObject {
   if (!isPlainObject(body)) throw badRequest(`Object '${target.kind}' is invalid: the body must be a JSON object`);
   const sent = body as KubeObject;
-  if (d.decode) return d.decode(sent, target, ctx);
+  // Go decodes `managedFields: []` to an empty list, not nil: the field manager reads it as a reset (upstream's
+  // isResetManagedFields) and writes managedFields itself, so omitempty's dropping of it waits for the field manager
+  const reset = Array.isArray(sent.metadata?.managedFields) && sent.metadata.managedFields.length === 0;
+  const obj = d.decode ? d.decode(sent, target, ctx) : decodeBuiltIn(d, sent, target, ctx);
+  if (reset && obj.metadata && obj.metadata.managedFields === undefined) obj.metadata = { ...obj.metadata, managedFields: [] };
+  return obj;
+}
+
+function decodeBuiltIn(d: Decoder, sent: KubeObject, target: Target, ctx: RequestContext): KubeObject {
   const apiVersion = apiVersionOf(target.group, target.version);
   if (sent.apiVersion !== undefined && sent.apiVersion !== apiVersion) {
     throw badRequest(`the API version in the data (${String(sent.apiVersion)}) does not match the expected API version (${apiVersion})`);
