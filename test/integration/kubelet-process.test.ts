@@ -337,6 +337,20 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(vars).toContain('CM_a-b=dashed');
   });
 
+  it('finds the command with the container\'s PATH alone: a PATH without the node\'s tools still builds its root (and kubectl exec enters it)', async () => {
+    const path = '/opt/mytools/bin:/usr/local/bin:/usr/bin:/bin';
+    await createBound(admin, pod('own-path', {
+      spec: {
+        volumes: [{ name: 'data', emptyDir: {} }],
+        containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'echo "$PATH"; exec sleep 60'], env: [{ name: 'PATH', value: path }], volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
+      },
+    }), NODE);
+    await phase('own-path', 'Running');
+    expect(await eventually(async () => (await admin.pods('default').logs('own-path')) || undefined, 10_000, 'logs')).toBe(`${path}\n`);
+    expect((await api.kubectl('exec', 'own-path', '--', 'sh', '-c', 'echo "$PATH"')).stdout).toBe(`${path}\n`);
+    await admin.pods('default').delete('own-path', { gracePeriodSeconds: 0 });
+  });
+
   it('reports exit codes: restartPolicy Never ends Failed with the code; output without a last newline is logged', async () => {
     await createBound(admin, pod('exit3', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'echo one; printf two; printf three >&2; exit 3'] }] } }), NODE);
     const p = await phase('exit3', 'Failed');

@@ -110,6 +110,17 @@ async function makeMissingSources(mounts: Mount[]): Promise<void> {
 const commandFound = (c: ContainerRecord, cmd: string, mounts: Mount[]): Promise<boolean> =>
   findExecutable(hostPathOf(cmd, mounts), c.env.PATH ?? '', hostPathOf(c.cwd, mounts));
 
+/** The PATH the wrappers around a container's command find their tools with (mount, chroot, nsenter, setpriv). */
+const NODE_PATH = process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/**
+ * A wrapped command's argv and env, as runc runs a container's process: the container's PATH serves only to find its
+ * command (one without /usr/sbin must not lose the wrappers' chroot), so the wrappers run with the node's, and the
+ * innermost one gives the command the container's back.
+ */
+const wrappedEnv = (env: Record<string, string>): Record<string, string> => ({ ...env, PATH: NODE_PATH });
+const withOwnPath = (env: Record<string, string>, argv: string[]): string[] => wrapperArgv('PATH=$0 && exec "$@"', env.PATH ?? '', ...argv);
+
 /** Unix socket paths are short (108 bytes): a long root dir puts its shims' sockets under the temp dir instead. */
 const socketDir = (rootDir: string): string => {
   const own = join(rootDir, 'run');
@@ -274,7 +285,7 @@ export class ProcessRuntime implements Runtime {
   async startContainer(id: string): Promise<void> {
     const c = this.mustGet(id);
     if (c.state !== 'created') throw new Error(`container ${id} is ${c.state}, not created`);
-    let argv = await this.argv(c.config);
+    const own = await this.argv(c.config);
     const pod = this.pods.get(c.sandboxId);
     const mounts = c.config.mounts ?? [];
     // in a sandbox every container gets a root, for a /proc of the pod's PID namespace (ps in an ephemeral container
@@ -282,14 +293,15 @@ export class ProcessRuntime implements Runtime {
     const rooted = (mounts.length > 0 || pod !== undefined) && (await this.canRoot());
     if (c.config.workingDir && !rooted) await mkdir(c.config.workingDir, { recursive: true }).catch(() => undefined);
     const binds = rooted || !(await this.canBind()) ? [] : [...new Set(await Promise.all(mounts.filter((m) => m.readOnly).map((m) => realpath(m.hostPath).catch(() => m.hostPath))))];
+    const wrapped = pod !== undefined || binds.length > 0 || rooted || switchesUser(c.config.user);
     // behind a wrapper, a missing command would be the wrapper's failure: it is looked for first
-    if ((pod || binds.length || rooted) && !(await commandFound(c, argv[0]!, rooted ? mounts : []))) {
-      const exit = { exitCode: 128, finishedAt: Date.now(), startError: notFoundMessage(argv[0]!) };
+    if (wrapped && !(await commandFound(c, own[0]!, rooted ? mounts : []))) {
+      const exit = { exitCode: 128, finishedAt: Date.now(), startError: notFoundMessage(own[0]!) };
       this.state.saveExit(id, exit);
       this.exitedWith(c, exit);
       throw new Error(exit.startError);
     }
-    argv = asUser(c.config.user, argv);
+    let argv = asUser(c.config.user, wrapped ? withOwnPath(c.env, own) : own);
     // a tty container's process leads the terminal's session inside the pod's PID namespace (see execArgv)
     if (pod && c.config.tty && PTY_AVAILABLE) argv = leadingItsTerminal(argv);
     if (rooted) {
@@ -316,7 +328,7 @@ export class ProcessRuntime implements Runtime {
     await mkdir(this.sockets, { recursive: true });
     this.shimCommand ??= this.o.shim ?? defaultShim();
     const shim = await ShimHandle.start(this.shimCommand, this.state.containerDir(id), {
-      argv, env: c.env, cwd: hostCwd(c), logPath: c.logPath, socket: this.socketPath(id), stdin: c.config.stdin === true, tty: c.config.tty === true,
+      argv, env: wrapped ? wrappedEnv(c.env) : c.env, cwd: hostCwd(c), logPath: c.logPath, socket: this.socketPath(id), stdin: c.config.stdin === true, tty: c.config.tty === true,
       ...(c.root ? { startedByte: true } : {}),
     });
     this.track(c, shim);
@@ -392,10 +404,11 @@ export class ProcessRuntime implements Runtime {
   async execSync(id: string, cmd: string[], timeoutSeconds = 0): Promise<ExecResult> {
     const c = this.mustGet(id);
     if (c.state !== 'running') throw new Error(`container ${id} is not running`);
-    let argv: string[];
-    try { argv = await this.execArgv(c, cmd); } catch (err) { return { stdout: '', stderr: (err as Error).message, exitCode: 126 }; }
+    let run: { argv: string[]; env: Record<string, string> };
+    try { run = await this.execArgv(c, cmd); } catch (err) { return { stdout: '', stderr: (err as Error).message, exitCode: 126 }; }
+    const { argv, env } = run;
     return new Promise((resolve) => {
-      execFile(argv[0]!, argv.slice(1), { cwd: hostCwd(c), env: c.env, timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      execFile(argv[0]!, argv.slice(1), { cwd: hostCwd(c), env, timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 126) : 0;
         const timedOut = timeoutSeconds > 0 && (err as { killed?: boolean } | null)?.killed === true;
         resolve({ stdout, stderr, exitCode: code, ...(timedOut ? { timedOut } : {}) });
@@ -406,7 +419,8 @@ export class ProcessRuntime implements Runtime {
   async exec(id: string, cmd: string[], o: StreamingOptions): Promise<StreamingSession> {
     const c = this.mustGet(id);
     if (c.state !== 'running') throw new Error(`container ${id} is not running`);
-    return execStreaming(await this.execArgv(c, cmd, o.tty === true && PTY_AVAILABLE), c.env, hostCwd(c), o);
+    const { argv, env } = await this.execArgv(c, cmd, o.tty === true && PTY_AVAILABLE);
+    return execStreaming(argv, env, hostCwd(c), o);
   }
 
   attach(id: string, o: StreamingOptions): Promise<StreamingSession> {
@@ -447,27 +461,29 @@ export class ProcessRuntime implements Runtime {
    * process, so that it sees the container's mounts (its root, read-only binds, the sandbox's /etc) when it has a
    * mount namespace of its own; else in its pod's namespaces when it has a sandbox, or as it is.
    */
-  private async execArgv(c: ProcContainer, cmd: string[], tty = false): Promise<string[]> {
+  private async execArgv(c: ProcContainer, cmd: string[], tty = false): Promise<{ argv: string[]; env: Record<string, string> }> {
     const pod = this.pods.get(c.sandboxId);
     const pid = c.shim?.started?.pid;
-    // as runc exec, as the container's user; on a tty, as the leader of a session of its own that the terminal
-    // belongs to, as runc makes it: entering a PID namespace forks, and a shell whose terminal's process group it
-    // cannot see fails to give the terminal back when it exits ("Cannot set tty process group", exit code 2)
-    const run = tty && pod ? leadingItsTerminal(asUser(c.config.user, cmd)) : asUser(c.config.user, cmd);
-    let argv = run;
+    let enter: ((run: string[]) => string[]) | undefined;
     if (pid !== undefined) {
       const { top, main } = await this.processesOf(c, pid);
       const target = main ?? top;
       const [mine, theirs] = await Promise.all([readlink('/proc/self/ns/mnt').catch(() => ''), readlink(`/proc/${target}/ns/mnt`).catch(() => '')]);
       if (theirs && theirs !== mine) {
-        argv = ['nsenter', `--target=${target}`, '--mount', ...(c.root ? ['--root', '--wd'] : []), ...(pod ? ['--pid', '--ipc', '--uts', '--net'] : []), '--',
+        enter = (run) => ['nsenter', `--target=${target}`, '--mount', ...(c.root ? ['--root', '--wd'] : []), ...(pod ? ['--pid', '--ipc', '--uts', '--net'] : []), '--',
           ...(c.root ? inRootArgv(c.cwd, run) : run)];
       }
     }
-    if (argv === run && pod) argv = this.o.sandboxes!.wrap(pod, run);
+    if (!enter && pod) enter = (run) => this.o.sandboxes!.wrap(pod, run);
+    if (!enter && !switchesUser(c.config.user)) return { argv: cmd, env: c.env };
     // behind a wrapper, a missing command would be the wrapper's failure: it is looked for first
-    if (argv !== cmd && !(await commandFound(c, cmd[0] ?? '', c.root ? c.config.mounts ?? [] : []))) throw new Error(execNotFoundMessage(cmd[0] ?? ''));
-    return argv;
+    if (!(await commandFound(c, cmd[0] ?? '', c.root ? c.config.mounts ?? [] : []))) throw new Error(execNotFoundMessage(cmd[0] ?? ''));
+    // as runc exec, as the container's user; on a tty, as the leader of a session of its own that the terminal
+    // belongs to, as runc makes it: entering a PID namespace forks, and a shell whose terminal's process group it
+    // cannot see fails to give the terminal back when it exits ("Cannot set tty process group", exit code 2)
+    const own = asUser(c.config.user, withOwnPath(c.env, cmd));
+    const run = tty && pod ? leadingItsTerminal(own) : own;
+    return { argv: enter ? enter(run) : run, env: wrappedEnv(c.env) };
   }
 
   /** The log file of a container. */
@@ -615,8 +631,9 @@ const oomKilled = (cgroup: string): boolean => {
  * `argv` run as the container's user (setpriv switches after the wrappers, which need root, have done their work); as
  * it is when the runtime is not root itself, which cannot switch users.
  */
+const switchesUser = (user: ContainerUser | undefined): user is ContainerUser => user !== undefined && process.getuid?.() === 0;
 const asUser = (user: ContainerUser | undefined, argv: string[]): string[] =>
-  user && process.getuid?.() === 0
+  switchesUser(user)
     ? ['setpriv', `--reuid=${user.uid}`, `--regid=${user.gid}`, user.groups.length ? `--groups=${user.groups.join(',')}` : '--clear-groups', '--', ...argv]
     : argv;
 
