@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../client/index.js';
-import { containerEnv, linkedServices, serviceLinkEnv } from './env.js';
+import { containerEnv, expandVars, linkedServices, serviceLinkEnv } from './env.js';
 
 const svc = (namespace: string, name: string, clusterIP: string, ports: unknown[]): KubeObject =>
   ({ apiVersion: 'v1', kind: 'Service', metadata: { namespace, name }, spec: { clusterIP, ports } });
@@ -52,4 +52,17 @@ describe('resourceFieldRef env vars', () => {
     }, { hostIp: '10.0.0.1', get: () => Promise.resolve(undefined), node: { cpu: '3', memory: '1Gi', ephemeralStorage: '2Gi' } });
     expect(env).toEqual([{ name: 'CPU', value: '3' }, { name: 'MEM', value: '128' }, { name: 'EPH', value: '2048' }]);
   });
+});
+
+describe('$(VAR) expansion', () => {
+  const vars = { VAR_A: 'A', VAR_B: 'B', VAR_REF: '$(VAR_A)', VAR_EMPTY: '', 'Logging:Level': 'debug', '1num': 'one', 'a b': 'spaced' };
+  it.each([
+    ['$(VAR_A)-$(VAR_A)', 'A-A'], ['$$(VAR_B)_$(VAR_A)', '$(VAR_B)_A'], ['f000-$$VAR_A', 'f000-$VAR_A'], ['$(VAR_A$(VAR_B))', '$(VAR_A$(VAR_B))'],
+    ['$(VAR_REF)', '$(VAR_A)'], ['foo$(VAR_EMPTY)bar', 'foobar'], ['foo$(VAR_Awhoops!', 'foo$(VAR_Awhoops!'], ['$?_boo_$!', '$?_boo_$!'],
+    ['$VAR_A', '$VAR_A'], ['$(VAR_DNE)', '$(VAR_DNE)'], ['$$$$$$(BIG_MONEY)', '$$$(BIG_MONEY)'], ['$$$$$$$(VAR_A)', '$$$A'], ['${VAR_A}', '${VAR_A}'],
+    ['$(VAR_B)_______$(A', 'B_______$(A'], ['$(VAR_A)foobarzab$', 'Afoobarzab$'], ['--$($($($($--', '--$($($($($--'], ['$(foo$$var)', '$(foo$$var)'],
+    ['$(toString)', '$(toString)'], ['é$é', 'é$é'],
+    // names relaxed validation allows are names too
+    ['level=$(Logging:Level) $(1num) $(a b)', 'level=debug one spaced'],
+  ])('%s → %s', (input, want) => expect(expandVars(input, vars)).toBe(want));
 });

@@ -24,9 +24,29 @@ interface EnvVar {
 interface EnvFrom { prefix?: string; configMapRef?: { name: string; optional?: boolean }; secretRef?: { name: string; optional?: boolean } }
 interface SpecContainer { name: string; env?: EnvVar[]; envFrom?: EnvFrom[]; resources?: { limits?: Record<string, string>; requests?: Record<string, string> } }
 
-/** $(VAR) expands from `vars`; $$(VAR) is an escaped $(VAR); unknown references stay as written. */
+/**
+ * Upstream's expansion (third_party/forked/golang/expansion): `$(NAME)` is whatever lies before the next `)` (names
+ * relaxed validation allows, `a:b` or `1x`, too) mapped by `map`; `$$` is `$`; any other `$`, an unterminated `$(`
+ * and a `$` at the end stay as written.
+ */
+export const expand = (s: string, map: (name: string) => string): string => {
+  let out = '';
+  let checkpoint = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] !== '$' || i + 1 >= s.length) continue;
+    out += s.slice(checkpoint, i);
+    const next = String.fromCodePoint(s.codePointAt(i + 1)!);
+    const close = next === '(' ? s.indexOf(')', i + 2) : -1;
+    if (close >= 0) { out += map(s.slice(i + 2, close)); i = close; }
+    else { out += next === '$' ? '$' : `$${next}`; i += next.length; }
+    checkpoint = i + 1;
+  }
+  return out + s.slice(checkpoint);
+};
+
+/** $(VAR) expands from `vars`; unknown references stay as written (upstream's MappingFuncFor). */
 export const expandVars = (s: string, vars: Record<string, string>): string =>
-  s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name?: string) => (m === '$$' ? '$' : name !== undefined && name in vars ? vars[name]! : m));
+  expand(s, (name) => (Object.hasOwn(vars, name) ? vars[name]! : `$(${name})`));
 
 const fieldValue = (pod: KubeObject, path: string, podIp: string | undefined, hostIp: string): string => {
   const meta = pod.metadata ?? {};
