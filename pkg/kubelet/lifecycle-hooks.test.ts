@@ -1,4 +1,4 @@
-// Lifecycle hook failures in upstream's words (the FailedPostStartHook event's message): an exec's CRI error and its
+// Lifecycle hook failures in upstream's words (a failed postStart's waiting message): an exec's CRI error and its
 // output, an HTTP GET that fails only when it cannot be sent.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,7 @@
 // Lifecycle hooks as upstream's handlerRunner runs them (pkg/kubelet/lifecycle/handlers.go): an exec in the
 // container, an HTTP GET that fails only when it cannot be sent (its status does not count), or a sleep; a failure
-// is worded with the hook's kind, the container and the pod ("name_namespace(uid)"), as the FailedPostStartHook
-// event shows it.
+// is worded with the hook's kind, the container and the pod ("name_namespace(uid)"), as the waiting message of a
+// container whose postStart failed shows it (never an event: the output may hold secrets).
 import type { KubeObject } from '../../api/types.js';
 import { runAction, type Probe } from './probes.js';
 import type { Runtime } from './runtime/types.js';

@@ -528,3 +528,34 @@ describe('the sandbox hostname', () => {
     }
   });
 });
+
+describe('a failed postStart hook', () => {
+  const hooked = (restartPolicy: string): PodRecord => record({
+    restartPolicy, containers: [{ name: 'c', image: 'nginx:1.27', lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo secret-token; exit 1'] } } } }],
+  });
+  /** The fake runtime runs hooks as the process runtime does, their exec failing with the hook's output. */
+  const runningHooks = (runtime: FakeRuntime): void => {
+    Object.defineProperty(runtime, 'probe', { value: undefined });
+    vi.spyOn(runtime, 'execSync').mockResolvedValue({ stdout: 'secret-token\n', stderr: '', exitCode: 1 });
+  };
+
+  it('is an event that says no more than that; the container, killed, waits with PostStartHookError and the hook\'s words', async () => {
+    const { syncer, runtime, events } = setup();
+    runningHooks(runtime);
+    const rec = hooked('Always');
+    await syncer.sync(rec);
+    expect(events).toEqual(expect.arrayContaining(['FailedPostStartHook: PostStartHook failed', 'Killing: FailedPostStartHook']));
+    expect(events.join('\n')).not.toContain('secret-token');
+    expect(cs(syncer.status(rec)).state.waiting).toEqual({
+      reason: 'PostStartHookError', message: expect.stringMatching(/^Exec lifecycle hook \(\[sh -c echo secret-token; exit 1\]\) for Container "c" in Pod "p_ns\(u1\)" failed - error: .*secret-token/),
+    });
+  });
+
+  it('leaves a container that is not restarted (restartPolicy Never) terminated', async () => {
+    const { syncer, runtime } = setup();
+    runningHooks(runtime);
+    const rec = hooked('Never');
+    await syncer.sync(rec);
+    expect(cs(syncer.status(rec)).state.terminated).toBeDefined();
+  });
+});

@@ -537,9 +537,15 @@ export class PodSyncer {
     if (hook && this.runsHooks()) {
       const failure = await runHook(rt, id, hook, { pod, container: c.name, podIp: rec.podIp, ports: c.ports, timeoutSeconds: 0 });
       if (failure !== undefined) {
-        this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'FailedPostStartHook', failure);
+        // as upstream, the event says no more than that (the hook's output may hold secrets); the failure is the
+        // waiting message of a container to be restarted (its reason cache), until the next sync backs it off
+        this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'FailedPostStartHook', 'PostStartHook failed');
         this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Killing', `FailedPostStartHook`);
         await rt.stopContainer(id, (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
+        const stopped = rt.containerStatus(id);
+        if (stopped?.state === 'exited' && this.shouldRestart((pod.spec?.restartPolicy as string | undefined) ?? 'Always', stopped)) {
+          rec.waiting.set(c.name, { reason: 'PostStartHookError', message: failure, attempt });
+        }
       }
     }
   }
