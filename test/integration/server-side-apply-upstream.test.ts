@@ -1,7 +1,7 @@
 // Server-side apply as upstream's field manager does it around structured-merge-diff, with the real kubectl:
 // moving from client-side to server-side apply without conflicts (lastAppliedManager), an applier's dropped
-// list item going whole though another writer set a field inside it, managedFields: [] resetting on an update, and
-// the synced annotation encoded as Go's json.Encoder does.
+// list item going whole though another writer set a field inside it, managedFields: [] resetting on an update and
+// refused in an applied configuration, and the synced annotation encoded as Go's json.Encoder does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { cleanStdout as ok } from '../support/kubectl-run.js';
@@ -60,5 +60,11 @@ spec:
     expect(put.body.metadata.managedFields).toBeUndefined();
     const patched = await s.api('PATCH', `${CMS}/reset`, { data: { key: 'other' } }, { 'content-type': 'application/merge-patch+json' });
     expect(patched.body.metadata.managedFields).toBeUndefined();
+  });
+
+  it('refuses managedFields in an applied configuration, an empty list too', async () => {
+    const applied = await s.api('PATCH', `${CMS}/reset?fieldManager=apply_test`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'reset', managedFields: [] } }, APPLY);
+    expect(applied.status).toBe(400);
+    expect(applied.body.message).toBe('metadata.managedFields must be nil');
   });
 });

@@ -2,6 +2,7 @@
 // current object (upstream: handlers/patch.go). The patched result is decoded like a body, so
 // unknown fields, wrong types and defaults are handled exactly as for PUT.
 import type { KubeObject } from '../../../api/types.js';
+import { refuseAppliedManagedFields } from '../../apimachinery/managedfields/apply.js';
 import { badRequest, conflict, namespaceMismatch, notFound, StatusError } from '../../apimachinery/errors.js';
 import { applyJsonPatch } from '../../apimachinery/patch/json-patch.js';
 import { applyMergePatch } from '../../apimachinery/patch/merge-patch.js';
@@ -97,6 +98,8 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
     createIfMissing: true,
     managedFieldsSet: true,
     build: (current) => {
+      // the field manager refuses managedFields before typing the configuration, which drops an empty list
+      refuseAppliedManagedFields(applied);
       const config = cloneJson(applied);
       config.apiVersion = reg.apiVersion;
       checkTypedPatch(reg, applied, config);
