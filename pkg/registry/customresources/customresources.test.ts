@@ -4,7 +4,6 @@ import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import { SchemaIndex } from '../schema/index.js';
 import { compileRuleSet, validateRules } from './cel.js';
 import { defaultCustomResource } from './defaults.js';
-import { findFirst } from './jsonpath.js';
 import { pruneCustomResource } from './prune.js';
 import { definitionName, pointerToPath } from './schema.js';
 import { compileValidator, validateWithSchema } from './validation.js';
@@ -98,14 +97,6 @@ describe('custom resource schemas', () => {
     expect(messages({ spec: { name: 'bc', size: 1 } }, { spec: { name: 'bc', size: 1 } })).toEqual([]);
     // a field that was absent before: oldSelf is none there
     expect(messages({ spec: { name: 'bc', size: 1 } }, { other: 1 })).toEqual(['Invalid value: "object": a new name starts with a']);
-  });
-
-  it('evaluates the JSONPath of printer columns', () => {
-    const obj = { status: { conditions: [{ type: 'A', status: 'False' }, { type: 'Ready', status: 'True' }] }, spec: { 'a.b': 1 } };
-    expect(findFirst(obj, '.status.conditions[?(@.type=="Ready")].status')).toBe('True');
-    expect(findFirst(obj, ".spec['a.b']")).toBe(1);
-    expect(findFirst(obj, '.status.conditions[0].type')).toBe('A');
-    expect(findFirst(obj, '.missing.x')).toBeUndefined();
   });
 
   it('stops at upstream\'s per-call cost limit and reports evaluation errors as upstream', () => {

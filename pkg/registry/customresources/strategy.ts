@@ -11,7 +11,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery
 import type { RequestContext } from '../context.js';
 import type { Strategy } from '../strategy.js';
 import { hasRules, validateRules } from './cel.js';
-import { findFirst, setPath, simplePath } from './jsonpath.js';
+import { getPath, setPath, simplePath } from './jsonpath.js';
 import { hasListSetsOrMaps, validateListSetsAndMaps } from './listtype.js';
 import { Correlation, ratchetsSchemaError } from './ratcheting.js';
 import { compileValidator, validateWithSchema } from './validation.js';
@@ -123,11 +123,11 @@ function scaleAccess(s: CustomResourceSubresourceScale): NonNullable<Strategy['s
     replicasPath,
     get(obj) {
       const m = obj.metadata ?? {};
-      const replicas = findFirst(obj, s.specReplicasPath);
-      const statusReplicas = findFirst(obj, s.statusReplicasPath);
+      const replicas = getPath(obj, replicasPath);
+      const statusReplicas = getPath(obj, simplePath(s.statusReplicasPath));
       let selector = '';
       if (s.labelSelectorPath) {
-        const sel = findFirst(obj, s.labelSelectorPath);
+        const sel = getPath(obj, simplePath(s.labelSelectorPath));
         selector = typeof sel === 'string' ? sel : sel && typeof sel === 'object' ? labelSelectorAsSelector(sel as never).toString() : '';
       }
       const status: Record<string, unknown> = { replicas: typeof statusReplicas === 'number' ? statusReplicas : 0 };
