@@ -1,13 +1,15 @@
 // What cel-go's type checker tells a CRD author at CRD creation, over @bufbuild/cel's untyped AST: a field the
-// schema does not declare ("undefined field 'x'", with cel-go's location and source pointer), an operator, a string
-// method, size(), `in` or a ternary applied to types it has no overload for ("found no matching overload for '_>_'
-// applied to '(int, string)'", "... for 'startsWith' applied to 'int.(string)'"), list and map literals mixing
-// element types (Kubernetes enables homogeneous aggregate literals: "expected type 'int' but found 'string'"), a
-// rule whose result is plainly not a bool (a messageExpression: not a string), and undeclared variables. Only what
-// the schema makes certain is reported; anything dynamic (int-or-string, preserve-unknown-fields, formats, objects)
-// passes, as dyn does.
+// schema does not declare ("undefined field 'x'", with cel-go's location and source pointer), a function the
+// environment lacks ("undeclared reference to 'reverse' (in container '')"), a call, operator, `in` or ternary with
+// no overload for its call style, arity or argument types ("found no matching overload for '_>_' applied to
+// '(int, string)'", "... for 'startsWith' applied to 'int.(string)'"), list and map literals mixing element types
+// (Kubernetes enables homogeneous aggregate literals: "expected type 'int' but found 'string'"), a rule whose result
+// is plainly not a bool (a messageExpression: not a string), and undeclared variables; every error, in source order,
+// as cel-go lists them. Only what the schema makes certain is reported; anything dynamic (int-or-string,
+// preserve-unknown-fields, formats, objects) passes, as dyn does.
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
-import { functionNames, type Ast } from './env.js';
+import { twoVarCalls } from './comprehensions.js';
+import { declarations, functionNames, type Ast } from './env.js';
 import { unescapeField } from './escaping.js';
 import { issue } from './issue.js';
 
@@ -48,7 +50,16 @@ const celType = (s: Typed): string | undefined => {
   return undefined;
 };
 const SCHEMA_TYPE: Record<string, string> = { int: 'integer', double: 'number', string: 'string', bool: 'boolean' };
-const schemaOf = (name: string): JSONSchemaProps => (name === 'list(string)' ? { type: 'array', items: { type: 'string' } } : { type: SCHEMA_TYPE[name] });
+/** The schema of a type name the checker knows (scalars, lists and string-keyed maps of such); undefined otherwise. */
+function schemaOf(name: string): Typed {
+  if (SCHEMA_TYPE[name]) return { type: SCHEMA_TYPE[name] };
+  const list = /^list\((.*)\)$/.exec(name);
+  const items = list && schemaOf(list[1]!);
+  if (items) return { type: 'array', items };
+  const map = /^map\(string, (.*)\)$/.exec(name);
+  const values = map && schemaOf(map[1]!);
+  return values ? { type: 'object', additionalProperties: values } : undefined;
+}
 const NUMERIC = new Set(['int', 'double']);
 const isList = (t: string | undefined): boolean => t?.startsWith('list(') ?? false;
 
@@ -75,17 +86,28 @@ const OPERATORS: Record<string, (types: string[]) => string | undefined> = {
   '_?_:_': ([c, a, b]) => (c === 'bool' && a === b ? a : undefined),
 };
 
-/** The string methods of CEL and its strings extension: their argument lists and result. */
-const STRING_METHODS: Record<string, { args: string[][]; result: string }> = {
-  startsWith: { args: [['string']], result: 'bool' }, endsWith: { args: [['string']], result: 'bool' },
-  contains: { args: [['string']], result: 'bool' }, matches: { args: [['string']], result: 'bool' },
-  lowerAscii: { args: [[]], result: 'string' }, upperAscii: { args: [[]], result: 'string' }, trim: { args: [[]], result: 'string' },
-  charAt: { args: [['int']], result: 'string' }, size: { args: [[]], result: 'int' },
-  indexOf: { args: [['string'], ['string', 'int']], result: 'int' }, lastIndexOf: { args: [['string'], ['string', 'int']], result: 'int' },
-  replace: { args: [['string', 'string'], ['string', 'string', 'int']], result: 'string' },
-  substring: { args: [['int'], ['int', 'int']], result: 'string' }, split: { args: [['string'], ['string', 'int']], result: 'list(string)' },
-};
-const SCALARS = new Set(['int', 'double', 'string', 'bool']);
+/** Splits `a, b` at its top-level comma (the key and value of a map type). */
+function pair(s: string): [string, string] {
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '(') depth++;
+    else if (s[i] === ')') depth--;
+    else if (s[i] === ',' && depth === 0) return [s.slice(0, i), s.slice(i + 2)];
+  }
+  return [s, ''];
+}
+
+/** Whether an overload's parameter of type `param` takes a value of type `actual` (undefined: dyn). */
+function assignable(param: string, actual: string | undefined): boolean {
+  if (actual === undefined || param === 'dyn' || param === actual) return true;
+  const p = /^(list|map)\((.*)\)$/.exec(param);
+  const a = /^(list|map)\((.*)\)$/.exec(actual);
+  if (!p || !a || p[1] !== a[1]) return false;
+  if (p[1] === 'list') return assignable(p[2]!, a[2]);
+  const [pk, pv] = pair(p[2]!);
+  const [ak, av] = pair(a[2]!);
+  return assignable(pk, ak) && assignable(pv, av);
+}
 
 /** Where a subtree's source starts (a select is positioned at its dot, a call at its operator or name). */
 function leftmost(e: Ast | undefined, positions: Record<string, number>): number {
@@ -117,17 +139,22 @@ function offsetOf(e: Ast, ctx: Context): number {
 interface Context {
   source: string;
   positions: Record<string, number>;
+  /** The errors found so far: cel-go reports them all, and a subexpression in error is dyn to the rest. */
+  errors: Found[];
 }
 /** A subexpression's schema (undefined: dyn); `optional` when it is an optional value (`x.?f`) of that schema. */
-type Result = { type: Typed; found?: Found; optional?: { of: Typed } };
+type Result = { type: Typed; optional?: { of: Typed } };
+
+const report = (ctx: Context, message: string, offset: number): Result => {
+  ctx.errors.push({ message, offset });
+  return { type: undefined };
+};
 
 /** A field of an object or value of a map, through an optional as cel-go selects (the result optional too). */
 function selectField(e: Ast, op: Result, field: string, ctx: Context, optional: boolean): Result {
   const s = op.optional ? op.optional.of : op.type;
   const property = s?.properties ? unescapeField(field) : field;
-  if (closed(s) && !Object.hasOwn(s.properties!, property)) {
-    return { type: undefined, found: { message: `undefined field '${field}'`, offset: ctx.positions[String(e.id)] ?? 0 } };
-  }
+  if (closed(s) && !Object.hasOwn(s.properties!, property)) return report(ctx, `undefined field '${field}'`, ctx.positions[String(e.id)] ?? 0);
   const next = (s?.properties && Object.hasOwn(s.properties, property) ? s.properties[property] : undefined) ?? (s && typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
   return optional || op.optional ? { type: undefined, optional: { of: next } } : { type: next };
 }
@@ -147,56 +174,63 @@ function optionalMethod(fn: string, of: Typed, args: Array<{ r: Result }>): Resu
 const OPTIONAL_ACCESS: Record<string, 'select' | 'index'> = { '@optSelect': 'select', '@optThenSelect': 'select', '@optIndex': 'index', '@optThenIndex': 'index' };
 
 const noOverload = (e: Ast, ctx: Context, name: string, signature: string): Result =>
-  ({ type: undefined, found: { message: `found no matching overload for '${name}' applied to '${signature}'`, offset: offsetOf(e, ctx) } });
+  report(ctx, `found no matching overload for '${name}' applied to '${signature}'`, offsetOf(e, ctx));
 
-/** A list or map literal's first element (key, value) whose type differs from the first one's, as cel-go reports it. */
-function mixed(items: Array<{ e: Ast; r: Result }>, ctx: Context): Found | undefined {
+/** Reports each element (key, value) of a list or map literal whose type differs from the first one's, as cel-go does. */
+function mixed(items: Array<{ e: Ast; r: Result }>, ctx: Context): void {
   const first = celType(items[0]?.r.type);
   for (const { e, r } of items.slice(1)) {
     const t = celType(r.type);
-    if (first && t && t !== first) return { message: `expected type '${first}' but found '${t}'`, offset: ctx.positions[String(e.id)] ?? 0 };
+    if (first && t && t !== first) report(ctx, `expected type '${first}' but found '${t}'`, ctx.positions[String(e.id)] ?? 0);
   }
-  return undefined;
+}
+
+/**
+ * A call of a function of the environment resolved as cel-go's checker does: an undeclared name, or no overload
+ * for the call style (on a target or not), the arity and the known argument types, is an error; the result type
+ * is kept when every matching overload has the same one.
+ */
+function resolve(e: Ast, ctx: Context, name: string, target: Result | undefined, args: Result[]): Result {
+  const overloads = declarations.get(name);
+  if (!overloads) return report(ctx, `undeclared reference to '${name}' (in container '')`, offsetOf(e, ctx));
+  const types = (target ? [target, ...args] : args).map((a) => celType(a.type));
+  const matching = overloads.filter((o) => o.member === (target !== undefined) && o.params.length === types.length && o.params.every((p, i) => assignable(p, types[i])));
+  if (!matching.length) {
+    const names = types.map((t) => t ?? 'dyn');
+    return noOverload(e, ctx, name, target ? `${names[0]}.(${names.slice(1).join(', ')})` : `(${names.join(', ')})`);
+  }
+  const results = new Set(matching.map((o) => o.result));
+  return { type: results.size === 1 ? schemaOf([...results][0]!) : undefined };
 }
 
 /** The schema shared by all the items (a literal's element type), when they have one known type. */
 const shared = (items: Array<{ r: Result }>): Typed => (items.length && celType(items[0]!.r.type) && items.every((x) => celType(x.r.type) === celType(items[0]!.r.type)) ? items[0]!.r.type : undefined);
 
-/** The first undefined field, call without an overload or mixed literal, walking with each variable's schema in scope. */
+/** Walks the expression with each variable's schema in scope, reporting what cel-go's checker would. */
 function undefinedField(e: Ast | undefined, scope: Map<string, Typed>, ctx: Context): Result {
   if (!e) return { type: undefined };
   const k = e.exprKind;
   const none = { type: undefined };
-  const walk = (xs: Array<Ast | undefined>, inner = scope): Array<{ e: Ast; r: Result }> | Found => {
-    const out: Array<{ e: Ast; r: Result }> = [];
-    for (const x of xs) {
-      if (!x) continue;
-      const r = undefinedField(x, inner, ctx);
-      if (r.found) return r.found;
-      out.push({ e: x, r });
-    }
-    return out;
-  };
+  const walk = (xs: Array<Ast | undefined>, inner = scope): Array<{ e: Ast; r: Result }> =>
+    xs.flatMap((x) => (x ? [{ e: x, r: undefinedField(x, inner, ctx) }] : []));
   switch (k.case) {
     case 'identExpr': {
       const name = k.value.name;
       if (scope.has(name) || TYPE_NAMES.has(name) || /^(?:@|__)/.test(name)) return { type: scope.get(name) };
-      return { type: undefined, found: { message: `undeclared reference to '${name}' (in container '')`, offset: ctx.positions[String(e.id)] ?? 0 } };
+      return report(ctx, `undeclared reference to '${name}' (in container '')`, ctx.positions[String(e.id)] ?? 0);
     }
     case 'selectExpr': {
-      const op = undefinedField(k.value.operand, scope, ctx);
-      if (op.found) return op;
-      const r = selectField(e, op, k.value.field, ctx, false);
-      return k.value.testOnly && !r.found ? none : r;
+      const r = selectField(e, undefinedField(k.value.operand, scope, ctx), k.value.field, ctx, false);
+      return k.value.testOnly ? none : r;
     }
     case 'callExpr': {
       const { target, function: fn } = k.value;
       // `optional.of(x)`, `sets.contains(a, b)`: a namespaced function, not a method of a variable
-      const namespace = target?.exprKind.case === 'identExpr' && !scope.has(target.exprKind.value.name) && functionNames.has(`${target.exprKind.value.name}.${fn}`);
-      const walked = walk([namespace ? undefined : target, ...k.value.args]);
-      if (namespace) return none;
-      if (!Array.isArray(walked)) return { type: undefined, found: walked };
-      const args = target ? walked.slice(1) : walked;
+      const ns = target?.exprKind.case === 'identExpr' && !scope.has(target.exprKind.value.name) ? `${target.exprKind.value.name}.${fn}` : undefined;
+      const namespaced = ns !== undefined && functionNames.has(ns);
+      const self = target && !namespaced ? undefinedField(target, scope, ctx) : undefined;
+      const args = walk(k.value.args);
+      if (namespaced) return resolve(e, ctx, ns, undefined, args.map((a) => a.r));
       if (fn === '_[_]') return { type: elementOf(args[0]?.r.type) };
       const access = OPTIONAL_ACCESS[fn];
       if (access === 'select') return selectField(e, args[0]!.r, String(constValue(args[1]?.e)), ctx, true);
@@ -204,57 +238,56 @@ function undefinedField(e: Ast | undefined, scope: Map<string, Typed>, ctx: Cont
         const base = args[0]!.r;
         return { type: undefined, optional: { of: elementOf(base.optional ? base.optional.of : base.type) } };
       }
-      if (target && walked[0]!.r.optional) return optionalMethod(fn, walked[0]!.r.optional.of, args);
+      if (self?.optional && declarations.has(fn)) return optionalMethod(fn, self.optional.of, args);
       const types = args.map((a) => celType(a.r.type));
-      const known = types.every((t): t is string => t !== undefined);
-      if (target) {
-        const self = celType(walked[0]!.r.type);
-        const method = STRING_METHODS[fn];
-        if (!method || !self || !SCALARS.has(self)) return fn === 'size' ? { type: { type: 'integer' } } : none;
-        if (!known) return none;
-        if (self !== 'string' || !method.args.some((sig) => sig.join() === types.join())) return noOverload(e, ctx, fn, `${self}.(${types.join(', ')})`);
-        return { type: schemaOf(method.result) };
-      }
-      if (fn === 'size') {
-        if (known && types.length === 1 && SCALARS.has(types[0]!) && types[0] !== 'string') return noOverload(e, ctx, fn, `(${types[0]})`);
-        return { type: { type: 'integer' } };
-      }
       const operator = OPERATORS[fn];
-      if (!operator || !known) return none;
+      // the lowered optional syntax and the helpers of rewritten macros: not callable as written
+      if (!operator && fn.startsWith('@')) return none;
+      if (!operator) return resolve(e, ctx, fn, self, args.map((a) => a.r));
+      if (!types.every((t): t is string => t !== undefined)) return none;
       const result = operator(types);
       if (result === undefined) return noOverload(e, ctx, fn, `(${types.join(', ')})`);
       return { type: fn === '_?_:_' ? args[1]!.r.type : schemaOf(result) };
     }
     case 'comprehensionExpr': {
+      // a two-variable comprehension, which 1.32 does not compile in new expressions: checked as the call it was
+      const written = twoVarCalls.get(e);
+      if (written) return undefinedField(written, scope, ctx);
       const c = k.value;
       const range = undefinedField(c.iterRange, scope, ctx);
-      if (range.found) return range;
-      const inner = new Map(scope);
       const r = range.type;
-      inner.set(c.iterVar, r?.type === 'array' && r.items && !Array.isArray(r.items) ? r.items : r?.type === 'object' ? { type: 'string' } : undefined);
+      const rangeType = celType(r);
+      if (rangeType && !/^(?:list|map)\(/.test(rangeType)) {
+        report(ctx, `expression of type '${rangeType}' cannot be range of a comprehension (must be list, map, or dynamic)`, ctx.positions[String(c.iterRange?.id)] ?? 0);
+      }
+      // `existsOne(x, p)`: @bufbuild/cel's parser expands this later spelling of exists_one, cel-go 0.22's does not
+      const at = ctx.positions[String(e.id)] ?? 0;
+      const alias = /^\.\s*existsOne\s*\(\s*/.exec(ctx.source.slice(at));
+      if (alias) {
+        report(ctx, `undeclared reference to 'existsOne' (in container '')`, at + alias[0].indexOf('('));
+        report(ctx, `undeclared reference to '${c.iterVar}' (in container '')`, at + alias[0].length);
+      }
+      const inner = new Map(scope);
+      if (!alias) inner.set(c.iterVar, r?.type === 'array' && r.items && !Array.isArray(r.items) ? r.items : r?.type === 'object' ? { type: 'string' } : undefined);
       if (c.iterVar2) inner.set(c.iterVar2, undefined);
       inner.set(c.accuVar, undefined);
-      const init = walk([c.accuInit]);
-      const rest = Array.isArray(init) ? walk([c.loopCondition, c.loopStep, c.result], inner) : init;
-      return Array.isArray(rest) ? none : { type: undefined, found: rest };
+      walk([c.accuInit]);
+      walk([c.loopCondition, c.loopStep, c.result], inner);
+      return none;
     }
     case 'listExpr': {
       const elements = walk(k.value.elements);
-      if (!Array.isArray(elements)) return { type: undefined, found: elements };
-      const found = mixed(elements, ctx);
-      if (found) return { type: undefined, found };
+      mixed(elements, ctx);
       const items = shared(elements);
       return { type: items ? { type: 'array', items } : { type: 'array' } };
     }
     case 'structExpr': {
       const entries = k.value.entries;
       const keys = walk(entries.map((x) => (x.keyKind.case === 'mapKey' ? x.keyKind.value : undefined)));
-      if (!Array.isArray(keys)) return { type: undefined, found: keys };
       const values = walk(entries.map((x) => x.value));
-      if (!Array.isArray(values)) return { type: undefined, found: values };
       if (k.value.messageName) return none;
-      const found = mixed(keys, ctx) ?? mixed(values, ctx);
-      if (found) return { type: undefined, found };
+      mixed(keys, ctx);
+      mixed(values, ctx);
       const value = celType(shared(keys)) === 'string' ? shared(values) : undefined;
       return { type: value ? { type: 'object', additionalProperties: value } : { type: 'object' } };
     }
@@ -278,8 +311,12 @@ export interface Checked {
 
 /** Checks `source` with each variable typed by its schema (undefined: dyn), as cel-go's checker does. */
 export function checkTyped(source: string, ast: Ast, positions: Record<string, number>, variables: ReadonlyMap<string, Typed>): Checked {
-  const r = undefinedField(ast, new Map(variables), { source, positions });
-  if (r.found) return { error: `compilation failed: ${issue(source, r.found.offset, r.found.message)}`, type: undefined };
+  const ctx: Context = { source, positions, errors: [] };
+  const r = undefinedField(ast, new Map(variables), ctx);
+  if (ctx.errors.length) {
+    const errors = ctx.errors.sort((a, b) => a.offset - b.offset).map((f) => issue(source, f.offset, f.message));
+    return { error: `compilation failed: ${errors.join('\n')}`, type: undefined };
+  }
   return { type: r.optional ? undefined : r.type };
 }
 

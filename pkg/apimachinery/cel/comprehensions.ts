@@ -47,6 +47,12 @@ export const comprehensionFuncs: CelFunc[] = [
   }),
 ];
 
+/**
+ * Each rewritten node's call as written: Kubernetes 1.32 runs these macros in stored expressions but compiles new
+ * ones without them (its compatibility version is 1.31), so the checker sees the call cel-go's parser would leave.
+ */
+export const twoVarCalls = new WeakMap<Expr, Expr>();
+
 const identName = (e: Expr | undefined): string | undefined => (e?.exprKind.case === 'identExpr' ? e.exprKind.value.name : undefined);
 
 /** Replaces, in place, identifiers named `name` not shadowed by an inner comprehension. */
@@ -101,15 +107,17 @@ export function expandTwoVarComprehensions(e: Expr | undefined): void {
     default: return;
   }
   const call = k.value;
-  expandTwoVarComprehensions(call.target);
-  call.args.forEach(expandTwoVarComprehensions);
   const template = TWO_VAR[call.function];
   const [iArg, vArg] = call.args;
   const i = identName(iArg);
   const v = identName(vArg);
   const filtered = call.args.length === 4 && FILTERABLE.has(call.function);
-  if (!template || !call.target || !i || !v || (call.args.length !== 3 && !filtered)) return;
   const target = call.target;
+  const expands = Object.hasOwn(TWO_VAR, call.function) && target && i && v && (call.args.length === 3 || filtered);
+  if (expands) twoVarCalls.set(e, structuredClone(e));
+  expandTwoVarComprehensions(target);
+  call.args.forEach(expandTwoVarComprehensions);
+  if (!expands) return;
   const valueOf = (): Expr => {
     const index = parse(`__target__[${i}]`).expr;
     substitute(index, '__target__', () => structuredClone(target));

@@ -1,6 +1,7 @@
 // The CEL environment Kubernetes 1.32 gives CRD validation rules and admission expressions (upstream:
 // apiserver/pkg/cel/environment/base.go): standard CEL with the strings extension, then Kubernetes' lists, regex,
-// urls, quantity, ip, cidr, format and authorizer libraries, cel-go's sets, optional values and two-variable comprehensions.
+// urls, quantity, ip, cidr, format and authorizer libraries, cel-go's sets and optional values. Two-variable
+// comprehensions run (1.32 evaluates them in stored expressions) but the checker refuses them in new ones, as 1.32 does.
 // One environment serves both x-kubernetes-validations and ValidatingAdmissionPolicy; each expression is parsed
 // and planned once per process.
 //
@@ -8,7 +9,7 @@
 // size of a string or list argument (a quarter of size times pattern for regular expressions), as cel-go's
 // runtime cost tracker charges, and the authorizer library's calls what Kubernetes charges for them (a check 350000);
 // `evaluate` reports what one evaluation spent and stops it past its limit.
-import { celEnv, celError, isCelError, isCelList, isCelMap, parse, plan, type CelFunc, type CelInput, type CelResult } from '@bufbuild/cel';
+import { celEnv, celError, celFunc, isCelError, isCelList, isCelMap, parse, plan, type CelFunc, type CelInput, type CelResult } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { comprehensionFuncs, expandTwoVarComprehensions } from './comprehensions.js';
 import { BAIL, compileFast, type Charges } from './fast-path.js';
@@ -22,13 +23,17 @@ import { issue } from './issue.js';
 import { lowerOptionalSyntax, optionalSyntaxFuncs, rewriteOptionalSyntax } from './optional-syntax.js';
 import { quantityFuncs } from './library/quantity.js';
 import { regexFuncs } from './library/regex.js';
-import { registry } from './library/types.js';
+import { BOOL, registry, STRING } from './library/types.js';
 import { urlFuncs } from './library/urls.js';
 
 export type Program = (bindings: Record<string, CelInput>) => CelResult;
 export type Ast = ReturnType<typeof parse>['expr'];
 
-const LIBRARIES: CelFunc[] = [...comprehensionFuncs, ...strings, ...listFuncs, ...regexFuncs, ...urlFuncs, ...quantityFuncs, ...netFuncs, ...formatFuncs, ...optionalFuncs, ...optionalSyntaxFuncs, ...authzFuncs];
+// cel-go's standard library declares matches as a global function too; @bufbuild/cel has only the method.
+const matchesMethod = [...celEnv({ registry }).funcs].find((f) => f.name === 'matches' && f.target)!;
+const globalMatches = celFunc('matches', [STRING, STRING], BOOL, (s, p) => matchesMethod.call(0, s, [p]) as boolean);
+
+const LIBRARIES: CelFunc[] = [globalMatches, ...comprehensionFuncs, ...strings, ...listFuncs, ...regexFuncs, ...urlFuncs, ...quantityFuncs, ...netFuncs, ...formatFuncs, ...optionalFuncs, ...optionalSyntaxFuncs, ...authzFuncs];
 const REGEX = new Set(['matches', 'find', 'findAll']);
 
 let spent = 0;
@@ -74,6 +79,17 @@ const compiled = new Map<string, Compiled | Error>();
 
 /** Every function of the environment by name (namespaced ones as `optional.of`). */
 export const functionNames: ReadonlySet<string> = new Set([...env.funcs].map((f) => f.name));
+/** One overload as cel-go's checker resolves a call: on a target or not, its parameters' and result's types (`list(dyn)`). */
+export interface Overload {
+  member: boolean;
+  params: string[];
+  result: string;
+}
+/** The overloads of every function of the environment by name: what a new expression may call. */
+export const declarations: ReadonlyMap<string, Overload[]> = [...base.funcs].reduce((m, f) => {
+  const o = { member: f.target !== undefined, params: [...(f.target ? [f.target] : []), ...f.arguments].map(String), result: String(f.result) };
+  return m.set(f.name, [...(m.get(f.name) ?? []), o]);
+}, new Map<string, Overload[]>());
 /** What the fast path's calls cost: the counted functions' charge for one call with arguments of `size`. */
 const charges: Charges = {
   charge(size) {

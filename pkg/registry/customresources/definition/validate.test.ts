@@ -126,7 +126,7 @@ describe('CRD validation as upstream', () => {
       "(self.ok ? self.n : 0) > 1 && (self.ok ? self.any : 'a') == 'a' && [self.any, 1].size() == 2",
       "self.tags + ['x'] == self.tags && self.m == {'a': 1} && self.tags.map(t, t.size()).all(x, x > 0)",
       "self.any.startsWith('a') || size(self.any) > 0 || [].size() == 0 || self.tags.exists(t, t.matches('^a'))",
-      "type(self.n) == int && self.tags.all(i, t, i >= 0 && t != '') && optional.of(self.n).hasValue() && dyn(self.n) == 1 && sets.contains(self.tags, ['a'])",
+      "type(self.n) == int && self.tags.all(t, t != '') && optional.of(self.n).hasValue() && dyn(self.n) == 1 && sets.contains(self.tags, ['a'])",
       "self.?name.orValue('') != '' && self.m.exists(k, self.m[k] > 0) && self.tags.exists_one(t, t == 'a') && self.tags.filter(t, t != '').size() >= 0",
     ];
     for (const rule of accepted) expect([rule, first(rule)]).toEqual([rule, undefined]);
@@ -206,5 +206,24 @@ describe('API approval of protected groups', () => {
     for (const bad of ['/pull/1', 'https:/x', 'https:///x', 'https://host:port/', 'https://ho st/', 'https://a#b', '1http://a']) {
       expect(errors(inGroup('k8s.io', { 'api-approved.kubernetes.io': bad })), bad).toHaveLength(1);
     }
+  });
+});
+
+describe('x-kubernetes-validations shapes', () => {
+  it('words message and fieldPath errors with the field named, as validation.go does', () => {
+    const rules = [
+      { rule: 'true', message: ' ' },
+      { rule: 'true', message: 'a\nb ' },
+      { rule: 'true', fieldPath: ' ' },
+      { rule: 'true', fieldPath: '.nope' },
+    ];
+    const at = 'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations';
+    expect(errors(crd(obj({ spec: obj({ a: { type: 'string' } }, { 'x-kubernetes-validations': rules }) })))).toEqual([
+      `${at}[0].message: Invalid value: " ": message must be non-empty if specified`,
+      `${at}[1].message: Invalid value: "a\\nb ": message must not contain line breaks`,
+      `${at}[2].fieldPath: Invalid value: " ": fieldPath must be non-empty if specified`,
+      `${at}[2].fieldPath: Invalid value: " ": fieldPath must be a valid path`,
+      `${at}[3].fieldPath: Invalid value: ".nope": fieldPath must be a valid path`,
+    ]);
   });
 });
