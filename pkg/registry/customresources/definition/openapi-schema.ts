@@ -184,18 +184,18 @@ function ruleShapes(s: JSONSchemaProps, path: string): StatusCause[] {
     const message = rule.message ?? '';
     const trimmedMsg = message.trim();
     if (!trimmedRule) causes.push(required(`${at}.rule`, 'rule is not specified'));
-    else if (message.length > 0 && !trimmedMsg) causes.push(invalidValue(`${at}.message`, message, 'must be non-empty if specified'));
-    else if (NEWLINES.test(trimmedMsg)) causes.push(invalidValue(`${at}.message`, message, 'must not contain line breaks'));
+    else if (message.length > 0 && !trimmedMsg) causes.push(invalidValue(`${at}.message`, message, 'message must be non-empty if specified'));
+    else if (NEWLINES.test(trimmedMsg)) causes.push(invalidValue(`${at}.message`, message, 'message must not contain line breaks'));
     else if (NEWLINES.test(trimmedRule) && !trimmedMsg) causes.push(required(`${at}.message`, 'message must be specified if rule contains line breaks'));
     if (rule.messageExpression !== undefined && rule.messageExpression.length > 0 && !rule.messageExpression.trim()) {
       causes.push(required(`${at}.messageExpression`, 'messageExpression must be non-empty if specified'));
     }
     if (rule.reason !== undefined && !REASONS.includes(rule.reason)) causes.push(notSupported(`${at}.reason`, rule.reason, REASONS));
     const fieldPath = rule.fieldPath ?? '';
-    if (fieldPath.length > 0 && !fieldPath.trim()) causes.push(invalidValue(`${at}.fieldPath`, fieldPath, 'must be non-empty if specified'));
-    if (NEWLINES.test(fieldPath)) causes.push(invalidValue(`${at}.fieldPath`, fieldPath, 'must not contain line breaks'));
+    if (fieldPath.length > 0 && !fieldPath.trim()) causes.push(invalidValue(`${at}.fieldPath`, fieldPath, 'fieldPath must be non-empty if specified'));
+    if (NEWLINES.test(fieldPath)) causes.push(invalidValue(`${at}.fieldPath`, fieldPath, 'fieldPath must not contain line breaks'));
     if (fieldPath.length > 0 && typeof resolveFieldPath(fieldPath, s, { allowBrackets: true, allowIndex: true }) === 'string') {
-      causes.push(invalidValue(`${at}.fieldPath`, fieldPath, 'must be a valid path'));
+      causes.push(invalidValue(`${at}.fieldPath`, fieldPath, 'fieldPath must be a valid path'));
     }
   });
   return causes;
