@@ -219,4 +219,19 @@ describe('CustomResourceDefinition validation', () => {
     expect(put.body.details?.causes?.map((c: { message: string }) => c.message)).toEqual(['Invalid value: "object": name was ab', 'Invalid value: "object": size was 2']);
     expect((await s.api('PATCH', `${path}/d`, { spec: { size: 3 } }, { 'content-type': 'application/merge-patch+json' })).status).toBe(200);
   });
+
+  it('reports a printer column\'s missing name once, at the hoisted path, and takes a version without served as not served', async () => {
+    const body = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'columns.example.com' },
+      spec: {
+        group: 'example.com', scope: 'Namespaced', names: { plural: 'columns', kind: 'Column' },
+        versions: [{ name: 'v1', storage: true, schema: { openAPIV3Schema: { type: 'object' } }, additionalPrinterColumns: [{ type: 'string', jsonPath: '.a' }] }],
+      },
+    };
+    const r = await s.api('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', body);
+    expect(r.body.details.causes).toEqual([{ reason: 'FieldValueRequired', field: 'spec.additionalPrinterColumns[0].name', message: 'Required value' }]);
+    body.spec.versions[0]!.additionalPrinterColumns[0] = { name: 'A', type: 'string', jsonPath: '.a' } as never;
+    const ok = await s.api('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', body);
+    expect(ok.status).toBe(201);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allDefinitions } from '../../../api/index.js';
-import { ref } from '../../../api/schema.js';
+import { ref, refTo } from '../../../api/schema.js';
 import { SchemaIndex } from './index.js';
 import { missingRequired } from './required.js';
 
@@ -26,5 +26,15 @@ describe('missingRequired', () => {
     const event = ref('io.k8s.api.events.v1.Event');
     expect(missingRequired(index, { metadata: { name: 'e' } }, event)).toEqual(['eventTime']);
     expect(missingRequired(index, { metadata: { name: 'e', labels: { a: 'b' } } }, event, { metadata: { name: 'e' } })).toEqual([]);
+  });
+});
+
+describe('missingRequired of kinds validated whole', () => {
+  it('leaves a CustomResourceDefinition to its own validation (its hoisted paths, Go\'s false for an absent served)', () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'as.x.example.com' },
+      spec: { group: 'x.example.com', scope: 'Cluster', names: { plural: 'as', kind: 'A' }, versions: [{ name: 'v1', storage: true, additionalPrinterColumns: [{ type: 'string', jsonPath: '.a' }] }] },
+    };
+    expect(missingRequired(index, crd, refTo('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition'))).toEqual([]);
   });
 });
