@@ -8,10 +8,32 @@ import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { tooLong } from '../../apimachinery/field.js';
 import { childPath, pointerToPath } from './schema.js';
 
+/** kube-openapi's strfmt IsDate: Go's time.Parse("2006-01-02"), the day within its month (no 2020-02-30). */
+function isDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return days !== undefined && day >= 1 && day <= days;
+}
+
+/**
+ * kube-openapi's strfmt IsDateTime: lower-cased and split at "t", a date, then a time with a zone (the RFC 3339 pattern,
+ * "." any character) whose hour, minute and second do not pass 23, 59, 59.
+ */
+function isDateTime(str: string): boolean {
+  if (str.length < 4) return false;
+  const parts = str.toLowerCase().split('t');
+  if (parts.length < 2 || !isDate(parts[0]!)) return false;
+  const m = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/.exec(parts[1]!);
+  return Boolean(m && m[1]! <= '23' && m[2]! <= '59' && m[3]! <= '59');
+}
+
 const FORMATS: Record<string, (s: string) => boolean> = {
-  'date-time': (s) => /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})?$/.test(s) && !Number.isNaN(Date.parse(s.replace(' ', 'T'))),
-  datetime: (s) => FORMATS['date-time']!(s),
-  date: (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)),
+  'date-time': isDateTime,
+  datetime: isDateTime,
+  date: isDate,
   byte: (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s),
   uuid: (s) => /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(s),
   uuid3: (s) => /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(s),
