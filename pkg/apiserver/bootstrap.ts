@@ -1,6 +1,7 @@
 // What a fresh cluster has before anyone asks: the system namespaces, the system priority classes and the
 // kubernetes service in default, whose Endpoints and EndpointSlice name this apiserver's address (upstream: the
-// bootstrap controller and the endpoint reconciler, which also bring them up to date when the address changes).
+// bootstrap controller and the endpoint reconciler, which also bring them up to date when the address changes), and
+// the controllers that bring them back when deleted.
 import { isDeepStrictEqual } from 'node:util';
 import { LABEL_SERVICE_NAME } from '../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../api/types.js';
@@ -23,22 +24,60 @@ async function ensure(regs: RegistrySet, group: string, plural: string, namespac
   }
 }
 
-export async function bootstrap(regs: RegistrySet, address: { ip: string; port: number }): Promise<void> {
-  for (const name of SYSTEM_NAMESPACES) {
-    await ensure(regs, '', 'namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  }
+export async function bootstrap(regs: RegistrySet, address: Address): Promise<void> {
+  await ensureSystemNamespaces(regs);
   // Upstream's scheduling post-start hook: the two system priority classes.
   for (const pc of SYSTEM_PRIORITY_CLASSES) await ensure(regs, 'scheduling.k8s.io', 'priorityclasses', undefined, structuredClone(pc));
-  const ports = [{ name: 'https', port: 443, protocol: 'TCP', targetPort: address.port }];
-  await ensure(regs, '', 'services', 'default', {
-    apiVersion: 'v1', kind: 'Service',
-    metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
-    spec: { clusterIP: regs.ips.first(), ports, sessionAffinity: 'None', type: 'ClusterIP' },
-  });
+  await ensureKubernetesService(regs, address);
+  // at start only, as upstream's: the service's ports follow this server's
+  const ports = servicePorts(address);
   await reconcile(regs, '', 'services', {
     upToDate: (svc) => isDeepStrictEqual(svc.spec?.ports, ports),
     build: (svc) => ({ ...svc!, spec: { ...(svc!.spec ?? {}), ports } }),
   });
+  await reconcileEndpoints(regs, address);
+}
+
+/**
+ * What upstream's kubernetesservice controller (every EndpointInterval, 10 s) and systemnamespaces controller (every
+ * minute) keep: a deleted `kubernetes` service, its endpoints, or a system namespace comes back.
+ */
+export function maintainBootstrapObjects(regs: RegistrySet, address: Address, onError: (err: unknown) => void, serviceEveryMs = 10_000): () => void {
+  const every = (ms: number, run: () => Promise<void>): NodeJS.Timeout => {
+    let running = false;
+    return setInterval(() => {
+      if (running) return;
+      running = true;
+      run().catch(onError).finally(() => { running = false; });
+    }, ms).unref();
+  };
+  const timers = [
+    every(serviceEveryMs, async () => {
+      await ensureKubernetesService(regs, address);
+      await reconcileEndpoints(regs, address);
+    }),
+    every(60_000, () => ensureSystemNamespaces(regs)),
+  ];
+  return () => timers.forEach(clearInterval);
+}
+
+interface Address { ip: string; port: number }
+
+const servicePorts = (address: Address): object[] => [{ name: 'https', port: 443, protocol: 'TCP', targetPort: address.port }];
+
+async function ensureSystemNamespaces(regs: RegistrySet): Promise<void> {
+  for (const name of SYSTEM_NAMESPACES) {
+    await ensure(regs, '', 'namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+}
+
+const ensureKubernetesService = (regs: RegistrySet, address: Address): Promise<void> => ensure(regs, '', 'services', 'default', {
+  apiVersion: 'v1', kind: 'Service',
+  metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
+  spec: { clusterIP: regs.ips.first(), ports: servicePorts(address), sessionAffinity: 'None', type: 'ClusterIP' },
+});
+
+async function reconcileEndpoints(regs: RegistrySet, address: Address): Promise<void> {
   const endpointPorts = [{ name: 'https', port: address.port, protocol: 'TCP' }];
   await reconcile(regs, '', 'endpoints', fields({
     apiVersion: 'v1', kind: 'Endpoints',

@@ -21,6 +21,8 @@ export interface ApiServerConfig {
   shutdown?: { delayMs?: number; sendRetryAfter?: boolean };
   /** --event-ttl: how long an Event outlives its last write (default one hour). */
   eventTtlMs?: number;
+  /** How often the kubernetes service and its endpoints are brought back (upstream's EndpointInterval, 10 s; not a flag). */
+  kubernetesServiceIntervalMs?: number;
   /** --tls-min-version (Go's name: VersionTLS12) and --tls-cipher-suites (Go's names); default TLS 1.2 and Node's suites. */
   tlsMinVersion?: string;
   tlsCipherSuites?: string[];

@@ -36,7 +36,7 @@ import { registerFlowControlMetrics, registerMetrics, registerStorageMetrics } f
 import { registerOpenApiV3 } from './openapi/v3-routes.js';
 import { registerOpenApiV2 } from './openapi/v2-routes.js';
 import { createCustomResources } from '../registry/customresources/controller.js';
-import { bootstrap } from './bootstrap.js';
+import { bootstrap, maintainBootstrapObjects } from './bootstrap.js';
 import { startEventExpiry } from './event-ttl.js';
 import { servedGroupVersions } from './runtime-config.js';
 import { servingTls } from './tls-options.js';
@@ -206,6 +206,8 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const advertised = config.advertiseAddress || (config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress);
   externalUrl = `https://${advertised.includes(':') ? `[${advertised}]` : advertised}:${port}`;
   await bootstrap(registries, { ip: advertised, port });
+  const stopBootstrapControllers = maintainBootstrapObjects(registries, { ip: advertised, port },
+    (err) => log.warn({ err }, 'unable to sync the kubernetes service or a system namespace'), config.kubernetesServiceIntervalMs);
   await aggregator.start();
   await publishAuthenticationConfigMap(registries, await authenticationConfigMap(config.clientCaFile, config.requestHeader));
   await Promise.all([authz.bootstrap(), ensureFlowControlObjects(registries)]);
@@ -221,6 +223,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     port,
     url: externalUrl,
     close: async () => {
+      stopBootstrapControllers();
       // requests in flight finish first, with everything they use still running; then the watches end
       await shutdown.run(() => {
         customResources.stop();

@@ -64,6 +64,8 @@ export interface Strategy {
   beforeUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): UpdateSideEffects | void;
   /** Releases what beforeCreate took, once the object is gone (or the create failed). */
   afterDelete?(obj: KubeObject): void;
+  /** Throws for a name that a DELETE of the one object may not remove (upstream's REST.Delete guards; not DeleteCollection's). */
+  refuseDelete?(name: string): void;
   /**
    * Graceful deletion: the seconds to wait, or undefined to delete at once. Called with the
    * current object and the client's options (pods: terminationGracePeriodSeconds, 0 if unscheduled).

@@ -75,6 +75,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
     case 'delete': {
       const opts = deleteOptions(reg, request, q);
       if (opts.dryRun?.includes('All')) ctx.dryRun = true;
+      reg.strategy.refuseDelete?.(info.name);
       const res = await deleteObject(reg, ctx, info.name, opts);
       const body: KubeObject = res.deleted && !reg.strategy.returnDeletedObject ? successStatus(reg.rt, res.object) : res.object;
       return sendObject(r, body === res.object ? res : { object: body }, 200);

@@ -1,7 +1,9 @@
 // PriorityClasses (upstream: pkg/apis/scheduling/validation): a name with the system- prefix must be one of the
 // built-in system classes with its value and globalDefault; any other class's value is at most 1000000000; the
-// preemption policy is PreemptLowerPriority or Never; value and preemption policy never change.
+// preemption policy is PreemptLowerPriority or Never; value and preemption policy never change; the system classes
+// cannot be deleted one by one (a DeleteCollection takes them, as upstream's).
 import type { StatusCause } from '../../apimachinery/errors.js';
+import { forbidden as forbiddenError } from '../../apimachinery/errors.js';
 import { forbidden, invalidValue, notSupported, required } from '../../apimachinery/field.js';
 import type { Strategy } from '../strategy.js';
 
@@ -36,6 +38,12 @@ export const priorityClassStrategy: Strategy = {
       else if (!PREEMPTION_POLICIES.includes(policy)) causes.push(notSupported('preemptionPolicy', policy, PREEMPTION_POLICIES));
     }
     return causes;
+  },
+  refuseDelete(name) {
+    if (SYSTEM_CLASSES.has(name)) {
+      throw forbiddenError(`priorityclasses.scheduling.k8s.io "${name}" is forbidden: this is a system priority class and cannot be deleted`,
+        { name, group: 'scheduling.k8s.io', kind: 'priorityclasses' });
+    }
   },
   // upstream's ValidatePriorityClassUpdate checks only what may not change
   updateValidationIsComplete: true,

@@ -6,6 +6,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { nameIsPathSegment } from '../../apimachinery/names.js';
 import type { Strategy } from '../strategy.js';
+import { goQuote, goStringSlice, goStruct, invalidRendered } from '../validation/go-values.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const SUBJECT_KINDS = ['User', 'Group', 'ServiceAccount'];
@@ -38,9 +39,9 @@ function validateRules(obj: KubeObject, namespaced: boolean): StatusCause[] {
     const f = `rules[${i}]`;
     if (!r.verbs?.length) causes.push(fieldCause('FieldValueRequired', `${f}.verbs`, 'Required value: verbs must contain at least one value'));
     if (r.nonResourceURLs?.length) {
-      if (namespaced) causes.push(fieldCause('FieldValueInvalid', `${f}.nonResourceURLs`, `Invalid value: ${JSON.stringify(r.nonResourceURLs)}: namespaced rules cannot apply to non-resource URLs`));
+      if (namespaced) causes.push(fieldCause('FieldValueInvalid', `${f}.nonResourceURLs`, `Invalid value: ${goStringSlice(r.nonResourceURLs)}: namespaced rules cannot apply to non-resource URLs`));
       if (r.apiGroups?.length || r.resources?.length || r.resourceNames?.length) {
-        causes.push(fieldCause('FieldValueInvalid', `${f}.nonResourceURLs`, `Invalid value: ${JSON.stringify(r.nonResourceURLs)}: rules cannot apply to both regular resources and non-resource URLs`));
+        causes.push(fieldCause('FieldValueInvalid', `${f}.nonResourceURLs`, `Invalid value: ${goStringSlice(r.nonResourceURLs)}: rules cannot apply to both regular resources and non-resource URLs`));
       }
     } else {
       if (!r.apiGroups?.length) causes.push(fieldCause('FieldValueRequired', `${f}.apiGroups`, 'Required value: resource rules must supply at least one api group'));
@@ -50,8 +51,12 @@ function validateRules(obj: KubeObject, namespaced: boolean): StatusCause[] {
   return causes;
 }
 
+/** The internal rbac.RoleRef as field.Invalid prints it (%#v). */
+const goRoleRef = (ref: { apiGroup?: string; kind?: string; name?: string } | undefined): string =>
+  goStruct('rbac.RoleRef', [['APIGroup', goQuote(ref?.apiGroup ?? '')], ['Kind', goQuote(ref?.kind ?? '')], ['Name', goQuote(ref?.name ?? '')]]);
+
 const immutableRoleRef = (obj: KubeObject, old: KubeObject): StatusCause[] =>
-  JSON.stringify(obj.roleRef) === JSON.stringify(old.roleRef) ? [] : [fieldCause('FieldValueInvalid', 'roleRef', `Invalid value: ${JSON.stringify(obj.roleRef)}: cannot change roleRef`)];
+  JSON.stringify(obj.roleRef) === JSON.stringify(old.roleRef) ? [] : [invalidRendered('roleRef', goRoleRef(obj.roleRef), 'cannot change roleRef')];
 
 export const roleStrategy: Strategy = { nameFn: nameIsPathSegment, validate: (o) => validateRules(o, true) };
 export const clusterRoleStrategy: Strategy = { nameFn: nameIsPathSegment, validate: (o) => validateRules(o, false) };

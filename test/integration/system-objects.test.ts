@@ -1,0 +1,56 @@
+// What the apiserver keeps for the cluster as upstream's does: the kubernetes service and its endpoints come back when
+// deleted (the kubernetesservice controller, every 10 s there, 100 ms here), the system priority classes cannot be
+// deleted one by one, and a binding's roleRef error quotes it as Go prints the internal struct.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { cleanStdout } from '../support/kubectl-run.js';
+
+let s: TestApiServer;
+beforeAll(async () => {
+  s = await startTestApiServer({ controllers: [], authorizationModes: ['AlwaysAllow'], kubernetesServiceIntervalMs: 100 });
+});
+afterAll(async () => { await s?.close(); });
+
+const until = async (what: string, check: () => Promise<boolean>): Promise<void> => {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within 10 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+describe('system objects', () => {
+  it('brings back a deleted kubernetes service with its cluster IP, and its endpoints', async () => {
+    const before = JSON.parse(await cleanStdout(s.kubectl('get', 'svc', 'kubernetes', '-o', 'json')));
+    expect(await cleanStdout(s.kubectl('delete', 'svc', 'kubernetes'))).toBe('service "kubernetes" deleted\n');
+    expect(await cleanStdout(s.kubectl('delete', 'endpoints', 'kubernetes'))).toBe('endpoints "kubernetes" deleted\n');
+    await until('the service and endpoints coming back', async () =>
+      (await s.kubectl('get', 'svc/kubernetes', 'endpoints/kubernetes')).code === 0);
+    const after = JSON.parse(await cleanStdout(s.kubectl('get', 'svc', 'kubernetes', '-o', 'json')));
+    expect(after.metadata.uid).not.toBe(before.metadata.uid);
+    expect(after.spec.clusterIP).toBe(before.spec.clusterIP);
+    expect(after.spec.ports).toEqual(before.spec.ports);
+    expect(after.metadata.labels).toEqual({ component: 'apiserver', provider: 'kubernetes' });
+    const ep = await cleanStdout(s.kubectl('get', 'endpoints', 'kubernetes', '-o', 'jsonpath={.subsets[0].addresses[0].ip}:{.subsets[0].ports[0].port}'));
+    expect(ep).toBe(`127.0.0.1:${s.server.port}`);
+  });
+
+  it('refuses to delete a system priority class', async () => {
+    const r = await s.kubectl('delete', 'priorityclass', 'system-node-critical');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('Error from server (Forbidden): priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted\n');
+    const dry = await s.kubectl('delete', 'priorityclass', 'system-cluster-critical', '--dry-run=server');
+    expect(dry.stderr).toMatch(/is forbidden: this is a system priority class and cannot be deleted/);
+    expect(await cleanStdout(s.kubectl('get', 'pc', '-o', 'name'))).toBe('priorityclass.scheduling.k8s.io/system-cluster-critical\npriorityclass.scheduling.k8s.io/system-node-critical\n');
+  });
+
+  it("quotes a changed roleRef, and a namespaced rule's non-resource URLs, as Go's %#v", async () => {
+    await cleanStdout(s.kubectl('create', 'role', 'r0', '--verb=get', '--resource=pods'));
+    await cleanStdout(s.kubectl('create', 'rolebinding', 'rb1', '--role=r0', '--user=u'));
+    const r = await s.kubectl('patch', 'rolebinding', 'rb1', '--type=merge', '-p', '{"roleRef":{"name":"r1"}}');
+    expect(r.stderr).toBe('The RoleBinding "rb1" is invalid: roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"Role", Name:"r1"}: cannot change roleRef\n');
+    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r2' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] };
+    const bad = await s.kubectlWithInput(JSON.stringify(role), 'create', '-f', '-');
+    expect(bad.stderr).toBe('The Role "r2" is invalid: rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs\n');
+  });
+});
