@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { containerUser } from './run-as.js';
 import type { NodeAllocatable } from './resource-field.js';
 import { terminationMessage, terminationMount } from './termination-message.js';
+import { makeSubPath, subPathOf } from './volumes/subpath.js';
 import { normalizeImage, type ContainerStatus, type HostsEntries, type ImageInfo, type Mount, type Runtime } from './runtime/types.js';
 
 export interface BackoffPolicy { initialMs: number; maxMs: number }
@@ -29,7 +30,7 @@ interface SpecContainer {
   args?: string[];
   env?: { name: string; value?: string }[];
   envFrom?: unknown[];
-  volumeMounts?: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[];
+  volumeMounts?: { name: string; mountPath: string; subPath?: string; subPathExpr?: string; readOnly?: boolean }[];
   workingDir?: string;
   stdin?: boolean;
   stdinOnce?: boolean;
@@ -45,9 +46,6 @@ interface SpecContainer {
 }
 
 /** What the kubelet remembers of a pod between syncs. */
-const MOUNT_BACKOFF_INITIAL_MS = 500;
-const MOUNT_BACKOFF_MAX_MS = 122_000;
-
 export interface PodRecord {
   uid: string;
   pod: KubeObject;
@@ -60,13 +58,11 @@ export interface PodRecord {
   removed?: boolean;
   /** When the worker should look again (backoff expiry), ms since the epoch. */
   requeueAt?: number;
-  /** Where each volume is on the node (set up once the sandbox exists; process runtime only). */
+  /** Where each volume set up is on the node (before the sandbox is made, as upstream waits for them; process runtime only). */
   volumes?: Map<string, string>;
-  /** When the volumes' contents were last brought up to date, and whether a source has changed since. */
+  /** When the volumes' contents were last brought up to date, and whether a source has changed (or one failed) since. */
   volumesSyncedAt?: number;
   volumesStale?: boolean;
-  /** The wait before the next set-up after a failed one (upstream's exponential backoff of volume operations). */
-  mountBackoffMs?: number;
   /**
    * The kubelet failed the pod (admission refused it, activeDeadlineSeconds passed, evicted): phase Failed with this.
    * `rejected`: refused at admission, so never started (upstream's rejectPod: a status of the phase, reason and message).
@@ -271,6 +267,9 @@ export class PodSyncer {
       rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + left);
     }
     if (pod.spec?.hostNetwork) rec.podIp = this.o.hostIp;
+    // the volumes first, as upstream's SyncPod waits for them before its runtime makes the sandbox: a pod whose
+    // volumes cannot be set up has no sandbox, IP or PodReadyToStartContainers yet
+    if (!(await this.syncVolumes(rec))) return;
     const rt = this.o.runtime;
     let sandbox = rt.listPodSandboxes(rec.uid).filter((s) => s.state === 'ready').sort((a, b) => b.createdAt - a.createdAt)[0];
     if (!sandbox) {
@@ -303,7 +302,6 @@ export class PodSyncer {
       rec.podIp = pod.spec?.hostNetwork ? this.o.hostIp : sandbox.ip;
     }
     rec.podIp ??= sandbox.ip; // a sandbox an earlier kubelet made (a restart)
-    if (!(await this.syncVolumes(rec))) return;
     const all = rt.listContainers(rec.uid);
     const restartPolicy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';
 
@@ -361,7 +359,8 @@ export class PodSyncer {
 
   /**
    * Sets the pod's volumes up (process runtime), and later brings their contents up to date when a source changed
-   * or the resync period passed. False while the first set-up fails (FailedMount; the pod waits and retries).
+   * or the resync period passed: a FailedMount event for each that fails, retried after its own back-off. False while
+   * one was never set up (upstream's WaitForAttachAndMount: the pod waits, without a sandbox).
    */
   private async syncVolumes(rec: PodRecord): Promise<boolean> {
     const podDir = this.o.runtime.podDir?.(rec.uid);
@@ -369,20 +368,14 @@ export class PodSyncer {
     const now = this.o.clock.now();
     const resyncMs = this.o.volumeResyncMs ?? 60_000;
     if (rec.volumes && !rec.volumesStale && now - (rec.volumesSyncedAt ?? 0) < resyncMs) return true;
-    try {
-      rec.volumes = await this.volumes.setUp(rec.pod, podDir, rec.volumes);
-      rec.volumesSyncedAt = now;
-      rec.volumesStale = false;
-      rec.mountBackoffMs = undefined;
-      return true;
-    } catch (err) {
-      if (!(err instanceof VolumeError)) throw err;
-      this.o.recorder.event(rec.pod, 'Warning', 'FailedMount', err.message);
-      // as a failed volume operation upstream: tried again after 500 ms, doubling up to 2m2s
-      rec.mountBackoffMs = rec.mountBackoffMs ? Math.min(rec.mountBackoffMs * 2, MOUNT_BACKOFF_MAX_MS) : MOUNT_BACKOFF_INITIAL_MS;
-      rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, now + rec.mountBackoffMs);
-      return !!rec.volumes; // running containers keep the contents they have
-    }
+    const done = await this.volumes.setUp(rec.pod, podDir, rec.volumes);
+    for (const message of done.failures) this.o.recorder.event(rec.pod, 'Warning', 'FailedMount', message);
+    rec.volumes = done.paths;
+    rec.volumesSyncedAt = now;
+    rec.volumesStale = done.retryAt !== undefined;
+    if (done.retryAt !== undefined) rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, done.retryAt);
+    // running containers keep the contents they have; new ones start once every volume is there
+    return ((rec.pod.spec?.volumes ?? []) as Volume[]).every((v) => done.paths.has(v.name));
   }
 
   private shouldRestart(policy: string, c: ContainerStatus): boolean {
@@ -479,6 +472,7 @@ export class PodSyncer {
     }
     let env: { name: string; value: string }[];
     let user;
+    let mounts: Mount[];
     try {
       user = containerUser(pod, c, podDesc(pod));
       env = this.o.getObject
@@ -487,6 +481,7 @@ export class PodSyncer {
           services: this.o.servicesIn ? linkedServices(pod, this.o.servicesIn) : [],
         })
         : (c.env ?? []).filter((e) => e.value !== undefined).map((e) => ({ name: e.name, value: e.value! }));
+      mounts = await this.mounts(rec, c, attempt, env);
     } catch (err) {
       if (!(err instanceof ContainerConfigError)) throw err;
       this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', `Error: ${err.message}`);
@@ -496,18 +491,7 @@ export class PodSyncer {
       return;
     }
     const podDir = rt.podDir?.(rec.uid);
-    let mounts: Mount[] = [];
-    if (podDir && rec.volumes) {
-      const rootfs = join(podDir, 'rootfs', c.name);
-      const specVolumes = new Map(((pod.spec?.volumes ?? []) as Volume[]).map((v) => [v.name, v]));
-      const volumeMounts = (c.volumeMounts ?? []).map((m) => ({ ...m, readOnly: mountsReadOnly(m, specVolumes.get(m.name)) }));
-      mounts = await linkMounts(rootfs, volumeMounts, rec.volumes);
-      mounts.push(await terminationMount(podDir, rootfs, c, attempt));
-      // a pod on the node's network has the node's /etc/hosts, with its hostAliases added (a sandbox writes the others')
-      const aliases = pod.spec?.hostAliases as HostsEntries['hostAliases'];
-      if (pod.spec?.hostNetwork && aliases?.length) mounts.push(await hostNetworkHostsMount(podDir, aliases));
-      env = [{ name: 'MINI_KUBE_ROOTFS', value: rootfs }, ...env];
-    }
+    if (podDir && rec.volumes) env = [{ name: 'MINI_KUBE_ROOTFS', value: this.rootfs(podDir, c) }, ...env];
     const vars = Object.fromEntries(env.map((e) => [e.name, e.value]));
     if (this.terminationRequested(rec)) return; // asked while the image was pulled or the mounts made
     let id: string;
@@ -548,6 +532,34 @@ export class PodSyncer {
         }
       }
     }
+  }
+
+  /** Where the container's mounts are linked (its $MINI_KUBE_ROOTFS). */
+  private rootfs(podDir: string, c: SpecContainer): string { return join(podDir, 'rootfs', c.name); }
+
+  /**
+   * The container's mounts, as upstream's makeMounts: each volume (at its subPath, subPathExpr expanded with `env`,
+   * made when missing), the termination log, and the managed /etc/hosts of a pod on the node's network with
+   * hostAliases (a sandbox writes the others'). None without a pod directory (the fake runtime), but the subPaths
+   * are checked.
+   */
+  private async mounts(rec: PodRecord, c: SpecContainer, attempt: number, env: { name: string; value: string }[]): Promise<Mount[]> {
+    const pod = rec.pod;
+    const subPaths = (c.volumeMounts ?? []).map((m) => subPathOf(m, env));
+    const podDir = this.o.runtime.podDir?.(rec.uid);
+    if (!podDir || !rec.volumes) return [];
+    const specVolumes = new Map(((pod.spec?.volumes ?? []) as Volume[]).map((v) => [v.name, v]));
+    const volumeMounts = (c.volumeMounts ?? []).map((m, i) => ({ ...m, subPath: subPaths[i], readOnly: mountsReadOnly(m, specVolumes.get(m.name)) }));
+    for (const m of volumeMounts) {
+      const volumePath = rec.volumes.get(m.name);
+      if (m.subPath && volumePath) await makeSubPath(volumePath, m.subPath, m.name, c.name);
+    }
+    const rootfs = this.rootfs(podDir, c);
+    const mounts = await linkMounts(rootfs, volumeMounts, rec.volumes);
+    mounts.push(await terminationMount(podDir, rootfs, c, attempt));
+    const aliases = pod.spec?.hostAliases as HostsEntries['hostAliases'];
+    if (pod.spec?.hostNetwork && aliases?.length) mounts.push(await hostNetworkHostsMount(podDir, aliases));
+    return mounts;
   }
 
   /** The fake runtime answers probes itself and has no processes to run hooks in. */

@@ -6,12 +6,14 @@
 // paths. A container finds its mounts as symlinks under $MINI_KUBE_ROOTFS/<mountPath>, and, where the runtime can
 // build it a root of its own (runtime/container-root.ts), at the mountPath itself; a subPath mount into an atomically
 // written volume is a copy taken at start, so it is not updated (as upstream's bind mount).
-// A missing ConfigMap, Secret or claim that is not optional is a VolumeError: the pod waits (FailedMount).
+// A missing ConfigMap, Secret or claim that is not optional is a VolumeError of that volume alone, backed off on its
+// own (volumes/operation-backoff.ts) while the others are set up: the pod waits (FailedMount) until every one is.
 import { chmod, chown, cp, lstat, mkdir, realpath, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isNotFound, type KubeObject } from '../client/index.js';
 import { writeAtomically, type Payload } from './volumes/atomic-writer.js';
 import { memoryMediumSize, mountMemoryMedium, unmountPodVolumes } from './volumes/memory-medium.js';
+import { OperationBackoff } from './volumes/operation-backoff.js';
 import { ClaimError, VolumeError, claimPath, prepareHostPath, type HostPathSource, type VolumeObjectGetter } from './volumes/host-volumes.js';
 import type { Mount } from './runtime/types.js';
 import { ResourceFieldError, resourceFieldValue, selectedContainer, type NodeAllocatable, type ResourceFieldSelector } from './resource-field.js';
@@ -79,9 +81,20 @@ export interface VolumeManagerOptions {
   node?: NodeAllocatable;
 }
 
+/** What a set-up of a pod's volumes did. */
+export interface VolumeSetUp {
+  /** Where each volume is on the node, by name: those set up, and those failing now that were set up before. */
+  paths: Map<string, string>;
+  /** The FailedMount message of each volume that failed now. */
+  failures: string[];
+  /** When the first volume still failing may be tried again (none: every one is up to date). */
+  retryAt?: number;
+}
+
 /** Sets pods' volumes up and refreshes them; remembers service-account tokens until 80% of their lifetime. */
 export class VolumeManager {
   private readonly tokens = new Map<string, { token: string; renewAt: number }>();
+  private readonly backoff = new OperationBackoff();
 
   private readonly node: NodeAllocatable;
 
@@ -97,46 +110,70 @@ export class VolumeManager {
 
   forget(uid: string): void {
     for (const k of this.tokens.keys()) if (k.startsWith(`${uid}/`)) this.tokens.delete(k);
+    this.backoff.forget(`${uid}/`);
   }
 
-  /** Every volume of the pod, set up or brought up to date (after `previous`); their paths on the node by volume name. */
-  async setUp(pod: KubeObject, podDir: string, previous?: Map<string, string>): Promise<Map<string, string>> {
-    const paths = new Map<string, string>();
-    const { fsGroup, fsUser } = volumeOwners(pod);
+  /**
+   * Every volume of the pod set up or brought up to date (after `previous`), each on its own as upstream's volume
+   * operations: one failing (or backing off) neither hides nor holds back the others.
+   */
+  async setUp(pod: KubeObject, podDir: string, previous?: Map<string, string>): Promise<VolumeSetUp> {
+    const out: VolumeSetUp = { paths: new Map(), failures: [] };
+    const owners = volumeOwners(pod);
+    const now = (this.o.now ?? Date.now)();
+    const later = (at: number): void => { out.retryAt = Math.min(out.retryAt ?? Infinity, at); };
     for (const v of (pod.spec?.volumes ?? []) as Volume[]) {
+      const key = `${pod.metadata!.uid}/${v.name}`;
       const known = previous?.get(v.name);
-      if (known && !isProjection(v)) { // node paths and emptyDirs stay where they were set up
-        paths.set(v.name, known);
-      } else if (v.hostPath) {
-        paths.set(v.name, await prepareHostPath(v.name, v.hostPath));
-      } else if (v.persistentVolumeClaim) {
-        try {
-          paths.set(v.name, await claimPath(pod.metadata!.namespace!, v.name, v.persistentVolumeClaim.claimName, this.o.get));
-        } catch (e) {
-          if (!(e instanceof ClaimError)) throw e;
-          throw new VolumeError(`Unable to attach or mount volumes: unmounted volumes=[${v.name}], unattached volumes=[], failed to process volumes=[${v.name}]: ${e.message}`);
-        }
-      } else {
-        const dir = join(podDir, 'volumes', v.name);
-        paths.set(v.name, dir);
-        if (isProjection(v)) await writeAtomically(dir, await this.payload(pod, v, fsUser), undefined, fsGroup);
-        else {
-          await mkdir(dir, { recursive: true });
-          // upstream's emptyDir is world-writable; with an fsGroup it is the group's, and setgid, so that what the
-          // containers write there is the group's too (SetVolumeOwnership)
-          if (v.emptyDir) {
-            if (v.emptyDir.medium === 'Memory' && process.getuid?.() === 0) {
-              await mountMemoryMedium(dir, memoryMediumSize(pod, v.emptyDir.sizeLimit, this.node.memory)).catch((e: unknown) => {
-                throw new VolumeError(`MountVolume.SetUp failed for volume "${v.name}" : ${(e as Error).message}`);
-              });
-            }
-            if (fsGroup !== undefined) await chown(dir, 0, fsGroup);
-            await chmod(dir, fsGroup !== undefined ? 0o2777 : 0o777);
-          }
-        }
+      const waitUntil = this.backoff.waitUntil(key, now);
+      if (waitUntil !== undefined) {
+        if (known) out.paths.set(v.name, known);
+        later(waitUntil);
+        continue;
+      }
+      try {
+        out.paths.set(v.name, await this.setUpVolume(pod, podDir, v, known, owners));
+        this.backoff.succeeded(key);
+      } catch (e) {
+        if (!(e instanceof VolumeError)) throw e;
+        out.failures.push(e.message);
+        if (known) out.paths.set(v.name, known); // running containers keep what they have
+        later(this.backoff.failed(key, now));
       }
     }
-    return paths;
+    return out;
+  }
+
+  /** One volume set up (or brought up to date): its path on the node. */
+  private async setUpVolume(pod: KubeObject, podDir: string, v: Volume, known: string | undefined, { fsGroup, fsUser }: ReturnType<typeof volumeOwners>): Promise<string> {
+    if (known && !isProjection(v)) return known; // node paths and emptyDirs stay where they were set up
+    if (v.hostPath) return prepareHostPath(v.name, v.hostPath);
+    if (v.persistentVolumeClaim) {
+      try {
+        return await claimPath(pod.metadata!.namespace!, v.name, v.persistentVolumeClaim.claimName, this.o.get);
+      } catch (e) {
+        if (!(e instanceof ClaimError)) throw e;
+        throw new VolumeError(`Unable to attach or mount volumes: unmounted volumes=[${v.name}], unattached volumes=[], failed to process volumes=[${v.name}]: ${e.message}`);
+      }
+    }
+    const dir = join(podDir, 'volumes', v.name);
+    if (isProjection(v)) {
+      await writeAtomically(dir, await this.payload(pod, v, fsUser), undefined, fsGroup);
+      return dir;
+    }
+    await mkdir(dir, { recursive: true });
+    // upstream's emptyDir is world-writable; with an fsGroup it is the group's, and setgid, so that what the
+    // containers write there is the group's too (SetVolumeOwnership)
+    if (v.emptyDir) {
+      if (v.emptyDir.medium === 'Memory' && process.getuid?.() === 0) {
+        await mountMemoryMedium(dir, memoryMediumSize(pod, v.emptyDir.sizeLimit, this.node.memory)).catch((e: unknown) => {
+          throw new VolumeError(`MountVolume.SetUp failed for volume "${v.name}" : ${(e as Error).message}`);
+        });
+      }
+      if (fsGroup !== undefined) await chown(dir, 0, fsGroup);
+      await chmod(dir, fsGroup !== undefined ? 0o2777 : 0o777);
+    }
+    return dir;
   }
 
   private async source(kind: 'configmaps' | 'secrets', ns: string, src: ConfigSource, volume: string, mode: number): Promise<Payload> {

@@ -219,6 +219,50 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(await readFile(join(sa, 'ca.crt'), 'utf8')).toContain('BEGIN CERTIFICATE');
   });
 
+  it('sets each volume up on its own, before the sandbox: every failure told, no pod IP nor PodReadyToStartContainers until all are there', async () => {
+    await createBound(admin, pod('two-missing', {
+      spec: {
+        volumes: [{ name: 'one', configMap: { name: 'missing-one' } }, { name: 'two', secret: { secretName: 'missing-two' } }],
+        containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'exec sleep 60'], volumeMounts: [{ name: 'one', mountPath: '/one' }, { name: 'two', mountPath: '/two' }] }],
+      },
+    }), NODE);
+    const failures = async (): Promise<string[]> => (await admin.events('default').list({ fieldSelector: 'involvedObject.name=two-missing' })).items
+      .filter((e) => e.reason === 'FailedMount').map((e) => e.message as string);
+    await eventually(async () => (await failures()).length >= 2, 10_000, 'two FailedMount events');
+    expect([...new Set(await failures())].sort()).toEqual([
+      'MountVolume.SetUp failed for volume "one" : configmap "missing-one" not found', 'MountVolume.SetUp failed for volume "two" : secret "missing-two" not found',
+    ]);
+    const waiting = await eventually(async () => { const p = await get('two-missing'); return condition(p, 'PodReadyToStartContainers') ? p : undefined; }, 10_000, 'status');
+    expect(waiting.status?.podIP).toBeUndefined();
+    expect(condition(waiting, 'PodReadyToStartContainers')?.status).toBe('False');
+    await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'missing-one' }, data: { k: 'v' } });
+    await admin.secrets('default').create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'missing-two' }, data: { k: 'dg==' } });
+    const running = await phase('two-missing', 'Running');
+    expect(running.status?.podIP).toBeDefined();
+    await admin.pods('default').delete('two-missing', { gracePeriodSeconds: 0 });
+  });
+
+  it('mounts a subPathExpr at the subdirectory its expansion names, made in the volume; a variable without a value is CreateContainerConfigError', async () => {
+    await createBound(admin, pod('sub-expr', {
+      spec: {
+        restartPolicy: 'Never', volumes: [{ name: 'logs', emptyDir: {} }],
+        containers: [{
+          name: 'sh', image: 'busybox', env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+          command: ['sh', '-c', 'echo x > $MINI_KUBE_ROOTFS/mine/f && ls $MINI_KUBE_ROOTFS/all && ls $MINI_KUBE_ROOTFS/all/sub-expr'],
+          volumeMounts: [{ name: 'logs', mountPath: '/mine', subPathExpr: '$(POD_NAME)' }, { name: 'logs', mountPath: '/all' }],
+        }],
+      },
+    }), NODE);
+    await phase('sub-expr', 'Succeeded');
+    expect(await admin.pods('default').logs('sub-expr')).toBe('sub-expr\nf\n');
+    await createBound(admin, pod('sub-missing', {
+      spec: { volumes: [{ name: 'logs', emptyDir: {} }], containers: [{ name: 'sh', image: 'busybox', command: ['true'], volumeMounts: [{ name: 'logs', mountPath: '/mine', subPathExpr: '$(NOPE)' }] }] },
+    }), NODE);
+    const waiting = await eventually(async () => (await get('sub-missing')).status?.containerStatuses?.[0]?.state?.waiting, 10_000, 'waiting');
+    expect(waiting).toEqual({ reason: 'CreateContainerConfigError', message: 'missing value for NOPE' });
+    await admin.pods('default').delete('sub-missing', { gracePeriodSeconds: 0 });
+  });
+
   it.skipIf(notRoot)('mounts volumes at their mountPath in a root of the container\'s own, read-only where asked (for kubectl exec too), the host untouched; $MINI_KUBE_ROOTFS links stay', async () => {
     await admin.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ro-cm' }, data: { k: 'v' } });
     // a write at a path in the container (labelled with it), or through its $MINI_KUBE_ROOTFS link (labelled "link:")
