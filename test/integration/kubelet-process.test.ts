@@ -395,6 +395,17 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await admin.pods('default').delete('own-path', { gracePeriodSeconds: 0 });
   });
 
+  it('reports a command that is not there as containerd does: StartError with runc\'s words, never started (1970-01-01T00:00:00Z)', async () => {
+    await createBound(admin, pod('no-cmd', { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox', command: ['nosuchcmd'] }] } }), NODE);
+    const p = await phase('no-cmd', 'Failed');
+    const terminated = (p.status?.containerStatuses as any[])[0].state.terminated;
+    expect(terminated).toMatchObject({
+      exitCode: 128, reason: 'StartError', startedAt: '1970-01-01T00:00:00Z',
+      message: 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "nosuchcmd": executable file not found in $PATH: unknown',
+    });
+    expect(Date.parse(terminated.finishedAt)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
   it('reports exit codes: restartPolicy Never ends Failed with the code; output without a last newline is logged', async () => {
     await createBound(admin, pod('exit3', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'echo one; printf two; printf three >&2; exit 3'] }] } }), NODE);
     const p = await phase('exit3', 'Failed');

@@ -144,7 +144,8 @@ export class FakeRuntime implements Runtime {
     const a = c.config.annotations ?? {};
     const startError = a[`${FAKE_ANNOTATION_PREFIX}start-error.${c.name}`];
     if (startError !== undefined) {
-      Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', message: startError, finishedAt: this.clock.now() });
+      // never started: containerd's zero start time, reported as the epoch
+      Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', message: startError, finishedAt: this.clock.now(), startedAt: 0 });
       this.emit({ podUid: c.podUid, containerId: id });
       throw new Error(startError);
     }

@@ -358,7 +358,8 @@ export class ProcessRuntime implements Runtime {
   private exitedWith(c: ProcContainer, exit: ShimExit): void {
     c.hub?.end();
     if (exit.startError !== undefined) {
-      Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', message: exit.startError, finishedAt: exit.finishedAt, startedAt: c.startedAt ?? exit.finishedAt });
+      // never started: containerd's zero start time, which the kubelet reports as the epoch (1970-01-01T00:00:00Z)
+      Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', message: exit.startError, finishedAt: exit.finishedAt, startedAt: 0 });
     } else {
       const oom = exit.signal === 'SIGKILL' && (c.message === 'OOMKilled' || (c.cgroup !== undefined && oomKilled(c.cgroup)));
       Object.assign(c, { state: 'exited', exitCode: exit.exitCode, reason: exit.exitCode === 0 ? 'Completed' : oom ? 'OOMKilled' : 'Error', finishedAt: exit.finishedAt });

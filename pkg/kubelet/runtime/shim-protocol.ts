@@ -33,9 +33,9 @@ export const SPEC_FILE = 'spec.json';
 export const STARTED_FILE = 'pid.json';
 export const EXIT_FILE = 'exit.json';
 
-/** containerd's message for a command that is not there. */
+/** containerd's message for a command that is not there (runc's, wrapped by the shim's and the task's). */
 export const notFoundMessage = (cmd: string): string =>
-  `failed to create containerd task: failed to create shim task: OCI runtime create failed: exec: "${cmd}": executable file not found in $PATH`;
+  `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "${cmd}": executable file not found in $PATH: unknown`;
 
 /**
  * Frame types: shim to client (started, stdout, stderr, exit, logReopened) and client to shim (stdin, end of stdin,
