@@ -22,3 +22,16 @@ describe('string formats as kube-openapi\'s strfmt', () => {
     }
   });
 });
+
+describe('schema patterns as Go regular expressions (RE2)', () => {
+  it('matches RE2 syntax JavaScript lacks, anywhere in the value as Go\'s MatchString', () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['(?i)^abc$', 'ABC', true], ['^[[:alpha:]]+$', 'abc', true], ['^[[:alpha:]]+$', 'ab1', false], ['^\\pL+\\z', 'héllo', true],
+      ['^\\pL+\\z', 'a\n', false], ['^(?P<x>a)$', 'a', true], ['b', 'abc', true], ['^b', 'abc', false],
+    ];
+    for (const [pattern, value, ok] of cases) {
+      expect(errorsOf({ type: 'string', pattern }, value), `${pattern} ~ ${value}`)
+        .toEqual(ok ? [] : [`v: Invalid value: ${JSON.stringify(value)}: v in body should match '${pattern}'`]);
+    }
+  });
+});

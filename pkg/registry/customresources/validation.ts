@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { tooLong } from '../../apimachinery/field.js';
+import { goRegExpEngine } from './re2.js';
 import { childPath, pointerToPath } from './schema.js';
 
 /** kube-openapi's strfmt IsDate: Go's time.Parse("2006-01-02"), the day within its month (no 2020-02-30). */
@@ -105,7 +106,7 @@ const ajv = (): Ajv => {
   if (!shared) {
     // validateSchema off: upstream takes any number for maxLength, multipleOf and the like (a maxLength of -1
     // refuses every string) where Ajv's meta-schema would refuse to compile the schema at all
-    shared = new Ajv({ strict: false, allErrors: true, verbose: true, validateFormats: true, unicodeRegExp: false, validateSchema: false });
+    shared = new Ajv({ strict: false, allErrors: true, verbose: true, validateFormats: true, unicodeRegExp: false, validateSchema: false, code: { regExp: goRegExpEngine } });
     for (const [name, check] of Object.entries(FORMATS)) shared.addFormat(name, { type: 'string', validate: check });
   }
   return shared;

@@ -5,6 +5,7 @@
 import type { JSONSchemaProps } from '../../../../api/apiextensions/v1/index.js';
 import type { StatusCause } from '../../../apimachinery/errors.js';
 import { causeToString, forbidden, invalidValue, required } from '../../../apimachinery/field.js';
+import { goRegexpError } from '../re2.js';
 import { keyPath } from './paths.js';
 
 type Level = 'root' | 'item' | 'field';
@@ -94,13 +95,8 @@ function valueValidation(s: JSONSchemaProps, skipAnyOf: boolean, skipFirstAllOfA
   (s.allOf ?? []).forEach((v, i) => causes.push(...nested(v, skipFirstAllOfAnyOf && i === 0, lvl, `${path}.allOf[${i}]`)));
   (s.oneOf ?? []).forEach((v, i) => causes.push(...nested(v, false, lvl, `${path}.oneOf[${i}]`)));
   if (s.not) causes.push(...nested(s.not, false, lvl, `${path}.not`));
-  if (s.pattern !== undefined && s.pattern !== '') {
-    try {
-      new RegExp(s.pattern, 'u');
-    } catch (err) {
-      causes.push(invalidValue(`${path}.pattern`, s.pattern, `must be a valid regular expression, but isn't: error parsing regexp: ${(err as Error).message}`));
-    }
-  }
+  const patternError = s.pattern ? goRegexpError(s.pattern) : undefined;
+  if (patternError) causes.push(invalidValue(`${path}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${patternError}`));
   return causes;
 }
 

@@ -227,3 +227,12 @@ describe('x-kubernetes-validations shapes', () => {
     ]);
   });
 });
+
+describe('schema patterns', () => {
+  it('compiles them as Go\'s regexp.Compile, with its error text', () => {
+    const withPattern = (pattern: string) => errors(crd(obj({ s: { type: 'string', pattern } })));
+    for (const ok of ['(?i)^abc$', '^[[:alpha:]]+$', '^\\pL+\\z', '^(?P<x>a)$']) expect(withPattern(ok), ok).toEqual([]);
+    expect(withPattern('^(?!foo).*$')).toEqual(['spec.validation.openAPIV3Schema.properties[s].pattern: Invalid value: "^(?!foo).*$": must be a valid regular expression, but isn\'t: error parsing regexp: invalid or unsupported Perl syntax: `(?!`']);
+    expect(withPattern('(a)\\1')).toEqual(['spec.validation.openAPIV3Schema.properties[s].pattern: Invalid value: "(a)\\\\1": must be a valid regular expression, but isn\'t: error parsing regexp: invalid escape sequence: `\\1`']);
+  });
+});
