@@ -41,4 +41,21 @@ describe('probe workers', () => {
     expect(stops).toEqual(['c1', 'c2']);
     probes.close();
   });
+
+  it('a runtime error (an exec racing the container\'s exit) is "probe errored", neither a failure nor a success', async () => {
+    const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+    const events: string[] = [];
+    const recorder = { event: (_o: unknown, _t: string, reason: string, message: string) => { events.push(`${reason}: ${message}`); } } as unknown as EventRecorder;
+    const error = 'rpc error: code = Unknown desc = failed to exec in container: container is in CONTAINER_EXITED state';
+    const runtime = { execSync: () => Promise.reject(new Error(error)), stopContainer: () => Promise.resolve() } as unknown as Runtime;
+    const pod = {
+      metadata: { name: 'p', namespace: 'ns', uid: 'u1' },
+      spec: { containers: [{ name: 'c', livenessProbe: { exec: { command: ['true'] }, periodSeconds: 1, failureThreshold: 1 } }] },
+    } as KubeObject;
+    const probes = new ProbeManager({ runtime, clock, recorder, onChange: () => undefined, getPod: () => ({ pod }) });
+    probes.sync('u1', pod, [{ id: 'c1', sandboxId: 's', podUid: 'u1', name: 'c', attempt: 0, state: 'running', image: 'busybox', imageRef: 'busybox', createdAt: clock.now(), startedAt: clock.now() }]);
+    await clock.advance(1100);
+    expect(events).toEqual([`Unhealthy: Liveness probe errored: ${error}`, `Unhealthy: Liveness probe errored: ${error}`]);
+    probes.close();
+  });
 });

@@ -154,7 +154,10 @@ export class ProbeManager {
     try {
       res = await this.execute(w, spec, probe, entry.podIp);
     } catch (err) {
-      res = { ok: false, message: (err as Error).message };
+      // the runtime failed (an exec racing the container's exit): as upstream's prober, said so and the result
+      // thrown away, neither a failure nor a success
+      if (!w.stopped) this.o.recorder.event(containerRef(entry.pod, spec.name), 'Warning', 'Unhealthy', `${label[w.kind]} probe errored: ${(err as Error).message}`);
+      return;
     }
     if (w.stopped) return;
     w.labels ??= { probe_type: label[w.kind], container: spec.name, pod: entry.pod.metadata?.name ?? '', namespace: entry.pod.metadata?.namespace ?? '' };

@@ -404,7 +404,8 @@ export class ProcessRuntime implements Runtime {
 
   async execSync(id: string, cmd: string[], timeoutSeconds = 0): Promise<ExecResult> {
     const c = this.mustGet(id);
-    if (c.state !== 'running') throw new Error(`container ${id} is not running`);
+    // containerd's error, as the kubelet gets it over the CRI
+    if (c.state !== 'running') throw new Error(`rpc error: code = Unknown desc = failed to exec in container: container is in CONTAINER_${c.state.toUpperCase()} state`);
     let run: { argv: string[]; env: Record<string, string> };
     try { run = await this.execArgv(c, cmd); } catch (err) { return { stdout: '', stderr: (err as Error).message, exitCode: 126 }; }
     const { argv, env } = run;
