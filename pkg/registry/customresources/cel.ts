@@ -38,7 +38,7 @@ export function compileRuleSet(s: JSONSchemaProps, cardinality: number, resource
     try {
       const c = compile(r.rule);
       out.usesOldSelf = reads(c.ast, 'oldSelf');
-      out.cost = estimateCost(c.ast, s) * cardinality;
+      out.cost = estimateCost(c.ast, self) * cardinality;
       out.error = checkExpression(r.rule, c.ast, c.positions, self, 'boolean', oldSelf);
     } catch (err) {
       out.error = `compilation failed: ${(err as Error).message}`;
@@ -47,7 +47,7 @@ export function compileRuleSet(s: JSONSchemaProps, cardinality: number, resource
       try {
         // the message's environment is the rule's: self, and oldSelf as the rule has it
         const m = compile(r.messageExpression);
-        out.messageCost = estimateCost(m.ast, s) * cardinality;
+        out.messageCost = estimateCost(m.ast, self) * cardinality;
         const err = checkExpression(r.messageExpression, m.ast, m.positions, self, 'string', oldSelf);
         if (err) out.messageError = err.startsWith('compilation failed: ') ? `messageExpression ${err}` : err;
       } catch (err) {
