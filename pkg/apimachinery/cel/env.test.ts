@@ -89,6 +89,16 @@ describe('the Kubernetes CEL environment', () => {
     expect(run('[[1, 2], [3]].all(i, v, v.all(j, w, w > i))')).toBe(true);
   });
 
+  it("words evaluation errors as cel-go does (a rule's error shows them)", () => {
+    const self = new Map<string, CelInput>([['l', [1n]], ['zero', 0n], ['max', 9223372036854775807n]]);
+    expect(run('1 / self.zero == 1', { self })).toBe('error: division by zero');
+    expect(run('1 % self.zero == 1', { self })).toBe('error: modulus by zero');
+    expect(run('self.max + 1 > 0', { self })).toBe('error: integer overflow');
+    expect(run('uint(-1 - self.zero) > 0u', { self })).toBe('error: unsigned integer overflow');
+    expect(run('self.l[4] == 1', { self })).toBe('error: index out of bounds: 4');
+    expect(run('self.missing == 1', { self })).toBe('error: no such key: missing');
+  });
+
   it('counts the cost of an evaluation', () => {
     const small = evaluate(compile('self.all(x, x > 0)').program, { self: [1n, 2n] }).cost;
     const large = evaluate(compile('self.all(x, x > 0)').program, { self: Array.from({ length: 100 }, () => 1n) }).cost;

@@ -149,7 +149,17 @@ export function compile(expr: string): Compiled {
   return c;
 }
 
-const FIELD_NOT_FOUND = 'field not found: ';
+/** cel-go's words for the evaluation errors @bufbuild/cel words its own way (a rule's error shows them to clients). */
+const CEL_GO_WORDS: Array<[RegExp, string]> = [
+  // a key a map lacks (an object's unset field reads as one)
+  [/^field not found: /, 'no such key: '],
+  [/^u?int divide by zero$/, 'division by zero'],
+  [/^u?int modulus by zero$/, 'modulus by zero'],
+  [/^int overflow during .*$/, 'integer overflow'],
+  [/^uint overflow during .*$/, 'unsigned integer overflow'],
+  [/^index (-?\d+) out of bounds \[0, -?\d+\)$/, 'index out of bounds: $1'],
+];
+const celGoWords = (message: string): string => CEL_GO_WORDS.reduce((m, [from, to]) => m.replace(from, to), message);
 
 /**
  * Runs a program, stopped past `costLimit` (upstream's per-call limit); `cost` is what it spent. A thrown error becomes
@@ -165,8 +175,13 @@ export function evaluate(program: Program, bindings: Record<string, CelInput>, c
   } catch (err) {
     result = err instanceof Error ? err : new Error(String(err));
   }
-  // cel-go's words for a key a map lacks (an object's unset field reads as one)
-  if (isCelError(result) && result.message.startsWith(FIELD_NOT_FOUND)) result = celError(`no such key: ${result.message.slice(FIELD_NOT_FOUND.length)}`, result.exprId);
+  if (isCelError(result)) {
+    const words = celGoWords(result.message);
+    if (words !== result.message) result = celError(words, result.exprId);
+  } else if (result instanceof Error) {
+    const words = celGoWords(result.message);
+    if (words !== result.message) result = new Error(words);
+  }
   const cost = spent;
   spent = outer.spent + cost;
   limit = outer.limit;
