@@ -11,6 +11,7 @@ import { systemContext } from '../registry/context.js';
 import { create } from '../registry/generic/create.js';
 import { update } from '../registry/generic/update.js';
 import type { RegistrySet } from '../registry/index.js';
+import { legacyTokenTracker } from './legacy-token-tracking.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -40,7 +41,8 @@ export async function bootstrap(regs: RegistrySet, address: Address): Promise<vo
 
 /**
  * What upstream's kubernetesservice controller (every EndpointInterval, 10 s) and systemnamespaces controller (every
- * minute) keep: a deleted `kubernetes` service, its endpoints, or a system namespace comes back.
+ * minute) keep: a deleted `kubernetes` service, its endpoints, or a system namespace comes back; and the legacy-token
+ * tracking ConfigMap (legacy-token-tracking.ts).
  */
 export function maintainBootstrapObjects(regs: RegistrySet, address: Address, onError: (err: unknown) => void, serviceEveryMs = 10_000): () => void {
   const every = (ms: number, run: () => Promise<void>): NodeJS.Timeout => {
@@ -51,10 +53,13 @@ export function maintainBootstrapObjects(regs: RegistrySet, address: Address, on
       run().catch(onError).finally(() => { running = false; });
     }, ms).unref();
   };
+  const trackLegacyTokens = legacyTokenTracker(regs);
+  trackLegacyTokens().catch(onError);
   const timers = [
     every(serviceEveryMs, async () => {
       await ensureKubernetesService(regs, address);
       await reconcileEndpoints(regs, address);
+      await trackLegacyTokens();
     }),
     every(60_000, () => ensureSystemNamespaces(regs)),
   ];

@@ -1,5 +1,6 @@
 // What the apiserver keeps for the cluster as upstream's does: the kubernetes service and its endpoints come back when
-// deleted (the kubernetesservice controller, every 10 s there, 100 ms here), the system priority classes cannot be
+// deleted (the kubernetesservice controller, every 10 s there, 100 ms here), the legacy-token tracking ConfigMap is
+// kept (at most one creation per 30 minutes), the system priority classes cannot be
 // deleted one by one, and a binding's roleRef error quotes it as Go prints the internal struct.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
@@ -33,6 +34,21 @@ describe('system objects', () => {
     expect(after.metadata.labels).toEqual({ component: 'apiserver', provider: 'kubernetes' });
     const ep = await cleanStdout(s.kubectl('get', 'endpoints', 'kubernetes', '-o', 'jsonpath={.subsets[0].addresses[0].ip}:{.subsets[0].ports[0].port}'));
     expect(ep).toBe(`127.0.0.1:${s.server.port}`);
+  });
+
+  it("keeps kube-system's legacy-token tracking ConfigMap: since today, a bad date replaced, a deleted one made again only 30 min later", async () => {
+    const name = 'kube-apiserver-legacy-service-account-token-tracking';
+    const since = (): Promise<string> => cleanStdout(s.kubectl('get', 'cm', '-n', 'kube-system', name, '-o', 'jsonpath={.data.since}'));
+    await until('the ConfigMap', async () => (await s.kubectl('get', 'cm', '-n', 'kube-system', name)).code === 0);
+    // a day in UTC, either side of a midnight the test may straddle
+    const days = (): string[] => [new Date(Date.now() - 60_000), new Date(Date.now() + 60_000)].map((d) => d.toISOString().slice(0, 10));
+    expect(days()).toContain(await since());
+    await cleanStdout(s.kubectl('patch', 'cm', '-n', 'kube-system', name, '-p', '{"data":{"since":"2024-02-30"}}'));
+    await until('the date fixed', async () => days().includes(await since()));
+    await cleanStdout(s.kubectl('delete', 'cm', '-n', 'kube-system', name));
+    // the loop runs every 100 ms here: five passes that must not make it again
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await s.kubectl('get', 'cm', '-n', 'kube-system', name)).stderr).toMatch(/NotFound/);
   });
 
   it('refuses to delete a system priority class', async () => {
