@@ -5,7 +5,8 @@
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import { ADMISSION_REQUEST_TYPE, NAMESPACE_TYPE } from './admission-types.js';
 import { celTypeName, checkTyped, type Checked } from './check.js';
-import { compile } from './env.js';
+import { compile, type Ast } from './env.js';
+import { regexProgramError } from './regex-constants.js';
 
 type Typed = JSONSchemaProps | undefined;
 
@@ -37,16 +38,23 @@ export function admissionScope(o: ScopeOptions): Scope {
 /** Compiles and checks one expression; `returns`: the types its result may have (upstream's ReturnTypes; none: any). */
 export function checkAdmissionExpression(expression: string, scope: Scope, returns: string[] = []): Checked {
   let checked: Checked;
+  let ast: Ast;
   try {
     const c = compile(expression);
+    ast = c.ast;
     checked = checkTyped(expression, c.ast, c.positions, scope);
   } catch (err) {
     return { error: `compilation failed: ${(err as Error).message}`, type: undefined };
   }
+  if (checked.error) return checked;
   const got = celTypeName(checked.type);
-  if (checked.error || !returns.length || got === undefined || returns.includes(got)) return checked;
-  const want = returns.length === 1 ? returns[0] : `one of [${returns.join(' ')}]`;
-  return { error: `must evaluate to ${want} but got ${got}`, type: checked.type };
+  if (returns.length && got !== undefined && !returns.includes(got)) {
+    const want = returns.length === 1 ? returns[0] : `one of [${returns.join(' ')}]`;
+    return { error: `must evaluate to ${want} but got ${got}`, type: checked.type };
+  }
+  // then the program is made
+  const regex = regexProgramError(ast);
+  return regex ? { error: `program instantiation failed: ${regex}`, type: checked.type } : checked;
 }
 
 /**

@@ -12,6 +12,7 @@ import { twoVarCalls } from './comprehensions.js';
 import { declarations, functionNames, type Ast } from './env.js';
 import { unescapeField } from './escaping.js';
 import { issue } from './issue.js';
+import { invalidMatchesArguments, regexProgramError } from './regex-constants.js';
 
 type Typed = JSONSchemaProps | undefined;
 
@@ -313,6 +314,8 @@ export interface Checked {
 export function checkTyped(source: string, ast: Ast, positions: Record<string, number>, variables: ReadonlyMap<string, Typed>): Checked {
   const ctx: Context = { source, positions, errors: [] };
   const r = undefinedField(ast, new Map(variables), ctx);
+  // cel-go's validators run on an expression that type-checks
+  if (!ctx.errors.length) for (const arg of invalidMatchesArguments(ast)) report(ctx, 'invalid matches argument', positions[String(arg.id)] ?? 0);
   if (ctx.errors.length) {
     const errors = ctx.errors.sort((a, b) => a.offset - b.offset).map((f) => issue(source, f.offset, f.message));
     return { error: `compilation failed: ${errors.join('\n')}`, type: undefined };
@@ -334,5 +337,6 @@ export function checkExpression(source: string, ast: Ast, positions: Record<stri
   const t = r.type;
   const known = t && !t['x-kubernetes-int-or-string'] && !t['x-kubernetes-preserve-unknown-fields'] ? t.type : undefined;
   if (known && known !== want) return want === 'boolean' ? 'cel expression must evaluate to a bool' : 'messageExpression must evaluate to a string';
-  return undefined;
+  const regex = regexProgramError(ast);
+  return regex && (want === 'boolean' ? `program instantiation failed: ${regex}` : `messageExpression instantiation failed: ${regex}`);
 }

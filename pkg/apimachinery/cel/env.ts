@@ -9,7 +9,7 @@
 // size of a string or list argument (a quarter of size times pattern for regular expressions), as cel-go's
 // runtime cost tracker charges, and the authorizer library's calls what Kubernetes charges for them (a check 350000);
 // `evaluate` reports what one evaluation spent and stops it past its limit.
-import { celEnv, celError, celFunc, isCelError, isCelList, isCelMap, parse, plan, type CelFunc, type CelInput, type CelResult } from '@bufbuild/cel';
+import { celEnv, celError, isCelError, isCelList, isCelMap, parse, plan, type CelFunc, type CelInput, type CelResult } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { comprehensionFuncs, expandTwoVarComprehensions } from './comprehensions.js';
 import { BAIL, compileFast, type Charges } from './fast-path.js';
@@ -23,17 +23,13 @@ import { issue } from './issue.js';
 import { lowerOptionalSyntax, optionalSyntaxFuncs, rewriteOptionalSyntax } from './optional-syntax.js';
 import { quantityFuncs } from './library/quantity.js';
 import { regexFuncs } from './library/regex.js';
-import { BOOL, registry, STRING } from './library/types.js';
+import { registry } from './library/types.js';
 import { urlFuncs } from './library/urls.js';
 
 export type Program = (bindings: Record<string, CelInput>) => CelResult;
 export type Ast = ReturnType<typeof parse>['expr'];
 
-// cel-go's standard library declares matches as a global function too; @bufbuild/cel has only the method.
-const matchesMethod = [...celEnv({ registry }).funcs].find((f) => f.name === 'matches' && f.target)!;
-const globalMatches = celFunc('matches', [STRING, STRING], BOOL, (s, p) => matchesMethod.call(0, s, [p]) as boolean);
-
-const LIBRARIES: CelFunc[] = [globalMatches, ...comprehensionFuncs, ...strings, ...listFuncs, ...regexFuncs, ...urlFuncs, ...quantityFuncs, ...netFuncs, ...formatFuncs, ...optionalFuncs, ...optionalSyntaxFuncs, ...authzFuncs];
+const LIBRARIES: CelFunc[] = [...comprehensionFuncs, ...strings, ...listFuncs, ...regexFuncs, ...urlFuncs, ...quantityFuncs, ...netFuncs, ...formatFuncs, ...optionalFuncs, ...optionalSyntaxFuncs, ...authzFuncs];
 const REGEX = new Set(['matches', 'find', 'findAll']);
 
 let spent = 0;

@@ -5,7 +5,7 @@
 import type { JSONSchemaProps } from '../../../../api/apiextensions/v1/index.js';
 import type { StatusCause } from '../../../apimachinery/errors.js';
 import { causeToString, forbidden, invalidValue, required } from '../../../apimachinery/field.js';
-import { goRegexpError } from '../re2.js';
+import { goRegexpError } from '../../../apimachinery/go-regexp.js';
 import { keyPath } from './paths.js';
 
 type Level = 'root' | 'item' | 'field';
