@@ -176,7 +176,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     if (e instanceof FlagError) exitWithFlagError('apiserver', e);
     throw e;
   }
-  const logger = pino({ name: 'apiserver', level: logLevel(values.v) }, pino.destination(2));
+  // synchronous, as Node's own stderr: a line is out before the next one (the failed-start line for a person comes last)
+  const logger = pino({ name: 'apiserver', level: logLevel(values.v) }, pino.destination({ dest: 2, sync: true }));
   try {
     // Loaded only once the flags are good: --help and flag errors answer without starting the server's module graph.
     const { startApiServer } = await import('../pkg/apiserver/server.js');
@@ -201,10 +202,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     const hint = startFailureHint(e, values);
     // the hint is the log line's error (what `up` reports of a child that died) and, for a person, the last line
     logger.fatal({ err: hint ? new Error(hint) : e }, 'apiserver failed to start');
-    // the log's destination writes asynchronously: the person's line goes once the log line is out
-    logger.flush(() => {
-      if (hint) process.stderr.write(`Error: apiserver failed to start: ${hint}\n`);
-      process.exit(1);
-    });
+    if (hint) process.stderr.write(`Error: apiserver failed to start: ${hint}\n`);
+    process.exit(1);
   }
 };
