@@ -58,4 +58,23 @@ describe('probe workers', () => {
     expect(events).toEqual([`Unhealthy: Liveness probe errored: ${error}`, `Unhealthy: Liveness probe errored: ${error}`]);
     probes.close();
   });
+  it("an exec probe's command has $(VAR) expanded from the env as written: valueFrom variables empty, unknown ones kept", async () => {
+    const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+    const commands: string[][] = [];
+    const runtime = {
+      execSync: (_id: string, command: string[]) => { commands.push(command); return Promise.resolve({ exitCode: 0, stdout: '', stderr: '', timedOut: false }); },
+      stopContainer: () => Promise.resolve(),
+    } as unknown as Runtime;
+    const recorder = { event: () => undefined } as unknown as EventRecorder;
+    const env = [{ name: 'FILE', value: '/tmp/ready' }, { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }];
+    const pod = {
+      metadata: { name: 'p', namespace: 'ns', uid: 'u1' },
+      spec: { containers: [{ name: 'c', env, readinessProbe: { exec: { command: ['cat', '$(FILE)', '[$(POD)]', '$(NONE)', '$$(FILE)'] }, periodSeconds: 1 } }] },
+    } as KubeObject;
+    const probes = new ProbeManager({ runtime, clock, recorder, onChange: () => undefined, getPod: () => ({ pod }) });
+    probes.sync('u1', pod, [{ id: 'c1', sandboxId: 's', podUid: 'u1', name: 'c', attempt: 0, state: 'running', image: 'busybox', imageRef: 'busybox', createdAt: clock.now(), startedAt: clock.now() }]);
+    await clock.advance(100);
+    expect(commands[0]).toEqual(['cat', '/tmp/ready', '[]', '$(NONE)', '$(FILE)']);
+    probes.close();
+  });
 });

@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { Counter, Histogram, Registry } from 'prom-client';
 import type { Clock, EventRecorder, KubeObject, TimerHandle } from '../client/index.js';
 import { containerRef } from './container-ref.js';
+import { expandVars } from './env.js';
 import { goDialError, goTransportError, isTimeout, joinHostPort } from '../apimachinery/go-net-errors.js';
 import { grpcProbe } from './grpc-probe.js';
 import { PROBE_USER_AGENT } from './node-status.js';
@@ -38,7 +39,24 @@ export interface ProbingRuntime extends Runtime {
 
 const hasProbe = (r: Runtime): r is ProbingRuntime => typeof (r as Partial<ProbingRuntime>).probe === 'function';
 
-interface SpecContainer { name: string; ports?: { name?: string; containerPort: number }[]; startupProbe?: Probe; readinessProbe?: Probe; livenessProbe?: Probe }
+interface SpecContainer {
+  name: string;
+  env?: { name: string; value?: string }[];
+  ports?: { name?: string; containerPort: number }[];
+  startupProbe?: Probe;
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
+}
+
+/**
+ * An exec probe's command with $(VAR) expanded from the container's env as written (upstream's
+ * ExpandContainerCommandOnlyStatic): a variable set through valueFrom is empty there, an undeclared one stays.
+ */
+const staticallyExpanded = (command: string[], env: SpecContainer['env']): string[] => {
+  const vars: Record<string, string> = {};
+  for (const e of env ?? []) vars[e.name] = e.value ?? '';
+  return command.map((c) => expandVars(c, vars));
+};
 
 interface Worker {
   key: string;
@@ -193,7 +211,7 @@ export class ProbeManager {
   private async execute(w: Worker, spec: SpecContainer, probe: Probe, podIp: string | undefined): Promise<ProbeResult> {
     const rt = this.o.runtime;
     if (hasProbe(rt)) return rt.probe(w.containerId, w.kind, probe);
-    if (probe.exec) return execProbe(rt, w.containerId, probe.exec.command ?? [], probe.timeoutSeconds ?? 1);
+    if (probe.exec) return execProbe(rt, w.containerId, staticallyExpanded(probe.exec.command ?? [], spec.env), probe.timeoutSeconds ?? 1);
     return runAction(rt, w.containerId, probe, { podIp, ports: spec.ports, timeoutSeconds: probe.timeoutSeconds ?? 1 });
   }
 }
