@@ -96,7 +96,7 @@ export const invalid = (group: string, kind: string, name: string, causes: Statu
 
 /** One field cause, with upstream's reason names (FieldValueRequired, FieldValueInvalid, ...). */
 export const fieldCause = (
-  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTypeInvalid' | 'FieldValueNotFound',
+  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTypeInvalid' | 'FieldValueNotFound' | 'InternalError',
   field: string,
   message: string,
 ): StatusCause => ({ reason: type, field, message });

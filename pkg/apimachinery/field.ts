@@ -38,6 +38,10 @@ export const notSupported = (field: string, value: unknown, valid: string[]): St
 export const forbidden = (field: string, detail: string): StatusCause =>
   fieldCause('FieldValueForbidden', field, withDetail('Forbidden', detail));
 
+/** field.InternalError: a failure of the server's own, not of the value. */
+export const internalError = (field: string, detail: string): StatusCause =>
+  fieldCause('InternalError', field, `Internal error: ${detail}`);
+
 export const duplicate = (field: string, value: unknown): StatusCause =>
   fieldCause('FieldValueDuplicate', field, `Duplicate value: ${formatValue(value)}`);
 

@@ -54,7 +54,7 @@ export function checkAdmissionExpression(expression: string, scope: Scope, retur
   }
   // then the program is made
   const regex = regexProgramError(ast);
-  return regex ? { error: `program instantiation failed: ${regex}`, type: checked.type } : checked;
+  return regex ? { error: `program instantiation failed: ${regex}`, internal: true, type: checked.type } : checked;
 }
 
 /**

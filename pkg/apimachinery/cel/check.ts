@@ -307,6 +307,8 @@ const constValue = (e: Ast | undefined): unknown => (e?.exprKind.case === 'const
 /** What checking an expression found: the compile error cel-go reports, else the expression's type (undefined: dyn). */
 export interface Checked {
   error?: string;
+  /** The error is one upstream reports as internal (a program that cannot be made), not as an invalid value. */
+  internal?: boolean;
   type: JSONSchemaProps | undefined;
 }
 
