@@ -50,7 +50,34 @@ describe('Pod Security Standards', () => {
     expect(deploy.warnings![0]).toMatch(/^would violate PodSecurity "restricted:latest": privileged \(container "c"/);
     expect(() => new PodSecurity(deps, { exemptions: { usernames: ['admin'] } }).validate(attrs('pods', 'CREATE', privileged, { user: { name: 'admin', groups: [] } }))).not.toThrow();
     expect(() => ps.validate(attrs('namespaces', 'CREATE', { metadata: { name: 'x', labels: { 'pod-security.kubernetes.io/enforce': 'strict' } } })))
-      .toThrow('Namespace "x" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted');
+      .toThrow('metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted');
+  });
+
+  it("re-checks a workload on every update (only a pod's update is weighed), and words label errors as upstream", () => {
+    const deps = memoryDeps([{ plural: 'namespaces', obj: { metadata: { name: 'ns', labels: { 'pod-security.kubernetes.io/warn': 'restricted' } } } }]);
+    const ps = new PodSecurity(deps);
+    const deploy = { metadata: { name: 'd' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
+    const relabelled = attrs('deployments', 'UPDATE', { ...deploy, metadata: { name: 'd', labels: { foo: 'bar' } } }, { group: 'apps', oldObject: deploy });
+    ps.validate(relabelled);
+    expect(relabelled.warnings![0]).toMatch(/^would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false/);
+    const pod = { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+    const podRelabelled = attrs('pods', 'UPDATE', { ...pod, metadata: { name: 'p', labels: { foo: 'bar' } } }, { oldObject: pod });
+    ps.validate(podRelabelled);
+    expect(podRelabelled.warnings ?? []).toEqual([]);
+
+    const bad = { 'pod-security.kubernetes.io/enforce': 'bogus', 'pod-security.kubernetes.io/audit-version': '1.2' };
+    let thrown: unknown;
+    try {
+      ps.validate(attrs('namespaces', 'CREATE', { metadata: { name: 'psv', labels: bad } }));
+    } catch (err) { thrown = err; }
+    expect(thrown).toMatchObject({
+      code: 422, reason: 'Invalid', details: { name: 'psv', kind: 'namespaces' },
+      message: '[metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "bogus": must be one of privileged, baseline, restricted, '
+        + 'metadata.labels[pod-security.kubernetes.io/audit-version]: Invalid value: "1.2": must be "latest" or "v1.x"]',
+    });
+    // an update that keeps the same invalid labels is not refused for them
+    const ns = { metadata: { name: 'psv', labels: bad } };
+    expect(() => ps.validate(attrs('namespaces', 'UPDATE', { metadata: { ...ns.metadata, annotations: { a: 'b' } } }, { oldObject: ns, name: 'psv' }))).not.toThrow();
   });
 
   it('annotates the audit event as upstream: enforce-policy, audit-violations (workloads too), exempt', () => {

@@ -4,7 +4,7 @@
 // becomes Warning headers and the audit level's violations audit annotations (with enforce-policy and exempt, under
 // upstream's pod-security.kubernetes.io/ keys); workloads (pod templates) are only warned and audited, as upstream.
 import type { KubeObject } from '../../../api/types.js';
-import { invalid } from '../../apimachinery/errors.js';
+import { StatusError } from '../../apimachinery/errors.js';
 import type { AdmissionDeps } from '../deps.js';
 import { admissionForbidden, isResource } from '../errors.js';
 import { addAuditAnnotation, type AdmissionAttributes, type ValidatingPlugin } from '../interface.js';
@@ -77,7 +77,8 @@ export class PodSecurity implements ValidatingPlugin {
     if (!now.spec) return;
     const exemption = this.exemption(a, now.spec);
     if (exemption) return annotate(a, 'exempt', exemption);
-    if (a.operation === 'UPDATE' && !significantUpdate(now, extract(a.oldObject), isPod && !a.subresource)) return;
+    // only a pod's update is weighed for what it changes (upstream's isSignificantPodUpdate); a workload's always
+    if (isPod && a.operation === 'UPDATE' && !significantPodUpdate(now, extract(a.oldObject))) return;
     const policy = this.policy(a.namespace);
     // Each level is evaluated once; audit and warn reuse an equal enforce (or audit) result, as upstream caches them.
     const results = new Map<string, CheckResult[]>();
@@ -126,22 +127,18 @@ export class PodSecurity implements ValidatingPlugin {
   private validateNamespace(a: AdmissionAttributes): void {
     if (a.subresource || !a.object) return;
     const labels: Record<string, string> = a.object.metadata?.labels ?? {};
-    const causes = [];
-    for (const m of MODES) {
-      const lvl = labels[PREFIX + m];
-      if (lvl !== undefined && !LEVELS.includes(lvl as Level)) {
-        causes.push({ reason: 'FieldValueInvalid', field: `metadata.labels[${PREFIX}${m}]`, message: `Invalid value: "${lvl}": must be one of ${LEVELS.join(', ')}` });
-      }
-      const v = labels[`${PREFIX}${m}-version`];
-      if (v !== undefined && v !== 'latest' && !VERSION.test(v)) {
-        causes.push({ reason: 'FieldValueInvalid', field: `metadata.labels[${PREFIX}${m}-version]`, message: `Invalid value: "${v}": must be 'latest' or of the form v1.x` });
-      }
+    // upstream's invalidResponse: 422 Invalid with the label errors alone as the message (kubectl, finding no causes,
+    // prints `The namespaces "x" is invalid`); an update is refused only for errors it changes
+    const errors = labelErrors(labels);
+    if (errors && (a.operation === 'CREATE' || errors !== labelErrors(a.oldObject?.metadata?.labels ?? {}))) {
+      throw new StatusError(422, 'Invalid', errors, { name: a.object.metadata?.name ?? '', kind: 'namespaces' });
     }
-    if (causes.length) throw invalid('', 'Namespace', a.object.metadata?.name ?? '', causes);
     if (a.operation !== 'UPDATE' || !a.name) return;
     const before = policyOf(a.oldObject?.metadata?.labels ?? {}, this.defaults).enforce;
     const after = policyOf(labels, this.defaults).enforce;
-    if (label(before) === label(after) || after.level === 'privileged' || (this.config.exemptions?.namespaces ?? []).includes(a.name)) return;
+    // as upstream: not when enforce is unchanged, privileged, or relaxed at the same version, nor for an exempt namespace
+    const relaxed = after.version === before.version && LEVELS.indexOf(after.level) <= LEVELS.indexOf(before.level);
+    if (label(before) === label(after) || after.level === 'privileged' || relaxed || (this.config.exemptions?.namespaces ?? []).includes(a.name)) return;
     const byReason = new Map<string, { first: string; count: number }>();
     for (const pod of this.deps.list('', 'pods', a.name)) {
       if (pod.spec?.runtimeClassName && this.config.exemptions?.runtimeClasses?.includes(pod.spec.runtimeClassName)) continue;
@@ -176,21 +173,29 @@ export function policyOf(labels: Record<string, string>, defaults: Record<Mode, 
   return { enforce: read('enforce'), audit: read('audit'), warn: read('warn') };
 }
 
-/**
- * Pods: only a new image, a container added or a seccomp annotation can change the verdict (upstream's
- * isSignificantPodUpdate); workloads: any change of the template's spec or annotations.
- */
-function significantUpdate(now: { meta?: KubeObject; spec?: KubeObject }, old: { meta?: KubeObject; spec?: KubeObject }, pod: boolean): boolean {
-  if (pod) {
-    const seccomp = (m?: KubeObject): string => JSON.stringify(Object.entries(m?.annotations ?? {}).filter(([k]) => k.startsWith('seccomp.security.alpha.kubernetes.io/') || k.startsWith('container.seccomp.security.alpha.kubernetes.io/')));
-    if (seccomp(now.meta) !== seccomp(old.meta)) return true;
-    for (const k of ['containers', 'initContainers']) {
-      const a = (now.spec?.[k] ?? []) as KubeObject[];
-      const b = (old.spec?.[k] ?? []) as KubeObject[];
-      if (a.length !== b.length || a.some((c, i) => c.image !== b[i]?.image)) return true;
-    }
-    const olds = new Map(((old.spec?.ephemeralContainers ?? []) as KubeObject[]).map((c) => [c.name, c]));
-    return ((now.spec?.ephemeralContainers ?? []) as KubeObject[]).some((c) => olds.get(c.name)?.image !== c.image);
+/** Only a new image, a container added or a seccomp annotation can change a pod's verdict (upstream's isSignificantPodUpdate). */
+function significantPodUpdate(now: { meta?: KubeObject; spec?: KubeObject }, old: { meta?: KubeObject; spec?: KubeObject }): boolean {
+  const seccomp = (m?: KubeObject): string => JSON.stringify(Object.entries(m?.annotations ?? {}).filter(([k]) => k.startsWith('seccomp.security.alpha.kubernetes.io/') || k.startsWith('container.seccomp.security.alpha.kubernetes.io/')));
+  if (seccomp(now.meta) !== seccomp(old.meta)) return true;
+  for (const k of ['containers', 'initContainers']) {
+    const a = (now.spec?.[k] ?? []) as KubeObject[];
+    const b = (old.spec?.[k] ?? []) as KubeObject[];
+    if (a.length !== b.length || a.some((c, i) => c.image !== b[i]?.image)) return true;
   }
-  return JSON.stringify(now.spec) !== JSON.stringify(old.spec) || JSON.stringify(now.meta?.annotations ?? {}) !== JSON.stringify(old.meta?.annotations ?? {});
+  const olds = new Map(((old.spec?.ephemeralContainers ?? []) as KubeObject[]).map((c) => [c.name, c]));
+  return ((now.spec?.ephemeralContainers ?? []) as KubeObject[]).some((c) => olds.get(c.name)?.image !== c.image);
+}
+
+/** Upstream's PolicyToEvaluate errors as their aggregate prints them (one alone, several as `[a, b]`), '' when none. */
+function labelErrors(labels: Record<string, string>): string {
+  const errors: string[] = [];
+  const invalidLabel = (key: string, value: string, detail: string): number =>
+    errors.push(`metadata.labels[${key}]: Invalid value: ${JSON.stringify(value)}: ${detail}`);
+  for (const m of MODES) {
+    const lvl = labels[PREFIX + m];
+    if (lvl !== undefined && !LEVELS.includes(lvl as Level)) invalidLabel(PREFIX + m, lvl, `must be one of ${LEVELS.join(', ')}`);
+    const v = labels[`${PREFIX}${m}-version`];
+    if (v !== undefined && v !== 'latest' && !VERSION.test(v)) invalidLabel(`${PREFIX}${m}-version`, v, 'must be "latest" or "v1.x"');
+  }
+  return errors.length > 1 ? `[${errors.join(', ')}]` : errors[0] ?? '';
 }
