@@ -41,6 +41,7 @@ export function unchangedByUpdate(stored: KubeObject, next: KubeObject): boolean
   const was = stored.metadata?.managedFields;
   const now = next.metadata?.managedFields;
   if (!was?.length || was.length !== now?.length) return semanticallyEqual(stored, next);
-  if (!was.every((e, i) => jsonEqual({ ...e, time: undefined }, { ...now[i], time: undefined }))) return false;
-  return semanticallyEqual(stored, { ...next, metadata: { ...next.metadata, managedFields: was } });
+  // the rest first: most updates change it, and then the entries need no comparing
+  if (!semanticallyEqual(stored, { ...next, metadata: { ...next.metadata, managedFields: was } })) return false;
+  return was.every((e, i) => e === now[i] || jsonEqual({ ...e, time: undefined }, { ...now[i], time: undefined }));
 }
