@@ -4,9 +4,9 @@
 // scalar without omitempty is written at its zero value (`restartCount: 0`, `reportingComponent: ""`). Pointers, lists,
 // maps, and omitempty scalars are left out (prune.ts drops them at zero).
 //
-// Facts only, from the types.go files of k8s.io/api and k8s.io/apimachinery v0.32 (a throwaway script read the Go
-// field types and json tags; inline structs' fields are listed in their parent). Applied by
-// pkg/registry/schema/zero-values.ts.
+// Facts only, from the types.go files of k8s.io/api, k8s.io/apiextensions-apiserver and k8s.io/apimachinery v0.32 (a
+// throwaway script read the Go field types and json tags; inline structs' fields are listed in their parent). Applied
+// by pkg/registry/schema/zero-values.ts.
 export type ZeroValue = 'struct' | 'null' | 'zero';
 
 export const goZeroValues: Record<string, Record<string, ZeroValue>> = {
@@ -343,6 +343,19 @@ export const goZeroValues: Record<string, Record<string, ZeroValue>> = {
   'io.k8s.api.storage.v1.VolumeAttachmentSpec': { attacher: 'zero', source: 'struct', nodeName: 'zero' },
   'io.k8s.api.storage.v1.VolumeAttachmentStatus': { attached: 'zero' },
   'io.k8s.api.storage.v1.VolumeError': { time: 'null' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition': { name: 'zero', type: 'zero', jsonPath: 'zero' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion': { strategy: 'zero' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition': { metadata: 'struct', spec: 'struct', status: 'struct' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition': { type: 'zero', status: 'zero', lastTransitionTime: 'null' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionList': { metadata: 'struct' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames': { plural: 'zero', kind: 'zero' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec': { group: 'zero', names: 'struct', scope: 'zero' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus': { acceptedNames: 'struct' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion': { name: 'zero', served: 'zero', storage: 'zero' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale': { specReplicasPath: 'zero', statusReplicasPath: 'zero' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField': { jsonPath: 'zero' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference': { namespace: 'zero', name: 'zero' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule': { rule: 'zero' },
   'io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup': { name: 'zero', preferredVersion: 'struct' },
   'io.k8s.apimachinery.pkg.apis.meta.v1.APIResource': {
     name: 'zero', singularName: 'zero', namespaced: 'zero', kind: 'zero',

@@ -16,6 +16,9 @@ const requiresAny = (index: SchemaIndex, s: Schema): boolean => index.anyBelow(s
  */
 const COMPLETE = new Set([refTo('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition')]);
 
+/** A definition found only below those kinds: its required fields get Go's zero values (zero-values.ts) like any other. */
+export const checkedByOwnValidation = (definition: string): boolean => definition.startsWith('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.');
+
 export function missingRequired(index: SchemaIndex, value: unknown, schema: Schema, old?: unknown): string[] {
   if (COMPLETE.has(schema)) return [];
   const missing: string[] = [];

@@ -31,6 +31,16 @@ describe('fillZeroValues', () => {
     expect(pod.status).toEqual({});
   });
 
+  it('writes a CRD version\'s served and storage as false when absent: the CRD\'s own validation is all of upstream\'s', () => {
+    const crd: Record<string, any> = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'foos.ex.com' },
+      spec: { group: 'ex.com', names: { plural: 'foos', kind: 'Foo' }, scope: 'Namespaced', versions: [{ name: 'v1', storage: true }, { name: 'v2' }] },
+    };
+    fillZeroValues(index, crd, ref('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition'));
+    expect(crd.spec.versions).toEqual([{ name: 'v1', served: false, storage: true }, { name: 'v2', served: false, storage: false }]);
+    expect(crd.status).toEqual({ acceptedNames: { plural: '', kind: '' } });
+  });
+
   it('writes a required time as null, which validation still finds missing', () => {
     const event: Record<string, any> = { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e' } };
     fillZeroValues(index, event, ref('io.k8s.api.events.v1.Event'));

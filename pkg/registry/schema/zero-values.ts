@@ -3,12 +3,14 @@
 // `null`, an absent scalar without omitempty its zero. A Python or JavaScript client then reads `status: {}` and
 // `lastState: {}` where a cluster has them instead of null, and `kubectl get -o yaml` shows what it shows there.
 // A required field outside the status whose zero would pass for a value ({}, 0, false) is left absent: validation
-// reports it (upstream's does the same for a zero value); a status, the controllers' report, is not checked for them
+// reports it (upstream's does the same for a zero value), unless the kind's own validation is all of upstream's (a CRD
+// version without `served` is `served: false`); a status, the controllers' report, is not checked for them
 // (required.ts) and gets its zeros (`status: {replicas: 0}`).
 import { goZeroValues, type ZeroValue } from '../../../api/go-zero-values.js';
 import type { Schema } from '../../../api/schema.js';
 import { applyDefaults } from './defaults.js';
 import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
+import { checkedByOwnValidation } from './required.js';
 
 const ownZeros = (r: Resolved): boolean => r.name !== undefined && goZeroValues[r.name] !== undefined;
 const QUESTION = 'zero-values';
@@ -51,7 +53,7 @@ function planOf(index: SchemaIndex, plans: Plans, schema: Schema): Plan | null {
         const p = index.resolve(property).schema;
         // null and "" are absent to the required-field check (required.ts): only a zero that would pass for a value waits
         const counts = kind === 'struct' || (kind === 'zero' && p.type !== 'string');
-        return [[key, kind, p, counts && (s.required?.includes(key) ?? false), property]];
+        return [[key, kind, p, counts && !checkedByOwnValidation(name!) && (s.required?.includes(key) ?? false), property]];
       }),
       children: index.propertiesBelow(s, QUESTION, ownZeros),
       items: below(s.items),
