@@ -12,6 +12,7 @@ import { create } from '../registry/generic/create.js';
 import { update } from '../registry/generic/update.js';
 import type { RegistrySet } from '../registry/index.js';
 import { legacyTokenTracker } from './legacy-token-tracking.js';
+import { every } from './periodic.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -45,14 +46,6 @@ export async function bootstrap(regs: RegistrySet, address: Address): Promise<vo
  * tracking ConfigMap (legacy-token-tracking.ts).
  */
 export function maintainBootstrapObjects(regs: RegistrySet, address: Address, onError: (err: unknown) => void, serviceEveryMs = 10_000): () => void {
-  const every = (ms: number, run: () => Promise<void>): NodeJS.Timeout => {
-    let running = false;
-    return setInterval(() => {
-      if (running) return;
-      running = true;
-      run().catch(onError).finally(() => { running = false; });
-    }, ms).unref();
-  };
   const trackLegacyTokens = legacyTokenTracker(regs);
   trackLegacyTokens().catch(onError);
   const timers = [
@@ -60,8 +53,8 @@ export function maintainBootstrapObjects(regs: RegistrySet, address: Address, on
       await ensureKubernetesService(regs, address);
       await reconcileEndpoints(regs, address);
       await trackLegacyTokens();
-    }),
-    every(60_000, () => ensureSystemNamespaces(regs)),
+    }, onError),
+    every(60_000, () => ensureSystemNamespaces(regs), onError),
   ];
   return () => timers.forEach(clearInterval);
 }

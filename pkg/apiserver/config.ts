@@ -23,6 +23,8 @@ export interface ApiServerConfig {
   eventTtlMs?: number;
   /** How often the kubernetes service and its endpoints are brought back (upstream's EndpointInterval, 10 s; not a flag). */
   kubernetesServiceIntervalMs?: number;
+  /** How often expired apiserver identity leases are collected (upstream's IdentityLeaseGCPeriod, an hour; not a flag). */
+  identityLeaseGcIntervalMs?: number;
   /** --tls-min-version (Go's name: VersionTLS12) and --tls-cipher-suites (Go's names); default TLS 1.2 and Node's suites. */
   tlsMinVersion?: string;
   tlsCipherSuites?: string[];

@@ -37,6 +37,7 @@ import { registerOpenApiV3 } from './openapi/v3-routes.js';
 import { registerOpenApiV2 } from './openapi/v2-routes.js';
 import { createCustomResources } from '../registry/customresources/controller.js';
 import { bootstrap, maintainBootstrapObjects } from './bootstrap.js';
+import { maintainIdentityLease } from './identity-lease.js';
 import { startEventExpiry } from './event-ttl.js';
 import { servedGroupVersions } from './runtime-config.js';
 import { servingTls } from './tls-options.js';
@@ -214,6 +215,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const stopFlowControl = maintainFlowSchemaStatus(registries, (err) => log.warn({ err }, 'FlowSchema status not updated'));
   const events = registries.get('', 'v1', 'events');
   const stopEventExpiry = events ? startEventExpiry(events, config.eventTtlMs ?? 3_600_000, log) : () => {};
+  const stopIdentityLease = maintainIdentityLease(registries, (err) => log.warn({ err }, 'apiserver identity lease not renewed'), { gcEveryMs: config.identityLeaseGcIntervalMs });
   ready = true;
   log.info({ port, ms: Date.now() - started }, 'apiserver ready');
   // the first write that needs CEL would otherwise wait for it
@@ -224,6 +226,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     url: externalUrl,
     close: async () => {
       stopBootstrapControllers();
+      stopIdentityLease();
       // requests in flight finish first, with everything they use still running; then the watches end
       await shutdown.run(() => {
         customResources.stop();

@@ -1,14 +1,16 @@
 // What the apiserver keeps for the cluster as upstream's does: the kubernetes service and its endpoints come back when
 // deleted (the kubernetesservice controller, every 10 s there, 100 ms here), the legacy-token tracking ConfigMap is
-// kept (at most one creation per 30 minutes), the system priority classes cannot be
-// deleted one by one, and a binding's roleRef error quotes it as Go prints the internal struct.
+// kept (at most one creation per 30 minutes), the apiserver's identity lease is kept and expired ones of other
+// apiservers collected (every hour there, 100 ms here), the system priority classes cannot be deleted one by one, and a binding's roleRef error quotes it as Go prints the internal struct.
+import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiserverIdentity } from '../../pkg/apiserver/identity-lease.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { cleanStdout } from '../support/kubectl-run.js';
 
 let s: TestApiServer;
 beforeAll(async () => {
-  s = await startTestApiServer({ controllers: [], authorizationModes: ['AlwaysAllow'], kubernetesServiceIntervalMs: 100 });
+  s = await startTestApiServer({ controllers: [], authorizationModes: ['AlwaysAllow'], kubernetesServiceIntervalMs: 100, identityLeaseGcIntervalMs: 100 });
 });
 afterAll(async () => { await s?.close(); });
 
@@ -49,6 +51,33 @@ describe('system objects', () => {
     // the loop runs every 100 ms here: five passes that must not make it again
     await new Promise((r) => setTimeout(r, 500));
     expect((await s.kubectl('get', 'cm', '-n', 'kube-system', name)).stderr).toMatch(/NotFound/);
+  });
+
+  it("keeps this apiserver's identity lease in kube-system and collects the expired ones of apiservers gone", async () => {
+    const name = apiserverIdentity(hostname());
+    await until('the identity lease', async () => (await s.kubectl('get', 'lease', '-n', 'kube-system', name)).code === 0);
+    const lease = JSON.parse(await cleanStdout(s.kubectl('get', 'lease', '-n', 'kube-system', name, '-o', 'json')));
+    expect(lease.metadata.labels).toEqual({ 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': hostname() });
+    expect(lease.spec.holderIdentity).toMatch(new RegExp(`^${name}_[0-9a-f-]{36}$`));
+    expect(lease.spec.leaseDurationSeconds).toBe(3600);
+    expect(Date.now() - Date.parse(lease.spec.renewTime)).toBeLessThan(60_000);
+    const listed = await cleanStdout(s.kubectl('get', 'leases', '-n', 'kube-system', '-l', 'apiserver.kubernetes.io/identity=kube-apiserver', '-o', 'custom-columns=NAME:.metadata.name,HOLDER:.spec.holderIdentity', '--no-headers'));
+    expect(listed).toBe(`${name}   ${lease.spec.holderIdentity}\n`);
+    // another host's lease, last renewed two hours ago for an hour, goes; one still within its hour stays
+    const other = (leaseName: string, renewTime: string): string => JSON.stringify({
+      apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: leaseName, labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver' } },
+      spec: { holderIdentity: `${leaseName}_x`, leaseDurationSeconds: 3600, renewTime },
+    });
+    await cleanStdout(s.kubectlWithInput(other('apiserver-gone', new Date(Date.now() - 7_200_000).toISOString().replace('Z', '000Z')), 'create', '-n', 'kube-system', '-f', '-'));
+    await cleanStdout(s.kubectlWithInput(other('apiserver-alive', new Date(Date.now() - 60_000).toISOString().replace('Z', '000Z')), 'create', '-n', 'kube-system', '-f', '-'));
+    await until('the expired lease collected', async () => (await s.kubectl('get', 'lease', '-n', 'kube-system', 'apiserver-gone')).code !== 0);
+    expect((await s.kubectl('get', 'lease', '-n', 'kube-system', 'apiserver-alive')).code).toBe(0);
+  });
+
+  it('names the identity lease as upstream: apiserver- and the base32 of sha256 over the length-prefixed hostname and "kube-apiserver"', () => {
+    // computed apart with Python's hashlib and base64.b32encode
+    expect(apiserverIdentity('mini-kube-host')).toBe('apiserver-sz4lsddzx6dsuczhx5vb42iwyy');
+    expect(apiserverIdentity('a')).toBe('apiserver-2tpgmlbwcz6wvzejdfn7mej2p4');
   });
 
   it('refuses to delete a system priority class', async () => {
