@@ -25,13 +25,16 @@ export function registerHealth(app: FastifyInstance, checks: { live: Check[]; re
     const selected = only ? list.filter((c) => c.name === only) : list;
     if (only && selected.length === 0) return reply.code(404).type('text/plain').send('404 page not found\n');
     const excluded = new Set(([] as string[]).concat((request.query as { exclude?: string | string[] }).exclude ?? []));
-    const results = await Promise.all(selected.map(async (c) => ({ name: c.name, ok: excluded.has(c.name) || (await c.check()) })));
+    const results = await Promise.all(selected.map(async (c) => ({ name: c.name, excluded: excluded.has(c.name), ok: excluded.has(c.name) || (await c.check()) })));
     const ok = results.every((r) => r.ok);
     const verbose = (request.query as Record<string, unknown>).verbose !== undefined || !ok;
     reply.code(ok ? 200 : 500).type('text/plain; charset=utf-8').header('x-content-type-options', 'nosniff');
     if (only) return reply.send(ok ? 'ok' : `[-]${only} failed: reason withheld\n`);
     if (!verbose) return reply.send('ok');
-    const lines = results.map((r) => (r.ok ? `[+]${r.name} ok` : `[-]${r.name} failed: reason withheld`));
+    const lines = results.map((r) => (r.excluded ? `[+]${r.name} excluded: ok` : r.ok ? `[+]${r.name} ok` : `[-]${r.name} failed: reason withheld`));
+    // upstream's handleRootHealth: names excluded that no check has are reported, sorted and quoted
+    const unmatched = [...excluded].filter((name) => !selected.some((c) => c.name === name)).sort();
+    if (unmatched.length > 0) lines.push(`warn: some health checks cannot be excluded: no matches for ${unmatched.map((n) => JSON.stringify(n)).join(',')}`);
     return reply.send(`${lines.join('\n')}\n${endpoint} check ${ok ? 'passed' : 'failed'}\n`);
   };
   const lists: Array<[string, Check[]]> = [['healthz', checks.ready], ['livez', checks.live], ['readyz', [...checks.ready, checks.shutdown]]];

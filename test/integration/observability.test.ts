@@ -81,6 +81,14 @@ describe('metrics, health and audit', () => {
     expect((await s.api('GET', '/livez/ping')).body).toBe('ok');
   });
 
+  it('marks excluded checks and warns of excluded names no check has, as handleRootHealth', async () => {
+    const r = await s.api('GET', '/livez?verbose&exclude=ping&exclude=nosuch&exclude=also-none');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatch(/^\[\+\]ping excluded: ok\n/);
+    expect(r.body).toMatch(/\nwarn: some health checks cannot be excluded: no matches for "also-none","nosuch"\nlivez check passed\n$/);
+    expect((await s.api('GET', '/livez?exclude=ping')).body).toBe('ok');
+  });
+
   it('writes one audit event per request', async () => {
     await s.api('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'audited' } });
     // the event is written as the response completes on the server, which may be just after the client has it
