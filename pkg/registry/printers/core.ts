@@ -1,5 +1,6 @@
 // Namespaces, config maps, secrets, service accounts and resource quotas.
-import { column, simplePrinter } from './types.js';
+import { age } from './duration.js';
+import { ageColumn, column, nameColumn, simplePrinter, type Printer } from './types.js';
 
 const count = (map: unknown): number => Object.keys(map ?? {}).length;
 
@@ -37,10 +38,13 @@ export function quotaColumns(status: { hard?: Record<string, string>; used?: Rec
   return [requests.join(', '), limits.join(', ')];
 }
 
-export const resourceQuotaPrinter = simplePrinter(
-  [
-    column('Request', 'Used and hard amounts of the resources the quota limits, other than limits.*.'),
-    column('Limit', 'Used and hard amounts of the limits.* resources the quota limits.'),
+/** 1.32's columns: Age second (upstream moved it last in 1.33). */
+export const resourceQuotaPrinter: Printer = {
+  columns: [
+    nameColumn,
+    ageColumn,
+    column('Request', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
+    column('Limit', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
   ],
-  (quota) => quotaColumns(quota.status),
-);
+  cells: (quota, now) => [quota.metadata?.name ?? '', age(quota, now), ...quotaColumns(quota.status)],
+};

@@ -33,18 +33,19 @@ describe('core config objects', () => {
     expect(serviceAccountPrinter.cells(obj('default', { secrets: [{ name: 'x' }] }), NOW)).toEqual(['default', 1, '<unknown>']);
   });
 
-  it('resource quotas split requests and limits, sorted by resource', () => {
+  it('resource quotas split requests and limits, sorted by resource, after the age as in 1.32', () => {
     const quota = obj('q', {
       status: {
         hard: { 'limits.memory': '2Gi', pods: '10', 'requests.cpu': '1', 'limits.cpu': '2', 'count/secrets': '5' },
         used: { pods: '3', 'requests.cpu': '500m', 'limits.cpu': '1' },
       },
     });
+    expect(resourceQuotaPrinter.columns.map((c) => c.name)).toEqual(['Name', 'Age', 'Request', 'Limit']);
     expect(resourceQuotaPrinter.cells(quota, NOW)).toEqual([
       'q',
+      '<unknown>',
       'count/secrets: 0/5, pods: 3/10, requests.cpu: 500m/1',
       'limits.cpu: 1/2, limits.memory: 0/2Gi',
-      '<unknown>',
     ]);
   });
 });
