@@ -88,4 +88,16 @@ describe('preemption', () => {
     const ev2 = await eventually(async () => (await eventsFor(client, 'peer')).find((e) => e.reason === 'FailedScheduling'), 10_000, 'FailedScheduling');
     expect(ev2.message).toBe('0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.');
   });
+
+  it('reports the filter\'s reason for a node whose lower-priority pods, all evicted, would not make room', async () => {
+    for (const name of ['polite', 'peer']) await client.pods('default').delete(name, { gracePeriodSeconds: 0 });
+    await createNode(client, 'pc', { cpu: '2', labels: { pool: 'p' } });
+    await client.pods('default').create(podObject('peer-high', { cpu: '1', spec: { priorityClassName: 'high', nodeSelector: { 'kubernetes.io/hostname': 'pc' } } }));
+    await waitBound(client, 'peer-high');
+    // pa: only lower-priority pods, 2 cpu without them; pb: 1 cpu without its lower-priority one; pc: none lower
+    await client.pods('default').create(podObject('huge', { cpu: '2500m', spec: { priorityClassName: 'high', nodeSelector: { pool: 'p' } } }));
+    const ev = await eventually(async () => (await eventsFor(client, 'huge')).find((e) => e.reason === 'FailedScheduling'), 10_000, 'FailedScheduling');
+    expect(ev.message).toBe('0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Insufficient cpu.');
+    expect((await client.pods('default').list()).items.filter((p: KubeObject) => p.metadata?.deletionTimestamp)).toEqual([]);
+  });
 });

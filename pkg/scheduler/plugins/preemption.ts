@@ -4,7 +4,7 @@
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { formatTime, isNotFound, type KubeObject } from '../../client/index.js';
 import { reasonHistogram } from '../diagnosis.js';
-import { Code, status, unschedulable, type CycleState, type Handle, type PostFilterPlugin, type Status } from '../framework/interface.js';
+import { Code, errorStatus, status, unresolvable, unschedulable, type CycleState, type Handle, type PostFilterPlugin, type Status } from '../framework/interface.js';
 import type { NodeInfo } from '../node-info.js';
 import { podKey, podPriority, type Pod } from '../types.js';
 
@@ -23,19 +23,23 @@ export const defaultPreemption = (args: Record<string, any>, handle: Handle): Po
     } catch { return false; }
   });
 
-  /** Victims on one node, or undefined when even evicting every lower-priority pod does not help. */
-  const selectVictims = (state: CycleState, pod: Pod, node: NodeInfo, budgets: Map<string, number>): Candidate | undefined => {
+  /**
+   * Victims on one node (upstream's SelectVictimsOnNode), or why the node is no candidate: it has no lower-priority
+   * pod, or the status the filters give with every one of them gone (its reasons then count in the message).
+   */
+  const selectVictims = (state: CycleState, pod: Pod, node: NodeInfo, budgets: Map<string, number>): Candidate | Status => {
     const fw = handle.framework();
     const ni = node.clone();
     const st = state.clone();
     const prio = podPriority(pod);
     const lower = [...ni.pods.values()].map((pi) => pi.pod).filter((p) => podPriority(p) < prio);
-    if (!lower.length) return undefined;
+    if (!lower.length) return unresolvable('No preemption victims found for incoming pod');
     const remove = (p: Pod): void => { ni.removePod(p); fw.runPreFilterExtensionRemovePod(st, pod, p, ni); };
     const add = (p: Pod): void => { ni.addPod(p); fw.runPreFilterExtensionAddPod(st, pod, p, ni); };
     for (const p of lower) remove(p);
     const nominated = handle.nominatedPods(node.name).filter((n) => podKey(n) !== podKey(pod) && podPriority(n) >= prio);
-    if (fw.runFilterWithNominatedPods(st, pod, ni, nominated)) return undefined;
+    const unfit = fw.runFilterWithNominatedPods(st, pod, ni, nominated);
+    if (unfit) return unfit;
     // Reprieve as many as possible, highest priority first, PDB-protected ones before the others.
     lower.sort((a, b) => podPriority(b) - podPriority(a) || startTime(a) - startTime(b));
     const left = new Map(budgets);
@@ -64,7 +68,7 @@ export const defaultPreemption = (args: Record<string, any>, handle: Handle): Po
     };
     for (const p of violating) reprieve(p, true);
     for (const p of fine) reprieve(p, false);
-    return victims.length ? { node, victims, pdbViolations } : undefined;
+    return victims.length ? { node, victims, pdbViolations } : errorStatus(`expected at least one victim pod on node "${node.name}"`);
   };
 
   /** upstream's pickOneNodeForPreemption order. */
@@ -154,9 +158,10 @@ export const defaultPreemption = (args: Record<string, any>, handle: Handle): Po
     const wanted = Math.max(minCandidateAbs, Math.floor((potential.length * minCandidatePct) / 100));
     const candidates: Candidate[] = [];
     for (const ni of potential) {
-      const c = candidates.length < wanted ? selectVictims(state, pod, ni, budgets) : undefined;
-      if (c) candidates.push(c);
-      else if (candidates.length < wanted) reasons.push(status(Code.Unschedulable, 'No preemption victims found for incoming pod'));
+      if (candidates.length >= wanted) break;
+      const c = selectVictims(state, pod, ni, budgets);
+      if ('victims' in c) candidates.push(c);
+      else reasons.push(c);
     }
     if (!candidates.length) {
       return { status: unschedulable(`preemption: 0/${all.length} nodes are available: ${reasonHistogram(reasons).join(', ')}.`) };
