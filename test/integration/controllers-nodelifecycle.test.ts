@@ -118,4 +118,29 @@ describe('node lifecycle', () => {
     expect(cancelled.items[0]!.involvedObject).toEqual({ apiVersion: 'v1', kind: 'Pod', name: 'b-long', namespace: 'default' });
     expect((await c.pods('default').get('b-long')).metadata?.deletionTimestamp).toBeUndefined();
   });
+
+  it('a node whose kubelet never posted status is left alone for the startup grace period, counted from its creation', async () => {
+    const created = await c.nodes().create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-c', labels: { 'kubernetes.io/hostname': 'node-c' } } });
+    const born = Date.parse(created.metadata!.creationTimestamp!);
+    const unreachable = { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' };
+    await c.pods('default').create(pod('c-1', 'node-c', [unreachable]));
+    await setPodStatus(c, 'default', 'c-1', true, '10.0.2.1');
+    const node = await eventually(() => c.nodes().get('node-c'),
+      (n) => taintKeys(n).includes('node.kubernetes.io/unreachable:NoExecute') && taintKeys(n).includes('node.kubernetes.io/unreachable:NoSchedule'), 'node-c to be tainted', 15_000);
+    // upstream: no Ready condition and the grace period (3 s here) not over → no condition, no taint, pods untouched
+    const conds = node.status!.conditions as { type: string; status: string; reason: string; message: string; lastHeartbeatTime: string; lastTransitionTime: string }[];
+    expect(conds.map((x) => x.type).sort()).toEqual(['DiskPressure', 'MemoryPressure', 'PIDPressure', 'Ready']);
+    for (const x of conds) {
+      expect(x).toMatchObject({ status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', lastHeartbeatTime: created.metadata!.creationTimestamp });
+      expect(Date.parse(x.lastTransitionTime) - born).toBeGreaterThanOrEqual(3000);
+    }
+    const taints = node.spec!.taints as { key: string; effect: string; timeAdded?: string }[];
+    expect(taints.map((t) => t.key)).not.toContain('node.kubernetes.io/not-ready');
+    for (const t of taints) expect(Date.parse(t.timeAdded!) - born, `${t.key}:${t.effect}`).toBeGreaterThanOrEqual(3000);
+    // MarkPodsNotReady follows only a Ready condition the controller itself turned from True
+    const c1 = await c.pods('default').get('c-1');
+    expect((c1.status?.conditions as { type: string; status: string }[]).find((x) => x.type === 'Ready')?.status).toBe('True');
+    expect((await c.events('default').list({ fieldSelector: 'reason=NodeNotReady' })).items.map((e) => e.involvedObject?.name)).not.toContain('c-1');
+    expect((await c.events('default').list({ fieldSelector: 'reason=NodeNotReady,involvedObject.name=node-c' })).items).toEqual([]);
+  });
 });

@@ -1,13 +1,15 @@
 // The node lifecycle controller (upstream pkg/controller/nodelifecycle): every --node-monitor-period it checks each
 // node's heartbeat — its Lease in kube-node-lease being renewed, or its Ready condition being re-posted — by its own
 // clock. A node silent for --node-monitor-grace-period gets every condition Unknown ("Kubelet stopped posting node
-// status."), the pods on a not-ready node get Ready=False, and a not-ready / unreachable node is tainted NoExecute
+// status."; one that never posted any, after --node-startup-grace-period from its creation: "Kubelet never posted node
+// status."), the pods of a node so turned from Ready get Ready=False, and a not-ready / unreachable node is tainted NoExecute
 // (rate-limited per zone, halted when a whole zone is down as upstream); the taint eviction controller then evicts
 // its pods. Conditions also drive the NoSchedule taints (TaintNodesByCondition) through a queue of node names.
 import type { KubeObject } from '../../../api/types.js';
 import { NODE_NAME_INDEX, Resources, formatTime, indexByNodeName, isConflict, isNotFound, realClock, type ObjectReference } from '../../client/index.js';
 import { objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
+import { observeHealth, readyOf, type Health } from './health.js';
 import { markPodsNotReady } from './pods.js';
 import {
   NO_SCHEDULE_KEYS, TAINT_NOT_READY, TAINT_UNREACHABLE, noScheduleTaintKeys, updateNodeTaints, type NodeCondition, type Taint,
@@ -16,14 +18,6 @@ import { ZoneLimiter, zoneOf, zoneStates } from './zones.js';
 
 const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 const WATCHED_CONDITIONS = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];
-
-interface Health {
-  /** Our clock's time when we last saw the node alive (a new heartbeat in its status or lease). */
-  probeTimestamp: number;
-  readyHeartbeat?: string;
-  leaseRenewTime?: string;
-  lastReadyStatus?: string;
-}
 
 const conditionsOf = (n: KubeObject): NodeCondition[] => (n.status?.conditions ?? []) as NodeCondition[];
 const taintsOf = (n: KubeObject): Taint[] => (n.spec?.taints ?? []) as Taint[];
@@ -37,6 +31,7 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
   const nodeLister = nodes.lister();
   const leaseLister = leases.lister();
   const health = new Map<string, Health>();
+  const grace = { monitorMs: cfg.nodeMonitorGracePeriodMs, startupMs: cfg.nodeStartupGracePeriodMs };
   const limiter = new ZoneLimiter(clock, cfg.nodeEvictionRate);
   const loop = workerLoop(ctx, 'node-lifecycle-controller', syncNoScheduleTaints);
 
@@ -65,8 +60,11 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
     const want = noScheduleTaintKeys(conditionsOf(node), !!node.spec?.unschedulable);
     const ours = (t: Taint): boolean => t.effect === 'NoSchedule' && NO_SCHEDULE_KEYS.has(t.key);
     await updateTaints(node, (taints) => {
-      if (want.join() === taints.filter(ours).map((t) => t.key).sort().join()) return undefined;
-      return [...taints.filter((t) => !ours(t)), ...want.map((key): Taint => ({ key, effect: 'NoSchedule' }))];
+      const have = taints.filter(ours);
+      if (want.join() === have.map((t) => t.key).sort().join()) return undefined;
+      // the ones added get timeAdded, as every taint upstream's SwapNodeControllerTaint adds; those kept keep theirs
+      const added = want.filter((key) => !have.some((t) => t.key === key)).map((key): Taint => ({ key, effect: 'NoSchedule', timeAdded: formatTime(clock.now()) }));
+      return [...taints.filter((t) => !ours(t) || want.includes(t.key)), ...added];
     });
   }
 
@@ -79,23 +77,6 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
       if (isNotFound(e)) return;
       throw e; // conflicts still, after upstream's tries: the node's next change brings it back
     }
-  }
-
-  /** Updates the node's health record; returns whether it is silent for longer than its grace period. */
-  function observe(node: KubeObject, now: number): boolean {
-    const name = node.metadata!.name!;
-    const ready = conditionsOf(node).find((c) => c.type === 'Ready');
-    const lease = leaseLister.get(`${NODE_LEASE_NAMESPACE}/${name}`);
-    const renew = lease?.spec?.renewTime as string | undefined;
-    let h = health.get(name);
-    if (!h) {
-      h = { probeTimestamp: now, readyHeartbeat: ready?.lastHeartbeatTime, leaseRenewTime: renew };
-      health.set(name, h);
-    }
-    if (ready?.lastHeartbeatTime !== h.readyHeartbeat) { h.readyHeartbeat = ready?.lastHeartbeatTime; h.probeTimestamp = now; }
-    if (renew && (!h.leaseRenewTime || Date.parse(renew) > Date.parse(h.leaseRenewTime))) { h.leaseRenewTime = renew; h.probeTimestamp = now; }
-    const grace = ready ? cfg.nodeMonitorGracePeriodMs : cfg.nodeStartupGracePeriodMs;
-    return now > h.probeTimestamp + grace;
   }
 
   /** Every watched condition becomes Unknown (upstream tryUpdateNodeHealth). */
@@ -117,9 +98,8 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
     return ctx.client.nodes().updateStatus({ ...node, status: { ...node.status, conditions: conds } }, { signal: ctx.signal });
   }
 
-  /** Adds the NoExecute taint for the node's Ready status (and removes the other one); none when Ready. */
-  async function syncNoExecuteTaint(node: KubeObject, allowed: () => boolean, now: number): Promise<void> {
-    const status = conditionsOf(node).find((c) => c.type === 'Ready')?.status ?? 'Unknown';
+  /** Adds the NoExecute taint for a Ready status (and removes the other one); none when Ready. */
+  async function syncNoExecuteTaint(node: KubeObject, status: NodeCondition['status'], allowed: () => boolean, now: number): Promise<void> {
     const want = status === 'False' ? TAINT_NOT_READY : status === 'Unknown' ? TAINT_UNREACHABLE : undefined;
     const isOurs = (t: Taint): boolean => t.effect === 'NoExecute' && (t.key === TAINT_NOT_READY || t.key === TAINT_UNREACHABLE);
     const right = (taints: Taint[]): boolean => {
@@ -135,41 +115,62 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
       : [...taints.filter((t) => !isOurs(t)), ...(want ? [{ key: want, effect: 'NoExecute' as const, timeAdded: formatTime(now) }] : [])]));
   }
 
+  /**
+   * Upstream's monitorNodeHealth. A node without a Ready condition (its kubelet never posted status, the startup grace
+   * period not over) is only counted as not ready in its zone. Otherwise the NoExecute taint follows the Ready status
+   * seen before this pass (upstream's observedReadyCondition: a node this pass turns Unknown is tainted at the next),
+   * and its pods are marked not ready only when this pass turned its Ready condition from True.
+   */
   async function monitorNodeHealth(): Promise<void> {
     const now = clock.now();
     const all = nodeLister.list();
-    const results: { node: KubeObject; zone: string }[] = [];
+    const results: { node: KubeObject; zone: string; observed?: NodeCondition['status'] }[] = [];
     for (let node of all) {
       const name = node.metadata!.name!;
       // A node new to this controller (also every node after a restart, as upstream's knownNodeSet starts empty).
       if (!health.has(name)) nodeEvent(node, 'RegisteredNode', `Registered Node ${name} in Controller`);
+      // upstream's stand-in for a missing Ready condition: Unknown
+      const observed = readyOf(node)?.status ?? 'Unknown';
       try {
-        if (observe(node, now)) node = await markUnknown(node, now);
+        const renew = leaseLister.get(`${NODE_LEASE_NAMESPACE}/${name}`)?.spec?.renewTime as string | undefined;
+        if (observeHealth(health, node, renew, now, grace)) node = await markUnknown(node, now);
       } catch (e) {
         if (!isConflict(e) && !isNotFound(e)) ctx.logger.warn({ err: e, node: name }, 'cannot update node health');
         continue;
       }
-      const ready = conditionsOf(node).find((c) => c.type === 'Ready')?.status ?? 'Unknown';
+      const current = readyOf(node)?.status;
       const h = health.get(name)!;
-      if (ready !== 'True' && h.lastReadyStatus === 'True') {
-        // upstream's RecordNodeStatusChange
-        ctx.recorder.event(nodeRef(node), 'Normal', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
+      if (!current) {
+        results.push({ node, zone: zoneOf(node) });
+        h.podsNotReadyRetry = false;
+        continue;
       }
-      h.lastReadyStatus = ready;
-      if (ready !== 'True') {
-        await markPodsNotReady(ctx, pods.indexer.byIndex(NODE_NAME_INDEX, name), now)
-          .catch((err: unknown) => ctx.logger.warn({ err, node: name }, 'cannot mark pods not ready'));
+      const turned = current !== 'True' && observed === 'True';
+      // upstream's RecordNodeStatusChange: only for the change this controller made (the kubelet reports its own)
+      if (turned) ctx.recorder.event(nodeRef(node), 'Normal', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
+      if (turned || (h.podsNotReadyRetry && observed !== 'True')) {
+        try {
+          await markPodsNotReady(ctx, pods.indexer.byIndex(NODE_NAME_INDEX, name), now);
+          h.podsNotReadyRetry = false;
+        } catch (err) {
+          ctx.logger.warn({ err, node: name }, 'cannot mark pods not ready; queuing for retry');
+          h.podsNotReadyRetry = true;
+        }
+      } else {
+        h.podsNotReadyRetry = false;
       }
-      results.push({ node, zone: zoneOf(node) });
+      results.push({ node, zone: zoneOf(node), observed });
     }
-    const states = zoneStates(results.map(({ node, zone }) => ({ zone, ready: conditionsOf(node).find((c) => c.type === 'Ready')?.status === 'True' })));
+    const states = zoneStates(results.map(({ node, zone }) => ({ zone, ready: readyOf(node)?.status === 'True' })));
     const allDown = states.size > 0 && [...states.values()].every((s) => s === 'FullDisruption');
-    for (const { node, zone } of results) {
+    for (const { node, zone, observed } of results) {
+      // In full disruption (every zone down), upstream stops evicting and lifts the NoExecute taints of every node.
+      const status = allDown ? 'True' : observed;
+      if (!status) continue;
       const rate = allDown ? 0 : limiter.rateFor(zone, states.get(zone)!, results.filter((r) => r.zone === zone).length);
       const allowed = (): boolean => rate > 0 && limiter.tryTake(zone, rate);
       try {
-        // In full disruption (every zone down), upstream stops evicting and lifts the NoExecute taints.
-        await syncNoExecuteTaint(allDown ? { ...node, status: { conditions: [{ type: 'Ready', status: 'True' }] } } : node, allowed, now);
+        await syncNoExecuteTaint(node, status, allowed, now);
       } catch (e) {
         if (!isConflict(e)) ctx.logger.warn({ err: e, node: node.metadata!.name }, 'cannot update NoExecute taints');
       }

@@ -1,10 +1,12 @@
 // Pods of a node that is not ready (upstream controller/util/node MarkPodsNotReady): their Ready condition becomes
-// False, so endpoints stop sending them traffic while the node is gone.
+// False, so endpoints stop sending them traffic while the node is gone. A failed write (a conflict too) fails the call
+// once every pod was tried: the caller tries again at its next pass.
 import type { KubeObject } from '../../../api/types.js';
-import { formatTime, isConflict, isNotFound } from '../../client/index.js';
+import { formatTime, isNotFound } from '../../client/index.js';
 import type { ControllerContext } from '../shared/types.js';
 
 export async function markPodsNotReady(ctx: ControllerContext, pods: KubeObject[], now: number): Promise<void> {
+  let failed: unknown;
   for (const pod of pods) {
     const conds = (pod.status?.conditions ?? []) as { type: string; status: string; lastTransitionTime?: string }[];
     const ready = conds.find((c) => c.type === 'Ready');
@@ -17,7 +19,8 @@ export async function markPodsNotReady(ctx: ControllerContext, pods: KubeObject[
       await ctx.client.pods(pod.metadata!.namespace).updateStatus(updated, { signal: ctx.signal });
       ctx.recorder.event(pod, 'Warning', 'NodeNotReady', 'Node is not ready');
     } catch (e) {
-      if (!isNotFound(e) && !isConflict(e)) throw e;
+      if (!isNotFound(e)) failed ??= e;
     }
   }
+  if (failed) throw failed;
 }
