@@ -20,6 +20,7 @@ import type { StatsSource } from './stats.js';
 import type { LogChunk, LogCursor, LogOptions, Runtime } from './runtime/types.js';
 import { StatusManager } from './status-manager.js';
 import type { VolumeObjectKind } from './volumes.js';
+import { podsOnDisk } from './volumes/pod-dir.js';
 import type { DnsSettings } from './sandbox/dns.js';
 
 export interface ContainerLogs {
@@ -124,6 +125,10 @@ export class NodeKubelet {
   /** Watches of the ConfigMaps and Secrets that volumes project (process runtime: the only one with volumes). */
   private readonly watcher?: ObjectWatcher;
   private resyncTimer?: { cancel(): void };
+  /** Set once the pods of every source are known: orphans may be told from them (upstream's sourcesReady). */
+  private sourcesReady = false;
+  /** The pass over the pod directories under way, if one is. */
+  private housekeeping?: Promise<void>;
   private readonly staticPods?: StaticPodSource;
   private readonly eviction?: EvictionManager;
   /** Rotation of the containers' log files (runtimes that keep them). */
@@ -317,10 +322,14 @@ export class NodeKubelet {
     this.workers.update(uid);
   }
 
-  /** Upstream's periodic sync: every pod with volumes is looked at again each sync period. */
+  /**
+   * Upstream's periodic sync: every pod with volumes is looked at again each sync period; and, once the sources are
+   * ready, the directories of pods that are gone (whose removal failed before) are looked for again.
+   */
   private scheduleResync(): void {
     this.resyncTimer = this.clock.setTimer(() => {
       for (const r of this.records.values()) if (r.volumes && !r.terminated && !r.removed) this.workers.update(r.uid);
+      if (this.sourcesReady) void this.cleanupOrphanedPodDirs();
       this.scheduleResync();
     }, this.o.syncFrequencyMs ?? 60_000);
   }
@@ -371,10 +380,12 @@ export class NodeKubelet {
   }
 
   /**
-   * Upstream's HandlePodCleanups, once the pods are listed: what the runtime still runs for pods that no source
-   * knows (deleted while the kubelet was down) is stopped and removed.
+   * Upstream's HandlePodCleanups, once the pods are listed and the static pod manifests read: what the runtime still
+   * runs for pods that no source knows (deleted while the kubelet was down) is stopped and removed, then the
+   * directories of pods gone (cleanupOrphanedPodDirs).
    */
   async removeOrphans(): Promise<void> {
+    await this.staticPods?.whenRead();
     const rt = this.o.runtime;
     const uids = new Set([...rt.listPodSandboxes().map((s) => s.config.uid), ...rt.listContainers().map((c) => c.podUid)]);
     for (const uid of uids) {
@@ -382,6 +393,27 @@ export class NodeKubelet {
       this.logger.info({ podUid: uid }, 'removing the containers of a pod that is gone');
       await this.syncer.remove(uid);
     }
+    this.sourcesReady = true;
+    await this.cleanupOrphanedPodDirs();
+  }
+
+  /**
+   * Upstream's cleanupOrphanedPodDirs: each pod directory on the node whose pod no source and no sandbox or container
+   * of the runtime has goes (PodSyncer.remove: its volumes torn down first, nothing removed through a mount). One
+   * pass at a time.
+   */
+  private cleanupOrphanedPodDirs(): Promise<void> {
+    const rt = this.o.runtime;
+    if (!rt.podDir) return Promise.resolve();
+    this.housekeeping ??= (async () => {
+      for (const uid of await podsOnDisk(dirname(rt.podDir!('uid')))) {
+        if (this.records.has(uid) || rt.listPodSandboxes(uid).length || rt.listContainers(uid).length) continue;
+        this.logger.info({ podUid: uid }, 'removing the directory of a pod that is gone');
+        await this.syncer.remove(uid);
+      }
+    })().catch((err: unknown) => this.logger.warn({ err }, 'cannot look for the directories of pods that are gone'))
+      .finally(() => { this.housekeeping = undefined; });
+    return this.housekeeping;
   }
 
   /** The pods the kubelet is working on. */

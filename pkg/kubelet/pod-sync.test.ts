@@ -1,6 +1,6 @@
 // PodSyncer over the fake runtime with a fake clock: start order, restart policies, CrashLoopBackOff doubling
 // from 10 s to the 5 min cap, and the status it produces.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -557,5 +557,65 @@ describe('a failed postStart hook', () => {
     const rec = hooked('Never');
     await syncer.sync(rec);
     expect(cs(syncer.status(rec)).state.terminated).toBeDefined();
+  });
+});
+
+describe('a pod\'s directory on the node', () => {
+  /** A syncer whose runtime keeps pods' files under a temp dir, as the process runtime, with a hostPath outside it. */
+  const onDisk = async () => {
+    const s = setup();
+    const dir = await mkdtemp(join(tmpdir(), 'pod-sync-dirs-'));
+    Object.assign(s.runtime, { podDir: (uid: string) => join(dir, 'pods', uid) });
+    const syncer = new PodSyncer({
+      runtime: s.runtime, recorder: { event: () => undefined } as unknown as EventRecorder, clock: s.clock, logger: pino({ level: 'silent' }),
+      hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 }, getObject: async () => undefined, requestToken: async () => 'a.b.c',
+    });
+    const hostPath = join(dir, 'host-data');
+    const rec = record({
+      restartPolicy: 'Never',
+      volumes: [
+        { name: 'v', emptyDir: {} }, { name: 'data', hostPath: { path: hostPath, type: 'DirectoryOrCreate' } },
+        { name: 'kube-api-access-x1', projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3607 } }] } },
+      ],
+      containers: [{
+        name: 'c', image: 'nginx:1.27',
+        volumeMounts: [{ name: 'v', mountPath: '/v' }, { name: 'data', mountPath: '/data' }, { name: 'kube-api-access-x1', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }],
+      }],
+    });
+    await syncer.sync(rec);
+    const podDir = join(dir, 'pods', 'u1');
+    await writeFile(join(podDir, 'volumes', 'v', 'f'), 'scratch');
+    await writeFile(join(hostPath, 'keep'), 'the user\'s data\n');
+    return { ...s, syncer, dir, podDir, hostPath, rec };
+  };
+
+  it('loses its volumes once the pod has terminated (the token too) and goes whole once the pod is removed; a hostPath\'s data stays', async () => {
+    const { syncer, runtime, dir, podDir, hostPath, rec } = await onDisk();
+    try {
+      expect(await readFile(join(podDir, 'volumes', 'kube-api-access-x1', 'token'), 'utf8')).toBe('a.b.c');
+      rec.pod.metadata!.deletionTimestamp = '2026-01-01T00:00:00Z';
+      await syncer.sync(rec);
+      expect(rec.terminated).toBe(true);
+      expect(await readdir(podDir)).not.toContain('volumes');
+      expect(rec.volumes).toBeUndefined();
+      expect(await readdir(podDir)).toContain('rootfs'); // the rest (logs, termination messages) stays while the pod is known
+      await syncer.remove('u1');
+      expect(runtime.listContainers('u1')).toEqual([]);
+      expect(await readdir(join(dir, 'pods'))).toEqual([]);
+      expect(await readFile(join(hostPath, 'keep'), 'utf8')).toBe('the user\'s data\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('loses its volumes when the pod completes, as upstream\'s volume manager unmounts those of terminated pods', async () => {
+    const { syncer, dir, podDir, rec } = await onDisk();
+    try {
+      rec.pod.status = { phase: 'Succeeded' };
+      await syncer.sync(rec);
+      expect(await readdir(podDir)).not.toContain('volumes');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -18,6 +18,7 @@ import { containerUser } from './run-as.js';
 import type { NodeAllocatable } from './resource-field.js';
 import { terminationMessage, terminationMount } from './termination-message.js';
 import { makeSubPath, subPathOf } from './volumes/subpath.js';
+import { removePodDir } from './volumes/pod-dir.js';
 import { normalizeImage, type ContainerStatus, type HostsEntries, type ImageInfo, type Mount, type Runtime } from './runtime/types.js';
 
 export interface BackoffPolicy { initialMs: number; maxMs: number }
@@ -630,7 +631,24 @@ export class PodSyncer {
       const w = rec.waiting.get(name)!;
       if (w.reason === 'CrashLoopBackOff') rec.waiting.delete(name);
     }
+    await this.tearDownVolumes(rec);
     rec.terminated = true;
+  }
+
+  /**
+   * A terminated pod's volumes torn down once none of its containers runs, as upstream's volume manager does before
+   * SyncTerminatedPod marks the pod terminated (so before the API object may go): its emptyDirs' data and its tokens
+   * go, its logs stay. One that fails (a mount that will not go) is tried again by the next sync, or housekeeping.
+   */
+  private async tearDownVolumes(rec: PodRecord): Promise<void> {
+    const podDir = this.o.runtime.podDir?.(rec.uid);
+    if (!podDir || !this.volumes || this.o.runtime.listContainers(rec.uid).some((c) => c.state === 'running')) return;
+    try {
+      await this.volumes.tearDown(rec.uid, podDir);
+      rec.volumes = undefined;
+    } catch (err) {
+      this.o.logger.warn({ err, pod: podDesc(rec.pod) }, 'cannot tear the volumes of a terminated pod down');
+    }
   }
 
   /** Reads the termination message of each container that has exited since the last look. */
@@ -654,14 +672,21 @@ export class PodSyncer {
     return next;
   }
 
-  /** Forgets a pod that left the API: its sandboxes and containers go. */
+  /**
+   * Forgets a pod that left the API: its sandboxes and containers go, then its directory (volumes/pod-dir.ts), as
+   * upstream's housekeeping removes the directory of a pod that neither the API nor the runtime has any more (its
+   * containers' logs are there: upstream's container GC takes them with the pod's containers).
+   */
   async remove(uid: string): Promise<void> {
     const rt = this.o.runtime;
     for (const c of rt.listContainers(uid)) if (c.state === 'running') await rt.stopContainer(c.id, 0);
     for (const sb of rt.listPodSandboxes(uid)) await rt.removePodSandbox(sb.id);
     for (const map of [this.backoffs, this.pullBackoffs]) for (const key of [...map.keys()]) if (key.startsWith(`${uid}/`)) map.delete(key);
+    this.volumes?.forget(uid);
     const podDir = rt.podDir?.(uid);
-    if (podDir) await this.volumes?.tearDown(uid, podDir);
-    else this.volumes?.forget(uid);
+    if (!podDir || rt.listContainers(uid).length || rt.listPodSandboxes(uid).length) return;
+    await removePodDir(podDir).catch((err: unknown) => {
+      this.o.logger.warn({ err, podUid: uid, path: podDir }, 'orphaned pod found, but its directory could not be removed');
+    });
   }
 }

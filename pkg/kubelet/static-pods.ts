@@ -121,6 +121,9 @@ export class StaticPodSource {
     }
   }
 
+  /** Resolves once the reads asked for so far are done: the pods of the directory are known (upstream's source ready). */
+  whenRead(): Promise<void> { return this.scanning; }
+
   /** One read of the directory at a time (the watch and the periodic check both ask). */
   private scan(): Promise<void> {
     this.scanning = this.scanning.then(() => this.read());

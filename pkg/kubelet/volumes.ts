@@ -12,7 +12,8 @@ import { chmod, chown, cp, lstat, mkdir, realpath, rm, symlink } from 'node:fs/p
 import { dirname, join } from 'node:path';
 import { isNotFound, type KubeObject } from '../client/index.js';
 import { writeAtomically, type Payload } from './volumes/atomic-writer.js';
-import { memoryMediumSize, mountMemoryMedium, unmountPodVolumes } from './volumes/memory-medium.js';
+import { memoryMediumSize, mountMemoryMedium } from './volumes/memory-medium.js';
+import { tearDownPodVolumes } from './volumes/pod-dir.js';
 import { OperationBackoff } from './volumes/operation-backoff.js';
 import { ClaimError, VolumeError, claimPath, prepareHostPath, type HostPathSource, type VolumeObjectGetter } from './volumes/host-volumes.js';
 import type { Mount } from './runtime/types.js';
@@ -102,10 +103,16 @@ export class VolumeManager {
     this.node = o.node ?? { cpu: '1', memory: '1Gi' };
   }
 
-  /** The pod's volumes torn down on the node (its memory-backed emptyDirs unmounted); then forgotten. */
+  /**
+   * The pod's volumes torn down on the node (volumes/pod-dir.ts: unmounted, then their directories removed with their
+   * data and tokens; hostPaths and claims, node paths, untouched); then forgotten.
+   */
   async tearDown(uid: string, podDir: string): Promise<void> {
-    await unmountPodVolumes(join(podDir, 'volumes'));
-    this.forget(uid);
+    try {
+      await tearDownPodVolumes(podDir);
+    } finally {
+      this.forget(uid);
+    }
   }
 
   forget(uid: string): void {

@@ -1,11 +1,10 @@
 // emptyDir volumes of medium Memory as upstream's emptydir plugin sets them up: a tmpfs on the node at the volume's
 // directory, sized (SizeMemoryBackedVolumes, GA) as the least of the node's allocatable memory, the pod's memory
 // limit (when every container declares one) and the volume's sizeLimit. Mounting takes root; without it the volume
-// stays a directory on the node's disk. The pod's tmpfs mounts go when the pod does.
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+// stays a directory on the node's disk. Its tmpfs is unmounted when the pod's volumes are torn down (pod-dir.ts).
 import { parseQuantity, quantityValue } from '../../apimachinery/quantity.js';
 import type { KubeObject } from '../../client/index.js';
+import { isMountPoint, run } from './mounts.js';
 
 interface LimitedContainer { resources?: { limits?: Record<string, string> }; restartPolicy?: string }
 
@@ -31,26 +30,8 @@ export const memoryMediumSize = (pod: KubeObject, sizeLimit: string | undefined,
   return size;
 };
 
-const run = (cmd: string, args: string[]): Promise<void> => new Promise((resolve, reject) => {
-  execFile(cmd, args, (err, _out, stderr) => (err ? reject(new Error(stderr.trim() || err.message)) : resolve()));
-});
-
-/** The mount points below `dir` (octal escapes of /proc/self/mountinfo undone). */
-const mountsUnder = async (dir: string): Promise<string[]> => {
-  const info = await readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
-  return info.split('\n').map((l) => l.split(' ')[4] ?? '')
-    .map((p) => p.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))))
-    .filter((p) => p === dir || p.startsWith(`${dir}/`));
-};
-
 /** Mounts a tmpfs of `size` bytes at `dir` unless one is there already (a kubelet restarted). */
 export async function mountMemoryMedium(dir: string, size: number): Promise<void> {
-  if ((await mountsUnder(dir)).includes(dir)) return;
+  if (await isMountPoint(dir)) return;
   await run('mount', ['-t', 'tmpfs', '-o', size > 0 ? `size=${size}` : 'defaults', 'tmpfs', dir]);
-}
-
-/** Unmounts what is mounted below the pod's volumes directory (its memory-backed emptyDirs), deepest first. */
-export async function unmountPodVolumes(volumesDir: string): Promise<void> {
-  if (process.getuid?.() !== 0) return;
-  for (const p of (await mountsUnder(volumesDir)).sort((a, b) => b.length - a.length)) await run('umount', [p]).catch(() => undefined);
 }
