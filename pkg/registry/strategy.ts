@@ -67,8 +67,9 @@ export interface Strategy {
   /** Throws for a name that a DELETE of the one object may not remove (upstream's REST.Delete guards; not DeleteCollection's). */
   refuseDelete?(name: string): void;
   /**
-   * Graceful deletion: the seconds to wait, or undefined to delete at once. Called with the
-   * current object and the client's options (pods: terminationGracePeriodSeconds, 0 if unscheduled).
+   * Graceful deletion (upstream's CheckGracefulDelete): the seconds to wait, 0 to mark the object and remove it at once,
+   * or undefined for no graceful deletion. Called with an object not yet being deleted and the client's options, a
+   * negative period already counted as 1 (pods: terminationGracePeriodSeconds, 0 if unscheduled or finished).
    */
   gracePeriod?(obj: KubeObject, opts: DeleteOptions): number | undefined;
   /** Whether a marked object must stay (default: metadata.finalizers non-empty; namespaces add spec.finalizers). */

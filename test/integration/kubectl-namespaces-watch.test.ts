@@ -120,7 +120,8 @@ describe('kubectl get -w', () => {
       await ok(s.kubectl('label', 'pod', 'w1', 'x=y'));
       await eventually(async () => /^MODIFIED\s+w1\s+0\/1\s+Pending/m.test(out), 'MODIFIED');
       await ok(s.kubectl('delete', 'pod', 'w1'));
-      await eventually(async () => /^DELETED\s+w1\s+0\/1\s+Pending/m.test(out), 'DELETED');
+      // marked before it goes, as upstream's graceful deletion does (a period of 0 for an unscheduled pod): Terminating
+      await eventually(async () => /^MODIFIED\s+w1\s+0\/1\s+Terminating\s[^]*^DELETED\s+w1\s+0\/1\s+Terminating/m.test(out), 'DELETED');
       expect(out).toMatch(/^EVENT\s+NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/m);
     } finally {
       child.kill('SIGTERM');

@@ -1,8 +1,10 @@
 // Delete (upstream: Store.Delete): preconditions, graceful deletion and finalizers mark the object
-// (deletionTimestamp) instead of removing it; otherwise one compare-and-swap delete.
+// (deletionTimestamp) instead of removing it; otherwise one compare-and-swap delete. A pod is always marked first, with
+// a period of 0 too (watchers see MODIFIED, then DELETED).
 import type { KubeObject } from '../../../api/types.js';
 import { conflict, fieldCause, invalid, isStatusError, type StatusCause } from '../../apimachinery/errors.js';
 import { isStorageError, StorageError } from '../../storage/errors.js';
+import type { KeyValue } from '../../storage/interface.js';
 import type { DeleteOptions, RequestContext } from '../context.js';
 import { rfc3339 } from '../meta.js';
 import { toApiError } from '../storage-errors.js';
@@ -33,22 +35,23 @@ export async function deleteObject(reg: Registry, ctx: RequestContext, name: str
       await reg.admission('validate', 'DELETE', ctx, undefined, obj, name, undefined, opts);
     }
 
-    const marked = markForDeletion(reg, ctx, obj, opts);
-    if (ctx.dryRun) return { object: marked ?? obj, deleted: !marked };
+    const { marked, thenRemove } = planDeletion(reg, ctx, obj, opts);
+    // a dry run answers what the write would have stored (upstream: the dry-run update's object)
+    if (ctx.dryRun) return { object: marked ?? obj, deleted: !marked || thenRemove === true };
     ctx.deadline?.check();
     try {
-      if (marked) {
-        const kv = await reg.deps.store.guaranteedUpdate(current.key, (cur) => {
-          // Never undefined: the store answers a missing key with KeyNotFound before asking.
-          const now = cur!;
-          if (now.modRevision !== current.modRevision) throw new StorageError('Conflict', current.key, 'changed while deleting', now.modRevision);
-          return marked === obj ? now.object : marked;
-        });
-        return { object: kv.object, bytes: kv.bytes, deleted: false };
+      if (!marked) {
+        const kv = await reg.deps.store.delete(current.key, { expectedRevision: current.modRevision });
+        reg.strategy.afterDelete?.(kv.object);
+        return { object: kv.object, bytes: kv.bytes, deleted: true };
       }
-      const kv = await reg.deps.store.delete(current.key, { expectedRevision: current.modRevision });
-      reg.strategy.afterDelete?.(kv.object);
-      return { object: kv.object, bytes: kv.bytes, deleted: true };
+      const kv = marked === obj ? current : await reg.deps.store.guaranteedUpdate(current.key, (cur) => {
+        // Never undefined: the store answers a missing key with KeyNotFound before asking.
+        if (cur!.modRevision !== current.modRevision) throw new StorageError('Conflict', current.key, 'changed while deleting', cur!.modRevision);
+        return marked;
+      });
+      if (!thenRemove) return { object: kv.object, bytes: kv.bytes, deleted: false };
+      return await removeMarked(reg, name, kv, opts);
     } catch (err) {
       // Someone wrote in between: look again (the preconditions and the decision may change).
       if (isStorageError(err, 'Conflict')) {
@@ -57,6 +60,33 @@ export async function deleteObject(reg: Registry, ctx: RequestContext, name: str
       }
       throw isStatusError(err) ? err : toApiError(err, reg.gr, name);
     }
+  }
+}
+
+/**
+ * The second step of a graceful deletion with nothing left to wait for (upstream's Store.Delete after
+ * updateForGracefulDeletionAndFinalizers): the object just marked is removed, whatever changed since, unless the client
+ * gave a resourceVersion precondition (which the mark carried over to its own). Gone meanwhile (or replaced by another
+ * of its name) it counts as deleted, answered as marked.
+ */
+async function removeMarked(reg: Registry, name: string, marked: KeyValue, opts: DeleteOptions): Promise<DeleteResult> {
+  const uid = marked.object.metadata?.uid;
+  const rv = marked.object.metadata?.resourceVersion ?? '';
+  try {
+    const kv = await reg.deps.store.delete(marked.key, {
+      precondition: (now) => {
+        if (now.object.metadata?.uid !== uid) throw new StorageError('KeyNotFound', marked.key, 'replaced while deleting');
+        const nowRv = now.object.metadata?.resourceVersion ?? '';
+        if (opts.preconditions?.resourceVersion && nowRv !== rv) {
+          throw conflict(reg.gr, name, `Precondition failed: ResourceVersion in precondition: ${rv}, ResourceVersion in object meta: ${nowRv}`);
+        }
+      },
+    });
+    reg.strategy.afterDelete?.(kv.object);
+    return { object: kv.object, bytes: kv.bytes, deleted: true };
+  } catch (err) {
+    if (isStorageError(err, 'KeyNotFound')) return { object: marked.object, bytes: marked.bytes, deleted: true };
+    throw err;
   }
 }
 
@@ -91,33 +121,74 @@ export function checkPreconditions(reg: Registry, name: string, obj: KubeObject,
 }
 
 /**
- * The object as it should be stored instead of being removed, or undefined to remove it now.
- * Returns `obj` itself when it is already marked and nothing changes.
+ * What a delete does: store `marked` instead of removing the object (nothing to write when it is the object itself),
+ * then remove it too when `thenRemove`; no `marked`: remove the object now. Upstream: rest.BeforeDelete, then
+ * Store.Delete and updateForGracefulDeletionAndFinalizers.
  */
-function markForDeletion(reg: Registry, ctx: RequestContext, obj: KubeObject, opts: DeleteOptions): KubeObject | undefined {
-  const meta = obj.metadata!;
+interface Plan {
+  marked?: KubeObject;
+  thenRemove?: boolean;
+}
+
+function planDeletion(reg: Registry, ctx: RequestContext, obj: KubeObject, opts: DeleteOptions): Plan {
   const custom = reg.strategy.beforeDelete?.(obj, ctx);
-  if (custom) return custom;
-  const finalizers = finalizersFor(reg, meta.finalizers ?? [], opts);
-  const strategyGrace = reg.strategy.gracePeriod?.(obj, opts);
-  const grace = strategyGrace === undefined ? 0 : Math.max(0, opts.gracePeriodSeconds ?? strategyGrace);
-  if (finalizers.length === 0 && grace === 0) return undefined;
-  if (meta.deletionTimestamp) {
-    // Already marked: only a shorter grace period changes anything (upstream: BeforeDelete).
-    const current = meta.deletionGracePeriodSeconds ?? 0;
-    if (grace >= current && sameList(finalizers, meta.finalizers ?? [])) return obj;
-    if (grace < current && finalizers.length === 0 && grace === 0) return undefined;
-    return withDeletion(obj, ctx.now, Math.min(grace, current), finalizers);
+  if (custom) return { marked: custom };
+  const graceful = reg.strategy.gracePeriod ? gracefulMark(reg, ctx, obj, opts) : undefined;
+  // a graceful deletion under way: finalizers are not changed by the options any more
+  if (graceful === obj) return { marked: obj };
+  const existing = obj.metadata!.finalizers ?? [];
+  const wanted = finalizersFor(reg, existing, opts);
+  const finalizers = sameSet(wanted, existing) ? existing : wanted;
+  if (graceful) {
+    const marked = withFinalizers(graceful, finalizers);
+    // a period of 0 is marked all the same (watchers see it), then removed at once unless finalizers hold it
+    return { marked, thenRemove: finalizers.length === 0 && marked.metadata!.deletionGracePeriodSeconds === 0 };
   }
-  // the first mark changes what the object's controller must do: its generation moves on (upstream's BeforeDelete and
-  // markAsDeleting), so that a reconciler comparing it with status.observedGeneration sees the deletion
-  const marked = withDeletion(obj, ctx.now, grace, finalizers);
-  if ((meta.generation ?? 0) > 0) marked.metadata!.generation = meta.generation! + 1;
+  return finalizers.length ? { marked: markAsDeleting(obj, ctx.now, finalizers) } : {};
+}
+
+/**
+ * A graceful strategy's mark (upstream: the graceful part of rest.BeforeDelete): `obj` itself while a graceful deletion
+ * is pending (no period given, or one no shorter than the object's), the object with a shorter period (its deadline
+ * moved back by the difference), or with its first mark; undefined when it is not deleted gracefully (marked with a
+ * period of 0 already, or the strategy declines).
+ */
+function gracefulMark(reg: Registry, ctx: RequestContext, obj: KubeObject, opts: DeleteOptions): KubeObject | undefined {
+  const meta = obj.metadata!;
+  // negative periods count as 1, asked for or stored
+  const atLeastOne = (n: number | undefined): number | undefined => (n !== undefined && n < 0 ? 1 : n);
+  const requested = atLeastOne(opts.gracePeriodSeconds);
+  if (meta.deletionTimestamp) {
+    const current = atLeastOne(meta.deletionGracePeriodSeconds);
+    if (!current) return undefined;
+    if (requested === undefined || requested >= current) return obj;
+    const deadline = Date.parse(meta.deletionTimestamp) - (current - requested) * 1000;
+    return { ...obj, metadata: { ...meta, deletionTimestamp: rfc3339(new Date(deadline)), deletionGracePeriodSeconds: requested } };
+  }
+  const period = reg.strategy.gracePeriod!(obj, { ...opts, gracePeriodSeconds: requested });
+  if (period === undefined) return undefined;
+  const marked = { ...meta, deletionTimestamp: rfc3339(new Date(ctx.now.getTime() + period * 1000)), deletionGracePeriodSeconds: period };
+  // the first mark changes what the object's controller must do: its generation moves on, so that a reconciler
+  // comparing it with status.observedGeneration sees the deletion
+  if ((meta.generation ?? 0) > 0) marked.generation = meta.generation! + 1;
+  return { ...obj, metadata: marked };
+}
+
+/**
+ * An object that is not deleted gracefully but kept by finalizers (upstream's markAsDeleting): a period of 0, deleted
+ * from now unless it was from earlier; `obj` itself when nothing changes.
+ */
+function markAsDeleting(obj: KubeObject, now: Date, finalizers: string[]): KubeObject {
+  const meta = obj.metadata!;
+  const since = meta.deletionTimestamp && Date.parse(meta.deletionTimestamp) <= now.getTime() ? meta.deletionTimestamp : rfc3339(now);
+  if (since === meta.deletionTimestamp && meta.deletionGracePeriodSeconds === 0 && sameSet(finalizers, meta.finalizers ?? [])) return obj;
+  const marked = withFinalizers({ ...obj, metadata: { ...meta, deletionTimestamp: since, deletionGracePeriodSeconds: 0 } }, finalizers);
+  if (!meta.deletionTimestamp && (meta.generation ?? 0) > 0) marked.metadata!.generation = meta.generation! + 1;
   return marked;
 }
 
-function withDeletion(obj: KubeObject, now: Date, grace: number, finalizers: string[]): KubeObject {
-  const meta = { ...obj.metadata!, deletionTimestamp: rfc3339(new Date(now.getTime() + grace * 1000)), deletionGracePeriodSeconds: grace };
+function withFinalizers(obj: KubeObject, finalizers: string[]): KubeObject {
+  const meta = { ...obj.metadata! };
   if (finalizers.length) meta.finalizers = finalizers;
   else delete meta.finalizers;
   return { ...obj, metadata: meta };
@@ -134,4 +205,4 @@ function finalizersFor(reg: Registry, existing: string[], opts: DeleteOptions): 
   return rest;
 }
 
-const sameList = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+const sameSet = (a: string[], b: string[]): boolean => new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
