@@ -1,7 +1,7 @@
 // HTTP/1.1 upgrades proxied as upstream's UpgradeAwareHandler (exec, attach and port-forward to a kubelet; WebSocket
 // or SPDY requests to an aggregated API): the request is written to the backend as it came, less the client's
 // credentials and plus what the proxy asserts, then the two sockets are spliced so that the backend's 101 (or its
-// error) and every frame after it pass through untouched.
+// error) and every frame after it pass through untouched, each chunk read from one side written to the other alone.
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
@@ -39,6 +39,21 @@ export function spliceUpgrade(raw: IncomingMessage, upstream: Socket, pathAndQue
   upstream.on('error', teardown);
   client.once('close', teardown);
   upstream.once('close', teardown);
-  client.pipe(upstream);
-  upstream.pipe(client);
+  copyChunks(client, upstream);
+  copyChunks(upstream, client);
+}
+
+/**
+ * Copies as Go's io.Copy does, each chunk read written on its own once the one before it is written: from a TLS
+ * peer a chunk is one record, and so it leaves as one. A stream pipe would hand the chunks that come while a write
+ * is in flight to writev, which a TLS socket encrypts as one record, and a client that reads one WebSocket frame and
+ * then waits on its socket would miss the next one decrypted with it (the Python client before
+ * kubernetes-client/python#2646 hangs after exec's status when the close frame shares its record).
+ */
+function copyChunks(from: Socket, to: Socket): void {
+  from.on('data', (chunk: Buffer) => {
+    from.pause();
+    to.write(chunk, (err) => { if (!err) from.resume(); });
+  });
+  from.once('end', () => to.end());
 }

@@ -1,7 +1,7 @@
 // kubectl exec, attach and port-forward through the apiserver to the kubelet's node server and the process runtime,
 // with the real kubectl on both of its transports: WebSocket (1.30+ exec/attach v5.channel.k8s.io; 1.31+
 // port-forward tunnels SPDY in a WebSocket) and the SPDY/3.1 upgrade (kubectl 1.29, and the fallback).
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
@@ -14,6 +14,8 @@ import * as k8s from '@kubernetes/client-node';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { ProcessRuntime } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { hasPythonClient, runPython } from '../support/python-client.js';
+import { wsFramesByRecord } from '../support/tls-records.js';
 import { createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
 
 const NODE = 'node-stream';
@@ -23,10 +25,6 @@ const kubectlBinary = (version: string): string => {
   const bin = join(dirname(realpathSync(process.env.PATH!.split(':').map((d) => join(d, 'kubectl')).find((p) => existsSync(p))!)), `kubectl.${version}`);
   return existsSync(bin) ? bin : 'kubectl';
 };
-
-const hasPythonClient = (() => {
-  try { execFileSync('/usr/bin/python3', ['-c', 'import kubernetes'], { stdio: 'ignore' }); return true; } catch { return false; }
-})();
 
 // The Python client's stream module: exec over WebSocket v4.channel.k8s.io, port-forward over channels.
 const PYTHON = `
@@ -255,14 +253,21 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
   });
 
   it.skipIf(!hasPythonClient)('the Python client: stream exec (output, return code) and portforward', async () => {
-    const stdout = await new Promise<string>((resolve, reject) => {
-      execFile('/usr/bin/python3', ['-c', PYTHON, api.kubeconfig, String(nginxPort)], { timeout: 60_000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
-    });
-    const out = JSON.parse(stdout);
+    const out = JSON.parse(await runPython(PYTHON, [api.kubeconfig, String(nginxPort)]));
     expect(out.exec).toBe('py hello\n');
     expect(out.code).toBe(5);
     expect(out.http).toMatch(/^HTTP\/1\.[01] 200/);
     expect(out.http).toContain('Welcome to nginx!');
+  });
+
+  it('exec over WebSocket: every frame reaches the client in a TLS record of its own, the close frame too (as upstream)', async () => {
+    const [ca, cert, key] = await Promise.all([api.pki.ca.cert, api.pki.admin.cert, api.pki.admin.key].map((f) => readFile(f, 'utf8')));
+    const { hostname, port } = new URL(api.url);
+    for (let i = 0; i < 5; i++) {
+      const records = await wsFramesByRecord({ host: hostname, port: Number(port), ca, cert, key },
+        '/api/v1/namespaces/default/pods/shell/exec?container=sh&command=echo&command=hi&stdout=true&stderr=true', 'v4.channel.k8s.io');
+      expect(records).toEqual([['1:'], ['1:hi\n'], ['3:{"metadata":{},"status":"Success"}'], ['close']]);
+    }
   });
 
   it('needs create pods/exec: a user who may only get pods/exec is refused, over both transports', async () => {

@@ -1,14 +1,28 @@
 // `mini-kube up --nodes 3` (process runtime): one kubelet process per node with its own certificate; the seeds'
-// scenario runs real nginx processes and `kubectl logs` and `kubectl exec` reach them through the apiserver's proxy;
-// with pod sandboxes, a NodePort Service reaches them through up's service proxy and its name resolves in the pods.
+// scenario runs real nginx processes and `kubectl logs`, `kubectl exec` and the Python client's exec reach them through
+// the apiserver's proxy; with pod sandboxes, a NodePort Service reaches them through up's service proxy and its name
+// resolves in the pods.
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxesUnavailable } from '../../pkg/kubelet/sandbox/probe.js';
 import { kubectl } from '../support/apiserver.js';
+import { hasPythonClient, runPython } from '../support/python-client.js';
 import { eventually } from './kubelet-support.js';
 import { main, seedsScenario, startUp, stopUp, upLogTail } from './kubelet-up-support.js';
 
 afterEach(stopUp);
+
+// The Python client's documented basic exec, again and again: before kubernetes-client/python#2646 it reads a frame,
+// then waits on its socket, and hangs when the close frame came in the status frame's TLS record.
+const PYTHON_EXECS = `
+import sys
+from kubernetes import client, config
+from kubernetes.stream import stream
+config.load_kube_config(sys.argv[1])
+v1 = client.CoreV1Api()
+for i in range(int(sys.argv[3])):
+    print(stream(v1.connect_get_namespaced_pod_exec, sys.argv[2], 'default', container='nginx', command=['echo', 'hi'], stderr=True, stdin=False, stdout=True, tty=False), end='')
+`;
 
 describe.skipIf(!existsSync(main))('mini-kube up with the process runtime (compiled)', () => {
   it('3 kubelet processes Ready; the deployment of 3 runs; kubectl logs and exec answer', async () => {
@@ -37,6 +51,7 @@ describe.skipIf(!existsSync(main))('mini-kube up with the process runtime (compi
     // kubectl exec runs a real command in the container's environment, through the apiserver to that node's kubelet.
     const exec = await kubectl(kc, ['exec', first, '--', 'sh', '-c', 'echo "$HOSTNAME"; exit 2']);
     expect(exec).toMatchObject({ code: 2, stdout: `${first.replace(/^pod\//, '')}\n` });
+    if (hasPythonClient) expect(await runPython(PYTHON_EXECS, [kc, first.replace(/^pod\//, ''), '10'], 20_000)).toBe('hi\n'.repeat(10));
     if (!(await sandboxesUnavailable())) {
       // up's service proxy: the NodePort on the host and the ClusterIP reach the pods' nginx on port 80
       expect((await kubectl(kc, ['expose', 'deployment', 'web', '--type=NodePort', '--port=80'])).code).toBe(0);

@@ -1,16 +1,7 @@
 // The Python `kubernetes` client (Debian's python3-kubernetes; .ci/run installs it) against a real server.
-import { execFile, execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-
-const hasClient = (() => {
-  try {
-    execFileSync('/usr/bin/python3', ['-c', 'import kubernetes'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { hasPythonClient, runPython } from '../support/python-client.js';
 
 const SCRIPT = `
 import sys, json
@@ -45,12 +36,9 @@ let s: TestApiServer;
 beforeAll(async () => { s = await startTestApiServer({ storageBackend: 'memory' }); });
 afterAll(async () => { await s?.close(); });
 
-describe.skipIf(!hasClient)('the Python kubernetes client', () => {
+describe.skipIf(!hasPythonClient)('the Python kubernetes client', () => {
   it('lists, creates, reads, watches, patches scale and strategically, reads /version/ and sees Status errors', async () => {
-    const stdout = await new Promise<string>((resolve, reject) => {
-      execFile('/usr/bin/python3', ['-c', SCRIPT, s.kubeconfig], { timeout: 60_000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
-    });
-    const out = JSON.parse(stdout);
+    const out = JSON.parse(await runPython(SCRIPT, [s.kubeconfig]));
     expect(out.namespaces).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
     expect(out.created).toEqual({ a: 'b' });
     expect(out.events).toEqual([['ADDED', 'py']]);

@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { localTls, wsFramesByRecord } from '../../../test/support/tls-records.js';
 import { acceptWebSocket, WsChannels } from './ws-channels.js';
 
 describe('WsChannels', () => {
@@ -48,5 +50,27 @@ describe('WsChannels', () => {
   it('without a hold sends at once', async () => {
     const seen = await session(0, (ch) => { ch.send(1, Buffer.from('now')); ch.close(); });
     expect(seen.map((m) => m.data)).toEqual(['1:now', 'closed']);
+  });
+
+  it('sends every frame in its own TLS record, the close frame after the status too (held or not)', async () => {
+    const tls = await localTls();
+    for (const holdMs of [50, 0]) {
+      server = createHttpsServer({ cert: tls.cert, key: tls.key });
+      server.on('upgrade', (req, socket, head) => {
+        void acceptWebSocket(req, socket, head, ['v4.channel.k8s.io']).then((ws) => {
+          if (!ws) return;
+          // what exec sends: the streams-ready message, output, then the status and the close at once
+          const ch = new WsChannels(ws, false, holdMs);
+          ch.send(1, Buffer.alloc(0));
+          ch.output(1).end('hi\n');
+          ch.output(3).end('{"status":"Success"}', () => ch.close());
+        });
+      });
+      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
+      const records = await wsFramesByRecord({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, ca: tls.ca }, '/', 'v4.channel.k8s.io');
+      expect(records, `held ${holdMs} ms`).toEqual([['1:'], ['1:hi\n'], ['3:{"status":"Success"}'], ['close']]);
+      await new Promise((resolve) => server!.close(resolve));
+      server = undefined;
+    }
   });
 });

@@ -41,12 +41,21 @@ export const flushed = (w: Writable | undefined): Promise<void> => new Promise((
   w.end(() => resolve());
 });
 
+/**
+ * A client's channels over one WebSocket. Messages go out one at a time, each once the one before it is written,
+ * and the close frame after the last: as upstream's wsstream (one Go Write per frame on a tls.Conn), every frame
+ * is its own TLS record. Written while another is in flight, Node would batch them (writev) into one record, and a
+ * client that reads a frame and then waits on its socket misses the next one already decrypted with it: the Python
+ * client before kubernetes-client/python#2646 hangs after the status when the close frame came in its record.
+ */
 export class WsChannels {
   private readonly inputs = new Map<number, PassThrough>();
   private readonly outputs: Writable[] = [];
-  /** Messages waiting for the hold to end, in order; undefined once it has. */
-  private held: { n: number; data: Buffer; cb: (err?: Error | null) => void }[] | undefined;
-  private closeHeld = false;
+  private readonly queue: { n: number; data: Buffer; cb: (err?: Error | null) => void }[] = [];
+  /** A message is being written, or the hold after the handshake has not ended: the queue waits. */
+  private busy = false;
+  /** close() was called and every output has flushed: the close frame goes once the queue is empty. */
+  private closing = false;
 
   /**
    * `holdMs`: how long after the handshake messages to the client wait. client-go before 1.34 (kubectl 1.30-1.33)
@@ -55,8 +64,8 @@ export class WsChannels {
    */
   constructor(private readonly ws: WebSocket, private readonly base64: boolean, holdMs = 0) {
     if (holdMs > 0) {
-      this.held = [];
-      setTimeout(() => this.release(), holdMs).unref();
+      this.busy = true;
+      setTimeout(() => { this.busy = false; this.next(); }, holdMs).unref();
     }
     ws.on('message', (data: Buffer, isBinary: boolean) => this.receive(Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer), isBinary));
     ws.on('close', () => { for (const s of this.inputs.values()) s.end(); });
@@ -77,28 +86,32 @@ export class WsChannels {
     return w;
   }
 
+  /** Queues a message on channel n; `cb` once it is written (or dropped, the connection being gone). */
   send(n: number, data: Buffer, cb: (err?: Error | null) => void = () => undefined): void {
-    if (this.held) { this.held.push({ n, data, cb }); return; }
-    if (this.ws.readyState !== this.ws.OPEN) { cb(); return; }
-    if (this.base64) this.ws.send(String.fromCharCode(48 + n) + data.toString('base64'), cb);
-    else this.ws.send(Buffer.concat([Buffer.from([n]), data]), { binary: true }, cb);
+    this.queue.push({ n, data, cb });
+    this.next();
   }
 
   onClose(fn: () => void): void { if (this.ws.readyState >= this.ws.CLOSING) fn(); else this.ws.once('close', fn); }
 
   /** Closes the connection once every output has sent what it still has queued (each waits for its last send). */
   close(): void {
-    void Promise.all(this.outputs.map(flushed)).then(() => {
-      if (this.held) { this.closeHeld = true; return; }
-      if (this.ws.readyState === this.ws.OPEN) this.ws.close(1000);
-    });
+    void Promise.all(this.outputs.map(flushed)).then(() => { this.closing = true; this.next(); });
   }
 
-  private release(): void {
-    const held = this.held ?? [];
-    this.held = undefined;
-    for (const m of held) this.send(m.n, m.data, m.cb);
-    if (this.closeHeld) this.close();
+  private next(): void {
+    while (!this.busy) {
+      const m = this.queue.shift();
+      if (!m) {
+        if (this.closing && this.ws.readyState === this.ws.OPEN) this.ws.close(1000);
+        return;
+      }
+      if (this.ws.readyState !== this.ws.OPEN) { m.cb(); continue; }
+      this.busy = true;
+      const written = (err?: Error | null): void => { this.busy = false; m.cb(err); this.next(); };
+      if (this.base64) this.ws.send(String.fromCharCode(48 + m.n) + m.data.toString('base64'), written);
+      else this.ws.send(Buffer.concat([Buffer.from([m.n]), m.data]), { binary: true }, written);
+    }
   }
 
   private receive(data: Buffer, isBinary: boolean): void {
