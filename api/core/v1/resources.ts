@@ -32,6 +32,7 @@ const resource = (kind: string, plural: string, o: Options = {}): ResourceType =
 });
 
 export const resources: ResourceType[] = [
+  // stored nowhere: a create binds the pod the Binding names (upstream's LegacyBindingREST; handlers/binding.ts)
   resource('Binding', 'bindings', { verbs: ['create'] }),
   resource('ComponentStatus', 'componentstatuses', { namespaced: false, verbs: ['get', 'list'], shortNames: ['cs'] }),
   resource('ConfigMap', 'configmaps', { shortNames: ['cm'] }),

@@ -18,6 +18,7 @@ import { int64Param, isTrue, queryValues } from '../request-info.js';
 import { serveWatch } from './watch.js';
 import { waitForInitialized } from '../../registry/initializers/wait.js';
 import { isCustomResource, subresourceHandler } from './subresources.js';
+import { bindLegacy, isLegacyBindings } from './binding.js';
 import { builtinGroupVersions } from '../../../api/index.js';
 
 const BUILTIN_GROUP_VERSIONS = new Set(builtinGroupVersions.map((gv) => `${gv.group}/${gv.version}`));
@@ -57,7 +58,10 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
     case 'watch':
       return serveWatch(reg, ctx, request, reply, { ...listOptions(q), allowWatchBookmarks: isTrue(q.allowWatchBookmarks) }, info.name, int64Param(q.timeoutSeconds));
     case 'create': {
-      const res = await create(reg, ctx, decodeBody(request.body as Buffer, request.headers['content-type'], ctx));
+      const body = decodeBody(request.body as Buffer, request.headers['content-type'], ctx);
+      // core/v1 bindings store nothing: they bind the pod they name
+      if (isLegacyBindings(reg)) return sendObject(r, { object: await bindLegacy(reg, ctx, body) }, 201);
+      const res = await create(reg, ctx, body);
       const initialized = reg.deps.initializers && !ctx.dryRun && !isTrue(q.includeUninitialized) ? await waitForInitialized(reg, res, q.timeout) : res;
       return sendObject(r, initialized, 201);
     }
@@ -101,7 +105,11 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
   }
 }
 
+/** The verbs of an object's path: without any, the resource has no such route (upstream's installer). */
+const OBJECT_VERBS: string[] = ['get', 'update', 'patch', 'delete'];
+
 function checkVerb(reg: Registry, info: RequestInfo): void {
+  if (info.name && !reg.rt.verbs.some((v) => OBJECT_VERBS.includes(v))) throw noRoute(true);
   // a collection's routes are GET, POST and DELETE only; an object's have no POST
   const routed = info.name ? info.verb !== 'create' : info.verb !== 'update' && info.verb !== 'patch';
   if (!routed || !(reg.rt.verbs as string[]).includes(info.verb)) {
