@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { builtinGroupVersions } from '../../../api/index.js';
 import type { GroupVersion } from '../../../api/types.js';
 import { appsV1, coreV1, fixture, widgetsV1 } from './fixture.js';
 import { compareVersions, storageVersionHash } from './groups.js';
@@ -25,6 +26,17 @@ describe('pure builders', () => {
     // Values a real apiserver reports for pods and deployments.
     expect(storageVersionHash('', 'v1', 'Pod')).toBe('xPOwRZ+Yhw8=');
     expect(storageVersionHash('apps', 'v1', 'Deployment')).toBe('8aSe+NMegvE=');
+  });
+
+  it('gives a storage version hash to stored resources only (not bindings, componentstatuses or reviews), as upstream', () => {
+    const hashed = (group: string, plural: string) => {
+      const gv = builtinGroupVersions.find((g) => g.group === group && g.version === 'v1')!;
+      return buildApiResourceList(gv).resources.find((r) => r.name === plural)?.storageVersionHash;
+    };
+    expect(hashed('', 'pods')).toBe('xPOwRZ+Yhw8=');
+    for (const [group, plural] of [['', 'bindings'], ['', 'componentstatuses'], ['authentication.k8s.io', 'tokenreviews'], ['authorization.k8s.io', 'subjectaccessreviews']]) {
+      expect(hashed(group, plural), plural).toBeUndefined();
+    }
   });
 
   it('orders versions GA, beta, alpha, then others', () => {

@@ -82,7 +82,8 @@ const resourceEntry = (r: ResourceType): APIResource => ({
   verbs: sorted(r.verbs),
   ...(r.shortNames?.length ? { shortNames: [...r.shortNames] } : {}),
   ...(r.categories?.length ? { categories: [...r.categories] } : {}),
-  storageVersionHash: storageVersionHash(r.group, r.version, r.kind),
+  // only a resource kept in storage has one (upstream's StorageVersionProvider, a registry Store): every such one watches
+  ...(r.verbs.includes('watch') ? { storageVersionHash: storageVersionHash(r.group, r.version, r.kind) } : {}),
 });
 
 /** The resources and subresources of one group-version as APIResource entries, sorted by name as upstream. */
