@@ -45,6 +45,10 @@ export interface Strategy {
   updateValidationIsComplete?: boolean;
   /** Rules for writes through a subresource (custom resources validate status updates against their schema). */
   validateSubresource?(obj: KubeObject, old: KubeObject, ctx: RequestContext, subresource: string): StatusCause[];
+  /** Warnings for a create that passed validation (upstream's WarningsOnCreate), sent to the client as Warning headers. */
+  warningsOnCreate?(obj: KubeObject, ctx: RequestContext): string[];
+  /** Warnings for a valid update of the main resource or its scale (upstream's WarningsOnUpdate; status strategies have none). */
+  warningsOnUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): string[];
   /** The scale subresource of a kind whose replicas live elsewhere than spec.replicas (custom resources). */
   scale?: {
     get(obj: KubeObject): KubeObject;

@@ -33,6 +33,9 @@ export async function create(reg: Registry, ctx: RequestContext, body: unknown, 
   prepareForCreate(reg, ctx, obj);
   const causes = validateForCreate(reg, obj, ctx);
   if (causes.length) throw reg.invalid(meta.name ?? '', causes);
+  // as upstream's BeforeCreate: once valid, before validating admission (whose warnings come after)
+  const warnings = reg.strategy.warningsOnCreate?.(obj, ctx);
+  if (warnings) ctx.warnings.push(...warnings);
   const validating = reg.admission('validate', 'CREATE', ctx, obj, undefined, meta.name ?? '');
   if (validating) await validating;
   // awaited only when it waits: a strategy's hook is mostly absent or synchronous. A dry run runs it too (upstream's

@@ -188,6 +188,9 @@ function fromBuilt(reg: Registry, ctx: RequestContext, req: UpdateRequest, curre
     if (view) next = view.from(scale!, next);
     const causes = validateForUpdate(reg, next, current, ctx, req.subresource);
     if (causes.length) throw reg.invalid(req.name, causes);
+    // as upstream's BeforeUpdate, again on a retried attempt (the response says each text once)
+    const warnings = !req.subresource || req.subresource === 'scale' ? reg.strategy.warningsOnUpdate?.(next, current, ctx) : undefined;
+    if (warnings) ctx.warnings.push(...warnings);
     const validating = view ? reg.admission('validate', 'UPDATE', ctx, view.to(next), view.to(current), req.name, req.subresource)
       : admit ? reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource) : undefined;
     return andThen(validating, () => {

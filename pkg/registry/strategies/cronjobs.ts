@@ -10,7 +10,8 @@ import { cronScheduleError, timeZoneError } from '../validation/cron.js';
 import { goLabelSelector, invalidRendered } from '../validation/go-values.js';
 import { validateJobSpec } from '../validation/job-spec.js';
 import { nonNegative } from '../validation/numbers.js';
-import { asObj } from '../validation/field-checks.js';
+import { asObj, str } from '../validation/field-checks.js';
+import { generationChanged, jobSpecWarnings, nameWarnings } from './workload-warnings.js';
 
 type Obj = Record<string, any>;
 
@@ -76,9 +77,20 @@ function validateCronJobCreate(obj: KubeObject): StatusCause[] {
   return causes;
 }
 
+const JOB_SPEC = 'spec.jobTemplate.spec';
+const jobTemplateSpec = (obj: KubeObject): unknown => asObj(obj.spec?.jobTemplate)?.spec;
+
 export const cronJobStrategy: Strategy = {
   validate: validateCronJobCreate,
   validateUpdate: (obj, old) => validateCronJobSpec(obj, old),
   // the name's length is checked on creates only: older CronJobs with longer names can still be updated
   updateValidationIsComplete: true,
+  warningsOnCreate: (obj) => [...nameWarnings(obj, 'workload'), ...jobSpecWarnings(jobTemplateSpec(obj), JOB_SPEC)],
+  warningsOnUpdate: (obj, old) => [
+    ...(generationChanged(obj, old) ? jobSpecWarnings(jobTemplateSpec(obj), JOB_SPEC) : []),
+    // a schedule kept from before TZ was refused (upstream's field path, "spec.spec.schedule", as it is)
+    ...(str(obj.spec?.schedule).includes('TZ')
+      ? ['cannot use TZ or CRON_TZ in spec.spec.schedule, use timeZone instead, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details']
+      : []),
+  ],
 };

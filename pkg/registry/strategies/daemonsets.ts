@@ -12,6 +12,7 @@ import { checkSelector, immutableSelector, templateMatchCauses } from './workloa
 import { asObj } from '../validation/field-checks.js';
 import { badRequest } from '../../apimachinery/errors.js';
 import { jsonEqual } from '../../apimachinery/json-equal.js';
+import { podTemplateWarnings } from './pod-warnings.js';
 
 type Obj = Record<string, any>;
 
@@ -96,6 +97,9 @@ const setTemplateGeneration = (obj: KubeObject, generation: bigint): void => {
 export const daemonSetStrategy: Strategy = {
   validate: validateDaemonSetSpec,
   validateUpdate: immutableSelector,
+  // its pod template, again on an update that changed it (the template generation); no name warning, as upstream
+  warningsOnCreate: (obj) => podTemplateWarnings(obj.spec?.template, 'spec.template'),
+  warningsOnUpdate: (obj, old) => (templateGeneration(obj) !== templateGeneration(old) ? podTemplateWarnings(obj.spec?.template, 'spec.template') : []),
   // at create the sent generation stands, if at least 1
   prepareForCreate: (obj) => {
     const sent = templateGeneration(obj);

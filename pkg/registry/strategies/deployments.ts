@@ -9,6 +9,7 @@ import { goIntOrString, goLabelSelector, goPointer, goQuote, goStruct, invalidRe
 import { intOrPercentValue, notMoreThan100Percent, validatePositiveIntOrPercent } from '../validation/int-or-percent.js';
 import { nonNegative } from '../validation/numbers.js';
 import { validateAlwaysRestart, validatePodTemplateMeta } from '../validation/pod-template.js';
+import { replicatedWarnings } from './workload-warnings.js';
 import { checkSelector, immutableSelector, selectorCauses, templateMatchCauses } from './workloads.js';
 import { asObj } from '../validation/field-checks.js';
 
@@ -86,4 +87,4 @@ export function validateDeploymentSpec(obj: KubeObject): StatusCause[] {
 }
 
 /** Updates validate the new spec the same way (upstream's ValidateDeploymentUpdate has no immutable fields). */
-export const deploymentStrategy: Strategy = { validate: validateDeploymentSpec, validateUpdate: immutableSelector };
+export const deploymentStrategy: Strategy = { validate: validateDeploymentSpec, validateUpdate: immutableSelector, ...replicatedWarnings };

@@ -30,6 +30,7 @@ import { storageClassStrategy } from './storageclasses.js';
 import { persistentVolumeStrategy } from './persistentvolumes.js';
 import { withPodSpecChecks } from './pod-spec-kinds.js';
 import { podStrategy } from './pods.js';
+import { podTemplateStrategy } from './podtemplates.js';
 import { podSecurityPolicyStrategy } from './psp.js';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac.js';
 import { runtimeClassStrategy } from './runtimeclasses.js';
@@ -67,6 +68,7 @@ const CONDITIONAL_UPDATE_ONLY = new Set([
 
 const SPECIFIC: Record<string, Strategy> = {
   '/pods': podStrategy,
+  '/podtemplates': podTemplateStrategy,
   '/nodes': nodeStrategy,
   '/persistentvolumes': persistentVolumeStrategy,
   '/persistentvolumeclaims': persistentVolumeClaimStrategy,

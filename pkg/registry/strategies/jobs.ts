@@ -13,6 +13,7 @@ import { goLabelSelector, goStringMap, invalidRendered } from '../validation/go-
 import { validateJobSpec } from '../validation/job-spec.js';
 import { labelsOf } from '../validation/pod-template.js';
 import { asObj } from '../validation/field-checks.js';
+import { generationChanged, jobSpecWarnings, nameWarnings } from './workload-warnings.js';
 
 type Obj = Record<string, any>;
 
@@ -146,6 +147,8 @@ export const jobStrategy: Strategy = {
   },
   validate: validateJobCreate,
   validateUpdate: validateJobUpdate,
+  warningsOnCreate: (job) => [...nameWarnings(job, 'workload'), ...jobSpecWarnings(job.spec, 'spec')],
+  warningsOnUpdate: (job, old) => (generationChanged(job, old) ? jobSpecWarnings(job.spec, 'spec') : []),
   // the generated-selector and pod-hostname checks are for creates only
   updateValidationIsComplete: true,
 };

@@ -10,6 +10,8 @@ import { validatePodAnnotationUpdates } from './pod-annotations.js';
 import { validatePodStatusUpdate } from './pod-status.js';
 import { validatePodSpecUpdate } from './pod-update.js';
 import { validatePodVolumeClaims } from '../validation/volumes.js';
+import { podWarnings } from './pod-warnings.js';
+import { nameWarnings } from './workload-warnings.js';
 
 export const podStrategy: Strategy = {
   returnDeletedObject: true,
@@ -54,6 +56,8 @@ export const podStrategy: Strategy = {
     // Most of a pod's spec is immutable once created (upstream: ValidatePodUpdate).
     return [...annotations, ...validatePodSpecUpdate(pod.spec ?? {}, old.spec ?? {})];
   },
+  // none on update: pods are mostly written by controllers and kubelets, often (upstream's reasoning)
+  warningsOnCreate: (pod) => [...nameWarnings(pod, 'pod'), ...podWarnings(pod)],
   validateSubresource(pod, old, _ctx, subresource) {
     if (subresource === 'status') return validatePodStatusUpdate(pod, old);
     return subresource === 'ephemeralcontainers' ? validateEphemeralContainersUpdate(pod, old) : [];

@@ -5,6 +5,7 @@ import type { StatusCause } from '../../apimachinery/errors.js';
 import type { Strategy } from '../strategy.js';
 import { nonNegative } from '../validation/numbers.js';
 import { validateReplicaSetTemplate } from './deployments.js';
+import { replicatedWarnings } from './workload-warnings.js';
 import { immutableSelector } from './workloads.js';
 
 export const validateReplicaSetSpec = (obj: KubeObject): StatusCause[] => [
@@ -13,4 +14,4 @@ export const validateReplicaSetSpec = (obj: KubeObject): StatusCause[] => [
   ...validateReplicaSetTemplate(obj),
 ];
 
-export const replicaSetStrategy: Strategy = { validate: validateReplicaSetSpec, validateUpdate: immutableSelector };
+export const replicaSetStrategy: Strategy = { validate: validateReplicaSetSpec, validateUpdate: immutableSelector, ...replicatedWarnings };

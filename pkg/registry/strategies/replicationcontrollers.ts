@@ -8,6 +8,8 @@ import { selectorFromSet } from '../../apimachinery/labels.js';
 import type { Strategy } from '../strategy.js';
 import { nonNegative } from '../validation/numbers.js';
 import { validateAlwaysRestart, validatePodTemplateMeta } from '../validation/pod-template.js';
+import { podTemplateWarnings } from './pod-warnings.js';
+import { generationChanged, replicatedWarnings } from './workload-warnings.js';
 import { templateMatchCauses } from './workloads.js';
 import { asObj } from '../validation/field-checks.js';
 
@@ -39,4 +41,9 @@ export function validateReplicationControllerSpec(obj: KubeObject): StatusCause[
   return causes;
 }
 
-export const replicationControllerStrategy: Strategy = { validate: validateReplicationControllerSpec };
+export const replicationControllerStrategy: Strategy = {
+  validate: validateReplicationControllerSpec,
+  warningsOnCreate: replicatedWarnings.warningsOnCreate,
+  // upstream passes the templates the wrong way round here: an update is warned of what the stored template has
+  warningsOnUpdate: (obj, old) => (generationChanged(obj, old) ? podTemplateWarnings(old.spec?.template, 'spec.template') : []),
+};

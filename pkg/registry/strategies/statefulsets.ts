@@ -11,7 +11,9 @@ import { goLabelSelector, goPointer, goQuote, goStruct, invalidRendered } from '
 import { nonNegative } from '../validation/numbers.js';
 import { validateAlwaysRestart, validatePodTemplateMeta } from '../validation/pod-template.js';
 import { checkSelector, selectorCauses, templateMatchCauses } from './workloads.js';
-import { asObj } from '../validation/field-checks.js';
+import { asObj, list } from '../validation/field-checks.js';
+import { podTemplateWarnings, pvcSpecWarnings } from './pod-warnings.js';
+import { generationChanged } from './workload-warnings.js';
 
 type Obj = Record<string, any>;
 
@@ -93,4 +95,17 @@ export function validateStatefulSetUpdate(obj: KubeObject, old: KubeObject): Sta
   return [forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden")];
 }
 
-export const statefulSetStrategy: Strategy = { validate: validateStatefulSetSpec, validateUpdate: validateStatefulSetUpdate };
+/** The claim templates' fractional storage, at `spec.volumeClaimTemplates[i]` + `field` (upstream names it two ways). */
+const claimTemplateWarnings = (obj: KubeObject, field: string): string[] =>
+  list(obj.spec?.volumeClaimTemplates).flatMap((t, i) => pvcSpecWarnings(asObj(t)?.spec, `spec.volumeClaimTemplates[${i}]${field}`));
+
+export const statefulSetStrategy: Strategy = {
+  validate: validateStatefulSetSpec,
+  validateUpdate: validateStatefulSetUpdate,
+  // unlike the other workloads', no warning of a name that is no DNS label (upstream's)
+  warningsOnCreate: (obj) => [...podTemplateWarnings(obj.spec?.template, 'spec.template'), ...claimTemplateWarnings(obj, '')],
+  warningsOnUpdate: (obj, old) => [
+    ...(generationChanged(obj, old) ? podTemplateWarnings(obj.spec?.template, 'spec.template') : []),
+    ...claimTemplateWarnings(obj, '.Spec'),
+  ],
+};

@@ -175,7 +175,7 @@ export function validatePodSecurityContext(spec: KubeObject, specPath: string, c
 const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
 
 /** podshelper.VisitContainersWithPath: init, regular, then ephemeral containers. */
-function eachContainer(spec: KubeObject, specPath: string, visit: (c: KubeObject, path: string) => void): void {
+export function eachContainer(spec: KubeObject, specPath: string, visit: (c: KubeObject, path: string) => void): void {
   for (const kind of CONTAINER_LISTS) {
     const containers = spec[kind];
     if (!Array.isArray(containers)) continue;
