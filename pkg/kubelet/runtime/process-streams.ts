@@ -8,10 +8,11 @@
 // `script` is missing, the command runs on pipes and the first line of its output says so.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, readlink } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { constants } from 'node:os';
 import { Duplex, PassThrough, Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { StreamingOptions, StreamingSession } from './types.js';
 
 const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
@@ -27,24 +28,42 @@ export const onPty = (argv: string[]): string[] | undefined => (SCRIPT ? [SCRIPT
 const exitCodeOf = (code: number | null, signal: NodeJS.Signals | null): number => code ?? (signal ? 128 + (constants.signals[signal] ?? 9) : 0);
 
 /**
- * Sets the window size of the pty `script` (pid) opened for its child; best effort. Resizes of one pty run one after
- * the other: kubectl sends two at once (one row and column more, then the size, to make the shell redraw), and two
- * `stty` racing could leave the first as the final size.
+ * Sets the window size of the pty `script` (pid) opens; best effort. As upstream's runtime applies each size from the
+ * resize channel once the process has started, a size asked for before `script` has its pty (kubectl 1.30+ sends the
+ * first one as soon as the exec starts; a client may attach to a tty container just started) waits for it, so that
+ * none is lost. Sizes of one pty are set one after the other, in order, the latest last: kubectl sends two at once
+ * (one row and column more, then the size, to make the shell redraw), and two `stty` racing could leave the first.
  */
 export function resizePty(pid: number, width: number, height: number): Promise<void> {
-  const next = (resizing.get(pid) ?? Promise.resolve()).then(() => setPtySize(pid, width, height)).catch(() => undefined);
-  resizing.set(pid, next);
-  void next.then(() => { if (resizing.get(pid) === next) resizing.delete(pid); });
+  let queue = resizing.get(pid);
+  if (!queue) resizing.set(pid, queue = { tty: ptyOf(pid), last: Promise.resolve() });
+  const q = queue;
+  const next = q.last.then(async () => {
+    const tty = await q.tty;
+    if (tty) await new Promise<void>((resolve) => execFile('stty', ['-F', tty, 'rows', String(height), 'cols', String(width)], () => resolve()));
+  });
+  q.last = next;
+  void next.then(() => { if (q.last === next) resizing.delete(pid); });
   return next;
 }
-const resizing = new Map<number, Promise<void>>();
+const resizing = new Map<number, { tty: Promise<string | undefined>; last: Promise<void> }>();
 
-async function setPtySize(pid: number, width: number, height: number): Promise<void> {
-  const children = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')).trim().split(/\s+/);
-  if (!children[0]) return;
-  const tty = await readlink(`/proc/${children[0]}/fd/0`);
-  if (!tty.startsWith('/dev/pts/')) return;
-  await new Promise<void>((resolve) => execFile('stty', ['-F', tty, 'rows', String(height), 'cols', String(width)], () => resolve()));
+/** How long a resize waits for `script` to open its pty, which it does as it starts. */
+const PTY_WAIT_MS = 10_000;
+
+/**
+ * The pty of `script` (pid), once it is there: the slave `script` holds (util-linux opens it before it forks the
+ * command), or else its child's stdin. Undefined when `script` is gone or has none within PTY_WAIT_MS.
+ */
+async function ptyOf(pid: number): Promise<string | undefined> {
+  for (const deadline = Date.now() + PTY_WAIT_MS; ; await sleep(10)) {
+    const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
+    if (!fds.length) return undefined; // gone (or a zombie)
+    const [child] = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '')).trim().split(/\s+/);
+    const paths = [...fds.map((fd) => `/proc/${pid}/fd/${fd}`), ...(child ? [`/proc/${child}/fd/0`] : [])];
+    const tty = (await Promise.all(paths.map((p) => readlink(p).catch(() => '')))).find((l) => l.startsWith('/dev/pts/'));
+    if (tty || Date.now() >= deadline) return tty;
+  }
 }
 
 /** runc's words (through containerd) for an exec'd command that is not there. */
@@ -79,7 +98,7 @@ export function execStreaming(argv: string[], env: Record<string, string>, cwd: 
       stdout,
       stderr: o.tty ? undefined : child.stderr!,
       exited,
-      resize: (w, h) => { if (pty && child.pid) resizePty(child.pid, w, h).catch(() => undefined); },
+      resize: (w, h) => { if (pty && child.pid) void resizePty(child.pid, w, h); },
       close: () => {
         if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
         try { process.kill(-child.pid, 'SIGKILL'); } catch { child.kill('SIGKILL'); }
