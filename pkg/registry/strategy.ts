@@ -15,6 +15,8 @@ export const RESET_OBJECT_META_FOR_STATUS: readonly StatusWritableMetadata[] = [
 export interface Strategy {
   /** metadata.generation starts at 1 and rises with every change outside metadata and status. */
   generation?: boolean;
+  /** A change of the annotations raises the generation too (a Deployment's: they are copied to its ReplicaSets). */
+  annotationsRaiseGeneration?: boolean;
   /** A PUT of a missing object creates it. */
   allowCreateOnUpdate?: boolean;
   /** A PUT without metadata.resourceVersion overwrites (default true). */

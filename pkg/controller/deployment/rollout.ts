@@ -136,9 +136,10 @@ export class Rollout {
 
   private async setDeploymentRevision(rev: string): Promise<void> {
     if (this.d.metadata?.annotations?.[REVISION] === rev) return;
-    // An update, as upstream: the deployment controller's role may update deployments, not patch them.
+    // A status update, as upstream's getNewReplicaSet: deployments/status keeps what it is sent of the annotations, and
+    // unlike an update of the deployment it does not raise the generation (which annotations do)
     const next = { ...this.d, metadata: { ...this.d.metadata, annotations: { ...this.d.metadata?.annotations, [REVISION]: rev } } };
-    const updated = await this.ctx.client.deployments(this.ns).update(next);
+    const updated = await this.ctx.client.deployments(this.ns).updateStatus(next);
     this.d.metadata = { ...this.d.metadata, annotations: updated.metadata?.annotations, resourceVersion: updated.metadata?.resourceVersion };
   }
 

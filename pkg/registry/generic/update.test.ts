@@ -54,4 +54,23 @@ describe('update', () => {
       expect((await patch(without, 3)).object.metadata?.generation).toBe(2);
     });
   });
+
+  it("raises a Deployment's generation when its annotations change, but not through its status (upstream's strategies)", async () => {
+    await withRegistries(async (regs) => {
+      const deployments = regs.get('apps', 'v1', 'deployments')!;
+      const sets = regs.get('apps', 'v1', 'replicasets')!;
+      const ctx = testContext({ fieldValidation: 'Ignore' });
+      const spec = { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } };
+      const annotate = (reg: Registry, name: string, value: string, subresource?: string) =>
+        update(reg, ctx, patchBuilder(reg, ctx, name, 'merge', { metadata: { annotations: { note: value } } }, false, subresource));
+      await update(deployments, ctx, patchBuilder(deployments, ctx, 'd', 'apply', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec }, false));
+      // the deployment controller writes its revision annotation through the status: the generation stays
+      expect((await annotate(deployments, 'd', 'by-status', 'status')).object.metadata).toMatchObject({ generation: 1, annotations: { note: 'by-status' } });
+      expect((await annotate(deployments, 'd', 'x')).object.metadata?.generation).toBe(2);
+      expect((await annotate(deployments, 'd', 'x')).object.metadata?.generation).toBe(2);
+      // a ReplicaSet's generation follows its spec alone
+      await update(sets, ctx, patchBuilder(sets, ctx, 'r', 'apply', { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' }, spec }, false));
+      expect((await annotate(sets, 'r', 'x')).object.metadata?.generation).toBe(1);
+    });
+  });
 });

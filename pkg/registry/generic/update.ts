@@ -9,6 +9,7 @@ import type { KeyValue } from '../../storage/interface.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { RequestContext } from '../context.js';
 import { specChanged, unchangedByUpdate } from '../meta.js';
+import { jsonEqual } from '../../apimachinery/json-equal.js';
 import { toApiError } from '../storage-errors.js';
 import { create } from './create.js';
 import { decodeObject, targetOf, writeZeroValues } from './decode.js';
@@ -177,7 +178,10 @@ function fromBuilt(reg: Registry, ctx: RequestContext, req: UpdateRequest, curre
   // update's status was decoded and the rest is stored.
   if (req.subresource !== 'status') writeZeroValues(reg.deps.decoder, next, reg.rt.definition);
   // without a status subresource (a custom resource's), status is the spec's to write and counts as a change of it
-  if (reg.strategy.generation && specChanged(current, next, !reg.hasStatus)) next.metadata!.generation = (curMeta.generation ?? 1) + 1;
+  // (a status write keeps its annotations without raising it, as upstream's deployment status strategy)
+  const annotationsChanged = (): boolean => reg.strategy.annotationsRaiseGeneration === true && req.subresource === undefined
+    && !jsonEqual(curMeta.annotations ?? {}, next.metadata!.annotations ?? {});
+  if (reg.strategy.generation && (specChanged(current, next, !reg.hasStatus) || annotationsChanged())) next.metadata!.generation = (curMeta.generation ?? 1) + 1;
 
   const view = req.admissionView;
   const admit = !req.internal;

@@ -48,6 +48,9 @@ const GENERATION = new Set([
   'flowcontrol.apiserver.k8s.io/flowschemas', 'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations',
 ]);
 
+/** Upstream's deployment strategy: "annotation updates bump the generation because annotations are copied from deployments to their replica sets". */
+const GENERATION_BY_ANNOTATIONS = new Set(['apps/deployments']);
+
 /** Kinds a PUT may create (upstream: AllowCreateOnUpdate true). */
 const CREATE_ON_UPDATE = new Set([
   '/endpoints', '/events', 'events.k8s.io/events', 'coordination.k8s.io/leases', 'rbac.authorization.k8s.io/roles',
@@ -123,6 +126,7 @@ export function strategyFor(rt: ResourceType, extra: Record<string, Strategy> = 
   const base = withPodSpecChecks(key, specific, allowPrivileged);
   return {
     generation: GENERATION.has(key),
+    annotationsRaiseGeneration: GENERATION_BY_ANNOTATIONS.has(key),
     allowCreateOnUpdate: CREATE_ON_UPDATE.has(key),
     allowUnconditionalUpdate: !CONDITIONAL_UPDATE_ONLY.has(key),
     ...base,
