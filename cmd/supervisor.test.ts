@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -28,7 +28,7 @@ describe('Supervisor', () => {
     s.start('apiserver', ['console.log("to stdout"); console.error("to stderr"); process.exit(3)'], log);
     await until('the failure', async () => s.failure.signal.aborted);
     const exit = s.failure.signal.reason as ChildExit;
-    expect(exit).toEqual({ name: 'apiserver', code: 3, signal: null, logFile: log });
+    expect(exit).toEqual({ name: 'apiserver', code: 3, signal: null, logFile: log, logStart: 0 });
     expect(unexpectedExitMessage(exit)).toBe(`apiserver exited with code 3; see its log: ${log}`);
     const text = await readFile(log, 'utf8');
     expect(text).toContain('to stdout');
@@ -45,10 +45,21 @@ describe('Supervisor', () => {
     const crashed = join(dir, 'crash.log');
     s.start('scheduler', ['setTimeout(() => { throw new TypeError("x is not a function"); })'], crashed);
     await until('both exited', async () => (await readFile(crashed, 'utf8').catch(() => '')).includes('Node.js'));
-    const exit = (name: string, logFile: string): ChildExit => ({ name, code: 1, signal: null, logFile });
+    const exit = (name: string, logFile: string): ChildExit => ({ name, code: 1, signal: null, logFile, logStart: 0 });
     expect(unexpectedExitMessage(exit('controller-manager', logged)))
       .toBe(`controller-manager exited with code 1; see its log: ${logged} (its last error: controller-manager failed: no lease)`);
     expect(unexpectedExitMessage(exit('scheduler', crashed))).toBe(`scheduler exited with code 1; see its log: ${crashed} (its last error: TypeError: x is not a function)`);
+  });
+
+  it('quotes only what this spawn wrote: an error an earlier run left in the same log does not count', async () => {
+    const log = join(dir, 'apiserver.log');
+    await writeFile(log, `${JSON.stringify({ level: 60, msg: 'apiserver failed', err: { message: 'another mini-kube is using /d' } })}\n`);
+    const s = node();
+    s.start('apiserver', ['console.log("quiet exit"); process.exit(1)'], log);
+    await until('the failure', async () => s.failure.signal.aborted);
+    const exit = s.failure.signal.reason as ChildExit;
+    expect(exit.logStart).toBeGreaterThan(0);
+    expect(unexpectedExitMessage(exit)).toBe(`apiserver exited with code 1; see its log: ${log}`);
   });
 
   it('forwards the signal, waits for every child, and does not call that a failure', async () => {
@@ -114,9 +125,11 @@ describe('Supervisor', () => {
     const waits: number[] = [];
     const exits: ChildExit[] = [];
     s.keepAlive({ initialMs: 20, maxMs: 80, resetAfterMs: 60_000, onRestart: (exit, ms) => { exits.push(exit); waits.push(ms); } });
-    await until('five deaths', async () => waits.length >= 5);
-    expect(waits.slice(0, 5)).toEqual([20, 40, 80, 80, 80]);
-    expect(exits[0]).toEqual({ name: 'crashy', code: 2, signal: null, logFile: log });
+    await until('six deaths', async () => waits.length >= 6);
+    // as the kubelet's CrashLoopBackOff: the first restart at once, then initialMs doubling up to maxMs
+    expect(waits.slice(0, 6)).toEqual([0, 20, 40, 80, 80, 80]);
+    expect(exits[0]).toEqual({ name: 'crashy', code: 2, signal: null, logFile: log, logStart: 0 });
+    expect(exits[1]).toEqual({ name: 'crashy', code: 2, signal: null, logFile: log, logStart: 'started\n'.length });
     expect(s.failure.signal.aborted).toBe(false);
     await s.stop();
     const started = (await readFile(log, 'utf8')).split('\n').filter(Boolean).length;
@@ -124,14 +137,31 @@ describe('Supervisor', () => {
     expect((await readFile(log, 'utf8')).split('\n').filter(Boolean).length).toBe(started);
   });
 
+  it('quotes, at a restart, the error of the spawn that died, not one an earlier spawn logged', async () => {
+    const s = node();
+    const log = join(dir, 'flaky.log');
+    const marker = join(dir, 'second');
+    // the first spawn logs a fatal error and exits; the second exits without one
+    s.start('flaky', [`const fs = require("fs"); if (fs.existsSync(${JSON.stringify(marker)})) process.exit(1); fs.writeFileSync(${JSON.stringify(marker)}, ""); console.log(JSON.stringify({ level: 60, msg: "flaky failed" })); process.exit(1)`], log);
+    const messages: string[] = [];
+    s.keepAlive({ initialMs: 10, maxMs: 10, resetAfterMs: 60_000, onRestart: (exit) => messages.push(unexpectedExitMessage(exit)) });
+    await until('two deaths', async () => messages.length >= 2);
+    await s.stop();
+    expect(messages.slice(0, 2)).toEqual([
+      `flaky exited with code 1; see its log: ${log} (its last error: flaky failed)`,
+      `flaky exited with code 1; see its log: ${log}`,
+    ]);
+  });
+
   it('starts the back-off over once a child has run long enough', async () => {
     const s = node();
     const log = join(dir, 'slow.log');
-    s.start('slow', ['setTimeout(() => process.exit(1), 150)'], log);
+    // each spawn prints a line; the third one runs past resetAfterMs, the others die at once
+    s.start('slow', [`const runs = require("fs").readFileSync(${JSON.stringify(log)}, "utf8").length; console.log("run"); setTimeout(() => process.exit(1), runs === 8 ? 300 : 0)`], log);
     const waits: number[] = [];
-    s.keepAlive({ initialMs: 10, maxMs: 1_000, resetAfterMs: 100, onRestart: (_exit, ms) => waits.push(ms) });
-    await until('three deaths', async () => waits.length >= 3);
-    expect(waits.slice(0, 3)).toEqual([10, 10, 10]);
+    s.keepAlive({ initialMs: 10, maxMs: 1_000, resetAfterMs: 200, onRestart: (_exit, ms) => waits.push(ms) });
+    await until('four deaths', async () => waits.length >= 4);
+    expect(waits.slice(0, 4)).toEqual([0, 10, 0, 10]);
     await s.stop();
   });
 });

@@ -9,12 +9,15 @@ export interface ChildExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   logFile: string;
+  /** Where in the log this spawn's output begins: the log is appended to across runs. */
+  logStart: number;
 }
 
 /**
  * How a child that dies once the cluster is up comes back, as the kubelet brings back a static pod of the control
- * plane (and systemd the kubelet): after a back-off that starts at `initialMs` and doubles up to `maxMs`, starting
- * over once the child has run `resetAfterMs` (upstream's CrashLoopBackOff: 10 s, 5 min, 10 min).
+ * plane (and systemd the kubelet): at once the first time, as the kubelet's doBackOff (no back-off entry yet), then
+ * after a back-off that starts at `initialMs` and doubles up to `maxMs`, starting over once the child has run
+ * `resetAfterMs` (upstream's CrashLoopBackOff: 10 s, 5 min, 10 min).
  */
 export interface RestartPolicy {
   initialMs: number;
@@ -24,14 +27,19 @@ export interface RestartPolicy {
   onRestart(exit: ChildExit, delayMs: number): void;
 }
 
-interface Running {
+interface Spawned {
+  proc: ChildProcess;
+  logStart: number;
+}
+
+interface Running extends Spawned {
   name: string;
   logFile: string;
-  spawn: () => ChildProcess;
-  proc: ChildProcess;
+  spawn: () => Spawned;
   exited: Promise<void>;
   startedAt: number;
-  backoffMs: number;
+  /** The wait before the last restart; undefined before the first death and once the back-off started over. */
+  backoffMs?: number;
   restart?: NodeJS.Timeout;
 }
 
@@ -42,16 +50,17 @@ const describeExit = (e: ChildExit): string =>
 const TAIL_BYTES = 64 * 1024;
 
 /**
- * The last error a child wrote to its log: a line our components log at pino's error or fatal level (its message and
- * its error's), or else a crash's `SomethingError: message` line; undefined when there is neither.
+ * The last error a child wrote to its log from byte `from` on (what one spawn wrote): a line our components log at
+ * pino's error or fatal level (its message and its error's), or else a crash's `SomethingError: message` line;
+ * undefined when there is neither.
  */
-export function lastLoggedError(logFile: string): string | undefined {
+export function lastLoggedError(logFile: string, from = 0): string | undefined {
   let tail: string;
   try {
     const fd = openSync(logFile, 'r');
     try {
       const size = fstatSync(fd).size;
-      const buf = Buffer.alloc(Math.min(size, TAIL_BYTES));
+      const buf = Buffer.alloc(Math.max(0, Math.min(size - from, TAIL_BYTES)));
       readSync(fd, buf, 0, buf.length, size - buf.length);
       tail = buf.toString('utf8');
     } finally {
@@ -75,7 +84,7 @@ export function lastLoggedError(logFile: string): string | undefined {
 }
 
 export const unexpectedExitMessage = (e: ChildExit): string => {
-  const error = lastLoggedError(e.logFile);
+  const error = lastLoggedError(e.logFile, e.logStart);
   return `${e.name} ${describeExit(e)}; see its log: ${e.logFile}${error ? ` (its last error: ${error})` : ''}`;
 };
 
@@ -92,15 +101,16 @@ export class Supervisor {
 
   /** `commandFlags` go before the prefix: node's own flags. */
   start(name: string, args: string[], logFile: string, commandFlags: string[] = []): void {
-    const spawnChild = (): ChildProcess => {
+    const spawnChild = (): Spawned => {
       const fd = openSync(logFile, 'a', 0o600);
       try {
-        return spawn(this.command, [...commandFlags, ...this.prefix, ...args], { stdio: ['ignore', fd, fd], env: { ...process.env, [SUPERVISED_ENV]: '1' } });
+        const logStart = fstatSync(fd).size;
+        return { logStart, proc: spawn(this.command, [...commandFlags, ...this.prefix, ...args], { stdio: ['ignore', fd, fd], env: { ...process.env, [SUPERVISED_ENV]: '1' } }) };
       } finally {
         closeSync(fd); // the child holds its own copy
       }
     };
-    const child: Running = { name, logFile, spawn: spawnChild, proc: spawnChild(), exited: Promise.resolve(), startedAt: Date.now(), backoffMs: 0 };
+    const child: Running = { name, logFile, spawn: spawnChild, ...spawnChild(), exited: Promise.resolve(), startedAt: Date.now() };
     this.watch(child);
     this.children.push(child);
   }
@@ -119,19 +129,19 @@ export class Supervisor {
         ended = true;
         resolve();
         if (this.stopping || this.failure.signal.aborted) return;
-        const exit: ChildExit = { name: child.name, code, signal, logFile: child.logFile };
+        const exit: ChildExit = { name: child.name, code, signal, logFile: child.logFile, logStart: child.logStart };
         if (!this.policy) {
           this.failure.abort(exit);
           return;
         }
         const ranLong = Date.now() - child.startedAt >= this.policy.resetAfterMs;
-        child.backoffMs = ranLong || child.backoffMs === 0 ? this.policy.initialMs : Math.min(child.backoffMs * 2, this.policy.maxMs);
+        if (ranLong || child.backoffMs === undefined) child.backoffMs = 0;
+        else child.backoffMs = child.backoffMs === 0 ? this.policy.initialMs : Math.min(child.backoffMs * 2, this.policy.maxMs);
         this.policy.onRestart(exit, child.backoffMs);
         child.restart = setTimeout(() => {
           child.restart = undefined;
           if (this.stopping) return;
-          child.proc = child.spawn();
-          child.startedAt = Date.now();
+          Object.assign(child, child.spawn(), { startedAt: Date.now() });
           this.watch(child);
         }, child.backoffMs);
       };

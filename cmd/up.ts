@@ -21,7 +21,10 @@ import { Supervisor, unexpectedExitMessage, type ChildExit } from './supervisor.
 
 const summary = 'Starts the control plane, each component a separate process, and prints how to reach it.';
 const readyTimeoutMs = 60_000;
-/** A component that dies once the cluster is up comes back as the kubelet restarts a static pod (CrashLoopBackOff). */
+/**
+ * A component that dies once the cluster is up comes back as the kubelet restarts a static pod: at once the first
+ * time, then after CrashLoopBackOff's 10 s doubling to 5 min, which starts over once it ran 10 min.
+ */
 const CRASH_LOOP_BACKOFF = { initialMs: 10_000, maxMs: 300_000, resetAfterMs: 600_000 };
 
 export const upFlags = {
@@ -159,6 +162,6 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   process.stdout.write(`ready: export KUBECONFIG=${adminKubeconfig}\n`);
   supervisor.keepAlive({
     ...CRASH_LOOP_BACKOFF,
-    onRestart: (exit, ms) => process.stderr.write(`Warning: ${unexpectedExitMessage(exit)}; starting it again in ${ms / 1000}s\n`),
+    onRestart: (exit, ms) => process.stderr.write(`Warning: ${unexpectedExitMessage(exit)}; starting it again${ms ? ` in ${ms / 1000}s` : ''}\n`),
   });
 };
