@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { conflict, notFound } from '../apimachinery/errors.js';
 import { FakeClock } from './clock.js';
@@ -89,6 +90,39 @@ describe('LeaderElector', () => {
     acB.abort();
     await runB;
   });
+
+  // client-go's renew(): each renewal round runs under a RenewDeadline timeout, so a lease call that hangs (an
+  // apiserver gone without a word) or keeps failing (refused) ends leadership once the deadline passes.
+  for (const mode of ['hangs', 'is refused'] as const) {
+    it(`a leader whose renewal ${mode} stops leading within renewDeadline + retryPeriod`, async () => {
+      const clock = new FakeClock(1_000_000);
+      const leases = new MemoryLeases();
+      const lines: string[] = [];
+      let leading: AbortSignal | undefined;
+      let stopped = false;
+      const run = new LeaderElector({
+        leases, name: 'lock', identity: 'a', clock, random: () => 0,
+        logger: pino({ level: 'info' }, { write: (s: string) => { lines.push((JSON.parse(s) as { msg: string }).msg); } }),
+        callbacks: { onStartedLeading: (s) => { leading = s; }, onStoppedLeading: () => { stopped = true; } },
+      }).run(new AbortController().signal);
+      await until(() => leading !== undefined);
+      let aborted = 0;
+      const fail = (signal?: AbortSignal): Promise<never> => mode === 'is refused'
+        ? Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' }))
+        : new Promise((_, reject) => signal?.addEventListener('abort', () => { aborted++; reject(signal.reason); }, { once: true }));
+      const down: Pick<LeaseClient, 'get' | 'update'> = { get: (_n, o) => fail(o?.signal), update: (_l, o) => fail(o?.signal) };
+      Object.assign(leases, down);
+      await clock.advance(10_000 + 2_000);
+      expect(leading!.aborted).toBe(true);
+      // the release is bounded as upstream's leader-election client (its timeout is RenewDeadline)
+      await clock.advance(10_000);
+      expect(stopped).toBe(true);
+      await run;
+      if (mode === 'hangs') expect(aborted).toBeGreaterThanOrEqual(2); // the renewal and the release were cut off
+      else expect(lines).toContain('error retrieving resource lock');
+      expect(lines.some((l) => /^failed to renew lease lock: /.test(l))).toBe(true);
+    });
+  }
 
   it('rejects inconsistent timings', () => {
     expect(() => new LeaderElector({ leases: new MemoryLeases(), name: 'l', identity: 'x', leaseDurationMs: 10_000, renewDeadlineMs: 10_000, callbacks: { onStartedLeading: () => undefined } })).toThrow(/leaseDuration/);

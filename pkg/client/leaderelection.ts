@@ -1,11 +1,12 @@
 // Leader election on a coordination.k8s.io/v1 Lease, as client-go's tools/leaderelection: candidates try to take
 // the lease every retryPeriod (with jitter); a lease whose holder has not renewed it within leaseDuration (by the
 // candidate's own clock, counted from when it last saw the record change) may be taken. The leader renews every
-// retryPeriod and gives up if it cannot renew within renewDeadline. Cancelling the run releases the lease (unless
-// releaseOnCancel is false) so another candidate takes over at once.
+// retryPeriod; each renewal round (its tries every retryPeriod) runs under a renewDeadline timeout, so a call that
+// hangs is cut off and leading stops when the round has not succeeded by then. Ending the run releases the lease
+// (unless releaseOnCancel is false) so another candidate takes over at once.
 import type { Logger } from 'pino';
 import { jitter } from './backoff.js';
-import { realClock, type Clock } from './clock.js';
+import { realClock, type Clock, type TimerHandle } from './clock.js';
 import { isNotFound } from './errors.js';
 import { formatMicroTime, type Lease } from './types.js';
 
@@ -49,6 +50,21 @@ export interface LeaderElectionConfig {
 
 type LeaseSpec = NonNullable<Lease['spec']>;
 const JITTER_FACTOR = 1.2;
+
+/** A signal that aborts with `parent` or, with a TimeoutError, `ms` later on `clock` (context.WithTimeout); end() it after use. */
+const deadline = (clock: Clock, ms: number, parent?: AbortSignal): { signal: AbortSignal; end(): void } => {
+  const ac = new AbortController();
+  const onParent = (): void => ac.abort(parent?.reason);
+  let timer: TimerHandle | undefined;
+  if (parent?.aborted) onParent();
+  else {
+    parent?.addEventListener('abort', onParent, { once: true });
+    timer = clock.setTimer(() => ac.abort(new DOMException('context deadline exceeded', 'TimeoutError')), ms);
+  }
+  return { signal: ac.signal, end: () => { timer?.cancel(); parent?.removeEventListener('abort', onParent); } };
+};
+
+const timedOut = (signal: AbortSignal): boolean => signal.aborted && (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
 
 export class LeaderElector {
   private observed?: LeaseSpec;
@@ -121,18 +137,25 @@ export class LeaderElector {
     return false;
   }
 
-  /** Renews every retryPeriod; returns when a renewal cannot succeed within renewDeadline or the signal aborts. */
+  /**
+   * Renews every retryPeriod, each round trying every retryPeriod under a renewDeadline timeout (a hanging call is
+   * aborted by it); returns when a round does not succeed within renewDeadline or the signal aborts.
+   */
   private async renew(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      const deadline = this.clock.now() + this.renewDeadlineMs;
+      const round = deadline(this.clock, this.renewDeadlineMs, signal);
       let renewed = false;
-      while (!signal.aborted) {
-        if (await this.tryAcquireOrRenew(signal)) { renewed = true; break; }
-        if (this.clock.now() + this.retryPeriodMs > deadline) break;
-        try { await this.clock.sleep(this.retryPeriodMs, signal); } catch { return; }
+      try {
+        while (!round.signal.aborted) {
+          if (await this.tryAcquireOrRenew(round.signal)) { renewed = true; break; }
+          await this.clock.sleep(this.retryPeriodMs, round.signal).catch(() => undefined);
+        }
+      } finally {
+        round.end();
       }
+      if (signal.aborted) return;
       if (!renewed) {
-        if (!signal.aborted) this.c.logger?.warn({ lease: this.c.name }, 'failed to renew lease: stopping leading');
+        this.c.logger?.info({ lease: this.c.name }, `failed to renew lease ${this.c.name}: timed out waiting for the condition`);
         return;
       }
       try { await this.clock.sleep(this.retryPeriodMs, signal); } catch { return; }
@@ -153,8 +176,8 @@ export class LeaderElector {
       lease = await this.c.leases.get(this.c.name, { signal });
     } catch (e) {
       if (!isNotFound(e)) {
-        // A get cut short by stopping is no error worth a warning.
-        if (!signal.aborted) this.c.logger?.warn({ err: e }, 'error retrieving lease');
+        // A get cut short by stopping is no error worth logging; one cut short by the renew deadline is.
+        if (!signal.aborted || timedOut(signal)) this.c.logger?.error({ err: e, lease: this.c.name }, 'error retrieving resource lock');
         return false;
       }
       try {
@@ -162,7 +185,7 @@ export class LeaderElector {
         this.observe(created, now);
         return true;
       } catch (err) {
-        this.c.logger?.warn({ err }, 'error initially creating lease');
+        this.c.logger?.error({ err, lease: this.c.name }, 'error initially creating leader election record');
         return false;
       }
     }
@@ -182,7 +205,7 @@ export class LeaderElector {
       this.observe(updated, now);
       return true;
     } catch (err) {
-      this.c.logger?.debug({ err }, 'failed to update lease');
+      if (!signal.aborted || timedOut(signal)) this.c.logger?.error({ err, lease: this.c.name }, 'Failed to update lock');
       return false;
     }
   }
@@ -204,7 +227,10 @@ export class LeaderElector {
     }
   }
 
-  /** Gives the lease up (holder cleared, duration 1 s) if this candidate holds it. */
+  /**
+   * Gives the lease up (holder cleared, duration 1 s) if this candidate holds it; bounded by renewDeadline, the
+   * timeout upstream's components give their leader-election client, so an unreachable apiserver cannot hold it.
+   */
   private async release(): Promise<void> {
     if (!this.isLeader()) return;
     const now = this.clock.now();
@@ -212,14 +238,17 @@ export class LeaderElector {
       leaseDurationSeconds: 1, acquireTime: formatMicroTime(now), renewTime: formatMicroTime(now),
       leaseTransitions: this.observed?.leaseTransitions ?? 0,
     };
+    const bound = deadline(this.clock, this.renewDeadlineMs);
     try {
       const updated = await this.c.leases.update({
         apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.c.name, resourceVersion: this.observedRV }, spec,
-      });
+      }, { signal: bound.signal });
       this.observe(updated, now);
       this.c.logger?.info({ lease: this.c.name }, 'released lease');
     } catch (err) {
-      this.c.logger?.warn({ err }, 'failed to release lease');
+      this.c.logger?.error({ err, lease: this.c.name }, 'Failed to release lock');
+    } finally {
+      bound.end();
     }
   }
 }
