@@ -63,7 +63,9 @@ describe('RestClient', () => {
     await c.close();
   });
 
-  it('retries 429 with Retry-After for any verb, 5xx only for idempotent verbs', async () => {
+  // client-go's with_retry.go checkWait: a 429 or 5xx is retried (any verb) only when it carries Retry-After, after
+  // waiting its seconds; without it the answer is final.
+  it('retries 429 and 5xx with Retry-After for any verb after its seconds, and nothing without it', async () => {
     const sleeps: number[] = [];
     const c = new Client({ host: url, qps: 0, clock: instant(sleeps) });
     let n = 0;
@@ -72,25 +74,62 @@ describe('RestClient', () => {
     expect(n).toBe(3);
     expect(sleeps).toEqual([2000, 2000]);
     n = 0;
-    handler = (_q, _b, res) => (++n < 2 ? json(res, 503, status(503, 'ServiceUnavailable', 'busy')) : json(res, 200, { metadata: { name: 'x' } }));
-    await c.configMaps('d').get('x');
+    handler = (_q, _b, res) => (++n < 2 ? json(res, 503, status(503, 'ServiceUnavailable', 'busy'), { 'retry-after': '0' }) : json(res, 200, { metadata: { name: 'x' } }));
+    await c.configMaps('d').create({ metadata: { name: 'x' } });
     expect(n).toBe(2);
-    n = 0;
-    handler = (_q, _b, res) => { n++; json(res, 500, status(500, 'InternalError', 'oops')); };
-    await expect(c.configMaps('d').create({ metadata: { name: 'y' } })).rejects.toThrow('oops');
-    expect(n).toBe(1);
+    expect(sleeps).toEqual([2000, 2000, 0]);
+    for (const [code, verb] of [[503, 'get'], [500, 'create'], [429, 'get']] as const) {
+      n = 0;
+      handler = (_q, _b, res) => { n++; json(res, code, status(code, 'InternalError', 'oops')); };
+      await expect(verb === 'get' ? c.configMaps('d').get('y') : c.configMaps('d').create({ metadata: { name: 'y' } })).rejects.toThrow('oops');
+      expect(n).toBe(1);
+    }
     await c.close();
   });
 
-  it('retries an idempotent request when the connection drops, and gives up after maxRetries', async () => {
-    const c = new Client({ host: url, qps: 0, clock: instant([]), maxRetries: 2 });
+  // client-go's request(): a GET is retried on a connection reset or closed (EOF), a second later; nothing else is,
+  // a write's lost connection included.
+  it('retries a GET when the connection drops, a second later, and gives up after maxRetries; never a write', async () => {
+    const sleeps: number[] = [];
+    const c = new Client({ host: url, qps: 0, clock: instant(sleeps), maxRetries: 2 });
     let n = 0;
     handler = (req, _b, res) => { if (++n < 2) req.socket.destroy(); else json(res, 200, { metadata: { name: 'x' } }); };
     expect((await c.nodes().get('x')).metadata?.name).toBe('x');
+    expect(sleeps).toEqual([1000]);
     n = 0;
-    handler = (req) => { n++; req.socket.destroy(); };
-    await expect(c.nodes().get('x')).rejects.toThrow();
+    handler = (req) => { n++; req.socket.resetAndDestroy(); };
+    await expect(c.nodes().get('x')).rejects.toMatchObject({ code: 'ECONNRESET' });
     expect(n).toBe(3);
+    for (const write of [() => c.nodes().update({ metadata: { name: 'x' } }), () => c.nodes().delete('x')]) {
+      n = 0;
+      await expect(write()).rejects.toThrow();
+      expect(n).toBe(1);
+    }
+    await c.close();
+  });
+
+  it('fails a GET to a refused port at once, as client-go (connection refused is not retried)', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const sleeps: number[] = [];
+    const c = new Client({ host: `http://127.0.0.1:${port}`, qps: 0, clock: instant(sleeps) });
+    await expect(c.leases('kube-system').get('kube-scheduler')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(c.pods('d').watch()).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    expect(sleeps).toEqual([]);
+    await c.close();
+  });
+
+  it('retries a watch whose connection closes before its headers, as client-go\'s Watch (probable EOF)', async () => {
+    const sleeps: number[] = [];
+    const c = new Client({ host: url, qps: 0, clock: instant(sleeps) });
+    let n = 0;
+    handler = (req, _b, res) => { if (++n < 2) req.socket.destroy(); else { res.writeHead(200, { 'content-type': 'application/json' }); res.end(); } };
+    const w = await c.pods('d').watch();
+    w.stop();
+    expect(n).toBe(2);
+    expect(sleeps).toEqual([1000]);
     await c.close();
   });
 

@@ -1,15 +1,15 @@
 // The REST transport: one undici Agent with the config's TLS, authentication headers, the client-side rate
-// limiter, retries with backoff (429 and Retry-After for any verb; other 5xx and lost connections for idempotent
-// verbs), metrics hooks, and failed responses turned into StatusErrors. Everything takes an AbortSignal.
+// limiter, client-go's retries (retry-policy.ts: a 429/5xx with Retry-After, a GET's or watch's closed connection;
+// never a refused one), metrics hooks, and failed responses turned into StatusErrors. Everything takes an AbortSignal.
 import { readFile } from 'node:fs/promises';
 import { createSecureContext } from 'node:tls';
 import { Agent, request, type Dispatcher } from 'undici';
 import { parseYaml, stringifyYaml } from '../apimachinery/yaml.js';
-import { Backoff } from './backoff.js';
 import { realClock, type Clock } from './clock.js';
 import { DEFAULT_BURST, DEFAULT_MAX_CONNECTIONS, DEFAULT_QPS, defaultUserAgent, type RestConfig } from './config.js';
 import { isAbortError, statusErrorFrom } from './errors.js';
 import { newRateLimiter, type RateLimiter } from './flowcontrol.js';
+import { CONNECTION_RETRY_MS, retryableError, retryAfterWaitMs } from './retry-policy.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined | null | string[];
@@ -25,9 +25,9 @@ export interface RequestOptions {
   /** Default application/json. */
   accept?: string;
   signal?: AbortSignal;
-  /** Overrides the config's timeoutMs; 0 for none. */
+  /** Overrides the config's timeoutMs; 0 for none. It bounds the whole request, retries included (client-go's). */
   timeoutMs?: number;
-  /** Overrides the config's maxRetries (0: an answer of 5xx or a failed connection is final). */
+  /** Overrides the config's maxRetries (0: a Retry-After or a dropped connection is final). */
   maxRetries?: number;
   headers?: Record<string, string>;
 }
@@ -40,7 +40,6 @@ export interface StreamResponse {
   close(): void;
 }
 
-const IDEMPOTENT = new Set<HttpMethod>(['GET', 'PUT', 'DELETE']);
 const TOKEN_FILE_TTL_MS = 60_000;
 
 export const isYaml = (contentType: string | undefined): boolean => /\b(yaml|yml)\b/i.test(contentType ?? '');
@@ -55,14 +54,6 @@ const buildQuery = (query: Record<string, QueryValue> | undefined): string => {
   }
   const s = p.toString();
   return s ? `?${s}` : '';
-};
-
-const retryAfterMs = (headers: Record<string, string | string[] | undefined>): number | undefined => {
-  const v = headers['retry-after'];
-  const s = Array.isArray(v) ? v[0] : v;
-  if (!s) return undefined;
-  const n = Number(s);
-  return Number.isFinite(n) && n >= 0 ? n * 1000 : undefined;
 };
 
 export class RestClient {
@@ -136,16 +127,16 @@ export class RestClient {
     const headers = await this.headers(o, body);
     const url = this.url(o.path, o.query);
     const maxRetries = o.maxRetries ?? this.config.maxRetries ?? 10;
-    const backoff = new Backoff({ initialMs: 100, maxMs: 5_000, jitter: 0.2 }, this.clock);
     const metrics = this.config.metrics;
     const host = this.base.host;
     const timeoutMs = o.timeoutMs ?? (streaming ? 0 : this.config.timeoutMs ?? 0);
+    // as client-go's request(): the first throttle comes before the timeout starts, which then covers the retries
+    let signal: AbortSignal | undefined;
     for (let attempt = 0; ; attempt++) {
       const waitStart = this.clock.now();
-      await this.rateLimiter.wait(o.signal);
+      await this.rateLimiter.wait(signal ?? o.signal);
       metrics?.rateLimiterLatency?.({ verb: o.method, host, latencyMs: this.clock.now() - waitStart });
-      const signals = [o.signal, timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
-      const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+      signal ??= timeoutMs > 0 ? (o.signal ? AbortSignal.any([o.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs)) : o.signal;
       const started = this.clock.now();
       let res: Dispatcher.ResponseData;
       try {
@@ -155,19 +146,18 @@ export class RestClient {
         });
       } catch (e) {
         metrics?.requestResult?.({ verb: o.method, host, path: o.path, code: 0, latencyMs: this.clock.now() - started });
-        if (isAbortError(e) || o.signal?.aborted || !IDEMPOTENT.has(o.method) || attempt >= maxRetries) throw e;
+        if (isAbortError(e) || signal?.aborted || attempt >= maxRetries || !retryableError(e, o.method, streaming)) throw e;
         metrics?.requestRetry?.({ verb: o.method, host, path: o.path, reason: 'connection' });
-        await this.clock.sleep(backoff.step(), o.signal);
+        await this.clock.sleep(CONNECTION_RETRY_MS, signal);
         continue;
       }
       metrics?.requestResult?.({ verb: o.method, host, path: o.path, code: res.statusCode, latencyMs: this.clock.now() - started });
       if (res.statusCode < 400) return res;
-      const after = retryAfterMs(res.headers);
-      const retryable = res.statusCode === 429 || (res.statusCode >= 500 && (after !== undefined || IDEMPOTENT.has(o.method)));
-      if (retryable && attempt < maxRetries && !o.signal?.aborted) {
+      const wait = attempt < maxRetries && !signal?.aborted ? retryAfterWaitMs(res.statusCode, res.headers) : undefined;
+      if (wait !== undefined) {
         await res.body.dump().catch(() => undefined);
         metrics?.requestRetry?.({ verb: o.method, host, path: o.path, reason: String(res.statusCode) });
-        await this.clock.sleep(after ?? backoff.step(), o.signal);
+        await this.clock.sleep(wait, signal);
         continue;
       }
       throw statusErrorFrom(res.statusCode, parseBody(await res.body.text(), res.headers['content-type']));
