@@ -444,9 +444,10 @@ export class NodeKubelet {
     if (!this.o.simulated && !rec.podIp && !rec.failed && !rec.pod.metadata?.deletionTimestamp && this.o.runtime.listContainers(uid).length === 0) {
       this.syncer.markStarted(rec);
       this.statusManager.setPodStatus(uid, await this.syncer.currentStatus(rec, this.statusManager.getPodStatus(uid)));
-    } else if (rec.pod.metadata?.deletionTimestamp && !rec.terminated) {
+    } else if ((rec.pod.metadata?.deletionTimestamp && !rec.terminated) || this.syncer.sandboxLost(rec)) {
       // upstream's SyncTerminatingPod: the status as the runtime has it (its containers still running) before the
-      // kill, which may take the whole grace period
+      // kill, which may take the whole grace period; a pod whose sandbox died: PodReadyToStartContainers False
+      // until the new one is there (upstream sets the status before each SyncPod)
       this.statusManager.setPodStatus(uid, await this.syncer.currentStatus(rec, this.statusManager.getPodStatus(uid)));
     }
     await this.syncer.sync(rec);

@@ -188,6 +188,78 @@ describe('PodSyncer', () => {
     expect(cs(syncer.status(rec))).toMatchObject({ restartCount: 1, image: 'docker.io/library/nginx:1.28', state: { running: {} }, lastState: { terminated: {} } });
   });
 
+  describe('a sandbox that is no longer ready (its pause died)', () => {
+    const conditionOf = (st: Record<string, unknown>, type: string) => (st.conditions as { type: string; status: string; lastTransitionTime: string }[]).find((c) => c.type === type)!;
+
+    it('SandboxChanged: the pod gets a new sandbox (attempt 1, a new IP) and its containers restart in it', async () => {
+      const { syncer, runtime, clock, events } = setup();
+      const rec = record({});
+      await syncer.sync(rec);
+      const [first] = runtime.listPodSandboxes('u1');
+      const before = syncer.status(rec);
+      await clock.advance(5_000);
+      await runtime.stopPodSandbox(first!.id); // as the pause's death leaves it: NOTREADY, its containers gone
+      const down = syncer.status(rec, before);
+      expect(conditionOf(down, 'PodReadyToStartContainers')).toMatchObject({ status: 'False', lastTransitionTime: '2026-01-01T00:00:05Z' });
+      events.length = 0;
+      await clock.advance(1);
+      await syncer.sync(rec);
+      expect(events[0]).toBe('SandboxChanged: Pod sandbox changed, it will be killed and re-created.');
+      expect(events.slice(1).map((e) => e.split(':')[0])).toEqual(['Pulled', 'Created', 'Started']);
+      const ready = runtime.listPodSandboxes('u1').filter((s) => s.state === 'ready');
+      expect(ready.map((s) => s.config.attempt)).toEqual([1]);
+      const st = syncer.status(rec, down);
+      expect(st.podIP).toBe(ready[0]!.ip);
+      expect(st.podIP).not.toBe(before.podIP);
+      expect(cs(st)).toMatchObject({ restartCount: 1, state: { running: {} }, lastState: { terminated: {} } });
+      expect(conditionOf(st, 'PodReadyToStartContainers')).toMatchObject({ status: 'True', lastTransitionTime: '2026-01-01T00:00:05Z' });
+      await syncer.sync(rec); // nothing more to do
+      expect(events.filter((e) => e.startsWith('SandboxChanged'))).toHaveLength(1);
+    });
+
+    it('kills what still runs in the dead sandbox (Killing) and stops the sandbox, which frees its network', async () => {
+      const { syncer, runtime } = setup();
+      const rec = record({});
+      await syncer.sync(rec);
+      const [first] = runtime.listPodSandboxes('u1');
+      const stops = recordStops(runtime);
+      const stopped: string[] = [];
+      const stopSandbox = runtime.stopPodSandbox.bind(runtime);
+      vi.spyOn(runtime, 'stopPodSandbox').mockImplementation(async (id) => { stopped.push(id); await stopSandbox(id); });
+      // a pause gone while a container still runs
+      vi.spyOn(runtime, 'listPodSandboxes').mockImplementation(function (this: FakeRuntime, uid?: string) {
+        return FakeRuntime.prototype.listPodSandboxes.call(this, uid).map((s) => (s.id === first!.id ? { ...s, state: 'notready' as const } : s));
+      });
+      await syncer.sync(rec);
+      expect(stops).toEqual(['c:30']);
+      expect(stopped).toEqual([first!.id]);
+    });
+
+    it('starts over from the first init container', async () => {
+      const { syncer, runtime, clock } = setup();
+      const rec = record({ initContainers: [{ name: 'i1', image: 'busybox' }, { name: 'i2', image: 'busybox' }] },
+        { 'fake.mini-kube.io/run-ms.i1': '5', 'fake.mini-kube.io/run-ms.i2': '5' });
+      for (let i = 0; i < 3; i++) { await syncer.sync(rec); await clock.advance(10); }
+      expect(cs(syncer.status(rec)).state).toMatchObject({ running: {} });
+      await runtime.stopPodSandbox(runtime.listPodSandboxes('u1')[0]!.id);
+      await syncer.sync(rec);
+      const [sandbox] = runtime.listPodSandboxes('u1').filter((s) => s.state === 'ready');
+      expect(runtime.listContainers('u1').filter((c) => c.sandboxId === sandbox!.id).map((c) => `${c.name}:${c.attempt}`)).toEqual(['i1:1']);
+    });
+
+    it('a Never pod whose containers ran gets no new sandbox, nor an event', async () => {
+      const { syncer, runtime, events } = setup();
+      const rec = record({ restartPolicy: 'Never' });
+      await syncer.sync(rec);
+      await runtime.stopPodSandbox(runtime.listPodSandboxes('u1')[0]!.id);
+      events.length = 0;
+      await syncer.sync(rec);
+      expect(events).toEqual([]);
+      expect(runtime.listPodSandboxes('u1').filter((s) => s.state === 'ready')).toEqual([]);
+      expect(syncer.status(rec).phase).toBe('Succeeded');
+    });
+  });
+
   it('a deleted pod: Killing, containers stopped, terminal phase', async () => {
     const { syncer, events } = setup();
     const rec = record({});

@@ -241,6 +241,12 @@ export class PodSyncer {
     };
   }
 
+  /** The pod had a sandbox, none is ready, and it is not done: the next sync replaces it (sandboxChanged). */
+  sandboxLost(rec: PodRecord): boolean {
+    const sandboxes = this.o.runtime.listPodSandboxes(rec.uid);
+    return !rec.terminated && sandboxes.length > 0 && sandboxes.every((s) => s.state !== 'ready');
+  }
+
   /** The pod's startTime: the API's if it has one (a restarted kubelet), else now, once. */
   markStarted(rec: PodRecord): number {
     const apiStart = rec.pod.status?.startTime as string | undefined;
@@ -273,9 +279,9 @@ export class PodSyncer {
     if (!(await this.syncVolumes(rec))) return;
     const rt = this.o.runtime;
     let sandbox = rt.listPodSandboxes(rec.uid).filter((s) => s.state === 'ready').sort((a, b) => b.createdAt - a.createdAt)[0];
+    const dead = sandbox ? [] : rt.listPodSandboxes(rec.uid);
     if (!sandbox) {
-      const dead = rt.listPodSandboxes(rec.uid);
-      for (const c of rt.listContainers(rec.uid)) if (c.state === 'running') await rt.stopContainer(c.id, 0);
+      if (dead.length && !(await this.sandboxChanged(rec))) return;
       let dnsConfig;
       if (this.o.dns) {
         const dns = podDnsConfig({ ...(pod.spec as Parameters<typeof podDnsConfig>[0]), namespace: pod.metadata!.namespace! }, this.o.dns);
@@ -305,6 +311,14 @@ export class PodSyncer {
     rec.podIp ??= sandbox.ip; // a sandbox an earlier kubelet made (a restart)
     const all = rt.listContainers(rec.uid);
     const restartPolicy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';
+    // in a new sandbox the pod starts over from its first init container, as upstream's computePodActions
+    const firstInit = ((pod.spec?.initContainers ?? []) as SpecContainer[])[0];
+    if (dead.length && firstInit) {
+      const { latest } = attemptsOf(all, firstInit.name);
+      if (latest) await this.restart(rec, sandbox.id, firstInit, latest);
+      else await this.start(rec, sandbox.id, firstInit, 0);
+      return;
+    }
 
     // ephemeral containers (kubectl debug) start whatever the init containers are doing, and never restart
     for (const c of (pod.spec?.ephemeralContainers ?? []) as SpecContainer[]) {
@@ -345,6 +359,26 @@ export class PodSyncer {
       else if (latest.state === 'running' && latest.image !== normalizeImage(c.image)) await this.replace(rec, sandbox.id, c, latest);
       else if (latest.state === 'exited' && this.shouldRestart(restartPolicy, latest)) await this.restart(rec, sandbox.id, c, latest);
     }
+  }
+
+  /**
+   * The pod had a sandbox but none is ready (its pause died, or the node restarted): as upstream's computePodActions
+   * and SyncPod, the pod is killed (its containers, then its sandboxes) and, unless nothing is left to run, made a
+   * new sandbox (SandboxChanged) in which its containers restart by its restart policy. False: no new sandbox (a
+   * Never pod whose containers ran; one whose containers are done).
+   */
+  private async sandboxChanged(rec: PodRecord): Promise<boolean> {
+    const pod = rec.pod;
+    const all = this.o.runtime.listContainers(rec.uid);
+    const restartPolicy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';
+    const regular = (pod.spec?.containers ?? []) as SpecContainer[];
+    const succeeded = (c: SpecContainer): boolean => { const { latest } = attemptsOf(all, c.name); return latest?.state === 'exited' && latest.exitCode === 0; };
+    const toStart = regular.filter((c) => restartPolicy !== 'OnFailure' || !succeeded(c));
+    const initialized = regular.some((c) => attemptsOf(all, c.name).latest);
+    const recreate = !(restartPolicy === 'Never' && all.length) && (toStart.length > 0 || !initialized);
+    if (recreate) this.o.recorder.event(pod, 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
+    await this.killPod(rec, (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
+    return recreate;
   }
 
   /**
@@ -601,9 +635,20 @@ export class PodSyncer {
    * it have (or the grace period is over); its preStop hook runs meanwhile.
    */
   async kill(rec: PodRecord, graceOverride?: number): Promise<void> {
+    const pod = rec.pod;
+    await this.killPod(rec, graceOverride ?? (pod.metadata?.deletionGracePeriodSeconds as number | undefined) ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
+    for (const name of [...rec.waiting.keys()]) {
+      const w = rec.waiting.get(name)!;
+      if (w.reason === 'CrashLoopBackOff') rec.waiting.delete(name);
+    }
+    await this.tearDownVolumes(rec);
+    rec.terminated = true;
+  }
+
+  /** Upstream's killPodWithSyncResult: the containers stopped in order within `grace`, then every sandbox of the pod. */
+  private async killPod(rec: PodRecord, grace: number): Promise<void> {
     const rt = this.o.runtime;
     const pod = rec.pod;
-    const grace = graceOverride ?? (pod.metadata?.deletionGracePeriodSeconds as number | undefined) ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30;
     const running = rt.listContainers(rec.uid).filter((c) => c.state === 'running' || c.state === 'created');
     const stopped = new Map<string, { done: Promise<void>; resolve: () => void }>();
     for (const c of running) {
@@ -626,13 +671,8 @@ export class PodSyncer {
         stopped.get(c.name)!.resolve();
       }
     }));
-    for (const sb of rt.listPodSandboxes(rec.uid)) if (sb.state === 'ready') await rt.stopPodSandbox(sb.id);
-    for (const name of [...rec.waiting.keys()]) {
-      const w = rec.waiting.get(name)!;
-      if (w.reason === 'CrashLoopBackOff') rec.waiting.delete(name);
-    }
-    await this.tearDownVolumes(rec);
-    rec.terminated = true;
+    // a sandbox whose pause died still holds its network until it is stopped
+    for (const sb of rt.listPodSandboxes(rec.uid)) await rt.stopPodSandbox(sb.id);
   }
 
   /**

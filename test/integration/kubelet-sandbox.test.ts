@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, type KubeObject } from '../../pkg/client/index.js';
+import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
 import { netnsName, PodSandboxes, ProcessRuntime, sandboxesUnavailable } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
@@ -248,6 +248,38 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     }
     await admin.pods('default').delete('local-only', { gracePeriodSeconds: 0 });
   });
+
+  it('a pod whose pause process is killed gets a new sandbox (SandboxChanged, a new address) and its container restarts in it', async () => {
+    const created = await createBound(admin, pod('phoenix', { spec: { containers: [{ name: 'c', image: 'busybox', command: ['sleep', '300'] }] } }), NODE);
+    const uid = created.metadata!.uid!;
+    const before = await running('phoenix');
+    const [sandbox] = runtime.listPodSandboxes(uid);
+    const readySince = (p: KubeObject): number => Date.parse((p.status!.conditions as { type: string; lastTransitionTime: string }[]).find((c) => c.type === 'PodReadyToStartContainers')!.lastTransitionTime);
+    // condition times are in whole seconds: the next one is seen to be later
+    await eventually(async () => Date.now() >= readySince(before) + 1_000, 2_000, 'a second later');
+    // the pause's pid, as the runtime recorded it
+    const { pod: { pausePid } } = JSON.parse(await readFile(join(rootDir, 'runtime', 'sandboxes', `${sandbox!.id}.json`), 'utf8')) as { pod: { pausePid: number } };
+    process.kill(pausePid, 'SIGKILL');
+    const after = await eventually(async () => {
+      const p = await admin.pods('default').get('phoenix');
+      const c = (p.status?.containerStatuses as { restartCount: number; state: { running?: unknown } }[] | undefined)?.[0];
+      return p.status?.podIP !== before.status!.podIP && c?.restartCount === 1 && c.state.running ? p : undefined;
+    }, 20_000, 'phoenix running again in a new sandbox');
+    const sandboxesNow = runtime.listPodSandboxes(uid);
+    expect(sandboxesNow.map((s) => `${s.config.attempt}:${s.state}`).sort()).toEqual(['0:notready', '1:ready']);
+    expect(after.status!.podIP).toBe(sandboxesNow.find((s) => s.state === 'ready')!.ip);
+    // the dead sandbox's network is gone with it
+    expect(netnsList()).not.toContain(netnsName(sandbox!.id));
+    expect((after.status!.conditions as { type: string; status: string }[]).find((c) => c.type === 'PodReadyToStartContainers')!.status).toBe('True');
+    expect(readySince(after)).toBeGreaterThan(readySince(before));
+    const events = await eventually(async () => {
+      const list = (await admin.resource(Resources.events, 'default').list({ fieldSelector: 'involvedObject.name=phoenix' })).items;
+      return list.some((e) => e.reason === 'SandboxChanged') ? list : undefined;
+    }, 10_000, 'SandboxChanged');
+    expect(events.find((e) => e.reason === 'SandboxChanged')).toMatchObject({ type: 'Normal', message: 'Pod sandbox changed, it will be killed and re-created.' });
+    await admin.pods('default').delete('phoenix', { gracePeriodSeconds: 0 });
+    await eventually(async () => runtime.listPodSandboxes(uid).length === 0, 20_000, 'phoenix\'s sandboxes removed');
+  }, 40_000);
 
   it('deleting the pods removes their network namespaces and frees their addresses (a finished pod\'s already)', async () => {
     const trap = await admin.pods('default').get('trap');

@@ -159,12 +159,10 @@ export class ProcessRuntime implements Runtime {
    */
   private recover(): void {
     for (const { status, pod } of this.state.sandboxes()) {
-      if (pod) {
-        this.pods.set(status.id, pod);
-        if (!processAlive(pod.pausePid)) status.state = 'notready';
-      }
+      if (pod) this.pods.set(status.id, pod);
       this.sandboxes.set(status.id, status);
     }
+    this.noticeDeadPauses();
     for (const rec of this.state.containers()) {
       const c: ProcContainer = { ...rec, state: 'created' };
       this.containers.set(c.id, c);
@@ -229,11 +227,11 @@ export class ProcessRuntime implements Runtime {
       this.pods.delete(id);
       await this.o.sandboxes!.stop(pod);
     }
-    if (sb.state === 'ready') {
-      sb.state = 'notready';
-      this.state.saveSandbox(sb);
-      this.emit({ podUid: sb.config.uid, sandboxId: id });
-    }
+    const wasReady = sb.state === 'ready';
+    sb.state = 'notready';
+    // recorded without its namespaces once they are gone (one whose pause died kept them until now)
+    if (wasReady || pod) this.state.saveSandbox(sb);
+    if (wasReady) this.emit({ podUid: sb.config.uid, sandboxId: id });
   }
 
   async removePodSandbox(id: string): Promise<void> {
@@ -246,9 +244,25 @@ export class ProcessRuntime implements Runtime {
     this.state.removeSandbox(id);
   }
 
-  podSandboxStatus(id: string): SandboxStatus | undefined { const s = this.sandboxes.get(id); return s && { ...s }; }
+  /**
+   * A sandbox whose pause process is gone (killed, OOM) is NOTREADY, as containerd reports one whose pause task
+   * exited: the PLEG's next relist sees it and the kubelet makes the pod a new one. Its network stays until
+   * StopPodSandbox.
+   */
+  private noticeDeadPauses(): void {
+    for (const [id, pod] of this.pods) {
+      const sb = this.sandboxes.get(id);
+      if (sb?.state !== 'ready' || processAlive(pod.pausePid)) continue;
+      sb.state = 'notready';
+      this.state.saveSandbox(sb, pod);
+      this.emit({ podUid: sb.config.uid, sandboxId: id });
+    }
+  }
+
+  podSandboxStatus(id: string): SandboxStatus | undefined { this.noticeDeadPauses(); const s = this.sandboxes.get(id); return s && { ...s }; }
 
   listPodSandboxes(podUid?: string): SandboxStatus[] {
+    this.noticeDeadPauses();
     return [...this.sandboxes.values()].filter((s) => podUid === undefined || s.config.uid === podUid).map((s) => ({ ...s }));
   }
 
