@@ -62,4 +62,19 @@ describe('controller-manager leader election', () => {
     expect((released.body as KubeObject).spec?.holderIdentity ?? '').toBe('');
     expect(second).not.toBe(first);
   }, 60_000);
+
+  // As client-go's renew(): with the apiserver gone, renewals fail (connection refused is not retried) until the
+  // renew deadline passes; the leader stops leading and, as kube-controller-manager, exits ("leader election lost").
+  it('a leader whose apiserver goes away loses leadership within the renew deadline and exits', async () => {
+    const c = start();
+    await eventually(async () => leading(c), Boolean, 'c to start leading', 20_000);
+    await s.stop();
+    const stoppedAt = Date.now();
+    const exit = await Promise.race([c.exited, new Promise<undefined>((r) => setTimeout(r, 15_000))]);
+    expect(exit?.code).toBe(1);
+    expect(Date.now() - stoppedAt).toBeLessThan(2_000 + 300 + 5_000); // renew deadline + retry period + the exit itself
+    expect(c.logs()).toContain('error retrieving resource lock');
+    expect(c.logs()).toContain('failed to renew lease kube-controller-manager');
+    expect(c.logs()).toContain('leader election lost');
+  }, 60_000);
 });
