@@ -100,3 +100,18 @@ it('refuses a bad configuration with exit 2', async () => {
   expect(code).toBe(2);
   expect(err).toContain('no kind "KubeSchedulerConfiguration" is registered for version "kubescheduler.config.k8s.io/v1beta9"');
 });
+
+// As client-go's renew() and kube-scheduler's OnStoppedLeading: with the apiserver gone, the leader's renewals fail
+// (connection refused is not retried) until the renew deadline passes; it stops leading and exits 1.
+it('a leader whose apiserver goes away loses leadership within the renew deadline and exits', async () => {
+  const s = startScheduler();
+  await eventually(async () => (s.log().includes('started leading') ? true : undefined), 20_000, 'a leader');
+  const exited = new Promise<number | null>((done) => s.child.on('exit', (c) => done(c)));
+  await client.close();
+  await api.stop();
+  const stoppedAt = Date.now();
+  const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running'), 15_000))]);
+  expect(code).toBe(1);
+  expect(Date.now() - stoppedAt).toBeLessThan(2_000 + 500 + 5_000); // renew deadline + retry period + the exit itself
+  expect(s.log()).toContain('failed to renew lease kube-scheduler');
+}, 60_000);
