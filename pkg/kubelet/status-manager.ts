@@ -13,6 +13,8 @@ export interface StatusManagerOptions {
   /** True once the kubelet stopped every container of a deleted pod. */
   canBeDeleted: (uid: string) => boolean;
   workers?: number;
+  /** How often statuses that failed to be written are tried again (upstream's syncBatch period, 10 s). */
+  syncPeriodMs?: number;
 }
 
 type Json = Record<string, unknown>;
@@ -44,6 +46,9 @@ export class StatusManager {
   /** What this manager last wrote per pod and the resourceVersion it got (upstream's apiStatusVersions). */
   private readonly written = new Map<string, { status: Json; resourceVersion?: string }>();
   private running?: Promise<void>;
+  /** Pods whose last write failed: tried again by the next batch (or their next status). */
+  private readonly failed = new Set<string>();
+  private batch?: NodeJS.Timeout;
 
   constructor(private readonly o: StatusManagerOptions) {}
 
@@ -59,13 +64,15 @@ export class StatusManager {
   /** Asks for a check of the pod (status written? deletable?) without a new status. */
   poke(uid: string): void { this.queue.add(uid); }
 
-  forget(uid: string): void { this.statuses.delete(uid); this.deleting.delete(uid); this.written.delete(uid); }
+  forget(uid: string): void { this.statuses.delete(uid); this.deleting.delete(uid); this.written.delete(uid); this.failed.delete(uid); }
 
   start(): void {
     this.running ??= Promise.all(Array.from({ length: this.o.workers ?? 4 }, () => this.worker())).then(() => undefined);
+    this.batch ??= setInterval(() => { for (const uid of this.failed) this.queue.add(uid); }, this.o.syncPeriodMs ?? 10_000).unref();
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.batch);
     this.queue.shutDown();
     await this.running;
   }
@@ -76,10 +83,15 @@ export class StatusManager {
       if (shutdown) return;
       try {
         await this.sync(item);
+        this.failed.delete(item);
       } catch (err) {
-        if (!isNotFound(err)) {
-          if (!isConflict(err)) this.o.logger.warn({ err, podUid: item }, 'failed to update pod status, will retry');
-          setTimeout(() => this.queue.add(item), 200).unref();
+        // as upstream's syncPod: logged, and left to the periodic batch or the pod's next status (no hot loop
+        // while the apiserver is away)
+        if (isNotFound(err)) this.failed.delete(item);
+        else {
+          this.failed.add(item);
+          const pod = this.o.getPod(item)?.metadata;
+          this.o.logger.info({ pod: pod && `${pod.namespace}/${pod.name}`, err: (err as Error).message }, 'Failed to update status for pod');
         }
       } finally {
         this.queue.done(item);
