@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { onShutdownSignal, SUPERVISED_ENV } from './signals.js';
+import { exitWithParent, onShutdownSignal, STOP_GRACE_MS, SUPERVISED_ENV } from './signals.js';
 
 /** The handlers onShutdownSignal installs, and the exits it asks for, without touching this process. */
 const install = (force?: () => void, clock = { t: 0 }) => {
@@ -53,5 +53,44 @@ describe('onShutdownSignal', () => {
     p.send('SIGTERM');
     expect(p.shutdowns).toEqual(['SIGTERM']);
     expect(p.exits).toEqual([]);
+  });
+});
+
+describe('exitWithParent', () => {
+  /** What exitWithParent listens to and does, without touching this process (a vitest fork: it has a channel). */
+  const watch = () => {
+    const listeners = new Map<string, () => void>();
+    vi.spyOn(process, 'once').mockImplementation(((event: string, h: () => void) => { listeners.set(event, h); return process; }) as typeof process.once);
+    const unref = vi.spyOn(process.channel!, 'unref').mockImplementation(() => undefined);
+    const kills: [number, string | number | undefined][] = [];
+    vi.spyOn(process, 'kill').mockImplementation(((pid: number, signal?: string | number) => { kills.push([pid, signal]); return true; }) as typeof process.kill);
+    const exits: (number | undefined)[] = [];
+    vi.spyOn(process, 'exit').mockImplementation(((code?: number) => { exits.push(code); }) as typeof process.exit);
+    exitWithParent();
+    return { listeners, unref, kills, exits };
+  };
+
+  it('under mini-kube up, takes the close of up\'s channel (up died, even by SIGKILL) as its SIGTERM, and ends a stop that outlasts the grace', () => {
+    vi.useFakeTimers();
+    try {
+      process.env[SUPERVISED_ENV] = '1';
+      const w = watch();
+      expect([...w.listeners.keys()]).toEqual(['disconnect']);
+      expect(w.unref).toHaveBeenCalledOnce(); // the channel does not keep the process alive
+      w.listeners.get('disconnect')!();
+      expect(w.kills).toEqual([[process.pid, 'SIGTERM']]);
+      vi.advanceTimersByTime(STOP_GRACE_MS - 1);
+      expect(w.exits).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(w.exits).toEqual([1]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('leaves a process that up did not start alone (a container shim inherits the env but has no channel)', () => {
+    const w = watch();
+    expect(w.listeners.size).toBe(0);
+    expect(w.unref).not.toHaveBeenCalled();
   });
 });

@@ -44,7 +44,7 @@ describe('Supervisor', () => {
     s.start('controller-manager', [`console.log(${JSON.stringify(lines)}); process.exit(1)`], logged);
     const crashed = join(dir, 'crash.log');
     s.start('scheduler', ['setTimeout(() => { throw new TypeError("x is not a function"); })'], crashed);
-    await until('both exited', async () => (await readFile(crashed, 'utf8').catch(() => '')).includes('Node.js'));
+    await until('both exited', async () => await logHas(crashed, 'Node.js')() && await logHas(logged, 'bye')());
     const exit = (name: string, logFile: string): ChildExit => ({ name, code: 1, signal: null, logFile, logStart: 0 });
     expect(unexpectedExitMessage(exit('controller-manager', logged)))
       .toBe(`controller-manager exited with code 1; see its log: ${logged} (its last error: controller-manager failed: no lease)`);
@@ -97,11 +97,11 @@ describe('Supervisor', () => {
     expect(s.failure.signal.aborted).toBe(false);
   });
 
-  it('tells its children they are supervised, and kill() ends them at once', async () => {
+  it('tells its children they are supervised, gives them a channel that closes when it dies, and kill() ends them at once', async () => {
     const s = node();
     const log = join(dir, 'child.log');
-    s.start('child', ['process.on("SIGTERM", () => {}); console.log("supervised:", process.env.MINI_KUBE_SUPERVISED); setInterval(() => {}, 1000);'], log);
-    await until('up', logHas(log, 'supervised: 1'));
+    s.start('child', ['process.on("SIGTERM", () => {}); console.log("supervised:", process.env.MINI_KUBE_SUPERVISED, process.connected); setInterval(() => {}, 1000);'], log);
+    await until('up', logHas(log, 'supervised: 1 true'));
     s.kill();
     await s.stop(5_000);
     expect(s.failure.signal.aborted).toBe(false);

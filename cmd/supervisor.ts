@@ -2,7 +2,7 @@
 // cluster comes up fails the whole, one that dies later is started again after a back-off.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { SUPERVISED_ENV } from './signals.js';
+import { STOP_GRACE_MS, SUPERVISED_ENV } from './signals.js';
 
 export interface ChildExit {
   name: string;
@@ -99,13 +99,16 @@ export class Supervisor {
   /** `command` and `prefix` start every child, e.g. node and the compiled main.js. */
   constructor(private readonly command: string, private readonly prefix: string[]) {}
 
-  /** `commandFlags` go before the prefix: node's own flags. */
+  /**
+   * `commandFlags` go before the prefix: node's own flags. The child gets an IPC channel, never used for messages:
+   * its close tells the child that this process died (signals.ts's exitWithParent).
+   */
   start(name: string, args: string[], logFile: string, commandFlags: string[] = []): void {
     const spawnChild = (): Spawned => {
       const fd = openSync(logFile, 'a', 0o600);
       try {
         const logStart = fstatSync(fd).size;
-        return { logStart, proc: spawn(this.command, [...commandFlags, ...this.prefix, ...args], { stdio: ['ignore', fd, fd], env: { ...process.env, [SUPERVISED_ENV]: '1' } }) };
+        return { logStart, proc: spawn(this.command, [...commandFlags, ...this.prefix, ...args], { stdio: ['ignore', fd, fd, 'ipc'], env: { ...process.env, [SUPERVISED_ENV]: '1' } }) };
       } finally {
         closeSync(fd); // the child holds its own copy
       }
@@ -155,7 +158,7 @@ export class Supervisor {
    * The first child started (the apiserver, which every other one talks to) is stopped last, once the others have
    * exited: they can release their leader leases and write their last status on the way out.
    */
-  async stop(graceMs = 15_000): Promise<void> {
+  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     this.stopping = true;
     for (const c of this.children) clearTimeout(c.restart);
     const deadline = Date.now() + graceMs;
