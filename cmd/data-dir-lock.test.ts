@@ -1,9 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataDirInUseMessage, isStoreLocked, storeInUse } from './data-dir-lock.js';
+import { claimDataDir, dataDirInUseMessage, isStoreLocked, storeInUse } from './data-dir-lock.js';
 
 let dir = '';
 afterEach(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
@@ -24,5 +24,19 @@ describe('a data dir in use', () => {
     expect(await storeInUse(dir)).toBe(false);
     expect(isStoreLocked(new Error('Database failed to open'))).toBe(false);
     expect(dataDirInUseMessage('/d')).toBe('another mini-kube is using /d; stop it or pass --data-dir');
+  });
+
+  it('is claimed by up for as long as it runs, whether or not its apiserver holds the store, and named by its pid', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mini-kube-lock-'));
+    const dataDir = join(dir, 'data');
+    expect(await claimDataDir(dataDir)).toBeUndefined(); // created, and now held by this process
+    expect(await claimDataDir(dataDir)).toBe(process.pid);
+    // the same directory by another path
+    await symlink(dataDir, join(dir, 'link'));
+    expect(await claimDataDir(join(dir, 'link'))).toBe(process.pid);
+    // another directory is free
+    await mkdir(join(dir, 'other'));
+    expect(await claimDataDir(join(dir, 'other'))).toBeUndefined();
+    expect(dataDirInUseMessage('/d', 42)).toBe('another mini-kube (pid 42) is using /d; stop it or pass --data-dir');
   });
 });

@@ -13,21 +13,23 @@ import { bundledMain } from './package-info.js';
 const main = bundledMain;
 
 let dir: string;
-let up: ChildProcess | undefined;
+let ups: ChildProcess[] = [];
 beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'up-')); });
 afterEach(async () => {
-  if (up && up.exitCode === null && up.signalCode === null) {
-    up.kill('SIGKILL');
-    await new Promise((r) => up?.once('exit', r));
+  for (const up of ups) {
+    if (up.exitCode === null && up.signalCode === null) {
+      process.kill(-up.pid!, 'SIGKILL'); // its children too
+      await new Promise((r) => up.once('exit', r));
+    }
   }
-  up = undefined;
+  ups = [];
   await rm(dir, { recursive: true, force: true });
 });
 
 const run = (...args: string[]) => {
   // a process group of its own, as a terminal gives a command (Ctrl-C signals the whole group)
   const child = spawn(process.execPath, [main, 'up', '--data-dir', dir, ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  up = child;
+  ups.push(child);
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
@@ -50,6 +52,24 @@ const pidOf = (command: string, arg: string): number => {
     if (argv.includes(command) && argv.includes(arg)) return Number(entry);
   }
   throw new Error(`no ${command} process with ${arg}`);
+};
+
+/** The live processes whose parent is `pid` (a zombie is not one: it has exited). */
+const childrenOf = (pid: number): number[] => readdirSync('/proc').filter((e) => /^\d+$/.test(e)).flatMap((entry) => {
+  try {
+    // pid (comm) state ppid ...: comm may hold spaces and parentheses
+    const [state, ppid] = readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return Number(ppid) === pid && state !== 'Z' ? [Number(entry)] : [];
+  } catch {
+    return [];
+  }
+});
+const alive = (pid: number): boolean => {
+  try {
+    return !/^.*\) Z /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 };
 
 describe.skipIf(!existsSync(main))('mini-kube up (compiled)', () => {
@@ -108,6 +128,30 @@ describe.skipIf(!existsSync(main))('mini-kube up (compiled)', () => {
     expect(await u.exited).toBe(0);
     expect(await readFile(join(dir, 'logs', 'apiserver.log'), 'utf8')).toContain('shutting down');
     for (const c of ['controller-manager', 'scheduler']) expect(await readFile(join(dir, 'logs', `${c}.log`), 'utf8'), c).toContain('"released lease"');
+  });
+
+  it('holds its data dir: a second up is refused naming its pid; killed with SIGKILL, its children stop and the dir is free', async () => {
+    const first = run('--secure-port', '0');
+    await first.line();
+    const children = childrenOf(first.child.pid!);
+    expect(children.length).toBeGreaterThanOrEqual(4); // apiserver, controller-manager, scheduler, kubelet, ...
+    // refused by up's own claim, which does not depend on its apiserver holding the store (it may be restarting)
+    const second = run('--secure-port', '0');
+    expect(await second.exited).toBe(1);
+    expect(second.stdout()).toBe('');
+    expect(second.stderr()).toBe(`Error: another mini-kube (pid ${first.child.pid}) is using ${dir}; stop it or pass --data-dir\n`);
+
+    // up killed outright: each child sees its channel to up close and stops gracefully
+    process.kill(first.child.pid!, 'SIGKILL');
+    for (const deadline = Date.now() + 20_000; children.some(alive);) {
+      if (Date.now() > deadline) throw new Error(`still running: ${children.filter(alive).join(', ')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await readFile(join(dir, 'logs', 'apiserver.log'), 'utf8')).toContain('shutting down');
+    const third = run('--secure-port', '0');
+    expect(await third.line()).toBe(`ready: export KUBECONFIG=${join(dir, 'admin.kubeconfig')}\n`);
+    process.kill(-third.child.pid!, 'SIGINT');
+    expect(await third.exited).toBe(0);
   });
 
   it('says which child died and where its log is, and exits 1', async () => {

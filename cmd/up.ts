@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { ensureMetricsServerPki, ensurePki, writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.js';
 import { serverUrl, writeAdminKubeconfig } from './admin-kubeconfig.js';
 import { controlPlane, type ComponentSpec } from './components.js';
-import { dataDirInUseMessage, storeInUse } from './data-dir-lock.js';
+import { claimDataDir, dataDirInUseMessage, storeInUse } from './data-dir-lock.js';
 import { ensureDefaultStorageClass } from './default-storage-class.js';
 import { applyClusterDnsObjects, CLUSTER_DOMAIN } from './cluster-dns-addon.js';
 import { applyClusterInfoObjects } from './cluster-info-addon.js';
@@ -62,9 +62,11 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const bind = v['bind-address'];
   if (!isIP(bind)) exitWithFlagError('up', new FlagError(`--bind-address "${bind}" is not an IP address`));
   const dataDir = resolve(v['data-dir']);
-  // before anything is claimed for this cluster (a Service range that the running one holds would warn of a collision)
-  if (await storeInUse(dataDir)) {
-    process.stderr.write(`Error: ${dataDirInUseMessage(dataDir)}\n`);
+  // before anything is claimed for this cluster (a Service range that the running one holds would warn of a collision):
+  // another `up` on the data dir, even while its apiserver is down, or an apiserver run by itself on it
+  const holder = await claimDataDir(dataDir);
+  if (holder !== undefined || await storeInUse(dataDir)) {
+    process.stderr.write(`Error: ${dataDirInUseMessage(dataDir, holder)}\n`);
     process.exit(1);
   }
   const wildcard = bind === '0.0.0.0' || bind === '::';
