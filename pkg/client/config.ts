@@ -34,9 +34,9 @@ export interface RestConfig {
    * the streams of client-go's single HTTP/2 connection. Watches and other streams are not counted.
    */
   maxConnections?: number;
-  /** Per-request timeout in ms for everything but watches (default none). */
+  /** Per-request timeout in ms for everything but watches, retries included (default none). */
   timeoutMs?: number;
-  /** Retries of one request on 429 / 5xx / connection loss (default 10 as client-go's maxRetries). */
+  /** Retries of one request on a Retry-After or a dropped connection (default 10 as client-go's maxRetries; retry-policy.ts). */
   maxRetries?: number;
   metrics?: ClientMetrics;
   clock?: Clock;
