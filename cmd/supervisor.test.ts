@@ -157,9 +157,10 @@ describe('Supervisor', () => {
     const s = node();
     const log = join(dir, 'slow.log');
     // each spawn prints a line; the third one runs past resetAfterMs, the others die at once
-    s.start('slow', [`const runs = require("fs").readFileSync(${JSON.stringify(log)}, "utf8").length; console.log("run"); setTimeout(() => process.exit(1), runs === 8 ? 300 : 0)`], log);
+    s.start('slow', [`const runs = require("fs").readFileSync(${JSON.stringify(log)}, "utf8").length; console.log("run"); setTimeout(() => process.exit(1), runs === 8 ? 2_000 : 0)`], log);
     const waits: number[] = [];
-    s.keepAlive({ initialMs: 10, maxMs: 1_000, resetAfterMs: 200, onRestart: (_exit, ms) => waits.push(ms) });
+    // far from both: a quick run's time is node's start, slow on a loaded machine
+    s.keepAlive({ initialMs: 10, maxMs: 1_000, resetAfterMs: 1_500, onRestart: (_exit, ms) => waits.push(ms) });
     await until('four deaths', async () => waits.length >= 4);
     expect(waits.slice(0, 4)).toEqual([0, 10, 0, 10]);
     await s.stop();
