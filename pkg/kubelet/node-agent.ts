@@ -59,6 +59,8 @@ export class NodeAgent {
   private lastReported?: Record<string, unknown>;
   private lastReportAt = 0;
   private startingRecorded = false;
+  /** The events of the fresh Node's conditions (upstream's initialNode), once per kubelet start. */
+  private initialEventsRecorded = false;
   /** spec.unschedulable as last seen (upstream's lastNodeUnschedulable: false at start). */
   private lastUnschedulable = false;
   /** The Lease as last written: renewals update it without reading it first (upstream's latestLease). */
@@ -117,11 +119,20 @@ export class NodeAgent {
     const now = this.clock.now();
     const status = nodeStatus(this.o.identity, this.o.health?.() ?? { ready: true }, undefined, now);
     const wanted = initialNode(this.o.identity);
+    // upstream's initialNode runs the status setters on a Node of no conditions at each kubelet start, registered
+    // before or not: each pressure condition's setter records its event (from Unknown); the Ready setter records
+    // none for a condition it adds
+    const fresh = { conditions: (status.conditions as { type: string }[]).filter((c) => c.type !== 'Ready') };
+    if (!this.initialEventsRecorded) {
+      this.initialEventsRecorded = true;
+      this.recordTransitions(undefined, fresh);
+    }
     try {
       this.node = await nodes.create({ ...wanted, status });
       this.o.logger.info('successfully registered node');
       if (!(this.node.status?.conditions as unknown[] | undefined)?.length) return false; // the server dropped it
-      this.recordTransitions(undefined, status);
+      // a new Node's NodeReady, which upstream's records once its first NotReady status turns Ready
+      this.recordTransitions(fresh, status);
       this.lastReported = status;
       this.lastReportAt = now;
       return true;
