@@ -37,7 +37,8 @@ export const onShutdownSignal = (shutdown: (signal: NodeJS.Signals) => Promise<v
  * Under `mini-kube up`, up's death stops this process: the OS closes up's end of the IPC channel up gave it, and that
  * close counts as up's SIGTERM (the graceful stop; a process yet to install its handler just ends), with up's grace
  * to finish. Called at start, before any handler. Container shims inherit the kubelet's environment but no channel:
- * they and their containers outlive the kubelet for the next one to adopt.
+ * a kubelet that dies leaves them for the next one to adopt; one that stops stops them only when told to
+ * (--stop-containers-on-exit, as up's kubelet is: its cluster goes away).
  */
 export const exitWithParent = (): void => {
   if (process.env[SUPERVISED_ENV] !== '1' || !process.channel) return;
