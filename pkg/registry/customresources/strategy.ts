@@ -49,15 +49,15 @@ export function customResourceStrategy(o: CustomResourceStrategyOptions): Strate
   const validator = compileValidator(o.schema);
   // upstream validates a status update against the status property's schema alone, its messages naming paths from it
   const statusSchema = o.hasStatus ? o.schema?.properties?.status : undefined;
-  const statusValidator = statusSchema && compileValidator(statusSchema, false);
+  const statusValidator = statusSchema && compileValidator(statusSchema);
   const rules = hasRules(o.schema);
   const namespaced = o.namespaced ?? true;
   const lists = hasListSetsOrMaps(o.schema);
-  const schemaCauses = (obj: KubeObject, ratchet?: Correlation): StatusCause[] => {
-    // Metadata is ObjectMeta, validated by the generic store; the schema sees the rest.
-    const { metadata: _m, ...rest } = obj;
-    return validateWithSchema(validator, rest, '', ratchet && { drop: (e) => ratchetsSchemaError(e, ratchet) });
-  };
+  // The whole object, metadata included, as upstream's ValidateCustomResource: a root `required: [metadata]` is met
+  // by the object's metadata, and what the schema may say of metadata (the CRD's validation allows type object and
+  // the schemas of name and generateName) holds, besides the ObjectMeta checks of the generic store.
+  const schemaCauses = (obj: KubeObject, ratchet?: Correlation): StatusCause[] =>
+    validateWithSchema(validator, obj, '', ratchet && { drop: (e) => ratchetsSchemaError(e, ratchet) });
   const listCauses = (obj: KubeObject): StatusCause[] => (lists ? validateListSetsAndMaps(obj, o.schema) : []);
   /** A set or map list's duplicates are refused only when the stored object had none. */
   const listCausesOnUpdate = (obj: KubeObject, old: KubeObject): StatusCause[] => {

@@ -66,7 +66,7 @@ const FORMATS: Record<string, (s: string) => boolean> = {
 const DROP = new Set(['description', 'example', 'externalDocs', 'default', 'title', 'id', '$schema', 'nullable', 'format']);
 
 /** The ajv form of a structural schema: draft-4 booleans made draft-7 numbers, int-or-string as a type union. */
-export function toAjvSchema(s: JSONSchemaProps, root = false): Record<string, unknown> {
+export function toAjvSchema(s: JSONSchemaProps): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(s)) {
     if (k.startsWith('x-kubernetes-') || DROP.has(k)) continue;
@@ -84,8 +84,7 @@ export function toAjvSchema(s: JSONSchemaProps, root = false): Record<string, un
     delete out.minimum;
   } else delete out.exclusiveMinimum;
   if (s.properties) {
-    const props = Object.entries(s.properties).filter(([k]) => !(root && k === 'metadata'));
-    out.properties = Object.fromEntries(props.map(([k, v]) => [k, toAjvSchema(v)]));
+    out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, toAjvSchema(v)]));
   }
   if (typeof s.additionalProperties === 'object') out.additionalProperties = toAjvSchema(s.additionalProperties);
   else if (s.additionalProperties === undefined) delete out.additionalProperties;
@@ -112,10 +111,10 @@ const ajv = (): Ajv => {
   return shared;
 };
 
-/** The validator of a kind's schema (`root`: metadata left to ObjectMeta validation) or of any node of it. */
-export function compileValidator(schema: JSONSchemaProps | undefined, root = true): ValidateFunction | undefined {
+/** The validator of a kind's schema (of the whole object, metadata included) or of any node of it. */
+export function compileValidator(schema: JSONSchemaProps | undefined): ValidateFunction | undefined {
   if (!schema) return undefined;
-  return ajv().compile(toAjvSchema(schema, root));
+  return ajv().compile(toAjvSchema(schema));
 }
 
 /** Go's %v of a JSON value in a field error ("string" quoted, numbers bare). */
@@ -207,7 +206,7 @@ export interface SchemaValidationOptions {
   drop?: (e: ErrorObject) => boolean;
 }
 
-/** The schema's errors for `obj` (metadata is validated as ObjectMeta elsewhere), under the field path `prefix`. */
+/** The schema's errors for `obj`, under the field path `prefix`. */
 export function validateWithSchema(validate: ValidateFunction | undefined, obj: unknown, prefix = '', opts: SchemaValidationOptions = {}): StatusCause[] {
   if (!validate || validate(obj)) return [];
   const seen = new Set<string>();

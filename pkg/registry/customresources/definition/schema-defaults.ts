@@ -42,7 +42,7 @@ function checkDefault(s: JSONSchemaProps, path: string, requirePruned: boolean):
   // error here, as upstream's validator reports it; the schema checks name the faulty keyword too.
   let schemaErrors: StatusCause[];
   try {
-    schemaErrors = validateWithSchema(compileValidator(s, false), s.default, at);
+    schemaErrors = validateWithSchema(compileValidator(s), s.default, at);
   } catch (err) {
     return [...causes, invalidValue(at, s.default, (err as Error).message)];
   }
