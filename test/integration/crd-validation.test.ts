@@ -63,6 +63,49 @@ describe('CustomResourceDefinition validation', () => {
     expect(r.stderr).toContain('spec.subresources.scale.specReplicasPath: Invalid value: ".replicas": should be a json path under .spec');
   });
 
+  it('accepts a cheap rule on objects inside two lists without maxItems (prometheus-operator\'s sigv4) and runs it', async () => {
+    // upstream charges it once per smallest object that fits in a request, not per product of the lists' estimates
+    const receivers = crd(`        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              a:
+                type: array
+                items:
+                  type: object
+                  properties:
+                    b:
+                      type: array
+                      items:
+                        type: object
+                        properties:
+                          c:
+                            type: object
+                            properties:
+                              externalId: {type: string}
+                              roleArn: {type: string}
+                            x-kubernetes-validations:
+                            - rule: "!has(self.externalId) || has(self.roleArn)"
+                              message: externalId requires roleArn
+`).replace(/gadget/g, 'receiver').replace(/Gadget/g, 'Receiver');
+    const ok = await s.kubectlWithInput(receivers, 'apply', '-f', '-');
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    const cr = (c: string) => `apiVersion: example.com/v1\nkind: Receiver\nmetadata: {name: r, namespace: default}\nspec: {a: [{b: [{c: ${c}}]}]}\n`;
+    const deadline = Date.now() + 10_000;
+    let bad = await s.kubectlWithInput(cr('{externalId: x}'), 'create', '-f', '-');
+    // the kind is served once the CRD is established
+    while (bad.stderr.includes('no matches for kind') && Date.now() < deadline) {
+      await new Promise((res) => setTimeout(res, 50));
+      bad = await s.kubectlWithInput(cr('{externalId: x}'), 'create', '-f', '-');
+    }
+    expect(bad.stderr).toContain('spec.a[0].b[0].c: Invalid value: "object": externalId requires roleArn');
+    const good = await s.kubectlWithInput(cr('{externalId: x, roleArn: "arn:aws:iam::1:role/r"}'), 'create', '-f', '-');
+    expect(good.stderr).toBe('');
+    await s.kubectl('delete', 'crd', 'receivers.example.com', '--wait=false');
+  });
+
   it('refuses rules that do not type-check against the schema, as cel-go words it', async () => {
     const r = await s.kubectlWithInput(crd(`        type: object
         properties:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
-import { costExceededMessage, estimateCost, STATIC_COST_LIMIT } from './cost.js';
+import { childCardinality, costExceededMessage, estimateCost, multiplyCost, STATIC_COST_LIMIT, unboundedCardinality } from './cost.js';
 import { compile } from './env.js';
 
 type Gen = (max?: number) => JSONSchemaProps;
@@ -85,5 +85,49 @@ describe("estimated rule costs, as cel-go's checker and Kubernetes' size estimat
     expect(cost('isIP(self.s) && cidr(self.s).containsIP(self.s)', s)).toBe(2 + 10 + 2 + 10 + 2 + 4 + 10);
     expect(cost('sets.contains(self.l, self.l)', s)).toBe(4 + 1 + 100);
     expect(cost('matches(self.s, "a")', s)).toBe(3);
+  });
+});
+
+// upstream's CELSchemaContext cardinalities (apiextensions validation: childContext, extractMaxElements, maxCardinality)
+describe('how many times a rule can run per object', () => {
+  const walk = (...path: JSONSchemaProps[]): number | undefined => path.reduce<number | undefined>((c, s) => childCardinality(c, s), 1);
+  const list = (maxItems?: number): JSONSchemaProps => ({ type: 'array', maxItems, items: { type: 'object' } });
+  const map = (maxProperties?: number): JSONSchemaProps => ({ type: 'object', maxProperties, additionalProperties: { type: 'object' } });
+
+  it('multiplies the bounds of the lists and maps above, an object\'s fields occurring as often as it does', () => {
+    expect(walk({ type: 'object' })).toBe(1);
+    expect(walk(list(5))).toBe(5);
+    expect(walk(map(10))).toBe(10);
+    expect(walk(map(5), list(10))).toBe(50);
+    expect(walk(list(10), { type: 'object', properties: { a: map(3) } }, map(3))).toBe(30);
+    expect(walk(list(-1))).toBe(0);
+    // additionalProperties: true makes a map too
+    expect(walk({ type: 'object', additionalProperties: true })).toBeUndefined();
+  });
+
+  it('is unbounded below any list or map without maxItems or maxProperties, however bounded the rest', () => {
+    expect(walk(list())).toBeUndefined();
+    expect(walk(map())).toBeUndefined();
+    expect(walk(map(5), list())).toBeUndefined();
+    expect(walk(list(), list(5))).toBeUndefined();
+    expect(walk(list(), { type: 'object' }, list())).toBeUndefined();
+  });
+
+  it('saturates at cel-go\'s math.MaxUint64 and keeps a cost of 0 at 0', () => {
+    expect(walk(list(2 ** 40), list(2 ** 40))).toBe(2 ** 64 - 1);
+    expect(multiplyCost(0, 2 ** 64)).toBe(0);
+    expect(multiplyCost(3, 1048576)).toBe(3145728);
+  });
+
+  it('takes an unbounded cardinality as the node\'s smallest serialized values that fit in 3 MiB, a comma each', () => {
+    expect(unboundedCardinality({ type: 'object' })).toBe(1048576);
+    expect(unboundedCardinality({ type: 'integer' })).toBe(1572864);
+    expect(unboundedCardinality({ type: 'boolean' })).toBe(629145);
+    expect(unboundedCardinality({ type: 'string', format: 'date-time' })).toBe(142987);
+    // {"name":""}: required fields without a default, named in bytes
+    expect(unboundedCardinality({ type: 'object', required: ['name', 'n'], properties: { name: { type: 'string' }, n: { type: 'integer', default: 1 } } })).toBe(241979);
+    expect(unboundedCardinality({ type: 'object', required: ['né'], properties: { né: { type: 'string' } } })).toBe(262144); // {"né":""}, 11 bytes
+    // a field without a CEL type adds nothing
+    expect(unboundedCardinality({ type: 'object', required: ['x'], properties: { x: { 'x-kubernetes-preserve-unknown-fields': true } } })).toBe(1048576);
   });
 });

@@ -27,35 +27,42 @@ const REGEX_FACTOR = 0.25;
 /** Kubernetes' largest named-format pattern, what validate() is charged for (upstream: MaxNameFormatRegexSize). */
 const MAX_NAME_FORMAT_REGEX_SIZE = 128;
 
-/** The smallest serialized size of a value of the schema (upstream: estimateMinSizeJSON), for cardinalities. */
-function minSize(s: JSONSchemaProps | undefined): number {
-  if (!s) return 1;
-  if (s['x-kubernetes-int-or-string']) return 1;
-  switch (s.type) {
-    case 'string': return 2 + (s.minLength ?? 0);
-    case 'array':
-    case 'object': return 2;
-    default: return 1;
-  }
-}
-
 const itemsOf = (s: JSONSchemaProps | undefined): JSONSchemaProps | undefined => (s && !Array.isArray(s.items) ? s.items : undefined);
 const valuesOf = (s: JSONSchemaProps | undefined): JSONSchemaProps | undefined => (s && typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
 
-/** How many items or entries a value of the schema can have at most, and so how often a rule below it can run. */
-export function maxElements(s: JSONSchemaProps | undefined): number {
-  if (!s) return MAX_REQUEST_BYTES;
-  if (s.type === 'string' || s['x-kubernetes-int-or-string']) {
-    if (s.maxLength !== undefined) return s.maxLength;
-    if (s.format === 'date-time' || s.format === 'datetime') return 64;
-    if (s.format === 'date') return 10;
-    if (s.format === 'duration') return 64;
-    return MAX_REQUEST_BYTES - 2;
+/** cel-go's saturating product of a cost and how many times it is paid (upstream: multiplyWithOverflowGuard). */
+export const multiplyCost = (cost: number, times: number): number => (cost === 0 ? 0 : Math.min(UNBOUNDED, cost * times));
+
+/**
+ * How many times a child (item, value, field) of `parent` can occur per object when `parent` occurs `cardinality`
+ * times (upstream: CELSchemaContext.MaxCardinality of its childContext): times a list's maxItems, a map's
+ * maxProperties (any additionalProperties makes an object a map), 1 for an object's fields. Undefined is unbounded:
+ * below a list or map without its bound no product is kept at all.
+ */
+export function childCardinality(cardinality: number | undefined, parent: JSONSchemaProps): number | undefined {
+  if (cardinality === undefined) return undefined;
+  let bound: number | undefined = 1;
+  if (parent.type === 'array') bound = parent.maxItems;
+  else if (parent.type === 'object' && parent.additionalProperties !== undefined) bound = parent.maxProperties;
+  return bound === undefined ? undefined : multiplyCost(cardinality, Math.max(0, bound));
+}
+
+/**
+ * How many values of the schema fit in a request at most, one comma between each (upstream: maxCardinality of
+ * DeclType.MinSerializedSize): what a rule's cost is multiplied by where its cardinality is unbounded.
+ */
+export const unboundedCardinality = (s: JSONSchemaProps): number => Math.floor(MAX_REQUEST_BYTES / (minSerializedSize(s) + 1));
+
+/** Whether the schema has a CEL type (upstream: SchemaDeclType is not nil); a field without one is not in CEL. */
+function hasCelType(s: JSONSchemaProps | undefined): boolean {
+  if (!s) return false;
+  if (s['x-kubernetes-int-or-string']) return true;
+  switch (s.type) {
+    case 'array': return hasCelType(itemsOf(s));
+    case 'object': return !valuesOf(s) || hasCelType(valuesOf(s));
+    case 'string': case 'boolean': case 'number': case 'integer': return true;
+    default: return false;
   }
-  if (s.type === 'array') return s.maxItems ?? Math.floor((MAX_REQUEST_BYTES - 2) / (minSize(itemsOf(s)) + 1));
-  if (s.type === 'object' && valuesOf(s)) return s.maxProperties ?? Math.floor((MAX_REQUEST_BYTES - 2) / (minSize(valuesOf(s)) + 4));
-  if (s.type === 'object') return Object.keys(s.properties ?? {}).length || 1;
-  return 1;
 }
 
 /** The smallest serialized size of a value of the schema's CEL type (upstream: DeclType.MinSerializedSize). */
@@ -69,7 +76,9 @@ function minSerializedSize(s: JSONSchemaProps | undefined): number {
       if (valuesOf(s)) return 2;
       const required = new Set(s.required ?? []);
       let size = 2;
-      for (const [name, p] of Object.entries(s.properties ?? {})) if (required.has(name) && p.default === undefined) size += name.length + minSerializedSize(p) + 4;
+      for (const [name, p] of Object.entries(s.properties ?? {})) {
+        if (required.has(name) && p.default === undefined && hasCelType(p)) size += Buffer.byteLength(name) + minSerializedSize(p) + 4;
+      }
       return size;
     }
     default: return 1;

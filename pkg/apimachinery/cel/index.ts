@@ -6,8 +6,8 @@ export type { Ast, Compiled, Program } from './env.js';
 export type { Checked } from './check.js';
 export type { Scope, ScopeOptions } from './admission.js';
 export {
-  COST_LIMIT_EXCEEDED, costExceededMessage, estimateCost, maxElements, PER_CALL_LIMIT, resourceRootSchema, RUNTIME_COST_BUDGET,
-  STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT,
+  childCardinality, COST_LIMIT_EXCEEDED, costExceededMessage, estimateCost, multiplyCost, PER_CALL_LIMIT, resourceRootSchema,
+  RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT, unboundedCardinality,
 } from './cost.js';
 export { AuthorizationSession, withAuthorization, type AccessAnswer, type AccessQuestion } from './library/session.js';
 export { unescapeField } from './escaping.js';

@@ -3,7 +3,7 @@
 // pkg/apiserver/schema/cel). Values are handed to @bufbuild/cel typed by the schema: objects as maps, integers as int (BigInt), numbers as double.
 import type { CelInput } from '@bufbuild/cel';
 import type { JSONSchemaProps, ValidationRule } from '../../../api/apiextensions/v1/index.js';
-import { checkExpression, compile, optionalNone, optionalOf, COST_LIMIT_EXCEEDED, costExceededMessage, estimateCost, evaluate, PER_CALL_LIMIT, reads, resourceRootSchema, RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT, unescapeField, type Program, isCelError } from '../../apimachinery/cel/index.js';
+import { checkExpression, compile, optionalNone, optionalOf, COST_LIMIT_EXCEEDED, costExceededMessage, estimateCost, evaluate, PER_CALL_LIMIT, multiplyCost, reads, resourceRootSchema, RUNTIME_COST_BUDGET, STATIC_COST_LIMIT, STATIC_CRD_COST_LIMIT, unboundedCardinality, unescapeField, type Program, isCelError } from '../../apimachinery/cel/index.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { forbidden } from '../../apimachinery/field.js';
 import { isPlainObject } from '../schema/index.js';
@@ -23,14 +23,19 @@ export interface RuleCompilation {
   error?: string;
   messageError?: string;
   usesOldSelf: boolean;
-  /** Estimated cost of one evaluation times how often the rule can run per object. */
+  /** Estimated cost of one evaluation times how often the rule can run per object (upstream: getExpressionCost). */
   cost: number;
+  /** Estimated cost of one evaluation of the messageExpression: upstream charges no cardinality there. */
   messageCost: number;
 }
 
-/** Compiles, checks against the schema and costs the rules of one node that can run `cardinality` times per object. */
-export function compileRuleSet(s: JSONSchemaProps, cardinality: number, resourceRoot: boolean): RuleCompilation[] {
+/**
+ * Compiles, checks against the schema and costs the rules of one node that can run `cardinality` times per object;
+ * an unbounded (undefined) cardinality is as many of the node's smallest values as fit in a request.
+ */
+export function compileRuleSet(s: JSONSchemaProps, cardinality: number | undefined, resourceRoot: boolean): RuleCompilation[] {
   const self = resourceRoot ? resourceRootSchema(s) : s;
+  const times = cardinality ?? unboundedCardinality(self);
   return (s['x-kubernetes-validations'] ?? []).map((r) => {
     const out: RuleCompilation = { usesOldSelf: false, cost: 0, messageCost: 0 };
     // upstream's optionalOldSelf environment: oldSelf is an optional of self's type (dyn to our checker)
@@ -38,7 +43,7 @@ export function compileRuleSet(s: JSONSchemaProps, cardinality: number, resource
     try {
       const c = compile(r.rule);
       out.usesOldSelf = reads(c.ast, 'oldSelf');
-      out.cost = estimateCost(c.ast, self) * cardinality;
+      out.cost = multiplyCost(estimateCost(c.ast, self), times);
       out.error = checkExpression(r.rule, c.ast, c.positions, self, 'boolean', oldSelf);
     } catch (err) {
       out.error = `compilation failed: ${(err as Error).message}`;
@@ -47,7 +52,7 @@ export function compileRuleSet(s: JSONSchemaProps, cardinality: number, resource
       try {
         // the message's environment is the rule's: self, and oldSelf as the rule has it
         const m = compile(r.messageExpression);
-        out.messageCost = estimateCost(m.ast, self) * cardinality;
+        out.messageCost = estimateCost(m.ast, self);
         const err = checkExpression(r.messageExpression, m.ast, m.positions, self, 'string', oldSelf);
         if (err) out.messageError = err.startsWith('compilation failed: ') ? `messageExpression ${err}` : err;
       } catch (err) {
@@ -58,7 +63,8 @@ export function compileRuleSet(s: JSONSchemaProps, cardinality: number, resource
   });
 }
 
-/** The rules' costs across a whole CRD schema (upstream: TotalCost with its four most expensive rules). */
+/** The rules' costs across a whole CRD schema (upstream: TotalCost with its four most expensive rules of at least 1%
+ * of the CRD limit each: cheaper ones count in the total but are not blamed for it). */
 export interface CostObserver {
   observe(path: string, cost: number): void;
   readonly total: number;
@@ -71,6 +77,7 @@ export function costTotal(): CostObserver {
   return {
     observe(path, cost) {
       total += cost;
+      if (cost < STATIC_CRD_COST_LIMIT / 100) return;
       top.push({ path, cost });
       top.sort((a, b) => b.cost - a.cost);
       if (top.length > 4) top.pop();

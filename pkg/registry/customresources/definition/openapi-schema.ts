@@ -5,7 +5,7 @@
 import type { JSONSchemaProps, ValidationRule } from '../../../../api/apiextensions/v1/index.js';
 import type { StatusCause } from '../../../apimachinery/errors.js';
 import { forbidden, invalidValue, notSupported, required } from '../../../apimachinery/field.js';
-import { maxElements } from '../../../apimachinery/cel/index.js';
+import { childCardinality } from '../../../apimachinery/cel/index.js';
 import { compileRuleSet, costExceeded, type CostObserver } from '../cel.js';
 import { resolveFieldPath } from './field-path.js';
 import { keyPath } from './paths.js';
@@ -27,8 +27,9 @@ interface Walk {
   insideResourceMeta: boolean;
   /** Where old and new values stop correlating (oldSelf is refused below). */
   uncorrelatable?: string;
-  /** How many times a rule here can run per object (product of the max sizes of the lists and maps above). */
-  cardinality: number;
+  /** How many times a rule here can run per object: the product of the maxItems and maxProperties above, undefined
+   * (unbounded) below a list or map without one. */
+  cardinality: number | undefined;
 }
 
 const OPENAPI_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
@@ -79,12 +80,12 @@ function node(s: JSONSchemaProps | undefined, path: string, w: Walk, isRoot: boo
     if (Object.keys(s.properties ?? {}).length && (s.additionalProperties === false || typeof s.additionalProperties === 'object')) {
       out.schema.push(forbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
     }
-    let sub: Walk = { ...w, cardinality: w.cardinality * maxElements(s) };
+    let sub: Walk = { ...w, cardinality: childCardinality(w.cardinality, s) };
     if (w.insideResourceMeta) sub = { ...sub, allowDefaults: false, disallowDefaultsReason: 'inside additionalProperties applying to object metadata' };
     if (typeof s.additionalProperties === 'object') add(node(s.additionalProperties, `${path}.additionalProperties`, sub, false, opts, cost));
   }
   for (const [k, p] of sortedEntries(s.properties)) {
-    let sub = w;
+    let sub: Walk = { ...w, cardinality: childCardinality(w.cardinality, s) };
     if ((isRoot || s['x-kubernetes-embedded-resource']) && META_FIELDS.has(k)) {
       sub = { ...sub, insideResourceMeta: true };
       if (isRoot) sub = { ...sub, allowDefaults: false, disallowDefaultsReason: `in top-level ${k}` };
@@ -97,7 +98,7 @@ function node(s: JSONSchemaProps | undefined, path: string, w: Walk, isRoot: boo
   (s.anyOf ?? []).forEach((x, i) => add(node(x, `${path}.anyOf[${i}]`, w, false, opts, undefined)));
   for (const [k, d] of sortedEntries(s.definitions)) add(node(d, keyPath(`${path}.definitions`, k), w, false, opts, undefined));
   if (s.items) {
-    let sub: Walk = { ...w, cardinality: w.cardinality * maxElements(s) };
+    let sub: Walk = { ...w, cardinality: childCardinality(w.cardinality, s) };
     if (s['x-kubernetes-list-type'] !== 'map' && w.uncorrelatable === undefined) sub = { ...sub, uncorrelatable: path };
     if (Array.isArray(s.items)) s.items.forEach((x, i) => add(node(x, `${path}.items[${i}]`, sub, false, opts, cost)));
     else add(node(s.items, `${path}.items`, sub, false, opts, cost));

@@ -164,6 +164,60 @@ describe('CRD validation as upstream', () => {
     expect(errors(crd(obj({ l: bounded })))).toEqual([]);
   });
 
+  // upstream's CELSchemaContext: below a list or map without maxItems/maxProperties a rule's cardinality is unbounded,
+  // and its cost is charged as if it ran once per smallest serialized value of its own node that fits in a request
+  describe('rule cost times how often the rule can run', () => {
+    const at = 'spec.validation.openAPIV3Schema.properties[spec].properties[a].items.properties[b].items.properties[c]';
+    const nested = (c: JSONSchemaProps, aMax?: number, bMax?: number): CustomResourceDefinition => crd(obj({ spec: obj({
+      a: { type: 'array', maxItems: aMax, items: obj({ b: { type: 'array', maxItems: bMax, items: obj({ c }) } }) },
+    }) }));
+    const c = (rules: JSONSchemaProps['x-kubernetes-validations'], more: JSONSchemaProps = {}): JSONSchemaProps =>
+      obj({ externalId: { type: 'string' }, roleArn: { type: 'string' }, x: { type: 'string', maxLength: 40 } }, { 'x-kubernetes-validations': rules, ...more });
+
+    it('accepts a cheap rule on an object inside two lists without maxItems (prometheus-operator\'s sigv4)', () => {
+      expect(errors(nested(c([{ rule: '!has(self.externalId) || has(self.roleArn)' }])))).toEqual([]);
+    });
+
+    it('charges an unbounded rule 3 MiB / (its node\'s smallest serialized size + 1) runs, not the product of the lists\' estimates', () => {
+      // contains on a 40-character string costs 18; {} is 2 bytes, so 1048576 runs: 18874368
+      expect(errors(nested(c([{ rule: "self.x.contains('abc')" }])))).toEqual([
+        `${at}.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 1.9x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+      ]);
+      // a required roleArn makes the smallest c {"roleArn":""}, 15 bytes: 196608 runs
+      expect(errors(nested(c([{ rule: "self.x.contains('abc')" }], { required: ['roleArn'] })))).toEqual([]);
+      // a required field with a default or without a CEL type adds nothing
+      const free = { 'x-kubernetes-preserve-unknown-fields': true } as JSONSchemaProps;
+      expect(errors(nested(c([{ rule: "self.x.contains('abc')" }], { required: ['free'], properties: { ...c([]).properties, free } }))).length).toBe(1);
+    });
+
+    it('charges a bounded rule the product of the maxItems above it', () => {
+      expect(errors(nested(c([{ rule: "self.x.contains('abc')" }]), 1000, 555))).toEqual([]);
+      expect(errors(nested(c([{ rule: "self.x.contains('abc')" }]), 1000, 556))).toEqual([
+        `${at}.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 1.000800x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+      ]);
+      // one unbounded list above is enough to fall back to the node's own estimate
+      expect(errors(nested(c([{ rule: "self.x.contains('abc')" }], { required: ['roleArn'] }), 1000))).toEqual([]);
+    });
+
+    it('charges a messageExpression its own estimate, not times the cardinality', () => {
+      expect(errors(nested(c([{ rule: 'has(self.roleArn)', messageExpression: "'bad: ' + self.externalId" }])))).toEqual([]);
+    });
+
+    it('blames the rules of at least 1% of the CRD limit when the total passes it', () => {
+      const rules = (n: number, rule: string) => Array.from({ length: n }, () => ({ rule }));
+      const list = (n: number, rule: string, maxItems: number): CustomResourceDefinition =>
+        crd(obj({ spec: obj({ l: { type: 'array', maxItems, items: c(rules(n, rule)) } }) }));
+      const total = (factor: string) => `spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of ${factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+      // 12 rules of 18 x 500000
+      const out = errors(list(12, "self.x.contains('abc')", 500_000));
+      expect(out).toHaveLength(5);
+      expect(out.slice(0, 4)).toEqual(Array.from({ length: 4 }, () => expect.stringMatching(/^spec\.validation\.openAPIV3Schema\.properties\[spec\]\.properties\[l\]\.items\.x-kubernetes-validations\[\d+\]\.rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema$/)));
+      expect(out[4]).toBe(total('1.080000x'));
+      // 101 rules of 3 x 333333, each under 1% of the limit
+      expect(errors(list(101, "self.x == 'abc'", 333_333))).toEqual([total('1.009999x')]);
+    });
+  });
+
   it('ratchets on update and keeps names immutable once established', () => {
     const old = crd(obj({ spec: obj({}) }));
     old.status!.conditions = [{ type: 'Established', status: 'True' }];
