@@ -68,10 +68,10 @@ describe('PodSyncer', () => {
   it('says in an event that an image outside the process runtime\'s catalog is simulated', async () => {
     const { syncer, events, runtime } = setup();
     const pull = runtime.pullImage.bind(runtime);
-    vi.spyOn(runtime, 'pullImage').mockImplementation(async (image) => ({ ...(await pull(image)), simulated: true }));
+    vi.spyOn(runtime, 'pullImage').mockImplementation(async (image) => ({ ...(await pull(image)), simulated: true, user: { uid: 65532, gid: 65532 } }));
     await syncer.sync(record({}));
     expect(events.filter((e) => e.startsWith('ImageSimulated'))).toEqual([
-      'ImageSimulated: Image "nginx:1.27" is not in the image catalog: simulated, the container runs its command, or idles without one (kubelet --unknown-images=fail refuses such images)',
+      'ImageSimulated: Image "nginx:1.27" is not in the image catalog: simulated, the container runs its command with its args, or idles without one (its args alone go to the unknown entrypoint), as user 65532 unless runAsUser says otherwise (kubelet --unknown-images=fail refuses such images)',
     ]);
   });
 

@@ -487,7 +487,7 @@ export class PodSyncer {
         this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${goDurationPrecise(now - started)} (${goDurationPrecise(now - t0)} including waiting). Image size: ${info.size} bytes.`);
         if (info.simulated) {
           this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'ImageSimulated',
-            `Image "${c.image}" is not in the image catalog: simulated, the container runs its command, or idles without one (kubelet --unknown-images=fail refuses such images)`);
+            `Image "${c.image}" is not in the image catalog: simulated, the container runs its command with its args, or idles without one (its args alone go to the unknown entrypoint), as user ${info.user?.uid ?? 0} unless runAsUser says otherwise (kubelet --unknown-images=fail refuses such images)`);
         }
       } catch (err) {
         const message = `Failed to pull image "${c.image}": ${(err as Error).message}`;
@@ -509,7 +509,7 @@ export class PodSyncer {
     let user;
     let mounts: Mount[];
     try {
-      user = containerUser(pod, c, podDesc(pod));
+      user = containerUser(pod, c, podDesc(pod), rt.imageStatus(c.image)?.user);
       env = this.o.getObject
         ? await containerEnv(pod, c as Parameters<typeof containerEnv>[1], {
           podIp: rec.podIp, hostIp: this.o.hostIp, get: this.o.getObject, node: this.nodeAllocatable,

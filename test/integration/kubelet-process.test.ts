@@ -424,13 +424,30 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(await admin.pods('default').logs('bgchild')).toBe('done\n');
   });
 
-  it('runs the args alone of an image it does not know, as for an image without ENTRYPOINT; without them it idles', async () => {
-    await createBound(admin, pod('argsonly', { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'example.com/team/tool:2', args: ['sh', '-c', 'echo from args'] }] } }), NODE);
-    await phase('argsonly', 'Succeeded');
-    expect(await admin.pods('default').logs('argsonly')).toBe('from args\n');
+  it('runs the command of an image it does not know, with its args; args alone go to its unknown entrypoint, which idles, as without them', async () => {
+    await createBound(admin, pod('withcommand', { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'example.com/team/tool:2', command: ['sh', '-c'], args: ['echo from command'] }] } }), NODE);
+    await phase('withcommand', 'Succeeded');
+    expect(await admin.pods('default').logs('withcommand')).toBe('from command\n');
     await createBound(admin, pod('idle', { spec: { containers: [{ name: 'c', image: 'example.com/team/tool:2' }] } }), NODE);
     const idle = await phase('idle', 'Running');
     expect((idle.status?.containerStatuses as any[])[0].state.running).toBeTruthy();
+  });
+
+  it('runs an operator\'s pod of an unknown image: args alone, runAsNonRoot (its user is 65532), an emptyDir at /tmp over the kubelet\'s dir', async () => {
+    expect(rootDir.startsWith('/tmp/')).toBe(true); // the kubelet's programs under the emptyDir's mountPath
+    await createBound(admin, pod('operator', {
+      spec: {
+        securityContext: { runAsNonRoot: true },
+        containers: [{ name: 'c', image: 'quay.io/prometheus-operator/prometheus-operator:v0.80.0', args: ['--kubelet-service=kube-system/kubelet'], volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }] }],
+        volumes: [{ name: 'tmp', emptyDir: {} }],
+      },
+    }), NODE);
+    await phase('operator', 'Running');
+    // still up: its process answers an exec, as the image's user when the kubelet can switch users, with the emptyDir at /tmp
+    const r = await api.kubectl('exec', 'operator', '--', 'sh', '-c', 'id -u; touch /tmp/w && echo written');
+    expect(r.stdout, r.stderr).toBe(`${notRoot ? process.getuid!() : 65532}\nwritten\n`);
+    const status = (await get('operator')).status?.containerStatuses as any[];
+    expect(status[0]).toMatchObject({ restartCount: 0, state: { running: {} } });
   });
 
   it('runs the built-in nginx and stops it with SIGTERM when the pod is deleted', async () => {

@@ -1,11 +1,15 @@
 // The process runtime's image catalog (config/images.json): what an image runs when the pod gives no command, as
-// an image's ENTRYPOINT/CMD/ENV would (a builtin program, or a host command such as busybox's `sh`).
+// an image's ENTRYPOINT/CMD/ENV/USER would (a builtin program, or a host command such as busybox's `sh`). An image
+// outside it is simulated: nothing is known of it, so it is taken for one whose ENTRYPOINT idles (the pause program:
+// args given alone are the unknown entrypoint's, not a command) and whose USER is numeric and not root (65532,
+// distroless' `nonroot`, as the images of operators declare one), so that runAsNonRoot does not refuse it.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { normalizeImage } from './types.js';
 
-export interface CatalogEntry { builtin?: string; entrypoint?: string[]; cmd?: string[]; env?: string[] }
+/** `user`: the image's numeric USER, its primary group the same (root, 0, when absent). */
+export interface CatalogEntry { builtin?: string; entrypoint?: string[]; cmd?: string[]; env?: string[]; user?: number }
 export type ImageCatalog = Record<string, CatalogEntry>;
 
 const DEFAULT_CATALOG: ImageCatalog = {
@@ -28,3 +32,26 @@ export const loadImageCatalog = (path?: string): ImageCatalog => {
 /** The catalog key of an image: its repository without registry docker.io/library and without tag or digest. */
 export const imageRepository = (image: string): string =>
   normalizeImage(image).replace(/@.*$/, '').replace(/:[^:/]*$/, '').replace(/^docker\.io\/library\//, '').replace(/^docker\.io\//, '');
+
+/** The user of a simulated image: distroless' `nonroot` (65532:65532). */
+export const SIMULATED_USER = 65532;
+
+/** The image's user and primary group (CRI ImageStatus' uid), undefined for root's. */
+export const imageUser = (catalog: ImageCatalog, image: string): { uid: number; gid: number } | undefined => {
+  const uid = Object.hasOwn(catalog, imageRepository(image)) ? catalog[imageRepository(image)]!.user : SIMULATED_USER;
+  return uid ? { uid, gid: uid } : undefined;
+};
+
+/**
+ * What a container runs, as containerd's CRI makes it of the kubelet's command and args (kuberuntime passes them as
+ * the pod says, $(VAR)s expanded) and the image's config: a command replaces the ENTRYPOINT and drops the CMD, args
+ * replace the CMD (an empty list is none). A builtin program's argv is `program(name)`, to which arguments are appended.
+ */
+export const imageArgv = (catalog: ImageCatalog, image: string, c: { command?: string[]; args?: string[] }, program: (builtin: string) => string[]): string[] => {
+  const entry = Object.hasOwn(catalog, imageRepository(image)) ? catalog[imageRepository(image)]! : { builtin: 'pause' };
+  const argv = c.command?.length
+    ? [...c.command, ...(c.args ?? [])]
+    : [...(entry.builtin ? program(entry.builtin) : entry.entrypoint ?? []), ...(c.args?.length ? c.args : entry.cmd ?? [])];
+  if (!argv.length) throw new Error('no command specified');
+  return argv;
+};

@@ -1,10 +1,10 @@
 // The process runtime: every container is a real local process (its command and args, env, working dir) in its own
 // process group, owned by a shim (shim.ts) that writes its stdout/stderr to a log file in the CRI format
 // ("<RFC3339Nano> stdout|stderr F|P <line>") and records its exit (128+N for signal N); stop is SIGTERM, then SIGKILL
-// after the grace period. A container without a command runs its image's entrypoint from the image catalog
-// (config/images.json). Pods share the host network, so a pod's IP is the node's, unless the runtime is given pod
-// sandboxes (sandbox/pod-sandbox.ts): then each pod not on the host network gets its namespaces, address and
-// cgroups, and its containers run inside them. Sandboxes and containers are recorded under <root>/runtime
+// after the grace period. A container runs its command or its image's entrypoint from the image catalog
+// (config/images.json; an image outside it idles, as user 65532: image-catalog.ts). Pods share the host network, so
+// a pod's IP is the node's, unless the runtime is given pod sandboxes (sandbox/pod-sandbox.ts): then each pod not on
+// the host network gets its namespaces, address and cgroups, and its containers run inside them. Sandboxes and containers are recorded under <root>/runtime
 // (process-state.ts), so a kubelet that restarts finds them again, running containers included.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -17,7 +17,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { forkedChild, type PodSandbox, type PodSandboxes } from '../sandbox/pod-sandbox.js';
 import { BUILTINS, TOOLS } from './builtins.js';
-import { imageRepository, loadImageCatalog, type ImageCatalog } from './image-catalog.js';
+import { imageArgv, imageRepository, imageUser, loadImageCatalog, type ImageCatalog } from './image-catalog.js';
 import { RuntimeState, type ContainerRecord } from './process-state.js';
 import { AttachHub, dialInNetns, dialPod, execNotFoundMessage, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
 import { diskUsage, filesystemOf, NO_USAGE } from '../disk-usage.js';
@@ -188,7 +188,11 @@ export class ProcessRuntime implements Runtime {
         return Promise.reject(new Error(`rpc error: code = NotFound desc = failed to pull and unpack image "${name}": failed to resolve reference "${name}": ${name}: not found`));
       }
       const digest = createHash('sha256').update(name).digest('hex');
-      info = { image: name, imageRef: `${name.replace(/@.*$/, '').replace(/:[^:/]*$/, '')}@sha256:${digest}`, size: 4_000_000, ...(known ? {} : { simulated: true }) };
+      const user = imageUser(this.catalog, image);
+      info = {
+        image: name, imageRef: `${name.replace(/@.*$/, '').replace(/:[^:/]*$/, '')}@sha256:${digest}`, size: 4_000_000,
+        ...(known ? {} : { simulated: true }), ...(user ? { user } : {}),
+      };
       this.images.set(name, info);
     }
     return Promise.resolve(info);
@@ -299,7 +303,7 @@ export class ProcessRuntime implements Runtime {
   async startContainer(id: string): Promise<void> {
     const c = this.mustGet(id);
     if (c.state !== 'created') throw new Error(`container ${id} is ${c.state}, not created`);
-    const own = await this.argv(c.config);
+    const own = imageArgv(this.catalog, c.config.image, c.config, builtinArgv);
     const pod = this.pods.get(c.sandboxId);
     const mounts = c.config.mounts ?? [];
     // in a sandbox every container gets a root, for a /proc of the pod's PID namespace (ps in an ephemeral container
@@ -325,7 +329,7 @@ export class ProcessRuntime implements Runtime {
         if (dirname(m.containerPath) === '/dev' && (await stat(m.hostPath).catch(() => undefined))?.isFile()) await writeFile(m.containerPath, '', { flag: 'wx' }).catch(() => undefined);
       }
       c.root = await rootDirFor(this.podDir(c.podUid), c.name, c.attempt);
-      // a /tmp of its own, as a container has, in which the kubelet's directory stays (the pod's files, the built-in images)
+      // a /tmp of its own, as a container has, in which the kubelet's directory stays (the pod's files, the tools)
       this.keptInTmp ??= realpath(this.o.rootDir).catch(() => this.o.rootDir).then((dir) => [dir, dirname(process.execPath)]);
       const root = await rootOperations(mounts, c.cwd, hostView, { keep: await this.keptInTmp });
       argv = rootedArgv(c.root, root.cwd, [...root.ops, ...(pod ? OWN_PROC : [])], argv);
@@ -580,28 +584,6 @@ export class ProcessRuntime implements Runtime {
   /** Where the pod's files live (volumes, container dirs, logs). */
   podDir(uid: string): string { return join(this.o.rootDir, 'pods', uid); }
 
-  /**
-   * Docker's rule: command replaces ENTRYPOINT (and drops CMD); args replace CMD. An image the catalog does not know
-   * is taken for one without ENTRYPOINT whose CMD idles (pause), as most language and distribution images have no
-   * ENTRYPOINT: `kubectl run x --image=python -- python3 -m http.server` runs python3.
-   */
-  private async argv(config: ContainerConfig): Promise<string[]> {
-    const entry = this.catalog[imageRepository(config.image)];
-    let entrypoint = !entry ? [] : entry.builtin ? [process.execPath, await this.builtin(entry.builtin)] : entry.entrypoint ?? [];
-    let cmd = !entry ? [process.execPath, await this.builtin('pause')] : entry.cmd ?? [];
-    if (config.command?.length) { entrypoint = config.command; cmd = []; }
-    if (config.args) cmd = config.args;
-    const argv = [...entrypoint, ...cmd];
-    if (!argv.length) throw new Error('no command specified');
-    return argv;
-  }
-
-  private async builtin(name: string): Promise<string> {
-    if (!Object.hasOwn(BUILTINS, name)) throw new Error(`unknown builtin image program "${name}"`);
-    await this.writeBuiltins();
-    return join(this.o.rootDir, 'bin', `${name}.mjs`);
-  }
-
   /** The builtin programs, once per kubelet run, and a command for each tool in the directory containers' PATH ends with. */
   private writeBuiltins(): Promise<void> {
     const dir = join(this.o.rootDir, 'bin');
@@ -637,6 +619,16 @@ const readOnlyBinds = (paths: string[], argv: string[]): string[] => [
 
 /** Where a container's processes start on the host: its working dir, or its own directory when that is in its own root. */
 const hostCwd = (c: ContainerRecord): string => (c.root ? dirname(c.logPath) : c.cwd);
+
+/**
+ * A builtin program's argv: its source given to this Node binary, not its file, which the container's volumes can
+ * hide (an emptyDir at /tmp over a kubelet dir under /tmp) or its user be unable to read (a dir of mode 0700);
+ * arguments follow `--`.
+ */
+const builtinArgv = (name: string): string[] => {
+  if (!Object.hasOwn(BUILTINS, name)) throw new Error(`unknown builtin image program "${name}"`);
+  return [process.execPath, '--input-type=module', '-e', BUILTINS[name]!, '--'];
+};
 
 /** Whether the kernel OOM-killed a process of this cgroup (read at exit, so synchronously). */
 const oomKilled = (cgroup: string): boolean => {

@@ -111,6 +111,8 @@ export interface ImageInfo {
   size: number;
   /** Not in the process runtime's image catalog: pulled as a stand-in (its container runs the pod's command, or idles). */
   simulated?: boolean;
+  /** The image's numeric USER and its primary group (CRI ImageStatus' uid); none for root. */
+  user?: { uid: number; gid: number };
 }
 
 export interface ExecResult {
