@@ -584,12 +584,12 @@ export class ProcessRuntime implements Runtime {
   /** Where the pod's files live (volumes, container dirs, logs). */
   podDir(uid: string): string { return join(this.o.rootDir, 'pods', uid); }
 
-  /** The builtin programs, once per kubelet run, and a command for each tool in the directory containers' PATH ends with. */
+  /** Once per kubelet run, each tool's program and a command for it in the directory containers' PATH ends with. */
   private writeBuiltins(): Promise<void> {
     const dir = join(this.o.rootDir, 'bin');
     const tools = this.toolsDir();
     this.builtinsWritten ??= mkdir(tools, { recursive: true }).then(() => Promise.all([
-      ...Object.entries(BUILTINS).map(([n, src]) => writeFile(join(dir, `${n}.mjs`), src)),
+      ...TOOLS.map((n) => writeFile(join(dir, `${n}.mjs`), BUILTINS[n]!)),
       ...TOOLS.map((n) => writeFile(join(tools, n), `#!${WRAPPER_SHELL === 'sh' ? '/bin/sh' : WRAPPER_SHELL}\nexec '${process.execPath}' '${join(dir, `${n}.mjs`)}' "$@"\n`, { mode: 0o755 })),
     ])).then(() => undefined);
     return this.builtinsWritten;
