@@ -189,9 +189,12 @@ export class RestClient {
     };
   }
 
-  /** Closes the connection pool. */
-  async close(): Promise<void> {
-    await Promise.all([this.dispatcher.close(), this.streams === this.dispatcher ? undefined : this.streams.close()]);
+  private closing?: Promise<void>;
+
+  /** Closes the connection pool; closing again waits for the same close. */
+  close(): Promise<void> {
+    this.closing ??= Promise.all([this.dispatcher.close(), this.streams === this.dispatcher ? undefined : this.streams.close()]).then(() => {});
+    return this.closing;
   }
 }
 
