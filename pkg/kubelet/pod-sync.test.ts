@@ -448,11 +448,22 @@ describe('status of terminal pods and finished init containers (upstream generat
 describe('a container whose config cannot be made', () => {
   it('CreateContainerConfigError is retried after the pod worker\'s back-off period (10 s), as a failed sync is', async () => {
     const { syncer, clock, events } = setup();
-    const rec = record({ securityContext: { runAsNonRoot: true } });
+    // runAsUser 0 breaks runAsNonRoot whatever the image (the fake runtime's images run as a non-root user)
+    const rec = record({ securityContext: { runAsNonRoot: true, runAsUser: 0 } });
     await syncer.sync(rec);
     expect(rec.waiting.get('c')?.reason).toBe('CreateContainerConfigError');
     expect(rec.requeueAt).toBe(clock.now() + 10_000);
     expect(events.filter((e) => e.startsWith('Failed'))).toHaveLength(1);
+  });
+});
+
+describe('the fake runtime', () => {
+  it('starts a runAsNonRoot pod: its images, of unknown content, run as the simulated images\' non-root user', async () => {
+    const { syncer } = setup();
+    const rec = record({ securityContext: { runAsNonRoot: true } });
+    await syncer.sync(rec);
+    expect(rec.waiting.get('c')?.reason).not.toBe('CreateContainerConfigError');
+    expect(cs(syncer.status(rec)).state.waiting?.reason).not.toBe('CreateContainerConfigError');
   });
 });
 

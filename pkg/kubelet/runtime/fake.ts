@@ -17,6 +17,7 @@ import {
   type InterfaceStats, type LogChunk, type LogCursor, type LogOptions, type Runtime,
   type RuntimeEvent, type SandboxConfig, type SandboxStatus, type StreamingOptions, type StreamingSession,
 } from './types.js';
+import { SIMULATED_USER } from './image-catalog.js';
 import { IpPool } from './ip-pool.js';
 import { rfc3339Nano } from './cri-time.js';
 import { newId } from './ids.js';
@@ -78,7 +79,12 @@ export class FakeRuntime implements Runtime {
     if (this.o.pullLatencyMs) await this.clock.sleep(this.o.pullLatencyMs, signal);
     const digest = createHash('sha256').update(name).digest('hex');
     const repo = name.replace(/@.*$/, '').replace(/:[^:/]*$/, '');
-    const info: ImageInfo = { image: name, imageRef: `${repo}@sha256:${digest}`, size: 1_000_000 + (parseInt(digest.slice(0, 6), 16) % 50_000_000) };
+    // nothing runs here: every image is one of unknown content, whose user is the simulated images' non-root one (a
+    // runAsNonRoot pod starts, as on kwok's nodes)
+    const info: ImageInfo = {
+      image: name, imageRef: `${repo}@sha256:${digest}`, size: 1_000_000 + (parseInt(digest.slice(0, 6), 16) % 50_000_000),
+      user: { uid: SIMULATED_USER, gid: SIMULATED_USER },
+    };
     this.images.set(name, info);
     return info;
   }
