@@ -270,6 +270,13 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
     }
   });
 
+  it('a plain GET of pods/exec names a bad container first, as upstream resolves the location before asking for an upgrade', async () => {
+    const bad = await api.api('GET', '/api/v1/namespaces/default/pods/shell/exec?container=zz&command=true&stdout=true');
+    expect([bad.status, (bad.body as { message?: string }).message]).toEqual([400, 'container zz is not valid for pod shell']);
+    const plain = await api.api('GET', '/api/v1/namespaces/default/pods/shell/exec?container=sh&command=true&stdout=true');
+    expect([plain.status, (plain.body as { message?: string }).message]).toEqual([400, 'Upgrade request required']);
+  });
+
   it('needs create pods/exec: a user who may only get pods/exec is refused, over both transports', async () => {
     await admin.resource<KubeObject>({ group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', namespaced: true, kind: 'Role' }, 'default').create({
       apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'exec-get' },

@@ -174,7 +174,6 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
  */
 export async function proxyPodConnect(reg: Registry, request: FastifyRequest, reply: FastifyReply, pod: KubeObject, sub: 'exec' | 'attach' | 'portforward', options: KubeObject): Promise<unknown> {
   const raw = request.raw;
-  if (!upgradeHead(raw)) throw badRequest('Upgrade request required');
   const query = new URLSearchParams();
   let path: string;
   if (sub === 'portforward') {
@@ -187,6 +186,8 @@ export async function proxyPodConnect(reg: Registry, request: FastifyRequest, re
     path = `/${sub}/${podPath(pod)}/${encodeURIComponent(container)}`;
   }
   const { host, port } = kubeletOf(reg, request.server, pod);
+  // as upstream's: the location (container, node) is resolved first, then the proxy handler asks for an upgrade
+  if (!upgradeHead(raw)) throw badRequest('Upgrade request required');
   const upstream = await dialTls({ host, port, ...(await tlsFor(request.server)), servername: /^[\d.:]+$/.test(host) ? undefined : host })
     .catch((err: unknown) => { throw internalError(`error dialing backend: ${(err as Error).message}`); });
   reply.hijack();
