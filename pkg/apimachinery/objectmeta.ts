@@ -73,12 +73,14 @@ export const validateOwnerReferences = (refs: OwnerReference[] | undefined, fldP
 
 /** Go's unicode.IsPrint fails: anything but letters, marks, numbers, punctuation, symbols and the ASCII space. */
 const NOT_PRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Upstream's ValidateFieldManager: at most 128 bytes, and each character not printable named with its byte offset. */
 export const validateFieldManager = (manager: string | undefined, fldPath: string): StatusCause[] => {
   if (!manager) return [];
   const causes: StatusCause[] = [];
   if (Buffer.byteLength(manager) > FIELD_MANAGER_MAX_LENGTH) causes.push(tooLong(fldPath, FIELD_MANAGER_MAX_LENGTH));
+  if (PRINTABLE_ASCII.test(manager)) return causes; // every client's name, and far cheaper than the Unicode classes
   for (const m of manager.matchAll(NOT_PRINTABLE)) {
     const code = m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
     causes.push(invalidValue(fldPath, manager, `invalid character U+${code} (at position ${Buffer.byteLength(manager.slice(0, m.index))})`));

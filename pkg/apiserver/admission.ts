@@ -41,7 +41,11 @@ export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer):
     list: (group, plural, namespace) => {
       const r = lookup(group, plural);
       if (!r) return [];
-      return r.deps.cacher.list({ prefix: listPrefix(r.rt, namespace) }).items.map((kv) => kv.object);
+      const prefix = listPrefix(r.rt, namespace);
+      // Plugins ask on every request, mostly for kinds nobody made (webhook configurations, policy bindings, quotas):
+      // a count is two binary searches and allocates nothing.
+      if (r.deps.cacher.count(prefix) === 0) return [];
+      return r.deps.cacher.list({ prefix }).items.map((kv) => kv.object);
     },
     async create(group, plural, namespace, obj) {
       const r = reg(group, plural);

@@ -112,12 +112,15 @@ const TOO_DEEP = `couldn't get version/kind; json parse error: exceeded max dept
  * fields it repeats, which the parsers drop silently (the last value wins), for the registry to report with the
  * object's unknown fields (strict-errors.ts).
  */
+/** Anything but whitespace (trim's set): a test, where trim would copy the whole body. */
+const NOT_SPACE = /\S/;
+
 /** A request's body; `patch`: a PATCH's, which may be of the patch types (and only a PATCH's may). */
 export function decodeBody(body: Buffer | undefined, contentType: string | undefined, ctx?: RequestContext, patch = false): unknown {
   const type = mediaType(contentType);
   if (type === PROTOBUF_MEDIA_TYPE) return decodeProtobufBody(body);
   const text = body ? body.toString('utf8') : '';
-  if (text.trim() === '') throw badRequest('the body of the request was empty');
+  if (!NOT_SPACE.test(text)) throw badRequest('the body of the request was empty');
   const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml';
   if (!yaml && type !== 'application/json' && !(patch && PATCH_TYPES[type]) && type !== '') throw unsupportedMediaType();
   if (type === 'application/apply-patch+yaml' && !patch) throw unsupportedMediaType();

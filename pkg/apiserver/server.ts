@@ -94,6 +94,9 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     loggerInstance: log,
     // Requests are recorded by audit, not logged one by one.
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log is the server's logger itself: the few lines logged per request name their URL, and a child
+    // logger made for every request (to bind fastify's request counter) was a cost of every request
+    childLoggerFactory: (logger) => logger,
     // Kubernetes names may hold characters fastify would otherwise reject in a route.
     routerOptions: { maxParamLength: 2048 },
     // No route declares a schema (the handlers decode bodies, after authorization): fastify's ajv and

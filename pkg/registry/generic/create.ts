@@ -54,8 +54,8 @@ export async function create(reg: Registry, ctx: RequestContext, body: unknown, 
     // (a retry that renamed the old one stored the object under a key that was not its name)
     const m = obj.metadata!;
     try {
-      const kv = await reg.deps.store.create(reg.key(ctx.namespace, m.name!), obj);
-      return { object: kv.object, bytes: kv.bytes };
+      // the stored KeyValue itself: its object is parsed again only if a response needs more than its bytes
+      return await reg.deps.store.create(reg.key(ctx.namespace, m.name!), obj);
     } catch (err) {
       if (!named && m.generateName && isStorageError(err, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) {
         m.name = generateName(m.generateName);
@@ -87,8 +87,10 @@ function prepareForCreate(reg: Registry, ctx: RequestContext, obj: KubeObject): 
   delete meta.selfLink;
   if (reg.strategy.generation) meta.generation = 1;
   else delete meta.generation;
-  if (reg.hasStatus && !reg.strategy.keepStatusOnCreate) delete obj.status;
+  const resetStatus = reg.hasStatus && !reg.strategy.keepStatusOnCreate;
+  if (resetStatus) delete obj.status;
   reg.strategy.prepareForCreate?.(obj, ctx);
-  // the status just reset is Go's zero status again (`status: {}`, a ReplicaSet's `{replicas: 0}`)
-  writeZeroValues(reg.deps.decoder, obj, reg.rt.definition);
+  // the status just reset is Go's zero status again (`status: {}`, a ReplicaSet's `{replicas: 0}`), and what the
+  // strategy cleared is Go's zero value too; decoding wrote them for the rest
+  if (resetStatus || reg.strategy.prepareForCreate) writeZeroValues(reg.deps.decoder, obj, reg.rt.definition);
 }

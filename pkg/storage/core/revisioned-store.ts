@@ -3,7 +3,7 @@
 import type { KubeObject } from '../../../api/types.js';
 import { StorageError } from '../errors.js';
 import type { KeyValue, ListResult, Store, StoreEvent, WatchEventType, Watcher, WatchOptions } from '../interface.js';
-import { stampKeyValue } from '../keyvalue.js';
+import { stampHeldKeyValue, stampKeyValue, type HeldKeyValue } from '../keyvalue.js';
 import { EventLog } from './event-log.js';
 import { GroupCommit } from './group-commit.js';
 import type { CompactionOptions, Journal, RecoveredState } from './journal.js';
@@ -154,7 +154,8 @@ export class RevisionedStore implements Store {
 
   private write(type: WatchEventType, key: string, object: KubeObject, prev: KeyValue | undefined): Promise<KeyValue> {
     const revision = ++this.lastAssigned;
-    const kv = stampKeyValue(key, object, revision, type === 'ADDED' || !prev ? revision : prev.createRevision);
+    // a new object's parsed form is held only until its event has been dispatched (HeldKeyValue)
+    const kv = type === 'ADDED' ? stampHeldKeyValue(key, object, revision, revision) : stampKeyValue(key, object, revision, prev ? prev.createRevision : revision);
     if (type === 'DELETED') this.latest.delete(key);
     else this.latest.set(key, kv);
     const ev: StoreEvent = prev ? { type, key, revision, kv, prev } : { type, key, revision, kv };
@@ -169,6 +170,7 @@ export class RevisionedStore implements Store {
       this.log.push(ev);
       this.durableRevision = ev.revision;
       this.hub.dispatch(ev);
+      if (ev.type === 'ADDED') (ev.kv as HeldKeyValue).release();
     }
     this.hub.progress(this.durableRevision);
     // Kept events live in memory too: under a heavy write rate, do not wait for the timer to bound them.
