@@ -147,7 +147,12 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   installJsonFormatting(app);
   // Bodies are read raw and decoded by the handlers, after authorization, as JSON or YAML.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  const rawBody = (_req: unknown, body: Buffer | string, done: (err: null, body: Buffer | string) => void): void => done(null, body);
+  // The types clients send, named: fastify remembers a named type's parser, but looks a type up anew (parses the
+  // header, tries every pattern) on every request that only the catch-all takes.
+  app.addContentTypeParser(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/json-patch+json',
+    'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'], { parseAs: 'buffer' }, rawBody);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, rawBody);
   app.addHook('onRequest', (request, _reply, done) => { markStreamedBody(request.raw); done(); });
 
   // Custom resources come and go: the served set is published anew by the CRD controller on every change.
