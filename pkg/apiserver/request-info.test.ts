@@ -23,7 +23,10 @@ describe('requestInfo', () => {
     expect(ri('GET', '/api/v1/pods', { watch: 'True' }).verb).toBe('watch');
     expect(ri('GET', '/api/v1/pods', { watch: 'false' }).verb).toBe('list');
     expect(ri('GET', '/api/v1/watch/namespaces/ns/pods').verb).toBe('watch');
-    expect(ri('GET', '/api/v1/watch/namespaces/ns/pods/p')).toMatchObject({ verb: 'watch', name: 'p' });
+    expect(ri('GET', '/api/v1/watch/namespaces/ns/pods/p')).toMatchObject({ verb: 'watch', name: 'p', watchPath: true });
+    expect(ri('GET', '/api/v1/pods', { watch: 'true' }).watchPath).toBe(false);
+    // upstream's special verb: the path decides, whatever the method (its router then refuses all but GET)
+    expect(ri('POST', '/api/v1/watch/namespaces/ns/configmaps')).toMatchObject({ verb: 'watch', resource: 'configmaps', watchPath: true });
   });
 
   it('leaves discovery and other paths as non-resource requests', () => {

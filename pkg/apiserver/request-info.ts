@@ -17,6 +17,8 @@ export interface RequestInfo {
   subresource: string;
   name: string;
   parts: string[];
+  /** Asked by the old /watch/ path, where upstream routes only GETs of what can be watched (its verb is watch whatever the method). */
+  watchPath: boolean;
 }
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
@@ -31,7 +33,7 @@ export function requestInfo(method: string, url: string, query: Record<string, u
   const segments = unescapePath(path).split('/').filter((s) => s !== '');
   const info: RequestInfo = {
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
-    namespace: '', resource: '', subresource: '', name: '', parts: [],
+    namespace: '', resource: '', subresource: '', name: '', parts: [], watchPath: false,
   };
   if (segments[0] !== 'api' && segments[0] !== 'apis') return info;
   info.apiPrefix = segments[0];
@@ -49,9 +51,9 @@ export function requestInfo(method: string, url: string, query: Record<string, u
 
   info.isResourceRequest = true;
   info.verb = VERB_BY_METHOD[method] ?? method.toLowerCase();
-  let watchPath = false;
   if (rest[0] === 'watch') {
-    watchPath = true;
+    info.watchPath = true;
+    info.verb = 'watch';
     rest = rest.slice(1);
   }
   // /namespaces/<ns>/<resource>... except the namespaces resource itself (/namespaces/<name>[/status|/finalize]).
@@ -65,9 +67,9 @@ export function requestInfo(method: string, url: string, query: Record<string, u
   info.subresource = rest[2] ?? '';
 
   if (!info.name) {
-    if (info.verb === 'get') info.verb = isTrue(query.watch) || watchPath ? 'watch' : 'list';
+    if (info.verb === 'get') info.verb = isTrue(query.watch) ? 'watch' : 'list';
     else if (info.verb === 'delete') info.verb = 'deletecollection';
-  } else if (info.verb === 'get' && (isTrue(query.watch) || watchPath)) {
+  } else if (info.verb === 'get' && isTrue(query.watch)) {
     info.verb = 'watch';
   }
   return info;

@@ -108,6 +108,9 @@ describe('POST bindings', () => {
       const r = await s.api(method, `${NS}/bindings/stale`, method === 'PUT' ? binding('stale', 'n1') : undefined);
       expect([r.status, r.body.reason]).toEqual([404, 'NotFound']);
     }
+    // nothing to watch: upstream has no /watch/ route for it
+    const watched = await s.api('GET', NS.replace('/api/v1/', '/api/v1/watch/') + '/bindings');
+    expect([watched.status, watched.body.reason]).toEqual([404, 'NotFound']);
     const discovery = (await s.api('GET', '/api/v1')).body.resources.find((r: { name: string }) => r.name === 'bindings');
     expect(discovery).toEqual({ name: 'bindings', singularName: 'binding', namespaced: true, kind: 'Binding', verbs: ['create'] });
   });

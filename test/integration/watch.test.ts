@@ -275,6 +275,12 @@ describe('watch over HTTPS', () => {
       expect(w.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED x', 'MODIFIED x', 'DELETED x']);
       w.close();
     }
+    // the /watch/ paths are GET routes of what can be watched, nothing else (no create there, no subresources)
+    const posted = await s.api('POST', '/api/v1/watch/namespaces/w-one/configmaps', cm('w'));
+    expect([posted.status, posted.body.reason]).toEqual([405, 'MethodNotAllowed']);
+    expect((await s.api('GET', '/api/v1/namespaces/w-one/configmaps/w')).status).toBe(404);
+    const status = await s.api('GET', '/api/v1/watch/namespaces/w-one/pods/p/status');
+    expect([status.status, status.body.reason]).toEqual([404, 'NotFound']);
   });
 
   it('Table watch: each event is a Table of one row, column definitions in the first', async () => {

@@ -37,6 +37,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
   // which passes what it does not serve on to the not-found handler.
   if (!reg) throw noRoute(BUILTIN_GROUP_VERSIONS.has(`${info.apiGroup}/${info.apiVersion}`) && lookup.servesGroupVersion(info.apiGroup, info.apiVersion));
   if (!reg.rt.namespaced && info.namespace && info.resource !== 'namespaces') throw noRoute(!isCustomResource(reg));
+  if (info.watchPath) checkWatchPath(reg, info, request.method);
   if (info.subresource) return subresourceHandler(reg, request, reply);
   // the router's refusals come before anything of the request is read
   checkVerb(reg, info);
@@ -103,6 +104,15 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
     default:
       throw methodNotAllowed(`the server does not allow this method on the requested resource`);
   }
+}
+
+/**
+ * The old /watch/ paths: upstream installs them for GET of a resource that can be watched (its collections and
+ * objects, no subresource); another method there finds the path but not the method.
+ */
+function checkWatchPath(reg: Registry, info: RequestInfo, method: string): void {
+  if (!(reg.rt.verbs as string[]).includes('watch') || info.subresource) throw noRoute(true);
+  if (method !== 'GET') throw methodNotAllowed('the server does not allow this method on the requested resource');
 }
 
 /** The verbs of an object's path: without any, the resource has no such route (upstream's installer). */
