@@ -181,6 +181,8 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
       },
       toStorage: v.name === storageVersion ? (obj) => toVersion(obj, storageVersion)
         : (obj) => andThen(toVersion(obj, storageVersion), prunedFrom(apiVersion, apiVersionOf(group, storageVersion))),
+      // the only version, and the only one objects were stored at
+      identity: crd.spec.versions.length === 1 && (crd.status?.storedVersions ?? []).every((s) => s === v.name) && !hasDefaults(schemas.get(apiVersion)),
     };
     const view = convertingStore(o.store, codec);
     const cacher = new ConversionCacher(view, resourcePrefix(rt), { historySize: o.watchCacheHistorySize });

@@ -16,6 +16,11 @@ export interface ViewCodec {
   toView(obj: KubeObject): KubeObject | Promise<KubeObject>;
   /** An object of this version as the storage version keeps it. */
   toStorage(obj: KubeObject): KubeObject | Promise<KubeObject>;
+  /**
+   * Every stored object is served as it is (the only version, nothing defaulted on read): reads and events pass
+   * through without their objects being looked at, which would parse again what the store no longer holds parsed.
+   */
+  identity?: boolean;
 }
 
 export interface ConvertingStore extends Store {
@@ -34,6 +39,7 @@ export const heldRetry = { minMs: 1_000, maxMs: 30_000 };
 const isPromise = <T>(v: T | Promise<T>): v is Promise<T> => typeof (v as Promise<T>)?.then === 'function';
 
 function viewKv(codec: ViewCodec, kv: KeyValue): KeyValue | Promise<KeyValue> {
+  if (codec.identity) return kv;
   const wrap = (o: KubeObject): KeyValue => (o === kv.object ? kv : { ...kv, object: o, bytes: Buffer.from(JSON.stringify(o)) });
   const o = codec.toView(kv.object);
   return isPromise(o) ? o.then(wrap) : wrap(o);
@@ -41,6 +47,7 @@ function viewKv(codec: ViewCodec, kv: KeyValue): KeyValue | Promise<KeyValue> {
 
 /** An event with its object (and previous object) converted; a sync conversion answers (or throws) at once. */
 function viewEvent(codec: ViewCodec, ev: StoreEvent): StoreEvent | Promise<StoreEvent> {
+  if (codec.identity) return ev;
   const kv = viewKv(codec, ev.kv);
   const prev = ev.prev && viewKv(codec, ev.prev);
   if (!isPromise(kv) && !isPromise(prev)) return { ...ev, kv, prev };
