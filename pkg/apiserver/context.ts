@@ -52,11 +52,16 @@ export function requestContext(request: FastifyRequest, info: RequestInfo): Requ
     fieldManager: options?.fieldManager || managerFromUserAgent(userAgent),
     fieldValidation: (options?.fieldValidation || 'Warn') as FieldValidation,
     options,
-    warnings: [],
+    warnings: (request.warnings ??= []),
     auditAnnotations: (request.auditAnnotations ??= {}),
     deadline: request.deadline,
     now: new Date(),
   };
+}
+
+/** Records a warning for the request's response, whatever its outcome (upstream's warning.AddWarning). */
+export function recordWarning(request: FastifyRequest, text: string): void {
+  (request.warnings ??= []).push(text);
 }
 
 /** Upstream names a manager after the user agent's program: "kubectl-client-side-apply/v1.32 (...)" -> "kubectl-client-side-apply". */

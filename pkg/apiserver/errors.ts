@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { badRequest, internalError, isStatusError, noRoute, PageNotFound, StatusError, tooLarge, unsupportedMediaType } from '../apimachinery/errors.js';
 import { PROTOBUF_MEDIA_TYPE } from '../apimachinery/protobuf/index.js';
 import { protobufStatus } from './protobuf-response.js';
+import { setWarnings } from './respond.js';
 
 function toStatusError(err: FastifyError | Error): StatusError {
   if (isStatusError(err)) return err;
@@ -22,6 +23,8 @@ function toStatusError(err: FastifyError | Error): StatusError {
 export function sendStatusError(request: FastifyRequest, reply: FastifyReply, se: StatusError): void {
   if (se.details?.retryAfterSeconds !== undefined) reply.header('retry-after', String(se.details.retryAfterSeconds));
   if (reply.sent || reply.raw.headersSent) return;
+  // what the request warned of before it failed goes out with its error, as upstream's recorder sends it
+  if (request.warnings) setWarnings(reply, request.warnings);
   // Go's http.NotFound, as upstream's not-found handler answers
   if (se instanceof PageNotFound) return void reply.code(404).header('x-content-type-options', 'nosniff').type('text/plain; charset=utf-8').send(Buffer.from('404 page not found\n'));
   const status = se.toStatus();

@@ -11,6 +11,11 @@ declare module 'fastify' {
     deadline?: Deadline;
     /** What admission and the registry add to the request's audit event, merged into it as the response completes. */
     auditAnnotations?: Record<string, string>;
+    /**
+     * The request's warning recorder: what the handlers, decode and admission warn of, sent as Warning headers with
+     * whatever response goes out, an error's too (upstream's recorder writes each into the headers as it comes).
+     */
+    warnings?: string[];
   }
   interface FastifyInstance {
     /** The APIResponseCompression feature gate (on unless turned off): large responses gzipped for clients that accept it. */

@@ -9,6 +9,7 @@ import { notFound } from '../../apimachinery/errors.js';
 import type { RegistrySet } from '../../registry/index.js';
 import type { Store } from '../../storage/interface.js';
 import { keyValueOf } from '../../storage/keyvalue.js';
+import { recordWarning } from '../context.js';
 import { sendList, sendObject } from '../respond.js';
 
 const DEPRECATED = 'v1 ComponentStatus is deprecated in v1.19+';
@@ -36,14 +37,17 @@ export function registerComponentStatuses(app: FastifyInstance, regs: RegistrySe
     const healthy = await (store.healthy?.() ?? true);
     return componentStatus(name, healthy ? { healthy: true, message: '{"health":"true","reason":""}' } : { healthy: false, error: 'the store does not answer' });
   };
-  const responder = (request: FastifyRequest, reply: FastifyReply, now: Date) => ({ rt, request, reply, warnings: [DEPRECATED], now });
+  // the deprecation is recorded first: a read that fails warns of it too
+  const responder = (request: FastifyRequest, reply: FastifyReply, now: Date) => ({ rt, request, reply, warnings: request.warnings ?? [], now });
   app.get('/api/v1/componentstatuses', async (request, reply) => {
+    recordWarning(request, DEPRECATED);
     const now = new Date();
     const items = await Promise.all(NAMES.map((n) => status(n, now)));
     const kvs = items.map((o) => keyValueOf(`/componentstatuses/${o.metadata!.name}`, Buffer.from(JSON.stringify(o)), 0, 0, o));
     return sendList(responder(request, reply, now), kvs, {});
   });
   app.get('/api/v1/componentstatuses/:name', async (request, reply) => {
+    recordWarning(request, DEPRECATED);
     const { name } = request.params as { name: string };
     if (!NAMES.includes(name)) throw notFound({ group: '', resource: 'componentstatuses' }, name);
     const now = new Date();

@@ -10,7 +10,7 @@ import type { Registry } from '../../registry/generic/registry.js';
 import { putRequest, update } from '../../registry/generic/update.js';
 import { patchBuilder } from '../../registry/generic/patch.js';
 import { decodeAs } from '../../registry/generic/decode.js';
-import { requestContext } from '../context.js';
+import { recordWarning, requestContext } from '../context.js';
 import { decodeBody, patchTypeOf } from '../negotiation.js';
 import { sendList, sendObject, successStatus, type Responder } from '../respond.js';
 import type { RequestInfo } from '../request-info.js';
@@ -41,8 +41,9 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
   if (info.subresource) return subresourceHandler(reg, request, reply);
   // the router's refusals come before anything of the request is read
   checkVerb(reg, info);
+  // a deprecated version's warning comes first, before the options are read (upstream adds it ahead of the handler)
+  if (reg.rt.warning) recordWarning(request, reg.rt.warning);
   const ctx = requestContext(request, info);
-  if (reg.rt.warning) ctx.warnings.push(reg.rt.warning);
   const r: Responder = { rt: reg.rt, request, reply, warnings: ctx.warnings, now: ctx.now };
   const q = request.query as Query;
 

@@ -9,7 +9,7 @@ import { badRequest, methodNotAllowed, noRoute, notFound, serviceUnavailable } f
 import { patchBuilder } from '../../registry/generic/patch.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { putRequest, update, type UpdateRequest } from '../../registry/generic/update.js';
-import { requestContext } from '../context.js';
+import { recordWarning, requestContext } from '../context.js';
 import { decodeBody, patchTypeOf } from '../negotiation.js';
 import { sendObject, type Responder } from '../respond.js';
 import { isTrue } from '../request-info.js';
@@ -28,8 +28,9 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
   // resource's has no route at all.
   if (!sub) throw isCustomResource(reg) ? notFound(reg.gr, info.name) : noRoute(true);
   if (!(sub.verbs as string[]).includes(info.verb)) throw methodNotAllowed('the server does not allow this method on the requested resource');
+  // a deprecated version's warning comes first, before the options are read (upstream adds it ahead of the handler)
+  if (reg.rt.warning) recordWarning(request, reg.rt.warning);
   const ctx = requestContext(request, info);
-  if (reg.rt.warning) ctx.warnings.push(reg.rt.warning);
   const r: Responder = { rt: reg.rt, request, reply, warnings: ctx.warnings, now: ctx.now };
   const q = request.query as Record<string, string | undefined>;
   const body = (): unknown => decodeBody(request.body as Buffer, request.headers['content-type'], ctx, info.verb === 'patch');
