@@ -15,6 +15,7 @@ import { jsonEqual } from '../../apimachinery/json-equal.js';
 import type { Strategy } from '../strategy.js';
 import { asObj } from '../validation/field-checks.js';
 import { goNested, goString, goStringPointer, goStructDiff, goTypedSlice, type GoField } from '../validation/go-diff.js';
+import { persistentVolumeClaimWarnings } from './volume-warnings.js';
 
 type Obj = Record<string, any>;
 
@@ -159,4 +160,7 @@ export const persistentVolumeClaimStrategy: Strategy = {
   },
   validate: (pvc: KubeObject) => validatePersistentVolumeClaimSpec(pvc.spec),
   validateUpdate: validatePersistentVolumeClaimUpdate,
+  // of the new object on every update, as upstream
+  warningsOnCreate: persistentVolumeClaimWarnings,
+  warningsOnUpdate: persistentVolumeClaimWarnings,
 };

@@ -24,6 +24,7 @@ import { goNested, goStructDiff, type GoField } from '../validation/go-diff.js';
 import { goPointer, goQuantity, goQuote, invalidRendered, notSupportedRendered } from '../validation/go-values.js';
 import { jsonEqual } from '../../apimachinery/json-equal.js';
 import { quantityOf } from '../validation/resources.js';
+import { persistentVolumeWarnings } from './volume-warnings.js';
 
 /** sets.List order. */
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
@@ -180,6 +181,9 @@ export const persistentVolumeStrategy: Strategy = {
   },
   validate: (pv) => validatePersistentVolumeSpec(pv.spec),
   validateUpdate: validatePersistentVolumeUpdate,
+  // of the new object on every update, as upstream
+  warningsOnCreate: persistentVolumeWarnings,
+  warningsOnUpdate: persistentVolumeWarnings,
 };
 
 /** core.PersistentVolumeSource's fields in Go's order, for the diff of the immutable-source error. */

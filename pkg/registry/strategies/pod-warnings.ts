@@ -41,8 +41,15 @@ const DEPRECATED_VOLUMES: readonly [string, string][] = [
   ['glusterfs', 'deprecated in v1.25, non-functional in v1.26+'],
 ];
 const DEPRECATED_SINCE_1_28: readonly string[] = ['cephfs', 'rbd'];
+const PLUGIN_DEPRECATIONS = new Map<string, string>([
+  ...DEPRECATED_VOLUMES, ...DEPRECATED_SINCE_1_28.map((p): [string, string] => [p, 'deprecated in v1.28, non-functional in v1.31+']),
+]);
 /** Upstream names the storageos plugin by its Go field (storageOS) in the warning, not by its JSON name. */
 const VOLUME_FIELD_NAMES: Readonly<Record<string, string>> = { storageos: 'storageOS' };
+
+/** The warning for a deprecated or gone volume plugin (one of the above) set under `path`: a pod's volume or a PV's spec. */
+export const volumePluginWarning = (plugin: string, path: string): string =>
+  `${path}.${VOLUME_FIELD_NAMES[plugin] ?? plugin}: ${PLUGIN_DEPRECATIONS.get(plugin)}`;
 
 const SECCOMP_POD_ANNOTATION = 'seccomp.security.alpha.kubernetes.io/pod';
 const SECCOMP_CONTAINER_ANNOTATION_PREFIX = 'container.seccomp.security.alpha.kubernetes.io/';
@@ -84,7 +91,7 @@ export function pvcSpecWarnings(spec: unknown, path: string): string[] {
 }
 
 /** nodeapi.GetWarningsForNodeSelectorTerm: deprecated labels among a term's matchExpressions keys. */
-function nodeSelectorTermWarnings(term: unknown, path: string): string[] {
+export function nodeSelectorTermWarnings(term: unknown, path: string): string[] {
   const out: string[] = [];
   list(asObj(term)?.matchExpressions).forEach((e, i) => {
     const key = str(asObj(e)?.key);
@@ -118,10 +125,10 @@ function volumeWarnings(volumes: readonly unknown[], spec: string): string[] {
     const v = asObj(raw);
     if (!v) return;
     const path = `${spec}.volumes[${i}]`;
-    for (const [plugin, msg] of DEPRECATED_VOLUMES) if (!isNull(v[plugin])) out.push(`${path}.${VOLUME_FIELD_NAMES[plugin] ?? plugin}: ${msg}`);
+    for (const [plugin] of DEPRECATED_VOLUMES) if (!isNull(v[plugin])) out.push(volumePluginWarning(plugin, path));
     const claim = asObj(asObj(v.ephemeral)?.volumeClaimTemplate);
     if (claim) out.push(...pvcSpecWarnings(claim.spec, `${path}.ephemeral.volumeClaimTemplate.spec`));
-    for (const plugin of DEPRECATED_SINCE_1_28) if (!isNull(v[plugin])) out.push(`${path}.${plugin}: deprecated in v1.28, non-functional in v1.31+`);
+    for (const plugin of DEPRECATED_SINCE_1_28) if (!isNull(v[plugin])) out.push(volumePluginWarning(plugin, path));
   });
   return out;
 }
@@ -247,7 +254,7 @@ function specAndMetaWarnings(specRaw: unknown, metaRaw: unknown, prefix: string 
     const security = asObj(c.securityContext);
     const seccomp = SECCOMP_CONTAINER_ANNOTATION_PREFIX + name;
     if (isNull(security?.seccompProfile) && Object.hasOwn(annotations, seccomp)) out.push(`${annotationPath(seccomp)}: ${SECCOMP_FIELD}`);
-    // a pod's AppArmor annotations are warned of as they are copied to its fields (the pod strategy's business)
+    // a pod's AppArmor annotations are warned of as they are copied to its fields (pod-apparmor.ts)
     const appArmor = APPARMOR_CONTAINER_ANNOTATION_PREFIX + name;
     if (prefix !== undefined && !podAppArmor && isNull(security?.appArmorProfile) && Object.hasOwn(annotations, appArmor)) {
       out.push(`${annotationPath(appArmor)}: deprecated since v1.30; use the "appArmorProfile" field instead`);
