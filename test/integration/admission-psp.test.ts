@@ -5,7 +5,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { cleanStdout as ok } from '../support/kubectl-run.js';
+import { cleanStdout as ok, succeeded } from '../support/kubectl-run.js';
 import { certificateUser, type TestUser } from './authz-support.js';
 
 const hasPythonClient = (() => {
@@ -131,13 +131,16 @@ describe('PodSecurityPolicy', () => {
     await ok(s.kubectl('create', 'clusterrole', 'psp-profiled', '--verb=use', '--resource=podsecuritypolicies.policy', '--resource-name=profiled'));
     await ok(s.kubectl('create', 'rolebinding', 'alice-profiled', '--clusterrole=psp-profiled', '--user=alice', '-n', 'profiles'));
 
-    await ok(alice.kubectl('run', 'plain', '--image=nginx', '-n', 'profiles'));
+    // the policy's AppArmor annotation is then copied to the container's field, and warned of, as any pod's
+    const plain = await alice.kubectl('run', 'plain', '--image=nginx', '-n', 'profiles');
+    expect([plain.code, plain.stderr]).toEqual([0, 'Warning: metadata.annotations[container.apparmor.security.beta.kubernetes.io/plain]: deprecated since v1.30; use the "appArmorProfile" field instead\n']);
     const pod = JSON.parse(await ok(s.kubectl('get', 'pod', 'plain', '-n', 'profiles', '-o', 'json')));
     expect(pod.metadata.annotations).toMatchObject({
       'kubernetes.io/psp': 'profiled', 'seccomp.security.alpha.kubernetes.io/pod': 'runtime/default', 'container.apparmor.security.beta.kubernetes.io/plain': 'runtime/default',
     });
     expect(pod.spec.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
-    await ok(alice.kubectl('run', 'audited', '--image=nginx', '-n', 'profiles', '--overrides={"spec":{"containers":[{"name":"audited","image":"nginx","securityContext":{"seccompProfile":{"type":"Localhost","localhostProfile":"audit.json"}}}]}}'));
+    expect(pod.spec.containers[0].securityContext.appArmorProfile).toEqual({ type: 'RuntimeDefault' });
+    await succeeded(alice.kubectl('run', 'audited', '--image=nginx', '-n', 'profiles', '--overrides={"spec":{"containers":[{"name":"audited","image":"nginx","securityContext":{"seccompProfile":{"type":"Localhost","localhostProfile":"audit.json"}}}]}}'), ['run', 'audited']);
 
     const loose = await alice.kubectl('run', 'loose', '--image=nginx', '-n', 'profiles', '--overrides={"spec":{"securityContext":{"seccompProfile":{"type":"Unconfined"}}}}');
     expect(loose.stderr).toContain('pods "loose" is forbidden: PodSecurityPolicy: unable to admit pod: [pod.metadata.annotations[seccomp.security.alpha.kubernetes.io/pod]: Forbidden: unconfined is not an allowed seccomp profile. Valid values are runtime/default,localhost/audit.json');

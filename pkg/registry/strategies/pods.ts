@@ -7,6 +7,7 @@ import { rfc3339 } from '../meta.js';
 import type { Strategy } from '../strategy.js';
 import { validateEphemeralContainersUpdate } from './ephemeral-containers.js';
 import { validatePodAnnotationUpdates } from './pod-annotations.js';
+import { applyAppArmorVersionSkew } from './pod-apparmor.js';
 import { validatePodStatusUpdate } from './pod-status.js';
 import { validatePodSpecUpdate } from './pod-update.js';
 import { validatePodVolumeClaims } from '../validation/volumes.js';
@@ -27,6 +28,7 @@ export const podStrategy: Strategy = {
       }];
     }
     mutatePodAffinity(pod);
+    applyAppArmorVersionSkew(pod, ctx);
   },
   prepareForStatusUpdate(pod, old) {
     // the QoS class is the apiserver's, set at creation: a writer that leaves it out keeps it
