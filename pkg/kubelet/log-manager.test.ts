@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../client/index.js';
-import { ContainerLogManager } from './log-manager.js';
+import { ContainerLogManager, removeContainerAndLogs } from './log-manager.js';
 import type { Runtime } from './runtime/types.js';
 
 let dir = '';
@@ -58,5 +58,15 @@ describe('ContainerLogManager', () => {
     await new ContainerLogManager({ runtime: rt.runtime, clock: new FakeClock(0), logger: pino({ level: 'silent' }), containerLogMaxSizeBytes: 100 }).rotateLogs();
     expect(await readdir(dir)).toEqual(['0.log']);
     expect(() => new ContainerLogManager({ runtime: rt.runtime, clock: new FakeClock(0), logger: pino({ level: 'silent' }), containerLogMaxFiles: 1 })).toThrow('invalid MaxFiles 1, must be > 1');
+  });
+
+  it('removes a container with its log and rotated copies, not the logs of its other attempts', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'log-manager-'));
+    for (const f of ['0.log', '0.log.20260304-050607.gz', '0.log.20260304-050608', '1.log', '10.log']) await writeFile(join(dir, f), 'x');
+    const removed: string[] = [];
+    const runtime = { logPath: () => join(dir, '0.log'), removeContainer: async (id: string) => { removed.push(id); } } as unknown as Runtime;
+    await removeContainerAndLogs(runtime, 'c1');
+    expect(removed).toEqual(['c1']);
+    expect((await readdir(dir)).sort()).toEqual(['1.log', '10.log']);
   });
 });

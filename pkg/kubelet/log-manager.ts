@@ -115,3 +115,19 @@ async function compress(file: string): Promise<void> {
     await rm(tmp, { force: true });
   }
 }
+
+/**
+ * Upstream's removeContainer: the container's log and its rotated files go first (its log manager's Clean), then
+ * the container; a container that starts later under the same name and attempt writes a new log, not onto the old.
+ */
+export async function removeContainerAndLogs(runtime: Runtime, id: string): Promise<void> {
+  const path = runtime.logPath?.(id);
+  if (path) {
+    const dir = dirname(path);
+    const name = basename(path);
+    for (const f of await readdir(dir).catch(() => [] as string[])) {
+      if (f === name || f.startsWith(`${name}.`)) await rm(join(dir, f), { force: true });
+    }
+  }
+  await runtime.removeContainer(id);
+}

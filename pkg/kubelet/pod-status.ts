@@ -46,7 +46,7 @@ export const attemptsOf = (all: ContainerStatus[], name: string): { latest?: Con
   return { latest: mine[0], previous: mine[1] };
 };
 
-type StatusOfContainer = { name: string; state?: { waiting?: { reason?: string } } };
+type StatusOfContainer = { name: string; state?: { waiting?: { reason?: string }; terminated?: unknown } };
 
 /**
  * Why a container the runtime has no instance of has no log, in the words of upstream's validateContainerLogStatus:
@@ -73,11 +73,16 @@ const terminatedState = (c: ContainerStatus, runtime: string): Record<string, un
   },
 });
 
-/** `runsToCompletion`: a regular init container, ready once it exited 0 (upstream's prober manager). */
-const containerStatus = (spec: SpecContainer, view: PodRuntimeView, defaultWaiting: string, runsToCompletion = false): Record<string, unknown> => {
+/**
+ * `runsToCompletion`: a regular init container, ready once it exited 0 (upstream's prober manager). `old`: its
+ * status as last written, kept whole when it was terminated and the runtime no longer has the container (upstream's
+ * convertToAPIContainerStatuses: an init container purged with a dead sandbox stays Completed until it runs again).
+ */
+const containerStatus = (spec: SpecContainer, view: PodRuntimeView, defaultWaiting: string, runsToCompletion = false, old?: StatusOfContainer): Record<string, unknown> => {
   const { latest, previous } = attemptsOf(view.containers, spec.name);
   const w = view.waiting.get(spec.name);
   const waitingNow = w && (latest ? w.attempt === latest.attempt && latest.state === 'exited' : true);
+  if (!latest && !waitingNow && old?.state?.terminated) return old;
   let state: Record<string, unknown>;
   let lastState: Record<string, unknown> = previous && previous.state === 'exited' ? terminatedState(previous, view.runtimeName) : {};
   if (waitingNow) {
@@ -174,12 +179,15 @@ export const generatePodStatus = (pod: KubeObject, view: PodRuntimeView, now: nu
   const specs = (pod.spec?.containers ?? []) as SpecContainer[];
   // upstream's default waiting reason says only whether the pod has init containers, for every kind of container
   const defaultWaiting = initSpecs.length ? 'PodInitializing' : 'ContainerCreating';
-  const initStatuses = initSpecs.map((c) => containerStatus(c, view, defaultWaiting, c.restartPolicy !== 'Always'));
-  const mainStatuses = specs.map((c) => containerStatus(c, view, defaultWaiting))
+  // the statuses as last written: upstream's come from its status manager, else the API's
+  const written = (previous ?? apiStatus) as Record<string, StatusOfContainer[] | undefined>;
+  const oldOf = (kind: string, name: string): StatusOfContainer | undefined => written[kind]?.find((s) => s.name === name);
+  const initStatuses = initSpecs.map((c) => containerStatus(c, view, defaultWaiting, c.restartPolicy !== 'Always', oldOf('initContainerStatuses', c.name)));
+  const mainStatuses = specs.map((c) => containerStatus(c, view, defaultWaiting, false, oldOf('containerStatuses', c.name)))
     .sort((a, b) => String(a.name).localeCompare(String(b.name)));
   // ephemeral containers count for nothing but themselves: never ready, no started (upstream's probe manager skips them)
   const ephemeralStatuses = ((pod.spec?.ephemeralContainers ?? []) as SpecContainer[]).map((c) => {
-    const { started: _started, ...status } = containerStatus(c, view, defaultWaiting);
+    const { started: _started, ...status } = containerStatus(c, view, defaultWaiting, false, oldOf('ephemeralContainerStatuses', c.name));
     return { ...status, ready: false };
   });
   const oldPhase = apiStatus.phase as Phase | undefined;

@@ -235,16 +235,66 @@ describe('PodSyncer', () => {
       expect(stopped).toEqual([first!.id]);
     });
 
-    it('starts over from the first init container', async () => {
-      const { syncer, runtime, clock } = setup();
-      const rec = record({ initContainers: [{ name: 'i1', image: 'busybox' }, { name: 'i2', image: 'busybox' }] },
-        { 'fake.mini-kube.io/run-ms.i1': '5', 'fake.mini-kube.io/run-ms.i2': '5' });
-      for (let i = 0; i < 3; i++) { await syncer.sync(rec); await clock.advance(10); }
-      expect(cs(syncer.status(rec)).state).toMatchObject({ running: {} });
+    /** What runs in the pod's ready sandbox, as name:attempt:state, after each sync until the app container runs. */
+    const rerun = async (rec: PodRecord, s: ReturnType<typeof setup>, app = 'c'): Promise<string[][]> => {
+      const steps: string[][] = [];
+      for (let i = 0; i < 10; i++) {
+        await s.syncer.sync(rec);
+        const sandbox = s.runtime.listPodSandboxes('u1').find((sb) => sb.state === 'ready')!;
+        const now = s.runtime.listContainers('u1').filter((c) => c.sandboxId === sandbox.id);
+        steps.push(now.map((c) => `${c.name}:${c.attempt}:${c.state}`));
+        if (now.some((c) => c.name === app && c.state === 'running')) return steps;
+        await s.clock.advance(10);
+      }
+      return steps;
+    };
+
+    it('starts over: every init container runs again, in order, before the app container (upstream purges them)', async () => {
+      const s = setup();
+      const { syncer, runtime, clock } = s;
+      const rec = record({ initContainers: ['i1', 'i2', 'i3'].map((name) => ({ name, image: 'busybox' })) },
+        { 'fake.mini-kube.io/run-ms.i1': '5', 'fake.mini-kube.io/run-ms.i2': '5', 'fake.mini-kube.io/run-ms.i3': '5' });
+      for (let i = 0; i < 5; i++) { await syncer.sync(rec); await clock.advance(10); }
+      const before = syncer.status(rec);
+      expect(cs(before).state).toMatchObject({ running: {} });
       await runtime.stopPodSandbox(runtime.listPodSandboxes('u1')[0]!.id);
       await syncer.sync(rec);
-      const [sandbox] = runtime.listPodSandboxes('u1').filter((s) => s.state === 'ready');
-      expect(runtime.listContainers('u1').filter((c) => c.sandboxId === sandbox!.id).map((c) => `${c.name}:${c.attempt}`)).toEqual(['i1:1']);
+      // the old sandbox's init containers are gone (upstream's purgeInitContainers), its app container stays
+      expect(runtime.listContainers('u1').map((c) => `${c.name}:${c.attempt}:${c.state}`)).toEqual(['c:0:exited', 'i1:1:running']);
+      // the others keep the terminated status they had until they run again; the first restarts with its count + 1
+      const during = syncer.status(rec, before);
+      expect((during.initContainerStatuses as Record<string, any>[]).map((x) => [x.name, Object.keys(x.state)[0], x.restartCount])).toEqual([
+        ['i1', 'running', 1], ['i2', 'terminated', 0], ['i3', 'terminated', 0],
+      ]);
+      expect(during.phase).toBe('Pending');
+      await clock.advance(10);
+      expect(await rerun(rec, s)).toEqual([
+        ['i1:1:exited', 'i2:0:running'],
+        ['i1:1:exited', 'i2:0:exited', 'i3:0:running'],
+        ['i1:1:exited', 'i2:0:exited', 'i3:0:exited', 'c:1:running'],
+      ]);
+      const after = syncer.status(rec, during);
+      expect((after.initContainerStatuses as Record<string, any>[]).map((x) => [x.name, x.state.terminated?.reason, x.restartCount])).toEqual([
+        ['i1', 'Completed', 1], ['i2', 'Completed', 0], ['i3', 'Completed', 0],
+      ]);
+      expect(cs(after)).toMatchObject({ restartCount: 1, state: { running: {} } });
+    });
+
+    it('starts over with the sidecars too: each restarts in its turn and keeps running', async () => {
+      const s = setup();
+      const { syncer, runtime, clock } = s;
+      const rec = record({
+        initContainers: [{ name: 'i1', image: 'busybox' }, { name: 'sc', image: 'busybox', restartPolicy: 'Always' }, { name: 'i2', image: 'busybox' }],
+      }, { 'fake.mini-kube.io/run-ms.i1': '5', 'fake.mini-kube.io/run-ms.i2': '5' });
+      for (let i = 0; i < 5; i++) { await syncer.sync(rec); await clock.advance(10); }
+      expect(cs(syncer.status(rec)).state).toMatchObject({ running: {} });
+      await runtime.stopPodSandbox(runtime.listPodSandboxes('u1')[0]!.id);
+      expect(await rerun(rec, s)).toEqual([
+        ['i1:1:running'],
+        ['i1:1:exited', 'sc:0:running'],
+        ['i1:1:exited', 'sc:0:running', 'i2:0:running'],
+        ['i1:1:exited', 'sc:0:running', 'i2:0:exited', 'c:1:running'],
+      ]);
     });
 
     it('a Never pod whose containers ran gets no new sandbox, nor an event', async () => {

@@ -7,6 +7,7 @@ import { formatTime, type Clock, type EventRecorder, type KubeObject } from '../
 import { ContainerConfigError, containerEnv, expandVars, linkedServices } from './env.js';
 import { attemptsOf, generatePodStatus, KUBELET_CONDITIONS, type PodRuntimeView, type Waiting } from './pod-status.js';
 import type { Footprint } from './admission.js';
+import { removeContainerAndLogs } from './log-manager.js';
 import { containerRef } from './container-ref.js';
 import { runHook, type Hook } from './lifecycle-hooks.js';
 import { linuxResources } from './sandbox/cgroups.js';
@@ -280,8 +281,9 @@ export class PodSyncer {
     const rt = this.o.runtime;
     let sandbox = rt.listPodSandboxes(rec.uid).filter((s) => s.state === 'ready').sort((a, b) => b.createdAt - a.createdAt)[0];
     const dead = sandbox ? [] : rt.listPodSandboxes(rec.uid);
+    let startOver: { firstInit?: ContainerStatus } | undefined;
     if (!sandbox) {
-      if (dead.length && !(await this.sandboxChanged(rec))) return;
+      if (dead.length && !(startOver = await this.sandboxChanged(rec))) return;
       let dnsConfig;
       if (this.o.dns) {
         const dns = podDnsConfig({ ...(pod.spec as Parameters<typeof podDnsConfig>[0]), namespace: pod.metadata!.namespace! }, this.o.dns);
@@ -311,11 +313,12 @@ export class PodSyncer {
     rec.podIp ??= sandbox.ip; // a sandbox an earlier kubelet made (a restart)
     const all = rt.listContainers(rec.uid);
     const restartPolicy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';
-    // in a new sandbox the pod starts over from its first init container, as upstream's computePodActions
+    // in a new sandbox the pod starts over from its first init container, as upstream's computePodActions, its count
+    // going on from the run the purge removed (upstream's pod status is read before it); the next ones, purged too,
+    // run again in order from the loop below
     const firstInit = ((pod.spec?.initContainers ?? []) as SpecContainer[])[0];
-    if (dead.length && firstInit) {
-      const { latest } = attemptsOf(all, firstInit.name);
-      if (latest) await this.restart(rec, sandbox.id, firstInit, latest);
+    if (startOver && firstInit) {
+      if (startOver.firstInit) await this.restart(rec, sandbox.id, firstInit, startOver.firstInit);
       else await this.start(rec, sandbox.id, firstInit, 0);
       return;
     }
@@ -364,10 +367,12 @@ export class PodSyncer {
   /**
    * The pod had a sandbox but none is ready (its pause died, or the node restarted): as upstream's computePodActions
    * and SyncPod, the pod is killed (its containers, then its sandboxes) and, unless nothing is left to run, made a
-   * new sandbox (SandboxChanged) in which its containers restart by its restart policy. False: no new sandbox (a
-   * Never pod whose containers ran; one whose containers are done).
+   * new sandbox (SandboxChanged) in which its containers restart by its restart policy. Every init container, all its
+   * attempts, is then removed with its logs (upstream's purgeInitContainers), so that each runs again in order
+   * before the app containers; returned: the first one's last run. Undefined: no new sandbox (a Never pod whose
+   * containers ran; one whose containers are done).
    */
-  private async sandboxChanged(rec: PodRecord): Promise<boolean> {
+  private async sandboxChanged(rec: PodRecord): Promise<{ firstInit?: ContainerStatus } | undefined> {
     const pod = rec.pod;
     const all = this.o.runtime.listContainers(rec.uid);
     const restartPolicy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';
@@ -378,7 +383,12 @@ export class PodSyncer {
     const recreate = !(restartPolicy === 'Never' && all.length) && (toStart.length > 0 || !initialized);
     if (recreate) this.o.recorder.event(pod, 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
     await this.killPod(rec, (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
-    return recreate;
+    if (!recreate) return undefined;
+    const inits = ((pod.spec?.initContainers ?? []) as SpecContainer[]).map((c) => c.name);
+    const killed = this.o.runtime.listContainers(rec.uid);
+    const firstInit = inits.length ? attemptsOf(killed, inits[0]!).latest : undefined;
+    for (const c of killed) if (inits.includes(c.name)) await removeContainerAndLogs(this.o.runtime, c.id);
+    return { firstInit };
   }
 
   /**
