@@ -281,6 +281,32 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     await eventually(async () => runtime.listPodSandboxes(uid).length === 0, 20_000, 'phoenix\'s sandboxes removed');
   }, 40_000);
 
+  it('after its pause is killed, every init container runs again in order before the app container, each with a log of its new run only', async () => {
+    const step = (name: string) => ({ name, image: 'busybox', command: ['sh', '-c', `echo ${name} >> /data/order; echo ran ${name}`], volumeMounts: [{ name: 'data', mountPath: '/data' }] });
+    const created = await createBound(admin, pod('reinit', { spec: {
+      initContainers: [step('i1'), step('i2'), step('i3')],
+      containers: [{ ...step('c'), command: ['sh', '-c', 'echo c >> /data/order; exec sleep 300'] }],
+      volumes: [{ name: 'data', emptyDir: {} }],
+    } }), NODE);
+    await running('reinit');
+    const [sandbox] = runtime.listPodSandboxes(created.metadata!.uid!);
+    const { pod: { pausePid } } = JSON.parse(await readFile(join(rootDir, 'runtime', 'sandboxes', `${sandbox!.id}.json`), 'utf8')) as { pod: { pausePid: number } };
+    process.kill(pausePid, 'SIGKILL');
+    const after = await eventually(async () => {
+      const p = await admin.pods('default').get('reinit');
+      const c = (p.status?.containerStatuses as { restartCount: number; state: { running?: unknown } }[] | undefined)?.[0];
+      return c?.restartCount === 1 && c.state.running ? p : undefined;
+    }, 20_000, 'reinit running again in a new sandbox');
+    // the emptyDir outlives the sandbox: the second round ran in the same order as the first
+    const order = await api.kubectl('exec', 'reinit', '--', 'cat', '/data/order');
+    expect(order.stdout.trim().split('\n')).toEqual(['i1', 'i2', 'i3', 'c', 'i1', 'i2', 'i3', 'c']);
+    // as upstream's: the first init container's count goes on, the others' (purged with their logs) start over
+    expect((after.status!.initContainerStatuses as { name: string; restartCount: number; state: { terminated?: { reason: string } } }[])
+      .map((c) => `${c.name}:${c.restartCount}:${c.state.terminated?.reason}`)).toEqual(['i1:1:Completed', 'i2:0:Completed', 'i3:0:Completed']);
+    expect((await api.kubectl('logs', 'reinit', '-c', 'i2')).stdout).toBe('ran i2\n');
+    await admin.pods('default').delete('reinit', { gracePeriodSeconds: 0 });
+  }, 40_000);
+
   it('deleting the pods removes their network namespaces and frees their addresses (a finished pod\'s already)', async () => {
     const trap = await admin.pods('default').get('trap');
     // the kubelet stops a finished pod's sandbox (CRI StopPodSandbox), which gives its address back
