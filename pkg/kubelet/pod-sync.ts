@@ -446,8 +446,9 @@ export class PodSyncer {
     this.backoffs.set(key, { delayMs: entry ? Math.min(entry.delayMs * 2, this.o.backoff.maxMs) : this.o.backoff.initialMs });
     await this.start(rec, sandboxId, c, latest.attempt + 1);
     // keep the last exited attempt for lastState (and logs --previous, never without one meanwhile); older ones go
+    // with their logs, as upstream's container GC keeps one dead container per name (MaxPerPodContainer)
     for (const old of this.o.runtime.listContainers(rec.uid)) {
-      if (old.name === c.name && old.attempt < latest.attempt) await this.o.runtime.removeContainer(old.id);
+      if (old.name === c.name && old.attempt < latest.attempt) await removeContainerAndLogs(this.o.runtime, old.id);
     }
   }
 

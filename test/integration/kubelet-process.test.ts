@@ -1,7 +1,7 @@
 // The process runtime: containers are real local processes (command, args, env, exit codes, SIGTERM on delete),
 // their output is in CRI log files, and `kubectl logs` reaches it through the apiserver's pods/log proxy to the
 // kubelet's HTTPS server.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +26,7 @@ describe('kubelet: process runtime and kubectl logs', () => {
   let admin: Client;
   let kubelet: RunningKubelet;
   let rootDir = '';
+  let runtime: ProcessRuntime;
 
   beforeAll(async () => {
     api = await startTestApiServer();
@@ -34,7 +35,7 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await publishRootCa(api, admin);
     kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
       nodeIpFor: () => '127.0.0.1',
-      runtimeFor: (_i, _n, hostIp) => new ProcessRuntime({ rootDir, hostIp }),
+      runtimeFor: (_i, _n, hostIp) => (runtime = new ProcessRuntime({ rootDir, hostIp })),
       // denials kept 1 s (upstream's default is 30 s), so a grant made by a test shows at once
       server: { clientCa: await readFile(api.pki.ca.cert, 'utf8'), port: 0, address: '127.0.0.1', cacheUnauthorizedMs: 1_000, tokenWebhook: true },
     });
@@ -172,6 +173,22 @@ describe('kubelet: process runtime and kubectl logs', () => {
     const prev = await api.kubectl('logs', 'again', '--previous');
     expect(prev.code, prev.stderr).toBe(0);
     expect(prev.stdout).toBe('run\n');
+  });
+
+  it('a restart removes the attempts before the last dead one with their logs (upstream container GC); --previous reads the one kept', async () => {
+    const runs = join(rootDir, 'flaky-runs');
+    // fails twice, then stays up: attempts 0 and 1 die, 2 runs
+    const script = 'echo x >> $F; n=$(wc -l < $F); echo "attempt $n"; [ $n -ge 3 ] && exec sleep 60; exit 1';
+    const created = await createBound(admin, pod('flaky', { spec: { containers: [{ name: 'sh', image: 'busybox', env: [{ name: 'F', value: runs }], command: ['sh', '-c', script] }] } }), NODE);
+    await eventually(async () => {
+      const s = ((await get('flaky')).status?.containerStatuses as any[] | undefined)?.[0];
+      return s?.restartCount === 2 && s.state?.running;
+    }, 15_000, 'the third attempt running');
+    expect((await readdir(join(runtime.podDir(created.metadata!.uid!), 'sh'))).sort()).toEqual(['1.log', '2.log']);
+    const prev = await api.kubectl('logs', 'flaky', '--previous');
+    expect(prev.code, prev.stderr).toBe(0);
+    expect(prev.stdout).toBe('attempt 2\n');
+    expect((await api.kubectl('logs', 'flaky')).stdout).toBe('attempt 3\n');
   });
 
   it('runs postStart after the start, and preStop before SIGTERM when the pod is deleted', async () => {
