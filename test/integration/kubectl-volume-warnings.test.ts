@@ -41,7 +41,7 @@ spec:
   containers: [{name: c, image: nginx}]
 `;
 
-describe('volume and AppArmor warnings through kubectl', () => {
+describe('volume and AppArmor warnings and AppArmor errors through kubectl', () => {
   it('prints them on a server dry run', async () => {
     const claim = await s.kubectlWithInput(CLAIM, 'create', '-f', '-', '--dry-run=server');
     expect([claim.code, claim.stderr]).toEqual([0, [
@@ -55,5 +55,17 @@ describe('volume and AppArmor warnings through kubectl', () => {
     const pod = await s.kubectlWithInput(POD, 'create', '-f', '-', '--dry-run=server', '-o', 'jsonpath={.spec.containers[0].securityContext.appArmorProfile.type}');
     expect([pod.code, pod.stdout, pod.stderr]).toEqual([0, 'RuntimeDefault',
       'Warning: metadata.annotations[container.apparmor.security.beta.kubernetes.io/c]: deprecated since v1.30; use the "appArmorProfile" field instead\n']);
+  });
+
+  it('refuses a pod whose AppArmor annotation disagrees with its field, or names no container', async () => {
+    const mismatched = POD.replace('name: armored', 'name: mismatched').replace('{name: c, image: nginx}',
+      '{name: c, image: nginx, securityContext: {appArmorProfile: {type: Unconfined}}}');
+    const refused = await s.kubectlWithInput(mismatched, 'create', '-f', '-', '--dry-run=server');
+    expect([refused.code, refused.stderr]).toEqual([1, 'The Pod "mismatched" is invalid: '
+      + 'spec.containers[0].securityContext.appArmorProfile.type: Forbidden: apparmor type in annotation and field must match\n']);
+    const orphan = await s.kubectlWithInput(POD.replace('apparmor.security.beta.kubernetes.io/c:', 'apparmor.security.beta.kubernetes.io/gone:'),
+      'create', '-f', '-', '--dry-run=server');
+    expect([orphan.code, orphan.stderr]).toEqual([1, 'The Pod "armored" is invalid: metadata.annotations[container.apparmor.security.beta.kubernetes.io/gone]: '
+      + 'Invalid value: "gone": container not found\n']);
   });
 });

@@ -3,23 +3,23 @@
 // alone). Per container: without the annotation, the container's profile (or else the pod's) is written to it; with
 // the annotation and no container profile, a valid profile it names is copied to the container unless it is the
 // pod's, and the annotation is warned of as deprecated whenever it was copied or named nothing valid. The warning is
-// the pod's only one for these annotations (a template's come from pod-warnings.ts).
+// the pod's only one for these annotations (a template's come from pod-warnings.ts). Validation, which upstream runs
+// after this step, holds each annotation to its field (validation/pod-apparmor-annotations.ts).
 import { APPARMOR_CONTAINER_ANNOTATION_PREFIX } from '../../../api/core/v1/annotations.js';
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import type { RequestContext } from '../context.js';
 import { asObj, isObj } from '../validation/field-checks.js';
+import { APPARMOR_LOCALHOST_PREFIX as LOCALHOST_PREFIX, APPARMOR_RUNTIME_DEFAULT, APPARMOR_UNCONFINED } from '../validation/pod-apparmor-annotations.js';
 import { checkAppArmorProfile, eachContainer } from '../validation/pod-security.js';
-
-const LOCALHOST_PREFIX = 'localhost/';
 
 interface Profile { type: string; localhostProfile?: string }
 
 /** The annotation value of a profile; '' for one that has none (Localhost without a name, an unknown type). */
 function annotationFor(profile: KubeObject): string {
   switch (profile.type) {
-    case 'Unconfined': return 'unconfined';
-    case 'RuntimeDefault': return 'runtime/default';
+    case 'Unconfined': return APPARMOR_UNCONFINED;
+    case 'RuntimeDefault': return APPARMOR_RUNTIME_DEFAULT;
     case 'Localhost': return typeof profile.localhostProfile === 'string' ? LOCALHOST_PREFIX + profile.localhostProfile : '';
     default: return '';
   }
@@ -28,8 +28,8 @@ function annotationFor(profile: KubeObject): string {
 /** The valid profile an annotation names, if any. */
 function profileFor(annotation: string): Profile | undefined {
   let profile: Profile | undefined;
-  if (annotation === 'unconfined') profile = { type: 'Unconfined' };
-  else if (annotation === 'runtime/default') profile = { type: 'RuntimeDefault' };
+  if (annotation === APPARMOR_UNCONFINED) profile = { type: 'Unconfined' };
+  else if (annotation === APPARMOR_RUNTIME_DEFAULT) profile = { type: 'RuntimeDefault' };
   else if (annotation.startsWith(LOCALHOST_PREFIX) && annotation.length > LOCALHOST_PREFIX.length) {
     profile = { type: 'Localhost', localhostProfile: annotation.slice(LOCALHOST_PREFIX.length) };
   }

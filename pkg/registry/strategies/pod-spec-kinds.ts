@@ -1,9 +1,11 @@
 // Every built-in kind that carries a pod spec (a pod, the pod template of a workload) has the fields of gates off in
-// 1.32 dropped from it, and it validated as upstream's ValidatePodSpec does, and, under --allow-privileged=false,
-// refused privileged containers.
+// 1.32 dropped from it, its AppArmor annotations checked against its containers (ValidatePodSpecificAnnotations),
+// and it validated as upstream's ValidatePodSpec does, and, under --allow-privileged=false, refused privileged
+// containers.
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import type { Strategy } from '../strategy.js';
+import { validateAppArmorAnnotationsMatchFields, validateAppArmorPodAnnotations } from '../validation/pod-apparmor-annotations.js';
 import { validatePodSpec } from '../validation/pod-spec.js';
 import { dropDisabledPodFields } from './pod-disabled-fields.js';
 import { privilegedCauses } from './privileged.js';
@@ -23,7 +25,7 @@ const POD_SPEC_PATHS: Record<string, readonly string[]> = {
 
 /**
  * Kinds whose pod spec upstream does not validate: a StatefulSet's template (its volumeMounts may name
- * volumeClaimTemplates) is checked only as statefulsets.ts does.
+ * volumeClaimTemplates) is checked only as statefulsets.ts does, and for its annotations.
  */
 const UNCHECKED = new Set(['apps/statefulsets']);
 
@@ -47,14 +49,27 @@ export function withPodSpecChecks(key: string, base: Strategy, allowPrivileged: 
     prepareForCreate: (obj, ctx) => { base.prepareForCreate?.(obj, ctx); drop(obj); },
     prepareForUpdate: (obj, old, ctx) => { base.prepareForUpdate?.(obj, old, ctx); drop(obj, old); },
   };
-  if (UNCHECKED.has(key)) return prepared;
+  // the annotations of the object that holds the spec: a pod's own, a template's
+  const annotationsPath = [...path.slice(0, -1), 'metadata', 'annotations'];
+  const annotationsOf = (obj: KubeObject): KubeObject => {
+    const annotations = at(obj, annotationsPath);
+    return annotations && typeof annotations === 'object' ? annotations : {};
+  };
   const check = (obj: KubeObject): StatusCause[] => {
     const spec = at(obj, path);
     if (!spec || typeof spec !== 'object') return [];
-    const causes = validatePodSpec(spec, field);
+    const causes = validateAppArmorPodAnnotations(annotationsOf(obj), spec, annotationsPath.join('.'));
+    if (UNCHECKED.has(key)) return causes;
+    causes.push(...validatePodSpec(spec, field));
     return allowPrivileged ? causes : [...causes, ...privilegedCauses(spec, field)];
   };
-  const strategy: Strategy = { ...prepared, validate: (obj, ctx) => [...(base.validate?.(obj, ctx) ?? []), ...check(obj)] };
+  // A new pod's AppArmor annotations must say what its fields say, checked last as ValidatePodCreate does (after
+  // PrepareForCreate has copied each to the other where one was missing).
+  const onCreate = (obj: KubeObject): StatusCause[] => {
+    const spec = at(obj, path);
+    return key === '/pods' && spec && typeof spec === 'object' ? validateAppArmorAnnotationsMatchFields(annotationsOf(obj), spec, field) : [];
+  };
+  const strategy: Strategy = { ...prepared, validate: (obj, ctx) => [...(base.validate?.(obj, ctx) ?? []), ...check(obj), ...onCreate(obj)] };
   // `validate` guards updates too, unless the kind's update validation stands alone
   if (base.updateValidationIsComplete) strategy.validateUpdate = (obj, old, ctx) => [...(base.validateUpdate?.(obj, old, ctx) ?? []), ...check(obj)];
   if (key === '/pods') {

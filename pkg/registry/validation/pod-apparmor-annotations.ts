@@ -1,0 +1,60 @@
+// A pod's deprecated AppArmor annotations (container.apparmor.security.beta.kubernetes.io/<container>), as upstream
+// 1.32 validates them: on every write of a pod or a pod template, each must name one of its containers and a profile
+// (ValidateAppArmorPodAnnotations); on a pod's create, after PrepareForCreate kept annotations and fields in step,
+// each must say what the container's field (or else the pod's) says (validateAppArmorAnnotationsAndFieldsMatchOnCreate).
+import { APPARMOR_CONTAINER_ANNOTATION_PREFIX } from '../../../api/core/v1/annotations.js';
+import type { KubeObject } from '../../../api/types.js';
+import type { StatusCause } from '../../apimachinery/errors.js';
+import { forbidden, invalidValue } from '../../apimachinery/field.js';
+import { asObj } from './field-checks.js';
+import { eachContainer } from './pod-security.js';
+
+export const APPARMOR_UNCONFINED = 'unconfined';
+export const APPARMOR_RUNTIME_DEFAULT = 'runtime/default';
+export const APPARMOR_LOCALHOST_PREFIX = 'localhost/';
+
+/** ValidateAppArmorPodAnnotations: `annotations` are at `path`, the containers in `spec`. */
+export function validateAppArmorPodAnnotations(annotations: Record<string, unknown>, spec: KubeObject, path: string): StatusCause[] {
+  const names = new Set<unknown>();
+  eachContainer(spec, '', (c) => names.add(c.name));
+  const causes: StatusCause[] = [];
+  for (const [key, value] of Object.entries(annotations)) {
+    if (!key.startsWith(APPARMOR_CONTAINER_ANNOTATION_PREFIX)) continue;
+    const at = `${path}[${key}]`;
+    const container = key.slice(APPARMOR_CONTAINER_ANNOTATION_PREFIX.length);
+    if (!names.has(container)) causes.push(invalidValue(at, container, 'container not found'));
+    // ValidateAppArmorProfileFormat: '' means none; any localhost/ name passes here
+    const profile = String(value);
+    if (profile !== '' && profile !== APPARMOR_RUNTIME_DEFAULT && profile !== APPARMOR_UNCONFINED && !profile.startsWith(APPARMOR_LOCALHOST_PREFIX)) {
+      causes.push(invalidValue(at, profile, `invalid AppArmor profile name: ${JSON.stringify(profile)}`));
+    }
+  }
+  return causes;
+}
+
+/** validateAppArmorAnnotationsAndFieldsMatchOnCreate (not for Windows pods); errors are at the container's field. */
+export function validateAppArmorAnnotationsMatchFields(annotations: Record<string, unknown>, spec: KubeObject, specPath: string): StatusCause[] {
+  if (asObj(spec.os)?.name === 'windows') return [];
+  const podProfile = asObj(asObj(spec.securityContext)?.appArmorProfile);
+  const causes: StatusCause[] = [];
+  eachContainer(spec, specPath, (c, path) => {
+    const profile = asObj(asObj(c.securityContext)?.appArmorProfile) ?? podProfile;
+    const key = APPARMOR_CONTAINER_ANNOTATION_PREFIX + String(c.name ?? '');
+    if (!profile || !Object.hasOwn(annotations, key)) return;
+    const annotation = String(annotations[key]);
+    const at = `${path}.securityContext.appArmorProfile`;
+    const typeMismatch = (): void => { causes.push(forbidden(`${at}.type`, 'apparmor type in annotation and field must match')); };
+    switch (profile.type) {
+      case 'Unconfined': if (annotation !== APPARMOR_UNCONFINED) typeMismatch(); break;
+      case 'RuntimeDefault': if (annotation !== APPARMOR_RUNTIME_DEFAULT) typeMismatch(); break;
+      case 'Localhost':
+        if (!annotation.startsWith(APPARMOR_LOCALHOST_PREFIX)) typeMismatch();
+        else if (typeof profile.localhostProfile !== 'string' || annotation.slice(APPARMOR_LOCALHOST_PREFIX.length) !== profile.localhostProfile) {
+          causes.push(forbidden(`${at}.localhostProfile`, 'apparmor profile in annotation and field must match'));
+        }
+        break;
+      default: // an unknown type is refused by the field's own validation
+    }
+  });
+  return causes;
+}
