@@ -22,6 +22,8 @@ export interface PodRuntimeView {
   startTime?: number;
   /** The pod is being killed or was killed (deleted, or terminal): its phase becomes terminal once nothing runs. */
   terminal: boolean;
+  /** Every container of the pod was stopped after its deletion or terminal phase (upstream's TerminatePod follows). */
+  finished?: boolean;
   /** A container's probe result: undefined when it has no such probe. */
   probe?: (containerId: string, kind: 'startup' | 'readiness') => boolean | undefined;
 }
@@ -46,7 +48,12 @@ export const attemptsOf = (all: ContainerStatus[], name: string): { latest?: Con
   return { latest: mine[0], previous: mine[1] };
 };
 
-type StatusOfContainer = { name: string; state?: { waiting?: { reason?: string }; terminated?: unknown } };
+type StatusOfContainer = {
+  name: string;
+  state?: { waiting?: { reason?: string }; running?: unknown; terminated?: unknown };
+  lastState?: { terminated?: unknown };
+  restartCount?: number;
+};
 
 /**
  * Why a container the runtime has no instance of has no log, in the words of upstream's validateContainerLogStatus:
@@ -73,18 +80,42 @@ const terminatedState = (c: ContainerStatus, runtime: string): Record<string, un
   },
 });
 
+/** A container known to have stopped without a record of how: upstream's ContainerReasonStatusUnknown, exit code 137. */
+const unknownTermination = (message: string): Record<string, unknown> => ({ terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message } });
+
+/**
+ * What a container the runtime has no instance of keeps of its old status (upstream's convertToAPIContainerStatuses):
+ * its restart count and last state, or its terminated state as the last one (under a waiting reason of the
+ * kubelet's). One that was running with no last termination on record has stopped, how is unknown: its last state
+ * says so (the pod does not go back to Pending for it), and it counts as restarted unless the pod is being deleted.
+ */
+const carriedOver = (old: StatusOfContainer, deleted: boolean): { lastState: Record<string, unknown>; restartCount: number } => {
+  const restartCount = old.restartCount ?? 0;
+  if (old.state?.terminated) return { lastState: old.state as Record<string, unknown>, restartCount };
+  if (!old.state?.running || old.lastState?.terminated) return { lastState: old.lastState ?? {}, restartCount };
+  return {
+    lastState: unknownTermination('The container could not be located when the pod was deleted.  The container used to be Running'),
+    restartCount: deleted ? restartCount : restartCount + 1,
+  };
+};
+
 /**
  * `runsToCompletion`: a regular init container, ready once it exited 0 (upstream's prober manager). `old`: its
  * status as last written, kept whole when it was terminated and the runtime no longer has the container (upstream's
- * convertToAPIContainerStatuses: an init container purged with a dead sandbox stays Completed until it runs again).
+ * convertToAPIContainerStatuses: an init container purged with a dead sandbox stays Completed until it runs again;
+ * under a waiting reason of the kubelet's, that terminated state is the last one). `deleted`: the pod has a deletionTimestamp.
  */
-const containerStatus = (spec: SpecContainer, view: PodRuntimeView, defaultWaiting: string, runsToCompletion = false, old?: StatusOfContainer): Record<string, unknown> => {
+const containerStatus = (
+  spec: SpecContainer, view: PodRuntimeView, { defaultWaiting, deleted }: { defaultWaiting: string; deleted: boolean }, runsToCompletion = false, old?: StatusOfContainer,
+): Record<string, unknown> => {
   const { latest, previous } = attemptsOf(view.containers, spec.name);
   const w = view.waiting.get(spec.name);
   const waitingNow = w && (latest ? w.attempt === latest.attempt && latest.state === 'exited' : true);
   if (!latest && !waitingNow && old?.state?.terminated) return old;
   let state: Record<string, unknown>;
   let lastState: Record<string, unknown> = previous && previous.state === 'exited' ? terminatedState(previous, view.runtimeName) : {};
+  let restartCount = latest ? latest.attempt : 0;
+  if (!latest && old) ({ lastState, restartCount } = carriedOver(old, deleted));
   if (waitingNow) {
     state = { waiting: { reason: w.reason, ...(w.message ? { message: w.message } : {}) } };
     if (latest?.state === 'exited') lastState = terminatedState(latest, view.runtimeName);
@@ -105,7 +136,7 @@ const containerStatus = (spec: SpecContainer, view: PodRuntimeView, defaultWaiti
     state,
     lastState,
     ready,
-    restartCount: latest ? latest.attempt : 0,
+    restartCount,
     image: latest?.image ?? spec.image,
     imageID: latest?.imageRef ?? '',
     ...(latest ? { containerID: containerIdUri(view.runtimeName, latest.id) } : {}),
@@ -115,6 +146,36 @@ const containerStatus = (spec: SpecContainer, view: PodRuntimeView, defaultWaiti
 };
 
 type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
+
+/** Upstream's hasPodInitialized: the API's status shows an app container out of waiting, or the last init container done. */
+const hasPodInitialized = (pod: KubeObject): boolean => {
+  if (!((pod.spec?.initContainers ?? []) as unknown[]).length) return true;
+  const status = (pod.status ?? {}) as Record<string, StatusOfContainer[] | undefined>;
+  if ((status.containerStatuses ?? []).some((s) => s.lastState?.terminated || !s.state?.waiting)) return true;
+  const last = status.initContainerStatuses?.at(-1);
+  const exit0 = (s?: { terminated?: unknown }): boolean => (s?.terminated as { exitCode?: number } | undefined)?.exitCode === 0;
+  return !!last && (exit0(last.lastState) || exit0(last.state));
+};
+
+/** Upstream's initializedContainers: all but the trailing init containers never tried (waiting, no last termination); at least the first. */
+const triedInitCount = (init: Record<string, unknown>[]): number => {
+  const tried = (s: Record<string, unknown>): boolean => stateOf(s) !== 'waiting' || !!(s.lastState as Record<string, unknown>).terminated;
+  for (let i = init.length - 1; i >= 0; i--) if (tried(init[i]!)) return i + 1;
+  return Math.min(init.length, 1);
+};
+
+/**
+ * Upstream's TerminatePod, once every container of the pod is stopped: a container with no terminal state (the
+ * runtime lost it: garbage collected, removed by hand, data lost on a restart) is taken to have failed, so that the
+ * pod is not described as successful. The app containers only once the pod has initialized; of the init
+ * containers, those tried.
+ */
+const terminateUnknown = (pod: KubeObject, init: Record<string, unknown>[], main: Record<string, unknown>[]): [Record<string, unknown>[], Record<string, unknown>[]] => {
+  const terminate = (s: Record<string, unknown>): Record<string, unknown> =>
+    stateOf(s) === 'terminated' ? s : { ...s, state: unknownTermination('The container could not be located when the pod was terminated') };
+  const tried = triedInitCount(init);
+  return [init.map((s, i) => (i < tried ? terminate(s) : s)), hasPodInitialized(pod) ? main.map(terminate) : main];
+};
 
 const stateOf = (s: Record<string, unknown>): 'waiting' | 'running' | 'terminated' =>
   (s.state as Record<string, unknown>).running ? 'running' : (s.state as Record<string, unknown>).terminated ? 'terminated' : 'waiting';
@@ -178,16 +239,17 @@ export const generatePodStatus = (pod: KubeObject, view: PodRuntimeView, now: nu
   const initSpecs = (pod.spec?.initContainers ?? []) as SpecContainer[];
   const specs = (pod.spec?.containers ?? []) as SpecContainer[];
   // upstream's default waiting reason says only whether the pod has init containers, for every kind of container
-  const defaultWaiting = initSpecs.length ? 'PodInitializing' : 'ContainerCreating';
+  const ctx = { defaultWaiting: initSpecs.length ? 'PodInitializing' : 'ContainerCreating', deleted: !!pod.metadata?.deletionTimestamp };
   // the statuses as last written: upstream's come from its status manager, else the API's
   const written = (previous ?? apiStatus) as Record<string, StatusOfContainer[] | undefined>;
   const oldOf = (kind: string, name: string): StatusOfContainer | undefined => written[kind]?.find((s) => s.name === name);
-  const initStatuses = initSpecs.map((c) => containerStatus(c, view, defaultWaiting, c.restartPolicy !== 'Always', oldOf('initContainerStatuses', c.name)));
-  const mainStatuses = specs.map((c) => containerStatus(c, view, defaultWaiting, false, oldOf('containerStatuses', c.name)))
+  let initStatuses = initSpecs.map((c) => containerStatus(c, view, ctx, c.restartPolicy !== 'Always', oldOf('initContainerStatuses', c.name)));
+  let mainStatuses = specs.map((c) => containerStatus(c, view, ctx, false, oldOf('containerStatuses', c.name)))
     .sort((a, b) => String(a.name).localeCompare(String(b.name)));
+  if (view.finished) [initStatuses, mainStatuses] = terminateUnknown(pod, initStatuses, mainStatuses);
   // ephemeral containers count for nothing but themselves: never ready, no started (upstream's probe manager skips them)
   const ephemeralStatuses = ((pod.spec?.ephemeralContainers ?? []) as SpecContainer[]).map((c) => {
-    const { started: _started, ...status } = containerStatus(c, view, defaultWaiting, false, oldOf('ephemeralContainerStatuses', c.name));
+    const { started: _started, ...status } = containerStatus(c, view, ctx, false, oldOf('ephemeralContainerStatuses', c.name));
     return { ...status, ready: false };
   });
   const oldPhase = apiStatus.phase as Phase | undefined;

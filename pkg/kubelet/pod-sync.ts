@@ -205,6 +205,7 @@ export class PodSyncer {
       waiting: rec.waiting,
       startTime: rec.startTime,
       terminal,
+      finished: rec.terminated,
       probe: this.o.probeResult,
     };
   }
