@@ -3,8 +3,10 @@
 // clock. A node silent for --node-monitor-grace-period gets every condition Unknown ("Kubelet stopped posting node
 // status."; one that never posted any, after --node-startup-grace-period from its creation: "Kubelet never posted node
 // status."), the pods of a node so turned from Ready get Ready=False, and a not-ready / unreachable node is tainted NoExecute
-// (rate-limited per zone, halted when a whole zone is down as upstream); the taint eviction controller then evicts
-// its pods. Conditions also drive the NoSchedule taints (TaintNodesByCondition) through a queue of node names.
+// (rate-limited per zone, by the zone's disruption state, see zones.ts); the taint eviction controller then evicts
+// its pods. A node first seen (every node, after a restart) has its NoExecute taints lifted at once, as upstream's
+// markNodeAsReachable for each node new to its knownNodeSet, and set again from its Ready condition the same pass.
+// Conditions also drive the NoSchedule taints (TaintNodesByCondition) through a queue of node names.
 import type { KubeObject } from '../../../api/types.js';
 import { NODE_NAME_INDEX, Resources, formatTime, indexByNodeName, isConflict, isNotFound, realClock, type ObjectReference } from '../../client/index.js';
 import { objOf, workerLoop } from '../shared/controller-utils.js';
@@ -14,13 +16,21 @@ import { markPodsNotReady } from './pods.js';
 import {
   NO_SCHEDULE_KEYS, TAINT_NOT_READY, TAINT_UNREACHABLE, noScheduleTaintKeys, updateNodeTaints, type NodeCondition, type Taint,
 } from './taints.js';
-import { ZoneLimiter, zoneOf, zoneStates } from './zones.js';
+import { ZoneEvictions, countedZoneStates, zoneOf } from './zones.js';
 
 const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 const WATCHED_CONDITIONS = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];
 
 const conditionsOf = (n: KubeObject): NodeCondition[] => (n.status?.conditions ?? []) as NodeCondition[];
 const taintsOf = (n: KubeObject): Taint[] => (n.spec?.taints ?? []) as Taint[];
+const isNoExecuteOurs = (t: Taint): boolean => t.effect === 'NoExecute' && (t.key === TAINT_NOT_READY || t.key === TAINT_UNREACHABLE);
+const noExecuteKeyFor = (status: NodeCondition['status']): string | undefined =>
+  (status === 'False' ? TAINT_NOT_READY : status === 'Unknown' ? TAINT_UNREACHABLE : undefined);
+/** The node carries the NoExecute taint of the other not-ready status than this one (upstream swaps it at once). */
+const hasOppositeTaint = (taints: Taint[], status: NodeCondition['status']): boolean => {
+  const opposite = status === 'False' ? TAINT_UNREACHABLE : status === 'Unknown' ? TAINT_NOT_READY : undefined;
+  return taints.some((t) => t.effect === 'NoExecute' && t.key === opposite);
+};
 
 export async function startNodeLifecycleController(ctx: ClusterControllerContext): Promise<void> {
   const clock = ctx.clock ?? realClock;
@@ -32,7 +42,7 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
   const leaseLister = leases.lister();
   const health = new Map<string, Health>();
   const grace = { monitorMs: cfg.nodeMonitorGracePeriodMs, startupMs: cfg.nodeStartupGracePeriodMs };
-  const limiter = new ZoneLimiter(clock, cfg.nodeEvictionRate);
+  const zones = new ZoneEvictions(clock, cfg.nodeEvictionRate);
   const loop = workerLoop(ctx, 'node-lifecycle-controller', syncNoScheduleTaints);
 
   nodes.addEventHandler({
@@ -68,15 +78,21 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
     });
   }
 
-  async function updateTaints(node: KubeObject, change: (taints: Taint[]) => Taint[] | undefined): Promise<void> {
+  /** The node with its taints changed (as last read when unchanged), or undefined when it is gone. */
+  async function updateTaints(node: KubeObject, change: (taints: Taint[]) => Taint[] | undefined): Promise<KubeObject | undefined> {
     const nodesClient = ctx.client.nodes();
     const writer = { get: (name: string) => nodesClient.get(name, { signal: ctx.signal }), update: (n: KubeObject) => nodesClient.update(n, { signal: ctx.signal }) };
     try {
-      await updateNodeTaints(writer, node, change, (ms) => clock.sleep(ms, ctx.signal));
+      return await updateNodeTaints(writer, node, change, (ms) => clock.sleep(ms, ctx.signal));
     } catch (e) {
-      if (isNotFound(e)) return;
+      if (isNotFound(e)) return undefined;
       throw e; // conflicts still, after upstream's tries: the node's next change brings it back
     }
+  }
+
+  /** Upstream's markNodeAsReachable: both NoExecute taints off the node, at once. */
+  async function markReachable(node: KubeObject): Promise<KubeObject | undefined> {
+    return updateTaints(node, (taints) => (taints.some(isNoExecuteOurs) ? taints.filter((t) => !isNoExecuteOurs(t)) : undefined));
   }
 
   /** Every watched condition becomes Unknown (upstream tryUpdateNodeHealth). */
@@ -98,37 +114,48 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
     return ctx.client.nodes().updateStatus({ ...node, status: { ...node.status, conditions: conds } }, { signal: ctx.signal });
   }
 
-  /** Adds the NoExecute taint for a Ready status (and removes the other one); none when Ready. */
-  async function syncNoExecuteTaint(node: KubeObject, status: NodeCondition['status'], allowed: () => boolean, now: number): Promise<void> {
-    const want = status === 'False' ? TAINT_NOT_READY : status === 'Unknown' ? TAINT_UNREACHABLE : undefined;
-    const isOurs = (t: Taint): boolean => t.effect === 'NoExecute' && (t.key === TAINT_NOT_READY || t.key === TAINT_UNREACHABLE);
+  /**
+   * Adds the NoExecute taint for a Ready status (and removes the other one); none when Ready. Adding one takes a token
+   * from `allowed`, unless `swapNow`: upstream's processTaintBaseEviction swaps a node carrying the other taint at once.
+   */
+  async function syncNoExecuteTaint(node: KubeObject, status: NodeCondition['status'], allowed: () => boolean, swapNow: boolean, now: number): Promise<void> {
+    const want = noExecuteKeyFor(status);
     const right = (taints: Taint[]): boolean => {
-      const current = taints.filter(isOurs);
+      const current = taints.filter(isNoExecuteOurs);
       return current.length === (want ? 1 : 0) && (!want || current[0]!.key === want);
     };
     if (right(taintsOf(node))) return;
-    if (want && !allowed()) return;
+    if (want && !swapNow && !allowed()) return;
     ctx.logger.info({ node: node.metadata!.name, taint: want ?? null }, want ? 'tainting node NoExecute' : 'removing NoExecute taints');
     // the token is spent: a conflict (most often with the NoSchedule taint's writer) is retried now, on the node
     // read again, as upstream's SwapNodeControllerTaint
     await updateTaints(node, (taints) => (right(taints) ? undefined
-      : [...taints.filter((t) => !isOurs(t)), ...(want ? [{ key: want, effect: 'NoExecute' as const, timeAdded: formatTime(now) }] : [])]));
+      : [...taints.filter((t) => !isNoExecuteOurs(t)), ...(want ? [{ key: want, effect: 'NoExecute' as const, timeAdded: formatTime(now) }] : [])]));
   }
 
   /**
    * Upstream's monitorNodeHealth. A node without a Ready condition (its kubelet never posted status, the startup grace
    * period not over) is only counted as not ready in its zone. Otherwise the NoExecute taint follows the Ready status
    * seen before this pass (upstream's observedReadyCondition: a node this pass turns Unknown is tainted at the next),
-   * and its pods are marked not ready only when this pass turned its Ready condition from True.
+   * and its pods are marked not ready only when this pass turned its Ready condition from True. The zones' states
+   * from this pass set the tainting rates first (upstream's handleDisruption, after its pass, before its tainting
+   * loop next runs); the pass that finds every zone fully disrupted lifts every node's NoExecute taints instead.
    */
   async function monitorNodeHealth(): Promise<void> {
     const now = clock.now();
     const all = nodeLister.list();
-    const results: { node: KubeObject; zone: string; observed?: NodeCondition['status'] }[] = [];
+    const results: { node: KubeObject; observed?: NodeCondition['status']; swapNow?: boolean }[] = [];
     for (let node of all) {
       const name = node.metadata!.name!;
+      // as listed: the copy upstream's processTaintBaseEviction looks at for the other NoExecute taint
+      const listedTaints = taintsOf(node);
       // A node new to this controller (also every node after a restart, as upstream's knownNodeSet starts empty).
-      if (!health.has(name)) nodeEvent(node, 'RegisteredNode', `Registered Node ${name} in Controller`);
+      if (!health.has(name)) {
+        nodeEvent(node, 'RegisteredNode', `Registered Node ${name} in Controller`);
+        const lifted = await markReachable(node).catch((e: unknown) => { ctx.logger.warn({ err: e, node: name }, 'cannot remove NoExecute taints'); return node; });
+        if (!lifted) continue;
+        node = lifted;
+      }
       // upstream's stand-in for a missing Ready condition: Unknown
       const observed = readyOf(node)?.status ?? 'Unknown';
       try {
@@ -141,7 +168,7 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
       const current = readyOf(node)?.status;
       const h = health.get(name)!;
       if (!current) {
-        results.push({ node, zone: zoneOf(node) });
+        results.push({ node });
         h.podsNotReadyRetry = false;
         continue;
       }
@@ -159,18 +186,28 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
       } else {
         h.podsNotReadyRetry = false;
       }
-      results.push({ node, zone: zoneOf(node), observed });
+      results.push({ node, observed, swapNow: hasOppositeTaint(listedTaints, observed) });
     }
-    const states = zoneStates(results.map(({ node, zone }) => ({ zone, ready: readyOf(node)?.status === 'True' })));
-    const allDown = states.size > 0 && [...states.values()].every((s) => s === 'FullDisruption');
-    for (const { node, zone, observed } of results) {
-      // In full disruption (every zone down), upstream stops evicting and lifts the NoExecute taints of every node.
-      const status = allDown ? 'True' : observed;
-      if (!status) continue;
-      const rate = allDown ? 0 : limiter.rateFor(zone, states.get(zone)!, results.filter((r) => r.zone === zone).length);
-      const allowed = (): boolean => rate > 0 && limiter.tryTake(zone, rate);
+    const transition = zones.handleDisruption(countedZoneStates(results.map(({ node }) => ({ node, ready: readyOf(node)?.status === 'True' }))));
+    if (transition === 'enter') {
+      // every zone fully disrupted: tainting stopped everywhere, and the NoExecute taints lifted off every node, once
+      ctx.logger.info('all nodes are not ready: entering full disruption mode');
+      const latest = new Map(results.map(({ node }) => [node.metadata!.name!, node]));
+      for (const node of all) {
+        await markReachable(latest.get(node.metadata!.name!) ?? node)
+          .catch((e: unknown) => ctx.logger.warn({ err: e, node: node.metadata!.name }, 'cannot remove NoExecute taints'));
+      }
+      return;
+    }
+    if (transition === 'exit') {
+      // every node gets its grace period again from now
+      ctx.logger.info('some nodes are ready: exiting full disruption mode');
+      for (const node of all) { const h = health.get(node.metadata!.name!); if (h) h.probeTimestamp = now; }
+    }
+    for (const { node, observed, swapNow } of results) {
+      if (!observed) continue;
       try {
-        await syncNoExecuteTaint(node, status, allowed, now);
+        await syncNoExecuteTaint(node, observed, () => zones.tryTake(zoneOf(node)), !!swapNow, now);
       } catch (e) {
         if (!isConflict(e)) ctx.logger.warn({ err: e, node: node.metadata!.name }, 'cannot update NoExecute taints');
       }

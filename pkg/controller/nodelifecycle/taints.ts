@@ -71,16 +71,16 @@ const TAINT_RETRY_MS = 100;
  * Writes the node's taints as `change` makes them from the ones it has (undefined: nothing to do), as upstream's
  * AddOrUpdateTaintOnNode and RemoveTaintOffNode: a conflict is retried at once on the node read again, within this
  * call, so within the rate limiter's token the NoExecute taint was given (not at the next token, seconds later).
+ * Returns the node as written (or as last read, when it needed no change).
  */
 export async function updateNodeTaints(w: NodeWriter, node: KubeObject, change: (taints: Taint[]) => Taint[] | undefined,
-  sleep: (ms: number) => Promise<unknown>): Promise<void> {
+  sleep: (ms: number) => Promise<unknown>): Promise<KubeObject> {
   let current = node;
   for (let attempt = 1; ; attempt++) {
     const taints = change((current.spec?.taints ?? []) as Taint[]);
-    if (!taints) return;
+    if (!taints) return current;
     try {
-      await w.update({ ...current, spec: { ...current.spec, taints } });
-      return;
+      return await w.update({ ...current, spec: { ...current.spec, taints } });
     } catch (e) {
       if (!isConflict(e) || attempt >= TAINT_UPDATE_TRIES) throw e;
     }
