@@ -95,6 +95,7 @@ async function bestOf(mk: () => Promise<RunResult>, bare: () => Promise<RunResul
   for (let r = 0; r < N.rounds; r++) {
     const m = ok(await mk(), `mini-kube ${what}`);
     const b = ok(await bare(), `bare ${what}`);
+    log(`${what}, round ${r + 1}/${N.rounds}: mini-kube ${Math.round(m.rate)}/s (${Math.round(m.ms)} ms), bare ${Math.round(b.rate)}/s (${Math.round(b.ms)} ms)`);
     if (!bestMk || m.rate > bestMk.rate) bestMk = m;
     if (!bestBare || b.rate > bestBare.rate) bestBare = b;
   }
