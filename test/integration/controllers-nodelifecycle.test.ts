@@ -72,6 +72,17 @@ describe('node lifecycle', () => {
     expect(a.involvedObject).toMatchObject({ kind: 'Node', name: 'node-a', uid: (await c.nodes().get('node-a')).metadata!.uid });
   });
 
+  it('keeps the beta OS/arch labels in step with the stable ones (upstream reconcileNodeLabels)', async () => {
+    await c.nodes().patch('node-a', 'merge', { metadata: { labels: { 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'arm64', 'beta.kubernetes.io/arch': 'amd64' } } });
+    const a = await eventually(() => c.nodes().get('node-a'), (n) => n.metadata?.labels?.['beta.kubernetes.io/arch'] === 'arm64', 'the beta arch label to follow');
+    expect(a.metadata!.labels).toMatchObject({ 'beta.kubernetes.io/os': 'linux', 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'arm64' });
+    // the other way round nothing is copied: a beta label without its stable one stays alone
+    await c.nodes().patch('node-b', 'merge', { metadata: { labels: { 'beta.kubernetes.io/os': 'windows' } } });
+    await c.nodes().patch('node-a', 'merge', { metadata: { labels: { 'kubernetes.io/os': 'windows' } } });
+    await eventually(() => c.nodes().get('node-a'), (n) => n.metadata?.labels?.['beta.kubernetes.io/os'] === 'windows', 'node-a beta os');
+    expect((await c.nodes().get('node-b')).metadata!.labels).not.toHaveProperty('kubernetes.io/os');
+  });
+
   it('a node whose lease is not renewed becomes Unknown and is tainted unreachable', async () => {
     const node = await eventually(() => c.nodes().get('node-b'), (n) => taintKeys(n).includes('node.kubernetes.io/unreachable:NoExecute'), 'node-b to be tainted', 15_000);
     expect(ready(node)).toBe('Unknown');

@@ -8,6 +8,8 @@ export interface Health {
   probeTimestamp: number;
   readyHeartbeat?: string;
   leaseRenewTime?: string;
+  /** Its Ready status as the last health pass left it (upstream's nodeHealth.status); none before it posted one. */
+  ready?: NodeCondition['status'];
   /** Marking its pods not ready failed: tried again while the node is not ready (upstream's nodesToRetry). */
   podsNotReadyRetry?: boolean;
 }

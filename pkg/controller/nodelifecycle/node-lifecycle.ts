@@ -6,12 +6,16 @@
 // (rate-limited per zone, by the zone's disruption state, see zones.ts); the taint eviction controller then evicts
 // its pods. A node first seen (every node, after a restart) has its NoExecute taints lifted at once, as upstream's
 // markNodeAsReachable for each node new to its knownNodeSet, and set again from its Ready condition the same pass.
-// Conditions also drive the NoSchedule taints (TaintNodesByCondition) through a queue of node names.
+// Conditions also drive the NoSchedule taints (TaintNodesByCondition) through a queue of node names, whose worker also
+// keeps the beta OS/arch labels in step (labels.ts); pods seen newly bound go through a queue of their own
+// (pod-updates.ts).
 import type { KubeObject } from '../../../api/types.js';
 import { NODE_NAME_INDEX, Resources, formatTime, indexByNodeName, isConflict, isNotFound, realClock, type ObjectReference } from '../../client/index.js';
 import { objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { observeHealth, readyOf, type Health } from './health.js';
+import { betaLabelsToReconcile } from './labels.js';
+import { podNodeChanged, processPod } from './pod-updates.js';
 import { markPodsNotReady } from './pods.js';
 import {
   NO_SCHEDULE_KEYS, TAINT_NOT_READY, TAINT_UNREACHABLE, noScheduleTaintKeys, updateNodeTaints, type NodeCondition, type Taint,
@@ -43,7 +47,14 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
   const health = new Map<string, Health>();
   const grace = { monitorMs: cfg.nodeMonitorGracePeriodMs, startupMs: cfg.nodeStartupGracePeriodMs };
   const zones = new ZoneEvictions(clock, cfg.nodeEvictionRate);
-  const loop = workerLoop(ctx, 'node-lifecycle-controller', syncNoScheduleTaints);
+  const loop = workerLoop(ctx, 'node-lifecycle-controller', syncNode);
+  const podLoop = workerLoop(ctx, 'node-lifecycle-controller-pods', (key) =>
+    processPod(ctx, key, { pods: pods.lister(), nodes: nodeLister, health, now: () => clock.now() }));
+
+  pods.addEventHandler({
+    onAdd: (p) => { if (podNodeChanged(undefined, p)) podLoop.enqueue(p); },
+    onUpdate: (o, p) => { if (podNodeChanged(o, p)) podLoop.enqueue(p); },
+  });
 
   nodes.addEventHandler({
     onAdd: (n) => loop.enqueue(n),
@@ -61,6 +72,20 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
   /** Upstream's RecordNodeEvent: the message prefixed "Node <name> event: ". */
   function nodeEvent(node: KubeObject, reason: string, event: string): void {
     ctx.recorder.event(nodeRef(node), 'Normal', reason, `Node ${node.metadata!.name} event: ${event}`);
+  }
+
+  /** Upstream's doNodeProcessingPassWorker: the NoSchedule taints, then the labels, each whether or not the other failed. */
+  async function syncNode(name: string): Promise<void> {
+    const tainted = await syncNoScheduleTaints(name).then(() => undefined, (e: unknown) => ({ e }));
+    await reconcileNodeLabels(name);
+    if (tainted) throw tainted.e;
+  }
+
+  /** Upstream's reconcileNodeLabels: a merge patch of the labels, so a stale cached copy does not conflict. */
+  async function reconcileNodeLabels(name: string): Promise<void> {
+    const labels = betaLabelsToReconcile(nodeLister.get(name)?.metadata?.labels);
+    if (!labels) return;
+    await ctx.client.nodes().patch(name, 'merge', { metadata: { labels } }, { signal: ctx.signal }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
   }
 
   /** TaintNodesByCondition: the NoSchedule taints follow the node's conditions and spec.unschedulable. */
@@ -167,6 +192,7 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
       }
       const current = readyOf(node)?.status;
       const h = health.get(name)!;
+      h.ready = current;
       if (!current) {
         results.push({ node });
         h.podsNotReadyRetry = false;
@@ -221,5 +247,5 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
       await clock.sleep(cfg.nodeMonitorPeriodMs, ctx.signal).catch(() => undefined);
     }
   };
-  await Promise.all([loop.run(), monitor()]);
+  await Promise.all([loop.run(), podLoop.run(), monitor()]);
 }

@@ -10,7 +10,8 @@ export async function markPodsNotReady(ctx: ControllerContext, pods: KubeObject[
   for (const pod of pods) {
     const conds = (pod.status?.conditions ?? []) as { type: string; status: string; lastTransitionTime?: string }[];
     const ready = conds.find((c) => c.type === 'Ready');
-    if (!ready || ready.status === 'False' || pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') continue;
+    // whatever the pod's phase, as upstream: only a Ready condition already False is left as it is
+    if (!ready || ready.status === 'False') continue;
     const updated = {
       ...pod,
       status: { ...pod.status, conditions: conds.map((c) => (c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: formatTime(now) } : c)) },
