@@ -1,6 +1,6 @@
 // The real kubectl prints the apiserver's PersistentVolumeClaim and PersistentVolume warnings (upstream's
 // pkg/api/persistentvolumeclaim and pkg/api/persistentvolume) and a pod's for the AppArmor annotations it turns
-// into fields, on a server dry run.
+// into fields, and its refusals for the pod-specific annotations, on a server dry run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 
@@ -67,5 +67,16 @@ describe('volume and AppArmor warnings and AppArmor errors through kubectl', () 
       'create', '-f', '-', '--dry-run=server');
     expect([orphan.code, orphan.stderr]).toEqual([1, 'The Pod "armored" is invalid: metadata.annotations[container.apparmor.security.beta.kubernetes.io/gone]: '
       + 'Invalid value: "gone": container not found\n']);
+  });
+
+  it('refuses a pod for its other pod-specific annotations, and a seccomp annotation its field disagrees with', async () => {
+    const pod = POD.replace('name: armored', 'name: costly')
+      .replace('{container.apparmor.security.beta.kubernetes.io/c: runtime/default}',
+        '{controller.kubernetes.io/pod-deletion-cost: "+1", container.seccomp.security.alpha.kubernetes.io/c: unconfined}')
+      .replace('{name: c, image: nginx}', '{name: c, image: nginx, securityContext: {seccompProfile: {type: RuntimeDefault}}}');
+    const refused = await s.kubectlWithInput(pod, 'create', '-f', '-', '--dry-run=server');
+    expect([refused.code, refused.stderr]).toEqual([1, 'The Pod "costly" is invalid: \n'
+      + '* metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "+1": must be a 32bit integer\n'
+      + '* spec.containers[0].securityContext.seccompProfile.type: Forbidden: seccomp type in annotation and field must match\n']);
   });
 });

@@ -1,11 +1,13 @@
 // Every built-in kind that carries a pod spec (a pod, the pod template of a workload) has the fields of gates off in
-// 1.32 dropped from it, its AppArmor annotations checked against its containers (ValidatePodSpecificAnnotations),
-// and it validated as upstream's ValidatePodSpec does, and, under --allow-privileged=false, refused privileged
-// containers.
+// 1.32 dropped from it, its pod-specific annotations checked (ValidatePodSpecificAnnotations: mirror, tolerations,
+// deletion cost, seccomp, AppArmor), and it validated as upstream's ValidatePodSpec does, and, under
+// --allow-privileged=false, refused privileged containers.
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import type { Strategy } from '../strategy.js';
-import { validateAppArmorAnnotationsMatchFields, validateAppArmorPodAnnotations } from '../validation/pod-apparmor-annotations.js';
+import { validateAppArmorAnnotationsMatchFields } from '../validation/pod-apparmor-annotations.js';
+import { validateSeccompAnnotationsMatchFields } from '../validation/pod-seccomp-annotations.js';
+import { validatePodAnnotationsOnUpdate, validatePodSpecificAnnotations } from '../validation/pod-specific-annotations.js';
 import { validatePodSpec } from '../validation/pod-spec.js';
 import { dropDisabledPodFields } from './pod-disabled-fields.js';
 import { privilegedCauses } from './privileged.js';
@@ -55,27 +57,40 @@ export function withPodSpecChecks(key: string, base: Strategy, allowPrivileged: 
     const annotations = at(obj, annotationsPath);
     return annotations && typeof annotations === 'object' ? annotations : {};
   };
-  const check = (obj: KubeObject): StatusCause[] => {
+  // an update may keep a pod-deletion-cost that was already invalid (GetValidationOptionsFromPodSpecAndMeta)
+  const check = (obj: KubeObject, old?: KubeObject): StatusCause[] => {
     const spec = at(obj, path);
     if (!spec || typeof spec !== 'object') return [];
-    const causes = validateAppArmorPodAnnotations(annotationsOf(obj), spec, annotationsPath.join('.'));
+    const annotations = annotationsOf(obj);
+    const causes = old
+      ? validatePodAnnotationsOnUpdate(annotations, annotationsOf(old), spec, annotationsPath.join('.'))
+      : validatePodSpecificAnnotations(annotations, spec, annotationsPath.join('.'), false);
     if (UNCHECKED.has(key)) return causes;
     causes.push(...validatePodSpec(spec, field));
     return allowPrivileged ? causes : [...causes, ...privilegedCauses(spec, field)];
   };
-  // A new pod's AppArmor annotations must say what its fields say, checked last as ValidatePodCreate does (after
-  // PrepareForCreate has copied each to the other where one was missing).
+  // A new pod's seccomp, then AppArmor, annotations must say what its fields say, checked last as ValidatePodCreate
+  // does (after PrepareForCreate has copied each AppArmor one to its field or back where one was missing).
   const onCreate = (obj: KubeObject): StatusCause[] => {
     const spec = at(obj, path);
-    return key === '/pods' && spec && typeof spec === 'object' ? validateAppArmorAnnotationsMatchFields(annotationsOf(obj), spec, field) : [];
+    if (key !== '/pods' || !spec || typeof spec !== 'object') return [];
+    const annotations = annotationsOf(obj);
+    return [...validateSeccompAnnotationsMatchFields(annotations, spec, field), ...validateAppArmorAnnotationsMatchFields(annotations, spec, field)];
   };
-  const strategy: Strategy = { ...prepared, validate: (obj, ctx) => [...(base.validate?.(obj, ctx) ?? []), ...check(obj), ...onCreate(obj)] };
-  // `validate` guards updates too, unless the kind's update validation stands alone
-  if (base.updateValidationIsComplete) strategy.validateUpdate = (obj, old, ctx) => [...(base.validateUpdate?.(obj, old, ctx) ?? []), ...check(obj)];
+  // An update's checks need the old object, so they stand alone here: where the kind's `validate` guarded updates
+  // too, it runs first as it did.
+  const strategy: Strategy = {
+    ...prepared,
+    validate: (obj, ctx) => [...(base.validate?.(obj, ctx) ?? []), ...check(obj), ...onCreate(obj)],
+    updateValidationIsComplete: true,
+    validateUpdate: (obj, old, ctx) => (base.updateValidationIsComplete
+      ? [...(base.validateUpdate?.(obj, old, ctx) ?? []), ...check(obj, old)]
+      : [...(base.validate?.(obj, ctx) ?? []), ...check(obj, old), ...(base.validateUpdate?.(obj, old, ctx) ?? [])]),
+  };
   if (key === '/pods') {
     strategy.validateSubresource = (obj, old, ctx, subresource) => [
       ...(base.validateSubresource?.(obj, old, ctx, subresource) ?? []),
-      ...(subresource === 'ephemeralcontainers' ? check(obj) : []),
+      ...(subresource === 'ephemeralcontainers' ? check(obj, old) : []),
     ];
   }
   return strategy;

@@ -37,7 +37,10 @@ describe('pods/status validation', () => {
   });
 
   it('keeps the mirror and AppArmor annotations as they were created', () => {
-    const withAnnotations = (annotations: Record<string, string>): KubeObject => ({ ...pod('Always', {}), metadata: { name: 'p', annotations } });
+    // a mirror pod is bound to its node, or its annotation is refused as on any write
+    const bound = pod('Always', {});
+    bound.spec = { ...bound.spec, nodeName: 'n' };
+    const withAnnotations = (annotations: Record<string, string>): KubeObject => ({ ...bound, metadata: { name: 'p', annotations } });
     const mirror = 'kubernetes.io/config.mirror';
     const apparmor = 'container.apparmor.security.beta.kubernetes.io/c';
     expect(messages(withAnnotations({ [mirror]: 'h2', other: 'x' }), withAnnotations({ [mirror]: 'h1' })))

@@ -1,11 +1,13 @@
 // What a write through pods/status may say (upstream: ValidatePodStatusUpdate): the QoS class never changes, a
 // nominated node is a node name, a container that ended stays ended unless the pod restarts it, pod and host IPs
-// are IPs (one per family), condition types of the pod's own are qualified names. Phases and messages are free.
+// are IPs (one per family), condition types of the pod's own are qualified names. Phases and messages are free;
+// its annotations are checked as any write's are (pod-specific-annotations.ts).
 import { isIP } from 'node:net';
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, forbidden, invalidValue } from '../../apimachinery/field.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../../apimachinery/names.js';
+import { validatePodAnnotationsOnUpdate } from '../validation/pod-specific-annotations.js';
 import { validatePodAnnotationUpdates } from './pod-annotations.js';
 
 interface ContainerStatus { name?: string; state?: { terminated?: { exitCode?: number } } }
@@ -18,7 +20,9 @@ const INVALID_IP = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff
 export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject): StatusCause[] {
   const status = pod.status ?? {};
   const was = old.status ?? {};
-  const causes = validatePodAnnotationUpdates(pod, old);
+  // ValidatePodSpecificAnnotationUpdates: what may not change, then the new annotations as any write checks them
+  const causes = [...validatePodAnnotationUpdates(pod, old),
+    ...validatePodAnnotationsOnUpdate(pod.metadata?.annotations ?? {}, old.metadata?.annotations ?? {}, pod.spec ?? {}, 'metadata.annotations')];
   for (const [i, c] of ((status.conditions ?? []) as { type?: string }[]).entries()) {
     if (BUILTIN_CONDITIONS.has(c.type ?? '')) continue;
     // upstream's path, capital T and all
