@@ -9,6 +9,7 @@ import { asObj, isObj, list, num, str } from '../validation/field-checks.js';
 import { goQuote } from '../validation/go-values.js';
 import { eachContainer } from '../validation/pod-security.js';
 import { overlappingPathWarnings } from './volume-path-warnings.js';
+import { SECCOMP_CONTAINER_ANNOTATION_PREFIX, SECCOMP_POD_ANNOTATION } from '../../../api/core/v1/annotations.js';
 
 /** pkg/api/node's deprecatedNodeLabels. */
 const DEPRECATED_NODE_LABELS: Readonly<Record<string, string>> = {
@@ -51,8 +52,6 @@ const VOLUME_FIELD_NAMES: Readonly<Record<string, string>> = { storageos: 'stora
 export const volumePluginWarning = (plugin: string, path: string): string =>
   `${path}.${VOLUME_FIELD_NAMES[plugin] ?? plugin}: ${PLUGIN_DEPRECATIONS.get(plugin)}`;
 
-const SECCOMP_POD_ANNOTATION = 'seccomp.security.alpha.kubernetes.io/pod';
-const SECCOMP_CONTAINER_ANNOTATION_PREFIX = 'container.seccomp.security.alpha.kubernetes.io/';
 const APPARMOR_CONTAINER_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 const SECCOMP_FIELD = 'non-functional in v1.27+; use the "seccompProfile" field instead';
 

@@ -7,9 +7,8 @@ import type { StatusCause } from '../../apimachinery/errors.js';
 import { forbidden, invalidValue } from '../../apimachinery/field.js';
 import { asObj, checkLocalDescendingPath } from './field-checks.js';
 import { eachContainer } from './pod-security.js';
+import { SECCOMP_CONTAINER_ANNOTATION_PREFIX, SECCOMP_POD_ANNOTATION } from '../../../api/core/v1/annotations.js';
 
-export const SECCOMP_POD_ANNOTATION = 'seccomp.security.alpha.kubernetes.io/pod';
-export const SECCOMP_CONTAINER_ANNOTATION_PREFIX = 'container.seccomp.security.alpha.kubernetes.io/';
 const UNCONFINED = 'unconfined';
 const RUNTIME_DEFAULT = 'runtime/default';
 const DOCKER_DEFAULT = 'docker/default';
