@@ -8,12 +8,13 @@
 // written volume is a copy taken at start, so it is not updated (as upstream's bind mount).
 // A missing ConfigMap, Secret or claim that is not optional is a VolumeError of that volume alone, backed off on its
 // own (volumes/operation-backoff.ts) while the others are set up: the pod waits (FailedMount) until every one is.
-import { chmod, chown, cp, lstat, mkdir, realpath, rm, symlink } from 'node:fs/promises';
+import { chmod, chown, cp, lstat, mkdir, realpath, rm, stat, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isNotFound, type KubeObject } from '../client/index.js';
 import { writeAtomically, type Payload } from './volumes/atomic-writer.js';
 import { memoryMediumSize, mountMemoryMedium } from './volumes/memory-medium.js';
 import { tearDownPodVolumes } from './volumes/pod-dir.js';
+import { nestedMountPoint, recordMountPoints, type MountPoint } from './volumes/mount-points.js';
 import { OperationBackoff } from './volumes/operation-backoff.js';
 import { ClaimError, VolumeError, claimPath, prepareHostPath, type HostPathSource, type VolumeObjectGetter } from './volumes/host-volumes.js';
 import type { Mount } from './runtime/types.js';
@@ -272,20 +273,29 @@ export const linkMounts = async (
   await rm(rootfs, { recursive: true, force: true });
   await mkdir(rootfs, { recursive: true });
   const out: Mount[] = [];
+  const points: MountPoint[] = [];
   for (const m of mounts) {
     const target = volumes.get(m.name);
     if (!target) continue;
     const link = join(rootfs, m.mountPath);
     await mkdir(dirname(link), { recursive: true });
     const source = m.subPath ? join(target, m.subPath) : target;
+    // a link made inside another volume is recorded, to become the empty mount point runc leaves there
+    const nested = await nestedMountPoint(rootfs, link);
+    const point = async (copy: boolean): Promise<void> => {
+      if (nested) points.push({ path: nested, source, dir: (await stat(source).catch(() => undefined))?.isDirectory() ?? true, copy });
+    };
     // a subPath through the atomic writer's ..data link is pinned to today's content, as upstream's bind mount
     if (m.subPath && (await lstat(source).catch(() => undefined))?.isSymbolicLink() && (await lstat(join(target, '..data')).catch(() => undefined))) {
       await cp(await realpath(source), link, { recursive: true }).catch(() => undefined);
+      await point(true);
       out.push({ containerPath: m.mountPath, hostPath: link, readOnly: m.readOnly === true });
       continue;
     }
     await symlink(source, link).catch(() => undefined);
+    await point(false);
     out.push({ containerPath: m.mountPath, hostPath: source, readOnly: m.readOnly === true });
   }
+  await recordMountPoints(rootfs, points);
   return out;
 };

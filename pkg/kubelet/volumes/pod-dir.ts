@@ -11,6 +11,7 @@
 // upstream's RemoveAllOneFilesystem does, and the directory stays until a later housekeeping pass.
 import { chmod, lstat, readdir, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { leaveMountPoints } from './mount-points.js';
 import { mountsUnder, unmountUnder } from './mounts.js';
 
 type Stats = Awaited<ReturnType<typeof lstat>>;
@@ -46,8 +47,12 @@ export async function removeAllOneFilesystem(path: string): Promise<void> {
   await remove(path, top);
 }
 
-/** The pod's volumes torn down: their mounts taken off, then volumes/ removed with everything in it. */
+/**
+ * The pod's volumes torn down: the links its containers' layouts put inside other volumes made empty mount points
+ * (volumes/mount-points.ts), their mounts taken off, then volumes/ removed with everything in it.
+ */
 export async function tearDownPodVolumes(podDir: string): Promise<void> {
+  await leaveMountPoints(podDir);
   const volumes = join(podDir, 'volumes');
   if (!(await lstatIfThere(volumes))) return;
   await unmountUnder(volumes);
