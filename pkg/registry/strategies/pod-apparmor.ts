@@ -10,26 +10,16 @@ import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import type { RequestContext } from '../context.js';
 import { asObj, isObj } from '../validation/field-checks.js';
-import { APPARMOR_LOCALHOST_PREFIX as LOCALHOST_PREFIX, APPARMOR_RUNTIME_DEFAULT, APPARMOR_UNCONFINED } from '../validation/pod-apparmor-annotations.js';
+import { annotationForProfile, PROFILE_LOCALHOST_PREFIX as LOCALHOST_PREFIX, PROFILE_RUNTIME_DEFAULT, PROFILE_UNCONFINED } from '../validation/profile-annotations.js';
 import { checkAppArmorProfile, eachContainer } from '../validation/pod-security.js';
 
 interface Profile { type: string; localhostProfile?: string }
 
-/** The annotation value of a profile; '' for one that has none (Localhost without a name, an unknown type). */
-function annotationFor(profile: KubeObject): string {
-  switch (profile.type) {
-    case 'Unconfined': return APPARMOR_UNCONFINED;
-    case 'RuntimeDefault': return APPARMOR_RUNTIME_DEFAULT;
-    case 'Localhost': return typeof profile.localhostProfile === 'string' ? LOCALHOST_PREFIX + profile.localhostProfile : '';
-    default: return '';
-  }
-}
-
 /** The valid profile an annotation names, if any. */
 function profileFor(annotation: string): Profile | undefined {
   let profile: Profile | undefined;
-  if (annotation === APPARMOR_UNCONFINED) profile = { type: 'Unconfined' };
-  else if (annotation === APPARMOR_RUNTIME_DEFAULT) profile = { type: 'RuntimeDefault' };
+  if (annotation === PROFILE_UNCONFINED) profile = { type: 'Unconfined' };
+  else if (annotation === PROFILE_RUNTIME_DEFAULT) profile = { type: 'RuntimeDefault' };
   else if (annotation.startsWith(LOCALHOST_PREFIX) && annotation.length > LOCALHOST_PREFIX.length) {
     profile = { type: 'Localhost', localhostProfile: annotation.slice(LOCALHOST_PREFIX.length) };
   }
@@ -52,7 +42,7 @@ export function applyAppArmorVersionSkew(pod: KubeObject, ctx: RequestContext): 
     const annotation = annotations?.[key];
     if (annotation === undefined) {
       const profile = containerProfile ?? podProfile;
-      const value = profile ? annotationFor(profile) : '';
+      const value = profile ? annotationForProfile(profile) : '';
       if (value) ((pod.metadata ??= {}).annotations ??= {})[key] = value;
       return;
     }

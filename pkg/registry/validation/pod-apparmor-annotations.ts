@@ -5,13 +5,10 @@
 import { APPARMOR_CONTAINER_ANNOTATION_PREFIX } from '../../../api/core/v1/annotations.js';
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
-import { forbidden, invalidValue } from '../../apimachinery/field.js';
+import { invalidValue } from '../../apimachinery/field.js';
 import { asObj } from './field-checks.js';
 import { eachContainer } from './pod-security.js';
-
-export const APPARMOR_UNCONFINED = 'unconfined';
-export const APPARMOR_RUNTIME_DEFAULT = 'runtime/default';
-export const APPARMOR_LOCALHOST_PREFIX = 'localhost/';
+import { PROFILE_LOCALHOST_PREFIX, PROFILE_RUNTIME_DEFAULT, PROFILE_UNCONFINED, profileMismatch } from './profile-annotations.js';
 
 /** ValidateAppArmorPodAnnotations: `annotations` are at `path`, the containers in `spec`. */
 export function validateAppArmorPodAnnotations(annotations: Record<string, unknown>, spec: KubeObject, path: string): StatusCause[] {
@@ -25,7 +22,7 @@ export function validateAppArmorPodAnnotations(annotations: Record<string, unkno
     if (!names.has(container)) causes.push(invalidValue(at, container, 'container not found'));
     // ValidateAppArmorProfileFormat: '' means none; any localhost/ name passes here
     const profile = String(value);
-    if (profile !== '' && profile !== APPARMOR_RUNTIME_DEFAULT && profile !== APPARMOR_UNCONFINED && !profile.startsWith(APPARMOR_LOCALHOST_PREFIX)) {
+    if (profile !== '' && profile !== PROFILE_RUNTIME_DEFAULT && profile !== PROFILE_UNCONFINED && !profile.startsWith(PROFILE_LOCALHOST_PREFIX)) {
       causes.push(invalidValue(at, profile, `invalid AppArmor profile name: ${JSON.stringify(profile)}`));
     }
   }
@@ -41,20 +38,8 @@ export function validateAppArmorAnnotationsMatchFields(annotations: Record<strin
     const profile = asObj(asObj(c.securityContext)?.appArmorProfile) ?? podProfile;
     const key = APPARMOR_CONTAINER_ANNOTATION_PREFIX + String(c.name ?? '');
     if (!profile || !Object.hasOwn(annotations, key)) return;
-    const annotation = String(annotations[key]);
-    const at = `${path}.securityContext.appArmorProfile`;
-    const typeMismatch = (): void => { causes.push(forbidden(`${at}.type`, 'apparmor type in annotation and field must match')); };
-    switch (profile.type) {
-      case 'Unconfined': if (annotation !== APPARMOR_UNCONFINED) typeMismatch(); break;
-      case 'RuntimeDefault': if (annotation !== APPARMOR_RUNTIME_DEFAULT) typeMismatch(); break;
-      case 'Localhost':
-        if (!annotation.startsWith(APPARMOR_LOCALHOST_PREFIX)) typeMismatch();
-        else if (typeof profile.localhostProfile !== 'string' || annotation.slice(APPARMOR_LOCALHOST_PREFIX.length) !== profile.localhostProfile) {
-          causes.push(forbidden(`${at}.localhostProfile`, 'apparmor profile in annotation and field must match'));
-        }
-        break;
-      default: // an unknown type is refused by the field's own validation
-    }
+    const cause = profileMismatch('apparmor', String(annotations[key]), profile, `${path}.securityContext.appArmorProfile`);
+    if (cause) causes.push(cause);
   });
   return causes;
 }

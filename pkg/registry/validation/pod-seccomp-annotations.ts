@@ -4,20 +4,16 @@
 // what the seccompProfile field it stands for says, where that field is set (validateSeccompAnnotationsAndFields).
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
-import { forbidden, invalidValue } from '../../apimachinery/field.js';
+import { invalidValue } from '../../apimachinery/field.js';
 import { asObj, checkLocalDescendingPath } from './field-checks.js';
 import { eachContainer } from './pod-security.js';
+import { PROFILE_DOCKER_DEFAULT, PROFILE_LOCALHOST_PREFIX, PROFILE_RUNTIME_DEFAULT, PROFILE_UNCONFINED, profileMismatch } from './profile-annotations.js';
 import { SECCOMP_CONTAINER_ANNOTATION_PREFIX, SECCOMP_POD_ANNOTATION } from '../../../api/core/v1/annotations.js';
-
-const UNCONFINED = 'unconfined';
-const RUNTIME_DEFAULT = 'runtime/default';
-const DOCKER_DEFAULT = 'docker/default';
-const LOCALHOST_PREFIX = 'localhost/';
 
 /** ValidateSeccompProfile: a known profile, or a localhost one relative to the kubelet's seccomp directory. */
 function checkSeccompProfileName(causes: StatusCause[], profile: string, path: string): void {
-  if (profile === RUNTIME_DEFAULT || profile === DOCKER_DEFAULT || profile === UNCONFINED) return;
-  if (profile.startsWith(LOCALHOST_PREFIX)) checkLocalDescendingPath(causes, path, profile.slice(LOCALHOST_PREFIX.length));
+  if (profile === PROFILE_RUNTIME_DEFAULT || profile === PROFILE_DOCKER_DEFAULT || profile === PROFILE_UNCONFINED) return;
+  if (profile.startsWith(PROFILE_LOCALHOST_PREFIX)) checkLocalDescendingPath(causes, path, profile.slice(PROFILE_LOCALHOST_PREFIX.length));
   else causes.push(invalidValue(path, profile, 'must be a valid seccomp profile'));
 }
 
@@ -31,20 +27,6 @@ export function validateSeccompPodAnnotations(annotations: Record<string, unknow
   return causes;
 }
 
-/** validateSeccompAnnotationsAndFieldsMatch: the error, at `path` (the field's), when the annotation says otherwise. */
-function mismatch(annotation: string, profile: KubeObject, path: string): StatusCause | undefined {
-  const typeMismatch = forbidden(`${path}.type`, 'seccomp type in annotation and field must match');
-  switch (profile.type) {
-    case 'Unconfined': return annotation === UNCONFINED ? undefined : typeMismatch;
-    case 'RuntimeDefault': return annotation === RUNTIME_DEFAULT || annotation === DOCKER_DEFAULT ? undefined : typeMismatch;
-    case 'Localhost':
-      if (!annotation.startsWith(LOCALHOST_PREFIX)) return typeMismatch;
-      return typeof profile.localhostProfile === 'string' && annotation.slice(LOCALHOST_PREFIX.length) === profile.localhostProfile
-        ? undefined : forbidden(`${path}.localhostProfile`, 'seccomp profile in annotation and field must match');
-    default: return undefined; // an unknown type is refused by the field's own validation
-  }
-}
-
 /**
  * validateSeccompAnnotationsAndFields (a pod's create, Windows pods too): the pod's annotation against the pod's
  * field, then each container's against the container's own field (a container without one is not checked).
@@ -53,7 +35,7 @@ export function validateSeccompAnnotationsMatchFields(annotations: Record<string
   const causes: StatusCause[] = [];
   const check = (key: string, profile: KubeObject | undefined, path: string): void => {
     if (!profile || !Object.hasOwn(annotations, key)) return;
-    const cause = mismatch(String(annotations[key]), profile, `${path}.seccompProfile`);
+    const cause = profileMismatch('seccomp', String(annotations[key]), profile, `${path}.seccompProfile`);
     if (cause) causes.push(cause);
   };
   check(SECCOMP_POD_ANNOTATION, asObj(asObj(spec.securityContext)?.seccompProfile), `${specPath}.securityContext`);
