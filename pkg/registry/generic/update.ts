@@ -63,7 +63,7 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
       if (!req.createIfMissing || req.subresource) throw notFound(reg.gr, req.name);
       try {
         const r = await create(reg, ctx, await req.build(undefined), { managedFieldsSet: req.managedFieldsSet });
-        return { ...r, created: true };
+        return { object: r.object, bytes: r.bytes, created: true };
       } catch (err) {
         if (isStatusError(err) && err.reason === 'AlreadyExists') continue; // raced with another create: update it
         throw err;
