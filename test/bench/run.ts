@@ -168,7 +168,7 @@ async function main(): Promise<void> {
     const barePods = ok(await closedLoop({ concurrency: 64, maxOps: N.pods, maxMs: 120_000 }, (i) => call(bare64, 'POST', '/objects/pods', pod('bench-pods', `web-${i}`))), 'bare pod creates');
     const podBytes = (await call(mk1, 'GET', `${podPath}/web-0`)).length;
     rows.push({ metric: `pod creates/s (${(Buffer.byteLength(pod('bench-pods', 'web-0')) / 1024).toFixed(1)} KB posted, ${(podBytes / 1024).toFixed(1)} KB stored), 64 clients`, mk: mkPods.rate, bare: barePods.rate, unit: '/s', kind: 'rate', target: 'report' });
-    await sleep(1_000); // let the last responses go and the heap settle
+    await sleep(2_000); // let the last responses go and the heap settle (components collect after a second of idleness)
     const mkMemCreated = await memoryOf(mk.pid);
     const bareMemCreated = await memoryOf(bare.pid);
     log('pods: list');
