@@ -36,7 +36,7 @@ describe('the EndpointSlice controller\'s slices', () => {
     const hints = (s: ReturnType<typeof svc>) => desiredSlices(s, pods, zoneOf)[0]!.endpoints.map((e) => e.hints ?? null);
     expect(hints(svc({ trafficDistribution: 'PreferClose' }))).toEqual([{ forZones: [{ name: 'zone-a' }] }, { forZones: [{ name: 'zone-b' }] }, null, null]);
     expect(hints(svc({}))).toEqual([null, null, null, null]);
-    // the topology annotation's Auto hints take precedence (and are not computed here)
+    // the topology annotation's Auto hints take precedence (the topology cache's, added by the controller)
     expect(hints(svc({ trafficDistribution: 'PreferClose' }, { 'service.kubernetes.io/topology-mode': 'Auto' }))).toEqual([null, null, null, null]);
   });
 });

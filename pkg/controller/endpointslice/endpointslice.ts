@@ -1,8 +1,9 @@
 // The EndpointSlice controller (upstream pkg/controller/endpointslice, reconciler simplified): every service with a
 // selector owns discovery.k8s.io/v1 EndpointSlices labelled kubernetes.io/service-name and managed-by
 // endpointslice-controller.k8s.io — one slice per distinct port mapping (at most 100 endpoints each), each endpoint a
-// pod IP with ready / serving / terminating conditions, its hostname, node, zone and targetRef (and, under
-// trafficDistribution PreferClose, a hint for its zone). Slices no longer wanted are deleted; the garbage collector
+// pod IP with ready / serving / terminating conditions, its hostname, node, zone and targetRef, and hints: under
+// trafficDistribution PreferClose its own zone; under the topology annotation's Auto, the zones the topology cache
+// (./topology-hints.ts) allots it, kept up with the nodes' zones and CPU. Slices no longer wanted are deleted; the garbage collector
 // removes them with their service; a service that loses its selector keeps them. An ExternalName service gets none.
 // Slices written carry endpoints.kubernetes.io/last-change-trigger-time (../endpoint/trigger-time.ts).
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
@@ -12,6 +13,7 @@ import { TriggerTimeTracker, withTriggerTime } from '../endpoint/trigger-time.js
 import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { CreatedSlices, managedSlices, writeSlices } from '../shared/endpoint-slices.js';
+import { hintsAnnotated, nodeTopologyChanged, TopologyCache } from './topology-hints.js';
 import {
   endpointPorts, enqueueServicesAndTheirPods, hasSelector, isPodReady, podTargetRef, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
 } from '../shared/service-pods.js';
@@ -27,16 +29,10 @@ interface Endpoint {
 /** A slice's ports: as the Endpoints', but an unnamed one is named "" (as the apiserver keeps it, so a slice compares equal). */
 const slicePorts = (pod: KubeObject, svc: KubeObject): EndpointPort[] => endpointPorts(pod, svc).map((p) => ({ name: '', ...p }));
 
-/** Upstream's hintsEnabled: topology-aware hints asked for by annotation (the deprecated one first). */
-const hintsAnnotated = (annotations: Record<string, string> | undefined): boolean => {
-  const mode = annotations?.['service.kubernetes.io/topology-aware-hints'] ?? annotations?.['service.kubernetes.io/topology-mode'];
-  return mode === 'Auto' || mode === 'auto';
-};
-
 /**
  * Whether the service's ready endpoints get a hint for their own zone: trafficDistribution PreferClose (upstream's
  * trafficdist preferCloseHeuristic), unless the topology annotation asks for Auto hints, which take precedence
- * upstream (its topology cache, not implemented here: those services get no hints).
+ * (the topology cache's, added by the controller).
  */
 const preferClose = (svc: KubeObject): boolean => svc.spec?.trafficDistribution === 'PreferClose' && !hintsAnnotated(svc.metadata?.annotations);
 
@@ -91,6 +87,17 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
   const created = new CreatedSlices();
   const triggerTimes = new TriggerTimeTracker();
   const zoneOf = (node: string): string | undefined => nodeLister.get(node)?.metadata?.labels?.['topology.kubernetes.io/zone'];
+  const topology = new TopologyCache();
+  // The cache follows the nodes lazily: a sync reads them when they changed; a change also requeues, once the burst
+  // is over, the services it leaves overloaded (upstream's checkNodeTopologyDistribution).
+  let nodesSeen = false;
+  const seeNodes = (): void => { if (!nodesSeen) { topology.setNodes(nodeLister.list()); nodesSeen = true; } };
+  const nodesChanged = (): void => {
+    if (!nodesSeen) return;
+    nodesSeen = false;
+    setImmediate(() => { seeNodes(); for (const key of topology.overloadedServices()) loop.queue.add(key); });
+  };
+  nodes.addEventHandler({ onAdd: nodesChanged, onDelete: nodesChanged, onUpdate: (o, n) => { if (nodeTopologyChanged(o, n)) nodesChanged(); } });
 
   enqueueServicesAndTheirPods(services, pods, (s) => loop.enqueue(s));
   const onSlice = (s: KubeObject): void => {
@@ -103,7 +110,7 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
     const [namespace, name] = key.split('/') as [string, string];
     if (created.waiting(key, namespace, sliceLister)) { loop.enqueueAfter(key, 100); return; }
     const svc = svcLister.get(key);
-    if (!svc) triggerTimes.delete(namespace, name);
+    if (!svc) { triggerTimes.delete(namespace, name); topology.forget(key); }
     // an ExternalName service gets no endpoints, whatever its selector (upstream's syncService; issue 105986)
     if (svc?.spec?.type === 'ExternalName') return;
     // The garbage collector deletes the slices of a deleted service; a service without selector (or that lost it) keeps
@@ -116,13 +123,21 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
     // computed on every sync, written or not, so that the tracker knows what has been published
     const selected = podLister.namespace(namespace).list().filter((p) => servicesSelecting([svc], p).length > 0);
     const triggerTime = triggerTimes.compute(svc, selected);
-    await writeSlices({
-      client, signal: ctx.signal, service: name, namespace, labels, existing,
-      wanted: desiredSlices(svc, selected, zoneOf).map((d) => ({ addressType: 'IPv4', endpoints: d.endpoints, ports: d.ports })),
-      owner: { apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata!.uid!, controller: true, blockOwnerDeletion: true },
-      onCreated: (n) => created.add(key, n),
-      annotate: (current) => withTriggerTime(current, triggerTime),
-    });
+    const wanted = desiredSlices(svc, selected, zoneOf);
+    seeNodes();
+    const events = hintsAnnotated(svc.metadata?.annotations) ? topology.addHints(key, wanted, existing) : topology.disable(key);
+    try {
+      await writeSlices({
+        client, signal: ctx.signal, service: name, namespace, labels, existing,
+        wanted: wanted.map((d) => ({ addressType: 'IPv4', endpoints: d.endpoints, ports: d.ports })),
+        owner: { apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata!.uid!, controller: true, blockOwnerDeletion: true },
+        onCreated: (n) => created.add(key, n),
+        annotate: (current) => withTriggerTime(current, triggerTime),
+      });
+    } finally {
+      // recorded whether the writes succeeded or not, as upstream's reconciler does
+      for (const e of events) ctx.recorder.event(svc, e.type, e.reason, e.message);
+    }
   }
 
   await loop.run();
