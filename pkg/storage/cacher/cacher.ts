@@ -2,7 +2,7 @@
 // store watch, it serves get, list (with limit/continue) and watch so that thousands of watchers never touch
 // the store. Everything is synchronous after start: an event updates the cache and reaches every watcher in
 // one step, and watchers are never buffered (the HTTP layer closes the slow ones).
-import { StorageError } from '../errors.js';
+import { isStorageError, StorageError } from '../errors.js';
 import type { KeyValue, Store, StoreEvent } from '../interface.js';
 import { EventRing } from './event-ring.js';
 import { SortedKeys } from './sorted-keys.js';
@@ -93,14 +93,26 @@ export class Cacher {
     this.ring = new EventRing(this.historySize, 0);
   }
 
-  /** Lists the prefix, then watches the store from that revision; resolves once the cache is live. */
+  /** Lists the prefix, then follows the store (see sync); resolves once the cache is live. */
   async start(): Promise<void> {
-    await this.sync();
+    for (;;) {
+      try {
+        return await this.sync();
+      } catch (err) {
+        // A compaction passed the store's oldest kept revision, where the watch was to start, before it replayed.
+        if (this.ended || !isStorageError(err, 'Compacted')) throw err;
+      }
+    }
   }
 
   /**
-   * Makes a fresh list the cache's state, then follows the store from the list's revision; resolves once live.
-   * The state swaps in one step, so a read sees the old state or the new one, each consistent at its revision.
+   * Makes a fresh list the cache's state, then follows the store; resolves once live. The state swaps in one step,
+   * so a read sees the old state or the new one, each consistent at its revision.
+   *
+   * The store watch starts at the oldest revision the store keeps, not at the list's: the kept events up to the
+   * list become the history (its last `historySize` events), so that after a restart a continue token or an Exact
+   * list at a revision from before the start is served as upstream serves it from etcd, and a watch resumes from
+   * there. That history replaces the empty one only once complete up to the list's revision.
    */
   private async sync(): Promise<void> {
     let listed = await this.store.list(this.prefix);
@@ -111,13 +123,26 @@ export class Cacher {
     this.keys = new SortedKeys(listed.items.map((kv) => kv.key));
     this.ring = new EventRing(this.historySize, listed.revision);
     this.advance(listed.revision);
+    // 0 watches "from now": only an empty store's list has revision 0, and it has no history.
+    const from = listed.revision === 0 ? 0 : Math.min(listed.revision, Math.max(this.store.compactedRevision(), 1));
+    let history: EventRing | undefined = new EventRing(this.historySize, from);
+    const complete = (): void => {
+      if (history) this.ring = history;
+      history = undefined;
+    };
     const watch = new AbortController();
     this.storeWatch = watch;
     let live = false;
     await new Promise<void>((resolve, reject) => {
-      this.store.watch(this.prefix, { fromRevision: listed.revision, signal: watch.signal }, {
-        onEvent: (ev) => this.apply(ev),
+      this.store.watch(this.prefix, { fromRevision: from, signal: watch.signal }, {
+        onEvent: (ev) => {
+          // the list has it already: history only
+          if (ev.revision <= listed.revision) return history?.push(ev);
+          complete();
+          this.apply(ev);
+        },
         onProgress: (revision) => {
+          if (revision >= listed.revision) complete();
           this.advance(revision);
           if (live) return;
           live = this.ready = true;
