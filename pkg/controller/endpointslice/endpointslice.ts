@@ -3,8 +3,9 @@
 // endpointslice-controller.k8s.io — one slice per distinct port mapping (at most 100 endpoints each), each endpoint a
 // pod IP with ready / serving / terminating conditions, its hostname, node, zone and targetRef, and hints: under
 // trafficDistribution PreferClose its own zone; under the topology annotation's Auto, the zones the topology cache
-// (./topology-hints.ts) allots it, kept up with the nodes' zones and CPU. Slices no longer wanted are deleted; the garbage collector
-// removes them with their service; a service that loses its selector keeps them. An ExternalName service gets none.
+// (./topology-hints.ts) allots it, kept up with the nodes' zones and CPU. Slices no longer wanted are deleted; the
+// garbage collector removes them with their service; a service that loses its selector keeps them. An ExternalName
+// service gets none.
 // Slices written carry endpoints.kubernetes.io/last-change-trigger-time (../endpoint/trigger-time.ts).
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
