@@ -185,7 +185,7 @@ export async function serveCrd(crd: CustomResourceDefinition, specHash: string, 
       identity: crd.spec.versions.length === 1 && (crd.status?.storedVersions ?? []).every((s) => s === v.name) && !hasDefaults(schemas.get(apiVersion)),
     };
     const view = convertingStore(o.store, codec);
-    const cacher = new ConversionCacher(view, resourcePrefix(rt), { historySize: o.watchCacheHistorySize });
+    const cacher = new ConversionCacher(view, resourcePrefix(rt), { historySize: o.watchCacheHistorySize, historyFromStore: crd.spec.conversion?.strategy !== 'Webhook' });
     await cacher.start();
     const decoder = decoderFor(crd, v, o.registries.initializers);
     const strategy = customResourceStrategy({

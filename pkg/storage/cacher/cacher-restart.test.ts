@@ -84,6 +84,16 @@ describe('Cacher started on a store with kept events', () => {
     await store.close();
   });
 
+  it('starts its history at its list when told not to replay the store (a webhook-converted view)', async () => {
+    const { store, at } = await restartedStore();
+    const cacher = new Cacher(store, PODS, { historyFromStore: false });
+    await cacher.start();
+    expect(cacher.oldestRevision()).toBe(store.revision());
+    expect(isStorageError(thrownBy(() => cacher.list({ prefix: PODS, revision: at })), 'Compacted')).toBe(true);
+    cacher.stop();
+    await store.close();
+  });
+
   it('starts again when a compaction passes the revision its store watch was to start at', async () => {
     const { store } = await restartedStore();
     let refuse = 1;

@@ -15,6 +15,12 @@ const REBUILD_MAX_DELAY_MS = 5_000;
 export interface CacherOptions {
   /** Events kept for watches resuming from an older revision (default 10,000). */
   historySize?: number;
+  /**
+   * Whether a start fills the history from the events the store keeps (default true). A view that converts each
+   * event through a webhook starts its history at its list instead: one historical object the webhook refuses would
+   * hold the start, and a restart would call it for every kept event.
+   */
+  historyFromStore?: boolean;
 }
 
 export interface CacheListOptions {
@@ -75,6 +81,7 @@ export class Cacher {
   private objects = new Map<string, KeyValue>();
   private keys = new SortedKeys();
   private readonly historySize: number;
+  private readonly historyFromStore: boolean;
   private ring: EventRing;
   private rev = 0;
   private readonly subs = new Set<Subscription>();
@@ -90,6 +97,7 @@ export class Cacher {
     opts: CacherOptions = {},
   ) {
     this.historySize = opts.historySize ?? 10_000;
+    this.historyFromStore = opts.historyFromStore ?? true;
     this.ring = new EventRing(this.historySize, 0);
   }
 
@@ -124,7 +132,7 @@ export class Cacher {
     this.ring = new EventRing(this.historySize, listed.revision);
     this.advance(listed.revision);
     // 0 watches "from now": only an empty store's list has revision 0, and it has no history.
-    const from = listed.revision === 0 ? 0 : Math.min(listed.revision, Math.max(this.store.compactedRevision(), 1));
+    const from = listed.revision === 0 || !this.historyFromStore ? listed.revision : Math.min(listed.revision, Math.max(this.store.compactedRevision(), 1));
     let history: EventRing | undefined = new EventRing(this.historySize, from);
     const complete = (): void => {
       if (history) this.ring = history;
