@@ -94,6 +94,25 @@ describe('Cacher started on a store with kept events', () => {
     await store.close();
   });
 
+  it('starts without history when the store cannot replay it (events sealed with a key no longer configured)', async () => {
+    const { store, at } = await restartedStore();
+    const sealed: Store = Object.create(store) as Store;
+    sealed.watch = (prefix, opts, watcher) => {
+      if (opts.fromRevision !== undefined && opts.fromRevision < store.revision()) {
+        queueMicrotask(() => watcher.onClose?.(new Error('no matching prefix found for the stored data')));
+        return;
+      }
+      store.watch(prefix, opts, watcher);
+    };
+    const cacher = new Cacher(sealed, PODS);
+    await cacher.start();
+    expect(cacher.isReady()).toBe(true);
+    expect(cacher.oldestRevision()).toBe(store.revision());
+    expect(isStorageError(thrownBy(() => cacher.list({ prefix: PODS, revision: at })), 'Compacted')).toBe(true);
+    cacher.stop();
+    await store.close();
+  });
+
   it('starts again when a compaction passes the revision its store watch was to start at', async () => {
     const { store } = await restartedStore();
     let refuse = 1;

@@ -105,7 +105,7 @@ export class Cacher {
   async start(): Promise<void> {
     for (;;) {
       try {
-        return await this.sync();
+        return await this.follow();
       } catch (err) {
         // A compaction passed the store's oldest kept revision, where the watch was to start, before it replayed.
         if (this.ended || !isStorageError(err, 'Compacted')) throw err;
@@ -114,15 +114,29 @@ export class Cacher {
   }
 
   /**
+   * sync, with the store's history when it can be replayed. Kept events the store cannot give back (a secret
+   * encrypted with a key the configuration no longer has) leave the cache without that history, as before it had
+   * any: revisions older than its list get 410, as upstream's reads of them from etcd fail.
+   */
+  private async follow(): Promise<void> {
+    try {
+      return await this.sync(this.historyFromStore);
+    } catch (err) {
+      if (this.ended || !this.historyFromStore || isStorageError(err, 'Compacted')) throw err;
+      return this.sync(false);
+    }
+  }
+
+  /**
    * Makes a fresh list the cache's state, then follows the store; resolves once live. The state swaps in one step,
    * so a read sees the old state or the new one, each consistent at its revision.
    *
-   * The store watch starts at the oldest revision the store keeps, not at the list's: the kept events up to the
+   * With `withHistory`, the store watch starts at the oldest revision the store keeps, not at the list's: the kept events up to the
    * list become the history (its last `historySize` events), so that after a restart a continue token or an Exact
    * list at a revision from before the start is served as upstream serves it from etcd, and a watch resumes from
    * there. That history replaces the empty one only once complete up to the list's revision.
    */
-  private async sync(): Promise<void> {
+  private async sync(withHistory: boolean): Promise<void> {
     let listed = await this.store.list(this.prefix);
     // A watch from 0 means "from now": if writes landed after an empty store's list, list again.
     while (listed.revision === 0 && this.store.revision() !== 0) listed = await this.store.list(this.prefix);
@@ -132,7 +146,7 @@ export class Cacher {
     this.ring = new EventRing(this.historySize, listed.revision);
     this.advance(listed.revision);
     // 0 watches "from now": only an empty store's list has revision 0, and it has no history.
-    const from = listed.revision === 0 || !this.historyFromStore ? listed.revision : Math.min(listed.revision, Math.max(this.store.compactedRevision(), 1));
+    const from = listed.revision === 0 || !withHistory ? listed.revision : Math.min(listed.revision, Math.max(this.store.compactedRevision(), 1));
     let history: EventRing | undefined = new EventRing(this.historySize, from);
     const complete = (): void => {
       if (history) this.ring = history;
@@ -180,7 +194,7 @@ export class Cacher {
 
   private rebuild(delayMs: number): void {
     this.rebuildTimer = setTimeout(() => {
-      this.sync().catch(() => {
+      this.follow().catch(() => {
         if (!this.ended && !this.ready) this.rebuild(Math.min(delayMs * 2, REBUILD_MAX_DELAY_MS));
       });
     }, delayMs);
