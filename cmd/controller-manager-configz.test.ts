@@ -15,4 +15,11 @@ describe('the controller-manager\'s /configz', () => {
     expect(configz([]).PersistentVolumeBinderController).toEqual({ PVClaimBinderSyncPeriod: '15s' });
     expect(configz(['--pvclaimbinder-sync-period', '1m30s']).PersistentVolumeBinderController).toEqual({ PVClaimBinderSyncPeriod: '1m30s' });
   });
+
+  it('shows the node lifecycle controller\'s eviction settings', () => {
+    expect(configz(['--secondary-node-eviction-rate', '0.5', '--large-cluster-size-threshold', '10']).NodeLifecycleController).toEqual({
+      NodeEvictionRate: 0.1, SecondaryNodeEvictionRate: 0.5, NodeStartupGracePeriod: '1m0s', NodeMonitorGracePeriod: '50s',
+      LargeClusterSizeThreshold: 10, UnhealthyZoneThreshold: 0.55,
+    });
+  });
 });

@@ -4,10 +4,11 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pino } from 'pino';
 import { parseGoDurationMs } from '../pkg/apimachinery/duration.js';
+import type { ClusterControllerConfig } from '../pkg/controller/shared/cluster-context.js';
 import { checkSecureServingFlags, secureServingFlags, startComponentServing } from './component-serving.js';
 import { controllerManagerConfigz } from './controller-manager-configz.js';
 import { KNOWN_FEATURE_GATES } from './feature-gates.js';
-import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
+import { exitWithFlagError, flag, FlagError, parseOrExit, type FlagValues } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
 
@@ -28,7 +29,10 @@ export const controllerManagerFlags = {
   'node-monitor-period': duration('5s', 'How often node health is checked'),
   'node-monitor-grace-period': duration('50s', 'How long a node may stop heartbeating before it is marked Unknown'),
   'node-startup-grace-period': duration('1m0s', 'How long a new node may go without heartbeat before it is marked Unknown'),
-  'node-eviction-rate': flag.string('0.1', 'Nodes per second whose pods are evicted (NoExecute-tainted) in a healthy zone'),
+  'node-eviction-rate': flag.string('0.1', 'Nodes per second whose pods are evicted (NoExecute-tainted) after they fail, in a healthy zone (see --unhealthy-zone-threshold); without zones, the cluster is one'),
+  'secondary-node-eviction-rate': flag.string('0.01', 'Nodes per second whose pods are evicted after they fail, in an unhealthy zone; taken as 0 in a zone of --large-cluster-size-threshold nodes or fewer'),
+  'large-cluster-size-threshold': flag.int(50, 'The number of nodes a zone must exceed for --secondary-node-eviction-rate to apply to it; an unhealthy zone no larger evicts nothing'),
+  'unhealthy-zone-threshold': flag.string('0.55', 'The share of a zone\'s nodes that, when not Ready (and 3 at least), makes the zone unhealthy'),
   'terminated-pod-gc-threshold': flag.int(12500, 'Terminated pods kept before the oldest are deleted (0 disables)'),
   'resource-quota-sync-period': duration('5m0s', 'Period of a full recomputation of quota usage'),
   'namespace-sync-period': duration('5m0s', 'Period of re-syncing namespaces'),
@@ -69,6 +73,26 @@ export const controllerManagerFlags = {
   v: flag.int(0, 'Log verbosity: 4 and up adds debug, 6 and up trace'),
 };
 
+/** A float flag as pflag's Float32Var reads it: decimal notation only, no spaces. */
+const floatFlag = (name: string, text: string, min = -Infinity): number => {
+  const x = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!(x >= min)) throw new FlagError(`invalid argument "${text}" for "--${name}" flag`);
+  return x;
+};
+
+/** The node lifecycle controller's eviction settings (upstream NodeLifecycleControllerOptions; rates may not be negative). */
+export const nodeLifecycleConfig = (v: FlagValues<typeof controllerManagerFlags>): Pick<ClusterControllerConfig,
+  'nodeEvictionRate' | 'secondaryNodeEvictionRate' | 'largeClusterSizeThreshold' | 'unhealthyZoneThreshold'> => {
+  const size = v['large-cluster-size-threshold'];
+  if (size < -(2 ** 31) || size >= 2 ** 31) throw new FlagError(`invalid argument "${size}" for "--large-cluster-size-threshold" flag: value out of range`);
+  return {
+    nodeEvictionRate: floatFlag('node-eviction-rate', v['node-eviction-rate'], 0),
+    secondaryNodeEvictionRate: floatFlag('secondary-node-eviction-rate', v['secondary-node-eviction-rate'], 0),
+    largeClusterSizeThreshold: size,
+    unhealthyZoneThreshold: floatFlag('unhealthy-zone-threshold', v['unhealthy-zone-threshold']),
+  };
+};
+
 const durationMs = (name: string, text: string): number => {
   const ms = parseGoDurationMs(text);
   if (ms === undefined) throw new FlagError(`invalid argument "${text}" for "--${name}" flag: time: invalid duration "${text}"`);
@@ -78,12 +102,13 @@ const durationMs = (name: string, text: string): number => {
 export const main = async (argv: readonly string[]): Promise<void> => {
   const { values: v } = parseOrExit('controller-manager', summary, argv, controllerManagerFlags);
   let timing: Record<string, number>;
+  let nodeLifecycle: ReturnType<typeof nodeLifecycleConfig>;
   try {
     if (!v.kubeconfig) throw new FlagError('--kubeconfig is required');
     timing = Object.fromEntries(Object.entries(v).filter(([k]) => /period|deadline|duration|stabilization|delay/.test(k)).map(([k, x]) => [k, durationMs(k, x as string)]));
     if (!(Number(v['horizontal-pod-autoscaler-tolerance']) >= 0)) throw new FlagError(`invalid argument "${v['horizontal-pod-autoscaler-tolerance']}" for "--horizontal-pod-autoscaler-tolerance" flag`);
     checkSecureServingFlags(v);
-    if (!(Number(v['node-eviction-rate']) >= 0)) throw new FlagError(`invalid argument "${v['node-eviction-rate']}" for "--node-eviction-rate" flag`);
+    nodeLifecycle = nodeLifecycleConfig(v);
     if (v['allocate-node-cidrs']) {
       if (!v['cluster-cidr']) throw new FlagError('--cluster-cidr must be set when --allocate-node-cidrs is true');
       const { CidrSet } = await import('../pkg/controller/nodeipam/cidr-set.js');
@@ -135,7 +160,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       nodeMonitorPeriodMs: timing['node-monitor-period'],
       nodeMonitorGracePeriodMs: timing['node-monitor-grace-period'],
       nodeStartupGracePeriodMs: timing['node-startup-grace-period'],
-      nodeEvictionRate: Number(v['node-eviction-rate']),
+      ...nodeLifecycle,
       terminatedPodGcThreshold: v['terminated-pod-gc-threshold'],
       resourceQuotaSyncPeriodMs: timing['resource-quota-sync-period'],
       namespaceSyncPeriodMs: timing['namespace-sync-period'],

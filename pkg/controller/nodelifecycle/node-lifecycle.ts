@@ -46,7 +46,9 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
   const leaseLister = leases.lister();
   const health = new Map<string, Health>();
   const grace = { monitorMs: cfg.nodeMonitorGracePeriodMs, startupMs: cfg.nodeStartupGracePeriodMs };
-  const zones = new ZoneEvictions(clock, cfg.nodeEvictionRate);
+  const zones = new ZoneEvictions(clock, {
+    primary: cfg.nodeEvictionRate, secondary: cfg.secondaryNodeEvictionRate, largeClusterThreshold: cfg.largeClusterSizeThreshold,
+  });
   const loop = workerLoop(ctx, 'node-lifecycle-controller', syncNode);
   const podLoop = workerLoop(ctx, 'node-lifecycle-controller-pods', (key) =>
     processPod(ctx, key, { pods: pods.lister(), nodes: nodeLister, health, now: () => clock.now() }));
@@ -214,7 +216,7 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
       }
       results.push({ node, observed, swapNow: hasOppositeTaint(listedTaints, observed) });
     }
-    const transition = zones.handleDisruption(countedZoneStates(results.map(({ node }) => ({ node, ready: readyOf(node)?.status === 'True' }))));
+    const transition = zones.handleDisruption(countedZoneStates(results.map(({ node }) => ({ node, ready: readyOf(node)?.status === 'True' })), cfg.unhealthyZoneThreshold));
     if (transition === 'enter') {
       // every zone fully disrupted: tainting stopped everywhere, and the NoExecute taints lifted off every node, once
       ctx.logger.info('all nodes are not ready: entering full disruption mode');

@@ -1,8 +1,9 @@
 // Zones of the node lifecycle controller (upstream ComputeZoneState, handleDisruption and the per-zone NoExecute
 // tainting rate limiters). A zone whose counted nodes are all not ready is in FullDisruption, one with more than two
-// not ready and at least 55% of them in PartialDisruption; nodes labelled node.kubernetes.io/exclude-disruption are
-// not counted. A zone's tainting rate is set when its state changes: --node-eviction-rate when Normal or fully
-// disrupted, in a partially disrupted zone the secondary rate (0.01/s) above 50 counted nodes and none otherwise.
+// not ready and at least --unhealthy-zone-threshold (55%) of them in PartialDisruption; nodes labelled
+// node.kubernetes.io/exclude-disruption are not counted. A zone's tainting rate is set when its state changes:
+// --node-eviction-rate when Normal or fully disrupted; when partially disrupted, --secondary-node-eviction-rate if it
+// counts more than --large-cluster-size-threshold nodes, else none (upstream's ReducedQPSFunc).
 // When every zone is fully disrupted, tainting stops everywhere (the caller lifts every node's NoExecute taints once,
 // on entering) until some zone is not.
 import type { KubeObject } from '../../../api/types.js';
@@ -13,9 +14,8 @@ export type ZoneState = 'Normal' | 'PartialDisruption' | 'FullDisruption';
 export type DisruptionTransition = 'enter' | 'exit' | undefined;
 export interface ZoneCount { state: ZoneState; size: number }
 
-const UNHEALTHY_ZONE_THRESHOLD = 0.55;
-const LARGE_CLUSTER_THRESHOLD = 50;
-const SECONDARY_EVICTION_RATE = 0.01;
+/** NoExecute taints per second: in a healthy zone, and in an unhealthy one of more than largeClusterThreshold nodes. */
+export interface EvictionRates { primary: number; secondary: number; largeClusterThreshold: number }
 /** Upstream's labelNodeDisruptionExclusion: present (whatever its value), the node is left out of its zone's state. */
 const LABEL_EXCLUDE_DISRUPTION = 'node.kubernetes.io/exclude-disruption';
 
@@ -27,7 +27,7 @@ export const zoneOf = (node: KubeObject): string => {
 };
 
 /** The state and counted size of each zone with a node not excluded from disruption checks. */
-export function countedZoneStates(nodes: { node: KubeObject; ready: boolean }[]): Map<string, ZoneCount> {
+export function countedZoneStates(nodes: { node: KubeObject; ready: boolean }[], unhealthyThreshold: number): Map<string, ZoneCount> {
   const counts = new Map<string, { ready: number; notReady: number }>();
   for (const { node, ready } of nodes) {
     if (node.metadata?.labels?.[LABEL_EXCLUDE_DISRUPTION] !== undefined) continue;
@@ -39,8 +39,9 @@ export function countedZoneStates(nodes: { node: KubeObject; ready: boolean }[])
   const states = new Map<string, ZoneCount>();
   for (const [zone, { ready, notReady }] of counts) {
     const size = ready + notReady;
+    // compared in single precision, as upstream's float32 (a threshold such as 0.55 is not exact in either)
     const state: ZoneState = ready === 0 ? 'FullDisruption'
-      : notReady > 2 && notReady / size >= UNHEALTHY_ZONE_THRESHOLD ? 'PartialDisruption' : 'Normal';
+      : notReady > 2 && Math.fround(notReady / size) >= Math.fround(unhealthyThreshold) ? 'PartialDisruption' : 'Normal';
     states.set(zone, { state, size });
   }
   return states;
@@ -51,7 +52,7 @@ export class ZoneEvictions {
   private readonly states = new Map<string, ZoneState>();
   private readonly buckets = new Map<string, { rate: number; tokens: number; at: number }>();
 
-  constructor(private readonly clock: Pick<Clock, 'now'>, private readonly primaryRate: number) {}
+  constructor(private readonly clock: Pick<Clock, 'now'>, private readonly rates: EvictionRates) {}
 
   /**
    * Upstream's handleDisruption, given this pass's counted zones. A zone not seen before starts in none of the states
@@ -83,13 +84,13 @@ export class ZoneEvictions {
   }
 
   private rateFor(state: ZoneState, size: number): number {
-    if (state === 'PartialDisruption') return size > LARGE_CLUSTER_THRESHOLD ? SECONDARY_EVICTION_RATE : 0;
-    return this.primaryRate; // Normal, and FullDisruption while some zone is not (upstream's HealthyQPSFunc)
+    if (state === 'PartialDisruption') return size > this.rates.largeClusterThreshold ? this.rates.secondary : 0;
+    return this.rates.primary; // Normal, and FullDisruption while some zone is not (upstream's HealthyQPSFunc)
   }
 
   private settled(zone: string): { rate: number; tokens: number; at: number } {
     const now = this.clock.now();
-    const b = this.buckets.get(zone) ?? { rate: this.primaryRate, tokens: 1, at: now };
+    const b = this.buckets.get(zone) ?? { rate: this.rates.primary, tokens: 1, at: now };
     b.tokens = Math.min(1, b.tokens + ((now - b.at) / 1000) * b.rate);
     b.at = now;
     this.buckets.set(zone, b);

@@ -15,6 +15,12 @@ export interface ClusterControllerConfig {
   nodeStartupGracePeriodMs: number;
   /** Nodes per second whose pods may be evicted (NoExecute-tainted) in a healthy zone (upstream --node-eviction-rate, 0.1). */
   nodeEvictionRate: number;
+  /** The same in a partially disrupted zone of more than largeClusterSizeThreshold nodes (upstream --secondary-node-eviction-rate, 0.01). */
+  secondaryNodeEvictionRate: number;
+  /** Nodes a zone must count more of for secondaryNodeEvictionRate; smaller ones stop (upstream --large-cluster-size-threshold, 50). */
+  largeClusterSizeThreshold: number;
+  /** The share of a zone's nodes not ready (3 at least) that makes it partially disrupted (upstream --unhealthy-zone-threshold, 0.55). */
+  unhealthyZoneThreshold: number;
   /** Terminated pods kept before podgc deletes the oldest (upstream --terminated-pod-gc-threshold, 12500; 0: off). */
   terminatedPodGcThreshold: number;
   /** How often podgc runs (upstream gcCheckPeriod, 20 s). */
@@ -61,6 +67,9 @@ export const defaultClusterControllerConfig = (): ClusterControllerConfig => ({
   nodeMonitorGracePeriodMs: 50_000,
   nodeStartupGracePeriodMs: 60_000,
   nodeEvictionRate: 0.1,
+  secondaryNodeEvictionRate: 0.01,
+  largeClusterSizeThreshold: 50,
+  unhealthyZoneThreshold: 0.55,
   terminatedPodGcThreshold: 12_500,
   podGcPeriodMs: 20_000,
   podGcQuarantineMs: 40_000,
