@@ -15,7 +15,7 @@ import { objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { observeHealth, readyOf, type Health } from './health.js';
 import { betaLabelsToReconcile } from './labels.js';
-import { podNodeChanged, processPod } from './pod-updates.js';
+import { podNodeChanged, podUpdateLoop } from './pod-updates.js';
 import { markPodsNotReady } from './pods.js';
 import {
   NO_SCHEDULE_KEYS, TAINT_NOT_READY, TAINT_UNREACHABLE, noScheduleTaintKeys, updateNodeTaints, type NodeCondition, type Taint,
@@ -50,8 +50,7 @@ export async function startNodeLifecycleController(ctx: ClusterControllerContext
     primary: cfg.nodeEvictionRate, secondary: cfg.secondaryNodeEvictionRate, largeClusterThreshold: cfg.largeClusterSizeThreshold,
   });
   const loop = workerLoop(ctx, 'node-lifecycle-controller', syncNode);
-  const podLoop = workerLoop(ctx, 'node-lifecycle-controller-pods', (key) =>
-    processPod(ctx, key, { pods: pods.lister(), nodes: nodeLister, health, now: () => clock.now() }));
+  const podLoop = podUpdateLoop(ctx, { pods: pods.lister(), nodes: nodeLister, health, now: () => clock.now() });
 
   pods.addEventHandler({
     onAdd: (p) => { if (podNodeChanged(undefined, p)) podLoop.enqueue(p); },

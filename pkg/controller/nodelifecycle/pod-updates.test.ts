@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../api/types.js';
+import { FakeClock, StatusError } from '../../client/index.js';
 import type { ControllerContext } from '../shared/types.js';
 import type { Health } from './health.js';
-import { podNodeChanged, processPod } from './pod-updates.js';
+import { podNodeChanged, podUpdateLoop, processPod } from './pod-updates.js';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 
@@ -79,6 +80,11 @@ describe('processPod (upstream processPod and MarkPodsNotReady)', () => {
     await expect(processPod(gone.ctx, 'default/p', gone.deps)).rejects.toThrow(/n1/);
     const failing = fixture([pod('p', 'n1', 'True')], ['n1'], { n1: seen('False') }, new Error('boom'));
     await expect(processPod(failing.ctx, 'default/p', failing.deps)).rejects.toThrow('boom');
+    // recorded all the same, as upstream's MarkPodsNotReady records it after any write but one of a pod gone
+    expect(failing.events).toEqual(['p Warning NodeNotReady Node is not ready']);
+    const gonePod = fixture([pod('p', 'n1', 'True')], ['n1'], { n1: seen('False') }, new StatusError(404, 'NotFound', 'pods "p" not found'));
+    await processPod(gonePod.ctx, 'default/p', gonePod.deps);
+    expect(gonePod.events).toEqual([]);
   });
 });
 
@@ -89,5 +95,28 @@ describe('markPodsNotReady through processPod', () => {
     const f = fixture([p], ['n1'], { n1: seen('False') });
     await processPod(f.ctx, 'default/p', f.deps);
     expect(f.written).toHaveLength(1);
+  });
+});
+
+describe('podUpdateLoop (upstream podUpdateQueue)', () => {
+  it('retries a pod whose write fails with backoff for as long as it fails, never dropping it', async () => {
+    const clock = new FakeClock(T0);
+    const f = fixture([pod('p', 'n1', 'True')], ['n1'], { n1: seen('False') });
+    let failures = 0;
+    const ac = new AbortController();
+    const logger = { child: () => logger, debug: () => undefined, info: () => undefined, warn: () => undefined };
+    const ctx = {
+      ...f.ctx, clock, signal: ac.signal, workers: 1, logger,
+      informers: { start: () => undefined, waitForCacheSync: async () => true },
+      client: { pods: () => ({ updateStatus: async (p: KubeObject) => { if (failures++ < 25) throw new Error('boom'); f.written.push(p); return p; } }) },
+    } as unknown as ControllerContext;
+    const loop = podUpdateLoop(ctx, f.deps);
+    const running = loop.run();
+    loop.enqueue(pod('p', 'n1', 'True'));
+    for (let i = 0; i < 40 && !f.written.length; i++) await clock.advance(3_600_000);
+    expect(failures).toBe(26);
+    expect(f.written).toHaveLength(1);
+    ac.abort();
+    await running;
   });
 });

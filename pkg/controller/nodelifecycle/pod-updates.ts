@@ -1,8 +1,10 @@
 // Upstream's pod update queue (podUpdated → processPod): a pod the health pass may have missed, because it reached
 // the cache after the pass marked its node's pods, is handled on its own once it shows up bound to a node. If that
 // node's Ready condition, as the last health pass recorded it, is not True, the pod's Ready condition becomes False
-// (MarkPodsNotReady for that one pod).
+// (MarkPodsNotReady for that one pod). A pod that fails is tried again with backoff for as long as it fails: upstream's
+// podUpdateQueue requeues it rate-limited with no cap on the retries.
 import type { KubeObject } from '../../../api/types.js';
+import { workerLoop, type WorkerLoop } from '../shared/controller-utils.js';
 import type { ControllerContext } from '../shared/types.js';
 import type { Health } from './health.js';
 import { markPodsNotReady } from './pods.js';
@@ -31,3 +33,7 @@ export async function processPod(ctx: ControllerContext, key: string, deps: PodU
   if (!health.ready || health.ready === 'True') return;
   await markPodsNotReady(ctx, [pod], deps.now());
 }
+
+/** The queue of pods and its workers: a key is never dropped for failing too often. */
+export const podUpdateLoop = (ctx: ControllerContext, deps: PodUpdateDeps): WorkerLoop =>
+  workerLoop(ctx, 'node-lifecycle-controller-pods', (key) => processPod(ctx, key, deps), Infinity);

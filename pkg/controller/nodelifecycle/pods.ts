@@ -1,6 +1,6 @@
 // Pods of a node that is not ready (upstream controller/util/node MarkPodsNotReady): their Ready condition becomes
-// False, so endpoints stop sending them traffic while the node is gone. A failed write (a conflict too) fails the call
-// once every pod was tried: the caller tries again at its next pass.
+// False, so endpoints stop sending them traffic while the node is gone, and each gets a NodeNotReady event, unless it
+// is gone. A failed write (a conflict too) fails the call once every pod was tried: the caller tries again.
 import type { KubeObject } from '../../../api/types.js';
 import { formatTime, isNotFound } from '../../client/index.js';
 import type { ControllerContext } from '../shared/types.js';
@@ -18,10 +18,12 @@ export async function markPodsNotReady(ctx: ControllerContext, pods: KubeObject[
     };
     try {
       await ctx.client.pods(pod.metadata!.namespace).updateStatus(updated, { signal: ctx.signal });
-      ctx.recorder.event(pod, 'Warning', 'NodeNotReady', 'Node is not ready');
     } catch (e) {
-      if (!isNotFound(e)) failed ??= e;
+      if (isNotFound(e)) continue; // gone: no event either
+      failed ??= e;
     }
+    // after any other failure too, as upstream's (its event follows the write whatever became of it)
+    ctx.recorder.event(pod, 'Warning', 'NodeNotReady', 'Node is not ready');
   }
   if (failed) throw failed;
 }
