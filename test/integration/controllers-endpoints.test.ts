@@ -10,7 +10,11 @@ let s: TestApiServer;
 let c: Client;
 let cm: { stop(): Promise<void> };
 
-beforeAll(async () => ({ s, c, cm } = await startControllersCluster({ controllers: ['endpoint', 'endpointslice', 'endpointslicemirroring', 'garbagecollector'] })), 30_000);
+beforeAll(async () => {
+  ({ s, c, cm } = await startControllersCluster({ controllers: ['endpoint', 'endpointslice', 'endpointslicemirroring', 'garbagecollector'] }));
+  // the pods' node: the EndpointSlice controller leaves out pods whose node it does not know
+  await c.nodes().create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
+}, 30_000);
 afterAll(() => stopControllersCluster({ s, c, cm }));
 
 const webPod = (name: string, port: number): KubeObject => ({

@@ -5,7 +5,8 @@
 // trafficDistribution PreferClose its own zone; under the topology annotation's Auto, the zones the topology cache
 // (./topology-hints.ts) allots it, kept up with the nodes' zones and CPU. Slices no longer wanted are deleted; the
 // garbage collector removes them with their service; a service that loses its selector keeps them. An ExternalName
-// service gets none.
+// service gets none. A pod whose node is not in the informer is left out (unless the service publishes not-ready
+// addresses) and the sync fails once the slices are written, so that the service is retried until the node shows.
 // Slices written carry endpoints.kubernetes.io/last-change-trigger-time (../endpoint/trigger-time.ts).
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
@@ -37,19 +38,36 @@ const slicePorts = (pod: KubeObject, svc: KubeObject): EndpointPort[] => endpoin
  */
 const preferClose = (svc: KubeObject): boolean => svc.spec?.trafficDistribution === 'PreferClose' && !hintsAnnotated(svc.metadata?.annotations);
 
-/** The slices of a service over its selected pods; `zoneOf` gives a node's zone. */
-export function desiredSlices(svc: KubeObject, selected: KubeObject[], zoneOf: (node: string) => string | undefined): { ports: EndpointPort[]; endpoints: Endpoint[] }[] {
+interface DesiredSlices {
+  slices: { ports: EndpointPort[]; endpoints: Endpoint[] }[];
+  /** Why pods were left out: their node is not known (yet). */
+  skipped: string[];
+}
+
+/**
+ * The slices of a service over its selected pods; `nodeOf` finds a node in the informer. A pod whose node it does not
+ * find (nor a pod without a node name: upstream's lister finds no "") is skipped unless the service publishes
+ * not-ready addresses, when it is an endpoint without a zone (upstream's reconcileByAddressType).
+ */
+export function desiredSlices(svc: KubeObject, selected: KubeObject[], nodeOf: (name: string) => KubeObject | undefined): DesiredSlices {
   const groups = new Map<string, { ports: EndpointPort[]; endpoints: Endpoint[] }>();
+  const skipped: string[] = [];
   const publishAll = !!svc.spec?.publishNotReadyAddresses;
   const hints = preferClose(svc);
   for (const pod of selected) {
     if (!shouldPodBeInEndpoints(pod, true)) continue;
+    const nodeName: string = pod.spec?.nodeName ?? '';
+    const node = nodeOf(nodeName);
+    if (!node && !publishAll) {
+      skipped.push(`skipping Pod ${pod.metadata?.name} for Service ${svc.metadata?.namespace}/${svc.metadata?.name}: Node ${nodeName} Not Found`);
+      continue;
+    }
     // a pod with none of the service's ports is still an endpoint, in a slice without ports (upstream's getEndpointPorts)
     const ports = slicePorts(pod, svc);
     const terminating = !!pod.metadata?.deletionTimestamp;
     const serving = isPodReady(pod);
     const ready = publishAll || (serving && !terminating);
-    const zone = pod.spec?.nodeName ? zoneOf(pod.spec.nodeName) : undefined;
+    const zone: string | undefined = node?.metadata?.labels?.['topology.kubernetes.io/zone'] || undefined;
     const key = canonicalJson(ports);
     const g = groups.get(key) ?? { ports, endpoints: [] };
     g.endpoints.push({
@@ -58,7 +76,7 @@ export function desiredSlices(svc: KubeObject, selected: KubeObject[], zoneOf: (
       conditions: { ready, serving, terminating },
       // as upstream's ShouldSetHostname: a pod naming this service as its subdomain (StatefulSet pods) is found by name
       ...(pod.spec?.hostname && pod.spec?.subdomain === svc.metadata?.name ? { hostname: pod.spec.hostname as string } : {}),
-      ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
+      ...(nodeName ? { nodeName } : {}),
       ...(zone ? { zone } : {}),
       ...(hints && ready && zone ? { hints: { forZones: [{ name: zone }] } } : {}),
       targetRef: podTargetRef(pod),
@@ -72,7 +90,7 @@ export function desiredSlices(svc: KubeObject, selected: KubeObject[], zoneOf: (
   }
   // A service with no endpoints still has one (empty) slice with its ports, as upstream's placeholder.
   if (!out.length) out.push({ ports: [], endpoints: [] });
-  return out;
+  return { slices: out, skipped };
 }
 
 export async function startEndpointSliceController(ctx: ClusterControllerContext): Promise<void> {
@@ -87,7 +105,6 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
   const loop = workerLoop(ctx, 'endpointslice-controller', sync);
   const created = new CreatedSlices();
   const triggerTimes = new TriggerTimeTracker();
-  const zoneOf = (node: string): string | undefined => nodeLister.get(node)?.metadata?.labels?.['topology.kubernetes.io/zone'];
   const topology = new TopologyCache();
   // The cache follows the nodes lazily: a sync reads them when they changed; a change also requeues, once the burst
   // is over, the services it leaves overloaded (upstream's checkNodeTopologyDistribution).
@@ -124,7 +141,7 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
     // computed on every sync, written or not, so that the tracker knows what has been published
     const selected = podLister.namespace(namespace).list().filter((p) => servicesSelecting([svc], p).length > 0);
     const triggerTime = triggerTimes.compute(svc, selected);
-    const wanted = desiredSlices(svc, selected, zoneOf);
+    const { slices: wanted, skipped } = desiredSlices(svc, selected, (node) => nodeLister.get(node));
     seeNodes();
     const events = hintsAnnotated(svc.metadata?.annotations) ? topology.addHints(key, wanted, existing) : topology.disable(key);
     try {
@@ -139,6 +156,8 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
       // recorded whether the writes succeeded or not, as upstream's reconciler does
       for (const e of events) ctx.recorder.event(svc, e.type, e.reason, e.message);
     }
+    // the service is requeued (rate limited) until its pods' nodes are known
+    if (skipped.length) throw new Error(skipped.join('; '));
   }
 
   await loop.run();
