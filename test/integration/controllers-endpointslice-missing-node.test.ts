@@ -41,6 +41,10 @@ describe('a pod on a node that does not exist', () => {
 
     await eventually(() => endpointsOf('ghost-pna'), same([['10.0.0.1', 'n-here', 'zone-a'], ['10.0.0.2', 'n-later', '']]), 'both pods published, p2 without zone');
     await eventually(() => endpointsOf('ghost'), same([['10.0.0.1', 'n-here', 'zone-a']]), 'only the pod on an existing node');
+    // upstream's syncService warns on the service whose reconcile failed
+    const warnings = async (): Promise<string[]> => (await c.events('default').list()).items
+      .filter((e) => e.involvedObject.name === 'ghost' && e.involvedObject.kind === 'Service' && e.type === 'Warning').map((e) => `${e.reason}: ${e.message}`);
+    await eventually(warnings, (w) => w.includes('FailedToUpdateEndpointSlices: Error updating Endpoint Slices for Service default/ghost: skipping Pod p2 for Service default/ghost: Node n-later Not Found'), 'the warning event');
     const ep = await eventually(() => c.endpoints('default').get('ghost'), (e) => (e.subsets?.[0]?.addresses ?? []).length === 2, 'both pods in the Endpoints');
     expect((ep.subsets[0].addresses as { ip: string }[]).map((a) => a.ip).sort()).toEqual(['10.0.0.1', '10.0.0.2']);
 

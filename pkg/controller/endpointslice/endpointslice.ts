@@ -10,7 +10,7 @@
 // Slices written carry endpoints.kubernetes.io/last-change-trigger-time (../endpoint/trigger-time.ts).
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
-import { Resources } from '../../client/index.js';
+import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter, Resources } from '../../client/index.js';
 import { TriggerTimeTracker, withTriggerTime } from '../endpoint/trigger-time.js';
 import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
@@ -102,7 +102,10 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
   const podLister = pods.lister();
   const nodeLister = nodes.lister();
   const sliceLister = slices.lister();
-  const loop = workerLoop(ctx, 'endpointslice-controller', sync);
+  // upstream's: client-go's default limiter with a 1 s first backoff (not 5 ms) growing to 1000 s, so that a service
+  // retried for a pod on a node not seen yet keeps being retried for over an hour, not a few minutes
+  const loop = workerLoop(ctx, 'endpointslice-controller', sync, 15, (clock) =>
+    new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter<string>(1_000, 1_000_000), new BucketRateLimiter<string>(10, 100, clock)));
   const created = new CreatedSlices();
   const triggerTimes = new TriggerTimeTracker();
   const topology = new TopologyCache();
@@ -123,6 +126,10 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
     if (svc && s.metadata?.labels?.[LABEL_MANAGED_BY] === MANAGED_BY) loop.queue.add(`${s.metadata!.namespace}/${svc}`);
   };
   slices.addEventHandler({ onUpdate: (_o, s) => onSlice(s), onDelete: (o) => onSlice(objOf(o)) });
+
+  // upstream's syncService warns on the service when its reconcile fails (writes refused, or pods skipped)
+  const failedToUpdate = (svc: KubeObject, err: unknown): void => ctx.recorder.event(svc, 'Warning', 'FailedToUpdateEndpointSlices',
+    `Error updating Endpoint Slices for Service ${svc.metadata!.namespace}/${svc.metadata!.name}: ${err instanceof Error ? err.message : String(err)}`);
 
   async function sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
@@ -152,12 +159,20 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
         onCreated: (n) => created.add(key, n),
         annotate: (current) => withTriggerTime(current, triggerTime),
       });
+    } catch (err) {
+      if (!ctx.signal.aborted) failedToUpdate(svc, err);
+      throw err;
     } finally {
       // recorded whether the writes succeeded or not, as upstream's reconciler does
       for (const e of events) ctx.recorder.event(svc, e.type, e.reason, e.message);
     }
     // the service is requeued (rate limited) until its pods' nodes are known
-    if (skipped.length) throw new Error(skipped.join('; '));
+    if (skipped.length) {
+      // as apimachinery's aggregate error reads: one message alone, several in brackets
+      const err = new Error(skipped.length === 1 ? skipped[0] : `[${skipped.join(', ')}]`);
+      failedToUpdate(svc, err);
+      throw err;
+    }
   }
 
   await loop.run();

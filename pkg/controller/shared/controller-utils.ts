@@ -2,7 +2,7 @@
 // batches, the template hash, owner references, conditions and the worker loop over a rate-limited queue.
 import type { KubeObject, OwnerReference } from '../../../api/types.js';
 import {
-  RateLimitingQueue, finalState, formatTime, isAbortError, realClock, type Clock, type DeletedFinalStateUnknown,
+  RateLimitingQueue, finalState, formatTime, isAbortError, realClock, type Clock, type DeletedFinalStateUnknown, type ItemRateLimiter,
 } from '../../client/index.js';
 import type { ControllerContext } from './types.js';
 import { jsonEqual } from '../../apimachinery/json-equal.js';
@@ -183,11 +183,15 @@ export const queueName = (loop: string): string =>
 
 /**
  * The standard controller body: a rate-limited queue of "namespace/name" keys, `workers` workers calling sync, a
- * failed sync retried with per-item backoff (up to maxRetries, then dropped as upstream), shutdown on abort.
+ * failed sync retried with per-item backoff (client-go's default controller rate limiter unless `rateLimiter` is
+ * given; up to maxRetries, then dropped as upstream), shutdown on abort.
  */
-export function workerLoop(ctx: ControllerContext, name: string, sync: (key: string) => Promise<void>, maxRetries = 15): WorkerLoop {
+export function workerLoop(
+  ctx: ControllerContext, name: string, sync: (key: string) => Promise<void>, maxRetries = 15,
+  rateLimiter?: (clock: Clock) => ItemRateLimiter<string>,
+): WorkerLoop {
   const clock = ctx.clock ?? realClock;
-  const queue = new RateLimitingQueue<string>({ clock, name: queueName(name) });
+  const queue = new RateLimitingQueue<string>({ clock, name: queueName(name), rateLimiter: rateLimiter?.(clock) });
   const log = ctx.logger.child({ controller: name });
   const worker = async (): Promise<void> => {
     for (;;) {
