@@ -52,9 +52,9 @@ export function controllerManagerConfigz(v: Record<string, unknown>, ms: Record<
       NamespaceController: { NamespaceSyncPeriod: d(ms['namespace-sync-period']), ConcurrentNamespaceSyncs: n('concurrent-namespace-syncs') },
       NodeIPAMController: { ServiceCIDR: s('service-cluster-ip-range'), SecondaryServiceCIDR: '', NodeCIDRMaskSize: n('node-cidr-mask-size') },
       NodeLifecycleController: {
-        NodeEvictionRate: Number(v['node-eviction-rate']), SecondaryNodeEvictionRate: Number(v['secondary-node-eviction-rate']),
+        NodeEvictionRate: v['node-eviction-rate'], SecondaryNodeEvictionRate: v['secondary-node-eviction-rate'],
         NodeStartupGracePeriod: d(ms['node-startup-grace-period']), NodeMonitorGracePeriod: d(ms['node-monitor-grace-period']),
-        LargeClusterSizeThreshold: n('large-cluster-size-threshold'), UnhealthyZoneThreshold: Number(v['unhealthy-zone-threshold']),
+        LargeClusterSizeThreshold: n('large-cluster-size-threshold'), UnhealthyZoneThreshold: v['unhealthy-zone-threshold'],
       },
       PersistentVolumeBinderController: { PVClaimBinderSyncPeriod: d(ms['pvclaimbinder-sync-period']) },
       PodGCController: { TerminatedPodGCThreshold: n('terminated-pod-gc-threshold') },

@@ -23,14 +23,15 @@ describe('the controller-manager\'s node lifecycle flags (upstream NodeLifecycle
     ]) {
       expect(() => settings(argv), argv.join(' ')).toThrow(FlagError);
     }
-    expect(() => settings(['--unhealthy-zone-threshold', 'half'])).toThrow('invalid argument "half" for "--unhealthy-zone-threshold" flag');
+    expect(() => settings(['--unhealthy-zone-threshold', 'half'])).toThrow('invalid argument "half" for "--unhealthy-zone-threshold" flag: strconv.ParseFloat: parsing "half": invalid syntax');
     expect(() => parseFlags(['--large-cluster-size-threshold', '1.5'], controllerManagerFlags)).toThrow(FlagError);
   });
 
   it('are listed by --help with their defaults', () => {
     const help = usage('controller-manager', '', controllerManagerFlags);
-    expect(help).toMatch(/--secondary-node-eviction-rate string +.*\(default "0\.01"\)/);
+    expect(help).toMatch(/--secondary-node-eviction-rate float32 +.*\(default 0\.01\)/);
     expect(help).toMatch(/--large-cluster-size-threshold int +.*\(default 50\)/);
-    expect(help).toMatch(/--unhealthy-zone-threshold string +.*\(default "0\.55"\)/);
+    expect(help).toMatch(/--unhealthy-zone-threshold float32 +.*\(default 0\.55\)/);
+    expect(help).toMatch(/--node-eviction-rate float32 +.*\(default 0\.1\)/);
   });
 });

@@ -29,10 +29,10 @@ export const controllerManagerFlags = {
   'node-monitor-period': duration('5s', 'How often node health is checked'),
   'node-monitor-grace-period': duration('50s', 'How long a node may stop heartbeating before it is marked Unknown'),
   'node-startup-grace-period': duration('1m0s', 'How long a new node may go without heartbeat before it is marked Unknown'),
-  'node-eviction-rate': flag.string('0.1', 'Nodes per second whose pods are evicted (NoExecute-tainted) after they fail, in a healthy zone (see --unhealthy-zone-threshold); without zones, the cluster is one'),
-  'secondary-node-eviction-rate': flag.string('0.01', 'Nodes per second whose pods are evicted after they fail, in an unhealthy zone; taken as 0 in a zone of --large-cluster-size-threshold nodes or fewer'),
+  'node-eviction-rate': flag.float32(0.1, 'Nodes per second whose pods are evicted (NoExecute-tainted) after they fail, in a healthy zone (see --unhealthy-zone-threshold); without zones, the cluster is one'),
+  'secondary-node-eviction-rate': flag.float32(0.01, 'Nodes per second whose pods are evicted after they fail, in an unhealthy zone; taken as 0 in a zone of --large-cluster-size-threshold nodes or fewer'),
   'large-cluster-size-threshold': flag.int(50, 'The number of nodes a zone must exceed for --secondary-node-eviction-rate to apply to it; an unhealthy zone no larger evicts nothing'),
-  'unhealthy-zone-threshold': flag.string('0.55', 'The share of a zone\'s nodes that, when not Ready (and 3 at least), makes the zone unhealthy'),
+  'unhealthy-zone-threshold': flag.float32(0.55, 'The share of a zone\'s nodes that, when not Ready (and 3 at least), makes the zone unhealthy'),
   'terminated-pod-gc-threshold': flag.int(12500, 'Terminated pods kept before the oldest are deleted (0 disables)'),
   'resource-quota-sync-period': duration('5m0s', 'Period of a full recomputation of quota usage'),
   'namespace-sync-period': duration('5m0s', 'Period of re-syncing namespaces'),
@@ -73,10 +73,9 @@ export const controllerManagerFlags = {
   v: flag.int(0, 'Log verbosity: 4 and up adds debug, 6 and up trace'),
 };
 
-/** A float flag as pflag's Float32Var reads it: decimal notation only, no spaces. */
-const floatFlag = (name: string, text: string, min = -Infinity): number => {
-  const x = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN;
-  if (!(x >= min)) throw new FlagError(`invalid argument "${text}" for "--${name}" flag`);
+/** A rate, which upstream takes negative too and mini-kube does not. */
+const rate = (name: string, x: number): number => {
+  if (x < 0) throw new FlagError(`invalid argument "${x}" for "--${name}" flag: must not be negative`);
   return x;
 };
 
@@ -86,10 +85,10 @@ export const nodeLifecycleConfig = (v: FlagValues<typeof controllerManagerFlags>
   const size = v['large-cluster-size-threshold'];
   if (size < -(2 ** 31) || size >= 2 ** 31) throw new FlagError(`invalid argument "${size}" for "--large-cluster-size-threshold" flag: value out of range`);
   return {
-    nodeEvictionRate: floatFlag('node-eviction-rate', v['node-eviction-rate'], 0),
-    secondaryNodeEvictionRate: floatFlag('secondary-node-eviction-rate', v['secondary-node-eviction-rate'], 0),
+    nodeEvictionRate: rate('node-eviction-rate', v['node-eviction-rate']),
+    secondaryNodeEvictionRate: rate('secondary-node-eviction-rate', v['secondary-node-eviction-rate']),
     largeClusterSizeThreshold: size,
-    unhealthyZoneThreshold: floatFlag('unhealthy-zone-threshold', v['unhealthy-zone-threshold']),
+    unhealthyZoneThreshold: v['unhealthy-zone-threshold'],
   };
 };
 

@@ -9,19 +9,21 @@ interface FlagBase<K extends string, T> {
 }
 export type StringFlag = FlagBase<'string', string>;
 export type IntFlag = FlagBase<'int', number>;
+export type Float32Flag = FlagBase<'float32', number>;
 export type BoolFlag = FlagBase<'bool', boolean>;
 export type ListFlag = FlagBase<'list', string[]>;
 export type BoolMapFlag = FlagBase<'boolMap', Record<string, boolean>> & {
   /** The keys accepted and why another is refused (after pflag's `invalid argument "<value>" for "--<flag>" flag: `); unset, any key. */
   known?: { keys: ReadonlySet<string>; refusal: (key: string) => string };
 };
-export type Flag = StringFlag | IntFlag | BoolFlag | ListFlag | BoolMapFlag;
+export type Flag = StringFlag | IntFlag | Float32Flag | BoolFlag | ListFlag | BoolMapFlag;
 export type FlagSpec = Record<string, Flag>;
 export type FlagValues<S extends FlagSpec> = { [K in keyof S]: S[K]['default'] };
 
 export const flag = {
   string: (def: string, help: string, choices?: readonly string[]): StringFlag => ({ kind: 'string', default: def, help, choices }),
   int: (def: number, help: string): IntFlag => ({ kind: 'int', default: def, help }),
+  float32: (def: number, help: string): Float32Flag => ({ kind: 'float32', default: def, help }),
   bool: (def: boolean, help: string): BoolFlag => ({ kind: 'bool', default: def, help }),
   list: (def: string[], help: string): ListFlag => ({ kind: 'list', default: def, help }),
   boolMap: (help: string, known?: BoolMapFlag['known']): BoolMapFlag => ({ kind: 'boolMap', default: {}, help, ...(known ? { known } : {}) }),
@@ -50,6 +52,12 @@ const convert = (name: string, f: Flag, raw: string, current: unknown, seen: boo
       return raw;
     case 'int':
       if (!/^-?\d+$/.test(raw)) throw new FlagError(`invalid argument "${raw}" for "--${name}" flag: not an integer`);
+      return Number(raw);
+    case 'float32':
+      // strconv.ParseFloat's decimal notation (no spaces, no hex)
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw)) {
+        throw new FlagError(`invalid argument "${raw}" for "--${name}" flag: strconv.ParseFloat: parsing ${JSON.stringify(raw)}: invalid syntax`);
+      }
       return Number(raw);
     case 'bool':
       return parseBool(name, raw);
@@ -103,7 +111,7 @@ export const parseFlags = <S extends FlagSpec>(argv: readonly string[], spec: S)
   return { values: values as FlagValues<S>, help, given: given as Set<keyof S & string> };
 };
 
-const typeName: Record<Flag['kind'], string> = { string: 'string', int: 'int', bool: '', list: 'strings', boolMap: 'mapStringBool' };
+const typeName: Record<Flag['kind'], string> = { string: 'string', int: 'int', float32: 'float32', bool: '', list: 'strings', boolMap: 'mapStringBool' };
 
 const defaultText = (f: Flag): string => {
   const d = f.default;
