@@ -58,6 +58,9 @@ export class MaxOfRateLimiter<T = string> implements ItemRateLimiter<T> {
   numRequeues(item: T): number { return Math.max(0, ...this.limiters.map((l) => l.numRequeues(item))); }
 }
 
-/** client-go's DefaultControllerRateLimiter: max(per-item 5 ms..1000 s, overall 10 qps burst 100). */
-export const defaultControllerRateLimiter = <T = string>(clock?: Clock): ItemRateLimiter<T> =>
-  new MaxOfRateLimiter<T>(new ItemExponentialFailureRateLimiter<T>(5, 1_000_000), new BucketRateLimiter<T>(10, 100, clock));
+/**
+ * client-go's DefaultControllerRateLimiter: max(per-item 5 ms..1000 s, overall 10 qps burst 100); `baseMs` is the
+ * first per-item delay, for the controllers upstream builds the same limiter with a longer one.
+ */
+export const defaultControllerRateLimiter = <T = string>(clock?: Clock, baseMs = 5): ItemRateLimiter<T> =>
+  new MaxOfRateLimiter<T>(new ItemExponentialFailureRateLimiter<T>(baseMs, 1_000_000), new BucketRateLimiter<T>(10, 100, clock));

@@ -10,12 +10,12 @@
 // Slices written carry endpoints.kubernetes.io/last-change-trigger-time (../endpoint/trigger-time.ts).
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
-import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter, Resources } from '../../client/index.js';
+import { defaultControllerRateLimiter, Resources } from '../../client/index.js';
 import { TriggerTimeTracker, withTriggerTime } from '../endpoint/trigger-time.js';
 import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { CreatedSlices, managedSlices, writeSlices } from '../shared/endpoint-slices.js';
-import { hintsAnnotated, nodeTopologyChanged, TopologyCache } from './topology-hints.js';
+import { hintsAnnotated, nodeTopologyChanged, TopologyCache, zoneOfNode } from './topology-hints.js';
 import {
   endpointPorts, enqueueServicesAndTheirPods, hasSelector, isPodReady, podTargetRef, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
 } from '../shared/service-pods.js';
@@ -67,7 +67,7 @@ export function desiredSlices(svc: KubeObject, selected: KubeObject[], nodeOf: (
     const terminating = !!pod.metadata?.deletionTimestamp;
     const serving = isPodReady(pod);
     const ready = publishAll || (serving && !terminating);
-    const zone: string | undefined = node?.metadata?.labels?.['topology.kubernetes.io/zone'] || undefined;
+    const zone = (node && zoneOfNode(node)) || undefined;
     const key = canonicalJson(ports);
     const g = groups.get(key) ?? { ports, endpoints: [] };
     g.endpoints.push({
@@ -104,8 +104,7 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
   const sliceLister = slices.lister();
   // upstream's: client-go's default limiter with a 1 s first backoff (not 5 ms) growing to 1000 s, so that a service
   // retried for a pod on a node not seen yet keeps being retried for over an hour, not a few minutes
-  const loop = workerLoop(ctx, 'endpointslice-controller', sync, 15, (clock) =>
-    new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter<string>(1_000, 1_000_000), new BucketRateLimiter<string>(10, 100, clock)));
+  const loop = workerLoop(ctx, 'endpointslice-controller', sync, 15, (clock) => defaultControllerRateLimiter(clock, 1_000));
   const created = new CreatedSlices();
   const triggerTimes = new TriggerTimeTracker();
   const topology = new TopologyCache();

@@ -40,7 +40,7 @@ const cpuMilli = (node: KubeObject): number => {
   try { return cpu ? quantityMilliValue(parseQuantity(cpu)) : 0; } catch { return 0; }
 };
 
-const zoneOfNode = (node: KubeObject): string | undefined => node.metadata?.labels?.['topology.kubernetes.io/zone'];
+export const zoneOfNode = (node: KubeObject): string | undefined => node.metadata?.labels?.['topology.kubernetes.io/zone'];
 
 /** Whether a node update matters to the cache: its readiness or zone changed (upstream's updateNode). */
 export const nodeTopologyChanged = (old: KubeObject, cur: KubeObject): boolean => isNodeReady(old) !== isNodeReady(cur) || zoneOfNode(old) !== zoneOfNode(cur);
