@@ -131,10 +131,10 @@ export class Cacher {
    * Makes a fresh list the cache's state, then follows the store; resolves once live. The state swaps in one step,
    * so a read sees the old state or the new one, each consistent at its revision.
    *
-   * With `withHistory`, the store watch starts at the oldest revision the store keeps, not at the list's: the kept events up to the
-   * list become the history (its last `historySize` events), so that after a restart a continue token or an Exact
-   * list at a revision from before the start is served as upstream serves it from etcd, and a watch resumes from
-   * there. That history replaces the empty one only once complete up to the list's revision.
+   * With `withHistory`, the store watch starts at the oldest revision the store keeps, not at the list's: the kept
+   * events up to the list become the history (its last `historySize` events), so that after a restart a continue
+   * token or an Exact list at a revision from before the start is served as upstream serves it from etcd, and a
+   * watch resumes from there. That history replaces the empty one only once complete up to the list's revision.
    */
   private async sync(withHistory: boolean): Promise<void> {
     let listed = await this.store.list(this.prefix);
