@@ -1,5 +1,9 @@
 // A list bigger than 1 MB goes out in chunks as it is assembled (pkg/apiserver/respond.ts): the body must be the
-// same JSON a single buffer would have been, for a raw client and for kubectl, with and without a selector.
+// same JSON a single buffer would have been, for a raw client and for kubectl, with and without a selector. The
+// chunks are reused once written, so lists at once, over HTTP/1.1 and HTTP/2, and one a client abandons must not
+// spoil each other's bytes.
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 
@@ -22,7 +26,43 @@ beforeAll(async () => {
 });
 afterAll(async () => { await s?.close(); });
 
+const names = Array.from({ length: N }, (_, i) => `cm-${String(i).padStart(3, '0')}`);
+const LIST = '/api/v1/namespaces/big/configmaps';
+
+/** The list over HTTP/2 as the admin, without gzip (kubectl's --disable-compression); `abandonAfter` bytes, then reset. */
+function listHttp2(abandonAfter?: number): Promise<string> {
+  const session = connect(s.url, { ca: readFileSync(s.pki.ca.cert), cert: readFileSync(s.pki.admin.cert), key: readFileSync(s.pki.admin.key) });
+  return new Promise<string>((resolve, reject) => {
+    session.on('error', reject);
+    const stream = session.request({ ':method': 'GET', ':path': LIST });
+    const chunks: Buffer[] = [];
+    let got = 0;
+    stream.on('data', (d: Buffer) => {
+      chunks.push(d);
+      got += d.length;
+      if (abandonAfter !== undefined && got >= abandonAfter) {
+        stream.close();
+        resolve('');
+      }
+    });
+    stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    stream.on('error', reject);
+  }).finally(() => session.close());
+}
+
+const itemNames = (text: string): string[] => (JSON.parse(text) as { items: { metadata: { name: string }; data: { v: string } }[] }).items.map((o) => {
+  expect(o.data.v).toBe(value);
+  return o.metadata.name;
+});
+
 describe('large lists', () => {
+  it('lists at once over HTTP/1.1 and HTTP/2, and after one a client abandoned, each come whole', async () => {
+    await listHttp2(200_000);
+    const [a, b, c, d] = await Promise.all([s.api('GET', LIST), listHttp2(), s.api('GET', LIST), listHttp2()]);
+    for (const r of [a, c]) expect((r.body as { items: { metadata: { name: string } }[] }).items.map((o) => o.metadata.name)).toEqual(names);
+    for (const text of [b, d]) expect(itemNames(text)).toEqual(names);
+  });
+
   it('a raw list of 1.7 MB parses whole, every item once and in order', async () => {
     const r = await s.api('GET', '/api/v1/namespaces/big/configmaps');
     expect(r.status).toBe(200);
