@@ -18,10 +18,60 @@ export const VERSION_INFO = {
   platform: `${process.platform === 'win32' ? 'windows' : process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
 };
 
-/** `ready` serve /healthz and /readyz, `live` /livez; `shutdown` is upstream's last readyz check (not a healthz one). */
-export function registerHealth(app: FastifyInstance, checks: { live: Check[]; ready: Check[]; shutdown: Check }): void {
+/** How often the log check flushes the log, and how long a flush may stay pending before it fails: upstream's. */
+const LOG_FLUSH_EVERY_MS = 60_000;
+const LOG_BLOCKED_AFTER_MS = 120_000;
+
+/**
+ * Upstream's `log` check: from its first use on, the log is flushed every minute; the check fails once no flush has
+ * completed for two minutes (a log writer that blocks). `stop` ends the flushing.
+ */
+export function logCheck(flush: (done: (err?: Error) => void) => void): Check & { stop(): void } {
+  let verified = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const verify = (): void => flush((err) => {
+    if (!err) verified = Date.now();
+  });
+  return {
+    name: 'log',
+    check: () => {
+      if (!timer) {
+        verified = Date.now();
+        timer = setInterval(verify, LOG_FLUSH_EVERY_MS).unref();
+        verify();
+      }
+      return Date.now() - verified < LOG_BLOCKED_AFTER_MS;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/**
+ * Upstream's post-start hooks as health checks: each fails until its step of the start has been done. They come
+ * after the built-in checks of /healthz, /livez and /readyz alike (AddBootSequenceHealthChecks), in this order.
+ */
+export class PostStartHooks {
+  private readonly done = new Set<string>();
+
+  constructor(private readonly names: readonly string[]) {}
+
+  get checks(): Check[] {
+    return this.names.map((name) => ({ name: `poststarthook/${name}`, check: () => this.done.has(name) }));
+  }
+
+  /** Marks `name` done; names are checked so that a renamed hook cannot go unnoticed. */
+  finished(...names: string[]): void {
+    for (const name of names) {
+      if (!this.names.includes(name)) throw new Error(`unknown post-start hook ${name}`);
+      this.done.add(name);
+    }
+  }
+}
+
+/** /healthz, /livez and /readyz: the `base` checks, then the `hooks`; /readyz ends with `shutdown` (upstream's last). */
+export function registerHealth(app: FastifyInstance, checks: { base: Check[]; hooks: Check[]; shutdown: Check }): void {
   const serve = (endpoint: string, list: Check[]) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const only = (request.params as { check?: string }).check;
+    const only = (request.params as { '*'?: string })['*'];
     const selected = only ? list.filter((c) => c.name === only) : list;
     if (only && selected.length === 0) return reply.code(404).type('text/plain').send('404 page not found\n');
     const excluded = new Set(([] as string[]).concat((request.query as { exclude?: string | string[] }).exclude ?? []));
@@ -37,10 +87,12 @@ export function registerHealth(app: FastifyInstance, checks: { live: Check[]; re
     if (unmatched.length > 0) lines.push(`warn: some health checks cannot be excluded: no matches for ${unmatched.map((n) => JSON.stringify(n)).join(',')}`);
     return reply.send(`${lines.join('\n')}\n${endpoint} check ${ok ? 'passed' : 'failed'}\n`);
   };
-  const lists: Array<[string, Check[]]> = [['healthz', checks.ready], ['livez', checks.live], ['readyz', [...checks.ready, checks.shutdown]]];
+  const health = [...checks.base, ...checks.hooks];
+  const lists: Array<[string, Check[]]> = [['healthz', health], ['livez', health], ['readyz', [...health, checks.shutdown]]];
   for (const [endpoint, list] of lists) {
     app.get(`/${endpoint}`, serve(endpoint, list));
-    app.get(`/${endpoint}/:check`, serve(endpoint, list));
+    // a check's name may hold slashes (poststarthook/rbac/bootstrap-roles)
+    app.get(`/${endpoint}/*`, serve(endpoint, list));
   }
   // Upstream's go-restful WebService answers /version/ too; the Python client's VersionApi asks that path.
   const version = async (_req: FastifyRequest, reply: FastifyReply) => reply.type('application/json').send(Buffer.from(JSON.stringify(VERSION_INFO, null, 2)));

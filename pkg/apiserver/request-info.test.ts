@@ -24,6 +24,8 @@ describe('requestInfo', () => {
     expect(ri('GET', '/api/v1/pods', { watch: 'false' }).verb).toBe('list');
     expect(ri('GET', '/api/v1/watch/namespaces/ns/pods').verb).toBe('watch');
     expect(ri('GET', '/api/v1/watch/namespaces/ns/pods/p')).toMatchObject({ verb: 'watch', name: 'p', watchPath: true });
+    // a named GET stays a get, ?watch=true or not (upstream turns only a GET of no name into a list or a watch)
+    expect(ri('GET', '/api/v1/namespaces/ns/pods/p', { watch: 'true' })).toMatchObject({ verb: 'get', name: 'p' });
     expect(ri('GET', '/api/v1/pods', { watch: 'true' }).watchPath).toBe(false);
     // upstream's special verb: the path decides, whatever the method (its router then refuses all but GET)
     expect(ri('POST', '/api/v1/watch/namespaces/ns/configmaps')).toMatchObject({ verb: 'watch', resource: 'configmaps', watchPath: true });

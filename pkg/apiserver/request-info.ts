@@ -66,11 +66,10 @@ export function requestInfo(method: string, url: string, query: Record<string, u
   info.name = rest[1] ?? '';
   info.subresource = rest[2] ?? '';
 
+  // As upstream's: only a GET of no name is a list or a watch; a named one is a get, ?watch=true or not.
   if (!info.name) {
     if (info.verb === 'get') info.verb = isTrue(query.watch) ? 'watch' : 'list';
     else if (info.verb === 'delete') info.verb = 'deletecollection';
-  } else if (info.verb === 'get' && isTrue(query.watch)) {
-    info.verb = 'watch';
   }
   return info;
 }

@@ -31,7 +31,7 @@ import { registerDiscovery } from './discovery/routes.js';
 import { installErrorHandler } from './errors.js';
 import './fastify-types.js';
 import { handleResource } from './handlers/resource.js';
-import { type Check, registerHealth, VERSION_INFO } from './health.js';
+import { logCheck, PostStartHooks, registerHealth, VERSION_INFO } from './health.js';
 import { registerFlowControlMetrics, registerMetrics, registerStorageMetrics } from './metrics.js';
 import { registerOpenApiV3 } from './openapi/v3-routes.js';
 import { registerOpenApiV2 } from './openapi/v2-routes.js';
@@ -47,6 +47,19 @@ import { initializersFeature } from './initializers.js';
 import { loadCel } from '../apimachinery/cel/index.js';
 import { withCel } from './cel-loading.js';
 import { installJsonFormatting } from './json-format.js';
+
+/**
+ * The post-start hooks upstream's kube-apiserver has for what this one does at start too, in upstream's order: each
+ * health check passes once its step is done.
+ */
+const POST_START_HOOKS = [
+  'start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced', 'start-system-namespaces-controller',
+  'start-cluster-authentication-info-controller', 'start-kube-apiserver-identity-lease-controller',
+  'start-kube-apiserver-identity-lease-garbage-collector', 'start-legacy-token-tracking-controller', 'rbac/bootstrap-roles',
+  'scheduling/bootstrap-system-priority-classes', 'priority-and-fairness-config-producer', 'bootstrap-controller',
+  'apiservice-status-local-available-controller', 'apiservice-status-remote-available-controller', 'apiservice-registration-controller',
+  'kube-apiserver-autoregistration',
+];
 
 /** Upstream's limit on a request body. */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -173,13 +186,14 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   registerOpenApiV3(app, source, { extra: () => aggregator.openApiV3() });
   // kubectl 1.27 and 1.28 read /openapi/v2 (protobuf) before create, apply and explain.
   registerOpenApiV2(app, source, { extra: () => aggregator.openApiV2() });
-  let ready = false;
-  const storage: Check = { name: 'etcd', check: () => plainStore.healthy?.() ?? true };
+  const hooks = new PostStartHooks(POST_START_HOOKS);
+  const logHealth = logCheck((done) => log.flush(done));
   registerHealth(app, {
-    live: [{ name: 'ping', check: () => true }, storage],
-    ready: [{ name: 'ping', check: () => true }, storage, { name: 'poststarthook/bootstrap-controller', check: () => ready }],
+    base: [{ name: 'ping', check: () => true }, logHealth, { name: 'etcd', check: () => plainStore.healthy?.() ?? true }],
+    hooks: hooks.checks,
     shutdown: shutdown.readyzCheck,
   });
+  hooks.finished('start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced');
   const lookup = {
     registry: (g: string, v: string, r: string) => registries.get(g, v, r),
     servesGroupVersion: (g: string, v: string) => registries.all().some((reg) => reg.rt.group === g && reg.rt.version === v),
@@ -217,14 +231,18 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   await bootstrap(registries, { ip: advertised, port });
   const stopBootstrapControllers = maintainBootstrapObjects(registries, { ip: advertised, port },
     (err) => log.warn({ err }, 'unable to sync the kubernetes service or a system namespace'), config.kubernetesServiceIntervalMs);
+  hooks.finished('start-system-namespaces-controller', 'scheduling/bootstrap-system-priority-classes', 'bootstrap-controller', 'start-legacy-token-tracking-controller');
   await aggregator.start();
+  hooks.finished('apiservice-status-local-available-controller', 'apiservice-status-remote-available-controller', 'apiservice-registration-controller', 'kube-apiserver-autoregistration');
   await publishAuthenticationConfigMap(registries, await authenticationConfigMap(config.clientCaFile, config.requestHeader));
+  hooks.finished('start-cluster-authentication-info-controller');
   await Promise.all([authz.bootstrap(), ensureFlowControlObjects(registries)]);
+  hooks.finished('rbac/bootstrap-roles', 'priority-and-fairness-config-producer');
   const stopFlowControl = maintainFlowSchemaStatus(registries, (err) => log.warn({ err }, 'FlowSchema status not updated'));
   const events = registries.get('', 'v1', 'events');
   const stopEventExpiry = events ? startEventExpiry(events, config.eventTtlMs ?? 3_600_000, log) : () => {};
   const stopIdentityLease = maintainIdentityLease(registries, (err) => log.warn({ err }, 'apiserver identity lease not renewed'), { gcEveryMs: config.identityLeaseGcIntervalMs });
-  ready = true;
+  hooks.finished('start-kube-apiserver-identity-lease-controller', 'start-kube-apiserver-identity-lease-garbage-collector');
   log.info({ port, ms: Date.now() - started }, 'apiserver ready');
   // the first write that needs CEL would otherwise wait for it
   loadCel().catch((err: unknown) => log.error({ err }, 'cannot load the CEL runtime'));
@@ -235,6 +253,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     close: async () => {
       stopBootstrapControllers();
       stopIdentityLease();
+      logHealth.stop();
       // requests in flight finish first, with everything they use still running; then the watches end
       await shutdown.run(() => {
         customResources.stop();

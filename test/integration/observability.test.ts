@@ -79,6 +79,16 @@ describe('metrics, health and audit', () => {
     const r = await s.api('GET', '/readyz?verbose');
     expect(r.body).toMatch(/\[\+\]ping ok\n[\s\S]*readyz check passed/);
     expect((await s.api('GET', '/livez/ping')).body).toBe('ok');
+    // upstream's order: ping, log, etcd, the post-start hooks; /readyz ends with shutdown
+    const names = (body: string): string[] => body.split('\n').filter((l) => l.startsWith('[+]')).map((l) => l.slice(3, -3));
+    const live = names((await s.api('GET', '/livez?verbose')).body as string);
+    expect(live.slice(0, 3)).toEqual(['ping', 'log', 'etcd']);
+    expect(live).toContain('poststarthook/rbac/bootstrap-roles');
+    expect(live.slice(3).every((n) => n.startsWith('poststarthook/'))).toBe(true);
+    expect(names((await s.api('GET', '/healthz?verbose')).body as string)).toEqual(live);
+    expect(names(r.body as string)).toEqual([...live, 'shutdown']);
+    expect((await s.api('GET', '/livez/log')).body).toBe('ok');
+    expect((await s.api('GET', '/readyz/poststarthook/bootstrap-controller')).body).toBe('ok');
   });
 
   it('marks excluded checks and warns of excluded names no check has, as handleRootHealth', async () => {

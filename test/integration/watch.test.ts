@@ -275,6 +275,18 @@ describe('watch over HTTPS', () => {
       expect(w.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED x', 'MODIFIED x', 'DELETED x']);
       w.close();
     }
+    // the /watch/ path with a field selector: the one of that very name (with others) or a 400, as ListResource
+    const both = await watch(s, `/api/v1/watch/namespaces/w-one/configmaps/y?resourceVersion=${rv}&fieldSelector=metadata.namespace%3Dw-one,metadata.name%3Dy`);
+    await both.count(1);
+    expect(both.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['MODIFIED y']);
+    both.close();
+    for (const selector of ['metadata.name%3Dother', 'metadata.namespace%3Dw-one']) {
+      const other = await s.api('GET', `/api/v1/watch/namespaces/w-one/configmaps/y?fieldSelector=${selector}`);
+      expect([other.status, other.body.reason, other.body.message]).toEqual([400, 'BadRequest', "fieldSelector metadata.name doesn't match requested name"]);
+    }
+    // a named GET with ?watch=true is a get: the object itself
+    const got = await s.api('GET', '/api/v1/namespaces/w-one/configmaps/y?watch=true');
+    expect([got.status, got.body.kind, got.body.metadata.name]).toEqual([200, 'ConfigMap', 'y']);
     // the /watch/ paths are GET routes of what can be watched, nothing else (no create there, no subresources)
     const posted = await s.api('POST', '/api/v1/watch/namespaces/w-one/configmaps', cm('w'));
     expect([posted.status, posted.body.reason]).toEqual([405, 'MethodNotAllowed']);

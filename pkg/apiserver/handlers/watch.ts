@@ -6,6 +6,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest, isStatusError, StatusError } from '../../apimachinery/errors.js';
+import { escapeFieldValue, parseFieldSelector } from '../../apimachinery/fields.js';
 import type { StoreEvent } from '../../storage/interface.js';
 import type { RequestContext, WatchOptions } from '../../registry/context.js';
 import type { Registry } from '../../registry/generic/registry.js';
@@ -35,6 +36,17 @@ function jsonFrame(ev: StoreEvent): Buffer {
   return f;
 }
 
+/**
+ * The field selector of a watch of one name (the /watch/ path's): that name's, or the client's own when it asks for
+ * exactly that name; any other is refused, as upstream's ListResource refuses it.
+ */
+function namedWatchSelector(fieldSelector: string | undefined, name: string): string {
+  const selector = parseFieldSelector(fieldSelector ?? '');
+  if (selector.empty) return `metadata.name=${escapeFieldValue(name)}`;
+  if (selector.requiresExactMatch('metadata.name') !== name) throw badRequest("fieldSelector metadata.name doesn't match requested name");
+  return fieldSelector!;
+}
+
 export async function serveWatch(reg: Registry, ctx: RequestContext, request: FastifyRequest, reply: FastifyReply, opts: WatchOptions, name: string, timeoutSeconds: number | undefined): Promise<void> {
   const format = negotiateOutput(request.headers.accept, false, speaksProtobuf(reg.rt));
   const protobuf = format.encoding === 'protobuf';
@@ -44,7 +56,7 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
   // negative one ends the watch at once (upstream's timer fires at once).
   let timeoutS = timeoutSeconds ?? 0;
   if (timeoutS === 0) timeoutS = request.server.minRequestTimeoutSeconds * (1 + Math.random());
-  if (name) opts = { ...opts, fieldSelector: [opts.fieldSelector, `metadata.name=${name}`].filter(Boolean).join(',') };
+  if (name) opts = { ...opts, fieldSelector: namedWatchSelector(opts.fieldSelector, name) };
 
   const res = reply.raw;
   let headersSent = false;
