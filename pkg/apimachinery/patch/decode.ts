@@ -3,11 +3,13 @@
 //   decodeJson(body: string | Uint8Array): unknown        // throws BadRequest "invalid character ..."
 //   decodeObjectPatch(body): Record<string, unknown>      // a JSON object, or BadRequest as json.Unmarshal into a map
 //   decodeApplyPatch(body): Record<string, unknown>       // application/apply-patch+yaml (YAML 1.1, as sigs.k8s.io/yaml)
+//   appliedConfiguration(value): Record<string, unknown>  // a decoded apply body as an object, or that BadRequest
 import { parseYaml } from '../yaml.js';
 import { badRequest } from '../errors.js';
 import { goSyntaxError } from '../go-json-syntax.js';
 
-const goTypeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'object' ? 'object' : typeof v);
+/** encoding/json's name for a JSON value's type in its UnmarshalTypeError. */
+const goTypeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'boolean' ? 'bool' : typeof v);
 
 export const decodeJson = (body: string | Uint8Array): unknown => {
   const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
@@ -35,6 +37,11 @@ export const decodeApplyPatch = (body: string | Uint8Array): Record<string, unkn
   } catch (e) {
     throw badRequest(`error decoding YAML: ${(e as Error).message.split('\n')[0]}`);
   }
+  return appliedConfiguration(v);
+};
+
+/** An apply body as upstream's applyPatcher reads it (sigs.k8s.io/yaml into a map): null is empty, a non-object a 400. */
+export const appliedConfiguration = (v: unknown): Record<string, unknown> => {
   if (v === null || v === undefined) return {};
   if (typeof v !== 'object' || Array.isArray(v)) {
     throw badRequest(`error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goTypeOf(v)} into Go value of type map[string]interface {}`);

@@ -7,6 +7,7 @@ import { decodeEntries, encodeEntries, sameManager, type Entry } from '../../api
 import { difference, fieldPE, pathKey } from '../../apimachinery/managedfields/fieldpath.js';
 import { badRequest, invalid, namespaceMismatch } from '../../apimachinery/errors.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
+import { appliedConfiguration } from '../../apimachinery/patch/decode.js';
 import type { PatchType, RequestContext } from '../../registry/context.js';
 import { decodeObject, type Decoder } from '../../registry/generic/decode.js';
 import { SchemaIndex } from '../../registry/schema/index.js';
@@ -112,8 +113,7 @@ const replicasKey = (reg: Registry): string => pathKey((reg.strategy.scale?.repl
  * managers of spec.replicas go back onto the object's replicas, taking them from whoever lost them.
  */
 function applyScale(reg: Registry, ctx: RequestContext, current: KubeObject, body: unknown, force: boolean): { next: KubeObject; scale: KubeObject } {
-  const applied = body as KubeObject;
-  if (typeof applied !== 'object' || applied === null || Array.isArray(applied)) throw badRequest('error decoding YAML: the applied configuration must be an object');
+  const applied = appliedConfiguration(body) as KubeObject;
   if (applied.apiVersion !== 'autoscaling/v1' || applied.kind !== 'Scale') {
     const [group, version] = String(applied.apiVersion ?? '').includes('/') ? String(applied.apiVersion).split('/') : ['', String(applied.apiVersion ?? '')];
     throw badRequest(`invalid object type: ${group}/${version}, Kind=${String(applied.kind ?? '')}`);

@@ -27,6 +27,13 @@ describe('server-side apply', () => {
       expect(await failure(cms, 'a', { ...configMap({ name: 'a' }), apiVersion: 'apps/v1' })).toEqual(invalid('apps/v1, Kind=ConfigMap'));
       expect(await failure(cms, 'a', { kind: 'ConfigMap', metadata: { name: 'a' } })).toEqual(invalid('/, Kind=ConfigMap'));
       expect(await failure(cms, 'a', { apiVersion: 'v1', metadata: { name: 'a' } })).toEqual(invalid('/v1, Kind='));
+      // a body that is not a map fails sigs.k8s.io/yaml's Unmarshal first; null is an empty configuration
+      const notAMap = (type: string): [number, string, string] => [400, 'BadRequest',
+        `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${type} into Go value of type map[string]interface {}`];
+      expect(await failure(cms, 'a', 'apiVersion: v1')).toEqual(notAMap('string'));
+      expect(await failure(cms, 'a', [configMap({ name: 'a' })])).toEqual(notAMap('array'));
+      expect(await failure(cms, 'a', true)).toEqual(notAMap('bool'));
+      expect(await failure(cms, 'a', null)).toEqual(invalid('/, Kind='));
       expect(await failure(cms, 'a', { ...configMap({ name: 'a' }), apiVersion: 'a/b/c' })).toEqual(invalid('/, Kind='));
     });
   });

@@ -4,6 +4,7 @@
 import type { KubeObject } from '../../../api/types.js';
 import { refuseAppliedManagedFields } from '../../apimachinery/managedfields/apply.js';
 import { badRequest, conflict, namespaceMismatch, notFound, StatusError } from '../../apimachinery/errors.js';
+import { appliedConfiguration } from '../../apimachinery/patch/decode.js';
 import { applyJsonPatch } from '../../apimachinery/patch/json-patch.js';
 import { applyMergePatch } from '../../apimachinery/patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../../apimachinery/patch/strategic-merge-patch.js';
@@ -87,8 +88,7 @@ export function patchScale(reg: Registry, scale: KubeObject, type: Exclude<Patch
 
 /** Server-side apply: the applied configuration is merged by the field manager, which owns conflicts. */
 function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: unknown, force: boolean, subresource: string | undefined): UpdateRequest {
-  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('error decoding YAML: the applied configuration must be an object');
-  const applied = patch as KubeObject;
+  const applied = appliedConfiguration(patch) as KubeObject;
   // as upstream's versionCheckManager, the first step of an apply
   const gvk = groupVersionKindOf(applied);
   if (gvk !== `${reg.rt.group}/${reg.rt.version}, Kind=${reg.rt.kind}`) throw badRequest(`invalid object type: ${gvk}`);
