@@ -17,6 +17,8 @@ export interface Strategy {
   generation?: boolean;
   /** A change of the annotations raises the generation too (a Deployment's: they are copied to its ReplicaSets). */
   annotationsRaiseGeneration?: boolean;
+  /** A change of the labels raises the generation too (an EndpointSlice's). */
+  labelsRaiseGeneration?: boolean;
   /** A PUT of a missing object creates it. */
   allowCreateOnUpdate?: boolean;
   /** A PUT without metadata.resourceVersion overwrites (default true). */

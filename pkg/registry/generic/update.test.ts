@@ -73,4 +73,17 @@ describe('update', () => {
       expect((await annotate(sets, 'r', 'x')).object.metadata?.generation).toBe(1);
     });
   });
+
+  it("raises an EndpointSlice's generation when anything but its metadata changes, or its labels (upstream's strategy)", async () => {
+    await withRegistries(async (regs) => {
+      const slices = regs.get('discovery.k8s.io', 'v1', 'endpointslices')!;
+      const ctx = testContext({ fieldValidation: 'Ignore' });
+      const write = (body: Record<string, unknown>, type: 'apply' | 'merge' = 'merge') => update(slices, ctx, patchBuilder(slices, ctx, 's', type, body, false));
+      const created = (await write({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 's' }, addressType: 'IPv4', endpoints: [] }, 'apply')).object;
+      expect(created.metadata?.generation).toBe(1);
+      expect((await write({ endpoints: [{ addresses: ['10.0.0.1'] }] })).object.metadata?.generation).toBe(2);
+      expect((await write({ metadata: { annotations: { note: 'x' } } })).object.metadata?.generation).toBe(2);
+      expect((await write({ metadata: { labels: { app: 'a' } } })).object.metadata?.generation).toBe(3);
+    });
+  });
 });

@@ -179,9 +179,10 @@ function fromBuilt(reg: Registry, ctx: RequestContext, req: UpdateRequest, curre
   if (req.subresource !== 'status') writeZeroValues(reg.deps.decoder, next, reg.rt.definition);
   // without a status subresource (a custom resource's), status is the spec's to write and counts as a change of it
   // (a status write keeps its annotations without raising it, as upstream's deployment status strategy)
-  const annotationsChanged = (): boolean => reg.strategy.annotationsRaiseGeneration === true && req.subresource === undefined
-    && !jsonEqual(curMeta.annotations ?? {}, next.metadata!.annotations ?? {});
-  if (reg.strategy.generation && (specChanged(current, next, !reg.hasStatus) || annotationsChanged())) next.metadata!.generation = (curMeta.generation ?? 1) + 1;
+  const metaChanged = (raises: boolean | undefined, field: 'annotations' | 'labels'): boolean => raises === true && req.subresource === undefined
+    && !jsonEqual(curMeta[field] ?? {}, next.metadata![field] ?? {});
+  if (reg.strategy.generation && (specChanged(current, next, !reg.hasStatus) || metaChanged(reg.strategy.annotationsRaiseGeneration, 'annotations')
+    || metaChanged(reg.strategy.labelsRaiseGeneration, 'labels'))) next.metadata!.generation = (curMeta.generation ?? 1) + 1;
 
   const view = req.admissionView;
   const admit = !req.internal;

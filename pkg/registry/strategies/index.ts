@@ -46,10 +46,14 @@ const GENERATION = new Set([
   'batch/jobs', 'batch/cronjobs', 'autoscaling/horizontalpodautoscalers', 'policy/poddisruptionbudgets', 'networking.k8s.io/ingresses',
   'networking.k8s.io/networkpolicies', 'networking.k8s.io/ingressclasses', 'scheduling.k8s.io/priorityclasses',
   'flowcontrol.apiserver.k8s.io/flowschemas', 'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations',
+  'discovery.k8s.io/endpointslices',
 ]);
 
 /** Upstream's deployment strategy: "annotation updates bump the generation because annotations are copied from deployments to their replica sets". */
 const GENERATION_BY_ANNOTATIONS = new Set(['apps/deployments']);
+
+/** Upstream's EndpointSlice strategy: its labels (the service it serves, its manager) change how it is read. */
+const GENERATION_BY_LABELS = new Set(['discovery.k8s.io/endpointslices']);
 
 /** Kinds a PUT may create (upstream: AllowCreateOnUpdate true). */
 const CREATE_ON_UPDATE = new Set([
@@ -127,6 +131,7 @@ export function strategyFor(rt: ResourceType, extra: Record<string, Strategy> = 
   return {
     generation: GENERATION.has(key),
     annotationsRaiseGeneration: GENERATION_BY_ANNOTATIONS.has(key),
+    labelsRaiseGeneration: GENERATION_BY_LABELS.has(key),
     allowCreateOnUpdate: CREATE_ON_UPDATE.has(key),
     allowUnconditionalUpdate: !CONDITIONAL_UPDATE_ONLY.has(key),
     ...base,
