@@ -7,14 +7,17 @@
 // garbage collector removes them with their service; a service that loses its selector keeps them. An ExternalName
 // service gets none. A pod whose node is not in the informer is left out (unless the service publishes not-ready
 // addresses) and the sync fails once the slices are written, so that the service is retried until the node shows.
-// Slices written carry endpoints.kubernetes.io/last-change-trigger-time (../endpoint/trigger-time.ts).
+// Slices written carry endpoints.kubernetes.io/last-change-trigger-time (../endpoint/trigger-time.ts). The slices it
+// writes are tracked (../shared/slice-tracker.ts): a sync while the informer is behind them is retried with backoff,
+// without an event, rather than refused as a conflict; a slice someone else changed or deleted resyncs its service.
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { defaultControllerRateLimiter, Resources } from '../../client/index.js';
 import { TriggerTimeTracker, withTriggerTime } from '../endpoint/trigger-time.js';
-import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
+import { canonicalJson, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
-import { CreatedSlices, managedSlices, writeSlices } from '../shared/endpoint-slices.js';
+import { managedSlices, writeSlices } from '../shared/endpoint-slices.js';
+import { SliceTracker, sliceEventHandler, StaleInformerCache } from '../shared/slice-tracker.js';
 import { hintsAnnotated, nodeTopologyChanged, TopologyCache, zoneOfNode } from './topology-hints.js';
 import {
   endpointPorts, enqueueServicesAndTheirPods, hasSelector, isPodReady, podTargetRef, servicesSelecting, shouldPodBeInEndpoints, type EndpointPort,
@@ -22,6 +25,8 @@ import {
 
 export const MANAGED_BY = 'endpointslice-controller.k8s.io';
 const MAX_ENDPOINTS_PER_SLICE = 100;
+/** Upstream's endpointSliceChangeMinSyncDelay: a slice's change syncs its service after this, batching changes. */
+const SLICE_CHANGE_MIN_SYNC_DELAY_MS = 1_000;
 
 interface Endpoint {
   addresses: string[]; conditions: { ready: boolean; serving: boolean; terminating: boolean }; hostname?: string; nodeName?: string; zone?: string;
@@ -105,7 +110,7 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
   // upstream's: client-go's default limiter with a 1 s first backoff (not 5 ms) growing to 1000 s, so that a service
   // retried for a pod on a node not seen yet keeps being retried for over an hour, not a few minutes
   const loop = workerLoop(ctx, 'endpointslice-controller', sync, 15, (clock) => defaultControllerRateLimiter(clock, 1_000));
-  const created = new CreatedSlices();
+  const tracker = new SliceTracker();
   const triggerTimes = new TriggerTimeTracker();
   const topology = new TopologyCache();
   // The cache follows the nodes lazily: a sync reads them when they changed; a change also requeues, once the burst
@@ -120,11 +125,7 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
   nodes.addEventHandler({ onAdd: nodesChanged, onDelete: nodesChanged, onUpdate: (o, n) => { if (nodeTopologyChanged(o, n)) nodesChanged(); } });
 
   enqueueServicesAndTheirPods(services, pods, (s) => loop.enqueue(s));
-  const onSlice = (s: KubeObject): void => {
-    const svc = s.metadata?.labels?.[LABEL_SERVICE_NAME];
-    if (svc && s.metadata?.labels?.[LABEL_MANAGED_BY] === MANAGED_BY) loop.queue.add(`${s.metadata!.namespace}/${svc}`);
-  };
-  slices.addEventHandler({ onUpdate: (_o, s) => onSlice(s), onDelete: (o) => onSlice(objOf(o)) });
+  slices.addEventHandler(sliceEventHandler(tracker, MANAGED_BY, (key) => loop.enqueueAfter(key, SLICE_CHANGE_MIN_SYNC_DELAY_MS)));
 
   // upstream's syncService warns on the service when its reconcile fails (writes refused, or pods skipped)
   const failedToUpdate = (svc: KubeObject, err: unknown): void => ctx.recorder.event(svc, 'Warning', 'FailedToUpdateEndpointSlices',
@@ -132,16 +133,18 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
 
   async function sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
-    if (created.waiting(key, namespace, sliceLister)) { loop.enqueueAfter(key, 100); return; }
     const svc = svcLister.get(key);
-    if (!svc) { triggerTimes.delete(namespace, name); topology.forget(key); }
+    if (!svc) { triggerTimes.delete(namespace, name); topology.forget(key); tracker.deleteService(key); }
     // an ExternalName service gets no endpoints, whatever its selector (upstream's syncService; issue 105986)
     if (svc?.spec?.type === 'ExternalName') return;
     // The garbage collector deletes the slices of a deleted service; a service without selector (or that lost it) keeps
     // whatever slices it has (upstream's syncService returns early).
     if (!svc || !hasSelector(svc)) return;
     const client = ctx.client.resource(Resources.endpointSlices, namespace);
-    const existing = managedSlices(sliceLister, namespace, name, MANAGED_BY);
+    // a slice being deleted is left alone, lest a finalizer on it keep the service stale for good (upstream's
+    // dropEndpointSlicesPendingDeletion)
+    const existing = managedSlices(sliceLister, namespace, name, MANAGED_BY).filter((s) => !s.metadata?.deletionTimestamp);
+    if (tracker.stale(key, existing)) throw new StaleInformerCache();
     const labels: Record<string, string> = { ...(svc.metadata?.labels ?? {}), [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: MANAGED_BY };
     if (svc.spec?.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
     // computed on every sync, written or not, so that the tracker knows what has been published
@@ -155,7 +158,7 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
         client, signal: ctx.signal, service: name, namespace, labels, existing,
         wanted: wanted.map((d) => ({ addressType: 'IPv4', endpoints: d.endpoints, ports: d.ports })),
         owner: { apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata!.uid!, controller: true, blockOwnerDeletion: true },
-        onCreated: (n) => created.add(key, n),
+        tracker,
         annotate: (current) => withTriggerTime(current, triggerTime),
       });
     } catch (err) {

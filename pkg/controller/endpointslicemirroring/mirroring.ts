@@ -5,14 +5,16 @@
 // notReadyAddresses not ready ones, one slice per subset and address family, of at most 1,000 addresses (the rest
 // skipped, with a Warning event). The slices carry the Endpoints' labels and annotations (but its trigger time and
 // last-applied configuration). Endpoints labelled endpointslice.kubernetes.io/skip-mirror=true, and those of a service
-// with a selector, are not mirrored.
+// with a selector, are not mirrored. The slices written are tracked as the EndpointSlice controller's are
+// (../shared/slice-tracker.ts).
 import { isIPv6 } from 'node:net';
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { Resources } from '../../client/index.js';
 import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
-import { CreatedSlices, deleteSlices, managedSlices, writeSlices, type WantedSlice } from '../shared/endpoint-slices.js';
+import { deleteSlices, managedSlices, writeSlices, type WantedSlice } from '../shared/endpoint-slices.js';
+import { SliceTracker, sliceEventHandler, StaleInformerCache } from '../shared/slice-tracker.js';
 import { hasSelector } from '../shared/service-pods.js';
 
 export const MIRRORING_MANAGED_BY = 'endpointslicemirroring-controller.k8s.io';
@@ -117,28 +119,25 @@ export async function startEndpointSliceMirroringController(ctx: ClusterControll
   const svcLister = services.lister();
   const sliceLister = slices.lister();
   const loop = workerLoop(ctx, 'endpointslice-mirroring-controller', sync);
-  const created = new CreatedSlices();
+  const tracker = new SliceTracker();
 
   const enqueue = { onAdd: (o: KubeObject) => loop.enqueue(o), onUpdate: (_o: KubeObject, n: KubeObject) => loop.enqueue(n), onDelete: (o: unknown) => loop.enqueue(objOf(o as KubeObject)) };
   endpoints.addEventHandler(enqueue);
   services.addEventHandler(enqueue);
-  const onSlice = (s: KubeObject): void => {
-    const svc = s.metadata?.labels?.[LABEL_SERVICE_NAME];
-    if (svc && s.metadata?.labels?.[LABEL_MANAGED_BY] === MIRRORING_MANAGED_BY) loop.queue.add(`${s.metadata!.namespace}/${svc}`);
-  };
-  slices.addEventHandler({ onUpdate: (_o, s) => onSlice(s), onDelete: (o) => onSlice(objOf(o)) });
+  slices.addEventHandler(sliceEventHandler(tracker, MIRRORING_MANAGED_BY, (key) => loop.queue.add(key)));
 
   async function sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
-    if (created.waiting(key, namespace, sliceLister)) { loop.enqueueAfter(key, 100); return; }
     const ep = epLister.get(key);
     const svc = svcLister.get(key);
     const client = ctx.client.resource(Resources.endpointSlices, namespace);
     const existing = managedSlices(sliceLister, namespace, name, MIRRORING_MANAGED_BY);
     if (!ep || !svc || hasSelector(svc) || ep.metadata?.labels?.[SKIP_MIRROR] === 'true') {
+      tracker.deleteService(key);
       await deleteSlices(client, existing, ctx.signal);
       return;
     }
+    if (tracker.stale(key, existing)) throw new StaleInformerCache();
     const { slices: wanted, invalid, skipped } = mirroredSlices(ep);
     if (invalid > 0) ctx.recorder.event(ep, 'Warning', 'InvalidIPAddress', `Skipped ${invalid} invalid IP addresses when mirroring to EndpointSlices`);
     if (skipped > invalid) {
@@ -151,7 +150,7 @@ export async function startEndpointSliceMirroringController(ctx: ClusterControll
       labels: { ...(ep.metadata?.labels ?? {}), [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: MIRRORING_MANAGED_BY },
       wanted,
       owner: { apiVersion: 'v1', kind: 'Endpoints', name, uid: ep.metadata!.uid!, controller: true, blockOwnerDeletion: true },
-      onCreated: (n) => created.add(key, n),
+      tracker,
       annotate: () => annotations,
       // upstream compares a mirrored slice's annotations with the Endpoints' too
       annotated: (current) => canonicalJson(current ?? {}) === canonicalJson(annotations),

@@ -1,12 +1,13 @@
 // Writing a service's EndpointSlices, shared by the EndpointSlice controller (slices from pods) and the mirroring
 // controller (slices from a selector-less service's Endpoints): slices are matched to the wanted ones by their
-// ports (else any leftover is reused), updated when they differ, created when missing, deleted when unwanted; and,
-// as upstream's endpointSliceTracker, a sync waits until the slices it created show in the cache.
+// ports (else any leftover is reused), updated when they differ, created when missing, deleted when unwanted; each
+// write is recorded in the controller's SliceTracker (./slice-tracker.ts), which tells a sync when its cache is stale.
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { isNotFound, type Lister, type OwnerReference, type ResourceClient } from '../../client/index.js';
 import { canonicalJson } from './controller-utils.js';
 import { isGoneOrTerminating } from './errors.js';
+import type { SliceTracker } from './slice-tracker.js';
 
 
 export interface WantedSlice {
@@ -16,25 +17,6 @@ export interface WantedSlice {
 }
 
 const ignoreNotFound = (e: unknown): void => { if (!isNotFound(e)) throw e; };
-
-/** Slices created but not yet in the cache, per key: a sync before they show would create them twice. */
-export class CreatedSlices {
-  private readonly pending = new Map<string, { names: Set<string>; at: number }>();
-
-  /** Whether the key must wait (some slice it created is not cached yet, for at most 10 s). */
-  waiting(key: string, namespace: string, slices: Lister<KubeObject>): boolean {
-    const p = this.pending.get(key);
-    if (p && [...p.names].some((n) => !slices.namespace(namespace).get(n)) && Date.now() - p.at < 10_000) return true;
-    this.pending.delete(key);
-    return false;
-  }
-
-  add(key: string, name: string): void {
-    const entry = this.pending.get(key) ?? { names: new Set<string>(), at: Date.now() };
-    entry.names.add(name);
-    this.pending.set(key, entry);
-  }
-}
 
 /** The slices of one service that one manager owns, by name. */
 export const managedSlices = (slices: Lister<KubeObject>, namespace: string, service: string, manager: string): KubeObject[] =>
@@ -52,7 +34,8 @@ export interface SliceWrite {
   owner: OwnerReference;
   existing: KubeObject[];
   wanted: WantedSlice[];
-  onCreated(name: string): void;
+  /** Told of every slice written or deleted. */
+  tracker: SliceTracker;
   /** The annotations of a slice being created or updated (an unchanged slice is not written for them). */
   annotate?(current: Record<string, string> | undefined): Record<string, string>;
   /** Whether a slice's annotations are as wanted; one whose are not is written even when nothing else changed. */
@@ -71,7 +54,8 @@ export async function writeSlices(w: SliceWrite): Promise<void> {
       if (canonicalJson({ addressType: s.addressType, endpoints: s.endpoints ?? [], ports: s.ports ?? [] }) === canonicalJson(body)
         && canonicalJson(s.metadata?.labels) === canonicalJson(w.labels) && (w.annotated?.(s.metadata?.annotations) ?? true)) continue;
       const annotations = w.annotate ? { annotations: w.annotate(s.metadata?.annotations) } : {};
-      writes.push(w.client.update({ ...s, ...body, metadata: { ...s.metadata, labels: w.labels, ...annotations } }, { signal: w.signal }));
+      writes.push(w.client.update({ ...s, ...body, metadata: { ...s.metadata, labels: w.labels, ...annotations } }, { signal: w.signal })
+        .then((updated) => w.tracker.written(updated)));
     } else {
       writes.push(w.client.create({
         apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
@@ -79,10 +63,10 @@ export async function writeSlices(w: SliceWrite): Promise<void> {
           generateName: `${w.service}-`, namespace: w.namespace, labels: w.labels, ...(w.annotate ? { annotations: w.annotate(undefined) } : {}), ownerReferences: [w.owner],
         },
         ...body,
-      }, { signal: w.signal }).then((created) => w.onCreated(created.metadata!.name!)));
+      }, { signal: w.signal }).then((created) => w.tracker.written(created)));
     }
   }
-  for (const s of unused) writes.push(w.client.delete(s.metadata!.name!, { signal: w.signal }).catch(ignoreNotFound));
+  for (const s of unused) writes.push(w.client.delete(s.metadata!.name!, { signal: w.signal }).then(() => w.tracker.expectDeletion(s), ignoreNotFound));
   const results = await Promise.allSettled(writes);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isGoneOrTerminating(r.reason));
   if (failed) throw failed.reason;
