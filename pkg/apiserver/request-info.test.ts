@@ -39,7 +39,9 @@ describe('requestInfo', () => {
 
   it('decodes percent-escapes in the path, as Go\'s server does, and refuses broken ones', () => {
     expect(ri('PATCH', '/apis/rbac.authorization.k8s.io/v1/clusterroles/system%3Aaggregated-metrics-reader'))
-      .toMatchObject({ resource: 'clusterroles', name: 'system:aggregated-metrics-reader', path: '/apis/rbac.authorization.k8s.io/v1/clusterroles/system%3Aaggregated-metrics-reader' });
+      .toMatchObject({ resource: 'clusterroles', name: 'system:aggregated-metrics-reader', path: '/apis/rbac.authorization.k8s.io/v1/clusterroles/system:aggregated-metrics-reader' });
+    // the path too is req.URL.Path (a proxy's trailing slash may come escaped; nonResourceURLs match the decoded path)
+    expect(ri('GET', '/api/v1/nodes/n/proxy/logs%2F')).toMatchObject({ path: '/api/v1/nodes/n/proxy/logs/', parts: ['nodes', 'n', 'proxy', 'logs'] });
     expect(() => ri('GET', '/api/v1/namespaces/a%zz/pods')).toThrow(/invalid URL escape/);
   });
 });

@@ -29,8 +29,8 @@ const VERB_BY_METHOD: Record<string, string> = {
 
 /** `query` is the parsed query string; `watch=true` or a /watch/ path makes a watch. */
 export function requestInfo(method: string, url: string, query: Record<string, unknown>): RequestInfo {
-  const path = url.split('?')[0]!;
-  const segments = unescapePath(path).split('/').filter((s) => s !== '');
+  const path = unescapePath(url.split('?')[0]!);
+  const segments = path.split('/').filter((s) => s !== '');
   const info: RequestInfo = {
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
     namespace: '', resource: '', subresource: '', name: '', parts: [], watchPath: false,
@@ -74,7 +74,7 @@ export function requestInfo(method: string, url: string, query: Record<string, u
   return info;
 }
 
-/** The path as Go's net/http gives it to upstream's request info: percent-escapes decoded (a client may send `system%3Anodes`). */
+/** The path as Go's net/http gives it to upstream's request info (req.URL.Path): percent-escapes decoded (a client may send `system%3Anodes`). */
 function unescapePath(raw: string): string {
   if (!raw.includes('%')) return raw;
   try {

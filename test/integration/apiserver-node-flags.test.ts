@@ -27,10 +27,10 @@ beforeAll(async () => {
   otherCa = join(dir, 'other-ca.crt');
   await writeFile(kubeletCa, ca.cert.toString('pem'));
   await writeFile(otherCa, (await createCa('other', 1)).cert.toString('pem'));
-  // a kubelet's /healthz, telling who called (the apiserver's client certificate)
+  // a kubelet's /healthz (other paths answer with the URL they got), telling who called (the apiserver's client certificate)
   kubelet = createServer({ cert: serving.certPem, key: serving.keyPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
     seenClients.push(String((req.socket as TLSSocket).getPeerCertificate().subject?.CN ?? ''));
-    res.end('ok');
+    res.end(req.url === '/healthz' ? 'ok' : `kubelet ${req.url}`);
   });
   await new Promise<void>((r) => kubelet.listen(0, '127.0.0.1', r));
   kubeletPort = (kubelet.address() as { port: number }).port;
@@ -89,6 +89,8 @@ describe('the apiserver\'s kubelet client', () => {
     expect((await s.api('POST', '/api/v1/nodes', node([{ type: 'Hostname', address: 'n1' }, { type: 'InternalIP', address: '127.0.0.1' }]))).status).toBe(201);
     const r = await s.kubectl('get', '--raw', '/api/v1/nodes/n1/proxy/healthz');
     expect(r.stdout).toBe('ok');
+    // the path the kubelet gets is the decoded one (the Python client sends stats%2Fsummary), as upstream's location.Path
+    expect((await s.api('GET', '/api/v1/nodes/n1/proxy/stats%2Fsummary?only_cpu_and_memory=true')).body).toBe('kubelet /stats/summary?only_cpu_and_memory=true');
     const only = await start({ kubeletClient: { certFile: '', keyFile: '', preferredAddressTypes: ['ExternalIP'] } });
     expect((await only.api('POST', '/api/v1/nodes', node([{ type: 'InternalIP', address: '127.0.0.1' }]))).status).toBe(201);
     const none = await only.api('GET', '/api/v1/nodes/n1/proxy/healthz');

@@ -53,6 +53,23 @@ describe('services/proxy', () => {
     }
   });
 
+  it('sends the path on decoded and cleaned, escaped again as Go does (upstream builds it from the request info\'s parts)', async () => {
+    // the Python client escapes `/` in a path parameter: stats%2Fsummary must reach the backend as /stats/summary
+    for (const base of ['/api/v1/namespaces/default/services/web:80', `/api/v1/namespaces/default/pods/web-0:${port}`]) {
+      const via = async (rest: string): Promise<unknown> => (await api.api('GET', `${base}/proxy/${rest}`)).body;
+      expect(await via('stats%2Fsummary')).toBe('backend /stats/summary');
+      expect(await via('a%20b/c%3Fd/e!f?q=%2F')).toBe('backend /a%20b/c%3Fd/e%21f?q=%2F');
+      expect(await via('x//y/./z/../..%2F..%2F..%2Fetc%2Fpasswd')).toBe('backend /etc/passwd');
+      expect(await via('logs%2F')).toBe('backend /logs/');
+    }
+  });
+
+  it('redirects a GET of .../proxy to .../proxy/; other methods go to the backend\'s /', async () => {
+    const r = await api.api('GET', '/api/v1/namespaces/default/services/web:80/proxy?a=1');
+    expect(r).toMatchObject({ status: 301, headers: { location: '/api/v1/namespaces/default/services/web:80/proxy/?a=1' } });
+    expect(await api.api('POST', '/api/v1/namespaces/default/services/web:80/proxy', '')).toMatchObject({ status: 200, body: 'backend /' });
+  });
+
   it('does not dial addresses without a targetRef, or whose pod lacks the IP: 503 naming the whole id', async () => {
     expect(await get('manual:web/proxy/')).toMatchObject({ status: 503, body: { reason: 'ServiceUnavailable', message: 'no endpoints available for service "manual:web"' } });
     expect(await get('http:stale:80/proxy/')).toMatchObject({ status: 503, body: { message: 'no endpoints available for service "http:stale:80"' } });

@@ -8,7 +8,7 @@ import { isTrue, queryValues, type RequestInfo } from '../request-info.js';
 
 
 /** A proxy's path as upstream's getRequestOptions sets it: what follows `proxy`, with a leading slash, and the URL's trailing one. */
-function proxyPathOf(info: RequestInfo): string | undefined {
+export function proxyPathOf(info: RequestInfo): string | undefined {
   let p = info.parts.slice(3).join('/');
   if (p && !p.startsWith('/')) p = `/${p}`;
   if (info.path.endsWith('/') && !p.endsWith('/')) p += '/';

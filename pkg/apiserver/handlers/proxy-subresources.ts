@@ -3,8 +3,9 @@
 // defaults to its first declared container port), a service at a random ready address of its Endpoints for the
 // named or numbered service port, that address backed by a pod of the namespace that has this IP (upstream's
 // isValidAddress: hand-written addresses without a targetRef are never dialed, nor is an ExternalName). The rest of
-// the path after /proxy and the query go to the backend as they came; backends' certificates are not verified, as
-// upstream's.
+// the path after /proxy goes to the backend as upstream's location.Path (decoded, cleaned), the query as it came;
+// backends' certificates are not verified, as upstream's.
+import { posix } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Agent } from 'undici';
 import type { KubeObject } from '../../../api/types.js';
@@ -13,6 +14,7 @@ import { undici } from '../../apimachinery/undici.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import type { RequestInfo } from '../request-info.js';
 import { proxyTo } from '../reverse-proxy.js';
+import { proxyPathOf } from './connect-admission.js';
 
 interface Target { scheme: 'http' | 'https'; host: string; port: number }
 
@@ -89,21 +91,21 @@ function serviceLocation(reg: Registry, namespace: string, id: string, split: { 
   throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(id)}`);
 }
 
+/** A decoded path as Go's URL.EscapedPath writes it: all but unreserved characters and `$&+,/:;=@` percent-escaped. */
+const escapePath = (p: string): string =>
+  encodeURIComponent(p).replace(/%(2[46BCF]|3[ABD]|40)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
 /**
- * The path below `.../proxy` that goes to the backend; undefined once `.../proxy` itself was answered with upstream's
- * redirect to `.../proxy/` (so that relative links resolve below it).
+ * The path on the backend: as upstream's proxy REST sets location.Path, the options' path (the decoded parts after
+ * `proxy`, so an escaped `/` separates segments) joined and cleaned (`..` stays below the root), its trailing slash
+ * kept. Undefined once a GET of `.../proxy` itself was answered with upstream's redirect to `.../proxy/` (so that
+ * relative links resolve below it); other methods go to the backend's root.
  */
 export function proxyPath(request: FastifyRequest, reply: FastifyReply, info: RequestInfo): string | undefined {
-  // the path after <resource>/<name>/proxy, as sent (still escaped): skip as many segments as come before it
-  let skip = info.path.split('/').filter(Boolean).length - Math.max(0, info.parts.length - 3);
-  let at = 0;
-  while (skip > 0 && at < info.path.length) {
-    const next = info.path.indexOf('/', at + 1);
-    if (info.path.slice(at + 1, next === -1 ? undefined : next)) skip--;
-    at = next === -1 ? info.path.length : next;
-  }
-  const rest = info.path.slice(at);
-  if (rest) return rest;
+  const opt = proxyPathOf(info);
+  if (opt) return escapePath(posix.normalize(opt));
+  if (request.method !== 'GET' && request.method !== 'HEAD') return '/';
   const query = request.raw.url?.split('?')[1];
   void reply.code(301).header('location', `${info.path}/${query ? `?${query}` : ''}`).send();
   return undefined;
