@@ -136,6 +136,9 @@ describe('service-account tokens', () => {
     const token = await createToken('robot');
     const { payload } = await jwtVerify(token, createLocalJWKSet(jwks.body as JSONWebKeySet), { issuer: 'https://kubernetes.default.svc.cluster.local' });
     expect(payload.sub).toBe('system:serviceaccount:default:robot');
+    // upstream's go-restful WebServices trim a trailing slash, which the Python client adds to both paths
+    expect(await s.api('GET', '/.well-known/openid-configuration/')).toMatchObject({ status: 200, body: d.body });
+    expect(await s.api('GET', '/openid/v1/jwks/')).toMatchObject({ status: 200, body: jwks.body });
   });
 
   it('a deleted service account invalidates its tokens, even if re-created with the same name', async () => {

@@ -40,18 +40,23 @@ const EXTENDED_EXPIRATION = 365 * 24 * 3600;
 export function registerTokenRoutes(app: FastifyInstance, deps: TokenRoutesDeps): void {
   app.post('/api/v1/namespaces/:namespace/serviceaccounts/:name/token', (req, reply) => tokenRequest(deps, req, reply));
   app.post('/apis/authentication.k8s.io/v1/tokenreviews', (req, reply) => tokenReview(deps, req, reply));
-  app.get('/.well-known/openid-configuration', async (_req, reply) => {
+  // upstream serves both as go-restful WebServices, which trim a trailing slash (the Python client adds one)
+  const discovery = async (_req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const issuer = deps.authentication.tokenIssuer?.issuer;
     if (!issuer) throw notFound({ group: '', resource: '' }, '');
     const jwksUri = deps.jwksUri || `${deps.externalUrl()}/openid/v1/jwks`;
     return reply.code(200).type('application/json').header('cache-control', 'public, max-age=3600')
       .send(Buffer.from(JSON.stringify(openIdConfiguration(issuer, jwksUri, deps.authentication.serviceAccountKeys))));
-  });
-  app.get('/openid/v1/jwks', async (_req, reply) => {
+  };
+  const keys = async (_req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     if (!deps.authentication.tokenIssuer) throw notFound({ group: '', resource: '' }, '');
     return reply.code(200).type('application/jwk-set+json').header('cache-control', 'public, max-age=3600')
       .send(Buffer.from(JSON.stringify(await jwksOf(deps.authentication.serviceAccountKeys))));
-  });
+  };
+  for (const [path, handler] of [['/.well-known/openid-configuration', discovery], ['/openid/v1/jwks', keys]] as const) {
+    app.get(path, handler);
+    app.get(`${path}/`, handler);
+  }
 }
 
 async function getOrUndefined(reg: Registry | undefined, ctx: RequestContext, name: string): Promise<KubeObject | undefined> {
