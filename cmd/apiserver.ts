@@ -85,6 +85,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
       ...(v['kubelet-client-certificate'] ? { certFile: v['kubelet-client-certificate'], keyFile: v['kubelet-client-key'] } : {}),
       ...(v['kubelet-certificate-authority'] ? { caFile: v['kubelet-certificate-authority'] } : {}),
       preferredAddressTypes: v['kubelet-preferred-address-types'],
+      translateStreamClose: v['feature-gates'].TranslateStreamCloseWebsocketRequests !== false,
     },
     securePort: v['secure-port'],
     tlsCertFile,

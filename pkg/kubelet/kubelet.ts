@@ -365,18 +365,20 @@ export class NodeKubelet {
     };
   }
 
+  /** The pod's ready sandbox, which port-forward reaches; undefined when the pod runs nothing. */
+  runningSandbox(pod: KubeObject): { runtime: Runtime; sandboxId: string } | undefined {
+    const sandbox = this.o.runtime.listPodSandboxes(pod.metadata!.uid!).find((s) => s.state === 'ready');
+    return sandbox && { runtime: this.o.runtime, sandboxId: sandbox.id };
+  }
+
   /**
-   * What exec, attach and port-forward reach: the runtime, the pod's sandbox and, given a container name, its
-   * running instance; or the error message upstream's kubelet answers with.
+   * The container's running instance, which exec and attach reach; undefined when it is not running (upstream's
+   * findContainer looks among the runtime's running pods only: an exited container, or a pod that has stopped, is
+   * not found).
    */
-  streamTarget(pod: KubeObject, container?: string): string | { runtime: Runtime; sandboxId: string; containerId?: string } {
-    const uid = pod.metadata!.uid!;
-    const sandbox = this.o.runtime.listPodSandboxes(uid).find((s) => s.state === 'ready');
-    if (!sandbox) return `pod ${pod.metadata!.name} has no running sandbox`;
-    if (container === undefined) return { runtime: this.o.runtime, sandboxId: sandbox.id };
-    const running = this.o.runtime.listContainers(uid).find((c) => c.name === container && c.state === 'running');
-    if (!running) return `container not found ("${container}")`;
-    return { runtime: this.o.runtime, sandboxId: sandbox.id, containerId: running.id };
+  runningContainer(pod: KubeObject, name: string): { runtime: Runtime; containerId: string } | undefined {
+    const running = this.o.runtime.listContainers(pod.metadata!.uid!).find((c) => c.name === name && c.state === 'running');
+    return running && { runtime: this.o.runtime, containerId: running.id };
   }
 
   /**

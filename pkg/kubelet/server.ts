@@ -31,7 +31,7 @@ import { kubeletMetrics, processMetrics } from './metrics.js';
 import { isTrue } from '../apiserver/request-info.js';
 import { proberMetrics } from './probes.js';
 import { servePortForward } from './streaming/portforward.js';
-import { rejectUpgrade } from './streaming/reject.js';
+import { rejectUpgrade } from '../apimachinery/httpstream/reject.js';
 import { remoteCommandOptions, serveRemoteCommand } from './streaming/remotecommand.js';
 
 export interface NodeServerOptions {
@@ -200,25 +200,29 @@ export class NodeServer {
     const m = /^\/(exec|attach|portForward)\/([^/]+)\/([^/]+)(?:\/([^/]+))?(?:\/([^/]+))?\/?$/.exec(u.pathname);
     if (!m) { rejectUpgrade(socket, 404, '404 page not found'); return; }
     const [kind, ns, podName, a, b] = [m[1]!, ...m.slice(2).map((x) => (x === undefined ? undefined : decodeURIComponent(x)))] as [string, string, string, string?, string?];
+    // Upstream's order: the stream options (400), the pod (404), then what the runtime runs, whose absence the
+    // streaming server's WriteError answers as any error that is not a gRPC NotFound: 500 with the error's text.
+    const o = remoteCommandOptions(u.searchParams);
+    if (kind !== 'portForward' && !o.stdin && !o.stdout && !o.stderr) { rejectUpgrade(socket, 400, 'you must specify at least 1 of stdin, stdout, stderr'); return; }
     const found = this.findPod(this.scope(req.socket as TLSSocket), ns, podName);
-    if (!found) { rejectUpgrade(socket, 404, `pod not found ("${podName}_${ns}")`); return; }
+    if (!found) { rejectUpgrade(socket, 404, 'pod does not exist'); return; }
     const uid = found.pod.metadata!.uid!;
     const logger = this.o.logger.child({ pod: `${ns}/${podName}`, stream: kind });
+    const podFullName = `${podName}_${ns}`;
     if (kind === 'portForward') {
-      const target = found.kubelet.streamTarget(found.pod);
-      if (typeof target === 'string') { rejectUpgrade(socket, 404, target); return; }
+      const target = found.kubelet.runningSandbox(found.pod);
+      if (!target) { rejectUpgrade(socket, 500, `pod not found ("${podFullName}")`); return; }
       servePortForward(req, socket, head, u.searchParams, { dial: (port) => target.runtime.portForward(target.sandboxId, port), pod: podName, uid, logger });
       return;
     }
     const container = b ?? a;
     if (!container) { rejectUpgrade(socket, 404, '404 page not found'); return; }
-    const target = found.kubelet.streamTarget(found.pod, container);
-    if (typeof target === 'string') { rejectUpgrade(socket, 404, target); return; }
-    const o = remoteCommandOptions(u.searchParams);
-    if (!o.stdin && !o.stdout && !o.stderr) { rejectUpgrade(socket, 400, 'you must specify at least 1 of stdin, stdout, stderr'); return; }
     const command = u.searchParams.getAll('command');
     if (kind === 'exec' && !command.length) { rejectUpgrade(socket, 400, 'you must specify at least one command for the container'); return; }
-    const id = target.containerId!;
+    const target = found.kubelet.runningContainer(found.pod, container);
+    // GetExec's and GetAttach's words
+    if (!target) { rejectUpgrade(socket, 500, kind === 'exec' ? `container not found ("${container}")` : `container ${container} not found in pod ${podFullName}`); return; }
+    const id = target.containerId;
     serveRemoteCommand(req, socket, head, o, kind === 'exec'
       ? { start: (so) => target.runtime.exec(id, command, so), exitCodes: true, describe: `[${command.join(' ')}]`, failure: 'error executing command in container', logger }
       : { start: (so) => target.runtime.attach(id, so), exitCodes: false, describe: '', failure: 'error attaching to container', logger });
@@ -257,9 +261,11 @@ export class NodeServer {
       if (run && method === 'POST') {
         const [ns, podName, container] = run.slice(1).map(decodeURIComponent) as [string, string, string];
         const found = this.findPod(scope, ns, podName);
-        const target = found?.kubelet.streamTarget(found.pod, container) ?? `pod not found ("${podName}_${ns}")`;
-        if (typeof target === 'string') { send(404, target); return; }
-        const r = await target.runtime.execSync(target.containerId!, (u.searchParams.get('cmd') ?? '').split(/\s+/).filter(Boolean));
+        if (!found) { send(404, 'pod does not exist'); return; }
+        // RunInContainer's error, written as a 500
+        const target = found.kubelet.runningContainer(found.pod, container);
+        if (!target) { send(500, `container not found ("${container}")`); return; }
+        const r = await target.runtime.execSync(target.containerId, (u.searchParams.get('cmd') ?? '').split(/\s+/).filter(Boolean));
         send(200, r.stdout + r.stderr);
         return;
       }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
+import { WebSocket } from 'ws';
 import * as k8s from '@kubernetes/client-node';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { ProcessRuntime } from '../../pkg/kubelet/index.js';
@@ -104,9 +105,19 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
     await createBound(admin, pod('term', {
       spec: { containers: [{ name: 't', image: 'busybox', stdin: true, tty: true, command: ['sh'] }] },
     }), NODE);
+    // a container that has exited while its neighbour runs on (restartPolicy Never), and a pod that has completed
+    await createBound(admin, pod('halfdone', {
+      spec: { restartPolicy: 'Never', containers: [{ name: 'done', image: 'busybox', command: ['true'] }, { name: 'alive', image: 'busybox', command: ['sleep', '600'] }] },
+    }), NODE);
+    await createBound(admin, pod('finished', { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox', command: ['true'] }] } }), NODE);
     for (const name of ['shell', 'reader', 'nginx', 'term']) {
       await eventually(async () => (await admin.pods('default').get(name)).status?.phase === 'Running', 20_000, `${name} Running`);
     }
+    await eventually(async () => {
+      const statuses = ((await admin.pods('default').get('halfdone')).status?.containerStatuses ?? []) as { name: string; state: Record<string, unknown> }[];
+      return statuses.find((c) => c.name === 'done')?.state.terminated && statuses.find((c) => c.name === 'alive')?.state.running;
+    }, 20_000, 'halfdone: done exited, alive running');
+    await eventually(async () => (await admin.pods('default').get('finished')).status?.phase === 'Succeeded', 20_000, 'finished Succeeded');
   }, 60_000);
 
   afterAll(async () => {
@@ -145,6 +156,17 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
         const bad = await run(c.bin, c.env, ['exec', 'shell', '--', 'no-such-command']);
         expect(bad.code).not.toBe(0);
         expect(bad.stderr).toContain('executable file not found');
+      });
+
+      it('exec into a container that has exited: the kubelet\'s "container not found", as each transport words it', async () => {
+        const r = await run(c.bin, c.env, [...c.flags, 'exec', 'halfdone', '-c', 'done', '--', 'true']);
+        expect(r.code).toBe(1);
+        // over WebSocket v5 the apiserver has upgraded already, and its SPDY leg's failure comes back as a Status;
+        // over SPDY the kubelet's 500 is the client's own failed upgrade
+        expect(r.stderr).toContain(c.name.includes('WebSocket')
+          ? 'error: Internal error occurred: unable to upgrade connection: container not found ("done")\n'
+          : 'error: unable to upgrade connection: container not found ("done")\n');
+        expect(r.stderr).not.toMatch(/fallback/i);
       });
 
       it.skipIf(!existsSync('/usr/bin/script'))('exec -it: an interactive shell on a pty, its exit code back', async () => {
@@ -252,6 +274,64 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
     }
   });
 
+  it('@kubernetes/client-node: its terminal size ({"height":41,"width":101}, lower-case keys) reaches the exec\'s pty', async () => {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(api.kubeconfig);
+    // a stream with rows and columns is a terminal to client-node: it sends the size on channel 4
+    const stdout = Object.assign(new PassThrough(), { rows: 41, columns: 101 });
+    let out = '';
+    stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    // the size may land just after the command starts: it polls (up to 5 s) for one
+    const poll = 'for i in $(seq 50); do s=$(stty size); [ "$s" != "0 0" ] && break; sleep 0.1; done; echo "size=$s"';
+    const status = await new Promise<k8s.V1Status>((resolve) => {
+      void new k8s.Exec(kc).exec('default', 'shell', 'sh', ['sh', '-c', poll], stdout, null, null, true, resolve);
+    });
+    expect(status).toMatchObject({ status: 'Success' });
+    await eventually(async () => out.includes('\r\n'), 5_000, 'the output');
+    expect(out).toBe('size=41 101\r\n');
+  });
+
+  it('@kubernetes/client-node: exec into a container that is not running ends with a Failure Status, not an HTTP error', async () => {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(api.kubeconfig);
+    const exec = (podName: string, container: string): Promise<k8s.V1Status> => new Promise((resolve, reject) => {
+      new k8s.Exec(kc).exec('default', podName, container, ['true'], new PassThrough(), new PassThrough(), null, false, resolve).catch(reject);
+    });
+    const internal = (message: string): Record<string, unknown> => ({
+      metadata: {}, status: 'Failure', message: `Internal error occurred: ${message}`, reason: 'InternalError', details: { causes: [{ message }] }, code: 500,
+    });
+    expect(await exec('halfdone', 'done')).toEqual(internal('unable to upgrade connection: container not found ("done")'));
+    expect(await exec('finished', 'main')).toEqual(internal('unable to upgrade connection: container not found ("main")'));
+  });
+
+  it('attach and exec to a container that is not running: v5 gets the Status after the upgrade, v4 the kubelet\'s 500 as it is', async () => {
+    const [ca, cert, key] = await Promise.all([api.pki.ca.cert, api.pki.admin.cert, api.pki.admin.key].map((f) => readFile(f, 'utf8')));
+    const { hostname, port } = new URL(api.url);
+    const attach = '/api/v1/namespaces/default/pods/halfdone/attach?container=done&stdout=true&stderr=true';
+    const message = 'unable to upgrade connection: container done not found in pod halfdone_default';
+    expect(await wsFramesByRecord({ host: hostname, port: Number(port), ca, cert, key }, attach, 'v5.channel.k8s.io')).toEqual([
+      ['1:'],
+      [`3:${JSON.stringify({ metadata: {}, status: 'Failure', message: `Internal error occurred: ${message}`, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 })}`],
+      ['close'],
+    ]);
+    // without v5 nothing is translated: the kubelet's answer (upstream's streaming WriteError) comes through
+    for (const path of [attach, '/api/v1/namespaces/default/pods/halfdone/exec?container=done&command=true&stdout=true']) {
+      const answer = await new Promise<{ status?: number; type?: string; body: string }>((resolve) => {
+        const ws = new WebSocket(`wss://${hostname}:${port}${path}`, ['v4.channel.k8s.io'], { ca, cert, key });
+        ws.on('unexpected-response', (_req, res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => { body += d.toString(); });
+          res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'], body }));
+        });
+        ws.on('open', () => { ws.terminate(); resolve({ body: 'upgraded' }); });
+      });
+      expect(answer).toEqual({
+        status: 500, type: 'text/plain; charset=utf-8',
+        body: path.includes('/exec') ? 'container not found ("done")' : 'container done not found in pod halfdone_default',
+      });
+    }
+  });
+
   it.skipIf(!hasPythonClient)('the Python client: stream exec (output, return code) and portforward', async () => {
     const out = JSON.parse(await runPython(PYTHON, [api.kubeconfig, String(nginxPort)]));
     expect(out.exec).toBe('py hello\n');
@@ -263,10 +343,13 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
   it('exec over WebSocket: every frame reaches the client in a TLS record of its own, the close frame too (as upstream)', async () => {
     const [ca, cert, key] = await Promise.all([api.pki.ca.cert, api.pki.admin.cert, api.pki.admin.key].map((f) => readFile(f, 'utf8')));
     const { hostname, port } = new URL(api.url);
-    for (let i = 0; i < 5; i++) {
-      const records = await wsFramesByRecord({ host: hostname, port: Number(port), ca, cert, key },
-        '/api/v1/namespaces/default/pods/shell/exec?container=sh&command=echo&command=hi&stdout=true&stderr=true', 'v4.channel.k8s.io');
-      expect(records).toEqual([['1:'], ['1:hi\n'], ['3:{"metadata":{},"status":"Success"}'], ['close']]);
+    // v4 is the kubelet's own session, spliced; v5 the apiserver's translation of it
+    for (const protocol of ['v4.channel.k8s.io', 'v5.channel.k8s.io']) {
+      for (let i = 0; i < 5; i++) {
+        const records = await wsFramesByRecord({ host: hostname, port: Number(port), ca, cert, key },
+          '/api/v1/namespaces/default/pods/shell/exec?container=sh&command=echo&command=hi&stdout=true&stderr=true', protocol);
+        expect(records, protocol).toEqual([['1:'], ['1:hi\n'], ['3:{"metadata":{},"status":"Success"}'], ['close']]);
+      }
     }
   });
 

@@ -3,7 +3,8 @@
 // apiserver's kubelet client certificate (--kubelet-client-certificate, default <dataDir>/pki/apiserver-kubelet-client.*).
 // The kubelet's serving certificate is verified against --kubelet-certificate-authority, and not at all without it
 // (as upstream). Logs are a plain request; exec, attach and portforward are
-// upgrades (SPDY or WebSocket) whose socket is spliced to the kubelet's, as upstream's UpgradeAwareHandler does.
+// upgrades (SPDY or WebSocket) whose socket is spliced to the kubelet's, as upstream's UpgradeAwareHandler does,
+// but for exec and attach over WebSocket v5, which the apiserver serves itself (stream-translator.ts).
 import { readFile } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Agent } from 'undici';
@@ -14,6 +15,7 @@ import type { Registry } from '../../registry/generic/registry.js';
 import { int64Param, isTrue } from '../request-info.js';
 import { proxyTo } from '../reverse-proxy.js';
 import { dialTls, spliceUpgrade, upgradeHead } from '../upgrade.js';
+import { offersStreamClose, translateStream } from './stream-translator.js';
 
 export interface KubeletClientConfig {
   certFile: string;
@@ -22,6 +24,8 @@ export interface KubeletClientConfig {
   caFile?: string;
   /** --kubelet-preferred-address-types: the node address used is the first of these types the node has. */
   preferredAddressTypes: string[];
+  /** The TranslateStreamCloseWebsocketRequests gate (on unless turned off): exec and attach over v5 are translated. */
+  translateStreamClose?: boolean;
 }
 
 /** How the apiserver dials a kubelet: its client certificate, and the CA its serving certificate must chain to. */
@@ -170,7 +174,8 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
 /**
  * pods/exec, pods/attach, pods/portforward: the kubelet's /exec, /attach or /portForward with upstream's query
  * (command, input/output/error/tty = 1; port) from the request's options (as admission left them), the client's
- * upgraded socket spliced to the kubelet's.
+ * upgraded socket spliced to the kubelet's; exec and attach over WebSocket v5 are translated instead
+ * (stream-translator.ts), unless the TranslateStreamCloseWebsocketRequests gate is off.
  */
 export async function proxyPodConnect(reg: Registry, request: FastifyRequest, reply: FastifyReply, pod: KubeObject, sub: 'exec' | 'attach' | 'portforward', options: KubeObject): Promise<unknown> {
   const raw = request.raw;
@@ -188,9 +193,22 @@ export async function proxyPodConnect(reg: Registry, request: FastifyRequest, re
   const { host, port } = kubeletOf(reg, request.server, pod);
   // as upstream's: the location (container, node) is resolved first, then the proxy handler asks for an upgrade
   if (!upgradeHead(raw)) throw badRequest('Upgrade request required');
-  const upstream = await dialTls({ host, port, ...(await tlsFor(request.server)), servername: /^[\d.:]+$/.test(host) ? undefined : host })
+  const tls = await tlsFor(request.server);
+  const servername = /^[\d.:]+$/.test(host) ? undefined : host;
+  const hostPort = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const pathAndQuery = `${path}${query.size ? `?${query}` : ''}`;
+  if (sub !== 'portforward' && configs.get(request.server)?.config.translateStreamClose !== false && offersStreamClose(raw)) {
+    reply.hijack();
+    const streams = { stdin: options.stdin === true, stdout: options.stdout === true, stderr: options.stderr === true, tty: options.tty === true };
+    translateStream(raw, streams, { url: `https://${hostPort}${pathAndQuery}`, host, port, servername, tls }).catch((err: unknown) => {
+      request.log.warn({ err }, 'exec/attach stream translation failed');
+      raw.socket.destroy();
+    });
+    return reply;
+  }
+  const upstream = await dialTls({ host, port, ...tls, servername })
     .catch((err: unknown) => { throw internalError(`error dialing backend: ${(err as Error).message}`); });
   reply.hijack();
-  spliceUpgrade(raw, upstream, `${path}${query.size ? `?${query}` : ''}`, `${host.includes(':') ? `[${host}]` : host}:${port}`);
+  spliceUpgrade(raw, upstream, pathAndQuery, hostPort);
   return reply;
 }

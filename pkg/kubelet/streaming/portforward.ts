@@ -9,10 +9,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { createWebSocketStream } from 'ws';
-import { rejectUpgrade } from './reject.js';
+import { rejectUpgrade } from '../../apimachinery/httpstream/reject.js';
 import { SpdyConnection, type SpdyStream } from './spdy.js';
 import { upgradeSpdy } from './spdy-upgrade.js';
-import { acceptWebSocket, isWebSocketRequest, offeredProtocols, WsChannels } from './ws-channels.js';
+import { acceptWebSocket, isWebSocketRequest, offeredProtocols, WsChannels } from '../../apimachinery/httpstream/wsstream.js';
 
 const PROTOCOL = 'portforward.k8s.io';
 const TUNNEL_PROTOCOL = `SPDY/3.1+${PROTOCOL}`;

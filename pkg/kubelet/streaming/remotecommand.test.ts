@@ -54,4 +54,28 @@ describe('serveRemoteCommand over WebSocket channels', () => {
     expect(seen[0]).toBe('1:x\n');
     expect(seen.at(-1)).toBe('3:{"metadata":{},"status":"Success"}');
   }, 10_000);
+
+  it('resizes the terminal to the sizes on channel 4, whatever the case of their keys (as Go\'s json.Decoder reads them)', async () => {
+    server = createServer();
+    const sizes: [number, number][] = [];
+    const stdout = new PassThrough();
+    let exit: (code: number) => void = () => undefined;
+    const exited = new Promise<number>((resolve) => { exit = resolve; });
+    server.on('upgrade', (req, socket, head) => {
+      const q = new URL(req.url!, 'http://x').searchParams;
+      serveRemoteCommand(req, socket, head, remoteCommandOptions(q), {
+        exitCodes: true, describe: '[sh]', failure: 'error executing command in container', logger: pino({ level: 'silent' }),
+        start: () => Promise.resolve({ stdout, exited, resize: (w, h) => { sizes.push([w, h]); if (sizes.length === 3) { stdout.end(); exit(0); } }, close: () => undefined }),
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
+    const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/?output=1&tty=1`, ['v5.channel.k8s.io']);
+    await new Promise((resolve) => client.on('open', resolve));
+    // @kubernetes/client-node writes {"height":H,"width":W}; a zero size is skipped, as upstream's HandleResizing does
+    for (const size of ['{"height":41,"width":101}', '{"Width":80,"Height":24}', '{"width":0,"height":9}', '{"WIDTH":120,', '"Height":40}']) {
+      client.send(Buffer.concat([Buffer.from([4]), Buffer.from(size)]));
+    }
+    await new Promise((resolve) => client.on('close', resolve));
+    expect(sizes).toEqual([[101, 41], [80, 24], [120, 40]]);
+  });
 });

@@ -8,7 +8,9 @@ import type { Logger } from 'pino';
 import type { StreamingOptions, StreamingSession } from '../runtime/types.js';
 import type { SpdyStream } from './spdy.js';
 import { upgradeSpdy } from './spdy-upgrade.js';
-import { acceptWebSocket, flushed, isWebSocketRequest, WsChannels } from './ws-channels.js';
+import { readTerminalSizes } from './terminal-size.js';
+import { exitCodeStatus, internalErrorStatus, successStatus, type StreamStatus } from '../../apimachinery/remotecommand.js';
+import { acceptWebSocket, flushed, isWebSocketRequest, WsChannels } from '../../apimachinery/httpstream/wsstream.js';
 
 const V5 = 'v5.channel.k8s.io';
 const V4 = 'v4.channel.k8s.io';
@@ -122,41 +124,36 @@ function spdyStreams(req: IncomingMessage, socket: Duplex, head: Buffer, o: Remo
   });
 }
 
-const failure = (message: string, extra: Record<string, unknown>): string => JSON.stringify({ metadata: {}, status: 'Failure', message, ...extra });
-
 async function run(c: ClientStreams, o: RemoteCommandOptions, cmd: RemoteCommand): Promise<void> {
   let session: StreamingSession | undefined;
   let gone = false;
   c.onGone(() => { gone = true; session?.close(); });
-  let result: string | undefined;
+  let result: StreamStatus;
   try {
     session = await cmd.start({ stdin: o.stdin, tty: o.tty });
     if (gone) { session.close(); return; }
     const s = session;
     if (c.stdin && s.stdin) c.stdin.pipe(s.stdin as Writable);
     else c.stdin?.resume();
-    if (c.resize) readResizes(c.resize, (w, h) => s.resize(w, h));
+    // as upstream's HandleResizing, a size below 1x1 is skipped
+    if (c.resize) readTerminalSizes(c.resize, (size) => { if (size.width && size.height) s.resize(size.width, size.height); });
     const copies = [copy(s.stdout, c.stdout), copy(s.stderr, c.stderr)];
     const code = await s.exited;
     await Promise.race([Promise.all(copies.map((x) => x.done)), new Promise((r) => setTimeout(r, OUTPUT_DRAIN_MS).unref())]);
     for (const x of copies) x.stop();
-    if (cmd.exitCodes && code !== 0) {
-      const message = `command terminated with non-zero exit code: error executing command ${cmd.describe}, exit code ${code}`;
-      result = c.status ? failure(message, { reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: String(code) }] } }) : message;
-    } else if (c.status) {
-      result = JSON.stringify({ metadata: {}, status: 'Success' });
-    }
+    result = cmd.exitCodes && code !== 0 ? exitCodeStatus(`error executing command ${cmd.describe}, exit code ${code}`, code) : successStatus();
   } catch (err) {
     // As upstream's apierrors.NewInternalError around the runtime's error.
-    const message = `${cmd.failure}: ${(err as Error).message}`;
-    result = c.status ? failure(`Internal error occurred: ${message}`, { reason: 'InternalError', details: { causes: [{ message }] }, code: 500 }) : message;
+    result = internalErrorStatus(`${cmd.failure}: ${(err as Error).message}`);
   }
   if (gone) return;
   // As upstream, the status is the last thing sent: output still queued on stdout/stderr (each chunk waits for the
   // previous one's send) goes out before it, or a client ends its stdout at the status and loses the rest.
   await Promise.all([flushed(c.stdout), flushed(c.stderr)]);
   if (gone) return;
-  if (result !== undefined) c.error.write(result);
+  // before v4 only a failure is written, as its message (upstream's v1WriteStatusFunc writes the StatusError's text)
+  if (c.status) c.error.write(JSON.stringify(result));
+  else if (result.status === 'Failure') c.error.write(result.message!);
   c.error.end(() => c.close());
 }
 
@@ -174,20 +171,3 @@ const copy = (from: NodeJS.ReadableStream | undefined, to: Writable | undefined)
   else from.resume();
   return { done, stop: () => { if (to) from.unpipe(to); from.resume(); } };
 };
-
-/** Terminal sizes arrive as JSON objects {"Width":W,"Height":H}, one after another. */
-function readResizes(from: Readable, apply: (width: number, height: number) => void): void {
-  let pending = '';
-  from.on('data', (chunk: Buffer) => {
-    pending += chunk.toString('utf8');
-    let end: number;
-    while ((end = pending.indexOf('}')) >= 0) {
-      const text = pending.slice(0, end + 1);
-      pending = pending.slice(end + 1);
-      try {
-        const size = JSON.parse(text.slice(text.indexOf('{'))) as { Width?: number; Height?: number };
-        if (size.Width && size.Height) apply(size.Width, size.Height);
-      } catch { /* not a size: ignored */ }
-    }
-  });
-}

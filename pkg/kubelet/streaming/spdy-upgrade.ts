@@ -3,7 +3,7 @@
 // answers 101 with Upgrade: SPDY/3.1 and the chosen X-Stream-Protocol-Version, and SPDY frames follow.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { rejectUpgrade } from './reject.js';
+import { rejectUpgrade } from '../../apimachinery/httpstream/reject.js';
 import { SpdyConnection, type SpdyStream } from './spdy.js';
 
 const isSpdyRequest = (req: IncomingMessage): boolean => (req.headers.upgrade ?? '').toLowerCase() === 'spdy/3.1';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { localTls, wsFramesByRecord } from '../../../test/support/tls-records.js';
-import { acceptWebSocket, WsChannels } from './ws-channels.js';
+import { acceptWebSocket, WsChannels } from './wsstream.js';
 
 describe('WsChannels', () => {
   let server: Server | undefined;
