@@ -25,8 +25,13 @@ export interface Strategy {
   allowUnconditionalUpdate?: boolean;
   /** The DELETE response is the object (true) or a Status (false). */
   returnDeletedObject?: boolean;
-  /** GC policy when the client gives none (extensions-era kinds orphan). */
+  /**
+   * GC policy when the client names none (upstream's DefaultGarbageCollectionPolicy; default Background): batch/v1
+   * Jobs and v1 ReplicationControllers orphan, for back compatibility.
+   */
   defaultGarbageCollectionPolicy?: 'Background' | 'Orphan';
+  /** Warned of by a DELETE or DELETECOLLECTION left to an Orphan default, whatever comes of it (upstream's Job REST). */
+  defaultOrphanWarning?: string;
   /** Status may be set on create (upstream's node strategy: a kubelet registers its Node with its status). */
   keepStatusOnCreate?: boolean;
   /** Resets fields on create (status to its initial value, ...). */

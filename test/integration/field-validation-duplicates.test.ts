@@ -5,7 +5,7 @@
 // goes on with the last value of each field, Ignore says nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyInvalidDeployment, invalidDeploymentJson, invalidDeploymentYaml } from '../../pkg/apimachinery/testdata/field-validation.js';
-import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { startTestApiServer, warningsOf, type TestApiServer } from '../support/apiserver.js';
 
 let s: TestApiServer;
 
@@ -139,13 +139,6 @@ const strictPatchError = (message: string, errors: string[]): void => {
 const yamlError = (lines: string[]): string => `yaml: unmarshal errors:\n  ${lines.join('\n  ')}`;
 
 type Validation = 'Strict' | 'Warn' | 'Ignore' | undefined;
-
-/** The Warning headers' texts (`299 - "text"`), in order. */
-function warningsOf(headers: Record<string, string | string[] | undefined>): string[] {
-  const raw = headers.warning;
-  const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  return values.map((v) => JSON.parse(v.replace(/^299 - /, '')) as string);
-}
 
 async function send(method: string, path: string, body: string, contentType: string, validation: Validation, query = '') {
   const params = [validation ? `fieldValidation=${validation}` : '', query].filter(Boolean).join('&');

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { startTestApiServer, warningsOf, type TestApiServer } from '../support/apiserver.js';
 import { startTestWebhook, type TestWebhook } from '../support/admission-webhook.js';
 
 let s: TestApiServer;
@@ -29,13 +29,6 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
     if (Date.now() > deadline) throw new Error(`${what}: not in time`);
     await new Promise((res) => setTimeout(res, 20));
   }
-}
-
-/** The Warning headers' texts (`299 - "text"`), in order. */
-function warningsOf(headers: Record<string, string | string[] | undefined>): string[] {
-  const raw = headers.warning;
-  const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  return values.map((v) => JSON.parse(v.replace(/^299 - /, '')) as string);
 }
 
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';

@@ -59,6 +59,25 @@ describe('job controller: deleted and orphaned Jobs', () => {
     expect(left.metadata!.deletionTimestamp).toBeUndefined();
   });
 
+  it('a delete without a policy (the Python client\'s delete_namespaced_job) orphans: the pods keep running, ownerless and released', async () => {
+    await h.c.jobs(NS).create(job('plain', { parallelism: 2 }));
+    const pods = await eventually(() => podsOf('plain'), (l) => l.length === 2, '2 pods');
+    await markReady(h.c, NS, pods.map((p) => p.metadata!.name!));
+    await h.c.jobs(NS).delete('plain');
+    await eventually(() => h.c.jobs(NS).get('plain'), gone, 'Job gone');
+    const left = await eventually(() => podsOf('plain'),
+      (l) => l.length === 2 && l.every((p) => !p.metadata?.ownerReferences?.length && !(p.metadata?.finalizers ?? []).includes(FINALIZER)), 'pods orphaned and released');
+    expect(left.map((p) => p.metadata!.deletionTimestamp)).toEqual([undefined, undefined]);
+  });
+
+  it('kubectl delete job still cascades: it sends propagationPolicy=Background, and is not warned', async () => {
+    await h.c.jobs(NS).create(job('by-kubectl', { parallelism: 2 }));
+    await eventually(() => podsOf('by-kubectl'), (l) => l.length === 2, '2 pods');
+    const r = await h.s.kubectl('delete', 'job', 'by-kubectl', '-n', NS);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    await eventually(() => podsOf('by-kubectl'), (l) => l.length === 0, 'pods of the deleted Job gone');
+  });
+
   it('foreground cascade: a Job being deleted starts no pod and is not failed by its deleted pods', async () => {
     await h.c.jobs(NS).create(job('fg', { backoffLimit: 1 }));
     await eventually(() => podsOf('fg'), (l) => l.length === 1, '1 pod');

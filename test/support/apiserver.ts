@@ -134,6 +134,13 @@ function runControllers(restConfig: RestConfig, controllers: string[]): () => Pr
   };
 }
 
+/** The Warning headers' texts (`299 - "text"`), in order. */
+export function warningsOf(headers: Record<string, string | string[] | undefined>): string[] {
+  const raw = headers.warning;
+  const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  return values.map((v) => JSON.parse(v.replace(/^299 - /, '')) as string);
+}
+
 export function kubectl(kubeconfig: string, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {

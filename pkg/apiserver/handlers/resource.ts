@@ -91,6 +91,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
     }
     case 'delete': {
       const opts = deleteOptions(reg, request, q);
+      warnOfDefaultOrphaning(reg, opts, ctx.warnings);
       if (opts.dryRun?.includes('All')) ctx.dryRun = true;
       reg.strategy.refuseDelete?.(info.name);
       const res = await deleteObject(reg, ctx, info.name, opts);
@@ -99,6 +100,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
     }
     case 'deletecollection': {
       const opts = deleteOptions(reg, request, q);
+      warnOfDefaultOrphaning(reg, opts, ctx.warnings);
       if (opts.dryRun?.includes('All')) ctx.dryRun = true;
       // Uninitialized objects go too (upstream's namespace deleter asks for them).
       const list = await reg.list(ctx, { ...listOptions(q), includeUninitialized: true });
@@ -153,6 +155,13 @@ export function listOptions(q: Query): ListOptions {
 }
 
 const DELETE_OPTIONS = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
+
+/** Upstream's Job REST.Delete and DeleteCollection: warned before the store is asked, when no policy is named. */
+function warnOfDefaultOrphaning(reg: Registry, opts: DeleteOptions, warnings: string[]): void {
+  const { defaultGarbageCollectionPolicy, defaultOrphanWarning } = reg.strategy;
+  if (!defaultOrphanWarning || defaultGarbageCollectionPolicy !== 'Orphan') return;
+  if (opts.propagationPolicy === undefined && opts.orphanDependents === undefined) warnings.push(defaultOrphanWarning);
+}
 
 /**
  * DeleteOptions from the body (kubectl sends one; its JSON types checked, a wrong one 400 where upstream's decoder

@@ -170,3 +170,45 @@ describe('deleting an object without graceful deletion', () => {
     });
   });
 });
+
+describe('the garbage collection policy a delete defaults to', () => {
+  const podTemplate = { metadata: { labels: { app: 'a' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } };
+  const kinds = [
+    { group: 'batch', resource: 'jobs', body: (name: string) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name }, spec: { template: podTemplate } }) },
+    {
+      group: '', resource: 'replicationcontrollers',
+      body: (name: string) => ({
+        apiVersion: 'v1', kind: 'ReplicationController', metadata: { name },
+        spec: { selector: { app: 'a' }, template: { ...podTemplate, spec: { ...podTemplate.spec, restartPolicy: 'Always' } } },
+      }),
+    },
+  ];
+
+  for (const { group, resource, body } of kinds) {
+    it(`orphans the dependents of ${resource} when the client names no policy (upstream's batch/v1 and v1 back compatibility)`, async () => {
+      await withRegistries(async (regs) => {
+        const reg = regs.get(group, 'v1', resource)!;
+        await create(reg, at(0), body('plain'));
+        const plain = await remove(reg, 1, 'plain');
+        expect(plain.deleted).toBe(false);
+        expect(plain.object.metadata).toMatchObject({ deletionTimestamp: time(1), finalizers: ['orphan'] });
+        // an explicit policy, or orphanDependents, overrides the default
+        await create(reg, at(0), body('background'));
+        expect((await remove(reg, 1, 'background', { propagationPolicy: 'Background' })).deleted).toBe(true);
+        await create(reg, at(0), body('not-orphaned'));
+        expect((await remove(reg, 1, 'not-orphaned', { orphanDependents: false })).deleted).toBe(true);
+      });
+    });
+  }
+
+  it('deletes in the background for other kinds (apps/v1 ReplicaSets)', async () => {
+    await withRegistries(async (regs) => {
+      const rss = regs.get('apps', 'v1', 'replicasets')!;
+      await create(rss, at(0), {
+        apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' },
+        spec: { selector: { matchLabels: { app: 'a' } }, template: { ...podTemplate, spec: { ...podTemplate.spec, restartPolicy: 'Always' } } },
+      });
+      expect((await remove(rss, 1, 'rs')).deleted).toBe(true);
+    });
+  });
+});

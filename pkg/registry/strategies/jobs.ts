@@ -134,6 +134,9 @@ function validateJobUpdate(job: KubeObject, old: KubeObject): StatusCause[] {
 }
 
 export const jobStrategy: Strategy = {
+  // batch/v1 keeps a Job's pods unless told otherwise (kubectl sends Background)
+  defaultGarbageCollectionPolicy: 'Orphan',
+  defaultOrphanWarning: 'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning',
   prepareForCreate(job) {
     const spec = (job.spec ??= {});
     if (spec.manualSelector === true) return;

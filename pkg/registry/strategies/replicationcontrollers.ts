@@ -42,6 +42,8 @@ export function validateReplicationControllerSpec(obj: KubeObject): StatusCause[
 }
 
 export const replicationControllerStrategy: Strategy = {
+  // v1 keeps a controller's pods unless told otherwise, without a warning
+  defaultGarbageCollectionPolicy: 'Orphan',
   validate: validateReplicationControllerSpec,
   warningsOnCreate: replicatedWarnings.warningsOnCreate,
   // upstream passes the templates the wrong way round here: an update is warned of what the stored template has
