@@ -55,6 +55,13 @@ const GENERATION_BY_ANNOTATIONS = new Set(['apps/deployments']);
 /** Upstream's EndpointSlice strategy: its labels (the service it serves, its manager) change how it is read. */
 const GENERATION_BY_LABELS = new Set(['discovery.k8s.io/endpointslices']);
 
+/** Kinds whose DELETE answers the object deleted, where the others answer a Success Status (upstream's stores with ReturnDeletedObject). */
+const RETURN_DELETED_OBJECT = new Set([
+  '/pods', '/namespaces', '/services', '/serviceaccounts', '/podtemplates', '/resourcequotas', '/persistentvolumes',
+  '/persistentvolumeclaims', 'storage.k8s.io/storageclasses', 'storage.k8s.io/csidrivers', 'storage.k8s.io/csinodes',
+  'storage.k8s.io/volumeattachments', 'policy/podsecuritypolicies',
+]);
+
 /** Kinds a PUT may create (upstream: AllowCreateOnUpdate true). */
 const CREATE_ON_UPDATE = new Set([
   '/endpoints', '/events', 'events.k8s.io/events', 'coordination.k8s.io/leases', 'rbac.authorization.k8s.io/roles',
@@ -134,6 +141,7 @@ export function strategyFor(rt: ResourceType, extra: Record<string, Strategy> = 
     labelsRaiseGeneration: GENERATION_BY_LABELS.has(key),
     allowCreateOnUpdate: CREATE_ON_UPDATE.has(key),
     allowUnconditionalUpdate: !CONDITIONAL_UPDATE_ONLY.has(key),
+    returnDeletedObject: RETURN_DELETED_OBJECT.has(key),
     ...base,
   };
 }

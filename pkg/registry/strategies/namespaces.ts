@@ -28,7 +28,6 @@ function validateSpecFinalizers(ns: KubeObject): StatusCause[] {
 export const namespaceStrategy: Strategy = {
   nameFn: nameIsDNSLabel,
   validate: validateSpecFinalizers,
-  returnDeletedObject: true,
   prepareForCreate(ns) {
     ns.status = { phase: 'Active' };
     const finalizers = new Set<string>(ns.spec?.finalizers ?? []);

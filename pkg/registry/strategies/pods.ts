@@ -15,7 +15,6 @@ import { podWarnings } from './pod-warnings.js';
 import { nameWarnings } from './workload-warnings.js';
 
 export const podStrategy: Strategy = {
-  returnDeletedObject: true,
   // old kubelets corrupted owner references through /status (upstream keeps them)
   statusKeepsMetadata: ['ownerReferences'],
   prepareForCreate(pod, ctx) {
