@@ -94,6 +94,12 @@ export const invalid = (group: string, kind: string, name: string, causes: Statu
   return new StatusError(422, 'Invalid', message, { name, group: group || undefined, kind, causes });
 };
 
+/** apimachinery's NewAggregate(errs).Error(): each message once, one alone as itself, several as "[a, b]". */
+export const aggregateMessage = (messages: string[]): string => {
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
+};
+
 /** One field cause, with upstream's reason names (FieldValueRequired, FieldValueInvalid, ...). */
 export const fieldCause = (
   type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTypeInvalid' | 'FieldValueNotFound' | 'InternalError',

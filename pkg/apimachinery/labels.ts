@@ -6,7 +6,7 @@
 //   everything(), nothing(): Selector
 //   validateLabelSelector(ls, fldPath: string): StatusCause[]       // metav1validation.ValidateLabelSelector
 //   Selector: { requirements, empty, matches(labels?), toString(), requiresExactMatch(key) }
-import { badRequest, type StatusCause } from './errors.js';
+import { aggregateMessage, badRequest, type StatusCause } from './errors.js';
 import { forbidden, invalidValue, required } from './field.js';
 import { isQualifiedName, isValidLabelValue } from './names.js';
 import { validateLabelName, validateLabels } from './objectmeta.js';
@@ -100,12 +100,6 @@ export const nothing = (): Selector => ({
 export const selectorFromSet = (set: Record<string, string> | undefined): Selector =>
   makeSelector(Object.entries(set ?? {}).map(([key, v]) => ({ key, operator: '=' as const, values: [v] })));
 
-/** Field errors rendered "path: Invalid value: ...", joined as upstream's Aggregate does. */
-const aggregate = (errs: string[]): string => {
-  const unique = [...new Set(errs)];
-  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
-};
-
 /** upstream's NewRequirement (no field path given): the error, if any, aggregates its field errors. */
 const newRequirement = (key: string, operator: Operator, values: string[]): Requirement => {
   const errs: string[] = [];
@@ -133,7 +127,7 @@ const newRequirement = (key: string, operator: Operator, values: string[]): Requ
     const msgs = isValidLabelValue(v);
     if (msgs.length) errs.push(`values[${i}][${key}]: ${invalidValue('', v, msgs.join('; ')).message}`);
   });
-  if (errs.length) throw new Error(aggregate(errs));
+  if (errs.length) throw new Error(aggregateMessage(errs));
   return { key, operator, values };
 };
 

@@ -12,6 +12,7 @@
 // without an event, rather than refused as a conflict; a slice someone else changed or deleted resyncs its service.
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
+import { aggregateMessage } from '../../apimachinery/errors.js';
 import { defaultControllerRateLimiter, Resources } from '../../client/index.js';
 import { TriggerTimeTracker, withTriggerTime } from '../endpoint/trigger-time.js';
 import { canonicalJson, workerLoop } from '../shared/controller-utils.js';
@@ -127,9 +128,6 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
   enqueueServicesAndTheirPods(services, pods, (s) => loop.enqueue(s));
   slices.addEventHandler(sliceEventHandler(tracker, MANAGED_BY, (key) => loop.enqueueAfter(key, SLICE_CHANGE_MIN_SYNC_DELAY_MS)));
 
-  // upstream's syncService warns on the service when its reconcile fails (writes refused, or pods skipped)
-  const failedToUpdate = (svc: KubeObject, err: unknown): void => ctx.recorder.event(svc, 'Warning', 'FailedToUpdateEndpointSlices',
-    `Error updating Endpoint Slices for Service ${svc.metadata!.namespace}/${svc.metadata!.name}: ${err instanceof Error ? err.message : String(err)}`);
 
   async function sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
@@ -153,6 +151,8 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
     const { slices: wanted, skipped } = desiredSlices(svc, selected, (node) => nodeLister.get(node));
     seeNodes();
     const events = hintsAnnotated(svc.metadata?.annotations) ? topology.addHints(key, wanted, existing) : topology.disable(key);
+    // the reconciler's errors: the pods skipped, then the writes' first failure
+    const errors = [...skipped];
     try {
       await writeSlices({
         client, signal: ctx.signal, service: name, namespace, labels, existing,
@@ -162,17 +162,17 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
         annotate: (current) => withTriggerTime(current, triggerTime),
       });
     } catch (err) {
-      if (!ctx.signal.aborted) failedToUpdate(svc, err);
-      throw err;
+      if (ctx.signal.aborted) throw err;
+      errors.push(err instanceof Error ? err.message : String(err));
     } finally {
       // recorded whether the writes succeeded or not, as upstream's reconciler does
       for (const e of events) ctx.recorder.event(svc, e.type, e.reason, e.message);
     }
-    // the service is requeued (rate limited) until its pods' nodes are known
-    if (skipped.length) {
-      // as apimachinery's aggregate error reads: one message alone, several in brackets
-      const err = new Error(skipped.length === 1 ? skipped[0] : `[${skipped.join(', ')}]`);
-      failedToUpdate(svc, err);
+    // upstream's syncService warns on the service and requeues it (rate limited), so a pod whose node is not known
+    // yet gets in once it is
+    if (errors.length) {
+      const err = new Error(aggregateMessage(errors));
+      ctx.recorder.event(svc, 'Warning', 'FailedToUpdateEndpointSlices', `Error updating Endpoint Slices for Service ${namespace}/${name}: ${err.message}`);
       throw err;
     }
   }

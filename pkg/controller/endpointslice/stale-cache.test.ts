@@ -1,6 +1,7 @@
 // The EndpointSlice controller over an informer that lags behind its own writes (upstream's endpointSliceTracker):
 // a sync that would write over a stale copy of a slice waits, without a conflict or a FailedToUpdateEndpointSlices
-// event; a slice changed or deleted by someone else is put back. The apiserver is an in-memory fake here (uids,
+// event; a slice changed or deleted by someone else is put back. A write refused is told in that event in upstream's
+// words. The apiserver is an in-memory fake here (uids,
 // resourceVersions, generations and conflicts as the real one's), whose watch events reach the informer only when
 // the test delivers them.
 import { pino } from 'pino';
@@ -24,15 +25,19 @@ class SliceServer {
   private rv = 100;
   private seq = 0;
   conflicts = 0;
+  /** Writes refused with the given error, by verb. */
+  refuse: Partial<Record<'create' | 'update' | 'delete', Error>> = {};
 
   constructor(readonly cache: SharedIndexInformer) {}
 
   readonly client = {
     create: async (o: KubeObject): Promise<KubeObject> => {
+      if (this.refuse.create) throw this.refuse.create;
       const name = o.metadata!.name ?? `${o.metadata!.generateName}${(this.seq++).toString(36).padStart(5, 'x')}`;
       return this.store({ ...clone(o), metadata: { ...clone(o.metadata), name, uid: `uid-${name}`, generation: 1 } }, 'add');
     },
     update: async (o: KubeObject): Promise<KubeObject> => {
+      if (this.refuse.update) throw this.refuse.update;
       const name = o.metadata!.name!;
       const cur = this.stored.get(name);
       if (!cur) throw new StatusError(404, 'NotFound', `endpointslices.discovery.k8s.io "${name}" not found`);
@@ -47,6 +52,7 @@ class SliceServer {
       return this.store({ ...rest, metadata: { ...m, uid: cm!.uid, generation: cm!.generation! + (changed ? 1 : 0) } }, 'update');
     },
     delete: async (name: string): Promise<KubeObject> => {
+      if (this.refuse.delete) throw this.refuse.delete;
       const cur = this.stored.get(name);
       if (!cur) throw new StatusError(404, 'NotFound', `endpointslices.discovery.k8s.io "${name}" not found`);
       this.stored.delete(name);
@@ -76,9 +82,9 @@ class SliceServer {
   }
 }
 
-const pod = (name: string, ip: string): KubeObject => ({
+const pod = (name: string, ip: string, nodeName = 'n1'): KubeObject => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', uid: `uid-${name}`, labels: { app: 'web' } },
-  spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'nginx' }] },
+  spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }] },
   status: { phase: 'Running', podIP: ip, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-01-01T00:00:00Z' }] },
 });
 
@@ -187,10 +193,45 @@ describe('the EndpointSlice controller with an informer lagging behind its write
     // a pod change syncs the service before the informer has the other writer's change: the update is refused
     f.pods.add(pod('web-1', '10.0.0.11'));
     await until(f.clock, () => f.server.conflicts === 1, 'the conflict');
+    const name = slice!.metadata!.name!;
     expect(f.events.filter((e) => e.includes('FailedToUpdateEndpointSlices'))).toEqual([
-      expect.stringContaining('the object has been modified; please apply your changes to the latest version and try again'),
+      `Warning FailedToUpdateEndpointSlices Error updating Endpoint Slices for Service default/websvc: failed to update ${name} EndpointSlice for Service default/websvc: `
+      + `Operation cannot be fulfilled on endpointslices.discovery.k8s.io "${name}": the object has been modified; please apply your changes to the latest version and try again`,
     ]);
     f.server.deliver();
     await until(f.clock, () => f.server.addresses().join() === '10.0.0.10,10.0.0.11', 'both pods published', 500);
+  });
+});
+
+describe('the EndpointSlice controller\'s FailedToUpdateEndpointSlices event (upstream\'s syncService over the reconciler\'s finalize)', () => {
+  const failures = (f: ReturnType<typeof start>): string[] => f.events.filter((e) => e.includes('FailedToUpdateEndpointSlices'));
+  const forbidden = (verb: string) => new StatusError(403, 'Forbidden', `endpointslices.discovery.k8s.io is forbidden: User "x" cannot ${verb} resource "endpointslices"`);
+  const PREFIX = 'Warning FailedToUpdateEndpointSlices Error updating Endpoint Slices for Service default/websvc: ';
+
+  it('names a refused create', async () => {
+    const f = start([pod('web-0', '10.0.0.10')]);
+    f.server.refuse.create = forbidden('create');
+    await until(f.clock, () => failures(f).length === 1, 'the event');
+    expect(failures(f)).toEqual([`${PREFIX}failed to create EndpointSlice for Service default/websvc: ${forbidden('create').message}`]);
+  });
+
+  it('names a refused delete, with the slice', async () => {
+    const f = await started();
+    // a slice of the service's no longer wanted, left by an earlier sync: the controller deletes it
+    const [slice] = f.server.stored.values();
+    const extra = await f.server.client.create({ ...slice!, metadata: { ...slice!.metadata, name: 'websvc-extra' }, ports: [{ name: 'old', port: 9, protocol: 'TCP' }] });
+    f.server.refuse.delete = forbidden('delete');
+    f.server.deliver();
+    await until(f.clock, () => failures(f).length === 1, 'the event', 500);
+    expect(failures(f)).toEqual([`${PREFIX}failed to delete ${extra.metadata!.name} EndpointSlice for Service default/websvc: ${forbidden('delete').message}`]);
+  });
+
+  it('aggregates the pods skipped for their node with a failed write, the pods first', async () => {
+    const f = start([pod('web-0', '10.0.0.10'), pod('web-9', '10.0.0.19', 'n9')]);
+    f.server.refuse.create = forbidden('create');
+    await until(f.clock, () => failures(f).length === 1, 'the event');
+    expect(failures(f)).toEqual([
+      `${PREFIX}[skipping Pod web-9 for Service default/websvc: Node n9 Not Found, failed to create EndpointSlice for Service default/websvc: ${forbidden('create').message}]`,
+    ]);
   });
 });

@@ -2,6 +2,7 @@
 // controller (slices from a selector-less service's Endpoints): slices are matched to the wanted ones by their
 // ports (else any leftover is reused), updated when they differ, created when missing, deleted when unwanted; each
 // write is recorded in the controller's SliceTracker (./slice-tracker.ts), which tells a sync when its cache is stale.
+// A failed write is told in the words of upstream's reconcilers (finalize).
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
 import { isNotFound, type Lister, type OwnerReference, type ResourceClient } from '../../client/index.js';
@@ -42,10 +43,25 @@ export interface SliceWrite {
   annotated?(current: Record<string, string> | undefined): boolean;
 }
 
-/** Brings `existing` to `wanted`; rejects with the first failure other than a gone or terminating object. */
+/**
+ * A write's failure, a gone or terminating object aside, as upstream's finalize words it: "failed to update S
+ * EndpointSlice for Service NS/N: ..." (for Endpoints NS/N when mirroring). Not worded while stopping.
+ */
+const worded = (w: SliceWrite, verb: 'create' | 'update' | 'delete', slice?: string) => (err: unknown): void => {
+  if (isGoneOrTerminating(err)) return;
+  if (w.signal.aborted) throw err;
+  const message = err instanceof Error ? err.message : String(err);
+  throw new Error(`failed to ${verb} ${slice ? `${slice} ` : ''}EndpointSlice for ${w.owner.kind} ${w.namespace}/${w.owner.name}: ${message}`);
+};
+
+/**
+ * Brings `existing` to `wanted`, all writes at once; rejects with the first failure in upstream's order (its creates,
+ * then its updates, then its deletes, each stopping at the first failure).
+ */
 export async function writeSlices(w: SliceWrite): Promise<void> {
   const unused = [...w.existing];
-  const writes: Promise<unknown>[] = [];
+  const creates: Promise<unknown>[] = [];
+  const updates: Promise<unknown>[] = [];
   for (const body of w.wanted) {
     let i = unused.findIndex((s) => s.addressType === body.addressType && canonicalJson(s.ports ?? []) === canonicalJson(body.ports));
     if (i < 0 && unused.length > w.wanted.length - 1) i = 0;
@@ -54,21 +70,21 @@ export async function writeSlices(w: SliceWrite): Promise<void> {
       if (canonicalJson({ addressType: s.addressType, endpoints: s.endpoints ?? [], ports: s.ports ?? [] }) === canonicalJson(body)
         && canonicalJson(s.metadata?.labels) === canonicalJson(w.labels) && (w.annotated?.(s.metadata?.annotations) ?? true)) continue;
       const annotations = w.annotate ? { annotations: w.annotate(s.metadata?.annotations) } : {};
-      writes.push(w.client.update({ ...s, ...body, metadata: { ...s.metadata, labels: w.labels, ...annotations } }, { signal: w.signal })
-        .then((updated) => w.tracker.written(updated)));
+      updates.push(w.client.update({ ...s, ...body, metadata: { ...s.metadata, labels: w.labels, ...annotations } }, { signal: w.signal })
+        .then((updated) => w.tracker.written(updated), worded(w, 'update', s.metadata!.name)));
     } else {
-      writes.push(w.client.create({
+      creates.push(w.client.create({
         apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
         metadata: {
           generateName: `${w.service}-`, namespace: w.namespace, labels: w.labels, ...(w.annotate ? { annotations: w.annotate(undefined) } : {}), ownerReferences: [w.owner],
         },
         ...body,
-      }, { signal: w.signal }).then((created) => w.tracker.written(created)));
+      }, { signal: w.signal }).then((created) => w.tracker.written(created), worded(w, 'create')));
     }
   }
-  for (const s of unused) writes.push(w.client.delete(s.metadata!.name!, { signal: w.signal }).then(() => w.tracker.expectDeletion(s), ignoreNotFound));
-  const results = await Promise.allSettled(writes);
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isGoneOrTerminating(r.reason));
+  const deletes = unused.map((s) => w.client.delete(s.metadata!.name!, { signal: w.signal }).then(() => w.tracker.expectDeletion(s), worded(w, 'delete', s.metadata!.name)));
+  const results = await Promise.allSettled([...creates, ...updates, ...deletes]);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }
 
