@@ -59,8 +59,8 @@ export class MaxOfRateLimiter<T = string> implements ItemRateLimiter<T> {
 }
 
 /**
- * client-go's DefaultControllerRateLimiter: max(per-item 5 ms..1000 s, overall 10 qps burst 100); `baseMs` is the
- * first per-item delay, for the controllers upstream builds the same limiter with a longer one.
+ * client-go's DefaultControllerRateLimiter: max(per-item 5 ms..1000 s, overall 10 qps burst 100); `baseMs` and
+ * `maxMs` bound the per-item delays, for the controllers upstream builds the same limiter with other ones.
  */
-export const defaultControllerRateLimiter = <T = string>(clock?: Clock, baseMs = 5): ItemRateLimiter<T> =>
-  new MaxOfRateLimiter<T>(new ItemExponentialFailureRateLimiter<T>(baseMs, 1_000_000), new BucketRateLimiter<T>(10, 100, clock));
+export const defaultControllerRateLimiter = <T = string>(clock?: Clock, baseMs = 5, maxMs = 1_000_000): ItemRateLimiter<T> =>
+  new MaxOfRateLimiter<T>(new ItemExponentialFailureRateLimiter<T>(baseMs, maxMs), new BucketRateLimiter<T>(10, 100, clock));

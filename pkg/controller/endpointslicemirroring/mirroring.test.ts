@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mirroredSlices } from './mirroring.js';
+import { FakeClock } from '../../client/index.js';
+import { mirroredSlices, mirroringRateLimiter } from './mirroring.js';
 
 const ep = (subsets: unknown[]) => ({ metadata: { name: 'e', namespace: 'ns' }, subsets });
 const ips = (n: number) => Array.from({ length: n }, (_, i) => ({ ip: `10.0.${i >> 8}.${i & 255}` }));
@@ -26,5 +27,14 @@ describe('the mirroring controller\'s slices', () => {
     const m = mirroredSlices(ep([{ addresses: [{ ip: '1.2.3' }, ...ips(1003)], notReadyAddresses: [{ ip: '10.9.9.9' }], ports: [{ port: 80, protocol: 'TCP' }] }]));
     expect(m.slices.map((s) => s.endpoints.length)).toEqual([1000]);
     expect([m.invalid, m.skipped]).toEqual([1, 5]);
+  });
+});
+
+describe('the mirroring controller\'s retries', () => {
+  it('back off from 1 s to 100 s, as upstream\'s queue (defaultSyncBackOff, maxSyncBackOff), not client-go\'s 5 ms', () => {
+    const limiter = mirroringRateLimiter(new FakeClock(0));
+    expect(Array.from({ length: 9 }, () => limiter.when('ns/e'))).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 100_000, 100_000]);
+    limiter.forget('ns/e');
+    expect(limiter.when('ns/e')).toBe(1_000);
   });
 });

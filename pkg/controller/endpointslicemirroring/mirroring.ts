@@ -10,7 +10,7 @@
 import { isIPv6 } from 'node:net';
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../../api/discovery/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
-import { Resources } from '../../client/index.js';
+import { defaultControllerRateLimiter, Resources, type Clock, type ItemRateLimiter } from '../../client/index.js';
 import { canonicalJson, objOf, workerLoop } from '../shared/controller-utils.js';
 import type { ClusterControllerContext } from '../shared/cluster-context.js';
 import { deleteSlices, managedSlices, writeSlices, type WantedSlice } from '../shared/endpoint-slices.js';
@@ -111,6 +111,12 @@ export function mirroredSlices(endpoints: KubeObject): Mirrored {
   return { slices, invalid, skipped };
 }
 
+/**
+ * Upstream's queue: client-go's default limiter with a per-item backoff from 1 s (defaultSyncBackOff, not 5 ms) to
+ * 100 s (maxSyncBackOff), as a mirroring can mean many slice writes that the apiserver should not be flooded with.
+ */
+export const mirroringRateLimiter = (clock: Clock): ItemRateLimiter<string> => defaultControllerRateLimiter(clock, 1_000, 100_000);
+
 export async function startEndpointSliceMirroringController(ctx: ClusterControllerContext): Promise<void> {
   const endpoints = ctx.informers.informerFor(Resources.endpoints);
   const services = ctx.informers.informerFor(Resources.services);
@@ -118,7 +124,7 @@ export async function startEndpointSliceMirroringController(ctx: ClusterControll
   const epLister = endpoints.lister();
   const svcLister = services.lister();
   const sliceLister = slices.lister();
-  const loop = workerLoop(ctx, 'endpointslice-mirroring-controller', sync);
+  const loop = workerLoop(ctx, 'endpointslice-mirroring-controller', sync, 15, mirroringRateLimiter);
   const tracker = new SliceTracker();
 
   const enqueue = { onAdd: (o: KubeObject) => loop.enqueue(o), onUpdate: (_o: KubeObject, n: KubeObject) => loop.enqueue(n), onDelete: (o: unknown) => loop.enqueue(objOf(o as KubeObject)) };
