@@ -1,5 +1,6 @@
 // Paged and Exact lists across an apiserver restart on the same data dir: upstream serves them from etcd at the
-// requested revision, which a restart does not change; only a revision compacted meanwhile is 410 Expired.
+// requested revision, which a restart does not change; only a revision compacted meanwhile is 410 Expired. Watches
+// from before the restart are 410: upstream's watch cache keeps no events older than its list.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -65,6 +66,18 @@ describe.skipIf(process.env.MINI_KUBE_TEST_ETCD)('lists at an older revision acr
     expect([exact.metadata.resourceVersion, summary(exact.items)]).toEqual([snapshot, expected]);
     const atMark = await ok(second, 'GET', `${BASE}?resourceVersion=${compactTo}&resourceVersionMatch=Exact`);
     expect(summary(atMark.items)).toEqual(expected.filter((s) => /^(early|mark)=/.test(s)));
+
+    // a watch from before the restart is not: upstream's watch cache starts at its list, and answers 410 in the
+    // stream (an informer lists again); a watch-list's initial events are the current state whatever it names
+    for (const q of ['', '&sendInitialEvents=false&resourceVersionMatch=NotOlderThan']) {
+      const watched = await second.api('GET', `${BASE}?watch=true&timeoutSeconds=2&resourceVersion=${snapshot}${q}`);
+      expect(watched.status).toBe(200);
+      expect(watched.body).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: expect.stringMatching(new RegExp(`^too old resource version: ${snapshot} \\(\\d+\\)$`)) } });
+    }
+    const list = await second.api('GET', `${BASE}?watch=true&resourceVersion=${snapshot}&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1`);
+    const events = String(list.body).trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.type === 'ADDED')).toHaveLength(33); // the current state: one deleted and two created since
+    expect(events.at(-1)).toMatchObject({ type: 'BOOKMARK', object: { metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } } });
 
     const gone = await second.api('GET', `${BASE}?resourceVersion=${early}&resourceVersionMatch=Exact`);
     expect(gone.status).toBe(410);

@@ -176,7 +176,7 @@ export class Registry {
 
   /**
    * Unset or "0": the current state first as ADDED events (unless sendInitialEvents=false), then changes.
-   * N: every change after N (410 Expired, reported in the stream, when N is older than the history).
+   * N: every change after N (410 Expired, reported in the stream, when N is older than the watch cache's list or history).
    * sendInitialEvents=true: the state (not older than N) as ADDED, the end bookmark, then changes.
    */
   watch(ctx: RequestContext, opts: WatchOptions, sink: WatchSink): () => void {

@@ -1,6 +1,7 @@
 // A watch cache started on a store that already keeps events (an apiserver restarted on the same data dir) has
 // them as its history, as far back as its capacity allows: lists at those revisions (a continue token's snapshot,
-// resourceVersionMatch=Exact) and watches from them are served, as upstream serves them from etcd until compacted.
+// resourceVersionMatch=Exact) are served, as upstream serves them from etcd until compacted. Watches are not: upstream's
+// watch cache answers one from before the revision it listed at 410 Expired, and the client lists again.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,22 +129,33 @@ describe('Cacher started on a store with kept events', () => {
     await store.close();
   });
 
-  it('replays a watch from before its start with each event once, then goes live', async () => {
+  it('answers a watch from before its start 410, as upstream\'s watch cache (its oldest is the revision it listed at)', async () => {
     const { store, at } = await restartedStore();
     const cacher = new Cacher(store, PODS);
     await cacher.start();
+    const listed = store.revision(); // 8
+    const sink = { onEvent: () => undefined, onClose: () => undefined };
+    for (const from of [at, listed - 1]) {
+      expect(thrownBy(() => cacher.watch({ prefix: PODS, fromRevision: from }, sink)))
+        .toMatchObject({ code: 'Compacted', message: `too old resource version: ${from} (${listed})` });
+    }
+    // the lists at those revisions are still served from the history (continue tokens, Exact)
+    expect(names(cacher.list({ prefix: PODS, revision: at }).items)).toEqual(['a@1', 'b@2', 'c@3', 'd@4']);
+    // the initial events of a watch-list are the current state, whatever revision it names
+    const initial: string[] = [];
+    const stopInitial = cacher.watch({ prefix: PODS, fromRevision: at, sendInitialEvents: true }, { onEvent: (ev) => initial.push(`${ev.type} ${ev.kv.object.metadata?.name}`), onClose: () => undefined });
     const seen: StoreEvent[] = [];
-    const stop = cacher.watch({ prefix: PODS, fromRevision: at, predicate: (o) => o.metadata?.labels?.app === 'web' }, {
+    const stop = cacher.watch({ prefix: PODS, fromRevision: listed, predicate: (o) => o.metadata?.labels?.app === 'web' }, {
       onEvent: (ev) => seen.push(ev),
       onClose: () => undefined,
     });
     await store.create(key('f'), pod('f'));
     const deadline = Date.now() + 5_000;
-    while (seen.length < 4 && Date.now() < deadline) await new Promise((r) => setImmediate(r));
-    // c leaving the selector is a DELETED for this watch: the replayed event kept its previous state
-    expect(seen.map((ev) => `${ev.type} ${ev.kv.object.metadata?.name}@${ev.revision}`))
-      .toEqual(['DELETED b@6', 'DELETED c@7', 'ADDED e@8', 'ADDED f@9']);
+    while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    expect(initial).toEqual(['ADDED a', 'ADDED c', 'ADDED d', 'ADDED e', 'ADDED f']);
+    expect(seen.map((ev) => `${ev.type} ${ev.kv.object.metadata?.name}@${ev.revision}`)).toEqual(['ADDED f@9']);
     stop();
+    stopInitial();
     cacher.stop();
     await store.close();
   });

@@ -83,6 +83,8 @@ export class Cacher {
   private readonly historySize: number;
   private readonly historyFromStore: boolean;
   private ring: EventRing;
+  /** The revision of the list the cache was last filled from: upstream's watch cache resumes no watch from before it. */
+  private listed = 0;
   private rev = 0;
   private readonly subs = new Set<Subscription>();
   private readonly waiters = new Set<FreshWaiter>();
@@ -133,8 +135,9 @@ export class Cacher {
    *
    * With `withHistory`, the store watch starts at the oldest revision the store keeps, not at the list's: the kept
    * events up to the list become the history (its last `historySize` events), so that after a restart a continue
-   * token or an Exact list at a revision from before the start is served as upstream serves it from etcd, and a
-   * watch resumes from there. That history replaces the empty one only once complete up to the list's revision.
+   * token or an Exact list at a revision from before the start is served as upstream serves it from etcd. A watch
+   * does not resume from there: upstream's watch cache holds no event older than its list, and answers 410. That
+   * history replaces the empty one only once complete up to the list's revision.
    */
   private async sync(withHistory: boolean): Promise<void> {
     let listed = await this.store.list(this.prefix);
@@ -144,6 +147,7 @@ export class Cacher {
     this.objects = new Map(listed.items.map((kv) => [kv.key, kv]));
     this.keys = new SortedKeys(listed.items.map((kv) => kv.key));
     this.ring = new EventRing(this.historySize, listed.revision);
+    this.listed = listed.revision;
     this.advance(listed.revision);
     // 0 watches "from now": only an empty store's list has revision 0, and it has no history.
     const from = listed.revision === 0 || !withHistory ? listed.revision : Math.min(listed.revision, Math.max(this.store.compactedRevision(), 1));
@@ -247,9 +251,17 @@ export class Cacher {
     return this.countMatching(this.keys.lowerBound(prefix), prefix, undefined);
   }
 
-  /** The oldest revision whose state a list can still be served at (and a watch resumed from). */
+  /** The oldest revision whose state a list can still be served at. */
   oldestRevision(): number {
     return this.ring.oldestResumable;
+  }
+
+  /**
+   * The oldest revision a watch resumes from: upstream's watchCache.getAllEventsSinceLocked starts at the revision
+   * of its last list, or later once its buffer dropped events.
+   */
+  private oldestWatchable(): number {
+    return Math.max(this.listed, this.ring.oldestResumable);
   }
 
   /**
@@ -257,7 +269,7 @@ export class Cacher {
    * a key after `at` holds the key's state at `at` (its previous state, or none for an ADDED).
    */
   private listAt(opts: CacheListOptions, at: number): CacheListResult {
-    if (at < this.ring.oldestResumable) throw this.compacted(opts.prefix, at);
+    if (at < this.ring.oldestResumable) throw this.compacted(opts.prefix, at, this.ring.oldestResumable);
     const { prefix, predicate, continueKey } = opts;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
     const past = new Map<string, KeyValue | undefined>();
@@ -321,8 +333,8 @@ export class Cacher {
 
   /**
    * Watches the cache. Throws StorageError 'Compacted' (with the oldest resumable revision) when fromRevision
-   * is older than the history kept. Replay or initial events run in a microtask, then the watch is live.
-   * Returns the unsubscribe function.
+   * is older than the cache's list or the history kept (not with sendInitialEvents, which sends the current state).
+   * Replay or initial events run in a microtask, then the watch is live. Returns the unsubscribe function.
    */
   watch(opts: CacheWatchOptions, sink: CacheWatchSink): () => void {
     this.assertCovers(opts.prefix);
@@ -357,7 +369,8 @@ export class Cacher {
 
   private replay(sub: Subscription, from: number): void {
     // The window may have moved past `from` since watch() checked it.
-    if (from < this.ring.oldestResumable) return this.close(sub, this.compacted(sub.prefix, from));
+    const tooOld = this.tooOld(sub.prefix, from);
+    if (tooOld) return this.close(sub, tooOld);
     for (const ev of this.ring.since(from)) {
       if (sub.done) return;
       this.offer(sub, ev);
@@ -419,11 +432,17 @@ export class Cacher {
   }
 
   private assertResumable(prefix: string, from: number): void {
-    if (from < this.ring.oldestResumable) throw this.compacted(prefix, from);
+    const tooOld = this.tooOld(prefix, from);
+    if (tooOld) throw tooOld;
   }
 
-  private compacted(prefix: string, from: number): StorageError {
-    const oldest = this.ring.oldestResumable;
+  /** The error for a watch from `from`, when the cache cannot resume it. */
+  private tooOld(prefix: string, from: number): StorageError | undefined {
+    const oldest = this.oldestWatchable();
+    return from < oldest ? this.compacted(prefix, from, oldest) : undefined;
+  }
+
+  private compacted(prefix: string, from: number, oldest: number): StorageError {
     return new StorageError('Compacted', prefix, `too old resource version: ${from} (${oldest})`, oldest);
   }
 
