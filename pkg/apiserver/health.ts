@@ -72,8 +72,9 @@ export class PostStartHooks {
 export function registerHealth(app: FastifyInstance, checks: { base: Check[]; hooks: Check[]; shutdown: Check }): void {
   const serve = (endpoint: string, list: Check[]) => async (request: FastifyRequest, reply: FastifyReply) => {
     const only = (request.params as { '*'?: string })['*'];
-    const selected = only ? list.filter((c) => c.name === only) : list;
-    if (only && selected.length === 0) return reply.code(404).type('text/plain').send('404 page not found\n');
+    // `/readyz/` names no check: upstream has no handler for it
+    const selected = only !== undefined ? list.filter((c) => c.name === only) : list;
+    if (only !== undefined && selected.length === 0) return reply.code(404).type('text/plain').send('404 page not found\n');
     const excluded = new Set(([] as string[]).concat((request.query as { exclude?: string | string[] }).exclude ?? []));
     const results = await Promise.all(selected.map(async (c) => ({ name: c.name, excluded: excluded.has(c.name), ok: excluded.has(c.name) || (await c.check()) })));
     const ok = results.every((r) => r.ok);

@@ -89,6 +89,7 @@ describe('metrics, health and audit', () => {
     expect(names(r.body as string)).toEqual([...live, 'shutdown']);
     expect((await s.api('GET', '/livez/log')).body).toBe('ok');
     expect((await s.api('GET', '/readyz/poststarthook/bootstrap-controller')).body).toBe('ok');
+    expect((await s.api('GET', '/healthz/')).status).toBe(404);
   });
 
   it('marks excluded checks and warns of excluded names no check has, as handleRootHealth', async () => {
