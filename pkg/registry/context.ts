@@ -46,8 +46,8 @@ export interface RequestContext {
   bodyFormat?: BodyFormat;
   /** The body's repeated fields, with fieldValidation Strict or Warn; reported once, with its unknown fields. */
   bodyErrors?: BodyFieldErrors;
-  /** A Strict patch's value in its error (upstream: the patched object's JSON, or a strategic patch as Go prints it). */
-  patchedValue?: string;
+  /** What a patch made, as its errors quote it (upstream: the patched object's JSON, or a strategic patch as Go prints it). */
+  patchedValue?: () => string;
   /** Annotations for the request's audit event (upstream's admission Attributes.AddAnnotation), set by any layer. */
   auditAnnotations?: Record<string, string>;
   /** The request's deadline: nothing is stored once it has passed, and webhook calls stop with it. */

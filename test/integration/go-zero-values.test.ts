@@ -72,9 +72,9 @@ it('quantities and times read back as Go writes them: canonical quantities, Time
   expect(rq.body.spec.hard).toEqual({ cpu: '1', memory: '1Gi', pods: '10', 'requests.storage': '1536Mi', 'count/x': '2' });
   const lease = await s.api('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', {
     apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'canon' },
-    spec: { renewTime: '2026-11-30T12:00:00Z', acquireTime: '2026-11-30T13:00:00.1234567+02:00' },
+    spec: { renewTime: '2026-11-30T12:00:00,000001Z', acquireTime: '2026-11-30T13:00:00.123456+02:00' },
   });
-  expect(lease.body.spec).toEqual({ renewTime: '2026-11-30T12:00:00.000000Z', acquireTime: '2026-11-30T11:00:00.123456Z' });
+  expect(lease.body.spec).toEqual({ renewTime: '2026-11-30T12:00:00.000001Z', acquireTime: '2026-11-30T11:00:00.123456Z' });
   const ev = await s.api('POST', '/api/v1/namespaces/default/events', {
     apiVersion: 'v1', kind: 'Event', metadata: { name: 'canon.1' }, involvedObject: { kind: 'Pod', name: 'z', namespace: 'default' },
     reason: 'R', message: 'm', firstTimestamp: '2026-11-30T13:00:00.123+02:00', lastTimestamp: '2026-11-30T11:00:00Z',

@@ -1,9 +1,11 @@
 // PATCH: the four patch types become an UpdateRequest whose builder applies the patch to the
 // current object (upstream: handlers/patch.go). The patched result is decoded like a body, so
-// unknown fields, wrong types and defaults are handled exactly as for PUT.
+// unknown fields, wrong types and defaults are handled exactly as for PUT; what does not decode is refused as
+// upstream's patchers refuse it (a 422 on the field "patch", an apply's 500).
 import type { KubeObject } from '../../../api/types.js';
 import { refuseAppliedManagedFields } from '../../apimachinery/managedfields/apply.js';
-import { badRequest, conflict, namespaceMismatch, notFound, StatusError } from '../../apimachinery/errors.js';
+import { badRequest, conflict, invalid, namespaceMismatch, notFound, StatusError } from '../../apimachinery/errors.js';
+import { invalidValue } from '../../apimachinery/field.js';
 import { appliedConfiguration } from '../../apimachinery/patch/decode.js';
 import { applyJsonPatch } from '../../apimachinery/patch/json-patch.js';
 import { applyMergePatch } from '../../apimachinery/patch/merge-patch.js';
@@ -14,8 +16,9 @@ import type { Registry } from './registry.js';
 import type { UpdateRequest } from './update.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 import { reportApplyDuplicates } from './strict-errors.js';
-import { checkTypedPatch } from './typed-patch.js';
+import { appliedObjectName, checkTypedPatch } from './typed-patch.js';
 import { goValue } from '../../apimachinery/go-format.js';
+import { DecodeError } from '../schema/typecheck.js';
 
 export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, type: PatchType, patch: unknown, force: boolean, subresource?: string): UpdateRequest {
   if (type === 'apply') return applyBuilder(reg, ctx, name, patch, force, subresource);
@@ -27,17 +30,31 @@ export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, t
     subresource,
     build: (current) => {
       if (!current) throw notFound(reg.gr, name);
-      if (ctx.fieldValidation === 'Strict' && type === 'strategic') ctx.patchedValue = goValue(patch);
+      // a strategic patch's errors quote the patch as Go prints its map, once applied (which took its directives)
+      if (type === 'strategic') ctx.patchedValue = () => goValue(patch);
       if (type === 'merge' || (type === 'strategic' && onlyFields(patch))) return decodeNamed(reg, ctx, current, type, patch);
-      return decodeObject(reg.deps.decoder, strictValue(ctx, type, patchObject(reg, current, type, patch)), targetOf(reg.rt), ctx);
+      if (type === 'json') {
+        // a JSON patch's errors quote the object it made (upstream's patchedObjJS), made again from a copy of the
+        // operations: the patched object holds their values, which decoding prunes
+        const ops = cloneJson(patch);
+        ctx.patchedValue = () => patchedJson(patchObject(reg, current, type, ops));
+      }
+      return decodePatched(reg, ctx, patchObject(reg, current, type, patch));
     },
   };
 }
 
-/** A Strict JSON or merge patch's errors quote the object it made, before decoding prunes it (upstream's patchedObjJS). */
-function strictValue(ctx: RequestContext, type: PatchType, patched: KubeObject): KubeObject {
-  if (ctx.fieldValidation === 'Strict' && type !== 'strategic') ctx.patchedValue = patchedJson(patched);
-  return patched;
+/**
+ * The patched object decoded. One that does not decode is upstream's patchers' 422 on the field "patch" quoting what
+ * the patch made, with the decoder's own words (jsonPatcher's DecodeInto, smpPatcher's FromUnstructured).
+ */
+function decodePatched(reg: Registry, ctx: RequestContext, patched: KubeObject): KubeObject {
+  try {
+    return decodeObject(reg.deps.decoder, patched, targetOf(reg.rt), ctx);
+  } catch (e) {
+    if (e instanceof DecodeError) throw invalid('', '', '', [invalidValue('patch', ctx.patchedValue?.() ?? '', e.decoderError)]);
+    throw e;
+  }
 }
 
 /** The JSON json-patch writes of a patched document: its top level a Go map, so its keys sorted. */
@@ -58,8 +75,9 @@ function decodeNamed(reg: Registry, ctx: RequestContext, current: KubeObject, ty
   const base: Record<string, unknown> = {};
   for (const k of Object.keys(current)) if (takes(k)) base[k] = current[k];
   const part = patchObject(reg, base as KubeObject, type, patch) as Record<string, unknown>;
-  if (ctx.fieldValidation === 'Strict' && type === 'merge') ctx.patchedValue = patchedJson({ ...current, ...part });
-  const decoded = decodeObject(reg.deps.decoder, part, targetOf(reg.rt), ctx) as Record<string, unknown>;
+  // the whole patched object, made again (decoding prunes `part`; a merge patch leaves `patch` as it was)
+  if (type === 'merge') ctx.patchedValue = () => patchedJson({ ...current, ...patchObject(reg, base as KubeObject, type, patch) });
+  const decoded = decodePatched(reg, ctx, part as KubeObject) as Record<string, unknown>;
   // the stored key order, then whatever the patch or decoding added (a new or defaulted top-level field)
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(current)) {
@@ -108,7 +126,14 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
       reportApplyDuplicates(ctx);
       checkApplied(reg, ctx, name, applied, current);
       if (merged === current) return current; // a no-op apply: the stored object, already decoded
-      return decodeObject(reg.deps.decoder, merged, targetOf(reg.rt), ctx);
+      try {
+        return decodeObject(reg.deps.decoder, merged, targetOf(reg.rt), ctx);
+      } catch (e) {
+        // the field manager's conversion of what it merged to the typed object, a plain error (500)
+        if (!(e instanceof DecodeError)) throw e;
+        const gvk = `${reg.rt.group}/${reg.rt.version}, Kind=${reg.rt.kind}`;
+        throw new StatusError(500, '', `failed to convert new object (${appliedObjectName(applied, reg.rt.group, reg.rt.kind)}) to proper version: unable to convert unstructured object to ${gvk}: ${e.decoderError}`);
+      }
     },
   };
 }

@@ -40,7 +40,7 @@ export function reportStrictErrors(unknown: string[], ctx: RequestContext, as: {
   if (ctx.fieldValidation === 'Strict') {
     const errors = `strict decoding error: ${(yaml.length ? [yamlErrors(yaml), ...fields] : fields).join(', ')}`;
     // a patch's: 422 on the field "patch" (upstream's patcher), a body's: 400 as its decoder's transformDecodeError
-    if (ctx.bodyFormat === 'patch') throw invalid('', '', '', [invalidValue('patch', ctx.patchedValue ?? '', errors)]);
+    if (ctx.bodyFormat === 'patch') throw invalid('', '', '', [invalidValue('patch', ctx.patchedValue?.() ?? '', errors)]);
     throw badRequest(`${as ? `${as.kind} in version "${as.version}" cannot be handled as a ${as.kind}: ` : ''}${errors}`);
   }
   ctx.warnings.push(...yaml, ...fields);

@@ -30,10 +30,14 @@ export function checkTypedPatch(reg: Registry, applied: KubeObject, config: Kube
  * upstream has it (kubernetes#139253), the client having sent them.
  */
 function typedPatchError(applied: KubeObject, group: string, kind: string, errors: string[], wrongType: boolean): StatusError {
-  const [, version] = /^(?:.*\/)?([^/]+)$/.exec(applied.apiVersion ?? '') ?? [];
-  const what = `${applied.metadata?.namespace ?? ''}/${applied.metadata?.name ?? ''}; ${group}/${version}, Kind=${kind}`;
-  const message = `failed to create typed patch object (${what}): ${errors.length === 1 ? errors[0] : ['errors:', ...errors.map((e) => `  ${e}`)].join('\n')}`;
+  const message = `failed to create typed patch object (${appliedObjectName(applied, group, kind)}): ${errors.length === 1 ? errors[0] : ['errors:', ...errors.map((e) => `  ${e}`)].join('\n')}`;
   return wrongType ? new StatusError(500, '', message) : badRequest(message);
+}
+
+/** An applied configuration as the field manager's errors name it (objectGVKNN): "ns/name; group/version, Kind=Kind". */
+export function appliedObjectName(applied: KubeObject, group: string, kind: string): string {
+  const [, version] = /^(?:.*\/)?([^/]+)$/.exec(applied.apiVersion ?? '') ?? [];
+  return `${applied.metadata?.namespace ?? ''}/${applied.metadata?.name ?? ''}; ${group}/${version}, Kind=${kind}`;
 }
 
 /**

@@ -1,9 +1,11 @@
 // Values as upstream's Go types write them back after decoding: a resource.Quantity in its canonical form ("1000m"
 // is "1", "1024Mi" "1Gi", a number 2 the string "2"), a metav1.Time in UTC to the second, a metav1.MicroTime in UTC
-// with six decimals. A client that compares what it wrote with what it reads back sees what a cluster shows it.
-// The metadata is the server's to write and is not walked; subtrees without such a field are not walked either.
+// with six decimals, either as null at Go's zero time. A client that compares what it wrote with what it reads back
+// sees what a cluster shows it. The metadata is the server's to write and is not walked; subtrees without such a
+// field are not walked either.
 import type { Schema } from '../../../api/schema.js';
 import { canonicalQuantity } from '../../apimachinery/quantity.js';
+import { formatMetaTime, parseMetaTime } from '../../apimachinery/time-parse.js';
 import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
@@ -13,24 +15,15 @@ const QUESTION = 'canonical';
 
 const own = (r: Resolved): boolean => r.name === QUANTITY || r.name === TIME || r.name === MICRO_TIME;
 
-const RFC3339 = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/;
-
-/** Go's Time.UTC().Format of a parsed RFC 3339 time: `digits` decimals (truncated), or undefined when not one. */
-function utcTime(s: string, digits: 0 | 6): string | undefined {
-  const m = RFC3339.exec(s);
-  if (!m) return undefined;
-  const [, seconds, fraction = '', zone] = m;
-  const base = zone === 'Z' ? `${seconds}Z` : new Date(`${seconds}${zone}`).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  return digits ? base.replace(/Z$/, `.${fraction.slice(0, 6).padEnd(6, '0')}Z`) : base;
-}
-
 function canonicalScalar(name: string | undefined, v: unknown): unknown {
   if (name === QUANTITY) {
     if (typeof v !== 'string' && typeof v !== 'number') return v;
     try { return canonicalQuantity(String(v)); } catch { return v; } // not a quantity: its validation says so
   }
   if (typeof v !== 'string') return v;
-  return utcTime(v, name === MICRO_TIME ? 6 : 0) ?? v;
+  const micro = name === MICRO_TIME;
+  const t = parseMetaTime(v, micro);
+  return typeof t === 'string' ? v : formatMetaTime(t, micro); // not a time: the decoder has refused it
 }
 
 /** `value` with its quantities and times canonical: the same reference when they all are, else a copy. */

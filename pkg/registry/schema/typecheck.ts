@@ -1,12 +1,25 @@
 // JSON type checking with ajv over the published definitions. A wrong JSON type is a decoding
 // error upstream (400 BadRequest "... cannot be handled as a Pod: json: cannot unmarshal ..."),
-// not a validation error, so that is what we answer.
+// not a validation error, so that is what we answer. Quantities and times decode through their own
+// UnmarshalJSON, whose error stops Go's decoder where it is, while a wrong type is only noted and decoding goes on:
+// the first of those in document order is the error, else the type error.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { REF_PREFIX } from '../../../api/schema.js';
-import { badRequest } from '../../apimachinery/errors.js';
+import { propertyOf, REF_PREFIX, refTo, type Schema } from '../../../api/schema.js';
+import { StatusError } from '../../apimachinery/errors.js';
 import { parseQuantity } from '../../apimachinery/quantity.js';
-import { goFieldAt, unmarshalTypeError } from './go-types.js';
-import type { SchemaIndex } from './index.js';
+import { parseMetaTime } from '../../apimachinery/time-parse.js';
+import { goFieldAt, jsonValueKind, unmarshalTypeError } from './go-types.js';
+import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
+
+/**
+ * A body the decoder refuses: 400 "<Kind> in version "<v>" cannot be handled as a <Kind>: <error>", as upstream's
+ * transformDecodeError words it. `decoderError` is the decoder's own text, which a patch reports its own way.
+ */
+export class DecodeError extends StatusError {
+  constructor(readonly decoderError: string, kind: string, version: string) {
+    super(400, 'BadRequest', `${kind} in version "${version}" cannot be handled as a ${kind}: ${decoderError}`);
+  }
+}
 
 export class TypeChecker {
   private ajvInstance: Ajv | undefined;
@@ -24,7 +37,9 @@ export class TypeChecker {
       // time (ten kinds of a first start: 270 → 160 ms) and checks as fast.
       this.ajvInstance = new Ajv({ strict: false, validateFormats: false, allErrors: false, verbose: true, inlineRefs: false, code: { optimize: false } });
       // A quantity decodes through its own parser upstream (resource.Quantity's UnmarshalJSON): "abc" is a decode error.
-      this.ajvInstance.addKeyword({ keyword: QUANTITY_KEYWORD, errors: false, validate: (_: unknown, data: unknown) => typeof data !== 'string' || isQuantity(data) });
+      this.ajvInstance.addKeyword({ keyword: QUANTITY_KEYWORD, errors: false, validate: (_: unknown, data: unknown) => ownError(QUANTITY, data) === undefined });
+      // A metav1.Time or MicroTime decodes through time.Parse: "notatime", or a number, is a decode error.
+      this.ajvInstance.addKeyword({ keyword: TIME_KEYWORD, errors: false, validate: (name: string, data: unknown) => ownError(name, data) === undefined });
       this.ajvInstance.addSchema({ $id: 'k8s', components: { schemas: typesOnly(this.index.definitions) } });
     }
     return this.ajvInstance;
@@ -39,12 +54,12 @@ export class TypeChecker {
     return v;
   }
 
-  /** Throws 400 BadRequest worded like upstream's decoder when `obj` does not have the definition's shape. */
+  /** Throws a DecodeError worded like upstream's decoder when `obj` does not have the definition's shape. */
   check(obj: unknown, definition: string, kind: string, version: string): void {
     const validate = this.validatorFor(definition);
     if (validate(obj)) return;
-    const err = validate.errors?.[0];
-    throw badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${this.describe(err, definition)}`);
+    const error = firstOwnError(this.index, obj, refTo(definition)) ?? this.describe(validate.errors?.[0], definition);
+    throw new DecodeError(error, kind, version);
   }
 
   private describe(err: ErrorObject | undefined, definition: string): string {
@@ -52,9 +67,6 @@ export class TypeChecker {
     const path = err.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     if (err.keyword === 'type') return unmarshalTypeError(err.data, goFieldAt(definition, path, this.index.definitions));
     const field = path.map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join('').replace(/^\./, '');
-    if (err.keyword === QUANTITY_KEYWORD) {
-      try { parseQuantity(String(err.data)); } catch (e) { return (e as Error).message; }
-    }
     if (err.keyword === 'enum') return `${field}: Unsupported value: ${JSON.stringify(err.data)}`;
     return `${field ? `${field}: ` : ''}${err.message ?? 'invalid value'}`;
   }
@@ -62,17 +74,62 @@ export class TypeChecker {
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const QUANTITY_KEYWORD = 'x-quantity';
-const TIMES = ['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime'];
+const TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
+const MICRO_TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
+const TIME_KEYWORD = 'x-go-time';
+const QUESTION = 'own-decoder';
 
-const isQuantity = (s: string): boolean => {
-  try { parseQuantity(s); return true; } catch { return false; }
-};
+const ownDecoder = (r: Resolved): boolean => r.name === QUANTITY || r.name === TIME || r.name === MICRO_TIME;
 
-/** Required fields and enums are validation (422), checked elsewhere; the decoder sees only types (and quantities). */
+/** The error of the UnmarshalJSON of the definition `name` (a quantity or a time) for `data`, if any. */
+function ownError(name: string, data: unknown): string | undefined {
+  if (data === null) return undefined;
+  if (name === QUANTITY) {
+    if (typeof data !== 'string') return undefined;
+    try { parseQuantity(data); return undefined; } catch (e) { return (e as Error).message; }
+  }
+  // metav1.Time reads the JSON into a Go string first: anything else fails there, named by no struct field
+  if (typeof data !== 'string') return `json: cannot unmarshal ${jsonValueKind(data, 'string')} into Go value of type string`;
+  const t = parseMetaTime(data, name === MICRO_TIME);
+  return typeof t === 'string' ? t : undefined;
+}
+
+/**
+ * The first value in document order whose own decoder fails. Go's decoder skips a value of the wrong JSON type
+ * without looking inside, so neither is this walk.
+ */
+function firstOwnError(index: SchemaIndex, value: unknown, schema: Schema): string | undefined {
+  if (!index.anyBelow(schema, QUESTION, ownDecoder)) return undefined;
+  const r = index.resolve(schema);
+  if (ownDecoder(r)) return ownError(r.name!, value);
+  const s = r.schema;
+  if (Array.isArray(value)) {
+    if (!s.items) return undefined;
+    for (const item of value) {
+      const error = firstOwnError(index, item, s.items);
+      if (error) return error;
+    }
+    return undefined;
+  }
+  if (!isPlainObject(value) || s.type !== 'object') return undefined;
+  const additional = isPlainObject(s.additionalProperties) ? s.additionalProperties as Schema : undefined;
+  for (const [key, v] of Object.entries(value)) {
+    const child = propertyOf(s, key) ?? additional;
+    const error = child && firstOwnError(index, v, child);
+    if (error) return error;
+  }
+  return undefined;
+}
+
+/** Required fields and enums are validation (422), checked elsewhere; the decoder sees only types (quantities, times). */
 function typesOnly(defs: Record<string, unknown>): Record<string, unknown> {
   const out = JSON.parse(JSON.stringify(defs), (key, value: unknown) => (key === 'required' || key === 'enum' || key === 'default' ? undefined : value)) as Record<string, Record<string, unknown>>;
   if (out[QUANTITY]) out[QUANTITY] = { ...out[QUANTITY], [QUANTITY_KEYWORD]: true };
-  // Go writes a zero metav1.Time as null (lastProbeTime: null) and reads it back
-  for (const t of TIMES) if (out[t]) out[t] = { ...out[t], type: ['string', 'null'] };
+  // Go writes a zero metav1.Time as null (lastProbeTime: null) and reads it back; the keyword checks the rest
+  for (const t of [TIME, MICRO_TIME]) {
+    if (!out[t]) continue;
+    const { type: _, ...rest } = out[t];
+    out[t] = { ...rest, [TIME_KEYWORD]: t };
+  }
   return out;
 }
