@@ -1,6 +1,6 @@
 // Subresources: status (the object, status only), scale (autoscaling/v1 Scale over spec.replicas),
 // pods/binding, pods/eviction, pods/ephemeralcontainers (spec.ephemeralContainers only), namespaces/finalize
-// (spec.finalizers only) and certificatesigningrequests/approval (Approved/Denied only). The node-facing ones
+// (all but status) and certificatesigningrequests/approval (Approved/Denied only). The node-facing ones
 // (log, exec, attach, portforward) go to the pod's kubelet; pods/proxy and services/proxy to the pod or a service
 // endpoint.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -17,6 +17,7 @@ import { proxyNode, proxyPodConnect, proxyPodLog } from './kubelet-proxy.js';
 import { proxyPath, proxySubresource } from './proxy-subresources.js';
 import { admitConnect, connectOptions } from './connect-admission.js';
 import { approvalUpdate } from '../../registry/strategies/certificatesigningrequests.js';
+import { finalizeUpdate } from '../../registry/strategies/namespaces.js';
 import { evictPod } from './eviction.js';
 import { bindPod } from './binding.js';
 import { decodeScale, getScale, scaleUpdate } from './scale.js';
@@ -48,7 +49,8 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
         ? patchBuilder(reg, ctx, info.name, patchTypeOf(request.headers['content-type']), body(), isTrue(q.force), info.subresource)
         : putRequest(reg, ctx, info.name, body(), { subresource: info.subresource });
       const field = SPEC_FIELD_OF[info.subresource];
-      const res = await update(reg, ctx, field ? specFieldRequest(req, field) : info.subresource === 'approval' ? approvalRequest(req) : req);
+      const shape = SHAPE_OF[info.subresource];
+      const res = await update(reg, ctx, field ? specFieldRequest(req, field) : shape ? shapedRequest(req, shape) : req);
       return sendObject(r, res);
     }
     case 'scale': {
@@ -85,13 +87,22 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
 export const isCustomResource = (reg: Registry): boolean =>
   reg.deps.peer('apiextensions.k8s.io', 'customresourcedefinitions')?.peek(undefined, `${reg.rt.plural}.${reg.rt.group}`) !== undefined;
 
-/** certificatesigningrequests/approval: the Approved and Denied conditions only. */
-function approvalRequest(req: UpdateRequest): UpdateRequest {
+/**
+ * The subresources whose strategy makes the object written from the sent and the stored one (upstream: their
+ * PrepareForUpdate): certificatesigningrequests/approval the Approved and Denied conditions only, namespaces/finalize
+ * all but the status.
+ */
+const SHAPE_OF: Record<string, (next: KubeObject, current: KubeObject) => KubeObject> = {
+  approval: approvalUpdate,
+  finalize: finalizeUpdate,
+};
+
+function shapedRequest(req: UpdateRequest, shape: (next: KubeObject, current: KubeObject) => KubeObject): UpdateRequest {
   return {
     ...req,
     build: async (current) => {
       const next = await req.build(current);
-      const out = approvalUpdate(next, current!);
+      const out = shape(next, current!);
       const rv = next.metadata?.resourceVersion;
       return rv ? { ...out, metadata: { ...out.metadata, resourceVersion: rv } } : out;
     },
@@ -99,20 +110,19 @@ function approvalRequest(req: UpdateRequest): UpdateRequest {
 }
 
 /** The subresources that change one field of the spec and nothing else (upstream: their strategies' PrepareForUpdate). */
-const SPEC_FIELD_OF: Record<string, { name: string; empty?: unknown[] }> = {
-  finalize: { name: 'finalizers', empty: [] },
-  ephemeralcontainers: { name: 'ephemeralContainers' },
+const SPEC_FIELD_OF: Record<string, string> = {
+  ephemeralcontainers: 'ephemeralContainers',
 };
 
-function specFieldRequest(req: UpdateRequest, field: { name: string; empty?: unknown[] }): UpdateRequest {
+function specFieldRequest(req: UpdateRequest, field: string): UpdateRequest {
   return {
     ...req,
     build: async (current) => {
       const next = await req.build(current);
       const spec: Record<string, unknown> = { ...(current!.spec ?? {}) };
-      const value = next.spec?.[field.name] ?? field.empty;
-      if (value === undefined) delete spec[field.name];
-      else spec[field.name] = value;
+      const value = next.spec?.[field];
+      if (value === undefined) delete spec[field];
+      else spec[field] = value;
       // the body's name, namespace and resourceVersion still count: mismatches and stale writes are refused
       const { name, namespace, resourceVersion } = next.metadata ?? {};
       const meta = { ...current!.metadata, ...(name !== undefined ? { name } : {}), ...(namespace !== undefined ? { namespace } : {}), ...(resourceVersion ? { resourceVersion } : {}) };

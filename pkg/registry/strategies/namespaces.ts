@@ -11,33 +11,56 @@ import type { Strategy } from '../strategy.js';
 /** The finalizers upstream takes without a domain prefix (helper.IsStandardFinalizerName). */
 const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
 
-/** Upstream's ValidateNamespace: every spec.finalizers entry a qualified name, and prefixed unless standard. */
-function validateSpecFinalizers(ns: KubeObject): StatusCause[] {
+/**
+ * Upstream's validateFinalizerName for each spec.finalizers entry: a qualified name, and prefixed unless standard.
+ * ValidateNamespace names the list (`spec.finalizers`), ValidateNamespaceFinalizeUpdate the entry (`spec.finalizers[i]`).
+ */
+function validateSpecFinalizers(ns: KubeObject, indexed = false): StatusCause[] {
   const finalizers: unknown[] = Array.isArray(ns.spec?.finalizers) ? ns.spec.finalizers : [];
   const causes: StatusCause[] = [];
-  for (const f of finalizers) {
+  finalizers.forEach((f, i) => {
     const name = typeof f === 'string' ? f : '';
-    causes.push(...isQualifiedName(name).map((m) => invalidValue('spec.finalizers', name, m)));
+    const path = indexed ? `spec.finalizers[${i}]` : 'spec.finalizers';
+    causes.push(...isQualifiedName(name).map((m) => invalidValue(path, name, m)));
     if (!name.includes('/') && !STANDARD_FINALIZERS.has(name)) {
-      causes.push(invalidValue('spec.finalizers', name, 'name is neither a standard finalizer name nor is it fully qualified'));
+      causes.push(invalidValue(path, name, 'name is neither a standard finalizer name nor is it fully qualified'));
     }
-  }
+  });
   return causes;
+}
+
+/** Upstream's Canonicalize (every namespace strategy's): the kubernetes.io/metadata.name label holds the name. */
+function labelWithName(ns: KubeObject): void {
+  ns.metadata!.labels = { ...ns.metadata!.labels, 'kubernetes.io/metadata.name': ns.metadata!.name ?? '' };
+}
+
+/**
+ * namespaces/finalize (upstream's namespaceFinalizeStrategy): the writer's object but for its status, the stored
+ * one's; metadata and spec.finalizers change as sent.
+ */
+export function finalizeUpdate(next: KubeObject, current: KubeObject): KubeObject {
+  const out: KubeObject = { ...next, metadata: { ...next.metadata } };
+  if (current.status === undefined) delete out.status;
+  else out.status = current.status;
+  labelWithName(out);
+  return out;
 }
 
 export const namespaceStrategy: Strategy = {
   nameFn: nameIsDNSLabel,
-  validate: validateSpecFinalizers,
+  validate: (ns) => validateSpecFinalizers(ns),
+  // the metadata is checked generically, as by ValidateNamespaceFinalizeUpdate's ValidateObjectMetaUpdate
+  validateSubresource: (ns, _old, _ctx, subresource) => (subresource === 'finalize' ? validateSpecFinalizers(ns, true) : []),
   prepareForCreate(ns) {
     ns.status = { phase: 'Active' };
     const finalizers = new Set<string>(ns.spec?.finalizers ?? []);
     finalizers.add('kubernetes');
     ns.spec = { ...(ns.spec ?? {}), finalizers: [...finalizers] };
-    ns.metadata!.labels = { ...ns.metadata!.labels, 'kubernetes.io/metadata.name': ns.metadata!.name ?? '' };
+    labelWithName(ns);
   },
   prepareForUpdate(ns, old) {
     ns.spec = { ...(ns.spec ?? {}), finalizers: old.spec?.finalizers ?? [] };
-    ns.metadata!.labels = { ...ns.metadata!.labels, 'kubernetes.io/metadata.name': ns.metadata!.name ?? '' };
+    labelWithName(ns);
   },
   hasPendingFinalizers(ns) {
     return (ns.metadata?.finalizers?.length ?? 0) > 0 || (ns.spec?.finalizers?.length ?? 0) > 0;
