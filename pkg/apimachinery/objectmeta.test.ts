@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { invalid } from './errors.js';
 import { nameIsDNSLabel } from './names.js';
-import { validateAnnotations, validateFieldManager, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
+import { validateAnnotations, validateFieldManager, validateKubeFinalizerNames, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 
 describe('validateObjectMeta', () => {
   it('requires a name or generateName, and a namespace when namespaced', () => {
@@ -38,6 +38,21 @@ describe('validateObjectMeta', () => {
       expect.stringMatching(/^metadata\.ownerReferences: Invalid value: .*Only one reference can have Controller set to true. Found "true" in references for ReplicaSet\/a and ReplicaSet\/b$/),
       'metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set',
     ]);
+  });
+
+  it('refuses an Event as an owner, printing the reference as Go\'s %#v, as BannedOwners', () => {
+    const causes = validateObjectMeta({
+      name: 'ok', namespace: 'default',
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Event', name: 'a', uid: '1' }, { apiVersion: 'events.k8s.io/v1', kind: 'Event', name: 'b', uid: '2' }],
+    }, { namespaced: true });
+    expect(causes.map((c) => `${c.field}: ${c.message}`)).toEqual([
+      'metadata.ownerReferences: Invalid value: v1.OwnerReference{APIVersion:"v1", Kind:"Event", Name:"a", UID:"1", Controller:(*bool)(nil), BlockOwnerDeletion:(*bool)(nil)}: /v1, Kind=Event is disallowed from being an owner',
+    ]);
+  });
+
+  it('has core\'s rule for bare finalizer names: only the standard ones', () => {
+    expect(validateKubeFinalizerNames(['kubernetes', 'orphan', 'foregroundDeletion', 'example.com/x', 'bad_name'], 'metadata.finalizers')
+      .map((c) => `${c.field}: ${c.message}`)).toEqual(['metadata.finalizers[4]: Invalid value: "bad_name": name is neither a standard finalizer name nor is it fully qualified']);
   });
 });
 

@@ -5,12 +5,13 @@
 //   validateLabels(labels, fldPath): StatusCause[]
 //   validateAnnotations(annotations, fldPath): StatusCause[]     // keys + total size (256 KiB)
 //   validateFinalizers(finalizers, fldPath): StatusCause[]
+//   validateKubeFinalizerNames(finalizers, fldPath): StatusCause[]  // core's extra rule for built-in kinds
 //   validateOwnerReferences(refs, fldPath): StatusCause[]
 //   validateFieldManager(manager, fldPath): StatusCause[]
 //   validateObjectMeta(meta, opts: { namespaced: boolean; nameFn?: NameValidator }, fldPath = 'metadata'): StatusCause[]
 //   validateObjectMetaUpdate(next, old, fldPath = 'metadata'): StatusCause[]
 import type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from '../../api/types.js';
-import type { StatusCause } from './errors.js';
+import { fieldCause, type StatusCause } from './errors.js';
 import { forbidden, invalidValue, required, tooLong } from './field.js';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue, nameIsDNSSubdomain, type NameValidator } from './names.js';
 
@@ -50,6 +51,36 @@ export const validateFinalizers = (finalizers: string[] | undefined, fldPath: st
   return causes;
 };
 
+/** The finalizers core's validation knows by a bare name (helper.IsStandardFinalizerName). */
+const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+
+/**
+ * Core's validateKubeFinalizerName, which its ValidateObjectMeta(Update) adds for built-in kinds: a name without a
+ * `/` must be a standard one.
+ */
+export const validateKubeFinalizerNames = (finalizers: string[] | undefined, fldPath: string): StatusCause[] =>
+  (finalizers ?? []).flatMap((f, i) => (f.includes('/') || STANDARD_FINALIZERS.has(f) ? []
+    : [invalidValue(`${fldPath}[${i}]`, f, 'name is neither a standard finalizer name nor is it fully qualified')]));
+
+/** Kinds that may not own anything (BannedOwners). */
+const BANNED_OWNERS = new Set(['/v1, Kind=Event']);
+
+/** A Go pointer field as %#v prints it: only whether it is nil can be said. */
+const goPointer = (type: string, v: unknown): string => (v === undefined || v === null ? `(*${type})(nil)` : `(*${type})(0xc000000000)`);
+
+/** An OwnerReference as field.Invalid prints it (%#v of the struct). */
+const goOwnerReference = (ref: OwnerReference): string =>
+  `v1.OwnerReference{APIVersion:${JSON.stringify(ref.apiVersion ?? '')}, Kind:${JSON.stringify(ref.kind ?? '')}, Name:${JSON.stringify(ref.name ?? '')}, `
+  + `UID:${JSON.stringify(ref.uid ?? '')}, Controller:${goPointer('bool', ref.controller)}, BlockOwnerDeletion:${goPointer('bool', ref.blockOwnerDeletion)}}`;
+
+/** schema.GroupVersionKind's String() of a reference: "group/version, Kind=kind". */
+const gvkOf = (ref: OwnerReference): string => {
+  const apiVersion = ref.apiVersion ?? '';
+  const slash = apiVersion.indexOf('/');
+  const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+  return `${group}/${version}, Kind=${ref.kind ?? ''}`;
+};
+
 export const validateOwnerReferences = (refs: OwnerReference[] | undefined, fldPath: string): StatusCause[] => {
   const causes: StatusCause[] = [];
   let controller = '';
@@ -59,6 +90,10 @@ export const validateOwnerReferences = (refs: OwnerReference[] | undefined, fldP
     if (!ref.kind) causes.push(invalidValue(`${fldPath}.kind`, ref.kind ?? '', 'kind must not be empty'));
     if (!ref.name) causes.push(invalidValue(`${fldPath}.name`, ref.name ?? '', 'name must not be empty'));
     if (!ref.uid) causes.push(invalidValue(`${fldPath}.uid`, ref.uid ?? '', 'uid must not be empty'));
+    const gvk = gvkOf(ref);
+    if (BANNED_OWNERS.has(gvk)) {
+      causes.push(fieldCause('FieldValueInvalid', fldPath, `Invalid value: ${goOwnerReference(ref)}: ${gvk} is disallowed from being an owner`));
+    }
     if (ref.controller) {
       const current = `${ref.kind}/${ref.name}`;
       if (controller) {

@@ -107,6 +107,20 @@ describe('what a DELETE answers', () => {
     });
   }
 
+  it('answers 202 for an object kept (a finalizer) whose client asked orphanDependents=false, as DeleteResource', async () => {
+    const cms = '/api/v1/namespaces/default/configmaps';
+    expect((await s.api('POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', finalizers: ['example.com/hold'] } })).status).toBe(201);
+    const r = await s.api('DELETE', `${cms}/held`, { apiVersion: 'v1', kind: 'DeleteOptions', orphanDependents: false });
+    expect([r.status, r.body.kind, r.body.metadata?.finalizers]).toEqual([202, 'ConfigMap', ['example.com/hold']]);
+    // kept without orphanDependents=false: 200
+    expect((await s.api('POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held2', finalizers: ['example.com/hold'] } })).status).toBe(201);
+    expect((await s.api('DELETE', `${cms}/held2?propagationPolicy=Background`)).status).toBe(200);
+    // deleted at once with it: 200 and a Status
+    expect((await s.api('POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gone' } })).status).toBe(201);
+    const gone = await s.api('DELETE', `${cms}/gone`, { apiVersion: 'v1', kind: 'DeleteOptions', orphanDependents: false });
+    expect([gone.status, gone.body.kind]).toEqual([200, 'Status']);
+  });
+
   it('answers a Success Status for the others (a ConfigMap)', async () => {
     const cms = '/api/v1/namespaces/default/configmaps';
     expect((await s.api('POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } })).status).toBe(201);

@@ -96,7 +96,8 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
       reg.strategy.refuseDelete?.(info.name);
       const res = await deleteObject(reg, ctx, info.name, opts);
       const body: KubeObject = res.deleted && !reg.strategy.returnDeletedObject ? successStatus(reg.rt, res.object) : res.object;
-      return sendObject(r, body === res.object ? res : { object: body }, 200);
+      // upstream's DeleteResource: 202 for an object not deleted at once whose client asked orphanDependents=false
+      return sendObject(r, body === res.object ? res : { object: body }, !res.deleted && opts.orphanDependents === false ? 202 : 200);
     }
     case 'deletecollection': {
       const opts = deleteOptions(reg, request, q);

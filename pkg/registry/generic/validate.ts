@@ -1,15 +1,25 @@
 // Validation shared by every resource: object metadata (upstream's ValidateObjectMeta),
 // the schema's required fields, then the strategy's own rules.
 import { refTo } from '../../../api/schema.js';
-import type { KubeObject } from '../../../api/types.js';
+import type { KubeObject, ResourceType } from '../../../api/types.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery/objectmeta.js';
+import { validateKubeFinalizerNames, validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery/objectmeta.js';
 import type { RequestContext } from '../context.js';
 import { missingRequired } from '../schema/required.js';
 import type { Registry } from './registry.js';
 
+/**
+ * Whether upstream validates the kind's metadata with core's ValidateObjectMeta(Update), which adds the finalizer-name
+ * rule, rather than apimachinery's generic one: every kind of k8s.io/api but admission registration's (custom
+ * resources, CRDs and APIServices are outside it).
+ */
+const coreObjectMeta = (rt: ResourceType): boolean => rt.definition.startsWith('io.k8s.api.') && rt.group !== 'admissionregistration.k8s.io';
+
+const kubeFinalizerNames = (reg: Registry, obj: KubeObject): StatusCause[] =>
+  (coreObjectMeta(reg.rt) ? validateKubeFinalizerNames(obj.metadata?.finalizers, 'metadata.finalizers') : []);
+
 export function validateMeta(reg: Registry, obj: KubeObject): StatusCause[] {
-  return validateObjectMeta(obj.metadata, { namespaced: reg.rt.namespaced, nameFn: reg.strategy.nameFn });
+  return [...validateObjectMeta(obj.metadata, { namespaced: reg.rt.namespaced, nameFn: reg.strategy.nameFn }), ...kubeFinalizerNames(reg, obj)];
 }
 
 function validateSchemaRequired(reg: Registry, obj: KubeObject, old?: KubeObject): StatusCause[] {
@@ -48,5 +58,5 @@ export function validateForUpdate(reg: Registry, obj: KubeObject, old: KubeObjec
     own.push(...(reg.strategy.validateUpdate?.(obj, old, ctx) ?? []));
   }
   else own.push(...(reg.strategy.validateSubresource?.(obj, old, ctx, subresource) ?? []));
-  return [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...unlessReported(validateSchemaRequired(reg, obj, old), own), ...own];
+  return [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...kubeFinalizerNames(reg, obj), ...unlessReported(validateSchemaRequired(reg, obj, old), own), ...own];
 }
