@@ -70,3 +70,23 @@ describe('the root metadata schema (upstream validates the whole object, metadat
     ]);
   });
 });
+
+describe('finalizer warnings (upstream\'s generateWarningsFromObj)', () => {
+  const strategy = strategyOf({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+  it('warns of each finalizer neither standard nor qualified with a path, sorted, on create', () => {
+    expect(strategy.warningsOnCreate!(app({ name: 'a', finalizers: ['example.com/x', 'bad_name', 'kubernetes', 'finalizer.example.com', '-x'] }), ctx())).toEqual([
+      'metadata.finalizers: "-x": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')',
+      'metadata.finalizers: "-x": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers',
+      'metadata.finalizers: "bad_name": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers',
+      'metadata.finalizers: "finalizer.example.com": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers',
+    ]);
+  });
+
+  it('warns on update only of the finalizers it adds', () => {
+    const old = app({ name: 'a', finalizers: ['bad_name'] });
+    expect(strategy.warningsOnUpdate!(app({ name: 'a', finalizers: ['bad_name'] }), old, ctx())).toEqual([]);
+    expect(strategy.warningsOnUpdate!(app({ name: 'a', finalizers: ['bad_name', 'other'] }), old, ctx())).toEqual([
+      'metadata.finalizers: "other": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers',
+    ]);
+  });
+});

@@ -16,6 +16,7 @@ import { hasListSetsOrMaps, validateListSetsAndMaps } from './listtype.js';
 import { Correlation, ratchetsSchemaError } from './ratcheting.js';
 import { compileValidator, validateWithSchema } from './validation.js';
 import { validateEmbedded } from './embedded.js';
+import { finalizerWarnings } from '../validation/finalizers.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
 export interface CustomResourceStrategyOptions {
@@ -101,6 +102,9 @@ export function customResourceStrategy(o: CustomResourceStrategyOptions): Strate
       if (!rules) return causes;
       return [...causes, ...celCauses(causes, obj, () => validateObjectMetaUpdate(obj.metadata, old.metadata), () => celOf(obj, old, ctx))];
     },
+    // a finalizer that may clash with another writer's is warned of when added, not refused (upstream's built-ins refuse it)
+    warningsOnCreate: (obj) => finalizerWarnings(obj.metadata?.finalizers),
+    warningsOnUpdate: (obj, old) => finalizerWarnings(obj.metadata?.finalizers, old.metadata?.finalizers),
     beforeCreate: () => {
       if (o.terminating()) throw methodNotAllowed('create not allowed while custom resource definition is terminating');
     },

@@ -6,10 +6,8 @@ import type { StatusCause } from '../../apimachinery/errors.js';
 import { invalidValue } from '../../apimachinery/field.js';
 import { isQualifiedName, nameIsDNSLabel } from '../../apimachinery/names.js';
 import { rfc3339 } from '../meta.js';
+import { isStandardFinalizerName } from '../validation/finalizers.js';
 import type { Strategy } from '../strategy.js';
-
-/** The finalizers upstream takes without a domain prefix (helper.IsStandardFinalizerName). */
-const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
 
 /**
  * Upstream's validateFinalizerName for each spec.finalizers entry: a qualified name, and prefixed unless standard.
@@ -22,7 +20,7 @@ function validateSpecFinalizers(ns: KubeObject, indexed = false): StatusCause[] 
     const name = typeof f === 'string' ? f : '';
     const path = indexed ? `spec.finalizers[${i}]` : 'spec.finalizers';
     causes.push(...isQualifiedName(name).map((m) => invalidValue(path, name, m)));
-    if (!name.includes('/') && !STANDARD_FINALIZERS.has(name)) {
+    if (!name.includes('/') && !isStandardFinalizerName(name)) {
       causes.push(invalidValue(path, name, 'name is neither a standard finalizer name nor is it fully qualified'));
     }
   });
