@@ -196,7 +196,7 @@ export class NodeKubelet {
       onChange: (uid) => { if (this.records.has(uid)) this.workers.update(uid); },
       getPod: (uid) => { const r = this.records.get(uid); return r && { pod: r.pod, podIp: r.podIp }; },
     });
-    this.workers = new PodWorkers((uid) => this.syncPod(uid), this.clock, this.logger);
+    this.workers = new PodWorkers((uid, signal) => this.syncPod(uid, signal), this.clock, this.logger);
     this.statusManager = new StatusManager({
       client: o.client, logger: this.logger, workers: o.statusWorkers,
       getPod: (uid) => {
@@ -302,7 +302,8 @@ export class NodeKubelet {
     if (!sameMeta) rec.volumesStale = true;
     rec.pod = pod;
     this.watcher?.track(uid, pod);
-    if (!statusOnly) this.workers.update(uid);
+    // a shorter grace period for a pod being killed cancels the kill, which starts over with it (upstream's UpdatePod)
+    if (!statusOnly) this.workers.update(uid, this.syncer.shortensKill(rec));
   }
 
   /** The eviction manager chose this pod: it fails with reason Evicted and its containers are killed. */
@@ -341,7 +342,8 @@ export class NodeKubelet {
     if (!rec) return;
     rec.removed = true;
     rec.stopGracefully = gracefully;
-    this.workers.update(rec.uid);
+    // a pod gone from the API (a force delete) is not waited for through a kill under way with a longer grace period
+    this.workers.update(rec.uid, !gracefully);
   }
 
   /**
@@ -430,7 +432,7 @@ export class NodeKubelet {
     };
   }
 
-  private async syncPod(uid: string): Promise<void> {
+  private async syncPod(uid: string, signal: AbortSignal): Promise<void> {
     const rec = this.records.get(uid);
     if (!rec) return;
     if (rec.removed) {
@@ -452,7 +454,7 @@ export class NodeKubelet {
       // until the new one is there (upstream sets the status before each SyncPod)
       this.statusManager.setPodStatus(uid, await this.syncer.currentStatus(rec, this.statusManager.getPodStatus(uid)));
     }
-    await this.syncer.sync(rec);
+    await this.syncer.sync(rec, signal);
     this.probes.sync(uid, rec.pod, rec.terminated ? [] : this.o.runtime.listContainers(uid));
     const status = await this.syncer.currentStatus(rec, this.statusManager.getPodStatus(uid));
     this.statusManager.setPodStatus(uid, rec.failed?.reason === 'Evicted' && !rec.failed.rejected ? withDisruptionTarget(status, rec.failed.message, this.clock.now()) : status);

@@ -74,7 +74,23 @@ export interface PodRecord {
   footprint?: Footprint;
   /** The termination messages of its exited containers, by container id, each read once (process runtime only). */
   messages?: Map<string, string>;
+  /** The grace period its kill began with, in seconds: a later kill may only shorten it (upstream's podSyncStatus). */
+  gracePeriod?: number;
 }
+
+/** The grace period a deleted pod asks for: the API's deletionGracePeriodSeconds, else its spec's. */
+const deletionGrace = (pod: KubeObject): number =>
+  (pod.metadata?.deletionGracePeriodSeconds as number | undefined) ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30;
+
+/** Waits for `p`, or rejects with the signal's reason once it aborts. */
+const untilAborted = <T>(p: Promise<T>, signal?: AbortSignal): Promise<T> => {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => { onAbort = () => reject(signal.reason as Error); });
+  signal.addEventListener('abort', onAbort, { once: true });
+  return Promise.race([p, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+};
 
 export interface SyncerOptions {
   runtime: Runtime;
@@ -255,13 +271,13 @@ export class PodSyncer {
     return (rec.startTime ??= apiStart ? Date.parse(apiStart) : this.o.clock.now());
   }
 
-  /** Drives the pod one step toward its spec. */
-  async sync(rec: PodRecord): Promise<void> {
+  /** Drives the pod one step toward its spec; `signal` cancels a kill under way (see kill). */
+  async sync(rec: PodRecord, signal?: AbortSignal): Promise<void> {
     const pod = rec.pod;
     rec.requeueAt = undefined;
-    if (pod.metadata?.deletionTimestamp) { await this.kill(rec); return; }
+    if (pod.metadata?.deletionTimestamp) { await this.kill(rec, undefined, signal); return; }
     const phase = pod.status?.phase as string | undefined;
-    if (rec.terminated || rec.failed || phase === 'Succeeded' || phase === 'Failed') { await this.kill(rec, 0); return; }
+    if (rec.terminated || rec.failed || phase === 'Succeeded' || phase === 'Failed') { await this.kill(rec, 0, signal); return; }
     const startTime = this.markStarted(rec);
     const deadline = pod.spec?.activeDeadlineSeconds as number | undefined;
     if (deadline !== undefined) {
@@ -270,7 +286,7 @@ export class PodSyncer {
         const message = 'Pod was active on the node longer than the specified deadline';
         this.o.recorder.event(pod, 'Normal', 'DeadlineExceeded', message);
         rec.failed = { reason: 'DeadlineExceeded', message };
-        await this.kill(rec, (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
+        await this.kill(rec, (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30, signal);
         return;
       }
       rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + left);
@@ -644,17 +660,25 @@ export class PodSyncer {
   /**
    * Stops every container (Killing events) within the grace period, then the sandbox; the pod is terminated. As
    * upstream's termination ordering, a sidecar is stopped only once every regular container and the sidecars after
-   * it have (or the grace period is over); its preStop hook runs meanwhile.
+   * it have (or the grace period is over); its preStop hook runs meanwhile. The grace period only ever shortens: a
+   * kill under way whose pod now asks for less (shortensKill) is cancelled through `signal`, and the next one stops
+   * the containers again with the shorter one, which the runtime's stop honours (an earlier SIGKILL), as upstream's.
    */
-  async kill(rec: PodRecord, graceOverride?: number): Promise<void> {
-    const pod = rec.pod;
-    await this.killPod(rec, graceOverride ?? (pod.metadata?.deletionGracePeriodSeconds as number | undefined) ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
+  async kill(rec: PodRecord, graceOverride?: number, signal?: AbortSignal): Promise<void> {
+    const grace = Math.min(graceOverride ?? deletionGrace(rec.pod), rec.gracePeriod ?? Infinity);
+    rec.gracePeriod = grace;
+    await untilAborted(this.killPod(rec, grace), signal);
     for (const name of [...rec.waiting.keys()]) {
       const w = rec.waiting.get(name)!;
       if (w.reason === 'CrashLoopBackOff') rec.waiting.delete(name);
     }
     await this.tearDownVolumes(rec);
     rec.terminated = true;
+  }
+
+  /** A kill of the pod is under way, and its pod now asks for a shorter grace period than the kill has. */
+  shortensKill(rec: PodRecord): boolean {
+    return !rec.terminated && rec.gracePeriod !== undefined && !!rec.pod.metadata?.deletionTimestamp && deletionGrace(rec.pod) < rec.gracePeriod;
   }
 
   /** Upstream's killPodWithSyncResult: the containers stopped in order within `grace`, then every sandbox of the pod. */

@@ -1,5 +1,6 @@
 // Pod workers, as upstream's pod_workers.go: every pod has its own serial lane; an update arriving while the pod is
-// being synced is coalesced into one more sync right after. Pods never wait for one another.
+// being synced is coalesced into one more sync right after. Pods never wait for one another. An update may cancel the
+// sync in progress (its signal aborts), as upstream's cancelFn: a kill whose grace period was shortened starts over.
 import type { Logger } from 'pino';
 import { waitAtMost, type Clock, type TimerHandle } from '../client/index.js';
 
@@ -9,21 +10,30 @@ interface Lane {
   timer?: TimerHandle;
   timerAt?: number;
   done?: Promise<void>;
+  /** Aborts the sync in progress. */
+  abort?: AbortController;
 }
 
 export class PodWorkers {
   private readonly lanes = new Map<string, Lane>();
   private closed = false;
 
-  constructor(private readonly sync: (uid: string) => Promise<void>, private readonly clock: Clock, private readonly logger: Logger,
+  constructor(private readonly sync: (uid: string, signal: AbortSignal) => Promise<void>, private readonly clock: Clock, private readonly logger: Logger,
     private readonly retryMs = 1000) {}
 
-  /** Syncs the pod soon (once more if it is being synced now). */
-  update(uid: string): void {
+  /**
+   * Syncs the pod soon (once more if it is being synced now). `cancel`: the sync in progress is told to give up, so
+   * that the next starts at once (upstream's UpdatePod when a pod becomes terminating or its grace period shortens).
+   */
+  update(uid: string, cancel = false): void {
     if (this.closed) return;
     let lane = this.lanes.get(uid);
     if (!lane) { lane = { busy: false, again: false }; this.lanes.set(uid, lane); }
-    if (lane.busy) { lane.again = true; return; }
+    if (lane.busy) {
+      lane.again = true;
+      if (cancel) lane.abort?.abort(new PodSyncCancelled(uid));
+      return;
+    }
     lane.busy = true;
     lane.done = this.run(uid, lane);
   }
@@ -61,15 +71,23 @@ export class PodWorkers {
     try {
       do {
         lane.again = false;
+        const abort = (lane.abort = new AbortController());
         try {
-          await this.sync(uid);
+          await this.sync(uid, abort.signal);
         } catch (err) {
+          if (abort.signal.aborted && err === abort.signal.reason) continue; // the next update is the lane's again
           this.logger.warn({ err, podUid: uid }, 'error syncing pod, will retry');
           this.updateAfter(uid, this.retryMs);
         }
       } while (lane.again && !this.closed);
     } finally {
       lane.busy = false;
+      lane.abort = undefined;
     }
   }
+}
+
+/** What a cancelled sync rejects with. */
+export class PodSyncCancelled extends Error {
+  constructor(uid: string) { super(`sync of pod ${uid} cancelled`); }
 }

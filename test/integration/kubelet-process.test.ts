@@ -494,6 +494,25 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
   });
 
+  it('shortens the kill of a pod already terminating: a second delete with less grace, or a force delete, ends its container sooner', async () => {
+    const stubborn = (name: string) => pod(name, {
+      spec: { terminationGracePeriodSeconds: 60, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'trap "" TERM; while true; do sleep 0.1; done'] }] },
+    });
+    const uids = await Promise.all(['shortened', 'forced'].map(async (name) => (await createBound(admin, stubborn(name), NODE)).metadata!.uid!));
+    await Promise.all(['shortened', 'forced'].map((name) => phase(name, 'Running')));
+    await Promise.all(['shortened', 'forced'].map((name) => admin.pods('default').delete(name, { gracePeriodSeconds: 60 })));
+    // the kubelet has begun the 60 s kill (the status written while it is killed comes first)
+    await eventually(async () => (await admin.events('default').list({ fieldSelector: 'involvedObject.name=forced,reason=Killing' })).items.length > 0, 10_000, 'forced Killing');
+    await eventually(async () => (await admin.events('default').list({ fieldSelector: 'involvedObject.name=shortened,reason=Killing' })).items.length > 0, 10_000, 'shortened Killing');
+    const t0 = Date.now();
+    await admin.pods('default').delete('shortened', { gracePeriodSeconds: 2 });
+    await admin.pods('default').delete('forced', { gracePeriodSeconds: 0 });
+    const stopped = (uid: string): boolean => runtime.listContainers(uid).every((c) => c.state !== 'running');
+    await eventually(async () => stopped(uids[1]!), 5_000, 'forced container killed');
+    await eventually(async () => { try { await get('shortened'); return false; } catch { return stopped(uids[0]!); } }, 10_000, 'shortened gone');
+    expect(Date.now() - t0).toBeLessThan(15_000);
+  });
+
   it('stops a container as the init of its PID namespace: SIGTERM reaches it only through a handler (else SIGKILL, 137), unless the pod shares one', async () => {
     // a failing liveness probe stops the container with the pod's grace period, and the status keeps its exit code
     const sleeper = (name: string, extra: Record<string, unknown>) => pod(name, {

@@ -1,0 +1,81 @@
+// The pod workers with the pod syncer over the fake runtime and a fake clock: a kill under way is cancelled when its
+// pod's grace period shortens, and the next stops the containers with the shorter one (upstream's UpdatePod).
+import { pino } from 'pino';
+import { describe, expect, it, vi } from 'vitest';
+import { FakeClock, type EventRecorder, type KubeObject } from '../client/index.js';
+import { PodSyncer, type PodRecord } from './pod-sync.js';
+import { PodWorkers } from './pod-workers.js';
+import { FakeRuntime } from './runtime/fake.js';
+
+const logger = pino({ level: 'silent' });
+
+/** A pod whose container ignores SIGTERM: each stop ends it once its timeout has passed on the clock. */
+const setup = async () => {
+  const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+  const runtime = new FakeRuntime({ clock });
+  const stops: number[] = [];
+  const stop = runtime.stopContainer.bind(runtime);
+  vi.spyOn(runtime, 'stopContainer').mockImplementation((id, timeout) => {
+    stops.push(timeout);
+    return new Promise<void>((resolve) => { clock.setTimer(() => { void stop(id, timeout).then(resolve); }, timeout * 1000); });
+  });
+  const recorder = { event: () => undefined } as unknown as EventRecorder;
+  const syncer = new PodSyncer({ runtime, recorder, clock, logger, hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 } });
+  const rec: PodRecord = {
+    uid: 'u1', waiting: new Map(), terminated: false,
+    pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', uid: 'u1' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } as KubeObject,
+  };
+  await syncer.sync(rec);
+  expect(runtime.listContainers('u1').map((c) => c.state)).toEqual(['running']);
+  const workers = new PodWorkers((_uid, signal) => syncer.sync(rec, signal), clock, logger);
+  /** The API's pod deleted with `grace`, handed to the workers as the kubelet does. */
+  const deleteWith = (grace: number): void => {
+    rec.pod = { ...rec.pod, metadata: { ...rec.pod.metadata, deletionTimestamp: '2026-01-01T00:01:00Z', deletionGracePeriodSeconds: grace } };
+    workers.update('u1', syncer.shortensKill(rec));
+  };
+  return { clock, runtime, stops, rec, workers, deleteWith };
+};
+
+describe('PodWorkers', () => {
+  it('restarts a kill under way with a shortened grace period: the container goes at the shorter deadline', async () => {
+    const { clock, runtime, stops, rec, deleteWith } = await setup();
+    deleteWith(60);
+    await vi.waitFor(() => expect(stops).toEqual([60]));
+    deleteWith(3);
+    await vi.waitFor(() => expect(stops).toEqual([60, 3]));
+    await clock.advance(3_000);
+    await vi.waitFor(() => expect(rec.terminated).toBe(true));
+    expect(runtime.listContainers('u1').map((c) => c.state)).toEqual(['exited']);
+    expect(rec.gracePeriod).toBe(3);
+  });
+
+  it('never lengthens the grace period of a kill under way', async () => {
+    const { clock, stops, rec, deleteWith } = await setup();
+    deleteWith(5);
+    await vi.waitFor(() => expect(stops).toEqual([5]));
+    deleteWith(60); // only queues one more sync, which keeps 5 s
+    await clock.advance(5_000);
+    await vi.waitFor(() => expect(rec.terminated).toBe(true));
+    expect(stops).toEqual([5]);
+    expect(rec.gracePeriod).toBe(5);
+  });
+
+  it('a cancelled sync is not an error: the lane syncs again at once, with a fresh signal', async () => {
+    const clock = new FakeClock(0);
+    const warn = vi.fn();
+    const signals: AbortSignal[] = [];
+    let release!: () => void;
+    const workers = new PodWorkers(async (_uid, signal) => {
+      signals.push(signal);
+      if (signals.length > 1) return;
+      await new Promise<void>((resolve, reject) => { release = resolve; signal.addEventListener('abort', () => reject(signal.reason as Error)); });
+    }, clock, { warn } as unknown as typeof logger);
+    workers.update('u1');
+    await vi.waitFor(() => expect(signals).toHaveLength(1));
+    workers.update('u1', true);
+    await vi.waitFor(() => expect(signals).toHaveLength(2));
+    expect(signals.map((s) => s.aborted)).toEqual([true, false]);
+    expect(warn).not.toHaveBeenCalled();
+    release();
+  });
+});
