@@ -70,7 +70,9 @@ describe('namespace controller', () => {
       'the discovery failure');
     const failure = ((ns.body as KubeObject).status!.conditions as { type: string; reason: string; message: string }[]).find((c) => c.type === 'NamespaceDeletionDiscoveryFailure');
     expect(failure).toMatchObject({ reason: 'DiscoveryFailed' });
-    expect(failure!.message).toContain('bogus.example.com/v1beta1');
+    // client-go's aggregated discovery: the group-version served Stale is a StaleGroupVersionError in ErrGroupDiscoveryFailed
+    expect(failure!.message).toBe('Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: '
+      + 'bogus.example.com/v1beta1: stale GroupVersion discovery: bogus.example.com/v1beta1');
     // the APIService goes: the namespace follows
     expect((await s.api('DELETE', APISERVICE)).status).toBe(200);
     await eventually(() => exists(s, '/api/v1/namespaces/blocked'), (v) => v === false, 'the namespace to go', 30_000);

@@ -67,7 +67,7 @@ export async function startNamespaceController(ctx: ClusterControllerContext): P
     try {
       const d = await discoverPreferredResources(ctx.client, ctx.signal);
       discovered = d.resources;
-      const failures = [...d.failed].map(([gv, msg]) => `${gv}: ${msg}`);
+      const failures = [...d.failed].map(([gv, msg]) => `${gv}: ${msg}`).sort(); // as ErrGroupDiscoveryFailed.Error
       conditions.discovery(failures);
       // as upstream's deleter: what was found is deleted, but a group that could not be read keeps the namespace
       if (failures.length) errors.push(`unable to retrieve the complete list of server APIs: ${failures.join(', ')}`);

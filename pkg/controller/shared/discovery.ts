@@ -1,6 +1,7 @@
-// Discovery for the controllers that act on every resource (garbage collector, namespace, resource quota): the
-// preferred version of each group from /api and /apis, and its resources with their verbs (client-go's
-// ServerPreferredResources). A group whose list fails is reported, not fatal (upstream's partial discovery).
+// Discovery for the controllers that act on every resource (garbage collector, namespace, resource quota), as
+// client-go's ServerPreferredResources over aggregated discovery: /api and /apis in one document each, every resource
+// in the first version of its group that has it (the preferred version first). A group-version served Stale is
+// reported as client-go's StaleGroupVersionError and left out, not fatal (upstream's partial discovery).
 import type { Client, ResourceRef } from '../../client/index.js';
 
 export interface DiscoveredResource extends ResourceRef {
@@ -10,40 +11,45 @@ export interface DiscoveredResource extends ResourceRef {
 
 export interface Discovery {
   resources: DiscoveredResource[];
-  /** groupVersion -> the error of its resource list. */
+  /** groupVersion -> why its resources are missing. */
   failed: Map<string, string>;
 }
 
-interface APIResource { name: string; kind: string; namespaced: boolean; verbs?: string[] }
-interface APIGroup { name: string; preferredVersion?: { groupVersion: string; version: string }; versions: { groupVersion: string; version: string }[] }
+interface APIVersionDiscovery {
+  version: string;
+  freshness?: 'Current' | 'Stale';
+  resources?: { resource: string; responseKind?: { kind?: string }; scope: string; verbs?: string[] }[];
+}
+interface APIGroupDiscoveryList { items?: { metadata?: { name?: string }; versions?: APIVersionDiscovery[] }[] }
+
+/** What client-go's discovery client asks for: aggregated discovery (v2) first. */
+const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
 
 export const groupVersionOf = (r: { group: string; version: string }): string => (r.group ? `${r.group}/${r.version}` : r.version);
 
 export async function discoverPreferredResources(client: Client, signal?: AbortSignal): Promise<Discovery> {
-  // a group-version that cannot be read is a failure of this discovery at once, not after retries (client-go's
-  // discovery retries only what the server asks to be retried): the namespace controller reports it and tries again
-  const get = <T>(path: string, maxRetries?: number): Promise<T> => client.rest.request<T>({ method: 'GET', path, signal, accept: 'application/json', maxRetries });
-  const [core, groups] = await Promise.all([get<{ versions: string[] }>('/api'), get<{ groups: APIGroup[] }>('/apis')]);
-  const gvs: { group: string; version: string }[] = (core.versions ?? []).slice(0, 1).map((version) => ({ group: '', version }));
-  for (const g of groups.groups ?? []) {
-    const v = g.preferredVersion ?? g.versions[0];
-    if (v) gvs.push({ group: g.name, version: v.version });
-  }
+  const get = (path: string): Promise<APIGroupDiscoveryList> =>
+    client.rest.request<APIGroupDiscoveryList>({ method: 'GET', path, signal, accept: AGGREGATED });
+  const [core, groups] = await Promise.all([get('/api'), get('/apis')]);
   const failed = new Map<string, string>();
-  const lists = await Promise.all(gvs.map(async (gv) => {
-    const path = gv.group ? `/apis/${gv.group}/${gv.version}` : `/api/${gv.version}`;
-    try {
-      const list = await get<{ resources?: APIResource[] }>(path, 0);
-      return (list.resources ?? []).filter((r) => !r.name.includes('/')).map((r): DiscoveredResource => ({
-        group: gv.group, version: gv.version, resource: r.name, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs ?? [],
-      }));
-    } catch (e) {
-      if (signal?.aborted) throw e;
-      failed.set(groupVersionOf(gv), (e as Error).message);
-      return [];
+  const seen = new Set<string>();
+  const resources: DiscoveredResource[] = [];
+  for (const g of [...(core.items ?? []), ...(groups.items ?? [])]) {
+    const group = g.metadata?.name ?? '';
+    for (const v of g.versions ?? []) {
+      const gv = groupVersionOf({ group, version: v.version });
+      if (v.freshness === 'Stale') {
+        failed.set(gv, `stale GroupVersion discovery: ${gv}`);
+        continue;
+      }
+      for (const r of v.resources ?? []) {
+        if (!r.responseKind?.kind || seen.has(`${r.resource}.${group}`)) continue;
+        seen.add(`${r.resource}.${group}`);
+        resources.push({ group, version: v.version, resource: r.resource, kind: r.responseKind.kind, namespaced: r.scope === 'Namespaced', verbs: r.verbs ?? [] });
+      }
     }
-  }));
-  return { resources: lists.flat(), failed };
+  }
+  return { resources, failed };
 }
 
 export const hasVerbs = (r: DiscoveredResource, ...verbs: string[]): boolean => verbs.every((v) => r.verbs.includes(v));
