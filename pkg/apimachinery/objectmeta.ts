@@ -5,7 +5,7 @@
 //   validateLabels(labels, fldPath): StatusCause[]
 //   validateAnnotations(annotations, fldPath): StatusCause[]     // keys + total size (256 KiB)
 //   validateFinalizers(finalizers, fldPath): StatusCause[]
-//   validateKubeFinalizerNames(finalizers, fldPath): StatusCause[]  // core's extra rule for built-in kinds
+//   validateKubeFinalizerName(name, fldPath), validateKubeFinalizerNames(finalizers, fldPath)  // core's rule
 //   validateOwnerReferences(refs, fldPath): StatusCause[]
 //   validateFieldManager(manager, fldPath): StatusCause[]
 //   validateObjectMeta(meta, opts: { namespaced: boolean; nameFn?: NameValidator }, fldPath = 'metadata'): StatusCause[]
@@ -51,16 +51,16 @@ export const validateFinalizers = (finalizers: string[] | undefined, fldPath: st
   return causes;
 };
 
-/** The finalizers core's validation knows by a bare name (helper.IsStandardFinalizerName). */
-const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+/** The finalizers core's validation takes without a domain prefix (helper.IsStandardFinalizerName). */
+export const isStandardFinalizerName = (name: string): boolean => name === 'kubernetes' || name === 'orphan' || name === 'foregroundDeletion';
 
-/**
- * Core's validateKubeFinalizerName, which its ValidateObjectMeta(Update) adds for built-in kinds: a name without a
- * `/` must be a standard one.
- */
+/** Core's validateKubeFinalizerName: a name without a `/` must be a standard one. */
+export const validateKubeFinalizerName = (name: string, fldPath: string): StatusCause[] =>
+  (name.includes('/') || isStandardFinalizerName(name) ? [] : [invalidValue(fldPath, name, 'name is neither a standard finalizer name nor is it fully qualified')]);
+
+/** The rule for every finalizer of an object, which core's ValidateObjectMeta(Update) adds for built-in kinds. */
 export const validateKubeFinalizerNames = (finalizers: string[] | undefined, fldPath: string): StatusCause[] =>
-  (finalizers ?? []).flatMap((f, i) => (f.includes('/') || STANDARD_FINALIZERS.has(f) ? []
-    : [invalidValue(`${fldPath}[${i}]`, f, 'name is neither a standard finalizer name nor is it fully qualified')]));
+  (finalizers ?? []).flatMap((f, i) => validateKubeFinalizerName(f, `${fldPath}[${i}]`));
 
 /** Kinds that may not own anything (BannedOwners). */
 const BANNED_OWNERS = new Set(['/v1, Kind=Event']);

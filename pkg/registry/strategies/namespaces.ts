@@ -6,7 +6,7 @@ import type { StatusCause } from '../../apimachinery/errors.js';
 import { invalidValue } from '../../apimachinery/field.js';
 import { isQualifiedName, nameIsDNSLabel } from '../../apimachinery/names.js';
 import { rfc3339 } from '../meta.js';
-import { isStandardFinalizerName } from '../validation/finalizers.js';
+import { validateKubeFinalizerName } from '../../apimachinery/objectmeta.js';
 import type { Strategy } from '../strategy.js';
 
 /**
@@ -20,9 +20,7 @@ function validateSpecFinalizers(ns: KubeObject, indexed = false): StatusCause[] 
     const name = typeof f === 'string' ? f : '';
     const path = indexed ? `spec.finalizers[${i}]` : 'spec.finalizers';
     causes.push(...isQualifiedName(name).map((m) => invalidValue(path, name, m)));
-    if (!name.includes('/') && !isStandardFinalizerName(name)) {
-      causes.push(invalidValue(path, name, 'name is neither a standard finalizer name nor is it fully qualified'));
-    }
+    causes.push(...validateKubeFinalizerName(name, path));
   });
   return causes;
 }

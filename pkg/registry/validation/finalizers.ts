@@ -1,9 +1,7 @@
-// Finalizer names as upstream's helper.IsStandardFinalizerName and the apiextensions-apiserver's finalizer warnings.
+// The apiextensions-apiserver's warnings of finalizer names.
 import { isQualifiedName } from '../../apimachinery/names.js';
+import { isStandardFinalizerName } from '../../apimachinery/objectmeta.js';
 import { goQuote } from './go-values.js';
-
-/** The finalizers upstream takes without a domain prefix: "kubernetes", "orphan" and "foregroundDeletion". */
-export const isStandardFinalizerName = (name: string): boolean => name === 'kubernetes' || name === 'orphan' || name === 'foregroundDeletion';
 
 /**
  * Warnings for the finalizers a write adds to a custom resource (upstream's generateWarningsFromObj and its
