@@ -17,3 +17,14 @@ describe('Lease validation', () => {
     ]);
   });
 });
+
+describe('the CoordinatedLeaderElection fields (alpha, off in 1.32)', () => {
+  it('are dropped on create, and on update unless the stored lease has them, field by field', () => {
+    const created = { spec: { holderIdentity: 'a', strategy: 'OldestEmulationVersion', preferredHolder: 'b' } } as KubeObject;
+    leaseStrategy.prepareForCreate!(created, ctx);
+    expect(created.spec).toEqual({ holderIdentity: 'a' });
+    const updated = { spec: { holderIdentity: 'a', strategy: 'Bogus', preferredHolder: 'b' } } as KubeObject;
+    leaseStrategy.prepareForUpdate!(updated, { spec: { strategy: 'OldestEmulationVersion' } } as KubeObject, ctx);
+    expect(updated.spec).toEqual({ holderIdentity: 'a', strategy: 'Bogus' });
+  });
+});

@@ -1,7 +1,8 @@
 // Leases (upstream: ValidateLeaseSpec in pkg/apis/coordination/validation), on creates and updates alike: a positive
 // leaseDurationSeconds and a non-negative leaseTransitions. Leases are renewed every few seconds by every node and
-// controller: two comparisons, nothing allocated when the lease is valid. (strategy/preferredHolder belong to the
-// CoordinatedLeaderElection alpha, off in 1.32: not checked.)
+// controller: two comparisons, nothing allocated when the lease is valid. spec.strategy and spec.preferredHolder belong
+// to the CoordinatedLeaderElection alpha, off in 1.32: as upstream's strategy with the gate off, a create drops them
+// and an update keeps them only where the stored lease had them.
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { invalidValue } from '../../apimachinery/field.js';
@@ -23,6 +24,21 @@ function validateLease(lease: KubeObject): StatusCause[] {
   return causes;
 }
 
+/** The fields of the CoordinatedLeaderElection alpha. */
+const GATED = ['strategy', 'preferredHolder'] as const;
+
+/** `lease` without the gated fields `keep` (the stored lease's spec) does not have. */
+function dropGated(lease: KubeObject, keep?: Record<string, unknown>): void {
+  const spec = lease.spec as Record<string, unknown> | undefined;
+  if (spec === null || typeof spec !== 'object') return;
+  const dropped = GATED.filter((f) => spec[f] !== undefined && (keep?.[f] ?? undefined) === undefined);
+  if (dropped.length === 0) return;
+  lease.spec = { ...spec };
+  for (const f of dropped) delete lease.spec[f];
+}
+
 export const leaseStrategy: Strategy = {
   validate: validateLease,
+  prepareForCreate: (lease) => dropGated(lease),
+  prepareForUpdate: (lease, old) => dropGated(lease, old.spec ?? undefined),
 };
