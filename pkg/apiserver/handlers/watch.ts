@@ -148,6 +148,8 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
       return;
     }
   }
+  // a watch from no revision (or 0) starts at the cache's newest, as upstream's cache watcher is given it
+  const watchedFrom = reg.deps.cacher.revision();
   try {
     unsubscribe = reg.watch(ctx, opts, {
       onEvent: (ev) => {
@@ -171,9 +173,16 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
   start();
   if (opts.allowWatchBookmarks) {
     // Upstream's cache watcher sends a bookmark about every minute and one right before the watch times out,
-    // 2 s before its deadline, so that the client resumes from the newest revision.
-    timers.push(setInterval(() => bookmark(reg.deps.cacher.revision()), BOOKMARK_INTERVAL_MS));
-    if (timeoutS > PRE_TIMEOUT_BOOKMARK_S) timers.push(setTimeout(() => bookmark(reg.deps.cacher.revision()), (timeoutS - PRE_TIMEOUT_BOOKMARK_S) * 1000));
+    // 2 s before its deadline, so that the client resumes from the newest revision; only one past the revision the
+    // watch started from (a watch from a revision the store has not reached would otherwise be sent an older one,
+    // and a reflector would go back to it).
+    const from = rv > 0 ? rv : watchedFrom;
+    const periodic = (): void => {
+      const revision = reg.deps.cacher.revision();
+      if (revision > from) bookmark(revision);
+    };
+    timers.push(setInterval(periodic, BOOKMARK_INTERVAL_MS));
+    if (timeoutS > PRE_TIMEOUT_BOOKMARK_S) timers.push(setTimeout(periodic, (timeoutS - PRE_TIMEOUT_BOOKMARK_S) * 1000));
   }
   timers.push(setTimeout(finish, timeoutS * 1000));
 }
