@@ -45,7 +45,7 @@ export const apiServerFlags = {
   'max-mutating-requests-inflight': flag.int(200, 'Maximum mutating requests in flight (0 = no limit)'),
   'enable-priority-and-fairness': flag.bool(true, 'API Priority and Fairness: requests classified by FlowSchemas, queued fairly within the seats of their priority level (the sum of the two in-flight limits shared out); false: the two in-flight limits apply as they are'),
   'service-cluster-ip-range': flag.string('10.96.0.0/12', 'CIDR from which Service ClusterIPs are allocated'),
-  'feature-gates': flag.featureGates('Feature gates, key=true|false pairs: Kubernetes 1.32\'s names (unknown ones are refused); APIResponseCompression, TranslateStreamCloseWebsocketRequests and Initializers act here', KNOWN_FEATURE_GATES),
+  'feature-gates': flag.featureGates('Feature gates, key=true|false pairs: Kubernetes 1.32\'s names (unknown ones are refused); APIResponseCompression, TranslateStreamCloseWebsocketRequests, MaxUnavailableStatefulSet and Initializers act here', KNOWN_FEATURE_GATES),
   v: flag.int(0, 'Log verbosity: 4 and up adds debug, 6 and up trace'),
   'authorization-webhook-config-file': flag.string('', 'Kubeconfig of the authorization webhook (SubjectAccessReview over HTTPS, with --authorization-mode Webhook)'),
   'authorization-webhook-version': flag.string('v1', 'authorization.k8s.io version of the SubjectAccessReviews sent to the webhook', ['v1', 'v1beta1']),

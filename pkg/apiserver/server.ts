@@ -82,7 +82,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   const registries = await createRegistries({
     store, ...api, initializers: initializers.on,
     serviceClusterIpRange: config.serviceClusterIpRange, watchCacheHistorySize: config.watchCacheHistorySize,
-    allowPrivileged: config.allowPrivileged,
+    allowPrivileged: config.allowPrivileged, featureGates: config.featureGates,
     serviceNodePortRange: config.serviceNodePortRange,
   });
   const authz = await createAuthorization(registries, {

@@ -16,6 +16,7 @@ import { pruneUnknown } from './schema/prune.js';
 import { fillZeroValues } from './schema/zero-values.js';
 import { TypeChecker } from './schema/typecheck.js';
 import { crdStrategy } from './strategies/crd.js';
+import { statefulSetStrategyWithMaxUnavailable } from './strategies/statefulsets.js';
 import { strategyFor } from './strategies/index.js';
 import { IpAllocator, PortAllocator } from './strategies/ip-allocator.js';
 import { reserveExisting, serviceStrategy } from './strategies/services.js';
@@ -61,6 +62,8 @@ export interface RegistryOptions {
   initializers?: boolean;
   /** --allow-privileged (unset: allowed). */
   allowPrivileged?: boolean;
+  /** --feature-gates: MaxUnavailableStatefulSet keeps a StatefulSet's rollingUpdate.maxUnavailable. */
+  featureGates?: Record<string, boolean>;
   /** --service-node-port-range (unset: 30000-32767). */
   serviceNodePortRange?: { min: number; max: number };
 }
@@ -89,7 +92,10 @@ export async function createRegistries(o: RegistryOptions): Promise<RegistrySet>
   const fieldManager = createFieldManager(index);
   const ips = new IpAllocator(o.serviceClusterIpRange);
   const ports = new PortAllocator(o.serviceNodePortRange?.min, o.serviceNodePortRange?.max);
-  const extra = { '/services': serviceStrategy(ips, ports), 'apiextensions.k8s.io/customresourcedefinitions': crdStrategy };
+  const extra = {
+    '/services': serviceStrategy(ips, ports), 'apiextensions.k8s.io/customresourcedefinitions': crdStrategy,
+    ...(o.featureGates?.MaxUnavailableStatefulSet ? { 'apps/statefulsets': statefulSetStrategyWithMaxUnavailable } : {}),
+  };
   let admission: Admission = { mutate: async () => {}, validate: async () => {} };
   const byKey = new Map<string, Registry>();
   const byGroupPlural = new GroupPluralMap();

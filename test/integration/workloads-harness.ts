@@ -25,7 +25,8 @@ export interface HarnessOptions {
 
 /** Runs the named controllers (upstream's --controllers names or aliases); stop() throws on any RBAC refusal. */
 export async function startHarness(controllers: string[], o: HarnessOptions = {}): Promise<Harness> {
-  const s = await startTestApiServer({ storageBackend: 'memory' });
+  // the gates act on both, as a cluster's components share them
+  const s = await startTestApiServer({ storageBackend: 'memory', featureGates: o.featureGates ?? {} });
   const c = new Client({ ...(await loadKubeconfig(s.kubeconfig)), qps: 0 });
   await o.seed?.(c);
   // the cluster CA signs approved certificate requests, as `mini-kube up` sets it

@@ -32,7 +32,7 @@ function validateUpdateStrategy(strategy: Obj): StatusCause[] {
     case 'OnDelete':
       return ru ? [invalidRendered(`${path}.rollingUpdate`, goRollingUpdate(ru), "only allowed for updateStrategy 'RollingUpdate'")] : [];
     case 'RollingUpdate':
-      // maxUnavailable is dropped unless the MaxUnavailableStatefulSet gate (alpha, off) is on: not checked
+      // maxUnavailable is dropped before (dropMaxUnavailable) unless the stored StatefulSet has it: not checked
       return ru ? nonNegative(ru.partition, `${path}.rollingUpdate.partition`) : [];
     default: {
       const rendered = goStruct('apps.StatefulSetUpdateStrategy', [
@@ -99,7 +99,21 @@ export function validateStatefulSetUpdate(obj: KubeObject, old: KubeObject): Sta
 const claimTemplateWarnings = (obj: KubeObject, field: string): string[] =>
   list(obj.spec?.volumeClaimTemplates).flatMap((t, i) => pvcSpecWarnings(asObj(t)?.spec, `spec.volumeClaimTemplates[${i}]${field}`));
 
-export const statefulSetStrategy: Strategy = {
+/**
+ * upstream's dropStatefulSetDisabledFields: updateStrategy.rollingUpdate.maxUnavailable belongs to the
+ * MaxUnavailableStatefulSet alpha (off in 1.32), dropped unless the gate is on or the stored StatefulSet has it.
+ */
+function dropMaxUnavailable(obj: KubeObject, old?: KubeObject): void {
+  const ru = asObj(asObj(obj.spec?.updateStrategy)?.rollingUpdate);
+  if (ru?.maxUnavailable === undefined) return;
+  const oldRu = asObj(asObj(old?.spec?.updateStrategy)?.rollingUpdate);
+  if (oldRu?.maxUnavailable !== undefined && oldRu.maxUnavailable !== null) return;
+  const { maxUnavailable: _dropped, ...rest } = ru;
+  obj.spec = { ...obj.spec, updateStrategy: { ...obj.spec.updateStrategy, rollingUpdate: rest } };
+}
+
+/** With the MaxUnavailableStatefulSet gate on (the apiserver's --feature-gates), maxUnavailable is kept as sent. */
+export const statefulSetStrategyWithMaxUnavailable: Strategy = {
   validate: validateStatefulSetSpec,
   validateUpdate: validateStatefulSetUpdate,
   // unlike the other workloads', no warning of a name that is no DNS label (upstream's)
@@ -108,4 +122,10 @@ export const statefulSetStrategy: Strategy = {
     ...(generationChanged(obj, old) ? podTemplateWarnings(obj.spec?.template, 'spec.template') : []),
     ...claimTemplateWarnings(obj, '.Spec'),
   ],
+};
+
+export const statefulSetStrategy: Strategy = {
+  ...statefulSetStrategyWithMaxUnavailable,
+  prepareForCreate: (obj) => dropMaxUnavailable(obj),
+  prepareForUpdate: (obj, old) => dropMaxUnavailable(obj, old),
 };
