@@ -7,6 +7,7 @@ import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { invalidValue } from '../../apimachinery/field.js';
 import type { Strategy } from '../strategy.js';
+import { dropGatedFields } from './gated-fields.js';
 
 const NONE: StatusCause[] = [];
 
@@ -25,20 +26,10 @@ function validateLease(lease: KubeObject): StatusCause[] {
 }
 
 /** The fields of the CoordinatedLeaderElection alpha. */
-const GATED = ['strategy', 'preferredHolder'] as const;
-
-/** `lease` without the gated fields `keep` (the stored lease's spec) does not have. */
-function dropGated(lease: KubeObject, keep?: Record<string, unknown>): void {
-  const spec = lease.spec as Record<string, unknown> | undefined;
-  if (spec === null || typeof spec !== 'object') return;
-  const dropped = GATED.filter((f) => spec[f] !== undefined && (keep?.[f] ?? undefined) === undefined);
-  if (dropped.length === 0) return;
-  lease.spec = { ...spec };
-  for (const f of dropped) delete lease.spec[f];
-}
+const GATED = [['spec', 'strategy'], ['spec', 'preferredHolder']] as const;
 
 export const leaseStrategy: Strategy = {
   validate: validateLease,
-  prepareForCreate: (lease) => dropGated(lease),
-  prepareForUpdate: (lease, old) => dropGated(lease, old.spec ?? undefined),
+  prepareForCreate: (lease) => dropGatedFields(lease, undefined, GATED),
+  prepareForUpdate: (lease, old) => dropGatedFields(lease, old, GATED),
 };

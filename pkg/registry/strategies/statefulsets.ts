@@ -14,6 +14,7 @@ import { checkSelector, selectorCauses, templateMatchCauses } from './workloads.
 import { asObj, list } from '../validation/field-checks.js';
 import { podTemplateWarnings, pvcSpecWarnings } from './pod-warnings.js';
 import { generationChanged } from './workload-warnings.js';
+import { dropGatedFields } from './gated-fields.js';
 
 type Obj = Record<string, any>;
 
@@ -32,7 +33,7 @@ function validateUpdateStrategy(strategy: Obj): StatusCause[] {
     case 'OnDelete':
       return ru ? [invalidRendered(`${path}.rollingUpdate`, goRollingUpdate(ru), "only allowed for updateStrategy 'RollingUpdate'")] : [];
     case 'RollingUpdate':
-      // maxUnavailable is dropped before (dropMaxUnavailable) unless the stored StatefulSet has it: not checked
+      // maxUnavailable is dropped before (MAX_UNAVAILABLE) unless the stored StatefulSet has it: not checked
       return ru ? nonNegative(ru.partition, `${path}.rollingUpdate.partition`) : [];
     default: {
       const rendered = goStruct('apps.StatefulSetUpdateStrategy', [
@@ -103,14 +104,7 @@ const claimTemplateWarnings = (obj: KubeObject, field: string): string[] =>
  * upstream's dropStatefulSetDisabledFields: updateStrategy.rollingUpdate.maxUnavailable belongs to the
  * MaxUnavailableStatefulSet alpha (off in 1.32), dropped unless the gate is on or the stored StatefulSet has it.
  */
-function dropMaxUnavailable(obj: KubeObject, old?: KubeObject): void {
-  const ru = asObj(asObj(obj.spec?.updateStrategy)?.rollingUpdate);
-  if (ru?.maxUnavailable === undefined) return;
-  const oldRu = asObj(asObj(old?.spec?.updateStrategy)?.rollingUpdate);
-  if (oldRu?.maxUnavailable !== undefined && oldRu.maxUnavailable !== null) return;
-  const { maxUnavailable: _dropped, ...rest } = ru;
-  obj.spec = { ...obj.spec, updateStrategy: { ...obj.spec.updateStrategy, rollingUpdate: rest } };
-}
+const MAX_UNAVAILABLE = [['spec', 'updateStrategy', 'rollingUpdate', 'maxUnavailable']] as const;
 
 /** With the MaxUnavailableStatefulSet gate on (the apiserver's --feature-gates), maxUnavailable is kept as sent. */
 export const statefulSetStrategyWithMaxUnavailable: Strategy = {
@@ -126,6 +120,6 @@ export const statefulSetStrategyWithMaxUnavailable: Strategy = {
 
 export const statefulSetStrategy: Strategy = {
   ...statefulSetStrategyWithMaxUnavailable,
-  prepareForCreate: (obj) => dropMaxUnavailable(obj),
-  prepareForUpdate: (obj, old) => dropMaxUnavailable(obj, old),
+  prepareForCreate: (obj) => dropGatedFields(obj, undefined, MAX_UNAVAILABLE),
+  prepareForUpdate: (obj, old) => dropGatedFields(obj, old, MAX_UNAVAILABLE),
 };
