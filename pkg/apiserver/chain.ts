@@ -13,12 +13,12 @@
 //   priority and fairness (flowcontrol/apf.ts), or max-in-flight -> queued, or 429 TooManyRequests with Retry-After
 //   authorization   -> 403 Forbidden with upstream's message
 //   (admission runs inside the registry, on the decoded object)
-import { randomUUID } from 'node:crypto';
 import type { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, isStatusError, tooManyRequests } from '../apimachinery/errors.js';
 import { andThen } from '../apimachinery/maybe-async.js';
+import { newUid } from '../apimachinery/meta.js';
 import type { RequestAuthenticator } from '../authentication/index.js';
 import type { UserInfo } from '../authentication/interface.js';
 import type { Attributes, AuthorizationResult, Authorizer } from '../authorization/index.js';
@@ -59,7 +59,7 @@ export function installChain(app: FastifyInstance, o: ChainOptions): void {
     // upstream's WithAuditInit and WithCacheControl: every response carries its audit ID (the client's, if it sent
     // one) and is not to be cached unless a handler says otherwise
     const auditId = request.headers['audit-id'];
-    reply.header('audit-id', typeof auditId === 'string' && auditId ? auditId : randomUUID());
+    reply.header('audit-id', typeof auditId === 'string' && auditId ? auditId : newUid());
     reply.header('cache-control', 'no-cache, private');
     try {
       request.info = requestInfo(request.method, request.url, request.query as Record<string, unknown>);
