@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isStatusError } from '../apimachinery/errors.js';
+import { formatMicroTime, preciseNow } from '../apimachinery/time.js';
 import type { UserInfo } from '../authentication/interface.js';
 import { decodeBody } from './negotiation.js';
 import { DEFAULT_POLICY, evaluatePolicy, type AuditDecision, type Policy, type Stage } from './audit-policy.js';
@@ -46,8 +47,6 @@ interface InFlight {
 
 const LEVEL_RANK = { None: 0, Metadata: 1, Request: 2, RequestResponse: 3 } as const;
 const atLeast = (d: AuditDecision, level: keyof typeof LEVEL_RANK): boolean => LEVEL_RANK[d.level] >= LEVEL_RANK[level];
-
-const micro = (d: Date): string => d.toISOString().replace('Z', '000Z');
 
 const auditUser = (u: UserInfo): Record<string, unknown> => ({
   username: u.name, ...(u.uid ? { uid: u.uid } : {}), groups: u.groups, ...(u.extra && Object.keys(u.extra).length ? { extra: u.extra } : {}),
@@ -100,7 +99,7 @@ export function createAudit(sinks: AuditSink[], policy: Policy = DEFAULT_POLICY)
       if (f.responseObject !== undefined) ev.responseObject = f.responseObject;
     }
     ev.requestReceivedTimestamp = f.event.requestReceivedTimestamp;
-    ev.stageTimestamp = micro(new Date());
+    ev.stageTimestamp = formatMicroTime(preciseNow());
     if (Object.keys(f.annotations).length) ev.annotations = { ...f.annotations };
     for (const sink of sinks) sink.write(ev);
   };
@@ -123,7 +122,7 @@ export function createAudit(sinks: AuditSink[], policy: Policy = DEFAULT_POLICY)
           resource: i.resource || undefined, namespace: i.namespace || undefined, name: i.name || undefined,
           apiGroup: i.apiGroup || undefined, apiVersion: i.apiVersion || undefined, subresource: i.subresource || undefined,
         } : undefined,
-        requestReceivedTimestamp: micro(new Date()),
+        requestReceivedTimestamp: formatMicroTime(preciseNow()),
       },
     };
   };

@@ -4,8 +4,8 @@
 // renewed every 10 s for 3600 s; an hourly collector deletes the expired identity leases of apiservers gone.
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { microTime } from '../apimachinery/meta.js';
 import { isStatusError } from '../apimachinery/errors.js';
+import { formatMicroTime, preciseNow } from '../apimachinery/time.js';
 import { systemContext } from '../registry/context.js';
 import { deleteObject } from '../registry/generic/delete.js';
 import { update } from '../registry/generic/update.js';
@@ -53,7 +53,7 @@ export function apiserverIdentity(host: string): string {
 /** Keeps this apiserver's identity lease and collects expired ones; returns the stop function. */
 export function maintainIdentityLease(regs: RegistrySet, onError: (err: unknown) => void, o: { host?: string; now?: () => number; gcEveryMs?: number } = {}): () => void {
   const host = o.host ?? hostname();
-  const now = o.now ?? Date.now;
+  const now = o.now ?? preciseNow;
   const name = apiserverIdentity(host);
   const holderIdentity = `${name}_${randomUUID()}`;
   const ctx = systemContext('kube-system');
@@ -67,7 +67,7 @@ export function maintainIdentityLease(regs: RegistrySet, onError: (err: unknown)
         apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
         ...current,
         metadata: { ...current?.metadata, name, namespace: 'kube-system', labels: { ...current?.metadata?.labels, [IDENTITY_LABEL]: COMPONENT, 'kubernetes.io/hostname': host } },
-        spec: { ...current?.spec, holderIdentity, leaseDurationSeconds: DURATION_S, renewTime: microTime(new Date(now())) },
+        spec: { ...current?.spec, holderIdentity, leaseDurationSeconds: DURATION_S, renewTime: formatMicroTime(now()) },
       }),
     });
   };
