@@ -42,9 +42,11 @@ function goSyntax(v: unknown): string {
 
 /**
  * The decoding error of an embedded apiVersion or kind that is not a string ("spec.template.kind: Invalid value: 1:
- * must be a string"), as upstream's coercion of a request body fails; undefined when there is none.
+ * must be a string"), or of its metadata, which `metadataError` decodes as ObjectMeta ("spec.template.metadata:
+ * Invalid value: map[string]interface {}{...}: parsing time ..."), as upstream's coercion of a request body fails;
+ * undefined when there is none.
  */
-export function embeddedDecodingError(obj: unknown, schema: JSONSchemaProps | undefined): string | undefined {
+export function embeddedDecodingError(obj: unknown, schema: JSONSchemaProps | undefined, metadataError: (metadata: unknown) => string | undefined): string | undefined {
   let error: string | undefined;
   eachEmbedded(obj, schema, '', (o, path) => {
     for (const k of ['apiVersion', 'kind']) {
@@ -52,6 +54,8 @@ export function embeddedDecodingError(obj: unknown, schema: JSONSchemaProps | un
       const v = o[k];
       error = `${childPath(path, k)}: Invalid value: ${typeof v === 'number' || typeof v === 'boolean' ? String(v) : goSyntax(v)}: must be a string`;
     }
+    const metaError = error || o.metadata === undefined ? undefined : metadataError(o.metadata);
+    if (metaError) error = `${childPath(path, 'metadata')}: Invalid value: ${goSyntax(o.metadata)}: ${metaError}`;
   }, true);
   return error;
 }

@@ -19,7 +19,7 @@ import { setDynamicPrinter } from '../printers/index.js';
 import { setSelectableFields } from '../predicate.js';
 import { findFirst } from './jsonpath.js';
 import { SchemaIndex } from '../schema/index.js';
-import { TypeChecker } from '../schema/typecheck.js';
+import { DecodeError, TypeChecker } from '../schema/typecheck.js';
 import { createConverter, type Converter } from './conversion.js';
 import { ConversionCacher } from './conversion-cache.js';
 import { convertingStore, type ViewCodec } from '../generic/converting-store.js';
@@ -31,6 +31,7 @@ import { definitionName, versionDefinitions, withoutRequired } from './schema.js
 import { customResourceStrategy } from './strategy.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
+const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const metaIndex = new SchemaIndex(metaDefinitions);
 /** ObjectMeta with the alpha initializers field, for servers with the Initializers feature on. */
 const initializerMeta = { ...metaDefinitions, ...initializerMetaDefinitions(metaDefinitions) };
@@ -100,9 +101,12 @@ function decoderFor(crd: CustomResourceDefinition, v: CustomResourceDefinitionVe
   const meta = initializers ? initializerMetaIndex : metaIndex;
   const index = new SchemaIndex({ ...(initializers ? initializerMeta : metaDefinitions), ...defs });
   const apiVersion = apiVersionOf(group, v.name);
+  const types = new TypeChecker(index);
+  // upstream's objectmeta.GetObjectMeta: the metadata marshaled again (its keys sorted) and decoded into ObjectMeta
+  const metadataError = (metadata: unknown): string | undefined => (metadata === null ? undefined : types.decodeError(metadata, OBJECT_META, true));
   return {
     index,
-    types: new TypeChecker(index),
+    types,
     decode(obj, _target, ctx) {
       if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion) {
         throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersion})`);
@@ -113,7 +117,11 @@ function decoderFor(crd: CustomResourceDefinition, v: CustomResourceDefinitionVe
       obj.apiVersion = apiVersion;
       obj.kind = names.kind;
       const unknown = pruneCustomResource(meta, obj, schema);
-      const coerceError = embeddedDecodingError(obj, schema);
+      // an apply's result is converted by the field manager without decoding (the safe converter), and its
+      // creationTimestamp set by the server's, so only a body or a patch's result is decoded as ObjectMeta
+      const rootError = ctx.bodyFormat === 'apply' || obj.metadata === undefined ? undefined : metadataError(obj.metadata);
+      if (rootError) throw new DecodeError(rootError, names.kind, v.name);
+      const coerceError = embeddedDecodingError(obj, schema, metadataError);
       if (coerceError) throw badRequest(`${names.kind} in version "${v.name}" cannot be handled as a ${names.kind}: ${coerceError}`);
       reportStrictErrors(unknown, ctx, { kind: names.kind, version: v.name }, false);
       defaultCustomResource(obj, schema);

@@ -56,10 +56,18 @@ export class TypeChecker {
 
   /** Throws a DecodeError worded like upstream's decoder when `obj` does not have the definition's shape. */
   check(obj: unknown, definition: string, kind: string, version: string): void {
+    const error = this.decodeError(obj, definition);
+    if (error !== undefined) throw new DecodeError(error, kind, version);
+  }
+
+  /**
+   * The decoder's own words when `obj` does not have the definition's shape. `sortedKeys`: Go decodes a map it
+   * marshaled again (a custom resource's metadata, objectmeta.GetObjectMeta), whose keys json.Marshal sorts.
+   */
+  decodeError(obj: unknown, definition: string, sortedKeys = false): string | undefined {
     const validate = this.validatorFor(definition);
-    if (validate(obj)) return;
-    const error = firstOwnError(this.index, obj, refTo(definition)) ?? this.describe(validate.errors?.[0], definition);
-    throw new DecodeError(error, kind, version);
+    if (validate(obj)) return undefined;
+    return firstOwnError(this.index, obj, refTo(definition), sortedKeys) ?? this.describe(validate.errors?.[0], definition);
   }
 
   private describe(err: ErrorObject | undefined, definition: string): string {
@@ -98,7 +106,7 @@ function ownError(name: string, data: unknown): string | undefined {
  * The first value in document order whose own decoder fails. Go's decoder skips a value of the wrong JSON type
  * without looking inside, so neither is this walk.
  */
-function firstOwnError(index: SchemaIndex, value: unknown, schema: Schema): string | undefined {
+function firstOwnError(index: SchemaIndex, value: unknown, schema: Schema, sortedKeys: boolean): string | undefined {
   if (!index.anyBelow(schema, QUESTION, ownDecoder)) return undefined;
   const r = index.resolve(schema);
   if (ownDecoder(r)) return ownError(r.name!, value);
@@ -106,16 +114,18 @@ function firstOwnError(index: SchemaIndex, value: unknown, schema: Schema): stri
   if (Array.isArray(value)) {
     if (!s.items) return undefined;
     for (const item of value) {
-      const error = firstOwnError(index, item, s.items);
+      const error = firstOwnError(index, item, s.items, sortedKeys);
       if (error) return error;
     }
     return undefined;
   }
   if (!isPlainObject(value) || s.type !== 'object') return undefined;
   const additional = isPlainObject(s.additionalProperties) ? s.additionalProperties as Schema : undefined;
-  for (const [key, v] of Object.entries(value)) {
+  const entries = Object.entries(value);
+  if (sortedKeys) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [key, v] of entries) {
     const child = propertyOf(s, key) ?? additional;
-    const error = child && firstOwnError(index, v, child);
+    const error = child && firstOwnError(index, v, child, sortedKeys);
     if (error) return error;
   }
   return undefined;
