@@ -292,6 +292,17 @@ describe('protobuf watch', () => {
     expect(w.events.find((e) => e.object.metadata?.name === 'cfg')?.object).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', data: { a: 'b', empty: '' } });
   });
 
+  it('sends a bookmark as the zero object of the kind, as upstream\'s cacher makes it', async () => {
+    const w = await watch('/apis/apps/v1/namespaces/pb/deployments?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true',
+      `${PB};stream=watch`, (events) => events.some((e) => e.type === 'BOOKMARK'));
+    const bookmark = w.events.find((e) => e.type === 'BOOKMARK')!.object;
+    expect(bookmark).toEqual({
+      apiVersion: 'apps/v1', kind: 'Deployment',
+      metadata: { resourceVersion: expect.stringMatching(/^\d+$/), annotations: { 'k8s.io/initial-events-end': 'true' } },
+      spec: { replicas: 0, template: { metadata: {}, spec: {} }, strategy: {} }, status: {},
+    });
+  });
+
   it('reports a resourceVersion a watch-list cannot reach as an ERROR event carrying a protobuf Status', async () => {
     const w = await watch('/api/v1/namespaces/pb/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=999999999', CLIENT_GO, (events) => events.length > 0);
     expect(w.type).toBe(`${PB};stream=watch`);

@@ -14,6 +14,7 @@ import { negotiateOutput, type OutputFormat } from '../negotiation.js';
 import { setWarnings } from '../respond.js';
 import { PROTOBUF_WATCH_MEDIA_TYPE, protobufEventFrame, protobufObject, protobufPartialObjectMetadata, protobufWatchFrame, speaksProtobuf } from '../protobuf-response.js';
 import { includeObjectOf, partialObjectMetadata, toTable } from '../transform.js';
+import { bookmarkJson } from './watch-bookmark.js';
 
 /** Bytes a watcher may have queued unsent before it is cut off. */
 const MAX_BUFFERED = 8 * 1024 * 1024;
@@ -116,13 +117,11 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
     return `{"type":"${type}","object":${JSON.stringify(body)}}\n`;
   };
   const bookmark = (revision: number, annotations?: Record<string, string>): void => {
-    const meta: Record<string, unknown> = { resourceVersion: String(revision) };
-    if (annotations) meta.annotations = annotations;
-    const apiVersion = reg.rt.group ? `${reg.rt.group}/${reg.rt.version}` : reg.rt.version;
-    const obj = { kind: reg.rt.kind, apiVersion, metadata: meta };
+    // a custom resource's decoder is its own (structural pruning and defaulting)
+    const text = bookmarkJson(reg.rt, reg.deps.decoder.decode !== undefined, revision, annotations);
     // A metadata-only watcher decodes nothing but PartialObjectMetadata, bookmarks included.
-    if (protobuf || format.as === 'PartialObjectMetadata') write(encodeEvent('BOOKMARK', obj));
-    else write(`{"type":"BOOKMARK","object":${JSON.stringify(obj)}}\n`);
+    if (protobuf || format.as === 'PartialObjectMetadata') write(encodeEvent('BOOKMARK', JSON.parse(text) as KubeObject));
+    else write(`{"type":"BOOKMARK","object":${text}}\n`);
   };
 
   // A Status is never transformed (Table, PartialObjectMetadata).
