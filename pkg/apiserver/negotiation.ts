@@ -1,7 +1,7 @@
 // Content negotiation: which representation the client accepts (JSON, YAML, protobuf, Table,
 // PartialObjectMetadata) and how to read the body it sent.
 import { parseYamlBody } from '../apimachinery/yaml.js';
-import { badRequest, notAcceptable, unsupportedMediaType, unsupportedPatchType } from '../apimachinery/errors.js';
+import { badRequest, notAcceptable, StatusError, unsupportedMediaType, unsupportedPatchType } from '../apimachinery/errors.js';
 import { scanJson } from '../apimachinery/json-duplicates.js';
 import { goSyntaxError } from '../apimachinery/go-json-syntax.js';
 import { exceedsDepth, MAX_DEPTH } from '../apimachinery/nesting.js';
@@ -94,11 +94,17 @@ const PATCH_TYPES: Record<string, PatchType> = {
   'application/strategic-merge-patch+json': 'strategic',
   'application/apply-patch+yaml': 'apply',
 };
+const NON_STRATEGIC = Object.keys(PATCH_TYPES).filter((t) => PATCH_TYPES[t] !== 'strategic').join(', ');
 
-export function patchTypeOf(contentType: string | undefined): PatchType {
+/**
+ * A PATCH's type. One the resource does not take (`strategic` false: a custom resource's, on /status and /scale too,
+ * as upstream's crdHandler hands PatchResource only json, merge and apply) is refused before the body is read.
+ */
+export function patchTypeOf(contentType: string | undefined, strategic = true): PatchType {
   const t = mediaType(contentType);
   const p = PATCH_TYPES[t];
   if (!p) throw unsupportedPatchType();
+  if (p === 'strategic' && !strategic) throw new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${NON_STRATEGIC}`);
   return p;
 }
 

@@ -186,6 +186,20 @@ describe('custom resource definitions', () => {
     expect(smp.status).toBe(415);
   });
 
+  it('refuses a strategic merge patch of the resource and its subresources before reading the body, as upstream\'s crdHandler', async () => {
+    const accepted = 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml';
+    const path = '/apis/stable.example.com/v1/namespaces/default/crontabs/a';
+    for (const [url, body] of [[`${path}/scale`, '{"spec":{"replicas":3}}'], [`${path}/status`, '{"status":{}}'], [path, '{"spec":'], [`${path}/scale`, '{']]) {
+      const r = await s.api('PATCH', url!, body, { 'content-type': 'application/strategic-merge-patch+json' });
+      expect([url, r.status, r.body]).toEqual([url, 415, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: accepted, reason: 'UnsupportedMediaType', code: 415 }]);
+    }
+    // kubectl patch's default type: its error names the type and the CR's kind
+    const r = await s.kubectl('patch', 'crontab', 'a', '--subresource=scale', '-p', '{"spec":{"replicas":3}}');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim()).toBe(`error: application/strategic-merge-patch+json is not supported by stable.example.com/v1, Kind=CronTab: ${accepted}`);
+    expect(JSON.parse(await ok('get', 'crontab', 'a', '-o', 'json')).spec.replicas).not.toBe(3);
+  });
+
   it('selects by the CRD\'s selectableFields', async () => {
     const r = await s.kubectlWithInput(crontab('red1', '  cronSpec: "* * * * *"\n  color: red\n'), 'create', '-f', '-');
     expect(r.stderr).toBe('');

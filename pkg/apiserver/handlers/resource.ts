@@ -84,7 +84,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
       return sendObject(r, res, res.created ? 201 : 200);
     }
     case 'patch': {
-      const type = patchTypeOf(request.headers['content-type']);
+      const type = patchTypeOf(request.headers['content-type'], reg.strategy.strategicMergePatch !== false);
       const patch = decodeBody(request.body as Buffer, request.headers['content-type'], ctx, true);
       const res = await update(reg, ctx, patchBuilder(reg, ctx, info.name, type, patch, isTrue(q.force)));
       return sendObject(r, res, res.created ? 201 : 200);

@@ -46,7 +46,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
         return sendObject(r, kv);
       }
       const req: UpdateRequest = info.verb === 'patch'
-        ? patchBuilder(reg, ctx, info.name, patchTypeOf(request.headers['content-type']), body(), isTrue(q.force), info.subresource)
+        ? patchBuilder(reg, ctx, info.name, patchTypeOf(request.headers['content-type'], reg.strategy.strategicMergePatch !== false), body(), isTrue(q.force), info.subresource)
         : putRequest(reg, ctx, info.name, body(), { subresource: info.subresource });
       const field = SPEC_FIELD_OF[info.subresource];
       const shape = SHAPE_OF[info.subresource];
@@ -57,7 +57,7 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
       const scaleRt = { ...reg.rt, group: sub.group, version: sub.version, kind: sub.kind };
       const rs: Responder = { ...r, rt: scaleRt, tableOf: reg.rt };
       if (info.verb === 'get') return sendObject(rs, { object: getScale(reg, (await reg.get(ctx, info.name)).object) });
-      const patchType = info.verb === 'patch' ? patchTypeOf(request.headers['content-type']) : undefined;
+      const patchType = info.verb === 'patch' ? patchTypeOf(request.headers['content-type'], reg.strategy.strategicMergePatch !== false) : undefined;
       const res = await update(reg, ctx, scaleUpdate(reg, ctx, info.name, patchType ? body() : decodeScale(body(), ctx), patchType, isTrue(q.force)));
       return sendObject(rs, { object: getScale(reg, res.object) });
     }

@@ -22,9 +22,6 @@ import { DecodeError } from '../schema/typecheck.js';
 
 export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, type: PatchType, patch: unknown, force: boolean, subresource?: string): UpdateRequest {
   if (type === 'apply') return applyBuilder(reg, ctx, name, patch, force, subresource);
-  if (type === 'strategic' && reg.strategy.strategicMergePatch === false) {
-    throw new StatusError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
-  }
   return {
     name,
     subresource,
