@@ -7,18 +7,31 @@ import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import { propertyOf, refTo } from '../../../api/schema.js';
 import { isPlainObject, type SchemaIndex } from '../schema/index.js';
 import { pruneUnknown } from '../schema/prune.js';
+import { inGoMapOrder } from '../generic/strict-errors.js';
 import { childPath, itemSchema } from './schema.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
-/** Prunes `value` in place (`resourceRoot`: apiVersion, kind and metadata are the object's own); returns the paths of unknown fields, in document order. */
+/**
+ * Prunes `value` in place (`resourceRoot`: apiVersion, kind and metadata are the object's own); returns the paths of
+ * unknown fields in upstream's unstructuredSchemaCoercer's order: the root metadata's first (encoding/json marshals
+ * it with sorted keys before decoding it into ObjectMeta), then the pruned fields sorted (PruneWithOptions), then the
+ * embedded resources' metadata's sorted (CoerceWithOptions).
+ */
 export function pruneCustomResource(meta: SchemaIndex, value: unknown, schema: JSONSchemaProps | undefined, resourceRoot = true): string[] {
-  const unknown: string[] = [];
-  walk(meta, value, schema, '', resourceRoot, unknown);
-  return unknown;
+  const found: Unknown = { fields: [], embeddedMeta: [], rootMeta: [] };
+  walk(meta, value, schema, '', resourceRoot, found);
+  return [...inGoMapOrder(found.rootMeta), ...found.fields.sort(), ...found.embeddedMeta.sort()];
 }
 
-function walk(meta: SchemaIndex, value: unknown, s: JSONSchemaProps | undefined, path: string, embedded: boolean, unknown: string[]): void {
+/** The unknown fields met, by where upstream finds them. */
+interface Unknown {
+  fields: string[];
+  embeddedMeta: string[];
+  rootMeta: string[];
+}
+
+function walk(meta: SchemaIndex, value: unknown, s: JSONSchemaProps | undefined, path: string, embedded: boolean, unknown: Unknown): void {
   if (Array.isArray(value)) {
     const items = itemSchema(s);
     value.forEach((v, i) => {
@@ -34,7 +47,7 @@ function walk(meta: SchemaIndex, value: unknown, s: JSONSchemaProps | undefined,
     const v = value[key];
     if (embedded && (key === 'apiVersion' || key === 'kind')) continue;
     if (embedded && key === 'metadata') {
-      if (isPlainObject(v)) unknown.push(...pruneUnknown(meta, v, refTo(OBJECT_META), childPath(path, key)));
+      if (isPlainObject(v)) (path ? unknown.embeddedMeta : unknown.rootMeta).push(...pruneUnknown(meta, v, refTo(OBJECT_META), childPath(path, key)));
       continue;
     }
     const prop = propertyOf(s, key) ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
@@ -45,7 +58,7 @@ function walk(meta: SchemaIndex, value: unknown, s: JSONSchemaProps | undefined,
       }
       if (typeof v === 'object' && v !== null) walk(meta, v, prop, childPath(path, key), Boolean(prop['x-kubernetes-embedded-resource']), unknown);
     } else if (!preserve && s?.additionalProperties !== true) {
-      unknown.push(childPath(path, key));
+      unknown.fields.push(childPath(path, key));
       delete value[key];
     }
   }

@@ -106,7 +106,7 @@ function compareSegments(a: Segment[], b: Segment[]): number {
 }
 
 /** Paths in the order a walk of Go maps meets them: keys sorted at every level, list items by index. */
-function inGoMapOrder(paths: string[]): string[] {
+export function inGoMapOrder(paths: string[]): string[] {
   return paths.map((p) => ({ p, s: segmentsOf(p) })).sort((a, b) => compareSegments(a.s, b.s)).map((e) => e.p);
 }
 
