@@ -7,11 +7,10 @@ import { undici, type Undici } from '../../apimachinery/undici.js';
 import { goHttpsTransportError } from '../../apimachinery/go-net-errors.js';
 import { responseError } from '../../apimachinery/client-go-errors.js';
 import { resolveServiceEndpoint } from '../../apimachinery/service-endpoint.js';
+import { printedUrl, webhookUrl, type WebhookClientConfig } from '../../apimachinery/webhook-url.js';
 import type { AdmissionDeps } from '../deps.js';
 
-export interface ClientConfig {
-  url?: string;
-  service?: { namespace: string; name: string; path?: string; port?: number };
+export interface ClientConfig extends WebhookClientConfig {
   caBundle?: string;
 }
 
@@ -31,31 +30,17 @@ function agentFor(u: Undici, ca: string | undefined, servername: string | undefi
 }
 
 /**
- * The URL the call is made to and its host as Go prints it (with the port as configured, where WHATWG URLs drop
- * :443): for a service its DNS name and port, as upstream's client dials `<name>.<namespace>.svc:<port>` and
- * resolves that to an endpoint only as it connects.
- */
-function requestUrl(cc: ClientConfig): { u: URL; host: string } {
-  if (cc.url) {
-    const u = new URL(cc.url);
-    return { u, host: /^[a-z]+:\/\/([^/?#]*)/i.exec(cc.url)?.[1] ?? u.host };
-  }
-  const ref = cc.service;
-  if (!ref) throw new CallError('webhook has neither url nor service');
-  const host = `${ref.name}.${ref.namespace}.svc:${ref.port ?? 443}`;
-  return { u: new URL(`https://${host}${ref.path ?? ''}`), host };
-}
-
-/**
  * POSTs the review and returns the parsed response body; CallError on any transport or protocol failure. The call
  * lasts at most the webhook's timeout or what is left of the request's deadline, and its `timeout` parameter says
  * which, in whole seconds rounded up (as upstream's dispatcher tells the webhook).
  */
 export async function callWebhook(cc: ClientConfig, deps: AdmissionDeps, review: unknown, timeoutSeconds: number, deadline?: Deadline): Promise<Record<string, any>> {
-  const { u, host: shownHost } = requestUrl(cc);
+  const shown = webhookUrl(cc);
+  if (!shown) throw new CallError('webhook has neither url nor service');
+  const { u } = shown;
   const left = Math.min(timeoutSeconds * 1000, deadline ? deadline.at - Date.now() : Infinity);
   if (left > 0) u.searchParams.set('timeout', `${Math.ceil(left / 1000)}s`);
-  const failed = (why: string): CallError => new CallError(`failed to call webhook: Post "${u.protocol}//${shownHost}${u.pathname}${u.search}": ${why}`);
+  const failed = (why: string): CallError => new CallError(`failed to call webhook: Post "${printedUrl(shown)}": ${why}`);
   // a service's URL names it; the connection goes to one of its endpoints, verified by the service's DNS name
   let target = u;
   if (cc.service) {

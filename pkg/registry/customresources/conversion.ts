@@ -12,6 +12,7 @@ import { StatusError } from '../../apimachinery/errors.js';
 import { goHttpsTransportError } from '../../apimachinery/go-net-errors.js';
 import { responseError } from '../../apimachinery/client-go-errors.js';
 import { endpointUrl, resolveServiceEndpoint, type ServiceGetter } from '../../apimachinery/service-endpoint.js';
+import { printedUrl, webhookUrl } from '../../apimachinery/webhook-url.js';
 
 export interface Converter {
   /** Whether convert answers synchronously (no webhook). */
@@ -93,25 +94,20 @@ export function createConverter(group: string, conversion: CustomResourceConvers
     }
     return a;
   };
-  /** The URL as upstream's rest client prints it (a service by its DNS name), with the timeout parameter. */
-  const printed = (): URL => {
-    const ref = cfg.service;
-    const u = new URL(cfg.url ?? `https://${ref?.name}.${ref?.namespace}.svc:${ref?.port ?? 443}${ref?.path ?? ''}`);
-    u.searchParams.set('timeout', `${WEBHOOK_TIMEOUT_MS / 1000}s`);
-    return u;
-  };
   /** POSTs the review; the answer's body, or the rest client's error text. */
   const post = async (review: unknown): Promise<Record<string, any>> => {
-    const shown = printed();
-    const failed = (why: string): Error => new Error(`Post "${shown.toString()}": ${why}`);
-    let target = shown;
+    // the CRD's validation requires a URL or a service
+    const shown = webhookUrl(cfg)!;
+    shown.u.searchParams.set('timeout', `${WEBHOOK_TIMEOUT_MS / 1000}s`);
+    const failed = (why: string): Error => new Error(`Post "${printedUrl(shown)}": ${why}`);
+    let target = shown.u;
     let servername: string | undefined;
     if (cfg.service) {
       const ep = resolveServiceEndpoint(services, cfg.service);
       if (!ep.ok) throw failed(ep.message);
       target = new URL(`${endpointUrl(ep)}${cfg.service.path ?? ''}`);
-      target.search = shown.search;
-      servername = `${cfg.service.name}.${cfg.service.namespace}.svc`;
+      target.search = shown.u.search;
+      servername = shown.u.hostname;
     }
     const http = await undici();
     let res;
