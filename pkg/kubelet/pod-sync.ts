@@ -82,14 +82,25 @@ export interface PodRecord {
 const deletionGrace = (pod: KubeObject): number =>
   (pod.metadata?.deletionGracePeriodSeconds as number | undefined) ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30;
 
-/** Waits for `p`, or rejects with the signal's reason once it aborts. */
-const untilAborted = <T>(p: Promise<T>, signal?: AbortSignal): Promise<T> => {
-  if (!signal) return p;
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  let onAbort!: () => void;
-  const aborted = new Promise<never>((_, reject) => { onAbort = () => reject(signal.reason as Error); });
-  signal.addEventListener('abort', onAbort, { once: true });
-  return Promise.race([p, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+/**
+ * Waits for `work` (its failure is thrown), at most `ms` on `clock` when given (then goes on: the work is only left
+ * behind), and rejects with the signal's reason as soon as it aborts (upstream's cancelled context).
+ */
+const waitUpTo = async (clock: Clock, work: Promise<unknown>, ms: number | undefined, signal?: AbortSignal): Promise<void> => {
+  signal?.throwIfAborted();
+  const ended = new AbortController();
+  const end = (): void => ended.abort();
+  const over = new Promise<void>((resolve) => { ended.signal.addEventListener('abort', () => resolve(), { once: true }); });
+  const timer = ms === undefined ? undefined : clock.setTimer(end, ms);
+  signal?.addEventListener('abort', end, { once: true });
+  try {
+    await Promise.race([work, over]);
+  } finally {
+    timer?.cancel();
+    end();
+    signal?.removeEventListener('abort', end);
+  }
+  signal?.throwIfAborted();
 };
 
 export interface SyncerOptions {
@@ -631,43 +642,44 @@ export class PodSyncer {
   /**
    * preStop (within the grace period), then its turn (`after`: what must have stopped first, waited for within what
    * is left of the grace period), then SIGTERM and SIGKILL after what is left of it (at least 2 s, as upstream).
+   * `signal` ends it at once, as upstream's cancelled context: a hook or a stop under way is left to go on.
    */
-  private async stopWithHook(rec: PodRecord, c: ContainerStatus, grace: number, after: Promise<unknown>[] = []): Promise<void> {
+  private async stopWithHook(rec: PodRecord, c: ContainerStatus, grace: number, after: Promise<unknown>[] = [], signal?: AbortSignal): Promise<void> {
+    const clock = this.o.clock;
     const spec = [...((rec.pod.spec?.initContainers ?? []) as SpecContainer[]), ...((rec.pod.spec?.containers ?? []) as SpecContainer[])].find((s) => s.name === c.name);
     let left = grace;
     const hook = spec?.lifecycle?.preStop;
     if (hook && grace > 0 && c.state === 'running' && this.runsHooks()) {
-      const t0 = Date.now();
+      const t0 = clock.now();
+      let failed = false;
       // a hook still running when the grace period ends is only left behind; a failed one gets an event that says no
       // more than that, as upstream's (its output may hold secrets)
-      const failed = await Promise.race([
-        runHook(this.o.runtime, c.id, hook, { pod: rec.pod, container: c.name, podIp: rec.podIp, ports: spec.ports, timeoutSeconds: grace }).then((f) => f !== undefined),
-        new Promise<boolean>((r) => setTimeout(() => r(false), grace * 1000).unref()),
-      ]);
+      const ran = runHook(this.o.runtime, c.id, hook, { pod: rec.pod, container: c.name, podIp: rec.podIp, ports: spec.ports, timeoutSeconds: grace })
+        .then((f) => { failed = f !== undefined; });
+      await waitUpTo(clock, ran, grace * 1000, signal);
       if (failed) this.o.recorder.event(containerRef(rec.pod, c.name), 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
-      left = Math.max(2, grace - Math.floor((Date.now() - t0) / 1000));
+      left = Math.max(2, grace - Math.floor((clock.now() - t0) / 1000));
     }
     if (after.length && left > 0) {
-      const t0 = Date.now();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(after), new Promise<void>((r) => { timer = setTimeout(r, left * 1000).unref(); })]);
-      clearTimeout(timer);
-      left = Math.max(2, left - Math.floor((Date.now() - t0) / 1000));
+      const t0 = clock.now();
+      await waitUpTo(clock, Promise.all(after), left * 1000, signal);
+      left = Math.max(2, left - Math.floor((clock.now() - t0) / 1000));
     }
-    await this.o.runtime.stopContainer(c.id, left);
+    await waitUpTo(clock, this.o.runtime.stopContainer(c.id, left), undefined, signal);
   }
 
   /**
    * Stops every container (Killing events) within the grace period, then the sandbox; the pod is terminated. As
    * upstream's termination ordering, a sidecar is stopped only once every regular container and the sidecars after
    * it have (or the grace period is over); its preStop hook runs meanwhile. The grace period only ever shortens: a
-   * kill under way whose pod now asks for less (shortensKill) is cancelled through `signal`, and the next one stops
-   * the containers again with the shorter one, which the runtime's stop honours (an earlier SIGKILL), as upstream's.
+   * kill under way whose pod now asks for less (shortensKill) is cancelled through `signal` and goes no further, and
+   * the next one stops the containers again with the shorter one, which the runtime's stop honours (an earlier
+   * SIGKILL), as upstream's.
    */
   async kill(rec: PodRecord, graceOverride?: number, signal?: AbortSignal): Promise<void> {
     const grace = Math.min(graceOverride ?? deletionGrace(rec.pod), rec.gracePeriod ?? Infinity);
     rec.gracePeriod = grace;
-    await untilAborted(this.killPod(rec, grace), signal);
+    await this.killPod(rec, grace, signal);
     for (const name of [...rec.waiting.keys()]) {
       const w = rec.waiting.get(name)!;
       if (w.reason === 'CrashLoopBackOff') rec.waiting.delete(name);
@@ -681,8 +693,11 @@ export class PodSyncer {
     return !rec.terminated && rec.gracePeriod !== undefined && !!rec.pod.metadata?.deletionTimestamp && deletionGrace(rec.pod) < rec.gracePeriod;
   }
 
-  /** Upstream's killPodWithSyncResult: the containers stopped in order within `grace`, then every sandbox of the pod. */
-  private async killPod(rec: PodRecord, grace: number): Promise<void> {
+  /**
+   * Upstream's killPodWithSyncResult: the containers stopped in order within `grace`, then every sandbox of the pod;
+   * a cancelled kill (`signal`) stops no sandbox, as upstream's StopPodSandbox fails with the context.
+   */
+  private async killPod(rec: PodRecord, grace: number, signal?: AbortSignal): Promise<void> {
     const rt = this.o.runtime;
     const pod = rec.pod;
     const running = rt.listContainers(rec.uid).filter((c) => c.state === 'running' || c.state === 'created');
@@ -699,14 +714,17 @@ export class PodSyncer {
       if (i < 0) return [];
       return [...regular, sidecars[i + 1]].flatMap((n) => (n !== undefined && stopped.has(n) ? [stopped.get(n)!.done] : []));
     };
-    await Promise.all(running.map(async (c) => {
+    const results = await Promise.allSettled(running.map(async (c) => {
       this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Killing', `Stopping container ${c.name}`);
       try {
-        await this.stopWithHook(rec, c, grace, turnOf(c.name));
+        await this.stopWithHook(rec, c, grace, turnOf(c.name), signal);
       } finally {
         stopped.get(c.name)!.resolve();
       }
     }));
+    signal?.throwIfAborted();
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     // a sandbox whose pause died still holds its network until it is stopped
     for (const sb of rt.listPodSandboxes(rec.uid)) await rt.stopPodSandbox(sb.id);
   }

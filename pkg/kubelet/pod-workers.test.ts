@@ -60,6 +60,18 @@ describe('PodWorkers', () => {
     expect(rec.gracePeriod).toBe(5);
   });
 
+  it('a cancelled kill goes no further: only the kill that replaced it stops the sandbox', async () => {
+    const { clock, runtime, rec, deleteWith } = await setup();
+    const sandboxStops = vi.spyOn(runtime, 'stopPodSandbox');
+    deleteWith(60);
+    deleteWith(3);
+    await clock.advance(3_000);
+    await vi.waitFor(() => expect(rec.terminated).toBe(true));
+    expect(sandboxStops).toHaveBeenCalledTimes(1);
+    await clock.advance(60_000); // the first stop's deadline
+    expect(sandboxStops).toHaveBeenCalledTimes(1);
+  });
+
   it('a cancelled sync is not an error: the lane syncs again at once, with a fresh signal', async () => {
     const clock = new FakeClock(0);
     const warn = vi.fn();
