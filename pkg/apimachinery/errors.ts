@@ -110,7 +110,7 @@ export const fieldCause = (
 export const badRequest = (message: string): StatusError => new StatusError(400, 'BadRequest', message);
 /** An object whose namespace is not the request's (upstream's EnsureObjectNamespaceMatchesRequestNamespace). */
 export const namespaceMismatch = (): StatusError => badRequest('the namespace of the provided object does not match the namespace sent on the request');
-export const methodNotAllowed = (message: string): StatusError => new StatusError(405, 'MethodNotAllowed', message);
+export const methodNotAllowed = (message: string, details?: StatusDetails): StatusError => new StatusError(405, 'MethodNotAllowed', message, details);
 export const notAcceptable = (message: string): StatusError => new StatusError(406, 'NotAcceptable', message);
 /** A body of a type no decoder reads (upstream's NegotiateInputSerializer, which knows no patch types). */
 export const unsupportedMediaType = (): StatusError =>

@@ -2,7 +2,7 @@
 // pkg/registry/<group>/<resource>/strategy.go). Everything is optional; the defaults are the
 // generic behaviour.
 import type { KubeObject } from '../../api/types.js';
-import type { StatusCause } from '../apimachinery/errors.js';
+import type { GroupResource, StatusCause } from '../apimachinery/errors.js';
 import type { NameValidator } from '../apimachinery/names.js';
 import type { DeleteOptions, RequestContext } from './context.js';
 
@@ -77,6 +77,8 @@ export interface Strategy {
   beforeUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): UpdateSideEffects | void;
   /** Releases what beforeCreate took, once the object is gone (or the create failed). */
   afterDelete?(obj: KubeObject): void;
+  /** Throws while a POST may create nothing, before its body is read (a custom resource's while its CRD terminates). */
+  refuseCreate?(gr: GroupResource): void;
   /** Throws for a name that a DELETE of the one object may not remove (upstream's REST.Delete guards; not DeleteCollection's). */
   refuseDelete?(name: string): void;
   /**

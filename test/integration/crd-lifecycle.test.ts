@@ -61,6 +61,13 @@ describe('CRD deletion', () => {
       // still served for reads and deletes, the object is waiting for its finalizer
       const held = await s.api('GET', '/apis/life.example.com/v1/holds/h');
       expect(held.body.metadata.deletionTimestamp).toBeDefined();
+      // but no creates: upstream's crdHandler answers NewMethodNotSupported's Status, its message replaced, before
+      // the body is read (this one does not decode)
+      const refused = await s.api('POST', '/apis/life.example.com/v1/holds', { apiVersion: 'life.example.com/v1', kind: 'Hold', metadata: { name: 5 } });
+      expect([refused.status, refused.body]).toEqual([405, {
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating',
+        reason: 'MethodNotAllowed', details: { group: 'life.example.com', kind: 'holds' }, code: 405,
+      }]);
       expect((await s.api('PATCH', '/apis/life.example.com/v1/holds/h', { metadata: { finalizers: null } }, { 'content-type': 'application/merge-patch+json' })).status).toBe(200);
       await watch.until((evs) => evs.some((e) => e.type === 'DELETED'), 10_000, 'the CRD deleted');
       // the status write that records InstanceDeletionCompleted takes the last finalizer off: as upstream's store, it

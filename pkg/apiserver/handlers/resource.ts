@@ -71,6 +71,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
     case 'watch':
       return serveWatch(reg, ctx, request, reply, { ...listOptions(q), allowWatchBookmarks: isTrue(q.allowWatchBookmarks) }, info.name, int64Param(q.timeoutSeconds));
     case 'create': {
+      reg.strategy.refuseCreate?.(reg.gr);
       const body = decodeBody(request.body as Buffer, request.headers['content-type'], ctx);
       // core/v1 bindings store nothing: they bind the pod they name
       if (isLegacyBindings(reg)) return sendObject(r, { object: await bindLegacy(reg, ctx, body) }, 201);

@@ -2,7 +2,7 @@
 // validator.go): generation on every change outside metadata and status, status through /status when the
 // subresource is on, schema + embedded-resource + list-type + CEL validation as 422 field errors (an update's
 // unchanged values ratcheted), the scale subresource over the CRD's JSONPaths, strategic merge patch refused,
-// creates refused while the CRD terminates.
+// a POST's create refused while the CRD terminates.
 import type { CustomResourceSubresourceScale, JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import type { KubeObject, ObjectMeta } from '../../../api/types.js';
 import { fieldCause, methodNotAllowed, type StatusCause } from '../../apimachinery/errors.js';
@@ -105,8 +105,9 @@ export function customResourceStrategy(o: CustomResourceStrategyOptions): Strate
     // a finalizer that may clash with another writer's is warned of when added, not refused (upstream's built-ins refuse it)
     warningsOnCreate: (obj) => finalizerWarnings(obj.metadata?.finalizers),
     warningsOnUpdate: (obj, old) => finalizerWarnings(obj.metadata?.finalizers, old.metadata?.finalizers),
-    beforeCreate: () => {
-      if (o.terminating()) throw methodNotAllowed('create not allowed while custom resource definition is terminating');
+    // upstream's crdHandler, for the create verb alone: NewMethodNotSupported(GroupResource, verb), its message replaced
+    refuseCreate: (gr) => {
+      if (o.terminating()) throw methodNotAllowed('create not allowed while custom resource definition is terminating', { group: gr.group, kind: gr.resource });
     },
   };
   if (o.scale) strategy.scale = scaleAccess(o.scale);
