@@ -21,6 +21,9 @@ const SIGNALS: Signal[] = ['memory.available', 'nodefs.available'];
 const RESOURCE: Record<Signal, string> = { 'memory.available': 'memory', 'nodefs.available': 'ephemeral-storage' };
 export const CONDITION: Record<Signal, 'MemoryPressure' | 'DiskPressure'> = { 'memory.available': 'MemoryPressure', 'nodefs.available': 'DiskPressure' };
 
+/** The grace period an evicted pod's kill gets, whatever its own asks (upstream's immediateEvictionGracePeriodSeconds). */
+export const EVICTION_GRACE_SECONDS = 1;
+
 /** Parses --eviction-hard ("memory.available<100Mi,nodefs.available<10%"); throws on a malformed entry. */
 export const parseThresholds = (spec: string): Threshold[] => spec.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
   const m = /^([a-z.]+)<(.+)$/.exec(s);

@@ -85,11 +85,6 @@ export interface StaticPodOptions {
   evictionMonitoringMs?: number;
 }
 
-interface Record_ extends PodRecord {
-  /** Stop the containers within the grace period before forgetting the pod (a static pod's manifest went). */
-  stopGracefully?: boolean;
-}
-
 /** How long a stopping kubelet lets the pod syncs in progress run on (see PodWorkers.close). */
 const SYNCS_GRACE_MS = 2_000;
 
@@ -114,7 +109,7 @@ const sameSpecAndDeletion = (a: KubeObject, b: KubeObject): boolean => {
 export class NodeKubelet {
   readonly agent: NodeAgent;
   readonly statusManager: StatusManager;
-  private readonly records = new Map<string, Record_>();
+  private readonly records = new Map<string, PodRecord>();
   private readonly syncer: PodSyncer;
   private readonly workers: PodWorkers;
   private readonly pleg: Pleg;
@@ -208,7 +203,7 @@ export class NodeKubelet {
     if (o.staticPodPath) {
       this.staticPods = new StaticPodSource({
         dir: o.staticPodPath, nodeName: o.nodeName, client: o.client, logger: this.logger, clock: this.clock, checkMs: o.fileCheckFrequencyMs,
-        add: (pod) => this.podChanged(pod), remove: (pod) => this.podRemoved(pod, true),
+        add: (pod) => this.podChanged(pod), remove: (pod) => this.podRemoved(pod),
       });
     }
     this.pleg = new Pleg(o.runtime, this.clock, (uid) => { if (this.records.has(uid)) this.workers.update(uid); }, o.plegRelistMs);
@@ -302,8 +297,9 @@ export class NodeKubelet {
     if (!sameMeta) rec.volumesStale = true;
     rec.pod = pod;
     this.watcher?.track(uid, pod);
-    // a shorter grace period for a pod being killed cancels the kill, which starts over with it (upstream's UpdatePod)
-    if (!statusOnly) this.workers.update(uid, this.syncer.shortensKill(rec));
+    // a pod being killed whose grace period now works out otherwise has its kill cancelled, to start over with it
+    // (upstream's UpdatePod)
+    if (!statusOnly) this.workers.update(uid, this.syncer.changesKillGrace(rec));
   }
 
   /** The eviction manager chose this pod: it fails with reason Evicted and its containers are killed. */
@@ -335,15 +331,17 @@ export class NodeKubelet {
     }, this.o.syncFrequencyMs ?? 60_000);
   }
 
-  /** The pod left the API (or its static manifest went: then gracefully): its containers and sandbox go. */
-  podRemoved(pod: KubeObject, gracefully = false): void {
+  /**
+   * The pod left the API (a force delete, or its deletion's end) or its static manifest went: its containers are
+   * killed as a deleted pod's, then they and its sandboxes go. As upstream's deletePod, that is no new grace period:
+   * a kill under way goes on with its own.
+   */
+  podRemoved(pod: KubeObject): void {
     if (isMirrorPod(pod)) { this.staticPods?.mirrorRemoved(pod); return; }
     const rec = this.records.get(pod.metadata!.uid!);
     if (!rec) return;
     rec.removed = true;
-    rec.stopGracefully = gracefully;
-    // a pod gone from the API (a force delete) is not waited for through a kill under way with a longer grace period
-    this.workers.update(rec.uid, !gracefully);
+    this.workers.update(rec.uid);
   }
 
   /**
@@ -438,7 +436,8 @@ export class NodeKubelet {
     if (rec.removed) {
       this.probes.forget(uid);
       this.watcher?.forget(uid);
-      if (rec.stopGracefully) await this.syncer.kill(rec);
+      // the pod as last seen: a force-deleted pod's containers get its grace period, as upstream's SyncTerminatingPod
+      await this.syncer.kill(rec, undefined, signal);
       await this.syncer.remove(uid);
       this.records.delete(uid);
       this.statusManager.forget(uid);

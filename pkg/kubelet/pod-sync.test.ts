@@ -323,6 +323,20 @@ describe('PodSyncer', () => {
     expect((st.conditions as { type: string; status: string }[]).find((c) => c.type === 'PodReadyToStartContainers')?.status).toBe('False');
   });
 
+  it('stops the containers of a pod deleted with less than 2 s, or evicted (1 s), with 2 s: upstream\'s least before SIGKILL', async () => {
+    for (const end of ['deleted', 'evicted']) {
+      const { syncer, runtime } = setup();
+      const rec = record({ terminationGracePeriodSeconds: 30 });
+      await syncer.sync(rec);
+      const stops = recordStops(runtime);
+      if (end === 'deleted') rec.pod = { ...rec.pod, metadata: { ...rec.pod.metadata, deletionTimestamp: '2026-01-01T00:00:01Z', deletionGracePeriodSeconds: 1 } };
+      else rec.failed = { reason: 'Evicted', message: 'The node was low on resource: memory.' };
+      await syncer.sync(rec);
+      expect(stops).toEqual(['c:2']);
+      expect(rec.gracePeriod).toBe(1);
+    }
+  });
+
   it('a pod deleted while its image is pulled: the sync in flight creates nothing more (upstream cancels it)', async () => {
     const { syncer, events, runtime } = setup();
     const rec = record({ containers: [{ name: 'a', image: 'nginx:1.27' }, { name: 'b', image: 'busybox:1.36' }] });

@@ -9,6 +9,8 @@ import { attemptsOf, generatePodStatus, KUBELET_CONDITIONS, type PodRuntimeView,
 import type { Footprint } from './admission.js';
 import { removeContainerAndLogs } from './log-manager.js';
 import { containerRef } from './container-ref.js';
+import { EVICTION_GRACE_SECONDS } from './eviction.js';
+import { effectiveGracePeriod, MIN_STOP_SECONDS } from './grace-period.js';
 import { runHook, type Hook } from './lifecycle-hooks.js';
 import { linuxResources } from './sandbox/cgroups.js';
 import { hostNetworkHostsFile, podDnsConfig, type DnsSettings } from './sandbox/dns.js';
@@ -74,13 +76,9 @@ export interface PodRecord {
   footprint?: Footprint;
   /** The termination messages of its exited containers, by container id, each read once (process runtime only). */
   messages?: Map<string, string>;
-  /** The grace period its kill began with, in seconds: a later kill may only shorten it (upstream's podSyncStatus). */
+  /** The grace period of its kill so far, in seconds (upstream's podSyncStatus.gracePeriod; see effectiveGracePeriod). */
   gracePeriod?: number;
 }
-
-/** The grace period a deleted pod asks for: the API's deletionGracePeriodSeconds, else its spec's. */
-const deletionGrace = (pod: KubeObject): number =>
-  (pod.metadata?.deletionGracePeriodSeconds as number | undefined) ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30;
 
 /**
  * Waits for `work` (its failure is thrown), at most `ms` on `clock` when given (then goes on: the work is only left
@@ -288,7 +286,11 @@ export class PodSyncer {
     rec.requeueAt = undefined;
     if (pod.metadata?.deletionTimestamp) { await this.kill(rec, undefined, signal); return; }
     const phase = pod.status?.phase as string | undefined;
-    if (rec.terminated || rec.failed || phase === 'Succeeded' || phase === 'Failed') { await this.kill(rec, 0, signal); return; }
+    if (rec.terminated || rec.failed || phase === 'Succeeded' || phase === 'Failed') {
+      // an evicted pod is killed at once, whatever its own grace period (a 0 would fall back to it)
+      await this.kill(rec, rec.failed?.reason === 'Evicted' && !rec.failed.rejected ? EVICTION_GRACE_SECONDS : undefined, signal);
+      return;
+    }
     const startTime = this.markStarted(rec);
     const deadline = pod.spec?.activeDeadlineSeconds as number | undefined;
     if (deadline !== undefined) {
@@ -297,7 +299,7 @@ export class PodSyncer {
         const message = 'Pod was active on the node longer than the specified deadline';
         this.o.recorder.event(pod, 'Normal', 'DeadlineExceeded', message);
         rec.failed = { reason: 'DeadlineExceeded', message };
-        await this.kill(rec, (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30, signal);
+        await this.kill(rec, undefined, signal);
         return;
       }
       rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + left);
@@ -640,44 +642,46 @@ export class PodSyncer {
   private runsHooks(): boolean { return typeof (this.o.runtime as { probe?: unknown }).probe !== 'function'; }
 
   /**
-   * preStop (within the grace period), then its turn (`after`: what must have stopped first, waited for within what
-   * is left of the grace period), then SIGTERM and SIGKILL after what is left of it (at least 2 s, as upstream).
-   * `signal` ends it at once, as upstream's cancelled context: a hook or a stop under way is left to go on.
+   * Upstream's killContainer: the preStop hook within the grace period, then the container's turn (`after`: what
+   * must have stopped first) within what is left of it, then SIGTERM, and SIGKILL once what is left has passed, at
+   * least MIN_STOP_SECONDS. Each step takes its whole seconds off, as upstream truncates them. `signal` ends the kill
+   * at once, as upstream's cancelled context: a hook or a stop under way is left to go on.
    */
   private async stopWithHook(rec: PodRecord, c: ContainerStatus, grace: number, after: Promise<unknown>[] = [], signal?: AbortSignal): Promise<void> {
     const clock = this.o.clock;
     const spec = [...((rec.pod.spec?.initContainers ?? []) as SpecContainer[]), ...((rec.pod.spec?.containers ?? []) as SpecContainer[])].find((s) => s.name === c.name);
+    const secondsSince = (t0: number): number => Math.floor((clock.now() - t0) / 1000);
     let left = grace;
     const hook = spec?.lifecycle?.preStop;
-    if (hook && grace > 0 && c.state === 'running' && this.runsHooks()) {
+    if (hook && left > 0 && c.state === 'running' && this.runsHooks()) {
       const t0 = clock.now();
       let failed = false;
       // a hook still running when the grace period ends is only left behind; a failed one gets an event that says no
       // more than that, as upstream's (its output may hold secrets)
-      const ran = runHook(this.o.runtime, c.id, hook, { pod: rec.pod, container: c.name, podIp: rec.podIp, ports: spec.ports, timeoutSeconds: grace })
+      const ran = runHook(this.o.runtime, c.id, hook, { pod: rec.pod, container: c.name, podIp: rec.podIp, ports: spec.ports, timeoutSeconds: left })
         .then((f) => { failed = f !== undefined; });
-      await waitUpTo(clock, ran, grace * 1000, signal);
+      await waitUpTo(clock, ran, left * 1000, signal);
       if (failed) this.o.recorder.event(containerRef(rec.pod, c.name), 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
-      left = Math.max(2, grace - Math.floor((clock.now() - t0) / 1000));
+      left -= secondsSince(t0);
     }
     if (after.length && left > 0) {
       const t0 = clock.now();
       await waitUpTo(clock, Promise.all(after), left * 1000, signal);
-      left = Math.max(2, left - Math.floor((clock.now() - t0) / 1000));
+      left -= secondsSince(t0);
     }
-    await waitUpTo(clock, this.o.runtime.stopContainer(c.id, left), undefined, signal);
+    await waitUpTo(clock, this.o.runtime.stopContainer(c.id, Math.max(MIN_STOP_SECONDS, left)), undefined, signal);
   }
 
   /**
-   * Stops every container (Killing events) within the grace period, then the sandbox; the pod is terminated. As
-   * upstream's termination ordering, a sidecar is stopped only once every regular container and the sidecars after
-   * it have (or the grace period is over); its preStop hook runs meanwhile. The grace period only ever shortens: a
-   * kill under way whose pod now asks for less (shortensKill) is cancelled through `signal` and goes no further, and
-   * the next one stops the containers again with the shorter one, which the runtime's stop honours (an earlier
-   * SIGKILL), as upstream's.
+   * Stops every container (Killing events) within the kill's grace period, then the sandbox; the pod is terminated.
+   * As upstream's termination ordering, a sidecar is stopped only once every regular container and the sidecars after
+   * it have (or the grace period is over); its preStop hook runs meanwhile. The grace period is upstream's
+   * (effectiveGracePeriod, `override` the kubelet's own): a kill under way whose pod's grace period now works out
+   * otherwise (changesKillGrace) is cancelled through `signal` and goes no further, and the next one stops the
+   * containers again with the new one (their preStop hooks run again), which the runtime's stop honours.
    */
-  async kill(rec: PodRecord, graceOverride?: number, signal?: AbortSignal): Promise<void> {
-    const grace = Math.min(graceOverride ?? deletionGrace(rec.pod), rec.gracePeriod ?? Infinity);
+  async kill(rec: PodRecord, override?: number, signal?: AbortSignal): Promise<void> {
+    const grace = effectiveGracePeriod(rec.gracePeriod, rec.pod, override);
     rec.gracePeriod = grace;
     await this.killPod(rec, grace, signal);
     for (const name of [...rec.waiting.keys()]) {
@@ -688,9 +692,12 @@ export class PodSyncer {
     rec.terminated = true;
   }
 
-  /** A kill of the pod is under way, and its pod now asks for a shorter grace period than the kill has. */
-  shortensKill(rec: PodRecord): boolean {
-    return !rec.terminated && rec.gracePeriod !== undefined && !!rec.pod.metadata?.deletionTimestamp && deletionGrace(rec.pod) < rec.gracePeriod;
+  /**
+   * A kill of the pod is under way and its grace period now works out otherwise (upstream's wasGracePeriodShortened):
+   * a shorter deletion grace period, or a force delete's 0 that falls back to the spec's.
+   */
+  changesKillGrace(rec: PodRecord): boolean {
+    return !rec.terminated && rec.gracePeriod !== undefined && effectiveGracePeriod(rec.gracePeriod, rec.pod) !== rec.gracePeriod;
   }
 
   /**

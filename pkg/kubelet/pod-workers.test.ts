@@ -9,10 +9,22 @@ import { FakeRuntime } from './runtime/fake.js';
 
 const logger = pino({ level: 'silent' });
 
-/** A pod whose container ignores SIGTERM: each stop ends it once its timeout has passed on the clock. */
-const setup = async () => {
+/**
+ * A pod (`spec` added to its own) whose container ignores SIGTERM: each stop ends it once its timeout has passed on
+ * the clock. `hookSeconds`: the runtime runs hooks (as the process runtime does), each exec taking that long.
+ */
+const setup = async (spec: Record<string, unknown> = {}, hookSeconds?: number) => {
   const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
   const runtime = new FakeRuntime({ clock });
+  const execs: number[] = [];
+  if (hookSeconds !== undefined) {
+    // the fake runtime answers probes itself, which tells the syncer it runs no hooks
+    Object.defineProperty(runtime, 'probe', { value: undefined });
+    vi.spyOn(runtime, 'execSync').mockImplementation((_id, _cmd, timeout) => {
+      execs.push(timeout ?? 0);
+      return new Promise((resolve) => { clock.setTimer(() => resolve({ stdout: '', stderr: '', exitCode: 0 }), hookSeconds * 1000); });
+    });
+  }
   const stops: number[] = [];
   const stop = runtime.stopContainer.bind(runtime);
   vi.spyOn(runtime, 'stopContainer').mockImplementation((id, timeout) => {
@@ -23,7 +35,7 @@ const setup = async () => {
   const syncer = new PodSyncer({ runtime, recorder, clock, logger, hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 } });
   const rec: PodRecord = {
     uid: 'u1', waiting: new Map(), terminated: false,
-    pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', uid: 'u1' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } as KubeObject,
+    pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns', uid: 'u1' }, spec: { containers: [{ name: 'c', image: 'busybox' }], ...spec } } as KubeObject,
   };
   await syncer.sync(rec);
   expect(runtime.listContainers('u1').map((c) => c.state)).toEqual(['running']);
@@ -31,17 +43,21 @@ const setup = async () => {
   /** The API's pod deleted with `grace`, handed to the workers as the kubelet does. */
   const deleteWith = (grace: number): void => {
     rec.pod = { ...rec.pod, metadata: { ...rec.pod.metadata, deletionTimestamp: '2026-01-01T00:01:00Z', deletionGracePeriodSeconds: grace } };
-    workers.update('u1', syncer.shortensKill(rec));
+    workers.update('u1', syncer.changesKillGrace(rec));
   };
-  return { clock, runtime, stops, rec, workers, deleteWith };
+  return { clock, runtime, stops, execs, rec, workers, deleteWith };
 };
 
 describe('PodWorkers', () => {
-  it('restarts a kill under way with a shortened grace period: the container goes at the shorter deadline', async () => {
-    const { clock, runtime, stops, rec, deleteWith } = await setup();
+  it.each([
+    { how: 'a delete with less grace', spec: {}, second: 3 },
+    // a delete may ask for longer than the spec; a force delete's 0 then falls back to the spec's 3 s
+    { how: 'a force delete down to the spec\'s grace period', spec: { terminationGracePeriodSeconds: 3 }, second: 0 },
+  ])('restarts a kill under way shortened by $how: the container goes at the shorter deadline', async ({ spec, second }) => {
+    const { clock, runtime, stops, rec, deleteWith } = await setup(spec);
     deleteWith(60);
     await vi.waitFor(() => expect(stops).toEqual([60]));
-    deleteWith(3);
+    deleteWith(second);
     await vi.waitFor(() => expect(stops).toEqual([60, 3]));
     await clock.advance(3_000);
     await vi.waitFor(() => expect(rec.terminated).toBe(true));
@@ -70,6 +86,35 @@ describe('PodWorkers', () => {
     expect(sandboxStops).toHaveBeenCalledTimes(1);
     await clock.advance(60_000); // the first stop's deadline
     expect(sandboxStops).toHaveBeenCalledTimes(1);
+  });
+
+  it('a force delete of a pod being killed keeps the kill\'s grace period: 1.32 takes the spec\'s for a 0', async () => {
+    const { clock, stops, rec, deleteWith } = await setup({ terminationGracePeriodSeconds: 60 });
+    deleteWith(60);
+    await vi.waitFor(() => expect(stops).toEqual([60]));
+    deleteWith(0);
+    await clock.advance(59_000);
+    expect(rec.terminated).toBe(false);
+    await clock.advance(1_000);
+    await vi.waitFor(() => expect(rec.terminated).toBe(true));
+    expect(stops).toEqual([60]);
+  });
+
+  it('a kill shortened during the preStop hook runs the hook again within the new grace period; the stop gets at least 2 s', async () => {
+    const preStop = { exec: { command: ['sh', '-c', 'sleep 30'] } };
+    const { clock, stops, execs, rec, deleteWith } = await setup({ containers: [{ name: 'c', image: 'busybox', lifecycle: { preStop } }] }, 30);
+    deleteWith(60);
+    await vi.waitFor(() => expect(execs).toEqual([60]));
+    await clock.advance(5_000);
+    deleteWith(10);
+    await vi.waitFor(() => expect(execs).toEqual([60, 10]));
+    // the hook is still running when the 10 s are over: the container is stopped with the least a stop gets
+    await clock.advance(9_000);
+    expect(stops).toEqual([]);
+    await clock.advance(1_000);
+    await vi.waitFor(() => expect(stops).toEqual([2]));
+    await clock.advance(2_000);
+    await vi.waitFor(() => expect(rec.terminated).toBe(true));
   });
 
   it('a cancelled sync is not an error: the lane syncs again at once, with a fresh signal', async () => {

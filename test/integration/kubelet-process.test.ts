@@ -191,18 +191,21 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect((await api.kubectl('logs', 'flaky')).stdout).toBe('attempt 3\n');
   });
 
+  /** A pod whose container, its postStart and preStop hooks and its SIGTERM write in turn to `file` (5 s of grace). */
+  const hooked = (name: string, file: string): KubeObject => pod(name, {
+    spec: {
+      terminationGracePeriodSeconds: 5,
+      containers: [{
+        name: 'sh', image: 'busybox', env: [{ name: 'F', value: file }],
+        command: ['sh', '-c', 'trap "echo term >> $F; exit 0" TERM; while true; do sleep 0.1; done'],
+        lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo poststart >> $F'] } }, preStop: { exec: { command: ['sh', '-c', 'echo prestop >> $F'] } } },
+      }],
+    },
+  });
+
   it('runs postStart after the start, and preStop before SIGTERM when the pod is deleted', async () => {
     const file = join(rootDir, 'hooks.txt');
-    await createBound(admin, pod('hooked', {
-      spec: {
-        terminationGracePeriodSeconds: 5,
-        containers: [{
-          name: 'sh', image: 'busybox', env: [{ name: 'F', value: file }],
-          command: ['sh', '-c', 'trap "echo term >> $F; exit 0" TERM; while true; do sleep 0.1; done'],
-          lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo poststart >> $F'] } }, preStop: { exec: { command: ['sh', '-c', 'echo prestop >> $F'] } } },
-        }],
-      },
-    }), NODE);
+    await createBound(admin, hooked('hooked', file), NODE);
     await phase('hooked', 'Running');
     await eventually(async () => (await readFile(file, 'utf8').catch(() => '')).includes('poststart'), 10_000, 'postStart ran');
     await admin.pods('default').delete('hooked');
@@ -494,11 +497,12 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
   });
 
-  it('shortens the kill of a pod already terminating: a second delete with less grace, or a force delete, ends its container sooner', async () => {
-    const stubborn = (name: string) => pod(name, {
-      spec: { terminationGracePeriodSeconds: 60, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'trap "" TERM; while true; do sleep 0.1; done'] }] },
+  it('shortens the kill of a pod already terminating: a second delete with less grace, or a force delete down to the pod\'s own grace period', async () => {
+    const stubborn = (name: string, grace: number) => pod(name, {
+      spec: { terminationGracePeriodSeconds: grace, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'trap "" TERM; while true; do sleep 0.1; done'] }] },
     });
-    const uids = await Promise.all(['shortened', 'forced'].map(async (name) => (await createBound(admin, stubborn(name), NODE)).metadata!.uid!));
+    // a delete may ask for longer than the spec's grace period; a force delete's 0 then falls back to the spec's (1.32's kubelet)
+    const uids = await Promise.all([stubborn('shortened', 60), stubborn('forced', 3)].map(async (p) => (await createBound(admin, p, NODE)).metadata!.uid!));
     await Promise.all(['shortened', 'forced'].map((name) => phase(name, 'Running')));
     await Promise.all(['shortened', 'forced'].map((name) => admin.pods('default').delete(name, { gracePeriodSeconds: 60 })));
     // the kubelet has begun the 60 s kill (the status written while it is killed comes first)
@@ -508,9 +512,21 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await admin.pods('default').delete('shortened', { gracePeriodSeconds: 2 });
     await admin.pods('default').delete('forced', { gracePeriodSeconds: 0 });
     const stopped = (uid: string): boolean => runtime.listContainers(uid).every((c) => c.state !== 'running');
-    await eventually(async () => stopped(uids[1]!), 5_000, 'forced container killed');
+    await eventually(async () => stopped(uids[1]!), 10_000, 'forced container killed');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(2_500); // SIGKILL once the spec's 3 s have passed, not at once
     await eventually(async () => { try { await get('shortened'); return false; } catch { return stopped(uids[0]!); } }, 10_000, 'shortened gone');
     expect(Date.now() - t0).toBeLessThan(15_000);
+  });
+
+  it('kills a force-deleted pod as a deleted one, with its own grace period: its preStop hook, then SIGTERM', async () => {
+    const file = join(rootDir, 'force-deleted.txt');
+    await createBound(admin, hooked('force-deleted', file), NODE);
+    const uid = (await phase('force-deleted', 'Running')).metadata!.uid!;
+    await eventually(async () => (await readFile(file, 'utf8').catch(() => '')).includes('poststart'), 10_000, 'postStart ran');
+    const del = await api.kubectl('delete', 'pod', 'force-deleted', '--grace-period=0', '--force');
+    expect(del.code, del.stderr).toBe(0);
+    await eventually(async () => runtime.listContainers(uid).length === 0, 15_000, 'its container removed');
+    expect(await readFile(file, 'utf8')).toBe('poststart\nprestop\nterm\n');
   });
 
   it('stops a container as the init of its PID namespace: SIGTERM reaches it only through a handler (else SIGKILL, 137), unless the pod shares one', async () => {
