@@ -138,6 +138,57 @@ describe('paging', () => {
   });
 });
 
+// Upstream's continue token (storage.EncodeContinue) holds the start key relative to the list's key prefix, so a
+// token is not tied to the list it came from; DecodeContinue checks the token (encoding/json's words) and the key
+// (path.Clean must leave it as it is) before it is put under the list's prefix.
+describe('continue tokens', () => {
+  const token = (t: unknown): string => Buffer.from(JSON.stringify(t)).toString('base64url');
+  const decoded = (t: string): unknown => JSON.parse(Buffer.from(t, 'base64url').toString('utf8'));
+  const page = (ns: string, continueToken: string, limit = 10) =>
+    s.api('GET', `/api/v1/namespaces/${ns}/configmaps?limit=${limit}&continue=${encodeURIComponent(continueToken)}`);
+
+  it('hold the start key relative to the list: one namespace\'s token lists another from the same name on', async () => {
+    for (const ns of ['p-rel-a', 'p-rel-b']) {
+      await namespace(s, ns);
+      await createMany(s, ns, 4, (i) => `n-${i}`);
+    }
+    const first = await list(s, '/api/v1/namespaces/p-rel-a/configmaps?limit=2');
+    expect(names(first)).toEqual(['n-0', 'n-1']);
+    expect(decoded(first.metadata.continue)).toEqual({ v: 'meta.k8s.io/v1', rv: Number(first.metadata.resourceVersion), start: 'n-1\u0000' });
+    const other = await page('p-rel-b', first.metadata.continue);
+    expect([other.status, names(other.body)]).toEqual([200, ['n-2', 'n-3']]);
+    // across namespaces the start holds the namespace too
+    const all = await list(s, '/api/v1/configmaps?limit=1');
+    expect((decoded(all.metadata.continue) as { start: string }).start).toBe(`${all.items[0].metadata.namespace}/${all.items[0].metadata.name}\u0000`);
+    // a start key of the client's own, in any case of the field names, from it on (inclusive), at the latest state
+    const own = await page('p-rel-b', token({ V: 'meta.k8s.io/v1', RV: -5, START: 'n-2' }));
+    expect([own.status, names(own.body)]).toEqual([200, ['n-2', 'n-3']]);
+    // and a token made before the change, holding the absolute key of the last item, still continues its list
+    const old = await page('p-rel-a', token({ v: 'meta.k8s.io/v1', rv: Number(first.metadata.resourceVersion), start: '/registry/configmaps/p-rel-a/n-1' }));
+    expect([old.status, names(old.body)]).toEqual([200, ['n-2', 'n-3']]);
+  });
+
+  it('are refused in DecodeContinue\'s words', async () => {
+    const refused = async (t: unknown): Promise<string> => {
+      const r = await page('default', typeof t === 'string' ? t : token(t), 1);
+      expect(r.status).toBe(400);
+      return r.body.message;
+    };
+    const invalid = 'invalid continue token: continue key is not valid';
+    expect(await refused({ v: 'meta.k8s.io/v1', rv: 5, start: '../x' })).toBe(`${invalid}: ../x`);
+    expect(await refused({ v: 'meta.k8s.io/v1', rv: 5, start: 'a//b' })).toBe(`${invalid}: a//b`);
+    expect(await refused({ v: 'meta.k8s.io/v1', rv: 5, start: 'a/' })).toBe(`${invalid}: a/`);
+    expect(await refused({ v: 'meta.k8s.io/v1', rv: 0, start: 'a' })).toBe(`${invalid}: incorrect encoded start resourceVersion (version meta.k8s.io/v1)`);
+    expect(await refused({ v: 'meta.k8s.io/v1', rv: 5 })).toBe(`${invalid}: encoded start key empty (version meta.k8s.io/v1)`);
+    expect(await refused({ v: 'v2', rv: 5, start: 'a' })).toBe(`${invalid}: server does not recognize this encoded version v2`);
+    expect(await refused(null)).toBe(`${invalid}: server does not recognize this encoded version `);
+    expect(await refused(5)).toBe(`${invalid}: json: cannot unmarshal number into Go value of type storage.continueToken`);
+    expect(await refused({ v: 'meta.k8s.io/v1', rv: '5', start: 'a' })).toBe(`${invalid}: json: cannot unmarshal string into Go struct field continueToken.rv of type int64`);
+    expect(await refused({ v: 'meta.k8s.io/v1', rv: 1.5, start: 'a' })).toBe(`${invalid}: json: cannot unmarshal number 1.5 into Go struct field continueToken.rv of type int64`);
+    expect(await refused({ v: 1, rv: 5, start: 'a' })).toBe(`${invalid}: json: cannot unmarshal number into Go struct field continueToken.v of type string`);
+  });
+});
+
 describe('resourceVersion semantics of list', () => {
   it('resourceVersion=0 is served from the cache in full: limit is ignored, as upstream\'s watch cache does', async () => {
     await namespace(s, 'p-zero');

@@ -130,18 +130,17 @@ export class Registry {
     const { cacher, store } = this.deps;
     const prefix = listPrefix(this.rt, ctx.namespace);
     let limit = opts.limit && opts.limit > 0 ? opts.limit : undefined;
-    let continueKey: string | undefined;
+    let startKey: string | undefined;
     let at: number | undefined;
     const rv = opts.resourceVersion ?? '';
     if (opts.continue) {
+      const token = decodeContinue(opts.continue, prefix);
       if (rv !== '' && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
-      const token = decodeContinue(opts.continue);
-      if (!token.startKey.startsWith(prefix)) throw badRequest('invalid continue token: continue key is not valid: key does not match the list');
-      continueKey = token.startKey;
+      startKey = token.startKey;
       if (token.resourceVersion > 0) {
         at = token.resourceVersion;
         if (at < store.compactedRevision() || at < cacher.oldestRevision()) {
-          throw new ExpiredContinue(encodeContinue({ resourceVersion: -1, startKey: token.startKey }));
+          throw new ExpiredContinue(encodeContinue(-1, token.startKey, prefix));
         }
       }
       await this.fresh();
@@ -157,10 +156,11 @@ export class Registry {
         if (n < store.compactedRevision() || n < cacher.oldestRevision()) throw gone('The resourceVersion for the provided list is too old.');
       }
     }
-    const res = cacher.list({ prefix, predicate, limit, continueKey, revision: at });
+    const res = cacher.list({ prefix, predicate, limit, startKey, revision: at });
     const out: ListResult = { items: res.items, resourceVersion: String(res.revision) };
     if (res.nextKey !== undefined) {
-      out.continue = encodeContinue({ resourceVersion: res.revision, startKey: res.nextKey });
+      // upstream's PrepareContinueToken: the next page starts right after the last key
+      out.continue = encodeContinue(res.revision, `${res.nextKey}\0`, prefix);
       if (!opts.labelSelector && !opts.fieldSelector) out.remainingItemCount = res.remaining;
     }
     return out;

@@ -58,7 +58,7 @@ describe('Cacher started on a store with kept events', () => {
     const page1 = cacher.list({ prefix: PODS, revision: at, limit: 3 });
     expect([names(page1.items), page1.revision, page1.remaining]).toEqual([['a@1', 'b@2', 'c@3'], at, 1]);
     await store.delete(key('d')); // after the snapshot: the next page still has it
-    const page2 = cacher.list({ prefix: PODS, revision: at, limit: 3, continueKey: page1.nextKey });
+    const page2 = cacher.list({ prefix: PODS, revision: at, limit: 3, startKey: `${page1.nextKey}\0` });
     expect([names(page2.items), page2.nextKey]).toEqual([['d@4'], undefined]);
     expect(names(cacher.list({ prefix: PODS }).items)).toEqual(['a@1', 'c@7', 'e@8']);
 

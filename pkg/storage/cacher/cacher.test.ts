@@ -79,27 +79,28 @@ describe('Cacher', () => {
     expect(page1).toMatchObject({ nextKey: key('a', 'p3'), remaining: 6 });
 
     const names: string[] = [];
-    let continueKey: string | undefined;
+    let startKey: string | undefined;
     do {
-      const page = cacher.list({ prefix: `${PODS}a/`, predicate: isWeb, limit: 2, continueKey });
+      const page = cacher.list({ prefix: `${PODS}a/`, predicate: isWeb, limit: 2, startKey });
       names.push(...page.items.map((kv) => kv.object.metadata!.name!));
       if (page.nextKey) expect(page.remaining).toBe(5 - names.length);
-      continueKey = page.nextKey;
-    } while (continueKey);
+      startKey = page.nextKey === undefined ? undefined : `${page.nextKey}\0`;
+    } while (startKey);
     expect(names).toEqual(['p1', 'p3', 'p5', 'p7', 'p9']);
     expect(() => cacher.list({ prefix: '/registry/services/' })).toThrow();
     cacher.stop();
   });
 
-  it('lists 10,000 objects from memory: the cached entries themselves, paged after the continue key', async () => {
+  it('lists 10,000 objects from memory: the cached entries themselves, paged from the start key', async () => {
     const store = createMemoryStore();
     await Promise.all(Array.from({ length: 10_000 }, (_, i) => store.create(key(`ns${i % 10}`, `p${i}`), pod(`ns${i % 10}`, `p${i}`))));
     const cacher = await started(store);
     const all = cacher.list({ prefix: PODS });
-    const page = cacher.list({ prefix: `${PODS}ns3/`, limit: 500, continueKey: key('ns3', 'p5003') });
+    const page = cacher.list({ prefix: `${PODS}ns3/`, limit: 500, startKey: key('ns3', 'p5003') });
     expect(all.items).toHaveLength(10_000);
     expect(page.items).toHaveLength(500);
-    expect(page.items.every((kv) => kv.key > key('ns3', 'p5003') && kv.key.startsWith(`${PODS}ns3/`))).toBe(true);
+    expect(page.items[0]!.key).toBe(key('ns3', 'p5003')); // inclusive, as etcd's range start
+    expect(page.items.every((kv) => kv.key >= key('ns3', 'p5003') && kv.key.startsWith(`${PODS}ns3/`))).toBe(true);
     // nothing copied or parsed per list: a second list hands out the very same entries
     expect(cacher.list({ prefix: PODS }).items[4321]).toBe(all.items[4321]);
     cacher.stop();

@@ -27,8 +27,8 @@ export interface CacheListOptions {
   prefix: string;
   predicate?: Predicate;
   limit?: number;
-  /** Start after this key (the nextKey of the previous page). */
-  continueKey?: string;
+  /** Start at this key (inclusive; the nextKey of the previous page and a NUL, as etcd's range start). */
+  startKey?: string;
   /**
    * List the state as of this revision (a paged list's snapshot, resourceVersionMatch=Exact), rebuilt from the
    * history; throws StorageError 'Compacted' when it is older than the history kept. Default: the current state.
@@ -230,7 +230,7 @@ export class Cacher {
     const { prefix, predicate } = opts;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
     let i = this.keys.lowerBound(prefix);
-    if (opts.continueKey !== undefined) i = Math.max(i, this.keys.upperBound(opts.continueKey));
+    if (opts.startKey !== undefined) i = Math.max(i, this.keys.lowerBound(opts.startKey));
     const items: KeyValue[] = [];
     for (; i < this.keys.length && items.length < limit; i++) {
       const key = this.keys.at(i);
@@ -270,17 +270,17 @@ export class Cacher {
    */
   private listAt(opts: CacheListOptions, at: number): CacheListResult {
     if (at < this.ring.oldestResumable) throw this.compacted(opts.prefix, at, this.ring.oldestResumable);
-    const { prefix, predicate, continueKey } = opts;
+    const { prefix, predicate, startKey } = opts;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
     const past = new Map<string, KeyValue | undefined>();
     for (const ev of this.ring.since(at)) {
       if (ev.key.startsWith(prefix) && !past.has(ev.key)) past.set(ev.key, ev.type === 'ADDED' ? undefined : ev.prev);
     }
-    const after = (key: string): boolean => continueKey === undefined || key > continueKey;
+    const after = (key: string): boolean => startKey === undefined || key >= startKey;
     // Keys gone since `at` are not in the sorted index: merge them in.
     const removed = [...past.keys()].filter((k) => !this.objects.has(k) && after(k)).sort();
     let i = this.keys.lowerBound(prefix);
-    if (continueKey !== undefined) i = Math.max(i, this.keys.upperBound(continueKey));
+    if (startKey !== undefined) i = Math.max(i, this.keys.lowerBound(startKey));
     let j = 0;
     const items: KeyValue[] = [];
     let remaining = 0;

@@ -31,7 +31,7 @@ describe('Cacher.list at a revision', () => {
     const page1 = cacher.list({ prefix: PODS, revision: at, predicate: isWeb, limit: 2 });
     expect(names(page1.items)).toEqual(['a@1', 'b@2']);
     expect([page1.nextKey, page1.remaining]).toEqual([key('b'), 2]);
-    const page2 = cacher.list({ prefix: PODS, revision: at, predicate: isWeb, limit: 2, continueKey: page1.nextKey });
+    const page2 = cacher.list({ prefix: PODS, revision: at, predicate: isWeb, limit: 2, startKey: `${page1.nextKey}\0` });
     expect(names(page2.items)).toEqual(['c@3', 'd@4']);
     expect(page2.nextKey).toBeUndefined();
 
