@@ -218,6 +218,20 @@ describe('custom resource definitions', () => {
     expect(mf.fieldsV1['f:spec']).toMatchObject({ 'f:cronSpec': {}, 'f:labels': { 'f:a': {} } });
   });
 
+  it('a create owns the spec it wrote with the spec\'s own path, /status the status it adds (a custom resource\'s zero object is empty)', async () => {
+    expect((await s.kubectlWithInput(crontab('mf', '  cronSpec: "* * * * *"\n  labels: {a: b}\n  extra: {x: {z: 1}}\n'), 'create', '-f', '-')).stderr).toBe('');
+    await ok('patch', 'crontab', 'mf', '--subresource=status', '--type=merge', '-p', '{"status":{"replicas":1}}');
+    const obj = JSON.parse(await ok('get', 'crontab', 'mf', '-o', 'json', '--show-managed-fields'));
+    const byManager = Object.fromEntries(obj.metadata.managedFields.map((m: { manager: string; fieldsV1: unknown }) => [m.manager, m.fieldsV1]));
+    expect(byManager['kubectl-create']).toEqual({
+      'f:spec': {
+        '.': {}, 'f:cronSpec': {}, 'f:extra': { '.': {}, 'f:x': { '.': {}, 'f:z': {} } }, 'f:image': {}, 'f:labels': { '.': {}, 'f:a': {} },
+        'f:maxReplicas': {}, 'f:replicas': {},
+      },
+    });
+    expect(byManager['kubectl-patch']).toEqual({ 'f:status': { '.': {}, 'f:replicas': {} } });
+  });
+
   it('explains the kind from its schema', async () => {
     const out = await ok('explain', 'crontab.spec');
     expect(out).toContain('KIND:       CronTab');

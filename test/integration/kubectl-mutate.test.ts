@@ -250,6 +250,28 @@ describe('kubectl apply --server-side', () => {
     expect(labelled).toMatchObject({ manager: 'kubectl-label', operation: 'Update', fieldsV1: { 'f:metadata': { 'f:labels': { 'f:tier': {} } } } });
   });
 
+  it('owns what a create added to the zero Deployment: its pointer structs with their own path, not its value structs', async () => {
+    const dep = JSON.parse(await ok(s.kubectl('create', 'deployment', 'mfcheck', '--image=nginx', '--dry-run=server', '-o', 'json', '--show-managed-fields')));
+    const nginx = { '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {}, 'f:resources': {}, 'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {} };
+    // as a cluster's managedFields show it: no "." under spec, strategy, template or containers (there in the zero
+    // object, containers as null), none for the template's creationTimestamp (null there too)
+    expect(dep.metadata.managedFields).toEqual([expect.objectContaining({ manager: 'kubectl-create', operation: 'Update' })]);
+    expect(dep.metadata.managedFields[0].fieldsV1).toEqual({
+      'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+      'f:spec': {
+        'f:progressDeadlineSeconds': {}, 'f:replicas': {}, 'f:revisionHistoryLimit': {}, 'f:selector': {},
+        'f:strategy': { 'f:rollingUpdate': { '.': {}, 'f:maxSurge': {}, 'f:maxUnavailable': {} }, 'f:type': {} },
+        'f:template': {
+          'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+          'f:spec': {
+            'f:containers': { 'k:{"name":"nginx"}': nginx },
+            'f:dnsPolicy': {}, 'f:restartPolicy': {}, 'f:schedulerName': {}, 'f:securityContext': {}, 'f:terminationGracePeriodSeconds': {},
+          },
+        },
+      },
+    });
+  });
+
   it('refuses fields the schema does not declare, as structured-merge-diff words it, whatever --validate says', async () => {
     const manifest = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ssa-typo}\nspec:\n  selector: {matchLabels: {app: t}}\n  replica: 2\n'
       + '  template:\n    metadata: {labels: {app: t}}\n    spec: {containers: [{name: c, image: nginx, imagePolicy: Always}]}\n';

@@ -10,13 +10,14 @@
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest } from '../errors.js';
 import { resolveSchema } from '../schema-lookup.js';
-import { compareObjects, withoutManagedFields } from './compare.js';
+import { compareObjects, createdPaths, withoutManagedFields } from './compare.js';
 import { conflictError, decodeEntries, encodeEntries, sameManager, stripIgnored, type Entry } from './entries.js';
 import { difference, intersect, pathOf, union } from './fieldpath.js';
 import { KUBECTL_MANAGER, LAST_APPLIED_ANNOTATION, syncLastApplied, takeoverAllowed } from './last-applied.js';
 import { mergeApplied, removeFields } from './merge.js';
 import type { UpdateOptions } from './update.js';
 import { fieldSetOf } from './walk.js';
+import { zeroObjectOf } from './zero-object.js';
 
 export interface ApplyOptions extends UpdateOptions {
   force: boolean;
@@ -39,8 +40,9 @@ export const apply = (live: KubeObject | undefined, applied: KubeObject, manager
   const current = withoutManagedFields(live);
 
   let entries = decodeEntries(live?.metadata?.managedFields);
+  // upstream's skipNonApplied records an untracked object as an update of the kind's zero object
   if (current && entries.length === 0) {
-    entries = [{ manager: BEFORE_FIRST_APPLY, operation: 'Update', apiVersion: opts.apiVersion, time: opts.now, set: compareObjects(undefined, current, schema, lookup, opts.ignore).changed }];
+    entries = [{ manager: BEFORE_FIRST_APPLY, operation: 'Update', apiVersion: opts.apiVersion, time: opts.now, set: createdPaths(current, schema, lookup, zeroObjectOf(opts.rootDefinition, lookup), opts.ignore) }];
   }
   const me = { manager, operation: 'Apply' as const, apiVersion: opts.apiVersion, subresource: opts.subresource };
   const previous = entries.find((e) => sameManager(e, me));
@@ -53,7 +55,8 @@ export const apply = (live: KubeObject | undefined, applied: KubeObject, manager
     merged = removeFields(merged, schema, lookup, difference(previous.set, keep), keep) as KubeObject;
   }
 
-  const { changed, removed } = compareObjects(current, merged, schema, lookup, opts.ignore);
+  // a create has nobody else to take fields from or conflict with
+  const { changed, removed } = current ? compareObjects(current, merged, schema, lookup, opts.ignore) : { changed: appliedSet, removed: new Set<string>() };
   let conflicts = others.flatMap((entry) => [...intersect(entry.set, changed)].map((key) => ({ entry, key })));
   if (conflicts.length > 0 && !opts.force && manager === KUBECTL_MANAGER) {
     const allowed = takeoverAllowed(current, schema, lookup, opts.apiVersion);

@@ -1,13 +1,16 @@
-// What a write changed, in field paths: the input of ownership transfer for both apply and update.
+// What a write changed, in field paths: the input of ownership transfer for both apply and update
+// (structured-merge-diff's Compare: Added and Modified are `changed`).
 //
 //   compareObjects(old, next, schema, lookup, ignore?): { changed: FieldSet; removed: FieldSet }
+//   createdPaths(next, schema, lookup, zero, ignore?): FieldSet   // a create's, against the kind's zero object
 import type { Schema } from '../../../api/schema.js';
 import type { KubeObject } from '../../../api/types.js';
 import { jsonEqual } from '../json-equal.js';
 import type { SchemaLookup } from '../schema-lookup.js';
 import { fieldPE, type FieldSet, type Path } from './fieldpath.js';
 import { stripIgnored } from './entries.js';
-import { childKey, childOf, classify, flatten, flattenAt, isObj, ownsContainer, requiredFields, ROOT_KEY, type Place } from './walk.js';
+import { childKey, childOf, classify, CONTAINER, EMPTY, flatten, flattenAt, isObj, ROOT_KEY, type Place } from './walk.js';
+import type { ZeroStruct } from './zero-object.js';
 
 export interface Comparison {
   /** Added or modified (upstream's Added ∪ Modified). */
@@ -23,39 +26,51 @@ export const withoutManagedFields = (obj: KubeObject | undefined): KubeObject | 
   return { ...obj, metadata };
 };
 
-export const compareObjects = (old: KubeObject | undefined, next: KubeObject, schema: Schema | undefined, lookup: SchemaLookup, ignore?: Path[]): Comparison => {
+/**
+ * What a create of `next` changes: upstream compares it with scope.Creater.New(kind), the kind's `zero` object
+ * (zero-object.ts), so a map or list is the writer's only where that object lacks it.
+ */
+export const createdPaths = (next: KubeObject, schema: Schema | undefined, lookup: SchemaLookup, zero: ZeroStruct, ignore?: Path[]): FieldSet =>
+  stripIgnored(new Set(flatten(withoutManagedFields(next), schema, lookup, false, zero).keys()), ignore);
+
+export const compareObjects = (old: KubeObject, next: KubeObject, schema: Schema | undefined, lookup: SchemaLookup, ignore?: Path[]): Comparison => {
   const changed: FieldSet = new Set();
   const removed: FieldSet = new Set();
-  const after = withoutManagedFields(next);
-  // A create changes every path: their values are never compared.
-  if (!old) for (const k of flatten(after, schema, lookup, false).keys()) changed.add(k);
-  else diff(withoutManagedFields(old), after, schema, lookup, { at: ROOT_KEY, nested: false, required: false }, changed, removed);
+  diff(withoutManagedFields(old), withoutManagedFields(next), schema, lookup, { at: ROOT_KEY, nested: false }, changed, removed);
   return { changed: stripIgnored(changed, ignore), removed: stripIgnored(removed, ignore) };
 };
+
+const isNonEmptyObj = (v: unknown): v is Record<string, unknown> => isObj(v) && Object.keys(v).length > 0;
+
+/**
+ * Whether a path both sides have holds the same value as structured-merge-diff compares it: a map or list is a leaf
+ * only when both sides are empty or null; otherwise its contents are compared, never the container itself.
+ */
+const sameValue = (before: string, after: string): boolean =>
+  before === after
+  || (before === CONTAINER && (after === EMPTY || after === 'null'))
+  || (after === CONTAINER && (before === EMPTY || before === 'null'));
 
 /**
  * The paths below `place` that `b` adds or changes and those it removes from `a`. Equal subtrees are
  * skipped without being walked, and maps and structs present on both sides are compared field by field,
- * so the cost follows the size of the change, not of the object.
+ * so the cost follows the size of the change, not of the object. A map or struct both sides have is neither
+ * added nor removed (upstream's compare marks a container only where one side lacks it); null beside a non-empty
+ * one is the empty one.
  */
 const diff = (a: unknown, b: unknown, schema: Schema | undefined, lookup: SchemaLookup, place: Place, changed: FieldSet, removed: FieldSet): void => {
   if (jsonEqual(a, b)) return;
-  if (isObj(a) && isObj(b)) {
-    const node = classify(b, schema, lookup);
-    if ((node.kind === 'struct' || node.kind === 'map') && classify(a, schema, lookup).kind === node.kind) {
-      const keysA = Object.keys(a);
-      const keysB = Object.keys(b);
-      const ownA = ownsContainer(node, keysA.length, true, place.nested, place.required);
-      const ownB = ownsContainer(node, keysB.length, true, place.nested, place.required);
-      if (ownB && !ownA) changed.add(place.at);
-      if (ownA && !ownB) removed.add(place.at);
-      const req = requiredFields(node.schema);
+  const x = a === null && isNonEmptyObj(b) ? {} : a;
+  const y = b === null && isNonEmptyObj(a) ? {} : b;
+  if (isObj(x) && isObj(y)) {
+    const node = classify(y, schema, lookup);
+    if ((node.kind === 'struct' || node.kind === 'map') && classify(x, schema, lookup).kind === node.kind) {
       // equal fields (shared by reference, mostly, after a patch) are passed before their path key is built
       const field = (k: string): void => {
-        if (!jsonEqual(a[k], b[k])) diff(a[k], b[k], childOf(node, k, lookup), lookup, { at: childKey(place.at, fieldPE(k)), nested: true, required: req?.has(k) ?? false }, changed, removed);
+        if (!jsonEqual(x[k], y[k])) diff(x[k], y[k], childOf(node, k, lookup), lookup, { at: childKey(place.at, fieldPE(k)), nested: true }, changed, removed);
       };
-      for (const k of keysB) field(k);
-      for (const k of keysA) if (!Object.hasOwn(b, k)) field(k);
+      for (const k of Object.keys(y)) field(k);
+      for (const k of Object.keys(x)) if (!Object.hasOwn(y, k)) field(k);
       return;
     }
   }
@@ -66,6 +81,9 @@ const diff = (a: unknown, b: unknown, schema: Schema | undefined, lookup: Schema
   }
   const before = flattenAt(a, schema, lookup, place);
   const after = flattenAt(b, schema, lookup, place);
-  for (const [k, v] of after) if (before.get(k) !== v) changed.add(k);
+  for (const [k, v] of after) {
+    const w = before.get(k);
+    if (w === undefined || !sameValue(w, v)) changed.add(k);
+  }
   for (const k of before.keys()) if (!after.has(k)) removed.add(k);
 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { kind, mapList, obj, str, strMap, type Schema } from '../../../api/schema.js';
 import type { KubeObject } from '../../../api/types.js';
 import { DEPLOYMENT, lookup } from '../testdata/schemas.js';
 import { defaultManager } from './entries.js';
@@ -136,6 +137,77 @@ describe('updateManagedFields on stored entries', () => {
     const out = updateManagedFields(created, { ...created, spec }, 'kubectl-create', opts(T2));
     expect((entry(out, 'kubectl-create')?.fieldsV1 as any)['f:spec']['f:replicas']).toBeUndefined();
     expect((entry(out, 'kubectl-create')?.fieldsV1 as any)['f:spec']['f:template']).toBeDefined();
+  });
+});
+
+describe('updateManagedFields: what was not there before is the writer\'s own, containers included', () => {
+  // upstream's create compares with scope.Creater.New(kind); structured-merge-diff's compare adds a map or list's own
+  // path where the old object lacks it
+  const WIDGET = 'com.example.v1.Widget';
+  const widget = kind({ group: 'example.com', version: 'v1', kind: 'Widget' }, {
+    spec: obj({
+      atomicObj: obj({ x: str() }, undefined, { 'x-kubernetes-map-type': 'atomic' }),
+      labelsMap: strMap(), nested: obj({ a: str() }, undefined, { nullable: true }), items: mapList(obj({ name: str() }), 'name'),
+    }, undefined, { required: ['nested'] }),
+    status: obj({ conditions: mapList(obj({ type: str(), status: str() }), 'type') }),
+  });
+  const crLookup = (name: string): Schema | undefined => (name === WIDGET ? widget : lookup(name));
+  const crOpts = (now = T1, extra: Record<string, unknown> = {}) => opts(now, { lookup: crLookup, rootDefinition: WIDGET, apiVersion: 'example.com/v1', ...extra });
+  const cr = (spec: Record<string, unknown>): KubeObject => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', labels: { a: '1' } }, spec });
+  const fields = (o: KubeObject, manager: string) => entry(o, manager)?.fieldsV1 as any;
+
+  it('owns every object and list of a created custom resource, spec included (its zero object is an empty Unstructured)', () => {
+    const out = updateManagedFields(undefined, cr({ atomicObj: { x: '1' }, labelsMap: { k: 'v' }, nested: { a: '1' }, items: [{ name: 'i' }] }), 'kubectl-create', crOpts(T1, { ignore: [['f:status']] }));
+    expect(fields(out, 'kubectl-create')).toEqual({
+      'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } },
+      'f:spec': {
+        '.': {}, 'f:atomicObj': {}, 'f:items': { '.': {}, 'k:{"name":"i"}': { '.': {}, 'f:name': {} } },
+        'f:labelsMap': { '.': {}, 'f:k': {} }, 'f:nested': { '.': {}, 'f:a': {} },
+      },
+    });
+  });
+
+  it('owns the status a /status write adds and the struct an update adds, its own path with its fields', () => {
+    const created = updateManagedFields(undefined, cr({ labelsMap: {} }), 'kubectl-create', crOpts(T1, { ignore: [['f:status']] }));
+    expect(fields(created, 'kubectl-create')['f:spec']).toEqual({ '.': {}, 'f:labelsMap': {} });
+    const status = updateManagedFields(created, { ...created, status: { conditions: [{ type: 'Ready', status: 'True' }] } }, 'controller', crOpts(T2, { subresource: 'status', ignore: [['f:spec']] }));
+    expect(fields(status, 'controller')).toEqual({
+      'f:status': { '.': {}, 'f:conditions': { '.': {}, 'k:{"type":"Ready"}': { '.': {}, 'f:status': {}, 'f:type': {} } } },
+    });
+    const defaulted = updateManagedFields(status, { ...status, spec: { labelsMap: { k: 'v' }, nested: { a: 'x' } } }, 'defaulter', crOpts(T2, { ignore: [['f:status']] }));
+    // the labels map was there (empty): only its new key is the writer's
+    expect(fields(defaulted, 'defaulter')).toEqual({ 'f:spec': { 'f:labelsMap': { 'f:k': {} }, 'f:nested': { '.': {}, 'f:a': {} } } });
+  });
+
+  it('fills a null map without owning it, and owns an empty one set over null (structured-merge-diff\'s leaf)', () => {
+    const created = updateManagedFields(undefined, cr({ nested: null }), 'kubectl-create', crOpts());
+    const filled = updateManagedFields(created, { ...created, spec: { nested: { a: '1' } } }, 'filler', crOpts(T2));
+    expect(fields(filled, 'filler')).toEqual({ 'f:spec': { 'f:nested': { 'f:a': {} } } });
+    const emptied = updateManagedFields(created, { ...created, spec: { nested: {} } }, 'emptier', crOpts(T2));
+    expect(fields(emptied, 'emptier')).toEqual({ 'f:spec': { 'f:nested': {} } });
+    const cleared = updateManagedFields(filled, { ...filled, spec: { nested: null } }, 'clearer', crOpts(T2));
+    expect(fields(cleared, 'filler')).toBeUndefined();
+    expect(fields(cleared, 'clearer')).toBeUndefined();
+  });
+
+  it('owns a built-in\'s pointer struct an update adds (a Deployment\'s rollingUpdate), not the value struct above it', () => {
+    const d = deploy();
+    const created = updateManagedFields(undefined, { ...d, spec: { ...d.spec, strategy: { type: 'Recreate' } } }, 'kubectl-create', opts());
+    expect(fields(created, 'kubectl-create')['f:spec']['f:strategy']).toEqual({ 'f:type': {} });
+    const rolling = { ...created, spec: { ...created.spec, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '1' } } } };
+    expect(fields(updateManagedFields(created, rolling, 'kubectl-edit', opts(T2)), 'kubectl-edit')).toEqual({
+      'f:spec': { 'f:strategy': { 'f:rollingUpdate': { '.': {}, 'f:maxSurge': {} }, 'f:type': {} } },
+    });
+  });
+
+  it('compares a create that sends managedFields with the zero object too', () => {
+    const plain = deploy();
+    // the zero Deployment's template has creationTimestamp: null already
+    const d = { ...plain, spec: { ...plain.spec, template: { metadata: { creationTimestamp: null }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } } } };
+    const sent: KubeObject = { ...d, metadata: { ...d.metadata, managedFields: [{ manager: 'other', operation: 'Update', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:paused': {} } } }] } };
+    const mine = fields(updateManagedFields(undefined, sent, 'kubectl-create', opts()), 'kubectl-create');
+    expect(mine).toEqual(fields(updateManagedFields(undefined, d, 'kubectl-create', opts()), 'kubectl-create'));
+    expect(mine['f:spec']['f:template']).toEqual({ 'f:spec': { 'f:containers': { 'k:{"name":"nginx"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } });
   });
 });
 

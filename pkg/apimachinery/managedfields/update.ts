@@ -9,10 +9,11 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Schema } from '../../../api/schema.js';
 import type { KubeObject, ManagedFieldsEntry } from '../../../api/types.js';
 import { resolveSchema, type SchemaLookup } from '../schema-lookup.js';
-import { compareObjects, withoutManagedFields } from './compare.js';
+import { compareObjects, createdPaths, withoutManagedFields, type Comparison } from './compare.js';
 import { capUpdateManagers, decodeEntries, encodeEntries, entryHas, ignoredWith, sameManager, type Entry } from './entries.js';
 import { difference, fieldPE, union, type Path } from './fieldpath.js';
 import { createdFieldsV1, isObj } from './walk.js';
+import { zeroObjectOf, type ZeroStruct } from './zero-object.js';
 
 export interface UpdateOptions {
   lookup: SchemaLookup;
@@ -50,10 +51,10 @@ const startingEntries = (old: KubeObject | undefined, next: KubeObject, subresou
   return decoded.length > 0 ? decoded : live;
 };
 
-/** A create nobody tracked before: the writer owns every path, written straight into FieldsV1. */
-const created = (next: KubeObject, manager: string, schema: Schema | undefined, opts: UpdateOptions): KubeObject => {
-  let fieldsV1 = createdFieldsV1(next, schema, opts.lookup, ignoredWith(opts.ignore));
-  // metadata is never a member itself (an empty one owns nothing)
+/** A create nobody tracked before: the writer owns every path it wrote, written straight into FieldsV1. */
+const created = (next: KubeObject, manager: string, schema: Schema | undefined, zero: ZeroStruct, opts: UpdateOptions): KubeObject => {
+  let fieldsV1 = createdFieldsV1(next, schema, opts.lookup, ignoredWith(opts.ignore), zero);
+  // metadata is never a member itself (upstream's stripMeta; a custom resource's zero object lacks it)
   const meta = fieldsV1?.[fieldPE('metadata')] as Record<string, unknown> | undefined;
   if (meta) {
     const { '.': _member, ...rest } = meta;
@@ -74,13 +75,8 @@ const created = (next: KubeObject, manager: string, schema: Schema | undefined, 
   return { ...next, metadata };
 };
 
-export const updateManagedFields = (old: KubeObject | undefined, next: KubeObject, manager: string, opts: UpdateOptions): KubeObject => {
-  const entries = startingEntries(old, next, opts.subresource);
-  // An existing object nobody tracks stays untracked until someone applies (upstream's skipNonApplied).
-  if (old && entries.length === 0) return withoutManagedFields(next)!;
-  const schema = resolveSchema(opts.lookup(opts.rootDefinition), opts.lookup);
-  if (!old && entries.length === 0) return created(next, manager, schema, opts);
-  const { changed, removed } = compareObjects(old, next, schema, opts.lookup, opts.ignore);
+/** The entries after a write that changed and removed what `comparison` says. */
+const tracked = (entries: Entry[], { changed, removed }: Comparison, next: KubeObject, manager: string, opts: UpdateOptions): KubeObject => {
   const me = { manager, operation: 'Update' as const, apiVersion: opts.apiVersion, subresource: opts.subresource };
   const touched = [...changed, ...removed];
   const others = entries.filter((e) => !sameManager(e, me))
@@ -97,4 +93,16 @@ export const updateManagedFields = (old: KubeObject | undefined, next: KubeObjec
   if (encoded) metadata.managedFields = encoded;
   else delete metadata.managedFields;
   return { ...next, metadata };
+};
+
+export const updateManagedFields = (old: KubeObject | undefined, next: KubeObject, manager: string, opts: UpdateOptions): KubeObject => {
+  const entries = startingEntries(old, next, opts.subresource);
+  // An existing object nobody tracks stays untracked until someone applies (upstream's skipNonApplied).
+  if (old && entries.length === 0) return withoutManagedFields(next)!;
+  const schema = resolveSchema(opts.lookup(opts.rootDefinition), opts.lookup);
+  if (old) return tracked(entries, compareObjects(old, next, schema, opts.lookup, opts.ignore), next, manager, opts);
+  // a create: compared with the kind's zero object, as upstream's create handler has the field manager do
+  const zero = zeroObjectOf(opts.rootDefinition, opts.lookup);
+  if (entries.length === 0) return created(next, manager, schema, zero, opts);
+  return tracked(entries, { changed: createdPaths(next, schema, opts.lookup, zero, opts.ignore), removed: new Set() }, next, manager, opts);
 };

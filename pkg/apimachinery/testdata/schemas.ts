@@ -7,7 +7,7 @@ const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
 export const definitions: Definitions = {
   [META]: obj({
-    name: str(), namespace: str(), uid: str(), resourceVersion: str(), generation: int32(),
+    name: str(), namespace: str(), uid: str(), resourceVersion: str(), generation: int32(), creationTimestamp: str(),
     labels: strMap(), annotations: strMap(),
     finalizers: setOf(str(), undefined, { 'x-kubernetes-patch-strategy': 'merge' }),
     ownerReferences: mapList(ref('io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference'), 'uid'),
