@@ -676,6 +676,24 @@ describe('the sandbox hostname', () => {
   });
 });
 
+describe('the pod\'s DNS', () => {
+  it('records what the resolver\'s limits cut as Warning DNSConfigForming events, as upstream\'s formDNSConfigFitsLimits', async () => {
+    const { runtime, clock } = setup();
+    const events: string[] = [];
+    const recorder = { event: (_o: unknown, type: string, reason: string, message: string) => events.push(`${type} ${reason}: ${message}`) } as unknown as EventRecorder;
+    const syncer = new PodSyncer({
+      runtime, recorder, clock, logger: pino({ level: 'silent' }), hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 },
+      dns: { clusterDns: ['10.112.0.10'], clusterDomain: 'cluster.local', host: { servers: [], searches: [], options: [] } },
+    });
+    const run = vi.spyOn(runtime, 'runPodSandbox');
+    await syncer.sync(record({ dnsConfig: { nameservers: ['1.1.1.1', '8.8.8.8', '9.9.9.9'] } }));
+    expect(run.mock.calls[0]![0].dnsConfig!.servers).toEqual(['10.112.0.10', '1.1.1.1', '8.8.8.8']);
+    expect(events.filter((e) => e.includes('DNSConfigForming'))).toEqual([
+      'Warning DNSConfigForming: Nameserver limits were exceeded, some nameservers have been omitted, the applied nameserver line is: 10.112.0.10 1.1.1.1 8.8.8.8',
+    ]);
+  });
+});
+
 describe('a failed postStart hook', () => {
   const hooked = (restartPolicy: string): PodRecord => record({
     restartPolicy, containers: [{ name: 'c', image: 'nginx:1.27', lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo secret-token; exit 1'] } } } }],

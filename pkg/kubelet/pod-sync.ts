@@ -318,6 +318,7 @@ export class PodSyncer {
       if (this.o.dns) {
         const dns = podDnsConfig({ ...(pod.spec as Parameters<typeof podDnsConfig>[0]), namespace: pod.metadata!.namespace! }, this.o.dns);
         if (dns.warning) this.o.recorder.event(pod, 'Warning', 'MissingClusterDNS', `pod: "${podDesc(pod)}". ${dns.warning}`);
+        for (const message of dns.limits) this.o.recorder.event(pod, 'Warning', 'DNSConfigForming', message);
         dnsConfig = dns.config;
       }
       let id: string;

@@ -23,7 +23,7 @@ describe('pod DNS', () => {
 
   it('ClusterFirst without --cluster-dns falls back to Default with the MissingClusterDNS message', () => {
     const r = podDnsConfig({ namespace: 'a' }, { ...settings, clusterDns: [] });
-    expect(r).toEqual({ config: host, warning: MISSING_CLUSTER_DNS });
+    expect(r).toEqual({ config: host, warning: MISSING_CLUSTER_DNS, limits: [] });
   });
 
   it('None takes only dnsConfig; dnsConfig is merged (deduplicated, options by name) in any policy', () => {
@@ -33,6 +33,38 @@ describe('pod DNS', () => {
     expect(merged.servers).toEqual(['10.96.0.10', '1.1.1.1']);
     expect(merged.options).toEqual(['ndots:2', 'edns0']);
     expect(merged.searches.at(-1)).toBe('x.example');
+  });
+
+  it('keeps 3 nameservers, saying so (upstream\'s formDNSNameserversFitsLimits)', () => {
+    const r = podDnsConfig({ namespace: 'a', dnsConfig: { nameservers: ['1.1.1.1', '8.8.8.8', '9.9.9.9'] } }, settings);
+    expect(r.config.servers).toEqual(['10.96.0.10', '1.1.1.1', '8.8.8.8']);
+    expect(r.limits).toEqual(['Nameserver limits were exceeded, some nameservers have been omitted, the applied nameserver line is: 10.96.0.10 1.1.1.1 8.8.8.8']);
+    expect(podDnsConfig({ namespace: 'a', dnsConfig: { nameservers: ['1.1.1.1', '8.8.8.8'] } }, settings).limits).toEqual([]);
+  });
+
+  it('keeps 32 searches, none over 253 characters, 2048 characters in all, saying so (upstream\'s formDNSSearchFitsLimits)', () => {
+    const many = Array.from({ length: 40 }, (_, i) => `d${i}.example`);
+    const r = podDnsConfig({ namespace: 'a', dnsPolicy: 'None', dnsConfig: { searches: many } }, settings);
+    expect(r.config.searches).toEqual(many.slice(0, 32));
+    expect(r.limits).toEqual([`Search Line limits were exceeded, some search paths have been omitted, the applied search line is: ${many.slice(0, 32).join(' ')}`]);
+    const long = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}`; // 255 characters
+    expect(podDnsConfig({ namespace: 'a', dnsPolicy: 'None', dnsConfig: { searches: ['x.example', long, 'y.example'] } }, settings))
+      .toMatchObject({ config: { searches: ['x.example', 'y.example'] }, limits: ['Search Line limits were exceeded, some search paths have been omitted, the applied search line is: x.example y.example'] });
+    const wide = Array.from({ length: 10 }, (_, i) => `${String(i).repeat(63)}.${'e'.repeat(63)}.${'f'.repeat(63)}.${'g'.repeat(60)}`); // 252 each
+    const cut = podDnsConfig({ namespace: 'a', dnsPolicy: 'None', dnsConfig: { searches: wide } }, settings);
+    expect(cut.config.searches).toEqual(wide.slice(0, 8)); // 8 × 252 + 7 spaces = 2023
+    expect(cut.limits).toHaveLength(1);
+    expect(podDnsConfig({ namespace: 'a' }, settings).limits).toEqual([]);
+  });
+
+  it('parses the host resolv.conf as upstream\'s parseResolvConf: options add up by name, searches lose a trailing dot and ".", comments are lines', () => {
+    expect(parseResolvConf('options timeout:1 ndots:2\noptions attempts:3 ndots:3\nsearch old.example\nsearch a.example. . b.example\n')).toEqual({
+      servers: [], searches: ['a.example', 'b.example'], options: ['timeout:1', 'ndots:3', 'attempts:3'],
+    });
+    // only a line that starts with # is a comment; anything else is a word of its line, as upstream reads it
+    expect(parseResolvConf('  # nameserver 192.0.2.1\nnameserver 192.0.2.2 # a\n; nameserver 192.0.2.3\nsearch x.example # y.example\n')).toEqual({
+      servers: ['192.0.2.2'], searches: ['x.example', '#', 'y.example'], options: [],
+    });
   });
 
   it('Default copies the host; an empty None writes an empty file', () => {

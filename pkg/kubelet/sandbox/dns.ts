@@ -2,7 +2,8 @@
 // it: ClusterFirst → the cluster DNS servers, searches <ns>.svc.<domain> svc.<domain> <domain> then the host's,
 // options ndots:5 (without --cluster-dns it falls back to Default, with a MissingClusterDNS warning);
 // Default (and ClusterFirst on the host network) → the host's resolv.conf; None → only spec.dnsConfig, which is
-// merged last in every policy. Also the pod's /etc/hosts as upstream's kubelet manages it.
+// merged last in every policy; then the resolver's limits cut it, each cut a DNSConfigForming warning. Also the pod's
+// /etc/hosts as upstream's kubelet manages it.
 import type { DnsConfig, HostsEntries } from '../runtime/types.js';
 
 export interface DnsSettings {
@@ -23,45 +24,64 @@ interface PodDnsSpec {
 
 export const MISSING_CLUSTER_DNS = 'kubelet does not have ClusterDNS IP configured and cannot create Pod using "ClusterFirst" policy. Falling back to "Default" policy.';
 
-// glibc's limits, which upstream's kubelet also applies to the searches it writes
+// the resolver's limits, which upstream's kubelet applies to what it writes (formDNSConfigFitsLimits): glibc reads 3
+// nameservers; 32 searches of 2048 characters in all (ExpandedDNSConfig); a search over 253 characters aborts glibc 2.28
+const MAX_NAMESERVERS = 3;
 const MAX_SEARCHES = 32;
 const MAX_SEARCH_CHARS = 2048;
+const MAX_SEARCH_LENGTH = 253;
 
 const unique = (xs: string[]): string[] => [...new Set(xs)];
 
-/** nameserver / search / options lines of a resolv.conf (the last search line wins, as in the resolver). */
+/** Options by name (what comes before a ':'), a later one taking an earlier one's value in its place. */
+const lastByName = (options: string[]): string[] => [...new Map(options.map((o) => [o.split(':')[0]!, o])).values()];
+
+/**
+ * nameserver / search / options lines of a resolv.conf, as upstream's parseResolvConf reads them: a line starting
+ * with '#' is a comment (no other); nameservers add up; the last search line wins, each search without a trailing
+ * dot and "." left out; options add up by name.
+ */
 export const parseResolvConf = (text: string): DnsConfig => {
   const out: DnsConfig = { servers: [], searches: [], options: [] };
   for (const raw of text.split('\n')) {
-    const line = raw.replace(/[#;].*$/, '').trim();
+    const line = raw.trim();
+    if (line.startsWith('#')) continue;
     const [key, ...fields] = line.split(/\s+/);
     if (key === 'nameserver' && fields[0]) out.servers.push(fields[0]);
-    else if (key === 'search') out.searches = fields.filter((f) => f !== '.');
-    else if (key === 'options') out.options.push(...fields);
+    else if (key === 'search') out.searches = fields.filter((f) => f !== '.').map((f) => f.replace(/\.$/, ''));
+    else if (key === 'options') out.options = lastByName([...out.options, ...fields]);
   }
   return out;
 };
 
-const mergeOptions = (base: string[], extra: { name: string; value?: string }[]): string[] => {
-  const byName = new Map<string, string | undefined>();
-  for (const o of base) { const i = o.indexOf(':'); byName.set(i < 0 ? o : o.slice(0, i), i < 0 ? undefined : o.slice(i + 1)); }
-  for (const o of extra) byName.set(o.name, o.value);
-  return [...byName].map(([k, v]) => (v === undefined || v === '' ? k : `${k}:${v}`));
+/** Upstream's formDNSNameserversFitsLimits: the first 3, and a warning when there were more. */
+const fitNameservers = (servers: string[], limits: string[]): string[] => {
+  if (servers.length <= MAX_NAMESERVERS) return servers;
+  const kept = servers.slice(0, MAX_NAMESERVERS);
+  limits.push(`Nameserver limits were exceeded, some nameservers have been omitted, the applied nameserver line is: ${kept.join(' ')}`);
+  return kept;
 };
 
-const trimSearches = (searches: string[]): string[] => {
-  const out: string[] = [];
-  let chars = 0;
-  for (const s of searches.slice(0, MAX_SEARCHES)) {
-    chars += s.length + (out.length ? 1 : 0);
-    if (chars > MAX_SEARCH_CHARS) break;
-    out.push(s);
+/** Upstream's formDNSSearchFitsLimits: the first 32, without those too long, then cut from the end to 2048 characters. */
+const fitSearches = (searches: string[], limits: string[]): string[] => {
+  const kept = searches.slice(0, MAX_SEARCHES).filter((s) => s.length <= MAX_SEARCH_LENGTH);
+  while (kept.join(' ').length > MAX_SEARCH_CHARS) kept.pop();
+  if (kept.length < searches.length) {
+    limits.push(`Search Line limits were exceeded, some search paths have been omitted, the applied search line is: ${kept.join(' ')}`);
   }
-  return out;
+  return kept;
 };
 
-/** The pod's DNS configuration, and the warning the kubelet records when ClusterFirst has no cluster DNS. */
-export const podDnsConfig = (pod: PodDnsSpec, s: DnsSettings): { config: DnsConfig; warning?: string } => {
+export interface PodDns {
+  config: DnsConfig;
+  /** ClusterFirst without cluster DNS: the MissingClusterDNS warning. */
+  warning?: string;
+  /** What the resolver's limits cut, each a DNSConfigForming warning. */
+  limits: string[];
+}
+
+/** The pod's DNS configuration, and the warnings the kubelet records on the pod. */
+export const podDnsConfig = (pod: PodDnsSpec, s: DnsSettings): PodDns => {
   const policy = pod.dnsPolicy ?? 'ClusterFirst';
   const cluster = policy === 'ClusterFirstWithHostNet' || (policy === 'ClusterFirst' && !pod.hostNetwork);
   let config: DnsConfig = { servers: [...s.host.servers], searches: [...s.host.searches], options: [...s.host.options] };
@@ -77,10 +97,12 @@ export const podDnsConfig = (pod: PodDnsSpec, s: DnsSettings): { config: DnsConf
     config = {
       servers: unique([...config.servers, ...(extra.nameservers ?? [])]),
       searches: unique([...config.searches, ...(extra.searches ?? [])]),
-      options: mergeOptions(config.options, extra.options ?? []),
+      options: lastByName([...config.options, ...(extra.options ?? []).map((o) => (o.value ? `${o.name}:${o.value}` : o.name))]),
     };
   }
-  return { config: { ...config, searches: trimSearches(config.searches) }, warning };
+  const limits: string[] = [];
+  config = { ...config, servers: fitNameservers(config.servers, limits), searches: fitSearches(config.searches, limits) };
+  return { config, ...(warning ? { warning } : {}), limits };
 };
 
 /** The resolv.conf a runtime writes for the pod (search, nameservers, options, as containerd orders them). */
