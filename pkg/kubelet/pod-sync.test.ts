@@ -773,6 +773,30 @@ describe('a pod\'s directory on the node', () => {
     }
   });
 
+  it('holds the managed /etc/hosts of a host-network pod, with or without hostAliases, but for a container that mounts a volume there (makeMounts)', async () => {
+    const s = setup();
+    const dir = await mkdtemp(join(tmpdir(), 'pod-sync-hosts-'));
+    try {
+      Object.assign(s.runtime, { podDir: (uid: string) => join(dir, 'pods', uid) });
+      const syncer = new PodSyncer({
+        runtime: s.runtime, recorder: { event: () => undefined } as unknown as EventRecorder, clock: s.clock, logger: pino({ level: 'silent' }),
+        hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 }, getObject: async () => undefined,
+      });
+      const create = vi.spyOn(s.runtime, 'createContainer');
+      await syncer.sync(record({
+        hostNetwork: true, volumes: [{ name: 'h', emptyDir: {} }],
+        containers: [{ name: 'c', image: 'nginx:1.27' }, { name: 'own', image: 'nginx:1.27', volumeMounts: [{ name: 'h', mountPath: '/etc/hosts' }] }],
+      }));
+      const hostsMounts = (name: string) => create.mock.calls.find(([, c]) => c.name === name)![1].mounts!.filter((m) => m.containerPath === '/etc/hosts');
+      const [managed] = hostsMounts('c');
+      expect(managed!.hostPath).toBe(join(dir, 'pods', 'u1', 'etc-hosts'));
+      expect(await readFile(managed!.hostPath, 'utf8')).toBe(`# Kubernetes-managed hosts file (host network).\n${await readFile('/etc/hosts', 'utf8')}`);
+      expect(hostsMounts('own').map((m) => m.hostPath)).toEqual([join(dir, 'pods', 'u1', 'volumes', 'h')]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('loses its volumes when the pod completes, as upstream\'s volume manager unmounts those of terminated pods', async () => {
     const { syncer, dir, podDir, rec } = await onDisk();
     try {

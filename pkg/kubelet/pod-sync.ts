@@ -616,9 +616,8 @@ export class PodSyncer {
 
   /**
    * The container's mounts, as upstream's makeMounts: each volume (at its subPath, subPathExpr expanded with `env`,
-   * made when missing), the termination log, and the managed /etc/hosts of a pod on the node's network with
-   * hostAliases (a sandbox writes the others'). None without a pod directory (the fake runtime), but the subPaths
-   * are checked.
+   * made when missing), the termination log, and the managed /etc/hosts of a pod on the node's network (a sandbox
+   * writes the others'). None without a pod directory (the fake runtime), but the subPaths are checked.
    */
   private async mounts(rec: PodRecord, c: SpecContainer, attempt: number, env: { name: string; value: string }[]): Promise<Mount[]> {
     const pod = rec.pod;
@@ -634,8 +633,12 @@ export class PodSyncer {
     const rootfs = this.rootfs(podDir, c);
     const mounts = await linkMounts(rootfs, volumeMounts, rec.volumes);
     mounts.push(await terminationMount(podDir, rootfs, c, attempt));
-    const aliases = pod.spec?.hostAliases as HostsEntries['hostAliases'];
-    if (pod.spec?.hostNetwork && aliases?.length) mounts.push(await hostNetworkHostsMount(podDir, aliases));
+    // upstream mounts its managed hosts file in a container of a pod with an IP unless the container mounts a volume
+    // there; a host-network pod's is the node's, its hostAliases added
+    const ownHosts = (c.volumeMounts ?? []).some((m) => m.mountPath === '/etc/hosts');
+    if (pod.spec?.hostNetwork && rec.podIp && !ownHosts) {
+      mounts.push(await hostNetworkHostsMount(podDir, pod.spec.hostAliases as HostsEntries['hostAliases']));
+    }
     return mounts;
   }
 

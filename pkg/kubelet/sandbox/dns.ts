@@ -113,10 +113,6 @@ export const resolvConf = (c: DnsConfig): string =>
     ...(c.options.length ? [`options ${c.options.join(' ')}`] : []),
   ].map((l) => `${l}\n`).join('');
 
-/**
- * The pod's /etc/hosts (upstream's managed hosts file for a pod with its own network): its FQDN first when it has a
- * subdomain, then its hostAliases, one line per address.
- */
 /** The hostAliases block of a managed hosts file: a blank line, a comment, one line per address. */
 const aliasLines = (aliases: HostsEntries['hostAliases']): string[] =>
   (aliases?.length ? ['', '# Entries added by HostAliases.', ...aliases.map((a) => [a.ip, ...(a.hostnames ?? [])].join('\t'))] : []);
@@ -125,6 +121,10 @@ const aliasLines = (aliases: HostsEntries['hostAliases']): string[] =>
 export const hostNetworkHostsFile = (nodeHosts: string, aliases: HostsEntries['hostAliases']): string =>
   `# Kubernetes-managed hosts file (host network).\n${nodeHosts}${aliasLines(aliases).map((l) => `${l}\n`).join('')}`;
 
+/**
+ * The pod's /etc/hosts (upstream's managed hosts file for a pod with its own network): its FQDN first when it has a
+ * subdomain, then its hostAliases, one line per address.
+ */
 export const hostsFile = (ip: string, hostname: string, extra: HostsEntries = {}): string => [
   '# Kubernetes-managed hosts file.',
   '127.0.0.1\tlocalhost',
