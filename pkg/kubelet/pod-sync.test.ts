@@ -637,6 +637,13 @@ describe('the sandbox hostname', () => {
     expect((await sandboxOf({ hostname: 'db-0', setHostnameAsFQDN: true })).config.hostname).toBe('db-0'); // no subdomain: no domain
   });
 
+  it('is none for a host-network pod, which keeps the node\'s (generatePodSandboxConfig): no FQDN to fit either', async () => {
+    expect((await sandboxOf({ hostNetwork: true })).config.hostname).toBeUndefined();
+    const { config, events } = await sandboxOf({ hostNetwork: true, hostname: 'h'.repeat(40), subdomain: 'sub', setHostnameAsFQDN: true });
+    expect(config.hostname).toBeUndefined();
+    expect(events.filter((e) => e.startsWith('FailedCreatePodSandBox'))).toEqual([]);
+  });
+
   it('cuts a pod name longer than 63 characters to 63, then drops a trailing - or . (truncatePodHostnameIfNeeded)', async () => {
     const name = `${'a'.repeat(60)}.b--${'c'.repeat(10)}`; // characters 61-63 are "b--"
     const { config } = await sandboxOf({ subdomain: 'sub' }, name);

@@ -328,10 +328,13 @@ export class PodSyncer {
         // containerd's words for a handler it has no runtime for
         if (!RUNTIME_HANDLERS.includes(handler)) throw new Error(`failed to get sandbox runtime: no runtime for "${handler}" is configured`);
         const { hostname, domain } = podHostnameAndDomain(pod, this.o.dns?.clusterDomain ?? 'cluster.local');
+        const hostNetwork = pod.spec?.hostNetwork === true;
         id = await rt.runPodSandbox({
           name: pod.metadata!.name!, namespace: pod.metadata!.namespace!, uid: rec.uid, attempt: dead.length,
-          hostname: kernelHostname(hostname, domain, pod.spec?.setHostnameAsFQDN === true), labels: pod.metadata?.labels, annotations: pod.metadata?.annotations,
-          hostNetwork: pod.spec?.hostNetwork === true, dnsConfig, hosts: hostsEntries(pod, hostname, domain),
+          // a host-network pod has the node's hostname, as upstream's generatePodSandboxConfig gives it none
+          ...(hostNetwork ? {} : { hostname: kernelHostname(hostname, domain, pod.spec?.setHostnameAsFQDN === true) }),
+          labels: pod.metadata?.labels, annotations: pod.metadata?.annotations,
+          hostNetwork, dnsConfig, hosts: hostsEntries(pod, hostname, domain),
           sharedPidNamespace: pod.spec?.shareProcessNamespace === true,
         });
       } catch (err) {

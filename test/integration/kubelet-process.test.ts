@@ -2,7 +2,7 @@
 // their output is in CRI log files, and `kubectl logs` reaches it through the apiserver's pods/log proxy to the
 // kubelet's HTTPS server.
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
@@ -399,6 +399,16 @@ describe('kubelet: process runtime and kubectl logs', () => {
     const vars = (await admin.pods('default').logs('dotted')).split('\n');
     expect(vars).toContain('CM_c.txt=dotted value');
     expect(vars).toContain('CM_a-b=dashed');
+  });
+
+  it('gives a host-network pod the node\'s hostname in $HOSTNAME as `hostname` says it, a pod of its own network its own name', async () => {
+    const command = ['sh', '-c', 'echo "$HOSTNAME"'];
+    const both = ['sh', '-c', 'echo "$HOSTNAME"; hostname'];
+    await createBound(admin, pod('hostnet-name', { spec: { hostNetwork: true, restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: both }] } }), NODE);
+    await createBound(admin, pod('own-name', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command }] } }), NODE);
+    await Promise.all([phase('hostnet-name', 'Succeeded'), phase('own-name', 'Succeeded')]);
+    expect(await admin.pods('default').logs('hostnet-name')).toBe(`${hostname()}\n${hostname()}\n`);
+    expect(await admin.pods('default').logs('own-name')).toBe('own-name\n');
   });
 
   it('finds the command with the container\'s PATH alone: a PATH without the node\'s tools still builds its root (and kubectl exec enters it)', async () => {

@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { access, constants as fsConstants, lstat, mkdir, readdir, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { constants as osConstants, tmpdir } from 'node:os';
+import { constants as osConstants, hostname as nodeHostname, tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
@@ -281,7 +281,8 @@ export class ProcessRuntime implements Runtime {
     await this.writeBuiltins();
     const env: Record<string, string> = {
       PATH: `${process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'}:${this.toolsDir()}`,
-      HOSTNAME: sb.config.hostname ?? sb.config.name, HOME: dir,
+      // containerd's: the sandbox's hostname, the node's for a sandbox without one (a host-network pod's)
+      HOSTNAME: sb.config.hostname ?? nodeHostname(), HOME: dir,
       // containerd's WithTTY: a terminal container has TERM=xterm unless its image or its spec say otherwise
       ...(config.tty ? { TERM: 'xterm' } : {}),
     };

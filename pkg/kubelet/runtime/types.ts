@@ -11,6 +11,7 @@ export interface SandboxConfig {
   namespace: string;
   uid: string;
   attempt: number;
+  /** The pod's hostname; none for a host-network pod, which has the node's. */
   hostname?: string;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
