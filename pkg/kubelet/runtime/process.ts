@@ -21,7 +21,7 @@ import { imageArgv, imageRepository, imageUser, loadImageCatalog, type ImageCata
 import { RuntimeState, type ContainerRecord } from './process-state.js';
 import { AttachHub, dialInNetns, dialPod, execNotFoundMessage, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
 import { diskUsage, filesystemOf, NO_USAGE } from '../disk-usage.js';
-import { cgroupUsage, handlesSignal, netDev, processAlive, processGroupUsage } from './procfs.js';
+import { cgroupUsage, handlesSignal, netDev, processGroupUsage, processRunning } from './procfs.js';
 import { readCriLog } from './cri-log.js';
 import { newId } from './ids.js';
 import { ShimHandle } from './shim-client.js';
@@ -251,12 +251,14 @@ export class ProcessRuntime implements Runtime {
   /**
    * A sandbox whose pause process is gone (killed, OOM) is NOTREADY, as containerd reports one whose pause task
    * exited: the PLEG's next relist sees it and the kubelet makes the pod a new one. Its network stays until
-   * StopPodSandbox.
+   * StopPodSandbox. A pause that has begun to exit counts as gone: the pod's processes die with it, and one may be
+   * reported exited (its parent, outside the namespace, reaps it) while the pause still waits for that to end its
+   * exit; the kubelet must not take the sandbox for a ready one and restart the container in it.
    */
   private noticeDeadPauses(): void {
     for (const [id, pod] of this.pods) {
       const sb = this.sandboxes.get(id);
-      if (sb?.state !== 'ready' || processAlive(pod.pausePid)) continue;
+      if (sb?.state !== 'ready' || processRunning(pod.pausePid)) continue;
       sb.state = 'notready';
       this.state.saveSandbox(sb, pod);
       this.emit({ podUid: sb.config.uid, sandboxId: id });

@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { cgroupUsage, processGroupUsage } from './procfs.js';
+import { describe, expect, it, vi } from 'vitest';
+import { cgroupUsage, processAlive, processGroupUsage, processRunning } from './procfs.js';
 
 const linux = process.platform === 'linux';
+/** PID namespaces (unshare, nsenter) need root. */
+const root = linux && process.getuid?.() === 0;
 
 /** A process leading its own group, as a container's does; resolves once it has printed `ready`. */
 const groupLeader = async (script: string) => {
@@ -44,5 +47,36 @@ describe('cgroupUsage', () => {
       expect(cgroupUsage(dir)).toEqual({ cpuNs: 1_500_000, rssBytes: 10485760 - 2097152 });
       expect(cgroupUsage(join(dir, 'gone'))).toBeUndefined();
     } finally { await rm(dir, { recursive: true, force: true }); }
+  });
+});
+
+describe.runIf(root)('processRunning', () => {
+  const children = async (pid: number): Promise<number[]> => {
+    for (let i = 0; i < 500; i++) {
+      const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
+      if (kids.length) return kids;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`${pid} has no child`);
+  };
+
+  it('counts the init of a PID namespace gone once it has begun to exit: it waits there until every process of its namespace is reaped', async () => {
+    // a namespace whose init is a sleep, and a process entered into it whose parent (nsenter, outside) is stopped
+    const holder = spawn('unshare', ['--pid', '--fork', '--', 'sleep', '100'], { stdio: 'ignore' });
+    const [init] = await children(holder.pid!);
+    const entered = spawn('nsenter', [`--target=${init}`, '--pid', '--', 'sleep', '100'], { stdio: 'ignore' });
+    await children(entered.pid!);
+    try {
+      expect(processRunning(init!)).toBe(true);
+      process.kill(entered.pid!, 'SIGSTOP');
+      process.kill(init!, 'SIGKILL');
+      // the kernel kills the entered sleep, whose zombie the stopped nsenter does not reap: the init cannot end
+      await vi.waitFor(() => expect(processRunning(init!)).toBe(false));
+      expect(processAlive(init!)).toBe(true);
+    } finally {
+      process.kill(entered.pid!, 'SIGCONT');
+      holder.kill('SIGKILL');
+    }
+    await vi.waitFor(() => expect(processAlive(init!)).toBe(false));
   });
 });

@@ -6,15 +6,31 @@ import type { InterfaceStats } from './types.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Whether a process is there and not a zombie (a kubelet restart leaves no parent relation to ask instead). */
-export const processAlive = (pid: number): boolean => {
+/** The kernel's PF_EXITING in a task's flags: it has begun to exit. */
+const PF_EXITING = 0x4;
+
+/**
+ * Whether a process is there and not a zombie (a kubelet restart leaves no parent relation to ask instead); with
+ * `notExiting`, nor one that has begun to exit (/proc/PID/stat's flags, its 9th field).
+ */
+const processThere = (pid: number, notExiting: boolean): boolean => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\S+ \(.*\) [ZX]/s.test(stat);
+    const [state, , , , , , flags] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return state !== 'Z' && state !== 'X' && !(notExiting && (Number(flags) & PF_EXITING) !== 0);
   } catch {
     try { process.kill(pid, 0); return true; } catch { return false; }
   }
 };
+
+/** Whether a process is there and not a zombie. */
+export const processAlive = (pid: number): boolean => processThere(pid, false);
+
+/**
+ * Whether a process is there and has not begun to exit: the init of a PID namespace (a pod's pause) killed stays in
+ * its exit until every process of its namespace is reaped, which their parents (outside it) may do first.
+ */
+export const processRunning = (pid: number): boolean => processThere(pid, true);
 
 /** Waits until the process is gone (or `ms` passed). */
 export const waitGone = async (pid: number, ms: number): Promise<void> => {
