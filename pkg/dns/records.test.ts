@@ -10,6 +10,9 @@ const services: Record<string, KubeObject> = {
   'default/inner': { spec: { type: 'ExternalName', externalName: 'Web.default.svc.cluster.local' } },
   'default/loop': { spec: { type: 'ExternalName', externalName: 'loop.default.svc.cluster.local' } },
   'default/dangling': { spec: { type: 'ExternalName', externalName: 'nosuch.default.svc.cluster.local' } },
+  'default/weblocal': { spec: { clusterIP: '10.96.0.21', ports: [{ port: 80, protocol: 'TCP' }] } },
+  'default/hl': { spec: { clusterIP: 'None', ports: [{ port: 8080 }] } },
+  'default/bare': { spec: { clusterIP: 'None' } },
   'default/kubernetes': { spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP' }] } },
   'kube-system/kube-dns': { spec: { clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'], ports: [{ name: 'dns', port: 53, protocol: 'UDP' }] } },
 };
@@ -25,6 +28,8 @@ const allSlices = [
   slice('web', [{ addresses: ['10.244.0.141'], conditions: { ready: true } }]),
   slice('web', [{ addresses: ['10.244.0.141'], conditions: {} }]),
   slice('api', [{ addresses: ['10.244.0.141'], conditions: { ready: true } }, { addresses: ['10.244.0.142'], conditions: { ready: false } }]),
+  slice('hl', [{ addresses: ['10.244.0.8'], conditions: { ready: true } }], [{ port: 8080, protocol: 'TCP' }]),
+  slice('bare', [{ addresses: ['10.244.0.9'], hostname: 'b-0', conditions: { ready: true } }]),
   // the DNS server itself, as `up` publishes it; and the apiserver at the same loopback address, another port
   slice('kube-dns', [{ addresses: ['127.0.0.1'], conditions: { ready: true } }], [{ name: 'dns', port: 5353, protocol: 'UDP' }], 'kube-system'),
   slice('kubernetes', [{ addresses: ['127.0.0.1'], conditions: { ready: true } }], [{ name: 'https', port: 6443, protocol: 'TCP' }]),
@@ -64,7 +69,6 @@ describe('cluster DNS records', () => {
 
   it('gives SRV records of named ports, ExternalName as a CNAME, pods by dashed address, PTR of ClusterIPs', () => {
     expect(data('_http._tcp.web.default.svc.cluster.local', 'SRV')).toEqual([{ priority: 0, weight: 100, port: 80, target: 'web.default.svc.cluster.local' }]);
-    expect(data('web.default.svc.cluster.local', 'SRV')).toEqual([{ priority: 0, weight: 100, port: 80, target: 'web.default.svc.cluster.local' }]);
     expect(data('_http._udp.web.default.svc.cluster.local', 'SRV')).toBe('NXDOMAIN');
     expect(data('_pg._tcp.db.default.svc.cluster.local', 'SRV')).toEqual([
       { priority: 0, weight: 50, port: 15432, target: 'db-0.db.default.svc.cluster.local' },
@@ -73,6 +77,41 @@ describe('cluster DNS records', () => {
     expect(data('ext.default.svc.cluster.local', 'CNAME')).toEqual(['example.com']);
     expect(data('10-244-1-9.default.pod.cluster.local', 'A')).toEqual(['10.244.1.9']);
     expect(data('20.0.96.10.in-addr.arpa', 'PTR')).toEqual(['web.default.svc.cluster.local']);
+  });
+
+  it('answers SRV for a service name as CoreDNS: every port, named or not, its weight 100 shared out; headless, each endpoint at each port of its slice', () => {
+    expect(lookup(view, zone, 'weblocal.default.svc.cluster.local', 'SRV')).toEqual({
+      exists: true,
+      answers: [{ type: 'SRV', name: 'weblocal.default.svc.cluster.local', ttl: 5, class: 'IN', data: { priority: 0, weight: 100, port: 80, target: 'weblocal.default.svc.cluster.local' } }],
+      additionals: [{ type: 'A', name: 'weblocal.default.svc.cluster.local', ttl: 5, class: 'IN', data: '10.96.0.21' }],
+    });
+    expect(data('web.default.svc.cluster.local', 'SRV')).toEqual([
+      { priority: 0, weight: 50, port: 80, target: 'web.default.svc.cluster.local' }, { priority: 0, weight: 50, port: 81, target: 'web.default.svc.cluster.local' },
+    ]);
+    expect(lookup(view, zone, 'web.default.svc.cluster.local', 'SRV')?.additionals).toEqual([{ type: 'A', name: 'web.default.svc.cluster.local', ttl: 5, class: 'IN', data: '10.96.0.20' }]);
+    expect(lookup(view, zone, 'hl.default.svc.cluster.local', 'SRV')).toMatchObject({
+      answers: [{ data: { priority: 0, weight: 100, port: 8080, target: '10-244-0-8.hl.default.svc.cluster.local' } }],
+      additionals: [{ type: 'A', name: '10-244-0-8.hl.default.svc.cluster.local', data: '10.244.0.8' }],
+    });
+    expect(data('db.default.svc.cluster.local', 'SRV')).toEqual([
+      { priority: 0, weight: 50, port: 15432, target: 'db-0.db.default.svc.cluster.local' },
+      { priority: 0, weight: 50, port: 15432, target: '10-244-0-6.db.default.svc.cluster.local' },
+    ]);
+    // a port's name and protocol select (without underscores too); a name no port has: NXDOMAIN
+    expect(data('_http._tcp.hl.default.svc.cluster.local', 'SRV')).toBe('NXDOMAIN');
+    expect(data('http.tcp.web.default.svc.cluster.local', 'SRV')).toEqual([{ priority: 0, weight: 100, port: 80, target: 'web.default.svc.cluster.local' }]);
+    // endpoints without ports: no SRV, their addresses all the same
+    expect(data('bare.default.svc.cluster.local', 'SRV')).toEqual([]);
+    expect(data('bare.default.svc.cluster.local', 'A')).toEqual(['10.244.0.9']);
+    expect(data('empty.default.svc.cluster.local', 'SRV')).toBe('NXDOMAIN');
+  });
+
+  it('answers an endpoint\'s name and a port\'s name with addresses, under any service, as CoreDNS\'s findServices', () => {
+    expect(data('10-244-0-141.web.default.svc.cluster.local', 'A')).toEqual(['10.244.0.141']);
+    expect(data('_http._tcp.web.default.svc.cluster.local', 'A')).toEqual(['10.96.0.20']);
+    expect(data('_pg._tcp.db.default.svc.cluster.local', 'A')).toEqual(['10.244.0.5', '10.244.0.6']);
+    expect(data('db-0.db.default.svc.cluster.local', 'SRV')).toEqual([{ priority: 0, weight: 100, port: 15432, target: 'db-0.db.default.svc.cluster.local' }]);
+    expect(data('x.y.z.web.default.svc.cluster.local', 'A')).toBe('NXDOMAIN');
   });
 
   it('answers PTR for a ready endpoint address: one name per Service, by hostname or dashed address (CoreDNS\'s serviceRecordForIP)', () => {

@@ -2,9 +2,13 @@
 // kubernetes plugin give them, answered from Services and EndpointSlices:
 //   <svc>.<ns>.svc.<zone>               A: the ClusterIP; headless: every ready endpoint; ExternalName: a CNAME
 //                                       and, for A/AAAA, the target's records (in the zone: ours; else upstream's)
-//   <host>.<svc>.<ns>.svc.<zone>        A: a headless endpoint by its hostname (StatefulSet pods) or dashed IP
-//   _<port>._<proto>.<svc>.<ns>.svc.<zone>  SRV per named port (bare <svc>.<ns>.svc.<zone>: every named port);
-//                                       headless: one per endpoint, at the endpoint's own port
+//   <host>.<svc>.<ns>.svc.<zone>        A: a ready endpoint of the service (headless or not) by its hostname
+//                                       (StatefulSet pods) or dashed IP
+//   _<port>._<proto>.<svc>.<ns>.svc.<zone>  A: as the bare name, of the ports of that name and protocol (the
+//                                       underscores optional, as CoreDNS's parseRequest reads them)
+//   SRV of each of these names          one per port that matches (the bare name: every port, named or not): the
+//                                       service's name at the Service's port; headless (or an endpoint's name), each
+//                                       endpoint's name at its slice's port; the weight 100 shared out among them
 //   <a-b-c-d>.<ns>.pod.<zone>           A: a.b.c.d (CoreDNS's "pods insecure")
 //   <d.c.b.a>.in-addr.arpa              PTR: the service with that ClusterIP; else, for each Service with a ready
 //                                       endpoint of that address, <hostname or dashed IP>.<svc>.<ns>.svc.<zone>
@@ -64,14 +68,14 @@ const isReady = (e: Endpoint): boolean => e.conditions?.ready !== false;
 export const readyAddresses = (slice: KubeObject): string[] =>
   slice.addressType === 'IPv4' ? ((slice.endpoints ?? []) as Endpoint[]).filter(isReady).flatMap((e) => e.addresses ?? []) : [];
 
-/** A ready endpoint: its address, its name under the service, and its slice's port numbers by port name. */
-interface Ready { ip: string; host: string; ports: Map<string, number> }
+/** A ready endpoint: its address, its name under the service, and its slice's ports. */
+interface Ready { ip: string; host: string; ports: Port[] }
 
 const readyEndpoints = (slices: KubeObject[]): Ready[] => {
   const out: Ready[] = [];
   for (const slice of slices) {
     if (slice.addressType !== 'IPv4') continue;
-    const ports = new Map(((slice.ports ?? []) as Port[]).map((p) => [`${p.name ?? ''}/${p.protocol ?? 'TCP'}`, p.port ?? 0]));
+    const ports = (slice.ports ?? []) as Port[];
     for (const e of (slice.endpoints ?? []) as Endpoint[]) {
       const ip = e.addresses?.[0];
       if (ip && isReady(e)) out.push({ ip, host: e.hostname ?? dashed(ip), ports });
@@ -130,31 +134,49 @@ export function lookup(view: ClusterView, zone: string, name: string, type: stri
   const [ns, svcName] = [labels[labels.length - 2]!, labels[labels.length - 3]!];
   const svc = view.service(ns, svcName);
   if (!svc) return NOWHERE;
-  const spec = (svc.spec ?? {}) as { type?: string; clusterIP?: string; externalName?: string; ports?: Port[] };
-  const base = `${svcName}.${ns}.svc.${zone}`;
-  const headless = spec.clusterIP === 'None';
-  const endpoints = headless ? readyEndpoints(view.slices(ns, svcName)) : [];
+  const spec = (svc.spec ?? {}) as { type?: string; externalName?: string };
   const prefix = labels.slice(0, -3);
-  if (prefix.length === 0) {
-    if (spec.type === 'ExternalName') return externalName(view, zone, name, type, (spec.externalName ?? '').replace(/\.$/, ''), chain);
-    if (type === 'SRV') return srv(name, base, spec.ports ?? [], undefined, headless, endpoints);
-    if (headless && endpoints.length === 0) return NOWHERE;
-    if (type !== 'A') return { exists: true, answers: [] };
-    return { exists: true, answers: headless ? endpoints.map((e) => a(name, e.ip)) : [a(name, spec.clusterIP!)] };
+  if (spec.type === 'ExternalName') {
+    return prefix.length ? NOWHERE : externalName(view, zone, name, type, (spec.externalName ?? '').replace(/\.$/, ''), chain);
   }
-  if (prefix.length === 2 && prefix[0]!.startsWith('_') && prefix[1]!.startsWith('_')) {
-    const portName = prefix[0]!.slice(1);
-    const proto = prefix[1]!.slice(1).toUpperCase();
-    const ports = (spec.ports ?? []).filter((p) => p.name === portName && (p.protocol ?? 'TCP') === proto);
-    if (!ports.length || (headless && !endpoints.length)) return NOWHERE;
-    return type === 'SRV' ? srv(name, base, ports, ports[0], headless, endpoints) : { exists: true, answers: [] };
+  if (prefix.length > 2) return NOWHERE;
+  const unscored = (label: string): string => label.replace(/^_/, '');
+  const selector: Selector = prefix.length === 1 ? { endpoint: prefix[0], port: '', protocol: '' } : { port: unscored(prefix[0] ?? ''), protocol: unscored(prefix[1] ?? '') };
+  const found = backends(svc, view.slices(ns, svcName), `${svcName}.${ns}.svc.${zone}`, selector);
+  if (!found) return NOWHERE;
+  if (type === 'SRV') return srv(name, found);
+  return { exists: true, answers: type === 'A' ? [...new Set(found.map((b) => b.ip))].map((ip) => a(name, ip)) : [] };
+}
+
+/** What a name under a Service asks for, as CoreDNS's parseRequest reads it: an endpoint, or a port and protocol ('': any). */
+interface Selector { endpoint?: string; port: string; protocol: string }
+
+/** One of CoreDNS's records of a Service (msg.Service): an address, the name it has, a port (-1: none declared). */
+interface Backend { name: string; ip: string; port: number }
+
+/** CoreDNS's matchPortAndProtocol: a port or protocol asked for matches its own name; an empty one matches any. */
+const matches = (want: string, have: string): boolean => want === '' || want === have.toLowerCase();
+
+/**
+ * CoreDNS's findServices: a ClusterIP service's ClusterIPs at each of its ports that match; a headless one's ready
+ * endpoints (or, for an endpoint's name, that endpoint of any service) at each port of their slice that matches, a
+ * slice without ports giving port -1 (CoreDNS's sentinel: an address without SRV). Undefined (NXDOMAIN): nothing
+ * matched.
+ */
+function backends(svc: KubeObject, slices: KubeObject[], base: string, selector: Selector): Backend[] | undefined {
+  const fits = (p: Port): boolean => matches(selector.port, p.name ?? '') && matches(selector.protocol, p.protocol ?? 'TCP');
+  if (svc.spec?.clusterIP !== 'None' && selector.endpoint === undefined) {
+    const ports = ((svc.spec?.ports ?? []) as Port[]).filter(fits);
+    return ports.length ? ports.flatMap((p) => clusterIPs(svc).map((ip) => ({ name: base, ip, port: p.port ?? 0 }))) : undefined;
   }
-  if (prefix.length === 1 && headless) {
-    const matching = endpoints.filter((e) => e.host === prefix[0]);
-    if (!matching.length) return NOWHERE;
-    return { exists: true, answers: type === 'A' ? matching.map((e) => a(name, e.ip)) : [] };
+  const out: Backend[] = [];
+  for (const e of readyEndpoints(slices)) {
+    if (selector.endpoint !== undefined && e.host !== selector.endpoint) continue;
+    for (const p of e.ports.length ? e.ports : [{ port: -1, protocol: '' }]) {
+      if (fits(p)) out.push({ name: `${e.host}.${base}`, ip: e.ip, port: p.port ?? 0 });
+    }
   }
-  return NOWHERE;
+  return out.length ? out : undefined;
 }
 
 /** The apex: its SOA, its name servers (with their addresses as additionals), nothing of other types. */
@@ -225,22 +247,18 @@ function externalName(view: ClusterView, zone: string, name: string, type: strin
   return { exists: true, answers: [cname, ...next.answers], ...(next.external ? { external: next.external } : {}) };
 }
 
-/** SRV records of named ports: the service itself at its port, or (headless) each endpoint at its own port. */
-function srv(name: string, base: string, ports: Port[], only: Port | undefined, headless: boolean, endpoints: Ready[]): Lookup {
-  const named = only ? [only] : ports.filter((p) => p.name);
-  const answers: Answer[] = [];
-  const additionals: Answer[] = [];
-  for (const p of named) {
-    if (!headless) {
-      answers.push({ type: 'SRV', name, ttl: TTL, class: 'IN', data: { priority: 0, weight: 100, port: p.port ?? 0, target: base } });
-      continue;
-    }
-    for (const e of endpoints) {
-      const target = `${e.host}.${base}`;
-      const port = e.ports.get(`${p.name ?? ''}/${p.protocol ?? 'TCP'}`) ?? p.port ?? 0;
-      answers.push({ type: 'SRV', name, ttl: TTL, class: 'IN', data: { priority: 0, weight: Math.floor(100 / endpoints.length), port, target } });
-      additionals.push(a(target, e.ip));
-    }
+/**
+ * CoreDNS's SRV of the records found: each at its name and port once (none for port -1), weighted 100 shared out
+ * among them all (as Go computes it), and each name's address once as an additional.
+ */
+function srv(name: string, found: Backend[]): Lookup {
+  const weight = Math.floor((100 / (100 * found.length)) * 100);
+  const answers = new Map<string, Answer>();
+  const additionals = new Map<string, Answer>();
+  for (const b of found) {
+    if (b.port === -1) continue;
+    if (!answers.has(`${b.name} ${b.port}`)) answers.set(`${b.name} ${b.port}`, { type: 'SRV', name, ttl: TTL, class: 'IN', data: { priority: 0, weight, port: b.port, target: b.name } });
+    if (!additionals.has(`${b.name} ${b.ip}`)) additionals.set(`${b.name} ${b.ip}`, a(b.name, b.ip));
   }
-  return { exists: true, answers, additionals };
+  return { exists: true, answers: [...answers.values()], additionals: [...additionals.values()] };
 }
