@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
 import { netnsName, PodSandboxes, ProcessRuntime, sandboxesUnavailable } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
@@ -288,6 +288,8 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
       containers: [{ ...step('c'), command: ['sh', '-c', 'echo c >> /data/order; exec sleep 300'] }],
       volumes: [{ name: 'data', emptyDir: {} }],
     } }), NODE);
+    // deleted however the test ends: the last test waits for every pod to go
+    onTestFinished(() => admin.pods('default').delete('reinit', { gracePeriodSeconds: 0 }).then(() => undefined));
     await running('reinit');
     const [sandbox] = runtime.listPodSandboxes(created.metadata!.uid!);
     const { pod: { pausePid } } = JSON.parse(await readFile(join(rootDir, 'runtime', 'sandboxes', `${sandbox!.id}.json`), 'utf8')) as { pod: { pausePid: number } };
@@ -304,7 +306,6 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     expect((after.status!.initContainerStatuses as { name: string; restartCount: number; state: { terminated?: { reason: string } } }[])
       .map((c) => `${c.name}:${c.restartCount}:${c.state.terminated?.reason}`)).toEqual(['i1:1:Completed', 'i2:0:Completed', 'i3:0:Completed']);
     expect((await api.kubectl('logs', 'reinit', '-c', 'i2')).stdout).toBe('ran i2\n');
-    await admin.pods('default').delete('reinit', { gracePeriodSeconds: 0 });
   }, 40_000);
 
   it('deleting the pods removes their network namespaces and frees their addresses (a finished pod\'s already)', async () => {
