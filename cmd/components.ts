@@ -1,7 +1,7 @@
 // What `mini-kube up` runs, as data: one entry per process. The controller-manager, the scheduler and the
 // kubelets join with one entry each (args, plus an identity from PkiPaths for their kubeconfig).
 import { join } from 'node:path';
-import { formatCidr, parseIpv4Cidr } from '../pkg/apimachinery/ipv4.js';
+import { formatCidr, intToIp, ipToInt, parseIpv4Cidr } from '../pkg/apimachinery/ipv4.js';
 import type { CertKeyPaths, MetricsServerPaths, PkiPaths } from '../pkg/pki/index.js';
 
 export interface ComponentSpec {
@@ -86,6 +86,8 @@ export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
     name: 'dns', args: ['dns', '--bind-address', '127.0.0.1', '--port', String(c.dns.port), '--cluster-domain', c.dns.domain],
     identity: { user: 'system:cluster-dns', pair: c.pki.clusterDns },
   }] : []),
+  // one proxy for every node of the host, not kube-proxy's one per node: the ClusterIPs are the host's addresses, which
+  // one process alone can listen on; it tells per connection which node's it is (pkg/proxy/node-topology.ts)
   ...(c.proxy ? [{ name: 'proxy', args: ['proxy', '--hostname-override', c.nodes[0] ?? 'node-1'], identity: { user: 'system:kube-proxy', pair: c.pki.kubeProxy } }] : []),
 ];
 
@@ -109,21 +111,28 @@ const metricsServer = (m: NonNullable<ClusterLayout['metricsServer']>): Componen
  */
 export const kubelets = (c: ClusterLayout): ComponentSpec[] => {
   const loopback = c.bindAddress === '127.0.0.1' || c.bindAddress === '::1';
+  // On a loopback cluster each node has an address of its own, the i-th after the apiserver's (as the fake runtime
+  // gives its simulated nodes: all of 127.0.0.0/8 reaches lo on Linux): the service proxy, which serves every node
+  // of the host, tells by it which node a NodePort connection or health check was sent to.
+  const address = (i: number): string[] => {
+    if (!loopback) return [];
+    const ip = c.bindAddress === '::1' ? c.bindAddress : intToIp(ipToInt(c.bindAddress) + i);
+    return ['--node-ip', ip, '--address', ip];
+  };
   // the cluster going away takes its containers with it (a kubelet alone leaves them, as upstream's does)
   // and, as kubeadm configures them, tokens are reviewed by the apiserver and anonymous requests refused
   const common = ['--runtime', c.runtime, '--port', '0', '--anonymous-auth=false', '--authentication-token-webhook=true',
-    ...(loopback ? ['--node-ip', c.bindAddress, '--address', c.bindAddress] : []),
     ...(c.runtime === 'process' ? ['--stop-containers-on-exit=true', ...(c.unknownImages === 'fail' ? ['--unknown-images=fail'] : [])] : []),
     ...(c.dns ? ['--cluster-dns', c.dns.ip, '--cluster-domain', c.dns.domain] : [])];
   if (c.runtime === 'fake' && c.nodes.length > 1) {
     return [{
-      name: 'kubelet', args: ['kubelet', '--node-name', 'node', '--nodes', String(c.nodes.length), '--root-dir', join(c.dataDir, 'kubelet'), ...common],
+      name: 'kubelet', args: ['kubelet', '--node-name', 'node', '--nodes', String(c.nodes.length), '--root-dir', join(c.dataDir, 'kubelet'), ...address(0), ...common],
       identity: { user: 'kubernetes-admin', pair: c.pki.admin }, nodeFlags: INFORMER_NODE_FLAGS,
     }];
   }
   // no --pod-cidr: each node gets its podCIDR from the controller-manager's node-ipam
-  return c.nodes.map((n) => ({
-    name: `kubelet-${n}`, args: ['kubelet', '--node-name', n, '--root-dir', join(c.dataDir, 'kubelet', n), ...common],
+  return c.nodes.map((n, i) => ({
+    name: `kubelet-${n}`, args: ['kubelet', '--node-name', n, '--root-dir', join(c.dataDir, 'kubelet', n), ...address(i), ...common],
     identity: { user: `system:node:${n}`, pair: c.pki.nodes[n]! }, nodeFlags: INFORMER_NODE_FLAGS,
   }));
 };

@@ -10,7 +10,7 @@ const summary = 'Runs the service proxy: ClusterIPs (when root) and NodePorts fo
 
 const proxyFlags = {
   kubeconfig: flag.string('', 'Path to a kubeconfig for the apiserver (default $KUBECONFIG or ~/.kube/config)'),
-  'hostname-override': flag.string('', 'The node this proxy runs for (default: the host name); its endpoints are the Local ones of the traffic policies'),
+  'hostname-override': flag.string('', 'The node this proxy runs for (default: the host name); its endpoints are the Local ones of the traffic policies, but for a connection from another node\'s pod or address, or sent to another node\'s address, which are that node\'s'),
   'nodeport-addresses': flag.list([], 'CIDRs of the host addresses NodePorts listen on (default: every address)'),
   'sync-period': flag.string('30s', 'How often everything is resynced (what failed to open is retried)'),
   v: flag.int(0, 'Log verbosity (4: debug)'),

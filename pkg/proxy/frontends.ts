@@ -3,12 +3,17 @@
 // datagrams from one client address and port form a flow that keeps its endpoint until idle, as conntrack does.
 import { createSocket, type RemoteInfo, type Socket as UdpSocket } from 'node:dgram';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { Balancer } from './balancer.js';
 import type { Backend, Protocol } from './service-map.js';
 
 export interface Frontend {
   close(): void;
 }
+
+/**
+ * The endpoint for a new connection or flow from `source` sent to `destination` (unknown for UDP on the wildcard
+ * address, whose datagrams do not say which of the host's addresses they were sent to); undefined: none.
+ */
+export type PickEndpoint = (source: string, destination: string | undefined) => Backend | undefined;
 
 /** conntrack's timeout of a UDP flow that has seen replies (nf_conntrack_udp_timeout_stream is longer; 30 s is its unreplied one). */
 const UDP_IDLE_MS = 30_000;
@@ -18,10 +23,10 @@ const listenTcp = (server: Server, host: string, port: number): Promise<void> =>
   server.listen({ host, port, exclusive: true }, () => { server.off('error', reject); resolve(); });
 });
 
-function tcpFrontend(host: string, port: number, balancer: Balancer): Promise<Frontend> {
+function tcpFrontend(host: string, port: number, pick: PickEndpoint): Promise<Frontend> {
   const open = new Set<Socket>();
   const server = createServer({ allowHalfOpen: true }, (client) => {
-    const backend = balancer.pick(client.remoteAddress ?? '');
+    const backend = pick(client.remoteAddress ?? '', client.localAddress);
     if (!backend) {
       client.resetAndDestroy();
       return;
@@ -47,7 +52,7 @@ function tcpFrontend(host: string, port: number, balancer: Balancer): Promise<Fr
   }));
 }
 
-function udpFrontend(host: string, port: number, balancer: Balancer): Promise<Frontend> {
+function udpFrontend(host: string, port: number, pick: PickEndpoint): Promise<Frontend> {
   const flows = new Map<string, { upstream: UdpSocket; backend: Backend; timer: NodeJS.Timeout }>();
   const socket = createSocket({ type: 'udp4', reuseAddr: false });
   const end = (key: string): void => {
@@ -65,7 +70,7 @@ function udpFrontend(host: string, port: number, balancer: Balancer): Promise<Fr
     const key = `${from.address}:${from.port}`;
     let flow = flows.get(key);
     if (!flow) {
-      const backend = balancer.pick(from.address);
+      const backend = pick(from.address, host === '0.0.0.0' ? undefined : host);
       if (!backend) return;
       const upstream = createSocket('udp4');
       upstream.on('message', (reply, src) => {
@@ -95,5 +100,5 @@ function udpFrontend(host: string, port: number, balancer: Balancer): Promise<Fr
   });
 }
 
-export const openFrontend = (protocol: Protocol, host: string, port: number, balancer: Balancer): Promise<Frontend> =>
-  (protocol === 'UDP' ? udpFrontend : tcpFrontend)(host, port, balancer);
+export const openFrontend = (protocol: Protocol, host: string, port: number, pick: PickEndpoint): Promise<Frontend> =>
+  (protocol === 'UDP' ? udpFrontend : tcpFrontend)(host, port, pick);

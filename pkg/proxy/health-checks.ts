@@ -1,25 +1,31 @@
 // The health checks of LoadBalancer Services with externalTrafficPolicy Local, as kube-proxy serves them: on the
-// Service's healthCheckNodePort, HTTP on any path, 200 while this node has a ready endpoint of the Service and 503
-// while it has none, so that the load balancer sends traffic only to nodes that keep it local. The body and headers
-// are kube-proxy's.
+// Service's healthCheckNodePort, HTTP on any path, 200 while the node has a ready endpoint of the Service and 503
+// while it has none, so that the load balancer sends traffic only to nodes that keep it local. Every node's
+// kube-proxy answers for its node; here one proxy answers for the node whose address the request was sent to
+// (node-topology.ts). The body and headers are kube-proxy's.
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
+import type { NodeTopology } from './node-topology.js';
 
 export interface HealthCheck {
   namespace: string;
   name: string;
   nodePort: number;
-  /** This node's ready endpoints of the Service (distinct addresses). */
-  localEndpoints: number;
+  /** The addresses of the Service's ready endpoints, by node. */
+  readyByNode: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-const body = (c: HealthCheck): string => [
+/** The ready endpoints of the Service on these nodes, distinct addresses counted (kube-proxy's LocalReadyEndpoints). */
+export const localEndpoints = (c: HealthCheck, nodes: readonly string[]): number =>
+  new Set(nodes.flatMap((n) => [...(c.readyByNode.get(n) ?? [])])).size;
+
+const body = (c: HealthCheck, count: number): string => [
   '{',
   '\t"service": {',
   `\t\t"namespace": ${JSON.stringify(c.namespace)},`,
   `\t\t"name": ${JSON.stringify(c.name)}`,
   '\t},',
-  `\t"localEndpoints": ${c.localEndpoints},`,
+  `\t"localEndpoints": ${count},`,
   '\t"serviceProxyHealthy": true',
   '}',
 ].join('\n');
@@ -29,7 +35,7 @@ export class HealthCheckServers {
   private readonly open = new Map<string, { server: Server; check: HealthCheck }>();
   private readonly failed = new Set<string>();
 
-  constructor(private readonly o: { addresses: string[]; logger: Logger }) {}
+  constructor(private readonly o: { addresses: string[]; topology: () => NodeTopology; logger: Logger }) {}
 
   /** Serves exactly `checks`: opens the new ports, closes those no Service has any more. */
   async sync(checks: HealthCheck[]): Promise<void> {
@@ -47,11 +53,12 @@ export class HealthCheckServers {
         running.check = check;
         continue;
       }
-      const entry = { server: createServer((_req, res) => {
+      const entry = { server: createServer((req, res) => {
         const c = entry.check;
-        const text = body(c);
-        res.writeHead(c.localEndpoints > 0 ? 200 : 503, {
-          'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff', 'X-Load-Balancing-Endpoint-Weight': String(c.localEndpoints),
+        const count = localEndpoints(c, this.o.topology().receivers(req.socket.localAddress));
+        const text = body(c, count);
+        res.writeHead(count > 0 ? 200 : 503, {
+          'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff', 'X-Load-Balancing-Endpoint-Weight': String(count),
           'Content-Length': Buffer.byteLength(text),
         });
         res.end(text);

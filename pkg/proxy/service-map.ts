@@ -21,10 +21,12 @@ export interface ServicePortEntry {
   nodePort?: number;
   /** A LoadBalancer Service's status.loadBalancer.ingress IPs (IPv4, not ipMode Proxy), served at `port`. */
   loadBalancerIPs: string[];
-  /** Endpoints for traffic to a ClusterIP (internalTrafficPolicy applied). */
-  clusterBackends: Backend[];
-  /** Endpoints for traffic to the NodePort and the load balancer IPs (externalTrafficPolicy applied). */
-  nodePortBackends: Backend[];
+  /** Every endpoint of the port; which of them a connection may use is decided per connection (balancer.ts). */
+  endpoints: Endpoint[];
+  /** internalTrafficPolicy Local: traffic to a ClusterIP stays on its node. */
+  internalLocal: boolean;
+  /** externalTrafficPolicy Local: traffic to the NodePort and the load balancer IPs stays on the node it arrives at. */
+  externalLocal: boolean;
   /** sessionAffinity ClientIP: how long a client keeps its endpoint. */
   affinityMs?: number;
 }
@@ -35,14 +37,15 @@ interface SliceEndpoint {
   conditions?: { ready?: boolean; serving?: boolean; terminating?: boolean };
 }
 interface SlicePort { name?: string; port?: number; protocol?: string }
-interface Candidate extends Backend { node?: string; ready: boolean; servingTerminating: boolean }
+export interface Endpoint extends Backend { node?: string; ready: boolean; servingTerminating: boolean }
 
 /**
- * Ready endpoints; when none is ready, those serving while terminating, so that connections still land during a
- * rolling update (upstream's ProxyTerminatingEndpoints). With policy Local, only those on this node.
+ * The endpoints a connection may use, as upstream's CategorizeEndpoints chooses them: the ready ones; when none is
+ * ready, those serving while terminating, so that connections still land during a rolling update. Under a Local
+ * policy (`nodes` given), the same among the endpoints on those nodes only, the fallback decided for them alone.
  */
-const pick = (all: Candidate[], local: boolean, node: string): Backend[] => {
-  const mine = local ? all.filter((c) => c.node === node) : all;
+export const usableEndpoints = (all: Endpoint[], nodes?: readonly string[]): Backend[] => {
+  const mine = nodes ? all.filter((c) => c.node !== undefined && nodes.includes(c.node)) : all;
   const ready = mine.filter((c) => c.ready);
   const chosen = ready.length ? ready : mine.filter((c) => c.servingTerminating);
   const seen = new Set<string>();
@@ -50,8 +53,8 @@ const pick = (all: Candidate[], local: boolean, node: string): Backend[] => {
 };
 
 /** The endpoints of one service port across its EndpointSlices (IPv4 only: the proxy binds IPv4 addresses). */
-const candidatesOf = (slices: KubeObject[], portName: string, protocol: Protocol): Candidate[] => {
-  const out: Candidate[] = [];
+const endpointsOf = (slices: KubeObject[], portName: string, protocol: Protocol): Endpoint[] => {
+  const out: Endpoint[] = [];
   for (const slice of slices) {
     if (slice.addressType !== 'IPv4') continue;
     const port = ((slice.ports ?? []) as SlicePort[]).find((p) => (p.name ?? '') === portName && (p.protocol ?? 'TCP') === protocol);
@@ -71,7 +74,7 @@ const candidatesOf = (slices: KubeObject[], portName: string, protocol: Protocol
 };
 
 /** Every service port the proxy should serve, from the cluster's Services and EndpointSlices. */
-export function servicePorts(services: KubeObject[], slices: KubeObject[], node: string): ServicePortEntry[] {
+export function servicePorts(services: KubeObject[], slices: KubeObject[]): ServicePortEntry[] {
   const slicesOf = new Map<string, KubeObject[]>();
   for (const s of slices) {
     const svc = s.metadata?.labels?.[LABEL_SERVICE_NAME];
@@ -96,14 +99,14 @@ export function servicePorts(services: KubeObject[], slices: KubeObject[], node:
     for (const p of (spec.ports ?? []) as { name?: string; port: number; protocol?: string; nodePort?: number }[]) {
       const protocol = (p.protocol ?? 'TCP') as Protocol;
       if (protocol !== 'TCP' && protocol !== 'UDP') continue; // SCTP: not proxied
-      const candidates = candidatesOf(slicesOf.get(key) ?? [], p.name ?? '', protocol);
       out.push({
         name: `${key}${p.name ? `:${p.name}` : ''}`,
         protocol, clusterIPs, port: p.port,
         nodePort: spec.type === 'NodePort' || spec.type === 'LoadBalancer' ? p.nodePort : undefined,
         loadBalancerIPs,
-        clusterBackends: pick(candidates, spec.internalTrafficPolicy === 'Local', node),
-        nodePortBackends: pick(candidates, spec.externalTrafficPolicy === 'Local', node),
+        endpoints: endpointsOf(slicesOf.get(key) ?? [], p.name ?? '', protocol),
+        internalLocal: spec.internalTrafficPolicy === 'Local',
+        externalLocal: spec.externalTrafficPolicy === 'Local',
         affinityMs: affinity,
       });
     }
@@ -112,20 +115,22 @@ export function servicePorts(services: KubeObject[], slices: KubeObject[], node:
 }
 
 /**
- * The health checks this node answers (health-checks.ts): LoadBalancer Services with externalTrafficPolicy Local and a
- * healthCheckNodePort, each with the number of its ready endpoints on this node (distinct addresses, any port).
+ * The health checks the proxy answers (health-checks.ts): LoadBalancer Services with externalTrafficPolicy Local and a
+ * healthCheckNodePort, each with its ready endpoints' addresses by node (any port).
  */
-export function healthChecks(services: KubeObject[], slices: KubeObject[], node: string): HealthCheck[] {
-  const local = new Map<string, Set<string>>();
+export function healthChecks(services: KubeObject[], slices: KubeObject[]): HealthCheck[] {
+  const ready = new Map<string, Map<string, Set<string>>>();
   for (const slice of slices) {
     const svc = slice.metadata?.labels?.[LABEL_SERVICE_NAME];
     if (!svc) continue;
     const key = `${slice.metadata?.namespace ?? ''}/${svc}`;
     for (const e of (slice.endpoints ?? []) as SliceEndpoint[]) {
       const c = e.conditions ?? {};
-      if (e.nodeName !== node || c.ready === false || c.terminating === true || !e.addresses?.[0]) continue;
-      let ips = local.get(key);
-      if (!ips) local.set(key, (ips = new Set()));
+      if (!e.nodeName || c.ready === false || c.terminating === true || !e.addresses?.[0]) continue;
+      let byNode = ready.get(key);
+      if (!byNode) ready.set(key, (byNode = new Map()));
+      let ips = byNode.get(e.nodeName);
+      if (!ips) byNode.set(e.nodeName, (ips = new Set()));
       ips.add(e.addresses[0]);
     }
   }
@@ -135,7 +140,7 @@ export function healthChecks(services: KubeObject[], slices: KubeObject[], node:
     if (spec.type !== 'LoadBalancer' || spec.externalTrafficPolicy !== 'Local' || !spec.healthCheckNodePort) continue;
     const namespace = svc.metadata?.namespace ?? '';
     const name = svc.metadata?.name ?? '';
-    out.push({ namespace, name, nodePort: spec.healthCheckNodePort, localEndpoints: local.get(`${namespace}/${name}`)?.size ?? 0 });
+    out.push({ namespace, name, nodePort: spec.healthCheckNodePort, readyByNode: ready.get(`${namespace}/${name}`) ?? new Map() });
   }
   return out;
 }
