@@ -21,6 +21,13 @@ beforeAll(async () => {
   });
   await createNode(client, 'pa', { cpu: '2', labels: { pool: 'p' } });
   await createNode(client, 'pb', { cpu: '2', labels: { pool: 'p' } });
+  // Before the scheduler starts, so that its caches hold it once synced (the scheduler schedules only then): the PDB
+  // informer's watch is a stream of its own, which may trail the pods' (upstream's preemption tests wait for
+  // their PDBs in the scheduler's cache, waitCachedPDBsStable, for the same reason).
+  await client.resource({ group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', namespaced: true }, 'default').create({
+    apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'protected' },
+    spec: { minAvailable: 3, selector: { matchLabels: { app: 'protected' } } },
+  });
   sched = startScheduler(client);
 });
 
@@ -43,10 +50,6 @@ const finishDeletions = async (): Promise<string[]> => {
 
 describe('preemption', () => {
   it('evicts the minimal set of lower-priority pods, avoiding a PodDisruptionBudget, and binds the preemptor', async () => {
-    await client.resource({ group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', namespaced: true }, 'default').create({
-      apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'protected' },
-      spec: { minAvailable: 3, selector: { matchLabels: { app: 'protected' } } },
-    });
     for (let i = 0; i < 3; i++) {
       await client.pods('default').create(podObject(`prot-${i}`, { cpu: '600m', labels: { app: 'protected' }, spec: { nodeSelector: { 'kubernetes.io/hostname': 'pa' } } }));
       await client.pods('default').create(podObject(`low-${i}`, { cpu: '600m', labels: { app: 'low' }, spec: { nodeSelector: { 'kubernetes.io/hostname': 'pb' } } }));
