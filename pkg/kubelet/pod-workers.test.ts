@@ -136,3 +136,43 @@ describe('PodWorkers', () => {
     release();
   });
 });
+
+describe('PodWorkers.forget', () => {
+  const lanes = (w: PodWorkers): Map<string, unknown> => (w as unknown as { lanes: Map<string, unknown> }).lanes;
+
+  it('from inside the pod\'s own sync releases its lane once the sync is over; updates queued before it sync nothing more', async () => {
+    const clock = new FakeClock(0);
+    let syncs = 0;
+    let workers!: PodWorkers;
+    let release!: () => void;
+    workers = new PodWorkers(async (uid) => {
+      syncs++;
+      await new Promise<void>((r) => { release = r; });
+      workers.forget(uid); // as the kubelet does once a removed pod is killed and gone
+    }, clock, logger);
+    workers.update('u1');
+    await vi.waitFor(() => expect(syncs).toBe(1));
+    workers.update('u1'); // coalesced into one more sync, for the pod about to be forgotten
+    release();
+    await vi.waitFor(() => expect(lanes(workers).size).toBe(0));
+    expect(syncs).toBe(1);
+  });
+
+  it('an update after the forget, while the sync is still running, is a new life of the lane: it syncs', async () => {
+    const clock = new FakeClock(0);
+    let syncs = 0;
+    let workers!: PodWorkers;
+    let release!: () => void;
+    workers = new PodWorkers(async (uid) => {
+      if (++syncs > 1) return;
+      workers.forget(uid);
+      await new Promise<void>((r) => { release = r; });
+    }, clock, logger);
+    workers.update('u1');
+    await vi.waitFor(() => expect(syncs).toBe(1));
+    workers.update('u1'); // the pod is back (a static pod's manifest restored)
+    release();
+    await vi.waitFor(() => expect(syncs).toBe(2));
+    await vi.waitFor(() => expect(lanes(workers).size).toBe(1));
+  });
+});

@@ -12,6 +12,8 @@ interface Lane {
   done?: Promise<void>;
   /** Aborts the sync in progress. */
   abort?: AbortController;
+  /** Forgotten during its sync: the lane goes once that sync is over. */
+  forgotten?: boolean;
 }
 
 export class PodWorkers {
@@ -31,6 +33,7 @@ export class PodWorkers {
     if (!lane) { lane = { busy: false, again: false }; this.lanes.set(uid, lane); }
     if (lane.busy) {
       lane.again = true;
+      lane.forgotten = false; // wanted again (a static pod's manifest restored: the same uid)
       if (cancel) lane.abort?.abort(new PodSyncCancelled(uid));
       return;
     }
@@ -50,11 +53,18 @@ export class PodWorkers {
     lane.timer = this.clock.setTimer(() => { lane.timer = undefined; lane.timerAt = undefined; this.update(uid); }, ms);
   }
 
-  /** Drops the pod's lane (after its sync finished). */
+  /**
+   * Drops the pod's lane; called from its own sync (the kubelet's, once a removed pod is gone), the lane goes when
+   * that sync is over, and the updates queued before the call sync nothing more.
+   */
   forget(uid: string): void {
     const lane = this.lanes.get(uid);
-    lane?.timer?.cancel();
-    if (lane && !lane.busy) this.lanes.delete(uid);
+    if (!lane) return;
+    lane.timer?.cancel();
+    lane.timer = lane.timerAt = undefined;
+    if (!lane.busy) { this.lanes.delete(uid); return; }
+    lane.forgotten = true;
+    lane.again = false;
   }
 
   /**
@@ -83,6 +93,7 @@ export class PodWorkers {
     } finally {
       lane.busy = false;
       lane.abort = undefined;
+      if (lane.forgotten && this.lanes.get(uid) === lane) this.lanes.delete(uid);
     }
   }
 }
