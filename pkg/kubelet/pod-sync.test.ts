@@ -815,3 +815,67 @@ describe('a pod\'s directory on the node', () => {
     }
   });
 });
+
+describe('a container left created (its start failed before it ran)', () => {
+  /** The runtime's next StartContainer fails and leaves the container created, as one failing before its task runs. */
+  const startFails = (runtime: FakeRuntime): void => {
+    vi.spyOn(runtime, 'startContainer').mockRejectedValueOnce(new Error('failed to create containerd task: cgroup busy'));
+  };
+  const states = (runtime: FakeRuntime, name: string): string[] =>
+    runtime.listContainers('u1').filter((c) => c.name === name).sort((a, b) => a.attempt - b.attempt).map((c) => `${c.attempt}:${c.state}`);
+
+  it.each(['Always', 'OnFailure', 'Never'])('is started again whatever the restart policy (%s), as upstream\'s ShouldContainerBeRestarted; the failed sync is retried after 10 s', async (restartPolicy) => {
+    const { syncer, runtime, clock } = setup();
+    const rec = record({ restartPolicy });
+    startFails(runtime);
+    await syncer.sync(rec);
+    expect(states(runtime, 'c')).toEqual(['0:created']);
+    expect(rec.requeueAt).toBe(clock.now() + 10_000);
+    await clock.advance(10_000);
+    await syncer.sync(rec);
+    expect(states(runtime, 'c')).toEqual(['0:created', '1:running']);
+    expect(cs(syncer.status(rec))).toMatchObject({ restartCount: 1, state: { running: {} } });
+  });
+
+  it('an init container too, before the containers', async () => {
+    const { syncer, runtime, clock } = setup();
+    const rec = record({ restartPolicy: 'Never', initContainers: [{ name: 'init', image: 'busybox' }] }, { 'fake.mini-kube.io/run-ms.init': '5' });
+    startFails(runtime);
+    await syncer.sync(rec);
+    expect(states(runtime, 'init')).toEqual(['0:created']);
+    await syncer.sync(rec);
+    expect(states(runtime, 'init')).toEqual(['0:created', '1:running']);
+    await clock.advance(5);
+    await syncer.sync(rec);
+    expect(states(runtime, 'c')).toEqual(['0:running']);
+  });
+
+  it('a sidecar too', async () => {
+    const { syncer, runtime } = setup();
+    const rec = record({ initContainers: [{ name: 'proxy', image: 'busybox', restartPolicy: 'Always' }] });
+    startFails(runtime);
+    await syncer.sync(rec);
+    expect(states(runtime, 'proxy')).toEqual(['0:created']);
+    await syncer.sync(rec);
+    await syncer.sync(rec);
+    expect(states(runtime, 'proxy')).toEqual(['0:created', '1:running']);
+    expect(states(runtime, 'c')).toEqual(['0:running']);
+  });
+
+  it('backs off from the finish of its last exited attempt (upstream\'s doBackOff); with none, it starts at once', async () => {
+    const { syncer, runtime, clock } = setup();
+    const rec = record({}, { 'fake.mini-kube.io/exit-code.c': '1', 'fake.mini-kube.io/run-ms.c': '0' });
+    await syncer.sync(rec);
+    await clock.advance(1);
+    startFails(runtime);
+    await syncer.sync(rec); // attempt 0 exited: its restart (the back-off now 10 s) fails to start
+    expect(states(runtime, 'c')).toEqual(['0:exited', '1:created']);
+    await clock.advance(1_000);
+    await syncer.sync(rec);
+    expect(states(runtime, 'c')).toEqual(['0:exited', '1:created']); // 1 s after attempt 0 exited: backing off
+    expect(rec.requeueAt).toBe(clock.now() + 9_000 - 1);
+    await clock.advance(rec.requeueAt! - clock.now());
+    await syncer.sync(rec);
+    expect(states(runtime, 'c')).toEqual(['1:created', '2:running']);
+  });
+});

@@ -369,13 +369,15 @@ export class PodSyncer {
       const { latest } = attemptsOf(all, c.name);
       if (c.restartPolicy === 'Always') { // a sidecar: started in order, then kept running
         if (!latest) { await this.start(rec, sandbox.id, c, 0); return; }
-        if (latest.state === 'exited') { await this.restart(rec, sandbox.id, c, latest); return; }
+        if (latest.state === 'exited' || latest.state === 'created') { await this.restart(rec, sandbox.id, c, latest); return; }
         if (latest.state !== 'running') return;
         // what follows it waits for its startup probe to succeed (one not run yet too); a success resyncs the pod
         if (!initialized && c.startupProbe && this.o.probeResult && this.o.probeResult(latest.id, 'startup') !== true) return;
         continue;
       }
       if (!latest) { await this.start(rec, sandbox.id, c, 0); return; }
+      // created, its start failed: upstream's computeInitContainerActions starts it again, whatever the restart policy
+      if (latest.state === 'created') { await this.restart(rec, sandbox.id, c, latest); return; }
       if (latest.state !== 'exited') return;
       if (latest.exitCode === 0) continue;
       // upstream kills the pod with its own grace period (no override), so the sidecars get SIGTERM
@@ -394,7 +396,8 @@ export class PodSyncer {
       const { latest } = attemptsOf(all, c.name);
       if (!latest) await this.start(rec, sandbox.id, c, 0);
       else if (latest.state === 'running' && latest.image !== normalizeImage(c.image)) await this.replace(rec, sandbox.id, c, latest);
-      else if (latest.state === 'exited' && this.shouldRestart(restartPolicy, latest)) await this.restart(rec, sandbox.id, c, latest);
+      // created, its start failed: started again whatever the restart policy (upstream's ShouldContainerBeRestarted)
+      else if (latest.state === 'created' || (latest.state === 'exited' && this.shouldRestart(restartPolicy, latest))) await this.restart(rec, sandbox.id, c, latest);
     }
   }
 
@@ -461,13 +464,18 @@ export class PodSyncer {
     return policy === 'Always' || (policy === 'OnFailure' && c.exitCode !== 0);
   }
 
-  /** Restarts an exited container unless it is backing off (then CrashLoopBackOff and a later look). */
-  private async restart(rec: PodRecord, sandboxId: string, c: SpecContainer, latest: ContainerStatus): Promise<void> {
+  /**
+   * Starts the container again (its `latest` attempt exited, or is left created) unless it is backing off (then
+   * CrashLoopBackOff and a later look). As upstream's doBackOff, the back-off counts from the finish of its newest
+   * exited attempt among `seen` (the pod's containers as the sync found them); with none there is no back-off.
+   */
+  private async restart(rec: PodRecord, sandboxId: string, c: SpecContainer, latest: ContainerStatus, seen = this.o.runtime.listContainers(rec.uid)): Promise<void> {
     const key = `${rec.uid}/${c.name}`;
     const now = this.o.clock.now();
     const entry = this.backoffs.get(key);
-    const since = now - (latest.finishedAt ?? now);
-    if (entry && since < entry.delayMs) {
+    const exited = seen.filter((x) => x.name === c.name && x.state === 'exited').sort((a, b) => b.attempt - a.attempt || b.createdAt - a.createdAt)[0];
+    const since = now - (exited?.finishedAt ?? now);
+    if (exited && entry && since < entry.delayMs) {
       const message = `back-off ${goDuration(entry.delayMs)} restarting failed container=${c.name} pod=${podDesc(rec.pod)}`;
       const prev = rec.waiting.get(c.name);
       if (prev?.reason !== 'CrashLoopBackOff' || prev.attempt !== latest.attempt) {
@@ -477,7 +485,7 @@ export class PodSyncer {
       rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, now + entry.delayMs - since);
       return;
     }
-    this.backoffs.set(key, { delayMs: entry ? Math.min(entry.delayMs * 2, this.o.backoff.maxMs) : this.o.backoff.initialMs });
+    if (exited) this.backoffs.set(key, { delayMs: entry ? Math.min(entry.delayMs * 2, this.o.backoff.maxMs) : this.o.backoff.initialMs });
     await this.start(rec, sandboxId, c, latest.attempt + 1);
     // keep the last exited attempt for lastState (and logs --previous, never without one meanwhile); older ones go
     // with their logs, as upstream's container GC keeps one dead container per name (MaxPerPodContainer)
@@ -492,6 +500,11 @@ export class PodSyncer {
    */
   private terminationRequested(rec: PodRecord): boolean {
     return rec.removed === true || !!rec.pod.metadata?.deletionTimestamp;
+  }
+
+  /** Upstream's pod worker retries a failed sync after its back-off period (10 s; its jitter left out). */
+  private retryFailedSync(rec: PodRecord): void {
+    rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + this.o.backoff.initialMs);
   }
 
   private async start(rec: PodRecord, sandboxId: string, c: SpecContainer, attempt: number): Promise<void> {
@@ -517,7 +530,7 @@ export class PodSyncer {
         rec.waiting.set(c.name, { reason: 'ImagePullBackOff', message, attempt: attempt - 1 });
         // as upstream's pod worker after a failed sync: looked at again after its own back-off period, whatever
         // the image's, so that ErrImagePull and ImagePullBackOff take turns as on a node
-        rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + this.o.backoff.initialMs);
+        this.retryFailedSync(rec);
         return;
       }
       this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Pulling', `Pulling image "${c.image}"`);
@@ -544,7 +557,7 @@ export class PodSyncer {
         const fresh = !backoff || now - backoff.at > 2 * this.o.backoff.maxMs;
         const delayMs = fresh ? this.o.backoff.initialMs : Math.min(backoff.delayMs * 2, this.o.backoff.maxMs);
         this.pullBackoffs.set(backoffKey, { delayMs, at: now });
-        rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, now + this.o.backoff.initialMs);
+        this.retryFailedSync(rec);
         return;
       }
     } else {
@@ -566,8 +579,7 @@ export class PodSyncer {
       if (!(err instanceof ContainerConfigError)) throw err;
       this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', `Error: ${err.message}`);
       rec.waiting.set(c.name, { reason: 'CreateContainerConfigError', message: err.message, attempt: attempt - 1 });
-      // upstream's pod worker retries a failed sync after its back-off period (10 s; its jitter left out)
-      rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + this.o.backoff.initialMs);
+      this.retryFailedSync(rec);
       return;
     }
     const podDir = rt.podDir?.(rec.uid);
@@ -586,6 +598,7 @@ export class PodSyncer {
       const message = (err as Error).message;
       this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', `Error: ${message}`);
       rec.waiting.set(c.name, { reason: 'CreateContainerError', message, attempt: attempt - 1 });
+      this.retryFailedSync(rec);
       return;
     }
     rec.waiting.delete(c.name);
@@ -595,6 +608,7 @@ export class PodSyncer {
       this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Started', `Started container ${c.name}`);
     } catch (err) {
       this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', `Error: ${(err as Error).message}`);
+      this.retryFailedSync(rec);
       return;
     }
     const hook = c.lifecycle?.postStart;
