@@ -1,7 +1,7 @@
 // The grace period of a pod's kill, as upstream 1.32's pod workers work it out (calculateEffectiveGracePeriod).
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../client/index.js';
-import { effectiveGracePeriod } from './grace-period.js';
+import { containerKillGrace, effectiveGracePeriod } from './grace-period.js';
 
 /** A pod whose spec asks for `spec` seconds, deleted with `deletion` (undefined: not deleted). */
 const pod = (spec: number | undefined, deletion?: number): KubeObject => ({
@@ -38,5 +38,14 @@ describe('effectiveGracePeriod', () => {
   it('is never below 1 s', () => {
     expect(effectiveGracePeriod(undefined, pod(0))).toBe(1);
     expect(effectiveGracePeriod(undefined, pod(0, 0))).toBe(1);
+  });
+});
+
+describe('containerKillGrace', () => {
+  it('is the deletion\'s grace period, else the failed probe\'s own, else the spec\'s (setTerminationGracePeriod)', () => {
+    expect(containerKillGrace(pod(60, 10), { terminationGracePeriodSeconds: 5 })).toBe(10);
+    expect(containerKillGrace(pod(60), { terminationGracePeriodSeconds: 5 })).toBe(5);
+    expect(containerKillGrace(pod(60), {})).toBe(60);
+    expect(containerKillGrace(pod(undefined))).toBe(30);
   });
 });

@@ -1,6 +1,7 @@
 // How long a pod's containers get to stop, as upstream 1.32's kubelet decides it: the pod workers work out the
 // kill's grace period (calculateEffectiveGracePeriod), which kuberuntime's killContainer then spends on the preStop
-// hook and the container's turn, leaving its stop at least minimumGracePeriodInSeconds.
+// hook and the container's turn, leaving its stop at least minimumGracePeriodInSeconds. A container killed on its
+// own (a failed probe) has setTerminationGracePeriod's.
 import type { KubeObject } from '../client/index.js';
 
 /** The least a container's stop gets between SIGTERM and SIGKILL, whatever the grace period left (upstream's minimumGracePeriodInSeconds). */
@@ -20,4 +21,14 @@ export function effectiveGracePeriod(current: number | undefined, pod: KubeObjec
   // the API defaults the spec's to 30 s
   if (grace === 0) grace = (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30;
   return Math.max(1, grace);
+}
+
+/**
+ * The grace period of one container's kill outside a pod's (a failed liveness or startup probe, a failed postStart
+ * hook, a changed image), as upstream's setTerminationGracePeriod: the API's deletionGracePeriodSeconds when set, else
+ * the failed `probe`'s terminationGracePeriodSeconds when it has one, else the spec's.
+ */
+export function containerKillGrace(pod: KubeObject, probe?: { terminationGracePeriodSeconds?: number }): number {
+  return (pod.metadata?.deletionGracePeriodSeconds as number | undefined) ?? probe?.terminationGracePeriodSeconds
+    ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30;
 }

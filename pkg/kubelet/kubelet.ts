@@ -175,6 +175,7 @@ export class NodeKubelet {
       serializeImagePulls: o.serializeImagePulls,
       runtimeHandlerOf: async (name) => String((await o.client.resource(Resources.runtimeClasses).get(name)).handler ?? ''),
       probeResult: (id, kind) => this.probes.result(id, kind),
+      failedProbe: (id) => this.probes.failedProbe(id),
       // simulated containers run the moment they start, as kwok's: reported at once
       seenRunning: o.runtime.name === 'fake' ? undefined : (uid, id) => this.pleg.seenRunning(uid, id),
       requestToken: async (ns, sa, audiences, expirationSeconds, pod) => {

@@ -380,17 +380,23 @@ describe('event references', () => {
     expect(about.slice(1).sort()).toEqual(['Killing spec.containers{c}', 'Killing spec.ephemeralContainers{debugger}']);
   });
 
-  it("a probe's Unhealthy and Killing are about the probed container", async () => {
-    const { syncer, clock, runtime } = setup();
+  it("a probe's Unhealthy and the Killing of the sync it asks for are about the probed container", async () => {
+    const { clock, runtime, about } = setup();
     const rec = record({ containers: [{ name: 'web', image: 'nginx:1.27', livenessProbe: { exec: { command: ['true'] }, periodSeconds: 1, failureThreshold: 1 } }] },
       { 'fake.mini-kube.io/liveness-fail.web': 'down' });
-    await syncer.sync(rec);
-    const about: string[] = [];
     const recorder = { event: (o: { fieldPath?: string }, _t: string, reason: string) => { about.push(`${reason} ${o.fieldPath ?? '-'}`); } } as unknown as EventRecorder;
-    const probes = new ProbeManager({ runtime, clock, recorder, onChange: () => undefined, getPod: () => ({ pod: rec.pod }) });
+    let syncing: Promise<void> | undefined;
+    const probes = new ProbeManager({ runtime, clock, recorder, onChange: () => { syncing = syncer.sync(rec); }, getPod: () => ({ pod: rec.pod }) });
+    const syncer = new PodSyncer({
+      runtime, recorder, clock, logger: pino({ level: 'silent' }), hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 }, failedProbe: (id) => probes.failedProbe(id),
+    });
+    await syncer.sync(rec);
+    about.length = 0;
     probes.sync(rec.uid, rec.pod, runtime.listContainers(rec.uid));
     await clock.advance(1);
-    await vi.waitFor(() => expect(about).toEqual(['Unhealthy spec.containers{web}', 'Killing spec.containers{web}']));
+    await vi.waitFor(() => expect(syncing).toBeDefined());
+    await syncing;
+    expect(about.slice(0, 2)).toEqual(['Unhealthy spec.containers{web}', 'Killing spec.containers{web}']);
     probes.close();
   });
 
@@ -877,5 +883,86 @@ describe('a container left created (its start failed before it ran)', () => {
     await clock.advance(rec.requeueAt! - clock.now());
     await syncer.sync(rec);
     expect(states(runtime, 'c')).toEqual(['1:created', '2:running']);
+  });
+});
+
+describe('a container killed for a failed liveness or startup probe (upstream\'s computePodActions, then killContainer)', () => {
+  /**
+   * The pod's containers under a probe manager whose failures sync the pod, as the kubelet's; the runtime runs hooks
+   * (as the process runtime does): an exec of `check` fails, one of `drain` (a preStop hook) takes `hookSeconds`.
+   */
+  const probed = (spec: Record<string, unknown>, hookSeconds = 0) => {
+    const { clock, runtime, events } = setup();
+    Object.defineProperty(runtime, 'probe', { value: undefined });
+    const execs: string[] = [];
+    vi.spyOn(runtime, 'execSync').mockImplementation((_id, cmd) => {
+      execs.push(cmd.join(' '));
+      if (cmd[0] === 'check') return Promise.resolve({ stdout: '', stderr: '', exitCode: 1 });
+      return new Promise((resolve) => { clock.setTimer(() => resolve({ stdout: '', stderr: '', exitCode: 0 }), hookSeconds * 1000); });
+    });
+    const recorder = { event: (_o: unknown, _t: string, reason: string, message: string) => { events.push(`${reason}: ${message}`); } } as unknown as EventRecorder;
+    const rec = record(spec);
+    let syncing: Promise<void> | undefined;
+    const probes = new ProbeManager({ runtime, clock, recorder, onChange: () => { syncing = syncer.sync(rec); }, getPod: () => ({ pod: rec.pod }) });
+    const syncer = new PodSyncer({
+      runtime, recorder, clock, logger: pino({ level: 'silent' }), hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 },
+      probeResult: (id, kind) => probes.result(id, kind), failedProbe: (id) => probes.failedProbe(id),
+    });
+    const stops = recordStops(runtime);
+    /** Runs the pod until its probes' first failure has been acted on, `hookSeconds` passing meanwhile. */
+    const failProbes = async (): Promise<void> => {
+      await syncer.sync(rec);
+      probes.sync(rec.uid, rec.pod, runtime.listContainers(rec.uid));
+      await clock.advance(1);
+      await vi.waitFor(() => expect(syncing).toBeDefined());
+      if (hookSeconds) {
+        await vi.waitFor(() => expect(execs).toContain('drain'));
+        await clock.advance(hookSeconds * 1000);
+      }
+      await syncing;
+      probes.close();
+    };
+    const states = (name: string): string[] => runtime.listContainers('u1').filter((c) => c.name === name).sort((a, b) => a.attempt - b.attempt).map((c) => `${c.attempt}:${c.state}`);
+    return { events, execs, stops, rec, failProbes, states, syncer };
+  };
+  const liveness = (more: Record<string, unknown> = {}) => ({ exec: { command: ['check'] }, periodSeconds: 1, failureThreshold: 1, ...more });
+  const preStop = { exec: { command: ['drain'] } };
+
+  it('runs the preStop hook within the probe\'s terminationGracePeriodSeconds, the stop getting at least 2 s, then restarts it', async () => {
+    const { events, execs, stops, failProbes, states } = probed({
+      terminationGracePeriodSeconds: 30,
+      containers: [{ name: 'c', image: 'nginx:1.27', livenessProbe: liveness({ terminationGracePeriodSeconds: 5 }), lifecycle: { preStop } }],
+    }, 4);
+    await failProbes();
+    expect(events).toEqual(expect.arrayContaining(['Unhealthy: Liveness probe failed: ', 'Killing: Container c failed liveness probe, will be restarted']));
+    expect(execs).toEqual(['check', 'drain']);
+    expect(stops).toEqual(['c:2']); // 5 s less the hook's 4, at least 2
+    expect(states('c')).toEqual(['0:exited', '1:running']);
+  });
+
+  it('without a grace period of its own the probe\'s kill has the pod\'s', async () => {
+    const { stops, failProbes } = probed({
+      terminationGracePeriodSeconds: 30, containers: [{ name: 'c', image: 'nginx:1.27', livenessProbe: liveness(), lifecycle: { preStop } }],
+    }, 4);
+    await failProbes();
+    expect(stops).toEqual(['c:26']);
+  });
+
+  it('restartPolicy Never: killed, not restarted, and the Killing event does not say it will be', async () => {
+    const { events, failProbes, states, syncer, rec } = probed({ restartPolicy: 'Never', containers: [{ name: 'c', image: 'nginx:1.27', livenessProbe: liveness() }] });
+    await failProbes();
+    expect(events).toContain('Killing: Container c failed liveness probe');
+    expect(states('c')).toEqual(['0:exited']);
+    await syncer.sync(rec);
+    expect(syncer.status(rec).phase).toBe('Succeeded');
+  });
+
+  it('a sidecar failing its startup probe is killed as an init container and started again', async () => {
+    const { events, failProbes, states } = probed({
+      initContainers: [{ name: 'proxy', image: 'busybox', restartPolicy: 'Always', startupProbe: liveness() }],
+    });
+    await failProbes();
+    expect(events).toContain('Killing: Init container proxy failed startup probe');
+    expect(states('proxy')).toEqual(['0:exited', '1:running']);
   });
 });

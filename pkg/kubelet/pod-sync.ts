@@ -10,7 +10,7 @@ import type { Footprint } from './admission.js';
 import { removeContainerAndLogs } from './log-manager.js';
 import { containerRef } from './container-ref.js';
 import { EVICTION_GRACE_SECONDS } from './eviction.js';
-import { effectiveGracePeriod, MIN_STOP_SECONDS } from './grace-period.js';
+import { containerKillGrace, effectiveGracePeriod, MIN_STOP_SECONDS } from './grace-period.js';
 import { runHook, type Hook } from './lifecycle-hooks.js';
 import { linuxResources } from './sandbox/cgroups.js';
 import { hostNetworkHostsFile, podDnsConfig, type DnsSettings } from './sandbox/dns.js';
@@ -40,7 +40,8 @@ interface SpecContainer {
   stdinOnce?: boolean;
   tty?: boolean;
   restartPolicy?: string;
-  startupProbe?: unknown;
+  startupProbe?: { terminationGracePeriodSeconds?: number };
+  livenessProbe?: { terminationGracePeriodSeconds?: number };
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   ports?: { name?: string; containerPort: number }[];
   lifecycle?: { postStart?: Hook; preStop?: Hook };
@@ -118,6 +119,8 @@ export interface SyncerOptions {
   requestToken?: TokenRequester;
   /** Probe results for the status (the probe manager's). */
   probeResult?: (containerId: string, kind: 'startup' | 'readiness') => boolean | undefined;
+  /** The probe whose failure has a running container killed (the probe manager's). */
+  failedProbe?: (containerId: string) => 'liveness' | 'startup' | undefined;
   /**
    * Whether a running container may be reported so (the PLEG's last relist saw it run); without it, at once (the fake
    * runtime's).
@@ -371,6 +374,8 @@ export class PodSyncer {
         if (!latest) { await this.start(rec, sandbox.id, c, 0); return; }
         if (latest.state === 'exited' || latest.state === 'created') { await this.restart(rec, sandbox.id, c, latest); return; }
         if (latest.state !== 'running') return;
+        const failed = this.o.failedProbe?.(latest.id);
+        if (failed) { await this.killForProbe(rec, sandbox.id, c, latest, failed, all); return; }
         // what follows it waits for its startup probe to succeed (one not run yet too); a success resyncs the pod
         if (!initialized && c.startupProbe && this.o.probeResult && this.o.probeResult(latest.id, 'startup') !== true) return;
         continue;
@@ -394,8 +399,10 @@ export class PodSyncer {
     if (terminal && (restartPolicy !== 'Always')) { await this.kill(rec); return; }
     for (const c of (pod.spec?.containers ?? []) as SpecContainer[]) {
       const { latest } = attemptsOf(all, c.name);
+      const failed = latest?.state === 'running' ? this.o.failedProbe?.(latest.id) : undefined;
       if (!latest) await this.start(rec, sandbox.id, c, 0);
       else if (latest.state === 'running' && latest.image !== normalizeImage(c.image)) await this.replace(rec, sandbox.id, c, latest);
+      else if (failed) await this.killForProbe(rec, sandbox.id, c, latest, failed, all);
       // created, its start failed: started again whatever the restart policy (upstream's ShouldContainerBeRestarted)
       else if (latest.state === 'created' || (latest.state === 'exited' && this.shouldRestart(restartPolicy, latest))) await this.restart(rec, sandbox.id, c, latest);
     }
@@ -435,8 +442,24 @@ export class PodSyncer {
    */
   private async replace(rec: PodRecord, sandboxId: string, c: SpecContainer, running: ContainerStatus): Promise<void> {
     this.o.recorder.event(containerRef(rec.pod, c.name), 'Normal', 'Killing', `Container ${c.name} definition changed, will be restarted`);
-    await this.stopWithHook(rec, running, (rec.pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
+    await this.stopWithHook(rec, running, containerKillGrace(rec.pod));
     await this.restart(rec, sandboxId, c, this.o.runtime.containerStatus(running.id) ?? running);
+  }
+
+  /**
+   * A running container whose liveness or startup probe failed, as upstream's computePodActions and SyncPod: killed
+   * as any container is (killContainer: the probe's grace period if it has one, its preStop hook, a stop of at least
+   * 2 s), then started again in the same sync unless the pod never restarts; a sidecar, an "Init container" to the
+   * event, always is. The back-off counts from the exits `seen` before the kill, as upstream's reads the pod's status
+   * before it.
+   */
+  private async killForProbe(rec: PodRecord, sandboxId: string, c: SpecContainer, running: ContainerStatus, probe: 'liveness' | 'startup', seen: ContainerStatus[]): Promise<void> {
+    const sidecar = c.restartPolicy === 'Always';
+    const restart = sidecar || rec.pod.spec?.restartPolicy !== 'Never';
+    const message = sidecar ? `Init container ${c.name} failed ${probe} probe` : `Container ${c.name} failed ${probe} probe${restart ? ', will be restarted' : ''}`;
+    this.o.recorder.event(containerRef(rec.pod, c.name), 'Normal', 'Killing', message);
+    await this.stopWithHook(rec, running, containerKillGrace(rec.pod, c[`${probe}Probe`]));
+    if (restart) await this.restart(rec, sandboxId, c, this.o.runtime.containerStatus(running.id) ?? running, seen);
   }
 
   /**

@@ -1,8 +1,9 @@
 // The probe manager, as upstream's prober: for each running container, a worker per probe (startup, readiness,
 // liveness) runs it every periodSeconds after initialDelaySeconds with its timeout and thresholds. Readiness gates
-// the container's `ready`; startup gates `started` and holds the others back; liveness failures kill the container
-// (restarted by the pod's restartPolicy). Probes run as exec (runtime ExecSync), httpGet, tcpSocket or grpc (against
-// the pod IP, or probe.host). A runtime may answer probes itself (the fake runtime reads pod annotations).
+// the container's `ready`; startup gates `started` and holds the others back. A liveness or startup failure kills
+// nothing here: as upstream's, it holds its worker and syncs the pod, whose sync kills the container as any other kill
+// (failedProbe; its preStop hook, the probe's grace period). Probes run as exec (runtime ExecSync), httpGet, tcpSocket
+// or grpc (against the pod IP, or probe.host). A runtime may answer probes itself (the fake runtime reads pod annotations).
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
@@ -69,9 +70,9 @@ interface Worker {
   result?: boolean;
   stopped: boolean;
   /**
-   * A liveness or startup failure killed its container: no more probes, but the worker stays until the container
-   * leaves the running list, so that a sync seeing it still running (stopping) starts no second worker to kill it
-   * again (upstream's onHold, until a new container ID).
+   * A liveness or startup failure: its container is to be killed (failedProbe). No more probes, but the worker stays
+   * until the container leaves the running list, so that a sync seeing it still running (stopping) starts no second
+   * worker (upstream's onHold, until a new container ID).
    */
   onHold?: boolean;
   /** Its metrics' labels, once it has run. */
@@ -125,6 +126,14 @@ export class ProbeManager {
       }
     }
     for (const [key, w] of this.workers) if (w.uid === uid && !live.has(key)) this.stopWorker(w);
+  }
+
+  /**
+   * The probe whose failure has the running container killed, if one has failed (liveness before startup, as
+   * upstream's computePodActions asks).
+   */
+  failedProbe(containerId: string): 'liveness' | 'startup' | undefined {
+    return (['liveness', 'startup'] as const).find((kind) => this.workers.get(`${containerId}/${kind}`)?.onHold);
   }
 
   /** Undefined: no such probe; else its last result (readiness and startup start out false). */
@@ -193,19 +202,12 @@ export class ProbeManager {
       this.o.recorder.event(containerRef(entry.pod, spec.name), 'Warning', 'Unhealthy', `${label[w.kind]} probe failed: ${res.message ?? ''}`);
       if (w.failures >= (probe.failureThreshold ?? 3)) {
         w.result = false;
-        if (w.kind !== 'readiness') await this.kill(w, spec, probe, entry.pod);
+        // the container will need to be restarted: probed no more until a new one (upstream's onHold)
+        if (w.kind !== 'readiness') { w.onHold = true; w.timer?.cancel(); }
       }
     }
-    if (before !== w.result) this.o.onChange(w.uid);
-  }
-
-  private async kill(w: Worker, spec: SpecContainer, probe: Probe, pod: KubeObject): Promise<void> {
-    const why = w.kind === 'liveness' ? 'failed liveness probe' : 'failed startup probe';
-    this.o.recorder.event(containerRef(pod, spec.name), 'Normal', 'Killing', `Container ${spec.name} ${why}, will be restarted`);
-    w.onHold = true;
-    w.timer?.cancel();
-    const grace = probe.terminationGracePeriodSeconds ?? (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30;
-    await this.o.runtime.stopContainer(w.containerId, grace);
+    // a held worker syncs the pod, which kills its container
+    if (before !== w.result || w.onHold) this.o.onChange(w.uid);
   }
 
   private async execute(w: Worker, spec: SpecContainer, probe: Probe, podIp: string | undefined): Promise<ProbeResult> {
