@@ -729,6 +729,19 @@ describe('a failed postStart hook', () => {
     });
   });
 
+  it('kills the container as killContainer does: its preStop hook first, then a stop of at least 2 s', async () => {
+    const { syncer, runtime } = setup();
+    runningHooks(runtime);
+    const stops = recordStops(runtime);
+    const rec = hooked('Always');
+    const spec = rec.pod.spec as { terminationGracePeriodSeconds?: number; containers: { lifecycle: Record<string, unknown> }[] };
+    spec.terminationGracePeriodSeconds = 1;
+    spec.containers[0]!.lifecycle.preStop = { exec: { command: ['drain'] } };
+    await syncer.sync(rec);
+    expect(vi.mocked(runtime.execSync).mock.calls.map((call) => call[1][0])).toEqual(['sh', 'drain']);
+    expect(stops).toEqual(['c:2']);
+  });
+
   it('leaves a container that is not restarted (restartPolicy Never) terminated', async () => {
     const { syncer, runtime } = setup();
     runningHooks(runtime);

@@ -642,7 +642,9 @@ export class PodSyncer {
         // waiting message of a container to be restarted (its reason cache), until the next sync backs it off
         this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'FailedPostStartHook', 'PostStartHook failed');
         this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Killing', `FailedPostStartHook`);
-        await rt.stopContainer(id, (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
+        // killed as any container (killContainer): its preStop hook, a stop of at least 2 s
+        const started = rt.containerStatus(id);
+        if (started) await this.stopWithHook(rec, started, containerKillGrace(pod));
         const stopped = rt.containerStatus(id);
         if (stopped?.state === 'exited' && this.shouldRestart((pod.spec?.restartPolicy as string | undefined) ?? 'Always', stopped)) {
           rec.waiting.set(c.name, { reason: 'PostStartHookError', message: failure, attempt });
