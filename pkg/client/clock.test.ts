@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { realClock } from './clock.js';
+import { FakeClock, preciseNowOf, realClock, type Clock } from './clock.js';
 
 afterEach(() => { vi.useRealTimers(); });
 
@@ -20,5 +20,29 @@ describe('realClock.setTimer', () => {
     t.cancel();
     vi.advanceTimersByTime(2 ** 32);
     expect(cancelled).not.toHaveBeenCalled();
+  });
+});
+
+describe('preciseNowOf', () => {
+  it('reads the real clock with its microseconds (metav1.NowMicro), within a millisecond of Date.now()', () => {
+    const readings = Array.from({ length: 20 }, () => {
+      const before = Date.now();
+      const precise = preciseNowOf(realClock);
+      return { precise, before, after: Date.now() };
+    });
+    for (const { precise, before, after } of readings) {
+      expect(precise).toBeGreaterThanOrEqual(before - 1);
+      expect(precise).toBeLessThanOrEqual(after + 1);
+    }
+    expect(readings.some(({ precise }) => !Number.isInteger(precise))).toBe(true);
+  });
+
+  it('a fake clock adds its fixed fraction; a clock of whole milliseconds only reads now()', async () => {
+    const fake = new FakeClock(1_000, 0.25);
+    expect([fake.now(), preciseNowOf(fake)]).toEqual([1_000, 1_000.25]);
+    await fake.advance(10);
+    expect([fake.now(), preciseNowOf(fake)]).toEqual([1_010, 1_010.25]);
+    const coarse: Clock = { now: () => 5, setTimer: realClock.setTimer, sleep: realClock.sleep };
+    expect(preciseNowOf(coarse)).toBe(5);
   });
 });

@@ -1,13 +1,19 @@
 // An injected clock: everything in pkg/client that waits or reads the time goes through one of these, so tests
 // drive time by hand (FakeClock) instead of sleeping.
+import { preciseNow } from '../apimachinery/time.js';
 
 export interface TimerHandle {
   cancel(): void;
 }
 
 export interface Clock {
-  /** Milliseconds since the epoch. */
+  /** Milliseconds since the epoch: whole ones, as the arithmetic on it (timers, names built from it) expects. */
   now(): number;
+  /**
+   * now() with its microseconds as the fraction, for the MicroTimes a component writes (client-go's are its clock's
+   * time.Time, to the microsecond); read through preciseNowOf. A clock without it has whole milliseconds only.
+   */
+  preciseNow?(): number;
   /** Calls `fn` after `ms` milliseconds; cancel() stops it. */
   setTimer(fn: () => void, ms: number): TimerHandle;
   /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
@@ -35,11 +41,15 @@ export async function waitAtMost(clock: Pick<Clock, 'setTimer'>, work: Promise<u
   }
 }
 
+/** The clock's time with its microseconds where it has them (metav1.NowMicro's reading), else now(). */
+export const preciseNowOf = (clock: Clock): number => clock.preciseNow?.() ?? clock.now();
+
 /** setTimeout's longest delay: a longer one fires at once (a token expiring in a year would spin a queue). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 export const realClock: Clock = {
   now: () => Date.now(),
+  preciseNow,
   setTimer(fn, ms) {
     let t: NodeJS.Timeout;
     const arm = (left: number): void => {
@@ -55,15 +65,18 @@ interface FakeTimer { at: number; seq: number; fn: () => void; cancelled: boolea
 
 /**
  * A clock that moves only when told. `advance(ms)` fires the due timers in time order, letting promise
- * continuations run between them, so async loops driven by sleep() make progress as they would in real time.
+ * continuations run between them, so async loops driven by sleep() make progress as they would in real time. Its
+ * precise reading is now() plus the fixed `fraction` of a millisecond, so tests see which times carry microseconds.
  */
 export class FakeClock implements Clock {
   private timers: FakeTimer[] = [];
   private seq = 0;
 
-  constructor(private current = 0) {}
+  constructor(private current = 0, private readonly fraction = 0) {}
 
   now(): number { return this.current; }
+
+  preciseNow(): number { return this.current + this.fraction; }
 
   setTimer(fn: () => void, ms: number): TimerHandle {
     const t: FakeTimer = { at: this.current + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };

@@ -8,8 +8,8 @@ import { EventBroadcaster, type EventsV1Event, type EventsV1Sink } from './event
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const at = (ms: number): string => new Date(T0 + ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 
-const setup = (o: { missing?: boolean } = {}) => {
-  const clock = new FakeClock(T0);
+const setup = (o: { missing?: boolean; fraction?: number } = {}) => {
+  const clock = new FakeClock(T0, o.fraction);
   const calls: string[] = [];
   const created: EventsV1Event[] = [];
   const sink: EventsV1Sink = {
@@ -90,5 +90,21 @@ describe('EventBroadcaster', () => {
       // at 30 minutes the 30th repeat has not been seen yet
       `patch ${name} ${JSON.stringify({ series: JSON.parse(series(30, 29 * 60_000)) })}`, `create ${name} ${series(30, 29 * 60_000)}`,
     ]);
+  });
+
+  it('stamps eventTime and series.lastObservedTime with microseconds, as client-go; the name is eventTime in nanoseconds', async () => {
+    const { b, r, clock, calls, created } = setup({ fraction: 0.456 });
+    r.eventf(pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', 'x');
+    await b.flush();
+    expect(created[0]).toMatchObject({ metadata: { name: `p.${(BigInt(T0) * 1_000_000n + 456_000n).toString(16)}` }, eventTime: '2026-01-01T00:00:00.000456Z' });
+    await clock.advance(1000);
+    r.eventf(pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', 'x');
+    await b.flush();
+    expect(calls[1]).toBe(`patch ${nameOf(calls, 0)} ${JSON.stringify({ series: { count: 2, lastObservedTime: '2026-01-01T00:00:01.000456Z' } })}`);
+    // events of one instant still have names of their own
+    r.eventf(pod, undefined, 'Normal', 'Scheduled', 'Binding', 'y');
+    r.eventf(pod, undefined, 'Normal', 'Scheduled', 'Preempting', 'z');
+    await b.flush();
+    expect(new Set(calls.slice(2).map((_, i) => nameOf(calls, i + 2))).size).toBe(2);
   });
 });

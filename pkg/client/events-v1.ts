@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import { hostname } from 'node:os';
 import type { KubeObject } from '../../api/types.js';
-import { realClock, type Clock, type TimerHandle } from './clock.js';
+import { preciseNowOf, realClock, type Clock, type TimerHandle } from './clock.js';
 import { isAlreadyExists, isNotFound, StatusError } from './errors.js';
 import { referenceTo, type EventType } from './events.js';
 import { formatMicroTime, type ObjectReference } from './types.js';
@@ -104,10 +104,10 @@ export class EventBroadcaster {
 
   /** @internal The recorders' way in. */
   record(ev: EventFields): void {
-    const now = this.clock.now();
-    // client-go names an event by its object and the time in nanoseconds: the sequence keeps names made in one
-    // millisecond apart
-    const nanos = BigInt(now) * 1_000_000n + BigInt(this.seq++ % 1_000_000);
+    const now = preciseNowOf(this.clock);
+    // client-go names an event by its object and its eventTime in nanoseconds: below the microsecond, the sequence
+    // keeps names made at one instant apart
+    const nanos = BigInt(Math.round(now * 1000)) * 1000n + BigInt(this.seq++ % 1000);
     const event: EventsV1Event = {
       apiVersion: 'events.k8s.io/v1', kind: 'Event',
       metadata: { name: `${ev.regarding.name ?? ''}.${nanos.toString(16)}`, namespace: ev.regarding.namespace || 'default' },
@@ -121,7 +121,7 @@ export class EventBroadcaster {
         await this.attempt(structuredClone(event));
         return;
       }
-      const lastObservedTime = formatMicroTime(this.clock.now());
+      const lastObservedTime = formatMicroTime(preciseNowOf(this.clock));
       if (seen.series) {
         seen.series = { count: seen.series.count + 1, lastObservedTime };
         return;

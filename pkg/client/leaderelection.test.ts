@@ -124,6 +124,22 @@ describe('LeaderElector', () => {
     });
   }
 
+  it('writes acquireTime and renewTime with microseconds, as client-go from its clock (MicroTime)', async () => {
+    const clock = new FakeClock(1_000_000, 0.123);
+    const leases = new MemoryLeases();
+    const a = candidate(leases, clock, 'a', []);
+    const ac = new AbortController();
+    const run = a.run(ac.signal);
+    await until(() => a.isLeader());
+    expect(leases.lease!.spec).toMatchObject({ acquireTime: '1970-01-01T00:16:40.000123Z', renewTime: '1970-01-01T00:16:40.000123Z' });
+    await clock.advance(2_000);
+    expect(leases.lease!.spec).toMatchObject({ acquireTime: '1970-01-01T00:16:40.000123Z', renewTime: '1970-01-01T00:16:42.000123Z' });
+    await clock.advance(500);
+    ac.abort();
+    await run;
+    expect(leases.lease!.spec).toMatchObject({ acquireTime: '1970-01-01T00:16:42.500123Z', renewTime: '1970-01-01T00:16:42.500123Z', leaseDurationSeconds: 1 });
+  });
+
   it('rejects inconsistent timings', () => {
     expect(() => new LeaderElector({ leases: new MemoryLeases(), name: 'l', identity: 'x', leaseDurationMs: 10_000, renewDeadlineMs: 10_000, callbacks: { onStartedLeading: () => undefined } })).toThrow(/leaseDuration/);
   });

@@ -6,7 +6,7 @@
 // (unless releaseOnCancel is false) so another candidate takes over at once.
 import type { Logger } from 'pino';
 import { jitter } from './backoff.js';
-import { realClock, type Clock, type TimerHandle } from './clock.js';
+import { preciseNowOf, realClock, type Clock, type TimerHandle } from './clock.js';
 import { isNotFound } from './errors.js';
 import { formatMicroTime, type Lease } from './types.js';
 
@@ -163,7 +163,8 @@ export class LeaderElector {
   }
 
   private async tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
-    const now = this.clock.now();
+    // one reading, to the microsecond, for the record's times and the expiry sums (as client-go's now)
+    const now = preciseNowOf(this.clock);
     const desired: LeaseSpec = {
       holderIdentity: this.c.identity,
       leaseDurationSeconds: Math.round(this.leaseDurationMs / 1000),
@@ -233,7 +234,7 @@ export class LeaderElector {
    */
   private async release(): Promise<void> {
     if (!this.isLeader()) return;
-    const now = this.clock.now();
+    const now = preciseNowOf(this.clock);
     const spec: LeaseSpec = {
       leaseDurationSeconds: 1, acquireTime: formatMicroTime(now), renewTime: formatMicroTime(now),
       leaseTransitions: this.observed?.leaseTransitions ?? 0,

@@ -2,7 +2,7 @@
 // conditions) and tryUpdateNodeStatus (transitions from the Node as the apiserver has it).
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { StatusError, type Client, type KubeObject } from '../client/index.js';
+import { FakeClock, StatusError, type Client, type KubeObject, type Lease } from '../client/index.js';
 import { NodeAgent } from './node-agent.js';
 import { nodeStatus, type NodeIdentity } from './node-status.js';
 
@@ -50,5 +50,23 @@ describe('NodeAgent', () => {
 
   it('a new Node: each condition once', async () => {
     expect(await start(fakeClient())).toEqual(['Starting', 'NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID', 'NodeReady']);
+  });
+
+  it('renews its Lease with microseconds in renewTime, as the nodelease controller (MicroTime from its clock)', async () => {
+    const written: Lease[] = [];
+    const client = {
+      nodes: () => ({ get: () => Promise.resolve({ metadata: { name: 'n1', uid: 'u1' } }) }),
+      leases: () => ({
+        get: () => Promise.reject(new StatusError(404, 'NotFound', 'leases "n1" not found')),
+        create: (l: Lease) => { written.push(l); return Promise.resolve({ ...l, metadata: { ...l.metadata, resourceVersion: '1' } }); },
+        update: (l: Lease) => { written.push(l); return Promise.resolve(l); },
+      }),
+    } as unknown as Client;
+    const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'), 0.789);
+    const agent = new NodeAgent({ client, identity, logger: pino({ level: 'silent' }), clock });
+    await agent.renewLease();
+    await clock.advance(10_000);
+    await agent.renewLease();
+    expect(written.map((l) => l.spec?.renewTime)).toEqual(['2026-01-01T00:00:00.000789Z', '2026-01-01T00:00:10.000789Z']);
   });
 });

@@ -3,7 +3,7 @@
 // upstream's kubelet_node_status.go and nodelease controller do.
 import type { Logger } from 'pino';
 import {
-  formatMicroTime, isAlreadyExists, isConflict, isForbidden, isNotFound, realClock, Resources, resourceVersionOlder, type Client, type Clock, type KubeObject, type Lease, type OwnerReference,
+  formatMicroTime, isAlreadyExists, isConflict, isForbidden, isNotFound, preciseNowOf, realClock, Resources, resourceVersionOlder, type Client, type Clock, type KubeObject, type Lease, type OwnerReference,
 } from '../client/index.js';
 import { conditionsDiffer, initialNode, nodeStatus, statusChanged, type NodeHealth, type NodeIdentity } from './node-status.js';
 
@@ -257,7 +257,7 @@ export class NodeAgent {
   /** The Lease, created or renewed; returns it. The one last written is updated directly; a conflict reads it again. */
   async renewLease(): Promise<Lease> {
     const leases = this.o.client.leases(NODE_LEASE_NAMESPACE);
-    const spec = { holderIdentity: this.name, leaseDurationSeconds: this.o.leaseDurationSeconds ?? 40, renewTime: formatMicroTime(this.clock.now()) };
+    const spec = { holderIdentity: this.name, leaseDurationSeconds: this.o.leaseDurationSeconds ?? 40, renewTime: formatMicroTime(preciseNowOf(this.clock)) };
     let lease = this.lease;
     this.lease = undefined; // read afresh after a failure
     if (!lease) {

@@ -104,6 +104,8 @@ describe('kubelet: node registration, status and lease', () => {
       return l.spec?.renewTime !== first.spec?.renewTime ? l : undefined;
     }, 10_000, 'lease renewed');
     expect(Date.parse(renewed.spec!.renewTime!)).toBeGreaterThan(Date.parse(first.spec!.renewTime!));
+    // MicroTimes to the microsecond, as the nodelease controller's (both on a whole millisecond: one in a million)
+    expect([first, renewed].map((l) => l.spec!.renewTime!).filter((t) => !/\.\d{3}000Z$/.test(t))).not.toEqual([]);
   });
 
   it('its node identity may not touch another node', async () => {
