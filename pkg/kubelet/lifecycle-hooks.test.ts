@@ -1,8 +1,9 @@
 // Lifecycle hook failures in upstream's words (a failed postStart's waiting message): an exec's CRI error and its
-// output, an HTTP GET that fails only when it cannot be sent.
+// output, an HTTP GET that fails only when it cannot be sent, a sleep cut short.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock } from '../client/index.js';
 import { runHook } from './lifecycle-hooks.js';
 import type { ExecResult, Runtime } from './runtime/types.js';
 
@@ -39,5 +40,18 @@ describe('lifecycle hooks', () => {
     await new Promise((r) => gone.close(r));
     const failure = await runHook({} as Runtime, 'c1', { httpGet: { path: '/hook', port: closed } }, { pod, container: 'c', podIp: '127.0.0.1', timeoutSeconds: 0 });
     expect(failure).toBe(`HTTP lifecycle hook (/hook) for Container "c" in Pod "p_ns(u-1)" failed - error: Get "http://127.0.0.1:${closed}/hook": dial tcp 127.0.0.1:${closed}: connect: connection refused`);
+  });
+
+  it('sleeps on the kubelet\'s clock; one whose context ends first fails as upstream\'s runSleepHandler, not when its container stops', async () => {
+    const clock = new FakeClock(0);
+    const cancel = new AbortController();
+    const stopped = new AbortController();
+    const sleeping = runHook({} as Runtime, 'c1', { sleep: { seconds: 5 } }, { pod, container: 'c', timeoutSeconds: 0, clock, signal: cancel.signal, stopped: stopped.signal });
+    stopped.abort();
+    await clock.advance(5_000);
+    expect(await sleeping).toBeUndefined();
+    const cut = runHook({} as Runtime, 'c1', { sleep: { seconds: 5 } }, { pod, container: 'c', timeoutSeconds: 0, clock, signal: cancel.signal });
+    cancel.abort();
+    expect(await cut).toBe('Sleep lifecycle hook (5) for Container "c" in Pod "p_ns(u-1)" failed - error: container terminated before sleep hook finished');
   });
 });

@@ -636,7 +636,7 @@ export class PodSyncer {
     }
     const hook = c.lifecycle?.postStart;
     if (hook && this.runsHooks()) {
-      const failure = await runHook(rt, id, hook, { pod, container: c.name, podIp: rec.podIp, ports: c.ports, timeoutSeconds: 0 });
+      const failure = await runHook(rt, id, hook, { pod, container: c.name, podIp: rec.podIp, ports: c.ports, timeoutSeconds: 0, clock: this.o.clock });
       if (failure !== undefined) {
         // as upstream, the event says no more than that (the hook's output may hold secrets); the failure is the
         // waiting message of a container to be restarted (its reason cache), until the next sync backs it off
@@ -691,7 +691,7 @@ export class PodSyncer {
    * Upstream's killContainer: the preStop hook within the grace period, then the container's turn (`after`: what
    * must have stopped first) within what is left of it, then SIGTERM, and SIGKILL once what is left has passed, at
    * least MIN_STOP_SECONDS. Each step takes its whole seconds off, as upstream truncates them. `signal` ends the kill
-   * at once, as upstream's cancelled context: a hook or a stop under way is left to go on.
+   * at once, as upstream's cancelled context: a stop under way is left to go on, the hook ends.
    */
   private async stopWithHook(rec: PodRecord, c: ContainerStatus, grace: number, after: Promise<unknown>[] = [], signal?: AbortSignal): Promise<void> {
     const clock = this.o.clock;
@@ -699,23 +699,31 @@ export class PodSyncer {
     const secondsSince = (t0: number): number => Math.floor((clock.now() - t0) / 1000);
     let left = grace;
     const hook = spec?.lifecycle?.preStop;
-    if (hook && left > 0 && c.state === 'running' && this.runsHooks()) {
-      const t0 = clock.now();
-      let failed = false;
-      // a hook still running when the grace period ends is only left behind; a failed one gets an event that says no
-      // more than that, as upstream's (its output may hold secrets)
-      const ran = runHook(this.o.runtime, c.id, hook, { pod: rec.pod, container: c.name, podIp: rec.podIp, ports: spec.ports, timeoutSeconds: left })
-        .then((f) => { failed = f !== undefined; });
-      await waitUpTo(clock, ran, left * 1000, signal);
-      if (failed) this.o.recorder.event(containerRef(rec.pod, c.name), 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
-      left -= secondsSince(t0);
+    const stopped = new AbortController();
+    try {
+      if (hook && left > 0 && c.state === 'running' && this.runsHooks()) {
+        const t0 = clock.now();
+        // as upstream's executePreStopHook, the hook is waited for no longer than the grace period but not stopped
+        // then: an exec in the container (timeout 0, as RunInContainer's) or a GET to it ends with the container, a
+        // sleep runs its time. Its failure, whenever it comes, is an event that says no more than that (its output
+        // may hold secrets)
+        const ran = runHook(this.o.runtime, c.id, hook, {
+          pod: rec.pod, container: c.name, podIp: rec.podIp, ports: spec.ports, timeoutSeconds: 0, clock, signal, stopped: stopped.signal,
+        }).then((failure) => {
+          if (failure !== undefined) this.o.recorder.event(containerRef(rec.pod, c.name), 'Warning', 'FailedPreStopHook', 'PreStopHook failed');
+        });
+        await waitUpTo(clock, ran, left * 1000, signal);
+        left -= secondsSince(t0);
+      }
+      if (after.length && left > 0) {
+        const t0 = clock.now();
+        await waitUpTo(clock, Promise.all(after), left * 1000, signal);
+        left -= secondsSince(t0);
+      }
+      await waitUpTo(clock, this.o.runtime.stopContainer(c.id, Math.max(MIN_STOP_SECONDS, left)), undefined, signal);
+    } finally {
+      stopped.abort();
     }
-    if (after.length && left > 0) {
-      const t0 = clock.now();
-      await waitUpTo(clock, Promise.all(after), left * 1000, signal);
-      left -= secondsSince(t0);
-    }
-    await waitUpTo(clock, this.o.runtime.stopContainer(c.id, Math.max(MIN_STOP_SECONDS, left)), undefined, signal);
   }
 
   /**

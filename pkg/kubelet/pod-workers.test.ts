@@ -11,18 +11,24 @@ const logger = pino({ level: 'silent' });
 
 /**
  * A pod (`spec` added to its own) whose container ignores SIGTERM: each stop ends it once its timeout has passed on
- * the clock. `hookSeconds`: the runtime runs hooks (as the process runtime does), each exec taking that long.
+ * the clock. `hookSeconds`: the runtime runs hooks (as the process runtime does), each exec taking that long, or
+ * ending (exit 137) when it is told to stop.
  */
 const setup = async (spec: Record<string, unknown> = {}, hookSeconds?: number) => {
   const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
   const runtime = new FakeRuntime({ clock });
   const execs: number[] = [];
+  const hookSignals: (AbortSignal | undefined)[] = [];
   if (hookSeconds !== undefined) {
     // the fake runtime answers probes itself, which tells the syncer it runs no hooks
     Object.defineProperty(runtime, 'probe', { value: undefined });
-    vi.spyOn(runtime, 'execSync').mockImplementation((_id, _cmd, timeout) => {
+    vi.spyOn(runtime, 'execSync').mockImplementation((_id, _cmd, timeout, signal) => {
       execs.push(timeout ?? 0);
-      return new Promise((resolve) => { clock.setTimer(() => resolve({ stdout: '', stderr: '', exitCode: 0 }), hookSeconds * 1000); });
+      hookSignals.push(signal);
+      return new Promise((resolve) => {
+        clock.setTimer(() => resolve({ stdout: '', stderr: '', exitCode: 0 }), hookSeconds * 1000);
+        signal?.addEventListener('abort', () => resolve({ stdout: '', stderr: '', exitCode: 137 }));
+      });
     });
   }
   const stops: number[] = [];
@@ -31,7 +37,8 @@ const setup = async (spec: Record<string, unknown> = {}, hookSeconds?: number) =
     stops.push(timeout);
     return new Promise<void>((resolve) => { clock.setTimer(() => { void stop(id, timeout).then(resolve); }, timeout * 1000); });
   });
-  const recorder = { event: () => undefined } as unknown as EventRecorder;
+  const events: string[] = [];
+  const recorder = { event: (_o: unknown, _t: string, reason: string, message: string) => { events.push(`${reason}: ${message}`); } } as unknown as EventRecorder;
   const syncer = new PodSyncer({ runtime, recorder, clock, logger, hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 } });
   const rec: PodRecord = {
     uid: 'u1', waiting: new Map(), terminated: false,
@@ -45,7 +52,7 @@ const setup = async (spec: Record<string, unknown> = {}, hookSeconds?: number) =
     rec.pod = { ...rec.pod, metadata: { ...rec.pod.metadata, deletionTimestamp: '2026-01-01T00:01:00Z', deletionGracePeriodSeconds: grace } };
     workers.update('u1', syncer.changesKillGrace(rec));
   };
-  return { clock, runtime, stops, execs, rec, workers, deleteWith };
+  return { clock, runtime, stops, execs, hookSignals, events, rec, workers, deleteWith };
 };
 
 describe('PodWorkers', () => {
@@ -102,18 +109,47 @@ describe('PodWorkers', () => {
 
   it('a kill shortened during the preStop hook runs the hook again within the new grace period; the stop gets at least 2 s', async () => {
     const preStop = { exec: { command: ['sh', '-c', 'sleep 30'] } };
-    const { clock, stops, execs, rec, deleteWith } = await setup({ containers: [{ name: 'c', image: 'busybox', lifecycle: { preStop } }] }, 30);
+    const { clock, stops, execs, hookSignals, rec, deleteWith } = await setup({ containers: [{ name: 'c', image: 'busybox', lifecycle: { preStop } }] }, 30);
     deleteWith(60);
-    await vi.waitFor(() => expect(execs).toEqual([60]));
+    await vi.waitFor(() => expect(execs).toHaveLength(1));
     await clock.advance(5_000);
     deleteWith(10);
-    await vi.waitFor(() => expect(execs).toEqual([60, 10]));
+    await vi.waitFor(() => expect(execs).toHaveLength(2));
+    expect(hookSignals.map((s) => s?.aborted)).toEqual([true, false]); // the cancelled kill's hook ended with it
     // the hook is still running when the 10 s are over: the container is stopped with the least a stop gets
     await clock.advance(9_000);
     expect(stops).toEqual([]);
     await clock.advance(1_000);
     await vi.waitFor(() => expect(stops).toEqual([2]));
     await clock.advance(2_000);
+    await vi.waitFor(() => expect(rec.terminated).toBe(true));
+  });
+
+  it('a preStop hook is not stopped when the grace period is over: it ends with its container, and its failure then is still a FailedPreStopHook event', async () => {
+    const preStop = { exec: { command: ['sh', '-c', 'sleep 100'] } };
+    const { clock, stops, execs, hookSignals, events, rec, deleteWith } = await setup({ containers: [{ name: 'c', image: 'busybox', lifecycle: { preStop } }] }, 100);
+    deleteWith(3);
+    await vi.waitFor(() => expect(execs).toEqual([0])); // upstream's RunInContainer(..., 0): no timeout of its own
+    await clock.advance(3_000);
+    await vi.waitFor(() => expect(stops).toEqual([2]));
+    expect(hookSignals[0]!.aborted).toBe(false);
+    await clock.advance(2_000);
+    await vi.waitFor(() => expect(rec.terminated).toBe(true));
+    expect(hookSignals[0]!.aborted).toBe(true);
+    // upstream's event says no more than that (the hook's output may hold secrets)
+    await vi.waitFor(() => expect(events).toContain('FailedPreStopHook: PreStopHook failed'));
+  });
+
+  it('a preStop sleep runs on the kubelet\'s clock and only a cancelled kill ends it, as a failure ("container terminated before sleep hook finished")', async () => {
+    const { clock, stops, events, rec, deleteWith } = await setup({ containers: [{ name: 'c', image: 'busybox', lifecycle: { preStop: { sleep: { seconds: 20 } } } }] }, 0);
+    deleteWith(60);
+    await clock.advance(5_000);
+    deleteWith(30);
+    await vi.waitFor(() => expect(events).toContain('FailedPreStopHook: PreStopHook failed'));
+    await clock.advance(20_000); // the new kill's sleep
+    await vi.waitFor(() => expect(stops).toEqual([10]));
+    expect(events.filter((e) => e.startsWith('FailedPreStopHook'))).toHaveLength(1);
+    await clock.advance(10_000);
     await vi.waitFor(() => expect(rec.terminated).toBe(true));
   });
 

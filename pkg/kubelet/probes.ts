@@ -234,18 +234,20 @@ export const execProbe = async (rt: Runtime, containerId: string, command: strin
 
 /**
  * Runs a probe's or a lifecycle hook's action against a container: exec (runtime ExecSync), httpGet, tcpSocket,
- * grpc (grpc-probe.ts), sleep. `timeoutSeconds` 0: no timeout.
+ * grpc (grpc-probe.ts). `timeoutSeconds` 0: no timeout; `signal` ends an exec or a GET (a hook's, with its container).
  */
 export const runAction = async (
-  rt: Runtime, containerId: string, probe: Probe & { sleep?: { seconds: number } },
-  o: { podIp?: string; ports?: { name?: string; containerPort: number }[]; timeoutSeconds: number; /** a hook's GET succeeds whatever its status */ anyStatus?: boolean },
+  rt: Runtime, containerId: string, probe: Probe,
+  o: {
+    podIp?: string; ports?: { name?: string; containerPort: number }[]; timeoutSeconds: number;
+    /** a hook's GET succeeds whatever its status */ anyStatus?: boolean; signal?: AbortSignal;
+  },
 ): Promise<ProbeResult> => {
-  if (probe.sleep) { await new Promise((r) => setTimeout(r, probe.sleep!.seconds * 1000)); return { ok: true }; }
   const podIp = o.podIp;
   const timeoutMs = o.timeoutSeconds > 0 ? o.timeoutSeconds * 1000 : 0;
   const port = (p: number | string): number => (typeof p === 'number' ? p : (o.ports?.find((x) => x.name === p)?.containerPort ?? Number(p)));
   if (probe.exec) {
-    const r = await rt.execSync(containerId, probe.exec.command ?? [], o.timeoutSeconds);
+    const r = await rt.execSync(containerId, probe.exec.command ?? [], o.timeoutSeconds, o.signal);
     // the CRI's ExecSync error, as upstream's remote runtime words it
     return r.exitCode === 0 ? { ok: true } : { ok: false, message: `command '${(probe.exec.command ?? []).join(' ')}' exited with ${r.exitCode}: ${r.stderr}`, output: r.stdout + r.stderr };
   }
@@ -255,7 +257,7 @@ export const runAction = async (
     const https = (g.scheme ?? 'HTTP').toUpperCase() === 'HTTPS';
     return new Promise<ProbeResult>((resolve) => {
       const req = (https ? httpsRequest : httpRequest)({
-        host, port: port(g.port), path: g.path ?? '/', method: 'GET', timeout: timeoutMs, rejectUnauthorized: false,
+        host, port: port(g.port), path: g.path ?? '/', method: 'GET', timeout: timeoutMs, rejectUnauthorized: false, signal: o.signal,
         headers: { 'user-agent': PROBE_USER_AGENT, accept: '*/*', ...Object.fromEntries((g.httpHeaders ?? []).map((h) => [h.name, h.value])) },
       }, (res) => {
         res.resume();

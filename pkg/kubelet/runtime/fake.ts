@@ -193,7 +193,7 @@ export class FakeRuntime implements Runtime {
     return [...this.containers.values()].filter((c) => podUid === undefined || c.podUid === podUid).map(publicStatus);
   }
 
-  execSync(id: string, cmd: string[], _timeoutSeconds?: number): Promise<ExecResult> {
+  execSync(id: string, cmd: string[], _timeoutSeconds?: number, _signal?: AbortSignal): Promise<ExecResult> {
     const c = this.mustGet(id);
     if (c.state !== 'running') return Promise.reject(new Error(`container ${id} is not running`));
     return Promise.resolve({ stdout: cmd[0] === 'echo' ? `${cmd.slice(1).join(' ')}\n` : '', stderr: '', exitCode: cmd[0] === 'false' ? 1 : 0 });

@@ -423,7 +423,7 @@ export class ProcessRuntime implements Runtime {
     return [...this.containers.values()].filter((c) => podUid === undefined || c.podUid === podUid).map(publicStatus);
   }
 
-  async execSync(id: string, cmd: string[], timeoutSeconds = 0): Promise<ExecResult> {
+  async execSync(id: string, cmd: string[], timeoutSeconds = 0, signal?: AbortSignal): Promise<ExecResult> {
     const c = this.mustGet(id);
     // containerd's error, as the kubelet gets it over the CRI
     if (c.state !== 'running') throw new Error(`rpc error: code = Unknown desc = failed to exec in container: container is in CONTAINER_${c.state.toUpperCase()} state`);
@@ -431,7 +431,7 @@ export class ProcessRuntime implements Runtime {
     try { run = await this.execArgv(c, cmd); } catch (err) { return { stdout: '', stderr: (err as Error).message, exitCode: 126 }; }
     const { argv, env } = run;
     return new Promise((resolve) => {
-      execFile(argv[0]!, argv.slice(1), { cwd: hostCwd(c), env, timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      execFile(argv[0]!, argv.slice(1), { cwd: hostCwd(c), env, timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024, signal }, (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 126) : 0;
         const timedOut = timeoutSeconds > 0 && (err as { killed?: boolean } | null)?.killed === true;
         resolve({ stdout, stderr, exitCode: code, ...(timedOut ? { timedOut } : {}) });

@@ -211,7 +211,8 @@ export interface Runtime {
   removeContainer(id: string): Promise<void>;
   containerStatus(id: string): ContainerStatus | undefined;
   listContainers(podUid?: string): ContainerStatus[];
-  execSync(id: string, cmd: string[], timeoutSeconds?: number): Promise<ExecResult>;
+  /** Runs `cmd` in the container; ended (killed) at `timeoutSeconds` (0: none) or when `signal` aborts. */
+  execSync(id: string, cmd: string[], timeoutSeconds?: number, signal?: AbortSignal): Promise<ExecResult>;
   /**
    * The container's log as `o` asks; given `cursor`, only the complete lines written since (after a rotation, from
    * the new file's start), for `kubectl logs -f`.
