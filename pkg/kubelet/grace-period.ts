@@ -7,6 +7,9 @@ import type { KubeObject } from '../client/index.js';
 /** The least a container's stop gets between SIGTERM and SIGKILL, whatever the grace period left (upstream's minimumGracePeriodInSeconds). */
 export const MIN_STOP_SECONDS = 2;
 
+/** The grace period of an orphaned runtime pod's kill (upstream's HandlePodCleanups override, SyncTerminatingRuntimePod's). */
+export const ORPHAN_GRACE_SECONDS = 1;
+
 /**
  * The grace period of a kill of `pod`: `current` (the kill's so far, if one began) taken down by the API's
  * deletionGracePeriodSeconds, then by the kubelet's own `override` (an eviction's), each only when shorter; a

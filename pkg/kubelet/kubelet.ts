@@ -384,18 +384,17 @@ export class NodeKubelet {
 
   /**
    * Upstream's HandlePodCleanups, once the pods are listed and the static pod manifests read: what the runtime still
-   * runs for pods that no source knows (deleted while the kubelet was down) is stopped and removed, then the
-   * directories of pods gone (cleanupOrphanedPodDirs).
+   * runs for pods that no source knows (deleted while the kubelet was down) is killed with upstream's 1 s, each such
+   * pod on its own (as by its pod worker), and removed, then the directories of pods gone (cleanupOrphanedPodDirs).
    */
   async removeOrphans(): Promise<void> {
     await this.staticPods?.whenRead();
     const rt = this.o.runtime;
     const uids = new Set([...rt.listPodSandboxes().map((s) => s.config.uid), ...rt.listContainers().map((c) => c.podUid)]);
-    for (const uid of uids) {
-      if (this.records.has(uid)) continue;
-      this.logger.info({ podUid: uid }, 'removing the containers of a pod that is gone');
-      await this.syncer.remove(uid);
-    }
+    await Promise.all([...uids].filter((uid) => !this.records.has(uid)).map(async (uid) => {
+      this.logger.info({ podUid: uid }, 'clean up orphaned pod containers');
+      await this.syncer.removeOrphan(uid).catch((err: unknown) => this.logger.warn({ err, podUid: uid }, 'cannot remove the containers of a pod that is gone'));
+    }));
     this.sourcesReady = true;
     await this.cleanupOrphanedPodDirs();
   }

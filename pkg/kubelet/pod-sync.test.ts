@@ -751,6 +751,27 @@ describe('a failed postStart hook', () => {
   });
 });
 
+describe('an orphaned runtime pod (one no source knows: deleted while the kubelet was down)', () => {
+  it('is killed with upstream\'s 1 s (HandlePodCleanups): each container SIGTERM, then SIGKILL 2 s later, no hook; then removed', async () => {
+    const { syncer, runtime, events, about } = setup();
+    Object.defineProperty(runtime, 'probe', { value: undefined }); // a runtime that runs hooks
+    const execs = vi.spyOn(runtime, 'execSync');
+    const rec = record({ terminationGracePeriodSeconds: 30, containers: [
+      { name: 'a', image: 'nginx:1.27', lifecycle: { preStop: { exec: { command: ['drain'] } } } }, { name: 'b', image: 'busybox:1.36' },
+    ] });
+    await syncer.sync(rec);
+    const stops = recordStops(runtime);
+    events.length = about.length = 0;
+    await syncer.removeOrphan('u1');
+    expect(stops.sort()).toEqual(['a:2', 'b:2']);
+    expect(execs).not.toHaveBeenCalled(); // the runtime's pod has no spec: runningPod.ToAPIPod() knows no hooks
+    // as killContainer's, about the pod the runtime names
+    expect(events.sort()).toEqual(['Killing: Stopping container a', 'Killing: Stopping container b']);
+    expect(about.sort()).toEqual(['Killing spec.containers{a}', 'Killing spec.containers{b}']);
+    expect(runtime.listPodSandboxes('u1')).toEqual([]);
+  });
+});
+
 describe('a pod\'s directory on the node', () => {
   /** A syncer whose runtime keeps pods' files under a temp dir, as the process runtime, with a hostPath outside it. */
   const onDisk = async () => {

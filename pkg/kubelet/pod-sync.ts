@@ -10,7 +10,7 @@ import type { Footprint } from './admission.js';
 import { removeContainerAndLogs } from './log-manager.js';
 import { containerRef } from './container-ref.js';
 import { EVICTION_GRACE_SECONDS } from './eviction.js';
-import { containerKillGrace, effectiveGracePeriod, MIN_STOP_SECONDS } from './grace-period.js';
+import { containerKillGrace, effectiveGracePeriod, MIN_STOP_SECONDS, ORPHAN_GRACE_SECONDS } from './grace-period.js';
 import { runHook, type Hook } from './lifecycle-hooks.js';
 import { linuxResources } from './sandbox/cgroups.js';
 import { hostNetworkHostsFile, podDnsConfig, type DnsSettings } from './sandbox/dns.js';
@@ -825,6 +825,21 @@ export class PodSyncer {
     const next = this.pullQueue.then(fn);
     this.pullQueue = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * What the runtime still runs of a pod that no source knows (deleted while the kubelet was down), as upstream's
+   * HandlePodCleanups and SyncTerminatingRuntimePod: killed as the pod the runtime's view of it makes
+   * (runningPod.ToAPIPod: its name, namespace, uid and containers' names; so no hooks) with a 1 s grace period, which
+   * leaves each container SIGTERM and SIGKILL 2 s later; then removed.
+   */
+  async removeOrphan(uid: string): Promise<void> {
+    const rt = this.o.runtime;
+    const sandbox = rt.listPodSandboxes(uid)[0]?.config;
+    const containers = [...new Set(rt.listContainers(uid).map((c) => c.name))].map((name) => ({ name }));
+    const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: sandbox?.name ?? '', namespace: sandbox?.namespace ?? '', uid }, spec: { containers } };
+    await this.killPod({ uid, pod, waiting: new Map(), terminated: false }, ORPHAN_GRACE_SECONDS);
+    await this.remove(uid);
   }
 
   /**
