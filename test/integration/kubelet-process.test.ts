@@ -496,6 +496,28 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
   });
 
+  it('an exec ended by its timeout or by its caller (a preStop hook whose container stopped) takes what it started with it, through nsenter too', async () => {
+    const created = await createBound(admin, pod('execd', { spec: { containers: [{ name: 'sh', image: 'busybox', command: ['sleep', '60'] }] } }), NODE);
+    await phase('execd', 'Running');
+    const id = runtime.listContainers(created.metadata!.uid!).find((c) => c.state === 'running')!.id;
+    const alive = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+    for (const end of ['timeout', 'signal'] as const) {
+      const file = join(rootDir, `exec-${end}.pid`);
+      const ended = new AbortController();
+      if (end === 'signal') setTimeout(() => ended.abort(), 500);
+      const r = await runtime.execSync(id, ['sh', '-c', `sleep 300 & echo $! > ${file}; wait`], end === 'timeout' ? 1 : 0, ended.signal);
+      const pid = Number(await readFile(file, 'utf8'));
+      try {
+        expect(r.exitCode).not.toBe(0);
+        if (end === 'timeout') expect(r.timedOut).toBe(true);
+        await eventually(async () => !alive(pid), 5_000, `the exec's sleep gone (${end})`);
+      } finally {
+        if (alive(pid)) process.kill(pid, 'SIGKILL');
+      }
+    }
+    await admin.pods('default').delete('execd', { gracePeriodSeconds: 0 });
+  });
+
   it('kills a container that ignores SIGTERM after the grace period', async () => {
     await createBound(admin, pod('stubborn', {
       spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'trap "" TERM; while true; do sleep 0.1; done'] }] },

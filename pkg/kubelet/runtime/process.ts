@@ -7,6 +7,7 @@
 // the host network gets its namespaces, address and cgroups, and its containers run inside them. Sandboxes and containers are recorded under <root>/runtime
 // (process-state.ts), so a kubelet that restarts finds them again, running containers included.
 import { execFile } from 'node:child_process';
+import { execToEnd } from './exec-to-end.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { access, constants as fsConstants, lstat, mkdir, readdir, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
@@ -429,14 +430,7 @@ export class ProcessRuntime implements Runtime {
     if (c.state !== 'running') throw new Error(`rpc error: code = Unknown desc = failed to exec in container: container is in CONTAINER_${c.state.toUpperCase()} state`);
     let run: { argv: string[]; env: Record<string, string> };
     try { run = await this.execArgv(c, cmd); } catch (err) { return { stdout: '', stderr: (err as Error).message, exitCode: 126 }; }
-    const { argv, env } = run;
-    return new Promise((resolve) => {
-      execFile(argv[0]!, argv.slice(1), { cwd: hostCwd(c), env, timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024, signal }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 126) : 0;
-        const timedOut = timeoutSeconds > 0 && (err as { killed?: boolean } | null)?.killed === true;
-        resolve({ stdout, stderr, exitCode: code, ...(timedOut ? { timedOut } : {}) });
-      });
-    });
+    return execToEnd(run.argv, { cwd: hostCwd(c), env: run.env, timeoutSeconds, signal });
   }
 
   async exec(id: string, cmd: string[], o: StreamingOptions): Promise<StreamingSession> {
