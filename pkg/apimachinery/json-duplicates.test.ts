@@ -1,6 +1,7 @@
-// The JSON scan before parsing: repeated fields by upstream's paths, nesting depth, and nothing else.
+// The JSON scan before parsing: repeated fields by upstream's paths, nesting depth, numbers written with a fraction or
+// an exponent, and nothing else.
 import { describe, expect, it } from 'vitest';
-import { fieldOffsets, scanJson } from './json-duplicates.js';
+import { fieldOffsets, floatLiterals, scanJson } from './json-duplicates.js';
 import { MAX_DEPTH } from './nesting.js';
 import { invalidDeploymentJson } from './testdata/field-validation.js';
 
@@ -61,6 +62,41 @@ describe('scanJson', () => {
       expect(() => scanJson(bad, true)).not.toThrow();
     }
     expect(dups('{"ok":1,"ok":2}')).toEqual(['ok']);
+  });
+});
+
+describe('numbers written with a fraction or an exponent', () => {
+  it('are noticed by the scan, with or without looking for duplicates, whatever the size of the body', () => {
+    for (const n of ['2.0', '1e1', '1E3', '-0.5', '2e-3', '1.5E+2', '-1e0']) {
+      expect(scanJson(`{"spec":{"replicas":${n}}}`, true), n).toEqual({ tooDeep: false, floats: true });
+      expect(scanJson(`[${n}]`, false), n).toEqual({ tooDeep: false, floats: true });
+    }
+    expect(scanJson('{"a":1,"a":2.5}', true)).toEqual({ tooDeep: false, floats: true, duplicates: { paths: ['a'], offsets: [7] } });
+  });
+
+  it('are not seen in integers, literals, keys or strings: such a body gets no result', () => {
+    const plain = '{"replicas":10,"n":-3,"t":true,"f":false,"z":null,"image":"nginx:1.25","1e5":"2.0e3","x\\\\":"\\\\1.5","list":[0,1]}';
+    expect(JSON.parse(plain)['x\\']).toBe('\\1.5');
+    expect(scanJson(plain, true)).toBeUndefined();
+    expect(scanJson(plain, false)).toBeUndefined();
+  });
+
+  it('are found, where the scan noticed one, by their path and as written, in document order', () => {
+    const text = '{"spec":{"replicas":2.0,"template":{"spec":{"containers":[{"ports":[{"containerPort":80},{"containerPort":8e1}]}],' +
+      '"terminationGracePeriodSeconds":1E1}},"weight":0.5},"a\\u002eb":{"c":-1.50}}';
+    expect(floatLiterals(text)).toEqual([
+      { path: ['spec', 'replicas'], text: '2.0' },
+      { path: ['spec', 'template', 'spec', 'containers', 0, 'ports', 1, 'containerPort'], text: '8e1' },
+      { path: ['spec', 'template', 'spec', 'terminationGracePeriodSeconds'], text: '1E1' },
+      { path: ['spec', 'weight'], text: '0.5' },
+      { path: ['a.b', 'c'], text: '-1.50' },
+    ]);
+    expect(floatLiterals('[{"op":"replace","path":"/spec/replicas","value":2.0},{"op":"add","path":"/x","value":[1,2.5]}]')).toEqual([
+      { path: [0, 'value'], text: '2.0' },
+      { path: [1, 'value', 1], text: '2.5' },
+    ]);
+    expect(floatLiterals('{"a":1,"a":2.0,"a":3}')).toEqual([{ path: ['a'], text: '2.0' }]);
+    expect(floatLiterals('{"a":[1,2,"x"]}')).toEqual([]);
   });
 });
 

@@ -1,14 +1,16 @@
 // Fields a JSON text repeats, found in one pass before JSON.parse, which keeps the last of them and says nothing.
 // Upstream's strict decoder (sigs.k8s.io/json) reports each as `duplicate field "spec.template.spec.containers[0].image"`:
 // the path of the repetition, keys joined by dots and list items by index. The same pass measures the nesting depth
-// (nesting.ts), so a body is scanned once.
+// (nesting.ts) and notes numbers written with a fraction or an exponent (float-literals.ts), so a body is scanned once.
 //
-//   scanJson(text, duplicates: boolean): JsonScan | undefined   // undefined: not too deep, nothing repeated
+//   scanJson(text, duplicates: boolean): JsonScan | undefined   // undefined: not too deep, nothing repeated, no 2.0
 //   fieldOffsets(text): Map<path, offset>                       // where each field first appears (slow; for ordering)
+//   floatLiterals(text): FloatLiteral[]                         // where the 2.0s are (slow; only when scanJson saw one)
 //
 // The pass keeps, per open object, the offsets, lengths and signatures of its keys in typed arrays reused by every
 // scan, so a body without duplicates costs no allocation: a key is compared with its siblings of the same signature.
 // An object past LINEAR_KEYS keys, or with a key that has escapes, moves to a Set of its decoded keys.
+import type { FloatLiteral } from './float-literals.js';
 import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, stringEnd } from './json-text.js';
 import { MAX_DEPTH } from './nesting.js';
 
@@ -23,14 +25,22 @@ export interface JsonScan {
   /** Nested deeper than MAX_DEPTH: refuse it before parsing (nesting.ts). */
   tooDeep: boolean;
   duplicates?: DuplicateFields;
+  /** A number is written with a fraction or an exponent (2.0, 1e3): floatLiterals() says where. */
+  floats?: true;
 }
 
 /** Upstream stops recording strict errors at 100. */
 const MAX_REPORTED = 100;
 /** Keys of one object compared pairwise; past this, a Set. */
 const LINEAR_KEYS = 32;
-/** Without looking for duplicates, a text shorter than this cannot nest too deep (each level opens and closes). */
-const SHORTEST_TOO_DEEP = 2 * (MAX_DEPTH + 1);
+
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const UPPER_E = 0x45;
+const LOWER_E = 0x65;
 
 const OBJECT = 1;
 const ARRAY = 2;
@@ -71,17 +81,20 @@ function keyText(text: string, start: number, end: number): string {
   }
 }
 
+/** The keys and indexes down to the current key or item of the innermost open container. */
+function segmentsAt(text: string, depth: number): (string | number)[] {
+  const segments: (string | number)[] = [];
+  for (let d = 1; d <= depth; d++) {
+    const at = current[d]!;
+    segments.push(kind[d] === ARRAY ? at : keyText(text, at, stringEnd(text, at - 1)));
+  }
+  return segments;
+}
+
 /** The path of the current key of the innermost open object, as upstream's strict errors write it. */
 function pathAt(text: string, depth: number): string {
   let path = '';
-  for (let d = 1; d <= depth; d++) {
-    if (kind[d] === ARRAY) path += `[${current[d]}]`;
-    else {
-      const start = current[d]!;
-      const key = keyText(text, start, stringEnd(text, start - 1));
-      path = path === '' ? key : `${path}.${key}`;
-    }
-  }
+  for (const s of segmentsAt(text, depth)) path = typeof s === 'number' ? `${path}[${s}]` : path === '' ? s : `${path}.${s}`;
   return path;
 }
 
@@ -99,16 +112,18 @@ function toSet(text: string, depth: number, top: number): void {
 }
 
 /**
- * One pass over `text`: whether it nests deeper than MAX_DEPTH and, with `duplicates`, the fields it repeats;
- * `offsets` collects where every field first appears. Text that is not valid JSON gives an answer of no use, never
- * an exception: JSON.parse refuses it next.
+ * One pass over `text`: whether it nests deeper than MAX_DEPTH, whether it writes a number with a fraction or an
+ * exponent and, with `duplicates`, the fields it repeats; `offsets` collects where every field first appears, and
+ * `floats` (with `duplicates`, which follows the keys) where those numbers are. Text that is not valid JSON gives an
+ * answer of no use, never an exception: JSON.parse refuses it next.
  */
-function scan(text: string, duplicates: boolean, offsets?: Map<string, number>): JsonScan | undefined {
+function scan(text: string, duplicates: boolean, offsets?: Map<string, number>, floats?: FloatLiteral[]): JsonScan | undefined {
   const n = text.length;
   let depth = 0;
   let top = 0;
   let expectKey = false;
   let found: DuplicateFields | undefined;
+  let fraction = false;
   let reported: Set<string> | undefined;
   // the next backslash at or after the current key: a key before it has no escapes (most bodies have none at all)
   let backslash = duplicates ? text.indexOf('\\') : -1;
@@ -206,10 +221,28 @@ function scan(text: string, duplicates: boolean, offsets?: Map<string, number>):
     } else if (c === COMMA && depth > 0) {
       if (kind[depth] === OBJECT) expectKey = true;
       else current[depth]!++;
+    } else if ((c >= DIGIT_0 && c <= DIGIT_9) || c === MINUS) {
+      // a number (outside strings, digits are nothing else): skipped whole, its '.', 'e' or 'E' noted
+      let j = i + 1;
+      let written = false;
+      for (; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (d === DOT || d === LOWER_E || d === UPPER_E) written = true;
+        else if ((d < DIGIT_0 || d > DIGIT_9) && d !== PLUS && d !== MINUS) break;
+      }
+      if (written) {
+        fraction = true;
+        floats?.push({ path: segmentsAt(text, depth), text: text.slice(i, j) });
+      }
+      i = j - 1;
     }
   }
   releaseSets(depth);
-  return found ? { tooDeep: false, duplicates: found } : undefined;
+  if (!found && !fraction) return undefined;
+  const result: JsonScan = { tooDeep: false };
+  if (found) result.duplicates = found;
+  if (fraction) result.floats = true;
+  return result;
 }
 
 /** An unbalanced text leaves objects open: their Sets go, and the next scan starts clean. */
@@ -221,12 +254,18 @@ function releaseSets(depth: number): void {
 }
 
 /**
- * Whether `text` nests deeper than MAX_DEPTH and, with `duplicates`, the fields it repeats; undefined (and no
- * allocation) for a text within the depth that repeats nothing.
+ * Whether `text` nests deeper than MAX_DEPTH, whether it writes a number with a fraction or an exponent and, with
+ * `duplicates`, the fields it repeats; undefined (and no allocation) for a text within the depth that has neither.
  */
 export function scanJson(text: string, duplicates: boolean): JsonScan | undefined {
-  if (!duplicates && text.length < SHORTEST_TOO_DEEP) return undefined;
   return scan(text, duplicates);
+}
+
+/** Where the numbers of `text` written with a fraction or an exponent are, in document order (a rare, slower pass). */
+export function floatLiterals(text: string): FloatLiteral[] {
+  const floats: FloatLiteral[] = [];
+  scan(text, true, undefined, floats);
+  return floats;
 }
 
 /** Where each field of `text` first appears, by path: to put errors about fields in document order (a rare, slower pass). */

@@ -2,7 +2,8 @@
 // PartialObjectMetadata) and how to read the body it sent.
 import { parseYamlBody } from '../apimachinery/yaml.js';
 import { badRequest, notAcceptable, StatusError, unsupportedMediaType, unsupportedPatchType } from '../apimachinery/errors.js';
-import { scanJson } from '../apimachinery/json-duplicates.js';
+import { floatLiterals, scanJson } from '../apimachinery/json-duplicates.js';
+import { rememberFloatLiterals } from '../apimachinery/float-literals.js';
 import { goSyntaxError } from '../apimachinery/go-json-syntax.js';
 import { exceedsDepth, MAX_DEPTH } from '../apimachinery/nesting.js';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE, ProtobufError } from '../apimachinery/protobuf/index.js';
@@ -141,6 +142,8 @@ export function decodeBody(body: Buffer | undefined, contentType: string | undef
   const scan = scanJson(text, strict);
   if (scan?.tooDeep) throw badRequest(TOO_DEEP);
   const value = parsed(() => JSON.parse(text) as unknown, text);
+  // for the decoder of a built-in kind, which refuses 2.0 for an integer field as Go's does (float-literals.ts)
+  if (scan?.floats) rememberFloatLiterals(value, floatLiterals(text));
   if (!strict) return value;
   if (type === 'application/json-patch+json') {
     const ops = jsonPatchOpErrors(value, text, scan?.duplicates);

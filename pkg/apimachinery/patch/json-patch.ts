@@ -38,7 +38,8 @@ const checkShape = (patch: unknown): Operation[] => {
   });
 };
 
-const unescapeToken = (t: string): string => t.replace(/~1/g, '/').replace(/~0/g, '~');
+/** A JSON pointer's token as the key it names. */
+export const unescapeToken = (t: string): string => t.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /**
  * evanphx/json-patch v4 (upstream's) replaces a key an object lacks by setting it, as an add: only a missing parent,

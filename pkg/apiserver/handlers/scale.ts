@@ -9,11 +9,13 @@ import { badRequest, invalid, namespaceMismatch } from '../../apimachinery/error
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
 import { appliedConfiguration } from '../../apimachinery/patch/decode.js';
 import type { PatchType, RequestContext } from '../../registry/context.js';
-import { decodeObject, type Decoder } from '../../registry/generic/decode.js';
+import { decodeAs, decodeObject, type Decoder } from '../../registry/generic/decode.js';
 import { SchemaIndex } from '../../registry/schema/index.js';
 import { TypeChecker } from '../../registry/schema/typecheck.js';
 import type { Registry } from '../../registry/generic/registry.js';
-import { patchScale } from '../../registry/generic/patch.js';
+import { patchedJson, patchScale, refusePatched } from '../../registry/generic/patch.js';
+import type { FloatLiteral } from '../../apimachinery/float-literals.js';
+import { patchedLiterals } from '../../apimachinery/patch/patched-literals.js';
 import type { UpdateRequest } from '../../registry/generic/update.js';
 import type { FieldManager } from '../../registry/generic/field-manager.js';
 import { createFieldManager } from '../../registry/generic/managed-fields.js';
@@ -55,6 +57,20 @@ export function decodeScale(body: unknown, ctx: RequestContext): KubeObject {
 }
 
 /**
+ * The Scale a JSON or merge patch made, read again by the decoder as upstream's jsonPatcher does (an integer field
+ * refuses the patch's 2.0, as a string): what does not decode is the patch's 422.
+ */
+function decodePatchedScale(scale: KubeObject, floats: FloatLiteral[] | undefined): void {
+  scaleDecoder ??= newScaleDecoder();
+  const patched = patchedJson(scale);
+  try {
+    decodeAs(scaleDecoder, scale, SCALE.definition, SCALE.kind, SCALE.version, undefined, floats);
+  } catch (e) {
+    refusePatched(e, () => patched);
+  }
+}
+
+/**
  * The Scale a PUT sent, or a patch or an apply made, names the object of the URL: upstream's update and patch handlers
  * check every object they are handed so (EnsureObjectNamespaceMatchesRequestNamespace, then checkName), a Scale too.
  */
@@ -92,6 +108,7 @@ export function scaleUpdate(reg: Registry, ctx: RequestContext, name: string, bo
         ({ next, scale } = applyScale(reg, ctx, current!, body, force));
       } else {
         scale = patchType ? patchScale(reg, getScale(reg, current!), patchType, body) : (body as KubeObject);
+        if (patchType === 'json' || patchType === 'merge') decodePatchedScale(scale, patchedLiterals(patchType, body, scale));
         checkScaleNames(reg, ctx, name, scale);
         next = withReplicas(reg, name, current!, scale);
       }

@@ -5,6 +5,7 @@
 import { apiVersionOf, type KubeObject, type ResourceType } from '../../../api/types.js';
 import { refTo } from '../../../api/schema.js';
 import { badRequest } from '../../apimachinery/errors.js';
+import { floatLiteralsOf, type FloatLiteral } from '../../apimachinery/float-literals.js';
 import type { RequestContext } from '../context.js';
 import { canonicalizeValues } from '../schema/canonical.js';
 import { applyDefaults } from '../schema/defaults.js';
@@ -32,18 +33,23 @@ export interface Target {
 
 export const targetOf = (rt: ResourceType): Target => ({ group: rt.group, version: rt.version, kind: rt.kind, definition: rt.definition });
 
-export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: RequestContext): KubeObject {
+/**
+ * `floats`: the numbers the JSON of `body` wrote with a fraction or an exponent, which an integer field of a built-in
+ * kind refuses (a custom resource's schema takes an integral one, as upstream's); a copy of the body, or what a patch
+ * made of it, is given those of what it came from.
+ */
+export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: RequestContext, floats = floatLiteralsOf(body)): KubeObject {
   if (!isPlainObject(body)) throw badRequest(`Object '${target.kind}' is invalid: the body must be a JSON object`);
   const sent = body as KubeObject;
   // Go decodes `managedFields: []` to an empty list, not nil: the field manager reads it as a reset (upstream's
   // isResetManagedFields) and writes managedFields itself, so omitempty's dropping of it waits for the field manager
   const reset = Array.isArray(sent.metadata?.managedFields) && sent.metadata.managedFields.length === 0;
-  const obj = d.decode ? d.decode(sent, target, ctx) : decodeBuiltIn(d, sent, target, ctx);
+  const obj = d.decode ? d.decode(sent, target, ctx) : decodeBuiltIn(d, sent, target, ctx, floats);
   if (reset && obj.metadata && obj.metadata.managedFields === undefined) obj.metadata = { ...obj.metadata, managedFields: [] };
   return obj;
 }
 
-function decodeBuiltIn(d: Decoder, sent: KubeObject, target: Target, ctx: RequestContext): KubeObject {
+function decodeBuiltIn(d: Decoder, sent: KubeObject, target: Target, ctx: RequestContext, floats: readonly FloatLiteral[] | undefined): KubeObject {
   const apiVersion = apiVersionOf(target.group, target.version);
   if (sent.apiVersion !== undefined && sent.apiVersion !== apiVersion) {
     throw badRequest(`the API version in the data (${String(sent.apiVersion)}) does not match the expected API version (${apiVersion})`);
@@ -58,7 +64,7 @@ function decodeBuiltIn(d: Decoder, sent: KubeObject, target: Target, ctx: Reques
   obj.kind = target.kind;
   // Unknown fields and nulls go first: a null is Go's zero value, never a type error.
   const unknown = pruneUnknown(d.index, obj, refTo(target.definition), '', 'json', true);
-  d.types.check(obj, target.definition, target.kind, target.version);
+  d.types.check(obj, target.definition, target.kind, target.version, floats);
   reportStrictErrors(unknown, ctx, target, true);
   applyDefaults(d.index, obj, refTo(target.definition));
   canonicalizeValues(d.index, obj, refTo(target.definition));
@@ -76,10 +82,10 @@ export function writeZeroValues(d: Decoder, obj: KubeObject, definition: string)
  * or a wrong JSON type is 400; nulls and unknown fields go. With the request's `ctx` (a create of a subresource, as
  * pods/binding), the unknown and repeated fields are reported per fieldValidation, as upstream's create handler does.
  */
-export function decodeAs(d: Decoder, body: unknown, definition: string, kind: string, version: string, ctx?: RequestContext): KubeObject {
+export function decodeAs(d: Decoder, body: unknown, definition: string, kind: string, version: string, ctx?: RequestContext, floats = floatLiteralsOf(body)): KubeObject {
   if (!isPlainObject(body)) throw badRequest(`the body of a ${kind} must be an object`);
   const unknown = pruneUnknown(d.index, body, refTo(definition));
-  d.types.check(body, definition, kind, version);
+  d.types.check(body, definition, kind, version, floats);
   if (ctx) reportStrictErrors(unknown, ctx, { kind, version }, true);
   return body as KubeObject;
 }

@@ -19,6 +19,8 @@ import { reportApplyDuplicates } from './strict-errors.js';
 import { appliedObjectName, checkTypedPatch } from './typed-patch.js';
 import { goValue } from '../../apimachinery/go-format.js';
 import { DecodeError } from '../schema/typecheck.js';
+import type { FloatLiteral } from '../../apimachinery/float-literals.js';
+import { patchedLiterals } from '../../apimachinery/patch/patched-literals.js';
 
 export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, type: PatchType, patch: unknown, force: boolean, subresource?: string): UpdateRequest {
   if (type === 'apply') return applyBuilder(reg, ctx, name, patch, force, subresource);
@@ -36,26 +38,33 @@ export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, t
         const ops = cloneJson(patch);
         ctx.patchedValue = () => patchedJson(patchObject(reg, current, type, ops));
       }
-      return decodePatched(reg, ctx, patchObject(reg, current, type, patch));
+      const patched = patchObject(reg, current, type, patch);
+      return decodePatched(reg, ctx, patched, patchedLiterals(type, patch, patched));
     },
   };
 }
 
 /**
- * The patched object decoded. One that does not decode is upstream's patchers' 422 on the field "patch" quoting what
- * the patch made, with the decoder's own words (jsonPatcher's DecodeInto, smpPatcher's FromUnstructured).
+ * The patched object decoded (`floats`: the numbers the patch wrote with a fraction or an exponent, where they are in
+ * it). One that does not decode is upstream's patchers' 422 on the field "patch" quoting what the patch made, with the
+ * decoder's own words (jsonPatcher's DecodeInto, smpPatcher's FromUnstructured).
  */
-function decodePatched(reg: Registry, ctx: RequestContext, patched: KubeObject): KubeObject {
+function decodePatched(reg: Registry, ctx: RequestContext, patched: KubeObject, floats: FloatLiteral[] | undefined): KubeObject {
   try {
-    return decodeObject(reg.deps.decoder, patched, targetOf(reg.rt), ctx);
+    return decodeObject(reg.deps.decoder, patched, targetOf(reg.rt), ctx, floats);
   } catch (e) {
-    if (e instanceof DecodeError) throw invalid('', '', '', [invalidValue('patch', ctx.patchedValue?.() ?? '', e.decoderError)]);
-    throw e;
+    refusePatched(e, () => ctx.patchedValue?.() ?? '');
   }
 }
 
+/** Rethrows `e`, a DecodeError of what a patch made as upstream's patchers answer it: 422 on "patch", quoting that. */
+export function refusePatched(e: unknown, patched: () => string): never {
+  if (e instanceof DecodeError) throw invalid('', '', '', [invalidValue('patch', patched(), e.decoderError)]);
+  throw e;
+}
+
 /** The JSON json-patch writes of a patched document: its top level a Go map, so its keys sorted. */
-const patchedJson = (o: Record<string, unknown>): string => JSON.stringify(Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]])));
+export const patchedJson = (o: Record<string, unknown>): string => JSON.stringify(Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]])));
 
 /** A strategic merge patch without a directive at its root changes only the top-level fields it names. */
 const onlyFields = (patch: unknown): boolean =>
@@ -74,7 +83,7 @@ function decodeNamed(reg: Registry, ctx: RequestContext, current: KubeObject, ty
   const part = patchObject(reg, base as KubeObject, type, patch) as Record<string, unknown>;
   // the whole patched object, made again (decoding prunes `part`; a merge patch leaves `patch` as it was)
   if (type === 'merge') ctx.patchedValue = () => patchedJson({ ...current, ...patchObject(reg, base as KubeObject, type, patch) });
-  const decoded = decodePatched(reg, ctx, part as KubeObject) as Record<string, unknown>;
+  const decoded = decodePatched(reg, ctx, part as KubeObject, patchedLiterals(type, patch, part)) as Record<string, unknown>;
   // the stored key order, then whatever the patch or decoding added (a new or defaulted top-level field)
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(current)) {

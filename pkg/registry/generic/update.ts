@@ -4,6 +4,7 @@
 import type { KubeObject, ObjectMeta } from '../../../api/types.js';
 import { badRequest, conflict, fieldCause, invalid, isStatusError, namespaceMismatch, notFound } from '../../apimachinery/errors.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
+import { floatLiteralsOf } from '../../apimachinery/float-literals.js';
 import { andThen } from '../../apimachinery/maybe-async.js';
 import type { KeyValue } from '../../storage/interface.js';
 import { isStorageError } from '../../storage/errors.js';
@@ -44,10 +45,11 @@ export interface UpdateRequest {
 /** A PUT: the body, decoded, is the new object; a uid it names is a precondition on the stored one. */
 export function putRequest(reg: Registry, ctx: RequestContext, name: string, body: unknown, o: { subresource?: string; createIfMissing?: boolean } = {}): UpdateRequest {
   const uid = (body as KubeObject | null)?.metadata?.uid;
+  const floats = floatLiteralsOf(body);
   return {
     name, ...o,
     uidPrecondition: typeof uid === 'string' && uid !== '' ? uid : undefined,
-    build: () => decodeObject(reg.deps.decoder, cloneJson(body), targetOf(reg.rt), ctx),
+    build: () => decodeObject(reg.deps.decoder, cloneJson(body), targetOf(reg.rt), ctx, floats),
   };
 }
 

@@ -68,17 +68,28 @@ export function goFieldAt(root: string, path: string[], defs: Definitions): GoFi
   return { struct: holder, field: fields.join('.'), type: schema === defs[root] ? definitionType(root) : goTypeName(schema) };
 }
 
-/** Go's literal kinds in an UnmarshalTypeError ("number 1.5" for a fraction into an integer). */
+/** Whether `type` is one of Go's integer types, which the decoder reads with strconv.ParseInt. */
+export const isGoInteger = (type: string): boolean => /^u?int(8|16|32|64)?$/.test(type);
+
+const INT32 = 2 ** 31;
+
+/** Whether the decoder takes the number `v` for an integer of `type`: integral, and not overflowing an int32. */
+export const fitsGoInteger = (v: number, type: string): boolean => Number.isInteger(v) && (type !== 'int32' || (v >= -INT32 && v < INT32));
+
+/** Go's literal kinds in an UnmarshalTypeError ("number 1.5" for a fraction into an integer, or one it overflows). */
 export const jsonValueKind = (v: unknown, into: string): string => {
   if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return /^u?int/.test(into) && !Number.isInteger(v) ? `number ${v}` : 'number';
+  if (typeof v === 'number') return isGoInteger(into) && !fitsGoInteger(v, into) ? `number ${v}` : 'number';
   if (typeof v === 'boolean') return 'bool';
   return v === null ? 'null' : typeof v;
 };
 
-/** The whole message, as UnmarshalTypeError.Error() words it. */
-export function unmarshalTypeError(value: unknown, at: GoField): string {
-  const kind = jsonValueKind(value, at.type);
+/**
+ * The whole message, as UnmarshalTypeError.Error() words it; `literal`, a number as the body wrote it (2.0), is what
+ * Go quotes of a number an integer field refuses.
+ */
+export function unmarshalTypeError(value: unknown, at: GoField, literal?: string): string {
+  const kind = literal === undefined ? jsonValueKind(value, at.type) : `number ${literal}`;
   return at.struct || at.field
     ? `json: cannot unmarshal ${kind} into Go struct field ${at.struct}.${at.field} of type ${at.type}`
     : `json: cannot unmarshal ${kind} into Go value of type ${at.type}`;

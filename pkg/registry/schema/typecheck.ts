@@ -1,14 +1,17 @@
 // JSON type checking with ajv over the published definitions. A wrong JSON type is a decoding
 // error upstream (400 BadRequest "... cannot be handled as a Pod: json: cannot unmarshal ..."),
-// not a validation error, so that is what we answer. Quantities and times decode through their own
+// not a validation error, so that is what we answer. Quantities, times and int-or-strings decode through their own
 // UnmarshalJSON, whose error stops Go's decoder where it is, while a wrong type is only noted and decoding goes on:
-// the first of those in document order is the error, else the type error.
+// the first of those in document order is the error, else the first type error. An integer field refuses a number
+// written with a fraction or an exponent (2.0, 1e3), which JSON.parse made an integer of: the body's literals
+// (float-literals.ts) are looked up in the definitions.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { propertyOf, REF_PREFIX, refTo, type Schema } from '../../../api/schema.js';
 import { StatusError } from '../../apimachinery/errors.js';
+import type { FloatLiteral } from '../../apimachinery/float-literals.js';
 import { parseQuantity } from '../../apimachinery/quantity.js';
 import { parseMetaTime } from '../../apimachinery/time-parse.js';
-import { goFieldAt, jsonValueKind, unmarshalTypeError } from './go-types.js';
+import { fitsGoInteger, goFieldAt, isGoInteger, jsonValueKind, unmarshalTypeError, type GoField } from './go-types.js';
 import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
 
 /**
@@ -40,6 +43,8 @@ export class TypeChecker {
       this.ajvInstance.addKeyword({ keyword: QUANTITY_KEYWORD, errors: false, validate: (_: unknown, data: unknown) => ownError(QUANTITY, data) === undefined });
       // A metav1.Time or MicroTime decodes through time.Parse: "notatime", or a number, is a decode error.
       this.ajvInstance.addKeyword({ keyword: TIME_KEYWORD, errors: false, validate: (name: string, data: unknown) => ownError(name, data) === undefined });
+      // An IntOrString decodes anything but a string as an int32 of its own (intstr's UnmarshalJSON).
+      this.ajvInstance.addKeyword({ keyword: INT_OR_STRING_KEYWORD, errors: false, validate: (_: unknown, data: unknown) => ownError(INT_OR_STRING, data) === undefined });
       this.ajvInstance.addSchema({ $id: 'k8s', components: { schemas: typesOnly(this.index.definitions) } });
     }
     return this.ajvInstance;
@@ -54,9 +59,12 @@ export class TypeChecker {
     return v;
   }
 
-  /** Throws a DecodeError worded like upstream's decoder when `obj` does not have the definition's shape. */
-  check(obj: unknown, definition: string, kind: string, version: string): void {
-    const error = this.decodeError(obj, definition);
+  /**
+   * Throws a DecodeError worded like upstream's decoder when `obj` does not have the definition's shape; `floats`:
+   * the numbers its JSON wrote with a fraction or an exponent.
+   */
+  check(obj: unknown, definition: string, kind: string, version: string, floats?: readonly FloatLiteral[]): void {
+    const error = this.decodeError(obj, definition, false, floats);
     if (error !== undefined) throw new DecodeError(error, kind, version);
   }
 
@@ -64,20 +72,60 @@ export class TypeChecker {
    * The decoder's own words when `obj` does not have the definition's shape. `sortedKeys`: Go decodes a map it
    * marshaled again (a custom resource's metadata, objectmeta.GetObjectMeta), whose keys json.Marshal sorts.
    */
-  decodeError(obj: unknown, definition: string, sortedKeys = false): string | undefined {
+  decodeError(obj: unknown, definition: string, sortedKeys = false, floats?: readonly FloatLiteral[]): string | undefined {
     const validate = this.validatorFor(definition);
-    if (validate(obj)) return undefined;
-    return firstOwnError(this.index, obj, refTo(definition), sortedKeys) ?? this.describe(validate.errors?.[0], definition);
+    const valid = validate(obj);
+    if (valid && floats === undefined) return undefined;
+    const literal = floats && this.literalError(floats, definition);
+    if (literal?.own) return literal.message;
+    const own = valid ? undefined : firstOwnError(this.index, obj, refTo(definition), sortedKeys);
+    if (own !== undefined) return own;
+    const typed = valid ? undefined : this.describe(validate.errors?.[0], definition);
+    if (!literal || !typed) return (literal ?? typed)?.message;
+    return comesFirst(obj, literal.path, typed.path) ? literal.message : typed.message;
   }
 
-  private describe(err: ErrorObject | undefined, definition: string): string {
-    if (!err) return 'invalid object';
-    const path = err.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-    if (err.keyword === 'type') return unmarshalTypeError(err.data, goFieldAt(definition, path, this.index.definitions));
-    const field = path.map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join('').replace(/^\./, '');
-    if (err.keyword === 'enum') return `${field}: Unsupported value: ${JSON.stringify(err.data)}`;
-    return `${field ? `${field}: ` : ''}${err.message ?? 'invalid value'}`;
+  /**
+   * The first of `floats` (in document order) in an integer field, Go's saved UnmarshalTypeError, unless one is an
+   * IntOrString's, whose own decoder fails there.
+   */
+  private literalError(floats: readonly FloatLiteral[], definition: string): { path: string[]; message: string; own?: true } | undefined {
+    let first: { path: string[]; message: string } | undefined;
+    for (const f of floats) {
+      const path = f.path.map(String);
+      const at = goFieldAt(definition, path, this.index.definitions);
+      if (at.type === INT_OR_STRING_TYPE) return { path, message: unmarshalTypeError(undefined, INT32_VALUE, f.text), own: true };
+      if (!first && isGoInteger(at.type)) first = { path, message: unmarshalTypeError(undefined, at, f.text) };
+    }
+    return first;
   }
+
+  private describe(err: ErrorObject | undefined, definition: string): { path: string[]; message: string } {
+    if (!err) return { path: [], message: 'invalid object' };
+    const path = err.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    // an int32 past its range is Go's OverflowInt, a type error
+    if (err.keyword === 'type' || err.keyword === 'minimum' || err.keyword === 'maximum') {
+      return { path, message: unmarshalTypeError(err.data, goFieldAt(definition, path, this.index.definitions)) };
+    }
+    const field = path.map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join('').replace(/^\./, '');
+    if (err.keyword === 'enum') return { path, message: `${field}: Unsupported value: ${JSON.stringify(err.data)}` };
+    return { path, message: `${field ? `${field}: ` : ''}${err.message ?? 'invalid value'}` };
+  }
+}
+
+/** Whether the value at `a` comes before the one at `b` in the JSON `obj` was parsed from, whose key order it keeps. */
+function comesFirst(obj: unknown, a: readonly string[], b: readonly string[]): boolean {
+  let v = obj;
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    if (a[i] !== b[i]) {
+      if (Array.isArray(v)) return Number(a[i]) < Number(b[i]);
+      const keys = isPlainObject(v) ? Object.keys(v) : [];
+      return keys.indexOf(a[i]!) < keys.indexOf(b[i]!);
+    }
+    v = isPlainObject(v) || Array.isArray(v) ? (v as Record<string, unknown>)[a[i]!] : undefined;
+  }
+  // one holds the other, which Go skips once the holder is of the wrong type
+  return a.length <= b.length;
 }
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
@@ -85,13 +133,23 @@ const QUANTITY_KEYWORD = 'x-quantity';
 const TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
 const MICRO_TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
 const TIME_KEYWORD = 'x-go-time';
+const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+const INT_OR_STRING_KEYWORD = 'x-int-or-string';
+/** How go-types.ts names the IntOrString type. */
+const INT_OR_STRING_TYPE = 'intstr.IntOrString';
+/** What IntOrString's UnmarshalJSON decodes a number into: no struct field to name. */
+const INT32_VALUE: GoField = { struct: '', field: '', type: 'int32' };
 const QUESTION = 'own-decoder';
 
-const ownDecoder = (r: Resolved): boolean => r.name === QUANTITY || r.name === TIME || r.name === MICRO_TIME;
+const ownDecoder = (r: Resolved): boolean => r.name === QUANTITY || r.name === TIME || r.name === MICRO_TIME || r.name === INT_OR_STRING;
 
-/** The error of the UnmarshalJSON of the definition `name` (a quantity or a time) for `data`, if any. */
+/** The error of the UnmarshalJSON of the definition `name` (a quantity, a time or an int-or-string) for `data`, if any. */
 function ownError(name: string, data: unknown): string | undefined {
   if (data === null) return undefined;
+  if (name === INT_OR_STRING) {
+    if (typeof data === 'string' || (typeof data === 'number' && fitsGoInteger(data, 'int32'))) return undefined;
+    return unmarshalTypeError(data, INT32_VALUE);
+  }
   if (name === QUANTITY) {
     if (typeof data !== 'string') return undefined;
     try { parseQuantity(data); return undefined; } catch (e) { return (e as Error).message; }
@@ -131,10 +189,18 @@ function firstOwnError(index: SchemaIndex, value: unknown, schema: Schema, sorte
   return undefined;
 }
 
-/** Required fields and enums are validation (422), checked elsewhere; the decoder sees only types (quantities, times). */
+/**
+ * Required fields and enums are validation (422), checked elsewhere; the decoder sees only types (quantities, times,
+ * int-or-strings), an int32's range among them.
+ */
 function typesOnly(defs: Record<string, unknown>): Record<string, unknown> {
-  const out = JSON.parse(JSON.stringify(defs), (key, value: unknown) => (key === 'required' || key === 'enum' || key === 'default' ? undefined : value)) as Record<string, Record<string, unknown>>;
+  const out = JSON.parse(JSON.stringify(defs), (key, value: unknown) => {
+    if (key === 'required' || key === 'enum' || key === 'default') return undefined;
+    if (isPlainObject(value) && value.type === 'integer' && value.format === 'int32') return { ...value, minimum: -(2 ** 31), maximum: 2 ** 31 - 1 };
+    return value;
+  }) as Record<string, Record<string, unknown>>;
   if (out[QUANTITY]) out[QUANTITY] = { ...out[QUANTITY], [QUANTITY_KEYWORD]: true };
+  if (out[INT_OR_STRING]) out[INT_OR_STRING] = { [INT_OR_STRING_KEYWORD]: true };
   // Go writes a zero metav1.Time as null (lastProbeTime: null) and reads it back; the keyword checks the rest
   for (const t of [TIME, MICRO_TIME]) {
     if (!out[t]) continue;
