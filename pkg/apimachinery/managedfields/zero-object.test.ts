@@ -24,7 +24,14 @@ describe('zeroObjectOf', () => {
     expect(z).toMatchObject({ involvedObject: {}, source: {}, firstTimestamp: null, reportingComponent: '', reportingInstance: '' });
   });
 
-  it('takes a watched kind that go-zero-values.ts lacks from its bookmark object', () => {
+  it('holds the pointers, lists and maps Go writes as null, required or not: a Role\'s rules, a ControllerRevision\'s data', () => {
+    expect(json(zeroObjectOf('io.k8s.api.rbac.v1.Role', lookup))).toEqual({ metadata: { creationTimestamp: null }, rules: null });
+    expect(json(zeroObjectOf('io.k8s.api.apps.v1.ControllerRevision', lookup))).toEqual({
+      metadata: { creationTimestamp: null }, data: null, revision: 0,
+    });
+  });
+
+  it('holds kube-aggregator\'s APIService from its Go types', () => {
     expect(json(zeroObjectOf('io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService', lookup))).toEqual({
       metadata: { creationTimestamp: null }, spec: { groupPriorityMinimum: 0, versionPriority: 0 }, status: {},
     });

@@ -31,6 +31,15 @@ describe('fillZeroValues', () => {
     expect(pod.status).toEqual({});
   });
 
+  it('leaves out what Go writes as null while nil: a status\'s list without omitempty', () => {
+    const hpa: Record<string, any> = {
+      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'd' }, maxReplicas: 2 }, status: {},
+    };
+    fillZeroValues(index, hpa, ref('io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler'));
+    expect(hpa.status).toEqual({ desiredReplicas: 0 });
+  });
+
   it('writes a CRD version\'s served and storage as false when absent: the CRD\'s own validation is all of upstream\'s', () => {
     const crd: Record<string, any> = {
       apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'foos.ex.com' },

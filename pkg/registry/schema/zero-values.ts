@@ -5,14 +5,20 @@
 // A required field outside the status whose zero would pass for a value ({}, 0, false) is left absent: validation
 // reports it (upstream's does the same for a zero value), unless the kind's own validation is all of upstream's (a CRD
 // version without `served` is `served: false`); a status, the controllers' report, is not checked for them
-// (required.ts) and gets its zeros (`status: {replicas: 0}`).
+// (required.ts) and gets its zeros (`status: {replicas: 0}`). A pointer, list or map that Go writes as null while
+// nil ('nil') is left absent, as before the table knew them: where upstream's stored object has null (an autoscaling/v2
+// status's `currentMetrics: null`), ours lacks the field.
+import { scalarZero } from '../../../api/go-zero-objects.js';
 import { goZeroValues, type ZeroValue } from '../../../api/go-zero-values.js';
 import type { Schema } from '../../../api/schema.js';
 import { applyDefaults } from './defaults.js';
 import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
 import { checkedByOwnValidation } from './required.js';
 
-const ownZeros = (r: Resolved): boolean => r.name !== undefined && goZeroValues[r.name] !== undefined;
+/** The zero values written of a definition's absent fields. */
+const writtenZeros = (name: string | undefined): [string, ZeroValue][] =>
+  Object.entries((name && goZeroValues[name]) || {}).filter(([, kind]) => kind !== 'nil');
+const ownZeros = (r: Resolved): boolean => writtenZeros(r.name).length > 0;
 const QUESTION = 'zero-values';
 
 /** What one schema node writes and where its walk goes on: computed once per node. */
@@ -47,7 +53,7 @@ function planOf(index: SchemaIndex, plans: Plans, schema: Schema): Plan | null {
   if (index.anyBelow(s, QUESTION, ownZeros)) {
     const below = (c: Schema | undefined): Schema | undefined => (c && index.anyBelow(c, QUESTION, ownZeros) ? c : undefined);
     plan = {
-      zeros: Object.entries((name && goZeroValues[name]) || {}).flatMap(([key, kind]): Plan['zeros'] => {
+      zeros: writtenZeros(name).flatMap(([key, kind]): Plan['zeros'] => {
         const property = s.properties?.[key];
         if (!property) return [];
         const p = index.resolve(property).schema;
@@ -67,13 +73,7 @@ function planOf(index: SchemaIndex, plans: Plans, schema: Schema): Plan | null {
 const zeroOf = (kind: ZeroValue, property: Schema): unknown => {
   if (kind === 'struct') return {};
   if (kind === 'null') return null;
-  switch (property.type) {
-    case 'string': return '';
-    case 'integer':
-    case 'number': return 0;
-    case 'boolean': return false;
-    default: return undefined;
-  }
+  return scalarZero(property.type);
 };
 
 /**
