@@ -9,7 +9,7 @@ import { NodeAgent } from './node-agent.js';
 import { nodeAllocatableOf, nodeLabels, type NodeResources } from './node-status.js';
 import { Pleg } from './pleg.js';
 import { attemptsOf, noLogYet } from './pod-status.js';
-import { PodSyncer, type BackoffPolicy, type PodRecord } from './pod-sync.js';
+import { PodSyncer, terminationRequested, type BackoffPolicy, type PodRecord } from './pod-sync.js';
 import { PodWorkers } from './pod-workers.js';
 import { ProbeManager } from './probes.js';
 import { ContainerLogManager, type ContainerLogOptions } from './log-manager.js';
@@ -277,6 +277,7 @@ export class NodeKubelet {
     // as upstream's pod config, a change of the status alone (this kubelet's own write, most often) is a reconcile, not
     // an update: it syncs nothing, unless readiness gates may have to be looked at again
     const statusOnly = rec !== undefined && sameMeta && !pod.spec?.readinessGates && sameSpecAndDeletion(rec.pod, pod);
+    const wasTerminating = rec !== undefined && terminationRequested(rec);
     if (!rec) {
       rec = { uid, pod, waiting: new Map(), terminated: false };
       const phase = pod.status?.phase as string | undefined;
@@ -298,18 +299,19 @@ export class NodeKubelet {
     if (!sameMeta) rec.volumesStale = true;
     rec.pod = pod;
     this.watcher?.track(uid, pod);
-    // a pod being killed whose grace period now works out otherwise has its kill cancelled, to start over with it
-    // (upstream's UpdatePod)
-    if (!statusOnly) this.workers.update(uid, this.syncer.changesKillGrace(rec));
+    // as upstream's UpdatePod, a pod that starts terminating has the sync in progress cancelled (a pull, a start, a
+    // probe's kill), and one being killed whose grace period now works out otherwise has its kill start over with it
+    if (!statusOnly) this.workers.update(uid, (!wasTerminating && terminationRequested(rec)) || this.syncer.changesKillGrace(rec));
   }
 
   /** The eviction manager chose this pod: it fails with reason Evicted and its containers are killed. */
   private evict(pod: KubeObject, message: string): void {
     const rec = this.records.get(pod.metadata!.uid!);
     if (!rec || rec.failed) return;
+    const wasTerminating = terminationRequested(rec);
     rec.failed = { reason: 'Evicted', message };
     this.recorder.event(pod, 'Warning', 'Evicted', message);
-    this.workers.update(rec.uid);
+    this.workers.update(rec.uid, !wasTerminating); // upstream's killPodFunc: a kill that cancels the sync in progress
   }
 
     /** A source of the pod's volumes changed: rewrite them at the next sync, which comes now. */
@@ -335,14 +337,15 @@ export class NodeKubelet {
   /**
    * The pod left the API (a force delete, or its deletion's end) or its static manifest went: its containers are
    * killed as a deleted pod's, then they and its sandboxes go. As upstream's deletePod, that is no new grace period:
-   * a kill under way goes on with its own.
+   * a kill under way goes on with its own; a pod not terminating yet has the sync in progress cancelled.
    */
   podRemoved(pod: KubeObject): void {
     if (isMirrorPod(pod)) { this.staticPods?.mirrorRemoved(pod); return; }
     const rec = this.records.get(pod.metadata!.uid!);
     if (!rec) return;
+    const wasTerminating = terminationRequested(rec);
     rec.removed = true;
-    this.workers.update(rec.uid);
+    this.workers.update(rec.uid, !wasTerminating);
   }
 
   /**

@@ -355,6 +355,23 @@ describe('PodSyncer', () => {
     expect(rec.terminated).toBe(true);
     expect(events.filter((e) => e.startsWith('Killing'))).toEqual([]);
   });
+
+  it('a sync cancelled while an image is pulled (the pod became terminating) ends at once, the pull given up, nothing created', async () => {
+    const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+    const runtime = new FakeRuntime({ clock, pullLatencyMs: 60_000 });
+    const events: string[] = [];
+    const recorder = { event: (_o: unknown, _t: string, reason: string, message: string) => { events.push(`${reason}: ${message}`); } } as unknown as EventRecorder;
+    const syncer = new PodSyncer({ runtime, recorder, clock, logger: pino({ level: 'silent' }), hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 } });
+    const rec = record({});
+    const cancel = new AbortController();
+    const syncing = syncer.sync(rec, cancel.signal);
+    await vi.waitFor(() => expect(events).toContain('Pulling: Pulling image "nginx:1.27"'));
+    cancel.abort(new Error('cancelled'));
+    await expect(syncing).rejects.toThrow('cancelled');
+    expect(runtime.imageStatus('nginx:1.27')).toBeUndefined();
+    expect(runtime.listContainers('u1')).toEqual([]);
+    expect(events.filter((e) => /^(Pulled|Failed|Created|Started)/.test(e))).toEqual([]);
+  });
 });
 
 describe('event references', () => {
@@ -925,7 +942,7 @@ describe('a container killed for a failed liveness or startup probe (upstream\'s
    * The pod's containers under a probe manager whose failures sync the pod, as the kubelet's; the runtime runs hooks
    * (as the process runtime does): an exec of `check` fails, one of `drain` (a preStop hook) takes `hookSeconds`.
    */
-  const probed = (spec: Record<string, unknown>, hookSeconds = 0) => {
+  const probed = (spec: Record<string, unknown>, hookSeconds = 0, signal?: AbortSignal) => {
     const { clock, runtime, events } = setup();
     Object.defineProperty(runtime, 'probe', { value: undefined });
     const execs: string[] = [];
@@ -937,7 +954,7 @@ describe('a container killed for a failed liveness or startup probe (upstream\'s
     const recorder = { event: (_o: unknown, _t: string, reason: string, message: string) => { events.push(`${reason}: ${message}`); } } as unknown as EventRecorder;
     const rec = record(spec);
     let syncing: Promise<void> | undefined;
-    const probes = new ProbeManager({ runtime, clock, recorder, onChange: () => { syncing = syncer.sync(rec); }, getPod: () => ({ pod: rec.pod }) });
+    const probes = new ProbeManager({ runtime, clock, recorder, onChange: () => { syncing = syncer.sync(rec, signal); }, getPod: () => ({ pod: rec.pod }) });
     const syncer = new PodSyncer({
       runtime, recorder, clock, logger: pino({ level: 'silent' }), hostIp: '192.0.2.10', backoff: { initialMs: 10_000, maxMs: 300_000 },
       probeResult: (id, kind) => probes.result(id, kind), failedProbe: (id) => probes.failedProbe(id),
@@ -957,7 +974,7 @@ describe('a container killed for a failed liveness or startup probe (upstream\'s
       probes.close();
     };
     const states = (name: string): string[] => runtime.listContainers('u1').filter((c) => c.name === name).sort((a, b) => a.attempt - b.attempt).map((c) => `${c.attempt}:${c.state}`);
-    return { events, execs, stops, rec, failProbes, states, syncer };
+    return { events, execs, stops, rec, failProbes, states, syncer, clock, runtime, probes, syncing: () => syncing };
   };
   const liveness = (more: Record<string, unknown> = {}) => ({ exec: { command: ['check'] }, periodSeconds: 1, failureThreshold: 1, ...more });
   const preStop = { exec: { command: ['drain'] } };
@@ -989,6 +1006,22 @@ describe('a container killed for a failed liveness or startup probe (upstream\'s
     expect(states('c')).toEqual(['0:exited']);
     await syncer.sync(rec);
     expect(syncer.status(rec).phase).toBe('Succeeded');
+  });
+
+  it('is cancelled when the pod becomes terminating meanwhile: the sync ends at once, its preStop hook no longer waited for', async () => {
+    const cancel = new AbortController();
+    const { execs, stops, rec, syncer, clock, runtime, probes, syncing, states } = probed({
+      terminationGracePeriodSeconds: 30, containers: [{ name: 'c', image: 'nginx:1.27', livenessProbe: liveness(), lifecycle: { preStop } }],
+    }, 20, cancel.signal);
+    await syncer.sync(rec);
+    probes.sync(rec.uid, rec.pod, runtime.listContainers(rec.uid));
+    await clock.advance(1);
+    await vi.waitFor(() => expect(execs).toContain('drain'));
+    cancel.abort(new Error('cancelled'));
+    await expect(syncing()).rejects.toThrow('cancelled');
+    probes.close();
+    expect(stops).toEqual([]); // the pod's kill, next, stops it
+    expect(states('c')).toEqual(['0:running']);
   });
 
   it('a sidecar failing its startup probe is killed as an init container and started again', async () => {

@@ -82,6 +82,31 @@ export interface PodRecord {
 }
 
 /**
+ * Whether the pod is to terminate (upstream's IsTerminationRequested): deleted, removed from its source, failed or
+ * evicted by the kubelet, or in a terminal phase. Becoming so cancels the sync in progress, as upstream's UpdatePod
+ * cancels it (becameTerminating), so nothing more is pulled, created or started, and the next sync kills the pod; a
+ * sync given no signal (tests) looks itself before each container.
+ */
+export const terminationRequested = (rec: PodRecord): boolean => {
+  const phase = rec.pod.status?.phase;
+  return rec.removed === true || rec.failed !== undefined || !!rec.pod.metadata?.deletionTimestamp || phase === 'Succeeded' || phase === 'Failed';
+};
+
+/**
+ * Gives up waiting for `work` as soon as `signal` aborts (upstream's cancelled context), rejecting with its reason;
+ * the work is left to end by itself.
+ */
+const untilAborted = <T>(work: Promise<T>, signal?: AbortSignal): Promise<T> => {
+  if (!signal) return work;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    void work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+};
+
+/**
  * Waits for `work` (its failure is thrown), at most `ms` on `clock` when given (then goes on: the work is only left
  * behind), and rejects with the signal's reason as soon as it aborts (upstream's cancelled context).
  */
@@ -316,7 +341,7 @@ export class PodSyncer {
     const dead = sandbox ? [] : rt.listPodSandboxes(rec.uid);
     let startOver: { firstInit?: ContainerStatus } | undefined;
     if (!sandbox) {
-      if (dead.length && !(startOver = await this.sandboxChanged(rec))) return;
+      if (dead.length && !(startOver = await this.sandboxChanged(rec, signal))) return;
       let dnsConfig;
       if (this.o.dns) {
         const dns = podDnsConfig({ ...(pod.spec as Parameters<typeof podDnsConfig>[0]), namespace: pod.metadata!.namespace! }, this.o.dns);
@@ -355,14 +380,14 @@ export class PodSyncer {
     // run again in order from the loop below
     const firstInit = ((pod.spec?.initContainers ?? []) as SpecContainer[])[0];
     if (startOver && firstInit) {
-      if (startOver.firstInit) await this.restart(rec, sandbox.id, firstInit, startOver.firstInit);
-      else await this.start(rec, sandbox.id, firstInit, 0);
+      if (startOver.firstInit) await this.restart(rec, sandbox.id, firstInit, startOver.firstInit, signal);
+      else await this.start(rec, sandbox.id, firstInit, 0, signal);
       return;
     }
 
     // ephemeral containers (kubectl debug) start whatever the init containers are doing, and never restart
     for (const c of (pod.spec?.ephemeralContainers ?? []) as SpecContainer[]) {
-      if (!attemptsOf(all, c.name).latest) await this.start(rec, sandbox.id, c, 0);
+      if (!attemptsOf(all, c.name).latest) await this.start(rec, sandbox.id, c, 0, signal);
     }
 
     // a regular container created or running: the pod was initialized (upstream's podHasInitialized)
@@ -371,23 +396,23 @@ export class PodSyncer {
     for (const c of (pod.spec?.initContainers ?? []) as SpecContainer[]) {
       const { latest } = attemptsOf(all, c.name);
       if (c.restartPolicy === 'Always') { // a sidecar: started in order, then kept running
-        if (!latest) { await this.start(rec, sandbox.id, c, 0); return; }
-        if (latest.state === 'exited' || latest.state === 'created') { await this.restart(rec, sandbox.id, c, latest); return; }
+        if (!latest) { await this.start(rec, sandbox.id, c, 0, signal); return; }
+        if (latest.state === 'exited' || latest.state === 'created') { await this.restart(rec, sandbox.id, c, latest, signal); return; }
         if (latest.state !== 'running') return;
         const failed = this.o.failedProbe?.(latest.id);
-        if (failed) { await this.killForProbe(rec, sandbox.id, c, latest, failed, all); return; }
+        if (failed) { await this.killForProbe(rec, sandbox.id, c, latest, failed, all, signal); return; }
         // what follows it waits for its startup probe to succeed (one not run yet too); a success resyncs the pod
         if (!initialized && c.startupProbe && this.o.probeResult && this.o.probeResult(latest.id, 'startup') !== true) return;
         continue;
       }
-      if (!latest) { await this.start(rec, sandbox.id, c, 0); return; }
+      if (!latest) { await this.start(rec, sandbox.id, c, 0, signal); return; }
       // created, its start failed: upstream's computeInitContainerActions starts it again, whatever the restart policy
-      if (latest.state === 'created') { await this.restart(rec, sandbox.id, c, latest); return; }
+      if (latest.state === 'created') { await this.restart(rec, sandbox.id, c, latest, signal); return; }
       if (latest.state !== 'exited') return;
       if (latest.exitCode === 0) continue;
       // upstream kills the pod with its own grace period (no override), so the sidecars get SIGTERM
-      if (restartPolicy === 'Never') { await this.kill(rec); return; }
-      await this.restart(rec, sandbox.id, c, latest);
+      if (restartPolicy === 'Never') { await this.kill(rec, undefined, signal); return; }
+      await this.restart(rec, sandbox.id, c, latest, signal);
       return;
     }
 
@@ -396,15 +421,15 @@ export class PodSyncer {
       return latest?.state === 'exited' && !this.shouldRestart(restartPolicy, latest);
     });
     // the regular containers are done: the pod is killed with its grace period, the sidecars get SIGTERM (and may exit 0)
-    if (terminal && (restartPolicy !== 'Always')) { await this.kill(rec); return; }
+    if (terminal && (restartPolicy !== 'Always')) { await this.kill(rec, undefined, signal); return; }
     for (const c of (pod.spec?.containers ?? []) as SpecContainer[]) {
       const { latest } = attemptsOf(all, c.name);
       const failed = latest?.state === 'running' ? this.o.failedProbe?.(latest.id) : undefined;
-      if (!latest) await this.start(rec, sandbox.id, c, 0);
-      else if (latest.state === 'running' && latest.image !== normalizeImage(c.image)) await this.replace(rec, sandbox.id, c, latest);
-      else if (failed) await this.killForProbe(rec, sandbox.id, c, latest, failed, all);
+      if (!latest) await this.start(rec, sandbox.id, c, 0, signal);
+      else if (latest.state === 'running' && latest.image !== normalizeImage(c.image)) await this.replace(rec, sandbox.id, c, latest, signal);
+      else if (failed) await this.killForProbe(rec, sandbox.id, c, latest, failed, all, signal);
       // created, its start failed: started again whatever the restart policy (upstream's ShouldContainerBeRestarted)
-      else if (latest.state === 'created' || (latest.state === 'exited' && this.shouldRestart(restartPolicy, latest))) await this.restart(rec, sandbox.id, c, latest);
+      else if (latest.state === 'created' || (latest.state === 'exited' && this.shouldRestart(restartPolicy, latest))) await this.restart(rec, sandbox.id, c, latest, signal);
     }
   }
 
@@ -416,7 +441,7 @@ export class PodSyncer {
    * before the app containers; returned: the first one's last run. Undefined: no new sandbox (a Never pod whose
    * containers ran; one whose containers are done).
    */
-  private async sandboxChanged(rec: PodRecord): Promise<{ firstInit?: ContainerStatus } | undefined> {
+  private async sandboxChanged(rec: PodRecord, signal?: AbortSignal): Promise<{ firstInit?: ContainerStatus } | undefined> {
     const pod = rec.pod;
     const all = this.o.runtime.listContainers(rec.uid);
     const restartPolicy = (pod.spec?.restartPolicy as string | undefined) ?? 'Always';
@@ -426,7 +451,7 @@ export class PodSyncer {
     const initialized = regular.some((c) => attemptsOf(all, c.name).latest);
     const recreate = !(restartPolicy === 'Never' && all.length) && (toStart.length > 0 || !initialized);
     if (recreate) this.o.recorder.event(pod, 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
-    await this.killPod(rec, (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30);
+    await this.killPod(rec, (pod.spec?.terminationGracePeriodSeconds as number | undefined) ?? 30, signal);
     if (!recreate) return undefined;
     const inits = ((pod.spec?.initContainers ?? []) as SpecContainer[]).map((c) => c.name);
     const killed = this.o.runtime.listContainers(rec.uid);
@@ -440,10 +465,10 @@ export class PodSyncer {
    * stopped as on deletion, then started again whatever the restart policy, as upstream's containerChanged (whose
    * hash covers the name and the image alone since 1.31).
    */
-  private async replace(rec: PodRecord, sandboxId: string, c: SpecContainer, running: ContainerStatus): Promise<void> {
+  private async replace(rec: PodRecord, sandboxId: string, c: SpecContainer, running: ContainerStatus, signal?: AbortSignal): Promise<void> {
     this.o.recorder.event(containerRef(rec.pod, c.name), 'Normal', 'Killing', `Container ${c.name} definition changed, will be restarted`);
-    await this.stopWithHook(rec, running, containerKillGrace(rec.pod));
-    await this.restart(rec, sandboxId, c, this.o.runtime.containerStatus(running.id) ?? running);
+    await this.stopWithHook(rec, running, containerKillGrace(rec.pod), [], signal);
+    await this.restart(rec, sandboxId, c, this.o.runtime.containerStatus(running.id) ?? running, signal);
   }
 
   /**
@@ -453,13 +478,15 @@ export class PodSyncer {
    * event, always is. The back-off counts from the exits `seen` before the kill, as upstream's reads the pod's status
    * before it.
    */
-  private async killForProbe(rec: PodRecord, sandboxId: string, c: SpecContainer, running: ContainerStatus, probe: 'liveness' | 'startup', seen: ContainerStatus[]): Promise<void> {
+  private async killForProbe(
+    rec: PodRecord, sandboxId: string, c: SpecContainer, running: ContainerStatus, probe: 'liveness' | 'startup', seen: ContainerStatus[], signal?: AbortSignal,
+  ): Promise<void> {
     const sidecar = c.restartPolicy === 'Always';
     const restart = sidecar || rec.pod.spec?.restartPolicy !== 'Never';
     const message = sidecar ? `Init container ${c.name} failed ${probe} probe` : `Container ${c.name} failed ${probe} probe${restart ? ', will be restarted' : ''}`;
     this.o.recorder.event(containerRef(rec.pod, c.name), 'Normal', 'Killing', message);
-    await this.stopWithHook(rec, running, containerKillGrace(rec.pod, c[`${probe}Probe`]));
-    if (restart) await this.restart(rec, sandboxId, c, this.o.runtime.containerStatus(running.id) ?? running, seen);
+    await this.stopWithHook(rec, running, containerKillGrace(rec.pod, c[`${probe}Probe`]), [], signal);
+    if (restart) await this.restart(rec, sandboxId, c, this.o.runtime.containerStatus(running.id) ?? running, signal, seen);
   }
 
   /**
@@ -492,7 +519,9 @@ export class PodSyncer {
    * CrashLoopBackOff and a later look). As upstream's doBackOff, the back-off counts from the finish of its newest
    * exited attempt among `seen` (the pod's containers as the sync found them); with none there is no back-off.
    */
-  private async restart(rec: PodRecord, sandboxId: string, c: SpecContainer, latest: ContainerStatus, seen = this.o.runtime.listContainers(rec.uid)): Promise<void> {
+  private async restart(
+    rec: PodRecord, sandboxId: string, c: SpecContainer, latest: ContainerStatus, signal?: AbortSignal, seen = this.o.runtime.listContainers(rec.uid),
+  ): Promise<void> {
     const key = `${rec.uid}/${c.name}`;
     const now = this.o.clock.now();
     const entry = this.backoffs.get(key);
@@ -509,7 +538,7 @@ export class PodSyncer {
       return;
     }
     if (exited) this.backoffs.set(key, { delayMs: entry ? Math.min(entry.delayMs * 2, this.o.backoff.maxMs) : this.o.backoff.initialMs });
-    await this.start(rec, sandboxId, c, latest.attempt + 1);
+    await this.start(rec, sandboxId, c, latest.attempt + 1, signal);
     // keep the last exited attempt for lastState (and logs --previous, never without one meanwhile); older ones go
     // with their logs, as upstream's container GC keeps one dead container per name (MaxPerPodContainer)
     for (const old of this.o.runtime.listContainers(rec.uid)) {
@@ -517,21 +546,13 @@ export class PodSyncer {
     }
   }
 
-  /**
-   * Whether the pod is to terminate, asked since the sync in progress read it: upstream's pod worker then cancels the
-   * sync in flight (its context), so nothing more is pulled, created or started; the next sync kills the pod.
-   */
-  private terminationRequested(rec: PodRecord): boolean {
-    return rec.removed === true || !!rec.pod.metadata?.deletionTimestamp;
-  }
-
   /** Upstream's pod worker retries a failed sync after its back-off period (10 s; its jitter left out). */
   private retryFailedSync(rec: PodRecord): void {
     rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, this.o.clock.now() + this.o.backoff.initialMs);
   }
 
-  private async start(rec: PodRecord, sandboxId: string, c: SpecContainer, attempt: number): Promise<void> {
-    if (this.terminationRequested(rec)) return;
+  private async start(rec: PodRecord, sandboxId: string, c: SpecContainer, attempt: number, signal?: AbortSignal): Promise<void> {
+    if (terminationRequested(rec)) return;
     const rt = this.o.runtime;
     const pod = rec.pod;
     const policy = pullPolicy(c);
@@ -559,10 +580,11 @@ export class PodSyncer {
       this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Pulling', `Pulling image "${c.image}"`);
       const t0 = this.o.clock.now();
       let started = t0;
-      const pull = (): Promise<ImageInfo> => { started = this.o.clock.now(); return rt.pullImage(c.image); };
+      // a cancelled sync's pull is given up (the runtime's with it), and one queued behind others never starts
+      const pull = (): Promise<ImageInfo> => { signal?.throwIfAborted(); started = this.o.clock.now(); return rt.pullImage(c.image, signal); };
       try {
         if (pullError !== undefined && rt.name === 'fake') throw new Error(pullError);
-        const info = await (this.o.serializeImagePulls === false ? pull() : this.serially(pull));
+        const info = await untilAborted(this.o.serializeImagePulls === false ? pull() : this.serially(pull), signal);
         const now = this.o.clock.now();
         this.pullBackoffs.delete(backoffKey);
         this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${goDurationPrecise(now - started)} (${goDurationPrecise(now - t0)} including waiting). Image size: ${info.size} bytes.`);
@@ -571,6 +593,7 @@ export class PodSyncer {
             `Image "${c.image}" is not in the image catalog: simulated, the container runs its command with its args, or idles without one (its args alone go to the unknown entrypoint), as user ${info.user?.uid ?? 0} unless runAsUser says otherwise (kubelet --unknown-images=fail refuses such images)`);
         }
       } catch (err) {
+        signal?.throwIfAborted();
         const message = `Failed to pull image "${c.image}": ${(err as Error).message}`;
         this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', message);
         this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', 'Error: ErrImagePull');
@@ -608,7 +631,7 @@ export class PodSyncer {
     const podDir = rt.podDir?.(rec.uid);
     if (podDir && rec.volumes) env = [{ name: 'MINI_KUBE_ROOTFS', value: this.rootfs(podDir, c) }, ...env];
     const vars = Object.fromEntries(env.map((e) => [e.name, e.value]));
-    if (this.terminationRequested(rec)) return; // asked while the image was pulled or the mounts made
+    if (terminationRequested(rec)) return; // asked while the image was pulled or the mounts made
     let id: string;
     try {
       id = await rt.createContainer(sandboxId, {

@@ -1,0 +1,46 @@
+// What the kubelet does about a pod beside syncing it, as upstream 1.32's pod workers: a pod that starts terminating
+// cancels the sync in progress (UpdatePod's becameTerminating), so a deletion does not wait for a long image pull.
+// Fake runtime; the test holds it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../pkg/client/index.js';
+import { FakeRuntime } from '../../pkg/kubelet/index.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
+
+const NODE = 'node-hk';
+
+describe('kubelet: cancelled syncs and housekeeping', () => {
+  let api: TestApiServer;
+  let admin: Client;
+  let kubelet: RunningKubelet;
+  // a pull takes a minute: a sync pulling an image is a long one
+  const runtime = new FakeRuntime({ pullLatencyMs: 60_000, fallbackCidr: '100.64.7.0/24' });
+
+  beforeAll(async () => {
+    api = await startTestApiServer();
+    admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
+    kubelet = startKubelet(await nodeClient(api, NODE), [NODE], { runtimeFor: () => runtime });
+    await kubelet.host.whenRegistered();
+  }, 30_000);
+
+  afterAll(async () => {
+    await kubelet?.stop();
+    await admin?.close();
+    await api?.close();
+  });
+
+  const gone = async (name: string): Promise<boolean> => {
+    try { await admin.pods('default').get(name); return false; } catch (e) { return (e as { code?: number }).code === 404; }
+  };
+
+  it('a pod deleted while its image is pulled is killed at once: the deletion cancels the sync in progress', async () => {
+    const created = await createBound(admin, pod('slow', { spec: { containers: [{ name: 'c', image: 'registry.example/slow:1' }] } }), NODE);
+    await eventually(async () => {
+      const evs = (await admin.events('default').list({ fieldSelector: 'involvedObject.name=slow' })).items;
+      return evs.some((e) => e.reason === 'Pulling');
+    }, 10_000, 'the pull under way');
+    await admin.pods('default').delete('slow');
+    await eventually(() => gone('slow'), 10_000, 'pod gone, not waiting for its pull');
+    expect(runtime.listContainers(created.metadata!.uid!)).toEqual([]);
+  });
+});
