@@ -88,6 +88,9 @@ export interface StaticPodOptions {
 /** How long a stopping kubelet lets the pod syncs in progress run on (see PodWorkers.close). */
 const SYNCS_GRACE_MS = 2_000;
 
+/** How often upstream's HandlePodCleanups runs (housekeepingPeriod). */
+const HOUSEKEEPING_MS = 2_000;
+
 const isStatic = (pod: KubeObject): boolean => pod.metadata?.annotations?.['kubernetes.io/config.source'] === 'file';
 
 const RESOURCE_OF: Record<VolumeObjectKind, typeof Resources.configMaps> = {
@@ -120,6 +123,9 @@ export class NodeKubelet {
   /** Watches of the ConfigMaps and Secrets that volumes project (process runtime: the only one with volumes). */
   private readonly watcher?: ObjectWatcher;
   private resyncTimer?: { cancel(): void };
+  private housekeepingTimer?: { cancel(): void };
+  /** The pods no source knows whose runtime leftovers are being killed (upstream: each has a pod worker). */
+  private readonly killingOrphans = new Set<string>();
   /** Set once the pods of every source are known: orphans may be told from them (upstream's sourcesReady). */
   private sourcesReady = false;
   /** The pass over the pod directories under way, if one is. */
@@ -217,6 +223,7 @@ export class NodeKubelet {
     this.statusManager.start();
     this.pleg.start();
     if (this.watcher) this.scheduleResync();
+    this.scheduleHousekeeping();
     const statics = this.staticPods?.run(signal, this.agent.whenRegistered());
     const eviction = this.eviction?.run(signal);
     const logRotation = this.logManager?.run(signal);
@@ -227,6 +234,7 @@ export class NodeKubelet {
       await logRotation;
     } finally {
       this.resyncTimer?.cancel();
+      this.housekeepingTimer?.cancel();
       this.watcher?.close();
       this.pleg.stop();
       this.probes.close();
@@ -334,6 +342,14 @@ export class NodeKubelet {
     }, this.o.syncFrequencyMs ?? 60_000);
   }
 
+  /** Upstream's housekeeping pass, every 2 s once the sources are ready: runtime pods no source knows are killed. */
+  private scheduleHousekeeping(): void {
+    this.housekeepingTimer = this.clock.setTimer(() => {
+      if (this.sourcesReady) void this.killOrphans();
+      this.scheduleHousekeeping();
+    }, HOUSEKEEPING_MS);
+  }
+
   /**
    * The pod left the API (a force delete, or its deletion's end) or its static manifest went: its containers are
    * killed as a deleted pod's, then they and its sandboxes go. As upstream's deletePod, that is no new grace period:
@@ -386,20 +402,36 @@ export class NodeKubelet {
   }
 
   /**
-   * Upstream's HandlePodCleanups, once the pods are listed and the static pod manifests read: what the runtime still
-   * runs for pods that no source knows (deleted while the kubelet was down) is killed with upstream's 1 s, each such
-   * pod on its own (as by its pod worker), and removed, then the directories of pods gone (cleanupOrphanedPodDirs).
+   * Upstream's first HandlePodCleanups, once the pods are listed and the static pod manifests read (sourcesReady):
+   * the runtime pods no source knows (deleted while the kubelet was down) are killed, then the directories of pods
+   * gone (cleanupOrphanedPodDirs). The housekeeping passes every 2 s kill those found later.
    */
   async removeOrphans(): Promise<void> {
     await this.staticPods?.whenRead();
-    const rt = this.o.runtime;
-    const uids = new Set([...rt.listPodSandboxes().map((s) => s.config.uid), ...rt.listContainers().map((c) => c.podUid)]);
-    await Promise.all([...uids].filter((uid) => !this.records.has(uid)).map(async (uid) => {
-      this.logger.info({ podUid: uid }, 'clean up orphaned pod containers');
-      await this.syncer.removeOrphan(uid).catch((err: unknown) => this.logger.warn({ err, podUid: uid }, 'cannot remove the containers of a pod that is gone'));
-    }));
+    await this.killOrphans();
     this.sourcesReady = true;
     await this.cleanupOrphanedPodDirs();
+  }
+
+  /**
+   * Upstream's HandlePodCleanups: what the runtime has of a pod that no source knows is killed with upstream's 1 s,
+   * each such pod on its own (as by its pod worker; one being killed is left to it), and removed (the container and
+   * sandbox GC that follows upstream's kill).
+   */
+  private killOrphans(): Promise<unknown> {
+    const rt = this.o.runtime;
+    const uids = new Set([...rt.listPodSandboxes().map((s) => s.config.uid), ...rt.listContainers().map((c) => c.podUid)]);
+    return Promise.all([...uids].filter((uid) => !this.records.has(uid) && !this.killingOrphans.has(uid)).map(async (uid) => {
+      this.killingOrphans.add(uid);
+      this.logger.info({ podUid: uid }, 'clean up orphaned pod containers');
+      try {
+        await this.syncer.removeOrphan(uid);
+      } catch (err) {
+        this.logger.warn({ err, podUid: uid }, 'cannot remove the containers of a pod that is gone');
+      } finally {
+        this.killingOrphans.delete(uid);
+      }
+    }));
   }
 
   /**

@@ -1,6 +1,7 @@
-// What the kubelet does about a pod beside syncing it, as upstream 1.32's pod workers: a pod that starts terminating
-// cancels the sync in progress (UpdatePod's becameTerminating), so a deletion does not wait for a long image pull.
-// Fake runtime; the test holds it.
+// What the kubelet does about a pod beside syncing it, as upstream 1.32's pod workers and housekeeping: a pod that
+// starts terminating cancels the sync in progress (UpdatePod's becameTerminating), so a deletion does not wait for a
+// long image pull; and every housekeeping pass (2 s) kills what the runtime runs for pods no source knows
+// (HandlePodCleanups), not only at the kubelet's start. Fake runtime; the test holds it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../pkg/client/index.js';
 import { FakeRuntime } from '../../pkg/kubelet/index.js';
@@ -42,5 +43,19 @@ describe('kubelet: cancelled syncs and housekeeping', () => {
     await admin.pods('default').delete('slow');
     await eventually(() => gone('slow'), 10_000, 'pod gone, not waiting for its pull');
     expect(runtime.listContainers(created.metadata!.uid!)).toEqual([]);
+  });
+
+  it('kills and removes what the runtime runs for a pod no source knows, at any time, not only at start', async () => {
+    const uid = 'f00dfeed-0000-4000-8000-000000000001';
+    const sandbox = await runtime.runPodSandbox({ name: 'stray', namespace: 'default', uid, attempt: 0 });
+    const id = await runtime.createContainer(sandbox, { name: 'c', attempt: 0, image: 'registry.example/slow:1' });
+    await runtime.startContainer(id);
+    expect(runtime.containerStatus(id)?.state).toBe('running');
+    await eventually(async () => runtime.listContainers(uid).length === 0 && runtime.listPodSandboxes(uid).length === 0, 10_000, 'the orphan gone');
+    const evs = (await eventually(async () => {
+      const list = (await admin.events('default').list({ fieldSelector: 'involvedObject.name=stray' })).items;
+      return list.length ? list : undefined;
+    }, 10_000, 'its Killing event'));
+    expect(evs.map((e) => `${e.reason}: ${e.message}`)).toEqual(['Killing: Stopping container c']);
   });
 });
