@@ -12,6 +12,7 @@ import { Pleg } from './pleg.js';
 import { ProbeManager } from './probes.js';
 import { noLogYet } from './pod-status.js';
 import { FakeRuntime } from './runtime/fake.js';
+import type { ContainerStatus } from './runtime/types.js';
 
 const setup = () => {
   const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
@@ -1031,5 +1032,65 @@ describe('a container killed for a failed liveness or startup probe (upstream\'s
     await failProbes();
     expect(events).toContain('Killing: Init container proxy failed startup probe');
     expect(states('proxy')).toEqual(['0:exited', '1:running']);
+  });
+});
+
+describe('a container in the unknown state (upstream\'s computePodActions: it may still run, so it is killed before it starts again)', () => {
+  /** The runtime reports the first attempt of `name` in the unknown state while it runs (CRI CONTAINER_UNKNOWN). */
+  const unknownState = (runtime: FakeRuntime, name: string): void => {
+    const shown = (c: ContainerStatus): ContainerStatus => (c.name === name && c.attempt === 0 && c.state === 'running' ? { ...c, state: 'unknown' } : c);
+    const list = runtime.listContainers.bind(runtime);
+    const status = runtime.containerStatus.bind(runtime);
+    vi.spyOn(runtime, 'listContainers').mockImplementation((uid) => list(uid).map(shown));
+    vi.spyOn(runtime, 'containerStatus').mockImplementation((id) => { const c = status(id); return c && shown(c); });
+  };
+  const states = (runtime: FakeRuntime, name: string): string[] =>
+    runtime.listContainers('u1').filter((c) => c.name === name).sort((a, b) => a.attempt - b.attempt).map((c) => `${c.attempt}:${c.state}`);
+
+  it.each(['Always', 'Never'])('is killed with the pod\'s grace period and started again whatever the restart policy (%s)', async (restartPolicy) => {
+    const { syncer, runtime, events } = setup();
+    const rec = record({ restartPolicy, terminationGracePeriodSeconds: 20 });
+    await syncer.sync(rec);
+    unknownState(runtime, 'c');
+    const stops = recordStops(runtime);
+    events.length = 0;
+    await syncer.sync(rec);
+    expect(events[0]).toBe('Killing: Container is in "unknown" state, try killing it before restart');
+    expect(stops).toEqual(['c:20']);
+    expect(states(runtime, 'c')).toEqual(['0:exited', '1:running']);
+  });
+
+  it('a sidecar too, as an init container', async () => {
+    const { syncer, runtime, events } = setup();
+    const rec = record({ initContainers: [{ name: 'proxy', image: 'busybox', restartPolicy: 'Always' }] });
+    await syncer.sync(rec);
+    await syncer.sync(rec);
+    unknownState(runtime, 'proxy');
+    events.length = 0;
+    await syncer.sync(rec);
+    expect(events[0]).toBe('Killing: Init container is in "unknown" state, try killing it before restart');
+    expect(states(runtime, 'proxy')).toEqual(['0:exited', '1:running']);
+    expect(states(runtime, 'c')).toEqual(['0:running']);
+  });
+
+  it('an init container is restarted unless the pod never restarts: then the pod is killed, as for a failed one', async () => {
+    for (const restartPolicy of ['OnFailure', 'Never']) {
+      const { syncer, runtime, events } = setup();
+      const rec = record({ restartPolicy, initContainers: [{ name: 'init', image: 'busybox' }] });
+      await syncer.sync(rec);
+      unknownState(runtime, 'init');
+      events.length = 0;
+      await syncer.sync(rec);
+      if (restartPolicy === 'Never') {
+        // KillPod stops what runs (ConvertPodStatusToRunningPod), then the sandbox, which takes the container with it
+        expect(rec.terminated).toBe(true);
+        expect(states(runtime, 'init')).toEqual(['0:exited']);
+        expect(runtime.listPodSandboxes('u1').map((sb) => sb.state)).toEqual(['notready']);
+      } else {
+        expect(events[0]).toBe('Killing: Init container is in "unknown" state, try killing it before restart');
+        expect(states(runtime, 'init')).toEqual(['0:exited', '1:running']);
+      }
+      expect(states(runtime, 'c')).toEqual([]);
+    }
   });
 });

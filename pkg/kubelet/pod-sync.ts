@@ -398,6 +398,7 @@ export class PodSyncer {
       if (c.restartPolicy === 'Always') { // a sidecar: started in order, then kept running
         if (!latest) { await this.start(rec, sandbox.id, c, 0, signal); return; }
         if (latest.state === 'exited' || latest.state === 'created') { await this.restart(rec, sandbox.id, c, latest, signal); return; }
+        if (latest.state === 'unknown') { await this.killUnknown(rec, sandbox.id, c, latest, true, all, signal); return; }
         if (latest.state !== 'running') return;
         const failed = this.o.failedProbe?.(latest.id);
         if (failed) { await this.killForProbe(rec, sandbox.id, c, latest, failed, all, signal); return; }
@@ -408,11 +409,13 @@ export class PodSyncer {
       if (!latest) { await this.start(rec, sandbox.id, c, 0, signal); return; }
       // created, its start failed: upstream's computeInitContainerActions starts it again, whatever the restart policy
       if (latest.state === 'created') { await this.restart(rec, sandbox.id, c, latest, signal); return; }
-      if (latest.state !== 'exited') return;
-      if (latest.exitCode === 0) continue;
-      // upstream kills the pod with its own grace period (no override), so the sidecars get SIGTERM
+      if (latest.state === 'running') return;
+      if (latest.state === 'exited' && latest.exitCode === 0) continue;
+      // failed, or unknown (upstream's isInitContainerFailed): under Never upstream kills the pod with its own grace
+      // period (no override), so the sidecars get SIGTERM
       if (restartPolicy === 'Never') { await this.kill(rec, undefined, signal); return; }
-      await this.restart(rec, sandbox.id, c, latest, signal);
+      if (latest.state === 'unknown') await this.killUnknown(rec, sandbox.id, c, latest, true, all, signal);
+      else await this.restart(rec, sandbox.id, c, latest, signal);
       return;
     }
 
@@ -428,6 +431,7 @@ export class PodSyncer {
       if (!latest) await this.start(rec, sandbox.id, c, 0, signal);
       else if (latest.state === 'running' && latest.image !== normalizeImage(c.image)) await this.replace(rec, sandbox.id, c, latest, signal);
       else if (failed) await this.killForProbe(rec, sandbox.id, c, latest, failed, all, signal);
+      else if (latest.state === 'unknown') await this.killUnknown(rec, sandbox.id, c, latest, false, all, signal);
       // created, its start failed: started again whatever the restart policy (upstream's ShouldContainerBeRestarted)
       else if (latest.state === 'created' || (latest.state === 'exited' && this.shouldRestart(restartPolicy, latest))) await this.restart(rec, sandbox.id, c, latest, signal);
     }
@@ -472,21 +476,42 @@ export class PodSyncer {
   }
 
   /**
-   * A running container whose liveness or startup probe failed, as upstream's computePodActions and SyncPod: killed
-   * as any container is (killContainer: the probe's grace period if it has one, its preStop hook, a stop of at least
-   * 2 s), then started again in the same sync unless the pod never restarts; a sidecar, an "Init container" to the
-   * event, always is. The back-off counts from the exits `seen` before the kill, as upstream's reads the pod's status
-   * before it.
+   * A running container whose liveness or startup probe failed, as upstream's computePodActions: killed with the
+   * probe's grace period if it has one, then started again unless the pod never restarts; a sidecar, an "Init
+   * container" to the event, always is.
    */
-  private async killForProbe(
+  private killForProbe(
     rec: PodRecord, sandboxId: string, c: SpecContainer, running: ContainerStatus, probe: 'liveness' | 'startup', seen: ContainerStatus[], signal?: AbortSignal,
   ): Promise<void> {
     const sidecar = c.restartPolicy === 'Always';
     const restart = sidecar || rec.pod.spec?.restartPolicy !== 'Never';
     const message = sidecar ? `Init container ${c.name} failed ${probe} probe` : `Container ${c.name} failed ${probe} probe${restart ? ', will be restarted' : ''}`;
-    this.o.recorder.event(containerRef(rec.pod, c.name), 'Normal', 'Killing', message);
-    await this.stopWithHook(rec, running, containerKillGrace(rec.pod, c[`${probe}Probe`]), [], signal);
-    if (restart) await this.restart(rec, sandboxId, c, this.o.runtime.containerStatus(running.id) ?? running, signal, seen);
+    return this.killToRestart(rec, sandboxId, c, running, { message, grace: containerKillGrace(rec.pod, c[`${probe}Probe`]), restart }, seen, signal);
+  }
+
+  /**
+   * A container in the unknown state, which may still run: upstream's computePodActions (computeInitContainerActions
+   * for an init container or sidecar) kills it before it starts again, whatever the restart policy
+   * (ShouldContainerBeRestarted), with the pod's grace period.
+   */
+  private killUnknown(rec: PodRecord, sandboxId: string, c: SpecContainer, latest: ContainerStatus, init: boolean, seen: ContainerStatus[], signal?: AbortSignal): Promise<void> {
+    const message = `${init ? 'Init container' : 'Container'} is in "unknown" state, try killing it before restart`;
+    return this.killToRestart(rec, sandboxId, c, latest, { message, grace: containerKillGrace(rec.pod), restart: true }, seen, signal);
+  }
+
+  /**
+   * Upstream's SyncPod for a container in ContainersToKill: a Killing event saying why, the kill as any container's
+   * (killContainer: its preStop hook, a stop of at least 2 s, within `grace`), then, when it is also to start, its
+   * start in the same sync, the back-off counted from the exits `seen` before the kill (doBackOff reads the pod's
+   * status from before it).
+   */
+  private async killToRestart(
+    rec: PodRecord, sandboxId: string, c: SpecContainer, latest: ContainerStatus, kill: { message: string; grace: number; restart: boolean },
+    seen: ContainerStatus[], signal?: AbortSignal,
+  ): Promise<void> {
+    this.o.recorder.event(containerRef(rec.pod, c.name), 'Normal', 'Killing', kill.message);
+    await this.stopWithHook(rec, latest, kill.grace, [], signal);
+    if (kill.restart) await this.restart(rec, sandboxId, c, this.o.runtime.containerStatus(latest.id) ?? latest, signal, seen);
   }
 
   /**
