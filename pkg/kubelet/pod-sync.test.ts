@@ -931,6 +931,7 @@ describe('a container left created (its start failed before it ran)', () => {
     await clock.advance(1_000);
     await syncer.sync(rec);
     expect(states(runtime, 'c')).toEqual(['0:exited', '1:created']); // 1 s after attempt 0 exited: backing off
+    expect(cs(syncer.status(rec)).state.waiting.reason).toBe('CrashLoopBackOff'); // the created one's reason, as upstream's reason cache
     expect(rec.requeueAt).toBe(clock.now() + 9_000 - 1);
     await clock.advance(rec.requeueAt! - clock.now());
     await syncer.sync(rec);
@@ -1092,5 +1093,38 @@ describe('a container in the unknown state (upstream\'s computePodActions: it ma
       }
       expect(states(runtime, 'c')).toEqual([]);
     }
+  });
+});
+
+describe('a container whose start failed (upstream\'s StartContainer error: ErrRunContainer in the pod\'s sync results)', () => {
+  const message = 'failed to create containerd task: exec: "nope": executable file not found in $PATH';
+
+  it('waits with RunContainerError and the runtime\'s message while it is to be restarted, its StartError the last state', async () => {
+    const { syncer, events } = setup();
+    const rec = record({}, { 'fake.mini-kube.io/start-error.c': message });
+    await syncer.sync(rec);
+    expect(events).toContain(`Failed: Error: ${message}`);
+    const st = cs(syncer.status(rec));
+    expect(st.state).toEqual({ waiting: { reason: 'RunContainerError', message } });
+    expect(st.lastState.terminated).toMatchObject({ exitCode: 128, reason: 'StartError', message });
+    expect(st.restartCount).toBe(0);
+  });
+
+  it('is terminated (StartError) when it is not to be restarted (restartPolicy Never)', async () => {
+    const { syncer } = setup();
+    const rec = record({ restartPolicy: 'Never' }, { 'fake.mini-kube.io/start-error.c': message });
+    await syncer.sync(rec);
+    expect(cs(syncer.status(rec)).state.terminated).toMatchObject({ exitCode: 128, reason: 'StartError' });
+  });
+
+  it('left created, it waits with RunContainerError whatever the restart policy, until it is started again', async () => {
+    const { syncer, runtime, clock } = setup();
+    const rec = record({ restartPolicy: 'Never' });
+    vi.spyOn(runtime, 'startContainer').mockRejectedValueOnce(new Error('failed to create containerd task: cgroup busy'));
+    await syncer.sync(rec);
+    expect(cs(syncer.status(rec)).state).toEqual({ waiting: { reason: 'RunContainerError', message: 'failed to create containerd task: cgroup busy' } });
+    await clock.advance(10_000);
+    await syncer.sync(rec);
+    expect(cs(syncer.status(rec))).toMatchObject({ state: { running: {} }, restartCount: 1 });
   });
 });

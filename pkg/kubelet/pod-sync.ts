@@ -678,7 +678,14 @@ export class PodSyncer {
       await rt.startContainer(id);
       this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Started', `Started container ${c.name}`);
     } catch (err) {
-      this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', `Error: ${(err as Error).message}`);
+      const message = (err as Error).message;
+      this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', `Error: ${message}`);
+      // upstream's ErrRunContainer with the runtime's message goes to its reason cache, the container's waiting reason
+      // while it is to start again (ShouldContainerBeRestarted: left created, always; exited, by the restart policy)
+      const failed = rt.containerStatus(id);
+      if (failed?.state === 'created' || (failed?.state === 'exited' && this.shouldRestart((pod.spec?.restartPolicy as string | undefined) ?? 'Always', failed))) {
+        rec.waiting.set(c.name, { reason: 'RunContainerError', message, attempt });
+      }
       this.retryFailedSync(rec);
       return;
     }
