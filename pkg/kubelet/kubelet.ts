@@ -342,10 +342,16 @@ export class NodeKubelet {
     }, this.o.syncFrequencyMs ?? 60_000);
   }
 
-  /** Upstream's housekeeping pass, every 2 s once the sources are ready: runtime pods no source knows are killed. */
+  /**
+   * Upstream's housekeeping pass, every 2 s once the sources are ready: runtime pods no source knows are killed, and
+   * the restart back-offs left alone for twice their cap are forgotten.
+   */
   private scheduleHousekeeping(): void {
     this.housekeepingTimer = this.clock.setTimer(() => {
-      if (this.sourcesReady) void this.killOrphans();
+      if (this.sourcesReady) {
+        void this.killOrphans();
+        this.syncer.gcBackoffs();
+      }
       this.scheduleHousekeeping();
     }, HOUSEKEEPING_MS);
   }

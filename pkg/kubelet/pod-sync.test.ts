@@ -1128,3 +1128,95 @@ describe('a container whose start failed (upstream\'s StartContainer error: ErrR
     expect(cs(syncer.status(rec))).toMatchObject({ state: { running: {} }, restartCount: 1 });
   });
 });
+
+describe('the restart back-off, as upstream\'s flowcontrol.Backoff (10 s doubling to 5 min)', () => {
+  const crashing = (): PodRecord => record({}, { 'fake.mini-kube.io/exit-code.c': '1', 'fake.mini-kube.io/run-ms.c': '0' });
+  /** How long the container's next attempts run (the fake runtime reads it when each is created). */
+  const runFor = (rec: PodRecord, ms: number): void => {
+    rec.pod = { ...rec.pod, metadata: { ...rec.pod.metadata, annotations: { ...rec.pod.metadata!.annotations, 'fake.mini-kube.io/run-ms.c': String(ms) } } };
+  };
+  /** Runs the crashing container until its back-off has doubled `times` after the first restart, which is immediate. */
+  const crashLoop = async (syncer: PodSyncer, clock: FakeClock, rec: PodRecord, times: number): Promise<void> => {
+    await syncer.sync(rec);
+    await clock.advance(1);
+    await syncer.sync(rec);
+    for (let i = 0; i < times; i++) {
+      await clock.advance(1);
+      await syncer.sync(rec);
+      await clock.advance(rec.requeueAt! - clock.now());
+      await syncer.sync(rec);
+    }
+  };
+  const waiting = (syncer: PodSyncer, rec: PodRecord): string | undefined => {
+    const w = cs(syncer.status(rec)).state.waiting;
+    return w && `${w.reason}: ${/back-off (\S+)/.exec(w.message as string)?.[1]}`;
+  };
+
+  it('starts over from 10 s for a container that ran more than twice the cap (10 min) since its last restart (hasExpired)', async () => {
+    const { syncer, clock } = setup();
+    const rec = crashing();
+    await crashLoop(syncer, clock, rec, 2);
+    await clock.advance(1);
+    await syncer.sync(rec);
+    expect(waiting(syncer, rec)).toBe('CrashLoopBackOff: 40s');
+    runFor(rec, 11 * 60_000);
+    await clock.advance(rec.requeueAt! - clock.now());
+    await syncer.sync(rec); // restarted; it runs 11 min
+    const restarts = cs(syncer.status(rec)).restartCount as number;
+    runFor(rec, 0);
+    await clock.advance(11 * 60_000);
+    await syncer.sync(rec);
+    expect(cs(syncer.status(rec))).toMatchObject({ restartCount: restarts + 1, state: { running: {} } }); // at once
+    await clock.advance(1);
+    await syncer.sync(rec);
+    expect(waiting(syncer, rec)).toBe('CrashLoopBackOff: 10s');
+  });
+
+  it('keeps the delay for one that ran less, but housekeeping forgets it (GC) 10 min after its last restart, cutting the wait short', async () => {
+    const { syncer, clock } = setup();
+    const rec = crashing();
+    await crashLoop(syncer, clock, rec, 4);
+    await clock.advance(1);
+    await syncer.sync(rec); // backing off 2m40s
+    runFor(rec, 9 * 60_000);
+    await clock.advance(rec.requeueAt! - clock.now());
+    await syncer.sync(rec); // restarted: the delay now 5 min; it runs 9 min
+    const restartedAt = clock.now();
+    runFor(rec, 0);
+    await clock.advance(9 * 60_000);
+    await syncer.sync(rec);
+    expect(waiting(syncer, rec)).toBe('CrashLoopBackOff: 5m0s');
+    const restarts = cs(syncer.status(rec)).restartCount as number;
+    await clock.advance(restartedAt + 10 * 60_000 - clock.now());
+    syncer.gcBackoffs();
+    await syncer.sync(rec);
+    expect(waiting(syncer, rec)).toBe('CrashLoopBackOff: 5m0s'); // exactly twice the cap: kept
+    await clock.advance(1);
+    syncer.gcBackoffs();
+    await syncer.sync(rec);
+    expect(cs(syncer.status(rec))).toMatchObject({ restartCount: restarts + 1, state: { running: {} } });
+    await clock.advance(1);
+    await syncer.sync(rec);
+    expect(waiting(syncer, rec)).toBe('CrashLoopBackOff: 10s');
+  });
+
+  it('an image pull\'s back-off outlives a successful pull, as upstream\'s image manager only GCs it then', async () => {
+    const { syncer, clock, runtime } = setup();
+    const rec = record({ containers: [{ name: 'c', image: 'nginx:1.27', imagePullPolicy: 'Always' }] }, { 'fake.mini-kube.io/exit-code.c': '1', 'fake.mini-kube.io/run-ms.c': '0' });
+    const pull = runtime.pullImage.bind(runtime);
+    const failing = vi.spyOn(runtime, 'pullImage').mockRejectedValue(new Error('registry down'));
+    await syncer.sync(rec); // fails: 10 s
+    await clock.advance(10_000);
+    await syncer.sync(rec); // fails: 20 s
+    await clock.advance(20_000);
+    failing.mockImplementation((image) => pull(image));
+    await syncer.sync(rec); // pulled and started
+    expect(cs(syncer.status(rec)).state).toMatchObject({ running: {} });
+    failing.mockRejectedValue(new Error('registry down'));
+    await clock.advance(1);
+    await syncer.sync(rec); // its restart's pull fails: 40 s, not 10 s
+    await clock.advance(30_000);
+    await syncer.sync(rec);
+    expect(cs(syncer.status(rec)).state.waiting.reason).toBe('ImagePullBackOff');
+  });
+});

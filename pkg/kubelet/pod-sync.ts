@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import { formatTime, type Clock, type EventRecorder, type KubeObject } from '../client/index.js';
 import { ContainerConfigError, containerEnv, expandVars, linkedServices } from './env.js';
+import { Backoff } from './backoff.js';
 import { attemptsOf, generatePodStatus, KUBELET_CONDITIONS, type PodRuntimeView, type Waiting } from './pod-status.js';
 import type { Footprint } from './admission.js';
 import { removeContainerAndLogs } from './log-manager.js';
@@ -223,9 +224,10 @@ const pullPolicy = (c: SpecContainer): string => {
 };
 
 export class PodSyncer {
-  private readonly backoffs = new Map<string, { delayMs: number }>();
-  /** Failed pulls by `<uid>/<image>`: the next is tried once the delay has passed (upstream's image puller back-off). */
-  private readonly pullBackoffs = new Map<string, { delayMs: number; at: number }>();
+  /** Container restarts by `<uid>/<name>` (upstream's kubelet backOff). */
+  private readonly backoffs: Backoff;
+  /** Failed pulls by `<uid>/<image>`: the next is tried once the delay has passed (upstream's image manager's back-off). */
+  private readonly pullBackoffs: Backoff;
   /** The last pull queued, when pulls are serialized. */
   private pullQueue: Promise<unknown> = Promise.resolve();
   private readonly volumes?: VolumeManager;
@@ -233,6 +235,8 @@ export class PodSyncer {
 
   constructor(private readonly o: SyncerOptions) {
     this.nodeAllocatable = o.nodeCapacity ?? { cpu: '1', memory: '1Gi' };
+    this.backoffs = new Backoff(o.backoff.initialMs, o.backoff.maxMs, o.clock);
+    this.pullBackoffs = new Backoff(o.backoff.initialMs, o.backoff.maxMs, o.clock);
     if (o.getObject) this.volumes = new VolumeManager({ get: o.getObject, requestToken: o.requestToken, now: () => o.clock.now(), node: this.nodeAllocatable });
   }
 
@@ -542,27 +546,27 @@ export class PodSyncer {
   /**
    * Starts the container again (its `latest` attempt exited, or is left created) unless it is backing off (then
    * CrashLoopBackOff and a later look). As upstream's doBackOff, the back-off counts from the finish of its newest
-   * exited attempt among `seen` (the pod's containers as the sync found them); with none there is no back-off.
+   * exited attempt among `seen` (the pod's containers as the sync found them); with none there is no back-off. One
+   * that finished more than twice the cap after its last restart was stable: no back-off, and the delay starts over.
    */
   private async restart(
     rec: PodRecord, sandboxId: string, c: SpecContainer, latest: ContainerStatus, signal?: AbortSignal, seen = this.o.runtime.listContainers(rec.uid),
   ): Promise<void> {
     const key = `${rec.uid}/${c.name}`;
-    const now = this.o.clock.now();
-    const entry = this.backoffs.get(key);
     const exited = seen.filter((x) => x.name === c.name && x.state === 'exited').sort((a, b) => b.attempt - a.attempt || b.createdAt - a.createdAt)[0];
-    const since = now - (exited?.finishedAt ?? now);
-    if (exited && entry && since < entry.delayMs) {
-      const message = `back-off ${goDuration(entry.delayMs)} restarting failed container=${c.name} pod=${podDesc(rec.pod)}`;
+    const finishedAt = exited?.finishedAt ?? this.o.clock.now();
+    if (exited && this.backoffs.isInBackOffSince(key, finishedAt)) {
+      const delayMs = this.backoffs.get(key);
+      const message = `back-off ${goDuration(delayMs)} restarting failed container=${c.name} pod=${podDesc(rec.pod)}`;
       const prev = rec.waiting.get(c.name);
       if (prev?.reason !== 'CrashLoopBackOff' || prev.attempt !== latest.attempt) {
         this.o.recorder.event(containerRef(rec.pod, c.name), 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podDesc(rec.pod)}`);
       }
       rec.waiting.set(c.name, { reason: 'CrashLoopBackOff', message, attempt: latest.attempt });
-      rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, now + entry.delayMs - since);
+      rec.requeueAt = Math.min(rec.requeueAt ?? Infinity, finishedAt + delayMs);
       return;
     }
-    if (exited) this.backoffs.set(key, { delayMs: entry ? Math.min(entry.delayMs * 2, this.o.backoff.maxMs) : this.o.backoff.initialMs });
+    if (exited) this.backoffs.next(key, finishedAt);
     await this.start(rec, sandboxId, c, latest.attempt + 1, signal);
     // keep the last exited attempt for lastState (and logs --previous, never without one meanwhile); older ones go
     // with their logs, as upstream's container GC keeps one dead container per name (MaxPerPodContainer)
@@ -591,8 +595,7 @@ export class PodSyncer {
     }
     if (policy === 'Always' || !present) {
       const backoffKey = `${rec.uid}/${c.image}`;
-      const backoff = this.pullBackoffs.get(backoffKey);
-      if (backoff && this.o.clock.now() - backoff.at < backoff.delayMs) {
+      if (this.pullBackoffs.isInBackOffSinceUpdate(backoffKey, this.o.clock.now())) {
         const message = `Back-off pulling image "${c.image}"`;
         this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'BackOff', message);
         this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', 'Error: ImagePullBackOff');
@@ -611,7 +614,7 @@ export class PodSyncer {
         if (pullError !== undefined && rt.name === 'fake') throw new Error(pullError);
         const info = await untilAborted(this.o.serializeImagePulls === false ? pull() : this.serially(pull), signal);
         const now = this.o.clock.now();
-        this.pullBackoffs.delete(backoffKey);
+        this.pullBackoffs.gc(); // as upstream's image manager after a pull: the key's delay stays
         this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${goDurationPrecise(now - started)} (${goDurationPrecise(now - t0)} including waiting). Image size: ${info.size} bytes.`);
         if (info.simulated) {
           this.o.recorder.event(containerRef(pod, c.name), 'Normal', 'ImageSimulated',
@@ -623,11 +626,7 @@ export class PodSyncer {
         this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', message);
         this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', 'Error: ErrImagePull');
         rec.waiting.set(c.name, { reason: 'ErrImagePull', message, attempt: attempt - 1 });
-        // upstream's back-off: from the initial delay doubling to the max; one left alone for twice the max starts over
-        const now = this.o.clock.now();
-        const fresh = !backoff || now - backoff.at > 2 * this.o.backoff.maxMs;
-        const delayMs = fresh ? this.o.backoff.initialMs : Math.min(backoff.delayMs * 2, this.o.backoff.maxMs);
-        this.pullBackoffs.set(backoffKey, { delayMs, at: now });
+        this.pullBackoffs.next(backoffKey, this.o.clock.now());
         this.retryFailedSync(rec);
         return;
       }
@@ -875,6 +874,9 @@ export class PodSyncer {
     }
   }
 
+  /** Housekeeping's: the restart back-offs not moved on for twice the cap are forgotten (upstream's backOff.GC). */
+  gcBackoffs(): void { this.backoffs.gc(); }
+
   /** Runs `fn` after every pull queued before it. */
   private serially<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.pullQueue.then(fn);
@@ -906,7 +908,7 @@ export class PodSyncer {
     const rt = this.o.runtime;
     for (const c of rt.listContainers(uid)) if (c.state === 'running') await rt.stopContainer(c.id, 0);
     for (const sb of rt.listPodSandboxes(uid)) await rt.removePodSandbox(sb.id);
-    for (const map of [this.backoffs, this.pullBackoffs]) for (const key of [...map.keys()]) if (key.startsWith(`${uid}/`)) map.delete(key);
+    for (const backoff of [this.backoffs, this.pullBackoffs]) backoff.forget(`${uid}/`);
     this.volumes?.forget(uid);
     const podDir = rt.podDir?.(uid);
     if (!podDir || rt.listContainers(uid).length || rt.listPodSandboxes(uid).length) return;
