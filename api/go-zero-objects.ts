@@ -32,14 +32,20 @@ export type DefinitionLookup = (name: string) => Schema | undefined;
 /** The definition a property refers to: `$ref`, or api/schema.ts's `allOf: [{$ref}]` wrapper that adds a description. */
 const definitionOf = (s: Schema): string | undefined => refName(s) ?? (s.allOf?.length === 1 ? refName(s.allOf[0]) : undefined);
 
-/** The zero value of a scalar schema type, as Go writes it. */
-export const scalarZero = (type: string | undefined): unknown => {
+/** What the MarshalJSON of apimachinery's scalar-like structs writes for their zero value. */
+const MARSHALLED_ZEROS: Record<string, unknown> = {
+  'io.k8s.apimachinery.pkg.util.intstr.IntOrString': 0,
+  'io.k8s.apimachinery.pkg.api.resource.Quantity': '0',
+};
+
+/** The zero value of a scalar schema type, or of the scalar-like definition it refers to, as Go writes it. */
+export const scalarZero = (type: string | undefined, definition?: string): unknown => {
   switch (type) {
     case 'string': return '';
     case 'integer':
     case 'number': return 0;
     case 'boolean': return false;
-    default: return undefined; // an int-or-string has no type: no zero to write
+    default: return definition === undefined ? undefined : MARSHALLED_ZEROS[definition];
   }
 };
 
@@ -53,7 +59,7 @@ const zeroStruct = (definition: string | undefined, lookup: DefinitionLookup, co
     if (kind === 'struct') out[key] = zeroStruct(def, lookup, converted);
     else if (kind === 'null' || kind === 'nil') out[key] = null;
     else {
-      const value = scalarZero(property.type ?? (def ? lookup(def)?.type : undefined));
+      const value = scalarZero(property.type ?? (def ? lookup(def)?.type : undefined), def);
       if (value !== undefined) out[key] = value;
     }
   }

@@ -2,9 +2,11 @@
 // order: a field whose Go type is a struct (not a pointer) is always written, `{}` at its zero value (`status: {}`,
 // `resources: {}`, `lastState: {}`), omitempty or not; a metav1.Time or MicroTime one is `null` at zero
 // (`lastProbeTime: null`, a template's `creationTimestamp: null`); a scalar without omitempty is written at its zero
-// value (`restartCount: 0`, `reportingComponent: ""`); a pointer, list or map without omitempty is `null` while nil
-// (`selector: null`, `containers: null`; a runtime.RawExtension too, whose MarshalJSON writes null when empty).
-// Omitempty pointers, lists, maps and scalars are left out (prune.ts drops them at zero).
+// value (`restartCount: 0`, `reportingComponent: ""`), and so is an intstr.IntOrString or a resource.Quantity, structs
+// whose MarshalJSON writes `0` and `"0"` at zero, omitempty or not (`targetPort`, `divisor`); a pointer, list or map
+// without omitempty is `null` while nil (`selector: null`, `containers: null`; a runtime.RawExtension too, whose
+// MarshalJSON writes null when empty). Omitempty pointers, lists, maps and scalars are left out (prune.ts drops them at
+// zero).
 //
 // Facts only, from the types.go files of k8s.io/api (policy/v1beta1 from v0.24, where PodSecurityPolicy was last),
 // k8s.io/apiextensions-apiserver, k8s.io/kube-aggregator and k8s.io/apimachinery v0.32 (a throwaway script read the
@@ -189,6 +191,7 @@ export const goZeroValues: Record<string, Record<string, ZeroValue>> = {
   'io.k8s.api.core.v1.GitRepoVolumeSource': { repository: 'zero' },
   'io.k8s.api.core.v1.GlusterfsPersistentVolumeSource': { endpoints: 'zero', path: 'zero' },
   'io.k8s.api.core.v1.GlusterfsVolumeSource': { endpoints: 'zero', path: 'zero' },
+  'io.k8s.api.core.v1.HTTPGetAction': { port: 'zero' },
   'io.k8s.api.core.v1.HTTPHeader': { name: 'zero', value: 'zero' },
   'io.k8s.api.core.v1.HostAlias': { ip: 'zero' },
   'io.k8s.api.core.v1.HostIP': { ip: 'zero' },
@@ -263,7 +266,7 @@ export const goZeroValues: Record<string, Record<string, ZeroValue>> = {
   'io.k8s.api.core.v1.ReplicationControllerList': { metadata: 'struct', items: 'nil' },
   'io.k8s.api.core.v1.ReplicationControllerStatus': { replicas: 'zero' },
   'io.k8s.api.core.v1.ResourceClaim': { name: 'zero' },
-  'io.k8s.api.core.v1.ResourceFieldSelector': { resource: 'zero' },
+  'io.k8s.api.core.v1.ResourceFieldSelector': { resource: 'zero', divisor: 'zero' },
   'io.k8s.api.core.v1.ResourceHealth': { resourceID: 'zero' },
   'io.k8s.api.core.v1.ResourceQuota': { metadata: 'struct', spec: 'struct', status: 'struct' },
   'io.k8s.api.core.v1.ResourceQuotaList': { metadata: 'struct', items: 'nil' },
@@ -280,10 +283,11 @@ export const goZeroValues: Record<string, Record<string, ZeroValue>> = {
   'io.k8s.api.core.v1.ServiceAccountList': { metadata: 'struct', items: 'nil' },
   'io.k8s.api.core.v1.ServiceAccountTokenProjection': { path: 'zero' },
   'io.k8s.api.core.v1.ServiceList': { metadata: 'struct', items: 'nil' },
-  'io.k8s.api.core.v1.ServicePort': { port: 'zero' },
+  'io.k8s.api.core.v1.ServicePort': { port: 'zero', targetPort: 'zero' },
   'io.k8s.api.core.v1.ServiceStatus': { loadBalancer: 'struct' },
   'io.k8s.api.core.v1.SleepAction': { seconds: 'zero' },
   'io.k8s.api.core.v1.Sysctl': { name: 'zero', value: 'zero' },
+  'io.k8s.api.core.v1.TCPSocketAction': { port: 'zero' },
   'io.k8s.api.core.v1.Taint': { key: 'zero', effect: 'zero' },
   'io.k8s.api.core.v1.TopologySelectorLabelRequirement': { key: 'zero', values: 'nil' },
   'io.k8s.api.core.v1.TopologySpreadConstraint': { maxSkew: 'zero', topologyKey: 'zero', whenUnsatisfiable: 'zero' },

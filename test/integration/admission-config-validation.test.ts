@@ -31,6 +31,8 @@ describe('admission configuration validation', () => {
         hook({ name: 'dup.example.com', clientConfig: { url: 'http://hook.example.com/x' } }),
         hook({ name: 'dup.example.com', clientConfig: {}, admissionReviewVersions: ['v2'] }),
         hook({ name: 'rules.example.com', rules: [{ operations: ['GET'], apiGroups: ['*', 'apps'], apiVersions: ['v1'], resources: ['*/*', 'pods'] }] }),
+        // a nil pointer and an empty list, both Go's nil (written back as null)
+        hook({ name: 'unset.example.com', sideEffects: undefined, admissionReviewVersions: [] }),
       ],
     });
     expect(r.code).not.toBe(0);
@@ -46,6 +48,8 @@ describe('admission configuration validation', () => {
       'webhooks[3].rules[0].operations[0]: Unsupported value: "GET": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"',
       'webhooks[3].rules[0].apiGroups: Invalid value: []string{"*", "apps"}: if \'*\' is present, must not specify other API groups',
       'webhooks[3].rules[0].resources: Invalid value: []string{"*/*", "pods"}: if \'*/*\' is present, must not specify other resources',
+      'webhooks[4].sideEffects: Required value: must specify one of None, NoneOnDryRun',
+      'webhooks[4].admissionReviewVersions: Required value: must specify one of v1, v1beta1',
     ]) expect(r.stderr).toContain(m);
     expect((await s.kubectl('get', 'validatingwebhookconfiguration', 'bad')).code).not.toBe(0);
   });

@@ -2,7 +2,8 @@
 // Strict or Warn, reports them by path ("spec.containers[0].foo"). We do both in one walk.
 // A JSON null decodes to Go's zero value, which is then omitted (a metav1.Time's is written as null): nulls are
 // dropped here too, and so are empty maps and lists of optional fields (Go's omitempty: `labels: {}` is not kept). Decoding a built-in
-// object also drops its omitempty scalar fields at their zero value (omitempty.ts).
+// object also drops its omitempty scalar fields at their zero value (omitempty.ts), and the empty lists of fields Go
+// writes as null while nil (zero-values.ts writes the null again).
 import { propertyOf, type Schema } from '../../../api/schema.js';
 import { isPlainObject, type SchemaIndex } from './index.js';
 import { goZeroValues } from '../../../api/go-zero-values.js';
@@ -74,7 +75,9 @@ function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string,
       delete value[key];
     } else if (child) {
       prune(index, value[key], child, childPath, unknown, style, omitEmpty, duplicates);
-      if (isEmptyCollection(index, value[key], child) && !s.required?.includes(key)) delete value[key];
+      // a required one stays (an empty list of a pod's containers is refused as such), but for one Go writes as null
+      // while nil, as upstream's protobuf storage reads an empty one back (zero-values.ts writes the null)
+      if (isEmptyCollection(index, value[key], child) && (!s.required?.includes(key) || zeros?.[key] === 'nil')) delete value[key];
     } else if (isPlainObject(extra)) {
       prune(index, value[key], extra, childPath, unknown, style, omitEmpty, duplicates);
     } else if (extra !== true) {

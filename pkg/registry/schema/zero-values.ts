@@ -6,8 +6,10 @@
 // reports it (upstream's does the same for a zero value), unless the kind's own validation is all of upstream's (a CRD
 // version without `served` is `served: false`); a status, the controllers' report, is not checked for them
 // (required.ts) and gets its zeros (`status: {replicas: 0}`). A pointer, list or map that Go writes as null while
-// nil ('nil') is left absent, as before the table knew them: where upstream's stored object has null (an autoscaling/v2
-// status's `currentMetrics: null`), ours lacks the field.
+// nil ('nil') is null (a Role's `rules: null`, an autoscaling/v2 status's `currentMetrics: null`), required or not:
+// null is absent to the required-field check, to pruning (which drops a null the client sent: this writes it again)
+// and to the protobuf encoding. An IntOrString or a Quantity is written at its zero (`port: 0`, `divisor: "0"`),
+// required or not: a zero port is no value and validation says so (upstream's "Invalid value: 0").
 import { scalarZero } from '../../../api/go-zero-objects.js';
 import { goZeroValues, type ZeroValue } from '../../../api/go-zero-values.js';
 import type { Schema } from '../../../api/schema.js';
@@ -16,18 +18,19 @@ import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
 import { checkedByOwnValidation } from './required.js';
 
 /** The zero values written of a definition's absent fields. */
-const writtenZeros = (name: string | undefined): [string, ZeroValue][] =>
-  Object.entries((name && goZeroValues[name]) || {}).filter(([, kind]) => kind !== 'nil');
-const ownZeros = (r: Resolved): boolean => writtenZeros(r.name).length > 0;
+const writtenZeros = (name: string | undefined): [string, ZeroValue][] => Object.entries((name && goZeroValues[name]) || {});
+const ownZeros = (r: Resolved): boolean => r.name !== undefined && goZeroValues[r.name] !== undefined;
+/** Scalar types whose zero would pass for a value of a required field. */
+const COUNTED = new Set(['integer', 'number', 'boolean']);
 const QUESTION = 'zero-values';
 
 /** What one schema node writes and where its walk goes on: computed once per node. */
 interface Plan {
   /**
-   * Zero values of absent fields: [field, kind, resolved property schema, left to validation outside a status, the
-   * property schema as written (its definition's defaulter found through it)].
+   * Zero values of absent fields: [field, kind, its zero (a struct's is made afresh each time), left to validation
+   * outside a status, the property schema as written (its definition's defaulter found through it)].
    */
-  zeros: [string, ZeroValue, Schema, boolean, Schema][];
+  zeros: [string, ZeroValue, unknown, boolean, Schema][];
   /** Properties below which something may be written. */
   children: [string, Schema][];
   items?: Schema;
@@ -56,10 +59,11 @@ function planOf(index: SchemaIndex, plans: Plans, schema: Schema): Plan | null {
       zeros: writtenZeros(name).flatMap(([key, kind]): Plan['zeros'] => {
         const property = s.properties?.[key];
         if (!property) return [];
-        const p = index.resolve(property).schema;
+        const { schema: p, name: def } = index.resolve(property);
         // null and "" are absent to the required-field check (required.ts): only a zero that would pass for a value waits
-        const counts = kind === 'struct' || (kind === 'zero' && p.type !== 'string');
-        return [[key, kind, p, counts && !checkedByOwnValidation(name!) && (s.required?.includes(key) ?? false), property]];
+        const counts = kind === 'struct' || (kind === 'zero' && COUNTED.has(p.type ?? ''));
+        const zero = kind === 'null' || kind === 'nil' ? null : kind === 'struct' ? undefined : scalarZero(p.type, def);
+        return [[key, kind, zero, counts && !checkedByOwnValidation(name!) && (s.required?.includes(key) ?? false), property]];
       }),
       children: index.propertiesBelow(s, QUESTION, ownZeros),
       items: below(s.items),
@@ -69,12 +73,6 @@ function planOf(index: SchemaIndex, plans: Plans, schema: Schema): Plan | null {
   plans.set(s, plan);
   return plan;
 }
-
-const zeroOf = (kind: ZeroValue, property: Schema): unknown => {
-  if (kind === 'struct') return {};
-  if (kind === 'null') return null;
-  return scalarZero(property.type);
-};
 
 /**
  * Writes the zero values into `obj`, an object of the definition `schema` names (its root: `status` is found
@@ -108,12 +106,15 @@ function filled(index: SchemaIndex, plans: Plans, value: unknown, schema: Schema
 
 function filledObject(index: SchemaIndex, plans: Plans, value: Record<string, unknown>, plan: Plan, inStatus: boolean, root: boolean): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
-  for (const [key, kind, property, required, written] of plan.zeros) {
+  for (const [key, kind, scalar, required, written] of plan.zeros) {
     if (value[key] !== undefined || (required && !inStatus)) continue;
-    const zero = zeroOf(kind, property);
-    // Go's decoder made the struct, so upstream's defaulting filled it (a template without spec has restartPolicy
-    // Always, and only its containers are missing)
-    if (kind === 'struct') applyDefaults(index, zero, written);
+    let zero = scalar;
+    if (kind === 'struct') {
+      zero = {};
+      // Go's decoder made the struct, so upstream's defaulting filled it (a template without spec has restartPolicy
+      // Always, and only its containers are missing)
+      applyDefaults(index, zero, written);
+    }
     if (zero !== undefined) (out ??= { ...value })[key] = zero;
   }
   const target = out ?? value;

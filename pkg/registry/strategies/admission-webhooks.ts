@@ -176,7 +176,8 @@ const fieldTooMany = (path: string, n: number, max: number): StatusCause => ({ r
 function validateWebhook(hook: Obj, path: string, mutating: boolean): StatusCause[] {
   const causes: StatusCause[] = [...fullyQualifiedName(`${path}.name`, hook.name)];
   (hook.rules as Obj[] | undefined ?? []).forEach((r, i) => causes.push(...validateRule(r, `${path}.rules[${i}]`, true)));
-  if (hook.sideEffects === undefined) causes.push(required(`${path}.sideEffects`, `must specify one of ${SIDE_EFFECTS_V1.join(', ')}`));
+  // a nil *SideEffectClass, written back as null (go-zero-values.ts)
+  if (hook.sideEffects === undefined || hook.sideEffects === null) causes.push(required(`${path}.sideEffects`, `must specify one of ${SIDE_EFFECTS_V1.join(', ')}`));
   else if (!SIDE_EFFECTS_V1.includes(hook.sideEffects)) causes.push(notSupported(`${path}.sideEffects`, hook.sideEffects, SIDE_EFFECTS_V1));
   const versions = hook.admissionReviewVersions as string[] | undefined;
   if (!versions?.length) causes.push(required(`${path}.admissionReviewVersions`, `must specify one of ${REVIEW_VERSIONS.join(', ')}`));
