@@ -36,6 +36,11 @@ describe('Service validation', () => {
       'spec.ports[1].protocol: Required value',
       'spec.ports[1].targetPort: Invalid value: "x--y": must not contain consecutive hyphens',
     ]);
+    // a port left out is Go's zero, which the range check refuses (and targetPort, defaulted from it, is 0 too)
+    expect(check({ ports: [{ protocol: 'TCP', targetPort: 0 }] })).toEqual([
+      'spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive',
+      'spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive',
+    ]);
     expect(check({ ports: [{ name: 'a', port: 80, protocol: 'TCP', targetPort: 80 }, { name: 'a', port: 80, protocol: 'TCP', targetPort: 81 }] })).toEqual([
       'spec.ports[1].name: Duplicate value: "a"',
       'spec.ports[1]: Duplicate value: core.ServicePort{Name:"", Protocol:"TCP", AppProtocol:(*string)(nil), Port:80, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}',

@@ -62,8 +62,9 @@ function validateServicePort(p: Obj, requireName: boolean, names: Set<string>, p
     if (names.has(name)) causes.push(duplicate(`${path}.name`, name));
     else names.add(name);
   }
-  // a missing port is the schema's Required
-  if (typeof p.port === 'number') causes.push(...isValidPortNum(p.port).map((m) => invalidValue(`${path}.port`, p.port, m)));
+  // a missing port is Go's zero (port has no omitempty), refused by the range check as upstream words it
+  const port = typeof p.port === 'number' ? p.port : 0;
+  causes.push(...isValidPortNum(port).map((m) => invalidValue(`${path}.port`, port, m)));
   const protocol = p.protocol ?? '';
   if (protocol === '') causes.push(required(`${path}.protocol`));
   else if (!PROTOCOLS.includes(protocol)) causes.push(notSupported(`${path}.protocol`, protocol, PROTOCOLS));
