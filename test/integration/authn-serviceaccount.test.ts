@@ -68,6 +68,17 @@ describe('service-account tokens', () => {
     expect(r.body.message).toContain('may not specify a duration less than 10 minutes');
   });
 
+  it('answers the TokenRequest as upstream encodes it: Go field order and zero values', async () => {
+    const r = await s.api('POST', '/api/v1/namespaces/default/serviceaccounts/robot/token', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: ['x'] } });
+    expect(r.status).toBe(201);
+    expect(Object.keys(r.body)).toEqual(['kind', 'apiVersion', 'metadata', 'spec', 'status']);
+    expect(Object.keys(r.body.metadata)).toEqual(['name', 'namespace', 'creationTimestamp']);
+    expect(r.body.metadata).toMatchObject({ name: 'robot', namespace: 'default' });
+    // BoundObjectRef is a pointer without omitempty: null when not bound
+    expect(r.body.spec).toEqual({ audiences: ['x'], expirationSeconds: 3600, boundObjectRef: null });
+    expect(Object.keys(r.body.status)).toEqual(['token', 'expirationTimestamp']);
+  });
+
   it('answers 404 for a service account that does not exist', async () => {
     const r = await s.api('POST', '/api/v1/namespaces/default/serviceaccounts/nobody/token', { spec: {} });
     expect(r.status).toBe(404);

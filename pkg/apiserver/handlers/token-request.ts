@@ -10,7 +10,7 @@ import { invalidValue } from '../../apimachinery/field.js';
 import { jwksOf, openIdConfiguration, type Authentication } from '../../authentication/index.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import type { RequestContext } from '../../registry/context.js';
-import type { Decoder } from '../../registry/generic/decode.js';
+import { writeZeroValues, type Decoder } from '../../registry/generic/decode.js';
 import { rfc3339 } from '../../registry/meta.js';
 import { requestContext } from '../context.js';
 import { typedBody } from './typed-body.js';
@@ -70,6 +70,8 @@ async function getOrUndefined(reg: Registry | undefined, ctx: RequestContext, na
 }
 
 /** The object a token is bound to, as upstream's TokenREST looks it up: only a Pod, a Node or a Secret of core/v1. */
+const TOKEN_REQUEST = 'io.k8s.api.authentication.v1.TokenRequest';
+
 type BoundRef = { kind?: string; apiVersion?: string; name?: string; uid?: string };
 
 const PLURAL_OF: Record<string, 'pods' | 'nodes' | 'secrets'> = { Pod: 'pods', Node: 'nodes', Secret: 'secrets' };
@@ -149,10 +151,14 @@ async function tokenRequest(deps: TokenRoutesDeps, req: FastifyRequest, reply: F
     ...bound, warnAfterSeconds: extend ? expirationSeconds : undefined,
   });
   const rt = { ...saReg.rt, group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
+  // as upstream's encoder writes its struct: TypeMeta first, ObjectMeta's name and namespace before its
+  // creationTimestamp, and Go's zero values (an unbound token's spec has `boundObjectRef: null`)
+  const { name: _name, namespace: _namespace, creationTimestamp, ...meta } = obj.metadata;
   const out: KubeObject = {
-    ...obj, kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', metadata: { name, namespace, creationTimestamp, ...meta }, spec,
     status: { token, expirationTimestamp: rfc3339(new Date(ctx.now.getTime() + expirationSeconds * 1000)) },
   };
+  writeZeroValues(deps.decoder, out, TOKEN_REQUEST);
   return sendObject({ rt, request: req, reply, warnings: ctx.warnings, now: ctx.now }, { object: out }, 201);
 }
 
