@@ -2,45 +2,28 @@
 // starts terminating cancels the sync in progress (UpdatePod's becameTerminating), so a deletion does not wait for a
 // long image pull; and every housekeeping pass (2 s) kills what the runtime runs for pods no source knows
 // (HandlePodCleanups), not only at the kubelet's start. Fake runtime; the test holds it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../pkg/client/index.js';
+import { describe, expect, it } from 'vitest';
 import { FakeRuntime } from '../../pkg/kubelet/index.js';
-import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
+import { createBound, eventually, kubeletCluster, pod } from './kubelet-support.js';
 
 const NODE = 'node-hk';
 
 describe('kubelet: cancelled syncs and housekeeping', () => {
-  let api: TestApiServer;
-  let admin: Client;
-  let kubelet: RunningKubelet;
   // a pull takes a minute: a sync pulling an image is a long one
   const runtime = new FakeRuntime({ pullLatencyMs: 60_000, fallbackCidr: '100.64.7.0/24' });
-
-  beforeAll(async () => {
-    api = await startTestApiServer();
-    admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
-    kubelet = startKubelet(await nodeClient(api, NODE), [NODE], { runtimeFor: () => runtime });
-    await kubelet.host.whenRegistered();
-  }, 30_000);
-
-  afterAll(async () => {
-    await kubelet?.stop();
-    await admin?.close();
-    await api?.close();
-  });
+  const c = kubeletCluster(NODE, { runtimeFor: () => runtime });
 
   const gone = async (name: string): Promise<boolean> => {
-    try { await admin.pods('default').get(name); return false; } catch (e) { return (e as { code?: number }).code === 404; }
+    try { await c.admin.pods('default').get(name); return false; } catch (e) { return (e as { code?: number }).code === 404; }
   };
 
   it('a pod deleted while its image is pulled is killed at once: the deletion cancels the sync in progress', async () => {
-    const created = await createBound(admin, pod('slow', { spec: { containers: [{ name: 'c', image: 'registry.example/slow:1' }] } }), NODE);
+    const created = await createBound(c.admin, pod('slow', { spec: { containers: [{ name: 'c', image: 'registry.example/slow:1' }] } }), NODE);
     await eventually(async () => {
-      const evs = (await admin.events('default').list({ fieldSelector: 'involvedObject.name=slow' })).items;
+      const evs = (await c.admin.events('default').list({ fieldSelector: 'involvedObject.name=slow' })).items;
       return evs.some((e) => e.reason === 'Pulling');
     }, 10_000, 'the pull under way');
-    await admin.pods('default').delete('slow');
+    await c.admin.pods('default').delete('slow');
     await eventually(() => gone('slow'), 10_000, 'pod gone, not waiting for its pull');
     expect(runtime.listContainers(created.metadata!.uid!)).toEqual([]);
   });
@@ -53,7 +36,7 @@ describe('kubelet: cancelled syncs and housekeeping', () => {
     expect(runtime.containerStatus(id)?.state).toBe('running');
     await eventually(async () => runtime.listContainers(uid).length === 0 && runtime.listPodSandboxes(uid).length === 0, 10_000, 'the orphan gone');
     const evs = (await eventually(async () => {
-      const list = (await admin.events('default').list({ fieldSelector: 'involvedObject.name=stray' })).items;
+      const list = (await c.admin.events('default').list({ fieldSelector: 'involvedObject.name=stray' })).items;
       return list.length ? list : undefined;
     }, 10_000, 'its Killing event'));
     expect(evs.map((e) => `${e.reason}: ${e.message}`)).toEqual(['Killing: Stopping container c']);

@@ -1,35 +1,19 @@
 // Pods bound to a kubelet (fake runtime) run: Running with Ready conditions and containerStatuses, init containers
 // in order, CrashLoopBackOff on a failing container, events; deleting a pod ends with it gone from the API.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
 import { FakeRuntime } from '../../pkg/kubelet/index.js';
-import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { condition, createBound, eventually, nodeClient, pod, startKubelet, type RunningKubelet } from './kubelet-support.js';
+import { condition, createBound, eventually, kubeletCluster, nodeClient, pod, startKubelet } from './kubelet-support.js';
 
 const NODE = 'node-p';
 
 describe('kubelet: pod lifecycle on the fake runtime', () => {
-  let api: TestApiServer;
-  let admin: Client;
-  let kubelet: RunningKubelet;
+  const c = kubeletCluster(NODE);
 
-  beforeAll(async () => {
-    api = await startTestApiServer();
-    admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
-    kubelet = startKubelet(await nodeClient(api, NODE), [NODE]);
-    await kubelet.host.whenRegistered();
-  }, 30_000);
-
-  afterAll(async () => {
-    await kubelet?.stop();
-    await admin?.close();
-    await api?.close();
-  });
-
-  const get = (name: string): Promise<KubeObject> => admin.pods('default').get(name);
+  const get = (name: string): Promise<KubeObject> => c.admin.pods('default').get(name);
 
   it('runs a bound pod: Running, Ready conditions, containerStatuses, IPs, events; kubectl shows 1/1 Running', async () => {
-    await createBound(admin, pod('web'), NODE);
+    await createBound(c.admin, pod('web'), NODE);
     const p = await eventually(async () => {
       const x = await get('web');
       return x.status?.phase === 'Running' && condition(x, 'Ready')?.status === 'True' ? x : undefined;
@@ -45,10 +29,10 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
     expect(p.status?.podIPs).toEqual([{ ip: p.status?.podIP }]);
     expect(p.status?.hostIP).toEqual(expect.any(String));
     expect(p.status?.startTime).toEqual(expect.any(String));
-    const out = await api.kubectl('get', 'pod', 'web');
+    const out = await c.api.kubectl('get', 'pod', 'web');
     expect(out.stdout).toMatch(/web\s+1\/1\s+Running\s+0/);
     const reasons = await eventually(async () => {
-      const evs = (await admin.events('default').list({ fieldSelector: 'involvedObject.name=web' })).items;
+      const evs = (await c.admin.events('default').list({ fieldSelector: 'involvedObject.name=web' })).items;
       const r = evs.map((e) => e.reason);
       return r.includes('Started') ? r : undefined;
     }, 10_000, 'events');
@@ -57,22 +41,22 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
 
   it("counts each container's events apart: they are about spec.containers{name}, which kubectl can select and describe shows", async () => {
     const spec = { containers: ['aa', 'bb'].map((name) => ({ name, image: 'busybox:1.36', imagePullPolicy: 'Always' })) };
-    await createBound(admin, pod('pair', { spec }), NODE);
+    await createBound(c.admin, pod('pair', { spec }), NODE);
     const pulling = await eventually(async () => {
-      const evs = (await admin.events('default').list({ fieldSelector: 'involvedObject.name=pair,reason=Pulling' })).items;
+      const evs = (await c.admin.events('default').list({ fieldSelector: 'involvedObject.name=pair,reason=Pulling' })).items;
       return evs.length === 2 ? evs : undefined;
     }, 10_000, "each container's Pulling event");
     expect(pulling.map((e) => [e.involvedObject.fieldPath, e.count]).sort()).toEqual([['spec.containers{aa}', 1], ['spec.containers{bb}', 1]]);
-    await eventually(async () => (await admin.events('default').list({ fieldSelector: 'involvedObject.name=pair,reason=Started' })).items.length === 2, 10_000, 'Started');
-    const bb = await api.kubectl('get', 'events', '--field-selector', 'involvedObject.fieldPath=spec.containers{bb}', '-o', 'jsonpath={range .items[*]}{.reason}/{.message}{"\\n"}{end}');
+    await eventually(async () => (await c.admin.events('default').list({ fieldSelector: 'involvedObject.name=pair,reason=Started' })).items.length === 2, 10_000, 'Started');
+    const bb = await c.api.kubectl('get', 'events', '--field-selector', 'involvedObject.fieldPath=spec.containers{bb}', '-o', 'jsonpath={range .items[*]}{.reason}/{.message}{"\\n"}{end}');
     expect(bb.stdout.trim().split('\n')).toEqual(['Pulling/Pulling image "busybox:1.36"', expect.stringMatching(/^Pulled\//), 'Created/Created container: bb', 'Started/Started container bb']);
-    const described = (await api.kubectl('describe', 'pod', 'pair')).stdout;
+    const described = (await c.api.kubectl('describe', 'pod', 'pair')).stdout;
     expect(described.match(/Normal +Pulling +\S+ +kubelet +Pulling image "busybox:1.36"/g)).toHaveLength(2);
     expect(described).not.toMatch(/\(x2 over/);
   });
 
   it('reports each container\'s volume mounts in its status, a read-only one not recursively so', async () => {
-    await createBound(admin, pod('mounts', { spec: {
+    await createBound(c.admin, pod('mounts', { spec: {
       volumes: [{ name: 'scratch', emptyDir: {} }],
       containers: [{ name: 'c', image: 'nginx:1.27', volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }, { name: 'scratch', mountPath: '/ro', readOnly: true }] }],
     } }), NODE);
@@ -86,12 +70,12 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
 
   it('writes Pending with ContainerCreating while the image is pulled, then Running, as upstream\'s SyncPod', async () => {
     const node = 'node-slow-pull';
-    const slow = startKubelet(await nodeClient(api, node), [node], { runtimeFor: () => new FakeRuntime({ pullLatencyMs: 1_500 }) });
+    const slow = startKubelet(await nodeClient(c.api, node), [node], { runtimeFor: () => new FakeRuntime({ pullLatencyMs: 1_500 }) });
     try {
       await slow.host.whenRegistered();
       const ac = new AbortController();
       const seen: string[] = [];
-      const watch = await admin.pods('default').watch({ fieldSelector: 'metadata.name=slow', signal: ac.signal });
+      const watch = await c.admin.pods('default').watch({ fieldSelector: 'metadata.name=slow', signal: ac.signal });
       const watching = (async () => {
         for await (const ev of watch) {
           if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') continue;
@@ -100,7 +84,7 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
           if (ev.object.status?.phase === 'Running') break;
         }
       })();
-      await createBound(admin, pod('slow', { spec: { containers: [{ name: 'c', image: 'registry.example/slow:1' }] } }), node);
+      await createBound(c.admin, pod('slow', { spec: { containers: [{ name: 'c', image: 'registry.example/slow:1' }] } }), node);
       await Promise.race([watching, new Promise((_, reject) => setTimeout(() => reject(new Error(`no Running pod; seen ${seen.join(', ')}`)), 15_000))]);
       ac.abort();
       expect(seen).toContain('Pending/waiting:ContainerCreating');
@@ -111,7 +95,7 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
   });
 
   it('runs init containers in order before the containers', async () => {
-    await createBound(admin, pod('init', {
+    await createBound(c.admin, pod('init', {
       annotations: { 'fake.mini-kube.io/exit-code.i1': '0', 'fake.mini-kube.io/exit-code.i2': '0', 'fake.mini-kube.io/run-ms.i1': '200' },
       spec: { initContainers: [{ name: 'i1', image: 'busybox:1.36' }, { name: 'i2', image: 'busybox:1.36' }] },
     }), NODE);
@@ -127,7 +111,7 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
   });
 
   it('restarts a failing container with backoff (CrashLoopBackOff)', async () => {
-    await createBound(admin, pod('crash', { annotations: { 'fake.mini-kube.io/exit-code.c': '1', 'fake.mini-kube.io/run-ms.c': '50' } }), NODE);
+    await createBound(c.admin, pod('crash', { annotations: { 'fake.mini-kube.io/exit-code.c': '1', 'fake.mini-kube.io/run-ms.c': '50' } }), NODE);
     const p = await eventually(async () => {
       const x = await get('crash');
       const cs = (x.status?.containerStatuses as Record<string, any>[] | undefined)?.[0];
@@ -139,7 +123,7 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
     expect(cs.ready).toBe(false);
     expect(p.status?.phase).toBe('Running');
     expect(condition(p, 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [c]' });
-    const out = await api.kubectl('get', 'pod', 'crash');
+    const out = await c.api.kubectl('get', 'pod', 'crash');
     expect(out.stdout).toMatch(/crash\s+0\/1\s+(CrashLoopBackOff|Error)\s+\d+/);
     const later = await eventually(async () => {
       const x = await get('crash');
@@ -147,12 +131,12 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
       return n >= cs.restartCount + 1 ? n : undefined;
     }, 10_000, 'another restart after the backoff');
     expect(later).toBeGreaterThan(cs.restartCount);
-    const evs = (await admin.events('default').list({ fieldSelector: 'involvedObject.name=crash' })).items;
+    const evs = (await c.admin.events('default').list({ fieldSelector: 'involvedObject.name=crash' })).items;
     expect(evs.map((e) => e.reason)).toContain('BackOff');
   });
 
   it('a failing readiness probe (fake runtime annotation) keeps the pod Running but not Ready', async () => {
-    await createBound(admin, pod('unready', {
+    await createBound(c.admin, pod('unready', {
       annotations: { 'fake.mini-kube.io/readiness-fail.c': 'HTTP probe failed with statuscode: 503' },
       spec: { containers: [{ name: 'c', image: 'nginx:1.27', readinessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 1, failureThreshold: 1 } }] },
     }), NODE);
@@ -162,12 +146,12 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
     }, 15_000, 'unready Running');
     expect((p.status?.containerStatuses as Record<string, any>[])[0]).toMatchObject({ ready: false, started: true });
     expect(condition(p, 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady' });
-    await eventually(async () => (await admin.events('default').list({ fieldSelector: 'involvedObject.name=unready' })).items
+    await eventually(async () => (await c.admin.events('default').list({ fieldSelector: 'involvedObject.name=unready' })).items
       .some((e) => e.reason === 'Unhealthy' && e.message === 'Readiness probe failed: HTTP probe failed with statuscode: 503'), 10_000, 'Unhealthy event');
   });
 
   it('holds Ready False until every readiness gate\'s condition, set by someone else, is True', async () => {
-    await createBound(admin, pod('gated-ready', { spec: { readinessGates: [{ conditionType: 'example.com/ready' }], containers: [{ name: 'c', image: 'nginx:1.27' }] } }), NODE);
+    await createBound(c.admin, pod('gated-ready', { spec: { readinessGates: [{ conditionType: 'example.com/ready' }], containers: [{ name: 'c', image: 'nginx:1.27' }] } }), NODE);
     const waiting = await eventually(async () => {
       const x = await get('gated-ready');
       return condition(x, 'ContainersReady')?.status === 'True' ? x : undefined;
@@ -175,7 +159,7 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
     expect(condition(waiting, 'Ready')).toMatchObject({
       status: 'False', reason: 'ReadinessGatesNotReady', message: 'corresponding condition of pod readiness gate "example.com/ready" does not exist.',
     });
-    const setGate = (status: string) => admin.pods('default').patch('gated-ready', 'strategic', { status: { conditions: [{ type: 'example.com/ready', status }] } }, { subresource: 'status' });
+    const setGate = (status: string) => c.admin.pods('default').patch('gated-ready', 'strategic', { status: { conditions: [{ type: 'example.com/ready', status }] } }, { subresource: 'status' });
     await setGate('False');
     await eventually(async () => condition(await get('gated-ready'), 'Ready')?.message === 'the status of pod readiness gate "example.com/ready" is not "True", but False', 10_000, 'gate False');
     await setGate('True');
@@ -184,37 +168,37 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
       return condition(x, 'Ready')?.status === 'True' ? x : undefined;
     }, 10_000, 'Ready once the gate is True');
     expect(condition(ready, 'Ready')?.reason).toBeUndefined();
-    expect((await api.kubectl('get', 'pod', 'gated-ready', '-o', 'wide')).stdout).toMatch(/gated-ready\s+1\/1\s+Running.*\s1\/1\s*$/m);
+    expect((await c.api.kubectl('get', 'pod', 'gated-ready', '-o', 'wide')).stdout).toMatch(/gated-ready\s+1\/1\s+Running.*\s1\/1\s*$/m);
   });
 
   it('rejects a pod that does not fit the node (OutOfcpu) and fails one past activeDeadlineSeconds', async () => {
-    await createBound(admin, pod('huge', { spec: { containers: [{ name: 'c', image: 'nginx:1.27', resources: { requests: { cpu: '5' } } }] } }), NODE);
+    await createBound(c.admin, pod('huge', { spec: { containers: [{ name: 'c', image: 'nginx:1.27', resources: { requests: { cpu: '5' } } }] } }), NODE);
     const huge = await eventually(async () => { const x = await get('huge'); return x.status?.phase === 'Failed' ? x : undefined; }, 15_000, 'huge Failed');
     expect(huge.status).toMatchObject({ reason: 'OutOfcpu', message: expect.stringMatching(/^Pod was rejected: Node didn't have enough resource: cpu, requested: 5000, used: \d+, capacity: 4000$/) });
     // as upstream's rejectPod: no container statuses, so kubectl shows the reason, not ContainerCreating
     expect(huge.status?.containerStatuses).toBeUndefined();
-    expect((await api.kubectl('get', 'pod', 'huge')).stdout).toMatch(/huge\s+0\/1\s+OutOfcpu\s+0\s/);
-    await createBound(admin, pod('brief', { spec: { activeDeadlineSeconds: 1 } }), NODE);
+    expect((await c.api.kubectl('get', 'pod', 'huge')).stdout).toMatch(/huge\s+0\/1\s+OutOfcpu\s+0\s/);
+    await createBound(c.admin, pod('brief', { spec: { activeDeadlineSeconds: 1 } }), NODE);
     const brief = await eventually(async () => { const x = await get('brief'); return x.status?.phase === 'Failed' ? x : undefined; }, 15_000, 'brief Failed');
     expect(brief.status).toMatchObject({ reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' });
     expect((brief.status?.containerStatuses as Record<string, any>[])[0]!.state.terminated).toBeDefined();
   });
 
   it('runs a pod of a RuntimeClass whose handler the runtime has (runc); one it lacks fails sandbox creation (FailedCreatePodSandBox)', async () => {
-    const classes = admin.resource(Resources.runtimeClasses);
+    const classes = c.admin.resource(Resources.runtimeClasses);
     await classes.create({ apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'default' }, handler: 'runc' } as KubeObject);
     await classes.create({ apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'gvisor' }, handler: 'runsc' } as KubeObject);
-    await createBound(admin, pod('plain', { spec: { runtimeClassName: 'default' } }), NODE);
-    await createBound(admin, pod('sandboxed', { spec: { runtimeClassName: 'gvisor' } }), NODE);
+    await createBound(c.admin, pod('plain', { spec: { runtimeClassName: 'default' } }), NODE);
+    await createBound(c.admin, pod('sandboxed', { spec: { runtimeClassName: 'gvisor' } }), NODE);
     await eventually(async () => (await get('plain')).status?.phase === 'Running', 15_000, 'plain Running');
-    const ev = await eventually(async () => (await admin.events('default').list({ fieldSelector: 'involvedObject.name=sandboxed,reason=FailedCreatePodSandBox' })).items[0], 15_000, 'FailedCreatePodSandBox');
+    const ev = await eventually(async () => (await c.admin.events('default').list({ fieldSelector: 'involvedObject.name=sandboxed,reason=FailedCreatePodSandBox' })).items[0], 15_000, 'FailedCreatePodSandBox');
     expect(ev.message).toBe('Failed to create pod sandbox: failed to get sandbox runtime: no runtime for "runsc" is configured');
     expect((await get('sandboxed')).status?.phase).toBe('Pending');
   });
 
   it('runs a restartPolicy Never pod to Succeeded or Failed by its exit code', async () => {
-    await createBound(admin, pod('ok', { annotations: { 'fake.mini-kube.io/exit-code.c': '0' }, spec: { restartPolicy: 'Never' } }), NODE);
-    await createBound(admin, pod('bad', { annotations: { 'fake.mini-kube.io/exit-code.c': '3' }, spec: { restartPolicy: 'Never' } }), NODE);
+    await createBound(c.admin, pod('ok', { annotations: { 'fake.mini-kube.io/exit-code.c': '0' }, spec: { restartPolicy: 'Never' } }), NODE);
+    await createBound(c.admin, pod('bad', { annotations: { 'fake.mini-kube.io/exit-code.c': '3' }, spec: { restartPolicy: 'Never' } }), NODE);
     await eventually(async () => (await get('ok')).status?.phase === 'Succeeded', 15_000, 'ok Succeeded');
     const bad = await eventually(async () => { const x = await get('bad'); return x.status?.phase === 'Failed' ? x : undefined; }, 15_000, 'bad Failed');
     expect((bad.status?.containerStatuses as Record<string, any>[])[0]!.state.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
@@ -222,14 +206,14 @@ describe('kubelet: pod lifecycle on the fake runtime', () => {
   });
 
   it('deletes a pod: containers stop (Killing), then the kubelet removes it from the API', async () => {
-    await createBound(admin, pod('bye'), NODE);
+    await createBound(c.admin, pod('bye'), NODE);
     await eventually(async () => (await get('bye')).status?.phase === 'Running', 15_000, 'bye Running');
-    const out = await api.kubectl('delete', 'pod', 'bye', '--wait=true', '--timeout=20s');
+    const out = await c.api.kubectl('delete', 'pod', 'bye', '--wait=true', '--timeout=20s');
     expect(out.code, out.stderr).toBe(0);
     await eventually(async () => {
       try { await get('bye'); return false; } catch (e) { return (e as { code?: number }).code === 404; }
     }, 10_000, 'pod gone');
-    const evs = (await admin.events('default').list({ fieldSelector: 'involvedObject.name=bye' })).items;
+    const evs = (await c.admin.events('default').list({ fieldSelector: 'involvedObject.name=bye' })).items;
     expect(evs.map((e) => e.reason)).toContain('Killing');
   });
 });

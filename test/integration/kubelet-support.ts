@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { KubeletHost, ProcessRuntime, type KubeletHostOptions } from '../../pkg/kubelet/index.js';
 import { ensurePki, writeKubeconfig } from '../../pkg/pki/index.js';
@@ -44,6 +45,29 @@ export const startKubelet = (client: Client, nodeNames: string[], o: Partial<Kub
   const done = host.run(ac.signal);
   return { host, stop: async () => { ac.abort(); await done; await client.close(); } };
 };
+
+/** What kubeletCluster gives a describe block once its beforeAll has run. */
+export interface KubeletCluster { api: TestApiServer; admin: Client; kubelet: RunningKubelet }
+
+/**
+ * A test apiserver, an admin client and a kubelet for `node` (registered) in this process, made in the calling describe
+ * block's beforeAll and stopped in its afterAll.
+ */
+export function kubeletCluster(node: string, o: Partial<KubeletHostOptions> = {}): KubeletCluster {
+  const c = {} as KubeletCluster;
+  beforeAll(async () => {
+    c.api = await startTestApiServer();
+    c.admin = await Client.fromKubeconfig(c.api.kubeconfig, { qps: 0 });
+    c.kubelet = startKubelet(await nodeClient(c.api, node), [node], o);
+    await c.kubelet.host.whenRegistered();
+  }, 30_000);
+  afterAll(async () => {
+    await c.kubelet?.stop();
+    await c.admin?.close();
+    await c.api?.close();
+  });
+  return c;
+}
 
 export const pod = (name: string, o: { annotations?: Record<string, string>; spec?: Record<string, unknown> } = {}): KubeObject => ({
   apiVersion: 'v1', kind: 'Pod',
