@@ -45,6 +45,20 @@ describe('cluster object validation', () => {
       apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv' },
       spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' }, persistentVolumeReclaimPolicy: 'Foo' },
     }), 'PersistentVolume', 'pv', ['spec.persistentVolumeReclaimPolicy: Unsupported value: "Foo": supported values: "Delete", "Recycle", "Retain"']);
+    // each source's own fields: a CephFS volume without monitors, applied
+    const ceph = await s.kubectlWithInput([
+      'apiVersion: v1', 'kind: PersistentVolume', 'metadata: {name: ceph}',
+      'spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteMany], cephfs: {path: /volumes}}', '',
+    ].join('\n'), 'apply', '-f', '-');
+    expect([ceph.code, ceph.stderr]).toEqual([1, 'The PersistentVolume "ceph" is invalid: spec.cephfs.monitors: Required value\n']);
+    // a GCE disk's missing name only where upstream says it (spec.persistentDisk), after the spec's earlier errors
+    const gce = await dryRun({
+      apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'gce' },
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Foo', gcePersistentDisk: { fsType: 'ext4' } },
+    });
+    expect([gce.code, gce.stderr]).toEqual([1, 'The PersistentVolume "gce" is invalid: \n'
+      + '* spec.persistentVolumeReclaimPolicy: Unsupported value: "Foo": supported values: "Delete", "Recycle", "Retain"\n'
+      + '* spec.persistentDisk.pdName: Required value\n']);
     expectInvalid(await dryRun({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'pc' }, value: 2000000000 }), 'PriorityClass', 'pc', [
       'value: Forbidden: maximum allowed value of a user defined priority is 1000000000',
     ]);

@@ -28,16 +28,22 @@ function validateSchemaRequired(reg: Registry, obj: KubeObject, old?: KubeObject
 
 /** The field a cause's field is in: `a.b[0].c` → `a.b[0]`, `a.b[0]` → `a.b`. */
 const parentField = (field: string): string => field.replace(/(\.[^.[]+|\[[^\]]*\])$/, '');
+/**
+ * Where upstream's rules report a schema-required field under another name: a GCE disk's pdName at
+ * `persistentDisk.pdName` (a pod volume's and a PersistentVolume's alike).
+ */
+const reportedAs = (field: string): string => field.replace(/\.gcePersistentDisk\.pdName$/, '.persistentDisk.pdName');
 
 /**
  * The schema's required fields, less those the strategy's own rules already report at that field or at the one
- * that holds it: those rules say it as upstream does ("type is required when seccompProfile is set",
- * `spec.schedulingGates[0]` for a gate without a name), and the bare "Required value" would say it twice.
+ * that holds it, or at upstream's other name for it (reportedAs): those rules say it as upstream does ("type is
+ * required when seccompProfile is set", `spec.schedulingGates[0]` for a gate without a name), and the bare "Required
+ * value" would say it twice.
  */
 function unlessReported(required: StatusCause[], own: StatusCause[]): StatusCause[] {
   if (!required.length || !own.length) return required;
   const reported = new Set(own.map((c) => c.field));
-  return required.filter((c) => !reported.has(c.field) && !reported.has(parentField(c.field ?? '')));
+  return required.filter((c) => !reported.has(c.field) && !reported.has(parentField(c.field ?? '')) && !reported.has(reportedAs(c.field ?? '')));
 }
 
 export function validateForCreate(reg: Registry, obj: KubeObject, ctx: RequestContext): StatusCause[] {

@@ -6,10 +6,11 @@
 //
 // The spec: access modes given and known (ReadWriteOncePod alone), a capacity of storage only and above zero, a known
 // reclaim policy (not Recycle for a hostPath of /), node affinity with required terms, exactly one volume source
-// (hostPath, nfs, local and csi are checked inside; local needs node affinity), a storage class that is a DNS
+// (flexVolume aside, which upstream never refuses as a second one) checked by its own rules (upstream's
+// validate*PersistentVolumeSource, or the pod volume's where upstream shares it: a GCE disk's errors at
+// `spec.persistentDisk`, as upstream has them; local needs node affinity), a storage class that is a DNS
 // subdomain, a known volume mode that never changes. On updates the volume source is immutable (but for a CSI
-// controllerExpandSecretRef added where there was none), as is node affinity once set. The other sources' own
-// fields are not checked.
+// controllerExpandSecretRef added where there was none), as is node affinity once set.
 import { posix } from 'node:path';
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
@@ -20,6 +21,11 @@ import { rfc3339 } from '../meta.js';
 import type { Strategy } from '../strategy.js';
 import { checkNodeSelector } from '../validation/affinity.js';
 import { checkNoBacksteps, isObj, list, str } from '../validation/field-checks.js';
+import {
+  checkAWSElasticBlockStore, checkAzureDisk, checkAzureFile, checkCephFS, checkCinder, checkFC, checkFlex, checkFlocker,
+  checkGCEPersistentDisk, checkGlusterfs, checkIscsi, checkPhotonPersistentDisk, checkPortworxVolume, checkQuobyte, checkRBD,
+  checkScaleIO, checkStorageOS, checkVsphereVolume, requireField,
+} from '../validation/volumes.js';
 import { goNested, goStructDiff, type GoField } from '../validation/go-diff.js';
 import { goPointer, goQuantity, goQuote, invalidRendered, notSupportedRendered } from '../validation/go-values.js';
 import { jsonEqual } from '../../apimachinery/json-equal.js';
@@ -87,6 +93,26 @@ function checkSecretRef(causes: StatusCause[], ref: KubeObject, path: string): v
   else for (const m of isDNS1123Label(ns)) causes.push(invalidValue(`${path}.namespace`, ns, m));
 }
 
+/** A secretRef's namespace given (the PersistentVolume sources' SecretReference, where the pod volume's has none). */
+function requireSecretNamespace(causes: StatusCause[], s: KubeObject, path: string): void {
+  if (isObj(s.secretRef) && !str(s.secretRef.namespace)) causes.push(required(`${path}.secretRef.namespace`));
+}
+
+/** validateGlusterfsPersistentVolumeSource: the pod volume's rules, and an endpointsNamespace set that is a namespace name. */
+function checkGlusterfsPV(causes: StatusCause[], s: KubeObject, path: string): void {
+  checkGlusterfs(causes, s, path, requireField);
+  const ns = s.endpointsNamespace;
+  if (typeof ns !== 'string') return;
+  if (!ns) causes.push(invalidValue(`${path}.endpointsNamespace`, ns, 'if the endpointnamespace is set, it must be a valid namespace name'));
+  else for (const m of isDNS1123Label(ns)) causes.push(invalidValue(`${path}.endpointsNamespace`, ns, m));
+}
+
+/** validateAzureFilePV: the pod volume's rules, and a secretNamespace set that is not empty. */
+function checkAzureFilePV(causes: StatusCause[], s: KubeObject, path: string): void {
+  checkAzureFile(causes, s, path, requireField);
+  if (s.secretNamespace === '') causes.push(required(`${path}.secretNamespace`));
+}
+
 /** validateCSIPersistentVolumeSource (with ValidateCSIDriverName). */
 function checkCSI(causes: StatusCause[], s: KubeObject, path: string): void {
   const driver = str(s.driver);
@@ -97,7 +123,42 @@ function checkCSI(causes: StatusCause[], s: KubeObject, path: string): void {
   for (const ref of CSI_SECRET_REFS) if (isObj(s[ref])) checkSecretRef(causes, s[ref], `${path}.${ref}`);
 }
 
-export function validatePersistentVolumeSpec(specValue: unknown): StatusCause[] {
+/** Each source's own rules: the source, where it is checked, the volume's name. */
+type SourceCheck = (causes: StatusCause[], s: KubeObject, path: string, pvName: string) => void;
+const SOURCE_CHECKS: Record<string, SourceCheck> = {
+  hostPath: checkHostPath,
+  // upstream checks it at spec.persistentDisk
+  gcePersistentDisk: (causes, s) => checkGCEPersistentDisk(causes, s, 'spec.persistentDisk'),
+  awsElasticBlockStore: (causes, s, path) => checkAWSElasticBlockStore(causes, s, path, requireField),
+  glusterfs: checkGlusterfsPV,
+  flocker: checkFlocker,
+  nfs: checkNFS,
+  rbd: (causes, s, path) => checkRBD(causes, s, path, requireField),
+  quobyte: (causes, s, path) => checkQuobyte(causes, s, path, requireField),
+  cephfs: (causes, s, path) => checkCephFS(causes, s, path),
+  iscsi: (causes, s, path, name) => checkIscsi(causes, s, path, { name }),
+  cinder: (causes, s, path) => {
+    checkCinder(causes, s, path, requireField);
+    requireSecretNamespace(causes, s, path);
+  },
+  fc: checkFC,
+  flexVolume: (causes, s, path) => checkFlex(causes, s, path, requireField),
+  azureFile: checkAzureFilePV,
+  vsphereVolume: (causes, s, path) => checkVsphereVolume(causes, s, path, requireField),
+  photonPersistentDisk: (causes, s, path) => checkPhotonPersistentDisk(causes, s, path, requireField),
+  portworxVolume: (causes, s, path) => checkPortworxVolume(causes, s, path, requireField),
+  azureDisk: (causes, s, path) => checkAzureDisk(causes, s, path, requireField),
+  scaleIO: (causes, s, path) => checkScaleIO(causes, s, path, requireField),
+  local: checkLocal,
+  storageos: (causes, s, path) => {
+    checkStorageOS(causes, s, path);
+    requireSecretNamespace(causes, s, path);
+  },
+  csi: checkCSI,
+};
+
+/** ValidatePersistentVolumeSpec of the volume named `name` (its iSCSI source's portal is checked with the name). */
+export function validatePersistentVolumeSpec(specValue: unknown, name = ''): StatusCause[] {
   const spec = isObj(specValue) ? specValue : {};
   const causes: StatusCause[] = [];
   const modes = list(spec.accessModes);
@@ -145,13 +206,8 @@ export function validatePersistentVolumeSpec(specValue: unknown): StatusCause[] 
       continue;
     }
     sources++;
-    if (key === 'hostPath') checkHostPath(causes, source, 'spec.hostPath');
-    else if (key === 'nfs') checkNFS(causes, source, 'spec.nfs');
-    else if (key === 'csi') checkCSI(causes, source, 'spec.csi');
-    else if (key === 'local') {
-      checkLocal(causes, source, 'spec.local');
-      if (!nodeAffinity) causes.push(required('spec.nodeAffinity', 'Local volume requires node affinity'));
-    }
+    SOURCE_CHECKS[key]!(causes, source, `spec.${key}`, name);
+    if (key === 'local' && !nodeAffinity) causes.push(required('spec.nodeAffinity', 'Local volume requires node affinity'));
   }
   if (sources === 0) causes.push(required('spec', 'must specify a volume type'));
 
@@ -179,7 +235,7 @@ export const persistentVolumeStrategy: Strategy = {
       status.lastPhaseTransitionTime = rfc3339(ctx.now);
     }
   },
-  validate: (pv) => validatePersistentVolumeSpec(pv.spec),
+  validate: (pv) => validatePersistentVolumeSpec(pv.spec, str(pv.metadata?.name)),
   validateUpdate: validatePersistentVolumeUpdate,
   // of the new object on every update, as upstream
   warningsOnCreate: persistentVolumeWarnings,

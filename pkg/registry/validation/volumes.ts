@@ -35,8 +35,33 @@ const ISCSI_IQN = /iqn\.\d{4}-\d{2}\.([A-Za-z0-9.-]+)(:[^,;*&$|\t\n\f\r ]+)$/;
 const ISCSI_EUI = /^eui.[A-Za-z0-9]{16}$/;
 const ISCSI_NAA = /^naa.[A-Za-z0-9]{32}$/;
 
+const ISCSI_TOO_LONG = 'Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.';
+
 /** The volumes of a pod spec: each declared name that passed its checks, with its volume. */
 export type VolumeMap = Map<string, KubeObject>;
+
+/**
+ * How a source's checker says that a string field the schema requires is empty. A pod volume's checkers leave a
+ * missing one to the schema check (requireSchemaField), which says it ahead of the pod's own causes; a
+ * PersistentVolume's say it themselves (requireField), in its place among the spec's causes as upstream orders them,
+ * and the schema check's bare "Required value" for the same field is then dropped (generic/validate.ts).
+ */
+export type RequireField = (causes: StatusCause[], path: string, raw: unknown) => void;
+export const requireField: RequireField = (causes, path) => { causes.push(required(path)); };
+
+/** The checker of a source shared by pod volumes and PersistentVolumes: its causes at `path`. */
+export type SourceCheck = (causes: StatusCause[], s: KubeObject, path: string, req?: RequireField) => void;
+
+/** A source whose one rule is that the string field `key` is given. */
+const requiring = (key: string): SourceCheck => (causes, s, path, req = requireSchemaField) => {
+  if (!str(s[key])) req(causes, `${path}.${key}`, s[key]);
+};
+/** validateVsphereVolumeSource. */
+export const checkVsphereVolume = requiring('volumePath');
+/** validatePhotonPersistentDiskVolumeSource. */
+export const checkPhotonPersistentDisk = requiring('pdID');
+/** validatePortworxVolumeSource. */
+export const checkPortworxVolume = requiring('volumeID');
 
 const checkMode = (causes: StatusCause[], path: string, mode: unknown): void => {
   const m = num(mode);
@@ -87,33 +112,86 @@ function checkPartition(causes: StatusCause[], path: string, v: unknown): void {
   if (p < 0 || p > 255) causes.push(invalidValue(path, p, PARTITION_ERROR));
 }
 
-/** An iSCSI IQN or initiator name: iqn.*, eui.* or naa.* in the right format. */
-function checkIscsiName(causes: StatusCause[], path: string, v: string): void {
-  if (v.startsWith('iqn')) { if (!ISCSI_IQN.test(v)) causes.push(invalidValue(path, v, 'must be valid format')); }
-  else if (v.startsWith('eui')) { if (!ISCSI_EUI.test(v)) causes.push(invalidValue(path, v, 'must be valid format')); }
-  else if (v.startsWith('naa')) { if (!ISCSI_NAA.test(v)) causes.push(invalidValue(path, v, 'must be valid format')); }
+/** validateGCEPersistentDiskVolumeSource (upstream checks it at `persistentDisk`: its callers pass that path). */
+export const checkGCEPersistentDisk: SourceCheck = (causes, s, path) => {
+  if (!str(s.pdName)) causes.push(required(`${path}.pdName`));
+  checkPartition(causes, `${path}.partition`, s.partition);
+};
+
+/** validateAWSElasticBlockStoreVolumeSource. */
+export const checkAWSElasticBlockStore: SourceCheck = (causes, s, path, req = requireSchemaField) => {
+  if (!str(s.volumeID)) req(causes, `${path}.volumeID`, s.volumeID);
+  checkPartition(causes, `${path}.partition`, s.partition);
+};
+
+/** The rules validateGlusterfsVolumeSource and validateGlusterfsPersistentVolumeSource share. */
+export const checkGlusterfs: SourceCheck = (causes, s, path, req = requireSchemaField) => {
+  if (!str(s.endpoints)) req(causes, `${path}.endpoints`, s.endpoints);
+  if (!str(s.path)) req(causes, `${path}.path`, s.path);
+};
+
+/** validateRBDVolumeSource, and validateRBDPersistentVolumeSource (the same rules). */
+export const checkRBD: SourceCheck = (causes, s, path, req = requireSchemaField) => {
+  if (list(s.monitors).length === 0) causes.push(required(`${path}.monitors`));
+  if (!str(s.image)) req(causes, `${path}.image`, s.image);
+};
+
+/** The rules validateCinderVolumeSource and validateCinderPersistentVolumeSource share. */
+export const checkCinder: SourceCheck = (causes, s, path, req = requireSchemaField) => {
+  if (!str(s.volumeID)) req(causes, `${path}.volumeID`, s.volumeID);
+  if (isObj(s.secretRef) && !str(s.secretRef.name)) causes.push(required(`${path}.secretRef.name`));
+};
+
+/** validateCephFSVolumeSource, and validateCephFSPersistentVolumeSource (the same rule). */
+export const checkCephFS: SourceCheck = (causes, s, path) => {
+  if (list(s.monitors).length === 0) causes.push(required(`${path}.monitors`));
+};
+
+/** The rules validateAzureFile and validateAzureFilePV share. */
+export const checkAzureFile: SourceCheck = (causes, s, path, req = requireSchemaField) => {
+  if (!str(s.secretName)) req(causes, `${path}.secretName`, s.secretName);
+  if (!str(s.shareName)) req(causes, `${path}.shareName`, s.shareName);
+};
+
+/** validateScaleIOVolumeSource, and validateScaleIOPersistentVolumeSource (the same rules). */
+export const checkScaleIO: SourceCheck = (causes, s, path, req = requireSchemaField) => {
+  if (!str(s.gateway)) req(causes, `${path}.gateway`, s.gateway);
+  if (!str(s.system)) req(causes, `${path}.system`, s.system);
+  if (!str(s.volumeName)) causes.push(required(`${path}.volumeName`));
+};
+
+/** An iSCSI IQN or initiator name: iqn.*, eui.* or naa.* in its format; `badPrefix` says what starts otherwise. */
+function checkIscsiName(causes: StatusCause[], path: string, v: string, badPrefix: string): void {
+  const format = v.startsWith('iqn') ? ISCSI_IQN : v.startsWith('eui') ? ISCSI_EUI : v.startsWith('naa') ? ISCSI_NAA : undefined;
+  if (!format) causes.push(invalidValue(path, v, badPrefix));
+  else if (!format.test(v)) causes.push(invalidValue(path, v, 'must be valid format'));
 }
 
-function checkIscsi(causes: StatusCause[], s: KubeObject, path: string): void {
-  if (!str(s.targetPortal)) requireSchemaField(causes, `${path}.targetPortal`, s.targetPortal);
+/**
+ * validateISCSIVolumeSource; given the PersistentVolume's name, validateISCSIPersistentVolumeSource: the same rules
+ * but for a name of no known prefix (a bare "must be valid format"), the `<volume name>:<targetPortal>` length checked
+ * here (at `targetportal`, as upstream), a secretRef's name required, and every empty field said (requireField).
+ */
+export function checkIscsi(causes: StatusCause[], s: KubeObject, path: string, pv?: { name: string }): void {
+  const req = pv ? requireField : requireSchemaField;
+  const badPrefix = pv ? 'must be valid format' : 'must be valid format starting with iqn, eui, or naa';
+  const portal = str(s.targetPortal);
+  if (!portal) req(causes, `${path}.targetPortal`, s.targetPortal);
+  if (pv && typeof s.initiatorName === 'string' && `${pv.name}:${portal}`.length > 64) {
+    causes.push(invalidValue(`${path}.targetportal`, portal, ISCSI_TOO_LONG));
+  }
   const iqn = str(s.iqn);
-  if (!iqn) requireSchemaField(causes, `${path}.iqn`, s.iqn);
-  else if (!iqn.startsWith('iqn') && !iqn.startsWith('eui') && !iqn.startsWith('naa')) {
-    causes.push(invalidValue(`${path}.iqn`, iqn, 'must be valid format starting with iqn, eui, or naa'));
-  } else checkIscsiName(causes, `${path}.iqn`, iqn);
+  if (!iqn) req(causes, `${path}.iqn`, s.iqn);
+  else checkIscsiName(causes, `${path}.iqn`, iqn, badPrefix);
   const lun = num(s.lun) ?? 0;
   if (lun < 0 || lun > 255) causes.push(invalidValue(`${path}.lun`, lun, LUN_ERROR));
   if ((s.chapAuthDiscovery === true || s.chapAuthSession === true) && !isObj(s.secretRef)) causes.push(required(`${path}.secretRef`));
-  if (typeof s.initiatorName === 'string') {
-    const initiator = s.initiatorName;
-    if (!initiator.startsWith('iqn') && !initiator.startsWith('eui') && !initiator.startsWith('naa')) {
-      causes.push(invalidValue(`${path}.initiatorname`, initiator, 'must be valid format starting with iqn, eui, or naa'));
-    }
-    checkIscsiName(causes, `${path}.initiatorname`, initiator);
-  }
+  if (pv && isObj(s.secretRef) && !str(s.secretRef.name)) causes.push(required(`${path}.secretRef.name`));
+  if (typeof s.initiatorName === 'string') checkIscsiName(causes, `${path}.initiatorname`, s.initiatorName, badPrefix);
 }
 
-function checkFC(causes: StatusCause[], s: KubeObject, path: string): void {
+/** validateFCVolumeSource. */
+export function checkFC(causes: StatusCause[], s: KubeObject, path: string): void {
   const wwns = list(s.targetWWNs);
   const wwids = list(s.wwids);
   if (wwns.length < 1 && wwids.length < 1) causes.push(required(`${path}.targetWWNs`, 'must specify either targetWWNs or wwids, but not both'));
@@ -140,7 +218,8 @@ function isHostPort(s: string): boolean {
   return !s.slice(j).includes('[') && !s.slice(k).includes(']');
 }
 
-function checkQuobyte(causes: StatusCause[], s: KubeObject, path: string): void {
+/** validateQuobyteVolumeSource. */
+export function checkQuobyte(causes: StatusCause[], s: KubeObject, path: string, req: RequireField = requireSchemaField): void {
   const registry = str(s.registry);
   const hostPorts = 'must be a host:port pair or multiple pairs separated by commas';
   if (!registry) causes.push(required(`${path}.registry`, hostPorts));
@@ -148,10 +227,11 @@ function checkQuobyte(causes: StatusCause[], s: KubeObject, path: string): void 
   else {
     for (const pair of registry.split(',')) if (!isHostPort(pair)) causes.push(invalidValue(`${path}.registry`, registry, hostPorts));
   }
-  if (!str(s.volume)) requireSchemaField(causes, `${path}.volume`, s.volume);
+  if (!str(s.volume)) req(causes, `${path}.volume`, s.volume);
 }
 
-function checkFlocker(causes: StatusCause[], s: KubeObject, path: string): void {
+/** validateFlockerVolumeSource. */
+export function checkFlocker(causes: StatusCause[], s: KubeObject, path: string): void {
   const name = str(s.datasetName);
   const uuid = str(s.datasetUUID);
   if (!name && !uuid) causes.push(required(path, 'one of datasetName and datasetUUID is required'));
@@ -159,8 +239,9 @@ function checkFlocker(causes: StatusCause[], s: KubeObject, path: string): void 
   if (name.includes('/')) causes.push(invalidValue(`${path}.datasetName`, name, "must not contain '/'"));
 }
 
-function checkFlex(causes: StatusCause[], s: KubeObject, path: string): void {
-  if (!str(s.driver)) requireSchemaField(causes, `${path}.driver`, s.driver);
+/** validateFlexVolumeSource, and validateFlexPersistentVolumeSource (the same rules). */
+export function checkFlex(causes: StatusCause[], s: KubeObject, path: string, req: RequireField = requireSchemaField): void {
+  if (!str(s.driver)) req(causes, `${path}.driver`, s.driver);
   if (!isObj(s.options)) return;
   for (const k of Object.keys(s.options)) {
     const slash = k.indexOf('/');
@@ -169,10 +250,11 @@ function checkFlex(causes: StatusCause[], s: KubeObject, path: string): void {
   }
 }
 
-function checkAzureDisk(causes: StatusCause[], s: KubeObject, path: string): void {
+/** validateAzureDisk. */
+export function checkAzureDisk(causes: StatusCause[], s: KubeObject, path: string, req: RequireField = requireSchemaField): void {
   const uri = str(s.diskURI);
-  if (!str(s.diskName)) requireSchemaField(causes, `${path}.diskName`, s.diskName);
-  if (!uri) requireSchemaField(causes, `${path}.diskURI`, s.diskURI);
+  if (!str(s.diskName)) req(causes, `${path}.diskName`, s.diskName);
+  if (!uri) req(causes, `${path}.diskURI`, s.diskURI);
   if (typeof s.cachingMode === 'string' && !AZURE_CACHING_MODES.includes(s.cachingMode)) causes.push(notSupported(`${path}.cachingMode`, s.cachingMode, AZURE_CACHING_MODES));
   if (typeof s.kind === 'string') {
     if (!AZURE_DISK_KINDS.includes(s.kind)) causes.push(notSupported(`${path}.kind`, s.kind, AZURE_DISK_KINDS));
@@ -185,7 +267,8 @@ function checkAzureDisk(causes: StatusCause[], s: KubeObject, path: string): voi
   }
 }
 
-function checkStorageOS(causes: StatusCause[], s: KubeObject, path: string): void {
+/** The rules validateStorageOSVolumeSource and validateStorageOSPersistentVolumeSource share. */
+export function checkStorageOS(causes: StatusCause[], s: KubeObject, path: string): void {
   const name = str(s.volumeName);
   if (!name) causes.push(required(`${path}.volumeName`));
   else checkDNSLabel(causes, `${path}.volumeName`, name);
@@ -356,14 +439,8 @@ function checkVolumeSource(causes: StatusCause[], v: KubeObject, path: string, n
     if (!str(s.repository)) requireSchemaField(causes, `${path}.gitRepo.repository`, s.repository);
     checkLocalDescendingPath(causes, `${path}.gitRepo.directory`, str(s.directory));
   }
-  if (isObj(s = v.gcePersistentDisk) && first('gcePersistentDisk')) {
-    if (!str(s.pdName)) causes.push(required(`${path}.persistentDisk.pdName`));
-    checkPartition(causes, `${path}.persistentDisk.partition`, s.partition);
-  }
-  if (isObj(s = v.awsElasticBlockStore) && first('awsElasticBlockStore')) {
-    if (!str(s.volumeID)) requireSchemaField(causes, `${path}.awsElasticBlockStore.volumeID`, s.volumeID);
-    checkPartition(causes, `${path}.awsElasticBlockStore.partition`, s.partition);
-  }
+  if (isObj(s = v.gcePersistentDisk) && first('gcePersistentDisk')) checkGCEPersistentDisk(causes, s, `${path}.persistentDisk`);
+  if (isObj(s = v.awsElasticBlockStore) && first('awsElasticBlockStore')) checkAWSElasticBlockStore(causes, s, `${path}.awsElasticBlockStore`);
   if (isObj(s = v.secret) && first('secret')) {
     if (!str(s.secretName)) causes.push(required(`${path}.secret.secretName`));
     checkMode(causes, `${path}.secret.defaultMode`, s.defaultMode);
@@ -377,29 +454,16 @@ function checkVolumeSource(causes: StatusCause[], v: KubeObject, path: string, n
   }
   if (isObj(s = v.iscsi)) {
     if (first('iscsi')) checkIscsi(causes, s, `${path}.iscsi`);
-    if (typeof s.initiatorName === 'string' && `${name}:${str(s.targetPortal)}`.length > 64) {
-      causes.push(invalidValue(`${path}.name`, name, 'Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.'));
-    }
+    if (typeof s.initiatorName === 'string' && `${name}:${str(s.targetPortal)}`.length > 64) causes.push(invalidValue(`${path}.name`, name, ISCSI_TOO_LONG));
   }
-  if (isObj(s = v.glusterfs) && first('glusterfs')) {
-    if (!str(s.endpoints)) requireSchemaField(causes, `${path}.glusterfs.endpoints`, s.endpoints);
-    if (!str(s.path)) requireSchemaField(causes, `${path}.glusterfs.path`, s.path);
-  }
+  if (isObj(s = v.glusterfs) && first('glusterfs')) checkGlusterfs(causes, s, `${path}.glusterfs`);
   if (isObj(s = v.flocker) && first('flocker')) checkFlocker(causes, s, `${path}.flocker`);
   if (isObj(s = v.persistentVolumeClaim) && first('persistentVolumeClaim')) {
     if (!str(s.claimName)) requireSchemaField(causes, `${path}.persistentVolumeClaim.claimName`, s.claimName);
   }
-  if (isObj(s = v.rbd) && first('rbd')) {
-    if (list(s.monitors).length === 0) causes.push(required(`${path}.rbd.monitors`));
-    if (!str(s.image)) requireSchemaField(causes, `${path}.rbd.image`, s.image);
-  }
-  if (isObj(s = v.cinder) && first('cinder')) {
-    if (!str(s.volumeID)) requireSchemaField(causes, `${path}.cinder.volumeID`, s.volumeID);
-    if (isObj(s.secretRef) && !str(s.secretRef.name)) causes.push(required(`${path}.cinder.secretRef.name`));
-  }
-  if (isObj(s = v.cephfs) && first('cephfs', 'cephFS')) {
-    if (list(s.monitors).length === 0) causes.push(required(`${path}.cephfs.monitors`));
-  }
+  if (isObj(s = v.rbd) && first('rbd')) checkRBD(causes, s, `${path}.rbd`);
+  if (isObj(s = v.cinder) && first('cinder')) checkCinder(causes, s, `${path}.cinder`);
+  if (isObj(s = v.cephfs) && first('cephfs', 'cephFS')) checkCephFS(causes, s, `${path}.cephfs`);
   if (isObj(s = v.quobyte) && first('quobyte')) checkQuobyte(causes, s, `${path}.quobyte`);
   if (isObj(s = v.downwardAPI) && first('downwardAPI', 'downwarAPI')) {
     checkMode(causes, `${path}.downwardAPI.defaultMode`, s.defaultMode);
@@ -412,27 +476,14 @@ function checkVolumeSource(causes: StatusCause[], v: KubeObject, path: string, n
     checkMode(causes, `${path}.configMap.defaultMode`, s.defaultMode);
     checkItems(causes, s.items, `${path}.configMap`);
   }
-  if (isObj(s = v.azureFile) && first('azureFile')) {
-    if (!str(s.secretName)) requireSchemaField(causes, `${path}.azureFile.secretName`, s.secretName);
-    if (!str(s.shareName)) requireSchemaField(causes, `${path}.azureFile.shareName`, s.shareName);
-  }
-  if (isObj(s = v.vsphereVolume) && first('vsphereVolume')) {
-    if (!str(s.volumePath)) requireSchemaField(causes, `${path}.vsphereVolume.volumePath`, s.volumePath);
-  }
-  if (isObj(s = v.photonPersistentDisk) && first('photonPersistentDisk')) {
-    if (!str(s.pdID)) requireSchemaField(causes, `${path}.photonPersistentDisk.pdID`, s.pdID);
-  }
-  if (isObj(s = v.portworxVolume) && first('portworxVolume')) {
-    if (!str(s.volumeID)) requireSchemaField(causes, `${path}.portworxVolume.volumeID`, s.volumeID);
-  }
+  if (isObj(s = v.azureFile) && first('azureFile')) checkAzureFile(causes, s, `${path}.azureFile`);
+  if (isObj(s = v.vsphereVolume) && first('vsphereVolume')) checkVsphereVolume(causes, s, `${path}.vsphereVolume`);
+  if (isObj(s = v.photonPersistentDisk) && first('photonPersistentDisk')) checkPhotonPersistentDisk(causes, s, `${path}.photonPersistentDisk`);
+  if (isObj(s = v.portworxVolume) && first('portworxVolume')) checkPortworxVolume(causes, s, `${path}.portworxVolume`);
   if (isObj(s = v.azureDisk) && first('azureDisk')) checkAzureDisk(causes, s, `${path}.azureDisk`);
   if (isObj(s = v.storageos) && first('storageos')) checkStorageOS(causes, s, `${path}.storageos`);
   if (isObj(s = v.projected) && first('projected')) checkProjected(causes, s, `${path}.projected`);
-  if (isObj(s = v.scaleIO) && first('scaleIO')) {
-    if (!str(s.gateway)) requireSchemaField(causes, `${path}.scaleIO.gateway`, s.gateway);
-    if (!str(s.system)) requireSchemaField(causes, `${path}.scaleIO.system`, s.system);
-    if (!str(s.volumeName)) causes.push(required(`${path}.scaleIO.volumeName`));
-  }
+  if (isObj(s = v.scaleIO) && first('scaleIO')) checkScaleIO(causes, s, `${path}.scaleIO`);
   if (isObj(s = v.csi) && first('csi')) checkCSI(causes, s, `${path}.csi`);
   if (isObj(s = v.ephemeral) && first('ephemeral')) checkEphemeral(causes, s, `${path}.ephemeral`);
   if (n === 0) causes.push(required(path, 'must specify a volume type'));
