@@ -59,6 +59,17 @@ describe('cluster object validation', () => {
     expect([gce.code, gce.stderr]).toEqual([1, 'The PersistentVolume "gce" is invalid: \n'
       + '* spec.persistentVolumeReclaimPolicy: Unsupported value: "Foo": supported values: "Delete", "Recycle", "Retain"\n'
       + '* spec.persistentDisk.pdName: Required value\n']);
+    // an iSCSI disk without lun is LUN 0, a ScaleIO one without secretRef has none: upstream's validation takes both
+    const zeros = await s.kubectlWithInput(JSON.stringify({
+      apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'iscsi' },
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage' } },
+    }), 'create', '--dry-run=server', '-o', 'jsonpath={.spec.iscsi.lun}', '-f', '-');
+    expect([zeros.code, zeros.stdout, zeros.stderr]).toEqual([0, '0', '']);
+    const sio = await dryRun({
+      apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'sio' },
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], scaleIO: { gateway: 'https://gw', system: 'sys', volumeName: 'v' } },
+    });
+    expect([sio.code, sio.stderr]).toEqual([0, 'Warning: spec.scaleIO: deprecated in v1.16, non-functional in v1.22+\n']);
     expectInvalid(await dryRun({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'pc' }, value: 2000000000 }), 'PriorityClass', 'pc', [
       'value: Forbidden: maximum allowed value of a user defined priority is 1000000000',
     ]);

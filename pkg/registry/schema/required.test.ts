@@ -27,6 +27,18 @@ describe('missingRequired', () => {
     expect(missingRequired(index, { metadata: { name: 'e' } }, event)).toEqual(['eventTime']);
     expect(missingRequired(index, { metadata: { name: 'e', labels: { a: 'b' } } }, event, { metadata: { name: 'e' } })).toEqual([]);
   });
+
+  it('requires nothing upstream accepts at its zero: an iSCSI lun, a ScaleIO secretRef', () => {
+    const volumes = [
+      { name: 'i', iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage' } },
+      { name: 's', scaleIO: { gateway: 'https://gw', system: 'sys', volumeName: 'v' } },
+      { name: 'n', nfs: { path: '/x' } },
+    ];
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }], volumes } };
+    expect(missingRequired(index, pod, POD)).toEqual(['spec.volumes[2].nfs.server']);
+    const pv = { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv' }, spec: { iscsi: volumes[0]!.iscsi } };
+    expect(missingRequired(index, pv, ref('io.k8s.api.core.v1.PersistentVolume'))).toEqual([]);
+  });
 });
 
 describe('missingRequired of kinds validated whole', () => {

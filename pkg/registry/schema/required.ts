@@ -19,6 +19,21 @@ const COMPLETE = new Set([refTo('io.k8s.apiextensions-apiserver.pkg.apis.apiexte
 /** A definition found only below those kinds: its required fields get Go's zero values (zero-values.ts) like any other. */
 export const checkedByOwnValidation = (definition: string): boolean => definition.startsWith('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.');
 
+/**
+ * Fields the schema requires whose Go zero upstream's validation accepts, so that leaving one out is no error: an
+ * iSCSI source's lun (0 is a LUN: only 0-255 is checked) and a ScaleIO source's secretRef (validateScaleIOVolumeSource
+ * and its PersistentVolume twin check gateway, system and volumeName alone). They get their zero values (`lun: 0`,
+ * `secretRef: null`) as optional fields do.
+ */
+const ZERO_ACCEPTED: Record<string, readonly string[]> = {
+  'io.k8s.api.core.v1.ISCSIVolumeSource': ['lun'],
+  'io.k8s.api.core.v1.ISCSIPersistentVolumeSource': ['lun'],
+  'io.k8s.api.core.v1.ScaleIOVolumeSource': ['secretRef'],
+  'io.k8s.api.core.v1.ScaleIOPersistentVolumeSource': ['secretRef'],
+};
+export const zeroAccepted = (definition: string | undefined, key: string): boolean =>
+  definition !== undefined && (ZERO_ACCEPTED[definition]?.includes(key) ?? false);
+
 export function missingRequired(index: SchemaIndex, value: unknown, schema: Schema, old?: unknown): string[] {
   if (COMPLETE.has(schema)) return [];
   const missing: string[] = [];
@@ -28,7 +43,7 @@ export function missingRequired(index: SchemaIndex, value: unknown, schema: Sche
 
 function walk(index: SchemaIndex, value: unknown, schema: Schema, path: string, missing: string[], old?: unknown): void {
   if (old !== undefined && value === old) return;
-  const { schema: s } = index.resolve(schema);
+  const { schema: s, name } = index.resolve(schema);
   if (Array.isArray(value)) {
     if (s.items && requiresAny(index, s.items)) value.forEach((item, i) => walk(index, item, s.items!, `${path}[${i}]`, missing));
     return;
@@ -37,7 +52,7 @@ function walk(index: SchemaIndex, value: unknown, schema: Schema, path: string, 
   for (const key of s.required ?? []) {
     // an update that leaves a field missing does not remove it: the object was kept without it (written through
     // another version, a legacy Event read as events.k8s.io/v1)
-    if (!absent(value, key) || (isPlainObject(old) && absent(old, key))) continue;
+    if (!absent(value, key) || (isPlainObject(old) && absent(old, key)) || zeroAccepted(name, key)) continue;
     // a list is there when empty: Go reads an absent one as empty (an EndpointSlice without endpoints), and the
     // lists that must not be empty (a pod's containers) have their own check
     const prop = propertyOf(s, key);

@@ -4,8 +4,8 @@
 // `lastState: {}` where a cluster has them instead of null, and `kubectl get -o yaml` shows what it shows there.
 // A required field outside the status whose zero would pass for a value ({}, 0, false) is left absent: validation
 // reports it (upstream's does the same for a zero value), unless the kind's own validation is all of upstream's (a CRD
-// version without `served` is `served: false`); a status, the controllers' report, is not checked for them
-// (required.ts) and gets its zeros (`status: {replicas: 0}`). A pointer, list or map that Go writes as null while
+// version without `served` is `served: false`) or upstream's accepts the zero (required.ts: an iSCSI lun); a status,
+// the controllers' report, is not checked for them (required.ts) and gets its zeros (`status: {replicas: 0}`). A pointer, list or map that Go writes as null while
 // nil ('nil') is null (a Role's `rules: null`, an autoscaling/v2 status's `currentMetrics: null`), required or not:
 // null is absent to the required-field check, to pruning (which drops a null the client sent: this writes it again)
 // and to the protobuf encoding. An IntOrString or a Quantity is written at its zero (`port: 0`, `divisor: "0"`),
@@ -15,7 +15,7 @@ import { goZeroValues, type ZeroValue } from '../../../api/go-zero-values.js';
 import type { Schema } from '../../../api/schema.js';
 import { applyDefaults } from './defaults.js';
 import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
-import { checkedByOwnValidation } from './required.js';
+import { checkedByOwnValidation, zeroAccepted } from './required.js';
 
 /** The zero values written of a definition's absent fields. */
 const writtenZeros = (name: string | undefined): [string, ZeroValue][] => Object.entries((name && goZeroValues[name]) || {});
@@ -63,7 +63,8 @@ function planOf(index: SchemaIndex, plans: Plans, schema: Schema): Plan | null {
         // null and "" are absent to the required-field check (required.ts): only a zero that would pass for a value waits
         const counts = kind === 'struct' || (kind === 'zero' && COUNTED.has(p.type ?? ''));
         const zero = kind === 'null' || kind === 'nil' ? null : kind === 'struct' ? undefined : scalarZero(p.type, def);
-        return [[key, kind, zero, counts && !checkedByOwnValidation(name!) && (s.required?.includes(key) ?? false), property]];
+        const validated = counts && !checkedByOwnValidation(name!) && !zeroAccepted(name, key) && (s.required?.includes(key) ?? false);
+        return [[key, kind, zero, validated, property]];
       }),
       children: index.propertiesBelow(s, QUESTION, ownZeros),
       items: below(s.items),
