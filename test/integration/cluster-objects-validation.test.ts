@@ -1,6 +1,6 @@
-// ResourceQuotas, LimitRanges, PersistentVolumes, PriorityClasses, StorageClasses, Leases and EndpointSlices are
-// validated as kube-apiserver 1.32 validates them (pkg/registry/strategies/): the real kubectl shows upstream's
-// refusals for bad objects, and takes what its own generators and usual manifests make.
+// ResourceQuotas, LimitRanges, PersistentVolumes, RoleBindings, PriorityClasses, StorageClasses, Leases and
+// EndpointSlices are validated as kube-apiserver 1.32 validates them (pkg/registry/strategies/): the real kubectl shows
+// upstream's refusals for bad objects, and takes what its own generators and usual manifests make.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 
@@ -70,6 +70,12 @@ describe('cluster object validation', () => {
       spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], scaleIO: { gateway: 'https://gw', system: 'sys', volumeName: 'v' } },
     });
     expect([sio.code, sio.stderr]).toEqual([0, 'Warning: spec.scaleIO: deprecated in v1.16, non-functional in v1.22+\n']);
+    // a RoleBinding without roleRef has Go's empty one: refused for what it lacks, never as 'roleRef: Required value'
+    const rb = await dryRun({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'rb' } });
+    expect([rb.code, rb.stderr]).toEqual([1, 'The RoleBinding "rb" is invalid: \n'
+      + '* roleRef.apiGroup: Unsupported value: "": supported values: "rbac.authorization.k8s.io"\n'
+      + '* roleRef.kind: Unsupported value: "": supported values: "Role", "ClusterRole"\n'
+      + '* roleRef.name: Required value\n']);
     expectInvalid(await dryRun({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'pc' }, value: 2000000000 }), 'PriorityClass', 'pc', [
       'value: Forbidden: maximum allowed value of a user defined priority is 1000000000',
     ]);

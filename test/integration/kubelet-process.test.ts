@@ -1,7 +1,7 @@
 // The process runtime: containers are real local processes (command, args, env, exit codes, SIGTERM on delete),
 // their output is in CRI log files, and `kubectl logs` reaches it through the apiserver's pods/log proxy to the
 // kubelet's HTTPS server.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { ProcessRuntime } from '../../pkg/kubelet/index.js';
 import { freePort } from '../bench/processes.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { succeeded } from '../support/kubectl-run.js';
-import { condition, createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
+import { condition, createBound, eventually, nodeClient, pod, publishRootCa, removeRootDir, type RunningKubelet, startKubelet } from './kubelet-support.js';
 
 const NODE = 'node-proc';
 /** Volumes at their mountPath, read-only binds (and kubectl exec inside them) need a mount namespace of the container's own: root (CAP_SYS_ADMIN). */
@@ -46,7 +46,7 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await kubelet?.stop();
     await admin?.close();
     await api?.close();
-    if (rootDir) await rm(rootDir, { recursive: true, force: true });
+    if (rootDir) await removeRootDir(rootDir);
   });
 
   const get = (name: string): Promise<KubeObject> => admin.pods('default').get(name);
@@ -278,7 +278,11 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await createBound(admin, pod('sub-missing', {
       spec: { volumes: [{ name: 'logs', emptyDir: {} }], containers: [{ name: 'sh', image: 'busybox', command: ['true'], volumeMounts: [{ name: 'logs', mountPath: '/mine', subPathExpr: '$(NOPE)' }] }] },
     }), NODE);
-    const waiting = await eventually(async () => (await get('sub-missing')).status?.containerStatuses?.[0]?.state?.waiting, 10_000, 'waiting');
+    // ContainerCreating comes first, while the pod's sync prepares the container
+    const waiting = await eventually(async () => {
+      const w = (await get('sub-missing')).status?.containerStatuses?.[0]?.state?.waiting;
+      return w?.reason === 'CreateContainerConfigError' ? w : undefined;
+    }, 10_000, 'CreateContainerConfigError');
     expect(waiting).toEqual({ reason: 'CreateContainerConfigError', message: 'missing value for NOPE' });
     await admin.pods('default').delete('sub-missing', { gracePeriodSeconds: 0 });
   });

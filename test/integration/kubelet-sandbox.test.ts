@@ -3,7 +3,7 @@
 // reaches them; deleting a pod removes its namespace and frees its address. Skipped where sandboxes are impossible.
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
 import { netnsName, PodSandboxes, ProcessRuntime, sandboxesUnavailable } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
+import { createBound, eventually, nodeClient, pod, publishRootCa, removeRootDir, type RunningKubelet, startKubelet } from './kubelet-support.js';
 
 const NODE = 'sbx-node';
 const CIDR = '10.251.7.0/24';
@@ -47,7 +47,7 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     await kubelet?.stop();
     await admin?.close();
     await api?.close();
-    if (rootDir) await rm(rootDir, { recursive: true, force: true });
+    if (rootDir) await removeRootDir(rootDir);
   });
 
   const running = (name: string): Promise<KubeObject> => eventually(async () => {

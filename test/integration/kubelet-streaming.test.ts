@@ -3,7 +3,7 @@
 // port-forward tunnels SPDY in a WebSocket) and the SPDY/3.1 upgrade (kubectl 1.29, and the fallback).
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import { ProcessRuntime } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { hasPythonClient, runPython } from '../support/python-client.js';
 import { wsFramesByRecord } from '../support/tls-records.js';
-import { createBound, eventually, nodeClient, pod, publishRootCa, type RunningKubelet, startKubelet } from './kubelet-support.js';
+import { createBound, eventually, nodeClient, pod, publishRootCa, removeRootDir, type RunningKubelet, startKubelet } from './kubelet-support.js';
 
 const NODE = 'node-stream';
 
@@ -124,7 +124,7 @@ describe('kubelet: kubectl exec, attach and port-forward', () => {
     await kubelet?.stop();
     await admin?.close();
     await api?.close();
-    if (rootDir) await rm(rootDir, { recursive: true, force: true });
+    if (rootDir) await removeRootDir(rootDir);
   });
 
   for (const c of CLIENTS) {

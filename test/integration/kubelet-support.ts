@@ -109,6 +109,12 @@ export async function startFakeNode(node: string, o: Partial<KubeletHostOptions>
   return { api, admin, kubelet, async stop() { await kubelet.stop(); await admin.close(); await api.close(); } };
 }
 
+/**
+ * Removes a process runtime's root dir. A kubelet stops without killing its pods' processes, as upstream's does, so a
+ * container or its log copier may still add a file while the tree is removed: ENOTEMPTY is retried.
+ */
+export const removeRootDir = (dir: string): Promise<void> => rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+
 export interface ProcessNode extends FakeNode { rootDir: string }
 
 /**
@@ -134,7 +140,7 @@ export async function startProcessNode(node: string, o: Partial<KubeletHostOptio
       await kubelet.stop();
       await admin.close();
       await api.close();
-      await rm(rootDir, { recursive: true, force: true });
+      await removeRootDir(rootDir);
     },
   };
 }

@@ -1,12 +1,12 @@
 // The process runtime's answer to an image outside its catalog: with --unknown-images=fail, the pull fails as a
 // registry without the image would have it fail (ErrImagePull, then ImagePullBackOff), while catalog images run.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ProcessRuntime } from '../../pkg/kubelet/index.js';
 import type { KubeObject } from '../../pkg/client/index.js';
-import { createBound, eventually, pod, startProcessNode, type ProcessNode } from './kubelet-support.js';
+import { createBound, eventually, pod, removeRootDir, startProcessNode, type ProcessNode } from './kubelet-support.js';
 
 let n: ProcessNode;
 let rootDir: string;
@@ -16,7 +16,7 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(async () => {
   await n?.stop();
-  await rm(rootDir, { recursive: true, force: true });
+  await removeRootDir(rootDir);
 });
 
 const waiting = (p: KubeObject): { reason?: string; message?: string } | undefined =>

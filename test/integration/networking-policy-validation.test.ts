@@ -75,5 +75,9 @@ describe('policy and networking validation', () => {
       + '* spec.policyTypes[1]: Unsupported value: "Sideways": supported values: "Ingress", "Egress"');
     await accepted(netpol('policyTypes: [Ingress, Egress], ingress: [{from: [{namespaceSelector: {matchLabels: {team: a}}, podSelector: {}}], '
       + 'ports: [{port: 8000, endPort: 9000}]}], egress: [{to: [{ipBlock: {cidr: 10.0.0.0/8, except: [10.1.0.0/16]}}], ports: [{protocol: UDP, port: 53}]}]'));
+    // no podSelector is Go's empty one, every pod of the namespace, written back as {}
+    const bare = await s.kubectlWithInput('apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: all}\nspec: {policyTypes: [Ingress]}\n',
+      'create', '--dry-run=server', '-o', 'jsonpath={.spec.podSelector}', '-f', '-');
+    expect([bare.code, bare.stdout, bare.stderr]).toEqual([0, '{}', '']);
   });
 });

@@ -46,6 +46,10 @@ describe('workload validation', () => {
       .toBe('The Deployment "d" is invalid: spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported');
     expect(await refused(deployment('replicas: 1', `{metadata: {labels: {app: d}, annotations: {"bad key": x}}, spec: {containers: ${container}}}`)))
       .toContain('spec.template.annotations: Invalid value: "bad key": name part must consist of alphanumeric characters');
+    // no template is Go's empty one (defaulted): refused for what it lacks inside, never as 'spec.template: Required value'
+    expect(await refused('apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {selector: {matchLabels: {app: d}}}\n')).toBe('The Deployment "d" is invalid: \n'
+      + '* spec.template.metadata.labels: Invalid value: map[string]string(nil): `selector` does not match template `labels`\n'
+      + '* spec.template.spec.containers: Required value');
   });
 
   it('refuses bad Jobs and CronJobs with upstream\'s messages', async () => {

@@ -32,6 +32,19 @@ describe('fillZeroValues', () => {
     expect(pod.status).toEqual({});
   });
 
+  it('writes a required struct as {} with its defaults, as Go\'s decoder makes it: validation looks inside it', () => {
+    const np: Record<string, any> = { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'np' }, spec: {} };
+    fillZeroValues(index, np, ref('io.k8s.api.networking.v1.NetworkPolicy'));
+    expect(np.spec.podSelector).toEqual({});
+    expect(missingRequired(index, np, ref('io.k8s.api.networking.v1.NetworkPolicy'))).toEqual([]);
+    const rb: Record<string, any> = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'rb' } };
+    fillZeroValues(index, rb, ref('io.k8s.api.rbac.v1.RoleBinding'));
+    expect(missingRequired(index, rb, ref('io.k8s.api.rbac.v1.RoleBinding'))).toEqual(['roleRef.apiGroup', 'roleRef.kind', 'roleRef.name']);
+    const d: Record<string, any> = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { a: 'b' } } } };
+    fillZeroValues(index, d, ref('io.k8s.api.apps.v1.Deployment'));
+    expect(d.spec.template.spec).toMatchObject({ containers: null, restartPolicy: 'Always', dnsPolicy: 'ClusterFirst' });
+  });
+
   it('writes null for what Go writes as null while nil: pointers, lists and maps without omitempty', () => {
     const hpa: Record<string, any> = {
       apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h' },

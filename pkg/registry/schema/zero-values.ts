@@ -2,13 +2,16 @@
 // defaulting, an absent struct field becomes `{}` (and gets its own zero values), an absent metav1.Time becomes
 // `null`, an absent scalar without omitempty its zero. A Python or JavaScript client then reads `status: {}` and
 // `lastState: {}` where a cluster has them instead of null, and `kubectl get -o yaml` shows what it shows there.
-// A required field outside the status whose zero would pass for a value ({}, 0, false) is left absent: validation
+// A required number or boolean outside the status is left absent (0 and false would pass for a value): validation
 // reports it (upstream's does the same for a zero value), unless the kind's own validation is all of upstream's (a CRD
 // version without `served` is `served: false`) or upstream's accepts the zero (required.ts: an iSCSI lun); a status,
-// the controllers' report, is not checked for them (required.ts) and gets its zeros (`status: {replicas: 0}`). A pointer, list or map that Go writes as null while
-// nil ('nil') is null (a Role's `rules: null`, an autoscaling/v2 status's `currentMetrics: null`), required or not:
-// null is absent to the required-field check, to pruning (which drops a null the client sent: this writes it again)
-// and to the protobuf encoding. An IntOrString or a Quantity is written at its zero (`port: 0`, `divisor: "0"`),
+// the controllers' report, is not checked for them (required.ts) and gets its zeros (`status: {replicas: 0}`). A
+// required struct is written like any other: Go's decoder always makes it, and upstream's validation looks inside it
+// (a NetworkPolicy without podSelector selects every pod; a RoleBinding without roleRef is refused for roleRef.kind
+// and roleRef.name, never for roleRef; a Deployment without template for its containers). A pointer, list or map that
+// Go writes as null while nil ('nil') is null (a Role's `rules: null`, an autoscaling/v2 status's `currentMetrics:
+// null`), required or not: null is absent to the required-field check, to pruning (which drops a null the client
+// sent: this writes it again) and to the protobuf encoding. An IntOrString or a Quantity is written at its zero (`port: 0`, `divisor: "0"`),
 // required or not: a zero port is no value and validation says so (upstream's "Invalid value: 0").
 import { scalarZero } from '../../../api/go-zero-objects.js';
 import { goZeroValues, type ZeroValue } from '../../../api/go-zero-values.js';
@@ -60,8 +63,9 @@ function planOf(index: SchemaIndex, plans: Plans, schema: Schema): Plan | null {
         const property = s.properties?.[key];
         if (!property) return [];
         const { schema: p, name: def } = index.resolve(property);
-        // null and "" are absent to the required-field check (required.ts): only a zero that would pass for a value waits
-        const counts = kind === 'struct' || (kind === 'zero' && COUNTED.has(p.type ?? ''));
+        // null and "" are absent to the required-field check (required.ts), and validation looks inside a struct's {}:
+        // only a number's or a boolean's zero would pass for a value, and waits
+        const counts = kind === 'zero' && COUNTED.has(p.type ?? '');
         const zero = kind === 'null' || kind === 'nil' ? null : kind === 'struct' ? undefined : scalarZero(p.type, def);
         const validated = counts && !checkedByOwnValidation(name!) && !zeroAccepted(name, key) && (s.required?.includes(key) ?? false);
         return [[key, kind, zero, validated, property]];
