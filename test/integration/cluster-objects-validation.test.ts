@@ -1,4 +1,4 @@
-// ResourceQuotas, LimitRanges, PersistentVolumes, RoleBindings, PriorityClasses, StorageClasses, Leases and
+// ResourceQuotas, LimitRanges, PersistentVolumes, Nodes, RoleBindings, PriorityClasses, StorageClasses, Leases and
 // EndpointSlices are validated as kube-apiserver 1.32 validates them (pkg/registry/strategies/): the real kubectl shows
 // upstream's refusals for bad objects, and takes what its own generators and usual manifests make.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +70,13 @@ describe('cluster object validation', () => {
       spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], scaleIO: { gateway: 'https://gw', system: 'sys', volumeName: 'v' } },
     });
     expect([sio.code, sio.stderr]).toEqual([0, 'Warning: spec.scaleIO: deprecated in v1.16, non-functional in v1.22+\n']);
+    // a Node's taints are checked at upstream's metadata.taints; `kubectl taint` writes good ones
+    const n = await s.kubectlWithInput('apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec: {taints: [{key: a, effect: NoSchedule}, {key: a, value: b, effect: NoSchedule}, {key: c}]}\n', 'apply', '-f', '-');
+    expect([n.code, n.stderr]).toEqual([1, 'The Node "n1" is invalid: \n'
+      + '* metadata.taints[1]: Duplicate value: core.Taint{Key:"a", Value:"b", Effect:"NoSchedule", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair\n'
+      + '* metadata.taints[2].effect: Required value\n']);
+    expect((await s.kubectlWithInput('apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n', 'apply', '-f', '-')).code).toBe(0);
+    expect((await s.kubectl('taint', 'node', 'n1', 'dedicated=gpu:NoSchedule')).stdout).toBe('node/n1 tainted\n');
     // a RoleBinding without roleRef has Go's empty one: refused for what it lacks, never as 'roleRef: Required value'
     const rb = await dryRun({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'rb' } });
     expect([rb.code, rb.stderr]).toEqual([1, 'The RoleBinding "rb" is invalid: \n'

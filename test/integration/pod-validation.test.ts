@@ -86,6 +86,11 @@ describe('pod spec validation (kubectl)', () => {
     expect(await refused(pod('  schedulingGates: [{}]'))).toMatch(/^The Pod "p" is invalid: \n\* spec\.schedulingGates\[0\]: Invalid value: "": name part must be non-empty\n\* spec\.schedulingGates\[0\]: Invalid value: "": name part must consist of [^\n]*$/);
     // a required field no rule of the pod's reports still is
     expect(await refused(pod('  volumes: [{name: v, nfs: {path: /x}}]'))).toBe('The Pod "p" is invalid: spec.volumes[0].nfs.server: Required value');
+    // and what upstream does not check is taken: a sysctl's or an HTTP header's empty value, an iSCSI disk without lun
+    const taken = await s.kubectlWithInput(pod('  securityContext: {sysctls: [{name: net.core.somaxconn}]}\n'
+      + '  volumes: [{name: v, iscsi: {targetPortal: "10.0.0.1:3260", iqn: "iqn.2001-04.com.example:storage"}}]',
+    '{name: c, image: nginx, livenessProbe: {httpGet: {port: 80, httpHeaders: [{name: X-Empty}]}}}'), 'create', '--dry-run=server', '-f', '-');
+    expect([taken.code, taken.stderr]).toEqual([0, '']);
   });
 
   it('takes a negative grace period, as upstream does (it deletes such a pod after 1s)', async () => {

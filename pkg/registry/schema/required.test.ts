@@ -28,7 +28,7 @@ describe('missingRequired', () => {
     expect(missingRequired(index, { metadata: { name: 'e', labels: { a: 'b' } } }, event, { metadata: { name: 'e' } })).toEqual([]);
   });
 
-  it('requires nothing upstream accepts at its zero: an iSCSI lun, a ScaleIO secretRef', () => {
+  it('requires nothing upstream accepts at its zero: an iSCSI lun, a ScaleIO secretRef, a sysctl\'s or header\'s value', () => {
     const volumes = [
       { name: 'i', iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage' } },
       { name: 's', scaleIO: { gateway: 'https://gw', system: 'sys', volumeName: 'v' } },
@@ -38,6 +38,10 @@ describe('missingRequired', () => {
     expect(missingRequired(index, pod, POD)).toEqual(['spec.volumes[2].nfs.server']);
     const pv = { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv' }, spec: { iscsi: volumes[0]!.iscsi } };
     expect(missingRequired(index, pv, ref('io.k8s.api.core.v1.PersistentVolume'))).toEqual([]);
+    // a sysctl's value and an HTTP header's are never checked; a header without a name is probes.ts's to refuse
+    const probe = { httpGet: { port: 80, httpHeaders: [{ name: 'X-Empty', value: '' }, { value: 'v' }] } };
+    const checked = { ...pod, spec: { securityContext: { sysctls: [{ name: 'net.core.somaxconn' }] }, containers: [{ name: 'c', image: 'busybox', livenessProbe: probe }] } };
+    expect(missingRequired(index, checked, POD)).toEqual([]);
   });
 });
 

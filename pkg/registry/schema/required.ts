@@ -20,16 +20,22 @@ const COMPLETE = new Set([refTo('io.k8s.apiextensions-apiserver.pkg.apis.apiexte
 export const checkedByOwnValidation = (definition: string): boolean => definition.startsWith('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.');
 
 /**
- * Fields the schema requires whose Go zero upstream's validation accepts, so that leaving one out is no error: an
- * iSCSI source's lun (0 is a LUN: only 0-255 is checked) and a ScaleIO source's secretRef (validateScaleIOVolumeSource
- * and its PersistentVolume twin check gateway, system and volumeName alone). They get their zero values (`lun: 0`,
- * `secretRef: null`) as optional fields do.
+ * Fields the schema requires whose Go zero upstream's validation accepts, or refuses in words of its own elsewhere, so
+ * that leaving one out is never "Required value": an iSCSI source's lun (0 is a LUN: only 0-255 is checked), a ScaleIO
+ * source's secretRef (validateScaleIOVolumeSource and its PersistentVolume twin check gateway, system and volumeName
+ * alone), a sysctl's value (validateSysctls checks names only), an HTTP header's value (unchecked) and name (an empty
+ * one is "Invalid value" at httpHeaders, as probes.ts says), a Node taint's key and effect (said at metadata.taints, as
+ * strategies/nodes.ts says). They get their zero values (`lun: 0`, `secretRef: null`, `value: ""`) as optional fields
+ * do.
  */
 const ZERO_ACCEPTED: Record<string, readonly string[]> = {
   'io.k8s.api.core.v1.ISCSIVolumeSource': ['lun'],
   'io.k8s.api.core.v1.ISCSIPersistentVolumeSource': ['lun'],
   'io.k8s.api.core.v1.ScaleIOVolumeSource': ['secretRef'],
   'io.k8s.api.core.v1.ScaleIOPersistentVolumeSource': ['secretRef'],
+  'io.k8s.api.core.v1.Sysctl': ['value'],
+  'io.k8s.api.core.v1.HTTPHeader': ['name', 'value'],
+  'io.k8s.api.core.v1.Taint': ['key', 'effect'],
 };
 export const zeroAccepted = (definition: string | undefined, key: string): boolean =>
   definition !== undefined && (ZERO_ACCEPTED[definition]?.includes(key) ?? false);
