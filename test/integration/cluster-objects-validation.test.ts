@@ -28,6 +28,11 @@ describe('cluster object validation', () => {
     expectInvalid(await dryRun({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { pods: '-1' } } }), 'ResourceQuota', 'q', [
       'spec.hard[pods]: Invalid value: "-1": must be greater than or equal to 0',
     ]);
+    // a scope selector's requirement without scope or operator, in upstream's words alone (at the list's path)
+    const scoped = await dryRun({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { pods: '1' }, scopeSelector: { matchExpressions: [{}] } } });
+    expect([scoped.code, scoped.stderr]).toEqual([1, 'The ResourceQuota "q" is invalid: \n'
+      + '* spec.scopeSelector.matchExpressions.scopeName: Invalid value: "": unsupported scope\n'
+      + '* spec.scopeSelector.matchExpressions.operator: Invalid value: "": not a valid selector operator\n']);
     // a Container item's default and defaultRequest are defaulted from max and default first, as upstream does
     const q = (v: number): string => `resource.Quantity{i:resource.int64Amount{value:${v}, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"${v}", Format:"DecimalSI"}`;
     expectInvalid(await dryRun({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', min: { cpu: '2' }, max: { cpu: '1' } }] } }), 'LimitRange', 'lr', [

@@ -42,6 +42,9 @@ describe('missingRequired', () => {
     const probe = { httpGet: { port: 80, httpHeaders: [{ name: 'X-Empty', value: '' }, { value: 'v' }] } };
     const checked = { ...pod, spec: { securityContext: { sysctls: [{ name: 'net.core.somaxconn' }] }, containers: [{ name: 'c', image: 'busybox', livenessProbe: probe }] } };
     expect(missingRequired(index, checked, POD)).toEqual([]);
+    // a quota scope selector's requirement is refused by its own rules, at the list's path
+    const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { scopeSelector: { matchExpressions: [{}] } } };
+    expect(missingRequired(index, quota, ref('io.k8s.api.core.v1.ResourceQuota'))).toEqual([]);
   });
 });
 

@@ -25,8 +25,9 @@ export const checkedByOwnValidation = (definition: string): boolean => definitio
  * source's secretRef (validateScaleIOVolumeSource and its PersistentVolume twin check gateway, system and volumeName
  * alone), a sysctl's value (validateSysctls checks names only), an HTTP header's value (unchecked) and name (an empty
  * one is "Invalid value" at httpHeaders, as probes.ts says), a Node taint's key and effect (said at metadata.taints, as
- * strategies/nodes.ts says). They get their zero values (`lun: 0`, `secretRef: null`, `value: ""`) as optional fields
- * do.
+ * strategies/nodes.ts says), a quota scope selector's scopeName and operator (said at the list's path, without the
+ * index, as strategies/resourcequotas.ts says). They get their zero values (`lun: 0`, `secretRef: null`, `value: ""`)
+ * as optional fields do.
  */
 const ZERO_ACCEPTED: Record<string, readonly string[]> = {
   'io.k8s.api.core.v1.ISCSIVolumeSource': ['lun'],
@@ -36,6 +37,7 @@ const ZERO_ACCEPTED: Record<string, readonly string[]> = {
   'io.k8s.api.core.v1.Sysctl': ['value'],
   'io.k8s.api.core.v1.HTTPHeader': ['name', 'value'],
   'io.k8s.api.core.v1.Taint': ['key', 'effect'],
+  'io.k8s.api.core.v1.ScopedResourceSelectorRequirement': ['scopeName', 'operator'],
 };
 export const zeroAccepted = (definition: string | undefined, key: string): boolean =>
   definition !== undefined && (ZERO_ACCEPTED[definition]?.includes(key) ?? false);
