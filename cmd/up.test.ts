@@ -152,7 +152,7 @@ describe.skipIf(!existsSync(main))('mini-kube up (compiled)', () => {
     expect(await third.line()).toBe(`ready: export KUBECONFIG=${join(dir, 'admin.kubeconfig')}\n`);
     process.kill(-third.child.pid!, 'SIGINT');
     expect(await third.exited).toBe(0);
-  });
+  }, 90_000); // two whole control planes started, and one stopped by its children alone
 
   it('says which child died and where its log is, and exits 1', async () => {
     const blocker = createServer();

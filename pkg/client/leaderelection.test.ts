@@ -20,7 +20,7 @@ class MemoryLeases implements LeaseClient {
     this.lease = { ...structuredClone(l), metadata: { ...l.metadata, resourceVersion: String(++this.rv) } };
     return structuredClone(this.lease);
   }
-  async update(l: Lease): Promise<Lease> {
+  async update(l: Lease, _o?: { signal?: AbortSignal }): Promise<Lease> {
     if (this.down) throw new Error('connection refused');
     if (l.metadata?.resourceVersion !== this.lease?.metadata?.resourceVersion) throw conflict({ group: 'coordination.k8s.io', resource: 'leases' }, 'l', 'stale');
     this.lease = { ...structuredClone(l), metadata: { ...l.metadata, resourceVersion: String(++this.rv) } };
@@ -63,6 +63,29 @@ describe('LeaderElector', () => {
     acB.abort();
     await runB;
     expect(log).toEqual(['a sees a', 'a started', 'b sees a', 'a stopped', 'b sees b', 'b started', 'b stopped']);
+  });
+
+  it('releases on cancel though a renewal the stop cut off was written: the lease is read again first, as client-go does', async () => {
+    const clock = new FakeClock(1_000_000);
+    const leases = new MemoryLeases();
+    const a = candidate(leases, clock, 'a', []);
+    const ac = new AbortController();
+    const run = a.run(ac.signal);
+    await until(() => a.isLeader());
+    // the next renewal reaches the store, but its answer is still on its way when the candidate stops
+    const write = leases.update.bind(leases);
+    leases.update = async (l: Lease, o?: { signal?: AbortSignal }) => {
+      await write(l);
+      return new Promise<Lease>((_, reject) => o?.signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+    };
+    const before = leases.rv;
+    await clock.advance(2_000);
+    await until(() => leases.rv > before);
+    leases.update = write;
+    ac.abort();
+    await run;
+    expect(leases.lease!.spec).toMatchObject({ leaseDurationSeconds: 1 });
+    expect(leases.lease!.spec!.holderIdentity).toBeUndefined();
   });
 
   it('a leader that cannot renew within renewDeadline stops; another takes the expired lease', async () => {

@@ -70,7 +70,6 @@ export class LeaderElector {
   private observed?: LeaseSpec;
   private observedRaw = '';
   private observedTime = 0;
-  private observedRV?: string;
   private reportedLeader = '';
   private readonly clock: Clock;
   private readonly leaseDurationMs: number;
@@ -220,7 +219,6 @@ export class LeaderElector {
       this.observed = spec;
       this.observedTime = now;
     }
-    this.observedRV = lease.metadata?.resourceVersion;
     const holder = spec.holderIdentity ?? '';
     if (holder && holder !== this.reportedLeader) {
       this.reportedLeader = holder;
@@ -231,18 +229,28 @@ export class LeaderElector {
   /**
    * Gives the lease up (holder cleared, duration 1 s) if this candidate holds it; bounded by renewDeadline, the
    * timeout upstream's components give their leader-election client, so an unreachable apiserver cannot hold it.
+   * The lease is read first, as client-go's release does: a renewal cut off by the stop may still have been written,
+   * and the write made with the resourceVersion observed before it would be a conflict.
    */
   private async release(): Promise<void> {
-    if (!this.isLeader()) return;
-    const now = preciseNowOf(this.clock);
-    const spec: LeaseSpec = {
-      leaseDurationSeconds: 1, acquireTime: formatMicroTime(now), renewTime: formatMicroTime(now),
-      leaseTransitions: this.observed?.leaseTransitions ?? 0,
-    };
     const bound = deadline(this.clock, this.renewDeadlineMs);
     try {
+      let current: Lease;
+      try {
+        current = await this.c.leases.get(this.c.name, { signal: bound.signal });
+      } catch (err) {
+        if (isNotFound(err)) this.c.logger?.info({ lease: this.c.name }, 'lease lock not found');
+        else this.c.logger?.error({ err, lease: this.c.name }, 'error retrieving resource lock');
+        return;
+      }
+      if (!this.isLeader()) return;
+      const now = preciseNowOf(this.clock);
+      const spec: LeaseSpec = {
+        leaseDurationSeconds: 1, acquireTime: formatMicroTime(now), renewTime: formatMicroTime(now),
+        leaseTransitions: current.spec?.leaseTransitions ?? 0,
+      };
       const updated = await this.c.leases.update({
-        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.c.name, resourceVersion: this.observedRV }, spec,
+        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.c.name, resourceVersion: current.metadata?.resourceVersion }, spec,
       }, { signal: bound.signal });
       this.observe(updated, now);
       this.c.logger?.info({ lease: this.c.name }, 'released lease');
