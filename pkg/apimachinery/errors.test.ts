@@ -18,4 +18,11 @@ describe('StatusError', () => {
     expect(e.code).toBe(422);
     expect(e.message).toBe('Pod "p" is invalid: [spec.containers: Required value, metadata.name: Invalid value: "A": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters]');
   });
+
+  it('says a cause given twice once in its message, and keeps both causes, as upstream\'s ToAggregate', () => {
+    const twice = fieldCause('FieldValueInvalid', 'spec', 'Invalid value: "x": field is immutable');
+    const e = invalid('storage.k8s.io', 'VolumeAttachment', 'va', [twice, twice]);
+    expect(e.message).toBe('VolumeAttachment.storage.k8s.io "va" is invalid: spec: Invalid value: "x": field is immutable');
+    expect(e.details?.causes).toHaveLength(2);
+  });
 });

@@ -90,7 +90,8 @@ export const conflict = (gr: GroupResource, name: string, why: string): StatusEr
 export const invalid = (group: string, kind: string, name: string, causes: StatusCause[]): StatusError => {
   const list = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message ?? '')).filter(Boolean);
   const what = `${kind}${group ? `.${group}` : ''} "${name}" is invalid`;
-  const message = list.length === 0 ? what : list.length === 1 ? `${what}: ${list[0]}` : `${what}: [${list.join(', ')}]`;
+  // the causes all, the message each once (field.ErrorList's ToAggregate): a rule upstream runs twice says it twice
+  const message = list.length === 0 ? what : `${what}: ${aggregateMessage(list)}`;
   return new StatusError(422, 'Invalid', message, { name, group: group || undefined, kind, causes });
 };
 

@@ -1,6 +1,7 @@
-// ResourceQuotas, LimitRanges, PersistentVolumes, Nodes, RoleBindings, PriorityClasses, StorageClasses, Leases and
-// EndpointSlices are validated as kube-apiserver 1.32 validates them (pkg/registry/strategies/): the real kubectl shows
-// upstream's refusals for bad objects, and takes what its own generators and usual manifests make.
+// ResourceQuotas, LimitRanges, PersistentVolumes, Nodes, RoleBindings, PriorityClasses, StorageClasses, CSIDrivers,
+// VolumeAttachments, CSIStorageCapacities, Leases and EndpointSlices are validated as kube-apiserver 1.32 validates
+// them (pkg/registry/strategies/): the real kubectl shows upstream's refusals for bad objects, and takes what its own
+// generators and usual manifests make.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 
@@ -106,6 +107,26 @@ describe('cluster object validation', () => {
     ]);
   });
 
+  it('refuses bad storage topologies, CSI drivers and volume attachments', async () => {
+    expectInvalid(await dryRun({
+      apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'sc' }, provisioner: 'ebs.csi.aws.com',
+      allowedTopologies: [{ matchLabelExpressions: [{ key: 'topology.kubernetes.io/zone', values: [] }] }],
+    }), 'StorageClass', 'sc', ['allowedTopologies[0].matchLabelExpressions[0].values: Required value']);
+    expectInvalid(await dryRun({ apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'hostpath.csi.k8s.io' }, spec: { fsGroupPolicy: 'Always' } }), 'CSIDriver', 'hostpath.csi.k8s.io', [
+      'spec.fsGroupPolicy: Unsupported value: "Always": supported values: "File", "None", "ReadWriteOnceWithFSType"',
+    ]);
+    const va = await dryRun({
+      apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name: 'va' },
+      spec: { attacher: 'ebs.csi.aws.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv', inlineVolumeSpec: { accessModes: ['ReadWriteOnce'], csi: { driver: 'ebs.csi.aws.com', volumeHandle: 'vol-1' } } } },
+    });
+    expect([va.code, va.stderr]).toEqual([1, 'The VolumeAttachment "va" is invalid: spec.source: Forbidden: must specify exactly one of inlineVolumeSpec and persistentVolumeName\n']);
+    // a capacity without class is upstream's "Invalid value" alone, never the schema's "Required value"
+    const capacity = await dryRun({ apiVersion: 'storage.k8s.io/v1', kind: 'CSIStorageCapacity', metadata: { name: 'c', namespace: 'default' }, capacity: '1Gi' });
+    expect([capacity.code, capacity.stderr]).toEqual([1, 'The CSIStorageCapacity "c" is invalid: storageClassName: Invalid value: "": a lowercase RFC 1123 subdomain must consist of '
+      + "lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+      + "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')\n"]);
+  });
+
   it('takes what kubectl generates and usual manifests', async () => {
     for (const args of [['quota', 'q', '--hard=pods=2,requests.cpu=1,limits.memory=2Gi'], ['priorityclass', 'p', '--value=100'], ['priorityclass', 'p2', '--value=10', '--preemption-policy=Never']]) {
       const r = await s.kubectlWithInput('', 'create', ...args, '--dry-run=server');
@@ -118,6 +139,7 @@ describe('cluster object validation', () => {
       { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'sc' }, provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'WaitForFirstConsumer' },
       { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } },
       { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'es' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.1.2.3'] }], ports: [{ name: 'http', port: 80 }] },
+      { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'hostpath.csi.k8s.io' }, spec: { attachRequired: false, podInfoOnMount: true, volumeLifecycleModes: ['Persistent', 'Ephemeral'] } },
     ]) {
       const r = await dryRun(obj);
       expect(r.stderr).toBe('');

@@ -149,7 +149,13 @@ describe('update rules', () => {
     const c = { ...ctx, namespace: undefined };
     const patch = (spec: Record<string, unknown>) => update(nodes, c, patchBuilder(nodes, c, 'n', 'strategic', { spec }, false));
     expect((await patch({ podCIDR: '10.244.0.0/24', podCIDRs: ['10.244.0.0/24'] })).object.spec?.podCIDRs).toEqual(['10.244.0.0/24']);
+    // podCIDRs merges as a set (the patch's item first, as normalizeElementOrder places it): two IPv4 ranges, which
+    // ValidateNode refuses too, before the update's own rule
     await expect(patch({ podCIDR: '10.244.3.0/24', podCIDRs: ['10.244.3.0/24'] })).rejects.toMatchObject({
+      code: 422, message: 'Node "n" is invalid: [spec.podCIDRs: Invalid value: []string{"10.244.3.0/24", "10.244.0.0/24"}: may specify no more than one CIDR for each IP family, '
+        + 'spec.podCIDRs: Forbidden: node updates may not change podCIDR except from "" to valid]',
+    });
+    await expect(update(nodes, c, patchBuilder(nodes, c, 'n', 'merge', { spec: { podCIDR: '10.244.3.0/24', podCIDRs: ['10.244.3.0/24'] } }, false))).rejects.toMatchObject({
       code: 422, message: 'Node "n" is invalid: spec.podCIDRs: Forbidden: node updates may not change podCIDR except from "" to valid',
     });
     expect((await patch({ providerID: 'kind://n' })).object.spec?.providerID).toBe('kind://n');

@@ -26,8 +26,8 @@ export const checkedByOwnValidation = (definition: string): boolean => definitio
  * alone), a sysctl's value (validateSysctls checks names only), an HTTP header's value (unchecked) and name (an empty
  * one is "Invalid value" at httpHeaders, as probes.ts says), a Node taint's key and effect (said at metadata.taints, as
  * strategies/nodes.ts says), a quota scope selector's scopeName and operator (said at the list's path, without the
- * index, as strategies/resourcequotas.ts says). They get their zero values (`lun: 0`, `secretRef: null`, `value: ""`)
- * as optional fields do.
+ * index, as strategies/resourcequotas.ts says), a CSIDriver token request's audience (empty is the apiserver's own).
+ * They get their zero values (`lun: 0`, `secretRef: null`, `value: ""`) as optional fields do.
  */
 const ZERO_ACCEPTED: Record<string, readonly string[]> = {
   'io.k8s.api.core.v1.ISCSIVolumeSource': ['lun'],
@@ -38,6 +38,7 @@ const ZERO_ACCEPTED: Record<string, readonly string[]> = {
   'io.k8s.api.core.v1.HTTPHeader': ['name', 'value'],
   'io.k8s.api.core.v1.Taint': ['key', 'effect'],
   'io.k8s.api.core.v1.ScopedResourceSelectorRequirement': ['scopeName', 'operator'],
+  'io.k8s.api.storage.v1.TokenRequest': ['audience'],
 };
 export const zeroAccepted = (definition: string | undefined, key: string): boolean =>
   definition !== undefined && (ZERO_ACCEPTED[definition]?.includes(key) ?? false);

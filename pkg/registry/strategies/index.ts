@@ -1,7 +1,7 @@
 // Which strategy each built-in resource gets. Kinds not listed use the generic behaviour, with
 // metadata.generation for the kinds that have a spec a controller reconciles.
 import type { ResourceType } from '../../../api/types.js';
-import { RESET_OBJECT_META_FOR_STATUS, type Strategy } from '../strategy.js';
+import type { Strategy } from '../strategy.js';
 import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from './admission-policies.js';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admission-webhooks.js';
 import { apiServiceStrategy } from './apiservices.js';
@@ -11,6 +11,9 @@ import { flowSchemaStrategy, priorityLevelStrategy } from './flowcontrol.js';
 import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.js';
 import { configMapStrategy } from './configmaps.js';
 import { cronJobStrategy } from './cronjobs.js';
+import { csiDriverStrategy } from './csidrivers.js';
+import { csiNodeStrategy } from './csinodes.js';
+import { csiStorageCapacityStrategy } from './csistoragecapacities.js';
 import { daemonSetStrategy } from './daemonsets.js';
 import { deploymentStrategy } from './deployments.js';
 import { jobStrategy } from './jobs.js';
@@ -39,6 +42,7 @@ import { replicaSetStrategy } from './replicasets.js';
 import { replicationControllerStrategy } from './replicationcontrollers.js';
 import { secretStrategy } from './secrets.js';
 import { statefulSetStrategy } from './statefulsets.js';
+import { volumeAttachmentStrategy } from './volumeattachments.js';
 
 /** Kinds whose metadata.generation tracks spec changes (upstream strategies that bump it). */
 const GENERATION = new Set([
@@ -102,7 +106,10 @@ const SPECIFIC: Record<string, Strategy> = {
   'batch/jobs': jobStrategy,
   'batch/cronjobs': cronJobStrategy,
   'apps/deployments': { ...deploymentStrategy, statusKeepsMetadata: ['labels'] },
-  'storage.k8s.io/volumeattachments': { statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS },
+  'storage.k8s.io/volumeattachments': volumeAttachmentStrategy,
+  'storage.k8s.io/csidrivers': csiDriverStrategy,
+  'storage.k8s.io/csinodes': csiNodeStrategy,
+  'storage.k8s.io/csistoragecapacities': csiStorageCapacityStrategy,
   'apps/replicasets': replicaSetStrategy,
   'apps/daemonsets': daemonSetStrategy,
   'apps/statefulsets': statefulSetStrategy,

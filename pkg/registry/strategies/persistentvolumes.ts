@@ -10,7 +10,9 @@
 // validate*PersistentVolumeSource, or the pod volume's where upstream shares it: a GCE disk's errors at
 // `spec.persistentDisk`, as upstream has them; local needs node affinity), a storage class that is a DNS
 // subdomain, a known volume mode that never changes. On updates the volume source is immutable (but for a CSI
-// controllerExpandSecretRef added where there was none), as is node affinity once set.
+// controllerExpandSecretRef added where there was none), as is node affinity once set. The spec's rules also check a
+// VolumeAttachment's inline spec (upstream's validateInlinePersistentVolumeSpec); the CSI driver-name check
+// (ValidateCSIDriverName) is shared with CSINodes and VolumeAttachments.
 import { posix } from 'node:path';
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
@@ -113,12 +115,16 @@ function checkAzureFilePV(causes: StatusCause[], s: KubeObject, path: string): v
   if (s.secretNamespace === '') causes.push(required(`${path}.secretNamespace`));
 }
 
-/** validateCSIPersistentVolumeSource (with ValidateCSIDriverName). */
+/** Core's ValidateCSIDriverName: given, at most 63 characters, a DNS subdomain once lower-cased (a CSIDriver's, a CSINode driver's and a VolumeAttachment attacher's too). */
+export function checkCSIDriverName(causes: StatusCause[], driver: string, path: string): void {
+  if (!driver) causes.push(required(path));
+  if (driver.length > 63) causes.push(tooLong(path, 63));
+  for (const m of isDNS1123Subdomain(driver.toLowerCase())) causes.push(invalidValue(path, driver, m));
+}
+
+/** validateCSIPersistentVolumeSource. */
 function checkCSI(causes: StatusCause[], s: KubeObject, path: string): void {
-  const driver = str(s.driver);
-  if (!driver) causes.push(required(`${path}.driver`));
-  if (driver.length > 63) causes.push(tooLong(`${path}.driver`, 63));
-  for (const m of isDNS1123Subdomain(driver.toLowerCase())) causes.push(invalidValue(`${path}.driver`, driver, m));
+  checkCSIDriverName(causes, str(s.driver), `${path}.driver`);
   if (!str(s.volumeHandle)) causes.push(required(`${path}.volumeHandle`));
   for (const ref of CSI_SECRET_REFS) if (isObj(s[ref])) checkSecretRef(causes, s[ref], `${path}.${ref}`);
 }
@@ -127,8 +133,8 @@ function checkCSI(causes: StatusCause[], s: KubeObject, path: string): void {
 type SourceCheck = (causes: StatusCause[], s: KubeObject, path: string, pvName: string) => void;
 const SOURCE_CHECKS: Record<string, SourceCheck> = {
   hostPath: checkHostPath,
-  // upstream checks it at spec.persistentDisk
-  gcePersistentDisk: (causes, s) => checkGCEPersistentDisk(causes, s, 'spec.persistentDisk'),
+  // upstream checks it at <spec>.persistentDisk
+  gcePersistentDisk: (causes, s, path) => checkGCEPersistentDisk(causes, s, path.replace(/gcePersistentDisk$/, 'persistentDisk')),
   awsElasticBlockStore: (causes, s, path) => checkAWSElasticBlockStore(causes, s, path, requireField),
   glusterfs: checkGlusterfsPV,
   flocker: checkFlocker,
@@ -157,44 +163,64 @@ const SOURCE_CHECKS: Record<string, SourceCheck> = {
   csi: checkCSI,
 };
 
+/** Where a spec is checked: a PersistentVolume's at `spec`, a VolumeAttachment's inline one at its own path (`inline`). */
+export interface PersistentVolumeSpecContext {
+  path?: string;
+  /** upstream's validateInlinePersistentVolumeSpec: a CSI source alone, no capacity, claim, class or node affinity. */
+  inline?: boolean;
+}
+
+const INLINE_FORBIDDEN = 'may not be specified in the context of inline volumes';
+
 /** ValidatePersistentVolumeSpec of the volume named `name` (its iSCSI source's portal is checked with the name). */
-export function validatePersistentVolumeSpec(specValue: unknown, name = ''): StatusCause[] {
+export function validatePersistentVolumeSpec(specValue: unknown, name = '', { path = 'spec', inline = false }: PersistentVolumeSpecContext = {}): StatusCause[] {
   const spec = isObj(specValue) ? specValue : {};
   const causes: StatusCause[] = [];
+  const capacity = isObj(spec.capacity) ? spec.capacity : undefined;
+  const names = capacity ? Object.keys(capacity) : [];
+  if (inline) {
+    if (spec.claimRef != null) causes.push(forbidden(`${path}.claimRef`, INLINE_FORBIDDEN));
+    if (names.length !== 0) causes.push(forbidden(`${path}.capacity`, INLINE_FORBIDDEN));
+    if (!isObj(spec.csi)) causes.push(required(`${path}.csi`, 'has to be specified in the context of inline volumes'));
+  }
   const modes = list(spec.accessModes);
-  if (modes.length === 0) causes.push(required('spec.accessModes'));
+  if (modes.length === 0) causes.push(required(`${path}.accessModes`));
   let oncePod = false;
   let others = false;
   for (const mode of modes) {
-    if (!ACCESS_MODES.includes(mode as string)) causes.push(notSupported('spec.accessModes', mode, ACCESS_MODES));
+    if (!ACCESS_MODES.includes(mode as string)) causes.push(notSupported(`${path}.accessModes`, mode, ACCESS_MODES));
     if (mode === 'ReadWriteOncePod') oncePod = true;
     else if (ACCESS_MODES.includes(mode as string)) others = true;
   }
-  if (oncePod && others) causes.push(forbidden('spec.accessModes', 'may not use ReadWriteOncePod with other access modes'));
+  if (oncePod && others) causes.push(forbidden(`${path}.accessModes`, 'may not use ReadWriteOncePod with other access modes'));
 
-  const capacity = isObj(spec.capacity) ? spec.capacity : undefined;
-  const names = capacity ? Object.keys(capacity) : [];
-  if (names.length === 0) causes.push(required('spec.capacity'));
-  if (!capacity || !Object.hasOwn(capacity, 'storage') || names.length > 1) {
-    causes.push(notSupportedRendered('spec.capacity', goResourceList(spec.capacity), ['storage']));
-  }
-  for (const name of names) {
-    const q = quantityOf(capacity![name]);
-    if (!q) continue;
-    const at = `spec.capacity[${name}]`;
-    const value = quantityValue(q);
-    if (value < 0) causes.push(invalidValue(at, value, 'must be a valid resource quantity'));
-    if (compareQuantity(q, ZERO) <= 0) causes.push(invalidValue(at, formatQuantity(q), 'must be greater than zero'));
+  if (!inline) {
+    if (names.length === 0) causes.push(required(`${path}.capacity`));
+    if (!capacity || !Object.hasOwn(capacity, 'storage') || names.length > 1) {
+      causes.push(notSupportedRendered(`${path}.capacity`, goResourceList(spec.capacity), ['storage']));
+    }
+    for (const name of names) {
+      const q = quantityOf(capacity![name]);
+      if (!q) continue;
+      const at = `${path}.capacity[${name}]`;
+      const value = quantityValue(q);
+      if (value < 0) causes.push(invalidValue(at, value, 'must be a valid resource quantity'));
+      if (compareQuantity(q, ZERO) <= 0) causes.push(invalidValue(at, formatQuantity(q), 'must be greater than zero'));
+    }
   }
 
   const reclaim = str(spec.persistentVolumeReclaimPolicy);
-  if (reclaim && !RECLAIM_POLICIES.includes(reclaim)) causes.push(notSupported('spec.persistentVolumeReclaimPolicy', reclaim, RECLAIM_POLICIES));
+  if (reclaim && inline && reclaim !== 'Retain') causes.push(forbidden(`${path}.persistentVolumeReclaimPolicy`, 'may only be Retain in the context of inline volumes'));
+  else if (reclaim && !inline && !RECLAIM_POLICIES.includes(reclaim)) causes.push(notSupported(`${path}.persistentVolumeReclaimPolicy`, reclaim, RECLAIM_POLICIES));
 
   let nodeAffinity = false;
   if (isObj(spec.nodeAffinity)) {
-    nodeAffinity = true;
-    if (isObj(spec.nodeAffinity.required)) checkNodeSelector(causes, spec.nodeAffinity.required, 'spec.nodeAffinity.required');
-    else causes.push(required('spec.nodeAffinity.required', 'must specify required node constraints'));
+    if (inline) causes.push(forbidden(`${path}.nodeAffinity`, INLINE_FORBIDDEN));
+    else {
+      nodeAffinity = true;
+      if (isObj(spec.nodeAffinity.required)) checkNodeSelector(causes, spec.nodeAffinity.required, `${path}.nodeAffinity.required`);
+      else causes.push(required(`${path}.nodeAffinity.required`, 'must specify required node constraints'));
+    }
   }
 
   let sources = 0;
@@ -202,23 +228,27 @@ export function validatePersistentVolumeSpec(specValue: unknown, name = ''): Sta
     const source: unknown = spec[key];
     if (!isObj(source)) continue;
     if (sources > 0 && refusedAt !== '') {
-      causes.push(forbidden(`spec.${refusedAt}`, MORE_THAN_ONE));
+      causes.push(forbidden(`${path}.${refusedAt}`, MORE_THAN_ONE));
       continue;
     }
     sources++;
-    SOURCE_CHECKS[key]!(causes, source, `spec.${key}`, name);
-    if (key === 'local' && !nodeAffinity) causes.push(required('spec.nodeAffinity', 'Local volume requires node affinity'));
+    SOURCE_CHECKS[key]!(causes, source, `${path}.${key}`, name);
+    if (key === 'local' && !nodeAffinity) causes.push(required(`${path}.nodeAffinity`, 'Local volume requires node affinity'));
   }
-  if (sources === 0) causes.push(required('spec', 'must specify a volume type'));
+  if (sources === 0) causes.push(required(path, 'must specify a volume type'));
 
   const hostPath = isObj(spec.hostPath) ? str(spec.hostPath.path) : '';
   if (hostPath.startsWith('/') && posix.normalize(hostPath).replace(/\/+$/, '') === '' && reclaim === 'Recycle') {
-    causes.push(forbidden('spec.persistentVolumeReclaimPolicy', "may not be 'recycle' for a hostPath mount of '/'"));
+    causes.push(forbidden(`${path}.persistentVolumeReclaimPolicy`, "may not be 'recycle' for a hostPath mount of '/'"));
   }
   const className = str(spec.storageClassName);
-  if (className) for (const m of isDNS1123Subdomain(className)) causes.push(invalidValue('spec.storageClassName', className, m));
+  if (className && inline) causes.push(forbidden(`${path}.storageClassName`, INLINE_FORBIDDEN));
+  else if (className) for (const m of isDNS1123Subdomain(className)) causes.push(invalidValue(`${path}.storageClassName`, className, m));
   const mode = spec.volumeMode;
-  if (mode !== undefined && mode !== null && !VOLUME_MODES.includes(mode)) causes.push(notSupported('spec.volumeMode', mode, VOLUME_MODES));
+  if (mode !== undefined && mode !== null) {
+    if (inline && mode !== 'Filesystem') causes.push(forbidden(`${path}.volumeMode`, 'may not specify volumeMode other than Filesystem in the context of inline volumes'));
+    else if (!inline && !VOLUME_MODES.includes(mode)) causes.push(notSupported(`${path}.volumeMode`, mode, VOLUME_MODES));
+  }
   return causes;
 }
 

@@ -23,7 +23,8 @@ const DEPRECATED_NODE_LABELS: Readonly<Record<string, string>> = {
   'node-role.kubernetes.io/master': 'use "node-role.kubernetes.io/control-plane" instead',
 };
 
-const nodeLabelDeprecation = (key: string): string | undefined => (Object.hasOwn(DEPRECATED_NODE_LABELS, key) ? DEPRECATED_NODE_LABELS[key] : undefined);
+/** pkg/api/node's GetNodeLabelDeprecatedMessage: why the node label `key` is deprecated, or undefined. */
+export const nodeLabelDeprecation = (key: string): string | undefined => (Object.hasOwn(DEPRECATED_NODE_LABELS, key) ? DEPRECATED_NODE_LABELS[key] : undefined);
 
 const DEPRECATED_ANNOTATIONS: readonly [string, string][] = [
   ['scheduler.alpha.kubernetes.io/critical-pod', 'non-functional in v1.16+; use the "priorityClassName" field instead'],
