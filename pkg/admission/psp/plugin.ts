@@ -10,7 +10,7 @@ import type { AdmissionDeps } from '../deps.js';
 import { admissionForbidden } from '../errors.js';
 import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from '../interface.js';
 import { isPodCreateOrUpdate } from '../pod-helpers.js';
-import { deepEqual } from './equal.js';
+import { deepEqual } from '../../apimachinery/semantic-equal.js';
 import { newProvider, type Provider } from './provider.js';
 
 export const VALIDATED_PSP_ANNOTATION = 'kubernetes.io/psp';

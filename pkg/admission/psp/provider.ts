@@ -6,7 +6,7 @@ import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { forbidden, invalidValue } from '../../apimachinery/field.js';
 import { containersWithPath, type Container } from '../pod-helpers.js';
-import { deepEqual } from './equal.js';
+import { deepEqual } from '../../apimachinery/semantic-equal.js';
 import { profileStrategies } from './profiles.js';
 import {
   capabilitiesStrategy, groupStrategy, seLinuxStrategy, userStrategy, type Capabilities, type GroupStrategy, type IdRange, type SELinuxOptions,

@@ -8,7 +8,7 @@ import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, invalidValue, required } from '../../apimachinery/field.js';
 import { isQualifiedName } from '../../apimachinery/names.js';
-import { deepEqual } from '../../admission/psp/equal.js';
+import { deepEqual } from '../../apimachinery/semantic-equal.js';
 import type { Strategy } from '../strategy.js';
 import { isObj, list, str } from '../validation/field-checks.js';
 import { goPointer, goQuote, goStringSlice, goStruct, invalidRendered } from '../validation/go-values.js';

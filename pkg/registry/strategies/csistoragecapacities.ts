@@ -10,7 +10,7 @@ import { invalidValue } from '../../apimachinery/field.js';
 import { type LabelSelector, validateLabelSelector } from '../../apimachinery/labels.js';
 import { isDNS1123Subdomain } from '../../apimachinery/names.js';
 import { formatQuantity } from '../../apimachinery/quantity.js';
-import { deepEqual } from '../../admission/psp/equal.js';
+import { deepEqual } from '../../apimachinery/semantic-equal.js';
 import type { Strategy } from '../strategy.js';
 import { asObj, str } from '../validation/field-checks.js';
 import { goLabelSelector, invalidRendered } from '../validation/go-values.js';

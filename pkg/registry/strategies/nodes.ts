@@ -5,7 +5,7 @@
 import { podCidrsOf } from '../../../api/core/v1/node-pod-cidrs.js';
 import type { KubeObject } from '../../../api/types.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
-import { forbidden, internalError, invalidValue, notSupported, required } from '../../apimachinery/field.js';
+import { duplicate, forbidden, internalError, invalidValue, notSupported, required } from '../../apimachinery/field.js';
 import { isValidLabelValue } from '../../apimachinery/names.js';
 import { validateLabelName } from '../../apimachinery/objectmeta.js';
 import type { Strategy } from '../strategy.js';
@@ -58,7 +58,7 @@ function validatePodCidrs(cidrs: string[]): StatusCause[] {
   if (!dualStack || cidrs.length > 2) causes.push(invalidValue(at, cidrs, 'may specify no more than one CIDR for each IP family'));
   const seen = new Set<string>();
   cidrs.forEach((c, i) => {
-    if (seen.has(c)) causes.push(fieldCause('FieldValueDuplicate', `${at}[${i}]`, `Duplicate value: ${goQuote(c)}`));
+    if (seen.has(c)) causes.push(duplicate(`${at}[${i}]`, c));
     seen.add(c);
   });
   return causes;

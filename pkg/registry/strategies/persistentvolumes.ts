@@ -130,8 +130,8 @@ function checkCSI(causes: StatusCause[], s: KubeObject, path: string): void {
 }
 
 /** Each source's own rules: the source, where it is checked, the volume's name. */
-type SourceCheck = (causes: StatusCause[], s: KubeObject, path: string, pvName: string) => void;
-const SOURCE_CHECKS: Record<string, SourceCheck> = {
+type PersistentVolumeSourceCheck = (causes: StatusCause[], s: KubeObject, path: string, pvName: string) => void;
+const SOURCE_CHECKS: Record<string, PersistentVolumeSourceCheck> = {
   hostPath: checkHostPath,
   // upstream checks it at <spec>.persistentDisk
   gcePersistentDisk: (causes, s, path) => checkGCEPersistentDisk(causes, s, path.replace(/gcePersistentDisk$/, 'persistentDisk')),

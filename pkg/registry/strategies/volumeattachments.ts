@@ -11,7 +11,7 @@ import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { forbidden, invalidValue, required, tooLong } from '../../apimachinery/field.js';
 import { isDNS1123Subdomain } from '../../apimachinery/names.js';
-import { deepEqual } from '../../admission/psp/equal.js';
+import { deepEqual } from '../../apimachinery/semantic-equal.js';
 import { RESET_OBJECT_META_FOR_STATUS, type Strategy } from '../strategy.js';
 import { isObj, str } from '../validation/field-checks.js';
 import { goPointer, goQuote, goStruct, invalidRendered } from '../validation/go-values.js';
