@@ -144,6 +144,23 @@ describe('PodSyncer', () => {
     expect(syncer.status(rec).phase).toBe('Running');
   });
 
+  it('starts a crash-looping container at once when the spec gives it a new image, whose back-off starts over at 10 s (per name and image, as upstream\'s container hash)', async () => {
+    const { syncer, clock } = setup();
+    const rec = record({}, { 'fake.mini-kube.io/exit-code.c': '1', 'fake.mini-kube.io/run-ms.c': '0' });
+    await syncer.sync(rec);
+    await clock.advance(1);
+    await syncer.sync(rec); // the first restart is immediate
+    await clock.advance(1);
+    await syncer.sync(rec);
+    expect(cs(syncer.status(rec)).state.waiting.reason).toBe('CrashLoopBackOff');
+    rec.pod = { ...rec.pod, spec: { ...rec.pod.spec, containers: [{ name: 'c', image: 'nginx:1.28' }] } };
+    await syncer.sync(rec);
+    expect(cs(syncer.status(rec))).toMatchObject({ restartCount: 2, image: 'docker.io/library/nginx:1.28' });
+    await clock.advance(1);
+    await syncer.sync(rec); // the new image's back-off starts at 10 s, not at the old one's 20 s
+    expect(cs(syncer.status(rec)).state.waiting.message).toMatch(/^back-off 10s /);
+  });
+
   it('OnFailure: a container that succeeds is not restarted and the pod Succeeds', async () => {
     const { syncer, clock } = setup();
     const rec = record({ restartPolicy: 'OnFailure' }, { 'fake.mini-kube.io/exit-code.c': '0', 'fake.mini-kube.io/run-ms.c': '5' });

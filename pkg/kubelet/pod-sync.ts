@@ -552,7 +552,8 @@ export class PodSyncer {
   private async restart(
     rec: PodRecord, sandboxId: string, c: SpecContainer, latest: ContainerStatus, signal?: AbortSignal, seen = this.o.runtime.listContainers(rec.uid),
   ): Promise<void> {
-    const key = `${rec.uid}/${c.name}`;
+    // upstream's GetStableKey holds the container's hash, of its name and image: a new image starts with no back-off
+    const key = `${rec.uid}/${c.name}/${c.image}`;
     const exited = seen.filter((x) => x.name === c.name && x.state === 'exited').sort((a, b) => b.attempt - a.attempt || b.createdAt - a.createdAt)[0];
     const finishedAt = exited?.finishedAt ?? this.o.clock.now();
     if (exited && this.backoffs.isInBackOffSince(key, finishedAt)) {
