@@ -70,6 +70,20 @@ describe('a container the runtime no longer has (upstream convertToAPIContainerS
   });
 });
 
+describe('a waiting reason of the kubelet (upstream\'s reason cache)', () => {
+  const crashLooping = new Map([['c', { reason: 'CrashLoopBackOff', message: 'back-off 10s restarting failed container=c pod=p_ns(u1)', attempt: 0 }]]);
+
+  it('is the state of a container that is to start again, its exited attempt the last state', () => {
+    const st = generatePodStatus(podOf({}), view({ containers: [exited('c', 1)], waiting: crashLooping }), NOW, {});
+    expect(statusOf(st, 'c')).toMatchObject({ state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { exitCode: 1, reason: 'Error' } } });
+  });
+
+  it('is not shown once the pod is being deleted, which restarts nothing: the container is terminated as the runtime has it', () => {
+    const st = generatePodStatus(podOf({}, true), view({ containers: [exited('c', 1)], waiting: crashLooping }), NOW, {});
+    expect(statusOf(st, 'c')).toMatchObject({ state: { terminated: { exitCode: 1, reason: 'Error' } }, lastState: {} });
+  });
+});
+
 describe('a finished pod\'s containers with no terminal record (upstream status manager\'s TerminatePod)', () => {
   it('are Terminated ContainerStatusUnknown, 137, "was terminated"; those on record keep theirs; the pod Failed', () => {
     const pod = podOf({ containers: [{ name: 'a', image: 'nginx:1.27' }, { name: 'b', image: 'nginx:1.27' }] }, true);

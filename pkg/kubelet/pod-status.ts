@@ -111,8 +111,9 @@ const containerStatus = (
   const { latest, previous } = attemptsOf(view.containers, spec.name);
   const w = view.waiting.get(spec.name);
   // as upstream's reason cache, a reason holds while the container is to start again: over the attempt it was set for
-  // once that has exited, or is left created (its start failed)
-  const waitingNow = w && (latest ? w.attempt === latest.attempt && (latest.state === 'exited' || latest.state === 'created') : true);
+  // once that has exited, or is left created (its start failed); never in a pod being deleted, which restarts nothing
+  // (ShouldContainerBeRestarted), so that its containers show what the runtime has
+  const waitingNow = !deleted && w && (latest ? w.attempt === latest.attempt && (latest.state === 'exited' || latest.state === 'created') : true);
   if (!latest && !waitingNow && old?.state?.terminated) return old;
   let state: Record<string, unknown>;
   let lastState: Record<string, unknown> = previous && previous.state === 'exited' ? terminatedState(previous, view.runtimeName) : {};
