@@ -522,6 +522,25 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await admin.pods('default').delete('execd', { gracePeriodSeconds: 0 });
   });
 
+  it('an exec lives no longer than its container: when the container exits, what runs in it is killed (137), streaming or not', async () => {
+    const created = await createBound(admin, pod('exec-ends', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sleep', '60'] }] } }), NODE);
+    await phase('exec-ends', 'Running');
+    const id = runtime.listContainers(created.metadata!.uid!).find((c) => c.state === 'running')!.id;
+    const session = await runtime.exec(id, ['sleep', '300'], { stdin: false, tty: false });
+    session.stdout.resume();
+    session.stderr?.resume();
+    const file = join(rootDir, 'exec-ends.pid');
+    const sync = runtime.execSync(id, ['sh', '-c', `echo $$ > ${file}; exec sleep 300`]);
+    await eventually(async () => (await readFile(file, 'utf8').catch(() => '')).trim() !== '', 10_000, 'the exec running');
+    const t0 = Date.now();
+    await runtime.stopContainer(id, 0);
+    expect(await session.exited).toBe(137);
+    expect((await sync).exitCode).not.toBe(0); // killed, as a probe's exec on its timeout
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    await expect(runtime.exec(id, ['true'], { stdin: false, tty: false })).rejects.toThrow(/not running/);
+    await admin.pods('default').delete('exec-ends', { gracePeriodSeconds: 0 });
+  });
+
   it('kills a container that ignores SIGTERM after the grace period', async () => {
     await createBound(admin, pod('stubborn', {
       spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'trap "" TERM; while true; do sleep 0.1; done'] }] },

@@ -67,6 +67,8 @@ interface ProcContainer extends ContainerStatus, ContainerRecord {
   hub?: AttachHub;
   /** The most CPU time reported, which the next report never goes below (a counter, as a cgroup's). */
   cpuNs?: number;
+  /** Kills each exec still running in the container. */
+  execs?: Set<() => void>;
 }
 
 /** `mini-kube container-shim` of this package: the bundle next to this chunk, or dist/bin from the compiled tree or the sources. */
@@ -379,6 +381,8 @@ export class ProcessRuntime implements Runtime {
 
   private exitedWith(c: ProcContainer, exit: ShimExit): void {
     c.hub?.end();
+    for (const kill of c.execs ?? []) kill();
+    c.execs?.clear();
     if (exit.startError !== undefined) {
       // never started: containerd's zero start time, which the kubelet reports as the epoch (1970-01-01T00:00:00Z)
       Object.assign(c, { state: 'exited', exitCode: 128, reason: 'StartError', message: exit.startError, finishedAt: exit.finishedAt, startedAt: 0 });
@@ -430,14 +434,31 @@ export class ProcessRuntime implements Runtime {
     if (c.state !== 'running') throw new Error(`rpc error: code = Unknown desc = failed to exec in container: container is in CONTAINER_${c.state.toUpperCase()} state`);
     let run: { argv: string[]; env: Record<string, string> };
     try { run = await this.execArgv(c, cmd); } catch (err) { return { stdout: '', stderr: (err as Error).message, exitCode: 126 }; }
-    return execToEnd(run.argv, { cwd: hostCwd(c), env: run.env, timeoutSeconds, signal });
+    const ended = new AbortController();
+    const result = execToEnd(run.argv, { cwd: hostCwd(c), env: run.env, timeoutSeconds, signal: signal ? AbortSignal.any([signal, ended.signal]) : ended.signal });
+    this.endsWithContainer(c, () => ended.abort(), result);
+    return result;
   }
 
   async exec(id: string, cmd: string[], o: StreamingOptions): Promise<StreamingSession> {
     const c = this.mustGet(id);
     if (c.state !== 'running') throw new Error(`container ${id} is not running`);
     const { argv, env } = await this.execArgv(c, cmd, o.tty === true && PTY_AVAILABLE);
-    return execStreaming(argv, env, hostCwd(c), o);
+    const session = await execStreaming(argv, env, hostCwd(c), o);
+    this.endsWithContainer(c, () => session.close(), session.exited);
+    return session;
+  }
+
+  /**
+   * An exec lives no longer than its container: its processes are killed when the container exits, as the kernel
+   * kills what is left in a PID namespace whose init has exited (runc kills what is left in the container's cgroup
+   * when the namespace is shared). Its client sees exit code 137.
+   */
+  private endsWithContainer(c: ProcContainer, kill: () => void, done: Promise<unknown>): void {
+    if (c.state !== 'running') { kill(); return; }
+    (c.execs ??= new Set()).add(kill);
+    const forget = (): void => { c.execs?.delete(kill); };
+    done.then(forget, forget);
   }
 
   attach(id: string, o: StreamingOptions): Promise<StreamingSession> {
