@@ -158,6 +158,7 @@ export async function startEndpointSliceController(ctx: ClusterControllerContext
         client, signal: ctx.signal, service: name, namespace, labels, existing,
         wanted: wanted.map((d) => ({ addressType: 'IPv4', endpoints: d.endpoints, ports: d.ports })),
         owner: { apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata!.uid!, controller: true, blockOwnerDeletion: true },
+        ownerDeleting: !!svc.metadata?.deletionTimestamp,
         tracker,
         annotate: (current) => withTriggerTime(current, triggerTime),
       });

@@ -156,6 +156,7 @@ export async function startEndpointSliceMirroringController(ctx: ClusterControll
       labels: { ...(ep.metadata?.labels ?? {}), [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: MIRRORING_MANAGED_BY },
       wanted,
       owner: { apiVersion: 'v1', kind: 'Endpoints', name, uid: ep.metadata!.uid!, controller: true, blockOwnerDeletion: true },
+      ownerDeleting: !!ep.metadata?.deletionTimestamp,
       tracker,
       annotate: () => annotations,
       // upstream compares a mirrored slice's annotations with the Endpoints' too

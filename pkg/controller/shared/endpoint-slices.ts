@@ -33,6 +33,8 @@ export interface SliceWrite {
   namespace: string;
   labels: Record<string, string>;
   owner: OwnerReference;
+  /** The owner has a deletionTimestamp: no slice is created, lest the garbage collector delete what is created meanwhile. */
+  ownerDeleting: boolean;
   existing: KubeObject[];
   wanted: WantedSlice[];
   /** Told of every slice written or deleted. */
@@ -55,8 +57,9 @@ const worded = (w: SliceWrite, verb: 'create' | 'update' | 'delete', slice?: str
 };
 
 /**
- * Brings `existing` to `wanted`, all writes at once; rejects with the first failure in upstream's order (its creates,
- * then its updates, then its deletes, each stopping at the first failure).
+ * Brings `existing` to `wanted`, all writes at once (but the creates of an owner being deleted, as upstream's
+ * finalize); rejects with the first failure in upstream's order (its creates, then its updates, then its deletes,
+ * each stopping at the first failure).
  */
 export async function writeSlices(w: SliceWrite): Promise<void> {
   const unused = [...w.existing];
@@ -72,7 +75,7 @@ export async function writeSlices(w: SliceWrite): Promise<void> {
       const annotations = w.annotate ? { annotations: w.annotate(s.metadata?.annotations) } : {};
       updates.push(w.client.update({ ...s, ...body, metadata: { ...s.metadata, labels: w.labels, ...annotations } }, { signal: w.signal })
         .then((updated) => w.tracker.written(updated), worded(w, 'update', s.metadata!.name)));
-    } else {
+    } else if (!w.ownerDeleting) {
       creates.push(w.client.create({
         apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
         metadata: {
