@@ -70,6 +70,14 @@ describe('a container the runtime no longer has (upstream convertToAPIContainerS
   });
 });
 
+describe('a container\'s state from the runtime (upstream\'s convertContainerStatus)', () => {
+  it('is waiting with no reason while created and not started; ContainerCreating while the runtime has none', () => {
+    const created: ContainerStatus = { ...exited('c', 0), state: 'created', finishedAt: undefined, exitCode: undefined };
+    expect(statusOf(generatePodStatus(podOf({}), view({ containers: [created] }), NOW, {}), 'c').state.waiting).toEqual({});
+    expect(statusOf(generatePodStatus(podOf({}), view(), NOW, {}), 'c').state).toEqual({ waiting: { reason: 'ContainerCreating' } });
+  });
+});
+
 describe('a waiting reason of the kubelet (upstream\'s reason cache)', () => {
   const crashLooping = new Map([['c', { reason: 'CrashLoopBackOff', message: 'back-off 10s restarting failed container=c pod=p_ns(u1)', attempt: 0 }]]);
 

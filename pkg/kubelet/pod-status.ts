@@ -122,8 +122,11 @@ const containerStatus = (
   if (waitingNow) {
     state = { waiting: { reason: w.reason, ...(w.message ? { message: w.message } : {}) } };
     if (latest?.state === 'exited') lastState = terminatedState(latest, view.runtimeName);
-  } else if (!latest || latest.state === 'created' || latest.state === 'unknown') {
+  } else if (!latest) {
     state = { waiting: { reason: defaultWaiting } };
+  } else if (latest.state === 'created' || latest.state === 'unknown') {
+    // upstream's convertContainerStatus: created but not running is "waiting to be running", with no reason
+    state = { waiting: {} };
   } else if (latest.state === 'running') {
     state = { running: { startedAt: formatTime(latest.startedAt ?? latest.createdAt) } };
   } else {
