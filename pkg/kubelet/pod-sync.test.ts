@@ -341,6 +341,22 @@ describe('PodSyncer', () => {
     expect((st.conditions as { type: string; status: string }[]).find((c) => c.type === 'PodReadyToStartContainers')?.status).toBe('False');
   });
 
+  it('a deleted pod whose container never started (left created): no Killing for it, and it ends in ContainerStatusUnknown', async () => {
+    const { syncer, events, runtime } = setup();
+    const rec = record({ containers: [{ name: 'c', image: 'nginx:1.27' }, { name: 'd', image: 'nginx:1.27' }] });
+    // d's start is lost on its way to the runtime (the kill comes between create and start)
+    const start = runtime.startContainer.bind(runtime);
+    vi.spyOn(runtime, 'startContainer').mockImplementation(async (id) => { if (runtime.containerStatus(id)?.name !== 'd') await start(id); });
+    await syncer.sync(rec);
+    expect(runtime.listContainers('u1').map((c) => `${c.name}:${c.state}`).sort()).toEqual(['c:running', 'd:created']);
+    rec.pod = { ...rec.pod, metadata: { ...rec.pod.metadata, deletionTimestamp: '2026-01-01T00:00:30Z', deletionGracePeriodSeconds: 30 } };
+    await syncer.sync(rec);
+    expect(rec.terminated).toBe(true);
+    expect(events.filter((e) => e.startsWith('Killing'))).toEqual(['Killing: Stopping container c']);
+    const d = (syncer.status(rec).containerStatuses as Record<string, any>[]).find((x) => x.name === 'd')!;
+    expect(d.state.terminated).toMatchObject({ exitCode: 137, reason: 'ContainerStatusUnknown' });
+  });
+
   it('stops the containers of a pod deleted with less than 2 s, or evicted (1 s), with 2 s: upstream\'s least before SIGKILL', async () => {
     for (const end of ['deleted', 'evicted']) {
       const { syncer, runtime } = setup();

@@ -810,13 +810,14 @@ export class PodSyncer {
   }
 
   /**
-   * Upstream's killPodWithSyncResult: the containers stopped in order within `grace`, then every sandbox of the pod;
-   * a cancelled kill (`signal`) stops no sandbox, as upstream's StopPodSandbox fails with the context.
+   * Upstream's killPodWithSyncResult: the running containers stopped in order within `grace` (one created and never
+   * started is left as it is, as the running pod it kills holds only running ones), then every sandbox of the pod; a
+   * cancelled kill (`signal`) stops no sandbox, as upstream's StopPodSandbox fails with the context.
    */
   private async killPod(rec: PodRecord, grace: number, signal?: AbortSignal): Promise<void> {
     const rt = this.o.runtime;
     const pod = rec.pod;
-    const running = rt.listContainers(rec.uid).filter((c) => c.state === 'running' || c.state === 'created');
+    const running = rt.listContainers(rec.uid).filter((c) => c.state === 'running');
     const stopped = new Map<string, { done: Promise<void>; resolve: () => void }>();
     for (const c of running) {
       if (stopped.has(c.name)) continue;
