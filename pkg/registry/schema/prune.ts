@@ -63,25 +63,28 @@ function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string,
   if (!props && extra === undefined) return;
   const omitempty = omitEmpty && name ? omitemptyFields(name) : undefined;
   const zeros = omitEmpty && name ? goZeroValues[name] : undefined;
+  // a field's path is made only where it is needed: below it (an object or a list) or for an unknown field
+  const childPath = (key: string): string => (path || style === 'fieldpath' ? `${path}.${key}` : key);
   for (const key of Object.keys(value)) {
-    if (value[key] === null) {
+    const v = value[key];
+    if (v === null) {
       // a metav1.Time that Go writes as null at zero (lastProbeTime: null) is stored that way (zero-values.ts)
       if (zeros?.[key] !== 'null') delete value[key];
       continue;
     }
     const child = propertyOf(s, key);
-    const childPath = path || style === 'fieldpath' ? `${path}.${key}` : key;
-    if (child && omitempty?.has(key) && isZeroScalar(value[key], child)) {
+    if (child && omitempty?.has(key) && isZeroScalar(v, child)) {
       delete value[key];
     } else if (child) {
-      prune(index, value[key], child, childPath, unknown, style, omitEmpty, duplicates);
+      if (typeof v !== 'object') continue; // nothing below a scalar
+      prune(index, v, child, childPath(key), unknown, style, omitEmpty, duplicates);
       // a required one stays (an empty list of a pod's containers is refused as such), but for one Go writes as null
       // while nil, as upstream's protobuf storage reads an empty one back (zero-values.ts writes the null)
-      if (isEmptyCollection(index, value[key], child) && (!s.required?.includes(key) || zeros?.[key] === 'nil')) delete value[key];
+      if (isEmptyCollection(index, v, child) && (!s.required?.includes(key) || zeros?.[key] === 'nil')) delete value[key];
     } else if (isPlainObject(extra)) {
-      prune(index, value[key], extra, childPath, unknown, style, omitEmpty, duplicates);
+      if (typeof v === 'object') prune(index, v, extra, childPath(key), unknown, style, omitEmpty, duplicates);
     } else if (extra !== true) {
-      unknown.push(childPath);
+      unknown.push(childPath(key));
       delete value[key];
     }
   }
@@ -89,9 +92,10 @@ function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string,
 
 /** An empty list, or an empty map (an object schema of additionalProperties only). */
 function isEmptyCollection(index: SchemaIndex, value: unknown, schema: Schema): boolean {
-  const { schema: s } = index.resolve(schema);
   // an empty list where the field is no list (an object, say) stays for the type check to refuse, as Go's decoder does
-  if (Array.isArray(value)) return value.length === 0 && s.type === 'array';
-  if (!isPlainObject(value) || Object.keys(value).length > 0) return false;
+  if (Array.isArray(value)) return value.length === 0 && index.resolve(schema).schema.type === 'array';
+  if (!isPlainObject(value)) return false;
+  for (const _ in value) return false;
+  const { schema: s } = index.resolve(schema);
   return !s.properties && isPlainObject(s.additionalProperties) && !s['x-kubernetes-preserve-unknown-fields'];
 }
