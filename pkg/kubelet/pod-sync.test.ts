@@ -390,7 +390,7 @@ describe('PodSyncer', () => {
     expect(events.filter((e) => e.startsWith('Killing'))).toEqual([]);
   });
 
-  it('a sync cancelled while an image is pulled (the pod became terminating) ends at once, the pull given up, nothing created', async () => {
+  it('a sync cancelled while an image is pulled (the pod became terminating) ends at once, the pull given up as a cancelled CRI call, nothing created', async () => {
     const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
     const runtime = new FakeRuntime({ clock, pullLatencyMs: 60_000 });
     const events: string[] = [];
@@ -404,7 +404,10 @@ describe('PodSyncer', () => {
     await expect(syncing).rejects.toThrow('cancelled');
     expect(runtime.imageStatus('nginx:1.27')).toBeUndefined();
     expect(runtime.listContainers('u1')).toEqual([]);
-    expect(events.filter((e) => /^(Pulled|Failed|Created|Started)/.test(e))).toEqual([]);
+    expect(events.filter((e) => /^(Pulled|Failed|Created|Started)/.test(e))).toEqual([
+      'Failed: Failed to pull image "nginx:1.27": rpc error: code = Canceled desc = context canceled',
+      'Failed: Error: ErrImagePull',
+    ]);
   });
 });
 

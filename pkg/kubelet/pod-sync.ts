@@ -622,12 +622,14 @@ export class PodSyncer {
             `Image "${c.image}" is not in the image catalog: simulated, the container runs its command with its args, or idles without one (its args alone go to the unknown entrypoint), as user ${info.user?.uid ?? 0} unless runAsUser says otherwise (kubelet --unknown-images=fail refuses such images)`);
         }
       } catch (err) {
-        signal?.throwIfAborted();
-        const message = `Failed to pull image "${c.image}": ${(err as Error).message}`;
+        // a pull given up with its sync fails as the CRI's call does when its context is cancelled, events and all
+        const why = signal?.aborted ? 'rpc error: code = Canceled desc = context canceled' : (err as Error).message;
+        const message = `Failed to pull image "${c.image}": ${why}`;
         this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', message);
         this.o.recorder.event(containerRef(pod, c.name), 'Warning', 'Failed', 'Error: ErrImagePull');
-        rec.waiting.set(c.name, { reason: 'ErrImagePull', message, attempt: attempt - 1 });
         this.pullBackoffs.next(backoffKey, this.o.clock.now());
+        signal?.throwIfAborted();
+        rec.waiting.set(c.name, { reason: 'ErrImagePull', message, attempt: attempt - 1 });
         this.retryFailedSync(rec);
         return;
       }
