@@ -40,28 +40,14 @@ export const isStandardResourceName = (name: string): boolean =>
 
 export const isIntegerResourceName = (name: string): boolean => INTEGER_RESOURCES.has(name) || isExtendedResourceName(name);
 
-/**
- * Parsed quantities by their text: pods repeat the same few ("100m", "128Mi"), and parsing (BigInt arithmetic) is most
- * of what checking resources costs. Quantities are immutable; the cache is emptied when it grows past its bound.
- */
-const parsed = new Map<string, Quantity | null>();
-const PARSED_MAX = 1024;
-
 /** A quantity as decoded (a string, or a JSON number), or undefined if it is not one (the decoder refuses those). */
 export const quantityOf = (raw: unknown): Quantity | undefined => {
   if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
-  const text = String(raw);
-  let q = parsed.get(text);
-  if (q === undefined) {
-    try {
-      q = parseQuantity(text);
-    } catch {
-      q = null;
-    }
-    if (parsed.size >= PARSED_MAX) parsed.clear();
-    parsed.set(text, q);
+  try {
+    return parseQuantity(String(raw)); // which remembers what it parsed
+  } catch {
+    return undefined;
   }
-  return q ?? undefined;
 };
 
 /** value / unit, rounded away from zero (Quantity.Value() and MilliValue()). */
