@@ -56,6 +56,15 @@ export const isNamespaceTerminating = (e: unknown): boolean => {
   return /being terminated/.test(err.message ?? '') || !!err.details?.causes?.some((c) => c.reason === 'NamespaceTerminating');
 };
 export const isBadRequest = hasReason('BadRequest', 400);
+
+/** A request made with a client that was closed: nothing more can be sent with it, so retrying will not help. */
+export class ClientClosedError extends Error {
+  constructor() {
+    super('the client is closed');
+    this.name = 'ClientClosedError';
+  }
+}
+export const isClientClosed = (e: unknown): boolean => e instanceof ClientClosedError;
 export const isTooManyRequests = hasReason('TooManyRequests', 429);
 export const isServerTimeout = hasReason('ServerTimeout');
 export const isTimeout = hasReason('Timeout', 504);

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { hostname } from 'node:os';
 import type { KubeObject } from '../../api/types.js';
 import { preciseNowOf, realClock, type Clock, type TimerHandle } from './clock.js';
-import { isAlreadyExists, isNotFound, StatusError } from './errors.js';
+import { isAlreadyExists, isClientClosed, isNotFound, StatusError } from './errors.js';
 import { referenceTo, type EventType } from './events.js';
 import { formatMicroTime, type ObjectReference } from './types.js';
 
@@ -182,6 +182,11 @@ export class EventBroadcaster {
       const { resourceVersion: _rv, ...meta } = ev.metadata!;
       return { written: await sink.create({ ...ev, metadata: meta }), retry: false };
     } catch (err) {
+      // the component is shutting down: what is still queued goes unwritten, as a shut-down broadcaster's does
+      if (isClientClosed(err)) {
+        this.o.logger?.debug({ reason: ev.reason }, 'event dropped: the client is closed');
+        return { retry: false };
+      }
       if (!(err instanceof StatusError)) {
         this.o.logger?.warn({ err, reason: ev.reason }, 'unable to write event (may retry after sleeping)');
         return { retry: true };

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { format } from 'node:util';
 import type { KubeObject } from '../../api/types.js';
 import { realClock, type Clock } from './clock.js';
-import { isAlreadyExists, isNamespaceTerminating, isNotFound, StatusError } from './errors.js';
+import { isAlreadyExists, isClientClosed, isNamespaceTerminating, isNotFound, StatusError } from './errors.js';
 import { EventCorrelator, type CorrelatorOptions } from './events-cache.js';
 import { unlimited, type RateLimiter } from './flowcontrol.js';
 import { formatTime, type CoreEvent, type ObjectReference } from './types.js';
@@ -145,6 +145,11 @@ export class EventRecorder {
           // the server refused it: retrying the same request will not help (a namespace going away is no news)
           if (isAlreadyExists(err) || isNamespaceTerminating(err)) this.o.logger?.debug({ err, reason: ev.reason }, 'server rejected event (will not retry)');
           else this.o.logger?.warn({ err, reason: ev.reason }, 'server rejected event (will not retry)');
+          return;
+        }
+        // the component is shutting down: what is still queued goes unwritten, as a shut-down broadcaster's does
+        if (isClientClosed(err)) {
+          this.o.logger?.debug({ reason: ev.reason }, 'event dropped: the client is closed');
           return;
         }
         if (attempt >= tries) {

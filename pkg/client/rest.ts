@@ -7,7 +7,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { parseYaml, stringifyYaml } from '../apimachinery/yaml.js';
 import { realClock, type Clock } from './clock.js';
 import { DEFAULT_BURST, DEFAULT_MAX_CONNECTIONS, DEFAULT_QPS, defaultUserAgent, type RestConfig } from './config.js';
-import { isAbortError, statusErrorFrom } from './errors.js';
+import { ClientClosedError, isAbortError, statusErrorFrom } from './errors.js';
 import { newRateLimiter, type RateLimiter } from './flowcontrol.js';
 import { CONNECTION_RETRY_MS, retryableError, retryAfterWaitMs } from './retry-policy.js';
 
@@ -133,6 +133,8 @@ export class RestClient {
     // as client-go's request(): the first throttle comes before the timeout starts, which then covers the retries
     let signal: AbortSignal | undefined;
     for (let attempt = 0; ; attempt++) {
+      // checked again before each retry: the client may have been closed while this request waited
+      if (this.closing) throw new ClientClosedError();
       const waitStart = this.clock.now();
       await this.rateLimiter.wait(signal ?? o.signal);
       metrics?.rateLimiterLatency?.({ verb: o.method, host, latencyMs: this.clock.now() - waitStart });
