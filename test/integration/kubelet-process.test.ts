@@ -541,6 +541,25 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await admin.pods('default').delete('exec-ends', { gracePeriodSeconds: 0 });
   });
 
+  it('an exec on a terminal (a session of its own) is killed with its container, what ignores SIGHUP too', async () => {
+    const created = await createBound(admin, pod('tty-exec-ends', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sleep', '60'] }] } }), NODE);
+    await phase('tty-exec-ends', 'Running');
+    const id = runtime.listContainers(created.metadata!.uid!).find((c) => c.state === 'running')!.id;
+    const file = join(rootDir, 'tty-exec-ends.pid');
+    const session = await runtime.exec(id, ['sh', '-c', `trap "" HUP; echo $$ > ${file}; exec sleep 300`], { stdin: true, tty: true });
+    session.stdout.resume();
+    const pid = Number(await eventually(async () => (await readFile(file, 'utf8').catch(() => '')).trim() || undefined, 10_000, 'the exec running'));
+    const alive = (p: number): boolean => { try { process.kill(p, 0); return true; } catch { return false; } };
+    try {
+      await runtime.stopContainer(id, 0);
+      expect(await session.exited).toBe(137);
+      await eventually(async () => !alive(pid), 5_000, 'the exec\'s sleep gone');
+    } finally {
+      if (alive(pid)) process.kill(pid, 'SIGKILL');
+    }
+    await admin.pods('default').delete('tty-exec-ends', { gracePeriodSeconds: 0 });
+  });
+
   it('kills a container that ignores SIGTERM after the grace period', async () => {
     await createBound(admin, pod('stubborn', {
       spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'trap "" TERM; while true; do sleep 0.1; done'] }] },

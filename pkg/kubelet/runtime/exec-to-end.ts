@@ -4,6 +4,7 @@
 // process alone left the rest running, nsenter's child (entering a PID namespace forks, and nsenter forwards no
 // signal) or what a shell started.
 import { spawn } from 'node:child_process';
+import { killSessionTree } from './procfs.js';
 import type { ExecResult } from './types.js';
 
 /** The most of each stream kept. */
@@ -17,7 +18,7 @@ export const execToEnd = (argv: string[], o: { cwd: string; env: Record<string, 
       child[name].setEncoding('utf8').on('data', (d: string) => { if (out[name].length < MAX_OUTPUT) out[name] += d; });
     }
     let timedOut = false;
-    const kill = (): void => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } };
+    const kill = (): void => { if (child.pid) killSessionTree(child.pid); };
     const timer = o.timeoutSeconds > 0 ? setTimeout(() => { timedOut = true; kill(); }, o.timeoutSeconds * 1000) : undefined;
     o.signal?.addEventListener('abort', kill, { once: true });
     if (o.signal?.aborted) kill();

@@ -13,6 +13,7 @@ import { connect, type Socket } from 'node:net';
 import { constants } from 'node:os';
 import { Duplex, PassThrough, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { killSessionTree } from './procfs.js';
 import type { StreamingOptions, StreamingSession } from './types.js';
 
 const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
@@ -101,7 +102,7 @@ export function execStreaming(argv: string[], env: Record<string, string>, cwd: 
       resize: (w, h) => { if (pty && child.pid) void resizePty(child.pid, w, h); },
       close: () => {
         if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
-        try { process.kill(-child.pid, 'SIGKILL'); } catch { child.kill('SIGKILL'); }
+        killSessionTree(child.pid);
       },
     }));
   });

@@ -22,7 +22,7 @@ import { imageArgv, imageRepository, imageUser, loadImageCatalog, type ImageCata
 import { RuntimeState, type ContainerRecord } from './process-state.js';
 import { AttachHub, dialInNetns, dialPod, execNotFoundMessage, execStreaming, PTY_AVAILABLE, resizePty } from './process-streams.js';
 import { diskUsage, filesystemOf, NO_USAGE } from '../disk-usage.js';
-import { cgroupUsage, handlesSignal, netDev, processGroupUsage, processRunning } from './procfs.js';
+import { cgroupUsage, handlesSignal, killSessionTree, netDev, processGroupUsage, processRunning } from './procfs.js';
 import { readCriLog } from './cri-log.js';
 import { newId } from './ids.js';
 import { ShimHandle } from './shim-client.js';
@@ -398,14 +398,14 @@ export class ProcessRuntime implements Runtime {
     const pid = c?.shim?.started?.pid;
     if (!c || c.state !== 'running' || pid === undefined) return;
     const signal = (s: NodeJS.Signals, target: number): void => { try { process.kill(target, s); } catch { /* gone */ } };
-    // SIGTERM goes to the container's own process alone (as a runtime signals a container's init), SIGKILL to every
-    // process group (a tty container's own process leads one of its own). Upstream that process is PID 1 of a
+    // SIGTERM goes to the container's own process alone (as a runtime signals a container's init), SIGKILL to all it
+    // started, in whatever group or session (a tty container's command leads a session of its own). Upstream that process is PID 1 of a
     // namespace of its own unless the pod shares one: SIGTERM is then lost on a process without a handler for it (a
     // `sleep`, a shell without a trap), which runs until the grace period's SIGKILL (exit code 137).
     const { top, main } = await this.processesOf(c, pid);
     const ownInit = !this.sandboxes.get(c.sandboxId)?.config.sharedPidNamespace;
     if (!ownInit || handlesSignal(main ?? top, SIGTERM)) signal('SIGTERM', main ?? -top);
-    const killer = setTimeout(() => { for (const g of new Set([pid, top, ...(main ? [main] : [])])) signal('SIGKILL', -g); }, Math.max(0, timeoutSeconds) * 1000);
+    const killer = setTimeout(() => killSessionTree(pid), Math.max(0, timeoutSeconds) * 1000);
     await c.exited;
     clearTimeout(killer);
   }

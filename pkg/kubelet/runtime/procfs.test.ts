@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { cgroupUsage, processAlive, processGroupUsage, processRunning } from './procfs.js';
+import { cgroupUsage, killSessionTree, processAlive, processGroupUsage, processRunning } from './procfs.js';
 
 const linux = process.platform === 'linux';
 /** PID namespaces (unshare, nsenter) need root. */
@@ -34,6 +34,43 @@ describe.runIf(linux)('processGroupUsage', () => {
     try {
       expect(processGroupUsage(new Set([p.pid])).get(p.pid)!.cpuNs).toBeGreaterThanOrEqual(50_000_000);
     } finally { p.stop(); }
+  });
+});
+
+describe.runIf(linux)('killSessionTree', () => {
+  /** Runs `script` detached (leading a session), resolving with the pids it prints on its first line. */
+  const started = async (script: string): Promise<{ leader: number; pids: number[] }> => {
+    const child = spawn('sh', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    const line = await new Promise<string>((resolve) => { let out = ''; child.stdout.on('data', (d: Buffer) => { out += d.toString(); if (out.includes('\n')) resolve(out.split('\n')[0]!); }); });
+    return { leader: child.pid!, pids: line.trim().split(/\s+/).map(Number) };
+  };
+  const gone = async (pids: number[]): Promise<boolean> => {
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+      if (pids.every((p) => !processAlive(p))) return true;
+    }
+    return false;
+  };
+
+  it('kills the leader, a child that made a session of its own, and one in a group of its own', async () => {
+    // setsid makes its sleep lead a new session (it is not a group leader); python moves itself to a group of its own
+    const { leader, pids } = await started('setsid sleep 301 & a=$!; python3 -c "import os, time; os.setpgid(0, 0); time.sleep(302)" & b=$!; echo $a $b; wait');
+    const ids = (pid: number): string[] => { const stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); return stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(2, 4); };
+    try {
+      // moved away: the session of the one, the group of the other, are not the leader's
+      await vi.waitFor(() => expect(pids.map((p) => ids(p))).toEqual([[String(pids[0]), String(pids[0])], [String(pids[1]), String(leader)]]));
+      killSessionTree(leader);
+      expect(await gone([leader, ...pids])).toBe(true);
+    } finally { for (const p of [leader, ...pids]) { try { process.kill(p, 'SIGKILL'); } catch { /* gone */ } } }
+  });
+
+  it('kills what the leader left in its session after it exited', async () => {
+    const { leader, pids } = await started('sleep 303 & echo $!');
+    try {
+      expect(await gone([leader])).toBe(true);
+      expect(processAlive(pids[0]!)).toBe(true);
+      killSessionTree(leader);
+      expect(await gone(pids)).toBe(true);
+    } finally { for (const p of pids) { try { process.kill(p, 'SIGKILL'); } catch { /* gone */ } } }
   });
 });
 

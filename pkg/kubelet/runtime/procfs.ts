@@ -69,14 +69,8 @@ const schedNs = (pid: string): number | undefined => {
 export function processGroupUsage(groups: ReadonlySet<number>): Map<number, { cpuNs: number; rssBytes: number }> {
   const out = new Map<number, { cpuNs: number; rssBytes: number }>();
   if (!groups.size) return out;
-  let pids: string[];
-  try { pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)); } catch { return out; }
-  for (const pid of pids) {
-    let stat: string;
-    try { stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
-    // fields after the command (which may hold spaces): state ppid pgrp ... utime(14) stime(15) cutime(16)
-    // cstime(17) ... num_threads(20) ... rss(24)
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  for (const { pid, f } of processStats()) {
+    // utime(14) stime(15) cutime(16) cstime(17) ... num_threads(20) ... rss(24)
     const pgrp = Number(f[2]);
     if (!groups.has(pgrp)) continue;
     const u = out.get(pgrp) ?? { cpuNs: 0, rssBytes: 0 };
@@ -87,6 +81,48 @@ export function processGroupUsage(groups: ReadonlySet<number>): Map<number, { cp
     out.set(pgrp, u);
   }
   return out;
+}
+
+/**
+ * Every process's /proc/PID/stat, as the fields after its command (which may hold spaces): state(3) ppid(4) pgrp(5)
+ * session(6) ..., numbered as proc(5) numbers them from 1 (f[0] is the 3rd).
+ */
+function* processStats(): Generator<{ pid: string; f: string[] }> {
+  let pids: string[];
+  try { pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)); } catch { return; }
+  for (const pid of pids) {
+    let stat: string;
+    try { stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
+    yield { pid, f: stat.slice(stat.lastIndexOf(')') + 2).split(' ') };
+  }
+}
+
+/**
+ * SIGKILLs all that `leader` started, `leader` being a process spawned detached (the leader of a session and a group
+ * of its own): its descendants, and every process of its session or of a session one of them leads (`script` and
+ * setsid make one for a terminal, a shell there runs its jobs in groups of their own, and a process whose parent
+ * exited stays in its session). A container's PID namespace takes them all with it; here they are the host's. Each
+ * group found is killed whole, so that a child forked meanwhile goes too. Never this process's own group or session.
+ */
+export function killSessionTree(leader: number): void {
+  const procs = [...processStats()].map(({ pid, f }) => ({ pid: Number(pid), ppid: Number(f[1]), pgrp: Number(f[2]), sid: Number(f[3]) }));
+  const self = procs.find((p) => p.pid === process.pid);
+  const children = new Map<number, number[]>();
+  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  const tree = new Set<number>();
+  for (const stack = [leader]; stack.length;) {
+    const pid = stack.pop()!;
+    if (tree.has(pid)) continue;
+    tree.add(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  const sessions = new Set([leader, ...procs.filter((p) => tree.has(p.pid) && p.sid === p.pid).map((p) => p.pid)]);
+  if (self) sessions.delete(self.sid);
+  const groups = new Set([leader, ...procs.filter((p) => tree.has(p.pid) || sessions.has(p.sid)).map((p) => p.pgrp)]);
+  if (self) groups.delete(self.pgrp);
+  const kill = (target: number): void => { try { process.kill(target, 'SIGKILL'); } catch { /* gone */ } };
+  for (const g of groups) kill(-g);
+  for (const pid of tree) if (pid !== process.pid) kill(pid);
 }
 
 /** CPU time (ns) and working set (bytes: memory.current less inactive file pages, as cadvisor) of a cgroup v2 group. */

@@ -10,6 +10,7 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import { nowNanos, rfc3339Nano } from './cri-time.js';
 import { onPty } from './process-streams.js';
+import { killSessionTree } from './procfs.js';
 import { EXIT_FILE, Frame, frame, frameReader, notFoundMessage, SPEC_FILE, STARTED_FILE, writeStateFile, type ShimExit, type ShimSpec, type ShimStarted } from './shim-protocol.js';
 
 const nanoTime = (): string => rfc3339Nano(nowNanos());
@@ -123,7 +124,7 @@ export async function runShim(stateDir: string): Promise<void> {
   // the pipes open is not waited for past a moment.
   child.once('exit', (code, signal) => {
     const exit: ShimExit = { exitCode: code ?? (signal ? 128 + (constants.signals[signal] ?? 9) : 0), ...(signal ? { signal } : {}), finishedAt: Date.now() };
-    try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* nothing left */ }
+    killSessionTree(child.pid!);
     const drained = (): void => finish(exit);
     child.once('close', drained);
     setTimeout(() => { child.stdout?.destroy(); child.stderr?.destroy(); drained(); }, OUTPUT_DRAIN_MS).unref();
