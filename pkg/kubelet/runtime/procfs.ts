@@ -108,7 +108,11 @@ export function killSessionTree(leader: number): void {
   const procs = [...processStats()].map(({ pid, f }) => ({ pid: Number(pid), ppid: Number(f[1]), pgrp: Number(f[2]), sid: Number(f[3]) }));
   const self = procs.find((p) => p.pid === process.pid);
   const children = new Map<number, number[]>();
-  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  for (const p of procs) {
+    const siblings = children.get(p.ppid);
+    if (siblings) siblings.push(p.pid);
+    else children.set(p.ppid, [p.pid]);
+  }
   const tree = new Set<number>();
   for (const stack = [leader]; stack.length;) {
     const pid = stack.pop()!;
