@@ -18,7 +18,11 @@ const WS_PROTOCOLS = [V5, V4, 'v4.base64.channel.k8s.io', 'channel.k8s.io', 'bas
 const SPDY_PROTOCOLS = [V4, 'v3.channel.k8s.io', 'v2.channel.k8s.io', 'channel.k8s.io'];
 /** Upstream's streamCreationTimeout: how long the client has to open its SPDY streams. */
 const STREAM_CREATION_TIMEOUT_MS = 30_000;
-/** How long output waits after a WebSocket handshake, for clients that set up their streams late (see WsChannels). */
+/**
+ * How long output waits after a v5 WebSocket handshake, for client-go's executor, which sets up its streams late (see
+ * WsChannels). v5 is client-go's; v4 clients (the Python and JavaScript ones) read every channel from the start and
+ * get output as upstream's kubelet sends it, at once.
+ */
 const WS_OUTPUT_HOLD_MS = 50;
 /** Output still flowing after the command exited (a background child holding the pipe) is cut after this. */
 const OUTPUT_DRAIN_MS = 2_000;
@@ -73,7 +77,7 @@ export function serveRemoteCommand(req: IncomingMessage, socket: Duplex, head: B
 async function webSocketStreams(req: IncomingMessage, socket: Duplex, head: Buffer, o: RemoteCommandOptions): Promise<ClientStreams | undefined> {
   const ws = await acceptWebSocket(req, socket, head, WS_PROTOCOLS);
   if (!ws) return undefined;
-  const ch = new WsChannels(ws, ws.protocol.includes('base64'), WS_OUTPUT_HOLD_MS);
+  const ch = new WsChannels(ws, ws.protocol.includes('base64'), ws.protocol === V5 ? WS_OUTPUT_HOLD_MS : 0);
   const streams: ClientStreams = {
     stdin: o.stdin ? ch.input(0) : undefined,
     stdout: o.stdout ? ch.output(1) : undefined,
