@@ -10,6 +10,9 @@ const linux = process.platform === 'linux';
 /** PID namespaces (unshare, nsenter) need root. */
 const root = linux && process.getuid?.() === 0;
 
+/** /proc/PID/stat's fields after the command: state, ppid, pgrp, session, ... */
+const statFields = (pid: number): string[] => { const stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); return stat.slice(stat.lastIndexOf(')') + 2).split(' '); };
+
 /** A process leading its own group, as a container's does; resolves once it has printed `ready`. */
 const groupLeader = async (script: string) => {
   const child = spawn('sh', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -54,7 +57,7 @@ describe.runIf(linux)('killSessionTree', () => {
   it('kills the leader, a child that made a session of its own, and one in a group of its own', async () => {
     // setsid makes its sleep lead a new session (it is not a group leader); python moves itself to a group of its own
     const { leader, pids } = await started('setsid sleep 301 & a=$!; python3 -c "import os, time; os.setpgid(0, 0); time.sleep(302)" & b=$!; echo $a $b; wait');
-    const ids = (pid: number): string[] => { const stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); return stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(2, 4); };
+    const ids = (pid: number): string[] => statFields(pid).slice(2, 4);
     try {
       // moved away: the session of the one, the group of the other, are not the leader's
       await vi.waitFor(() => expect(pids.map((p) => ids(p))).toEqual([[String(pids[0]), String(pids[0])], [String(pids[1]), String(leader)]]));
@@ -106,6 +109,8 @@ describe.runIf(root)('processRunning', () => {
     try {
       expect(processRunning(init!)).toBe(true);
       process.kill(entered.pid!, 'SIGSTOP');
+      // stopped before the kill, or it may still reap its child's zombie, and the init ends at once
+      await vi.waitFor(() => expect(statFields(entered.pid!)[0]).toBe('T'));
       process.kill(init!, 'SIGKILL');
       // the kernel kills the entered sleep, whose zombie the stopped nsenter does not reap: the init cannot end
       await vi.waitFor(() => expect(processRunning(init!)).toBe(false));
