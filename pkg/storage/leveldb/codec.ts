@@ -8,6 +8,7 @@
 import type { KeyValue, StoreEvent, WatchEventType } from '../interface.js';
 import { keyValueOf } from '../keyvalue.js';
 
+/** The current revision as of the last compaction (which may have deleted the newest record); else the newest record's. */
 export const META_REVISION = 'm:revision';
 export const META_COMPACTED = 'm:compacted';
 export const OBJECT_RANGE = { gte: 'o', lt: 'p' };
