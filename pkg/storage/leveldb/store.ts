@@ -31,7 +31,7 @@ export async function openLevelStore(dir: string, opts: { compaction?: Compactio
   try {
     const index = new RecordIndex();
     const state = await recover(db, index);
-    return new RevisionedStore(levelJournal(db, index), state, opts.compaction ?? DEFAULT_COMPACTION);
+    return new RevisionedStore(levelJournal(db, index, state.revision), state, opts.compaction ?? DEFAULT_COMPACTION);
   } catch (err) {
     await db.close();
     throw err;
@@ -76,14 +76,16 @@ async function readNumber(db: Db, key: string): Promise<number> {
   return value === undefined ? 0 : Number(value.toString());
 }
 
-function levelJournal(db: Db, index: RecordIndex): Journal {
+function levelJournal(db: Db, index: RecordIndex, recovered: number): Journal {
   // A compaction write that failed leaves the disk behind the index: no more compactions until a reopen.
   let broken: Error | undefined;
+  let revision = recovered;
   return {
     async append(batch) {
       const key = eventKey(batch[0].revision);
       await db.put(key, encodeRecord(batch), { sync: true });
       index.add(key, batch);
+      revision = batch[batch.length - 1].revision;
     },
     async compact(_from, to) {
       if (broken) throw broken;
@@ -117,6 +119,11 @@ function levelJournal(db: Db, index: RecordIndex): Journal {
       }
       if (ops.length > 0) await write();
     },
-    close: () => db.close(),
+    async close() {
+      // A clean stop leaves the current revision where versions before 9d1b5a9 read it alone: one of them opening
+      // this store would otherwise give new writes revisions (and record keys) that are already taken.
+      if (!broken && revision > 0) await db.put(META_REVISION, Buffer.from(String(revision)), { sync: true }).catch(() => undefined);
+      await db.close();
+    },
   };
 }
