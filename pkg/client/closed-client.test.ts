@@ -10,7 +10,6 @@ import { isClientClosed } from './errors.js';
 import { EventRecorder } from './events.js';
 import { EventBroadcaster } from './events-v1.js';
 
-
 let server: Server;
 let url: string;
 let requests = 0;

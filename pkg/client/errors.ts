@@ -56,6 +56,11 @@ export const isNamespaceTerminating = (e: unknown): boolean => {
   return /being terminated/.test(err.message ?? '') || !!err.details?.causes?.some((c) => c.reason === 'NamespaceTerminating');
 };
 export const isBadRequest = hasReason('BadRequest', 400);
+export const isTooManyRequests = hasReason('TooManyRequests', 429);
+export const isServerTimeout = hasReason('ServerTimeout');
+export const isTimeout = hasReason('Timeout', 504);
+/** 410: Expired or Gone (a resourceVersion too old to watch or list from). */
+export const isResourceExpired = (e: unknown): boolean => e instanceof StatusError && (e.code === 410 || e.reason === 'Expired' || e.reason === 'Gone');
 
 /** A request made with a client that was closed: nothing more can be sent with it, so retrying will not help. */
 export class ClientClosedError extends Error {
@@ -65,11 +70,6 @@ export class ClientClosedError extends Error {
   }
 }
 export const isClientClosed = (e: unknown): boolean => e instanceof ClientClosedError;
-export const isTooManyRequests = hasReason('TooManyRequests', 429);
-export const isServerTimeout = hasReason('ServerTimeout');
-export const isTimeout = hasReason('Timeout', 504);
-/** 410: Expired or Gone (a resourceVersion too old to watch or list from). */
-export const isResourceExpired = (e: unknown): boolean => e instanceof StatusError && (e.code === 410 || e.reason === 'Expired' || e.reason === 'Gone');
 
 /** An aborted request (AbortSignal). */
 export const isAbortError = (e: unknown): boolean =>

@@ -399,9 +399,10 @@ export class ProcessRuntime implements Runtime {
     if (!c || c.state !== 'running' || pid === undefined) return;
     const signal = (s: NodeJS.Signals, target: number): void => { try { process.kill(target, s); } catch { /* gone */ } };
     // SIGTERM goes to the container's own process alone (as a runtime signals a container's init), SIGKILL to all it
-    // started, in whatever group or session (a tty container's command leads a session of its own). Upstream that process is PID 1 of a
-    // namespace of its own unless the pod shares one: SIGTERM is then lost on a process without a handler for it (a
-    // `sleep`, a shell without a trap), which runs until the grace period's SIGKILL (exit code 137).
+    // started, in whatever group or session (a tty container's command leads a session of its own). Upstream that
+    // process is PID 1 of a namespace of its own unless the pod shares one: SIGTERM is then lost on a process
+    // without a handler for it (a `sleep`, a shell without a trap), which runs until the grace period's SIGKILL
+    // (exit code 137).
     const { top, main } = await this.processesOf(c, pid);
     const ownInit = !this.sandboxes.get(c.sandboxId)?.config.sharedPidNamespace;
     if (!ownInit || handlesSignal(main ?? top, SIGTERM)) signal('SIGTERM', main ?? -top);

@@ -5,8 +5,9 @@
 // batch, as the revision was, made every file overlap all the others, and LevelDB's compactions rewrote 2.2-2.4
 // times what it flushed under a create load (1.1-1.9 times since). The records are the objects: a record stays
 // while any state in it is needed (the latest of a key, or the state before a kept event) and compaction deletes
-// or rewrites records that have gone dead, as record-index.ts decides from memory. Recovery replays every record in revision order. Object records of
-// the earlier layout (each key's state at the compacted revision) are read first and dropped once superseded.
+// or rewrites records that have gone dead, as record-index.ts decides from memory. Recovery replays every record
+// in revision order. Object records of the earlier layout (each key's state at the compacted revision) are read
+// first and dropped once superseded.
 import { Level } from 'level';
 import type { CompactionOptions, Journal, RecoveredState } from '../core/journal.js';
 import { DEFAULT_COMPACTION } from '../core/journal.js';
