@@ -11,6 +11,9 @@ COPY tsconfig.json ./
 COPY api ./api
 COPY pkg ./pkg
 COPY cmd ./cmd
+# build/ makes the bundle; test/ holds the support code the unit tests beside the sources import (tsc checks them all)
+COPY build ./build
+COPY test ./test
 RUN npm run build && find dist -name '*.test.js*' -delete
 
 FROM node:20-slim AS deps
@@ -25,8 +28,9 @@ COPY --from=deps /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 COPY package.json ./
 COPY config ./config
+# the code cache (cmd/launcher.ts) is written by the first run, as the user that runs it
 RUN ln -s /opt/mini-kube/dist/bin/mini-kube.mjs /usr/local/bin/mini-kube && chmod +x dist/bin/mini-kube.mjs \
-  && mkdir /data && chown node:node /data
+  && mkdir /data dist/bin/.code-cache && chown node:node /data dist/bin/.code-cache
 USER node
 VOLUME /data
 EXPOSE 6443

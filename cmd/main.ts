@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // The `mini-kube` binary (package.json "bin").
 import { commandLine, runCli, upstreamName } from './cli.js';
 import { setInvokedAs } from './flags.js';

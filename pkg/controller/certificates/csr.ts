@@ -4,6 +4,7 @@
 // client certificates (kubernetes.io/kube-apiserver-client-kubelet) when a SubjectAccessReview lets the requester
 // create certificatesigningrequests/nodeclient (or /selfnodeclient for its own node); csrcleaner deletes requests
 // once done with (issued, denied or failed after an hour, pending after a day, or expired).
+import { X509Certificate } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../../../api/types.js';
 import { isNotFound, Resources } from '../../client/index.js';
@@ -132,7 +133,6 @@ export async function startCsrCleanerController(ctx: ClusterControllerContext): 
   const lister = csrs.lister();
   ctx.informers.start(ctx.signal);
   if (!(await ctx.informers.waitForCacheSync(ctx.signal))) return;
-  const { X509Certificate } = await import('node:crypto');
   const expiry = (csr: KubeObject): number | undefined => {
     try { return csr.status?.certificate ? Date.parse(new X509Certificate(pemOf(csr.status.certificate)).validTo) : undefined; } catch { return undefined; }
   };

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// The shipped binary's entry (build/bundle.ts bundles main.ts as CommonJS into main.cjs and its chunks). It runs
+// that bundle through V8's code cache: Node 20 has none for modules, and compiling the apiserver's ~4 MB of
+// JavaScript is about a third of a warm start. A script with no usable cache (the first run, a new build or
+// Node) gets one written beside the bundle once the process has done its start-up work, so that the cache
+// holds the functions the start compiled, not only the scripts' top levels. Nothing here may import
+// anything but Node's own modules: it runs before the bundle.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+/** How long after a script without a usable cache is compiled its cache is written: past a component's start. */
+const SAVE_AFTER_MS = 5_000;
+
+const bundleDir = dirname(fileURLToPath(import.meta.url));
+const cacheDir = join(bundleDir, '.code-cache');
+/** Cache file → the script it is written from, for the scripts compiled without a usable cache. */
+const unsaved = new Map<string, Script>();
+let saveTimer: NodeJS.Timeout | undefined;
+let writable = true;
+
+const readCache = (file: string): Buffer | undefined => {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Written whole or not at all (a rename), as several processes of one cluster start from the same bundle. */
+const save = (): void => {
+  clearTimeout(saveTimer);
+  saveTimer = undefined;
+  for (const [file, script] of unsaved) {
+    if (!writable) break;
+    const partial = `${file}.${process.pid}`;
+    try {
+      mkdirSync(cacheDir, { recursive: true });
+      writeFileSync(partial, script.createCachedData());
+      renameSync(partial, file);
+    } catch {
+      writable = false; // a read-only install runs without the cache
+    }
+  }
+  unsaved.clear();
+};
+
+type Compile = (this: Module, content: string, filename: string) => unknown;
+const moduleProto = Module.prototype as unknown as { _compile: Compile };
+const nodeCompile = moduleProto._compile;
+moduleProto._compile = function compileWithCache(content, filename) {
+  if (dirname(filename) !== bundleDir) return nodeCompile.call(this, content, filename);
+  const cacheFile = join(cacheDir, `${basename(filename)}.v8`);
+  const cachedData = readCache(cacheFile);
+  const script = new Script(Module.wrap(content), { filename, cachedData });
+  if (cachedData === undefined || script.cachedDataRejected) {
+    unsaved.set(cacheFile, script);
+    saveTimer ??= setTimeout(save, SAVE_AFTER_MS).unref();
+  }
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
+  return wrapper.call(this.exports, this.exports, createRequire(filename), this, filename, bundleDir);
+};
+process.once('exit', save);
+
+createRequire(import.meta.url)('./main.cjs');
