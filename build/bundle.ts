@@ -5,7 +5,7 @@
 // offers for scripts, not for ES modules) saves most of what compiling them still costs. Tests that spawn real
 // processes build the same bundle (test/support/binary.ts).
 import { existsSync } from 'node:fs';
-import { chmod, rename, rm } from 'node:fs/promises';
+import { chmod, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'rolldown';
@@ -36,6 +36,14 @@ const staticExternals: Plugin = {
   },
 };
 
+/** The launcher reads the bundle as Latin-1 (cmd/launcher.ts), which is its UTF-8 only while every byte is ASCII. */
+async function assertAscii(dir: string): Promise<void> {
+  for (const file of await readdir(dir)) {
+    const at = (await readFile(join(dir, file))).findIndex((byte) => byte > 0x7f);
+    if (at >= 0) throw new Error(`${file} holds a non-ASCII byte at ${at}, which output.charset 'ascii' did not escape`);
+  }
+}
+
 /**
  * Builds beside `outDir` and then swaps the directories, so that a process started meanwhile (a cluster running from
  * this checkout starts shims and components from it) never finds the bundle half written or gone.
@@ -62,6 +70,7 @@ export async function bundle(outDir: string): Promise<string> {
     },
     logLevel: 'warn',
   });
+  await assertAscii(fresh);
   await build({
     input: join(repo, 'cmd/launcher.ts'),
     platform: 'node',

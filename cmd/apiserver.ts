@@ -183,7 +183,17 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     // Loaded only once the flags are good: --help and flag errors answer without starting the server's module graph.
     const { startApiServer } = await import('../pkg/apiserver/server.js');
     const { config, admin } = await apiServerConfig(values, logger);
-    const server = await startApiServer(config);
+    // The handler is in place before the server answers /readyz: a stop asked for as soon as it is ready (a test's,
+    // a bench's) is a graceful one that closes the store, not the signal's default death.
+    const starting = startApiServer(config);
+    let reclaimer: ReturnType<typeof startHeapReclaimer> | undefined;
+    onShutdownSignal(async (signal) => {
+      reclaimer?.stop();
+      logger.info({ signal }, 'shutting down');
+      await (await starting.catch(() => undefined))?.close(); // a start that fails exits on its own
+      logger.info('stopped');
+    });
+    const server = await starting;
     logger.info({ url: server.url }, 'serving');
     // as `up`: a kubeconfig for kubectl once it serves, at the port it got (--secure-port 0 picks one); its writer
     // (YAML) is loaded only then, no part of the start
@@ -192,13 +202,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       .then((c) => writeAdminKubeconfig(config.dataDir, serverUrl(values['bind-address'], server.port), c))
       .catch((err: unknown) => { logger.warn({ err }, 'admin.kubeconfig not written: the server runs on'); return undefined; });
     process.stderr.write(kubeconfig ? `ready: export KUBECONFIG=${kubeconfig}\n` : `ready: serving ${server.url}\n`);
-    const reclaimer = startHeapReclaimer({ logger });
-    onShutdownSignal(async (signal) => {
-      reclaimer.stop();
-      logger.info({ signal }, 'shutting down');
-      await server.close();
-      logger.info('stopped');
-    });
+    reclaimer = startHeapReclaimer({ logger });
   } catch (e) {
     const hint = startFailureHint(e, values);
     // the hint is the log line's error (what `up` reports of a child that died) and, for a person, the last line

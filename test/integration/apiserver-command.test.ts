@@ -8,6 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, request } from 'undici';
+import { freePort } from '../bench/processes.js';
 import { bundleMain } from '../support/binary.js';
 import { kubectl } from '../support/apiserver.js';
 
@@ -80,5 +82,26 @@ describe('mini-kube apiserver', () => {
     expect(await gate.exit).toBe(2);
     expect(gate.stderr()).toBe('Error: invalid argument "Bogus=true" for "--feature-gates" flag: unrecognized feature gate: Bogus\nRun \'mini-kube apiserver --help\' for usage.\n');
     expect(existsSync(dataDir)).toBe(false);
+  }, 60_000);
+
+  it('stops gracefully when told to the moment /readyz first says ok', async () => {
+    const port = await freePort();
+    const p = apiserver('--data-dir', join(work, 'quick-stop'), '--secure-port', String(port));
+    const agent = new Agent({ connect: { rejectUnauthorized: false } });
+    try {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const res = await request(`https://127.0.0.1:${port}/readyz`, { dispatcher: agent }).catch(() => undefined);
+        if (res?.statusCode === 200 && await res.body.text() === 'ok') break;
+        await res?.body.dump();
+        expect(Date.now()).toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    } finally {
+      await agent.close();
+    }
+    p.child.kill('SIGTERM');
+    expect(await p.exit).toBe(0); // not the signal's default death, with the store left unclosed
+    expect(p.stderr()).toMatch(/"msg":"stopped"/);
   }, 60_000);
 });
