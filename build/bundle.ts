@@ -6,7 +6,7 @@
 // processes build the same bundle (test/support/binary.ts).
 import { existsSync } from 'node:fs';
 import { chmod, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'rolldown';
 
@@ -20,9 +20,24 @@ const repo = ((): string => {
 /** The bundle's entry file name inside its output directory. */
 export const BUNDLE_ENTRY = 'mini-kube.mjs';
 
-/** Packages left to node at run time: native addons find their binaries, etcd3 its .proto files, next to their own sources. */
-const unbundled = new Set(['classic-level', 'etcd3']);
+/**
+ * Packages left to node at run time: etcd3 reads its .proto files next to its own sources, and node-gyp-build finds
+ * LevelDB's native addon (below).
+ */
+const unbundled = new Set(['etcd3', 'node-gyp-build']);
 const external = (id: string): boolean => id.startsWith('node:') || unbundled.has(id);
+
+/**
+ * classic-level's JavaScript is bundled (code-cached, ~80 files not resolved one by one at each start); its addon is
+ * loaded from the installed package, where its binding.js would look for it from its own directory.
+ */
+const levelAddon: Plugin = {
+  name: 'classic-level-addon',
+  load(id) {
+    if (!id.endsWith(`${sep}classic-level${sep}binding.js`)) return null;
+    return "module.exports = require('node-gyp-build')(require('node:path').dirname(require.resolve('classic-level/package.json')));";
+  },
+};
 
 /**
  * The launcher compiles the bundle's files as scripts, where `import()` has no loader to call: what the bundle does not
@@ -56,7 +71,7 @@ export async function bundle(outDir: string): Promise<string> {
     input: join(repo, 'cmd/main.ts'),
     platform: 'node',
     external,
-    plugins: [staticExternals],
+    plugins: [staticExternals, levelAddon],
     output: {
       dir: fresh,
       format: 'cjs',
