@@ -5,7 +5,7 @@
 // Node) gets one written beside the bundle once the process has done its start-up work, so that the cache
 // holds the functions the start compiled, not only the scripts' top levels. Nothing here may import
 // anything but Node's own modules: it runs before the bundle.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +41,8 @@ const save = (): void => {
       writeFileSync(partial, script.createCachedData());
       renameSync(partial, file);
     } catch {
-      writable = false; // a read-only install runs without the cache
+      writable = false; // a read-only install (or a full disk) runs without the cache
+      rmSync(partial, { force: true });
     }
   }
   unsaved.clear();
