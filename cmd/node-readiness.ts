@@ -1,4 +1,7 @@
-// `up` prints its ready line only once every node it started is registered and Ready: polls /api/v1/nodes.
+// `up` prints its ready line only once every node it started is registered and Ready: polls /api/v1/nodes. Ready
+// from this start, that is: a Node left Ready by the cluster's last run says so until the node lifecycle controller
+// marks it Unknown, 40 s on, while its kubelet is still starting and the Node still names the old kubelet's port
+// (`kubectl logs` and `exec` would reach nothing). The kubelet posts its status as it starts, heartbeat included.
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 
@@ -8,16 +11,19 @@ export interface NodesProbe {
   cert: string;
   key: string;
   nodes: string[];
+  /** When this start began (ms since the epoch): a Ready condition counts if its heartbeat is no older. */
+  since: number;
   timeoutMs: number;
   signal?: AbortSignal;
 }
 
-interface NodeList { items?: { metadata?: { name?: string }; status?: { conditions?: { type: string; status: string }[] } }[] }
+interface NodeList { items?: { metadata?: { name?: string }; status?: { conditions?: { type: string; status: string; lastHeartbeatTime?: string }[] } }[] }
 
 export const waitForNodesReady = async (p: NodesProbe): Promise<void> => {
   if (!p.nodes.length) return;
   const agent = new Agent({ connect: { ca: p.ca, cert: p.cert, key: p.key } });
   const deadline = Date.now() + p.timeoutMs;
+  const since = Math.floor(p.since / 1000) * 1000; // heartbeats are whole seconds
   let missing = [...p.nodes];
   try {
     for (;;) {
@@ -27,7 +33,7 @@ export const waitForNodesReady = async (p: NodesProbe): Promise<void> => {
         const body = await res.body.text();
         if (res.statusCode === 200) {
           const ready = new Set(((JSON.parse(body) as NodeList).items ?? [])
-            .filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+            .filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True' && Date.parse(c.lastHeartbeatTime ?? '') >= since))
             .map((n) => n.metadata?.name));
           missing = p.nodes.filter((n) => !ready.has(n));
           if (!missing.length) return;

@@ -111,6 +111,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   }
   const start = (c: (typeof components)[number]): void => supervisor.start(c.name, c.args, join(dataDir, 'logs', `${c.name}.log`), c.nodeFlags);
   const [apiserver, ...others] = components;
+  const startedAt = Date.now();
   start(apiserver!);
 
   const fail = async (message: string): Promise<never> => {
@@ -147,7 +148,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     ]).finally(() => admin.close());
   })();
   try {
-    await waitForNodesReady({ server, ca: caPem, cert: certPem, key: keyPem, nodes, timeoutMs: readyTimeoutMs, signal: supervisor.failure.signal });
+    await waitForNodesReady({ server, ca: caPem, cert: certPem, key: keyPem, nodes, since: startedAt, timeoutMs: readyTimeoutMs, signal: supervisor.failure.signal });
   } catch (e) {
     if (supervisor.failure.signal.aborted) return;
     await fail(`${(e as Error).message}; see ${join(dataDir, 'logs')}`);
