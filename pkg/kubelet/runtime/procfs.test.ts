@@ -59,8 +59,8 @@ describe.runIf(linux)('killSessionTree', () => {
     const { leader, pids } = await started('setsid sleep 301 & a=$!; python3 -c "import os, time; os.setpgid(0, 0); time.sleep(302)" & b=$!; echo $a $b; wait');
     const ids = (pid: number): string[] => statFields(pid).slice(2, 4);
     try {
-      // moved away: the session of the one, the group of the other, are not the leader's
-      await vi.waitFor(() => expect(pids.map((p) => ids(p))).toEqual([[String(pids[0]), String(pids[0])], [String(pids[1]), String(leader)]]));
+      // moved away: the session of the one, the group of the other, are not the leader's (python may take seconds to start on a busy machine)
+      await vi.waitFor(() => expect(pids.map((p) => ids(p))).toEqual([[String(pids[0]), String(pids[0])], [String(pids[1]), String(leader)]]), { timeout: 15_000 });
       killSessionTree(leader);
       expect(await gone([leader, ...pids])).toBe(true);
     } finally { for (const p of [leader, ...pids]) { try { process.kill(p, 'SIGKILL'); } catch { /* gone */ } } }
