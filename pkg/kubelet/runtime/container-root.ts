@@ -1,13 +1,13 @@
 // A container's own root, so that its volumes are at their mountPath as in a real container (an in-cluster client
 // finds /var/run/secrets/kubernetes.io/serviceaccount/token) without touching the host. In the container's mount
 // namespace the host's "/" is bound recursively as the root its command runs chrooted in; a directory to make a path
-// in is "mirrored" there: a tmpfs over it holds one entry per entry of the host's directory, each bound (directories
-// recursively) to the host's, so what the container reads and writes there is the host's, live, while the paths it
-// adds are its own; each volume is bound at its container path. Takes root and mount namespaces; the runtime probes
+// in is "mirrored" there: a directory of the container's over it holds one entry per entry of the host's directory,
+// each bound (directories recursively) to the host's, so what the container reads and writes there is the host's,
+// live, while the paths it adds are its own; each volume is bound at its container path. Takes root and mount namespaces; the runtime probes
 // for them once (canMakeRoots) and otherwise keeps the $MINI_KUBE_ROOTFS symlinks alone.
 import { execFile } from 'node:child_process';
-import { mkdir, realpath, rm } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { chmod, mkdir, readdir, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import type { Mount } from './types.js';
 import { WRAPPER_SHELL, wrapperArgv } from './wrapper-shell.js';
 
@@ -33,7 +33,7 @@ const within = (path: string, dir: string): boolean => dir === '/' || path === d
 const depth = (path: string): number => path.split('/').filter(Boolean).length;
 
 /**
- * The operations ROOT_SCRIPT performs, as its arguments: `m DIR` (mirror the host's directory, to make a path in it;
+ * The operations that build a container's root (rootFstab's): `m DIR` (mirror the host's directory, to make a path in it;
  * "/" first when a path is to be made there), `t` (a /tmp of the container's own, TMP_OP), `b SRC DST` and
  * `r SRC DST` (bind read-write / read-only), and `p` (OWN_PROC). The read-only volumes are also bound read-only over
  * themselves, so that what $MINI_KUBE_ROOTFS links reach is read-only too. The working dir is made in the root too
@@ -72,51 +72,112 @@ export async function rootOperations(mounts: Mount[], cwd: string, host: HostVie
 }
 
 const TMP = '/tmp';
-/** ROOT_SCRIPT's operation for an empty /tmp (a tmpfs, sticky and writable by all, as an image's /tmp is). */
+/** The operation for an empty /tmp of the container's own (sticky and writable by all, as an image's /tmp is). */
 const TMP_OP = 't';
 
 /**
- * Run in the container's mount namespace as `sh -c ROOT_SCRIPT mini-kube-root ROOT CWD OPS... -- ARGV...`: ROOT (a
- * host directory) gets at ROOT/root the host's "/" bound recursively, or its mirror when OPS start with `m /` (a
- * mirror is unbindable, so that binding a host directory holding it does not copy it in again); OPS follow; then,
- * with a byte to fd 3 (the shim's sign that the container has started: ShimSpec.startedByte), ARGV runs chrooted
- * there in CWD (made if missing). Anything failing stops the container with exit 126 and mount's message in its log.
+ * Run in the container's mount namespace as `sh -c ROOT_SCRIPT ROOT FSTAB CWD ARGV...`: makes the mounts FSTAB lists
+ * (rootFstab's, beside the root), in its order, with one `mount -a` (a process per mount took most of a container's
+ * start); then, with a byte to fd 3 (the shim's sign that the container has started: ShimSpec.startedByte), ARGV runs
+ * chrooted in ROOT/root in CWD (made if missing). Anything failing stops the container with exit 126 and mount's
+ * message in its log. It sets no variable: the container's environment passes through it (one named F was the fstab).
  */
 const IN_DIR = 'cd "$0" && exec "$@"';
-const ROOT_SCRIPT = `R=$1; W=$2; shift 2
-mirror() {
-  s=$1; t=$2
-  mount -t tmpfs -o "mode=$(stat -c %a "$s")" mini-kube-root "$t" && mount --make-unbindable "$t" || return 1
-  set --
-  for e in "$s"/* "$s"/.[!.]* "$s"/..?*; do [ -d "$e" ] && [ ! -L "$e" ] && set -- "$@" "$t/\${e##*/}"; done
-  [ $# = 0 ] || mkdir "$@" || return 1
-  for e in "$s"/* "$s"/.[!.]* "$s"/..?*; do
-    [ -e "$e" ] || [ -L "$e" ] || continue
-    n=$t/\${e##*/}
-    if [ -L "$e" ]; then ln -s "$(readlink "$e")" "$n"
-    elif [ -d "$e" ]; then mount --rbind "$e" "$n"
-    else : > "$n" && mount --bind "$e" "$n"; fi || return 1
-  done
-}
-mkdir -p "$R/root" || exit 126
-if [ "$1" != m ] || [ "$2" != / ]; then mount --rbind / "$R/root" || exit 126; fi
-while [ "$1" != -- ]; do
-  case $1 in
-    m) mirror "$2" "$R/root$2" || exit 126; shift 2 ;;
-    p) mount -t proc proc "$R/root/proc" || exit 126; shift ;;
-    t) mkdir -p "$R/root/tmp" && mount -t tmpfs -o mode=1777 mini-kube-tmp "$R/root/tmp" || exit 126; shift ;;
-    b|r) d=$R/root$3
-      if [ -d "$2" ]; then mkdir -p "$d"; else mkdir -p "\${d%/*}" && { [ -e "$d" ] || : > "$d"; }; fi || exit 126
-      mount --bind "$2" "$d" || exit 126
-      if [ "$1" = r ]; then mount -o remount,bind,ro "$d" || exit 126; fi
-      shift 3 ;;
-    *) echo "mini-kube-root: unknown operation $1" >&2; exit 126 ;;
-  esac
-done
+const ROOT_SCRIPT = `mount -a -T "$1" || exit 126
 shift
-mkdir -p "$R/root$W" || exit 126
+[ -d "$0/root$1" ] || mkdir -p "$0/root$1" || exit 126
 printf x >&3 && exec 3>&- || exit 126
-exec chroot "$R/root" ${WRAPPER_SHELL} -c '${IN_DIR}' "$W" "$@"`;
+exec chroot "$0/root" ${WRAPPER_SHELL} -c '${IN_DIR}' "$@"`;
+
+/** A path as an fstab field: octal escapes for what separates fields and lines (fstab(5)). */
+const fstabField = (path: string): string => path.replace(/[\\ \t\n]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+
+/**
+ * Writes `root`/mounts.fstab, the mounts of `operations` (rootOperations') on `root`/root, and prepares on the host
+ * what they mount, so that one `mount -a` makes them all: it reads the mount table once, before the first, so that
+ * none is taken for "already mounted" (as /proc is once the host's "/" is bound), and needs nothing made between two.
+ *
+ * The host's "/" is bound recursively there, or its mirror when the operations start with `m /`. A mirror is a
+ * directory of the root's (`mirror-N`, with the mode of the host's) bound over the host's directory, unbindable so
+ * that binding a host directory holding it does not copy it in again; it holds one entry per entry of the host's
+ * directory: each directory bound recursively to the host's (`nofail`: one gone meanwhile is left out), each file
+ * bound too, each link made again. `t` binds `tmp` of the root at /tmp (sticky, writable by all), as an image's /tmp
+ * is on its container's own disk. `b`/`r` bind read-write / read-only: a directory's mount point is made as it is
+ * mounted (X-mount.mkdir), a file's is made here in what will hold it (a mirror, the root's /tmp, a volume).
+ * `p` mounts a proc.
+ */
+export async function rootFstab(root: string, operations: string[]): Promise<string> {
+  const top = join(root, 'root');
+  await mkdir(top, { recursive: true });
+  // what a run of the same attempt left (the attempts of init containers start over in a new sandbox)
+  for (const name of await readdir(root)) if (name !== 'root') await rm(join(root, name), { recursive: true, force: true });
+  const lines: string[] = [];
+  /** What is mounted where so far, latest last: a container path and the host path holding what it shows. */
+  const mounted: { path: string; host: string }[] = [];
+  const mount = (src: string, dst: string, type: string, options: string, host?: string): void => {
+    lines.push(`${fstabField(src)} ${fstabField(dst === '/' ? top : join(top, dst))} ${type} ${options} 0 0`);
+    if (host !== undefined) mounted.push({ path: dst, host });
+  };
+  /** Where on the host a path of the root will be once the mounts so far are made (the host's own path under "/"). */
+  const hostOf = (path: string): { host: string; own: boolean } => {
+    const m = [...mounted].reverse().find((x) => within(path, x.path));
+    return m ? { host: join(m.host, relative(m.path, path)), own: false } : { host: path, own: true };
+  };
+  /** A directory of the root's with the host directory's entries as mount points and links, as a mirror holds them. */
+  const mirror = async (dir: string, n: number): Promise<void> => {
+    const made = join(root, `mirror-${n}`);
+    await mkdir(made, { recursive: true });
+    await chmod(made, (await stat(dir)).mode & 0o7777);
+    mount(made, dir, 'none', 'bind,unbindable', made);
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      const [path, at] = [join(dir, e.name), join(made, e.name)];
+      if (e.isSymbolicLink()) {
+        const target = await readlink(path).catch(() => undefined);
+        if (target !== undefined) await symlink(target, at);
+      } else if (e.isDirectory()) {
+        await mkdir(at);
+        mount(path, path, 'none', 'rbind,nofail', path);
+      } else {
+        await writeFile(at, '');
+        mount(path, path, 'none', 'bind,nofail', path);
+      }
+    }
+  };
+  const ops = [...operations];
+  if (ops[0] !== 'm' || ops[1] !== '/') mount('/', '/', 'none', 'rbind');
+  for (let mirrors = 0; ops.length;) {
+    const op = ops.shift()!;
+    if (op === 'm') {
+      await mirror(ops.shift()!, ++mirrors);
+    } else if (op === TMP_OP) {
+      const tmp = join(root, 'tmp');
+      await mkdir(tmp, { recursive: true });
+      await chmod(tmp, 0o1777);
+      mount(tmp, TMP, 'none', 'bind,X-mount.mkdir', tmp);
+    } else if (op === OWN_PROC[0]) {
+      mount('proc', '/proc', 'proc', 'defaults');
+    } else if (op === 'b' || op === 'r') {
+      const [src, dst] = [ops.shift()!, ops.shift()!];
+      const options = op === 'r' ? 'bind,ro' : 'bind';
+      if ((await stat(src).catch(() => undefined))?.isDirectory()) {
+        mount(src, dst, 'none', `${options},X-mount.mkdir`, src);
+        continue;
+      }
+      // a file's mount point, where it is not the host's own path (a missing one there is mirrored: see rootOperations)
+      const at = hostOf(dst);
+      if (!at.own && !(await stat(at.host).catch(() => undefined))) {
+        await mkdir(dirname(at.host), { recursive: true });
+        await writeFile(at.host, '', { flag: 'a' });
+      }
+      mount(src, dst, 'none', options, src);
+    } else {
+      throw new Error(`unknown container root operation ${op}`);
+    }
+  }
+  const fstab = join(root, 'mounts.fstab');
+  await writeFile(fstab, `${lines.join('\n')}\n`);
+  return fstab;
+}
 
 /**
  * The operation that gives the root a /proc of the PID namespace it runs in (a pod sandbox's), as a container's is:
@@ -125,8 +186,8 @@ exec chroot "$R/root" ${WRAPPER_SHELL} -c '${IN_DIR}' "$W" "$@"`;
 export const OWN_PROC = ['p'];
 
 /** The argv that builds the container's root at `root` (an empty host directory) and runs `argv` in it, in `cwd`. */
-export const rootedArgv = (root: string, cwd: string, ops: string[], argv: string[]): string[] =>
-  wrapperArgv(ROOT_SCRIPT, 'mini-kube-root', root, cwd, ...ops, '--', ...argv);
+export const rootedArgv = async (root: string, cwd: string, ops: string[], argv: string[]): Promise<string[]> =>
+  wrapperArgv(ROOT_SCRIPT, root, await rootFstab(root, ops), cwd, ...argv);
 
 /** The argv that runs `cmd` in a running container's root (entered with nsenter --root), in the container's working dir. */
 export const inRootArgv = (cwd: string, cmd: string[]): string[] => wrapperArgv(IN_DIR, cwd, ...cmd);
@@ -142,8 +203,9 @@ export async function canMakeRoots(scratch: string): Promise<boolean> {
   if (process.getuid?.() !== 0) return false;
   await mkdir(scratch, { recursive: true });
   try {
+    const argv = await rootedArgv(scratch, '/', ['m', '/'], ['true']);
     return await new Promise<boolean>((resolve) => {
-      execFile('sh', ['-c', 'exec 3>/dev/null; exec "$@"', 'probe', 'unshare', '--mount', '--propagation', 'private', '--', ...rootedArgv(scratch, '/', ['m', '/'], ['true'])],
+      execFile('sh', ['-c', 'exec 3>/dev/null; exec "$@"', 'probe', 'unshare', '--mount', '--propagation', 'private', '--', ...argv],
         (err) => resolve(!err));
     });
   } finally {
@@ -152,8 +214,9 @@ export async function canMakeRoots(scratch: string): Promise<boolean> {
 }
 
 /**
- * The host directory a container's root is mounted on, one per attempt: it stays an empty directory on the host
- * (the mounts are the container's namespace's alone) and goes with the pod's directory.
+ * The host directory a container's root is built in, one per attempt: on the host it holds the fstab of its mounts,
+ * the empty directory `root` they are made on (the mounts are the container's namespace's alone), its mirrors and
+ * its /tmp; it goes with the pod's directory.
  */
 export async function rootDirFor(podDir: string, container: string, attempt: number): Promise<string> {
   const dir = join(podDir, 'roots', `${container}-${attempt}`);

@@ -338,7 +338,7 @@ export class ProcessRuntime implements Runtime {
       // a /tmp of its own, as a container has, in which the kubelet's directory stays (the pod's files, the tools)
       this.keptInTmp ??= realpath(this.o.rootDir).catch(() => this.o.rootDir).then((dir) => [dir, dirname(process.execPath)]);
       const root = await rootOperations(mounts, c.cwd, hostView, { keep: await this.keptInTmp });
-      argv = rootedArgv(c.root, root.cwd, [...root.ops, ...(pod ? OWN_PROC : [])], argv);
+      argv = await rootedArgv(c.root, root.cwd, [...root.ops, ...(pod ? OWN_PROC : [])], argv);
     } else if (binds.length) {
       argv = readOnlyBinds(binds, argv);
     }
