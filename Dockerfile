@@ -14,7 +14,7 @@ COPY cmd ./cmd
 # build/ makes the bundle; test/ holds the support code the unit tests beside the sources import (tsc checks them all)
 COPY build ./build
 COPY test ./test
-RUN npm run build && find dist -name '*.test.js*' -delete
+RUN npm run build && find dist -name '*.test.js*' -delete && rm -f dist/.tsbuildinfo
 
 FROM node:20-slim AS deps
 WORKDIR /src
