@@ -29,4 +29,12 @@ describe('waitForNodesReady', () => {
     await postReady('n1', new Date()); // this start's kubelet
     await waitForNodesReady({ ...probe, nodes: ['n1'], since, timeoutMs: 10_000 });
   });
+
+  it('with `registered`, waits only for the Node to exist (the add-ons start then)', async () => {
+    const since = Date.now();
+    await expect(waitForNodesReady({ ...probe, nodes: ['n2'], since, timeoutMs: 500 }, true)).rejects.toThrow('nodes not registered after 0.5s: n2');
+    expect((await s.api('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } })).status).toBe(201);
+    await waitForNodesReady({ ...probe, nodes: ['n2'], since, timeoutMs: 10_000 }, true);
+    await expect(waitForNodesReady({ ...probe, nodes: ['n2'], since, timeoutMs: 500 })).rejects.toThrow('nodes not Ready after 0.5s: n2');
+  });
 });

@@ -1,4 +1,4 @@
-// `up` prints its ready line only once every node it started is registered and Ready: polls /api/v1/nodes. Ready
+// `up` starts the add-ons once every node it started is registered, and prints its ready line only once each is Ready: polls /api/v1/nodes. Ready
 // from this start, that is: a Node left Ready by the cluster's last run says so until the node lifecycle controller
 // marks it Unknown, 40 s on, while its kubelet is still starting and the Node still names the old kubelet's port
 // (`kubectl logs` and `exec` would reach nothing). The kubelet posts its status as it starts, heartbeat included.
@@ -19,7 +19,8 @@ export interface NodesProbe {
 
 interface NodeList { items?: { metadata?: { name?: string }; status?: { conditions?: { type: string; status: string; lastHeartbeatTime?: string }[] } }[] }
 
-export const waitForNodesReady = async (p: NodesProbe): Promise<void> => {
+/** Until every node is Ready from this start or, with `registered`, only has a Node. */
+export const waitForNodesReady = async (p: NodesProbe, registered = false): Promise<void> => {
   if (!p.nodes.length) return;
   const agent = new Agent({ connect: { ca: p.ca, cert: p.cert, key: p.key } });
   const deadline = Date.now() + p.timeoutMs;
@@ -33,7 +34,7 @@ export const waitForNodesReady = async (p: NodesProbe): Promise<void> => {
         const body = await res.body.text();
         if (res.statusCode === 200) {
           const ready = new Set(((JSON.parse(body) as NodeList).items ?? [])
-            .filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True' && Date.parse(c.lastHeartbeatTime ?? '') >= since))
+            .filter((n) => registered || n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True' && Date.parse(c.lastHeartbeatTime ?? '') >= since))
             .map((n) => n.metadata?.name));
           missing = p.nodes.filter((n) => !ready.has(n));
           if (!missing.length) return;
@@ -42,7 +43,7 @@ export const waitForNodesReady = async (p: NodesProbe): Promise<void> => {
         p.signal?.throwIfAborted();
       }
       if (Date.now() >= deadline) {
-        throw new Error(`nodes not Ready after ${p.timeoutMs / 1000}s: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}`);
+        throw new Error(`nodes not ${registered ? 'registered' : 'Ready'} after ${p.timeoutMs / 1000}s: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}`);
       }
       await delay(200, undefined, { signal: p.signal });
     }

@@ -130,7 +130,13 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   }
   // as kubeadm's static pods come up behind the apiserver: started before it answers, the controller-manager's and
   // scheduler's first leader election failed, and client-go's jittered retry period held them back 2–4.4 s
-  others.forEach(start);
+  const addons = new Set(['dns', 'proxy', 'metrics-server']);
+  others.filter((c) => !addons.has(c.name)).forEach(start);
+  // the add-ons once the nodes have registered: seven processes starting at once on two cores held back the
+  // controller-manager (its node-ipam gives the nodes the podCIDR a kubelet is Ready with) and the kubelets
+  const probe = { server, ca: caPem, cert: certPem, key: keyPem, nodes, since: startedAt, timeoutMs: readyTimeoutMs, signal: supervisor.failure.signal };
+  const addonsStarted = waitForNodesReady(probe, true).catch(() => undefined)
+    .then(() => { if (!supervisor.failure.signal.aborted) others.filter((c) => addons.has(c.name)).forEach(start); });
   await ensureDefaultStorageClass({ server, ca: caPem, cert: certPem, key: keyPem })
     .catch((e: unknown) => process.stderr.write(`Warning: no default StorageClass: ${(e as Error).message}\n`));
   // registered while the nodes come up; done before `ready`
@@ -148,7 +154,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     ]).finally(() => admin.close());
   })();
   try {
-    await waitForNodesReady({ server, ca: caPem, cert: certPem, key: keyPem, nodes, since: startedAt, timeoutMs: readyTimeoutMs, signal: supervisor.failure.signal });
+    await waitForNodesReady(probe);
   } catch (e) {
     if (supervisor.failure.signal.aborted) return;
     await fail(`${(e as Error).message}; see ${join(dataDir, 'logs')}`);
@@ -160,6 +166,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     if (supervisor.failure.signal.aborted) return;
     await fail(`the default ServiceAccount: ${(e as Error).message}; see ${join(dataDir, 'logs', 'controller-manager.log')}`);
   }
+  await addonsStarted;
   await registering;
   const adminKubeconfig = await writeAdminKubeconfig(dataDir, server, { caPem, certPem, keyPem });
   process.stdout.write(`ready: export KUBECONFIG=${adminKubeconfig}\n`);
