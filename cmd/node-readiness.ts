@@ -1,7 +1,8 @@
-// `up` starts the add-ons once every node it started is registered, and prints its ready line only once each is Ready: polls /api/v1/nodes. Ready
-// from this start, that is: a Node left Ready by the cluster's last run says so until the node lifecycle controller
-// marks it Unknown, 40 s on, while its kubelet is still starting and the Node still names the old kubelet's port
-// (`kubectl logs` and `exec` would reach nothing). The kubelet posts its status as it starts, heartbeat included.
+// `up` starts the add-ons once every node it started is registered, and prints its ready line only once each is
+// Ready: polls /api/v1/nodes. Ready from this start, that is: a Node left Ready by the cluster's last run says so
+// until the node lifecycle controller marks it Unknown, 40 s on, while its kubelet is still starting and the Node
+// still names the old kubelet's port (`kubectl logs` and `exec` would reach nothing). The kubelet posts its status as
+// it starts, heartbeat included.
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 
