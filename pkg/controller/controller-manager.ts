@@ -63,17 +63,18 @@ export const clusterControllers: ControllerDescriptor[] = [
   // first, as upstream starts it: it signs the tokens other clients may be waiting for
   { ...cluster('serviceaccount-token-controller', ['serviceaccount-token'], 'tokens-controller', startTokensController, 1), rootCredentials: true },
   // then what a new cluster's first seconds wait on, each controller starting once it has its client (one after the
-  // other): the nodes' podCIDR (a kubelet is Ready with it), each namespace's default ServiceAccount and root CA
+  // other): the nodes' podCIDR (a kubelet is Ready with it), each namespace's default ServiceAccount and root CA,
+  // the EndpointSlice of the cluster DNS (mirrored from the Endpoints `up` writes)
   cluster('node-ipam-controller', ['nodeipam'], 'node-controller', startNodeIpamController, 30),
   cluster('node-lifecycle-controller', ['nodelifecycle'], 'node-controller', startNodeLifecycleController, 1),
   cluster('taint-eviction-controller', [], 'node-controller', startTaintEvictionController, 1),
   cluster('serviceaccount-controller', ['serviceaccount'], 'service-account-controller', startServiceAccountController, 1),
   cluster('root-ca-certificate-publisher-controller', ['root-ca-cert-publisher'], 'root-ca-cert-publisher', startRootCaCertPublisher, 1),
+  cluster('endpointslice-mirroring-controller', ['endpointslicemirroring'], 'endpointslicemirroring-controller', startEndpointSliceMirroringController, 5, 'mirroring-concurrent-service-endpoint-syncs'),
   cluster('garbage-collector-controller', ['garbagecollector'], 'generic-garbage-collector', startGarbageCollector, 20, 'concurrent-gc-syncs'),
   cluster('namespace-controller', ['namespace'], 'namespace-controller', startNamespaceController, 10, 'concurrent-namespace-syncs'),
   cluster('endpoints-controller', ['endpoint'], 'endpoint-controller', startEndpointsController, 5, 'concurrent-endpoint-syncs'),
   cluster('endpointslice-controller', ['endpointslice'], 'endpointslice-controller', startEndpointSliceController, 5, 'concurrent-service-endpoint-syncs'),
-  cluster('endpointslice-mirroring-controller', ['endpointslicemirroring'], 'endpointslicemirroring-controller', startEndpointSliceMirroringController, 5, 'mirroring-concurrent-service-endpoint-syncs'),
   cluster('resourcequota-controller', ['resourcequota'], 'resourcequota-controller', startResourceQuotaController, 5, 'concurrent-resource-quota-syncs'),
   cluster('clusterrole-aggregation-controller', ['clusterrole-aggregation'], 'clusterrole-aggregation-controller', startClusterRoleAggregationController, 5),
   cluster('disruption-controller', ['disruption'], 'disruption-controller', startDisruptionController, 1),
