@@ -3,8 +3,8 @@
 // namespace the host's "/" is bound recursively as the root its command runs chrooted in; a directory to make a path
 // in is "mirrored" there: a directory of the container's over it holds one entry per entry of the host's directory,
 // each bound (directories recursively) to the host's, so what the container reads and writes there is the host's,
-// live, while the paths it adds are its own; each volume is bound at its container path. Takes root and mount namespaces; the runtime probes
-// for them once (canMakeRoots) and otherwise keeps the $MINI_KUBE_ROOTFS symlinks alone.
+// live, while the paths it adds are its own; each volume is bound at its container path. Takes root and mount
+// namespaces; the runtime probes for them once (canMakeRoots) and otherwise keeps the $MINI_KUBE_ROOTFS symlinks alone.
 import { execFile } from 'node:child_process';
 import { chmod, mkdir, readdir, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -33,8 +33,8 @@ const within = (path: string, dir: string): boolean => dir === '/' || path === d
 const depth = (path: string): number => path.split('/').filter(Boolean).length;
 
 /**
- * The operations that build a container's root (rootFstab's): `m DIR` (mirror the host's directory, to make a path in it;
- * "/" first when a path is to be made there), `t` (a /tmp of the container's own, TMP_OP), `b SRC DST` and
+ * The operations that build a container's root (rootFstab's): `m DIR` (mirror the host's directory, to make a path
+ * in it; "/" first when a path is to be made there), `t` (a /tmp of the container's own, TMP_OP), `b SRC DST` and
  * `r SRC DST` (bind read-write / read-only), and `p` (OWN_PROC). The read-only volumes are also bound read-only over
  * themselves, so that what $MINI_KUBE_ROOTFS links reach is read-only too. The working dir is made in the root too
  * (not in the host's directory): returned as the path to make, its links resolved.
