@@ -1,14 +1,11 @@
-import { createServer } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/types.js';
 import { HealthCheckServers, type HealthCheck } from './health-checks.js';
 import { NodeTopology } from './node-topology.js';
 import { healthChecks } from './service-map.js';
+import { freePort } from '../../test/bench/processes.js';
 
-const freePort = (): Promise<number> => new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
-});
 const lb = (name: string, spec: Record<string, unknown>): KubeObject => ({
   apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'ns' }, spec: { type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ port: 80 }], ...spec },
 });

@@ -1,6 +1,6 @@
 // Server processes under test: spawn, time to first good /readyz, resident memory, stop.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,16 +24,37 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** A free port on 127.0.0.1 (closed again before it is used; fine on a machine that is not racing us for ports). */
+/** Where the kernel takes the ports of listeners on port 0 and of outgoing connections. */
+const ephemeralLow = ((): number => {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+})();
+/** The service node port range: the proxies of other test files listen there. */
+const NODE_PORTS_LOW = 30_000;
+const handedOut = new Set<number>();
+
+/**
+ * A free port on 127.0.0.1 for a server process that must be told its port (closed again before it is used). Taken
+ * below the kernel's ephemeral range, where the servers on port 0 and the client connections of the test files running
+ * beside this one take theirs, and below the node ports; never the same twice in one process: any of these could take
+ * it before its server does.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * (Math.min(ephemeralLow, NODE_PORTS_LOW) - 10_000));
+    if (handedOut.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
     });
-  });
+    if (!free) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 /**

@@ -4,7 +4,6 @@
 // framework, plugin, preemption and queue series after it bound pods, preempted for one and left one unschedulable.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import type { Client } from '../../pkg/client/index.js';
 import { writeKubeconfig } from '../../pkg/pki/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { bundleMain } from '../support/binary.js';
+import { freePort } from '../bench/processes.js';
 import { controllerManagerKubeconfig, spawnControllerManager, type CmProcess } from './controllers-support.js';
 import { adminClient, createNode, eventually, podObject, waitBound } from './scheduler-support.js';
 
@@ -23,13 +23,6 @@ let anonymous: Agent;
 let scheduler: ChildProcess | undefined;
 let cm: CmProcess | undefined;
 const ports = { scheduler: 0, cm: 0 };
-
-const freePort = (): Promise<number> => new Promise((resolve, reject) => {
-  const s = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-    const { port } = s.address() as { port: number };
-    s.close(() => resolve(port));
-  });
-});
 
 const get = async (port: number, path: string, agent: Agent): Promise<{ status: number; text: string }> => {
   const res = await request(`https://127.0.0.1:${port}${path}`, { dispatcher: agent });

@@ -15,6 +15,7 @@ import * as k8s from '@kubernetes/client-node';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { ProcessRuntime } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { freePort } from '../bench/processes.js';
 import { hasPythonClient, runPython } from '../support/python-client.js';
 import { wsFramesByRecord } from '../support/tls-records.js';
 import { createBound, eventually, nodeClient, pod, publishRootCa, removeRootDir, type RunningKubelet, startKubelet } from './kubelet-support.js';
@@ -53,10 +54,6 @@ sock.close()
 out['http'] = data.decode()
 print(json.dumps(out))
 `;
-
-const freePort = (): Promise<number> => new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
-});
 
 // -v=4 makes kubectl log a fallback from WebSocket to SPDY, which the WebSocket client must not need.
 const CLIENTS: { name: string; bin: string; env: Record<string, string>; flags: string[] }[] = [
