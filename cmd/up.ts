@@ -1,6 +1,6 @@
 // `mini-kube up`: certificates, then every component as its own OS process, then one line once the cluster answers.
 import { mkdir, readFile } from 'node:fs/promises';
-import { createServer, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { ensureMetricsServerPki, ensurePki, writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.js';
 import { serverUrl, writeAdminKubeconfig } from './admin-kubeconfig.js';
@@ -15,6 +15,7 @@ import { compiledMain } from './package-info.js';
 import { waitForNodesReady } from './node-readiness.js';
 import { waitForReady } from './readiness.js';
 import { chooseServiceRange, clusterDnsIp, DEFAULT_SERVICE_RANGE, fileClaims, hostAddresses, kubernetesServiceIp } from './service-range.js';
+import { freePort } from '../pkg/host/free-port.js';
 import { serviceLinkName } from '../pkg/proxy/service-addresses.js';
 import { onShutdownSignal } from './signals.js';
 import { Supervisor, unexpectedExitMessage, type ChildExit } from './supervisor.js';
@@ -42,13 +43,6 @@ export const upFlags = {
   proxy: flag.bool(true, 'Run the service proxy (ClusterIPs reachable when run as root, NodePorts always; process runtime only)'),
   'metrics-server': flag.bool(true, 'Run metrics-server behind the APIService v1beta1.metrics.k8s.io (kubectl top, autoscaling on CPU and memory)'),
 };
-
-const freePort = (host: string): Promise<number> => new Promise((res, rej) => {
-  const s = createServer().once('error', rej).listen(0, host, () => {
-    const { port } = s.address() as { port: number };
-    s.close(() => res(port));
-  });
-});
 
 const read = (p: CertKeyPaths): Promise<[string, string]> => Promise.all([readFile(p.cert, 'utf8'), readFile(p.key, 'utf8')]);
 

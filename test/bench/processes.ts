@@ -1,8 +1,7 @@
 // Server processes under test: spawn, time to first good /readyz, resident memory, stop.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 
@@ -24,38 +23,7 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Where the kernel takes the ports of listeners on port 0 and of outgoing connections. */
-const ephemeralLow = ((): number => {
-  try {
-    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
-  } catch {
-    return 32768;
-  }
-})();
-/** The service node port range: the proxies of other test files listen there. */
-const NODE_PORTS_LOW = 30_000;
-const handedOut = new Set<number>();
-
-/**
- * A free port on 127.0.0.1 for a server process that must be told its port (closed again before it is used). Taken
- * below the kernel's ephemeral range, where the servers on port 0 and the client connections of the test files running
- * beside this one take theirs, and below the node ports; never the same twice in one process: any of these could take
- * it before its server does.
- */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 10_000 + Math.floor(Math.random() * (Math.min(ephemeralLow, NODE_PORTS_LOW) - 10_000));
-    if (handedOut.has(port)) continue;
-    const free = await new Promise<boolean>((resolve) => {
-      const s = createServer();
-      s.once('error', () => resolve(false));
-      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-    });
-    if (!free) continue;
-    handedOut.add(port);
-    return port;
-  }
-}
+export { freePort } from '../../pkg/host/free-port.js';
 
 /**
  * Spawns `node <args>` and polls https://127.0.0.1:<port>/readyz every 5 ms until it answers 200.
