@@ -51,6 +51,17 @@ const calledOrAfter = (ms: number, register: (done: () => void) => void): Promis
   register(() => { clearTimeout(timer); resolve(); });
 });
 
+/**
+ * Node leaves a closed HTTP/2 session's idle timer (fastify's http2SessionTimeout, 72 s) running, and setTimeout on a
+ * destroyed session does nothing: until it fired, every session a client had closed kept the whole server from the
+ * garbage collector, after it stopped too (several servers in one process: tests, embedders). Cleared through node's
+ * own field, when it has one.
+ */
+const clearIdleTimer = (session: ServerHttp2Session): void => {
+  const field = Object.getOwnPropertySymbols(session).find((s) => s.description === 'timeout');
+  if (field) clearTimeout((session as unknown as Record<symbol, NodeJS.Timeout | undefined>)[field]);
+};
+
 export class GracefulShutdown {
   private initiated = false;
   private refusing = false;
@@ -76,7 +87,10 @@ export class GracefulShutdown {
     app.server.on('upgrade', (_req: IncomingMessage, socket: Socket) => this.upgraded.add(socket));
     app.server.on('session', (session: ServerHttp2Session) => {
       this.sessions.add(session);
-      session.once('close', () => this.sessions.delete(session));
+      session.once('close', () => {
+        this.sessions.delete(session);
+        clearIdleTimer(session);
+      });
     });
   }
 

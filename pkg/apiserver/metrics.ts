@@ -2,7 +2,8 @@
 // group, resource and code, the in-flight gauges, the open long-running requests (watches, streams), and the
 // process's own figures.
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { withProcessMetrics } from '../client/process-metrics.js';
 import { RequestMetrics } from './request-metrics.js';
 import type { FlowControl, FlowCounts } from './flowcontrol/apf.js';
 
@@ -16,8 +17,7 @@ export interface ApiMetrics {
 const LONGRUNNING_SUBRESOURCES = new Set(['proxy', 'log', 'exec', 'attach', 'portforward']);
 
 export function registerMetrics(app: FastifyInstance): ApiMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = withProcessMetrics(new Registry());
   // upstream's buckets
   const requests = new RequestMetrics(registry, [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60]);
   // As upstream's watermarks: the highest count seen in each one-second period, published when it ends (a scrape

@@ -2,7 +2,8 @@
 // clientgo/leaderelection}): what a component built on this library serves on /metrics besides its own. Names, labels
 // and help texts are upstream's (help prefixed with the stability level, as component-base prints it). Label children
 // are cached by one string key: prom-client's label checks cost more than the hooks' callers do.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { withProcessMetrics } from './process-metrics.js';
 import type { LeaderMetrics } from './leaderelection.js';
 import type { ClientMetrics } from './metrics.js';
 import type { UnfinishedWork, WorkQueueMetrics } from './workqueue/queue.js';
@@ -104,7 +105,6 @@ export function workQueueMetrics(registry: Registry): (name: string) => WorkQueu
  * `leader` to the LeaderElector.
  */
 export function componentMetrics(): { registry: Registry; client: ClientMetrics; leader: LeaderMetrics } {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = withProcessMetrics(new Registry());
   return { registry, client: restClientMetrics(registry), leader: leaderElectionMetrics(registry) };
 }

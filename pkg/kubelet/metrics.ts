@@ -2,7 +2,8 @@
 // (kubelet_node_name, kubelet_running_pods, kubelet_running_containers by container_state), read from the
 // kubelets and their runtimes at scrape time, and the process's own figures (one registry for the process, however
 // many nodes it simulates). Nodes sharing an address export one kubelet_node_name each and the sums of the others.
-import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
+import { withProcessMetrics } from '../client/process-metrics.js';
 import type { ContainerState } from './runtime/types.js';
 
 export interface MetricsSource {
@@ -16,9 +17,7 @@ const STATES: ContainerState[] = ['created', 'running', 'exited', 'unknown'];
 
 /** The process's figures (CPU, memory, event loop, GC). */
 export function processMetrics(): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  return registry;
+  return withProcessMetrics(new Registry());
 }
 
 export function kubeletMetrics(sources: () => MetricsSource[]): Registry {
