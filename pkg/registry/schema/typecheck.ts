@@ -6,7 +6,7 @@
 // written with a fraction or an exponent (2.0, 1e3), which JSON.parse made an integer of: the body's literals
 // (float-literals.ts) are looked up in the definitions.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { propertyOf, REF_PREFIX, refTo, type Schema } from '../../../api/schema.js';
+import { propertyOf, REF_PREFIX, refTo, type Definitions, type Schema } from '../../../api/schema.js';
 import { StatusError } from '../../apimachinery/errors.js';
 import type { FloatLiteral } from '../../apimachinery/float-literals.js';
 import { parseQuantity } from '../../apimachinery/quantity.js';
@@ -24,13 +24,24 @@ export class DecodeError extends StatusError {
   }
 }
 
-export class TypeChecker {
+/**
+ * The validators compiled from one set of definitions, built on first use, not at start-up: loading every definition
+ * into ajv takes tens of milliseconds. Shared by every checker over the same definitions (the several apiservers of
+ * one process, as tests and embedders run them), which never change once served.
+ */
+class Validators {
+  private static readonly of = new WeakMap<Definitions, Validators>();
+  static for(definitions: Definitions): Validators {
+    let v = Validators.of.get(definitions);
+    if (!v) Validators.of.set(definitions, (v = new Validators(definitions)));
+    return v;
+  }
+
   private ajvInstance: Ajv | undefined;
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(private readonly index: SchemaIndex) {}
+  private constructor(private readonly definitions: Definitions) {}
 
-  /** Built on first use, not at start-up: loading every definition into ajv takes tens of milliseconds. */
   private get ajv(): Ajv {
     if (!this.ajvInstance) {
       // strict off: the x-kubernetes-* extensions are annotations, not keywords. Formats are not
@@ -45,18 +56,26 @@ export class TypeChecker {
       this.ajvInstance.addKeyword({ keyword: TIME_KEYWORD, errors: false, validate: (name: string, data: unknown) => ownError(name, data) === undefined });
       // An IntOrString decodes anything but a string as an int32 of its own (intstr's UnmarshalJSON).
       this.ajvInstance.addKeyword({ keyword: INT_OR_STRING_KEYWORD, errors: false, validate: (_: unknown, data: unknown) => ownError(INT_OR_STRING, data) === undefined });
-      this.ajvInstance.addSchema({ $id: 'k8s', components: { schemas: typesOnly(this.index.definitions) } });
+      this.ajvInstance.addSchema({ $id: 'k8s', components: { schemas: typesOnly(this.definitions) } });
     }
     return this.ajvInstance;
   }
 
-  private validatorFor(definition: string): ValidateFunction {
+  validatorFor(definition: string): ValidateFunction {
     let v = this.compiled.get(definition);
     if (!v) {
       v = this.ajv.compile({ $ref: `k8s${REF_PREFIX}${definition}` });
       this.compiled.set(definition, v);
     }
     return v;
+  }
+}
+
+export class TypeChecker {
+  private readonly validators: Validators;
+
+  constructor(private readonly index: SchemaIndex) {
+    this.validators = Validators.for(index.definitions);
   }
 
   /**
@@ -73,7 +92,7 @@ export class TypeChecker {
    * marshaled again (a custom resource's metadata, objectmeta.GetObjectMeta), whose keys json.Marshal sorts.
    */
   decodeError(obj: unknown, definition: string, sortedKeys = false, floats?: readonly FloatLiteral[]): string | undefined {
-    const validate = this.validatorFor(definition);
+    const validate = this.validators.validatorFor(definition);
     const valid = validate(obj);
     if (valid && floats === undefined) return undefined;
     const literal = floats && this.literalError(floats, definition);
