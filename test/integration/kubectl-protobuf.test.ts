@@ -44,8 +44,6 @@ const ok = async (...args: string[]): Promise<string> => (await succeeded(s.kube
 interface Case {
   /** `kubectl <args>`; NAME is replaced by the object's name. */
   args: string[];
-  /** The resource to get. */
-  resource: string;
   name: string;
   clusterScoped?: boolean;
   check?: (obj: Record<string, any>) => void;
@@ -53,7 +51,7 @@ interface Case {
 
 const CASES: Case[] = [
   {
-    args: ['create', 'deployment', 'NAME', '--image=nginx', '--replicas=2'], resource: 'deployment', name: 'web',
+    args: ['create', 'deployment', 'NAME', '--image=nginx', '--replicas=2'], name: 'web',
     check: (o) => {
       expect(o.spec.replicas).toBe(2);
       expect(o.spec.template.spec.containers[0]).toMatchObject({ name: 'nginx', image: 'nginx' });
@@ -61,65 +59,65 @@ const CASES: Case[] = [
     },
   },
   {
-    args: ['create', 'service', 'clusterip', 'NAME', '--tcp=80:8080'], resource: 'service', name: 's',
+    args: ['create', 'service', 'clusterip', 'NAME', '--tcp=80:8080'], name: 's',
     check: (o) => expect(o.spec.ports).toEqual([{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 }]),
   },
-  { args: ['create', 'service', 'nodeport', 'NAME', '--tcp=80:http'], resource: 'service', name: 'np' },
-  { args: ['create', 'service', 'externalname', 'NAME', '--external-name=example.com'], resource: 'service', name: 'en' },
+  { args: ['create', 'service', 'nodeport', 'NAME', '--tcp=80:http'], name: 'np' },
+  { args: ['create', 'service', 'externalname', 'NAME', '--external-name=example.com'], name: 'en' },
   {
-    args: ['create', 'secret', 'generic', 'NAME', '--from-literal=a=b', '--from-literal=bin=\u00ff\u00e9\u4e2d'], resource: 'secret', name: 'sec',
+    args: ['create', 'secret', 'generic', 'NAME', '--from-literal=a=b', '--from-literal=bin=\u00ff\u00e9\u4e2d'], name: 'sec',
     check: (o) => {
       expect(o.data.a).toBe(Buffer.from('b').toString('base64'));
       expect(Buffer.from(o.data.bin, 'base64').toString('utf8')).toBe('\u00ff\u00e9\u4e2d');
       expect(o.type).toBe('Opaque');
     },
   },
-  { args: ['create', 'secret', 'docker-registry', 'NAME', '--docker-username=u', '--docker-password=p', '--docker-server=r.example'], resource: 'secret', name: 'reg' },
+  { args: ['create', 'secret', 'docker-registry', 'NAME', '--docker-username=u', '--docker-password=p', '--docker-server=r.example'], name: 'reg' },
   {
-    args: ['create', 'configmap', 'NAME', '--from-literal=k=v', '--from-literal=empty='], resource: 'configmap', name: 'cm',
+    args: ['create', 'configmap', 'NAME', '--from-literal=k=v', '--from-literal=empty='], name: 'cm',
     check: (o) => expect(o.data).toEqual({ k: 'v', empty: '' }),
   },
   {
-    args: ['create', 'job', 'NAME', '--image=busybox', '--', 'sh', '-c', 'exit 0'], resource: 'job', name: 'j',
+    args: ['create', 'job', 'NAME', '--image=busybox', '--', 'sh', '-c', 'exit 0'], name: 'j',
     check: (o) => expect(o.spec.template.spec.containers[0].command).toEqual(['sh', '-c', 'exit 0']),
   },
   {
-    args: ['create', 'cronjob', 'NAME', '--image=busybox', '--schedule=*/5 * * * *', '--restart=OnFailure'], resource: 'cronjob', name: 'cj',
+    args: ['create', 'cronjob', 'NAME', '--image=busybox', '--schedule=*/5 * * * *', '--restart=OnFailure'], name: 'cj',
     check: (o) => expect(o.spec.schedule).toBe('*/5 * * * *'),
   },
   {
-    args: ['create', 'role', 'NAME', '--verb=get', '--verb=list', '--resource=pods', '--resource=deployments.apps'], resource: 'role', name: 'r',
+    args: ['create', 'role', 'NAME', '--verb=get', '--verb=list', '--resource=pods', '--resource=deployments.apps'], name: 'r',
     check: (o) => expect(o.rules).toEqual([
       { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] },
       { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list'] },
     ]),
   },
   {
-    args: ['create', 'rolebinding', 'NAME', '--role=r', '--user=alice', '--serviceaccount=pb:default'], resource: 'rolebinding', name: 'rb',
+    args: ['create', 'rolebinding', 'NAME', '--role=r', '--user=alice', '--serviceaccount=pb:default'], name: 'rb',
     check: (o) => expect(o.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' }),
   },
-  { args: ['create', 'clusterrole', 'NAME', '--verb=get', '--non-resource-url=/healthz'], resource: 'clusterrole', name: 'cr', clusterScoped: true },
-  { args: ['create', 'clusterrolebinding', 'NAME', '--clusterrole=cr', '--group=devs'], resource: 'clusterrolebinding', name: 'crb', clusterScoped: true },
+  { args: ['create', 'clusterrole', 'NAME', '--verb=get', '--non-resource-url=/healthz'], name: 'cr', clusterScoped: true },
+  { args: ['create', 'clusterrolebinding', 'NAME', '--clusterrole=cr', '--group=devs'], name: 'crb', clusterScoped: true },
   {
-    args: ['create', 'priorityclass', 'NAME', '--value=1000', '--description=important', '--preemption-policy=Never'], resource: 'priorityclass', name: 'high', clusterScoped: true,
+    args: ['create', 'priorityclass', 'NAME', '--value=1000', '--description=important', '--preemption-policy=Never'], name: 'high', clusterScoped: true,
     check: (o) => expect(o).toMatchObject({ value: 1000, description: 'important', preemptionPolicy: 'Never' }),
   },
   {
-    args: ['create', 'pdb', 'NAME', '--selector=app=web', '--min-available=50%'], resource: 'pdb', name: 'pdb',
+    args: ['create', 'pdb', 'NAME', '--selector=app=web', '--min-available=50%'], name: 'pdb',
     check: (o) => expect(o.spec.minAvailable).toBe('50%'),
   },
-  { args: ['create', 'pdb', 'NAME', '--selector=app=web', '--max-unavailable=1'], resource: 'pdb', name: 'pdb2', check: (o) => expect(o.spec.maxUnavailable).toBe(1) },
+  { args: ['create', 'pdb', 'NAME', '--selector=app=web', '--max-unavailable=1'], name: 'pdb2', check: (o) => expect(o.spec.maxUnavailable).toBe(1) },
   {
-    args: ['create', 'ingress', 'NAME', '--rule=foo.com/bar*=svc:80', '--rule=tls.example/=other:http,tls=cert', '--class=nginx'], resource: 'ingress', name: 'ing',
+    args: ['create', 'ingress', 'NAME', '--rule=foo.com/bar*=svc:80', '--rule=tls.example/=other:http,tls=cert', '--class=nginx'], name: 'ing',
     check: (o) => expect(o.spec.rules[0].http.paths[0]).toEqual({ path: '/bar', pathType: 'Prefix', backend: { service: { name: 'svc', port: { number: 80 } } } }),
   },
   {
-    args: ['create', 'quota', 'NAME', '--hard=cpu=1,memory=1G,pods=2', '--scopes=NotBestEffort'], resource: 'resourcequota', name: 'q',
+    args: ['create', 'quota', 'NAME', '--hard=cpu=1,memory=1G,pods=2', '--scopes=NotBestEffort'], name: 'q',
     check: (o) => expect(o.spec.hard).toEqual({ cpu: '1', memory: '1G', pods: '2' }),
   },
-  { args: ['create', 'serviceaccount', 'NAME'], resource: 'serviceaccount', name: 'sa' },
-  { args: ['expose', 'deployment', 'web', '--port=80', '--target-port=8080', '--name=NAME'], resource: 'service', name: 'exposed' },
-  { args: ['create', 'job', 'NAME', '--from=cronjob/cj'], resource: 'job', name: 'from-cron' },
+  { args: ['create', 'serviceaccount', 'NAME'], name: 'sa' },
+  { args: ['expose', 'deployment', 'web', '--port=80', '--target-port=8080', '--name=NAME'], name: 'exposed' },
+  { args: ['create', 'job', 'NAME', '--from=cronjob/cj'], name: 'from-cron' },
 ];
 
 describe('kubectl with protobuf request bodies', () => {
@@ -136,12 +134,15 @@ describe('kubectl with protobuf request bodies', () => {
       const jsArgs = c.args.map((a) => a.replace('NAME', alias));
       const nsPb = c.clusterScoped ? [] : ['-n', 'pb'];
       const nsJs = c.clusterScoped ? [] : ['-n', 'js'];
-      await ok(...withFlags(pbArgs, ...nsPb));
-      const manifest = await ok(...withFlags(jsArgs, ...nsJs, '--dry-run=client', '-o', 'json'));
-      const created = await s.kubectlWithInput(manifest, 'create', '-f', '-', ...nsJs);
+      // what each create prints is what the server answered: the object as stored
+      const [pbOut, manifest] = await Promise.all([
+        ok(...withFlags(pbArgs, ...nsPb, '-o', 'json')),
+        ok(...withFlags(jsArgs, ...nsJs, '--dry-run=client', '-o', 'json')),
+      ]);
+      const created = await s.kubectlWithInput(manifest, 'create', '-f', '-', ...nsJs, '-o', 'json');
       expect(created.stderr).toBe('');
-      const viaPb = JSON.parse(await ok('get', c.resource, c.name, ...nsPb, '-o', 'json'));
-      const viaJs = JSON.parse(await ok('get', c.resource, alias, ...nsJs, '-o', 'json'));
+      const viaPb = JSON.parse(pbOut);
+      const viaJs = JSON.parse(created.stdout);
       expect(normalize(viaPb, c.name, c.name)).toEqual(normalize(viaJs, c.name, alias));
       c.check?.(viaPb);
     });
