@@ -3,7 +3,6 @@
 // kubelets and their runtimes at scrape time, and the process's own figures (one registry for the process, however
 // many nodes it simulates). Nodes sharing an address export one kubelet_node_name each and the sums of the others.
 import { Gauge, Registry } from 'prom-client';
-import { withProcessMetrics } from '../client/process-metrics.js';
 import type { ContainerState } from './runtime/types.js';
 
 export interface MetricsSource {
@@ -14,11 +13,6 @@ export interface MetricsSource {
 }
 
 const STATES: ContainerState[] = ['created', 'running', 'exited', 'unknown'];
-
-/** The process's figures (CPU, memory, event loop, GC). */
-export function processMetrics(): Registry {
-  return withProcessMetrics(new Registry());
-}
 
 export function kubeletMetrics(sources: () => MetricsSource[]): Registry {
   const registry = new Registry();

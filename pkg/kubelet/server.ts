@@ -24,9 +24,10 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createCa, issueCertificate } from '../pki/index.js';
 import type { KubeObject, UserIdentity } from '../client/index.js';
-import type { Registry } from 'prom-client';
+import { Registry } from 'prom-client';
+import { withProcessMetrics } from '../client/process-metrics.js';
 import type { NodeKubelet } from './kubelet.js';
-import { kubeletMetrics, processMetrics } from './metrics.js';
+import { kubeletMetrics } from './metrics.js';
 // PodLogOptions' flags decoded as upstream's kubelet does, with the apiserver's parameter codec.
 import { isTrue } from '../apiserver/request-info.js';
 import { proberMetrics } from './probes.js';
@@ -86,7 +87,8 @@ export class NodeServer {
   private byAddress = new Map<string, NodeKubelet[]>();
   /** /metrics of each node, made when first scraped (one for the nodes sharing an address), and of the process. */
   private readonly metrics = new Map<NodeKubelet | 'shared', Registry>();
-  private readonly process = processMetrics();
+  /** The process's figures (CPU, memory, event loop, GC). */
+  private readonly process = withProcessMetrics(new Registry());
 
   constructor(private readonly o: NodeServerOptions) {}
 

@@ -4,7 +4,7 @@ import type { KubeObject } from '../../api/types.js';
 import { HealthCheckServers, type HealthCheck } from './health-checks.js';
 import { NodeTopology } from './node-topology.js';
 import { healthChecks } from './service-map.js';
-import { freePort } from '../../test/bench/processes.js';
+import { freePort } from '../host/free-port.js';
 
 const lb = (name: string, spec: Record<string, unknown>): KubeObject => ({
   apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'ns' }, spec: { type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ port: 80 }], ...spec },

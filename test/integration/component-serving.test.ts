@@ -11,7 +11,7 @@ import type { Client } from '../../pkg/client/index.js';
 import { writeKubeconfig } from '../../pkg/pki/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { bundleMain } from '../support/binary.js';
-import { freePort } from '../bench/processes.js';
+import { freePort } from '../../pkg/host/free-port.js';
 import { controllerManagerKubeconfig, spawnControllerManager, type CmProcess } from './controllers-support.js';
 import { adminClient, createNode, eventually, podObject, waitBound } from './scheduler-support.js';
 

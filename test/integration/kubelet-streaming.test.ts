@@ -15,7 +15,7 @@ import * as k8s from '@kubernetes/client-node';
 import { Client, type KubeObject } from '../../pkg/client/index.js';
 import { ProcessRuntime } from '../../pkg/kubelet/index.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { freePort } from '../bench/processes.js';
+import { freePort } from '../../pkg/host/free-port.js';
 import { hasPythonClient, runPython } from '../support/python-client.js';
 import { wsFramesByRecord } from '../support/tls-records.js';
 import { createBound, eventually, nodeClient, pod, publishRootCa, removeRootDir, type RunningKubelet, startKubelet } from './kubelet-support.js';
