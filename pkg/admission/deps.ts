@@ -27,6 +27,11 @@ export interface AccessCheck {
 }
 
 export interface AdmissionDeps {
+  /**
+   * Aborted when the apiserver stops (upstream's drained notification): plugins start no more background work, and
+   * what fails in work already started because the store closed under it is no news.
+   */
+  readonly stopped: AbortSignal;
   /** The served resource of that group and plural (its preferred version), if any. */
   resource(group: string, plural: string): ResourceType | undefined;
   /**

@@ -18,19 +18,26 @@ const pod = (name: string, cpu: string): KubeObject => ({
 });
 
 /** A plugin over objects held in `objects` (namespace/plural → list); its watch callbacks and status writes kept. */
-function harness(objects: Map<string, KubeObject[]>) {
+function harness(objects: Map<string, KubeObject[]>, stop = new AbortController()) {
   const onChange = new Map<string, (c: Change) => void>();
   const statusWrites: string[] = [];
+  const errors: string[] = [];
   const deps = {
+    stopped: stop.signal,
     resource: (group: string, plural: string) => (group === '' ? KINDS[plural] : undefined),
     list: (_group: string, plural: string, ns?: string) =>
       [...objects].filter(([k]) => k.endsWith(`/${plural}`) && (ns === undefined || k.startsWith(`${ns}/`))).flatMap(([, v]) => v),
     get: () => undefined,
     watch: (_group: string, plural: string, fn: (c: Change) => void) => { onChange.set(plural, fn); return () => undefined; },
-    updateStatus: async (_g: string, _p: string, ns: string | undefined, name: string) => { statusWrites.push(`${ns}/${name}`); },
+    updateStatus: async (_g: string, _p: string, ns: string | undefined, name: string) => {
+      statusWrites.push(`${ns}/${name}`);
+      await new Promise(setImmediate);
+      // the apiserver closes its store once admission is stopped: a write still under way fails
+      if (stop.signal.aborted) throw new Error('store is closed');
+    },
   } as unknown as AdmissionDeps;
-  const plugin = new ResourceQuota(deps);
-  return { plugin, onChange, statusWrites };
+  const plugin = new ResourceQuota(deps, { onError: (_err, msg) => errors.push(msg) });
+  return { plugin, onChange, statusWrites, errors, stop };
 }
 
 /** A change whose objects may not be read. */
@@ -66,5 +73,25 @@ describe('ResourceQuota watching the stored objects', () => {
     onChange.get('pods')!(modified('500m', '1'));
     await settle();
     expect(statusWrites).toEqual(['limited/q']);
+  });
+
+  it('starts no recompute once the apiserver stops, and a write the stop cut short is not reported', async () => {
+    const quota: KubeObject = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q', namespace: 'limited' }, spec: { hard: { 'requests.cpu': '2' } }, status: { hard: { 'requests.cpu': '2' } } };
+    const objects = new Map([['limited/resourcequotas', [quota]], ['limited/pods', [pod('p', '500m')]]]);
+    const { onChange, statusWrites, errors, stop } = harness(objects);
+    await settle();
+    statusWrites.length = 0;
+    const grow: Change = { type: 'MODIFIED', namespace: 'limited', object: pod('p', '1'), prev: pod('p', '500m') };
+    // a recompute under way when the stop comes: its write fails, as the store closes
+    onChange.get('pods')!(grow);
+    await new Promise(setImmediate);
+    expect(statusWrites).toEqual(['limited/q']);
+    stop.abort();
+    await settle();
+    // a change after the stop starts nothing
+    onChange.get('pods')!(grow);
+    await settle();
+    expect(statusWrites).toEqual(['limited/q']);
+    expect(errors).toEqual([]);
   });
 });

@@ -204,15 +204,18 @@ export class ResourceQuota implements ValidatingPlugin {
 
   /** One recompute of the namespace's quotas, coalesced. */
   private schedule(ns: string): void {
-    if (this.pending.has(ns)) return;
+    if (this.pending.has(ns) || this.deps.stopped.aborted) return;
     this.pending.add(ns);
     setImmediate(() => {
       this.pending.delete(ns);
       this.locked(ns, async () => {
+        if (this.deps.stopped.aborted) return;
         const quotas = this.deps.list('', 'resourcequotas', ns);
         if (quotas.length === 0) return;
         await this.writeStatus(ns, quotas, this.usage(ns, quotas, this.now()));
-      }).catch((err: unknown) => this.opts.onError?.(err, `resource quota usage of namespace ${ns}`));
+      }).catch((err: unknown) => {
+        if (!this.deps.stopped.aborted) this.opts.onError?.(err, `resource quota usage of namespace ${ns}`);
+      });
     });
   }
 

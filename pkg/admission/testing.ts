@@ -7,6 +7,7 @@ export function memoryDeps(objects: Array<{ group?: string; plural: string; obj:
   const key = (group: string, plural: string) => `${group}/${plural}`;
   return {
     objects,
+    stopped: new AbortController().signal,
     equivalents: (rt) => [rt],
     convert: async (obj) => obj,
     decode: (obj) => obj,

@@ -16,7 +16,7 @@ import { listPrefix, namespaceOfKey, resourcePrefix } from '../registry/keys.js'
 import { followCache } from '../storage/cacher/follow.js';
 import { cloneJson } from '../apimachinery/json-clone.js';
 
-export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer): AdmissionDeps {
+export function admissionDeps(registries: RegistrySet, stopped: AbortSignal, authorizer?: Authorizer): AdmissionDeps {
   // Looked up on every call, not once: custom resources are served (and stop being served) at run time.
   const lookup = (group: string, plural: string): Registry | undefined => registries.byGroupResource(group, plural);
   const reg = (group: string, plural: string): Registry => {
@@ -25,6 +25,7 @@ export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer):
     return r;
   };
   return {
+    stopped,
     resource: (group, plural): ResourceType | undefined => lookup(group, plural)?.rt,
     equivalents: (rt) => registries.equivalents(rt),
     async convert(obj, from, to) {
@@ -96,8 +97,9 @@ export function admissionDeps(registries: RegistrySet, authorizer?: Authorizer):
 
 export function startAdmission(registries: RegistrySet, opts: {
   enable: string[]; disable: string[]; configFile?: string; logger: Logger; authorizer?: Authorizer; tolerationSeconds?: { notReady: number; unreachable: number };
+  stopped: AbortSignal;
 }): Promise<Admission> {
-  return newAdmission(admissionDeps(registries, opts.authorizer), {
+  return newAdmission(admissionDeps(registries, opts.stopped, opts.authorizer), {
     enable: opts.enable,
     disable: opts.disable,
     configFile: opts.configFile,

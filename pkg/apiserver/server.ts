@@ -92,9 +92,10 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
       authorizedTtlMs: config.authorizationWebhookCacheAuthorizedTtlMs, unauthorizedTtlMs: config.authorizationWebhookCacheUnauthorizedTtlMs,
     } : undefined,
   });
+  const admissionStopped = new AbortController();
   registries.setAdmission(withCel(registries, authz.withEscalationChecks(await startAdmission(registries, {
     enable: initializers.enableAdmissionPlugins, disable: config.disableAdmissionPlugins, configFile: config.admissionControlConfigFile, logger: log,
-    authorizer: authz.authorizer, tolerationSeconds: config.defaultTolerationSeconds,
+    authorizer: authz.authorizer, tolerationSeconds: config.defaultTolerationSeconds, stopped: admissionStopped.signal,
   }))));
 
   const [key, cert, ca] = await Promise.all([
@@ -256,6 +257,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
       logHealth.stop();
       // requests in flight finish first, with everything they use still running; then the watches end
       await shutdown.run(() => {
+        admissionStopped.abort();
         customResources.stop();
         registries.stop();
       });
