@@ -5,6 +5,7 @@
 // Node) gets one written beside the bundle once the process has done its start-up work, so that the cache
 // holds the functions the start compiled, not only the scripts' top levels. Nothing here may import
 // anything but Node's own modules: it runs before the bundle.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
@@ -15,7 +16,12 @@ import { Script } from 'node:vm';
 const SAVE_AFTER_MS = 5_000;
 
 const bundleDir = dirname(fileURLToPath(import.meta.url));
-const cacheDir = join(bundleDir, '.code-cache');
+/**
+ * V8 refuses a cache made under other flags (`up` starts the informer-heavy components with a larger young
+ * generation): one cache per set of Node options, else each kind of process would throw away and rewrite the other's.
+ */
+const nodeOptions = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join('\0');
+const cacheDir = join(bundleDir, '.code-cache', nodeOptions === '' ? 'default' : createHash('sha256').update(nodeOptions).digest('hex').slice(0, 12));
 /** Cache file → the script it is written from, for the scripts compiled without a usable cache. */
 const unsaved = new Map<string, Script>();
 let saveTimer: NodeJS.Timeout | undefined;
