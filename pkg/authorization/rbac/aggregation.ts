@@ -4,10 +4,9 @@ import type { KubeObject } from '../../../api/types.js';
 import { labelSelectorAsSelector, type LabelSelector } from '../../apimachinery/labels.js';
 import type { PolicyRule } from '../interface.js';
 
-const same = (a: PolicyRule, b: PolicyRule): boolean => JSON.stringify(normal(a)) === JSON.stringify(normal(b));
-const normal = (r: PolicyRule): PolicyRule => ({
-  verbs: r.verbs ?? [], apiGroups: r.apiGroups ?? [], resources: r.resources ?? [], resourceNames: r.resourceNames ?? [], nonResourceURLs: r.nonResourceURLs ?? [],
-});
+/** A rule as a string that two rules share when they are the same rule (absent lists and empty ones alike). */
+const keyOf = (r: PolicyRule): string =>
+  JSON.stringify([r.verbs ?? [], r.apiGroups ?? [], r.resources ?? [], r.resourceNames ?? [], r.nonResourceURLs ?? []]);
 
 /** The rules `role` should have given every ClusterRole, or undefined when it aggregates nothing. */
 export function aggregatedRules(role: KubeObject, all: KubeObject[]): PolicyRule[] | undefined {
@@ -15,6 +14,8 @@ export function aggregatedRules(role: KubeObject, all: KubeObject[]): PolicyRule
   if (!role.aggregationRule) return undefined;
   const sorted = [...all].sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1));
   const rules: PolicyRule[] = [];
+  // the aggregated roles (admin, edit, view) gather hundreds of rules: a set, not a scan of them per rule
+  const seen = new Set<string>();
   for (const sel of selectors) {
     let selector;
     try {
@@ -24,7 +25,13 @@ export function aggregatedRules(role: KubeObject, all: KubeObject[]): PolicyRule
     }
     for (const other of sorted) {
       if (other.metadata?.name === role.metadata?.name || !selector.matches(other.metadata?.labels ?? {})) continue;
-      for (const r of (other.rules ?? []) as PolicyRule[]) if (!rules.some((x) => same(x, r))) rules.push(r);
+      for (const r of (other.rules ?? []) as PolicyRule[]) {
+        const key = keyOf(r);
+        if (!seen.has(key)) {
+          seen.add(key);
+          rules.push(r);
+        }
+      }
     }
   }
   return rules;
@@ -33,5 +40,5 @@ export function aggregatedRules(role: KubeObject, all: KubeObject[]): PolicyRule
 export function rulesEqual(a: PolicyRule[] | undefined, b: PolicyRule[] | undefined): boolean {
   const x = a ?? [];
   const y = b ?? [];
-  return x.length === y.length && x.every((r, i) => same(r, y[i]!));
+  return x.length === y.length && x.every((r, i) => keyOf(r) === keyOf(y[i]!));
 }
