@@ -204,11 +204,12 @@ export class ResourceQuota implements ValidatingPlugin {
 
   /** One recompute of the namespace's quotas, coalesced. */
   private schedule(ns: string): void {
-    if (this.pending.has(ns) || this.deps.stopped.aborted) return;
+    if (this.pending.has(ns)) return;
     this.pending.add(ns);
     setImmediate(() => {
       this.pending.delete(ns);
       this.locked(ns, async () => {
+        // queued before the apiserver stopped, or after: its store is closing
         if (this.deps.stopped.aborted) return;
         const quotas = this.deps.list('', 'resourcequotas', ns);
         if (quotas.length === 0) return;
