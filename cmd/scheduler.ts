@@ -60,13 +60,13 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const { registerSchedulerMetrics } = await import('../pkg/scheduler/metrics.js');
   const { schedulerConfigz } = await import('../pkg/scheduler/configz.js');
   const metrics = componentMetrics();
-  const client = await Client.fromKubeconfig(cc.kubeconfig || undefined, {
-    qps: cc.qps, burst: cc.burst, userAgent: componentUserAgent('kube-scheduler', 'scheduler'), metrics: metrics.client,
-  });
+  const clientOptions = { qps: cc.qps, burst: cc.burst, userAgent: componentUserAgent('kube-scheduler', 'scheduler'), metrics: metrics.client };
+  // as kube-scheduler's createClients: events go through a client of their own (its own rate limiter and connections)
+  const [client, eventClient] = await Promise.all([Client.fromKubeconfig(cc.kubeconfig || undefined, clientOptions), Client.fromKubeconfig(cc.kubeconfig || undefined, clientOptions)]);
   const identity = `${hostname()}_${randomUUID()}`;
   let synced = false;
   const observer = registerSchedulerMetrics(metrics.registry, () => scheduler.queue);
-  const scheduler = new Scheduler({ client, config, logger, observer, onSynced: () => { synced = true; } });
+  const scheduler = new Scheduler({ client, eventClient, config, logger, observer, onSynced: () => { synced = true; } });
   const stop = new AbortController();
   let done: Promise<void>;
   let elector: InstanceType<typeof LeaderElector> | undefined;
@@ -99,7 +99,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     stop.abort();
     // releasing the lease and flushing events get a few seconds, not their retries against a gone apiserver
     await Promise.race([done, new Promise((r) => setTimeout(r, 5000).unref())]);
-    await client.close();
+    await Promise.all([client.close(), eventClient.close()]);
   });
   await done.catch((err: unknown) => { logger.error({ err }, 'scheduler failed'); process.exit(1); });
 };

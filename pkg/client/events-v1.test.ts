@@ -8,12 +8,17 @@ import { EventBroadcaster, type EventsV1Event, type EventsV1Sink } from './event
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const at = (ms: number): string => new Date(T0 + ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 
-const setup = (o: { missing?: boolean; fraction?: number } = {}) => {
+const setup = (o: { missing?: boolean; fraction?: number; beforeCreate?: (ev: EventsV1Event) => Promise<void> } = {}) => {
   const clock = new FakeClock(T0, o.fraction);
   const calls: string[] = [];
   const created: EventsV1Event[] = [];
   const sink: EventsV1Sink = {
-    create: (ev) => { calls.push(`create ${ev.metadata!.name} ${JSON.stringify(ev.series ?? null)}`); created.push(ev); return Promise.resolve(ev); },
+    create: async (ev) => {
+      await o.beforeCreate?.(ev);
+      calls.push(`create ${ev.metadata!.name} ${JSON.stringify(ev.series ?? null)}`);
+      created.push(ev);
+      return ev;
+    },
     patch: (name, _t, patch) => {
       calls.push(`patch ${name} ${JSON.stringify(patch)}`);
       if (o.missing) return Promise.reject(new StatusError(404, 'NotFound', 'not found'));
@@ -90,6 +95,24 @@ describe('EventBroadcaster', () => {
       // at 30 minutes the 30th repeat has not been seen yet
       `patch ${name} ${JSON.stringify({ series: JSON.parse(series(30, 29 * 60_000)) })}`, `create ${name} ${series(30, 29 * 60_000)}`,
     ]);
+  });
+
+  it('writes each event on its own: a slow write holds back neither the next events nor their series, and flush waits for all', async () => {
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => { release = resolve; });
+    const { b, r, calls } = setup({ beforeCreate: (ev) => (ev.metadata!.name!.startsWith('p.') ? slow : Promise.resolve()) });
+    r.eventf(pod, undefined, 'Normal', 'Scheduled', 'Binding', 'first');
+    const other = { ...pod, metadata: { ...pod.metadata, name: 'q', uid: 'u2' } };
+    r.eventf(other, undefined, 'Normal', 'Scheduled', 'Binding', 'second');
+    r.eventf(other, undefined, 'Normal', 'Scheduled', 'Binding', 'second again');
+    let flushed = false;
+    const flushing = b.flush().then(() => { flushed = true; });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual([expect.stringMatching(/^create q\.\S+ null$/), expect.stringMatching(/^patch q\.\S+ .*"count":2/)]);
+    expect(flushed).toBe(false);
+    release();
+    await flushing;
+    expect(calls[2]).toMatch(/^create p\.\S+ null$/);
   });
 
   it('stamps eventTime and series.lastObservedTime with microseconds, as client-go; the name is eventTime in nanoseconds', async () => {

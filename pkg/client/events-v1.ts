@@ -2,7 +2,8 @@
 // controller and instance reporting it, and carries eventTime instead of the core fields (no source, count or first
 // and last timestamps). A repeat (same type, action, reason, reporter, regarding and related objects; the note is not
 // compared) joins a series: the first repeat patches series.count 2 at once, later ones only count in the cache,
-// written when the series ends (no repeat for 6 minutes) and every 30 minutes while it goes on.
+// written when the series ends (no repeat for 6 minutes) and every 30 minutes while it goes on. Each event is written
+// on its own, as client-go's goroutine per event: one slow write does not hold back the events recorded after it.
 import type { Logger } from 'pino';
 import { hostname } from 'node:os';
 import type { KubeObject } from '../../api/types.js';
@@ -69,7 +70,10 @@ const asReference = (o: KubeObject | ObjectReference): ObjectReference =>
 export class EventBroadcaster {
   private readonly clock: Clock;
   private readonly cache = new Map<string, EventsV1Event>();
+  /** The cache's bookkeeping and the series upkeep, one at a time (client-go's mutex). */
   private tail: Promise<void> = Promise.resolve();
+  /** Writes under way, each on its own. */
+  private readonly writing = new Set<Promise<void>>();
   private timers: TimerHandle[] = [];
   private seq = 0;
 
@@ -100,7 +104,10 @@ export class EventBroadcaster {
   }
 
   /** Resolves when every event recorded so far has been written (or given up on). */
-  flush(): Promise<void> { return this.tail; }
+  async flush(): Promise<void> {
+    await this.tail;
+    while (this.writing.size) await Promise.all(this.writing);
+  }
 
   /** @internal The recorders' way in. */
   record(ev: EventFields): void {
@@ -118,7 +125,7 @@ export class EventBroadcaster {
       const seen = this.cache.get(key);
       if (!seen) {
         this.cache.set(key, event);
-        await this.attempt(structuredClone(event));
+        this.startAttempt(structuredClone(event));
         return;
       }
       const lastObservedTime = formatMicroTime(preciseNowOf(this.clock));
@@ -127,8 +134,14 @@ export class EventBroadcaster {
         return;
       }
       seen.series = { count: 2, lastObservedTime };
-      await this.attempt(structuredClone(seen));
+      this.startAttempt(structuredClone(seen));
     });
+  }
+
+  private startAttempt(ev: EventsV1Event): void {
+    const w = this.attempt(ev).catch((err: unknown) => { this.o.logger?.error({ err }, 'event recording failed'); })
+      .finally(() => this.writing.delete(w));
+    this.writing.add(w);
   }
 
   private enqueue(work: () => Promise<void>): void {

@@ -25,6 +25,11 @@ import { isAssigned, isTerminal, podKey, schedulerNameOf, type Node, type Pod } 
 
 export interface SchedulerOptions {
   client: Client;
+  /**
+   * The client events are written with (default: `client`). kube-scheduler makes one of its own, so that a burst of
+   * events neither waits behind bindings nor holds them back in the same rate limiter and connections.
+   */
+  eventClient?: Client;
   config?: SchedulerConfiguration;
   clock?: Clock;
   logger?: Logger;
@@ -83,7 +88,7 @@ export class Scheduler {
     const nodes = this.factory.nodes<Node>();
     const lister = (r: typeof Resources.pods): Lister<KubeObject> => this.factory.informerFor(r).lister();
     this.extenders = this.config.extenders.map((e) => new HttpExtender(e));
-    this.events = new EventBroadcaster({ sink: o.client.resource(Resources.eventsV1), clock: this.clock, logger: o.logger, hostname: o.hostname });
+    this.events = new EventBroadcaster({ sink: (o.eventClient ?? o.client).resource(Resources.eventsV1), clock: this.clock, logger: o.logger, hostname: o.hostname });
     const handle: Handle = {
       client: o.client,
       cache: this.cache,
