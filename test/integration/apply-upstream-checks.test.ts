@@ -32,7 +32,7 @@ spec:
 `;
 
 describe('server-side apply and updates, as upstream answers kubectl', () => {
-  it('answers a value of the wrong type in an applied configuration with structured-merge-diff\'s 500', async () => {
+  it('answers a value of the wrong type in an applied configuration with structured-merge-diff\'s words, as a 400', async () => {
     const deployment = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: envnum}
@@ -44,7 +44,7 @@ spec:
 `;
     const r = await s.kubectlWithInput(deployment, 'apply', '--server-side', '-f', '-');
     expect(r.code).not.toBe(0);
-    expect(r.stderr.trim()).toBe('Error from server: failed to create typed patch object (default/envnum; apps/v1, Kind=Deployment): '
+    expect(r.stderr.trim()).toBe('Error from server (BadRequest): failed to create typed patch object (default/envnum; apps/v1, Kind=Deployment): '
       + '.spec.template.spec.containers[name="c"].env[name="PORT"].value: expected string, got &value.valueUnstructured{Value:8080}');
   });
 

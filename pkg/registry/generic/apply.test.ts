@@ -64,7 +64,7 @@ describe('server-side apply', () => {
     });
   });
 
-  it('answers values of the wrong type as structured-merge-diff does, with upstream\'s 500', async () => {
+  it('answers values of the wrong type in structured-merge-diff\'s words, with the 400 of the fix under way upstream', async () => {
     await withRegistries(async (regs) => {
       const deployments = regs.get('apps', 'v1', 'deployments')!;
       const deployment = (container: Record<string, unknown>, spec: Record<string, unknown> = {}) => ({
@@ -72,17 +72,20 @@ describe('server-side apply', () => {
         spec: { selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'busybox', ...container }] } }, ...spec },
       });
       const what = 'failed to create typed patch object (default/envnum; apps/v1, Kind=Deployment)';
-      expect(await failure(deployments, 'envnum', deployment({ env: [{ name: 'PORT', value: 8080 }] }))).toEqual([500, '',
+      expect(await failure(deployments, 'envnum', deployment({ env: [{ name: 'PORT', value: 8080 }] }))).toEqual([400, 'BadRequest',
         `${what}: .spec.template.spec.containers[name="c"].env[name="PORT"].value: expected string, got &value.valueUnstructured{Value:8080}`]);
       const many = deployment({ ports: 80, env: [{ name: 'A', value: { x: [1e6, 'y', null] } }] }, { replicas: '2', paused: 'yes', minReadySeconds: null });
-      expect(await failure(deployments, 'envnum', many)).toEqual([500, '', [
+      expect(await failure(deployments, 'envnum', many)).toEqual([400, 'BadRequest', [
         `${what}: errors:`,
         '  .spec.template.spec.containers[name="c"].ports: expected list, got &{80}',
         '  .spec.template.spec.containers[name="c"].env[name="A"].value: expected string, got &value.valueUnstructured{Value:map[string]interface {}{"x":[]interface {}{1e+06, "y", interface {}(nil)}}}',
         '  .spec.replicas: expected numeric (int or float), got string',
         '  .spec.paused: expected boolean, got &{yes}',
       ].join('\n')]);
-      // quantities take a number or a string; undeclared fields alone stay a 400
+      // a name that is not a string reads as empty where the message names the object, as an unstructured accessor's
+      expect(await failure(deployments, 'envnum', { ...deployment({}), metadata: { name: { x: 1 }, namespace: 'default' } })).toEqual([400, 'BadRequest',
+        'failed to create typed patch object (default/; apps/v1, Kind=Deployment): .metadata.name: expected string, got &value.valueUnstructured{Value:map[string]interface {}{"x":1}}']);
+      // quantities take a number or a string; undeclared fields are a 400 as well
       const limits = deployment({ resources: { limits: { cpu: 1, memory: '1Gi' } } });
       expect((await apply(deployments, 'envnum', limits)).object.spec?.template.spec.containers[0].resources).toEqual({ limits: { cpu: '1', memory: '1Gi' } });
       expect(await failure(deployments, 'envnum', deployment({ bogus: 1 }))).toEqual([400, 'BadRequest', `${what}: .spec.template.spec.containers[name="c"].bogus: field not declared in schema`]);

@@ -48,13 +48,13 @@ describe('a patched object that does not decode', () => {
     });
   });
 
-  it("of an apply fails the field manager's conversion of what it merged: a 500", async () => {
+  it("of an apply fails the field manager's conversion of what it merged: a 400 with upstream's words (upstream: a 500)", async () => {
     await withRegistries(async (regs) => {
       const ctx = testContext({ fieldValidation: 'Ignore', bodyFormat: 'apply' });
       const pods = regs.get('', 'v1', 'pods')!;
       await create(pods, ctx, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
       const config = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, ...bad };
-      expect(await update(pods, ctx, patchBuilder(pods, ctx, 'p', 'apply', config, true, 'status')).catch(refusal)).toEqual([500,
+      expect(await update(pods, ctx, patchBuilder(pods, ctx, 'p', 'apply', config, true, 'status')).catch(refusal)).toEqual([400,
         `failed to convert new object (default/p; /v1, Kind=Pod) to proper version: unable to convert unstructured object to /v1, Kind=Pod: ${parseError}`]);
     });
   });

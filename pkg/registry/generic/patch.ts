@@ -135,10 +135,11 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
       try {
         return decodeObject(reg.deps.decoder, merged, targetOf(reg.rt), ctx);
       } catch (e) {
-        // the field manager's conversion of what it merged to the typed object, a plain error (500)
+        // the field manager's conversion of what it merged to the typed object: a plain error upstream (a 500), here a
+        // 400 with its words, the applied configuration being what does not convert
         if (!(e instanceof DecodeError)) throw e;
         const gvk = `${reg.rt.group}/${reg.rt.version}, Kind=${reg.rt.kind}`;
-        throw new StatusError(500, '', `failed to convert new object (${appliedObjectName(applied, reg.rt.group, reg.rt.kind)}) to proper version: unable to convert unstructured object to ${gvk}: ${e.decoderError}`);
+        throw badRequest(`failed to convert new object (${appliedObjectName(applied, reg.rt.group, reg.rt.kind)}) to proper version: unable to convert unstructured object to ${gvk}: ${e.decoderError}`);
       }
     },
   };

@@ -19,25 +19,28 @@ export function checkTypedPatch(reg: Registry, applied: KubeObject, config: Kube
   const types: string[] = [];
   typeErrors(index, applied, refTo(reg.rt.definition), '', types);
   if (unknown.length || duplicates.length || types.length) {
-    throw typedPatchError(applied, reg.rt.group, reg.rt.kind, [...unknown.map((p) => `${p}: field not declared in schema`), ...duplicates, ...types], types.length > 0);
+    throw typedPatchError(applied, reg.rt.group, reg.rt.kind, [...unknown.map((p) => `${p}: field not declared in schema`), ...duplicates, ...types]);
   }
 }
 
 /**
- * Upstream's field manager returns these as a plain error, which its handler writes as a Status of code 500 and no
- * reason (kubectl: `Error from server: failed to create typed patch object ...`): a wrong type is answered so here
- * too, for clients that look at the code. Undeclared fields and repeated items alone are a 400, as the fix proposed
- * upstream has it (kubernetes#139253), the client having sent them.
+ * A 400 with the library's words. Upstream's field manager returns these as a plain error, which its handler writes as
+ * a 500 (kubernetes#122480); the fix under way upstream (kubernetes#139253) answers 400 BadRequest with the same
+ * message, the client having sent a configuration that does not type, as it is here.
  */
-function typedPatchError(applied: KubeObject, group: string, kind: string, errors: string[], wrongType: boolean): StatusError {
-  const message = `failed to create typed patch object (${appliedObjectName(applied, group, kind)}): ${errors.length === 1 ? errors[0] : ['errors:', ...errors.map((e) => `  ${e}`)].join('\n')}`;
-  return wrongType ? new StatusError(500, '', message) : badRequest(message);
+function typedPatchError(applied: KubeObject, group: string, kind: string, errors: string[]): StatusError {
+  return badRequest(`failed to create typed patch object (${appliedObjectName(applied, group, kind)}): ${errors.length === 1 ? errors[0] : ['errors:', ...errors.map((e) => `  ${e}`)].join('\n')}`);
 }
 
-/** An applied configuration as the field manager's errors name it (objectGVKNN): "ns/name; group/version, Kind=Kind". */
+/**
+ * An applied configuration as the field manager's errors name it (objectGVKNN): "ns/name; group/version, Kind=Kind";
+ * a namespace, name or apiVersion that is not a string reads as empty, as an unstructured object's accessors give it.
+ */
 export function appliedObjectName(applied: KubeObject, group: string, kind: string): string {
-  const [, version] = /^(?:.*\/)?([^/]+)$/.exec(applied.apiVersion ?? '') ?? [];
-  return `${applied.metadata?.namespace ?? ''}/${applied.metadata?.name ?? ''}; ${group}/${version}, Kind=${kind}`;
+  const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+  const meta = (typeof applied.metadata === 'object' && applied.metadata !== null ? applied.metadata : {}) as Record<string, unknown>;
+  const [, version] = /^(?:.*\/)?([^/]+)$/.exec(text(applied.apiVersion)) ?? [];
+  return `${text(meta.namespace)}/${text(meta.name)}; ${group}/${version ?? ''}, Kind=${kind}`;
 }
 
 /**

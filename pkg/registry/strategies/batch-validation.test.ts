@@ -108,6 +108,13 @@ describe('Job strategy', () => {
     ]);
   });
 
+  it('labels the template of a Job without a name with an empty name (its missing name is reported elsewhere)', () => {
+    const job: KubeObject = { apiVersion: 'batch/v1', kind: 'Job', metadata: { namespace: 'd', uid: 'u-1' }, spec: spec() };
+    jobStrategy.prepareForCreate!(job, ctx);
+    expect(job.spec.template.metadata.labels).toMatchObject({ 'batch.kubernetes.io/job-name': '', 'job-name': '' });
+    expect(jobStrategy.validate!(job, ctx)).toEqual([]);
+  });
+
   it('requires a selector when manual, and a name fit for the last index\'s hostname', () => {
     const manual: KubeObject = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'm', namespace: 'd', uid: 'u' }, spec: spec({ manualSelector: true }) };
     expect(msgs(jobStrategy.validate!(manual, ctx))).toEqual([

@@ -141,7 +141,7 @@ export const jobStrategy: Strategy = {
     const spec = (job.spec ??= {});
     if (spec.manualSelector === true) return;
     const uid = job.metadata!.uid!;
-    const name = job.metadata!.name!;
+    const name = job.metadata!.name ?? ''; // a create without a name fails validation, not here
     const template = (spec.template ??= {});
     const meta = (template.metadata ??= {});
     // Both the current labels and the legacy ones, as upstream still writes both.
