@@ -305,6 +305,9 @@ export class NodeServer {
       const logs = found.kubelet.containerLogs(found.pod, container, opts);
       if (typeof logs === 'string') { send(400, logs); return; }
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'transfer-encoding': 'chunked' });
+      // a follower of a quiet container has its answer at once, not with the first line it may never get
+      const follow = isTrue(q.getAll('follow'));
+      if (follow) res.flushHeaders();
       // limitBytes bounds all that is sent, followed lines included
       let budget = opts.limitBytes ?? Infinity;
       const write = (text: string): void => {
@@ -315,7 +318,7 @@ export class NodeServer {
       };
       let chunk = await logs.read(opts);
       write(chunk.text);
-      if (isTrue(q.getAll('follow'))) {
+      if (follow) {
         // what was written since the last read (a read follows the log across a rotation)
         while (!gone() && logs.running() && budget > 0) {
           await new Promise((r) => setTimeout(r, 200));

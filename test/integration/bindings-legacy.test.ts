@@ -63,10 +63,10 @@ describe('POST bindings', () => {
     expect([unnamed.status, unnamed.body.reason, unnamed.body.message]).toEqual([400, 'BadRequest', 'Name parameter required.']);
     const elsewhere = await s.api('POST', `${NS}/bindings`, binding('denied', 'n1', { namespace: 'other' }));
     expect([elsewhere.status, elsewhere.body.message]).toEqual([400, 'the namespace of the provided object does not match the namespace sent on the request']);
-    // ValidatePodBinding's errors are no API status upstream: a 500 with the aggregate as its message
+    // ValidatePodBinding's errors are no API status upstream (a 500): here a 400, with the aggregate as its message
     const noTarget = await s.api('POST', `${NS}/bindings`, { ...binding('denied', ''), target: { kind: 'Pod' } });
     expect([noTarget.status, noTarget.body.reason, noTarget.body.message])
-      .toEqual([500, undefined, '[target.kind: Unsupported value: "Pod": supported values: "Node", "<empty>", target.name: Required value]']);
+      .toEqual([400, 'BadRequest', '[target.kind: Unsupported value: "Pod": supported values: "Node", "<empty>", target.name: Required value]']);
     expect(await nodeOf('denied')).toBeUndefined();
   });
 

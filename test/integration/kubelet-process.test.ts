@@ -175,6 +175,14 @@ describe('kubelet: process runtime and kubectl logs', () => {
     expect(prev.stdout).toBe('run\n');
   });
 
+  it('kubectl logs -f of a quiet container is answered at once and waits for its first line', async () => {
+    await createBound(admin, pod('quiet', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'sleep 4; echo late'] }] } }), NODE);
+    await phase('quiet', 'Running');
+    const res = await request(`${api.url}/api/v1/namespaces/default/pods/quiet/log?follow=true`, { dispatcher: api.agent, headersTimeout: 2_000 });
+    expect(res.statusCode).toBe(200);
+    expect(await res.body.text()).toBe('late\n');
+  });
+
   it('a restart removes the attempts before the last dead one with their logs (upstream container GC); --previous reads the one kept', async () => {
     const runs = join(rootDir, 'flaky-runs');
     // fails twice, then stays up: attempts 0 and 1 die, 2 runs

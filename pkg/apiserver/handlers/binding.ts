@@ -2,7 +2,7 @@
 // client's create_namespaced_binding), as upstream's BindingREST and LegacyBindingREST in registry/core/pod/storage.
 // Neither stores the Binding: the pod is assigned.
 import type { KubeObject } from '../../../api/types.js';
-import { badRequest, conflict, isStatusError, namespaceMismatch, notFound, StatusError } from '../../apimachinery/errors.js';
+import { badRequest, conflict, isStatusError, namespaceMismatch, notFound } from '../../apimachinery/errors.js';
 import { nameIsPathSegment } from '../../apimachinery/names.js';
 import type { RequestContext } from '../../registry/context.js';
 import { decodeAs } from '../../registry/generic/decode.js';
@@ -108,15 +108,15 @@ async function assign(pods: Registry, ctx: RequestContext, binding: KubeObject, 
 }
 
 /**
- * Upstream's ValidatePodBinding; the node's name when valid. Its errors are returned as a plain aggregate, which the
- * handler answers as a 500 without a reason.
+ * Upstream's ValidatePodBinding; the node's name when valid. Upstream returns its errors as a plain aggregate, which
+ * its handler answers as a 500; here they are the client's 400 BadRequest, with the aggregate's words.
  */
 function validateBinding(binding: KubeObject): string {
   const target = (binding.target ?? {}) as { kind?: string; name?: string };
   const errs: string[] = [];
   if (target.kind && target.kind !== 'Node') errs.push(`target.kind: Unsupported value: ${JSON.stringify(target.kind)}: supported values: "Node", "<empty>"`);
   if (!target.name) errs.push('target.name: Required value');
-  if (errs.length) throw new StatusError(500, '', errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`);
+  if (errs.length) throw badRequest(errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`);
   return target.name!;
 }
 

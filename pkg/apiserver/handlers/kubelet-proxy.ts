@@ -6,6 +6,8 @@
 // upgrades (SPDY or WebSocket) whose socket is spliced to the kubelet's, as upstream's UpgradeAwareHandler does,
 // but for exec and attach over WebSocket v5, which the apiserver serves itself (stream-translator.ts).
 import { readFile } from 'node:fs/promises';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Agent } from 'undici';
 import { undici } from '../../apimachinery/undici.js';
@@ -158,7 +160,9 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
   request.raw.once('close', () => ac.abort());
   let res;
   try {
-    res = await (await undici()).request(url, { dispatcher: await agentFor(request.server), signal: ac.signal, headersTimeout: 30_000, bodyTimeout: 0 });
+    // a follow waits for the kubelet as long as the client does, as upstream's kubelet transport (no header timeout)
+    const headersTimeout = query.has('follow') ? 0 : 30_000;
+    res = await (await undici()).request(url, { dispatcher: await agentFor(request.server), signal: ac.signal, headersTimeout, bodyTimeout: 0 });
   } catch (err) {
     throw internalError(`Get "${url}": ${(err as Error).message}`);
   }
@@ -167,8 +171,19 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
     if (res.statusCode === 404 && /not found/.test(text)) throw notFound({ group: '', resource: 'pods' }, name);
     throw res.statusCode < 500 ? badRequest(text) : internalError(text);
   }
-  reply.header('content-type', 'text/plain');
-  return reply.send(res.body);
+  if (!query.has('follow')) {
+    reply.header('content-type', 'text/plain');
+    return reply.send(res.body);
+  }
+  // A follow's headers go out now (the chain's too, as a watch's): HTTP/1.1 would hold them back until the first
+  // line, which a quiet container may not write for a long time.
+  const headers = Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined)) as OutgoingHttpHeaders;
+  reply.hijack();
+  reply.raw.writeHead(200, { ...headers, 'content-type': 'text/plain' });
+  reply.raw.flushHeaders();
+  // a client that goes away ends the stream (the kubelet's request is aborted on close above)
+  await pipeline(res.body, reply.raw).catch(() => undefined);
+  return undefined;
 }
 
 /**
