@@ -176,9 +176,9 @@ describe('kubelet: process runtime and kubectl logs', () => {
   });
 
   it('kubectl logs -f of a quiet container is answered at once and waits for its first line', async () => {
-    await createBound(admin, pod('quiet', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'sleep 4; echo late'] }] } }), NODE);
+    await createBound(admin, pod('quiet', { spec: { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'sleep 3; echo late'] }] } }), NODE);
     await phase('quiet', 'Running');
-    const res = await request(`${api.url}/api/v1/namespaces/default/pods/quiet/log?follow=true`, { dispatcher: api.agent, headersTimeout: 2_000 });
+    const res = await request(`${api.url}/api/v1/namespaces/default/pods/quiet/log?follow=true`, { dispatcher: api.agent, headersTimeout: 1_500 });
     expect(res.statusCode).toBe(200);
     expect(await res.body.text()).toBe('late\n');
   });
