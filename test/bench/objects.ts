@@ -83,6 +83,16 @@ export function runningStatusPatch(uid: string, at = '2026-01-01T00:00:05Z'): st
   });
 }
 
+/** An events.k8s.io/v1 Event as kube-scheduler writes one for each pod it binds. */
+export function scheduledEvent(namespace: string, name: string): string {
+  return JSON.stringify({
+    apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: `${name}.18a2b3c4d5e6f708`, namespace },
+    eventTime: '2026-01-01T00:00:05.123456Z', reportingController: 'default-scheduler', reportingInstance: 'default-scheduler-vm',
+    action: 'Binding', reason: 'Scheduled', type: 'Normal', note: `Successfully assigned ${namespace}/${name} to node-7`,
+    regarding: { apiVersion: 'v1', kind: 'Pod', namespace, name, uid: '6f1c1d5e-8c1b-4c55-9d1e-3b8f0e2a7c41', resourceVersion: '1234' },
+  });
+}
+
 /** The custom resources' group (issue 6's bench). */
 export const GROUP = 'bench.example.com';
 

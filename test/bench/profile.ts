@@ -1,12 +1,12 @@
 // One bench step against an apiserver child run with `node --cpu-prof`, then the top frames of its profile.
-//   node dist/test/bench/profile.js <creates|creates1|crcreates|gets|pods|status|list|watch|startup> [seconds]
+//   node dist/test/bench/profile.js <creates|creates1|crcreates|events|gets|pods|status|list|watch|startup> [seconds]
 // The profile is kept (its path is printed) for Chrome DevTools or speedscope. BENCH_PRELOAD_PODS=n stores n pods first.
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { call, closedLoop, createNamespaces, pool } from './load.js';
-import { configMap, crd, eventConfigMap, GROUP, namespace, pod, runningStatusPatch, widget, WIDGET_FIELDS, WIDGET_RULES } from './objects.js';
+import { configMap, crd, eventConfigMap, GROUP, namespace, pod, runningStatusPatch, scheduledEvent, widget, WIDGET_FIELDS, WIDGET_RULES } from './objects.js';
 import { freePort, readTls, startServer } from './processes.js';
 import { watchFanout } from './watch.js';
 import { compiledMain } from '../../cmd/package-info.js';
@@ -87,6 +87,9 @@ async function main(): Promise<void> {
         r = await closedLoop({ concurrency: 64, maxOps: 1e6, maxMs: ms }, cr);
         break;
       }
+      case 'events': // the Scheduled events kube-scheduler writes, one per pod it binds
+        r = await closedLoop({ concurrency: 64, maxOps: 1e6, maxMs: ms }, (i) => call(p64, 'POST', '/apis/events.k8s.io/v1/namespaces/bench/events', scheduledEvent('bench', `web-${i}`)));
+        break;
       case 'creates1': r = await closedLoop({ concurrency: 1, maxOps: 1e6, maxMs: ms }, (i) => call(p1, 'POST', '/api/v1/namespaces/bench/configmaps', configMap('bench', `cm-${i}`))); break;
       case 'gets':
         await closedLoop({ concurrency: 64, maxOps: 2_000, maxMs: 60_000 }, cm);
