@@ -54,13 +54,14 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     const range = v['service-cluster-ip-range'];
     const serviceIp = isIPv4(range.split('/')[0]!) ? [kubernetesServiceIp(range)] : [];
     const addresses = [...(wildcard ? [] : [v['bind-address']]), ...(v['advertise-address'] ? [v['advertise-address']] : [])];
-    pki = await ensurePki(join(dataDir, 'pki'), { nodes: [], serverSans: [...addresses, ...serviceIp] });
+    const onRenewed = (cert: string, expiry: string): void => logger.warn({ cert, expiry }, 'certificate issued again: it expired or was about to');
+    pki = await ensurePki(join(dataDir, 'pki'), { nodes: [], serverSans: [...addresses, ...serviceIp], onRenewed });
     if (!tlsCertFile) ({ cert: tlsCertFile, key: tlsPrivateKeyFile } = pki.apiserver);
     clientCaFile ||= pki.ca.cert;
     // As kubeadm sets up kube-apiserver: the aggregator proxies with the front-proxy client certificate, and this
     // apiserver accepts the same front proxy (so the extension-apiserver-authentication ConfigMap names its CA).
     if (!proxyClientCertFile) {
-      const front = await ensureFrontProxyPki(pki.dir);
+      const front = await ensureFrontProxyPki(pki.dir, { onRenewed });
       ({ cert: proxyClientCertFile, key: proxyClientKeyFile } = front.client);
       requestHeader ??= requestHeaderFrom(front.ca.cert, ['front-proxy-client']);
     }

@@ -75,7 +75,11 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     : { range: DEFAULT_SERVICE_RANGE, warning: undefined };
   if (warning) process.stderr.write(`Warning: ${warning}\n`);
   // in-cluster clients reach the apiserver at the first address of the range (the kubernetes Service)
-  const pki = await ensurePki(join(dataDir, 'pki'), { nodes, serverSans: [...(wildcard ? [] : [bind]), kubernetesServiceIp(range)] });
+  // a data dir kept past its certificates' year has them issued again, with their keys
+  const onRenewed = (cert: string, expiry: string): void => {
+    process.stderr.write(`Renewed ${cert}: it ${Date.parse(expiry) < Date.now() ? 'expired' : 'expires'} ${expiry}\n`);
+  };
+  const pki = await ensurePki(join(dataDir, 'pki'), { nodes, serverSans: [...(wildcard ? [] : [bind]), kubernetesServiceIp(range)], onRenewed });
   await mkdir(join(dataDir, 'logs'), { recursive: true });
   const caPem = await readFile(pki.ca.cert, 'utf8');
 
@@ -85,7 +89,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     controllerManager: { qps: v['controller-manager-kube-api-qps'], burst: v['controller-manager-kube-api-burst'] },
     scheduler: { qps: v['scheduler-kube-api-qps'], burst: v['scheduler-kube-api-burst'] },
   };
-  const metricsServer = v['metrics-server'] ? { port: await freePort('127.0.0.1'), pki: await ensureMetricsServerPki(pki.dir) } : undefined;
+  const metricsServer = v['metrics-server'] ? { port: await freePort('127.0.0.1'), pki: await ensureMetricsServerPki(pki.dir, { onRenewed }) } : undefined;
   // pods reach the DNS through its ClusterIP, which only a root proxy serves
   const dns = clusterIps && v.dns ? { port: await freePort('127.0.0.1'), ip: clusterDnsIp(range), domain: CLUSTER_DOMAIN } : undefined;
   const serviceClusterIpRange = clusterIps ? range : undefined;

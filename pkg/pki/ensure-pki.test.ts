@@ -3,7 +3,9 @@ import { mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { issueCertificate } from './certificates.js';
 import { ensureFrontProxyPki, ensurePki } from './ensure-pki.js';
+import { loadKey } from './keys.js';
 
 let dir: string;
 beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'pki-')); });
@@ -88,6 +90,27 @@ describe('ensurePki', () => {
     await ensurePki(dir, { nodes: [] });
     expect(await readFile(p.admin.key, 'utf8')).toBe(keyBefore);
     expect((await cert(p.admin.cert)).checkPrivateKey(createPrivateKey(keyBefore))).toBe(true);
+  });
+
+  it('issues a certificate near its end again, with its key and the names asked for now, and says so', async () => {
+    const p = await ensurePki(dir, { nodes: [] });
+    // the serving certificate as one issued 340 days ago would stand: 25 days left
+    const { x509 } = await import('./x509.js');
+    const ca = { cert: new x509.X509Certificate(await readFile(p.ca.cert, 'utf8')), key: await loadKey(await readFile(p.ca.key, 'utf8')) };
+    const keyPem = await readFile(p.apiserver.key, 'utf8');
+    const old = await issueCertificate(ca, { subject: { commonName: 'kube-apiserver' }, usage: 'server', sans: ['localhost'], days: 25, key: await loadKey(keyPem) });
+    await writeFile(p.apiserver.cert, old.certPem);
+    const adminBefore = await readFile(p.admin.cert, 'utf8');
+    const renewed: string[] = [];
+    await ensurePki(dir, { nodes: [], serverSans: ['192.168.7.7'], onRenewed: (c, expiry) => renewed.push(`${c} ${expiry}`) });
+    expect(renewed).toEqual([`${p.apiserver.cert} ${new Date(new X509Certificate(old.certPem).validTo).toISOString()}`]);
+    const serving = await cert(p.apiserver.cert);
+    expect(Date.parse(serving.validTo) - Date.now()).toBeGreaterThan(364 * 24 * 3600 * 1000);
+    expect(serving.checkPrivateKey(createPrivateKey(keyPem))).toBe(true);
+    expect(serving.checkIP('192.168.7.7')).toBe('192.168.7.7');
+    expect(serving.checkHost('kubernetes.default.svc')).toBe('kubernetes.default.svc');
+    expect(await readFile(p.apiserver.key, 'utf8')).toBe(keyPem);
+    expect(await readFile(p.admin.cert, 'utf8')).toBe(adminBefore);
   });
 
   it('refuses incoherent material with an error that says what to remove', async () => {

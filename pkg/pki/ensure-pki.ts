@@ -1,6 +1,7 @@
-// The cluster's TLS material under one directory: created where missing, never overwritten, checked for coherence.
+// The cluster's TLS material under one directory: created where missing, checked for coherence, never overwritten but
+// for a certificate near its end, issued again at start with its key (kubeadm renews its certificates at upgrades).
 import { X509Certificate as NodeX509, createPublicKey } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 // Issuing and key generation load @peculiar/x509 (~50 ms of a start): only when something must be made.
@@ -46,11 +47,19 @@ export interface MetricsServerPaths {
   serving: CertKeyPaths;
 }
 
-export interface EnsurePkiOptions {
+export interface EnsurePkiOptions extends RenewalOptions {
   nodes: string[];
-  /** Extra DNS names / IPs for the serving certificate (only used when it is created). */
+  /** Extra DNS names / IPs for the serving certificate (used when it is created or renewed). */
   serverSans?: string[];
 }
+
+export interface RenewalOptions {
+  /** Told of each certificate issued again because it had expired or would within RENEW_WITHIN_DAYS. */
+  onRenewed?(cert: string, expiry: string): void;
+}
+
+/** A leaf certificate with less time than this left is issued again at start (kubeadm warns at 30 days). */
+export const RENEW_WITHIN_DAYS = 30;
 
 const caDays = 3650;
 const leafDays = 365;
@@ -106,21 +115,36 @@ const ensureCa = async (paths: CertKeyPaths, commonName = 'mini-kube-ca'): Promi
   return { node: new NodeX509(ca.cert.toString('pem')), signer: () => Promise.resolve(ca) };
 };
 
-const ensureLeaf = async (ca: CaHandle, paths: CertKeyPaths, req: Omit<LeafRequest, 'days' | 'key'>): Promise<void> => {
+/** Replaces a file whole (a rename), so that a process starting meanwhile reads the old one or the new one. */
+const replaceFile = async (path: string, data: string): Promise<void> => {
+  const partial = `${path}.${process.pid}.new`;
+  try {
+    await writeFile(partial, data, { mode: 0o644 });
+    await rename(partial, path);
+  } finally {
+    await rm(partial, { force: true });
+  }
+};
+
+const ensureLeaf = async (ca: CaHandle, paths: CertKeyPaths, req: Omit<LeafRequest, 'days' | 'key'>, o: RenewalOptions = {}): Promise<void> => {
   const [certPem, keyPem] = await Promise.all([readIfExists(paths.cert), readIfExists(paths.key)]);
+  let expiring = false;
   if (certPem !== undefined && keyPem !== undefined) {
     const leaf = new NodeX509(certPem);
     if (!leaf.checkIssued(ca.node) || !leaf.verify(ca.node.publicKey)) {
       throw new Error(`${paths.cert} was not issued by the cluster CA; remove it and its key to have them generated again`);
     }
-    return;
+    expiring = Date.parse(leaf.validTo) - Date.now() < RENEW_WITHIN_DAYS * 24 * 3600 * 1000;
+    if (!expiring) return;
+    o.onRenewed?.(paths.cert, new Date(leaf.validTo).toISOString());
+  } else if (certPem !== undefined) {
+    throw orphanError(paths.cert, paths.key);
   }
-  if (certPem !== undefined) throw orphanError(paths.cert, paths.key);
   const [{ issueCertificate }, { loadKey }] = await Promise.all([issuing(), keying()]);
   const key = keyPem !== undefined ? await loadKey(keyPem) : undefined;
   const issued = await issueCertificate(await ca.signer(), { ...req, days: leafDays, key });
   if (keyPem === undefined) await writeKey(paths.key, issued.keyPem);
-  await writeCert(paths.cert, issued.certPem);
+  await (expiring ? replaceFile(paths.cert, issued.certPem) : writeCert(paths.cert, issued.certPem));
 };
 
 const ensureServiceAccountKey = async (paths: { key: string; pub: string }): Promise<void> => {
@@ -172,28 +196,28 @@ export const ensurePki = async (dir: string, opts: EnsurePkiOptions): Promise<Pk
       [paths.nodes[n] as CertKeyPaths, client(`system:node:${n}`, 'system:nodes')]),
   ];
   await Promise.all([
-    ...leaves.map(([p, req]) => ensureLeaf(ca, p, req)),
+    ...leaves.map(([p, req]) => ensureLeaf(ca, p, req, opts)),
     ensureServiceAccountKey(paths.serviceAccount),
   ]);
   return paths;
 };
 
 /** The front-proxy CA and the aggregator's client certificate under `dir` (only the apiserver needs them). */
-export const ensureFrontProxyPki = async (dir: string): Promise<FrontProxyPaths> => {
+export const ensureFrontProxyPki = async (dir: string, o: RenewalOptions = {}): Promise<FrontProxyPaths> => {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const paths: FrontProxyPaths = { ca: pair(dir, 'front-proxy-ca'), client: pair(dir, 'front-proxy-client') };
   const ca = await ensureCa(paths.ca, 'front-proxy-ca');
-  await ensureLeaf(ca, paths.client, client('front-proxy-client'));
+  await ensureLeaf(ca, paths.client, client('front-proxy-client'), o);
   return paths;
 };
 
 /** metrics-server's client and serving certificates under `dir`, signed by the cluster CA (only `up` runs it). */
-export const ensureMetricsServerPki = async (dir: string): Promise<MetricsServerPaths> => {
+export const ensureMetricsServerPki = async (dir: string, o: RenewalOptions = {}): Promise<MetricsServerPaths> => {
   const paths: MetricsServerPaths = { client: pair(dir, 'metrics-server'), serving: pair(dir, 'metrics-server-serving') };
   const ca = await ensureCa(pair(dir, 'ca'));
   await Promise.all([
-    ensureLeaf(ca, paths.client, client('system:metrics-server')),
-    ensureLeaf(ca, paths.serving, { subject: { commonName: 'metrics-server' }, usage: 'server', sans: ['metrics-server.kube-system.svc', 'localhost', '127.0.0.1'] }),
+    ensureLeaf(ca, paths.client, client('system:metrics-server'), o),
+    ensureLeaf(ca, paths.serving, { subject: { commonName: 'metrics-server' }, usage: 'server', sans: ['metrics-server.kube-system.svc', 'localhost', '127.0.0.1'] }, o),
   ]);
   return paths;
 };
