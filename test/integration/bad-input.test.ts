@@ -1,6 +1,6 @@
 // Nothing a client sends yields a 500: malformed bodies, patches and headers get a 4xx Status. A sweep puts a value
-// of every JSON type at every path of live objects, through PUT and the three patch types (dryRun, so nothing
-// changes), and a few cases upstream itself answers with a 500 are checked for their 4xx here.
+// of every JSON type at every path of live objects, through POST, PUT, the three patch types and server-side apply
+// (dryRun, so nothing changes), and a few cases upstream itself answers with a 500 are checked for their 4xx here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEnvelope } from '../../pkg/apimachinery/protobuf/index.js';
 import { ProtoWriter } from '../../pkg/apimachinery/protobuf/wire.js';
@@ -45,7 +45,7 @@ const mergePatchOf = (path: Path, value: unknown): unknown => {
 const VALUES: unknown[] = [null, 5, 'x', [], {}, true, -1, 1e20, [{}], ''];
 
 describe('bad input', () => {
-  it('type confusion at every path of a pod, a deployment, a service and a node is refused with a 4xx', { timeout: 120_000 }, async () => {
+  it('type confusion at every path of a pod, a deployment, a service, a job and a node is refused with a 4xx, created, updated, patched or applied', { timeout: 120_000 }, async () => {
     const created = async (path: string, body: unknown): Promise<KubeObject> => {
       const r = await s.api('POST', path, body);
       expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -65,6 +65,10 @@ describe('bad input', () => {
       ['/api/v1/namespaces/default/services', await created('/api/v1/namespaces/default/services', {
         apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { selector: labels, ports: [{ port: 80, targetPort: 8080 }] },
       })],
+      ['/apis/batch/v1/namespaces/default/jobs', await created('/apis/batch/v1/namespaces/default/jobs', {
+        apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' },
+        spec: { backoffLimit: 2, podFailurePolicy: { rules: [{ action: 'Ignore', onExitCodes: { operator: 'In', values: [1] } }] }, template: { spec: { restartPolicy: 'Never', containers: [container] } } },
+      })],
       ['/api/v1/nodes', await created('/api/v1/nodes', {
         apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' }, spec: { podCIDR: '10.9.0.0/24', podCIDRs: ['10.9.0.0/24'] },
         status: { conditions: [{ type: 'Ready', status: 'True' }], addresses: [{ type: 'InternalIP', address: '10.0.0.9' }] },
@@ -76,13 +80,16 @@ describe('bad input', () => {
       if (r.status >= 500) failures.push(`${r.status} ${method} ${path} ${contentType} ${JSON.stringify(body).slice(0, 200)}: ${JSON.stringify(r.body).slice(0, 200)}`);
     };
     let sent = 0;
-    for (const [collection, obj] of objects) {
+    for (const [collection, stored] of objects) {
+      // what a client creates or applies: no server-set metadata, no status
+      const { uid: _u, resourceVersion: _rv, creationTimestamp: _c, generation: _g, managedFields: _m, ...meta } = stored.metadata!;
+      const { status: _s, ...fresh } = { ...stored, metadata: meta } as Record<string, unknown>;
       for (const sub of ['', '/status']) {
-        const url = `${collection}/${obj.metadata!.name!}${sub}?dryRun=All`;
+        const url = `${collection}/${stored.metadata!.name!}${sub}?dryRun=All`;
         const requests: (() => Promise<void>)[] = [];
-        for (const path of pathsOf(obj)) {
+        for (const path of pathsOf(stored)) {
           for (const value of VALUES) {
-            requests.push(() => send('PUT', url, withValueAt(obj, path, value), 'application/json'));
+            requests.push(() => send('PUT', url, withValueAt(stored, path, value), 'application/json'));
             const merge = mergePatchOf(path, value);
             if (merge !== undefined) {
               requests.push(() => send('PATCH', url, merge, 'application/merge-patch+json'));
@@ -91,12 +98,19 @@ describe('bad input', () => {
             requests.push(() => send('PATCH', url, [{ op: 'replace', path: `/${path.join('/')}`, value }], 'application/json-patch+json'));
           }
         }
+        for (const path of pathsOf(fresh)) {
+          for (const value of VALUES) {
+            const body = withValueAt(fresh, path, value);
+            if (!sub) requests.push(() => send('POST', `${collection}?dryRun=All`, body, 'application/json'));
+            requests.push(() => send('PATCH', `${url}&fieldManager=sweep&force=true`, body, 'application/apply-patch+yaml'));
+          }
+        }
         sent += requests.length;
         // 16 at a time: the load of a busy client, in a few seconds
         for (let i = 0; i < requests.length; i += 16) await Promise.all(requests.slice(i, i + 16).map((f) => f()));
       }
     }
-    expect(sent).toBeGreaterThan(4_000);
+    expect(sent).toBeGreaterThan(8_000);
     expect(failures).toEqual([]);
   });
 

@@ -133,7 +133,8 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
       checkApplied(reg, ctx, name, applied, current);
       if (merged === current) return current; // a no-op apply: the stored object, already decoded
       try {
-        return decodeObject(reg.deps.decoder, merged, targetOf(reg.rt), ctx);
+        // decoding prunes and defaults in place, and what the merge left untouched is the stored object's own
+        return decodeObject(reg.deps.decoder, cloneJson(merged), targetOf(reg.rt), ctx);
       } catch (e) {
         // the field manager's conversion of what it merged to the typed object: a plain error upstream (a 500), here a
         // 400 with its words, the applied configuration being what does not convert
