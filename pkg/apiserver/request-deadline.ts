@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Deadline } from '../apimachinery/deadline.js';
 import { goDurationMs } from '../apimachinery/duration.js';
 import { badRequest, type StatusError, timeout } from '../apimachinery/errors.js';
+import { setLongTimeout } from '../apimachinery/long-timeout.js';
 import { isLongRunning } from './long-running.js';
 
 const WRITES = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -31,7 +32,7 @@ export function requestDeadline(requestTimeoutMs: number, send: (request: Fastif
     const write = WRITES.has(request.info.verb);
     if (write) ms = Math.min(ms, WRITE_TIMEOUT_MS);
     const deadline = (request.deadline = new Deadline(Date.now() + ms));
-    const timer = setTimeout(() => {
+    const timer = setLongTimeout(() => {
       deadline.expire();
       if (reply.sent || reply.raw.headersSent) {
         if (!reply.raw.writableFinished) reply.raw.destroy();
@@ -41,7 +42,7 @@ export function requestDeadline(requestTimeoutMs: number, send: (request: Fastif
       send(request, reply, timeout(write ? 'request did not complete within requested timeout - context deadline exceeded'
         : 'request did not complete within the allotted timeout'));
     }, ms);
-    reply.raw.once('close', () => clearTimeout(timer));
+    reply.raw.once('close', () => timer.cancel());
     done();
   };
 }

@@ -1,6 +1,7 @@
 // An injected clock: everything in pkg/client that waits or reads the time goes through one of these, so tests
 // drive time by hand (FakeClock) instead of sleeping.
 import { preciseNow } from '../apimachinery/time.js';
+import { setLongTimeout } from '../apimachinery/long-timeout.js';
 
 export interface TimerHandle {
   cancel(): void;
@@ -44,20 +45,11 @@ export async function waitAtMost(clock: Pick<Clock, 'setTimer'>, work: Promise<u
 /** The clock's time with its microseconds where it has them (metav1.NowMicro's reading), else now(). */
 export const preciseNowOf = (clock: Clock): number => clock.preciseNow?.() ?? clock.now();
 
-/** setTimeout's longest delay: a longer one fires at once (a token expiring in a year would spin a queue). */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
 export const realClock: Clock = {
   now: () => Date.now(),
   preciseNow,
-  setTimer(fn, ms) {
-    let t: NodeJS.Timeout;
-    const arm = (left: number): void => {
-      t = left > MAX_TIMEOUT_MS ? setTimeout(() => arm(left - MAX_TIMEOUT_MS), MAX_TIMEOUT_MS) : setTimeout(fn, Math.max(0, left));
-    };
-    arm(ms);
-    return { cancel: () => clearTimeout(t) };
-  },
+  // any delay: a token expiring in a year must not fire at once and spin a queue
+  setTimer: (fn, ms) => setLongTimeout(fn, ms),
   sleep(ms, signal) { return sleepOn(realClock, ms, signal); },
 };
 

@@ -2,6 +2,7 @@
 // is a length-prefixed HealthCheckRequest { string service = 1 }, the answer a HealthCheckResponse
 // { ServingStatus status = 1 } and a grpc-status trailer. Results and messages as upstream's prober.
 import { connect, constants } from 'node:http2';
+import { realClock } from '../client/index.js';
 import { goDialError, joinHostPort } from '../apimachinery/go-net-errors.js';
 import { PROBE_USER_AGENT } from './node-status.js';
 import type { ProbeResult } from './probes.js';
@@ -66,11 +67,11 @@ export function grpcProbe(host: string, port: number, service: string, timeoutSe
     const finish = (r: ProbeResult): void => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
+      timer.cancel();
       session.destroy();
       resolve(r);
     };
-    const timer = setTimeout(() => finish({
+    const timer = realClock.setTimer(() => finish({
       ok: false,
       message: connected ? `timeout: health rpc did not complete within ${timeout}` : `timeout: failed to connect service "${addr}" within ${timeout}: context deadline exceeded`,
     }), timeoutSeconds * 1000);

@@ -568,15 +568,27 @@ describe('kubelet: process runtime and kubectl logs', () => {
     await admin.pods('default').delete('tty-exec-ends', { gracePeriodSeconds: 0 });
   });
 
-  it('kills a container that ignores SIGTERM after the grace period', async () => {
+  it('kills a container that ignores SIGTERM after the grace period; a grace period of 30 days is waited for too', async () => {
     await createBound(admin, pod('stubborn', {
       spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'trap "" TERM; while true; do sleep 0.1; done'] }] },
     }), NODE);
-    await phase('stubborn', 'Running');
-    const t0 = Date.now();
-    await admin.pods('default').delete('stubborn');
-    await eventually(async () => { try { await get('stubborn'); return false; } catch { return true; } }, 15_000, 'stubborn gone');
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    // past setTimeout's longest delay (~24.8 days), which Node would cut to 1 ms: killed at once
+    await createBound(admin, pod('patient', {
+      spec: { terminationGracePeriodSeconds: 30 * 24 * 3600, containers: [{ name: 'sh', image: 'busybox', command: ['sh', '-c', 'trap "sleep 1; exit 0" TERM; while true; do sleep 0.1; done'] }] },
+    }), NODE);
+    await Promise.all([phase('stubborn', 'Running'), phase('patient', 'Running')]);
+    const overflows: string[] = [];
+    const onWarning = (w: Error): void => { if (w.name === 'TimeoutOverflowWarning') overflows.push(w.message); };
+    process.on('warning', onWarning);
+    try {
+      const t0 = Date.now();
+      await Promise.all(['stubborn', 'patient'].map((name) => admin.pods('default').delete(name)));
+      for (const name of ['stubborn', 'patient']) await eventually(async () => { try { await get(name); return false; } catch { return true; } }, 15_000, `${name} gone`);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(overflows).toEqual([]);
   });
 
   it('shortens the kill of a pod already terminating: a second delete with less grace, or a force delete down to the pod\'s own grace period', async () => {

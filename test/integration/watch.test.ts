@@ -187,6 +187,15 @@ describe('watch over HTTPS', () => {
     expect(elapsed).toBeLessThan(4_000);
   });
 
+  it('a timeoutSeconds of 35 days (past setTimeout\'s longest delay) keeps the stream open and delivering', async () => {
+    await namespace(s, 'long-watch');
+    const stream = await watch(s, `/api/v1/namespaces/long-watch/configmaps?watch=1&timeoutSeconds=${35 * 24 * 3600}`);
+    await create(s, 'long-watch', cm('after'));
+    await stream.until((evs) => evs.some((e) => e.type === 'ADDED' && e.object.metadata.name === 'after'), 10_000, 'ADDED after');
+    expect(stream.isEnded()).toBe(false);
+    stream.close();
+  });
+
   it('a negative timeoutSeconds ends the stream at once', async () => {
     const t0 = Date.now();
     const stream = await watch(s, '/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=-1');

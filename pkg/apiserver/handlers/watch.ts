@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest, isStatusError, StatusError } from '../../apimachinery/errors.js';
 import { escapeFieldValue, parseFieldSelector } from '../../apimachinery/fields.js';
+import { setLongTimeout, type LongTimeout } from '../../apimachinery/long-timeout.js';
 import type { StoreEvent } from '../../storage/interface.js';
 import type { RequestContext, WatchOptions } from '../../registry/context.js';
 import type { Registry } from '../../registry/generic/registry.js';
@@ -63,13 +64,13 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
   let headersSent = false;
   let closed = false;
   let tableHeaderSent = false;
-  const timers: NodeJS.Timeout[] = [];
+  const timers: LongTimeout[] = [];
   let unsubscribe: (() => void) | undefined;
 
   const finish = (): void => {
     if (closed) return;
     closed = true;
-    timers.forEach(clearTimeout);
+    timers.forEach((t) => t.cancel());
     unsubscribe?.();
     if (!res.writableEnded && !res.destroyed) res.end();
   };
@@ -180,8 +181,10 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
       const revision = reg.deps.cacher.revision();
       if (revision > from) bookmark(revision);
     };
-    timers.push(setInterval(periodic, BOOKMARK_INTERVAL_MS));
-    if (timeoutS > PRE_TIMEOUT_BOOKMARK_S) timers.push(setTimeout(periodic, (timeoutS - PRE_TIMEOUT_BOOKMARK_S) * 1000));
+    const interval = setInterval(periodic, BOOKMARK_INTERVAL_MS);
+    timers.push({ cancel: () => clearInterval(interval) });
+    if (timeoutS > PRE_TIMEOUT_BOOKMARK_S) timers.push(setLongTimeout(periodic, (timeoutS - PRE_TIMEOUT_BOOKMARK_S) * 1000));
   }
-  timers.push(setTimeout(finish, timeoutS * 1000));
+  // a timeout of months is kept, not cut to setTimeout's longest (which fires at once)
+  timers.push(setLongTimeout(finish, timeoutS * 1000));
 }

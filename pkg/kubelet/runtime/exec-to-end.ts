@@ -4,6 +4,7 @@
 // process alone left the rest running, nsenter's child (entering a PID namespace forks, and nsenter forwards no
 // signal) or what a shell started.
 import { spawn } from 'node:child_process';
+import { realClock } from '../../client/index.js';
 import { killSessionTree } from './procfs.js';
 import type { ExecResult } from './types.js';
 
@@ -19,14 +20,14 @@ export const execToEnd = (argv: string[], o: { cwd: string; env: Record<string, 
     }
     let timedOut = false;
     const kill = (): void => { if (child.pid) killSessionTree(child.pid); };
-    const timer = o.timeoutSeconds > 0 ? setTimeout(() => { timedOut = true; kill(); }, o.timeoutSeconds * 1000) : undefined;
+    const timer = o.timeoutSeconds > 0 ? realClock.setTimer(() => { timedOut = true; kill(); }, o.timeoutSeconds * 1000) : undefined;
     o.signal?.addEventListener('abort', kill, { once: true });
     if (o.signal?.aborted) kill();
     let settled = false;
     const end = (exitCode: number): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer?.cancel();
       o.signal?.removeEventListener('abort', kill);
       // a command that could not run, or was killed, has 126, as an exec failing so did before
       resolve({ ...out, exitCode, ...(timedOut ? { timedOut } : {}) });

@@ -16,6 +16,7 @@ import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
+import { realClock } from '../../client/index.js';
 import { forkedChild, type PodSandbox, type PodSandboxes } from '../sandbox/pod-sandbox.js';
 import { BUILTINS, TOOLS } from './builtins.js';
 import { imageArgv, imageRepository, imageUser, loadImageCatalog, type ImageCatalog } from './image-catalog.js';
@@ -406,9 +407,10 @@ export class ProcessRuntime implements Runtime {
     const { top, main } = await this.processesOf(c, pid);
     const ownInit = !this.sandboxes.get(c.sandboxId)?.config.sharedPidNamespace;
     if (!ownInit || handlesSignal(main ?? top, SIGTERM)) signal('SIGTERM', main ?? -top);
-    const killer = setTimeout(() => killSessionTree(pid), Math.max(0, timeoutSeconds) * 1000);
+    // the clock's timer: a grace period past setTimeout's ~24.8 days would otherwise fire at once
+    const killer = realClock.setTimer(() => killSessionTree(pid), Math.max(0, timeoutSeconds) * 1000);
     await c.exited;
-    clearTimeout(killer);
+    killer.cancel();
   }
 
   async removeContainer(id: string): Promise<void> {

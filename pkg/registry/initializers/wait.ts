@@ -4,6 +4,7 @@
 import type { KubeObject } from '../../../api/types.js';
 import { parseGoDurationMs } from '../../apimachinery/duration.js';
 import { internalError, StatusError } from '../../apimachinery/errors.js';
+import { setLongTimeout } from '../../apimachinery/long-timeout.js';
 import type { Registry, Result } from '../generic/registry.js';
 import { isUninitialized } from './visibility.js';
 
@@ -33,9 +34,9 @@ export async function waitForInitialized(reg: Registry, created: Result, timeout
   const key = reg.key(meta.namespace, meta.name!);
   return new Promise<Result>((resolve, reject) => {
     let stop: (() => void) | undefined;
-    const timer = setTimeout(() => finish(() => reject(new StatusError(504, 'Timeout', `Timeout: request did not complete within requested timeout ${formatDuration(timeoutMs)}`, { retryAfterSeconds: 0 }))), timeoutMs);
+    const timer = setLongTimeout(() => finish(() => reject(new StatusError(504, 'Timeout', `Timeout: request did not complete within requested timeout ${formatDuration(timeoutMs)}`, { retryAfterSeconds: 0 }))), timeoutMs);
     const finish = (settle: () => void): void => {
-      clearTimeout(timer);
+      timer.cancel();
       stop?.();
       stop = () => {};
       settle();
