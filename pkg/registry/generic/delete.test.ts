@@ -99,6 +99,17 @@ describe('deleting a pod', () => {
     });
   });
 
+  it('a grace period of an int64\'s seconds ends at RFC 3339\'s last second, and shortening it stays a time', async () => {
+    await withRegistries(async (regs) => {
+      const pods = regs.get('', 'v1', 'pods')!;
+      await create(pods, at(0), pod('p', 'n1'));
+      const res = await remove(pods, 0, 'p', { gracePeriodSeconds: 2 ** 63 });
+      expect(res.object.metadata).toMatchObject({ deletionTimestamp: '9999-12-31T23:59:59Z', deletionGracePeriodSeconds: 2 ** 63 });
+      const shorter = await remove(pods, 5, 'p', { gracePeriodSeconds: 10 });
+      expect(shorter.object.metadata).toMatchObject({ deletionTimestamp: '1970-01-01T00:00:00Z', deletionGracePeriodSeconds: 10 });
+    });
+  });
+
   it('a negative grace period counts as 1, in the request and in the object', async () => {
     await withRegistries(async (regs) => {
       const pods = regs.get('', 'v1', 'pods')!;

@@ -163,16 +163,22 @@ function gracefulMark(reg: Registry, ctx: RequestContext, obj: KubeObject, opts:
     if (!current) return undefined;
     if (requested === undefined || requested >= current) return obj;
     const deadline = Date.parse(meta.deletionTimestamp) - (current - requested) * 1000;
-    return { ...obj, metadata: { ...meta, deletionTimestamp: rfc3339(new Date(deadline)), deletionGracePeriodSeconds: requested } };
+    return { ...obj, metadata: { ...meta, deletionTimestamp: deletionTime(deadline), deletionGracePeriodSeconds: requested } };
   }
   const period = reg.strategy.gracePeriod!(obj, { ...opts, gracePeriodSeconds: requested });
   if (period === undefined) return undefined;
-  const marked = { ...meta, deletionTimestamp: rfc3339(new Date(ctx.now.getTime() + period * 1000)), deletionGracePeriodSeconds: period };
+  const marked = { ...meta, deletionTimestamp: deletionTime(ctx.now.getTime() + period * 1000), deletionGracePeriodSeconds: period };
   // the first mark changes what the object's controller must do: its generation moves on, so that a reconciler
   // comparing it with status.observedGeneration sees the deletion
   if ((meta.generation ?? 0) > 0) marked.generation = meta.generation! + 1;
   return { ...obj, metadata: marked };
 }
+
+/** RFC 3339's last second: a grace period of an int64's seconds ends past any date (upstream's Go time wraps around). */
+const LAST_TIME_MS = Date.parse('9999-12-31T23:59:59Z');
+
+/** The deletionTimestamp of a deadline (ms), however far: within what RFC 3339 can write. */
+const deletionTime = (ms: number): string => rfc3339(new Date(Number.isNaN(ms) ? LAST_TIME_MS : Math.min(Math.max(ms, 0), LAST_TIME_MS)));
 
 /**
  * An object that is not deleted gracefully but kept by finalizers (upstream's markAsDeleting): a period of 0, deleted

@@ -73,13 +73,20 @@ export const isGoInteger = (type: string): boolean => /^u?int(8|16|32|64)?$/.tes
 
 const INT32 = 2 ** 31;
 
-/** Whether the decoder takes the number `v` for an integer of `type`: integral, and not overflowing an int32. */
-export const fitsGoInteger = (v: number, type: string): boolean => Number.isInteger(v) && (type !== 'int32' || (v >= -INT32 && v < INT32));
+/**
+ * Whether the decoder takes the number `v` for an integer of `type`: integral, and not overflowing it (an int64 as
+ * JSON.parse reads one: its largest, 9223372036854775807, is 2^63 as a double).
+ */
+export const fitsGoInteger = (v: number, type: string): boolean =>
+  Number.isInteger(v) && (type === 'int32' ? v >= -INT32 && v < INT32 : v >= -(2 ** 63) && v <= 2 ** 63);
+
+/** A number as its JSON literal would read: an integer in digits however large (1e+21 was written 1000...). */
+const numberLiteral = (v: number): string => (Number.isInteger(v) ? BigInt(v).toString() : String(v));
 
 /** Go's literal kinds in an UnmarshalTypeError ("number 1.5" for a fraction into an integer, or one it overflows). */
 export const jsonValueKind = (v: unknown, into: string): string => {
   if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return isGoInteger(into) && !fitsGoInteger(v, into) ? `number ${v}` : 'number';
+  if (typeof v === 'number') return isGoInteger(into) && !fitsGoInteger(v, into) ? `number ${numberLiteral(v)}` : 'number';
   if (typeof v === 'boolean') return 'bool';
   return v === null ? 'null' : typeof v;
 };

@@ -61,6 +61,12 @@ describe('int32 fields given a number past their range', () => {
     expect(deployment('{"replicas":2147483647,"revisionHistoryLimit":-2147483648}')).toBeUndefined();
     expect(pod('{"activeDeadlineSeconds":3000000000}')).toBeUndefined();
   });
+
+  it('int64 fields past an int64 are refused too (9223372036854775807 is 2^63 to JSON.parse, and taken)', () => {
+    expect(pod('{"activeDeadlineSeconds":100000000000000000000}')).toBe(cannot('Pod', 'number 100000000000000000000 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64'));
+    expect(pod('{"activeDeadlineSeconds":-100000000000000000000}')).toBe(cannot('Pod', 'number -100000000000000000000 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64'));
+    expect(pod('{"activeDeadlineSeconds":9223372036854775807,"terminationGracePeriodSeconds":-9223372036854775808}')).toBeUndefined();
+  });
 });
 
 describe('IntOrString fields', () => {

@@ -210,12 +210,14 @@ function firstOwnError(index: SchemaIndex, value: unknown, schema: Schema, sorte
 
 /**
  * Required fields and enums are validation (422), checked elsewhere; the decoder sees only types (quantities, times,
- * int-or-strings), an int32's range among them.
+ * int-or-strings), an integer's range among them (an int64's as JSON.parse reads it: 9223372036854775807 is 2^63).
  */
 function typesOnly(defs: Record<string, unknown>): Record<string, unknown> {
   const out = JSON.parse(JSON.stringify(defs), (key, value: unknown) => {
     if (key === 'required' || key === 'enum' || key === 'default') return undefined;
-    if (isPlainObject(value) && value.type === 'integer' && value.format === 'int32') return { ...value, minimum: -(2 ** 31), maximum: 2 ** 31 - 1 };
+    if (isPlainObject(value) && value.type === 'integer') {
+      return value.format === 'int32' ? { ...value, minimum: -(2 ** 31), maximum: 2 ** 31 - 1 } : { ...value, minimum: -(2 ** 63), maximum: 2 ** 63 };
+    }
     return value;
   }) as Record<string, Record<string, unknown>>;
   if (out[QUANTITY]) out[QUANTITY] = { ...out[QUANTITY], [QUANTITY_KEYWORD]: true };
