@@ -8,8 +8,8 @@ export class StorageError extends Error {
     readonly key: string,
     message?: string,
     /**
-     * For 'Compacted': the oldest revision still kept. For 'Conflict' and 'KeyNotFound' from a write: the newest
-     * revision written (perhaps not yet durable), which a read must reach to see the state that refused the write.
+     * For 'Compacted': the oldest revision still kept. For 'Conflict', 'KeyNotFound' and 'KeyExists' from a write: the
+     * newest revision written (perhaps not yet durable), which a read must reach to see the state that refused the write.
      */
     readonly revision?: number,
   ) {

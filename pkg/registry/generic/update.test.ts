@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../api/types.js';
 import { patchBuilder } from './patch.js';
 import { Registry } from './registry.js';
-import { testContext, withRegistries } from './testing.js';
+import type { Journal } from '../../storage/core/journal.js';
+import { RevisionedStore } from '../../storage/core/revisioned-store.js';
+import { create } from './create.js';
+import { registriesOver, testContext, withRegistries } from './testing.js';
 import { update } from './update.js';
 
 const at = (second: number) => testContext({ fieldValidation: 'Strict', bodyFormat: 'apply', now: new Date(Date.UTC(2024, 0, 1, 0, 0, second)) });
@@ -85,5 +88,39 @@ describe('update', () => {
       expect((await write({ metadata: { annotations: { note: 'x' } } })).object.metadata?.generation).toBe(2);
       expect((await write({ metadata: { labels: { app: 'a' } } })).object.metadata?.generation).toBe(3);
     });
+  });
+
+  it('an apply racing a create of its object, whose write is still on its way to disk, updates it once the cache has it', async () => {
+    // a journal that, like a disk, answers in a later turn of the event loop: the store's newest state runs ahead of
+    // the cache meanwhile, and an apply that looked again at once would spin on resolved promises and starve it
+    const disk: Journal = { append: () => new Promise((r) => setImmediate(r)), compact: async () => undefined, close: async () => undefined };
+    const store = new RevisionedStore(disk, { objects: new Map(), events: [], revision: 0, compacted: 0 });
+    // a spin is cut short by an error, so that it fails this test instead of hanging the process
+    let creates = 0;
+    const counted = new Proxy(store, {
+      get(target, prop) {
+        if (prop === 'create') {
+          return (key: string, obj: KubeObject) => {
+            if (++creates > 100) throw new Error('create retried 100 times: the apply spins');
+            return target.create(key, obj);
+          };
+        }
+        const v = Reflect.get(target, prop) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const regs = await registriesOver(counted);
+    try {
+      const cms = regs.get('', 'v1', 'configmaps')!;
+      const ctx = at(1);
+      const cm = (data: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'raced' }, data });
+      const created = create(cms, ctx, cm({ a: '1' }));
+      const applied = await update(cms, { ...ctx, fieldManager: 'applier' }, patchBuilder(cms, ctx, 'raced', 'apply', cm({ b: '2' }), false));
+      await created;
+      expect([applied.created, applied.object.data]).toEqual([false, { a: '1', b: '2' }]);
+    } finally {
+      regs.stop();
+      await regs.store.close();
+    }
   });
 });

@@ -7,11 +7,11 @@ import { cloneJson } from '../../apimachinery/json-clone.js';
 import { floatLiteralsOf } from '../../apimachinery/float-literals.js';
 import { andThen } from '../../apimachinery/maybe-async.js';
 import type { KeyValue } from '../../storage/interface.js';
-import { isStorageError } from '../../storage/errors.js';
+import { isStorageError, type StorageError } from '../../storage/errors.js';
 import type { RequestContext } from '../context.js';
 import { specChanged, unchangedByUpdate } from '../meta.js';
 import { jsonEqual } from '../../apimachinery/json-equal.js';
-import { toApiError } from '../storage-errors.js';
+import { storageCause, toApiError } from '../storage-errors.js';
 import { create } from './create.js';
 import { decodeObject, targetOf, writeZeroValues } from './decode.js';
 import type { Registry, Result } from './registry.js';
@@ -67,7 +67,13 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
         const r = await create(reg, ctx, await req.build(undefined), { managedFieldsSet: req.managedFieldsSet });
         return { object: r.object, bytes: r.bytes, created: true };
       } catch (err) {
-        if (isStatusError(err) && err.reason === 'AlreadyExists') continue; // raced with another create: update it
+        if (isStatusError(err) && err.reason === 'AlreadyExists') {
+          // raced with another create: update it, once the cache has it (looking again before would find nothing
+          // again, in a loop of resolved promises that starves the very write it waits for)
+          const cause = storageCause(err);
+          if (cause) await reg.catchUp(cause);
+          continue;
+        }
         throw err;
       }
     }
@@ -110,8 +116,10 @@ export async function update(reg: Registry, ctx: RequestContext, req: UpdateRequ
     } catch (err) {
       settle(false);
       if (err === EMPTIED_FINALIZERS && emptied) {
-        if (await deleteFinalized(reg, key, emptied.revision)) return { object: emptied.next, created: false };
-        continue; // changed or gone meanwhile: read it again
+        const refused = await deleteFinalized(reg, key, emptied.revision);
+        if (!refused) return { object: emptied.next, created: false };
+        await reg.catchUp(refused);
+        continue; // changed or gone meanwhile: read it again once the cache shows it
       }
       if (isStorageError(err, 'KeyNotFound')) {
         await reg.catchUp(err);
@@ -248,13 +256,14 @@ function finalized(reg: Registry, next: KubeObject, existing: KubeObject): boole
 }
 
 /** Deletes the finalized object if it is still at `revision`; false when it changed or went meanwhile. */
-async function deleteFinalized(reg: Registry, key: string, revision: number): Promise<boolean> {
+/** Deletes an object whose last finalizer went; the refusal when it changed or went meanwhile. */
+async function deleteFinalized(reg: Registry, key: string, revision: number): Promise<StorageError | undefined> {
   try {
     const gone = await reg.deps.store.delete(key, { expectedRevision: revision });
     reg.strategy.afterDelete?.(gone.object);
-    return true;
+    return undefined;
   } catch (err) {
-    if (isStorageError(err, 'KeyNotFound') || isStorageError(err, 'Conflict')) return false;
+    if (isStorageError(err, 'KeyNotFound') || isStorageError(err, 'Conflict')) return err;
     throw err;
   }
 }

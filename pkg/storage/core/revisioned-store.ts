@@ -71,7 +71,8 @@ export class RevisionedStore implements Store {
 
   async create(key: string, object: KubeObject): Promise<KeyValue> {
     this.assertWritable(key);
-    if (this.latest.has(key)) throw new StorageError('KeyExists', key, `key ${key} already exists`);
+    // with the newest revision, as notFound and conflict: the object in the way may not have reached the cache yet
+    if (this.latest.has(key)) throw new StorageError('KeyExists', key, `key ${key} already exists`, this.lastAssigned);
     return this.write('ADDED', key, object, undefined);
   }
 

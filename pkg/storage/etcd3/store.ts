@@ -123,7 +123,7 @@ class EtcdStore implements Store {
   async create(key: string, object: KubeObject): Promise<KeyValue> {
     const ek = this.keys.toEtcd(key);
     const res = await this.txn(key, { compare: [{ key: ek, target: 'Create', result: 'Equal', create_revision: 0 }], success: [{ request_put: { key: ek, value: encodeValue(object) } }] });
-    if (!res.succeeded) throw new StorageError('KeyExists', key, `key ${key} already exists`);
+    if (!res.succeeded) throw new StorageError('KeyExists', key, `key ${key} already exists`, Number(res.header.revision));
     return this.written(key, res);
   }
 
