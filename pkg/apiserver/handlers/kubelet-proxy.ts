@@ -6,7 +6,6 @@
 // upgrades (SPDY or WebSocket) whose socket is spliced to the kubelet's, as upstream's UpgradeAwareHandler does,
 // but for exec and attach over WebSocket v5, which the apiserver serves itself (stream-translator.ts).
 import { readFile } from 'node:fs/promises';
-import type { OutgoingHttpHeaders } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Agent } from 'undici';
@@ -15,7 +14,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { badRequest, fieldCause, internalError, invalid, notFound, serviceUnavailable, type StatusCause } from '../../apimachinery/errors.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import { int64Param, isTrue } from '../request-info.js';
-import { proxyTo } from '../reverse-proxy.js';
+import { proxyTo, takeOver } from '../reverse-proxy.js';
 import { dialTls, spliceUpgrade, upgradeHead } from '../upgrade.js';
 import { offersStreamClose, translateStream } from './stream-translator.js';
 
@@ -177,9 +176,8 @@ export async function proxyPodLog(reg: Registry, request: FastifyRequest, reply:
   }
   // A follow's headers go out now (the chain's too, as a watch's): HTTP/1.1 would hold them back until the first
   // line, which a quiet container may not write for a long time.
-  const headers = Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined)) as OutgoingHttpHeaders;
-  reply.hijack();
-  reply.raw.writeHead(200, { ...headers, 'content-type': 'text/plain' });
+  takeOver(reply);
+  reply.raw.writeHead(200, { 'content-type': 'text/plain' });
   reply.raw.flushHeaders();
   // a client that goes away ends the stream (the kubelet's request is aborted on close above)
   await pipeline(res.body, reply.raw).catch(() => undefined);

@@ -255,8 +255,7 @@ function finalized(reg: Registry, next: KubeObject, existing: KubeObject): boole
   return !(reg.strategy.hasPendingFinalizers ? reg.strategy.hasPendingFinalizers(next) : (next.metadata?.finalizers?.length ?? 0) > 0);
 }
 
-/** Deletes the finalized object if it is still at `revision`; false when it changed or went meanwhile. */
-/** Deletes an object whose last finalizer went; the refusal when it changed or went meanwhile. */
+/** Deletes the finalized object if it is still at `revision`; the refusal when it changed or went meanwhile. */
 async function deleteFinalized(reg: Registry, key: string, revision: number): Promise<StorageError | undefined> {
   try {
     const gone = await reg.deps.store.delete(key, { expectedRevision: revision });
