@@ -84,6 +84,7 @@ const encodedAs = (index: SchemaIndex, definition: string | undefined) => (obj: 
 const builtinCodec = (c: StorageConversion, view: (o: KubeObject) => KubeObject, stored: (o: KubeObject) => KubeObject): ViewCodec => ({
   toView: (obj) => view(c.fromStorage(obj)),
   toStorage: (obj) => stored(c.toStorage(obj)),
+  lazy: true,
 });
 
 export async function createRegistries(o: RegistryOptions): Promise<RegistrySet> {

@@ -33,4 +33,23 @@ describe('converting store', () => {
     expect(events[0]!.kv).toBe(created);
     ac.abort();
   });
+
+  it('a lazy view converts an object when it is first read, once, and serves the same bytes', async () => {
+    let views = 0;
+    const codec: ViewCodec = { toView: (o) => { views++; return { ...o, apiVersion: 'example.com/v2' }; }, toStorage: (o) => ({ ...o, apiVersion: 'example.com/v1' }), lazy: true };
+    const view = convertingStore(createMemoryStore(), codec);
+    const events: StoreEvent[] = [];
+    const ac = new AbortController();
+    view.watch('/widgets/', { fromRevision: 0, signal: ac.signal }, { onEvent: (ev) => events.push(ev), onClose: () => undefined });
+    const created = await view.create('/widgets/a', widget('a'));
+    await expect.poll(() => events.length).toBe(1);
+    expect(views).toBe(1); // the create's own result
+    const ev = events[0]!.kv;
+    expect(ev.modRevision).toBe(created.modRevision);
+    expect(JSON.parse(ev.bytes.toString())).toEqual(ev.object);
+    expect(ev.object.apiVersion).toBe('example.com/v2');
+    expect(created.object).toEqual(ev.object);
+    expect(views).toBe(2);
+    ac.abort();
+  });
 });

@@ -10,6 +10,7 @@
 // before it.
 import type { KubeObject } from '../../../api/types.js';
 import type { KeyValue, Store, StoreEvent, Watcher } from '../../storage/interface.js';
+import { keyValueOf } from '../../storage/keyvalue.js';
 
 export interface ViewCodec {
   /** The stored object as this version serves it (may return the same object when nothing changes). */
@@ -21,6 +22,11 @@ export interface ViewCodec {
    * through without their objects being looked at, which would parse again what the store no longer holds parsed.
    */
   identity?: boolean;
+  /**
+   * toView is synchronous and never fails (a built-in kind's conversion): an event's object is converted when first
+   * read. The view's watch cache takes in every write of the resource, and most are never read at that version.
+   */
+  lazy?: boolean;
 }
 
 export interface ConvertingStore extends Store {
@@ -38,6 +44,37 @@ export const heldRetry = { minMs: 1_000, maxMs: 30_000 };
 
 const isPromise = <T>(v: T | Promise<T>): v is Promise<T> => typeof (v as Promise<T>)?.then === 'function';
 
+/** A stored state seen through a lazy codec: converted, and serialized, on the first read of either. */
+class LazyViewKeyValue implements KeyValue {
+  readonly key: string;
+  readonly modRevision: number;
+  readonly createRevision: number;
+  #source: KeyValue | undefined;
+  #codec: ViewCodec | undefined;
+  #view: KeyValue | undefined;
+
+  constructor(source: KeyValue, codec: ViewCodec) {
+    this.key = source.key;
+    this.modRevision = source.modRevision;
+    this.createRevision = source.createRevision;
+    this.#source = source;
+    this.#codec = codec;
+  }
+
+  get object(): KubeObject { return this.#resolve().object; }
+  get bytes(): Buffer { return this.#resolve().bytes; }
+
+  #resolve(): KeyValue {
+    if (this.#view) return this.#view;
+    const source = this.#source!;
+    const o = this.#codec!.toView(source.object);
+    if (isPromise(o)) throw new Error('a lazy view codec converted asynchronously');
+    this.#view = o === source.object ? source : keyValueOf(this.key, Buffer.from(JSON.stringify(o)), this.modRevision, this.createRevision, o);
+    this.#source = this.#codec = undefined;
+    return this.#view;
+  }
+}
+
 function viewKv(codec: ViewCodec, kv: KeyValue): KeyValue | Promise<KeyValue> {
   if (codec.identity) return kv;
   const wrap = (o: KubeObject): KeyValue => (o === kv.object ? kv : { ...kv, object: o, bytes: Buffer.from(JSON.stringify(o)) });
@@ -45,9 +82,18 @@ function viewKv(codec: ViewCodec, kv: KeyValue): KeyValue | Promise<KeyValue> {
   return isPromise(o) ? o.then(wrap) : wrap(o);
 }
 
-/** An event with its object (and previous object) converted; a sync conversion answers (or throws) at once. */
+/**
+ * An event with its object (and previous object) converted; a sync conversion answers (or throws) at once, a lazy
+ * one when read. (What a write or a read returns is read at once, while the store still holds it parsed.)
+ */
 function viewEvent(codec: ViewCodec, ev: StoreEvent): StoreEvent | Promise<StoreEvent> {
   if (codec.identity) return ev;
+  if (codec.lazy) {
+    // Read now, while the store holds a new object parsed: it keeps it (weakly) past the dispatch only if read, and
+    // the write's own caller converts it for its response next.
+    void ev.kv.object;
+    return { ...ev, kv: new LazyViewKeyValue(ev.kv, codec), prev: ev.prev && new LazyViewKeyValue(ev.prev, codec) };
+  }
   const kv = viewKv(codec, ev.kv);
   const prev = ev.prev && viewKv(codec, ev.prev);
   if (!isPromise(kv) && !isPromise(prev)) return { ...ev, kv, prev };
