@@ -172,7 +172,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     registerNode: v['register-node'], serializeImagePulls: v['serialize-image-pulls'],
     ...(v.runtime === 'process' ? {
       runtimeFor: (_i: number, nodeName: string, hostIp: string) => {
-        const sb = sandboxing && new PodSandboxes({ nodeName, podCidr: v['pod-cidr'] || undefined, logger, cgroups: sandboxing.cgroups });
+        const sb = sandboxing && new PodSandboxes({ podCidr: v['pod-cidr'] || undefined, logger, cgroups: sandboxing.cgroups });
         if (sb) sandboxes.set(nodeName, sb);
         return new ProcessRuntime({ rootDir, hostIp, catalog, sandboxes: sb, logger, stopContainersOnClose: v['stop-containers-on-exit'], unknownImages: v['unknown-images'] as 'simulate' | 'fail' });
       },

@@ -10,6 +10,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
 import { netnsName, PodSandboxes, ProcessRuntime, sandboxesUnavailable } from '../../pkg/kubelet/index.js';
+import { gatewayOf, parseCidr } from '../../pkg/kubelet/sandbox/cidr.js';
+import { NodeBridge } from '../../pkg/kubelet/sandbox/netns.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { createBound, eventually, nodeClient, pod, publishRootCa, removeRootDir, type RunningKubelet, startKubelet } from './kubelet-support.js';
 
@@ -33,7 +35,7 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     admin = await Client.fromKubeconfig(api.kubeconfig, { qps: 0 });
     rootDir = await mkdtemp(join(tmpdir(), 'mini-kube-sandbox-'));
     await publishRootCa(api, admin);
-    sandboxes = new PodSandboxes({ nodeName: NODE, podCidr: CIDR, logger: pino({ level: 'silent' }) });
+    sandboxes = new PodSandboxes({ podCidr: CIDR, logger: pino({ level: 'silent' }) });
     runtime = new ProcessRuntime({ rootDir, hostIp: '127.0.0.1', sandboxes });
     kubelet = startKubelet(await nodeClient(api, NODE), [NODE], {
       nodeIpFor: () => '127.0.0.1', podCidr: CIDR, runtimeFor: () => runtime,
@@ -213,7 +215,7 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
 
   it('frees what a sandbox of an earlier run left behind once no process holds its namespace', async () => {
     const id = 'feedface00000000000000000000000000000000000000000000000000000000';
-    const dir = join('/var/lib/mini-kube/networks', `mk-${NODE}`);
+    const dir = join('/var/lib/mini-kube/networks', sandboxes.bridge.name);
     const ip = '10.251.7.250';
     await writeFile(join(dir, ip), id);
     await utimes(join(dir, ip), new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
@@ -326,5 +328,26 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
     for (const id of ids) expect(list).not.toContain(netnsName(id));
     const held = await sandboxes.ipam.list();
     for (const ip of ips) expect(held.has(ip)).toBe(false);
+  });
+
+  it('a pod range\'s bridge takes its range back from a bridge nothing uses, and leaves other links\' addresses alone', async () => {
+    const cidr = parseCidr('10.251.8.0/24');
+    const bridge = new NodeBridge(cidr, gatewayOf(cidr), pino({ level: 'silent' }));
+    const stale = 'mk-stale-test';
+    const other = 'tst-overlap';
+    const ip = (...args: string[]): string => execFileSync('ip', args, { encoding: 'utf8' });
+    onTestFinished(() => { for (const l of [stale, other, bridge.name]) try { ip('link', 'del', l); } catch { /* gone */ } });
+    // what a cluster gone before left: a bridge of its node with the range's gateway, no port, its route first
+    ip('link', 'add', stale, 'type', 'bridge');
+    ip('addr', 'add', '10.251.8.1/24', 'dev', stale);
+    ip('link', 'set', stale, 'up');
+    ip('link', 'add', other, 'type', 'bridge'); // not a mini-kube link: the host's, whatever it is
+    ip('addr', 'add', '10.251.8.200/32', 'dev', other);
+    expect(ip('route', 'get', '10.251.8.9')).toContain(`dev ${stale}`);
+    await bridge.ensure();
+    expect(bridge.name).toBe('mk-0afb0800-24');
+    expect(ip('route', 'get', '10.251.8.9')).toContain(`dev ${bridge.name}`);
+    expect(ip('-4', '-o', 'addr', 'show', 'dev', stale)).toBe('');
+    expect(ip('-4', '-o', 'addr', 'show', 'dev', other)).toContain('10.251.8.200/32');
   });
 });

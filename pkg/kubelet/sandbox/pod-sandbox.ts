@@ -12,19 +12,19 @@ import { wrapperArgv } from '../runtime/wrapper-shell.js';
 import type { DnsConfig, HostsEntries, LinuxContainerResources } from '../runtime/types.js';
 import type { Cgroups } from './cgroups.js';
 import { hostsFile, resolvConf } from './dns.js';
+import { gatewayOf, parseCidr } from './cidr.js';
 import { HostLocalIpam } from './ipam.js';
-import { bridgeName, detach, netnsName, netnsPids, NodeBridge } from './netns.js';
+import { detach, netnsName, netnsPids, NodeBridge } from './netns.js';
 
 export interface PodSandboxesOptions {
-  nodeName: string;
   /** The node's pod range (--pod-cidr); without it, setPodCidr() gives it once the Node's spec.podCIDR is set. */
   podCidr?: string;
   logger: Logger;
   /** Set when cgroup v2 is usable. */
   cgroups?: Cgroups;
   /**
-   * Where the address reservations of each bridge live, host-wide as CNI's host-local keeps them: kubelets of
-   * two clusters on one machine with the same node name share the bridge, so they must share its addresses.
+   * Where the address reservations of each bridge live, host-wide as CNI's host-local keeps them: nodes of two
+   * clusters on one machine with the same pod range share its bridge, so they must share its addresses.
    */
   networksDir?: string;
 }
@@ -96,9 +96,11 @@ export class PodSandboxes {
       if (this.network.podCidr !== podCidr) this.o.logger.warn({ podCidr, kept: this.network.podCidr }, 'the node\'s podCIDR changed; pods keep addresses from the first');
       return;
     }
-    const bridge = bridgeName(this.o.nodeName);
-    const ipam = new HostLocalIpam(join(this.o.networksDir ?? '/var/lib/mini-kube/networks', bridge), podCidr);
-    this.network = { ipam, bridge: new NodeBridge(bridge, ipam.gateway, ipam.cidr.prefix), podCidr };
+    const cidr = parseCidr(podCidr);
+    const bridge = new NodeBridge(cidr, gatewayOf(cidr), this.o.logger);
+    // one directory per bridge, so that every node on the range (of any cluster here) takes addresses from it
+    const ipam = new HostLocalIpam(join(this.o.networksDir ?? '/var/lib/mini-kube/networks', bridge.name), podCidr);
+    this.network = { ipam, bridge, podCidr };
     this.o.logger.info({ podCidr }, 'pod sandboxes take addresses from the node\'s podCIDR');
   }
 
