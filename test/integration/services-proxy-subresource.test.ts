@@ -64,6 +64,13 @@ describe('services/proxy', () => {
     }
   });
 
+  it('dials a pod\'s port as Go does: a name is a TCP service of the host, not a container port', async () => {
+    const pod = async (id: string): Promise<{ status: number; body: any }> => api.api('GET', `/api/v1/namespaces/default/pods/${id}/proxy/`);
+    expect(await pod('web-0:no-such-service')).toMatchObject({ status: 503, body: { reason: 'ServiceUnavailable', message: 'error trying to reach service: dial tcp: lookup tcp/no-such-service: unknown port' } });
+    expect(await pod('web-0:70000')).toMatchObject({ status: 503, body: { message: 'error trying to reach service: dial tcp: address 70000: invalid port' } });
+    expect(await pod(`web-0:${port}`)).toMatchObject({ status: 200, body: 'backend /' });
+  });
+
   it('redirects a GET of .../proxy to .../proxy/; other methods go to the backend\'s /', async () => {
     const r = await api.api('GET', '/api/v1/namespaces/default/services/web:80/proxy?a=1');
     expect(r).toMatchObject({ status: 301, headers: { location: '/api/v1/namespaces/default/services/web:80/proxy/?a=1' } });

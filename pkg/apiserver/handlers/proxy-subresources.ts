@@ -15,6 +15,7 @@ import type { Registry } from '../../registry/generic/registry.js';
 import type { RequestInfo } from '../request-info.js';
 import { proxyTo } from '../reverse-proxy.js';
 import { proxyPathOf } from './connect-admission.js';
+import { dialPort } from './dial-port.js';
 
 interface Target { scheme: 'http' | 'https'; host: string; port: number }
 
@@ -40,7 +41,10 @@ function podLocation(pod: KubeObject, scheme: string, port: string): Target {
       if (c.ports?.length) { p = String(c.ports[0]!.containerPort); break; }
     }
   }
-  return { scheme: (scheme || 'http') as Target['scheme'], host: ip, port: p ? Number(p) : defaultPort(scheme) };
+  if (!p) return { scheme: (scheme || 'http') as Target['scheme'], host: ip, port: defaultPort(scheme) };
+  const dial = dialPort(p);
+  if ('error' in dial) throw serviceUnavailable(`error trying to reach service: ${dial.error}`);
+  return { scheme: (scheme || 'http') as Target['scheme'], host: ip, port: dial.port };
 }
 
 interface ServicePort { name?: string; port: number }
