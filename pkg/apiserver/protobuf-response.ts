@@ -178,14 +178,11 @@ export function protobufStatus(request: FastifyRequest, status: KubeObject): Buf
   }
 }
 
-const eventFrames = new WeakMap<StoreEvent, Buffer>();
+/** The last event framed (as the watch handler's JSON frames: its watchers get it one after the other). */
+let framed: { ev: StoreEvent; frame: Buffer } | undefined;
 
 /** The protobuf frame of a store event, built once and shared by all its watchers. */
 export function protobufEventFrame(ev: StoreEvent): Buffer {
-  let f = eventFrames.get(ev);
-  if (!f) {
-    f = protobufWatchFrame(ev.type, protobufObject(ev.kv.object));
-    eventFrames.set(ev, f);
-  }
-  return f;
+  if (framed?.ev !== ev) framed = { ev, frame: protobufWatchFrame(ev.type, protobufObject(ev.kv.object)) };
+  return framed.frame;
 }

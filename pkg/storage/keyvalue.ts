@@ -17,6 +17,25 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
+/**
+ * The JSON of an object that is kept (cached, in the watch history), in an allocation of its own. Buffer.from gives
+ * a string under 4 KB (most objects) a slice of a shared 8 KB pool, and a slice keeps its whole pool alive: cached
+ * objects outlive most of their pool-mates (responses, request bodies, older versions), so a few MB of cached
+ * events and pods held ten times that (a soak of deployments coming and going grew the apiserver ~1 MB a minute).
+ */
+export function storedBytes(json: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+  bytes.write(json);
+  return bytes;
+}
+
+/** storedBytes for bytes read from somewhere: a copy of their own, not a slice of a larger buffer or of the pool. */
+export function storedCopy(from: Buffer): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(from.length);
+  from.copy(bytes);
+  return bytes;
+}
+
 /** A KeyValue whose parsed object is held until its write has been dispatched to the watchers. */
 export interface HeldKeyValue extends KeyValue {
   /**
@@ -81,12 +100,12 @@ const stamp = (object: KubeObject, revision: number): KubeObject => ({ ...object
 /** The stored form of `object` at `revision`: the input is not mutated, its metadata is copied shallowly. */
 export function stampKeyValue(key: string, object: KubeObject, revision: number, createRevision: number): KeyValue {
   const stamped = stamp(object, revision);
-  return keyValueOf(key, Buffer.from(JSON.stringify(stamped)), revision, createRevision, stamped);
+  return keyValueOf(key, storedBytes(JSON.stringify(stamped)), revision, createRevision, stamped);
 }
 
 /** stampKeyValue's form for a write on its way to the watchers: the caller must `release()` it once dispatched. */
 export function stampHeldKeyValue(key: string, object: KubeObject, revision: number, createRevision: number): HeldKeyValue {
   const stamped = stamp(object, revision);
   if (freezeStored) deepFreeze(stamped);
-  return new StoredKeyValue(key, Buffer.from(JSON.stringify(stamped)), revision, createRevision, undefined, stamped);
+  return new StoredKeyValue(key, storedBytes(JSON.stringify(stamped)), revision, createRevision, undefined, stamped);
 }

@@ -26,16 +26,17 @@ const FUTURE_RV_WAIT_MS = 3_000;
 /** The last bookmark is sent this long before the watch's deadline. */
 const PRE_TIMEOUT_BOOKMARK_S = 2;
 
-const frames = new WeakMap<StoreEvent, Buffer>();
+/**
+ * The last event framed: a write is dispatched to its watchers one after the other, so they share one frame. Kept no
+ * longer: a frame kept for as long as its event (the store's and the caches' history, up to 20,000 revisions) held a
+ * second copy of every object there, in a slice of an 8 KB pool slab.
+ */
+let framed: { ev: StoreEvent; frame: Buffer } | undefined;
 
 /** The plain JSON frame of an event, shared by all watchers of it. */
 function jsonFrame(ev: StoreEvent): Buffer {
-  let f = frames.get(ev);
-  if (!f) {
-    f = Buffer.concat([Buffer.from(`{"type":"${ev.type}","object":`), ev.kv.bytes, Buffer.from('}\n')]);
-    frames.set(ev, f);
-  }
-  return f;
+  if (framed?.ev !== ev) framed = { ev, frame: Buffer.concat([Buffer.from(`{"type":"${ev.type}","object":`), ev.kv.bytes, Buffer.from('}\n')]) };
+  return framed.frame;
 }
 
 /**

@@ -10,7 +10,7 @@
 // before it.
 import type { KubeObject } from '../../../api/types.js';
 import type { KeyValue, Store, StoreEvent, Watcher } from '../../storage/interface.js';
-import { keyValueOf } from '../../storage/keyvalue.js';
+import { keyValueOf, storedBytes } from '../../storage/keyvalue.js';
 
 export interface ViewCodec {
   /** The stored object as this version serves it (may return the same object when nothing changes). */
@@ -69,7 +69,7 @@ class LazyViewKeyValue implements KeyValue {
     const source = this.#source!;
     const o = this.#codec!.toView(source.object);
     if (isPromise(o)) throw new Error('a lazy view codec converted asynchronously');
-    this.#view = o === source.object ? source : keyValueOf(this.key, Buffer.from(JSON.stringify(o)), this.modRevision, this.createRevision, o);
+    this.#view = o === source.object ? source : keyValueOf(this.key, storedBytes(JSON.stringify(o)), this.modRevision, this.createRevision, o);
     this.#source = this.#codec = undefined;
     return this.#view;
   }
@@ -77,7 +77,7 @@ class LazyViewKeyValue implements KeyValue {
 
 function viewKv(codec: ViewCodec, kv: KeyValue): KeyValue | Promise<KeyValue> {
   if (codec.identity) return kv;
-  const wrap = (o: KubeObject): KeyValue => (o === kv.object ? kv : { ...kv, object: o, bytes: Buffer.from(JSON.stringify(o)) });
+  const wrap = (o: KubeObject): KeyValue => (o === kv.object ? kv : { ...kv, object: o, bytes: storedBytes(JSON.stringify(o)) });
   const o = codec.toView(kv.object);
   return isPromise(o) ? o.then(wrap) : wrap(o);
 }

@@ -8,7 +8,7 @@
 import type { KubeObject } from '../../../api/types.js';
 import type { KeyValue, ListResult, Store, StoreEvent, Watcher, WatchOptions } from '../interface.js';
 import type { Transformer } from './providers.js';
-import { keyValueOf } from '../keyvalue.js';
+import { keyValueOf, storedBytes } from '../keyvalue.js';
 
 export const ENVELOPE_FIELD = 'k8s:enc';
 
@@ -55,7 +55,7 @@ export function encryptingStore(inner: Store, rules: ResourceEncryption[]): Stor
       const plaintext = t.decrypt(Buffer.from(sealed.slice(t.prefix.length), 'base64'), kv.key);
       const obj = JSON.parse(plaintext.toString('utf8')) as KubeObject;
       obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
-      result = { kv: keyValueOf(kv.key, Buffer.from(JSON.stringify(obj)), kv.modRevision, kv.createRevision, obj), stale: rule?.transformers[0] !== t };
+      result = { kv: keyValueOf(kv.key, storedBytes(JSON.stringify(obj)), kv.modRevision, kv.createRevision, obj), stale: rule?.transformers[0] !== t };
     }
     decoded.set(kv, result);
     return result;

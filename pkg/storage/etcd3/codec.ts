@@ -3,7 +3,7 @@
 // etcd3 versioner does. So `etcdctl get --prefix /registry/` shows the objects, and a restore keeps them valid.
 import type { KubeObject } from '../../../api/types.js';
 import type { KeyValue } from '../interface.js';
-import { keyValueOf, stampKeyValue } from '../keyvalue.js';
+import { keyValueOf, stampKeyValue, storedCopy } from '../keyvalue.js';
 
 /** The prefix every Store key starts with; --etcd-prefix replaces it in etcd. */
 const STORE_ROOT = '/registry';
@@ -63,6 +63,7 @@ export function decodeValue(key: string, value: Buffer, modRevision: number, cre
   } catch {
     throw new Error(`etcd value of ${key} is not JSON: it was not written by mini-kube`);
   }
-  if (object.metadata?.resourceVersion === String(modRevision)) return keyValueOf(key, value, modRevision, createRevision, object);
+  // a copy: the value is a slice of the whole gRPC response
+  if (object.metadata?.resourceVersion === String(modRevision)) return keyValueOf(key, storedCopy(value), modRevision, createRevision, object);
   return stampKeyValue(key, object, modRevision, createRevision);
 }

@@ -6,7 +6,7 @@
 // its bytes once: the state before it is the previous event of its key, or its object record.
 // One record per batch rather than per event: LevelDB's cost is mostly per operation.
 import type { KeyValue, StoreEvent, WatchEventType } from '../interface.js';
-import { keyValueOf } from '../keyvalue.js';
+import { keyValueOf, storedCopy } from '../keyvalue.js';
 
 /** The current revision as of the last compaction (which may have deleted the newest record); else the newest record's. */
 export const META_REVISION = 'm:revision';
@@ -86,7 +86,7 @@ export function decodeEntry(entry: RecordEntry, known: (key: string, modRevision
 
 function parsed(key: string, bytes: Buffer, modRevision: number, createRevision: number): KeyValue {
   // Copied out so the record's larger buffer is not kept alive by a slice of it; parsed when first read.
-  return keyValueOf(key, Buffer.from(bytes), modRevision, createRevision);
+  return keyValueOf(key, storedCopy(bytes), modRevision, createRevision);
 }
 
 export const revisionOfEventKey = (key: string): number => Number(key.slice(1));
