@@ -5,7 +5,8 @@
 //   pods:    apiserver, controller-manager, scheduler and one fake kubelet for 1,000 nodes; once they are Ready with
 //            their podCIDR (node-ipam's), 10 Deployments × 1,000 replicas created at once; first create → every pod Running (watch on pods), and pod start-up latency
 //            as the SLO measures it: creation (the pod's ADDED event, ms precision) → Running observed via watch;
-//   process: the same chain with one kubelet on the process runtime; 20 busybox pods' start-up latency.
+//   process: the same chain with one kubelet on the process runtime; 20 busybox pods' start-up latency;
+//   churn:   one fake node; rounds of a Deployment and ConfigMaps made and deleted; the apiserver's memory as they go.
 // BENCH_CPU_PROF=<dir> runs every process under `node --cpu-prof` (profiles written when they stop);
 // BENCH_APISERVER_ARGS="--flag=value ..." gives the pods step's apiserver extra flags (to compare settings);
 // BENCH_E2E_LIMIT_S: how long a step may take before it reports what it reached (default 120, --quick 60).
@@ -29,6 +30,7 @@ const N = {
   deployments: 10,
   replicas: quick ? 100 : 1_000,
   processPods: quick ? 5 : 20,
+  churnRounds: quick ? 30 : 200,
   /** How long a step may run before it reports what it reached. */
   limitMs: Number(process.env.BENCH_E2E_LIMIT_S ?? (quick ? 60 : 120)) * 1000,
 };
@@ -281,11 +283,65 @@ async function processStep(): Promise<void> {
   });
 }
 
+/** The apiserver's memory from its /metrics (MB): resident, V8's heap in use, and buffers outside it. */
+async function apiserverMemory(p: ReturnType<typeof pool>): Promise<{ rss: number; heap: number; external: number }> {
+  const text = (await call(p, 'GET', '/metrics')).toString();
+  const mb = (name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) / 2 ** 20;
+  return { rss: mb('process_resident_memory_bytes'), heap: mb('nodejs_heap_size_used_bytes'), external: mb('nodejs_external_memory_bytes') };
+}
+
+/**
+ * Objects coming and going, as a day of development or an operator's tests make them: each round a Deployment of 3
+ * replicas (waited for until available), scaled to 1 and deleted, and 5 ConfigMaps made and deleted. The store and
+ * the watch caches keep history (up to 20,000 revisions), so the apiserver grows to a bound, not for good.
+ */
+async function churnStep(): Promise<void> {
+  log(`churn: ${N.churnRounds} rounds of a Deployment (3 replicas) and 5 ConfigMaps made and deleted, one fake node`);
+  await withCluster({ nodes: 1, runtime: 'fake', components: ['controller-manager', 'scheduler'] }, async (c) => {
+    await watchNodesReady(c, 1, () => c.startKubelets(), true);
+    const p = pool(c.api.origin, c.tls, 4);
+    const fmtMem = (m: { rss: number; heap: number; external: number }): string => `${fmt(m.rss)} / ${fmt(m.heap)} / ${fmt(m.external)} MB`;
+    try {
+      const before = await apiserverMemory(p);
+      const ns = '/apis/apps/v1/namespaces/default/deployments';
+      const cms = '/api/v1/namespaces/default/configmaps';
+      const started = performance.now();
+      let after = before;
+      for (let i = 1; i <= N.churnRounds; i++) {
+        const name = `churn-${i}`;
+        const labels = { app: name };
+        await call(p, 'POST', ns, JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec: { replicas: 3, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }] } } } }));
+        await Promise.all(Array.from({ length: 5 }, (_, j) => call(p, 'POST', cms, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-${j}` }, data: { round: String(i) } }))));
+        for (const deadline = performance.now() + 30_000; ;) {
+          const d = JSON.parse((await call(p, 'GET', `${ns}/${name}`)).toString()) as { status?: { availableReplicas?: number } };
+          if (d.status?.availableReplicas === 3) break;
+          if (performance.now() > deadline) throw new Error(`churn: ${name} not available in 30 s`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await call(p, 'PATCH', `${ns}/${name}/scale`, JSON.stringify({ spec: { replicas: 1 } }), [200], { 'content-type': 'application/merge-patch+json' });
+        await call(p, 'DELETE', `${ns}/${name}`);
+        await Promise.all(Array.from({ length: 5 }, (_, j) => call(p, 'DELETE', `${cms}/${name}-${j}`)));
+        if (i % 50 === 0) log(`churn: round ${i}, apiserver ${fmtMem(after = await apiserverMemory(p))}`);
+      }
+      const ms = performance.now() - started;
+      after = await apiserverMemory(p);
+      // the garbage collector removes the last ReplicaSets and pods meanwhile
+      await new Promise((r) => setTimeout(r, 10_000));
+      const settled = await apiserverMemory(p);
+      const revision = (JSON.parse((await call(p, 'GET', '/api/v1/namespaces')).toString()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+      rows.push({ metric: `churn: ${N.churnRounds} rounds (Deployment ×3 made, scaled, deleted; 5 ConfigMaps), one fake node`, value: `${secs(ms)}, ${fmt(Number(revision))} revisions`, target: 'report' });
+      rows.push({ metric: 'churn: apiserver RSS / heap used / external, before → after → 10 s later', value: `${fmtMem(before)} → ${fmtMem(after)} → ${fmtMem(settled)}`, target: 'report' });
+    } finally {
+      await p.destroy();
+    }
+  });
+}
+
 async function main(): Promise<void> {
   const loadStart = loadavg().map((l) => l.toFixed(1)).join(' ');
   const started = performance.now();
   const failures: string[] = [];
-  for (const [name, step] of [['nodes', nodesStep], ['pods', podsStep], ['process', processStep]] as const) {
+  for (const [name, step] of [['nodes', nodesStep], ['pods', podsStep], ['process', processStep], ['churn', churnStep]] as const) {
     if (!want(name)) continue;
     try {
       await step();

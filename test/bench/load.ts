@@ -8,7 +8,7 @@ export const pool = (origin: string, tls: Tls | Pick<Tls, 'ca'>, connections: nu
   new Pool(origin, { connections, pipelining: 1, connect: { ...tls, rejectUnauthorized: true }, bodyTimeout: 0, headersTimeout: 60_000 });
 
 /** One request; the whole body is read; any status but `expect` is an error. */
-export async function call(d: Dispatcher, method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, body?: string, expect: number[] = [200, 201], headers: Record<string, string> = {}): Promise<Buffer> {
+export async function call(d: Dispatcher, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: string, expect: number[] = [200, 201], headers: Record<string, string> = {}): Promise<Buffer> {
   const res = await d.request({ path, method, body, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers } });
   const buf = Buffer.from(await res.body.arrayBuffer());
   if (!expect.includes(res.statusCode)) throw new Error(`${method} ${path}: ${res.statusCode} ${buf.toString('utf8').slice(0, 300)}`);
