@@ -178,11 +178,5 @@ export function protobufStatus(request: FastifyRequest, status: KubeObject): Buf
   }
 }
 
-/** The last event framed (as the watch handler's JSON frames: its watchers get it one after the other). */
-let framed: { ev: StoreEvent; frame: Buffer } | undefined;
-
-/** The protobuf frame of a store event, built once and shared by all its watchers. */
-export function protobufEventFrame(ev: StoreEvent): Buffer {
-  if (framed?.ev !== ev) framed = { ev, frame: protobufWatchFrame(ev.type, protobufObject(ev.kv.object)) };
-  return framed.frame;
-}
+/** The protobuf frame of a store event. */
+export const protobufEventFrame = (ev: StoreEvent): Buffer => protobufWatchFrame(ev.type, protobufObject(ev.kv.object));

@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Client, Resources, type KubeObject } from '../../pkg/client/index.js';
 import { netnsName, PodSandboxes, ProcessRuntime, sandboxesUnavailable } from '../../pkg/kubelet/index.js';
-import { gatewayOf, parseCidr } from '../../pkg/kubelet/sandbox/cidr.js';
+import { parseCidr } from '../../pkg/kubelet/sandbox/cidr.js';
 import { NodeBridge } from '../../pkg/kubelet/sandbox/netns.js';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { createBound, eventually, nodeClient, pod, publishRootCa, removeRootDir, type RunningKubelet, startKubelet } from './kubelet-support.js';
@@ -331,8 +331,7 @@ describe.skipIf(unavailable !== undefined)('kubelet: pod sandboxes on the proces
   });
 
   it('a pod range\'s bridge takes its range back from a bridge nothing uses, and leaves other links\' addresses alone', async () => {
-    const cidr = parseCidr('10.251.8.0/24');
-    const bridge = new NodeBridge(cidr, gatewayOf(cidr), pino({ level: 'silent' }));
+    const bridge = new NodeBridge(parseCidr('10.251.8.0/24'), pino({ level: 'silent' }));
     const stale = 'mk-stale-test';
     const other = 'tst-overlap';
     const ip = (...args: string[]): string => execFileSync('ip', args, { encoding: 'utf8' });

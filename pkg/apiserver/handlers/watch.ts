@@ -27,17 +27,21 @@ const FUTURE_RV_WAIT_MS = 3_000;
 const PRE_TIMEOUT_BOOKMARK_S = 2;
 
 /**
- * The last event framed: a write is dispatched to its watchers one after the other, so they share one frame. Kept no
- * longer: a frame kept for as long as its event (the store's and the caches' history, up to 20,000 revisions) held a
- * second copy of every object there, in a slice of an 8 KB pool slab.
+ * A frame per event shared by its watchers: a write is dispatched to them one after the other, so the last event's
+ * frame is the one kept. Kept no longer: a frame kept for as long as its event (the store's and the caches' history,
+ * up to 20,000 revisions) held a second copy of every object there, in a slice of an 8 KB pool slab.
  */
-let framed: { ev: StoreEvent; frame: Buffer } | undefined;
+const sharedFrames = (frame: (ev: StoreEvent) => Buffer): ((ev: StoreEvent) => Buffer) => {
+  let last: { ev: StoreEvent; frame: Buffer } | undefined;
+  return (ev) => {
+    if (last?.ev !== ev) last = { ev, frame: frame(ev) };
+    return last.frame;
+  };
+};
 
 /** The plain JSON frame of an event, shared by all watchers of it. */
-function jsonFrame(ev: StoreEvent): Buffer {
-  if (framed?.ev !== ev) framed = { ev, frame: Buffer.concat([Buffer.from(`{"type":"${ev.type}","object":`), ev.kv.bytes, Buffer.from('}\n')]) };
-  return framed.frame;
-}
+const jsonFrame = sharedFrames((ev) => Buffer.concat([Buffer.from(`{"type":"${ev.type}","object":`), ev.kv.bytes, Buffer.from('}\n')]));
+const protobufFrame = sharedFrames(protobufEventFrame);
 
 /**
  * The field selector of a watch of one name (the /watch/ path's): that name's, or the client's own when it asks for
@@ -155,7 +159,7 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
     unsubscribe = reg.watch(ctx, opts, {
       onEvent: (ev) => {
         if (format.as) write(encodeEvent(ev.type, ev.kv.object));
-        else write(protobuf ? protobufEventFrame(ev) : jsonFrame(ev));
+        else write(protobuf ? protobufFrame(ev) : jsonFrame(ev));
       },
       onClose: () => finish(),
       // The initial state (sent in a step after watch() returns) is complete: mark its end, as a watch-list

@@ -5,7 +5,8 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { exists, gone, run } from '../../host/command.js';
-import { formatCidr, parseIpv4Cidr, type Ipv4Cidr } from '../../apimachinery/ipv4.js';
+import { contains, formatCidr, parseIpv4Cidr, type Ipv4Cidr } from '../../apimachinery/ipv4.js';
+import { gatewayOf } from './cidr.js';
 
 /** Several `ip` commands in one process (`ip -batch`, which stops at the first that fails). */
 const ipBatch = (lines: string[], netns?: string): Promise<string> =>
@@ -25,11 +26,8 @@ export const netnsName = (sandboxId: string): string => `mk-${sandboxId.slice(0,
 /** The host end of a sandbox's veth pair. */
 export const vethName = (sandboxId: string): string => `mkv${sandboxId.slice(0, 12)}`;
 
-const overlap = (a: Ipv4Cidr, b: Ipv4Cidr): boolean => {
-  const prefix = Math.min(a.prefix, b.prefix);
-  const mask = (n: number): number => (prefix === 0 ? 0 : Math.floor(n / 2 ** (32 - prefix)));
-  return mask(a.network) === mask(b.network);
-};
+/** Two ranges overlap when one holds the other's first address. */
+const overlap = (a: Ipv4Cidr, b: Ipv4Cidr): boolean => contains(a, b.network) || contains(b, a.network);
 
 /** Every IPv4 address of the host as `ip -o addr` shows it: the link and the address with its prefix. */
 const hostAddresses = async (): Promise<{ link: string; address: string; cidr: Ipv4Cidr }[]> =>
@@ -41,12 +39,14 @@ const bridgePorts = (link: string): Promise<string[] | undefined> => readdir(`/s
 
 export class NodeBridge {
   readonly name: string;
+  private readonly gateway: string;
   private readonly own: string;
   private ready?: Promise<void>;
 
-  constructor(private readonly cidr: Ipv4Cidr, private readonly gateway: string, private readonly logger?: Logger) {
+  constructor(private readonly cidr: Ipv4Cidr, private readonly logger?: Logger) {
     this.name = bridgeName(cidr);
-    this.own = `${gateway}/${cidr.prefix}`;
+    this.gateway = gatewayOf(cidr);
+    this.own = `${this.gateway}/${cidr.prefix}`;
   }
 
   /**

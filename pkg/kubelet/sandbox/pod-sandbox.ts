@@ -12,7 +12,7 @@ import { wrapperArgv } from '../runtime/wrapper-shell.js';
 import type { DnsConfig, HostsEntries, LinuxContainerResources } from '../runtime/types.js';
 import type { Cgroups } from './cgroups.js';
 import { hostsFile, resolvConf } from './dns.js';
-import { gatewayOf, parseCidr } from './cidr.js';
+import { parseCidr } from './cidr.js';
 import { HostLocalIpam } from './ipam.js';
 import { detach, netnsName, netnsPids, NodeBridge } from './netns.js';
 
@@ -96,8 +96,7 @@ export class PodSandboxes {
       if (this.network.podCidr !== podCidr) this.o.logger.warn({ podCidr, kept: this.network.podCidr }, 'the node\'s podCIDR changed; pods keep addresses from the first');
       return;
     }
-    const cidr = parseCidr(podCidr);
-    const bridge = new NodeBridge(cidr, gatewayOf(cidr), this.o.logger);
+    const bridge = new NodeBridge(parseCidr(podCidr), this.o.logger);
     // one directory per bridge, so that every node on the range (of any cluster here) takes addresses from it
     const ipam = new HostLocalIpam(join(this.o.networksDir ?? '/var/lib/mini-kube/networks', bridge.name), podCidr);
     this.network = { ipam, bridge, podCidr };
