@@ -1,7 +1,7 @@
 import { appendFile, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatCriLog, readCriLog } from './cri-log.js';
 import { nowNanos, rfc3339Nano } from './cri-time.js';
 
@@ -59,5 +59,21 @@ describe('CRI log timestamps', () => {
     const b = nowNanos();
     expect(b >= a).toBe(true);
     expect(Math.abs(Number(a / 1_000_000n) - Date.now())).toBeLessThan(1_000);
+  });
+
+  it('follow the wall clock when it steps away from the monotonic one, and still never go back', () => {
+    const start = Date.now();
+    const now = vi.spyOn(Date, 'now');
+    try {
+      now.mockReturnValue(start + 3_183); // the guest was suspended, or NTP stepped the clock forward
+      const ahead = nowNanos();
+      expect(ahead / 1_000_000n).toBe(BigInt(start + 3_183));
+      now.mockReturnValue(start - 5_000); // and then back
+      const back = nowNanos();
+      expect(back > ahead).toBe(true);
+      expect(back - ahead < 1_000_000n).toBe(true);
+    } finally {
+      now.mockRestore();
+    }
   });
 });
