@@ -1,7 +1,7 @@
 // The CEL runtime (~70 ms of a start) is loaded when a request first may need it, not at every start: before
 // admitting a write to a CRD, a custom resource (its rules) or an admission configuration (its expressions are
 // compiled), and before every request once any admission policy or webhook configuration exists (policies and
-// match conditions are evaluated in admission). After `ready` it is loaded in the background anyway.
+// match conditions are evaluated in admission). A second after `ready` it is loaded in the background anyway.
 import { builtinGroupVersions } from '../../api/index.js';
 import type { Admission, AdmissionAttributes } from '../admission/interface.js';
 import { celLoaded, loadCel } from '../apimachinery/cel/index.js';

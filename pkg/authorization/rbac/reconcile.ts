@@ -3,6 +3,7 @@
 // subjects, labels, annotations, aggregation selectors) while whatever users added stays.
 import type { KubeObject } from '../../../api/types.js';
 import type { PolicyRule } from '../interface.js';
+import { jsonEqual } from '../../apimachinery/json-equal.js';
 import { covers } from './covers.js';
 import { AUTOUPDATE } from './policy.js';
 
@@ -35,7 +36,8 @@ export function reconcileRole(existing: KubeObject, desired: KubeObject): KubeOb
     return next;
   }
   const have = (existing.rules ?? []) as PolicyRule[];
-  const { missing } = covers(have, (desired.rules ?? []) as PolicyRule[]);
+  // at every start each bootstrap role meets its own rules, stored unchanged: equal is covered, without the walk
+  const missing = jsonEqual(have, desired.rules ?? []) ? [] : covers(have, (desired.rules ?? []) as PolicyRule[]).missing;
   if (!missing.length && !metaLacks(existing, desired)) return undefined;
   const next = withMeta(existing, desired);
   // Add the desired rules that are not already covered, whole (not broken down).
