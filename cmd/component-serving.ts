@@ -2,16 +2,18 @@
 // authentication and authorization): the flags, the checks on them, and the start.
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { Client, HealthCheck, SecureServingOptions } from '../pkg/client/index.js';
 import type { Registry } from 'prom-client';
 import { flag, FlagError } from './flags.js';
 
 /** `serves`: the paths the component's HTTPS server answers, for the help (they differ upstream too). */
-export const secureServingFlags = (defaultPort: number, serves: string) => ({
+export const secureServingFlags = (defaultPort: number, serves: string, pairName: string) => ({
   'secure-port': flag.int(defaultPort, `Port of the HTTPS server (${serves}); 0 disables it`),
   'bind-address': flag.string('0.0.0.0', 'Address the HTTPS server listens on'),
-  'tls-cert-file': flag.string('', 'Serving certificate (PEM, with its chain); default: a self-signed one for localhost, kept in memory'),
+  'cert-dir': flag.string('', `Directory of the self-signed serving certificate (${pairName}.crt, ${pairName}.key): made there once, used as it is at later starts; ignored with --tls-cert-file`),
+  'tls-cert-file': flag.string('', 'Serving certificate (PEM, with its chain); default: a self-signed one for localhost, kept in memory (or in --cert-dir)'),
   'tls-private-key-file': flag.string('', 'Key of --tls-cert-file'),
   'authorization-always-allow-paths': flag.list(['/healthz', '/readyz', '/livez'], 'Paths served without a SubjectAccessReview (a trailing * is a prefix)'),
 });
@@ -34,6 +36,8 @@ export interface ComponentServing {
   signal: AbortSignal;
   /** Every other path, once authorized (the controller-manager's /debug/controllers/...). */
   handler?: SecureServingOptions['handler'];
+  /** The name of the self-signed pair in --cert-dir (upstream's PairName: kube-scheduler, kube-controller-manager). */
+  pairName: string;
 }
 
 /**
@@ -41,12 +45,21 @@ export interface ComponentServing {
  * taken, a certificate unreadable) exits 1 rather than run unwatched: tests and clusters sharing a machine give
  * --secure-port 0 or free ports, as `mini-kube up` does.
  */
+/** The self-signed pair kept in --cert-dir, made (and said so, as upstream) when it cannot be read. */
+async function keptSelfSigned(certDir: string, s: ComponentServing): Promise<{ cert: string; key: string }> {
+  const { selfSignedServingPair } = await import('../pkg/client/self-signed-serving.js');
+  const { generatedIn, ...pair } = await selfSignedServingPair({ certDir: resolve(certDir), pairName: s.pairName });
+  if (generatedIn) s.logger.info(`Generated self-signed cert (${generatedIn.cert}, ${generatedIn.key})`);
+  return pair;
+}
+
 export async function startComponentServing(v: ServingValues, s: ComponentServing): Promise<number | undefined> {
   if (v['secure-port'] === 0) return undefined;
   const { SecureServer } = await import('../pkg/client/secure-serving.js');
   const address = `${v['bind-address'].includes(':') ? `[${v['bind-address']}]` : v['bind-address']}:${v['secure-port']}`;
   try {
-    const tls = v['tls-cert-file'] ? { cert: await readFile(v['tls-cert-file'], 'utf8'), key: await readFile(v['tls-private-key-file'], 'utf8') } : undefined;
+    const tls = v['tls-cert-file'] ? { cert: await readFile(v['tls-cert-file'], 'utf8'), key: await readFile(v['tls-private-key-file'], 'utf8') }
+      : v['cert-dir'] ? await keptSelfSigned(v['cert-dir'], s) : undefined;
     const server = new SecureServer({
       client: s.client, logger: s.logger, bindAddress: v['bind-address'], port: v['secure-port'], ...(tls ? { tls } : {}),
       alwaysAllowPaths: v['authorization-always-allow-paths'], health: s.health, metrics: s.registry, configz: s.configz,

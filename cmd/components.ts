@@ -60,7 +60,8 @@ export const clusterCidr = (nodes: number): string =>
 const informerNodeFlags = (c: ClusterLayout): string[] | undefined => (c.runtime === 'fake' ? ['--max-semi-space-size=64'] : undefined);
 
 const rateArgs = (r: ClientRate | undefined): string[] => (r ? ['--kube-api-qps', String(r.qps), '--kube-api-burst', String(r.burst)] : []);
-const servingArgs = (port: number | undefined): string[] => (port === undefined ? [] : ['--secure-port', String(port), '--bind-address', '127.0.0.1']);
+/** Their self-signed serving pairs kept with the cluster's certificates: made at the first start only. */
+const servingArgs = (c: ClusterLayout, port: number | undefined): string[] => (port === undefined ? [] : ['--secure-port', String(port), '--bind-address', '127.0.0.1', '--cert-dir', c.pki.dir]);
 
 export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
   {
@@ -76,12 +77,12 @@ export const controlPlane = (c: ClusterLayout): ComponentSpec[] => [
       'controller-manager', '--controllers', '*,bootstrapsigner,tokencleaner', '--use-service-account-credentials', '--hostpath-provisioner-dir', join(c.dataDir, 'hostpath-provisioner'),
       '--allocate-node-cidrs', '--cluster-cidr', clusterCidr(c.nodes.length), '--node-cidr-mask-size', '24', ...rateArgs(c.rates?.controllerManager),
       '--cluster-signing-cert-file', c.pki.ca.cert, '--cluster-signing-key-file', c.pki.ca.key, '--service-account-private-key-file', c.pki.serviceAccount.key,
-      ...servingArgs(c.servingPorts?.controllerManager),
+      ...servingArgs(c, c.servingPorts?.controllerManager),
     ],
     identity: { user: 'system:kube-controller-manager', pair: c.pki.controllerManager },
     nodeFlags: informerNodeFlags(c),
   },
-  { name: 'scheduler', args: ['scheduler', ...rateArgs(c.rates?.scheduler), ...servingArgs(c.servingPorts?.scheduler)], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler }, nodeFlags: informerNodeFlags(c) },
+  { name: 'scheduler', args: ['scheduler', ...rateArgs(c.rates?.scheduler), ...servingArgs(c, c.servingPorts?.scheduler)], identity: { user: 'system:kube-scheduler', pair: c.pki.scheduler }, nodeFlags: informerNodeFlags(c) },
   ...kubelets(c),
   ...(c.metricsServer ? [metricsServer(c.metricsServer)] : []),
   ...(c.dns ? [{

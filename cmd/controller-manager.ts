@@ -12,6 +12,9 @@ import { exitWithFlagError, flag, FlagError, parseOrExit, type FlagValues } from
 import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
 
+/** The self-signed serving pair's name in --cert-dir, as upstream's. */
+const SERVING_PAIR = 'kube-controller-manager';
+
 const summary = 'Runs the controllers (garbage collector, namespace, node lifecycle, endpoints, workloads, ...) against an apiserver.';
 
 const duration = (def: string, help: string) => flag.string(def, `${help} (a Go duration)`);
@@ -69,7 +72,7 @@ export const controllerManagerFlags = {
   'kube-api-qps': flag.int(20, 'Requests per second to the apiserver'),
   'kube-api-burst': flag.int(30, 'Burst of requests to the apiserver'),
   // as upstream's kube-controller-manager: /healthz alone of the health endpoints
-  ...secureServingFlags(10257, '/healthz, /metrics, /configz, /debug/controllers/...'),
+  ...secureServingFlags(10257, '/healthz, /metrics, /configz, /debug/controllers/...', SERVING_PAIR),
   v: flag.int(0, 'Log verbosity: 4 and up adds debug, 6 and up trace'),
 };
 
@@ -186,7 +189,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   }, stop.signal);
   void startComponentServing(v, {
     client, logger, registry: metrics.registry, signal: stop.signal, configz: () => controllerManagerConfigz(v, timing),
-    health: { healthz }, handler: debug.serve,
+    health: { healthz }, handler: debug.serve, pairName: SERVING_PAIR,
   });
   running.catch((err: unknown) => {
     logger.fatal({ err }, 'controller-manager failed');

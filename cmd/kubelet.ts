@@ -18,7 +18,7 @@ export const kubeletFlags = {
   config: flag.string('', 'KubeletConfiguration file (kubelet.config.k8s.io/v1beta1, YAML or JSON); flags given on the command line override its fields'),
   kubeconfig: flag.string('', 'Path to a kubeconfig file with the node\'s credentials (default $KUBECONFIG or ~/.kube/config); with --bootstrap-kubeconfig, written there when missing or without a valid client certificate'),
   'bootstrap-kubeconfig': flag.string('', 'Kubeconfig (e.g. a bootstrap token) used to request the node\'s client certificate when --kubeconfig is missing or holds no valid one: a CertificateSigningRequest for system:node:<node-name>, approved and signed by the controller-manager, written to --cert-dir, and --kubeconfig written naming it'),
-  'cert-dir': flag.string('', 'Directory of the kubelet\'s client certificate (kubelet-client-current.pem) when bootstrapping (default <root-dir>/pki)'),
+  'cert-dir': flag.string('', 'Directory of the kubelet\'s certificates (default <root-dir>/pki): its self-signed serving pair (kubelet.crt, kubelet.key, made at the first start) and, when bootstrapping, its client certificate (kubelet-client-current.pem)'),
   'node-name': flag.string('', 'Name of the node (default: the host name); with --nodes N, the prefix of <name>-1..<name>-N'),
   runtime: flag.string('process', 'Container runtime: real local processes, or simulated containers', ['process', 'fake']),
   'image-catalog': flag.string('', 'Image catalog of the process runtime (default config/images.json)'),
@@ -125,6 +125,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   const base = v['node-name'] || defaultHostname();
   const nodeNames = v.nodes === 1 ? [base] : Array.from({ length: v.nodes }, (_, i) => `${base}-${i + 1}`);
   await mkdir(resolve(v['root-dir']), { recursive: true });
+  const certDir = resolve(v['cert-dir'] || join(v['root-dir'], 'pki'));
   if (v['bootstrap-kubeconfig']) {
     const { loadClientCert } = await import('../pkg/kubelet/certificate/bootstrap.js');
     // a stop while waiting for the certificate just ends the process (nothing runs yet)
@@ -132,7 +133,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     process.once('SIGINT', stopWaiting).once('SIGTERM', stopWaiting);
     await loadClientCert({
       kubeconfigPath: resolve(v.kubeconfig), bootstrapKubeconfigPath: resolve(v['bootstrap-kubeconfig']),
-      certDir: resolve(v['cert-dir'] || join(v['root-dir'], 'pki')), nodeName: base, logger, userAgent: componentUserAgent('kubelet', base),
+      certDir, nodeName: base, logger, userAgent: componentUserAgent('kubelet', base),
     }).catch((err: unknown) => {
       logger.fatal({ err }, `failed to run Kubelet: ${(err as Error).message}`);
       logger.flush();
@@ -191,7 +192,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       server: {
         clientCa, port: v.port, address: v.address, authorizationMode: v['authorization-mode'] as 'Webhook' | 'AlwaysAllow',
         tokenWebhook: v['authentication-token-webhook'], tokenCacheMs,
-        anonymous: v['anonymous-auth'],
+        anonymous: v['anonymous-auth'], certDir,
         cacheAuthorizedMs, cacheUnauthorizedMs, configz: () => configz(v),
       },
     } : {}),

@@ -9,6 +9,9 @@ import { exitWithFlagError, flag, FlagError, parseOrExit } from './flags.js';
 import { startHeapReclaimer } from './heap-reclaimer.js';
 import { onShutdownSignal } from './signals.js';
 
+/** The self-signed serving pair's name in --cert-dir, as upstream's. */
+const SERVING_PAIR = 'kube-scheduler';
+
 const summary = 'Runs the scheduler: assigns pending pods to nodes, as kube-scheduler does, configured by a KubeSchedulerConfiguration.';
 
 export const schedulerFlags = {
@@ -22,7 +25,7 @@ export const schedulerFlags = {
   'leader-elect-resource-name': flag.string('', 'Name of the Lease (default kube-scheduler)'),
   'kube-api-qps': flag.int(0, 'Client requests per second (default: clientConnection.qps, 50)'),
   'kube-api-burst': flag.int(0, 'Client burst (default: clientConnection.burst, 100)'),
-  ...secureServingFlags(10259, '/healthz, /livez, /readyz, /metrics, /configz'),
+  ...secureServingFlags(10259, '/healthz, /livez, /readyz, /metrics, /configz', SERVING_PAIR),
   v: flag.int(0, 'Log verbosity (4: debug)'),
 };
 
@@ -93,6 +96,7 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   void startComponentServing(v, {
     client, logger, registry: metrics.registry, signal: stop.signal, configz: () => schedulerConfigz(config),
     health: { healthz: leaderCheck, livez: [], readyz: [...leaderCheck, { name: 'sched-handler-sync', check: () => synced || (elector !== undefined && !elector.isLeader()) }] },
+    pairName: SERVING_PAIR,
   });
   startHeapReclaimer({ logger });
   onShutdownSignal(async () => {

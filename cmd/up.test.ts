@@ -133,6 +133,10 @@ describe.skipIf(!existsSync(main))('mini-kube up (compiled)', () => {
   it('holds its data dir: a second up is refused naming its pid; killed with SIGKILL, its children stop and the dir is free', async () => {
     const first = run('--secure-port', '0');
     await first.line();
+    // the self-signed serving pairs of the scheduler, the controller-manager and the kubelet are made once, then kept
+    const servingPairs = (): Promise<string[]> => Promise.all(['pki/kube-scheduler.crt', 'pki/kube-controller-manager.crt', 'kubelet/node-1/pki/kubelet.crt']
+      .map((f) => readFile(join(dir, f), 'utf8')));
+    const pairs = await servingPairs();
     const children = childrenOf(first.child.pid!);
     expect(children.length).toBeGreaterThanOrEqual(4); // apiserver, controller-manager, scheduler, kubelet, ...
     // refused by up's own claim, which does not depend on its apiserver holding the store (it may be restarting)
@@ -150,6 +154,7 @@ describe.skipIf(!existsSync(main))('mini-kube up (compiled)', () => {
     expect(await readFile(join(dir, 'logs', 'apiserver.log'), 'utf8')).toContain('shutting down');
     const third = run('--secure-port', '0');
     expect(await third.line()).toBe(`ready: export KUBECONFIG=${join(dir, 'admin.kubeconfig')}\n`);
+    expect(await servingPairs()).toEqual(pairs);
     process.kill(-third.child.pid!, 'SIGINT');
     expect(await third.exited).toBe(0);
   }, 90_000); // two whole control planes started, and one stopped by its children alone

@@ -2,7 +2,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { ensureMetricsServerPki, ensurePki, writeKubeconfig, type CertKeyPaths } from '../pkg/pki/index.js';
+// not the pki barrel: a start on a data dir with its certificates loads no X.509 library
+import { ensureMetricsServerPki, ensurePki, type CertKeyPaths } from '../pkg/pki/ensure-pki.js';
+import { writeKubeconfig } from '../pkg/pki/kubeconfig.js';
 import { serverUrl, writeAdminKubeconfig } from './admin-kubeconfig.js';
 import { controlPlane, type ComponentSpec } from './components.js';
 import { claimDataDir, dataDirInUseMessage, storeInUse } from './data-dir-lock.js';

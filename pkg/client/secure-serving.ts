@@ -17,6 +17,7 @@ import type { Registry } from 'prom-client';
 import { isStatusError, StatusError } from '../apimachinery/errors.js';
 import type { Client } from './client.js';
 import { DelegatedAuth, type AccessAttributes, type UserIdentity } from './delegated-auth.js';
+import { selfSignedServingPair } from './self-signed-serving.js';
 
 // --- delegated authentication --------------------------------------------------------------------------------------
 
@@ -210,14 +211,6 @@ export const forbiddenPath = (who: UserIdentity, attrs: AccessAttributes): Statu
     ? `forbidden: User "${who.user}" cannot ${attrs.verb} path "${attrs.path}"`
     : `forbidden: User "${who.user}" cannot ${attrs.verb} resource "${attrs.resource}"`);
 
-/** A self-signed serving certificate for localhost (upstream writes its own to --cert-dir; this one stays in memory). */
-export async function selfSignedServingCertificate(commonName = 'localhost'): Promise<{ cert: string; key: string }> {
-  const { createCa, issueCertificate } = await import('../pki/index.js');
-  const ca = await createCa(`${commonName}-ca@${Math.floor(Date.now() / 1000)}`, 365);
-  const leaf = await issueCertificate(ca, { subject: { commonName }, usage: 'server', sans: ['localhost', '127.0.0.1'], days: 365 });
-  return { cert: `${leaf.certPem.trimEnd()}\n${ca.cert.toString('pem').trimEnd()}\n`, key: leaf.keyPem };
-}
-
 export class SecureServer {
   private server?: Server;
   private readonly auth: DelegatedAuth;
@@ -235,7 +228,7 @@ export class SecureServer {
    * the port; serves until the signal aborts.
    */
   async start(signal: AbortSignal): Promise<number> {
-    const tls = this.o.tls ?? await selfSignedServingCertificate();
+    const tls = this.o.tls ?? await selfSignedServingPair();
     this.authConfig = await this.readAuthConfig(signal);
     const server = createServer({ ...tls, ...this.clientCas(), requestCert: true, rejectUnauthorized: false }, (req, res) => {
       void this.handle(req, res);

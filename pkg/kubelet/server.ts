@@ -22,10 +22,10 @@ import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createCa, issueCertificate } from '../pki/index.js';
 import type { KubeObject, UserIdentity } from '../client/index.js';
 import { Registry } from 'prom-client';
 import { withProcessMetrics } from '../client/process-metrics.js';
+import { selfSignedServingPair } from '../client/self-signed-serving.js';
 import type { NodeKubelet } from './kubelet.js';
 import { kubeletMetrics } from './metrics.js';
 // PodLogOptions' flags decoded as upstream's kubelet does, with the apiserver's parameter codec.
@@ -61,10 +61,12 @@ export interface NodeServerOptions {
   loopbackOnly?: boolean;
   /** What /logs/ serves (default the node's /var/log). */
   logDir?: string;
+  /** Where the self-signed serving pair is kept (kubelet.crt, kubelet.key); without it, one is made at each start. */
+  certDir?: string;
 }
 
 /** What the kubelet's configuration says of its server (KubeletHost builds the rest). */
-export type NodeServerSettings = Pick<NodeServerOptions, 'clientCa' | 'port' | 'address' | 'configz' | 'anonymous' | 'logDir'> & {
+export type NodeServerSettings = Pick<NodeServerOptions, 'clientCa' | 'port' | 'address' | 'configz' | 'anonymous' | 'logDir' | 'certDir'> & {
   /** Bearer tokens are reviewed by the apiserver (TokenReview). */
   tokenWebhook?: boolean;
   /** How long a token's review is kept (upstream's authentication.webhook.cacheTTL, 2 min). */
@@ -115,9 +117,10 @@ export class NodeServer {
 
   /** Listens; returns the port (useful with port 0). */
   async start(): Promise<number> {
-    const ca = await createCa(`${this.o.sans?.[0] ?? 'kubelet'}-ca@${Math.floor(Date.now() / 1000)}`, 365);
-    const leaf = await issueCertificate(ca, { subject: { commonName: this.o.sans?.[0] ?? 'kubelet' }, usage: 'server', sans: ['localhost', '127.0.0.1', ...(this.o.sans ?? [])], days: 365 });
-    const server = createServer({ cert: `${leaf.certPem.trimEnd()}\n${ca.cert.toString('pem').trimEnd()}\n`, key: leaf.keyPem, ca: this.o.clientCa, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+    // as upstream's kubelet without --tls-cert-file: kubelet.crt and kubelet.key in its cert dir, made once
+    const { generatedIn, ...pair } = await selfSignedServingPair({ commonName: this.o.sans?.[0] ?? 'kubelet', sans: this.o.sans, certDir: this.o.certDir, pairName: 'kubelet' });
+    if (generatedIn) this.o.logger.info({ cert: generatedIn.cert, key: generatedIn.key }, 'generated a self-signed serving certificate');
+    const server = createServer({ ...pair, ca: this.o.clientCa, requestCert: true, rejectUnauthorized: false }, (req, res) => {
       void this.handle(req.method ?? 'GET', req.url ?? '/', req.socket as TLSSocket, req.headers.authorization, res, () => req.destroyed);
     });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
