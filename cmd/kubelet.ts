@@ -203,8 +203,14 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   startHeapReclaimer({ logger });
   onShutdownSignal(async () => {
     stop.abort();
-    await done;
-    await client.close();
+    await done.catch(() => undefined); // what it was doing ends with the abort (reported, when not, below)
+    // requests in flight get a second; one still connecting to an apiserver that does not answer would hold the
+    // close for undici's 10 s connect timeout
+    await Promise.race([client.close(), new Promise((r) => setTimeout(r, 1_000).unref())]);
   });
-  await done.catch((err: unknown) => { logger.error({ err }, 'kubelet failed'); process.exit(1); });
+  await done.catch((err: unknown) => {
+    if (stop.signal.aborted) return; // stopped while it was still registering: the shutdown handler exits
+    logger.error({ err }, 'kubelet failed');
+    process.exit(1);
+  });
 };

@@ -30,11 +30,21 @@ describe('waitForNodesReady', () => {
     await waitForNodesReady({ ...probe, nodes: ['n1'], since, timeoutMs: 10_000 });
   });
 
-  it('with `registered`, waits only for the Node to exist (the add-ons start then)', async () => {
+  it('with `registered`, waits for a status from this start and the pod range (the add-ons start then), not for Ready', async () => {
     const since = Date.now();
     await expect(waitForNodesReady({ ...probe, nodes: ['n2'], since, timeoutMs: 500 }, true)).rejects.toThrow('nodes not registered after 0.5s: n2');
-    expect((await s.api('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } })).status).toBe(201);
+    // left by the last run, with its pod range: not yet
+    expect((await s.api('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' }, spec: { podCIDR: '10.244.0.0/24' } })).status).toBe(201);
+    await postReady('n2', new Date(Date.now() - 3_600_000));
+    await expect(waitForNodesReady({ ...probe, nodes: ['n2'], since, timeoutMs: 500 }, true)).rejects.toThrow('nodes not registered after 0.5s: n2');
+    const notReady = `${new Date().toISOString().slice(0, 19)}Z`;
+    const status = { conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady', lastHeartbeatTime: notReady, lastTransitionTime: notReady }] };
+    expect((await s.api('PATCH', '/api/v1/nodes/n2/status', { status }, { 'content-type': 'application/merge-patch+json' })).status).toBe(200);
     await waitForNodesReady({ ...probe, nodes: ['n2'], since, timeoutMs: 10_000 }, true);
     await expect(waitForNodesReady({ ...probe, nodes: ['n2'], since, timeoutMs: 500 })).rejects.toThrow('nodes not Ready after 0.5s: n2');
+    // a new Node without a pod range yet (node-ipam gives it one): not yet
+    expect((await s.api('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n3' } })).status).toBe(201);
+    await postReady('n3', new Date());
+    await expect(waitForNodesReady({ ...probe, nodes: ['n3'], since, timeoutMs: 500 }, true)).rejects.toThrow('nodes not registered after 0.5s: n3');
   });
 });

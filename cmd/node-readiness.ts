@@ -18,9 +18,13 @@ export interface NodesProbe {
   signal?: AbortSignal;
 }
 
-interface NodeList { items?: { metadata?: { name?: string }; status?: { conditions?: { type: string; status: string; lastHeartbeatTime?: string }[] } }[] }
+interface NodeList { items?: { metadata?: { name?: string }; spec?: { podCIDR?: string }; status?: { conditions?: { type: string; status: string; lastHeartbeatTime?: string }[] } }[] }
 
-/** Until every node is Ready from this start or, with `registered`, only has a Node. */
+/**
+ * Until every node is Ready from this start or, with `registered`, has a status from this start (its kubelet
+ * registered it or, on a kept data dir, found it and posted its status; the Node a last run left says nothing) and
+ * its pod range (node-ipam's, kept from the last run too).
+ */
 export const waitForNodesReady = async (p: NodesProbe, registered = false): Promise<void> => {
   if (!p.nodes.length) return;
   const agent = new Agent({ connect: { ca: p.ca, cert: p.cert, key: p.key } });
@@ -34,8 +38,11 @@ export const waitForNodesReady = async (p: NodesProbe, registered = false): Prom
         const res = await request(`${p.server}/api/v1/nodes`, { dispatcher: agent, signal: p.signal, headersTimeout: 5_000, bodyTimeout: 5_000 });
         const body = await res.body.text();
         if (res.statusCode === 200) {
+          const fresh = (c: { lastHeartbeatTime?: string }): boolean => Date.parse(c.lastHeartbeatTime ?? '') >= since;
           const ready = new Set(((JSON.parse(body) as NodeList).items ?? [])
-            .filter((n) => registered || n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True' && Date.parse(c.lastHeartbeatTime ?? '') >= since))
+            .filter((n) => (registered
+              ? Boolean(n.spec?.podCIDR) && n.status?.conditions?.some(fresh)
+              : n.status?.conditions?.some((c) => fresh(c) && c.type === 'Ready' && c.status === 'True')))
             .map((n) => n.metadata?.name));
           missing = p.nodes.filter((n) => !ready.has(n));
           if (!missing.length) return;

@@ -110,9 +110,15 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     components.push({ name: c.name, args, nodeFlags: c.nodeFlags });
   }
   const start = (c: (typeof components)[number]): void => supervisor.start(c.name, c.args, join(dataDir, 'logs', `${c.name}.log`), c.nodeFlags);
-  const [apiserver, ...others] = components;
+  const [apiserver, ...rest] = components;
   const startedAt = Date.now();
   start(apiserver!);
+  // the kubelets load while the apiserver starts (it takes one core): a kubelet retries its registration from 100 ms
+  // on, as upstream's, so one that is early only waits; started with the others, loading on two busy cores held
+  // every node back ~2 s (a controller-manager or scheduler started early waits out a 2-4.4 s leader election retry)
+  const isKubelet = (c: (typeof components)[number]): boolean => c.name.startsWith('kubelet-');
+  rest.filter(isKubelet).forEach(start);
+  const others = rest.filter((c) => !isKubelet(c));
 
   const fail = async (message: string): Promise<never> => {
     process.stderr.write(`Error: ${message}\n`);
@@ -132,8 +138,8 @@ export const main = async (argv: readonly string[]): Promise<void> => {
   // scheduler's first leader election failed, and client-go's jittered retry period held them back 2–4.4 s
   const addons = new Set(['dns', 'proxy', 'metrics-server']);
   others.filter((c) => !addons.has(c.name)).forEach(start);
-  // the add-ons once the nodes have registered: seven processes starting at once on two cores held back the
-  // controller-manager (its node-ipam gives the nodes the podCIDR a kubelet is Ready with) and the kubelets
+  // the add-ons once the nodes have registered and have their pod ranges: seven processes starting at once on two
+  // cores held back the controller-manager (its node-ipam gives the nodes the podCIDR a kubelet is Ready with)
   const probe = { server, ca: caPem, cert: certPem, key: keyPem, nodes, since: startedAt, timeoutMs: readyTimeoutMs, signal: supervisor.failure.signal };
   const addonsStarted = waitForNodesReady(probe, true).catch(() => undefined)
     .then(() => { if (!supervisor.failure.signal.aborted) others.filter((c) => addons.has(c.name)).forEach(start); });

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from './clock.js';
 import { Client } from './client.js';
@@ -196,6 +196,21 @@ describe('RestClient', () => {
     setTimeout(() => ac.abort(), 10);
     await expect(p).rejects.toThrow(/abort/i);
     await c.close().catch(() => undefined);
+  });
+
+  it('aborts with the signal while it is still connecting (undici itself waits out its 10 s connect timeout)', async () => {
+    // takes the connection and never speaks TLS: an apiserver port held by something else, or one still starting
+    const silent = createNetServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const c = new Client({ host: `https://127.0.0.1:${(silent.address() as AddressInfo).port}`, qps: 0, insecureSkipTLSVerify: true });
+    const ac = new AbortController();
+    const p = c.nodes().get('n', { signal: ac.signal });
+    const started = Date.now();
+    setTimeout(() => ac.abort(), 50);
+    await expect(p).rejects.toThrow(/abort/i);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    void c.close();
+    silent.close();
   });
 
   it('finds built-in resources by apiVersion and plural', async () => {

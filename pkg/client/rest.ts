@@ -56,6 +56,27 @@ const buildQuery = (query: Record<string, QueryValue> | undefined): string => {
   return s ? `?${s}` : '';
 };
 
+/**
+ * The response, or the signal's reason at once when it aborts first: undici heeds an abort only once the request has
+ * a connection, so a stop while connecting (to a port that takes connections and never speaks TLS, an apiserver
+ * still starting) waited out the 10 s connect timeout. A response that comes after the abort is thrown away.
+ */
+function answeredOrAborted(pending: Promise<Dispatcher.ResponseData>, signal: AbortSignal | undefined): Promise<Dispatcher.ResponseData> {
+  if (!signal) return pending;
+  return new Promise((resolve, reject) => {
+    const aborted = (): void => {
+      reject(signal.reason);
+      pending.then((res) => res.body.destroy(), () => undefined);
+    };
+    if (signal.aborted) return aborted();
+    signal.addEventListener('abort', aborted, { once: true });
+    pending.then(
+      (res) => { signal.removeEventListener('abort', aborted); resolve(res); },
+      (e: unknown) => { signal.removeEventListener('abort', aborted); reject(e); },
+    );
+  });
+}
+
 export class RestClient {
   readonly config: RestConfig;
   readonly clock: Clock;
@@ -142,10 +163,10 @@ export class RestClient {
       const started = this.clock.now();
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(url, {
+        res = await answeredOrAborted(request(url, {
           method: o.method, headers, body, signal, dispatcher: streaming ? this.streams : this.dispatcher,
           ...(streaming ? { bodyTimeout: 0 } : {}),
-        });
+        }), signal);
       } catch (e) {
         metrics?.requestResult?.({ verb: o.method, host, path: o.path, code: 0, latencyMs: this.clock.now() - started });
         if (isAbortError(e) || signal?.aborted || attempt >= maxRetries || !retryableError(e, o.method, streaming)) throw e;

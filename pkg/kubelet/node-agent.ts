@@ -100,8 +100,10 @@ export class NodeAgent {
     const { signal } = own;
     try {
       if (parent.aborted) return;
-      const posted = this.o.registerNode !== false && await this.retryUntil(signal, 'register node', () => this.register());
-      if (!posted) await this.retryUntil(signal, 'update node status', () => this.updateStatus(true));
+      // the requests end with the kubelet: a stop while the apiserver does not answer (a port that takes connections
+      // and never speaks TLS) would otherwise wait out the connect timeout
+      const posted = this.o.registerNode !== false && await this.retryUntil(signal, 'register node', () => this.register(signal));
+      if (!posted) await this.retryUntil(signal, 'update node status', () => this.updateStatus(true, signal));
       this.recordStarting();
       this.registeredResolve?.();
       await Promise.all([this.leaseLoop(signal), this.statusLoop(signal), this.initCsiNode(signal)]);
@@ -114,7 +116,7 @@ export class NodeAgent {
    * Creates the Node with its status, as upstream's kubelet does, or adopts the existing one (adding any missing
    * labels). True when the status was posted with it.
    */
-  async register(): Promise<boolean> {
+  async register(signal?: AbortSignal): Promise<boolean> {
     const nodes = this.o.client.nodes();
     const now = this.clock.now();
     const status = nodeStatus(this.o.identity, this.o.health?.() ?? { ready: true }, undefined, now);
@@ -128,7 +130,7 @@ export class NodeAgent {
       this.recordTransitions(undefined, fresh);
     }
     try {
-      this.node = await nodes.create({ ...wanted, status });
+      this.node = await nodes.create({ ...wanted, status }, { signal });
       this.o.logger.info('successfully registered node');
       if (!(this.node.status?.conditions as unknown[] | undefined)?.length) return false; // the server dropped it
       // a new Node's NodeReady, which upstream's records once its first NotReady status turns Ready
@@ -139,17 +141,17 @@ export class NodeAgent {
     } catch (e) {
       if (!isAlreadyExists(e)) throw e;
     }
-    const existing = await nodes.get(this.name);
+    const existing = await nodes.get(this.name, { signal });
     const labels = existing.metadata?.labels ?? {};
     const missing = Object.fromEntries(Object.entries(wanted.metadata!.labels!).filter(([k, v]) => labels[k] !== v));
-    this.node = Object.keys(missing).length ? await nodes.patch(this.name, 'merge', { metadata: { labels: missing } }) : existing;
+    this.node = Object.keys(missing).length ? await nodes.patch(this.name, 'merge', { metadata: { labels: missing } }, { signal }) : existing;
     this.o.logger.info('node was previously registered');
     return false;
   }
 
   /** Posts the status when it changed, or when the report interval has passed (or `force`). */
-  async updateStatus(force = false): Promise<boolean> {
-    if (this.o.onEvent) await this.readNode();
+  async updateStatus(force = false, signal?: AbortSignal): Promise<boolean> {
+    if (this.o.onEvent) await this.readNode(signal);
     const now = this.clock.now();
     const health = this.o.health?.() ?? { ready: true };
     // as upstream's tryUpdateNodeStatus, the status is built on the Node as the apiserver has it: conditions the node
@@ -160,7 +162,7 @@ export class NodeAgent {
     const unchanged = !force && !statusChanged(this.lastReported, status) && !conditionsDiffer(seen, status);
     if (unchanged && now - this.lastReportAt < (this.o.statusReportMs ?? 300_000)) return false;
     const before = seen ?? this.lastReported;
-    this.node = await this.o.client.nodes().patch(this.name, 'strategic', { status }, { subresource: 'status' });
+    this.node = await this.o.client.nodes().patch(this.name, 'strategic', { status }, { subresource: 'status', signal });
     this.recordTransitions(before, status);
     this.lastReported = status;
     this.lastReportAt = now;
@@ -168,8 +170,8 @@ export class NodeAgent {
   }
 
   /** The Node from the apiserver's cache; a cordon or uncordon since the last read is an event. */
-  private async readNode(): Promise<void> {
-    this.node = await this.o.client.nodes().get(this.name, { resourceVersion: '0' });
+  private async readNode(signal?: AbortSignal): Promise<void> {
+    this.node = await this.o.client.nodes().get(this.name, { resourceVersion: '0', signal });
     const unschedulable = this.node.spec?.unschedulable === true;
     if (unschedulable === this.lastUnschedulable) return;
     this.lastUnschedulable = unschedulable;
@@ -209,7 +211,7 @@ export class NodeAgent {
     while (!signal.aborted) {
       if (!(await this.sleep(every, signal))) return;
       try {
-        await this.updateStatus();
+        await this.updateStatus(false, signal);
       } catch (err) {
         if (signal.aborted) return;
         // as upstream's, a kubelet registers once: a Node deleted under it stays away until the kubelet restarts
