@@ -6,14 +6,17 @@
 //            their podCIDR (node-ipam's), 10 Deployments × 1,000 replicas created at once; first create → every pod Running (watch on pods), and pod start-up latency
 //            as the SLO measures it: creation (the pod's ADDED event, ms precision) → Running observed via watch;
 //   process: the same chain with one kubelet on the process runtime; 20 busybox pods' start-up latency;
-//   churn:   one fake node; rounds of a Deployment and ConfigMaps made and deleted; the apiserver's memory as they go.
+//   churn:   one fake node; rounds of a Deployment and ConfigMaps made and deleted; the apiserver's memory as they go;
+//   up:      `mini-kube up` (one process-runtime node, DNS, proxy, metrics-server): start → its `ready:` line, on a
+//            new data dir once, then on the kept one (median).
 // BENCH_CPU_PROF=<dir> runs every process under `node --cpu-prof` (profiles written when they stop);
 // BENCH_APISERVER_ARGS="--flag=value ..." gives the pods step's apiserver extra flags (to compare settings);
 // BENCH_E2E_LIMIT_S: how long a step may take before it reports what it reached (default 120, --quick 60).
+import { spawn } from 'node:child_process';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { call, percentile, pool } from './load.js';
+import { call, median, percentile, pool } from './load.js';
 import { cpuSecondsOf, memoryOf } from './processes.js';
 import { startCluster, type Cluster, type ClusterOptions } from './e2e-cluster.js';
 import { objectName, stringField, watchLines } from './e2e-watch.js';
@@ -31,6 +34,7 @@ const N = {
   replicas: quick ? 100 : 1_000,
   processPods: quick ? 5 : 20,
   churnRounds: quick ? 30 : 200,
+  upWarmStarts: quick ? 1 : 5,
   /** How long a step may run before it reports what it reached. */
   limitMs: Number(process.env.BENCH_E2E_LIMIT_S ?? (quick ? 60 : 120)) * 1000,
 };
@@ -337,11 +341,51 @@ async function churnStep(): Promise<void> {
   });
 }
 
+/** Milliseconds from spawning `mini-kube up` to its ready line; then Ctrl-C, and its exit awaited. */
+async function upUntilReady(dataDir: string): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [MAIN, 'up', '--data-dir', dataDir, '--secure-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => { err = (err + d.toString()).slice(-4096); });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  try {
+    const ready = await Promise.race([
+      new Promise<number>((resolve) => {
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => { out += d.toString(); if (out.includes('ready:')) resolve(performance.now() - started); });
+      }),
+      exited.then((code) => { throw new Error(`up exited with ${code} before it was ready: ${err}`); }),
+      new Promise<never>((_r, reject) => setTimeout(() => reject(new Error(`up not ready after ${N.limitMs / 1000} s: ${err}`)), N.limitMs).unref()),
+    ]);
+    return ready;
+  } finally {
+    if (child.exitCode === null) process.kill(-child.pid!, 'SIGINT');
+    await exited;
+  }
+}
+
+async function upStep(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'mini-kube-bench-up-'));
+  try {
+    const dataDir = join(work, 'data');
+    log('up: start → ready on a new data dir');
+    const cold = await upUntilReady(dataDir);
+    const warm: number[] = [];
+    for (let i = 1; i <= N.upWarmStarts; i++) {
+      log(`up: start → ready on the kept data dir ${i}/${N.upWarmStarts}`);
+      warm.push(await upUntilReady(dataDir));
+    }
+    rows.push({ metric: `mini-kube up: start → ready line, new data dir / kept data dir (median of ${N.upWarmStarts})`, value: `${secs(cold)} / ${secs(median(warm))} (${warm.map((w) => fmt(w / 1000, 1)).join(', ')} s)`, target: 'report' });
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const loadStart = loadavg().map((l) => l.toFixed(1)).join(' ');
   const started = performance.now();
   const failures: string[] = [];
-  for (const [name, step] of [['nodes', nodesStep], ['pods', podsStep], ['process', processStep], ['churn', churnStep]] as const) {
+  for (const [name, step] of [['nodes', nodesStep], ['pods', podsStep], ['process', processStep], ['churn', churnStep], ['up', upStep]] as const) {
     if (!want(name)) continue;
     try {
       await step();
