@@ -159,7 +159,10 @@ export class RestClient {
       const waitStart = this.clock.now();
       await this.rateLimiter.wait(signal ?? o.signal);
       metrics?.rateLimiterLatency?.({ verb: o.method, host, latencyMs: this.clock.now() - waitStart });
-      signal ??= timeoutMs > 0 ? (o.signal ? AbortSignal.any([o.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs)) : o.signal;
+      // a signal of this request's own (following the caller's): the listeners undici and answeredOrAborted add go on
+      // it, not on a caller's signal many requests share (an informer's lists and watches)
+      signal ??= timeoutMs > 0 ? (o.signal ? AbortSignal.any([o.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs))
+        : o.signal && AbortSignal.any([o.signal]);
       const started = this.clock.now();
       let res: Dispatcher.ResponseData;
       try {
