@@ -40,11 +40,6 @@ export interface ComponentServing {
   pairName: string;
 }
 
-/**
- * Serves in the background (unless --secure-port 0). As upstream's components, one that cannot listen (the port
- * taken, a certificate unreadable) exits 1 rather than run unwatched: tests and clusters sharing a machine give
- * --secure-port 0 or free ports, as `mini-kube up` does.
- */
 /** The self-signed pair kept in --cert-dir, made (and said so, as upstream) when it cannot be read. */
 async function keptSelfSigned(certDir: string, s: ComponentServing): Promise<{ cert: string; key: string }> {
   const { selfSignedServingPair } = await import('../pkg/client/self-signed-serving.js');
@@ -53,6 +48,11 @@ async function keptSelfSigned(certDir: string, s: ComponentServing): Promise<{ c
   return pair;
 }
 
+/**
+ * Serves in the background (unless --secure-port 0). As upstream's components, one that cannot listen (the port
+ * taken, a certificate unreadable) exits 1 rather than run unwatched: tests and clusters sharing a machine give
+ * --secure-port 0 or free ports, as `mini-kube up` does.
+ */
 export async function startComponentServing(v: ServingValues, s: ComponentServing): Promise<number | undefined> {
   if (v['secure-port'] === 0) return undefined;
   const { SecureServer } = await import('../pkg/client/secure-serving.js');

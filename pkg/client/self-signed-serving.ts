@@ -37,7 +37,8 @@ async function writeAtomically(path: string, text: string, mode: number): Promis
 }
 
 export async function selfSignedServingPair(o: SelfSignedOptions = {}): Promise<ServingPair> {
-  const files = o.certDir ? { cert: join(o.certDir, `${o.pairName ?? 'serving'}.crt`), key: join(o.certDir, `${o.pairName ?? 'serving'}.key`) } : undefined;
+  const base = o.certDir && join(o.certDir, o.pairName ?? 'serving');
+  const files = base ? { cert: `${base}.crt`, key: `${base}.key` } : undefined;
   const kept = files && await readPair(files.cert, files.key);
   if (kept) return kept;
   const commonName = o.commonName ?? 'localhost';
