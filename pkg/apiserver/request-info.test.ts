@@ -18,6 +18,16 @@ describe('requestInfo', () => {
     expect(ri('GET', '/api/v1/namespaces')).toMatchObject({ resource: 'namespaces', verb: 'list' });
   });
 
+  it('keeps an empty segment inside the path, as upstream\'s splitPath: an empty namespace or name, or no resource', () => {
+    expect(ri('GET', '/api/v1/namespaces//pods')).toMatchObject({ namespace: '', namespaceInPath: true, resource: 'pods', verb: 'list' });
+    expect(ri('GET', '/api/v1/namespaces/ns/pods')).toMatchObject({ namespaceInPath: true });
+    expect(ri('GET', '/api/v1/namespaces/ns')).toMatchObject({ namespaceInPath: false, resource: 'namespaces' });
+    expect(ri('GET', '/apis/apps/v1//deployments')).toMatchObject({ resource: '', name: 'deployments' });
+    expect(ri('PUT', '/api/v1/namespaces/ns/pods//status')).toMatchObject({ resource: 'pods', name: '', subresource: 'status' });
+    // outer slashes go, however many
+    expect(ri('GET', '//api/v1/namespaces/ns/pods//')).toMatchObject({ namespace: 'ns', resource: 'pods', parts: ['pods'], verb: 'list' });
+  });
+
   it('recognises watches by query and by the legacy /watch/ path', () => {
     expect(ri('GET', '/api/v1/pods', { watch: 'true' }).verb).toBe('watch');
     expect(ri('GET', '/api/v1/pods', { watch: 'True' }).verb).toBe('watch');

@@ -17,6 +17,8 @@ export interface RequestInfo {
   subresource: string;
   name: string;
   parts: string[];
+  /** The path names a namespace (`/namespaces/<ns>/<resource>`), an empty one too: what a cluster-scoped resource has no route for. */
+  namespaceInPath: boolean;
   /** Asked by the old /watch/ path, where upstream routes only GETs of what can be watched (its verb is watch whatever the method). */
   watchPath: boolean;
 }
@@ -27,13 +29,19 @@ const VERB_BY_METHOD: Record<string, string> = {
   GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete',
 };
 
+/** The verb of a method on an object's path (a named one: never list, watch or deletecollection). */
+export const objectVerb = (method: string): string => VERB_BY_METHOD[method] ?? method.toLowerCase();
+
 /** `query` is the parsed query string; `watch=true` or a /watch/ path makes a watch. */
 export function requestInfo(method: string, url: string, query: Record<string, unknown>): RequestInfo {
   const path = unescapePath(url.split('?')[0]!);
-  const segments = path.split('/').filter((s) => s !== '');
+  // upstream's splitPath: outer slashes trimmed, an empty segment inside kept (its router then finds no route, or an
+  // empty namespace or name: `/api/v1/namespaces//pods` lists pods in all namespaces, as upstream's does)
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  const segments = trimmed === '' ? [] : trimmed.split('/');
   const info: RequestInfo = {
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
-    namespace: '', resource: '', subresource: '', name: '', parts: [], watchPath: false,
+    namespace: '', resource: '', subresource: '', name: '', parts: [], namespaceInPath: false, watchPath: false,
   };
   if (segments[0] !== 'api' && segments[0] !== 'apis') return info;
   info.apiPrefix = segments[0];
@@ -50,7 +58,7 @@ export function requestInfo(method: string, url: string, query: Record<string, u
   if (rest.length === 0) return info; // /api/v1, /apis/g/v: discovery
 
   info.isResourceRequest = true;
-  info.verb = VERB_BY_METHOD[method] ?? method.toLowerCase();
+  info.verb = objectVerb(method);
   if (rest[0] === 'watch') {
     info.watchPath = true;
     info.verb = 'watch';
@@ -59,7 +67,10 @@ export function requestInfo(method: string, url: string, query: Record<string, u
   // /namespaces/<ns>/<resource>... except the namespaces resource itself (/namespaces/<name>[/status|/finalize]).
   if (rest[0] === 'namespaces' && rest.length > 1) {
     info.namespace = rest[1]!;
-    if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2]!)) rest = rest.slice(2);
+    if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2]!)) {
+      rest = rest.slice(2);
+      info.namespaceInPath = true;
+    }
   }
   info.parts = rest;
   info.resource = rest[0] ?? '';

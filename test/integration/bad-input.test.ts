@@ -181,7 +181,9 @@ describe('bad input', () => {
   it('a path no resource answers is 404 as upstream answers it (its REST router inside a built-in group version, else its not-found handler)', async () => {
     // go-restful's service error handler: NewGenericServerResponse, no causes, empty details
     const router = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotFound', message: 'the server could not find the requested resource', details: {}, code: 404 };
-    for (const path of ['/api/v1/foo', '/apis/apps/v1/namespaces/default/foo/x', '/api/v1/namespaces/default/configmaps/x/foo', '/api/v1/namespaces/default/nodes']) {
+    for (const path of ['/api/v1/foo', '/apis/apps/v1/namespaces/default/foo/x', '/api/v1/namespaces/default/configmaps/x/foo', '/api/v1/namespaces/default/nodes',
+      // an empty segment where the router wants a resource (upstream's splitPath keeps it), or a namespace for a cluster-scoped one
+      '/apis/apps/v1//deployments', '/api/v1//configmaps', '/api/v1/namespaces/default//configmaps', '/api/v1/namespaces//nodes', '/api/v1/namespaces/default/namespaces']) {
       const r = await s.api('GET', path);
       expect([path, r.status, r.body]).toEqual([path, 404, router]);
     }
@@ -190,6 +192,12 @@ describe('bad input', () => {
       const r = await s.api('GET', path);
       expect([path, r.status, r.headers['content-type'], r.body]).toEqual([path, 404, 'text/plain; charset=utf-8', '404 page not found\n']);
     }
+    // an empty namespace or name fills the router's parameter: the namespace is all of them, a name must be given
+    const all = await s.api('GET', '/api/v1/namespaces//configmaps');
+    expect([all.status, (all.body as { items: KubeObject[] }).items.some((c) => c.metadata?.namespace === 'kube-system')]).toEqual([200, true]);
+    const unnamed = await s.api('GET', '/api/v1/namespaces/default/pods//status');
+    expect([unnamed.status, (unnamed.body as KubeObject).message]).toEqual([400, 'name must be provided']);
+    expect((await s.api('POST', '/api/v1/namespaces/default/pods//status')).status).toBe(405);
     // kubectl reads either as the generic NotFound
     expect((await s.kubectl('get', '--raw', '/apis/nope.example.com/v1/things')).stderr).toContain('Error from server (NotFound): the server could not find the requested resource');
   });

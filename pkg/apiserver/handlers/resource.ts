@@ -46,7 +46,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
   // Built-in group versions have a REST router of their own; custom resources' paths go to upstream's crdHandler,
   // which passes what it does not serve on to the not-found handler.
   if (!reg) throw noRoute(BUILTIN_GROUP_VERSIONS.has(`${info.apiGroup}/${info.apiVersion}`) && lookup.servesGroupVersion(info.apiGroup, info.apiVersion));
-  if (!reg.rt.namespaced && info.namespace && info.resource !== 'namespaces') throw noRoute(!isCustomResource(reg));
+  if (!reg.rt.namespaced && info.namespaceInPath) throw noRoute(!isCustomResource(reg));
   if (info.watchPath) checkWatchPath(reg, info, request.method);
   if (WRITES.has(info.verb)) await afterPendingIo();
   if (info.subresource) return subresourceHandler(reg, request, reply);

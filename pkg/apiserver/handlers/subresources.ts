@@ -12,7 +12,7 @@ import { putRequest, update, type UpdateRequest } from '../../registry/generic/u
 import { recordWarning, requestContext } from '../context.js';
 import { decodeBody, patchTypeOf } from '../negotiation.js';
 import { sendObject, type Responder } from '../respond.js';
-import { isTrue } from '../request-info.js';
+import { isTrue, objectVerb } from '../request-info.js';
 import { proxyNode, proxyPodConnect, proxyPodLog } from './kubelet-proxy.js';
 import { proxyPath, proxySubresource } from './proxy-subresources.js';
 import { admitConnect, connectOptions } from './connect-admission.js';
@@ -28,7 +28,10 @@ export async function subresourceHandler(reg: Registry, request: FastifyRequest,
   // A custom resource's undefined subresource is NotFound for the object (upstream's crdHandler); a built-in
   // resource's has no route at all.
   if (!sub) throw isCustomResource(reg) ? notFound(reg.gr, info.name) : noRoute(true);
-  if (!(sub.verbs as string[]).includes(info.verb)) throw methodNotAllowed('the server does not allow this method on the requested resource');
+  // an empty name (`pods//status`) still finds the object's route, whose handler then wants a name
+  const verb = info.name ? info.verb : objectVerb(request.method);
+  if (!(sub.verbs as string[]).includes(verb)) throw methodNotAllowed('the server does not allow this method on the requested resource');
+  if (!info.name) throw badRequest('name must be provided');
   // a deprecated version's warning comes first, before the options are read (upstream adds it ahead of the handler)
   if (reg.rt.warning) recordWarning(request, reg.rt.warning);
   const ctx = requestContext(request, info);
