@@ -73,6 +73,9 @@ describe('fieldsOf', () => {
       'status.phase': 'Running', 'status.podIP': '10.0.0.1', 'status.nominatedNodeName': '',
     });
     expect(fieldSelectorFor('', 'pods', 'spec.nodeName=n1,status.phase!=Succeeded').matches(fieldsOf('pods', pod))).toBe(true);
+    // taken, as upstream's conversion takes it, but never filled: only the empty value matches
+    expect(fieldSelectorFor('', 'pods', 'status.podIPs=10.0.0.1').matches(fieldsOf('pods', pod))).toBe(false);
+    expect(fieldSelectorFor('', 'pods', 'status.podIPs!=10.0.0.1').matches(fieldsOf('pods', pod))).toBe(true);
   });
 
   it('covers events, secrets, nodes, namespaces, replicas, jobs and CSRs', () => {

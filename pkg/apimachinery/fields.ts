@@ -96,7 +96,8 @@ const META = ['metadata.name', 'metadata.namespace'];
 const REFERENCE_FIELDS = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'];
 const SUPPORTED: Record<string, string[]> = {
   '/pods': [...META, 'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork',
-    'status.phase', 'status.podIP', 'status.nominatedNodeName'],
+    // status.podIPs is taken (the downward API's name) but has no value: it matches the empty string only
+    'status.phase', 'status.podIP', 'status.podIPs', 'status.nominatedNodeName'],
   '/nodes': ['metadata.name', 'spec.unschedulable'],
   '/replicationcontrollers': [...META, 'status.replicas'],
   '/events': [...META, ...REFERENCE_FIELDS.map((f) => `involvedObject.${f}`), 'reason', 'reportingComponent', 'source', 'type'],

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Pool } from 'undici';
 import { call, closedLoop, createNamespaces, median, pool, type RunResult } from './load.js';
 import { configMap, eventConfigMap, namespace, pod } from './objects.js';
-import { freePort, memoryOf, readTls, startServer, type ServerProcess, type Tls } from './processes.js';
+import { cpuSecondsOf, freePort, memoryOf, readTls, startServer, type ServerProcess, type Tls } from './processes.js';
 import { watchFanout, type FanoutResult } from './watch.js';
 import { compiledMain } from '../../cmd/package-info.js';
 
@@ -194,9 +194,18 @@ async function main(): Promise<void> {
     const bareGathered: number[] = [];
     let mkBody: Buffer = Buffer.alloc(0);
     let bareBody: Buffer = Buffer.alloc(0);
+    // each server's CPU over its own lists: the time to the last byte is also the client's (it decrypts and reads
+    // the 50 MB on the other core), this is the server's part of it
+    const cpu = { mk: 0, bare: 0 };
+    const cpuOf = async <T>(side: 'mk' | 'bare', pid: number, list: Promise<T>): Promise<T> => {
+      const before = await cpuSecondsOf(pid);
+      const result = await list;
+      cpu[side] += (await cpuSecondsOf(pid)) - before;
+      return result;
+    };
     for (let i = 0; i < N.listRuns; i++) {
-      ({ ms: mkRuns[i], gatheredMs: mkGathered[i], body: mkBody } = await listOnce(mk1, podPath));
-      ({ ms: bareRuns[i], gatheredMs: bareGathered[i], body: bareBody } = await listOnce(bare1, '/objects/pods'));
+      ({ ms: mkRuns[i], gatheredMs: mkGathered[i], body: mkBody } = await cpuOf('mk', mk.pid, listOnce(mk1, podPath)));
+      ({ ms: bareRuns[i], gatheredMs: bareGathered[i], body: bareBody } = await cpuOf('bare', bare.pid, listOnce(bare1, '/objects/pods')));
     }
     const items = (b: Buffer): number => (JSON.parse(b.toString('utf8')) as { items: unknown[] }).items.length;
     const mkList = { ms: median(mkRuns), body: mkBody, items: items(mkBody) };
@@ -204,6 +213,7 @@ async function main(): Promise<void> {
     notes.push(`list: ${fmt(mkList.items)} pods of ${fmt(mkList.body.length / mkList.items / 1024, 1)} KB each as stored (defaults and managedFields added to the ${fmt(Buffer.byteLength(pod('bench-pods', 'web-0')) / 1024, 1)} KB posted); the bare server lists the same objects (${(bareList.body.length / 1048576).toFixed(1)} MB) with JSON.stringify.`);
     if (mkList.items !== N.pods) log(`mini-kube list returned ${mkList.items} pods, expected ${N.pods}`);
     rows.push({ metric: `list ${fmt(mkList.items)} pods, JSON (${(mkList.body.length / 1048576).toFixed(1)} MB, median of ${N.listRuns}), to its last byte`, mk: mkList.ms, bare: bareList.ms, unit: 'ms', kind: 'cost', target: '< 150 ms', ok: mkList.ms < 150 });
+    rows.push({ metric: `list ${fmt(mkList.items)} pods, JSON: the server's CPU per list (mean of ${N.listRuns})`, mk: (cpu.mk * 1000) / N.listRuns, bare: (cpu.bare * 1000) / N.listRuns, unit: 'ms', kind: 'cost', target: 'report' });
     rows.push({ metric: `list ${fmt(mkList.items)} pods, JSON, and the client's copy into one buffer`, mk: median(mkGathered), bare: median(bareGathered), unit: 'ms', kind: 'cost', target: 'report' });
     const mkMem = await memoryOf(mk.pid);
     const bareMem = await memoryOf(bare.pid);

@@ -9,7 +9,7 @@ import type { StatusCause } from '../../apimachinery/errors.js';
 import { invalidValue, notSupported, required } from '../../apimachinery/field.js';
 import { isDNS1035Label, isDNS1123Subdomain, isWildcardDNS1123Subdomain, nameIsDNSSubdomain, nameIsPathSegment } from '../../apimachinery/names.js';
 import type { Strategy } from '../strategy.js';
-import { invalidRendered } from '../validation/go-values.js';
+import { goQuote, invalidRendered } from '../validation/go-values.js';
 import { isIPSloppy } from '../validation/ip.js';
 import { isValidPortName, isValidPortNum } from '../validation/network.js';
 import { asObj } from '../validation/field-checks.js';
@@ -171,4 +171,8 @@ export const ingressStrategy: Strategy = {
   validate: validateIngressCreate,
   validateUpdate: validateIngressUpdate,
   updateValidationIsComplete: true,
+  // upstream warns of the annotation on a create only
+  warningsOnCreate: (obj) => (obj.metadata?.annotations?.[ANNOTATION_INGRESS_CLASS] !== undefined && (obj.spec as Record<string, unknown> | undefined)?.ingressClassName == null
+    ? [`annotation ${goQuote(ANNOTATION_INGRESS_CLASS)} is deprecated, please use 'spec.ingressClassName' instead`]
+    : []),
 };

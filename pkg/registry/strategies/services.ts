@@ -8,6 +8,7 @@ import type { Strategy, UpdateSideEffects } from '../strategy.js';
 import { goStringSlice, invalidRendered } from '../validation/go-values.js';
 import { isIPv6String } from '../validation/network.js';
 import { validateClusterIPsRelatedFields, validateService, validateServiceUpdate } from '../validation/service.js';
+import { serviceWarnings } from './service-warnings.js';
 import { AllocatedError, type IpAllocator, type PortAllocator, PortOperation, RangeFullError } from './ip-allocator.js';
 
 const wantsNodePorts = (svc: KubeObject): boolean => svc.spec?.type === 'NodePort' || svc.spec?.type === 'LoadBalancer';
@@ -440,6 +441,8 @@ export function serviceStrategy(ips: IpAllocator, ports: PortAllocator): Strateg
     },
     validate: (svc) => validateService(svc),
     validateUpdate: validateServiceUpdate,
+    warningsOnCreate: serviceWarnings,
+    warningsOnUpdate: serviceWarnings,
     // on updates, the IP checks come first and alone, as upstream's allocator runs them
     updateValidationIsComplete: true,
     // a dry run allocates too, from allocators that keep nothing (upstream's BeginCreate with dryRun)
