@@ -111,7 +111,10 @@ export function patchTypeOf(contentType: string | undefined, strategic = true): 
 
 const mediaType = (contentType: string | undefined): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 
-const TOO_DEEP = `couldn't get version/kind; json parse error: exceeded max depth of ${MAX_DEPTH}`;
+const VERSION_KIND_ERROR = "couldn't get version/kind; json parse error: ";
+const TOO_DEEP = `${VERSION_KIND_ERROR}exceeded max depth of ${MAX_DEPTH}`;
+/** The struct upstream's decoder reads a body's apiVersion and kind into first, as Go's %v prints its type. */
+const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 /**
  * Parses a request body as JSON or YAML according to its Content-Type. With the request's `ctx` (a body to decode
@@ -160,8 +163,39 @@ function parsed<T>(parse: () => T, json?: string): T {
     return parse();
   } catch (err) {
     const why = (json !== undefined ? goSyntaxError(json) : undefined) ?? (err instanceof Error ? err.message.split('\n')[0] : String(err));
-    throw badRequest(`couldn't get version/kind; json parse error: ${why}`);
+    throw badRequest(`${VERSION_KIND_ERROR}${why}`);
   }
+}
+
+/**
+ * A create's or an update's body, which must be an object of `kind`. What its decoder cannot read a kind from is
+ * refused as upstream's transformDecodeError words it: "the object provided is unrecognized (must be of type
+ * <kind>): <error> (<the body's start>)".
+ */
+export function decodeObjectBody(body: Buffer | undefined, contentType: string | undefined, ctx: RequestContext, kind: string): unknown {
+  let value: unknown;
+  try {
+    value = decodeBody(body, contentType, ctx);
+  } catch (err) {
+    if (err instanceof StatusError && err.message.startsWith(VERSION_KIND_ERROR)) throw unrecognized(kind, err.message, body!);
+    throw err;
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    const goType = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+    throw unrecognized(kind, `${VERSION_KIND_ERROR}json: cannot unmarshal ${goType} into Go value of type ${FIND_KIND_TYPE}`, body!);
+  }
+  return value;
+}
+
+const unrecognized = (kind: string, why: string, body: Buffer): StatusError =>
+  badRequest(`the object provided is unrecognized (must be of type ${kind}): ${why} (${summarizeData(body, 30)})`);
+
+/** upstream's summarizeData: a JSON object's first bytes as text, anything else's in hex. */
+function summarizeData(data: Buffer, max: number): string {
+  if (data.length === 0) return '<empty>';
+  const head = data.subarray(0, max);
+  const more = data.length > max ? ' ...' : '';
+  return `${data[0] === 0x7b ? head.toString('utf8') : head.toString('hex')}${more}`;
 }
 
 /** A `application/vnd.kubernetes.protobuf` body of a built-in kind, read into its JSON object. */

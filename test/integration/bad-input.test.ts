@@ -139,8 +139,27 @@ describe('bad input', () => {
     ];
     for (const [body, why] of cases) {
       const r = await s.api('POST', '/api/v1/namespaces/default/configmaps', body, { 'content-type': 'application/json' });
-      expect([r.status, r.body.message]).toEqual([400, `couldn't get version/kind; json parse error: ${why}`]);
+      // upstream's transformDecodeError: the kind wanted, the decoder's error, the body's start (an object's as text)
+      const start = body.startsWith('{') ? body : Buffer.from(body).toString('hex');
+      expect([r.status, r.body.message]).toEqual([400, `the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: ${why} (${start})`]);
     }
+    const array = await s.api('PUT', '/api/v1/namespaces/default/configmaps/x', '[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]', { 'content-type': 'application/json' });
+    expect([array.status, array.body.message]).toEqual([400, 'the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: '
+      + 'json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" } '
+      + '(5b312c20322c20332c20342c20352c20362c20372c20382c20392c203130 ...)']);
+  });
+
+  it('a body of another kind or version than the resource\'s is refused as upstream\'s decoder and handler refuse it', async () => {
+    const post = (body: object) => s.api('POST', '/api/v1/namespaces/default/configmaps', JSON.stringify(body), { 'content-type': 'application/json' });
+    const secret = await post({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' } });
+    expect([secret.status, secret.body.message]).toEqual([400, 'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion']);
+    const unknown = await post({ apiVersion: 'v1', kind: 'Widget', metadata: { name: 'x' } });
+    expect([unknown.status, unknown.body.message]).toEqual([400, 'Widget in version "v1" cannot be handled as a ConfigMap: no kind "Widget" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"']);
+    const deployment = await post({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' } });
+    expect([deployment.status, deployment.body.message]).toEqual([400, 'Deployment in version "v1" cannot be handled as a ConfigMap: converting (v1.Deployment) to (core.ConfigMap): unknown conversion']);
+    // another version of the same type converts, and is then refused for its version
+    const event = await s.api('POST', '/api/v1/namespaces/default/events', JSON.stringify({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'x' } }), { 'content-type': 'application/json' });
+    expect([event.status, event.body.message]).toEqual([400, 'the API version in the data (events.k8s.io/v1) does not match the expected API version (v1)']);
   });
 
   it('a namespace without a name is 422 Invalid (name or generateName required), not a crash on its name label', async () => {
@@ -242,7 +261,10 @@ describe('deeply nested bodies', () => {
     for (const [method, path, body, contentType] of requests) {
       const r = await s.api(method, path, body, { 'content-type': contentType });
       expect(r.status, JSON.stringify(r.body)).toBe(400);
-      expect(r.body.message).toMatch(/exceeded max depth of 500$/);
+      // a create's body says what it must be, and how it starts (upstream's transformDecodeError)
+      expect(r.body.message).toMatch(method === 'POST'
+        ? /^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: exceeded max depth of 500 \(\{"apiVersion":"v1","kind":"Con \.\.\.\)$/
+        : /exceeded max depth of 500$/);
     }
     // protobuf: raw JSON (a ControllerRevision's data) nested as deep
     const revision = new ProtoWriter()

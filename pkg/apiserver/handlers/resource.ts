@@ -11,7 +11,7 @@ import { putRequest, update } from '../../registry/generic/update.js';
 import { patchBuilder } from '../../registry/generic/patch.js';
 import { decodeAs } from '../../registry/generic/decode.js';
 import { recordWarning, requestContext } from '../context.js';
-import { decodeBody, patchTypeOf } from '../negotiation.js';
+import { decodeBody, decodeObjectBody, patchTypeOf } from '../negotiation.js';
 import { sendList, sendObject, successStatus, type Responder } from '../respond.js';
 import type { RequestInfo } from '../request-info.js';
 import { int64Param, isTrue, queryValues } from '../request-info.js';
@@ -72,7 +72,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
       return serveWatch(reg, ctx, request, reply, { ...listOptions(q), allowWatchBookmarks: isTrue(q.allowWatchBookmarks) }, info.name, int64Param(q.timeoutSeconds));
     case 'create': {
       reg.strategy.refuseCreate?.(reg.gr);
-      const body = decodeBody(request.body as Buffer, request.headers['content-type'], ctx);
+      const body = decodeObjectBody(request.body as Buffer, request.headers['content-type'], ctx, reg.rt.kind);
       // core/v1 bindings store nothing: they bind the pod they name
       if (isLegacyBindings(reg)) return sendObject(r, { object: await bindLegacy(reg, ctx, body) }, 201);
       const res = await create(reg, ctx, body);
@@ -80,7 +80,7 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
       return sendObject(r, initialized, 201);
     }
     case 'update': {
-      const body = decodeBody(request.body as Buffer, request.headers['content-type'], ctx);
+      const body = decodeObjectBody(request.body as Buffer, request.headers['content-type'], ctx, reg.rt.kind);
       const res = await update(reg, ctx, putRequest(reg, ctx, info.name, body, { createIfMissing: reg.strategy.allowCreateOnUpdate }));
       return sendObject(r, res, res.created ? 201 : 200);
     }

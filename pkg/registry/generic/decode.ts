@@ -4,7 +4,9 @@
 // written.
 import { apiVersionOf, type KubeObject, type ResourceType } from '../../../api/types.js';
 import { refTo } from '../../../api/schema.js';
-import { badRequest } from '../../apimachinery/errors.js';
+import { badRequest, type StatusError } from '../../apimachinery/errors.js';
+import { builtinGroupVersions } from '../../../api/index.js';
+import { goQuote } from '../validation/go-values.js';
 import { floatLiteralsOf, type FloatLiteral } from '../../apimachinery/float-literals.js';
 import type { RequestContext } from '../context.js';
 import { canonicalizeValues } from '../schema/canonical.js';
@@ -49,13 +51,34 @@ export function decodeObject(d: Decoder, body: unknown, target: Target, ctx: Req
   return obj;
 }
 
+/** The built-in kinds by `group/version/kind`, lists too: what upstream's scheme decodes, of the versions served. */
+const REGISTERED = new Set(builtinGroupVersions.flatMap((gv) => gv.resources.flatMap((r) => [`${r.group}/${r.version}/${r.kind}`, `${r.group}/${r.version}/${r.kind}List`])));
+
+/** The package of a group's internal types, which its versions convert through (events.k8s.io's Event is core's). */
+const internalPackage = (group: string): string => (group === '' || group === 'events.k8s.io' ? 'core' : group.split('.')[0]!);
+
+/**
+ * A body of another apiVersion or kind than the resource's, refused as upstream's create and update handlers refuse
+ * it: the decoder reads the kind the body names, then converts it to the resource's internal type. Another version
+ * of the same type converts, and is then refused for its version; another kind does not convert, or is not known.
+ */
+function typeMetaMismatch(apiVersion: string, kind: string, target: Target): StatusError {
+  const slash = apiVersion.indexOf('/');
+  const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+  // (versions upstream still decodes but no longer serves, such as apps/v1beta1, count as the same type here)
+  if (kind === target.kind && internalPackage(group) === internalPackage(target.group)) {
+    return badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${apiVersionOf(target.group, target.version)})`);
+  }
+  const why = REGISTERED.has(`${group}/${version}/${kind}`)
+    ? `converting (${version}.${kind}) to (${internalPackage(target.group)}.${target.kind}): unknown conversion`
+    : `no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`;
+  return badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a ${target.kind}: ${why}`);
+}
+
 function decodeBuiltIn(d: Decoder, sent: KubeObject, target: Target, ctx: RequestContext, floats: readonly FloatLiteral[] | undefined): KubeObject {
   const apiVersion = apiVersionOf(target.group, target.version);
-  if (sent.apiVersion !== undefined && sent.apiVersion !== apiVersion) {
-    throw badRequest(`the API version in the data (${String(sent.apiVersion)}) does not match the expected API version (${apiVersion})`);
-  }
-  if (sent.kind !== undefined && sent.kind !== target.kind) {
-    throw badRequest(`the kind in the data (${String(sent.kind)}) does not match the expected kind (${target.kind})`);
+  if ((sent.kind !== undefined && sent.kind !== target.kind) || (sent.apiVersion !== undefined && sent.apiVersion !== apiVersion)) {
+    throw typeMetaMismatch(String(sent.apiVersion ?? apiVersion), String(sent.kind ?? target.kind), target);
   }
   // kind, then apiVersion, first, as Go's TypeMeta serializes them (clients send either order): lists serve stored
   // items past them (list-items.ts)

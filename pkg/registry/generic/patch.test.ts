@@ -22,7 +22,7 @@ describe('merge patch', () => {
     expect(pod.spec).toEqual(created.object.spec);
     const bad = patchBuilder(pods, { ...ctx, fieldValidation: 'Strict' as const }, 'p', 'merge', { status: { bogus: 1 } }, false, 'status');
     await expect(update(pods, ctx, bad)).rejects.toThrow(/unknown field "status.bogus"/);
-    await expect(update(pods, ctx, patchBuilder(pods, ctx, 'p', 'merge', { kind: 'Service' }, false))).rejects.toThrow(/does not match the expected kind/);
+    await expect(update(pods, ctx, patchBuilder(pods, ctx, 'p', 'merge', { kind: 'Service' }, false))).rejects.toThrow('Service in version "v1" cannot be handled as a Pod: converting (v1.Service) to (core.Pod): unknown conversion');
     });
   });
 });
