@@ -55,7 +55,12 @@ export const seedsScenario = async (kc: string): Promise<void> => {
     return ls.length === 3 && ls.every((l) => /\s1\/1\s+Running\s/.test(l)) ? ls : undefined;
   }, 30_000, '3 Running pods');
   for (const l of lines) expect(l).toMatch(/\s\d+\.\d+\.\d+\.\d+\s+node-\d/);
-  const events = await kubectl(kc, ['get', 'events', '--field-selector', 'involvedObject.kind=Pod', '-o', 'jsonpath={range .items[*]}{.reason}{"\\n"}{end}']);
-  for (const r of ['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started']) expect(events.stdout).toContain(r);
+  // The kubelets' recorders post their events after the status that made the pods Running: wait for them.
+  const want = ['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started'];
+  await eventually(async () => {
+    const events = await kubectl(kc, ['get', 'events', '--field-selector', 'involvedObject.kind=Pod', '-o', 'jsonpath={range .items[*]}{.reason}{"\\n"}{end}']);
+    const reasons = new Set(events.stdout.split('\n'));
+    return want.every((r) => reasons.has(r)) ? true : undefined;
+  }, 30_000, `the pods' events ${want.join(', ')}`);
 };
 
