@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/index.js';
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import { tooLong } from '../../apimachinery/field.js';
+import { base64CorruptAt } from '../../apimachinery/go-base64.js';
 import { goRegExpEngine } from './re2.js';
 import { childPath, pointerToPath } from './schema.js';
 
@@ -35,7 +36,7 @@ const FORMATS: Record<string, (s: string) => boolean> = {
   'date-time': isDateTime,
   datetime: isDateTime,
   date: isDate,
-  byte: (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s),
+  byte: (s) => base64CorruptAt(s) === undefined,
   uuid: (s) => /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(s),
   uuid3: (s) => /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(s),
   uuid4: (s) => /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i.test(s),

@@ -39,7 +39,7 @@ export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, t
         ctx.patchedValue = () => patchedJson(patchObject(reg, current, type, ops));
       }
       const patched = patchObject(reg, current, type, patch);
-      return decodePatched(reg, ctx, patched, patchedLiterals(type, patch, patched));
+      return decodePatched(reg, ctx, type, patched, patchedLiterals(type, patch, patched));
     },
   };
 }
@@ -49,17 +49,20 @@ export function patchBuilder(reg: Registry, ctx: RequestContext, name: string, t
  * it). One that does not decode is upstream's patchers' 422 on the field "patch" quoting what the patch made, with the
  * decoder's own words (jsonPatcher's DecodeInto, smpPatcher's FromUnstructured).
  */
-function decodePatched(reg: Registry, ctx: RequestContext, patched: KubeObject, floats: FloatLiteral[] | undefined): KubeObject {
+function decodePatched(reg: Registry, ctx: RequestContext, type: PatchType, patched: KubeObject, floats: FloatLiteral[] | undefined): KubeObject {
   try {
     return decodeObject(reg.deps.decoder, patched, targetOf(reg.rt), ctx, floats);
   } catch (e) {
-    refusePatched(e, () => ctx.patchedValue?.() ?? '');
+    refusePatched(e, () => ctx.patchedValue?.() ?? '', type === 'strategic');
   }
 }
 
-/** Rethrows `e`, a DecodeError of what a patch made as upstream's patchers answer it: 422 on "patch", quoting that. */
-export function refusePatched(e: unknown, patched: () => string): never {
-  if (e instanceof DecodeError) throw invalid('', '', '', [invalidValue('patch', patched(), e.decoderError)]);
+/**
+ * Rethrows `e`, a DecodeError of what a patch made as upstream's patchers answer it: 422 on "patch", quoting that;
+ * `converted`: the strategic patcher's object comes from the unstructured converter, which words some errors its way.
+ */
+export function refusePatched(e: unknown, patched: () => string, converted = false): never {
+  if (e instanceof DecodeError) throw invalid('', '', '', [invalidValue('patch', patched(), converted ? e.converterError : e.decoderError)]);
   throw e;
 }
 
@@ -83,7 +86,7 @@ function decodeNamed(reg: Registry, ctx: RequestContext, current: KubeObject, ty
   const part = patchObject(reg, base as KubeObject, type, patch) as Record<string, unknown>;
   // the whole patched object, made again (decoding prunes `part`; a merge patch leaves `patch` as it was)
   if (type === 'merge') ctx.patchedValue = () => patchedJson({ ...current, ...patchObject(reg, base as KubeObject, type, patch) });
-  const decoded = decodePatched(reg, ctx, part as KubeObject, patchedLiterals(type, patch, part)) as Record<string, unknown>;
+  const decoded = decodePatched(reg, ctx, type, part as KubeObject, patchedLiterals(type, patch, part)) as Record<string, unknown>;
   // the stored key order, then whatever the patch or decoding added (a new or defaulted top-level field)
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(current)) {
@@ -140,7 +143,7 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
         // 400 with its words, the applied configuration being what does not convert
         if (!(e instanceof DecodeError)) throw e;
         const gvk = `${reg.rt.group}/${reg.rt.version}, Kind=${reg.rt.kind}`;
-        throw badRequest(`failed to convert new object (${appliedObjectName(applied, reg.rt.group, reg.rt.kind)}) to proper version: unable to convert unstructured object to ${gvk}: ${e.decoderError}`);
+        throw badRequest(`failed to convert new object (${appliedObjectName(applied, reg.rt.group, reg.rt.kind)}) to proper version: unable to convert unstructured object to ${gvk}: ${e.converterError}`);
       }
     },
   };

@@ -1,9 +1,10 @@
 // Values as upstream's Go types write them back after decoding: a resource.Quantity in its canonical form ("1000m"
 // is "1", "1024Mi" "1Gi", a number 2 the string "2"), a metav1.Time in UTC to the second, a metav1.MicroTime in UTC
-// with six decimals, either as null at Go's zero time. A client that compares what it wrote with what it reads back
+// with six decimals, either as null at Go's zero time, a []byte's base64 without line breaks or leftover bits. A client that compares what it wrote with what it reads back
 // sees what a cluster shows it. The metadata is the server's to write and is not walked; subtrees without such a
 // field are not walked either.
 import type { Schema } from '../../../api/schema.js';
+import { base64CorruptAt, canonicalBase64 } from '../../apimachinery/go-base64.js';
 import { canonicalQuantity } from '../../apimachinery/quantity.js';
 import { formatMetaTime, parseMetaTime } from '../../apimachinery/time-parse.js';
 import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
@@ -13,9 +14,10 @@ const TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
 const MICRO_TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
 const QUESTION = 'canonical';
 
-const own = (r: Resolved): boolean => r.name === QUANTITY || r.name === TIME || r.name === MICRO_TIME;
+const own = (r: Resolved): boolean => r.name === QUANTITY || r.name === TIME || r.name === MICRO_TIME || r.schema.format === 'byte';
 
-function canonicalScalar(name: string | undefined, v: unknown): unknown {
+function canonicalScalar({ name, schema }: Resolved, v: unknown): unknown {
+  if (schema.format === 'byte') return typeof v === 'string' && base64CorruptAt(v) === undefined ? canonicalBase64(v) : v;
   if (name === QUANTITY) {
     if (typeof v !== 'string' && typeof v !== 'number') return v;
     try { return canonicalQuantity(String(v)); } catch { return v; } // not a quantity: its validation says so
@@ -29,7 +31,7 @@ function canonicalScalar(name: string | undefined, v: unknown): unknown {
 /** `value` with its quantities and times canonical: the same reference when they all are, else a copy. */
 function canonical(index: SchemaIndex, value: unknown, schema: Schema): unknown {
   const r = index.resolve(schema);
-  if (own(r)) return canonicalScalar(r.name, value);
+  if (own(r)) return canonicalScalar(r, value);
   if (value === null || typeof value !== 'object' || !index.anyBelow(schema, QUESTION, own)) return value;
   const s = r.schema;
   if (Array.isArray(value)) {

@@ -85,3 +85,15 @@ describe('IntOrString fields', () => {
     expect(deployment('{"paused":"yes","strategy":{"rollingUpdate":{"maxSurge":true}}}')).toBe(cannot('Deployment', 'bool into Go value of type int32'));
   });
 });
+
+describe('[]byte fields given a string that is not padded base64', () => {
+  it('are refused with base64\'s error, saved as a type error is: the first in document order', () => {
+    const secret = (body: string): string | undefined => refusal(body, 'io.k8s.api.core.v1.Secret', 'Secret');
+    expect(secret('{"data":{"a":"s3cr3t!"}}')).toBe('400 Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 6');
+    expect(secret('{"data":{"a":"YWJ"}}')).toBe('400 Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 0');
+    expect(secret('{"data":{"a":"YWJ"},"immutable":"yes"}')).toBe('400 Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 0');
+    expect(secret('{"data":{"a":"YWJj\\nZA==","b":"YR=="}}')).toBeUndefined();
+    expect(refusal('{"binaryData":{"k":"YQ="}}', 'io.k8s.api.core.v1.ConfigMap', 'ConfigMap'))
+      .toBe('400 ConfigMap in version "v1" cannot be handled as a ConfigMap: illegal base64 data at input byte 3');
+  });
+});

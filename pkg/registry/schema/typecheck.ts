@@ -1,4 +1,4 @@
-// JSON type checking with ajv over the published definitions. A wrong JSON type is a decoding
+// JSON type checking with ajv over the published definitions. A wrong JSON type (or a []byte's bad base64) is a decoding
 // error upstream (400 BadRequest "... cannot be handled as a Pod: json: cannot unmarshal ..."),
 // not a validation error, so that is what we answer. Quantities, times and int-or-strings decode through their own
 // UnmarshalJSON, whose error stops Go's decoder where it is, while a wrong type is only noted and decoding goes on:
@@ -9,6 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { propertyOf, REF_PREFIX, refTo, type Definitions, type Schema } from '../../../api/schema.js';
 import { StatusError } from '../../apimachinery/errors.js';
 import type { FloatLiteral } from '../../apimachinery/float-literals.js';
+import { CORRUPT_BASE64, goBase64Error } from '../../apimachinery/go-base64.js';
 import { parseQuantity } from '../../apimachinery/quantity.js';
 import { parseMetaTime } from '../../apimachinery/time-parse.js';
 import { fitsGoInteger, goFieldAt, isGoInteger, jsonValueKind, unmarshalTypeError, type GoField } from './go-types.js';
@@ -21,6 +22,11 @@ import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
 export class DecodeError extends StatusError {
   constructor(readonly decoderError: string, kind: string, version: string) {
     super(400, 'BadRequest', `${kind} in version "${version}" cannot be handled as a ${kind}: ${decoderError}`);
+  }
+
+  /** The error as runtime's unstructured converter words it: it decodes a []byte's string as JSON again. */
+  get converterError(): string {
+    return this.decoderError.startsWith(CORRUPT_BASE64) ? `error decoding from json: ${this.decoderError}` : this.decoderError;
   }
 }
 
@@ -56,6 +62,8 @@ class Validators {
       this.ajvInstance.addKeyword({ keyword: TIME_KEYWORD, errors: false, validate: (name: string, data: unknown) => ownError(name, data) === undefined });
       // An IntOrString decodes anything but a string as an int32 of its own (intstr's UnmarshalJSON).
       this.ajvInstance.addKeyword({ keyword: INT_OR_STRING_KEYWORD, errors: false, validate: (_: unknown, data: unknown) => ownError(INT_OR_STRING, data) === undefined });
+      // A []byte decodes a base64 string (encoding/base64's StdEncoding): "s3cr3t!" is an error the decoder saves.
+      this.ajvInstance.addKeyword({ keyword: BYTES_KEYWORD, type: 'string', errors: false, validate: (_: unknown, data: string) => goBase64Error(data) === undefined });
       this.ajvInstance.addSchema({ $id: 'k8s', components: { schemas: typesOnly(this.definitions) } });
     }
     return this.ajvInstance;
@@ -126,6 +134,8 @@ export class TypeChecker {
     if (err.keyword === 'type' || err.keyword === 'minimum' || err.keyword === 'maximum') {
       return { path, message: unmarshalTypeError(err.data, goFieldAt(definition, path, this.index.definitions)) };
     }
+    const base64 = err.keyword === BYTES_KEYWORD ? goBase64Error(String(err.data)) : undefined;
+    if (base64) return { path, message: base64 };
     const field = path.map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join('').replace(/^\./, '');
     if (err.keyword === 'enum') return { path, message: `${field}: Unsupported value: ${JSON.stringify(err.data)}` };
     return { path, message: `${field ? `${field}: ` : ''}${err.message ?? 'invalid value'}` };
@@ -158,6 +168,7 @@ const INT_OR_STRING_KEYWORD = 'x-int-or-string';
 const INT_OR_STRING_TYPE = 'intstr.IntOrString';
 /** What IntOrString's UnmarshalJSON decodes a number into: no struct field to name. */
 const INT32_VALUE: GoField = { struct: '', field: '', type: 'int32' };
+const BYTES_KEYWORD = 'x-go-bytes';
 const QUESTION = 'own-decoder';
 
 const ownDecoder = (r: Resolved): boolean => r.name === QUANTITY || r.name === TIME || r.name === MICRO_TIME || r.name === INT_OR_STRING;
@@ -215,6 +226,7 @@ function firstOwnError(index: SchemaIndex, value: unknown, schema: Schema, sorte
 function typesOnly(defs: Record<string, unknown>): Record<string, unknown> {
   const out = JSON.parse(JSON.stringify(defs), (key, value: unknown) => {
     if (key === 'required' || key === 'enum' || key === 'default') return undefined;
+    if (isPlainObject(value) && value.type === 'string' && value.format === 'byte') return { ...value, [BYTES_KEYWORD]: true };
     if (isPlainObject(value) && value.type === 'integer') {
       return value.format === 'int32' ? { ...value, minimum: -(2 ** 31), maximum: 2 ** 31 - 1 } : { ...value, minimum: -(2 ** 63), maximum: 2 ** 63 };
     }
