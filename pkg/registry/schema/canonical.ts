@@ -7,11 +7,8 @@ import type { Schema } from '../../../api/schema.js';
 import { base64CorruptAt, canonicalBase64 } from '../../apimachinery/go-base64.js';
 import { canonicalQuantity } from '../../apimachinery/quantity.js';
 import { formatMetaTime, parseMetaTime } from '../../apimachinery/time-parse.js';
-import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
+import { isPlainObject, MICRO_TIME, QUANTITY, TIME, type Resolved, type SchemaIndex } from './index.js';
 
-const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
-const TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
-const MICRO_TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
 const QUESTION = 'canonical';
 
 const own = (r: Resolved): boolean => r.name === QUANTITY || r.name === TIME || r.name === MICRO_TIME || r.schema.format === 'byte';

@@ -4,6 +4,11 @@
 import { refName, type Definitions, type Schema } from '../../../api/schema.js';
 import type { Defaulter } from '../../../api/types.js';
 
+/** The definitions whose Go types decode and encode through their own code: read and written their own way. */
+export const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+export const TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
+export const MICRO_TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
+
 export class SchemaIndex {
   constructor(
     readonly definitions: Definitions,

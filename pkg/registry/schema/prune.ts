@@ -1,11 +1,12 @@
 // Unknown fields: upstream drops them while decoding into Go structs and, with fieldValidation
 // Strict or Warn, reports them by path ("spec.containers[0].foo"). We do both in one walk.
-// A JSON null decodes to Go's zero value, which is then omitted (a metav1.Time's is written as null): nulls are
-// dropped here too, and so are empty maps and lists of optional fields (Go's omitempty: `labels: {}` is not kept). Decoding a built-in
+// A JSON null decodes to Go's zero value, which is then omitted (a metav1.Time's is written as null): nulls of fields are
+// dropped here too (a map's value or a list's item becomes its zero), and so are empty maps and lists of optional fields (Go's omitempty: `labels: {}` is not kept). Decoding a built-in
 // object also drops its omitempty scalar fields at their zero value (omitempty.ts), and the empty lists of fields Go
 // writes as null while nil (zero-values.ts writes the null again).
 import { propertyOf, type Schema } from '../../../api/schema.js';
-import { isPlainObject, type SchemaIndex } from './index.js';
+import { isPlainObject, MICRO_TIME, TIME, type SchemaIndex } from './index.js';
+import { scalarZero } from '../../../api/go-zero-objects.js';
 import { goZeroValues } from '../../../api/go-zero-values.js';
 import { isZeroScalar, omitemptyFields } from './omitempty.js';
 
@@ -52,6 +53,7 @@ function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string,
       const element = style === 'fieldpath' ? elementPath(index, s, value[i], i) : `[${i}]`;
       if (seen?.has(element)) duplicates!.push(`${path}: duplicate entries for key ${element}`);
       seen?.add(element);
+      if (value[i] === null) value[i] = nullElement(index, s.items) ?? null;
       prune(index, value[i], s.items, `${path}${element}`, unknown, style, omitEmpty, duplicates);
     }
     return;
@@ -67,12 +69,15 @@ function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string,
   const childPath = (key: string): string => (path || style === 'fieldpath' ? `${path}.${key}` : key);
   for (const key of Object.keys(value)) {
     const v = value[key];
+    const child = propertyOf(s, key);
     if (v === null) {
-      // a metav1.Time that Go writes as null at zero (lastProbeTime: null) is stored that way (zero-values.ts)
-      if (zeros?.[key] !== 'null') delete value[key];
+      // a map's value is its type's zero; a field's null is the field left out, but a metav1.Time that Go writes as
+      // null at zero (lastProbeTime: null) is stored that way (zero-values.ts)
+      const zero = !child && isPlainObject(extra) ? nullElement(index, extra) : undefined;
+      if (zero !== undefined) value[key] = zero;
+      else if (zeros?.[key] !== 'null') delete value[key];
       continue;
     }
-    const child = propertyOf(s, key);
     if (child && omitempty?.has(key) && isZeroScalar(v, child)) {
       delete value[key];
     } else if (child) {
@@ -88,6 +93,16 @@ function prune(index: SchemaIndex, value: unknown, schema: Schema, path: string,
       delete value[key];
     }
   }
+}
+
+/**
+ * What Go's decoder makes of a null map value or list item: its type's zero value (`labels: {app: null}` is the
+ * label app=""), a struct's an empty one (which zero-values.ts fills); undefined for a list, map or time, nil in Go.
+ */
+function nullElement(index: SchemaIndex, schema: Schema): unknown {
+  const { schema: s, name } = index.resolve(schema);
+  if (name === TIME || name === MICRO_TIME) return undefined;
+  return s.type === 'object' && s.properties ? {} : scalarZero(s.type, name);
 }
 
 /** An empty list, or an empty map (an object schema of additionalProperties only). */

@@ -13,7 +13,7 @@ import { CORRUPT_BASE64, goBase64Error } from '../../apimachinery/go-base64.js';
 import { parseQuantity } from '../../apimachinery/quantity.js';
 import { parseMetaTime } from '../../apimachinery/time-parse.js';
 import { fitsGoInteger, goFieldAt, isGoInteger, jsonValueKind, unmarshalTypeError, type GoField } from './go-types.js';
-import { isPlainObject, type Resolved, type SchemaIndex } from './index.js';
+import { isPlainObject, MICRO_TIME, QUANTITY, TIME, type Resolved, type SchemaIndex } from './index.js';
 
 /**
  * A body the decoder refuses: 400 "<Kind> in version "<v>" cannot be handled as a <Kind>: <error>", as upstream's
@@ -157,10 +157,7 @@ function comesFirst(obj: unknown, a: readonly string[], b: readonly string[]): b
   return a.length <= b.length;
 }
 
-const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const QUANTITY_KEYWORD = 'x-quantity';
-const TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
-const MICRO_TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime';
 const TIME_KEYWORD = 'x-go-time';
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 const INT_OR_STRING_KEYWORD = 'x-int-or-string';
