@@ -33,12 +33,15 @@ export function sendStatusError(request: FastifyRequest, reply: FastifyReply, se
   void reply.code(se.code).type('application/json').send(Buffer.from(JSON.stringify(status)));
 }
 
-// Bodies go out as Buffers: a string would make fastify add "; charset=utf-8", which upstream never sends.
-export function installErrorHandler(app: FastifyInstance): void {
+/**
+ * Bodies go out as Buffers: a string would make fastify add "; charset=utf-8", which upstream never sends.
+ * `underRestfulRoot`: whether a path no route takes is the REST router's 404 Status, not the plain-text one.
+ */
+export function installErrorHandler(app: FastifyInstance, underRestfulRoot: (path: string) => boolean = () => false): void {
   app.setErrorHandler((err, request, reply) => {
     const se = toStatusError(err as FastifyError);
     if (se.code >= 500) request.log.error({ err, url: request.url }, 'request failed');
     sendStatusError(request, reply, se);
   });
-  app.setNotFoundHandler((request, reply) => sendStatusError(request, reply, noRoute(false)));
+  app.setNotFoundHandler((request, reply) => sendStatusError(request, reply, noRoute(underRestfulRoot(request.url.split('?')[0]!))));
 }

@@ -31,6 +31,8 @@ import { registerDiscovery } from './discovery/routes.js';
 import { installErrorHandler } from './errors.js';
 import './fastify-types.js';
 import { handleResource } from './handlers/resource.js';
+import { isCustomResource } from './handlers/subresources.js';
+import { underRestfulRoot } from './restful-paths.js';
 import { logCheck, PostStartHooks, registerHealth, VERSION_INFO } from './health.js';
 import { registerFlowControlMetrics, registerMetrics, registerStorageMetrics } from './metrics.js';
 import { registerOpenApiV3 } from './openapi/v3-routes.js';
@@ -117,7 +119,10 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
     // fast-json-stringify compilers are never asked for, and not loading them is ~10 ms of every start.
     schemaController: { compilersFactory: { buildValidator: noRouteSchemas, buildSerializer: noRouteSchemas } },
   }) as unknown as FastifyInstance;
-  installErrorHandler(app);
+  // the built-in groups served have a REST router of their own
+  const restfulRoot = (path: string): boolean =>
+    underRestfulRoot(path, (group) => registries.all().some((reg) => reg.rt.group === group && !isCustomResource(reg)));
+  installErrorHandler(app, restfulRoot);
   const requestTimeoutMs = config.requestTimeoutMs ?? 60_000;
   const shutdown = new GracefulShutdown(app, {
     delayMs: config.shutdown?.delayMs ?? 0, sendRetryAfter: config.shutdown?.sendRetryAfter ?? false, drainTimeoutMs: requestTimeoutMs,
@@ -183,7 +188,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   });
   // After the chain: aggregated requests are authenticated and authorized here, then proxied unread.
   app.addHook('onRequest', aggregator.onRequest);
-  registerDiscovery(app, () => aggregator.merge(source()));
+  registerDiscovery(app, () => aggregator.merge(source()), { underRestfulRoot: restfulRoot });
   registerOpenApiV3(app, source, { extra: () => aggregator.openApiV3() });
   // kubectl 1.27 and 1.28 read /openapi/v2 (protobuf) before create, apply and explain.
   registerOpenApiV2(app, source, { extra: () => aggregator.openApiV2() });
@@ -197,7 +202,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   hooks.finished('start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced');
   const lookup = {
     registry: (g: string, v: string, r: string) => registries.get(g, v, r),
-    servesGroupVersion: (g: string, v: string) => registries.all().some((reg) => reg.rt.group === g && reg.rt.version === v),
+    underRestfulRoot: restfulRoot,
   };
   if (flowControl) {
     app.get('/debug/api_priority_and_fairness/dump_priority_levels', async (_request, reply) => reply.type('text/plain; charset=utf-8').send(flowControl.dumpPriorityLevels()));

@@ -197,17 +197,19 @@ describe('bad input', () => {
     expect(r.body.message).toMatch(/^requested \[.*Group system:masters.*\] without impersonating a user$/);
   });
 
-  it('a path no resource answers is 404 as upstream answers it (its REST router inside a built-in group version, else its not-found handler)', async () => {
+  it('a path no resource answers is 404 as upstream answers it (its REST router under /api, /version or a built-in group, else its not-found handler)', async () => {
     // go-restful's service error handler: NewGenericServerResponse, no causes, empty details
     const router = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotFound', message: 'the server could not find the requested resource', details: {}, code: 404 };
     for (const path of ['/api/v1/foo', '/apis/apps/v1/namespaces/default/foo/x', '/api/v1/namespaces/default/configmaps/x/foo', '/api/v1/namespaces/default/nodes',
       // an empty segment where the router wants a resource (upstream's splitPath keeps it), or a namespace for a cluster-scoped one
-      '/apis/apps/v1//deployments', '/api/v1//configmaps', '/api/v1/namespaces/default//configmaps', '/api/v1/namespaces//nodes', '/api/v1/namespaces/default/namespaces']) {
+      '/apis/apps/v1//deployments', '/api/v1//configmaps', '/api/v1/namespaces/default//configmaps', '/api/v1/namespaces//nodes', '/api/v1/namespaces/default/namespaces',
+      // a version the group does not serve, or a path under a web service's root that none of its routes takes
+      '/api/v2', '/api//v1/pods', '/apis/apps/v9', '/apis/apps/v9/deployments', '/apis/apiextensions.k8s.io/v1beta1/customresourcedefinitions', '/version/x']) {
       const r = await s.api('GET', path);
       expect([path, r.status, r.body]).toEqual([path, 404, router]);
     }
     // Go's http.NotFound: an unknown group, a non-API path
-    for (const path of ['/apis/nope.example.com/v1/things', '/apis/nope.example.com/v1/namespaces/default/things/x', '/nope']) {
+    for (const path of ['/apis/nope.example.com/v1/things', '/apis/nope.example.com/v1/namespaces/default/things/x', '/nope', '/apis/nope.example.com', '/apis//apps/v1', '/versions']) {
       const r = await s.api('GET', path);
       expect([path, r.status, r.headers['content-type'], r.body]).toEqual([path, 404, 'text/plain; charset=utf-8', '404 page not found\n']);
     }

@@ -14,6 +14,8 @@ import { cachedBySource, keyedCacheBySource, type GroupVersionSource } from './s
 export interface DiscoveryOptions {
   /** The address /api advertises for 0.0.0.0/0; defaults to the local address the request came in on. */
   serverAddress?: (req: FastifyRequest) => string;
+  /** Whether a path nothing serves is the REST router's 404 Status rather than the plain-text one (restful-paths.ts). */
+  underRestfulRoot?: (path: string) => boolean;
 }
 
 interface Serialized {
@@ -33,8 +35,6 @@ const localAddress = (req: FastifyRequest): string => {
   return bare.includes(':') ? `[${bare}]:${localPort}` : `${bare}:${localPort}`;
 };
 
-/** A group or version nobody serves: upstream's not-found handler answers it (Go's plain-text http.NotFound). */
-const notFound = (req: FastifyRequest, reply: FastifyReply): void => sendStatusError(req, reply, noRoute(false));
 
 const sendLegacy = (reply: FastifyReply, contentType: string, doc: unknown) =>
   contentType === 'application/yaml'
@@ -43,6 +43,9 @@ const sendLegacy = (reply: FastifyReply, contentType: string, doc: unknown) =>
 
 export const registerDiscovery = (app: FastifyInstance, source: GroupVersionSource, options: DiscoveryOptions = {}) => {
   const serverAddress = options.serverAddress ?? localAddress;
+  // a group or version nobody serves: a Status under a built-in group, else Go's plain-text http.NotFound
+  const notFound = (req: FastifyRequest, reply: FastifyReply): void =>
+    sendStatusError(req, reply, noRoute(options.underRestfulRoot?.(req.url.split('?')[0]!) ?? false));
   const aggregated = keyedCacheBySource(source, (gvs, key) => {
     const [scope, version] = key.split('/') as ['api' | 'apis', AggregatedVersion];
     return serialize(scope === 'api' ? buildAggregatedCore(gvs, version) : buildAggregatedApis(gvs, version));

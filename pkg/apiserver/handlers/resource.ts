@@ -19,13 +19,11 @@ import { serveWatch } from './watch.js';
 import { waitForInitialized } from '../../registry/initializers/wait.js';
 import { isCustomResource, subresourceHandler } from './subresources.js';
 import { bindLegacy, isLegacyBindings } from './binding.js';
-import { builtinGroupVersions } from '../../../api/index.js';
-
-const BUILTIN_GROUP_VERSIONS = new Set(builtinGroupVersions.map((gv) => `${gv.group}/${gv.version}`));
 
 export interface ResourceLookup {
   registry(group: string, version: string, resource: string): Registry | undefined;
-  servesGroupVersion(group: string, version: string): boolean;
+  /** Whether a path upstream routes nowhere is its REST router's 404 Status there, not the plain-text one (restful-paths.ts). */
+  underRestfulRoot(path: string): boolean;
 }
 
 type Query = Record<string, string | undefined>;
@@ -43,9 +41,9 @@ const afterPendingIo = (): Promise<void> => new Promise((resolve) => setImmediat
 export async function handleResource(lookup: ResourceLookup, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const info = request.info;
   const reg = lookup.registry(info.apiGroup, info.apiVersion, info.resource);
-  // Built-in group versions have a REST router of their own; custom resources' paths go to upstream's crdHandler,
-  // which passes what it does not serve on to the not-found handler.
-  if (!reg) throw noRoute(BUILTIN_GROUP_VERSIONS.has(`${info.apiGroup}/${info.apiVersion}`) && lookup.servesGroupVersion(info.apiGroup, info.apiVersion));
+  // Built-in groups have a REST router of their own; custom resources' paths go to upstream's crdHandler, which
+  // passes what it does not serve on to the not-found handler.
+  if (!reg) throw noRoute(lookup.underRestfulRoot(info.path));
   if (!reg.rt.namespaced && info.namespaceInPath) throw noRoute(!isCustomResource(reg));
   if (info.watchPath) checkWatchPath(reg, info, request.method);
   if (WRITES.has(info.verb)) await afterPendingIo();

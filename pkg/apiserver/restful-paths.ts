@@ -1,0 +1,15 @@
+// Which 404s upstream answers with a Status and which with Go's plain-text http.NotFound. Its director hands a path
+// to the go-restful container when the root path of one of its web services is a prefix of it at a segment boundary:
+// /api (the legacy discovery), /apis/<group> of every built-in group served (that group's discovery), /version. A
+// path there without a route is the container's generic 404 Status (/api/v2, /api//v1/pods, /apis/apps/v9/x); any
+// other goes on to the not-found handler (/apis/nosuch.group/v1, a custom resource's unknown version, /version2).
+
+/** Whether upstream's director gives `path` (no query) to its go-restful container. */
+export function underRestfulRoot(path: string, servesBuiltinGroup: (group: string) => boolean): boolean {
+  if (underRoot(path, '/api') || underRoot(path, '/version')) return true;
+  if (!path.startsWith('/apis/')) return false;
+  const group = path.slice('/apis/'.length).split('/', 1)[0]!;
+  return group !== '' && servesBuiltinGroup(group);
+}
+
+const underRoot = (path: string, root: string): boolean => path === root || path.startsWith(`${root}/`);
