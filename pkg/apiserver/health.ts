@@ -2,6 +2,7 @@
 // one), and /version with the Kubernetes release we serve.
 import { KUBERNETES_RELEASE, RELEASE_MAJOR, RELEASE_MINOR } from '../apimachinery/release.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { refuseOtherMethods } from './restful-paths.js';
 
 export type Check = { name: string; check: () => boolean | Promise<boolean> };
 
@@ -97,6 +98,8 @@ export function registerHealth(app: FastifyInstance, checks: { base: Check[]; ho
   }
   // Upstream's go-restful WebService answers /version/ too; the Python client's VersionApi asks that path.
   const version = async (_req: FastifyRequest, reply: FastifyReply) => reply.type('application/json').send(Buffer.from(JSON.stringify(VERSION_INFO, null, 2)));
-  app.get('/version', version);
-  app.get('/version/', version);
+  for (const url of ['/version', '/version/']) {
+    app.get(url, version);
+    refuseOtherMethods(app, url);
+  }
 }

@@ -3,6 +3,8 @@
 // /api (the legacy discovery), /apis/<group> of every built-in group served (that group's discovery), /version. A
 // path there without a route is the container's generic 404 Status (/api/v2, /api//v1/pods, /apis/apps/v9/x); any
 // other goes on to the not-found handler (/apis/nosuch.group/v1, a custom resource's unknown version, /version2).
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import { methodNotAllowed, type StatusError } from '../apimachinery/errors.js';
 
 /** Whether upstream's director gives `path` (no query) to its go-restful container. */
 export function underRestfulRoot(path: string, servesBuiltinGroup: (group: string) => boolean): boolean {
@@ -13,3 +15,14 @@ export function underRestfulRoot(path: string, servesBuiltinGroup: (group: strin
 }
 
 const underRoot = (path: string, root: string): boolean => path === root || path.startsWith(`${root}/`);
+
+/** The methods other than GET (and the HEAD fastify answers with it). */
+export const OTHER_METHODS: HTTPMethods[] = ['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
+
+/** The REST router's answer to a method none of the routes of a path it serves takes. */
+export const routerMethodNotAllowed = (): StatusError => methodNotAllowed('the server does not allow this method on the requested resource', {});
+
+/** A GET-only path of the REST router (/version, /api, /apis): another method is its 405. */
+export function refuseOtherMethods(app: FastifyInstance, url: string): void {
+  app.route({ method: OTHER_METHODS, url, handler: async () => { throw routerMethodNotAllowed(); } });
+}

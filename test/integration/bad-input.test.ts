@@ -208,6 +208,12 @@ describe('bad input', () => {
       const r = await s.api('GET', path);
       expect([path, r.status, r.body]).toEqual([path, 404, router]);
     }
+    // a method none of the routes of such a path takes: the router's 405, where a GET is served
+    for (const [method, path] of [['POST', '/version'], ['DELETE', '/api'], ['PUT', '/apis/'], ['POST', '/apis/apps'], ['PATCH', '/api/v1'], ['POST', '/apis/apps/v1/']]) {
+      const r = await s.api(method!, path!, {});
+      expect([method, path, r.status, r.body]).toEqual([method, path, 405, { ...router, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource', code: 405 }]);
+    }
+    expect((await s.api('POST', '/apis/apps/v9', {})).body).toEqual(router);
     // Go's http.NotFound: an unknown group, a non-API path
     for (const path of ['/apis/nope.example.com/v1/things', '/apis/nope.example.com/v1/namespaces/default/things/x', '/nope', '/apis/nope.example.com', '/apis//apps/v1', '/versions']) {
       const r = await s.api('GET', path);

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { stringifyYaml as toYaml } from '../../apimachinery/yaml.js';
 import { noRoute } from '../../apimachinery/errors.js';
 import { sendStatusError } from '../errors.js';
+import { OTHER_METHODS, refuseOtherMethods, routerMethodNotAllowed } from '../restful-paths.js';
 import { buildAggregatedApis, buildAggregatedCore, type AggregatedVersion } from './aggregated.js';
 import { findGroupVersion } from './groups.js';
 import { buildApiGroup, buildApiGroupList, buildApiResourceList, buildApiVersions } from './legacy.js';
@@ -57,6 +58,12 @@ export const registerDiscovery = (app: FastifyInstance, source: GroupVersionSour
     return gv && serialize(buildApiResourceList(gv));
   });
 
+  const otherMethod = (req: FastifyRequest, reply: FastifyReply, group = '', version?: string): void => {
+    const served = version === undefined ? buildApiGroup(source(), group) : findGroupVersion(source(), group, version);
+    if (served && options.underRestfulRoot?.(req.url.split('?')[0]!)) throw routerMethodNotAllowed();
+    notFound(req, reply);
+  };
+
   const root = (scope: 'api' | 'apis') => async (req: FastifyRequest, reply: FastifyReply) => {
     const format = negotiateDiscovery(req.headers.accept);
     reply.header('Vary', 'Accept');
@@ -82,6 +89,7 @@ export const registerDiscovery = (app: FastifyInstance, source: GroupVersionSour
 
   for (const path of ['/api', '/api/']) app.get(path, root('api'));
   for (const path of ['/apis', '/apis/']) app.get(path, root('apis'));
+  for (const path of ['/api', '/api/', '/apis', '/apis/']) refuseOtherMethods(app, path);
 
   // Generated clients (@kubernetes/client-node, Python) call these with a trailing slash; upstream serves both.
   for (const slash of ['', '/']) {
@@ -96,5 +104,16 @@ export const registerDiscovery = (app: FastifyInstance, source: GroupVersionSour
 
     app.get<{ Params: { group: string; version: string } }>(`/apis/:group/:version${slash}`, async (req, reply) =>
       resourceList(req.params.group, req.params.version, req, reply));
+
+    // another method on a document's path: the REST router's 405 where it serves a built-in group's, else not found
+    app.route<{ Params: { group?: string; version?: string } }>({
+      method: OTHER_METHODS, url: `/api/:version${slash}`, handler: async (req, reply) => otherMethod(req, reply, '', req.params.version),
+    });
+    app.route<{ Params: { group?: string; version?: string } }>({
+      method: OTHER_METHODS, url: `/apis/:group${slash}`, handler: async (req, reply) => otherMethod(req, reply, req.params.group),
+    });
+    app.route<{ Params: { group?: string; version?: string } }>({
+      method: OTHER_METHODS, url: `/apis/:group/:version${slash}`, handler: async (req, reply) => otherMethod(req, reply, req.params.group, req.params.version),
+    });
   }
 };
