@@ -62,5 +62,7 @@ function hostnameError(host: string, san: string | undefined): string {
 export function goHttpsTransportError(e: NodeJS.ErrnoException & { cert?: { subjectaltname?: string } }, host: string, port: number, servername: string | undefined): string {
   if (e.code && UNKNOWN_AUTHORITY.has(e.code)) return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
   if (e.code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `tls: failed to verify certificate: ${hostnameError(servername ?? host, e.cert?.subjectaltname)}`;
+  // a plain-HTTP server answering the handshake
+  if (e.code === 'ERR_SSL_WRONG_VERSION_NUMBER') return 'tls: first record does not look like a TLS handshake';
   return goTransportError(host, port, e);
 }

@@ -7,7 +7,7 @@ import type { ConnectionOptions } from 'node:tls';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { goTransportError } from '../apimachinery/go-net-errors.js';
+import { goHttpsTransportError, goTransportError } from '../apimachinery/go-net-errors.js';
 import { undici } from '../apimachinery/undici.js';
 import { dialTls, spliceUpgrade, upgradeHead } from './upgrade.js';
 
@@ -69,7 +69,8 @@ const PROXIED_RESPONSE_LISTENERS = 20;
  */
 export async function proxyTo(request: FastifyRequest, reply: FastifyReply, to: ProxyDestination, fail: (err: Error) => void): Promise<void> {
   // the error as upstream's Go transport words it: "dial tcp 10.244.1.5:80: connect: connection refused"
-  const failed = (e: Error): void => fail(new Error(goTransportError(to.host, to.port, e)));
+  const failed = (e: Error): void =>
+    fail(new Error(to.scheme === 'https' ? goHttpsTransportError(e, to.host, to.port, to.tls?.servername) : goTransportError(to.host, to.port, e)));
   if (upgradeHead(request.raw)) {
     let upstream: Socket;
     try {

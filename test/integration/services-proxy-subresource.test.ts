@@ -68,6 +68,11 @@ describe('services/proxy', () => {
     const pod = async (id: string): Promise<{ status: number; body: any }> => api.api('GET', `/api/v1/namespaces/default/pods/${id}/proxy/`);
     expect(await pod('web-0:no-such-service')).toMatchObject({ status: 503, body: { reason: 'ServiceUnavailable', message: 'error trying to reach service: dial tcp: lookup tcp/no-such-service: unknown port' } });
     expect(await pod('web-0:70000')).toMatchObject({ status: 503, body: { message: 'error trying to reach service: dial tcp: address 70000: invalid port' } });
+    // https to a plain-HTTP server: crypto/tls's words for the answer to its hello
+    for (const path of [`pods/https:web-0:${port}/proxy/`, 'services/https:web:80/proxy/']) {
+      expect(await api.api('GET', `/api/v1/namespaces/default/${path}`))
+        .toMatchObject({ status: 503, body: { message: 'error trying to reach service: tls: first record does not look like a TLS handshake' } });
+    }
     expect(await pod(`web-0:${port}`)).toMatchObject({ status: 200, body: 'backend /' });
   });
 
