@@ -43,6 +43,7 @@ export const apiServerFlags = {
   'allow-privileged': flag.bool(false, 'If true, allow privileged containers (securityContext.privileged, Windows host processes)'),
   'max-requests-inflight': flag.int(400, 'Maximum non-mutating requests in flight (0 = no limit)'),
   'max-mutating-requests-inflight': flag.int(200, 'Maximum mutating requests in flight (0 = no limit)'),
+  'enable-logs-handler': flag.bool(true, 'Serve the files of --data-dir/logs (where `mini-kube up` writes each component\'s log) under /logs/, as upstream serves /var/log'),
   'enable-priority-and-fairness': flag.bool(true, 'API Priority and Fairness: requests classified by FlowSchemas, queued fairly within the seats of their priority level (the sum of the two in-flight limits shared out); false: the two in-flight limits apply as they are'),
   'service-cluster-ip-range': flag.string('10.96.0.0/12', 'CIDR from which Service ClusterIPs are allocated'),
   'feature-gates': flag.featureGates('Feature gates, key=true|false pairs: Kubernetes 1.32\'s names (unknown ones are refused); APIResponseCompression, TranslateStreamCloseWebsocketRequests, MaxUnavailableStatefulSet and Initializers act here', KNOWN_FEATURE_GATES),

@@ -113,6 +113,7 @@ export const apiServerConfig = async (v: ApiServerFlagValues, logger: Logger): P
     maxRequestsInflight: v['max-requests-inflight'],
     maxMutatingRequestsInflight: v['max-mutating-requests-inflight'],
     enablePriorityAndFairness: v['enable-priority-and-fairness'],
+    logsDir: v['enable-logs-handler'] ? join(dataDir, 'logs') : undefined,
     serviceClusterIpRange: v['service-cluster-ip-range'],
     featureGates: v['feature-gates'],
     auditLogPath: v['audit-log-path'] || undefined,

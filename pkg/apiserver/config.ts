@@ -73,6 +73,8 @@ export interface ApiServerConfig {
   maxMutatingRequestsInflight: number;
   /** API Priority and Fairness (upstream's default) in place of the two in-flight limits, whose sum it shares out. */
   enablePriorityAndFairness: boolean;
+  /** --enable-logs-handler: the directory /logs/ serves (`mini-kube apiserver`: the data dir's logs/, where `up` writes them). */
+  logsDir?: string;
   /** Service ClusterIPs come from here. */
   serviceClusterIpRange: string;
   featureGates: Record<string, boolean>;

@@ -69,8 +69,11 @@ export class PostStartHooks {
   }
 }
 
-/** /healthz, /livez and /readyz: the `base` checks, then the `hooks`; /readyz ends with `shutdown` (upstream's last). */
-export function registerHealth(app: FastifyInstance, checks: { base: Check[]; hooks: Check[]; shutdown: Check }): void {
+/**
+ * /healthz, /livez and /readyz: the `base` checks, then the `hooks`; /readyz ends with `shutdown` (upstream's last).
+ * Returns the paths the index lists: each endpoint and each of its checks.
+ */
+export function registerHealth(app: FastifyInstance, checks: { base: Check[]; hooks: Check[]; shutdown: Check }): string[] {
   const serve = (endpoint: string, list: Check[]) => async (request: FastifyRequest, reply: FastifyReply) => {
     const only = (request.params as { '*'?: string })['*'];
     // `/readyz/` names no check: upstream has no handler for it
@@ -102,4 +105,5 @@ export function registerHealth(app: FastifyInstance, checks: { base: Check[]; ho
     app.get(url, version);
     refuseOtherMethods(app, url);
   }
+  return ['/version', ...lists.flatMap(([endpoint, list]) => [`/${endpoint}`, ...list.map((c) => `/${endpoint}/${c.name}`)])];
 }

@@ -31,6 +31,8 @@ import { registerDiscovery } from './discovery/routes.js';
 import { installErrorHandler } from './errors.js';
 import './fastify-types.js';
 import { handleResource } from './handlers/resource.js';
+import { discoveryPaths, registerIndex } from './index-paths.js';
+import { registerLogsHandler } from './logs-handler.js';
 import { isCustomResource } from './handlers/subresources.js';
 import { underRestfulRoot } from './restful-paths.js';
 import { logCheck, PostStartHooks, registerHealth, VERSION_INFO } from './health.js';
@@ -194,7 +196,7 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   registerOpenApiV2(app, source, { extra: () => aggregator.openApiV2() });
   const hooks = new PostStartHooks(POST_START_HOOKS);
   const logHealth = logCheck((done) => log.flush(done));
-  registerHealth(app, {
+  const healthPaths = registerHealth(app, {
     base: [{ name: 'ping', check: () => true }, logHealth, { name: 'etcd', check: () => plainStore.healthy?.() ?? true }],
     hooks: hooks.checks,
     shutdown: shutdown.readyzCheck,
@@ -207,6 +209,11 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   if (flowControl) {
     app.get('/debug/api_priority_and_fairness/dump_priority_levels', async (_request, reply) => reply.type('text/plain; charset=utf-8').send(flowControl.dumpPriorityLevels()));
   }
+  if (config.logsDir) registerLogsHandler(app, config.logsDir);
+  registerIndex(app, () => [
+    ...discoveryPaths(aggregator.merge(source())), ...healthPaths, '/metrics', '/openapi/v2', '/openapi/v3', '/openapi/v3/',
+    ...(config.logsDir ? ['/logs'] : []), ...(authn.tokenIssuer ? ['/.well-known/openid-configuration', '/openid/v1/jwks'] : []),
+  ]);
   registerReviews(app, { authorizer: authz.authorizer, rules: authz.rules, decoder: registries.decoder });
   registerComponentStatuses(app, registries, plainStore);
   let externalUrl = '';

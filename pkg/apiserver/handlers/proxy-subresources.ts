@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Agent } from 'undici';
 import type { KubeObject } from '../../../api/types.js';
 import { badRequest, notFound, serviceUnavailable } from '../../apimachinery/errors.js';
+import { escapeGoPath } from '../../apimachinery/go-url.js';
 import { undici } from '../../apimachinery/undici.js';
 import type { Registry } from '../../registry/generic/registry.js';
 import type { RequestInfo } from '../request-info.js';
@@ -95,10 +96,6 @@ function serviceLocation(reg: Registry, namespace: string, id: string, split: { 
   throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(id)}`);
 }
 
-/** A decoded path as Go's URL.EscapedPath writes it: all but unreserved characters and `$&+,/:;=@` percent-escaped. */
-const escapePath = (p: string): string =>
-  encodeURIComponent(p).replace(/%(2[46BCF]|3[ABD]|40)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
  * The path on the backend: as upstream's proxy REST sets location.Path, the options' path (the decoded parts after
@@ -108,7 +105,7 @@ const escapePath = (p: string): string =>
  */
 export function proxyPath(request: FastifyRequest, reply: FastifyReply, info: RequestInfo): string | undefined {
   const opt = proxyPathOf(info);
-  if (opt) return escapePath(posix.normalize(opt));
+  if (opt) return escapeGoPath(posix.normalize(opt));
   if (request.method !== 'GET' && request.method !== 'HEAD') return '/';
   const query = request.raw.url?.split('?')[1];
   void reply.code(301).header('location', `${info.path}/${query ? `?${query}` : ''}`).send();
