@@ -4,6 +4,7 @@ import type { KubeObject } from '../../../api/types.js';
 import { FakeClock, type Lister } from '../../client/index.js';
 import type { ControllerContext } from '../shared/types.js';
 import { Rollout } from './rollout.js';
+import { appendRevisionHistory } from './util.js';
 
 const template = (image: string) => ({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image }] } });
 
@@ -60,6 +61,17 @@ describe('deployment proportional scaling', () => {
     expect([out.get('web-old')!.spec.replicas, out.get('web-new')!.spec.replicas]).toEqual([0, 0]);
   });
 
+  it('scaling up mid-rollout shares the new replicas by each set\'s part of the old size, the new set too', async () => {
+    // 10 replicas (maxSurge 3, maxUnavailable 2) whose new pods never become ready: old 8, new 5; then 30
+    const sets = [
+      replicaSet('web-old', { replicas: 8, image: 'v1', created: '2024-01-01T00:00:00Z', revision: '1', desired: 10, max: 13, available: 8 }),
+      replicaSet('web-new', { replicas: 5, image: 'v2', created: '2024-01-01T00:05:00Z', revision: '2', desired: 10, max: 13, available: 0 }),
+    ];
+    const out = await sync(deployment(30, { maxSurge: 3, maxUnavailable: 2 }), sets);
+    expect([out.get('web-old')!.spec.replicas, out.get('web-new')!.spec.replicas]).toEqual([20, 13]);
+    expect(out.get('web-new')!.metadata!.annotations!['deployment.kubernetes.io/max-replicas']).toBe('33');
+  });
+
   it('with nothing to add or remove, the old sets still get the new desired-replicas annotation', async () => {
     // 3 -> 4 while maxSurge goes 2 -> 1: 5 allowed before and after
     const sets = [
@@ -69,5 +81,15 @@ describe('deployment proportional scaling', () => {
     const out = await sync(deployment(4, { maxSurge: 1, maxUnavailable: 0 }), sets);
     expect(out.get('web-old')!.spec.replicas).toBe(3);
     expect(out.get('web-old')!.metadata!.annotations!['deployment.kubernetes.io/desired-replicas']).toBe('4');
+  });
+});
+
+describe('the revision-history annotation', () => {
+  it('appends the revision a rolled-back set had, dropping the oldest past 2,000 characters', () => {
+    expect(appendRevisionHistory(undefined, '3')).toBe('3');
+    expect(appendRevisionHistory('1,3', '5')).toBe('1,3,5');
+    const long = Array.from({ length: 400 }, (_, i) => String(1000 + i)).join(','); // 1,999 characters
+    const appended = appendRevisionHistory(long, '9999');
+    expect([appended.length <= 2000, appended.startsWith('1001,'), appended.endsWith(',1399,9999')]).toEqual([true, true, true]);
   });
 });

@@ -5,7 +5,7 @@ import { isAlreadyExists, isNotFound, type Clock, type Lister } from '../../clie
 import { computeHash, controllerRef, deepEqual, formatTimeOf, getCondition, removeCondition, withoutEmpty, type Condition } from '../shared/controller-utils.js';
 import type { ControllerContext } from '../shared/types.js';
 import {
-  DESIRED_REPLICAS, MAX_INT32, MAX_REPLICAS, POD_TEMPLATE_HASH, REVISION, REVISION_HISTORY, activeReplicaSets, byCreation, copyAnnotations,
+  DESIRED_REPLICAS, MAX_INT32, MAX_REPLICAS, POD_TEMPLATE_HASH, REVISION, REVISION_HISTORY, activeReplicaSets, appendRevisionHistory, byCreation, copyAnnotations,
   equalIgnoreHash, findNewReplicaSet, hasProgressDeadline, isRolling, maxRevision, maxSurge, maxUnavailable,
   newCondition, replicasOf, revisionOf, setCondition, setReplicasAnnotations, sumSpec, sumStatus, type RS,
 } from './util.js';
@@ -54,11 +54,12 @@ export class Rollout {
       let changed = copyAnnotations(d, rs);
       const old = annotations[REVISION];
       if (!old || Number(old) < Number(newRevision)) {
-        if (old) annotations[REVISION_HISTORY] = annotations[REVISION_HISTORY] ? `${annotations[REVISION_HISTORY]},${old}` : old;
+        if (old) annotations[REVISION_HISTORY] = appendRevisionHistory(annotations[REVISION_HISTORY], old);
         annotations[REVISION] = newRevision;
         changed = true;
       }
-      changed = setReplicasAnnotations(rs, this.replicas, this.replicas + maxSurge(d)) || changed;
+      // the replica annotations of an existing new set are scale()'s to update (upstream's SetNewReplicaSetAnnotations
+      // sets them on a set it creates only): written here, the set's share of a scale-up would read as none
       if ((rs.spec?.minReadySeconds ?? 0) !== (d.spec?.minReadySeconds ?? 0)) {
         if (d.spec?.minReadySeconds) rs.spec.minReadySeconds = d.spec.minReadySeconds;
         else delete rs.spec.minReadySeconds;

@@ -105,3 +105,19 @@ export const newCondition = (type: string, status: Condition['status'], reason: 
   ({ type, status, lastUpdateTime: ts, lastTransitionTime: ts, reason, message });
 
 export const hasProgressDeadline = (d: KubeObject): boolean => d.spec?.progressDeadlineSeconds != null && d.spec.progressDeadlineSeconds !== MAX_INT32;
+
+/** Upstream's limit of the revision-history annotation (the controller's MaxRevHistoryLengthInChars). */
+const MAX_REVISION_HISTORY_CHARS = 2000;
+
+/**
+ * The revision-history annotation with `revision` (the one a rolled-back set had) appended, its oldest entries
+ * dropped to keep it within 2,000 characters; unchanged when even that cannot.
+ */
+export function appendRevisionHistory(history: string | undefined, revision: string): string {
+  if (!history) return revision;
+  const entries = history.split(',');
+  let length = history.length + revision.length + 1;
+  let start = 0;
+  for (; length > MAX_REVISION_HISTORY_CHARS && start < entries.length; start++) length -= entries[start]!.length + 1;
+  return length <= MAX_REVISION_HISTORY_CHARS ? [...entries.slice(start), revision].join(',') : history;
+}
