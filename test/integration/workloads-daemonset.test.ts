@@ -89,6 +89,9 @@ describe('daemonset controller', () => {
     expect((await revisions()).map((r) => r.metadata!.annotations?.['kubernetes.io/change-cause'])).toEqual(['first', 'second']);
     const hist = await s.kubectl('-n', NS, 'rollout', 'history', 'daemonset/cause');
     expect(hist.stdout).toMatch(/1\s+first\n2\s+second\n/);
+    // kubectl compares the revision's bytes with its own patch of the running template (Go's sorted keys)
+    const undo = await s.kubectl('-n', NS, 'rollout', 'undo', 'daemonset/cause', '--to-revision=2');
+    expect(undo.stdout).toBe('daemonset.apps/cause skipped rollback (current template already matches revision 2)\n');
   });
 
   it('labels pods with the template generation the apiserver keeps in its annotation, raised by template changes only', async () => {

@@ -84,6 +84,9 @@ describe('statefulset controller', () => {
     expect((await s.kubectl('-n', NS, 'rollout', 'undo', 'statefulset/web')).code).toBe(0);
     expect((await s.kubectl('-n', NS, 'rollout', 'status', 'statefulset/web', '--timeout=30s')).code).toBe(0);
     for (const n of ['web-0', 'web-1', 'web-2']) expect((await c.pods(NS).get(n)).spec.containers[0].image).toBe('nginx:1');
+    // the revision of the running template: kubectl finds its bytes equal to its own patch and does nothing
+    expect((await s.kubectl('-n', NS, 'rollout', 'undo', 'statefulset/web', '--to-revision=3')).stdout)
+      .toBe('statefulset.apps/web skipped rollback (current template already matches revision 3)\n');
 
     // scale down removes the highest ordinal; PVCs stay (Retain)
     await c.statefulSets(NS).scale('web', 1);

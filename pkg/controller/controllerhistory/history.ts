@@ -11,10 +11,13 @@ export const CONTROLLER_REVISION_HASH = 'controller-revision-hash';
 export const HISTORY_HASH_LABEL = 'controller.kubernetes.io/hash';
 export type Revision = KubeObject;
 
-/** The data of a revision: `{spec: {template: {..., $patch: replace}}}` (upstream getPatch). */
-export const revisionData = (owner: KubeObject): Record<string, unknown> => ({
-  spec: { template: { ...cloneJson(owner.spec?.template ?? {}), $patch: 'replace' } },
-});
+/**
+ * The data of a revision: `{spec: {template: {$patch: replace, ...}}}` with every object's keys sorted, the bytes
+ * upstream's getPatch writes (json.Marshal of Go maps): kubectl's `rollout undo` compares them with its own patch of
+ * the owner byte for byte to skip a rollback to the template already running.
+ */
+export const revisionData = (owner: KubeObject): Record<string, unknown> =>
+  JSON.parse(canonicalJson({ spec: { template: { ...(owner.spec?.template ?? {}), $patch: 'replace' } } })) as Record<string, unknown>;
 
 export const hashRevision = (data: unknown, collisionCount?: number): string =>
   safeEncodeString(String(fnv32a(canonicalJson(data) + (collisionCount ? `#${collisionCount}` : ''))));
