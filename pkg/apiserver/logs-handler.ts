@@ -45,9 +45,9 @@ const notModified = (request: FastifyRequest, mtime: Date): boolean => {
 
 async function serveDirectory(request: FastifyRequest, reply: FastifyReply, dir: string, mtime: Date): Promise<FastifyReply> {
   if (notModified(request, mtime)) return reply.code(304).send();
-  const entries = (await readdir(dir, { withFileTypes: true })).map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
-  entries.sort((a, b) => (Buffer.compare(Buffer.from(a.replace(/\/$/, '')), Buffer.from(b.replace(/\/$/, '')))));
-  const links = entries.map((n) => `<a href="${href(n)}">${escapeHtml(n)}</a>\n`).join('');
+  // sorted by name as Go compares strings, byte by byte
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+  const links = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).map((n) => `<a href="${href(n)}">${escapeHtml(n)}</a>\n`).join('');
   return reply.header('last-modified', mtime.toUTCString()).type('text/html; charset=utf-8')
     .send(Buffer.from(`<!doctype html>\n<meta name="viewport" content="width=device-width">\n<pre>\n${links}</pre>\n`));
 }

@@ -36,7 +36,6 @@ const localAddress = (req: FastifyRequest): string => {
   return bare.includes(':') ? `[${bare}]:${localPort}` : `${bare}:${localPort}`;
 };
 
-
 const sendLegacy = (reply: FastifyReply, contentType: string, doc: unknown) =>
   contentType === 'application/yaml'
     ? reply.type('application/yaml').send(toYaml(doc))
@@ -46,7 +45,7 @@ export const registerDiscovery = (app: FastifyInstance, source: GroupVersionSour
   const serverAddress = options.serverAddress ?? localAddress;
   // a group or version nobody serves: a Status under a built-in group, else Go's plain-text http.NotFound
   const notFound = (req: FastifyRequest, reply: FastifyReply): void =>
-    sendStatusError(req, reply, noRoute(options.underRestfulRoot?.(req.url.split('?')[0]!) ?? false));
+    sendStatusError(req, reply, noRoute(options.underRestfulRoot?.(req.info.path) ?? false));
   const aggregated = keyedCacheBySource(source, (gvs, key) => {
     const [scope, version] = key.split('/') as ['api' | 'apis', AggregatedVersion];
     return serialize(scope === 'api' ? buildAggregatedCore(gvs, version) : buildAggregatedApis(gvs, version));
@@ -58,9 +57,11 @@ export const registerDiscovery = (app: FastifyInstance, source: GroupVersionSour
     return gv && serialize(buildApiResourceList(gv));
   });
 
-  const otherMethod = (req: FastifyRequest, reply: FastifyReply, group = '', version?: string): void => {
+  // another method on a document's path: the REST router's 405 where it serves a built-in group's, else not found
+  const otherMethod = async (req: FastifyRequest<{ Params: { group?: string; version?: string } }>, reply: FastifyReply): Promise<void> => {
+    const { group = '', version } = req.params;
     const served = version === undefined ? buildApiGroup(source(), group) : findGroupVersion(source(), group, version);
-    if (served && options.underRestfulRoot?.(req.url.split('?')[0]!)) throw routerMethodNotAllowed();
+    if (served && options.underRestfulRoot?.(req.info.path)) throw routerMethodNotAllowed();
     notFound(req, reply);
   };
 
@@ -104,16 +105,8 @@ export const registerDiscovery = (app: FastifyInstance, source: GroupVersionSour
 
     app.get<{ Params: { group: string; version: string } }>(`/apis/:group/:version${slash}`, async (req, reply) =>
       resourceList(req.params.group, req.params.version, req, reply));
-
-    // another method on a document's path: the REST router's 405 where it serves a built-in group's, else not found
-    app.route<{ Params: { group?: string; version?: string } }>({
-      method: OTHER_METHODS, url: `/api/:version${slash}`, handler: async (req, reply) => otherMethod(req, reply, '', req.params.version),
-    });
-    app.route<{ Params: { group?: string; version?: string } }>({
-      method: OTHER_METHODS, url: `/apis/:group${slash}`, handler: async (req, reply) => otherMethod(req, reply, req.params.group),
-    });
-    app.route<{ Params: { group?: string; version?: string } }>({
-      method: OTHER_METHODS, url: `/apis/:group/:version${slash}`, handler: async (req, reply) => otherMethod(req, reply, req.params.group, req.params.version),
-    });
+    for (const url of [`/api/:version${slash}`, `/apis/:group${slash}`, `/apis/:group/:version${slash}`]) {
+      app.route({ method: OTHER_METHODS, url, handler: otherMethod });
+    }
   }
 };

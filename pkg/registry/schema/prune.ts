@@ -1,9 +1,10 @@
 // Unknown fields: upstream drops them while decoding into Go structs and, with fieldValidation
 // Strict or Warn, reports them by path ("spec.containers[0].foo"). We do both in one walk.
-// A JSON null decodes to Go's zero value, which is then omitted (a metav1.Time's is written as null): nulls of fields are
-// dropped here too (a map's value or a list's item becomes its zero), and so are empty maps and lists of optional fields (Go's omitempty: `labels: {}` is not kept). Decoding a built-in
-// object also drops its omitempty scalar fields at their zero value (omitempty.ts), and the empty lists of fields Go
-// writes as null while nil (zero-values.ts writes the null again).
+// A JSON null decodes to Go's zero value, which is then omitted (a metav1.Time's is written as null): a field's null
+// is dropped here too (a map's value or a list's item becomes its type's zero), and so are empty maps and lists of
+// optional fields (Go's omitempty: `labels: {}` is not kept). Decoding a built-in object also drops its omitempty
+// scalar fields at their zero value (omitempty.ts), and the empty lists of fields Go writes as null while nil
+// (zero-values.ts writes the null again).
 import { propertyOf, type Schema } from '../../../api/schema.js';
 import { isPlainObject, MICRO_TIME, TIME, type SchemaIndex } from './index.js';
 import { scalarZero } from '../../../api/go-zero-objects.js';

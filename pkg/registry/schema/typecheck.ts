@@ -9,7 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { propertyOf, REF_PREFIX, refTo, type Definitions, type Schema } from '../../../api/schema.js';
 import { StatusError } from '../../apimachinery/errors.js';
 import type { FloatLiteral } from '../../apimachinery/float-literals.js';
-import { CORRUPT_BASE64, goBase64Error } from '../../apimachinery/go-base64.js';
+import { base64CorruptAt, CORRUPT_BASE64, goBase64Error } from '../../apimachinery/go-base64.js';
 import { parseQuantity } from '../../apimachinery/quantity.js';
 import { parseMetaTime } from '../../apimachinery/time-parse.js';
 import { fitsGoInteger, goFieldAt, isGoInteger, jsonValueKind, unmarshalTypeError, type GoField } from './go-types.js';
@@ -63,7 +63,7 @@ class Validators {
       // An IntOrString decodes anything but a string as an int32 of its own (intstr's UnmarshalJSON).
       this.ajvInstance.addKeyword({ keyword: INT_OR_STRING_KEYWORD, errors: false, validate: (_: unknown, data: unknown) => ownError(INT_OR_STRING, data) === undefined });
       // A []byte decodes a base64 string (encoding/base64's StdEncoding): "s3cr3t!" is an error the decoder saves.
-      this.ajvInstance.addKeyword({ keyword: BYTES_KEYWORD, type: 'string', errors: false, validate: (_: unknown, data: string) => goBase64Error(data) === undefined });
+      this.ajvInstance.addKeyword({ keyword: BYTES_KEYWORD, type: 'string', errors: false, validate: (_: unknown, data: string) => base64CorruptAt(data) === undefined });
       this.ajvInstance.addSchema({ $id: 'k8s', components: { schemas: typesOnly(this.definitions) } });
     }
     return this.ajvInstance;
