@@ -77,3 +77,33 @@ describe('BOOKMARK objects', () => {
     expect(pom.text).toBe(`{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"${pom.rv}","creationTimestamp":null,"annotations":{${END}}}}`);
   });
 });
+
+describe('BOOKMARK events of a Table watch', () => {
+  const TABLE = 'application/json;as=Table;g=meta.k8s.io;v=v1';
+  const rowOf = async (path: string): Promise<{ table: any; rv: string }> => {
+    const stream = await openWatch(`${s.url}${path}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+      s.agent, { accept: TABLE });
+    try {
+      const events = await stream.until((evs) => evs.some((e) => e.type === 'BOOKMARK'), 10_000, 'the bookmark');
+      const table = events.find((e) => e.type === 'BOOKMARK')!.object;
+      return { table, rv: table.metadata.resourceVersion };
+    } finally {
+      stream.close();
+    }
+  };
+
+  it('carry the zero object as a Table row, as upstream transforms every event of the watch', async () => {
+    const { table, rv } = await rowOf('/api/v1/namespaces/bookmarks-empty/pods');
+    expect(table.kind).toBe('Table');
+    expect(table.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates']);
+    expect(table.rows).toEqual([{
+      cells: ['', '0/0', '', '0', '<unknown>', '<none>', '<none>', '<none>', '<none>'],
+      object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: rv, creationTimestamp: null, annotations: { 'k8s.io/initial-events-end': 'true' } } },
+    }]);
+    const gizmos = await rowOf('/apis/bm.example.com/v1/namespaces/bookmarks-empty/gizmos');
+    expect(gizmos.table.rows).toHaveLength(1);
+    // the Age column's JSONPath finds no creationTimestamp in the unstructured bookmark: a null cell
+    expect(gizmos.table.rows[0].cells).toEqual(['', null]);
+    expect(gizmos.table.rows[0].object.metadata).toEqual({ resourceVersion: gizmos.rv, annotations: { 'k8s.io/initial-events-end': 'true' } });
+  });
+});

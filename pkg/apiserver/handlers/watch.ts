@@ -125,8 +125,9 @@ export async function serveWatch(reg: Registry, ctx: RequestContext, request: Fa
   const bookmark = (revision: number, annotations?: Record<string, string>): void => {
     // a custom resource's decoder is its own (structural pruning and defaulting)
     const text = bookmarkJson(reg.rt, reg.deps.decoder.decode !== undefined, revision, annotations);
-    // A metadata-only watcher decodes nothing but PartialObjectMetadata, bookmarks included.
-    if (protobuf || format.as === 'PartialObjectMetadata') write(encodeEvent('BOOKMARK', JSON.parse(text) as KubeObject));
+    // A transformed watch transforms bookmarks too, as upstream's embedded encoder does every event: a
+    // metadata-only watcher decodes nothing but PartialObjectMetadata, and a Table watcher gets the zero object's row.
+    if (protobuf || format.as) write(encodeEvent('BOOKMARK', JSON.parse(text) as KubeObject));
     else write(`{"type":"BOOKMARK","object":${text}}\n`);
   };
 
