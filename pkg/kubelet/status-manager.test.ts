@@ -53,4 +53,36 @@ describe('StatusManager', () => {
     expect(patches).toHaveLength(written); // written: nothing more to try
     await manager.stop();
   });
+
+  it('puts back within a batch what someone else changed of its part of a status, keeping their conditions', async () => {
+    vi.useFakeTimers();
+    const cond = (type: string, status: string) => ({ type, status, lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:00Z' });
+    const mine = { phase: 'Running', conditions: [cond('Ready', 'True'), cond('PodScheduled', 'True')] };
+    let api: KubeObject = { ...pod, metadata: { ...pod.metadata, resourceVersion: '5' }, status: mine };
+    const patches: any[] = [];
+    const client = { pods: () => ({ patchMeta: (_n: string, _t: string, body: { status: any }) => {
+      patches.push(body.status);
+      api = { ...api, metadata: { ...api.metadata, resourceVersion: String(Number(api.metadata!.resourceVersion) + 1) }, status: body.status };
+      return Promise.resolve({ resourceVersion: api.metadata!.resourceVersion });
+    } }) } as unknown as Client;
+    const logger = { info: () => undefined, debug: () => undefined } as never;
+    const manager = new StatusManager({ client, logger, getPod: () => api, canBeDeleted: () => false, workers: 1 });
+    manager.start();
+    manager.setPodStatus('u1', mine);
+    await settle();
+    expect(patches).toHaveLength(0); // the API has it already
+    // someone adds a condition of their own: not the kubelet's part, nothing to put back
+    api = { ...api, metadata: { ...api.metadata, resourceVersion: '6' }, status: { ...mine, conditions: [...mine.conditions, cond('example.com/Drained', 'True')] } };
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(patches).toHaveLength(0);
+    // and then marks the pod not ready: the next batch writes Ready back, their condition kept
+    api = { ...api, metadata: { ...api.metadata, resourceVersion: '7' }, status: { ...mine, conditions: [cond('Ready', 'False'), cond('PodScheduled', 'True'), cond('example.com/Drained', 'True')] } };
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(patches).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(patches).toEqual([{ phase: 'Running', conditions: [cond('Ready', 'True'), cond('PodScheduled', 'True'), cond('example.com/Drained', 'True')] }]);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(patches).toHaveLength(1); // put back: nothing more to write
+    await manager.stop();
+  });
 });

@@ -1,9 +1,11 @@
 // The status manager: the kubelet hands it the status it computed; it writes pods/NAME/status asynchronously and
 // only when the API's copy differs (terminal phases never go back), and once a deleted pod's containers are all
 // stopped and that final status is written, it deletes the pod with grace 0 so it leaves the API (upstream's
-// status_manager.go: syncPod, canBeDeleted).
+// status_manager.go: syncPod, canBeDeleted). Every 10 s its batch also puts back what someone else changed of the
+// kubelet's part of a status (syncBatch's needsReconcile).
 import type { Logger } from 'pino';
 import { isConflict, isNotFound, resourceVersionOlder, WorkQueue, type Client, type KubeObject } from '../client/index.js';
+import { KUBELET_CONDITIONS } from './pod-status.js';
 
 export interface StatusManagerOptions {
   client: Client;
@@ -13,7 +15,7 @@ export interface StatusManagerOptions {
   /** True once the kubelet stopped every container of a deleted pod. */
   canBeDeleted: (uid: string) => boolean;
   workers?: number;
-  /** How often statuses that failed to be written are tried again (upstream's syncBatch period, 10 s). */
+  /** How often failed writes are tried again and changed statuses put back (upstream's syncBatch period, 10 s). */
   syncPeriodMs?: number;
 }
 
@@ -38,6 +40,34 @@ const hasOwned = (api: Json | undefined, want: Json): boolean => {
   return true;
 };
 
+interface Condition { type: string }
+/** Upstream's PodConditionsByKubelet: the kubelet's own, and PodScheduled. */
+const byKubelet = (c: Condition): boolean => KUBELET_CONDITIONS.includes(c.type) || c.type === 'PodScheduled';
+/** Upstream's PodConditionSharedByKubelet: the kubelet writes it when it has one (an eviction's), others may too. */
+const SHARED = 'DisruptionTarget';
+const conditionsOf = (status: Json | undefined): Condition[] => (Array.isArray(status?.conditions) ? status.conditions as Condition[] : []);
+
+/**
+ * As upstream's mergePodStatus before a write: the kubelet's conditions, then the others as the API has them now
+ * (set by someone else since the status was made, they are kept), a shared one of the kubelet's in its place.
+ */
+const withOthersConditions = (api: Json | undefined, want: Json): Json => {
+  if (want.conditions == null) return want;
+  const shared = conditionsOf(want).find((c) => c.type === SHARED);
+  const others = conditionsOf(api).filter((c) => !byKubelet(c)).map((c) => (c.type === shared?.type ? shared : c));
+  if (shared && !others.includes(shared)) others.push(shared);
+  return { ...want, conditions: [...conditionsOf(want).filter(byKubelet), ...others] };
+};
+
+/** Upstream's isPodStatusByKubeletEqual: the same status but for the conditions the kubelet does not write. */
+const sameByKubelet = (api: Json | undefined, want: Json): boolean => {
+  const { conditions: _api, ...apiRest } = api ?? {};
+  const { conditions: _want, ...wantRest } = want;
+  const writes = conditionsOf(want).some((c) => c.type === SHARED);
+  const owned = (s: Json | undefined): Condition[] => conditionsOf(s).filter((c) => byKubelet(c) || (writes && c.type === SHARED))
+    .sort((a, b) => a.type.localeCompare(b.type));
+  return hasOwned(apiRest, wantRest) && same(owned(api), owned(want));
+};
 
 export class StatusManager {
   private readonly statuses = new Map<string, Record<string, unknown>>();
@@ -68,7 +98,20 @@ export class StatusManager {
 
   start(): void {
     this.running ??= Promise.all(Array.from({ length: this.o.workers ?? 4 }, () => this.worker())).then(() => undefined);
-    this.batch ??= setInterval(() => { for (const uid of this.failed) this.queue.add(uid); }, this.o.syncPeriodMs ?? 10_000).unref();
+    this.batch ??= setInterval(() => this.syncBatch(), this.o.syncPeriodMs ?? 10_000).unref();
+  }
+
+  /** Failed writes again, and the pods whose API status someone else changed where the kubelet owns it. */
+  private syncBatch(): void {
+    for (const uid of this.failed) this.queue.add(uid);
+    for (const [uid, status] of this.statuses) {
+      if (this.failed.has(uid)) continue;
+      const pod = this.o.getPod(uid);
+      const last = this.written.get(uid);
+      // an informer copy older than our last write says nothing of what the API has
+      if (!pod || (last && resourceVersionOlder(pod.metadata?.resourceVersion, last.resourceVersion))) continue;
+      if (!sameByKubelet(pod.status as Json | undefined, status)) this.queue.add(uid);
+    }
   }
 
   async stop(): Promise<void> {
@@ -101,15 +144,17 @@ export class StatusManager {
 
   private async sync(uid: string): Promise<void> {
     const pod = this.o.getPod(uid);
-    const status = this.statuses.get(uid);
-    if (!pod || !status) return;
+    const wanted = this.statuses.get(uid);
+    if (!pod || !wanted) return;
     const ns = pod.metadata!.namespace!;
     const name = pod.metadata!.name!;
     const pods = this.o.client.pods(ns);
     // The informer's copy may not show our last write yet: then that write is what the API has.
     // (The kubelet hands over a new status object per sync and never writes into one it gave.)
     const last = this.written.get(uid);
-    const upToDate = last && resourceVersionOlder(pod.metadata?.resourceVersion, last.resourceVersion) ? same(last.status, status) : hasOwned(pod.status as Json | undefined, status);
+    const stale = last && resourceVersionOlder(pod.metadata?.resourceVersion, last.resourceVersion);
+    const status = stale ? wanted : withOthersConditions(pod.status as Json | undefined, wanted);
+    const upToDate = stale ? same(last.status, status) : hasOwned(pod.status as Json | undefined, status);
     if (!upToDate) {
       const { resourceVersion } = await pods.patchMeta(name, 'merge', { metadata: { uid: pod.metadata!.uid }, status }, { subresource: 'status' });
       this.written.set(uid, { status, resourceVersion });
