@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../api/types.js';
 import { causeToString } from '../../apimachinery/field.js';
 import { testContext } from '../generic/testing.js';
-import { indexesFormat, validateJobSpec } from '../validation/job-spec.js';
+import { indexesFormat } from '../validation/job-indexes.js';
+import { validateJobSpec } from '../validation/job-spec.js';
 import { cronJobStrategy } from './cronjobs.js';
 import { jobStrategy } from './jobs.js';
 

@@ -1,7 +1,8 @@
 // Jobs: unless spec.manualSelector, the server picks the selector from the job's uid and labels the pod template to
 // match (upstream: registry/batch/job/strategy.go generateSelector). Validation as upstream's ValidateJob and
 // ValidateJobUpdate (pkg/apis/batch/validation) around the pod spec: the generated selector, the job spec's rules
-// (validation/job-spec.ts), the selector and template, and on updates the fields that never change.
+// (validation/job-spec.ts), the selector and template, and on updates the fields that never change; /status as
+// upstream's status strategy (validation/job-status.ts).
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusCause } from '../../apimachinery/errors.js';
 import { invalidValue, required } from '../../apimachinery/field.js';
@@ -11,6 +12,7 @@ import { isDNS1123Label } from '../../apimachinery/names.js';
 import type { Strategy } from '../strategy.js';
 import { goLabelSelector, goStringMap, invalidRendered } from '../validation/go-values.js';
 import { validateJobSpec } from '../validation/job-spec.js';
+import { validateJobStatusUpdate } from '../validation/job-status.js';
 import { labelsOf } from '../validation/pod-template.js';
 import { asObj } from '../validation/field-checks.js';
 import { generationChanged, jobSpecWarnings, nameWarnings } from './workload-warnings.js';
@@ -150,6 +152,7 @@ export const jobStrategy: Strategy = {
   },
   validate: validateJobCreate,
   validateUpdate: validateJobUpdate,
+  validateSubresource: (job, old, _ctx, subresource) => (subresource === 'status' ? validateJobStatusUpdate(job, old) : []),
   warningsOnCreate: (job) => [...nameWarnings(job, 'workload'), ...jobSpecWarnings(job.spec, 'spec')],
   warningsOnUpdate: (job, old) => (generationChanged(job, old) ? jobSpecWarnings(job.spec, 'spec') : []),
   // the generated-selector and pod-hostname checks are for creates only

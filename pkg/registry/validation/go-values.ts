@@ -8,6 +8,7 @@
 //   goStringSlice(['a'])           -> []string{"a"}                       (nil: []string(nil))
 //   goStruct('apps.DeploymentStrategy', [['Type', '"x"'], ...]) -> apps.DeploymentStrategy{Type:"x", ...}
 //   goPointer('apps.RollingUpdateDeployment', present) -> (*apps.RollingUpdateDeployment)(nil) or (0xc000010000)
+//   goTime('2026-12-04T16:00:00Z') -> 2026-12-04 16:00:00 +0000 UTC        (a metav1.Time's String(), in UTC)
 import { fieldCause, type StatusCause } from '../../apimachinery/errors.js';
 import type { LabelSelector } from '../../apimachinery/labels.js';
 import { isObj } from './field-checks.js';
@@ -54,6 +55,14 @@ export const goStruct = (name: string, fields: [string, string][]): string =>
 
 /** A pointer field inside a struct: nil, or an address (whose digits upstream prints vary from run to run). */
 export const goPointer = (type: string, present: boolean): string => `(*${type})(${present ? '0xc000010000' : 'nil'})`;
+
+/** A metav1.Time as its String() prints it: decoded to the apiserver's local zone, which is UTC. */
+export const goTime = (rfc3339: string): string => {
+  const d = new Date(rfc3339);
+  if (Number.isNaN(d.getTime())) return rfc3339;
+  const fraction = /\.(\d+)/.exec(rfc3339)?.[1]?.replace(/0+$/, '');
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')}${fraction ? `.${fraction}` : ''} +0000 UTC`;
+};
 
 /** field.Invalid with a value already rendered as Go would print it. */
 export const invalidRendered = (field: string, rendered: string, detail: string): StatusCause =>

@@ -7,6 +7,7 @@ import type { StatusCause } from '../../apimachinery/errors.js';
 import { duplicate, invalidValue, notSupported, required, tooLong } from '../../apimachinery/field.js';
 import { isDNS1123Subdomain, isQualifiedName, regexError } from '../../apimachinery/names.js';
 import { goInt32Slice, goPointer, goQuote, goStruct, invalidOmitted, invalidRendered, tooMany } from './go-values.js';
+import { indexesFormat } from './job-indexes.js';
 import { nonNegative } from './numbers.js';
 import { podSpecOf, validatePodTemplateMeta } from './pod-template.js';
 import { asObj, domainPrefixedPath } from './field-checks.js';
@@ -102,33 +103,6 @@ function validatePodFailurePolicy(spec: Obj, policy: Obj, path: string): StatusC
     if (!onExitCodes && onPodConditions.length === 0) causes.push(invalidOmitted(rulePath, 'specifying one of OnExitCodes and OnPodConditions is required'));
   });
   return causes;
-}
-
-/** Upstream's validateIndexesFormat: the number of indexes, or the parse error. */
-export function indexesFormat(indexes: string, completions: number): { total: number; error?: string } {
-  if (indexes.length === 0) return { total: 0 };
-  let last: number | undefined;
-  let total = 0;
-  const int = (s: string): number | undefined => (/^[+-]?\d+$/.test(s) ? Number(s) : undefined);
-  for (const interval of indexes.split(',')) {
-    const limits = interval.split('-');
-    if (limits.length > 2) return { total: 0, error: `the fragment ${JSON.stringify(interval)} violates the requirement that an index interval can have at most two parts separated by '-'` };
-    const x = int(limits[0]!);
-    if (x === undefined) return { total: 0, error: `cannot convert string to integer for index: ${JSON.stringify(limits[0])}` };
-    if (x >= completions) return { total: 0, error: `too large index: ${JSON.stringify(limits[0])}` };
-    if (last !== undefined && last >= x) return { total: 0, error: `non-increasing order, previous: ${last}, current: ${x}` };
-    total++;
-    last = x;
-    if (limits.length > 1) {
-      const y = int(limits[1]!);
-      if (y === undefined) return { total: 0, error: `cannot convert string to integer for index: ${JSON.stringify(limits[1])}` };
-      if (y >= completions) return { total: 0, error: `too large index: ${JSON.stringify(limits[1])}` };
-      if (last >= y) return { total: 0, error: `non-increasing order, previous: ${last}, current: ${y}` };
-      total += y - x;
-      last = y;
-    }
-  }
-  return { total };
 }
 
 const goSuccessPolicy = (policy: Obj): string => {
