@@ -49,6 +49,19 @@ describe('cron schedules', () => {
     expect(mostRecentScheduleTime(parseSchedule('@every 1m'), at('2024-01-01T00:00:00Z'), at('2024-01-01T00:00:59Z'))).toEqual({ missed: 0 });
   });
 
+  it('gives only the latest of many missed times, however many (upstream mostRecentScheduleTime)', () => {
+    // two days of a minutely schedule: the one due now, not the 1,000th after the last run
+    const { time, missed } = mostRecentScheduleTime(parseSchedule('*/1 * * * *'), at('2024-01-01T00:00:00Z'), at('2024-01-03T00:00:30Z'));
+    expect([iso(time), missed]).toEqual(['2024-01-03T00:00:00.000Z', 2880]);
+    // an irregular schedule (every 4 hours from 6 to 16 on weekdays): walked from one interval before the estimate
+    const weekdays = parseSchedule('30 6-16/4 * * 1-5');
+    expect(iso(mostRecentScheduleTime(weekdays, at('2024-01-05T06:00:00Z'), at('2024-01-05T15:00:00Z')).time)).toBe('2024-01-05T14:30:00.000Z');
+    // across a weekend the estimate, counting 4-hour steps, starts the walk past Sunday: nothing is due (as upstream)
+    expect(mostRecentScheduleTime(weekdays, at('2024-01-05T10:00:00Z'), at('2024-01-07T12:00:00Z'))).toEqual({ time: undefined, missed: 13 });
+    // one time due, the next not yet: none missed
+    expect(mostRecentScheduleTime(parseSchedule('0 * * * *'), at('2024-01-01T00:30:00Z'), at('2024-01-01T01:10:00Z'))).toEqual({ time: at('2024-01-01T01:00:00Z'), missed: 0 });
+  });
+
   it('rejects bad schedules', () => {
     for (const s of ['* * * *', '60 * * * *', '* 24 * * *', '*/0 * * * *', '@every 5 minutes', '0 0 * * 7', 'x * * * *', '5-1 * * * *']) {
       expect(() => parseSchedule(s), s).toThrow();

@@ -7,32 +7,34 @@ import { formatTime, isAlreadyExists, isNotFound, realClock } from '../../client
 import { controllerRef, getControllerOf, keyOf, objOf, parseTime, workerLoop } from '../shared/controller-utils.js';
 import type { ControllerContext } from '../shared/types.js';
 import { isJobFinished } from '../job/job-controller.js';
-import { formatInZone, parseSchedule, type Schedule } from './cron.js';
+import { formatInZone, parseSchedule, validTimeZone, type Schedule } from './cron.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
 const SCHEDULED_TIMESTAMP = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 const JOBS = { group: 'batch', version: 'v1', resource: 'jobs', namespaced: true, kind: 'Job' };
 const CRONJOBS = { group: 'batch', version: 'v1', resource: 'cronjobs', namespaced: true, kind: 'CronJob' };
 
-/** The latest schedule time in (earliest, now], and how many were missed (upstream mostRecentScheduleTime). */
+/**
+ * The latest schedule time in (earliest, now], and about how many were missed, as upstream's mostRecentScheduleTime
+ * works them out: the count from the first two times' distance (not walked: an `@every 1s` CronJob idle for a day),
+ * and the latest by walking on from a little before the estimated last one. Undefined for a schedule that never
+ * fires or fires twice within a second.
+ */
 export function mostRecentScheduleTime(sched: Schedule, earliestMs: number, nowMs: number): { time?: number; missed: number } {
-  if (sched.every) {
-    // activations a constant delay apart: counted, not walked (an `@every 1s` CronJob idle for a day)
-    const first = sched.next(earliestMs)!;
-    if (first > nowMs) return { missed: 0 };
-    const missed = Math.floor((nowMs - first) / sched.every) + 1;
-    return { time: first + (missed - 1) * sched.every, missed };
-  }
-  let t = sched.next(earliestMs);
-  let last: number | undefined;
-  let missed = 0;
-  while (t !== undefined && t <= nowMs && missed < 1000) {
-    last = t;
-    missed++;
-    t = sched.next(t);
-  }
-  return { time: last, missed };
+  const t1 = sched.next(earliestMs);
+  if (t1 === undefined || nowMs < t1) return { missed: 0 };
+  const t2 = sched.next(t1);
+  if (t2 === undefined || nowMs < t2) return { time: t1, missed: 0 };
+  const interval = Math.round((t2 - t1) / 1000);
+  if (interval < 1) return { missed: 0 };
+  const missed = Math.floor(Math.floor((nowMs - t1) / 1000) / interval) + 1;
+  let time: number | undefined;
+  for (let t = sched.next(t1 + (missed - 2) * interval * 1000); t !== undefined && t <= nowMs; t = sched.next(t)) time = t;
+  return { time, missed };
 }
+
+/** Go's time.RFC1123Z of a UTC time: "Fri, 04 Dec 2026 16:00:00 +0000". */
+const rfc1123z = (ms: number): string => new Date(ms).toUTCString().replace('GMT', '+0000');
 
 export async function startCronJobController(ctx: ControllerContext): Promise<void> {
   const clock = ctx.clock ?? realClock;
@@ -112,11 +114,17 @@ export async function startCronJobController(ctx: ControllerContext): Promise<vo
     };
     if (cj.metadata?.deletionTimestamp || cj.spec?.suspend) { await write(); return; }
 
+    const timeZone = cj.spec.timeZone as string | undefined;
+    if (timeZone != null && !validTimeZone(timeZone)) {
+      ctx.recorder.event(cj, 'Warning', 'UnknownTimeZone', `invalid timeZone: ${JSON.stringify(timeZone)}: unknown time zone ${timeZone}`);
+      await write();
+      return;
+    }
     let sched: Schedule;
     try {
-      sched = parseSchedule(cj.spec.schedule, cj.spec.timeZone);
+      sched = parseSchedule(cj.spec.schedule, timeZone);
     } catch (err) {
-      ctx.recorder.event(cj, 'Warning', cj.spec.timeZone ? 'UnknownTimeZone' : 'UnparseableSchedule', `unparseable schedule: ${JSON.stringify(cj.spec.schedule)} : ${(err as Error).message}`);
+      ctx.recorder.event(cj, 'Warning', 'UnparseableSchedule', `unparseable schedule: ${JSON.stringify(cj.spec.schedule)} : ${(err as Error).message}`);
       await write();
       return;
     }
@@ -131,7 +139,7 @@ export async function startCronJobController(ctx: ControllerContext): Promise<vo
     if (scheduled === undefined) { await write(); requeueNext(); return; }
     if (missed > 100) ctx.recorder.event(cj, 'Warning', 'TooManyMissedTimes', 'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew');
     if (sds != null && scheduled + sds * 1000 < nowMs) {
-      ctx.recorder.event(cj, 'Warning', 'MissSchedule', `Missed scheduled time to start a job: ${formatTime(scheduled)}`);
+      ctx.recorder.event(cj, 'Warning', 'MissSchedule', `Missed scheduled time to start a job: ${rfc1123z(scheduled)}`);
       await write();
       requeueNext();
       return;
@@ -196,7 +204,8 @@ export async function startCronJobController(ctx: ControllerContext): Promise<vo
     for (const [type, limit] of limits) {
       if (limit == null) continue;
       const finished = children.filter((j) => isJobFinished(j)?.type === type && !j.metadata?.deletionTimestamp)
-        .sort((a, b) => (parseTime(a.status?.startTime) ?? 0) - (parseTime(b.status?.startTime) ?? 0) || (a.metadata!.name! < b.metadata!.name! ? -1 : 1));
+        // oldest start first, the name breaking ties; a job that never started goes last (upstream's byJobStartTime)
+        .sort((a, b) => (parseTime(a.status?.startTime) ?? Infinity) - (parseTime(b.status?.startTime) ?? Infinity) || (a.metadata!.name! < b.metadata!.name! ? -1 : 1));
       for (const j of finished.slice(0, Math.max(0, finished.length - limit))) {
         try {
           await ctx.client.jobs(j.metadata!.namespace!).delete(j.metadata!.name!, { propagationPolicy: 'Background', preconditions: { uid: j.metadata!.uid } });
