@@ -50,7 +50,7 @@ export function toTable(rt: ResourceType, items: KubeObject[], meta: ListMeta, f
     apiVersion: `meta.k8s.io/${version}`,
     metadata: meta,
     columnDefinitions: opts.noHeaders ? [] : printer.columns,
-    rows: items.map((obj) => {
+    rows: (printer.order?.(items) ?? items).map((obj) => {
       const row: Record<string, unknown> = { cells: printer.cells(obj, opts.now) };
       const conditions = printer.conditions?.(obj);
       if (conditions) row.conditions = conditions;

@@ -25,6 +25,7 @@ it('serves upstream\'s bootstrap configuration with its columns', async () => {
   await until('the Dangling conditions', async () => (await rows('flowschemas')).slice(1).every((r) => r[5] === 'False'));
   const fs = await rows('flowschemas');
   expect(fs[0]).toEqual(['NAME', 'PRIORITYLEVEL', 'MATCHINGPRECEDENCE', 'DISTINGUISHERMETHOD', 'AGE', 'MISSINGPL']);
+  // in the order requests are matched: by precedence, then name (upstream's printFlowSchemaList)
   expect(fs.slice(1).map((r) => [r[0], r[1], r[2], r[3]])).toEqual([
     ['exempt', 'exempt', '1', '<none>'], ['probes', 'exempt', '2', '<none>'],
     ['system-leader-election', 'leader-election', '100', 'ByUser'], ['endpoint-controller', 'workload-high', '150', 'ByUser'],
@@ -33,7 +34,7 @@ it('serves upstream\'s bootstrap configuration with its columns', async () => {
     ['kube-scheduler', 'workload-high', '800', 'ByNamespace'], ['kube-system-service-accounts', 'workload-high', '900', 'ByNamespace'],
     ['service-accounts', 'workload-low', '9000', 'ByUser'], ['global-default', 'global-default', '9900', 'ByUser'],
     ['catch-all', 'catch-all', '10000', 'ByUser'],
-  ].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+  ]);
   const pl = await rows('prioritylevelconfigurations');
   expect(pl[0]).toEqual(['NAME', 'TYPE', 'NOMINALCONCURRENCYSHARES', 'QUEUES', 'HANDSIZE', 'QUEUELENGTHLIMIT', 'AGE']);
   expect(pl.slice(1).map((r) => r.slice(0, 6))).toEqual([

@@ -20,6 +20,9 @@ export const flowSchemaPrinter: Printer = {
     age(fs, now),
     (fs.status?.conditions as { type?: string; status?: string }[] | undefined)?.find((c) => c.type === 'Dangling')?.status ?? '?',
   ],
+  // upstream's printFlowSchemaList: in the order requests are matched, by precedence and then name
+  order: (items) => [...items].sort((a, b) => (a.spec?.matchingPrecedence ?? 0) - (b.spec?.matchingPrecedence ?? 0)
+    || (a.metadata!.name! < b.metadata!.name! ? -1 : a.metadata!.name! > b.metadata!.name! ? 1 : 0)),
 };
 
 export const priorityLevelPrinter: Printer = {

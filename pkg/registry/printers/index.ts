@@ -36,6 +36,7 @@ import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './servic
 import {
   csiDriverPrinter,
   csiNodePrinter,
+  csiStorageCapacityPrinter,
   persistentVolumeClaimPrinter,
   persistentVolumePrinter,
   storageClassPrinter,
@@ -85,6 +86,7 @@ const printers: Record<string, Printer> = {
   'storage.k8s.io/storageclasses': storageClassPrinter,
   'storage.k8s.io/csidrivers': csiDriverPrinter,
   'storage.k8s.io/csinodes': csiNodePrinter,
+  'storage.k8s.io/csistoragecapacities': csiStorageCapacityPrinter,
   'storage.k8s.io/volumeattachments': volumeAttachmentPrinter,
   'node.k8s.io/runtimeclasses': runtimeClassPrinter,
   '/componentstatuses': componentStatusPrinter,

@@ -5,6 +5,7 @@ import { configMapPrinter, namespacePrinter, resourceQuotaPrinter, secretPrinter
 import {
   csiDriverPrinter,
   csiNodePrinter,
+  csiStorageCapacityPrinter,
   persistentVolumeClaimPrinter,
   persistentVolumePrinter,
   storageClassPrinter,
@@ -17,6 +18,15 @@ import {
 } from './cluster.js';
 import { printerFor } from './index.js';
 import { NOW, ago, obj } from './testing.js';
+
+describe('CSI storage capacities', () => {
+  it('print the class and the capacity, <unset> when none is reported, and no age', () => {
+    expect(csiStorageCapacityPrinter.columns.map((c) => c.name)).toEqual(['Name', 'StorageClassName', 'Capacity']);
+    expect(csiStorageCapacityPrinter.cells(obj('cap', { storageClassName: 'fast', capacity: '10Gi' }), NOW)).toEqual(['cap', 'fast', '10Gi']);
+    expect(csiStorageCapacityPrinter.cells(obj('none', { storageClassName: 'fast' }), NOW)).toEqual(['none', 'fast', '<unset>']);
+    expect(printerFor('storage.k8s.io', 'csistoragecapacities')).toBe(csiStorageCapacityPrinter);
+  });
+});
 
 describe('core config objects', () => {
   it('namespaces print their phase', () => {

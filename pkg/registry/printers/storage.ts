@@ -140,3 +140,13 @@ export const volumeAttachmentPrinter = simplePrinter(
     va.status?.attached ?? false,
   ],
 );
+
+/** Upstream's printCSIStorageCapacity: no Age column; a capacity not reported is <unset>. */
+export const csiStorageCapacityPrinter: Printer = {
+  columns: [
+    nameColumn,
+    column('StorageClassName', 'The storage class the capacity applies to.'),
+    column('Capacity', 'The capacity available for new volumes of that class in the topology segment.'),
+  ],
+  cells: (c) => [c.metadata?.name ?? '', c.storageClassName ?? '', c.capacity ?? '<unset>'],
+};

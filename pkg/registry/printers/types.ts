@@ -25,6 +25,8 @@ export interface Printer {
   cells(obj: KubeObject, now: Date): unknown[];
   /** Extra row conditions (upstream marks finished pods "Completed"); absent when the kind has none. */
   conditions?(obj: KubeObject): TableRowCondition[] | undefined;
+  /** The order of a list's rows, for a kind whose list printer sorts them (flow schemas); else as listed. */
+  order?(items: KubeObject[]): KubeObject[];
 }
 
 type ColumnType = 'string' | 'integer' | 'boolean' | 'date';
