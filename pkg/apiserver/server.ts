@@ -191,9 +191,10 @@ export async function startApiServer(config: ApiServerConfig): Promise<RunningAp
   // After the chain: aggregated requests are authenticated and authorized here, then proxied unread.
   app.addHook('onRequest', aggregator.onRequest);
   registerDiscovery(app, () => aggregator.merge(source()), { underRestfulRoot: restfulRoot });
-  registerOpenApiV3(app, source, { extra: () => aggregator.openApiV3() });
+  const nonResource = { logs: !!config.logsDir, serviceAccountIssuer: !!authn.tokenIssuer };
+  registerOpenApiV3(app, source, { ...nonResource, extra: () => aggregator.openApiV3() });
   // kubectl 1.27 and 1.28 read /openapi/v2 (protobuf) before create, apply and explain.
-  registerOpenApiV2(app, source, { extra: () => aggregator.openApiV2() });
+  registerOpenApiV2(app, source, { ...nonResource, extra: () => aggregator.openApiV2() });
   const hooks = new PostStartHooks(POST_START_HOOKS);
   const logHealth = logCheck((done) => log.flush(done));
   const healthPaths = registerHealth(app, {

@@ -65,3 +65,24 @@ describe('the index at /', () => {
     expect((await s.api('GET', '/index.html')).body).toEqual({ paths });
   });
 });
+
+describe('the OpenAPI documents', () => {
+  it('describe the logs handler and the service account issuer\'s discovery, as upstream publishes their web services', async () => {
+    const index = (await s.api('GET', '/openapi/v3')).body as { paths: Record<string, { serverRelativeURL: string }> };
+    expect(Object.keys(index.paths).filter((k) => !k.startsWith('api'))).toEqual(['.well-known/openid-configuration', 'logs', 'openid/v1/jwks', 'version']);
+    const logs = (await s.api('GET', index.paths.logs!.serverRelativeURL)).body as { paths: Record<string, any> };
+    expect(logs.paths).toEqual({
+      '/logs/': { get: { operationId: 'logFileListHandler', responses: { '401': { description: 'Unauthorized' } }, tags: ['logs'] } },
+      '/logs/{logpath}': {
+        get: { operationId: 'logFileHandler', responses: { '401': { description: 'Unauthorized' } }, tags: ['logs'] },
+        parameters: [{ description: 'path to the log', in: 'path', name: 'logpath', required: true, schema: { type: 'string', uniqueItems: true } }],
+      },
+    });
+    const jwks = (await s.api('GET', index.paths['openid/v1/jwks']!.serverRelativeURL)).body as { paths: Record<string, any> };
+    expect(jwks.paths['/openid/v1/jwks/'].get.responses['200'].content).toEqual({ 'application/jwk-set+json': { schema: { type: 'string' } } });
+    // and in the Swagger 2.0 document, without a media type where the route declares none
+    const v2 = (await s.api('GET', '/openapi/v2')).body as { paths: Record<string, any> };
+    expect(v2.paths['/logs/'].get).toEqual({ schemes: ['https'], tags: ['logs'], operationId: 'logFileListHandler', responses: { '401': { description: 'Unauthorized' } } });
+    expect(v2.paths['/.well-known/openid-configuration/'].get.produces).toEqual(['application/json']);
+  });
+});

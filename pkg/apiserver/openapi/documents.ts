@@ -1,10 +1,12 @@
 // The OpenAPI 3.0 documents of /openapi/v3/<path>: one per group-version ("api/v1", "apis/apps/v1"), one per
-// group ("apis/apps"), and the roots "api", "apis" and "version", as a 1.32 apiserver publishes them.
+// group ("apis/apps"), the roots "api", "apis" and "version", and the non-resource services served (non-resource.ts),
+// as a 1.32 apiserver publishes them.
 import { REF_PREFIX, type Definitions } from '../../../api/schema.js';
 import type { GroupVersion } from '../../../api/types.js';
 import { namedGroups } from '../discovery/groups.js';
 import { collectRefs, definitionPool, reachableDefinitions, type DefinitionPool } from './definitions.js';
 import { groupInfix, groupTag, operationInfix, versionTag } from './names.js';
+import { logsPaths, openIdConfigurationPaths, openIdKeysetPaths } from './non-resource.js';
 import { resourcePaths, type PathItem } from './operations.js';
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
@@ -22,6 +24,10 @@ export interface OpenApiOptions {
    * for built-in kinds only; kubectl apply computes a strategic patch exactly where the spec lists it.
    */
   strategicMergePatch?: (gv: GroupVersion) => boolean;
+  /** Whether /logs is served (--enable-logs-handler). */
+  logs?: boolean;
+  /** Whether the service account issuer's discovery documents are served. */
+  serviceAccountIssuer?: boolean;
 }
 
 /** Built-in kinds are named io.k8s.api.* (custom resources are named by their reversed group). */
@@ -92,5 +98,10 @@ export const buildOpenApiV3Documents = (gvs: GroupVersion[], options: OpenApiOpt
     '/version/': discoveryGet('getCodeVersion', 'get the version information for this server', 'version',
       'io.k8s.apimachinery.pkg.version.Info'),
   }, pool.definitions));
+  if (options.logs) docs.set('logs', document(logsPaths(), pool.definitions));
+  if (options.serviceAccountIssuer) {
+    docs.set('.well-known/openid-configuration', document(openIdConfigurationPaths(), pool.definitions));
+    docs.set('openid/v1/jwks', document(openIdKeysetPaths(), pool.definitions));
+  }
   return new Map([...docs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 };

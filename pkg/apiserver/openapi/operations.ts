@@ -7,7 +7,8 @@ import { namespaceParam, pathLevel, pathParam, QUERY, SUBRESOURCE_QUERY, type Pa
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
 
 export interface Operation {
-  description: string;
+  /** Absent on the logs handler's operations, as upstream. */
+  description?: string;
   operationId: string;
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: Schema }>; required?: boolean };

@@ -21,9 +21,9 @@ export interface V2Parameter {
 }
 
 export interface V2Operation {
-  description: string;
+  description?: string;
   consumes?: string[];
-  produces: string[];
+  produces?: string[];
   schemes: string[];
   tags: string[];
   operationId: string;
@@ -92,9 +92,10 @@ const toV2Operation = (op: Operation): V2Operation => {
     responses[code] = { description: r.description, ...(schema ? { schema: toV2Schema(schema) } : {}) };
   }
   const out: V2Operation = {
-    description: op.description,
+    ...(op.description ? { description: op.description } : {}),
     ...(consumes ? { consumes: consumes.includes('*/*') ? ['*/*'] : consumes } : {}),
-    produces, schemes: ['https'], tags: op.tags, operationId: op.operationId,
+    // the logs handler's routes declare no media type
+    ...(produces.length ? { produces } : {}), schemes: ['https'], tags: op.tags, operationId: op.operationId,
     ...(params.length ? { parameters: params } : {}),
     responses,
   };
