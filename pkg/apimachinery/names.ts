@@ -108,7 +108,7 @@ export const nameIsPathSegment: NameValidator = (name, prefix) => {
 
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const SUFFIX_LENGTH = 5;
-const MAX_GENERATED_NAME_LENGTH = DNS1123_LABEL_MAX - SUFFIX_LENGTH;
+export const MAX_GENERATED_NAME_LENGTH = DNS1123_LABEL_MAX - SUFFIX_LENGTH;
 
 export const generateNameSuffix = (): string => {
   let s = '';

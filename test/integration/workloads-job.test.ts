@@ -115,7 +115,8 @@ describe('job controller', () => {
       const pods = await eventually(() => livePods('flaky'), (l) => l.some(isNew), `pod of attempt ${attempt + 1}`);
       const name = pods.find(isNew)!.metadata!.name!;
       failedNames.add(name);
-      await markFinished(c, NS, [name], 'Failed');
+      // finished a minute ago: the Job's pod backoff (10 s after the first failure) is over
+      await failLongAgo(name);
       const del = await s.kubectl('-n', NS, 'delete', 'pod', name, '--wait=false');
       expect(del.code).toBe(0);
     }

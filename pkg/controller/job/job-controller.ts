@@ -11,17 +11,18 @@ import {
   ControllerExpectations, SLOW_START_INITIAL_BATCH, controllerRef, formatTimeOf, getCondition, getControllerOf, keyOf,
   objOf, parseTime, slowStartBatch, workerLoop, type Condition,
 } from '../shared/controller-utils.js';
-import { compareForDeletion, isPodActive, isPodReady, podFromTemplate, type Pod } from '../shared/controller-utils-pods.js';
+import { compareForDeletion, isPodActive, isPodReady, type Pod } from '../shared/controller-utils-pods.js';
 import { claimObjects } from '../shared/controller-utils-refs.js';
 import { isNamespaceTerminating } from '../shared/errors.js';
 import type { ControllerContext } from '../shared/types.js';
+import { PodBackoffStore, remainingBackoff, type BackoffRecord } from './backoff.js';
+import { jobPod } from './job-pod.js';
 import {
-  failsIndex, hasBackoffLimitPerIndex, indexBackoffLeft, lastFailedPerIndex, replacementAnnotations,
+  failsIndex, hasBackoffLimitPerIndex, indexBackoffLeft, podsWithDelayedDeletion, replacementAnnotations,
 } from './per-index.js';
 import {
-  COMPLETION_INDEX, CONTROLLER_UID, JOB_NAME, JOB_TRACKING_FINALIZER, LEGACY_CONTROLLER_UID, LEGACY_JOB_NAME,
-  backoffDelay, completionIndexOf, finishTime, formatIndexes, hasFinalizer, isIndexed, matchPodFailurePolicy, parseIndexes,
-  pastBackoffLimitOnFailure,
+  CONTROLLER_UID, JOB_TRACKING_FINALIZER, completionIndexOf, formatIndexes, hasFinalizer, isIndexed, matchPodFailurePolicy,
+  parseIndexes, pastBackoffLimitOnFailure,
 } from './job-util.js';
 import { cloneJson } from '../../apimachinery/json-clone.js';
 
@@ -139,10 +140,11 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
 
   /** The resourceVersion of this controller's last status write per Job. */
   const written = new Map<string, string>();
+  const backoffs = new PodBackoffStore();
 
   async function sync(key: string): Promise<void> {
     const cached = jobs.get(key);
-    if (!cached) { expectations.delete(key); written.delete(key); return; }
+    if (!cached) { expectations.delete(key); written.delete(key); backoffs.remove(key); return; }
     if ((cached.spec?.managedBy ?? JOB_CONTROLLER) !== JOB_CONTROLLER) return;
     // a cache older than our own last write would undo it (a pod of a just-failed Job created again): the informer
     // brings the write, and its event syncs again
@@ -152,7 +154,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     const uid = job.metadata!.uid!;
     const selector = labelSelectorAsSelector(job.spec?.selector ?? { matchLabels: { [CONTROLLER_UID]: uid } });
     // a finished Job's pods are no more its business: the orphan queue releases them
-    if (isJobFinished(job)) { cleanupPodFinalizers(job); return; }
+    if (isJobFinished(job)) { cleanupPodFinalizers(job); backoffs.remove(key); return; }
     const inNs = podLister.namespace(ns).list();
     const pods = await claimObjects(inNs.filter((p) => !p.metadata?.deletionTimestamp || getControllerOf(p)?.uid === uid), {
       owner: job, ownerApiVersion: 'batch/v1', ownerKind: 'Job', selector, client: ctx.client.pods(ns), canAdopt: () => canAdopt(job),
@@ -179,33 +181,55 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     let manageError: unknown;
 
     // 1. finished pods still holding the finalizer are recorded as uncounted, then released, then counted.
+    const inRange = (ix: number | undefined): ix is number => ix !== undefined && ix < (completions ?? 0);
+    if (perIndex) {
+      // this sync's done indexes first: their failed pods need not wait for a replacement
+      for (const p of pods.filter(hasFinalizer)) {
+        const ix = completionIndexOf(p);
+        if (!inRange(ix)) continue;
+        if (p.status?.phase === 'Succeeded') completed.add(ix);
+        else if (podFailed(p) && failsIndex(job, p)) failedIdx.add(ix);
+      }
+    }
+    const finishing = deleting || getCondition(conds, 'FailureTarget')?.status === 'True' || getCondition(conds, 'SuccessCriteriaMet')?.status === 'True';
+    // an index's last failed pod keeps its finalizer, uncounted, until the replacement carrying its counts runs
+    const held = perIndex && !finishing
+      ? podsWithDelayedDeletion(pods, podFailed, (ix) => !inRange(ix) || completed.has(ix) || failedIdx.has(ix))
+      : new Map<number, Pod>();
+    const heldUids = new Set([...held.values()].map((p) => p.metadata!.uid!));
     const seen = new Set([...uncounted.succeeded, ...uncounted.failed]);
     const release: Pod[] = [];
+    const newlyFinished = { succeeded: [] as Pod[], failed: [] as Pod[] };
     for (const p of pods) {
       if (!hasFinalizer(p)) continue;
       const pu = p.metadata!.uid!;
       if (seen.has(pu)) { release.push(p); continue; }
+      const idx = completionIndexOf(p);
       if (p.status?.phase === 'Succeeded') {
-        const idx = completionIndexOf(p);
-        if (indexed && (idx === undefined || idx >= (completions ?? 0))) { release.push(p); continue; }
+        if (indexed && !inRange(idx)) { release.push(p); continue; }
+        newlyFinished.succeeded.push(p);
         uncounted.succeeded.push(pu);
         if (indexed) completed.add(idx!);
         release.push(p);
       } else if (podFailed(p)) {
         const m = p.status?.phase === 'Failed' ? matchPodFailurePolicy(job, p) : undefined;
-        if (m?.action === 'Ignore') { release.push(p); continue; }
         if (m?.action === 'FailJob') failJob ??= { reason: 'PodFailurePolicy', message: m.message };
-        const idx = completionIndexOf(p);
-        if (perIndex && idx !== undefined && idx < (completions ?? 0) && failsIndex(job, p)) failedIdx.add(idx);
+        if (heldUids.has(pu)) continue;
+        if (!indexed || inRange(idx)) newlyFinished.failed.push(p);
+        if (m?.action === 'Ignore') { release.push(p); continue; }
+        if (perIndex && inRange(idx) && failsIndex(job, p)) failedIdx.add(idx);
         uncounted.failed.push(pu);
         release.push(p);
       } else if (deleting) release.push(p);
     }
+    // ignored failures back off too; the record is kept once the status counting these pods is written
+    const backoff = backoffs.next(key, newlyFinished.succeeded, newlyFinished.failed, new Set(pods.filter(hasFinalizer).map((p) => p.metadata!.uid!)));
     if (uncounted.succeeded.length || uncounted.failed.length) {
       status.uncountedTerminatedPods = uncounted;
       if (indexed) status.completedIndexes = formatIndexes(completed);
       if (perIndex) status.failedIndexes = formatIndexes(failedIdx);
       await writeStatus(job, status);
+      backoffs.commit(key, backoff);
       const released = new Set<string>();
       for (const p of release) if (await removeFinalizer(p)) released.add(p.metadata!.uid!);
       const podUids = new Set(pods.map((p) => p.metadata!.uid!));
@@ -214,6 +238,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
       status.failed += uncounted.failed.filter(done).length;
       status.uncountedTerminatedPods = { succeeded: uncounted.succeeded.filter((u) => !done(u)), failed: uncounted.failed.filter((u) => !done(u)) };
     } else {
+      backoffs.commit(key, backoff);
       for (const p of release) await removeFinalizer(p);
     }
 
@@ -286,7 +311,8 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
       // finished only once every pod this controller created has been seen (and so deleted above when still active):
       // a pod created just before the failure and not in the cache yet would otherwise outlive its finished Job;
       // and once no pod is left terminating (1.32's delayed terminal condition), whether or not it still has its finalizer
-      if (expectations.satisfied(key) && terminating.length === 0 && (status.uncountedTerminatedPods?.succeeded?.length ?? 0) + (status.uncountedTerminatedPods?.failed?.length ?? 0) === 0) {
+      // and once no failed pod is held for its index's replacement (the next sync, seeing FailureTarget, counts it)
+      if (expectations.satisfied(key) && terminating.length === 0 && held.size === 0 && (status.uncountedTerminatedPods?.succeeded?.length ?? 0) + (status.uncountedTerminatedPods?.failed?.length ?? 0) === 0) {
         const final = failJob ? 'Failed' : 'Complete';
         conds = [...conds, { type: final, status: 'True', reason: why.reason, message: why.message, lastProbeTime: ts, lastTransitionTime: ts }];
         if (!failJob) status.completionTime = ts;
@@ -295,10 +321,11 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     } else if (!deleting && expectations.satisfied(key)) {
       // no pod is started for a Job being deleted: the garbage collector would delete it again (upstream syncJob)
       if (suspended) {
-        for (const p of active) await deletePod(job, p);
+        // counted terminating in this very status, as upstream's manageJob adds the pods it removed
+        for (const p of active) { await deletePod(job, p); terminating.push(p); }
         active = [];
       } else {
-        ({ active, error: manageError } = await manage(job, pods, active, { completed, failed: failedIdx, terminating }, status, nowMs));
+        ({ active, error: manageError } = await manage(job, active, { completed, failed: failedIdx, terminating, held }, status, backoff, nowMs));
       }
     }
 
@@ -325,7 +352,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
    * create or delete error for the caller to throw once the status is written. With podReplacementPolicy Failed,
    * terminating pods are not replaced until they have finished.
    */
-  async function manage(job: KubeObject, pods: Pod[], active: Pod[], idx: { completed: Set<number>; failed: Set<number>; terminating: Pod[] }, status: Record<string, any>, nowMs: number): Promise<{ active: Pod[]; error?: unknown }> {
+  async function manage(job: KubeObject, active: Pod[], idx: { completed: Set<number>; failed: Set<number>; terminating: Pod[]; held: Map<number, Pod> }, status: Record<string, any>, backoff: BackoffRecord, nowMs: number): Promise<{ active: Pod[]; error?: unknown }> {
     const key = keyOf(job);
     const ns = job.metadata!.namespace!;
     const parallelism = job.spec?.parallelism ?? 1;
@@ -346,7 +373,8 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
       const deleted = new Set<Pod>();
       let error: unknown;
       for (const p of victims) {
-        try { await deletePod(job, p); deleted.add(p); } catch (err) {
+        // terminating in this very status, as upstream's manageJob counts the pods it removed
+        try { await deletePod(job, p); deleted.add(p); idx.terminating.push(p); } catch (err) {
           // no informer event will observe it
           expectations.deletionObserved(key, p.metadata!.uid);
           error ??= err;
@@ -356,16 +384,10 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     }
     const replacing = waitForTerminating ? idx.terminating.length : 0;
     if (active.length + replacing >= want) return { active };
-    // Exponential backoff after consecutive failures (since the last success); per index with backoffLimitPerIndex.
-    if (!perIndex) {
-      const lastSuccess = Math.max(0, ...pods.filter((p) => p.status?.phase === 'Succeeded').map(finishTime));
-      const failures = pods.filter((p) => p.status?.phase === 'Failed' && finishTime(p) >= lastSuccess);
-      if (failures.length) {
-        const wait = Math.max(...failures.map(finishTime)) + backoffDelay(failures.length) - nowMs;
-        if (wait > 0) { loop.enqueueAfter(key, wait); return { active }; }
-      }
-    }
-    const lastFailed = perIndex ? lastFailedPerIndex(pods) : new Map<number, Pod>();
+    // Exponential backoff after consecutive failures since the last success (the Job's record); per index, from the
+    // failed pod each index holds, with backoffLimitPerIndex.
+    const wait = perIndex ? 0 : remainingBackoff(backoff, nowMs);
+    if (wait > 0) { loop.enqueueAfter(key, wait); return { active }; }
     let indexes: (number | undefined)[];
     if (indexed) {
       const busy = new Set([...active, ...(waitForTerminating ? idx.terminating : [])].map(completionIndexOf));
@@ -373,7 +395,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
       let soonest = Infinity;
       for (let i = 0; i < (completions ?? 0) && indexes.length < want - active.length - replacing; i++) {
         if (idx.completed.has(i) || idx.failed.has(i) || busy.has(i)) continue;
-        const left = perIndex ? indexBackoffLeft(job, lastFailed.get(i), nowMs) : 0;
+        const left = perIndex ? indexBackoffLeft(idx.held.get(i), nowMs) : 0;
         if (left > 0) { soonest = Math.min(soonest, left); continue; }
         indexes.push(i);
       }
@@ -385,7 +407,7 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     const { successes, error } = await slowStartBatch(indexes.length, SLOW_START_INITIAL_BATCH, async () => {
       const ix = queue.shift();
       const pod = jobPod(job, ix);
-      if (perIndex && ix !== undefined) Object.assign(pod.metadata!.annotations!, replacementAnnotations(job, lastFailed.get(ix)));
+      if (perIndex && ix !== undefined) Object.assign(pod.metadata!.annotations!, replacementAnnotations(job, idx.held.get(ix)));
       try {
         const created = await ctx.client.pods(ns).create(pod);
         ctx.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata!.name}`);
@@ -398,27 +420,6 @@ export async function startJobController(ctx: ControllerContext): Promise<void> 
     });
     if (successes < indexes.length) expectations.lowerExpectations(key, indexes.length - successes, 0);
     return { active, error };
-  }
-
-  function jobPod(job: KubeObject, idx: number | undefined): Pod {
-    const name = job.metadata!.name!;
-    const uid = job.metadata!.uid!;
-    const labels: Record<string, string> = { [CONTROLLER_UID]: uid, [JOB_NAME]: name, [LEGACY_CONTROLLER_UID]: uid, [LEGACY_JOB_NAME]: name };
-    const annotations: Record<string, string> = {};
-    if (idx !== undefined) { labels[COMPLETION_INDEX] = String(idx); annotations[COMPLETION_INDEX] = String(idx); }
-    const pod = podFromTemplate(job.spec?.template, controllerRef(job, 'batch/v1', 'Job'), {
-      generateName: idx === undefined ? `${name}-` : `${name}-${idx}-`, labels, annotations,
-    });
-    pod.metadata!.finalizers = [...(pod.metadata!.finalizers ?? []), JOB_TRACKING_FINALIZER];
-    if (idx !== undefined) {
-      pod.spec.hostname ??= `${name}-${idx}`;
-      // from the label since PodIndexLabel (GA in 1.32)
-      const env = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.labels['${COMPLETION_INDEX}']` } } };
-      for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
-        if (!(c.env ?? []).some((e: { name: string }) => e.name === env.name)) c.env = [...(c.env ?? []), env];
-      }
-    }
-    return pod;
   }
 
   async function writeStatus(job: KubeObject, computed: Record<string, any>): Promise<void> {

@@ -12,7 +12,7 @@ export const LEGACY_CONTROLLER_UID = 'controller-uid';
 export const LEGACY_JOB_NAME = 'job-name';
 /** Upstream DefaultJobPodFailureBackOff and MaxJobPodFailureBackOff. */
 export const BACKOFF_BASE_MS = 10_000;
-export const BACKOFF_MAX_MS = 6 * 60_000;
+export const BACKOFF_MAX_MS = 10 * 60_000;
 
 export const isIndexed = (job: KubeObject): boolean => job.spec?.completionMode === 'Indexed';
 
@@ -46,13 +46,28 @@ export const parseIndexes = (s: string | undefined, completions: number): Set<nu
   return out;
 };
 
-/** When the pod ended: its containers' finishedAt, else its Ready condition's last change, else its creation. */
+interface TerminatedStatus { name?: string; state?: { terminated?: { finishedAt?: string } } }
+
+/**
+ * When the pod ended (upstream getFinishedTime): the latest finishedAt once every container (and restartable init
+ * container) has terminated; else the time its Ready condition turned False; else the moment it was deleted
+ * (deletionTimestamp less the grace period), as for pods the pod GC removed; else its creation.
+ */
 export const finishTime = (p: Pod): number => {
-  const ends = ((p.status?.containerStatuses ?? []) as { state?: { terminated?: { finishedAt?: string } } }[])
-    .map((c) => parseTime(c.state?.terminated?.finishedAt)).filter((x): x is number => x !== undefined);
-  if (ends.length) return Math.max(...ends);
-  const ready = (p.status?.conditions as { type: string; lastTransitionTime?: string }[] | undefined)?.find((c) => c.type === 'Ready');
-  return parseTime(ready?.lastTransitionTime) ?? parseTime(p.metadata?.deletionTimestamp) ?? parseTime(p.metadata?.creationTimestamp ?? undefined) ?? 0;
+  const sidecars = new Set(((p.spec?.initContainers ?? []) as { name: string; restartPolicy?: string }[])
+    .filter((c) => c.restartPolicy === 'Always').map((c) => c.name));
+  const statuses = [
+    ...((p.status?.containerStatuses ?? []) as TerminatedStatus[]),
+    ...((p.status?.initContainerStatuses ?? []) as TerminatedStatus[]).filter((c) => sidecars.has(c.name ?? '')),
+  ];
+  const ends = statuses.map((c) => parseTime(c.state?.terminated?.finishedAt));
+  if (ends.length && ends.every((x) => x !== undefined)) return Math.max(...(ends as number[]));
+  const ready = (p.status?.conditions as { type: string; status?: string; lastTransitionTime?: string }[] | undefined)?.find((c) => c.type === 'Ready');
+  const readyFalse = ready?.status === 'False' ? parseTime(ready.lastTransitionTime) : undefined;
+  if (readyFalse !== undefined) return readyFalse;
+  const deleted = parseTime(p.metadata?.deletionTimestamp);
+  if (deleted !== undefined) return deleted - (p.metadata?.deletionGracePeriodSeconds ?? 0) * 1000;
+  return parseTime(p.metadata?.creationTimestamp ?? undefined) ?? 0;
 };
 
 /**
@@ -73,7 +88,7 @@ export const pastBackoffLimitOnFailure = (job: KubeObject, pods: Pod[]): boolean
   return limit === 0 ? restarts > 0 : restarts >= limit;
 };
 
-/** Delay before the next pod after `failures` consecutive failures (10 s doubling, at most 6 min). */
+/** Delay before the next pod after `failures` consecutive failures (10 s doubling, at most 10 min). */
 export const backoffDelay = (failures: number): number =>
   failures <= 0 ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(failures - 1, 30));
 

@@ -3,8 +3,8 @@
 // matched go to ...-ignored-failure-count); an index whose failed pod had already used backoffLimitPerIndex
 // retries, or matched a FailIndex rule, is failed for good (status.failedIndexes) and never started again.
 import type { KubeObject } from '../../../api/types.js';
-import type { Pod } from '../shared/controller-utils-pods.js';
-import { backoffDelay, completionIndexOf, finishTime, matchPodFailurePolicy } from './job-util.js';
+import { isPodActive, type Pod } from '../shared/controller-utils-pods.js';
+import { backoffDelay, completionIndexOf, finishTime, hasFinalizer, matchPodFailurePolicy } from './job-util.js';
 
 export const INDEX_FAILURE_COUNT = 'batch.kubernetes.io/job-index-failure-count';
 export const INDEX_IGNORED_FAILURE_COUNT = 'batch.kubernetes.io/job-index-ignored-failure-count';
@@ -30,12 +30,17 @@ export const failsIndex = (job: KubeObject, p: Pod): boolean => {
   return indexFailureCount(p) >= job.spec!.backoffLimitPerIndex;
 };
 
-/** The failed pod of each index that a replacement pod takes its failure counts from (the latest, most failed). */
-export const lastFailedPerIndex = (pods: Pod[]): Map<number, Pod> => {
+/**
+ * The failed pod of each index a replacement pod takes its failure counts from (upstream
+ * getPodsWithDelayedDeletionPerIndex): the latest, most failed of the pods still holding the finalizer, of an index
+ * neither done nor running. Its finalizer stays until the replacement runs, so deleting it loses no count.
+ */
+export const podsWithDelayedDeletion = (pods: Pod[], isFailed: (p: Pod) => boolean, skip: (ix: number) => boolean): Map<number, Pod> => {
   const last = new Map<number, Pod>();
+  const running = new Set(pods.filter(isPodActive).map(completionIndexOf));
   for (const p of pods) {
     const ix = completionIndexOf(p);
-    if (p.status?.phase !== 'Failed' || ix === undefined) continue;
+    if (ix === undefined || !hasFinalizer(p) || !isFailed(p) || skip(ix) || running.has(ix)) continue;
     const prev = last.get(ix);
     if (!prev || (absoluteFailureCount(prev) <= absoluteFailureCount(p) && finishTime(p) >= finishTime(prev))) last.set(ix, p);
   }
@@ -53,9 +58,11 @@ export const replacementAnnotations = (job: KubeObject, replaced: Pod | undefine
   return { [INDEX_FAILURE_COUNT]: String(failed), ...(ignored > 0 ? { [INDEX_IGNORED_FAILURE_COUNT]: String(ignored) } : {}) };
 };
 
-/** How long index `ix` still waits after its last failure (exponential in the index's failures), 0 if not. */
-export const indexBackoffLeft = (job: KubeObject, replaced: Pod | undefined, nowMs: number): number => {
+/**
+ * How long an index still waits after its last failure (upstream getRemainingTimePerIndex): exponential in all its
+ * failures, those an Ignore rule matched too, so an ignored failure is not retried in a tight loop.
+ */
+export const indexBackoffLeft = (replaced: Pod | undefined, nowMs: number): number => {
   if (!replaced) return 0;
-  const failures = Number(replacementAnnotations(job, replaced)[INDEX_FAILURE_COUNT]);
-  return Math.max(0, finishTime(replaced) + backoffDelay(failures) - nowMs);
+  return Math.max(0, finishTime(replaced) + backoffDelay(absoluteFailureCount(replaced) + 1) - nowMs);
 };
