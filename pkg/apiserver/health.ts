@@ -2,7 +2,7 @@
 // one), and /version with the Kubernetes release we serve.
 import { KUBERNETES_RELEASE, RELEASE_MAJOR, RELEASE_MINOR } from '../apimachinery/release.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { refuseOtherMethods } from './restful-paths.js';
+import { anyMethod, restfulGet } from './restful-paths.js';
 
 export type Check = { name: string; check: () => boolean | Promise<boolean> };
 
@@ -95,15 +95,13 @@ export function registerHealth(app: FastifyInstance, checks: { base: Check[]; ho
   const health = [...checks.base, ...checks.hooks];
   const lists: Array<[string, Check[]]> = [['healthz', health], ['livez', health], ['readyz', [...health, checks.shutdown]]];
   for (const [endpoint, list] of lists) {
-    app.get(`/${endpoint}`, serve(endpoint, list));
+    // on upstream's plain mux: every method is answered alike
+    anyMethod(app, `/${endpoint}`, serve(endpoint, list));
     // a check's name may hold slashes (poststarthook/rbac/bootstrap-roles)
-    app.get(`/${endpoint}/*`, serve(endpoint, list));
+    anyMethod(app, `/${endpoint}/*`, serve(endpoint, list));
   }
   // Upstream's go-restful WebService answers /version/ too; the Python client's VersionApi asks that path.
   const version = async (_req: FastifyRequest, reply: FastifyReply) => reply.type('application/json').send(Buffer.from(JSON.stringify(VERSION_INFO, null, 2)));
-  for (const url of ['/version', '/version/']) {
-    app.get(url, version);
-    refuseOtherMethods(app, url);
-  }
+  for (const url of ['/version', '/version/']) restfulGet(app, url, version);
   return ['/version', ...lists.flatMap(([endpoint, list]) => [`/${endpoint}`, ...list.map((c) => `/${endpoint}/${c.name}`)])];
 }

@@ -7,7 +7,7 @@ import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { escapeGoPath } from '../apimachinery/go-url.js';
-import { refuseOtherMethods } from './restful-paths.js';
+import { restfulGet } from './restful-paths.js';
 
 /** Go's http.Error: plain text, a newline, and no sniffing. */
 const httpError = (reply: FastifyReply, code: number, text: string): FastifyReply =>
@@ -40,7 +40,7 @@ async function sniff(file: FileHandle): Promise<string> {
 /** Whether If-Modified-Since is at or after the modification time, to the second (Go's checkIfModifiedSince). */
 const notModified = (request: FastifyRequest, mtime: Date): boolean => {
   const since = Date.parse(String(request.headers['if-modified-since'] ?? ''));
-  return request.method !== 'HEAD' && !Number.isNaN(since) && Math.floor(mtime.getTime() / 1000) * 1000 <= since;
+  return !Number.isNaN(since) && Math.floor(mtime.getTime() / 1000) * 1000 <= since;
 };
 
 async function serveDirectory(request: FastifyRequest, reply: FastifyReply, dir: string, mtime: Date): Promise<FastifyReply> {
@@ -85,15 +85,12 @@ async function serve(request: FastifyRequest, reply: FastifyReply, urlPath: stri
   return serveDirectory(request, reply, name, st.mtime);
 }
 
-/** Serves `dir` under /logs/ (GET and HEAD; other methods are the router's 405). */
+/** Serves `dir` under /logs/: upstream's go-restful routes are GETs, so any other method (HEAD too) is the router's 405. */
 export function registerLogsHandler(app: FastifyInstance, dir: string): void {
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const urlPath = request.info.path;
     const rest = urlPath.slice('/logs'.length).replace(/^\//, '');
     return serve(request, reply, urlPath, rest ? posix.join(dir, rest) : dir);
   };
-  for (const url of ['/logs', '/logs/*']) {
-    app.get(url, handler);
-    refuseOtherMethods(app, url);
-  }
+  for (const url of ['/logs', '/logs/*']) restfulGet(app, url, handler);
 }

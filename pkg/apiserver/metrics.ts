@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { withProcessMetrics } from '../client/process-metrics.js';
 import { RequestMetrics } from './request-metrics.js';
+import { anyMethod } from './restful-paths.js';
 import type { FlowControl, FlowCounts } from './flowcontrol/apf.js';
 
 export interface ApiMetrics {
@@ -59,7 +60,8 @@ export function registerMetrics(app: FastifyInstance): ApiMetrics {
     if (!i?.isResourceRequest) return;
     requests.observe(i.verb.toUpperCase(), i.apiGroup, i.apiVersion, i.resource, i.subresource, reply.statusCode, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  // upstream's Prometheus handler on the plain mux answers every method alike
+  anyMethod(app, '/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
   return {
     registry,
     observeInflight(readonly, mutating) {

@@ -209,10 +209,19 @@ describe('bad input', () => {
       expect([path, r.status, r.body]).toEqual([path, 404, router]);
     }
     // a method none of the routes of such a path takes: the router's 405, where a GET is served
-    for (const [method, path] of [['POST', '/version'], ['DELETE', '/api'], ['PUT', '/apis/'], ['POST', '/apis/apps'], ['PATCH', '/api/v1'], ['POST', '/apis/apps/v1/']]) {
+    for (const [method, path] of [['POST', '/version'], ['DELETE', '/api'], ['PATCH', '/api/v1'], ['POST', '/apis/apps/v1/']]) {
       const r = await s.api(method!, path!, {});
       expect([method, path, r.status, r.body]).toEqual([method, path, 405, { ...router, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource', code: 405 }]);
     }
+    // HEAD too, go-restful routing exactly the methods declared: on discovery, resources, an object, a subresource
+    for (const path of ['/version', '/api', '/api/v1', '/apis/apps/v1', '/api/v1/namespaces', '/api/v1/namespaces/default', '/api/v1/namespaces/default/status']) {
+      expect([path, (await s.api('HEAD', path)).status]).toEqual([path, 405]);
+    }
+    // the aggregator's /apis and /apis/<group> handlers, and the health checks, are on the plain mux: any method is a GET
+    for (const [method, path] of [['PUT', '/apis/'], ['POST', '/apis/apps'], ['HEAD', '/apis'], ['DELETE', '/apis/apps/'], ['POST', '/healthz'], ['HEAD', '/readyz/ping']]) {
+      expect([method, path, (await s.api(method!, path!)).status]).toEqual([method, path, 200]);
+    }
+    expect(((await s.api('POST', '/apis/apps', {})).body as KubeObject).kind).toBe('APIGroup');
     expect((await s.api('POST', '/apis/apps/v9', {})).body).toEqual(router);
     // Go's http.NotFound: an unknown group, a non-API path
     for (const path of ['/apis/nope.example.com/v1/things', '/apis/nope.example.com/v1/namespaces/default/things/x', '/nope', '/apis/nope.example.com', '/apis//apps/v1', '/versions']) {

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { stringifyYaml as toYaml } from '../../apimachinery/yaml.js';
 import { noRoute } from '../../apimachinery/errors.js';
 import { sendStatusError } from '../errors.js';
-import { OTHER_METHODS, refuseOtherMethods, routerMethodNotAllowed } from '../restful-paths.js';
+import { anyMethod, restfulGet, routerMethodNotAllowed } from '../restful-paths.js';
 import { buildAggregatedApis, buildAggregatedCore, type AggregatedVersion } from './aggregated.js';
 import { findGroupVersion } from './groups.js';
 import { buildApiGroup, buildApiGroupList, buildApiResourceList, buildApiVersions } from './legacy.js';
@@ -57,12 +57,12 @@ export const registerDiscovery = (app: FastifyInstance, source: GroupVersionSour
     return gv && serialize(buildApiResourceList(gv));
   });
 
-  // another method on a document's path: the REST router's 405 where it serves a built-in group's, else not found
-  const otherMethod = async (req: FastifyRequest<{ Params: { group?: string; version?: string } }>, reply: FastifyReply): Promise<void> => {
+  // A version's resource list: a built-in group's is a GET route of its REST router (another method, HEAD too, is
+  // its 405); a custom resource's, served by upstream's crdHandler, answers every method alike.
+  const resourceListRoute = async (req: FastifyRequest<{ Params: { group?: string; version: string } }>, reply: FastifyReply): Promise<unknown> => {
     const { group = '', version } = req.params;
-    const served = version === undefined ? buildApiGroup(source(), group) : findGroupVersion(source(), group, version);
-    if (served && options.underRestfulRoot?.(req.info.path)) throw routerMethodNotAllowed();
-    notFound(req, reply);
+    if (req.method !== 'GET' && findGroupVersion(source(), group, version) && options.underRestfulRoot?.(req.info.path)) throw routerMethodNotAllowed();
+    return resourceList(group, version, req, reply);
   };
 
   const root = (scope: 'api' | 'apis') => async (req: FastifyRequest, reply: FastifyReply) => {
@@ -88,25 +88,21 @@ export const registerDiscovery = (app: FastifyInstance, source: GroupVersionSour
     return reply.type('application/json').send(doc.body);
   };
 
-  for (const path of ['/api', '/api/']) app.get(path, root('api'));
-  for (const path of ['/apis', '/apis/']) app.get(path, root('apis'));
-  for (const path of ['/api', '/api/', '/apis', '/apis/']) refuseOtherMethods(app, path);
+  // /api is the legacy group's REST router; /apis and /apis/<group> are the aggregator's handlers on the plain mux,
+  // which answer every method alike
+  for (const path of ['/api', '/api/']) restfulGet(app, path, root('api'));
+  for (const path of ['/apis', '/apis/']) anyMethod(app, path, root('apis'));
 
   // Generated clients (@kubernetes/client-node, Python) call these with a trailing slash; upstream serves both.
   for (const slash of ['', '/']) {
-    app.get<{ Params: { version: string } }>(`/api/:version${slash}`, async (req, reply) =>
-      resourceList('', req.params.version, req, reply));
+    restfulGet(app, `/api/:version${slash}`, async (req, reply) =>
+      resourceList('', (req.params as { version: string }).version, req, reply));
 
-    app.get<{ Params: { group: string } }>(`/apis/:group${slash}`, async (req, reply) => {
+    anyMethod<{ group: string }>(app, `/apis/:group${slash}`, async (req, reply) => {
       const doc = buildApiGroup(source(), req.params.group);
       if (!doc) return notFound(req, reply);
       return sendLegacy(reply, negotiateDiscovery(req.headers.accept).contentType, doc);
     });
-
-    app.get<{ Params: { group: string; version: string } }>(`/apis/:group/:version${slash}`, async (req, reply) =>
-      resourceList(req.params.group, req.params.version, req, reply));
-    for (const url of [`/api/:version${slash}`, `/apis/:group${slash}`, `/apis/:group/:version${slash}`]) {
-      app.route({ method: OTHER_METHODS, url, handler: otherMethod });
-    }
+    anyMethod(app, `/apis/:group/:version${slash}`, resourceListRoute);
   }
 };

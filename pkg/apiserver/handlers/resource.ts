@@ -46,6 +46,9 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
   if (!reg) throw noRoute(lookup.underRestfulRoot(info.path));
   if (!reg.rt.namespaced && info.namespaceInPath) throw noRoute(!isCustomResource(reg));
   if (info.watchPath) checkWatchPath(reg, info, request.method);
+  // a built-in group's REST router declares HEAD routes for proxies alone; a custom resource's crdHandler serves
+  // it as a GET
+  if (request.method === 'HEAD' && !isCustomResource(reg) && info.subresource !== 'proxy') throw methodNotAllowed('the server does not allow this method on the requested resource');
   if (WRITES.has(info.verb)) await afterPendingIo();
   if (info.subresource) return subresourceHandler(reg, request, reply);
   // the router's refusals come before anything of the request is read

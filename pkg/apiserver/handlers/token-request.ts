@@ -2,6 +2,7 @@
 // (POST authentication.k8s.io/v1 tokenreviews) and the service-account issuer's OpenID discovery documents
 // (/.well-known/openid-configuration, /openid/v1/jwks). Upstream: pkg/registry/core/serviceaccount/storage/token.go,
 // pkg/registry/authentication/tokenreview, pkg/routes/openidmetadata.go.
+import { restfulGet } from '../restful-paths.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findResource } from '../../../api/index.js';
 import type { KubeObject } from '../../../api/types.js';
@@ -53,9 +54,10 @@ export function registerTokenRoutes(app: FastifyInstance, deps: TokenRoutesDeps)
     return reply.code(200).type('application/jwk-set+json').header('cache-control', 'public, max-age=3600')
       .send(Buffer.from(JSON.stringify(await jwksOf(deps.authentication.serviceAccountKeys))));
   };
+  // routes of upstream's REST router: GETs, any other method its 405
   for (const [path, handler] of [['/.well-known/openid-configuration', discovery], ['/openid/v1/jwks', keys]] as const) {
-    app.get(path, handler);
-    app.get(`${path}/`, handler);
+    restfulGet(app, path, handler);
+    restfulGet(app, `${path}/`, handler);
   }
 }
 
