@@ -319,4 +319,18 @@ describe('deeply nested bodies', () => {
     expect([stored.spec.nodeName, stored.metadata.deletionTimestamp]).toEqual([undefined, undefined]);
     expect((await s.api('GET', scale)).body.spec.replicas).toBe(1);
   });
+
+  it('a GET\'s options as upstream\'s GetResource and cacher read them: export refused, a resourceVersion awaited', async () => {
+    const ns = '/api/v1/namespaces/default';
+    const refused = await s.api('GET', `${ns}?export=true`);
+    expect([refused.status, refused.body.message]).toEqual([400, 'the export parameter, deprecated since v1.14, is no longer supported']);
+    expect((await s.api('GET', `${ns}?export=False`)).status).toBe(200);
+    const current = (await s.api('GET', ns)).body.metadata.resourceVersion as string;
+    expect((await s.api('GET', `${ns}?resourceVersion=${current}`)).status).toBe(200);
+    expect((await s.api('GET', `${ns}?resourceVersion=0`)).status).toBe(200);
+    const ahead = await s.api('GET', `${ns}?resourceVersion=${Number.MAX_SAFE_INTEGER}`);
+    expect([ahead.status, ahead.body.reason, ahead.body.details.causes]).toEqual([504, 'Timeout', [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }]]);
+    // upstream's cacher passes the parse error on as a 500; a client's bad value is its 400 here
+    expect([(await s.api('GET', `${ns}?resourceVersion=abc`)).status]).toEqual([400]);
+  });
 });

@@ -61,7 +61,8 @@ export async function handleResource(lookup: ResourceLookup, request: FastifyReq
 
   switch (info.verb) {
     case 'get': {
-      const kv = await reg.get(ctx, info.name);
+      refuseExport(q.export);
+      const kv = await reg.get(ctx, info.name, q.resourceVersion);
       return sendObject(r, kv);
     }
     case 'list': {
@@ -134,6 +135,13 @@ function checkWatchPath(reg: Registry, info: RequestInfo, method: string): void 
 
 /** The verbs of an object's path: without any, the resource has no such route (upstream's installer). */
 const OBJECT_VERBS: string[] = ['get', 'update', 'patch', 'delete'];
+
+/** Upstream's GetResource: ?export, gone since 1.18, is refused unless false ("0" or "false", any case). */
+function refuseExport(value: string | string[] | undefined): void {
+  const first = Array.isArray(value) ? value[0] : value;
+  if (first === undefined || first === '0' || first.toLowerCase() === 'false') return;
+  throw badRequest('the export parameter, deprecated since v1.14, is no longer supported');
+}
 
 function checkVerb(reg: Registry, info: RequestInfo): void {
   if (info.name && !reg.rt.verbs.some((v) => OBJECT_VERBS.includes(v))) throw noRoute(true);

@@ -96,8 +96,13 @@ export class Registry {
     if (err.revision !== undefined) await this.deps.cacher.waitUntilFresh(err.revision, AbortSignal.timeout(10_000));
   }
 
-  async get(ctx: RequestContext, name: string): Promise<KeyValue> {
-    await this.fresh();
+  /**
+   * The object as it is now. No resourceVersion: once the cache caught up with the store (a consistent read); "0":
+   * whatever the cache holds; N: once the cache has seen N (upstream's cacher Get, which serves no older state).
+   */
+  async get(ctx: RequestContext, name: string, resourceVersion = ''): Promise<KeyValue> {
+    if (resourceVersion === '') await this.fresh();
+    else if (resourceVersion !== '0') await this.waitFor(parseResourceVersion(resourceVersion));
     const kv = this.deps.cacher.get(this.key(ctx.namespace, name));
     if (!kv) throw notFound(this.gr, name);
     return kv;
