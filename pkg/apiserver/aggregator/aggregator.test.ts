@@ -63,6 +63,18 @@ describe('aggregator pieces', () => {
     }
   });
 
+  it('takes a failing OpenAPI v3 index as a failure, so that the document read before is kept', async () => {
+    const server = createServer((_req, res) => { res.writeHead(503).end(); });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const agent = new Agent();
+    try {
+      await expect(fetchOpenApiV3(agent, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'metrics.k8s.io', 'v1beta1')).rejects.toThrow(/bad status .*: 503/);
+    } finally {
+      await agent.close();
+      server.close();
+    }
+  });
+
   it('registers each served CRD version once, as upstream names and ranks them', () => {
     const crd = (name: string, versions: [string, boolean][]) => ({
       metadata: { name }, spec: { group: 'things.example.com', versions: versions.map(([v, served]) => ({ name: v, served, storage: v === 'v1' })) },

@@ -37,7 +37,7 @@ async function getJson(agent: Agent, url: string): Promise<unknown> {
   const text = await res.body.text().catch(() => '');
   // As upstream: anything in the 200s or 300s passes the check.
   if (res.statusCode < 200 || res.statusCode >= 300) {
-    throw new Error(`failing or missing response from ${url}: bad status from ${url}: ${res.statusCode}`);
+    throw Object.assign(new Error(`failing or missing response from ${url}: bad status from ${url}: ${res.statusCode}`), { statusCode: res.statusCode });
   }
   try {
     return JSON.parse(text) as unknown;
@@ -45,6 +45,16 @@ async function getJson(agent: Agent, url: string): Promise<unknown> {
     return undefined;
   }
 }
+
+/**
+ * What the server does not serve (404) is undefined; any other failure is thrown, so that a document read before is
+ * kept through a passing outage rather than dropped from our index while clients still follow its links.
+ */
+const unlessNotFound = (p: Promise<unknown>): Promise<unknown> =>
+  p.catch((err: unknown) => {
+    if ((err as { statusCode?: number }).statusCode === 404) return undefined;
+    throw err;
+  });
 
 /** GET <base>/apis/<group>/<version>: the availability check, and the discovery document. */
 export const fetchDiscovery = (agent: Agent, base: string, group: string, version: string): Promise<unknown> =>
@@ -56,7 +66,7 @@ export const fetchDiscovery = (agent: Agent, base: string, group: string, versio
  * still read.
  */
 export async function fetchOpenApiV3(agent: Agent, base: string, group: string, version: string): Promise<unknown> {
-  const index = await getJson(agent, `${base}/openapi/v3`).catch(() => undefined) as { paths?: Record<string, { serverRelativeURL?: string }> } | undefined;
+  const index = await unlessNotFound(getJson(agent, `${base}/openapi/v3`)) as { paths?: Record<string, { serverRelativeURL?: string }> } | undefined;
   const url = index?.paths?.[`apis/${group}/${version}`]?.serverRelativeURL;
   return url?.startsWith('/') ? getJson(agent, base + url) : undefined;
 }
@@ -89,6 +99,6 @@ export function groupVersionFromDiscovery(group: string, version: string, doc: u
 
 /** The extension apiserver's OpenAPI v2 document, if it serves one (an object with paths or definitions). */
 export async function fetchOpenApiV2(agent: Agent, base: string): Promise<RemoteSwagger | undefined> {
-  const doc = await getJson(agent, `${base}/openapi/v2`).catch(() => undefined) as RemoteSwagger | undefined;
+  const doc = await unlessNotFound(getJson(agent, `${base}/openapi/v2`)) as RemoteSwagger | undefined;
   return doc && typeof doc === 'object' && (doc.paths || doc.definitions) ? doc : undefined;
 }
