@@ -141,3 +141,39 @@ describe('cronjob controller: lastSuccessfulTime', () => {
     expect(cj.status.active).toBeUndefined();
   });
 });
+
+describe('cronjob controller: Replace', () => {
+  it('deletes the running Job before starting the next, and says why when it cannot', async () => {
+    const { c, s } = h;
+    const cj0 = await c.cronJobs(NS).create({
+      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'repl' },
+      spec: { schedule: '* * * * *', concurrencyPolicy: 'Replace', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+    });
+    now = sinceCreation(cj0, 61_000);
+    await touch('repl', 1);
+    const [j1] = await eventually(() => jobsOf('repl'), (l) => l.length === 1, 'first job');
+    const first = j1!.metadata!.name!;
+    await eventually(() => c.cronJobs(NS).get('repl'), (x) => x.status?.active?.length === 1, 'first job active');
+    // a policy refusing to delete jobs: the next run cannot replace the first
+    const VAP = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies';
+    expect((await s.api('POST', VAP, { metadata: { name: 'keep-jobs' }, spec: {
+      matchConstraints: { resourceRules: [{ apiGroups: ['batch'], apiVersions: ['v1'], operations: ['DELETE'], resources: ['jobs'] }] },
+      validations: [{ expression: 'false', message: 'jobs stay' }],
+    } })).status).toBe(201);
+    expect((await s.api('POST', `${VAP.replace('policies', 'policybindings')}`, { metadata: { name: 'keep-jobs' }, spec: { policyName: 'keep-jobs', validationActions: ['Deny'] } })).status).toBe(201);
+    await eventually(() => s.api('DELETE', `/apis/batch/v1/namespaces/${NS}/jobs/${first}?dryRun=All`), (r) => r.status >= 400, 'the policy in force');
+    now += 60_000;
+    await touch('repl', 2);
+    const failed = (e: KubeObject): boolean => e.reason === 'FailedDelete' && e.involvedObject?.name === 'repl';
+    const events = await eventually(() => c.events(NS).list(), (l) => l.items.some(failed), 'FailedDelete');
+    expect(events.items.find(failed)).toMatchObject({ type: 'Warning', message: expect.stringMatching(/^Deleted job: .*jobs stay/) });
+    expect((await jobsOf('repl')).map((j) => j.metadata!.name)).toEqual([first]);
+    // allowed again: the first is deleted, the next made
+    expect((await s.api('DELETE', `${VAP.replace('policies', 'policybindings')}/keep-jobs`)).status).toBe(200);
+    await eventually(() => s.api('DELETE', `/apis/batch/v1/namespaces/${NS}/jobs/${first}?dryRun=All`), (r) => r.status === 200, 'the policy gone');
+    await touch('repl', 3);
+    const [next] = await eventually(() => jobsOf('repl'), (l) => l.length === 1 && l[0]!.metadata!.name !== first, 'the replacement');
+    expect((await c.cronJobs(NS).get('repl')).status.active.map((a: KubeObject) => a.name)).toEqual([next!.metadata!.name]);
+    expect((await c.events(NS).list()).items.some((e) => e.reason === 'SuccessfulDelete' && e.message === `Deleted job ${first}`)).toBe(true);
+  });
+});

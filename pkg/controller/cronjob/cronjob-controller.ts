@@ -164,7 +164,9 @@ export async function startCronJobController(ctx: ControllerContext): Promise<vo
           await ctx.client.jobs(ns).delete(a.name, { propagationPolicy: 'Background', preconditions: a.uid ? { uid: a.uid } : undefined });
           ctx.recorder.event(cj, 'Normal', 'SuccessfulDelete', `Deleted job ${a.name}`);
         } catch (err) {
-          if (!isNotFound(err)) throw err;
+          if (isNotFound(err)) continue;
+          ctx.recorder.event(cj, 'Warning', 'FailedDelete', `Deleted job: ${(err as Error).message}`);
+          throw err;
         }
       }
       active = [];
