@@ -3,7 +3,7 @@
 import { groupVersion as autoscalingV1 } from '../../../api/autoscaling/v1/index.js';
 import { definitions as metaDefinitions } from '../../../api/meta/v1/index.js';
 import type { KubeObject } from '../../../api/types.js';
-import { decodeEntries, encodeEntries, sameManager, type Entry } from '../../apimachinery/managedfields/entries.js';
+import { decodeEntries, encodeEntries, entryHas, sameManager, type Entry } from '../../apimachinery/managedfields/entries.js';
 import { difference, fieldPE, pathKey } from '../../apimachinery/managedfields/fieldpath.js';
 import { badRequest, invalid, namespaceMismatch } from '../../apimachinery/errors.js';
 import { labelSelectorAsSelector } from '../../apimachinery/labels.js';
@@ -101,6 +101,9 @@ export function scaleUpdate(reg: Registry, ctx: RequestContext, name: string, bo
     name,
     subresource: 'scale',
     managedFieldsSet: patchType === 'apply',
+    // upstream's Scale carries only the managers of the replicas (ScaleHandler.ToSubresource); with none, its field
+    // manager's skipNonApplied leaves the write unrecorded, so a later apply of the replicas conflicts with nobody
+    tracks: (current) => ownsReplicas(reg, current),
     build: (current) => {
       let next: KubeObject;
       let scale: KubeObject;
@@ -123,6 +126,12 @@ export function scaleUpdate(reg: Registry, ctx: RequestContext, name: string, bo
 /** The replicas' field in a Scale's managed fields, and in the scaled object's (its replicasPath). */
 const SCALE_REPLICAS = pathKey([fieldPE('spec'), fieldPE('replicas')]);
 const replicasKey = (reg: Registry): string => pathKey((reg.strategy.scale?.replicasPath ?? ['spec', 'replicas']).map(fieldPE));
+
+/** Whether some manager of the object owns its replicas: the Scale view has managed fields. */
+const ownsReplicas = (reg: Registry, obj: KubeObject): boolean => {
+  const key = replicasKey(reg);
+  return decodeEntries(obj.metadata?.managedFields, true).some((e) => entryHas(e, key));
+};
 
 /**
  * Server-side apply of a Scale, as upstream's ScaleHandler: the object's managers of its replicas become the

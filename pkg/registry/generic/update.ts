@@ -29,6 +29,11 @@ export interface UpdateRequest {
   /** Managed fields were already set by the builder (server-side apply). */
   managedFieldsSet?: boolean;
   /**
+   * Whether the field manager records this write, given the stored object (when left out, it does). A Scale's write
+   * is not recorded when nobody owns the replicas: upstream's Scale then has no managed fields to start from.
+   */
+  tracks?(current: KubeObject): boolean;
+  /**
    * What admission sees instead of the object, for subresources of another kind (scale: an autoscaling/v1 Scale);
    * `from` carries the view, as mutating admission left it, back into the object.
    */
@@ -209,7 +214,9 @@ function fromBuilt(reg: Registry, ctx: RequestContext, req: UpdateRequest, curre
     const validating = view ? reg.admission('validate', 'UPDATE', ctx, view.to(next), view.to(current), req.name, req.subresource)
       : admit ? reg.admission('validate', 'UPDATE', ctx, next, current, req.name, req.subresource) : undefined;
     return andThen(validating, () => {
-      if (!req.managedFieldsSet && !tracked && !req.internal) reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
+      if (!req.managedFieldsSet && !tracked && !req.internal && (req.tracks?.(current) ?? true)) {
+        reg.deps.fieldManager.update(current, next, ctx, req.subresource, reg.hasStatus);
+      }
       delete next.metadata!.resourceVersion;
       return unchangedByUpdate(current, next) ? current : next;
     });

@@ -1,0 +1,85 @@
+// Managed fields as upstream's field manager keeps them around the writes that are not applies, with the real
+// kubectl: a /scale write nobody owned the replicas before is not recorded (so a later apply of them conflicts with
+// nobody), as upstream's ScaleHandler and skipNonApplied have it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+import { cleanStdout as ok } from '../support/kubectl-run.js';
+
+let s: TestApiServer;
+beforeAll(async () => {
+  s = await startTestApiServer({ storageBackend: 'memory' });
+  await ok(s.kubectlWithInput(WIDGET_CRD, 'apply', '-f', '-'));
+  await ok(s.kubectl('wait', '--for', 'condition=established', '--timeout=20s', 'crd/widgets.ssa.example.com'));
+});
+afterAll(async () => { await s?.close(); });
+
+const WIDGET_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.ssa.example.com}
+spec:
+  group: ssa.example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}, scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer}
+              tags: {type: array, x-kubernetes-list-type: set, items: {type: string}}
+          status:
+            type: object
+            properties:
+              replicas: {type: integer}
+`;
+
+type Entry = { manager: string; operation: string; subresource?: string; fieldsV1: Record<string, unknown> };
+const managed = async (...what: string[]): Promise<Entry[]> =>
+  JSON.parse(await ok(s.kubectl('get', ...what, '-o', 'json', '--show-managed-fields'))).metadata.managedFields;
+const applyAs = (manager: string, manifest: string): ReturnType<TestApiServer['kubectl']> =>
+  s.kubectlWithInput(manifest, 'apply', '--server-side', `--field-manager=${manager}`, '-f', '-');
+
+const deployment = (name: string, replicas?: number): string => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}}
+spec:${replicas === undefined ? '' : `\n  replicas: ${replicas}`}
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      containers: [{name: c, image: nginx}]
+`;
+
+describe('/scale writes', () => {
+  it('are not recorded while nobody owns the replicas, so a later apply of them does not conflict', async () => {
+    await ok(applyAs('A', deployment('unowned')));
+    expect(await ok(s.kubectl('scale', 'deploy', 'unowned', '--replicas=3'))).toBe('deployment.apps/unowned scaled\n');
+    expect((await managed('deploy', 'unowned')).map((e) => e.manager)).toEqual(['A']);
+    const applied = await applyAs('A', deployment('unowned', 5));
+    expect(applied.stderr).toBe('');
+    expect(JSON.parse(await ok(s.kubectl('get', 'deploy', 'unowned', '-o', 'json'))).spec.replicas).toBe(5);
+  });
+
+  it('are recorded when someone owns the replicas, who loses them', async () => {
+    await ok(applyAs('A', deployment('owned', 2)));
+    await ok(s.kubectl('scale', 'deploy', 'owned', '--replicas=3'));
+    const entries = await managed('deploy', 'owned');
+    expect(entries.map((e) => [e.manager, e.operation, e.subresource])).toEqual([['A', 'Apply', undefined], ['kubectl', 'Update', 'scale']]);
+    expect(entries[1].fieldsV1).toEqual({ 'f:spec': { 'f:replicas': {} } });
+    expect((await applyAs('A', deployment('owned', 5))).stderr).toContain('conflict with "kubectl" with subresource "scale" using apps/v1: .spec.replicas');
+  });
+
+  it('of a custom resource are not recorded while nobody owns its replicas', async () => {
+    await ok(applyAs('A', 'apiVersion: ssa.example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {tags: [a]}\n'));
+    await ok(s.kubectl('scale', 'widget', 'w', '--replicas=3'));
+    expect((await managed('widget', 'w')).map((e) => e.manager)).toEqual(['A']);
+    expect((await applyAs('A', 'apiVersion: ssa.example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {tags: [a], replicas: 5}\n')).stderr).toBe('');
+  });
+});
