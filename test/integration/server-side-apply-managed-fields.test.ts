@@ -1,6 +1,6 @@
 // Managed fields as upstream's field manager keeps them around the writes that are not applies, with the real
 // kubectl: a /scale write nobody owned the replicas before is not recorded (so a later apply of them conflicts with
-// nobody), as upstream's ScaleHandler and skipNonApplied have it.
+// nobody), as upstream's ScaleHandler and skipNonApplied have it; an apply that creates drops a resourceVersion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { cleanStdout as ok } from '../support/kubectl-run.js';
@@ -81,5 +81,16 @@ describe('/scale writes', () => {
     await ok(s.kubectl('scale', 'widget', 'w', '--replicas=3'));
     expect((await managed('widget', 'w')).map((e) => e.manager)).toEqual(['A']);
     expect((await applyAs('A', 'apiVersion: ssa.example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {tags: [a], replicas: 5}\n')).stderr).toBe('');
+  });
+});
+
+describe('an apply that creates', () => {
+  it('drops a resourceVersion its configuration gives, as upstream\'s Store.Update; a POST still refuses one', async () => {
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'newrv', resourceVersion: '987654' }, data: { a: 'b' } };
+    const applied = await s.api('PATCH', '/api/v1/namespaces/default/configmaps/newrv?fieldManager=A', cm, { 'content-type': 'application/apply-patch+yaml' });
+    expect(applied.status).toBe(201);
+    expect(applied.body.metadata.resourceVersion).not.toBe('987654');
+    const posted = await s.api('POST', '/api/v1/namespaces/default/configmaps', { ...cm, metadata: { ...cm.metadata, name: 'postrv' } });
+    expect([posted.status, posted.body.message]).toEqual([400, 'resourceVersion should not be set on objects to be created']);
   });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../api/types.js';
 import type { StatusError } from '../../apimachinery/errors.js';
+import { create } from './create.js';
 import { patchBuilder } from './patch.js';
 import type { Registry } from './registry.js';
 import { testContext, withRegistries } from './testing.js';
@@ -50,6 +51,19 @@ describe('server-side apply', () => {
       // an existing object's name stands for one the configuration leaves out
       await apply(cms, 'e', configMap({ name: 'e' }));
       expect((await apply(cms, 'e', { apiVersion: 'v1', kind: 'ConfigMap', data: { a: 'c' } })).object.data).toEqual({ a: 'c' });
+    });
+  });
+
+  it('creates an object its configuration gives a resourceVersion, as upstream\'s Store.Update; a POST still refuses one', async () => {
+    await withRegistries(async (regs) => {
+      const cms = regs.get('', 'v1', 'configmaps')!;
+      const made = await apply(cms, 'rv', configMap({ name: 'rv', resourceVersion: '987654' }));
+      expect(made.created).toBe(true);
+      expect(made.object.metadata?.resourceVersion).not.toBe('987654');
+      // on an existing object it is a precondition (of an apply that changes something)
+      expect((await failure(cms, 'rv', configMap({ name: 'rv', resourceVersion: '987654' }, { a: 'c' })))[0]).toBe(409);
+      const posted = await create(cms, ctx, configMap({ name: 'posted', resourceVersion: '987654' })).then(() => undefined, (e: unknown) => e as StatusError);
+      expect([posted?.code, posted?.message]).toEqual([400, 'resourceVersion should not be set on objects to be created']);
     });
   });
 

@@ -137,7 +137,11 @@ function applyBuilder(reg: Registry, ctx: RequestContext, name: string, patch: u
       if (merged === current) return current; // a no-op apply: the stored object, already decoded
       try {
         // decoding prunes and defaults in place, and what the merge left untouched is the stored object's own
-        return decodeObject(reg.deps.decoder, cloneJson(merged), targetOf(reg.rt), ctx);
+        const next = decodeObject(reg.deps.decoder, cloneJson(merged), targetOf(reg.rt), ctx);
+        // an apply that creates is upstream's Store.Update, whose storage drops a resourceVersion (only Store.Create,
+        // a POST's, refuses one)
+        if (!current) delete next.metadata?.resourceVersion;
+        return next;
       } catch (e) {
         // the field manager's conversion of what it merged to the typed object: a plain error upstream (a 500), here a
         // 400 with its words, the applied configuration being what does not convert
