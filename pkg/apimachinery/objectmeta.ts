@@ -31,14 +31,19 @@ export const validateLabels = (labels: Record<string, string> | undefined, fldPa
   return causes;
 };
 
+/** Whether annotations exceed their total size limit: the bytes of every key and value (ValidateAnnotationsSize). */
+export const annotationsTooLarge = (annotations: Record<string, string> | undefined): boolean => {
+  let size = 0;
+  for (const [k, v] of Object.entries(annotations ?? {})) size += Buffer.byteLength(k) + Buffer.byteLength(v);
+  return size > TOTAL_ANNOTATION_SIZE_LIMIT;
+};
+
 export const validateAnnotations = (annotations: Record<string, string> | undefined, fldPath: string): StatusCause[] => {
   const causes: StatusCause[] = [];
-  let size = 0;
-  for (const [k, v] of Object.entries(annotations ?? {})) {
+  for (const k of Object.keys(annotations ?? {})) {
     for (const m of isQualifiedName(k.toLowerCase())) causes.push(invalidValue(fldPath, k, m));
-    size += Buffer.byteLength(k) + Buffer.byteLength(v);
   }
-  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) causes.push(tooLong(fldPath, TOTAL_ANNOTATION_SIZE_LIMIT));
+  if (annotationsTooLarge(annotations)) causes.push(tooLong(fldPath, TOTAL_ANNOTATION_SIZE_LIMIT));
   return causes;
 };
 

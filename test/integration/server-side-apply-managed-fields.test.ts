@@ -1,6 +1,7 @@
 // Managed fields as upstream's field manager keeps them around the writes that are not applies, with the real
 // kubectl: a /scale write nobody owned the replicas before is not recorded (so a later apply of them conflicts with
-// nobody), as upstream's ScaleHandler and skipNonApplied have it; an apply that creates drops a resourceVersion.
+// nobody), as upstream's ScaleHandler and skipNonApplied have it; an apply that creates drops a resourceVersion;
+// kubectl's last-applied annotation is dropped rather than grown past the annotations' size limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { cleanStdout as ok } from '../support/kubectl-run.js';
@@ -92,5 +93,16 @@ describe('an apply that creates', () => {
     expect(applied.body.metadata.resourceVersion).not.toBe('987654');
     const posted = await s.api('POST', '/api/v1/namespaces/default/configmaps', { ...cm, metadata: { ...cm.metadata, name: 'postrv' } });
     expect([posted.status, posted.body.message]).toEqual([400, 'resourceVersion should not be set on objects to be created']);
+  });
+});
+
+describe('kubectl apply --server-side after a client-side apply', () => {
+  it('drops the last-applied annotation it would grow past 256 KiB instead of failing validation', async () => {
+    const cm = (data: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { a: data } });
+    await ok(s.kubectlWithInput(cm('1'), 'apply', '-f', '-'));
+    expect(await ok(s.kubectlWithInput(cm('x'.repeat(300 * 1024)), 'apply', '--server-side', '-f', '-'))).toBe('configmap/big serverside-applied\n');
+    const live = JSON.parse(await ok(s.kubectl('get', 'cm', 'big', '-o', 'json')));
+    expect(live.data.a).toHaveLength(300 * 1024);
+    expect(live.metadata.annotations).toBeUndefined();
   });
 });

@@ -58,6 +58,18 @@ describe('moving from client-side to server-side apply', () => {
   });
 });
 
+describe('the synced annotation', () => {
+  it('is dropped when it would take the annotations past 256 KiB, as upstream\'s SetLastApplied', () => {
+    const live = clientSideApplied(config(1));
+    const big = { ...config(1), metadata: { name: 'web', annotations: { big: 'x'.repeat(140 * 1024) } } };
+    const out = apply(live, big, 'kubectl', opts());
+    expect(Object.keys(out.metadata!.annotations!)).toEqual(['big']);
+    // one that fits is kept
+    const small = apply(live, { ...big, metadata: { name: 'web', annotations: { big: 'x'.repeat(100 * 1024) } } }, 'kubectl', opts());
+    expect(JSON.parse(small.metadata!.annotations![LAST_APPLIED_ANNOTATION]).metadata.annotations.big).toHaveLength(100 * 1024);
+  });
+});
+
 describe('goJsonEncode', () => {
   it('sorts keys, escapes as Go\'s encoder does and ends with a newline', () => {
     expect(goJsonEncode({ b: '<a href="x">&\u2028\u2029', a: [1, { d: null, c: true }] }))

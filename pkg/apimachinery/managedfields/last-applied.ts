@@ -10,6 +10,7 @@
 import type { Schema } from '../../../api/schema.js';
 import type { KubeObject } from '../../../api/types.js';
 import { cloneJson } from '../json-clone.js';
+import { annotationsTooLarge } from '../objectmeta.js';
 import type { SchemaLookup } from '../schema-lookup.js';
 import { compareObjects } from './compare.js';
 import { difference, type FieldSet } from './fieldpath.js';
@@ -31,12 +32,17 @@ export const goJsonEncode = (v: unknown): string => {
   return `${text.replace(GO_ESCAPED, goEscape)}\n`;
 };
 
-/** A kubectl apply rewrites an annotation the result has (non-empty) with the applied configuration, less the annotation. */
+/**
+ * A kubectl apply rewrites an annotation the result has (non-empty) with the applied configuration, less the annotation;
+ * one that would take the annotations past their size limit is dropped instead (upstream's SetLastApplied), so moving a
+ * large object to server-side apply does not fail its validation.
+ */
 export const syncLastApplied = (merged: KubeObject, applied: KubeObject, manager: string): KubeObject => {
   if (manager !== KUBECTL_MANAGER || !merged.metadata?.annotations?.[LAST_APPLIED_ANNOTATION]) return merged;
   const copy = cloneJson(applied);
   if (copy.metadata?.annotations) delete copy.metadata.annotations[LAST_APPLIED_ANNOTATION];
-  const annotations = { ...merged.metadata.annotations, [LAST_APPLIED_ANNOTATION]: goJsonEncode(copy) };
+  const annotations: Record<string, string> = { ...merged.metadata.annotations, [LAST_APPLIED_ANNOTATION]: goJsonEncode(copy) };
+  if (annotationsTooLarge(annotations)) delete annotations[LAST_APPLIED_ANNOTATION];
   return { ...merged, metadata: { ...merged.metadata, annotations } };
 };
 
