@@ -1,7 +1,8 @@
-// Managed fields as upstream's field manager keeps them around the writes that are not applies, with the real
-// kubectl: a /scale write nobody owned the replicas before is not recorded (so a later apply of them conflicts with
-// nobody), as upstream's ScaleHandler and skipNonApplied have it; an apply that creates drops a resourceVersion;
-// kubectl's last-applied annotation is dropped rather than grown past the annotations' size limit.
+// Managed fields as upstream's field manager keeps them, with a real apiserver and the real kubectl: a /scale write
+// nobody owned the replicas before is not recorded (ScaleHandler and skipNonApplied), so a later apply of them
+// conflicts with nobody; an apply that creates drops a resourceVersion; kubectl's last-applied annotation is dropped
+// rather than grown past the annotations' size limit; managedFields sent on an update that do not decode are ignored
+// for the live ones, and of a manager sent twice the last entry counts (decodeLiveOrNew).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { cleanStdout as ok } from '../support/kubectl-run.js';
@@ -104,5 +105,30 @@ describe('kubectl apply --server-side after a client-side apply', () => {
     const live = JSON.parse(await ok(s.kubectl('get', 'cm', 'big', '-o', 'json')));
     expect(live.data.a).toHaveLength(300 * 1024);
     expect(live.metadata.annotations).toBeUndefined();
+  });
+});
+
+describe('managedFields sent on an update', () => {
+  const CMS = '/api/v1/namespaces/default/configmaps';
+  const sentEntry = { manager: 'edited', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } };
+  const put = async (name: string, managedFields: unknown[], data: Record<string, string>) => {
+    const live = (await s.api('GET', `${CMS}/${name}`)).body;
+    return s.api('PUT', `${CMS}/${name}?fieldManager=putter`, { ...live, metadata: { ...live.metadata, managedFields }, data });
+  };
+
+  it('are ignored, the live ones kept, when one of them does not decode', async () => {
+    expect((await s.api('POST', `${CMS}?fieldManager=creator`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'inv' }, data: { a: '1' } })).status).toBe(201);
+    for (const bad of [{ operation: 'Bogus' }, { apiVersion: '' }, { fieldsType: undefined }, { fieldsV1: { 'f:data': { 'k:1': {} } } }]) {
+      const r = await put('inv', [sentEntry, { ...sentEntry, manager: 'bad', ...bad }], { a: String(Math.random()) });
+      expect(r.status).toBe(200);
+      expect(r.body.metadata.managedFields.map((e: { manager: string }) => e.manager)).toEqual(['creator', 'putter']);
+    }
+  });
+
+  it('keep the last entry of a manager sent twice', async () => {
+    expect((await s.api('POST', `${CMS}?fieldManager=creator`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dup' }, data: { a: '1', b: '2' } })).status).toBe(201);
+    const r = await put('dup', [sentEntry, { ...sentEntry, fieldsV1: { 'f:data': { 'f:b': {} } } }], { a: '1', b: '2' });
+    expect(r.body.metadata.managedFields.map((e: { manager: string; fieldsV1: unknown }) => [e.manager, e.fieldsV1]))
+      .toEqual([['edited', { 'f:data': { 'f:b': {} } }]]);
   });
 });

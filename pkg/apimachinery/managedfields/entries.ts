@@ -3,6 +3,7 @@
 //
 //   defaultManager(userAgent: string): string        // "kubectl/v1.32.0 (linux/amd64)" -> "kubectl"
 //   Entry, decodeEntries(list, stored?), encodeEntries(entries): ManagedFieldsEntry[] | undefined
+//   decodeSentEntries(list): Entry[] | undefined  // a client's list; undefined when an entry does not decode
 //   entryHas(entry, pathKey): boolean               // without decoding a stored entry
 //   sameManager(a, b): boolean                       // manager + operation (+ apiVersion for Update) + subresource
 //   conflictError(conflicts): StatusError            // 409 as upstream's NewApplyConflict words it
@@ -10,7 +11,7 @@
 //   IGNORED_PATHS, ignoredWith(extra)                // metadata fields nobody owns (plus a write's own)
 import type { ManagedFieldsEntry } from '../../../api/types.js';
 import { StatusError } from '../errors.js';
-import { decodeFieldsV1, encodeFieldsV1, fieldPE, firstElementJson, pathOf, pathString, subtreesMatcher, union, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
+import { decodeFieldsV1, encodeFieldsV1, fieldPE, parseFieldsV1, firstElementJson, pathOf, pathString, subtreesMatcher, union, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
 
 export const defaultManager = (userAgent: string): string => userAgent.split('/')[0];
 
@@ -81,6 +82,25 @@ export const decodeEntries = (list: ManagedFieldsEntry[] | undefined, stored = f
     verbatim.set(entry, fields);
     return entry;
   });
+
+/**
+ * The managed fields a client sent, read as upstream's DecodeManagedFields: undefined when any entry does not decode (an
+ * operation other than Apply or Update, no apiVersion, a fieldsType other than FieldsV1, fields that are no field set),
+ * so the live ones stand; of entries of the same manager the last counts.
+ */
+export const decodeSentEntries = (list: ManagedFieldsEntry[]): Entry[] | undefined => {
+  const out: Entry[] = [];
+  for (const e of list) {
+    if (typeof e !== 'object' || e === null || (e.operation !== 'Apply' && e.operation !== 'Update') || !e.apiVersion || e.fieldsType !== 'FieldsV1') return undefined;
+    const set = parseFieldsV1(e.fieldsV1);
+    if (!set) return undefined;
+    const entry: Entry = { manager: e.manager ?? '', operation: e.operation, apiVersion: e.apiVersion, time: e.time, subresource: e.subresource || undefined, set };
+    const at = out.findIndex((x) => sameManager(x, entry));
+    if (at === -1) out.push(entry);
+    else out[at] = entry;
+  }
+  return out;
+};
 
 const isFields = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 

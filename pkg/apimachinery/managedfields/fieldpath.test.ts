@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEntries, entryHas } from './entries.js';
-import { decodeFieldsV1, encodeFieldsV1, FieldTrie, fieldPE, hasDescendant, keyPE, pathKey, pathString, valuePE } from './fieldpath.js';
+import { decodeFieldsV1, encodeFieldsV1, FieldTrie, fieldPE, hasDescendant, keyPE, parseFieldsV1, pathKey, pathString, valuePE } from './fieldpath.js';
 
 describe('FieldsV1', () => {
   const fields = {
@@ -25,6 +25,14 @@ describe('FieldsV1', () => {
     expect(pathString([fieldPE('spec'), fieldPE('replicas')])).toBe('.spec.replicas');
     expect(pathString([fieldPE('spec'), fieldPE('ports'), keyPE({ port: 80, protocol: 'TCP' })])).toBe('.spec.ports[port=80,protocol="TCP"]');
     expect(pathString([fieldPE('metadata'), fieldPE('finalizers'), valuePE('a/b')])).toBe('.metadata.finalizers[="a/b"]');
+  });
+
+  it('reads a client\'s FieldsV1 as structured-merge-diff does: null nodes are members, key fields sorted, unknown types dropped', () => {
+    expect([...parseFieldsV1({ 'f:a': null, 'f:b': { '.': {}, 'k:{"y":1,"x":2}': {} }, 'z:later': { 'f:c': {} } })!]).toEqual([
+      pathKey(['f:a']), pathKey(['f:b']), pathKey(['f:b', 'k:{"x":2,"y":1}']),
+    ]);
+    for (const bad of [{ 'f:a': 1 }, { 'f:a': [] }, { f: {} }, { 'fa': {} }, { 'i:1.5': {} }, { 'k:"x"': {} }, { 'v:nope': {} }]) expect(parseFieldsV1(bad)).toBeUndefined();
+    expect(parseFieldsV1(undefined)?.size).toBe(0);
   });
 
   it('finds descendants', () => {

@@ -6,6 +6,7 @@
 //   fieldPE(name), keyPE(keys), valuePE(v), indexPE(i): string
 //   FieldSet (a Set of encoded paths): pathKey(path), pathOf(key), union, difference, intersect, hasDescendant
 //   decodeFieldsV1(fields): FieldSet     encodeFieldsV1(set): Record<string, unknown>
+//   parseFieldsV1(fields): FieldSet | undefined   // a client's FieldsV1, undefined when it is no field set
 //   pathString(path): string            // ".spec.containers[name=\"c\"].image", as conflict messages print it
 
 import { stringEnd } from '../json-text.js';
@@ -110,6 +111,62 @@ export const decodeFieldsV1 = (fields: Obj | undefined): FieldSet => {
     }
   };
   walk(fields ?? {}, []);
+  return out;
+};
+
+/** A JSON text's value, or undefined when it is not JSON. */
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * A path element as structured-merge-diff reads one from FieldsV1: null when it is malformed (shorter than two
+ * characters, no colon, a value or key that is no JSON, an index no integer), '' when its type is unknown (skipped with
+ * its subtree, as a later version's); key fields come back sorted.
+ */
+const readPE = (k: string): string | null => {
+  if (k.length < 2 || k[1] !== ':') return null;
+  const body = k.slice(2);
+  switch (k[0]) {
+    case 'f': return k;
+    case 'i': return /^[+-]?\d+$/.test(body) ? k : null;
+    case 'v': return parseJson(body) === undefined ? null : k;
+    case 'k': {
+      const keys = parseJson(body);
+      return keys && typeof keys === 'object' && !Array.isArray(keys) ? keyPE(keys as Obj) : null;
+    }
+    default: return '';
+  }
+};
+
+/**
+ * FieldsV1 a client sent, checked as upstream's FieldsToSet reads it: undefined when it is no field set (a node that is
+ * neither an object nor null, a malformed path element); elements of unknown types are dropped.
+ */
+export const parseFieldsV1 = (fields: unknown): FieldSet | undefined => {
+  const out: FieldSet = new Set();
+  const walk = (node: unknown, path: Path): boolean => {
+    if (node === null) { out.add(pathKey(path)); return true; }
+    if (typeof node !== 'object' || Array.isArray(node)) return false;
+    let children = false;
+    for (const [k, v] of Object.entries(node as Obj)) {
+      if (k === '.') { out.add(pathKey(path)); continue; }
+      const pe = readPE(k);
+      if (pe === null) return false;
+      if (pe === '') continue;
+      children = true;
+      if (!walk(v, [...path, pe])) return false;
+    }
+    // a node without (known) children is a member itself
+    if (!children) out.add(pathKey(path));
+    return true;
+  };
+  if (!walk(fields ?? {}, [])) return undefined;
+  out.delete(pathKey([]));
   return out;
 };
 

@@ -82,6 +82,31 @@ describe('updateManagedFields', () => {
     expect(out.metadata?.managedFields?.map((e) => e.manager)).toEqual(['client', 'kubectl-create']);
   });
 
+  it('keeps the live entries when an entry sent does not decode, as upstream\'s decodeLiveOrNew', () => {
+    const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts());
+    const valid = { manager: 'mine', operation: 'Update', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:paused': {} } } };
+    for (const bad of [
+      { operation: 'Bogus' }, { apiVersion: '' }, { fieldsType: undefined }, { fieldsType: 'FieldsV2' },
+      { fieldsV1: { 'f:spec': 'x' } }, { fieldsV1: { ab: {} } }, { fieldsV1: { 'k:[1]': {} } }, { fieldsV1: { 'i:x': {} } }, { fieldsV1: { 'v:{': {} } },
+    ]) {
+      const sent = [valid, { ...valid, manager: 'other', ...bad }];
+      const out = updateManagedFields(created, { ...created, metadata: { ...created.metadata, managedFields: sent as never }, spec: { ...created.spec, replicas: 2 } }, 'client', opts());
+      expect(out.metadata?.managedFields?.map((e) => e.manager)).toEqual(['client', 'kubectl-create']);
+    }
+    // a path element of an unknown type is left out, with what lies under it
+    const unknown = { ...valid, fieldsV1: { 'f:spec': { 'f:paused': {}, 'x:new': { 'f:y': {} } } } };
+    const out = updateManagedFields(created, { ...created, metadata: { ...created.metadata, managedFields: [unknown] as never } }, 'client', opts());
+    expect(out.metadata?.managedFields).toEqual([{ ...valid, fieldsV1: { 'f:spec': { 'f:paused': {} } } }]);
+  });
+
+  it('takes the last of entries sent for the same manager', () => {
+    const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts());
+    const entry = (fields: Record<string, unknown>, time: string) => ({ manager: 'm', operation: 'Update', apiVersion: 'apps/v1', time, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': fields } });
+    const sent = [entry({ 'f:replicas': {} }, T1), entry({ 'f:paused': {} }, T2)];
+    const out = updateManagedFields(created, { ...created, metadata: { ...created.metadata, managedFields: sent as never } }, 'client', opts());
+    expect(out.metadata?.managedFields).toEqual([sent[1]]);
+  });
+
   it('owns a null as the leaf it is: Go writes some zero values as null (lastProbeTime, a template\'s creationTimestamp)', () => {
     const withNull = (policy: string | null): KubeObject => {
       const d = deploy();

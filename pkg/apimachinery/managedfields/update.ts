@@ -10,7 +10,7 @@ import type { Schema } from '../../../api/schema.js';
 import type { KubeObject, ManagedFieldsEntry } from '../../../api/types.js';
 import { resolveSchema, type SchemaLookup } from '../schema-lookup.js';
 import { compareObjects, createdPaths, withoutManagedFields, type Comparison } from './compare.js';
-import { capUpdateManagers, decodeEntries, encodeEntries, entryHas, ignoredWith, sameManager, type Entry } from './entries.js';
+import { capUpdateManagers, decodeEntries, decodeSentEntries, encodeEntries, entryHas, ignoredWith, sameManager, type Entry } from './entries.js';
 import { difference, fieldPE, union, type Path } from './fieldpath.js';
 import { createdFieldsV1, isObj } from './walk.js';
 import { zeroObjectOf, type ZeroStruct } from './zero-object.js';
@@ -37,7 +37,7 @@ const isReset = (list: ManagedFieldsEntry[] | null | undefined): boolean =>
 
 /**
  * Which entries an update starts from: the request's own (clients may edit managedFields), unless it
- * sent none, or writes a subresource; then the live object's.
+ * sent none or ones that do not decode, or writes a subresource; then the live object's (upstream's decodeLiveOrNew).
  */
 const startingEntries = (old: KubeObject | undefined, next: KubeObject, subresource?: string): Entry[] => {
   const stored = old?.metadata?.managedFields;
@@ -47,8 +47,8 @@ const startingEntries = (old: KubeObject | undefined, next: KubeObject, subresou
   if (isReset(sent)) return [];
   // clients mostly send back the entries they read
   if (!Array.isArray(sent) || isDeepStrictEqual(sent, stored)) return live;
-  const decoded = decodeEntries(sent);
-  return decoded.length > 0 ? decoded : live;
+  const decoded = decodeSentEntries(sent);
+  return decoded?.length ? decoded : live;
 };
 
 /** A create nobody tracked before: the writer owns every path it wrote, written straight into FieldsV1. */
