@@ -2,7 +2,8 @@
 // nobody owned the replicas before is not recorded (ScaleHandler and skipNonApplied), so a later apply of them
 // conflicts with nobody; an apply that creates drops a resourceVersion; kubectl's last-applied annotation is dropped
 // rather than grown past the annotations' size limit; managedFields sent on an update that do not decode are ignored
-// for the live ones, and of a manager sent twice the last entry counts (decodeLiveOrNew).
+// for the live ones, and of a manager sent twice the last entry counts (decodeLiveOrNew); a custom resource's applied
+// map-list item without a key field (nor its default) is refused, as structured-merge-diff cannot key it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { cleanStdout as ok } from '../support/kubectl-run.js';
@@ -36,6 +37,17 @@ spec:
             properties:
               replicas: {type: integer}
               tags: {type: array, x-kubernetes-list-type: set, items: {type: string}}
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name, proto]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+                    proto: {type: string, default: TCP}
+                    value: {type: string}
           status:
             type: object
             properties:
@@ -130,5 +142,19 @@ describe('managedFields sent on an update', () => {
     const r = await put('dup', [sentEntry, { ...sentEntry, fieldsV1: { 'f:data': { 'f:b': {} } } }], { a: '1', b: '2' });
     expect(r.body.metadata.managedFields.map((e: { manager: string; fieldsV1: unknown }) => [e.manager, e.fieldsV1]))
       .toEqual([['edited', { 'f:data': { 'f:b': {} } }]]);
+  });
+});
+
+describe('an applied map-list item without a key field', () => {
+  it('is refused when the field has no default, as structured-merge-diff cannot key it', async () => {
+    const widget = (ports: unknown[]): unknown => ({ apiVersion: 'ssa.example.com/v1', kind: 'Widget', metadata: { name: 'keys' }, spec: { ports } });
+    const apply = (body: unknown) => s.api('PATCH', '/apis/ssa.example.com/v1/namespaces/default/widgets/keys?fieldManager=A', body, { 'content-type': 'application/apply-patch+yaml' });
+    const refused = await apply(widget([{ name: 'a' }, { value: 'x' }, { value: 'y' }]));
+    expect([refused.status, refused.body.message]).toEqual([400, 'failed to create typed patch object (/keys; ssa.example.com/v1, Kind=Widget): '
+      + '.spec.ports: element 1: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)']);
+    // a key field with a default may be left out
+    const applied = await apply(widget([{ name: 'a' }]));
+    expect(applied.status).toBe(201);
+    expect(applied.body.metadata.managedFields[0].fieldsV1['f:spec']['f:ports']).toEqual({ 'k:{"name":"a","proto":"TCP"}': { '.': {}, 'f:name': {} } });
   });
 });

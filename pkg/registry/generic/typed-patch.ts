@@ -1,5 +1,6 @@
 // An applied configuration as structured-merge-diff types it (upstream: the field manager's ObjectToTyped of the
-// patch object): a value of the wrong JSON type for its schema fails the apply, worded as that library words it.
+// patch object): a value of the wrong JSON type for its schema, or a custom resource's map-list item without a key
+// field, fails the apply, worded as that library words it.
 import type { KubeObject } from '../../../api/types.js';
 import { propertyOf, refTo, type Schema } from '../../../api/schema.js';
 import { badRequest, StatusError } from '../../apimachinery/errors.js';
@@ -16,10 +17,14 @@ export function checkTypedPatch(reg: Registry, applied: KubeObject, config: Kube
   const { index } = reg.deps.decoder;
   const duplicates: string[] = [];
   const unknown = pruneUnknown(index, config, refTo(reg.rt.definition), '', 'fieldpath', false, duplicates);
-  const types: string[] = [];
-  typeErrors(index, applied, refTo(reg.rt.definition), '', types);
-  if (unknown.length || duplicates.length || types.length) {
-    throw typedPatchError(applied, reg.rt.group, reg.rt.kind, [...unknown.map((p) => `${p}: field not declared in schema`), ...duplicates, ...types]);
+  // a CRD's schema has every default upstream's type converter knows; the built-in schemas here leave out the zero
+  // values upstream's generated OpenAPI gives key fields as defaults (a container's name: ""), so their keys stay unchecked
+  const walk: TypeWalk = { index, out: [], keyed: reg.deps.decoder.decode !== undefined, unkeyed: new Set() };
+  typeErrors(walk, applied, refTo(reg.rt.definition), '');
+  // the library checks no further items of a list it could not key, so finds no repeated ones there either
+  const repeated = walk.unkeyed.size ? duplicates.filter((d) => ![...walk.unkeyed].some((p) => d.startsWith(`${p}: duplicate entries`))) : duplicates;
+  if (unknown.length || repeated.length || walk.out.length) {
+    throw typedPatchError(applied, reg.rt.group, reg.rt.kind, [...unknown.map((p) => `${p}: field not declared in schema`), ...repeated, ...walk.out]);
   }
 }
 
@@ -43,11 +48,23 @@ export function appliedObjectName(applied: KubeObject, group: string, kind: stri
   return `${text(meta.namespace)}/${text(meta.name)}; ${group}/${version ?? ''}, Kind=${kind}`;
 }
 
+interface TypeWalk {
+  index: SchemaIndex;
+  /** The errors, in document order. */
+  out: string[];
+  /** A map list's item must give its key fields or have their defaults. */
+  keyed: boolean;
+  /** The paths of the lists with an item that could not be keyed. */
+  unkeyed: Set<string>;
+}
+
 /**
  * structured-merge-diff's check of scalars, maps and lists, in document order. Schemas without a single type
- * (quantities, int-or-string) take any value there, as the library's untyped atoms do; nulls are always right.
+ * (quantities, int-or-string) take any value there, as the library's untyped atoms do; nulls are always right. An item
+ * that cannot be keyed ends its list's check: the library has no path element to go below.
  */
-function typeErrors(index: SchemaIndex, value: unknown, schema: Schema, path: string, out: string[]): void {
+function typeErrors(walk: TypeWalk, value: unknown, schema: Schema, path: string): void {
+  const { index, out } = walk;
   const { schema: s } = index.resolve(schema);
   if (value === null || value === undefined || s['x-kubernetes-int-or-string']) return;
   const at = (message: string): void => void out.push(path ? `${path}: ${message}` : message);
@@ -64,15 +81,31 @@ function typeErrors(index: SchemaIndex, value: unknown, schema: Schema, path: st
       return;
     case 'array':
       if (!Array.isArray(value)) return at(`expected list, got &{${goValue(value)}}`);
-      if (s.items) value.forEach((item, i) => typeErrors(index, item, s.items!, `${path}${elementPath(index, s, item, i)}`, out));
+      if (!s.items) return;
+      for (let i = 0; i < value.length; i++) {
+        const omitted = walk.keyed ? omittedKey(index, s, value[i]) : undefined;
+        if (omitted) {
+          walk.unkeyed.add(path);
+          return at(`element ${i}: associative list with keys has an element that omits key field ${JSON.stringify(omitted)} (and doesn't have default value)`);
+        }
+        typeErrors(walk, value[i], s.items, `${path}${elementPath(index, s, value[i], i)}`);
+      }
       return;
     case 'object':
       if (!isPlainObject(value)) return at(`expected map, got &{${goValue(value)}}`);
       for (const [key, v] of Object.entries(value)) {
         const child = propertyOf(s, key) ?? (isPlainObject(s.additionalProperties) ? s.additionalProperties : undefined);
-        if (child) typeErrors(index, v, child, `${path}.${key}`, out);
+        if (child) typeErrors(walk, v, child, `${path}.${key}`);
       }
   }
+}
+
+/** The first key field a map list's item leaves out without a default: the library cannot make its path element. */
+function omittedKey(index: SchemaIndex, s: Schema, item: unknown): string | undefined {
+  const keys = s['x-kubernetes-list-map-keys'];
+  if (s['x-kubernetes-list-type'] !== 'map' || !Array.isArray(keys) || !isPlainObject(item)) return undefined;
+  const props = s.items ? index.resolve(s.items).schema.properties : undefined;
+  return (keys as string[]).find((k) => item[k] === undefined && props?.[k]?.default === undefined);
 }
 
 /** Go's %#v of the library's value holding `v` (decoded from JSON: float64s, strings, bools, maps, slices). */
