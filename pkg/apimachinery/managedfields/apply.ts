@@ -15,6 +15,7 @@ import { conflictError, decodeEntries, encodeEntries, sameManager, stripIgnored,
 import { difference, intersect, pathOf, union } from './fieldpath.js';
 import { KUBECTL_MANAGER, LAST_APPLIED_ANNOTATION, syncLastApplied, takeoverAllowed } from './last-applied.js';
 import { mergeApplied, removeFields } from './merge.js';
+import { reconcileEntries } from './reconcile.js';
 import type { UpdateOptions } from './update.js';
 import { fieldSetOf } from './walk.js';
 import { zeroObjectOf } from './zero-object.js';
@@ -39,7 +40,9 @@ export const apply = (live: KubeObject | undefined, applied: KubeObject, manager
   const schema = resolveSchema(lookup(opts.rootDefinition), lookup);
   const current = withoutManagedFields(live);
 
-  let entries = decodeEntries(live?.metadata?.managedFields);
+  // ownership recorded under an earlier schema first follows the one in force (structured-merge-diff's reconcile)
+  const stored = decodeEntries(live?.metadata?.managedFields);
+  let entries = reconcileEntries(stored, schema, lookup);
   // upstream's skipNonApplied records an untracked object as an update of the kind's zero object
   if (current && entries.length === 0) {
     entries = [{ manager: BEFORE_FIRST_APPLY, operation: 'Update', apiVersion: opts.apiVersion, time: opts.now, set: createdPaths(current, schema, lookup, zeroObjectOf(opts.rootDefinition, lookup), opts.ignore) }];
@@ -70,7 +73,7 @@ export const apply = (live: KubeObject | undefined, applied: KubeObject, manager
   // the annotation follows the apply without being part of it: it neither conflicts nor changes owners
   const synced = syncLastApplied(merged, applied, manager);
   const lastAppliedKept = synced.metadata?.annotations?.[LAST_APPLIED_ANNOTATION] === live?.metadata?.annotations?.[LAST_APPLIED_ANNOTATION];
-  if (live && changed.size === 0 && removed.size === 0 && lastAppliedKept && entriesKey(result) === entriesKey(entries)) return live;
+  if (live && changed.size === 0 && removed.size === 0 && lastAppliedKept && entriesKey(result) === entriesKey(stored)) return live;
   const metadata = { ...synced.metadata };
   const encoded = encodeEntries(result);
   if (encoded) metadata.managedFields = encoded;

@@ -102,6 +102,9 @@ export const decodeSentEntries = (list: ManagedFieldsEntry[]): Entry[] | undefin
   return out;
 };
 
+/** The FieldsV1 a stored entry still holds as it was read (undefined once its set changed): walked without decoding. */
+export const entryFields = (e: Entry): Obj | undefined => verbatim.get(e);
+
 const isFields = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether `e` owns the path with key `key`, read from its FieldsV1 while it is verbatim (no decoding). */

@@ -12,6 +12,7 @@ import { resolveSchema, type SchemaLookup } from '../schema-lookup.js';
 import { compareObjects, createdPaths, withoutManagedFields, type Comparison } from './compare.js';
 import { capUpdateManagers, decodeEntries, decodeSentEntries, encodeEntries, entryHas, ignoredWith, sameManager, type Entry } from './entries.js';
 import { difference, fieldPE, union, type Path } from './fieldpath.js';
+import { reconcileEntries } from './reconcile.js';
 import { createdFieldsV1, isObj } from './walk.js';
 import { zeroObjectOf, type ZeroStruct } from './zero-object.js';
 
@@ -96,10 +97,11 @@ const tracked = (entries: Entry[], { changed, removed }: Comparison, next: KubeO
 };
 
 export const updateManagedFields = (old: KubeObject | undefined, next: KubeObject, manager: string, opts: UpdateOptions): KubeObject => {
-  const entries = startingEntries(old, next, opts.subresource);
+  const started = startingEntries(old, next, opts.subresource);
   // An existing object nobody tracks stays untracked until someone applies (upstream's skipNonApplied).
-  if (old && entries.length === 0) return withoutManagedFields(next)!;
+  if (old && started.length === 0) return withoutManagedFields(next)!;
   const schema = resolveSchema(opts.lookup(opts.rootDefinition), opts.lookup);
+  const entries = reconcileEntries(started, schema, opts.lookup);
   if (old) return tracked(entries, compareObjects(old, next, schema, opts.lookup, opts.ignore), next, manager, opts);
   // a create: compared with the kind's zero object, as upstream's create handler has the field manager do
   const zero = zeroObjectOf(opts.rootDefinition, opts.lookup);
