@@ -3,7 +3,8 @@
 // conflicts with nobody; an apply that creates drops a resourceVersion; kubectl's last-applied annotation is dropped
 // rather than grown past the annotations' size limit; managedFields sent on an update that do not decode are ignored
 // for the live ones, and of a manager sent twice the last entry counts (decodeLiveOrNew); a custom resource's applied
-// map-list item without a key field (nor its default) is refused, as structured-merge-diff cannot key it.
+// map-list item without a key field (nor its default) is refused, as structured-merge-diff cannot key it; entries of
+// a version the server has no schema of are dropped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
 import { cleanStdout as ok } from '../support/kubectl-run.js';
@@ -142,6 +143,18 @@ describe('managedFields sent on an update', () => {
     const r = await put('dup', [sentEntry, { ...sentEntry, fieldsV1: { 'f:data': { 'f:b': {} } } }], { a: '1', b: '2' });
     expect(r.body.metadata.managedFields.map((e: { manager: string; fieldsV1: unknown }) => [e.manager, e.fieldsV1]))
       .toEqual([['edited', { 'f:data': { 'f:b': {} } }]]);
+  });
+});
+
+describe('entries of a version the server has no schema of', () => {
+  it('are dropped at the next write, so their stale ownership conflicts with nobody', async () => {
+    const CMS = '/api/v1/namespaces/default/configmaps';
+    expect((await s.api('POST', `${CMS}?fieldManager=creator`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'obsolete' }, data: { a: '1' } })).status).toBe(201);
+    const live = (await s.api('GET', `${CMS}/obsolete`)).body;
+    const old = { manager: 'old', operation: 'Update', apiVersion: 'v0', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } };
+    const r = await s.api('PUT', `${CMS}/obsolete?fieldManager=putter`, { ...live, metadata: { ...live.metadata, managedFields: [...live.metadata.managedFields, old] }, data: { a: '1', b: '2' } });
+    expect(r.status).toBe(200);
+    expect(r.body.metadata.managedFields.map((e: { manager: string }) => e.manager)).toEqual(['creator', 'putter']);
   });
 });
 

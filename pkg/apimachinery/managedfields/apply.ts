@@ -16,7 +16,7 @@ import { difference, intersect, pathOf, union } from './fieldpath.js';
 import { KUBECTL_MANAGER, LAST_APPLIED_ANNOTATION, syncLastApplied, takeoverAllowed } from './last-applied.js';
 import { mergeApplied, removeFields } from './merge.js';
 import { reconcileEntries } from './reconcile.js';
-import type { UpdateOptions } from './update.js';
+import { ofKnownVersions, type UpdateOptions } from './update.js';
 import { fieldSetOf } from './walk.js';
 import { zeroObjectOf } from './zero-object.js';
 
@@ -42,7 +42,7 @@ export const apply = (live: KubeObject | undefined, applied: KubeObject, manager
 
   // ownership recorded under an earlier schema first follows the one in force (structured-merge-diff's reconcile)
   const stored = decodeEntries(live?.metadata?.managedFields);
-  let entries = reconcileEntries(stored, schema, lookup);
+  let entries = reconcileEntries(ofKnownVersions(stored, opts), schema, lookup);
   // upstream's skipNonApplied records an untracked object as an update of the kind's zero object
   if (current && entries.length === 0) {
     entries = [{ manager: BEFORE_FIRST_APPLY, operation: 'Update', apiVersion: opts.apiVersion, time: opts.now, set: createdPaths(current, schema, lookup, zeroObjectOf(opts.rootDefinition, lookup), opts.ignore) }];

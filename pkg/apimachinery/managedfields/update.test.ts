@@ -236,6 +236,20 @@ describe('updateManagedFields: what was not there before is the writer\'s own, c
   });
 });
 
+describe('entries of versions without a schema', () => {
+  it('are dropped at the next write, as structured-merge-diff leaves out what it cannot convert', () => {
+    const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts());
+    const old = { manager: 'old', operation: 'Update' as const, apiVersion: 'apps/v1beta1', time: T1, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:paused': {} } } };
+    const stored = { ...created, metadata: { ...created.metadata, managedFields: [...created.metadata!.managedFields!, old] } };
+    const known = { knownVersion: (v: string) => v === 'apps/v1' };
+    const scaled = updateManagedFields(stored, { ...stored, spec: { ...stored.spec, replicas: 3 } }, 'kubectl-scale', opts(T2, known));
+    expect(scaled.metadata?.managedFields?.map((e) => e.manager)).toEqual(['kubectl-create', 'kubectl-scale']);
+    // without the server's versions to go by, every entry stays
+    const kept = updateManagedFields(stored, { ...stored, spec: { ...stored.spec, replicas: 3 } }, 'kubectl-scale', opts(T2));
+    expect(kept.metadata?.managedFields?.map((e) => e.manager)).toEqual(['kubectl-create', 'old', 'kubectl-scale']);
+  });
+});
+
 describe('capUpdateManagers', () => {
   it('folds the oldest update managers into ancient-changes past ten', () => {
     let obj = updateManagedFields(undefined, deploy(1), 'creator', opts('2026-01-01T00:00:00Z'));

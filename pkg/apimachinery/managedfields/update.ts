@@ -27,7 +27,16 @@ export interface UpdateOptions {
   subresource?: string;
   /** Paths this endpoint resets and nobody may own through it ([['f:status']] on the main resource). */
   ignore?: Path[];
+  /** Whether the kind has a schema in an apiVersion; entries of others are dropped (all kept when left out). */
+  knownVersion?: (apiVersion: string) => boolean;
 }
+
+/**
+ * The entries of versions the server still has a schema of: structured-merge-diff's reconcile cannot convert the
+ * others (a missing version) and leaves them out, so obsolete ownership goes at the next write.
+ */
+export const ofKnownVersions = (entries: Entry[], opts: UpdateOptions): Entry[] =>
+  (opts.knownVersion ? entries.filter((e) => opts.knownVersion!(e.apiVersion)) : entries);
 
 /** An entry Go decodes to its zero value: every field empty or null. */
 const isZeroEntry = (e: ManagedFieldsEntry): boolean => Object.values(e).every((v) => v === '' || v === null || v === undefined);
@@ -101,7 +110,7 @@ export const updateManagedFields = (old: KubeObject | undefined, next: KubeObjec
   // An existing object nobody tracks stays untracked until someone applies (upstream's skipNonApplied).
   if (old && started.length === 0) return withoutManagedFields(next)!;
   const schema = resolveSchema(opts.lookup(opts.rootDefinition), opts.lookup);
-  const entries = reconcileEntries(started, schema, opts.lookup);
+  const entries = reconcileEntries(ofKnownVersions(started, opts), schema, opts.lookup);
   if (old) return tracked(entries, compareObjects(old, next, schema, opts.lookup, opts.ignore), next, manager, opts);
   // a create: compared with the kind's zero object, as upstream's create handler has the field manager do
   const zero = zeroObjectOf(opts.rootDefinition, opts.lookup);

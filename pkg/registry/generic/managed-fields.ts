@@ -38,18 +38,20 @@ export function createFieldManager(index: SchemaIndex): FieldManager {
     if (!def) throw new Error(`no schema for ${obj.apiVersion}/${obj.kind}`);
     return def;
   };
+  // a version of the kind the server has no schema of any more (apps/v1beta1, a CRD's dropped version)
+  const knownVersion = (obj: KubeObject) => (apiVersion: string): boolean => byKind!.has(`${apiVersion}/${obj.kind}`);
   return {
     update(old, next, ctx, subresource, hasStatus = false) {
       const out = updateManagedFields(old, next, ctx.fieldManager, {
         lookup: index.lookup, rootDefinition: rootOf(next), apiVersion: next.apiVersion!, now: rfc3339(ctx.now), subresource,
-        ignore: ignoredFor(subresource, hasStatus),
+        ignore: ignoredFor(subresource, hasStatus), knownVersion: knownVersion(next),
       });
       next.metadata = out.metadata;
     },
     apply(live, applied, ctx, force, hasStatus = false, subresource, statusKeeps) {
       return apply(live, applied, ctx.fieldManager, {
         force, lookup: index.lookup, rootDefinition: rootOf(applied), apiVersion: applied.apiVersion!, now: rfc3339(ctx.now), subresource,
-        ignore: ignoredFor(subresource, hasStatus, statusKeeps),
+        ignore: ignoredFor(subresource, hasStatus, statusKeeps), knownVersion: knownVersion(applied),
       });
     },
   };
