@@ -157,3 +157,16 @@ describe('apply', () => {
     expect(other.metadata?.annotations?.['kubectl.kubernetes.io/last-applied-configuration']).toBe('{}');
   });
 });
+
+describe('the time of an Apply entry', () => {
+  it('moves only when the object changed: a no-op apply keeps it, and a manager new to an unchanged object has none', () => {
+    const T3 = '2026-01-02T03:06:00Z';
+    const created = apply(undefined, config(2), 'a', opts(false, T1));
+    const shared = apply(created, config(2), 'b', opts(false, T2));
+    const timeOf = (o: KubeObject, m: string) => o.metadata?.managedFields?.find((e) => e.manager === m)?.time;
+    expect([timeOf(shared, 'a'), timeOf(shared, 'b')]).toEqual([T1, undefined]);
+    expect(managers(shared)).toEqual(['b/Apply', 'a/Apply']);
+    expect(timeOf(apply(shared, config(2), 'a', opts(false, T3)), 'a')).toBe(T1);
+    expect(timeOf(apply(shared, config(3), 'a', opts(true, T3)), 'a')).toBe(T3);
+  });
+});

@@ -68,7 +68,10 @@ export const apply = (live: KubeObject | undefined, applied: KubeObject, manager
   if (conflicts.length > 0 && !opts.force) throw conflictError(conflicts.map(({ entry, key }) => ({ entry, path: pathOf(key) })));
 
   const result: Entry[] = others.map((e) => ({ ...e, set: difference(difference(e.set, changed), removed) }));
-  result.push({ ...me, time: opts.now, set: appliedSet });
+  // the applier's time moves only when the object changed (upstream's managedFieldsUpdater: a no-op apply keeps the
+  // time it had, and a manager new to an unchanged object gets none)
+  const objectChanged = !current || changed.size > 0 || removed.size > 0;
+  result.push({ ...me, time: objectChanged ? opts.now : previous?.time, set: appliedSet });
 
   // the annotation follows the apply without being part of it: it neither conflicts nor changes owners
   const synced = syncLastApplied(merged, applied, manager);

@@ -239,8 +239,8 @@ describe('updateManagedFields: what was not there before is the writer\'s own, c
 describe('entries of versions without a schema', () => {
   it('are dropped at the next write, as structured-merge-diff leaves out what it cannot convert', () => {
     const created = updateManagedFields(undefined, deploy(1), 'kubectl-create', opts());
-    const old = { manager: 'old', operation: 'Update' as const, apiVersion: 'apps/v1beta1', time: T1, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:paused': {} } } };
-    const stored = { ...created, metadata: { ...created.metadata, managedFields: [...created.metadata!.managedFields!, old] } };
+    const old = { manager: 'old', operation: 'Update' as const, apiVersion: 'apps/v1beta1', time: T1, fieldsType: 'FieldsV1' as const, fieldsV1: { 'f:spec': { 'f:paused': {} } } };
+    const stored: KubeObject = { ...created, metadata: { ...created.metadata, managedFields: [...created.metadata!.managedFields!, old] } };
     const known = { knownVersion: (v: string) => v === 'apps/v1' };
     const scaled = updateManagedFields(stored, { ...stored, spec: { ...stored.spec, replicas: 3 } }, 'kubectl-scale', opts(T2, known));
     expect(scaled.metadata?.managedFields?.map((e) => e.manager)).toEqual(['kubectl-create', 'kubectl-scale']);
