@@ -136,6 +136,9 @@ describe('apply', () => {
     const out = apply(untracked, config(1), 'kubectl', opts());
     expect(managers(out)).toEqual(['kubectl/Apply', 'before-first-apply/Update']);
     expect(out.metadata?.uid).toBe('u1');
+    // through a subresource, the entry is that endpoint's, as upstream's skipNonApplied updates through it
+    const viaStatus = statusErrorOf(() => apply(untracked, config(4), 'kubectl', { ...opts(), subresource: 'status' }));
+    expect(viaStatus.message).toBe('Apply failed with 1 conflict: conflict with "before-first-apply" with subresource "status" using apps/v1: .spec.replicas');
   });
 
   it('refuses managedFields in the applied configuration', () => {

@@ -43,9 +43,13 @@ export const apply = (live: KubeObject | undefined, applied: KubeObject, manager
   // ownership recorded under an earlier schema first follows the one in force (structured-merge-diff's reconcile)
   const stored = decodeEntries(live?.metadata?.managedFields);
   let entries = reconcileEntries(ofKnownVersions(stored, opts), schema, lookup);
-  // upstream's skipNonApplied records an untracked object as an update of the kind's zero object
+  // upstream's skipNonApplied records an untracked object as an update of the kind's zero object, made through the
+  // endpoint applied to (its subresource too)
   if (current && entries.length === 0) {
-    entries = [{ manager: BEFORE_FIRST_APPLY, operation: 'Update', apiVersion: opts.apiVersion, time: opts.now, set: createdPaths(current, schema, lookup, zeroObjectOf(opts.rootDefinition, lookup), opts.ignore) }];
+    entries = [{
+      manager: BEFORE_FIRST_APPLY, operation: 'Update', apiVersion: opts.apiVersion, time: opts.now, subresource: opts.subresource,
+      set: createdPaths(current, schema, lookup, zeroObjectOf(opts.rootDefinition, lookup), opts.ignore),
+    }];
   }
   const me = { manager, operation: 'Apply' as const, apiVersion: opts.apiVersion, subresource: opts.subresource };
   const previous = entries.find((e) => sameManager(e, me));

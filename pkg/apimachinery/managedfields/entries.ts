@@ -164,7 +164,10 @@ export const ANCIENT_CHANGES = 'ancient-changes';
  * had is folded, with that older one, into one "ancient-changes" entry per apiVersion (upstream's capManagers).
  */
 export const capUpdateManagers = (entries: Entry[], max = MAX_UPDATE_MANAGERS): Entry[] => {
-  const updaters = entries.filter((e) => e.operation === 'Update').sort((a, b) => seconds(a.time) - seconds(b.time));
+  // oldest first; of one second, by upstream's manager identifier (its JSON: manager, operation, apiVersion, ...)
+  const identifier = (e: Entry): string => JSON.stringify({ manager: e.manager, operation: e.operation, apiVersion: e.apiVersion, subresource: e.subresource || undefined });
+  const updaters = entries.filter((e) => e.operation === 'Update')
+    .sort((a, b) => seconds(a.time) - seconds(b.time) || cmp(identifier(a), identifier(b)));
   let count = updaters.length;
   if (count <= max) return entries;
   const result = [...entries];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { kind, mapList, obj, str, strMap, type Schema } from '../../../api/schema.js';
 import type { KubeObject } from '../../../api/types.js';
 import { DEPLOYMENT, lookup } from '../testdata/schemas.js';
-import { defaultManager } from './entries.js';
+import { capUpdateManagers, defaultManager } from './entries.js';
 import { updateManagedFields } from './update.js';
 
 const T1 = '2026-01-02T03:04:05Z';
@@ -266,6 +266,15 @@ describe('capUpdateManagers', () => {
     const ancient = obj.metadata?.managedFields?.[0].fieldsV1 as any;
     expect(ancient['f:spec']['f:replicas']).toEqual({});
     expect(ancient['f:metadata']['f:labels']['f:l1']).toEqual({});
+  });
+
+  it('folds, of managers of one second, the first by identifier (manager name), whatever their order', () => {
+    const at = '2026-01-01T00:00:00Z';
+    const managers = ['k', 'c', 'j', 'a', 'i', 'b', 'h', 'd', 'g', 'e', 'f'];
+    const entries = managers.map((m) => ({ manager: m, operation: 'Update' as const, apiVersion: 'apps/v1', time: at, set: new Set([`f:${m}`]) }));
+    const names = capUpdateManagers(entries).map((e) => e.manager);
+    // "a" (the first) stays as the first of its apiVersion; "b" (the next) is folded into it, as ancient-changes
+    expect(names).toEqual(['k', 'c', 'j', 'ancient-changes', 'i', 'h', 'd', 'g', 'e', 'f']);
   });
 });
 
