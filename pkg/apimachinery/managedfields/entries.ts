@@ -11,7 +11,7 @@
 //   IGNORED_PATHS, ignoredWith(extra)                // metadata fields nobody owns (plus a write's own)
 import type { ManagedFieldsEntry } from '../../../api/types.js';
 import { StatusError } from '../errors.js';
-import { decodeFieldsV1, encodeFieldsV1, fieldPE, parseFieldsV1, firstElementJson, pathOf, pathString, subtreesMatcher, union, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
+import { comparePaths, decodeFieldsV1, encodeFieldsV1, fieldPE, parseFieldsV1, firstElementJson, pathOf, pathString, subtreesMatcher, union, withoutSubtrees, type FieldSet, type Path } from './fieldpath.js';
 
 export const defaultManager = (userAgent: string): string => userAgent.split('/')[0];
 
@@ -201,7 +201,8 @@ const describeManager = (e: Entry): string => {
 };
 
 export const conflictError = (conflicts: Conflict[]): StatusError => {
-  const sorted = [...conflicts].sort((a, b) => cmp(describeManager(a.entry), describeManager(b.entry)) || cmp(pathString(a.path), pathString(b.path)));
+  // by manager, then as the library's field set iterates (members of a level before what is below it)
+  const sorted = [...conflicts].sort((a, b) => cmp(describeManager(a.entry), describeManager(b.entry)) || comparePaths(a.path, b.path));
   const causes = sorted.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${describeManager(c.entry)}`, field: pathString(c.path) }));
   let message: string;
   if (sorted.length === 1) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEntries, entryHas } from './entries.js';
-import { decodeFieldsV1, encodeFieldsV1, FieldTrie, fieldPE, hasDescendant, keyPE, parseFieldsV1, pathKey, pathString, valuePE } from './fieldpath.js';
+import { comparePaths, decodeFieldsV1, encodeFieldsV1, FieldTrie, fieldPE, hasDescendant, keyPE, parseFieldsV1, pathKey, pathString, valuePE, type Path } from './fieldpath.js';
 
 describe('FieldsV1', () => {
   const fields = {
@@ -58,5 +58,20 @@ describe('FieldsV1', () => {
     expect(trie.mark(['f:metadata', 'f:labels', 'f:app'])).toBe(true);
     expect(trie.render()).toEqual({ 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } });
     expect(new FieldTrie().render()).toBeUndefined();
+  });
+});
+
+describe('comparePaths', () => {
+  it('orders paths as the field set iterates: a level\'s members before its children, numbers as numbers', () => {
+    const paths: Path[] = [
+      ['f:spec', 'f:template', 'f:spec'], ['f:spec', 'f:replicas'], ['f:spec', 'f:ports', 'k:{"port":10}'], ['f:spec', 'f:ports', 'k:{"port":9}'],
+      ['f:metadata', 'f:labels', 'f:a'], ['f:spec', 'f:tags', 'v:"b"'], ['f:spec', 'f:tags', 'v:"a"'], ['f:spec', 'f:list', 'i:10'], ['f:spec', 'f:list', 'i:2'],
+    ];
+    expect([...paths].sort(comparePaths).map(pathString)).toEqual([
+      '.metadata.labels.a',
+      '.spec.replicas',
+      '.spec.list[2]', '.spec.list[10]', '.spec.ports[port=9]', '.spec.ports[port=10]', '.spec.tags[="a"]', '.spec.tags[="b"]',
+      '.spec.template.spec',
+    ]);
   });
 });

@@ -251,3 +251,49 @@ const peString = (pe: string): string => {
 };
 
 export const pathString = (path: Path): string => path.map(peString).join('');
+
+/** structured-merge-diff's value ordering: numbers (as numbers), then strings, then booleans, then the rest. */
+const compareValues = (a: unknown, b: unknown): number => {
+  const rank = (v: unknown): number => (typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : typeof v === 'boolean' ? 2 : 3);
+  const d = rank(a) - rank(b);
+  if (d !== 0) return d;
+  if (typeof a === 'number') return a - (b as number);
+  const [x, y] = typeof a === 'string' ? [a, b as string] : [JSON.stringify(a) ?? '', JSON.stringify(b) ?? ''];
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/** PathElement.Compare: field names, then keys (field by field), then values, then indexes. */
+const comparePEs = (a: string, b: string): number => {
+  const kinds = 'fkvi';
+  const d = kinds.indexOf(a[0]!) - kinds.indexOf(b[0]!);
+  if (d !== 0) return d;
+  const [x, y] = [a.slice(2), b.slice(2)];
+  switch (a[0]) {
+    case 'f': return x < y ? -1 : x > y ? 1 : 0;
+    case 'i': return Number(x) - Number(y);
+    case 'v': return compareValues(JSON.parse(x), JSON.parse(y));
+    default: {
+      const [p, q] = [Object.entries(JSON.parse(x) as Obj), Object.entries(JSON.parse(y) as Obj)];
+      for (let i = 0; i < Math.max(p.length, q.length); i++) {
+        if (i >= p.length) return -1;
+        if (i >= q.length) return 1;
+        const c = (p[i]![0] < q[i]![0] ? -1 : p[i]![0] > q[i]![0] ? 1 : 0) || compareValues(p[i]![1], q[i]![1]);
+        if (c !== 0) return c;
+      }
+      return 0;
+    }
+  }
+};
+
+/**
+ * The order Set.Iterate visits paths in (a conflict message lists them so): at each level the members first, then
+ * the children, each in path-element order.
+ */
+export const comparePaths = (a: Path, b: Path): number => {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (i === a.length || i === b.length) return a.length - b.length;
+  const [aLeaf, bLeaf] = [i === a.length - 1, i === b.length - 1];
+  if (aLeaf !== bLeaf) return aLeaf ? -1 : 1;
+  return comparePEs(a[i]!, b[i]!);
+};

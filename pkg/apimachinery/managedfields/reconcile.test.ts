@@ -29,7 +29,7 @@ describe('managed fields reconciled with a schema that made fields atomic', () =
 
   it('makes a later apply of those fields conflict with their owner, as upstream\'s reconcileManagedFieldsWithSchemaChanges', () => {
     const e = statusErrorOf(() => apply(applied, cr({ granularMap: { k1: 'changed' }, tags: ['c'], items: [{ name: 'i', value: 'w' }] }), 'B', opts(true)));
-    expect(e.message).toBe('Apply failed with 3 conflicts: conflicts with "A":\n- .spec.granularMap\n- .spec.items[name="i"]\n- .spec.tags');
+    expect(e.message).toBe('Apply failed with 3 conflicts: conflicts with "A":\n- .spec.granularMap\n- .spec.tags\n- .spec.items[name="i"]');
   });
 
   it('records the owner of the field itself on the next write', () => {
