@@ -31,6 +31,13 @@ describe("the checker's functions: Kubernetes 1.32's environment for new express
     expect(check("image(self.s).containerImage() == ''")).toContain("undeclared reference to 'image'");
   });
 
+  it('refuses a field of a scalar or a list, as cel-go\'s checker does; a map\'s keys are fields', () => {
+    expect(check("self.s.foo == ''")).toBe("compilation failed: ERROR: <input>:1:7: type 'string' does not support field selection\n | self.s.foo == ''\n | ......^");
+    expect(check('has(self.i.x)')).toContain("type 'int' does not support field selection");
+    expect(check('self.l.size == 1')).toContain("type 'list(int)' does not support field selection");
+    expect(check("self.m.key == 'v'")).toBeUndefined();
+  });
+
   it('refuses two-variable comprehensions (1.32 compiles new expressions as 1.31)', () => {
     expect(check('self.l.all(i, v, v > 0)')).toBe([
       "compilation failed: ERROR: <input>:1:11: undeclared reference to 'all' (in container '')", ' | self.l.all(i, v, v > 0)', ' | ..........^',

@@ -154,6 +154,9 @@ const report = (ctx: Context, message: string, offset: number): Result => {
 /** A field of an object or value of a map, through an optional as cel-go selects (the result optional too). */
 function selectField(e: Ast, op: Result, field: string, ctx: Context, optional: boolean): Result {
   const s = op.optional ? op.optional.of : op.type;
+  // a scalar or a list has no fields (cel-go's checker); maps and objects do, and dyn may
+  const t = celType(s);
+  if (t !== undefined && !t.startsWith('map(')) return report(ctx, `type '${t}' does not support field selection`, ctx.positions[String(e.id)] ?? 0);
   const property = s?.properties ? unescapeField(field) : field;
   if (closed(s) && !Object.hasOwn(s.properties!, property)) return report(ctx, `undefined field '${field}'`, ctx.positions[String(e.id)] ?? 0);
   const next = (s?.properties && Object.hasOwn(s.properties, property) ? s.properties[property] : undefined) ?? (s && typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
