@@ -3,6 +3,8 @@
 // /api (the legacy discovery), /apis/<group> of every built-in group served (that group's discovery), /version. A
 // path there without a route is the container's generic 404 Status (/api/v2, /api//v1/pods, /apis/apps/v9/x); any
 // other goes on to the not-found handler (/apis/nosuch.group/v1, a custom resource's unknown version, /version2).
+// And which methods a path takes: a go-restful route exactly those it declares (restfulGet: another, HEAD too, is its
+// 405); a handler on the plain mux (health checks, the aggregator's /apis) every method alike (anyMethod).
 import type {
   FastifyInstance, HTTPMethods, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault, RouteHandlerMethod,
 } from 'fastify';
@@ -19,7 +21,7 @@ export function underRestfulRoot(path: string, servesBuiltinGroup: (group: strin
 const underRoot = (path: string, root: string): boolean => path === root || path.startsWith(`${root}/`);
 
 /** The methods other than GET: go-restful routes exactly the methods a route declares, so HEAD too. */
-export const OTHER_METHODS: HTTPMethods[] = ['DELETE', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
+const OTHER_METHODS: HTTPMethods[] = ['DELETE', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
 
 /** A handler of upstream's plain mux (health checks, the aggregator's /apis): every method is answered alike. */
 export function anyMethod<P = unknown>(app: FastifyInstance, url: string, handler: RouteHandlerMethod<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, { Params: P }>): void {
