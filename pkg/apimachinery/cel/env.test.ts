@@ -20,6 +20,24 @@ describe('the Kubernetes CEL environment', () => {
     expect(run('sets.contains([1, 2, 3], [2]) && sets.equivalent([1, 2], [2, 1, 1]) && !sets.intersects([1], [2])')).toBe(true);
   });
 
+  it('converts strings as cel-go does, with Go\'s strconv rather than JavaScript\'s Number and BigInt', () => {
+    expect(run("int('-42') == -42 && int('+7') == 7 && uint('18446744073709551615') == 18446744073709551615u")).toBe(true);
+    for (const bad of ["int(' 5')", "int('0x10')", "int('1e3')", "int('9223372036854775808')", "int('')"]) expect(run(bad), bad).toBe("error: type conversion error from 'string' to 'int'");
+    for (const bad of ["uint('-0')", "uint('+1')", "uint('18446744073709551616')"]) expect(run(bad), bad).toBe("error: type conversion error from 'string' to 'uint'");
+    expect(run("double('1.5e3') == 1500.0 && double('.5') == 0.5 && double('0x1p-2') == 0.25 && double('-Infinity') < 0.0 && double('inf') > 1e308")).toBe(true);
+    expect(run("double('NaN') != double('NaN')")).toBe(true);
+    for (const bad of ["double('abc')", "double(' 1')", "double('1e400')", "double('')", "double('0x10')"]) expect(run(bad), bad).toBe("error: type conversion error from 'string' to 'double'");
+    expect(run("bool('T') && bool('1') && !bool('F') && !bool('False')")).toBe(true);
+    expect(run("bool('yes')")).toBe("error: type conversion error from 'string' to 'bool'");
+    // and back, as Go's strconv and time write them
+    expect(run("string(1000000.0) + ' ' + string(123456.5) + ' ' + string(0.0001) + ' ' + string(0.00001) + ' ' + string(-2.5e-7) + ' ' + string(double('inf'))"))
+      .toBe('1e+06 123456.5 0.0001 1e-05 -2.5e-07 +Inf');
+    expect(run("string(duration('-1.5s')) + ' ' + string(duration('90m')) + ' ' + string(duration('0s')) + ' ' + string(duration('1ms'))")).toBe('-1.5s 5400s 0s 0.001s');
+    expect(run("string(timestamp('2026-01-02T03:04:05.500Z')) + ' ' + string(timestamp('2026-01-02T03:04:05Z'))")).toBe('2026-01-02T03:04:05.5Z 2026-01-02T03:04:05Z');
+    // the other overloads are the standard ones still
+    expect(run("int(2.9) == 2 && double(3) == 3.0 && uint(5) == 5u && bool(true)")).toBe(true);
+  });
+
   it('has regex, strings and quote', () => {
     expect(run('"abc 123 def 456".find("[0-9]+")')).toBe('123');
     expect(run('"abc 123 def 456".findAll("[0-9]+")')).toMatchObject({ size: 2 });

@@ -23,13 +23,14 @@ import { issue } from './issue.js';
 import { lowerOptionalSyntax, optionalSyntaxFuncs, rewriteOptionalSyntax } from './optional-syntax.js';
 import { quantityFuncs } from './library/quantity.js';
 import { regexFuncs } from './library/regex.js';
+import { stringCastFuncs } from './library/string-casts.js';
 import { registry } from './library/types.js';
 import { urlFuncs } from './library/urls.js';
 
 export type Program = (bindings: Record<string, CelInput>) => CelResult;
 export type Ast = ReturnType<typeof parse>['expr'];
 
-const LIBRARIES: CelFunc[] = [...comprehensionFuncs, ...strings, ...listFuncs, ...regexFuncs, ...urlFuncs, ...quantityFuncs, ...netFuncs, ...formatFuncs, ...optionalFuncs, ...optionalSyntaxFuncs, ...authzFuncs];
+const LIBRARIES: CelFunc[] = [...stringCastFuncs, ...comprehensionFuncs, ...strings, ...listFuncs, ...regexFuncs, ...urlFuncs, ...quantityFuncs, ...netFuncs, ...formatFuncs, ...optionalFuncs, ...optionalSyntaxFuncs, ...authzFuncs];
 const REGEX = new Set(['matches', 'find', 'findAll']);
 
 let spent = 0;
