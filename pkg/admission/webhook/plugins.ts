@@ -122,7 +122,7 @@ function verifiedResponse(version: 'v1' | 'v1beta1', body: Record<string, any>, 
  * response (undefined when a failure is ignored); throws the refusal, or an internal error for a failure under
  * failurePolicy Fail.
  */
-async function invoke(h: Webhook, as: AdmissionAttributes, asked: AdmissionAttributes, deps: AdmissionDeps, mutating: boolean): Promise<Record<string, any> | undefined> {
+async function invoke(h: Webhook, as: AdmissionAttributes, asked: AdmissionAttributes, deps: AdmissionDeps, mutating: boolean, failOpen: () => void): Promise<Record<string, any> | undefined> {
   const request = admissionRequest(as, undefined, asked);
   let response: Record<string, any>;
   try {
@@ -132,6 +132,7 @@ async function invoke(h: Webhook, as: AdmissionAttributes, asked: AdmissionAttri
   } catch (err) {
     if (!(err instanceof CallError)) throw err;
     if (h.failurePolicy === 'Ignore') {
+      failOpen();
       return undefined;
     }
     throw internalError(`failed calling webhook "${h.name}": ${err.message}`);
@@ -156,19 +157,19 @@ function replaceInPlace(target: KubeObject, source: KubeObject): void {
  * is a failed call (subject to failurePolicy), an empty one changes nothing (undefined), a patch for a request without
  * an object (DELETE) or one that does not apply is an internal error, failurePolicy or not.
  */
-function applyWebhookPatch(h: Webhook, response: Record<string, any>, object: KubeObject | undefined): KubeObject | undefined {
+function applyWebhookPatch(h: Webhook, response: Record<string, any>, object: KubeObject | undefined, failOpen: () => void): KubeObject | undefined {
   let ops: unknown;
   try {
     ops = JSON.parse(Buffer.from(String(response.patch), 'base64').toString('utf8'));
     if (!Array.isArray(ops)) throw new Error(`json: cannot unmarshal ${ops === null ? 'null' : typeof ops} into Go value of type jsonpatch.Patch`);
   } catch (err) {
-    if (h.failurePolicy === 'Ignore') return undefined;
+    if (h.failurePolicy === 'Ignore') return void failOpen();
     throw internalError(`failed calling webhook "${h.name}": received undecodable patch in webhook response: ${(err as Error).message}`);
   }
   if (!ops.length) return undefined;
   if (!object) throw internalError(`admission webhook "${h.name}" attempted to modify the object, which is not supported for this operation`);
   if (response.patchType !== 'JSONPatch') {
-    if (h.failurePolicy === 'Ignore') return undefined;
+    if (h.failurePolicy === 'Ignore') return void failOpen();
     throw internalError(`failed calling webhook "${h.name}": unsupported patch type "${String(response.patchType)}"`);
   }
   const r = applyWebhookJsonPatch(object, ops);
@@ -211,10 +212,12 @@ export class MutatingWebhook implements MutatingPlugin {
    */
   private async callAndPatch(h: Webhook, as: AdmissionAttributes, a: AdmissionAttributes, round: number, index: number): Promise<void> {
     let mutated = false;
+    // a call that failed and was ignored is marked in the audit event (upstream's failed-open annotation)
+    const failOpen = (): void => addAuditAnnotation(a, `failed-open.mutation.webhook.admission.k8s.io/round_${round}_index_${index}`, h.name);
     try {
-      const response = await invoke(h, as, a, this.deps, true);
+      const response = await invoke(h, as, a, this.deps, true, failOpen);
       if (!response?.patch) return;
-      const patched = applyWebhookPatch(h, response, as.object);
+      const patched = applyWebhookPatch(h, response, as.object, failOpen);
       if (!patched) return;
       // decoded into the kind again and defaulted, as upstream's dispatcher does (an injected sidecar gets its
       // container defaults); a subresource's own kind (Scale, Binding) stays as patched
@@ -263,7 +266,9 @@ export class ValidatingWebhook implements ValidatingPlugin {
     }
     if (!hooks.length) return;
     // All called at once, as upstream; the first failure in webhook order is the answer.
-    const results = await Promise.allSettled(hooks.map(([h, as]) => invoke(h, as, a, this.deps, false)));
+    // a call that failed and was ignored is marked in the audit event, by its place among the webhooks called
+    const failOpen = (h: Webhook, i: number) => (): void => addAuditAnnotation(a, `failed-open.validating.webhook.admission.k8s.io/round_0_index_${i}`, h.name);
+    const results = await Promise.allSettled(hooks.map(([h, as], i) => invoke(h, as, a, this.deps, false, failOpen(h, i))));
     for (const r of results) if (r.status === 'rejected') throw r.reason;
   }
 }

@@ -113,6 +113,18 @@ describe('webhook calls', () => {
     expect(a.auditAnnotations).toEqual({ 'audit.example.com/checked': 'yes' });
   });
 
+  it('marks a failure it ignored in the audit event, by round and index (upstream\'s failed-open annotations)', async () => {
+    const v = attrs('pods', 'CREATE', { metadata: { name: 'p' } }, { auditAnnotations: {} });
+    // the index is the webhook's among those called: "skipped" matches nothing
+    await new ValidatingWebhook(memoryDeps([config('validatingwebhookconfigurations', 'v', [
+      hook('skipped', '/deny', { matchConditions: [{ name: 'never', expression: 'false' }] }), hook('ok', '/annotate'), hook('sick', '/boom', { failurePolicy: 'Ignore' }),
+    ])])).validate(v);
+    expect(v.auditAnnotations).toEqual({ 'ok/checked': 'yes', 'failed-open.validating.webhook.admission.k8s.io/round_0_index_1': 'sick' });
+    const m = attrs('pods', 'CREATE', { metadata: { name: 'p' } }, { auditAnnotations: {} });
+    await new MutatingWebhook(memoryDeps([config('mutatingwebhookconfigurations', 'm', [hook('a', '/a'), hook('untyped', '/untyped-patch', { failurePolicy: 'Ignore' })])])).admit(m);
+    expect(m.auditAnnotations!['failed-open.mutation.webhook.admission.k8s.io/round_0_index_1']).toBe('untyped');
+  });
+
   it('refuses on a protocol error under Fail, ignores it under Ignore, and words refusals as upstream', async () => {
     const run = (h: unknown) => new ValidatingWebhook(memoryDeps([config('validatingwebhookconfigurations', 'v', [h])])).validate(attrs('pods', 'CREATE', { metadata: { name: 'p' } }));
     await expect(run(hook('uid', '/wrong-uid', { failurePolicy: 'Ignore' }))).resolves.toBeUndefined();
