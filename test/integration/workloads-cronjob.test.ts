@@ -17,6 +17,11 @@ beforeAll(async () => {
 });
 afterAll(async () => { await h?.stop(); });
 
+/** A CronJob of `spec` whose Jobs run busybox once. */
+const cronJob = (name: string, spec: Record<string, unknown>): KubeObject => ({
+  apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name },
+  spec: { ...spec, jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+});
 const touch = (name: string, n: number) => h.c.cronJobs(NS).patch(name, 'merge', { metadata: { annotations: { touch: String(n) } } });
 const jobsOf = async (name: string) => (await h.c.jobs(NS).list()).items.filter((j) => j.metadata?.ownerReferences?.[0]?.name === name);
 
@@ -56,14 +61,8 @@ describe('cronjob controller', () => {
 
   it('suspended cronjobs and startingDeadlineSeconds create nothing', async () => {
     const { c } = h;
-    await c.cronJobs(NS).create({
-      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'sus' },
-      spec: { schedule: '*/1 * * * *', suspend: true, jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
-    });
-    await c.cronJobs(NS).create({
-      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'late' },
-      spec: { schedule: '0 0 1 1 *', timeZone: 'Europe/Berlin', startingDeadlineSeconds: 10, jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
-    });
+    await c.cronJobs(NS).create(cronJob('sus', { schedule: '*/1 * * * *', suspend: true }));
+    await c.cronJobs(NS).create(cronJob('late', { schedule: '0 0 1 1 *', timeZone: 'Europe/Berlin', startingDeadlineSeconds: 10 }));
     now += 120_000;
     await touch('sus', 1);
     await touch('late', 1);
@@ -75,10 +74,7 @@ describe('cronjob controller', () => {
   it('@every: a Job once the delay has passed since the CronJob was made', async () => {
     const { c } = h;
     now = Date.now(); // the controller's clock back with the apiserver's, which stamps the creation
-    const every = await c.cronJobs(NS).create({
-      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'every' },
-      spec: { schedule: '@every 90s', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
-    });
+    const every = await c.cronJobs(NS).create(cronJob('every', { schedule: '@every 90s' }));
     await touch('every', 1);
     await new Promise((r) => setTimeout(r, 300));
     expect((await jobsOf('every')).length).toBe(0);
@@ -93,10 +89,7 @@ describe('cronjob controller and time zones', () => {
   it('writes the scheduled-timestamp annotation in the CronJob\'s time zone', async () => {
     const { c } = h;
     now = Date.now(); // the controller's clock back with the apiserver's, which stamps the creation
-    const tokyo = await c.cronJobs(NS).create({
-      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'tokyo' },
-      spec: { schedule: '* * * * *', timeZone: 'Asia/Tokyo', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
-    });
+    const tokyo = await c.cronJobs(NS).create(cronJob('tokyo', { schedule: '* * * * *', timeZone: 'Asia/Tokyo' }));
     now = sinceCreation(tokyo, 61_000);
     await touch('tokyo', 1);
     const [job] = await eventually(() => jobsOf('tokyo'), (l) => l.length === 1, 'the tokyo job');
@@ -110,10 +103,7 @@ describe('cronjob controller and time zones', () => {
 describe('cronjob controller and Jobs it did not make', () => {
   it('a Job made with kubectl create job --from=cronjob is reported as unexpected and not counted active', async () => {
     const { c, s } = h;
-    await c.cronJobs(NS).create({
-      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'manual' },
-      spec: { schedule: '0 0 1 1 *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
-    });
+    await c.cronJobs(NS).create(cronJob('manual', { schedule: '0 0 1 1 *' }));
     const made = await s.kubectl('-n', NS, 'create', 'job', '--from=cronjob/manual', 'manual-now');
     expect(made.code).toBe(0);
     // (the first test's CronJob may have one of its own: a Job whose status write lost a race is unexpected to the next sync, as upstream)
@@ -129,10 +119,7 @@ describe('cronjob controller and Jobs it did not make', () => {
 describe('cronjob controller: lastSuccessfulTime', () => {
   it('records the completion of a Job made from a suspended CronJob, not in its active list', async () => {
     const { c, s } = h;
-    await c.cronJobs(NS).create({
-      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'susp' },
-      spec: { schedule: '* * * * *', suspend: true, jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
-    });
+    await c.cronJobs(NS).create(cronJob('susp', { schedule: '* * * * *', suspend: true }));
     expect((await s.kubectl('-n', NS, 'create', 'job', 'man2', '--from=cronjob/susp')).code).toBe(0);
     const done = formatTime(Date.now());
     await c.jobs(NS).patch('man2', 'merge', { status: { startTime: done, completionTime: done, succeeded: 1, conditions: [{ type: 'SuccessCriteriaMet', status: 'True', lastTransitionTime: done }, { type: 'Complete', status: 'True', lastTransitionTime: done }] } }, { subresource: 'status' });
@@ -145,10 +132,7 @@ describe('cronjob controller: lastSuccessfulTime', () => {
 describe('cronjob controller: Replace', () => {
   it('deletes the running Job before starting the next, and says why when it cannot', async () => {
     const { c, s } = h;
-    const cj0 = await c.cronJobs(NS).create({
-      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'repl' },
-      spec: { schedule: '* * * * *', concurrencyPolicy: 'Replace', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
-    });
+    const cj0 = await c.cronJobs(NS).create(cronJob('repl', { schedule: '* * * * *', concurrencyPolicy: 'Replace' }));
     now = sinceCreation(cj0, 61_000);
     await touch('repl', 1);
     const [j1] = await eventually(() => jobsOf('repl'), (l) => l.length === 1, 'first job');

@@ -35,7 +35,7 @@ function parseFloat64(s: string): number {
 }
 
 /** strconv.FormatFloat(f, 'g', -1, 64): the shortest digits, in exponent form below 1e-4 and from 1e+06 on. */
-export function goFormatFloat(f: number): string {
+function goFormatFloat(f: number): string {
   if (Number.isNaN(f)) return 'NaN';
   if (!Number.isFinite(f)) return f > 0 ? '+Inf' : '-Inf';
   if (f === 0) return Object.is(f, -0) ? '-0' : '0';
